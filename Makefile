@@ -1,0 +1,38 @@
+# Thin wrapper over CMake presets. The two quick-start commands are `make demo` and `make test`.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX ?= /usr/local
+
+.PHONY: all deps build build-asan demo test bench fuzz install clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	@cmake --preset default >/dev/null
+	@cmake --build --preset default -j $(JOBS)
+
+build-asan: deps
+	@cmake --preset asan >/dev/null
+	@cmake --build --preset asan -j $(JOBS)
+
+demo: build
+	@bash scripts/demo.sh build/default/qrelkit
+
+test: build build-asan
+	@bash scripts/run-tests.sh
+
+bench: build
+	@bash bench/run.sh build/default/qrelkit
+
+fuzz: deps
+	@cmake --preset fuzz >/dev/null
+	@cmake --build --preset fuzz -j $(JOBS)
+	@bash tests/fuzz/run-fuzz.sh build/fuzz
+
+install: build
+	@cmake --install build/default --prefix $(PREFIX)
+
+clean:
+	rm -rf build

@@ -1,0 +1,127 @@
+/* qrelkit evaluation: the measure registry (every trec_eval 10.0 measure plus
+ * ir_measures-style aliases), measure selection with parameters, and
+ * evaluation of runs against relevance information.
+ *
+ * Typical use:
+ *   qk_measures *m; qk_measures_new(&m);
+ *   qk_measures_add(m, "map", &err); qk_measures_add(m, "P.10", &err);
+ *   qk_measures_finalize(m, QK_REL_QRELS, &err);
+ *   qk_eval_result *r; qk_eval_run(qrels, "run.txt", m, &opts, &r, &err);
+ *   qk_result_summary(r, qk_result_find_value(r, "map"));
+ *   qk_eval_result_free(r); qk_measures_free(m);
+ *
+ * Ownership: results and measure sets belong to the caller; strings returned
+ * by accessors belong to the object they came from. */
+#ifndef QRELKIT_EVAL_H
+#define QRELKIT_EVAL_H
+
+#include <stdio.h>
+
+#include "qrelkit/core.h"
+#include "qrelkit/io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Registry ------------------------------------------------------------ */
+typedef enum {
+    QK_PARAM_NONE = 0,
+    QK_PARAM_LONG_CUTOFFS,   /* P.5,10      -> P_5 P_10 (sorted)            */
+    QK_PARAM_DOUBLE_CUTOFFS, /* iprec_at_recall..1,.2 -> _0.10 _0.20 (sorted) */
+    QK_PARAM_DOUBLE_LIST,    /* utility.1,-1,0,0 -> utility_1,-1,0,0 (verbatim) */
+    QK_PARAM_PAIRS           /* ndcg.1=3,2=9 -> ndcg_1=3,2=9 (verbatim)       */
+} qk_param_kind;
+
+typedef enum {
+    QK_SUMMARY_MEAN = 0, /* arithmetic mean over topics                    */
+    QK_SUMMARY_SUM,      /* plain sum, printed as an integer                */
+    QK_SUMMARY_GEO,      /* exp(mean(log(max(x, 1e-5))))                    */
+    QK_SUMMARY_NUMQ,     /* number of topics                                */
+    QK_SUMMARY_RUNID,    /* the run id string                               */
+    QK_SUMMARY_NONE      /* per-topic only (relstring)                      */
+} qk_summary_kind;
+
+typedef struct qk_measure_info {
+    const char *name;
+    const char *help;           /* one paragraph: definition and formula  */
+    qk_param_kind param_kind;
+    const char *default_params; /* NULL when none                          */
+    qk_summary_kind summary;
+    int is_long;                /* printed as an integer                   */
+    int per_topic;              /* has per-topic lines                     */
+    qk_rel_format needs;        /* QK_REL_QRELS, _QRELS_JG or _PREFS (prefs or qrels_prefs); runid and num_q work with any */
+    int any_format;
+} qk_measure_info;
+
+size_t qk_measure_count(void);
+const qk_measure_info *qk_measure_at(size_t i);      /* table (output) order */
+const qk_measure_info *qk_measure_find(const char *name);
+
+/* Nicknames (official, all_trec, set, all_prefs, prefs, qrels_jg). NULL-terminated list of member names. */
+const char *const *qk_nickname_members(const char *nickname);
+/* ir_measures-style alias ("AP", "P@10", "nDCG@10", "R@100", "RR", "Judged@10", ...)
+ * translated to a trec_eval measure spec, written to buf. 1 when translated, 0 when not an alias. */
+int qk_measure_alias(const char *alias, char *buf, size_t bufsize);
+
+/* ---- Selection ----------------------------------------------------------- */
+typedef struct qk_measures qk_measures;
+qk_status qk_measures_new(qk_measures **out);
+void qk_measures_free(qk_measures *m);
+/* Add a trec_eval -m argument ("map", "P.5,10", "official", "ndcg.1=3") or an
+ * alias ("nDCG@10"). Unknown names are QK_EUSAGE. */
+qk_status qk_measures_add(qk_measures *m, const char *spec, qk_error *err);
+/* Resolve parameters (defaults when none) and value names. With nothing
+ * added, "official" is used. Bad parameters are QK_EUSAGE. */
+qk_status qk_measures_finalize(qk_measures *m, qk_error *err);
+/* Number of requested measures, and all value names in output order. */
+size_t qk_measures_num_values(const qk_measures *m);
+const char *qk_measures_value_name(const qk_measures *m, size_t i);
+
+/* ---- Evaluation ------------------------------------------------------------ */
+typedef struct qk_eval_opts {
+    long rel_level;       /* -l: relevance threshold (default 1)                 */
+    long max_ret;         /* -M: documents kept per topic (default LONG_MAX)     */
+    long num_docs;        /* -N: documents in the collection (default 0)         */
+    int judged_only;      /* -J: drop unjudged retrieved documents                */
+    int complete;         /* -c: evaluate every qrels topic, missing ones as empty */
+    qk_dedup dedup;       /* duplicate docnos within a run topic                  */
+    const char *only_topic; /* -D n.qid: evaluate this topic only (NULL = all)    */
+    const qk_zscores *zscores; /* -Z: convert every value to a z-score (NULL = off) */
+} qk_eval_opts;
+void qk_eval_opts_init(qk_eval_opts *o);
+
+typedef struct qk_eval_result qk_eval_result;
+/* Evaluate one run file against the relevance information. Topics in the run
+ * but not in the qrels are ignored. Topics in the qrels but not in the run are
+ * skipped (listed by qk_result_missing) unless opts->complete. */
+qk_status qk_eval_run(const qk_qrels *q, const char *run_path, const qk_measures *m,
+                      const qk_eval_opts *opts, qk_eval_result **out, qk_error *err);
+void qk_eval_result_free(qk_eval_result *r);
+
+const char *qk_result_runid(const qk_eval_result *r);
+size_t qk_result_num_values(const qk_eval_result *r);
+const char *qk_result_value_name(const qk_eval_result *r, size_t i);
+const qk_measure_info *qk_result_value_measure(const qk_eval_result *r, size_t i);
+/* Index of a value by its printed name ("map", "P_10"); (size_t)-1 when absent. */
+size_t qk_result_find_value(const qk_eval_result *r, const char *name);
+/* Evaluated topics, in qrels (strcmp) order. */
+size_t qk_result_num_topics(const qk_eval_result *r);
+const char *qk_result_topic(const qk_eval_result *r, size_t t);
+double qk_result_topic_value(const qk_eval_result *r, size_t t, size_t i);
+/* For string values (relstring); NULL for numeric ones. */
+const char *qk_result_topic_string(const qk_eval_result *r, size_t t, size_t i);
+double qk_result_summary(const qk_eval_result *r, size_t i);
+/* qrels topics without any run line (skipped unless -c). */
+size_t qk_result_num_missing(const qk_eval_result *r);
+const char *qk_result_missing(const qk_eval_result *r, size_t k);
+
+/* Write in trec_eval's format: per-topic lines (when per_topic) then the
+ * summary (when summary). Byte-identical to trec_eval 10.0. */
+qk_status qk_result_write_trec(const qk_eval_result *r, FILE *f, int per_topic, int summary,
+                               qk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,9 @@
+/* qrelkit public API: include this one header. */
+#ifndef QRELKIT_H
+#define QRELKIT_H
+
+#include "qrelkit/core.h"
+#include "qrelkit/io.h"
+#include "qrelkit/eval.h"
+
+#endif

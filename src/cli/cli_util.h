@@ -1,0 +1,23 @@
+/* Small helpers shared by the subcommands (printing errors, exit codes). */
+#ifndef QK_CLI_UTIL_H
+#define QK_CLI_UTIL_H
+
+#include "qrelkit/qrelkit.h"
+
+#define QK_EXIT_OK 0
+#define QK_EXIT_USAGE 1
+#define QK_EXIT_INPUT 2
+#define QK_EXIT_IO 3
+
+/* Print "qrelkit CMD: MESSAGE" to stderr. */
+void qk_cli_errorf(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print the error's message and return the exit code of its status. */
+int qk_cli_fail(const char *cmd, const qk_error *err);
+/* Print "usage error" plus a hint to run `qrelkit help CMD`; return 1. */
+int qk_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* True when argv[i] is -h or --help. */
+int qk_cli_is_help(const char *arg);
+/* Print a help text to stdout and return 0. */
+int qk_cli_help(const char *text);
+
+#endif

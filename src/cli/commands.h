@@ -1,0 +1,19 @@
+/* The subcommand table. Each subcommand lives in cmd_<name>.c and provides
+ * int qk_cmd_<name>(int argc, char **argv) (argv[0] is the subcommand name)
+ * and const char qk_help_<name>[] (the text of `qrelkit help <name>`).
+ * To add one: write the file, then add one QK_COMMAND line below. */
+#ifndef QK_CLI_COMMANDS_H
+#define QK_CLI_COMMANDS_H
+
+#define QK_COMMANDS(X)                                                                      \
+    X(eval, "evaluate runs against qrels (all trec_eval measures and more)")               \
+    X(trec_eval, "trec_eval's exact command line and output")                              \
+    X(sim, "generate synthetic collections (topics, graded qrels, runs)")
+
+#define QK_DECLARE(name, summary)                                                           \
+    int qk_cmd_##name(int argc, char **argv);                                               \
+    extern const char qk_help_##name[];
+QK_COMMANDS(QK_DECLARE)
+#undef QK_DECLARE
+
+#endif

@@ -1,0 +1,129 @@
+/* String interning: an arena of NUL-terminated strings plus an open-addressing
+ * hash table of ids (linear probing, power-of-two size, load <= 1/2). */
+#include "qrelkit/core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct qk_strpool {
+    char *arena;
+    size_t arena_len, arena_cap;
+    uint64_t *offs; /* offset of string id in arena */
+    size_t count, offs_cap;
+    uint32_t *slots; /* id + 1, 0 = empty */
+    size_t nslots;
+};
+
+static uint64_t hash_bytes(const char *s, size_t len)
+{
+    /* FNV-1a, 64 bit, then a final mix so low bits are usable. */
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ULL;
+    h ^= h >> 32;
+    return h;
+}
+
+qk_strpool *qk_strpool_new(void)
+{
+    qk_strpool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->nslots = 1024;
+    p->slots = calloc(p->nslots, sizeof *p->slots);
+    if (!p->slots) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void qk_strpool_free(qk_strpool *p)
+{
+    if (!p)
+        return;
+    free(p->arena);
+    free(p->offs);
+    free(p->slots);
+    free(p);
+}
+
+static int same(const qk_strpool *p, uint32_t id, const char *s, size_t len)
+{
+    return qk_strpool_len(p, id) == len && memcmp(p->arena + p->offs[id], s, len) == 0;
+}
+
+int qk_strpool_find(const qk_strpool *p, const char *s, size_t len, uint32_t *id)
+{
+    size_t mask = p->nslots - 1;
+    size_t i = (size_t)hash_bytes(s, len) & mask;
+    for (;;) {
+        uint32_t v = p->slots[i];
+        if (v == 0)
+            return 0;
+        if (same(p, v - 1, s, len)) {
+            *id = v - 1;
+            return 1;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+static qk_status rehash(qk_strpool *p)
+{
+    size_t n = p->nslots * 2;
+    uint32_t *slots = calloc(n, sizeof *slots);
+    if (!slots)
+        return QK_ENOMEM;
+    for (uint32_t id = 0; id < p->count; id++) {
+        size_t len = qk_strpool_len(p, id);
+        size_t i = (size_t)hash_bytes(p->arena + p->offs[id], len) & (n - 1);
+        while (slots[i])
+            i = (i + 1) & (n - 1);
+        slots[i] = id + 1;
+    }
+    free(p->slots);
+    p->slots = slots;
+    p->nslots = n;
+    return QK_OK;
+}
+
+qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *id)
+{
+    if (qk_strpool_find(p, s, len, id))
+        return QK_OK;
+    if (p->count >= UINT32_MAX - 1)
+        return QK_ENOMEM;
+    if ((p->count + 1) * 2 > p->nslots && rehash(p) != QK_OK)
+        return QK_ENOMEM;
+    if (qk_grow((void **)&p->arena, &p->arena_cap, p->arena_len + len + 1, 1) != QK_OK ||
+        qk_grow((void **)&p->offs, &p->offs_cap, p->count + 1, sizeof *p->offs) != QK_OK)
+        return QK_ENOMEM;
+    memcpy(p->arena + p->arena_len, s, len);
+    p->arena[p->arena_len + len] = '\0';
+    p->offs[p->count] = p->arena_len;
+    p->arena_len += len + 1;
+    {
+        size_t mask = p->nslots - 1;
+        size_t i = (size_t)hash_bytes(s, len) & mask;
+        while (p->slots[i])
+            i = (i + 1) & mask;
+        p->slots[i] = (uint32_t)p->count + 1;
+    }
+    *id = (uint32_t)p->count++;
+    return QK_OK;
+}
+
+const char *qk_strpool_str(const qk_strpool *p, uint32_t id) { return p->arena + p->offs[id]; }
+
+size_t qk_strpool_len(const qk_strpool *p, uint32_t id)
+{
+    uint64_t end = id + 1 < p->count ? p->offs[id + 1] : p->arena_len;
+    return (size_t)(end - p->offs[id] - 1);
+}
+
+size_t qk_strpool_count(const qk_strpool *p) { return p->count; }
