@@ -1,0 +1,65 @@
+/* Internal interface between the evaluation engine and the measures.
+ *
+ * A measure is one compute function plus one line in the table of
+ * registry.c. The engine prepares a qk_topic for each evaluated topic
+ * (the qrels merge of trec_eval, or the prefs / judgment-group data),
+ * then calls every requested measure in table order. */
+#ifndef QK_EVAL_MEASURE_H
+#define QK_EVAL_MEASURE_H
+
+#include "qrelkit/eval.h"
+
+struct qk_prefs_topic; /* prefs.h */
+
+/* The qrels merge of one topic (trec_eval semantics, §2.5 of the spec). */
+typedef struct qk_merge {
+    const long *v;        /* v[0..n-1]: relevance of each ranked doc; -1 non-pool, -2 unjudged */
+    long n;               /* num_ret */
+    const long *rc;       /* rc[i] = number of relevant (v >= L) docs in the first i, i = 0..n */
+    long num_rel;         /* R: judged records with rel >= max(L, 0)          */
+    long num_rel_ret;     /* RR                                               */
+    long num_nonpool;     /* ranked docs at -1                                */
+    long num_unjudged;    /* ranked docs at -2                                */
+    const long *rel_levels; /* rel_levels[l] = records with rel exactly l, l = 0..num_rel_levels-1 */
+    long num_rel_levels;  /* 1 + the largest level with a record (0 when none) */
+} qk_merge;
+
+typedef struct qk_topic {
+    const char *qid;
+    long L;               /* -l */
+    long N;               /* -N */
+    const qk_merge *m;    /* qrels format: the merge (NULL otherwise)        */
+    const qk_merge *jg;   /* qrels_jg format: one merge per judgment group    */
+    size_t num_jg;
+    const struct qk_prefs_topic *prefs; /* prefs / qrels_prefs format         */
+} qk_topic;
+
+/* A requested measure with its parameters resolved. */
+typedef struct qk_measure_inst {
+    const struct qk_measure_def *def;
+    char *param_str;      /* verbatim parameter string (NULL = defaults)      */
+    size_t nparams;       /* cutoffs or double list                           */
+    long *lparams;        /* long cutoffs, sorted                             */
+    double *dparams;      /* double cutoffs (sorted) or double list (verbatim order) */
+    size_t npairs;
+    char **pair_names;    /* pairs, command-line order                        */
+    double *pair_values;
+    size_t nvalues;       /* values this measure produces per topic           */
+    size_t first_value;   /* index of its first value in the topic value array */
+} qk_measure_inst;
+
+/* Compute the measure's nvalues values into out[0..nvalues-1]. String-valued
+ * measures (relstring) also set *str to a malloc'ed string (engine frees).
+ * Return QK_OK, or an error (QK_ECALC) with err filled. */
+typedef qk_status (*qk_compute_fn)(const qk_topic *t, const qk_measure_inst *mi, double *out,
+                                   char **str, qk_error *err);
+
+typedef struct qk_measure_def {
+    qk_measure_info info;
+    qk_compute_fn compute;
+} qk_measure_def;
+
+/* Pairs helper for gain tables: the gain of level `level` in the topic's
+ * table built from the measure's pairs (spec §5.7). Implemented in gain.c. */
+
+#endif
