@@ -5,5 +5,6 @@
 #include "qrelkit/core.h"
 #include "qrelkit/io.h"
 #include "qrelkit/eval.h"
+#include "qrelkit/sim.h"
 
 #endif

@@ -1,0 +1,86 @@
+/* qrelkit simulation: seeded synthetic test collections.
+ *
+ * A synthetic collection is a set of topics, each with a pool of candidate
+ * documents that carry a hidden relevance grade, plus runs of known quality
+ * that rank those documents. Because the truth (grades, run quality, topic
+ * difficulty) is known, it can check evaluation measures, pooling strategies
+ * and significance tests, and it makes benchmark inputs of any size.
+ *
+ * Typical use:
+ *   qk_sim_collection_opts o; qk_sim_collection_opts_init(&o);
+ *   o.topics = 25; o.runs = 12; o.seed = 7;
+ *   if (qk_sim_collection_write("out", &o, &err) != QK_OK) ... err.message ...
+ *
+ * Determinism: the same options give byte-identical files on every machine.
+ * Each topic draws from its own generator seeded from (seed, topic), and each
+ * (topic, run) pair from its own, so adding runs or topics leaves the data of
+ * the existing ones unchanged (except quality assignment under "spread",
+ * which depends on the number of runs).
+ *
+ * Ownership: the options struct and any qualities array it points to belong
+ * to the caller and are only read. Nothing is allocated for the caller. */
+#ifndef QRELKIT_SIM_H
+#define QRELKIT_SIM_H
+
+#include <stdint.h>
+
+#include "qrelkit/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How run qualities are chosen. */
+typedef enum {
+    QK_SIM_QUALITY_SPREAD = 0, /* evenly spaced over [0.1, 0.9], assigned to runs in shuffled order */
+    QK_SIM_QUALITY_RANDOM,     /* each uniform in [0.1, 0.9]                                       */
+    QK_SIM_QUALITY_LIST        /* opts.qualities[0 .. runs), each in (0, 1)                        */
+} qk_sim_quality_mode;
+
+/* Called after each topic is written (done = topics written so far). */
+typedef void (*qk_sim_progress_fn)(void *ctx, long done, long total);
+
+typedef struct qk_sim_collection_opts {
+    long topics;            /* number of topics (default 50)                        */
+    long docs_per_topic;    /* candidate documents per topic (default 1000)         */
+    long depth;             /* documents each run retrieves per topic (default 100) */
+    long runs;              /* number of runs, 0 = qrels and topics only (default 12) */
+    int levels;             /* highest relevance grade; grades are 0..levels (default 2) */
+    double rel_rate;        /* probability a candidate is relevant (default 0.1)    */
+    double qrels_fraction;  /* fraction of candidates judged in the qrels (default 1) */
+    uint64_t seed;          /* default 42                                           */
+    qk_sim_quality_mode quality_mode;
+    const double *qualities;      /* QUALITY_LIST only: `runs` values, not owned    */
+    qk_sim_progress_fn progress;  /* NULL = none                                    */
+    void *progress_ctx;
+} qk_sim_collection_opts;
+
+void qk_sim_collection_opts_init(qk_sim_collection_opts *o);
+
+/* Validate the options; QK_EUSAGE with a message naming the offending option
+ * ("--depth 200 exceeds --docs-per-topic 100"). */
+qk_status qk_sim_collection_check(const qk_sim_collection_opts *o, qk_error *err);
+
+/* The quality of each run, as used by the generator (rounded to 4 decimals).
+ * q must hold o->runs values. Options must pass qk_sim_collection_check. */
+qk_status qk_sim_run_qualities(const qk_sim_collection_opts *o, double *q, qk_error *err);
+
+/* Generate the collection into directory dir (created, with parents, when
+ * missing):
+ *   dir/qrels.txt        qid 0 docno grade            (judged candidates)
+ *   dir/runs/NAME.run    qid Q0 docno rank score NAME (top `depth` per topic)
+ *   dir/topics.tsv       qid difficulty relevant judged (header line first)
+ *   dir/manifest.json    options, seed and each run's true quality
+ * Topics are T001, T002, ... and docnos D001-0001, ... (zero-padded so that
+ * string order is numeric order). Data are written while they are generated:
+ * memory is proportional to one topic's candidates. Every file is written
+ * under a temporary name and renamed at the end, so a failure leaves no
+ * partial file behind (and leaves earlier files of the same names intact).
+ * Errors: QK_EUSAGE for bad options, QK_EIO naming the path, QK_ENOMEM. */
+qk_status qk_sim_collection_write(const char *dir, const qk_sim_collection_opts *o,
+                                  qk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
