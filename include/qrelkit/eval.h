@@ -112,6 +112,8 @@ double qk_result_topic_value(const qk_eval_result *r, size_t t, size_t i);
 /* For string values (relstring); NULL for numeric ones. */
 const char *qk_result_topic_string(const qk_eval_result *r, size_t t, size_t i);
 double qk_result_summary(const qk_eval_result *r, size_t i);
+/* 1 when values are z-scores (-Z). */
+int qk_result_zmode(const qk_eval_result *r);
 /* qrels topics without any run line (skipped unless -c). */
 size_t qk_result_num_missing(const qk_eval_result *r);
 const char *qk_result_missing(const qk_eval_result *r, size_t k);

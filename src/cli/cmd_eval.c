@@ -1,3 +1,432 @@
+/* `qrelkit eval`: trec_eval's measures and flags, several runs per call,
+ * TSV/JSON output, ir_measures-style names and the topic x run matrix. */
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli_util.h"
-const char qk_help_eval[] = "qrelkit eval: under construction\n";
-int qk_cmd_eval(int argc, char **argv) { (void)argc; (void)argv; return qk_cli_usage("eval", "not built yet"); }
+#include "commands.h"
+#include "eval_cli.h"
+
+const char qk_help_eval[] =
+    "usage: qrelkit eval [options] QRELS RUN [RUN...]\n"
+    "\n"
+    "Evaluate one or more runs (TREC format: qid iter docno rank score runid) against\n"
+    "relevance judgments (qrels: qid iter docno rel). The qrels are read once. Every\n"
+    "measure of trec_eval 10.0 is here, computed exactly as trec_eval does; with one\n"
+    "run and the default format the output is byte-identical to trec_eval's.\n"
+    "Files may be gzip-compressed; '-' reads standard input.\n"
+    "\n"
+    "measures:\n"
+    "  -m MEASURE        add a measure (repeatable). trec_eval names with parameters\n"
+    "                    (map, P.5,10, ndcg_cut.10, ndcg.1=3,2=9, utility.2,-1,0,0),\n"
+    "                    nicknames (official = default, all_trec, set, all_prefs, prefs,\n"
+    "                    qrels_jg) or ir_measures names (AP, P@10, nDCG@10, R@100, RR,\n"
+    "                    Rprec, Bpref, infAP, Judged@10, NumRel, RBP(p=0.8) ...)\n"
+    "  --list-measures   list every measure with its definition, then exit\n"
+    "\n"
+    "trec_eval flags:\n"
+    "  -q                per-topic lines as well as the summary\n"
+    "  -n                no summary lines\n"
+    "  -c                complete: evaluate every topic of the qrels. A topic with no\n"
+    "                    run lines is scored as an empty ranking (0 for most measures)\n"
+    "                    and counts in every average. Without -c such topics are\n"
+    "                    skipped (named on stderr) and averages cover the topics that\n"
+    "                    have both judgments and run lines. Use -c to compare runs on\n"
+    "                    the same topic set.\n"
+    "  -l LEVEL          minimum relevance value that counts as relevant (default 1)\n"
+    "  -M N              keep only the first N ranked documents per topic\n"
+    "  -N N              documents in the collection (utility only; default 0)\n"
+    "  -J                judged only: drop retrieved documents without a judgment\n"
+    "  -R FORMAT         qrels (default), qrels_jg, prefs, qrels_prefs\n"
+    "  -T FORMAT         trec_results (the only results format)\n"
+    "  -Z FILE           z-scores: (value - mean)/sd with 'qid measure mean sd' lines\n"
+    "  -D N.QID          evaluate topic QID only\n"
+    "\n"
+    "qrelkit options:\n"
+    "  --format F        trec (default), tsv (header: run measure topic value) or json\n"
+    "  --precision N     decimals of fractional values (default 4)\n"
+    "  --matrix MEASURE  write the topic x run matrix of one measure value as TSV\n"
+    "                    (header: topic RUN1 RUN2 ...); implies -c so every cell is set\n"
+    "  --dedup MODE      a docno repeated within a run topic or a qrels topic:\n"
+    "                    error (default) or first (keep the first occurrence)\n"
+    "\n"
+    "Ranking: documents are sorted by score descending, ties by docno descending\n"
+    "(byte order); the rank column is ignored. Several runs: trec format lines get\n"
+    "the run id as a first column.\n"
+    "\n"
+    "examples:\n"
+    "  qrelkit eval qrels.txt run.txt\n"
+    "  qrelkit eval -q -m all_trec qrels.txt run.txt\n"
+    "  qrelkit eval -m AP -m nDCG@10 -m P@10 --format tsv qrels.txt runs/*.run\n"
+    "  qrelkit eval --matrix AP qrels.txt runs/*.run > map.tsv\n"
+    "\n"
+    "Exit codes: 0 ok, 1 usage (unknown measure, bad option), 2 bad input, 3 I/O.\n";
+
+typedef struct cli {
+    int trec_mode, per_topic, summary, list, precision, precision_set;
+    const char *format, *matrix, *zfile;
+    qk_rel_format relfmt;
+    qk_eval_opts o;
+    char only_topic[1024];
+} cli;
+
+enum { OPT_FORMAT = 1000, OPT_PRECISION, OPT_MATRIX, OPT_LIST, OPT_DEDUP };
+
+static const struct option longopts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'v'},
+    {"query_eval_wanted", no_argument, NULL, 'q'},
+    {"measure", required_argument, NULL, 'm'},
+    {"complete_rel_info_wanted", no_argument, NULL, 'c'},
+    {"level_for_rel", required_argument, NULL, 'l'},
+    {"nosummary", no_argument, NULL, 'n'},
+    {"Debug_level", required_argument, NULL, 'D'},
+    {"Judged_docs_only", no_argument, NULL, 'J'},
+    {"Number_docs_in_coll", required_argument, NULL, 'N'},
+    {"Max_retrieved_per_topic", required_argument, NULL, 'M'},
+    {"Rel_info_format", required_argument, NULL, 'R'},
+    {"Results_format", required_argument, NULL, 'T'},
+    {"Zscore", required_argument, NULL, 'Z'},
+    {"Output_old_results_format", required_argument, NULL, 'o'},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"precision", required_argument, NULL, OPT_PRECISION},
+    {"matrix", required_argument, NULL, OPT_MATRIX},
+    {"list-measures", no_argument, NULL, OPT_LIST},
+    {"dedup", required_argument, NULL, OPT_DEDUP},
+    {NULL, 0, NULL, 0}};
+
+static int list_measures(void)
+{
+    printf("%-24s %-10s %s\n", "measure", "params", "definition");
+    for (size_t i = 0; i < qk_measure_count(); i++) {
+        const qk_measure_info *in = qk_measure_at(i);
+        static const char *const kinds[] = {"-", "cutoffs", "points", "numbers", "pairs"};
+        printf("%-24s %-10s %s%s%s%s\n", in->name, kinds[in->param_kind], in->help,
+               in->default_params ? " Default parameters: " : "", in->default_params ? in->default_params : "",
+               in->default_params ? "." : "");
+    }
+    printf("\nnicknames: official (default), all_trec, set, all_prefs, prefs, qrels_jg\n"
+           "aliases:   AP AP@k P@k R@k nDCG nDCG@k RR Rprec Bpref infAP Judged@k NumRel NumRet\n"
+           "           NumRelRet NumQ SetP SetR SetF Success@k IPrec@r RBP RBP(p=x) GMAP\n");
+    return QK_EXIT_OK;
+}
+
+/* Parse options. Returns -1 to continue, otherwise an exit code. */
+static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_operand)
+{
+    const char *cmd = c->trec_mode ? "trec_eval" : "eval";
+    int ch, help = 0;
+    qk_error err;
+    optind = 0;
+    while ((ch = getopt_long(argc, argv, "hvqm:cl:nD:JN:M:R:T:Z:o", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'h': help = 1; break;
+        case 'v':
+            if (c->trec_mode) {
+                fprintf(stderr, "trec_eval version 10.0-rc3\n");
+                return QK_EXIT_OK;
+            }
+            printf("qrelkit %s\n", QK_VERSION);
+            return QK_EXIT_OK;
+        case 'q': c->per_topic = 1; break;
+        case 'm':
+            if (qk_measures_add(ms, optarg, &err) != QK_OK)
+                return qk_cli_fail(cmd, &err);
+            break;
+        case 'c': c->o.complete = 1; break;
+        case 'l': c->o.rel_level = atol(optarg); break;
+        case 'n': c->summary = 0; break;
+        case 'D': {
+            const char *dot = strchr(optarg, '.');
+            if (dot) {
+                snprintf(c->only_topic, sizeof c->only_topic, "%s", dot + 1);
+                c->o.only_topic = c->only_topic;
+            }
+            break;
+        }
+        case 'J': c->o.judged_only = 1; break;
+        case 'N': c->o.num_docs = atol(optarg); break;
+        case 'M':
+            c->o.max_ret = atol(optarg);
+            if (c->o.max_ret < 0)
+                return qk_cli_usage(cmd, "-M must not be negative ('%s')", optarg);
+            break;
+        case 'R':
+            if (qk_rel_format_parse(optarg, &c->relfmt) != 0)
+                return qk_cli_usage(cmd, "unknown relevance format '%s' (qrels, qrels_jg, prefs, qrels_prefs)", optarg);
+            break;
+        case 'T':
+            if (strcmp(optarg, "trec_results") != 0)
+                return qk_cli_usage(cmd, "unknown results format '%s' (only trec_results)", optarg);
+            break;
+        case 'Z': c->zfile = optarg; break;
+        case 'o': break;
+        case OPT_FORMAT:
+            if (strcmp(optarg, "trec") && strcmp(optarg, "tsv") && strcmp(optarg, "json"))
+                return qk_cli_usage(cmd, "unknown format '%s' (trec, tsv, json)", optarg);
+            c->format = optarg;
+            break;
+        case OPT_PRECISION: {
+            char *end;
+            long p = strtol(optarg, &end, 10);
+            if (*end || p < 0 || p > 17)
+                return qk_cli_usage(cmd, "--precision wants an integer from 0 to 17, not '%s'", optarg);
+            c->precision = (int)p;
+            c->precision_set = 1;
+            break;
+        }
+        case OPT_MATRIX: c->matrix = optarg; break;
+        case OPT_LIST: c->list = 1; break;
+        case OPT_DEDUP:
+            if (strcmp(optarg, "first") == 0)
+                c->o.dedup = QK_DEDUP_FIRST;
+            else if (strcmp(optarg, "error") == 0)
+                c->o.dedup = QK_DEDUP_ERROR;
+            else
+                return qk_cli_usage(cmd, "--dedup wants 'error' or 'first', not '%s'", optarg);
+            break;
+        default:
+            return qk_cli_usage(cmd, "bad option");
+        }
+    }
+    if (help)
+        return qk_cli_help(c->trec_mode ? qk_help_trec_eval : qk_help_eval);
+    if (c->list)
+        return list_measures();
+    if (c->trec_mode && argc - optind != 2)
+        return qk_cli_usage(cmd, "expected exactly two files: QRELS RUN");
+    if (!c->trec_mode && argc - optind < 2)
+        return qk_cli_usage(cmd, "expected QRELS and at least one RUN");
+    if (c->trec_mode && (c->format || c->matrix || c->precision_set))
+        return qk_cli_usage(cmd, "--format, --matrix and --precision belong to 'qrelkit eval'");
+    *first_operand = optind;
+    return -1;
+}
+
+/* ---- output ---- */
+static void print_num(FILE *f, const qk_measure_info *in, double v, int prec, int zmode)
+{
+    if (in->is_long && !zmode)
+        fprintf(f, "%ld", (long)v);
+    else
+        fprintf(f, "%.*f", prec, v);
+}
+
+static void write_tsv(FILE *f, qk_eval_result *const *res, size_t nres, const cli *c, int header)
+{
+    if (header)
+        fprintf(f, "run\tmeasure\ttopic\tvalue\n");
+    for (size_t r = 0; r < nres; r++) {
+        const qk_eval_result *e = res[r];
+        int z = qk_result_zmode(e);
+        const char *run = qk_result_runid(e);
+        if (c->per_topic)
+            for (size_t t = 0; t < qk_result_num_topics(e); t++)
+                for (size_t i = 0; i < qk_result_num_values(e); i++) {
+                    const qk_measure_info *in = qk_result_value_measure(e, i);
+                    const char *s = qk_result_topic_string(e, t, i);
+                    if (!in->per_topic)
+                        continue;
+                    fprintf(f, "%s\t%s\t%s\t", run, qk_result_value_name(e, i), qk_result_topic(e, t));
+                    if (s)
+                        fprintf(f, "%s", s);
+                    else
+                        print_num(f, in, qk_result_topic_value(e, t, i), c->precision, z);
+                    fputc('\n', f);
+                }
+        if (c->summary)
+            for (size_t i = 0; i < qk_result_num_values(e); i++) {
+                const qk_measure_info *in = qk_result_value_measure(e, i);
+                if (in->summary == QK_SUMMARY_NONE || in->summary == QK_SUMMARY_RUNID)
+                    continue;
+                fprintf(f, "%s\t%s\tall\t", run, qk_result_value_name(e, i));
+                print_num(f, in, qk_result_summary(e, i), c->precision, z);
+                fputc('\n', f);
+            }
+    }
+}
+
+static json_t *num_json(const qk_measure_info *in, double v, int zmode)
+{
+    if (in->is_long && !zmode)
+        return json_integer((json_int_t)v);
+    return v != v ? json_null() : json_real(v);
+}
+
+static int write_json(FILE *f, qk_eval_result *const *res, char *const *paths, size_t nres, const cli *c)
+{
+    json_t *root = json_object(), *runs = json_array();
+    json_object_set_new(root, "runs", runs);
+    for (size_t r = 0; r < nres; r++) {
+        const qk_eval_result *e = res[r];
+        int z = qk_result_zmode(e);
+        json_t *jr = json_object(), *sum = json_object(), *topics = json_object(), *missing = json_array();
+        json_object_set_new(jr, "run", json_string(qk_result_runid(e)));
+        json_object_set_new(jr, "file", json_string(paths[r]));
+        for (size_t i = 0; i < qk_result_num_values(e); i++) {
+            const qk_measure_info *in = qk_result_value_measure(e, i);
+            if (in->summary != QK_SUMMARY_NONE && in->summary != QK_SUMMARY_RUNID)
+                json_object_set_new(sum, qk_result_value_name(e, i), num_json(in, qk_result_summary(e, i), z));
+        }
+        if (c->per_topic)
+            for (size_t t = 0; t < qk_result_num_topics(e); t++) {
+                json_t *jt = json_object();
+                for (size_t i = 0; i < qk_result_num_values(e); i++) {
+                    const qk_measure_info *in = qk_result_value_measure(e, i);
+                    const char *s = qk_result_topic_string(e, t, i);
+                    if (!in->per_topic)
+                        continue;
+                    json_object_set_new(jt, qk_result_value_name(e, i),
+                                        s ? json_string(s) : num_json(in, qk_result_topic_value(e, t, i), z));
+                }
+                json_object_set_new(topics, qk_result_topic(e, t), jt);
+            }
+        for (size_t k = 0; k < qk_result_num_missing(e); k++)
+            json_array_append_new(missing, json_string(qk_result_missing(e, k)));
+        json_object_set_new(jr, "summary", sum);
+        if (c->per_topic)
+            json_object_set_new(jr, "topics", topics);
+        else
+            json_decref(topics);
+        json_object_set_new(jr, "skipped_topics", missing);
+        json_array_append_new(runs, jr);
+    }
+    json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(c->precision_set ? c->precision + 1 : 17));
+    fputc('\n', f);
+    json_decref(root);
+    return QK_EXIT_OK;
+}
+
+static int write_matrix(FILE *f, qk_eval_result *const *res, size_t nres, size_t vi, const cli *c)
+{
+    const qk_eval_result *e0 = res[0];
+    int prec = c->precision_set ? c->precision : 6;
+    fprintf(f, "topic");
+    for (size_t r = 0; r < nres; r++)
+        fprintf(f, "\t%s", qk_result_runid(res[r]));
+    fputc('\n', f);
+    for (size_t t = 0; t < qk_result_num_topics(e0); t++) {
+        fprintf(f, "%s", qk_result_topic(e0, t));
+        for (size_t r = 0; r < nres; r++)
+            fprintf(f, "\t%.*f", prec, qk_result_topic_value(res[r], t, vi));
+        fputc('\n', f);
+    }
+    return QK_EXIT_OK;
+}
+
+static void warn_missing(const char *cmd, const qk_eval_result *e, const char *path)
+{
+    size_t n = qk_result_num_missing(e);
+    if (n == 0)
+        return;
+    fprintf(stderr, "qrelkit %s: warning: '%s' has no lines for %zu qrels topic%s (skipped; -c scores them): ",
+            cmd, path, n, n == 1 ? "" : "s");
+    for (size_t k = 0; k < n && k < 10; k++)
+        fprintf(stderr, "%s%s", k ? ", " : "", qk_result_missing(e, k));
+    fprintf(stderr, "%s\n", n > 10 ? ", ..." : "");
+}
+
+int qk_eval_main(int argc, char **argv, int trec_mode)
+{
+    cli c;
+    qk_measures *ms = NULL;
+    qk_qrels *q = NULL;
+    qk_zscores *z = NULL;
+    qk_eval_result **res = NULL;
+    qk_error err;
+    const char *cmd = trec_mode ? "trec_eval" : "eval";
+    int first = 0, rc, nres = 0;
+    size_t matrix_value = 0;
+    static char outbuf[1 << 16];
+    memset(&c, 0, sizeof c);
+    c.trec_mode = trec_mode;
+    c.summary = 1;
+    c.precision = 4;
+    qk_eval_opts_init(&c.o);
+    if (qk_measures_new(&ms) != QK_OK)
+        return QK_EXIT_IO;
+    if ((rc = parse(argc, argv, &c, ms, &first)) >= 0)
+        goto out;
+    if (c.matrix) {
+        if (qk_measures_add(ms, c.matrix, &err) != QK_OK) {
+            rc = qk_cli_fail(cmd, &err);
+            goto out;
+        }
+        c.o.complete = 1;
+    }
+    if (qk_measures_finalize(ms, &err) != QK_OK) {
+        rc = qk_cli_fail(cmd, &err);
+        goto out;
+    }
+    if (c.matrix) {
+        char buf[512];
+        const char *spec = qk_measure_alias(c.matrix, buf, sizeof buf) ? buf : c.matrix;
+        size_t nl = strcspn(spec, ".");
+        for (matrix_value = 0; matrix_value < qk_measures_num_values(ms); matrix_value++)
+            if (strncmp(qk_measures_value_name(ms, matrix_value), spec, nl) == 0)
+                break;
+    }
+    if (qk_qrels_read(argv[first], c.relfmt, c.o.dedup, &q, &err) != QK_OK ||
+        (c.zfile && qk_zscores_read(c.zfile, &z, &err) != QK_OK)) {
+        rc = qk_cli_fail(cmd, &err);
+        goto out;
+    }
+    c.o.zscores = z;
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    res = calloc((size_t)(argc - first), sizeof *res);
+    if (!res) {
+        rc = QK_EXIT_IO;
+        goto out;
+    }
+    for (int a = first + 1; a < argc; a++) {
+        if (qk_eval_run(q, argv[a], ms, &c.o, &res[nres], &err) != QK_OK) {
+            rc = qk_cli_fail(cmd, &err);
+            goto out;
+        }
+        warn_missing(cmd, res[nres], argv[a]);
+        nres++;
+        /* trec format streams run by run, so memory holds one result at a time. */
+        if (!c.matrix && (!c.format || strcmp(c.format, "trec") == 0) && argc - first == 2) {
+            if (!c.precision_set) {
+                if (qk_result_write_trec(res[0], stdout, c.per_topic, c.summary, &err) != QK_OK) {
+                    rc = qk_cli_fail(cmd, &err);
+                    goto out;
+                }
+            }
+        }
+    }
+    if (c.matrix)
+        rc = write_matrix(stdout, res, (size_t)nres, matrix_value, &c);
+    else if (c.format && strcmp(c.format, "json") == 0)
+        rc = write_json(stdout, res, argv + first + 1, (size_t)nres, &c);
+    else if (c.format && strcmp(c.format, "tsv") == 0) {
+        write_tsv(stdout, res, (size_t)nres, &c, 1);
+        rc = QK_EXIT_OK;
+    } else if (nres > 1 || c.precision_set) {
+        /* Several runs (or a custom precision): trec lines with the run id first. */
+        for (int r = 0; r < nres; r++)
+            write_tsv(stdout, &res[r], 1, &c, 0);
+        rc = QK_EXIT_OK;
+    } else {
+        rc = QK_EXIT_OK;
+    }
+out:
+    fflush(stdout);
+    if (ferror(stdout) && rc == 0) {
+        fprintf(stderr, "qrelkit %s: cannot write to standard output\n", cmd);
+        rc = QK_EXIT_IO;
+    }
+    for (int r = 0; r < nres; r++)
+        qk_eval_result_free(res[r]);
+    free(res);
+    qk_zscores_free(z);
+    qk_qrels_free(q);
+    qk_measures_free(ms);
+    return rc;
+}
+
+int qk_cmd_eval(int argc, char **argv) { return qk_eval_main(argc, argv, 0); }

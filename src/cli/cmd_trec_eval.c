@@ -1,3 +1,41 @@
+/* `qrelkit trec_eval`: trec_eval 10.0's exact command line (see cmd_eval.c
+ * for the shared implementation). A `trec_eval` link to the binary lands here. */
 #include "cli_util.h"
-const char qk_help_trec_eval[] = "qrelkit trec_eval: under construction\n";
-int qk_cmd_trec_eval(int argc, char **argv) { (void)argc; (void)argv; return qk_cli_usage("trec_eval", "not built yet"); }
+#include "eval_cli.h"
+
+const char qk_help_trec_eval[] =
+    "usage: qrelkit trec_eval [options] QRELS RUN\n"
+    "       trec_eval [options] QRELS RUN      (through the trec_eval link)\n"
+    "\n"
+    "Evaluate one run exactly as trec_eval 10.0 does: same options, same measures,\n"
+    "same tie-breaking (score descending, then docno descending), same output bytes\n"
+    "(\"%-22s\\t%s\\t%6.4f\"). Scripts switch by changing the program name.\n"
+    "\n"
+    "options:\n"
+    "  -q            also print per-topic lines\n"
+    "  -m MEASURE    measure, nickname or measure with parameters (repeatable):\n"
+    "                map, P.5,10, ndcg.1=3,2=9, official (default), all_trec, set,\n"
+    "                all_prefs, prefs, qrels_jg. See 'qrelkit eval --list-measures'.\n"
+    "  -c            evaluate every qrels topic; topics without run lines score as\n"
+    "                an empty ranking and count in the averages\n"
+    "  -l LEVEL      minimum relevance value counted as relevant (default 1)\n"
+    "  -n            no summary lines\n"
+    "  -M N          keep the first N ranked documents per topic\n"
+    "  -N N          documents in the collection (utility measure only; default 0)\n"
+    "  -J            evaluate judged documents only (drop unjudged retrieved ones)\n"
+    "  -R FORMAT     relevance format: qrels (default), qrels_jg, prefs, qrels_prefs\n"
+    "  -T FORMAT     results format: trec_results (the only one)\n"
+    "  -Z FILE       print z-scores using per-topic means and deviations from FILE\n"
+    "  -D N[.QID]    debug level; with .QID evaluate only topic QID\n"
+    "  -o            accepted and ignored (obsolete)\n"
+    "  -v            print the version to stderr\n"
+    "  -h            this help\n"
+    "\n"
+    "One deliberate difference: trec_eval 10.0 stops with exit 4 when a qrels topic\n"
+    "has no run lines and -c is not given; qrelkit averages over the topics present\n"
+    "in both files (as trec_eval 9 did) and names the skipped topics on stderr.\n"
+    "Malformed input is rejected with file, line and reason (exit 2) where trec_eval\n"
+    "would read garbage (non-numeric scores, non-integer grades, duplicate docnos).\n"
+    "See 'qrelkit help eval' for multi-run evaluation, TSV/JSON output and aliases.\n";
+
+int qk_cmd_trec_eval(int argc, char **argv) { return qk_eval_main(argc, argv, 1); }

@@ -62,4 +62,20 @@ typedef struct qk_measure_def {
 /* Pairs helper for gain tables: the gain of level `level` in the topic's
  * table built from the measure's pairs (spec §5.7). Implemented in gain.c. */
 
+/* registry.c */
+const qk_measure_def *qk_measure_def_at(size_t i);
+
+/* selection.c: the finalized measure set, in table order. */
+struct qk_measures {
+    unsigned char *marked;   /* per table row */
+    char **spec_names;       /* -m names with parameters, command-line order */
+    char **spec_params;
+    size_t nspecs, names_cap, params_cap;
+    qk_measure_inst *inst;   /* requested measures, table order */
+    size_t ninst;
+    char **value_names;      /* all values, output order */
+    size_t nvalues;
+    int finalized;
+};
+
 #endif

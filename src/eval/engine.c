@@ -1,0 +1,423 @@
+/* Evaluation of one run against relevance information: topic loop, -c
+ * stand-in topics, z-scores and the summary (trec_eval spec §3, §6). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "prefs.h"
+
+struct qk_eval_result {
+    const qk_measures *m;
+    char *runid;
+    size_t nq;          /* qrels topics */
+    size_t nvalues;
+    double *vals;       /* nq x nvalues, rows of evaluated topics only */
+    char **strs;        /* nq x nvalues, string values (relstring) */
+    unsigned char *evaluated;
+    size_t *order;      /* evaluated topic indices, qrels order */
+    size_t ntopics;
+    const qk_qrels *q;
+    size_t *missing;
+    size_t nmissing;
+    double *summary;
+    const qk_measure_inst **value_inst;
+    int zmode;
+};
+
+void qk_eval_opts_init(qk_eval_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->rel_level = 1;
+    o->max_ret = 2147483647L;
+}
+
+static void scratch_free(qk_scratch *sc)
+{
+    free(sc->ranked);
+    free(sc->doc_ids);
+    free(sc->set);
+    free(sc->docnos);
+    for (size_t i = 0; i < sc->nbufs; i++) {
+        free(sc->bufs[i].v);
+        free(sc->bufs[i].rc);
+        free(sc->bufs[i].levels);
+    }
+    free(sc->bufs);
+    free(sc->merges);
+}
+
+static qk_status ensure_bufs(qk_scratch *sc, size_t n)
+{
+    if (n <= sc->nbufs)
+        return QK_OK;
+    {
+        qk_merge_buf *b = realloc(sc->bufs, n * sizeof *b);
+        qk_merge *m;
+        if (!b)
+            return QK_ENOMEM;
+        sc->bufs = b;
+        m = realloc(sc->merges, n * sizeof *m);
+        if (!m)
+            return QK_ENOMEM;
+        sc->merges = m;
+        memset(sc->bufs + sc->nbufs, 0, (n - sc->nbufs) * sizeof *b);
+        sc->nbufs = n;
+    }
+    return QK_OK;
+}
+
+static int prefs_format(qk_rel_format f) { return f == QK_REL_PREFS || f == QK_REL_QRELS_PREFS; }
+
+static qk_status check_formats(const qk_measures *m, qk_rel_format f, qk_error *err)
+{
+    static const char *const fname[] = {"qrels", "qrels_jg", "prefs", "qrels_prefs"};
+    for (size_t i = 0; i < m->ninst; i++) {
+        const qk_measure_info *in = &m->inst[i].def->info;
+        int ok = in->any_format || (in->needs == QK_REL_PREFS ? prefs_format(f) : in->needs == f);
+        if (!ok)
+            return qk_error_set(err, QK_EUSAGE,
+                                "measure '%s' needs relevance information in the %s format, but it was read as %s (-R)",
+                                in->name, in->needs == QK_REL_PREFS ? "prefs or qrels_prefs" : fname[in->needs],
+                                fname[f]);
+    }
+    return QK_OK;
+}
+
+/* Evaluate every requested measure on one topic's ranking (already in sc). */
+static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const qk_eval_opts *o,
+                            qk_error *err)
+{
+    const qk_qrels *q = r->q;
+    const qk_measures *m = r->m;
+    qk_rel_format f = qk_qrels_format(q);
+    qk_topic tp = {qk_qrels_topic(q, t), o->rel_level, o->num_docs, NULL, NULL, 0, NULL};
+    qk_prefs_topic *pt = NULL;
+    double *row = r->vals + t * r->nvalues;
+    qk_status st = QK_OK;
+    if (prefs_format(f)) {
+        qk_prefs_input in;
+        if (qk_grow((void **)&sc->docnos, &sc->docnos_cap, sc->nranked + 1, sizeof *sc->docnos) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        for (size_t i = 0; i < sc->nranked; i++)
+            sc->docnos[i] = sc->ranked[i].docno;
+        in = (qk_prefs_input){tp.qid, sc->docnos, sc->nranked, q, t};
+        if ((st = qk_prefs_topic_new(&in, &pt, err)) != QK_OK)
+            return st;
+        tp.prefs = pt;
+    } else {
+        size_t nj, ngroups = 0;
+        const qk_judgment *j = qk_qrels_judgments(q, t, &nj);
+        if ((st = qk_lookup_docs(sc, q, err)) != QK_OK)
+            return st;
+        for (size_t i = 0; i < nj; i++)
+            ngroups += i == 0 || j[i].jg != j[i - 1].jg;
+        if (ngroups == 0)
+            ngroups = 1;
+        if (ensure_bufs(sc, ngroups) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        if (f == QK_REL_QRELS) {
+            if ((st = qk_merge_topic(sc, q, t, 0, o, &sc->merges[0], &sc->bufs[0], err)) != QK_OK)
+                return st;
+            tp.m = &sc->merges[0];
+        } else {
+            size_t g = 0;
+            for (size_t i = 0; i < nj; i++)
+                if (i == 0 || j[i].jg != j[i - 1].jg) {
+                    if ((st = qk_merge_topic(sc, q, t, j[i].jg, o, &sc->merges[g], &sc->bufs[g], err)) != QK_OK)
+                        return st;
+                    g++;
+                }
+            tp.jg = sc->merges;
+            tp.num_jg = g;
+        }
+    }
+    for (size_t i = 0; i < m->ninst && st == QK_OK; i++) {
+        const qk_measure_inst *mi = &m->inst[i];
+        char *s = NULL;
+        if (!mi->def->compute)
+            continue;
+        st = mi->def->compute(&tp, mi, row + mi->first_value, &s, err);
+        if (s) {
+            free(r->strs[t * r->nvalues + mi->first_value]);
+            r->strs[t * r->nvalues + mi->first_value] = s;
+        }
+    }
+    qk_prefs_topic_free(pt);
+    if (st == QK_OK)
+        r->evaluated[t] = 1;
+    return st;
+}
+
+/* trec_eval -c: a topic without results is scored on a one-document stand-in
+ * run, then a few values are reset by exact name (spec §3.2). */
+static qk_status eval_standin(qk_eval_result *r, qk_scratch *sc, size_t t, const qk_eval_opts *o,
+                              qk_error *err)
+{
+    static const char *const doc[] = {"ceci_nest_pas_un_docno"};
+    static const double score[] = {1.0};
+    qk_run_topic rt = {qk_qrels_topic(r->q, t), 1, doc, score, NULL};
+    qk_status st = qk_rank_topic(sc, &rt, o, prefs_format(qk_qrels_format(r->q)), "-", err);
+    if (st != QK_OK || (st = eval_topic(r, sc, t, o, err)) != QK_OK)
+        return st;
+    for (size_t i = 0; i < r->nvalues; i++) {
+        const char *name = r->m->value_names[i];
+        if (strcmp(name, "num_ret") == 0 || strcmp(name, "utility") == 0 || strncmp(name, "unj", 3) == 0 ||
+            strcmp(name, "rbp_resid") == 0)
+            r->vals[t * r->nvalues + i] = 0.0;
+        if (strcmp(name, "relstring") == 0 && r->strs[t * r->nvalues + i])
+            r->strs[t * r->nvalues + i][0] = '\0';
+    }
+    return QK_OK;
+}
+
+static void apply_zscores(qk_eval_result *r, size_t t, const qk_zscores *z)
+{
+    const char *qid = qk_qrels_topic(r->q, t);
+    for (size_t i = 0; i < r->nvalues; i++) {
+        const qk_measure_info *in = &r->value_inst[i]->def->info;
+        double *v = &r->vals[t * r->nvalues + i], mean, sd;
+        int known;
+        if (in->summary == QK_SUMMARY_RUNID || in->summary == QK_SUMMARY_NONE)
+            continue;
+        if (!qk_zscores_get(z, qid, r->m->value_names[i], &mean, &sd, &known))
+            *v = -1000000.0;
+        else if (sd != 0)
+            *v = (*v - mean) / sd;
+        else
+            *v = *v == mean ? 0.0 : -1000000.0;
+    }
+}
+
+static qk_status summarise(qk_eval_result *r, const qk_eval_opts *o)
+{
+    size_t Q = r->nq, E = r->ntopics;
+    double D = (double)(o->complete ? Q : E);
+    if (!(r->summary = calloc(r->nvalues ? r->nvalues : 1, sizeof *r->summary)))
+        return QK_ENOMEM;
+    for (size_t i = 0; i < r->nvalues; i++) {
+        const qk_measure_info *in = &r->value_inst[i]->def->info;
+        double s = 0.0;
+        for (size_t k = 0; k < E; k++)
+            s += r->vals[r->order[k] * r->nvalues + i];
+        switch (in->summary) {
+        case QK_SUMMARY_MEAN: r->summary[i] = s / D; break;
+        case QK_SUMMARY_SUM:
+            r->summary[i] = o->complete && strcmp(in->name, "num_rel") == 0 ? (double)qk_qrels_count_positive(r->q) : s;
+            break;
+        case QK_SUMMARY_GEO:
+            if (o->complete)
+                s += (double)(Q - E) * log(0.00001);
+            r->summary[i] = exp(s / D);
+            break;
+        case QK_SUMMARY_NUMQ: r->summary[i] = D; break;
+        default: r->summary[i] = 0.0; break;
+        }
+    }
+    return QK_OK;
+}
+
+static qk_status result_new(const qk_qrels *q, const qk_measures *m, qk_eval_result **out)
+{
+    qk_eval_result *r = calloc(1, sizeof *r);
+    size_t nq = qk_qrels_num_topics(q);
+    *out = r;
+    if (!r)
+        return QK_ENOMEM;
+    r->q = q;
+    r->m = m;
+    r->nq = nq;
+    r->nvalues = m->nvalues;
+    r->vals = calloc(nq * m->nvalues + 1, sizeof *r->vals);
+    r->strs = calloc(nq * m->nvalues + 1, sizeof *r->strs);
+    r->evaluated = calloc(nq + 1, 1);
+    r->order = calloc(nq + 1, sizeof *r->order);
+    r->missing = calloc(nq + 1, sizeof *r->missing);
+    r->value_inst = calloc(m->nvalues + 1, sizeof *r->value_inst);
+    if (!r->vals || !r->strs || !r->evaluated || !r->order || !r->missing || !r->value_inst)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < m->ninst; i++)
+        for (size_t k = 0; k < m->inst[i].nvalues; k++)
+            r->value_inst[m->inst[i].first_value + k] = &m->inst[i];
+    return QK_OK;
+}
+
+static void reset_topics(qk_eval_result *r)
+{
+    memset(r->evaluated, 0, r->nq);
+    for (size_t i = 0; i < r->nq * r->nvalues; i++) {
+        free(r->strs[i]);
+        r->strs[i] = NULL;
+    }
+}
+
+/* Stream the run; fall back to grouped reading when a topic's lines are split. */
+static qk_status read_run(qk_eval_result *r, qk_scratch *sc, const char *path, const qk_eval_opts *o,
+                          qk_run_stream **sp, qk_error *err)
+{
+    qk_run_topic rt;
+    int seen, rc;
+    qk_status st = qk_run_open(path, QK_RUN_STREAM, sp, err);
+    int prefs_order = prefs_format(qk_qrels_format(r->q));
+    if (st != QK_OK)
+        return st;
+    while ((rc = qk_run_next(*sp, &rt, &seen, err)) == 1) {
+        size_t t;
+        if (seen) {
+            reset_topics(r);
+            if ((st = qk_run_restart(*sp, QK_RUN_GROUP_ALL, err)) != QK_OK)
+                return st;
+            continue;
+        }
+        if (!qk_qrels_find_topic(r->q, rt.qid, strlen(rt.qid), &t))
+            continue;
+        if (o->only_topic && strcmp(o->only_topic, rt.qid) != 0)
+            continue;
+        if ((st = qk_rank_topic(sc, &rt, o, prefs_order, path, err)) != QK_OK ||
+            (st = eval_topic(r, sc, t, o, err)) != QK_OK)
+            return st;
+    }
+    return rc < 0 ? (qk_status)rc : QK_OK;
+}
+
+qk_status qk_eval_run(const qk_qrels *q, const char *run_path, const qk_measures *m,
+                      const qk_eval_opts *opts, qk_eval_result **out, qk_error *err)
+{
+    qk_scratch sc;
+    qk_run_stream *s = NULL;
+    qk_eval_result *r = NULL;
+    qk_status st;
+    memset(&sc, 0, sizeof sc);
+    *out = NULL;
+    if (!m->finalized)
+        return qk_error_set(err, QK_EUSAGE, "measures not finalized (call qk_measures_finalize)");
+    if ((st = check_formats(m, qk_qrels_format(q), err)) != QK_OK)
+        return st;
+    if ((st = result_new(q, m, &r)) != QK_OK) {
+        qk_error_set(err, st, "out of memory");
+        goto out;
+    }
+    r->zmode = opts->zscores != NULL;
+    if ((st = read_run(r, &sc, run_path, opts, &s, err)) != QK_OK)
+        goto out;
+    if (!(r->runid = strdup(qk_run_id(s)))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t t = 0; t < r->nq; t++) {
+        if (r->evaluated[t] || (opts->only_topic && strcmp(opts->only_topic, qk_qrels_topic(q, t)) != 0))
+            continue;
+        if (!opts->complete)
+            r->missing[r->nmissing++] = t;
+        else if ((st = eval_standin(r, &sc, t, opts, err)) != QK_OK)
+            goto out;
+    }
+    for (size_t t = 0; t < r->nq; t++)
+        if (r->evaluated[t]) {
+            if (opts->zscores)
+                apply_zscores(r, t, opts->zscores);
+            r->order[r->ntopics++] = t;
+        }
+    if (r->ntopics == 0) {
+        st = qk_error_set(err, QK_EINPUT, "'%s': no topic has both run lines and judgments", run_path);
+        goto out;
+    }
+    if ((st = summarise(r, opts)) != QK_OK)
+        qk_error_set(err, st, "out of memory");
+out:
+    qk_run_close(s);
+    scratch_free(&sc);
+    if (st != QK_OK) {
+        qk_eval_result_free(r);
+        return st;
+    }
+    *out = r;
+    return QK_OK;
+}
+
+void qk_eval_result_free(qk_eval_result *r)
+{
+    if (!r)
+        return;
+    if (r->strs)
+        for (size_t i = 0; i < r->nq * r->nvalues; i++)
+            free(r->strs[i]);
+    free(r->strs);
+    free(r->vals);
+    free(r->evaluated);
+    free(r->order);
+    free(r->missing);
+    free(r->summary);
+    free(r->value_inst);
+    free(r->runid);
+    free(r);
+}
+
+const char *qk_result_runid(const qk_eval_result *r) { return r->runid; }
+size_t qk_result_num_values(const qk_eval_result *r) { return r->nvalues; }
+const char *qk_result_value_name(const qk_eval_result *r, size_t i) { return r->m->value_names[i]; }
+const qk_measure_info *qk_result_value_measure(const qk_eval_result *r, size_t i) { return &r->value_inst[i]->def->info; }
+
+size_t qk_result_find_value(const qk_eval_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->nvalues; i++)
+        if (strcmp(r->m->value_names[i], name) == 0)
+            return i;
+    return (size_t)-1;
+}
+
+size_t qk_result_num_topics(const qk_eval_result *r) { return r->ntopics; }
+const char *qk_result_topic(const qk_eval_result *r, size_t t) { return qk_qrels_topic(r->q, r->order[t]); }
+double qk_result_topic_value(const qk_eval_result *r, size_t t, size_t i) { return r->vals[r->order[t] * r->nvalues + i]; }
+const char *qk_result_topic_string(const qk_eval_result *r, size_t t, size_t i)
+{
+    const char *s = r->strs[r->order[t] * r->nvalues + i];
+    return s ? s : (r->value_inst[i]->def->info.summary == QK_SUMMARY_NONE ? "" : NULL);
+}
+double qk_result_summary(const qk_eval_result *r, size_t i) { return r->summary[i]; }
+size_t qk_result_num_missing(const qk_eval_result *r) { return r->nmissing; }
+const char *qk_result_missing(const qk_eval_result *r, size_t k) { return qk_qrels_topic(r->q, r->missing[k]); }
+int qk_result_zmode(const qk_eval_result *r) { return r->zmode; }
+
+/* ---- trec_eval output (spec §7) ---- */
+static void write_value(FILE *f, const qk_eval_result *r, size_t i, const char *qid, double v, const char *s)
+{
+    const qk_measure_info *in = &r->value_inst[i]->def->info;
+    const char *name = r->m->value_names[i];
+    if (s)
+        fprintf(f, "%-22s\t%s\t'%s'\n", name, qid, s);
+    else if (r->zmode)
+        fprintf(f, "Z%-22s\t%s\t%6.4f\n", name, qid, v);
+    else if (in->is_long)
+        fprintf(f, "%-22s\t%s\t%ld\n", name, qid, (long)v);
+    else
+        fprintf(f, "%-22s\t%s\t%6.4f\n", name, qid, v);
+}
+
+qk_status qk_result_write_trec(const qk_eval_result *r, FILE *f, int per_topic, int summary, qk_error *err)
+{
+    if (per_topic)
+        for (size_t k = 0; k < r->ntopics; k++) {
+            size_t t = r->order[k];
+            const char *qid = qk_qrels_topic(r->q, t);
+            for (size_t i = 0; i < r->nvalues; i++)
+                if (r->value_inst[i]->def->info.per_topic)
+                    write_value(f, r, i, qid, r->vals[t * r->nvalues + i],
+                                r->value_inst[i]->def->info.summary == QK_SUMMARY_NONE
+                                    ? (r->strs[t * r->nvalues + i] ? r->strs[t * r->nvalues + i] : "")
+                                    : NULL);
+        }
+    if (summary)
+        for (size_t i = 0; i < r->nvalues; i++) {
+            const qk_measure_info *in = &r->value_inst[i]->def->info;
+            if (in->summary == QK_SUMMARY_NONE)
+                continue;
+            if (in->summary == QK_SUMMARY_RUNID)
+                fprintf(f, "%-22s\tall\t%s\n", "runid", r->runid);
+            else
+                write_value(f, r, i, "all", r->summary[i], NULL);
+        }
+    if (ferror(f))
+        return qk_error_set(err, QK_EIO, "cannot write the results: write error");
+    return QK_OK;
+}

@@ -1,0 +1,40 @@
+/* Evaluation engine internals shared by engine.c and merge.c. */
+#ifndef QK_EVAL_ENGINE_H
+#define QK_EVAL_ENGINE_H
+
+#include "measure.h"
+
+typedef struct qk_ranked {
+    double score;
+    const char *docno;
+    long line;
+} qk_ranked;
+
+typedef struct qk_merge_buf {
+    long *v, *rc, *levels;
+    size_t v_cap, rc_cap, levels_cap;
+} qk_merge_buf;
+
+/* Per-run scratch space, reused from topic to topic. */
+typedef struct qk_scratch {
+    qk_ranked *ranked;
+    size_t nranked, ranked_cap;
+    uint32_t *doc_ids;
+    size_t doc_ids_cap;
+    uint32_t *set;
+    size_t set_cap;
+    const char **docnos; /* ranked docnos, for prefs */
+    size_t docnos_cap;
+    qk_merge_buf *bufs; /* one per judgment group */
+    qk_merge *merges;
+    size_t nbufs;
+} qk_scratch;
+
+/* Rank (score desc, docno desc — or asc for prefs), dedup, truncate to -M. */
+qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_opts *o, int prefs_order,
+                        const char *run_path, qk_error *err);
+qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, qk_error *err);
+qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32_t jg, const qk_eval_opts *o,
+                         qk_merge *m, qk_merge_buf *b, qk_error *err);
+
+#endif

@@ -1,0 +1,64 @@
+/* Measures built for incomplete judgments: bpref and infAP (spec §5.2). */
+#include <math.h>
+
+#include "measures.h"
+
+static double bpref_of(const qk_topic *t)
+{
+    const qk_merge *m = t->m;
+    long NN = 0, nr = 0, R = m->num_rel;
+    double sum = 0.0;
+    for (long l = 0; l < t->L && l < m->num_rel_levels; l++)
+        NN += m->rel_levels[l];
+    for (long i = 0; i < m->n; i++) {
+        long v = m->v[i];
+        if (v < 0)
+            continue;
+        if (v < t->L) {
+            nr++;
+        } else if (nr > 0) {
+            long a = nr < R ? nr : R, b = NN < R ? NN : R;
+            sum += 1.0 - (double)a / (double)b;
+        } else {
+            sum += 1.0;
+        }
+    }
+    return R > 0 ? sum / (double)R : sum;
+}
+
+QK_MEASURE_FN(bpref) { out[0] = bpref_of(t); return QK_OK; }
+
+QK_MEASURE_FN(gm_bpref)
+{
+    double b = bpref_of(t);
+    out[0] = log(b > 0.00001 ? b : 0.00001);
+    return QK_OK;
+}
+
+QK_MEASURE_FN(infAP)
+{
+    const qk_merge *m = t->m;
+    const double eps = 0.00001;
+    double sum = 0.0;
+    long r = 0, nr = 0, u = 0;
+    for (long j = 0; j < m->n; j++) {
+        long v = m->v[j];
+        if (v == -1)
+            continue;
+        if (v == -2) {
+            u++;
+        } else if (v < t->L) {
+            nr++;
+        } else {
+            r++;
+            if (j == 0)
+                sum += 1.0;
+            else
+                sum += 1.0 / (double)(j + 1) +
+                       ((double)j / (double)(j + 1)) * ((double)(r - 1 + nr + u) / (double)j) *
+                           (((double)(r - 1) + eps) / ((double)(r - 1 + nr) + 2.0 * eps));
+        }
+    }
+    out[0] = m->num_rel > 0 ? sum / (double)m->num_rel : sum;
+    return QK_OK;
+}

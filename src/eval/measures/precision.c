@@ -1,0 +1,111 @@
+/* Ranked precision family (trec_eval spec §5.1). Sums are accumulated in
+ * rank order, left to right, so the bits match trec_eval's. */
+#include <math.h>
+
+#include "measures.h"
+
+static long at(const qk_merge *m, long k) { return m->rc[k < m->n ? k : m->n]; }
+
+/* Sum over relevant ranks i <= k of rc(i)/i: the AP numerator. */
+static double ap_sum(const qk_merge *m, long L, long k, int *any)
+{
+    double s = 0.0;
+    long lim = k < m->n ? k : m->n;
+    *any = 0;
+    for (long i = 0; i < lim; i++)
+        if (qk_is_rel(m->v[i], L)) {
+            s += (double)m->rc[i + 1] / (double)(i + 1);
+            *any = 1;
+        }
+    return s;
+}
+
+double qk_ap_of(const qk_merge *m, long L)
+{
+    int any;
+    double s = ap_sum(m, L, m->n, &any);
+    return any ? s / (double)m->num_rel : 0.0;
+}
+
+double qk_p_at(const qk_merge *m, long k) { return (double)at(m, k) / (double)k; }
+
+QK_MEASURE_FN(map) { out[0] = qk_ap_of(t->m, t->L); return QK_OK; }
+
+QK_MEASURE_FN(gm_map)
+{
+    double ap = qk_ap_of(t->m, t->L);
+    out[0] = log(ap > 0.00001 ? ap : 0.00001);
+    return QK_OK;
+}
+
+QK_MEASURE_FN(Rprec)
+{
+    const qk_merge *m = t->m;
+    long k = m->n < m->num_rel ? m->n : m->num_rel;
+    out[0] = k == 0 ? 0.0 : (double)m->rc[k] / (double)m->num_rel;
+    return QK_OK;
+}
+
+QK_MEASURE_FN(recip_rank)
+{
+    const qk_merge *m = t->m;
+    out[0] = 0.0;
+    for (long i = 0; i < m->n; i++)
+        if (qk_is_rel(m->v[i], t->L)) {
+            out[0] = 1.0 / (double)(i + 1);
+            break;
+        }
+    return QK_OK;
+}
+
+QK_MEASURE_FN(P)
+{
+    for (size_t c = 0; c < mi->nparams; c++)
+        out[c] = qk_p_at(t->m, mi->lparams[c]);
+    return QK_OK;
+}
+
+QK_MEASURE_FN(recall)
+{
+    const qk_merge *m = t->m;
+    for (size_t c = 0; c < mi->nparams; c++)
+        out[c] = m->num_rel ? (double)at(m, mi->lparams[c]) / (double)m->num_rel : 0.0;
+    return QK_OK;
+}
+
+QK_MEASURE_FN(relative_P)
+{
+    const qk_merge *m = t->m;
+    for (size_t c = 0; c < mi->nparams; c++) {
+        long k = mi->lparams[c];
+        long d = k < m->num_rel ? k : m->num_rel;
+        out[c] = m->num_rel ? (double)at(m, k) / (double)d : 0.0;
+    }
+    return QK_OK;
+}
+
+QK_MEASURE_FN(map_cut)
+{
+    const qk_merge *m = t->m;
+    for (size_t c = 0; c < mi->nparams; c++) {
+        int any;
+        double s = ap_sum(m, t->L, mi->lparams[c], &any);
+        out[c] = m->num_rel ? s / (double)m->num_rel : 0.0;
+    }
+    return QK_OK;
+}
+
+QK_MEASURE_FN(success)
+{
+    for (size_t c = 0; c < mi->nparams; c++)
+        out[c] = at(t->m, mi->lparams[c]) > 0 ? 1.0 : 0.0;
+    return QK_OK;
+}
+
+QK_MEASURE_FN(yaap)
+{
+    int any;
+    double s = ap_sum(t->m, t->L, t->m->n, &any);
+    out[0] = log((1.0 + s) / (1.0 + (double)t->m->num_rel - s));
+    return QK_OK;
+}

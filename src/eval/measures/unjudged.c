@@ -1,0 +1,104 @@
+/* Measures that look at unjudged documents: unj, judged, rbp, rbp_resid,
+ * and the relstring picture of a ranking (trec_eval spec §5.9). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gain.h"
+#include "measures.h"
+
+static long unjudged_in(const qk_merge *m, long k)
+{
+    long lim = k < m->n ? k : m->n, u = 0;
+    for (long i = 0; i < lim; i++)
+        if (m->v[i] == -1 || m->v[i] == -2)
+            u++;
+    return u;
+}
+
+QK_MEASURE_FN(unj)
+{
+    for (size_t c = 0; c < mi->nparams; c++)
+        out[c] = (double)unjudged_in(t->m, mi->lparams[c]) / (double)mi->lparams[c];
+    return QK_OK;
+}
+
+/* qrelkit extension (ir_measures' Judged@k): judged fraction of the top k. */
+QK_MEASURE_FN(judged)
+{
+    const qk_merge *m = t->m;
+    for (size_t c = 0; c < mi->nparams; c++) {
+        long k = mi->lparams[c], lim = k < m->n ? k : m->n;
+        out[c] = (double)(lim - unjudged_in(m, k)) / (double)k;
+    }
+    return QK_OK;
+}
+
+static double persistence(const qk_measure_inst *mi)
+{
+    for (size_t i = 0; i < mi->npairs; i++)
+        if (strcmp(mi->pair_names[i], "p") == 0)
+            return mi->pair_values[i];
+    return 0.9;
+}
+
+QK_MEASURE_FN(rbp)
+{
+    const qk_merge *m = t->m;
+    double p = persistence(mi), lo = 0.0, hi = 0.0, sum = 0.0, pw = 1.0;
+    qk_gains g;
+    if (qk_gains_build(t, mi, &g) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t k = 0; k < g.n; k++) {
+        if (g.e[k].gain < lo)
+            lo = g.e[k].gain;
+        if (g.e[k].gain > hi)
+            hi = g.e[k].gain;
+    }
+    if (lo < 0 || hi > 1)
+        for (size_t k = 0; k < g.n; k++)
+            g.e[k].gain = (g.e[k].gain - lo) / (hi - lo);
+    for (long i = 0; i < m->n; i++) {
+        sum += qk_gain_of(&g, m->v[i]) * pw;
+        pw *= p;
+    }
+    out[0] = (1.0 - p) * sum;
+    qk_gains_free(&g);
+    return QK_OK;
+}
+
+QK_MEASURE_FN(rbp_resid)
+{
+    const qk_merge *m = t->m;
+    double p = persistence(mi), pw = 1.0, sum = 0.0;
+    int any = 0;
+    for (long i = 0; i < m->n; i++) {
+        if (m->v[i] < 0) {
+            sum += pw;
+            any = 1;
+        }
+        pw *= p;
+    }
+    out[0] = any ? pw + (1.0 - p) * sum : 0.0;
+    return QK_OK;
+}
+
+QK_MEASURE_FN(relstring)
+{
+    const qk_merge *m = t->m;
+    long len = mi->nparams ? (long)mi->dparams[0] : 10;
+    char *s;
+    if (len > m->n)
+        len = m->n;
+    if (len < 0)
+        len = 0;
+    if (!(s = malloc((size_t)len + 1)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (long i = 0; i < len; i++) {
+        long v = m->v[i];
+        s[i] = v >= 0 && v <= 9 ? (char)('0' + v) : v > 9 ? '>' : v == -1 ? '-' : v == -2 ? '.' : '<';
+    }
+    s[len] = '\0';
+    *str = s;
+    out[0] = 0.0;
+    return QK_OK;
+}

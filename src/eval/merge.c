@@ -1,0 +1,154 @@
+/* The qrels merge of one topic (trec_eval spec §2.5): rank the run's
+ * documents, truncate, look up relevance, apply -J, count. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+static int cmp_desc(const void *a, const void *b)
+{
+    const qk_ranked *x = a, *y = b;
+    int c;
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    c = strcmp(x->docno, y->docno);
+    return c > 0 ? -1 : c < 0;
+}
+
+static int cmp_asc(const void *a, const void *b)
+{
+    const qk_ranked *x = a, *y = b;
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    return strcmp(x->docno, y->docno);
+}
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ULL;
+    }
+    return h ^ (h >> 29);
+}
+
+/* Finds a repeated docno among r[0..n) using an open-addressing set; returns
+ * the index of the second copy (in r order) or -1. */
+static long find_duplicate(qk_scratch *sc, const qk_ranked *r, size_t n, size_t *first)
+{
+    size_t nslots = 16, mask;
+    while (nslots < 2 * n)
+        nslots *= 2;
+    if (qk_grow((void **)&sc->set, &sc->set_cap, nslots, sizeof *sc->set) != QK_OK)
+        return -2;
+    memset(sc->set, 0xff, nslots * sizeof *sc->set);
+    mask = nslots - 1;
+    for (size_t i = 0; i < n; i++) {
+        size_t h = (size_t)hash_str(r[i].docno) & mask;
+        while (sc->set[h] != UINT32_MAX) {
+            if (strcmp(r[sc->set[h]].docno, r[i].docno) == 0) {
+                *first = sc->set[h];
+                return (long)i;
+            }
+            h = (h + 1) & mask;
+        }
+        sc->set[h] = (uint32_t)i;
+    }
+    return -1;
+}
+
+qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_opts *o, int prefs_order,
+                        const char *run_path, qk_error *err)
+{
+    size_t n = rt->n, first;
+    long dup;
+    if (qk_grow((void **)&sc->ranked, &sc->ranked_cap, n + 1, sizeof *sc->ranked) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        sc->ranked[i] = (qk_ranked){rt->scores[i], rt->docnos[i], rt->lines ? rt->lines[i] : 0};
+    if (o->dedup == QK_DEDUP_FIRST) {
+        /* Keep the first copy in file order: drop the later ones before ranking. */
+        while ((dup = find_duplicate(sc, sc->ranked, n, &first)) >= 0) {
+            memmove(&sc->ranked[dup], &sc->ranked[dup + 1], (n - (size_t)dup - 1) * sizeof *sc->ranked);
+            n--;
+        }
+        if (dup == -2)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    qsort(sc->ranked, n, sizeof *sc->ranked, prefs_order ? cmp_asc : cmp_desc);
+    if ((long)n > o->max_ret)
+        n = (size_t)(o->max_ret < 0 ? 0 : o->max_ret);
+    if (o->dedup == QK_DEDUP_ERROR) {
+        dup = find_duplicate(sc, sc->ranked, n, &first);
+        if (dup == -2)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        if (dup >= 0) {
+            long l1 = sc->ranked[first].line, l2 = sc->ranked[dup].line;
+            return qk_error_at(err, QK_EINPUT, run_path, l1 > l2 ? l1 : l2, 0,
+                               "docno '%s' appears twice for topic '%s' (also on line %ld); "
+                               "use --dedup first to keep the first",
+                               sc->ranked[dup].docno, rt->qid, l1 > l2 ? l2 : l1);
+        }
+    }
+    sc->nranked = n;
+    return QK_OK;
+}
+
+/* Relevance of every ranked doc for one judgment group, then the counts. */
+qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32_t jg, const qk_eval_opts *o,
+                         qk_merge *m, qk_merge_buf *b, qk_error *err)
+{
+    size_t nj, n = sc->nranked;
+    const qk_judgment *j = qk_qrels_judgments(q, topic, &nj);
+    long L = o->rel_level, maxlev = -1, k = 0;
+    if (qk_grow((void **)&b->v, &b->v_cap, n + 1, sizeof *b->v) != QK_OK ||
+        qk_grow((void **)&b->rc, &b->rc_cap, n + 1, sizeof *b->rc) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    memset(m, 0, sizeof *m);
+    for (size_t i = 0; i < n; i++) {
+        const qk_judgment *r = sc->doc_ids[i] == UINT32_MAX ? NULL : qk_qrels_get(q, topic, jg, sc->doc_ids[i]);
+        long v = !r ? -1 : r->rel < 0 ? -2 : (long)r->rel;
+        if (o->judged_only && v < 0)
+            continue;
+        b->v[k++] = v;
+    }
+    m->v = b->v;
+    m->n = k;
+    b->rc[0] = 0;
+    for (long i = 0; i < k; i++) {
+        long v = b->v[i];
+        b->rc[i + 1] = b->rc[i] + (v >= L);
+        m->num_rel_ret += v >= 0 && v >= L;
+        m->num_nonpool += v == -1;
+        m->num_unjudged += v == -2;
+    }
+    m->rc = b->rc;
+    for (size_t i = 0; i < nj; i++)
+        if (j[i].jg == jg && j[i].rel >= 0 && (long)j[i].rel > maxlev)
+            maxlev = (long)j[i].rel;
+    if (qk_grow((void **)&b->levels, &b->levels_cap, (size_t)(maxlev + 2), sizeof *b->levels) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    memset(b->levels, 0, (size_t)(maxlev + 2) * sizeof *b->levels);
+    for (size_t i = 0; i < nj; i++)
+        if (j[i].jg == jg && j[i].rel >= 0)
+            b->levels[(long)j[i].rel]++;
+    m->rel_levels = b->levels;
+    m->num_rel_levels = maxlev + 1;
+    for (long l = L > 0 ? L : 0; l <= maxlev; l++)
+        m->num_rel += b->levels[l];
+    return QK_OK;
+}
+
+/* Docno ids of the ranked documents in the qrels pool (UINT32_MAX: not in it). */
+qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, qk_error *err)
+{
+    if (qk_grow((void **)&sc->doc_ids, &sc->doc_ids_cap, sc->nranked + 1, sizeof *sc->doc_ids) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t i = 0; i < sc->nranked; i++) {
+        uint32_t id;
+        const char *d = sc->ranked[i].docno;
+        sc->doc_ids[i] = qk_qrels_find_doc(q, d, strlen(d), &id) ? id : UINT32_MAX;
+    }
+    return QK_OK;
+}

@@ -1,0 +1,326 @@
+/* Relevance information reader: qrels, qrels_jg, prefs and qrels_prefs.
+ * Records are bucketed by topic (topics in strcmp order) and sorted inside a
+ * topic by (judgment group in strcmp order, docno id) so lookups are binary
+ * searches; topic ids and docnos are interned, so lookups are hashed. */
+#include "qrelkit/io.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct qk_qrels {
+    qk_rel_format fmt;
+    qk_strpool *topics; /* pool id -> string                          */
+    qk_strpool *docs;
+    qk_strpool *groups; /* jg and jsg strings                          */
+    uint32_t *topic_order; /* sorted index -> pool id                  */
+    uint32_t *topic_rank;  /* pool id -> sorted index                  */
+    uint32_t *group_rank;  /* group id -> strcmp rank                  */
+    size_t *offs;          /* topic t's records: [offs[t], offs[t+1]) */
+    qk_judgment *recs;
+    size_t nrecs;
+    size_t npositive;
+};
+
+int qk_rel_format_parse(const char *name, qk_rel_format *out)
+{
+    static const char *const names[] = {"qrels", "qrels_jg", "prefs", "qrels_prefs"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *out = (qk_rel_format)i;
+            return 0;
+        }
+    return -1;
+}
+
+static const qk_strpool *sort_pool; /* qsort has no context argument */
+static int cmp_pool_ids(const void *a, const void *b)
+{
+    return strcmp(qk_strpool_str(sort_pool, *(const uint32_t *)a),
+                  qk_strpool_str(sort_pool, *(const uint32_t *)b));
+}
+
+/* order[i] = id of the i-th string in strcmp order; rank = its inverse. */
+static qk_status rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **rank)
+{
+    size_t n = qk_strpool_count(p);
+    *order = malloc((n ? n : 1) * sizeof **order);
+    *rank = malloc((n ? n : 1) * sizeof **rank);
+    if (!*order || !*rank)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        (*order)[i] = (uint32_t)i;
+    sort_pool = p;
+    qsort(*order, n, sizeof **order, cmp_pool_ids);
+    for (size_t i = 0; i < n; i++)
+        (*rank)[(*order)[i]] = (uint32_t)i;
+    return QK_OK;
+}
+
+static const uint32_t *sort_group_rank;
+static int cmp_recs(const void *a, const void *b)
+{
+    const qk_judgment *x = a, *y = b;
+    uint32_t gx = sort_group_rank[x->jg], gy = sort_group_rank[y->jg];
+    if (gx != gy)
+        return gx < gy ? -1 : 1;
+    if (x->doc != y->doc)
+        return x->doc < y->doc ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static const char *format_fields(qk_rel_format fmt)
+{
+    switch (fmt) {
+    case QK_REL_QRELS_JG: return "qid jg docno rel";
+    case QK_REL_PREFS: return "qid jg jsg docno rel_level";
+    default: return "qid iter docno rel";
+    }
+}
+
+static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const char *line, size_t len,
+                            uint32_t *topic, qk_judgment *rec, qk_error *err)
+{
+    const char *f[6];
+    size_t fl[6];
+    size_t want = q->fmt == QK_REL_PREFS ? 5 : 4;
+    size_t nf = qk_split_fields(line, len, f, fl, 6);
+    size_t di = want == 5 ? 3 : 2;
+    qk_status st;
+    if (nf != want)
+        return qk_error_at(err, QK_EINPUT, path, lineno, 0, "expected %zu fields (%s), found %zu",
+                           want, format_fields(q->fmt), nf);
+    if (q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG) {
+        long v;
+        if (qk_parse_long(f[3], fl[3], &v) != 0)
+            return qk_error_at(err, QK_EINPUT, path, lineno, (long)(f[3] - line) + 1,
+                               "relevance '%.*s' is not an integer", (int)(fl[3] > 64 ? 64 : fl[3]), f[3]);
+        rec->rel = (double)v;
+    } else if (qk_parse_score(f[want - 1], fl[want - 1], &rec->rel) != 0) {
+        return qk_error_at(err, QK_EINPUT, path, lineno, (long)(f[want - 1] - line) + 1,
+                           "relevance level '%.*s' is not a number",
+                           (int)(fl[want - 1] > 64 ? 64 : fl[want - 1]), f[want - 1]);
+    }
+    if ((st = qk_strpool_intern(q->topics, f[0], fl[0], topic)) != QK_OK ||
+        (st = qk_strpool_intern(q->docs, f[di], fl[di], &rec->doc)) != QK_OK)
+        return qk_error_set(err, st, "out of memory");
+    if (q->fmt == QK_REL_QRELS) {
+        rec->jg = rec->jsg = 0;
+    } else if ((st = qk_strpool_intern(q->groups, f[1], fl[1], &rec->jg)) != QK_OK ||
+               (st = q->fmt == QK_REL_PREFS ? qk_strpool_intern(q->groups, f[2], fl[2], &rec->jsg)
+                                            : qk_strpool_intern(q->groups, "0", 1, &rec->jsg)) != QK_OK) {
+        return qk_error_set(err, st, "out of memory");
+    }
+    rec->line = (uint32_t)lineno;
+    if (rec->rel > 0)
+        q->npositive++;
+    return QK_OK;
+}
+
+static int is_skipped(const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || (line[i] >= '\t' && line[i] <= '\r')))
+        i++;
+    return i == len || line[i] == '#';
+}
+
+/* Bucket records by topic rank (counting sort), then sort each bucket. */
+static qk_status organise(qk_qrels *q, const uint32_t *rec_topic, const char *path, qk_dedup dedup,
+                          qk_error *err)
+{
+    size_t nt = qk_strpool_count(q->topics);
+    qk_judgment *out = malloc((q->nrecs ? q->nrecs : 1) * sizeof *out);
+    uint32_t *group_order = NULL;
+    size_t *pos;
+    if (!out || !(q->offs = calloc(nt + 1, sizeof *q->offs)) ||
+        rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
+        rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK) {
+        free(out);
+        free(group_order);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    free(group_order);
+    for (size_t i = 0; i < q->nrecs; i++)
+        q->offs[q->topic_rank[rec_topic[i]] + 1]++;
+    for (size_t t = 0; t < nt; t++)
+        q->offs[t + 1] += q->offs[t];
+    pos = malloc((nt ? nt : 1) * sizeof *pos);
+    if (!pos) {
+        free(out);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    memcpy(pos, q->offs, nt * sizeof *pos);
+    for (size_t i = 0; i < q->nrecs; i++)
+        out[pos[q->topic_rank[rec_topic[i]]]++] = q->recs[i];
+    free(pos);
+    free(q->recs);
+    q->recs = out;
+    sort_group_rank = q->group_rank;
+    for (size_t t = 0; t < nt; t++)
+        qsort(q->recs + q->offs[t], q->offs[t + 1] - q->offs[t], sizeof *q->recs, cmp_recs);
+    /* Prefs may repeat a line on purpose (each copy is a preference); qrels may not. */
+    if (q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG) {
+        size_t w = 0;
+        for (size_t t = 0; t < nt; t++) {
+            size_t b = w;
+            for (size_t i = q->offs[t]; i < q->offs[t + 1]; i++) {
+                const qk_judgment *r = &q->recs[i];
+                if (w > b && q->recs[w - 1].doc == r->doc && q->recs[w - 1].jg == r->jg) {
+                    if (dedup == QK_DEDUP_FIRST) {
+                        if (r->rel > 0)
+                            q->npositive--;
+                        continue;
+                    }
+                    return qk_error_at(err, QK_EINPUT, path, (long)r->line, 0,
+                                       "docno '%s' is judged twice for topic '%s' (first on line %u); "
+                                       "use --dedup first to keep the first judgment",
+                                       qk_strpool_str(q->docs, r->doc),
+                                       qk_strpool_str(q->topics, q->topic_order[t]),
+                                       q->recs[w - 1].line);
+                }
+                q->recs[w++] = *r;
+            }
+            q->offs[t] = b;
+        }
+        q->offs[nt] = w;
+        q->nrecs = w;
+    }
+    return QK_OK;
+}
+
+qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_qrels **out,
+                        qk_error *err)
+{
+    qk_qrels *q = calloc(1, sizeof *q);
+    qk_lines *lines = NULL;
+    uint32_t *rec_topic = NULL;
+    size_t cap = 0, tcap = 0;
+    const char *line;
+    size_t len;
+    int r;
+    qk_status st = QK_ENOMEM;
+    *out = NULL;
+    if (!q || !(q->topics = qk_strpool_new()) || !(q->docs = qk_strpool_new()) ||
+        !(q->groups = qk_strpool_new())) {
+        qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    q->fmt = fmt;
+    if (fmt == QK_REL_QRELS) {
+        uint32_t zero;
+        if (qk_strpool_intern(q->groups, "0", 1, &zero) != QK_OK)
+            goto out;
+    }
+    if ((st = qk_lines_open(path, &lines, err)) != QK_OK)
+        goto out;
+    while ((r = qk_lines_next(lines, &line, &len, err)) == 1) {
+        if (is_skipped(line, len))
+            continue;
+        if (qk_grow((void **)&q->recs, &cap, q->nrecs + 1, sizeof *q->recs) != QK_OK ||
+            qk_grow((void **)&rec_topic, &tcap, q->nrecs + 1, sizeof *rec_topic) != QK_OK) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+        st = parse_line(q, path, qk_lines_lineno(lines), line, len, &rec_topic[q->nrecs],
+                        &q->recs[q->nrecs], err);
+        if (st != QK_OK)
+            goto out;
+        q->nrecs++;
+    }
+    if (r < 0) {
+        st = (qk_status)r;
+        goto out;
+    }
+    if (q->nrecs == 0) {
+        st = qk_error_at(err, QK_EINPUT, path, 0, 0, "no judgments (the file is empty)");
+        goto out;
+    }
+    st = organise(q, rec_topic, path, dedup, err);
+out:
+    free(rec_topic);
+    qk_lines_close(lines);
+    if (st != QK_OK) {
+        qk_qrels_free(q);
+        return st;
+    }
+    *out = q;
+    return QK_OK;
+}
+
+void qk_qrels_free(qk_qrels *q)
+{
+    if (!q)
+        return;
+    qk_strpool_free(q->topics);
+    qk_strpool_free(q->docs);
+    qk_strpool_free(q->groups);
+    free(q->topic_order);
+    free(q->topic_rank);
+    free(q->group_rank);
+    free(q->offs);
+    free(q->recs);
+    free(q);
+}
+
+qk_rel_format qk_qrels_format(const qk_qrels *q) { return q->fmt; }
+size_t qk_qrels_num_topics(const qk_qrels *q) { return qk_strpool_count(q->topics); }
+const char *qk_qrels_topic(const qk_qrels *q, size_t t) { return qk_strpool_str(q->topics, q->topic_order[t]); }
+
+int qk_qrels_find_topic(const qk_qrels *q, const char *qid, size_t len, size_t *t)
+{
+    uint32_t id;
+    if (!qk_strpool_find(q->topics, qid, len, &id))
+        return 0;
+    *t = q->topic_rank[id];
+    return 1;
+}
+
+const qk_judgment *qk_qrels_judgments(const qk_qrels *q, size_t t, size_t *n)
+{
+    *n = q->offs[t + 1] - q->offs[t];
+    return q->recs + q->offs[t];
+}
+
+const char *qk_qrels_docno(const qk_qrels *q, uint32_t doc) { return qk_strpool_str(q->docs, doc); }
+const char *qk_qrels_group(const qk_qrels *q, uint32_t g) { return qk_strpool_str(q->groups, g); }
+
+int qk_qrels_find_doc(const qk_qrels *q, const char *docno, size_t len, uint32_t *doc)
+{
+    return qk_strpool_find(q->docs, docno, len, doc);
+}
+
+const qk_judgment *qk_qrels_get(const qk_qrels *q, size_t t, uint32_t jg, uint32_t doc)
+{
+    size_t lo = q->offs[t], hi = q->offs[t + 1];
+    uint32_t g = q->group_rank[jg];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const qk_judgment *r = &q->recs[mid];
+        uint32_t rg = q->group_rank[r->jg];
+        if (rg < g || (rg == g && r->doc < doc))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < q->offs[t + 1] && q->recs[lo].jg == jg && q->recs[lo].doc == doc)
+        return &q->recs[lo];
+    return NULL;
+}
+
+size_t qk_qrels_count_positive(const qk_qrels *q) { return q->npositive; }
+size_t qk_qrels_num_judgments(const qk_qrels *q) { return q->nrecs; }
+
+qk_status qk_qrels_write(const qk_qrels *q, FILE *f, qk_error *err)
+{
+    for (size_t t = 0; t < qk_qrels_num_topics(q); t++) {
+        size_t n;
+        const qk_judgment *j = qk_qrels_judgments(q, t, &n);
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, "%s %s %s %.17g\n", qk_qrels_topic(q, t),
+                    q->fmt == QK_REL_QRELS ? "0" : qk_qrels_group(q, j[i].jg),
+                    qk_qrels_docno(q, j[i].doc), j[i].rel);
+    }
+    if (ferror(f))
+        return qk_error_set(err, QK_EIO, "cannot write qrels: write error");
+    return QK_OK;
+}

@@ -1,0 +1,303 @@
+/* TREC run reader, streamed topic by topic (see io.h). */
+#include "qrelkit/io.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct entry {
+    size_t doc_off; /* offset of the docno in the arena */
+    double score;
+    long line;
+    uint32_t topic; /* grouped mode only */
+} entry;
+
+struct qk_run_stream {
+    qk_lines *lines;
+    int mode;
+    char *arena; /* docnos of the current block (streaming) or of the whole file */
+    size_t arena_len, arena_cap;
+    entry *ents;
+    size_t nents, ents_cap;
+    /* streaming: the first line of the next block, already parsed */
+    int have_pending;
+    entry pending;
+    char *pending_qid;
+    char *pending_doc;
+    size_t pending_cap, pending_doc_cap;
+    char *cur_qid;
+    size_t cur_qid_cap;
+    qk_strpool *seen; /* qids of blocks already returned */
+    /* grouped mode */
+    qk_strpool *topics;
+    size_t *goffs;     /* topic k's entries: [goffs[k], goffs[k+1]) after bucketing */
+    size_t gnext;
+    int loaded;
+    /* the view handed out */
+    const char **docptrs;
+    double *scores;
+    long *linenos;
+    size_t view_cap;
+    char *runid;
+    size_t runid_cap;
+    int done;
+};
+
+static qk_status set_str(char **dst, size_t *cap, const char *s, size_t len)
+{
+    if (qk_grow((void **)dst, cap, len + 1, 1) != QK_OK)
+        return QK_ENOMEM;
+    memcpy(*dst, s, len);
+    (*dst)[len] = '\0';
+    return QK_OK;
+}
+
+qk_status qk_run_open(const char *path, int mode, qk_run_stream **out, qk_error *err)
+{
+    qk_run_stream *s = calloc(1, sizeof *s);
+    qk_status st;
+    *out = NULL;
+    if (!s || !(s->seen = qk_strpool_new()) || set_str(&s->runid, &s->runid_cap, "", 0) != QK_OK) {
+        qk_run_close(s);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    s->mode = mode;
+    if ((st = qk_lines_open_rewindable(path, &s->lines, err)) != QK_OK) {
+        qk_run_close(s);
+        return st;
+    }
+    *out = s;
+    return QK_OK;
+}
+
+/* Parse the next content line. 1 on a line, 0 at end, <0 on error.
+ * qid/doc point into the line buffer (valid until the next read). */
+static int read_entry(qk_run_stream *s, const char **qid, size_t *qlen, const char **doc, size_t *dlen,
+                      entry *e, qk_error *err)
+{
+    const char *line;
+    size_t len;
+    int r;
+    while ((r = qk_lines_next(s->lines, &line, &len, err)) == 1) {
+        const char *f[6];
+        size_t fl[6], nf, i = 0;
+        while (i < len && (line[i] == ' ' || (line[i] >= '\t' && line[i] <= '\r')))
+            i++;
+        if (i == len || line[i] == '#')
+            continue;
+        nf = qk_split_fields(line, len, f, fl, 6);
+        e->line = qk_lines_lineno(s->lines);
+        if (nf < 6)
+            return qk_error_at(err, QK_EINPUT, qk_lines_path(s->lines), e->line, 0,
+                               "expected 6 fields (qid iter docno rank score runid), found %zu", nf);
+        if (qk_parse_score(f[4], fl[4], &e->score) != 0)
+            return qk_error_at(err, QK_EINPUT, qk_lines_path(s->lines), e->line, (long)(f[4] - line) + 1,
+                               "score '%.*s' is not a finite number", (int)(fl[4] > 64 ? 64 : fl[4]), f[4]);
+        if (set_str(&s->runid, &s->runid_cap, f[5], fl[5]) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        *qid = f[0];
+        *qlen = fl[0];
+        *doc = f[2];
+        *dlen = fl[2];
+        return 1;
+    }
+    return r;
+}
+
+static qk_status push(qk_run_stream *s, const char *doc, size_t dlen, const entry *e, qk_error *err)
+{
+    if (qk_grow((void **)&s->ents, &s->ents_cap, s->nents + 1, sizeof *s->ents) != QK_OK ||
+        qk_grow((void **)&s->arena, &s->arena_cap, s->arena_len + dlen + 1, 1) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    s->ents[s->nents] = *e;
+    s->ents[s->nents].doc_off = s->arena_len;
+    memcpy(s->arena + s->arena_len, doc, dlen);
+    s->arena[s->arena_len + dlen] = '\0';
+    s->arena_len += dlen + 1;
+    s->nents++;
+    return QK_OK;
+}
+
+static qk_status make_view(qk_run_stream *s, const entry *ents, size_t n, qk_run_topic *t, qk_error *err)
+{
+    if (qk_grow((void **)&s->docptrs, &s->view_cap, n, sizeof *s->docptrs) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    free(s->scores);
+    free(s->linenos);
+    s->scores = malloc((n ? n : 1) * sizeof *s->scores);
+    s->linenos = malloc((n ? n : 1) * sizeof *s->linenos);
+    if (!s->scores || !s->linenos)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        s->docptrs[i] = s->arena + ents[i].doc_off;
+        s->scores[i] = ents[i].score;
+        s->linenos[i] = ents[i].line;
+    }
+    t->n = n;
+    t->docnos = s->docptrs;
+    t->scores = s->scores;
+    t->lines = s->linenos;
+    return QK_OK;
+}
+
+static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *err)
+{
+    const char *qid, *doc;
+    size_t qlen, dlen;
+    entry e;
+    int r;
+    uint32_t id;
+    qk_status st;
+    s->nents = 0;
+    s->arena_len = 0;
+    if (!s->have_pending) {
+        r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err);
+        if (r <= 0)
+            return r;
+        if (set_str(&s->pending_qid, &s->pending_cap, qid, qlen) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+    } else {
+        doc = s->pending_doc;
+        dlen = strlen(doc);
+        e = s->pending;
+    }
+    if (set_str(&s->cur_qid, &s->cur_qid_cap, s->pending_qid, strlen(s->pending_qid)) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    s->have_pending = 0;
+    if ((st = push(s, doc, dlen, &e, err)) != QK_OK)
+        return st;
+    while ((r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
+        if (qlen != strlen(s->cur_qid) || memcmp(qid, s->cur_qid, qlen) != 0) {
+            if (set_str(&s->pending_qid, &s->pending_cap, qid, qlen) != QK_OK ||
+                set_str(&s->pending_doc, &s->pending_doc_cap, doc, dlen) != QK_OK)
+                return qk_error_set(err, QK_ENOMEM, "out of memory");
+            s->pending = e;
+            s->have_pending = 1;
+            break;
+        }
+        if ((st = push(s, doc, dlen, &e, err)) != QK_OK)
+            return st;
+    }
+    if (r < 0)
+        return r;
+    *seen_before = qk_strpool_find(s->seen, s->cur_qid, strlen(s->cur_qid), &id);
+    if (qk_strpool_intern(s->seen, s->cur_qid, strlen(s->cur_qid), &id) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    t->qid = s->cur_qid;
+    if ((st = make_view(s, s->ents, s->nents, t, err)) != QK_OK)
+        return st;
+    return 1;
+}
+
+/* Grouped mode: read everything, then bucket entries by topic (stable). */
+static qk_status load_all(qk_run_stream *s, qk_error *err)
+{
+    const char *qid, *doc;
+    size_t qlen, dlen, nt;
+    entry e;
+    int r;
+    entry *sorted;
+    size_t *pos;
+    if (!(s->topics = qk_strpool_new()))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    while ((r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
+        qk_status st;
+        if (qk_strpool_intern(s->topics, qid, qlen, &e.topic) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        if ((st = push(s, doc, dlen, &e, err)) != QK_OK)
+            return st;
+    }
+    if (r < 0)
+        return (qk_status)r;
+    nt = qk_strpool_count(s->topics);
+    s->goffs = calloc(nt + 1, sizeof *s->goffs);
+    pos = malloc((nt ? nt : 1) * sizeof *pos);
+    sorted = malloc((s->nents ? s->nents : 1) * sizeof *sorted);
+    if (!s->goffs || !pos || !sorted) {
+        free(pos);
+        free(sorted);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < s->nents; i++)
+        s->goffs[s->ents[i].topic + 1]++;
+    for (size_t k = 0; k < nt; k++)
+        s->goffs[k + 1] += s->goffs[k];
+    memcpy(pos, s->goffs, nt * sizeof *pos);
+    for (size_t i = 0; i < s->nents; i++)
+        sorted[pos[s->ents[i].topic]++] = s->ents[i];
+    free(pos);
+    free(s->ents);
+    s->ents = sorted;
+    s->ents_cap = s->nents;
+    s->loaded = 1;
+    return QK_OK;
+}
+
+static int next_grouped(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *err)
+{
+    qk_status st;
+    size_t k;
+    if (!s->loaded && (st = load_all(s, err)) != QK_OK)
+        return st;
+    k = s->gnext;
+    if (k >= qk_strpool_count(s->topics))
+        return 0;
+    s->gnext++;
+    *seen_before = 0;
+    t->qid = qk_strpool_str(s->topics, (uint32_t)k);
+    if ((st = make_view(s, s->ents + s->goffs[k], s->goffs[k + 1] - s->goffs[k], t, err)) != QK_OK)
+        return st;
+    return 1;
+}
+
+int qk_run_next(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *err)
+{
+    int r = s->mode == QK_RUN_GROUP_ALL ? next_grouped(s, t, seen_before, err)
+                                        : next_streaming(s, t, seen_before, err);
+    if (r == 0)
+        s->done = 1;
+    return r;
+}
+
+const char *qk_run_id(const qk_run_stream *s) { return s->runid; }
+const char *qk_run_path(const qk_run_stream *s) { return qk_lines_path(s->lines); }
+
+qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err)
+{
+    qk_status st = qk_lines_rewind(s->lines, err);
+    if (st != QK_OK)
+        return st;
+    s->mode = mode;
+    s->nents = s->arena_len = 0;
+    s->have_pending = 0;
+    s->done = 0;
+    s->loaded = 0;
+    s->gnext = 0;
+    qk_strpool_free(s->topics);
+    s->topics = NULL;
+    free(s->goffs);
+    s->goffs = NULL;
+    qk_strpool_free(s->seen);
+    if (!(s->seen = qk_strpool_new()))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    return QK_OK;
+}
+
+void qk_run_close(qk_run_stream *s)
+{
+    if (!s)
+        return;
+    qk_lines_close(s->lines);
+    free(s->arena);
+    free(s->ents);
+    free(s->pending_qid);
+    free(s->pending_doc);
+    free(s->cur_qid);
+    qk_strpool_free(s->seen);
+    qk_strpool_free(s->topics);
+    free(s->goffs);
+    free(s->docptrs);
+    free(s->scores);
+    free(s->linenos);
+    free(s->runid);
+    free(s);
+}
