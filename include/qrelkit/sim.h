@@ -76,6 +76,8 @@ qk_status qk_sim_run_qualities(const qk_sim_collection_opts *o, double *q, qk_er
  * memory is proportional to one topic's candidates. Every file is written
  * under a temporary name and renamed at the end, so a failure leaves no
  * partial file behind (and leaves earlier files of the same names intact).
+ * Run files named by an earlier manifest in dir and not rewritten now are
+ * removed after success, so runs/ holds exactly this collection's runs.
  * Errors: QK_EUSAGE for bad options, QK_EIO naming the path, QK_ENOMEM. */
 qk_status qk_sim_collection_write(const char *dir, const qk_sim_collection_opts *o,
                                   qk_error *err);

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "qrelkit/sim.h"
 #include "sim/sim_files.h"
@@ -160,7 +161,8 @@ typedef struct {
     scored *sc;
     int64_t *micro;
     qk_simbuf buf;
-    int tw, dw;  /* digits of topic and document numbers */
+    char *old_manifest; /* of an earlier generation in the same directory, or NULL */
+    int tw, dw;         /* digits of topic and document numbers */
     size_t line; /* upper bound on one output line */
     char qid[24];
     size_t qidlen;
@@ -435,7 +437,65 @@ static void free_gen(gen *g)
     free(g->grade);
     free(g->sc);
     free(g->micro);
+    free(g->old_manifest);
     qk_simbuf_free(&g->buf);
+}
+
+/* The manifest of an earlier generation, when there is one; it is small
+ * (one line per run), so anything large is not ours and is ignored. */
+static char *read_old_manifest(const char *dir)
+{
+    char *path = malloc(strlen(dir) + sizeof "/manifest.json"), *text = NULL;
+    FILE *f;
+    size_t n;
+    if (!path)
+        return NULL;
+    strcpy(path, dir);
+    strcat(path, "/manifest.json");
+    f = fopen(path, "rb");
+    free(path);
+    if (!f)
+        return NULL;
+    text = malloc((size_t)1 << 20);
+    if (text) {
+        n = fread(text, 1, ((size_t)1 << 20) - 1, f);
+        text[n] = '\0';
+        if (!feof(f)) {
+            free(text);
+            text = NULL;
+        }
+    }
+    fclose(f);
+    return text;
+}
+
+/* An earlier generation may have had more runs. Those its manifest names and
+ * this one did not rewrite are removed, so that runs/ holds exactly the
+ * current set (the demo and users glob the .run files there). Only files named by our own
+ * earlier manifest are touched. */
+static void remove_stale_runs(gen *g, const char *dir)
+{
+    static const char key[] = "\"file\": \"runs/";
+    char *p = g->old_manifest;
+    while (p && (p = strstr(p, key))) {
+        char *name = p + sizeof key - 1, *end = strchr(name, '"');
+        int current = 0;
+        if (!end)
+            break;
+        *end = '\0';
+        p = end + 1;
+        for (long r = 0; r < g->o->runs && !current; r++)
+            current = strncmp(name, g->names[r], strlen(g->names[r])) == 0 &&
+                      strcmp(name + strlen(g->names[r]), ".run") == 0;
+        if (current || strchr(name, '/') || name[0] == '.' || name[0] == '\0')
+            continue;
+        char *path = malloc(strlen(dir) + strlen(name) + sizeof "/runs/");
+        if (path) {
+            sprintf(path, "%s/runs/%s", dir, name);
+            unlink(path);
+            free(path);
+        }
+    }
 }
 
 qk_status qk_sim_collection_write(const char *dir, const qk_sim_collection_opts *o,
@@ -449,6 +509,7 @@ qk_status qk_sim_collection_write(const char *dir, const qk_sim_collection_opts 
         return qk_error_set(err, QK_EUSAGE, "no output directory given");
     if ((st = qk_sim_collection_check(o, err)))
         return st;
+    g.old_manifest = read_old_manifest(dir);
     if ((st = alloc_gen(&g, err)) || (st = open_all(&g, dir, err)) ||
         (st = write_manifest(&g, err)))
         goto out;
@@ -458,7 +519,8 @@ qk_status qk_sim_collection_write(const char *dir, const qk_sim_collection_opts 
         if (o->progress)
             o->progress(o->progress_ctx, t + 1, o->topics);
     }
-    st = close_and_commit(&g, err);
+    if ((st = close_and_commit(&g, err)) == QK_OK)
+        remove_stale_runs(&g, dir);
 out:
     free_gen(&g);
     return st;

@@ -380,6 +380,40 @@ static void test_failure_leaves_nothing(void **state)
     free(dir);
 }
 
+static int exists(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return access(path, F_OK) == 0;
+}
+
+/* Regenerating with fewer runs removes the runs of the earlier generation
+ * (named by its manifest), and nothing else. */
+static void test_regenerate_fewer_runs(void **state)
+{
+    qk_sim_collection_opts o;
+    qk_error err;
+    char *dir, path[512];
+    FILE *f;
+    (void)state;
+    small_opts(&o);
+    o.runs = 3;
+    dir = generate(&o);
+    snprintf(path, sizeof path, "%s/runs/mine.run", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    o.runs = 1;
+    assert_int_equal(qk_sim_collection_write(dir, &o, &err), QK_OK);
+    assert_true(exists(dir, "runs/run01.run"));
+    assert_false(exists(dir, "runs/run02.run"));
+    assert_false(exists(dir, "runs/run03.run"));
+    assert_true(exists(dir, "runs/mine.run"));
+    assert_int_equal(count_entries(dir), 4); /* qrels, topics, manifest, runs/ */
+    remove_tree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_quality_list_and_random),
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_failure_leaves_nothing),
+        cmocka_unit_test(test_regenerate_fewer_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
