@@ -41,17 +41,17 @@ typedef enum {
 typedef void (*qk_sim_progress_fn)(void *ctx, long done, long total);
 
 typedef struct qk_sim_collection_opts {
-    long topics;            /* number of topics (default 50)                        */
-    long docs_per_topic;    /* candidate documents per topic (default 1000)         */
-    long depth;             /* documents each run retrieves per topic (default 100) */
-    long runs;              /* number of runs, 0 = qrels and topics only (default 12) */
-    int levels;             /* highest relevance grade; grades are 0..levels (default 2) */
-    double rel_rate;        /* probability a candidate is relevant (default 0.1)    */
-    double qrels_fraction;  /* fraction of candidates judged in the qrels (default 1) */
-    uint64_t seed;          /* default 42                                           */
+    long topics;           /* number of topics (default 50)                        */
+    long docs_per_topic;   /* candidate documents per topic (default 1000)         */
+    long depth;            /* documents each run retrieves per topic (default 100) */
+    long runs;             /* number of runs, 0 = qrels and topics only (default 12) */
+    int levels;            /* highest relevance grade; grades are 0..levels (default 2) */
+    double rel_rate;       /* probability a candidate is relevant (default 0.1)    */
+    double qrels_fraction; /* fraction of candidates judged in the qrels (default 1) */
+    uint64_t seed;         /* default 42                                           */
     qk_sim_quality_mode quality_mode;
-    const double *qualities;      /* QUALITY_LIST only: `runs` values, not owned    */
-    qk_sim_progress_fn progress;  /* NULL = none                                    */
+    const double *qualities;     /* QUALITY_LIST only: `runs` values, not owned    */
+    qk_sim_progress_fn progress; /* NULL = none                                    */
     void *progress_ctx;
 } qk_sim_collection_opts;
 
@@ -79,8 +79,7 @@ qk_status qk_sim_run_qualities(const qk_sim_collection_opts *o, double *q, qk_er
  * Run files named by an earlier manifest in dir and not rewritten now are
  * removed after success, so runs/ holds exactly this collection's runs.
  * Errors: QK_EUSAGE for bad options, QK_EIO naming the path, QK_ENOMEM. */
-qk_status qk_sim_collection_write(const char *dir, const qk_sim_collection_opts *o,
-                                  qk_error *err);
+qk_status qk_sim_collection_write(const char *dir, const qk_sim_collection_opts *o, qk_error *err);
 
 #ifdef __cplusplus
 }

@@ -138,9 +138,7 @@ static int parse_quality(const char *s, qk_sim_collection_opts *o, double **list
             return QK_EXIT_IO;
         }
         if (qk_parse_double(p, len, &(*list)[*count]) != 0)
-            return qk_cli_usage(CMD,
-                                "--run-quality: '%s' is not spread, random or a list of numbers",
-                                s);
+            return qk_cli_usage(CMD, "--run-quality: '%s' is not spread, random or a list of numbers", s);
         ++*count;
         if (!comma)
             break;
@@ -169,8 +167,8 @@ static void show_progress(void *ctx, long done, long total)
 
 /* Parses the options of `sim collection` into o and *out. Returns -1 to go
  * on, or an exit code. */
-static int parse_collection(int argc, char **argv, qk_sim_collection_opts *o, const char **out,
-                            int *quiet, double **list, long *nlist)
+static int parse_collection(int argc, char **argv, qk_sim_collection_opts *o, const char **out, int *quiet,
+                            double **list, long *nlist)
 {
     struct {
         const char *name;
@@ -210,9 +208,8 @@ static int parse_collection(int argc, char **argv, qk_sim_collection_opts *o, co
         if (missing)
             return qk_cli_usage(CMD, "option '%s' needs a value", argv[i]);
         if (!matched)
-            return argv[i][0] == '-'
-                       ? qk_cli_usage(CMD, "unknown option '%s'", argv[i])
-                       : qk_cli_usage(CMD, "unexpected argument '%s'", argv[i]);
+            return argv[i][0] == '-' ? qk_cli_usage(CMD, "unknown option '%s'", argv[i])
+                                     : qk_cli_usage(CMD, "unexpected argument '%s'", argv[i]);
         if (rc != 0)
             return rc;
     }
@@ -238,8 +235,7 @@ static int cmd_collection(int argc, char **argv)
         goto out;
     }
     if (o.quality_mode == QK_SIM_QUALITY_LIST && nlist != o.runs) {
-        rc = qk_cli_usage(CMD, "--run-quality lists %ld qualities but --runs is %ld", nlist,
-                          o.runs);
+        rc = qk_cli_usage(CMD, "--run-quality lists %ld qualities but --runs is %ld", nlist, o.runs);
         goto out;
     }
     if (!quiet && isatty(STDERR_FILENO)) {

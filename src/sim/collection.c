@@ -52,8 +52,7 @@ void qk_sim_collection_opts_init(qk_sim_collection_opts *o)
 static qk_status range_long(const char *opt, long v, long lo, long hi, qk_error *err)
 {
     if (v < lo || v > hi)
-        return qk_error_set(err, QK_EUSAGE, "%s must be between %ld and %ld (got %ld)", opt, lo,
-                            hi, v);
+        return qk_error_set(err, QK_EUSAGE, "%s must be between %ld and %ld (got %ld)", opt, lo, hi, v);
     return QK_OK;
 }
 
@@ -73,8 +72,7 @@ qk_status qk_sim_collection_check(const qk_sim_collection_opts *o, qk_error *err
     if (!(o->rel_rate > 0 && o->rel_rate <= 1))
         return qk_error_set(err, QK_EUSAGE, "--rel-rate must be in (0, 1] (got %g)", o->rel_rate);
     if (!(o->qrels_fraction >= 0 && o->qrels_fraction <= 1))
-        return qk_error_set(err, QK_EUSAGE, "--qrels-fraction must be in [0, 1] (got %g)",
-                            o->qrels_fraction);
+        return qk_error_set(err, QK_EUSAGE, "--qrels-fraction must be in [0, 1] (got %g)", o->qrels_fraction);
     switch (o->quality_mode) {
     case QK_SIM_QUALITY_SPREAD:
     case QK_SIM_QUALITY_RANDOM: break;
@@ -83,8 +81,7 @@ qk_status qk_sim_collection_check(const qk_sim_collection_opts *o, qk_error *err
             return qk_error_set(err, QK_EUSAGE, "--run-quality: no list of qualities given");
         for (long r = 0; r < o->runs; r++)
             if (!(o->qualities[r] > 0 && o->qualities[r] < 1))
-                return qk_error_set(err, QK_EUSAGE,
-                                    "--run-quality: quality %g of run %ld is not in (0, 1)",
+                return qk_error_set(err, QK_EUSAGE, "--run-quality: quality %g of run %ld is not in (0, 1)",
                                     o->qualities[r], r + 1);
         break;
     default: return qk_error_set(err, QK_EUSAGE, "unknown run quality mode %d", (int)o->quality_mode);
@@ -111,7 +108,10 @@ static void stream_seed(qk_rng *r, uint64_t seed, uint64_t kind, uint64_t a, uin
 }
 
 /* Four decimals, so the manifest states exactly the value that was used. */
-static double round4(double x) { return floor(x * 10000.0 + 0.5) / 10000.0; }
+static double round4(double x)
+{
+    return floor(x * 10000.0 + 0.5) / 10000.0;
+}
 
 qk_status qk_sim_run_qualities(const qk_sim_collection_opts *o, double *q, qk_error *err)
 {
@@ -124,8 +124,7 @@ qk_status qk_sim_run_qualities(const qk_sim_collection_opts *o, double *q, qk_er
         switch (o->quality_mode) {
         case QK_SIM_QUALITY_SPREAD:
             q[r] = o->runs == 1 ? 0.5
-                                : QUALITY_LO + (QUALITY_HI - QUALITY_LO) * (double)r /
-                                                   (double)(o->runs - 1);
+                                : QUALITY_LO + (QUALITY_HI - QUALITY_LO) * (double)r / (double)(o->runs - 1);
             break;
         case QK_SIM_QUALITY_RANDOM:
             q[r] = QUALITY_LO + (QUALITY_HI - QUALITY_LO) * qk_rng_uniform(&rng);
@@ -163,7 +162,7 @@ typedef struct {
     qk_simbuf buf;
     char *old_manifest; /* of an earlier generation in the same directory, or NULL */
     int tw, dw;         /* digits of topic and document numbers */
-    size_t line; /* upper bound on one output line */
+    size_t line;        /* upper bound on one output line */
     char qid[24];
     size_t qidlen;
 } gen;
@@ -240,8 +239,8 @@ static qk_status write_qrels(gen *g, long t, qk_rng *rng, qk_error *err)
 static qk_status write_topic_row(gen *g, long difficulty, long nrel, qk_error *err)
 {
     char row[96];
-    int n = snprintf(row, sizeof row, "%s\t0.%04ld\t%ld\t%ld\n", g->qid, difficulty, nrel,
-                     judged_count(g->o));
+    int n =
+        snprintf(row, sizeof row, "%s\t0.%04ld\t%ld\t%ld\n", g->qid, difficulty, nrel, judged_count(g->o));
     return qk_simfile_write(&g->topics, row, (size_t)n, err);
 }
 
@@ -317,25 +316,24 @@ static qk_status write_manifest(gen *g, qk_error *err)
     static const char *modes[] = {"spread", "random", "list"};
     char text[1024];
     qk_status st;
-    int n = snprintf(
-        text, sizeof text,
-        "{\n  \"generator\": \"qrelkit sim collection\",\n  \"model\": %d,\n"
-        "  \"seed\": %llu,\n  \"topics\": %ld,\n  \"docs_per_topic\": %ld,\n  \"depth\": %ld,\n"
-        "  \"runs\": %ld,\n  \"levels\": %d,\n  \"rel_rate\": %.10g,\n"
-        "  \"qrels_fraction\": %.10g,\n  \"judged_per_topic\": %ld,\n"
-        "  \"run_quality\": \"%s\",\n"
-        "  \"score\": \"%g * quality * (1 - difficulty) * grade / levels + N(0,1)\",\n"
-        "  \"files\": {\"qrels\": \"qrels.txt\", \"topics\": \"topics.tsv\"},\n"
-        "  \"run_files\": [",
-        MODEL_VERSION, (unsigned long long)o->seed, o->topics, o->docs_per_topic, o->depth,
-        o->runs, o->levels, o->rel_rate, o->qrels_fraction, judged_count(o),
-        modes[o->quality_mode], SIGNAL);
+    int n =
+        snprintf(text, sizeof text,
+                 "{\n  \"generator\": \"qrelkit sim collection\",\n  \"model\": %d,\n"
+                 "  \"seed\": %llu,\n  \"topics\": %ld,\n  \"docs_per_topic\": %ld,\n  \"depth\": %ld,\n"
+                 "  \"runs\": %ld,\n  \"levels\": %d,\n  \"rel_rate\": %.10g,\n"
+                 "  \"qrels_fraction\": %.10g,\n  \"judged_per_topic\": %ld,\n"
+                 "  \"run_quality\": \"%s\",\n"
+                 "  \"score\": \"%g * quality * (1 - difficulty) * grade / levels + N(0,1)\",\n"
+                 "  \"files\": {\"qrels\": \"qrels.txt\", \"topics\": \"topics.tsv\"},\n"
+                 "  \"run_files\": [",
+                 MODEL_VERSION, (unsigned long long)o->seed, o->topics, o->docs_per_topic, o->depth, o->runs,
+                 o->levels, o->rel_rate, o->qrels_fraction, judged_count(o), modes[o->quality_mode], SIGNAL);
     if ((st = qk_simfile_write(&g->manifest, text, (size_t)n, err)))
         return st;
     for (long r = 0; r < o->runs; r++) {
         n = snprintf(text, sizeof text,
-                     "%s\n    {\"name\": \"%s\", \"file\": \"runs/%s.run\", \"quality\": %.4f}",
-                     r ? "," : "", g->names[r], g->names[r], g->quality[r]);
+                     "%s\n    {\"name\": \"%s\", \"file\": \"runs/%s.run\", \"quality\": %.4f}", r ? "," : "",
+                     g->names[r], g->names[r], g->quality[r]);
         if ((st = qk_simfile_write(&g->manifest, text, (size_t)n, err)))
             return st;
     }
@@ -447,7 +445,6 @@ static char *read_old_manifest(const char *dir)
 {
     char *path = malloc(strlen(dir) + sizeof "/manifest.json"), *text = NULL;
     FILE *f;
-    size_t n;
     if (!path)
         return NULL;
     strcpy(path, dir);
@@ -458,7 +455,7 @@ static char *read_old_manifest(const char *dir)
         return NULL;
     text = malloc((size_t)1 << 20);
     if (text) {
-        n = fread(text, 1, ((size_t)1 << 20) - 1, f);
+        size_t n = fread(text, 1, ((size_t)1 << 20) - 1, f);
         text[n] = '\0';
         if (!feof(f)) {
             free(text);
@@ -498,8 +495,7 @@ static void remove_stale_runs(gen *g, const char *dir)
     }
 }
 
-qk_status qk_sim_collection_write(const char *dir, const qk_sim_collection_opts *o,
-                                  qk_error *err)
+qk_status qk_sim_collection_write(const char *dir, const qk_sim_collection_opts *o, qk_error *err)
 {
     gen g;
     qk_status st;
@@ -510,8 +506,7 @@ qk_status qk_sim_collection_write(const char *dir, const qk_sim_collection_opts 
     if ((st = qk_sim_collection_check(o, err)))
         return st;
     g.old_manifest = read_old_manifest(dir);
-    if ((st = alloc_gen(&g, err)) || (st = open_all(&g, dir, err)) ||
-        (st = write_manifest(&g, err)))
+    if ((st = alloc_gen(&g, err)) || (st = open_all(&g, dir, err)) || (st = write_manifest(&g, err)))
         goto out;
     for (long t = 0; t < o->topics; t++) {
         if ((st = write_topic(&g, t, err)))

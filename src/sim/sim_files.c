@@ -46,8 +46,7 @@ qk_status qk_simfile_mkdirs(const char *path, qk_error *err)
         char c = s[i];
         s[i] = '\0';
         if (mkdir(s, 0777) != 0 && errno != EEXIST) {
-            st = qk_error_set(err, QK_EIO, "'%s': cannot create directory: %s", path,
-                              strerror(errno));
+            st = qk_error_set(err, QK_EIO, "'%s': cannot create directory: %s", path, strerror(errno));
             break;
         }
         s[i] = c;
@@ -58,8 +57,7 @@ qk_status qk_simfile_mkdirs(const char *path, qk_error *err)
     return st;
 }
 
-qk_status qk_simfile_open(qk_simfile *sf, const char *dir, const char *name, size_t bufsize,
-                          qk_error *err)
+qk_status qk_simfile_open(qk_simfile *sf, const char *dir, const char *name, size_t bufsize, qk_error *err)
 {
     char suffix[48];
     int fd = -1;
@@ -82,8 +80,7 @@ qk_status qk_simfile_open(qk_simfile *sf, const char *dir, const char *name, siz
             break;
     }
     if (fd < 0) {
-        qk_status st = qk_error_set(err, QK_EIO, "'%s': cannot create file: %s", sf->final,
-                                    strerror(errno));
+        qk_status st = qk_error_set(err, QK_EIO, "'%s': cannot create file: %s", sf->final, strerror(errno));
         free(sf->tmp);
         sf->tmp = NULL; /* nothing of ours to remove */
         return st;
@@ -128,8 +125,7 @@ qk_status qk_simfile_close(qk_simfile *sf, qk_error *err)
 qk_status qk_simfile_commit(qk_simfile *sf, qk_error *err)
 {
     if (rename(sf->tmp, sf->final) != 0)
-        return qk_error_set(err, QK_EIO, "'%s': cannot rename into place: %s", sf->final,
-                            strerror(errno));
+        return qk_error_set(err, QK_EIO, "'%s': cannot rename into place: %s", sf->final, strerror(errno));
     free(sf->tmp);
     sf->tmp = NULL;
     return QK_OK;

@@ -22,8 +22,7 @@ typedef struct qk_simfile {
 qk_status qk_simfile_mkdirs(const char *path, qk_error *err);
 /* Open dir/name's temporary twin for writing; bufsize 0 = stdio default.
  * On failure sf is left closed (safe to discard). */
-qk_status qk_simfile_open(qk_simfile *sf, const char *dir, const char *name, size_t bufsize,
-                          qk_error *err);
+qk_status qk_simfile_open(qk_simfile *sf, const char *dir, const char *name, size_t bufsize, qk_error *err);
 /* Write n bytes; QK_EIO naming the final path when the write fails. */
 qk_status qk_simfile_write(qk_simfile *sf, const char *p, size_t n, qk_error *err);
 /* Flush and close, reporting any delayed write error. The data stay under the

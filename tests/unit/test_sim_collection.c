@@ -1,10 +1,10 @@
 /* Tests of qk_sim_collection_write: the files are read back and checked
  * against the model's definition, without using the generator's internals. */
+#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
 
 #include <dirent.h>
 #include <jansson.h>
@@ -117,8 +117,7 @@ static judgments read_qrels(const char *dir, int topics, int docs)
 
 /* Mean precision at k of a run file. Also checks the run's shape: depth
  * lines per topic, ranks 1.., scores strictly decreasing, docnos of the topic. */
-static double run_precision(const char *dir, const char *name, const judgments *j, int depth,
-                            int k)
+static double run_precision(const char *dir, const char *name, const judgments *j, int depth, int k)
 {
     char file[64], *text, *save = NULL;
     int *count = calloc((size_t)j->topics, sizeof(int));
@@ -131,9 +130,7 @@ static double run_precision(const char *dir, const char *name, const judgments *
         int t, t2, d, rank;
         double score;
         char runid[32];
-        assert_int_equal(sscanf(line, "T%d Q0 D%d-%d %d %lf %31s", &t, &t2, &d, &rank, &score,
-                                runid),
-                         6);
+        assert_int_equal(sscanf(line, "T%d Q0 D%d-%d %d %lf %31s", &t, &t2, &d, &rank, &score, runid), 6);
         assert_int_equal(t, t2);
         assert_string_equal(runid, name);
         assert_true(t >= last_t); /* topics in order, each once */
@@ -159,8 +156,8 @@ static double run_precision(const char *dir, const char *name, const judgments *
 static void test_same_seed_same_bytes(void **state)
 {
     qk_sim_collection_opts o;
-    const char *files[] = {"qrels.txt", "topics.tsv", "manifest.json", "runs/run01.run",
-                           "runs/run02.run", "runs/run03.run"};
+    const char *files[] = {"qrels.txt",      "topics.tsv",     "manifest.json",
+                           "runs/run01.run", "runs/run02.run", "runs/run03.run"};
     char *a, *b, *c;
     (void)state;
     small_opts(&o);
@@ -417,14 +414,10 @@ static void test_regenerate_fewer_runs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_same_seed_same_bytes),
-        cmocka_unit_test(test_counts_and_shape),
-        cmocka_unit_test(test_qrels_fraction),
-        cmocka_unit_test(test_quality_order),
-        cmocka_unit_test(test_quality_list_and_random),
-        cmocka_unit_test(test_bad_options),
-        cmocka_unit_test(test_failure_leaves_nothing),
-        cmocka_unit_test(test_regenerate_fewer_runs),
+        cmocka_unit_test(test_same_seed_same_bytes),    cmocka_unit_test(test_counts_and_shape),
+        cmocka_unit_test(test_qrels_fraction),          cmocka_unit_test(test_quality_order),
+        cmocka_unit_test(test_quality_list_and_random), cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_failure_leaves_nothing),  cmocka_unit_test(test_regenerate_fewer_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
