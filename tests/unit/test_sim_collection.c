@@ -1,10 +1,13 @@
 /* Tests of qk_sim_collection_write: the files are read back and checked
  * against the model's definition, without using the generator's internals. */
-#include <cmocka.h>
+/* cmocka.h needs these first. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cmocka.h>
+// clang-format on
 
 #include <dirent.h>
 #include <jansson.h>
