@@ -4,7 +4,7 @@
 #   A  5,000 topics x 1,000 retrieved, 1.5 M qrels lines (long rankings)
 #   B  80,000 topics x 10 retrieved, 15 qrels lines each (many topics), also
 #      cut to its first 20,000 and 40,000 topics to show linear scaling.
-# Inputs are generated once with `qrelkit sim collection` into bench/work/
+# Inputs are made by bench/gen (qrelkit sim collection) into bench/work/
 # (git-ignored) and reused while their parameters stay the same.
 # Usage: bash bench/run.sh [path/to/qrelkit]   (env: REPS=3, TREC_EVAL=path)
 set -euo pipefail
@@ -12,7 +12,6 @@ set -euo pipefail
 qk=$(realpath "${1:-build/default/qrelkit}")
 reps=${REPS:-3}
 cd "$(dirname "$0")"
-mkdir -p work
 
 # measure CMD...: run once, print "seconds peak_kib". Peak RSS comes from GNU
 # time when present; otherwise from a python3 parent's getrusage(children),
@@ -56,37 +55,7 @@ best_of() {
     echo "$best $peak"
 }
 
-# generate NAME ARGS...: reuse work/NAME when the same qrelkit version made
-# it with the same arguments (the manifest is renamed into place last, so its
-# presence means the set is complete).
-generate() {
-    local name=$1
-    shift
-    local want t0
-    want="$* | $("$qk" --version)"
-    if [ -f "work/$name/manifest.json" ] && [ "$(cat "work/$name.args" 2>/dev/null)" = "$want" ]; then
-        echo "reusing bench/work/$name" >&2
-        return
-    fi
-    echo "generating bench/work/$name: qrelkit sim collection $*" >&2
-    rm -rf "work/$name" "work/$name.args"
-    t0=$(date +%s.%N)
-    "$qk" sim collection --out "work/$name" "$@" --quiet
-    echo "  done in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s" >&2
-    echo "$want" >"work/$name.args"
-}
-
-generate A --topics 5000 --docs-per-topic 1500 --depth 1000 --qrels-fraction 0.2 --runs 1 --seed 1
-generate B --topics 80000 --docs-per-topic 50 --depth 10 --qrels-fraction 0.3 --runs 1 --seed 2
-
-# Prefixes of B: every topic has exactly 15 qrels lines and 10 run lines, in
-# topic order, so the first N topics are the first 15N and 10N lines.
-for n in 20000 40000; do
-    if [ ! -f "work/B$n.run" ] || [ "work/B$n.run" -ot work/B/manifest.json ]; then
-        head -n $((15 * n)) work/B/qrels.txt >"work/B$n.qrels"
-        head -n $((10 * n)) work/B/runs/run01.run >"work/B$n.run"
-    fi
-done
+bash gen "$qk"
 
 # name|topics|qrels|run|trec_eval seconds|trec_eval MB (reference figures
 # measured on this machine class; empty when not measured).
