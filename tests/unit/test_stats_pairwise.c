@@ -1,0 +1,101 @@
+/* Holm and Bonferroni adjustment by hand; the all-pairs table on a 3-run
+ * matrix whose pairwise t-tests are known (spec 000a §9.4 for A vs B). */
+#include "test_stats_common.h"
+
+static void test_adjust(void **state)
+{
+    /* m = 4. Bonferroni: 4p capped at 1. Holm: sorted 0.005, 0.01, 0.03, 0.04
+     * times 4, 3, 2, 1 = 0.02, 0.03, 0.06, 0.04 -> running max 0.02, 0.03,
+     * 0.06, 0.06. */
+    double p[] = {0.01, 0.04, 0.03, 0.005, 0.5}, adj[5];
+    qk_correction c;
+    (void)state;
+    assert_int_equal(qk_stats_adjust(p, 4, QK_CORRECT_BONFERRONI, adj, NULL), QK_OK);
+    NEAR(adj[0], 0.04, 1e-15);
+    NEAR(adj[1], 0.16, 1e-15);
+    NEAR(adj[2], 0.12, 1e-15);
+    NEAR(adj[3], 0.02, 1e-15);
+    assert_int_equal(qk_stats_adjust(p, 4, QK_CORRECT_HOLM, adj, NULL), QK_OK);
+    NEAR(adj[0], 0.03, 1e-15);
+    NEAR(adj[1], 0.06, 1e-15);
+    NEAR(adj[2], 0.06, 1e-15);
+    NEAR(adj[3], 0.02, 1e-15);
+    assert_int_equal(qk_stats_adjust(p, 5, QK_CORRECT_BONFERRONI, adj, NULL), QK_OK);
+    NEAR(adj[4], 1.0, 0);
+    assert_int_equal(qk_stats_adjust(p, 5, QK_CORRECT_NONE, adj, NULL), QK_OK);
+    NEAR(adj[4], 0.5, 0);
+    assert_int_equal(qk_stats_correction_parse("holm", &c), 0);
+    assert_int_equal(c, QK_CORRECT_HOLM);
+    assert_int_equal(qk_stats_correction_parse("sidak", &c), -1);
+}
+
+static qk_scores *matrix(void)
+{
+    /* runs A, B (spec §9.4) and C = B - 0.2 on every topic */
+    static const char *runs[] = {"A", "B", "C"};
+    double v[24] = {0.10, 0.50, 0.90, 0.30, 0.45, 0.70, 0.05, 0.60,
+                    0.40, 0.50, 0.60, 0.45, 0.35, 0.55, 0.30, 0.50};
+    qk_scores *m = NULL;
+    for (int i = 0; i < 8; i++)
+        v[16 + i] = v[8 + i] - 0.2;
+    assert_int_equal(qk_stats_scores_new(3, 8, runs, NULL, v, &m, NULL), QK_OK);
+    return m;
+}
+
+static void test_pairwise_table(void **state)
+{
+    qk_scores *m = matrix();
+    qk_pair_result *res = NULL;
+    size_t np, nsig;
+    unsigned char mask[9];
+    (void)state;
+    assert_int_equal(qk_stats_pairwise(m, QK_TEST_T, NULL, QK_CORRECT_NONE, 0.05, &res, &np,
+                                       &nsig, NULL),
+                     QK_OK);
+    assert_int_equal(np, 3);
+    assert_int_equal(res[0].a, 0);
+    assert_int_equal(res[0].b, 1);
+    NEAR(res[0].test.p, 0.935112, 1e-6);
+    /* B - C = 0.2 on every topic: sd 0, p = 0 by convention */
+    assert_int_equal(res[2].a, 1);
+    assert_int_equal(res[2].b, 2);
+    NEAR(res[2].test.p, 0.0, 0);
+    assert_true(res[2].significant);
+    assert_false(res[0].significant);
+    /* A - C = (A - B) + 0.2: t = (0.19375) / (sd(A-B)/sqrt 8), sd(A-B) = 0.209498... */
+    assert_true(res[1].test.p < 0.05);
+    assert_int_equal(nsig, 2);
+    free(res);
+    assert_int_equal(qk_stats_significant_mask(m, 0.05, mask, NULL), QK_OK);
+    assert_int_equal(mask[0 * 3 + 1], 0);
+    assert_int_equal(mask[0 * 3 + 2], 1);
+    assert_int_equal(mask[1 * 3 + 2], 1);
+    qk_stats_scores_free(m);
+}
+
+static void test_pairwise_errors(void **state)
+{
+    static const char *runs[] = {"A", "B"};
+    double mean_only[2] = {0.1, 0.2};
+    qk_scores *m = NULL;
+    qk_pair_result *res = NULL;
+    size_t np, nsig;
+    qk_error err;
+    (void)state;
+    assert_int_equal(qk_stats_scores_new(2, 0, runs, NULL, mean_only, &m, NULL), QK_OK);
+    assert_int_equal(qk_stats_pairwise(m, QK_TEST_T, NULL, QK_CORRECT_NONE, 0.05, &res, &np,
+                                       &nsig, &err),
+                     QK_EINPUT);
+    assert_non_null(strstr(err.message, "per-topic scores"));
+    qk_stats_scores_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_adjust),
+        cmocka_unit_test(test_pairwise_table),
+        cmocka_unit_test(test_pairwise_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,129 @@
+/* Readers of MATRIX.tsv, run<TAB>score scorings and PRED.tsv, with the exact
+ * error messages users see. */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "test_stats_common.h"
+
+static char path[64];
+
+static const char *write_tmp(const char *text)
+{
+    int fd;
+    FILE *f;
+    snprintf(path, sizeof path, "/tmp/qk_stats_read_XXXXXX");
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void test_matrix(void **state)
+{
+    qk_scores *m = NULL;
+    (void)state;
+    write_tmp("topic\tr1\tr2\r\nq1\t0.5\t0.25\n\nq2\t1\t0.75\n");
+    assert_int_equal(qk_stats_read_matrix(path, &m, NULL), QK_OK);
+    assert_int_equal(m->nruns, 2);
+    assert_int_equal(m->ntopics, 2);
+    assert_string_equal(m->runs[1], "r2");
+    assert_string_equal(m->topics[1], "q2");
+    NEAR(m->v[0 * 2 + 1], 1.0, 0);  /* run-major: r1 on q2 */
+    NEAR(m->v[1 * 2 + 0], 0.25, 0); /* r2 on q1 */
+    NEAR(m->mean[0], 0.75, 0);
+    NEAR(m->mean[1], 0.5, 0);
+    qk_stats_scores_free(m);
+    unlink(path);
+}
+
+static void test_scoring(void **state)
+{
+    qk_scores *s = NULL;
+    size_t k;
+    (void)state;
+    write_tmp("run\tscore\nA\t0.3\nB\t0.1\n");
+    assert_int_equal(qk_stats_read_scoring(path, &s, NULL), QK_OK);
+    assert_int_equal(s->nruns, 2);
+    assert_null(s->v);
+    NEAR(s->mean[1], 0.1, 0);
+    assert_int_equal(qk_stats_scores_find(s, "B", &k), 1);
+    assert_int_equal(k, 1);
+    qk_stats_scores_free(s);
+    unlink(path);
+    write_tmp("A\t0.3\nB\t0.1\n"); /* no header */
+    assert_int_equal(qk_stats_read_scoring(path, &s, NULL), QK_OK);
+    assert_int_equal(s->nruns, 2);
+    qk_stats_scores_free(s);
+    unlink(path);
+}
+
+static void expect_error(const char *text, int matrix, qk_status code, const char *msg)
+{
+    qk_scores *s = NULL;
+    qk_error err;
+    char want[512];
+    write_tmp(text);
+    snprintf(want, sizeof want, "'%s'%s", path, msg);
+    assert_int_equal(matrix ? qk_stats_read_matrix(path, &s, &err)
+                            : qk_stats_read_scoring(path, &s, &err),
+                     code);
+    assert_null(s);
+    assert_string_equal(err.message, want);
+    unlink(path);
+}
+
+static void test_errors(void **state)
+{
+    qk_scores *s = NULL;
+    qk_error err;
+    (void)state;
+    expect_error("topic\tA\tB\nq1\t0.5\tx\n", 1, QK_EINPUT, " line 2: value 'x' is not a number");
+    expect_error("topic\tA\tB\nq1\t0.5\n", 1, QK_EINPUT,
+                 " line 2: 2 fields, expected 3 (topic and 2 runs)");
+    expect_error("topic\tA\tA\nq1\t0.5\t1\n", 1, QK_EINPUT, " line 1: run 'A' appears twice");
+    expect_error("topic\tA\nq1\t0.5\nq1\t1\n", 1, QK_EINPUT, " line 3: topic 'q1' appears twice");
+    expect_error("topic\tA\n", 1, QK_EINPUT, ": no topic lines after the header");
+    expect_error("", 0, QK_EINPUT, ": empty file, expected a header line");
+    expect_error("run\tscore\nA\t1\t2\n", 0, QK_EINPUT,
+                 " line 2: 3 fields, expected 2 (run<TAB>score) or a matrix");
+    expect_error("run\tscore\nA\tnan\n", 0, QK_EINPUT, " line 2: value 'nan' is not a number");
+    expect_error("A\t1\n", 1, QK_EINPUT,
+                 " line 1: header 'A' is not a matrix header (expected 'topic<TAB>RUN...')");
+    assert_int_equal(qk_stats_read_matrix("/nonexistent/m.tsv", &s, &err), QK_EIO);
+    assert_non_null(strstr(err.message, "cannot open '/nonexistent/m.tsv'"));
+}
+
+static void test_predictions(void **state)
+{
+    double *p = NULL, *d = NULL;
+    size_t n;
+    qk_error err;
+    (void)state;
+    write_tmp("run_a\trun_b\tp_neg\ttrue_delta\nx\ty\t0.7\t-0.02\nx\tz\t0.1\t0.3\n");
+    assert_int_equal(qk_stats_read_predictions(path, &p, &d, &n, NULL), QK_OK);
+    assert_int_equal(n, 2);
+    NEAR(p[0], 0.7, 0);
+    NEAR(d[1], 0.3, 0);
+    free(p);
+    free(d);
+    unlink(path);
+    write_tmp("run_a\trun_b\tp_neg\ttrue_delta\nx\ty\t1.7\t-0.02\n");
+    assert_int_equal(qk_stats_read_predictions(path, &p, &d, &n, &err), QK_EINPUT);
+    assert_non_null(strstr(err.message, "line 2: p_neg '1.7' is not a probability in [0,1]"));
+    unlink(path);
+    write_tmp("a\tb\tc\td\n");
+    assert_int_equal(qk_stats_read_predictions(path, &p, &d, &n, &err), QK_EINPUT);
+    assert_non_null(strstr(err.message, "line 1: expected the header"));
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_matrix), cmocka_unit_test(test_scoring),
+        cmocka_unit_test(test_errors), cmocka_unit_test(test_predictions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
