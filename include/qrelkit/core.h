@@ -55,6 +55,8 @@ qk_strpool *qk_strpool_new(void);
 void qk_strpool_free(qk_strpool *p);
 /* Intern s[0..len) and return its id in *id (new or existing). */
 qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *id);
+/* Size the table for n strings up front (saves rehashing while growing). */
+qk_status qk_strpool_reserve(qk_strpool *p, size_t n);
 /* Look up without inserting. Returns 1 and sets *id when present, else 0. */
 int qk_strpool_find(const qk_strpool *p, const char *s, size_t len, uint32_t *id);
 /* NUL-terminated string of an id. Valid until the pool is freed. */

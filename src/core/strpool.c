@@ -10,7 +10,8 @@ struct qk_strpool {
     size_t arena_len, arena_cap;
     uint64_t *offs; /* offset of string id in arena */
     size_t count, offs_cap;
-    uint32_t *slots; /* id + 1, 0 = empty */
+    uint64_t *slots; /* (hash tag << 32) | (id + 1); 0 = empty. The tag spares
+                        most string compares, which are cache misses. */
     size_t nslots;
 };
 
@@ -57,34 +58,47 @@ static int same(const qk_strpool *p, uint32_t id, const char *s, size_t len)
     return qk_strpool_len(p, id) == len && memcmp(p->arena + p->offs[id], s, len) == 0;
 }
 
-int qk_strpool_find(const qk_strpool *p, const char *s, size_t len, uint32_t *id)
+static inline uint64_t tag_of(uint64_t h) { return h & 0xffffffff00000000ULL; }
+
+static int find_hashed(const qk_strpool *p, const char *s, size_t len, uint64_t h, uint32_t *id)
 {
     size_t mask = p->nslots - 1;
-    size_t i = (size_t)hash_bytes(s, len) & mask;
+    size_t i = (size_t)h & mask;
+    uint64_t tag = tag_of(h);
     for (;;) {
-        uint32_t v = p->slots[i];
+        uint64_t v = p->slots[i];
         if (v == 0)
             return 0;
-        if (same(p, v - 1, s, len)) {
-            *id = v - 1;
+        if (tag_of(v) == tag && same(p, (uint32_t)v - 1, s, len)) {
+            *id = (uint32_t)v - 1;
             return 1;
         }
         i = (i + 1) & mask;
     }
 }
 
+int qk_strpool_find(const qk_strpool *p, const char *s, size_t len, uint32_t *id)
+{
+    return find_hashed(p, s, len, hash_bytes(s, len), id);
+}
+
 static qk_status rehash(qk_strpool *p)
 {
     size_t n = p->nslots * 2;
-    uint32_t *slots = calloc(n, sizeof *slots);
+    uint64_t *slots = calloc(n, sizeof *slots);
     if (!slots)
         return QK_ENOMEM;
-    for (uint32_t id = 0; id < p->count; id++) {
-        size_t len = qk_strpool_len(p, id);
-        size_t i = (size_t)hash_bytes(p->arena + p->offs[id], len) & (n - 1);
+    for (size_t k = 0; k < p->nslots; k++) {
+        uint64_t v = p->slots[k];
+        uint32_t id;
+        size_t i;
+        if (!v)
+            continue;
+        id = (uint32_t)v - 1;
+        i = (size_t)hash_bytes(p->arena + p->offs[id], qk_strpool_len(p, id)) & (n - 1);
         while (slots[i])
             i = (i + 1) & (n - 1);
-        slots[i] = id + 1;
+        slots[i] = v;
     }
     free(p->slots);
     p->slots = slots;
@@ -94,7 +108,8 @@ static qk_status rehash(qk_strpool *p)
 
 qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *id)
 {
-    if (qk_strpool_find(p, s, len, id))
+    uint64_t h = hash_bytes(s, len);
+    if (find_hashed(p, s, len, h, id))
         return QK_OK;
     if (p->count >= UINT32_MAX - 1)
         return QK_ENOMEM;
@@ -109,12 +124,20 @@ qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *
     p->arena_len += len + 1;
     {
         size_t mask = p->nslots - 1;
-        size_t i = (size_t)hash_bytes(s, len) & mask;
+        size_t i = (size_t)h & mask;
         while (p->slots[i])
             i = (i + 1) & mask;
-        p->slots[i] = (uint32_t)p->count + 1;
+        p->slots[i] = tag_of(h) | ((uint64_t)p->count + 1);
     }
     *id = (uint32_t)p->count++;
+    return QK_OK;
+}
+
+qk_status qk_strpool_reserve(qk_strpool *p, size_t n)
+{
+    while ((n + 1) * 2 > p->nslots)
+        if (rehash(p) != QK_OK)
+            return QK_ENOMEM;
     return QK_OK;
 }
 

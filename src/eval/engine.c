@@ -108,7 +108,7 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
     } else {
         size_t nj, ngroups = 0;
         const qk_judgment *j = qk_qrels_judgments(q, t, &nj);
-        if ((st = qk_lookup_docs(sc, q, err)) != QK_OK)
+        if ((st = qk_lookup_docs(sc, q, t, err)) != QK_OK)
             return st;
         for (size_t i = 0; i < nj; i++)
             ngroups += i == 0 || j[i].jg != j[i - 1].jg;

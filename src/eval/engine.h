@@ -33,7 +33,7 @@ typedef struct qk_scratch {
 /* Rank (score desc, docno desc — or asc for prefs), dedup, truncate to -M. */
 qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_opts *o, int prefs_order,
                         const char *run_path, qk_error *err);
-qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, qk_error *err);
+qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_error *err);
 qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32_t jg, const qk_eval_opts *o,
                          qk_merge *m, qk_merge_buf *b, qk_error *err);
 

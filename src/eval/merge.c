@@ -140,15 +140,37 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
     return QK_OK;
 }
 
-/* Docno ids of the ranked documents in the qrels pool (UINT32_MAX: not in it). */
-qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, qk_error *err)
+/* Docno ids of the ranked documents in this topic's judgments (UINT32_MAX:
+ * not judged for the topic). A small hash table over the topic's own
+ * judgments keeps every probe in cache; a global docno lookup per ranked
+ * document was the main cost on large runs. */
+qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_error *err)
 {
+    size_t nj, nslots = 16, mask;
+    const qk_judgment *j = qk_qrels_judgments(q, topic, &nj);
     if (qk_grow((void **)&sc->doc_ids, &sc->doc_ids_cap, sc->nranked + 1, sizeof *sc->doc_ids) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    while (nslots < 2 * nj)
+        nslots *= 2;
+    if (qk_grow((void **)&sc->set, &sc->set_cap, nslots, sizeof *sc->set) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    memset(sc->set, 0xff, nslots * sizeof *sc->set);
+    mask = nslots - 1;
+    for (size_t i = 0; i < nj; i++) {
+        size_t h = (size_t)hash_str(qk_qrels_docno(q, j[i].doc)) & mask;
+        while (sc->set[h] != UINT32_MAX && sc->set[h] != j[i].doc)
+            h = (h + 1) & mask;
+        sc->set[h] = j[i].doc;
+    }
     for (size_t i = 0; i < sc->nranked; i++) {
-        uint32_t id;
         const char *d = sc->ranked[i].docno;
-        sc->doc_ids[i] = qk_qrels_find_doc(q, d, strlen(d), &id) ? id : UINT32_MAX;
+        size_t h = (size_t)hash_str(d) & mask;
+        sc->doc_ids[i] = UINT32_MAX;
+        for (; sc->set[h] != UINT32_MAX; h = (h + 1) & mask)
+            if (strcmp(qk_qrels_docno(q, sc->set[h]), d) == 0) {
+                sc->doc_ids[i] = sc->set[h];
+                break;
+            }
     }
     return QK_OK;
 }

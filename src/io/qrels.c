@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct qk_qrels {
     qk_rel_format fmt;
@@ -213,6 +214,15 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
     }
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK)
         goto out;
+    {
+        /* A qrels line is rarely under 16 bytes: size the docno table once. */
+        struct stat sb;
+        if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && sb.st_size > 0 &&
+            qk_strpool_reserve(q->docs, (size_t)sb.st_size / 16) != QK_OK) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+    }
     while ((r = qk_lines_next(lines, &line, &len, err)) == 1) {
         if (is_skipped(line, len))
             continue;
