@@ -101,8 +101,13 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
                            "relevance level '%.*s' is not a number",
                            (int)(fl[want - 1] > 64 ? 64 : fl[want - 1]), f[want - 1]);
     }
-    if ((st = qk_strpool_intern(q->topics, f[0], fl[0], topic)) != QK_OK ||
-        (st = qk_strpool_intern(q->docs, f[di], fl[di], &rec->doc)) != QK_OK)
+    /* Files are grouped by topic: reuse the previous line's topic id. */
+    if (q->nrecs > 0 && qk_strpool_len(q->topics, topic[-1]) == fl[0] &&
+        memcmp(qk_strpool_str(q->topics, topic[-1]), f[0], fl[0]) == 0)
+        *topic = topic[-1];
+    else if ((st = qk_strpool_intern(q->topics, f[0], fl[0], topic)) != QK_OK)
+        return qk_error_set(err, st, "out of memory");
+    if ((st = qk_strpool_intern(q->docs, f[di], fl[di], &rec->doc)) != QK_OK)
         return qk_error_set(err, st, "out of memory");
     if (q->fmt == QK_REL_QRELS) {
         rec->jg = rec->jsg = 0;

@@ -42,7 +42,10 @@ qk_status qk_zscores_read(const char *path, qk_zscores **out, qk_error *err)
             goto out;
         }
         if (qk_parse_score(f[2], fl[2], &mean) != 0 || qk_parse_score(f[3], fl[3], &sd) != 0) {
-            st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), 0, "mean or stddev is not a number");
+            int bad = qk_parse_score(f[2], fl[2], &mean) != 0 ? 2 : 3;
+            st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), (long)(f[bad] - line) + 1,
+                             "%s '%.*s' is not a number", bad == 2 ? "mean" : "stddev",
+                             (int)(fl[bad] > 64 ? 64 : fl[bad]), f[bad]);
             goto out;
         }
         if (qk_grow((void **)&key, &keycap, fl[0] + fl[1] + 2, 1) != QK_OK) {

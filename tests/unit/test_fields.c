@@ -1,0 +1,167 @@
+/* Token helpers (src/io/fields.c): qk_split_fields and qk_parse_score.
+ * qk_parse_score has a fast path (Clinger) and a strtod fallback; the
+ * reference for every accepted string is the C library's strtod, compared
+ * bit for bit (so -0 and the last ulp count). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qrelkit/io.h"
+
+static size_t split(const char *s, const char **f, size_t *fl, size_t max)
+{
+    return qk_split_fields(s, strlen(s), f, fl, max);
+}
+
+static void assert_field(const char *f, size_t fl, const char *want)
+{
+    assert_int_equal(fl, strlen(want));
+    assert_memory_equal(f, want, fl);
+}
+
+static void test_split(void **state)
+{
+    const char *f[6];
+    size_t fl[6];
+    (void)state;
+    assert_int_equal(split("", f, fl, 6), 0);
+    assert_int_equal(split(" \t \r", f, fl, 6), 0);
+    assert_int_equal(split("a b\tc", f, fl, 6), 3);
+    assert_field(f[0], fl[0], "a");
+    assert_field(f[1], fl[1], "b");
+    assert_field(f[2], fl[2], "c");
+    /* Leading, trailing and repeated blanks of every C-locale kind (CR from
+     * CRLF files, VT, FF) separate fields and are never part of them. */
+    assert_int_equal(split("  q1 \t\t Q0\v d1\f 1 \r", f, fl, 6), 4);
+    assert_field(f[0], fl[0], "q1");
+    assert_field(f[1], fl[1], "Q0");
+    assert_field(f[2], fl[2], "d1");
+    assert_field(f[3], fl[3], "1");
+    /* Counting goes on beyond max, and only max fields are written. */
+    f[2] = NULL;
+    assert_int_equal(split("a b c d e f g h", f, fl, 2), 8);
+    assert_field(f[1], fl[1], "b");
+    assert_null(f[2]);
+    /* Non-ASCII bytes (UTF-8 NBSP, Latin-1 0xA0) and '#' are ordinary bytes. */
+    assert_int_equal(split("d\xc2\xa0x #y \xa0", f, fl, 6), 3);
+    assert_field(f[0], fl[0], "d\xc2\xa0x");
+    assert_field(f[1], fl[1], "#y");
+    assert_field(f[2], fl[2], "\xa0");
+    /* len limits the scan: the bytes after len are not looked at. */
+    assert_int_equal(qk_split_fields("ab cd", 4, f, fl, 6), 2);
+    assert_field(f[1], fl[1], "c");
+}
+
+/* Agreement with strtod, bit for bit. */
+static void check_agrees(const char *s)
+{
+    double got = -12345.0, want = strtod(s, NULL);
+    int r = qk_parse_score(s, strlen(s), &got);
+    if (r != 0 || memcmp(&got, &want, sizeof got) != 0)
+        fail_msg("qk_parse_score(\"%s\") = %d, %.17g; strtod gives %.17g", s, r, got, want);
+}
+
+static void test_score_examples(void **state)
+{
+    static const char *const ok[] = {
+        "0", "-0", "+0", "0.0", "-0.0", "1", "-1", "+1", "1.", ".5", "-.5", "+.5", "0.1", "0.2",
+        "0.3", "3.14159", "-2.5", "10", "100", "1e0", "1E3", "1e+3", "1e-3", "-1.5e-7", "2.5E+10",
+        "123456789012345",              /* 15 digits: fast path */
+        "1234567890123456",             /* 16: strtod path */
+        "12345678901234567",            /* 17 */
+        "9007199254740993",             /* 2^53 + 1: rounds to even */
+        "0.30000000000000004", "0.1000000000000000055511151231257827",
+        "1.7976931348623157e308", "2.2250738585072014e-308", "4.9e-324", "1e-320",
+        "0.0000000000000000000001",     /* 22 fraction digits: still exact 10^22 */
+        "0.00000000000000000000001",    /* 23 */
+        "000000000000000000000000012.5", /* leading zeros are not significant */
+        "1.000000000000000", "99999999999999.9", "999999999999999.9", "0.999999999999999",
+        "-1234.5678", "5e-1", "1e22", "1e23", "8.589973e9", "-98.6000", "3.0", "7e-10",
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        check_agrees(ok[i]);
+}
+
+static void test_score_random(void **state)
+{
+    qk_rng r;
+    char buf[64];
+    (void)state;
+    qk_rng_seed(&r, 2024);
+    for (int i = 0; i < 200000; i++) {
+        size_t n = 0;
+        int ndig = 1 + (int)qk_rng_below(&r, 19); /* 1..19 digits */
+        int dot = (int)qk_rng_below(&r, (uint64_t)ndig + 2) - 1; /* -1: no dot */
+        uint64_t sign = qk_rng_below(&r, 4);
+        if (sign == 1)
+            buf[n++] = '-';
+        else if (sign == 2)
+            buf[n++] = '+';
+        for (int d = 0; d < ndig; d++) {
+            if (d == dot)
+                buf[n++] = '.';
+            /* Mostly random digits, sometimes runs of 0 or 9 (rounding edges). */
+            uint64_t k = qk_rng_below(&r, 10);
+            buf[n++] = (char)('0' + (k < 8 ? qk_rng_below(&r, 10) : k == 8 ? 0 : 9));
+        }
+        if (dot == ndig)
+            buf[n++] = '.';
+        if (qk_rng_below(&r, 4) == 0)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "e%d", (int)qk_rng_below(&r, 80) - 40);
+        buf[n] = '\0';
+        check_agrees(buf);
+    }
+}
+
+static void test_score_rejects(void **state)
+{
+    static const char *const bad[] = {
+        "", "abc", "nan", "NaN", "-nan", "inf", "-inf", "+Inf", "infinity", "1e999", "-1e400",
+        "1.2.3", "1..2", "1e", "1e+", "e5", "-", "+", ".", "1,5", "1 2", "12abc", "0.5x", "--1",
+        "+-1", "1e5.5", "1.5\r",
+    };
+    double v;
+    (void)state;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (qk_parse_score(bad[i], strlen(bad[i]), &v) == 0)
+            fail_msg("qk_parse_score accepted \"%s\" as %g", bad[i], v);
+    /* Only len bytes are looked at. */
+    assert_int_equal(qk_parse_score("2.5junk", 3, &v), 0);
+    assert_true(v == 2.5);
+    assert_int_not_equal(qk_parse_score("2.5", 0, &v), 0);
+}
+
+static void test_parse_long(void **state)
+{
+    long v;
+    (void)state;
+    assert_int_equal(qk_parse_long("0", 1, &v), 0);
+    assert_int_equal(v, 0);
+    assert_int_equal(qk_parse_long("-3", 2, &v), 0);
+    assert_int_equal(v, -3);
+    assert_int_equal(qk_parse_long("12", 2, &v), 0);
+    assert_int_equal(v, 12);
+    assert_int_not_equal(qk_parse_long("1.5", 3, &v), 0);
+    assert_int_not_equal(qk_parse_long("x", 1, &v), 0);
+    assert_int_not_equal(qk_parse_long("", 0, &v), 0);
+    assert_int_not_equal(qk_parse_long("1e2", 3, &v), 0);
+    assert_int_not_equal(qk_parse_long("99999999999999999999999", 23, &v), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_split),         cmocka_unit_test(test_score_examples),
+        cmocka_unit_test(test_score_random),  cmocka_unit_test(test_score_rejects),
+        cmocka_unit_test(test_parse_long),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

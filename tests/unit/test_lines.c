@@ -1,0 +1,289 @@
+/* Line source (src/io/lines.c): plain and gzip files, CRLF, a missing final
+ * newline, a 10 MB line, NUL bytes, missing files, rewind and stdin. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "qrelkit/io.h"
+
+static char *tmp_path(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char *p = malloc(4096);
+    int fd;
+    snprintf(p, 4096, "%s/qk_lines_XXXXXX", dir && *dir ? dir : "/tmp");
+    fd = mkstemp(p);
+    assert_true(fd >= 0);
+    close(fd);
+    return p;
+}
+
+static char *write_tmp(const void *data, size_t n)
+{
+    char *p = tmp_path();
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    fclose(f);
+    return p;
+}
+
+static void drop(char *p)
+{
+    unlink(p);
+    free(p);
+}
+
+/* Expect the next line to be want (with its exact bytes) at line number no. */
+static void expect_line(qk_lines *l, const char *want, size_t wlen, long no)
+{
+    const char *s;
+    size_t n;
+    qk_error err;
+    assert_int_equal(qk_lines_next(l, &s, &n, &err), 1);
+    assert_int_equal(n, wlen);
+    assert_memory_equal(s, want, wlen);
+    assert_int_equal(qk_lines_lineno(l), no);
+}
+
+static void expect_end(qk_lines *l)
+{
+    const char *s;
+    size_t n;
+    qk_error err;
+    assert_int_equal(qk_lines_next(l, &s, &n, &err), 0);
+    assert_int_equal(qk_lines_next(l, &s, &n, &err), 0);
+}
+
+#define EXPECT(l, lit, no) expect_line(l, lit, sizeof(lit) - 1, no)
+
+static void test_plain(void **state)
+{
+    static const char data[] = "a\nbb\n\n  ccc  \nlast";
+    char *p = write_tmp(data, sizeof data - 1);
+    qk_lines *l;
+    qk_error err;
+    (void)state;
+    assert_int_equal(qk_lines_open(p, &l, &err), QK_OK);
+    assert_string_equal(qk_lines_path(l), p);
+    EXPECT(l, "a", 1);
+    EXPECT(l, "bb", 2);
+    EXPECT(l, "", 3);
+    EXPECT(l, "  ccc  ", 4);
+    EXPECT(l, "last", 5); /* no final newline */
+    expect_end(l);
+    qk_lines_close(l);
+    qk_lines_close(NULL);
+    drop(p);
+}
+
+static void test_empty(void **state)
+{
+    char *p = write_tmp("", 0);
+    qk_lines *l;
+    qk_error err;
+    (void)state;
+    assert_int_equal(qk_lines_open(p, &l, &err), QK_OK);
+    expect_end(l);
+    qk_lines_close(l);
+    drop(p);
+    /* A lone newline is one empty line. */
+    p = write_tmp("\n", 1);
+    assert_int_equal(qk_lines_open(p, &l, &err), QK_OK);
+    EXPECT(l, "", 1);
+    expect_end(l);
+    qk_lines_close(l);
+    drop(p);
+}
+
+static void test_crlf(void **state)
+{
+    static const char data[] = "x y\r\n\r\nz\r";
+    char *p = write_tmp(data, sizeof data - 1);
+    qk_lines *l;
+    qk_error err;
+    (void)state;
+    assert_int_equal(qk_lines_open(p, &l, &err), QK_OK);
+    EXPECT(l, "x y\r", 1); /* the CR is kept; readers treat it as a blank */
+    EXPECT(l, "\r", 2);
+    EXPECT(l, "z\r", 3);
+    expect_end(l);
+    qk_lines_close(l);
+    drop(p);
+}
+
+static void test_gzip(void **state)
+{
+    char *p = tmp_path();
+    gzFile gz = gzopen(p, "wb");
+    qk_lines *l;
+    qk_error err;
+    (void)state;
+    assert_non_null(gz);
+    assert_true(gzputs(gz, "g1 one\ng2\n\ng4") > 0);
+    gzclose(gz);
+    {   /* It really is compressed: the gzip magic bytes. */
+        FILE *f = fopen(p, "rb");
+        unsigned char m[2] = {0, 0};
+        assert_int_equal(fread(m, 1, 2, f), 2);
+        fclose(f);
+        assert_int_equal(m[0], 0x1f);
+        assert_int_equal(m[1], 0x8b);
+    }
+    assert_int_equal(qk_lines_open(p, &l, &err), QK_OK);
+    EXPECT(l, "g1 one", 1);
+    EXPECT(l, "g2", 2);
+    EXPECT(l, "", 3);
+    EXPECT(l, "g4", 4);
+    expect_end(l);
+    /* Rewind reads the decompressed text again from line 1. */
+    assert_int_equal(qk_lines_rewind(l, &err), QK_OK);
+    EXPECT(l, "g1 one", 1);
+    qk_lines_close(l);
+    drop(p);
+}
+
+static void test_long_line(void **state)
+{
+    const size_t big = 10u << 20; /* 10 MB, far beyond the 256 KB read chunk */
+    char *data = malloc(big + 16);
+    char *p;
+    qk_lines *l;
+    qk_error err;
+    const char *s;
+    size_t n;
+    (void)state;
+    memcpy(data, "short\n", 6);
+    for (size_t i = 0; i < big; i++)
+        data[6 + i] = (char)('a' + i % 26);
+    memcpy(data + 6 + big, "\nend\n", 5);
+    p = write_tmp(data, big + 11);
+    assert_int_equal(qk_lines_open(p, &l, &err), QK_OK);
+    EXPECT(l, "short", 1);
+    assert_int_equal(qk_lines_next(l, &s, &n, &err), 1);
+    assert_int_equal(n, big);
+    assert_memory_equal(s, data + 6, big);
+    assert_int_equal(qk_lines_lineno(l), 2);
+    EXPECT(l, "end", 3);
+    expect_end(l);
+    qk_lines_close(l);
+    drop(p);
+    free(data);
+}
+
+static void test_nul(void **state)
+{
+    static const char data[] = "ok\nfine\nbin\0ary\nafter\n";
+    char *p = write_tmp(data, sizeof data - 1);
+    char want[1100];
+    qk_lines *l;
+    qk_error err;
+    const char *s;
+    size_t n;
+    (void)state;
+    assert_int_equal(qk_lines_open(p, &l, &err), QK_OK);
+    EXPECT(l, "ok", 1);
+    EXPECT(l, "fine", 2);
+    assert_int_equal(qk_lines_next(l, &s, &n, &err), QK_EINPUT);
+    assert_int_equal(err.code, QK_EINPUT);
+    assert_int_equal(err.line, 3);
+    assert_string_equal(err.file, p);
+    snprintf(want, sizeof want, "'%s' line 3: binary data (NUL byte); expected a text file", p);
+    assert_string_equal(err.message, want);
+    qk_lines_close(l);
+    drop(p);
+    /* A NUL in a last line without newline is caught too. */
+    p = write_tmp("a\n\0", 3);
+    assert_int_equal(qk_lines_open(p, &l, &err), QK_OK);
+    EXPECT(l, "a", 1);
+    assert_int_equal(qk_lines_next(l, &s, &n, &err), QK_EINPUT);
+    assert_int_equal(err.line, 2);
+    qk_lines_close(l);
+    drop(p);
+}
+
+static void test_missing(void **state)
+{
+    qk_lines *l = (qk_lines *)&l;
+    qk_error err;
+    (void)state;
+    assert_int_equal(qk_lines_open("/nonexistent/dir/f.txt", &l, &err), QK_EIO);
+    assert_null(l);
+    assert_int_equal(err.code, QK_EIO);
+    assert_string_equal(err.message, "'/nonexistent/dir/f.txt': cannot open: No such file or directory");
+    assert_int_equal(qk_lines_open_rewindable("/nonexistent/x", &l, &err), QK_EIO);
+    assert_null(l);
+}
+
+static void test_rewind(void **state)
+{
+    static const char data[] = "1\n2\n3\n";
+    char *p = write_tmp(data, sizeof data - 1);
+    qk_lines *l;
+    qk_error err;
+    (void)state;
+    assert_int_equal(qk_lines_open(p, &l, &err), QK_OK);
+    EXPECT(l, "1", 1);
+    EXPECT(l, "2", 2);
+    assert_int_equal(qk_lines_rewind(l, &err), QK_OK);
+    EXPECT(l, "1", 1);
+    EXPECT(l, "2", 2);
+    EXPECT(l, "3", 3);
+    expect_end(l);
+    assert_int_equal(qk_lines_rewind(l, &err), QK_OK);
+    EXPECT(l, "1", 1);
+    qk_lines_close(l);
+    drop(p);
+}
+
+/* "-" reads standard input; the rewindable form buffers it so rewind works,
+ * the plain form refuses to rewind. */
+static void test_stdin(void **state)
+{
+    static const char data[] = "s1\ns2\n";
+    char *p = write_tmp(data, sizeof data - 1);
+    int saved = dup(0);
+    qk_lines *l;
+    qk_error err;
+    FILE *f;
+    (void)state;
+    f = freopen(p, "rb", stdin);
+    assert_non_null(f);
+    assert_int_equal(qk_lines_open_rewindable("-", &l, &err), QK_OK);
+    assert_string_equal(qk_lines_path(l), "-");
+    EXPECT(l, "s1", 1);
+    EXPECT(l, "s2", 2);
+    expect_end(l);
+    assert_int_equal(qk_lines_rewind(l, &err), QK_OK);
+    EXPECT(l, "s1", 1);
+    qk_lines_close(l);
+
+    f = freopen(p, "rb", stdin);
+    assert_non_null(f);
+    assert_int_equal(qk_lines_open("-", &l, &err), QK_OK);
+    EXPECT(l, "s1", 1);
+    assert_int_equal(qk_lines_rewind(l, &err), QK_EUSAGE);
+    assert_string_equal(err.message, "standard input cannot be read twice");
+    qk_lines_close(l);
+    dup2(saved, 0);
+    close(saved);
+    drop(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plain),  cmocka_unit_test(test_empty),     cmocka_unit_test(test_crlf),
+        cmocka_unit_test(test_gzip),   cmocka_unit_test(test_long_line), cmocka_unit_test(test_nul),
+        cmocka_unit_test(test_missing), cmocka_unit_test(test_rewind),   cmocka_unit_test(test_stdin),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,328 @@
+/* Relevance information reader (src/io/qrels.c): the four formats, topic
+ * order, lookups, duplicates and the error messages of malformed lines. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "qrelkit/io.h"
+
+static char *write_tmp(const char *text)
+{
+    const char *dir = getenv("TMPDIR");
+    char *p = malloc(4096);
+    int fd;
+    snprintf(p, 4096, "%s/qk_qrels_XXXXXX", dir && *dir ? dir : "/tmp");
+    fd = mkstemp(p);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    return p;
+}
+
+static void drop(char *p)
+{
+    unlink(p);
+    free(p);
+}
+
+static qk_qrels *read_ok(const char *text, qk_rel_format fmt, qk_dedup dedup)
+{
+    char *p = write_tmp(text);
+    qk_qrels *q = NULL;
+    qk_error err;
+    qk_status st = qk_qrels_read(p, fmt, dedup, &q, &err);
+    if (st != QK_OK)
+        fail_msg("qk_qrels_read: %s", err.message);
+    drop(p);
+    return q;
+}
+
+/* Read text expecting an error; the message is compared after "'PATH' ". */
+static void read_bad(const char *text, qk_rel_format fmt, qk_dedup dedup, qk_status want,
+                     const char *want_msg)
+{
+    char *p = write_tmp(text);
+    char full[2048];
+    qk_qrels *q = (qk_qrels *)&q;
+    qk_error err;
+    assert_int_equal(qk_qrels_read(p, fmt, dedup, &q, &err), want);
+    assert_null(q);
+    assert_int_equal(err.code, want);
+    snprintf(full, sizeof full, "'%s'%s", p, want_msg);
+    assert_string_equal(err.message, full);
+    drop(p);
+}
+
+/* Relevance of docno in topic qid for group jg ("0" for plain qrels); -99 when absent. */
+static double rel_of(const qk_qrels *q, const char *qid, const char *jg, const char *docno)
+{
+    size_t t;
+    uint32_t doc, g = 0;
+    const qk_judgment *j;
+    if (!qk_qrels_find_topic(q, qid, strlen(qid), &t) || !qk_qrels_find_doc(q, docno, strlen(docno), &doc))
+        return -99;
+    for (g = 0;; g++) { /* group ids are small and dense */
+        if (g > 1000)
+            return -99;
+        if (strcmp(qk_qrels_group(q, g), jg) == 0)
+            break;
+    }
+    j = qk_qrels_get(q, t, g, doc);
+    return j ? j->rel : -99;
+}
+
+static void test_qrels_basic(void **state)
+{
+    qk_qrels *q = read_ok("# header comment\n"
+                          "10 0 dA 1\n"
+                          "2 0 dB 0\n"
+                          "\n"
+                          "   \t\n"
+                          "1 0 dC 2\r\n" /* CRLF */
+                          "10 0 dB -1\n"
+                          "  # indented comment\n"
+                          "2 Q0 d#1 3\n" /* '#' inside a docno is kept */
+                          "1\t0\tdA\t0",  /* tabs, no final newline */
+                          QK_REL_QRELS, QK_DEDUP_ERROR);
+    size_t n, t;
+    const qk_judgment *j;
+    uint32_t doc;
+    (void)state;
+    assert_int_equal(qk_qrels_format(q), QK_REL_QRELS);
+    /* strcmp order, not numeric: "1" < "10" < "2". */
+    assert_int_equal(qk_qrels_num_topics(q), 3);
+    assert_string_equal(qk_qrels_topic(q, 0), "1");
+    assert_string_equal(qk_qrels_topic(q, 1), "10");
+    assert_string_equal(qk_qrels_topic(q, 2), "2");
+    assert_true(qk_qrels_find_topic(q, "2", 1, &t));
+    assert_int_equal(t, 2);
+    assert_false(qk_qrels_find_topic(q, "3", 1, &t));
+    assert_int_equal(qk_qrels_num_judgments(q), 6);
+    /* rel > 0: dA/10 (1), dC/1 (2), d#1/2 (3). */
+    assert_int_equal(qk_qrels_count_positive(q), 3);
+    assert_true(rel_of(q, "10", "0", "dA") == 1);
+    assert_true(rel_of(q, "10", "0", "dB") == -1);
+    assert_true(rel_of(q, "1", "0", "dC") == 2);
+    assert_true(rel_of(q, "1", "0", "dA") == 0);
+    assert_true(rel_of(q, "2", "0", "dB") == 0);
+    assert_true(rel_of(q, "2", "0", "d#1") == 3);
+    assert_true(rel_of(q, "1", "0", "dB") == -99); /* docno known, not in this topic */
+    assert_false(qk_qrels_find_doc(q, "dZ", 2, &doc));
+    /* Topic "1": judgments sorted by docno id (dA interned before dC). */
+    j = qk_qrels_judgments(q, 0, &n);
+    assert_int_equal(n, 2);
+    assert_string_equal(qk_qrels_docno(q, j[0].doc), "dA");
+    assert_int_equal(j[0].line, 10); /* physical line numbers, for messages */
+    assert_string_equal(qk_qrels_docno(q, j[1].doc), "dC");
+    assert_int_equal(j[1].line, 6);
+    assert_string_equal(qk_qrels_group(q, j[0].jg), "0");
+    qk_qrels_free(q);
+    qk_qrels_free(NULL);
+}
+
+static void test_qrels_get_many(void **state)
+{
+    /* 300 docs in one topic, inserted out of order: every one is found by
+     * binary search, and absent (topic, doc) pairs give NULL. */
+    char *text = malloc(300 * 32), *w = text;
+    qk_qrels *q;
+    size_t t;
+    (void)state;
+    for (int i = 0; i < 300; i++)
+        w += sprintf(w, "%s 0 doc%d %d\n", i % 2 ? "T1" : "T2", (i * 37) % 300, i % 3);
+    q = read_ok(text, QK_REL_QRELS, QK_DEDUP_ERROR);
+    for (int i = 0; i < 300; i++) {
+        char d[16];
+        uint32_t doc;
+        sprintf(d, "doc%d", (i * 37) % 300);
+        assert_true(qk_qrels_find_doc(q, d, strlen(d), &doc));
+        assert_true(qk_qrels_find_topic(q, i % 2 ? "T1" : "T2", 2, &t));
+        assert_non_null(qk_qrels_get(q, t, 0, doc));
+        assert_true(qk_qrels_get(q, t, 0, doc)->rel == i % 3);
+        assert_null(qk_qrels_get(q, 1 - t, 0, doc));
+    }
+    /* i % 3 > 0 for 200 of the 300 lines. */
+    assert_int_equal(qk_qrels_count_positive(q), 200);
+    qk_qrels_free(q);
+    free(text);
+}
+
+static void test_qrels_jg(void **state)
+{
+    qk_qrels *q = read_ok("q1 g2 dA 1\n"
+                          "q1 g1 dA 0\n" /* same doc, other group: not a duplicate */
+                          "q1 g1 dB 2\n",
+                          QK_REL_QRELS_JG, QK_DEDUP_ERROR);
+    size_t n;
+    const qk_judgment *j;
+    (void)state;
+    assert_true(rel_of(q, "q1", "g2", "dA") == 1);
+    assert_true(rel_of(q, "q1", "g1", "dA") == 0);
+    assert_true(rel_of(q, "q1", "g1", "dB") == 2);
+    assert_true(rel_of(q, "q1", "g2", "dB") == -99);
+    /* Sorted by group name first (g1 < g2), then docno id. */
+    j = qk_qrels_judgments(q, 0, &n);
+    assert_int_equal(n, 3);
+    assert_string_equal(qk_qrels_group(q, j[0].jg), "g1");
+    assert_string_equal(qk_qrels_docno(q, j[0].doc), "dA");
+    assert_string_equal(qk_qrels_group(q, j[1].jg), "g1");
+    assert_string_equal(qk_qrels_docno(q, j[1].doc), "dB");
+    assert_string_equal(qk_qrels_group(q, j[2].jg), "g2");
+    assert_int_equal(qk_qrels_count_positive(q), 2);
+    qk_qrels_free(q);
+    read_bad("q1 g1 dA 1\nq1 g1 dA 1\n", QK_REL_QRELS_JG, QK_DEDUP_ERROR, QK_EINPUT,
+             " line 2: docno 'dA' is judged twice for topic 'q1' (first on line 1); "
+             "use --dedup first to keep the first judgment");
+}
+
+static void test_prefs(void **state)
+{
+    qk_qrels *q = read_ok("q1 jg1 s1 dA 2.5\n"
+                          "q1 jg1 s1 dA 2.5\n" /* prefs may repeat a line: kept */
+                          "q1 jg1 s2 dB 0\n",
+                          QK_REL_PREFS, QK_DEDUP_ERROR);
+    size_t n;
+    const qk_judgment *j;
+    (void)state;
+    assert_int_equal(qk_qrels_format(q), QK_REL_PREFS);
+    j = qk_qrels_judgments(q, 0, &n);
+    assert_int_equal(n, 3);
+    assert_string_equal(qk_qrels_docno(q, j[0].doc), "dA");
+    assert_true(j[0].rel == 2.5);
+    assert_string_equal(qk_qrels_group(q, j[0].jg), "jg1");
+    assert_string_equal(qk_qrels_group(q, j[0].jsg), "s1");
+    assert_string_equal(qk_qrels_group(q, j[2].jsg), "s2");
+    qk_qrels_free(q);
+    read_bad("q1 jg1 s1 dA\n", QK_REL_PREFS, QK_DEDUP_ERROR, QK_EINPUT,
+             " line 1: expected 5 fields (qid jg jsg docno rel_level), found 4");
+    read_bad("q1 jg1 s1 dA x\n", QK_REL_PREFS, QK_DEDUP_ERROR, QK_EINPUT,
+             " line 1: relevance level 'x' is not a number");
+    read_bad("q1 jg1 s1 dA nan\n", QK_REL_PREFS, QK_DEDUP_ERROR, QK_EINPUT,
+             " line 1: relevance level 'nan' is not a number");
+}
+
+static void test_qrels_prefs(void **state)
+{
+    /* A qrels file read as prefs: jg = the iter column, jsg = "0", and the
+     * relevance is a number (fractions allowed). */
+    qk_qrels *q = read_ok("q1 0 dA 1\nq1 0 dB 0.5\n", QK_REL_QRELS_PREFS, QK_DEDUP_ERROR);
+    size_t n;
+    const qk_judgment *j;
+    (void)state;
+    j = qk_qrels_judgments(q, 0, &n);
+    assert_int_equal(n, 2);
+    assert_string_equal(qk_qrels_group(q, j[0].jg), "0");
+    assert_string_equal(qk_qrels_group(q, j[0].jsg), "0");
+    assert_true(j[1].rel == 0.5);
+    qk_qrels_free(q);
+}
+
+static void test_duplicates(void **state)
+{
+    static const char text[] = "q1 0 dA 0\n"
+                               "q1 0 dB 1\n"
+                               "q2 0 dA 1\n" /* other topic: fine */
+                               "q1 0 dA 2\n"
+                               "q1 0 dA 3\n";
+    qk_qrels *q;
+    (void)state;
+    read_bad(text, QK_REL_QRELS, QK_DEDUP_ERROR, QK_EINPUT,
+             " line 4: docno 'dA' is judged twice for topic 'q1' (first on line 1); "
+             "use --dedup first to keep the first judgment");
+    q = read_ok(text, QK_REL_QRELS, QK_DEDUP_FIRST);
+    assert_int_equal(qk_qrels_num_judgments(q), 3);
+    assert_true(rel_of(q, "q1", "0", "dA") == 0); /* the first one wins */
+    assert_true(rel_of(q, "q1", "0", "dB") == 1);
+    assert_true(rel_of(q, "q2", "0", "dA") == 1);
+    /* Positive records left: q1/dB, q2/dA (the dropped 2 and 3 do not count). */
+    assert_int_equal(qk_qrels_count_positive(q), 2);
+    qk_qrels_free(q);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    read_bad("q1 0 dA\n", QK_REL_QRELS, QK_DEDUP_ERROR, QK_EINPUT,
+             " line 1: expected 4 fields (qid iter docno rel), found 3");
+    read_bad("# c\nq1 0 dA 1 extra\n", QK_REL_QRELS, QK_DEDUP_ERROR, QK_EINPUT,
+             " line 2: expected 4 fields (qid iter docno rel), found 5");
+    read_bad("q1 0 dA 1.5\n", QK_REL_QRELS, QK_DEDUP_ERROR, QK_EINPUT,
+             " line 1: relevance '1.5' is not an integer");
+    read_bad("q1 0 dA 1\nq1 0 dB x\n", QK_REL_QRELS, QK_DEDUP_ERROR, QK_EINPUT,
+             " line 2: relevance 'x' is not an integer");
+    read_bad("q1 g dA\n", QK_REL_QRELS_JG, QK_DEDUP_ERROR, QK_EINPUT,
+             " line 1: expected 4 fields (qid jg docno rel), found 3");
+    read_bad("", QK_REL_QRELS, QK_DEDUP_ERROR, QK_EINPUT, ": no judgments (the file is empty)");
+    read_bad("# only\n\n  # comments\n", QK_REL_QRELS, QK_DEDUP_ERROR, QK_EINPUT,
+             ": no judgments (the file is empty)");
+}
+
+static void test_binary_and_missing(void **state)
+{
+    static const char data[] = "q1 0 dA 1\nq1 0 d\0B 1\n";
+    const char *dir = getenv("TMPDIR");
+    char p[4096], want[4200];
+    qk_qrels *q = (qk_qrels *)&q;
+    qk_error err;
+    FILE *f;
+    (void)state;
+    snprintf(p, sizeof p, "%s/qk_qrels_bin_%d", dir && *dir ? dir : "/tmp", (int)getpid());
+    f = fopen(p, "wb");
+    fwrite(data, 1, sizeof data - 1, f);
+    fclose(f);
+    assert_int_equal(qk_qrels_read(p, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_EINPUT);
+    assert_null(q);
+    snprintf(want, sizeof want, "'%s' line 2: binary data (NUL byte); expected a text file", p);
+    assert_string_equal(err.message, want);
+    unlink(p);
+    assert_int_equal(qk_qrels_read("/nonexistent/q", QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_EIO);
+    assert_string_equal(err.message, "'/nonexistent/q': cannot open: No such file or directory");
+}
+
+static void test_format_parse_and_write(void **state)
+{
+    qk_rel_format f;
+    qk_qrels *q;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem;
+    qk_error err;
+    (void)state;
+    assert_int_equal(qk_rel_format_parse("qrels", &f), 0);
+    assert_int_equal(f, QK_REL_QRELS);
+    assert_int_equal(qk_rel_format_parse("qrels_jg", &f), 0);
+    assert_int_equal(f, QK_REL_QRELS_JG);
+    assert_int_equal(qk_rel_format_parse("prefs", &f), 0);
+    assert_int_equal(f, QK_REL_PREFS);
+    assert_int_equal(qk_rel_format_parse("qrels_prefs", &f), 0);
+    assert_int_equal(f, QK_REL_QRELS_PREFS);
+    assert_int_not_equal(qk_rel_format_parse("QRELS", &f), 0);
+    assert_int_not_equal(qk_rel_format_parse("", &f), 0);
+    q = read_ok("b 7 d2 1\na 3 d1 0\nb 0 d1 2\n", QK_REL_QRELS, QK_DEDUP_ERROR);
+    mem = open_memstream(&buf, &len);
+    assert_int_equal(qk_qrels_write(q, mem, &err), QK_OK);
+    fclose(mem);
+    /* Topics in strcmp order, iter written as 0, docs in reading order. */
+    assert_string_equal(buf, "a 0 d1 0\nb 0 d2 1\nb 0 d1 2\n");
+    free(buf);
+    qk_qrels_free(q);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_qrels_basic),    cmocka_unit_test(test_qrels_get_many),
+        cmocka_unit_test(test_qrels_jg),       cmocka_unit_test(test_prefs),
+        cmocka_unit_test(test_qrels_prefs),    cmocka_unit_test(test_duplicates),
+        cmocka_unit_test(test_errors),         cmocka_unit_test(test_binary_and_missing),
+        cmocka_unit_test(test_format_parse_and_write),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

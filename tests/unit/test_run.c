@@ -1,0 +1,297 @@
+/* Streamed TREC run reader (src/io/run.c): topic blocks, split topics,
+ * grouped mode, the run id rule, skipped lines and error messages. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "qrelkit/io.h"
+
+static char *write_tmp(const char *text)
+{
+    const char *dir = getenv("TMPDIR");
+    char *p = malloc(4096);
+    int fd;
+    snprintf(p, 4096, "%s/qk_run_XXXXXX", dir && *dir ? dir : "/tmp");
+    fd = mkstemp(p);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    return p;
+}
+
+static void drop(char *p)
+{
+    unlink(p);
+    free(p);
+}
+
+/* Next topic must be qid with the given docnos (space-separated) and seen flag. */
+static void expect_topic(qk_run_stream *s, const char *qid, const char *docs, int seen)
+{
+    qk_run_topic t;
+    qk_error err;
+    int sb = -1;
+    char buf[512] = "";
+    int r = qk_run_next(s, &t, &sb, &err);
+    if (r != 1)
+        fail_msg("qk_run_next = %d (%s), expected topic %s", r, r < 0 ? err.message : "end", qid);
+    assert_string_equal(t.qid, qid);
+    for (size_t i = 0; i < t.n; i++) {
+        if (i)
+            strcat(buf, " ");
+        strcat(buf, t.docnos[i]);
+    }
+    assert_string_equal(buf, docs);
+    assert_int_equal(sb, seen);
+}
+
+static void expect_end(qk_run_stream *s)
+{
+    qk_run_topic t;
+    qk_error err;
+    int sb;
+    assert_int_equal(qk_run_next(s, &t, &sb, &err), 0);
+}
+
+static const char split_run[] = "q1 Q0 d1 1 3.5 runA\n"
+                                "q1 Q0 d2 2 2 runA\n"
+                                "q2 Q0 d3 1 1e1 runA\n"
+                                "q1 Q0 d4 3 -1 runB\n";
+
+static void test_blocks(void **state)
+{
+    char *p = write_tmp(split_run);
+    qk_run_stream *s;
+    qk_run_topic t;
+    qk_error err;
+    int sb;
+    (void)state;
+    assert_int_equal(qk_run_open(p, QK_RUN_STREAM, &s, &err), QK_OK);
+    assert_string_equal(qk_run_path(s), p);
+    assert_int_equal(qk_run_next(s, &t, &sb, &err), 1);
+    assert_string_equal(t.qid, "q1");
+    assert_int_equal(t.n, 2);
+    assert_string_equal(t.docnos[0], "d1");
+    assert_string_equal(t.docnos[1], "d2");
+    assert_true(t.scores[0] == 3.5);
+    assert_true(t.scores[1] == 2.0);
+    assert_int_equal(t.lines[0], 1);
+    assert_int_equal(t.lines[1], 2);
+    assert_int_equal(sb, 0);
+    assert_int_equal(qk_run_next(s, &t, &sb, &err), 1);
+    assert_string_equal(t.qid, "q2");
+    assert_true(t.scores[0] == 10.0);
+    assert_int_equal(sb, 0);
+    /* q1 again after q2: a split topic is reported. */
+    assert_int_equal(qk_run_next(s, &t, &sb, &err), 1);
+    assert_string_equal(t.qid, "q1");
+    assert_int_equal(t.n, 1);
+    assert_string_equal(t.docnos[0], "d4");
+    assert_true(t.scores[0] == -1.0);
+    assert_int_equal(t.lines[0], 4);
+    assert_int_equal(sb, 1);
+    expect_end(s);
+    expect_end(s);
+    /* The run id is the 6th field of the last content line. */
+    assert_string_equal(qk_run_id(s), "runB");
+    /* Restart in grouped mode: each topic once, in order of first
+     * appearance, entries in file order. */
+    assert_int_equal(qk_run_restart(s, QK_RUN_GROUP_ALL, &err), QK_OK);
+    assert_int_equal(qk_run_next(s, &t, &sb, &err), 1);
+    assert_string_equal(t.qid, "q1");
+    assert_int_equal(t.n, 3);
+    assert_string_equal(t.docnos[2], "d4");
+    assert_true(t.scores[2] == -1.0);
+    assert_int_equal(t.lines[2], 4);
+    assert_int_equal(sb, 0);
+    expect_topic(s, "q2", "d3", 0);
+    expect_end(s);
+    /* And back to streaming. */
+    assert_int_equal(qk_run_restart(s, QK_RUN_STREAM, &err), QK_OK);
+    expect_topic(s, "q1", "d1 d2", 0);
+    expect_topic(s, "q2", "d3", 0);
+    expect_topic(s, "q1", "d4", 1);
+    expect_end(s);
+    qk_run_close(s);
+    qk_run_close(NULL);
+    drop(p);
+}
+
+static void test_group_all(void **state)
+{
+    char *p = write_tmp("b Q0 x1 1 1 r\n"
+                        "a Q0 y1 1 1 r\n"
+                        "b Q0 x2 2 1 r\n"
+                        "c Q0 z1 1 1 r\n"
+                        "a Q0 y2 2 1 r\n"
+                        "b Q0 x3 3 1 r\n");
+    qk_run_stream *s;
+    qk_error err;
+    (void)state;
+    assert_int_equal(qk_run_open(p, QK_RUN_GROUP_ALL, &s, &err), QK_OK);
+    expect_topic(s, "b", "x1 x2 x3", 0);
+    expect_topic(s, "a", "y1 y2", 0);
+    expect_topic(s, "c", "z1", 0);
+    expect_end(s);
+    qk_run_close(s);
+    drop(p);
+}
+
+static void test_skipped_lines(void **state)
+{
+    char *p = write_tmp("# a comment line\n"
+                        "\n"
+                        "q1 Q0 d#1 1 0.5 first\n" /* '#' inside a docno is data */
+                        "   # indented comment\n"
+                        "\t \r\n"
+                        "q1\tQ0\td2\t2\t0.25\tsecond extra cols\r\n" /* tabs, CRLF, 8 fields */
+                        "q2 Q0 #d3 1 0 third\n" /* '#' starts a docno, not the line */
+                        "# trailing comment naming no run\n"
+                        "\n");
+    qk_run_stream *s;
+    qk_run_topic t;
+    qk_error err;
+    int sb;
+    (void)state;
+    assert_int_equal(qk_run_open(p, QK_RUN_STREAM, &s, &err), QK_OK);
+    assert_int_equal(qk_run_next(s, &t, &sb, &err), 1);
+    assert_string_equal(t.qid, "q1");
+    assert_int_equal(t.n, 2);
+    assert_string_equal(t.docnos[0], "d#1");
+    assert_string_equal(t.docnos[1], "d2");
+    assert_true(t.scores[1] == 0.25);
+    assert_int_equal(t.lines[0], 3);
+    assert_int_equal(t.lines[1], 6);
+    expect_topic(s, "q2", "#d3", 0);
+    expect_end(s);
+    assert_string_equal(qk_run_id(s), "third");
+    qk_run_close(s);
+    drop(p);
+}
+
+static void test_empty(void **state)
+{
+    char *p = write_tmp("# nothing\n\n");
+    qk_run_stream *s;
+    qk_error err;
+    (void)state;
+    assert_int_equal(qk_run_open(p, QK_RUN_STREAM, &s, &err), QK_OK);
+    expect_end(s);
+    assert_string_equal(qk_run_id(s), "");
+    qk_run_close(s);
+    drop(p);
+}
+
+static void run_bad(const char *text, int mode, int ntopics_ok, const char *want_msg)
+{
+    char *p = write_tmp(text);
+    char full[2048];
+    qk_run_stream *s;
+    qk_run_topic t;
+    qk_error err;
+    int sb, r;
+    assert_int_equal(qk_run_open(p, mode, &s, &err), QK_OK);
+    for (int i = 0; i < ntopics_ok; i++)
+        assert_int_equal(qk_run_next(s, &t, &sb, &err), 1);
+    r = qk_run_next(s, &t, &sb, &err);
+    assert_int_equal(r, QK_EINPUT);
+    assert_int_equal(err.code, QK_EINPUT);
+    snprintf(full, sizeof full, "'%s'%s", p, want_msg);
+    assert_string_equal(err.message, full);
+    qk_run_close(s);
+    drop(p);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    run_bad("q1 Q0 d1 1 0.5\n", QK_RUN_STREAM, 0,
+            " line 1: expected 6 fields (qid iter docno rank score runid), found 5");
+    /* The reader looks one line ahead to find the end of a block, so a bad
+     * first line of q2 is reported before q1 is handed out. */
+    run_bad("q1 Q0 d1 1 1 r\nq2 Q0 d2 1 abc r\n", QK_RUN_STREAM, 0,
+            " line 2: score 'abc' is not a finite number");
+    run_bad("q1 Q0 d1 1 1 r\nq1 Q0 d2 2 nan r\n", QK_RUN_STREAM, 0,
+            " line 2: score 'nan' is not a finite number");
+    run_bad("q1 Q0 d1 1 inf r\n", QK_RUN_GROUP_ALL, 0, " line 1: score 'inf' is not a finite number");
+    run_bad("q1 Q0 d1 1 -1e400 r\n", QK_RUN_STREAM, 0, " line 1: score '-1e400' is not a finite number");
+    run_bad("q1 Q0 d1 1 0.5.1 r\n", QK_RUN_STREAM, 0, " line 1: score '0.5.1' is not a finite number");
+}
+
+static void test_errors_nul(void **state)
+{
+    /* write_tmp stops at the NUL, so this one is written by hand. */
+    static const char data[] = "q1 Q0 d1 1 1 r\nq1 Q0 d\0x 2 1 r\n";
+    char p[4096], want[4200];
+    const char *dir = getenv("TMPDIR");
+    qk_run_stream *s;
+    qk_run_topic t;
+    qk_error err;
+    int sb;
+    FILE *f;
+    (void)state;
+    snprintf(p, sizeof p, "%s/qk_run_nul_%d", dir && *dir ? dir : "/tmp", (int)getpid());
+    f = fopen(p, "wb");
+    fwrite(data, 1, sizeof data - 1, f);
+    fclose(f);
+    assert_int_equal(qk_run_open(p, QK_RUN_STREAM, &s, &err), QK_OK);
+    assert_int_equal(qk_run_next(s, &t, &sb, &err), QK_EINPUT);
+    snprintf(want, sizeof want, "'%s' line 2: binary data (NUL byte); expected a text file", p);
+    assert_string_equal(err.message, want);
+    qk_run_close(s);
+    unlink(p);
+    assert_int_equal(qk_run_open("/nonexistent/run", QK_RUN_STREAM, &s, &err), QK_EIO);
+    assert_null(s);
+    assert_string_equal(err.message, "'/nonexistent/run': cannot open: No such file or directory");
+}
+
+/* Many topics of many lines: the block buffers grow and views stay right. */
+static void test_large(void **state)
+{
+    char *text = malloc(200 * 100 * 40), *w = text, *p;
+    qk_run_stream *s;
+    qk_run_topic t;
+    qk_error err;
+    int sb;
+    size_t topics = 0;
+    (void)state;
+    for (int q = 0; q < 200; q++)
+        for (int d = 0; d < 100; d++)
+            w += sprintf(w, "t%03d Q0 doc-%d-%d %d %d.5 sys\n", q, q, d, d + 1, 1000 - d);
+    p = write_tmp(text);
+    assert_int_equal(qk_run_open(p, QK_RUN_STREAM, &s, &err), QK_OK);
+    while (qk_run_next(s, &t, &sb, &err) == 1) {
+        char want[32];
+        assert_int_equal(t.n, 100);
+        assert_int_equal(sb, 0);
+        sprintf(want, "t%03zu", topics);
+        assert_string_equal(t.qid, want);
+        sprintf(want, "doc-%zu-99", topics);
+        assert_string_equal(t.docnos[99], want);
+        assert_true(t.scores[99] == 901.5);
+        assert_int_equal(t.lines[99], (long)topics * 100 + 100);
+        topics++;
+    }
+    assert_int_equal(topics, 200);
+    assert_string_equal(qk_run_id(s), "sys");
+    qk_run_close(s);
+    drop(p);
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_blocks),  cmocka_unit_test(test_group_all), cmocka_unit_test(test_skipped_lines),
+        cmocka_unit_test(test_empty),   cmocka_unit_test(test_errors),    cmocka_unit_test(test_errors_nul),
+        cmocka_unit_test(test_large),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

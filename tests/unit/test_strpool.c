@@ -1,0 +1,129 @@
+/* String pool (src/core/strpool.c): interning gives dense ids from 0, equal
+ * byte strings share an id, lookups survive table growth, and strings are
+ * compared as bytes (embedded NUL, high bytes, empty string). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "qrelkit/core.h"
+
+static void test_basic(void **state)
+{
+    qk_strpool *p = qk_strpool_new();
+    uint32_t a, b, c, x;
+    (void)state;
+    assert_non_null(p);
+    assert_int_equal(qk_strpool_count(p), 0);
+    assert_false(qk_strpool_find(p, "abc", 3, &x));
+    assert_int_equal(qk_strpool_intern(p, "abc", 3, &a), QK_OK);
+    assert_int_equal(qk_strpool_intern(p, "abd", 3, &b), QK_OK);
+    assert_int_equal(qk_strpool_intern(p, "abc", 3, &c), QK_OK);
+    assert_int_equal(a, 0);
+    assert_int_equal(b, 1);
+    assert_int_equal(c, 0);
+    assert_int_equal(qk_strpool_count(p), 2);
+    assert_true(qk_strpool_find(p, "abd", 3, &x));
+    assert_int_equal(x, 1);
+    /* A prefix or a longer string is another string. */
+    assert_false(qk_strpool_find(p, "ab", 2, &x));
+    assert_false(qk_strpool_find(p, "abcd", 4, &x));
+    /* Only len bytes count: "abcdef" with len 3 is "abc". */
+    assert_true(qk_strpool_find(p, "abcdef", 3, &x));
+    assert_int_equal(x, 0);
+    assert_string_equal(qk_strpool_str(p, 0), "abc");
+    assert_string_equal(qk_strpool_str(p, 1), "abd");
+    assert_int_equal(qk_strpool_len(p, 0), 3);
+    assert_int_equal(qk_strpool_len(p, 1), 3);
+    qk_strpool_free(p);
+    qk_strpool_free(NULL);
+}
+
+static void test_special_bytes(void **state)
+{
+    qk_strpool *p = qk_strpool_new();
+    uint32_t e, n1, n2, hi, x;
+    (void)state;
+    assert_int_equal(qk_strpool_intern(p, "", 0, &e), QK_OK);
+    assert_int_equal(qk_strpool_len(p, e), 0);
+    assert_string_equal(qk_strpool_str(p, e), "");
+    assert_int_equal(qk_strpool_intern(p, "a\0b", 3, &n1), QK_OK);
+    assert_int_equal(qk_strpool_intern(p, "a\0c", 3, &n2), QK_OK);
+    assert_int_not_equal(n1, n2);
+    assert_int_equal(qk_strpool_len(p, n1), 3);
+    assert_memory_equal(qk_strpool_str(p, n1), "a\0b", 4); /* NUL-terminated too */
+    assert_true(qk_strpool_find(p, "a\0c", 3, &x));
+    assert_int_equal(x, n2);
+    assert_false(qk_strpool_find(p, "a", 1, &x)); /* not the C-string prefix */
+    assert_int_equal(qk_strpool_intern(p, "\xff\xfe\x80 \t\r\n#", 8, &hi), QK_OK);
+    assert_true(qk_strpool_find(p, "\xff\xfe\x80 \t\r\n#", 8, &x));
+    assert_int_equal(x, hi);
+    assert_int_equal(qk_strpool_len(p, hi), 8);
+    /* The empty string is still found after the others. */
+    assert_true(qk_strpool_find(p, "", 0, &x));
+    assert_int_equal(x, e);
+    qk_strpool_free(p);
+}
+
+/* 100000 strings: the table (1024 slots at first, load <= 1/2) doubles
+ * many times and the arena moves; every id must stay findable. */
+static void test_many(void **state)
+{
+    enum { N = 100000 };
+    qk_strpool *p = qk_strpool_new();
+    char buf[32];
+    uint32_t id, x;
+    (void)state;
+    for (uint32_t i = 0; i < N; i++) {
+        int len = snprintf(buf, sizeof buf, "doc-%u", i * 7919u);
+        assert_int_equal(qk_strpool_intern(p, buf, (size_t)len, &id), QK_OK);
+        assert_int_equal(id, i);
+    }
+    assert_int_equal(qk_strpool_count(p), N);
+    for (uint32_t i = 0; i < N; i++) {
+        int len = snprintf(buf, sizeof buf, "doc-%u", i * 7919u);
+        assert_true(qk_strpool_find(p, buf, (size_t)len, &x));
+        assert_int_equal(x, i);
+        assert_string_equal(qk_strpool_str(p, i), buf);
+        assert_int_equal(qk_strpool_len(p, i), (size_t)len);
+        assert_int_equal(qk_strpool_intern(p, buf, (size_t)len, &x), QK_OK);
+        assert_int_equal(x, i);
+    }
+    assert_false(qk_strpool_find(p, "doc-1", 5, &x));
+    assert_int_equal(qk_strpool_count(p), N);
+    qk_strpool_free(p);
+}
+
+/* Strings of very different lengths, including long ones, keep their bytes. */
+static void test_lengths(void **state)
+{
+    static char big[70000];
+    qk_strpool *p = qk_strpool_new();
+    uint32_t id, x;
+    (void)state;
+    memset(big, 'z', sizeof big);
+    for (size_t len = 1; len <= sizeof big; len = len * 3 + 1) {
+        assert_int_equal(qk_strpool_intern(p, big, len, &id), QK_OK);
+        assert_int_equal(qk_strpool_len(p, id), len);
+        assert_true(qk_strpool_find(p, big, len, &x));
+        assert_int_equal(x, id);
+    }
+    for (uint32_t i = 0; i < qk_strpool_count(p); i++)
+        assert_int_equal(strlen(qk_strpool_str(p, i)), qk_strpool_len(p, i));
+    qk_strpool_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_basic),
+        cmocka_unit_test(test_special_bytes),
+        cmocka_unit_test(test_many),
+        cmocka_unit_test(test_lengths),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
