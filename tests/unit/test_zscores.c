@@ -11,17 +11,12 @@
 #include <unistd.h>
 
 #include "qrelkit/io.h"
+#include "tmpfile_util.h"
 
 static char *write_tmp(const char *text)
 {
-    const char *dir = getenv("TMPDIR");
-    char *p = malloc(4096);
-    int fd;
-    snprintf(p, 4096, "%s/qk_z_XXXXXX", dir && *dir ? dir : "/tmp");
-    fd = mkstemp(p);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
+    char *p = qk_test_write_text(text);
+    assert_non_null(p);
     return p;
 }
 
@@ -55,8 +50,7 @@ static void test_read(void **state)
     assert_int_equal(qk_zscores_get(z, "40", "1", &m, &sd, &known), 0);
     qk_zscores_free(z);
     qk_zscores_free(NULL);
-    unlink(p);
-    free(p);
+    qk_test_drop(p);
 }
 
 static void z_bad(const char *text, qk_status want, const char *want_msg)
@@ -69,8 +63,7 @@ static void z_bad(const char *text, qk_status want, const char *want_msg)
     assert_null(z);
     snprintf(full, sizeof full, "'%s'%s", p, want_msg);
     assert_string_equal(err.message, full);
-    unlink(p);
-    free(p);
+    qk_test_drop(p);
 }
 
 static void test_errors(void **state)

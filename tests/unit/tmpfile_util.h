@@ -1,0 +1,52 @@
+/* Temporary files for the reader tests: the readers take paths, so each test
+ * writes its input under $TMPDIR (or /tmp) and removes it afterwards. */
+#ifndef QK_TESTS_TMPFILE_UTIL_H
+#define QK_TESTS_TMPFILE_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A new empty file; returns its malloc'd path. Aborts on failure: a test
+ * that cannot write its input cannot say anything. */
+static inline char *qk_test_tmp_path(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char *p = malloc(4096);
+    int fd;
+    if (!p)
+        abort();
+    snprintf(p, 4096, "%s/qk_test_XXXXXX", dir && *dir ? dir : "/tmp");
+    fd = mkstemp(p);
+    if (fd < 0) {
+        perror(p);
+        abort();
+    }
+    close(fd);
+    return p;
+}
+
+/* A file holding data[0..n); returns its malloc'd path. Aborts on failure. */
+static inline char *qk_test_write_tmp(const void *data, size_t n)
+{
+    char *p = qk_test_tmp_path();
+    FILE *f = fopen(p, "wb");
+    if (!f || fwrite(data, 1, n, f) != n || fclose(f) != 0) {
+        perror(p);
+        abort();
+    }
+    return p;
+}
+
+static inline char *qk_test_write_text(const char *text) { return qk_test_write_tmp(text, strlen(text)); }
+
+/* Remove and free a path from the functions above. */
+static inline void qk_test_drop(char *p)
+{
+    if (p)
+        unlink(p);
+    free(p);
+}
+
+#endif
