@@ -13,34 +13,23 @@
 #include <zlib.h>
 
 #include "qrelkit/io.h"
+#include "tmpfile_util.h"
 
 static char *tmp_path(void)
 {
-    const char *dir = getenv("TMPDIR");
-    char *p = malloc(4096);
-    int fd;
-    snprintf(p, 4096, "%s/qk_lines_XXXXXX", dir && *dir ? dir : "/tmp");
-    fd = mkstemp(p);
-    assert_true(fd >= 0);
-    close(fd);
+    char *p = qk_test_tmp_path();
+    assert_non_null(p);
     return p;
 }
 
 static char *write_tmp(const void *data, size_t n)
 {
-    char *p = tmp_path();
-    FILE *f = fopen(p, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    fclose(f);
+    char *p = qk_test_write_tmp(data, n);
+    assert_non_null(p);
     return p;
 }
 
-static void drop(char *p)
-{
-    unlink(p);
-    free(p);
-}
+#define drop qk_test_drop
 
 /* Expect the next line to be want (with its exact bytes) at line number no. */
 static void expect_line(qk_lines *l, const char *want, size_t wlen, long no)

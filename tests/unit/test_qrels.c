@@ -12,25 +12,16 @@
 #include <unistd.h>
 
 #include "qrelkit/io.h"
+#include "tmpfile_util.h"
 
 static char *write_tmp(const char *text)
 {
-    const char *dir = getenv("TMPDIR");
-    char *p = malloc(4096);
-    int fd;
-    snprintf(p, 4096, "%s/qk_qrels_XXXXXX", dir && *dir ? dir : "/tmp");
-    fd = mkstemp(p);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
+    char *p = qk_test_write_text(text);
+    assert_non_null(p);
     return p;
 }
 
-static void drop(char *p)
-{
-    unlink(p);
-    free(p);
-}
+#define drop qk_test_drop
 
 static qk_qrels *read_ok(const char *text, qk_rel_format fmt, qk_dedup dedup)
 {
@@ -267,21 +258,15 @@ static void test_errors(void **state)
 static void test_binary_and_missing(void **state)
 {
     static const char data[] = "q1 0 dA 1\nq1 0 d\0B 1\n";
-    const char *dir = getenv("TMPDIR");
-    char p[4096], want[4200];
+    char *p = qk_test_write_tmp(data, sizeof data - 1), want[4200];
     qk_qrels *q = (qk_qrels *)&q;
     qk_error err;
-    FILE *f;
     (void)state;
-    snprintf(p, sizeof p, "%s/qk_qrels_bin_%d", dir && *dir ? dir : "/tmp", (int)getpid());
-    f = fopen(p, "wb");
-    fwrite(data, 1, sizeof data - 1, f);
-    fclose(f);
     assert_int_equal(qk_qrels_read(p, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_EINPUT);
     assert_null(q);
     snprintf(want, sizeof want, "'%s' line 2: binary data (NUL byte); expected a text file", p);
     assert_string_equal(err.message, want);
-    unlink(p);
+    qk_test_drop(p);
     assert_int_equal(qk_qrels_read("/nonexistent/q", QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_EIO);
     assert_string_equal(err.message, "'/nonexistent/q': cannot open: No such file or directory");
 }

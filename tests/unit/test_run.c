@@ -12,25 +12,16 @@
 #include <unistd.h>
 
 #include "qrelkit/io.h"
+#include "tmpfile_util.h"
 
 static char *write_tmp(const char *text)
 {
-    const char *dir = getenv("TMPDIR");
-    char *p = malloc(4096);
-    int fd;
-    snprintf(p, 4096, "%s/qk_run_XXXXXX", dir && *dir ? dir : "/tmp");
-    fd = mkstemp(p);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
+    char *p = qk_test_write_text(text);
+    assert_non_null(p);
     return p;
 }
 
-static void drop(char *p)
-{
-    unlink(p);
-    free(p);
-}
+#define drop qk_test_drop
 
 /* Next topic must be qid with the given docnos (space-separated) and seen flag. */
 static void expect_topic(qk_run_stream *s, const char *qid, const char *docs, int seen)
@@ -229,24 +220,18 @@ static void test_errors_nul(void **state)
 {
     /* write_tmp stops at the NUL, so this one is written by hand. */
     static const char data[] = "q1 Q0 d1 1 1 r\nq1 Q0 d\0x 2 1 r\n";
-    char p[4096], want[4200];
-    const char *dir = getenv("TMPDIR");
+    char *p = qk_test_write_tmp(data, sizeof data - 1), want[4200];
     qk_run_stream *s;
     qk_run_topic t;
     qk_error err;
     int sb;
-    FILE *f;
     (void)state;
-    snprintf(p, sizeof p, "%s/qk_run_nul_%d", dir && *dir ? dir : "/tmp", (int)getpid());
-    f = fopen(p, "wb");
-    fwrite(data, 1, sizeof data - 1, f);
-    fclose(f);
     assert_int_equal(qk_run_open(p, QK_RUN_STREAM, &s, &err), QK_OK);
     assert_int_equal(qk_run_next(s, &t, &sb, &err), QK_EINPUT);
     snprintf(want, sizeof want, "'%s' line 2: binary data (NUL byte); expected a text file", p);
     assert_string_equal(err.message, want);
     qk_run_close(s);
-    unlink(p);
+    qk_test_drop(p);
     assert_int_equal(qk_run_open("/nonexistent/run", QK_RUN_STREAM, &s, &err), QK_EIO);
     assert_null(s);
     assert_string_equal(err.message, "'/nonexistent/run': cannot open: No such file or directory");
