@@ -6,5 +6,6 @@
 #include "qrelkit/io.h"
 #include "qrelkit/eval.h"
 #include "qrelkit/sim.h"
+#include "qrelkit/stats.h"
 
 #endif

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "qrelkit/core.h"
+#include "qrelkit/distributions.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -8,7 +8,8 @@
 #define QK_COMMANDS(X)                                                                      \
     X(eval, "evaluate runs against qrels (all trec_eval measures and more)")               \
     X(trec_eval, "trec_eval's exact command line and output")                              \
-    X(sim, "generate synthetic collections (topics, graded qrels, runs)")
+    X(sim, "generate synthetic collections (topics, graded qrels, runs)")                  \
+    X(compare, "how far to trust an evaluation: tau, significance, confidence, W")
 
 #define QK_DECLARE(name, summary)                                                           \
     int qk_cmd_##name(int argc, char **argv);                                               \
