@@ -220,10 +220,10 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK)
         goto out;
     {
-        /* A qrels line is rarely under 16 bytes: size the docno table once. */
+        /* A qrels line is rarely under 20 bytes: size the docno table once. */
         struct stat sb;
         if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && sb.st_size > 0 &&
-            qk_strpool_reserve(q->docs, (size_t)sb.st_size / 16) != QK_OK) {
+            qk_strpool_reserve(q->docs, (size_t)sb.st_size / 20) != QK_OK) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }
