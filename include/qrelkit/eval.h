@@ -5,7 +5,7 @@
  * Typical use:
  *   qk_measures *m; qk_measures_new(&m);
  *   qk_measures_add(m, "map", &err); qk_measures_add(m, "P.10", &err);
- *   qk_measures_finalize(m, QK_REL_QRELS, &err);
+ *   qk_measures_finalize(m, &err);
  *   qk_eval_result *r; qk_eval_run(qrels, "run.txt", m, &opts, &r, &err);
  *   qk_result_summary(r, qk_result_find_value(r, "map"));
  *   qk_eval_result_free(r); qk_measures_free(m);

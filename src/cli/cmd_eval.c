@@ -110,8 +110,8 @@ static int list_measures(void)
                in->default_params ? "." : "");
     }
     printf("\nnicknames: official (default), all_trec, set, all_prefs, prefs, qrels_jg\n"
-           "aliases:   AP AP@k P@k R@k nDCG nDCG@k RR Rprec Bpref infAP Judged@k NumRel NumRet\n"
-           "           NumRelRet NumQ SetP SetR SetF Success@k IPrec@r RBP RBP(p=x) GMAP\n");
+           "aliases:   AP AP@k P@k R@k nDCG nDCG@k RR Rprec Bpref BPref infAP Judged@k NumRel NumRet\n"
+           "           NumRelRet NumQ SetP SetR SetF Success@k IPrec@r RBP RBP(p=x) GMAP gm_AP\n");
     return QK_EXIT_OK;
 }
 
@@ -250,16 +250,27 @@ static void write_tsv(FILE *f, qk_eval_result *const *res, size_t nres, const cl
     }
 }
 
+/* --precision in JSON: round to that many decimals (jansson counts significant digits). */
+static int json_decimals = -1;
+
 static json_t *num_json(const qk_measure_info *in, double v, int zmode)
 {
     if (in->is_long && !zmode)
         return json_integer((json_int_t)v);
-    return v != v ? json_null() : json_real(v);
+    if (v != v)
+        return json_null();
+    if (json_decimals >= 0) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.*f", json_decimals, v);
+        v = strtod(buf, NULL);
+    }
+    return json_real(v);
 }
 
 static int write_json(FILE *f, qk_eval_result *const *res, char *const *paths, size_t nres, const cli *c)
 {
     json_t *root = json_object(), *runs = json_array();
+    json_decimals = c->precision_set ? c->precision : -1;
     json_object_set_new(root, "runs", runs);
     for (size_t r = 0; r < nres; r++) {
         const qk_eval_result *e = res[r];
@@ -287,7 +298,10 @@ static int write_json(FILE *f, qk_eval_result *const *res, char *const *paths, s
             }
         for (size_t k = 0; k < qk_result_num_missing(e); k++)
             json_array_append_new(missing, json_string(qk_result_missing(e, k)));
-        json_object_set_new(jr, "summary", sum);
+        if (c->summary)
+            json_object_set_new(jr, "summary", sum);
+        else
+            json_decref(sum);
         if (c->per_topic)
             json_object_set_new(jr, "topics", topics);
         else
@@ -295,7 +309,7 @@ static int write_json(FILE *f, qk_eval_result *const *res, char *const *paths, s
         json_object_set_new(jr, "skipped_topics", missing);
         json_array_append_new(runs, jr);
     }
-    json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(c->precision_set ? c->precision + 1 : 17));
+    json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(json_decimals >= 0 ? 15 : 17));
     fputc('\n', f);
     json_decref(root);
     return QK_EXIT_OK;
