@@ -104,7 +104,7 @@ qk_status qk_lines_open_rewindable(const char *path, qk_lines **out, qk_error *e
 int qk_lines_next(qk_lines *l, const char **line, size_t *len, qk_error *err)
 {
     for (;;) {
-        char *s = l->buf + l->start;
+        char *s = l->buf ? l->buf + l->start : NULL; /* NULL + 0 is undefined */
         size_t avail = l->end - l->start;
         char *nl = avail ? memchr(s, '\n', avail) : NULL;
         size_t n;
