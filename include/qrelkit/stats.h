@@ -40,6 +40,8 @@ typedef struct qk_scores {
     char **topics; /* topic ids, ntopics entries, or NULL */
     double *v;     /* nruns * ntopics values, or NULL */
     double *mean;  /* nruns values */
+    size_t renamed; /* repeated run names in a matrix header made unique as NAME#k */
+    qk_strpool *index; /* run name -> run number (ids are dense and in order) */
 } qk_scores;
 
 /* MATRIX.tsv: "topic<TAB>RUN1<TAB>RUN2..." then "QID<TAB>v1<TAB>v2...". */
@@ -52,7 +54,7 @@ qk_status qk_stats_scores_new(size_t nruns, size_t ntopics, const char *const *r
                               const char *const *topics, const double *v, qk_scores **out,
                               qk_error *err);
 void qk_stats_scores_free(qk_scores *s);
-/* Index of a run by name; 1 when found. Linear scan. */
+/* Index of a run by name; 1 when found. Hashed: O(1). */
 int qk_stats_scores_find(const qk_scores *s, const char *run, size_t *index);
 
 /* PRED.tsv: header "run_a<TAB>run_b<TAB>p_neg<TAB>true_delta", one pair a line.

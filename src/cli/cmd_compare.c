@@ -184,6 +184,20 @@ static void out_init(out *w, const opts *o, const char *mode, int with_rows)
 }
 
 /* ---- modes ---------------------------------------------------------------- */
+static void warn_renamed(const char *path, const qk_scores *m)
+{
+    if (m && m->renamed)
+        qk_cli_errorf(CMD, "warning: '%s' repeats run names; %zu column%s renamed NAME#2, "
+                           "NAME#3 ... in column order", path, m->renamed, m->renamed == 1 ? "" : "s");
+}
+
+static qk_status read_matrix(const char *path, qk_scores **m, qk_error *err)
+{
+    qk_status st = qk_stats_read_matrix(path, m, err);
+    if (st == QK_OK)
+        warn_renamed(path, *m);
+    return st;
+}
 /* Values of `est` in the run order of `truth`; every run must be in both. */
 static qk_status align(const qk_scores *truth, const qk_scores *est, const char *tf,
                        const char *ef, double *out_v, qk_error *err)
@@ -214,6 +228,8 @@ static qk_status run_truth(const opts *o, out *w, qk_error *err)
     for (int i = 0; i < o->nfiles; i++)
         if ((st = qk_stats_read_scoring(o->files[i], &s[i], err)) != QK_OK)
             goto out;
+        else
+            warn_renamed(o->files[i], s[i]);
     n = s[0]->nruns;
     est = malloc(n * sizeof *est);
     alt = malloc(n * sizeof *alt);
@@ -282,7 +298,7 @@ static qk_status run_pairs(const opts *o, out *w, qk_error *err)
     size_t np = 0, nsig = 0;
     qk_test_opts to;
     int resampled = o->test == QK_TEST_PERM || o->test == QK_TEST_BOOTSTRAP;
-    qk_status st = qk_stats_read_matrix(o->files[0], &m, err);
+    qk_status st = read_matrix(o->files[0], &m, err);
     if (st != QK_OK)
         return st;
     qk_stats_test_opts_init(&to);
@@ -405,7 +421,7 @@ static qk_status appf_matrix(const opts *o, qk_scores **m, size_t **keep, size_t
                              size_t *degenerate, qk_error *err)
 {
     double *raw = NULL;
-    qk_status st = qk_stats_read_matrix(o->files[0], m, err);
+    qk_status st = read_matrix(o->files[0], m, err);
     size_t n;
     *keep = NULL;
     if (st != QK_OK)

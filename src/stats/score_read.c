@@ -96,6 +96,7 @@ void qk_stats_scores_free(qk_scores *s)
         free(s->topics[i]);
     free(s->runs);
     free(s->topics);
+    qk_strpool_free(s->index);
     free(s->v);
     free(s->mean);
     free(s);
@@ -103,6 +104,13 @@ void qk_stats_scores_free(qk_scores *s)
 
 int qk_stats_scores_find(const qk_scores *s, const char *run, size_t *index)
 {
+    uint32_t id;
+    if (s->index) {
+        if (!qk_strpool_find(s->index, run, strlen(run), &id))
+            return 0;
+        *index = id;
+        return 1;
+    }
     for (size_t i = 0; i < s->nruns; i++)
         if (strcmp(s->runs[i], run) == 0) {
             *index = i;
@@ -135,6 +143,18 @@ qk_status qk_stats_scores_new(size_t nruns, size_t ntopics, const char *const *r
     for (size_t i = 0; i < nruns; i++)
         if (!(s->runs[i] = strdup(runs[i])))
             goto nomem;
+    if (!(s->index = qk_strpool_new()))
+        goto nomem;
+    for (size_t i = 0; i < nruns; i++) {
+        uint32_t id;
+        if (qk_strpool_intern(s->index, runs[i], strlen(runs[i]), &id))
+            goto nomem;
+        if (id != i) { /* a repeated name: fall back to the linear scan */
+            qk_strpool_free(s->index);
+            s->index = NULL;
+            break;
+        }
+    }
     if (topics) {
         if (!(s->topics = calloc(ntopics ? ntopics : 1, sizeof *s->topics)))
             goto nomem;
@@ -207,19 +227,41 @@ out:
     return st;
 }
 
+/* A matrix may repeat a run name (TREC run tags collide: several runs of a
+ * team often share one), since its columns are positional; the k-th copy is
+ * renamed NAME#k and counted in s->renamed. In a run<TAB>score list names are
+ * the only key, so a repeat is an error there. */
 static qk_status add_run(reader *r, qk_scores *s, size_t *cap, const char *name, long col,
-                         qk_error *err)
+                         int rename, qk_error *err)
 {
     size_t dummy;
+    uint32_t id;
+    char *copy = NULL;
     if (name[0] == '\0')
         return qk_error_at(err, QK_EINPUT, r->path, r->lineno, col, "empty run name");
-    if (qk_stats_scores_find(s, name, &dummy))
-        return qk_error_at(err, QK_EINPUT, r->path, r->lineno, col, "run '%s' appears twice",
-                           name);
-    if (qk_grow((void **)&s->runs, cap, s->nruns + 1, sizeof *s->runs) ||
-        !(s->runs[s->nruns] = strdup(name)))
+    if (qk_stats_scores_find(s, name, &dummy)) {
+        size_t len = strlen(name) + 24;
+        if (!rename)
+            return qk_error_at(err, QK_EINPUT, r->path, r->lineno, col, "run '%s' appears twice",
+                               name);
+        if (!(copy = malloc(len)))
+            return qk_error_set(err, QK_ENOMEM, "out of memory reading '%s'", r->path);
+        for (unsigned k = 2;; k++) {
+            snprintf(copy, len, "%s#%u", name, k);
+            if (!qk_stats_scores_find(s, copy, &dummy))
+                break;
+        }
+        s->renamed++;
+    } else if (!(copy = strdup(name))) {
         return qk_error_set(err, QK_ENOMEM, "out of memory reading '%s'", r->path);
-    s->nruns++;
+    }
+    if ((!s->index && !(s->index = qk_strpool_new())) ||
+        qk_grow((void **)&s->runs, cap, s->nruns + 1, sizeof *s->runs) ||
+        qk_strpool_intern(s->index, copy, strlen(copy), &id)) {
+        free(copy);
+        return qk_error_set(err, QK_ENOMEM, "out of memory reading '%s'", r->path);
+    }
+    s->runs[s->nruns++] = copy;
     return QK_OK;
 }
 
@@ -248,7 +290,7 @@ static qk_status read_table(const char *path, int need_matrix, qk_scores **out, 
             goto out;
         }
         for (size_t k = 1; k < r.nfield; k++)
-            if ((st = add_run(&r, s, &rcap, r.field[k], (long)k + 1, err)) != QK_OK)
+            if ((st = add_run(&r, s, &rcap, r.field[k], (long)k + 1, 1, err)) != QK_OK)
                 goto out;
         if (!(s->mean = calloc(s->nruns, sizeof *s->mean))) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory reading '%s'", path);
@@ -273,7 +315,7 @@ static qk_status read_table(const char *path, int need_matrix, qk_scores **out, 
                              "%zu fields, expected 2 (run<TAB>score) or a matrix", r.nfield);
             goto out;
         }
-        if ((st = add_run(&r, s, &rcap, r.field[0], 1, err)) != QK_OK)
+        if ((st = add_run(&r, s, &rcap, r.field[0], 1, 0, err)) != QK_OK)
             goto out;
         if (qk_grow((void **)&s->mean, &vcap, s->nruns, sizeof *s->mean)) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory reading '%s'", path);

@@ -38,6 +38,19 @@ static void test_matrix(void **state)
     unlink(path);
 }
 
+static void test_repeated_run_names(void **state)
+{
+    qk_scores *m = NULL;
+    (void)state;
+    write_tmp("topic\tUW\tUW\tx\tUW\nq1\t1\t2\t3\t4\n");
+    assert_int_equal(qk_stats_read_matrix(path, &m, NULL), QK_OK);
+    assert_string_equal(m->runs[1], "UW#2");
+    assert_string_equal(m->runs[3], "UW#3");
+    assert_int_equal(m->renamed, 2);
+    qk_stats_scores_free(m);
+    unlink(path);
+}
+
 static void test_scoring(void **state)
 {
     qk_scores *s = NULL;
@@ -82,7 +95,7 @@ static void test_errors(void **state)
     expect_error("topic\tA\tB\nq1\t0.5\tx\n", 1, QK_EINPUT, " line 2: value 'x' is not a number");
     expect_error("topic\tA\tB\nq1\t0.5\n", 1, QK_EINPUT,
                  " line 2: 2 fields, expected 3 (topic and 2 runs)");
-    expect_error("topic\tA\tA\nq1\t0.5\t1\n", 1, QK_EINPUT, " line 1: run 'A' appears twice");
+    expect_error("run\tscore\nA\t1\nA\t2\n", 0, QK_EINPUT, " line 3: run 'A' appears twice");
     expect_error("topic\tA\nq1\t0.5\nq1\t1\n", 1, QK_EINPUT, " line 3: topic 'q1' appears twice");
     expect_error("topic\tA\n", 1, QK_EINPUT, ": no topic lines after the header");
     expect_error("", 0, QK_EINPUT, ": empty file, expected a header line");
@@ -122,7 +135,8 @@ static void test_predictions(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_matrix), cmocka_unit_test(test_scoring),
+        cmocka_unit_test(test_matrix), cmocka_unit_test(test_repeated_run_names),
+        cmocka_unit_test(test_scoring),
         cmocka_unit_test(test_errors), cmocka_unit_test(test_predictions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
