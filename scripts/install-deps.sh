@@ -2,7 +2,8 @@
 # Install the Debian packages qrelkit needs to build and test. Idempotent: asks
 # dpkg first and installs only what is missing. Works as root or through sudo.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config zlib1g-dev libjansson-dev libcmocka-dev pandoc)
+pkgs=(build-essential cmake pkg-config zlib1g-dev libjansson-dev libcmocka-dev pandoc
+      liblapacke-dev libnlopt-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
