@@ -71,12 +71,14 @@ size_t qk_qrels_num_topics(const qk_qrels *q);
 const char *qk_qrels_topic(const qk_qrels *q, size_t t);
 /* Index of a topic id; 1 when found, else 0. Hashed: O(1). */
 int qk_qrels_find_topic(const qk_qrels *q, const char *qid, size_t len, size_t *t);
-/* Judgments of topic t, sorted by (jg in strcmp order, doc id). */
+/* Judgments of topic t, sorted by (jg in strcmp order, doc id). Docno ids
+ * are numbered per topic in strcmp order of the docnos (the same docno in
+ * two topics has two ids). */
 const qk_judgment *qk_qrels_judgments(const qk_qrels *q, size_t t, size_t *n);
 const char *qk_qrels_docno(const qk_qrels *q, uint32_t doc);
 const char *qk_qrels_group(const qk_qrels *q, uint32_t jg_or_jsg);
-/* Docno id of a string; 1 when the docno occurs anywhere in the qrels, else 0. */
-int qk_qrels_find_doc(const qk_qrels *q, const char *docno, size_t len, uint32_t *doc);
+/* Docno id of a string in topic t; 1 when topic t judges it, else 0. Binary search. */
+int qk_qrels_find_doc(const qk_qrels *q, size_t t, const char *docno, size_t len, uint32_t *doc);
 /* Judgment of (topic t, jg, doc) or NULL. Binary search in the topic. */
 const qk_judgment *qk_qrels_get(const qk_qrels *q, size_t t, uint32_t jg, uint32_t doc);
 /* Number of records in the whole file with rel > 0 (trec_eval's -c num_rel). */

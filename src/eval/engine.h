@@ -8,6 +8,7 @@ typedef struct qk_ranked {
     double score;
     const char *docno;
     long line;
+    uint32_t hash; /* of the docno, for the per-topic tables */
 } qk_ranked;
 
 typedef struct qk_merge_buf {
@@ -21,7 +22,7 @@ typedef struct qk_scratch {
     size_t nranked, ranked_cap;
     uint32_t *doc_ids;
     size_t doc_ids_cap;
-    uint32_t *set;
+    uint64_t *set;
     size_t set_cap;
     const char **docnos; /* ranked docnos, for prefs */
     size_t docnos_cap;

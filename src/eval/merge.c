@@ -33,27 +33,38 @@ static uint64_t hash_str(const char *s)
     return h ^ (h >> 29);
 }
 
-/* Finds a repeated docno among r[0..n) using an open-addressing set; returns
- * the index of the second copy (in r order) or -1. */
-static long find_duplicate(qk_scratch *sc, const qk_ranked *r, size_t n, size_t *first)
+/* The small per-topic hash tables below hold (hash << 32) | (value + 1),
+ * 0 = empty: comparing the stored hash first spares most string compares. */
+static uint64_t *table(qk_scratch *sc, size_t n, size_t *mask)
 {
-    size_t nslots = 16, mask;
+    size_t nslots = 16;
     while (nslots < 2 * n)
         nslots *= 2;
     if (qk_grow((void **)&sc->set, &sc->set_cap, nslots, sizeof *sc->set) != QK_OK)
+        return NULL;
+    memset(sc->set, 0, nslots * sizeof *sc->set);
+    *mask = nslots - 1;
+    return sc->set;
+}
+
+/* Finds a repeated docno among r[0..n) (hashes already in r); returns the
+ * index of the second copy (in r order), -1 when none, -2 without memory. */
+static long find_duplicate(qk_scratch *sc, const qk_ranked *r, size_t n, size_t *first)
+{
+    size_t mask;
+    uint64_t *set = table(sc, n, &mask);
+    if (!set)
         return -2;
-    memset(sc->set, 0xff, nslots * sizeof *sc->set);
-    mask = nslots - 1;
     for (size_t i = 0; i < n; i++) {
-        size_t h = (size_t)hash_str(r[i].docno) & mask;
-        while (sc->set[h] != UINT32_MAX) {
-            if (strcmp(r[sc->set[h]].docno, r[i].docno) == 0) {
-                *first = sc->set[h];
+        size_t h = r[i].hash & mask;
+        for (; set[h]; h = (h + 1) & mask) {
+            size_t k = (size_t)(uint32_t)set[h] - 1;
+            if ((uint32_t)(set[h] >> 32) == r[i].hash && strcmp(r[k].docno, r[i].docno) == 0) {
+                *first = k;
                 return (long)i;
             }
-            h = (h + 1) & mask;
         }
-        sc->set[h] = (uint32_t)i;
+        set[h] = (uint64_t)r[i].hash << 32 | (i + 1);
     }
     return -1;
 }
@@ -66,7 +77,8 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_op
     if (qk_grow((void **)&sc->ranked, &sc->ranked_cap, n + 1, sizeof *sc->ranked) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++)
-        sc->ranked[i] = (qk_ranked){rt->scores[i], rt->docnos[i], rt->lines ? rt->lines[i] : 0};
+        sc->ranked[i] = (qk_ranked){rt->scores[i], rt->docnos[i], rt->lines ? rt->lines[i] : 0,
+                                    (uint32_t)hash_str(rt->docnos[i])};
     if (o->dedup == QK_DEDUP_FIRST) {
         /* Keep the first copy in file order: drop the later ones before ranking. */
         while ((dup = find_duplicate(sc, sc->ranked, n, &first)) >= 0) {
@@ -76,7 +88,15 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_op
         if (dup == -2)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
-    qsort(sc->ranked, n, sizeof *sc->ranked, prefs_order ? cmp_asc : cmp_desc);
+    {
+        /* Runs usually come sorted already: check in O(n) before sorting. */
+        int (*cmp)(const void *, const void *) = prefs_order ? cmp_asc : cmp_desc;
+        size_t i = 1;
+        while (i < n && cmp(&sc->ranked[i - 1], &sc->ranked[i]) <= 0)
+            i++;
+        if (i < n)
+            qsort(sc->ranked, n, sizeof *sc->ranked, cmp);
+    }
     if ((long)n > o->max_ret)
         n = (size_t)(o->max_ret < 0 ? 0 : o->max_ret);
     if (o->dedup == QK_DEDUP_ERROR) {
@@ -146,29 +166,26 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
  * document was the main cost on large runs. */
 qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_error *err)
 {
-    size_t nj, nslots = 16, mask;
+    size_t nj, mask;
     const qk_judgment *j = qk_qrels_judgments(q, topic, &nj);
-    if (qk_grow((void **)&sc->doc_ids, &sc->doc_ids_cap, sc->nranked + 1, sizeof *sc->doc_ids) != QK_OK)
+    uint64_t *set = table(sc, nj, &mask);
+    if (!set || qk_grow((void **)&sc->doc_ids, &sc->doc_ids_cap, sc->nranked + 1, sizeof *sc->doc_ids) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    while (nslots < 2 * nj)
-        nslots *= 2;
-    if (qk_grow((void **)&sc->set, &sc->set_cap, nslots, sizeof *sc->set) != QK_OK)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    memset(sc->set, 0xff, nslots * sizeof *sc->set);
-    mask = nslots - 1;
     for (size_t i = 0; i < nj; i++) {
-        size_t h = (size_t)hash_str(qk_qrels_docno(q, j[i].doc)) & mask;
-        while (sc->set[h] != UINT32_MAX && sc->set[h] != j[i].doc)
+        uint32_t hv = (uint32_t)hash_str(qk_qrels_docno(q, j[i].doc));
+        size_t h = hv & mask;
+        while (set[h] && (uint32_t)set[h] - 1 != j[i].doc)
             h = (h + 1) & mask;
-        sc->set[h] = j[i].doc;
+        set[h] = (uint64_t)hv << 32 | ((uint64_t)j[i].doc + 1);
     }
     for (size_t i = 0; i < sc->nranked; i++) {
-        const char *d = sc->ranked[i].docno;
-        size_t h = (size_t)hash_str(d) & mask;
+        const qk_ranked *r = &sc->ranked[i];
+        size_t h = r->hash & mask;
         sc->doc_ids[i] = UINT32_MAX;
-        for (; sc->set[h] != UINT32_MAX; h = (h + 1) & mask)
-            if (strcmp(qk_qrels_docno(q, sc->set[h]), d) == 0) {
-                sc->doc_ids[i] = sc->set[h];
+        for (; set[h]; h = (h + 1) & mask)
+            if ((uint32_t)(set[h] >> 32) == r->hash &&
+                strcmp(qk_qrels_docno(q, (uint32_t)set[h] - 1), r->docno) == 0) {
+                sc->doc_ids[i] = (uint32_t)set[h] - 1;
                 break;
             }
     }

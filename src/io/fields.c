@@ -5,23 +5,52 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline int is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+/* C-locale isspace as a table: the splitter runs over every input byte. */
+static const unsigned char space_tab[256] = {['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1};
+static inline int is_space(unsigned char c) { return space_tab[c]; }
+
+/* Flags the bytes of x below 0x21 (the whitespace candidates); the lowest
+ * flagged byte is always a true one, which is all the scan needs. */
+static inline uint64_t below_21(uint64_t x)
+{
+    return (x - 0x2121212121212121ULL) & ~x & 0x8080808080808080ULL;
+}
+
+/* End of the token starting at p: eight bytes at a time while they last. */
+static inline const char *token_end(const char *p, const char *end)
+{
+    while (end - p >= 8) {
+        uint64_t x, m;
+        memcpy(&x, p, 8);
+        m = below_21(x);
+        while (m) {
+            const char *c = p + (__builtin_ctzll(m) >> 3);
+            if (is_space((unsigned char)*c))
+                return c;
+            m &= m - 1; /* a control byte that is not whitespace: keep looking */
+        }
+        p += 8;
+    }
+    while (p < end && !is_space((unsigned char)*p))
+        p++;
+    return p;
+}
 
 size_t qk_split_fields(const char *line, size_t len, const char **f, size_t *flen, size_t max)
 {
-    size_t i = 0, nf = 0;
-    while (i < len) {
-        size_t b;
-        while (i < len && is_space((unsigned char)line[i]))
-            i++;
-        if (i >= len)
+    const char *p = line, *end = line + len;
+    size_t nf = 0;
+    for (;;) {
+        const char *b;
+        while (p < end && is_space((unsigned char)*p))
+            p++;
+        if (p >= end)
             break;
-        b = i;
-        while (i < len && !is_space((unsigned char)line[i]))
-            i++;
+        b = p;
+        p = token_end(p, end);
         if (nf < max) {
-            f[nf] = line + b;
-            flen[nf] = i - b;
+            f[nf] = b;
+            flen[nf] = (size_t)(p - b);
         }
         nf++;
     }
@@ -37,37 +66,34 @@ static const double pow10_tab[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
  * IEEE division gives the correctly rounded value, the same as strtod. */
 int qk_parse_score(const char *s, size_t len, double *out)
 {
-    size_t i = 0;
-    int neg = 0, digits = 0, any = 0, frac = 0, seen_dot = 0;
+    const char *p = s, *end = s + len, *digits_start;
     uint64_t m = 0;
-    if (len && (s[0] == '-' || s[0] == '+')) {
-        neg = s[0] == '-';
-        i = 1;
+    int neg = 0, frac = 0, sig = 0, ndig = 0;
+    if (p < end && (*p == '-' || *p == '+'))
+        neg = *p++ == '-';
+    digits_start = p;
+    while (p < end && (unsigned)(*p - '0') < 10) {
+        m = m * 10 + (uint64_t)(*p - '0');
+        sig += m != 0;
+        p++;
     }
-    for (; i < len; i++) {
-        char c = s[i];
-        if (c >= '0' && c <= '9') {
-            any = 1;
-            if (m || c != '0')
-                digits++;
-            if (digits > 15)
-                goto slow;
-            m = m * 10 + (uint64_t)(c - '0');
-            if (seen_dot)
-                frac++;
-        } else if (c == '.' && !seen_dot) {
-            seen_dot = 1;
-        } else {
-            goto slow;
+    ndig = (int)(p - digits_start);
+    if (p < end && *p == '.') {
+        p++;
+        while (p < end && (unsigned)(*p - '0') < 10) {
+            m = m * 10 + (uint64_t)(*p - '0');
+            sig += m != 0;
+            frac++;
+            p++;
         }
+        ndig += frac;
     }
-    if (!any || frac > 22)
-        goto slow;
+    /* Anything else (exponent, hex, too many digits, no digits) takes the slow path. */
+    if (p != end || ndig == 0 || sig > 15 || frac > 22)
+        return qk_parse_double(s, len, out);
     {
         double v = (double)m / pow10_tab[frac];
         *out = neg ? -v : v;
         return 0;
     }
-slow:
-    return qk_parse_double(s, len, out);
 }

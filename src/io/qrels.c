@@ -1,17 +1,23 @@
 /* Relevance information reader: qrels, qrels_jg, prefs and qrels_prefs.
- * Records are bucketed by topic (topics in strcmp order) and sorted inside a
- * topic by (judgment group in strcmp order, docno id) so lookups are binary
- * searches; topic ids and docnos are interned, so lookups are hashed. */
+ * Records are bucketed by topic (topics in strcmp order, topic ids hashed).
+ * Docnos are numbered per topic in strcmp order, so inside a topic, sorted
+ * by (judgment group, docno id), a lookup is a binary search. There is no
+ * global docno table: evaluation looks docnos up topic by topic, and a
+ * global hash over millions of docnos cost more (cache misses, memory) than
+ * everything else in reading a large qrels file. */
 #include "qrelkit/io.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 struct qk_qrels {
     qk_rel_format fmt;
     qk_strpool *topics; /* pool id -> string                          */
-    qk_strpool *docs;
+    char *arena;        /* docno strings, NUL-terminated               */
+    size_t arena_len, arena_cap;
+    uint64_t *doc_off;  /* docno id -> offset in arena                 */
+    size_t *doc_first;  /* topic t's docno ids: [doc_first[t], doc_first[t+1]), strcmp order */
+    size_t ndocs, doc_cap;
     qk_strpool *groups; /* jg and jsg strings                          */
     uint32_t *topic_order; /* sorted index -> pool id                  */
     uint32_t *topic_rank;  /* pool id -> sorted index                  */
@@ -107,8 +113,16 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
         *topic = topic[-1];
     else if ((st = qk_strpool_intern(q->topics, f[0], fl[0], topic)) != QK_OK)
         return qk_error_set(err, st, "out of memory");
-    if ((st = qk_strpool_intern(q->docs, f[di], fl[di], &rec->doc)) != QK_OK)
-        return qk_error_set(err, st, "out of memory");
+    /* Until organise() numbers them per topic, a record's doc is its own string. */
+    if (q->ndocs >= UINT32_MAX ||
+        qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + fl[di] + 1, 1) != QK_OK ||
+        qk_grow((void **)&q->doc_off, &q->doc_cap, q->ndocs + 1, sizeof *q->doc_off) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    memcpy(q->arena + q->arena_len, f[di], fl[di]);
+    q->arena[q->arena_len + fl[di]] = '\0';
+    q->doc_off[q->ndocs] = q->arena_len;
+    q->arena_len += fl[di] + 1;
+    rec->doc = (uint32_t)q->ndocs++;
     if (q->fmt == QK_REL_QRELS) {
         rec->jg = rec->jsg = 0;
     } else if ((st = qk_strpool_intern(q->groups, f[1], fl[1], &rec->jg)) != QK_OK ||
@@ -130,68 +144,115 @@ static int is_skipped(const char *line, size_t len)
     return i == len || line[i] == '#';
 }
 
-/* Bucket records by topic rank (counting sort), then sort each bucket. */
-static qk_status organise(qk_qrels *q, const uint32_t *rec_topic, const char *path, qk_dedup dedup,
-                          qk_error *err)
+static const qk_qrels *sort_q; /* qsort has no context argument */
+static int cmp_by_docno(const void *a, const void *b)
 {
-    size_t nt = qk_strpool_count(q->topics);
-    qk_judgment *out = malloc((q->nrecs ? q->nrecs : 1) * sizeof *out);
-    uint32_t *group_order = NULL;
-    size_t *pos;
-    if (!out || !(q->offs = calloc(nt + 1, sizeof *q->offs)) ||
-        rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
-        rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK) {
-        free(out);
-        free(group_order);
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
-    free(group_order);
+    const qk_judgment *x = a, *y = b;
+    int c = strcmp(sort_q->arena + sort_q->doc_off[x->doc], sort_q->arena + sort_q->doc_off[y->doc]);
+    if (c)
+        return c;
+    if (x->jg != y->jg)
+        return sort_q->group_rank[x->jg] < sort_q->group_rank[y->jg] ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* In-place bucket permutation (American flag sort): no second record array. */
+static qk_status bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt)
+{
+    size_t *next = malloc((nt ? nt : 1) * sizeof *next);
+    if (!next)
+        return QK_ENOMEM;
     for (size_t i = 0; i < q->nrecs; i++)
         q->offs[q->topic_rank[rec_topic[i]] + 1]++;
     for (size_t t = 0; t < nt; t++)
         q->offs[t + 1] += q->offs[t];
-    pos = malloc((nt ? nt : 1) * sizeof *pos);
-    if (!pos) {
-        free(out);
+    memcpy(next, q->offs, nt * sizeof *next);
+    for (size_t t = 0; t < nt; t++)
+        while (next[t] < q->offs[t + 1]) {
+            size_t i = next[t];
+            size_t b = q->topic_rank[rec_topic[i]];
+            while (b != t) {
+                size_t j = next[b]++;
+                qk_judgment tr = q->recs[i];
+                uint32_t tt = rec_topic[i];
+                q->recs[i] = q->recs[j];
+                rec_topic[i] = rec_topic[j];
+                q->recs[j] = tr;
+                rec_topic[j] = tt;
+                b = q->topic_rank[rec_topic[i]];
+            }
+            next[t]++;
+        }
+    free(next);
+    return QK_OK;
+}
+
+/* Number the docnos of each topic in strcmp order and find duplicates. */
+static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
+{
+    uint64_t *off = malloc((q->nrecs ? q->nrecs : 1) * sizeof *off);
+    size_t nd = 0, w = 0;
+    int check = q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG;
+    if (!off || !(q->doc_first = calloc(nt + 1, sizeof *q->doc_first))) {
+        free(off);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
-    memcpy(pos, q->offs, nt * sizeof *pos);
-    for (size_t i = 0; i < q->nrecs; i++)
-        out[pos[q->topic_rank[rec_topic[i]]]++] = q->recs[i];
-    free(pos);
-    free(q->recs);
-    q->recs = out;
-    sort_group_rank = q->group_rank;
-    for (size_t t = 0; t < nt; t++)
-        qsort(q->recs + q->offs[t], q->offs[t + 1] - q->offs[t], sizeof *q->recs, cmp_recs);
-    /* Prefs may repeat a line on purpose (each copy is a preference); qrels may not. */
-    if (q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG) {
-        size_t w = 0;
-        for (size_t t = 0; t < nt; t++) {
-            size_t b = w;
-            for (size_t i = q->offs[t]; i < q->offs[t + 1]; i++) {
-                const qk_judgment *r = &q->recs[i];
-                if (w > b && q->recs[w - 1].doc == r->doc && q->recs[w - 1].jg == r->jg) {
-                    if (dedup == QK_DEDUP_FIRST) {
-                        if (r->rel > 0)
-                            q->npositive--;
-                        continue;
-                    }
-                    return qk_error_at(err, QK_EINPUT, path, (long)r->line, 0,
-                                       "docno '%s' is judged twice for topic '%s' (first on line %u); "
-                                       "use --dedup first to keep the first judgment",
-                                       qk_strpool_str(q->docs, r->doc),
-                                       qk_strpool_str(q->topics, q->topic_order[t]),
-                                       q->recs[w - 1].line);
+    sort_q = q;
+    for (size_t t = 0; t < nt; t++) {
+        size_t b = w, first_doc = nd;
+        q->doc_first[t] = nd;
+        qsort(q->recs + q->offs[t], q->offs[t + 1] - q->offs[t], sizeof *q->recs, cmp_by_docno);
+        for (size_t i = q->offs[t]; i < q->offs[t + 1]; i++) {
+            qk_judgment r = q->recs[i];
+            const char *d = q->arena + q->doc_off[r.doc];
+            if (nd == first_doc || strcmp(q->arena + off[nd - 1], d) != 0) {
+                off[nd++] = q->doc_off[r.doc];
+            } else if (check && w > b && q->recs[w - 1].jg == r.jg) {
+                /* Prefs may repeat a line on purpose (each copy is a preference); qrels may not. */
+                if (dedup == QK_DEDUP_FIRST) {
+                    if (r.rel > 0)
+                        q->npositive--;
+                    continue;
                 }
-                q->recs[w++] = *r;
+                free(off);
+                return qk_error_at(err, QK_EINPUT, path, (long)r.line, 0,
+                                   "docno '%s' is judged twice for topic '%s' (first on line %u); "
+                                   "use --dedup first to keep the first judgment",
+                                   d, qk_strpool_str(q->topics, q->topic_order[t]), q->recs[w - 1].line);
             }
-            q->offs[t] = b;
+            r.doc = (uint32_t)(nd - 1);
+            q->recs[w++] = r;
         }
-        q->offs[nt] = w;
-        q->nrecs = w;
+        q->offs[t] = b;
+        /* Lookups want (group, docno id) order; one group is already in it. */
+        if (q->fmt != QK_REL_QRELS) {
+            sort_group_rank = q->group_rank;
+            qsort(q->recs + b, w - b, sizeof *q->recs, cmp_recs);
+        }
     }
+    q->offs[nt] = w;
+    q->doc_first[nt] = nd;
+    q->nrecs = w;
+    free(q->doc_off);
+    q->doc_off = off;
+    q->ndocs = nd;
     return QK_OK;
+}
+
+static qk_status organise(qk_qrels *q, uint32_t *rec_topic, const char *path, qk_dedup dedup,
+                          qk_error *err)
+{
+    size_t nt = qk_strpool_count(q->topics);
+    uint32_t *group_order = NULL;
+    if (!(q->offs = calloc(nt + 1, sizeof *q->offs)) ||
+        rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
+        rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK ||
+        bucket_by_topic(q, rec_topic, nt) != QK_OK) {
+        free(group_order);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    free(group_order);
+    return number_docs(q, nt, path, dedup, err);
 }
 
 qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_qrels **out,
@@ -206,7 +267,7 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
     int r;
     qk_status st = QK_ENOMEM;
     *out = NULL;
-    if (!q || !(q->topics = qk_strpool_new()) || !(q->docs = qk_strpool_new()) ||
+    if (!q || !(q->topics = qk_strpool_new()) ||
         !(q->groups = qk_strpool_new())) {
         qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
@@ -219,15 +280,6 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
     }
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK)
         goto out;
-    {
-        /* A qrels line is rarely under 20 bytes: size the docno table once. */
-        struct stat sb;
-        if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && sb.st_size > 0 &&
-            qk_strpool_reserve(q->docs, (size_t)sb.st_size / 20) != QK_OK) {
-            st = qk_error_set(err, QK_ENOMEM, "out of memory");
-            goto out;
-        }
-    }
     while ((r = qk_lines_next(lines, &line, &len, err)) == 1) {
         if (is_skipped(line, len))
             continue;
@@ -267,7 +319,9 @@ void qk_qrels_free(qk_qrels *q)
     if (!q)
         return;
     qk_strpool_free(q->topics);
-    qk_strpool_free(q->docs);
+    free(q->arena);
+    free(q->doc_off);
+    free(q->doc_first);
     qk_strpool_free(q->groups);
     free(q->topic_order);
     free(q->topic_rank);
@@ -296,16 +350,39 @@ const qk_judgment *qk_qrels_judgments(const qk_qrels *q, size_t t, size_t *n)
     return q->recs + q->offs[t];
 }
 
-const char *qk_qrels_docno(const qk_qrels *q, uint32_t doc) { return qk_strpool_str(q->docs, doc); }
+const char *qk_qrels_docno(const qk_qrels *q, uint32_t doc) { return q->arena + q->doc_off[doc]; }
 const char *qk_qrels_group(const qk_qrels *q, uint32_t g) { return qk_strpool_str(q->groups, g); }
 
-int qk_qrels_find_doc(const qk_qrels *q, const char *docno, size_t len, uint32_t *doc)
+int qk_qrels_find_doc(const qk_qrels *q, size_t t, const char *docno, size_t len, uint32_t *doc)
 {
-    return qk_strpool_find(q->docs, docno, len, doc);
+    size_t lo = q->doc_first[t], hi = q->doc_first[t + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const char *d = q->arena + q->doc_off[mid];
+        int c = strncmp(d, docno, len);
+        if (c == 0)
+            c = d[len] != '\0';
+        if (c == 0) {
+            *doc = (uint32_t)mid;
+            return 1;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
 }
 
 const qk_judgment *qk_qrels_get(const qk_qrels *q, size_t t, uint32_t jg, uint32_t doc)
 {
+    if (q->fmt == QK_REL_QRELS) {
+        /* One record per docno id, ids contiguous per topic: direct index. */
+        size_t k = q->offs[t] + (doc - q->doc_first[t]);
+        if (doc >= q->doc_first[t] && doc < q->doc_first[t + 1] && q->recs[k].doc == doc)
+            return &q->recs[k];
+        return NULL;
+    }
     size_t lo = q->offs[t], hi = q->offs[t + 1];
     uint32_t g = q->group_rank[jg];
     while (lo < hi) {

@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; i < n; i++) {
             const char *d = qk_qrels_docno(q, j[i].doc);
             uint32_t doc;
-            if (!qk_qrels_find_doc(q, d, strlen(d), &doc) || doc != j[i].doc)
+            if (!qk_qrels_find_doc(q, t, d, strlen(d), &doc) || doc != j[i].doc)
                 abort();
             if (fmt != QK_REL_PREFS && fmt != QK_REL_QRELS_PREFS && qk_qrels_get(q, t, j[i].jg, j[i].doc) != &j[i])
                 abort();

@@ -57,7 +57,7 @@ static double rel_of(const qk_qrels *q, const char *qid, const char *jg, const c
     size_t t;
     uint32_t doc, g = 0;
     const qk_judgment *j;
-    if (!qk_qrels_find_topic(q, qid, strlen(qid), &t) || !qk_qrels_find_doc(q, docno, strlen(docno), &doc))
+    if (!qk_qrels_find_topic(q, qid, strlen(qid), &t) || !qk_qrels_find_doc(q, t, docno, strlen(docno), &doc))
         return -99;
     for (g = 0;; g++) { /* group ids are small and dense */
         if (g > 1000)
@@ -105,8 +105,9 @@ static void test_qrels_basic(void **state)
     assert_true(rel_of(q, "2", "0", "dB") == 0);
     assert_true(rel_of(q, "2", "0", "d#1") == 3);
     assert_true(rel_of(q, "1", "0", "dB") == -99); /* docno known, not in this topic */
-    assert_false(qk_qrels_find_doc(q, "dZ", 2, &doc));
-    /* Topic "1": judgments sorted by docno id (dA interned before dC). */
+    assert_false(qk_qrels_find_doc(q, 0, "dZ", 2, &doc));
+    assert_false(qk_qrels_find_doc(q, 0, "dB", 2, &doc)); /* judged in other topics only */
+    /* Topic "1": judgments sorted by docno id (ids follow strcmp order: dA before dC). */
     j = qk_qrels_judgments(q, 0, &n);
     assert_int_equal(n, 2);
     assert_string_equal(qk_qrels_docno(q, j[0].doc), "dA");
@@ -133,8 +134,8 @@ static void test_qrels_get_many(void **state)
         char d[16];
         uint32_t doc;
         sprintf(d, "doc%d", (i * 37) % 300);
-        assert_true(qk_qrels_find_doc(q, d, strlen(d), &doc));
         assert_true(qk_qrels_find_topic(q, i % 2 ? "T1" : "T2", 2, &t));
+        assert_true(qk_qrels_find_doc(q, t, d, strlen(d), &doc));
         assert_non_null(qk_qrels_get(q, t, 0, doc));
         assert_true(qk_qrels_get(q, t, 0, doc)->rel == i % 3);
         assert_null(qk_qrels_get(q, 1 - t, 0, doc));
@@ -294,8 +295,8 @@ static void test_format_parse_and_write(void **state)
     mem = open_memstream(&buf, &len);
     assert_int_equal(qk_qrels_write(q, mem, &err), QK_OK);
     fclose(mem);
-    /* Topics in strcmp order, iter written as 0, docs in reading order. */
-    assert_string_equal(buf, "a 0 d1 0\nb 0 d2 1\nb 0 d1 2\n");
+    /* Topics in strcmp order, iter written as 0, docnos in strcmp order within a topic. */
+    assert_string_equal(buf, "a 0 d1 0\nb 0 d1 2\nb 0 d2 1\n");
     free(buf);
     qk_qrels_free(q);
 }
