@@ -3,9 +3,11 @@
 #define QRELKIT_H
 
 #include "qrelkit/core.h"
+#include "qrelkit/crowd.h"
 #include "qrelkit/io.h"
 #include "qrelkit/eval.h"
 #include "qrelkit/sim.h"
 #include "qrelkit/stats.h"
+#include "qrelkit/estimate.h"
 
 #endif

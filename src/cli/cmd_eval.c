@@ -10,6 +10,7 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "eval_cli.h"
+#include "eval_estimate.h"
 
 const char qk_help_eval[] =
     "usage: qrelkit eval [options] QRELS RUN [RUN...]\n"
@@ -41,7 +42,11 @@ const char qk_help_eval[] =
     "  -M N              keep only the first N ranked documents per topic\n"
     "  -N N              documents in the collection (utility only; default 0)\n"
     "  -J                judged only: drop retrieved documents without a judgment\n"
-    "  -R FORMAT         qrels (default), qrels_jg, prefs, qrels_prefs\n"
+    "  -R FORMAT         qrels (default), qrels_jg, prefs, qrels_prefs; or the sampled\n"
+    "                    formats: prels (topic docno rel method prob: statAP, R-hat,\n"
+    "                    statP@k, statRprec, statNDCG@k) and strata (topic 0 docno\n"
+    "                    stratum rel, rel -1 = not sampled: xinfAP, infNDCG, iP@k).\n"
+    "                    See doc/estimators.md\n"
     "  -T FORMAT         trec_results (the only results format)\n"
     "  -Z FILE           z-scores: (value - mean)/sd with 'qid measure mean sd' lines\n"
     "  -D N.QID          evaluate topic QID only\n"
@@ -51,6 +56,9 @@ const char qk_help_eval[] =
     "  --precision N     decimals of fractional values (default 4)\n"
     "  --matrix MEASURE  write the topic x run matrix of one measure value as TSV\n"
     "                    (header: topic RUN1 RUN2 ...); implies -c so every cell is set\n"
+    "  --var             with -R prels: also the variance of the estimates (var_statAP)\n"
+    "  --compat          with -R prels|strata: print exactly as statAP_MQ_eval_v4.pl -q\n"
+    "                    or sample_eval.pl (-q adds the per-topic blocks)\n"
     "  --dedup MODE      a docno repeated within a run topic or a qrels topic:\n"
     "                    error (default) or first (keep the first occurrence)\n"
     "\n"
@@ -70,11 +78,12 @@ typedef struct cli {
     int trec_mode, per_topic, summary, list, precision, precision_set;
     const char *format, *matrix, *zfile;
     qk_rel_format relfmt;
+    qk_est_cli est; /* est.kind != 0: -R prels|strata, the sampling estimators */
     qk_eval_opts o;
     char only_topic[1024];
 } cli;
 
-enum { OPT_FORMAT = 1000, OPT_PRECISION, OPT_MATRIX, OPT_LIST, OPT_DEDUP };
+enum { OPT_FORMAT = 1000, OPT_PRECISION, OPT_MATRIX, OPT_LIST, OPT_DEDUP, OPT_VAR, OPT_COMPAT };
 
 static const struct option longopts[] = {
     {"help", no_argument, NULL, 'h'},
@@ -97,6 +106,8 @@ static const struct option longopts[] = {
     {"matrix", required_argument, NULL, OPT_MATRIX},
     {"list-measures", no_argument, NULL, OPT_LIST},
     {"dedup", required_argument, NULL, OPT_DEDUP},
+    {"var", no_argument, NULL, OPT_VAR},
+    {"compat", no_argument, NULL, OPT_COMPAT},
     {NULL, 0, NULL, 0}};
 
 static int list_measures(void)
@@ -156,6 +167,9 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
                 return qk_cli_usage(cmd, "-M must not be negative ('%s')", optarg);
             break;
         case 'R':
+            c->est.kind = strcmp(optarg, "prels") == 0 ? 1 : strcmp(optarg, "strata") == 0 ? 2 : 0;
+            if (c->est.kind)
+                break;
             if (qk_rel_format_parse(optarg, &c->relfmt) != 0)
                 return qk_cli_usage(cmd, "unknown relevance format '%s' (qrels, qrels_jg, prefs, qrels_prefs)", optarg);
             break;
@@ -181,6 +195,8 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
         }
         case OPT_MATRIX: c->matrix = optarg; break;
         case OPT_LIST: c->list = 1; break;
+        case OPT_VAR: c->est.with_var = 1; break;
+        case OPT_COMPAT: c->est.compat = 1; break;
         case OPT_DEDUP:
             if (strcmp(optarg, "first") == 0)
                 c->o.dedup = QK_DEDUP_FIRST;
@@ -365,6 +381,15 @@ int qk_eval_main(int argc, char **argv, int trec_mode)
         return QK_EXIT_IO;
     if ((rc = parse(argc, argv, &c, ms, &first)) >= 0)
         goto out;
+    if (c.est.kind) {
+        c.est.per_topic = c.per_topic;
+        c.est.summary = c.summary;
+        c.est.format = c.format;
+        c.est.precision = c.precision;
+        c.est.max_ret = c.o.max_ret >= 2147483647L ? 0 : c.o.max_ret; /* xinfAP: 1000 */
+        rc = qk_eval_estimate(&c.est, argv[first], argv + first + 1, argc - first - 1);
+        goto out;
+    }
     if (c.matrix) {
         if (qk_measures_add(ms, c.matrix, &err) != QK_OK) {
             rc = qk_cli_fail(cmd, &err);

@@ -1,0 +1,187 @@
+/* qrelkit estimate: evaluation with incomplete judgments.
+ *
+ *  - statAP family from sampled judgments with inclusion probabilities
+ *    (prels: "topic docno rel method prob"), as the NEU estimator of the
+ *    TREC 2007 Million Query track (statAP_MQ_eval_v4.pl conventions);
+ *  - infAP / xinfAP / infNDCG / iP@k from stratified samples (strata:
+ *    "topic dummy docno stratum rel", rel -1 = pooled but not sampled), as
+ *    sample_eval.pl (Yilmaz, Kanoulas & Aslam 2008);
+ *  - MTC moments: E[AP], Var[AP], E[dAP], Var[dAP] for documents with
+ *    independent Bernoulli relevance (Carterette 2007, MQ 2007 Eqs. 2-7);
+ *  - Horvitz-Thompson and Hansen-Hurwitz totals with their variances.
+ * Formulas and sources: doc/estimators.md.
+ *
+ * Ownership: objects returned through **out belong to the caller and are
+ * released with the matching *_free (which accepts NULL). Strings returned by
+ * accessors live as long as the object. */
+#ifndef QRELKIT_ESTIMATE_H
+#define QRELKIT_ESTIMATE_H
+
+#include <stdio.h>
+
+#include "qrelkit/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Result tables (what `qrelkit eval -R prels|strata` prints) ----------
+ * A run's estimates: per topic (rows, in output order) and per value name.
+ * NaN marks an undefined value (statAP on a topic with no sampled relevant
+ * document). summary[i] is the mean over the topics that define value i,
+ * except where the estimator says otherwise (sums for counts, the variance
+ * of the mean for var_ values). */
+typedef struct qk_est_table {
+    char *runid;
+    size_t nvalues;
+    const char *const *names; /* static strings                          */
+    const unsigned char *is_count; /* printed as integers                  */
+    size_t ntopics;
+    char **topics;
+    double *v;       /* ntopics x nvalues, row-major                        */
+    double *summary; /* nvalues                                             */
+} qk_est_table;
+void qk_est_table_free(qk_est_table *t);
+/* Index of a value by name; (size_t)-1 when absent. */
+size_t qk_est_table_find(const qk_est_table *t, const char *name);
+
+/* Topic order of the reference tools: numeric when both ids are numbers,
+ * otherwise byte order (strcmp). Usable with qsort on (const char **). */
+int qk_est_topic_cmp(const char *a, const char *b);
+
+/* ---- prels: sampled judgments with inclusion probabilities --------------- */
+typedef struct qk_prel {
+    const char *docno;
+    double rel;  /* grade; > 0 is relevant                                  */
+    int method;  /* MQ selection code: 0 MTC, 1 statAP, 2 both, 4 ...       */
+    double prob; /* inclusion probability as written, 0 < prob <= 1         */
+} qk_prel;
+typedef struct qk_prels qk_prels;
+/* Lines "topic docno rel method prob". rel -999 (pooled, not sampled) and
+ * prob "NA" lines are skipped, as the MQ tools do. A repeated (topic, docno)
+ * or a prob outside (0, 1] is an error. */
+qk_status qk_prels_read(const char *path, qk_prels **out, qk_error *err);
+void qk_prels_free(qk_prels *p);
+size_t qk_prels_num_topics(const qk_prels *p); /* in qk_est_topic_cmp order */
+const char *qk_prels_topic(const qk_prels *p, size_t t);
+int qk_prels_find_topic(const qk_prels *p, const char *qid, size_t *t);
+/* Entries of topic t sorted by docno (strcmp); *n receives their number. */
+const qk_prel *qk_prels_entries(const qk_prels *p, size_t t, size_t *n);
+/* Entry of (topic t, docno) or NULL. */
+const qk_prel *qk_prels_get(const qk_prels *p, size_t t, const char *docno);
+
+/* ---- statAP ---------------------------------------------------------------
+ * Per topic of the prels that the run retrieves: R-hat, statAP, statRprec,
+ * statP@{10,20,50,100}, statNDCG@{10,20,50,100}, var_statAP and the sample
+ * counts. Methods 0 and 2 (MTC-selected) get prob 1, as in the MQ track's
+ * mixed-pool design. Value names: see qk_statap_names(). */
+qk_status qk_statap_eval(const qk_prels *p, const char *run_path, qk_est_table **out,
+                         qk_error *err);
+/* Write a table from qk_statap_eval exactly as `statAP_MQ_eval_v4.pl -q`. */
+qk_status qk_statap_write_mq(const qk_est_table *t, FILE *f, qk_error *err);
+
+/* ---- strata: stratified samples (sample_eval.pl's qrels) ----------------- */
+typedef struct qk_strata qk_strata;
+typedef struct qk_stratum_doc {
+    const char *docno;
+    const char *stratum;
+    double rel; /* < 0: pooled, not sampled                                 */
+} qk_stratum_doc;
+/* Lines "topic dummy docno stratum rel". A repeated (topic, docno) is an error. */
+qk_status qk_strata_read(const char *path, qk_strata **out, qk_error *err);
+void qk_strata_free(qk_strata *s);
+size_t qk_strata_num_topics(const qk_strata *s); /* in qk_est_topic_cmp order */
+const char *qk_strata_topic(const qk_strata *s, size_t t);
+const qk_stratum_doc *qk_strata_docs(const qk_strata *s, size_t t, size_t *n);
+int qk_strata_find_topic(const qk_strata *s, const char *qid, size_t *t);
+const qk_stratum_doc *qk_strata_get(const qk_strata *s, size_t t, const char *docno);
+
+/* ---- xinfAP -----------------------------------------------------------------
+ * infAP (xinfAP), infNDCG, iP10, iP50, iP<max_ret>, inum_rel_ret, inum_rel,
+ * num_ret and the 11 iprec_at_recall points, per run topic found in the
+ * strata (the run's topic ids may carry leading zeros). max_ret <= 0 means
+ * 1000, sample_eval's cut-off. */
+qk_status qk_xinfap_eval(const qk_strata *s, const char *run_path, long max_ret,
+                         qk_est_table **out, qk_error *err);
+/* Write exactly as `sample_eval.pl -q` (per_topic = 0: the 'all' lines only). */
+qk_status qk_xinfap_write_sample_eval(const qk_est_table *t, FILE *f, int per_topic,
+                                      qk_error *err);
+
+/* ---- MTC moments ------------------------------------------------------------
+ * One topic, n documents (the topic universe U_t), document i with
+ * probability of relevance p[i] (judged: 0 or 1) and rank ra[i] in system A
+ * (1-based; 0 = not ranked). For two systems, rb[] likewise. Moments of the
+ * AP numerator N = sum_i sum_{j>=i} c_ij X_i X_j, c_ij = 1/max(r_i, r_j)
+ * (a_ij - b_ij for dAP) are exact; the AP moments divide by R = sum p
+ * (by 1 when that is 0) and R^2, Carterette 2007 Sec. 3. O(n^2) time,
+ * O(n) memory. */
+typedef struct qk_mtc_moments {
+    double e_num, var_num; /* exact moments of the numerator               */
+    double rhat;           /* sum p_i (1 when 0)                           */
+    double e, var;         /* E[AP] (or E[dAP]) and Var, ratio-approximated */
+} qk_mtc_moments;
+qk_status qk_mtc_ap_moments(size_t n, const double *p, const long *ra, qk_mtc_moments *out);
+qk_status qk_mtc_dap_moments(size_t n, const double *p, const long *ra, const long *rb,
+                             qk_mtc_moments *out);
+/* Brute force over all 2^n relevance vectors (n <= 24), for tests: the exact
+ * E[N], Var[N] and the exact E[AP], Var[AP] of the ratio (AP = 0 when no
+ * document is relevant). ra/rb as above; rb NULL for AP of one system. */
+qk_status qk_mtc_enumerate(size_t n, const double *p, const long *ra, const long *rb,
+                           double *e_num, double *var_num, double *e_ap, double *var_ap);
+/* P(X < 0) for X ~ N(e, var): Phi(-e/sqrt(var)); 1, 0.5 or 0 when var = 0. */
+double qk_mtc_confidence(double e, double var);
+
+/* ---- Confidence over runs (qrelkit confidence) ------------------------------
+ * The qrels give the judgments; unjudged documents of the union of the runs'
+ * top-depth lists get a probability from the model. */
+typedef enum {
+    QK_PROB_MTC = 0, /* unjudged p = prior (0.5 by default)                  */
+    QK_PROB_IP,      /* unjudged p = 0: incremental pooling's assumption     */
+    QK_PROB_FILE     /* per-document probabilities from a file               */
+} qk_prob_model;
+typedef struct qk_conf_opts {
+    qk_prob_model model;
+    double prior;          /* MTC prior, default 0.5                         */
+    long depth;            /* lists truncated to this depth, default 100     */
+    long rel_level;        /* judged grade >= rel_level is relevant (1)      */
+    const char *probs_path;/* QK_PROB_FILE: "topic docno p" lines            */
+} qk_conf_opts;
+void qk_conf_opts_init(qk_conf_opts *o);
+typedef struct qk_conf_result {
+    size_t nruns, ntopics;
+    char **runids;
+    char **topics;
+    double *emap, *vmap;   /* per run: mean E[AP] and (1/T^2) sum Var[AP]    */
+    double *e_dmap, *v_dmap; /* nruns x nruns: E/Var of MAP_a - MAP_b        */
+    double *p_less;        /* nruns x nruns: P(MAP_a - MAP_b < 0)            */
+} qk_conf_result;
+void qk_conf_result_free(qk_conf_result *r);
+/* qrels_path: TREC qrels (unjudged = absent). Every topic of the qrels that
+ * some run retrieves is used; runs lacking it rank nothing there. */
+qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, size_t nruns,
+                       const qk_conf_opts *o, qk_conf_result **out, qk_error *err);
+/* Write "topic docno p" for every document of every universe (sorted). Only
+ * valid before qk_conf_eval frees its data, so it is a flag instead: */
+qk_status qk_conf_eval_probs(const char *qrels_path, const char *const *run_paths,
+                             size_t nruns, const qk_conf_opts *o, qk_conf_result **out,
+                             FILE *probs_out, qk_error *err);
+
+/* ---- Horvitz-Thompson / Hansen-Hurwitz (Li, ch. 2-3) ------------------------
+ * HT: documents sampled without replacement, y[i] the value (relevance) and
+ * pi[i] the inclusion probability; total = sum y/pi. Its variance estimate
+ * uses the Poisson-sampling (independent inclusion) form
+ * sum (1 - pi) y^2 / pi^2.
+ * HH: m draws with replacement, y[k] and p[k] the drawing probability of
+ * the k-th draw (repeats included); total = (1/m) sum y/p, variance estimate
+ * sum (y/p - total)^2 / (m (m - 1)). */
+typedef struct qk_total_est {
+    double total, var;
+    size_t n;
+} qk_total_est;
+qk_status qk_ht_total(size_t n, const double *y, const double *pi, qk_total_est *out);
+qk_status qk_hh_total(size_t m, const double *y, const double *p, qk_total_est *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

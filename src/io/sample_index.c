@@ -1,0 +1,156 @@
+/* Index of (topic, docno) records for the sampled-judgment readers. */
+#include "sample_index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "qrelkit/estimate.h"
+#include "qrelkit/io.h"
+
+int qk_est_topic_cmp(const char *a, const char *b)
+{
+    char *ea, *eb;
+    double x = strtod(a, &ea), y = strtod(b, &eb);
+    /* The MQ tools sort topics with Perl's <=>; ids that are not numbers
+     * keep byte order so the result is still a total order. */
+    if (*a && *b && !*ea && !*eb && x != y)
+        return x < y ? -1 : 1;
+    return strcmp(a, b);
+}
+
+qk_status qk_sidx_init(qk_sidx *x, qk_error *err)
+{
+    memset(x, 0, sizeof *x);
+    if (!(x->topics = qk_strpool_new()) || !(x->docs = qk_strpool_new()))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    return QK_OK;
+}
+
+void qk_sidx_free(qk_sidx *x)
+{
+    qk_strpool_free(x->topics);
+    qk_strpool_free(x->docs);
+    free(x->order);
+    free(x->start);
+    free(x->doc);
+    memset(x, 0, sizeof *x);
+}
+
+/* qsort has no context argument; the readers are not re-entrant while
+ * building (documented single-threaded build step). */
+static const qk_sidx *cur;
+static uint32_t *topic_rank;
+
+static int topic_id_cmp(const void *a, const void *b)
+{
+    return qk_est_topic_cmp(qk_strpool_str(cur->topics, *(const uint32_t *)a),
+                            qk_strpool_str(cur->topics, *(const uint32_t *)b));
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+    const qk_srec *x = a, *y = b;
+    if (x->topic != y->topic)
+        return topic_rank[x->topic] < topic_rank[y->topic] ? -1 : 1;
+    return strcmp(qk_strpool_str(cur->docs, x->doc), qk_strpool_str(cur->docs, y->doc));
+}
+
+qk_status qk_sidx_build(qk_sidx *x, const char *path, qk_srec *recs, size_t n, qk_error *err)
+{
+    size_t nt = qk_strpool_count(x->topics);
+    qk_status st = QK_OK;
+    x->ntopics = nt;
+    x->order = malloc((nt ? nt : 1) * sizeof *x->order);
+    topic_rank = malloc((nt ? nt : 1) * sizeof *topic_rank);
+    x->start = calloc(nt + 1, sizeof *x->start);
+    x->doc = malloc((n ? n : 1) * sizeof *x->doc);
+    if (!x->order || !topic_rank || !x->start || !x->doc) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (uint32_t i = 0; i < nt; i++)
+        x->order[i] = i;
+    cur = x;
+    qsort(x->order, nt, sizeof *x->order, topic_id_cmp);
+    for (uint32_t i = 0; i < nt; i++)
+        topic_rank[x->order[i]] = i;
+    qsort(recs, n, sizeof *recs, rec_cmp);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && recs[i].topic == recs[i - 1].topic && recs[i].doc == recs[i - 1].doc) {
+            long a = recs[i - 1].line < recs[i].line ? recs[i - 1].line : recs[i].line;
+            long b = recs[i - 1].line < recs[i].line ? recs[i].line : recs[i - 1].line;
+            st = qk_error_at(err, QK_EINPUT, path, b, 0, "document '%s' of topic '%s' repeats line %ld",
+                             qk_strpool_str(x->docs, recs[i].doc), qk_strpool_str(x->topics, recs[i].topic), a);
+            goto out;
+        }
+        x->start[topic_rank[recs[i].topic] + 1]++;
+        x->doc[i] = recs[i].doc;
+    }
+    for (size_t t = 0; t < nt; t++)
+        x->start[t + 1] += x->start[t];
+out:
+    free(topic_rank);
+    topic_rank = NULL;
+    cur = NULL;
+    return st;
+}
+
+int qk_sidx_find_topic(const qk_sidx *x, const char *qid, size_t *t)
+{
+    uint32_t id;
+    if (!qk_strpool_find(x->topics, qid, strlen(qid), &id))
+        return 0;
+    for (size_t i = 0; i < x->ntopics; i++)
+        if (x->order[i] == id) {
+            *t = i;
+            return 1;
+        }
+    return 0;
+}
+
+size_t qk_sidx_find(const qk_sidx *x, size_t t, const char *docno)
+{
+    size_t lo = x->start[t], hi = x->start[t + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(qk_strpool_str(x->docs, x->doc[mid]), docno);
+        if (c == 0)
+            return mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (size_t)-1;
+}
+
+qk_status qk_sidx_read(qk_sidx *x, const char *path, qk_sidx_parse_fn fn, void *ctx,
+                       qk_srec **recs, size_t *n, qk_error *err)
+{
+    qk_lines *l = NULL;
+    size_t cap = 0, len;
+    const char *line;
+    int r;
+    qk_status st;
+    *recs = NULL;
+    *n = 0;
+    if ((st = qk_lines_open(path, &l, err)) != QK_OK)
+        return st;
+    while ((r = qk_lines_next(l, &line, &len, err)) == 1) {
+        int skip = 0;
+        if (qk_grow((void **)recs, &cap, *n + 1, sizeof **recs) != QK_OK) {
+            r = qk_error_set(err, QK_ENOMEM, "out of memory");
+            break;
+        }
+        (*recs)[*n].src = *n;
+        if ((st = fn(ctx, x, path, qk_lines_lineno(l), line, len, &(*recs)[*n], &skip, err)) != QK_OK) {
+            r = st;
+            break;
+        }
+        *n += !skip;
+    }
+    qk_lines_close(l);
+    if (r < 0)
+        return (qk_status)r;
+    return qk_sidx_build(x, path, *recs, *n, err);
+}
