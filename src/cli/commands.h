@@ -9,7 +9,8 @@
     X(eval, "evaluate runs against qrels (all trec_eval measures and more)")               \
     X(trec_eval, "trec_eval's exact command line and output")                              \
     X(sim, "generate synthetic collections (topics, graded qrels, runs)")                  \
-    X(compare, "how far to trust an evaluation: tau, significance, confidence, W")
+    X(compare, "how far to trust an evaluation: tau, significance, confidence, W")          \
+    X(aggregate, "crowd labels to judgments: MV, Dawid-Skene, one-coin, GLAD, MACE")
 
 #define QK_DECLARE(name, summary)                                                           \
     int qk_cmd_##name(int argc, char **argv);                                               \

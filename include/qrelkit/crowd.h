@@ -1,0 +1,200 @@
+/* qrelkit crowd: turn noisy crowd labels into relevance judgments.
+ *
+ * A qk_crowd_labels holds (task, worker, class) observations with tasks,
+ * workers and classes interned to dense ids. The aggregators (majority vote,
+ * Dawid–Skene EM, one-coin DS, GLAD, MACE) read it and fill a qk_crowd_result
+ * with per-task posteriors and hard labels, and per-worker estimates.
+ *
+ * Ownership: qk_crowd_labels_* objects are freed with qk_crowd_labels_free,
+ * results with qk_crowd_result_free (both accept NULL). Strings returned by
+ * accessors live as long as the labels object. Arrays passed in through
+ * options are only read during the call. */
+#ifndef QRELKIT_CROWD_H
+#define QRELKIT_CROWD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qrelkit/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Labels -------------------------------------------------------------- */
+typedef enum {
+    QK_CROWD_LAYOUT_AUTO = 0, /* 3 fields: task worker label; 4: topic docno worker label */
+    QK_CROWD_LAYOUT_TASK,     /* task worker label                                        */
+    QK_CROWD_LAYOUT_TOPIC_DOC,/* topic docno worker label (task = "topic docno")          */
+    QK_CROWD_LAYOUT_TREC      /* topic worker docno label (TREC judgment-file order)      */
+} qk_crowd_layout;
+
+typedef enum {
+    QK_CROWD_DUP_KEEP = 0, /* every row is one observation (crowd-kit's convention)   */
+    QK_CROWD_DUP_FIRST,    /* keep the first label of a (task, worker) pair            */
+    QK_CROWD_DUP_DROP_CONFLICTS, /* keep one copy of agreeing repeats, drop pairs whose
+                                    labels disagree (the worker contradicted itself)  */
+    QK_CROWD_DUP_ERROR     /* a repeated (task, worker) pair is an input error         */
+} qk_crowd_dup;
+
+typedef struct qk_crowd_read_opts {
+    qk_crowd_layout layout;
+    qk_crowd_dup duplicates;
+    /* Allowed label values (NULL = any value is a class). With a list, a label
+     * outside it is an error unless drop_unknown is set (then it is skipped
+     * and counted). The list also fixes the class order. */
+    const char *const *classes;
+    size_t n_classes;
+    int drop_unknown;
+} qk_crowd_read_opts;
+
+/* What the reader saw and did; filled by qk_crowd_labels_read. */
+typedef struct qk_crowd_read_stats {
+    size_t rows;            /* label rows read (header and blank lines excluded)   */
+    size_t dup_pairs;       /* (task, worker) pairs that occur more than once      */
+    size_t dup_conflicts;   /* ... of which disagree                               */
+    size_t dropped_dups;    /* rows removed by the duplicate policy                */
+    size_t dropped_unknown; /* rows whose label was not in the class list          */
+} qk_crowd_read_stats;
+
+typedef struct qk_crowd_labels qk_crowd_labels;
+
+qk_crowd_labels *qk_crowd_labels_new(void);
+void qk_crowd_labels_free(qk_crowd_labels *L);
+/* Declare the classes in order (before any label). Optional: otherwise the
+ * classes are the values seen, ordered numerically when all are integers and
+ * bytewise otherwise. */
+qk_status qk_crowd_labels_set_classes(qk_crowd_labels *L, const char *const *names, size_t n,
+                                      qk_error *err);
+/* Add one observation. With declared classes an unknown label is QK_EINPUT. */
+qk_status qk_crowd_labels_add(qk_crowd_labels *L, const char *task, const char *worker,
+                              const char *label, qk_error *err);
+/* Declare a task that may have no labels (it still gets a result row). */
+qk_status qk_crowd_labels_add_task(qk_crowd_labels *L, const char *task, uint32_t *id, qk_error *err);
+/* Group the observations by task, apply the duplicate policy and fix the
+ * class order. Must be called once before aggregating; adding afterwards is
+ * QK_EUSAGE. stats may be NULL. */
+qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_read_stats *stats,
+                                 qk_error *err);
+/* Read a labels file (TSV/whitespace, gzip transparent, '-' = stdin); a first
+ * line whose last field is "label" is a header. Returns a finished object. */
+qk_status qk_crowd_labels_read(const char *path, const qk_crowd_read_opts *opts, qk_crowd_labels **out,
+                               qk_crowd_read_stats *stats, qk_error *err);
+
+size_t qk_crowd_num_tasks(const qk_crowd_labels *L);
+size_t qk_crowd_num_workers(const qk_crowd_labels *L);
+size_t qk_crowd_num_classes(const qk_crowd_labels *L);
+size_t qk_crowd_num_labels(const qk_crowd_labels *L);
+const char *qk_crowd_task_name(const qk_crowd_labels *L, size_t task);
+const char *qk_crowd_worker_name(const qk_crowd_labels *L, size_t worker);
+const char *qk_crowd_class_name(const qk_crowd_labels *L, size_t cls);
+int qk_crowd_find_task(const qk_crowd_labels *L, const char *task, size_t *id);
+int qk_crowd_find_class(const qk_crowd_labels *L, const char *name, size_t *id);
+/* Observations grouped by task (after finish): labels off[t] .. off[t+1]-1
+ * have worker w[k] and class c[k]. Valid while L lives. */
+void qk_crowd_csr(const qk_crowd_labels *L, const size_t **off, const uint32_t **w, const uint32_t **c);
+
+/* ---- Aggregation ------------------------------------------------------------ */
+typedef enum {
+    QK_CROWD_MV = 0, /* majority vote (optionally weighted per worker)         */
+    QK_CROWD_DS,     /* Dawid & Skene (1979), full confusion matrices, EM      */
+    QK_CROWD_ONECOIN,/* DS with one accuracy per worker                        */
+    QK_CROWD_GLAD,   /* Whitehill et al. (2009): worker ability × task ease    */
+    QK_CROWD_MACE    /* Hovy et al. (2013): workers who sometimes spam         */
+} qk_crowd_method;
+
+/* Parse "mv", "ds", "onecoin", "glad", "mace". 0 on success. */
+int qk_crowd_method_parse(const char *name, qk_crowd_method *out);
+const char *qk_crowd_method_name(qk_crowd_method m);
+
+typedef enum {
+    QK_CROWD_TIE_FIRST = 0, /* the first class in class order (crowd-kit, pandas idxmax) */
+    QK_CROWD_TIE_LAST,      /* the last class (the highest grade)                         */
+    QK_CROWD_TIE_RANDOM     /* uniformly among the tied classes, seeded                   */
+} qk_crowd_tie;
+
+typedef enum {
+    QK_CROWD_STOP_LOGLIK = 0, /* relative change of the log-likelihood below tol     */
+    QK_CROWD_STOP_CROWDKIT    /* crowd-kit's objective gains less than tol (DS only)  */
+} qk_crowd_stop;
+
+typedef struct qk_crowd_opts {
+    qk_crowd_method method;
+    int max_iter;        /* EM iterations at most (default 100); 0 = initialisation only */
+    double tol;          /* convergence tolerance (default 1e-7); negative never stops */
+    qk_crowd_stop stop;
+    double smoothing;    /* pseudo-count added to every confusion count (default 0:
+                            counts are floored at 1e-10 as in crowd-kit)          */
+    qk_crowd_tie tie;
+    uint64_t seed;       /* MACE restarts and random tie breaks                   */
+    int restarts;        /* MACE random restarts (default 10)                     */
+    const double *worker_weight; /* MV: one weight per worker id, or NULL = 1      */
+    const int32_t *gold; /* per task: known class id (clamped), or -1; NULL = none */
+    double spam_threshold; /* flag workers whose spammer score is below (default 0.1) */
+} qk_crowd_opts;
+
+/* Defaults as documented above. */
+void qk_crowd_opts_init(qk_crowd_opts *o);
+
+typedef struct qk_crowd_result {
+    size_t n_tasks, n_workers, n_classes;
+    double *post;        /* n_tasks × n_classes posteriors (rows sum to 1)        */
+    uint32_t *label;     /* n_tasks: predicted class id                           */
+    uint32_t *n_labels;  /* n_tasks: observations per task                        */
+    double *prior;       /* n_classes: class prior (MV: mean vote fractions)      */
+    double *confusion;   /* n_workers × K × K, [w][true][observed], or NULL (MV)   */
+    double *skill;       /* n_workers: expected share of the worker's labels that are
+                            correct under the posteriors                          */
+    double *ability;     /* n_workers: the method's own worker parameter (one-coin
+                            accuracy, GLAD alpha, MACE 1 - P(spam)), or NULL        */
+    double *spam_score;  /* n_workers: 0 = labels independent of truth, 1 = perfect */
+    double *difficulty;  /* n_tasks: GLAD 1/beta (higher = harder), else NULL      */
+    uint32_t *worker_n;  /* n_workers: labels given                               */
+    unsigned char *spammer; /* n_workers: 1 when spam_score < threshold           */
+    int iterations;
+    int converged;
+    double loglik;       /* final log-likelihood of the observed labels (EM methods) */
+    double *history;     /* iterations values of the stopping objective            */
+    size_t ties;         /* tasks whose hard label was a tie                       */
+} qk_crowd_result;
+
+qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result **out,
+                             qk_error *err);
+void qk_crowd_result_free(qk_crowd_result *r);
+
+/* MV weights from gold: per worker the log-odds (K-1)·a/(1-a) of its accuracy
+ * a on gold tasks, shrunk towards the mean accuracy of all workers with gold
+ * (two pseudo-labels), so workers without gold weigh like an average one.
+ * weight has one slot per worker; gold as for qk_crowd_score_gold. */
+qk_status qk_crowd_gold_weights(const qk_crowd_labels *L, const int32_t *gold, double *weight, qk_error *err);
+
+/* ---- Scoring against gold ---------------------------------------------------- */
+typedef struct qk_crowd_score {
+    size_t n;            /* gold tasks that have a result                         */
+    size_t correct;
+    size_t uncovered;    /* gold tasks absent from the labels                     */
+    double accuracy;
+    double precision, recall, f1; /* of the positive class                        */
+    double auc;          /* of P(positive) against gold positive (NaN if one-sided) */
+} qk_crowd_score;
+
+/* gold[t] = class id or -1 for each task of r; positive = the positive class. */
+qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, size_t positive,
+                              qk_crowd_score *out, qk_error *err);
+
+/* ---- Output (each written to a temporary name and renamed) ------------------- */
+/* qrels: "topic 0 docno label" when tasks are "topic docno", else "task 0 label"
+ * with "task" split at its first '_' or blank when as_qrels is set. */
+qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
+                               qk_error *err);
+/* TSV: task label n_labels p_<class>... */
+qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
+                               int precision, qk_error *err);
+/* TSV: worker n_labels skill spam_score spammer [e_<true>_<obs>...] */
+qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
+                                 int precision, qk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

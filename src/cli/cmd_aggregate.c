@@ -1,0 +1,454 @@
+/* qrelkit aggregate: crowd labels -> relevance judgments (qk_crowd_* in crowd.h). */
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli_util.h"
+#include "qrelkit/crowd.h"
+
+const char qk_help_aggregate[] =
+    "usage: qrelkit aggregate [--method mv|ds|onecoin|glad|mace] [options] LABELS\n"
+    "\n"
+    "Combine several noisy crowd labels per document into one judgment per\n"
+    "document: a hard label (qrels) and a probability per class (for estimators\n"
+    "that take soft judgments). Also estimates how reliable each worker is and\n"
+    "flags workers whose answers do not depend on the document (spammers).\n"
+    "A summary (TSV key<TAB>value, or JSON) goes to standard output; with --gold\n"
+    "it includes accuracy, precision/recall/F1 of the positive class and the AUC\n"
+    "of its probability.\n"
+    "\n"
+    "methods (--method, default ds):\n"
+    "  mv       majority vote; ties go to the first class (--ties); with\n"
+    "           --gold-weights each vote counts the log-odds of the worker's\n"
+    "           accuracy on the gold tasks\n"
+    "  ds       Dawid & Skene (1979): EM over a full confusion matrix per worker\n"
+    "           (any number of classes, graded labels), started from majority vote\n"
+    "  onecoin  Dawid-Skene with one accuracy per worker, errors spread evenly\n"
+    "  glad     Whitehill et al. (2009): P(correct) = sigmoid(ability x easiness)\n"
+    "  mace     Hovy et al. (2013): each worker spams with some probability,\n"
+    "           following a strategy of its own; variational Bayes, restarts\n"
+    "\n"
+    "input (LABELS, gzip or '-' allowed; a first line ending in 'label' is a header):\n"
+    "  task worker label            one label per line (TSV or blanks)\n"
+    "  topic docno worker label     a topic-document pair is the task\n"
+    "  --layout trec: topic worker docno label\n"
+    "\n"
+    "options:\n"
+    "  -m, --method NAME       mv, ds, onecoin, glad or mace (default ds)\n"
+    "  --out-qrels FILE        write qrels: topic 0 docno label ('-' = stdout)\n"
+    "  --out-probs FILE        write TSV: task label n_labels p_<class>...\n"
+    "  --workers FILE          write TSV: worker n_labels accuracy ability\n"
+    "                          spam_score spammer e_<true>_<observed>...\n"
+    "  --gold FILE             task label (header optional): score the result\n"
+    "  --positive CLASS        the relevant class for precision/recall/AUC\n"
+    "                          (default: the last class, e.g. 1 or yes)\n"
+    "  --gold-weights          mv: weight workers by their accuracy on --gold\n"
+    "  --known FILE            task label: labels known in advance; their tasks\n"
+    "                          are fixed to them during EM (semi-supervised)\n"
+    "  --classes A,B,...       the allowed labels, in order; any other label is an\n"
+    "                          error (or skipped with --drop-unknown)\n"
+    "  --drop-unknown          skip labels outside --classes, and say how many\n"
+    "  --duplicates POLICY     a worker labelling a task twice: keep (default:\n"
+    "                          every row counts), first, drop-conflicts, error\n"
+    "  --layout NAME           auto (default), task, topic-doc, trec\n"
+    "  --max-iter N            EM iterations at most (default 100; 0 = start only)\n"
+    "  --tol X                 stop when the relative log-likelihood change is\n"
+    "                          below X (default 1e-7; negative: never stop early)\n"
+    "  --stop crowdkit         ds/onecoin: stop on crowd-kit's objective instead\n"
+    "  --smoothing A           add A to every confusion count (default 0: counts\n"
+    "                          are floored at 1e-10, as crowd-kit does)\n"
+    "  --ties first|last|random  hard label when classes tie (default first)\n"
+    "  --restarts N            mace: random restarts, best likelihood kept (10)\n"
+    "  --seed N                random seed (default 42)\n"
+    "  --spam-threshold X      flag workers with spam score below X (default 0.1)\n"
+    "  --format tsv|json       summary format (default tsv)\n"
+    "  --precision N           significant digits in written files (default 6)\n"
+    "  --timing                add wall-clock times to the summary\n"
+    "  -h, --help              show this text\n"
+    "\n"
+    "examples:\n"
+    "  qrelkit aggregate --method ds labels.tsv --out-qrels crowd.qrels\n"
+    "  qrelkit aggregate -m glad labels.tsv --gold gold.tsv --workers workers.tsv\n"
+    "  qrelkit aggregate -m mv --gold-weights --gold gold.tsv labels.tsv\n"
+    "\n"
+    "See doc/qrelkit-aggregate.md for the models, their formulas and sources.\n"
+    "exit status: 0 ok, 1 bad option, 2 bad input, 3 I/O error.\n";
+
+#define CMD "aggregate"
+
+typedef struct {
+    qk_crowd_opts o;
+    qk_crowd_read_opts ro;
+    const char *labels, *gold, *known, *out_qrels, *out_probs, *out_workers, *positive;
+    int gold_weights, json, precision, timing;
+    char **classes;
+    size_t nclasses;
+} args;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int split_classes(const char *s, args *a)
+{
+    char *copy = strdup(s), *save = NULL, *tok;
+    size_t cap = 0;
+    if (!copy)
+        return -1;
+    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (qk_grow((void **)&a->classes, &cap, a->nclasses + 1, sizeof *a->classes) != QK_OK ||
+            !(a->classes[a->nclasses] = strdup(tok))) {
+            free(copy);
+            return -1;
+        }
+        a->nclasses++;
+    }
+    free(copy);
+    return 0;
+}
+
+/* Read TASK LABEL lines into gold[] (-1 elsewhere). Tasks absent from the
+ * labels are counted in *uncovered; labels outside the classes are errors. */
+static qk_status read_gold(const char *path, const qk_crowd_labels *L, int32_t *gold, size_t *uncovered,
+                           qk_error *err)
+{
+    qk_lines *ln = NULL;
+    const char *line;
+    size_t len, n = 0;
+    int r;
+    qk_status st = qk_lines_open(path, &ln, err);
+    if (st != QK_OK)
+        return st;
+    for (size_t t = 0; t < qk_crowd_num_tasks(L); t++)
+        gold[t] = -1;
+    *uncovered = 0;
+    while ((r = qk_lines_next(ln, &line, &len, err)) > 0) {
+        const char *f[3];
+        size_t fl[3], nf = qk_split_fields(line, len, f, fl, 3), t, c;
+        char task[4096], lab[256];
+        if (nf == 0 || f[0][0] == '#')
+            continue;
+        if (n++ == 0 && nf == 2 && fl[1] == 5 && strncmp(f[1], "label", 5) == 0)
+            continue;
+        if (nf != 2 && nf != 3) {
+            st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0, "expected 'task label' or 'topic docno label', found %zu fields", nf);
+            break;
+        }
+        if (nf == 3)
+            snprintf(task, sizeof task, "%.*s %.*s", (int)fl[0], f[0], (int)fl[1], f[1]);
+        else
+            snprintf(task, sizeof task, "%.*s", (int)fl[0], f[0]);
+        snprintf(lab, sizeof lab, "%.*s", (int)fl[nf - 1], f[nf - 1]);
+        if (!qk_crowd_find_class(L, lab, &c)) {
+            st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0,
+                             "label '%s' is not one of the crowd's classes (map it first, e.g. to gold_binary)", lab);
+            break;
+        }
+        if (!qk_crowd_find_task(L, task, &t)) {
+            (*uncovered)++;
+            continue;
+        }
+        gold[t] = (int32_t)c;
+    }
+    if (r < 0)
+        st = (qk_status)r;
+    qk_lines_close(ln);
+    return st;
+}
+
+static int parse_args(int argc, char **argv, args *a)
+{
+    enum { O_QRELS = 256, O_PROBS, O_WORKERS, O_GOLD, O_POS, O_GW, O_KNOWN, O_CLASSES, O_DROP, O_DUP, O_LAYOUT,
+           O_MAXIT, O_TOL, O_STOP, O_SMOOTH, O_TIES, O_RESTARTS, O_SEED, O_SPAM, O_FORMAT, O_PREC, O_TIMING };
+    static const struct option lo[] = {
+        {"method", 1, 0, 'm'}, {"out-qrels", 1, 0, O_QRELS}, {"out-probs", 1, 0, O_PROBS},
+        {"workers", 1, 0, O_WORKERS}, {"gold", 1, 0, O_GOLD}, {"positive", 1, 0, O_POS},
+        {"gold-weights", 0, 0, O_GW}, {"known", 1, 0, O_KNOWN}, {"classes", 1, 0, O_CLASSES},
+        {"drop-unknown", 0, 0, O_DROP}, {"duplicates", 1, 0, O_DUP}, {"layout", 1, 0, O_LAYOUT},
+        {"max-iter", 1, 0, O_MAXIT}, {"tol", 1, 0, O_TOL}, {"stop", 1, 0, O_STOP},
+        {"smoothing", 1, 0, O_SMOOTH}, {"ties", 1, 0, O_TIES}, {"restarts", 1, 0, O_RESTARTS},
+        {"seed", 1, 0, O_SEED}, {"spam-threshold", 1, 0, O_SPAM}, {"format", 1, 0, O_FORMAT},
+        {"precision", 1, 0, O_PREC}, {"timing", 0, 0, O_TIMING}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+    int ch;
+    long v;
+    double d;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "hm:", lo, NULL)) != -1) {
+        const char *s = optarg;
+        size_t n = s ? strlen(s) : 0;
+        switch (ch) {
+        case 'h': return -2;
+        case 'm':
+            if (qk_crowd_method_parse(s, &a->o.method) != 0)
+                return qk_cli_usage(CMD, "--method: '%s' is not one of mv, ds, onecoin, glad, mace", s);
+            break;
+        case O_QRELS: a->out_qrels = s; break;
+        case O_PROBS: a->out_probs = s; break;
+        case O_WORKERS: a->out_workers = s; break;
+        case O_GOLD: a->gold = s; break;
+        case O_POS: a->positive = s; break;
+        case O_GW: a->gold_weights = 1; break;
+        case O_KNOWN: a->known = s; break;
+        case O_CLASSES:
+            if (split_classes(s, a) != 0 || a->nclasses < 2)
+                return qk_cli_usage(CMD, "--classes: '%s' is not a list of at least two labels", s);
+            break;
+        case O_DROP: a->ro.drop_unknown = 1; break;
+        case O_DUP:
+            if (!strcmp(s, "keep")) a->ro.duplicates = QK_CROWD_DUP_KEEP;
+            else if (!strcmp(s, "first")) a->ro.duplicates = QK_CROWD_DUP_FIRST;
+            else if (!strcmp(s, "drop-conflicts")) a->ro.duplicates = QK_CROWD_DUP_DROP_CONFLICTS;
+            else if (!strcmp(s, "error")) a->ro.duplicates = QK_CROWD_DUP_ERROR;
+            else return qk_cli_usage(CMD, "--duplicates: '%s' is not keep, first, drop-conflicts or error", s);
+            break;
+        case O_LAYOUT:
+            if (!strcmp(s, "auto")) a->ro.layout = QK_CROWD_LAYOUT_AUTO;
+            else if (!strcmp(s, "task")) a->ro.layout = QK_CROWD_LAYOUT_TASK;
+            else if (!strcmp(s, "topic-doc")) a->ro.layout = QK_CROWD_LAYOUT_TOPIC_DOC;
+            else if (!strcmp(s, "trec")) a->ro.layout = QK_CROWD_LAYOUT_TREC;
+            else return qk_cli_usage(CMD, "--layout: '%s' is not auto, task, topic-doc or trec", s);
+            break;
+        case O_MAXIT:
+            if (qk_parse_long(s, n, &v) != 0 || v < 0 || v > 1000000)
+                return qk_cli_usage(CMD, "--max-iter: '%s' is not a count between 0 and 1000000", s);
+            a->o.max_iter = (int)v;
+            break;
+        case O_TOL:
+            if (qk_parse_double(s, n, &a->o.tol) != 0)
+                return qk_cli_usage(CMD, "--tol: '%s' is not a number", s);
+            break;
+        case O_STOP:
+            if (!strcmp(s, "loglik")) a->o.stop = QK_CROWD_STOP_LOGLIK;
+            else if (!strcmp(s, "crowdkit")) a->o.stop = QK_CROWD_STOP_CROWDKIT;
+            else return qk_cli_usage(CMD, "--stop: '%s' is not loglik or crowdkit", s);
+            break;
+        case O_SMOOTH:
+            if (qk_parse_double(s, n, &d) != 0 || d < 0)
+                return qk_cli_usage(CMD, "--smoothing: '%s' is not a non-negative number", s);
+            a->o.smoothing = d;
+            break;
+        case O_TIES:
+            if (!strcmp(s, "first")) a->o.tie = QK_CROWD_TIE_FIRST;
+            else if (!strcmp(s, "last")) a->o.tie = QK_CROWD_TIE_LAST;
+            else if (!strcmp(s, "random")) a->o.tie = QK_CROWD_TIE_RANDOM;
+            else return qk_cli_usage(CMD, "--ties: '%s' is not first, last or random", s);
+            break;
+        case O_RESTARTS:
+            if (qk_parse_long(s, n, &v) != 0 || v < 1 || v > 10000)
+                return qk_cli_usage(CMD, "--restarts: '%s' is not a count between 1 and 10000", s);
+            a->o.restarts = (int)v;
+            break;
+        case O_SEED:
+            if (qk_parse_long(s, n, &v) != 0 || v < 0)
+                return qk_cli_usage(CMD, "--seed: '%s' is not a non-negative integer", s);
+            a->o.seed = (uint64_t)v;
+            break;
+        case O_SPAM:
+            if (qk_parse_double(s, n, &a->o.spam_threshold) != 0)
+                return qk_cli_usage(CMD, "--spam-threshold: '%s' is not a number", s);
+            break;
+        case O_FORMAT:
+            if (!strcmp(s, "json")) a->json = 1;
+            else if (!strcmp(s, "tsv")) a->json = 0;
+            else return qk_cli_usage(CMD, "--format: '%s' is not tsv or json", s);
+            break;
+        case O_PREC:
+            if (qk_parse_long(s, n, &v) != 0 || v < 1 || v > 17)
+                return qk_cli_usage(CMD, "--precision: '%s' is not between 1 and 17", s);
+            a->precision = (int)v;
+            break;
+        case O_TIMING: a->timing = 1; break;
+        default: return qk_cli_usage(CMD, "unknown option; see the list below 'options:'");
+        }
+    }
+    if (optind != argc - 1)
+        return qk_cli_usage(CMD, optind >= argc ? "missing LABELS file" : "expected one LABELS file, got %d operands",
+                            argc - optind);
+    if (a->gold_weights && (!a->gold || a->o.method != QK_CROWD_MV))
+        return qk_cli_usage(CMD, "--gold-weights needs --gold and --method mv");
+    a->labels = argv[optind];
+    a->ro.classes = (const char *const *)a->classes;
+    a->ro.n_classes = a->nclasses;
+    return 0;
+}
+
+typedef struct {
+    json_t *doc;
+    int json;
+} summary;
+
+static void put_num(summary *s, const char *key, double v)
+{
+    if (s->json)
+        json_object_set_new(s->doc, key, isfinite(v) ? json_real(v) : json_null());
+    else
+        printf("%s\t%.6g\n", key, v);
+}
+
+static void put_int(summary *s, const char *key, size_t v)
+{
+    if (s->json)
+        json_object_set_new(s->doc, key, json_integer((json_int_t)v));
+    else
+        printf("%s\t%zu\n", key, v);
+}
+
+static void put_str(summary *s, const char *key, const char *v)
+{
+    if (s->json)
+        json_object_set_new(s->doc, key, json_string(v));
+    else
+        printf("%s\t%s\n", key, v);
+}
+
+int qk_cmd_aggregate(int argc, char **argv)
+{
+    args a;
+    qk_error err = {0};
+    qk_crowd_labels *L = NULL;
+    qk_crowd_result *r = NULL;
+    qk_crowd_read_stats rs;
+    int32_t *gold = NULL, *known = NULL;
+    double *weight = NULL, t0, t1, t2;
+    size_t uncovered = 0, known_unc = 0, spammers = 0;
+    int rc = QK_EXIT_OK, pr;
+    summary s = {0};
+    memset(&a, 0, sizeof a);
+    qk_crowd_opts_init(&a.o);
+    a.precision = 6;
+    pr = parse_args(argc, argv, &a);
+    if (pr == -2) {
+        rc = qk_cli_help(qk_help_aggregate);
+        goto out;
+    }
+    if (pr != 0) {
+        rc = pr;
+        goto out;
+    }
+    t0 = now();
+    if (qk_crowd_labels_read(a.labels, &a.ro, &L, &rs, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    if (rs.dropped_unknown)
+        qk_cli_errorf(CMD, "warning: skipped %zu labels outside --classes", rs.dropped_unknown);
+    if (rs.dup_conflicts)
+        qk_cli_errorf(CMD, "warning: %zu (task, worker) pairs have conflicting repeated labels (%s)",
+                      rs.dup_conflicts, a.ro.duplicates == QK_CROWD_DUP_KEEP ? "all kept; see --duplicates" : "resolved by --duplicates");
+    if (qk_crowd_num_labels(L) == 0) {
+        qk_cli_errorf(CMD, "'%s': no labels", a.labels);
+        rc = QK_EXIT_INPUT;
+        goto out;
+    }
+    size_t nt = qk_crowd_num_tasks(L), nw = qk_crowd_num_workers(L), k = qk_crowd_num_classes(L), pos = k - 1;
+    if (a.positive && !qk_crowd_find_class(L, a.positive, &pos)) {
+        qk_cli_errorf(CMD, "--positive: '%s' is not one of the labels", a.positive);
+        rc = QK_EXIT_USAGE;
+        goto out;
+    }
+    gold = malloc((nt + 1) * sizeof *gold);
+    known = malloc((nt + 1) * sizeof *known);
+    weight = malloc((nw + 1) * sizeof *weight);
+    if (!gold || !known || !weight) {
+        qk_cli_errorf(CMD, "out of memory");
+        rc = QK_EXIT_IO;
+        goto out;
+    }
+    if ((a.gold && read_gold(a.gold, L, gold, &uncovered, &err) != QK_OK) ||
+        (a.known && read_gold(a.known, L, known, &known_unc, &err) != QK_OK)) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    if (a.known)
+        a.o.gold = known;
+    if (a.gold_weights) {
+        if (qk_crowd_gold_weights(L, gold, weight, &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        a.o.worker_weight = weight;
+    }
+    t1 = now();
+    if (qk_crowd_aggregate(L, &a.o, &r, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    t2 = now();
+    if ((a.out_qrels && qk_crowd_write_qrels(L, r, a.out_qrels, &err) != QK_OK) ||
+        (a.out_probs && qk_crowd_write_probs(L, r, a.out_probs, a.precision, &err) != QK_OK) ||
+        (a.out_workers && qk_crowd_write_workers(L, r, a.out_workers, a.precision, &err) != QK_OK)) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    for (size_t w = 0; w < nw; w++)
+        spammers += r->spammer[w];
+    /* Keep stdout for the summary only when no file went there. */
+    int quiet_stdout = (a.out_qrels && !strcmp(a.out_qrels, "-")) || (a.out_probs && !strcmp(a.out_probs, "-")) ||
+                       (a.out_workers && !strcmp(a.out_workers, "-"));
+    if (quiet_stdout)
+        goto out;
+    s.json = a.json;
+    if (s.json)
+        s.doc = json_object();
+    put_str(&s, "method", qk_crowd_method_name(a.o.method));
+    put_int(&s, "tasks", nt);
+    put_int(&s, "workers", nw);
+    put_int(&s, "labels", qk_crowd_num_labels(L));
+    put_int(&s, "classes", k);
+    put_int(&s, "duplicate_pairs", rs.dup_pairs);
+    put_int(&s, "conflicting_pairs", rs.dup_conflicts);
+    put_int(&s, "iterations", (size_t)r->iterations);
+    put_int(&s, "converged", (size_t)r->converged);
+    if (a.o.method != QK_CROWD_MV)
+        put_num(&s, "loglik", r->loglik);
+    put_int(&s, "ties", r->ties);
+    put_int(&s, "spammers", spammers);
+    for (size_t c = 0; c < k; c++) {
+        char key[300];
+        snprintf(key, sizeof key, "prior_%s", qk_crowd_class_name(L, c));
+        put_num(&s, key, r->prior[c]);
+    }
+    if (a.gold) {
+        qk_crowd_score sc;
+        if (qk_crowd_score_gold(r, gold, pos, &sc, &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        put_str(&s, "positive", qk_crowd_class_name(L, pos));
+        put_int(&s, "gold_tasks", sc.n);
+        put_int(&s, "gold_uncovered", uncovered);
+        put_int(&s, "correct", sc.correct);
+        put_num(&s, "accuracy", sc.accuracy);
+        put_num(&s, "precision", sc.precision);
+        put_num(&s, "recall", sc.recall);
+        put_num(&s, "f1", sc.f1);
+        put_num(&s, "auc", sc.auc);
+    }
+    if (a.timing) {
+        put_num(&s, "seconds_read", t1 - t0);
+        put_num(&s, "seconds_aggregate", t2 - t1);
+        put_num(&s, "seconds_per_iteration", r->iterations ? (t2 - t1) / r->iterations : t2 - t1);
+    }
+    if (s.json) {
+        json_dumpf(s.doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+        fputc('\n', stdout);
+    }
+out:
+    json_decref(s.doc);
+    for (size_t i = 0; i < a.nclasses; i++)
+        free(a.classes[i]);
+    free(a.classes);
+    free(gold);
+    free(known);
+    free(weight);
+    qk_crowd_result_free(r);
+    qk_crowd_labels_free(L);
+    return rc;
+}

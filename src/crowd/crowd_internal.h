@@ -1,0 +1,45 @@
+/* Internals shared by the crowd aggregators (not part of the public API). */
+#ifndef QK_CROWD_INTERNAL_H
+#define QK_CROWD_INTERNAL_H
+
+#include "qrelkit/crowd.h"
+
+struct qk_crowd_labels {
+    qk_strpool *tasks, *workers, *classes;
+    /* Raw observations in input order; cls is an id in the classes pool. */
+    uint32_t *t, *w, *cls;
+    long *line;
+    size_t n, cap;
+    int declared;   /* classes fixed by qk_crowd_labels_set_classes */
+    int finished;
+    /* After finish: grouped by task, class ids in class order. */
+    size_t *off;    /* n_tasks + 1 */
+    uint32_t *gw, *gc;
+    size_t ng;
+    uint32_t *order;  /* class order position -> pool id */
+    uint32_t *rank;   /* pool id -> class order position */
+    size_t nclasses;
+    const char *path; /* for messages while reading; not owned */
+};
+
+/* Allocate a result with every array the method fills (confusion when
+ * with_confusion, difficulty when with_difficulty). */
+qk_status qk_crowd_result_alloc(const qk_crowd_labels *L, int with_confusion, int with_difficulty,
+                                int max_iter, qk_crowd_result **out, qk_error *err);
+/* Hard labels (argmax with the tie rule), per-worker counts, spam scores from
+ * the confusion matrices, and flags: shared finishing step of every method. */
+void qk_crowd_finish_result(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r);
+/* Posteriors of gold tasks become one-hot on their gold class. */
+void qk_crowd_clamp_gold(const qk_crowd_opts *o, qk_crowd_result *r);
+
+qk_status qk_crowd_run_mv(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r, qk_error *err);
+qk_status qk_crowd_run_ds(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r, qk_error *err);
+qk_status qk_crowd_run_glad(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                            qk_error *err);
+qk_status qk_crowd_run_mace(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                            qk_error *err);
+
+/* Majority-vote fractions into r->post (tasks without labels: uniform). */
+void qk_crowd_vote_fractions(const qk_crowd_labels *L, const double *weight, double *post);
+
+#endif

@@ -1,0 +1,317 @@
+/* Aggregation entry point, the result object, majority vote, the finishing
+ * step every method shares (hard labels, worker reports) and gold scoring. */
+#include "crowd/crowd_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void qk_crowd_opts_init(qk_crowd_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->method = QK_CROWD_DS;
+    o->max_iter = 100;
+    o->tol = 1e-7;
+    o->seed = 42;
+    o->restarts = 10;
+    o->spam_threshold = 0.1;
+}
+
+static const char *const method_names[] = {"mv", "ds", "onecoin", "glad", "mace"};
+
+int qk_crowd_method_parse(const char *name, qk_crowd_method *out)
+{
+    for (size_t i = 0; i < sizeof method_names / sizeof *method_names; i++)
+        if (strcmp(name, method_names[i]) == 0) {
+            *out = (qk_crowd_method)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *qk_crowd_method_name(qk_crowd_method m)
+{
+    return (unsigned)m < sizeof method_names / sizeof *method_names ? method_names[m] : "?";
+}
+
+void qk_crowd_result_free(qk_crowd_result *r)
+{
+    if (!r)
+        return;
+    free(r->post);
+    free(r->label);
+    free(r->n_labels);
+    free(r->prior);
+    free(r->confusion);
+    free(r->skill);
+    free(r->ability);
+    free(r->spam_score);
+    free(r->difficulty);
+    free(r->worker_n);
+    free(r->spammer);
+    free(r->history);
+    free(r);
+}
+
+qk_status qk_crowd_result_alloc(const qk_crowd_labels *L, int with_confusion, int with_difficulty, int max_iter,
+                                qk_crowd_result **out, qk_error *err)
+{
+    size_t nt = qk_crowd_num_tasks(L), nw = qk_crowd_num_workers(L), k = L->nclasses;
+    qk_crowd_result *r = calloc(1, sizeof *r);
+    *out = NULL;
+    if (!r)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    r->n_tasks = nt, r->n_workers = nw, r->n_classes = k;
+    /* +1 everywhere: calloc(0) may return NULL, which would read as failure. */
+    r->post = calloc(nt * k + 1, sizeof *r->post);
+    r->label = calloc(nt + 1, sizeof *r->label);
+    r->n_labels = calloc(nt + 1, sizeof *r->n_labels);
+    r->prior = calloc(k + 1, sizeof *r->prior);
+    r->confusion = calloc(nw * k * k + 1, sizeof *r->confusion);
+    r->skill = calloc(nw + 1, sizeof *r->skill);
+    r->spam_score = calloc(nw + 1, sizeof *r->spam_score);
+    r->worker_n = calloc(nw + 1, sizeof *r->worker_n);
+    r->spammer = calloc(nw + 1, 1);
+    r->history = calloc((size_t)(max_iter > 0 ? max_iter : 0) + 1, sizeof *r->history);
+    if (with_difficulty)
+        r->difficulty = calloc(nt + 1, sizeof *r->difficulty);
+    (void)with_confusion;
+    if (!r->post || !r->label || !r->n_labels || !r->prior || !r->confusion || !r->skill || !r->spam_score ||
+        !r->worker_n || !r->spammer || !r->history || (with_difficulty && !r->difficulty)) {
+        qk_crowd_result_free(r);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    *out = r;
+    return QK_OK;
+}
+
+void qk_crowd_vote_fractions(const qk_crowd_labels *L, const double *weight, double *post)
+{
+    size_t nt = qk_crowd_num_tasks(L), k = L->nclasses;
+    for (size_t t = 0; t < nt; t++) {
+        double *q = post + t * k, s = 0;
+        for (size_t c = 0; c < k; c++)
+            q[c] = 0;
+        for (size_t i = L->off[t]; i < L->off[t + 1]; i++) {
+            double v = weight ? weight[L->gw[i]] : 1.0;
+            q[L->gc[i]] += v;
+            s += v;
+        }
+        /* No labels, or weights cancelling out: no evidence either way. */
+        for (size_t c = 0; c < k; c++)
+            q[c] = s > 0 ? q[c] / s : 1.0 / (double)k;
+    }
+}
+
+void qk_crowd_clamp_gold(const qk_crowd_opts *o, qk_crowd_result *r)
+{
+    if (!o->gold)
+        return;
+    for (size_t t = 0; t < r->n_tasks; t++)
+        if (o->gold[t] >= 0 && (size_t)o->gold[t] < r->n_classes)
+            for (size_t c = 0; c < r->n_classes; c++)
+                r->post[t * r->n_classes + c] = c == (size_t)o->gold[t] ? 1.0 : 0.0;
+}
+
+qk_status qk_crowd_run_mv(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r, qk_error *err)
+{
+    size_t nt = r->n_tasks, k = r->n_classes;
+    qk_crowd_vote_fractions(L, o->worker_weight, r->post);
+    qk_crowd_clamp_gold(o, r);
+    for (size_t c = 0; c < k; c++) {
+        qk_ksum s = {0, 0};
+        for (size_t t = 0; t < nt; t++)
+            qk_ksum_add(&s, r->post[t * k + c]);
+        r->prior[c] = nt ? qk_ksum_value(&s) / (double)nt : 1.0 / (double)k;
+    }
+    r->converged = 1;
+    return QK_OK;
+}
+
+/* Argmax with the tie rule; "tied" means equal up to a relative 1e-12, so
+ * that rounding in an otherwise exact tie (2 of 4 votes) does not decide. */
+static uint32_t pick(const double *q, size_t k, qk_crowd_tie tie, qk_rng *rng, int *tied)
+{
+    double best = q[0];
+    size_t nbest = 0, arg = 0;
+    for (size_t c = 1; c < k; c++)
+        if (q[c] > best)
+            best = q[c];
+    for (size_t c = 0; c < k; c++)
+        if (q[c] >= best - 1e-12 * best)
+            nbest++;
+    *tied = nbest > 1;
+    size_t want = tie == QK_CROWD_TIE_FIRST ? 0 : tie == QK_CROWD_TIE_LAST ? nbest - 1 : qk_rng_below(rng, nbest);
+    for (size_t c = 0, seen = 0; c < k; c++)
+        if (q[c] >= best - 1e-12 * best && seen++ == want) {
+            arg = c;
+            break;
+        }
+    return (uint32_t)arg;
+}
+
+void qk_crowd_finish_result(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r)
+{
+    size_t nt = r->n_tasks, nw = r->n_workers, k = r->n_classes;
+    qk_rng rng;
+    qk_rng_seed(&rng, o->seed);
+    r->ties = 0;
+    for (size_t t = 0; t < nt; t++) {
+        int tied;
+        r->label[t] = k ? pick(r->post + t * k, k, o->tie, &rng, &tied) : 0;
+        r->ties += (size_t)tied;
+        r->n_labels[t] = (uint32_t)(L->off[t + 1] - L->off[t]);
+    }
+    /* Worker reports. Methods without confusion matrices of their own (MV,
+     * GLAD, MACE) get the soft ones the posteriors imply: one DS M-step. */
+    int own = o->method == QK_CROWD_DS || o->method == QK_CROWD_ONECOIN;
+    if (!own)
+        memset(r->confusion, 0, nw * k * k * sizeof *r->confusion);
+    memset(r->skill, 0, nw * sizeof *r->skill);
+    for (size_t t = 0; t < nt; t++)
+        for (size_t i = L->off[t]; i < L->off[t + 1]; i++) {
+            uint32_t w = L->gw[i], y = L->gc[i];
+            r->worker_n[w]++;
+            r->skill[w] += r->post[t * k + y];
+            if (!own)
+                for (size_t c = 0; c < k; c++)
+                    r->confusion[(w * k + c) * k + y] += r->post[t * k + c];
+        }
+    for (size_t w = 0; w < nw; w++) {
+        double *e = r->confusion + w * k * k, tv = 0;
+        size_t pairs = 0;
+        r->skill[w] = r->worker_n[w] ? r->skill[w] / r->worker_n[w] : 0;
+        if (!own)
+            for (size_t c = 0; c < k; c++) {
+                double s = 0;
+                for (size_t y = 0; y < k; y++)
+                    s += e[c * k + y];
+                for (size_t y = 0; y < k; y++)
+                    e[c * k + y] = s > 0 ? e[c * k + y] / s : 1.0 / (double)k;
+            }
+        /* Spammer score: mean total-variation distance between the rows of
+         * the confusion matrix. A worker whose answer does not depend on the
+         * truth has identical rows (score 0); binary: |TPR + TNR - 1|, the
+         * score of Raykar & Yu (2011). */
+        for (size_t a = 0; a < k; a++)
+            for (size_t b = a + 1; b < k; b++, pairs++) {
+                double d = 0;
+                for (size_t y = 0; y < k; y++)
+                    d += fabs(e[a * k + y] - e[b * k + y]);
+                tv += d / 2;
+            }
+        r->spam_score[w] = pairs ? tv / (double)pairs : 0;
+        r->spammer[w] = r->spam_score[w] < o->spam_threshold;
+    }
+}
+
+qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result **out, qk_error *err)
+{
+    qk_crowd_result *r = NULL;
+    qk_status st;
+    *out = NULL;
+    if (!L->finished)
+        return qk_error_set(err, QK_EUSAGE, "labels must be finished before aggregating");
+    if (L->nclasses == 0)
+        return qk_error_set(err, QK_EINPUT, "no labels to aggregate");
+    if (o->max_iter < 0)
+        return qk_error_set(err, QK_EUSAGE, "the iteration limit must not be negative");
+    st = qk_crowd_result_alloc(L, 1, o->method == QK_CROWD_GLAD, o->max_iter, &r, err);
+    if (st != QK_OK)
+        return st;
+    switch (o->method) {
+    case QK_CROWD_MV: st = qk_crowd_run_mv(L, o, r, err); break;
+    case QK_CROWD_DS:
+    case QK_CROWD_ONECOIN: st = qk_crowd_run_ds(L, o, r, err); break;
+    case QK_CROWD_GLAD: st = qk_crowd_run_glad(L, o, r, err); break;
+    case QK_CROWD_MACE: st = qk_crowd_run_mace(L, o, r, err); break;
+    default: st = qk_error_set(err, QK_EUSAGE, "unknown aggregation method %d", (int)o->method);
+    }
+    if (st != QK_OK) {
+        qk_crowd_result_free(r);
+        return st;
+    }
+    qk_crowd_finish_result(L, o, r);
+    *out = r;
+    return QK_OK;
+}
+
+qk_status qk_crowd_gold_weights(const qk_crowd_labels *L, const int32_t *gold, double *weight, qk_error *err)
+{
+    size_t nt = qk_crowd_num_tasks(L), nw = qk_crowd_num_workers(L), k = L->nclasses;
+    double *hit = calloc(nw + 1, sizeof *hit), *cnt = calloc(nw + 1, sizeof *cnt);
+    double mean = 0, n = 0;
+    if (!hit || !cnt) {
+        free(hit);
+        free(cnt);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    for (size_t t = 0; t < nt; t++)
+        if (gold[t] >= 0)
+            for (size_t i = L->off[t]; i < L->off[t + 1]; i++) {
+                hit[L->gw[i]] += L->gc[i] == (uint32_t)gold[t];
+                cnt[L->gw[i]] += 1;
+            }
+    for (size_t w = 0; w < nw; w++)
+        if (cnt[w] > 0)
+            mean += hit[w] / cnt[w], n++;
+    mean = n > 0 ? mean / n : 1.0 / (double)k;
+    for (size_t w = 0; w < nw; w++) {
+        double a = (hit[w] + 2 * mean) / (cnt[w] + 2);
+        /* Keep a away from 0 and 1 so the log-odds stay finite. */
+        a = a < 1e-3 ? 1e-3 : a > 1 - 1e-3 ? 1 - 1e-3 : a;
+        weight[w] = log((double)(k > 1 ? k - 1 : 1) * a / (1 - a));
+    }
+    free(hit);
+    free(cnt);
+    return QK_OK;
+}
+
+/* AUC as the Mann–Whitney statistic, ties counted one half. */
+static int cmp_score(const void *a, const void *b)
+{
+    const double *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, size_t positive, qk_crowd_score *out,
+                              qk_error *err)
+{
+    size_t k = r->n_classes, tp = 0, fp = 0, fn = 0, m = 0;
+    double *sc = malloc((r->n_tasks + 1) * 2 * sizeof *sc);
+    memset(out, 0, sizeof *out);
+    if (!sc)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t t = 0; t < r->n_tasks; t++) {
+        if (gold[t] < 0)
+            continue;
+        int g = gold[t] == (int32_t)positive, p = r->label[t] == positive;
+        out->n++;
+        out->correct += r->label[t] == (uint32_t)gold[t];
+        tp += g && p, fp += !g && p, fn += g && !p;
+        sc[2 * m] = positive < k ? r->post[t * k + positive] : 0;
+        sc[2 * m + 1] = g;
+        m++;
+    }
+    out->accuracy = out->n ? (double)out->correct / (double)out->n : NAN;
+    out->precision = tp + fp ? (double)tp / (double)(tp + fp) : 0;
+    out->recall = tp + fn ? (double)tp / (double)(tp + fn) : 0;
+    out->f1 = out->precision + out->recall > 0 ? 2 * out->precision * out->recall / (out->precision + out->recall) : 0;
+    qsort(sc, m, 2 * sizeof *sc, cmp_score);
+    double npos = 0, nneg = 0, rank_sum = 0;
+    for (size_t i = 0; i < m;) {
+        size_t j = i;
+        while (j < m && sc[2 * j] == sc[2 * i])
+            j++;
+        double avg = (double)(i + j + 1) / 2.0; /* mean of ranks i+1 .. j */
+        for (size_t u = i; u < j; u++)
+            if (sc[2 * u + 1] > 0)
+                rank_sum += avg, npos++;
+            else
+                nneg++;
+        i = j;
+    }
+    out->auc = npos > 0 && nneg > 0 ? (rank_sum - npos * (npos + 1) / 2) / (npos * nneg) : NAN;
+    free(sc);
+    return QK_OK;
+}

@@ -1,0 +1,152 @@
+/* Writers for aggregated labels: qrels, posteriors TSV, worker report TSV.
+ * Each file goes to PATH.tmp.PID first and is renamed when complete, so a
+ * failed run never leaves a half-written file ('-' writes standard output). */
+#include "crowd/crowd_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+    FILE *f;
+    char tmp[4096];
+    const char *path;
+    int is_stdout;
+} out_file;
+
+static qk_status open_out(out_file *o, const char *path, qk_error *err)
+{
+    o->path = path;
+    o->is_stdout = strcmp(path, "-") == 0;
+    if (o->is_stdout) {
+        o->f = stdout;
+        return QK_OK;
+    }
+    if ((size_t)snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof o->tmp)
+        return qk_error_set(err, QK_EIO, "'%s': path too long", path);
+    if (!(o->f = fopen(o->tmp, "w")))
+        return qk_error_set(err, QK_EIO, "'%s': cannot create: %s", o->tmp, strerror(errno));
+    return QK_OK;
+}
+
+static qk_status close_out(out_file *o, qk_status st, qk_error *err)
+{
+    int bad;
+    if (o->is_stdout)
+        return fflush(stdout) != 0 && st == QK_OK ? qk_error_set(err, QK_EIO, "cannot write standard output") : st;
+    bad = ferror(o->f);
+    bad |= fclose(o->f) != 0;
+    if (st != QK_OK || bad) {
+        remove(o->tmp);
+        return st != QK_OK ? st : qk_error_set(err, QK_EIO, "'%s': write failed", o->tmp);
+    }
+    if (rename(o->tmp, o->path) != 0) {
+        int e = errno;
+        remove(o->tmp);
+        return qk_error_set(err, QK_EIO, "'%s': cannot rename into place: %s", o->path, strerror(e));
+    }
+    return QK_OK;
+}
+
+/* "topic docno" (two-column tasks) or "topic_docno" when the part before the
+ * first '_' is all digits (the TREC crowdsourcing ids); else the task is both
+ * the topic and the document. */
+static void split_task(const char *task, const char **doc, int *tlen)
+{
+    const char *sp = strchr(task, ' ');
+    if (sp) {
+        *tlen = (int)(sp - task);
+        *doc = sp + 1;
+        return;
+    }
+    const char *us = strchr(task, '_');
+    if (us && us > task) {
+        const char *p = task;
+        while (p < us && *p >= '0' && *p <= '9')
+            p++;
+        if (p == us) {
+            *tlen = (int)(us - task);
+            *doc = us + 1;
+            return;
+        }
+    }
+    *tlen = (int)strlen(task);
+    *doc = task;
+}
+
+qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path, qk_error *err)
+{
+    out_file o;
+    qk_status st = open_out(&o, path, err);
+    int numeric = 1;
+    if (st != QK_OK)
+        return st;
+    /* Relevance grades are written as they are when they are integers;
+     * other class names become their position in the class order. */
+    for (size_t c = 0; c < r->n_classes; c++) {
+        const char *n = qk_crowd_class_name(L, c);
+        long v;
+        if (qk_parse_long(n, strlen(n), &v) != 0)
+            numeric = 0;
+    }
+    for (size_t t = 0; t < r->n_tasks; t++) {
+        const char *doc;
+        int tl;
+        split_task(qk_crowd_task_name(L, t), &doc, &tl);
+        if (numeric)
+            fprintf(o.f, "%.*s 0 %s %s\n", tl, qk_crowd_task_name(L, t), doc, qk_crowd_class_name(L, r->label[t]));
+        else
+            fprintf(o.f, "%.*s 0 %s %u\n", tl, qk_crowd_task_name(L, t), doc, r->label[t]);
+    }
+    return close_out(&o, QK_OK, err);
+}
+
+qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path, int precision,
+                               qk_error *err)
+{
+    out_file o;
+    size_t k = r->n_classes;
+    qk_status st = open_out(&o, path, err);
+    if (st != QK_OK)
+        return st;
+    fputs("task\tlabel\tn_labels", o.f);
+    for (size_t c = 0; c < k; c++)
+        fprintf(o.f, "\tp_%s", qk_crowd_class_name(L, c));
+    fputc('\n', o.f);
+    for (size_t t = 0; t < r->n_tasks; t++) {
+        fprintf(o.f, "%s\t%s\t%u", qk_crowd_task_name(L, t), qk_crowd_class_name(L, r->label[t]), r->n_labels[t]);
+        for (size_t c = 0; c < k; c++)
+            fprintf(o.f, "\t%.*g", precision, r->post[t * k + c]);
+        fputc('\n', o.f);
+    }
+    return close_out(&o, QK_OK, err);
+}
+
+qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path, int precision,
+                                 qk_error *err)
+{
+    out_file o;
+    size_t k = r->n_classes;
+    qk_status st = open_out(&o, path, err);
+    if (st != QK_OK)
+        return st;
+    fputs("worker\tn_labels\taccuracy\tability\tspam_score\tspammer", o.f);
+    for (size_t c = 0; c < k; c++)
+        for (size_t y = 0; y < k; y++)
+            fprintf(o.f, "\te_%s_%s", qk_crowd_class_name(L, c), qk_crowd_class_name(L, y));
+    fputc('\n', o.f);
+    for (size_t w = 0; w < r->n_workers; w++) {
+        fprintf(o.f, "%s\t%u\t%.*g\t", qk_crowd_worker_name(L, w), r->worker_n[w], precision, r->skill[w]);
+        if (r->ability)
+            fprintf(o.f, "%.*g", precision, r->ability[w]);
+        else
+            fputs("NA", o.f);
+        fprintf(o.f, "\t%.*g\t%d", precision, r->spam_score[w], r->spammer[w]);
+        for (size_t i = 0; i < k * k; i++)
+            fprintf(o.f, "\t%.*g", precision, r->confusion[w * k * k + i]);
+        fputc('\n', o.f);
+    }
+    return close_out(&o, QK_OK, err);
+}
