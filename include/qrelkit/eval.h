@@ -88,6 +88,9 @@ typedef struct qk_eval_opts {
     qk_dedup dedup;       /* duplicate docnos within a run topic                  */
     const char *only_topic; /* -D n.qid: evaluate this topic only (NULL = all)    */
     const qk_zscores *zscores; /* -Z: convert every value to a z-score (NULL = off) */
+    int threads;          /* 1: one thread; 2+: parse the run on a second thread;
+                             0 (default): two when the machine has two cores.
+                             Results are identical either way. */
 } qk_eval_opts;
 void qk_eval_opts_init(qk_eval_opts *o);
 

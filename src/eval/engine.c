@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "engine.h"
+#include "pipeline.h"
 #include "prefs.h"
+
+#include <unistd.h>
 
 struct qk_eval_result {
     const qk_measures *m;
@@ -91,7 +94,8 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
     const qk_qrels *q = r->q;
     const qk_measures *m = r->m;
     qk_rel_format f = qk_qrels_format(q);
-    qk_topic tp = {qk_qrels_topic(q, t), o->rel_level, o->num_docs, NULL, NULL, 0, NULL};
+    qk_topic_cache cache = {NULL};
+    qk_topic tp = {qk_qrels_topic(q, t), o->rel_level, o->num_docs, NULL, NULL, 0, NULL, &cache};
     qk_prefs_topic *pt = NULL;
     double *row = r->vals + t * r->nvalues;
     qk_status st = QK_OK;
@@ -144,6 +148,7 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
         }
     }
     qk_prefs_topic_free(pt);
+    qk_topic_cache_clear(&cache);
     if (st == QK_OK)
         r->evaluated[t] = 1;
     return st;
@@ -251,30 +256,66 @@ static void reset_topics(qk_eval_result *r)
     }
 }
 
-/* Stream the run; fall back to grouped reading when a topic's lines are split. */
+typedef struct run_ctx {
+    qk_eval_result *r;
+    qk_scratch *sc;
+    const char *path;
+    const qk_eval_opts *o;
+} run_ctx;
+
+static int keep_topic(void *vc, const char *qid)
+{
+    const run_ctx *c = vc;
+    size_t t;
+    return qk_qrels_find_topic(c->r->q, qid, strlen(qid), &t) &&
+           (!c->o->only_topic || strcmp(c->o->only_topic, qid) == 0);
+}
+
+static qk_status one_topic(void *vc, const qk_run_topic *rt, qk_error *err)
+{
+    run_ctx *c = vc;
+    size_t t;
+    qk_status st;
+    if (!keep_topic(c, rt->qid))
+        return QK_OK;
+    qk_qrels_find_topic(c->r->q, rt->qid, strlen(rt->qid), &t);
+    st = qk_rank_topic(c->sc, rt, c->o, prefs_format(qk_qrels_format(c->r->q)), c->path, err);
+    return st != QK_OK ? st : eval_topic(c->r, c->sc, t, c->o, err);
+}
+
+static int use_threads(const qk_eval_opts *o)
+{
+    if (o->threads > 0)
+        return o->threads > 1;
+    return sysconf(_SC_NPROCESSORS_ONLN) > 1;
+}
+
+/* Stream the run (parsing on a second thread when there is a core for it);
+ * fall back to grouped reading when a topic's lines are split. */
 static qk_status read_run(qk_eval_result *r, qk_scratch *sc, const char *path, const qk_eval_opts *o,
                           qk_run_stream **sp, qk_error *err)
 {
+    run_ctx c = {r, sc, path, o};
     qk_run_topic rt;
-    int seen, rc;
+    int seen, rc, split = 0;
     qk_status st = qk_run_open(path, QK_RUN_STREAM, sp, err);
-    int prefs_order = prefs_format(qk_qrels_format(r->q));
     if (st != QK_OK)
         return st;
+    if (use_threads(o)) {
+        if ((st = qk_run_pipeline(*sp, keep_topic, one_topic, &c, &split, err)) != QK_OK || !split)
+            return st;
+        reset_topics(r);
+        if ((st = qk_run_restart(*sp, QK_RUN_GROUP_ALL, err)) != QK_OK)
+            return st;
+    }
     while ((rc = qk_run_next(*sp, &rt, &seen, err)) == 1) {
-        size_t t;
         if (seen) {
             reset_topics(r);
             if ((st = qk_run_restart(*sp, QK_RUN_GROUP_ALL, err)) != QK_OK)
                 return st;
             continue;
         }
-        if (!qk_qrels_find_topic(r->q, rt.qid, strlen(rt.qid), &t))
-            continue;
-        if (o->only_topic && strcmp(o->only_topic, rt.qid) != 0)
-            continue;
-        if ((st = qk_rank_topic(sc, &rt, o, prefs_order, path, err)) != QK_OK ||
-            (st = eval_topic(r, sc, t, o, err)) != QK_OK)
+        if ((st = one_topic(&c, &rt, err)) != QK_OK)
             return st;
     }
     return rc < 0 ? (qk_status)rc : QK_OK;

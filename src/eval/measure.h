@@ -24,6 +24,13 @@ typedef struct qk_merge {
     long num_rel_levels;  /* 1 + the largest level with a record (0 when none) */
 } qk_merge;
 
+/* Per-topic values shared by several measures, built on first use and
+ * cleared by the engine after the topic (qk_topic_cache_clear, gain.c). */
+typedef struct qk_topic_cache {
+    struct gain_ctx *gain; /* default gain table, DCG and ideal DCG */
+} qk_topic_cache;
+void qk_topic_cache_clear(qk_topic_cache *tc);
+
 typedef struct qk_topic {
     const char *qid;
     long L;               /* -l */
@@ -32,6 +39,7 @@ typedef struct qk_topic {
     const qk_merge *jg;   /* qrels_jg format: one merge per judgment group    */
     size_t num_jg;
     const struct qk_prefs_topic *prefs; /* prefs / qrels_prefs format         */
+    qk_topic_cache *cache;              /* may be NULL                          */
 } qk_topic;
 
 /* A requested measure with its parameters resolved. */

@@ -307,6 +307,52 @@ static void test_split_run(void **state)
     fx_done(&s);
 }
 
+/* One thread or two (the run parsed on a second thread): identical results,
+ * on a grouped and on a split run, and errors found by the reader thread
+ * come back unchanged. */
+static void test_threads(void **state)
+{
+    static const char q[] = "A 0 a1 2\nA 0 a2 1\nA 0 a3 0\nB 0 b1 1\nB 0 b2 0\nC 0 c1 1\n";
+    static const char *const runs[] = {
+        "A 0 a1 1 0.5 r\nA 0 a2 2 0.9 r\nA 0 a3 3 0.7 r\nB 0 b2 1 3 r\nB 0 b1 2 2 r\nC 0 c9 1 1 r\n",
+        "B 0 b2 1 3 r\nA 0 a1 1 0.5 r\nC 0 c1 1 1 r\nA 0 a2 2 0.9 r\nB 0 b1 2 2 r\n"};
+    (void)state;
+    for (size_t k = 0; k < 2; k++) {
+        qk_eval_opts one, two;
+        fx_eval e1, e2;
+        qk_eval_opts_init(&one);
+        qk_eval_opts_init(&two);
+        one.threads = 1;
+        two.threads = 2;
+        fx_run(&e1, QK_REL_QRELS, q, runs[k], "all_trec", &one);
+        fx_run(&e2, QK_REL_QRELS, q, runs[k], "all_trec", &two);
+        COUNT(qk_result_num_topics(e2.r), qk_result_num_topics(e1.r));
+        for (size_t i = 0; i < qk_result_num_values(e1.r); i++) {
+            for (size_t t = 0; t < qk_result_num_topics(e1.r); t++) {
+                const char *s1 = qk_result_topic_string(e1.r, t, i);
+                if (s1)
+                    STREQ(qk_result_topic_string(e2.r, t, i), s1);
+                else
+                    CLOSE(qk_result_topic_value(e2.r, t, i), qk_result_topic_value(e1.r, t, i));
+            }
+            CLOSE(qk_result_summary(e2.r, i), qk_result_summary(e1.r, i));
+        }
+        fx_done(&e1);
+        fx_done(&e2);
+    }
+    {
+        /* A bad score in the last topic: the reader thread's error, with its line. */
+        qk_eval_opts two;
+        fx_eval e;
+        qk_eval_opts_init(&two);
+        two.threads = 2;
+        STATUS(fx_try(&e, QK_REL_QRELS, q, "A 0 a1 1 0.5 r\nB 0 b1 1 1 r\nC 0 c1 1 x r\n", "map", &two),
+               QK_EINPUT);
+        assert_non_null(strstr(e.err.message, "line 3: score 'x' is not a finite number"));
+        fx_done(&e);
+    }
+}
+
 /* §6: z-scores. Topic q1: num_ret 1 (mean 2, sd .5) -> -2, map 1 (.5, .25) -> 2,
  * P_5 .2 (.2, 0) -> 0, recip_rank absent -> -1e6. q2 is not in the file at all;
  * q3 lacks map. Summary map over the three: (2 - 1e6 - 1e6)/3. */
@@ -434,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_only_topic_complete),
         cmocka_unit_test(test_topic_order),
         cmocka_unit_test(test_split_run),
+        cmocka_unit_test(test_threads),
         cmocka_unit_test(test_zscores),
         cmocka_unit_test(test_qrels_jg),
         cmocka_unit_test(test_qrels_jg_judged_only),

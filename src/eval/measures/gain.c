@@ -173,60 +173,99 @@ static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx
     return QK_OK;
 }
 
+/* The default gain table (no pairs) is the same for every gain measure of
+ * a topic: build it once per topic and keep it in the topic's cache. */
+static qk_status ctx_get(const qk_topic *t, const qk_measure_inst *mi, gain_ctx **out, qk_error *err)
+{
+    gain_ctx *c;
+    qk_status st;
+    if (mi->npairs == 0 && t->cache && t->cache->gain) {
+        *out = t->cache->gain;
+        return QK_OK;
+    }
+    if (!(c = malloc(sizeof *c)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if ((st = ctx_init(t, mi, c, err)) != QK_OK) {
+        free(c);
+        return st;
+    }
+    if (mi->npairs == 0 && t->cache)
+        t->cache->gain = c;
+    *out = c;
+    return QK_OK;
+}
+
+static void ctx_release(const qk_topic *t, gain_ctx *c)
+{
+    if (t->cache && t->cache->gain == c)
+        return;
+    ctx_free(c);
+    free(c);
+}
+
+void qk_topic_cache_clear(qk_topic_cache *tc)
+{
+    if (tc->gain) {
+        ctx_free(tc->gain);
+        free(tc->gain);
+        tc->gain = NULL;
+    }
+}
+
 QK_MEASURE_FN(dcg)
 {
-    gain_ctx c;
-    qk_status st = ctx_init(t, mi, &c, err);
+    gain_ctx *c;
+    qk_status st = ctx_get(t, mi, &c, err);
     if (st != QK_OK)
         return st;
-    out[0] = c.dcg[t->m->n];
-    ctx_free(&c);
+    out[0] = c->dcg[t->m->n];
+    ctx_release(t, c);
     return QK_OK;
 }
 
 QK_MEASURE_FN(ideal_dcg)
 {
-    gain_ctx c;
-    qk_status st = ctx_init(t, mi, &c, err);
+    gain_ctx *c;
+    qk_status st = ctx_get(t, mi, &c, err);
     if (st != QK_OK)
         return st;
-    out[0] = c.idcg[c.K];
-    ctx_free(&c);
+    out[0] = c->idcg[c->K];
+    ctx_release(t, c);
     return QK_OK;
 }
 
 QK_MEASURE_FN(ndcg)
 {
-    gain_ctx c;
-    qk_status st = ctx_init(t, mi, &c, err);
+    gain_ctx *c;
+    qk_status st = ctx_get(t, mi, &c, err);
     if (st != QK_OK)
         return st;
-    out[0] = c.idcg[c.K] > 0 ? c.dcg[t->m->n] / c.idcg[c.K] : 0.0;
-    ctx_free(&c);
+    out[0] = c->idcg[c->K] > 0 ? c->dcg[t->m->n] / c->idcg[c->K] : 0.0;
+    ctx_release(t, c);
     return QK_OK;
 }
 
 QK_MEASURE_FN(ndcg_rel)
 {
     const qk_merge *m = t->m;
-    gain_ctx c;
+    gain_ctx *c;
     double sum = 0.0;
     long h = 0;
-    qk_status st = ctx_init(t, mi, &c, err);
+    qk_status st = ctx_get(t, mi, &c, err);
     if (st != QK_OK)
         return st;
     out[0] = 0.0;
-    if (c.K > 0) {
+    if (c->K > 0) {
         for (long i = 1; i <= m->n; i++)
-            if (c.gains[i - 1] > 0) {
-                sum += c.dcg[i] / c.idcg[i < c.K ? i : c.K];
+            if (c->gains[i - 1] > 0) {
+                sum += c->dcg[i] / c->idcg[i < c->K ? i : c->K];
                 h++;
             }
-        sum += (double)(c.K - h) * c.dcg[m->n] / c.idcg[c.K];
+        sum += (double)(c->K - h) * c->dcg[m->n] / c->idcg[c->K];
         if (sum > 0)
-            out[0] = sum / (double)c.K;
+            out[0] = sum / (double)c->K;
     }
-    ctx_free(&c);
+    ctx_release(t, c);
     return QK_OK;
 }
 
@@ -244,7 +283,7 @@ static double walk_gain(const qk_gains *g, long k)
 QK_MEASURE_FN(Rndcg)
 {
     const qk_merge *m = t->m;
-    gain_ctx c;
+    gain_ctx *c;
     double sum = 0.0, prev;
     long count = 0, kstar;
     qk_status st;
@@ -252,49 +291,49 @@ QK_MEASURE_FN(Rndcg)
         out[0] = 0.0;
         return QK_OK;
     }
-    if ((st = ctx_init(t, mi, &c, err)) != QK_OK)
+    if ((st = ctx_get(t, mi, &c, err)) != QK_OK)
         return st;
-    prev = c.g.n ? c.g.e[c.g.n - 1].gain : 0.0;
+    prev = c->g.n ? c->g.e[c->g.n - 1].gain : 0.0;
     if (prev > 0) {
-        for (kstar = 1; walk_gain(&c.g, kstar) > 0; kstar++)
+        for (kstar = 1; walk_gain(&c->g, kstar) > 0; kstar++)
             ;
         for (long k = 1; k <= kstar; k++) {
-            double cur = walk_gain(&c.g, k);
-            if (cur != prev && c.idcg[k - 1] > 0) {
-                sum += c.dcg[k - 1 < m->n ? k - 1 : m->n] / c.idcg[k - 1];
+            double cur = walk_gain(&c->g, k);
+            if (cur != prev && c->idcg[k - 1] > 0) {
+                sum += c->dcg[k - 1 < m->n ? k - 1 : m->n] / c->idcg[k - 1];
                 count++;
             }
             prev = cur;
         }
         if (kstar < m->n) {
-            sum += c.dcg[m->n] / c.idcg[c.K];
+            sum += c->dcg[m->n] / c->idcg[c->K];
             count++;
         }
     }
     out[0] = count ? sum / (double)count : copysign(NAN, -1.0);
-    ctx_free(&c);
+    ctx_release(t, c);
     return QK_OK;
 }
 
 QK_MEASURE_FN(G)
 {
     const qk_merge *m = t->m;
-    gain_ctx c;
+    gain_ctx *c;
     double num = 0.0, den = 0.0, S = 0.0, C = 0.0;
-    qk_status st = ctx_init(t, mi, &c, err);
+    qk_status st = ctx_get(t, mi, &c, err);
     if (st != QK_OK)
         return st;
-    for (long k = 0; k < c.K; k++)
-        den += c.ig[k];
+    for (long k = 0; k < c->K; k++)
+        den += c->ig[k];
     for (long i = 1; i <= m->n; i++) {
-        double gi = c.gains[i - 1];
+        double gi = c->gains[i - 1];
         S += gi;
-        C += i <= c.K && c.ig[i - 1] >= 1 ? c.ig[i - 1] : 1.0;
+        C += i <= c->K && c->ig[i - 1] >= 1 ? c->ig[i - 1] : 1.0;
         if (gi != 0)
             num += gi / log2(2.0 + C - S);
     }
     out[0] = den > 0 ? num / den : 0.0;
-    ctx_free(&c);
+    ctx_release(t, c);
     return QK_OK;
 }
 
