@@ -100,6 +100,12 @@ static inline void qk_ksum_add(qk_ksum *k, double x)
 }
 static inline double qk_ksum_value(const qk_ksum *k) { return k->sum + k->comp; }
 
+/* Write v as printf("%6.4f") would (same bytes), NUL-terminated; returns
+ * the length. buf needs QK_FMT_BUFSIZE bytes (DBL_MAX has 309 digits).
+ * Several times faster than printf. */
+#define QK_FMT_BUFSIZE 330
+size_t qk_fmt_fixed4(char *buf, double v);
+
 /* Parse a whole token as a finite double / integer. Return 0 on success. */
 int qk_parse_double(const char *s, size_t len, double *out);
 int qk_parse_long(const char *s, size_t len, long *out);

@@ -16,7 +16,9 @@ struct qk_eval_result {
     size_t nq;          /* qrels topics */
     size_t nvalues;
     double *vals;       /* nq x nvalues, rows of evaluated topics only */
-    char **strs;        /* nq x nvalues, string values (relstring) */
+    char **strs;        /* nq x nstr: string values (relstring) only */
+    size_t nstr;
+    long *str_slot;     /* value i -> its column in strs, or -1 */
     unsigned char *evaluated;
     size_t *order;      /* evaluated topic indices, qrels order */
     size_t ntopics;
@@ -27,6 +29,12 @@ struct qk_eval_result {
     const qk_measure_inst **value_inst;
     int zmode;
 };
+
+/* The string slot of value i of qrels topic t, or NULL for numeric values. */
+static char **str_at(const qk_eval_result *r, size_t t, size_t i)
+{
+    return r->str_slot[i] < 0 ? NULL : &r->strs[t * r->nstr + (size_t)r->str_slot[i]];
+}
 
 void qk_eval_opts_init(qk_eval_opts *o)
 {
@@ -143,8 +151,13 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
             continue;
         st = mi->def->compute(&tp, mi, row + mi->first_value, &s, err);
         if (s) {
-            free(r->strs[t * r->nvalues + mi->first_value]);
-            r->strs[t * r->nvalues + mi->first_value] = s;
+            char **slot = str_at(r, t, mi->first_value);
+            if (slot) {
+                free(*slot);
+                *slot = s;
+            } else {
+                free(s);
+            }
         }
     }
     qk_prefs_topic_free(pt);
@@ -170,8 +183,8 @@ static qk_status eval_standin(qk_eval_result *r, qk_scratch *sc, size_t t, const
         if (strcmp(name, "num_ret") == 0 || strcmp(name, "utility") == 0 || strncmp(name, "unj", 3) == 0 ||
             strcmp(name, "rbp_resid") == 0)
             r->vals[t * r->nvalues + i] = 0.0;
-        if (strcmp(name, "relstring") == 0 && r->strs[t * r->nvalues + i])
-            r->strs[t * r->nvalues + i][0] = '\0';
+        if (strcmp(name, "relstring") == 0 && str_at(r, t, i) && *str_at(r, t, i))
+            (*str_at(r, t, i))[0] = '\0';
     }
     return QK_OK;
 }
@@ -234,7 +247,15 @@ static qk_status result_new(const qk_qrels *q, const qk_measures *m, qk_eval_res
     r->nq = nq;
     r->nvalues = m->nvalues;
     r->vals = calloc(nq * m->nvalues + 1, sizeof *r->vals);
-    r->strs = calloc(nq * m->nvalues + 1, sizeof *r->strs);
+    r->str_slot = calloc(m->nvalues + 1, sizeof *r->str_slot);
+    if (!r->str_slot)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < m->nvalues; i++)
+        r->str_slot[i] = -1;
+    for (size_t i = 0; i < m->ninst; i++)
+        if (m->inst[i].def->info.summary == QK_SUMMARY_NONE)
+            r->str_slot[m->inst[i].first_value] = (long)r->nstr++;
+    r->strs = calloc(nq * r->nstr + 1, sizeof *r->strs);
     r->evaluated = calloc(nq + 1, 1);
     r->order = calloc(nq + 1, sizeof *r->order);
     r->missing = calloc(nq + 1, sizeof *r->missing);
@@ -250,7 +271,7 @@ static qk_status result_new(const qk_qrels *q, const qk_measures *m, qk_eval_res
 static void reset_topics(qk_eval_result *r)
 {
     memset(r->evaluated, 0, r->nq);
-    for (size_t i = 0; i < r->nq * r->nvalues; i++) {
+    for (size_t i = 0; i < r->nq * r->nstr; i++) {
         free(r->strs[i]);
         r->strs[i] = NULL;
     }
@@ -381,9 +402,10 @@ void qk_eval_result_free(qk_eval_result *r)
     if (!r)
         return;
     if (r->strs)
-        for (size_t i = 0; i < r->nq * r->nvalues; i++)
+        for (size_t i = 0; i < r->nq * r->nstr; i++)
             free(r->strs[i]);
     free(r->strs);
+    free(r->str_slot);
     free(r->vals);
     free(r->evaluated);
     free(r->order);
@@ -412,7 +434,8 @@ const char *qk_result_topic(const qk_eval_result *r, size_t t) { return qk_qrels
 double qk_result_topic_value(const qk_eval_result *r, size_t t, size_t i) { return r->vals[r->order[t] * r->nvalues + i]; }
 const char *qk_result_topic_string(const qk_eval_result *r, size_t t, size_t i)
 {
-    const char *s = r->strs[r->order[t] * r->nvalues + i];
+    char **slot = str_at(r, r->order[t], i);
+    const char *s = slot ? *slot : NULL;
     return s ? s : (r->value_inst[i]->def->info.summary == QK_SUMMARY_NONE ? "" : NULL);
 }
 double qk_result_summary(const qk_eval_result *r, size_t i) { return r->summary[i]; }
@@ -421,6 +444,31 @@ const char *qk_result_missing(const qk_eval_result *r, size_t k) { return qk_qre
 int qk_result_zmode(const qk_eval_result *r) { return r->zmode; }
 
 /* ---- trec_eval output (spec §7) ---- */
+/* One "%-22s\t%s\t%6.4f" line (with "Z" first in z-score mode), assembled
+ * in a buffer and written at once: printf was most of the output's cost. */
+static void write_fixed4(FILE *f, const char *prefix, const char *name, const char *qid, double v)
+{
+    char line[512];
+    size_t nl = strlen(name), ql = strlen(qid), pl = strlen(prefix), k = 0;
+    if (pl + (nl > 22 ? nl : 22) + ql + QK_FMT_BUFSIZE + 4 > sizeof line) {
+        fprintf(f, "%s%-22s\t%s\t%6.4f\n", prefix, name, qid, v);
+        return;
+    }
+    memcpy(line, prefix, pl);
+    k = pl;
+    memcpy(line + k, name, nl);
+    k += nl;
+    while (k < pl + 22)
+        line[k++] = ' ';
+    line[k++] = '\t';
+    memcpy(line + k, qid, ql);
+    k += ql;
+    line[k++] = '\t';
+    k += qk_fmt_fixed4(line + k, v);
+    line[k++] = '\n';
+    fwrite(line, 1, k, f);
+}
+
 static void write_value(FILE *f, const qk_eval_result *r, size_t i, const char *qid, double v, const char *s)
 {
     const qk_measure_info *in = &r->value_inst[i]->def->info;
@@ -428,11 +476,11 @@ static void write_value(FILE *f, const qk_eval_result *r, size_t i, const char *
     if (s)
         fprintf(f, "%-22s\t%s\t'%s'\n", name, qid, s);
     else if (r->zmode)
-        fprintf(f, "Z%-22s\t%s\t%6.4f\n", name, qid, v);
+        write_fixed4(f, "Z", name, qid, v);
     else if (in->is_long)
         fprintf(f, "%-22s\t%s\t%ld\n", name, qid, (long)v);
     else
-        fprintf(f, "%-22s\t%s\t%6.4f\n", name, qid, v);
+        write_fixed4(f, "", name, qid, v);
 }
 
 qk_status qk_result_write_trec(const qk_eval_result *r, FILE *f, int per_topic, int summary, qk_error *err)
@@ -445,7 +493,7 @@ qk_status qk_result_write_trec(const qk_eval_result *r, FILE *f, int per_topic, 
                 if (r->value_inst[i]->def->info.per_topic)
                     write_value(f, r, i, qid, r->vals[t * r->nvalues + i],
                                 r->value_inst[i]->def->info.summary == QK_SUMMARY_NONE
-                                    ? (r->strs[t * r->nvalues + i] ? r->strs[t * r->nvalues + i] : "")
+                                    ? (str_at(r, t, i) && *str_at(r, t, i) ? *str_at(r, t, i) : "")
                                     : NULL);
         }
     if (summary)

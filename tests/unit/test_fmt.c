@@ -1,0 +1,59 @@
+/* qk_fmt_fixed4 must give the bytes of printf("%6.4f") for every double. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "qrelkit/core.h"
+
+static void check(double v)
+{
+    char want[QK_FMT_BUFSIZE], got[QK_FMT_BUFSIZE];
+    snprintf(want, sizeof want, "%6.4f", v);
+    qk_fmt_fixed4(got, v);
+    if (strcmp(want, got) != 0)
+        fail_msg("%.17g: printf gives '%s', qk_fmt_fixed4 gives '%s'", v, want, got);
+}
+
+static void test_edges(void **state)
+{
+    static const double v[] = {0.0, -0.0, 1.0, -1.0, 0.5, 0.03125, 0.00005, 0.00015, 0.00025, -0.00001,
+                               0.99995, 0.999949999, 9.99995, 123456.78905, 1e-300, -1e-300, 5e-324,
+                               1e14, 999999999999999.0, 1e15, 1e300, -2.7605, 1000000.0, -1000000.0,
+                               0.1, 0.2, 0.3, 1.0 / 3, 2.0 / 3, 0.12345, 0.6742, 2.5e-5, 7.5e-5};
+    (void)state;
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        check(v[i]);
+    check(INFINITY);
+    check(-INFINITY);
+    check(NAN);
+    check(-NAN);
+    /* Every exact tie k/2^5 .. k/2^14 in [0, 4): round half to even. */
+    for (int s = 5; s <= 14; s++)
+        for (int k = 0; k < (4 << s); k++)
+            check(ldexp((double)k, -s));
+}
+
+static void test_random(void **state)
+{
+    qk_rng r;
+    (void)state;
+    qk_rng_seed(&r, 7);
+    for (int i = 0; i < 300000; i++) {
+        double mag = pow(10.0, (double)(qk_rng_below(&r, 22)) - 8.0);
+        double v = (qk_rng_uniform(&r) - 0.5) * 2.0 * mag;
+        check(v);
+        check(round(v * 10000.0) / 10000.0 + (qk_rng_uniform(&r) - 0.5) * 1e-9);
+        check((double)qk_rng_below(&r, 100000) / 100000.0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_edges), cmocka_unit_test(test_random)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
