@@ -156,15 +156,15 @@ typedef struct qk_conf_result {
     double *p_less;        /* nruns x nruns: P(MAP_a - MAP_b < 0)            */
 } qk_conf_result;
 void qk_conf_result_free(qk_conf_result *r);
-/* qrels_path: TREC qrels (unjudged = absent). Every topic of the qrels that
- * some run retrieves is used; runs lacking it rank nothing there. */
+/* qrels_path: TREC qrels (judged documents; everything else is unjudged).
+ * The topics are those of the qrels that at least one run retrieves; a run
+ * lacking a topic ranks nothing there (AP 0). The universe of a topic is its
+ * judged documents plus the top-depth documents of every run, the same for
+ * every run so E[dAP] is E[AP_a] - E[AP_b]. probs_out (may be NULL) receives
+ * "topic docno p" for every document of every universe. */
 qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, size_t nruns,
-                       const qk_conf_opts *o, qk_conf_result **out, qk_error *err);
-/* Write "topic docno p" for every document of every universe (sorted). Only
- * valid before qk_conf_eval frees its data, so it is a flag instead: */
-qk_status qk_conf_eval_probs(const char *qrels_path, const char *const *run_paths,
-                             size_t nruns, const qk_conf_opts *o, qk_conf_result **out,
-                             FILE *probs_out, qk_error *err);
+                       const qk_conf_opts *o, FILE *probs_out, qk_conf_result **out,
+                       qk_error *err);
 
 /* ---- Horvitz-Thompson / Hansen-Hurwitz (Li, ch. 2-3) ------------------------
  * HT: documents sampled without replacement, y[i] the value (relevance) and

@@ -10,6 +10,7 @@
     X(trec_eval, "trec_eval's exact command line and output")                              \
     X(sim, "generate synthetic collections (topics, graded qrels, runs)")                  \
     X(compare, "how far to trust an evaluation: tau, significance, confidence, W")          \
+    X(confidence, "EMAP and P(run A < run B) with unjudged documents (MTC, IP, given p)")   \
     X(aggregate, "crowd labels to judgments: MV, Dawid-Skene, one-coin, GLAD, MACE")
 
 #define QK_DECLARE(name, summary)                                                           \

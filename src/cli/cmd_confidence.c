@@ -1,0 +1,221 @@
+/* `qrelkit confidence`: expected MAP of every run and the confidence that one
+ * run beats another when some documents are unjudged (MTC / IP / given
+ * probabilities; Carterette 2007). */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+#include "commands.h"
+
+const char qk_help_confidence[] =
+    "usage: qrelkit confidence [options] QRELS RUN [RUN...]\n"
+    "\n"
+    "Expected MAP (EMAP) of each run and, for every pair of runs, the confidence\n"
+    "P(MAP_row - MAP_col < 0) when only the documents in QRELS are judged. Each\n"
+    "unjudged document among the runs' top DEPTH gets a probability of relevance;\n"
+    "AP is a quadratic form in those Bernoulli variables, so E and Var of AP and of\n"
+    "the difference of two APs are exact up to the 1/R ratio (Carterette 2007):\n"
+    "P(dMAP < 0) = Phi(-E[dMAP] / sqrt(Var[dMAP])). Formulas: doc/estimators.md.\n"
+    "\n"
+    "options:\n"
+    "  --model M         mtc (default): unjudged p = --prior; ip: unjudged documents\n"
+    "                    are non-relevant (incremental pooling; Var = 0)\n"
+    "  --probs FILE      per-document probabilities ('topic docno p' lines, e.g. from\n"
+    "                    a relevance model); documents not in FILE get --prior\n"
+    "  --prior P         probability of an unjudged document (default 0.5)\n"
+    "  --depth N         rank depth of each run that is considered (default 100)\n"
+    "  -l LEVEL          judged grade >= LEVEL is relevant (default 1)\n"
+    "  --probs-out FILE  write 'topic docno p' for every document considered\n"
+    "  --format F        tsv (default) or json\n"
+    "  --precision N     decimals (default 4)\n"
+    "\n"
+    "output (tsv): 'run EMAP var rank' lines, best EMAP first; an empty line; then the\n"
+    "matrix 'P(row<col)' with one column per run: the probability that the row run's\n"
+    "MAP is below the column run's.\n"
+    "\n"
+    "example:\n"
+    "  qrelkit confidence --model mtc judged.qrels runA.run runB.run runC.run\n"
+    "\n"
+    "Exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O.\n";
+
+static const struct option longopts[] = {
+    {"help", no_argument, NULL, 'h'},         {"model", required_argument, NULL, 'M'},
+    {"probs", required_argument, NULL, 'P'},  {"prior", required_argument, NULL, 'p'},
+    {"depth", required_argument, NULL, 'd'},  {"probs-out", required_argument, NULL, 'o'},
+    {"format", required_argument, NULL, 'f'}, {"precision", required_argument, NULL, 'r'},
+    {NULL, 0, NULL, 0}};
+
+static size_t *by_emap;
+static const qk_conf_result *sort_res;
+static int emap_desc(const void *a, const void *b)
+{
+    double x = sort_res->emap[*(const size_t *)a], y = sort_res->emap[*(const size_t *)b];
+    if (x != y)
+        return x > y ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static void write_tsv(const qk_conf_result *r, int prec)
+{
+    size_t n = r->nruns;
+    printf("run\tEMAP\tvar\trank\n");
+    for (size_t k = 0; k < n; k++)
+        printf("%s\t%.*f\t%.*e\t%zu\n", r->runids[by_emap[k]], prec, r->emap[by_emap[k]], prec,
+               r->vmap[by_emap[k]], k + 1);
+    printf("\nP(row<col)");
+    for (size_t b = 0; b < n; b++)
+        printf("\t%s", r->runids[b]);
+    putchar('\n');
+    for (size_t a = 0; a < n; a++) {
+        printf("%s", r->runids[a]);
+        for (size_t b = 0; b < n; b++)
+            printf("\t%.*f", prec, r->p_less[a * n + b]);
+        putchar('\n');
+    }
+}
+
+static void write_json(const qk_conf_result *r)
+{
+    json_t *root = json_object(), *runs = json_array(), *pairs = json_array();
+    size_t n = r->nruns;
+    for (size_t k = 0; k < n; k++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "run", json_string(r->runids[by_emap[k]]));
+        json_object_set_new(o, "emap", json_real(r->emap[by_emap[k]]));
+        json_object_set_new(o, "var", json_real(r->vmap[by_emap[k]]));
+        json_array_append_new(runs, o);
+    }
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = a + 1; b < n; b++) {
+            json_t *o = json_object();
+            json_object_set_new(o, "a", json_string(r->runids[a]));
+            json_object_set_new(o, "b", json_string(r->runids[b]));
+            json_object_set_new(o, "e_dmap", json_real(r->e_dmap[a * n + b]));
+            json_object_set_new(o, "var_dmap", json_real(r->v_dmap[a * n + b]));
+            json_object_set_new(o, "p_a_below_b", json_real(r->p_less[a * n + b]));
+            json_array_append_new(pairs, o);
+        }
+    json_object_set_new(root, "topics", json_integer((json_int_t)r->ntopics));
+    json_object_set_new(root, "runs", runs);
+    json_object_set_new(root, "pairs", pairs);
+    json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    putchar('\n');
+    json_decref(root);
+}
+
+static int parse_num(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (!*s || *end || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int qk_cmd_confidence(int argc, char **argv)
+{
+    qk_conf_opts o;
+    qk_conf_result *r = NULL;
+    qk_error err;
+    const char *probs_out = NULL, *format = "tsv";
+    char tmp[4096];
+    FILE *pf = NULL;
+    int ch, rc = QK_EXIT_OK, prec = 4, model_set = 0;
+    double v;
+    qk_conf_opts_init(&o);
+    qk_error_clear(&err);
+    optind = 0;
+    while ((ch = getopt_long(argc, argv, "hl:", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'h': return qk_cli_help(qk_help_confidence);
+        case 'M':
+            model_set = 1;
+            if (strcmp(optarg, "mtc") == 0)
+                o.model = QK_PROB_MTC;
+            else if (strcmp(optarg, "ip") == 0)
+                o.model = QK_PROB_IP;
+            else
+                return qk_cli_usage("confidence", "unknown model '%s' (mtc, ip; or --probs FILE)", optarg);
+            break;
+        case 'P': o.model = QK_PROB_FILE; o.probs_path = optarg; break;
+        case 'p':
+            if (parse_num(optarg, 0, 1, &o.prior) != 0)
+                return qk_cli_usage("confidence", "--prior wants a number in [0, 1], not '%s'", optarg);
+            break;
+        case 'd':
+            if (parse_num(optarg, 1, 1e9, &v) != 0)
+                return qk_cli_usage("confidence", "--depth wants a positive integer, not '%s'", optarg);
+            o.depth = (long)v;
+            break;
+        case 'l':
+            if (parse_num(optarg, -1e9, 1e9, &v) != 0)
+                return qk_cli_usage("confidence", "-l wants an integer, not '%s'", optarg);
+            o.rel_level = (long)v;
+            break;
+        case 'o': probs_out = optarg; break;
+        case 'f':
+            if (strcmp(optarg, "tsv") && strcmp(optarg, "json"))
+                return qk_cli_usage("confidence", "unknown format '%s' (tsv, json)", optarg);
+            format = optarg;
+            break;
+        case 'r':
+            if (parse_num(optarg, 0, 17, &v) != 0)
+                return qk_cli_usage("confidence", "--precision wants an integer from 0 to 17, not '%s'", optarg);
+            prec = (int)v;
+            break;
+        default: return qk_cli_usage("confidence", "bad option");
+        }
+    }
+    if (model_set && o.probs_path)
+        return qk_cli_usage("confidence", "--model and --probs exclude each other");
+    if (argc - optind < 2)
+        return qk_cli_usage("confidence", "expected QRELS and at least one RUN");
+    if (probs_out) {
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", probs_out, (long)getpid());
+        if (!(pf = fopen(tmp, "w"))) {
+            qk_cli_errorf("confidence", "cannot write '%s'", tmp);
+            return QK_EXIT_IO;
+        }
+    }
+    if (qk_conf_eval(argv[optind], (const char *const *)(argv + optind + 1), (size_t)(argc - optind - 1), &o, pf,
+                     &r, &err) != QK_OK) {
+        rc = qk_cli_fail("confidence", &err);
+        goto out;
+    }
+    if (pf) {
+        int bad = fclose(pf) != 0;
+        pf = NULL;
+        if (bad || rename(tmp, probs_out) != 0) {
+            qk_cli_errorf("confidence", "cannot write '%s'", probs_out);
+            rc = QK_EXIT_IO;
+            goto out;
+        }
+    }
+    by_emap = malloc((r->nruns ? r->nruns : 1) * sizeof *by_emap);
+    if (!by_emap) {
+        rc = QK_EXIT_IO;
+        goto out;
+    }
+    for (size_t k = 0; k < r->nruns; k++)
+        by_emap[k] = k;
+    sort_res = r;
+    qsort(by_emap, r->nruns, sizeof *by_emap, emap_desc);
+    if (strcmp(format, "json") == 0)
+        write_json(r);
+    else
+        write_tsv(r, prec);
+out:
+    if (pf) {
+        fclose(pf);
+        remove(tmp);
+    }
+    free(by_emap);
+    by_emap = NULL;
+    qk_conf_result_free(r);
+    return rc;
+}

@@ -1,0 +1,301 @@
+/* Confidence in run comparisons from incomplete judgments (Carterette 2007,
+ * Sec. 2-3; MQ 2007 Eqs. 5-7): per topic a shared universe of documents with
+ * probabilities of relevance (judged 0/1, unjudged from the model), E/Var of
+ * AP per run and of dAP per pair, then EMAP, E/Var of dMAP and
+ * P(dMAP < 0) = Phi(-E/sqrt(V)). */
+#include "est_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void qk_conf_opts_init(qk_conf_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->model = QK_PROB_MTC;
+    o->prior = 0.5;
+    o->depth = 100;
+    o->rel_level = 1;
+}
+
+void qk_conf_result_free(qk_conf_result *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; r->runids && i < r->nruns; i++)
+        free(r->runids[i]);
+    for (size_t t = 0; r->topics && t < r->ntopics; t++)
+        free(r->topics[t]);
+    free(r->runids);
+    free(r->topics);
+    free(r->emap);
+    free(r->vmap);
+    free(r->e_dmap);
+    free(r->v_dmap);
+    free(r->p_less);
+    free(r);
+}
+
+/* "topic docno p" probabilities, keyed "topic\tdocno". */
+typedef struct probs {
+    qk_strpool *keys;
+    double *p;
+    size_t cap;
+} probs;
+
+static qk_status probs_read(const char *path, probs *pr, qk_error *err)
+{
+    qk_lines *l = NULL;
+    const char *line;
+    size_t len;
+    int r;
+    char key[2048];
+    qk_status st;
+    if (!(pr->keys = qk_strpool_new()))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if ((st = qk_lines_open(path, &l, err)) != QK_OK)
+        return st;
+    while ((r = qk_lines_next(l, &line, &len, err)) == 1) {
+        const char *f[4];
+        size_t fl[4];
+        double p;
+        uint32_t id;
+        size_t nf = qk_split_fields(line, len, f, fl, 4);
+        if (nf == 0)
+            continue;
+        if (nf != 3 || fl[0] + fl[1] + 2 > sizeof key) {
+            r = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), 0,
+                            "expected 3 fields (topic docno probability), found %zu", nf);
+            break;
+        }
+        if (qk_parse_score(f[2], fl[2], &p) != 0 || p < 0 || p > 1) {
+            r = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), (long)(f[2] - line) + 1,
+                            "probability '%.*s' is not a number in [0, 1]", (int)(fl[2] > 64 ? 64 : fl[2]), f[2]);
+            break;
+        }
+        memcpy(key, f[0], fl[0]);
+        key[fl[0]] = '\t';
+        memcpy(key + fl[0] + 1, f[1], fl[1]);
+        if (qk_strpool_intern(pr->keys, key, fl[0] + fl[1] + 1, &id) != QK_OK ||
+            qk_grow((void **)&pr->p, &pr->cap, id + 1, sizeof *pr->p) != QK_OK) {
+            r = qk_error_set(err, QK_ENOMEM, "out of memory");
+            break;
+        }
+        pr->p[id] = p;
+    }
+    qk_lines_close(l);
+    return r < 0 ? (qk_status)r : QK_OK;
+}
+
+static double prob_of(const qk_conf_opts *o, const probs *pr, const char *topic, const char *doc)
+{
+    char key[2048];
+    uint32_t id;
+    size_t a = strlen(topic), b = strlen(doc);
+    if (o->model == QK_PROB_IP)
+        return 0; /* incremental pooling: unjudged is non-relevant */
+    if (o->model == QK_PROB_FILE && a + b + 2 <= sizeof key) {
+        memcpy(key, topic, a);
+        key[a] = '\t';
+        memcpy(key + a + 1, doc, b);
+        if (qk_strpool_find(pr->keys, key, a + b + 1, &id))
+            return pr->p[id];
+    }
+    return o->prior;
+}
+
+static int str_cmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+static long find_doc(const char **u, size_t n, const char *doc)
+{
+    const char **hit = bsearch(&doc, u, n, sizeof *u, str_cmp);
+    return hit ? (long)(hit - u) : -1;
+}
+
+typedef struct topic_ctx {
+    size_t n;
+    const char **u; /* universe, sorted */
+    double *p;
+    long *rank;     /* nruns x n */
+} topic_ctx;
+
+/* Universe = judged documents + top-depth of every run; p from the model. */
+static qk_status build_topic(const qk_qrels *q, size_t qt, est_run *runs, const size_t *rt, size_t nruns,
+                             const qk_conf_opts *o, const probs *pr, topic_ctx *c)
+{
+    size_t nj, cap = 0, n = 0;
+    const qk_judgment *j = qk_qrels_judgments(q, qt, &nj);
+    const char *qid = qk_qrels_topic(q, qt);
+    size_t depth = (size_t)o->depth;
+    for (size_t k = 0; k < nruns; k++)
+        if (rt[k] != (size_t)-1)
+            cap += runs[k].t[rt[k]].n < depth ? runs[k].t[rt[k]].n : depth;
+    cap += nj;
+    c->u = malloc((cap ? cap : 1) * sizeof *c->u);
+    c->p = malloc((cap ? cap : 1) * sizeof *c->p);
+    c->rank = calloc((cap ? cap : 1) * nruns, sizeof *c->rank);
+    if (!c->u || !c->p || !c->rank)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < nj; i++)
+        c->u[n++] = qk_qrels_docno(q, j[i].doc);
+    for (size_t k = 0; k < nruns; k++)
+        for (size_t r = 0; rt[k] != (size_t)-1 && r < runs[k].t[rt[k]].n && r < depth; r++)
+            c->u[n++] = runs[k].t[rt[k]].docnos[r];
+    qsort(c->u, n, sizeof *c->u, str_cmp);
+    c->n = 0;
+    for (size_t i = 0; i < n; i++)
+        if (c->n == 0 || strcmp(c->u[c->n - 1], c->u[i]) != 0)
+            c->u[c->n++] = c->u[i];
+    for (size_t i = 0; i < c->n; i++)
+        c->p[i] = -1;
+    for (size_t i = 0; i < nj; i++)
+        if (j[i].rel >= 0) /* trec_eval's convention: a negative grade is pooled, unjudged */
+            c->p[find_doc(c->u, c->n, qk_qrels_docno(q, j[i].doc))] = j[i].rel >= (double)o->rel_level;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->p[i] < 0)
+            c->p[i] = prob_of(o, pr, qid, c->u[i]);
+    for (size_t k = 0; k < nruns; k++)
+        for (size_t r = 0; rt[k] != (size_t)-1 && r < runs[k].t[rt[k]].n && r < depth; r++)
+            c->rank[k * c->n + (size_t)find_doc(c->u, c->n, runs[k].t[rt[k]].docnos[r])] = (long)r + 1;
+    return QK_OK;
+}
+
+static void free_topic(topic_ctx *c)
+{
+    free(c->u);
+    free(c->p);
+    free(c->rank);
+    memset(c, 0, sizeof *c);
+}
+
+static qk_status alloc_result(size_t nruns, qk_conf_result **out)
+{
+    qk_conf_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return QK_ENOMEM;
+    r->nruns = nruns;
+    r->runids = calloc(nruns, sizeof *r->runids);
+    r->topics = calloc(1, sizeof *r->topics);
+    r->emap = calloc(nruns, sizeof *r->emap);
+    r->vmap = calloc(nruns, sizeof *r->vmap);
+    r->e_dmap = calloc(nruns * nruns, sizeof *r->e_dmap);
+    r->v_dmap = calloc(nruns * nruns, sizeof *r->v_dmap);
+    r->p_less = calloc(nruns * nruns, sizeof *r->p_less);
+    *out = r;
+    if (!r->runids || !r->topics || !r->emap || !r->vmap || !r->e_dmap || !r->v_dmap || !r->p_less)
+        return QK_ENOMEM;
+    return QK_OK;
+}
+
+/* Add one topic's moments to the sums. */
+static qk_status score_topic(const topic_ctx *c, size_t nruns, qk_conf_result *r)
+{
+    qk_mtc_moments m;
+    for (size_t a = 0; a < nruns; a++) {
+        if (qk_mtc_ap_moments(c->n, c->p, c->rank + a * c->n, &m) != QK_OK)
+            return QK_ENOMEM;
+        r->emap[a] += m.e;
+        r->vmap[a] += m.var;
+        for (size_t b = a + 1; b < nruns; b++) {
+            if (qk_mtc_dap_moments(c->n, c->p, c->rank + a * c->n, c->rank + b * c->n, &m) != QK_OK)
+                return QK_ENOMEM;
+            r->e_dmap[a * nruns + b] += m.e;
+            r->e_dmap[b * nruns + a] -= m.e;
+            r->v_dmap[a * nruns + b] += m.var;
+            r->v_dmap[b * nruns + a] += m.var;
+        }
+    }
+    return QK_OK;
+}
+
+static void finish(qk_conf_result *r)
+{
+    double t = (double)(r->ntopics ? r->ntopics : 1);
+    size_t n = r->nruns;
+    for (size_t a = 0; a < n; a++) {
+        r->emap[a] /= t;
+        r->vmap[a] /= t * t;
+        for (size_t b = 0; b < n; b++) {
+            r->e_dmap[a * n + b] /= t;
+            r->v_dmap[a * n + b] /= t * t;
+            r->p_less[a * n + b] = a == b ? 0.5 : qk_mtc_confidence(r->e_dmap[a * n + b], r->v_dmap[a * n + b]);
+        }
+    }
+}
+
+qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, size_t nruns, const qk_conf_opts *o,
+                       FILE *probs_out, qk_conf_result **out, qk_error *err)
+{
+    qk_qrels *q = NULL;
+    est_run *runs = calloc(nruns ? nruns : 1, sizeof *runs);
+    size_t *rt = malloc((nruns ? nruns : 1) * sizeof *rt);
+    probs pr = {NULL, NULL, 0};
+    qk_conf_result *r = NULL;
+    topic_ctx c = {0, NULL, NULL, NULL};
+    qk_status st;
+    *out = NULL;
+    if (!runs || !rt || alloc_result(nruns, &r) != QK_OK) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (o->depth <= 0 || (o->model == QK_PROB_MTC && !(o->prior >= 0 && o->prior <= 1))) {
+        st = qk_error_set(err, QK_EUSAGE, "depth must be positive and the prior in [0, 1]");
+        goto out;
+    }
+    if ((st = qk_qrels_read(qrels_path, QK_REL_QRELS, QK_DEDUP_ERROR, &q, err)) != QK_OK ||
+        (o->model == QK_PROB_FILE && (st = probs_read(o->probs_path, &pr, err)) != QK_OK))
+        goto out;
+    for (size_t k = 0; k < nruns; k++) {
+        if ((st = est_run_load(run_paths[k], &runs[k], err)) != QK_OK)
+            goto out;
+        if (!(r->runids[k] = strdup(runs[k].runid))) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+    }
+    free(r->topics);
+    if (!(r->topics = calloc(qk_qrels_num_topics(q) + 1, sizeof *r->topics))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t t = 0; t < qk_qrels_num_topics(q); t++) {
+        int any = 0;
+        const char *qid = qk_qrels_topic(q, t);
+        for (size_t k = 0; k < nruns; k++) {
+            rt[k] = (size_t)-1;
+            for (size_t i = 0; i < runs[k].ntopics; i++)
+                if (strcmp(runs[k].t[i].qid, qid) == 0)
+                    rt[k] = i;
+            any |= rt[k] != (size_t)-1;
+        }
+        if (!any)
+            continue;
+        if (build_topic(q, t, runs, rt, nruns, o, &pr, &c) != QK_OK || score_topic(&c, nruns, r) != QK_OK ||
+            !(r->topics[r->ntopics] = strdup(qid))) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+        r->ntopics++;
+        for (size_t i = 0; probs_out && i < c.n; i++)
+            fprintf(probs_out, "%s\t%s\t%.17g\n", qid, c.u[i], c.p[i]);
+        free_topic(&c);
+    }
+    if (probs_out && ferror(probs_out)) {
+        st = qk_error_set(err, QK_EIO, "cannot write the probabilities");
+        goto out;
+    }
+    finish(r);
+    *out = r;
+    r = NULL;
+out:
+    free_topic(&c);
+    qk_conf_result_free(r);
+    for (size_t k = 0; runs && k < nruns; k++)
+        est_run_free(&runs[k]);
+    free(runs);
+    free(rt);
+    qk_strpool_free(pr.keys);
+    free(pr.p);
+    qk_qrels_free(q);
+    return st;
+}

@@ -1,0 +1,201 @@
+/* MTC moments, confidence and the HT/HH totals (src/estimate/mtc.c, htt.c).
+ *
+ * Expected values: spec 002 (Carterette 2007) Sec. 2.3 toy example and its
+ * exact AP distribution, Sec. 2.8 dAP vectors; the O(n^2) variance is checked
+ * against brute-force enumeration of every relevance vector on random small
+ * cases; HT/HH against hand-worked sums (Li, Eqs. 3.5-3.9). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "qrelkit/core.h"
+#include "qrelkit/estimate.h"
+
+#define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+/* Toy example: B rank 1, A rank 2, C rank 3; p_A = 0.4, p_B = 0.8, p_C = 0.7. */
+static const double toy_p[3] = {0.4, 0.8, 0.7}; /* A, B, C */
+static const long toy_r[3] = {2, 1, 3};
+
+/* AP by its definition (sum of precisions at relevant ranks / #relevant),
+ * written independently of the library's quadratic form. */
+static double ap_by_definition(const int *rel_by_rank, int n)
+{
+    int seen = 0, nrel = 0;
+    double s = 0;
+    for (int r = 0; r < n; r++)
+        nrel += rel_by_rank[r];
+    for (int r = 0; r < n; r++)
+        if (rel_by_rank[r]) {
+            seen++;
+            s += (double)seen / (r + 1);
+        }
+    return nrel ? s / nrel : 0;
+}
+
+static void test_toy_distribution(void **state)
+{
+    /* spec 002 Sec. 2.3 table (with the paper's erratum corrected). */
+    static const double ap[6] = {0, 1.0 / 3, 0.5, 7.0 / 12, 5.0 / 6, 1};
+    static const double pr[6] = {0.036, 0.084, 0.024, 0.056, 0.336, 0.464};
+    double got[6] = {0};
+    (void)state;
+    for (int m = 0; m < 8; m++) {
+        int x[3] = {m & 1, (m >> 1) & 1, (m >> 2) & 1}; /* A, B, C */
+        int by_rank[3] = {x[1], x[0], x[2]};            /* B, A, C */
+        double p = 1, a = ap_by_definition(by_rank, 3);
+        int hit = 0;
+        for (int i = 0; i < 3; i++)
+            p *= x[i] ? toy_p[i] : 1 - toy_p[i];
+        for (int k = 0; k < 6; k++)
+            if (fabs(a - ap[k]) < 1e-12) {
+                got[k] += p;
+                hit = 1;
+            }
+        assert_true(hit);
+    }
+    for (int k = 0; k < 6; k++)
+        near(got[k], pr[k], 1e-12);
+}
+
+static void test_toy_moments(void **state)
+{
+    qk_mtc_moments m;
+    double en, vn, ea, va;
+    (void)state;
+    assert_int_equal(qk_mtc_enumerate(3, toy_p, toy_r, NULL, &en, &vn, &ea, &va), QK_OK);
+    near(ea, 0.816667, 5e-7); /* exact E[AP] */
+    near(va, 0.064778, 5e-7); /* exact Var[AP] */
+    near(en, 1.673333, 5e-7);
+    near(vn, 0.768844, 5e-7);
+    assert_int_equal(qk_mtc_ap_moments(3, toy_p, toy_r, &m), QK_OK);
+    near(m.e_num, 1.673333, 5e-7);
+    near(m.var_num, 0.768844, 5e-7);
+    near(m.rhat, 1.9, 1e-12);
+    near(m.e, 0.880702, 5e-7); /* the ratio approximation */
+    near(m.var, 0.212976, 5e-7);
+}
+
+/* System 1 ranks d1 d2 d3, system 2 ranks d3 d4 d1 (spec 002 Sec. 2.8). */
+static const long ra4[4] = {1, 2, 3, 0}, rb4[4] = {3, 0, 1, 2};
+
+static void test_dap_vectors(void **state)
+{
+    static const double p1[4] = {0.5, 0.5, 0.5, 0.5}, p2[4] = {1, 0.5, 0, 0.5}, p3[4] = {0.9, 0.2, 0.6, 0.3};
+    qk_mtc_moments m;
+    (void)state;
+    qk_mtc_dap_moments(4, p1, ra4, rb4, &m);
+    near(m.e_num, 0, 1e-12);
+    near(m.var_num, 0.746528, 5e-7);
+    near(m.var, 0.186632, 5e-7);
+    near(qk_mtc_confidence(m.e, m.var), 0.5, 1e-12);
+    qk_mtc_dap_moments(4, p2, ra4, rb4, &m);
+    near(m.e_num, 0.75, 1e-12);
+    near(m.var_num, 0.423611, 5e-7);
+    near(m.e, 0.375, 1e-12);
+    near(m.var, 0.105903, 5e-7);
+    near(qk_mtc_confidence(m.e, m.var), 0.124592, 5e-7);
+    qk_mtc_dap_moments(4, p3, ra4, rb4, &m);
+    near(m.e_num, 0.1, 1e-12);
+    near(m.var_num, 0.663267, 5e-7);
+    near(qk_mtc_confidence(m.e, m.var), 0.451137, 5e-7);
+}
+
+static void test_confidence_zero_variance(void **state)
+{
+    (void)state;
+    assert_true(qk_mtc_confidence(-0.1, 0) == 1.0);
+    assert_true(qk_mtc_confidence(0.1, 0) == 0.0);
+    assert_true(qk_mtc_confidence(0, 0) == 0.5);
+    near(qk_mtc_confidence(-1, 1), 0.841344746, 1e-9); /* Phi(1) */
+}
+
+/* Random small topics: ranks are partial permutations, p mixes judged (0/1)
+ * and unjudged values; the O(n^2) moments must equal enumeration. */
+static void test_variance_equals_enumeration(void **state)
+{
+    qk_rng g;
+    (void)state;
+    qk_rng_seed(&g, 20071);
+    for (int trial = 0; trial < 300; trial++) {
+        size_t n = 1 + (size_t)qk_rng_below(&g, 10);
+        double p[10], en, vn, ea, va;
+        long ra[10], rb[10];
+        long perm_a[10], perm_b[10];
+        qk_mtc_moments m;
+        for (size_t i = 0; i < n; i++)
+            perm_a[i] = perm_b[i] = (long)i + 1;
+        for (size_t i = n; i > 1; i--) { /* Fisher-Yates */
+            size_t j = (size_t)qk_rng_below(&g, i), k = (size_t)qk_rng_below(&g, i);
+            long t = perm_a[i - 1];
+            perm_a[i - 1] = perm_a[j];
+            perm_a[j] = t;
+            t = perm_b[i - 1];
+            perm_b[i - 1] = perm_b[k];
+            perm_b[k] = t;
+        }
+        for (size_t i = 0; i < n; i++) {
+            double u = qk_rng_uniform(&g);
+            p[i] = u < 0.15 ? 0 : u < 0.3 ? 1 : qk_rng_uniform(&g);
+            /* about a third of the documents unranked by each system */
+            ra[i] = qk_rng_uniform(&g) < 0.33 ? 0 : perm_a[i];
+            rb[i] = qk_rng_uniform(&g) < 0.33 ? 0 : perm_b[i];
+        }
+        qk_mtc_enumerate(n, p, ra, NULL, &en, &vn, &ea, &va);
+        qk_mtc_ap_moments(n, p, ra, &m);
+        near(m.e_num, en, 1e-12);
+        near(m.var_num, vn, 1e-12);
+        qk_mtc_enumerate(n, p, ra, rb, &en, &vn, &ea, &va);
+        qk_mtc_dap_moments(n, p, ra, rb, &m);
+        near(m.e_num, en, 1e-12);
+        near(m.var_num, vn, 1e-12);
+    }
+}
+
+static void test_judged_topic_has_no_variance(void **state)
+{
+    static const double p[4] = {1, 0, 1, 0};
+    qk_mtc_moments m;
+    (void)state;
+    /* d1 and d3 relevant, rank 1 and 3 in system 1: AP = (1 + 2/3)/2. */
+    qk_mtc_ap_moments(4, p, ra4, &m);
+    near(m.e, (1 + 2.0 / 3) / 2, 1e-15);
+    assert_true(m.var == 0);
+}
+
+static void test_ht_hh(void **state)
+{
+    static const double y[3] = {1, 0, 1}, pi[3] = {0.5, 0.25, 1};
+    static const double hy[3] = {1, 1, 0}, hp[3] = {0.5, 0.25, 0.1};
+    static const double bad[1] = {0};
+    qk_total_est t;
+    (void)state;
+    assert_int_equal(qk_ht_total(3, y, pi, &t), QK_OK);
+    near(t.total, 3, 1e-15);   /* 1/0.5 + 0 + 1/1 */
+    near(t.var, 2, 1e-15);     /* (1 - 0.5) / 0.25 */
+    assert_int_equal(qk_hh_total(3, hy, hp, &t), QK_OK);
+    near(t.total, 2, 1e-15);   /* (2 + 4 + 0) / 3 */
+    near(t.var, 8.0 / 6, 1e-15); /* (0 + 4 + 4) / (3 * 2) */
+    assert_int_equal(qk_hh_total(1, hy, hp, &t), QK_OK);
+    near(t.var, 0, 0);
+    assert_int_equal(qk_ht_total(1, y, bad, &t), QK_EINPUT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_toy_distribution),
+        cmocka_unit_test(test_toy_moments),
+        cmocka_unit_test(test_dap_vectors),
+        cmocka_unit_test(test_confidence_zero_variance),
+        cmocka_unit_test(test_variance_equals_enumeration),
+        cmocka_unit_test(test_judged_topic_has_no_variance),
+        cmocka_unit_test(test_ht_hh),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

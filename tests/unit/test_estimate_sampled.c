@@ -1,0 +1,141 @@
+/* prels/strata readers, statAP and xinfAP on hand-worked samples
+ * (src/io/prels.c, strata.c, src/estimate/statap.c, xinfap.c). The golden
+ * comparison with the reference scripts is tests/conformance/estimators_*.sh;
+ * these cases pin the formulas on numbers worked out by hand below. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "qrelkit/core.h"
+#include "qrelkit/estimate.h"
+#include "tmpfile_util.h"
+
+#define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+/* Topic 1: a (rel, pi .5), b (non-rel, pi .5), c (rel, pi 1), d not sampled,
+ * e (rel, method 0 = MTC-selected, so pi 1 whatever is written). Topic 2 has
+ * no sampled relevant document; topic 3 is not in the run. */
+static const char prels_text[] = "1 a 1 1 0.5\n1 b 0 1 0.5\n1 c 1 1 1\n1 d -999 1 0.3\n1 e 1 0 0.2\n"
+                                 "2 a 0 1 0.4\n3 z 1 1 1\n";
+static const char run_text[] = "1 Q0 c 1 5 r\n1 Q0 x 2 4 r\n1 Q0 a 3 3 r\n1 Q0 b 4 2 r\n1 Q0 f 5 1 r\n"
+                               "2 Q0 a 1 1 r\n";
+
+static double val(const qk_est_table *t, size_t k, const char *name)
+{
+    size_t i = qk_est_table_find(t, name);
+    assert_true(i != (size_t)-1);
+    return t->v[k * t->nvalues + i];
+}
+
+static void test_prels_reader(void **state)
+{
+    char *path = qk_test_write_text(prels_text);
+    qk_prels *p = NULL;
+    qk_error err;
+    size_t n, t;
+    (void)state;
+    assert_int_equal(qk_prels_read(path, &p, &err), QK_OK);
+    assert_int_equal(qk_prels_num_topics(p), 3);
+    assert_string_equal(qk_prels_topic(p, 0), "1");
+    assert_true(qk_prels_find_topic(p, "1", &t) && t == 0);
+    qk_prels_entries(p, 0, &n);
+    assert_int_equal(n, 4); /* d (-999) is not sampled */
+    assert_true(qk_prels_get(p, 0, "d") == NULL);
+    assert_int_equal(qk_prels_get(p, 0, "e")->method, 0);
+    qk_prels_free(p);
+    qk_test_drop(path);
+}
+
+static void expect_error(const char *text, const char *msg_part)
+{
+    char *path = qk_test_write_text(text);
+    qk_prels *p = NULL;
+    qk_error err;
+    assert_int_equal(qk_prels_read(path, &p, &err), QK_EINPUT);
+    assert_non_null(strstr(err.message, msg_part));
+    assert_null(p);
+    qk_test_drop(path);
+}
+
+static void test_prels_errors(void **state)
+{
+    (void)state;
+    expect_error("1 a 1 1\n", "line 1: expected 5 fields");
+    expect_error("1 a 1 1 0\n", "line 1: inclusion probability '0' is not a number in (0, 1]");
+    expect_error("1 a 1 1 0.5\n1 b 1 1 0.5\n1 a 0 1 0.5\n", "line 3: document 'a' of topic '1' repeats line 1");
+    expect_error("1 a x 1 0.5\n", "relevance 'x' is not a number");
+}
+
+static void test_statap_hand(void **state)
+{
+    char *pp = qk_test_write_text(prels_text), *rp = qk_test_write_text(run_text);
+    qk_prels *p = NULL;
+    qk_est_table *t = NULL;
+    qk_error err;
+    (void)state;
+    assert_int_equal(qk_prels_read(pp, &p, &err), QK_OK);
+    assert_int_equal(qk_statap_eval(p, rp, &t, &err), QK_OK);
+    assert_int_equal(t->ntopics, 2); /* topic 3 is not in the run */
+    /* R-hat = 1/.5 + 1 + 1 = 4. Walk: c at 1 gives precision 1/1; a at 3
+     * gives (1 + 1/1)/3 = 2/3, weighted 1/.5. statAP = (1 + 4/3)/4. */
+    near(val(t, 0, "statR"), 4, 1e-15);
+    near(val(t, 0, "statAP"), 7.0 / 12, 1e-15);
+    near(val(t, 0, "statRprec"), 3.0 / 4, 1e-15); /* sum 1/pi in the top round(4) */
+    near(val(t, 0, "statP_10"), 0, 0);            /* list shorter than 10 */
+    /* DCG 1 + 1/log2(4); ideal from the 3 sampled relevant documents. */
+    near(val(t, 0, "statNDCG_10"), 1.5 / (1 + 1 / log2(3) + 0.5), 1e-12);
+    /* Variance block by hand: y_c = 5/12, y_a = 1/6, y_e = -7/12;
+     * s1 = .5/36, s2 = -13/24, s3 = 0 -> (14/72)/16/3.1*4. */
+    near(val(t, 0, "var_statAP"), 14.0 / 72 / 16 / 3.1 * 4, 1e-15);
+    assert_true(val(t, 0, "sampled") == 4 && val(t, 0, "sampled_in_list") == 3);
+    assert_true(val(t, 0, "sampled_rel_in_list") == 2);
+    assert_true(isnan(val(t, 1, "statAP"))); /* topic 2: no relevant sampled */
+    near(t->summary[qk_est_table_find(t, "statAP")], 7.0 / 12, 1e-15);
+    qk_est_table_free(t);
+    qk_prels_free(p);
+    qk_test_drop(pp);
+    qk_test_drop(rp);
+}
+
+static void test_xinfap_full_stratum(void **state)
+{
+    /* One stratum judged in full: xinfAP is AP up to the 1e-5 smoothing. */
+    char *sp = qk_test_write_text("7 0 a 1 1\n7 0 b 1 0\n7 0 c 1 1\n7 0 d 2 -1\n");
+    char *rp = qk_test_write_text("007 Q0 a 1 4 r\n007 Q0 x 2 3 r\n007 Q0 c 3 2 r\n007 Q0 b 4 1 r\n");
+    qk_strata *s = NULL;
+    qk_est_table *t = NULL;
+    qk_error err;
+    size_t n;
+    (void)state;
+    assert_int_equal(qk_strata_read(sp, &s, &err), QK_OK);
+    assert_int_equal(qk_strata_num_topics(s), 1);
+    qk_strata_docs(s, 0, &n);
+    assert_int_equal(n, 4);
+    assert_string_equal(qk_strata_get(s, 0, "d")->stratum, "2");
+    assert_int_equal(qk_xinfap_eval(s, rp, 0, &t, &err), QK_OK);
+    assert_int_equal(t->ntopics, 1); /* run topic 007 is sample topic 7 */
+    near(val(t, 0, "infAP"), (1 + 2.0 / 3) / 2, 1e-4);
+    near(val(t, 0, "inum_rel"), 2, 1e-12); /* stratum 2 has no sample: no estimate */
+    near(val(t, 0, "iP10"), 0.2, 1e-4);
+    assert_true(val(t, 0, "num_ret") == 4);
+    qk_est_table_free(t);
+    qk_strata_free(s);
+    qk_test_drop(sp);
+    qk_test_drop(rp);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_prels_reader),
+        cmocka_unit_test(test_prels_errors),
+        cmocka_unit_test(test_statap_hand),
+        cmocka_unit_test(test_xinfap_full_stratum),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
