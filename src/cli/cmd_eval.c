@@ -55,7 +55,8 @@ const char qk_help_eval[] =
     "  --format F        trec (default), tsv (header: run measure topic value) or json\n"
     "  --precision N     decimals of fractional values (default 4)\n"
     "  --matrix MEASURE  write the topic x run matrix of one measure value as TSV\n"
-    "                    (header: topic RUN1 RUN2 ...); implies -c so every cell is set\n"
+    "                    (header: topic RUN1 RUN2 ...; runs named by file when run\n"
+    "                    ids repeat); implies -c so every cell is set\n"
     "  --var             with -R prels: also the variance of the estimates (var_statAP)\n"
     "  --compat          with -R prels|strata: print exactly as statAP_MQ_eval_v4.pl -q\n"
     "                    or sample_eval.pl (-q adds the per-topic blocks)\n"
@@ -343,13 +344,40 @@ static int write_json(FILE *f, qk_eval_result *const *res, char *const *paths, s
     return QK_EXIT_OK;
 }
 
-static int write_matrix(FILE *f, qk_eval_result *const *res, size_t nres, size_t vi, const cli *c)
+/* Column names: the run ids, or the file names (without directory and
+ * extension) when two runs share an id, as participants' runs often do. */
+static int runids_collide(qk_eval_result *const *res, size_t nres)
+{
+    for (size_t a = 0; a < nres; a++)
+        for (size_t b = a + 1; b < nres; b++)
+            if (strcmp(qk_result_runid(res[a]), qk_result_runid(res[b])) == 0)
+                return 1;
+    return 0;
+}
+
+static void put_file_name(FILE *f, const char *path)
+{
+    const char *base = strrchr(path, '/'), *dot;
+    base = base ? base + 1 : path;
+    dot = strrchr(base, '.');
+    fprintf(f, "\t%.*s", (int)(dot && dot != base ? (size_t)(dot - base) : strlen(base)), base);
+}
+
+static int write_matrix(FILE *f, qk_eval_result *const *res, char *const *paths, size_t nres, size_t vi,
+                        const cli *c)
 {
     const qk_eval_result *e0 = res[0];
     int prec = c->precision_set ? c->precision : 6;
+    int by_file = runids_collide(res, nres);
+    if (by_file)
+        fprintf(stderr, "qrelkit eval: note: runs share run ids; matrix columns are named by file\n");
     fprintf(f, "topic");
-    for (size_t r = 0; r < nres; r++)
-        fprintf(f, "\t%s", qk_result_runid(res[r]));
+    for (size_t r = 0; r < nres; r++) {
+        if (by_file)
+            put_file_name(f, paths[r]);
+        else
+            fprintf(f, "\t%s", qk_result_runid(res[r]));
+    }
     fputc('\n', f);
     for (size_t t = 0; t < qk_result_num_topics(e0); t++) {
         fprintf(f, "%s", qk_result_topic(e0, t));
@@ -451,7 +479,7 @@ int qk_eval_main(int argc, char **argv, int trec_mode)
         }
     }
     if (c.matrix)
-        rc = write_matrix(stdout, res, (size_t)nres, matrix_value, &c);
+        rc = write_matrix(stdout, res, argv + first + 1, (size_t)nres, matrix_value, &c);
     else if (c.format && strcmp(c.format, "json") == 0)
         rc = write_json(stdout, res, argv + first + 1, (size_t)nres, &c);
     else if (c.format && strcmp(c.format, "tsv") == 0) {
