@@ -131,13 +131,20 @@ qk_status qk_mtc_enumerate(size_t n, const double *p, const long *ra, const long
 /* P(X < 0) for X ~ N(e, var): Phi(-e/sqrt(var)); 1, 0.5 or 0 when var = 0. */
 double qk_mtc_confidence(double e, double var);
 
+/* ---- RTC relevance model -------------------------------------------------
+ * Stage 1 of the expert-aggregation model (Carterette 2007): Bradley-Terry
+ * probabilities q*[0..depth) of the rank positions of a topic with nrel
+ * judged relevant and nnon judged non-relevant documents. */
+qk_status qk_rtc_bt_fit(long depth, double nrel, double nnon, double *qstar);
+
 /* ---- Confidence over runs (qrelkit confidence) ------------------------------
  * The qrels give the judgments; unjudged documents of the union of the runs'
  * top-depth lists get a probability from the model. */
 typedef enum {
     QK_PROB_MTC = 0, /* unjudged p = prior (0.5 by default)                  */
     QK_PROB_IP,      /* unjudged p = 0: incremental pooling's assumption     */
-    QK_PROB_FILE     /* per-document probabilities from a file               */
+    QK_PROB_FILE,    /* per-document probabilities from a file               */
+    QK_PROB_RTC      /* the RTC expert model, the runs as experts            */
 } qk_prob_model;
 typedef struct qk_conf_opts {
     qk_prob_model model;
@@ -145,6 +152,7 @@ typedef struct qk_conf_opts {
     long depth;            /* lists truncated to this depth, default 100     */
     long rel_level;        /* judged grade >= rel_level is relevant (1)      */
     const char *probs_path;/* QK_PROB_FILE: "topic docno p" lines            */
+    double rtc_s;          /* RTC stage-2 pseudo-count (1)                   */
 } qk_conf_opts;
 void qk_conf_opts_init(qk_conf_opts *o);
 typedef struct qk_conf_result {

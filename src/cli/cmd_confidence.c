@@ -22,8 +22,10 @@ const char qk_help_confidence[] =
     "P(dMAP < 0) = Phi(-E[dMAP] / sqrt(Var[dMAP])). Formulas: doc/estimators.md.\n"
     "\n"
     "options:\n"
-    "  --model M         mtc (default): unjudged p = --prior; ip: unjudged documents\n"
-    "                    are non-relevant (incremental pooling; Var = 0)\n"
+    "  --model M         mtc (default): unjudged p = --prior; rtc: the expert model of\n"
+    "                    Carterette 2007 fitted on the judgments with the runs as\n"
+    "                    experts; ip: unjudged documents are non-relevant\n"
+    "                    (incremental pooling; Var = 0)\n"
     "  --probs FILE      per-document probabilities ('topic docno p' lines, e.g. from\n"
     "                    a relevance model); documents not in FILE get --prior\n"
     "  --prior P         probability of an unjudged document (default 0.5)\n"
@@ -139,8 +141,10 @@ int qk_cmd_confidence(int argc, char **argv)
                 o.model = QK_PROB_MTC;
             else if (strcmp(optarg, "ip") == 0)
                 o.model = QK_PROB_IP;
+            else if (strcmp(optarg, "rtc") == 0)
+                o.model = QK_PROB_RTC;
             else
-                return qk_cli_usage("confidence", "unknown model '%s' (mtc, ip; or --probs FILE)", optarg);
+                return qk_cli_usage("confidence", "unknown model '%s' (mtc, rtc, ip; or --probs FILE)", optarg);
             break;
         case 'P': o.model = QK_PROB_FILE; o.probs_path = optarg; break;
         case 'p':

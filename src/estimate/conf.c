@@ -16,6 +16,7 @@ void qk_conf_opts_init(qk_conf_opts *o)
     o->prior = 0.5;
     o->depth = 100;
     o->rel_level = 1;
+    o->rtc_s = 1;
 }
 
 void qk_conf_result_free(qk_conf_result *r)
@@ -113,28 +114,29 @@ static long find_doc(const char **u, size_t n, const char *doc)
 }
 
 typedef struct topic_ctx {
-    size_t n;
+    const char *qid;
     const char **u; /* universe, sorted */
-    double *p;
-    long *rank;     /* nruns x n */
+    est_utopic d;
 } topic_ctx;
 
-/* Universe = judged documents + top-depth of every run; p from the model. */
+/* Universe = judged documents + top-depth of every run; p from the model
+ * (RTC probabilities are filled in later, over all topics at once). */
 static qk_status build_topic(const qk_qrels *q, size_t qt, est_run *runs, const size_t *rt, size_t nruns,
                              const qk_conf_opts *o, const probs *pr, topic_ctx *c)
 {
-    size_t nj, cap = 0, n = 0;
+    size_t nj, cap = 0, n = 0, un = 0;
     const qk_judgment *j = qk_qrels_judgments(q, qt, &nj);
-    const char *qid = qk_qrels_topic(q, qt);
     size_t depth = (size_t)o->depth;
+    c->qid = qk_qrels_topic(q, qt);
     for (size_t k = 0; k < nruns; k++)
         if (rt[k] != (size_t)-1)
             cap += runs[k].t[rt[k]].n < depth ? runs[k].t[rt[k]].n : depth;
     cap += nj;
     c->u = malloc((cap ? cap : 1) * sizeof *c->u);
-    c->p = malloc((cap ? cap : 1) * sizeof *c->p);
-    c->rank = calloc((cap ? cap : 1) * nruns, sizeof *c->rank);
-    if (!c->u || !c->p || !c->rank)
+    c->d.p = malloc((cap ? cap : 1) * sizeof *c->d.p);
+    c->d.x = malloc((cap ? cap : 1) * sizeof *c->d.x);
+    c->d.rank = calloc((cap ? cap : 1) * nruns, sizeof *c->d.rank);
+    if (!c->u || !c->d.p || !c->d.x || !c->d.rank)
         return QK_ENOMEM;
     for (size_t i = 0; i < nj; i++)
         c->u[n++] = qk_qrels_docno(q, j[i].doc);
@@ -142,29 +144,28 @@ static qk_status build_topic(const qk_qrels *q, size_t qt, est_run *runs, const 
         for (size_t r = 0; rt[k] != (size_t)-1 && r < runs[k].t[rt[k]].n && r < depth; r++)
             c->u[n++] = runs[k].t[rt[k]].docnos[r];
     qsort(c->u, n, sizeof *c->u, str_cmp);
-    c->n = 0;
     for (size_t i = 0; i < n; i++)
-        if (c->n == 0 || strcmp(c->u[c->n - 1], c->u[i]) != 0)
-            c->u[c->n++] = c->u[i];
-    for (size_t i = 0; i < c->n; i++)
-        c->p[i] = -1;
+        if (un == 0 || strcmp(c->u[un - 1], c->u[i]) != 0)
+            c->u[un++] = c->u[i];
+    c->d.n = un;
+    memset(c->d.x, -1, un);
     for (size_t i = 0; i < nj; i++)
         if (j[i].rel >= 0) /* trec_eval's convention: a negative grade is pooled, unjudged */
-            c->p[find_doc(c->u, c->n, qk_qrels_docno(q, j[i].doc))] = j[i].rel >= (double)o->rel_level;
-    for (size_t i = 0; i < c->n; i++)
-        if (c->p[i] < 0)
-            c->p[i] = prob_of(o, pr, qid, c->u[i]);
+            c->d.x[find_doc(c->u, un, qk_qrels_docno(q, j[i].doc))] = j[i].rel >= (double)o->rel_level;
+    for (size_t i = 0; i < un; i++)
+        c->d.p[i] = c->d.x[i] >= 0 ? c->d.x[i] : prob_of(o, pr, c->qid, c->u[i]);
     for (size_t k = 0; k < nruns; k++)
         for (size_t r = 0; rt[k] != (size_t)-1 && r < runs[k].t[rt[k]].n && r < depth; r++)
-            c->rank[k * c->n + (size_t)find_doc(c->u, c->n, runs[k].t[rt[k]].docnos[r])] = (long)r + 1;
+            c->d.rank[k * un + (size_t)find_doc(c->u, un, runs[k].t[rt[k]].docnos[r])] = (long)r + 1;
     return QK_OK;
 }
 
 static void free_topic(topic_ctx *c)
 {
     free(c->u);
-    free(c->p);
-    free(c->rank);
+    free(c->d.p);
+    free(c->d.x);
+    free(c->d.rank);
     memset(c, 0, sizeof *c);
 }
 
@@ -188,7 +189,7 @@ static qk_status alloc_result(size_t nruns, qk_conf_result **out)
 }
 
 /* Add one topic's moments to the sums. */
-static qk_status score_topic(const topic_ctx *c, size_t nruns, qk_conf_result *r)
+static qk_status score_topic(const est_utopic *c, size_t nruns, qk_conf_result *r)
 {
     qk_mtc_moments m;
     for (size_t a = 0; a < nruns; a++) {
@@ -231,7 +232,10 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
     size_t *rt = malloc((nruns ? nruns : 1) * sizeof *rt);
     probs pr = {NULL, NULL, 0};
     qk_conf_result *r = NULL;
-    topic_ctx c = {0, NULL, NULL, NULL};
+    topic_ctx *tc = NULL;
+    est_utopic *ut = NULL;
+    est_rtc_cache cache = {0, 0, NULL, NULL, NULL};
+    size_t ntc = 0;
     qk_status st;
     *out = NULL;
     if (!runs || !rt || alloc_result(nruns, &r) != QK_OK) {
@@ -258,6 +262,11 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
+    if (!(tc = calloc(qk_qrels_num_topics(q) + 1, sizeof *tc)) ||
+        !(ut = calloc(qk_qrels_num_topics(q) + 1, sizeof *ut))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
     for (size_t t = 0; t < qk_qrels_num_topics(q); t++) {
         int any = 0;
         const char *qid = qk_qrels_topic(q, t);
@@ -270,15 +279,27 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
         }
         if (!any)
             continue;
-        if (build_topic(q, t, runs, rt, nruns, o, &pr, &c) != QK_OK || score_topic(&c, nruns, r) != QK_OK ||
+        ntc++;
+        if (build_topic(q, t, runs, rt, nruns, o, &pr, &tc[r->ntopics]) != QK_OK ||
             !(r->topics[r->ntopics] = strdup(qid))) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }
+        ut[r->ntopics] = tc[r->ntopics].d;
         r->ntopics++;
-        for (size_t i = 0; probs_out && i < c.n; i++)
-            fprintf(probs_out, "%s\t%s\t%.17g\n", qid, c.u[i], c.p[i]);
-        free_topic(&c);
+    }
+    if (o->model == QK_PROB_RTC && r->ntopics > 0 &&
+        (st = est_rtc_fit(ut, r->ntopics, nruns, o->depth, o->rtc_s, &cache)) != QK_OK) {
+        st = qk_error_set(err, st, "the RTC model could not be fitted");
+        goto out;
+    }
+    for (size_t t = 0; t < r->ntopics; t++) {
+        if (score_topic(&ut[t], nruns, r) != QK_OK) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+        for (size_t i = 0; probs_out && i < ut[t].n; i++)
+            fprintf(probs_out, "%s\t%s\t%.17g\n", tc[t].qid, tc[t].u[i], ut[t].p[i]);
     }
     if (probs_out && ferror(probs_out)) {
         st = qk_error_set(err, QK_EIO, "cannot write the probabilities");
@@ -288,7 +309,11 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
     *out = r;
     r = NULL;
 out:
-    free_topic(&c);
+    for (size_t t = 0; t < ntc; t++)
+        free_topic(&tc[t]);
+    free(tc);
+    free(ut);
+    est_rtc_cache_free(&cache);
     qk_conf_result_free(r);
     for (size_t k = 0; runs && k < nruns; k++)
         est_run_free(&runs[k]);

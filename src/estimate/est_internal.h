@@ -27,4 +27,25 @@ static inline double *est_cell(qk_est_table *t, size_t topic, size_t value)
 {
     return &t->v[topic * t->nvalues + value];
 }
+/* A topic's document universe for the MTC/RTC estimators: k systems' ranks
+ * (rank[j * n + i], 1-based, 0 = not in system j's top depth), judgments x
+ * (-1 unjudged, 0, 1) and probabilities p. */
+typedef struct est_utopic {
+    size_t n;
+    long *rank;
+    signed char *x;
+    double *p;
+} est_utopic;
+
+/* Stage-1 results per topic, refit only when the judged counts change. */
+typedef struct est_rtc_cache {
+    size_t ntop;
+    long depth;
+    double *qstar, *nrel, *nnon;
+} est_rtc_cache;
+qk_status est_rtc_cache_size(est_rtc_cache *c, size_t ntop, long depth);
+void est_rtc_cache_free(est_rtc_cache *c);
+/* Fit the three stages with the k systems as experts and set p of every
+ * unjudged document (judged ones get p = x). s: stage-2 pseudo-count. */
+qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double s, est_rtc_cache *cache);
 #endif

@@ -1,0 +1,271 @@
+/* RTC relevance model (Carterette 2007, Sec. 3; spec 002 Sec. 4): the
+ * probability that an unjudged document is relevant, from the ranks the
+ * systems ("experts") give it and the judgments made so far, in three
+ * logistic stages, each with a Beta prior so that no judgments give p = 0.5:
+ *  1. per topic, ranks -> q*: a Bradley-Terry model on rank positions with a
+ *     Beta(|R_t|+1, |N_t|+1) prior on sigma(theta_r);
+ *  2. per expert, q* -> q = sigma(A_j + B_j q*) (Platt calibration over all
+ *     topics, pseudo-count s per cell); unranked documents get sigma(A_j);
+ *  3. p = sigma(sum_j lambda_j q_j), no intercept, Beta(1, 1) on sigma(lambda_j).
+ * All three are Newton steps on a concave log-posterior; dense systems are
+ * solved with LAPACK's Cholesky (dposv). */
+#include "est_internal.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double sig(double z) { return z >= 0 ? 1 / (1 + exp(-z)) : exp(z) / (1 + exp(z)); }
+
+/* Solve (-H) d = g in place (g becomes d); -H is positive definite here. */
+static int solve_pd(int n, double *negh, double *g)
+{
+    return LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', n, 1, negh, n, g, 1) == 0 ? 0 : -1;
+}
+
+qk_status qk_rtc_bt_fit(long depth, double nrel, double nnon, double *qstar)
+{
+    int d = (int)depth;
+    double *th = calloc((size_t)d, sizeof *th), *g = malloc((size_t)d * sizeof *g);
+    double *h = malloc((size_t)d * (size_t)d * sizeof *h), a = nrel + 1, b = nnon + 1;
+    qk_status st = QK_OK;
+    if (!th || !g || !h) {
+        st = QK_ENOMEM;
+        goto out;
+    }
+    for (int it = 0; it < 100; it++) {
+        double step = 0;
+        memset(h, 0, (size_t)d * (size_t)d * sizeof *h);
+        for (int r = 0; r < d; r++) {
+            double s = sig(th[r]);
+            g[r] = a * (1 - s) - b * s; /* the prior's pseudo-games against theta = 0 */
+            h[r * d + r] = (a + b) * s * (1 - s);
+        }
+        for (int r = 0; r < d; r++)
+            for (int q = r + 1; q < d; q++) {
+                double s = sig(th[r] - th[q]), w = s * (1 - s);
+                g[r] += 1 - s; /* rank r is preferred to every rank below it */
+                g[q] -= 1 - s;
+                h[r * d + r] += w;
+                h[q * d + q] += w;
+                h[r * d + q] -= w;
+                h[q * d + r] -= w;
+            }
+        if (solve_pd(d, h, g) != 0) {
+            st = QK_EINTERNAL;
+            goto out;
+        }
+        for (int r = 0; r < d; r++) {
+            th[r] += g[r];
+            step = fmax(step, fabs(g[r]));
+        }
+        if (step < 1e-10)
+            break;
+    }
+    for (int r = 0; r < d; r++)
+        qstar[r] = sig(th[r]);
+out:
+    free(th);
+    free(g);
+    free(h);
+    return st;
+}
+
+/* Weighted logistic regression by Newton: rows x (n x k), weights for label
+ * 1 (w1) and label 0 (w0), no intercept (put a column of ones in x for one).
+ * beta (k) starts at 0. */
+static qk_status logit_fit(size_t n, int k, const double *x, const double *w1, const double *w0, double *beta)
+{
+    double *g = malloc((size_t)k * sizeof *g), *h = malloc((size_t)k * (size_t)k * sizeof *h);
+    qk_status st = QK_OK;
+    if (!g || !h) {
+        free(g);
+        free(h);
+        return QK_ENOMEM;
+    }
+    memset(beta, 0, (size_t)k * sizeof *beta);
+    for (int it = 0; it < 100; it++) {
+        double step = 0;
+        memset(g, 0, (size_t)k * sizeof *g);
+        memset(h, 0, (size_t)k * (size_t)k * sizeof *h);
+        for (size_t i = 0; i < n; i++) {
+            const double *xi = x + i * (size_t)k;
+            double z = 0, s, c, w = w1[i] + w0[i];
+            for (int j = 0; j < k; j++)
+                z += beta[j] * xi[j];
+            s = sig(z);
+            c = w1[i] - w * s;
+            for (int j = 0; j < k; j++) {
+                g[j] += c * xi[j];
+                for (int l = 0; l < k; l++)
+                    h[j * k + l] += w * s * (1 - s) * xi[j] * xi[l];
+            }
+        }
+        if (solve_pd(k, h, g) != 0) {
+            st = QK_EINTERNAL;
+            break;
+        }
+        for (int j = 0; j < k; j++) {
+            beta[j] += g[j];
+            step = fmax(step, fabs(g[j]));
+        }
+        if (step < 1e-10)
+            break;
+    }
+    free(g);
+    free(h);
+    return st;
+}
+
+/* Stage 2 for expert j: rows (1, q*_{t,r}) for every topic and rank slot, and
+ * (1, 0) for the topic's documents j did not rank. */
+static qk_status calibrate(const est_utopic *tp, size_t ntop, size_t j, long depth, const double *qstar,
+                           double s, double ab[2])
+{
+    size_t rows = ntop * (size_t)(depth + 1), m = 0;
+    double *x = malloc(rows * 2 * sizeof *x), *w1 = malloc(rows * sizeof *w1), *w0 = malloc(rows * sizeof *w0);
+    qk_status st;
+    if (!x || !w1 || !w0) {
+        st = QK_ENOMEM;
+        goto out;
+    }
+    for (size_t t = 0; t < ntop; t++) {
+        const est_utopic *u = &tp[t];
+        double *c1 = w1 + m, *c0 = w0 + m;
+        for (long r = 0; r <= depth; r++) {
+            x[2 * (m + (size_t)r)] = 1;
+            x[2 * (m + (size_t)r) + 1] = r < depth ? qstar[t * (size_t)depth + (size_t)r] : 0;
+            c1[r] = c0[r] = s;
+        }
+        for (size_t i = 0; i < u->n; i++) {
+            long r = u->rank[j * u->n + i];
+            size_t slot = r > 0 ? (size_t)r - 1 : (size_t)depth;
+            if (u->x[i] == 1)
+                c1[slot] += 1;
+            else if (u->x[i] == 0)
+                c0[slot] += 1;
+        }
+        m += (size_t)depth + 1;
+    }
+    st = logit_fit(m, 2, x, w1, w0, ab);
+out:
+    free(x);
+    free(w1);
+    free(w0);
+    return st;
+}
+
+static double expert_q(const est_utopic *u, size_t i, size_t j, const double *qstar_t, const double *ab)
+{
+    long r = u->rank[j * u->n + i];
+    return sig(ab[2 * j] + ab[2 * j + 1] * (r > 0 ? qstar_t[r - 1] : 0));
+}
+
+/* Stage 3: lambda from every judged document plus the Beta(1,1) rows. */
+static qk_status aggregate(const est_utopic *tp, size_t ntop, size_t k, long depth, const double *qstar,
+                           const double *ab, double *lambda)
+{
+    size_t rows = 2 * k, m = 0;
+    double *x, *w1, *w0;
+    qk_status st;
+    for (size_t t = 0; t < ntop; t++)
+        for (size_t i = 0; i < tp[t].n; i++)
+            rows += tp[t].x[i] >= 0;
+    x = calloc(rows * k, sizeof *x);
+    w1 = calloc(rows, sizeof *w1);
+    w0 = calloc(rows, sizeof *w0);
+    if (!x || !w1 || !w0) {
+        st = QK_ENOMEM;
+        goto out;
+    }
+    for (size_t j = 0; j < k; j++) {
+        x[m * k + j] = 1;
+        w1[m++] = 1;
+        x[m * k + j] = 1;
+        w0[m++] = 1;
+    }
+    for (size_t t = 0; t < ntop; t++)
+        for (size_t i = 0; i < tp[t].n; i++) {
+            if (tp[t].x[i] < 0)
+                continue;
+            for (size_t j = 0; j < k; j++)
+                x[m * k + j] = expert_q(&tp[t], i, j, qstar + t * (size_t)depth, ab);
+            (tp[t].x[i] ? w1 : w0)[m++] = 1;
+        }
+    st = logit_fit(m, (int)k, x, w1, w0, lambda);
+out:
+    free(x);
+    free(w1);
+    free(w0);
+    return st;
+}
+
+qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double s, est_rtc_cache *cache)
+{
+    double *ab = malloc(2 * k * sizeof *ab), *lambda = malloc(k * sizeof *lambda);
+    qk_status st = QK_OK;
+    if (!ab || !lambda || est_rtc_cache_size(cache, ntop, depth) != QK_OK) {
+        st = QK_ENOMEM;
+        goto out;
+    }
+    for (size_t t = 0; t < ntop && st == QK_OK; t++) {
+        double nr = 0, nn = 0;
+        for (size_t i = 0; i < tp[t].n; i++) {
+            nr += tp[t].x[i] == 1;
+            nn += tp[t].x[i] == 0;
+        }
+        /* Stage 1 depends only on the topic's judged counts: refit on change. */
+        if (cache->nrel[t] != nr || cache->nnon[t] != nn) {
+            st = qk_rtc_bt_fit(depth, nr, nn, cache->qstar + t * (size_t)depth);
+            cache->nrel[t] = nr;
+            cache->nnon[t] = nn;
+        }
+    }
+    for (size_t j = 0; j < k && st == QK_OK; j++)
+        st = calibrate(tp, ntop, j, depth, cache->qstar, s, ab + 2 * j);
+    if (st == QK_OK)
+        st = aggregate(tp, ntop, k, depth, cache->qstar, ab, lambda);
+    for (size_t t = 0; t < ntop && st == QK_OK; t++)
+        for (size_t i = 0; i < tp[t].n; i++) {
+            double z = 0;
+            if (tp[t].x[i] >= 0) {
+                tp[t].p[i] = tp[t].x[i];
+                continue;
+            }
+            for (size_t j = 0; j < k; j++)
+                z += lambda[j] * expert_q(&tp[t], i, j, cache->qstar + t * (size_t)depth, ab);
+            tp[t].p[i] = sig(z);
+        }
+out:
+    free(ab);
+    free(lambda);
+    return st;
+}
+
+qk_status est_rtc_cache_size(est_rtc_cache *c, size_t ntop, long depth)
+{
+    if (c->ntop == ntop && c->depth == depth)
+        return QK_OK;
+    free(c->qstar);
+    free(c->nrel);
+    free(c->nnon);
+    c->qstar = malloc((ntop ? ntop : 1) * (size_t)depth * sizeof *c->qstar);
+    c->nrel = malloc((ntop ? ntop : 1) * sizeof *c->nrel);
+    c->nnon = malloc((ntop ? ntop : 1) * sizeof *c->nnon);
+    if (!c->qstar || !c->nrel || !c->nnon)
+        return QK_ENOMEM;
+    for (size_t t = 0; t < ntop; t++)
+        c->nrel[t] = c->nnon[t] = -1;
+    c->ntop = ntop;
+    c->depth = depth;
+    return QK_OK;
+}
+
+void est_rtc_cache_free(est_rtc_cache *c)
+{
+    free(c->qstar);
+    free(c->nrel);
+    free(c->nnon);
+    memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,85 @@
+/* RTC expert model (src/estimate/rtc.c) against the test vectors of spec 002
+ * Sec. 4.1 (Bradley-Terry rank probabilities, solved there independently by
+ * Newton's method) and the end-to-end micro example of Sec. 4.6. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "estimate/est_internal.h"
+#include "qrelkit/estimate.h"
+
+#define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+static void test_bt_vectors(void **state)
+{
+    double q[100];
+    (void)state;
+    static const double v1[5] = {0.8181, 0.6653, 0.5, 0.3347, 0.1819};
+    static const double v2[5] = {0.5993, 0.5123, 0.4268, 0.3430, 0.2615};
+    static const double v3[10] = {0.345, 0.2958, 0.2499, 0.2075, 0.1688, 0.1339, 0.1030, 0.0761, 0.0530, 0.0337};
+    assert_int_equal(qk_rtc_bt_fit(5, 0, 0, q), QK_OK);
+    for (int r = 0; r < 5; r++)
+        near(q[r], v1[r], 5e-5);
+    qk_rtc_bt_fit(5, 2, 3, q);
+    for (int r = 0; r < 5; r++)
+        near(q[r], v2[r], 5e-5);
+    qk_rtc_bt_fit(3, 1, 1, q);
+    near(q[0], 0.646144, 5e-7);
+    near(q[1], 0.5, 5e-7);
+    near(q[2], 0.353856, 5e-7);
+    qk_rtc_bt_fit(10, 1, 9, q);
+    for (int r = 0; r < 10; r++)
+        near(q[r], v3[r], 5e-4);
+    qk_rtc_bt_fit(100, 5, 45, q);
+    near(q[0], 0.40244, 5e-6);
+    near(q[1], 0.39220, 5e-6);
+    near(q[9], 0.31525, 5e-6);
+    near(q[49], 0.07080, 5e-6);
+    near(q[99], 0.00123, 5e-6);
+}
+
+/* One topic, depth 3: run 1 ranks a b c, run 2 ranks c d a; a judged
+ * relevant, d judged non-relevant. Documents: a b c d. */
+static void test_micro_example(void **state)
+{
+    long rank[8] = {1, 2, 3, 0, /* run 1 */ 3, 0, 1, 2 /* run 2 */};
+    signed char x[4] = {1, -1, -1, 0};
+    double p[4];
+    est_utopic t = {4, rank, x, p};
+    est_rtc_cache c = {0, 0, NULL, NULL, NULL};
+    (void)state;
+    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, &c), QK_OK);
+    near(p[1], 0.531584, 5e-6); /* b */
+    near(p[2], 0.527775, 5e-6); /* c */
+    assert_true(p[0] == 1 && p[3] == 0);
+    est_rtc_cache_free(&c);
+}
+
+static void test_no_judgments_gives_half(void **state)
+{
+    long rank[6] = {1, 2, 3, 3, 1, 0};
+    signed char x[3] = {-1, -1, -1};
+    double p[3];
+    est_utopic t = {3, rank, x, p};
+    est_rtc_cache c = {0, 0, NULL, NULL, NULL};
+    (void)state;
+    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, &c), QK_OK);
+    for (int i = 0; i < 3; i++)
+        near(p[i], 0.5, 1e-12);
+    est_rtc_cache_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bt_vectors),
+        cmocka_unit_test(test_micro_example),
+        cmocka_unit_test(test_no_judgments_gives_half),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
