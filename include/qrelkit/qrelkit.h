@@ -8,6 +8,7 @@
 #include "qrelkit/eval.h"
 #include "qrelkit/sim.h"
 #include "qrelkit/stats.h"
+#include "qrelkit/search.h"
 #include "qrelkit/estimate.h"
 
 #endif

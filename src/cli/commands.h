@@ -8,6 +8,8 @@
 #define QK_COMMANDS(X)                                                                      \
     X(eval, "evaluate runs against qrels (all trec_eval measures and more)")               \
     X(trec_eval, "trec_eval's exact command line and output")                              \
+    X(index, "build an inverted index from a corpus (TREC or JSON lines)")                 \
+    X(search, "make TREC runs from an index: BM25, query likelihood, RM3, a zoo")          \
     X(sim, "generate synthetic collections (topics, graded qrels, runs)")                  \
     X(compare, "how far to trust an evaluation: tau, significance, confidence, W")          \
     X(confidence, "EMAP and P(run A < run B) with unjudged documents (MTC, IP, given p)")   \

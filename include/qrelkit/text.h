@@ -1,0 +1,75 @@
+/* qrelkit text analysis: the tokeniser, stop list and stemmers shared by the
+ * search engine (src/search) and, later, the TAR classifiers.
+ *
+ * An analyser turns text into index terms: split into alphanumeric tokens,
+ * lower-case (ASCII), fold accented Latin letters to ASCII (é -> e, ß -> ss),
+ * drop stop words, stem. Every step is switchable, and the settings are packed
+ * into one integer (qk_text_opts_pack) that the index header records, so a
+ * search analyses queries exactly as indexing analysed documents.
+ *
+ * Ownership: nothing is allocated; tokens passed to the callback live in a
+ * buffer owned by the analyser call and are valid only during the callback. */
+#ifndef QRELKIT_TEXT_H
+#define QRELKIT_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qrelkit/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    QK_STEM_NONE = 0,
+    QK_STEM_PORTER = 1, /* Porter (1980), "An algorithm for suffix stripping" */
+    QK_STEM_S = 2       /* Harman's (1991) S stemmer: plurals only            */
+} qk_stemmer;
+
+/* Longest token kept, in bytes; longer runs of letters (base64, DNA strings)
+ * are dropped rather than cut, so a cut never makes a false match. */
+#define QK_TEXT_MAX_TOKEN 64
+
+typedef struct qk_text_opts {
+    int lowercase;      /* ASCII A-Z -> a-z (default 1)                    */
+    int fold;           /* accented Latin-1 / Latin Extended-A -> ASCII (default 1) */
+    int stop;           /* drop words of the built-in English stop list (default 1) */
+    qk_stemmer stemmer; /* default QK_STEM_PORTER                          */
+} qk_text_opts;
+
+void qk_text_opts_init(qk_text_opts *o);
+/* Settings as one integer for file headers, and back. unpack returns
+ * QK_EINPUT for a value no version of qrelkit writes. */
+uint32_t qk_text_opts_pack(const qk_text_opts *o);
+qk_status qk_text_opts_unpack(uint32_t packed, qk_text_opts *o);
+/* "porter", "s", "none" -> stemmer; 0 on success. */
+int qk_stemmer_parse(const char *name, qk_stemmer *out);
+const char *qk_stemmer_name(qk_stemmer s);
+/* Short description such as "lowercase,fold,stop,porter" (static buffer of the
+ * caller, at least 64 bytes). */
+void qk_text_opts_describe(const qk_text_opts *o, char *buf, size_t size);
+
+/* Called once per term, in text order. Return nonzero to stop early (the
+ * analyser then returns that value). */
+typedef int (*qk_text_term_fn)(void *ctx, const char *term, size_t len);
+/* Analyse text[0..len) (UTF-8; invalid bytes are separators). Returns 0, or
+ * the callback's nonzero value. */
+int qk_text_analyze(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx);
+
+/* 1 when the lower-case ASCII word w[0..len) is on the built-in stop list. */
+int qk_stop_contains(const char *w, size_t len);
+/* The built-in stop list (sorted, for documentation and tests). */
+size_t qk_stop_count(void);
+const char *qk_stop_word(size_t i);
+
+/* Stem the lower-case word w[0..len) in place; returns the new length
+ * (never longer). Words with characters other than a-z are left alone. */
+size_t qk_stem_porter(char *w, size_t len);
+size_t qk_stem_s(char *w, size_t len);
+size_t qk_stem(qk_stemmer s, char *w, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,43 @@
+/* The index builder's state, shared by index_build.c (accumulate, spill)
+ * and index_write.c (merge, write the file). Not installed. */
+#ifndef QK_SEARCH_BUILD_INTERNAL_H
+#define QK_SEARCH_BUILD_INTERNAL_H
+
+#include <stdint.h>
+
+#include "qrelkit/search.h"
+
+/* One term's postings in the current segment: varints (doc gap, tf). */
+typedef struct qk_plist {
+    uint8_t *buf;
+    uint32_t len, cap;
+    uint32_t last; /* last document added */
+    uint32_t df;
+    uint64_t cf;
+} qk_plist;
+
+struct qk_index_builder {
+    qk_index_build_opts o;
+    char *out_path, *run_dir;
+    /* documents (kept for the whole build: proportional to N, not postings) */
+    qk_strpool *docnos;
+    uint32_t *doclen, *distinct;
+    size_t ndocs, doc_cap, distinct_cap;
+    uint64_t tokens, postings, bytes;
+    /* current segment */
+    qk_strpool *terms;
+    qk_plist *pl;
+    size_t pl_cap, mem;
+    uint32_t *cur_tf, *touched;
+    size_t cur_tf_cap, ntouched, touched_cap, cur_len;
+    /* spilled sorted runs */
+    char **run_paths;
+    size_t nruns;
+};
+
+size_t qk_varint_put(uint8_t *p, uint64_t v);
+void qk_build_segment_reset(qk_index_builder *b);
+qk_status qk_build_sorted_terms(qk_index_builder *b, uint32_t **out);
+qk_status qk_build_spill(qk_index_builder *b, qk_error *err);
+
+#endif

@@ -1,0 +1,275 @@
+/* One-pass index builder with bounded memory.
+ *
+ * Documents are analysed as they arrive; each term's postings are appended,
+ * as varints, to an in-memory list of the current segment. When the segment
+ * outgrows the memory budget it is written to a temporary file as a sorted
+ * run (terms in strcmp order) and memory starts afresh. finish merges the
+ * runs and the last segment term by term into the final file, so peak memory
+ * is the budget plus what is proportional to the documents (docnos,
+ * lengths) and the vocabulary — never to the postings. The forward lists
+ * used by RM3 are filled while merging, through a writable mapping of their
+ * section, so they cost no heap either. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "qrelkit/search.h"
+#include "search/build_internal.h"
+
+void qk_index_build_opts_init(qk_index_build_opts *o)
+{
+    qk_text_opts_init(&o->text);
+    o->memory_mb = 256;
+    o->tmp_dir = NULL;
+    o->progress = NULL;
+    o->progress_ctx = NULL;
+}
+
+qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *o, qk_index_builder **out,
+                               qk_error *err)
+{
+    qk_index_builder *b = calloc(1, sizeof *b);
+    *out = NULL;
+    if (!b || !(b->out_path = strdup(out_path)) || !(b->docnos = qk_strpool_new()) ||
+        !(b->terms = qk_strpool_new())) {
+        qk_index_builder_free(b);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    b->o = *o;
+    if (b->o.memory_mb == 0)
+        b->o.memory_mb = 1;
+    /* Runs go next to the output unless told otherwise: same file system,
+     * and the user chose a place with room for the index. */
+    const char *slash = strrchr(out_path, '/');
+    if (o->tmp_dir)
+        b->run_dir = strdup(o->tmp_dir);
+    else if (slash)
+        b->run_dir = strndup(out_path, (size_t)(slash - out_path) + (slash == out_path));
+    else
+        b->run_dir = strdup(".");
+    if (!b->run_dir) {
+        qk_index_builder_free(b);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    *out = b;
+    return QK_OK;
+}
+
+void qk_index_builder_free(qk_index_builder *b)
+{
+    if (!b)
+        return;
+    for (size_t i = 0; i < b->nruns; i++) {
+        unlink(b->run_paths[i]);
+        free(b->run_paths[i]);
+    }
+    free(b->run_paths);
+    qk_build_segment_reset(b);
+    qk_strpool_free(b->terms);
+    qk_strpool_free(b->docnos);
+    free(b->doclen);
+    free(b->distinct);
+    free(b->cur_tf);
+    free(b->touched);
+    free(b->run_dir);
+    free(b->out_path);
+    free(b);
+}
+
+void qk_build_segment_reset(qk_index_builder *b)
+{
+    size_t n = b->terms ? qk_strpool_count(b->terms) : 0;
+    for (size_t i = 0; i < n && b->pl; i++)
+        free(b->pl[i].buf);
+    free(b->pl);
+    b->pl = NULL;
+    b->pl_cap = 0;
+    b->mem = 0;
+}
+
+static int on_term(void *ctx, const char *term, size_t len)
+{
+    qk_index_builder *b = ctx;
+    uint32_t tid;
+    size_t before = qk_strpool_count(b->terms);
+    if (qk_strpool_intern(b->terms, term, len, &tid) != QK_OK)
+        return QK_ENOMEM;
+    if (qk_strpool_count(b->terms) != before) {
+        size_t cap = b->cur_tf_cap;
+        if (qk_grow((void **)&b->pl, &b->pl_cap, tid + 1, sizeof *b->pl) != QK_OK ||
+            qk_grow((void **)&b->cur_tf, &cap, tid + 1, sizeof *b->cur_tf) != QK_OK)
+            return QK_ENOMEM;
+        /* Grown parts of cur_tf must read as zero counts. */
+        memset(b->cur_tf + b->cur_tf_cap, 0, (cap - b->cur_tf_cap) * sizeof *b->cur_tf);
+        b->cur_tf_cap = cap;
+        memset(&b->pl[tid], 0, sizeof b->pl[tid]);
+        b->mem += len + 64;
+    }
+    if (b->cur_tf[tid]++ == 0) {
+        if (qk_grow((void **)&b->touched, &b->touched_cap, b->ntouched + 1, sizeof *b->touched) != QK_OK)
+            return QK_ENOMEM;
+        b->touched[b->ntouched++] = tid;
+    }
+    b->cur_len++;
+    return 0;
+}
+
+size_t qk_varint_put(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+static qk_status add_posting(qk_index_builder *b, uint32_t tid, uint32_t doc, uint32_t tf)
+{
+    qk_plist *pl = &b->pl[tid];
+    if (pl->len + 10 > pl->cap) {
+        size_t cap = pl->cap, old = pl->cap;
+        if (qk_grow((void **)&pl->buf, &cap, (size_t)pl->len + 10, 1) != QK_OK || cap > UINT32_MAX)
+            return QK_ENOMEM;
+        pl->cap = (uint32_t)cap;
+        b->mem += cap - old;
+    }
+    pl->len += (uint32_t)qk_varint_put(pl->buf + pl->len, doc - (pl->df ? pl->last : 0));
+    pl->len += (uint32_t)qk_varint_put(pl->buf + pl->len, tf);
+    pl->last = doc;
+    pl->df++;
+    pl->cf += tf;
+    return QK_OK;
+}
+
+qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t docno_len, const char *text,
+                               size_t text_len, qk_error *err)
+{
+    uint32_t id;
+    size_t before = qk_strpool_count(b->docnos);
+    qk_status st;
+    if (b->ndocs >= UINT32_MAX - 1)
+        return qk_error_set(err, QK_EINPUT, "more than %u documents", UINT32_MAX - 2);
+    if (qk_strpool_intern(b->docnos, docno, docno_len, &id) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (qk_strpool_count(b->docnos) == before)
+        return qk_error_set(err, QK_EINPUT, "docno '%.*s' appears twice", (int)docno_len, docno);
+    if (qk_grow((void **)&b->doclen, &b->doc_cap, b->ndocs + 1, sizeof *b->doclen) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (qk_grow((void **)&b->distinct, &b->distinct_cap, b->ndocs + 1, sizeof *b->distinct) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    b->cur_len = 0;
+    b->ntouched = 0;
+    if (qk_text_analyze(&b->o.text, text, text_len, on_term, b) != 0)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t i = 0; i < b->ntouched; i++) {
+        uint32_t t = b->touched[i];
+        if (add_posting(b, t, (uint32_t)b->ndocs, b->cur_tf[t]) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        b->cur_tf[t] = 0;
+    }
+    b->doclen[b->ndocs] = b->cur_len > UINT32_MAX ? UINT32_MAX : (uint32_t)b->cur_len;
+    b->distinct[b->ndocs] = (uint32_t)b->ntouched;
+    b->ndocs++;
+    b->tokens += b->cur_len;
+    b->postings += b->ntouched;
+    b->bytes += text_len;
+    if (b->o.progress && b->ndocs % 1000 == 0)
+        b->o.progress(b->o.progress_ctx, b->ndocs, b->bytes);
+    if (b->mem > b->o.memory_mb * (size_t)1048576 && (st = qk_build_spill(b, err)) != QK_OK)
+        return st;
+    return QK_OK;
+}
+
+/* Term ids of the segment in strcmp order of their strings. */
+static const qk_strpool *sort_pool;
+static int cmp_tid(const void *a, const void *b)
+{
+    return strcmp(qk_strpool_str(sort_pool, *(const uint32_t *)a), qk_strpool_str(sort_pool, *(const uint32_t *)b));
+}
+
+qk_status qk_build_sorted_terms(qk_index_builder *b, uint32_t **out)
+{
+    size_t n = qk_strpool_count(b->terms);
+    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    if (!ids)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        ids[i] = (uint32_t)i;
+    /* qsort has no context argument in C11; the builder is not used from
+     * two threads, so a file-level pointer is safe here. */
+    sort_pool = b->terms;
+    qsort(ids, n, sizeof *ids, cmp_tid);
+    sort_pool = NULL;
+    *out = ids;
+    return QK_OK;
+}
+
+static int put_varint(FILE *f, uint64_t v)
+{
+    uint8_t tmp[10];
+    size_t n = qk_varint_put(tmp, v);
+    return fwrite(tmp, 1, n, f) == n ? 0 : -1;
+}
+
+/* Write the segment as a sorted run: per term, varints (term length, df, cf,
+ * postings bytes), then the term and postings bytes. */
+qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
+{
+    uint32_t *ids = NULL;
+    char *path = NULL;
+    FILE *f = NULL;
+    size_t n = qk_strpool_count(b->terms), cap = b->nruns;
+    qk_status st = QK_OK;
+    int fd;
+    if (n == 0)
+        return QK_OK;
+    if (qk_build_sorted_terms(b, &ids) != QK_OK ||
+        qk_grow((void **)&b->run_paths, &cap, b->nruns + 1, sizeof *b->run_paths) != QK_OK ||
+        !(path = malloc(strlen(b->run_dir) + 32))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    sprintf(path, "%s/.qkrun-XXXXXX", b->run_dir);
+    if ((fd = mkstemp(path)) < 0 || !(f = fdopen(fd, "wb"))) {
+        st = qk_error_set(err, QK_EIO, "cannot create a temporary run in '%s': %s", b->run_dir, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(path);
+        }
+        goto out;
+    }
+    b->run_paths[b->nruns++] = path;
+    path = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const qk_plist *pl = &b->pl[ids[i]];
+        size_t len = qk_strpool_len(b->terms, ids[i]);
+        if (put_varint(f, len) || put_varint(f, pl->df) || put_varint(f, pl->cf) || put_varint(f, pl->len) ||
+            fwrite(qk_strpool_str(b->terms, ids[i]), 1, len, f) != len ||
+            fwrite(pl->buf, 1, pl->len, f) != pl->len) {
+            st = qk_error_set(err, QK_EIO, "cannot write a temporary run in '%s': %s", b->run_dir, strerror(errno));
+            goto out;
+        }
+    }
+    if (fclose(f) != 0) {
+        f = NULL;
+        st = qk_error_set(err, QK_EIO, "cannot write a temporary run in '%s': %s", b->run_dir, strerror(errno));
+        goto out;
+    }
+    f = NULL;
+    qk_build_segment_reset(b);
+    qk_strpool_free(b->terms);
+    if (!(b->terms = qk_strpool_new()))
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    memset(b->cur_tf, 0, b->cur_tf_cap * sizeof *b->cur_tf);
+out:
+    if (f)
+        fclose(f);
+    free(path);
+    free(ids);
+    return st;
+}

@@ -1,0 +1,85 @@
+/* The index file layout (version 1), shared by the writer and the reader.
+ * doc/qrelkit-index.md describes it for users.
+ *
+ *   header (512 bytes, below)
+ *   sections, each starting on an 8-byte boundary, zero padding between:
+ *     DOCLEN    u32[N]     tokens per document (after stopping)
+ *     DOCORDER  u32[N]     rank of each docno in strcmp order (tie-breaking by integer)
+ *     DOCNO_OFF u64[N+1]   offsets into DOCNO
+ *     DOCNO     bytes      docnos, NUL-terminated
+ *     FWD_OFF   u64[N+1]   offsets (in pairs) into FWD
+ *     FWD       u32[2P]    per document (term id, tf), ascending term id (for RM3)
+ *     POSTINGS  bytes      per term, LEB128 varints: doc gap, tf (first gap from 0)
+ *     POST_OFF  u64[T+1]   offsets into POSTINGS
+ *     CF        u64[T]     collection frequency of each term
+ *     DF        u32[T]     document frequency of each term
+ *     TERM_OFF  u64[T+1]   offsets into TERMS
+ *     TERMS     bytes      terms in strcmp order, NUL-terminated
+ *
+ * All integers are in the byte order of the writing machine; the header's
+ * byte-order mark makes a reader on the other order refuse the file. The
+ * body CRC covers every byte after the header; the header CRC covers the
+ * header with its own field zeroed. */
+#ifndef QK_SEARCH_INDEX_FORMAT_H
+#define QK_SEARCH_INDEX_FORMAT_H
+
+#include <stdint.h>
+
+#define QK_IDX_MAGIC "QKINDEX\x1a"
+#define QK_IDX_BOM 0x01020304u
+#define QK_IDX_HEADER_SIZE 512
+
+enum {
+    SEC_DOCLEN = 0,
+    SEC_DOCORDER,
+    SEC_DOCNO_OFF,
+    SEC_DOCNO,
+    SEC_FWD_OFF,
+    SEC_FWD,
+    SEC_POSTINGS,
+    SEC_POST_OFF,
+    SEC_CF,
+    SEC_DF,
+    SEC_TERM_OFF,
+    SEC_TERMS,
+    SEC_COUNT
+};
+
+typedef struct qk_idx_header {
+    char magic[8];
+    uint32_t version;
+    uint32_t bom;
+    uint32_t header_size;
+    uint32_t text_opts; /* qk_text_opts_pack */
+    uint64_t file_size;
+    uint64_t num_docs, num_terms, num_postings, total_tokens;
+    uint64_t sec_off[SEC_COUNT];
+    uint64_t sec_len[SEC_COUNT];
+    uint32_t body_crc;
+    uint32_t header_crc;
+    uint8_t reserved[QK_IDX_HEADER_SIZE - 8 - 4 * 4 - 8 * 5 - 16 * SEC_COUNT - 8];
+} qk_idx_header;
+
+_Static_assert(sizeof(qk_idx_header) == QK_IDX_HEADER_SIZE, "index header is 512 bytes");
+
+/* LEB128 varint from p (not past end): 1 on success, 0 when truncated or
+ * longer than 10 bytes. */
+static inline int qk_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    uint64_t x = 0;
+    unsigned shift = 0;
+    const uint8_t *q = *p;
+    while (q < end && shift < 64) {
+        uint8_t c = *q++;
+        x |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80)) {
+            *v = x;
+            *p = q;
+            return 1;
+        }
+        shift += 7;
+    }
+    return 0;
+}
+
+#endif

@@ -1,0 +1,24 @@
+/* The opened index: pointers into the mapped file, set once the file has
+ * been validated (index_read.c). Shared with the ranking code. */
+#ifndef QK_SEARCH_INDEX_INTERNAL_H
+#define QK_SEARCH_INDEX_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qrelkit/search.h"
+#include "search/index_format.h"
+
+struct qk_index {
+    void *map;
+    size_t map_len;
+    qk_idx_header h;
+    qk_text_opts text;
+    double avg_doclen;
+    const uint32_t *doclen, *docorder, *fwd, *df;
+    const uint64_t *docno_off, *fwd_off, *post_off, *cf, *term_off;
+    const char *docnos, *terms;
+    const uint8_t *postings;
+};
+
+#endif

@@ -1,0 +1,247 @@
+/* Opening an index: map the file and check everything a later read relies
+ * on, so that a corrupt or truncated file is an error message, never a
+ * crash (see index_format.h for the layout). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "qrelkit/search.h"
+#include "search/index_format.h"
+#include "search/index_internal.h"
+
+static qk_status bad(qk_error *err, const char *path, const char *what)
+{
+    return qk_error_set(err, QK_EINPUT, "'%s': %s", path, what);
+}
+
+/* Section sec lies inside the file, aligned, and holds exactly want bytes (UINT64_MAX: any length). */
+static int section_ok(const qk_idx_header *h, int sec, uint64_t want)
+{
+    uint64_t off = h->sec_off[sec], len = h->sec_len[sec];
+    return off >= QK_IDX_HEADER_SIZE && off % 8 == 0 && off <= h->file_size && len <= h->file_size - off &&
+           (want == UINT64_MAX || len == want);
+}
+
+/* An offset table of n+1 entries: starts at 0, never decreases, ends at most at limit. */
+static int offsets_ok(const uint64_t *o, uint64_t n, uint64_t limit)
+{
+    if (o[0] != 0)
+        return 0;
+    for (uint64_t i = 0; i < n; i++)
+        if (o[i + 1] < o[i])
+            return 0;
+    return o[n] <= limit;
+}
+
+static qk_status check_header(const qk_idx_header *h, uint64_t size, const char *path, qk_error *err)
+{
+    qk_idx_header copy = *h;
+    if (memcmp(h->magic, QK_IDX_MAGIC, 8) != 0)
+        return bad(err, path, "not a qrelkit index (bad magic number)");
+    if (h->bom != QK_IDX_BOM)
+        return bad(err, path, "index written on a machine of the other byte order");
+    if (h->version != QK_INDEX_VERSION)
+        return qk_error_set(err, QK_EINPUT, "'%s': index format version %u, this qrelkit reads version %d (rebuild it with 'qrelkit index')",
+                            path, h->version, QK_INDEX_VERSION);
+    copy.header_crc = 0;
+    if ((uint32_t)crc32(crc32(0L, Z_NULL, 0), (const Bytef *)&copy, sizeof copy) != h->header_crc)
+        return bad(err, path, "header checksum mismatch (corrupt index)");
+    if (h->header_size != QK_IDX_HEADER_SIZE)
+        return bad(err, path, "unexpected header size");
+    if (h->file_size != size)
+        return qk_error_set(err, QK_EINPUT, "'%s': index is %llu bytes, its header says %llu (truncated or appended to)",
+                            path, (unsigned long long)size, (unsigned long long)h->file_size);
+    return QK_OK;
+}
+
+static qk_status check_sections(qk_index *ix, const char *path, qk_error *err)
+{
+    const qk_idx_header *h = &ix->h;
+    uint64_t n = h->num_docs, t = h->num_terms, p = h->num_postings;
+    if (n == 0 || n >= UINT32_MAX || t >= UINT32_MAX || p > UINT64_MAX / 8)
+        return bad(err, path, "implausible counts in the header");
+    if (!section_ok(h, SEC_DOCLEN, n * 4) || !section_ok(h, SEC_DOCORDER, n * 4) ||
+        !section_ok(h, SEC_DOCNO_OFF, (n + 1) * 8) || !section_ok(h, SEC_DOCNO, UINT64_MAX) ||
+        !section_ok(h, SEC_FWD_OFF, (n + 1) * 8) || !section_ok(h, SEC_FWD, p * 8) ||
+        !section_ok(h, SEC_POSTINGS, UINT64_MAX) || !section_ok(h, SEC_POST_OFF, (t + 1) * 8) ||
+        !section_ok(h, SEC_CF, t * 8) || !section_ok(h, SEC_DF, t * 4) || !section_ok(h, SEC_TERM_OFF, (t + 1) * 8) ||
+        !section_ok(h, SEC_TERMS, UINT64_MAX))
+        return bad(err, path, "a section lies outside the file (corrupt index)");
+    const uint8_t *base = ix->map;
+    ix->doclen = (const uint32_t *)(base + h->sec_off[SEC_DOCLEN]);
+    ix->docorder = (const uint32_t *)(base + h->sec_off[SEC_DOCORDER]);
+    ix->docno_off = (const uint64_t *)(base + h->sec_off[SEC_DOCNO_OFF]);
+    ix->docnos = (const char *)(base + h->sec_off[SEC_DOCNO]);
+    ix->fwd_off = (const uint64_t *)(base + h->sec_off[SEC_FWD_OFF]);
+    ix->fwd = (const uint32_t *)(base + h->sec_off[SEC_FWD]);
+    ix->postings = base + h->sec_off[SEC_POSTINGS];
+    ix->post_off = (const uint64_t *)(base + h->sec_off[SEC_POST_OFF]);
+    ix->cf = (const uint64_t *)(base + h->sec_off[SEC_CF]);
+    ix->df = (const uint32_t *)(base + h->sec_off[SEC_DF]);
+    ix->term_off = (const uint64_t *)(base + h->sec_off[SEC_TERM_OFF]);
+    ix->terms = (const char *)(base + h->sec_off[SEC_TERMS]);
+    if (!offsets_ok(ix->docno_off, n, h->sec_len[SEC_DOCNO]) || !offsets_ok(ix->fwd_off, n, p) ||
+        ix->fwd_off[n] != p || !offsets_ok(ix->post_off, t, h->sec_len[SEC_POSTINGS]) ||
+        !offsets_ok(ix->term_off, t, h->sec_len[SEC_TERMS]))
+        return bad(err, path, "an offset table is out of order (corrupt index)");
+    /* Strings must be NUL-terminated where their table says they end. */
+    for (uint64_t i = 0; i < n; i++)
+        if (ix->docno_off[i + 1] == ix->docno_off[i] || ix->docnos[ix->docno_off[i + 1] - 1] != '\0' ||
+            ix->docorder[i] >= n)
+            return bad(err, path, "bad document table (corrupt index)");
+    for (uint64_t i = 0; i < t; i++)
+        if (ix->term_off[i + 1] == ix->term_off[i] || ix->terms[ix->term_off[i + 1] - 1] != '\0')
+            return bad(err, path, "bad term table (corrupt index)");
+    for (uint64_t i = 0; i < p; i++)
+        if (ix->fwd[2 * i] >= t)
+            return bad(err, path, "bad forward list (corrupt index)");
+    return QK_OK;
+}
+
+qk_status qk_index_open(const char *path, qk_index **out, qk_error *err)
+{
+    qk_index *ix = calloc(1, sizeof *ix);
+    struct stat sb;
+    int fd = -1;
+    qk_status st;
+    *out = NULL;
+    if (!ix)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    ix->map = MAP_FAILED;
+    if ((fd = open(path, O_RDONLY)) < 0 || fstat(fd, &sb) != 0) {
+        st = qk_error_set(err, QK_EIO, "cannot open '%s': %s", path, strerror(errno));
+        goto fail;
+    }
+    if ((uint64_t)sb.st_size < QK_IDX_HEADER_SIZE) {
+        st = sb.st_size == 0 ? bad(err, path, "empty file, not an index")
+                             : bad(err, path, "too short for an index header (truncated?)");
+        goto fail;
+    }
+    ix->map_len = (size_t)sb.st_size;
+    ix->map = mmap(NULL, ix->map_len, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (ix->map == MAP_FAILED) {
+        st = qk_error_set(err, QK_EIO, "cannot map '%s': %s", path, strerror(errno));
+        goto fail;
+    }
+    close(fd);
+    fd = -1;
+    memcpy(&ix->h, ix->map, sizeof ix->h);
+    if ((st = check_header(&ix->h, (uint64_t)sb.st_size, path, err)) != QK_OK)
+        goto fail;
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (uint64_t at = QK_IDX_HEADER_SIZE; at < ix->h.file_size;) {
+        uint64_t k = ix->h.file_size - at > (1u << 30) ? (1u << 30) : ix->h.file_size - at;
+        crc = crc32(crc, (const Bytef *)ix->map + at, (uInt)k);
+        at += k;
+    }
+    if ((uint32_t)crc != ix->h.body_crc) {
+        st = bad(err, path, "checksum mismatch (corrupt index; rebuild it with 'qrelkit index')");
+        goto fail;
+    }
+    if (qk_text_opts_unpack(ix->h.text_opts, &ix->text) != QK_OK) {
+        st = bad(err, path, "unknown text analysis settings in the header");
+        goto fail;
+    }
+    if ((st = check_sections(ix, path, err)) != QK_OK)
+        goto fail;
+    ix->avg_doclen = (double)ix->h.total_tokens / (double)ix->h.num_docs;
+    *out = ix;
+    return QK_OK;
+fail:
+    if (fd >= 0)
+        close(fd);
+    qk_index_close(ix);
+    return st;
+}
+
+void qk_index_close(qk_index *ix)
+{
+    if (!ix)
+        return;
+    if (ix->map != MAP_FAILED)
+        munmap(ix->map, ix->map_len);
+    free(ix);
+}
+
+void qk_index_get_info(const qk_index *ix, qk_index_info *info)
+{
+    info->version = ix->h.version;
+    info->text = ix->text;
+    info->docs = ix->h.num_docs;
+    info->terms = ix->h.num_terms;
+    info->postings = ix->h.num_postings;
+    info->tokens = ix->h.total_tokens;
+    info->file_bytes = ix->h.file_size;
+    info->avg_doclen = ix->avg_doclen;
+}
+
+const char *qk_index_docno(const qk_index *ix, uint32_t doc) { return ix->docnos + ix->docno_off[doc]; }
+uint32_t qk_index_doclen(const qk_index *ix, uint32_t doc) { return ix->doclen[doc]; }
+uint32_t qk_index_df(const qk_index *ix, uint32_t tid) { return ix->df[tid]; }
+uint64_t qk_index_cf(const qk_index *ix, uint32_t tid) { return ix->cf[tid]; }
+
+const char *qk_index_term(const qk_index *ix, uint32_t tid, size_t *len)
+{
+    const char *s = ix->terms + ix->term_off[tid];
+    if (len)
+        *len = ix->term_off[tid + 1] - ix->term_off[tid] - 1;
+    return s;
+}
+
+int qk_index_find_term(const qk_index *ix, const char *term, size_t len, uint32_t *tid)
+{
+    size_t lo = 0, hi = ix->h.num_terms;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2, ml;
+        const char *s = qk_index_term(ix, (uint32_t)mid, &ml);
+        int c = memcmp(s, term, ml < len ? ml : len);
+        if (c == 0)
+            c = ml < len ? -1 : ml > len;
+        if (c == 0) {
+            *tid = (uint32_t)mid;
+            return 1;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
+void qk_index_postings(const qk_index *ix, uint32_t tid, qk_postings *it)
+{
+    it->p = ix->postings + ix->post_off[tid];
+    it->end = ix->postings + ix->post_off[tid + 1];
+    it->doc = 0;
+    it->ndocs = (uint32_t)ix->h.num_docs;
+    it->started = 0;
+}
+
+int qk_postings_next(qk_postings *it, uint32_t *doc, uint32_t *tf)
+{
+    uint64_t gap, f;
+    if (it->p >= it->end)
+        return 0;
+    if (!qk_varint_get(&it->p, it->end, &gap) || !qk_varint_get(&it->p, it->end, &f))
+        return -1;
+    uint64_t d = it->started ? (uint64_t)it->doc + gap : gap;
+    if (d >= it->ndocs || (it->started && gap == 0) || f == 0 || f > UINT32_MAX)
+        return -1;
+    it->doc = (uint32_t)d;
+    it->started = 1;
+    *doc = it->doc;
+    *tf = (uint32_t)f;
+    return 1;
+}
+
+const uint32_t *qk_index_doc_terms(const qk_index *ix, uint32_t doc, size_t *npairs)
+{
+    *npairs = ix->fwd_off[doc + 1] - ix->fwd_off[doc];
+    return ix->fwd + 2 * ix->fwd_off[doc];
+}

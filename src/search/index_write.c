@@ -1,0 +1,459 @@
+/* Finishing an index: merge the sorted runs and the last segment, write the
+ * file (layout in index_format.h) under a temporary name, checksum it and
+ * rename it into place. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "search/build_internal.h"
+#include "search/index_format.h"
+
+/* Buffered sequential writer on a file descriptor. */
+typedef struct {
+    int fd, failed;
+    uint64_t pos;
+    size_t n;
+    uint8_t buf[1 << 16];
+} wbuf;
+
+static void wb_flush(wbuf *w)
+{
+    size_t done = 0;
+    while (!w->failed && done < w->n) {
+        ssize_t k = write(w->fd, w->buf + done, w->n - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            w->failed = k < 0 ? errno : EIO;
+        else
+            done += (size_t)k;
+    }
+    w->n = 0;
+}
+
+static void wb_write(wbuf *w, const void *p, size_t n)
+{
+    const uint8_t *s = p;
+    w->pos += n;
+    while (n) {
+        size_t k = sizeof w->buf - w->n < n ? sizeof w->buf - w->n : n;
+        memcpy(w->buf + w->n, s, k);
+        w->n += k, s += k, n -= k;
+        if (w->n == sizeof w->buf)
+            wb_flush(w);
+    }
+}
+
+static void wb_varint(wbuf *w, uint64_t v)
+{
+    uint8_t tmp[10];
+    wb_write(w, tmp, qk_varint_put(tmp, v));
+}
+
+/* Start a section on an 8-byte boundary. */
+static void wb_section(wbuf *w, qk_idx_header *h, int sec)
+{
+    static const uint8_t zeros[8];
+    if (w->pos % 8)
+        wb_write(w, zeros, 8 - w->pos % 8);
+    h->sec_off[sec] = w->pos;
+}
+
+static void wb_end(wbuf *w, qk_idx_header *h, int sec) { h->sec_len[sec] = w->pos - h->sec_off[sec]; }
+
+/* A merge source: a spilled run (f) or the in-memory segment (ids). */
+typedef struct {
+    FILE *f;
+    const uint32_t *ids;
+    size_t i, n;
+    char *term;
+    size_t term_cap;
+    uint32_t df;
+    uint64_t cf;
+    uint8_t *post;
+    size_t post_cap;
+    const uint8_t *pp;
+    size_t plen;
+    int done;
+} msrc;
+
+static int read_varint(FILE *f, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        int c = getc(f);
+        if (c == EOF)
+            return -1;
+        x |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Advance to the source's next term; 0 ok (done set at the end), -1 error. */
+static int src_next(qk_index_builder *b, msrc *s)
+{
+    if (!s->f) {
+        if (s->i == s->n) {
+            s->done = 1;
+            return 0;
+        }
+        uint32_t id = s->ids[s->i++];
+        const qk_plist *pl = &b->pl[id];
+        s->term = (char *)qk_strpool_str(b->terms, id);
+        s->df = pl->df;
+        s->cf = pl->cf;
+        s->pp = pl->buf;
+        s->plen = pl->len;
+        return 0;
+    }
+    uint64_t len, df, cf, plen;
+    int c = getc(s->f);
+    if (c == EOF) {
+        s->done = 1;
+        return ferror(s->f) ? -1 : 0;
+    }
+    ungetc(c, s->f);
+    if (read_varint(s->f, &len) || read_varint(s->f, &df) || read_varint(s->f, &cf) || read_varint(s->f, &plen) ||
+        qk_grow((void **)&s->term, &s->term_cap, len + 1, 1) != QK_OK ||
+        qk_grow((void **)&s->post, &s->post_cap, plen + 1, 1) != QK_OK || fread(s->term, 1, len, s->f) != len ||
+        fread(s->post, 1, plen, s->f) != plen)
+        return -1;
+    s->term[len] = '\0';
+    s->df = (uint32_t)df;
+    s->cf = cf;
+    s->pp = s->post;
+    s->plen = plen;
+    return 0;
+}
+
+typedef struct {
+    qk_index_builder *b;
+    wbuf *w;
+    qk_idx_header *h;
+    uint32_t *fwd;         /* mapped FWD section */
+    uint64_t *fwd_pos;     /* next free pair per document */
+    const uint64_t *fwd_end;
+    uint64_t *post_off, *cf, *term_off;
+    uint32_t *df;
+    char *terms;
+    size_t nterms, terms_len, cap_off, cap_cf, cap_df, cap_toff, cap_terms;
+} merger;
+
+/* Append one source's postings of term tid to the output. */
+static int copy_postings(merger *m, msrc *s, uint32_t tid, uint32_t *last, int *first)
+{
+    const uint8_t *p = s->pp, *end = s->pp + s->plen;
+    uint64_t prev = 0, gap, tf;
+    for (size_t k = 0; p < end; k++) {
+        if (!qk_varint_get(&p, end, &gap) || !qk_varint_get(&p, end, &tf))
+            return -1;
+        uint64_t doc = k == 0 ? gap : prev + gap;
+        if (doc >= m->b->ndocs || (!*first && doc <= *last))
+            return -1;
+        prev = doc;
+        wb_varint(m->w, *first ? doc : doc - *last);
+        wb_varint(m->w, tf);
+        *last = (uint32_t)doc;
+        *first = 0;
+        uint64_t at = m->fwd_pos[doc]++;
+        if (at >= m->fwd_end[doc + 1])
+            return -1;
+        m->fwd[2 * at] = tid;
+        m->fwd[2 * at + 1] = (uint32_t)tf;
+    }
+    return 0;
+}
+
+static qk_status merge(merger *m, msrc *src, size_t nsrc, qk_error *err)
+{
+    for (;;) {
+        const char *min = NULL;
+        for (size_t i = 0; i < nsrc; i++)
+            if (!src[i].done && (!min || strcmp(src[i].term, min) < 0))
+                min = src[i].term;
+        if (!min)
+            return QK_OK;
+        size_t tl = strlen(min), t = m->nterms;
+        if (t >= UINT32_MAX - 1 || qk_grow((void **)&m->post_off, &m->cap_off, t + 2, 8) != QK_OK ||
+            qk_grow((void **)&m->cf, &m->cap_cf, t + 1, 8) != QK_OK ||
+            qk_grow((void **)&m->df, &m->cap_df, t + 1, 4) != QK_OK ||
+            qk_grow((void **)&m->term_off, &m->cap_toff, t + 2, 8) != QK_OK ||
+            qk_grow((void **)&m->terms, &m->cap_terms, m->terms_len + tl + 1, 1) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        m->term_off[t] = m->terms_len;
+        memcpy(m->terms + m->terms_len, min, tl + 1);
+        m->terms_len += tl + 1;
+        m->post_off[t] = m->w->pos - m->h->sec_off[SEC_POSTINGS];
+        uint32_t last = 0;
+        uint64_t df = 0, cf = 0;
+        int first = 1;
+        /* Sources are in document order (runs first, segment last), so each
+         * one's postings follow the previous one's. min points into a source
+         * that advances, so compare against the copy in m->terms. */
+        const char *term = m->terms + m->term_off[t];
+        for (size_t i = 0; i < nsrc; i++) {
+            if (src[i].done || strcmp(src[i].term, term) != 0)
+                continue;
+            if (copy_postings(m, &src[i], (uint32_t)t, &last, &first) != 0)
+                return qk_error_set(err, QK_EINTERNAL, "index merge: inconsistent postings for term '%s'", term);
+            df += src[i].df;
+            cf += src[i].cf;
+            if (src_next(m->b, &src[i]) != 0)
+                return qk_error_set(err, QK_EIO, "cannot read a temporary run in '%s'", m->b->run_dir);
+        }
+        m->df[t] = (uint32_t)df;
+        m->cf[t] = cf;
+        m->nterms++;
+    }
+}
+
+static const qk_strpool *docno_pool;
+static int cmp_docno(const void *a, const void *b)
+{
+    return strcmp(qk_strpool_str(docno_pool, *(const uint32_t *)a), qk_strpool_str(docno_pool, *(const uint32_t *)b));
+}
+
+/* Sections that depend only on the documents: DOCLEN .. FWD_OFF. */
+static qk_status write_doc_sections(qk_index_builder *b, wbuf *w, qk_idx_header *h, uint64_t *fwd_pos)
+{
+    size_t n = b->ndocs;
+    uint32_t *order = malloc(n * sizeof *order), *rank = malloc(n * sizeof *rank);
+    uint64_t off = 0;
+    if (!order || !rank) {
+        free(order);
+        free(rank);
+        return QK_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint32_t)i;
+    docno_pool = b->docnos; /* single-threaded builder: see qk_build_sorted_terms */
+    qsort(order, n, sizeof *order, cmp_docno);
+    docno_pool = NULL;
+    for (size_t r = 0; r < n; r++)
+        rank[order[r]] = (uint32_t)r;
+    wb_section(w, h, SEC_DOCLEN);
+    wb_write(w, b->doclen, n * 4);
+    wb_end(w, h, SEC_DOCLEN);
+    wb_section(w, h, SEC_DOCORDER);
+    wb_write(w, rank, n * 4);
+    wb_end(w, h, SEC_DOCORDER);
+    free(order);
+    free(rank);
+    wb_section(w, h, SEC_DOCNO_OFF);
+    for (size_t i = 0; i <= n; i++) {
+        wb_write(w, &off, 8);
+        if (i < n)
+            off += qk_strpool_len(b->docnos, (uint32_t)i) + 1;
+    }
+    wb_end(w, h, SEC_DOCNO_OFF);
+    wb_section(w, h, SEC_DOCNO);
+    for (size_t i = 0; i < n; i++)
+        wb_write(w, qk_strpool_str(b->docnos, (uint32_t)i), qk_strpool_len(b->docnos, (uint32_t)i) + 1);
+    wb_end(w, h, SEC_DOCNO);
+    wb_section(w, h, SEC_FWD_OFF);
+    off = 0;
+    for (size_t i = 0; i <= n; i++) {
+        wb_write(w, &off, 8);
+        fwd_pos[i] = off;
+        if (i < n)
+            off += b->distinct[i];
+    }
+    wb_end(w, h, SEC_FWD_OFF);
+    return QK_OK;
+}
+
+static qk_status checksum_and_header(int fd, qk_idx_header *h, qk_error *err, const char *path)
+{
+    uint8_t *map = mmap(NULL, h->file_size, PROT_READ, MAP_SHARED, fd, 0);
+    uLong crc = crc32(0L, Z_NULL, 0);
+    if (map == MAP_FAILED)
+        return qk_error_set(err, QK_EIO, "cannot map '%s' to checksum it: %s", path, strerror(errno));
+    for (uint64_t at = QK_IDX_HEADER_SIZE; at < h->file_size;) {
+        uint64_t k = h->file_size - at > (1u << 30) ? (1u << 30) : h->file_size - at;
+        crc = crc32(crc, map + at, (uInt)k);
+        at += k;
+    }
+    munmap(map, h->file_size);
+    h->body_crc = (uint32_t)crc;
+    h->header_crc = 0;
+    h->header_crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), (const Bytef *)h, sizeof *h);
+    if (pwrite(fd, h, sizeof *h, 0) != (ssize_t)sizeof *h)
+        return qk_error_set(err, QK_EIO, "cannot write '%s': %s", path, strerror(errno));
+    return QK_OK;
+}
+
+static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_index_build_stats *stats,
+                            qk_error *err)
+{
+    qk_idx_header h;
+    merger m;
+    msrc *src = NULL;
+    uint32_t *seg_ids = NULL;
+    uint8_t *map = MAP_FAILED;
+    size_t map_len = 0, nsrc = b->nruns + 1;
+    uint64_t *fwd_off = malloc((b->ndocs + 1) * sizeof *fwd_off);
+    wbuf *w = calloc(1, sizeof *w);
+    qk_status st = QK_OK;
+    memset(&h, 0, sizeof h);
+    memset(&m, 0, sizeof m);
+    src = calloc(nsrc, sizeof *src);
+    if (!fwd_off || !w || !src || qk_build_sorted_terms(b, &seg_ids) != QK_OK) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    w->fd = fd;
+    wb_write(w, &h, sizeof h); /* placeholder, rewritten at the end */
+    if ((st = write_doc_sections(b, w, &h, fwd_off)) != QK_OK) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    /* FWD is filled in place while merging, through a shared mapping. */
+    wb_section(w, &h, SEC_FWD);
+    wb_flush(w);
+    h.sec_len[SEC_FWD] = b->postings * 8;
+    w->pos += h.sec_len[SEC_FWD];
+    if (w->failed || ftruncate(fd, (off_t)w->pos) != 0 || lseek(fd, (off_t)w->pos, SEEK_SET) < 0) {
+        st = qk_error_set(err, QK_EIO, "cannot write '%s': %s", tmp, strerror(w->failed ? w->failed : errno));
+        goto out;
+    }
+    m.b = b, m.w = w, m.h = &h, m.fwd_end = NULL;
+    if (b->postings) {
+        uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), start = h.sec_off[SEC_FWD] / page * page;
+        map_len = w->pos - start;
+        map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)start);
+        if (map == MAP_FAILED) {
+            st = qk_error_set(err, QK_EIO, "cannot map '%s': %s", tmp, strerror(errno));
+            goto out;
+        }
+        m.fwd = (uint32_t *)(map + (h.sec_off[SEC_FWD] - start));
+    }
+    /* fwd_off is both the start table (read) and, copied, the cursor. */
+    if (!(m.fwd_pos = malloc((b->ndocs + 1) * sizeof *m.fwd_pos))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    memcpy(m.fwd_pos, fwd_off, (b->ndocs + 1) * sizeof *fwd_off);
+    m.fwd_end = fwd_off;
+    for (size_t i = 0; i < b->nruns; i++)
+        if (!(src[i].f = fopen(b->run_paths[i], "rb")) || src_next(b, &src[i]) != 0) {
+            st = qk_error_set(err, QK_EIO, "cannot read a temporary run in '%s'", b->run_dir);
+            goto out;
+        }
+    src[b->nruns].ids = seg_ids;
+    src[b->nruns].n = qk_strpool_count(b->terms);
+    src_next(b, &src[b->nruns]);
+    wb_section(w, &h, SEC_POSTINGS);
+    if ((st = merge(&m, src, nsrc, err)) != QK_OK)
+        goto out;
+    wb_end(w, &h, SEC_POSTINGS);
+    for (size_t d = 0; d < b->ndocs; d++)
+        if (m.fwd_pos[d] != fwd_off[d + 1]) {
+            st = qk_error_set(err, QK_EINTERNAL, "index merge: forward list of document %zu incomplete", d);
+            goto out;
+        }
+    m.post_off[m.nterms] = h.sec_len[SEC_POSTINGS];
+    wb_section(w, &h, SEC_POST_OFF);
+    wb_write(w, m.post_off, (m.nterms + 1) * 8);
+    wb_end(w, &h, SEC_POST_OFF);
+    wb_section(w, &h, SEC_CF);
+    wb_write(w, m.cf, m.nterms * 8);
+    wb_end(w, &h, SEC_CF);
+    wb_section(w, &h, SEC_DF);
+    wb_write(w, m.df, m.nterms * 4);
+    wb_end(w, &h, SEC_DF);
+    if (m.term_off || qk_grow((void **)&m.term_off, &m.cap_toff, 1, 8) == QK_OK)
+        m.term_off[m.nterms] = m.terms_len;
+    wb_section(w, &h, SEC_TERM_OFF);
+    wb_write(w, m.term_off, (m.nterms + 1) * 8);
+    wb_end(w, &h, SEC_TERM_OFF);
+    wb_section(w, &h, SEC_TERMS);
+    wb_write(w, m.terms, m.terms_len);
+    wb_end(w, &h, SEC_TERMS);
+    wb_flush(w);
+    if (w->failed) {
+        st = qk_error_set(err, QK_EIO, "cannot write '%s': %s", tmp, strerror(w->failed));
+        goto out;
+    }
+    if (map != MAP_FAILED && munmap(map, map_len) == 0)
+        map = MAP_FAILED;
+    memcpy(h.magic, QK_IDX_MAGIC, 8);
+    h.version = QK_INDEX_VERSION;
+    h.bom = QK_IDX_BOM;
+    h.header_size = QK_IDX_HEADER_SIZE;
+    h.text_opts = qk_text_opts_pack(&b->o.text);
+    h.file_size = w->pos;
+    h.num_docs = b->ndocs;
+    h.num_terms = m.nterms;
+    h.num_postings = b->postings;
+    h.total_tokens = b->tokens;
+    if ((st = checksum_and_header(fd, &h, err, tmp)) != QK_OK)
+        goto out;
+    stats->docs = b->ndocs;
+    stats->terms = m.nterms;
+    stats->postings = b->postings;
+    stats->tokens = b->tokens;
+    stats->spilled_runs = b->nruns;
+    stats->index_bytes = h.file_size;
+out:
+    if (map != MAP_FAILED)
+        munmap(map, map_len);
+    for (size_t i = 0; src && i < b->nruns; i++) {
+        if (src[i].f)
+            fclose(src[i].f);
+        free(src[i].term);
+        free(src[i].post);
+    }
+    free(src);
+    free(seg_ids);
+    free(fwd_off);
+    free(m.fwd_pos);
+    free(m.post_off);
+    free(m.cf);
+    free(m.df);
+    free(m.term_off);
+    free(m.terms);
+    free(w);
+    return st;
+}
+
+qk_status qk_index_builder_finish(qk_index_builder *b, qk_index_build_stats *stats, qk_error *err)
+{
+    char *tmp = malloc(strlen(b->out_path) + 16);
+    int fd;
+    qk_status st;
+    qk_index_build_stats dummy;
+    if (!stats)
+        stats = &dummy;
+    memset(stats, 0, sizeof *stats);
+    if (!tmp)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (b->ndocs == 0) {
+        free(tmp);
+        return qk_error_set(err, QK_EINPUT, "no documents to index");
+    }
+    sprintf(tmp, "%s.tmp-XXXXXX", b->out_path);
+    if ((fd = mkstemp(tmp)) < 0) {
+        st = qk_error_set(err, QK_EIO, "cannot create '%s': %s", tmp, strerror(errno));
+        free(tmp);
+        return st;
+    }
+    fchmod(fd, 0644);
+    st = write_file(b, fd, tmp, stats, err);
+    if (close(fd) != 0 && st == QK_OK)
+        st = qk_error_set(err, QK_EIO, "cannot write '%s': %s", tmp, strerror(errno));
+    if (st == QK_OK && rename(tmp, b->out_path) != 0)
+        st = qk_error_set(err, QK_EIO, "cannot rename '%s' to '%s': %s", tmp, b->out_path, strerror(errno));
+    if (st != QK_OK)
+        unlink(tmp);
+    free(tmp);
+    return st;
+}
