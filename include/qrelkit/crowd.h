@@ -26,7 +26,10 @@ typedef enum {
     QK_CROWD_LAYOUT_AUTO = 0, /* 3 fields: task worker label; 4: topic docno worker label */
     QK_CROWD_LAYOUT_TASK,     /* task worker label                                        */
     QK_CROWD_LAYOUT_TOPIC_DOC,/* topic docno worker label (task = "topic docno")          */
-    QK_CROWD_LAYOUT_TREC      /* topic worker docno label (TREC judgment-file order)      */
+    QK_CROWD_LAYOUT_TREC      /* TREC crowdsourcing tracks: 5 fields topic worker docno
+                                 gold label (2010 RF track), 6 fields topic hit worker
+                                 docno gold label (2011 stage2); gold is ignored and a
+                                 negative label (broken link etc.) is skipped        */
 } qk_crowd_layout;
 
 typedef enum {
@@ -55,6 +58,7 @@ typedef struct qk_crowd_read_stats {
     size_t dup_conflicts;   /* ... of which disagree                               */
     size_t dropped_dups;    /* rows removed by the duplicate policy                */
     size_t dropped_unknown; /* rows whose label was not in the class list          */
+    size_t dropped_invalid; /* TREC layout: rows with a negative (invalid) label    */
 } qk_crowd_read_stats;
 
 typedef struct qk_crowd_labels qk_crowd_labels;

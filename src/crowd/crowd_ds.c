@@ -221,6 +221,10 @@ qk_status qk_crowd_run_ds(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_c
             }
         }
     }
+    /* A task nobody labelled is predicted by the final class prior. */
+    for (size_t t = 0; t < s.nt; t++)
+        if (L->off[t] == L->off[t + 1] && !(o->gold && o->gold[t] >= 0))
+            memcpy(s.q + t * s.k, s.prior, s.k * sizeof *s.q);
     /* Public layout [w][true][observed]. */
     for (size_t w = 0; w < s.nw; w++)
         for (size_t y = 0; y < s.k; y++)

@@ -306,8 +306,8 @@ qk_status qk_crowd_labels_read(const char *path, const qk_crowd_read_opts *opts,
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK)
         goto out;
     while ((r = qk_lines_next(lines, &line, &len, err)) > 0) {
-        const char *f[5];
-        size_t fl[5], nf = qk_split_fields(line, len, f, fl, 5);
+        const char *f[6];
+        size_t fl[6], nf = qk_split_fields(line, len, f, fl, 6);
         long ln = qk_lines_lineno(lines);
         const char *task, *worker, *label;
         size_t tlen, wlen, llen;
@@ -319,18 +319,30 @@ qk_status qk_crowd_labels_read(const char *path, const qk_crowd_read_opts *opts,
             continue;
         if (lay == QK_CROWD_LAYOUT_AUTO)
             lay = nf == 4 ? QK_CROWD_LAYOUT_TOPIC_DOC : QK_CROWD_LAYOUT_TASK;
-        size_t want = lay == QK_CROWD_LAYOUT_TASK ? 3 : 4;
+        size_t want = lay == QK_CROWD_LAYOUT_TASK ? 3 : 4, di = 1, wi = 2;
+        if (lay == QK_CROWD_LAYOUT_TREC) {
+            want = nf == 6 ? 6 : 5;
+            wi = want == 6 ? 2 : 1, di = wi + 1;
+        }
         if (nf != want) {
             st = qk_error_at(err, QK_EINPUT, path, ln, 0, "expected %zu fields (%s), found %zu", want,
-                             want == 3 ? "task worker label" : lay == QK_CROWD_LAYOUT_TREC ? "topic worker docno label" : "topic docno worker label",
+                             want == 3   ? "task worker label"
+                             : want == 4 ? "topic docno worker label"
+                             : want == 5 ? "topic worker docno gold label"
+                                         : "topic hit worker docno gold label",
                              nf);
             goto out;
+        }
+        label = f[want - 1], llen = fl[want - 1];
+        if (lay == QK_CROWD_LAYOUT_TREC && llen > 1 && label[0] == '-') {
+            /* The tracks code "could not judge" (broken link, ...) as negative. */
+            stats->dropped_invalid++;
+            continue;
         }
         if (lay == QK_CROWD_LAYOUT_TASK) {
             task = f[0], tlen = fl[0], worker = f[1], wlen = fl[1];
         } else {
             /* The task of a topic-document pair is "topic docno". */
-            size_t di = lay == QK_CROWD_LAYOUT_TREC ? 2 : 1, wi = lay == QK_CROWD_LAYOUT_TREC ? 1 : 2;
             tlen = fl[0] + 1 + fl[di];
             if (qk_grow((void **)&join, &join_cap, tlen + 1, 1) != QK_OK) {
                 st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -341,7 +353,6 @@ qk_status qk_crowd_labels_read(const char *path, const qk_crowd_read_opts *opts,
             memcpy(join + fl[0] + 1, f[di], fl[di]);
             task = join, worker = f[wi], wlen = fl[wi];
         }
-        label = f[want - 1], llen = fl[want - 1];
         stats->rows++;
         st = add_obs(L, task, tlen, worker, wlen, label, llen, ln, opts->drop_unknown ? &unknown : NULL, err);
         if (st != QK_OK)

@@ -157,7 +157,7 @@ void qk_crowd_finish_result(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
     qk_rng_seed(&rng, o->seed);
     r->ties = 0;
     for (size_t t = 0; t < nt; t++) {
-        int tied;
+        int tied = 0;
         r->label[t] = k ? pick(r->post + t * k, k, o->tie, &rng, &tied) : 0;
         r->ties += (size_t)tied;
         r->n_labels[t] = (uint32_t)(L->off[t + 1] - L->off[t]);

@@ -1,0 +1,215 @@
+/* Crowd label reader and bad input (src/crowd/crowd_labels.c, crowd_result.c):
+ * unknown label values, a worker with one label, tasks with no labels,
+ * conflicting duplicate labels, layouts. Expected values are worked by hand
+ * from the few lines of each input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "qrelkit/crowd.h"
+
+static char *write_tmp(const char *text)
+{
+    static char path[64];
+    strcpy(path, "/tmp/qk_crowd_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    return path;
+}
+
+static void test_unknown_label(void **state)
+{
+    static const char *const cls[] = {"0", "1"};
+    qk_crowd_read_opts o = {.classes = cls, .n_classes = 2};
+    qk_crowd_read_stats rs;
+    qk_crowd_labels *L = NULL;
+    qk_error err = {0};
+    char *p = write_tmp("task\tworker\tlabel\nt1\tw1\t1\nt1\tw2\tx\nt2\tw1\t0\n");
+    char want[256];
+    assert_int_equal(qk_crowd_labels_read(p, &o, &L, &rs, &err), QK_EINPUT);
+    assert_null(L);
+    snprintf(want, sizeof want, "'%s' line 3: label 'x' is not one of the declared classes", p);
+    assert_string_equal(err.message, want);
+    /* Skipping instead: two labels kept, one counted as dropped. */
+    o.drop_unknown = 1;
+    assert_int_equal(qk_crowd_labels_read(p, &o, &L, &rs, &err), QK_OK);
+    assert_int_equal(rs.dropped_unknown, 1);
+    assert_int_equal(qk_crowd_num_labels(L), 2);
+    assert_int_equal(qk_crowd_num_classes(L), 2);
+    qk_crowd_labels_free(L);
+    unlink(p);
+}
+
+static void test_bad_fields(void **state)
+{
+    qk_crowd_labels *L = NULL;
+    qk_error err = {0};
+    char *p = write_tmp("t1 w1 1\nt2 w1\n");
+    char want[256];
+    assert_int_equal(qk_crowd_labels_read(p, NULL, &L, NULL, &err), QK_EINPUT);
+    snprintf(want, sizeof want, "'%s' line 2: expected 3 fields (task worker label), found 2", p);
+    assert_string_equal(err.message, want);
+    unlink(p);
+    /* A file with only a header has no labels: aggregating is bad input. */
+    p = write_tmp("task\tworker\tlabel\n");
+    assert_int_equal(qk_crowd_labels_read(p, NULL, &L, NULL, &err), QK_OK);
+    qk_crowd_opts opts;
+    qk_crowd_result *r = NULL;
+    qk_crowd_opts_init(&opts);
+    assert_int_equal(qk_crowd_aggregate(L, &opts, &r, &err), QK_EINPUT);
+    assert_null(r);
+    qk_crowd_labels_free(L);
+    unlink(p);
+}
+
+/* Rows: t1 w1 yes, t1 w1 no (conflict), t1 w2 yes, t1 w2 yes (agreeing
+ * repeat), t2 w1 yes. */
+static const char dup_text[] = "t1 w1 yes\nt1 w1 no\nt1 w2 yes\nt1 w2 yes\nt2 w1 yes\n";
+
+static void test_duplicates(void **state)
+{
+    struct {
+        qk_crowd_dup policy;
+        size_t labels, dropped;
+        double p_yes_t1; /* majority vote on t1 under the policy */
+    } cases[] = {
+        {QK_CROWD_DUP_KEEP, 5, 0, 3.0 / 4},          /* yes, no, yes, yes       */
+        {QK_CROWD_DUP_FIRST, 3, 2, 2.0 / 2},         /* yes (w1), yes (w2)       */
+        {QK_CROWD_DUP_DROP_CONFLICTS, 2, 3, 1.0 / 1},/* w1 dropped, w2 once      */
+    };
+    char *p = write_tmp(dup_text);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        qk_crowd_read_opts o = {.duplicates = cases[i].policy};
+        qk_crowd_read_stats rs;
+        qk_crowd_labels *L = NULL;
+        qk_crowd_result *r = NULL;
+        qk_crowd_opts opts;
+        size_t t1, yes;
+        assert_int_equal(qk_crowd_labels_read(p, &o, &L, &rs, NULL), QK_OK);
+        assert_int_equal(rs.dup_pairs, 2);
+        assert_int_equal(rs.dup_conflicts, 1);
+        assert_int_equal(rs.dropped_dups, cases[i].dropped);
+        assert_int_equal(qk_crowd_num_labels(L), cases[i].labels);
+        qk_crowd_opts_init(&opts);
+        opts.method = QK_CROWD_MV;
+        assert_int_equal(qk_crowd_aggregate(L, &opts, &r, NULL), QK_OK);
+        assert_true(qk_crowd_find_task(L, "t1", &t1) && qk_crowd_find_class(L, "yes", &yes));
+        assert_true(fabs(r->post[t1 * 2 + yes] - cases[i].p_yes_t1) < 1e-12);
+        qk_crowd_result_free(r);
+        qk_crowd_labels_free(L);
+    }
+    /* error: the message names the repeat's line and the first one's. */
+    qk_crowd_read_opts o = {.duplicates = QK_CROWD_DUP_ERROR};
+    qk_crowd_labels *L = NULL;
+    qk_error err = {0};
+    char want[256];
+    assert_int_equal(qk_crowd_labels_read(p, &o, &L, NULL, &err), QK_EINPUT);
+    snprintf(want, sizeof want, "'%s' line 2: worker 'w1' labels task 't1' again (first on line 1)", p);
+    assert_string_equal(err.message, want);
+    unlink(p);
+}
+
+/* Toy labels plus a worker with a single label and a task with none. Every
+ * method must give finite posteriors summing to 1; the unlabelled task gets
+ * the class prior (DS, one-coin) or no preference (MV, GLAD, MACE). */
+static void test_sparse_workers_and_tasks(void **state)
+{
+    static const char *const rows[][3] = {
+        {"t1", "w1", "no"}, {"t1", "w2", "yes"}, {"t1", "w3", "yes"}, {"t2", "w1", "yes"}, {"t2", "w2", "yes"},
+        {"t2", "w3", "yes"}, {"t3", "w1", "no"}, {"t3", "w2", "no"},  {"t3", "w3", "yes"}, {"t3", "w9", "no"},
+    };
+    for (int m = QK_CROWD_MV; m <= QK_CROWD_MACE; m++) {
+        qk_crowd_labels *L = qk_crowd_labels_new();
+        qk_crowd_result *r = NULL;
+        qk_crowd_opts o;
+        uint32_t empty;
+        size_t w9 = 0;
+        for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+            assert_int_equal(qk_crowd_labels_add(L, rows[i][0], rows[i][1], rows[i][2], NULL), QK_OK);
+        assert_int_equal(qk_crowd_labels_add_task(L, "t4", &empty, NULL), QK_OK);
+        assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
+        qk_crowd_opts_init(&o);
+        o.method = (qk_crowd_method)m;
+        assert_int_equal(qk_crowd_aggregate(L, &o, &r, NULL), QK_OK);
+        assert_int_equal(r->n_tasks, 4);
+        for (size_t t = 0; t < 4; t++) {
+            assert_true(isfinite(r->post[2 * t]) && isfinite(r->post[2 * t + 1]));
+            assert_true(fabs(r->post[2 * t] + r->post[2 * t + 1] - 1) < 1e-12);
+        }
+        assert_int_equal(r->n_labels[empty], 0);
+        if (m == QK_CROWD_DS || m == QK_CROWD_ONECOIN)
+            assert_true(fabs(r->post[2 * empty] - r->prior[0]) < 1e-9);
+        else
+            assert_true(fabs(r->post[2 * empty] - 0.5) < 1e-12);
+        while (strcmp(qk_crowd_worker_name(L, w9), "w9") != 0)
+            w9++;
+        assert_int_equal(r->worker_n[w9], 1);
+        assert_true(isfinite(r->skill[w9]) && isfinite(r->spam_score[w9]));
+        qk_crowd_result_free(r);
+        qk_crowd_labels_free(L);
+    }
+}
+
+static void test_layouts(void **state)
+{
+    qk_crowd_labels *L = NULL;
+    qk_crowd_read_stats rs;
+    size_t t;
+    /* Four fields: topic docno worker label; the task is "topic docno". */
+    char *p = write_tmp("topic\tdocno\tworker\tlabel\n401\tFT-1\tw1\t2\n401\tFT-1\tw2\t0\n402\tLA-7\tw1\t10\n");
+    assert_int_equal(qk_crowd_labels_read(p, NULL, &L, &rs, NULL), QK_OK);
+    assert_true(qk_crowd_find_task(L, "401 FT-1", &t));
+    assert_int_equal(qk_crowd_num_tasks(L), 2);
+    /* Integer classes are ordered by value: 0 < 2 < 10. */
+    assert_string_equal(qk_crowd_class_name(L, 0), "0");
+    assert_string_equal(qk_crowd_class_name(L, 1), "2");
+    assert_string_equal(qk_crowd_class_name(L, 2), "10");
+    qk_crowd_labels_free(L);
+    unlink(p);
+    /* TREC 2010 layout: topic worker docno gold label; -2 is "broken link". */
+    qk_crowd_read_opts o = {.layout = QK_CROWD_LAYOUT_TREC};
+    p = write_tmp("20 w1 d1 1 1\n20 w2 d1 1 -2\n20 w2 d2 -1 0\n");
+    assert_int_equal(qk_crowd_labels_read(p, &o, &L, &rs, NULL), QK_OK);
+    assert_int_equal(rs.dropped_invalid, 1);
+    assert_int_equal(qk_crowd_num_labels(L), 2);
+    assert_true(qk_crowd_find_task(L, "20 d2", &t));
+    qk_crowd_labels_free(L);
+    unlink(p);
+}
+
+/* Gold scoring on a hand-made result: 4 tasks, gold 1 1 0 0, predicted 1 0 0 1
+ * with P(1) = .9 .4 .2 .6: accuracy 2/4; precision 1/2, recall 1/2; AUC =
+ * pairs (pos, neg) ordered right: (.9>.2)(.9>.6)(.4>.2)(.4<.6) = 3/4. */
+static void test_score(void **state)
+{
+    double post[8] = {.1, .9, .6, .4, .8, .2, .4, .6};
+    uint32_t label[4] = {1, 0, 0, 1};
+    int32_t gold[4] = {1, 1, 0, 0};
+    qk_crowd_result r = {.n_tasks = 4, .n_classes = 2, .post = post, .label = label};
+    qk_crowd_score s;
+    assert_int_equal(qk_crowd_score_gold(&r, gold, 1, &s, NULL), QK_OK);
+    assert_int_equal(s.n, 4);
+    assert_int_equal(s.correct, 2);
+    assert_true(fabs(s.precision - 0.5) < 1e-12 && fabs(s.recall - 0.5) < 1e-12 && fabs(s.f1 - 0.5) < 1e-12);
+    assert_true(fabs(s.auc - 0.75) < 1e-12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_unknown_label), cmocka_unit_test(test_bad_fields),
+        cmocka_unit_test(test_duplicates),    cmocka_unit_test(test_sparse_workers_and_tasks),
+        cmocka_unit_test(test_layouts),       cmocka_unit_test(test_score),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
