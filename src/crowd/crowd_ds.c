@@ -124,7 +124,7 @@ static double estep(ds_state *s, double *lp)
     for (size_t c = 0; c < k; c++)
         lp[c] = log(s->prior[c] < FLOOR ? FLOOR : s->prior[c]);
     for (size_t t = 0; t < s->nt; t++) {
-        double *q = s->q + t * k, mx = -INFINITY, z = 0;
+        double *q = s->q + t * k;
         for (size_t c = 0; c < k; c++)
             q[c] = lp[c];
         for (size_t i = off[t]; i < off[t + 1]; i++) {
@@ -132,14 +132,9 @@ static double estep(ds_state *s, double *lp)
             for (size_t c = 0; c < k; c++)
                 q[c] += le[c];
         }
-        for (size_t c = 0; c < k; c++)
-            mx = q[c] > mx ? q[c] : mx;
-        for (size_t c = 0; c < k; c++)
-            z += (q[c] = exp(q[c] - mx));
-        for (size_t c = 0; c < k; c++)
-            q[c] /= z;
+        double lz = qk_crowd_softmax(q, k, 0);
         if (off[t] != off[t + 1])
-            qk_ksum_add(&ll, mx + log(z));
+            qk_ksum_add(&ll, lz);
     }
     return qk_ksum_value(&ll);
 }

@@ -64,7 +64,7 @@ static double estep(const glad_ctx *c, const double *x, double *q)
     size_t k = c->k;
     qk_ksum ll = {0, 0};
     for (size_t t = 0; t < c->nt; t++) {
-        double *qt = q + t * k, beta = exp(x[c->nw + t]), mx = -INFINITY, s = 0, base = 0;
+        double *qt = q + t * k, beta = exp(x[c->nw + t]), base = 0;
         for (size_t y = 0; y < k; y++)
             qt[y] = 0;
         /* Every class gets the "wrong" term; the labelled class swaps it for
@@ -74,16 +74,9 @@ static double estep(const glad_ctx *c, const double *x, double *q)
             base += wrong;
             qt[c->L->gc[i]] += log_sig(z) - wrong;
         }
-        for (size_t y = 0; y < k; y++) {
-            qt[y] += base - log((double)k);
-            mx = qt[y] > mx ? qt[y] : mx;
-        }
-        for (size_t y = 0; y < k; y++)
-            s += (qt[y] = exp(qt[y] - mx));
-        for (size_t y = 0; y < k; y++)
-            qt[y] /= s;
+        double lz = qk_crowd_softmax(qt, k, base - log((double)k));
         if (c->L->off[t] != c->L->off[t + 1])
-            qk_ksum_add(&ll, mx + log(s));
+            qk_ksum_add(&ll, lz);
     }
     return qk_ksum_value(&ll);
 }

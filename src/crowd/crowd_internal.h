@@ -39,6 +39,10 @@ qk_status qk_crowd_run_glad(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
 qk_status qk_crowd_run_mace(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
                             qk_error *err);
 
+/* Turn log-weights q[0..k) (plus add) into probabilities in place; returns
+ * the log of their sum (log-sum-exp, so no weight underflows). */
+double qk_crowd_softmax(double *q, size_t k, double add);
+
 /* Majority-vote fractions into r->post (tasks without labels: uniform). */
 void qk_crowd_vote_fractions(const qk_crowd_labels *L, const double *weight, double *post);
 

@@ -56,7 +56,7 @@ static double estep(mace_state *m, double *q)
             m->lkn[w * k + a] = log(m->know[w] + sp);
         }
     for (size_t t = 0; t < m->nt; t++) {
-        double *qt = q + t * k, mx = -INFINITY, s = 0, base = -log((double)k);
+        double *qt = q + t * k, base = -log((double)k);
         for (size_t y = 0; y < k; y++)
             qt[y] = 0;
         /* Every truth gets the spam term; the answered class swaps it for
@@ -66,16 +66,9 @@ static double estep(mace_state *m, double *q)
             base += m->lsp[j];
             qt[m->L->gc[i]] += m->lkn[j] - m->lsp[j];
         }
-        for (size_t y = 0; y < k; y++)
-            qt[y] += base;
-        for (size_t y = 0; y < k; y++)
-            mx = qt[y] > mx ? qt[y] : mx;
-        for (size_t y = 0; y < k; y++)
-            s += (qt[y] = exp(qt[y] - mx));
-        for (size_t y = 0; y < k; y++)
-            qt[y] /= s;
+        double lz = qk_crowd_softmax(qt, k, base);
         if (m->L->off[t] != m->L->off[t + 1])
-            qk_ksum_add(&ll, mx + log(s));
+            qk_ksum_add(&ll, lz);
     }
     return qk_ksum_value(&ll);
 }

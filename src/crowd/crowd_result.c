@@ -103,6 +103,20 @@ void qk_crowd_vote_fractions(const qk_crowd_labels *L, const double *weight, dou
     }
 }
 
+double qk_crowd_softmax(double *q, size_t k, double add)
+{
+    double mx = -INFINITY, z = 0;
+    for (size_t c = 0; c < k; c++) {
+        q[c] += add;
+        mx = q[c] > mx ? q[c] : mx;
+    }
+    for (size_t c = 0; c < k; c++)
+        z += (q[c] = exp(q[c] - mx));
+    for (size_t c = 0; c < k; c++)
+        q[c] /= z;
+    return mx + log(z);
+}
+
 void qk_crowd_clamp_gold(const qk_crowd_opts *o, qk_crowd_result *r)
 {
     if (!o->gold)

@@ -14,13 +14,8 @@
 
 #include "qrelkit/crowd.h"
 
-static const char *const toy[][3] = {
-    {"t1", "w1", "no"},  {"t2", "w1", "yes"}, {"t3", "w1", "yes"}, {"t4", "w1", "yes"}, {"t5", "w1", "yes"},
-    {"t1", "w2", "yes"}, {"t2", "w2", "yes"}, {"t3", "w2", "no"},  {"t4", "w2", "yes"}, {"t5", "w2", "no"},
-    {"t2", "w3", "yes"}, {"t3", "w3", "no"},  {"t4", "w3", "yes"}, {"t5", "w3", "no"},  {"t1", "w4", "yes"},
-    {"t2", "w4", "no"},  {"t3", "w4", "yes"}, {"t4", "w4", "yes"}, {"t5", "w4", "no"},  {"t1", "w5", "no"},
-    {"t2", "w5", "no"},  {"t3", "w5", "no"},  {"t4", "w5", "yes"}, {"t5", "w5", "no"},
-};
+#include "crowd_toy.h"
+
 static const char *const gold[5] = {"yes", "yes", "no", "yes", "no"};
 
 static void check_gold(qk_crowd_method m, int max_iter, int restarts)
