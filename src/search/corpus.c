@@ -23,6 +23,9 @@ struct qk_corpus {
     size_t docno_cap;
     char *text;
     size_t text_len, text_cap;
+    char *rest;   /* TREC: the part of a line after a </DOC>, read next */
+    size_t rest_len, rest_cap;
+    int has_rest;
     json_t *json; /* the last JSON object (its strings back docno) */
     int peeked;   /* a first line was read to detect the format */
     const char *peek_line;
@@ -196,13 +199,42 @@ static qk_status parse_trec_doc(qk_corpus *c, qk_error *err)
     return QK_OK;
 }
 
+/* The next piece of TREC text: what followed the last </DOC> on its line,
+ * else the next line. */
+static int next_piece(qk_corpus *c, const char **line, size_t *len, qk_error *err)
+{
+    if (c->has_rest) {
+        c->has_rest = 0;
+        *line = c->rest;
+        *len = c->rest_len;
+        return 1;
+    }
+    return next_line(c, line, len, err);
+}
+
+/* Keep s[0..n) (the text after a </DOC>) for the next document. */
+static qk_status keep_rest(qk_corpus *c, const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+        i++;
+    if (i == n)
+        return QK_OK;
+    if (qk_grow((void **)&c->rest, &c->rest_cap, n - i + 1, 1) != QK_OK)
+        return QK_ENOMEM;
+    memmove(c->rest, s + i, n - i); /* s may point into c->rest */
+    c->rest_len = n - i;
+    c->has_rest = 1;
+    return QK_OK;
+}
+
 static int next_trec(qk_corpus *c, qk_error *err)
 {
     const char *line;
     size_t len;
     int r, in_doc = 0;
     c->len = 0;
-    while ((r = next_line(c, &line, &len, err)) == 1) {
+    while ((r = next_piece(c, &line, &len, err)) == 1) {
         const char *p = line;
         size_t n = len;
         if (!in_doc) {
@@ -216,7 +248,8 @@ static int next_trec(qk_corpus *c, qk_error *err)
         }
         const char *e = find(p, n, "</DOC>");
         if (append(&c->buf, &c->len, &c->cap, p, e ? (size_t)(e - p) : n) != QK_OK ||
-            append(&c->buf, &c->len, &c->cap, "\n", 1) != QK_OK)
+            append(&c->buf, &c->len, &c->cap, "\n", 1) != QK_OK ||
+            (e && keep_rest(c, e + 6, n - (size_t)(e + 6 - p)) != QK_OK))
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         if (e) {
             qk_status st = parse_trec_doc(c, err);
@@ -335,6 +368,7 @@ void qk_corpus_close(qk_corpus *c)
     json_decref(c->json);
     free(c->fields_buf);
     free(c->buf);
+    free(c->rest);
     free(c->docno);
     free(c->text);
     free(c);
