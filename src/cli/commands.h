@@ -13,7 +13,8 @@
     X(sim, "generate synthetic collections (topics, graded qrels, runs)")                  \
     X(compare, "how far to trust an evaluation: tau, significance, confidence, W")          \
     X(confidence, "EMAP and P(run A < run B) with unjudged documents (MTC, IP, given p)")   \
-    X(aggregate, "crowd labels to judgments: MV, Dawid-Skene, one-coin, GLAD, MACE")
+    X(aggregate, "crowd labels to judgments: MV, Dawid-Skene, one-coin, GLAD, MACE")     \
+    X(simulate, "what-if experiments on synthetic data (crowd workers, ...)")
 
 #define QK_DECLARE(name, summary)                                                           \
     int qk_cmd_##name(int argc, char **argv);                                               \

@@ -22,6 +22,10 @@ struct qk_crowd_labels {
     const char *path; /* for messages while reading; not owned */
 };
 
+/* Append an observation by ids already interned in L's pools (tasks,
+ * workers, classes): the fast path for generated data. */
+qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, uint32_t c, long line, qk_error *err);
+
 /* Allocate a result with every array the method fills (confusion when
  * with_confusion, difficulty when with_difficulty). */
 qk_status qk_crowd_result_alloc(const qk_crowd_labels *L, int with_confusion, int with_difficulty,

@@ -58,7 +58,7 @@ qk_status qk_crowd_labels_set_classes(qk_crowd_labels *L, const char *const *nam
     return QK_OK;
 }
 
-static qk_status add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, uint32_t c, long line, qk_error *err)
+qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, uint32_t c, long line, qk_error *err)
 {
     if (L->n == L->cap) {
         /* qk_grow picks the same capacity for equal (cap, need), so the four
@@ -102,7 +102,7 @@ static qk_status add_obs(qk_crowd_labels *L, const char *task, size_t tlen, cons
     }
     if (qk_strpool_intern(L->tasks, task, tlen, &t) != QK_OK || qk_strpool_intern(L->workers, worker, wlen, &w) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    return add_ids(L, t, w, c, line, err);
+    return qk_crowd_labels_add_ids(L, t, w, c, line, err);
 }
 
 qk_status qk_crowd_labels_add(qk_crowd_labels *L, const char *task, const char *worker, const char *label,

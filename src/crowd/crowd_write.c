@@ -150,3 +150,30 @@ qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result
     }
     return close_out(&o, QK_OK, err);
 }
+
+qk_status qk_crowd_write_labels(const qk_crowd_labels *L, const char *path, qk_error *err)
+{
+    out_file o;
+    qk_status st = open_out(&o, path, err);
+    if (st != QK_OK)
+        return st;
+    fputs("task\tworker\tlabel\n", o.f);
+    for (size_t t = 0; t < qk_crowd_num_tasks(L); t++)
+        for (size_t i = L->off[t]; i < L->off[t + 1]; i++)
+            fprintf(o.f, "%s\t%s\t%s\n", qk_crowd_task_name(L, t), qk_crowd_worker_name(L, L->gw[i]),
+                    qk_crowd_class_name(L, L->gc[i]));
+    return close_out(&o, QK_OK, err);
+}
+
+qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, const char *path, qk_error *err)
+{
+    out_file o;
+    qk_status st = open_out(&o, path, err);
+    if (st != QK_OK)
+        return st;
+    fputs("task\tlabel\n", o.f);
+    for (size_t t = 0; t < qk_crowd_num_tasks(L); t++)
+        if (cls[t] >= 0)
+            fprintf(o.f, "%s\t%s\n", qk_crowd_task_name(L, t), qk_crowd_class_name(L, (size_t)cls[t]));
+    return close_out(&o, QK_OK, err);
+}

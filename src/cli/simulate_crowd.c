@@ -1,0 +1,299 @@
+/* qrelkit simulate crowd: write a simulated crowd, or compare the
+ * aggregation methods on many of them (qk_crowd_simulate in crowd.h). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli_util.h"
+#include "qrelkit/crowd.h"
+#include "simulate_modes.h"
+
+const char qk_help_simulate_crowd[] =
+    "usage: qrelkit simulate crowd --out DIR [options]\n"
+    "       qrelkit simulate crowd --curve L1,L2,... [--reps N] [--methods LIST] [options]\n"
+    "\n"
+    "Simulate crowd workers labelling tasks whose true label is known. With --out,\n"
+    "write the data set (DIR/labels.tsv, gold.tsv, workers.tsv, and features.tsv\n"
+    "for the gaussian model) for `qrelkit aggregate`. With --curve, run every\n"
+    "method on --reps fresh crowds per labels-per-task value and print a TSV of\n"
+    "mean accuracy against the truth with a 95% interval: how many labels per\n"
+    "document a budget needs, and which method makes the most of them.\n"
+    "\n"
+    "worker models (--model):\n"
+    "  accuracy   (default; Hosseini ch. 8) worker j is right with probability a_j ~\n"
+    "             Beta(c*m, c*(1-m)) (--accuracy m, --concentration c, default\n"
+    "             0.7 and 10) or uniform in --accuracy-range LO,HI; wrong answers\n"
+    "             are uniform over the other classes; --spammers F of the workers\n"
+    "             answer at random; workers are picked uniformly\n"
+    "  gaussian   (Li ch. 4, Algorithm 10; binary) 2-D task features, task noise =\n"
+    "             distance to its class mean, worker noise ~ U(--noise LO,HI),\n"
+    "             workers picked with P(j) ~ j^-1.5, label = [N(y, noise) > 0]\n"
+    "\n"
+    "options:\n"
+    "  --out DIR              write the data set to DIR (created when missing)\n"
+    "  --tasks N              tasks (default 1000)\n"
+    "  --workers N            workers (default 100)\n"
+    "  --labels-per-task L    labels per task; fractions allowed (default 5)\n"
+    "  --classes K            classes 0..K-1 (default 2)\n"
+    "  --p-relevant P         binary: share of tasks whose truth is 1 (default 0.5)\n"
+    "  --accuracy M           mean worker accuracy (Beta model, default 0.7)\n"
+    "  --concentration C      Beta concentration a+b (default 10)\n"
+    "  --accuracy-range LO,HI uniform worker accuracies instead of Beta\n"
+    "  --spammers F           share of workers answering at random (default 0)\n"
+    "  --model NAME           accuracy (default) or gaussian\n"
+    "  --noise LO,HI          gaussian worker-noise interval (default 0,2)\n"
+    "  --curve L1,L2,...      labels-per-task values to compare methods on\n"
+    "  --reps N               crowds per value (default 10)\n"
+    "  --methods LIST         methods to compare (default mv,ds,onecoin,glad,mace)\n"
+    "  --seed N               random seed (default 42)\n"
+    "  -h, --help             show this text\n"
+    "\n"
+    "examples:\n"
+    "  qrelkit simulate crowd --out crowd --tasks 2000 --labels-per-task 3 --spammers 0.2\n"
+    "  qrelkit aggregate -m ds crowd/labels.tsv --gold crowd/gold.tsv\n"
+    "  qrelkit simulate crowd --curve 1,2,3,5,7,10 --accuracy 0.6 --reps 20\n";
+
+#define CMD "simulate crowd"
+
+static int parse_pair(const char *opt, const char *s, double *lo, double *hi)
+{
+    const char *comma = strchr(s, ',');
+    if (!comma || qk_parse_double(s, (size_t)(comma - s), lo) != 0 || qk_parse_double(comma + 1, strlen(comma + 1), hi) != 0)
+        return qk_cli_usage(CMD, "%s: '%s' is not LO,HI", opt, s);
+    return 0;
+}
+
+/* Parse "1,2,3.5" into *vals (caller frees). */
+static int parse_list(const char *s, double **vals, size_t *n)
+{
+    size_t cap = 0;
+    *n = 0;
+    for (const char *p = s;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (qk_grow((void **)vals, &cap, *n + 1, sizeof **vals) != QK_OK || qk_parse_double(p, len, &(*vals)[*n]) != 0)
+            return qk_cli_usage(CMD, "--curve: '%s' is not a list of numbers", s);
+        (*n)++;
+        if (!comma)
+            return 0;
+        p = comma + 1;
+    }
+}
+
+/* Side files (workers, features): to NAME.tmp, renamed when complete. */
+static FILE *open_tmp(const char *dir, const char *name, char *tmp, char *final, size_t n)
+{
+    snprintf(final, n, "%s/%s", dir, name);
+    snprintf(tmp, n, "%s/%s.tmp", dir, name);
+    return fopen(tmp, "w");
+}
+
+static int close_tmp(FILE *f, const char *tmp, const char *final)
+{
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, final) != 0) {
+        remove(tmp);
+        qk_cli_errorf(CMD, "'%s': cannot write", final);
+        return QK_EXIT_IO;
+    }
+    return QK_EXIT_OK;
+}
+
+static int write_set(const char *dir, const qk_crowd_sim *s, const qk_crowd_sim_opts *o)
+{
+    char tmp[4096], path[4096];
+    qk_error err = {0};
+    FILE *f;
+    const qk_crowd_labels *L = s->labels;
+    struct stat sb;
+    if (mkdir(dir, 0777) != 0 && !(stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))) {
+        qk_cli_errorf(CMD, "'%s': cannot create directory", dir);
+        return QK_EXIT_IO;
+    }
+    snprintf(path, sizeof path, "%s/labels.tsv", dir);
+    if (qk_crowd_write_labels(L, path, &err) != QK_OK)
+        return qk_cli_fail(CMD, &err);
+    snprintf(path, sizeof path, "%s/gold.tsv", dir);
+    if (qk_crowd_write_classes(L, s->truth, path, &err) != QK_OK)
+        return qk_cli_fail(CMD, &err);
+    if (!(f = open_tmp(dir, "workers.tsv", tmp, path, sizeof path))) {
+        qk_cli_errorf(CMD, "'%s': cannot create", tmp);
+        return QK_EXIT_IO;
+    }
+    fprintf(f, "worker\t%s\tspammer\n", o->model == QK_CROWD_SIM_GAUSSIAN ? "noise" : "accuracy");
+    for (size_t w = 0; w < qk_crowd_num_workers(L); w++)
+        fprintf(f, "%s\t%.6f\t%d\n", qk_crowd_worker_name(L, w), s->worker_acc[w], s->spammer[w]);
+    if (close_tmp(f, tmp, path) != QK_EXIT_OK)
+        return QK_EXIT_IO;
+    if (!s->x)
+        return QK_EXIT_OK;
+    if (!(f = open_tmp(dir, "features.tsv", tmp, path, sizeof path))) {
+        qk_cli_errorf(CMD, "'%s': cannot create", tmp);
+        return QK_EXIT_IO;
+    }
+    fputs("task\tx1\tx2\n", f);
+    for (size_t t = 0; t < qk_crowd_num_tasks(L); t++)
+        fprintf(f, "%s\t%.6f\t%.6f\n", qk_crowd_task_name(L, t), s->x[2 * t], s->x[2 * t + 1]);
+    return close_tmp(f, tmp, path);
+}
+
+/* Accuracy of each method per labels-per-task value, over reps crowds. */
+static int run_curve(qk_crowd_sim_opts *o, const double *curve, size_t ncurve, long reps,
+                     const qk_crowd_method *methods, size_t nmethods)
+{
+    qk_error err = {0};
+    printf("labels_per_task\tmethod\taccuracy\tci95\treps\n");
+    for (size_t c = 0; c < ncurve; c++) {
+        double sum[8] = {0}, sum2[8] = {0};
+        qk_crowd_sim_opts so = *o;
+        so.labels_per_task = curve[c];
+        for (long r = 0; r < reps; r++) {
+            qk_crowd_sim *s = NULL;
+            /* One crowd per (value, repetition), shared by all methods. */
+            so.seed = o->seed + 1000003ULL * (uint64_t)c + (uint64_t)r;
+            if (qk_crowd_simulate(&so, &s, &err) != QK_OK)
+                return qk_cli_fail(CMD, &err);
+            for (size_t m = 0; m < nmethods; m++) {
+                qk_crowd_opts ao;
+                qk_crowd_result *res = NULL;
+                qk_crowd_score sc;
+                qk_crowd_opts_init(&ao);
+                ao.method = methods[m];
+                ao.tie = QK_CROWD_TIE_RANDOM;
+                ao.seed = so.seed;
+                if (qk_crowd_aggregate(s->labels, &ao, &res, &err) != QK_OK ||
+                    qk_crowd_score_gold(res, s->truth, res->n_classes - 1, &sc, &err) != QK_OK) {
+                    qk_crowd_result_free(res);
+                    qk_crowd_sim_free(s);
+                    return qk_cli_fail(CMD, &err);
+                }
+                sum[m] += sc.accuracy;
+                sum2[m] += sc.accuracy * sc.accuracy;
+                qk_crowd_result_free(res);
+            }
+            qk_crowd_sim_free(s);
+        }
+        for (size_t m = 0; m < nmethods; m++) {
+            double mean = sum[m] / (double)reps;
+            double var = reps > 1 ? (sum2[m] - reps * mean * mean) / (double)(reps - 1) : 0;
+            double ci = reps > 1 ? 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)reps) : NAN;
+            printf("%g\t%s\t%.4f\t%.4f\t%ld\n", curve[c], qk_crowd_method_name(methods[m]), mean, ci, reps);
+        }
+    }
+    return QK_EXIT_OK;
+}
+
+static int parse_methods(const char *s, qk_crowd_method *m, size_t *n)
+{
+    char buf[256], *save = NULL;
+    *n = 0;
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (*n == 8 || qk_crowd_method_parse(tok, &m[*n]) != 0)
+            return qk_cli_usage(CMD, "--methods: '%s' is not a list of up to 8 of mv, ds, onecoin, glad, mace", s);
+        (*n)++;
+    }
+    return *n ? 0 : qk_cli_usage(CMD, "--methods: empty list");
+}
+
+int qk_simulate_crowd(int argc, char **argv)
+{
+    enum { O_OUT = 256, O_TASKS, O_WORKERS, O_LPT, O_CLASSES, O_PREL, O_ACC, O_CONC, O_RANGE, O_SPAM, O_MODEL,
+           O_NOISE, O_CURVE, O_REPS, O_METHODS, O_SEED };
+    static const struct option lo[] = {
+        {"out", 1, 0, O_OUT}, {"tasks", 1, 0, O_TASKS}, {"workers", 1, 0, O_WORKERS},
+        {"labels-per-task", 1, 0, O_LPT}, {"classes", 1, 0, O_CLASSES}, {"p-relevant", 1, 0, O_PREL},
+        {"accuracy", 1, 0, O_ACC}, {"concentration", 1, 0, O_CONC}, {"accuracy-range", 1, 0, O_RANGE},
+        {"spammers", 1, 0, O_SPAM}, {"model", 1, 0, O_MODEL}, {"noise", 1, 0, O_NOISE}, {"curve", 1, 0, O_CURVE},
+        {"reps", 1, 0, O_REPS}, {"methods", 1, 0, O_METHODS}, {"seed", 1, 0, O_SEED}, {"help", 0, 0, 'h'},
+        {0, 0, 0, 0}};
+    qk_crowd_sim_opts o;
+    qk_crowd_method methods[8] = {QK_CROWD_MV, QK_CROWD_DS, QK_CROWD_ONECOIN, QK_CROWD_GLAD, QK_CROWD_MACE};
+    size_t nmethods = 5, ncurve = 0;
+    double *curve = NULL;
+    const char *out = NULL;
+    long v, reps = 10;
+    int ch, rc = QK_EXIT_OK;
+    qk_crowd_sim_opts_init(&o);
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        const char *s = optarg;
+        size_t n = s ? strlen(s) : 0;
+        switch (ch) {
+        case 'h': free(curve); return qk_cli_help(qk_help_simulate_crowd);
+        case O_OUT: out = s; break;
+        case O_TASKS:
+        case O_WORKERS:
+        case O_CLASSES:
+        case O_REPS:
+            if (qk_parse_long(s, n, &v) != 0 || v < 1 || v > 100000000) {
+                free(curve);
+                return qk_cli_usage(CMD, "'%s' is not a positive count", s);
+            }
+            if (ch == O_TASKS) o.tasks = (size_t)v;
+            else if (ch == O_WORKERS) o.workers = (size_t)v;
+            else if (ch == O_CLASSES) o.classes = (size_t)v;
+            else reps = v;
+            break;
+        case O_LPT:
+        case O_PREL:
+        case O_ACC:
+        case O_CONC:
+        case O_SPAM: {
+            double d;
+            if (qk_parse_double(s, n, &d) != 0) {
+                free(curve);
+                return qk_cli_usage(CMD, "'%s' is not a number", s);
+            }
+            if (ch == O_LPT) o.labels_per_task = d;
+            else if (ch == O_PREL) o.p_relevant = d;
+            else if (ch == O_ACC) o.acc_mean = d, o.acc_lo = o.acc_hi = -1;
+            else if (ch == O_CONC) o.concentration = d;
+            else o.spam_fraction = d;
+            break;
+        }
+        case O_RANGE: rc = parse_pair("--accuracy-range", s, &o.acc_lo, &o.acc_hi); break;
+        case O_NOISE: rc = parse_pair("--noise", s, &o.noise_lo, &o.noise_hi); break;
+        case O_MODEL:
+            if (!strcmp(s, "accuracy")) o.model = QK_CROWD_SIM_ACCURACY;
+            else if (!strcmp(s, "gaussian")) o.model = QK_CROWD_SIM_GAUSSIAN;
+            else rc = qk_cli_usage(CMD, "--model: '%s' is not accuracy or gaussian", s);
+            break;
+        case O_CURVE: free(curve), curve = NULL; rc = parse_list(s, &curve, &ncurve); break;
+        case O_METHODS: rc = parse_methods(s, methods, &nmethods); break;
+        case O_SEED:
+            if (qk_parse_long(s, n, &v) != 0 || v < 0)
+                rc = qk_cli_usage(CMD, "--seed: '%s' is not a non-negative integer", s);
+            else
+                o.seed = (uint64_t)v;
+            break;
+        default: rc = qk_cli_usage(CMD, "unknown option; see 'qrelkit simulate crowd --help'");
+        }
+        if (rc != 0)
+            goto out;
+    }
+    if (optind != argc || (!out && !curve)) {
+        rc = qk_cli_usage(CMD, optind != argc ? "unexpected operand '%s'" : "need --out DIR or --curve LIST%s",
+                          optind != argc ? argv[optind] : "");
+        goto out;
+    }
+    if (curve) {
+        rc = run_curve(&o, curve, ncurve, reps, methods, nmethods);
+    } else {
+        qk_crowd_sim *s = NULL;
+        qk_error err = {0};
+        if (qk_crowd_simulate(&o, &s, &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        rc = write_set(out, s, &o);
+        qk_crowd_sim_free(s);
+    }
+out:
+    free(curve);
+    return rc;
+}

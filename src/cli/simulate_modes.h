@@ -1,0 +1,9 @@
+/* Sub-modes of `qrelkit simulate` (dispatch table in cmd_simulate.c). Each
+ * lives in simulate_<mode>.c and takes argv with argv[0] = the mode name. */
+#ifndef QK_CLI_SIMULATE_MODES_H
+#define QK_CLI_SIMULATE_MODES_H
+
+int qk_simulate_crowd(int argc, char **argv);
+extern const char qk_help_simulate_crowd[];
+
+#endif
