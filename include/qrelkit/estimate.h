@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "qrelkit/core.h"
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -173,6 +174,37 @@ void qk_conf_result_free(qk_conf_result *r);
 qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, size_t nruns,
                        const qk_conf_opts *o, FILE *probs_out, qk_conf_result **out,
                        qk_error *err);
+
+/* ---- The RTC experiment (Carterette 2007, Sec. 4-5) ------------------------
+ * On a fully judged collection: per trial draw runs_per_trial runs, judge
+ * documents of the first two (MTC weights; the qrels answer) until
+ * max(P, 1-P) >= alpha or budget judgments, then predict the sign of dMAP of
+ * every pair of the drawn runs; score against AP at the same depth with |R|
+ * from the qrels. Seeded by seed (qk_rng). */
+#define QK_CONF_BINS 7 /* [.5,.6) [.6,.7) [.7,.8) [.8,.9) [.9,.95) [.95,.99) [.99,1] */
+enum { QK_SIM_MTC = 0, QK_SIM_RTC, QK_SIM_IP, QK_SIM_METHODS };
+typedef struct qk_rtc_sim_opts {
+    size_t trials, runs_per_trial; /* 20, 10                            */
+    long depth, budget;            /* 100; judgments per pair, 0 = none */
+    double alpha, s;               /* 0.95; RTC stage-2 pseudo-count 1  */
+    int refit_every;               /* RTC refits every 10 judgments     */
+    uint64_t seed;
+    void (*progress)(void *ctx, size_t done, size_t total); /* may be NULL */
+    void *progress_ctx;
+} qk_rtc_sim_opts;
+void qk_rtc_sim_opts_init(qk_rtc_sim_opts *o);
+typedef struct qk_rtc_sim_method {
+    double in_bin[QK_CONF_BINS], correct[QK_CONF_BINS];
+    double w_sum, pairs, true_ties, tau_sum;
+    double *judged; /* judgments per trial (IP: MTC's number) */
+} qk_rtc_sim_method;
+typedef struct qk_rtc_sim_result {
+    size_t trials;
+    qk_rtc_sim_method m[QK_SIM_METHODS];
+} qk_rtc_sim_result;
+qk_status qk_rtc_simulate(const char *truth_qrels, const char *const *run_paths, size_t nruns,
+                          const qk_rtc_sim_opts *o, qk_rtc_sim_result *out, qk_error *err);
+void qk_rtc_sim_result_clear(qk_rtc_sim_result *r);
 
 /* ---- Horvitz-Thompson / Hansen-Hurwitz (Li, ch. 2-3) ------------------------
  * HT: documents sampled without replacement, y[i] the value (relevance) and

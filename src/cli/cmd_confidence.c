@@ -35,6 +35,17 @@ const char qk_help_confidence[] =
     "  --format F        tsv (default) or json\n"
     "  --precision N     decimals (default 4)\n"
     "\n"
+    "experiment (Carterette 2007; the methods compared on a fully judged collection):\n"
+    "  --simulate TRUTH  TRUTH is complete qrels; no QRELS operand. Each trial draws\n"
+    "                    --runs-per-trial runs (10), judges documents of the first two\n"
+    "                    (MTC weights, TRUTH answers) until P(dMAP<0) or its\n"
+    "                    complement reaches --alpha (0.95) or --budget judgments, then\n"
+    "                    predicts every pair. Prints, for MTC (p = 0.5), RTC and IP,\n"
+    "                    the share of pairs and the accuracy per confidence bin, W\n"
+    "                    (bookmaker's winnings; < 0 = over-confident), Kendall's tau\n"
+    "                    of EMAP against true MAP and the judgments used\n"
+    "  --trials N, --runs-per-trial K, --budget B, --alpha A, --seed S (20071)\n"
+    "\n"
     "output (tsv): 'run EMAP var rank' lines, best EMAP first; an empty line; then the\n"
     "matrix 'P(row<col)' with one column per run: the probability that the row run's\n"
     "MAP is below the column run's.\n"
@@ -49,6 +60,9 @@ static const struct option longopts[] = {
     {"probs", required_argument, NULL, 'P'},  {"prior", required_argument, NULL, 'p'},
     {"depth", required_argument, NULL, 'd'},  {"probs-out", required_argument, NULL, 'o'},
     {"format", required_argument, NULL, 'f'}, {"precision", required_argument, NULL, 'r'},
+    {"simulate", required_argument, NULL, 'S'}, {"trials", required_argument, NULL, 't'},
+    {"runs-per-trial", required_argument, NULL, 'k'}, {"budget", required_argument, NULL, 'b'},
+    {"alpha", required_argument, NULL, 'a'}, {"seed", required_argument, NULL, 's'},
     {NULL, 0, NULL, 0}};
 
 static size_t *by_emap;
@@ -109,6 +123,66 @@ static void write_json(const qk_conf_result *r)
     json_decref(root);
 }
 
+static int dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void progress(void *ctx, size_t done, size_t total)
+{
+    (void)ctx;
+    fprintf(stderr, "\rtrial %zu/%zu", done, total);
+    if (done == total)
+        fputc('\n', stderr);
+}
+
+static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *so)
+{
+    static const char *const bins[QK_CONF_BINS] = {"0.50-0.60", "0.60-0.70", "0.70-0.80", "0.80-0.90",
+                                                   "0.90-0.95", "0.95-0.99", "0.99-1.00"};
+    static const char *const names[QK_SIM_METHODS] = {"MTC", "RTC", "IP"};
+    qk_rtc_sim_result res;
+    qk_error err;
+    qk_error_clear(&err);
+    if (isatty(2))
+        so->progress = progress;
+    if (qk_rtc_simulate(truth, (const char *const *)runs, (size_t)nruns, so, &res, &err) != QK_OK) {
+        qk_rtc_sim_result_clear(&res);
+        return qk_cli_fail("confidence", &err);
+    }
+    printf("# %zu trials, %zu of %d runs each, depth %ld, alpha %g, budget %ld, seed %llu\n", res.trials,
+           so->runs_per_trial, nruns, so->depth, so->alpha, so->budget, (unsigned long long)so->seed);
+    printf("method\tconfidence\tpairs\tshare\taccuracy\n");
+    for (int m = 0; m < QK_SIM_METHODS; m++)
+        for (int b = 0; b < QK_CONF_BINS; b++) {
+            const qk_rtc_sim_method *x = &res.m[m];
+            printf("%s\t%s\t%.0f\t%.3f\t", names[m], bins[b], x->in_bin[b], x->pairs ? x->in_bin[b] / x->pairs : 0);
+            if (x->in_bin[b] > 0)
+                printf("%.3f\n", x->correct[b] / x->in_bin[b]);
+            else
+                printf("NA\n");
+        }
+    printf("\nmethod\tpairs\tW\taccuracy\ttau\tmedian_judged\tmean_judged\ttrue_ties\n");
+    for (int m = 0; m < QK_SIM_METHODS; m++) {
+        qk_rtc_sim_method *x = &res.m[m];
+        double right = 0, sum = 0, med = 0;
+        size_t n = res.trials;
+        for (int b = 0; b < QK_CONF_BINS; b++)
+            right += x->correct[b];
+        for (size_t t = 0; t < n; t++)
+            sum += x->judged[t];
+        qsort(x->judged, n, sizeof *x->judged, dbl_cmp);
+        if (n)
+            med = n % 2 ? x->judged[n / 2] : (x->judged[n / 2 - 1] + x->judged[n / 2]) / 2;
+        printf("%s\t%.0f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%.0f\n", names[m], x->pairs,
+               x->pairs ? x->w_sum / x->pairs : 0, x->pairs ? right / x->pairs : 0, n ? x->tau_sum / (double)n : 0,
+               med, n ? sum / (double)n : 0, x->true_ties);
+    }
+    qk_rtc_sim_result_clear(&res);
+    return QK_EXIT_OK;
+}
+
 static int parse_num(const char *s, double lo, double hi, double *out)
 {
     char *end;
@@ -129,6 +203,9 @@ int qk_cmd_confidence(int argc, char **argv)
     FILE *pf = NULL;
     int ch, rc = QK_EXIT_OK, prec = 4, model_set = 0;
     double v;
+    const char *truth = NULL;
+    qk_rtc_sim_opts so;
+    qk_rtc_sim_opts_init(&so);
     qk_conf_opts_init(&o);
     qk_error_clear(&err);
     optind = 0;
@@ -172,11 +249,40 @@ int qk_cmd_confidence(int argc, char **argv)
                 return qk_cli_usage("confidence", "--precision wants an integer from 0 to 17, not '%s'", optarg);
             prec = (int)v;
             break;
+        case 'S': truth = optarg; break;
+        case 't':
+        case 'k':
+        case 'b':
+            if (parse_num(optarg, 0, 1e9, &v) != 0 || v != (double)(long)v)
+                return qk_cli_usage("confidence", "--%s wants a non-negative integer, not '%s'",
+                                    ch == 't' ? "trials" : ch == 'k' ? "runs-per-trial" : "budget", optarg);
+            if (ch == 't')
+                so.trials = (size_t)v;
+            else if (ch == 'k')
+                so.runs_per_trial = (size_t)v;
+            else
+                so.budget = (long)v;
+            break;
+        case 'a':
+            if (parse_num(optarg, 0.5, 1, &so.alpha) != 0 || so.alpha == 0.5)
+                return qk_cli_usage("confidence", "--alpha wants a number in (0.5, 1], not '%s'", optarg);
+            break;
+        case 's':
+            if (parse_num(optarg, 0, 1.8e19, &v) != 0)
+                return qk_cli_usage("confidence", "--seed wants a non-negative integer, not '%s'", optarg);
+            so.seed = strtoull(optarg, NULL, 10);
+            break;
         default: return qk_cli_usage("confidence", "bad option");
         }
     }
     if (model_set && o.probs_path)
         return qk_cli_usage("confidence", "--model and --probs exclude each other");
+    if (truth) {
+        if (argc - optind < 2)
+            return qk_cli_usage("confidence", "--simulate needs at least two RUNs");
+        so.depth = o.depth;
+        return simulate(truth, argv + optind, argc - optind, &so);
+    }
     if (argc - optind < 2)
         return qk_cli_usage("confidence", "expected QRELS and at least one RUN");
     if (probs_out) {

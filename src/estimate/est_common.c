@@ -125,7 +125,7 @@ qk_status est_table_new(size_t nvalues, const char *const *names, const unsigned
     t->names = names;
     t->is_count = is_count;
     t->topics = calloc(ntopics ? ntopics : 1, sizeof *t->topics);
-    t->v = malloc((ntopics * nvalues ? ntopics * nvalues : 1) * sizeof *t->v);
+    t->v = malloc((ntopics > 0 && nvalues > 0 ? ntopics * nvalues : 1) * sizeof *t->v);
     t->summary = malloc(nvalues * sizeof *t->summary);
     if (!t->topics || !t->v || !t->summary) {
         qk_est_table_free(t);

@@ -12,6 +12,7 @@
 
 #include "estimate/est_internal.h"
 #include "qrelkit/estimate.h"
+#include "tmpfile_util.h"
 
 #define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 
@@ -74,12 +75,49 @@ static void test_no_judgments_gives_half(void **state)
     est_rtc_cache_free(&c);
 }
 
+/* The experiment's bookkeeping on a tiny collection (2 topics, 4 runs, 3
+ * per trial): every pair of every trial lands in exactly one bin, W per pair
+ * lies in [-100, 1], IP spends MTC's number of judgments (alpha 1 and no
+ * budget: acquisition runs until no document has weight). */
+static void test_simulation_bookkeeping(void **state)
+{
+    char *q = qk_test_write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n1 0 d 0\n2 0 e 1\n2 0 f 0\n2 0 g 0\n");
+    char *r[4] = {qk_test_write_text("1 Q0 a 1 4 r1\n1 Q0 b 2 3 r1\n1 Q0 c 3 2 r1\n2 Q0 e 1 2 r1\n2 Q0 f 2 1 r1\n"),
+                  qk_test_write_text("1 Q0 b 1 4 r2\n1 Q0 d 2 3 r2\n1 Q0 a 3 2 r2\n2 Q0 g 1 2 r2\n2 Q0 e 2 1 r2\n"),
+                  qk_test_write_text("1 Q0 c 1 4 r3\n1 Q0 a 2 3 r3\n2 Q0 f 1 2 r3\n2 Q0 g 2 1 r3\n"),
+                  qk_test_write_text("1 Q0 d 1 4 r4\n1 Q0 b 2 3 r4\n2 Q0 e 1 2 r4\n")};
+    qk_rtc_sim_opts o;
+    qk_rtc_sim_result res;
+    qk_error err;
+    (void)state;
+    qk_rtc_sim_opts_init(&o);
+    o.trials = 5;
+    o.runs_per_trial = 3;
+    o.alpha = 1;
+    assert_int_equal(qk_rtc_simulate(q, (const char *const *)r, 4, &o, &res, &err), QK_OK);
+    assert_int_equal(res.trials, 5);
+    for (int m = 0; m < QK_SIM_METHODS; m++) {
+        double n = 0;
+        for (int b = 0; b < QK_CONF_BINS; b++)
+            n += res.m[m].in_bin[b];
+        assert_true(n == 15 && res.m[m].pairs == 15);
+        assert_true(res.m[m].w_sum >= -100 * 15 && res.m[m].w_sum <= 15);
+    }
+    for (size_t t = 0; t < 5; t++)
+        assert_true(res.m[QK_SIM_IP].judged[t] == res.m[QK_SIM_MTC].judged[t]);
+    qk_rtc_sim_result_clear(&res);
+    qk_test_drop(q);
+    for (int i = 0; i < 4; i++)
+        qk_test_drop(r[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bt_vectors),
         cmocka_unit_test(test_micro_example),
         cmocka_unit_test(test_no_judgments_gives_half),
+        cmocka_unit_test(test_simulation_bookkeeping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,476 @@
+/* The RTC experiment of Carterette 2007 (Sec. 4-5; spec 002 Sec. 5-7) on a
+ * fully judged collection: per trial, draw k runs, judge documents of the
+ * first two only (MTC's document weights, the full qrels as the assessor)
+ * until P(dMAP < 0) reaches alpha in either direction or the budget is used,
+ * then predict the sign of dMAP for every pair of the k runs and score the
+ * predictions against the truth (AP at the same depth, |R| from the qrels):
+ * accuracy per confidence bin and the bookmaker statistic W. Methods: MTC
+ * (unjudged p = 0.5), RTC (the expert model, refit every refit_every
+ * judgments with the two runs as experts, then with all k), and IP (MTC's
+ * number of judgments spent in rank order, unjudged = non-relevant). */
+#include "est_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void qk_rtc_sim_opts_init(qk_rtc_sim_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->trials = 20;
+    o->runs_per_trial = 10;
+    o->depth = 100;
+    o->alpha = 0.95;
+    o->s = 1;
+    o->refit_every = 10;
+    o->seed = 20071;
+}
+
+/* Every document in some run's top depth, with each run's rank and the truth. */
+typedef struct gtopic {
+    size_t n;
+    long *grank;         /* nruns x n */
+    signed char *truth;  /* 0/1 */
+    double nrel;         /* relevant in the qrels (AP's denominator) */
+} gtopic;
+
+typedef struct sim {
+    const qk_rtc_sim_opts *o;
+    size_t nruns, ntop;
+    gtopic *g;
+    double *true_ap;     /* nruns x ntop */
+    signed char **judged;/* per topic, over the topic's n documents: -1/0/1 */
+    est_rtc_cache cache;
+} sim;
+
+static int str_cmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
+{
+    size_t nt = qk_qrels_num_topics(q), depth = (size_t)s->o->depth;
+    s->g = calloc(nt ? nt : 1, sizeof *s->g);
+    s->true_ap = calloc((nt ? nt : 1) * s->nruns, sizeof *s->true_ap);
+    s->judged = calloc(nt ? nt : 1, sizeof *s->judged);
+    if (!s->g || !s->true_ap || !s->judged)
+        return QK_ENOMEM;
+    s->ntop = nt;
+    for (size_t t = 0; t < nt; t++) {
+        const char *qid = qk_qrels_topic(q, t);
+        size_t nj, n = 0, un = 0, cap = 0;
+        const qk_judgment *j = qk_qrels_judgments(q, t, &nj);
+        const est_rtopic **rt = calloc(s->nruns, sizeof *rt);
+        const char **u;
+        gtopic *g = &s->g[t];
+        if (!rt)
+            return QK_ENOMEM;
+        for (size_t k = 0; k < s->nruns; k++)
+            for (size_t i = 0; i < runs[k].ntopics; i++)
+                if (strcmp(runs[k].t[i].qid, qid) == 0) {
+                    rt[k] = &runs[k].t[i];
+                    cap += rt[k]->n < depth ? rt[k]->n : depth;
+                }
+        u = malloc((cap ? cap : 1) * sizeof *u);
+        if (!u) {
+            free(rt);
+            return QK_ENOMEM;
+        }
+        for (size_t k = 0; k < s->nruns; k++)
+            for (size_t r = 0; rt[k] && r < rt[k]->n && r < depth; r++)
+                u[n++] = rt[k]->docnos[r];
+        qsort(u, n, sizeof *u, str_cmp);
+        for (size_t i = 0; i < n; i++)
+            if (un == 0 || strcmp(u[un - 1], u[i]) != 0)
+                u[un++] = u[i];
+        g->n = un;
+        g->grank = calloc((un ? un : 1) * s->nruns, sizeof *g->grank);
+        g->truth = calloc(un ? un : 1, 1);
+        s->judged[t] = malloc(un ? un : 1);
+        if (!g->grank || !g->truth || !s->judged[t]) {
+            free(u);
+            free(rt);
+            return QK_ENOMEM;
+        }
+        for (size_t i = 0; i < nj; i++) {
+            const char *d = qk_qrels_docno(q, j[i].doc), **hit;
+            g->nrel += j[i].rel >= 1;
+            if ((hit = bsearch(&d, u, un, sizeof *u, str_cmp)))
+                g->truth[hit - u] = j[i].rel >= 1;
+        }
+        for (size_t k = 0; k < s->nruns; k++) {
+            double found = 0, ap = 0;
+            for (size_t r = 0; rt[k] && r < rt[k]->n && r < depth; r++) {
+                const char **hit = bsearch(&rt[k]->docnos[r], u, un, sizeof *u, str_cmp);
+                size_t i = (size_t)(hit - u);
+                g->grank[k * un + i] = (long)r + 1;
+                if (g->truth[i]) {
+                    found += 1;
+                    ap += found / (double)(r + 1);
+                }
+            }
+            s->true_ap[k * nt + t] = g->nrel > 0 ? ap / g->nrel : 0;
+        }
+        free(u);
+        free(rt);
+    }
+    return QK_OK;
+}
+
+/* The universe of the chosen runs on topic t: documents some of them rank. */
+typedef struct view {
+    est_utopic d;
+    size_t *gi; /* local -> global index */
+} view;
+
+static qk_status make_view(const sim *s, size_t t, const size_t *runs, size_t k, view *v)
+{
+    const gtopic *g = &s->g[t];
+    size_t n = 0;
+    v->gi = malloc((g->n ? g->n : 1) * sizeof *v->gi);
+    v->d.rank = malloc((g->n ? g->n : 1) * k * sizeof *v->d.rank);
+    v->d.x = malloc(g->n ? g->n : 1);
+    v->d.p = malloc((g->n ? g->n : 1) * sizeof *v->d.p);
+    if (!v->gi || !v->d.rank || !v->d.x || !v->d.p)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < g->n; i++) {
+        int any = 0;
+        for (size_t j = 0; j < k; j++)
+            any |= g->grank[runs[j] * g->n + i] > 0;
+        if (any || s->judged[t][i] >= 0)
+            v->gi[n++] = i;
+    }
+    v->d.n = n;
+    for (size_t i = 0; i < n; i++) {
+        v->d.x[i] = s->judged[t][v->gi[i]];
+        for (size_t j = 0; j < k; j++)
+            v->d.rank[j * n + i] = g->grank[runs[j] * g->n + v->gi[i]];
+    }
+    return QK_OK;
+}
+
+static void free_view(view *v)
+{
+    free(v->gi);
+    free(v->d.rank);
+    free(v->d.x);
+    free(v->d.p);
+    memset(v, 0, sizeof *v);
+}
+
+static void set_prior(est_utopic *d, double prior)
+{
+    for (size_t i = 0; i < d->n; i++)
+        d->p[i] = d->x[i] >= 0 ? d->x[i] : prior;
+}
+
+static double coef(const est_utopic *d, size_t i, size_t j)
+{
+    long a1 = d->rank[i], a2 = d->rank[j], b1 = d->rank[d->n + i], b2 = d->rank[d->n + j];
+    double a = a1 > 0 && a2 > 0 ? 1.0 / (double)(a1 > a2 ? a1 : a2) : 0;
+    double b = b1 > 0 && b2 > 0 ? 1.0 / (double)(b1 > b2 ? b1 : b2) : 0;
+    return a - b;
+}
+
+/* Acquisition for one pair: MTC document selection; p from the prior (MTC)
+ * or the expert model (RTC). Returns the number of judgments. */
+static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
+{
+    const qk_rtc_sim_opts *o = s->o;
+    view *v = calloc(s->ntop, sizeof *v);
+    est_utopic *ut = calloc(s->ntop, sizeof *ut);
+    double **vr = calloc(s->ntop, sizeof *vr), **vn = calloc(s->ntop, sizeof *vn);
+    double *te = calloc(s->ntop, sizeof *te), *tv = calloc(s->ntop, sizeof *tv);
+    qk_status st = QK_OK;
+    size_t it = 0;
+    qk_mtc_moments m;
+    if (!v || !ut || !vr || !vn || !te || !tv) {
+        st = QK_ENOMEM;
+        goto out;
+    }
+    for (size_t t = 0; t < s->ntop && st == QK_OK; t++) {
+        est_utopic *d;
+        if ((st = make_view(s, t, pair, 2, &v[t])) != QK_OK)
+            break;
+        d = &v[t].d;
+        ut[t] = *d;
+        vr[t] = calloc(d->n ? d->n : 1, sizeof **vr);
+        vn[t] = calloc(d->n ? d->n : 1, sizeof **vn);
+        if (!vr[t] || !vn[t]) {
+            st = QK_ENOMEM;
+            break;
+        }
+        /* V^R: c_ii plus the relevant judged; V^N: all not judged non-relevant. */
+        for (size_t i = 0; i < d->n; i++)
+            for (size_t j = 0; j < d->n; j++) {
+                double c = coef(d, i, j);
+                if (j == i || d->x[j] == 1)
+                    vr[t][i] += c;
+                if (d->x[j] != 0)
+                    vn[t][i] += c;
+            }
+        set_prior(d, 0.5);
+        qk_mtc_dap_moments(d->n, d->p, d->rank, d->rank + d->n, &m);
+        te[t] = m.e;
+        tv[t] = m.var;
+    }
+    for (; st == QK_OK; it++) {
+        double e = 0, var = 0, p, best = 0;
+        size_t bt = 0, bi = 0;
+        long brank = 0;
+        if (rtc && it % (size_t)o->refit_every == 0) {
+            if ((st = est_rtc_fit(ut, s->ntop, 2, o->depth, o->s, &s->cache)) != QK_OK)
+                break;
+            for (size_t t = 0; t < s->ntop; t++) {
+                qk_mtc_dap_moments(ut[t].n, ut[t].p, ut[t].rank, ut[t].rank + ut[t].n, &m);
+                te[t] = m.e;
+                tv[t] = m.var;
+            }
+        }
+        for (size_t t = 0; t < s->ntop; t++) {
+            e += te[t];
+            var += tv[t];
+        }
+        p = qk_mtc_confidence(e, var);
+        if (p >= o->alpha || 1 - p >= o->alpha || (o->budget > 0 && it >= (size_t)o->budget))
+            break;
+        for (size_t t = 0; t < s->ntop; t++)
+            for (size_t i = 0; i < ut[t].n; i++) {
+                double w = fmax(fabs(vr[t][i]), fabs(vn[t][i]));
+                long r1 = ut[t].rank[i], r2 = ut[t].rank[ut[t].n + i];
+                long r = r1 > 0 && (r2 <= 0 || r1 < r2) ? r1 : r2;
+                if (ut[t].x[i] >= 0 || w <= 0)
+                    continue;
+                if (w > best || (w == best && r < brank)) {
+                    best = w;
+                    bt = t;
+                    bi = i;
+                    brank = r;
+                }
+            }
+        if (best <= 0)
+            break; /* nothing left that could change the difference */
+        {
+            est_utopic *d = &ut[bt];
+            signed char x = s->g[bt].truth[v[bt].gi[bi]];
+            d->x[bi] = x;
+            d->p[bi] = x;
+            s->judged[bt][v[bt].gi[bi]] = x;
+            for (size_t i = 0; i < d->n; i++) {
+                if (x)
+                    vr[bt][i] += coef(d, i, bi);
+                else
+                    vn[bt][i] -= coef(d, i, bi);
+            }
+            qk_mtc_dap_moments(d->n, d->p, d->rank, d->rank + d->n, &m);
+            te[bt] = m.e;
+            tv[bt] = m.var;
+        }
+    }
+    *njudged = it;
+out:
+    for (size_t t = 0; v && t < s->ntop; t++) {
+        free_view(&v[t]);
+        if (vr)
+            free(vr[t]);
+        if (vn)
+            free(vn[t]);
+    }
+    free(v);
+    free(ut);
+    free(vr);
+    free(vn);
+    free(te);
+    free(tv);
+    return st;
+}
+
+/* IP: the same budget spent in rank order over topics and the two runs. */
+static void acquire_ip(sim *s, const size_t pair[2], size_t budget)
+{
+    size_t used = 0;
+    for (long r = 1; r <= s->o->depth && used < budget; r++)
+        for (size_t t = 0; t < s->ntop && used < budget; t++)
+            for (size_t k = 0; k < 2 && used < budget; k++) {
+                const gtopic *g = &s->g[t];
+                for (size_t i = 0; i < g->n; i++)
+                    if (g->grank[pair[k] * g->n + i] == r && s->judged[t][i] < 0) {
+                        s->judged[t][i] = g->truth[i];
+                        used++;
+                    }
+            }
+}
+
+static int bin_of(double conf)
+{
+    static const double lo[QK_CONF_BINS] = {0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99};
+    int b = 0;
+    while (b + 1 < QK_CONF_BINS && conf >= lo[b + 1])
+        b++;
+    return b;
+}
+
+/* Score the k runs' pairs with the current judgments and the method's p. */
+static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, qk_rtc_sim_method *out)
+{
+    view *v = calloc(s->ntop, sizeof *v);
+    est_utopic *ut = calloc(s->ntop, sizeof *ut);
+    double *e = calloc(k * k, sizeof *e), *var = calloc(k * k, sizeof *var), *emap = calloc(k, sizeof *emap);
+    qk_status st = QK_OK;
+    qk_mtc_moments m;
+    double conc = 0, disc = 0;
+    if (!v || !ut || !e || !var || !emap) {
+        st = QK_ENOMEM;
+        goto out;
+    }
+    for (size_t t = 0; t < s->ntop && st == QK_OK; t++) {
+        st = make_view(s, t, runs, k, &v[t]);
+        ut[t] = v[t].d;
+        set_prior(&ut[t], method == QK_SIM_IP ? 0 : 0.5);
+    }
+    if (st == QK_OK && method == QK_SIM_RTC)
+        st = est_rtc_fit(ut, s->ntop, k, s->o->depth, s->o->s, &s->cache);
+    for (size_t t = 0; t < s->ntop && st == QK_OK; t++)
+        for (size_t a = 0; a < k; a++) {
+            qk_mtc_ap_moments(ut[t].n, ut[t].p, ut[t].rank + a * ut[t].n, &m);
+            emap[a] += m.e;
+            for (size_t b = a + 1; b < k; b++) {
+                qk_mtc_dap_moments(ut[t].n, ut[t].p, ut[t].rank + a * ut[t].n, ut[t].rank + b * ut[t].n, &m);
+                e[a * k + b] += m.e;
+                var[a * k + b] += m.var;
+            }
+        }
+    for (size_t a = 0; a < k && st == QK_OK; a++)
+        for (size_t b = a + 1; b < k; b++) {
+            double p = qk_mtc_confidence(e[a * k + b], var[a * k + b]), conf = p >= 0.5 ? p : 1 - p;
+            double truth = 0, w;
+            int y, bin = bin_of(conf);
+            for (size_t t = 0; t < s->ntop; t++)
+                truth += s->true_ap[runs[a] * s->ntop + t] - s->true_ap[runs[b] * s->ntop + t];
+            /* predicted: a below b when p >= 0.5; a true tie counts as wrong */
+            y = p >= 0.5 ? truth < 0 : truth > 0;
+            w = conf >= 1 ? (y ? 1 : -100) : ((double)y - conf) / (1 - conf);
+            out->in_bin[bin] += 1;
+            out->correct[bin] += y;
+            out->w_sum += w < -100 ? -100 : w;
+            out->pairs += 1;
+            out->true_ties += truth == 0;
+            /* Kendall tau between EMAP and true MAP over the k runs */
+            if ((emap[a] - emap[b]) * truth > 0)
+                conc++;
+            else if ((emap[a] - emap[b]) * truth < 0)
+                disc++;
+        }
+    out->tau_sum += (conc - disc) / ((double)k * (double)(k - 1) / 2);
+out:
+    for (size_t t = 0; v && t < s->ntop; t++)
+        free_view(&v[t]);
+    free(v);
+    free(ut);
+    free(e);
+    free(var);
+    free(emap);
+    return st;
+}
+
+static void reset_judged(sim *s)
+{
+    for (size_t t = 0; t < s->ntop; t++)
+        memset(s->judged[t], -1, s->g[t].n ? s->g[t].n : 1);
+}
+
+static qk_status trial(sim *s, qk_rng *rng, size_t tr, qk_rtc_sim_result *res)
+{
+    size_t k = s->o->runs_per_trial, *idx = malloc(s->nruns * sizeof *idx), nj = 0;
+    qk_status st = QK_OK;
+    if (!idx)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < s->nruns; i++)
+        idx[i] = i;
+    for (size_t i = 0; i < k; i++) { /* partial Fisher-Yates: the first k */
+        size_t j = i + (size_t)qk_rng_below(rng, s->nruns - i), x = idx[i];
+        idx[i] = idx[j];
+        idx[j] = x;
+    }
+    for (int m = QK_SIM_MTC; m <= QK_SIM_RTC && st == QK_OK; m++) {
+        reset_judged(s);
+        if ((st = acquire(s, idx, m == QK_SIM_RTC, &nj)) == QK_OK)
+            st = generalise(s, idx, k, m, &res->m[m]);
+        res->m[m].judged[tr] = (double)nj;
+        if (m == QK_SIM_MTC)
+            res->m[QK_SIM_IP].judged[tr] = (double)nj;
+    }
+    if (st == QK_OK) {
+        reset_judged(s);
+        acquire_ip(s, idx, (size_t)res->m[QK_SIM_IP].judged[tr]);
+        st = generalise(s, idx, k, QK_SIM_IP, &res->m[QK_SIM_IP]);
+    }
+    free(idx);
+    return st;
+}
+
+void qk_rtc_sim_result_clear(qk_rtc_sim_result *r)
+{
+    for (int m = 0; m < QK_SIM_METHODS; m++)
+        free(r->m[m].judged);
+    memset(r, 0, sizeof *r);
+}
+
+qk_status qk_rtc_simulate(const char *truth_qrels, const char *const *run_paths, size_t nruns,
+                          const qk_rtc_sim_opts *o, qk_rtc_sim_result *out, qk_error *err)
+{
+    sim s;
+    qk_qrels *q = NULL;
+    est_run *runs = calloc(nruns ? nruns : 1, sizeof *runs);
+    qk_rng rng;
+    qk_status st;
+    memset(&s, 0, sizeof s);
+    memset(out, 0, sizeof *out);
+    s.o = o;
+    s.nruns = nruns;
+    if (!runs)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (o->runs_per_trial < 2 || o->runs_per_trial > nruns || o->depth <= 0 || o->refit_every <= 0 ||
+        !(o->alpha > 0.5 && o->alpha <= 1)) {
+        st = qk_error_set(err, QK_EUSAGE, "need 2 <= runs per trial <= %zu runs, depth > 0, 0.5 < alpha <= 1",
+                          nruns);
+        goto out;
+    }
+    if ((st = qk_qrels_read(truth_qrels, QK_REL_QRELS, QK_DEDUP_ERROR, &q, err)) != QK_OK)
+        goto out;
+    for (size_t k = 0; k < nruns; k++)
+        if ((st = est_run_load(run_paths[k], &runs[k], err)) != QK_OK)
+            goto out;
+    for (int m = 0; m < QK_SIM_METHODS; m++)
+        if (!(out->m[m].judged = calloc(o->trials ? o->trials : 1, sizeof *out->m[m].judged))) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+    if ((st = build_global(&s, q, runs)) != QK_OK) {
+        st = qk_error_set(err, st, "out of memory");
+        goto out;
+    }
+    qk_rng_seed(&rng, o->seed);
+    for (size_t tr = 0; tr < o->trials; tr++) {
+        if ((st = trial(&s, &rng, tr, out)) != QK_OK) {
+            st = qk_error_set(err, st, "simulation trial %zu failed", tr + 1);
+            goto out;
+        }
+        out->trials = tr + 1;
+        if (o->progress)
+            o->progress(o->progress_ctx, tr + 1, o->trials);
+    }
+out:
+    for (size_t t = 0; s.g && t < s.ntop; t++) {
+        free(s.g[t].grank);
+        free(s.g[t].truth);
+        free(s.judged[t]);
+    }
+    free(s.g);
+    free(s.judged);
+    free(s.true_ap);
+    est_rtc_cache_free(&s.cache);
+    for (size_t k = 0; k < nruns; k++)
+        est_run_free(&runs[k]);
+    free(runs);
+    qk_qrels_free(q);
+    return st;
+}
