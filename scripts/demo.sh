@@ -95,4 +95,50 @@ tau=$(join <(sort "$work/summary.txt") <(sort "$work/truth.txt") |
 echo "   True quality order (best first): $(sort -k2,2gr "$work/truth.txt" | awk '{ printf "%s%s", (NR > 1 ? " > " : ""), $1 }')"
 echo "   Kendall's tau between MAP and true quality: $tau (1 = same order)"
 echo
+# ---- 4. From raw documents to runs (qrelkit index / search) -------------
+# A toy corpus written here (no shared data needed): 16 documents on four
+# subjects, four topics, and their complete judgments.
+toy=$work/toy
+mkdir -p "$toy"
+cat >"$toy/corpus.trec" <<'TOY'
+<DOC><DOCNO>T01</DOCNO>Solar panels convert sunlight into electricity with photovoltaic cells.</DOC>
+<DOC><DOCNO>T02</DOCNO>The efficiency of solar cells depends on the semiconductor and on sunlight.</DOC>
+<DOC><DOCNO>T03</DOCNO>Wind turbines and solar farms feed the electricity grid.</DOC>
+<DOC><DOCNO>T04</DOCNO>A garden in sunlight: tomatoes need six hours of sun.</DOC>
+<DOC><DOCNO>T05</DOCNO>Sourdough bread rises slowly with wild yeast and flour.</DOC>
+<DOC><DOCNO>T06</DOCNO>Baking bread: knead the dough, let the yeast work, bake hot.</DOC>
+<DOC><DOCNO>T07</DOCNO>Flour mills grind wheat; the flour trade in the middle ages.</DOC>
+<DOC><DOCNO>T08</DOCNO>Yeast cells divide by budding, a model organism in biology.</DOC>
+<DOC><DOCNO>T09</DOCNO>Migrating birds navigate by the stars and the magnetic field.</DOC>
+<DOC><DOCNO>T10</DOCNO>Bird migration: swallows fly south to Africa each autumn.</DOC>
+<DOC><DOCNO>T11</DOCNO>A magnetic compass points north along the field lines.</DOC>
+<DOC><DOCNO>T12</DOCNO>Birds of the garden: robins and sparrows at the feeder.</DOC>
+<DOC><DOCNO>T13</DOCNO>Chess openings: the Sicilian defence and the queen's gambit.</DOC>
+<DOC><DOCNO>T14</DOCNO>Computer chess engines search millions of positions per second.</DOC>
+<DOC><DOCNO>T15</DOCNO>Search engines rank web pages by links and text.</DOC>
+<DOC><DOCNO>T16</DOCNO>The queen is the strongest chess piece; openings develop pieces.</DOC>
+TOY
+printf 'q1\tsolar electricity from sunlight\nq2\tyeast and flour\nq3\tbirds navigate by the magnetic field\nq4\tchess openings\n' >"$toy/topics.tsv"
+printf '%s\n' "q1 0 T01 1" "q1 0 T02 1" "q1 0 T03 1" "q1 0 T04 0" "q2 0 T05 1" "q2 0 T06 1" "q2 0 T07 0" \
+    "q2 0 T08 0" "q3 0 T09 1" "q3 0 T10 1" "q3 0 T11 0" "q3 0 T12 0" "q4 0 T13 1" "q4 0 T14 0" \
+    "q4 0 T15 0" "q4 0 T16 1" >"$toy/qrels.txt"
+echo "== 4. From raw documents to runs: index a toy corpus, search, evaluate"
+echo "   \$ qrelkit index -o DIR/toy.idx DIR/corpus.trec"
+"$qk" index --quiet -o "$toy/toy.idx" "$toy/corpus.trec"
+echo "   $("$qk" index --info "$toy/toy.idx" | awk -F'\t' '$1 == "documents" { d = $2 } $1 == "terms" { t = $2 } $1 == "analysis" { a = $2 }
+    END { printf "%s documents, %s terms (%s)", d, t, a }')"
+for run in "bm25:-m bm25" "qld:-m qld --mu 10" "bm25-rm3:-m bm25 --rm3 --fb-docs 2"; do
+    name=${run%%:*} m=${run#*:}
+    echo "   \$ qrelkit search -i DIR/toy.idx -t DIR/topics.tsv $m --tag $name -o DIR/$name.run"
+    # shellcheck disable=SC2086
+    "$qk" search -i "$toy/toy.idx" -t "$toy/topics.tsv" $m --tag "$name" -o "$toy/$name.run"
+done
+echo "   \$ qrelkit eval -m map -m P.2 --format tsv DIR/qrels.txt DIR/*.run"
+printf '   %-10s %7s %7s\n' run MAP P@2
+"$qk" eval -m map -m P.2 --format tsv "$toy/qrels.txt" "$toy"/*.run |
+    awk -F'\t' 'NR > 1 { v[$1, $2] = $4; runs[$1] = 1 }
+         END { for (r in runs) printf "   %-10s %7.4f %7.4f\n", r, v[r, "map"], v[r, "P_2"] }' | sort
+echo "   With your own documents: 'qrelkit help index', 'qrelkit help search' (--zoo N for a pool)."
+echo
+
 echo "Next: 'qrelkit help sim', 'qrelkit help eval', or the same with your own runs and qrels."

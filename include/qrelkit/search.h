@@ -73,6 +73,7 @@ typedef struct qk_index_build_opts {
     qk_text_opts text;
     size_t memory_mb;    /* postings held in memory before a sorted run is spilled (default 256) */
     const char *tmp_dir; /* where spilled runs go; NULL = next to the output file */
+    int skip_duplicates; /* a repeated docno: 0 = error, 1 = keep the first (default 0) */
     qk_index_progress_fn progress;
     void *progress_ctx;
 } qk_index_build_opts;
@@ -80,6 +81,7 @@ typedef struct qk_index_build_opts {
 typedef struct qk_index_build_stats {
     uint64_t docs, terms, postings, tokens;
     uint64_t spilled_runs; /* sorted runs written to disk (0 = all in memory) */
+    uint64_t duplicates;   /* documents skipped for a repeated docno */
     uint64_t index_bytes;
 } qk_index_build_stats;
 
@@ -87,7 +89,8 @@ typedef struct qk_index_builder qk_index_builder;
 void qk_index_build_opts_init(qk_index_build_opts *o);
 qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *o, qk_index_builder **out,
                                qk_error *err);
-/* Add one document; docnos must be unique. Documents get ids in the order added. */
+/* Add one document; a repeated docno is an error unless skip_duplicates.
+ * Documents get ids in the order added. */
 qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t docno_len, const char *text,
                                size_t text_len, qk_error *err);
 /* Merge, write the file under a temporary name and rename it to out_path. */

@@ -38,6 +38,8 @@ const char qk_help_index[] =
     "  --no-stop            keep stop words (default: drop the built-in English list)\n"
     "  --no-fold            keep accented letters (default: fold to ASCII, e -> e)\n"
     "  --no-lowercase       keep case\n"
+"  --skip-duplicates    index the first document of a repeated docno and skip\n"
+    "                       the others (default: a repeated docno is an error)\n"
     "  --memory MB          postings held in memory before spilling (default 256)\n"
     "  --tmp-dir DIR        where spilled runs go (default: next to INDEX)\n"
     "  --info INDEX         check an index and print its header and counts\n"
@@ -92,7 +94,7 @@ static int info(const char *path)
     return QK_EXIT_OK;
 }
 
-enum { O_FORMAT = 256, O_FIELDS, O_ID, O_STEM, O_NOSTOP, O_NOFOLD, O_NOLOWER, O_MEM, O_TMP, O_INFO, O_QUIET };
+enum { O_FORMAT = 256, O_FIELDS, O_ID, O_STEM, O_NOSTOP, O_NOFOLD, O_NOLOWER, O_MEM, O_TMP, O_INFO, O_QUIET, O_SKIPDUP };
 
 static const struct option longopts[] = {
     {"out", required_argument, NULL, 'o'},        {"format", required_argument, NULL, O_FORMAT},
@@ -101,6 +103,7 @@ static const struct option longopts[] = {
     {"no-fold", no_argument, NULL, O_NOFOLD},      {"no-lowercase", no_argument, NULL, O_NOLOWER},
     {"memory", required_argument, NULL, O_MEM},    {"tmp-dir", required_argument, NULL, O_TMP},
     {"info", required_argument, NULL, O_INFO},     {"quiet", no_argument, NULL, O_QUIET},
+    {"skip-duplicates", no_argument, NULL, O_SKIPDUP},
     {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
 
 /* Index every corpus file into b; returns an exit code. */
@@ -178,6 +181,7 @@ int qk_cmd_index(int argc, char **argv)
         case O_TMP: bo.tmp_dir = optarg; break;
         case O_INFO: return info(optarg);
         case O_QUIET: quiet = 1; break;
+        case O_SKIPDUP: bo.skip_duplicates = 1; break;
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
         default: return qk_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
         }
@@ -200,11 +204,11 @@ int qk_cmd_index(int argc, char **argv)
             fputc('\n', stderr);
         fprintf(stderr,
                 "qrelkit index: %llu documents, %llu terms, %llu postings, %llu tokens -> '%s' (%.1f MB) "
-                "in %.2f s: %.2f MB/s, %.0f documents/s, %llu spilled runs\n",
+                "in %.2f s: %.2f MB/s, %.0f documents/s, %llu spilled runs, %llu duplicates skipped\n",
                 (unsigned long long)stats.docs, (unsigned long long)stats.terms, (unsigned long long)stats.postings,
                 (unsigned long long)stats.tokens, out, (double)stats.index_bytes / 1e6, s,
                 (double)bytes / 1e6 / (s > 0 ? s : 1e-9), (double)stats.docs / (s > 0 ? s : 1e-9),
-                (unsigned long long)stats.spilled_runs);
+                (unsigned long long)stats.spilled_runs, (unsigned long long)stats.duplicates);
     }
     return rc;
 }

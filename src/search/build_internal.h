@@ -23,7 +23,7 @@ struct qk_index_builder {
     qk_strpool *docnos;
     uint32_t *doclen, *distinct;
     size_t ndocs, doc_cap, distinct_cap;
-    uint64_t tokens, postings, bytes;
+    uint64_t tokens, postings, bytes, duplicates;
     /* current segment */
     qk_strpool *terms;
     qk_plist *pl;

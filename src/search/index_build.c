@@ -24,6 +24,7 @@ void qk_index_build_opts_init(qk_index_build_opts *o)
     qk_text_opts_init(&o->text);
     o->memory_mb = 256;
     o->tmp_dir = NULL;
+    o->skip_duplicates = 0;
     o->progress = NULL;
     o->progress_ctx = NULL;
 }
@@ -156,6 +157,10 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
         return qk_error_set(err, QK_EINPUT, "more than %u documents", UINT32_MAX - 2);
     if (qk_strpool_intern(b->docnos, docno, docno_len, &id) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (qk_strpool_count(b->docnos) == before && b->o.skip_duplicates) {
+        b->duplicates++;
+        return QK_OK;
+    }
     if (qk_strpool_count(b->docnos) == before)
         return qk_error_set(err, QK_EINPUT, "docno '%.*s' appears twice", (int)docno_len, docno);
     if (qk_grow((void **)&b->doclen, &b->doc_cap, b->ndocs + 1, sizeof *b->doclen) != QK_OK)

@@ -402,6 +402,7 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
     stats->postings = b->postings;
     stats->tokens = b->tokens;
     stats->spilled_runs = b->nruns;
+    stats->duplicates = b->duplicates;
     stats->index_bytes = h.file_size;
 out:
     if (map != MAP_FAILED)
