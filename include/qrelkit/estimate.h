@@ -186,6 +186,7 @@ enum { QK_SIM_MTC = 0, QK_SIM_RTC, QK_SIM_IP, QK_SIM_METHODS };
 typedef struct qk_rtc_sim_opts {
     size_t trials, runs_per_trial; /* 20, 10                            */
     long depth, budget;            /* 100; judgments per pair, 0 = none */
+    long min_judged;               /* no stopping before this many (0)  */
     double alpha, s;               /* 0.95; RTC stage-2 pseudo-count 1  */
     int refit_every;               /* RTC refits every 10 judgments     */
     uint64_t seed;

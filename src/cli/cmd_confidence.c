@@ -45,8 +45,10 @@ const char qk_help_confidence[] =
     "                    (bookmaker's winnings; < 0 = over-confident), Kendall's tau\n"
     "                    of EMAP against true MAP and the judgments used\n"
     "  --trials N, --runs-per-trial K, --budget B, --alpha A, --seed S (20071)\n"
+    "  --min-judged N    do not stop before N judgments (default 0, as the paper)\n"
     "\n"
-    "output (tsv): 'run EMAP var rank' lines, best EMAP first; an empty line; then the\n"
+    "output (tsv): 'run EMAP var rank' lines, best EMAP first (runs are named by file\n"
+    "when two share a run id); an empty line; then the\n"
     "matrix 'P(row<col)' with one column per run: the probability that the row run's\n"
     "MAP is below the column run's.\n"
     "\n"
@@ -63,6 +65,7 @@ static const struct option longopts[] = {
     {"simulate", required_argument, NULL, 'S'}, {"trials", required_argument, NULL, 't'},
     {"runs-per-trial", required_argument, NULL, 'k'}, {"budget", required_argument, NULL, 'b'},
     {"alpha", required_argument, NULL, 'a'}, {"seed", required_argument, NULL, 's'},
+    {"min-judged", required_argument, NULL, 'm'},
     {NULL, 0, NULL, 0}};
 
 static size_t *by_emap;
@@ -123,6 +126,23 @@ static void write_json(const qk_conf_result *r)
     json_decref(root);
 }
 
+/* Run ids are often shared (a group's tag on several runs): then name every
+ * run by its file so the rows and columns can be told apart. */
+static void label_runs(qk_conf_result *r, char **paths)
+{
+    int dup = 0;
+    for (size_t a = 0; a < r->nruns; a++)
+        for (size_t b = a + 1; b < r->nruns; b++)
+            dup |= strcmp(r->runids[a], r->runids[b]) == 0;
+    for (size_t k = 0; dup && k < r->nruns; k++) {
+        char *p = strdup(paths[k]);
+        if (p) {
+            free(r->runids[k]);
+            r->runids[k] = p;
+        }
+    }
+}
+
 static int dbl_cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -151,8 +171,9 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
         qk_rtc_sim_result_clear(&res);
         return qk_cli_fail("confidence", &err);
     }
-    printf("# %zu trials, %zu of %d runs each, depth %ld, alpha %g, budget %ld, seed %llu\n", res.trials,
-           so->runs_per_trial, nruns, so->depth, so->alpha, so->budget, (unsigned long long)so->seed);
+    printf("# %zu trials, %zu of %d runs each, depth %ld, alpha %g, budget %ld, min-judged %ld, seed %llu\n",
+           res.trials, so->runs_per_trial, nruns, so->depth, so->alpha, so->budget, so->min_judged,
+           (unsigned long long)so->seed);
     printf("method\tconfidence\tpairs\tshare\taccuracy\n");
     for (int m = 0; m < QK_SIM_METHODS; m++)
         for (int b = 0; b < QK_CONF_BINS; b++) {
@@ -252,12 +273,15 @@ int qk_cmd_confidence(int argc, char **argv)
         case 'S': truth = optarg; break;
         case 't':
         case 'k':
+        case 'm':
         case 'b':
             if (parse_num(optarg, 0, 1e9, &v) != 0 || v != (double)(long)v)
                 return qk_cli_usage("confidence", "--%s wants a non-negative integer, not '%s'",
-                                    ch == 't' ? "trials" : ch == 'k' ? "runs-per-trial" : "budget", optarg);
+                                    ch == 't' ? "trials" : ch == 'k' ? "runs-per-trial" : ch == 'm' ? "min-judged" : "budget", optarg);
             if (ch == 't')
                 so.trials = (size_t)v;
+            else if (ch == 'm')
+                so.min_judged = (long)v;
             else if (ch == 'k')
                 so.runs_per_trial = (size_t)v;
             else
@@ -306,6 +330,7 @@ int qk_cmd_confidence(int argc, char **argv)
             goto out;
         }
     }
+    label_runs(r, argv + optind + 1);
     by_emap = malloc((r->nruns ? r->nruns : 1) * sizeof *by_emap);
     if (!by_emap) {
         rc = QK_EXIT_IO;

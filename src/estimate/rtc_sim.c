@@ -230,7 +230,8 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
             var += tv[t];
         }
         p = qk_mtc_confidence(e, var);
-        if (p >= o->alpha || 1 - p >= o->alpha || (o->budget > 0 && it >= (size_t)o->budget))
+        if (((p >= o->alpha || 1 - p >= o->alpha) && it >= (size_t)o->min_judged) ||
+            (o->budget > 0 && it >= (size_t)o->budget))
             break;
         for (size_t t = 0; t < s->ntop; t++)
             for (size_t i = 0; i < ut[t].n; i++) {
