@@ -2,6 +2,7 @@
  * Each topic's lines are formatted into its own buffer and written in topic
  * order after all threads finish, so the output does not depend on the
  * number of threads or on scheduling. */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

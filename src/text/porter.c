@@ -72,19 +72,21 @@ static int cvc(const word *w, size_t n)
     return c != 'w' && c != 'x' && c != 'y';
 }
 
-/* Word ends with s: set j to the stem length and return 1. */
-static int ends(word *w, const char *s)
+/* Word ends with s[0..n): set j to the stem length and return 1. */
+static int ends_n(word *w, const char *s, size_t n)
 {
-    size_t n = strlen(s);
-    if (n > w->k || memcmp(w->b + w->k - n, s, n) != 0)
+    /* Most suffixes fail on the last letter; test it before the rest. */
+    if (n > w->k || w->b[w->k - 1] != s[n - 1] || memcmp(w->b + w->k - n, s, n) != 0)
         return 0;
     w->j = w->k - n;
     return 1;
 }
 
-static void set_to(word *w, const char *s)
+/* Suffix literals carry their length, so matching never calls strlen. */
+#define ends(w, lit) ends_n(w, lit, sizeof(lit) - 1)
+
+static void set_to(word *w, const char *s, size_t n)
 {
-    size_t n = strlen(s);
     memcpy(w->b + w->j, s, n);
     w->k = w->j + n;
 }
@@ -92,15 +94,17 @@ static void set_to(word *w, const char *s)
 /* Suffix rules of steps 2 to 4: first match only; replace when m(stem) > min. */
 typedef struct {
     const char *suffix, *repl;
+    size_t ns, nr;
 } rule;
+#define R(a, b) {a, b, sizeof(a) - 1, sizeof(b) - 1}
 
 static void apply_rules(word *w, const rule *r, size_t n, int min_m)
 {
     for (size_t i = 0; i < n; i++) {
-        if (!ends(w, r[i].suffix))
+        if (!ends_n(w, r[i].suffix, r[i].ns))
             continue;
         if (measure(w, w->j) > min_m)
-            set_to(w, r[i].repl);
+            set_to(w, r[i].repl, r[i].nr);
         return;
     }
 }
@@ -139,24 +143,24 @@ static void step1c(word *w)
 }
 
 static const rule step2_rules[] = {
-    {"ational", "ate"}, {"tional", "tion"}, {"enci", "ence"},   {"anci", "ance"},
-    {"izer", "ize"},    {"bli", "ble"},     {"alli", "al"},     {"entli", "ent"},
-    {"eli", "e"},       {"ousli", "ous"},   {"ization", "ize"}, {"ation", "ate"},
-    {"ator", "ate"},    {"alism", "al"},    {"iveness", "ive"}, {"fulness", "ful"},
-    {"ousness", "ous"}, {"aliti", "al"},    {"iviti", "ive"},   {"biliti", "ble"},
-    {"logi", "log"},
+    R("ational", "ate"), R("tional", "tion"), R("enci", "ence"),   R("anci", "ance"),
+    R("izer", "ize"),    R("bli", "ble"),     R("alli", "al"),     R("entli", "ent"),
+    R("eli", "e"),       R("ousli", "ous"),   R("ization", "ize"), R("ation", "ate"),
+    R("ator", "ate"),    R("alism", "al"),    R("iveness", "ive"), R("fulness", "ful"),
+    R("ousness", "ous"), R("aliti", "al"),    R("iviti", "ive"),   R("biliti", "ble"),
+    R("logi", "log"),
 };
 
 static const rule step3_rules[] = {
-    {"icate", "ic"}, {"ative", ""}, {"alize", "al"}, {"iciti", "ic"},
-    {"ical", "ic"},  {"ful", ""},   {"ness", ""},
+    R("icate", "ic"), R("ative", ""), R("alize", "al"), R("iciti", "ic"),
+    R("ical", "ic"),  R("ful", ""),   R("ness", ""),
 };
 
 /* -ion needs s or t before it, so it is handled apart. */
 static const rule step4_rules[] = {
-    {"al", ""},   {"ance", ""}, {"ence", ""}, {"er", ""},  {"ic", ""},  {"able", ""},
-    {"ible", ""}, {"ant", ""},  {"ement", ""}, {"ment", ""}, {"ent", ""}, {"ou", ""},
-    {"ism", ""},  {"ate", ""},  {"iti", ""},  {"ous", ""}, {"ive", ""}, {"ize", ""},
+    R("al", ""),   R("ance", ""), R("ence", ""), R("er", ""),  R("ic", ""),  R("able", ""),
+    R("ible", ""), R("ant", ""),  R("ement", ""), R("ment", ""), R("ent", ""), R("ou", ""),
+    R("ism", ""),  R("ate", ""),  R("iti", ""),  R("ous", ""), R("ive", ""), R("ize", ""),
 };
 
 static void step4(word *w)
