@@ -49,6 +49,10 @@ typedef struct qk_crowd_read_opts {
     const char *const *classes;
     size_t n_classes;
     int drop_unknown;
+    /* Tasks to include even if nobody labelled them (e.g. every task of a
+     * features file, so MAGP predicts them). */
+    const char *const *extra_tasks;
+    size_t n_extra_tasks;
 } qk_crowd_read_opts;
 
 /* What the reader saw and did; filled by qk_crowd_labels_read. */
@@ -104,10 +108,14 @@ typedef enum {
     QK_CROWD_DS,     /* Dawid & Skene (1979), full confusion matrices, EM      */
     QK_CROWD_ONECOIN,/* DS with one accuracy per worker                        */
     QK_CROWD_GLAD,   /* Whitehill et al. (2009): worker ability × task ease    */
-    QK_CROWD_MACE    /* Hovy et al. (2013): workers who sometimes spam         */
+    QK_CROWD_MACE,   /* Hovy et al. (2013): workers who sometimes spam         */
+    QK_CROWD_MAGP    /* Li (2020) ch. 4: GP classifier with annotator and task
+                        noise, variational EM (binary labels)                  */
 } qk_crowd_method;
 
-/* Parse "mv", "ds", "onecoin", "glad", "mace". 0 on success. */
+typedef enum { QK_GP_KERNEL_RBF = 0, QK_GP_KERNEL_LINEAR } qk_gp_kernel;
+
+/* Parse "mv", "ds", "onecoin", "glad", "mace", "magp". 0 on success. */
 int qk_crowd_method_parse(const char *name, qk_crowd_method *out);
 const char *qk_crowd_method_name(qk_crowd_method m);
 
@@ -135,6 +143,23 @@ typedef struct qk_crowd_opts {
     const double *worker_weight; /* MV: one weight per worker id, or NULL = 1      */
     const int32_t *gold; /* per task: known class id (clamped), or -1; NULL = none */
     double spam_threshold; /* flag workers whose spammer score is below (default 0.1) */
+    /* MAGP only. features: n_tasks × n_features, row-major by task id (NULL:
+     * no feature kernel). The covariance of tasks a, b is
+     *   kernel_variance · k(x_a, x_b) [same block]  +  topic_variance [same topic]
+     *   + (white_variance + 1e-6) [a = b]
+     * with k = exp(-|x_a - x_b|² / (2 lengthscale²)) (RBF, GPflow's form) or
+     * x_a·x_b (linear). Blocks are topics when block_by_topic is set
+     * (tasks of different topics uncorrelated: the cost is per topic, not
+     * cubic in all tasks), else all tasks. gp_mean: prior mean per task, or NULL
+     * for zero. */
+    const double *features;
+    size_t n_features;
+    qk_gp_kernel kernel;
+    double kernel_variance, lengthscale, topic_variance;
+    double white_variance; /* independent per-task variance added with features (1) */
+    int block_by_topic;
+    const double *gp_mean;
+    double noise_init;   /* starting task and worker noise variances (0.1)      */
 } qk_crowd_opts;
 
 /* Defaults as documented above. */
@@ -150,9 +175,11 @@ typedef struct qk_crowd_result {
     double *skill;       /* n_workers: expected share of the worker's labels that are
                             correct under the posteriors                          */
     double *ability;     /* n_workers: the method's own worker parameter (one-coin
-                            accuracy, GLAD alpha, MACE 1 - P(spam)), or NULL        */
+                            accuracy, GLAD alpha, MACE 1 - P(spam), MAGP noise
+                            variance), or NULL                                    */
     double *spam_score;  /* n_workers: 0 = labels independent of truth, 1 = perfect */
-    double *difficulty;  /* n_tasks: GLAD 1/beta (higher = harder), else NULL      */
+    double *difficulty;  /* n_tasks: GLAD 1/beta, MAGP task noise variance (higher =
+                            harder), else NULL                                    */
     uint32_t *worker_n;  /* n_workers: labels given                               */
     unsigned char *spammer; /* n_workers: 1 when spam_score < threshold           */
     int iterations;

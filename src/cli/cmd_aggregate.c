@@ -8,10 +8,11 @@
 #include <time.h>
 
 #include "cli_util.h"
+#include "aggregate_features.h"
 #include "qrelkit/crowd.h"
 
 const char qk_help_aggregate[] =
-    "usage: qrelkit aggregate [--method mv|ds|onecoin|glad|mace] [options] LABELS\n"
+    "usage: qrelkit aggregate [--method mv|ds|onecoin|glad|mace|magp] [options] LABELS\n"
     "\n"
     "Combine several noisy crowd labels per document into one judgment per\n"
     "document: a hard label (qrels) and a probability per class (for estimators\n"
@@ -31,6 +32,9 @@ const char qk_help_aggregate[] =
     "  glad     Whitehill et al. (2009): P(correct) = sigmoid(ability x easiness)\n"
     "  mace     Hovy et al. (2013): each worker spams with some probability,\n"
     "           following a strategy of its own; variational Bayes, restarts\n"
+    "  magp     Li (2020): a Gaussian-process classifier over task features whose\n"
+    "           labels pass through task and worker noise; variational EM; also\n"
+    "           predicts tasks nobody labelled (binary labels)\n"
     "\n"
     "input (LABELS, gzip or '-' allowed; a first line ending in 'label' is a header):\n"
     "  task worker label            one label per line (TSV or blanks)\n"
@@ -68,6 +72,22 @@ const char qk_help_aggregate[] =
     "  --format tsv|json       summary format (default tsv)\n"
     "  --precision N           significant digits in written files (default 6)\n"
     "  --timing                add wall-clock times to the summary\n"
+    "\n"
+    "magp options:\n"
+    "  --features FILE         task v1 v2 ... (or a 'topic docno ...' header): any\n"
+    "                          numeric task features, e.g. lexical scores or\n"
+    "                          external embeddings; z-scored; tasks listed here\n"
+    "                          without labels are predicted too\n"
+    "  --run FILE              add the task's rank in this TREC run as a feature\n"
+    "                          (repeat for several runs)\n"
+    "  --kernel rbf|linear     feature kernel (default rbf, GPflow's exp(-d²/2l²))\n"
+    "  --lengthscale L         RBF length scale (default 1)\n"
+    "  --kernel-variance V     feature kernel variance (default 1)\n"
+    "  --topic-variance V      covariance shared by tasks of one topic (default 1)\n"
+    "  --white-variance V      per-task variance of its own, with --features (1)\n"
+    "  --no-topic-blocks       one covariance over all tasks instead of per topic\n"
+    "  --gp-mean FILE          task score: prior mean of the latent relevance\n"
+    "                          (probit scale; divide logits by 1.702)\n"
     "  -h, --help              show this text\n"
     "\n"
     "examples:\n"
@@ -85,6 +105,9 @@ typedef struct {
     qk_crowd_read_opts ro;
     const char *labels, *gold, *known, *out_qrels, *out_probs, *out_workers, *positive;
     int gold_weights, json, precision, timing;
+    const char *features, *gp_mean_file;
+    char **runs;
+    size_t nruns;
     char **classes;
     size_t nclasses;
 } args;
@@ -166,7 +189,8 @@ static qk_status read_gold(const char *path, const qk_crowd_labels *L, int32_t *
 static int parse_args(int argc, char **argv, args *a)
 {
     enum { O_QRELS = 256, O_PROBS, O_WORKERS, O_GOLD, O_POS, O_GW, O_KNOWN, O_CLASSES, O_DROP, O_DUP, O_LAYOUT,
-           O_MAXIT, O_TOL, O_STOP, O_SMOOTH, O_TIES, O_RESTARTS, O_SEED, O_SPAM, O_FORMAT, O_PREC, O_TIMING };
+           O_MAXIT, O_TOL, O_STOP, O_SMOOTH, O_TIES, O_RESTARTS, O_SEED, O_SPAM, O_FORMAT, O_PREC, O_TIMING,
+           O_FEAT, O_RUN, O_KERNEL, O_LS, O_KV, O_TV, O_NOBLOCK, O_GPMEAN, O_WV };
     static const struct option lo[] = {
         {"method", 1, 0, 'm'}, {"out-qrels", 1, 0, O_QRELS}, {"out-probs", 1, 0, O_PROBS},
         {"workers", 1, 0, O_WORKERS}, {"gold", 1, 0, O_GOLD}, {"positive", 1, 0, O_POS},
@@ -175,7 +199,11 @@ static int parse_args(int argc, char **argv, args *a)
         {"max-iter", 1, 0, O_MAXIT}, {"tol", 1, 0, O_TOL}, {"stop", 1, 0, O_STOP},
         {"smoothing", 1, 0, O_SMOOTH}, {"ties", 1, 0, O_TIES}, {"restarts", 1, 0, O_RESTARTS},
         {"seed", 1, 0, O_SEED}, {"spam-threshold", 1, 0, O_SPAM}, {"format", 1, 0, O_FORMAT},
-        {"precision", 1, 0, O_PREC}, {"timing", 0, 0, O_TIMING}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"precision", 1, 0, O_PREC}, {"timing", 0, 0, O_TIMING}, {"features", 1, 0, O_FEAT},
+        {"run", 1, 0, O_RUN}, {"kernel", 1, 0, O_KERNEL}, {"lengthscale", 1, 0, O_LS},
+        {"kernel-variance", 1, 0, O_KV}, {"topic-variance", 1, 0, O_TV}, {"no-topic-blocks", 0, 0, O_NOBLOCK},
+        {"gp-mean", 1, 0, O_GPMEAN}, {"white-variance", 1, 0, O_WV}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+    size_t runcap = 0;
     int ch;
     long v;
     double d;
@@ -265,6 +293,30 @@ static int parse_args(int argc, char **argv, args *a)
             a->precision = (int)v;
             break;
         case O_TIMING: a->timing = 1; break;
+        case O_FEAT: a->features = s; break;
+        case O_GPMEAN: a->gp_mean_file = s; break;
+        case O_NOBLOCK: a->o.block_by_topic = 0; break;
+        case O_RUN:
+            if (qk_grow((void **)&a->runs, &runcap, a->nruns + 1, sizeof *a->runs) != QK_OK)
+                return qk_cli_usage(CMD, "out of memory");
+            a->runs[a->nruns++] = (char *)s;
+            break;
+        case O_KERNEL:
+            if (!strcmp(s, "rbf")) a->o.kernel = QK_GP_KERNEL_RBF;
+            else if (!strcmp(s, "linear")) a->o.kernel = QK_GP_KERNEL_LINEAR;
+            else return qk_cli_usage(CMD, "--kernel: '%s' is not rbf or linear", s);
+            break;
+        case O_LS:
+        case O_KV:
+        case O_TV:
+        case O_WV:
+            if (qk_parse_double(s, n, &d) != 0 || d < 0 || (ch == O_LS && d == 0))
+                return qk_cli_usage(CMD, "'%s' is not a %s number", s, ch == O_LS ? "positive" : "non-negative");
+            if (ch == O_LS) a->o.lengthscale = d;
+            else if (ch == O_KV) a->o.kernel_variance = d;
+            else if (ch == O_WV) a->o.white_variance = d;
+            else a->o.topic_variance = d;
+            break;
         default: return qk_cli_usage(CMD, "unknown option; see the list below 'options:'");
         }
     }
@@ -273,6 +325,8 @@ static int parse_args(int argc, char **argv, args *a)
                             argc - optind);
     if (a->gold_weights && (!a->gold || a->o.method != QK_CROWD_MV))
         return qk_cli_usage(CMD, "--gold-weights needs --gold and --method mv");
+    if ((a->features || a->nruns || a->gp_mean_file) && a->o.method != QK_CROWD_MAGP)
+        return qk_cli_usage(CMD, "--features, --run and --gp-mean need --method magp");
     a->labels = argv[optind];
     a->ro.classes = (const char *const *)a->classes;
     a->ro.n_classes = a->nclasses;
@@ -316,7 +370,9 @@ int qk_cmd_aggregate(int argc, char **argv)
     qk_crowd_result *r = NULL;
     qk_crowd_read_stats rs;
     int32_t *gold = NULL, *known = NULL;
-    double *weight = NULL, t0, t1, t2;
+    double *weight = NULL, *fx = NULL, *gpmean = NULL, t0, t1, t2;
+    agg_features feat = {0};
+    size_t fdim = 0;
     size_t uncovered = 0, known_unc = 0, spammers = 0;
     int rc = QK_EXIT_OK, pr;
     summary s = {0};
@@ -333,6 +389,14 @@ int qk_cmd_aggregate(int argc, char **argv)
         goto out;
     }
     t0 = now();
+    if (a.features) {
+        if (agg_features_read(a.features, &feat, &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        a.ro.extra_tasks = (const char *const *)feat.names;
+        a.ro.n_extra_tasks = feat.n;
+    }
     if (qk_crowd_labels_read(a.labels, &a.ro, &L, &rs, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
@@ -368,6 +432,40 @@ int qk_cmd_aggregate(int argc, char **argv)
     }
     if (a.known)
         a.o.gold = known;
+    if (a.features || a.nruns || a.gp_mean_file) {
+        size_t missing = 0;
+        if (a.features && agg_features_for_tasks(&feat, L, &fx, &missing, &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        fdim = a.features ? feat.dim : 0;
+        if (a.nruns && agg_rank_features(a.runs, a.nruns, L, &fx, &fdim, &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        if (missing)
+            qk_cli_errorf(CMD, "warning: %zu labelled tasks have no row in '%s' (given the mean)", missing, a.features);
+        a.o.features = fdim ? fx : NULL;
+        a.o.n_features = fdim;
+        if (a.gp_mean_file) {
+            agg_features mf;
+            size_t miss2;
+            if (agg_features_read(a.gp_mean_file, &mf, &err) != QK_OK) {
+                rc = qk_cli_fail(CMD, &err);
+                goto out;
+            }
+            /* Raw scores: no z-scoring, so reuse the rows directly. */
+            gpmean = calloc(nt + 1, sizeof *gpmean);
+            for (size_t i = 0; gpmean && i < mf.n; i++) {
+                size_t t;
+                if (qk_crowd_find_task(L, mf.names[i], &t))
+                    gpmean[t] = mf.x[i * mf.dim];
+            }
+            (void)miss2;
+            agg_features_free(&mf);
+            a.o.gp_mean = gpmean;
+        }
+    }
     if (a.gold_weights) {
         if (qk_crowd_gold_weights(L, gold, weight, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
@@ -448,6 +546,10 @@ out:
     free(gold);
     free(known);
     free(weight);
+    free(fx);
+    free(gpmean);
+    free(a.runs);
+    agg_features_free(&feat);
     qk_crowd_result_free(r);
     qk_crowd_labels_free(L);
     return rc;

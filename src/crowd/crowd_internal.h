@@ -47,6 +47,9 @@ qk_status qk_crowd_run_mace(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
  * the log of their sum (log-sum-exp, so no weight underflows). */
 double qk_crowd_softmax(double *q, size_t k, double add);
 
+qk_status qk_crowd_run_magp(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                            qk_error *err);
+
 /* Majority-vote fractions into r->post (tasks without labels: uniform). */
 void qk_crowd_vote_fractions(const qk_crowd_labels *L, const double *weight, double *post);
 

@@ -363,6 +363,9 @@ qk_status qk_crowd_labels_read(const char *path, const qk_crowd_read_opts *opts,
         st = (qk_status)r;
         goto out;
     }
+    for (size_t i = 0; i < opts->n_extra_tasks; i++)
+        if ((st = qk_crowd_labels_add_task(L, opts->extra_tasks[i], NULL, err)) != QK_OK)
+            goto out;
     st = qk_crowd_labels_finish(L, opts->duplicates, stats, err);
 out:
     qk_lines_close(lines);

@@ -15,9 +15,15 @@ void qk_crowd_opts_init(qk_crowd_opts *o)
     o->seed = 42;
     o->restarts = 10;
     o->spam_threshold = 0.1;
+    o->kernel_variance = 1;
+    o->lengthscale = 1;
+    o->topic_variance = 1;
+    o->white_variance = 1;
+    o->block_by_topic = 1;
+    o->noise_init = 0.1;
 }
 
-static const char *const method_names[] = {"mv", "ds", "onecoin", "glad", "mace"};
+static const char *const method_names[] = {"mv", "ds", "onecoin", "glad", "mace", "magp"};
 
 int qk_crowd_method_parse(const char *name, qk_crowd_method *out)
 {
@@ -230,7 +236,7 @@ qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, q
         return qk_error_set(err, QK_EINPUT, "no labels to aggregate");
     if (o->max_iter < 0)
         return qk_error_set(err, QK_EUSAGE, "the iteration limit must not be negative");
-    st = qk_crowd_result_alloc(L, 1, o->method == QK_CROWD_GLAD, o->max_iter, &r, err);
+    st = qk_crowd_result_alloc(L, 1, o->method == QK_CROWD_GLAD || o->method == QK_CROWD_MAGP, o->max_iter, &r, err);
     if (st != QK_OK)
         return st;
     switch (o->method) {
@@ -239,6 +245,7 @@ qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, q
     case QK_CROWD_ONECOIN: st = qk_crowd_run_ds(L, o, r, err); break;
     case QK_CROWD_GLAD: st = qk_crowd_run_glad(L, o, r, err); break;
     case QK_CROWD_MACE: st = qk_crowd_run_mace(L, o, r, err); break;
+    case QK_CROWD_MAGP: st = qk_crowd_run_magp(L, o, r, err); break;
     default: st = qk_error_set(err, QK_EUSAGE, "unknown aggregation method %d", (int)o->method);
     }
     if (st != QK_OK) {

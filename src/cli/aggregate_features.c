@@ -1,0 +1,212 @@
+/* Task features for `qrelkit aggregate --method magp`: a features file
+ * (external embeddings or any numeric columns), rank features from runs, and
+ * a prior-mean score file. Columns are z-scored over the tasks. */
+#include "aggregate_features.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void agg_features_free(agg_features *f)
+{
+    for (size_t i = 0; i < f->n; i++)
+        free(f->names[i]);
+    free(f->names);
+    free(f->x);
+    memset(f, 0, sizeof *f);
+}
+
+/* "topic docno v1 v2 ..." when the header starts "topic docno", else
+ * "task v1 v2 ...". A header is a first line whose second field is not a
+ * number. */
+qk_status agg_features_read(const char *path, agg_features *f, qk_error *err)
+{
+    qk_lines *ln = NULL;
+    const char *line, *fld[4096];
+    size_t len, fl[4096], cap_n = 0, cap_x = 0;
+    int r, two = 0, first = 1;
+    double v;
+    qk_status st = qk_lines_open(path, &ln, err);
+    memset(f, 0, sizeof *f);
+    if (st != QK_OK)
+        return st;
+    while ((r = qk_lines_next(ln, &line, &len, err)) > 0) {
+        size_t nf = qk_split_fields(line, len, fld, fl, 4096), key;
+        if (nf == 0 || fld[0][0] == '#')
+            continue;
+        if (first && nf >= 2 && qk_parse_double(fld[1], fl[1], &v) != 0) {
+            two = fl[0] == 5 && !strncmp(fld[0], "topic", 5) && fl[1] == 5 && !strncmp(fld[1], "docno", 5);
+            first = 0;
+            continue;
+        }
+        first = 0;
+        key = two ? 2 : 1;
+        if (nf > 4096 || nf <= key || (f->dim && nf - key != f->dim)) {
+            st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0, "expected %zu feature values, found %zu",
+                             f->dim ? f->dim : (size_t)1, nf > key ? nf - key : 0);
+            break;
+        }
+        f->dim = nf - key;
+        if (qk_grow((void **)&f->names, &cap_n, f->n + 1, sizeof *f->names) != QK_OK ||
+            qk_grow((void **)&f->x, &cap_x, (f->n + 1) * f->dim, sizeof *f->x) != QK_OK ||
+            !(f->names[f->n] = malloc(fl[0] + (two ? fl[1] + 1 : 0) + 1))) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            break;
+        }
+        if (two)
+            sprintf(f->names[f->n], "%.*s %.*s", (int)fl[0], fld[0], (int)fl[1], fld[1]);
+        else
+            sprintf(f->names[f->n], "%.*s", (int)fl[0], fld[0]);
+        f->n++;
+        for (size_t d = 0; d < f->dim; d++)
+            if (qk_parse_double(fld[key + d], fl[key + d], &f->x[(f->n - 1) * f->dim + d]) != 0) {
+                st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0, "feature '%.*s' is not a number",
+                                 (int)fl[key + d], fld[key + d]);
+                goto out;
+            }
+    }
+    if (r < 0)
+        st = (qk_status)r;
+out:
+    qk_lines_close(ln);
+    if (st != QK_OK)
+        agg_features_free(f);
+    return st;
+}
+
+void agg_zscore(double *x, size_t n, size_t dim, size_t from)
+{
+    for (size_t d = from; d < dim; d++) {
+        double s = 0, s2 = 0, sd;
+        for (size_t i = 0; i < n; i++)
+            s += x[i * dim + d];
+        s /= (double)(n ? n : 1);
+        for (size_t i = 0; i < n; i++)
+            s2 += (x[i * dim + d] - s) * (x[i * dim + d] - s);
+        sd = n > 1 ? sqrt(s2 / (double)(n - 1)) : 0;
+        for (size_t i = 0; i < n; i++)
+            x[i * dim + d] = sd > 0 ? (x[i * dim + d] - s) / sd : 0;
+    }
+}
+
+/* Task id of (qid, docno): "qid docno" or "qid_docno". */
+static int find_pair(const qk_crowd_labels *L, const char *qid, const char *doc, size_t *t)
+{
+    char key[1024];
+    snprintf(key, sizeof key, "%s %s", qid, doc);
+    if (qk_crowd_find_task(L, key, t))
+        return 1;
+    snprintf(key, sizeof key, "%s_%s", qid, doc);
+    return qk_crowd_find_task(L, key, t);
+}
+
+typedef struct {
+    double score;
+    size_t task;
+} scored;
+
+static int cmp_scored(const void *a, const void *b)
+{
+    const scored *x = a, *y = b;
+    return x->score > y->score ? -1 : x->score < y->score;
+}
+
+qk_status agg_rank_features(char **runs, size_t nruns, const qk_crowd_labels *L, double **x, size_t *dim,
+                            qk_error *err)
+{
+    size_t nt = qk_crowd_num_tasks(L), old = *dim, nd = old + nruns;
+    double *nx = malloc((nt * nd + 1) * sizeof *nx), maxrank = 1;
+    scored *buf = NULL;
+    size_t cap = 0;
+    qk_status st = QK_OK;
+    if (!nx)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t t = 0; t < nt; t++) {
+        for (size_t d = 0; d < old; d++)
+            nx[t * nd + d] = (*x)[t * old + d];
+        for (size_t d = old; d < nd; d++)
+            nx[t * nd + d] = -1; /* not retrieved, filled below */
+    }
+    for (size_t r = 0; r < nruns && st == QK_OK; r++) {
+        qk_run_stream *rs = NULL;
+        qk_run_topic tp;
+        int seen, k;
+        if ((st = qk_run_open(runs[r], QK_RUN_GROUP_ALL, &rs, err)) != QK_OK)
+            break;
+        while ((k = qk_run_next(rs, &tp, &seen, err)) > 0) {
+            size_t m = 0;
+            /* Rank among the run's documents that are crowd tasks (renumbered
+             * from 1 by descending score), as the thesis' rank features. */
+            for (size_t i = 0; i < tp.n; i++) {
+                size_t t;
+                if (!find_pair(L, tp.qid, tp.docnos[i], &t))
+                    continue;
+                if (qk_grow((void **)&buf, &cap, m + 1, sizeof *buf) != QK_OK) {
+                    st = qk_error_set(err, QK_ENOMEM, "out of memory");
+                    break;
+                }
+                buf[m].score = tp.scores[i], buf[m].task = t, m++;
+            }
+            qsort(buf, m, sizeof *buf, cmp_scored);
+            for (size_t i = 0; i < m; i++) {
+                nx[buf[i].task * nd + old + r] = (double)(i + 1);
+                maxrank = fmax(maxrank, (double)(i + 1));
+            }
+        }
+        if (k < 0)
+            st = (qk_status)k;
+        qk_run_close(rs);
+    }
+    for (size_t t = 0; t < nt; t++)
+        for (size_t d = old; d < nd; d++)
+            if (nx[t * nd + d] < 0)
+                nx[t * nd + d] = maxrank;
+    free(buf);
+    if (st != QK_OK) {
+        free(nx);
+        return st;
+    }
+    agg_zscore(nx, nt, nd, old);
+    free(*x);
+    *x = nx;
+    *dim = nd;
+    return QK_OK;
+}
+
+qk_status agg_features_for_tasks(const agg_features *f, const qk_crowd_labels *L, double **out, size_t *missing,
+                                 qk_error *err)
+{
+    size_t nt = qk_crowd_num_tasks(L);
+    unsigned char *have = calloc(nt + 1, 1);
+    double *x = calloc(nt * f->dim + 1, sizeof *x);
+    *missing = 0;
+    if (!have || !x) {
+        free(have);
+        free(x);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        size_t t;
+        if (!qk_crowd_find_task(L, f->names[i], &t))
+            continue;
+        memcpy(x + t * f->dim, f->x + i * f->dim, f->dim * sizeof *x);
+        have[t] = 1;
+    }
+    /* Tasks without a row sit at the column mean (0 after z-scoring). */
+    for (size_t d = 0; d < f->dim; d++) {
+        double s = 0, n = 0;
+        for (size_t t = 0; t < nt; t++)
+            if (have[t])
+                s += x[t * f->dim + d], n++;
+        for (size_t t = 0; t < nt; t++)
+            if (!have[t])
+                x[t * f->dim + d] = n > 0 ? s / n : 0;
+    }
+    for (size_t t = 0; t < nt; t++)
+        *missing += !have[t];
+    agg_zscore(x, nt, f->dim, 0);
+    free(have);
+    *out = x;
+    return QK_OK;
+}
