@@ -222,6 +222,28 @@ typedef struct qk_total_est {
 qk_status qk_ht_total(size_t n, const double *y, const double *pi, qk_total_est *out);
 qk_status qk_hh_total(size_t m, const double *y, const double *p, qk_total_est *out);
 
+/* ---- Draw files: documents drawn with replacement ----------------------------
+ * One line per draw, "topic docno rel p [pi]": p is the probability with
+ * which this draw selected the document (it may change from draw to draw, as
+ * in active sampling), pi (optional) the document's inclusion probability in
+ * the whole sample. A document drawn twice has two lines. */
+typedef struct qk_draw {
+    const char *docno;
+    double rel, p, pi; /* pi NaN when not given */
+} qk_draw;
+typedef struct qk_draws qk_draws;
+qk_status qk_draws_read(const char *path, qk_draws **out, qk_error *err);
+void qk_draws_free(qk_draws *d);
+size_t qk_draws_num_topics(const qk_draws *d); /* qk_est_topic_cmp order */
+const char *qk_draws_topic(const qk_draws *d, size_t t);
+/* Draws of topic t in file order. */
+const qk_draw *qk_draws_of(const qk_draws *d, size_t t, size_t *n);
+/* Per topic the run retrieves: draws, unique documents, R by Hansen-Hurwitz
+ * (R_HH, var_R_HH) and, when every draw gives pi, by Horvitz-Thompson
+ * (R_HT, var_R_HT) with the HT estimates of AP, P@10, P@30 and R-prec of the
+ * run (Li, Eqs. 2.12-2.15; R-prec over ranks <= ceil(R_HT)). */
+qk_status qk_draws_eval(const qk_draws *d, const char *run_path, qk_est_table **out, qk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -45,7 +45,9 @@ const char qk_help_eval[] =
     "  -R FORMAT         qrels (default), qrels_jg, prefs, qrels_prefs; or the sampled\n"
     "                    formats: prels (topic docno rel method prob: statAP, R-hat,\n"
     "                    statP@k, statRprec, statNDCG@k) and strata (topic 0 docno\n"
-    "                    stratum rel, rel -1 = not sampled: xinfAP, infNDCG, iP@k).\n"
+    "                    stratum rel, rel -1 = not sampled: xinfAP, infNDCG, iP@k)\n"
+    "                    and draws (topic docno rel p [pi], one line per draw with\n"
+    "                    replacement: Hansen-Hurwitz and Horvitz-Thompson R, HT AP).\n"
     "                    See doc/estimators.md\n"
     "  -T FORMAT         trec_results (the only results format)\n"
     "  -Z FILE           z-scores: (value - mean)/sd with 'qid measure mean sd' lines\n"
@@ -172,7 +174,10 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
                 return qk_cli_usage(cmd, "-M must not be negative ('%s')", optarg);
             break;
         case 'R':
-            c->est.kind = strcmp(optarg, "prels") == 0 ? 1 : strcmp(optarg, "strata") == 0 ? 2 : 0;
+            c->est.kind = strcmp(optarg, "prels") == 0    ? 1
+                          : strcmp(optarg, "strata") == 0 ? 2
+                          : strcmp(optarg, "draws") == 0  ? 3
+                                                          : 0;
             if (c->est.kind)
                 break;
             if (qk_rel_format_parse(optarg, &c->relfmt) != 0)

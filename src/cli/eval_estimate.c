@@ -15,7 +15,7 @@
 static int shown(const qk_est_cli *c, const qk_est_table *t, size_t i)
 {
     const char *n = t->names[i];
-    if (strncmp(n, "var_", 4) == 0)
+    if (strncmp(n, "var_", 4) == 0 && strcmp(n, "var_R_HH") != 0 && strcmp(n, "var_R_HT") != 0)
         return c->with_var;
     if (strcmp(n, "judged_mtc") == 0 || strcmp(n, "judged_statap") == 0)
         return 0;
@@ -111,20 +111,29 @@ int qk_eval_estimate(const qk_est_cli *c, const char *rel_path, char **runs, int
 {
     qk_prels *p = NULL;
     qk_strata *s = NULL;
+    qk_draws *d = NULL;
     qk_error err;
     int rc = QK_EXIT_OK;
     int json = c->format && strcmp(c->format, "json") == 0;
     int tsv = c->format && strcmp(c->format, "tsv") == 0;
     json_t *root = json ? json_object() : NULL, *jruns = json ? json_array() : NULL;
     qk_error_clear(&err);
-    if ((c->kind == 1 ? qk_prels_read(rel_path, &p, &err) : qk_strata_read(rel_path, &s, &err)) != QK_OK)
+    if ((c->kind == 1   ? qk_prels_read(rel_path, &p, &err)
+         : c->kind == 2 ? qk_strata_read(rel_path, &s, &err)
+                        : qk_draws_read(rel_path, &d, &err)) != QK_OK)
         return qk_cli_fail("eval", &err);
+    if (c->compat && c->kind == 3) {
+        qk_draws_free(d);
+        qk_cli_errorf("eval", "--compat applies to -R prels and -R strata only");
+        return QK_EXIT_USAGE;
+    }
     if (tsv)
         printf("run\tmeasure\ttopic\tvalue\n");
     for (int r = 0; r < nruns && rc == QK_EXIT_OK; r++) {
         qk_est_table *t = NULL;
-        qk_status st = c->kind == 1 ? qk_statap_eval(p, runs[r], &t, &err)
-                                    : qk_xinfap_eval(s, runs[r], c->max_ret, &t, &err);
+        qk_status st = c->kind == 1   ? qk_statap_eval(p, runs[r], &t, &err)
+                       : c->kind == 2 ? qk_xinfap_eval(s, runs[r], c->max_ret, &t, &err)
+                                      : qk_draws_eval(d, runs[r], &t, &err);
         if (st != QK_OK) {
             rc = qk_cli_fail("eval", &err);
             break;
@@ -152,5 +161,6 @@ int qk_eval_estimate(const qk_est_cli *c, const char *rel_path, char **runs, int
     }
     qk_prels_free(p);
     qk_strata_free(s);
+    qk_draws_free(d);
     return rc;
 }

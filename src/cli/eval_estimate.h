@@ -3,7 +3,7 @@
 /* `qrelkit eval -R prels|strata`: the sampling estimators (src/estimate),
  * printed in eval's trec/tsv/json layouts or the reference tool's (--compat). */
 typedef struct qk_est_cli {
-    int kind; /* 1 prels, 2 strata */
+    int kind; /* 1 prels, 2 strata, 3 draws */
     int per_topic, summary, with_var, compat, precision;
     const char *format; /* NULL = trec */
     long max_ret;

@@ -138,3 +138,12 @@ qk_status est_table_new(size_t nvalues, const char *const *names, const unsigned
     *out = t;
     return QK_OK;
 }
+
+qk_status est_table_hand_over(qk_est_table **t, const est_run *run, qk_est_table **out, qk_error *err)
+{
+    if (!((*t)->runid = strdup(run->runid)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    *out = *t;
+    *t = NULL;
+    return QK_OK;
+}

@@ -23,6 +23,8 @@ void est_run_free(est_run *r);
 /* A table with ntopics rows of nvalues NaN cells; names are static. */
 qk_status est_table_new(size_t nvalues, const char *const *names, const unsigned char *is_count,
                         size_t ntopics, qk_est_table **out, qk_error *err);
+/* Name the table after the run and move it to *out (then *t is NULL). */
+qk_status est_table_hand_over(qk_est_table **t, const est_run *run, qk_est_table **out, qk_error *err);
 static inline double *est_cell(qk_est_table *t, size_t topic, size_t value)
 {
     return &t->v[topic * t->nvalues + value];

@@ -227,12 +227,7 @@ qk_status qk_statap_eval(const qk_prels *p, const char *run_path, qk_est_table *
         }
     }
     summarise(t);
-    if (!(t->runid = strdup(run.runid))) {
-        st = qk_error_set(err, QK_ENOMEM, "out of memory");
-        goto out;
-    }
-    *out = t;
-    t = NULL;
+    st = est_table_hand_over(&t, &run, out, err);
 out:
     free(match);
     qk_est_table_free(t);

@@ -277,12 +277,7 @@ qk_status qk_xinfap_eval(const qk_strata *s, const char *run_path, long max_ret,
         }
     }
     summarise(s, t, used);
-    if (!(t->runid = strdup(run.runid))) {
-        st = qk_error_set(err, QK_ENOMEM, "out of memory");
-        goto out;
-    }
-    *out = t;
-    t = NULL;
+    st = est_table_hand_over(&t, &run, out, err);
 out:
     qk_est_table_free(t);
     est_run_free(&run);

@@ -9,7 +9,9 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "qrelkit/core.h"
 #include "qrelkit/estimate.h"
@@ -129,6 +131,75 @@ static void test_xinfap_full_stratum(void **state)
     qk_test_drop(rp);
 }
 
+/* Draws with replacement: a twice (p .5), b (p .25), c (p .1); pi given.
+ * HH: y/p = 2, 0, 2, 10 -> mean 3.5, var 59/(4*3). HT over a, b, c with
+ * pi .75, .4, .2: R = 1/.75 + 1/.2, var = .25/.5625 + .8/.04. The run ranks
+ * a, x, c: AP = (R1/.75 + R3/3/.2)/R with R1 = 1/.75, R3 = R. */
+static void test_draws_hand(void **state)
+{
+    char *dp = qk_test_write_text("1 a 1 0.5 0.75\n1 b 0 0.25 0.4\n1 a 1 0.5 0.75\n1 c 1 0.1 0.2\n2 z 0 0.5\n");
+    char *rp = qk_test_write_text("1 Q0 a 1 3 r\n1 Q0 x 2 2 r\n1 Q0 c 3 1 r\n2 Q0 z 1 1 r\n");
+    qk_draws *d = NULL;
+    qk_est_table *t = NULL;
+    qk_error err;
+    double r = 1 / 0.75 + 1 / 0.2;
+    (void)state;
+    assert_int_equal(qk_draws_read(dp, &d, &err), QK_OK);
+    assert_int_equal(qk_draws_num_topics(d), 2);
+    assert_int_equal(qk_draws_eval(d, rp, &t, &err), QK_OK);
+    near(val(t, 0, "R_HH"), 3.5, 1e-14);
+    near(val(t, 0, "var_R_HH"), 59.0 / 12, 1e-14);
+    near(val(t, 0, "R_HT"), r, 1e-14);
+    near(val(t, 0, "var_R_HT"), 0.25 / 0.5625 + 0.8 / 0.04, 1e-12);
+    near(val(t, 0, "htAP"), ((1 / 0.75) / 0.75 + r / 3 / 0.2) / r, 1e-14);
+    near(val(t, 0, "htP_10"), r / 10, 1e-14);
+    assert_true(val(t, 0, "sampled") == 3 && val(t, 0, "draws") == 4);
+    assert_true(isnan(val(t, 1, "R_HT"))); /* topic 2 gives no pi */
+    near(val(t, 1, "R_HH"), 0, 0);
+    qk_est_table_free(t);
+    qk_draws_free(d);
+    qk_test_drop(dp);
+    qk_test_drop(rp);
+}
+
+/* The anserini-tools copies of the NIST Million Query prels: counts from
+ * ../shared/data/mq-prels/README.md (computed there from the files). */
+static void test_mq_prels_files(void **state)
+{
+    const char *shared = getenv("QK_SHARED");
+    char path[4096];
+    qk_prels *p = NULL;
+    qk_error err;
+    size_t lines = 0, rel = 0, m0 = 0;
+    (void)state;
+    if (!shared) {
+        skip();
+        return;
+    }
+    snprintf(path, sizeof path, "%s/data/mq-prels/prels.mq.1-10000.txt", shared);
+    if (access(path, R_OK) != 0) {
+        skip();
+        return;
+    }
+    assert_int_equal(qk_prels_read(path, &p, &err), QK_OK);
+    assert_int_equal(qk_prels_num_topics(p), 1778);
+    assert_string_equal(qk_prels_topic(p, 0), "10"); /* numeric order: 10 .. 9999 */
+    assert_string_equal(qk_prels_topic(p, 1777), "9999");
+    for (size_t t = 0; t < qk_prels_num_topics(p); t++) {
+        size_t n;
+        const qk_prel *e = qk_prels_entries(p, t, &n);
+        lines += n;
+        for (size_t i = 0; i < n; i++) {
+            rel += e[i].rel > 0;
+            m0 += e[i].method == 0 && e[i].prob == 1;
+        }
+    }
+    assert_int_equal(lines, 73015);
+    assert_int_equal(rel, 14689 + 3993);
+    assert_int_equal(m0, 30090);
+    qk_prels_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -136,6 +207,8 @@ int main(void)
         cmocka_unit_test(test_prels_errors),
         cmocka_unit_test(test_statap_hand),
         cmocka_unit_test(test_xinfap_full_stratum),
+        cmocka_unit_test(test_mq_prels_files),
+        cmocka_unit_test(test_draws_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
