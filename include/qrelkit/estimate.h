@@ -124,6 +124,11 @@ typedef struct qk_mtc_moments {
 qk_status qk_mtc_ap_moments(size_t n, const double *p, const long *ra, qk_mtc_moments *out);
 qk_status qk_mtc_dap_moments(size_t n, const double *p, const long *ra, const long *rb,
                              qk_mtc_moments *out);
+/* P@k of system A (rb NULL) or P@k_A - P@k_B: a linear form in the X_i, so
+ * E = sum c_i p_i and Var = sum c_i^2 p_i (1 - p_i) exactly, with
+ * c_i = ([r_A(i) <= k] - [r_B(i) <= k]) / k. e_num/var_num/rhat are unused. */
+qk_status qk_mtc_prec_moments(size_t n, const double *p, const long *ra, const long *rb, long k,
+                              qk_mtc_moments *out);
 /* Brute force over all 2^n relevance vectors (n <= 24), for tests: the exact
  * E[N], Var[N] and the exact E[AP], Var[AP] of the ratio (AP = 0 when no
  * document is relevant). ra/rb as above; rb NULL for AP of one system. */
@@ -154,6 +159,7 @@ typedef struct qk_conf_opts {
     long rel_level;        /* judged grade >= rel_level is relevant (1)      */
     const char *probs_path;/* QK_PROB_FILE: "topic docno p" lines            */
     double rtc_s;          /* RTC stage-2 pseudo-count (1)                   */
+    long prec_k;           /* also E/Var of P@prec_k (0 = no)                */
 } qk_conf_opts;
 void qk_conf_opts_init(qk_conf_opts *o);
 typedef struct qk_conf_result {
@@ -161,6 +167,7 @@ typedef struct qk_conf_result {
     char **runids;
     char **topics;
     double *emap, *vmap;   /* per run: mean E[AP] and (1/T^2) sum Var[AP]    */
+    double *eprec, *vprec; /* per run: mean E[P@prec_k] and its variance     */
     double *e_dmap, *v_dmap; /* nruns x nruns: E/Var of MAP_a - MAP_b        */
     double *p_less;        /* nruns x nruns: P(MAP_a - MAP_b < 0)            */
 } qk_conf_result;

@@ -32,6 +32,7 @@ const char qk_help_confidence[] =
     "  --depth N         rank depth of each run that is considered (default 100)\n"
     "  -l LEVEL          judged grade >= LEVEL is relevant (default 1)\n"
     "  --probs-out FILE  write 'topic docno p' for every document considered\n"
+    "  --prec K          also E[P@K] and its variance per run (columns EP@K, varP@K)\n"
     "  --format F        tsv (default) or json\n"
     "  --precision N     decimals (default 4)\n"
     "\n"
@@ -65,7 +66,7 @@ static const struct option longopts[] = {
     {"simulate", required_argument, NULL, 'S'}, {"trials", required_argument, NULL, 't'},
     {"runs-per-trial", required_argument, NULL, 'k'}, {"budget", required_argument, NULL, 'b'},
     {"alpha", required_argument, NULL, 'a'}, {"seed", required_argument, NULL, 's'},
-    {"min-judged", required_argument, NULL, 'm'},
+    {"min-judged", required_argument, NULL, 'm'}, {"prec", required_argument, NULL, 'K'},
     {NULL, 0, NULL, 0}};
 
 static size_t *by_emap;
@@ -78,13 +79,20 @@ static int emap_desc(const void *a, const void *b)
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-static void write_tsv(const qk_conf_result *r, int prec)
+static void write_tsv(const qk_conf_result *r, int prec, long prec_k)
 {
     size_t n = r->nruns;
-    printf("run\tEMAP\tvar\trank\n");
-    for (size_t k = 0; k < n; k++)
-        printf("%s\t%.*f\t%.*e\t%zu\n", r->runids[by_emap[k]], prec, r->emap[by_emap[k]], prec,
-               r->vmap[by_emap[k]], k + 1);
+    printf("run\tEMAP\tvar\trank");
+    if (prec_k > 0)
+        printf("\tEP@%ld\tvarP@%ld", prec_k, prec_k);
+    putchar('\n');
+    for (size_t k = 0; k < n; k++) {
+        size_t i = by_emap[k];
+        printf("%s\t%.*f\t%.*e\t%zu", r->runids[i], prec, r->emap[i], prec, r->vmap[i], k + 1);
+        if (prec_k > 0)
+            printf("\t%.*f\t%.*e", prec, r->eprec[i], prec, r->vprec[i]);
+        putchar('\n');
+    }
     printf("\nP(row<col)");
     for (size_t b = 0; b < n; b++)
         printf("\t%s", r->runids[b]);
@@ -97,7 +105,7 @@ static void write_tsv(const qk_conf_result *r, int prec)
     }
 }
 
-static void write_json(const qk_conf_result *r)
+static void write_json(const qk_conf_result *r, long prec_k)
 {
     json_t *root = json_object(), *runs = json_array(), *pairs = json_array();
     size_t n = r->nruns;
@@ -106,6 +114,10 @@ static void write_json(const qk_conf_result *r)
         json_object_set_new(o, "run", json_string(r->runids[by_emap[k]]));
         json_object_set_new(o, "emap", json_real(r->emap[by_emap[k]]));
         json_object_set_new(o, "var", json_real(r->vmap[by_emap[k]]));
+        if (prec_k > 0) {
+            json_object_set_new(o, "e_prec", json_real(r->eprec[by_emap[k]]));
+            json_object_set_new(o, "var_prec", json_real(r->vprec[by_emap[k]]));
+        }
         json_array_append_new(runs, o);
     }
     for (size_t a = 0; a < n; a++)
@@ -271,6 +283,11 @@ int qk_cmd_confidence(int argc, char **argv)
             prec = (int)v;
             break;
         case 'S': truth = optarg; break;
+        case 'K':
+            if (parse_num(optarg, 1, 1e9, &v) != 0 || v != (double)(long)v)
+                return qk_cli_usage("confidence", "--prec wants a positive integer, not '%s'", optarg);
+            o.prec_k = (long)v;
+            break;
         case 't':
         case 'k':
         case 'm':
@@ -341,9 +358,9 @@ int qk_cmd_confidence(int argc, char **argv)
     sort_res = r;
     qsort(by_emap, r->nruns, sizeof *by_emap, emap_desc);
     if (strcmp(format, "json") == 0)
-        write_json(r);
+        write_json(r, o.prec_k);
     else
-        write_tsv(r, prec);
+        write_tsv(r, prec, o.prec_k);
 out:
     if (pf) {
         fclose(pf);

@@ -31,6 +31,8 @@ void qk_conf_result_free(qk_conf_result *r)
     free(r->topics);
     free(r->emap);
     free(r->vmap);
+    free(r->eprec);
+    free(r->vprec);
     free(r->e_dmap);
     free(r->v_dmap);
     free(r->p_less);
@@ -179,20 +181,26 @@ static qk_status alloc_result(size_t nruns, qk_conf_result **out)
     r->topics = calloc(1, sizeof *r->topics);
     r->emap = calloc(nruns, sizeof *r->emap);
     r->vmap = calloc(nruns, sizeof *r->vmap);
+    r->eprec = calloc(nruns, sizeof *r->eprec);
+    r->vprec = calloc(nruns, sizeof *r->vprec);
     r->e_dmap = calloc(nruns * nruns, sizeof *r->e_dmap);
     r->v_dmap = calloc(nruns * nruns, sizeof *r->v_dmap);
     r->p_less = calloc(nruns * nruns, sizeof *r->p_less);
     *out = r;
-    if (!r->runids || !r->topics || !r->emap || !r->vmap || !r->e_dmap || !r->v_dmap || !r->p_less)
+    if (!r->runids || !r->topics || !r->emap || !r->vmap || !r->eprec || !r->vprec || !r->e_dmap || !r->v_dmap || !r->p_less)
         return QK_ENOMEM;
     return QK_OK;
 }
 
 /* Add one topic's moments to the sums. */
-static qk_status score_topic(const est_utopic *c, size_t nruns, qk_conf_result *r)
+static qk_status score_topic(const est_utopic *c, size_t nruns, long prec_k, qk_conf_result *r)
 {
     qk_mtc_moments m;
     for (size_t a = 0; a < nruns; a++) {
+        if (prec_k > 0 && qk_mtc_prec_moments(c->n, c->p, c->rank + a * c->n, NULL, prec_k, &m) == QK_OK) {
+            r->eprec[a] += m.e;
+            r->vprec[a] += m.var;
+        }
         if (qk_mtc_ap_moments(c->n, c->p, c->rank + a * c->n, &m) != QK_OK)
             return QK_ENOMEM;
         r->emap[a] += m.e;
@@ -216,6 +224,8 @@ static void finish(qk_conf_result *r)
     for (size_t a = 0; a < n; a++) {
         r->emap[a] /= t;
         r->vmap[a] /= t * t;
+        r->eprec[a] /= t;
+        r->vprec[a] /= t * t;
         for (size_t b = 0; b < n; b++) {
             r->e_dmap[a * n + b] /= t;
             r->v_dmap[a * n + b] /= t * t;
@@ -294,7 +304,7 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
         goto out;
     }
     for (size_t t = 0; t < r->ntopics; t++) {
-        if (score_topic(&ut[t], nruns, r) != QK_OK) {
+        if (score_topic(&ut[t], nruns, o->prec_k, r) != QK_OK) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }

@@ -83,6 +83,23 @@ qk_status qk_mtc_dap_moments(size_t n, const double *p, const long *ra, const lo
     return moments(n, p, ra, rb, out);
 }
 
+qk_status qk_mtc_prec_moments(size_t n, const double *p, const long *ra, const long *rb, long k,
+                              qk_mtc_moments *out)
+{
+    qk_ksum e = {0, 0}, v = {0, 0};
+    if (k <= 0)
+        return QK_EUSAGE;
+    for (size_t i = 0; i < n; i++) {
+        double c = ((ra[i] > 0 && ra[i] <= k) - (rb && rb[i] > 0 && rb[i] <= k)) / (double)k;
+        qk_ksum_add(&e, c * p[i]);
+        qk_ksum_add(&v, c * c * p[i] * (1 - p[i]));
+    }
+    out->e = out->e_num = qk_ksum_value(&e);
+    out->var = out->var_num = qk_ksum_value(&v);
+    out->rhat = 1;
+    return QK_OK;
+}
+
 qk_status qk_mtc_enumerate(size_t n, const double *p, const long *ra, const long *rb, double *e_num,
                            double *var_num, double *e_ap, double *var_ap)
 {

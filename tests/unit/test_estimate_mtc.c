@@ -168,6 +168,22 @@ static void test_judged_topic_has_no_variance(void **state)
     assert_true(m.var == 0);
 }
 
+/* P@k is linear in the X_i: by hand, E = sum p / k and Var = sum p q / k^2. */
+static void test_prec_moments(void **state)
+{
+    static const double p3[4] = {0.9, 0.2, 0.6, 0.3};
+    qk_mtc_moments m;
+    (void)state;
+    qk_mtc_prec_moments(3, toy_p, toy_r, NULL, 2, &m); /* B (.8) and A (.4) in the top 2 */
+    near(m.e, 0.6, 1e-15);
+    near(m.var, (0.16 + 0.24) / 4, 1e-15);
+    /* dP@2: system 1 has d1 d2 on top, system 2 d3 d4 -> c = (.5, .5, -.5, -.5) */
+    qk_mtc_prec_moments(4, p3, ra4, rb4, 2, &m);
+    near(m.e, 0.5 * (0.9 + 0.2 - 0.6 - 0.3), 1e-15);
+    near(m.var, 0.25 * (0.09 + 0.16 + 0.24 + 0.21), 1e-15);
+    assert_int_equal(qk_mtc_prec_moments(4, p3, ra4, rb4, 0, &m), QK_EUSAGE);
+}
+
 static void test_ht_hh(void **state)
 {
     static const double y[3] = {1, 0, 1}, pi[3] = {0.5, 0.25, 1};
@@ -195,6 +211,7 @@ int main(void)
         cmocka_unit_test(test_confidence_zero_variance),
         cmocka_unit_test(test_variance_equals_enumeration),
         cmocka_unit_test(test_judged_topic_has_no_variance),
+        cmocka_unit_test(test_prec_moments),
         cmocka_unit_test(test_ht_hh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
