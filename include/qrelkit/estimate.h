@@ -160,6 +160,7 @@ typedef struct qk_conf_opts {
     const char *probs_path;/* QK_PROB_FILE: "topic docno p" lines            */
     double rtc_s;          /* RTC stage-2 pseudo-count (1)                   */
     long prec_k;           /* also E/Var of P@prec_k (0 = no)                */
+    int rtc_intercept;     /* RTC stage 3 with an intercept (not the paper)  */
 } qk_conf_opts;
 void qk_conf_opts_init(qk_conf_opts *o);
 typedef struct qk_conf_result {
@@ -194,6 +195,7 @@ typedef struct qk_rtc_sim_opts {
     size_t trials, runs_per_trial; /* 20, 10                            */
     long depth, budget;            /* 100; judgments per pair, 0 = none */
     long min_judged;               /* no stopping before this many (0)  */
+    int intercept;                 /* RTC stage 3 intercept (0: paper)  */
     double alpha, s;               /* 0.95; RTC stage-2 pseudo-count 1  */
     int refit_every;               /* RTC refits every 10 judgments     */
     uint64_t seed;

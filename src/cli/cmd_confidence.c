@@ -29,6 +29,8 @@ const char qk_help_confidence[] =
     "  --probs FILE      per-document probabilities ('topic docno p' lines, e.g. from\n"
     "                    a relevance model); documents not in FILE get --prior\n"
     "  --prior P         probability of an unjudged document (default 0.5)\n"
+    "  --rtc-intercept   RTC's last stage with an intercept (not in the paper; helps\n"
+    "                    when few documents are relevant)\n"
     "  --depth N         rank depth of each run that is considered (default 100)\n"
     "  -l LEVEL          judged grade >= LEVEL is relevant (default 1)\n"
     "  --probs-out FILE  write 'topic docno p' for every document considered\n"
@@ -67,6 +69,7 @@ static const struct option longopts[] = {
     {"runs-per-trial", required_argument, NULL, 'k'}, {"budget", required_argument, NULL, 'b'},
     {"alpha", required_argument, NULL, 'a'}, {"seed", required_argument, NULL, 's'},
     {"min-judged", required_argument, NULL, 'm'}, {"prec", required_argument, NULL, 'K'},
+    {"rtc-intercept", no_argument, NULL, 'I'},
     {NULL, 0, NULL, 0}};
 
 static size_t *by_emap;
@@ -183,9 +186,9 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
         qk_rtc_sim_result_clear(&res);
         return qk_cli_fail("confidence", &err);
     }
-    printf("# %zu trials, %zu of %d runs each, depth %ld, alpha %g, budget %ld, min-judged %ld, seed %llu\n",
+    printf("# %zu trials, %zu of %d runs each, depth %ld, alpha %g, budget %ld, min-judged %ld, seed %llu%s\n",
            res.trials, so->runs_per_trial, nruns, so->depth, so->alpha, so->budget, so->min_judged,
-           (unsigned long long)so->seed);
+           (unsigned long long)so->seed, so->intercept ? ", RTC with intercept" : "");
     printf("method\tconfidence\tpairs\tshare\taccuracy\n");
     for (int m = 0; m < QK_SIM_METHODS; m++)
         for (int b = 0; b < QK_CONF_BINS; b++) {
@@ -283,6 +286,10 @@ int qk_cmd_confidence(int argc, char **argv)
             prec = (int)v;
             break;
         case 'S': truth = optarg; break;
+        case 'I':
+            o.rtc_intercept = 1;
+            so.intercept = 1;
+            break;
         case 'K':
             if (parse_num(optarg, 1, 1e9, &v) != 0 || v != (double)(long)v)
                 return qk_cli_usage("confidence", "--prec wants a positive integer, not '%s'", optarg);

@@ -48,6 +48,8 @@ typedef struct est_rtc_cache {
 qk_status est_rtc_cache_size(est_rtc_cache *c, size_t ntop, long depth);
 void est_rtc_cache_free(est_rtc_cache *c);
 /* Fit the three stages with the k systems as experts and set p of every
- * unjudged document (judged ones get p = x). s: stage-2 pseudo-count. */
-qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double s, est_rtc_cache *cache);
+ * unjudged document (judged ones get p = x). s: stage-2 pseudo-count;
+ * intercept: add one to stage 3 (not in the paper). */
+qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double s, int intercept,
+                      est_rtc_cache *cache);
 #endif

@@ -7,6 +7,9 @@
  *  2. per expert, q* -> q = sigma(A_j + B_j q*) (Platt calibration over all
  *     topics, pseudo-count s per cell); unranked documents get sigma(A_j);
  *  3. p = sigma(sum_j lambda_j q_j), no intercept, Beta(1, 1) on sigma(lambda_j).
+ *     An intercept (off by default: a deviation from the paper) lets a topic
+ *     set with a low share of relevant documents reach small p without
+ *     turning the experts' weights negative.
  * All three are Newton steps on a concave log-posterior; dense systems are
  * solved with LAPACK's Cholesky (dposv). */
 #include "est_internal.h"
@@ -163,26 +166,27 @@ static double expert_q(const est_utopic *u, size_t i, size_t j, const double *qs
 }
 
 /* Stage 3: lambda from every judged document plus the Beta(1,1) rows. */
-static qk_status aggregate(const est_utopic *tp, size_t ntop, size_t k, long depth, const double *qstar,
-                           const double *ab, double *lambda)
+static qk_status aggregate(const est_utopic *tp, size_t ntop, size_t k, size_t kf, long depth,
+                           const double *qstar, const double *ab, double *lambda)
 {
-    size_t rows = 2 * k, m = 0;
+    size_t rows = 2 * kf, m = 0;
     double *x, *w1, *w0;
     qk_status st;
     for (size_t t = 0; t < ntop; t++)
         for (size_t i = 0; i < tp[t].n; i++)
             rows += tp[t].x[i] >= 0;
-    x = calloc(rows * k, sizeof *x);
+    x = calloc(rows * kf, sizeof *x);
     w1 = calloc(rows, sizeof *w1);
     w0 = calloc(rows, sizeof *w0);
     if (!x || !w1 || !w0) {
         st = QK_ENOMEM;
         goto out;
     }
-    for (size_t j = 0; j < k; j++) {
-        x[m * k + j] = 1;
+    /* Beta(1, 1) pseudo-rows, one pair per coefficient (the intercept too). */
+    for (size_t j = 0; j < kf; j++) {
+        x[m * kf + j] = 1;
         w1[m++] = 1;
-        x[m * k + j] = 1;
+        x[m * kf + j] = 1;
         w0[m++] = 1;
     }
     for (size_t t = 0; t < ntop; t++)
@@ -190,10 +194,12 @@ static qk_status aggregate(const est_utopic *tp, size_t ntop, size_t k, long dep
             if (tp[t].x[i] < 0)
                 continue;
             for (size_t j = 0; j < k; j++)
-                x[m * k + j] = expert_q(&tp[t], i, j, qstar + t * (size_t)depth, ab);
+                x[m * kf + j] = expert_q(&tp[t], i, j, qstar + t * (size_t)depth, ab);
+            if (kf > k)
+                x[m * kf + k] = 1;
             (tp[t].x[i] ? w1 : w0)[m++] = 1;
         }
-    st = logit_fit(m, (int)k, x, w1, w0, lambda);
+    st = logit_fit(m, (int)kf, x, w1, w0, lambda);
 out:
     free(x);
     free(w1);
@@ -201,9 +207,11 @@ out:
     return st;
 }
 
-qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double s, est_rtc_cache *cache)
+qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double s, int intercept,
+                      est_rtc_cache *cache)
 {
-    double *ab = malloc(2 * k * sizeof *ab), *lambda = malloc(k * sizeof *lambda);
+    size_t kf = k + (intercept != 0);
+    double *ab = malloc(2 * k * sizeof *ab), *lambda = malloc(kf * sizeof *lambda);
     qk_status st = QK_OK;
     if (!ab || !lambda || est_rtc_cache_size(cache, ntop, depth) != QK_OK) {
         st = QK_ENOMEM;
@@ -225,10 +233,10 @@ qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double 
     for (size_t j = 0; j < k && st == QK_OK; j++)
         st = calibrate(tp, ntop, j, depth, cache->qstar, s, ab + 2 * j);
     if (st == QK_OK)
-        st = aggregate(tp, ntop, k, depth, cache->qstar, ab, lambda);
+        st = aggregate(tp, ntop, k, kf, depth, cache->qstar, ab, lambda);
     for (size_t t = 0; t < ntop && st == QK_OK; t++)
         for (size_t i = 0; i < tp[t].n; i++) {
-            double z = 0;
+            double z = kf > k ? lambda[k] : 0;
             if (tp[t].x[i] >= 0) {
                 tp[t].p[i] = tp[t].x[i];
                 continue;

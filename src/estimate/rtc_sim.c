@@ -217,7 +217,7 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
         size_t bt = 0, bi = 0;
         long brank = 0;
         if (rtc && it % (size_t)o->refit_every == 0) {
-            if ((st = est_rtc_fit(ut, s->ntop, 2, o->depth, o->s, &s->cache)) != QK_OK)
+            if ((st = est_rtc_fit(ut, s->ntop, 2, o->depth, o->s, o->intercept, &s->cache)) != QK_OK)
                 break;
             for (size_t t = 0; t < s->ntop; t++) {
                 qk_mtc_dap_moments(ut[t].n, ut[t].p, ut[t].rank, ut[t].rank + ut[t].n, &m);
@@ -328,7 +328,7 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, qk
         set_prior(&ut[t], method == QK_SIM_IP ? 0 : 0.5);
     }
     if (st == QK_OK && method == QK_SIM_RTC)
-        st = est_rtc_fit(ut, s->ntop, k, s->o->depth, s->o->s, &s->cache);
+        st = est_rtc_fit(ut, s->ntop, k, s->o->depth, s->o->s, s->o->intercept, &s->cache);
     for (size_t t = 0; t < s->ntop && st == QK_OK; t++)
         for (size_t a = 0; a < k; a++) {
             qk_mtc_ap_moments(ut[t].n, ut[t].p, ut[t].rank + a * ut[t].n, &m);

@@ -54,7 +54,7 @@ static void test_micro_example(void **state)
     est_utopic t = {4, rank, x, p};
     est_rtc_cache c = {0, 0, NULL, NULL, NULL};
     (void)state;
-    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, &c), QK_OK);
+    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, 0, &c), QK_OK);
     near(p[1], 0.531584, 5e-6); /* b */
     near(p[2], 0.527775, 5e-6); /* c */
     assert_true(p[0] == 1 && p[3] == 0);
@@ -69,7 +69,7 @@ static void test_no_judgments_gives_half(void **state)
     est_utopic t = {3, rank, x, p};
     est_rtc_cache c = {0, 0, NULL, NULL, NULL};
     (void)state;
-    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, &c), QK_OK);
+    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, 0, &c), QK_OK);
     for (int i = 0; i < 3; i++)
         near(p[i], 0.5, 1e-12);
     est_rtc_cache_free(&c);
