@@ -215,7 +215,7 @@ static int parse_args(int argc, char **argv, args *a)
         case 'h': return -2;
         case 'm':
             if (qk_crowd_method_parse(s, &a->o.method) != 0)
-                return qk_cli_usage(CMD, "--method: '%s' is not one of mv, ds, onecoin, glad, mace", s);
+                return qk_cli_usage(CMD, "--method: '%s' is not one of mv, ds, onecoin, glad, mace, magp", s);
             break;
         case O_QRELS: a->out_qrels = s; break;
         case O_PROBS: a->out_probs = s; break;

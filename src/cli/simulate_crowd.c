@@ -47,7 +47,8 @@ const char qk_help_simulate_crowd[] =
     "  --noise LO,HI          gaussian worker-noise interval (default 0,2)\n"
     "  --curve L1,L2,...      labels-per-task values to compare methods on\n"
     "  --reps N               crowds per value (default 10)\n"
-    "  --methods LIST         methods to compare (default mv,ds,onecoin,glad,mace)\n"
+    "  --methods LIST         methods to compare (default mv,ds,onecoin,glad,mace;\n"
+    "                         magp uses the gaussian model's features)\n"
     "  --seed N               random seed (default 42)\n"
     "  -h, --help             show this text\n"
     "\n"
@@ -165,6 +166,11 @@ static int run_curve(qk_crowd_sim_opts *o, const double *curve, size_t ncurve, l
                 ao.method = methods[m];
                 ao.tie = QK_CROWD_TIE_RANDOM;
                 ao.seed = so.seed;
+                /* MAGP sees the task features of the gaussian model (raw,
+                 * as in the thesis' synthetic runs); no topics here. */
+                ao.features = s->x;
+                ao.n_features = s->x ? 2 : 0;
+                ao.block_by_topic = 0;
                 if (qk_crowd_aggregate(s->labels, &ao, &res, &err) != QK_OK ||
                     qk_crowd_score_gold(res, s->truth, res->n_classes - 1, &sc, &err) != QK_OK) {
                     qk_crowd_result_free(res);
@@ -194,7 +200,7 @@ static int parse_methods(const char *s, qk_crowd_method *m, size_t *n)
     snprintf(buf, sizeof buf, "%s", s);
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (*n == 8 || qk_crowd_method_parse(tok, &m[*n]) != 0)
-            return qk_cli_usage(CMD, "--methods: '%s' is not a list of up to 8 of mv, ds, onecoin, glad, mace", s);
+            return qk_cli_usage(CMD, "--methods: '%s' is not a list of up to 8 of mv, ds, onecoin, glad, mace, magp", s);
         (*n)++;
     }
     return *n ? 0 : qk_cli_usage(CMD, "--methods: empty list");

@@ -23,12 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
-#ifndef M_SQRT2
-#define M_SQRT2 1.41421356237309504880
-#endif
 
 #define GH 20
 #define FP_ITERS 60   /* fixed-point steps per E-step at most */
@@ -181,7 +175,7 @@ static qk_status estep(magp *g, double *elbo, qk_error *err)
         }
         for (int it = 0; it < FP_ITERS; it++) {
             double change = 0;
-            if (qk_gp_oa_moments(n, g->K[b], g->ba, g->bl, g->bmu, g->bm, g->bv, &kl, g->work) != QK_OK)
+            if (qk_gp_oa_moments(n, g->K[b], g->ba, g->bl, g->bmu, g->bm, g->bv, NULL, g->work) != QK_OK)
                 return qk_error_set(err, QK_ECALC, "MAGP: covariance of block %zu is not positive definite", b);
             ell = 0;
             for (size_t i = 0; i < n; i++)

@@ -8,12 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
-#ifndef M_SQRT2
-#define M_SQRT2 1.41421356237309504880
-#endif
 
 qk_status qk_gp_hermite(int H, double *t, double *w)
 {
@@ -92,6 +86,8 @@ qk_status qk_gp_oa_moments(size_t n, const double *K, const double *alpha, const
         if (v[i] < 1e-12)
             v[i] = 1e-12;
     }
+    if (!kl)
+        return QK_OK;
     /* tr(B^-1) = |L_B^-1|_F². */
     if (LAPACKE_dtrtri(LAPACK_COL_MAJOR, 'L', 'N', N, B, N) != 0)
         return QK_ECALC;

@@ -9,6 +9,13 @@
 
 #include "qrelkit/core.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+#ifndef M_SQRT2
+#define M_SQRT2 1.41421356237309504880
+#endif
+
 /* H-node Gauss–Hermite rule for E[g(f)], f ~ N(m, v): f_h = m + sqrt(2v) t[h],
  * E ≈ sum w[h] g(f_h) (weights already divided by sqrt(pi), summing to 1). */
 qk_status qk_gp_hermite(int H, double *t, double *w);
@@ -20,7 +27,8 @@ double qk_gp_mills(double z);
 /* Posterior moments of one block: m = mu0 + K alpha, v = diag(S), and
  * KL(q || N(mu0, K)) = (log|B| + tr(B^-1) - n + alpha' K alpha) / 2 with
  * B = I + diag(lambda) K diag(lambda). work needs 2 n² doubles. mu0 may be
- * NULL (zero). Returns QK_ECALC when B is not positive definite. */
+ * NULL (zero); kl may be NULL (saves a triangular inverse). Returns QK_ECALC
+ * when B is not positive definite. */
 qk_status qk_gp_oa_moments(size_t n, const double *K, const double *alpha, const double *lambda,
                            const double *mu0, double *m, double *v, double *kl, double *work);
 

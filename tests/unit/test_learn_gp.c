@@ -19,9 +19,6 @@
 #include "learn/learn_gp.h"
 #include "qrelkit/crowd.h"
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
 
 static void test_hermite(void **state)
 {
