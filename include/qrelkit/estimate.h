@@ -35,7 +35,7 @@ extern "C" {
 typedef struct qk_est_table {
     char *runid;
     size_t nvalues;
-    const char *const *names; /* static strings                          */
+    const char *const *names;      /* static strings                          */
     const unsigned char *is_count; /* printed as integers                  */
     size_t ntopics;
     char **topics;
@@ -76,8 +76,7 @@ const qk_prel *qk_prels_get(const qk_prels *p, size_t t, const char *docno);
  * statP@{10,20,50,100}, statNDCG@{10,20,50,100}, var_statAP and the sample
  * counts. Methods 0 and 2 (MTC-selected) get prob 1, as in the MQ track's
  * mixed-pool design. Value names: see qk_statap_names(). */
-qk_status qk_statap_eval(const qk_prels *p, const char *run_path, qk_est_table **out,
-                         qk_error *err);
+qk_status qk_statap_eval(const qk_prels *p, const char *run_path, qk_est_table **out, qk_error *err);
 /* Write a table from qk_statap_eval exactly as `statAP_MQ_eval_v4.pl -q`. */
 qk_status qk_statap_write_mq(const qk_est_table *t, FILE *f, qk_error *err);
 
@@ -102,11 +101,10 @@ const qk_stratum_doc *qk_strata_get(const qk_strata *s, size_t t, const char *do
  * num_ret and the 11 iprec_at_recall points, per run topic found in the
  * strata (the run's topic ids may carry leading zeros). max_ret <= 0 means
  * 1000, sample_eval's cut-off. */
-qk_status qk_xinfap_eval(const qk_strata *s, const char *run_path, long max_ret,
-                         qk_est_table **out, qk_error *err);
+qk_status qk_xinfap_eval(const qk_strata *s, const char *run_path, long max_ret, qk_est_table **out,
+                         qk_error *err);
 /* Write exactly as `sample_eval.pl -q` (per_topic = 0: the 'all' lines only). */
-qk_status qk_xinfap_write_sample_eval(const qk_est_table *t, FILE *f, int per_topic,
-                                      qk_error *err);
+qk_status qk_xinfap_write_sample_eval(const qk_est_table *t, FILE *f, int per_topic, qk_error *err);
 
 /* ---- MTC moments ------------------------------------------------------------
  * One topic, n documents (the topic universe U_t), document i with
@@ -122,8 +120,7 @@ typedef struct qk_mtc_moments {
     double e, var;         /* E[AP] (or E[dAP]) and Var, ratio-approximated */
 } qk_mtc_moments;
 qk_status qk_mtc_ap_moments(size_t n, const double *p, const long *ra, qk_mtc_moments *out);
-qk_status qk_mtc_dap_moments(size_t n, const double *p, const long *ra, const long *rb,
-                             qk_mtc_moments *out);
+qk_status qk_mtc_dap_moments(size_t n, const double *p, const long *ra, const long *rb, qk_mtc_moments *out);
 /* P@k of system A (rb NULL) or P@k_A - P@k_B: a linear form in the X_i, so
  * E = sum c_i p_i and Var = sum c_i^2 p_i (1 - p_i) exactly, with
  * c_i = ([r_A(i) <= k] - [r_B(i) <= k]) / k. e_num/var_num/rhat are unused. */
@@ -132,8 +129,8 @@ qk_status qk_mtc_prec_moments(size_t n, const double *p, const long *ra, const l
 /* Brute force over all 2^n relevance vectors (n <= 24), for tests: the exact
  * E[N], Var[N] and the exact E[AP], Var[AP] of the ratio (AP = 0 when no
  * document is relevant). ra/rb as above; rb NULL for AP of one system. */
-qk_status qk_mtc_enumerate(size_t n, const double *p, const long *ra, const long *rb,
-                           double *e_num, double *var_num, double *e_ap, double *var_ap);
+qk_status qk_mtc_enumerate(size_t n, const double *p, const long *ra, const long *rb, double *e_num,
+                           double *var_num, double *e_ap, double *var_ap);
 /* P(X < 0) for X ~ N(e, var): Phi(-e/sqrt(var)); 1, 0.5 or 0 when var = 0. */
 double qk_mtc_confidence(double e, double var);
 
@@ -154,23 +151,23 @@ typedef enum {
 } qk_prob_model;
 typedef struct qk_conf_opts {
     qk_prob_model model;
-    double prior;          /* MTC prior, default 0.5                         */
-    long depth;            /* lists truncated to this depth, default 100     */
-    long rel_level;        /* judged grade >= rel_level is relevant (1)      */
-    const char *probs_path;/* QK_PROB_FILE: "topic docno p" lines            */
-    double rtc_s;          /* RTC stage-2 pseudo-count (1)                   */
-    long prec_k;           /* also E/Var of P@prec_k (0 = no)                */
-    int rtc_intercept;     /* RTC stage 3 with an intercept (not the paper)  */
+    double prior;           /* MTC prior, default 0.5                         */
+    long depth;             /* lists truncated to this depth, default 100     */
+    long rel_level;         /* judged grade >= rel_level is relevant (1)      */
+    const char *probs_path; /* QK_PROB_FILE: "topic docno p" lines            */
+    double rtc_s;           /* RTC stage-2 pseudo-count (1)                   */
+    long prec_k;            /* also E/Var of P@prec_k (0 = no)                */
+    int rtc_intercept;      /* RTC stage 3 with an intercept (not the paper)  */
 } qk_conf_opts;
 void qk_conf_opts_init(qk_conf_opts *o);
 typedef struct qk_conf_result {
     size_t nruns, ntopics;
     char **runids;
     char **topics;
-    double *emap, *vmap;   /* per run: mean E[AP] and (1/T^2) sum Var[AP]    */
-    double *eprec, *vprec; /* per run: mean E[P@prec_k] and its variance     */
+    double *emap, *vmap;     /* per run: mean E[AP] and (1/T^2) sum Var[AP]    */
+    double *eprec, *vprec;   /* per run: mean E[P@prec_k] and its variance     */
     double *e_dmap, *v_dmap; /* nruns x nruns: E/Var of MAP_a - MAP_b        */
-    double *p_less;        /* nruns x nruns: P(MAP_a - MAP_b < 0)            */
+    double *p_less;          /* nruns x nruns: P(MAP_a - MAP_b < 0)            */
 } qk_conf_result;
 void qk_conf_result_free(qk_conf_result *r);
 /* qrels_path: TREC qrels (judged documents; everything else is unjudged).
@@ -180,8 +177,7 @@ void qk_conf_result_free(qk_conf_result *r);
  * every run so E[dAP] is E[AP_a] - E[AP_b]. probs_out (may be NULL) receives
  * "topic docno p" for every document of every universe. */
 qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, size_t nruns,
-                       const qk_conf_opts *o, FILE *probs_out, qk_conf_result **out,
-                       qk_error *err);
+                       const qk_conf_opts *o, FILE *probs_out, qk_conf_result **out, qk_error *err);
 
 /* ---- The RTC experiment (Carterette 2007, Sec. 4-5) ------------------------
  * On a fully judged collection: per trial draw runs_per_trial runs, judge

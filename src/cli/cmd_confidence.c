@@ -60,17 +60,24 @@ const char qk_help_confidence[] =
     "\n"
     "Exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O.\n";
 
-static const struct option longopts[] = {
-    {"help", no_argument, NULL, 'h'},         {"model", required_argument, NULL, 'M'},
-    {"probs", required_argument, NULL, 'P'},  {"prior", required_argument, NULL, 'p'},
-    {"depth", required_argument, NULL, 'd'},  {"probs-out", required_argument, NULL, 'o'},
-    {"format", required_argument, NULL, 'f'}, {"precision", required_argument, NULL, 'r'},
-    {"simulate", required_argument, NULL, 'S'}, {"trials", required_argument, NULL, 't'},
-    {"runs-per-trial", required_argument, NULL, 'k'}, {"budget", required_argument, NULL, 'b'},
-    {"alpha", required_argument, NULL, 'a'}, {"seed", required_argument, NULL, 's'},
-    {"min-judged", required_argument, NULL, 'm'}, {"prec", required_argument, NULL, 'K'},
-    {"rtc-intercept", no_argument, NULL, 'I'},
-    {NULL, 0, NULL, 0}};
+static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
+                                         {"model", required_argument, NULL, 'M'},
+                                         {"probs", required_argument, NULL, 'P'},
+                                         {"prior", required_argument, NULL, 'p'},
+                                         {"depth", required_argument, NULL, 'd'},
+                                         {"probs-out", required_argument, NULL, 'o'},
+                                         {"format", required_argument, NULL, 'f'},
+                                         {"precision", required_argument, NULL, 'r'},
+                                         {"simulate", required_argument, NULL, 'S'},
+                                         {"trials", required_argument, NULL, 't'},
+                                         {"runs-per-trial", required_argument, NULL, 'k'},
+                                         {"budget", required_argument, NULL, 'b'},
+                                         {"alpha", required_argument, NULL, 'a'},
+                                         {"seed", required_argument, NULL, 's'},
+                                         {"min-judged", required_argument, NULL, 'm'},
+                                         {"prec", required_argument, NULL, 'K'},
+                                         {"rtc-intercept", no_argument, NULL, 'I'},
+                                         {NULL, 0, NULL, 0}};
 
 static size_t *by_emap;
 static const qk_conf_result *sort_res;
@@ -186,14 +193,16 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
         qk_rtc_sim_result_clear(&res);
         return qk_cli_fail("confidence", &err);
     }
-    printf("# %zu trials, %zu of %d runs each, depth %ld, alpha %g, budget %ld, min-judged %ld, seed %llu%s\n",
-           res.trials, so->runs_per_trial, nruns, so->depth, so->alpha, so->budget, so->min_judged,
-           (unsigned long long)so->seed, so->intercept ? ", RTC with intercept" : "");
+    printf(
+        "# %zu trials, %zu of %d runs each, depth %ld, alpha %g, budget %ld, min-judged %ld, seed %llu%s\n",
+        res.trials, so->runs_per_trial, nruns, so->depth, so->alpha, so->budget, so->min_judged,
+        (unsigned long long)so->seed, so->intercept ? ", RTC with intercept" : "");
     printf("method\tconfidence\tpairs\tshare\taccuracy\n");
     for (int m = 0; m < QK_SIM_METHODS; m++)
         for (int b = 0; b < QK_CONF_BINS; b++) {
             const qk_rtc_sim_method *x = &res.m[m];
-            printf("%s\t%s\t%.0f\t%.3f\t", names[m], bins[b], x->in_bin[b], x->pairs ? x->in_bin[b] / x->pairs : 0);
+            printf("%s\t%s\t%.0f\t%.3f\t", names[m], bins[b], x->in_bin[b],
+                   x->pairs ? x->in_bin[b] / x->pairs : 0);
             if (x->in_bin[b] > 0)
                 printf("%.3f\n", x->correct[b] / x->in_bin[b]);
             else
@@ -212,8 +221,8 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
         if (n)
             med = n % 2 ? x->judged[n / 2] : (x->judged[n / 2 - 1] + x->judged[n / 2]) / 2;
         printf("%s\t%.0f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%.0f\n", names[m], x->pairs,
-               x->pairs ? x->w_sum / x->pairs : 0, x->pairs ? right / x->pairs : 0, n ? x->tau_sum / (double)n : 0,
-               med, n ? sum / (double)n : 0, x->true_ties);
+               x->pairs ? x->w_sum / x->pairs : 0, x->pairs ? right / x->pairs : 0,
+               n ? x->tau_sum / (double)n : 0, med, n ? sum / (double)n : 0, x->true_ties);
     }
     qk_rtc_sim_result_clear(&res);
     return QK_EXIT_OK;
@@ -257,9 +266,13 @@ int qk_cmd_confidence(int argc, char **argv)
             else if (strcmp(optarg, "rtc") == 0)
                 o.model = QK_PROB_RTC;
             else
-                return qk_cli_usage("confidence", "unknown model '%s' (mtc, rtc, ip; or --probs FILE)", optarg);
+                return qk_cli_usage("confidence", "unknown model '%s' (mtc, rtc, ip; or --probs FILE)",
+                                    optarg);
             break;
-        case 'P': o.model = QK_PROB_FILE; o.probs_path = optarg; break;
+        case 'P':
+            o.model = QK_PROB_FILE;
+            o.probs_path = optarg;
+            break;
         case 'p':
             if (parse_num(optarg, 0, 1, &o.prior) != 0)
                 return qk_cli_usage("confidence", "--prior wants a number in [0, 1], not '%s'", optarg);
@@ -282,7 +295,8 @@ int qk_cmd_confidence(int argc, char **argv)
             break;
         case 'r':
             if (parse_num(optarg, 0, 17, &v) != 0)
-                return qk_cli_usage("confidence", "--precision wants an integer from 0 to 17, not '%s'", optarg);
+                return qk_cli_usage("confidence", "--precision wants an integer from 0 to 17, not '%s'",
+                                    optarg);
             prec = (int)v;
             break;
         case 'S': truth = optarg; break;
@@ -301,7 +315,11 @@ int qk_cmd_confidence(int argc, char **argv)
         case 'b':
             if (parse_num(optarg, 0, 1e9, &v) != 0 || v != (double)(long)v)
                 return qk_cli_usage("confidence", "--%s wants a non-negative integer, not '%s'",
-                                    ch == 't' ? "trials" : ch == 'k' ? "runs-per-trial" : ch == 'm' ? "min-judged" : "budget", optarg);
+                                    ch == 't'   ? "trials"
+                                    : ch == 'k' ? "runs-per-trial"
+                                    : ch == 'm' ? "min-judged"
+                                                : "budget",
+                                    optarg);
             if (ch == 't')
                 so.trials = (size_t)v;
             else if (ch == 'm')
@@ -340,8 +358,8 @@ int qk_cmd_confidence(int argc, char **argv)
             return QK_EXIT_IO;
         }
     }
-    if (qk_conf_eval(argv[optind], (const char *const *)(argv + optind + 1), (size_t)(argc - optind - 1), &o, pf,
-                     &r, &err) != QK_OK) {
+    if (qk_conf_eval(argv[optind], (const char *const *)(argv + optind + 1), (size_t)(argc - optind - 1), &o,
+                     pf, &r, &err) != QK_OK) {
         rc = qk_cli_fail("confidence", &err);
         goto out;
     }

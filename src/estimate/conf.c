@@ -73,7 +73,8 @@ static qk_status probs_read(const char *path, probs *pr, qk_error *err)
         }
         if (qk_parse_score(f[2], fl[2], &p) != 0 || p < 0 || p > 1) {
             r = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), (long)(f[2] - line) + 1,
-                            "probability '%.*s' is not a number in [0, 1]", (int)(fl[2] > 64 ? 64 : fl[2]), f[2]);
+                            "probability '%.*s' is not a number in [0, 1]", (int)(fl[2] > 64 ? 64 : fl[2]),
+                            f[2]);
             break;
         }
         memcpy(key, f[0], fl[0]);
@@ -107,7 +108,10 @@ static double prob_of(const qk_conf_opts *o, const probs *pr, const char *topic,
     return o->prior;
 }
 
-static int str_cmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
 static long find_doc(const char **u, size_t n, const char *doc)
 {
@@ -187,7 +191,8 @@ static qk_status alloc_result(size_t nruns, qk_conf_result **out)
     r->v_dmap = calloc(nruns * nruns, sizeof *r->v_dmap);
     r->p_less = calloc(nruns * nruns, sizeof *r->p_less);
     *out = r;
-    if (!r->runids || !r->topics || !r->emap || !r->vmap || !r->eprec || !r->vprec || !r->e_dmap || !r->v_dmap || !r->p_less)
+    if (!r->runids || !r->topics || !r->emap || !r->vmap || !r->eprec || !r->vprec || !r->e_dmap ||
+        !r->v_dmap || !r->p_less)
         return QK_ENOMEM;
     return QK_OK;
 }
@@ -229,13 +234,14 @@ static void finish(qk_conf_result *r)
         for (size_t b = 0; b < n; b++) {
             r->e_dmap[a * n + b] /= t;
             r->v_dmap[a * n + b] /= t * t;
-            r->p_less[a * n + b] = a == b ? 0.5 : qk_mtc_confidence(r->e_dmap[a * n + b], r->v_dmap[a * n + b]);
+            r->p_less[a * n + b] =
+                a == b ? 0.5 : qk_mtc_confidence(r->e_dmap[a * n + b], r->v_dmap[a * n + b]);
         }
     }
 }
 
-qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, size_t nruns, const qk_conf_opts *o,
-                       FILE *probs_out, qk_conf_result **out, qk_error *err)
+qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, size_t nruns,
+                       const qk_conf_opts *o, FILE *probs_out, qk_conf_result **out, qk_error *err)
 {
     qk_qrels *q = NULL;
     est_run *runs = calloc(nruns ? nruns : 1, sizeof *runs);

@@ -10,8 +10,8 @@
 #include <string.h>
 
 enum { V_DRAWS, V_UNIQUE, V_RHH, V_VHH, V_RHT, V_VHT, V_AP, V_P10, V_P30, V_RP, V_COUNT };
-static const char *const names[V_COUNT] = {"draws", "sampled", "R_HH", "var_R_HH", "R_HT",
-                                           "var_R_HT", "htAP", "htP_10", "htP_30", "htRprec"};
+static const char *const names[V_COUNT] = {"draws",    "sampled", "R_HH",   "var_R_HH", "R_HT",
+                                           "var_R_HT", "htAP",    "htP_10", "htP_30",   "htRprec"};
 static const unsigned char counts[V_COUNT] = {[V_DRAWS] = 1, [V_UNIQUE] = 1};
 
 static int ptr_cmp(const void *a, const void *b)

@@ -19,7 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double sig(double z) { return z >= 0 ? 1 / (1 + exp(-z)) : exp(z) / (1 + exp(z)); }
+static double sig(double z)
+{
+    return z >= 0 ? 1 / (1 + exp(-z)) : exp(z) / (1 + exp(z));
+}
 
 /* Solve (-H) d = g in place (g becomes d); -H is positive definite here. */
 static int solve_pd(int n, double *negh, double *g)
@@ -127,7 +130,8 @@ static qk_status calibrate(const est_utopic *tp, size_t ntop, size_t j, long dep
                            double s, double ab[2])
 {
     size_t rows = ntop * (size_t)(depth + 1), m = 0;
-    double *x = malloc(rows * 2 * sizeof *x), *w1 = malloc(rows * sizeof *w1), *w0 = malloc(rows * sizeof *w0);
+    double *x = malloc(rows * 2 * sizeof *x), *w1 = malloc(rows * sizeof *w1),
+           *w0 = malloc(rows * sizeof *w0);
     qk_status st;
     if (!x || !w1 || !w0) {
         st = QK_ENOMEM;

@@ -29,21 +29,24 @@ void qk_rtc_sim_opts_init(qk_rtc_sim_opts *o)
 /* Every document in some run's top depth, with each run's rank and the truth. */
 typedef struct gtopic {
     size_t n;
-    long *grank;         /* nruns x n */
-    signed char *truth;  /* 0/1 */
-    double nrel;         /* relevant in the qrels (AP's denominator) */
+    long *grank;        /* nruns x n */
+    signed char *truth; /* 0/1 */
+    double nrel;        /* relevant in the qrels (AP's denominator) */
 } gtopic;
 
 typedef struct sim {
     const qk_rtc_sim_opts *o;
     size_t nruns, ntop;
     gtopic *g;
-    double *true_ap;     /* nruns x ntop */
-    signed char **judged;/* per topic, over the topic's n documents: -1/0/1 */
+    double *true_ap;      /* nruns x ntop */
+    signed char **judged; /* per topic, over the topic's n documents: -1/0/1 */
     est_rtc_cache cache;
 } sim;
 
-static int str_cmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
 static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
 {

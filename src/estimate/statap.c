@@ -12,23 +12,51 @@
 #include <string.h>
 
 enum {
-    V_AP, V_RPREC, V_P10, V_P20, V_P50, V_P100, V_N10, V_N20, V_N50, V_N100, V_VAR, V_R,
-    V_SAMPLED, V_SREL, V_SIL, V_SRIL, V_NMTC, V_NSTAT, V_COUNT
+    V_AP,
+    V_RPREC,
+    V_P10,
+    V_P20,
+    V_P50,
+    V_P100,
+    V_N10,
+    V_N20,
+    V_N50,
+    V_N100,
+    V_VAR,
+    V_R,
+    V_SAMPLED,
+    V_SREL,
+    V_SIL,
+    V_SRIL,
+    V_NMTC,
+    V_NSTAT,
+    V_COUNT
 };
 static const char *const names[V_COUNT] = {
-    "statAP", "statRprec", "statP_10", "statP_20", "statP_50", "statP_100", "statNDCG_10",
-    "statNDCG_20", "statNDCG_50", "statNDCG_100", "var_statAP", "statR", "sampled",
-    "sampled_rel", "sampled_in_list", "sampled_rel_in_list", "judged_mtc", "judged_statap"};
-static const unsigned char counts[V_COUNT] = {[V_SAMPLED] = 1, [V_SREL] = 1, [V_SIL] = 1, [V_SRIL] = 1,
-                                              [V_NMTC] = 1, [V_NSTAT] = 1};
+    "statAP",      "statRprec",    "statP_10",        "statP_20",
+    "statP_50",    "statP_100",    "statNDCG_10",     "statNDCG_20",
+    "statNDCG_50", "statNDCG_100", "var_statAP",      "statR",
+    "sampled",     "sampled_rel",  "sampled_in_list", "sampled_rel_in_list",
+    "judged_mtc",  "judged_statap"};
+static const unsigned char counts[V_COUNT] = {
+    [V_SAMPLED] = 1, [V_SREL] = 1, [V_SIL] = 1, [V_SRIL] = 1, [V_NMTC] = 1, [V_NSTAT] = 1};
 static const long cutoffs[4] = {10, 20, 50, 100};
 
 /* MTC-selected documents (methods 0 and 2) were judged with certainty. */
-static double incl_prob(const qk_prel *e) { return e->method == 0 || e->method == 2 ? 1.0 : e->prob; }
+static double incl_prob(const qk_prel *e)
+{
+    return e->method == 0 || e->method == 2 ? 1.0 : e->prob;
+}
 
-static double gain(double rel) { return rel > 0 ? (double)((1L << (int)rel) - 1) : 0.0; }
+static double gain(double rel)
+{
+    return rel > 0 ? (double)((1L << (int)rel) - 1) : 0.0;
+}
 /* log(r+1)/log(2) rather than log2(): the reference divides natural logs. */
-static double discount(long r) { return log((double)r + 1) / log(2.0); }
+static double discount(long r)
+{
+    return log((double)r + 1) / log(2.0);
+}
 
 static int rel_desc(const void *a, const void *b)
 {
@@ -236,7 +264,10 @@ out:
 }
 
 /* Perl prints numbers with %.15g. */
-static void pnum(FILE *f, double x) { fprintf(f, "%.15g", x); }
+static void pnum(FILE *f, double x)
+{
+    fprintf(f, "%.15g", x);
+}
 
 static void write_topic(const qk_est_table *t, size_t k, FILE *f)
 {
@@ -259,8 +290,8 @@ static void write_topic(const qk_est_table *t, size_t k, FILE *f)
     }
     fprintf(f, "\tAP=%.3f  R-prec=%.3f\n", row[V_AP], row[V_RPREC]);
     /* The fourth label says 50 but the value is P@100: the reference's typo. */
-    fprintf(f, "\tPrec_at_10=%.3f Prec_at_20=%.3f Prec_at_50=%.3f Prec_at_50=%.3f\n", row[V_P10],
-            row[V_P20], row[V_P50], row[V_P100]);
+    fprintf(f, "\tPrec_at_10=%.3f Prec_at_20=%.3f Prec_at_50=%.3f Prec_at_50=%.3f\n", row[V_P10], row[V_P20],
+            row[V_P50], row[V_P100]);
     fprintf(f, " \tnDCG_10=%.3f nDCG_20=%.3f nDCG_50=%.3f nDCG_100=%.3f\n", row[V_N10], row[V_N20],
             row[V_N50], row[V_N100]);
     fputs("\tvarAP=", f);

@@ -12,11 +12,25 @@
 #include <string.h>
 
 enum { V_AP, V_NDCG, V_P10, V_P50, V_PMAX, V_NRR, V_NREL, V_NRET, V_IPREC, V_COUNT = V_IPREC + 11 };
-static const char *const names[V_COUNT] = {
-    "infAP", "infNDCG", "iP10", "iP50", "iP1000", "inum_rel_ret", "inum_rel", "num_ret",
-    "iprec_at_recall_0.00", "iprec_at_recall_0.10", "iprec_at_recall_0.20", "iprec_at_recall_0.30",
-    "iprec_at_recall_0.40", "iprec_at_recall_0.50", "iprec_at_recall_0.60", "iprec_at_recall_0.70",
-    "iprec_at_recall_0.80", "iprec_at_recall_0.90", "iprec_at_recall_1.00"};
+static const char *const names[V_COUNT] = {"infAP",
+                                           "infNDCG",
+                                           "iP10",
+                                           "iP50",
+                                           "iP1000",
+                                           "inum_rel_ret",
+                                           "inum_rel",
+                                           "num_ret",
+                                           "iprec_at_recall_0.00",
+                                           "iprec_at_recall_0.10",
+                                           "iprec_at_recall_0.20",
+                                           "iprec_at_recall_0.30",
+                                           "iprec_at_recall_0.40",
+                                           "iprec_at_recall_0.50",
+                                           "iprec_at_recall_0.60",
+                                           "iprec_at_recall_0.70",
+                                           "iprec_at_recall_0.80",
+                                           "iprec_at_recall_0.90",
+                                           "iprec_at_recall_1.00"};
 static const unsigned char counts[V_COUNT] = {[V_NRET] = 1};
 /* Written out, not i/10: 3 * 0.1 is not 0.3 in binary, and the reference
  * multiplies the literals. */
@@ -26,11 +40,14 @@ static const double recall_pts[11] = {0, .1, .2, .3, .4, .5, .6, .7, .8, .9, 1};
 
 typedef struct cat {
     const char *name;
-    double docs, sampled, rel;           /* in the whole sample         */
+    double docs, sampled, rel;               /* in the whole sample         */
     double ndocs, nsampled, nrel, sap, gain; /* above the current rank   */
 } cat;
 
-static int cat_cmp(const void *a, const void *b) { return strcmp(((const cat *)a)->name, ((const cat *)b)->name); }
+static int cat_cmp(const void *a, const void *b)
+{
+    return strcmp(((const cat *)a)->name, ((const cat *)b)->name);
+}
 static int dbl_desc(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

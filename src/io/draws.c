@@ -48,8 +48,8 @@ void qk_draws_free(qk_draws *d)
     free(d);
 }
 
-static qk_status parse(const char *path, long ln, const char *line, size_t len, qk_draws *d, rec *r, int *skip,
-                       qk_error *err)
+static qk_status parse(const char *path, long ln, const char *line, size_t len, qk_draws *d, rec *r,
+                       int *skip, qk_error *err)
 {
     const char *f[7];
     size_t fl[7], nf = qk_split_fields(line, len, f, fl, 7);
@@ -57,17 +57,17 @@ static qk_status parse(const char *path, long ln, const char *line, size_t len, 
     if (nf == 0)
         return QK_OK;
     if (nf != 4 && nf != 5)
-        return qk_error_at(err, QK_EINPUT, path, ln, 0, "expected 4 or 5 fields (topic docno rel p [pi]), found %zu",
-                           nf);
+        return qk_error_at(err, QK_EINPUT, path, ln, 0,
+                           "expected 4 or 5 fields (topic docno rel p [pi]), found %zu", nf);
     if (qk_parse_score(f[2], fl[2], &r->rel) != 0)
-        return qk_error_at(err, QK_EINPUT, path, ln, (long)(f[2] - line) + 1, "relevance '%.*s' is not a number",
-                           (int)(fl[2] > 64 ? 64 : fl[2]), f[2]);
+        return qk_error_at(err, QK_EINPUT, path, ln, (long)(f[2] - line) + 1,
+                           "relevance '%.*s' is not a number", (int)(fl[2] > 64 ? 64 : fl[2]), f[2]);
     for (size_t k = 3; k < nf; k++) {
         double v;
         if (qk_parse_score(f[k], fl[k], &v) != 0 || !(v > 0 && v <= 1))
-            return qk_error_at(err, QK_EINPUT, path, ln, (long)(f[k] - line) + 1,
-                               "%s '%.*s' is not a number in (0, 1]", k == 3 ? "draw probability" : "inclusion probability",
-                               (int)(fl[k] > 64 ? 64 : fl[k]), f[k]);
+            return qk_error_at(
+                err, QK_EINPUT, path, ln, (long)(f[k] - line) + 1, "%s '%.*s' is not a number in (0, 1]",
+                k == 3 ? "draw probability" : "inclusion probability", (int)(fl[k] > 64 ? 64 : fl[k]), f[k]);
         *(k == 3 ? &r->p : &r->pi) = v;
     }
     if (nf == 4)
@@ -155,8 +155,14 @@ out:
     return st;
 }
 
-size_t qk_draws_num_topics(const qk_draws *d) { return d->ntopics; }
-const char *qk_draws_topic(const qk_draws *d, size_t t) { return qk_strpool_str(d->topics, d->order[t]); }
+size_t qk_draws_num_topics(const qk_draws *d)
+{
+    return d->ntopics;
+}
+const char *qk_draws_topic(const qk_draws *d, size_t t)
+{
+    return qk_strpool_str(d->topics, d->order[t]);
+}
 const qk_draw *qk_draws_of(const qk_draws *d, size_t t, size_t *n)
 {
     *n = d->start[t + 1] - d->start[t];

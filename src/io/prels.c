@@ -100,9 +100,18 @@ out:
     return st;
 }
 
-size_t qk_prels_num_topics(const qk_prels *p) { return p->x.ntopics; }
-const char *qk_prels_topic(const qk_prels *p, size_t t) { return qk_strpool_str(p->x.topics, p->x.order[t]); }
-int qk_prels_find_topic(const qk_prels *p, const char *qid, size_t *t) { return qk_sidx_find_topic(&p->x, qid, t); }
+size_t qk_prels_num_topics(const qk_prels *p)
+{
+    return p->x.ntopics;
+}
+const char *qk_prels_topic(const qk_prels *p, size_t t)
+{
+    return qk_strpool_str(p->x.topics, p->x.order[t]);
+}
+int qk_prels_find_topic(const qk_prels *p, const char *qid, size_t *t)
+{
+    return qk_sidx_find_topic(&p->x, qid, t);
+}
 
 const qk_prel *qk_prels_entries(const qk_prels *p, size_t t, size_t *n)
 {

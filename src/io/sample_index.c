@@ -80,7 +80,8 @@ qk_status qk_sidx_build(qk_sidx *x, const char *path, qk_srec *recs, size_t n, q
             long a = recs[i - 1].line < recs[i].line ? recs[i - 1].line : recs[i].line;
             long b = recs[i - 1].line < recs[i].line ? recs[i].line : recs[i - 1].line;
             st = qk_error_at(err, QK_EINPUT, path, b, 0, "document '%s' of topic '%s' repeats line %ld",
-                             qk_strpool_str(x->docs, recs[i].doc), qk_strpool_str(x->topics, recs[i].topic), a);
+                             qk_strpool_str(x->docs, recs[i].doc), qk_strpool_str(x->topics, recs[i].topic),
+                             a);
             goto out;
         }
         x->start[topic_rank[recs[i].topic] + 1]++;
@@ -124,8 +125,8 @@ size_t qk_sidx_find(const qk_sidx *x, size_t t, const char *docno)
     return (size_t)-1;
 }
 
-qk_status qk_sidx_read(qk_sidx *x, const char *path, qk_sidx_parse_fn fn, void *ctx,
-                       qk_srec **recs, size_t *n, qk_error *err)
+qk_status qk_sidx_read(qk_sidx *x, const char *path, qk_sidx_parse_fn fn, void *ctx, qk_srec **recs,
+                       size_t *n, qk_error *err)
 {
     qk_lines *l = NULL;
     size_t cap = 0, len;

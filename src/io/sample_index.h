@@ -9,7 +9,7 @@
 typedef struct qk_srec {
     uint32_t topic, doc; /* ids in the index's pools                */
     long line;
-    size_t src;          /* the caller's payload index              */
+    size_t src; /* the caller's payload index              */
 } qk_srec;
 
 typedef struct qk_sidx {
@@ -28,13 +28,12 @@ void qk_sidx_free(qk_sidx *x);
 qk_status qk_sidx_build(qk_sidx *x, const char *path, qk_srec *recs, size_t n, qk_error *err);
 /* Parse one line: fill r->topic/doc (intern into x's pools), r->line and
  * the caller's payload number r->src; *skip = 1 for a line to ignore. */
-typedef qk_status (*qk_sidx_parse_fn)(void *ctx, qk_sidx *x, const char *path, long lineno,
-                                      const char *line, size_t len, qk_srec *r, int *skip,
-                                      qk_error *err);
+typedef qk_status (*qk_sidx_parse_fn)(void *ctx, qk_sidx *x, const char *path, long lineno, const char *line,
+                                      size_t len, qk_srec *r, int *skip, qk_error *err);
 /* Read every line of path through fn, then build. *recs (malloc'd, sorted)
  * and *n belong to the caller. */
-qk_status qk_sidx_read(qk_sidx *x, const char *path, qk_sidx_parse_fn fn, void *ctx,
-                       qk_srec **recs, size_t *n, qk_error *err);
+qk_status qk_sidx_read(qk_sidx *x, const char *path, qk_sidx_parse_fn fn, void *ctx, qk_srec **recs,
+                       size_t *n, qk_error *err);
 int qk_sidx_find_topic(const qk_sidx *x, const char *qid, size_t *t);
 /* Sorted position of (t, docno), or (size_t)-1. */
 size_t qk_sidx_find(const qk_sidx *x, size_t t, const char *docno);

@@ -93,9 +93,18 @@ out:
     return st;
 }
 
-size_t qk_strata_num_topics(const qk_strata *s) { return s->x.ntopics; }
-const char *qk_strata_topic(const qk_strata *s, size_t t) { return qk_strpool_str(s->x.topics, s->x.order[t]); }
-int qk_strata_find_topic(const qk_strata *s, const char *qid, size_t *t) { return qk_sidx_find_topic(&s->x, qid, t); }
+size_t qk_strata_num_topics(const qk_strata *s)
+{
+    return s->x.ntopics;
+}
+const char *qk_strata_topic(const qk_strata *s, size_t t)
+{
+    return qk_strpool_str(s->x.topics, s->x.order[t]);
+}
+int qk_strata_find_topic(const qk_strata *s, const char *qid, size_t *t)
+{
+    return qk_sidx_find_topic(&s->x, qid, t);
+}
 
 const qk_stratum_doc *qk_strata_docs(const qk_strata *s, size_t t, size_t *n)
 {
