@@ -78,21 +78,38 @@ out:
     return st;
 }
 
-/* Weighted logistic regression by Newton: rows x (n x k), weights for label
- * 1 (w1) and label 0 (w0), no intercept (put a column of ones in x for one).
- * beta (k) starts at 0. */
+/* log sigma(z) without overflow. */
+static double log_sig(double z) { return z >= 0 ? -log1p(exp(-z)) : z - log1p(exp(z)); }
+
+static double logit_loglik(size_t n, int k, const double *x, const double *w1, const double *w0, const double *b)
+{
+    double ll = 0;
+    for (size_t i = 0; i < n; i++) {
+        double z = 0;
+        for (int j = 0; j < k; j++)
+            z += b[j] * x[i * (size_t)k + (size_t)j];
+        ll += w1[i] * log_sig(z) + w0[i] * log_sig(-z);
+    }
+    return ll;
+}
+
+/* Weighted logistic regression by Newton with step halving (a full Newton
+ * step can overshoot when the fitted probabilities are near 0 or 1): rows x
+ * (n x k), weights for label 1 (w1) and label 0 (w0), no intercept (put a
+ * column of ones in x for one). beta (k) starts at 0. */
 static qk_status logit_fit(size_t n, int k, const double *x, const double *w1, const double *w0, double *beta)
 {
     double *g = malloc((size_t)k * sizeof *g), *h = malloc((size_t)k * (size_t)k * sizeof *h);
+    double *old = malloc((size_t)k * sizeof *old), ll;
     qk_status st = QK_OK;
-    if (!g || !h) {
-        free(g);
-        free(h);
-        return QK_ENOMEM;
+    if (!g || !h || !old) {
+        st = QK_ENOMEM;
+        goto out;
     }
     memset(beta, 0, (size_t)k * sizeof *beta);
+    ll = logit_loglik(n, k, x, w1, w0, beta);
     for (int it = 0; it < 100; it++) {
-        double step = 0;
+        double step = 0, t = 1, nll;
         memset(g, 0, (size_t)k * sizeof *g);
         memset(h, 0, (size_t)k * (size_t)k * sizeof *h);
         for (size_t i = 0; i < n; i++) {
@@ -108,19 +125,29 @@ static qk_status logit_fit(size_t n, int k, const double *x, const double *w1, c
                     h[j * k + l] += w * s * (1 - s) * xi[j] * xi[l];
             }
         }
+        for (int j = 0; j < k; j++)
+            h[j * k + j] += 1e-12; /* keeps the factorisation defined when s(1-s) underflows */
         if (solve_pd(k, h, g) != 0) {
             st = QK_EINTERNAL;
             break;
         }
-        for (int j = 0; j < k; j++) {
-            beta[j] += g[j];
-            step = fmax(step, fabs(g[j]));
+        memcpy(old, beta, (size_t)k * sizeof *beta);
+        for (int half = 0; half < 40; half++, t /= 2) {
+            for (int j = 0; j < k; j++)
+                beta[j] = old[j] + t * g[j];
+            if ((nll = logit_loglik(n, k, x, w1, w0, beta)) >= ll - 1e-12 * fabs(ll))
+                break;
         }
+        ll = nll;
+        for (int j = 0; j < k; j++)
+            step = fmax(step, fabs(t * g[j]));
         if (step < 1e-10)
             break;
     }
+out:
     free(g);
     free(h);
+    free(old);
     return st;
 }
 

@@ -455,7 +455,8 @@ qk_status qk_rtc_simulate(const char *truth_qrels, const char *const *run_paths,
     qk_rng_seed(&rng, o->seed);
     for (size_t tr = 0; tr < o->trials; tr++) {
         if ((st = trial(&s, &rng, tr, out)) != QK_OK) {
-            st = qk_error_set(err, st, "simulation trial %zu failed", tr + 1);
+            st = qk_error_set(err, st, "simulation trial %zu failed: %s", tr + 1,
+                              st == QK_ENOMEM ? "out of memory" : "the RTC model could not be fitted");
             goto out;
         }
         out->trials = tr + 1;
