@@ -1,0 +1,187 @@
+/* qrelkit pool: which documents to judge next.
+ *
+ * A pool is the union of the top-`depth` documents of every run, per topic.
+ * A strategy turns the runs plus the judgments made so far (and, for the
+ * samplers, the sampling design so far) into the next batch of documents.
+ * Strategies (one file each under src/pool/, formulas in doc/qrelkit-pool.md):
+ *
+ *   depth     depth-k pooling, documents by their best rank (incremental)
+ *   topk      per-run top-k: runs in turn, each adds its next unpooled document
+ *   rrf, rbp  ordered pools by reciprocal-rank fusion / rank-biased precision
+ *   strat     stratified sampling by depth (xinfAP strata)
+ *   statap    AP-prior PPS sampling without replacement (prels, exact pi)
+ *   active    Li's active sampling: with-replacement draws in rounds
+ *   mtc       Carterette's minimal test collections (max weight first)
+ *   mtf       Cormack's move-to-front
+ *   mab       Losada's MM-NS bandit (MaxMean, non-stationary)
+ *
+ * Budgets and batches are per topic: every topic gets at most `batch` new
+ * documents per call, and none once `budget` of its pool documents are
+ * judged. The state between calls is the judgments plus, for the samplers,
+ * a qk_pool_design (a text file, qk_pool_design_write).
+ *
+ * Ownership: objects returned through **out belong to the caller and are
+ * released with the matching *_free (which accepts NULL). Strings returned by
+ * accessors live as long as the object. */
+#ifndef QRELKIT_POOL_H
+#define QRELKIT_POOL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "qrelkit/core.h"
+#include "qrelkit/io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Runs cut to the pool depth ------------------------------------------ */
+typedef struct qk_pool_topic {
+    const char *qid;
+    size_t ndocs;               /* documents in the pool (union of the lists)   */
+    const char *const *docnos;  /* ndocs, strcmp order; doc id = index          */
+    const uint32_t *const *lists; /* per run: doc ids in rank order             */
+    const size_t *len;          /* per run: list length (<= depth, 0 = absent)  */
+} qk_pool_topic;
+
+typedef struct qk_pool_runs qk_pool_runs;
+/* Builder: runids[0..nruns), lists cut to depth (> 0). */
+qk_status qk_pool_runs_new(size_t nruns, const char *const *runids, long depth, qk_pool_runs **out,
+                           qk_error *err);
+/* Add run r's ranked list for topic qid (best first). A docno repeated in a
+ * list keeps its first rank. A second list for the same (run, topic) is an error. */
+qk_status qk_pool_runs_add(qk_pool_runs *p, size_t r, const char *qid, const char *const *docnos,
+                           size_t n, qk_error *err);
+/* Freeze: topics in qk_est_topic_cmp order, documents interned per topic. */
+qk_status qk_pool_runs_finish(qk_pool_runs *p, qk_error *err);
+/* Read TREC run files (ranked as trec_eval does: score descending, ties by
+ * docno descending) and finish. */
+qk_status qk_pool_runs_read(const char *const *paths, size_t nruns, long depth, qk_pool_runs **out,
+                            qk_error *err);
+void qk_pool_runs_free(qk_pool_runs *p);
+size_t qk_pool_num_runs(const qk_pool_runs *p);
+const char *qk_pool_runid(const qk_pool_runs *p, size_t r);
+long qk_pool_depth(const qk_pool_runs *p);
+size_t qk_pool_num_topics(const qk_pool_runs *p);
+const qk_pool_topic *qk_pool_topic_at(const qk_pool_runs *p, size_t t);
+/* Topic index of a qid; 1 when found. */
+int qk_pool_find_topic(const qk_pool_runs *p, const char *qid, size_t *t);
+/* Doc id of a docno in topic t; 1 when in the pool. Binary search. */
+int qk_pool_find_doc(const qk_pool_topic *tp, const char *docno, uint32_t *doc);
+
+/* ---- Judgments ------------------------------------------------------------ */
+/* x[t][d]: -1 unjudged, 0 non-relevant, 1 relevant. */
+typedef struct qk_pool_judged {
+    size_t ntopics;
+    signed char **x;
+    size_t *njudged, *nrel; /* per topic, pool documents only */
+} qk_pool_judged;
+qk_status qk_pool_judged_new(const qk_pool_runs *p, qk_pool_judged **out, qk_error *err);
+void qk_pool_judged_free(qk_pool_judged *j);
+void qk_pool_judged_set(qk_pool_judged *j, size_t t, uint32_t d, int rel);
+/* Judgments of pool documents from a qrels (grade >= rel_level is relevant).
+ * Judged documents outside the pool are ignored. */
+qk_status qk_pool_judged_from_qrels(qk_pool_judged *j, const qk_pool_runs *p, const qk_qrels *q,
+                                    long rel_level, qk_error *err);
+
+/* ---- The AP prior (Aslam & Pavlu; MQ 2007 Eq. 10) --------------------------
+ * W(r) = (1 + H_Z - H_{r-1}) / (2Z), r = 1..Z: sums to 1 over a list of Z.
+ * qk_pool_ap_prior fills w[0..Z). The document weight of topic tp is the mean
+ * of W over all runs (0 for a run that misses the document). */
+void qk_pool_ap_prior(size_t z, double *w);
+qk_status qk_pool_doc_weights(const qk_pool_topic *tp, size_t nruns, double *w);
+
+/* ---- Strategies ------------------------------------------------------------ */
+typedef enum {
+    QK_POOL_DEPTH = 0,
+    QK_POOL_TOPK,
+    QK_POOL_RRF,
+    QK_POOL_RBP,
+    QK_POOL_STRAT,
+    QK_POOL_STATAP,
+    QK_POOL_ACTIVE,
+    QK_POOL_MTC,
+    QK_POOL_MTF,
+    QK_POOL_MAB,
+    QK_POOL_NMETHODS
+} qk_pool_method;
+int qk_pool_method_parse(const char *name, qk_pool_method *out); /* 0 ok */
+const char *qk_pool_method_name(qk_pool_method m);
+/* 1 for the samplers (strat, statap, active), which need a design. */
+int qk_pool_method_samples(qk_pool_method m);
+
+typedef struct qk_pool_opts {
+    qk_pool_method method;
+    long budget;         /* judged pool documents per topic (default 100)     */
+    long batch;          /* new documents per topic per call (default 10)     */
+    uint64_t seed;       /* default 42                                        */
+    double rrf_k;        /* RRF constant (60)                                 */
+    double rbp_p;        /* RBP persistence (0.8)                             */
+    size_t strata;       /* statap: equal-prior-mass strata (8)               */
+    const long *cuts;    /* strat: stratum bottoms by best rank (10,30,100)   */
+    size_t ncuts;
+    long pair_a, pair_b; /* mtc: restrict the weights to two runs (-1: all)   */
+    double mab_decay;    /* mab: weight of older evidence per step (0.9)      */
+    long active_max_draws; /* active: draws per round cap (100000)            */
+} qk_pool_opts;
+void qk_pool_opts_init(qk_pool_opts *o);
+
+/* ---- Sampling design (samplers' state between calls) ----------------------- */
+typedef struct qk_pool_design qk_pool_design;
+/* A fresh design for method/seed/strata over p. */
+qk_status qk_pool_design_new(const qk_pool_runs *p, const qk_pool_opts *o, qk_pool_design **out,
+                             qk_error *err);
+/* Read a design file written by qk_pool_design_write; it must match the
+ * runs (same run ids in the same order) and o->method, o->seed. */
+qk_status qk_pool_design_read(const char *path, const qk_pool_runs *p, const qk_pool_opts *o,
+                              qk_pool_design **out, qk_error *err);
+/* Write atomically (temporary file, then rename). */
+qk_status qk_pool_design_write(const qk_pool_design *d, const qk_pool_runs *p, const char *path,
+                               qk_error *err);
+void qk_pool_design_free(qk_pool_design *d);
+
+/* ---- The next batch ---------------------------------------------------------- */
+typedef struct qk_pool_pick {
+    uint32_t topic, doc;
+    double pi;    /* samplers: inclusion probability of the current sample;
+                     deterministic methods: 1                                */
+    long draws;   /* active: times drawn so far; others 0                    */
+    double score; /* the method's priority (weight, fused score, rank ...)   */
+} qk_pool_pick;
+/* Pick up to o->batch documents per topic. Samplers advance d (required for
+ * them, ignored otherwise); documents they sampled earlier that are still
+ * unjudged are returned again first. *picks (caller frees) are in topic
+ * order, then in the order the method chose them. */
+qk_status qk_pool_next(const qk_pool_runs *p, const qk_pool_judged *j, qk_pool_design *d,
+                       const qk_pool_opts *o, qk_pool_pick **picks, size_t *npicks, qk_error *err);
+
+/* ---- The sample so far, for the estimators ---------------------------------- */
+typedef struct qk_pool_unit {
+    uint32_t doc;
+    double pi; /* inclusion probability of the whole sample so far */
+    long draws; /* active: times drawn; others 1 */
+} qk_pool_unit;
+/* Units sampled in topic t (caller frees *units). */
+qk_status qk_pool_design_sample(const qk_pool_design *d, const qk_pool_runs *p, size_t t,
+                                qk_pool_unit **units, size_t *n, qk_error *err);
+/* Files for `qrelkit eval -R`: prels ("topic docno rel 1 pi", statap/active),
+ * strata ("topic 0 docno stratum rel", -1 = pooled, not sampled; strat), draws
+ * ("topic docno rel p pi", one line per draw; active). Judged units only. */
+qk_status qk_pool_write_prels(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+                              FILE *f, qk_error *err);
+qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p,
+                               const qk_pool_judged *j, FILE *f, qk_error *err);
+qk_status qk_pool_write_draws(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+                              FILE *f, qk_error *err);
+
+/* ---- MTC weights (MQ 2007 Alg. 8.1-8.2) ----------------------------------------
+ * w[d] for every pool document of tp given the judgments x (-1/0/1), over
+ * runs[0..nr) (indices into the pool's runs). Judged documents get 0. */
+qk_status qk_pool_mtc_weights(const qk_pool_topic *tp, const size_t *runs, size_t nr,
+                              const signed char *x, double *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,177 @@
+/* Active sampling (Li & Kanoulas 2017; Li thesis ch. 2, Algorithm 1). Each
+ * round mixes the runs' rank distributions (the AP prior of pool_prior.c)
+ * with run probabilities proportional to the runs' current Horvitz-Thompson
+ * AP estimates (Eq. 2.1; uniform while no relevant document is sampled),
+ * then draws documents with replacement until the round has `cap` new
+ * documents to judge. Every draw is kept with its round, because the
+ * inclusion probability of a document is over all rounds:
+ *   pi_i = 1 - prod_t (1 - p_t(i))^{N_t}                        (Eq. 2.5)
+ * computed as -expm1(sum_t N_t log1p(-p_t(i))) so pi near 0 or 1 keeps its
+ * digits. Good runs are oversampled, yet every pooled document keeps p > 0
+ * in round 1, which is what keeps the HT estimators unbiased. */
+#include "pool_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* p_t(i) of every document for run probabilities rw (one round). */
+static qk_status doc_probs(const qk_pool_topic *tp, size_t nruns, const double *rw, double *p)
+{
+    size_t maxlen = 0;
+    double *prior;
+    for (size_t r = 0; r < nruns; r++)
+        if (tp->len[r] > maxlen)
+            maxlen = tp->len[r];
+    if (!(prior = malloc((maxlen ? maxlen : 1) * sizeof *prior)))
+        return QK_ENOMEM;
+    memset(p, 0, tp->ndocs * sizeof *p);
+    for (size_t r = 0; r < nruns; r++) {
+        if (!tp->len[r] || rw[r] <= 0)
+            continue;
+        qk_pool_ap_prior(tp->len[r], prior);
+        for (size_t k = 0; k < tp->len[r]; k++)
+            p[tp->lists[r][k]] += rw[r] * prior[k];
+    }
+    free(prior);
+    return QK_OK;
+}
+
+qk_status pool_active_pi(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, double *pi)
+{
+    size_t n = tp->ndocs;
+    double *p = malloc((n ? n : 1) * sizeof *p);
+    if (!p)
+        return QK_ENOMEM;
+    memset(pi, 0, n * sizeof *pi); /* holds sum_t N_t log1p(-p_t) first */
+    for (size_t t = 0; t < dt->nrounds; t++) {
+        if (doc_probs(tp, nruns, dt->rw + t * nruns, p) != QK_OK) {
+            free(p);
+            return QK_ENOMEM;
+        }
+        for (size_t i = 0; i < n; i++)
+            pi[i] += (double)dt->rdraws[t] * log1p(-(p[i] < 1 ? p[i] : 1 - 1e-16));
+    }
+    for (size_t i = 0; i < n; i++)
+        pi[i] = -expm1(pi[i]);
+    free(p);
+    return QK_OK;
+}
+
+/* Run probabilities for the next round: HT AP estimates (Eqs. 2.12-2.14)
+ * from the judged sample, normalised; uniform over the runs with a list
+ * when all are 0. */
+static qk_status run_probs(const qk_pool_topic *tp, size_t nruns, const signed char *x,
+                           const design_topic *dt, double *rw)
+{
+    size_t n = tp->ndocs;
+    double *pi = malloc((n ? n : 1) * sizeof *pi), rhat = 0, sum = 0;
+    unsigned char *in = calloc(n ? n : 1, 1);
+    size_t live = 0;
+    if (!pi || !in || pool_active_pi(tp, nruns, dt, pi) != QK_OK) {
+        free(pi);
+        free(in);
+        return QK_ENOMEM;
+    }
+    for (size_t k = 0; k < dt->ndraws; k++)
+        in[dt->draw_doc[k]] = 1;
+    for (size_t i = 0; i < n; i++)
+        if (in[i] && x[i] == 1 && pi[i] > 0)
+            rhat += 1 / pi[i];
+    for (size_t r = 0; r < nruns; r++) {
+        double s = 0, num = 0;
+        rw[r] = 0;
+        live += tp->len[r] > 0;
+        if (rhat <= 0)
+            continue;
+        for (size_t k = 0; k < tp->len[r]; k++) {
+            uint32_t d = tp->lists[r][k];
+            if (in[d] && x[d] == 1 && pi[d] > 0) {
+                s += 1 / pi[d];
+                num += s / (double)(k + 1) / pi[d];
+            }
+        }
+        rw[r] = num / rhat;
+        sum += rw[r];
+    }
+    for (size_t r = 0; r < nruns; r++)
+        rw[r] = sum > 0 ? rw[r] / sum : (tp->len[r] > 0 ? 1.0 / (double)live : 0);
+    free(pi);
+    free(in);
+    return QK_OK;
+}
+
+qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed char *x,
+                           design_topic *dt, const qk_pool_opts *o, size_t t, long cap, pool_out *out,
+                           size_t *nout)
+{
+    size_t n = tp->ndocs, k = 0;
+    unsigned char *taken = calloc(n ? n : 1, 1);
+    double *rw = malloc(nruns * sizeof *rw), *p = malloc((n ? n : 1) * sizeof *p), *cum = NULL;
+    long *cnt = calloc(n ? n : 1, sizeof *cnt);
+    qk_status st = QK_ENOMEM;
+    qk_rng rng;
+    *nout = 0;
+    if (!taken || !rw || !p || !cnt)
+        goto out;
+    for (size_t i = 0; i < dt->ndraws; i++)
+        cnt[dt->draw_doc[i]]++;
+    /* Drawn but not judged yet: the round is not over until they are. */
+    for (size_t i = 0; i < n && (long)k < cap; i++)
+        if (cnt[i] && x[i] < 0)
+            out[k++].doc = (uint32_t)i;
+    if (k == 0 && cap > 0 && n > 0) {
+        double total = 0;
+        if ((st = run_probs(tp, nruns, x, dt, rw)) != QK_OK || (st = doc_probs(tp, nruns, rw, p)) != QK_OK)
+            goto out;
+        st = QK_ENOMEM;
+        if (!(cum = malloc(n * sizeof *cum)))
+            goto out;
+        for (size_t i = 0; i < n; i++)
+            cum[i] = total += p[i];
+        if (pool_design_push_round(dt, nruns, rw) != QK_OK)
+            goto out;
+        /* One generator per (topic, round): a resumed loop draws exactly what
+         * an uninterrupted one would. */
+        pool_topic_rng(&rng, o->seed, t, 2 + dt->nrounds);
+        for (long draws = 0; (long)k < cap && draws < o->active_max_draws && total > 0; draws++) {
+            double u = qk_rng_uniform(&rng) * total;
+            size_t lo = 0, hi = n - 1;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (cum[mid] > u)
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            while (lo + 1 < n && p[lo] <= 0) /* never land on a zero-probability slot */
+                lo++;
+            if (pool_design_push_draw(dt, (uint32_t)lo) != QK_OK)
+                goto out;
+            cnt[lo]++;
+            if (x[lo] < 0 && !taken[lo]) {
+                taken[lo] = 1;
+                out[k++].doc = (uint32_t)lo;
+            }
+        }
+    }
+    {
+        double *pi = p; /* reuse: pi after this round */
+        if (n && (st = pool_active_pi(tp, nruns, dt, pi)) != QK_OK)
+            goto out;
+        for (size_t i = 0; i < k; i++) {
+            out[i].pi = pi[out[i].doc];
+            out[i].draws = cnt[out[i].doc];
+            out[i].score = (double)dt->nrounds;
+        }
+    }
+    *nout = k;
+    st = QK_OK;
+out:
+    free(taken);
+    free(rw);
+    free(p);
+    free(cum);
+    free(cnt);
+    return st;
+}

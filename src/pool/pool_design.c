@@ -1,0 +1,256 @@
+/* The sampling design: what the samplers remember between calls, and the
+ * files made from it. The design file is plain text, one record a line
+ * (doc/qrelkit-pool.md, "design file"):
+ *   # qrelkit pool design 1
+ *   method statap | strat | active
+ *   seed S
+ *   strata H            (statap)      cuts 10,30,100   (strat)
+ *   run RUNID           (one per run, in --runs order; checked on reading)
+ *   topic QID M         (statap, strat: units of the sample so far)
+ *   round QID N P1..PK  (active: a round of N draws with run probabilities P)
+ *   draw QID DOCNO      (active: every draw of the round above, in order)
+ * Everything else (strata, permutations) is recomputed from the seed. */
+#include "pool_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void dt_free(design_topic *dt)
+{
+    free(dt->order);
+    free(dt->stratum);
+    free(dt->alloc);
+    free(dt->nh);
+    free(dt->rw);
+    free(dt->rdraws);
+    free(dt->draw_doc);
+    free(dt->draw_round);
+}
+
+void qk_pool_design_free(qk_pool_design *d)
+{
+    if (!d)
+        return;
+    for (size_t t = 0; d->t && t < d->ntopics; t++)
+        dt_free(&d->t[t]);
+    free(d->t);
+    free(d->cuts);
+    free(d);
+}
+
+qk_status qk_pool_design_new(const qk_pool_runs *p, const qk_pool_opts *o, qk_pool_design **out,
+                             qk_error *err)
+{
+    qk_pool_design *d = calloc(1, sizeof *d);
+    *out = NULL;
+    if (!d)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    d->method = o->method;
+    d->seed = o->seed;
+    d->strata = o->strata ? o->strata : 1;
+    d->ntopics = p->ntopics;
+    d->nruns = p->nruns;
+    d->ncuts = o->ncuts;
+    if (!(d->t = calloc(p->ntopics ? p->ntopics : 1, sizeof *d->t)) ||
+        !(d->cuts = malloc((o->ncuts ? o->ncuts : 1) * sizeof *d->cuts)))
+        goto nomem;
+    if (o->ncuts)
+        memcpy(d->cuts, o->cuts, o->ncuts * sizeof *d->cuts);
+    if (d->method == QK_POOL_STATAP || d->method == QK_POOL_STRAT)
+        for (size_t t = 0; t < p->ntopics; t++)
+            if (pool_strata_setup(&p->topics[t].pub, p->nruns, d, t, &d->t[t]) != QK_OK)
+                goto nomem;
+    *out = d;
+    return QK_OK;
+nomem:
+    qk_pool_design_free(d);
+    return qk_error_set(err, QK_ENOMEM, "out of memory");
+}
+
+/* Active rounds/draws, also used by the reader. */
+qk_status pool_design_push_round(design_topic *dt, size_t nruns, const double *rw)
+{
+    size_t cap = dt->caprounds;
+    long *nd;
+    if (qk_grow((void **)&dt->rw, &cap, (dt->nrounds + 1) * nruns, sizeof *dt->rw) != QK_OK)
+        return QK_ENOMEM;
+    dt->caprounds = cap;
+    if (!(nd = realloc(dt->rdraws, (dt->nrounds + 1) * sizeof *nd)))
+        return QK_ENOMEM;
+    dt->rdraws = nd;
+    memcpy(dt->rw + dt->nrounds * nruns, rw, nruns * sizeof *rw);
+    dt->rdraws[dt->nrounds++] = 0;
+    return QK_OK;
+}
+
+qk_status pool_design_push_draw(design_topic *dt, uint32_t doc)
+{
+    size_t cap = dt->capdraws;
+    if (qk_grow((void **)&dt->draw_doc, &cap, dt->ndraws + 1, sizeof *dt->draw_doc) != QK_OK)
+        return QK_ENOMEM;
+    cap = dt->capdraws;
+    if (qk_grow((void **)&dt->draw_round, &cap, dt->ndraws + 1, sizeof *dt->draw_round) != QK_OK)
+        return QK_ENOMEM;
+    dt->capdraws = cap;
+    dt->draw_doc[dt->ndraws] = doc;
+    dt->draw_round[dt->ndraws++] = (uint32_t)(dt->nrounds - 1);
+    dt->rdraws[dt->nrounds - 1]++;
+    return QK_OK;
+}
+
+#define BAD(...) qk_error_at(err, QK_EINPUT, path, lineno, 0, __VA_ARGS__)
+
+static qk_status read_line(qk_pool_design *d, const qk_pool_runs *p, const qk_pool_opts *o, const char *path,
+                           long lineno, char *line, size_t *nrun, qk_error *err)
+{
+    const char *f[4096];
+    size_t fl[4096], nf;
+    size_t t;
+    char key[32], a[4096];
+    nf = qk_split_fields(line, strlen(line), f, fl, 4096);
+    if (nf == 0 || f[0][0] == '#')
+        return QK_OK;
+    if (nf > 4096 || fl[0] >= sizeof key || (nf > 1 && fl[1] >= sizeof a))
+        return BAD("line too long for a design record");
+    memcpy(key, f[0], fl[0]);
+    key[fl[0]] = 0;
+    if (nf > 1) {
+        memcpy(a, f[1], fl[1]);
+        a[fl[1]] = 0;
+    }
+    if (strcmp(key, "method") == 0 && nf == 2) {
+        qk_pool_method m;
+        if (qk_pool_method_parse(a, &m) != 0 || m != o->method)
+            return BAD("design is for method '%s', not '%s'", a, qk_pool_method_name(o->method));
+    } else if (strcmp(key, "seed") == 0 && nf == 2) {
+        if (strtoull(a, NULL, 10) != o->seed)
+            return BAD("design was made with seed %s, not %llu", a, (unsigned long long)o->seed);
+    } else if ((strcmp(key, "strata") == 0 || strcmp(key, "cuts") == 0) && nf == 2) {
+        /* informative: the options must give the same (checked by the user) */
+    } else if (strcmp(key, "run") == 0 && nf == 2) {
+        if (*nrun >= p->nruns || strcmp(a, p->runids[*nrun]) != 0)
+            return BAD("run '%s' does not match the runs given (same runs, same order)", a);
+        (*nrun)++;
+    } else if (strcmp(key, "topic") == 0 && nf == 3) {
+        long m;
+        if (!qk_pool_find_topic(p, a, &t))
+            return BAD("topic '%s' is not in the runs", a);
+        if (qk_parse_long(f[2], fl[2], &m) != 0 || m < 0 || (size_t)m > p->topics[t].pub.ndocs)
+            return BAD("bad sample size for topic '%s'", a);
+        d->t[t].m = (size_t)m;
+    } else if (strcmp(key, "round") == 0 && nf == 3 + p->nruns) {
+        double rw[4096];
+        if (!qk_pool_find_topic(p, a, &t))
+            return BAD("topic '%s' is not in the runs", a);
+        for (size_t r = 0; r < p->nruns; r++)
+            if (qk_parse_double(f[3 + r], fl[3 + r], &rw[r]) != 0 || rw[r] < 0)
+                return BAD("bad run probability");
+        if (pool_design_push_round(&d->t[t], p->nruns, rw) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+    } else if (strcmp(key, "draw") == 0 && nf == 3) {
+        char doc[4096];
+        uint32_t id;
+        if (!qk_pool_find_topic(p, a, &t) || d->t[t].nrounds == 0)
+            return BAD("draw before a round of topic '%s'", a);
+        if (fl[2] >= sizeof doc)
+            return BAD("docno too long");
+        memcpy(doc, f[2], fl[2]);
+        doc[fl[2]] = 0;
+        if (!qk_pool_find_doc(&p->topics[t].pub, doc, &id))
+            return BAD("document '%s' is not in the pool of topic '%s'", doc, a);
+        if (pool_design_push_draw(&d->t[t], id) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+    } else
+        return BAD("unknown design record '%s'", key);
+    return QK_OK;
+}
+
+qk_status qk_pool_design_read(const char *path, const qk_pool_runs *p, const qk_pool_opts *o,
+                              qk_pool_design **out, qk_error *err)
+{
+    qk_lines *l = NULL;
+    const char *line;
+    size_t len, nrun = 0;
+    int r;
+    qk_status st;
+    char *buf = NULL;
+    size_t cap = 0;
+    if ((st = qk_pool_design_new(p, o, out, err)) != QK_OK)
+        return st;
+    if ((st = qk_lines_open(path, &l, err)) != QK_OK)
+        goto out;
+    while ((r = qk_lines_next(l, &line, &len, err)) > 0) {
+        if (qk_grow((void **)&buf, &cap, len + 1, 1) != QK_OK) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+        memcpy(buf, line, len);
+        buf[len] = 0;
+        if ((st = read_line(*out, p, o, path, qk_lines_lineno(l), buf, &nrun, err)) != QK_OK)
+            goto out;
+    }
+    if (r < 0) {
+        st = (qk_status)r;
+        goto out;
+    }
+    if (nrun != p->nruns)
+        st = qk_error_set(err, QK_EINPUT, "'%s': made for %zu runs, %zu given", path, nrun, p->nruns);
+out:
+    free(buf);
+    qk_lines_close(l);
+    if (st != QK_OK) {
+        qk_pool_design_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+qk_status qk_pool_design_write(const qk_pool_design *d, const qk_pool_runs *p, const char *path,
+                               qk_error *err)
+{
+    char tmp[4096];
+    FILE *f;
+    int bad = 0;
+    if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof tmp)
+        return qk_error_set(err, QK_EIO, "'%s': path too long", path);
+    if (!(f = fopen(tmp, "w")))
+        return qk_error_set(err, QK_EIO, "'%s': cannot write: %s", tmp, strerror(errno));
+    fprintf(f, "# qrelkit pool design 1\nmethod %s\nseed %llu\n", qk_pool_method_name(d->method),
+            (unsigned long long)d->seed);
+    if (d->method == QK_POOL_STATAP)
+        fprintf(f, "strata %zu\n", d->strata);
+    if (d->method == QK_POOL_STRAT) {
+        fputs("cuts ", f);
+        for (size_t c = 0; c < d->ncuts; c++)
+            fprintf(f, "%s%ld", c ? "," : "", d->cuts[c]);
+        fputc('\n', f);
+    }
+    for (size_t r = 0; r < p->nruns; r++)
+        fprintf(f, "run %s\n", p->runids[r]);
+    for (size_t t = 0; t < d->ntopics; t++) {
+        const design_topic *dt = &d->t[t];
+        const char *qid = p->topics[t].qid;
+        if (d->method != QK_POOL_ACTIVE) {
+            if (dt->m)
+                fprintf(f, "topic %s %zu\n", qid, dt->m);
+            continue;
+        }
+        for (size_t k = 0, rd = 0; rd < dt->nrounds; rd++) {
+            fprintf(f, "round %s %ld", qid, dt->rdraws[rd]);
+            for (size_t r = 0; r < p->nruns; r++)
+                fprintf(f, " %.17g", dt->rw[rd * p->nruns + r]);
+            fputc('\n', f);
+            for (; k < dt->ndraws && dt->draw_round[k] == rd; k++)
+                fprintf(f, "draw %s %s\n", qid, p->topics[t].docnos[dt->draw_doc[k]]);
+        }
+    }
+    bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        remove(tmp);
+        return qk_error_set(err, QK_EIO, "'%s': cannot write", path);
+    }
+    return QK_OK;
+}

@@ -1,0 +1,100 @@
+/* Shared by the pool strategies: the run store, the design, and the
+ * per-strategy entry points that qk_pool_next dispatches to. */
+#ifndef QK_POOL_INTERNAL_H
+#define QK_POOL_INTERNAL_H
+
+#include "qrelkit/pool.h"
+
+typedef struct pool_topic {
+    qk_pool_topic pub;
+    char *qid;
+    char **docnos;
+    uint32_t **lists;
+    size_t *len;
+} pool_topic;
+
+typedef struct pool_entry { /* one (run, topic) list while building */
+    char *qid;
+    size_t run;
+    char **docnos;
+    size_t n;
+} pool_entry;
+
+struct qk_pool_runs {
+    size_t nruns;
+    char **runids;
+    long depth;
+    int finished;
+    pool_entry *ent;
+    size_t nent, capent;
+    size_t ntopics;
+    pool_topic *topics;
+};
+
+/* Sampler state of one topic. */
+typedef struct design_topic {
+    size_t m;          /* statap/strat: units of the emission order taken    */
+    uint32_t *order;   /* statap/strat: emission order of the documents      */
+    uint32_t *stratum; /* statap/strat: stratum of every document            */
+    uint32_t *alloc;   /* statap/strat: stratum of the k-th unit             */
+    size_t nstrata;
+    size_t *nh;        /* stratum sizes                                      */
+    size_t nrounds;    /* active                                             */
+    double *rw;        /* active: nrounds x nruns run probabilities          */
+    long *rdraws;      /* active: draws per round                            */
+    uint32_t *draw_doc, *draw_round; /* active: every draw, in order          */
+    size_t ndraws, capdraws, caprounds;
+} design_topic;
+
+struct qk_pool_design {
+    qk_pool_method method;
+    uint64_t seed;
+    size_t strata;
+    long *cuts;
+    size_t ncuts;
+    size_t ntopics, nruns;
+    design_topic *t;
+};
+
+/* An emitted document (before the topic index is attached). */
+typedef struct pool_out {
+    uint32_t doc;
+    double pi, score;
+    long draws;
+} pool_out;
+
+/* Ordered pools: a full order of the topic's documents and their scores. */
+void pool_order_depth(const qk_pool_topic *tp, size_t nruns, uint32_t *order, double *score);
+void pool_order_topk(const qk_pool_topic *tp, size_t nruns, uint32_t *order, double *score);
+void pool_order_fusion(const qk_pool_topic *tp, size_t nruns, int rbp, double param, uint32_t *order,
+                       double *score);
+/* Best (smallest) rank of every document over the runs. */
+void pool_min_rank(const qk_pool_topic *tp, size_t nruns, long *minr);
+
+/* Samplers. */
+qk_status pool_strata_setup(const qk_pool_topic *tp, size_t nruns, const qk_pool_design *d, size_t t,
+                            design_topic *dt);
+double pool_strata_pi(const design_topic *dt, uint32_t doc);
+qk_status pool_strata_next(const qk_pool_topic *tp, const signed char *x, design_topic *dt, long cap,
+                           pool_out *out, size_t *nout);
+qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed char *x,
+                           design_topic *dt, const qk_pool_opts *o, size_t t, long cap, pool_out *out,
+                           size_t *nout);
+/* pi[d] of every document of the topic after the rounds so far (active). */
+qk_status pool_active_pi(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, double *pi);
+
+qk_status pool_design_push_round(design_topic *dt, size_t nruns, const double *rw);
+qk_status pool_design_push_draw(design_topic *dt, uint32_t doc);
+
+/* Adaptive deterministic methods. */
+qk_status pool_mtc_next(const qk_pool_topic *tp, size_t nruns, const signed char *x,
+                        const qk_pool_opts *o, long cap, pool_out *out, size_t *nout);
+qk_status pool_mtf_next(const qk_pool_topic *tp, size_t nruns, const signed char *x,
+                        const qk_pool_opts *o, size_t t, long cap, pool_out *out, size_t *nout);
+qk_status pool_mab_next(const qk_pool_topic *tp, size_t nruns, const signed char *x,
+                        const qk_pool_opts *o, size_t t, long cap, pool_out *out, size_t *nout);
+
+/* A generator for topic t of a seeded method, independent of other topics. */
+void pool_topic_rng(qk_rng *r, uint64_t seed, size_t t, uint64_t salt);
+
+#endif

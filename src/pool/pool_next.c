@@ -1,0 +1,267 @@
+/* qk_pool_next: one batch per topic from any strategy, plus the method
+ * table, the options and the sample files made from a design. */
+#include "pool_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const names[QK_POOL_NMETHODS] = {"depth", "topk", "rrf",  "rbp", "strat",
+                                                    "statap", "active", "mtc", "mtf", "mab"};
+static const long default_cuts[] = {10, 30, 100};
+
+int qk_pool_method_parse(const char *name, qk_pool_method *out)
+{
+    for (int m = 0; m < QK_POOL_NMETHODS; m++)
+        if (strcmp(name, names[m]) == 0) {
+            *out = (qk_pool_method)m;
+            return 0;
+        }
+    return -1;
+}
+
+const char *qk_pool_method_name(qk_pool_method m) { return m < QK_POOL_NMETHODS ? names[m] : "?"; }
+
+int qk_pool_method_samples(qk_pool_method m)
+{
+    return m == QK_POOL_STRAT || m == QK_POOL_STATAP || m == QK_POOL_ACTIVE;
+}
+
+void qk_pool_opts_init(qk_pool_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->method = QK_POOL_DEPTH;
+    o->budget = 100;
+    o->batch = 10;
+    o->seed = 42;
+    o->rrf_k = 60;
+    o->rbp_p = 0.8;
+    o->strata = 8;
+    o->cuts = default_cuts;
+    o->ncuts = 3;
+    o->pair_a = o->pair_b = -1;
+    o->mab_decay = 0.9;
+    o->active_max_draws = 100000;
+}
+
+/* One topic's batch into out (room for tp->ndocs). */
+static qk_status topic_next(const qk_pool_runs *p, size_t t, const signed char *x, long cap,
+                            qk_pool_design *d, const qk_pool_opts *o, pool_out *out, size_t *nout)
+{
+    const qk_pool_topic *tp = &p->topics[t].pub;
+    size_t n = tp->ndocs, k = 0;
+    uint32_t *order;
+    double *score;
+    *nout = 0;
+    switch (o->method) {
+    case QK_POOL_STRAT:
+    case QK_POOL_STATAP:
+        return pool_strata_next(tp, x, &d->t[t], cap, out, nout);
+    case QK_POOL_ACTIVE:
+        return pool_active_next(tp, p->nruns, x, &d->t[t], o, t, cap, out, nout);
+    case QK_POOL_MTC:
+        return pool_mtc_next(tp, p->nruns, x, o, cap, out, nout);
+    case QK_POOL_MTF:
+        return pool_mtf_next(tp, p->nruns, x, o, t, cap, out, nout);
+    case QK_POOL_MAB:
+        return pool_mab_next(tp, p->nruns, x, o, t, cap, out, nout);
+    default:
+        break;
+    }
+    order = malloc((n ? n : 1) * sizeof *order);
+    score = malloc((n ? n : 1) * sizeof *score);
+    if (!order || !score) {
+        free(order);
+        free(score);
+        return QK_ENOMEM;
+    }
+    if (o->method == QK_POOL_DEPTH)
+        pool_order_depth(tp, p->nruns, order, score);
+    else if (o->method == QK_POOL_TOPK)
+        pool_order_topk(tp, p->nruns, order, score);
+    else
+        pool_order_fusion(tp, p->nruns, o->method == QK_POOL_RBP, o->method == QK_POOL_RBP ? o->rbp_p : o->rrf_k,
+                          order, score);
+    for (size_t i = 0; i < n && (long)k < cap; i++)
+        if (x[order[i]] < 0)
+            out[k++] = (pool_out){order[i], 1.0, score[i], 0};
+    *nout = k;
+    free(order);
+    free(score);
+    return QK_OK;
+}
+
+qk_status qk_pool_next(const qk_pool_runs *p, const qk_pool_judged *j, qk_pool_design *d,
+                       const qk_pool_opts *o, qk_pool_pick **picks, size_t *npicks, qk_error *err)
+{
+    size_t maxn = 0, cap = 0;
+    pool_out *out;
+    qk_status st = QK_OK;
+    *picks = NULL;
+    *npicks = 0;
+    if (qk_pool_method_samples(o->method) && (!d || d->method != o->method))
+        return qk_error_set(err, QK_EUSAGE, "method '%s' needs its sampling design", qk_pool_method_name(o->method));
+    if (o->batch <= 0 || o->budget < 0)
+        return qk_error_set(err, QK_EUSAGE, "batch must be above 0 and budget at least 0");
+    for (size_t t = 0; t < p->ntopics; t++)
+        if (p->topics[t].pub.ndocs > maxn)
+            maxn = p->topics[t].pub.ndocs;
+    if (!(out = malloc((maxn ? maxn : 1) * sizeof *out)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t t = 0; t < p->ntopics; t++) {
+        long left = o->budget - (long)j->njudged[t], c = left < o->batch ? left : o->batch;
+        size_t k;
+        if (c <= 0)
+            continue;
+        if ((st = topic_next(p, t, j->x[t], c, d, o, out, &k)) != QK_OK) {
+            qk_error_set(err, st, "out of memory");
+            break;
+        }
+        if (qk_grow((void **)picks, &cap, *npicks + k, sizeof **picks) != QK_OK) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            break;
+        }
+        for (size_t i = 0; i < k; i++)
+            (*picks)[(*npicks)++] = (qk_pool_pick){(uint32_t)t, out[i].doc, out[i].pi, out[i].draws, out[i].score};
+    }
+    free(out);
+    if (st != QK_OK) {
+        free(*picks);
+        *picks = NULL;
+        *npicks = 0;
+    }
+    return st;
+}
+
+qk_status qk_pool_design_sample(const qk_pool_design *d, const qk_pool_runs *p, size_t t,
+                                qk_pool_unit **units, size_t *n, qk_error *err)
+{
+    const design_topic *dt = &d->t[t];
+    const qk_pool_topic *tp = &p->topics[t].pub;
+    size_t nd = tp->ndocs, k = 0;
+    *units = NULL;
+    *n = 0;
+    if (!(*units = malloc((nd ? nd : 1) * sizeof **units)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (d->method == QK_POOL_ACTIVE) {
+        double *pi = malloc((nd ? nd : 1) * sizeof *pi);
+        long *cnt = calloc(nd ? nd : 1, sizeof *cnt);
+        if (!pi || !cnt || pool_active_pi(tp, p->nruns, dt, pi) != QK_OK) {
+            free(pi);
+            free(cnt);
+            free(*units);
+            *units = NULL;
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        }
+        for (size_t i = 0; i < dt->ndraws; i++)
+            cnt[dt->draw_doc[i]]++;
+        for (size_t i = 0; i < nd; i++)
+            if (cnt[i])
+                (*units)[k++] = (qk_pool_unit){(uint32_t)i, pi[i], cnt[i]};
+        free(pi);
+        free(cnt);
+    } else if (dt->order) {
+        /* pi by stratum: count the allocation once */
+        size_t *mh = calloc(dt->nstrata ? dt->nstrata : 1, sizeof *mh);
+        if (!mh) {
+            free(*units);
+            *units = NULL;
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        }
+        for (size_t i = 0; i < dt->m; i++)
+            mh[dt->alloc[i]]++;
+        for (size_t i = 0; i < dt->m; i++) {
+            uint32_t doc = dt->order[i];
+            size_t h = dt->stratum[doc];
+            (*units)[k++] = (qk_pool_unit){doc, (double)mh[h] / (double)dt->nh[h], 1};
+        }
+        free(mh);
+    }
+    *n = k;
+    return QK_OK;
+}
+
+static int io_fail(FILE *f, qk_error *err)
+{
+    return ferror(f) ? qk_error_set(err, QK_EIO, "cannot write the sample file") : QK_OK;
+}
+
+qk_status qk_pool_write_prels(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+                              FILE *f, qk_error *err)
+{
+    for (size_t t = 0; t < p->ntopics; t++) {
+        qk_pool_unit *u;
+        size_t n;
+        qk_status st = qk_pool_design_sample(d, p, t, &u, &n, err);
+        if (st != QK_OK)
+            return st;
+        for (size_t i = 0; i < n; i++)
+            if (j->x[t][u[i].doc] >= 0)
+                fprintf(f, "%s %s %d 1 %.17g\n", p->topics[t].qid, p->topics[t].docnos[u[i].doc],
+                        j->x[t][u[i].doc], u[i].pi);
+        free(u);
+    }
+    return io_fail(f, err);
+}
+
+qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p,
+                               const qk_pool_judged *j, FILE *f, qk_error *err)
+{
+    if (d->method != QK_POOL_STRAT && d->method != QK_POOL_STATAP)
+        return qk_error_set(err, QK_EUSAGE, "a strata file needs method strat or statap");
+    for (size_t t = 0; t < p->ntopics; t++) {
+        const design_topic *dt = &d->t[t];
+        unsigned char *in = calloc(p->topics[t].pub.ndocs ? p->topics[t].pub.ndocs : 1, 1);
+        if (!in)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        for (size_t i = 0; i < dt->m; i++)
+            in[dt->order[i]] = 1;
+        /* every pooled document, -1 when not sampled (or sampled, unjudged) */
+        for (size_t doc = 0; doc < p->topics[t].pub.ndocs; doc++)
+            fprintf(f, "%s 0 %s %u %d\n", p->topics[t].qid, p->topics[t].docnos[doc], dt->stratum[doc] + 1,
+                    in[doc] && j->x[t][doc] >= 0 ? j->x[t][doc] : -1);
+        free(in);
+    }
+    return io_fail(f, err);
+}
+
+qk_status qk_pool_write_draws(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+                              FILE *f, qk_error *err)
+{
+    if (d->method != QK_POOL_ACTIVE)
+        return qk_error_set(err, QK_EUSAGE, "a draws file needs method active");
+    for (size_t t = 0; t < p->ntopics; t++) {
+        const design_topic *dt = &d->t[t];
+        const qk_pool_topic *tp = &p->topics[t].pub;
+        size_t nd = tp->ndocs;
+        double *pi = malloc((nd ? nd : 1) * sizeof *pi), *pr = malloc((nd ? nd : 1) * sizeof *pr);
+        if (!pi || !pr || pool_active_pi(tp, p->nruns, dt, pi) != QK_OK) {
+            free(pi);
+            free(pr);
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        }
+        for (size_t k = 0; k < dt->ndraws; k++) {
+            uint32_t doc = dt->draw_doc[k];
+            size_t rd = dt->draw_round[k];
+            double pd = 0;
+            if (j->x[t][doc] < 0)
+                continue;
+            /* the draw's selection probability in its round */
+            for (size_t r = 0; r < p->nruns; r++)
+                for (size_t q = 0; q < tp->len[r]; q++)
+                    if (tp->lists[r][q] == doc) {
+                        double *w = malloc(tp->len[r] * sizeof *w);
+                        if (w) {
+                            qk_pool_ap_prior(tp->len[r], w);
+                            pd += dt->rw[rd * p->nruns + r] * w[q];
+                            free(w);
+                        }
+                        break;
+                    }
+            fprintf(f, "%s %s %d %.17g %.17g\n", tp->qid, tp->docnos[doc], j->x[t][doc], pd, pi[doc]);
+        }
+        free(pi);
+        free(pr);
+    }
+    return io_fail(f, err);
+}

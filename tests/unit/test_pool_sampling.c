@@ -1,0 +1,268 @@
+/* The samplers' inclusion probabilities: hand-worked designs, and seeded
+ * frequency checks that documents enter the sample as often as their pi
+ * says (src/pool/pool_strata.c, pool_statap.c, pool_active.c,
+ * pool_design.c). The margins are wide (5 standard errors) so the checks
+ * hold for any seed while still catching a wrong formula. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qrelkit/pool.h"
+#include "tmpfile_util.h"
+
+#define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+static qk_pool_runs *abc(void)
+{
+    const char *ids[] = {"A", "B"}, *a[] = {"a", "b"}, *b[] = {"b", "c"};
+    qk_pool_runs *p = NULL;
+    qk_error err = {0};
+    assert_int_equal(qk_pool_runs_new(2, ids, 100, &p, &err), QK_OK);
+    assert_int_equal(qk_pool_runs_add(p, 0, "1", a, 2, &err), QK_OK);
+    assert_int_equal(qk_pool_runs_add(p, 1, "1", b, 2, &err), QK_OK);
+    assert_int_equal(qk_pool_runs_finish(p, &err), QK_OK);
+    return p;
+}
+
+/* One batch of size m from a fresh design; returns pi per doc (0 if not
+ * sampled) and counts inclusions into hits. */
+static void one_sample(const qk_pool_runs *p, qk_pool_method m, size_t strata, uint64_t seed, long size,
+                       double *pi, long *hits)
+{
+    qk_pool_opts o;
+    qk_pool_design *d = NULL;
+    qk_pool_judged *j = NULL;
+    qk_pool_pick *pk = NULL;
+    size_t n = 0, nd = qk_pool_topic_at(p, 0)->ndocs;
+    qk_error err = {0};
+    qk_pool_opts_init(&o);
+    o.method = m;
+    o.strata = strata;
+    o.seed = seed;
+    o.batch = size;
+    o.budget = size;
+    assert_int_equal(qk_pool_design_new(p, &o, &d, &err), QK_OK);
+    assert_int_equal(qk_pool_judged_new(p, &j, &err), QK_OK);
+    assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
+    assert_int_equal((long)n, size);
+    for (size_t i = 0; i < nd; i++)
+        pi[i] = 0;
+    for (size_t i = 0; i < n; i++) {
+        pi[pk[i].doc] = pk[i].pi;
+        hits[pk[i].doc]++;
+    }
+    free(pk);
+    qk_pool_judged_free(j);
+    qk_pool_design_free(d);
+}
+
+/* Weights b .5, a .3125, c .1875 (test_pool_weights). Two equal-mass
+ * strata: {b} (mass .5) and {a, c} (midpoints .656, .906 of the mass).
+ * Unit 1 -> stratum 1 (tie, lowest index), unit 2 -> stratum 2, so with
+ * m = 2: pi(b) = 1, pi(a) = pi(c) = 1/2. */
+static void test_statap_pi_by_hand(void **state)
+{
+    qk_pool_runs *p = abc();
+    double pi[3];
+    long hits[3] = {0, 0, 0};
+    uint32_t a, b, c;
+    const qk_pool_topic *tp = qk_pool_topic_at(p, 0);
+    (void)state;
+    assert_true(qk_pool_find_doc(tp, "a", &a) && qk_pool_find_doc(tp, "b", &b) && qk_pool_find_doc(tp, "c", &c));
+    for (uint64_t s = 1; s <= 2000; s++) {
+        one_sample(p, QK_POOL_STATAP, 2, s, 2, pi, hits);
+        near(pi[b], 1.0, 0);
+        if (pi[a] > 0)
+            near(pi[a], 0.5, 0);
+        if (pi[c] > 0)
+            near(pi[c], 0.5, 0);
+    }
+    assert_int_equal(hits[b], 2000);
+    /* Binomial(2000, 1/2): sd 22.4 */
+    assert_true(labs(hits[a] - 1000) < 112);
+    qk_pool_runs_free(p);
+}
+
+/* 6 runs of 30 over 60 documents; statAP with 5 strata, samples of 17:
+ * every document's inclusion frequency over 3000 seeds matches its pi. */
+static void test_statap_frequencies(void **state)
+{
+    const char *ids[] = {"r1", "r2", "r3", "r4", "r5", "r6"};
+    char names[60][8];
+    const char *list[30];
+    qk_pool_runs *p = NULL;
+    qk_error err = {0};
+    qk_rng rng;
+    double pi[60], pi0[60];
+    long hits[60] = {0};
+    size_t nd;
+    (void)state;
+    for (int i = 0; i < 60; i++)
+        snprintf(names[i], sizeof names[i], "d%02d", i);
+    assert_int_equal(qk_pool_runs_new(6, ids, 30, &p, &err), QK_OK);
+    qk_rng_seed(&rng, 7);
+    for (size_t r = 0; r < 6; r++) {
+        int perm[60];
+        for (int i = 0; i < 60; i++)
+            perm[i] = i;
+        for (int i = 59; i > 0; i--) {
+            int k = (int)qk_rng_below(&rng, (uint64_t)i + 1), t = perm[i];
+            perm[i] = perm[k];
+            perm[k] = t;
+        }
+        for (int i = 0; i < 30; i++)
+            list[i] = names[perm[i]];
+        assert_int_equal(qk_pool_runs_add(p, r, "7", list, 30, &err), QK_OK);
+    }
+    assert_int_equal(qk_pool_runs_finish(p, &err), QK_OK);
+    nd = qk_pool_topic_at(p, 0)->ndocs;
+    for (size_t i = 0; i < nd; i++)
+        pi0[i] = -1;
+    for (uint64_t s = 1; s <= 3000; s++) {
+        one_sample(p, QK_POOL_STATAP, 5, s, 17, pi, hits);
+        /* pi is a property of the design, the same in every sample */
+        for (size_t i = 0; i < nd; i++)
+            if (pi[i] > 0) {
+                if (pi0[i] < 0)
+                    pi0[i] = pi[i];
+                near(pi[i], pi0[i], 1e-15);
+            }
+    }
+    for (size_t i = 0; i < nd; i++) {
+        double e = 3000 * (pi0[i] < 0 ? 0 : pi0[i]), sd = sqrt(e * (1 - e / 3000));
+        assert_true(fabs((double)hits[i] - e) <= 5 * sd + 1);
+    }
+    qk_pool_runs_free(p);
+}
+
+/* Active sampling, round 1: uniform over the two runs, so one draw picks
+ * a with .5 * .625, b with .5 * .375 + .5 * .625, c with .5 * .375. With a
+ * batch of 1 the round stops at its first draw: pi = p, and over seeds
+ * each document is the draw about that often. */
+static void test_active_first_round(void **state)
+{
+    qk_pool_runs *p = abc();
+    double pi[3], p_ex[3];
+    long hits[3] = {0, 0, 0};
+    uint32_t a, b, c;
+    const qk_pool_topic *tp = qk_pool_topic_at(p, 0);
+    (void)state;
+    assert_true(qk_pool_find_doc(tp, "a", &a) && qk_pool_find_doc(tp, "b", &b) && qk_pool_find_doc(tp, "c", &c));
+    p_ex[a] = 0.3125;
+    p_ex[b] = 0.5;
+    p_ex[c] = 0.1875;
+    for (uint64_t s = 1; s <= 4000; s++) {
+        one_sample(p, QK_POOL_ACTIVE, 0, s, 1, pi, hits);
+        for (int i = 0; i < 3; i++)
+            if (pi[i] > 0)
+                near(pi[i], p_ex[i], 1e-15);
+    }
+    for (int i = 0; i < 3; i++) {
+        double e = 4000 * p_ex[i];
+        assert_true(fabs((double)hits[i] - e) <= 5 * sqrt(e * (1 - p_ex[i])));
+    }
+    qk_pool_runs_free(p);
+}
+
+/* All three documents in one round: N draws (N >= 3, the realised number),
+ * pi_i = 1 - (1 - p_i)^N (Eq. 2.5); the sample lists every draw. */
+static void test_active_pi_formula(void **state)
+{
+    qk_pool_runs *p = abc();
+    qk_pool_opts o;
+    qk_pool_design *d = NULL;
+    qk_pool_judged *j = NULL;
+    qk_pool_pick *pk = NULL;
+    qk_pool_unit *u = NULL;
+    size_t n = 0, nu = 0;
+    long draws = 0;
+    qk_error err = {0};
+    const double pe[3] = {0.3125, 0.5, 0.1875}; /* docs a, b, c are ids 0, 1, 2 */
+    (void)state;
+    qk_pool_opts_init(&o);
+    o.method = QK_POOL_ACTIVE;
+    o.batch = o.budget = 3;
+    assert_int_equal(qk_pool_design_new(p, &o, &d, &err), QK_OK);
+    assert_int_equal(qk_pool_judged_new(p, &j, &err), QK_OK);
+    assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
+    assert_int_equal(n, 3);
+    assert_int_equal(qk_pool_design_sample(d, p, 0, &u, &nu, &err), QK_OK);
+    assert_int_equal(nu, 3);
+    for (size_t i = 0; i < nu; i++)
+        draws += u[i].draws;
+    assert_true(draws >= 3);
+    for (size_t i = 0; i < nu; i++)
+        near(u[i].pi, 1 - pow(1 - pe[u[i].doc], (double)draws), 1e-12);
+    free(u);
+    free(pk);
+    qk_pool_judged_free(j);
+    qk_pool_design_free(d);
+    qk_pool_runs_free(p);
+}
+
+/* The loop is stateless: writing the design, reading it back and asking
+ * again gives what the design kept in memory gives. */
+static void test_design_file_continues(void **state)
+{
+    static const qk_pool_method ms[] = {QK_POOL_ACTIVE, QK_POOL_STATAP, QK_POOL_STRAT};
+    (void)state;
+    for (size_t mi = 0; mi < 3; mi++) {
+        qk_pool_runs *p = abc();
+        qk_pool_opts o;
+        qk_pool_design *d = NULL, *d2 = NULL;
+        qk_pool_judged *j = NULL;
+        qk_pool_pick *pk = NULL, *pk2 = NULL;
+        size_t n = 0, n2 = 0;
+        qk_error err = {0};
+        char *path = qk_test_tmp_path();
+        qk_pool_opts_init(&o);
+        o.method = ms[mi];
+        o.batch = 1;
+        o.budget = 3;
+        o.seed = 5;
+        assert_int_equal(qk_pool_design_new(p, &o, &d, &err), QK_OK);
+        assert_int_equal(qk_pool_judged_new(p, &j, &err), QK_OK);
+        assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
+        assert_int_equal(n, 1);
+        qk_pool_judged_set(j, 0, pk[0].doc, 1);
+        free(pk);
+        assert_int_equal(qk_pool_design_write(d, p, path, &err), QK_OK);
+        assert_int_equal(qk_pool_design_read(path, p, &o, &d2, &err), QK_OK);
+        assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
+        assert_int_equal(qk_pool_next(p, j, d2, &o, &pk2, &n2, &err), QK_OK);
+        assert_int_equal(n, n2);
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(pk[i].doc, pk2[i].doc);
+            near(pk[i].pi, pk2[i].pi, 1e-15);
+        }
+        /* unjudged picks come back first on the next call */
+        free(pk2);
+        assert_int_equal(qk_pool_next(p, j, d, &o, &pk2, &n2, &err), QK_OK);
+        assert_true(n2 >= 1 && pk2[0].doc == pk[0].doc);
+        free(pk);
+        free(pk2);
+        remove(path);
+        free(path);
+        qk_pool_judged_free(j);
+        qk_pool_design_free(d);
+        qk_pool_design_free(d2);
+        qk_pool_runs_free(p);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_statap_pi_by_hand),  cmocka_unit_test(test_statap_frequencies),
+        cmocka_unit_test(test_active_first_round), cmocka_unit_test(test_active_pi_formula),
+        cmocka_unit_test(test_design_file_continues),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
