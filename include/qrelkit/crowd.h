@@ -218,6 +218,8 @@ qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, siz
  * with "task" split at its first '_' or blank when as_qrels is set. */
 qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
                                qk_error *err);
+/* The same for class ids cls[t] (negative: task left out), e.g. gold labels. */
+qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, const char *path, qk_error *err);
 /* TSV: task label n_labels p_<class>... */
 qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
                                int precision, qk_error *err);

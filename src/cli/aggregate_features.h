@@ -20,6 +20,10 @@ qk_status agg_features_for_tasks(const agg_features *f, const qk_crowd_labels *L
 /* Append one z-scored rank column per run to *x (nt × *dim, reallocated). */
 qk_status agg_rank_features(char **runs, size_t nruns, const qk_crowd_labels *L, double **x, size_t *dim,
                             qk_error *err);
+/* MAP of each run under the aggregated qrels and under the gold qrels, and
+ * Kendall's tau-b between the two run rankings (aggregate_rank.c). */
+qk_status agg_run_tau(char **runs, size_t nruns, const qk_crowd_labels *L, const qk_crowd_result *r,
+                      const int32_t *gold, double *tau, double *map_crowd, double *map_gold, qk_error *err);
 /* z-score columns from..dim-1 of an n × dim matrix. */
 void agg_zscore(double *x, size_t n, size_t dim, size_t from);
 

@@ -71,6 +71,9 @@ const char qk_help_aggregate[] =
     "  --spam-threshold X      flag workers with spam score below X (default 0.1)\n"
     "  --format tsv|json       summary format (default tsv)\n"
     "  --precision N           significant digits in written files (default 6)\n"
+    "  --run FILE              a TREC run (repeat for several): with --gold, each\n"
+    "                          run's MAP under the aggregated qrels and under the\n"
+    "                          gold qrels, and Kendall's tau-b of the two rankings\n"
     "  --timing                add wall-clock times to the summary\n"
     "\n"
     "magp options:\n"
@@ -78,8 +81,7 @@ const char qk_help_aggregate[] =
     "                          numeric task features, e.g. lexical scores or\n"
     "                          external embeddings; z-scored; tasks listed here\n"
     "                          without labels are predicted too\n"
-    "  --run FILE              add the task's rank in this TREC run as a feature\n"
-    "                          (repeat for several runs)\n"
+    "  --rank-features         use the --run files' ranks of each task as features\n"
     "  --kernel rbf|linear     feature kernel (default rbf, GPflow's exp(-d²/2l²))\n"
     "  --lengthscale L         RBF length scale (default 1)\n"
     "  --kernel-variance V     feature kernel variance (default 1)\n"
@@ -108,6 +110,7 @@ typedef struct {
     const char *features, *gp_mean_file;
     char **runs;
     size_t nruns;
+    int rank_features;
     char **classes;
     size_t nclasses;
 } args;
@@ -190,7 +193,7 @@ static int parse_args(int argc, char **argv, args *a)
 {
     enum { O_QRELS = 256, O_PROBS, O_WORKERS, O_GOLD, O_POS, O_GW, O_KNOWN, O_CLASSES, O_DROP, O_DUP, O_LAYOUT,
            O_MAXIT, O_TOL, O_STOP, O_SMOOTH, O_TIES, O_RESTARTS, O_SEED, O_SPAM, O_FORMAT, O_PREC, O_TIMING,
-           O_FEAT, O_RUN, O_KERNEL, O_LS, O_KV, O_TV, O_NOBLOCK, O_GPMEAN, O_WV };
+           O_FEAT, O_RUN, O_KERNEL, O_LS, O_KV, O_TV, O_NOBLOCK, O_GPMEAN, O_WV, O_RANKF };
     static const struct option lo[] = {
         {"method", 1, 0, 'm'}, {"out-qrels", 1, 0, O_QRELS}, {"out-probs", 1, 0, O_PROBS},
         {"workers", 1, 0, O_WORKERS}, {"gold", 1, 0, O_GOLD}, {"positive", 1, 0, O_POS},
@@ -202,7 +205,7 @@ static int parse_args(int argc, char **argv, args *a)
         {"precision", 1, 0, O_PREC}, {"timing", 0, 0, O_TIMING}, {"features", 1, 0, O_FEAT},
         {"run", 1, 0, O_RUN}, {"kernel", 1, 0, O_KERNEL}, {"lengthscale", 1, 0, O_LS},
         {"kernel-variance", 1, 0, O_KV}, {"topic-variance", 1, 0, O_TV}, {"no-topic-blocks", 0, 0, O_NOBLOCK},
-        {"gp-mean", 1, 0, O_GPMEAN}, {"white-variance", 1, 0, O_WV}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"gp-mean", 1, 0, O_GPMEAN}, {"white-variance", 1, 0, O_WV}, {"rank-features", 0, 0, O_RANKF}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     size_t runcap = 0;
     int ch;
     long v;
@@ -296,6 +299,7 @@ static int parse_args(int argc, char **argv, args *a)
         case O_FEAT: a->features = s; break;
         case O_GPMEAN: a->gp_mean_file = s; break;
         case O_NOBLOCK: a->o.block_by_topic = 0; break;
+        case O_RANKF: a->rank_features = 1; break;
         case O_RUN:
             if (qk_grow((void **)&a->runs, &runcap, a->nruns + 1, sizeof *a->runs) != QK_OK)
                 return qk_cli_usage(CMD, "out of memory");
@@ -325,8 +329,10 @@ static int parse_args(int argc, char **argv, args *a)
                             argc - optind);
     if (a->gold_weights && (!a->gold || a->o.method != QK_CROWD_MV))
         return qk_cli_usage(CMD, "--gold-weights needs --gold and --method mv");
-    if ((a->features || a->nruns || a->gp_mean_file) && a->o.method != QK_CROWD_MAGP)
-        return qk_cli_usage(CMD, "--features, --run and --gp-mean need --method magp");
+    if ((a->features || a->rank_features || a->gp_mean_file) && a->o.method != QK_CROWD_MAGP)
+        return qk_cli_usage(CMD, "--features, --rank-features and --gp-mean need --method magp");
+    if (a->rank_features && !a->nruns)
+        return qk_cli_usage(CMD, "--rank-features needs at least one --run");
     a->labels = argv[optind];
     a->ro.classes = (const char *const *)a->classes;
     a->ro.n_classes = a->nclasses;
@@ -432,14 +438,14 @@ int qk_cmd_aggregate(int argc, char **argv)
     }
     if (a.known)
         a.o.gold = known;
-    if (a.features || a.nruns || a.gp_mean_file) {
+    if (a.features || a.rank_features || a.gp_mean_file) {
         size_t missing = 0;
         if (a.features && agg_features_for_tasks(&feat, L, &fx, &missing, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
         fdim = a.features ? feat.dim : 0;
-        if (a.nruns && agg_rank_features(a.runs, a.nruns, L, &fx, &fdim, &err) != QK_OK) {
+        if (a.rank_features && agg_rank_features(a.runs, a.nruns, L, &fx, &fdim, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
@@ -528,6 +534,25 @@ int qk_cmd_aggregate(int argc, char **argv)
         put_num(&s, "recall", sc.recall);
         put_num(&s, "f1", sc.f1);
         put_num(&s, "auc", sc.auc);
+        if (a.nruns) {
+            double tau, *mc = calloc(a.nruns, sizeof *mc), *mg = calloc(a.nruns, sizeof *mg);
+            if (!mc || !mg || agg_run_tau(a.runs, a.nruns, L, r, gold, &tau, mc, mg, &err) != QK_OK) {
+                free(mc);
+                free(mg);
+                rc = mc && mg ? qk_cli_fail(CMD, &err) : (qk_cli_errorf(CMD, "out of memory"), QK_EXIT_IO);
+                goto out;
+            }
+            for (size_t i = 0; i < a.nruns; i++) {
+                char key[64];
+                snprintf(key, sizeof key, "map_crowd_run%zu", i + 1);
+                put_num(&s, key, mc[i]);
+                snprintf(key, sizeof key, "map_gold_run%zu", i + 1);
+                put_num(&s, key, mg[i]);
+            }
+            put_num(&s, "kendall_tau_runs", tau);
+            free(mc);
+            free(mg);
+        }
     }
     if (a.timing) {
         put_num(&s, "seconds_read", t1 - t0);

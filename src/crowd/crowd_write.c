@@ -76,31 +76,47 @@ static void split_task(const char *task, const char **doc, int *tlen)
     *doc = task;
 }
 
-qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path, qk_error *err)
+qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, const char *path, qk_error *err)
 {
     out_file o;
     qk_status st = open_out(&o, path, err);
     int numeric = 1;
+    size_t k = qk_crowd_num_classes(L);
     if (st != QK_OK)
         return st;
     /* Relevance grades are written as they are when they are integers;
      * other class names become their position in the class order. */
-    for (size_t c = 0; c < r->n_classes; c++) {
+    for (size_t c = 0; c < k; c++) {
         const char *n = qk_crowd_class_name(L, c);
         long v;
         if (qk_parse_long(n, strlen(n), &v) != 0)
             numeric = 0;
     }
-    for (size_t t = 0; t < r->n_tasks; t++) {
+    for (size_t t = 0; t < qk_crowd_num_tasks(L); t++) {
         const char *doc;
         int tl;
+        if (cls[t] < 0)
+            continue;
         split_task(qk_crowd_task_name(L, t), &doc, &tl);
         if (numeric)
-            fprintf(o.f, "%.*s 0 %s %s\n", tl, qk_crowd_task_name(L, t), doc, qk_crowd_class_name(L, r->label[t]));
+            fprintf(o.f, "%.*s 0 %s %s\n", tl, qk_crowd_task_name(L, t), doc, qk_crowd_class_name(L, (size_t)cls[t]));
         else
-            fprintf(o.f, "%.*s 0 %s %u\n", tl, qk_crowd_task_name(L, t), doc, r->label[t]);
+            fprintf(o.f, "%.*s 0 %s %d\n", tl, qk_crowd_task_name(L, t), doc, cls[t]);
     }
     return close_out(&o, QK_OK, err);
+}
+
+qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path, qk_error *err)
+{
+    int32_t *cls = malloc((r->n_tasks + 1) * sizeof *cls);
+    qk_status st;
+    if (!cls)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t t = 0; t < r->n_tasks; t++)
+        cls[t] = (int32_t)r->label[t];
+    st = qk_crowd_write_class_qrels(L, cls, path, err);
+    free(cls);
+    return st;
 }
 
 qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path, int precision,
