@@ -12,6 +12,7 @@
     X(search, "make TREC runs from an index: BM25, query likelihood, RM3, a zoo")          \
     X(sim, "generate synthetic collections (topics, graded qrels, runs)")                  \
     X(compare, "how far to trust an evaluation: tau, significance, confidence, W")          \
+    X(pool, "the next documents to judge: depth-k, RRF, statAP, active sampling, MTC, ...")  \
     X(confidence, "EMAP and P(run A < run B) with unjudged documents (MTC, IP, given p)")   \
     X(aggregate, "crowd labels to judgments: MV, Dawid-Skene, one-coin, GLAD, MACE")     \
     X(simulate, "what-if experiments on synthetic data (crowd workers, ...)")

@@ -1,0 +1,375 @@
+/* `qrelkit pool`: the next batch of documents to judge (src/pool/). The
+ * loop is stateless: judgments come back as qrels, samplers keep their
+ * design in a text file, and the same inputs and seed give the same batch. */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "qrelkit/pool.h"
+
+const char qk_help_pool[] =
+    "usage: qrelkit pool --method M --runs RUN [RUN...] --budget N [options] > next.tsv\n"
+    "\n"
+    "Which documents should the assessors judge next? The pool of a topic is the\n"
+    "union of the runs' top --depth documents. A method picks up to --batch new\n"
+    "documents per topic, none once N pool documents of the topic are judged.\n"
+    "Judge them, append the judgments to the qrels, and run the same command with\n"
+    "--judged QRELS again: the loop continues where it stopped (samplers keep\n"
+    "their state in the --design file). Same inputs and seed: same batch.\n"
+    "\n"
+    "methods (formulas and papers: doc/qrelkit-pool.md):\n"
+    "  depth   depth-k pooling: documents by the best rank any run gives them\n"
+    "  topk    per-run top-k: runs take turns adding their best unpooled document\n"
+    "  rrf     ordered pool by reciprocal-rank fusion, sum 1/(--rrf-k + rank)\n"
+    "  rbp     ordered pool by RBP weight, sum (1-p) p^(rank-1), p = --rbp-p\n"
+    "  strat   stratified sampling by best rank (strata --cuts), uniform within a\n"
+    "          stratum; --write-strata gives the file for `eval -R strata` (xinfAP)\n"
+    "  statap  AP-prior sampling without replacement (--strata strata of equal\n"
+    "          prior mass), exact inclusion probabilities; --write-prels for statAP\n"
+    "  active  Li's active sampling: runs weighted by their estimated AP, ranks by\n"
+    "          the AP prior, draws with replacement, one round per call;\n"
+    "          --write-draws lists every draw for the HT/HH estimators\n"
+    "  mtc     minimal test collections: the documents that can most change the\n"
+    "          order of two runs (--pair A,B: just those two); batch 1 is exact MTC\n"
+    "  mtf     move-to-front (Cormack et al. 1998); adjudication baseline\n"
+    "  mab     MM-NS multi-armed bandit (Losada et al.); adjudication baseline\n"
+    "\n"
+    "options:\n"
+    "  --runs RUN...        TREC runs (repeat --runs or list files after it)\n"
+    "  --judged QRELS       judgments so far (grade >= -l is relevant)\n"
+    "  --design FILE        sampling state (strat, statap, active: required); read\n"
+    "                       when it exists, rewritten after each call\n"
+    "  --budget N           judged pool documents per topic to stop at (100)\n"
+    "  --batch B            new documents per topic per call (10)\n"
+    "  --seed S             random seed (42)\n"
+    "  --depth K            pool depth (100)\n"
+    "  --rrf-k K, --rbp-p P fusion constants (60, 0.8)\n"
+    "  --strata H           statap strata (8)\n"
+    "  --cuts C1,C2,...     strat stratum bottoms by best rank (10,30,100)\n"
+    "  --pair A,B           mtc: weights for runs A and B only (run ids)\n"
+    "  --target P           mtc: print nothing once P(MAP_A<MAP_B) or its complement\n"
+    "                       reaches P for the pair (all pairs without --pair)\n"
+    "  --decay G            mab: weight of older evidence (0.9; 1 = stationary MM)\n"
+    "  -l LEVEL             relevance threshold of the judgments (1)\n"
+    "  --write-prels F, --write-strata F, --write-draws F\n"
+    "                       the sample so far, judged documents only, for eval -R\n"
+    "  --format F           tsv (default) or json\n"
+    "\n"
+    "output: 'topic docno pi draws score' (header line first): pi is the\n"
+    "inclusion probability of the sample so far (1 for deterministic methods),\n"
+    "draws the times active sampling drew the document, score the method's\n"
+    "priority (MTC weight, fused score, best rank, stratum, round).\n"
+    "\n"
+    "example (one round of the loop):\n"
+    "  qrelkit pool --method statap --design d.txt --budget 50 --batch 10 \\\n"
+    "      --judged j.qrels --runs runs/*.run > next.tsv\n"
+    "  ... judge next.tsv, append to j.qrels, repeat ...\n"
+    "  qrelkit pool --method statap --design d.txt --judged j.qrels --runs runs/*.run \\\n"
+    "      --budget 0 --write-prels s.prels && qrelkit eval -R prels s.prels runs/a.run\n"
+    "\n"
+    "Exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O.\n";
+
+#define CMD "pool"
+
+static const struct option longopts[] = {
+    {"help", no_argument, NULL, 'h'},         {"method", required_argument, NULL, 'm'},
+    {"runs", required_argument, NULL, 'R'},   {"judged", required_argument, NULL, 'j'},
+    {"design", required_argument, NULL, 'D'}, {"budget", required_argument, NULL, 'b'},
+    {"batch", required_argument, NULL, 'B'},  {"seed", required_argument, NULL, 's'},
+    {"depth", required_argument, NULL, 'd'},  {"rrf-k", required_argument, NULL, 'k'},
+    {"rbp-p", required_argument, NULL, 'p'},  {"strata", required_argument, NULL, 'H'},
+    {"cuts", required_argument, NULL, 'c'},   {"pair", required_argument, NULL, 'P'},
+    {"target", required_argument, NULL, 'T'}, {"decay", required_argument, NULL, 'g'},
+    {"write-prels", required_argument, NULL, '1'}, {"write-strata", required_argument, NULL, '2'},
+    {"write-draws", required_argument, NULL, '3'}, {"format", required_argument, NULL, 'f'},
+    {NULL, 0, NULL, 0}};
+
+typedef struct args {
+    qk_pool_opts o;
+    const char **runs;
+    size_t nruns;
+    const char *judged, *design, *files[3], *pair;
+    long depth, rel_level;
+    double target;
+    int json;
+    long cuts[64];
+} args;
+
+static int num_long(const char *opt, const char *s, long lo, long *out)
+{
+    if (qk_parse_long(s, strlen(s), out) != 0 || *out < lo)
+        return qk_cli_usage(CMD, "%s: '%s' is not an integer >= %ld", opt, s, lo);
+    return 0;
+}
+
+static int num_double(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    if (qk_parse_double(s, strlen(s), out) != 0 || *out < lo || *out > hi)
+        return qk_cli_usage(CMD, "%s: '%s' is not a number in [%g, %g]", opt, s, lo, hi);
+    return 0;
+}
+
+static int parse(int argc, char **argv, args *a)
+{
+    int c, rc = 0;
+    long v;
+    memset(a, 0, sizeof *a);
+    qk_pool_opts_init(&a->o);
+    a->depth = 100;
+    a->rel_level = 1;
+    a->o.method = QK_POOL_NMETHODS;
+    if (!(a->runs = calloc((size_t)argc + 1, sizeof *a->runs)))
+        return QK_EXIT_IO;
+    optind = 1;
+    while (rc == 0 && (c = getopt_long(argc, argv, "hl:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h': return -1;
+        case 'm':
+            if (qk_pool_method_parse(optarg, &a->o.method) != 0)
+                rc = qk_cli_usage(CMD, "unknown method '%s'", optarg);
+            break;
+        case 'R': a->runs[a->nruns++] = optarg; break;
+        case 'j': a->judged = optarg; break;
+        case 'D': a->design = optarg; break;
+        case 'b': rc = num_long("--budget", optarg, 0, &a->o.budget); break;
+        case 'B': rc = num_long("--batch", optarg, 1, &a->o.batch); break;
+        case 's': rc = num_long("--seed", optarg, 0, &v); a->o.seed = (uint64_t)v; break;
+        case 'd': rc = num_long("--depth", optarg, 1, &a->depth); break;
+        case 'k': rc = num_double("--rrf-k", optarg, 0, 1e9, &a->o.rrf_k); break;
+        case 'p': rc = num_double("--rbp-p", optarg, 0, 0.999999, &a->o.rbp_p); break;
+        case 'H': rc = num_long("--strata", optarg, 1, &v); a->o.strata = (size_t)v; break;
+        case 'g': rc = num_double("--decay", optarg, 0, 1, &a->o.mab_decay); break;
+        case 'T': rc = num_double("--target", optarg, 0.5, 1, &a->target); break;
+        case 'P': a->pair = optarg; break;
+        case 'l': rc = num_long("-l", optarg, -1000000, &a->rel_level); break;
+        case '1': a->files[0] = optarg; break;
+        case '2': a->files[1] = optarg; break;
+        case '3': a->files[2] = optarg; break;
+        case 'f':
+            if (strcmp(optarg, "json") == 0)
+                a->json = 1;
+            else if (strcmp(optarg, "tsv") != 0)
+                rc = qk_cli_usage(CMD, "--format: 'tsv' or 'json', not '%s'", optarg);
+            break;
+        case 'c': {
+            char *s = optarg, *end;
+            a->o.ncuts = 0;
+            while (*s && a->o.ncuts < 64) {
+                long cut = strtol(s, &end, 10);
+                if (end == s || cut <= 0 || (a->o.ncuts && cut <= a->cuts[a->o.ncuts - 1]))
+                    return qk_cli_usage(CMD, "--cuts: '%s' is not an increasing list of ranks", optarg);
+                a->cuts[a->o.ncuts++] = cut;
+                s = *end == ',' ? end + 1 : end;
+                if (*end && *end != ',')
+                    return qk_cli_usage(CMD, "--cuts: '%s' is not an increasing list of ranks", optarg);
+            }
+            a->o.cuts = a->cuts;
+            break;
+        }
+        default: return QK_EXIT_USAGE;
+        }
+    }
+    if (rc)
+        return rc;
+    while (optind < argc) /* files listed after --runs */
+        a->runs[a->nruns++] = argv[optind++];
+    if (a->o.method == QK_POOL_NMETHODS)
+        return qk_cli_usage(CMD, "missing --method (depth, topk, rrf, rbp, strat, statap, active, mtc, mtf, mab)");
+    if (a->nruns == 0)
+        return qk_cli_usage(CMD, "missing --runs");
+    if (qk_pool_method_samples(a->o.method) && !a->design)
+        return qk_cli_usage(CMD, "method '%s' keeps its sample in a --design FILE", qk_pool_method_name(a->o.method));
+    if ((a->files[0] || a->files[1] || a->files[2]) && !a->design)
+        return qk_cli_usage(CMD, "--write-prels/--write-strata/--write-draws need a sampler's --design");
+    if (a->target > 0 && (a->o.method != QK_POOL_MTC || !a->judged))
+        return qk_cli_usage(CMD, "--target needs --method mtc and --judged");
+    return 0;
+}
+
+/* --pair A,B: run ids to indices. */
+static int resolve_pair(args *a, const qk_pool_runs *p)
+{
+    const char *comma;
+    if (!a->pair)
+        return 0;
+    comma = strchr(a->pair, ',');
+    if (!comma)
+        return qk_cli_usage(CMD, "--pair: '%s' is not A,B", a->pair);
+    a->o.pair_a = a->o.pair_b = -1;
+    for (size_t r = 0; r < qk_pool_num_runs(p); r++) {
+        const char *id = qk_pool_runid(p, r);
+        if (strlen(id) == (size_t)(comma - a->pair) && strncmp(id, a->pair, (size_t)(comma - a->pair)) == 0)
+            a->o.pair_a = (long)r;
+        if (strcmp(id, comma + 1) == 0)
+            a->o.pair_b = (long)r;
+    }
+    if (a->o.pair_a < 0 || a->o.pair_b < 0 || a->o.pair_a == a->o.pair_b)
+        return qk_cli_usage(CMD, "--pair: '%s' does not name two of the runs", a->pair);
+    return 0;
+}
+
+/* MTC's stopping rule: the confidence (qrelkit confidence, MTC model) of
+ * the pair, or of every pair, has reached the target. */
+static int target_reached(const args *a, int *reached, qk_error *err)
+{
+    qk_conf_opts co;
+    qk_conf_result *r = NULL;
+    qk_status st;
+    qk_conf_opts_init(&co);
+    co.depth = a->depth;
+    co.rel_level = a->rel_level;
+    if ((st = qk_conf_eval(a->judged, a->runs, a->nruns, &co, NULL, &r, err)) != QK_OK)
+        return st;
+    *reached = 1;
+    for (size_t i = 0; i < r->nruns; i++)
+        for (size_t k = i + 1; k < r->nruns; k++) {
+            double pl = r->p_less[i * r->nruns + k], conf = pl > 0.5 ? pl : 1 - pl;
+            if (a->o.pair_a >= 0 && !((long)i == a->o.pair_a && (long)k == a->o.pair_b) &&
+                !((long)k == a->o.pair_a && (long)i == a->o.pair_b))
+                continue;
+            if (conf < a->target)
+                *reached = 0;
+        }
+    qk_conf_result_free(r);
+    return QK_OK;
+}
+
+typedef qk_status (*writer_fn)(const qk_pool_design *, const qk_pool_runs *, const qk_pool_judged *, FILE *,
+                               qk_error *);
+
+static int write_file(const char *path, writer_fn fn, const qk_pool_design *d, const qk_pool_runs *p,
+                      const qk_pool_judged *j)
+{
+    char tmp[4096];
+    qk_error err = {0};
+    FILE *f;
+    int bad;
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    if (!(f = fopen(tmp, "w"))) {
+        qk_cli_errorf(CMD, "'%s': cannot write: %s", tmp, strerror(errno));
+        return QK_EXIT_IO;
+    }
+    if (fn(d, p, j, f, &err) != QK_OK) {
+        fclose(f);
+        remove(tmp);
+        return qk_cli_fail(CMD, &err);
+    }
+    bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        remove(tmp);
+        qk_cli_errorf(CMD, "'%s': cannot write", path);
+        return QK_EXIT_IO;
+    }
+    return 0;
+}
+
+static void print_batch(const args *a, const qk_pool_runs *p, const qk_pool_pick *pk, size_t n)
+{
+    if (a->json) {
+        json_t *root = json_object(), *arr = json_array();
+        char *s;
+        json_object_set_new(root, "method", json_string(qk_pool_method_name(a->o.method)));
+        for (size_t i = 0; i < n; i++) {
+            const qk_pool_topic *tp = qk_pool_topic_at(p, pk[i].topic);
+            json_t *e = json_object();
+            json_object_set_new(e, "topic", json_string(tp->qid));
+            json_object_set_new(e, "docno", json_string(tp->docnos[pk[i].doc]));
+            json_object_set_new(e, "pi", json_real(pk[i].pi));
+            json_object_set_new(e, "draws", json_integer(pk[i].draws));
+            json_object_set_new(e, "score", json_real(pk[i].score));
+            json_array_append_new(arr, e);
+        }
+        json_object_set_new(root, "batch", arr);
+        s = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+        if (s)
+            puts(s);
+        free(s);
+        json_decref(root);
+        return;
+    }
+    puts("topic\tdocno\tpi\tdraws\tscore");
+    for (size_t i = 0; i < n; i++) {
+        const qk_pool_topic *tp = qk_pool_topic_at(p, pk[i].topic);
+        printf("%s\t%s\t%.10g\t%ld\t%.10g\n", tp->qid, tp->docnos[pk[i].doc], pk[i].pi, pk[i].draws, pk[i].score);
+    }
+}
+
+int qk_cmd_pool(int argc, char **argv)
+{
+    args a;
+    qk_error err = {0};
+    qk_pool_runs *p = NULL;
+    qk_pool_judged *j = NULL;
+    qk_pool_design *d = NULL;
+    qk_qrels *q = NULL;
+    qk_pool_pick *pk = NULL;
+    size_t n = 0;
+    int rc = parse(argc, argv, &a), reached = 0;
+    struct stat sb;
+    static const writer_fn writers[3] = {qk_pool_write_prels, qk_pool_write_strata, qk_pool_write_draws};
+    if (rc == -1) {
+        free(a.runs);
+        return qk_cli_help(qk_help_pool);
+    }
+    if (rc)
+        goto out;
+    if (qk_pool_runs_read(a.runs, a.nruns, a.depth, &p, &err) != QK_OK ||
+        qk_pool_judged_new(p, &j, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    if ((rc = resolve_pair(&a, p)) != 0)
+        goto out;
+    /* An empty judgments file is the natural start of the loop. */
+    if (a.judged && !(stat(a.judged, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) &&
+        (qk_qrels_read(a.judged, QK_REL_QRELS, QK_DEDUP_FIRST, &q, &err) != QK_OK ||
+                     qk_pool_judged_from_qrels(j, p, q, a.rel_level, &err) != QK_OK)) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    if (a.design) {
+        qk_status st = access(a.design, F_OK) == 0 ? qk_pool_design_read(a.design, p, &a.o, &d, &err)
+                                                    : qk_pool_design_new(p, &a.o, &d, &err);
+        if (st != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+    }
+    if (a.target > 0) {
+        if (target_reached(&a, &reached, &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        if (reached)
+            fprintf(stderr, "qrelkit pool: confidence target %g reached; nothing more to judge\n", a.target);
+    }
+    if (!reached && qk_pool_next(p, j, d, &a.o, &pk, &n, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    if (d && qk_pool_design_write(d, p, a.design, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    for (int k = 0; k < 3 && rc == 0; k++)
+        if (a.files[k])
+            rc = write_file(a.files[k], writers[k], d, p, j);
+    if (rc == 0)
+        print_batch(&a, p, pk, n);
+out:
+    free(pk);
+    qk_qrels_free(q);
+    qk_pool_design_free(d);
+    qk_pool_judged_free(j);
+    qk_pool_runs_free(p);
+    free(a.runs);
+    return rc;
+}
