@@ -35,7 +35,14 @@ struct qk_index_builder {
     size_t nruns;
 };
 
+typedef struct qk_named {
+    const char *s;
+    uint32_t id;
+} qk_named;
+
 size_t qk_varint_put(uint8_t *p, uint64_t v);
+/* Ids of a string pool in strcmp order of their strings (*out: malloc'd). */
+qk_status qk_build_sort_pool(const qk_strpool *pool, uint32_t **out);
 void qk_build_segment_reset(qk_index_builder *b);
 qk_status qk_build_sorted_terms(qk_index_builder *b, uint32_t **out);
 qk_status qk_build_spill(qk_index_builder *b, qk_error *err);

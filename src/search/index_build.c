@@ -190,29 +190,36 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
     return QK_OK;
 }
 
-/* Term ids of the segment in strcmp order of their strings. */
-static const qk_strpool *sort_pool;
-static int cmp_tid(const void *a, const void *b)
+/* Sorting (string, id) pairs keeps qsort free of global state, so two
+ * builders may run in two threads. */
+static int cmp_named(const void *a, const void *b)
 {
-    return strcmp(qk_strpool_str(sort_pool, *(const uint32_t *)a), qk_strpool_str(sort_pool, *(const uint32_t *)b));
+    return strcmp(((const qk_named *)a)->s, ((const qk_named *)b)->s);
 }
 
-qk_status qk_build_sorted_terms(qk_index_builder *b, uint32_t **out)
+qk_status qk_build_sort_pool(const qk_strpool *pool, uint32_t **out)
 {
-    size_t n = qk_strpool_count(b->terms);
+    size_t n = qk_strpool_count(pool);
+    qk_named *v = malloc((n ? n : 1) * sizeof *v);
     uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
-    if (!ids)
+    if (!v || !ids) {
+        free(v);
+        free(ids);
         return QK_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        v[i].s = qk_strpool_str(pool, (uint32_t)i);
+        v[i].id = (uint32_t)i;
+    }
+    qsort(v, n, sizeof *v, cmp_named);
     for (size_t i = 0; i < n; i++)
-        ids[i] = (uint32_t)i;
-    /* qsort has no context argument in C11; the builder is not used from
-     * two threads, so a file-level pointer is safe here. */
-    sort_pool = b->terms;
-    qsort(ids, n, sizeof *ids, cmp_tid);
-    sort_pool = NULL;
+        ids[i] = v[i].id;
+    free(v);
     *out = ids;
     return QK_OK;
 }
+
+qk_status qk_build_sorted_terms(qk_index_builder *b, uint32_t **out) { return qk_build_sort_pool(b->terms, out); }
 
 static int put_varint(FILE *f, uint64_t v)
 {

@@ -39,6 +39,8 @@ static void wb_flush(wbuf *w)
 static void wb_write(wbuf *w, const void *p, size_t n)
 {
     const uint8_t *s = p;
+    if (n == 0)
+        return; /* p may be NULL for an empty table */
     w->pos += n;
     while (n) {
         size_t k = sizeof w->buf - w->n < n ? sizeof w->buf - w->n : n;
@@ -216,28 +218,17 @@ static qk_status merge(merger *m, msrc *src, size_t nsrc, qk_error *err)
     }
 }
 
-static const qk_strpool *docno_pool;
-static int cmp_docno(const void *a, const void *b)
-{
-    return strcmp(qk_strpool_str(docno_pool, *(const uint32_t *)a), qk_strpool_str(docno_pool, *(const uint32_t *)b));
-}
-
 /* Sections that depend only on the documents: DOCLEN .. FWD_OFF. */
 static qk_status write_doc_sections(qk_index_builder *b, wbuf *w, qk_idx_header *h, uint64_t *fwd_pos)
 {
     size_t n = b->ndocs;
-    uint32_t *order = malloc(n * sizeof *order), *rank = malloc(n * sizeof *rank);
+    uint32_t *order = NULL, *rank = malloc(n * sizeof *rank);
     uint64_t off = 0;
-    if (!order || !rank) {
+    if (!rank || qk_build_sort_pool(b->docnos, &order) != QK_OK) {
         free(order);
         free(rank);
         return QK_ENOMEM;
     }
-    for (size_t i = 0; i < n; i++)
-        order[i] = (uint32_t)i;
-    docno_pool = b->docnos; /* single-threaded builder: see qk_build_sorted_terms */
-    qsort(order, n, sizeof *order, cmp_docno);
-    docno_pool = NULL;
     for (size_t r = 0; r < n; r++)
         rank[order[r]] = (uint32_t)r;
     wb_section(w, h, SEC_DOCLEN);
@@ -360,6 +351,12 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
             st = qk_error_set(err, QK_EINTERNAL, "index merge: forward list of document %zu incomplete", d);
             goto out;
         }
+    /* A corpus without a single term leaves the tables unallocated. */
+    if (qk_grow((void **)&m.post_off, &m.cap_off, m.nterms + 1, 8) != QK_OK ||
+        qk_grow((void **)&m.term_off, &m.cap_toff, m.nterms + 1, 8) != QK_OK) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
     m.post_off[m.nterms] = h.sec_len[SEC_POSTINGS];
     wb_section(w, &h, SEC_POST_OFF);
     wb_write(w, m.post_off, (m.nterms + 1) * 8);
@@ -370,8 +367,7 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
     wb_section(w, &h, SEC_DF);
     wb_write(w, m.df, m.nterms * 4);
     wb_end(w, &h, SEC_DF);
-    if (m.term_off || qk_grow((void **)&m.term_off, &m.cap_toff, 1, 8) == QK_OK)
-        m.term_off[m.nterms] = m.terms_len;
+    m.term_off[m.nterms] = m.terms_len;
     wb_section(w, &h, SEC_TERM_OFF);
     wb_write(w, m.term_off, (m.nterms + 1) * 8);
     wb_end(w, &h, SEC_TERM_OFF);

@@ -233,8 +233,10 @@ qk_status qk_topics_read(const char *path, const char *fields, qk_topics **out, 
             i++;
         if (i == n)
             continue;
-        st = line[i] == '<' ? read_trec(t, l, line, n, fields, err) : read_tsv_line(t, l, line, n, err);
-        if (st != QK_OK || line[i] == '<')
+        /* read_trec reads on, so line is not valid after it: decide first. */
+        int trec = line[i] == '<';
+        st = trec ? read_trec(t, l, line, n, fields, err) : read_tsv_line(t, l, line, n, err);
+        if (st != QK_OK || trec)
             goto out;
         while ((r = qk_lines_next(l, &line, &n, err)) == 1)
             if ((st = read_tsv_line(t, l, line, n, err)) != QK_OK)

@@ -308,6 +308,32 @@ static void test_ties_and_threads(void **state)
     qk_test_drop(tp);
 }
 
+/* Documents whose words are all stop words: an index without terms. */
+static void test_no_terms(void **state)
+{
+    (void)state;
+    char *p = sx_build("<DOC><DOCNO>a</DOCNO>the of and</DOC>\n<DOC><DOCNO>b</DOCNO></DOC>\n", NULL, 16, NULL, NULL);
+    qk_index *ix;
+    qk_searcher *s;
+    qk_search_opts o;
+    qk_index_info in;
+    const qk_hit *h;
+    size_t n = 1;
+    qk_error err;
+    assert_int_equal(qk_index_open(p, &ix, &err), QK_OK);
+    qk_index_get_info(ix, &in);
+    assert_int_equal(in.docs, 2);
+    assert_int_equal(in.terms, 0);
+    assert_int_equal(qk_searcher_new(ix, &s, &err), QK_OK);
+    qk_search_opts_init(&o);
+    o.rm3 = 1;
+    assert_int_equal(qk_searcher_query(s, &o, "the apple", &h, &n, &err), QK_OK);
+    assert_int_equal(n, 0);
+    qk_searcher_free(s);
+    qk_index_close(ix);
+    qk_test_drop(p);
+}
+
 static void test_zoo(void **state)
 {
     (void)state;
@@ -342,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_corrupt),       cmocka_unit_test(test_jsonl_and_fields),
         cmocka_unit_test(test_corpus_errors), cmocka_unit_test(test_topics),
         cmocka_unit_test(test_ties_and_threads), cmocka_unit_test(test_zoo),
+        cmocka_unit_test(test_no_terms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
