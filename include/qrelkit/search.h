@@ -192,15 +192,15 @@ qk_status qk_search_run(const qk_index *ix, const qk_topics *topics, const qk_se
 /* ---- Zoo: a population of systems ------------------------------------------ */
 typedef struct qk_zoo_system {
     qk_search_opts opts;
-    size_t index;     /* which of the given indexes (they differ in analysis) */
+    size_t index;      /* which of the given indexes (they differ in analysis) */
     double query_keep; /* fraction of query terms kept (1 = all; < 1 simulates a weak query formulation) */
     char tag[160];
 } qk_zoo_system;
 
 /* n seeded systems spread over models, parameters, feedback and the given
  * indexes (texts[i] describes index i, for the tags). Deterministic in seed. */
-qk_status qk_search_zoo(size_t n, uint64_t seed, size_t nindexes, const qk_text_opts *texts, qk_zoo_system *out,
-                        qk_error *err);
+qk_status qk_search_zoo(size_t n, uint64_t seed, size_t nindexes, const qk_text_opts *texts,
+                        qk_zoo_system *out, qk_error *err);
 /* Same as qk_search_run, keeping a seeded subset of each query's terms when
  * sys->query_keep < 1. */
 qk_status qk_search_run_system(const qk_index *ix, const qk_topics *topics, const qk_zoo_system *sys,

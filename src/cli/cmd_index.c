@@ -38,7 +38,7 @@ const char qk_help_index[] =
     "  --no-stop            keep stop words (default: drop the built-in English list)\n"
     "  --no-fold            keep accented letters (default: fold to ASCII, e -> e)\n"
     "  --no-lowercase       keep case\n"
-"  --skip-duplicates    index the first document of a repeated docno and skip\n"
+    "  --skip-duplicates    index the first document of a repeated docno and skip\n"
     "                       the others (default: a repeated docno is an error)\n"
     "  --memory MB          postings held in memory before spilling (default 256)\n"
     "  --tmp-dir DIR        where spilled runs go (default: next to INDEX)\n"
@@ -70,7 +70,8 @@ static double now(void)
 static void progress(void *ctx, uint64_t docs, uint64_t bytes)
 {
     if (docs % 10000 == 0)
-        fprintf(stderr, "\rqrelkit index: %llu documents, %.1f MB", (unsigned long long)docs, (double)bytes / 1e6);
+        fprintf(stderr, "\rqrelkit index: %llu documents, %.1f MB", (unsigned long long)docs,
+                (double)bytes / 1e6);
     (void)ctx;
 }
 
@@ -94,17 +95,36 @@ static int info(const char *path)
     return QK_EXIT_OK;
 }
 
-enum { O_FORMAT = 256, O_FIELDS, O_ID, O_STEM, O_NOSTOP, O_NOFOLD, O_NOLOWER, O_MEM, O_TMP, O_INFO, O_QUIET, O_SKIPDUP };
+enum {
+    O_FORMAT = 256,
+    O_FIELDS,
+    O_ID,
+    O_STEM,
+    O_NOSTOP,
+    O_NOFOLD,
+    O_NOLOWER,
+    O_MEM,
+    O_TMP,
+    O_INFO,
+    O_QUIET,
+    O_SKIPDUP
+};
 
-static const struct option longopts[] = {
-    {"out", required_argument, NULL, 'o'},        {"format", required_argument, NULL, O_FORMAT},
-    {"fields", required_argument, NULL, O_FIELDS}, {"id-field", required_argument, NULL, O_ID},
-    {"stemmer", required_argument, NULL, O_STEM},  {"no-stop", no_argument, NULL, O_NOSTOP},
-    {"no-fold", no_argument, NULL, O_NOFOLD},      {"no-lowercase", no_argument, NULL, O_NOLOWER},
-    {"memory", required_argument, NULL, O_MEM},    {"tmp-dir", required_argument, NULL, O_TMP},
-    {"info", required_argument, NULL, O_INFO},     {"quiet", no_argument, NULL, O_QUIET},
-    {"skip-duplicates", no_argument, NULL, O_SKIPDUP},
-    {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
+static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
+                                         {"format", required_argument, NULL, O_FORMAT},
+                                         {"fields", required_argument, NULL, O_FIELDS},
+                                         {"id-field", required_argument, NULL, O_ID},
+                                         {"stemmer", required_argument, NULL, O_STEM},
+                                         {"no-stop", no_argument, NULL, O_NOSTOP},
+                                         {"no-fold", no_argument, NULL, O_NOFOLD},
+                                         {"no-lowercase", no_argument, NULL, O_NOLOWER},
+                                         {"memory", required_argument, NULL, O_MEM},
+                                         {"tmp-dir", required_argument, NULL, O_TMP},
+                                         {"info", required_argument, NULL, O_INFO},
+                                         {"quiet", no_argument, NULL, O_QUIET},
+                                         {"skip-duplicates", no_argument, NULL, O_SKIPDUP},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
 
 /* Index every corpus file into b; returns an exit code. */
 static int add_corpora(qk_index_builder *b, char **paths, int n, const qk_corpus_opts *co, uint64_t *bytes)
@@ -159,10 +179,14 @@ int qk_cmd_index(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'h': return qk_cli_help(qk_help_index);
         case O_FORMAT:
-            if (strcmp(optarg, "auto") == 0) co.format = QK_CORPUS_AUTO;
-            else if (strcmp(optarg, "trec") == 0) co.format = QK_CORPUS_TREC;
-            else if (strcmp(optarg, "jsonl") == 0 || strcmp(optarg, "json") == 0) co.format = QK_CORPUS_JSONL;
-            else return qk_cli_usage(CMD, "--format: '%s' is not auto, trec or jsonl", optarg);
+            if (strcmp(optarg, "auto") == 0)
+                co.format = QK_CORPUS_AUTO;
+            else if (strcmp(optarg, "trec") == 0)
+                co.format = QK_CORPUS_TREC;
+            else if (strcmp(optarg, "jsonl") == 0 || strcmp(optarg, "json") == 0)
+                co.format = QK_CORPUS_JSONL;
+            else
+                return qk_cli_usage(CMD, "--format: '%s' is not auto, trec or jsonl", optarg);
             break;
         case O_FIELDS: co.fields = optarg; break;
         case O_ID: co.id_field = optarg; break;
@@ -175,7 +199,8 @@ int qk_cmd_index(int argc, char **argv)
         case O_NOLOWER: bo.text.lowercase = 0; break;
         case O_MEM:
             if (qk_parse_long(optarg, strlen(optarg), &v) != 0 || v < 1 || v > 1000000)
-                return qk_cli_usage(CMD, "--memory: '%s' is not a number of megabytes (1 to 1000000)", optarg);
+                return qk_cli_usage(CMD, "--memory: '%s' is not a number of megabytes (1 to 1000000)",
+                                    optarg);
             bo.memory_mb = (size_t)v;
             break;
         case O_TMP: bo.tmp_dir = optarg; break;
@@ -205,10 +230,11 @@ int qk_cmd_index(int argc, char **argv)
         fprintf(stderr,
                 "qrelkit index: %llu documents, %llu terms, %llu postings, %llu tokens -> '%s' (%.1f MB) "
                 "in %.2f s: %.2f MB/s, %.0f documents/s, %llu spilled runs, %llu duplicates skipped\n",
-                (unsigned long long)stats.docs, (unsigned long long)stats.terms, (unsigned long long)stats.postings,
-                (unsigned long long)stats.tokens, out, (double)stats.index_bytes / 1e6, s,
-                (double)bytes / 1e6 / (s > 0 ? s : 1e-9), (double)stats.docs / (s > 0 ? s : 1e-9),
-                (unsigned long long)stats.spilled_runs, (unsigned long long)stats.duplicates);
+                (unsigned long long)stats.docs, (unsigned long long)stats.terms,
+                (unsigned long long)stats.postings, (unsigned long long)stats.tokens, out,
+                (double)stats.index_bytes / 1e6, s, (double)bytes / 1e6 / (s > 0 ? s : 1e-9),
+                (double)stats.docs / (s > 0 ? s : 1e-9), (unsigned long long)stats.spilled_runs,
+                (unsigned long long)stats.duplicates);
     }
     return rc;
 }

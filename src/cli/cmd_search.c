@@ -74,19 +74,43 @@ typedef struct {
     uint64_t seed;
 } args;
 
-enum { O_FIELDS = 256, O_K1, O_B, O_MU, O_LAMBDA, O_RM3, O_FBD, O_FBT, O_FBO, O_DEPTH, O_TAG, O_THREADS, O_ZOO, O_SEED };
+enum {
+    O_FIELDS = 256,
+    O_K1,
+    O_B,
+    O_MU,
+    O_LAMBDA,
+    O_RM3,
+    O_FBD,
+    O_FBT,
+    O_FBO,
+    O_DEPTH,
+    O_TAG,
+    O_THREADS,
+    O_ZOO,
+    O_SEED
+};
 
-static const struct option longopts[] = {
-    {"index", required_argument, NULL, 'i'},       {"topics", required_argument, NULL, 't'},
-    {"model", required_argument, NULL, 'm'},       {"out", required_argument, NULL, 'o'},
-    {"topic-fields", required_argument, NULL, O_FIELDS}, {"k1", required_argument, NULL, O_K1},
-    {"b", required_argument, NULL, O_B},           {"mu", required_argument, NULL, O_MU},
-    {"lambda", required_argument, NULL, O_LAMBDA}, {"rm3", no_argument, NULL, O_RM3},
-    {"fb-docs", required_argument, NULL, O_FBD},   {"fb-terms", required_argument, NULL, O_FBT},
-    {"fb-orig", required_argument, NULL, O_FBO},   {"depth", required_argument, NULL, O_DEPTH},
-    {"tag", required_argument, NULL, O_TAG},       {"threads", required_argument, NULL, O_THREADS},
-    {"zoo", required_argument, NULL, O_ZOO},       {"seed", required_argument, NULL, O_SEED},
-    {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
+static const struct option longopts[] = {{"index", required_argument, NULL, 'i'},
+                                         {"topics", required_argument, NULL, 't'},
+                                         {"model", required_argument, NULL, 'm'},
+                                         {"out", required_argument, NULL, 'o'},
+                                         {"topic-fields", required_argument, NULL, O_FIELDS},
+                                         {"k1", required_argument, NULL, O_K1},
+                                         {"b", required_argument, NULL, O_B},
+                                         {"mu", required_argument, NULL, O_MU},
+                                         {"lambda", required_argument, NULL, O_LAMBDA},
+                                         {"rm3", no_argument, NULL, O_RM3},
+                                         {"fb-docs", required_argument, NULL, O_FBD},
+                                         {"fb-terms", required_argument, NULL, O_FBT},
+                                         {"fb-orig", required_argument, NULL, O_FBO},
+                                         {"depth", required_argument, NULL, O_DEPTH},
+                                         {"tag", required_argument, NULL, O_TAG},
+                                         {"threads", required_argument, NULL, O_THREADS},
+                                         {"zoo", required_argument, NULL, O_ZOO},
+                                         {"seed", required_argument, NULL, O_SEED},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
 
 static int real(const char *opt, double *out)
 {
@@ -224,8 +248,8 @@ static qk_status write_manifest(void *ctx, FILE *f, qk_error *err)
         const qk_zoo_system *s = &z->sys[i];
         const qk_search_opts *o = &s->opts;
         fprintf(f, "%s\t%s\t%s\t%g\t%g\t%g\t%g\t%d\t%d\t%d\t%g\t%g\n", s->tag, z->index[s->index],
-                qk_model_name(o->model), o->k1, o->b, o->mu, o->lambda, o->rm3, o->fb_docs, o->fb_terms, o->fb_orig,
-                s->query_keep);
+                qk_model_name(o->model), o->k1, o->b, o->mu, o->lambda, o->rm3, o->fb_docs, o->fb_terms,
+                o->fb_orig, s->query_keep);
     }
     return ferror(f) ? qk_error_set(err, QK_EIO, "cannot write zoo.tsv") : QK_OK;
 }
@@ -309,7 +333,9 @@ int qk_cmd_search(int argc, char **argv)
         qk_status st = a.out ? write_atomic(a.out, write_run, &r, &err) : write_run(&r, stdout, &err);
         if (st == QK_OK && !a.out && fflush(stdout) != 0)
             st = qk_error_set(&err, QK_EIO, "cannot write to standard output");
-        rc = st == QK_OK ? QK_EXIT_OK : st == QK_EUSAGE ? qk_cli_usage(CMD, "%s", err.message) : qk_cli_fail(CMD, &err);
+        rc = st == QK_OK       ? QK_EXIT_OK
+             : st == QK_EUSAGE ? qk_cli_usage(CMD, "%s", err.message)
+                               : qk_cli_fail(CMD, &err);
     }
 out:
     for (int i = 0; i < a.nindex; i++)

@@ -23,7 +23,7 @@ struct qk_corpus {
     size_t docno_cap;
     char *text;
     size_t text_len, text_cap;
-    char *rest;   /* TREC: the part of a line after a </DOC>, read next */
+    char *rest; /* TREC: the part of a line after a </DOC>, read next */
     size_t rest_len, rest_cap;
     int has_rest;
     json_t *json; /* the last JSON object (its strings back docno) */
@@ -73,7 +73,8 @@ qk_status qk_corpus_open(const char *path, const qk_corpus_opts *o, qk_corpus **
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     c->format = o->format;
     c->id_field = o->id_field;
-    if ((st = split_fields(c, o->fields, err)) != QK_OK || (st = qk_lines_open(path, &c->lines, err)) != QK_OK) {
+    if ((st = split_fields(c, o->fields, err)) != QK_OK ||
+        (st = qk_lines_open(path, &c->lines, err)) != QK_OK) {
         qk_corpus_close(c);
         return st;
     }
@@ -174,7 +175,8 @@ static qk_status parse_trec_doc(qk_corpus *c, qk_error *err)
     c->docno[dl] = '\0';
     c->text_len = 0;
     if (c->nfields == 0) {
-        if (add_untagged(c, s, (size_t)(tag - s)) != QK_OK || add_untagged(c, after, n - (size_t)(after - s)) != QK_OK)
+        if (add_untagged(c, s, (size_t)(tag - s)) != QK_OK ||
+            add_untagged(c, after, n - (size_t)(after - s)) != QK_OK)
             return QK_ENOMEM;
     } else {
         for (size_t f = 0; f < c->nfields; f++) {
@@ -276,7 +278,8 @@ static qk_status add_json_value(qk_corpus *c, json_t *v)
     if (json_is_array(v)) {
         size_t i;
         json_t *e;
-        json_array_foreach(v, i, e) {
+        json_array_foreach(v, i, e)
+        {
             if (add_json_value(c, e) != QK_OK)
                 return QK_ENOMEM;
         }
@@ -337,7 +340,8 @@ static int next_json(qk_corpus *c, qk_error *err)
     } else {
         const char *key;
         json_t *v;
-        json_object_foreach(c->json, key, v) {
+        json_object_foreach(c->json, key, v)
+        {
             if (strcmp(key, idkey) != 0 && add_json_value(c, v) != QK_OK)
                 return qk_error_set(err, QK_ENOMEM, "out of memory");
         }
@@ -358,7 +362,10 @@ int qk_corpus_next(qk_corpus *c, const char **docno, size_t *docno_len, const ch
     return 1;
 }
 
-uint64_t qk_corpus_bytes(const qk_corpus *c) { return c->bytes; }
+uint64_t qk_corpus_bytes(const qk_corpus *c)
+{
+    return c->bytes;
+}
 
 void qk_corpus_close(qk_corpus *c)
 {

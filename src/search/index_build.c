@@ -219,7 +219,10 @@ qk_status qk_build_sort_pool(const qk_strpool *pool, uint32_t **out)
     return QK_OK;
 }
 
-qk_status qk_build_sorted_terms(qk_index_builder *b, uint32_t **out) { return qk_build_sort_pool(b->terms, out); }
+qk_status qk_build_sorted_terms(qk_index_builder *b, uint32_t **out)
+{
+    return qk_build_sort_pool(b->terms, out);
+}
 
 static int put_varint(FILE *f, uint64_t v)
 {
@@ -248,7 +251,8 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
     }
     sprintf(path, "%s/.qkrun-XXXXXX", b->run_dir);
     if ((fd = mkstemp(path)) < 0 || !(f = fdopen(fd, "wb"))) {
-        st = qk_error_set(err, QK_EIO, "cannot create a temporary run in '%s': %s", b->run_dir, strerror(errno));
+        st = qk_error_set(err, QK_EIO, "cannot create a temporary run in '%s': %s", b->run_dir,
+                          strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(path);
@@ -263,13 +267,15 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
         if (put_varint(f, len) || put_varint(f, pl->df) || put_varint(f, pl->cf) || put_varint(f, pl->len) ||
             fwrite(qk_strpool_str(b->terms, ids[i]), 1, len, f) != len ||
             fwrite(pl->buf, 1, pl->len, f) != pl->len) {
-            st = qk_error_set(err, QK_EIO, "cannot write a temporary run in '%s': %s", b->run_dir, strerror(errno));
+            st = qk_error_set(err, QK_EIO, "cannot write a temporary run in '%s': %s", b->run_dir,
+                              strerror(errno));
             goto out;
         }
     }
     if (fclose(f) != 0) {
         f = NULL;
-        st = qk_error_set(err, QK_EIO, "cannot write a temporary run in '%s': %s", b->run_dir, strerror(errno));
+        st = qk_error_set(err, QK_EIO, "cannot write a temporary run in '%s': %s", b->run_dir,
+                          strerror(errno));
         goto out;
     }
     f = NULL;

@@ -46,15 +46,18 @@ static qk_status check_header(const qk_idx_header *h, uint64_t size, const char 
     if (h->bom != QK_IDX_BOM)
         return bad(err, path, "index written on a machine of the other byte order");
     if (h->version != QK_INDEX_VERSION)
-        return qk_error_set(err, QK_EINPUT, "'%s': index format version %u, this qrelkit reads version %d (rebuild it with 'qrelkit index')",
-                            path, h->version, QK_INDEX_VERSION);
+        return qk_error_set(
+            err, QK_EINPUT,
+            "'%s': index format version %u, this qrelkit reads version %d (rebuild it with 'qrelkit index')",
+            path, h->version, QK_INDEX_VERSION);
     copy.header_crc = 0;
     if ((uint32_t)crc32(crc32(0L, Z_NULL, 0), (const Bytef *)&copy, sizeof copy) != h->header_crc)
         return bad(err, path, "header checksum mismatch (corrupt index)");
     if (h->header_size != QK_IDX_HEADER_SIZE)
         return bad(err, path, "unexpected header size");
     if (h->file_size != size)
-        return qk_error_set(err, QK_EINPUT, "'%s': index is %llu bytes, its header says %llu (truncated or appended to)",
+        return qk_error_set(err, QK_EINPUT,
+                            "'%s': index is %llu bytes, its header says %llu (truncated or appended to)",
                             path, (unsigned long long)size, (unsigned long long)h->file_size);
     return QK_OK;
 }
@@ -69,8 +72,8 @@ static qk_status check_sections(qk_index *ix, const char *path, qk_error *err)
         !section_ok(h, SEC_DOCNO_OFF, (n + 1) * 8) || !section_ok(h, SEC_DOCNO, UINT64_MAX) ||
         !section_ok(h, SEC_FWD_OFF, (n + 1) * 8) || !section_ok(h, SEC_FWD, p * 8) ||
         !section_ok(h, SEC_POSTINGS, UINT64_MAX) || !section_ok(h, SEC_POST_OFF, (t + 1) * 8) ||
-        !section_ok(h, SEC_CF, t * 8) || !section_ok(h, SEC_DF, t * 4) || !section_ok(h, SEC_TERM_OFF, (t + 1) * 8) ||
-        !section_ok(h, SEC_TERMS, UINT64_MAX))
+        !section_ok(h, SEC_CF, t * 8) || !section_ok(h, SEC_DF, t * 4) ||
+        !section_ok(h, SEC_TERM_OFF, (t + 1) * 8) || !section_ok(h, SEC_TERMS, UINT64_MAX))
         return bad(err, path, "a section lies outside the file (corrupt index)");
     const uint8_t *base = ix->map;
     ix->doclen = (const uint32_t *)(base + h->sec_off[SEC_DOCLEN]);
@@ -180,10 +183,22 @@ void qk_index_get_info(const qk_index *ix, qk_index_info *info)
     info->avg_doclen = ix->avg_doclen;
 }
 
-const char *qk_index_docno(const qk_index *ix, uint32_t doc) { return ix->docnos + ix->docno_off[doc]; }
-uint32_t qk_index_doclen(const qk_index *ix, uint32_t doc) { return ix->doclen[doc]; }
-uint32_t qk_index_df(const qk_index *ix, uint32_t tid) { return ix->df[tid]; }
-uint64_t qk_index_cf(const qk_index *ix, uint32_t tid) { return ix->cf[tid]; }
+const char *qk_index_docno(const qk_index *ix, uint32_t doc)
+{
+    return ix->docnos + ix->docno_off[doc];
+}
+uint32_t qk_index_doclen(const qk_index *ix, uint32_t doc)
+{
+    return ix->doclen[doc];
+}
+uint32_t qk_index_df(const qk_index *ix, uint32_t tid)
+{
+    return ix->df[tid];
+}
+uint64_t qk_index_cf(const qk_index *ix, uint32_t tid)
+{
+    return ix->cf[tid];
+}
 
 const char *qk_index_term(const qk_index *ix, uint32_t tid, size_t *len)
 {

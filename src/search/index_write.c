@@ -66,7 +66,10 @@ static void wb_section(wbuf *w, qk_idx_header *h, int sec)
     h->sec_off[sec] = w->pos;
 }
 
-static void wb_end(wbuf *w, qk_idx_header *h, int sec) { h->sec_len[sec] = w->pos - h->sec_off[sec]; }
+static void wb_end(wbuf *w, qk_idx_header *h, int sec)
+{
+    h->sec_len[sec] = w->pos - h->sec_off[sec];
+}
 
 /* A merge source: a spilled run (f) or the in-memory segment (ids). */
 typedef struct {
@@ -124,10 +127,10 @@ static int src_next(qk_index_builder *b, msrc *s)
         return ferror(s->f) ? -1 : 0;
     }
     ungetc(c, s->f);
-    if (read_varint(s->f, &len) || read_varint(s->f, &df) || read_varint(s->f, &cf) || read_varint(s->f, &plen) ||
-        qk_grow((void **)&s->term, &s->term_cap, len + 1, 1) != QK_OK ||
-        qk_grow((void **)&s->post, &s->post_cap, plen + 1, 1) != QK_OK || fread(s->term, 1, len, s->f) != len ||
-        fread(s->post, 1, plen, s->f) != plen)
+    if (read_varint(s->f, &len) || read_varint(s->f, &df) || read_varint(s->f, &cf) ||
+        read_varint(s->f, &plen) || qk_grow((void **)&s->term, &s->term_cap, len + 1, 1) != QK_OK ||
+        qk_grow((void **)&s->post, &s->post_cap, plen + 1, 1) != QK_OK ||
+        fread(s->term, 1, len, s->f) != len || fread(s->post, 1, plen, s->f) != plen)
         return -1;
     s->term[len] = '\0';
     s->df = (uint32_t)df;
@@ -141,8 +144,8 @@ typedef struct {
     qk_index_builder *b;
     wbuf *w;
     qk_idx_header *h;
-    uint32_t *fwd;         /* mapped FWD section */
-    uint64_t *fwd_pos;     /* next free pair per document */
+    uint32_t *fwd;     /* mapped FWD section */
+    uint64_t *fwd_pos; /* next free pair per document */
     const uint64_t *fwd_end;
     uint64_t *post_off, *cf, *term_off;
     uint32_t *df;
@@ -206,7 +209,8 @@ static qk_status merge(merger *m, msrc *src, size_t nsrc, qk_error *err)
             if (src[i].done || strcmp(src[i].term, term) != 0)
                 continue;
             if (copy_postings(m, &src[i], (uint32_t)t, &last, &first) != 0)
-                return qk_error_set(err, QK_EINTERNAL, "index merge: inconsistent postings for term '%s'", term);
+                return qk_error_set(err, QK_EINTERNAL, "index merge: inconsistent postings for term '%s'",
+                                    term);
             df += src[i].df;
             cf += src[i].cf;
             if (src_next(m->b, &src[i]) != 0)

@@ -112,7 +112,8 @@ out:
     return st;
 }
 
-static qk_status rank_query(qk_searcher *s, const qk_search_opts *o, const qk_hit **hits, size_t *n, qk_error *err)
+static qk_status rank_query(qk_searcher *s, const qk_search_opts *o, const qk_hit **hits, size_t *n,
+                            qk_error *err)
 {
     qk_status st;
     *hits = NULL;

@@ -75,7 +75,8 @@ void qk_search_opts_tag(const qk_search_opts *o, const qk_text_opts *text, char 
     if (o->rm3 && n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, "+rm3-%d-%d-%g", o->fb_docs, o->fb_terms, o->fb_orig);
     if (text && n >= 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, "-%s%s", qk_stemmer_name(text->stemmer), text->stop ? "" : "-nostop");
+        snprintf(buf + n, size - (size_t)n, "-%s%s", qk_stemmer_name(text->stemmer),
+                 text->stop ? "" : "-nostop");
 }
 
 qk_status qk_searcher_new(const qk_index *ix, qk_searcher **out, qk_error *err)
@@ -184,8 +185,8 @@ static void accumulate(qk_searcher *s, const qk_search_opts *o, const qk_wterm *
     }
 }
 
-qk_status qk_rank_weighted(qk_searcher *s, const qk_search_opts *o, const qk_wterm *q, size_t nq, size_t depth,
-                           qk_error *err)
+qk_status qk_rank_weighted(qk_searcher *s, const qk_search_opts *o, const qk_wterm *q, size_t nq,
+                           size_t depth, qk_error *err)
 {
     const qk_index *ix = s->ix;
     double C = (double)ix->h.total_tokens, wsum = 0, constant = 0;

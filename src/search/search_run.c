@@ -113,17 +113,18 @@ static void *worker(void *arg)
         const qk_hit *hits;
         size_t n;
         /* The seed depends on the topic, not on the thread that runs it. */
-        st = qk_search_query_keep(s, j->o, qk_topics_text(j->topics, t), j->keep, j->seed ^ (0x9E3779B97F4A7C15ull * (t + 1)),
-                                  &hits, &n, &err);
-        if (st == QK_OK && format_topic(&j->out[t], j->ix, qk_topics_qid(j->topics, t), hits, n, j->tag) != QK_OK)
+        st = qk_search_query_keep(s, j->o, qk_topics_text(j->topics, t), j->keep,
+                                  j->seed ^ (0x9E3779B97F4A7C15ull * (t + 1)), &hits, &n, &err);
+        if (st == QK_OK &&
+            format_topic(&j->out[t], j->ix, qk_topics_qid(j->topics, t), hits, n, j->tag) != QK_OK)
             st = qk_error_set(&err, QK_ENOMEM, "out of memory");
     }
     qk_searcher_free(s);
     return NULL;
 }
 
-static qk_status run_batch(const qk_index *ix, const qk_topics *topics, const qk_search_opts *o, const char *tag,
-                           double keep, uint64_t seed, int threads, FILE *f, qk_error *err)
+static qk_status run_batch(const qk_index *ix, const qk_topics *topics, const qk_search_opts *o,
+                           const char *tag, double keep, uint64_t seed, int threads, FILE *f, qk_error *err)
 {
     size_t nt = qk_topics_count(topics);
     pthread_t *tids = NULL;

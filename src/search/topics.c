@@ -13,9 +13,18 @@ struct qk_topics {
     qk_strpool *seen;
 };
 
-size_t qk_topics_count(const qk_topics *t) { return t->n; }
-const char *qk_topics_qid(const qk_topics *t, size_t i) { return t->qid[i]; }
-const char *qk_topics_text(const qk_topics *t, size_t i) { return t->text[i]; }
+size_t qk_topics_count(const qk_topics *t)
+{
+    return t->n;
+}
+const char *qk_topics_qid(const qk_topics *t, size_t i)
+{
+    return t->qid[i];
+}
+const char *qk_topics_text(const qk_topics *t, size_t i)
+{
+    return t->text[i];
+}
 
 void qk_topics_free(qk_topics *t)
 {

@@ -9,13 +9,19 @@
 
 #include "qrelkit/search.h"
 
-static double uniform(qk_rng *r, double lo, double hi) { return lo + (hi - lo) * qk_rng_uniform(r); }
+static double uniform(qk_rng *r, double lo, double hi)
+{
+    return lo + (hi - lo) * qk_rng_uniform(r);
+}
 
 /* Round to a few significant digits so tags stay short and readable. */
-static double tidy(double x, double step) { return round(x / step) * step; }
+static double tidy(double x, double step)
+{
+    return round(x / step) * step;
+}
 
-qk_status qk_search_zoo(size_t n, uint64_t seed, size_t nindexes, const qk_text_opts *texts, qk_zoo_system *out,
-                        qk_error *err)
+qk_status qk_search_zoo(size_t n, uint64_t seed, size_t nindexes, const qk_text_opts *texts,
+                        qk_zoo_system *out, qk_error *err)
 {
     static const int fb_docs[] = {3, 5, 10, 20, 50};
     static const int fb_terms[] = {5, 10, 20, 50, 100};

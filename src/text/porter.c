@@ -22,12 +22,13 @@ typedef struct {
 static int cons(const word *w, size_t i)
 {
     switch (w->b[i]) {
-    case 'a': case 'e': case 'i': case 'o': case 'u':
-        return 0;
-    case 'y':
-        return i == 0 ? 1 : !cons(w, i - 1);
-    default:
-        return 1;
+    case 'a':
+    case 'e':
+    case 'i':
+    case 'o':
+    case 'u': return 0;
+    case 'y': return i == 0 ? 1 : !cons(w, i - 1);
+    default: return 1;
     }
 }
 
@@ -96,7 +97,10 @@ typedef struct {
     const char *suffix, *repl;
     size_t ns, nr;
 } rule;
-#define R(a, b) {a, b, sizeof(a) - 1, sizeof(b) - 1}
+#define R(a, b)                                                                                              \
+    {                                                                                                        \
+        a, b, sizeof(a) - 1, sizeof(b) - 1                                                                   \
+    }
 
 static void apply_rules(word *w, const rule *r, size_t n, int min_m)
 {
@@ -143,11 +147,10 @@ static void step1c(word *w)
 }
 
 static const rule step2_rules[] = {
-    R("ational", "ate"), R("tional", "tion"), R("enci", "ence"),   R("anci", "ance"),
-    R("izer", "ize"),    R("bli", "ble"),     R("alli", "al"),     R("entli", "ent"),
-    R("eli", "e"),       R("ousli", "ous"),   R("ization", "ize"), R("ation", "ate"),
-    R("ator", "ate"),    R("alism", "al"),    R("iveness", "ive"), R("fulness", "ful"),
-    R("ousness", "ous"), R("aliti", "al"),    R("iviti", "ive"),   R("biliti", "ble"),
+    R("ational", "ate"), R("tional", "tion"), R("enci", "ence"), R("anci", "ance"), R("izer", "ize"),
+    R("bli", "ble"),     R("alli", "al"),     R("entli", "ent"), R("eli", "e"),     R("ousli", "ous"),
+    R("ization", "ize"), R("ation", "ate"),   R("ator", "ate"),  R("alism", "al"),  R("iveness", "ive"),
+    R("fulness", "ful"), R("ousness", "ous"), R("aliti", "al"),  R("iviti", "ive"), R("biliti", "ble"),
     R("logi", "log"),
 };
 
@@ -158,9 +161,9 @@ static const rule step3_rules[] = {
 
 /* -ion needs s or t before it, so it is handled apart. */
 static const rule step4_rules[] = {
-    R("al", ""),   R("ance", ""), R("ence", ""), R("er", ""),  R("ic", ""),  R("able", ""),
+    R("al", ""),   R("ance", ""), R("ence", ""),  R("er", ""),   R("ic", ""),  R("able", ""),
     R("ible", ""), R("ant", ""),  R("ement", ""), R("ment", ""), R("ent", ""), R("ou", ""),
-    R("ism", ""),  R("ate", ""),  R("iti", ""),  R("ous", ""), R("ive", ""), R("ize", ""),
+    R("ism", ""),  R("ate", ""),  R("iti", ""),   R("ous", ""),  R("ive", ""), R("ize", ""),
 };
 
 static void step4(word *w)
@@ -229,11 +232,8 @@ size_t qk_stem_s(char *s, size_t len)
 size_t qk_stem(qk_stemmer st, char *w, size_t len)
 {
     switch (st) {
-    case QK_STEM_PORTER:
-        return qk_stem_porter(w, len);
-    case QK_STEM_S:
-        return qk_stem_s(w, len);
-    default:
-        return len;
+    case QK_STEM_PORTER: return qk_stem_porter(w, len);
+    case QK_STEM_S: return qk_stem_s(w, len);
+    default: return len;
     }
 }

@@ -11,31 +11,37 @@
 #include "qrelkit/text.h"
 
 static const char *const stop_words[] = {
-    "a", "about", "above", "after", "again", "against", "all", "also",
-    "although", "am", "among", "an", "and", "any", "are", "as",
-    "at", "be", "became", "because", "become", "becomes", "been", "before",
-    "being", "below", "between", "both", "but", "by", "can", "could",
-    "did", "do", "does", "doing", "down", "during", "each", "either",
-    "etc", "ever", "every", "few", "for", "from", "further", "had",
-    "has", "have", "having", "he", "hence", "her", "here", "hers",
-    "herself", "him", "himself", "his", "how", "however", "i", "if",
-    "in", "into", "is", "it", "its", "itself", "just", "may",
-    "me", "might", "more", "most", "must", "my", "myself", "neither",
-    "no", "nor", "not", "now", "of", "off", "on", "once",
-    "only", "onto", "or", "other", "our", "ours", "ourselves", "out",
-    "over", "own", "per", "same", "shall", "she", "should", "so",
-    "some", "such", "than", "that", "the", "their", "theirs", "them",
-    "themselves", "then", "there", "therefore", "these", "they", "this", "those",
-    "though", "through", "thus", "to", "too", "toward", "towards", "under",
-    "until", "up", "upon", "us", "very", "via", "was", "we",
-    "were", "what", "when", "where", "whereas", "wherein", "whether", "which",
-    "while", "who", "whom", "whose", "why", "will", "with", "within",
-    "without", "would", "yet", "you", "your", "yours", "yourself", "yourselves",
+    "a",          "about",   "above",   "after",     "again",   "against", "all",       "also",
+    "although",   "am",      "among",   "an",        "and",     "any",     "are",       "as",
+    "at",         "be",      "became",  "because",   "become",  "becomes", "been",      "before",
+    "being",      "below",   "between", "both",      "but",     "by",      "can",       "could",
+    "did",        "do",      "does",    "doing",     "down",    "during",  "each",      "either",
+    "etc",        "ever",    "every",   "few",       "for",     "from",    "further",   "had",
+    "has",        "have",    "having",  "he",        "hence",   "her",     "here",      "hers",
+    "herself",    "him",     "himself", "his",       "how",     "however", "i",         "if",
+    "in",         "into",    "is",      "it",        "its",     "itself",  "just",      "may",
+    "me",         "might",   "more",    "most",      "must",    "my",      "myself",    "neither",
+    "no",         "nor",     "not",     "now",       "of",      "off",     "on",        "once",
+    "only",       "onto",    "or",      "other",     "our",     "ours",    "ourselves", "out",
+    "over",       "own",     "per",     "same",      "shall",   "she",     "should",    "so",
+    "some",       "such",    "than",    "that",      "the",     "their",   "theirs",    "them",
+    "themselves", "then",    "there",   "therefore", "these",   "they",    "this",      "those",
+    "though",     "through", "thus",    "to",        "too",     "toward",  "towards",   "under",
+    "until",      "up",      "upon",    "us",        "very",    "via",     "was",       "we",
+    "were",       "what",    "when",    "where",     "whereas", "wherein", "whether",   "which",
+    "while",      "who",     "whom",    "whose",     "why",     "will",    "with",      "within",
+    "without",    "would",   "yet",     "you",       "your",    "yours",   "yourself",  "yourselves",
 };
 
-size_t qk_stop_count(void) { return sizeof stop_words / sizeof stop_words[0]; }
+size_t qk_stop_count(void)
+{
+    return sizeof stop_words / sizeof stop_words[0];
+}
 
-const char *qk_stop_word(size_t i) { return i < qk_stop_count() ? stop_words[i] : NULL; }
+const char *qk_stop_word(size_t i)
+{
+    return i < qk_stop_count() ? stop_words[i] : NULL;
+}
 
 /* An open-addressing hash set over the list, built once: stopping runs for
  * every token of every document, and a binary search of 160 strings per

@@ -58,10 +58,10 @@ void qk_text_opts_describe(const qk_text_opts *o, char *buf, size_t size)
 /* ASCII for U+00C0..U+00FF; NULL marks the two symbols (multiplication and
  * division signs), which separate tokens. */
 static const char *const latin1[64] = {
-    "A", "A", "A", "A", "A", "A", "AE", "C", "E", "E", "E", "E", "I", "I", "I", "I",
-    "D", "N", "O", "O", "O", "O", "O", NULL, "O", "U", "U", "U", "U", "Y", "TH", "ss",
-    "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i", "i",
-    "d", "n", "o", "o", "o", "o", "o", NULL, "o", "u", "u", "u", "u", "y", "th", "y",
+    "A", "A", "A", "A", "A", "A", "AE", "C",  "E", "E", "E", "E", "I", "I", "I",  "I",
+    "D", "N", "O", "O", "O", "O", "O",  NULL, "O", "U", "U", "U", "U", "Y", "TH", "ss",
+    "a", "a", "a", "a", "a", "a", "ae", "c",  "e", "e", "e", "e", "i", "i", "i",  "i",
+    "d", "n", "o", "o", "o", "o", "o",  NULL, "o", "u", "u", "u", "u", "y", "th", "y",
 };
 
 /* U+0100..U+017F (Latin Extended-A) by base letter; '*' marks the ligatures. */

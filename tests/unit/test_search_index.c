@@ -2,11 +2,11 @@
  * corpus and topic readers, and whole runs: round trip of every table,
  * spilled builds identical to in-memory ones, clear errors (never a crash)
  * for corrupt or truncated files, docno tie-breaking, thread independence. */
+#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
 
 #include <math.h>
 
@@ -184,8 +184,9 @@ static void test_jsonl_and_fields(void **state)
 {
     (void)state;
     qk_text_opts t = sx_plain();
-    const char *js = "{\"id\": \"p1\", \"title\": \"Heart attack\", \"content\": \"Heart attack risk\", \"n\": 3}\n"
-                     "\n{\"id\": 77, \"title\": \"Stroke\", \"content\": [\"stroke\", \"care\"]}\n";
+    const char *js =
+        "{\"id\": \"p1\", \"title\": \"Heart attack\", \"content\": \"Heart attack risk\", \"n\": 3}\n"
+        "\n{\"id\": 77, \"title\": \"Stroke\", \"content\": [\"stroke\", \"care\"]}\n";
     char *p = sx_build(js, &t, 16, "content", NULL);
     qk_index *ix;
     qk_index_info in;
@@ -198,7 +199,8 @@ static void test_jsonl_and_fields(void **state)
     qk_index_close(ix);
     qk_test_drop(p);
     /* TREC with --fields: only the named tags. */
-    p = sx_build("<DOC><DOCNO>x</DOCNO><HEAD>alpha</HEAD><TEXT>beta gamma</TEXT></DOC>", &t, 16, "TEXT", NULL);
+    p = sx_build("<DOC><DOCNO>x</DOCNO><HEAD>alpha</HEAD><TEXT>beta gamma</TEXT></DOC>", &t, 16, "TEXT",
+                 NULL);
     assert_int_equal(qk_index_open(p, &ix, &err), QK_OK);
     qk_index_get_info(ix, &in);
     assert_int_equal(in.tokens, 2);
@@ -312,7 +314,8 @@ static void test_ties_and_threads(void **state)
 static void test_no_terms(void **state)
 {
     (void)state;
-    char *p = sx_build("<DOC><DOCNO>a</DOCNO>the of and</DOC>\n<DOC><DOCNO>b</DOCNO></DOC>\n", NULL, 16, NULL, NULL);
+    char *p = sx_build("<DOC><DOCNO>a</DOCNO>the of and</DOC>\n<DOC><DOCNO>b</DOCNO></DOC>\n", NULL, 16, NULL,
+                       NULL);
     qk_index *ix;
     qk_searcher *s;
     qk_search_opts o;
@@ -364,9 +367,9 @@ static void test_zoo(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_spill_identical),
-        cmocka_unit_test(test_corrupt),       cmocka_unit_test(test_jsonl_and_fields),
-        cmocka_unit_test(test_corpus_errors), cmocka_unit_test(test_topics),
+        cmocka_unit_test(test_round_trip),       cmocka_unit_test(test_spill_identical),
+        cmocka_unit_test(test_corrupt),          cmocka_unit_test(test_jsonl_and_fields),
+        cmocka_unit_test(test_corpus_errors),    cmocka_unit_test(test_topics),
         cmocka_unit_test(test_ties_and_threads), cmocka_unit_test(test_zoo),
         cmocka_unit_test(test_no_terms),
     };

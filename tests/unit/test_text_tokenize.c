@@ -1,10 +1,10 @@
 /* Tokeniser and stop list (src/text/tokenize.c, stopwords.c): token
  * boundaries, case, ASCII folding, stopping, stemming, the packed settings. */
+#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -56,13 +56,23 @@ static void test_folding(void **state)
     (void)state;
     qk_text_opts o = plain();
     /* UTF-8: café, Straße, Œuvre, Łódź, naïve; × and – separate tokens. */
-    expect(&o, "caf\xc3\xa9 Stra\xc3\x9f" "e \xc5\x92uvre \xc5\x81\xc3\xb3" "d\xc5\xba na\xc3\xafve",
+    expect(&o,
+           "caf\xc3\xa9 Stra\xc3\x9f"
+           "e \xc5\x92uvre \xc5\x81\xc3\xb3"
+           "d\xc5\xba na\xc3\xafve",
            "cafe|strasse|oeuvre|lodz|naive");
-    expect(&o, "3\xc3\x97" "4 a\xe2\x80\x93" "b", "3|4|a|b");
+    expect(&o,
+           "3\xc3\x97"
+           "4 a\xe2\x80\x93"
+           "b",
+           "3|4|a|b");
     /* Greek letters are kept as letters of their script. */
     expect(&o, "\xce\xb2-blocker", "\xce\xb2|blocker");
     /* Invalid UTF-8 separates. */
-    expect(&o, "ab\xff" "cd", "ab|cd");
+    expect(&o,
+           "ab\xff"
+           "cd",
+           "ab|cd");
     o.fold = 0;
     expect(&o, "caf\xc3\xa9", "caf\xc3\xa9");
 }
@@ -127,9 +137,9 @@ static void test_pack(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_boundaries),       cmocka_unit_test(test_folding),
+        cmocka_unit_test(test_boundaries),          cmocka_unit_test(test_folding),
         cmocka_unit_test(test_long_tokens_dropped), cmocka_unit_test(test_stop_and_stem),
-        cmocka_unit_test(test_stop_list),        cmocka_unit_test(test_pack),
+        cmocka_unit_test(test_stop_list),           cmocka_unit_test(test_pack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
