@@ -49,6 +49,8 @@ const char qk_help_confidence[] =
     "                    of EMAP against true MAP and the judgments used\n"
     "  --trials N, --runs-per-trial K, --budget B, --alpha A, --seed S (20071)\n"
     "  --min-judged N    do not stop before N judgments (default 0, as the paper)\n"
+    "  --truth-r R       |R| of the true AP: qrels (default, every relevant document)\n"
+    "                    or pool (those in the drawn runs' top --depth)\n"
     "\n"
     "output (tsv): 'run EMAP var rank' lines, best EMAP first (runs are named by file\n"
     "when two share a run id); an empty line; then the\n"
@@ -76,7 +78,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"seed", required_argument, NULL, 's'},
                                          {"min-judged", required_argument, NULL, 'm'},
                                          {"prec", required_argument, NULL, 'K'},
-                                         {"rtc-intercept", no_argument, NULL, 'I'},
+                                         {"rtc-intercept", no_argument, NULL, 'I'}, {"truth-r", required_argument, NULL, 'R'},
                                          {NULL, 0, NULL, 0}};
 
 static size_t *by_emap;
@@ -194,9 +196,10 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
         return qk_cli_fail("confidence", &err);
     }
     printf(
-        "# %zu trials, %zu of %d runs each, depth %ld, alpha %g, budget %ld, min-judged %ld, seed %llu%s\n",
+        "# %zu trials, %zu of %d runs each, depth %ld, alpha %g, budget %ld, min-judged %ld, seed %llu%s%s\n",
         res.trials, so->runs_per_trial, nruns, so->depth, so->alpha, so->budget, so->min_judged,
-        (unsigned long long)so->seed, so->intercept ? ", RTC with intercept" : "");
+        (unsigned long long)so->seed, so->intercept ? ", RTC with intercept" : "",
+           so->truth_pool ? ", truth |R| from the pool" : "");
     printf("method\tconfidence\tpairs\tshare\taccuracy\n");
     for (int m = 0; m < QK_SIM_METHODS; m++)
         for (int b = 0; b < QK_CONF_BINS; b++) {
@@ -300,6 +303,11 @@ int qk_cmd_confidence(int argc, char **argv)
             prec = (int)v;
             break;
         case 'S': truth = optarg; break;
+        case 'R':
+            if (strcmp(optarg, "qrels") && strcmp(optarg, "pool"))
+                return qk_cli_usage("confidence", "--truth-r wants 'qrels' or 'pool', not '%s'", optarg);
+            so.truth_pool = strcmp(optarg, "pool") == 0;
+            break;
         case 'I':
             o.rtc_intercept = 1;
             so.intercept = 1;

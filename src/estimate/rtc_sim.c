@@ -38,7 +38,7 @@ typedef struct sim {
     const qk_rtc_sim_opts *o;
     size_t nruns, ntop;
     gtopic *g;
-    double *true_ap;      /* nruns x ntop */
+    double *true_ap;      /* nruns x ntop: sum of precisions at relevant ranks */
     signed char **judged; /* per topic, over the topic's n documents: -1/0/1 */
     est_rtc_cache cache;
 } sim;
@@ -110,7 +110,7 @@ static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
                     ap += found / (double)(r + 1);
                 }
             }
-            s->true_ap[k * nt + t] = g->nrel > 0 ? ap / g->nrel : 0;
+            s->true_ap[k * nt + t] = ap; /* the numerator; the denominator depends on the truth mode */
         }
         free(u);
         free(rt);
@@ -318,10 +318,11 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, qk
     view *v = calloc(s->ntop, sizeof *v);
     est_utopic *ut = calloc(s->ntop, sizeof *ut);
     double *e = calloc(k * k, sizeof *e), *var = calloc(k * k, sizeof *var), *emap = calloc(k, sizeof *emap);
+    double *rel = calloc(s->ntop ? s->ntop : 1, sizeof *rel);
     qk_status st = QK_OK;
     qk_mtc_moments m;
     double conc = 0, disc = 0;
-    if (!v || !ut || !e || !var || !emap) {
+    if (!v || !ut || !e || !var || !emap || !rel) {
         st = QK_ENOMEM;
         goto out;
     }
@@ -329,6 +330,14 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, qk
         st = make_view(s, t, runs, k, &v[t]);
         ut[t] = v[t].d;
         set_prior(&ut[t], method == QK_SIM_IP ? 0 : 0.5);
+        /* AP's denominator in the truth: the topic's relevant documents in the
+         * qrels, or (truth_pool) those in the drawn runs' top depth */
+        rel[t] = s->g[t].nrel;
+        if (s->o->truth_pool) {
+            rel[t] = 0;
+            for (size_t i = 0; st == QK_OK && i < v[t].d.n; i++)
+                rel[t] += s->g[t].truth[v[t].gi[i]];
+        }
     }
     if (st == QK_OK && method == QK_SIM_RTC)
         st = est_rtc_fit(ut, s->ntop, k, s->o->depth, s->o->s, s->o->intercept, &s->cache);
@@ -348,7 +357,8 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, qk
             double truth = 0, w;
             int y, bin = bin_of(conf);
             for (size_t t = 0; t < s->ntop; t++)
-                truth += s->true_ap[runs[a] * s->ntop + t] - s->true_ap[runs[b] * s->ntop + t];
+                if (rel[t] > 0)
+                    truth += (s->true_ap[runs[a] * s->ntop + t] - s->true_ap[runs[b] * s->ntop + t]) / rel[t];
             /* predicted: a below b when p >= 0.5; a true tie counts as wrong */
             y = p >= 0.5 ? truth < 0 : truth > 0;
             w = conf >= 1 ? (y ? 1 : -100) : ((double)y - conf) / (1 - conf);
@@ -372,6 +382,7 @@ out:
     free(e);
     free(var);
     free(emap);
+    free(rel);
     return st;
 }
 
