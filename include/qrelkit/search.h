@@ -57,10 +57,12 @@ void qk_corpus_close(qk_corpus *c);
 
 /* ---- Topics --------------------------------------------------------------- */
 typedef struct qk_topics qk_topics;
-/* TREC topics (<top> <num> <title> <desc> <narr>) or "qid<TAB>text" lines,
- * told apart by the first non-blank byte ('<' = TREC). fields: for TREC,
- * comma-separated parts to use ("title" default; "title,desc"). Topic order
- * is the file's. A repeated qid is an error. */
+/* TREC topics (<top> <num> <title> <desc> <narr>), JSON lines (an object
+ * per line: "id"/"qid"/"query_id"/"num" and text keys) or "qid<TAB>text"
+ * lines, told apart by the first non-blank byte ('<' TREC, '{' JSON).
+ * fields: comma-separated TREC parts or JSON keys ("title" default;
+ * "title,desc"; JSON without fields: title, else text, else query). Topic
+ * order is the file's. A repeated qid is an error. */
 qk_status qk_topics_read(const char *path, const char *fields, qk_topics **out, qk_error *err);
 size_t qk_topics_count(const qk_topics *t);
 const char *qk_topics_qid(const qk_topics *t, size_t i);

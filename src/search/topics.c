@@ -1,5 +1,6 @@
 /* Topic readers: TREC <top> files and "qid<TAB>text" lines. */
 #include <ctype.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -221,6 +222,96 @@ static qk_status read_tsv_line(qk_topics *t, qk_lines *l, const char *line, size
     return add(t, qk_lines_path(l), qk_lines_lineno(l), qid, text, err);
 }
 
+/* Text of the JSON value v (a string, or an array of strings) appended to *text. */
+static qk_status json_text(json_t *v, char **text, size_t *len, size_t *cap)
+{
+    if (json_is_array(v)) {
+        size_t i;
+        json_t *e;
+        json_array_foreach(v, i, e)
+        {
+            if (json_text(e, text, len, cap) != QK_OK)
+                return QK_ENOMEM;
+        }
+        return QK_OK;
+    }
+    if (!json_is_string(v))
+        return QK_OK;
+    size_t n = json_string_length(v);
+    if (qk_grow((void **)text, cap, *len + n + 2, 1) != QK_OK)
+        return QK_ENOMEM;
+    if (*len)
+        (*text)[(*len)++] = ' ';
+    memcpy(*text + *len, json_string_value(v), n);
+    *len += n;
+    (*text)[*len] = '\0';
+    return QK_OK;
+}
+
+/* One JSON object per line: id from "id", "qid", "query_id" or "num"; text
+ * from the fields (default: "title", else "text", else "query"). */
+static qk_status read_json_line(qk_topics *t, qk_lines *l, const char *line, size_t n, const char *fields,
+                                qk_error *err)
+{
+    static const char *const id_keys[] = {"id", "qid", "query_id", "num", NULL};
+    const char *path = qk_lines_path(l);
+    long ln = qk_lines_lineno(l);
+    json_error_t je;
+    json_t *o = json_loadb(line, n, 0, &je), *id = NULL;
+    char *text = NULL, idbuf[32], fbuf[256];
+    size_t len = 0, cap = 0;
+    qk_status st = QK_OK;
+    if (!o || !json_is_object(o)) {
+        json_decref(o);
+        return qk_error_at(err, QK_EINPUT, path, ln, 0, "not a JSON object");
+    }
+    for (size_t k = 0; id_keys[k] && !id; k++)
+        id = json_object_get(o, id_keys[k]);
+    if (!id || !(json_is_string(id) || json_is_integer(id))) {
+        json_decref(o);
+        return qk_error_at(err, QK_EINPUT, path, ln, 0,
+                           "topic without an id (key 'id', 'qid', 'query_id' or 'num')");
+    }
+    if (json_is_integer(id))
+        snprintf(idbuf, sizeof idbuf, "%lld", (long long)json_integer_value(id));
+    snprintf(fbuf, sizeof fbuf, "%s", fields && *fields ? fields : "");
+    if (*fbuf) {
+        for (char *f = strtok(fbuf, ","); f && st == QK_OK; f = strtok(NULL, ","))
+            st = json_text(json_object_get(o, f), &text, &len, &cap);
+    } else {
+        json_t *v = json_object_get(o, "title");
+        if (!v)
+            v = json_object_get(o, "text");
+        if (!v)
+            v = json_object_get(o, "query");
+        st = json_text(v, &text, &len, &cap);
+    }
+    char *qid = strdup(json_is_string(id) ? json_string_value(id) : idbuf);
+    json_decref(o);
+    if (st != QK_OK) {
+        free(qid);
+        free(text);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    if (!text)
+        text = calloc(1, 1);
+    char *trimmed = text ? dup_trim(text, strlen(text)) : NULL;
+    free(text);
+    return add(t, path, ln, qid, trimmed, err);
+}
+
+/* A line of a TSV or JSON-lines topics file; blank lines are skipped. */
+static qk_status read_line(qk_topics *t, qk_lines *l, const char *line, size_t n, int json,
+                           const char *fields, qk_error *err)
+{
+    size_t i = 0;
+    while (i < n && isspace((unsigned char)line[i]))
+        i++;
+    if (i == n)
+        return QK_OK;
+    return json ? read_json_line(t, l, line, n, fields, err) : read_tsv_line(t, l, line, n, err);
+}
+
 qk_status qk_topics_read(const char *path, const char *fields, qk_topics **out, qk_error *err)
 {
     qk_topics *t = calloc(1, sizeof *t);
@@ -243,12 +334,12 @@ qk_status qk_topics_read(const char *path, const char *fields, qk_topics **out, 
         if (i == n)
             continue;
         /* read_trec reads on, so line is not valid after it: decide first. */
-        int trec = line[i] == '<';
-        st = trec ? read_trec(t, l, line, n, fields, err) : read_tsv_line(t, l, line, n, err);
+        int trec = line[i] == '<', json = line[i] == '{';
+        st = trec ? read_trec(t, l, line, n, fields, err) : read_line(t, l, line, n, json, fields, err);
         if (st != QK_OK || trec)
             goto out;
         while ((r = qk_lines_next(l, &line, &n, err)) == 1)
-            if ((st = read_tsv_line(t, l, line, n, err)) != QK_OK)
+            if ((st = read_line(t, l, line, n, json, fields, err)) != QK_OK)
                 goto out;
         break;
     }

@@ -256,6 +256,20 @@ static void test_topics(void **state)
     assert_string_equal(qk_topics_text(t, 0), "foreign minorities, Germany What language issues?");
     qk_topics_free(t);
     qk_test_drop(p);
+    p = qk_test_write_text(
+        "{\"id\": \"CD1\", \"title\": \"Capsule endoscopy\", \"query\": \"(capsule*)\"}\n\n"
+        "{\"qid\": 7, \"text\": [\"a\", \"b\"]}\n");
+    assert_int_equal(qk_topics_read(p, NULL, &t, &err), QK_OK);
+    assert_int_equal(qk_topics_count(t), 2);
+    assert_string_equal(qk_topics_qid(t, 0), "CD1");
+    assert_string_equal(qk_topics_text(t, 0), "Capsule endoscopy");
+    assert_string_equal(qk_topics_qid(t, 1), "7");
+    assert_string_equal(qk_topics_text(t, 1), "a b");
+    qk_topics_free(t);
+    assert_int_equal(qk_topics_read(p, "title,query", &t, &err), QK_OK);
+    assert_string_equal(qk_topics_text(t, 0), "Capsule endoscopy (capsule*)");
+    qk_topics_free(t);
+    qk_test_drop(p);
     p = qk_test_write_text("# comment\nq1\tred apples\n\nq2\tgreen\nq1\tagain\n");
     assert_int_equal(qk_topics_read(p, NULL, &t, &err), QK_EINPUT);
     assert_non_null(strstr(err.message, "line 5: topic 'q1' appears twice"));
