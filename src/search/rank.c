@@ -194,6 +194,8 @@ qk_status qk_rank_weighted(qk_searcher *s, const qk_search_opts *o, const qk_wte
     int bad = 0;
     s->nhits = 0;
     s->ntouched = 0;
+    if (depth > ix->h.num_docs) /* never allocate for more than can be ranked */
+        depth = ix->h.num_docs;
     if (qk_grow((void **)&s->heap, &s->heap_cap, depth, sizeof *s->heap) != QK_OK ||
         qk_grow((void **)&s->hits, &s->hits_cap, depth, sizeof *s->hits) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
