@@ -112,9 +112,15 @@ static void *worker(void *arg)
             break;
         const qk_hit *hits;
         size_t n;
-        /* The seed depends on the topic, not on the thread that runs it. */
-        st = qk_search_query_keep(s, j->o, qk_topics_text(j->topics, t), j->keep,
-                                  j->seed ^ (0x9E3779B97F4A7C15ull * (t + 1)), &hits, &n, &err);
+        /* The seed depends on the topic id only: not on the thread that runs
+         * it, nor on which other topics are in the file (topic-selection
+         * experiments run the zoo on subsets). */
+        const char *qid = qk_topics_qid(j->topics, t);
+        uint64_t h = 14695981039346656037ull; /* FNV-1a */
+        for (const char *c = qid; *c; c++)
+            h = (h ^ (unsigned char)*c) * 1099511628211ull;
+        st = qk_search_query_keep(s, j->o, qk_topics_text(j->topics, t), j->keep, j->seed ^ h, &hits, &n,
+                                  &err);
         if (st == QK_OK &&
             format_topic(&j->out[t], j->ix, qk_topics_qid(j->topics, t), hits, n, j->tag) != QK_OK)
             st = qk_error_set(&err, QK_ENOMEM, "out of memory");

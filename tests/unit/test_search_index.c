@@ -2,11 +2,14 @@
  * corpus and topic readers, and whole runs: round trip of every table,
  * spilled builds identical to in-memory ones, clear errors (never a crash)
  * for corrupt or truncated files, docno tie-breaking, thread independence. */
-#include <cmocka.h>
+/* cmocka.h needs these first; keep clang-format from sorting them. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 
@@ -324,6 +327,47 @@ static void test_ties_and_threads(void **state)
     qk_test_drop(tp);
 }
 
+/* A zoo system that drops query terms drops the same ones for a topic
+ * whatever other topics the file holds (topic-selection runs use subsets). */
+static void test_keep_per_topic(void **state)
+{
+    (void)state;
+    qk_text_opts t = sx_plain();
+    char *p = sx_build("<DOC><DOCNO>a</DOCNO>w1 w2 w3 w4 w5 w6</DOC><DOC><DOCNO>b</DOCNO>w1 w3 w5</DOC>"
+                       "<DOC><DOCNO>c</DOCNO>w2 w4 w6 w6</DOC>\n",
+                       &t, 16, NULL, NULL);
+    char *t1 = qk_test_write_text("x\tw1 w2\nq\tw1 w2 w3 w4 w5 w6\n"),
+         *t2 = qk_test_write_text("q\tw1 w2 w3 w4 w5 w6\n");
+    qk_zoo_system sys;
+    qk_index *ix;
+    qk_topics *a, *b;
+    qk_error err;
+    char *oa, *ob;
+    size_t na, nb;
+    memset(&sys, 0, sizeof sys);
+    qk_search_opts_init(&sys.opts);
+    sys.query_keep = 0.5;
+    strcpy(sys.tag, "k");
+    assert_int_equal(qk_index_open(p, &ix, &err), QK_OK);
+    assert_int_equal(qk_topics_read(t1, NULL, &a, &err), QK_OK);
+    assert_int_equal(qk_topics_read(t2, NULL, &b, &err), QK_OK);
+    FILE *fa = open_memstream(&oa, &na), *fb = open_memstream(&ob, &nb);
+    assert_int_equal(qk_search_run_system(ix, a, &sys, 11, 1, fa, &err), QK_OK);
+    assert_int_equal(qk_search_run_system(ix, b, &sys, 11, 1, fb, &err), QK_OK);
+    fclose(fa);
+    fclose(fb);
+    assert_non_null(strstr(oa, ob)); /* q's lines are the same in both runs */
+    assert_true(nb > 0);
+    free(oa);
+    free(ob);
+    qk_topics_free(a);
+    qk_topics_free(b);
+    qk_index_close(ix);
+    qk_test_drop(p);
+    qk_test_drop(t1);
+    qk_test_drop(t2);
+}
+
 /* Documents whose words are all stop words: an index without terms. */
 static void test_no_terms(void **state)
 {
@@ -385,7 +429,7 @@ int main(void)
         cmocka_unit_test(test_corrupt),          cmocka_unit_test(test_jsonl_and_fields),
         cmocka_unit_test(test_corpus_errors),    cmocka_unit_test(test_topics),
         cmocka_unit_test(test_ties_and_threads), cmocka_unit_test(test_zoo),
-        cmocka_unit_test(test_no_terms),
+        cmocka_unit_test(test_no_terms),         cmocka_unit_test(test_keep_per_topic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

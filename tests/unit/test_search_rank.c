@@ -14,11 +14,14 @@
  *   d2: ln((8/9)/6) + ln((1 + 8/9)/6) = -1.9095425 - 1.1557707 = -3.0653132
  * QL Jelinek-Mercer (lambda 0.5): d1 ln(1/3 + 1/9) + ln(1/6 + 1/9) = -2.0918641,
  *   d2 ln(1/9) + ln(1/4 + 1/9) = -3.2157942. */
-#include <cmocka.h>
+/* cmocka.h needs these first; keep clang-format from sorting them. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 

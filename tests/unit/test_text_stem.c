@@ -1,11 +1,14 @@
 /* Stemmers (src/text/porter.c) against published vocabulary: the examples
  * of Porter's 1980 paper, carried through all five steps as Porter's own
  * vocabulary/output lists give them, and Harman's S-stemmer rules. */
-#include <cmocka.h>
+/* cmocka.h needs these first; keep clang-format from sorting them. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cmocka.h>
+// clang-format on
 
 #include <string.h>
 

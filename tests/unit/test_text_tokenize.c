@@ -1,10 +1,13 @@
 /* Tokeniser and stop list (src/text/tokenize.c, stopwords.c): token
  * boundaries, case, ASCII folding, stopping, stemming, the packed settings. */
-#include <cmocka.h>
+/* cmocka.h needs these first; keep clang-format from sorting them. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cmocka.h>
+// clang-format on
 
 #include <stdio.h>
 #include <string.h>
