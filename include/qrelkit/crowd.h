@@ -157,6 +157,9 @@ typedef struct qk_crowd_opts {
     qk_gp_kernel kernel;
     double kernel_variance, lengthscale, topic_variance;
     double white_variance; /* independent per-task variance added with features (1) */
+    int learn_kernel;    /* fit the kernel variances and length scale too, by
+                            L-BFGS on the ELBO with Exp(1) priors (default 0:
+                            10-20x slower for a fraction of a point here)       */
     int block_by_topic;
     const double *gp_mean;
     double noise_init;   /* starting task and worker noise variances (0.1)      */

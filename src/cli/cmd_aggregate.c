@@ -88,6 +88,8 @@ const char qk_help_aggregate[] =
     "  --topic-variance V      covariance shared by tasks of one topic (default 1)\n"
     "  --white-variance V      per-task variance of its own, with --features (1)\n"
     "  --no-topic-blocks       one covariance over all tasks instead of per topic\n"
+    "  --learn-kernel          fit the kernel values above too (L-BFGS, Exp(1)\n"
+    "                          priors); slower, they are fixed by default\n"
     "  --gp-mean FILE          task score: prior mean of the latent relevance\n"
     "                          (probit scale; divide logits by 1.702)\n"
     "  -h, --help              show this text\n"
@@ -193,7 +195,7 @@ static int parse_args(int argc, char **argv, args *a)
 {
     enum { O_QRELS = 256, O_PROBS, O_WORKERS, O_GOLD, O_POS, O_GW, O_KNOWN, O_CLASSES, O_DROP, O_DUP, O_LAYOUT,
            O_MAXIT, O_TOL, O_STOP, O_SMOOTH, O_TIES, O_RESTARTS, O_SEED, O_SPAM, O_FORMAT, O_PREC, O_TIMING,
-           O_FEAT, O_RUN, O_KERNEL, O_LS, O_KV, O_TV, O_NOBLOCK, O_GPMEAN, O_WV, O_RANKF };
+           O_FEAT, O_RUN, O_KERNEL, O_LS, O_KV, O_TV, O_NOBLOCK, O_GPMEAN, O_WV, O_RANKF, O_LEARNK };
     static const struct option lo[] = {
         {"method", 1, 0, 'm'}, {"out-qrels", 1, 0, O_QRELS}, {"out-probs", 1, 0, O_PROBS},
         {"workers", 1, 0, O_WORKERS}, {"gold", 1, 0, O_GOLD}, {"positive", 1, 0, O_POS},
@@ -205,7 +207,7 @@ static int parse_args(int argc, char **argv, args *a)
         {"precision", 1, 0, O_PREC}, {"timing", 0, 0, O_TIMING}, {"features", 1, 0, O_FEAT},
         {"run", 1, 0, O_RUN}, {"kernel", 1, 0, O_KERNEL}, {"lengthscale", 1, 0, O_LS},
         {"kernel-variance", 1, 0, O_KV}, {"topic-variance", 1, 0, O_TV}, {"no-topic-blocks", 0, 0, O_NOBLOCK},
-        {"gp-mean", 1, 0, O_GPMEAN}, {"white-variance", 1, 0, O_WV}, {"rank-features", 0, 0, O_RANKF}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"gp-mean", 1, 0, O_GPMEAN}, {"white-variance", 1, 0, O_WV}, {"rank-features", 0, 0, O_RANKF}, {"learn-kernel", 0, 0, O_LEARNK}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     size_t runcap = 0;
     int ch;
     long v;
@@ -300,6 +302,7 @@ static int parse_args(int argc, char **argv, args *a)
         case O_GPMEAN: a->gp_mean_file = s; break;
         case O_NOBLOCK: a->o.block_by_topic = 0; break;
         case O_RANKF: a->rank_features = 1; break;
+        case O_LEARNK: a->o.learn_kernel = 1; break;
         case O_RUN:
             if (qk_grow((void **)&a->runs, &runcap, a->nruns + 1, sizeof *a->runs) != QK_OK)
                 return qk_cli_usage(CMD, "out of memory");

@@ -41,6 +41,9 @@ typedef struct {
     double t[GH], w[GH];
     double *work, *bm, *bv, *ba, *bl, *bmu, *gm, *gv;
     double kl;
+    /* Kernel hyper-parameters: variance, length scale, topic, white. */
+    double hyp[4];
+    int hyp_free[4], nfree;
 } magp;
 
 /* Topic of a task: the part before a blank, or before '_' when all digits. */
@@ -116,14 +119,13 @@ static double kernel(const magp *g, uint32_t a, uint32_t b)
         double s = 0;
         for (size_t d = 0; d < o->n_features; d++)
             s += o->kernel == QK_GP_KERNEL_LINEAR ? x[d] * y[d] : (x[d] - y[d]) * (x[d] - y[d]);
-        k = o->kernel == QK_GP_KERNEL_LINEAR ? s : exp(-s / (2 * o->lengthscale * o->lengthscale));
+        k = o->kernel == QK_GP_KERNEL_LINEAR ? s : exp(-s / (2 * g->hyp[1] * g->hyp[1]));
     }
     /* Blocks are topics, so everything in a block shares the topic term. */
     /* The white term lets a task's relevance depart from its neighbours'
      * when its own labels say so: with a smooth kernel alone, truth would
      * have to be a smooth function of the features. */
-    return o->kernel_variance * k + (o->block_by_topic ? o->topic_variance : 0) +
-           (a == b ? (o->features ? o->white_variance : 0) + 1e-6 : 0);
+    return g->hyp[0] * k + (o->block_by_topic ? g->hyp[2] : 0) + (a == b ? (o->features ? g->hyp[3] : 0) + 1e-6 : 0);
 }
 
 static qk_status build_kernels(magp *g, qk_error *err)
@@ -131,7 +133,7 @@ static qk_status build_kernels(magp *g, qk_error *err)
     for (size_t b = 0; b < g->nb; b++) {
         size_t n = g->boff[b + 1] - g->boff[b];
         const uint32_t *ix = g->btask + g->boff[b];
-        if (!(g->K[b] = malloc(n * n * sizeof **g->K)))
+        if (!g->K[b] && !(g->K[b] = malloc(n * n * sizeof **g->K)))
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         for (size_t j = 0; j < n; j++)
             for (size_t i = 0; i < n; i++)
@@ -282,6 +284,83 @@ out:
     return st;
 }
 
+/* The ELBO with q's parameters (alpha, lambda) fixed, as a function of the
+ * free kernel hyper-parameters (log scale), plus their Exp(1) log-priors. */
+static double kobj_value(magp *g, const double *p)
+{
+    qk_ksum f = {0, 0};
+    for (int i = 0, j = 0; i < 4; i++)
+        if (g->hyp_free[i])
+            g->hyp[i] = exp(p[j++]);
+    if (build_kernels(g, NULL) != QK_OK)
+        return -INFINITY;
+    for (size_t b = 0; b < g->nb; b++) {
+        size_t n = g->boff[b + 1] - g->boff[b];
+        const uint32_t *ix = g->btask + g->boff[b];
+        double kl, dm, dv;
+        for (size_t i = 0; i < n; i++) {
+            g->ba[i] = g->alpha[ix[i]];
+            g->bl[i] = g->lam[ix[i]];
+            g->bmu[i] = g->mu0 ? g->mu0[ix[i]] : 0;
+        }
+        if (qk_gp_oa_moments(n, g->K[b], g->ba, g->bl, g->bmu, g->bm, g->bv, &kl, g->work) != QK_OK)
+            return -INFINITY;
+        qk_ksum_add(&f, -kl);
+        for (size_t i = 0; i < n; i++)
+            qk_ksum_add(&f, task_terms(g, ix[i], g->bm[i], g->bv[i], &dm, &dv));
+    }
+    for (int i = 0; i < 4; i++)
+        if (g->hyp_free[i])
+            qk_ksum_add(&f, -g->hyp[i]);
+    return qk_ksum_value(&f);
+}
+
+/* Central differences: the thesis' kernels have two to four parameters, and
+ * the spec allows this in place of the analytic kernel gradients. */
+static double kobj(unsigned n, const double *p, double *grad, void *data)
+{
+    magp *g = data;
+    double q[4], f0 = kobj_value(g, p);
+    if (grad)
+        for (unsigned i = 0; i < n; i++) {
+            double h = 1e-4, fp, fm;
+            memcpy(q, p, n * sizeof *p);
+            q[i] = p[i] + h;
+            fp = kobj_value(g, q);
+            q[i] = p[i] - h;
+            fm = kobj_value(g, q);
+            grad[i] = (fp - fm) / (2 * h);
+        }
+    kobj_value(g, p); /* leave the kernels at p */
+    return f0;
+}
+
+static qk_status mstep_kernel(magp *g, qk_error *err)
+{
+    double p[4], lo[4], hi[4], fval;
+    unsigned n = 0;
+    nlopt_opt opt;
+    if (!g->nfree)
+        return QK_OK;
+    for (int i = 0; i < 4; i++)
+        if (g->hyp_free[i]) {
+            p[n] = log(g->hyp[i]);
+            lo[n] = -7, hi[n] = 5;
+            n++;
+        }
+    if (!(opt = nlopt_create(NLOPT_LD_LBFGS, n)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    nlopt_set_lower_bounds(opt, lo);
+    nlopt_set_upper_bounds(opt, hi);
+    nlopt_set_max_objective(opt, kobj, g);
+    nlopt_set_maxeval(opt, 8);
+    nlopt_optimize(opt, p, &fval);
+    nlopt_destroy(opt);
+    /* NLopt returns its best point in p; rebuild the kernels there. */
+    kobj_value(g, p);
+    return QK_OK;
+}
+
 static void free_magp(magp *g)
 {
     for (size_t b = 0; g->K && b < g->nb; b++)
@@ -309,6 +388,14 @@ qk_status qk_crowd_run_magp(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
         return qk_error_set(err, QK_EINPUT, "MAGP needs binary labels, found %zu classes", r->n_classes);
     if ((st = qk_gp_hermite(GH, g.t, g.w)) != QK_OK)
         return qk_error_set(err, st, "Gauss-Hermite rule failed");
+    g.hyp[0] = o->kernel_variance, g.hyp[1] = o->lengthscale, g.hyp[2] = o->topic_variance, g.hyp[3] = o->white_variance;
+    if (o->learn_kernel) {
+        g.hyp_free[0] = g.hyp[0] > 0;
+        g.hyp_free[1] = o->features && o->kernel == QK_GP_KERNEL_RBF;
+        g.hyp_free[2] = o->block_by_topic && g.hyp[2] > 0;
+        g.hyp_free[3] = o->features && g.hyp[3] > 0;
+        g.nfree = g.hyp_free[0] + g.hyp_free[1] + g.hyp_free[2] + g.hyp_free[3];
+    }
     if ((st = make_blocks(&g, err)) != QK_OK || (st = build_kernels(&g, err)) != QK_OK)
         goto out;
     g.alpha = calloc(g.nt + 1, sizeof *g.alpha);
@@ -334,11 +421,14 @@ qk_status qk_crowd_run_magp(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
         goto out;
     for (int it = 0; it < iters; it++) {
         double obj = 0;
-        if ((st = mstep(&g, err)) != QK_OK || (st = estep(&g, &elbo, err)) != QK_OK)
+        if ((st = mstep(&g, err)) != QK_OK || (st = mstep_kernel(&g, err)) != QK_OK ||
+            (st = estep(&g, &elbo, err)) != QK_OK)
             goto out;
         obj = elbo;
         for (size_t i = 0; i < g.nt + g.nw; i++)
             obj -= g.sn[i];
+        for (int i = 0; i < 4; i++)
+            obj -= g.hyp_free[i] ? g.hyp[i] : 0;
         r->iterations = it + 1;
         r->history[it] = obj;
         if (fabs(obj - prev) <= OUTER_TOL * fabs(obj)) {

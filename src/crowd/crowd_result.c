@@ -19,6 +19,7 @@ void qk_crowd_opts_init(qk_crowd_opts *o)
     o->lengthscale = 1;
     o->topic_variance = 1;
     o->white_variance = 1;
+    o->learn_kernel = 0;
     o->block_by_topic = 1;
     o->noise_init = 0.1;
 }
@@ -103,7 +104,14 @@ void qk_crowd_vote_fractions(const qk_crowd_labels *L, const double *weight, dou
             q[L->gc[i]] += v;
             s += v;
         }
-        /* No labels, or weights cancelling out: no evidence either way. */
+        if (weight) {
+            /* Log-odds weights: the summed votes are log-likelihood ratios
+             * (one-coin model, uniform prior), so the posterior is their
+             * softmax; a negative weight (worse than chance) votes against. */
+            qk_crowd_softmax(q, k, 0);
+            continue;
+        }
+        /* No labels: no evidence either way. */
         for (size_t c = 0; c < k; c++)
             q[c] = s > 0 ? q[c] / s : 1.0 / (double)k;
     }

@@ -204,12 +204,45 @@ static void test_score(void **state)
     assert_true(fabs(s.auc - 0.75) < 1e-12);
 }
 
+/* Gold weights: w1 right on both gold tasks, w2 wrong on both. Mean gold
+ * accuracy 0.5, so a(w1) = (2 + 2·0.5)/(2 + 2) = 0.75 and a(w2) = 0.25;
+ * weights ±log 3. On t3 (w1 no, w2 yes) the weighted votes give
+ * P(no) = e^{log 3} / (e^{log 3} + e^{-log 3}) = 9/10. */
+static void test_gold_weights(void **state)
+{
+    static const char *const rows[][3] = {{"t1", "w1", "yes"}, {"t1", "w2", "no"}, {"t2", "w1", "yes"},
+                                          {"t2", "w2", "no"},  {"t3", "w1", "no"},  {"t3", "w2", "yes"}};
+    qk_crowd_labels *L = qk_crowd_labels_new();
+    qk_crowd_result *r = NULL;
+    qk_crowd_opts o;
+    double wt[2];
+    int32_t gold[3];
+    size_t t1, t2, t3, no, yes;
+    for (size_t i = 0; i < 6; i++)
+        assert_int_equal(qk_crowd_labels_add(L, rows[i][0], rows[i][1], rows[i][2], NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
+    assert_true(qk_crowd_find_task(L, "t1", &t1) && qk_crowd_find_task(L, "t2", &t2) && qk_crowd_find_task(L, "t3", &t3));
+    assert_true(qk_crowd_find_class(L, "no", &no) && qk_crowd_find_class(L, "yes", &yes));
+    gold[t1] = gold[t2] = (int32_t)yes, gold[t3] = -1;
+    assert_int_equal(qk_crowd_gold_weights(L, gold, wt, NULL), QK_OK);
+    assert_true(fabs(wt[0] - log(3.0)) < 1e-12 && fabs(wt[1] + log(3.0)) < 1e-12);
+    qk_crowd_opts_init(&o);
+    o.method = QK_CROWD_MV;
+    o.worker_weight = wt;
+    assert_int_equal(qk_crowd_aggregate(L, &o, &r, NULL), QK_OK);
+    assert_true(fabs(r->post[t3 * 2 + no] - 0.9) < 1e-12);
+    assert_int_equal(r->label[t3], no);
+    qk_crowd_result_free(r);
+    qk_crowd_labels_free(L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unknown_label), cmocka_unit_test(test_bad_fields),
         cmocka_unit_test(test_duplicates),    cmocka_unit_test(test_sparse_workers_and_tasks),
         cmocka_unit_test(test_layouts),       cmocka_unit_test(test_score),
+        cmocka_unit_test(test_gold_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,6 +93,15 @@ static void test_magp(void **state)
     assert_int_equal(r->n_labels[t6], 0);
     assert_true(r->post[2 * t6 + 1] > 0.5);
     qk_crowd_result_free(r);
+    /* With the kernel fitted too, the labels stay right. */
+    o.learn_kernel = 1;
+    assert_int_equal(qk_crowd_aggregate(L, &o, &r, NULL), QK_OK);
+    for (int i = 0; i < 5; i++) {
+        snprintf(name, sizeof name, "t%d", i + 1);
+        assert_true(qk_crowd_find_task(L, name, &t));
+        assert_string_equal(qk_crowd_class_name(L, r->label[t]), gold[i]);
+    }
+    qk_crowd_result_free(r);
     qk_crowd_labels_free(L);
 }
 
