@@ -124,6 +124,12 @@ typedef struct qk_pool_opts {
     long pair_a, pair_b; /* mtc: restrict the weights to two runs (-1: all)   */
     double mab_decay;    /* mab: weight of older evidence per step (0.9)      */
     long active_max_draws; /* active: draws per round cap (100000)            */
+    int active_fixed;    /* active: a round is exactly `batch` draws (fewer
+                            near the budget) instead of drawing until it has
+                            `batch` new documents; N_t then does not depend
+                            on what was drawn, as Eq. 2.5 assumes          */
+    const unsigned char *exclude; /* per run, 1 = does not contribute to the pool
+                                     (leave-one-group-out); NULL = all do      */
 } qk_pool_opts;
 void qk_pool_opts_init(qk_pool_opts *o);
 
@@ -180,6 +186,67 @@ qk_status qk_pool_write_draws(const qk_pool_design *d, const qk_pool_runs *p, co
  * runs[0..nr) (indices into the pool's runs). Judged documents get 0. */
 qk_status qk_pool_mtc_weights(const qk_pool_topic *tp, const size_t *runs, size_t nr,
                               const signed char *x, double *w);
+
+/* ---- Judging cost (Kutlu et al. 2017, Eq. 9) ----------------------------------
+ * Seconds per judgment when x documents of a topic are judged: 15 up to 32,
+ * 8.761 + 16.856 exp(-0.0316 x) below 127, 9 from 127 on. */
+double qk_pool_seconds_per_judgment(long x);
+/* The most judgments x with x * f(x) <= seconds (f = 15 s when
+ * constant_speed); a scan, since x f(x) is not monotone at 127. */
+long qk_pool_judgments_for_seconds(double seconds, int constant_speed);
+
+/* ---- Simulation (qrelkit simulate pool) -----------------------------------------
+ * An oracle answers from complete qrels (each answer flipped with
+ * error_rate); every method is run to every budget, trials times, and its
+ * estimates of MAP, P@10 and R-prec are compared with the values of the
+ * complete judgments. Estimators: statAP's (statap, strat), Horvitz-Thompson
+ * (active), expected values with the judged-relevant share as the prior
+ * (mtc), judged documents only (the others). Sources: doc/qrelkit-simulate.md. */
+typedef enum {
+    QK_POOL_TRUTH_POOL = 0, /* R counts the relevant documents of the pool     */
+    QK_POOL_TRUTH_QRELS     /* R counts every relevant document of the qrels   */
+} qk_pool_truth;
+typedef struct qk_pool_sim_opts {
+    const qk_pool_method *methods;
+    size_t nmethods;
+    const long *budgets; /* judged pool documents per topic, ascending        */
+    size_t nbudgets;
+    size_t trials;       /* 20                                                */
+    uint64_t seed;       /* 42                                                */
+    long rel_level;      /* 1                                                 */
+    double error_rate;   /* 0                                                 */
+    qk_pool_truth truth;
+    int logo;            /* leave-one-group-out                               */
+    const size_t *group; /* group of every run (logo)                         */
+    long active_batch;   /* Li's N_b (3)                                      */
+    int active_li;       /* active scored with Li's Eq. 2.14 as printed (a
+                            sampled document weighs itself 1/pi, as
+                            qk_draws_eval); 0 (default): statAP's form on
+                            the same sample and pi (as eval -R prels)      */
+    int threads;         /* trials in parallel; results do not depend on it   */
+    qk_pool_opts base;   /* method parameters                                 */
+    void (*progress)(void *ctx, size_t done, size_t total);
+    void *progress_ctx;
+} qk_pool_sim_opts;
+void qk_pool_sim_opts_init(qk_pool_sim_opts *o);
+
+enum { QK_SIM_MAP = 0, QK_SIM_P10, QK_SIM_RPREC, QK_SIM_NMEASURES };
+typedef struct qk_pool_sim_row {
+    qk_pool_method method;
+    long budget;
+    double judged;    /* judged documents per topic (mean over topics, trials) */
+    double relevant;  /* relevant documents found, all topics (mean)          */
+    double rmse[QK_SIM_NMEASURES], bias[QK_SIM_NMEASURES]; /* means over trials */
+    double rmse_sd;   /* sd over trials of the MAP RMSE                        */
+    double tau, tau_sd, tau_ap; /* Kendall tau-b and tau_AP of the MAP ranking  */
+    double top_pair;  /* share of trials ordering the two best runs right      */
+    double conf;      /* mtc: mean confidence on the true top pair (else NaN)  */
+    double conf_acc, w; /* mtc: accuracy and W over adjacent pairs (else NaN)   */
+} qk_pool_sim_row;
+/* rows: nmethods x nbudgets (method-major); caller frees. The true MAP of
+ * every run goes to *truth_map when not NULL (caller frees). */
+qk_status qk_pool_simulate(const qk_pool_runs *p, const qk_qrels *truth, const qk_pool_sim_opts *o,
+                           qk_pool_sim_row **rows, double **truth_map, qk_error *err);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,8 @@
  * with run probabilities proportional to the runs' current Horvitz-Thompson
  * AP estimates (Eq. 2.1; uniform while no relevant document is sampled),
  * then draws documents with replacement until the round has `cap` new
- * documents to judge. Every draw is kept with its round, because the
+ * documents to judge (or, with active_fixed, exactly `cap` draws, so that
+ * the number of draws does not depend on their outcome; spec 003a §7.4). Every draw is kept with its round, because the
  * inclusion probability of a document is over all rounds:
  *   pi_i = 1 - prod_t (1 - p_t(i))^{N_t}                        (Eq. 2.5)
  * computed as -expm1(sum_t N_t log1p(-p_t(i))) so pi near 0 or 1 keeps its
@@ -134,7 +135,8 @@ qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed c
         /* One generator per (topic, round): a resumed loop draws exactly what
          * an uninterrupted one would. */
         pool_topic_rng(&rng, o->seed, t, 2 + dt->nrounds);
-        for (long draws = 0; (long)k < cap && draws < o->active_max_draws && total > 0; draws++) {
+        for (long draws = 0; (o->active_fixed ? draws < cap : (long)k < cap) && draws < o->active_max_draws && total > 0;
+             draws++) {
             double u = qk_rng_uniform(&rng) * total;
             size_t lo = 0, hi = n - 1;
             while (lo < hi) {

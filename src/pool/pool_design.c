@@ -37,6 +37,7 @@ void qk_pool_design_free(qk_pool_design *d)
         dt_free(&d->t[t]);
     free(d->t);
     free(d->cuts);
+    free(d->exclude);
     free(d);
 }
 
@@ -58,10 +59,19 @@ qk_status qk_pool_design_new(const qk_pool_runs *p, const qk_pool_opts *o, qk_po
         goto nomem;
     if (o->ncuts)
         memcpy(d->cuts, o->cuts, o->ncuts * sizeof *d->cuts);
+    if (o->exclude) {
+        if (!(d->exclude = malloc(p->nruns)))
+            goto nomem;
+        memcpy(d->exclude, o->exclude, p->nruns);
+    }
     if (d->method == QK_POOL_STATAP || d->method == QK_POOL_STRAT)
-        for (size_t t = 0; t < p->ntopics; t++)
-            if (pool_strata_setup(&p->topics[t].pub, p->nruns, d, t, &d->t[t]) != QK_OK)
+        for (size_t t = 0; t < p->ntopics; t++) {
+            qk_pool_topic view;
+            size_t lenbuf[p->nruns];
+            pool_view(p, t, d->exclude, &view, lenbuf);
+            if (pool_strata_setup(&view, p->nruns, d, t, &d->t[t]) != QK_OK)
                 goto nomem;
+        }
     *out = d;
     return QK_OK;
 nomem:

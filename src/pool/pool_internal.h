@@ -34,6 +34,7 @@ struct qk_pool_runs {
 /* Sampler state of one topic. */
 typedef struct design_topic {
     size_t m;          /* statap/strat: units of the emission order taken    */
+    size_t norder;     /* statap/strat: documents that can be sampled        */
     uint32_t *order;   /* statap/strat: emission order of the documents      */
     uint32_t *stratum; /* statap/strat: stratum of every document            */
     uint32_t *alloc;   /* statap/strat: stratum of the k-th unit             */
@@ -52,6 +53,7 @@ struct qk_pool_design {
     size_t strata;
     long *cuts;
     size_t ncuts;
+    unsigned char *exclude; /* copy of the options' mask, or NULL */
     size_t ntopics, nruns;
     design_topic *t;
 };
@@ -93,6 +95,11 @@ qk_status pool_mtf_next(const qk_pool_topic *tp, size_t nruns, const signed char
                         const qk_pool_opts *o, size_t t, long cap, pool_out *out, size_t *nout);
 qk_status pool_mab_next(const qk_pool_topic *tp, size_t nruns, const signed char *x,
                         const qk_pool_opts *o, size_t t, long cap, pool_out *out, size_t *nout);
+
+/* Topic t as the contributing runs see it: excluded runs' lists have
+ * length 0. lenbuf holds nruns entries. */
+void pool_view(const qk_pool_runs *p, size_t t, const unsigned char *exclude, qk_pool_topic *v, size_t *lenbuf);
+#define POOL_NO_STRATUM UINT32_MAX
 
 /* A generator for topic t of a seeded method, independent of other topics. */
 void pool_topic_rng(qk_rng *r, uint64_t seed, size_t t, uint64_t salt);

@@ -48,10 +48,15 @@ void qk_pool_opts_init(qk_pool_opts *o)
 static qk_status topic_next(const qk_pool_runs *p, size_t t, const signed char *x, long cap,
                             qk_pool_design *d, const qk_pool_opts *o, pool_out *out, size_t *nout)
 {
-    const qk_pool_topic *tp = &p->topics[t].pub;
-    size_t n = tp->ndocs, k = 0;
+    qk_pool_topic view;
+    const qk_pool_topic *tp = &view;
+    size_t n, k = 0;
     uint32_t *order;
     double *score;
+    long *minr;
+    size_t lenbuf[p->nruns];
+    pool_view(p, t, o->exclude, &view, lenbuf);
+    n = tp->ndocs;
     *nout = 0;
     switch (o->method) {
     case QK_POOL_STRAT:
@@ -70,11 +75,14 @@ static qk_status topic_next(const qk_pool_runs *p, size_t t, const signed char *
     }
     order = malloc((n ? n : 1) * sizeof *order);
     score = malloc((n ? n : 1) * sizeof *score);
-    if (!order || !score) {
+    minr = malloc((n ? n : 1) * sizeof *minr);
+    if (!order || !score || !minr) {
         free(order);
         free(score);
+        free(minr);
         return QK_ENOMEM;
     }
+    pool_min_rank(tp, p->nruns, minr); /* 0: only excluded runs have it */
     if (o->method == QK_POOL_DEPTH)
         pool_order_depth(tp, p->nruns, order, score);
     else if (o->method == QK_POOL_TOPK)
@@ -83,11 +91,12 @@ static qk_status topic_next(const qk_pool_runs *p, size_t t, const signed char *
         pool_order_fusion(tp, p->nruns, o->method == QK_POOL_RBP, o->method == QK_POOL_RBP ? o->rbp_p : o->rrf_k,
                           order, score);
     for (size_t i = 0; i < n && (long)k < cap; i++)
-        if (x[order[i]] < 0)
+        if (x[order[i]] < 0 && minr[order[i]] > 0)
             out[k++] = (pool_out){order[i], 1.0, score[i], 0};
     *nout = k;
     free(order);
     free(score);
+    free(minr);
     return QK_OK;
 }
 
@@ -137,8 +146,12 @@ qk_status qk_pool_design_sample(const qk_pool_design *d, const qk_pool_runs *p, 
                                 qk_pool_unit **units, size_t *n, qk_error *err)
 {
     const design_topic *dt = &d->t[t];
-    const qk_pool_topic *tp = &p->topics[t].pub;
-    size_t nd = tp->ndocs, k = 0;
+    qk_pool_topic view;
+    const qk_pool_topic *tp = &view;
+    size_t lenbuf[p->nruns];
+    size_t nd, k = 0;
+    pool_view(p, t, d->exclude, &view, lenbuf);
+    nd = tp->ndocs;
     *units = NULL;
     *n = 0;
     if (!(*units = malloc((nd ? nd : 1) * sizeof **units)))
@@ -218,7 +231,8 @@ qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p,
             in[dt->order[i]] = 1;
         /* every pooled document, -1 when not sampled (or sampled, unjudged) */
         for (size_t doc = 0; doc < p->topics[t].pub.ndocs; doc++)
-            fprintf(f, "%s 0 %s %u %d\n", p->topics[t].qid, p->topics[t].docnos[doc], dt->stratum[doc] + 1,
+            if (dt->stratum[doc] != POOL_NO_STRATUM)
+                fprintf(f, "%s 0 %s %u %d\n", p->topics[t].qid, p->topics[t].docnos[doc], dt->stratum[doc] + 1,
                     in[doc] && j->x[t][doc] >= 0 ? j->x[t][doc] : -1);
         free(in);
     }
@@ -232,9 +246,15 @@ qk_status qk_pool_write_draws(const qk_pool_design *d, const qk_pool_runs *p, co
         return qk_error_set(err, QK_EUSAGE, "a draws file needs method active");
     for (size_t t = 0; t < p->ntopics; t++) {
         const design_topic *dt = &d->t[t];
-        const qk_pool_topic *tp = &p->topics[t].pub;
-        size_t nd = tp->ndocs;
-        double *pi = malloc((nd ? nd : 1) * sizeof *pi), *pr = malloc((nd ? nd : 1) * sizeof *pr);
+        qk_pool_topic view;
+        const qk_pool_topic *tp = &view;
+        size_t lenbuf[p->nruns];
+        size_t nd;
+        double *pi, *pr;
+        pool_view(p, t, d->exclude, &view, lenbuf);
+        nd = tp->ndocs;
+        pi = malloc((nd ? nd : 1) * sizeof *pi);
+        pr = malloc((nd ? nd : 1) * sizeof *pr);
         if (!pi || !pr || pool_active_pi(tp, p->nruns, dt, pi) != QK_OK) {
             free(pi);
             free(pr);

@@ -196,6 +196,7 @@ qk_status qk_pool_runs_read(const char *const *paths, size_t nruns, long depth, 
     qk_status st;
     est_run *runs = calloc(nruns ? nruns : 1, sizeof *runs);
     const char **ids = calloc(nruns ? nruns : 1, sizeof *ids);
+    int by_file = 0;
     *out = NULL;
     if (!runs || !ids) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -204,6 +205,23 @@ qk_status qk_pool_runs_read(const char *const *paths, size_t nruns, long depth, 
     for (size_t r = 0; r < nruns; r++) {
         if ((st = est_run_load(paths[r], &runs[r], err)) != QK_OK)
             goto out;
+        ids[r] = runs[r].runid;
+    }
+    /* Two runs with one id (CLEF's "UW", "es") would be indistinguishable in
+     * a design file or --pair: name every run by its file instead. */
+    for (size_t r = 0; r < nruns && !by_file; r++)
+        for (size_t k = r + 1; k < nruns && !by_file; k++)
+            by_file = strcmp(ids[r], ids[k]) == 0;
+    for (size_t r = 0; by_file && r < nruns; r++) {
+        const char *base = strrchr(paths[r], '/');
+        char *dot;
+        free(runs[r].runid);
+        if (!(runs[r].runid = strdup(base ? base + 1 : paths[r]))) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+        if ((dot = strrchr(runs[r].runid, '.')) && dot != runs[r].runid && strcmp(dot, ".run") == 0)
+            *dot = 0;
         ids[r] = runs[r].runid;
     }
     if ((st = qk_pool_runs_new(nruns, ids, depth, out, err)) != QK_OK)
@@ -341,4 +359,14 @@ qk_status qk_pool_judged_from_qrels(qk_pool_judged *j, const qk_pool_runs *p, co
 void pool_topic_rng(qk_rng *r, uint64_t seed, size_t t, uint64_t salt)
 {
     qk_rng_seed(r, seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(t + 1)) ^ (salt << 32));
+}
+
+void pool_view(const qk_pool_runs *p, size_t t, const unsigned char *exclude, qk_pool_topic *v, size_t *lenbuf)
+{
+    *v = p->topics[t].pub;
+    if (!exclude)
+        return;
+    for (size_t r = 0; r < p->nruns; r++)
+        lenbuf[r] = exclude[r] ? 0 : p->topics[t].len[r];
+    v->len = lenbuf;
 }

@@ -44,15 +44,24 @@ qk_status pool_strata_setup(const qk_pool_topic *tp, size_t nruns, const qk_pool
         !(mh = calloc(H ? H : 1, sizeof *mh)) || !(fill = calloc(H ? H : 1, sizeof *fill)) ||
         !(perm = calloc(H ? H : 1, sizeof *perm)))
         goto out;
+    /* A document no contributing run retrieved (weight 0) is outside the
+     * population: pi = 0, never sampled. */
+    for (size_t i = 0; i < n; i++)
+        if (w[i] <= 0)
+            dt->stratum[i] = POOL_NO_STRATUM;
     for (size_t i = 0; i < n; i++) {
+        if (dt->stratum[i] == POOL_NO_STRATUM)
+            continue;
         dt->nh[dt->stratum[i]]++;
         mass[dt->stratum[i]] += w[i];
+        dt->norder++;
     }
     for (size_t h = 0; h < H; h++)
         if (!(perm[h] = malloc((dt->nh[h] ? dt->nh[h] : 1) * sizeof **perm)))
             goto out;
     for (size_t i = 0; i < n; i++)
-        perm[dt->stratum[i]][fill[dt->stratum[i]]++] = (uint32_t)i;
+        if (dt->stratum[i] != POOL_NO_STRATUM)
+            perm[dt->stratum[i]][fill[dt->stratum[i]]++] = (uint32_t)i;
     pool_topic_rng(&rng, d->seed, t, 1);
     for (size_t h = 0; h < H; h++) /* Fisher-Yates */
         for (size_t i = dt->nh[h]; i > 1; i--) {
@@ -65,7 +74,7 @@ qk_status pool_strata_setup(const qk_pool_topic *tp, size_t nruns, const qk_pool
         double total = 0;
         for (size_t h = 0; h < H; h++)
             total += mass[h];
-        for (size_t m = 0; m < n; m++) {
+        for (size_t m = 0; m < dt->norder; m++) {
             /* unit m + 1 to the open stratum with the largest deficit
              * share * (m + 1) - m_h; lowest index on ties */
             size_t best = H;
@@ -97,6 +106,8 @@ out:
 double pool_strata_pi(const design_topic *dt, uint32_t doc)
 {
     size_t h = dt->stratum[doc], mh = 0;
+    if (dt->stratum[doc] == POOL_NO_STRATUM)
+        return 0;
     for (size_t k = 0; k < dt->m; k++)
         mh += dt->alloc[k] == h;
     return dt->nh[h] ? (double)mh / (double)dt->nh[h] : 0;
@@ -110,7 +121,7 @@ qk_status pool_strata_next(const qk_pool_topic *tp, const signed char *x, design
     for (size_t i = 0; i < dt->m && (long)k < cap; i++)
         if (x[dt->order[i]] < 0)
             out[k++].doc = dt->order[i];
-    while ((long)k < cap && dt->m < tp->ndocs) {
+    while ((long)k < cap && dt->m < dt->norder) {
         uint32_t doc = dt->order[dt->m++];
         if (x[doc] < 0) /* judged units join the sample at no cost */
             out[k++].doc = doc;

@@ -1,0 +1,494 @@
+/* qrelkit simulate pool: what each way of choosing documents buys, on a
+ * fully judged collection whose qrels act as the assessor
+ * (qk_pool_simulate in pool.h). */
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+#include "qrelkit/pool.h"
+#include "simulate_modes.h"
+
+const char qk_help_simulate_pool[] =
+    "usage: qrelkit simulate pool --qrels FULL --runs RUN [RUN...] --methods M1,M2,...\n"
+    "                             --budgets B1,B2,... [options]\n"
+    "\n"
+    "Before paying for judgments: which way of choosing documents gives the best\n"
+    "evaluation for the budget? FULL (complete judgments) plays the assessor. Each\n"
+    "method of `qrelkit pool` judges up to each budget (documents per topic), in\n"
+    "--trials independent trials, and the runs are scored with that method's\n"
+    "estimator: statAP (statap, strat), Horvitz-Thompson (active), expected AP\n"
+    "(mtc) or judged documents only (depth, topk, rrf, rbp, mtf, mab). Per method\n"
+    "and budget it prints, averaged over trials: judgments used per topic,\n"
+    "relevant documents found, RMSE and bias of MAP, P@10 and R-prec against the\n"
+    "complete judgments, Kendall's tau (with its sd over trials) and tau_AP of the\n"
+    "MAP ranking, the share of trials ordering the two best runs right, and for\n"
+    "mtc the confidence in that order, the accuracy of its sign predictions over\n"
+    "neighbouring runs of the true ranking, and W (Carterette's winnings, < 0 =\n"
+    "over-confident). Sampling estimators should show bias near 0 and RMSE falling\n"
+    "with the budget.\n"
+    "\n"
+    "options:\n"
+    "  --qrels FULL         complete judgments (grade >= -l is relevant)\n"
+    "  --runs RUN...        runs (repeat --runs or list files after it)\n"
+    "  --methods LIST       depth,topk,rrf,rbp,strat,statap,active,mtc,mtf,mab\n"
+    "  --budgets LIST       increasing judgments per topic (or hours, --hours)\n"
+    "  --trials T           trials (20; deterministic methods run once)\n"
+    "  --seed S             random seed (42)\n"
+    "  --depth K            pool depth and evaluation depth (100)\n"
+    "  --truth T            pool (default): R counts the pool's relevant documents,\n"
+    "                       what the samplers estimate; qrels: trec_eval's R\n"
+    "  --error-rate E       the assessor flips each answer with probability E (0)\n"
+    "  --hours              budgets are assessor hours for all topics: per topic\n"
+    "                       (H*3600 - topics*TDC)/topics seconds, turned into\n"
+    "                       judgments with Kutlu et al.'s Eq. 9 speed (15 s per\n"
+    "                       judgment falling to 9 s on deep topics)\n"
+    "  --tdc S              topic development cost in seconds (0; 76 in the paper)\n"
+    "  --constant-speed     15 s per judgment instead of Eq. 9\n"
+    "  --logo               leave-one-group-out: the runs of each group are left out\n"
+    "                       of the pool, then scored with the judgments it made\n"
+    "                       (group = run name up to its first '-', or --groups)\n"
+    "  --groups FILE        'run group' lines\n"
+    "  --pair A,B           mtc judges for runs A and B only\n"
+    "  --active-batch N     documents per round of active sampling (3, Li's N_b)\n"
+    "  --active-fixed       rounds of exactly --active-batch draws (not: until that\n"
+    "                       many new documents), so Eq. 2.5's pi is exact\n"
+    "  --active-li          score active sampling with Li's Eq. 2.14 as printed\n"
+    "                       (eval -R draws) instead of statAP's form (eval -R prels)\n"
+    "  --strata H, --cuts C1,...  as in `qrelkit pool`\n"
+    "  --threads N          trials in parallel (results do not change; default 1)\n"
+    "  --format F           tsv (default) or json\n"
+    "  --plot FILE.svg      tau and RMSE of MAP against the budget (needs gnuplot)\n"
+    "  --quiet              no progress on stderr\n"
+    "\n"
+    "example (doc/examples/pool-clef2017.md):\n"
+    "  qrelkit simulate pool --qrels qrels.txt --runs runs/*.run --trials 20 \\\n"
+    "      --methods depth,statap,active,mtc,mtf,mab --budgets 10,20,40,60,80,100 \\\n"
+    "      --plot curves.svg > curves.tsv\n";
+
+#define CMD "simulate pool"
+
+static const struct option longopts[] = {
+    {"help", no_argument, NULL, 'h'},           {"qrels", required_argument, NULL, 'q'},
+    {"runs", required_argument, NULL, 'R'},     {"methods", required_argument, NULL, 'm'},
+    {"budgets", required_argument, NULL, 'b'},  {"trials", required_argument, NULL, 't'},
+    {"seed", required_argument, NULL, 's'},     {"depth", required_argument, NULL, 'd'},
+    {"truth", required_argument, NULL, 'T'},    {"error-rate", required_argument, NULL, 'e'},
+    {"hours", no_argument, NULL, 'H'},          {"tdc", required_argument, NULL, 'C'},
+    {"constant-speed", no_argument, NULL, 'K'}, {"logo", no_argument, NULL, 'L'},
+    {"groups", required_argument, NULL, 'G'},   {"pair", required_argument, NULL, 'P'},
+    {"active-batch", required_argument, NULL, 'A'}, {"strata", required_argument, NULL, 'S'},
+    {"cuts", required_argument, NULL, 'c'},     {"threads", required_argument, NULL, 'j'},
+    {"format", required_argument, NULL, 'f'},   {"plot", required_argument, NULL, 'p'},
+    {"quiet", no_argument, NULL, 'Q'},          {"active-li", no_argument, NULL, 'I'},
+    {"active-fixed", no_argument, NULL, 'F'},          {NULL, 0, NULL, 0}};
+
+typedef struct sargs {
+    qk_pool_sim_opts o;
+    const char *qrels, *groups, *pair, *plot;
+    const char **runs;
+    size_t nruns;
+    qk_pool_method methods[QK_POOL_NMETHODS * 4];
+    double budget_in[256];
+    long budgets[256], depth, cuts[64];
+    int hours, constant_speed, json, quiet;
+    double tdc;
+} sargs;
+
+static int parse_list(const char *opt, const char *s, double *v, size_t max, size_t *n)
+{
+    char *end;
+    *n = 0;
+    while (*s) {
+        if (*n == max)
+            return qk_cli_usage(CMD, "%s: too many values", opt);
+        v[*n] = strtod(s, &end);
+        if (end == s || (*end && *end != ','))
+            return qk_cli_usage(CMD, "%s: '%s' is not a list of numbers", opt, s);
+        (*n)++;
+        s = *end ? end + 1 : end;
+    }
+    return *n ? 0 : qk_cli_usage(CMD, "%s: empty list", opt);
+}
+
+static int parse(int argc, char **argv, sargs *a)
+{
+    int c;
+    double v[64];
+    size_t n;
+    memset(a, 0, sizeof *a);
+    qk_pool_sim_opts_init(&a->o);
+    a->depth = 100;
+    if (!(a->runs = calloc((size_t)argc + 1, sizeof *a->runs)))
+        return QK_EXIT_IO;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "hl:", longopts, NULL)) != -1) {
+        int rc = 0;
+        switch (c) {
+        case 'h': return -1;
+        case 'q': a->qrels = optarg; break;
+        case 'R': a->runs[a->nruns++] = optarg; break;
+        case 'm': {
+            char buf[256], *tok, *save;
+            snprintf(buf, sizeof buf, "%s", optarg);
+            for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                if (a->o.nmethods == sizeof a->methods / sizeof *a->methods)
+                    return qk_cli_usage(CMD, "--methods: too many");
+                if (qk_pool_method_parse(tok, &a->methods[a->o.nmethods++]) != 0)
+                    return qk_cli_usage(CMD, "--methods: unknown method '%s'", tok);
+            }
+            break;
+        }
+        case 'b': rc = parse_list("--budgets", optarg, a->budget_in, 256, &a->o.nbudgets); break;
+        case 't':
+            rc = parse_list("--trials", optarg, v, 1, &n);
+            if (!rc && (v[0] < 1 || v[0] > 4096 || v[0] != floor(v[0])))
+                rc = qk_cli_usage(CMD, "--trials: 1 to 4096");
+            a->o.trials = (size_t)v[0];
+            break;
+        case 's':
+            rc = parse_list("--seed", optarg, v, 1, &n);
+            a->o.seed = (uint64_t)v[0];
+            break;
+        case 'd':
+            rc = parse_list("--depth", optarg, v, 1, &n);
+            if (!rc && v[0] < 1)
+                rc = qk_cli_usage(CMD, "--depth: at least 1");
+            a->depth = (long)v[0];
+            break;
+        case 'T':
+            if (strcmp(optarg, "pool") == 0)
+                a->o.truth = QK_POOL_TRUTH_POOL;
+            else if (strcmp(optarg, "qrels") == 0)
+                a->o.truth = QK_POOL_TRUTH_QRELS;
+            else
+                rc = qk_cli_usage(CMD, "--truth: 'pool' or 'qrels', not '%s'", optarg);
+            break;
+        case 'e':
+            rc = parse_list("--error-rate", optarg, &a->o.error_rate, 1, &n);
+            if (!rc && (a->o.error_rate < 0 || a->o.error_rate > 1))
+                rc = qk_cli_usage(CMD, "--error-rate: in [0, 1]");
+            break;
+        case 'H': a->hours = 1; break;
+        case 'C': rc = parse_list("--tdc", optarg, &a->tdc, 1, &n); break;
+        case 'K': a->constant_speed = 1; break;
+        case 'L': a->o.logo = 1; break;
+        case 'G': a->groups = optarg; a->o.logo = 1; break;
+        case 'P': a->pair = optarg; break;
+        case 'A':
+            rc = parse_list("--active-batch", optarg, v, 1, &n);
+            if (!rc && v[0] < 1)
+                rc = qk_cli_usage(CMD, "--active-batch: at least 1");
+            a->o.active_batch = (long)v[0];
+            break;
+        case 'S':
+            rc = parse_list("--strata", optarg, v, 1, &n);
+            if (!rc && v[0] < 1)
+                rc = qk_cli_usage(CMD, "--strata: at least 1");
+            a->o.base.strata = (size_t)v[0];
+            break;
+        case 'c':
+            rc = parse_list("--cuts", optarg, v, 64, &n);
+            for (size_t i = 0; !rc && i < n; i++)
+                a->cuts[i] = (long)v[i];
+            a->o.base.cuts = a->cuts;
+            a->o.base.ncuts = n;
+            break;
+        case 'j':
+            rc = parse_list("--threads", optarg, v, 1, &n);
+            if (!rc && (v[0] < 1 || v[0] > 64))
+                rc = qk_cli_usage(CMD, "--threads: 1 to 64");
+            a->o.threads = (int)v[0];
+            break;
+        case 'f':
+            if (strcmp(optarg, "json") == 0)
+                a->json = 1;
+            else if (strcmp(optarg, "tsv") != 0)
+                rc = qk_cli_usage(CMD, "--format: 'tsv' or 'json', not '%s'", optarg);
+            break;
+        case 'p': a->plot = optarg; break;
+        case 'Q': a->quiet = 1; break;
+        case 'I': a->o.active_li = 1; break;
+        case 'F': a->o.base.active_fixed = 1; break;
+        case 'l': rc = parse_list("-l", optarg, v, 1, &n); a->o.rel_level = (long)v[0]; break;
+        default: return QK_EXIT_USAGE;
+        }
+        if (rc)
+            return rc;
+    }
+    while (optind < argc)
+        a->runs[a->nruns++] = argv[optind++];
+    if (!a->qrels)
+        return qk_cli_usage(CMD, "missing --qrels");
+    if (!a->nruns)
+        return qk_cli_usage(CMD, "missing --runs");
+    if (!a->o.nmethods)
+        return qk_cli_usage(CMD, "missing --methods");
+    if (!a->o.nbudgets)
+        return qk_cli_usage(CMD, "missing --budgets");
+    for (size_t b = 0; b < a->o.nbudgets; b++)
+        if (a->budget_in[b] < 0 || (b && a->budget_in[b] <= a->budget_in[b - 1]))
+            return qk_cli_usage(CMD, "--budgets: increasing values >= 0");
+    a->o.methods = a->methods;
+    return 0;
+}
+
+/* Group of every run: --groups file, else the name up to its first '-'. */
+static int make_groups(sargs *a, const qk_pool_runs *p, size_t *group)
+{
+    size_t nr = qk_pool_num_runs(p);
+    char **names = calloc(nr, sizeof *names);
+    size_t ng = 0;
+    FILE *f = NULL;
+    if (!names)
+        return QK_EXIT_IO;
+    if (a->groups && !(f = fopen(a->groups, "r"))) {
+        free(names);
+        qk_cli_errorf(CMD, "'%s': cannot open", a->groups);
+        return QK_EXIT_IO;
+    }
+    for (size_t r = 0; r < nr; r++) {
+        const char *id = qk_pool_runid(p, r);
+        char run[1024], grp[1024], key[1024];
+        size_t k;
+        snprintf(key, sizeof key, "%s", id);
+        if (f) {
+            key[0] = 0;
+            rewind(f);
+            while (fscanf(f, "%1023s %1023s", run, grp) == 2)
+                if (strcmp(run, id) == 0)
+                    snprintf(key, sizeof key, "%s", grp);
+            if (!key[0]) {
+                qk_cli_errorf(CMD, "'%s': no group for run '%s'", a->groups, id);
+                fclose(f);
+                for (k = 0; k < nr; k++)
+                    free(names[k]);
+                free(names);
+                return QK_EXIT_INPUT;
+            }
+        } else {
+            char *dash = strchr(key, '-');
+            if (dash)
+                *dash = 0;
+        }
+        for (k = 0; k < ng && strcmp(names[k], key) != 0; k++)
+            ;
+        if (k == ng)
+            names[ng++] = strdup(key);
+        group[r] = k;
+    }
+    if (f)
+        fclose(f);
+    for (size_t k = 0; k < ng; k++)
+        free(names[k]);
+    free(names);
+    return 0;
+}
+
+static void progress(void *ctx, size_t done, size_t total)
+{
+    (void)ctx;
+    fprintf(stderr, "\rsimulate pool: trial %zu of %zu", done, total);
+    if (done == total)
+        fputc('\n', stderr);
+}
+
+static const char *const cols[] = {"method", "budget", "judged", "relevant", "rmse_map", "bias_map",
+                                   "rmse_p10", "bias_p10", "rmse_rprec", "bias_rprec", "rmse_map_sd",
+                                   "tau", "tau_sd", "tau_ap", "top_pair", "conf", "conf_acc", "W"};
+
+static void row_values(const qk_pool_sim_row *r, double *v)
+{
+    double x[] = {r->judged, r->relevant, r->rmse[0], r->bias[0], r->rmse[1], r->bias[1], r->rmse[2],
+                  r->bias[2], r->rmse_sd, r->tau, r->tau_sd, r->tau_ap, r->top_pair, r->conf, r->conf_acc, r->w};
+    memcpy(v, x, sizeof x);
+}
+
+static void write_tsv(FILE *f, const sargs *a, const qk_pool_sim_row *rows)
+{
+    for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
+        fprintf(f, "%s%s", c ? "\t" : "", cols[c]);
+    fputc('\n', f);
+    for (size_t m = 0; m < a->o.nmethods; m++)
+        for (size_t b = 0; b < a->o.nbudgets; b++) {
+            const qk_pool_sim_row *r = &rows[m * a->o.nbudgets + b];
+            double v[16];
+            row_values(r, v);
+            fprintf(f, "%s\t%g", qk_pool_method_name(r->method), a->budget_in[b]);
+            for (int k = 0; k < 16; k++) {
+                if (isnan(v[k]))
+                    fputs("\tNA", f);
+                else
+                    fprintf(f, "\t%.4f", v[k]);
+            }
+            fputc('\n', f);
+        }
+}
+
+static void write_json(const sargs *a, const qk_pool_sim_row *rows, const qk_pool_runs *p, const double *tmap)
+{
+    json_t *root = json_object(), *arr = json_array(), *truth = json_object();
+    char *s;
+    for (size_t r = 0; r < qk_pool_num_runs(p); r++)
+        json_object_set_new(truth, qk_pool_runid(p, r), json_real(tmap[r]));
+    for (size_t m = 0; m < a->o.nmethods; m++)
+        for (size_t b = 0; b < a->o.nbudgets; b++) {
+            const qk_pool_sim_row *r = &rows[m * a->o.nbudgets + b];
+            json_t *e = json_object();
+            double v[16];
+            row_values(r, v);
+            json_object_set_new(e, "method", json_string(qk_pool_method_name(r->method)));
+            json_object_set_new(e, "budget", json_real(a->budget_in[b]));
+            json_object_set_new(e, "judgments_per_topic", json_integer(a->budgets[b]));
+            for (int k = 0; k < 16; k++)
+                json_object_set_new(e, cols[k + 2], isnan(v[k]) ? json_null() : json_real(v[k]));
+            json_array_append_new(arr, e);
+        }
+    json_object_set_new(root, "trials", json_integer((json_int_t)a->o.trials));
+    json_object_set_new(root, "true_map", truth);
+    json_object_set_new(root, "rows", arr);
+    s = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(6));
+    if (s)
+        puts(s);
+    free(s);
+    json_decref(root);
+}
+
+/* gnuplot reads the TSV: tau and RMSE of MAP against the budget. */
+static int plot(const sargs *a, const qk_pool_sim_row *rows)
+{
+    char data[] = "/tmp/qk_simpool_XXXXXX";
+    int fd = mkstemp(data), rc;
+    FILE *f, *g;
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+        if (fd >= 0) {
+            close(fd);
+            remove(data);
+        }
+        qk_cli_errorf(CMD, "--plot needs gnuplot, which is not installed (apt-get install gnuplot-nox); the table was written");
+        return QK_EXIT_IO;
+    }
+    if (fd < 0 || !(f = fdopen(fd, "w"))) {
+        qk_cli_errorf(CMD, "cannot write a temporary file for gnuplot");
+        return QK_EXIT_IO;
+    }
+    write_tsv(f, a, rows);
+    fclose(f);
+    if (!(g = popen("gnuplot", "w"))) {
+        remove(data);
+        qk_cli_errorf(CMD, "cannot run gnuplot");
+        return QK_EXIT_IO;
+    }
+    fprintf(g, "set terminal svg size 1000,420 dynamic background '#ffffff'\nset output '%s.tmp'\n", a->plot);
+    fprintf(g, "set datafile separator '\\t'\nset datafile missing 'NA'\nset key bottom right\nset grid\n"
+               "set multiplot layout 1,2\nset xlabel '%s'\n",
+            a->hours ? "budget (assessor hours)" : "budget (judgments per topic)");
+    for (int panel = 0; panel < 2; panel++) {
+        fprintf(g, "set ylabel '%s'\nset title '%s'\nplot ", panel ? "RMSE of MAP" : "Kendall tau (MAP ranking)",
+                panel ? "RMSE of estimated MAP" : "system ranking");
+        for (size_t m = 0; m < a->o.nmethods; m++)
+            fprintf(g, "%s'%s' using 2:($1 eq '%s' ? $%d : NaN) with linespoints title '%s'", m ? ", " : "", data,
+                    qk_pool_method_name(a->methods[m]), panel ? 5 : 12, qk_pool_method_name(a->methods[m]));
+        fputc('\n', g);
+    }
+    fputs("unset multiplot\n", g);
+    rc = pclose(g);
+    remove(data);
+    if (rc != 0) {
+        qk_cli_errorf(CMD, "gnuplot failed on '%s'", a->plot);
+        return QK_EXIT_IO;
+    }
+    {
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s.tmp", a->plot);
+        if (rename(tmp, a->plot) != 0) {
+            qk_cli_errorf(CMD, "'%s': cannot write", a->plot);
+            return QK_EXIT_IO;
+        }
+    }
+    return 0;
+}
+
+int qk_simulate_pool(int argc, char **argv)
+{
+    sargs a;
+    qk_error err = {0};
+    qk_pool_runs *p = NULL;
+    qk_qrels *q = NULL;
+    qk_pool_sim_row *rows = NULL;
+    double *tmap = NULL;
+    size_t *group = NULL;
+    int rc = parse(argc, argv, &a);
+    if (rc == -1) {
+        free(a.runs);
+        return qk_cli_help(qk_help_simulate_pool);
+    }
+    if (rc)
+        goto out;
+    if (qk_pool_runs_read(a.runs, a.nruns, a.depth, &p, &err) != QK_OK ||
+        qk_qrels_read(a.qrels, QK_REL_QRELS, QK_DEDUP_FIRST, &q, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    if (a.pair) {
+        const char *comma = strchr(a.pair, ',');
+        for (size_t r = 0; comma && r < qk_pool_num_runs(p); r++) {
+            const char *id = qk_pool_runid(p, r);
+            if (strlen(id) == (size_t)(comma - a.pair) && strncmp(id, a.pair, (size_t)(comma - a.pair)) == 0)
+                a.o.base.pair_a = (long)r;
+            if (strcmp(id, comma + 1) == 0)
+                a.o.base.pair_b = (long)r;
+        }
+        if (a.o.base.pair_a < 0 || a.o.base.pair_b < 0) {
+            rc = qk_cli_usage(CMD, "--pair: '%s' does not name two of the runs", a.pair);
+            goto out;
+        }
+    }
+    /* Budgets in hours: the same per-topic share of the hours for every
+     * topic (Kutlu et al. §5.5's equal split). */
+    for (size_t b = 0; b < a.o.nbudgets; b++) {
+        if (a.hours) {
+            double nt = (double)qk_pool_num_topics(p), secs = (a.budget_in[b] * 3600 - nt * a.tdc) / nt;
+            a.budgets[b] = qk_pool_judgments_for_seconds(secs, a.constant_speed);
+        } else
+            a.budgets[b] = (long)a.budget_in[b];
+        if (b && a.budgets[b] < a.budgets[b - 1])
+            a.budgets[b] = a.budgets[b - 1];
+    }
+    a.o.budgets = a.budgets;
+    if (a.o.logo) {
+        if (!(group = calloc(qk_pool_num_runs(p), sizeof *group))) {
+            rc = QK_EXIT_IO;
+            goto out;
+        }
+        if ((rc = make_groups(&a, p, group)) != 0)
+            goto out;
+        a.o.group = group;
+    }
+    if (!a.quiet && isatty(2)) {
+        a.o.progress = progress;
+    }
+    if (qk_pool_simulate(p, q, &a.o, &rows, &tmap, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    if (a.json)
+        write_json(&a, rows, p, tmap);
+    else
+        write_tsv(stdout, &a, rows);
+    fflush(stdout);
+    if (a.plot)
+        rc = plot(&a, rows);
+out:
+    free(rows);
+    free(tmap);
+    free(group);
+    qk_qrels_free(q);
+    qk_pool_runs_free(p);
+    free(a.runs);
+    return rc;
+}
