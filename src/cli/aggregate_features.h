@@ -24,6 +24,11 @@ qk_status agg_rank_features(char **runs, size_t nruns, const qk_crowd_labels *L,
  * Kendall's tau-b between the two run rankings (aggregate_rank.c). */
 qk_status agg_run_tau(char **runs, size_t nruns, const qk_crowd_labels *L, const qk_crowd_result *r,
                       const int32_t *gold, double *tau, double *map_crowd, double *map_gold, qk_error *err);
+/* Append the six lexical features of Li (2020) computed from an index made
+ * by `qrelkit index` and a topics file (aggregate_lexical.c); tasks whose
+ * topic or document is not found get the column means (*unmatched). */
+qk_status agg_lexical_features(const char *index_path, const char *topics_path, const qk_crowd_labels *L,
+                               double **x, size_t *dim, size_t *unmatched, qk_error *err);
 /* z-score columns from..dim-1 of an n × dim matrix. */
 void agg_zscore(double *x, size_t n, size_t dim, size_t from);
 

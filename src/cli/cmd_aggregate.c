@@ -82,6 +82,10 @@ const char qk_help_aggregate[] =
     "                          external embeddings; z-scored; tasks listed here\n"
     "                          without labels are predicted too\n"
     "  --rank-features         use the --run files' ranks of each task as features\n"
+    "  --lexical INDEX --topics FILE\n"
+    "                          add the six lexical features (TF, IDF, TF-IDF,\n"
+    "                          cosine, BM25, LM) of each topic-document task,\n"
+    "                          from an index made by 'qrelkit index'\n"
     "  --kernel rbf|linear     feature kernel (default rbf, GPflow's exp(-d²/2l²))\n"
     "  --lengthscale L         RBF length scale (default 1)\n"
     "  --kernel-variance V     feature kernel variance (default 1)\n"
@@ -113,6 +117,7 @@ typedef struct {
     char **runs;
     size_t nruns;
     int rank_features;
+    const char *lexical, *topics;
     char **classes;
     size_t nclasses;
 } args;
@@ -163,8 +168,8 @@ static qk_status read_gold(const char *path, const qk_crowd_labels *L, int32_t *
         char task[4096], lab[256];
         if (nf == 0 || f[0][0] == '#')
             continue;
-        if (n++ == 0 && nf == 2 && fl[1] == 5 && strncmp(f[1], "label", 5) == 0)
-            continue;
+        if (n++ == 0 && nf >= 2 && fl[nf - 1] == 5 && strncmp(f[nf - 1], "label", 5) == 0)
+            continue; /* header */
         if (nf != 2 && nf != 3) {
             st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0, "expected 'task label' or 'topic docno label', found %zu fields", nf);
             break;
@@ -195,7 +200,7 @@ static int parse_args(int argc, char **argv, args *a)
 {
     enum { O_QRELS = 256, O_PROBS, O_WORKERS, O_GOLD, O_POS, O_GW, O_KNOWN, O_CLASSES, O_DROP, O_DUP, O_LAYOUT,
            O_MAXIT, O_TOL, O_STOP, O_SMOOTH, O_TIES, O_RESTARTS, O_SEED, O_SPAM, O_FORMAT, O_PREC, O_TIMING,
-           O_FEAT, O_RUN, O_KERNEL, O_LS, O_KV, O_TV, O_NOBLOCK, O_GPMEAN, O_WV, O_RANKF, O_LEARNK };
+           O_FEAT, O_RUN, O_KERNEL, O_LS, O_KV, O_TV, O_NOBLOCK, O_GPMEAN, O_WV, O_RANKF, O_LEARNK, O_LEX, O_TOPICS };
     static const struct option lo[] = {
         {"method", 1, 0, 'm'}, {"out-qrels", 1, 0, O_QRELS}, {"out-probs", 1, 0, O_PROBS},
         {"workers", 1, 0, O_WORKERS}, {"gold", 1, 0, O_GOLD}, {"positive", 1, 0, O_POS},
@@ -207,7 +212,7 @@ static int parse_args(int argc, char **argv, args *a)
         {"precision", 1, 0, O_PREC}, {"timing", 0, 0, O_TIMING}, {"features", 1, 0, O_FEAT},
         {"run", 1, 0, O_RUN}, {"kernel", 1, 0, O_KERNEL}, {"lengthscale", 1, 0, O_LS},
         {"kernel-variance", 1, 0, O_KV}, {"topic-variance", 1, 0, O_TV}, {"no-topic-blocks", 0, 0, O_NOBLOCK},
-        {"gp-mean", 1, 0, O_GPMEAN}, {"white-variance", 1, 0, O_WV}, {"rank-features", 0, 0, O_RANKF}, {"learn-kernel", 0, 0, O_LEARNK}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"gp-mean", 1, 0, O_GPMEAN}, {"white-variance", 1, 0, O_WV}, {"rank-features", 0, 0, O_RANKF}, {"learn-kernel", 0, 0, O_LEARNK}, {"lexical", 1, 0, O_LEX}, {"topics", 1, 0, O_TOPICS}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     size_t runcap = 0;
     int ch;
     long v;
@@ -303,6 +308,8 @@ static int parse_args(int argc, char **argv, args *a)
         case O_NOBLOCK: a->o.block_by_topic = 0; break;
         case O_RANKF: a->rank_features = 1; break;
         case O_LEARNK: a->o.learn_kernel = 1; break;
+        case O_LEX: a->lexical = s; break;
+        case O_TOPICS: a->topics = s; break;
         case O_RUN:
             if (qk_grow((void **)&a->runs, &runcap, a->nruns + 1, sizeof *a->runs) != QK_OK)
                 return qk_cli_usage(CMD, "out of memory");
@@ -332,8 +339,10 @@ static int parse_args(int argc, char **argv, args *a)
                             argc - optind);
     if (a->gold_weights && (!a->gold || a->o.method != QK_CROWD_MV))
         return qk_cli_usage(CMD, "--gold-weights needs --gold and --method mv");
-    if ((a->features || a->rank_features || a->gp_mean_file) && a->o.method != QK_CROWD_MAGP)
-        return qk_cli_usage(CMD, "--features, --rank-features and --gp-mean need --method magp");
+    if ((a->features || a->rank_features || a->gp_mean_file || a->lexical) && a->o.method != QK_CROWD_MAGP)
+        return qk_cli_usage(CMD, "--features, --rank-features, --lexical and --gp-mean need --method magp");
+    if (!a->lexical != !a->topics)
+        return qk_cli_usage(CMD, "--lexical INDEX and --topics FILE go together");
     if (a->rank_features && !a->nruns)
         return qk_cli_usage(CMD, "--rank-features needs at least one --run");
     a->labels = argv[optind];
@@ -441,7 +450,7 @@ int qk_cmd_aggregate(int argc, char **argv)
     }
     if (a.known)
         a.o.gold = known;
-    if (a.features || a.rank_features || a.gp_mean_file) {
+    if (a.features || a.rank_features || a.gp_mean_file || a.lexical) {
         size_t missing = 0;
         if (a.features && agg_features_for_tasks(&feat, L, &fx, &missing, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
@@ -451,6 +460,16 @@ int qk_cmd_aggregate(int argc, char **argv)
         if (a.rank_features && agg_rank_features(a.runs, a.nruns, L, &fx, &fdim, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
+        }
+        if (a.lexical) {
+            size_t unmatched = 0;
+            if (agg_lexical_features(a.lexical, a.topics, L, &fx, &fdim, &unmatched, &err) != QK_OK) {
+                rc = qk_cli_fail(CMD, &err);
+                goto out;
+            }
+            if (unmatched)
+                qk_cli_errorf(CMD, "warning: %zu tasks have no topic or document in the index (given the mean)",
+                              unmatched);
         }
         if (missing)
             qk_cli_errorf(CMD, "warning: %zu labelled tasks have no row in '%s' (given the mean)", missing, a.features);
