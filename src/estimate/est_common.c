@@ -36,9 +36,44 @@ void est_run_free(est_run *r)
     memset(r, 0, sizeof *r);
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+    const scored *const *x = a, *const *y = b;
+    int c = strcmp((*x)->docno, (*y)->docno);
+    return c ? c : (*x < *y ? -1 : *x > *y);
+}
+
+/* A docno repeated within a topic keeps its best-ranked line: every
+ * estimator assumes each document has one rank. Returns the new length. */
+static size_t drop_repeats(scored *s, size_t n)
+{
+    const scored **by = malloc((n ? n : 1) * sizeof *by);
+    unsigned char *drop = calloc(n ? n : 1, 1);
+    size_t k = 0;
+    if (!by || !drop) {
+        free(by);
+        free(drop);
+        return n; /* no memory to check; the caller's strdup will fail soon too */
+    }
+    for (size_t i = 0; i < n; i++)
+        by[i] = &s[i];
+    qsort(by, n, sizeof *by, name_cmp);
+    /* equal names sort by address, that is by rank: drop all but the first */
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(by[i]->docno, by[i - 1]->docno) == 0)
+            drop[by[i] - s] = 1;
+    for (size_t i = 0; i < n; i++)
+        if (!drop[i])
+            s[k++] = s[i];
+    free(by);
+    free(drop);
+    return k;
+}
+
 static qk_status add_topic(est_run *r, const qk_run_topic *rt, size_t *cap)
 {
     est_rtopic *t;
+    size_t n;
     scored *s = malloc((rt->n ? rt->n : 1) * sizeof *s);
     if (!s || qk_grow((void **)&r->t, cap, r->ntopics + 1, sizeof *r->t) != QK_OK) {
         free(s);
@@ -49,6 +84,7 @@ static qk_status add_topic(est_run *r, const qk_run_topic *rt, size_t *cap)
     for (size_t i = 0; i < rt->n; i++)
         s[i] = (scored){rt->docnos[i], rt->scores[i]};
     qsort(s, rt->n, sizeof *s, scored_cmp);
+    n = drop_repeats(s, rt->n);
     t->qid = strdup(rt->qid);
     t->docnos = calloc(rt->n ? rt->n : 1, sizeof *t->docnos);
     r->ntopics++;
@@ -56,7 +92,7 @@ static qk_status add_topic(est_run *r, const qk_run_topic *rt, size_t *cap)
         free(s);
         return QK_ENOMEM;
     }
-    for (size_t i = 0; i < rt->n; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (!(t->docnos[i] = strdup(s[i].docno))) {
             free(s);
             return QK_ENOMEM;

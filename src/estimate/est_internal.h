@@ -6,7 +6,8 @@
 #include "qrelkit/io.h"
 
 /* One run topic ranked the trec_eval way: score descending, ties by docno
- * descending (byte order). nlines counts every line, duplicates included. */
+ * descending (byte order); a repeated docno keeps its best rank only.
+ * nlines counts every line, repeats included. */
 typedef struct est_rtopic {
     char *qid;
     size_t n, nlines;

@@ -275,7 +275,8 @@ qk_status qk_xinfap_eval(const qk_strata *s, const char *run_path, long max_ret,
         max_ret = 1000;
     if ((st = est_run_load(run_path, &run, err)) != QK_OK)
         return st;
-    qsort(run.t, run.ntopics, sizeof *run.t, rt_cmp);
+    if (run.ntopics > 0)
+        qsort(run.t, run.ntopics, sizeof *run.t, rt_cmp);
     if ((st = est_table_new(V_COUNT, names, counts, run.ntopics, &t, err)) != QK_OK)
         goto out;
     for (size_t r = 0; r < run.ntopics; r++) {

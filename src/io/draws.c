@@ -98,7 +98,8 @@ static qk_status index_draws(qk_draws *d, rec *recs, size_t n)
     qsort(d->order, nt, sizeof *d->order, topic_cmp);
     for (uint32_t i = 0; i < nt; i++)
         cur_rank[d->order[i]] = i;
-    qsort(recs, n, sizeof *recs, rec_cmp);
+    if (n > 0)
+        qsort(recs, n, sizeof *recs, rec_cmp);
     for (size_t i = 0; i < n; i++) {
         d->start[cur_rank[recs[i].topic] + 1]++;
         d->d[i] = (qk_draw){qk_strpool_str(d->docs, recs[i].doc), recs[i].rel, recs[i].p, recs[i].pi};

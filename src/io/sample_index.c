@@ -74,7 +74,8 @@ qk_status qk_sidx_build(qk_sidx *x, const char *path, qk_srec *recs, size_t n, q
     qsort(x->order, nt, sizeof *x->order, topic_id_cmp);
     for (uint32_t i = 0; i < nt; i++)
         topic_rank[x->order[i]] = i;
-    qsort(recs, n, sizeof *recs, rec_cmp);
+    if (n > 0)
+        qsort(recs, n, sizeof *recs, rec_cmp);
     for (size_t i = 0; i < n; i++) {
         if (i > 0 && recs[i].topic == recs[i - 1].topic && recs[i].doc == recs[i - 1].doc) {
             long a = recs[i - 1].line < recs[i].line ? recs[i - 1].line : recs[i].line;

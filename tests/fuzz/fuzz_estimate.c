@@ -1,0 +1,64 @@
+/* Fuzz the sampled-judgment readers (prels, strata, draws) and the
+ * estimators over them: the first part of an input is the judgments, read as
+ * each of the three formats, the part after "====" the run. */
+#include "fuzz_util.h"
+#include "qrelkit/estimate.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_error(const qk_error *err)
+{
+    if (!err->message[0])
+        abort(); /* every failure must say why */
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    size_t n1, n2;
+    const uint8_t *p2;
+    const char *jpath, *rpath;
+    qk_error err;
+    qk_prels *p = NULL;
+    qk_strata *s = NULL;
+    qk_draws *d = NULL;
+    qk_est_table *t = NULL;
+    qk_fuzz_split(data, size, &n1, &p2, &n2);
+    jpath = qk_fuzz_file(0, data, n1);
+    rpath = qk_fuzz_file(1, p2, n2);
+    if (qk_prels_read(jpath, &p, &err) == QK_OK) {
+        if (qk_statap_eval(p, rpath, &t, &err) == QK_OK) {
+            FILE *f = fopen("/dev/null", "w");
+            if (f) {
+                (void)qk_statap_write_mq(t, f, &err);
+                fclose(f);
+            }
+        } else
+            check_error(&err);
+        qk_est_table_free(t);
+        t = NULL;
+        qk_prels_free(p);
+    } else
+        check_error(&err);
+    if (qk_strata_read(jpath, &s, &err) == QK_OK) {
+        if (qk_xinfap_eval(s, rpath, 0, &t, &err) == QK_OK) {
+            FILE *f = fopen("/dev/null", "w");
+            if (f) {
+                (void)qk_xinfap_write_sample_eval(t, f, 1, &err);
+                fclose(f);
+            }
+        } else
+            check_error(&err);
+        qk_est_table_free(t);
+        t = NULL;
+        qk_strata_free(s);
+    } else
+        check_error(&err);
+    if (qk_draws_read(jpath, &d, &err) == QK_OK) {
+        if (qk_draws_eval(d, rpath, &t, &err) != QK_OK)
+            check_error(&err);
+        qk_est_table_free(t);
+        qk_draws_free(d);
+    } else
+        check_error(&err);
+    return 0;
+}
