@@ -13,6 +13,7 @@
 
 const char qk_help_confidence[] =
     "usage: qrelkit confidence [options] QRELS RUN [RUN...]\n"
+    "       qrelkit confidence --simulate TRUTH [options] RUN RUN [RUN...]\n"
     "\n"
     "Expected MAP (EMAP) of each run and, for every pair of runs, the confidence\n"
     "P(MAP_row - MAP_col < 0) when only the documents in QRELS are judged. Each\n"

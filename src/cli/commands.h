@@ -13,7 +13,7 @@
     X(sim, "generate synthetic collections (topics, graded qrels, runs)")                  \
     X(compare, "how far to trust an evaluation: tau, significance, confidence, W")          \
     X(pool, "the next documents to judge: depth-k, RRF, statAP, active sampling, MTC, ...")  \
-    X(confidence, "EMAP and P(run A < run B) with unjudged documents (MTC, IP, given p)")   \
+    X(confidence, "EMAP, P(run A < run B) with unjudged documents (MTC, RTC, IP); RTC test") \
     X(aggregate, "crowd labels to judgments: MV, Dawid-Skene, one-coin, GLAD, MACE")     \
     X(simulate, "what-if experiments on synthetic data (crowd workers, ...)")
 
