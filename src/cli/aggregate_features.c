@@ -1,6 +1,7 @@
 /* Task features for `qrelkit aggregate --method magp`: a features file
  * (external embeddings or any numeric columns), rank features from runs, and
- * a prior-mean score file. Columns are z-scored over the tasks. */
+ * a prior-mean score file. The producers return raw values; the caller
+ * z-scores the assembled matrix once. */
 #include "aggregate_features.h"
 
 #include <math.h>
@@ -167,7 +168,6 @@ qk_status agg_rank_features(char **runs, size_t nruns, const qk_crowd_labels *L,
         free(nx);
         return st;
     }
-    agg_zscore(nx, nt, nd, old);
     free(*x);
     *x = nx;
     *dim = nd;
@@ -205,7 +205,6 @@ qk_status agg_features_for_tasks(const agg_features *f, const qk_crowd_labels *L
     }
     for (size_t t = 0; t < nt; t++)
         *missing += !have[t];
-    agg_zscore(x, nt, f->dim, 0);
     free(have);
     *out = x;
     return QK_OK;

@@ -13,11 +13,11 @@ typedef struct {
 
 qk_status agg_features_read(const char *path, agg_features *f, qk_error *err);
 void agg_features_free(agg_features *f);
-/* Rows by task id of L (caller frees *out), z-scored; *missing counts tasks
+/* Rows by task id of L (caller frees *out), raw; *missing counts tasks
  * without a row (given the column means). */
 qk_status agg_features_for_tasks(const agg_features *f, const qk_crowd_labels *L, double **out, size_t *missing,
                                  qk_error *err);
-/* Append one z-scored rank column per run to *x (nt × *dim, reallocated). */
+/* Append one rank column per run to *x (nt × *dim, reallocated). */
 qk_status agg_rank_features(char **runs, size_t nruns, const qk_crowd_labels *L, double **x, size_t *dim,
                             qk_error *err);
 /* MAP of each run under the aggregated qrels and under the gold qrels, and

@@ -7,7 +7,7 @@
  *   5 BM25    k1 = 1.2, b = 0.75, idf = log(1 + (N - df + 0.5) / (df + 0.5))
  *   6 LM      Jelinek–Mercer query log-likelihood, lambda = 0.5
  * Query terms are analysed as the index was; terms absent from the
- * collection are skipped. Columns are z-scored by the caller. */
+ * collection are skipped. Values are raw; the caller z-scores. */
 #include "aggregate_features.h"
 
 #include <math.h>
@@ -171,7 +171,6 @@ qk_status agg_lexical_features(const char *index_path, const char *topics_path, 
             if (isnan(nx[t * nd + k]))
                 nx[t * nd + k] = n > 0 ? s / n : 0;
     }
-    agg_zscore(nx, nt, nd, old);
     free(*x);
     *x = nx;
     nx = NULL;

@@ -86,6 +86,7 @@ const char qk_help_aggregate[] =
     "                          add the six lexical features (TF, IDF, TF-IDF,\n"
     "                          cosine, BM25, LM) of each topic-document task,\n"
     "                          from an index made by 'qrelkit index'\n"
+    "  --out-features FILE     write the task features before z-scoring (TSV)\n"
     "  --kernel rbf|linear     feature kernel (default rbf, GPflow's exp(-d²/2l²))\n"
     "  --lengthscale L         RBF length scale (default 1)\n"
     "  --kernel-variance V     feature kernel variance (default 1)\n"
@@ -117,7 +118,7 @@ typedef struct {
     char **runs;
     size_t nruns;
     int rank_features;
-    const char *lexical, *topics;
+    const char *lexical, *topics, *out_features;
     char **classes;
     size_t nclasses;
 } args;
@@ -196,11 +197,40 @@ static qk_status read_gold(const char *path, const qk_crowd_labels *L, int32_t *
     return st;
 }
 
+/* The raw feature matrix, for checking what MAGP was given. */
+static qk_status write_features(const char *path, const qk_crowd_labels *L, const double *x, size_t dim, int prec,
+                                qk_error *err)
+{
+    char tmp[4096];
+    int to_stdout = !strcmp(path, "-");
+    FILE *f;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (!(f = to_stdout ? stdout : fopen(tmp, "w")))
+        return qk_error_set(err, QK_EIO, "'%s': cannot create", tmp);
+    fputs("task", f);
+    for (size_t d = 0; d < dim; d++)
+        fprintf(f, "\tf%zu", d + 1);
+    fputc('\n', f);
+    for (size_t t = 0; t < qk_crowd_num_tasks(L); t++) {
+        fputs(qk_crowd_task_name(L, t), f);
+        for (size_t d = 0; d < dim; d++)
+            fprintf(f, "\t%.*g", prec, x[t * dim + d]);
+        fputc('\n', f);
+    }
+    if (to_stdout)
+        return fflush(f) ? qk_error_set(err, QK_EIO, "cannot write standard output") : QK_OK;
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        remove(tmp);
+        return qk_error_set(err, QK_EIO, "'%s': write failed", path);
+    }
+    return QK_OK;
+}
+
 static int parse_args(int argc, char **argv, args *a)
 {
     enum { O_QRELS = 256, O_PROBS, O_WORKERS, O_GOLD, O_POS, O_GW, O_KNOWN, O_CLASSES, O_DROP, O_DUP, O_LAYOUT,
            O_MAXIT, O_TOL, O_STOP, O_SMOOTH, O_TIES, O_RESTARTS, O_SEED, O_SPAM, O_FORMAT, O_PREC, O_TIMING,
-           O_FEAT, O_RUN, O_KERNEL, O_LS, O_KV, O_TV, O_NOBLOCK, O_GPMEAN, O_WV, O_RANKF, O_LEARNK, O_LEX, O_TOPICS };
+           O_FEAT, O_RUN, O_KERNEL, O_LS, O_KV, O_TV, O_NOBLOCK, O_GPMEAN, O_WV, O_RANKF, O_LEARNK, O_LEX, O_TOPICS, O_OUTF };
     static const struct option lo[] = {
         {"method", 1, 0, 'm'}, {"out-qrels", 1, 0, O_QRELS}, {"out-probs", 1, 0, O_PROBS},
         {"workers", 1, 0, O_WORKERS}, {"gold", 1, 0, O_GOLD}, {"positive", 1, 0, O_POS},
@@ -212,7 +242,7 @@ static int parse_args(int argc, char **argv, args *a)
         {"precision", 1, 0, O_PREC}, {"timing", 0, 0, O_TIMING}, {"features", 1, 0, O_FEAT},
         {"run", 1, 0, O_RUN}, {"kernel", 1, 0, O_KERNEL}, {"lengthscale", 1, 0, O_LS},
         {"kernel-variance", 1, 0, O_KV}, {"topic-variance", 1, 0, O_TV}, {"no-topic-blocks", 0, 0, O_NOBLOCK},
-        {"gp-mean", 1, 0, O_GPMEAN}, {"white-variance", 1, 0, O_WV}, {"rank-features", 0, 0, O_RANKF}, {"learn-kernel", 0, 0, O_LEARNK}, {"lexical", 1, 0, O_LEX}, {"topics", 1, 0, O_TOPICS}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"gp-mean", 1, 0, O_GPMEAN}, {"white-variance", 1, 0, O_WV}, {"rank-features", 0, 0, O_RANKF}, {"learn-kernel", 0, 0, O_LEARNK}, {"lexical", 1, 0, O_LEX}, {"topics", 1, 0, O_TOPICS}, {"out-features", 1, 0, O_OUTF}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     size_t runcap = 0;
     int ch;
     long v;
@@ -310,6 +340,7 @@ static int parse_args(int argc, char **argv, args *a)
         case O_LEARNK: a->o.learn_kernel = 1; break;
         case O_LEX: a->lexical = s; break;
         case O_TOPICS: a->topics = s; break;
+        case O_OUTF: a->out_features = s; break;
         case O_RUN:
             if (qk_grow((void **)&a->runs, &runcap, a->nruns + 1, sizeof *a->runs) != QK_OK)
                 return qk_cli_usage(CMD, "out of memory");
@@ -473,6 +504,11 @@ int qk_cmd_aggregate(int argc, char **argv)
         }
         if (missing)
             qk_cli_errorf(CMD, "warning: %zu labelled tasks have no row in '%s' (given the mean)", missing, a.features);
+        if (a.out_features && write_features(a.out_features, L, fx, fdim, a.precision, &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        agg_zscore(fx, nt, fdim, 0);
         a.o.features = fdim ? fx : NULL;
         a.o.n_features = fdim;
         if (a.gp_mean_file) {
@@ -517,7 +553,7 @@ int qk_cmd_aggregate(int argc, char **argv)
         spammers += r->spammer[w];
     /* Keep stdout for the summary only when no file went there. */
     int quiet_stdout = (a.out_qrels && !strcmp(a.out_qrels, "-")) || (a.out_probs && !strcmp(a.out_probs, "-")) ||
-                       (a.out_workers && !strcmp(a.out_workers, "-"));
+                       (a.out_workers && !strcmp(a.out_workers, "-")) || (a.out_features && !strcmp(a.out_features, "-"));
     if (quiet_stdout)
         goto out;
     s.json = a.json;
