@@ -8,9 +8,15 @@ missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-echo "install-deps: installing ${missing[*]}" >&2
+# Optional: gnuplot draws `qrelkit simulate pool --plot`; nothing else needs it,
+# so a failure to install it is only reported.
+optional=()
+dpkg -s gnuplot-nox >/dev/null 2>&1 || optional+=(gnuplot-nox)
+[ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
+echo "install-deps: installing ${missing[*]} ${optional[*]}" >&2
 if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update -qq
-"${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+[ ${#missing[@]} -eq 0 ] || "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+[ ${#optional[@]} -eq 0 ] || "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${optional[@]}" ||
+  echo "install-deps: optional ${optional[*]} not installed (only simulate pool --plot needs it)" >&2

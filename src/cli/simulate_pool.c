@@ -391,7 +391,8 @@ static int plot(const sargs *a, const qk_pool_sim_row *rows)
         fprintf(g, "set ylabel '%s'\nset title '%s'\nplot ", panel ? "RMSE of MAP" : "Kendall tau (MAP ranking)",
                 panel ? "RMSE of estimated MAP" : "system ranking");
         for (size_t m = 0; m < a->o.nmethods; m++)
-            fprintf(g, "%s'%s' using 2:($1 eq '%s' ? $%d : NaN) with linespoints title '%s'", m ? ", " : "", data,
+            fprintf(g, "%s'%s' every ::1 using 2:(strcol(1) eq '%s' ? column(%d) : NaN) with linespoints title '%s'",
+                    m ? ", " : "", data,
                     qk_pool_method_name(a->methods[m]), panel ? 5 : 12, qk_pool_method_name(a->methods[m]));
         fputc('\n', g);
     }
@@ -399,6 +400,9 @@ static int plot(const sargs *a, const qk_pool_sim_row *rows)
     rc = pclose(g);
     remove(data);
     if (rc != 0) {
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s.tmp", a->plot);
+        remove(tmp);
         qk_cli_errorf(CMD, "gnuplot failed on '%s'", a->plot);
         return QK_EXIT_IO;
     }
