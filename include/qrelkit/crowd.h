@@ -23,21 +23,21 @@ extern "C" {
 
 /* ---- Labels -------------------------------------------------------------- */
 typedef enum {
-    QK_CROWD_LAYOUT_AUTO = 0, /* 3 fields: task worker label; 4: topic docno worker label */
-    QK_CROWD_LAYOUT_TASK,     /* task worker label                                        */
-    QK_CROWD_LAYOUT_TOPIC_DOC,/* topic docno worker label (task = "topic docno")          */
-    QK_CROWD_LAYOUT_TREC      /* TREC crowdsourcing tracks: 5 fields topic worker docno
-                                 gold label (2010 RF track), 6 fields topic hit worker
-                                 docno gold label (2011 stage2); gold is ignored and a
-                                 negative label (broken link etc.) is skipped        */
+    QK_CROWD_LAYOUT_AUTO = 0,  /* 3 fields: task worker label; 4: topic docno worker label */
+    QK_CROWD_LAYOUT_TASK,      /* task worker label                                        */
+    QK_CROWD_LAYOUT_TOPIC_DOC, /* topic docno worker label (task = "topic docno")          */
+    QK_CROWD_LAYOUT_TREC       /* TREC crowdsourcing tracks: 5 fields topic worker docno
+                                  gold label (2010 RF track), 6 fields topic hit worker
+                                  docno gold label (2011 stage2); gold is ignored and a
+                                  negative label (broken link etc.) is skipped        */
 } qk_crowd_layout;
 
 typedef enum {
-    QK_CROWD_DUP_KEEP = 0, /* every row is one observation (crowd-kit's convention)   */
-    QK_CROWD_DUP_FIRST,    /* keep the first label of a (task, worker) pair            */
+    QK_CROWD_DUP_KEEP = 0,       /* every row is one observation (crowd-kit's convention)   */
+    QK_CROWD_DUP_FIRST,          /* keep the first label of a (task, worker) pair            */
     QK_CROWD_DUP_DROP_CONFLICTS, /* keep one copy of agreeing repeats, drop pairs whose
                                     labels disagree (the worker contradicted itself)  */
-    QK_CROWD_DUP_ERROR     /* a repeated (task, worker) pair is an input error         */
+    QK_CROWD_DUP_ERROR           /* a repeated (task, worker) pair is an input error         */
 } qk_crowd_dup;
 
 typedef struct qk_crowd_read_opts {
@@ -72,11 +72,10 @@ void qk_crowd_labels_free(qk_crowd_labels *L);
 /* Declare the classes in order (before any label). Optional: otherwise the
  * classes are the values seen, ordered numerically when all are integers and
  * bytewise otherwise. */
-qk_status qk_crowd_labels_set_classes(qk_crowd_labels *L, const char *const *names, size_t n,
-                                      qk_error *err);
+qk_status qk_crowd_labels_set_classes(qk_crowd_labels *L, const char *const *names, size_t n, qk_error *err);
 /* Add one observation. With declared classes an unknown label is QK_EINPUT. */
-qk_status qk_crowd_labels_add(qk_crowd_labels *L, const char *task, const char *worker,
-                              const char *label, qk_error *err);
+qk_status qk_crowd_labels_add(qk_crowd_labels *L, const char *task, const char *worker, const char *label,
+                              qk_error *err);
 /* Declare a task that may have no labels (it still gets a result row). */
 qk_status qk_crowd_labels_add_task(qk_crowd_labels *L, const char *task, uint32_t *id, qk_error *err);
 /* Group the observations by task, apply the duplicate policy and fix the
@@ -104,13 +103,13 @@ void qk_crowd_csr(const qk_crowd_labels *L, const size_t **off, const uint32_t *
 
 /* ---- Aggregation ------------------------------------------------------------ */
 typedef enum {
-    QK_CROWD_MV = 0, /* majority vote (optionally weighted per worker)         */
-    QK_CROWD_DS,     /* Dawid & Skene (1979), full confusion matrices, EM      */
-    QK_CROWD_ONECOIN,/* DS with one accuracy per worker                        */
-    QK_CROWD_GLAD,   /* Whitehill et al. (2009): worker ability × task ease    */
-    QK_CROWD_MACE,   /* Hovy et al. (2013): workers who sometimes spam         */
-    QK_CROWD_MAGP    /* Li (2020) ch. 4: GP classifier with annotator and task
-                        noise, variational EM (binary labels)                  */
+    QK_CROWD_MV = 0,  /* majority vote (optionally weighted per worker)         */
+    QK_CROWD_DS,      /* Dawid & Skene (1979), full confusion matrices, EM      */
+    QK_CROWD_ONECOIN, /* DS with one accuracy per worker                        */
+    QK_CROWD_GLAD,    /* Whitehill et al. (2009): worker ability × task ease    */
+    QK_CROWD_MACE,    /* Hovy et al. (2013): workers who sometimes spam         */
+    QK_CROWD_MAGP     /* Li (2020) ch. 4: GP classifier with annotator and task
+                         noise, variational EM (binary labels)                  */
 } qk_crowd_method;
 
 typedef enum { QK_GP_KERNEL_RBF = 0, QK_GP_KERNEL_LINEAR } qk_gp_kernel;
@@ -132,17 +131,17 @@ typedef enum {
 
 typedef struct qk_crowd_opts {
     qk_crowd_method method;
-    int max_iter;        /* EM iterations at most (default 100); 0 = initialisation only */
-    double tol;          /* convergence tolerance (default 1e-7); negative never stops */
+    int max_iter; /* EM iterations at most (default 100); 0 = initialisation only */
+    double tol;   /* convergence tolerance (default 1e-7); negative never stops */
     qk_crowd_stop stop;
-    double smoothing;    /* pseudo-count added to every confusion count (default 0:
-                            counts are floored at 1e-10 as in crowd-kit)          */
+    double smoothing; /* pseudo-count added to every confusion count (default 0:
+                         counts are floored at 1e-10 as in crowd-kit)          */
     qk_crowd_tie tie;
-    uint64_t seed;       /* MACE restarts and random tie breaks                   */
-    int restarts;        /* MACE random restarts (default 10)                     */
+    uint64_t seed;               /* MACE restarts and random tie breaks                   */
+    int restarts;                /* MACE random restarts (default 10)                     */
     const double *worker_weight; /* MV: one weight per worker id, or NULL = 1      */
-    const int32_t *gold; /* per task: known class id (clamped), or -1; NULL = none */
-    double spam_threshold; /* flag workers whose spammer score is below (default 0.1) */
+    const int32_t *gold;         /* per task: known class id (clamped), or -1; NULL = none */
+    double spam_threshold;       /* flag workers whose spammer score is below (default 0.1) */
     /* MAGP only. features: n_tasks × n_features, row-major by task id (NULL:
      * no feature kernel). The covariance of tasks a, b is
      *   kernel_variance · k(x_a, x_b) [same block]  +  topic_variance [same topic]
@@ -157,12 +156,12 @@ typedef struct qk_crowd_opts {
     qk_gp_kernel kernel;
     double kernel_variance, lengthscale, topic_variance;
     double white_variance; /* independent per-task variance added with features (1) */
-    int learn_kernel;    /* fit the kernel variances and length scale too, by
-                            L-BFGS on the ELBO with Exp(1) priors (default 0:
-                            10-20x slower for a fraction of a point here)       */
+    int learn_kernel;      /* fit the kernel variances and length scale too, by
+                              L-BFGS on the ELBO with Exp(1) priors (default 0:
+                              10-20x slower for a fraction of a point here)       */
     int block_by_topic;
     const double *gp_mean;
-    double noise_init;   /* starting task and worker noise variances (0.1)      */
+    double noise_init; /* starting task and worker noise variances (0.1)      */
 } qk_crowd_opts;
 
 /* Defaults as documented above. */
@@ -170,26 +169,26 @@ void qk_crowd_opts_init(qk_crowd_opts *o);
 
 typedef struct qk_crowd_result {
     size_t n_tasks, n_workers, n_classes;
-    double *post;        /* n_tasks × n_classes posteriors (rows sum to 1)        */
-    uint32_t *label;     /* n_tasks: predicted class id                           */
-    uint32_t *n_labels;  /* n_tasks: observations per task                        */
-    double *prior;       /* n_classes: class prior (MV: mean vote fractions)      */
-    double *confusion;   /* n_workers × K × K, [w][true][observed], or NULL (MV)   */
-    double *skill;       /* n_workers: expected share of the worker's labels that are
-                            correct under the posteriors                          */
-    double *ability;     /* n_workers: the method's own worker parameter (one-coin
-                            accuracy, GLAD alpha, MACE 1 - P(spam), MAGP noise
-                            variance), or NULL                                    */
-    double *spam_score;  /* n_workers: 0 = labels independent of truth, 1 = perfect */
-    double *difficulty;  /* n_tasks: GLAD 1/beta, MAGP task noise variance (higher =
-                            harder), else NULL                                    */
-    uint32_t *worker_n;  /* n_workers: labels given                               */
+    double *post;           /* n_tasks × n_classes posteriors (rows sum to 1)        */
+    uint32_t *label;        /* n_tasks: predicted class id                           */
+    uint32_t *n_labels;     /* n_tasks: observations per task                        */
+    double *prior;          /* n_classes: class prior (MV: mean vote fractions)      */
+    double *confusion;      /* n_workers × K × K, [w][true][observed], or NULL (MV)   */
+    double *skill;          /* n_workers: expected share of the worker's labels that are
+                               correct under the posteriors                          */
+    double *ability;        /* n_workers: the method's own worker parameter (one-coin
+                               accuracy, GLAD alpha, MACE 1 - P(spam), MAGP noise
+                               variance), or NULL                                    */
+    double *spam_score;     /* n_workers: 0 = labels independent of truth, 1 = perfect */
+    double *difficulty;     /* n_tasks: GLAD 1/beta, MAGP task noise variance (higher =
+                               harder), else NULL                                    */
+    uint32_t *worker_n;     /* n_workers: labels given                               */
     unsigned char *spammer; /* n_workers: 1 when spam_score < threshold           */
     int iterations;
     int converged;
-    double loglik;       /* final log-likelihood of the observed labels (EM methods) */
-    double *history;     /* iterations values of the stopping objective            */
-    size_t ties;         /* tasks whose hard label was a tie                       */
+    double loglik;   /* final log-likelihood of the observed labels (EM methods) */
+    double *history; /* iterations values of the stopping objective            */
+    size_t ties;     /* tasks whose hard label was a tie                       */
 } qk_crowd_result;
 
 qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result **out,
@@ -204,12 +203,12 @@ qk_status qk_crowd_gold_weights(const qk_crowd_labels *L, const int32_t *gold, d
 
 /* ---- Scoring against gold ---------------------------------------------------- */
 typedef struct qk_crowd_score {
-    size_t n;            /* gold tasks that have a result                         */
+    size_t n; /* gold tasks that have a result                         */
     size_t correct;
-    size_t uncovered;    /* gold tasks absent from the labels                     */
+    size_t uncovered; /* gold tasks absent from the labels                     */
     double accuracy;
     double precision, recall, f1; /* of the positive class                        */
-    double auc;          /* of P(positive) against gold positive (NaN if one-sided) */
+    double auc;                   /* of P(positive) against gold positive (NaN if one-sided) */
 } qk_crowd_score;
 
 /* gold[t] = class id or -1 for each task of r; positive = the positive class. */
@@ -222,7 +221,8 @@ qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, siz
 qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
                                qk_error *err);
 /* The same for class ids cls[t] (negative: task left out), e.g. gold labels. */
-qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, const char *path, qk_error *err);
+qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, const char *path,
+                                     qk_error *err);
 /* TSV: task label n_labels p_<class>... */
 qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
                                int precision, qk_error *err);
@@ -233,7 +233,8 @@ qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result
 /* TSV with header: task worker label, grouped by task (the reader's input). */
 qk_status qk_crowd_write_labels(const qk_crowd_labels *L, const char *path, qk_error *err);
 /* TSV with header: task label, for class ids cls[t] (negative: skipped). */
-qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, const char *path, qk_error *err);
+qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, const char *path,
+                                 qk_error *err);
 
 /* ---- Simulated crowds ---------------------------------------------------------
  * Two worker models:
@@ -255,11 +256,11 @@ typedef struct qk_crowd_sim_opts {
     qk_crowd_sim_model model;
     size_t tasks, workers, classes;
     double labels_per_task;
-    double p_relevant;          /* binary: P(class 1); more classes: uniform   */
+    double p_relevant;              /* binary: P(class 1); more classes: uniform   */
     double acc_mean, concentration; /* Beta worker accuracies when acc_lo < 0  */
-    double acc_lo, acc_hi;      /* uniform accuracies when 0 <= acc_lo          */
+    double acc_lo, acc_hi;          /* uniform accuracies when 0 <= acc_lo          */
     double spam_fraction;
-    double noise_lo, noise_hi;  /* GAUSSIAN worker noise interval               */
+    double noise_lo, noise_hi; /* GAUSSIAN worker noise interval               */
     uint64_t seed;
 } qk_crowd_sim_opts;
 

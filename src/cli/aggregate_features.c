@@ -44,8 +44,9 @@ qk_status agg_features_read(const char *path, agg_features *f, qk_error *err)
         first = 0;
         key = two ? 2 : 1;
         if (nf > 4096 || nf <= key || (f->dim && nf - key != f->dim)) {
-            st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0, "expected %zu feature values, found %zu",
-                             f->dim ? f->dim : (size_t)1, nf > key ? nf - key : 0);
+            st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0,
+                             "expected %zu feature values, found %zu", f->dim ? f->dim : (size_t)1,
+                             nf > key ? nf - key : 0);
             break;
         }
         f->dim = nf - key;
@@ -62,8 +63,8 @@ qk_status agg_features_read(const char *path, agg_features *f, qk_error *err)
         f->n++;
         for (size_t d = 0; d < f->dim; d++)
             if (qk_parse_double(fld[key + d], fl[key + d], &f->x[(f->n - 1) * f->dim + d]) != 0) {
-                st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0, "feature '%.*s' is not a number",
-                                 (int)fl[key + d], fld[key + d]);
+                st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0,
+                                 "feature '%.*s' is not a number", (int)fl[key + d], fld[key + d]);
                 goto out;
             }
     }
@@ -174,8 +175,8 @@ qk_status agg_rank_features(char **runs, size_t nruns, const qk_crowd_labels *L,
     return QK_OK;
 }
 
-qk_status agg_features_for_tasks(const agg_features *f, const qk_crowd_labels *L, double **out, size_t *missing,
-                                 qk_error *err)
+qk_status agg_features_for_tasks(const agg_features *f, const qk_crowd_labels *L, double **out,
+                                 size_t *missing, qk_error *err)
 {
     size_t nt = qk_crowd_num_tasks(L);
     unsigned char *have = calloc(nt + 1, 1);

@@ -8,15 +8,15 @@
 typedef struct {
     char **names; /* task names ("topic docno" for two-column keys) */
     size_t n, dim;
-    double *x;    /* n × dim */
+    double *x; /* n × dim */
 } agg_features;
 
 qk_status agg_features_read(const char *path, agg_features *f, qk_error *err);
 void agg_features_free(agg_features *f);
 /* Rows by task id of L (caller frees *out), raw; *missing counts tasks
  * without a row (given the column means). */
-qk_status agg_features_for_tasks(const agg_features *f, const qk_crowd_labels *L, double **out, size_t *missing,
-                                 qk_error *err);
+qk_status agg_features_for_tasks(const agg_features *f, const qk_crowd_labels *L, double **out,
+                                 size_t *missing, qk_error *err);
 /* Append one rank column per run to *x (nt × *dim, reallocated). */
 qk_status agg_rank_features(char **runs, size_t nruns, const qk_crowd_labels *L, double **x, size_t *dim,
                             qk_error *err);

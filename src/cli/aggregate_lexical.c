@@ -111,7 +111,8 @@ qk_status agg_lexical_features(const char *index_path, const char *topics_path, 
     double *nx = NULL;
     qk_status st;
     *unmatched = 0;
-    if ((st = qk_index_open(index_path, &ix, err)) != QK_OK || (st = qk_topics_read(topics_path, NULL, &tp, err)) != QK_OK)
+    if ((st = qk_index_open(index_path, &ix, err)) != QK_OK ||
+        (st = qk_topics_read(topics_path, NULL, &tp, err)) != QK_OK)
         goto out;
     qk_index_get_info(ix, &info);
     nq = qk_topics_count(tp);
@@ -153,8 +154,8 @@ qk_status agg_lexical_features(const char *index_path, const char *topics_path, 
         double *row = nx + t * nd;
         for (size_t k = 0; k < old; k++)
             row[k] = (*x)[t * old + k];
-        if (!split_pair(qk_crowd_task_name(L, t), qid, sizeof qid, &dn) || !qk_strpool_find(qids, qid, strlen(qid), &q) ||
-            !qk_strpool_find(docs, dn, strlen(dn), &d)) {
+        if (!split_pair(qk_crowd_task_name(L, t), qid, sizeof qid, &dn) ||
+            !qk_strpool_find(qids, qid, strlen(qid), &q) || !qk_strpool_find(docs, dn, strlen(dn), &d)) {
             (*unmatched)++;
             for (size_t k = old; k < nd; k++)
                 row[k] = NAN; /* filled with the column mean below */

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli_util.h"
 #include "aggregate_features.h"
+#include "cli_util.h"
 #include "qrelkit/crowd.h"
 
 const char qk_help_aggregate[] =
@@ -172,7 +172,8 @@ static qk_status read_gold(const char *path, const qk_crowd_labels *L, int32_t *
         if (n++ == 0 && nf >= 2 && fl[nf - 1] == 5 && strncmp(f[nf - 1], "label", 5) == 0)
             continue; /* header */
         if (nf != 2 && nf != 3) {
-            st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0, "expected 'task label' or 'topic docno label', found %zu fields", nf);
+            st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0,
+                             "expected 'task label' or 'topic docno label', found %zu fields", nf);
             break;
         }
         if (nf == 3)
@@ -181,8 +182,9 @@ static qk_status read_gold(const char *path, const qk_crowd_labels *L, int32_t *
             snprintf(task, sizeof task, "%.*s", (int)fl[0], f[0]);
         snprintf(lab, sizeof lab, "%.*s", (int)fl[nf - 1], f[nf - 1]);
         if (!qk_crowd_find_class(L, lab, &c)) {
-            st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0,
-                             "label '%s' is not one of the crowd's classes (map it first, e.g. to gold_binary)", lab);
+            st = qk_error_at(
+                err, QK_EINPUT, path, qk_lines_lineno(ln), 0,
+                "label '%s' is not one of the crowd's classes (map it first, e.g. to gold_binary)", lab);
             break;
         }
         if (!qk_crowd_find_task(L, task, &t)) {
@@ -198,8 +200,8 @@ static qk_status read_gold(const char *path, const qk_crowd_labels *L, int32_t *
 }
 
 /* The raw feature matrix, for checking what MAGP was given. */
-static qk_status write_features(const char *path, const qk_crowd_labels *L, const double *x, size_t dim, int prec,
-                                qk_error *err)
+static qk_status write_features(const char *path, const qk_crowd_labels *L, const double *x, size_t dim,
+                                int prec, qk_error *err)
 {
     char tmp[4096];
     int to_stdout = !strcmp(path, "-");
@@ -228,21 +230,83 @@ static qk_status write_features(const char *path, const qk_crowd_labels *L, cons
 
 static int parse_args(int argc, char **argv, args *a)
 {
-    enum { O_QRELS = 256, O_PROBS, O_WORKERS, O_GOLD, O_POS, O_GW, O_KNOWN, O_CLASSES, O_DROP, O_DUP, O_LAYOUT,
-           O_MAXIT, O_TOL, O_STOP, O_SMOOTH, O_TIES, O_RESTARTS, O_SEED, O_SPAM, O_FORMAT, O_PREC, O_TIMING,
-           O_FEAT, O_RUN, O_KERNEL, O_LS, O_KV, O_TV, O_NOBLOCK, O_GPMEAN, O_WV, O_RANKF, O_LEARNK, O_LEX, O_TOPICS, O_OUTF };
-    static const struct option lo[] = {
-        {"method", 1, 0, 'm'}, {"out-qrels", 1, 0, O_QRELS}, {"out-probs", 1, 0, O_PROBS},
-        {"workers", 1, 0, O_WORKERS}, {"gold", 1, 0, O_GOLD}, {"positive", 1, 0, O_POS},
-        {"gold-weights", 0, 0, O_GW}, {"known", 1, 0, O_KNOWN}, {"classes", 1, 0, O_CLASSES},
-        {"drop-unknown", 0, 0, O_DROP}, {"duplicates", 1, 0, O_DUP}, {"layout", 1, 0, O_LAYOUT},
-        {"max-iter", 1, 0, O_MAXIT}, {"tol", 1, 0, O_TOL}, {"stop", 1, 0, O_STOP},
-        {"smoothing", 1, 0, O_SMOOTH}, {"ties", 1, 0, O_TIES}, {"restarts", 1, 0, O_RESTARTS},
-        {"seed", 1, 0, O_SEED}, {"spam-threshold", 1, 0, O_SPAM}, {"format", 1, 0, O_FORMAT},
-        {"precision", 1, 0, O_PREC}, {"timing", 0, 0, O_TIMING}, {"features", 1, 0, O_FEAT},
-        {"run", 1, 0, O_RUN}, {"kernel", 1, 0, O_KERNEL}, {"lengthscale", 1, 0, O_LS},
-        {"kernel-variance", 1, 0, O_KV}, {"topic-variance", 1, 0, O_TV}, {"no-topic-blocks", 0, 0, O_NOBLOCK},
-        {"gp-mean", 1, 0, O_GPMEAN}, {"white-variance", 1, 0, O_WV}, {"rank-features", 0, 0, O_RANKF}, {"learn-kernel", 0, 0, O_LEARNK}, {"lexical", 1, 0, O_LEX}, {"topics", 1, 0, O_TOPICS}, {"out-features", 1, 0, O_OUTF}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+    enum {
+        O_QRELS = 256,
+        O_PROBS,
+        O_WORKERS,
+        O_GOLD,
+        O_POS,
+        O_GW,
+        O_KNOWN,
+        O_CLASSES,
+        O_DROP,
+        O_DUP,
+        O_LAYOUT,
+        O_MAXIT,
+        O_TOL,
+        O_STOP,
+        O_SMOOTH,
+        O_TIES,
+        O_RESTARTS,
+        O_SEED,
+        O_SPAM,
+        O_FORMAT,
+        O_PREC,
+        O_TIMING,
+        O_FEAT,
+        O_RUN,
+        O_KERNEL,
+        O_LS,
+        O_KV,
+        O_TV,
+        O_NOBLOCK,
+        O_GPMEAN,
+        O_WV,
+        O_RANKF,
+        O_LEARNK,
+        O_LEX,
+        O_TOPICS,
+        O_OUTF
+    };
+    static const struct option lo[] = {{"method", 1, 0, 'm'},
+                                       {"out-qrels", 1, 0, O_QRELS},
+                                       {"out-probs", 1, 0, O_PROBS},
+                                       {"workers", 1, 0, O_WORKERS},
+                                       {"gold", 1, 0, O_GOLD},
+                                       {"positive", 1, 0, O_POS},
+                                       {"gold-weights", 0, 0, O_GW},
+                                       {"known", 1, 0, O_KNOWN},
+                                       {"classes", 1, 0, O_CLASSES},
+                                       {"drop-unknown", 0, 0, O_DROP},
+                                       {"duplicates", 1, 0, O_DUP},
+                                       {"layout", 1, 0, O_LAYOUT},
+                                       {"max-iter", 1, 0, O_MAXIT},
+                                       {"tol", 1, 0, O_TOL},
+                                       {"stop", 1, 0, O_STOP},
+                                       {"smoothing", 1, 0, O_SMOOTH},
+                                       {"ties", 1, 0, O_TIES},
+                                       {"restarts", 1, 0, O_RESTARTS},
+                                       {"seed", 1, 0, O_SEED},
+                                       {"spam-threshold", 1, 0, O_SPAM},
+                                       {"format", 1, 0, O_FORMAT},
+                                       {"precision", 1, 0, O_PREC},
+                                       {"timing", 0, 0, O_TIMING},
+                                       {"features", 1, 0, O_FEAT},
+                                       {"run", 1, 0, O_RUN},
+                                       {"kernel", 1, 0, O_KERNEL},
+                                       {"lengthscale", 1, 0, O_LS},
+                                       {"kernel-variance", 1, 0, O_KV},
+                                       {"topic-variance", 1, 0, O_TV},
+                                       {"no-topic-blocks", 0, 0, O_NOBLOCK},
+                                       {"gp-mean", 1, 0, O_GPMEAN},
+                                       {"white-variance", 1, 0, O_WV},
+                                       {"rank-features", 0, 0, O_RANKF},
+                                       {"learn-kernel", 0, 0, O_LEARNK},
+                                       {"lexical", 1, 0, O_LEX},
+                                       {"topics", 1, 0, O_TOPICS},
+                                       {"out-features", 1, 0, O_OUTF},
+                                       {"help", 0, 0, 'h'},
+                                       {0, 0, 0, 0}};
     size_t runcap = 0;
     int ch;
     long v;
@@ -270,18 +334,28 @@ static int parse_args(int argc, char **argv, args *a)
             break;
         case O_DROP: a->ro.drop_unknown = 1; break;
         case O_DUP:
-            if (!strcmp(s, "keep")) a->ro.duplicates = QK_CROWD_DUP_KEEP;
-            else if (!strcmp(s, "first")) a->ro.duplicates = QK_CROWD_DUP_FIRST;
-            else if (!strcmp(s, "drop-conflicts")) a->ro.duplicates = QK_CROWD_DUP_DROP_CONFLICTS;
-            else if (!strcmp(s, "error")) a->ro.duplicates = QK_CROWD_DUP_ERROR;
-            else return qk_cli_usage(CMD, "--duplicates: '%s' is not keep, first, drop-conflicts or error", s);
+            if (!strcmp(s, "keep"))
+                a->ro.duplicates = QK_CROWD_DUP_KEEP;
+            else if (!strcmp(s, "first"))
+                a->ro.duplicates = QK_CROWD_DUP_FIRST;
+            else if (!strcmp(s, "drop-conflicts"))
+                a->ro.duplicates = QK_CROWD_DUP_DROP_CONFLICTS;
+            else if (!strcmp(s, "error"))
+                a->ro.duplicates = QK_CROWD_DUP_ERROR;
+            else
+                return qk_cli_usage(CMD, "--duplicates: '%s' is not keep, first, drop-conflicts or error", s);
             break;
         case O_LAYOUT:
-            if (!strcmp(s, "auto")) a->ro.layout = QK_CROWD_LAYOUT_AUTO;
-            else if (!strcmp(s, "task")) a->ro.layout = QK_CROWD_LAYOUT_TASK;
-            else if (!strcmp(s, "topic-doc")) a->ro.layout = QK_CROWD_LAYOUT_TOPIC_DOC;
-            else if (!strcmp(s, "trec")) a->ro.layout = QK_CROWD_LAYOUT_TREC;
-            else return qk_cli_usage(CMD, "--layout: '%s' is not auto, task, topic-doc or trec", s);
+            if (!strcmp(s, "auto"))
+                a->ro.layout = QK_CROWD_LAYOUT_AUTO;
+            else if (!strcmp(s, "task"))
+                a->ro.layout = QK_CROWD_LAYOUT_TASK;
+            else if (!strcmp(s, "topic-doc"))
+                a->ro.layout = QK_CROWD_LAYOUT_TOPIC_DOC;
+            else if (!strcmp(s, "trec"))
+                a->ro.layout = QK_CROWD_LAYOUT_TREC;
+            else
+                return qk_cli_usage(CMD, "--layout: '%s' is not auto, task, topic-doc or trec", s);
             break;
         case O_MAXIT:
             if (qk_parse_long(s, n, &v) != 0 || v < 0 || v > 1000000)
@@ -293,9 +367,12 @@ static int parse_args(int argc, char **argv, args *a)
                 return qk_cli_usage(CMD, "--tol: '%s' is not a number", s);
             break;
         case O_STOP:
-            if (!strcmp(s, "loglik")) a->o.stop = QK_CROWD_STOP_LOGLIK;
-            else if (!strcmp(s, "crowdkit")) a->o.stop = QK_CROWD_STOP_CROWDKIT;
-            else return qk_cli_usage(CMD, "--stop: '%s' is not loglik or crowdkit", s);
+            if (!strcmp(s, "loglik"))
+                a->o.stop = QK_CROWD_STOP_LOGLIK;
+            else if (!strcmp(s, "crowdkit"))
+                a->o.stop = QK_CROWD_STOP_CROWDKIT;
+            else
+                return qk_cli_usage(CMD, "--stop: '%s' is not loglik or crowdkit", s);
             break;
         case O_SMOOTH:
             if (qk_parse_double(s, n, &d) != 0 || d < 0)
@@ -303,10 +380,14 @@ static int parse_args(int argc, char **argv, args *a)
             a->o.smoothing = d;
             break;
         case O_TIES:
-            if (!strcmp(s, "first")) a->o.tie = QK_CROWD_TIE_FIRST;
-            else if (!strcmp(s, "last")) a->o.tie = QK_CROWD_TIE_LAST;
-            else if (!strcmp(s, "random")) a->o.tie = QK_CROWD_TIE_RANDOM;
-            else return qk_cli_usage(CMD, "--ties: '%s' is not first, last or random", s);
+            if (!strcmp(s, "first"))
+                a->o.tie = QK_CROWD_TIE_FIRST;
+            else if (!strcmp(s, "last"))
+                a->o.tie = QK_CROWD_TIE_LAST;
+            else if (!strcmp(s, "random"))
+                a->o.tie = QK_CROWD_TIE_RANDOM;
+            else
+                return qk_cli_usage(CMD, "--ties: '%s' is not first, last or random", s);
             break;
         case O_RESTARTS:
             if (qk_parse_long(s, n, &v) != 0 || v < 1 || v > 10000)
@@ -323,9 +404,12 @@ static int parse_args(int argc, char **argv, args *a)
                 return qk_cli_usage(CMD, "--spam-threshold: '%s' is not a number", s);
             break;
         case O_FORMAT:
-            if (!strcmp(s, "json")) a->json = 1;
-            else if (!strcmp(s, "tsv")) a->json = 0;
-            else return qk_cli_usage(CMD, "--format: '%s' is not tsv or json", s);
+            if (!strcmp(s, "json"))
+                a->json = 1;
+            else if (!strcmp(s, "tsv"))
+                a->json = 0;
+            else
+                return qk_cli_usage(CMD, "--format: '%s' is not tsv or json", s);
             break;
         case O_PREC:
             if (qk_parse_long(s, n, &v) != 0 || v < 1 || v > 17)
@@ -347,27 +431,36 @@ static int parse_args(int argc, char **argv, args *a)
             a->runs[a->nruns++] = (char *)s;
             break;
         case O_KERNEL:
-            if (!strcmp(s, "rbf")) a->o.kernel = QK_GP_KERNEL_RBF;
-            else if (!strcmp(s, "linear")) a->o.kernel = QK_GP_KERNEL_LINEAR;
-            else return qk_cli_usage(CMD, "--kernel: '%s' is not rbf or linear", s);
+            if (!strcmp(s, "rbf"))
+                a->o.kernel = QK_GP_KERNEL_RBF;
+            else if (!strcmp(s, "linear"))
+                a->o.kernel = QK_GP_KERNEL_LINEAR;
+            else
+                return qk_cli_usage(CMD, "--kernel: '%s' is not rbf or linear", s);
             break;
         case O_LS:
         case O_KV:
         case O_TV:
         case O_WV:
             if (qk_parse_double(s, n, &d) != 0 || d < 0 || (ch == O_LS && d == 0))
-                return qk_cli_usage(CMD, "'%s' is not a %s number", s, ch == O_LS ? "positive" : "non-negative");
-            if (ch == O_LS) a->o.lengthscale = d;
-            else if (ch == O_KV) a->o.kernel_variance = d;
-            else if (ch == O_WV) a->o.white_variance = d;
-            else a->o.topic_variance = d;
+                return qk_cli_usage(CMD, "'%s' is not a %s number", s,
+                                    ch == O_LS ? "positive" : "non-negative");
+            if (ch == O_LS)
+                a->o.lengthscale = d;
+            else if (ch == O_KV)
+                a->o.kernel_variance = d;
+            else if (ch == O_WV)
+                a->o.white_variance = d;
+            else
+                a->o.topic_variance = d;
             break;
         default: return qk_cli_usage(CMD, "unknown option; see the list below 'options:'");
         }
     }
     if (optind != argc - 1)
-        return qk_cli_usage(CMD, optind >= argc ? "missing LABELS file" : "expected one LABELS file, got %d operands",
-                            argc - optind);
+        return qk_cli_usage(
+            CMD, optind >= argc ? "missing LABELS file" : "expected one LABELS file, got %d operands",
+            argc - optind);
     if (a->gold_weights && (!a->gold || a->o.method != QK_CROWD_MV))
         return qk_cli_usage(CMD, "--gold-weights needs --gold and --method mv");
     if ((a->features || a->rank_features || a->gp_mean_file || a->lexical) && a->o.method != QK_CROWD_MAGP)
@@ -453,8 +546,9 @@ int qk_cmd_aggregate(int argc, char **argv)
     if (rs.dropped_unknown)
         qk_cli_errorf(CMD, "warning: skipped %zu labels outside --classes", rs.dropped_unknown);
     if (rs.dup_conflicts)
-        qk_cli_errorf(CMD, "warning: %zu (task, worker) pairs have conflicting repeated labels (%s)",
-                      rs.dup_conflicts, a.ro.duplicates == QK_CROWD_DUP_KEEP ? "all kept; see --duplicates" : "resolved by --duplicates");
+        qk_cli_errorf(
+            CMD, "warning: %zu (task, worker) pairs have conflicting repeated labels (%s)", rs.dup_conflicts,
+            a.ro.duplicates == QK_CROWD_DUP_KEEP ? "all kept; see --duplicates" : "resolved by --duplicates");
     if (qk_crowd_num_labels(L) == 0) {
         qk_cli_errorf(CMD, "'%s': no labels", a.labels);
         rc = QK_EXIT_INPUT;
@@ -499,11 +593,13 @@ int qk_cmd_aggregate(int argc, char **argv)
                 goto out;
             }
             if (unmatched)
-                qk_cli_errorf(CMD, "warning: %zu tasks have no topic or document in the index (given the mean)",
+                qk_cli_errorf(CMD,
+                              "warning: %zu tasks have no topic or document in the index (given the mean)",
                               unmatched);
         }
         if (missing)
-            qk_cli_errorf(CMD, "warning: %zu labelled tasks have no row in '%s' (given the mean)", missing, a.features);
+            qk_cli_errorf(CMD, "warning: %zu labelled tasks have no row in '%s' (given the mean)", missing,
+                          a.features);
         if (a.out_features && write_features(a.out_features, L, fx, fdim, a.precision, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
@@ -552,8 +648,9 @@ int qk_cmd_aggregate(int argc, char **argv)
     for (size_t w = 0; w < nw; w++)
         spammers += r->spammer[w];
     /* Keep stdout for the summary only when no file went there. */
-    int quiet_stdout = (a.out_qrels && !strcmp(a.out_qrels, "-")) || (a.out_probs && !strcmp(a.out_probs, "-")) ||
-                       (a.out_workers && !strcmp(a.out_workers, "-")) || (a.out_features && !strcmp(a.out_features, "-"));
+    int quiet_stdout =
+        (a.out_qrels && !strcmp(a.out_qrels, "-")) || (a.out_probs && !strcmp(a.out_probs, "-")) ||
+        (a.out_workers && !strcmp(a.out_workers, "-")) || (a.out_features && !strcmp(a.out_features, "-"));
     if (quiet_stdout)
         goto out;
     s.json = a.json;

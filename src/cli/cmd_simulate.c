@@ -14,9 +14,10 @@ typedef struct {
 } sim_mode;
 
 static const sim_mode modes[] = {
-    {"crowd", "simulated crowd workers; compare aggregation methods as labels per task grow", qk_simulate_crowd,
-     qk_help_simulate_crowd},
-    {"pool", "judging budgets and document-selection methods on fully judged runs", qk_simulate_pool, qk_help_simulate_pool},
+    {"crowd", "simulated crowd workers; compare aggregation methods as labels per task grow",
+     qk_simulate_crowd, qk_help_simulate_crowd},
+    {"pool", "judging budgets and document-selection methods on fully judged runs", qk_simulate_pool,
+     qk_help_simulate_pool},
 };
 
 const char qk_help_simulate[] =
@@ -38,7 +39,8 @@ const char qk_help_simulate[] =
 int qk_cmd_simulate(int argc, char **argv)
 {
     if (argc < 2 || qk_cli_is_help(argv[1]))
-        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (crowd, pool)") : qk_cli_help(qk_help_simulate);
+        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (crowd, pool)")
+                        : qk_cli_help(qk_help_simulate);
     for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
         if (strcmp(argv[1], modes[i].name) == 0)
             return modes[i].run(argc - 1, argv + 1);

@@ -62,7 +62,8 @@ const char qk_help_simulate_crowd[] =
 static int parse_pair(const char *opt, const char *s, double *lo, double *hi)
 {
     const char *comma = strchr(s, ',');
-    if (!comma || qk_parse_double(s, (size_t)(comma - s), lo) != 0 || qk_parse_double(comma + 1, strlen(comma + 1), hi) != 0)
+    if (!comma || qk_parse_double(s, (size_t)(comma - s), lo) != 0 ||
+        qk_parse_double(comma + 1, strlen(comma + 1), hi) != 0)
         return qk_cli_usage(CMD, "%s: '%s' is not LO,HI", opt, s);
     return 0;
 }
@@ -75,7 +76,8 @@ static int parse_list(const char *s, double **vals, size_t *n)
     for (const char *p = s;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (qk_grow((void **)vals, &cap, *n + 1, sizeof **vals) != QK_OK || qk_parse_double(p, len, &(*vals)[*n]) != 0)
+        if (qk_grow((void **)vals, &cap, *n + 1, sizeof **vals) != QK_OK ||
+            qk_parse_double(p, len, &(*vals)[*n]) != 0)
             return qk_cli_usage(CMD, "--curve: '%s' is not a list of numbers", s);
         (*n)++;
         if (!comma)
@@ -200,7 +202,8 @@ static int parse_methods(const char *s, qk_crowd_method *m, size_t *n)
     snprintf(buf, sizeof buf, "%s", s);
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (*n == 8 || qk_crowd_method_parse(tok, &m[*n]) != 0)
-            return qk_cli_usage(CMD, "--methods: '%s' is not a list of up to 8 of mv, ds, onecoin, glad, mace, magp", s);
+            return qk_cli_usage(
+                CMD, "--methods: '%s' is not a list of up to 8 of mv, ds, onecoin, glad, mace, magp", s);
         (*n)++;
     }
     return *n ? 0 : qk_cli_usage(CMD, "--methods: empty list");
@@ -208,15 +211,42 @@ static int parse_methods(const char *s, qk_crowd_method *m, size_t *n)
 
 int qk_simulate_crowd(int argc, char **argv)
 {
-    enum { O_OUT = 256, O_TASKS, O_WORKERS, O_LPT, O_CLASSES, O_PREL, O_ACC, O_CONC, O_RANGE, O_SPAM, O_MODEL,
-           O_NOISE, O_CURVE, O_REPS, O_METHODS, O_SEED };
-    static const struct option lo[] = {
-        {"out", 1, 0, O_OUT}, {"tasks", 1, 0, O_TASKS}, {"workers", 1, 0, O_WORKERS},
-        {"labels-per-task", 1, 0, O_LPT}, {"classes", 1, 0, O_CLASSES}, {"p-relevant", 1, 0, O_PREL},
-        {"accuracy", 1, 0, O_ACC}, {"concentration", 1, 0, O_CONC}, {"accuracy-range", 1, 0, O_RANGE},
-        {"spammers", 1, 0, O_SPAM}, {"model", 1, 0, O_MODEL}, {"noise", 1, 0, O_NOISE}, {"curve", 1, 0, O_CURVE},
-        {"reps", 1, 0, O_REPS}, {"methods", 1, 0, O_METHODS}, {"seed", 1, 0, O_SEED}, {"help", 0, 0, 'h'},
-        {0, 0, 0, 0}};
+    enum {
+        O_OUT = 256,
+        O_TASKS,
+        O_WORKERS,
+        O_LPT,
+        O_CLASSES,
+        O_PREL,
+        O_ACC,
+        O_CONC,
+        O_RANGE,
+        O_SPAM,
+        O_MODEL,
+        O_NOISE,
+        O_CURVE,
+        O_REPS,
+        O_METHODS,
+        O_SEED
+    };
+    static const struct option lo[] = {{"out", 1, 0, O_OUT},
+                                       {"tasks", 1, 0, O_TASKS},
+                                       {"workers", 1, 0, O_WORKERS},
+                                       {"labels-per-task", 1, 0, O_LPT},
+                                       {"classes", 1, 0, O_CLASSES},
+                                       {"p-relevant", 1, 0, O_PREL},
+                                       {"accuracy", 1, 0, O_ACC},
+                                       {"concentration", 1, 0, O_CONC},
+                                       {"accuracy-range", 1, 0, O_RANGE},
+                                       {"spammers", 1, 0, O_SPAM},
+                                       {"model", 1, 0, O_MODEL},
+                                       {"noise", 1, 0, O_NOISE},
+                                       {"curve", 1, 0, O_CURVE},
+                                       {"reps", 1, 0, O_REPS},
+                                       {"methods", 1, 0, O_METHODS},
+                                       {"seed", 1, 0, O_SEED},
+                                       {"help", 0, 0, 'h'},
+                                       {0, 0, 0, 0}};
     qk_crowd_sim_opts o;
     qk_crowd_method methods[8] = {QK_CROWD_MV, QK_CROWD_DS, QK_CROWD_ONECOIN, QK_CROWD_GLAD, QK_CROWD_MACE};
     size_t nmethods = 5, ncurve = 0;
@@ -240,10 +270,14 @@ int qk_simulate_crowd(int argc, char **argv)
                 free(curve);
                 return qk_cli_usage(CMD, "'%s' is not a positive count", s);
             }
-            if (ch == O_TASKS) o.tasks = (size_t)v;
-            else if (ch == O_WORKERS) o.workers = (size_t)v;
-            else if (ch == O_CLASSES) o.classes = (size_t)v;
-            else reps = v;
+            if (ch == O_TASKS)
+                o.tasks = (size_t)v;
+            else if (ch == O_WORKERS)
+                o.workers = (size_t)v;
+            else if (ch == O_CLASSES)
+                o.classes = (size_t)v;
+            else
+                reps = v;
             break;
         case O_LPT:
         case O_PREL:
@@ -255,21 +289,32 @@ int qk_simulate_crowd(int argc, char **argv)
                 free(curve);
                 return qk_cli_usage(CMD, "'%s' is not a number", s);
             }
-            if (ch == O_LPT) o.labels_per_task = d;
-            else if (ch == O_PREL) o.p_relevant = d;
-            else if (ch == O_ACC) o.acc_mean = d, o.acc_lo = o.acc_hi = -1;
-            else if (ch == O_CONC) o.concentration = d;
-            else o.spam_fraction = d;
+            if (ch == O_LPT)
+                o.labels_per_task = d;
+            else if (ch == O_PREL)
+                o.p_relevant = d;
+            else if (ch == O_ACC)
+                o.acc_mean = d, o.acc_lo = o.acc_hi = -1;
+            else if (ch == O_CONC)
+                o.concentration = d;
+            else
+                o.spam_fraction = d;
             break;
         }
         case O_RANGE: rc = parse_pair("--accuracy-range", s, &o.acc_lo, &o.acc_hi); break;
         case O_NOISE: rc = parse_pair("--noise", s, &o.noise_lo, &o.noise_hi); break;
         case O_MODEL:
-            if (!strcmp(s, "accuracy")) o.model = QK_CROWD_SIM_ACCURACY;
-            else if (!strcmp(s, "gaussian")) o.model = QK_CROWD_SIM_GAUSSIAN;
-            else rc = qk_cli_usage(CMD, "--model: '%s' is not accuracy or gaussian", s);
+            if (!strcmp(s, "accuracy"))
+                o.model = QK_CROWD_SIM_ACCURACY;
+            else if (!strcmp(s, "gaussian"))
+                o.model = QK_CROWD_SIM_GAUSSIAN;
+            else
+                rc = qk_cli_usage(CMD, "--model: '%s' is not accuracy or gaussian", s);
             break;
-        case O_CURVE: free(curve), curve = NULL; rc = parse_list(s, &curve, &ncurve); break;
+        case O_CURVE:
+            free(curve), curve = NULL;
+            rc = parse_list(s, &curve, &ncurve);
+            break;
         case O_METHODS: rc = parse_methods(s, methods, &nmethods); break;
         case O_SEED:
             if (qk_parse_long(s, n, &v) != 0 || v < 0)
@@ -283,8 +328,9 @@ int qk_simulate_crowd(int argc, char **argv)
             goto out;
     }
     if (optind != argc || (!out && !curve)) {
-        rc = qk_cli_usage(CMD, optind != argc ? "unexpected operand '%s'" : "need --out DIR or --curve LIST%s",
-                          optind != argc ? argv[optind] : "");
+        rc =
+            qk_cli_usage(CMD, optind != argc ? "unexpected operand '%s'" : "need --out DIR or --curve LIST%s",
+                         optind != argc ? argv[optind] : "");
         goto out;
     }
     if (curve) {

@@ -22,11 +22,11 @@ typedef struct {
     const qk_crowd_labels *L;
     const qk_crowd_opts *o;
     size_t nt, nw, k, nlab;
-    double *q;      /* nt × k posteriors            */
-    double *prior;  /* k                            */
-    double *e;      /* nw × k(obs) × k(true)        */
-    double *loge;   /* log of e                     */
-    double *skill;  /* one-coin: nw                 */
+    double *q;           /* nt × k posteriors            */
+    double *prior;       /* k                            */
+    double *e;           /* nw × k(obs) × k(true)        */
+    double *loge;        /* log of e                     */
+    double *skill;       /* one-coin: nw                 */
     unsigned char *used; /* nw × k: worker used label */
 } ds_state;
 
@@ -207,8 +207,7 @@ qk_status qk_crowd_run_ds(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_c
         r->loglik = ll;
         if (o->tol >= 0) {
             double gain = obj - prev;
-            int done = o->stop == QK_CROWD_STOP_CROWDKIT ? gain < o->tol
-                                                          : fabs(gain) <= o->tol * fabs(obj);
+            int done = o->stop == QK_CROWD_STOP_CROWDKIT ? gain < o->tol : fabs(gain) <= o->tol * fabs(obj);
             prev = obj;
             if (done) {
                 r->converged = 1;

@@ -23,7 +23,10 @@ typedef struct {
 } glad_ctx;
 
 /* log sigmoid(x) and log(1 - sigmoid(x)) without overflow. */
-static double log_sig(double x) { return x >= 0 ? -log1p(exp(-x)) : x - log1p(exp(x)); }
+static double log_sig(double x)
+{
+    return x >= 0 ? -log1p(exp(-x)) : x - log1p(exp(x));
+}
 
 /* Expected complete log-likelihood + log priors; params = alpha[nw], b[nt]. */
 static double objective(unsigned n, const double *x, double *grad, void *data)
@@ -81,11 +84,13 @@ static double estep(const glad_ctx *c, const double *x, double *q)
     return qk_ksum_value(&ll);
 }
 
-qk_status qk_crowd_run_glad(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r, qk_error *err)
+qk_status qk_crowd_run_glad(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                            qk_error *err)
 {
     glad_ctx c = {L, r->n_tasks, r->n_workers, r->n_classes, r->post, 0};
     size_t n = c.nw + c.nt;
-    double *x = malloc((n + 1) * sizeof *x), *lo = malloc((n + 1) * sizeof *lo), *hi = malloc((n + 1) * sizeof *hi);
+    double *x = malloc((n + 1) * sizeof *x), *lo = malloc((n + 1) * sizeof *lo),
+           *hi = malloc((n + 1) * sizeof *hi);
     nlopt_opt opt = NULL;
     double prev = -INFINITY, fval;
     qk_status st = QK_OK;

@@ -10,21 +10,22 @@ struct qk_crowd_labels {
     uint32_t *t, *w, *cls;
     long *line;
     size_t n, cap;
-    int declared;   /* classes fixed by qk_crowd_labels_set_classes */
+    int declared; /* classes fixed by qk_crowd_labels_set_classes */
     int finished;
     /* After finish: grouped by task, class ids in class order. */
-    size_t *off;    /* n_tasks + 1 */
+    size_t *off; /* n_tasks + 1 */
     uint32_t *gw, *gc;
     size_t ng;
-    uint32_t *order;  /* class order position -> pool id */
-    uint32_t *rank;   /* pool id -> class order position */
+    uint32_t *order; /* class order position -> pool id */
+    uint32_t *rank;  /* pool id -> class order position */
     size_t nclasses;
     const char *path; /* for messages while reading; not owned */
 };
 
 /* Append an observation by ids already interned in L's pools (tasks,
  * workers, classes): the fast path for generated data. */
-qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, uint32_t c, long line, qk_error *err);
+qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, uint32_t c, long line,
+                                  qk_error *err);
 
 /* Allocate a result with every array the method fills (confusion when
  * with_confusion, difficulty when with_difficulty). */
@@ -36,8 +37,10 @@ void qk_crowd_finish_result(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
 /* Posteriors of gold tasks become one-hot on their gold class. */
 void qk_crowd_clamp_gold(const qk_crowd_opts *o, qk_crowd_result *r);
 
-qk_status qk_crowd_run_mv(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r, qk_error *err);
-qk_status qk_crowd_run_ds(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r, qk_error *err);
+qk_status qk_crowd_run_mv(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                          qk_error *err);
+qk_status qk_crowd_run_ds(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                          qk_error *err);
 qk_status qk_crowd_run_glad(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
                             qk_error *err);
 qk_status qk_crowd_run_mace(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,

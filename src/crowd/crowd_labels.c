@@ -58,14 +58,16 @@ qk_status qk_crowd_labels_set_classes(qk_crowd_labels *L, const char *const *nam
     return QK_OK;
 }
 
-qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, uint32_t c, long line, qk_error *err)
+qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, uint32_t c, long line,
+                                  qk_error *err)
 {
     if (L->n == L->cap) {
         /* qk_grow picks the same capacity for equal (cap, need), so the four
          * arrays stay in step; on failure cap is left alone and the next call
          * retries. */
         size_t c1 = L->cap, c2 = L->cap, c3 = L->cap, c4 = L->cap;
-        if (qk_grow((void **)&L->t, &c1, L->n + 1, sizeof *L->t) || qk_grow((void **)&L->w, &c2, L->n + 1, sizeof *L->w) ||
+        if (qk_grow((void **)&L->t, &c1, L->n + 1, sizeof *L->t) ||
+            qk_grow((void **)&L->w, &c2, L->n + 1, sizeof *L->w) ||
             qk_grow((void **)&L->cls, &c3, L->n + 1, sizeof *L->cls) ||
             qk_grow((void **)&L->line, &c4, L->n + 1, sizeof *L->line))
             return qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -93,14 +95,16 @@ static qk_status add_obs(qk_crowd_labels *L, const char *task, size_t tlen, cons
                 return QK_OK;
             }
             if (line > 0)
-                return qk_error_at(err, QK_EINPUT, L->path, line, 0, "label '%.*s' is not one of the declared classes",
-                                   (int)llen, label);
-            return qk_error_set(err, QK_EINPUT, "label '%.*s' is not one of the declared classes", (int)llen, label);
+                return qk_error_at(err, QK_EINPUT, L->path, line, 0,
+                                   "label '%.*s' is not one of the declared classes", (int)llen, label);
+            return qk_error_set(err, QK_EINPUT, "label '%.*s' is not one of the declared classes", (int)llen,
+                                label);
         }
     } else if (qk_strpool_intern(L->classes, label, llen, &c) != QK_OK) {
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
-    if (qk_strpool_intern(L->tasks, task, tlen, &t) != QK_OK || qk_strpool_intern(L->workers, worker, wlen, &w) != QK_OK)
+    if (qk_strpool_intern(L->tasks, task, tlen, &t) != QK_OK ||
+        qk_strpool_intern(L->workers, worker, wlen, &w) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     return qk_crowd_labels_add_ids(L, t, w, c, line, err);
 }
@@ -170,7 +174,8 @@ static qk_status order_classes(qk_crowd_labels *L, qk_error *err)
 /* Duplicate state per worker while scanning one task. */
 enum { SEEN_ONCE = 1, SEEN_AGAIN = 2, SEEN_CONFLICT = 3 };
 
-qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_read_stats *stats, qk_error *err)
+qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_read_stats *stats,
+                                 qk_error *err)
 {
     size_t nt = qk_strpool_count(L->tasks), nw = qk_strpool_count(L->workers);
     size_t *pos = NULL, *first = NULL;
@@ -225,7 +230,8 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
             if (dup == QK_CROWD_DUP_ERROR) {
                 st = qk_error_at(err, QK_EINPUT, L->path, tl[k], 0,
                                  "worker '%s' labels task '%s' again (first on line %ld)",
-                                 qk_strpool_str(L->workers, w), qk_strpool_str(L->tasks, (uint32_t)t), tl[first[w]]);
+                                 qk_strpool_str(L->workers, w), qk_strpool_str(L->tasks, (uint32_t)t),
+                                 tl[first[w]]);
                 goto out;
             }
             if (state[w] == SEEN_ONCE) {
@@ -240,7 +246,8 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
         L->off[t] = out_n;
         for (size_t k = b; k < e; k++) {
             uint32_t w = tw[k];
-            int keep = dup == QK_CROWD_DUP_KEEP || (k == first[w] && (dup == QK_CROWD_DUP_FIRST || state[w] != SEEN_CONFLICT));
+            int keep = dup == QK_CROWD_DUP_KEEP ||
+                       (k == first[w] && (dup == QK_CROWD_DUP_FIRST || state[w] != SEEN_CONFLICT));
             if (!keep) {
                 stats->dropped_dups++;
                 continue;
@@ -379,12 +386,30 @@ out:
     return QK_OK;
 }
 
-size_t qk_crowd_num_tasks(const qk_crowd_labels *L) { return qk_strpool_count(L->tasks); }
-size_t qk_crowd_num_workers(const qk_crowd_labels *L) { return qk_strpool_count(L->workers); }
-size_t qk_crowd_num_classes(const qk_crowd_labels *L) { return L->finished ? L->nclasses : qk_strpool_count(L->classes); }
-size_t qk_crowd_num_labels(const qk_crowd_labels *L) { return L->finished ? L->ng : L->n; }
-const char *qk_crowd_task_name(const qk_crowd_labels *L, size_t t) { return qk_strpool_str(L->tasks, (uint32_t)t); }
-const char *qk_crowd_worker_name(const qk_crowd_labels *L, size_t w) { return qk_strpool_str(L->workers, (uint32_t)w); }
+size_t qk_crowd_num_tasks(const qk_crowd_labels *L)
+{
+    return qk_strpool_count(L->tasks);
+}
+size_t qk_crowd_num_workers(const qk_crowd_labels *L)
+{
+    return qk_strpool_count(L->workers);
+}
+size_t qk_crowd_num_classes(const qk_crowd_labels *L)
+{
+    return L->finished ? L->nclasses : qk_strpool_count(L->classes);
+}
+size_t qk_crowd_num_labels(const qk_crowd_labels *L)
+{
+    return L->finished ? L->ng : L->n;
+}
+const char *qk_crowd_task_name(const qk_crowd_labels *L, size_t t)
+{
+    return qk_strpool_str(L->tasks, (uint32_t)t);
+}
+const char *qk_crowd_worker_name(const qk_crowd_labels *L, size_t w)
+{
+    return qk_strpool_str(L->workers, (uint32_t)w);
+}
 const char *qk_crowd_class_name(const qk_crowd_labels *L, size_t c)
 {
     return qk_strpool_str(L->classes, L->finished ? L->order[c] : (uint32_t)c);

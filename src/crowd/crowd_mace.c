@@ -31,16 +31,17 @@ static double digamma(double x)
         x += 1;
     }
     double f = 1 / (x * x);
-    return r + log(x) - 0.5 / x - f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))));
+    return r + log(x) - 0.5 / x -
+           f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))));
 }
 
 typedef struct {
     const qk_crowd_labels *L;
     size_t nt, nw, k;
-    double *know, *spam; /* nw: P(not spam), P(spam) (sub-normalised under VB) */
-    double *xi;          /* nw × k strategies */
-    double *ck, *cs, *cx;/* expected counts */
-    double *lsp, *lkn;   /* nw × k: log P(a | truth != a), log P(a | truth = a) */
+    double *know, *spam;  /* nw: P(not spam), P(spam) (sub-normalised under VB) */
+    double *xi;           /* nw × k strategies */
+    double *ck, *cs, *cx; /* expected counts */
+    double *lsp, *lkn;    /* nw × k: log P(a | truth != a), log P(a | truth = a) */
 } mace_state;
 
 /* Posteriors q (nt × k) under the current parameters; log-likelihood back. */
@@ -101,7 +102,8 @@ static void mstep(mace_state *m, const double *q)
     }
 }
 
-qk_status qk_crowd_run_mace(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r, qk_error *err)
+qk_status qk_crowd_run_mace(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                            qk_error *err)
 {
     size_t nt = r->n_tasks, nw = r->n_workers, k = r->n_classes;
     mace_state m = {L, nt, nw, k, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};

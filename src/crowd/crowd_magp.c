@@ -23,21 +23,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #define GH 20
-#define FP_ITERS 60   /* fixed-point steps per E-step at most */
+#define FP_ITERS 60 /* fixed-point steps per E-step at most */
 #define OUTER_TOL 1e-4
 
 typedef struct {
     const qk_crowd_labels *L;
     const qk_crowd_opts *o;
     size_t nt, nw, nb, maxn;
-    size_t *boff;     /* nb + 1 */
-    uint32_t *btask;  /* tasks in block order */
-    double **K;       /* per block, column-major */
+    size_t *boff;                /* nb + 1 */
+    uint32_t *btask;             /* tasks in block order */
+    double **K;                  /* per block, column-major */
     double *alpha, *lam, *m, *v; /* by task id */
     const double *mu0;
-    double *sn;       /* nt task noises then nw worker noises */
+    double *sn; /* nt task noises then nw worker noises */
     double t[GH], w[GH];
     double *work, *bm, *bv, *ba, *bl, *bmu, *gm, *gv;
     double kl;
@@ -115,7 +114,8 @@ static double kernel(const magp *g, uint32_t a, uint32_t b)
     if (!o->features) {
         k = a == b; /* no features: independent tasks (white) plus the topic term */
     } else {
-        const double *x = o->features + (size_t)a * o->n_features, *y = o->features + (size_t)b * o->n_features;
+        const double *x = o->features + (size_t)a * o->n_features,
+                     *y = o->features + (size_t)b * o->n_features;
         double s = 0;
         for (size_t d = 0; d < o->n_features; d++)
             s += o->kernel == QK_GP_KERNEL_LINEAR ? x[d] * y[d] : (x[d] - y[d]) * (x[d] - y[d]);
@@ -125,7 +125,8 @@ static double kernel(const magp *g, uint32_t a, uint32_t b)
     /* The white term lets a task's relevance depart from its neighbours'
      * when its own labels say so: with a smooth kernel alone, truth would
      * have to be a smooth function of the features. */
-    return g->hyp[0] * k + (o->block_by_topic ? g->hyp[2] : 0) + (a == b ? (o->features ? g->hyp[3] : 0) + 1e-6 : 0);
+    return g->hyp[0] * k + (o->block_by_topic ? g->hyp[2] : 0) +
+           (a == b ? (o->features ? g->hyp[3] : 0) + 1e-6 : 0);
 }
 
 static qk_status build_kernels(magp *g, qk_error *err)
@@ -178,7 +179,8 @@ static qk_status estep(magp *g, double *elbo, qk_error *err)
         for (int it = 0; it < FP_ITERS; it++) {
             double change = 0;
             if (qk_gp_oa_moments(n, g->K[b], g->ba, g->bl, g->bmu, g->bm, g->bv, NULL, g->work) != QK_OK)
-                return qk_error_set(err, QK_ECALC, "MAGP: covariance of block %zu is not positive definite", b);
+                return qk_error_set(err, QK_ECALC, "MAGP: covariance of block %zu is not positive definite",
+                                    b);
             ell = 0;
             for (size_t i = 0; i < n; i++)
                 ell += task_terms(g, ix[i], g->bm[i], g->bv[i], &g->gm[i], &g->gv[i]);
@@ -191,7 +193,8 @@ static qk_status estep(magp *g, double *elbo, qk_error *err)
                 g->gm[i] += g->bl[i] * g->bl[i] * (g->bm[i] - g->bmu[i]); /* b = W (m - mu0) + dL/dm */
             }
             if (qk_gp_newton_step(n, g->K[b], g->bl, g->gm, g->gv, g->work) != QK_OK)
-                return qk_error_set(err, QK_ECALC, "MAGP: covariance of block %zu is not positive definite", b);
+                return qk_error_set(err, QK_ECALC, "MAGP: covariance of block %zu is not positive definite",
+                                    b);
             for (size_t i = 0; i < n; i++) {
                 change = fmax(change, fabs(g->gv[i] - g->ba[i]));
                 g->ba[i] = g->gv[i];
@@ -377,7 +380,8 @@ static void free_magp(magp *g)
     free(g->bm);
 }
 
-qk_status qk_crowd_run_magp(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r, qk_error *err)
+qk_status qk_crowd_run_magp(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                            qk_error *err)
 {
     magp g;
     qk_status st;
@@ -388,7 +392,8 @@ qk_status qk_crowd_run_magp(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
         return qk_error_set(err, QK_EINPUT, "MAGP needs binary labels, found %zu classes", r->n_classes);
     if ((st = qk_gp_hermite(GH, g.t, g.w)) != QK_OK)
         return qk_error_set(err, st, "Gauss-Hermite rule failed");
-    g.hyp[0] = o->kernel_variance, g.hyp[1] = o->lengthscale, g.hyp[2] = o->topic_variance, g.hyp[3] = o->white_variance;
+    g.hyp[0] = o->kernel_variance, g.hyp[1] = o->lengthscale, g.hyp[2] = o->topic_variance,
+    g.hyp[3] = o->white_variance;
     if (o->learn_kernel) {
         g.hyp_free[0] = g.hyp[0] > 0;
         g.hyp_free[1] = o->features && o->kernel == QK_GP_KERNEL_RBF;

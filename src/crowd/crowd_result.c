@@ -60,8 +60,8 @@ void qk_crowd_result_free(qk_crowd_result *r)
     free(r);
 }
 
-qk_status qk_crowd_result_alloc(const qk_crowd_labels *L, int with_confusion, int with_difficulty, int max_iter,
-                                qk_crowd_result **out, qk_error *err)
+qk_status qk_crowd_result_alloc(const qk_crowd_labels *L, int with_confusion, int with_difficulty,
+                                int max_iter, qk_crowd_result **out, qk_error *err)
 {
     size_t nt = qk_crowd_num_tasks(L), nw = qk_crowd_num_workers(L), k = L->nclasses;
     qk_crowd_result *r = calloc(1, sizeof *r);
@@ -169,7 +169,9 @@ static uint32_t pick(const double *q, size_t k, qk_crowd_tie tie, qk_rng *rng, i
         if (q[c] >= best - 1e-12 * best)
             nbest++;
     *tied = nbest > 1;
-    size_t want = tie == QK_CROWD_TIE_FIRST ? 0 : tie == QK_CROWD_TIE_LAST ? nbest - 1 : qk_rng_below(rng, nbest);
+    size_t want = tie == QK_CROWD_TIE_FIRST  ? 0
+                  : tie == QK_CROWD_TIE_LAST ? nbest - 1
+                                             : qk_rng_below(rng, nbest);
     for (size_t c = 0, seen = 0; c < k; c++)
         if (q[c] >= best - 1e-12 * best && seen++ == want) {
             arg = c;
@@ -233,7 +235,8 @@ void qk_crowd_finish_result(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
     }
 }
 
-qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result **out, qk_error *err)
+qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result **out,
+                             qk_error *err)
 {
     qk_crowd_result *r = NULL;
     qk_status st;
@@ -244,7 +247,8 @@ qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, q
         return qk_error_set(err, QK_EINPUT, "no labels to aggregate");
     if (o->max_iter < 0)
         return qk_error_set(err, QK_EUSAGE, "the iteration limit must not be negative");
-    st = qk_crowd_result_alloc(L, 1, o->method == QK_CROWD_GLAD || o->method == QK_CROWD_MAGP, o->max_iter, &r, err);
+    st = qk_crowd_result_alloc(L, 1, o->method == QK_CROWD_GLAD || o->method == QK_CROWD_MAGP, o->max_iter,
+                               &r, err);
     if (st != QK_OK)
         return st;
     switch (o->method) {
@@ -303,8 +307,8 @@ static int cmp_score(const void *a, const void *b)
     return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, size_t positive, qk_crowd_score *out,
-                              qk_error *err)
+qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, size_t positive,
+                              qk_crowd_score *out, qk_error *err)
 {
     size_t k = r->n_classes, tp = 0, fp = 0, fn = 0, m = 0;
     double *sc = malloc((r->n_tasks + 1) * 2 * sizeof *sc);
@@ -325,7 +329,9 @@ qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, siz
     out->accuracy = out->n ? (double)out->correct / (double)out->n : NAN;
     out->precision = tp + fp ? (double)tp / (double)(tp + fp) : 0;
     out->recall = tp + fn ? (double)tp / (double)(tp + fn) : 0;
-    out->f1 = out->precision + out->recall > 0 ? 2 * out->precision * out->recall / (out->precision + out->recall) : 0;
+    out->f1 = out->precision + out->recall > 0
+                  ? 2 * out->precision * out->recall / (out->precision + out->recall)
+                  : 0;
     qsort(sc, m, 2 * sizeof *sc, cmp_score);
     double npos = 0, nneg = 0, rank_sum = 0;
     for (size_t i = 0; i < m;) {

@@ -103,12 +103,13 @@ static qk_status check_opts(const qk_crowd_sim_opts *o, qk_error *err)
     if (o->tasks < 1 || o->workers < 1 || o->classes < 2 || o->classes > 64)
         return qk_error_set(err, QK_EUSAGE, "need at least one task and worker and 2 to 64 classes");
     if (!(o->labels_per_task >= 1) || o->labels_per_task > (double)o->workers)
-        return qk_error_set(err, QK_EUSAGE, "labels per task must be between 1 and the number of workers (%zu)",
-                            o->workers);
+        return qk_error_set(err, QK_EUSAGE,
+                            "labels per task must be between 1 and the number of workers (%zu)", o->workers);
     if (o->model == QK_CROWD_SIM_GAUSSIAN && o->classes != 2)
         return qk_error_set(err, QK_EUSAGE, "the gaussian worker model is binary");
     if (o->acc_lo >= 0 && !(o->acc_lo <= o->acc_hi && o->acc_hi <= 1))
-        return qk_error_set(err, QK_EUSAGE, "accuracy range [%g, %g] is not inside [0, 1]", o->acc_lo, o->acc_hi);
+        return qk_error_set(err, QK_EUSAGE, "accuracy range [%g, %g] is not inside [0, 1]", o->acc_lo,
+                            o->acc_hi);
     if (o->acc_lo < 0 && !(o->acc_mean > 0 && o->acc_mean < 1 && o->concentration > 0))
         return qk_error_set(err, QK_EUSAGE, "mean accuracy must be in (0, 1) and the concentration positive");
     if (!(o->spam_fraction >= 0 && o->spam_fraction <= 1))

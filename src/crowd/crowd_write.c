@@ -35,7 +35,8 @@ static qk_status close_out(out_file *o, qk_status st, qk_error *err)
 {
     int bad;
     if (o->is_stdout)
-        return fflush(stdout) != 0 && st == QK_OK ? qk_error_set(err, QK_EIO, "cannot write standard output") : st;
+        return fflush(stdout) != 0 && st == QK_OK ? qk_error_set(err, QK_EIO, "cannot write standard output")
+                                                  : st;
     bad = ferror(o->f);
     bad |= fclose(o->f) != 0;
     if (st != QK_OK || bad) {
@@ -76,7 +77,8 @@ static void split_task(const char *task, const char **doc, int *tlen)
     *doc = task;
 }
 
-qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, const char *path, qk_error *err)
+qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, const char *path,
+                                     qk_error *err)
 {
     out_file o;
     qk_status st = open_out(&o, path, err);
@@ -99,14 +101,16 @@ qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cl
             continue;
         split_task(qk_crowd_task_name(L, t), &doc, &tl);
         if (numeric)
-            fprintf(o.f, "%.*s 0 %s %s\n", tl, qk_crowd_task_name(L, t), doc, qk_crowd_class_name(L, (size_t)cls[t]));
+            fprintf(o.f, "%.*s 0 %s %s\n", tl, qk_crowd_task_name(L, t), doc,
+                    qk_crowd_class_name(L, (size_t)cls[t]));
         else
             fprintf(o.f, "%.*s 0 %s %d\n", tl, qk_crowd_task_name(L, t), doc, cls[t]);
     }
     return close_out(&o, QK_OK, err);
 }
 
-qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path, qk_error *err)
+qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
+                               qk_error *err)
 {
     int32_t *cls = malloc((r->n_tasks + 1) * sizeof *cls);
     qk_status st;
@@ -119,8 +123,8 @@ qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *
     return st;
 }
 
-qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path, int precision,
-                               qk_error *err)
+qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
+                               int precision, qk_error *err)
 {
     out_file o;
     size_t k = r->n_classes;
@@ -132,7 +136,8 @@ qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *
         fprintf(o.f, "\tp_%s", qk_crowd_class_name(L, c));
     fputc('\n', o.f);
     for (size_t t = 0; t < r->n_tasks; t++) {
-        fprintf(o.f, "%s\t%s\t%u", qk_crowd_task_name(L, t), qk_crowd_class_name(L, r->label[t]), r->n_labels[t]);
+        fprintf(o.f, "%s\t%s\t%u", qk_crowd_task_name(L, t), qk_crowd_class_name(L, r->label[t]),
+                r->n_labels[t]);
         for (size_t c = 0; c < k; c++)
             fprintf(o.f, "\t%.*g", precision, r->post[t * k + c]);
         fputc('\n', o.f);
@@ -140,8 +145,8 @@ qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *
     return close_out(&o, QK_OK, err);
 }
 
-qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path, int precision,
-                                 qk_error *err)
+qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
+                                 int precision, qk_error *err)
 {
     out_file o;
     size_t k = r->n_classes;
@@ -181,7 +186,8 @@ qk_status qk_crowd_write_labels(const qk_crowd_labels *L, const char *path, qk_e
     return close_out(&o, QK_OK, err);
 }
 
-qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, const char *path, qk_error *err)
+qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, const char *path,
+                                 qk_error *err)
 {
     out_file o;
     qk_status st = open_out(&o, path, err);

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 qk_status qk_gp_hermite(int H, double *t, double *w)
 {
     /* Golub–Welsch: nodes are the eigenvalues of the Jacobi matrix of the
@@ -112,7 +111,8 @@ qk_status qk_gp_newton_step(size_t n, const double *K, const double *lambda, con
             s += K[j * n + i] * b[j];
         u[i] = lambda[i] * s;
     }
-    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', N, B, N) != 0 || LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', N, 1, B, N, u, N) != 0)
+    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', N, B, N) != 0 ||
+        LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', N, 1, B, N, u, N) != 0)
         return QK_ECALC;
     for (size_t i = 0; i < n; i++)
         a[i] = b[i] - lambda[i] * u[i];

@@ -2,11 +2,11 @@
  * crowd-kit's tests (toy-ysda/ds_expected_steps.md, A3) require both to
  * return the gold labels t1 yes, t2 yes, t3 no, t4 yes, t5 no; majority vote
  * gets t1 wrong (a 2-2 tie). GLAD's EM must not lower its objective. */
+#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -43,7 +43,10 @@ static void check_gold(qk_crowd_method m, int max_iter, int restarts)
     qk_crowd_labels_free(L);
 }
 
-static void test_glad(void **state) { check_gold(QK_CROWD_GLAD, 100, 1); }
+static void test_glad(void **state)
+{
+    check_gold(QK_CROWD_GLAD, 100, 1);
+}
 /* crowd-kit's check: MACE(n_restarts=1, n_iter=5). */
 static void test_mace(void **state)
 {

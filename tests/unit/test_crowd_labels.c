@@ -2,11 +2,11 @@
  * unknown label values, a worker with one label, tasks with no labels,
  * conflicting duplicate labels, layouts. Expected values are worked by hand
  * from the few lines of each input. */
+#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -83,9 +83,9 @@ static void test_duplicates(void **state)
         size_t labels, dropped;
         double p_yes_t1; /* majority vote on t1 under the policy */
     } cases[] = {
-        {QK_CROWD_DUP_KEEP, 5, 0, 3.0 / 4},          /* yes, no, yes, yes       */
-        {QK_CROWD_DUP_FIRST, 3, 2, 2.0 / 2},         /* yes (w1), yes (w2)       */
-        {QK_CROWD_DUP_DROP_CONFLICTS, 2, 3, 1.0 / 1},/* w1 dropped, w2 once      */
+        {QK_CROWD_DUP_KEEP, 5, 0, 3.0 / 4},           /* yes, no, yes, yes       */
+        {QK_CROWD_DUP_FIRST, 3, 2, 2.0 / 2},          /* yes (w1), yes (w2)       */
+        {QK_CROWD_DUP_DROP_CONFLICTS, 2, 3, 1.0 / 1}, /* w1 dropped, w2 once      */
     };
     char *p = write_tmp(dup_text);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -125,8 +125,9 @@ static void test_duplicates(void **state)
 static void test_sparse_workers_and_tasks(void **state)
 {
     static const char *const rows[][3] = {
-        {"t1", "w1", "no"}, {"t1", "w2", "yes"}, {"t1", "w3", "yes"}, {"t2", "w1", "yes"}, {"t2", "w2", "yes"},
-        {"t2", "w3", "yes"}, {"t3", "w1", "no"}, {"t3", "w2", "no"},  {"t3", "w3", "yes"}, {"t3", "w9", "no"},
+        {"t1", "w1", "no"},  {"t1", "w2", "yes"}, {"t1", "w3", "yes"}, {"t2", "w1", "yes"},
+        {"t2", "w2", "yes"}, {"t2", "w3", "yes"}, {"t3", "w1", "no"},  {"t3", "w2", "no"},
+        {"t3", "w3", "yes"}, {"t3", "w9", "no"},
     };
     for (int m = QK_CROWD_MV; m <= QK_CROWD_MACE; m++) {
         qk_crowd_labels *L = qk_crowd_labels_new();
@@ -166,7 +167,8 @@ static void test_layouts(void **state)
     qk_crowd_read_stats rs;
     size_t t;
     /* Four fields: topic docno worker label; the task is "topic docno". */
-    char *p = write_tmp("topic\tdocno\tworker\tlabel\n401\tFT-1\tw1\t2\n401\tFT-1\tw2\t0\n402\tLA-7\tw1\t10\n");
+    char *p =
+        write_tmp("topic\tdocno\tworker\tlabel\n401\tFT-1\tw1\t2\n401\tFT-1\tw2\t0\n402\tLA-7\tw1\t10\n");
     assert_int_equal(qk_crowd_labels_read(p, NULL, &L, &rs, NULL), QK_OK);
     assert_true(qk_crowd_find_task(L, "401 FT-1", &t));
     assert_int_equal(qk_crowd_num_tasks(L), 2);
@@ -211,7 +213,7 @@ static void test_score(void **state)
 static void test_gold_weights(void **state)
 {
     static const char *const rows[][3] = {{"t1", "w1", "yes"}, {"t1", "w2", "no"}, {"t2", "w1", "yes"},
-                                          {"t2", "w2", "no"},  {"t3", "w1", "no"},  {"t3", "w2", "yes"}};
+                                          {"t2", "w2", "no"},  {"t3", "w1", "no"}, {"t3", "w2", "yes"}};
     qk_crowd_labels *L = qk_crowd_labels_new();
     qk_crowd_result *r = NULL;
     qk_crowd_opts o;
@@ -221,7 +223,8 @@ static void test_gold_weights(void **state)
     for (size_t i = 0; i < 6; i++)
         assert_int_equal(qk_crowd_labels_add(L, rows[i][0], rows[i][1], rows[i][2], NULL), QK_OK);
     assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
-    assert_true(qk_crowd_find_task(L, "t1", &t1) && qk_crowd_find_task(L, "t2", &t2) && qk_crowd_find_task(L, "t3", &t3));
+    assert_true(qk_crowd_find_task(L, "t1", &t1) && qk_crowd_find_task(L, "t2", &t2) &&
+                qk_crowd_find_task(L, "t3", &t3));
     assert_true(qk_crowd_find_class(L, "no", &no) && qk_crowd_find_class(L, "yes", &yes));
     gold[t1] = gold[t2] = (int32_t)yes, gold[t3] = -1;
     assert_int_equal(qk_crowd_gold_weights(L, gold, wt, NULL), QK_OK);

@@ -3,11 +3,11 @@
  * per task, Beta(7, 3) accuracies averaging 0.7, the share of correct labels
  * of honest workers near their accuracy, and DS flagging the workers that
  * were made spammers. */
+#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -89,7 +89,8 @@ static void test_bad_options(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_shape_and_accuracy), cmocka_unit_test(test_spammers_flagged),
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_shape_and_accuracy),
+                                       cmocka_unit_test(test_spammers_flagged),
                                        cmocka_unit_test(test_bad_options)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
