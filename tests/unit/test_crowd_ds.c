@@ -6,11 +6,12 @@
  * library, not by this program. Tolerance 1e-6 as the issue asks; crowd-kit
  * prints 1e-10 where a posterior is floored, we print the unfloored value, and
  * the two differ by less than 1e-10. */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cmocka.h>
 
 #include <math.h>
 #include <stdio.h>

@@ -2,11 +2,12 @@
  * crowd-kit's tests (toy-ysda/ds_expected_steps.md, A3) require both to
  * return the gold labels t1 yes, t2 yes, t3 no, t4 yes, t5 no; majority vote
  * gets t1 wrong (a 2-2 tie). GLAD's EM must not lower its objective. */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cmocka.h>
 
 #include <math.h>
 #include <stdio.h>

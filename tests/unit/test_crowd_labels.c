@@ -2,11 +2,12 @@
  * unknown label values, a worker with one label, tasks with no labels,
  * conflicting duplicate labels, layouts. Expected values are worked by hand
  * from the few lines of each input. */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cmocka.h>
 
 #include <math.h>
 #include <stdio.h>

@@ -3,11 +3,12 @@
  * per task, Beta(7, 3) accuracies averaging 0.7, the share of correct labels
  * of honest workers near their accuracy, and DS flagging the workers that
  * were made spammers. */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cmocka.h>
 
 #include <math.h>
 #include <stdlib.h>

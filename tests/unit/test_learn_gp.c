@@ -6,11 +6,12 @@
  * from tables (Phi(-1) = 0.158655253931457); the OA moments of a 1x1 block,
  * worked by hand: K = k, q(f) = N(k a, 1/(1/k + l²)), KL = (log(1 + l²k) +
  * 1/(1 + l²k) - 1 + a²k) / 2. */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cmocka.h>
 
 #include <math.h>
 #include <stdio.h>
