@@ -50,7 +50,8 @@ typedef struct qk_pool_runs qk_pool_runs;
 qk_status qk_pool_runs_new(size_t nruns, const char *const *runids, long depth, qk_pool_runs **out,
                            qk_error *err);
 /* Add run r's ranked list for topic qid (best first). A docno repeated in a
- * list keeps its first rank. A second list for the same (run, topic) is an error. */
+ * list keeps its first rank. A second list for the same (run, topic) is an
+ * error, reported by qk_pool_runs_finish. */
 qk_status qk_pool_runs_add(qk_pool_runs *p, size_t r, const char *qid, const char *const *docnos,
                            size_t n, qk_error *err);
 /* Freeze: topics in qk_est_topic_cmp order, documents interned per topic. */

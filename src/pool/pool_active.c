@@ -38,24 +38,49 @@ static qk_status doc_probs(const qk_pool_topic *tp, size_t nruns, const double *
     return QK_OK;
 }
 
-qk_status pool_active_pi(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, double *pi)
+/* Add rounds [from, to) to acc[i] += N_t log1p(-p_t(i)). */
+static qk_status add_rounds(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, size_t from, size_t to,
+                            double *acc)
 {
-    size_t n = tp->ndocs;
-    double *p = malloc((n ? n : 1) * sizeof *p);
+    double *p = malloc((tp->ndocs ? tp->ndocs : 1) * sizeof *p);
     if (!p)
         return QK_ENOMEM;
-    memset(pi, 0, n * sizeof *pi); /* holds sum_t N_t log1p(-p_t) first */
-    for (size_t t = 0; t < dt->nrounds; t++) {
+    for (size_t t = from; t < to; t++) {
         if (doc_probs(tp, nruns, dt->rw + t * nruns, p) != QK_OK) {
             free(p);
             return QK_ENOMEM;
         }
-        for (size_t i = 0; i < n; i++)
-            pi[i] += (double)dt->rdraws[t] * log1p(-(p[i] < 1 ? p[i] : 1 - 1e-16));
+        for (size_t i = 0; i < tp->ndocs; i++)
+            acc[i] += (double)dt->rdraws[t] * log1p(-(p[i] < 1 ? p[i] : 1 - 1e-16));
     }
+    free(p);
+    return QK_OK;
+}
+
+qk_status pool_active_pi(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, double *pi)
+{
+    size_t n = tp->ndocs, from = dt->logq ? dt->logq_rounds : 0;
+    /* pi holds sum_t N_t log1p(-p_t) first; finished rounds come cached */
+    if (dt->logq)
+        memcpy(pi, dt->logq, n * sizeof *pi);
+    else
+        memset(pi, 0, n * sizeof *pi);
+    if (add_rounds(tp, nruns, dt, from, dt->nrounds, pi) != QK_OK)
+        return QK_ENOMEM;
     for (size_t i = 0; i < n; i++)
         pi[i] = -expm1(pi[i]);
-    free(p);
+    return QK_OK;
+}
+
+/* Before a new round every earlier round is final: fold them into the
+ * cache, so a round costs O(pool) instead of O(rounds x pool). */
+static qk_status cache_rounds(const qk_pool_topic *tp, size_t nruns, design_topic *dt)
+{
+    if (!dt->logq && !(dt->logq = calloc(tp->ndocs ? tp->ndocs : 1, sizeof *dt->logq)))
+        return QK_ENOMEM;
+    if (add_rounds(tp, nruns, dt, dt->logq_rounds, dt->nrounds, dt->logq) != QK_OK)
+        return QK_ENOMEM;
+    dt->logq_rounds = dt->nrounds;
     return QK_OK;
 }
 
@@ -123,7 +148,7 @@ qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed c
             out[k++].doc = (uint32_t)i;
     if (k == 0 && cap > 0 && n > 0) {
         double total = 0;
-        if ((st = run_probs(tp, nruns, x, dt, rw)) != QK_OK || (st = doc_probs(tp, nruns, rw, p)) != QK_OK)
+        if ((st = cache_rounds(tp, nruns, dt)) != QK_OK || (st = run_probs(tp, nruns, x, dt, rw)) != QK_OK || (st = doc_probs(tp, nruns, rw, p)) != QK_OK)
             goto out;
         st = QK_ENOMEM;
         if (!(cum = malloc(n * sizeof *cum)))

@@ -27,6 +27,7 @@ static void dt_free(design_topic *dt)
     free(dt->rdraws);
     free(dt->draw_doc);
     free(dt->draw_round);
+    free(dt->logq);
 }
 
 void qk_pool_design_free(qk_pool_design *d)

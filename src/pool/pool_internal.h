@@ -45,6 +45,9 @@ typedef struct design_topic {
     long *rdraws;      /* active: draws per round                            */
     uint32_t *draw_doc, *draw_round; /* active: every draw, in order          */
     size_t ndraws, capdraws, caprounds;
+    double *logq;      /* active: sum_t N_t log1p(-p_t(i)) over the rounds
+                          [0, logq_rounds), which no longer change        */
+    size_t logq_rounds;
 } design_topic;
 
 struct qk_pool_design {

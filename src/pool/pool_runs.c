@@ -59,15 +59,24 @@ void qk_pool_runs_free(qk_pool_runs *p)
     free(p);
 }
 
+typedef struct dpos {
+    const char *s;
+    size_t i;
+} dpos;
+
+static int dpos_cmp(const void *a, const void *b)
+{
+    const dpos *x = a, *y = b;
+    int c = strcmp(x->s, y->s);
+    return c ? c : (x->i < y->i ? -1 : x->i > y->i);
+}
+
 qk_status qk_pool_runs_add(qk_pool_runs *p, size_t r, const char *qid, const char *const *docnos,
                            size_t n, qk_error *err)
 {
     pool_entry *e;
     if (p->finished || r >= p->nruns)
         return qk_error_set(err, QK_EUSAGE, "run %zu cannot be added to this pool", r);
-    for (size_t i = 0; i < p->nent; i++)
-        if (p->ent[i].run == r && strcmp(p->ent[i].qid, qid) == 0)
-            return qk_error_set(err, QK_EINPUT, "run '%s' has topic '%s' twice", p->runids[r], qid);
     if (qk_grow((void **)&p->ent, &p->capent, p->nent + 1, sizeof *p->ent) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     e = &p->ent[p->nent];
@@ -79,16 +88,33 @@ qk_status qk_pool_runs_add(qk_pool_runs *p, size_t r, const char *qid, const cha
     }
     p->nent++;
     /* Cut at the pool depth counting distinct documents: a repeated docno
-     * keeps its first rank and does not use up a rank. */
-    for (size_t i = 0; i < n && (long)e->n < p->depth; i++) {
-        int dup = 0;
-        for (size_t k = 0; k < e->n && !dup; k++)
-            dup = strcmp(e->docnos[k], docnos[i]) == 0;
-        if (dup)
-            continue;
-        if (!(e->docnos[e->n] = strdup(docnos[i])))
+     * keeps its first rank and does not use up a rank. Duplicates are found
+     * by sorting (docno, position) pairs: O(n log n) for a list of n. */
+    {
+        dpos *k = malloc((n ? n : 1) * sizeof *k);
+        unsigned char *dup = calloc(n ? n : 1, 1);
+        if (!k || !dup) {
+            free(k);
+            free(dup);
             return qk_error_set(err, QK_ENOMEM, "out of memory");
-        e->n++;
+        }
+        for (size_t i = 0; i < n; i++)
+            k[i] = (dpos){docnos[i], i};
+        qsort(k, n, sizeof *k, dpos_cmp);
+        for (size_t i = 1; i < n; i++)
+            if (strcmp(k[i].s, k[i - 1].s) == 0)
+                dup[k[i].i] = 1; /* the earlier position sorts first */
+        free(k);
+        for (size_t i = 0; i < n && (long)e->n < p->depth; i++) {
+            if (dup[i])
+                continue;
+            if (!(e->docnos[e->n] = strdup(docnos[i]))) {
+                free(dup);
+                return qk_error_set(err, QK_ENOMEM, "out of memory");
+            }
+            e->n++;
+        }
+        free(dup);
     }
     return QK_OK;
 }
@@ -161,6 +187,10 @@ qk_status qk_pool_runs_finish(qk_pool_runs *p, qk_error *err)
     if (p->finished)
         return QK_OK;
     qsort(p->ent, p->nent, sizeof *p->ent, entry_cmp);
+    for (size_t i = 1; i < p->nent; i++) /* sorted: a repeat is a neighbour */
+        if (p->ent[i].run == p->ent[i - 1].run && strcmp(p->ent[i].qid, p->ent[i - 1].qid) == 0)
+            return qk_error_set(err, QK_EINPUT, "run '%s' has topic '%s' twice", p->runids[p->ent[i].run],
+                                p->ent[i].qid);
     for (size_t i = 0; i < p->nent; i++)
         nt += i == 0 || strcmp(p->ent[i].qid, p->ent[i - 1].qid) != 0;
     if (!(p->topics = calloc(nt ? nt : 1, sizeof *p->topics)))
@@ -230,9 +260,6 @@ qk_status qk_pool_runs_read(const char *const *paths, size_t nruns, long depth, 
         for (size_t t = 0; t < runs[r].ntopics; t++)
             if ((st = qk_pool_runs_add(*out, r, runs[r].t[t].qid, (const char *const *)runs[r].t[t].docnos,
                                        runs[r].t[t].n, err)) != QK_OK) {
-                if (st == QK_EINPUT)
-                    st = qk_error_set(err, QK_EINPUT, "'%s': topic '%s' appears in two blocks", paths[r],
-                                      runs[r].t[t].qid);
                 goto out;
             }
     st = qk_pool_runs_finish(*out, err);
