@@ -192,6 +192,7 @@ typedef struct qk_rtc_sim_opts {
     long depth, budget;            /* 100; judgments per pair, 0 = none */
     long min_judged;               /* no stopping before this many (0)  */
     int intercept;                 /* RTC stage 3 intercept (0: paper)  */
+    double cap;                    /* cap reported confidence (0 = no)  */
     int truth_pool;                /* true AP's |R|: 0 the qrels' count,
                                       1 the relevant in the drawn runs' top depth */
     double alpha, s;               /* 0.95; RTC stage-2 pseudo-count 1  */

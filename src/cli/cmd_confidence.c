@@ -50,6 +50,7 @@ const char qk_help_confidence[] =
     "                    of EMAP against true MAP and the judgments used\n"
     "  --trials N, --runs-per-trial K, --budget B, --alpha A, --seed S (20071)\n"
     "  --min-judged N    do not stop before N judgments (default 0, as the paper)\n"
+    "  --cap C           report at most confidence C (the paper's optional hack; off)\n"
     "  --truth-r R       |R| of the true AP: qrels (default, every relevant document)\n"
     "                    or pool (those in the drawn runs' top --depth)\n"
     "\n"
@@ -80,6 +81,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"min-judged", required_argument, NULL, 'm'},
                                          {"prec", required_argument, NULL, 'K'},
                                          {"rtc-intercept", no_argument, NULL, 'I'}, {"truth-r", required_argument, NULL, 'R'},
+    {"cap", required_argument, NULL, 'C'},
                                          {NULL, 0, NULL, 0}};
 
 static size_t *by_emap;
@@ -304,6 +306,10 @@ int qk_cmd_confidence(int argc, char **argv)
             prec = (int)v;
             break;
         case 'S': truth = optarg; break;
+        case 'C':
+            if (parse_num(optarg, 0.5, 1, &so.cap) != 0 || so.cap == 0.5)
+                return qk_cli_usage("confidence", "--cap wants a number in (0.5, 1], not '%s'", optarg);
+            break;
         case 'R':
             if (strcmp(optarg, "qrels") && strcmp(optarg, "pool"))
                 return qk_cli_usage("confidence", "--truth-r wants 'qrels' or 'pool', not '%s'", optarg);

@@ -354,6 +354,8 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, qk
     for (size_t a = 0; a < k && st == QK_OK; a++)
         for (size_t b = a + 1; b < k; b++) {
             double p = qk_mtc_confidence(e[a * k + b], var[a * k + b]), conf = p >= 0.5 ? p : 1 - p;
+            if (s->o->cap > 0.5 && conf > s->o->cap)
+                conf = s->o->cap; /* the paper's optional cap on reported confidence (Sec. 6) */
             double truth = 0, w;
             int y, bin = bin_of(conf);
             for (size_t t = 0; t < s->ntop; t++)
