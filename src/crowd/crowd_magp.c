@@ -152,8 +152,8 @@ static double task_terms(const magp *g, size_t t, double m, double v, double *dm
     for (size_t i = L->off[t]; i < L->off[t + 1]; i++) {
         double s = L->gc[i] ? 1.0 : -1.0, c = sqrt(1 + g->sn[t] + g->sn[g->nt + L->gw[i]]);
         for (int h = 0; h < GH; h++) {
-            double z = s * (m + sd * g->t[h]) / c, r = qk_gp_mills(z);
-            e += g->w[h] * qk_gp_log_ncdf(z);
+            double r, z = s * (m + sd * g->t[h]) / c;
+            e += g->w[h] * qk_gp_log_ncdf_mills(z, &r);
             gm += g->w[h] * s / c * r;
             gv -= g->w[h] * r * (z + r) / (c * c);
         }
@@ -236,9 +236,9 @@ static double mobj(unsigned np, const double *p, double *grad, void *data)
             size_t wj = g->nt + L->gw[i];
             double s = L->gc[i] ? 1.0 : -1.0, c2 = 1 + g->sn[t] + g->sn[wj], c = sqrt(c2), e = 0, d = 0;
             for (int h = 0; h < GH; h++) {
-                double z = s * (g->m[t] + sd * g->t[h]) / c;
-                e += g->w[h] * qk_gp_log_ncdf(z);
-                d += g->w[h] * qk_gp_mills(z) * (-z / (2 * c2));
+                double r, z = s * (g->m[t] + sd * g->t[h]) / c;
+                e += g->w[h] * qk_gp_log_ncdf_mills(z, &r);
+                d += g->w[h] * r * (-z / (2 * c2));
             }
             qk_ksum_add(&f, e);
             if (grad) {

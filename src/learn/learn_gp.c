@@ -52,6 +52,17 @@ double qk_gp_mills(double z)
     return -z / (1 - 1 / z2 + 3 / (z2 * z2));
 }
 
+double qk_gp_log_ncdf_mills(double z, double *mills)
+{
+    if (z > -30) {
+        double p = 0.5 * erfc(-z / M_SQRT2);
+        *mills = exp(-0.5 * z * z) / sqrt(2 * M_PI) / p;
+        return log(p);
+    }
+    *mills = qk_gp_mills(z);
+    return qk_gp_log_ncdf(z);
+}
+
 qk_status qk_gp_oa_moments(size_t n, const double *K, const double *alpha, const double *lambda,
                            const double *mu0, double *m, double *v, double *kl, double *work)
 {

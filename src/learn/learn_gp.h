@@ -23,6 +23,8 @@ qk_status qk_gp_hermite(int H, double *t, double *w);
 /* log Phi(z) and the inverse Mills ratio phi(z)/Phi(z), accurate for z << 0. */
 double qk_gp_log_ncdf(double z);
 double qk_gp_mills(double z);
+/* Both at once (one erfc): returns log Phi(z), sets *mills. */
+double qk_gp_log_ncdf_mills(double z, double *mills);
 
 /* Posterior moments of one block: m = mu0 + K alpha, v = diag(S), and
  * KL(q || N(mu0, K)) = (log|B| + tr(B^-1) - n + alpha' K alpha) / 2 with

@@ -44,6 +44,9 @@ static void test_probit_helpers(void **state)
     assert_true(fabs(qk_gp_log_ncdf(-30.0001) - qk_gp_log_ncdf(-29.9999)) < 1e-2);
     assert_true(fabs(qk_gp_mills(-1) - exp(-0.5) / sqrt(2 * M_PI) / 0.158655253931457) < 1e-12);
     assert_true(fabs(qk_gp_mills(-40) / 40 - 1) < 1e-3);
+    double r;
+    assert_true(fabs(qk_gp_log_ncdf_mills(-1, &r) - log(0.158655253931457)) < 1e-12);
+    assert_true(fabs(r - qk_gp_mills(-1)) < 1e-12);
 }
 
 static void test_oa_one_by_one(void **state)
