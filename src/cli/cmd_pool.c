@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli_util.h"
@@ -61,6 +62,7 @@ const char qk_help_pool[] =
     "  --write-prels F, --write-strata F, --write-draws F\n"
     "                       the sample so far, judged documents only, for eval -R\n"
     "  --format F           tsv (default) or json\n"
+    "  --timing             seconds spent reading and choosing, on stderr\n"
     "\n"
     "output: 'topic docno pi draws score' (header line first): pi is the\n"
     "inclusion probability of the sample so far (1 for deterministic methods),\n"
@@ -89,6 +91,7 @@ static const struct option longopts[] = {
     {"target", required_argument, NULL, 'T'}, {"decay", required_argument, NULL, 'g'},
     {"write-prels", required_argument, NULL, '1'}, {"write-strata", required_argument, NULL, '2'},
     {"write-draws", required_argument, NULL, '3'}, {"format", required_argument, NULL, 'f'},
+    {"timing", no_argument, NULL, 't'},
     {NULL, 0, NULL, 0}};
 
 typedef struct args {
@@ -98,7 +101,7 @@ typedef struct args {
     const char *judged, *design, *files[3], *pair;
     long depth, rel_level;
     double target;
-    int json;
+    int json, timing;
     long cuts[64];
 } args;
 
@@ -149,6 +152,7 @@ static int parse(int argc, char **argv, args *a)
         case 'T': rc = num_double("--target", optarg, 0.5, 1, &a->target); break;
         case 'P': a->pair = optarg; break;
         case 'l': rc = num_long("-l", optarg, -1000000, &a->rel_level); break;
+        case 't': a->timing = 1; break;
         case '1': a->files[0] = optarg; break;
         case '2': a->files[1] = optarg; break;
         case '3': a->files[2] = optarg; break;
@@ -302,8 +306,16 @@ static void print_batch(const args *a, const qk_pool_runs *p, const qk_pool_pick
     }
 }
 
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int qk_cmd_pool(int argc, char **argv)
 {
+    double t0 = now(), t1 = 0, t2 = 0;
     args a;
     qk_error err = {0};
     qk_pool_runs *p = NULL;
@@ -351,10 +363,12 @@ int qk_cmd_pool(int argc, char **argv)
         if (reached)
             fprintf(stderr, "qrelkit pool: confidence target %g reached; nothing more to judge\n", a.target);
     }
+    t1 = now();
     if (!reached && qk_pool_next(p, j, d, &a.o, &pk, &n, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
+    t2 = now();
     if (d && qk_pool_design_write(d, p, a.design, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
@@ -364,6 +378,8 @@ int qk_cmd_pool(int argc, char **argv)
             rc = write_file(a.files[k], writers[k], d, p, j);
     if (rc == 0)
         print_batch(&a, p, pk, n);
+    if (rc == 0 && a.timing)
+        fprintf(stderr, "seconds_read %.6f\nseconds_select %.6f\nselected %zu\n", t1 - t0, t2 - t1, n);
 out:
     free(pk);
     qk_qrels_free(q);
