@@ -293,6 +293,7 @@ static int parse_args(int argc, char **argv, args *a)
                                        {"timing", 0, 0, O_TIMING},
                                        {"features", 1, 0, O_FEAT},
                                        {"run", 1, 0, O_RUN},
+                                       {"runs", 1, 0, O_RUN},
                                        {"kernel", 1, 0, O_KERNEL},
                                        {"lengthscale", 1, 0, O_LS},
                                        {"kernel-variance", 1, 0, O_KV},

@@ -108,9 +108,38 @@ static void test_magp(void **state)
     qk_crowd_labels_free(L);
 }
 
+/* Prior mean: a task nobody labelled, independent of the others (no
+ * features, no topic term: K = I + 1e-6), keeps q(f) = N(mu0, 1 + 1e-6), so
+ * P(relevant) = Phi(mu0 / sqrt(2 + 1e-6)); mu0 = 1 gives Phi(0.70711) =
+ * 0.760250 and mu0 = -1 its complement. */
+static void test_magp_prior_mean(void **state)
+{
+    qk_crowd_labels *L = qk_crowd_labels_new();
+    qk_crowd_result *r = NULL;
+    qk_crowd_opts o;
+    uint32_t u1, u2;
+    double mu[7] = {0};
+    for (size_t i = 0; i < sizeof toy / sizeof *toy; i++)
+        assert_int_equal(qk_crowd_labels_add(L, toy[i][0], toy[i][1], toy[i][2], NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_task(L, "u1", &u1, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_task(L, "u2", &u2, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
+    mu[u1] = 1, mu[u2] = -1;
+    qk_crowd_opts_init(&o);
+    o.method = QK_CROWD_MAGP;
+    o.block_by_topic = 0;
+    o.gp_mean = mu;
+    assert_int_equal(qk_crowd_aggregate(L, &o, &r, NULL), QK_OK);
+    assert_true(fabs(r->post[2 * u1 + 1] - 0.760250) < 1e-5);
+    assert_true(fabs(r->post[2 * u2 + 1] - (1 - 0.760250)) < 1e-5);
+    qk_crowd_result_free(r);
+    qk_crowd_labels_free(L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_hermite), cmocka_unit_test(test_probit_helpers),
-                                       cmocka_unit_test(test_oa_one_by_one), cmocka_unit_test(test_magp)};
+                                       cmocka_unit_test(test_oa_one_by_one), cmocka_unit_test(test_magp),
+                                       cmocka_unit_test(test_magp_prior_mean)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
