@@ -10,5 +10,6 @@
 #include "qrelkit/stats.h"
 #include "qrelkit/search.h"
 #include "qrelkit/estimate.h"
+#include "qrelkit/pool.h"
 
 #endif
