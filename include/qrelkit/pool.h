@@ -14,6 +14,9 @@
  *   mtc       Carterette's minimal test collections (max weight first)
  *   mtf       Cormack's move-to-front
  *   mab       Losada's MM-NS bandit (MaxMean, non-stationary)
+ *   rtc       RTC-guided: MTC's weights (Carterette 2007 selects with the
+ *             same weights); RTC's probabilities decide when to stop and
+ *             give the estimates
  *
  * Budgets and batches are per topic: every topic gets at most `batch` new
  * documents per call, and none once `budget` of its pool documents are
@@ -105,6 +108,7 @@ typedef enum {
     QK_POOL_MTC,
     QK_POOL_MTF,
     QK_POOL_MAB,
+    QK_POOL_RTC,
     QK_POOL_NMETHODS
 } qk_pool_method;
 int qk_pool_method_parse(const char *name, qk_pool_method *out); /* 0 ok */
@@ -226,6 +230,8 @@ typedef struct qk_pool_sim_opts {
                             the same sample and pi (as eval -R prels)      */
     int threads;         /* trials in parallel; results do not depend on it   */
     qk_pool_opts base;   /* method parameters                                 */
+    const char *const *run_paths; /* the runs' files: needed by rtc, whose
+                                     probabilities come from qk_conf_eval */
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;
 } qk_pool_sim_opts;

@@ -16,7 +16,7 @@
 #include "qrelkit/pool.h"
 
 const char qk_help_pool[] =
-    "usage: qrelkit pool --method M --runs RUN [RUN...] --budget N [options] > next.tsv\n"
+    "usage: qrelkit pool --method M --runs RUN [RUN...] --budget N [options]\n"
     "\n"
     "Which documents should the assessors judge next? The pool of a topic is the\n"
     "union of the runs' top --depth documents. A method picks up to --batch new\n"
@@ -41,6 +41,8 @@ const char qk_help_pool[] =
     "          order of two runs (--pair A,B: just those two); batch 1 is exact MTC\n"
     "  mtf     move-to-front (Cormack et al. 1998); adjudication baseline\n"
     "  mab     MM-NS multi-armed bandit (Losada et al.); adjudication baseline\n"
+    "  rtc     RTC-guided MTC: the same weights; --target tests the confidence\n"
+    "          with RTC's probabilities (qrelkit confidence --model rtc)\n"
     "\n"
     "options:\n"
     "  --runs RUN...        TREC runs (repeat --runs or list files after it)\n"
@@ -73,8 +75,9 @@ const char qk_help_pool[] =
     "  qrelkit pool --method statap --design d.txt --budget 50 --batch 10 \\\n"
     "      --judged j.qrels --runs runs/*.run > next.tsv\n"
     "  ... judge next.tsv, append to j.qrels, repeat ...\n"
-    "  qrelkit pool --method statap --design d.txt --judged j.qrels --runs runs/*.run \\\n"
-    "      --budget 0 --write-prels s.prels && qrelkit eval -R prels s.prels runs/a.run\n"
+    "  qrelkit pool --method statap --design d.txt --judged j.qrels \\\n"
+    "      --runs runs/*.run --budget 0 --write-prels s.prels > /dev/null\n"
+    "  qrelkit eval -R prels s.prels runs/a.run\n"
     "\n"
     "Exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O.\n";
 
@@ -185,15 +188,15 @@ static int parse(int argc, char **argv, args *a)
     while (optind < argc) /* files listed after --runs */
         a->runs[a->nruns++] = argv[optind++];
     if (a->o.method == QK_POOL_NMETHODS)
-        return qk_cli_usage(CMD, "missing --method (depth, topk, rrf, rbp, strat, statap, active, mtc, mtf, mab)");
+        return qk_cli_usage(CMD, "missing --method (depth, topk, rrf, rbp, strat, statap, active, mtc, mtf, mab, rtc)");
     if (a->nruns == 0)
         return qk_cli_usage(CMD, "missing --runs");
     if (qk_pool_method_samples(a->o.method) && !a->design)
         return qk_cli_usage(CMD, "method '%s' keeps its sample in a --design FILE", qk_pool_method_name(a->o.method));
     if ((a->files[0] || a->files[1] || a->files[2]) && !a->design)
         return qk_cli_usage(CMD, "--write-prels/--write-strata/--write-draws need a sampler's --design");
-    if (a->target > 0 && (a->o.method != QK_POOL_MTC || !a->judged))
-        return qk_cli_usage(CMD, "--target needs --method mtc and --judged");
+    if (a->target > 0 && ((a->o.method != QK_POOL_MTC && a->o.method != QK_POOL_RTC) || !a->judged))
+        return qk_cli_usage(CMD, "--target needs --method mtc or rtc, and --judged");
     return 0;
 }
 
@@ -227,6 +230,7 @@ static int target_reached(const args *a, int *reached, qk_error *err)
     qk_conf_result *r = NULL;
     qk_status st;
     qk_conf_opts_init(&co);
+    co.model = a->o.method == QK_POOL_RTC ? QK_PROB_RTC : QK_PROB_MTC;
     co.depth = a->depth;
     co.rel_level = a->rel_level;
     if ((st = qk_conf_eval(a->judged, a->runs, a->nruns, &co, NULL, &r, err)) != QK_OK)

@@ -14,28 +14,29 @@
 #include "simulate_modes.h"
 
 const char qk_help_simulate_pool[] =
-    "usage: qrelkit simulate pool --qrels FULL --runs RUN [RUN...] --methods M1,M2,...\n"
-    "                             --budgets B1,B2,... [options]\n"
+    "usage: qrelkit simulate pool --qrels FULL --runs RUN [RUN...]\n"
+    "                             --methods M1,M2,... --budgets B1,B2,... [options]\n"
     "\n"
     "Before paying for judgments: which way of choosing documents gives the best\n"
     "evaluation for the budget? FULL (complete judgments) plays the assessor. Each\n"
     "method of `qrelkit pool` judges up to each budget (documents per topic), in\n"
     "--trials independent trials, and the runs are scored with that method's\n"
     "estimator: statAP (statap, strat), Horvitz-Thompson (active), expected AP\n"
-    "(mtc) or judged documents only (depth, topk, rrf, rbp, mtf, mab). Per method\n"
+    "(mtc; rtc with the RTC model's probabilities, refitted at every budget) or\n"
+    "judged documents only (depth, topk, rrf, rbp, mtf, mab). Per method\n"
     "and budget it prints, averaged over trials: judgments used per topic,\n"
     "relevant documents found, RMSE and bias of MAP, P@10 and R-prec against the\n"
     "complete judgments, Kendall's tau (with its sd over trials) and tau_AP of the\n"
     "MAP ranking, the share of trials ordering the two best runs right, and for\n"
-    "mtc the confidence in that order, the accuracy of its sign predictions over\n"
-    "neighbouring runs of the true ranking, and W (Carterette's winnings, < 0 =\n"
-    "over-confident). Sampling estimators should show bias near 0 and RMSE falling\n"
-    "with the budget.\n"
+    "mtc and rtc the confidence in that order, the accuracy of their sign\n"
+    "predictions over neighbouring runs of the true ranking, and W (Carterette's\n"
+    "winnings, < 0 = over-confident). Sampling estimators should show bias near 0\n"
+    "and RMSE falling with the budget.\n"
     "\n"
     "options:\n"
     "  --qrels FULL         complete judgments (grade >= -l is relevant)\n"
     "  --runs RUN...        runs (repeat --runs or list files after it)\n"
-    "  --methods LIST       depth,topk,rrf,rbp,strat,statap,active,mtc,mtf,mab\n"
+    "  --methods LIST       depth,topk,rrf,rbp,strat,statap,active,mtc,mtf,mab,rtc\n"
     "  --budgets LIST       increasing judgments per topic (or hours, --hours)\n"
     "  --trials T           trials (20; deterministic methods run once)\n"
     "  --seed S             random seed (42)\n"
@@ -464,6 +465,7 @@ int qk_simulate_pool(int argc, char **argv)
             a.budgets[b] = a.budgets[b - 1];
     }
     a.o.budgets = a.budgets;
+    a.o.run_paths = a.runs;
     if (a.o.logo) {
         if (!(group = calloc(qk_pool_num_runs(p), sizeof *group))) {
             rc = QK_EXIT_IO;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char *const names[QK_POOL_NMETHODS] = {"depth", "topk", "rrf",  "rbp", "strat",
-                                                    "statap", "active", "mtc", "mtf", "mab"};
+                                                    "statap", "active", "mtc", "mtf", "mab", "rtc"};
 static const long default_cuts[] = {10, 30, 100};
 
 int qk_pool_method_parse(const char *name, qk_pool_method *out)
@@ -65,6 +65,7 @@ static qk_status topic_next(const qk_pool_runs *p, size_t t, const signed char *
     case QK_POOL_ACTIVE:
         return pool_active_next(tp, p->nruns, x, &d->t[t], o, t, cap, out, nout);
     case QK_POOL_MTC:
+    case QK_POOL_RTC:
         return pool_mtc_next(tp, p->nruns, x, o, cap, out, nout);
     case QK_POOL_MTF:
         return pool_mtf_next(tp, p->nruns, x, o, t, cap, out, nout);

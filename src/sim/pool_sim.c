@@ -39,7 +39,8 @@ typedef struct job {
 
 static int deterministic(qk_pool_method m)
 {
-    return m == QK_POOL_DEPTH || m == QK_POOL_TOPK || m == QK_POOL_RRF || m == QK_POOL_RBP || m == QK_POOL_MTC;
+    return m == QK_POOL_DEPTH || m == QK_POOL_TOPK || m == QK_POOL_RRF || m == QK_POOL_RBP || m == QK_POOL_MTC ||
+           m == QK_POOL_RTC;
 }
 
 static uint64_t mix(uint64_t x)
@@ -96,7 +97,9 @@ static qk_status run_pass(const sim_ctx *c, size_t mi, size_t trial, const unsig
     po.seed = mix(o->seed + trial);
     po.exclude = mask;
     po.batch = po.method == QK_POOL_ACTIVE ? o->active_batch
-               : (po.method == QK_POOL_MTC || po.method == QK_POOL_MTF || po.method == QK_POOL_MAB) ? 1
+               : (po.method == QK_POOL_MTC || po.method == QK_POOL_RTC || po.method == QK_POOL_MTF ||
+                  po.method == QK_POOL_MAB)
+                   ? 1
                                                                                                   : 1000000;
     if ((st = qk_pool_judged_new(p, &J, NULL)) != QK_OK ||
         (qk_pool_method_samples(po.method) && (st = qk_pool_design_new(p, &po, &D, NULL)) != QK_OK))
@@ -116,7 +119,16 @@ static qk_status run_pass(const sim_ctx *c, size_t mi, size_t trial, const unsig
             if (n == 0)
                 break;
         }
-        if ((st = sim_estimate(c, po.method, J, D, mask, est)) != QK_OK)
+        if (po.method == QK_POOL_RTC) {
+            cell *ce = cell_at(jb, mi, b, trial);
+            if ((st = sim_rtc(c, J, est, mask ? NULL : ce->pneg, NULL)) != QK_OK)
+                goto out;
+            if (!mask)
+                for (size_t k = 0; k < c->npairs; k++)
+                    ce->delta[k] = c->truth[c->pair_a[k]] - c->truth[c->pair_b[k]];
+            if (!mask && c->npairs)
+                ce->conf = 1 - ce->pneg[0];
+        } else if ((st = sim_estimate(c, po.method, J, D, mask, est)) != QK_OK)
             goto out;
         for (size_t r = 0; r < nr; r++)
             if (!mask || mask[r])
@@ -285,7 +297,7 @@ static void summarise(const job *jb, size_t m, size_t b, qk_pool_sim_row *row)
     FIELD(top_ok, row->top_pair, NULL);
 #undef FIELD
     row->conf = row->conf_acc = row->w = NAN;
-    if (o->methods[m] == QK_POOL_MTC && !o->logo && jb->c->npairs > 0 && c0->pneg) {
+    if ((o->methods[m] == QK_POOL_MTC || o->methods[m] == QK_POOL_RTC) && !o->logo && jb->c->npairs > 0 && c0->pneg) {
         size_t np = jb->c->npairs * T, k = 0;
         double *pn = malloc(np * sizeof *pn), *dl = malloc(np * sizeof *dl), cs = 0;
         qk_calibration cal;
@@ -323,6 +335,9 @@ qk_status qk_pool_simulate(const qk_pool_runs *p, const qk_qrels *truth, const q
         *truth_map = NULL;
     if (!o->nmethods || !o->nbudgets || !o->trials || (o->logo && !o->group))
         return qk_error_set(err, QK_EUSAGE, "the simulation needs methods, budgets, trials (and groups for logo)");
+    for (size_t m = 0; m < o->nmethods; m++)
+        if (o->methods[m] == QK_POOL_RTC && (!o->run_paths || o->logo))
+            return qk_error_set(err, QK_EUSAGE, "rtc needs the run files and does not combine with leave-one-group-out");
     for (size_t b = 1; b < o->nbudgets; b++)
         if (o->budgets[b] < o->budgets[b - 1])
             return qk_error_set(err, QK_EUSAGE, "budgets must be in increasing order");
@@ -337,7 +352,8 @@ qk_status qk_pool_simulate(const qk_pool_runs *p, const qk_qrels *truth, const q
         goto out;
     }
     for (size_t i = 0; i < ncells; i++)
-        if (o->methods[i / (o->nbudgets * o->trials)] == QK_POOL_MTC &&
+        if ((o->methods[i / (o->nbudgets * o->trials)] == QK_POOL_MTC ||
+             o->methods[i / (o->nbudgets * o->trials)] == QK_POOL_RTC) &&
             (!(jb.cells[i].pneg = calloc(nr, sizeof(double))) || !(jb.cells[i].delta = calloc(nr, sizeof(double))))) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;

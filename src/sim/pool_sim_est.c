@@ -24,8 +24,10 @@
 #include "pool_sim_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void sim_ctx_free(sim_ctx *c)
 {
@@ -310,4 +312,87 @@ qk_status sim_mtc_pneg(const sim_ctx *c, const qk_pool_judged *j, size_t a, size
     *p_neg = qk_mtc_confidence(qk_ksum_value(&e) / (double)c->nt,
                                qk_ksum_value(&v) / ((double)c->nt * (double)c->nt));
     return QK_OK;
+}
+
+/* The probabilities "topic docno p" that qk_conf_eval wrote, into prob[t][d]. */
+static qk_status read_probs(const sim_ctx *c, FILE *f, double **prob)
+{
+    char qid[1024], docno[1024];
+    double pv;
+    while (fscanf(f, "%1023s %1023s %lf", qid, docno, &pv) == 3) {
+        size_t t;
+        uint32_t d;
+        if (qk_pool_find_topic(c->p, qid, &t) && qk_pool_find_doc(qk_pool_topic_at(c->p, t), docno, &d))
+            prob[t][d] = pv;
+    }
+    return QK_OK;
+}
+
+qk_status sim_rtc(const sim_ctx *c, const qk_pool_judged *j, double *est, double *pneg, qk_error *err)
+{
+    const qk_pool_runs *p = c->p;
+    size_t nr = qk_pool_num_runs(p), nt = qk_pool_num_topics(p);
+    char qpath[] = "/tmp/qk_simrtc_q_XXXXXX", ppath[] = "/tmp/qk_simrtc_p_XXXXXX";
+    int qfd = mkstemp(qpath), pfd = mkstemp(ppath);
+    FILE *qf = qfd >= 0 ? fdopen(qfd, "w") : NULL, *pf = pfd >= 0 ? fdopen(pfd, "w+") : NULL;
+    double **prob = calloc(nt ? nt : 1, sizeof *prob);
+    qk_conf_opts co;
+    qk_conf_result *res = NULL;
+    qk_status st = QK_OK;
+    if (!qf || !pf || !prob) {
+        st = qk_error_set(err, QK_EIO, "cannot write the temporary files of the RTC estimates");
+        goto out;
+    }
+    for (size_t t = 0; t < nt; t++) {
+        const qk_pool_topic *tp = qk_pool_topic_at(p, t);
+        if (!(prob[t] = calloc(tp->ndocs ? tp->ndocs : 1, sizeof **prob))) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+        for (size_t d = 0; d < tp->ndocs; d++)
+            if (j->x[t][d] >= 0)
+                fprintf(qf, "%s 0 %s %d\n", tp->qid, tp->docnos[d], j->x[t][d]);
+    }
+    if (fflush(qf) != 0) {
+        st = qk_error_set(err, QK_EIO, "cannot write '%s'", qpath);
+        goto out;
+    }
+    qk_conf_opts_init(&co);
+    co.model = QK_PROB_RTC;
+    co.depth = qk_pool_depth(p);
+    if ((st = qk_conf_eval(qpath, c->o->run_paths, nr, &co, pf, &res, err)) != QK_OK)
+        goto out;
+    rewind(pf);
+    read_probs(c, pf, prob);
+    memset(est, 0, QK_SIM_NMEASURES * nr * sizeof *est);
+    for (size_t i = 0; i < c->nt; i++) {
+        const qk_pool_topic *tp = qk_pool_topic_at(p, c->topic[i]);
+        double rsum = 0;
+        for (size_t d = 0; d < tp->ndocs; d++)
+            rsum += prob[c->topic[i]][d];
+        for (size_t r = 0; r < nr; r++) {
+            double v[3];
+            mtc_run(tp->lists[r], tp->len[r], prob[c->topic[i]], rsum, (size_t)floor(rsum + 0.5), v);
+            for (int k = 0; k < 3; k++)
+                est[k * nr + r] += v[k] / (double)c->nt;
+        }
+    }
+    for (size_t k = 0; pneg && k < c->npairs; k++)
+        pneg[k] = res->p_less[c->pair_a[k] * res->nruns + c->pair_b[k]];
+out:
+    qk_conf_result_free(res);
+    for (size_t t = 0; prob && t < nt; t++)
+        free(prob[t]);
+    free(prob);
+    if (qf)
+        fclose(qf);
+    else if (qfd >= 0)
+        close(qfd);
+    if (pf)
+        fclose(pf);
+    else if (pfd >= 0)
+        close(pfd);
+    remove(qpath);
+    remove(ppath);
+    return st;
 }

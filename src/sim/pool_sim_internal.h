@@ -33,4 +33,9 @@ qk_status sim_estimate(const sim_ctx *c, qk_pool_method m, const qk_pool_judged 
  * relevant share of the topic. */
 qk_status sim_mtc_pneg(const sim_ctx *c, const qk_pool_judged *j, size_t a, size_t b, double *p_neg);
 
+/* RTC: estimates and P(MAP_a - MAP_b < 0) for the pairs of c, with the
+ * probabilities of the RTC model fitted by qk_conf_eval on the judgments
+ * (written to a temporary qrels file; the runs are read from their files). */
+qk_status sim_rtc(const sim_ctx *c, const qk_pool_judged *j, double *est, double *pneg, qk_error *err);
+
 #endif
