@@ -42,10 +42,10 @@ extern "C" {
 /* ---- Runs cut to the pool depth ------------------------------------------ */
 typedef struct qk_pool_topic {
     const char *qid;
-    size_t ndocs;               /* documents in the pool (union of the lists)   */
-    const char *const *docnos;  /* ndocs, strcmp order; doc id = index          */
+    size_t ndocs;                 /* documents in the pool (union of the lists)   */
+    const char *const *docnos;    /* ndocs, strcmp order; doc id = index          */
     const uint32_t *const *lists; /* per run: doc ids in rank order             */
-    const size_t *len;          /* per run: list length (<= depth, 0 = absent)  */
+    const size_t *len;            /* per run: list length (<= depth, 0 = absent)  */
 } qk_pool_topic;
 
 typedef struct qk_pool_runs qk_pool_runs;
@@ -55,8 +55,8 @@ qk_status qk_pool_runs_new(size_t nruns, const char *const *runids, long depth, 
 /* Add run r's ranked list for topic qid (best first). A docno repeated in a
  * list keeps its first rank. A second list for the same (run, topic) is an
  * error, reported by qk_pool_runs_finish. */
-qk_status qk_pool_runs_add(qk_pool_runs *p, size_t r, const char *qid, const char *const *docnos,
-                           size_t n, qk_error *err);
+qk_status qk_pool_runs_add(qk_pool_runs *p, size_t r, const char *qid, const char *const *docnos, size_t n,
+                           qk_error *err);
 /* Freeze: topics in qk_est_topic_cmp order, documents interned per topic. */
 qk_status qk_pool_runs_finish(qk_pool_runs *p, qk_error *err);
 /* Read TREC run files (ranked as trec_eval does: score descending, ties by
@@ -118,21 +118,21 @@ int qk_pool_method_samples(qk_pool_method m);
 
 typedef struct qk_pool_opts {
     qk_pool_method method;
-    long budget;         /* judged pool documents per topic (default 100)     */
-    long batch;          /* new documents per topic per call (default 10)     */
-    uint64_t seed;       /* default 42                                        */
-    double rrf_k;        /* RRF constant (60)                                 */
-    double rbp_p;        /* RBP persistence (0.8)                             */
-    size_t strata;       /* statap: equal-prior-mass strata (8)               */
-    const long *cuts;    /* strat: stratum bottoms by best rank (10,30,100)   */
+    long budget;      /* judged pool documents per topic (default 100)     */
+    long batch;       /* new documents per topic per call (default 10)     */
+    uint64_t seed;    /* default 42                                        */
+    double rrf_k;     /* RRF constant (60)                                 */
+    double rbp_p;     /* RBP persistence (0.8)                             */
+    size_t strata;    /* statap: equal-prior-mass strata (8)               */
+    const long *cuts; /* strat: stratum bottoms by best rank (10,30,100)   */
     size_t ncuts;
-    long pair_a, pair_b; /* mtc: restrict the weights to two runs (-1: all)   */
-    double mab_decay;    /* mab: weight of older evidence per step (0.9)      */
-    long active_max_draws; /* active: draws per round cap (100000)            */
-    int active_fixed;    /* active: a round is exactly `batch` draws (fewer
-                            near the budget) instead of drawing until it has
-                            `batch` new documents; N_t then does not depend
-                            on what was drawn, as Eq. 2.5 assumes          */
+    long pair_a, pair_b;          /* mtc: restrict the weights to two runs (-1: all)   */
+    double mab_decay;             /* mab: weight of older evidence per step (0.9)      */
+    long active_max_draws;        /* active: draws per round cap (100000)            */
+    int active_fixed;             /* active: a round is exactly `batch` draws (fewer
+                                     near the budget) instead of drawing until it has
+                                     `batch` new documents; N_t then does not depend
+                                     on what was drawn, as Eq. 2.5 assumes          */
     const unsigned char *exclude; /* per run, 1 = does not contribute to the pool
                                      (leave-one-group-out); NULL = all do      */
 } qk_pool_opts;
@@ -170,7 +170,7 @@ qk_status qk_pool_next(const qk_pool_runs *p, const qk_pool_judged *j, qk_pool_d
 /* ---- The sample so far, for the estimators ---------------------------------- */
 typedef struct qk_pool_unit {
     uint32_t doc;
-    double pi; /* inclusion probability of the whole sample so far */
+    double pi;  /* inclusion probability of the whole sample so far */
     long draws; /* active: times drawn; others 1 */
 } qk_pool_unit;
 /* Units sampled in topic t (caller frees *units). */
@@ -181,16 +181,16 @@ qk_status qk_pool_design_sample(const qk_pool_design *d, const qk_pool_runs *p, 
  * ("topic docno rel p pi", one line per draw; active). Judged units only. */
 qk_status qk_pool_write_prels(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
                               FILE *f, qk_error *err);
-qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p,
-                               const qk_pool_judged *j, FILE *f, qk_error *err);
+qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+                               FILE *f, qk_error *err);
 qk_status qk_pool_write_draws(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
                               FILE *f, qk_error *err);
 
 /* ---- MTC weights (MQ 2007 Alg. 8.1-8.2) ----------------------------------------
  * w[d] for every pool document of tp given the judgments x (-1/0/1), over
  * runs[0..nr) (indices into the pool's runs). Judged documents get 0. */
-qk_status qk_pool_mtc_weights(const qk_pool_topic *tp, const size_t *runs, size_t nr,
-                              const signed char *x, double *w);
+qk_status qk_pool_mtc_weights(const qk_pool_topic *tp, const size_t *runs, size_t nr, const signed char *x,
+                              double *w);
 
 /* ---- Judging cost (Kutlu et al. 2017, Eq. 9) ----------------------------------
  * Seconds per judgment when x documents of a topic are judged: 15 up to 32,
@@ -216,20 +216,20 @@ typedef struct qk_pool_sim_opts {
     size_t nmethods;
     const long *budgets; /* judged pool documents per topic, ascending        */
     size_t nbudgets;
-    size_t trials;       /* 20                                                */
-    uint64_t seed;       /* 42                                                */
-    long rel_level;      /* 1                                                 */
-    double error_rate;   /* 0                                                 */
+    size_t trials;     /* 20                                                */
+    uint64_t seed;     /* 42                                                */
+    long rel_level;    /* 1                                                 */
+    double error_rate; /* 0                                                 */
     qk_pool_truth truth;
-    int logo;            /* leave-one-group-out                               */
-    const size_t *group; /* group of every run (logo)                         */
-    long active_batch;   /* Li's N_b (3)                                      */
-    int active_li;       /* active scored with Li's Eq. 2.14 as printed (a
-                            sampled document weighs itself 1/pi, as
-                            qk_draws_eval); 0 (default): statAP's form on
-                            the same sample and pi (as eval -R prels)      */
-    int threads;         /* trials in parallel; results do not depend on it   */
-    qk_pool_opts base;   /* method parameters                                 */
+    int logo;                     /* leave-one-group-out                               */
+    const size_t *group;          /* group of every run (logo)                         */
+    long active_batch;            /* Li's N_b (3)                                      */
+    int active_li;                /* active scored with Li's Eq. 2.14 as printed (a
+                                     sampled document weighs itself 1/pi, as
+                                     qk_draws_eval); 0 (default): statAP's form on
+                                     the same sample and pi (as eval -R prels)      */
+    int threads;                  /* trials in parallel; results do not depend on it   */
+    qk_pool_opts base;            /* method parameters                                 */
     const char *const *run_paths; /* the runs' files: needed by rtc, whose
                                      probabilities come from qk_conf_eval */
     void (*progress)(void *ctx, size_t done, size_t total);
@@ -241,14 +241,14 @@ enum { QK_SIM_MAP = 0, QK_SIM_P10, QK_SIM_RPREC, QK_SIM_NMEASURES };
 typedef struct qk_pool_sim_row {
     qk_pool_method method;
     long budget;
-    double judged;    /* judged documents per topic (mean over topics, trials) */
-    double relevant;  /* relevant documents found, all topics (mean)          */
+    double judged;   /* judged documents per topic (mean over topics, trials) */
+    double relevant; /* relevant documents found, all topics (mean)          */
     double rmse[QK_SIM_NMEASURES], bias[QK_SIM_NMEASURES]; /* means over trials */
-    double rmse_sd;   /* sd over trials of the MAP RMSE                        */
+    double rmse_sd;             /* sd over trials of the MAP RMSE                        */
     double tau, tau_sd, tau_ap; /* Kendall tau-b and tau_AP of the MAP ranking  */
-    double top_pair;  /* share of trials ordering the two best runs right      */
-    double conf;      /* mtc: mean confidence on the true top pair (else NaN)  */
-    double conf_acc, w; /* mtc: accuracy and W over adjacent pairs (else NaN)   */
+    double top_pair;            /* share of trials ordering the two best runs right      */
+    double conf;                /* mtc: mean confidence on the true top pair (else NaN)  */
+    double conf_acc, w;         /* mtc: accuracy and W over adjacent pairs (else NaN)   */
 } qk_pool_sim_row;
 /* rows: nmethods x nbudgets (method-major); caller frees. The true MAP of
  * every run goes to *truth_map when not NULL (caller frees). */

@@ -83,19 +83,28 @@ const char qk_help_pool[] =
 
 #define CMD "pool"
 
-static const struct option longopts[] = {
-    {"help", no_argument, NULL, 'h'},         {"method", required_argument, NULL, 'm'},
-    {"runs", required_argument, NULL, 'R'},   {"judged", required_argument, NULL, 'j'},
-    {"design", required_argument, NULL, 'D'}, {"budget", required_argument, NULL, 'b'},
-    {"batch", required_argument, NULL, 'B'},  {"seed", required_argument, NULL, 's'},
-    {"depth", required_argument, NULL, 'd'},  {"rrf-k", required_argument, NULL, 'k'},
-    {"rbp-p", required_argument, NULL, 'p'},  {"strata", required_argument, NULL, 'H'},
-    {"cuts", required_argument, NULL, 'c'},   {"pair", required_argument, NULL, 'P'},
-    {"target", required_argument, NULL, 'T'}, {"decay", required_argument, NULL, 'g'},
-    {"write-prels", required_argument, NULL, '1'}, {"write-strata", required_argument, NULL, '2'},
-    {"write-draws", required_argument, NULL, '3'}, {"format", required_argument, NULL, 'f'},
-    {"timing", no_argument, NULL, 't'},
-    {NULL, 0, NULL, 0}};
+static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
+                                         {"method", required_argument, NULL, 'm'},
+                                         {"runs", required_argument, NULL, 'R'},
+                                         {"judged", required_argument, NULL, 'j'},
+                                         {"design", required_argument, NULL, 'D'},
+                                         {"budget", required_argument, NULL, 'b'},
+                                         {"batch", required_argument, NULL, 'B'},
+                                         {"seed", required_argument, NULL, 's'},
+                                         {"depth", required_argument, NULL, 'd'},
+                                         {"rrf-k", required_argument, NULL, 'k'},
+                                         {"rbp-p", required_argument, NULL, 'p'},
+                                         {"strata", required_argument, NULL, 'H'},
+                                         {"cuts", required_argument, NULL, 'c'},
+                                         {"pair", required_argument, NULL, 'P'},
+                                         {"target", required_argument, NULL, 'T'},
+                                         {"decay", required_argument, NULL, 'g'},
+                                         {"write-prels", required_argument, NULL, '1'},
+                                         {"write-strata", required_argument, NULL, '2'},
+                                         {"write-draws", required_argument, NULL, '3'},
+                                         {"format", required_argument, NULL, 'f'},
+                                         {"timing", no_argument, NULL, 't'},
+                                         {NULL, 0, NULL, 0}};
 
 typedef struct args {
     qk_pool_opts o;
@@ -146,11 +155,17 @@ static int parse(int argc, char **argv, args *a)
         case 'D': a->design = optarg; break;
         case 'b': rc = num_long("--budget", optarg, 0, &a->o.budget); break;
         case 'B': rc = num_long("--batch", optarg, 1, &a->o.batch); break;
-        case 's': rc = num_long("--seed", optarg, 0, &v); a->o.seed = (uint64_t)v; break;
+        case 's':
+            rc = num_long("--seed", optarg, 0, &v);
+            a->o.seed = (uint64_t)v;
+            break;
         case 'd': rc = num_long("--depth", optarg, 1, &a->depth); break;
         case 'k': rc = num_double("--rrf-k", optarg, 0, 1e9, &a->o.rrf_k); break;
         case 'p': rc = num_double("--rbp-p", optarg, 0, 0.999999, &a->o.rbp_p); break;
-        case 'H': rc = num_long("--strata", optarg, 1, &v); a->o.strata = (size_t)v; break;
+        case 'H':
+            rc = num_long("--strata", optarg, 1, &v);
+            a->o.strata = (size_t)v;
+            break;
         case 'g': rc = num_double("--decay", optarg, 0, 1, &a->o.mab_decay); break;
         case 'T': rc = num_double("--target", optarg, 0.5, 1, &a->target); break;
         case 'P': a->pair = optarg; break;
@@ -188,11 +203,13 @@ static int parse(int argc, char **argv, args *a)
     while (optind < argc) /* files listed after --runs */
         a->runs[a->nruns++] = argv[optind++];
     if (a->o.method == QK_POOL_NMETHODS)
-        return qk_cli_usage(CMD, "missing --method (depth, topk, rrf, rbp, strat, statap, active, mtc, mtf, mab, rtc)");
+        return qk_cli_usage(
+            CMD, "missing --method (depth, topk, rrf, rbp, strat, statap, active, mtc, mtf, mab, rtc)");
     if (a->nruns == 0)
         return qk_cli_usage(CMD, "missing --runs");
     if (qk_pool_method_samples(a->o.method) && !a->design)
-        return qk_cli_usage(CMD, "method '%s' keeps its sample in a --design FILE", qk_pool_method_name(a->o.method));
+        return qk_cli_usage(CMD, "method '%s' keeps its sample in a --design FILE",
+                            qk_pool_method_name(a->o.method));
     if ((a->files[0] || a->files[1] || a->files[2]) && !a->design)
         return qk_cli_usage(CMD, "--write-prels/--write-strata/--write-draws need a sampler's --design");
     if (a->target > 0 && ((a->o.method != QK_POOL_MTC && a->o.method != QK_POOL_RTC) || !a->judged))
@@ -306,7 +323,8 @@ static void print_batch(const args *a, const qk_pool_runs *p, const qk_pool_pick
     puts("topic\tdocno\tpi\tdraws\tscore");
     for (size_t i = 0; i < n; i++) {
         const qk_pool_topic *tp = qk_pool_topic_at(p, pk[i].topic);
-        printf("%s\t%s\t%.10g\t%ld\t%.10g\n", tp->qid, tp->docnos[pk[i].doc], pk[i].pi, pk[i].draws, pk[i].score);
+        printf("%s\t%s\t%.10g\t%ld\t%.10g\n", tp->qid, tp->docnos[pk[i].doc], pk[i].pi, pk[i].draws,
+               pk[i].score);
     }
 }
 
@@ -347,13 +365,13 @@ int qk_cmd_pool(int argc, char **argv)
     /* An empty judgments file is the natural start of the loop. */
     if (a.judged && !(stat(a.judged, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) &&
         (qk_qrels_read(a.judged, QK_REL_QRELS, QK_DEDUP_FIRST, &q, &err) != QK_OK ||
-                     qk_pool_judged_from_qrels(j, p, q, a.rel_level, &err) != QK_OK)) {
+         qk_pool_judged_from_qrels(j, p, q, a.rel_level, &err) != QK_OK)) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
     if (a.design) {
         qk_status st = access(a.design, F_OK) == 0 ? qk_pool_design_read(a.design, p, &a.o, &d, &err)
-                                                    : qk_pool_design_new(p, &a.o, &d, &err);
+                                                   : qk_pool_design_new(p, &a.o, &d, &err);
         if (st != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;

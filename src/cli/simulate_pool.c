@@ -73,20 +73,32 @@ const char qk_help_simulate_pool[] =
 
 #define CMD "simulate pool"
 
-static const struct option longopts[] = {
-    {"help", no_argument, NULL, 'h'},           {"qrels", required_argument, NULL, 'q'},
-    {"runs", required_argument, NULL, 'R'},     {"methods", required_argument, NULL, 'm'},
-    {"budgets", required_argument, NULL, 'b'},  {"trials", required_argument, NULL, 't'},
-    {"seed", required_argument, NULL, 's'},     {"depth", required_argument, NULL, 'd'},
-    {"truth", required_argument, NULL, 'T'},    {"error-rate", required_argument, NULL, 'e'},
-    {"hours", no_argument, NULL, 'H'},          {"tdc", required_argument, NULL, 'C'},
-    {"constant-speed", no_argument, NULL, 'K'}, {"logo", no_argument, NULL, 'L'},
-    {"groups", required_argument, NULL, 'G'},   {"pair", required_argument, NULL, 'P'},
-    {"active-batch", required_argument, NULL, 'A'}, {"strata", required_argument, NULL, 'S'},
-    {"cuts", required_argument, NULL, 'c'},     {"threads", required_argument, NULL, 'j'},
-    {"format", required_argument, NULL, 'f'},   {"plot", required_argument, NULL, 'p'},
-    {"quiet", no_argument, NULL, 'Q'},          {"active-li", no_argument, NULL, 'I'},
-    {"active-fixed", no_argument, NULL, 'F'},          {NULL, 0, NULL, 0}};
+static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
+                                         {"qrels", required_argument, NULL, 'q'},
+                                         {"runs", required_argument, NULL, 'R'},
+                                         {"methods", required_argument, NULL, 'm'},
+                                         {"budgets", required_argument, NULL, 'b'},
+                                         {"trials", required_argument, NULL, 't'},
+                                         {"seed", required_argument, NULL, 's'},
+                                         {"depth", required_argument, NULL, 'd'},
+                                         {"truth", required_argument, NULL, 'T'},
+                                         {"error-rate", required_argument, NULL, 'e'},
+                                         {"hours", no_argument, NULL, 'H'},
+                                         {"tdc", required_argument, NULL, 'C'},
+                                         {"constant-speed", no_argument, NULL, 'K'},
+                                         {"logo", no_argument, NULL, 'L'},
+                                         {"groups", required_argument, NULL, 'G'},
+                                         {"pair", required_argument, NULL, 'P'},
+                                         {"active-batch", required_argument, NULL, 'A'},
+                                         {"strata", required_argument, NULL, 'S'},
+                                         {"cuts", required_argument, NULL, 'c'},
+                                         {"threads", required_argument, NULL, 'j'},
+                                         {"format", required_argument, NULL, 'f'},
+                                         {"plot", required_argument, NULL, 'p'},
+                                         {"quiet", no_argument, NULL, 'Q'},
+                                         {"active-li", no_argument, NULL, 'I'},
+                                         {"active-fixed", no_argument, NULL, 'F'},
+                                         {NULL, 0, NULL, 0}};
 
 typedef struct sargs {
     qk_pool_sim_opts o;
@@ -178,7 +190,10 @@ static int parse(int argc, char **argv, sargs *a)
         case 'C': rc = parse_list("--tdc", optarg, &a->tdc, 1, &n); break;
         case 'K': a->constant_speed = 1; break;
         case 'L': a->o.logo = 1; break;
-        case 'G': a->groups = optarg; a->o.logo = 1; break;
+        case 'G':
+            a->groups = optarg;
+            a->o.logo = 1;
+            break;
         case 'P': a->pair = optarg; break;
         case 'A':
             rc = parse_list("--active-batch", optarg, v, 1, &n);
@@ -215,7 +230,10 @@ static int parse(int argc, char **argv, sargs *a)
         case 'Q': a->quiet = 1; break;
         case 'I': a->o.active_li = 1; break;
         case 'F': a->o.base.active_fixed = 1; break;
-        case 'l': rc = parse_list("-l", optarg, v, 1, &n); a->o.rel_level = (long)v[0]; break;
+        case 'l':
+            rc = parse_list("-l", optarg, v, 1, &n);
+            a->o.rel_level = (long)v[0];
+            break;
         default: return QK_EXIT_USAGE;
         }
         if (rc)
@@ -298,14 +316,16 @@ static void progress(void *ctx, size_t done, size_t total)
         fputc('\n', stderr);
 }
 
-static const char *const cols[] = {"method", "budget", "judged", "relevant", "rmse_map", "bias_map",
-                                   "rmse_p10", "bias_p10", "rmse_rprec", "bias_rprec", "rmse_map_sd",
-                                   "tau", "tau_sd", "tau_ap", "top_pair", "conf", "conf_acc", "W"};
+static const char *const cols[] = {"method",      "budget",   "judged",   "relevant",   "rmse_map",
+                                   "bias_map",    "rmse_p10", "bias_p10", "rmse_rprec", "bias_rprec",
+                                   "rmse_map_sd", "tau",      "tau_sd",   "tau_ap",     "top_pair",
+                                   "conf",        "conf_acc", "W"};
 
 static void row_values(const qk_pool_sim_row *r, double *v)
 {
-    double x[] = {r->judged, r->relevant, r->rmse[0], r->bias[0], r->rmse[1], r->bias[1], r->rmse[2],
-                  r->bias[2], r->rmse_sd, r->tau, r->tau_sd, r->tau_ap, r->top_pair, r->conf, r->conf_acc, r->w};
+    double x[] = {r->judged,   r->relevant, r->rmse[0],  r->bias[0], r->rmse[1], r->bias[1],
+                  r->rmse[2],  r->bias[2],  r->rmse_sd,  r->tau,     r->tau_sd,  r->tau_ap,
+                  r->top_pair, r->conf,     r->conf_acc, r->w};
     memcpy(v, x, sizeof x);
 }
 
@@ -370,7 +390,8 @@ static int plot(const sargs *a, const qk_pool_sim_row *rows)
             close(fd);
             remove(data);
         }
-        qk_cli_errorf(CMD, "--plot needs gnuplot, which is not installed (apt-get install gnuplot-nox); the table was written");
+        qk_cli_errorf(CMD, "--plot needs gnuplot, which is not installed (apt-get install gnuplot-nox); the "
+                           "table was written");
         return QK_EXIT_IO;
     }
     if (fd < 0 || !(f = fdopen(fd, "w"))) {
@@ -385,16 +406,20 @@ static int plot(const sargs *a, const qk_pool_sim_row *rows)
         return QK_EXIT_IO;
     }
     fprintf(g, "set terminal svg size 1000,420 dynamic background '#ffffff'\nset output '%s.tmp'\n", a->plot);
-    fprintf(g, "set datafile separator '\\t'\nset datafile missing 'NA'\nset key bottom right\nset grid\n"
-               "set multiplot layout 1,2\nset xlabel '%s'\n",
+    fprintf(g,
+            "set datafile separator '\\t'\nset datafile missing 'NA'\nset key bottom right\nset grid\n"
+            "set multiplot layout 1,2\nset xlabel '%s'\n",
             a->hours ? "budget (assessor hours)" : "budget (judgments per topic)");
     for (int panel = 0; panel < 2; panel++) {
-        fprintf(g, "set ylabel '%s'\nset title '%s'\nplot ", panel ? "RMSE of MAP" : "Kendall tau (MAP ranking)",
+        fprintf(g, "set ylabel '%s'\nset title '%s'\nplot ",
+                panel ? "RMSE of MAP" : "Kendall tau (MAP ranking)",
                 panel ? "RMSE of estimated MAP" : "system ranking");
         for (size_t m = 0; m < a->o.nmethods; m++)
-            fprintf(g, "%s'%s' every ::1 using 2:(strcol(1) eq '%s' ? column(%d) : NaN) with linespoints title '%s'",
-                    m ? ", " : "", data,
-                    qk_pool_method_name(a->methods[m]), panel ? 5 : 12, qk_pool_method_name(a->methods[m]));
+            fprintf(
+                g,
+                "%s'%s' every ::1 using 2:(strcol(1) eq '%s' ? column(%d) : NaN) with linespoints title '%s'",
+                m ? ", " : "", data, qk_pool_method_name(a->methods[m]), panel ? 5 : 12,
+                qk_pool_method_name(a->methods[m]));
         fputc('\n', g);
     }
     fputs("unset multiplot\n", g);

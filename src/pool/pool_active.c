@@ -4,12 +4,11 @@
  * AP estimates (Eq. 2.1; uniform while no relevant document is sampled),
  * then draws documents with replacement until the round has `cap` new
  * documents to judge (or, with active_fixed, exactly `cap` draws, so that
- * the number of draws does not depend on their outcome; spec 003a §7.4). Every draw is kept with its round, because the
- * inclusion probability of a document is over all rounds:
- *   pi_i = 1 - prod_t (1 - p_t(i))^{N_t}                        (Eq. 2.5)
- * computed as -expm1(sum_t N_t log1p(-p_t(i))) so pi near 0 or 1 keeps its
- * digits. Good runs are oversampled, yet every pooled document keeps p > 0
- * in round 1, which is what keeps the HT estimators unbiased. */
+ * the number of draws does not depend on their outcome; spec 003a §7.4). Every draw is kept with its round,
+ * because the inclusion probability of a document is over all rounds: pi_i = 1 - prod_t (1 - p_t(i))^{N_t}
+ * (Eq. 2.5) computed as -expm1(sum_t N_t log1p(-p_t(i))) so pi near 0 or 1 keeps its digits. Good runs are
+ * oversampled, yet every pooled document keeps p > 0 in round 1, which is what keeps the HT estimators
+ * unbiased. */
 #include "pool_internal.h"
 
 #include <math.h>
@@ -39,8 +38,8 @@ static qk_status doc_probs(const qk_pool_topic *tp, size_t nruns, const double *
 }
 
 /* Add rounds [from, to) to acc[i] += N_t log1p(-p_t(i)). */
-static qk_status add_rounds(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, size_t from, size_t to,
-                            double *acc)
+static qk_status add_rounds(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, size_t from,
+                            size_t to, double *acc)
 {
     double *p = malloc((tp->ndocs ? tp->ndocs : 1) * sizeof *p);
     if (!p)
@@ -127,9 +126,8 @@ static qk_status run_probs(const qk_pool_topic *tp, size_t nruns, const signed c
     return QK_OK;
 }
 
-qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed char *x,
-                           design_topic *dt, const qk_pool_opts *o, size_t t, long cap, pool_out *out,
-                           size_t *nout)
+qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed char *x, design_topic *dt,
+                           const qk_pool_opts *o, size_t t, long cap, pool_out *out, size_t *nout)
 {
     size_t n = tp->ndocs, k = 0;
     unsigned char *taken = calloc(n ? n : 1, 1);
@@ -148,7 +146,8 @@ qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed c
             out[k++].doc = (uint32_t)i;
     if (k == 0 && cap > 0 && n > 0) {
         double total = 0;
-        if ((st = cache_rounds(tp, nruns, dt)) != QK_OK || (st = run_probs(tp, nruns, x, dt, rw)) != QK_OK || (st = doc_probs(tp, nruns, rw, p)) != QK_OK)
+        if ((st = cache_rounds(tp, nruns, dt)) != QK_OK || (st = run_probs(tp, nruns, x, dt, rw)) != QK_OK ||
+            (st = doc_probs(tp, nruns, rw, p)) != QK_OK)
             goto out;
         st = QK_ENOMEM;
         if (!(cum = malloc(n * sizeof *cum)))
@@ -160,7 +159,8 @@ qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed c
         /* One generator per (topic, round): a resumed loop draws exactly what
          * an uninterrupted one would. */
         pool_topic_rng(&rng, o->seed, t, 2 + dt->nrounds);
-        for (long draws = 0; (o->active_fixed ? draws < cap : (long)k < cap) && draws < o->active_max_draws && total > 0;
+        for (long draws = 0;
+             (o->active_fixed ? draws < cap : (long)k < cap) && draws < o->active_max_draws && total > 0;
              draws++) {
             double u = qk_rng_uniform(&rng) * total;
             size_t lo = 0, hi = n - 1;

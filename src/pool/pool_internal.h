@@ -39,14 +39,14 @@ typedef struct design_topic {
     uint32_t *stratum; /* statap/strat: stratum of every document            */
     uint32_t *alloc;   /* statap/strat: stratum of the k-th unit             */
     size_t nstrata;
-    size_t *nh;        /* stratum sizes                                      */
-    size_t nrounds;    /* active                                             */
-    double *rw;        /* active: nrounds x nruns run probabilities          */
-    long *rdraws;      /* active: draws per round                            */
+    size_t *nh;                      /* stratum sizes                                      */
+    size_t nrounds;                  /* active                                             */
+    double *rw;                      /* active: nrounds x nruns run probabilities          */
+    long *rdraws;                    /* active: draws per round                            */
     uint32_t *draw_doc, *draw_round; /* active: every draw, in order          */
     size_t ndraws, capdraws, caprounds;
-    double *logq;      /* active: sum_t N_t log1p(-p_t(i)) over the rounds
-                          [0, logq_rounds), which no longer change        */
+    double *logq; /* active: sum_t N_t log1p(-p_t(i)) over the rounds
+                     [0, logq_rounds), which no longer change        */
     size_t logq_rounds;
 } design_topic;
 
@@ -82,9 +82,8 @@ qk_status pool_strata_setup(const qk_pool_topic *tp, size_t nruns, const qk_pool
 double pool_strata_pi(const design_topic *dt, uint32_t doc);
 qk_status pool_strata_next(const qk_pool_topic *tp, const signed char *x, design_topic *dt, long cap,
                            pool_out *out, size_t *nout);
-qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed char *x,
-                           design_topic *dt, const qk_pool_opts *o, size_t t, long cap, pool_out *out,
-                           size_t *nout);
+qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed char *x, design_topic *dt,
+                           const qk_pool_opts *o, size_t t, long cap, pool_out *out, size_t *nout);
 /* pi[d] of every document of the topic after the rounds so far (active). */
 qk_status pool_active_pi(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, double *pi);
 
@@ -92,16 +91,17 @@ qk_status pool_design_push_round(design_topic *dt, size_t nruns, const double *r
 qk_status pool_design_push_draw(design_topic *dt, uint32_t doc);
 
 /* Adaptive deterministic methods. */
-qk_status pool_mtc_next(const qk_pool_topic *tp, size_t nruns, const signed char *x,
-                        const qk_pool_opts *o, long cap, pool_out *out, size_t *nout);
-qk_status pool_mtf_next(const qk_pool_topic *tp, size_t nruns, const signed char *x,
-                        const qk_pool_opts *o, size_t t, long cap, pool_out *out, size_t *nout);
-qk_status pool_mab_next(const qk_pool_topic *tp, size_t nruns, const signed char *x,
-                        const qk_pool_opts *o, size_t t, long cap, pool_out *out, size_t *nout);
+qk_status pool_mtc_next(const qk_pool_topic *tp, size_t nruns, const signed char *x, const qk_pool_opts *o,
+                        long cap, pool_out *out, size_t *nout);
+qk_status pool_mtf_next(const qk_pool_topic *tp, size_t nruns, const signed char *x, const qk_pool_opts *o,
+                        size_t t, long cap, pool_out *out, size_t *nout);
+qk_status pool_mab_next(const qk_pool_topic *tp, size_t nruns, const signed char *x, const qk_pool_opts *o,
+                        size_t t, long cap, pool_out *out, size_t *nout);
 
 /* Topic t as the contributing runs see it: excluded runs' lists have
  * length 0. lenbuf holds nruns entries. */
-void pool_view(const qk_pool_runs *p, size_t t, const unsigned char *exclude, qk_pool_topic *v, size_t *lenbuf);
+void pool_view(const qk_pool_runs *p, size_t t, const unsigned char *exclude, qk_pool_topic *v,
+               size_t *lenbuf);
 #define POOL_NO_STRATUM UINT32_MAX
 
 /* A generator for topic t of a seeded method, independent of other topics. */

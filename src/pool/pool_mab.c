@@ -13,8 +13,8 @@
 
 #include <stdlib.h>
 
-qk_status pool_mab_next(const qk_pool_topic *tp, size_t nruns, const signed char *x,
-                        const qk_pool_opts *o, size_t t, long cap, pool_out *out, size_t *nout)
+qk_status pool_mab_next(const qk_pool_topic *tp, size_t nruns, const signed char *x, const qk_pool_opts *o,
+                        size_t t, long cap, pool_out *out, size_t *nout)
 {
     size_t n = tp->ndocs, k = 0;
     double *a = calloc(nruns, sizeof *a), *b = calloc(nruns, sizeof *b);

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-qk_status qk_pool_mtc_weights(const qk_pool_topic *tp, const size_t *runs, size_t nr,
-                              const signed char *x, double *w)
+qk_status qk_pool_mtc_weights(const qk_pool_topic *tp, const size_t *runs, size_t nr, const signed char *x,
+                              double *w)
 {
     size_t n = tp->ndocs, maxlen = 0;
     double *rmax = malloc((n ? n : 1) * sizeof *rmax), *rmin = malloc((n ? n : 1) * sizeof *rmin);
@@ -50,10 +50,14 @@ qk_status qk_pool_mtc_weights(const qk_pool_topic *tp, const size_t *runs, size_
              * rel (unjudged) so crel excludes it, and is in cnot. */
             vr = (double)crel / r + sufr[q + 1] + 1.0 / r;
             vn = (double)cnot / r + sufn[q + 1];
-            if (vr > rmax[d]) rmax[d] = vr;
-            if (vr < rmin[d]) rmin[d] = vr;
-            if (vn > nmax[d]) nmax[d] = vn;
-            if (vn < nmin[d]) nmin[d] = vn;
+            if (vr > rmax[d])
+                rmax[d] = vr;
+            if (vr < rmin[d])
+                rmin[d] = vr;
+            if (vn > nmax[d])
+                nmax[d] = vn;
+            if (vn < nmin[d])
+                nmin[d] = vn;
             hits[d]++;
         }
     }
@@ -64,8 +68,10 @@ qk_status qk_pool_mtc_weights(const qk_pool_topic *tp, const size_t *runs, size_
             continue;
         }
         if (hits[i] < nr) { /* a run that misses i contributes V = 0 */
-            if (rmin[i] > 0) rmin[i] = 0;
-            if (nmin[i] > 0) nmin[i] = 0;
+            if (rmin[i] > 0)
+                rmin[i] = 0;
+            if (nmin[i] > 0)
+                nmin[i] = 0;
         }
         wr = rmax[i] - rmin[i];
         wn = nmax[i] - nmin[i];
@@ -101,8 +107,8 @@ static int mkey_cmp(const void *a, const void *b)
 
 /* The batch is the `cap` heaviest unjudged documents: the weights cannot be
  * updated before the judgments come back, so batch 1 is exact MTC. */
-qk_status pool_mtc_next(const qk_pool_topic *tp, size_t nruns, const signed char *x,
-                        const qk_pool_opts *o, long cap, pool_out *out, size_t *nout)
+qk_status pool_mtc_next(const qk_pool_topic *tp, size_t nruns, const signed char *x, const qk_pool_opts *o,
+                        long cap, pool_out *out, size_t *nout)
 {
     size_t n = tp->ndocs, nr = 0, k = 0;
     size_t *runs = malloc(nruns * sizeof *runs);

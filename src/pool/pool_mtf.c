@@ -21,8 +21,8 @@ static size_t best_other(const long *pri, const unsigned char *alive, size_t nru
     return best;
 }
 
-qk_status pool_mtf_next(const qk_pool_topic *tp, size_t nruns, const signed char *x,
-                        const qk_pool_opts *o, size_t t, long cap, pool_out *out, size_t *nout)
+qk_status pool_mtf_next(const qk_pool_topic *tp, size_t nruns, const signed char *x, const qk_pool_opts *o,
+                        size_t t, long cap, pool_out *out, size_t *nout)
 {
     size_t n = tp->ndocs, k = 0, cur, nalive = 0;
     long *pri = malloc(nruns * sizeof *pri);

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const names[QK_POOL_NMETHODS] = {"depth", "topk", "rrf",  "rbp", "strat",
-                                                    "statap", "active", "mtc", "mtf", "mab", "rtc"};
+static const char *const names[QK_POOL_NMETHODS] = {"depth",  "topk", "rrf", "rbp", "strat", "statap",
+                                                    "active", "mtc",  "mtf", "mab", "rtc"};
 static const long default_cuts[] = {10, 30, 100};
 
 int qk_pool_method_parse(const char *name, qk_pool_method *out)
@@ -20,7 +20,10 @@ int qk_pool_method_parse(const char *name, qk_pool_method *out)
     return -1;
 }
 
-const char *qk_pool_method_name(qk_pool_method m) { return m < QK_POOL_NMETHODS ? names[m] : "?"; }
+const char *qk_pool_method_name(qk_pool_method m)
+{
+    return m < QK_POOL_NMETHODS ? names[m] : "?";
+}
 
 int qk_pool_method_samples(qk_pool_method m)
 {
@@ -60,19 +63,13 @@ static qk_status topic_next(const qk_pool_runs *p, size_t t, const signed char *
     *nout = 0;
     switch (o->method) {
     case QK_POOL_STRAT:
-    case QK_POOL_STATAP:
-        return pool_strata_next(tp, x, &d->t[t], cap, out, nout);
-    case QK_POOL_ACTIVE:
-        return pool_active_next(tp, p->nruns, x, &d->t[t], o, t, cap, out, nout);
+    case QK_POOL_STATAP: return pool_strata_next(tp, x, &d->t[t], cap, out, nout);
+    case QK_POOL_ACTIVE: return pool_active_next(tp, p->nruns, x, &d->t[t], o, t, cap, out, nout);
     case QK_POOL_MTC:
-    case QK_POOL_RTC:
-        return pool_mtc_next(tp, p->nruns, x, o, cap, out, nout);
-    case QK_POOL_MTF:
-        return pool_mtf_next(tp, p->nruns, x, o, t, cap, out, nout);
-    case QK_POOL_MAB:
-        return pool_mab_next(tp, p->nruns, x, o, t, cap, out, nout);
-    default:
-        break;
+    case QK_POOL_RTC: return pool_mtc_next(tp, p->nruns, x, o, cap, out, nout);
+    case QK_POOL_MTF: return pool_mtf_next(tp, p->nruns, x, o, t, cap, out, nout);
+    case QK_POOL_MAB: return pool_mab_next(tp, p->nruns, x, o, t, cap, out, nout);
+    default: break;
     }
     order = malloc((n ? n : 1) * sizeof *order);
     score = malloc((n ? n : 1) * sizeof *score);
@@ -89,8 +86,8 @@ static qk_status topic_next(const qk_pool_runs *p, size_t t, const signed char *
     else if (o->method == QK_POOL_TOPK)
         pool_order_topk(tp, p->nruns, order, score);
     else
-        pool_order_fusion(tp, p->nruns, o->method == QK_POOL_RBP, o->method == QK_POOL_RBP ? o->rbp_p : o->rrf_k,
-                          order, score);
+        pool_order_fusion(tp, p->nruns, o->method == QK_POOL_RBP,
+                          o->method == QK_POOL_RBP ? o->rbp_p : o->rrf_k, order, score);
     for (size_t i = 0; i < n && (long)k < cap; i++)
         if (x[order[i]] < 0 && minr[order[i]] > 0)
             out[k++] = (pool_out){order[i], 1.0, score[i], 0};
@@ -110,7 +107,8 @@ qk_status qk_pool_next(const qk_pool_runs *p, const qk_pool_judged *j, qk_pool_d
     *picks = NULL;
     *npicks = 0;
     if (qk_pool_method_samples(o->method) && (!d || d->method != o->method))
-        return qk_error_set(err, QK_EUSAGE, "method '%s' needs its sampling design", qk_pool_method_name(o->method));
+        return qk_error_set(err, QK_EUSAGE, "method '%s' needs its sampling design",
+                            qk_pool_method_name(o->method));
     if (o->batch <= 0 || o->budget < 0)
         return qk_error_set(err, QK_EUSAGE, "batch must be above 0 and budget at least 0");
     for (size_t t = 0; t < p->ntopics; t++)
@@ -132,7 +130,8 @@ qk_status qk_pool_next(const qk_pool_runs *p, const qk_pool_judged *j, qk_pool_d
             break;
         }
         for (size_t i = 0; i < k; i++)
-            (*picks)[(*npicks)++] = (qk_pool_pick){(uint32_t)t, out[i].doc, out[i].pi, out[i].draws, out[i].score};
+            (*picks)[(*npicks)++] =
+                (qk_pool_pick){(uint32_t)t, out[i].doc, out[i].pi, out[i].draws, out[i].score};
     }
     free(out);
     if (st != QK_OK) {
@@ -218,8 +217,8 @@ qk_status qk_pool_write_prels(const qk_pool_design *d, const qk_pool_runs *p, co
     return io_fail(f, err);
 }
 
-qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p,
-                               const qk_pool_judged *j, FILE *f, qk_error *err)
+qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+                               FILE *f, qk_error *err)
 {
     if (d->method != QK_POOL_STRAT && d->method != QK_POOL_STATAP)
         return qk_error_set(err, QK_EUSAGE, "a strata file needs method strat or statap");
@@ -233,8 +232,8 @@ qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p,
         /* every pooled document, -1 when not sampled (or sampled, unjudged) */
         for (size_t doc = 0; doc < p->topics[t].pub.ndocs; doc++)
             if (dt->stratum[doc] != POOL_NO_STRATUM)
-                fprintf(f, "%s 0 %s %u %d\n", p->topics[t].qid, p->topics[t].docnos[doc], dt->stratum[doc] + 1,
-                    in[doc] && j->x[t][doc] >= 0 ? j->x[t][doc] : -1);
+                fprintf(f, "%s 0 %s %u %d\n", p->topics[t].qid, p->topics[t].docnos[doc],
+                        dt->stratum[doc] + 1, in[doc] && j->x[t][doc] >= 0 ? j->x[t][doc] : -1);
         free(in);
     }
     return io_fail(f, err);

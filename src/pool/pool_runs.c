@@ -71,8 +71,8 @@ static int dpos_cmp(const void *a, const void *b)
     return c ? c : (x->i < y->i ? -1 : x->i > y->i);
 }
 
-qk_status qk_pool_runs_add(qk_pool_runs *p, size_t r, const char *qid, const char *const *docnos,
-                           size_t n, qk_error *err)
+qk_status qk_pool_runs_add(qk_pool_runs *p, size_t r, const char *qid, const char *const *docnos, size_t n,
+                           qk_error *err)
 {
     pool_entry *e;
     if (p->finished || r >= p->nruns)
@@ -126,7 +126,10 @@ static int entry_cmp(const void *a, const void *b)
     return c ? c : (x->run < y->run ? -1 : x->run > y->run);
 }
 
-static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 /* Build topic tp from entries e[0..n) (all of one qid). */
 static qk_status build_topic(qk_pool_runs *p, pool_topic *tp, pool_entry *e, size_t n)
@@ -275,11 +278,26 @@ out:
     return st;
 }
 
-size_t qk_pool_num_runs(const qk_pool_runs *p) { return p->nruns; }
-const char *qk_pool_runid(const qk_pool_runs *p, size_t r) { return p->runids[r]; }
-long qk_pool_depth(const qk_pool_runs *p) { return p->depth; }
-size_t qk_pool_num_topics(const qk_pool_runs *p) { return p->ntopics; }
-const qk_pool_topic *qk_pool_topic_at(const qk_pool_runs *p, size_t t) { return &p->topics[t].pub; }
+size_t qk_pool_num_runs(const qk_pool_runs *p)
+{
+    return p->nruns;
+}
+const char *qk_pool_runid(const qk_pool_runs *p, size_t r)
+{
+    return p->runids[r];
+}
+long qk_pool_depth(const qk_pool_runs *p)
+{
+    return p->depth;
+}
+size_t qk_pool_num_topics(const qk_pool_runs *p)
+{
+    return p->ntopics;
+}
+const qk_pool_topic *qk_pool_topic_at(const qk_pool_runs *p, size_t t)
+{
+    return &p->topics[t].pub;
+}
 
 int qk_pool_find_topic(const qk_pool_runs *p, const char *qid, size_t *t)
 {
@@ -388,7 +406,8 @@ void pool_topic_rng(qk_rng *r, uint64_t seed, size_t t, uint64_t salt)
     qk_rng_seed(r, seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(t + 1)) ^ (salt << 32));
 }
 
-void pool_view(const qk_pool_runs *p, size_t t, const unsigned char *exclude, qk_pool_topic *v, size_t *lenbuf)
+void pool_view(const qk_pool_runs *p, size_t t, const unsigned char *exclude, qk_pool_topic *v,
+               size_t *lenbuf)
 {
     *v = p->topics[t].pub;
     if (!exclude)

@@ -39,8 +39,8 @@ typedef struct job {
 
 static int deterministic(qk_pool_method m)
 {
-    return m == QK_POOL_DEPTH || m == QK_POOL_TOPK || m == QK_POOL_RRF || m == QK_POOL_RBP || m == QK_POOL_MTC ||
-           m == QK_POOL_RTC;
+    return m == QK_POOL_DEPTH || m == QK_POOL_TOPK || m == QK_POOL_RRF || m == QK_POOL_RBP ||
+           m == QK_POOL_MTC || m == QK_POOL_RTC;
 }
 
 static uint64_t mix(uint64_t x)
@@ -72,8 +72,8 @@ static cell *cell_at(const job *jb, size_t m, size_t b, size_t trial)
 
 /* Run method mi of trial `trial` for one group (want = its runs, exclude =
  * the same mask) or for all runs; est_all[b] collects the estimates. */
-static qk_status run_pass(const sim_ctx *c, size_t mi, size_t trial, const unsigned char *mask, double **est_all,
-                          double *judged, double *relevant, job *jb)
+static qk_status run_pass(const sim_ctx *c, size_t mi, size_t trial, const unsigned char *mask,
+                          double **est_all, double *judged, double *relevant, job *jb)
 {
     const qk_pool_sim_opts *o = c->o;
     const qk_pool_runs *p = c->p;
@@ -100,7 +100,7 @@ static qk_status run_pass(const sim_ctx *c, size_t mi, size_t trial, const unsig
                : (po.method == QK_POOL_MTC || po.method == QK_POOL_RTC || po.method == QK_POOL_MTF ||
                   po.method == QK_POOL_MAB)
                    ? 1
-                                                                                                  : 1000000;
+                   : 1000000;
     if ((st = qk_pool_judged_new(p, &J, NULL)) != QK_OK ||
         (qk_pool_method_samples(po.method) && (st = qk_pool_design_new(p, &po, &D, NULL)) != QK_OK))
         goto out;
@@ -113,7 +113,8 @@ static qk_status run_pass(const sim_ctx *c, size_t mi, size_t trial, const unsig
                 goto out;
             for (size_t k = 0; k < n; k++) {
                 size_t ci = ci_of[pk[k].topic];
-                qk_pool_judged_set(J, pk[k].topic, pk[k].doc, ci == (size_t)-1 ? 0 : oracle(c, ci, pk[k].doc, trial));
+                qk_pool_judged_set(J, pk[k].topic, pk[k].doc,
+                                   ci == (size_t)-1 ? 0 : oracle(c, ci, pk[k].doc, trial));
             }
             free(pk);
             if (n == 0)
@@ -280,11 +281,11 @@ static void summarise(const job *jb, size_t m, size_t b, qk_pool_sim_row *row)
     memset(row, 0, sizeof *row);
     row->method = o->methods[m];
     row->budget = o->budgets[b];
-#define FIELD(f, dst, sdp)                                                                                  \
-    do {                                                                                                   \
-        for (size_t t = 0; t < T && t < 4096; t++)                                                          \
-            tmp[t] = cell_at(jb, m, b, t)->f;                                                               \
-        dst = mean_of(tmp, T < 4096 ? T : 4096, sdp);                                                    \
+#define FIELD(f, dst, sdp)                                                                                   \
+    do {                                                                                                     \
+        for (size_t t = 0; t < T && t < 4096; t++)                                                           \
+            tmp[t] = cell_at(jb, m, b, t)->f;                                                                \
+        dst = mean_of(tmp, T < 4096 ? T : 4096, sdp);                                                        \
     } while (0)
     FIELD(judged, row->judged, NULL);
     FIELD(relevant, row->relevant, NULL);
@@ -297,7 +298,8 @@ static void summarise(const job *jb, size_t m, size_t b, qk_pool_sim_row *row)
     FIELD(top_ok, row->top_pair, NULL);
 #undef FIELD
     row->conf = row->conf_acc = row->w = NAN;
-    if ((o->methods[m] == QK_POOL_MTC || o->methods[m] == QK_POOL_RTC) && !o->logo && jb->c->npairs > 0 && c0->pneg) {
+    if ((o->methods[m] == QK_POOL_MTC || o->methods[m] == QK_POOL_RTC) && !o->logo && jb->c->npairs > 0 &&
+        c0->pneg) {
         size_t np = jb->c->npairs * T, k = 0;
         double *pn = malloc(np * sizeof *pn), *dl = malloc(np * sizeof *dl), cs = 0;
         qk_calibration cal;
@@ -334,10 +336,12 @@ qk_status qk_pool_simulate(const qk_pool_runs *p, const qk_qrels *truth, const q
     if (truth_map)
         *truth_map = NULL;
     if (!o->nmethods || !o->nbudgets || !o->trials || (o->logo && !o->group))
-        return qk_error_set(err, QK_EUSAGE, "the simulation needs methods, budgets, trials (and groups for logo)");
+        return qk_error_set(err, QK_EUSAGE,
+                            "the simulation needs methods, budgets, trials (and groups for logo)");
     for (size_t m = 0; m < o->nmethods; m++)
         if (o->methods[m] == QK_POOL_RTC && (!o->run_paths || o->logo))
-            return qk_error_set(err, QK_EUSAGE, "rtc needs the run files and does not combine with leave-one-group-out");
+            return qk_error_set(err, QK_EUSAGE,
+                                "rtc needs the run files and does not combine with leave-one-group-out");
     for (size_t b = 1; b < o->nbudgets; b++)
         if (o->budgets[b] < o->budgets[b - 1])
             return qk_error_set(err, QK_EUSAGE, "budgets must be in increasing order");
@@ -347,14 +351,16 @@ qk_status qk_pool_simulate(const qk_pool_runs *p, const qk_qrels *truth, const q
     jb.c = &c;
     jb.total = o->trials;
     pthread_mutex_init(&jb.mu, NULL);
-    if (!(jb.cells = calloc(ncells, sizeof *jb.cells)) || !(*rows = calloc(o->nmethods * o->nbudgets, sizeof **rows))) {
+    if (!(jb.cells = calloc(ncells, sizeof *jb.cells)) ||
+        !(*rows = calloc(o->nmethods * o->nbudgets, sizeof **rows))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
     for (size_t i = 0; i < ncells; i++)
         if ((o->methods[i / (o->nbudgets * o->trials)] == QK_POOL_MTC ||
              o->methods[i / (o->nbudgets * o->trials)] == QK_POOL_RTC) &&
-            (!(jb.cells[i].pneg = calloc(nr, sizeof(double))) || !(jb.cells[i].delta = calloc(nr, sizeof(double))))) {
+            (!(jb.cells[i].pneg = calloc(nr, sizeof(double))) ||
+             !(jb.cells[i].delta = calloc(nr, sizeof(double))))) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }

@@ -77,8 +77,8 @@ qk_status sim_ctx_init(sim_ctx *c, const qk_pool_runs *p, const qk_qrels *q, con
     memset(c, 0, sizeof *c);
     c->p = p;
     c->o = o;
-    if (!(c->topic = calloc(nt ? nt : 1, sizeof *c->topic)) || !(c->rel = calloc(nt ? nt : 1, sizeof *c->rel)) ||
-        !(c->R = calloc(nt ? nt : 1, sizeof *c->R)) ||
+    if (!(c->topic = calloc(nt ? nt : 1, sizeof *c->topic)) ||
+        !(c->rel = calloc(nt ? nt : 1, sizeof *c->rel)) || !(c->R = calloc(nt ? nt : 1, sizeof *c->R)) ||
         !(c->truth = calloc(QK_SIM_NMEASURES * nr, sizeof *c->truth)) ||
         !(c->by_truth = malloc(nr * sizeof *c->by_truth)))
         goto nomem;

@@ -9,13 +9,13 @@
 typedef struct sim_ctx {
     const qk_pool_runs *p;
     const qk_pool_sim_opts *o;
-    size_t nt;          /* topics evaluated (R > 0)                        */
-    size_t *topic;      /* their pool topic indices                        */
-    signed char **rel;  /* true relevance of every pool document           */
-    double *R;          /* true R of each topic (pool or qrels, see truth) */
-    double *truth;      /* QK_SIM_NMEASURES x nruns: true means            */
-    size_t *by_truth;   /* runs by true MAP, best first                    */
-    size_t npairs;      /* neighbours in the true ranking with different MAP */
+    size_t nt;               /* topics evaluated (R > 0)                        */
+    size_t *topic;           /* their pool topic indices                        */
+    signed char **rel;       /* true relevance of every pool document           */
+    double *R;               /* true R of each topic (pool or qrels, see truth) */
+    double *truth;           /* QK_SIM_NMEASURES x nruns: true means            */
+    size_t *by_truth;        /* runs by true MAP, best first                    */
+    size_t npairs;           /* neighbours in the true ranking with different MAP */
     size_t *pair_a, *pair_b; /* pair 0 is the top pair: the best run and the
                                 best one below it                          */
 } sim_ctx;

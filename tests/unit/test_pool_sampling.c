@@ -3,11 +3,13 @@
  * says (src/pool/pool_strata.c, pool_statap.c, pool_active.c,
  * pool_design.c). The margins are wide (5 standard errors) so the checks
  * hold for any seed while still catching a wrong formula. */
+// clang-format off: cmocka needs these first
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 #include <stdio.h>
@@ -75,7 +77,8 @@ static void test_statap_pi_by_hand(void **state)
     uint32_t a, b, c;
     const qk_pool_topic *tp = qk_pool_topic_at(p, 0);
     (void)state;
-    assert_true(qk_pool_find_doc(tp, "a", &a) && qk_pool_find_doc(tp, "b", &b) && qk_pool_find_doc(tp, "c", &c));
+    assert_true(qk_pool_find_doc(tp, "a", &a) && qk_pool_find_doc(tp, "b", &b) &&
+                qk_pool_find_doc(tp, "c", &c));
     for (uint64_t s = 1; s <= 2000; s++) {
         one_sample(p, QK_POOL_STATAP, 2, s, 2, pi, hits);
         near(pi[b], 1.0, 0);
@@ -154,7 +157,8 @@ static void test_active_first_round(void **state)
     uint32_t a, b, c;
     const qk_pool_topic *tp = qk_pool_topic_at(p, 0);
     (void)state;
-    assert_true(qk_pool_find_doc(tp, "a", &a) && qk_pool_find_doc(tp, "b", &b) && qk_pool_find_doc(tp, "c", &c));
+    assert_true(qk_pool_find_doc(tp, "a", &a) && qk_pool_find_doc(tp, "b", &b) &&
+                qk_pool_find_doc(tp, "c", &c));
     p_ex[a] = 0.3125;
     p_ex[b] = 0.5;
     p_ex[c] = 0.1875;
@@ -260,8 +264,8 @@ static void test_design_file_continues(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_statap_pi_by_hand),  cmocka_unit_test(test_statap_frequencies),
-        cmocka_unit_test(test_active_first_round), cmocka_unit_test(test_active_pi_formula),
+        cmocka_unit_test(test_statap_pi_by_hand),     cmocka_unit_test(test_statap_frequencies),
+        cmocka_unit_test(test_active_first_round),    cmocka_unit_test(test_active_pi_formula),
         cmocka_unit_test(test_design_file_continues),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,11 +3,13 @@
  * ones of qrelkit eval -R prels / -R draws on the same sample, and the
  * harness on cases whose answer is known (complete judgments give RMSE 0
  * and tau 1; the thread count does not change the results). */
+// clang-format off: cmocka needs these first
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 #include <stdio.h>
@@ -82,7 +84,8 @@ static void fixture_free(fixture *f)
 }
 
 /* Judge with method m to budget b; the qrels answer. */
-static void judge(const fixture *f, qk_pool_method m, long b, long batch, qk_pool_judged **J, qk_pool_design **D)
+static void judge(const fixture *f, qk_pool_method m, long b, long batch, qk_pool_judged **J,
+                  qk_pool_design **D)
 {
     qk_pool_opts o;
     qk_error err = {0};
@@ -105,7 +108,8 @@ static void judge(const fixture *f, qk_pool_method m, long b, long batch, qk_poo
             size_t qt;
             const qk_judgment *jd;
             assert_true(qk_qrels_find_topic(f->q, tp->qid, strlen(tp->qid), &qt));
-            assert_true(qk_qrels_find_doc(f->q, qt, tp->docnos[pk[i].doc], strlen(tp->docnos[pk[i].doc]), &qd));
+            assert_true(
+                qk_qrels_find_doc(f->q, qt, tp->docnos[pk[i].doc], strlen(tp->docnos[pk[i].doc]), &qd));
             jd = qk_qrels_get(f->q, qt, 0, qd);
             qk_pool_judged_set(*J, pk[i].topic, pk[i].doc, jd->rel > 0);
         }
@@ -146,7 +150,7 @@ static void test_estimators_match_eval(void **state)
         judge(&f, ms[mi], 7, 3, &J, &D);
         assert_int_equal(sim_estimate(&c, ms[mi], J, D, NULL, est), QK_OK);
         assert_int_equal(ms[mi] == QK_POOL_STATAP ? qk_pool_write_prels(D, f.p, J, out, &err)
-                                                   : qk_pool_write_draws(D, f.p, J, out, &err),
+                                                  : qk_pool_write_draws(D, f.p, J, out, &err),
                          QK_OK);
         fclose(out);
         for (int r = 0; r < 3; r++) {
@@ -210,12 +214,13 @@ static void test_simulation_known_answers(void **state)
         near(r->tau, 1, 1e-12);
     }
     near(rows[0].judged, 4, 0);
-    near(rows[1].judged, (double)qk_pool_topic_at(f.p, 0)->ndocs / 2 + (double)qk_pool_topic_at(f.p, 1)->ndocs / 2,
-         1e-12);
+    near(rows[1].judged,
+         (double)qk_pool_topic_at(f.p, 0)->ndocs / 2 + (double)qk_pool_topic_at(f.p, 1)->ndocs / 2, 1e-12);
     so.threads = 2;
     assert_int_equal(qk_pool_simulate(f.p, f.q, &so, &rows2, NULL, &err), QK_OK);
     for (size_t i = 0; i < 8; i++) {
-        assert_true(rows[i].rmse[0] == rows2[i].rmse[0] || (isnan(rows[i].rmse[0]) && isnan(rows2[i].rmse[0])));
+        assert_true(rows[i].rmse[0] == rows2[i].rmse[0] ||
+                    (isnan(rows[i].rmse[0]) && isnan(rows2[i].rmse[0])));
         assert_true(rows[i].tau == rows2[i].tau || (isnan(rows[i].tau) && isnan(rows2[i].tau)));
         assert_true(rows[i].judged == rows2[i].judged);
     }

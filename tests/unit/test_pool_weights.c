@@ -1,11 +1,13 @@
 /* AP-prior weights, ordered pools and MTC weights on cases worked by hand
  * (src/pool/pool_prior.c, pool_depth.c, pool_topk.c, pool_fusion.c,
  * pool_mtc.c). Reference values: spec 001-004 §3.2 and §3.6 [D] vectors. */
+// clang-format off: cmocka needs these first
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 #include <stdio.h>
@@ -170,8 +172,8 @@ static void test_mtc_weights_by_hand(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ap_prior_spec_vectors),   cmocka_unit_test(test_doc_weights_by_hand),
-        cmocka_unit_test(test_ordered_pools),           cmocka_unit_test(test_mtc_initial_weights_spec),
+        cmocka_unit_test(test_ap_prior_spec_vectors), cmocka_unit_test(test_doc_weights_by_hand),
+        cmocka_unit_test(test_ordered_pools),         cmocka_unit_test(test_mtc_initial_weights_spec),
         cmocka_unit_test(test_mtc_weights_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
