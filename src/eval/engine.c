@@ -292,16 +292,29 @@ static int keep_topic(void *vc, const char *qid)
            (!c->o->only_topic || strcmp(c->o->only_topic, qid) == 0);
 }
 
-static qk_status one_topic(void *vc, const qk_run_topic *rt, qk_error *err)
+/* Ranking needs nothing from the qrels, so the reader thread can do it. */
+static qk_status rank_one(void *vc, const qk_run_topic *rt, void *state, qk_error *err)
+{
+    run_ctx *c = vc;
+    return qk_rank_topic(state, rt, c->o, prefs_format(qk_qrels_format(c->r->q)), c->path, err);
+}
+
+static qk_status score_one(void *vc, const qk_run_topic *rt, void *state, qk_error *err)
 {
     run_ctx *c = vc;
     size_t t;
+    qk_qrels_find_topic(c->r->q, rt->qid, strlen(rt->qid), &t);
+    return eval_topic(c->r, state, t, c->o, err);
+}
+
+static qk_status one_topic(void *vc, const qk_run_topic *rt, qk_error *err)
+{
+    run_ctx *c = vc;
     qk_status st;
     if (!keep_topic(c, rt->qid))
         return QK_OK;
-    qk_qrels_find_topic(c->r->q, rt->qid, strlen(rt->qid), &t);
-    st = qk_rank_topic(c->sc, rt, c->o, prefs_format(qk_qrels_format(c->r->q)), c->path, err);
-    return st != QK_OK ? st : eval_topic(c->r, c->sc, t, c->o, err);
+    st = rank_one(c, rt, c->sc, err);
+    return st != QK_OK ? st : score_one(c, rt, c->sc, err);
 }
 
 static int use_threads(const qk_eval_opts *o)
@@ -323,7 +336,15 @@ static qk_status read_run(qk_eval_result *r, qk_scratch *sc, const char *path, c
     if (st != QK_OK)
         return st;
     if (use_threads(o)) {
-        if ((st = qk_run_pipeline(*sp, keep_topic, one_topic, &c, &split, err)) != QK_OK || !split)
+        qk_scratch slots[QK_PIPE_SLOTS];
+        void *states[QK_PIPE_SLOTS];
+        memset(slots, 0, sizeof slots);
+        for (int k = 0; k < QK_PIPE_SLOTS; k++)
+            states[k] = &slots[k];
+        st = qk_run_pipeline(*sp, keep_topic, rank_one, score_one, &c, states, &split, err);
+        for (int k = 0; k < QK_PIPE_SLOTS; k++)
+            scratch_free(&slots[k]);
+        if (st != QK_OK || !split)
             return st;
         reset_topics(r);
         if ((st = qk_run_restart(*sp, QK_RUN_GROUP_ALL, err)) != QK_OK)

@@ -1,5 +1,5 @@
-/* Two-thread evaluation: one thread parses the run while the calling thread
- * ranks and scores the topics already read. Topics are handed over through
+/* Two-thread evaluation: one thread parses and ranks the run's topics while
+ * the calling thread looks up judgments and scores the topics already read. Topics are handed over through
  * a small ring of slots, in file order, so results are the same as with one
  * thread. On the 5,000-topic benchmark parsing and scoring cost about the
  * same, so the overlap nearly halves the run phase. */
@@ -9,7 +9,7 @@
 
 #include "pipeline.h"
 
-#define NSLOT 4
+#define NSLOT QK_PIPE_SLOTS
 
 typedef struct slot {
     char *qid, *arena;
@@ -30,6 +30,8 @@ typedef struct pipe_state {
     qk_error perr;
     qk_run_stream *s;
     qk_topic_keep_fn keep;
+    qk_topic_fn prep;
+    void *const *states;
     void *ctx;
 } pipe_state;
 
@@ -116,6 +118,15 @@ static void *producer(void *arg)
             finish(p, QK_ENOMEM, 0);
             return NULL;
         }
+        {
+            slot *sl = &p->slots[tail];
+            qk_run_topic own = {sl->qid, sl->n, sl->docnos, sl->scores, sl->lines};
+            qk_status st = p->prep(p->ctx, &own, p->states[tail], &p->perr);
+            if (st != QK_OK) {
+                finish(p, st, 0);
+                return NULL;
+            }
+        }
         pthread_mutex_lock(&p->mu);
         p->count++;
         pthread_cond_broadcast(&p->cv);
@@ -123,8 +134,8 @@ static void *producer(void *arg)
     }
 }
 
-qk_status qk_run_pipeline(qk_run_stream *s, qk_topic_keep_fn keep, qk_topic_fn fn, void *ctx, int *split,
-                          qk_error *err)
+qk_status qk_run_pipeline(qk_run_stream *s, qk_topic_keep_fn keep, qk_topic_fn prep, qk_topic_fn fn,
+                          void *ctx, void *const states[QK_PIPE_SLOTS], int *split, qk_error *err)
 {
     pipe_state p;
     pthread_t th;
@@ -132,6 +143,8 @@ qk_status qk_run_pipeline(qk_run_stream *s, qk_topic_keep_fn keep, qk_topic_fn f
     memset(&p, 0, sizeof p);
     p.s = s;
     p.keep = keep;
+    p.prep = prep;
+    p.states = states;
     p.ctx = ctx;
     *split = 0;
     pthread_mutex_init(&p.mu, NULL);
@@ -143,6 +156,7 @@ qk_status qk_run_pipeline(qk_run_stream *s, qk_topic_keep_fn keep, qk_topic_fn f
     }
     for (;;) {
         slot *sl;
+        size_t k;
         qk_run_topic rt;
         pthread_mutex_lock(&p.mu);
         while (p.count == 0 && !p.done)
@@ -151,10 +165,11 @@ qk_status qk_run_pipeline(qk_run_stream *s, qk_topic_keep_fn keep, qk_topic_fn f
             pthread_mutex_unlock(&p.mu);
             break;
         }
-        sl = &p.slots[p.head];
+        k = p.head;
+        sl = &p.slots[k];
         pthread_mutex_unlock(&p.mu);
         rt = (qk_run_topic){sl->qid, sl->n, sl->docnos, sl->scores, sl->lines};
-        st = fn(ctx, &rt, err);
+        st = fn(ctx, &rt, states[k], err);
         pthread_mutex_lock(&p.mu);
         p.head = (p.head + 1) % NSLOT;
         p.count--;

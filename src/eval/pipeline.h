@@ -7,13 +7,18 @@
 /* Called on the reader thread: 0 to skip a topic without handing it over.
  * Must only read shared data. */
 typedef int (*qk_topic_keep_fn)(void *ctx, const char *qid);
-/* Called on the calling thread for every kept topic, in file order. */
-typedef qk_status (*qk_topic_fn)(void *ctx, const qk_run_topic *rt, qk_error *err);
+/* Work on one kept topic. prep runs on the reader thread right after the
+ * topic is read, fn on the calling thread, in file order; both get the
+ * topic's slot state (states[k] of qk_run_pipeline), which fn may read
+ * until it returns. */
+typedef qk_status (*qk_topic_fn)(void *ctx, const qk_run_topic *rt, void *state, qk_error *err);
 
-/* Read s to its end, calling fn for each kept topic. *split is set when a
- * topic's lines were not contiguous (the caller then re-reads in grouped
- * mode; topics handed over so far must be discarded). */
-qk_status qk_run_pipeline(qk_run_stream *s, qk_topic_keep_fn keep, qk_topic_fn fn, void *ctx, int *split,
-                          qk_error *err);
+#define QK_PIPE_SLOTS 4
+
+/* Read s to its end, calling prep then fn for each kept topic. *split is
+ * set when a topic's lines were not contiguous (the caller then re-reads in
+ * grouped mode; topics handed over so far must be discarded). */
+qk_status qk_run_pipeline(qk_run_stream *s, qk_topic_keep_fn keep, qk_topic_fn prep, qk_topic_fn fn,
+                          void *ctx, void *const states[QK_PIPE_SLOTS], int *split, qk_error *err);
 
 #endif
