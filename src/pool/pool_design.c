@@ -138,8 +138,18 @@ static qk_status read_line(qk_pool_design *d, const qk_pool_runs *p, const qk_po
     } else if (strcmp(key, "seed") == 0 && nf == 2) {
         if (strtoull(a, NULL, 10) != o->seed)
             return BAD("design was made with seed %s, not %llu", a, (unsigned long long)o->seed);
-    } else if ((strcmp(key, "strata") == 0 || strcmp(key, "cuts") == 0) && nf == 2) {
-        /* informative: the options must give the same (checked by the user) */
+    } else if (strcmp(key, "strata") == 0 && nf == 2) {
+        /* the strata decide every pi: a design only continues with its own */
+        if (strtoul(a, NULL, 10) != (o->strata ? o->strata : 1))
+            return BAD("design was made with --strata %s, not %zu", a, o->strata);
+    } else if (strcmp(key, "cuts") == 0 && nf == 2) {
+        char want[1024];
+        size_t len = 0;
+        want[0] = 0;
+        for (size_t c = 0; c < o->ncuts && len < sizeof want - 24; c++)
+            len += (size_t)snprintf(want + len, sizeof want - len, "%s%ld", c ? "," : "", o->cuts[c]);
+        if (strcmp(a, want) != 0)
+            return BAD("design was made with --cuts %s, not %s", a, want);
     } else if (strcmp(key, "run") == 0 && nf == 2) {
         if (*nrun >= p->nruns || strcmp(a, p->runids[*nrun]) != 0)
             return BAD("run '%s' does not match the runs given (same runs, same order)", a);
