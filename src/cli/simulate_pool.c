@@ -21,7 +21,7 @@ const char qk_help_simulate_pool[] =
     "evaluation for the budget? FULL (complete judgments) plays the assessor. Each\n"
     "method of `qrelkit pool` judges up to each budget (documents per topic), in\n"
     "--trials independent trials, and the runs are scored with that method's\n"
-    "estimator: statAP (statap, strat), Horvitz-Thompson (active), expected AP\n"
+    "estimator: xinfAP (strat), statAP (statap), Horvitz-Thompson (active), expected AP\n"
     "(mtc; rtc with the RTC model's probabilities, refitted at every budget) or\n"
     "judged documents only (depth, topk, rrf, rbp, mtf, mab). Per method\n"
     "and budget it prints, averaged over trials: judgments used per topic,\n"

@@ -129,6 +129,9 @@ static qk_status run_pass(const sim_ctx *c, size_t mi, size_t trial, const unsig
                     ce->delta[k] = c->truth[c->pair_a[k]] - c->truth[c->pair_b[k]];
             if (!mask && c->npairs)
                 ce->conf = 1 - ce->pneg[0];
+        } else if (po.method == QK_POOL_STRAT && o->run_paths) {
+            if ((st = sim_xinfap(c, J, D, mask, est, NULL)) != QK_OK)
+                goto out;
         } else if ((st = sim_estimate(c, po.method, J, D, mask, est)) != QK_OK)
             goto out;
         for (size_t r = 0; r < nr; r++)

@@ -3,7 +3,9 @@
  * is relevant), R counting the relevant documents of the pool (what the
  * samplers estimate: Li §1.8.1 takes the depth-100 pool as complete) or of
  * the whole qrels (trec_eval's R). Estimators, per topic and run:
- *   statap, strat  statAP (MQ 2007 Eqs. 8-9) as qk_statap_eval computes it
+ *   strat          xinfAP from the strata file (sim_xinfap, below); without
+ *                  the run files, the statAP form as for statap
+ *   statap         statAP (MQ 2007 Eqs. 8-9) as qk_statap_eval computes it
  *                  from a prels file: R^ = sum_rel 1/pi, PC^(k) = (1/k)
  *                  sum_{sampled, rank<=k} rel/pi (a document counting
  *                  itself as 1), AP^ = sum_{sampled rel} PC^(rank)/pi / R^,
@@ -394,5 +396,60 @@ out:
         close(pfd);
     remove(qpath);
     remove(ppath);
+    return st;
+}
+
+qk_status sim_xinfap(const sim_ctx *c, const qk_pool_judged *j, const qk_pool_design *d,
+                     const unsigned char *want, double *est, qk_error *err)
+{
+    const qk_pool_runs *p = c->p;
+    size_t nr = qk_pool_num_runs(p);
+    char path[] = "/tmp/qk_simstrata_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    qk_strata *sd = NULL;
+    qk_status st;
+    if (!f) {
+        if (fd >= 0) {
+            close(fd);
+            remove(path);
+        }
+        return qk_error_set(err, QK_EIO, "cannot write a temporary strata file");
+    }
+    st = qk_pool_write_strata(d, p, j, f, err);
+    if (fclose(f) != 0 && st == QK_OK)
+        st = qk_error_set(err, QK_EIO, "cannot write '%s'", path);
+    if (st == QK_OK)
+        st = qk_strata_read(path, &sd, err);
+    for (size_t r = 0; st == QK_OK && r < nr; r++) {
+        qk_est_table *t = NULL;
+        size_t vap, vp10;
+        if (want && !want[r])
+            continue;
+        est[0 * nr + r] = est[1 * nr + r] = 0;
+        est[2 * nr + r] = NAN;
+        if ((st = qk_xinfap_eval(sd, c->o->run_paths[r], qk_pool_depth(p), &t, err)) != QK_OK)
+            break;
+        vap = qk_est_table_find(t, "infAP");
+        vp10 = qk_est_table_find(t, "iP10");
+        /* Over the simulation's topics; one the run lacks scores 0. */
+        for (size_t i = 0; i < t->ntopics; i++) {
+            size_t pt;
+            int in = 0;
+            if (!qk_pool_find_topic(p, t->topics[i], &pt))
+                continue;
+            for (size_t k = 0; k < c->nt && !in; k++)
+                in = c->topic[k] == pt;
+            if (!in)
+                continue;
+            if (!isnan(t->v[i * t->nvalues + vap]))
+                est[0 * nr + r] += t->v[i * t->nvalues + vap] / (double)c->nt;
+            if (!isnan(t->v[i * t->nvalues + vp10]))
+                est[1 * nr + r] += t->v[i * t->nvalues + vp10] / (double)c->nt;
+        }
+        qk_est_table_free(t);
+    }
+    qk_strata_free(sd);
+    remove(path);
     return st;
 }

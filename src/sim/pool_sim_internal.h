@@ -38,4 +38,9 @@ qk_status sim_mtc_pneg(const sim_ctx *c, const qk_pool_judged *j, size_t a, size
  * (written to a temporary qrels file; the runs are read from their files). */
 qk_status sim_rtc(const sim_ctx *c, const qk_pool_judged *j, double *est, double *pneg, qk_error *err);
 
+/* strat: xinfAP (qk_xinfap_eval on the strata file of the sample) for MAP,
+ * iP10 for P@10; no R-prec estimate (NaN). Reads the run files. */
+qk_status sim_xinfap(const sim_ctx *c, const qk_pool_judged *j, const qk_pool_design *d, const unsigned char *want,
+                     double *est, qk_error *err);
+
 #endif
