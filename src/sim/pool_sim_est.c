@@ -26,6 +26,7 @@
 #include "pool_sim_internal.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,6 +317,11 @@ qk_status sim_mtc_pneg(const sim_ctx *c, const qk_pool_judged *j, size_t a, size
     return QK_OK;
 }
 
+/* The file readers behind qk_strata_read and qk_conf_eval sort with
+ * file-scope state (src/io/sample_index.c says so), so trials running in
+ * parallel take turns through them. */
+static pthread_mutex_t io_mu = PTHREAD_MUTEX_INITIALIZER;
+
 /* The probabilities "topic docno p" that qk_conf_eval wrote, into prob[t][d]. */
 static qk_status read_probs(const sim_ctx *c, FILE *f, double **prob)
 {
@@ -362,7 +368,10 @@ qk_status sim_rtc(const sim_ctx *c, const qk_pool_judged *j, double *est, double
     qk_conf_opts_init(&co);
     co.model = QK_PROB_RTC;
     co.depth = qk_pool_depth(p);
-    if ((st = qk_conf_eval(qpath, c->o->run_paths, nr, &co, pf, &res, err)) != QK_OK)
+    pthread_mutex_lock(&io_mu);
+    st = qk_conf_eval(qpath, c->o->run_paths, nr, &co, pf, &res, err);
+    pthread_mutex_unlock(&io_mu);
+    if (st != QK_OK)
         goto out;
     rewind(pf);
     read_probs(c, pf, prob);
@@ -419,6 +428,7 @@ qk_status sim_xinfap(const sim_ctx *c, const qk_pool_judged *j, const qk_pool_de
     st = qk_pool_write_strata(d, p, j, f, err);
     if (fclose(f) != 0 && st == QK_OK)
         st = qk_error_set(err, QK_EIO, "cannot write '%s'", path);
+    pthread_mutex_lock(&io_mu);
     if (st == QK_OK)
         st = qk_strata_read(path, &sd, err);
     for (size_t r = 0; st == QK_OK && r < nr; r++) {
@@ -449,6 +459,7 @@ qk_status sim_xinfap(const sim_ctx *c, const qk_pool_judged *j, const qk_pool_de
         }
         qk_est_table_free(t);
     }
+    pthread_mutex_unlock(&io_mu);
     qk_strata_free(sd);
     remove(path);
     return st;
