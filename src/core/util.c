@@ -44,6 +44,19 @@ int qk_parse_double(const char *s, size_t len, double *out)
 
 int qk_parse_long(const char *s, size_t len, long *out)
 {
+    /* Fast path for the short plain integers of qrels grades. */
+    if (len > 0 && len < 10) {
+        size_t i = s[0] == '-' || s[0] == '+';
+        long v = 0;
+        if (i < len) {
+            for (; i < len && (unsigned)(s[i] - '0') < 10; i++)
+                v = v * 10 + (s[i] - '0');
+            if (i == len) {
+                *out = s[0] == '-' ? -v : v;
+                return 0;
+            }
+        }
+    }
     char buf[64];
     char *end;
     long v;

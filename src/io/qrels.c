@@ -201,7 +201,14 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
     for (size_t t = 0; t < nt; t++) {
         size_t b = w, first_doc = nd;
         q->doc_first[t] = nd;
-        qsort(q->recs + q->offs[t], q->offs[t + 1] - q->offs[t], sizeof *q->recs, cmp_by_docno);
+        {
+            /* qrels files usually list a topic's docnos in order already. */
+            size_t i = q->offs[t] + 1;
+            while (i < q->offs[t + 1] && cmp_by_docno(&q->recs[i - 1], &q->recs[i]) <= 0)
+                i++;
+            if (i < q->offs[t + 1])
+                qsort(q->recs + q->offs[t], q->offs[t + 1] - q->offs[t], sizeof *q->recs, cmp_by_docno);
+        }
         for (size_t i = q->offs[t]; i < q->offs[t + 1]; i++) {
             qk_judgment r = q->recs[i];
             const char *d = q->arena + q->doc_off[r.doc];
