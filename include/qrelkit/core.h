@@ -55,8 +55,6 @@ qk_strpool *qk_strpool_new(void);
 void qk_strpool_free(qk_strpool *p);
 /* Intern s[0..len) and return its id in *id (new or existing). */
 qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *id);
-/* Size the table for n strings up front (saves rehashing while growing). */
-qk_status qk_strpool_reserve(qk_strpool *p, size_t n);
 /* Look up without inserting. Returns 1 and sets *id when present, else 0. */
 int qk_strpool_find(const qk_strpool *p, const char *s, size_t len, uint32_t *id);
 /* NUL-terminated string of an id. Valid until the pool is freed. */
@@ -105,6 +103,10 @@ static inline double qk_ksum_value(const qk_ksum *k) { return k->sum + k->comp; 
  * Several times faster than printf. */
 #define QK_FMT_BUFSIZE 330
 size_t qk_fmt_fixed4(char *buf, double v);
+
+/* The project's string hash (FNV-1a with a final mix): every hash table
+ * over strings uses it, so low bits are usable as a table index. */
+uint64_t qk_hash_bytes(const char *s, size_t len);
 
 /* Parse a whole token as a finite double / integer. Return 0 on success. */
 int qk_parse_double(const char *s, size_t len, double *out);

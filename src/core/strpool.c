@@ -15,20 +15,6 @@ struct qk_strpool {
     size_t nslots;
 };
 
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-    /* FNV-1a, 64 bit, then a final mix so low bits are usable. */
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
-    }
-    h ^= h >> 32;
-    h *= 0xd6e8feb86659fd93ULL;
-    h ^= h >> 32;
-    return h;
-}
-
 qk_strpool *qk_strpool_new(void)
 {
     qk_strpool *p = calloc(1, sizeof *p);
@@ -79,7 +65,7 @@ static int find_hashed(const qk_strpool *p, const char *s, size_t len, uint64_t 
 
 int qk_strpool_find(const qk_strpool *p, const char *s, size_t len, uint32_t *id)
 {
-    return find_hashed(p, s, len, hash_bytes(s, len), id);
+    return find_hashed(p, s, len, qk_hash_bytes(s, len), id);
 }
 
 static qk_status rehash(qk_strpool *p)
@@ -95,7 +81,7 @@ static qk_status rehash(qk_strpool *p)
         if (!v)
             continue;
         id = (uint32_t)v - 1;
-        i = (size_t)hash_bytes(p->arena + p->offs[id], qk_strpool_len(p, id)) & (n - 1);
+        i = (size_t)qk_hash_bytes(p->arena + p->offs[id], qk_strpool_len(p, id)) & (n - 1);
         while (slots[i])
             i = (i + 1) & (n - 1);
         slots[i] = v;
@@ -108,7 +94,7 @@ static qk_status rehash(qk_strpool *p)
 
 qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *id)
 {
-    uint64_t h = hash_bytes(s, len);
+    uint64_t h = qk_hash_bytes(s, len);
     if (find_hashed(p, s, len, h, id))
         return QK_OK;
     if (p->count >= UINT32_MAX - 1)
@@ -130,14 +116,6 @@ qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *
         p->slots[i] = tag_of(h) | ((uint64_t)p->count + 1);
     }
     *id = (uint32_t)p->count++;
-    return QK_OK;
-}
-
-qk_status qk_strpool_reserve(qk_strpool *p, size_t n)
-{
-    while ((n + 1) * 2 > p->nslots)
-        if (rehash(p) != QK_OK)
-            return QK_ENOMEM;
     return QK_OK;
 }
 

@@ -71,3 +71,18 @@ int qk_parse_long(const char *s, size_t len, long *out)
     *out = v;
     return 0;
 }
+
+uint64_t qk_hash_bytes(const char *s, size_t len)
+{
+    /* FNV-1a (64 bit), then a final mix so that the low bits used to index
+     * power-of-two tables depend on every byte. */
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ULL;
+    h ^= h >> 32;
+    return h;
+}

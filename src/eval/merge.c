@@ -23,15 +23,7 @@ static int cmp_asc(const void *a, const void *b)
     return strcmp(x->docno, y->docno);
 }
 
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ULL;
-    }
-    return h ^ (h >> 29);
-}
+static uint64_t hash_str(const char *s) { return qk_hash_bytes(s, strlen(s)); }
 
 /* The small per-topic hash tables below hold (hash << 32) | (value + 1),
  * 0 = empty: comparing the stored hash first spares most string compares. */
