@@ -95,6 +95,35 @@ static qk_status check_formats(const qk_measures *m, qk_rel_format f, qk_error *
     return QK_OK;
 }
 
+/* The qrels merge of topic t: one for plain qrels, one per judgment group
+ * for qrels_jg (spec §2.5, §10). Fills tp->m or tp->jg. */
+static qk_status merge_groups(qk_scratch *sc, const qk_qrels *q, size_t t, const qk_eval_opts *o, qk_topic *tp,
+                              qk_error *err)
+{
+    size_t nj, ngroups = 0, g = 0;
+    const qk_judgment *j = qk_qrels_judgments(q, t, &nj);
+    qk_status st = qk_lookup_docs(sc, q, t, err);
+    if (st != QK_OK)
+        return st;
+    for (size_t i = 0; i < nj; i++)
+        ngroups += i == 0 || j[i].jg != j[i - 1].jg;
+    if (ensure_bufs(sc, ngroups ? ngroups : 1) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (qk_qrels_format(q) == QK_REL_QRELS) {
+        tp->m = &sc->merges[0];
+        return qk_merge_topic(sc, q, t, 0, o, &sc->merges[0], &sc->bufs[0], err);
+    }
+    for (size_t i = 0; i < nj; i++)
+        if (i == 0 || j[i].jg != j[i - 1].jg) {
+            if ((st = qk_merge_topic(sc, q, t, j[i].jg, o, &sc->merges[g], &sc->bufs[g], err)) != QK_OK)
+                return st;
+            g++;
+        }
+    tp->jg = sc->merges;
+    tp->num_jg = g;
+    return QK_OK;
+}
+
 /* Evaluate every requested measure on one topic's ranking (already in sc). */
 static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const qk_eval_opts *o,
                             qk_error *err)
@@ -117,32 +146,8 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
         if ((st = qk_prefs_topic_new(&in, &pt, err)) != QK_OK)
             return st;
         tp.prefs = pt;
-    } else {
-        size_t nj, ngroups = 0;
-        const qk_judgment *j = qk_qrels_judgments(q, t, &nj);
-        if ((st = qk_lookup_docs(sc, q, t, err)) != QK_OK)
-            return st;
-        for (size_t i = 0; i < nj; i++)
-            ngroups += i == 0 || j[i].jg != j[i - 1].jg;
-        if (ngroups == 0)
-            ngroups = 1;
-        if (ensure_bufs(sc, ngroups) != QK_OK)
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
-        if (f == QK_REL_QRELS) {
-            if ((st = qk_merge_topic(sc, q, t, 0, o, &sc->merges[0], &sc->bufs[0], err)) != QK_OK)
-                return st;
-            tp.m = &sc->merges[0];
-        } else {
-            size_t g = 0;
-            for (size_t i = 0; i < nj; i++)
-                if (i == 0 || j[i].jg != j[i - 1].jg) {
-                    if ((st = qk_merge_topic(sc, q, t, j[i].jg, o, &sc->merges[g], &sc->bufs[g], err)) != QK_OK)
-                        return st;
-                    g++;
-                }
-            tp.jg = sc->merges;
-            tp.num_jg = g;
-        }
+    } else if ((st = merge_groups(sc, q, t, o, &tp, err)) != QK_OK) {
+        return st;
     }
     for (size_t i = 0; i < m->ninst && st == QK_OK; i++) {
         const qk_measure_inst *mi = &m->inst[i];
