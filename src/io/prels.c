@@ -106,7 +106,7 @@ size_t qk_prels_num_topics(const qk_prels *p)
 }
 const char *qk_prels_topic(const qk_prels *p, size_t t)
 {
-    return qk_strpool_str(p->x.topics, p->x.order[t]);
+    return qk_sidx_topic(&p->x, t);
 }
 int qk_prels_find_topic(const qk_prels *p, const char *qid, size_t *t)
 {
@@ -115,8 +115,7 @@ int qk_prels_find_topic(const qk_prels *p, const char *qid, size_t *t)
 
 const qk_prel *qk_prels_entries(const qk_prels *p, size_t t, size_t *n)
 {
-    *n = p->x.start[t + 1] - p->x.start[t];
-    return p->ent + p->x.start[t];
+    return p->ent + qk_sidx_span(&p->x, t, n);
 }
 
 const qk_prel *qk_prels_get(const qk_prels *p, size_t t, const char *docno)

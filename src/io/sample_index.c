@@ -110,6 +110,17 @@ int qk_sidx_find_topic(const qk_sidx *x, const char *qid, size_t *t)
     return 0;
 }
 
+const char *qk_sidx_topic(const qk_sidx *x, size_t t)
+{
+    return qk_strpool_str(x->topics, x->order[t]);
+}
+
+size_t qk_sidx_span(const qk_sidx *x, size_t t, size_t *n)
+{
+    *n = x->start[t + 1] - x->start[t];
+    return x->start[t];
+}
+
 size_t qk_sidx_find(const qk_sidx *x, size_t t, const char *docno)
 {
     size_t lo = x->start[t], hi = x->start[t + 1];

@@ -35,6 +35,10 @@ typedef qk_status (*qk_sidx_parse_fn)(void *ctx, qk_sidx *x, const char *path, l
 qk_status qk_sidx_read(qk_sidx *x, const char *path, qk_sidx_parse_fn fn, void *ctx, qk_srec **recs,
                        size_t *n, qk_error *err);
 int qk_sidx_find_topic(const qk_sidx *x, const char *qid, size_t *t);
+/* Id string of the t-th topic in output order; owned by x. */
+const char *qk_sidx_topic(const qk_sidx *x, size_t t);
+/* First sorted position of topic t's records; *n = how many it has. */
+size_t qk_sidx_span(const qk_sidx *x, size_t t, size_t *n);
 /* Sorted position of (t, docno), or (size_t)-1. */
 size_t qk_sidx_find(const qk_sidx *x, size_t t, const char *docno);
 #endif

@@ -99,7 +99,7 @@ size_t qk_strata_num_topics(const qk_strata *s)
 }
 const char *qk_strata_topic(const qk_strata *s, size_t t)
 {
-    return qk_strpool_str(s->x.topics, s->x.order[t]);
+    return qk_sidx_topic(&s->x, t);
 }
 int qk_strata_find_topic(const qk_strata *s, const char *qid, size_t *t)
 {
@@ -108,8 +108,7 @@ int qk_strata_find_topic(const qk_strata *s, const char *qid, size_t *t)
 
 const qk_stratum_doc *qk_strata_docs(const qk_strata *s, size_t t, size_t *n)
 {
-    *n = s->x.start[t + 1] - s->x.start[t];
-    return s->ent + s->x.start[t];
+    return s->ent + qk_sidx_span(&s->x, t, n);
 }
 
 const qk_stratum_doc *qk_strata_get(const qk_strata *s, size_t t, const char *docno)
