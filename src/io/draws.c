@@ -2,6 +2,7 @@
  * "topic docno rel p [pi]", one line per draw, repeats allowed. */
 #include "qrelkit/estimate.h"
 #include "qrelkit/io.h"
+#include "sample_index.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,13 +22,7 @@ struct qk_draws {
     qk_draw *d;
 };
 
-static const qk_strpool *cur_topics;
 static uint32_t *cur_rank;
-static int topic_cmp(const void *a, const void *b)
-{
-    return qk_est_topic_cmp(qk_strpool_str(cur_topics, *(const uint32_t *)a),
-                            qk_strpool_str(cur_topics, *(const uint32_t *)b));
-}
 static int rec_cmp(const void *a, const void *b)
 {
     const rec *x = a, *y = b;
@@ -92,12 +87,7 @@ static qk_status index_draws(qk_draws *d, rec *recs, size_t n)
         st = QK_ENOMEM;
         goto out;
     }
-    for (uint32_t i = 0; i < nt; i++)
-        d->order[i] = i;
-    cur_topics = d->topics;
-    qsort(d->order, nt, sizeof *d->order, topic_cmp);
-    for (uint32_t i = 0; i < nt; i++)
-        cur_rank[d->order[i]] = i;
+    qk_sidx_order_topics(d->topics, d->order, cur_rank);
     if (n > 0)
         qsort(recs, n, sizeof *recs, rec_cmp);
     for (size_t i = 0; i < n; i++) {

@@ -38,13 +38,26 @@ void qk_sidx_free(qk_sidx *x)
 
 /* qsort has no context argument; the readers are not re-entrant while
  * building (documented single-threaded build step). */
+static const qk_strpool *cur_topics;
 static const qk_sidx *cur;
 static uint32_t *topic_rank;
 
 static int topic_id_cmp(const void *a, const void *b)
 {
-    return qk_est_topic_cmp(qk_strpool_str(cur->topics, *(const uint32_t *)a),
-                            qk_strpool_str(cur->topics, *(const uint32_t *)b));
+    return qk_est_topic_cmp(qk_strpool_str(cur_topics, *(const uint32_t *)a),
+                            qk_strpool_str(cur_topics, *(const uint32_t *)b));
+}
+
+void qk_sidx_order_topics(const qk_strpool *topics, uint32_t *order, uint32_t *rank)
+{
+    size_t nt = qk_strpool_count(topics);
+    for (uint32_t i = 0; i < nt; i++)
+        order[i] = i;
+    cur_topics = topics;
+    qsort(order, nt, sizeof *order, topic_id_cmp);
+    cur_topics = NULL;
+    for (uint32_t i = 0; i < nt; i++)
+        rank[order[i]] = i;
 }
 
 static int rec_cmp(const void *a, const void *b)
@@ -68,12 +81,8 @@ qk_status qk_sidx_build(qk_sidx *x, const char *path, qk_srec *recs, size_t n, q
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
-    for (uint32_t i = 0; i < nt; i++)
-        x->order[i] = i;
+    qk_sidx_order_topics(x->topics, x->order, topic_rank);
     cur = x;
-    qsort(x->order, nt, sizeof *x->order, topic_id_cmp);
-    for (uint32_t i = 0; i < nt; i++)
-        topic_rank[x->order[i]] = i;
     if (n > 0)
         qsort(recs, n, sizeof *recs, rec_cmp);
     for (size_t i = 0; i < n; i++) {

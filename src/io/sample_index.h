@@ -1,6 +1,7 @@
 /* Shared by the prels and strata readers: records keyed by (topic, docno),
  * topics in qk_est_topic_cmp order, documents of a topic in byte order, with
- * repeated pairs rejected. Internal to src/io. */
+ * repeated pairs rejected. The draws reader shares only the topic order.
+ * Internal to src/io. */
 #ifndef QK_IO_SAMPLE_INDEX_H
 #define QK_IO_SAMPLE_INDEX_H
 
@@ -20,6 +21,10 @@ typedef struct qk_sidx {
     uint32_t *doc;   /* doc id of each sorted record                 */
 } qk_sidx;
 
+/* order[i] = id of the i-th topic of pool topics in qk_est_topic_cmp order,
+ * rank[id] = i; both hold qk_strpool_count(topics) slots, the caller's.
+ * Not re-entrant (qsort without context, like qk_sidx_build). */
+void qk_sidx_order_topics(const qk_strpool *topics, uint32_t *order, uint32_t *rank);
 qk_status qk_sidx_init(qk_sidx *x, qk_error *err);
 void qk_sidx_free(qk_sidx *x);
 /* Sort recs (n) by (topic order, docno); a repeated pair is an error naming
