@@ -38,3 +38,15 @@ int qk_cli_help(const char *text)
     fputs(text, stdout);
     return QK_EXIT_OK;
 }
+
+void qk_cli_pair_runs(const qk_pool_runs *p, const char *pair, long *ia, long *ib)
+{
+    const char *comma = strchr(pair, ',');
+    for (size_t r = 0; comma && r < qk_pool_num_runs(p); r++) {
+        const char *id = qk_pool_runid(p, r);
+        if (strlen(id) == (size_t)(comma - pair) && strncmp(id, pair, (size_t)(comma - pair)) == 0)
+            *ia = (long)r;
+        if (strcmp(id, comma + 1) == 0)
+            *ib = (long)r;
+    }
+}

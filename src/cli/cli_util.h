@@ -19,5 +19,9 @@ int qk_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(pr
 int qk_cli_is_help(const char *arg);
 /* Print a help text to stdout and return 0. */
 int qk_cli_help(const char *text);
+/* --pair A,B of `pool` and `simulate pool`: *ia and *ib become the indices of
+ * the runs named A and B (the last match wins); an index whose run is not
+ * found, or both when pair has no ',', is left as it was. */
+void qk_cli_pair_runs(const qk_pool_runs *p, const char *pair, long *ia, long *ib);
 
 #endif

@@ -227,13 +227,7 @@ static int resolve_pair(args *a, const qk_pool_runs *p)
     if (!comma)
         return qk_cli_usage(CMD, "--pair: '%s' is not A,B", a->pair);
     a->o.pair_a = a->o.pair_b = -1;
-    for (size_t r = 0; r < qk_pool_num_runs(p); r++) {
-        const char *id = qk_pool_runid(p, r);
-        if (strlen(id) == (size_t)(comma - a->pair) && strncmp(id, a->pair, (size_t)(comma - a->pair)) == 0)
-            a->o.pair_a = (long)r;
-        if (strcmp(id, comma + 1) == 0)
-            a->o.pair_b = (long)r;
-    }
+    qk_cli_pair_runs(p, a->pair, &a->o.pair_a, &a->o.pair_b);
     if (a->o.pair_a < 0 || a->o.pair_b < 0 || a->o.pair_a == a->o.pair_b)
         return qk_cli_usage(CMD, "--pair: '%s' does not name two of the runs", a->pair);
     return 0;

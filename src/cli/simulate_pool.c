@@ -465,14 +465,7 @@ int qk_simulate_pool(int argc, char **argv)
         goto out;
     }
     if (a.pair) {
-        const char *comma = strchr(a.pair, ',');
-        for (size_t r = 0; comma && r < qk_pool_num_runs(p); r++) {
-            const char *id = qk_pool_runid(p, r);
-            if (strlen(id) == (size_t)(comma - a.pair) && strncmp(id, a.pair, (size_t)(comma - a.pair)) == 0)
-                a.o.base.pair_a = (long)r;
-            if (strcmp(id, comma + 1) == 0)
-                a.o.base.pair_b = (long)r;
-        }
+        qk_cli_pair_runs(p, a.pair, &a.o.base.pair_a, &a.o.base.pair_b);
         if (a.o.base.pair_a < 0 || a.o.base.pair_b < 0) {
             rc = qk_cli_usage(CMD, "--pair: '%s' does not name two of the runs", a.pair);
             goto out;
