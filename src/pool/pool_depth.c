@@ -29,9 +29,8 @@ void pool_order_depth(const qk_pool_topic *tp, size_t nruns, uint32_t *order, do
     size_t n = tp->ndocs;
     dkey *k = calloc(n ? n : 1, sizeof *k);
     long *minr = calloc(n ? n : 1, sizeof *minr);
-    if (!k || !minr) { /* fall back to docno order rather than fail */
-        for (size_t d = 0; d < n; d++)
-            order[d] = (uint32_t)d, score[d] = 0;
+    if (!k || !minr) {
+        pool_order_fallback(n, order, score);
         free(k);
         free(minr);
         return;

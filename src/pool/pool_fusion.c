@@ -32,8 +32,7 @@ void pool_order_fusion(const qk_pool_topic *tp, size_t nruns, int rbp, double pa
     fkey *k = calloc(n ? n : 1, sizeof *k);
     long *minr = calloc(n ? n : 1, sizeof *minr);
     if (!k || !minr) {
-        for (size_t d = 0; d < n; d++)
-            order[d] = (uint32_t)d, score[d] = 0;
+        pool_order_fallback(n, order, score);
         free(k);
         free(minr);
         return;

@@ -69,6 +69,13 @@ typedef struct pool_out {
 } pool_out;
 
 /* Ordered pools: a full order of the topic's documents and their scores. */
+/* What every ordered pool falls back to when it cannot get its scratch
+ * memory, rather than fail: document id order, score 0. */
+static inline void pool_order_fallback(size_t n, uint32_t *order, double *score)
+{
+    for (size_t d = 0; d < n; d++)
+        order[d] = (uint32_t)d, score[d] = 0;
+}
 void pool_order_depth(const qk_pool_topic *tp, size_t nruns, uint32_t *order, double *score);
 void pool_order_topk(const qk_pool_topic *tp, size_t nruns, uint32_t *order, double *score);
 void pool_order_fusion(const qk_pool_topic *tp, size_t nruns, int rbp, double param, uint32_t *order,

@@ -14,8 +14,7 @@ void pool_order_topk(const qk_pool_topic *tp, size_t nruns, uint32_t *order, dou
     unsigned char *in = calloc(n ? n : 1, 1);
     size_t *pos = calloc(nruns, sizeof *pos);
     if (!in || !pos) {
-        for (size_t d = 0; d < n; d++)
-            order[d] = (uint32_t)d, score[d] = 0;
+        pool_order_fallback(n, order, score);
         free(in);
         free(pos);
         return;
