@@ -301,6 +301,23 @@ static json_t *num_json(const qk_measure_info *in, double v, int zmode)
     return json_real(v);
 }
 
+json_t *qk_eval_json_run(const char *runid, const char *file, json_t *sum, int summary, json_t *topics,
+                         int per_topic)
+{
+    json_t *jr = json_object();
+    json_object_set_new(jr, "run", json_string(runid));
+    json_object_set_new(jr, "file", json_string(file));
+    if (summary)
+        json_object_set_new(jr, "summary", sum);
+    else
+        json_decref(sum);
+    if (per_topic)
+        json_object_set_new(jr, "topics", topics);
+    else
+        json_decref(topics);
+    return jr;
+}
+
 static int write_json(FILE *f, qk_eval_result *const *res, char *const *paths, size_t nres, const cli *c)
 {
     json_t *root = json_object(), *runs = json_array();
@@ -309,9 +326,7 @@ static int write_json(FILE *f, qk_eval_result *const *res, char *const *paths, s
     for (size_t r = 0; r < nres; r++) {
         const qk_eval_result *e = res[r];
         int z = qk_result_zmode(e);
-        json_t *jr = json_object(), *sum = json_object(), *topics = json_object(), *missing = json_array();
-        json_object_set_new(jr, "run", json_string(qk_result_runid(e)));
-        json_object_set_new(jr, "file", json_string(paths[r]));
+        json_t *jr, *sum = json_object(), *topics = json_object(), *missing = json_array();
         for (size_t i = 0; i < qk_result_num_values(e); i++) {
             const qk_measure_info *in = qk_result_value_measure(e, i);
             if (in->summary != QK_SUMMARY_NONE && in->summary != QK_SUMMARY_RUNID)
@@ -332,14 +347,7 @@ static int write_json(FILE *f, qk_eval_result *const *res, char *const *paths, s
             }
         for (size_t k = 0; k < qk_result_num_missing(e); k++)
             json_array_append_new(missing, json_string(qk_result_missing(e, k)));
-        if (c->summary)
-            json_object_set_new(jr, "summary", sum);
-        else
-            json_decref(sum);
-        if (c->per_topic)
-            json_object_set_new(jr, "topics", topics);
-        else
-            json_decref(topics);
+        jr = qk_eval_json_run(qk_result_runid(e), paths[r], sum, c->summary, topics, c->per_topic);
         json_object_set_new(jr, "skipped_topics", missing);
         json_array_append_new(runs, jr);
     }

@@ -83,9 +83,7 @@ static json_t *jnum(const qk_est_table *t, size_t i, double v)
 
 static json_t *to_json(const qk_est_cli *c, const qk_est_table *t, const char *path)
 {
-    json_t *jr = json_object(), *sum = json_object(), *topics = json_object();
-    json_object_set_new(jr, "run", json_string(t->runid));
-    json_object_set_new(jr, "file", json_string(path));
+    json_t *sum = json_object(), *topics = json_object();
     for (size_t i = 0; i < t->nvalues; i++)
         if (shown(c, t, i))
             json_object_set_new(sum, t->names[i], jnum(t, i, t->summary[i]));
@@ -96,15 +94,7 @@ static json_t *to_json(const qk_est_cli *c, const qk_est_table *t, const char *p
                 json_object_set_new(jt, t->names[i], jnum(t, i, t->v[k * t->nvalues + i]));
         json_object_set_new(topics, t->topics[k], jt);
     }
-    if (c->summary)
-        json_object_set_new(jr, "summary", sum);
-    else
-        json_decref(sum);
-    if (c->per_topic)
-        json_object_set_new(jr, "topics", topics);
-    else
-        json_decref(topics);
-    return jr;
+    return qk_eval_json_run(t->runid, path, sum, c->summary, topics, c->per_topic);
 }
 
 int qk_eval_estimate(const qk_est_cli *c, const char *rel_path, char **runs, int nruns)
