@@ -9,7 +9,8 @@
  *   topk      per-run top-k: runs in turn, each adds its next unpooled document
  *   rrf, rbp  ordered pools by reciprocal-rank fusion / rank-biased precision
  *   strat     stratified sampling by depth (xinfAP strata)
- *   statap    AP-prior PPS sampling without replacement (prels, exact pi)
+ *   statap    AP-prior pi-ps sampling without replacement, fixed size, nested
+ *             batches, exact pi = min(1, c w) (prels); or --strata H
  *   active    Li's active sampling: with-replacement draws in rounds
  *   mtc       Carterette's minimal test collections (max weight first)
  *   mtf       Cormack's move-to-front
@@ -123,7 +124,9 @@ typedef struct qk_pool_opts {
     uint64_t seed;    /* default 42                                        */
     double rrf_k;     /* RRF constant (60)                                 */
     double rbp_p;     /* RBP persistence (0.8)                             */
-    size_t strata;    /* statap: equal-prior-mass strata (8)               */
+    size_t strata;    /* statap: 0 (default) pi-ps by Tille's elimination, pi =
+                         min(1, c w) exactly; H > 0: H equal-prior-mass strata,
+                         pi = m_h / N_h (spec 001-004 §3.7 step 1-4)        */
     const long *cuts; /* strat: stratum bottoms by best rank (10,30,100)   */
     size_t ncuts;
     long pair_a, pair_b;          /* mtc: restrict the weights to two runs (-1: all)   */

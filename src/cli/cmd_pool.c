@@ -32,8 +32,9 @@ const char qk_help_pool[] =
     "  rbp     ordered pool by RBP weight, sum (1-p) p^(rank-1), p = --rbp-p\n"
     "  strat   stratified sampling by best rank (strata --cuts), uniform within a\n"
     "          stratum; --write-strata gives the file for `eval -R strata` (xinfAP)\n"
-    "  statap  AP-prior sampling without replacement (--strata strata of equal\n"
-    "          prior mass), exact inclusion probabilities; --write-prels for statAP\n"
+    "  statap  AP-prior sampling without replacement, pi proportional to the\n"
+    "          prior (capped at 1), fixed size, exact; --strata H: H strata of equal\n"
+    "          prior mass instead; --write-prels for statAP\n"
     "  active  Li's active sampling: runs weighted by their estimated AP, ranks by\n"
     "          the AP prior, draws with replacement, one round per call;\n"
     "          --write-draws lists every draw for the HT/HH estimators\n"
@@ -54,7 +55,7 @@ const char qk_help_pool[] =
     "  --seed S             random seed (42)\n"
     "  --depth K            pool depth (100)\n"
     "  --rrf-k K, --rbp-p P fusion constants (60, 0.8)\n"
-    "  --strata H           statap strata (8)\n"
+    "  --strata H           statap: 0 = pi-ps (default), H > 0 = H strata\n"
     "  --cuts C1,C2,...     strat stratum bottoms by best rank (10,30,100)\n"
     "  --pair A,B           mtc: weights for runs A and B only (run ids)\n"
     "  --target P           mtc: print nothing once P(MAP_A<MAP_B) or its complement\n"
@@ -163,7 +164,7 @@ static int parse(int argc, char **argv, args *a)
         case 'k': rc = num_double("--rrf-k", optarg, 0, 1e9, &a->o.rrf_k); break;
         case 'p': rc = num_double("--rbp-p", optarg, 0, 0.999999, &a->o.rbp_p); break;
         case 'H':
-            rc = num_long("--strata", optarg, 1, &v);
+            rc = num_long("--strata", optarg, 0, &v);
             a->o.strata = (size_t)v;
             break;
         case 'g': rc = num_double("--decay", optarg, 0, 1, &a->o.mab_decay); break;

@@ -203,8 +203,8 @@ static int parse(int argc, char **argv, sargs *a)
             break;
         case 'S':
             rc = parse_list("--strata", optarg, v, 1, &n);
-            if (!rc && v[0] < 1)
-                rc = qk_cli_usage(CMD, "--strata: at least 1");
+            if (!rc && (v[0] < 0 || v[0] != floor(v[0])))
+                rc = qk_cli_usage(CMD, "--strata: 0 (pi-ps) or a number of strata");
             a->o.base.strata = (size_t)v[0];
             break;
         case 'c':

@@ -4,7 +4,7 @@
  *   # qrelkit pool design 1
  *   method statap | strat | active
  *   seed S
- *   strata H            (statap)      cuts 10,30,100   (strat)
+ *   strata H            (statap: 0 = pi-ps, H = H strata)   cuts 10,30,100 (strat)
  *   run RUNID           (one per run, in --runs order; checked on reading)
  *   topic QID M         (statap, strat: units of the sample so far)
  *   round QID N P1..PK  (active: a round of N draws with run probabilities P)
@@ -28,6 +28,10 @@ static void dt_free(design_topic *dt)
     free(dt->draw_doc);
     free(dt->draw_round);
     free(dt->logq);
+    free(dt->w);
+    free(dt->cm);
+    free(dt->ncap);
+    free(dt->wpos);
 }
 
 void qk_pool_design_free(qk_pool_design *d)
@@ -51,7 +55,7 @@ qk_status qk_pool_design_new(const qk_pool_runs *p, const qk_pool_opts *o, qk_po
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     d->method = o->method;
     d->seed = o->seed;
-    d->strata = o->strata ? o->strata : 1;
+    d->strata = o->strata; /* statap: 0 = pi-ps (pool_pps.c), H = H strata */
     d->ntopics = p->ntopics;
     d->nruns = p->nruns;
     d->ncuts = o->ncuts;
@@ -70,7 +74,9 @@ qk_status qk_pool_design_new(const qk_pool_runs *p, const qk_pool_opts *o, qk_po
             qk_pool_topic view;
             size_t lenbuf[p->nruns];
             pool_view(p, t, d->exclude, &view, lenbuf);
-            if (pool_strata_setup(&view, p->nruns, d, t, &d->t[t]) != QK_OK)
+            if ((d->method == QK_POOL_STATAP && d->strata == 0
+                     ? pool_pps_setup(&view, p->nruns, d, t, &d->t[t])
+                     : pool_strata_setup(&view, p->nruns, d, t, &d->t[t])) != QK_OK)
                 goto nomem;
         }
     *out = d;
@@ -140,7 +146,7 @@ static qk_status read_line(qk_pool_design *d, const qk_pool_runs *p, const qk_po
             return BAD("design was made with seed %s, not %llu", a, (unsigned long long)o->seed);
     } else if (strcmp(key, "strata") == 0 && nf == 2) {
         /* the strata decide every pi: a design only continues with its own */
-        if (strtoul(a, NULL, 10) != (o->strata ? o->strata : 1))
+        if (strtoul(a, NULL, 10) != o->strata)
             return BAD("design was made with --strata %s, not %zu", a, o->strata);
     } else if (strcmp(key, "cuts") == 0 && nf == 2) {
         char want[1024];

@@ -40,6 +40,10 @@ typedef struct design_topic {
     uint32_t *alloc;   /* statap/strat: stratum of the k-th unit             */
     size_t nstrata;
     size_t *nh;                      /* stratum sizes                                      */
+    double *w;                       /* statap pps: AP-prior weight of every document (else NULL) */
+    double *cm;                      /* statap pps: c of the sample of size m, m = 0..norder    */
+    size_t *ncap;                    /* statap pps: documents at pi = 1 in a sample of size m   */
+    uint32_t *wpos;                  /* statap pps: a document's place in descending weight    */
     size_t nrounds;                  /* active                                             */
     double *rw;                      /* active: nrounds x nruns run probabilities          */
     long *rdraws;                    /* active: draws per round                            */
@@ -87,6 +91,10 @@ void pool_min_rank(const qk_pool_topic *tp, size_t nruns, long *minr);
 qk_status pool_strata_setup(const qk_pool_topic *tp, size_t nruns, const qk_pool_design *d, size_t t,
                             design_topic *dt);
 double pool_strata_pi(const design_topic *dt, uint32_t doc);
+/* statap's default (strata 0): pi-ps by Tille's elimination (pool_pps.c). */
+qk_status pool_pps_setup(const qk_pool_topic *tp, size_t nruns, const qk_pool_design *d, size_t t,
+                         design_topic *dt);
+double pool_pps_pi(const design_topic *dt, uint32_t doc);
 qk_status pool_strata_next(const qk_pool_topic *tp, const signed char *x, design_topic *dt, long cap,
                            pool_out *out, size_t *nout);
 qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed char *x, design_topic *dt,

@@ -39,7 +39,7 @@ void qk_pool_opts_init(qk_pool_opts *o)
     o->seed = 42;
     o->rrf_k = 60;
     o->rbp_p = 0.8;
-    o->strata = 8;
+    o->strata = 0; /* statap: pi-ps; H > 0 for H strata */
     o->cuts = default_cuts;
     o->ncuts = 3;
     o->pair_a = o->pair_b = -1;
@@ -173,6 +173,9 @@ qk_status qk_pool_design_sample(const qk_pool_design *d, const qk_pool_runs *p, 
                 (*units)[k++] = (qk_pool_unit){(uint32_t)i, pi[i], cnt[i]};
         free(pi);
         free(cnt);
+    } else if (dt->w) {
+        for (size_t i = 0; i < dt->m; i++)
+            (*units)[k++] = (qk_pool_unit){dt->order[i], pool_pps_pi(dt, dt->order[i]), 1};
     } else if (dt->order) {
         /* pi by stratum: count the allocation once */
         size_t *mh = calloc(dt->nstrata ? dt->nstrata : 1, sizeof *mh);
@@ -220,8 +223,9 @@ qk_status qk_pool_write_prels(const qk_pool_design *d, const qk_pool_runs *p, co
 qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
                                FILE *f, qk_error *err)
 {
-    if (d->method != QK_POOL_STRAT && d->method != QK_POOL_STATAP)
-        return qk_error_set(err, QK_EUSAGE, "a strata file needs method strat or statap");
+    if ((d->method != QK_POOL_STRAT && d->method != QK_POOL_STATAP) ||
+        (d->method == QK_POOL_STATAP && !d->strata))
+        return qk_error_set(err, QK_EUSAGE, "a strata file needs method strat, or statap with --strata");
     for (size_t t = 0; t < p->ntopics; t++) {
         const design_topic *dt = &d->t[t];
         unsigned char *in = calloc(p->topics[t].pub.ndocs ? p->topics[t].pub.ndocs : 1, 1);

@@ -1,4 +1,5 @@
-/* statAP sampling (Aslam & Pavlu; MQ 2007 §4.4): documents are sampled with
+/* statAP sampling with strata (--strata H > 0; the default, H = 0, is the
+ * exact pi-ps design of pool_pps.c): documents are sampled with
  * probability close to their AP-prior weight, without replacement. Strata of
  * documents of similar weight (sorted by weight, cut into `h` strata of
  * equal prior mass) with a sample allocated in proportion to the mass make

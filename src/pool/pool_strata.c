@@ -106,6 +106,8 @@ out:
 double pool_strata_pi(const design_topic *dt, uint32_t doc)
 {
     size_t h = dt->stratum[doc], mh = 0;
+    if (dt->w)
+        return pool_pps_pi(dt, doc);
     if (dt->stratum[doc] == POOL_NO_STRATUM)
         return 0;
     for (size_t k = 0; k < dt->m; k++)
@@ -128,7 +130,8 @@ qk_status pool_strata_next(const qk_pool_topic *tp, const signed char *x, design
     }
     for (size_t i = 0; i < k; i++) {
         out[i].pi = pool_strata_pi(dt, out[i].doc);
-        out[i].score = (double)dt->stratum[out[i].doc] + 1;
+        /* pi-ps: the AP-prior weight; strata: the stratum */
+        out[i].score = dt->w ? dt->w[out[i].doc] : (double)dt->stratum[out[i].doc] + 1;
         out[i].draws = 0;
     }
     *nout = k;
