@@ -158,6 +158,9 @@ typedef struct qk_conf_opts {
     double rtc_s;           /* RTC stage-2 pseudo-count (1)                   */
     long prec_k;            /* also E/Var of P@prec_k (0 = no)                */
     int rtc_intercept;      /* RTC stage 3 with an intercept (not the paper)  */
+    int rtc_folds;          /* > 1: RTC stage 3 = mean of that many fold fits
+                               (the author's code uses 5; 0 = one fit)        */
+    int per_topic;          /* fill qk_conf_result's per-topic dAP arrays     */
 } qk_conf_opts;
 void qk_conf_opts_init(qk_conf_opts *o);
 typedef struct qk_conf_result {
@@ -168,6 +171,9 @@ typedef struct qk_conf_result {
     double *eprec, *vprec;   /* per run: mean E[P@prec_k] and its variance     */
     double *e_dmap, *v_dmap; /* nruns x nruns: E/Var of MAP_a - MAP_b        */
     double *p_less;          /* nruns x nruns: P(MAP_a - MAP_b < 0)            */
+    /* per_topic only (else NULL): ntopics x nruns x nruns, topic-major, the
+     * moments of AP_a - AP_b on each topic (E, Var with their 1/R-hat). */
+    double *e_dap, *v_dap;
 } qk_conf_result;
 void qk_conf_result_free(qk_conf_result *r);
 /* qrels_path: TREC qrels (judged documents; everything else is unjudged).
@@ -197,6 +203,9 @@ typedef struct qk_rtc_sim_opts {
                                       1 the relevant in the drawn runs' top depth */
     double alpha, s;               /* 0.95; RTC stage-2 pseudo-count 1  */
     int refit_every;               /* RTC refits every 10 judgments     */
+    int folds;                     /* RTC stage 3 fold fits (0/1 = one) */
+    int norm_weights;              /* MTC weights divided by the topic's
+                                      R-hat = sum p (spec 002 Sec. 3.4) */
     uint64_t seed;
     void (*progress)(void *ctx, size_t done, size_t total); /* may be NULL */
     void *progress_ctx;

@@ -34,6 +34,12 @@ const char qk_help_confidence[] =
     "                    when few documents are relevant)\n"
     "  --depth N         rank depth of each run that is considered (default 100)\n"
     "  -l LEVEL          judged grade >= LEVEL is relevant (default 1)\n"
+    "  --rtc-folds N     RTC's last stage as the mean of N fold-wise fits (the\n"
+    "                    author's code uses 5; default 1: one fit, as the paper)\n"
+    "  --pairs           instead of the matrix, one line per pair: E[dMAP],\n"
+    "                    Var[dMAP], P(a<b) and the confidence max(P, 1-P)\n"
+    "  --per-topic       with --pairs (or json): also E[dAP], Var[dAP] and\n"
+    "                    P(dAP<0) of every pair on every topic\n"
     "  --probs-out FILE  write 'topic docno p' for every document considered\n"
     "  --prec K          also E[P@K] and its variance per run (columns EP@K, varP@K)\n"
     "  --format F        tsv (default) or json\n"
@@ -51,6 +57,8 @@ const char qk_help_confidence[] =
     "  --trials N, --runs-per-trial K, --budget B, --alpha A, --seed S (20071)\n"
     "  --min-judged N    do not stop before N judgments (default 0, as the paper)\n"
     "  --cap C           report at most confidence C (the paper's optional hack; off)\n"
+    "  --mtc-weights W   raw (default, as the paper) or norm: each topic's document\n"
+    "                    weights divided by its R-hat = sum of p (spec 002 3.4)\n"
     "  --truth-r R       |R| of the true AP: qrels (default, every relevant document)\n"
     "                    or pool (those in the drawn runs' top --depth)\n"
     "\n"
@@ -80,8 +88,13 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"seed", required_argument, NULL, 's'},
                                          {"min-judged", required_argument, NULL, 'm'},
                                          {"prec", required_argument, NULL, 'K'},
-                                         {"rtc-intercept", no_argument, NULL, 'I'}, {"truth-r", required_argument, NULL, 'R'},
-    {"cap", required_argument, NULL, 'C'},
+                                         {"rtc-intercept", no_argument, NULL, 'I'},
+                                         {"truth-r", required_argument, NULL, 'R'},
+                                         {"cap", required_argument, NULL, 'C'},
+                                         {"rtc-folds", required_argument, NULL, 'F'},
+                                         {"pairs", no_argument, NULL, 'Q'},
+                                         {"per-topic", no_argument, NULL, 'T'},
+                                         {"mtc-weights", required_argument, NULL, 'W'},
                                          {NULL, 0, NULL, 0}};
 
 static size_t *by_emap;
@@ -94,7 +107,31 @@ static int emap_desc(const void *a, const void *b)
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-static void write_tsv(const qk_conf_result *r, int prec, long prec_k)
+/* --pairs: one line per pair a < b (input order), then with --per-topic one
+ * line per topic and pair. */
+static void write_pairs_tsv(const qk_conf_result *r, int prec)
+{
+    size_t n = r->nruns;
+    printf("a\tb\tE_dMAP\tvar_dMAP\tP(a<b)\tconfidence\n");
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = a + 1; b < n; b++) {
+            double p = r->p_less[a * n + b];
+            printf("%s\t%s\t%.*f\t%.*e\t%.*f\t%.*f\n", r->runids[a], r->runids[b], prec, r->e_dmap[a * n + b],
+                   prec, r->v_dmap[a * n + b], prec, p, prec, p >= 0.5 ? p : 1 - p);
+        }
+    if (!r->e_dap)
+        return;
+    printf("\ntopic\ta\tb\tE_dAP\tvar_dAP\tP(a<b)\n");
+    for (size_t t = 0; t < r->ntopics; t++)
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = a + 1; b < n; b++) {
+                size_t i = t * n * n + a * n + b;
+                printf("%s\t%s\t%s\t%.*f\t%.*e\t%.*f\n", r->topics[t], r->runids[a], r->runids[b], prec,
+                       r->e_dap[i], prec, r->v_dap[i], prec, qk_mtc_confidence(r->e_dap[i], r->v_dap[i]));
+            }
+}
+
+static void write_tsv(const qk_conf_result *r, int prec, long prec_k, int pairs)
 {
     size_t n = r->nruns;
     printf("run\tEMAP\tvar\trank");
@@ -108,7 +145,12 @@ static void write_tsv(const qk_conf_result *r, int prec, long prec_k)
             printf("\t%.*f\t%.*e", prec, r->eprec[i], prec, r->vprec[i]);
         putchar('\n');
     }
-    printf("\nP(row<col)");
+    putchar('\n');
+    if (pairs) {
+        write_pairs_tsv(r, prec);
+        return;
+    }
+    printf("P(row<col)");
     for (size_t b = 0; b < n; b++)
         printf("\t%s", r->runids[b]);
     putchar('\n');
@@ -143,6 +185,20 @@ static void write_json(const qk_conf_result *r, long prec_k)
             json_object_set_new(o, "e_dmap", json_real(r->e_dmap[a * n + b]));
             json_object_set_new(o, "var_dmap", json_real(r->v_dmap[a * n + b]));
             json_object_set_new(o, "p_a_below_b", json_real(r->p_less[a * n + b]));
+            if (r->e_dap) {
+                json_t *pt = json_array();
+                for (size_t t = 0; t < r->ntopics; t++) {
+                    json_t *x = json_object();
+                    size_t i = t * n * n + a * n + b;
+                    json_object_set_new(x, "topic", json_string(r->topics[t]));
+                    json_object_set_new(x, "e_dap", json_real(r->e_dap[i]));
+                    json_object_set_new(x, "var_dap", json_real(r->v_dap[i]));
+                    json_object_set_new(x, "p_a_below_b",
+                                        json_real(qk_mtc_confidence(r->e_dap[i], r->v_dap[i])));
+                    json_array_append_new(pt, x);
+                }
+                json_object_set_new(o, "per_topic", pt);
+            }
             json_array_append_new(pairs, o);
         }
     json_object_set_new(root, "topics", json_integer((json_int_t)r->ntopics));
@@ -202,7 +258,10 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
         "# %zu trials, %zu of %d runs each, depth %ld, alpha %g, budget %ld, min-judged %ld, seed %llu%s%s\n",
         res.trials, so->runs_per_trial, nruns, so->depth, so->alpha, so->budget, so->min_judged,
         (unsigned long long)so->seed, so->intercept ? ", RTC with intercept" : "",
-           so->truth_pool ? ", truth |R| from the pool" : "");
+        so->truth_pool ? ", truth |R| from the pool" : "");
+    if (so->folds > 1 || so->norm_weights)
+        printf("# RTC stage 3 %d fold fit(s), MTC weights %s\n", so->folds > 1 ? so->folds : 1,
+               so->norm_weights ? "divided by R-hat" : "raw");
     printf("method\tconfidence\tpairs\tshare\taccuracy\n");
     for (int m = 0; m < QK_SIM_METHODS; m++)
         for (int b = 0; b < QK_CONF_BINS; b++) {
@@ -252,7 +311,7 @@ int qk_cmd_confidence(int argc, char **argv)
     const char *probs_out = NULL, *format = "tsv";
     char tmp[4096];
     FILE *pf = NULL;
-    int ch, rc = QK_EXIT_OK, prec = 4, model_set = 0;
+    int ch, rc = QK_EXIT_OK, prec = 4, model_set = 0, pairs = 0;
     double v;
     const char *truth = NULL;
     qk_rtc_sim_opts so;
@@ -306,6 +365,19 @@ int qk_cmd_confidence(int argc, char **argv)
             prec = (int)v;
             break;
         case 'S': truth = optarg; break;
+        case 'F':
+            if (parse_num(optarg, 1, 100, &v) != 0 || v != (double)(long)v)
+                return qk_cli_usage("confidence", "--rtc-folds wants an integer from 1 to 100, not '%s'",
+                                    optarg);
+            o.rtc_folds = so.folds = (int)v;
+            break;
+        case 'Q': pairs = 1; break;
+        case 'T': o.per_topic = 1; break;
+        case 'W':
+            if (strcmp(optarg, "raw") && strcmp(optarg, "norm"))
+                return qk_cli_usage("confidence", "--mtc-weights wants 'raw' or 'norm', not '%s'", optarg);
+            so.norm_weights = strcmp(optarg, "norm") == 0;
+            break;
         case 'C':
             if (parse_num(optarg, 0.5, 1, &so.cap) != 0 || so.cap == 0.5)
                 return qk_cli_usage("confidence", "--cap wants a number in (0.5, 1], not '%s'", optarg);
@@ -400,7 +472,7 @@ int qk_cmd_confidence(int argc, char **argv)
     if (strcmp(format, "json") == 0)
         write_json(r, o.prec_k);
     else
-        write_tsv(r, prec, o.prec_k);
+        write_tsv(r, prec, o.prec_k, pairs);
 out:
     if (pf) {
         fclose(pf);

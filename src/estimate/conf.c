@@ -36,6 +36,8 @@ void qk_conf_result_free(qk_conf_result *r)
     free(r->e_dmap);
     free(r->v_dmap);
     free(r->p_less);
+    free(r->e_dap);
+    free(r->v_dap);
     free(r);
 }
 
@@ -197,9 +199,11 @@ static qk_status alloc_result(size_t nruns, qk_conf_result **out)
     return QK_OK;
 }
 
-/* Add one topic's moments to the sums. */
-static qk_status score_topic(const est_utopic *c, size_t nruns, long prec_k, qk_conf_result *r)
+/* Add topic t's moments to the sums (and to the per-topic arrays). */
+static qk_status score_topic(const est_utopic *c, size_t t, size_t nruns, long prec_k, qk_conf_result *r)
 {
+    double *te = r->e_dap ? r->e_dap + t * nruns * nruns : NULL,
+           *tv = r->v_dap ? r->v_dap + t * nruns * nruns : NULL;
     qk_mtc_moments m;
     for (size_t a = 0; a < nruns; a++) {
         if (prec_k > 0 && qk_mtc_prec_moments(c->n, c->p, c->rank + a * c->n, NULL, prec_k, &m) == QK_OK) {
@@ -217,6 +221,11 @@ static qk_status score_topic(const est_utopic *c, size_t nruns, long prec_k, qk_
             r->e_dmap[b * nruns + a] -= m.e;
             r->v_dmap[a * nruns + b] += m.var;
             r->v_dmap[b * nruns + a] += m.var;
+            if (te) {
+                te[a * nruns + b] = m.e;
+                te[b * nruns + a] = -m.e;
+                tv[a * nruns + b] = tv[b * nruns + a] = m.var;
+            }
         }
     }
     return QK_OK;
@@ -305,12 +314,19 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
         r->ntopics++;
     }
     if (o->model == QK_PROB_RTC && r->ntopics > 0 &&
-        (st = est_rtc_fit(ut, r->ntopics, nruns, o->depth, o->rtc_s, o->rtc_intercept, &cache)) != QK_OK) {
+        (st = est_rtc_fit(ut, r->ntopics, nruns, o->depth, o->rtc_s, o->rtc_intercept, o->rtc_folds,
+                          &cache)) != QK_OK) {
         st = qk_error_set(err, st, "the RTC model could not be fitted");
         goto out;
     }
+    if (o->per_topic &&
+        (!(r->e_dap = calloc((r->ntopics ? r->ntopics : 1) * nruns * nruns, sizeof *r->e_dap)) ||
+         !(r->v_dap = calloc((r->ntopics ? r->ntopics : 1) * nruns * nruns, sizeof *r->v_dap)))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
     for (size_t t = 0; t < r->ntopics; t++) {
-        if (score_topic(&ut[t], nruns, o->prec_k, r) != QK_OK) {
+        if (score_topic(&ut[t], t, nruns, o->prec_k, r) != QK_OK) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }

@@ -50,7 +50,21 @@ qk_status est_rtc_cache_size(est_rtc_cache *c, size_t ntop, long depth);
 void est_rtc_cache_free(est_rtc_cache *c);
 /* Fit the three stages with the k systems as experts and set p of every
  * unjudged document (judged ones get p = x). s: stage-2 pseudo-count;
- * intercept: add one to stage 3 (not in the paper). */
-qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double s, int intercept,
+ * intercept: add one to stage 3 (not in the paper); folds > 1: stage 3's
+ * coefficients are the mean of that many fold-wise fits (reference code). */
+qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double s, int intercept, int folds,
                       est_rtc_cache *cache);
+/* Weighted logistic regression (no intercept; rows x, n x k, label weights
+ * w1/w0), the first nprior rows being prior pseudo-rows. folds <= 1: one
+ * fit on every row; otherwise beta is the mean of folds fits, fit f leaving
+ * out the data rows (after the prior rows) whose index is f mod folds. */
+qk_status est_logit_folds(size_t nprior, size_t n, int k, const double *x, const double *w1, const double *w0,
+                          int folds, double *beta);
+/* MTC's next document for two systems (rank[0..n) and rank[n..2n) of each
+ * topic): the unjudged document of largest max(|V^R|, |V^N|) over all
+ * topics (divided by rhat[t] when rhat is not NULL, spec 002 Sec. 3.4),
+ * ties to the best rank in either list, then the earlier topic and
+ * document. Returns the weight (0: nothing left), the place in *bt, *bi. */
+double est_mtc_pick(const est_utopic *ut, size_t ntop, double *const *vr, double *const *vn,
+                    const double *rhat, size_t *bt, size_t *bi);
 #endif

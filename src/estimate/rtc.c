@@ -9,7 +9,9 @@
  *  3. p = sigma(sum_j lambda_j q_j), no intercept, Beta(1, 1) on sigma(lambda_j).
  *     An intercept (off by default: a deviation from the paper) lets a topic
  *     set with a low share of relevant documents reach small p without
- *     turning the experts' weights negative.
+ *     turning the experts' weights negative. With folds > 1, lambda is the
+ *     mean of folds fits, each leaving out the judged rows with index = f
+ *     (mod folds), as the author's reference code does (spec 002 Sec. 4.3).
  * All three are Newton steps on a concave log-posterior; dense systems are
  * solved with LAPACK's Cholesky (dposv). */
 #include "est_internal.h"
@@ -79,9 +81,13 @@ out:
 }
 
 /* log sigma(z) without overflow. */
-static double log_sig(double z) { return z >= 0 ? -log1p(exp(-z)) : z - log1p(exp(z)); }
+static double log_sig(double z)
+{
+    return z >= 0 ? -log1p(exp(-z)) : z - log1p(exp(z));
+}
 
-static double logit_loglik(size_t n, int k, const double *x, const double *w1, const double *w0, const double *b)
+static double logit_loglik(size_t n, int k, const double *x, const double *w1, const double *w0,
+                           const double *b)
 {
     double ll = 0;
     for (size_t i = 0; i < n; i++) {
@@ -196,9 +202,42 @@ static double expert_q(const est_utopic *u, size_t i, size_t j, const double *qs
     return sig(ab[2 * j] + ab[2 * j + 1] * (r > 0 ? qstar_t[r - 1] : 0));
 }
 
+qk_status est_logit_folds(size_t nprior, size_t n, int k, const double *x, const double *w1, const double *w0,
+                          int folds, double *beta)
+{
+    double *v1, *v0, *b;
+    qk_status st = QK_OK;
+    if (folds <= 1)
+        return logit_fit(n, k, x, w1, w0, beta);
+    v1 = malloc(n * sizeof *v1);
+    v0 = malloc(n * sizeof *v0);
+    b = malloc((size_t)k * sizeof *b);
+    if (!v1 || !v0 || !b) {
+        st = QK_ENOMEM;
+        goto out;
+    }
+    memset(beta, 0, (size_t)k * sizeof *beta);
+    for (int f = 0; f < folds && st == QK_OK; f++) {
+        /* fold f: every data row but those with index = f (mod folds) */
+        for (size_t i = 0; i < n; i++) {
+            int drop = i >= nprior && (i - nprior) % (size_t)folds == (size_t)f;
+            v1[i] = drop ? 0 : w1[i];
+            v0[i] = drop ? 0 : w0[i];
+        }
+        if ((st = logit_fit(n, k, x, v1, v0, b)) == QK_OK)
+            for (int j = 0; j < k; j++)
+                beta[j] += b[j] / folds;
+    }
+out:
+    free(v1);
+    free(v0);
+    free(b);
+    return st;
+}
+
 /* Stage 3: lambda from every judged document plus the Beta(1,1) rows. */
 static qk_status aggregate(const est_utopic *tp, size_t ntop, size_t k, size_t kf, long depth,
-                           const double *qstar, const double *ab, double *lambda)
+                           const double *qstar, const double *ab, int folds, double *lambda)
 {
     size_t rows = 2 * kf, m = 0;
     double *x, *w1, *w0;
@@ -230,7 +269,7 @@ static qk_status aggregate(const est_utopic *tp, size_t ntop, size_t k, size_t k
                 x[m * kf + k] = 1;
             (tp[t].x[i] ? w1 : w0)[m++] = 1;
         }
-    st = logit_fit(m, (int)kf, x, w1, w0, lambda);
+    st = est_logit_folds(2 * kf, m, (int)kf, x, w1, w0, folds, lambda);
 out:
     free(x);
     free(w1);
@@ -238,7 +277,7 @@ out:
     return st;
 }
 
-qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double s, int intercept,
+qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double s, int intercept, int folds,
                       est_rtc_cache *cache)
 {
     size_t kf = k + (intercept != 0);
@@ -264,7 +303,7 @@ qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double 
     for (size_t j = 0; j < k && st == QK_OK; j++)
         st = calibrate(tp, ntop, j, depth, cache->qstar, s, ab + 2 * j);
     if (st == QK_OK)
-        st = aggregate(tp, ntop, k, kf, depth, cache->qstar, ab, lambda);
+        st = aggregate(tp, ntop, k, kf, depth, cache->qstar, ab, folds, lambda);
     for (size_t t = 0; t < ntop && st == QK_OK; t++)
         for (size_t i = 0; i < tp[t].n; i++) {
             double z = kf > k ? lambda[k] : 0;

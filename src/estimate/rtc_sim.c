@@ -173,6 +173,28 @@ static double coef(const est_utopic *d, size_t i, size_t j)
     return a - b;
 }
 
+double est_mtc_pick(const est_utopic *ut, size_t ntop, double *const *vr, double *const *vn,
+                    const double *rhat, size_t *bt, size_t *bi)
+{
+    double best = 0;
+    long brank = 0;
+    for (size_t t = 0; t < ntop; t++)
+        for (size_t i = 0; i < ut[t].n; i++) {
+            double w = fmax(fabs(vr[t][i]), fabs(vn[t][i])) / (rhat ? rhat[t] : 1);
+            long r1 = ut[t].rank[i], r2 = ut[t].rank[ut[t].n + i];
+            long r = r1 > 0 && (r2 <= 0 || r1 < r2) ? r1 : r2;
+            if (ut[t].x[i] >= 0 || w <= 0)
+                continue;
+            if (w > best || (w == best && r < brank)) {
+                best = w;
+                *bt = t;
+                *bi = i;
+                brank = r;
+            }
+        }
+    return best;
+}
+
 /* Acquisition for one pair: MTC document selection; p from the prior (MTC)
  * or the expert model (RTC). Returns the number of judgments. */
 static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
@@ -182,10 +204,11 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
     est_utopic *ut = calloc(s->ntop, sizeof *ut);
     double **vr = calloc(s->ntop, sizeof *vr), **vn = calloc(s->ntop, sizeof *vn);
     double *te = calloc(s->ntop, sizeof *te), *tv = calloc(s->ntop, sizeof *tv);
+    double *rh = calloc(s->ntop, sizeof *rh);
     qk_status st = QK_OK;
     size_t it = 0;
     qk_mtc_moments m;
-    if (!v || !ut || !vr || !vn || !te || !tv) {
+    if (!v || !ut || !vr || !vn || !te || !tv || !rh) {
         st = QK_ENOMEM;
         goto out;
     }
@@ -214,18 +237,20 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
         qk_mtc_dap_moments(d->n, d->p, d->rank, d->rank + d->n, &m);
         te[t] = m.e;
         tv[t] = m.var;
+        rh[t] = m.rhat;
     }
     for (; st == QK_OK; it++) {
         double e = 0, var = 0, p, best = 0;
         size_t bt = 0, bi = 0;
-        long brank = 0;
         if (rtc && it % (size_t)o->refit_every == 0) {
-            if ((st = est_rtc_fit(ut, s->ntop, 2, o->depth, o->s, o->intercept, &s->cache)) != QK_OK)
+            if ((st = est_rtc_fit(ut, s->ntop, 2, o->depth, o->s, o->intercept, o->folds, &s->cache)) !=
+                QK_OK)
                 break;
             for (size_t t = 0; t < s->ntop; t++) {
                 qk_mtc_dap_moments(ut[t].n, ut[t].p, ut[t].rank, ut[t].rank + ut[t].n, &m);
                 te[t] = m.e;
                 tv[t] = m.var;
+                rh[t] = m.rhat;
             }
         }
         for (size_t t = 0; t < s->ntop; t++) {
@@ -236,20 +261,7 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
         if (((p >= o->alpha || 1 - p >= o->alpha) && it >= (size_t)o->min_judged) ||
             (o->budget > 0 && it >= (size_t)o->budget))
             break;
-        for (size_t t = 0; t < s->ntop; t++)
-            for (size_t i = 0; i < ut[t].n; i++) {
-                double w = fmax(fabs(vr[t][i]), fabs(vn[t][i]));
-                long r1 = ut[t].rank[i], r2 = ut[t].rank[ut[t].n + i];
-                long r = r1 > 0 && (r2 <= 0 || r1 < r2) ? r1 : r2;
-                if (ut[t].x[i] >= 0 || w <= 0)
-                    continue;
-                if (w > best || (w == best && r < brank)) {
-                    best = w;
-                    bt = t;
-                    bi = i;
-                    brank = r;
-                }
-            }
+        best = est_mtc_pick(ut, s->ntop, vr, vn, o->norm_weights ? rh : NULL, &bt, &bi);
         if (best <= 0)
             break; /* nothing left that could change the difference */
         {
@@ -267,6 +279,7 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
             qk_mtc_dap_moments(d->n, d->p, d->rank, d->rank + d->n, &m);
             te[bt] = m.e;
             tv[bt] = m.var;
+            rh[bt] = m.rhat;
         }
     }
     *njudged = it;
@@ -284,6 +297,7 @@ out:
     free(vn);
     free(te);
     free(tv);
+    free(rh);
     return st;
 }
 
@@ -340,7 +354,7 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, qk
         }
     }
     if (st == QK_OK && method == QK_SIM_RTC)
-        st = est_rtc_fit(ut, s->ntop, k, s->o->depth, s->o->s, s->o->intercept, &s->cache);
+        st = est_rtc_fit(ut, s->ntop, k, s->o->depth, s->o->s, s->o->intercept, s->o->folds, &s->cache);
     for (size_t t = 0; t < s->ntop && st == QK_OK; t++)
         for (size_t a = 0; a < k; a++) {
             qk_mtc_ap_moments(ut[t].n, ut[t].p, ut[t].rank + a * ut[t].n, &m);

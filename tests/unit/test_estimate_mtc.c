@@ -15,6 +15,7 @@
 
 #include "qrelkit/core.h"
 #include "qrelkit/estimate.h"
+#include "tmpfile_util.h"
 
 #define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 
@@ -202,6 +203,52 @@ static void test_ht_hh(void **state)
     assert_int_equal(qk_ht_total(1, y, bad, &t), QK_EINPUT);
 }
 
+/* qk_conf_eval with per-topic output on two topics made of spec 002 Sec. 2.8's
+ * dAP example: topic 1 with d1 judged relevant and d3 non-relevant
+ * (E 0.375, Var 0.105903, P 0.124592), topic 2 with nothing judged among the
+ * ranked documents (E 0, Var 0.186632, P 0.5; its one judged document z is
+ * non-relevant and unranked, so it changes neither N nor R-hat). Over both
+ * topics: E[dMAP] = 0.375/2 = 0.1875, V = (0.105903 + 0.186632)/4 = 0.0731338,
+ * P = Phi(-0.1875/sqrt(0.0731338)) = 0.244050. */
+static void test_conf_per_topic(void **state)
+{
+    char *q = qk_test_write_text("1 0 d1 1\n1 0 d3 0\n2 0 z 0\n");
+    char *r[2] = {qk_test_write_text("1 Q0 d1 1 3 A\n1 Q0 d2 2 2 A\n1 Q0 d3 3 1 A\n"
+                                     "2 Q0 e1 1 3 A\n2 Q0 e2 2 2 A\n2 Q0 e3 3 1 A\n"),
+                  qk_test_write_text("1 Q0 d3 1 3 B\n1 Q0 d4 2 2 B\n1 Q0 d1 3 1 B\n"
+                                     "2 Q0 e3 1 3 B\n2 Q0 e4 2 2 B\n2 Q0 e1 3 1 B\n")};
+    qk_conf_opts o;
+    qk_conf_result *res = NULL;
+    qk_error err;
+    (void)state;
+    qk_conf_opts_init(&o);
+    o.per_topic = 1;
+    assert_int_equal(qk_conf_eval(q, (const char *const *)r, 2, &o, NULL, &res, &err), QK_OK);
+    assert_int_equal(res->ntopics, 2);
+    assert_string_equal(res->topics[0], "1");
+    /* [t * 4 + a * 2 + b] */
+    near(res->e_dap[0 * 4 + 1], 0.375, 1e-12);
+    near(res->v_dap[0 * 4 + 1], 0.105903, 5e-7);
+    near(qk_mtc_confidence(res->e_dap[1], res->v_dap[1]), 0.124592, 5e-7);
+    near(res->e_dap[0 * 4 + 2], -0.375, 1e-12); /* B - A */
+    near(res->v_dap[0 * 4 + 2], 0.105903, 5e-7);
+    near(res->e_dap[1 * 4 + 1], 0, 1e-12);
+    near(res->v_dap[1 * 4 + 1], 0.186632, 5e-7);
+    near(res->e_dmap[1], 0.1875, 1e-12);
+    near(res->v_dmap[1], 0.0731338, 5e-7);
+    near(res->p_less[1], 0.244050, 5e-6);
+    near(res->p_less[2], 1 - 0.244050, 5e-6);
+    qk_conf_result_free(res);
+    /* without per_topic the arrays are not made */
+    assert_int_equal(qk_conf_eval(q, (const char *const *)r, 2, &(qk_conf_opts){.depth = 100, .prior = 0.5, .rel_level = 1},
+                                  NULL, &res, &err), QK_OK);
+    assert_null(res->e_dap);
+    qk_conf_result_free(res);
+    qk_test_drop(q);
+    qk_test_drop(r[0]);
+    qk_test_drop(r[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_judged_topic_has_no_variance),
         cmocka_unit_test(test_prec_moments),
         cmocka_unit_test(test_ht_hh),
+        cmocka_unit_test(test_conf_per_topic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

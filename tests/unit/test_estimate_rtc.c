@@ -54,7 +54,7 @@ static void test_micro_example(void **state)
     est_utopic t = {4, rank, x, p};
     est_rtc_cache c = {0, 0, NULL, NULL, NULL};
     (void)state;
-    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, 0, &c), QK_OK);
+    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, 0, 0, &c), QK_OK);
     near(p[1], 0.531584, 5e-6); /* b */
     near(p[2], 0.527775, 5e-6); /* c */
     assert_true(p[0] == 1 && p[3] == 0);
@@ -69,7 +69,7 @@ static void test_no_judgments_gives_half(void **state)
     est_utopic t = {3, rank, x, p};
     est_rtc_cache c = {0, 0, NULL, NULL, NULL};
     (void)state;
-    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, 0, &c), QK_OK);
+    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, 0, 0, &c), QK_OK);
     for (int i = 0; i < 3; i++)
         near(p[i], 0.5, 1e-12);
     est_rtc_cache_free(&c);
@@ -111,6 +111,54 @@ static void test_simulation_bookkeeping(void **state)
         qk_test_drop(r[i]);
 }
 
+/* Stage 3's fold averaging on a design solvable by hand: one coefficient,
+ * every row with feature 1, so a fit is sigma(lambda) = wins/(wins + losses)
+ * with the Beta(1,1) rows adding one of each. Data rows (after the 2 prior
+ * rows) R R N N N R N: one fit on all gives lambda = log(4/5); five folds,
+ * fold f leaving out the rows with index f mod 5 (f0: rows 0, 5 = R R;
+ * f1: rows 1, 6 = R N; f2..f4: one N each), give log(2/5), log(3/4), 0, 0, 0,
+ * mean (log 0.4 + log 0.75)/5 = -0.2407946. */
+static void test_stage3_folds(void **state)
+{
+    double x[9], w1[9] = {1, 0, 1, 1, 0, 0, 0, 1, 0}, w0[9] = {0, 1, 0, 0, 1, 1, 1, 0, 1}, b;
+    (void)state;
+    for (int i = 0; i < 9; i++)
+        x[i] = 1;
+    assert_int_equal(est_logit_folds(2, 9, 1, x, w1, w0, 1, &b), QK_OK);
+    near(b, log(4.0 / 5.0), 1e-9);
+    assert_int_equal(est_logit_folds(2, 9, 1, x, w1, w0, 0, &b), QK_OK);
+    near(b, log(4.0 / 5.0), 1e-9);
+    assert_int_equal(est_logit_folds(2, 9, 1, x, w1, w0, 5, &b), QK_OK);
+    near(b, (log(0.4) + log(0.75)) / 5, 1e-9);
+    near(b, -0.2407946, 1e-7);
+}
+
+/* MTC's choice across topics, raw and divided by R-hat (spec 002 Sec. 3.4).
+ * Topic 0 is spec 002 Sec. 3.6's example with nothing judged (system 1 ranks
+ * d1 d2 d3, system 2 d3 d4 d1): weights 0.833333, 1.333333, 0.833333,
+ * 1.333333, R-hat 2 at p = 0.5. Topic 1: system 1 ranks e1 alone, system 2
+ * nothing, so V^R = V^N = c_11 = 1, R-hat 0.5. Raw: d2 (1.333; d4 ties at
+ * rank 2 and comes later). Divided by R-hat: e1 (2 > 0.667). */
+static void test_mtc_pick_normalised(void **state)
+{
+    long r0[8] = {1, 2, 3, 0, 3, 0, 1, 2}, r1[2] = {1, 0};
+    signed char x0[4] = {-1, -1, -1, -1}, x1[1] = {-1};
+    double p0[4] = {0.5, 0.5, 0.5, 0.5}, p1[1] = {0.5};
+    double vr0[4] = {0.666667, 0.5, -0.666667, -0.5}, vn0[4] = {0.833333, 1.333333, -0.833333, -1.333333};
+    double vr1[1] = {1}, vn1[1] = {1}, rhat[2] = {2, 0.5};
+    double *vr[2] = {vr0, vr1}, *vn[2] = {vn0, vn1};
+    est_utopic ut[2] = {{4, r0, x0, p0}, {1, r1, x1, p1}};
+    size_t t = 9, i = 9;
+    (void)state;
+    near(est_mtc_pick(ut, 2, vr, vn, NULL, &t, &i), 1.333333, 1e-12);
+    assert_true(t == 0 && i == 1);
+    near(est_mtc_pick(ut, 2, vr, vn, rhat, &t, &i), 2.0, 1e-12);
+    assert_true(t == 1 && i == 0);
+    x1[0] = 0; /* judged documents are never picked */
+    near(est_mtc_pick(ut, 2, vr, vn, rhat, &t, &i), 1.333333 / 2, 1e-12);
+    assert_true(t == 0 && i == 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -118,6 +166,8 @@ int main(void)
         cmocka_unit_test(test_micro_example),
         cmocka_unit_test(test_no_judgments_gives_half),
         cmocka_unit_test(test_simulation_bookkeeping),
+        cmocka_unit_test(test_stage3_folds),
+        cmocka_unit_test(test_mtc_pick_normalised),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
