@@ -161,6 +161,8 @@ typedef struct qk_conf_opts {
     int rtc_folds;          /* > 1: RTC stage 3 = mean of that many fold fits
                                (the author's code uses 5; 0 = one fit)        */
     int per_topic;          /* fill qk_conf_result's per-topic dAP arrays     */
+    int rtc_platt;          /* RTC stage 2 by Platt's targets on the judged
+                               documents (0: the author's per-cell counts)    */
 } qk_conf_opts;
 void qk_conf_opts_init(qk_conf_opts *o);
 typedef struct qk_conf_result {
@@ -204,6 +206,7 @@ typedef struct qk_rtc_sim_opts {
     double alpha, s;               /* 0.95; RTC stage-2 pseudo-count 1  */
     int refit_every;               /* RTC refits every 10 judgments     */
     int folds;                     /* RTC stage 3 fold fits (0/1 = one) */
+    int platt;                     /* RTC stage 2 by Platt's targets    */
     int norm_weights;              /* MTC weights divided by the topic's
                                       R-hat = sum p (spec 002 Sec. 3.4) */
     uint64_t seed;

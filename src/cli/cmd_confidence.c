@@ -36,6 +36,9 @@ const char qk_help_confidence[] =
     "  -l LEVEL          judged grade >= LEVEL is relevant (default 1)\n"
     "  --rtc-folds N     RTC's last stage as the mean of N fold-wise fits (the\n"
     "                    author's code uses 5; default 1: one fit, as the paper)\n"
+    "  --rtc-calibration C  RTC's stage 2: cells (default; the author's code: a\n"
+    "                    pseudo-count per rank slot, topic and label) or platt (Platt's\n"
+    "                    method as the paper cites it: the judged documents, soft targets)\n"
     "  --pairs           instead of the matrix, one line per pair: E[dMAP],\n"
     "                    Var[dMAP], P(a<b) and the confidence max(P, 1-P)\n"
     "  --per-topic       with --pairs (or json): also E[dAP], Var[dAP] and\n"
@@ -93,6 +96,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"cap", required_argument, NULL, 'C'},
                                          {"rtc-folds", required_argument, NULL, 'F'},
                                          {"pairs", no_argument, NULL, 'Q'},
+                                         {"rtc-calibration", required_argument, NULL, 'L'},
                                          {"per-topic", no_argument, NULL, 'T'},
                                          {"mtc-weights", required_argument, NULL, 'W'},
                                          {NULL, 0, NULL, 0}};
@@ -259,9 +263,9 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
         res.trials, so->runs_per_trial, nruns, so->depth, so->alpha, so->budget, so->min_judged,
         (unsigned long long)so->seed, so->intercept ? ", RTC with intercept" : "",
         so->truth_pool ? ", truth |R| from the pool" : "");
-    if (so->folds > 1 || so->norm_weights)
-        printf("# RTC stage 3 %d fold fit(s), MTC weights %s\n", so->folds > 1 ? so->folds : 1,
-               so->norm_weights ? "divided by R-hat" : "raw");
+    if (so->folds > 1 || so->norm_weights || so->platt)
+        printf("# RTC stage 2 %s, stage 3 %d fold fit(s), MTC weights %s\n", so->platt ? "Platt" : "cells",
+               so->folds > 1 ? so->folds : 1, so->norm_weights ? "divided by R-hat" : "raw");
     printf("method\tconfidence\tpairs\tshare\taccuracy\n");
     for (int m = 0; m < QK_SIM_METHODS; m++)
         for (int b = 0; b < QK_CONF_BINS; b++) {
@@ -372,6 +376,12 @@ int qk_cmd_confidence(int argc, char **argv)
             o.rtc_folds = so.folds = (int)v;
             break;
         case 'Q': pairs = 1; break;
+        case 'L':
+            if (strcmp(optarg, "cells") && strcmp(optarg, "platt"))
+                return qk_cli_usage("confidence", "--rtc-calibration wants 'cells' or 'platt', not '%s'",
+                                    optarg);
+            o.rtc_platt = so.platt = strcmp(optarg, "platt") == 0;
+            break;
         case 'T': o.per_topic = 1; break;
         case 'W':
             if (strcmp(optarg, "raw") && strcmp(optarg, "norm"))

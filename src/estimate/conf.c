@@ -315,7 +315,7 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
     }
     if (o->model == QK_PROB_RTC && r->ntopics > 0 &&
         (st = est_rtc_fit(ut, r->ntopics, nruns, o->depth, o->rtc_s, o->rtc_intercept, o->rtc_folds,
-                          &cache)) != QK_OK) {
+                          o->rtc_platt, &cache)) != QK_OK) {
         st = qk_error_set(err, st, "the RTC model could not be fitted");
         goto out;
     }

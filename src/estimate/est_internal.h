@@ -51,9 +51,16 @@ void est_rtc_cache_free(est_rtc_cache *c);
 /* Fit the three stages with the k systems as experts and set p of every
  * unjudged document (judged ones get p = x). s: stage-2 pseudo-count;
  * intercept: add one to stage 3 (not in the paper); folds > 1: stage 3's
- * coefficients are the mean of that many fold-wise fits (reference code). */
+ * coefficients are the mean of that many fold-wise fits (reference code);
+ * platt: stage 2 by Platt's targets instead of per-cell pseudo-counts. */
 qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double s, int intercept, int folds,
-                      est_rtc_cache *cache);
+                      int platt, est_rtc_cache *cache);
+/* Stage 2 for expert j given the topics' q* (ntop x depth): ab = (A_j, B_j).
+ * platt = 0: the author's layout (every rank slot and an unranked slot per
+ * topic, pseudo-count s per cell and label); 1: Platt's method, the judged
+ * documents with targets (N+ + 1)/(N+ + 2) and 1/(N- + 2). */
+qk_status est_rtc_calibrate(const est_utopic *tp, size_t ntop, size_t j, long depth, const double *qstar,
+                            double s, int platt, double ab[2]);
 /* Weighted logistic regression (no intercept; rows x, n x k, label weights
  * w1/w0), the first nprior rows being prior pseudo-rows. folds <= 1: one
  * fit on every row; otherwise beta is the mean of folds fits, fit f leaving

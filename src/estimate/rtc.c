@@ -157,10 +157,53 @@ out:
     return st;
 }
 
+/* Stage 2 by Platt's own method (the paper cites Platt 2000): one row per
+ * judged document, feature q* of its rank in expert j (0 unranked), soft
+ * targets (N+ + 1)/(N+ + 2) for the relevant and 1/(N- + 2) for the
+ * non-relevant; no judgments give A = B = 0. */
+static qk_status calibrate_platt(const est_utopic *tp, size_t ntop, size_t j, long depth, const double *qstar,
+                                 double ab[2])
+{
+    size_t rows = 0, m = 0;
+    double np = 0, nn = 0, *x, *w1, *w0;
+    qk_status st;
+    for (size_t t = 0; t < ntop; t++)
+        for (size_t i = 0; i < tp[t].n; i++) {
+            np += tp[t].x[i] == 1;
+            nn += tp[t].x[i] == 0;
+        }
+    rows = (size_t)(np + nn);
+    x = malloc((rows ? rows : 1) * 2 * sizeof *x);
+    w1 = malloc((rows ? rows : 1) * sizeof *w1);
+    w0 = malloc((rows ? rows : 1) * sizeof *w0);
+    if (!x || !w1 || !w0) {
+        st = QK_ENOMEM;
+        goto out;
+    }
+    for (size_t t = 0; t < ntop; t++)
+        for (size_t i = 0; i < tp[t].n; i++) {
+            long r = tp[t].rank[j * tp[t].n + i];
+            double target;
+            if (tp[t].x[i] < 0)
+                continue;
+            target = tp[t].x[i] == 1 ? (np + 1) / (np + 2) : 1 / (nn + 2);
+            x[2 * m] = 1;
+            x[2 * m + 1] = r > 0 ? qstar[t * (size_t)depth + (size_t)r - 1] : 0;
+            w1[m] = target;
+            w0[m++] = 1 - target;
+        }
+    st = logit_fit(m, 2, x, w1, w0, ab);
+out:
+    free(x);
+    free(w1);
+    free(w0);
+    return st;
+}
+
 /* Stage 2 for expert j: rows (1, q*_{t,r}) for every topic and rank slot, and
- * (1, 0) for the topic's documents j did not rank. */
-static qk_status calibrate(const est_utopic *tp, size_t ntop, size_t j, long depth, const double *qstar,
-                           double s, double ab[2])
+ * (1, 0) for the topic's documents j did not rank (the author's code). */
+static qk_status calibrate_cells(const est_utopic *tp, size_t ntop, size_t j, long depth, const double *qstar,
+                                 double s, double ab[2])
 {
     size_t rows = ntop * (size_t)(depth + 1), m = 0;
     double *x = malloc(rows * 2 * sizeof *x), *w1 = malloc(rows * sizeof *w1),
@@ -277,8 +320,15 @@ out:
     return st;
 }
 
+qk_status est_rtc_calibrate(const est_utopic *tp, size_t ntop, size_t j, long depth, const double *qstar,
+                            double s, int platt, double ab[2])
+{
+    return platt ? calibrate_platt(tp, ntop, j, depth, qstar, ab)
+                 : calibrate_cells(tp, ntop, j, depth, qstar, s, ab);
+}
+
 qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double s, int intercept, int folds,
-                      est_rtc_cache *cache)
+                      int platt, est_rtc_cache *cache)
 {
     size_t kf = k + (intercept != 0);
     double *ab = malloc(2 * k * sizeof *ab), *lambda = malloc(kf * sizeof *lambda);
@@ -301,7 +351,7 @@ qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double 
         }
     }
     for (size_t j = 0; j < k && st == QK_OK; j++)
-        st = calibrate(tp, ntop, j, depth, cache->qstar, s, ab + 2 * j);
+        st = est_rtc_calibrate(tp, ntop, j, depth, cache->qstar, s, platt, ab + 2 * j);
     if (st == QK_OK)
         st = aggregate(tp, ntop, k, kf, depth, cache->qstar, ab, folds, lambda);
     for (size_t t = 0; t < ntop && st == QK_OK; t++)

@@ -243,8 +243,8 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
         double e = 0, var = 0, p, best = 0;
         size_t bt = 0, bi = 0;
         if (rtc && it % (size_t)o->refit_every == 0) {
-            if ((st = est_rtc_fit(ut, s->ntop, 2, o->depth, o->s, o->intercept, o->folds, &s->cache)) !=
-                QK_OK)
+            if ((st = est_rtc_fit(ut, s->ntop, 2, o->depth, o->s, o->intercept, o->folds, o->platt,
+                                  &s->cache)) != QK_OK)
                 break;
             for (size_t t = 0; t < s->ntop; t++) {
                 qk_mtc_dap_moments(ut[t].n, ut[t].p, ut[t].rank, ut[t].rank + ut[t].n, &m);
@@ -354,7 +354,8 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, qk
         }
     }
     if (st == QK_OK && method == QK_SIM_RTC)
-        st = est_rtc_fit(ut, s->ntop, k, s->o->depth, s->o->s, s->o->intercept, s->o->folds, &s->cache);
+        st = est_rtc_fit(ut, s->ntop, k, s->o->depth, s->o->s, s->o->intercept, s->o->folds, s->o->platt,
+                         &s->cache);
     for (size_t t = 0; t < s->ntop && st == QK_OK; t++)
         for (size_t a = 0; a < k; a++) {
             qk_mtc_ap_moments(ut[t].n, ut[t].p, ut[t].rank + a * ut[t].n, &m);

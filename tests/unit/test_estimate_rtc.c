@@ -54,7 +54,7 @@ static void test_micro_example(void **state)
     est_utopic t = {4, rank, x, p};
     est_rtc_cache c = {0, 0, NULL, NULL, NULL};
     (void)state;
-    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, 0, 0, &c), QK_OK);
+    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, 0, 0, 0, &c), QK_OK);
     near(p[1], 0.531584, 5e-6); /* b */
     near(p[2], 0.527775, 5e-6); /* c */
     assert_true(p[0] == 1 && p[3] == 0);
@@ -69,7 +69,7 @@ static void test_no_judgments_gives_half(void **state)
     est_utopic t = {3, rank, x, p};
     est_rtc_cache c = {0, 0, NULL, NULL, NULL};
     (void)state;
-    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, 0, 0, &c), QK_OK);
+    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, 0, 0, 0, &c), QK_OK);
     for (int i = 0; i < 3; i++)
         near(p[i], 0.5, 1e-12);
     est_rtc_cache_free(&c);
@@ -109,6 +109,36 @@ static void test_simulation_bookkeeping(void **state)
     qk_test_drop(q);
     for (int i = 0; i < 4; i++)
         qk_test_drop(r[i]);
+}
+
+/* Stage 2 alone. Cells (the author's layout): spec 002 Sec. 4.6's run 1 and
+ * run 2 coefficients. Platt: one topic, depth 1 with q* = 0.5; expert 0
+ * ranks a (judged relevant) and not d (judged non-relevant): N+ = N- = 1,
+ * targets 2/3 and 1/3, and two points with two parameters fit exactly:
+ * sigma(A) = 1/3, sigma(A + B/2) = 2/3, so A = -log 2, B = 4 log 2. */
+static void test_stage2_calibration(void **state)
+{
+    long rank[8] = {1, 2, 3, 0, 3, 0, 1, 2};
+    signed char x[4] = {1, -1, -1, 0};
+    double p[4], qs[3] = {0.646144, 0.5, 0.353856}, ab[2];
+    est_utopic t = {4, rank, x, p};
+    long rank1[3] = {1, 0, 0};
+    signed char x1[3] = {1, 0, -1};
+    double p1[3], qs1[1] = {0.5};
+    est_utopic t1 = {3, rank1, x1, p1};
+    (void)state;
+    assert_int_equal(est_rtc_calibrate(&t, 1, 0, 3, qs, 1.0, 0, ab), QK_OK);
+    near(ab[0], -0.729055, 5e-6);
+    near(ab[1], 1.986472, 5e-6);
+    assert_int_equal(est_rtc_calibrate(&t, 1, 1, 3, qs, 1.0, 0, ab), QK_OK);
+    near(ab[0], 0.237929, 5e-6);
+    near(ab[1], -0.617001, 5e-6);
+    assert_int_equal(est_rtc_calibrate(&t1, 1, 0, 1, qs1, 1.0, 1, ab), QK_OK);
+    near(ab[0], -log(2.0), 1e-8);
+    near(ab[1], 4 * log(2.0), 1e-8);
+    x1[0] = x1[1] = -1; /* nothing judged: A = B = 0, so p stays 0.5 */
+    assert_int_equal(est_rtc_calibrate(&t1, 1, 0, 1, qs1, 1.0, 1, ab), QK_OK);
+    assert_true(ab[0] == 0 && ab[1] == 0);
 }
 
 /* Stage 3's fold averaging on a design solvable by hand: one coefficient,
@@ -167,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_no_judgments_gives_half),
         cmocka_unit_test(test_simulation_bookkeeping),
         cmocka_unit_test(test_stage3_folds),
+        cmocka_unit_test(test_stage2_calibration),
         cmocka_unit_test(test_mtc_pick_normalised),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
