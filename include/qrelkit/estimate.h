@@ -218,6 +218,12 @@ typedef struct qk_rtc_sim_method {
     double in_bin[QK_CONF_BINS], correct[QK_CONF_BINS];
     double w_sum, pairs, true_ties, tau_sum;
     double *judged; /* judgments per trial (IP: MTC's number) */
+    /* Why confidence is off, pooled over pairs: sums of (E[dMAP] - dMAP)^2,
+     * Var[dMAP], dMAP^2 and E[dMAP]^2 (dMAP the truth); and over the
+     * unjudged documents of the k runs' universes, the sum of their p and
+     * the number of them that are relevant. */
+    double err2_sum, var_sum, true2_sum, est2_sum;
+    double p_unjudged, rel_unjudged;
 } qk_rtc_sim_method;
 typedef struct qk_rtc_sim_result {
     size_t trials;

@@ -3,6 +3,7 @@
  * probabilities; Carterette 2007). */
 #include <getopt.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,11 @@ const char qk_help_confidence[] =
     "                    predicts every pair. Prints, for MTC (p = 0.5), RTC and IP,\n"
     "                    the share of pairs and the accuracy per confidence bin, W\n"
     "                    (bookmaker's winnings; < 0 = over-confident), Kendall's tau\n"
-    "                    of EMAP against true MAP and the judgments used\n"
+    "                    of EMAP against true MAP and the judgments used; then, to\n"
+    "                    see why W is off, the root mean square of the error of\n"
+    "                    E[dMAP] against the true dMAP next to the predicted sd,\n"
+    "                    and the sum of p over unjudged documents against how many\n"
+    "                    of them are relevant\n"
     "  --trials N, --runs-per-trial K, --budget B, --alpha A, --seed S (20071)\n"
     "  --min-judged N    do not stop before N judgments (default 0, as the paper)\n"
     "  --cap C           report at most confidence C (the paper's optional hack; off)\n"
@@ -292,6 +297,14 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
         printf("%s\t%.0f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%.0f\n", names[m], x->pairs,
                x->pairs ? x->w_sum / x->pairs : 0, x->pairs ? right / x->pairs : 0,
                n ? x->tau_sum / (double)n : 0, med, n ? sum / (double)n : 0, x->true_ties);
+    }
+    printf("\nmethod\trms_error\trms_sd\trms_true_dMAP\trms_E_dMAP\tsum_p_unjudged\trelevant_unjudged\n");
+    for (int m = 0; m < QK_SIM_METHODS; m++) {
+        const qk_rtc_sim_method *x = &res.m[m];
+        double n = x->pairs ? x->pairs : 1;
+        printf("%s\t%.4f\t%.4f\t%.4f\t%.4f\t%.1f\t%.0f\n", names[m], sqrt(x->err2_sum / n),
+               sqrt(x->var_sum / n), sqrt(x->true2_sum / n), sqrt(x->est2_sum / n), x->p_unjudged,
+               x->rel_unjudged);
     }
     qk_rtc_sim_result_clear(&res);
     return QK_EXIT_OK;

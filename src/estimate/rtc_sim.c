@@ -357,6 +357,12 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, qk
         st = est_rtc_fit(ut, s->ntop, k, s->o->depth, s->o->s, s->o->intercept, s->o->folds, s->o->platt,
                          &s->cache);
     for (size_t t = 0; t < s->ntop && st == QK_OK; t++)
+        for (size_t i = 0; i < ut[t].n; i++)
+            if (ut[t].x[i] < 0) {
+                out->p_unjudged += ut[t].p[i];
+                out->rel_unjudged += s->g[t].truth[v[t].gi[i]];
+            }
+    for (size_t t = 0; t < s->ntop && st == QK_OK; t++)
         for (size_t a = 0; a < k; a++) {
             qk_mtc_ap_moments(ut[t].n, ut[t].p, ut[t].rank + a * ut[t].n, &m);
             emap[a] += m.e;
@@ -384,6 +390,13 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, qk
             out->w_sum += w < -100 ? -100 : w;
             out->pairs += 1;
             out->true_ties += truth == 0;
+            {
+                double nt = (double)s->ntop, em = e[a * k + b] / nt, tm = truth / nt;
+                out->err2_sum += (em - tm) * (em - tm);
+                out->var_sum += var[a * k + b] / (nt * nt);
+                out->true2_sum += tm * tm;
+                out->est2_sum += em * em;
+            }
             /* Kendall tau between EMAP and true MAP over the k runs */
             if ((emap[a] - emap[b]) * truth > 0)
                 conc++;

@@ -105,6 +105,11 @@ static void test_simulation_bookkeeping(void **state)
     }
     for (size_t t = 0; t < 5; t++)
         assert_true(res.m[QK_SIM_IP].judged[t] == res.m[QK_SIM_MTC].judged[t]);
+    /* IP: unjudged p = 0, so no variance and no p; MTC: every unjudged p is 1/2 */
+    assert_true(res.m[QK_SIM_IP].p_unjudged == 0 && res.m[QK_SIM_IP].var_sum == 0);
+    assert_true(2 * res.m[QK_SIM_MTC].p_unjudged == floor(2 * res.m[QK_SIM_MTC].p_unjudged));
+    assert_true(res.m[QK_SIM_MTC].rel_unjudged <= 2 * res.m[QK_SIM_MTC].p_unjudged);
+    assert_true(res.m[QK_SIM_MTC].err2_sum >= 0 && res.m[QK_SIM_MTC].true2_sum > 0);
     qk_rtc_sim_result_clear(&res);
     qk_test_drop(q);
     for (int i = 0; i < 4; i++)
