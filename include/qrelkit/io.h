@@ -128,6 +128,9 @@ int qk_zscores_get(const qk_zscores *z, const char *qid, const char *name, doubl
 /* Split a line into at most max whitespace-separated fields (C-locale isspace).
  * Returns the number of fields found (which may exceed max: counting goes on). */
 size_t qk_split_fields(const char *line, size_t len, const char **f, size_t *flen, size_t max);
+/* 1 when a line is blank or a comment (first non-blank byte '#'): the one
+ * rule every reader uses to skip lines. A '#' later in a line is data. */
+int qk_line_skippable(const char *line, size_t len);
 /* Fast exact decimal-to-double (falls back to strtod). 0 on success; rejects
  * trailing garbage, NaN and infinities. */
 int qk_parse_score(const char *s, size_t len, double *out);

@@ -120,6 +120,8 @@ qk_status qk_draws_read(const char *path, qk_draws **out, qk_error *err)
         goto out;
     while ((r = qk_lines_next(l, &line, &len, err)) == 1) {
         int skip;
+        if (qk_line_skippable(line, len))
+            continue;
         if (qk_grow((void **)&recs, &cap, n + 1, sizeof *recs) != QK_OK) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;

@@ -97,3 +97,11 @@ int qk_parse_score(const char *s, size_t len, double *out)
         return 0;
     }
 }
+
+int qk_line_skippable(const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && is_space((unsigned char)line[i]))
+        i++;
+    return i == len || line[i] == '#';
+}

@@ -136,14 +136,6 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
     return QK_OK;
 }
 
-static int is_skipped(const char *line, size_t len)
-{
-    size_t i = 0;
-    while (i < len && (line[i] == ' ' || (line[i] >= '\t' && line[i] <= '\r')))
-        i++;
-    return i == len || line[i] == '#';
-}
-
 static const qk_qrels *sort_q; /* qsort has no context argument */
 static int cmp_by_docno(const void *a, const void *b)
 {
@@ -288,7 +280,7 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK)
         goto out;
     while ((r = qk_lines_next(lines, &line, &len, err)) == 1) {
-        if (is_skipped(line, len))
+        if (qk_line_skippable(line, len))
             continue;
         if (qk_grow((void **)&q->recs, &cap, q->nrecs + 1, sizeof *q->recs) != QK_OK ||
             qk_grow((void **)&rec_topic, &tcap, q->nrecs + 1, sizeof *rec_topic) != QK_OK) {

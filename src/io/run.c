@@ -79,10 +79,8 @@ static int read_entry(qk_run_stream *s, const char **qid, size_t *qlen, const ch
     int r;
     while ((r = qk_lines_next(s->lines, &line, &len, err)) == 1) {
         const char *f[6];
-        size_t fl[6], nf, i = 0;
-        while (i < len && (line[i] == ' ' || (line[i] >= '\t' && line[i] <= '\r')))
-            i++;
-        if (i == len || line[i] == '#')
+        size_t fl[6], nf;
+        if (qk_line_skippable(line, len))
             continue;
         nf = qk_split_fields(line, len, f, fl, 6);
         e->line = qk_lines_lineno(s->lines);

@@ -160,6 +160,8 @@ qk_status qk_sidx_read(qk_sidx *x, const char *path, qk_sidx_parse_fn fn, void *
         return st;
     while ((r = qk_lines_next(l, &line, &len, err)) == 1) {
         int skip = 0;
+        if (qk_line_skippable(line, len))
+            continue;
         if (qk_grow((void **)recs, &cap, *n + 1, sizeof **recs) != QK_OK) {
             r = qk_error_set(err, QK_ENOMEM, "out of memory");
             break;

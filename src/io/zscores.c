@@ -33,9 +33,10 @@ qk_status qk_zscores_read(const char *path, qk_zscores **out, qk_error *err)
         size_t fl[5];
         uint32_t id;
         double mean, sd;
-        size_t nf = qk_split_fields(line, len, f, fl, 5);
-        if (nf == 0 || (f[0][0] == '#' && f[0] == line))
+        size_t nf;
+        if (qk_line_skippable(line, len))
             continue;
+        nf = qk_split_fields(line, len, f, fl, 5);
         if (nf != 4) {
             st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), 0,
                              "expected 4 fields (qid measure mean stddev), found %zu", nf);

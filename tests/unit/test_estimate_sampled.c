@@ -135,6 +135,35 @@ static void test_xinfap_full_stratum(void **state)
  * HH: y/p = 2, 0, 2, 10 -> mean 3.5, var 59/(4*3). HT over a, b, c with
  * pi .75, .4, .2: R = 1/.75 + 1/.2, var = .25/.5625 + .8/.04. The run ranks
  * a, x, c: AP = (R1/.75 + R3/3/.2)/R with R1 = 1/.75, R3 = R. */
+/* Comment and blank lines are skipped as in qrels and runs; error line
+ * numbers stay physical line numbers. */
+static void test_comments(void **state)
+{
+    char *pp = qk_test_write_text("# sample of 2026\n\n1 a 1 1 0.5\n   # indented\n1 b 0 1 0.5\n");
+    char *sp = qk_test_write_text("# stratum labels\n1 0 a s1 1\n\n1 0 b s1 0\n");
+    char *dp = qk_test_write_text("# draws\n1 a 1 0.5 0.75\n");
+    qk_prels *p = NULL;
+    qk_strata *st = NULL;
+    qk_draws *d = NULL;
+    qk_error err;
+    size_t n;
+    (void)state;
+    assert_int_equal(qk_prels_read(pp, &p, &err), QK_OK);
+    qk_prels_entries(p, 0, &n);
+    assert_int_equal(n, 2);
+    assert_int_equal(qk_strata_read(sp, &st, &err), QK_OK);
+    assert_int_equal(qk_strata_num_topics(st), 1);
+    assert_int_equal(qk_draws_read(dp, &d, &err), QK_OK);
+    assert_int_equal(qk_draws_num_topics(d), 1);
+    qk_prels_free(p);
+    qk_strata_free(st);
+    qk_draws_free(d);
+    qk_test_drop(pp);
+    qk_test_drop(sp);
+    qk_test_drop(dp);
+    expect_error("# c\n\n1 a 1 1\n", "line 3: expected 5 fields");
+}
+
 static void test_draws_hand(void **state)
 {
     char *dp = qk_test_write_text("1 a 1 0.5 0.75\n1 b 0 0.25 0.4\n1 a 1 0.5 0.75\n1 c 1 0.1 0.2\n2 z 0 0.5\n");
@@ -208,7 +237,7 @@ int main(void)
         cmocka_unit_test(test_statap_hand),
         cmocka_unit_test(test_xinfap_full_stratum),
         cmocka_unit_test(test_mq_prels_files),
-        cmocka_unit_test(test_draws_hand),
+        cmocka_unit_test(test_comments), cmocka_unit_test(test_draws_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

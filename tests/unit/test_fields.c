@@ -26,6 +26,17 @@ static void assert_field(const char *f, size_t fl, const char *want)
     assert_memory_equal(f, want, fl);
 }
 
+static void test_skippable(void **state)
+{
+    (void)state;
+    assert_true(qk_line_skippable("", 0));
+    assert_true(qk_line_skippable(" \t\r", 3));
+    assert_true(qk_line_skippable("# c", 3));
+    assert_true(qk_line_skippable("  # indented", 12));
+    assert_false(qk_line_skippable("301 0 d#1 1", 11)); /* '#' inside a docno is data */
+    assert_false(qk_line_skippable(" x", 2));
+}
+
 static void test_split(void **state)
 {
     const char *f[6];
@@ -159,7 +170,7 @@ static void test_parse_long(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_split),         cmocka_unit_test(test_score_examples),
+        cmocka_unit_test(test_skippable), cmocka_unit_test(test_split),         cmocka_unit_test(test_score_examples),
         cmocka_unit_test(test_score_random),  cmocka_unit_test(test_score_rejects),
         cmocka_unit_test(test_parse_long),
     };
