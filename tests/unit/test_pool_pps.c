@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "qrelkit/pool.h"
+#include "pool_fixture.h"
 #include "tmpfile_util.h"
 
 #define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
@@ -160,35 +161,14 @@ static void test_pi_by_hand_capping(void **state)
  * and at m = 45 the heaviest documents are capped at 1 and always in. */
 static void test_frequencies_nested(void **state)
 {
-    const char *ids[] = {"r1", "r2", "r3", "r4", "r5", "r6"};
     char names[60][8];
-    const char *list[30];
     qk_pool_runs *p = NULL;
-    qk_error err = {0};
-    qk_rng rng;
     double pi[60], pi5[60], pi17[60], pi45[60], sum17 = 0, sum45 = 0;
     long h5[60] = {0}, h17[60] = {0}, h45[60] = {0}, dummy[60] = {0};
     size_t nd, ncap = 0;
     const long S = 3000;
     (void)state;
-    for (int i = 0; i < 60; i++)
-        snprintf(names[i], sizeof names[i], "d%02d", i);
-    assert_int_equal(qk_pool_runs_new(6, ids, 30, &p, &err), QK_OK);
-    qk_rng_seed(&rng, 11);
-    for (size_t r = 0; r < 6; r++) {
-        int perm[60];
-        for (int i = 0; i < 60; i++)
-            perm[i] = i;
-        for (int i = 59; i > 0; i--) {
-            int k = (int)qk_rng_below(&rng, (uint64_t)i + 1), t = perm[i];
-            perm[i] = perm[k];
-            perm[k] = t;
-        }
-        for (int i = 0; i < 30; i++)
-            list[i] = names[perm[i]];
-        assert_int_equal(qk_pool_runs_add(p, r, "7", list, 30, &err), QK_OK);
-    }
-    assert_int_equal(qk_pool_runs_finish(p, &err), QK_OK);
+    p = pool_fixture_random_runs(11, names);
     nd = qk_pool_topic_at(p, 0)->ndocs;
     for (size_t i = 0; i < nd; i++)
         pi5[i] = pi17[i] = pi45[i] = -1;

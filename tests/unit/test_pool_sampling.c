@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "qrelkit/pool.h"
+#include "pool_fixture.h"
 #include "tmpfile_util.h"
 
 #define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
@@ -97,34 +98,13 @@ static void test_statap_pi_by_hand(void **state)
  * every document's inclusion frequency over 3000 seeds matches its pi. */
 static void test_statap_frequencies(void **state)
 {
-    const char *ids[] = {"r1", "r2", "r3", "r4", "r5", "r6"};
     char names[60][8];
-    const char *list[30];
     qk_pool_runs *p = NULL;
-    qk_error err = {0};
-    qk_rng rng;
     double pi[60], pi0[60];
     long hits[60] = {0};
     size_t nd;
     (void)state;
-    for (int i = 0; i < 60; i++)
-        snprintf(names[i], sizeof names[i], "d%02d", i);
-    assert_int_equal(qk_pool_runs_new(6, ids, 30, &p, &err), QK_OK);
-    qk_rng_seed(&rng, 7);
-    for (size_t r = 0; r < 6; r++) {
-        int perm[60];
-        for (int i = 0; i < 60; i++)
-            perm[i] = i;
-        for (int i = 59; i > 0; i--) {
-            int k = (int)qk_rng_below(&rng, (uint64_t)i + 1), t = perm[i];
-            perm[i] = perm[k];
-            perm[k] = t;
-        }
-        for (int i = 0; i < 30; i++)
-            list[i] = names[perm[i]];
-        assert_int_equal(qk_pool_runs_add(p, r, "7", list, 30, &err), QK_OK);
-    }
-    assert_int_equal(qk_pool_runs_finish(p, &err), QK_OK);
+    p = pool_fixture_random_runs(7, names);
     nd = qk_pool_topic_at(p, 0)->ndocs;
     for (size_t i = 0; i < nd; i++)
         pi0[i] = -1;
