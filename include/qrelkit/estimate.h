@@ -139,6 +139,23 @@ double qk_mtc_confidence(double e, double var);
  * probabilities q*[0..depth) of the rank positions of a topic with nrel
  * judged relevant and nnon judged non-relevant documents. */
 qk_status qk_rtc_bt_fit(long depth, double nrel, double nnon, double *qstar);
+/* The same with the prior's pseudo-games given directly: a wins and b losses
+ * of every rank against theta = 0 (the paper: a = |R_t|+1, b = |N_t|+1). */
+qk_status qk_rtc_bt_fit_ab(long depth, double a, double b, double *qstar);
+
+/* The priors and variants of the RTC model. The paper states Beta(|R_t|+1,
+ * |N_t|+1) in stage 1 and Beta(1, 1) in stage 3 and tuned its "uniform
+ * priors with relatively high variance" on a training collection; the
+ * stage-2 pseudo-count is the author's code's (spec 002 A6). */
+typedef struct qk_rtc_params {
+    double s;            /* stage 2: pseudo-count per (topic, rank slot, label), 1 */
+    double bt_prior;     /* stage 1: pseudo-games a0 = b0 added to |R_t|, |N_t|, 1  */
+    double lambda_prior; /* stage 3: Beta(a, a) on sigma(lambda_j), a = 1           */
+    int intercept;       /* stage 3 with an intercept (not the paper)               */
+    int folds;           /* > 1: stage 3 = mean of that many fold fits (author's 5) */
+    int platt;           /* stage 2 by Platt's targets on the judged documents      */
+} qk_rtc_params;
+void qk_rtc_params_init(qk_rtc_params *p);
 
 /* ---- Confidence over runs (qrelkit confidence) ------------------------------
  * The qrels give the judgments; unjudged documents of the union of the runs'
@@ -155,14 +172,9 @@ typedef struct qk_conf_opts {
     long depth;             /* lists truncated to this depth, default 100     */
     long rel_level;         /* judged grade >= rel_level is relevant (1)      */
     const char *probs_path; /* QK_PROB_FILE: "topic docno p" lines            */
-    double rtc_s;           /* RTC stage-2 pseudo-count (1)                   */
     long prec_k;            /* also E/Var of P@prec_k (0 = no)                */
-    int rtc_intercept;      /* RTC stage 3 with an intercept (not the paper)  */
-    int rtc_folds;          /* > 1: RTC stage 3 = mean of that many fold fits
-                               (the author's code uses 5; 0 = one fit)        */
     int per_topic;          /* fill qk_conf_result's per-topic dAP arrays     */
-    int rtc_platt;          /* RTC stage 2 by Platt's targets on the judged
-                               documents (0: the author's per-cell counts)    */
+    qk_rtc_params rtc;      /* QK_PROB_RTC: priors and variants               */
 } qk_conf_opts;
 void qk_conf_opts_init(qk_conf_opts *o);
 typedef struct qk_conf_result {
@@ -199,16 +211,14 @@ typedef struct qk_rtc_sim_opts {
     size_t trials, runs_per_trial; /* 20, 10                            */
     long depth, budget;            /* 100; judgments per pair, 0 = none */
     long min_judged;               /* no stopping before this many (0)  */
-    int intercept;                 /* RTC stage 3 intercept (0: paper)  */
     double cap;                    /* cap reported confidence (0 = no)  */
     int truth_pool;                /* true AP's |R|: 0 the qrels' count,
                                       1 the relevant in the drawn runs' top depth */
-    double alpha, s;               /* 0.95; RTC stage-2 pseudo-count 1  */
+    double alpha;                  /* 0.95                              */
     int refit_every;               /* RTC refits every 10 judgments     */
-    int folds;                     /* RTC stage 3 fold fits (0/1 = one) */
-    int platt;                     /* RTC stage 2 by Platt's targets    */
     int norm_weights;              /* MTC weights divided by the topic's
                                       R-hat = sum p (spec 002 Sec. 3.4) */
+    qk_rtc_params rtc;             /* RTC's priors and variants         */
     uint64_t seed;
     void (*progress)(void *ctx, size_t done, size_t total); /* may be NULL */
     void *progress_ctx;

@@ -40,6 +40,10 @@ const char qk_help_confidence[] =
     "  --rtc-calibration C  RTC's stage 2: cells (default; the author's code: a\n"
     "                    pseudo-count per rank slot, topic and label) or platt (Platt's\n"
     "                    method as the paper cites it: the judged documents, soft targets)\n"
+    "  --rtc-s S, --rtc-bt-prior A, --rtc-lambda-prior A  RTC's priors (default 1\n"
+    "                    each: stage-2 pseudo-count per cell, stage-1 pseudo-games\n"
+    "                    added to |R_t| and |N_t|, stage-3 Beta(A, A)); smaller =\n"
+    "                    weaker prior. The paper tuned them on a training collection\n"
     "  --pairs           instead of the matrix, one line per pair: E[dMAP],\n"
     "                    Var[dMAP], P(a<b) and the confidence max(P, 1-P)\n"
     "  --per-topic       with --pairs (or json): also E[dAP], Var[dAP] and\n"
@@ -80,6 +84,7 @@ const char qk_help_confidence[] =
     "\n"
     "Exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O.\n";
 
+enum { OPT_RTC_S = 1000, OPT_RTC_BT, OPT_RTC_LAMBDA };
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"model", required_argument, NULL, 'M'},
                                          {"probs", required_argument, NULL, 'P'},
@@ -104,6 +109,9 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"rtc-calibration", required_argument, NULL, 'L'},
                                          {"per-topic", no_argument, NULL, 'T'},
                                          {"mtc-weights", required_argument, NULL, 'W'},
+                                         {"rtc-s", required_argument, NULL, OPT_RTC_S},
+                                         {"rtc-bt-prior", required_argument, NULL, OPT_RTC_BT},
+                                         {"rtc-lambda-prior", required_argument, NULL, OPT_RTC_LAMBDA},
                                          {NULL, 0, NULL, 0}};
 
 static size_t *by_emap;
@@ -266,11 +274,14 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
     printf(
         "# %zu trials, %zu of %d runs each, depth %ld, alpha %g, budget %ld, min-judged %ld, seed %llu%s%s\n",
         res.trials, so->runs_per_trial, nruns, so->depth, so->alpha, so->budget, so->min_judged,
-        (unsigned long long)so->seed, so->intercept ? ", RTC with intercept" : "",
+        (unsigned long long)so->seed, so->rtc.intercept ? ", RTC with intercept" : "",
         so->truth_pool ? ", truth |R| from the pool" : "");
-    if (so->folds > 1 || so->norm_weights || so->platt)
-        printf("# RTC stage 2 %s, stage 3 %d fold fit(s), MTC weights %s\n", so->platt ? "Platt" : "cells",
-               so->folds > 1 ? so->folds : 1, so->norm_weights ? "divided by R-hat" : "raw");
+    if (so->rtc.folds > 1 || so->norm_weights || so->rtc.platt)
+        printf("# RTC stage 2 %s, stage 3 %d fold fit(s), MTC weights %s\n", so->rtc.platt ? "Platt" : "cells",
+               so->rtc.folds > 1 ? so->rtc.folds : 1, so->norm_weights ? "divided by R-hat" : "raw");
+    if (so->rtc.s != 1 || so->rtc.bt_prior != 1 || so->rtc.lambda_prior != 1)
+        printf("# RTC priors: stage-1 pseudo-games %g, stage-2 pseudo-count %g, stage-3 Beta(%g, %g)\n",
+               so->rtc.bt_prior, so->rtc.s, so->rtc.lambda_prior, so->rtc.lambda_prior);
     printf("method\tconfidence\tpairs\tshare\taccuracy\n");
     for (int m = 0; m < QK_SIM_METHODS; m++)
         for (int b = 0; b < QK_CONF_BINS; b++) {
@@ -386,14 +397,14 @@ int qk_cmd_confidence(int argc, char **argv)
             if (parse_num(optarg, 1, 100, &v) != 0 || v != (double)(long)v)
                 return qk_cli_usage("confidence", "--rtc-folds wants an integer from 1 to 100, not '%s'",
                                     optarg);
-            o.rtc_folds = so.folds = (int)v;
+            o.rtc.folds = (int)v;
             break;
         case 'Q': pairs = 1; break;
         case 'L':
             if (strcmp(optarg, "cells") && strcmp(optarg, "platt"))
                 return qk_cli_usage("confidence", "--rtc-calibration wants 'cells' or 'platt', not '%s'",
                                     optarg);
-            o.rtc_platt = so.platt = strcmp(optarg, "platt") == 0;
+            o.rtc.platt = strcmp(optarg, "platt") == 0;
             break;
         case 'T': o.per_topic = 1; break;
         case 'W':
@@ -411,8 +422,7 @@ int qk_cmd_confidence(int argc, char **argv)
             so.truth_pool = strcmp(optarg, "pool") == 0;
             break;
         case 'I':
-            o.rtc_intercept = 1;
-            so.intercept = 1;
+            o.rtc.intercept = 1;
             break;
         case 'K':
             if (parse_num(optarg, 1, 1e9, &v) != 0 || v != (double)(long)v)
@@ -448,6 +458,17 @@ int qk_cmd_confidence(int argc, char **argv)
                 return qk_cli_usage("confidence", "--seed wants a non-negative integer, not '%s'", optarg);
             so.seed = strtoull(optarg, NULL, 10);
             break;
+        case OPT_RTC_S:
+        case OPT_RTC_BT:
+        case OPT_RTC_LAMBDA:
+            if (parse_num(optarg, 0, 1e6, &v) != 0 || v == 0)
+                return qk_cli_usage("confidence", "--%s wants a positive number, not '%s'",
+                                    ch == OPT_RTC_S    ? "rtc-s"
+                                    : ch == OPT_RTC_BT ? "rtc-bt-prior"
+                                                       : "rtc-lambda-prior",
+                                    optarg);
+            *(ch == OPT_RTC_S ? &o.rtc.s : ch == OPT_RTC_BT ? &o.rtc.bt_prior : &o.rtc.lambda_prior) = v;
+            break;
         default: return qk_cli_usage("confidence", "bad option");
         }
     }
@@ -457,6 +478,7 @@ int qk_cmd_confidence(int argc, char **argv)
         if (argc - optind < 2)
             return qk_cli_usage("confidence", "--simulate needs at least two RUNs");
         so.depth = o.depth;
+        so.rtc = o.rtc;
         return simulate(truth, argv + optind, argc - optind, &so);
     }
     if (argc - optind < 2)

@@ -16,7 +16,7 @@ void qk_conf_opts_init(qk_conf_opts *o)
     o->prior = 0.5;
     o->depth = 100;
     o->rel_level = 1;
-    o->rtc_s = 1;
+    qk_rtc_params_init(&o->rtc);
 }
 
 void qk_conf_result_free(qk_conf_result *r)
@@ -314,8 +314,7 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
         r->ntopics++;
     }
     if (o->model == QK_PROB_RTC && r->ntopics > 0 &&
-        (st = est_rtc_fit(ut, r->ntopics, nruns, o->depth, o->rtc_s, o->rtc_intercept, o->rtc_folds,
-                          o->rtc_platt, &cache)) != QK_OK) {
+        (st = est_rtc_fit(ut, r->ntopics, nruns, o->depth, &o->rtc, &cache)) != QK_OK) {
         st = qk_error_set(err, st, "the RTC model could not be fitted");
         goto out;
     }

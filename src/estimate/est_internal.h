@@ -53,8 +53,8 @@ void est_rtc_cache_free(est_rtc_cache *c);
  * intercept: add one to stage 3 (not in the paper); folds > 1: stage 3's
  * coefficients are the mean of that many fold-wise fits (reference code);
  * platt: stage 2 by Platt's targets instead of per-cell pseudo-counts. */
-qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double s, int intercept, int folds,
-                      int platt, est_rtc_cache *cache);
+qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, const qk_rtc_params *prm,
+                      est_rtc_cache *cache);
 /* Stage 2 for expert j given the topics' q* (ntop x depth): ab = (A_j, B_j).
  * platt = 0: the author's layout (every rank slot and an unranked slot per
  * topic, pseudo-count s per cell and label); 1: Platt's method, the judged

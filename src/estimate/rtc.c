@@ -32,11 +32,24 @@ static int solve_pd(int n, double *negh, double *g)
     return LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', n, 1, negh, n, g, 1) == 0 ? 0 : -1;
 }
 
+void qk_rtc_params_init(qk_rtc_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->s = 1;
+    p->bt_prior = 1;
+    p->lambda_prior = 1;
+}
+
 qk_status qk_rtc_bt_fit(long depth, double nrel, double nnon, double *qstar)
+{
+    return qk_rtc_bt_fit_ab(depth, nrel + 1, nnon + 1, qstar);
+}
+
+qk_status qk_rtc_bt_fit_ab(long depth, double a, double b, double *qstar)
 {
     int d = (int)depth;
     double *th = calloc((size_t)d, sizeof *th), *g = malloc((size_t)d * sizeof *g);
-    double *h = malloc((size_t)d * (size_t)d * sizeof *h), a = nrel + 1, b = nnon + 1;
+    double *h = malloc((size_t)d * (size_t)d * sizeof *h);
     qk_status st = QK_OK;
     if (!th || !g || !h) {
         st = QK_ENOMEM;
@@ -278,9 +291,9 @@ out:
     return st;
 }
 
-/* Stage 3: lambda from every judged document plus the Beta(1,1) rows. */
+/* Stage 3: lambda from every judged document plus the Beta(a, a) rows. */
 static qk_status aggregate(const est_utopic *tp, size_t ntop, size_t k, size_t kf, long depth,
-                           const double *qstar, const double *ab, int folds, double *lambda)
+                           const double *qstar, const double *ab, double prior, int folds, double *lambda)
 {
     size_t rows = 2 * kf, m = 0;
     double *x, *w1, *w0;
@@ -295,12 +308,12 @@ static qk_status aggregate(const est_utopic *tp, size_t ntop, size_t k, size_t k
         st = QK_ENOMEM;
         goto out;
     }
-    /* Beta(1, 1) pseudo-rows, one pair per coefficient (the intercept too). */
+    /* Beta(a, a) pseudo-rows, one pair per coefficient (the intercept too). */
     for (size_t j = 0; j < kf; j++) {
         x[m * kf + j] = 1;
-        w1[m++] = 1;
+        w1[m++] = prior;
         x[m * kf + j] = 1;
-        w0[m++] = 1;
+        w0[m++] = prior;
     }
     for (size_t t = 0; t < ntop; t++)
         for (size_t i = 0; i < tp[t].n; i++) {
@@ -327,10 +340,10 @@ qk_status est_rtc_calibrate(const est_utopic *tp, size_t ntop, size_t j, long de
                  : calibrate_cells(tp, ntop, j, depth, qstar, s, ab);
 }
 
-qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double s, int intercept, int folds,
-                      int platt, est_rtc_cache *cache)
+qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, const qk_rtc_params *prm,
+                      est_rtc_cache *cache)
 {
-    size_t kf = k + (intercept != 0);
+    size_t kf = k + (prm->intercept != 0);
     double *ab = malloc(2 * k * sizeof *ab), *lambda = malloc(kf * sizeof *lambda);
     qk_status st = QK_OK;
     if (!ab || !lambda || est_rtc_cache_size(cache, ntop, depth) != QK_OK) {
@@ -345,15 +358,16 @@ qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, double 
         }
         /* Stage 1 depends only on the topic's judged counts: refit on change. */
         if (cache->nrel[t] != nr || cache->nnon[t] != nn) {
-            st = qk_rtc_bt_fit(depth, nr, nn, cache->qstar + t * (size_t)depth);
+            st = qk_rtc_bt_fit_ab(depth, nr + prm->bt_prior, nn + prm->bt_prior,
+                                  cache->qstar + t * (size_t)depth);
             cache->nrel[t] = nr;
             cache->nnon[t] = nn;
         }
     }
     for (size_t j = 0; j < k && st == QK_OK; j++)
-        st = est_rtc_calibrate(tp, ntop, j, depth, cache->qstar, s, platt, ab + 2 * j);
+        st = est_rtc_calibrate(tp, ntop, j, depth, cache->qstar, prm->s, prm->platt, ab + 2 * j);
     if (st == QK_OK)
-        st = aggregate(tp, ntop, k, kf, depth, cache->qstar, ab, folds, lambda);
+        st = aggregate(tp, ntop, k, kf, depth, cache->qstar, ab, prm->lambda_prior, prm->folds, lambda);
     for (size_t t = 0; t < ntop && st == QK_OK; t++)
         for (size_t i = 0; i < tp[t].n; i++) {
             double z = kf > k ? lambda[k] : 0;

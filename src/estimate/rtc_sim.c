@@ -21,7 +21,7 @@ void qk_rtc_sim_opts_init(qk_rtc_sim_opts *o)
     o->runs_per_trial = 10;
     o->depth = 100;
     o->alpha = 0.95;
-    o->s = 1;
+    qk_rtc_params_init(&o->rtc);
     o->refit_every = 10;
     o->seed = 20071;
 }
@@ -243,7 +243,7 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
         double e = 0, var = 0, p, best = 0;
         size_t bt = 0, bi = 0;
         if (rtc && it % (size_t)o->refit_every == 0) {
-            if ((st = est_rtc_fit(ut, s->ntop, 2, o->depth, o->s, o->intercept, o->folds, o->platt,
+            if ((st = est_rtc_fit(ut, s->ntop, 2, o->depth, &o->rtc,
                                   &s->cache)) != QK_OK)
                 break;
             for (size_t t = 0; t < s->ntop; t++) {
@@ -354,7 +354,7 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, qk
         }
     }
     if (st == QK_OK && method == QK_SIM_RTC)
-        st = est_rtc_fit(ut, s->ntop, k, s->o->depth, s->o->s, s->o->intercept, s->o->folds, s->o->platt,
+        st = est_rtc_fit(ut, s->ntop, k, s->o->depth, &s->o->rtc,
                          &s->cache);
     for (size_t t = 0; t < s->ntop && st == QK_OK; t++)
         for (size_t i = 0; i < ut[t].n; i++)

@@ -53,12 +53,62 @@ static void test_micro_example(void **state)
     double p[4];
     est_utopic t = {4, rank, x, p};
     est_rtc_cache c = {0, 0, NULL, NULL, NULL};
+    qk_rtc_params prm;
     (void)state;
-    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, 0, 0, 0, &c), QK_OK);
+    qk_rtc_params_init(&prm);
+    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
     near(p[1], 0.531584, 5e-6); /* b */
     near(p[2], 0.527775, 5e-6); /* c */
     assert_true(p[0] == 1 && p[3] == 0);
     est_rtc_cache_free(&c);
+}
+
+/* The priors as parameters: the stage-1 pseudo-games enter as counts (so
+ * a0 = 1 is the paper's |R|+1, |N|+1), and a heavier stage-3 Beta(a, a)
+ * pulls the probabilities of the micro example towards 1/2 while a lighter
+ * one lets them move away; a smaller stage-2 pseudo-count lets run 1's
+ * calibration follow its one relevant document at rank 1 more closely. */
+static void test_priors(void **state)
+{
+    long rank[8] = {1, 2, 3, 0, 3, 0, 1, 2};
+    signed char x[4] = {1, -1, -1, 0};
+    double q1[5], q2[5], p[4], dev[3];
+    double lam[3] = {0.25, 1, 100};
+    est_utopic t = {4, rank, x, p};
+    qk_rtc_params prm;
+    (void)state;
+    qk_rtc_bt_fit(5, 2, 3, q1);
+    qk_rtc_bt_fit_ab(5, 3, 4, q2);
+    for (int r = 0; r < 5; r++)
+        near(q1[r], q2[r], 1e-12);
+    qk_rtc_bt_fit_ab(5, 30, 40, q2); /* a heavier prior: q* nearer 30/70 */
+    for (int r = 0; r < 5; r++)
+        assert_true(fabs(q2[r] - 30.0 / 70) < fabs(q1[r] - 30.0 / 70));
+    for (int k = 0; k < 3; k++) {
+        est_rtc_cache c = {0, 0, NULL, NULL, NULL};
+        qk_rtc_params_init(&prm);
+        prm.lambda_prior = lam[k];
+        assert_int_equal(est_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
+        dev[k] = fabs(p[1] - 0.5) + fabs(p[2] - 0.5);
+        if (k == 1) { /* the defaults are spec 002 Sec. 4.6 */
+            near(p[1], 0.531584, 5e-6);
+            near(p[2], 0.527775, 5e-6);
+        }
+        est_rtc_cache_free(&c);
+    }
+    assert_true(dev[0] > dev[1] && dev[1] > dev[2] && dev[2] < 1e-3);
+    {
+        est_rtc_cache c = {0, 0, NULL, NULL, NULL};
+        double b1, b2;
+        qk_rtc_params_init(&prm);
+        assert_int_equal(est_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
+        b1 = p[1];
+        prm.s = 0.05;
+        assert_int_equal(est_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
+        b2 = p[1];
+        assert_true(fabs(b2 - b1) > 1e-3);
+        est_rtc_cache_free(&c);
+    }
 }
 
 static void test_no_judgments_gives_half(void **state)
@@ -68,8 +118,10 @@ static void test_no_judgments_gives_half(void **state)
     double p[3];
     est_utopic t = {3, rank, x, p};
     est_rtc_cache c = {0, 0, NULL, NULL, NULL};
+    qk_rtc_params prm;
     (void)state;
-    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, 1.0, 0, 0, 0, &c), QK_OK);
+    qk_rtc_params_init(&prm);
+    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
     for (int i = 0; i < 3; i++)
         near(p[i], 0.5, 1e-12);
     est_rtc_cache_free(&c);
@@ -199,6 +251,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bt_vectors),
         cmocka_unit_test(test_micro_example),
+        cmocka_unit_test(test_priors),
         cmocka_unit_test(test_no_judgments_gives_half),
         cmocka_unit_test(test_simulation_bookkeeping),
         cmocka_unit_test(test_stage3_folds),
