@@ -204,9 +204,17 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
  * documents of the first two (MTC weights; the qrels answer) until
  * max(P, 1-P) >= alpha or budget judgments, then predict the sign of dMAP of
  * every pair of the drawn runs; score against AP at the same depth with |R|
- * from the qrels. Seeded by seed (qk_rng). */
+ * from the qrels. Seeded by seed (qk_rng). With pairs_out, every scored pair is written as a
+ * tab-separated line "trial method run_a run_b originals similarity E_dMAP
+ * var_dMAP confidence correct true_dMAP judged": originals = how many of the
+ * two are among the two judged runs (2, 1, 0), similarity = the mean over
+ * topics of |A & B| / |A | B| of the two top-depth lists (Jaccard; topics
+ * where neither ranks anything are left out), E/var/true of MAP (divided by
+ * the number of topics), confidence = max(P, 1-P) after any cap, correct =
+ * the predicted sign is the true one. The header line is the caller's. */
 #define QK_CONF_BINS 7 /* [.5,.6) [.6,.7) [.7,.8) [.8,.9) [.9,.95) [.95,.99) [.99,1] */
 enum { QK_SIM_MTC = 0, QK_SIM_RTC, QK_SIM_IP, QK_SIM_METHODS };
+#define QK_SIM_BINS 4 /* similarity bins of the experiment's Table 4 */
 typedef struct qk_rtc_sim_opts {
     size_t trials, runs_per_trial; /* 20, 10                            */
     long depth, budget;            /* 100; judgments per pair, 0 = none */
@@ -219,6 +227,8 @@ typedef struct qk_rtc_sim_opts {
     int norm_weights;              /* MTC weights divided by the topic's
                                       R-hat = sum p (spec 002 Sec. 3.4) */
     qk_rtc_params rtc;             /* RTC's priors and variants         */
+    FILE *pairs_out;               /* NULL, or one line per trial, method
+                                      and pair (qk_rtc_simulate's comment) */
     uint64_t seed;
     void (*progress)(void *ctx, size_t done, size_t total); /* may be NULL */
     void *progress_ctx;
@@ -234,6 +244,12 @@ typedef struct qk_rtc_sim_method {
      * the number of them that are relevant. */
     double err2_sum, var_sum, true2_sum, est2_sum;
     double p_unjudged, rel_unjudged;
+    /* The paper's Tables 3 and 4: pairs, right predictions and the sum of W
+     * by pair group (index = how many of the two judged runs the pair holds:
+     * 0, 1, 2) and by similarity (Jaccard of the top-depth lists, mean over
+     * topics) in [0,.1) [.1,.2) [.2,.3) [.3,1]. */
+    double grp_pairs[3], grp_correct[3], grp_w[3];
+    double sim_pairs[QK_SIM_BINS], sim_correct[QK_SIM_BINS], sim_w[QK_SIM_BINS];
 } qk_rtc_sim_method;
 typedef struct qk_rtc_sim_result {
     size_t trials;

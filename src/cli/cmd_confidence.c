@@ -65,14 +65,19 @@ const char qk_help_confidence[] =
     "                    see why W is off, the root mean square of the error of\n"
     "                    E[dMAP] against the true dMAP next to the predicted sd,\n"
     "                    and the sum of p over unjudged documents against how many\n"
-    "                    of them are relevant\n"
+    "                    of them are relevant; last, accuracy and W by pair group\n"
+    "                    (how many of the two judged runs a pair holds) and by\n"
+    "                    similarity of the two runs (the paper's Tables 3 and 4)\n"
     "  --trials N, --runs-per-trial K, --budget B, --alpha A, --seed S (20071)\n"
     "  --min-judged N    do not stop before N judgments (default 0, as the paper)\n"
     "  --cap C           report at most confidence C (the paper's optional hack; off)\n"
     "  --mtc-weights W   raw (default, as the paper) or norm: each topic's document\n"
     "                    weights divided by its R-hat = sum of p (spec 002 3.4)\n"
     "  --truth-r R       |R| of the true AP: qrels (default, every relevant document)\n"
-    "                    or pool (those in the drawn runs' top --depth)\n"
+    "                    or pool (those in the drawn runs' top --depth)\n"    "  --pairs-out FILE  one line per trial, method and pair: runs, how many of\n"
+    "                    the two judged runs the pair holds, similarity, E/Var of\n"
+    "                    dMAP, confidence, right or not, true dMAP, judgments\n"
+
     "\n"
     "output (tsv): 'run EMAP var rank' lines, best EMAP first (runs are named by file\n"
     "when two share a run id); an empty line; then the\n"
@@ -84,7 +89,7 @@ const char qk_help_confidence[] =
     "\n"
     "Exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O.\n";
 
-enum { OPT_RTC_S = 1000, OPT_RTC_BT, OPT_RTC_LAMBDA };
+enum { OPT_RTC_S = 1000, OPT_RTC_BT, OPT_RTC_LAMBDA, OPT_PAIRS_OUT };
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"model", required_argument, NULL, 'M'},
                                          {"probs", required_argument, NULL, 'P'},
@@ -110,6 +115,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"per-topic", no_argument, NULL, 'T'},
                                          {"mtc-weights", required_argument, NULL, 'W'},
                                          {"rtc-s", required_argument, NULL, OPT_RTC_S},
+                                         {"pairs-out", required_argument, NULL, OPT_PAIRS_OUT},
                                          {"rtc-bt-prior", required_argument, NULL, OPT_RTC_BT},
                                          {"rtc-lambda-prior", required_argument, NULL, OPT_RTC_LAMBDA},
                                          {NULL, 0, NULL, 0}};
@@ -257,17 +263,70 @@ static void progress(void *ctx, size_t done, size_t total)
         fputc('\n', stderr);
 }
 
-static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *so)
+/* The paper's Tables 3 and 4: accuracy and W by pair group and similarity. */
+static void print_breakdowns(const qk_rtc_sim_result *res, const char *const *names)
+{
+    static const char *const grp[3] = {"no original", "one original", "two originals"};
+    static const char *const simb[QK_SIM_BINS] = {"0.0-0.1", "0.1-0.2", "0.2-0.3", "0.3-1.0"};
+    printf("\nmethod\tpair_group\tpairs\taccuracy\tW\n");
+    for (int m = 0; m < QK_SIM_METHODS; m++)
+        for (int g = 2; g >= 0; g--) {
+            const qk_rtc_sim_method *x = &res->m[m];
+            double n = x->grp_pairs[g];
+            printf("%s\t%s\t%.0f\t", names[m], grp[g], n);
+            if (n > 0)
+                printf("%.3f\t%.3f\n", x->grp_correct[g] / n, x->grp_w[g] / n);
+            else
+                printf("NA\tNA\n");
+        }
+    printf("\nmethod\tsimilarity\tpairs\taccuracy\tW\n");
+    for (int m = 0; m < QK_SIM_METHODS; m++)
+        for (int b = 0; b < QK_SIM_BINS; b++) {
+            const qk_rtc_sim_method *x = &res->m[m];
+            double n = x->sim_pairs[b];
+            printf("%s\t%s\t%.0f\t", names[m], simb[b], n);
+            if (n > 0)
+                printf("%.3f\t%.3f\n", x->sim_correct[b] / n, x->sim_w[b] / n);
+            else
+                printf("NA\tNA\n");
+        }
+}
+
+static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *so, const char *pairs_out)
 {
     static const char *const bins[QK_CONF_BINS] = {"0.50-0.60", "0.60-0.70", "0.70-0.80", "0.80-0.90",
                                                    "0.90-0.95", "0.95-0.99", "0.99-1.00"};
     static const char *const names[QK_SIM_METHODS] = {"MTC", "RTC", "IP"};
     qk_rtc_sim_result res;
     qk_error err;
+    char tmp[4096];
+    qk_status st;
     qk_error_clear(&err);
     if (isatty(2))
         so->progress = progress;
-    if (qk_rtc_simulate(truth, (const char *const *)runs, (size_t)nruns, so, &res, &err) != QK_OK) {
+    if (pairs_out) {
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", pairs_out, (long)getpid());
+        if (!(so->pairs_out = fopen(tmp, "w"))) {
+            qk_cli_errorf("confidence", "cannot write '%s'", tmp);
+            return QK_EXIT_IO;
+        }
+        fprintf(so->pairs_out, "trial\tmethod\trun_a\trun_b\toriginals\tsimilarity\tE_dMAP\tvar_dMAP\t"
+                               "confidence\tcorrect\ttrue_dMAP\tjudged\n");
+    }
+    st = qk_rtc_simulate(truth, (const char *const *)runs, (size_t)nruns, so, &res, &err);
+    if (so->pairs_out) {
+        int bad = ferror(so->pairs_out) | fclose(so->pairs_out);
+        so->pairs_out = NULL;
+        if (st == QK_OK && (bad || rename(tmp, pairs_out) != 0)) {
+            remove(tmp);
+            qk_rtc_sim_result_clear(&res);
+            qk_cli_errorf("confidence", "cannot write '%s'", pairs_out);
+            return QK_EXIT_IO;
+        }
+        if (st != QK_OK)
+            remove(tmp);
+    }
+    if (st != QK_OK) {
         qk_rtc_sim_result_clear(&res);
         return qk_cli_fail("confidence", &err);
     }
@@ -317,6 +376,7 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
                sqrt(x->var_sum / n), sqrt(x->true2_sum / n), sqrt(x->est2_sum / n), x->p_unjudged,
                x->rel_unjudged);
     }
+    print_breakdowns(&res, names);
     qk_rtc_sim_result_clear(&res);
     return QK_EXIT_OK;
 }
@@ -341,7 +401,7 @@ int qk_cmd_confidence(int argc, char **argv)
     FILE *pf = NULL;
     int ch, rc = QK_EXIT_OK, prec = 4, model_set = 0, pairs = 0;
     double v;
-    const char *truth = NULL;
+    const char *truth = NULL, *pairs_out = NULL;
     qk_rtc_sim_opts so;
     qk_rtc_sim_opts_init(&so);
     qk_conf_opts_init(&o);
@@ -458,6 +518,7 @@ int qk_cmd_confidence(int argc, char **argv)
                 return qk_cli_usage("confidence", "--seed wants a non-negative integer, not '%s'", optarg);
             so.seed = strtoull(optarg, NULL, 10);
             break;
+        case OPT_PAIRS_OUT: pairs_out = optarg; break;
         case OPT_RTC_S:
         case OPT_RTC_BT:
         case OPT_RTC_LAMBDA:
@@ -474,12 +535,14 @@ int qk_cmd_confidence(int argc, char **argv)
     }
     if (model_set && o.probs_path)
         return qk_cli_usage("confidence", "--model and --probs exclude each other");
+    if (pairs_out && !truth)
+        return qk_cli_usage("confidence", "--pairs-out goes with --simulate");
     if (truth) {
         if (argc - optind < 2)
             return qk_cli_usage("confidence", "--simulate needs at least two RUNs");
         so.depth = o.depth;
         so.rtc = o.rtc;
-        return simulate(truth, argv + optind, argc - optind, &so);
+        return simulate(truth, argv + optind, argc - optind, &so, pairs_out);
     }
     if (argc - optind < 2)
         return qk_cli_usage("confidence", "expected QRELS and at least one RUN");

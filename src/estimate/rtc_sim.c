@@ -36,6 +36,7 @@ typedef struct gtopic {
 
 typedef struct sim {
     const qk_rtc_sim_opts *o;
+    const est_run *runs;
     size_t nruns, ntop;
     gtopic *g;
     double *true_ap;      /* nruns x ntop: sum of precisions at relevant ranks */
@@ -326,8 +327,33 @@ static int bin_of(double conf)
     return b;
 }
 
-/* Score the k runs' pairs with the current judgments and the method's p. */
-static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, qk_rtc_sim_method *out)
+/* Jaccard similarity of runs a and b's top-depth lists, averaged over the
+ * topics where either ranks something (the paper's Sec. 5 similarity). */
+static double similarity(const sim *s, size_t a, size_t b)
+{
+    double sum = 0, nt = 0;
+    for (size_t t = 0; t < s->ntop; t++) {
+        const gtopic *g = &s->g[t];
+        double both = 0, either = 0;
+        for (size_t i = 0; i < g->n; i++) {
+            int x = g->grank[a * g->n + i] > 0, y = g->grank[b * g->n + i] > 0;
+            both += x && y;
+            either += x || y;
+        }
+        if (either > 0) {
+            sum += both / either;
+            nt += 1;
+        }
+    }
+    return nt > 0 ? sum / nt : 0;
+}
+
+static const char *const method_name[QK_SIM_METHODS] = {"MTC", "RTC", "IP"};
+
+/* Score the k runs' pairs with the current judgments and the method's p;
+ * runs[0] and runs[1] are the two judged runs. */
+static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, size_t trial_no, size_t judged,
+                            qk_rtc_sim_method *out)
 {
     view *v = calloc(s->ntop, sizeof *v);
     est_utopic *ut = calloc(s->ntop, sizeof *ut);
@@ -385,9 +411,28 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, qk
             /* predicted: a below b when p >= 0.5; a true tie counts as wrong */
             y = p >= 0.5 ? truth < 0 : truth > 0;
             w = conf >= 1 ? (y ? 1 : -100) : ((double)y - conf) / (1 - conf);
+            if (w < -100)
+                w = -100;
             out->in_bin[bin] += 1;
             out->correct[bin] += y;
-            out->w_sum += w < -100 ? -100 : w;
+            out->w_sum += w;
+            {
+                int grp = (a < 2) + (b < 2), sb;
+                double sim_ab = similarity(s, runs[a], runs[b]);
+                sb = sim_ab < 0.1 ? 0 : sim_ab < 0.2 ? 1 : sim_ab < 0.3 ? 2 : 3;
+                out->grp_pairs[grp] += 1;
+                out->grp_correct[grp] += y;
+                out->grp_w[grp] += w;
+                out->sim_pairs[sb] += 1;
+                out->sim_correct[sb] += y;
+                out->sim_w[sb] += w;
+                if (s->o->pairs_out) {
+                    double nt = (double)s->ntop;
+                    fprintf(s->o->pairs_out, "%zu\t%s\t%s\t%s\t%d\t%.4f\t%.6f\t%.6e\t%.6f\t%d\t%.6f\t%zu\n",
+                            trial_no + 1, method_name[method], s->runs[runs[a]].runid, s->runs[runs[b]].runid, grp,
+                            sim_ab, e[a * k + b] / nt, var[a * k + b] / (nt * nt), conf, y, truth / nt, judged);
+                }
+            }
             out->pairs += 1;
             out->true_ties += truth == 0;
             {
@@ -438,7 +483,7 @@ static qk_status trial(sim *s, qk_rng *rng, size_t tr, qk_rtc_sim_result *res)
     for (int m = QK_SIM_MTC; m <= QK_SIM_RTC && st == QK_OK; m++) {
         reset_judged(s);
         if ((st = acquire(s, idx, m == QK_SIM_RTC, &nj)) == QK_OK)
-            st = generalise(s, idx, k, m, &res->m[m]);
+            st = generalise(s, idx, k, m, tr, nj, &res->m[m]);
         res->m[m].judged[tr] = (double)nj;
         if (m == QK_SIM_MTC)
             res->m[QK_SIM_IP].judged[tr] = (double)nj;
@@ -446,7 +491,7 @@ static qk_status trial(sim *s, qk_rng *rng, size_t tr, qk_rtc_sim_result *res)
     if (st == QK_OK) {
         reset_judged(s);
         acquire_ip(s, idx, (size_t)res->m[QK_SIM_IP].judged[tr]);
-        st = generalise(s, idx, k, QK_SIM_IP, &res->m[QK_SIM_IP]);
+        st = generalise(s, idx, k, QK_SIM_IP, tr, (size_t)res->m[QK_SIM_IP].judged[tr], &res->m[QK_SIM_IP]);
     }
     free(idx);
     return st;
@@ -471,6 +516,7 @@ qk_status qk_rtc_simulate(const char *truth_qrels, const char *const *run_paths,
     memset(out, 0, sizeof *out);
     s.o = o;
     s.nruns = nruns;
+    s.runs = runs;
     if (!runs)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if (o->runs_per_trial < 2 || o->runs_per_trial > nruns || o->depth <= 0 || o->refit_every <= 0 ||

@@ -142,12 +142,42 @@ static void test_simulation_bookkeeping(void **state)
     qk_rtc_sim_result res;
     qk_error err;
     (void)state;
+    FILE *po = tmpfile();
+    char line[512];
+    size_t lines = 0, orig2 = 0;
+    assert_non_null(po);
     qk_rtc_sim_opts_init(&o);
     o.trials = 5;
     o.runs_per_trial = 3;
     o.alpha = 1;
+    o.pairs_out = po;
     assert_int_equal(qk_rtc_simulate(q, (const char *const *)r, 4, &o, &res, &err), QK_OK);
     assert_int_equal(res.trials, 5);
+    /* pairs_out: one line per trial, method and pair; 3 runs per trial give
+     * one pair of the two judged runs and two pairs with one of them */
+    rewind(po);
+    while (fgets(line, sizeof line, po)) {
+        int grp = -1;
+        double simv = -1;
+        assert_int_equal(sscanf(line, "%*s %*s %*s %*s %d %lf", &grp, &simv), 2);
+        assert_true(grp >= 1 && grp <= 2 && simv >= 0 && simv <= 1);
+        orig2 += grp == 2;
+        lines++;
+    }
+    fclose(po);
+    assert_int_equal(lines, 3 * 15);
+    assert_int_equal(orig2, 3 * 5);
+    for (int m = 0; m < QK_SIM_METHODS; m++) {
+        double ns = 0, ws = 0;
+        assert_true(res.m[m].grp_pairs[2] == 5 && res.m[m].grp_pairs[1] == 10 && res.m[m].grp_pairs[0] == 0);
+        for (int b = 0; b < QK_SIM_BINS; b++) {
+            ns += res.m[m].sim_pairs[b];
+            ws += res.m[m].sim_w[b];
+        }
+        assert_true(ns == 15);
+        near(ws, res.m[m].w_sum, 1e-9);
+        near(res.m[m].grp_w[1] + res.m[m].grp_w[2], res.m[m].w_sum, 1e-9);
+    }
     for (int m = 0; m < QK_SIM_METHODS; m++) {
         double n = 0;
         for (int b = 0; b < QK_CONF_BINS; b++)
