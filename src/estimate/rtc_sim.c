@@ -530,6 +530,22 @@ qk_status qk_rtc_simulate(const char *truth_qrels, const char *const *run_paths,
     for (size_t k = 0; k < nruns; k++)
         if ((st = est_run_load(run_paths[k], &runs[k], err)) != QK_OK)
             goto out;
+    { /* pairs_out names runs by id, or all by file when two share an id
+       * (as the confidence report does) */
+        int dup = 0;
+        for (size_t a = 0; a < nruns; a++)
+            for (size_t b = a + 1; b < nruns; b++)
+                dup |= strcmp(runs[a].runid, runs[b].runid) == 0;
+        for (size_t k = 0; dup && k < nruns; k++) {
+            char *name = strdup(run_paths[k]);
+            if (!name) {
+                st = qk_error_set(err, QK_ENOMEM, "out of memory");
+                goto out;
+            }
+            free(runs[k].runid);
+            runs[k].runid = name;
+        }
+    }
     for (int m = 0; m < QK_SIM_METHODS; m++)
         if (!(out->m[m].judged = calloc(o->trials ? o->trials : 1, sizeof *out->m[m].judged))) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
