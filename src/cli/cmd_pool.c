@@ -175,12 +175,7 @@ static int parse(int argc, char **argv, args *a)
         case '1': a->files[0] = optarg; break;
         case '2': a->files[1] = optarg; break;
         case '3': a->files[2] = optarg; break;
-        case 'f':
-            if (strcmp(optarg, "json") == 0)
-                a->json = 1;
-            else if (strcmp(optarg, "tsv") != 0)
-                rc = qk_cli_usage(CMD, "--format: 'tsv' or 'json', not '%s'", optarg);
-            break;
+        case 'f': rc = qk_cli_format_tsv_json(CMD, optarg, &a->json); break;
         case 'c': {
             char *s = optarg, *end;
             a->o.ncuts = 0;

@@ -220,12 +220,7 @@ static int parse(int argc, char **argv, sargs *a)
                 rc = qk_cli_usage(CMD, "--threads: 1 to 64");
             a->o.threads = (int)v[0];
             break;
-        case 'f':
-            if (strcmp(optarg, "json") == 0)
-                a->json = 1;
-            else if (strcmp(optarg, "tsv") != 0)
-                rc = qk_cli_usage(CMD, "--format: 'tsv' or 'json', not '%s'", optarg);
-            break;
+        case 'f': rc = qk_cli_format_tsv_json(CMD, optarg, &a->json); break;
         case 'p': a->plot = optarg; break;
         case 'Q': a->quiet = 1; break;
         case 'I': a->o.active_li = 1; break;
