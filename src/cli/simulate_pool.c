@@ -63,7 +63,8 @@ const char qk_help_simulate_pool[] =
     "  --strata H, --cuts C1,...  as in `qrelkit pool`\n"
     "  --threads N          trials in parallel (results do not change; default 1)\n"
     "  --format F           tsv (default) or json\n"
-    "  --plot FILE.svg      tau and RMSE of MAP against the budget (needs gnuplot)\n"
+    "  --plot FILE.svg      tau and RMSE of MAP against the budget (needs gnuplot;\n"
+    "                       a file, not '-': standard output carries the table)\n"
     "  --quiet              no progress on stderr\n"
     "\n"
     "example (doc/examples/pool-clef2017.md):\n"
@@ -244,6 +245,8 @@ static int parse(int argc, char **argv, sargs *a)
         return qk_cli_usage(CMD, "missing --methods");
     if (!a->o.nbudgets)
         return qk_cli_usage(CMD, "missing --budgets");
+    if (qk_cli_no_stdout(CMD, "--plot", a->plot, "carries the table; give a file name"))
+        return QK_EXIT_USAGE;
     for (size_t b = 0; b < a->o.nbudgets; b++)
         if (a->budget_in[b] < 0 || (b && a->budget_in[b] <= a->budget_in[b - 1]))
             return qk_cli_usage(CMD, "--budgets: increasing values >= 0");
