@@ -50,7 +50,8 @@ qk_status agg_features_read(const char *path, agg_features *f, qk_error *err)
         key = two ? 2 : 1;
         if (head_nf && nf != head_nf) {
             st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0,
-                             "expected %zu columns like the header (line %ld), found %zu", head_nf, head_line, nf);
+                             "expected %zu columns like the header (line %ld), found %zu", head_nf, head_line,
+                             nf);
             break;
         }
         if (nf > 4096 || nf <= key || (f->dim && nf - key != f->dim)) {

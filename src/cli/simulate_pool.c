@@ -284,8 +284,8 @@ static qk_status group_file_read(const char *path, group_file *g, qk_error *err)
         if (qk_line_skippable(line, len))
             continue;
         if ((nf = qk_split_fields(line, len, f, fl, 3)) != 2) {
-            r = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), 0, "expected 2 fields (run group), found %zu",
-                            nf);
+            r = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), 0,
+                            "expected 2 fields (run group), found %zu", nf);
             break;
         }
         if (qk_grow((void **)&g->pair, &g->cap, g->n + 1, sizeof *g->pair) != QK_OK ||

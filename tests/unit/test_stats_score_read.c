@@ -190,10 +190,10 @@ static void test_predictions(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_matrix), cmocka_unit_test(test_repeated_run_names),
-        cmocka_unit_test(test_scoring),
-        cmocka_unit_test(test_errors), cmocka_unit_test(test_predictions),
-        cmocka_unit_test(test_comments), cmocka_unit_test(test_gzip),
+        cmocka_unit_test(test_matrix),      cmocka_unit_test(test_repeated_run_names),
+        cmocka_unit_test(test_scoring),     cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_predictions), cmocka_unit_test(test_comments),
+        cmocka_unit_test(test_gzip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
