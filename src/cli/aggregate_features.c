@@ -20,12 +20,14 @@ void agg_features_free(agg_features *f)
 
 /* "topic docno v1 v2 ..." when the header starts "topic docno", else
  * "task v1 v2 ...". A header is a first line whose second field is not a
- * number. */
+ * number; every row then has its number of columns (a short row would
+ * otherwise shift or drop features without a word). */
 qk_status agg_features_read(const char *path, agg_features *f, qk_error *err)
 {
     qk_lines *ln = NULL;
     const char *line, *fld[4096];
-    size_t len, fl[4096], cap_n = 0, cap_x = 0;
+    size_t len, fl[4096], cap_n = 0, cap_x = 0, head_nf = 0;
+    long head_line = 0;
     int r, two = 0, first = 1;
     double v;
     qk_status st = qk_lines_open(path, &ln, err);
@@ -33,16 +35,25 @@ qk_status agg_features_read(const char *path, agg_features *f, qk_error *err)
     if (st != QK_OK)
         return st;
     while ((r = qk_lines_next(ln, &line, &len, err)) > 0) {
-        size_t nf = qk_split_fields(line, len, fld, fl, 4096), key;
-        if (nf == 0 || fld[0][0] == '#')
+        size_t nf, key;
+        if (qk_line_skippable(line, len))
             continue;
+        nf = qk_split_fields(line, len, fld, fl, 4096);
         if (first && nf >= 2 && qk_parse_double(fld[1], fl[1], &v) != 0) {
             two = fl[0] == 5 && !strncmp(fld[0], "topic", 5) && fl[1] == 5 && !strncmp(fld[1], "docno", 5);
             first = 0;
+            head_nf = nf;
+            head_line = qk_lines_lineno(ln);
             continue;
         }
         first = 0;
         key = two ? 2 : 1;
+        if (head_nf && nf != head_nf) {
+            st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0,
+                             "expected %zu columns like the header (line %ld), found %zu", head_nf, head_line,
+                             nf);
+            break;
+        }
         if (nf > 4096 || nf <= key || (f->dim && nf - key != f->dim)) {
             st = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(ln), 0,
                              "expected %zu feature values, found %zu", f->dim ? f->dim : (size_t)1,

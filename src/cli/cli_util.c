@@ -50,3 +50,22 @@ void qk_cli_pair_runs(const qk_pool_runs *p, const char *pair, long *ia, long *i
             *ib = (long)r;
     }
 }
+
+int qk_cli_format_tsv_json(const char *cmd, const char *arg, int *json)
+{
+    /* "tsv" leaves an earlier "json" in force, as both commands always did. */
+    if (strcmp(arg, "json") == 0)
+        *json = 1;
+    else if (strcmp(arg, "tsv") != 0)
+        return qk_cli_usage(cmd, "--format: 'tsv' or 'json', not '%s'", arg);
+    return 0;
+}
+
+int qk_cli_is_stdout(const char *path) { return path && strcmp(path, "-") == 0; }
+
+int qk_cli_no_stdout(const char *cmd, const char *opt, const char *path, const char *why)
+{
+    if (!qk_cli_is_stdout(path))
+        return 0;
+    return qk_cli_usage(cmd, "%s -: standard output %s", opt, why);
+}

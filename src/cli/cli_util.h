@@ -23,5 +23,16 @@ int qk_cli_help(const char *text);
  * the runs named A and B (the last match wins); an index whose run is not
  * found, or both when pair has no ',', is left as it was. */
 void qk_cli_pair_runs(const qk_pool_runs *p, const char *pair, long *ia, long *ib);
+/* --format tsv|json of `pool` and `simulate pool`: "json" sets *json to 1,
+ * "tsv" leaves it; anything else is a usage error (returns its exit code;
+ * 0 otherwise). */
+int qk_cli_format_tsv_json(const char *cmd, const char *arg, int *json);
+/* '-' as an output path means standard output, in every command. */
+int qk_cli_is_stdout(const char *path);
+/* For an output option (opt, its value path) that cannot write standard
+ * output (the main output is there, or it writes a directory): when path
+ * is '-', print "OPT -: standard output WHY" as a usage error and return
+ * its exit code; otherwise return 0. path may be NULL. */
+int qk_cli_no_stdout(const char *cmd, const char *opt, const char *path, const char *why);
 
 #endif

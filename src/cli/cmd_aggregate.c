@@ -43,7 +43,8 @@ const char qk_help_aggregate[] =
     "\n"
     "options:\n"
     "  -m, --method NAME       mv, ds, onecoin, glad or mace (default ds)\n"
-    "  --out-qrels FILE        write qrels: topic 0 docno label ('-' = stdout)\n"
+    "  --out-qrels FILE        write qrels: topic 0 docno label ('-' = stdout, for\n"
+    "                          one output at most; then no summary)\n"
     "  --out-probs FILE        write TSV: task label n_labels p_<class>...\n"
     "  --workers FILE          write TSV: worker n_labels accuracy ability\n"
     "                          spam_score spammer e_<true>_<observed>...\n"
@@ -79,8 +80,9 @@ const char qk_help_aggregate[] =
     "magp options:\n"
     "  --features FILE         task v1 v2 ... (or a 'topic docno ...' header): any\n"
     "                          numeric task features, e.g. lexical scores or\n"
-    "                          external embeddings; z-scored; tasks listed here\n"
-    "                          without labels are predicted too\n"
+    "                          external embeddings; z-scored; every row as many\n"
+    "                          columns as the header; tasks listed here without\n"
+    "                          labels are predicted too\n"
     "  --rank-features         use the --run files' ranks of each task as features\n"
     "  --lexical INDEX --topics FILE\n"
     "                          add the six lexical features (TF, IDF, TF-IDF,\n"
@@ -462,6 +464,11 @@ static int parse_args(int argc, char **argv, args *a)
         return qk_cli_usage(
             CMD, optind >= argc ? "missing LABELS file" : "expected one LABELS file, got %d operands",
             argc - optind);
+    if (qk_cli_is_stdout(a->out_qrels) + qk_cli_is_stdout(a->out_probs) + qk_cli_is_stdout(a->out_workers) +
+            qk_cli_is_stdout(a->out_features) >
+        1)
+        return qk_cli_usage(CMD, "only one of --out-qrels, --out-probs, --workers and --out-features can be "
+                                 "'-' (standard output)");
     if (a->gold_weights && (!a->gold || a->o.method != QK_CROWD_MV))
         return qk_cli_usage(CMD, "--gold-weights needs --gold and --method mv");
     if ((a->features || a->rank_features || a->gp_mean_file || a->lexical) && a->o.method != QK_CROWD_MAGP)

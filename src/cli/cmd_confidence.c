@@ -29,7 +29,8 @@ const char qk_help_confidence[] =
     "                    experts; ip: unjudged documents are non-relevant\n"
     "                    (incremental pooling; Var = 0)\n"
     "  --probs FILE      per-document probabilities ('topic docno p' lines, e.g. from\n"
-    "                    a relevance model); documents not in FILE get --prior\n"
+    "                    a relevance model; '#' lines skipped, gzip or '-' read);\n"
+    "                    documents not in FILE get --prior\n"
     "  --prior P         probability of an unjudged document (default 0.5)\n"
     "  --rtc-intercept   RTC's last stage with an intercept (not in the paper; helps\n"
     "                    when few documents are relevant)\n"
@@ -48,7 +49,8 @@ const char qk_help_confidence[] =
     "                    Var[dMAP], P(a<b) and the confidence max(P, 1-P)\n"
     "  --per-topic       with --pairs (or json): also E[dAP], Var[dAP] and\n"
     "                    P(dAP<0) of every pair on every topic\n"
-    "  --probs-out FILE  write 'topic docno p' for every document considered\n"
+    "  --probs-out FILE  write 'topic docno p' for every document considered (a\n"
+    "                    file; not '-': standard output carries the table)\n"
     "  --prec K          also E[P@K] and its variance per run (columns EP@K, varP@K)\n"
     "  --format F        tsv (default) or json\n"
     "  --precision N     decimals (default 4)\n"
@@ -546,6 +548,9 @@ int qk_cmd_confidence(int argc, char **argv)
     }
     if (argc - optind < 2)
         return qk_cli_usage("confidence", "expected QRELS and at least one RUN");
+    if ((rc = qk_cli_no_stdout("confidence", "--probs-out", probs_out,
+                               "carries the EMAP table; give a file name")) != 0)
+        return rc;
     if (probs_out) {
         snprintf(tmp, sizeof tmp, "%s.tmp%ld", probs_out, (long)getpid());
         if (!(pf = fopen(tmp, "w"))) {

@@ -213,6 +213,8 @@ int qk_cmd_index(int argc, char **argv)
     }
     if (!out)
         return qk_cli_usage(CMD, "missing -o INDEX");
+    if (qk_cli_no_stdout(CMD, "-o", out, "cannot take an index (a binary file); give a file name"))
+        return QK_EXIT_USAGE;
     if (optind >= argc)
         return qk_cli_usage(CMD, "missing CORPUS (one or more files, '-' for stdin)");
     if (!quiet && isatty(STDERR_FILENO))

@@ -64,6 +64,7 @@ const char qk_help_pool[] =
     "  -l LEVEL             relevance threshold of the judgments (1)\n"
     "  --write-prels F, --write-strata F, --write-draws F\n"
     "                       the sample so far, judged documents only, for eval -R\n"
+    "                       (files: '-' is refused, stdout carries the batch)\n"
     "  --format F           tsv (default) or json\n"
     "  --timing             seconds spent reading and choosing, on stderr\n"
     "\n"
@@ -175,12 +176,7 @@ static int parse(int argc, char **argv, args *a)
         case '1': a->files[0] = optarg; break;
         case '2': a->files[1] = optarg; break;
         case '3': a->files[2] = optarg; break;
-        case 'f':
-            if (strcmp(optarg, "json") == 0)
-                a->json = 1;
-            else if (strcmp(optarg, "tsv") != 0)
-                rc = qk_cli_usage(CMD, "--format: 'tsv' or 'json', not '%s'", optarg);
-            break;
+        case 'f': rc = qk_cli_format_tsv_json(CMD, optarg, &a->json); break;
         case 'c': {
             char *s = optarg, *end;
             a->o.ncuts = 0;
@@ -213,6 +209,11 @@ static int parse(int argc, char **argv, args *a)
                             qk_pool_method_name(a->o.method));
     if ((a->files[0] || a->files[1] || a->files[2]) && !a->design)
         return qk_cli_usage(CMD, "--write-prels/--write-strata/--write-draws need a sampler's --design");
+    for (int k = 0; k < 3; k++) {
+        static const char *const opt[3] = {"--write-prels", "--write-strata", "--write-draws"};
+        if ((rc = qk_cli_no_stdout(CMD, opt[k], a->files[k], "carries the batch; give a file name")) != 0)
+            return rc;
+    }
     if (a->target > 0 && ((a->o.method != QK_POOL_MTC && a->o.method != QK_POOL_RTC) || !a->judged))
         return qk_cli_usage(CMD, "--target needs --method mtc or rtc, and --judged");
     return 0;

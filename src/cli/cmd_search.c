@@ -42,7 +42,7 @@ const char qk_help_search[] =
     "  --tag NAME           run tag (default: the settings, e.g. bm25-k0.9-b0.4-porter)\n"
     "  --threads N          topics ranked in parallel (default 1); the output is\n"
     "                       identical for any N\n"
-    "  -o, --out PATH       the run file (default stdout), or with --zoo the\n"
+    "  -o, --out PATH       the run file (default and '-': stdout), or with --zoo the\n"
     "                       directory for TAG.run files and zoo.tsv; written under\n"
     "                       temporary names and renamed when complete\n"
     "  --zoo N              write N runs of seeded random systems\n"
@@ -180,6 +180,10 @@ static int parse(int argc, char **argv, args *a)
         return qk_cli_usage(CMD, "missing -t TOPICS");
     if (a->zoo && !a->out)
         return qk_cli_usage(CMD, "--zoo needs -o DIR");
+    if (a->zoo && qk_cli_no_stdout(CMD, "-o", a->out, "cannot take --zoo's directory; give a directory name"))
+        return QK_EXIT_USAGE;
+    if (qk_cli_is_stdout(a->out))
+        a->out = NULL; /* the run to standard output, as without -o */
     if (!a->zoo && a->nindex > 1)
         return qk_cli_usage(CMD, "several indexes are only for --zoo");
     return -1;

@@ -234,6 +234,8 @@ static int cmd_collection(int argc, char **argv)
         rc = qk_cli_usage(CMD, "missing --out DIR");
         goto out;
     }
+    if ((rc = qk_cli_no_stdout(CMD, "--out", out, "cannot take a directory; give a directory name")) != 0)
+        goto out;
     if (o.quality_mode == QK_SIM_QUALITY_LIST && nlist != o.runs) {
         rc = qk_cli_usage(CMD, "--run-quality lists %ld qualities but --runs is %ld", nlist, o.runs);
         goto out;

@@ -35,7 +35,8 @@ static void usage(FILE *f)
     for (size_t i = 0; i < ncommands; i++)
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nEvery command reads and writes plain files (TREC runs and qrels, TSV, JSON);\n"
-               "'-' means standard input. Exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O or internal.\n");
+               "'-' means standard input (for an output file: standard output).\n"
+               "Exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O or internal.\n");
 }
 
 int main(int argc, char **argv)

@@ -333,6 +333,9 @@ int qk_simulate_crowd(int argc, char **argv)
                          optind != argc ? argv[optind] : "");
         goto out;
     }
+    if (!curve &&
+        (rc = qk_cli_no_stdout(CMD, "--out", out, "cannot take a directory; give a directory name")) != 0)
+        goto out;
     if (curve) {
         rc = run_curve(&o, curve, ncurve, reps, methods, nmethods);
     } else {

@@ -53,7 +53,7 @@ const char qk_help_simulate_pool[] =
     "  --logo               leave-one-group-out: the runs of each group are left out\n"
     "                       of the pool, then scored with the judgments it made\n"
     "                       (group = run name up to its first '-', or --groups)\n"
-    "  --groups FILE        'run group' lines\n"
+    "  --groups FILE        'run group' lines (gzip or '-' read, '#' lines skipped)\n"
     "  --pair A,B           mtc judges for runs A and B only\n"
     "  --active-batch N     documents per round of active sampling (3, Li's N_b)\n"
     "  --active-fixed       rounds of exactly --active-batch draws (not: until that\n"
@@ -63,7 +63,8 @@ const char qk_help_simulate_pool[] =
     "  --strata H, --cuts C1,...  as in `qrelkit pool`\n"
     "  --threads N          trials in parallel (results do not change; default 1)\n"
     "  --format F           tsv (default) or json\n"
-    "  --plot FILE.svg      tau and RMSE of MAP against the budget (needs gnuplot)\n"
+    "  --plot FILE.svg      tau and RMSE of MAP against the budget (needs gnuplot;\n"
+    "                       a file, not '-': standard output carries the table)\n"
     "  --quiet              no progress on stderr\n"
     "\n"
     "example (doc/examples/pool-clef2017.md):\n"
@@ -220,12 +221,7 @@ static int parse(int argc, char **argv, sargs *a)
                 rc = qk_cli_usage(CMD, "--threads: 1 to 64");
             a->o.threads = (int)v[0];
             break;
-        case 'f':
-            if (strcmp(optarg, "json") == 0)
-                a->json = 1;
-            else if (strcmp(optarg, "tsv") != 0)
-                rc = qk_cli_usage(CMD, "--format: 'tsv' or 'json', not '%s'", optarg);
-            break;
+        case 'f': rc = qk_cli_format_tsv_json(CMD, optarg, &a->json); break;
         case 'p': a->plot = optarg; break;
         case 'Q': a->quiet = 1; break;
         case 'I': a->o.active_li = 1; break;
@@ -249,6 +245,8 @@ static int parse(int argc, char **argv, sargs *a)
         return qk_cli_usage(CMD, "missing --methods");
     if (!a->o.nbudgets)
         return qk_cli_usage(CMD, "missing --budgets");
+    if (qk_cli_no_stdout(CMD, "--plot", a->plot, "carries the table; give a file name"))
+        return QK_EXIT_USAGE;
     for (size_t b = 0; b < a->o.nbudgets; b++)
         if (a->budget_in[b] < 0 || (b && a->budget_in[b] <= a->budget_in[b - 1]))
             return qk_cli_usage(CMD, "--budgets: increasing values >= 0");
@@ -256,38 +254,82 @@ static int parse(int argc, char **argv, sargs *a)
     return 0;
 }
 
-/* Group of every run: --groups file, else the name up to its first '-'. */
+/* --groups FILE: 'run group' lines, read with the shared line source (gzip,
+ * '-' = stdin, blank and '#' lines skipped). Each entry is "run\0group". */
+typedef struct group_file {
+    char **pair;
+    size_t n, cap;
+} group_file;
+
+static void group_file_free(group_file *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        free(g->pair[i]);
+    free(g->pair);
+}
+
+static qk_status group_file_read(const char *path, group_file *g, qk_error *err)
+{
+    qk_lines *l = NULL;
+    const char *line, *f[3];
+    size_t len, fl[3];
+    int r;
+    qk_status st = qk_lines_open(path, &l, err);
+    memset(g, 0, sizeof *g);
+    if (st != QK_OK)
+        return st;
+    while ((r = qk_lines_next(l, &line, &len, err)) == 1) {
+        size_t nf;
+        char *p;
+        if (qk_line_skippable(line, len))
+            continue;
+        if ((nf = qk_split_fields(line, len, f, fl, 3)) != 2) {
+            r = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), 0,
+                            "expected 2 fields (run group), found %zu", nf);
+            break;
+        }
+        if (qk_grow((void **)&g->pair, &g->cap, g->n + 1, sizeof *g->pair) != QK_OK ||
+            !(p = malloc(fl[0] + fl[1] + 2))) {
+            r = qk_error_set(err, QK_ENOMEM, "out of memory");
+            break;
+        }
+        memcpy(p, f[0], fl[0]);
+        p[fl[0]] = '\0';
+        memcpy(p + fl[0] + 1, f[1], fl[1]);
+        p[fl[0] + 1 + fl[1]] = '\0';
+        g->pair[g->n++] = p;
+    }
+    qk_lines_close(l);
+    return r < 0 ? (qk_status)r : QK_OK;
+}
+
+/* Group of every run: --groups file (the last line for a run wins), else
+ * the name up to its first '-'. */
 static int make_groups(sargs *a, const qk_pool_runs *p, size_t *group)
 {
-    size_t nr = qk_pool_num_runs(p);
+    size_t nr = qk_pool_num_runs(p), ng = 0;
     char **names = calloc(nr, sizeof *names);
-    size_t ng = 0;
-    FILE *f = NULL;
+    group_file gf = {0};
+    qk_error err = {0};
+    int rc = 0;
     if (!names)
         return QK_EXIT_IO;
-    if (a->groups && !(f = fopen(a->groups, "r"))) {
-        free(names);
-        qk_cli_errorf(CMD, "'%s': cannot open", a->groups);
-        return QK_EXIT_IO;
-    }
-    for (size_t r = 0; r < nr; r++) {
+    if (a->groups && group_file_read(a->groups, &gf, &err) != QK_OK)
+        rc = qk_cli_fail(CMD, &err);
+    for (size_t r = 0; r < nr && rc == 0; r++) {
         const char *id = qk_pool_runid(p, r);
-        char run[1024], grp[1024], key[1024];
+        char key[1024];
         size_t k;
         snprintf(key, sizeof key, "%s", id);
-        if (f) {
+        if (a->groups) {
             key[0] = 0;
-            rewind(f);
-            while (fscanf(f, "%1023s %1023s", run, grp) == 2)
-                if (strcmp(run, id) == 0)
-                    snprintf(key, sizeof key, "%s", grp);
+            for (k = gf.n; k-- > 0 && !key[0];)
+                if (strcmp(gf.pair[k], id) == 0)
+                    snprintf(key, sizeof key, "%s", gf.pair[k] + strlen(gf.pair[k]) + 1);
             if (!key[0]) {
                 qk_cli_errorf(CMD, "'%s': no group for run '%s'", a->groups, id);
-                fclose(f);
-                for (k = 0; k < nr; k++)
-                    free(names[k]);
-                free(names);
-                return QK_EXIT_INPUT;
+                rc = QK_EXIT_INPUT;
+                break;
             }
         } else {
             char *dash = strchr(key, '-');
@@ -296,16 +338,15 @@ static int make_groups(sargs *a, const qk_pool_runs *p, size_t *group)
         }
         for (k = 0; k < ng && strcmp(names[k], key) != 0; k++)
             ;
-        if (k == ng)
-            names[ng++] = strdup(key);
+        if (k == ng && !(names[ng++] = strdup(key)))
+            rc = QK_EXIT_IO;
         group[r] = k;
     }
-    if (f)
-        fclose(f);
+    group_file_free(&gf);
     for (size_t k = 0; k < ng; k++)
         free(names[k]);
     free(names);
-    return 0;
+    return rc;
 }
 
 static void progress(void *ctx, size_t done, size_t total)

@@ -65,12 +65,17 @@ static qk_status probs_read(const char *path, probs *pr, qk_error *err)
         size_t fl[4];
         double p;
         uint32_t id;
-        size_t nf = qk_split_fields(line, len, f, fl, 4);
-        if (nf == 0)
+        size_t nf;
+        if (qk_line_skippable(line, len))
             continue;
-        if (nf != 3 || fl[0] + fl[1] + 2 > sizeof key) {
+        if ((nf = qk_split_fields(line, len, f, fl, 4)) != 3) {
             r = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), 0,
                             "expected 3 fields (topic docno probability), found %zu", nf);
+            break;
+        }
+        if (fl[0] + fl[1] + 2 > sizeof key) {
+            r = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), 1,
+                            "topic and docno are longer than %zu bytes together", sizeof key - 2);
             break;
         }
         if (qk_parse_score(f[2], fl[2], &p) != 0 || p < 0 || p > 1) {

@@ -3,22 +3,23 @@
  * calibration pairs file. Formats: doc/qrelkit-compare.md.
  *
  * These live here rather than in src/io because they are the stats module's
- * own interchange formats; they read through stdio (plain text, '-' = stdin). */
-#include <errno.h>
+ * own interchange formats. They read through the shared line source (gzip,
+ * '-' = stdin) and skip lines by the shared rule (qk_line_skippable), so a
+ * '#' line or a blank line means the same here as in a qrels file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "qrelkit/io.h"
 #include "qrelkit/stats.h"
 
 typedef struct {
-    FILE *f;
+    qk_lines *lines;
     const char *path;
-    char *line;
+    char *line; /* copy of the current line, cut into fields in place */
     size_t cap;
     long lineno;
     char **field;
-    size_t *flen;
     size_t nfield, fcap;
 } reader;
 
@@ -26,55 +27,48 @@ static qk_status reader_open(reader *r, const char *path, qk_error *err)
 {
     memset(r, 0, sizeof *r);
     r->path = path;
-    r->f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    if (!r->f)
-        return qk_error_set(err, QK_EIO, "cannot open '%s': %s", path, strerror(errno));
-    return QK_OK;
+    return qk_lines_open(path, &r->lines, err);
 }
 
 static void reader_close(reader *r)
 {
-    if (r->f && r->f != stdin)
-        fclose(r->f);
+    qk_lines_close(r->lines);
     free(r->line);
     free(r->field);
-    free(r->flen);
 }
 
-/* Next non-empty line split at TABs (fields are NUL-terminated in place).
+/* Next line that is not blank or a comment, split at TABs (fields are
+ * NUL-terminated in place; a CR before the LF is dropped).
  * 1 = line, 0 = end, negative = error. */
 static int reader_next(reader *r, qk_error *err)
 {
-    ssize_t n;
-    for (;;) {
-        char *p;
-        errno = 0;
-        n = getline(&r->line, &r->cap, r->f);
-        if (n < 0) {
-            if (ferror(r->f))
-                return qk_error_at(err, QK_EIO, r->path, 0, 0, "read error: %s", strerror(errno));
-            return 0;
-        }
-        r->lineno++;
-        while (n > 0 && (r->line[n - 1] == '\n' || r->line[n - 1] == '\r'))
-            r->line[--n] = '\0';
-        if ((size_t)n != strlen(r->line))
-            return qk_error_at(err, QK_EINPUT, r->path, r->lineno, 0, "NUL byte in a text file");
-        if (n == 0)
-            continue;
-        r->nfield = 0;
-        for (p = r->line;;) {
-            char *tab = strchr(p, '\t');
-            if (qk_grow((void **)&r->field, &r->fcap, r->nfield + 1, sizeof *r->field) != QK_OK)
-                return qk_error_set(err, QK_ENOMEM, "out of memory reading '%s'", r->path);
-            r->field[r->nfield++] = p;
-            if (!tab)
-                break;
-            *tab = '\0';
-            p = tab + 1;
-        }
-        return 1;
+    const char *src;
+    size_t n;
+    int got;
+    char *p;
+    while ((got = qk_lines_next(r->lines, &src, &n, err)) == 1 && qk_line_skippable(src, n))
+        ;
+    if (got != 1)
+        return got;
+    r->lineno = qk_lines_lineno(r->lines);
+    while (n > 0 && src[n - 1] == '\r')
+        n--;
+    if (qk_grow((void **)&r->line, &r->cap, n + 1, 1) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory reading '%s'", r->path);
+    memcpy(r->line, src, n);
+    r->line[n] = '\0';
+    r->nfield = 0;
+    for (p = r->line;;) {
+        char *tab = strchr(p, '\t');
+        if (qk_grow((void **)&r->field, &r->fcap, r->nfield + 1, sizeof *r->field) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory reading '%s'", r->path);
+        r->field[r->nfield++] = p;
+        if (!tab)
+            break;
+        *tab = '\0';
+        p = tab + 1;
     }
+    return 1;
 }
 
 static qk_status number(reader *r, size_t k, double *out, qk_error *err)
