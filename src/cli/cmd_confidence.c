@@ -539,6 +539,10 @@ int qk_cmd_confidence(int argc, char **argv)
         return qk_cli_usage("confidence", "--model and --probs exclude each other");
     if (pairs_out && !truth)
         return qk_cli_usage("confidence", "--pairs-out goes with --simulate");
+    if (probs_out && truth)
+        return qk_cli_usage("confidence", "--probs-out does not go with --simulate (use --pairs-out)");
+    if ((rc = qk_cli_no_stdout("confidence", "--pairs-out", pairs_out, "carries the tables; give a file name")) != 0)
+        return rc;
     if (truth) {
         if (argc - optind < 2)
             return qk_cli_usage("confidence", "--simulate needs at least two RUNs");

@@ -209,6 +209,8 @@ static int parse(int argc, char **argv, args *a)
                             qk_pool_method_name(a->o.method));
     if ((a->files[0] || a->files[1] || a->files[2]) && !a->design)
         return qk_cli_usage(CMD, "--write-prels/--write-strata/--write-draws need a sampler's --design");
+    if ((rc = qk_cli_no_stdout(CMD, "--design", a->design, "cannot hold the design (it is read and rewritten)")) != 0)
+        return rc;
     for (int k = 0; k < 3; k++) {
         static const char *const opt[3] = {"--write-prels", "--write-strata", "--write-draws"};
         if ((rc = qk_cli_no_stdout(CMD, opt[k], a->files[k], "carries the batch; give a file name")) != 0)
