@@ -53,11 +53,10 @@ void qk_cli_pair_runs(const qk_pool_runs *p, const char *pair, long *ia, long *i
 
 int qk_cli_format_tsv_json(const char *cmd, const char *arg, int *json)
 {
-    /* "tsv" leaves an earlier "json" in force, as both commands always did. */
-    if (strcmp(arg, "json") == 0)
-        *json = 1;
-    else if (strcmp(arg, "tsv") != 0)
+    /* the last --format wins */
+    if (strcmp(arg, "json") != 0 && strcmp(arg, "tsv") != 0)
         return qk_cli_usage(cmd, "--format: 'tsv' or 'json', not '%s'", arg);
+    *json = strcmp(arg, "json") == 0;
     return 0;
 }
 

@@ -23,8 +23,8 @@ int qk_cli_help(const char *text);
  * the runs named A and B (the last match wins); an index whose run is not
  * found, or both when pair has no ',', is left as it was. */
 void qk_cli_pair_runs(const qk_pool_runs *p, const char *pair, long *ia, long *ib);
-/* --format tsv|json of `pool` and `simulate pool`: "json" sets *json to 1,
- * "tsv" leaves it; anything else is a usage error (returns its exit code;
+/* --format tsv|json of `pool` and `simulate pool`: *json = 1 for "json",
+ * 0 for "tsv" (the last one given wins); anything else is a usage error (returns its exit code;
  * 0 otherwise). */
 int qk_cli_format_tsv_json(const char *cmd, const char *arg, int *json);
 /* '-' as an output path means standard output, in every command. */
