@@ -238,6 +238,7 @@ typedef struct qk_rtc_sim_method {
     double in_bin[QK_CONF_BINS], correct[QK_CONF_BINS];
     double w_sum, pairs, true_ties, tau_sum;
     double *judged; /* judgments per trial (IP: MTC's number) */
+    double *tau;    /* Kendall's tau of EMAP against true MAP per trial */
     /* Why confidence is off, pooled over pairs: sums of (E[dMAP] - dMAP)^2,
      * Var[dMAP], dMAP^2 and E[dMAP]^2 (dMAP the truth); and over the
      * unjudged documents of the k runs' universes, the sum of their p and

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli_util.h"
+#include "qrelkit/stats.h"
 #include "commands.h"
 
 const char qk_help_confidence[] =
@@ -265,6 +266,34 @@ static void progress(void *ctx, size_t done, size_t total)
         fputc('\n', stderr);
 }
 
+/* The paper's significance tests over trials (spec 002 Sec. 7.8): RTC
+ * against MTC on the judgments (Wilcoxon signed-rank for the median, t for
+ * the mean) and on tau (t), and RTC against IP on tau. Printed as a table
+ * after the per-method table. */
+static void paired_row(const char *what, const char *test, const double *a, const double *b, size_t n)
+{
+    qk_test_result r;
+    qk_error err;
+    qk_status st = qk_stats_paired_test(strcmp(test, "wilcoxon") == 0 ? QK_TEST_WILCOXON : QK_TEST_T, a, b, n,
+                                        NULL, &r, &err);
+    printf("%s\t%s\t%zu\t", what, test, n);
+    if (st == QK_OK && isfinite(r.statistic) && isfinite(r.p)) /* t with constant differences: NA */
+        printf("%.4f\t%.4g\t%.3g\n", r.mean_diff, r.statistic, r.p);
+    else
+        printf("NA\tNA\tNA\n");
+}
+
+static void print_paired_tests(const qk_rtc_sim_result *res)
+{
+    size_t n = res->trials;
+    const qk_rtc_sim_method *mtc = &res->m[QK_SIM_MTC], *rtc = &res->m[QK_SIM_RTC], *ip = &res->m[QK_SIM_IP];
+    printf("\ncomparison\ttest\ttrials\tmean_difference\tstatistic\tp\n");
+    paired_row("RTC-MTC judged", "wilcoxon", rtc->judged, mtc->judged, n);
+    paired_row("RTC-MTC judged", "t", rtc->judged, mtc->judged, n);
+    paired_row("RTC-MTC tau", "t", rtc->tau, mtc->tau, n);
+    paired_row("RTC-IP tau", "t", rtc->tau, ip->tau, n);
+}
+
 /* The paper's Tables 3 and 4: accuracy and W by pair group and similarity. */
 static void print_breakdowns(const qk_rtc_sim_result *res, const char *const *names)
 {
@@ -363,9 +392,13 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
             right += x->correct[b];
         for (size_t t = 0; t < n; t++)
             sum += x->judged[t];
-        qsort(x->judged, n, sizeof *x->judged, dbl_cmp);
-        if (n)
-            med = n % 2 ? x->judged[n / 2] : (x->judged[n / 2 - 1] + x->judged[n / 2]) / 2;
+        double *sorted = malloc((n ? n : 1) * sizeof *sorted);
+        if (sorted && n) {
+            memcpy(sorted, x->judged, n * sizeof *sorted);
+            qsort(sorted, n, sizeof *sorted, dbl_cmp);
+            med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        }
+        free(sorted);
         printf("%s\t%.0f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%.0f\n", names[m], x->pairs,
                x->pairs ? x->w_sum / x->pairs : 0, x->pairs ? right / x->pairs : 0,
                n ? x->tau_sum / (double)n : 0, med, n ? sum / (double)n : 0, x->true_ties);
@@ -378,6 +411,7 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
                sqrt(x->var_sum / n), sqrt(x->true2_sum / n), sqrt(x->est2_sum / n), x->p_unjudged,
                x->rel_unjudged);
     }
+    print_paired_tests(&res);
     print_breakdowns(&res, names);
     qk_rtc_sim_result_clear(&res);
     return QK_EXIT_OK;

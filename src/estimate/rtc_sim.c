@@ -448,7 +448,8 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, si
             else if ((emap[a] - emap[b]) * truth < 0)
                 disc++;
         }
-    out->tau_sum += (conc - disc) / ((double)k * (double)(k - 1) / 2);
+    out->tau[trial_no] = (conc - disc) / ((double)k * (double)(k - 1) / 2);
+    out->tau_sum += out->tau[trial_no];
 out:
     for (size_t t = 0; v && t < s->ntop; t++)
         free_view(&v[t]);
@@ -499,8 +500,10 @@ static qk_status trial(sim *s, qk_rng *rng, size_t tr, qk_rtc_sim_result *res)
 
 void qk_rtc_sim_result_clear(qk_rtc_sim_result *r)
 {
-    for (int m = 0; m < QK_SIM_METHODS; m++)
+    for (int m = 0; m < QK_SIM_METHODS; m++) {
         free(r->m[m].judged);
+        free(r->m[m].tau);
+    }
     memset(r, 0, sizeof *r);
 }
 
@@ -547,7 +550,8 @@ qk_status qk_rtc_simulate(const char *truth_qrels, const char *const *run_paths,
         }
     }
     for (int m = 0; m < QK_SIM_METHODS; m++)
-        if (!(out->m[m].judged = calloc(o->trials ? o->trials : 1, sizeof *out->m[m].judged))) {
+        if (!(out->m[m].judged = calloc(o->trials ? o->trials : 1, sizeof *out->m[m].judged)) ||
+            !(out->m[m].tau = calloc(o->trials ? o->trials : 1, sizeof *out->m[m].tau))) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }

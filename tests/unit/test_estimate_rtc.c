@@ -187,6 +187,14 @@ static void test_simulation_bookkeeping(void **state)
     }
     for (size_t t = 0; t < 5; t++)
         assert_true(res.m[QK_SIM_IP].judged[t] == res.m[QK_SIM_MTC].judged[t]);
+    for (int m = 0; m < QK_SIM_METHODS; m++) { /* per-trial tau adds up to tau_sum */
+        double sum = 0;
+        for (size_t t = 0; t < 5; t++) {
+            assert_true(res.m[m].tau[t] >= -1 && res.m[m].tau[t] <= 1);
+            sum += res.m[m].tau[t];
+        }
+        near(sum, res.m[m].tau_sum, 1e-12);
+    }
     /* IP: unjudged p = 0, so no variance and no p; MTC: every unjudged p is 1/2 */
     assert_true(res.m[QK_SIM_IP].p_unjudged == 0 && res.m[QK_SIM_IP].var_sum == 0);
     assert_true(2 * res.m[QK_SIM_MTC].p_unjudged == floor(2 * res.m[QK_SIM_MTC].p_unjudged));
