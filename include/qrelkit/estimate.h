@@ -188,6 +188,11 @@ typedef struct qk_conf_result {
     /* per_topic only (else NULL): ntopics x nruns x nruns, topic-major, the
      * moments of AP_a - AP_b on each topic (E, Var with their 1/R-hat). */
     double *e_dap, *v_dap;
+    /* per run: topics where it ranks fewer documents (none when it lacks the
+     * topic) than min(depth, the median run's length): its expected AP counts
+     * only what it ranks, so with uninformative p a short list scores low
+     * whatever its precision (see doc/qrelkit-confidence.md, "Short lists") */
+    size_t *short_lists;
 } qk_conf_result;
 void qk_conf_result_free(qk_conf_result *r);
 /* qrels_path: TREC qrels (judged documents; everything else is unjudged).
@@ -254,6 +259,8 @@ typedef struct qk_rtc_sim_method {
 } qk_rtc_sim_method;
 typedef struct qk_rtc_sim_result {
     size_t trials;
+    size_t nruns;
+    size_t *short_lists; /* per run, as qk_conf_result's */
     qk_rtc_sim_method m[QK_SIM_METHODS];
 } qk_rtc_sim_result;
 qk_status qk_rtc_simulate(const char *truth_qrels, const char *const *run_paths, size_t nruns,

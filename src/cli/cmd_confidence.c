@@ -372,6 +372,17 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
     if (so->rtc.s != 1 || so->rtc.bt_prior != 1 || so->rtc.lambda_prior != 1)
         printf("# RTC priors: stage-1 pseudo-games %g, stage-2 pseudo-count %g, stage-3 Beta(%g, %g)\n",
                so->rtc.bt_prior, so->rtc.s, so->rtc.lambda_prior, so->rtc.lambda_prior);
+    {
+        int any = 0;
+        for (int k = 0; k < nruns; k++)
+            if (res.short_lists[k] > 0) {
+                printf("%s %s (%zu)", any ? "," : "# runs with short lists (fewer documents than min(depth, the median run's) on that many topics):",
+                       runs[k], res.short_lists[k]);
+                any = 1;
+            }
+        if (any)
+            printf("\n");
+    }
     printf("method\tconfidence\tpairs\tshare\taccuracy\n");
     for (int m = 0; m < QK_SIM_METHODS; m++)
         for (int b = 0; b < QK_CONF_BINS; b++) {
@@ -611,6 +622,14 @@ int qk_cmd_confidence(int argc, char **argv)
         }
     }
     label_runs(r, argv + optind + 1);
+    for (size_t k = 0; o.model != QK_PROB_IP && k < r->nruns; k++)
+        if (r->short_lists[k] > 0)
+            fprintf(stderr,
+                    "qrelkit confidence: warning: %s ranks fewer documents than the median run (or than "
+                    "--depth %ld) on %zu of %zu topics; its expected AP counts only what it ranks, so "
+                    "unless those documents are judged its EMAP is low whatever its precision, and its "
+                    "confidences are too high (doc/qrelkit-confidence.md, 'Short lists')\n",
+                    r->runids[k], o.depth, r->short_lists[k], r->ntopics);
     by_emap = malloc((r->nruns ? r->nruns : 1) * sizeof *by_emap);
     if (!by_emap) {
         rc = QK_EXIT_IO;

@@ -38,6 +38,7 @@ void qk_conf_result_free(qk_conf_result *r)
     free(r->p_less);
     free(r->e_dap);
     free(r->v_dap);
+    free(r->short_lists);
     free(r);
 }
 
@@ -197,9 +198,10 @@ static qk_status alloc_result(size_t nruns, qk_conf_result **out)
     r->e_dmap = calloc(nruns * nruns, sizeof *r->e_dmap);
     r->v_dmap = calloc(nruns * nruns, sizeof *r->v_dmap);
     r->p_less = calloc(nruns * nruns, sizeof *r->p_less);
+    r->short_lists = calloc(nruns ? nruns : 1, sizeof *r->short_lists);
     *out = r;
     if (!r->runids || !r->topics || !r->emap || !r->vmap || !r->eprec || !r->vprec || !r->e_dmap ||
-        !r->v_dmap || !r->p_less)
+        !r->v_dmap || !r->p_less || !r->short_lists)
         return QK_ENOMEM;
     return QK_OK;
 }
@@ -254,12 +256,35 @@ static void finish(qk_conf_result *r)
     }
 }
 
+static int size_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+void est_count_short_lists(size_t *len, size_t nruns, size_t depth, size_t *count)
+{
+    size_t ref, *sorted = malloc((nruns ? nruns : 1) * sizeof *sorted);
+    if (!sorted || nruns == 0) {
+        free(sorted);
+        return;
+    }
+    memcpy(sorted, len, nruns * sizeof *sorted);
+    qsort(sorted, nruns, sizeof *sorted, size_cmp);
+    ref = sorted[nruns / 2]; /* the median length (the upper one for an even count) */
+    if (ref > depth)
+        ref = depth;
+    for (size_t k = 0; k < nruns; k++)
+        count[k] += len[k] < ref;
+    free(sorted);
+}
+
 qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, size_t nruns,
                        const qk_conf_opts *o, FILE *probs_out, qk_conf_result **out, qk_error *err)
 {
     qk_qrels *q = NULL;
     est_run *runs = calloc(nruns ? nruns : 1, sizeof *runs);
-    size_t *rt = malloc((nruns ? nruns : 1) * sizeof *rt);
+    size_t *rt = malloc((nruns ? nruns : 1) * sizeof *rt), *len = malloc((nruns ? nruns : 1) * sizeof *len);
     probs pr = {NULL, NULL, 0};
     qk_conf_result *r = NULL;
     topic_ctx *tc = NULL;
@@ -268,7 +293,7 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
     size_t ntc = 0;
     qk_status st;
     *out = NULL;
-    if (!runs || !rt || alloc_result(nruns, &r) != QK_OK) {
+    if (!runs || !rt || !len || alloc_result(nruns, &r) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
@@ -309,6 +334,9 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
         }
         if (!any)
             continue;
+        for (size_t k = 0; k < nruns; k++)
+            len[k] = rt[k] == (size_t)-1 ? 0 : runs[k].t[rt[k]].n;
+        est_count_short_lists(len, nruns, (size_t)o->depth, r->short_lists);
         ntc++;
         if (build_topic(q, t, runs, rt, nruns, o, &pr, &tc[r->ntopics]) != QK_OK ||
             !(r->topics[r->ntopics] = strdup(qid))) {
@@ -355,6 +383,7 @@ out:
         est_run_free(&runs[k]);
     free(runs);
     free(rt);
+    free(len);
     qk_strpool_free(pr.keys);
     free(pr.p);
     qk_qrels_free(q);

@@ -53,6 +53,12 @@ void est_rtc_cache_free(est_rtc_cache *c);
  * intercept: add one to stage 3 (not in the paper); folds > 1: stage 3's
  * coefficients are the mean of that many fold-wise fits (reference code);
  * platt: stage 2 by Platt's targets instead of per-cell pseudo-counts. */
+/* For one topic, len[k] the number of documents run k ranks there (0 when
+ * it lacks the topic): add 1 to count[k] for every run that ranks fewer than
+ * min(depth, the runs' median length, the upper one when nruns is even) - a "short list" (a thresholded run
+ * that stopped early). Runs that rank every candidate of a small topic are
+ * not short. */
+void est_count_short_lists(size_t *len, size_t nruns, size_t depth, size_t *count);
 qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, const qk_rtc_params *prm,
                       est_rtc_cache *cache);
 /* Stage 2 for expert j given the topics' q* (ntop x depth): ab = (A_j, B_j).

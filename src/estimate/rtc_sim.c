@@ -37,6 +37,7 @@ typedef struct gtopic {
 typedef struct sim {
     const qk_rtc_sim_opts *o;
     const est_run *runs;
+    size_t *short_lists; /* the result's */
     size_t nruns, ntop;
     gtopic *g;
     double *true_ap;      /* nruns x ntop: sum of precisions at relevant ranks */
@@ -63,16 +64,24 @@ static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
         size_t nj, n = 0, un = 0, cap = 0;
         const qk_judgment *j = qk_qrels_judgments(q, t, &nj);
         const est_rtopic **rt = calloc(s->nruns, sizeof *rt);
+        size_t *len = calloc(s->nruns, sizeof *len);
         const char **u;
         gtopic *g = &s->g[t];
-        if (!rt)
+        if (!rt || !len) {
+            free(rt);
+            free(len);
             return QK_ENOMEM;
+        }
         for (size_t k = 0; k < s->nruns; k++)
             for (size_t i = 0; i < runs[k].ntopics; i++)
                 if (strcmp(runs[k].t[i].qid, qid) == 0) {
                     rt[k] = &runs[k].t[i];
                     cap += rt[k]->n < depth ? rt[k]->n : depth;
                 }
+        for (size_t k = 0; k < s->nruns; k++)
+            len[k] = rt[k] ? rt[k]->n : 0;
+        est_count_short_lists(len, s->nruns, depth, s->short_lists);
+        free(len);
         u = malloc((cap ? cap : 1) * sizeof *u);
         if (!u) {
             free(rt);
@@ -504,6 +513,7 @@ void qk_rtc_sim_result_clear(qk_rtc_sim_result *r)
         free(r->m[m].judged);
         free(r->m[m].tau);
     }
+    free(r->short_lists);
     memset(r, 0, sizeof *r);
 }
 
@@ -555,6 +565,12 @@ qk_status qk_rtc_simulate(const char *truth_qrels, const char *const *run_paths,
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }
+    out->nruns = nruns;
+    if (!(out->short_lists = calloc(nruns ? nruns : 1, sizeof *out->short_lists))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    s.short_lists = out->short_lists;
     if ((st = build_global(&s, q, runs)) != QK_OK) {
         st = qk_error_set(err, st, "out of memory");
         goto out;

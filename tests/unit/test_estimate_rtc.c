@@ -187,6 +187,11 @@ static void test_simulation_bookkeeping(void **state)
     }
     for (size_t t = 0; t < 5; t++)
         assert_true(res.m[QK_SIM_IP].judged[t] == res.m[QK_SIM_MTC].judged[t]);
+    /* short lists: topic 1 has lengths 3 3 2 2 (median 3: r3, r4 short),
+     * topic 2 has 2 2 2 1 (median 2: r4 short) */
+    assert_int_equal(res.nruns, 4);
+    assert_true(res.short_lists[0] == 0 && res.short_lists[1] == 0 && res.short_lists[2] == 1 &&
+                res.short_lists[3] == 2);
     for (int m = 0; m < QK_SIM_METHODS; m++) { /* per-trial tau adds up to tau_sum */
         double sum = 0;
         for (size_t t = 0; t < 5; t++) {
