@@ -295,32 +295,27 @@ static void print_paired_tests(const qk_rtc_sim_result *res)
 }
 
 /* The paper's Tables 3 and 4: accuracy and W by pair group and similarity. */
+static void breakdown_row(const char *method, const char *label, double n, double correct, double w)
+{
+    printf("%s\t%s\t%.0f\t", method, label, n);
+    if (n > 0)
+        printf("%.3f\t%.3f\n", correct / n, w / n);
+    else
+        printf("NA\tNA\n");
+}
+
 static void print_breakdowns(const qk_rtc_sim_result *res, const char *const *names)
 {
     static const char *const grp[3] = {"no original", "one original", "two originals"};
     static const char *const simb[QK_SIM_BINS] = {"0.0-0.1", "0.1-0.2", "0.2-0.3", "0.3-1.0"};
     printf("\nmethod\tpair_group\tpairs\taccuracy\tW\n");
     for (int m = 0; m < QK_SIM_METHODS; m++)
-        for (int g = 2; g >= 0; g--) {
-            const qk_rtc_sim_method *x = &res->m[m];
-            double n = x->grp_pairs[g];
-            printf("%s\t%s\t%.0f\t", names[m], grp[g], n);
-            if (n > 0)
-                printf("%.3f\t%.3f\n", x->grp_correct[g] / n, x->grp_w[g] / n);
-            else
-                printf("NA\tNA\n");
-        }
+        for (int g = 2; g >= 0; g--)
+            breakdown_row(names[m], grp[g], res->m[m].grp_pairs[g], res->m[m].grp_correct[g], res->m[m].grp_w[g]);
     printf("\nmethod\tsimilarity\tpairs\taccuracy\tW\n");
     for (int m = 0; m < QK_SIM_METHODS; m++)
-        for (int b = 0; b < QK_SIM_BINS; b++) {
-            const qk_rtc_sim_method *x = &res->m[m];
-            double n = x->sim_pairs[b];
-            printf("%s\t%s\t%.0f\t", names[m], simb[b], n);
-            if (n > 0)
-                printf("%.3f\t%.3f\n", x->sim_correct[b] / n, x->sim_w[b] / n);
-            else
-                printf("NA\tNA\n");
-        }
+        for (int b = 0; b < QK_SIM_BINS; b++)
+            breakdown_row(names[m], simb[b], res->m[m].sim_pairs[b], res->m[m].sim_correct[b], res->m[m].sim_w[b]);
 }
 
 static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *so, const char *pairs_out)
