@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "cli_util.h"
-#include "qrelkit/stats.h"
 #include "commands.h"
+#include "qrelkit/stats.h"
 
 const char qk_help_confidence[] =
     "usage: qrelkit confidence [options] QRELS RUN [RUN...]\n"
@@ -77,7 +77,8 @@ const char qk_help_confidence[] =
     "  --mtc-weights W   raw (default, as the paper) or norm: each topic's document\n"
     "                    weights divided by its R-hat = sum of p (spec 002 3.4)\n"
     "  --truth-r R       |R| of the true AP: qrels (default, every relevant document)\n"
-    "                    or pool (those in the drawn runs' top --depth)\n"    "  --pairs-out FILE  one line per trial, method and pair: runs, how many of\n"
+    "                    or pool (those in the drawn runs' top --depth)\n"
+    "  --pairs-out FILE  one line per trial, method and pair: runs, how many of\n"
     "                    the two judged runs the pair holds, similarity, E/Var of\n"
     "                    dMAP, confidence, right or not, true dMAP, judgments\n"
 
@@ -311,11 +312,13 @@ static void print_breakdowns(const qk_rtc_sim_result *res, const char *const *na
     printf("\nmethod\tpair_group\tpairs\taccuracy\tW\n");
     for (int m = 0; m < QK_SIM_METHODS; m++)
         for (int g = 2; g >= 0; g--)
-            breakdown_row(names[m], grp[g], res->m[m].grp_pairs[g], res->m[m].grp_correct[g], res->m[m].grp_w[g]);
+            breakdown_row(names[m], grp[g], res->m[m].grp_pairs[g], res->m[m].grp_correct[g],
+                          res->m[m].grp_w[g]);
     printf("\nmethod\tsimilarity\tpairs\taccuracy\tW\n");
     for (int m = 0; m < QK_SIM_METHODS; m++)
         for (int b = 0; b < QK_SIM_BINS; b++)
-            breakdown_row(names[m], simb[b], res->m[m].sim_pairs[b], res->m[m].sim_correct[b], res->m[m].sim_w[b]);
+            breakdown_row(names[m], simb[b], res->m[m].sim_pairs[b], res->m[m].sim_correct[b],
+                          res->m[m].sim_w[b]);
 }
 
 static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *so, const char *pairs_out)
@@ -362,8 +365,9 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
         (unsigned long long)so->seed, so->rtc.intercept ? ", RTC with intercept" : "",
         so->truth_pool ? ", truth |R| from the pool" : "");
     if (so->rtc.folds > 1 || so->norm_weights || so->rtc.platt)
-        printf("# RTC stage 2 %s, stage 3 %d fold fit(s), MTC weights %s\n", so->rtc.platt ? "Platt" : "cells",
-               so->rtc.folds > 1 ? so->rtc.folds : 1, so->norm_weights ? "divided by R-hat" : "raw");
+        printf("# RTC stage 2 %s, stage 3 %d fold fit(s), MTC weights %s\n",
+               so->rtc.platt ? "Platt" : "cells", so->rtc.folds > 1 ? so->rtc.folds : 1,
+               so->norm_weights ? "divided by R-hat" : "raw");
     if (so->rtc.s != 1 || so->rtc.bt_prior != 1 || so->rtc.lambda_prior != 1)
         printf("# RTC priors: stage-1 pseudo-games %g, stage-2 pseudo-count %g, stage-3 Beta(%g, %g)\n",
                so->rtc.bt_prior, so->rtc.s, so->rtc.lambda_prior, so->rtc.lambda_prior);
@@ -371,7 +375,10 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
         int any = 0;
         for (int k = 0; k < nruns; k++)
             if (res.short_lists[k] > 0) {
-                printf("%s %s (%zu)", any ? "," : "# runs with short lists (fewer documents than min(depth, the median run's) on that many topics):",
+                printf("%s %s (%zu)",
+                       any ? ","
+                           : "# runs with short lists (fewer documents than min(depth, the median run's) on "
+                             "that many topics):",
                        runs[k], res.short_lists[k]);
                 any = 1;
             }
@@ -523,9 +530,7 @@ int qk_cmd_confidence(int argc, char **argv)
                 return qk_cli_usage("confidence", "--truth-r wants 'qrels' or 'pool', not '%s'", optarg);
             so.truth_pool = strcmp(optarg, "pool") == 0;
             break;
-        case 'I':
-            o.rtc.intercept = 1;
-            break;
+        case 'I': o.rtc.intercept = 1; break;
         case 'K':
             if (parse_num(optarg, 1, 1e9, &v) != 0 || v != (double)(long)v)
                 return qk_cli_usage("confidence", "--prec wants a positive integer, not '%s'", optarg);
@@ -581,7 +586,8 @@ int qk_cmd_confidence(int argc, char **argv)
         return qk_cli_usage("confidence", "--pairs-out goes with --simulate");
     if (probs_out && truth)
         return qk_cli_usage("confidence", "--probs-out does not go with --simulate (use --pairs-out)");
-    if ((rc = qk_cli_no_stdout("confidence", "--pairs-out", pairs_out, "carries the tables; give a file name")) != 0)
+    if ((rc = qk_cli_no_stdout("confidence", "--pairs-out", pairs_out,
+                               "carries the tables; give a file name")) != 0)
         return rc;
     if (truth) {
         if (argc - optind < 2)

@@ -253,8 +253,7 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
         double e = 0, var = 0, p, best = 0;
         size_t bt = 0, bi = 0;
         if (rtc && it % (size_t)o->refit_every == 0) {
-            if ((st = est_rtc_fit(ut, s->ntop, 2, o->depth, &o->rtc,
-                                  &s->cache)) != QK_OK)
+            if ((st = est_rtc_fit(ut, s->ntop, 2, o->depth, &o->rtc, &s->cache)) != QK_OK)
                 break;
             for (size_t t = 0; t < s->ntop; t++) {
                 qk_mtc_dap_moments(ut[t].n, ut[t].p, ut[t].rank, ut[t].rank + ut[t].n, &m);
@@ -389,8 +388,7 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, si
         }
     }
     if (st == QK_OK && method == QK_SIM_RTC)
-        st = est_rtc_fit(ut, s->ntop, k, s->o->depth, &s->o->rtc,
-                         &s->cache);
+        st = est_rtc_fit(ut, s->ntop, k, s->o->depth, &s->o->rtc, &s->cache);
     for (size_t t = 0; t < s->ntop && st == QK_OK; t++)
         for (size_t i = 0; i < ut[t].n; i++)
             if (ut[t].x[i] < 0) {
@@ -438,8 +436,9 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, si
                 if (s->o->pairs_out) {
                     double nt = (double)s->ntop;
                     fprintf(s->o->pairs_out, "%zu\t%s\t%s\t%s\t%d\t%.4f\t%.6f\t%.6e\t%.6f\t%d\t%.6f\t%zu\n",
-                            trial_no + 1, method_name[method], s->runs[runs[a]].runid, s->runs[runs[b]].runid, grp,
-                            sim_ab, e[a * k + b] / nt, var[a * k + b] / (nt * nt), conf, y, truth / nt, judged);
+                            trial_no + 1, method_name[method], s->runs[runs[a]].runid, s->runs[runs[b]].runid,
+                            grp, sim_ab, e[a * k + b] / nt, var[a * k + b] / (nt * nt), conf, y, truth / nt,
+                            judged);
                 }
             }
             out->pairs += 1;
