@@ -1,11 +1,11 @@
 /* RTC expert model (src/estimate/rtc.c) against the test vectors of spec 002
  * Sec. 4.1 (Bradley-Terry rank probabilities, solved there independently by
  * Newton's method) and the end-to-end micro example of Sec. 4.6. */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cmocka.h>
 
 #include <math.h>
 #include <string.h>
@@ -22,8 +22,7 @@ static void test_bt_vectors(void **state)
     (void)state;
     static const double v1[5] = {0.8181, 0.6653, 0.5, 0.3347, 0.1819};
     static const double v2[5] = {0.5993, 0.5123, 0.4268, 0.3430, 0.2615};
-    static const double v3[10] = {0.345,  0.2958, 0.2499, 0.2075, 0.1688,
-                                  0.1339, 0.1030, 0.0761, 0.0530, 0.0337};
+    static const double v3[10] = {0.345, 0.2958, 0.2499, 0.2075, 0.1688, 0.1339, 0.1030, 0.0761, 0.0530, 0.0337};
     assert_int_equal(qk_rtc_bt_fit(5, 0, 0, q), QK_OK);
     for (int r = 0; r < 5; r++)
         near(q[r], v1[r], 5e-5);
@@ -135,11 +134,10 @@ static void test_no_judgments_gives_half(void **state)
 static void test_simulation_bookkeeping(void **state)
 {
     char *q = qk_test_write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n1 0 d 0\n2 0 e 1\n2 0 f 0\n2 0 g 0\n");
-    char *r[4] = {
-        qk_test_write_text("1 Q0 a 1 4 r1\n1 Q0 b 2 3 r1\n1 Q0 c 3 2 r1\n2 Q0 e 1 2 r1\n2 Q0 f 2 1 r1\n"),
-        qk_test_write_text("1 Q0 b 1 4 r2\n1 Q0 d 2 3 r2\n1 Q0 a 3 2 r2\n2 Q0 g 1 2 r2\n2 Q0 e 2 1 r2\n"),
-        qk_test_write_text("1 Q0 c 1 4 r3\n1 Q0 a 2 3 r3\n2 Q0 f 1 2 r3\n2 Q0 g 2 1 r3\n"),
-        qk_test_write_text("1 Q0 d 1 4 r4\n1 Q0 b 2 3 r4\n2 Q0 e 1 2 r4\n")};
+    char *r[4] = {qk_test_write_text("1 Q0 a 1 4 r1\n1 Q0 b 2 3 r1\n1 Q0 c 3 2 r1\n2 Q0 e 1 2 r1\n2 Q0 f 2 1 r1\n"),
+                  qk_test_write_text("1 Q0 b 1 4 r2\n1 Q0 d 2 3 r2\n1 Q0 a 3 2 r2\n2 Q0 g 1 2 r2\n2 Q0 e 2 1 r2\n"),
+                  qk_test_write_text("1 Q0 c 1 4 r3\n1 Q0 a 2 3 r3\n2 Q0 f 1 2 r3\n2 Q0 g 2 1 r3\n"),
+                  qk_test_write_text("1 Q0 d 1 4 r4\n1 Q0 b 2 3 r4\n2 Q0 e 1 2 r4\n")};
     qk_rtc_sim_opts o;
     qk_rtc_sim_result res;
     qk_error err;
