@@ -4,7 +4,8 @@
 # itself (`qrelkit search --zoo 16` over a Porter and an unstemmed index), the
 # complete NPL qrels as the assessor; then leave-one-group-out with the
 # systems grouped by retrieval model (bm25, qld, qljm); and statAP's two sampling
-# designs over 100 trials (pool-npl-design100.tsv).
+# designs, active sampling and its non-adaptive counterpart (Li's "Stratif",
+# --active-weights uniform) over 100 trials (pool-npl-design100.tsv).
 # Usage: doc/examples/pool-npl.sh [path/to/qrelkit]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,9 +23,13 @@ awk -F'\t' 'NR > 1 { print $1, $3 }' "$work/zoo/zoo.tsv" > "$work/groups.txt"
 "$qk" simulate pool --qrels "$data/qrels" --runs "$work"/zoo/*.run --logo --groups "$work/groups.txt" \
     --methods depth,statap,active,mtf,mab --budgets 20,80,320 \
     --trials 10 --seed 93 --threads 2 --quiet > "$here/pool-npl-logo.tsv"
-# statAP's two designs (pi-ps, the default, and --strata 8) over 100 trials
-"$qk" simulate pool --qrels "$data/qrels" --runs "$work"/zoo/*.run --methods statap \
+# statAP's two designs (pi-ps, the default, and --strata 8), active sampling and
+# active sampling with uniform run weights, over 100 trials
+"$qk" simulate pool --qrels "$data/qrels" --runs "$work"/zoo/*.run --methods statap,active \
     --budgets 10,20,40,80,160,320 --trials 100 --seed 93 --threads 2 --quiet > "$work/pps.tsv"
 "$qk" simulate pool --qrels "$data/qrels" --runs "$work"/zoo/*.run --methods statap --strata 8 \
     --budgets 10,20,40,80,160,320 --trials 100 --seed 93 --threads 2 --quiet > "$work/strata.tsv"
-{ cat "$work/pps.tsv"; tail -n +2 "$work/strata.tsv" | sed 's/^statap/statap-strata8/'; } > "$here/pool-npl-design100.tsv"
+"$qk" simulate pool --qrels "$data/qrels" --runs "$work"/zoo/*.run --methods active --active-weights uniform \
+    --budgets 10,20,40,80,160,320 --trials 100 --seed 93 --threads 2 --quiet > "$work/uniform.tsv"
+{ cat "$work/pps.tsv"; tail -n +2 "$work/strata.tsv" | sed 's/^statap/statap-strata8/'
+  tail -n +2 "$work/uniform.tsv" | sed 's/^active/active-uniform/'; } > "$here/pool-npl-design100.tsv"

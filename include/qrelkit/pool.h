@@ -136,9 +136,23 @@ typedef struct qk_pool_opts {
                                      near the budget) instead of drawing until it has
                                      `batch` new documents; N_t then does not depend
                                      on what was drawn, as Eq. 2.5 assumes          */
+    int active_weights;           /* active: the run distribution of a round, one of
+                                     QK_ACTIVE_W_* (Eq. 2.1 by default)             */
     const unsigned char *exclude; /* per run, 1 = does not contribute to the pool
                                      (leave-one-group-out); NULL = all do      */
 } qk_pool_opts;
+/* Run distributions of active sampling (spec 003a §1.3, §1.8.4): every one is
+ * uniform over the runs with a list while it has nothing to go on. */
+enum {
+    QK_ACTIVE_W_AP = 0, /* proportional to the run's HT AP estimate (Li Eq. 2.1)  */
+    QK_ACTIVE_W_JUDGED, /* proportional to the sum over its sampled relevant
+                           documents at rank j of 1/j + ... + 1/L (L its list
+                           length; the released code's `activewr`)          */
+    QK_ACTIVE_W_UNIFORM /* 1/K in every round: a fixed AP-prior design, Li's
+                           "Stratif" baseline (spec 003a §1.8.4)              */
+};
+/* "ap", "judged", "uniform" -> QK_ACTIVE_W_*; 0 ok, -1 unknown. */
+int qk_pool_active_weights_parse(const char *name, int *out);
 void qk_pool_opts_init(qk_pool_opts *o);
 
 /* ---- Sampling design (samplers' state between calls) ----------------------- */

@@ -37,7 +37,8 @@ const char qk_help_pool[] =
     "          prior mass instead; --write-prels for statAP\n"
     "  active  Li's active sampling: runs weighted by their estimated AP, ranks by\n"
     "          the AP prior, draws with replacement, one round per call;\n"
-    "          --write-draws lists every draw for the HT/HH estimators\n"
+    "          --write-draws lists every draw for the HT/HH estimators;\n"
+    "          --active-weights ap (default) | judged | uniform: the run weights\n"
     "  mtc     minimal test collections: the documents that can most change the\n"
     "          order of two runs (--pair A,B: just those two); batch 1 is exact MTC\n"
     "  mtf     move-to-front (Cormack et al. 1998); adjudication baseline\n"
@@ -101,6 +102,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"pair", required_argument, NULL, 'P'},
                                          {"target", required_argument, NULL, 'T'},
                                          {"decay", required_argument, NULL, 'g'},
+                                         {"active-weights", required_argument, NULL, 'W'},
                                          {"write-prels", required_argument, NULL, '1'},
                                          {"write-strata", required_argument, NULL, '2'},
                                          {"write-draws", required_argument, NULL, '3'},
@@ -169,6 +171,10 @@ static int parse(int argc, char **argv, args *a)
             a->o.strata = (size_t)v;
             break;
         case 'g': rc = num_double("--decay", optarg, 0, 1, &a->o.mab_decay); break;
+        case 'W':
+            if (qk_pool_active_weights_parse(optarg, &a->o.active_weights) != 0)
+                rc = qk_cli_usage(CMD, "--active-weights: 'ap', 'judged' or 'uniform', not '%s'", optarg);
+            break;
         case 'T': rc = num_double("--target", optarg, 0.5, 1, &a->target); break;
         case 'P': a->pair = optarg; break;
         case 'l': rc = num_long("-l", optarg, -1000000, &a->rel_level); break;

@@ -58,6 +58,9 @@ const char qk_help_simulate_pool[] =
     "  --active-batch N     documents per round of active sampling (3, Li's N_b)\n"
     "  --active-fixed       rounds of exactly --active-batch draws (not: until that\n"
     "                       many new documents), so Eq. 2.5's pi is exact\n"
+    "  --active-weights W   run distribution of active sampling: ap (Li's Eq. 2.1,\n"
+    "                       default), judged (the released code's activewr) or\n"
+    "                       uniform (a fixed AP-prior design: Li's Stratif)\n"
     "  --active-li          score active sampling with Li's Eq. 2.14 as printed\n"
     "                       (eval -R draws) instead of statAP's form (eval -R prels)\n"
     "  --strata H, --cuts C1,...  as in `qrelkit pool`\n"
@@ -99,6 +102,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"quiet", no_argument, NULL, 'Q'},
                                          {"active-li", no_argument, NULL, 'I'},
                                          {"active-fixed", no_argument, NULL, 'F'},
+                                         {"active-weights", required_argument, NULL, 'W'},
                                          {NULL, 0, NULL, 0}};
 
 typedef struct sargs {
@@ -226,6 +230,10 @@ static int parse(int argc, char **argv, sargs *a)
         case 'Q': a->quiet = 1; break;
         case 'I': a->o.active_li = 1; break;
         case 'F': a->o.base.active_fixed = 1; break;
+        case 'W':
+            if (qk_pool_active_weights_parse(optarg, &a->o.base.active_weights) != 0)
+                rc = qk_cli_usage(CMD, "--active-weights: 'ap', 'judged' or 'uniform', not '%s'", optarg);
+            break;
         case 'l':
             rc = parse_list("-l", optarg, v, 1, &n);
             a->o.rel_level = (long)v[0];

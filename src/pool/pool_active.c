@@ -83,11 +83,25 @@ static qk_status cache_rounds(const qk_pool_topic *tp, size_t nruns, design_topi
     return QK_OK;
 }
 
-/* Run probabilities for the next round: HT AP estimates (Eqs. 2.12-2.14)
- * from the judged sample, normalised; uniform over the runs with a list
- * when all are 0. */
+/* The released code's `activewr` weight of one run: its sampled relevant
+ * documents, each at the AP-prior weight 1/j + ... + 1/L of its rank j. */
+static double judged_weight(const uint32_t *list, size_t len, const signed char *x, const unsigned char *in)
+{
+    double tail = 0, a = 0;
+    for (size_t k = len; k >= 1; k--) {
+        tail += 1.0 / (double)k;
+        if (in[list[k - 1]] && x[list[k - 1]] == 1)
+            a += tail;
+    }
+    return a;
+}
+
+/* Run probabilities for the next round: by default HT AP estimates
+ * (Eqs. 2.12-2.14, Li's Eq. 2.14 as printed) from the judged sample,
+ * normalised; uniform over the runs with a list when all are 0 or when
+ * the weights are uniform. */
 static qk_status run_probs(const qk_pool_topic *tp, size_t nruns, const signed char *x,
-                           const design_topic *dt, double *rw)
+                           const design_topic *dt, int mode, double *rw)
 {
     size_t n = tp->ndocs;
     double *pi = malloc((n ? n : 1) * sizeof *pi), rhat = 0, sum = 0;
@@ -107,7 +121,11 @@ static qk_status run_probs(const qk_pool_topic *tp, size_t nruns, const signed c
         double s = 0, num = 0;
         rw[r] = 0;
         live += tp->len[r] > 0;
-        if (rhat <= 0)
+        if (mode == QK_ACTIVE_W_JUDGED) {
+            sum += rw[r] = judged_weight(tp->lists[r], tp->len[r], x, in);
+            continue;
+        }
+        if (rhat <= 0 || mode == QK_ACTIVE_W_UNIFORM)
             continue;
         for (size_t k = 0; k < tp->len[r]; k++) {
             uint32_t d = tp->lists[r][k];
@@ -126,17 +144,74 @@ static qk_status run_probs(const qk_pool_topic *tp, size_t nruns, const signed c
     return QK_OK;
 }
 
+/* Adds one round to the design: run probabilities from the sample so far,
+ * then draws until `cap` new documents (or exactly `cap` draws when
+ * fixed), appending new documents to out. *spent counts the draws. */
+static qk_status one_round(const qk_pool_topic *tp, size_t nruns, const signed char *x, design_topic *dt,
+                           const qk_pool_opts *o, size_t t, long cap, long max_draws, unsigned char *taken,
+                           long *cnt, double *rw, double *p, double *cum, pool_out *out, size_t *k,
+                           long *spent)
+{
+    size_t n = tp->ndocs;
+    double total = 0;
+    qk_status st;
+    qk_rng rng;
+    if ((st = cache_rounds(tp, nruns, dt)) != QK_OK ||
+        (st = run_probs(tp, nruns, x, dt, o->active_weights, rw)) != QK_OK ||
+        (st = doc_probs(tp, nruns, rw, p)) != QK_OK)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        cum[i] = total += p[i];
+    if (pool_design_push_round(dt, nruns, rw) != QK_OK)
+        return QK_ENOMEM;
+    /* One generator per (topic, round): a resumed loop draws exactly what
+     * an uninterrupted one would. */
+    pool_topic_rng(&rng, o->seed, t, 2 + dt->nrounds);
+    for (long draws = 0; (o->active_fixed ? draws < cap : (long)*k < cap) && draws < max_draws && total > 0;
+         draws++) {
+        double u = qk_rng_uniform(&rng) * total;
+        size_t lo = 0, hi = n - 1;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (cum[mid] > u)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        while (lo + 1 < n && p[lo] <= 0) /* never land on a zero-probability slot */
+            lo++;
+        if (pool_design_push_draw(dt, (uint32_t)lo) != QK_OK)
+            return QK_ENOMEM;
+        ++*spent;
+        cnt[lo]++;
+        if (x[lo] < 0 && !taken[lo]) {
+            taken[lo] = 1;
+            out[(*k)++].doc = (uint32_t)lo;
+        }
+    }
+    return QK_OK;
+}
+
+/* 1 when the last round could have drawn a document no one has judged. */
+static int can_find_new(size_t n, const signed char *x, const double *p)
+{
+    for (size_t i = 0; i < n; i++)
+        if (x[i] < 0 && p[i] > 0)
+            return 1;
+    return 0;
+}
+
 qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed char *x, design_topic *dt,
                            const qk_pool_opts *o, size_t t, long cap, pool_out *out, size_t *nout)
 {
     size_t n = tp->ndocs, k = 0;
     unsigned char *taken = calloc(n ? n : 1, 1);
-    double *rw = malloc(nruns * sizeof *rw), *p = malloc((n ? n : 1) * sizeof *p), *cum = NULL;
-    long *cnt = calloc(n ? n : 1, sizeof *cnt);
+    double *rw = malloc(nruns * sizeof *rw), *p = malloc((n ? n : 1) * sizeof *p),
+           *cum = malloc((n ? n : 1) * sizeof *cum);
+    long *cnt = calloc(n ? n : 1, sizeof *cnt), spent = 0;
     qk_status st = QK_ENOMEM;
-    qk_rng rng;
     *nout = 0;
-    if (!taken || !rw || !p || !cnt)
+    if (!taken || !rw || !p || !cnt || !cum)
         goto out;
     for (size_t i = 0; i < dt->ndraws; i++)
         cnt[dt->draw_doc[i]]++;
@@ -144,44 +219,16 @@ qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed c
     for (size_t i = 0; i < n && (long)k < cap; i++)
         if (cnt[i] && x[i] < 0)
             out[k++].doc = (uint32_t)i;
-    if (k == 0 && cap > 0 && n > 0) {
-        double total = 0;
-        if ((st = cache_rounds(tp, nruns, dt)) != QK_OK || (st = run_probs(tp, nruns, x, dt, rw)) != QK_OK ||
-            (st = doc_probs(tp, nruns, rw, p)) != QK_OK)
-            goto out;
-        st = QK_ENOMEM;
-        if (!(cum = malloc(n * sizeof *cum)))
-            goto out;
-        for (size_t i = 0; i < n; i++)
-            cum[i] = total += p[i];
-        if (pool_design_push_round(dt, nruns, rw) != QK_OK)
-            goto out;
-        /* One generator per (topic, round): a resumed loop draws exactly what
-         * an uninterrupted one would. */
-        pool_topic_rng(&rng, o->seed, t, 2 + dt->nrounds);
-        for (long draws = 0;
-             (o->active_fixed ? draws < cap : (long)k < cap) && draws < o->active_max_draws && total > 0;
-             draws++) {
-            double u = qk_rng_uniform(&rng) * total;
-            size_t lo = 0, hi = n - 1;
-            while (lo < hi) {
-                size_t mid = (lo + hi) / 2;
-                if (cum[mid] > u)
-                    hi = mid;
-                else
-                    lo = mid + 1;
-            }
-            while (lo + 1 < n && p[lo] <= 0) /* never land on a zero-probability slot */
-                lo++;
-            if (pool_design_push_draw(dt, (uint32_t)lo) != QK_OK)
+    /* A fixed round can draw only documents judged already; it still counts
+     * (its draws are in pi), and another round follows while one could find
+     * a new document, so that an empty batch keeps meaning "nothing left to
+     * judge", where a judging loop stops. */
+    if (k == 0 && cap > 0 && n > 0)
+        do {
+            if ((st = one_round(tp, nruns, x, dt, o, t, cap, o->active_max_draws - spent, taken, cnt, rw, p,
+                                cum, out, &k, &spent)) != QK_OK)
                 goto out;
-            cnt[lo]++;
-            if (x[lo] < 0 && !taken[lo]) {
-                taken[lo] = 1;
-                out[k++].doc = (uint32_t)lo;
-            }
-        }
-    }
+        } while (k == 0 && o->active_fixed && spent < o->active_max_draws && can_find_new(n, x, p));
     {
         double *pi = p; /* reuse: pi after this round */
         if (n && (st = pool_active_pi(tp, nruns, dt, pi)) != QK_OK)

@@ -20,6 +20,17 @@ int qk_pool_method_parse(const char *name, qk_pool_method *out)
     return -1;
 }
 
+int qk_pool_active_weights_parse(const char *name, int *out)
+{
+    static const char *const w[] = {"ap", "judged", "uniform"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, w[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    return -1;
+}
+
 const char *qk_pool_method_name(qk_pool_method m)
 {
     return m < QK_POOL_NMETHODS ? names[m] : "?";

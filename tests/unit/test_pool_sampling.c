@@ -241,12 +241,122 @@ static void test_design_file_continues(void **state)
     }
 }
 
+/* Rounds of exactly one draw (active_fixed): once b is judged, a round can
+ * draw b again and bring nothing new. Such a round must not end the loop:
+ * every call hands out a document while one is left, so the loop judges
+ * all three (it used to stop at the first empty round, short of the
+ * budget, about half the time). */
+static void test_active_fixed_reaches_budget(void **state)
+{
+    (void)state;
+    for (uint64_t s = 1; s <= 40; s++) {
+        qk_pool_runs *p = abc();
+        qk_pool_opts o;
+        qk_pool_design *d = NULL;
+        qk_pool_judged *j = NULL;
+        qk_error err = {0};
+        int calls = 0;
+        qk_pool_opts_init(&o);
+        o.method = QK_POOL_ACTIVE;
+        o.active_fixed = 1;
+        o.batch = 1;
+        o.budget = 3;
+        o.seed = s;
+        assert_int_equal(qk_pool_design_new(p, &o, &d, &err), QK_OK);
+        assert_int_equal(qk_pool_judged_new(p, &j, &err), QK_OK);
+        for (;;) {
+            qk_pool_pick *pk = NULL;
+            size_t n = 0;
+            assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
+            if (n == 0)
+                break;
+            assert_int_equal(n, 1);
+            qk_pool_judged_set(j, 0, pk[0].doc, 0);
+            free(pk);
+            assert_true(++calls <= 3);
+        }
+        assert_int_equal(j->njudged[0], 3);
+        qk_pool_judged_free(j);
+        qk_pool_design_free(d);
+        qk_pool_runs_free(p);
+    }
+}
+
+/* The run probabilities of round 2 after round 1 drew b (one draw, p = .5,
+ * so pi_b = .5) and b was judged relevant. Runs A = (a, b), B = (b, c).
+ * ap (Eq. 2.1 with Li's Eq. 2.14): R^ = 2; AP_A = (2/2) 2 / 2 = 1, AP_B =
+ * (2/1) 2 / 2 = 2, so 1/3 and 2/3. judged: b at rank 2 of 2 gives A 1/2,
+ * at rank 1 gives B 1 + 1/2, so 1/4 and 3/4. uniform: 1/2 and 1/2. Read
+ * from the design file's second "round" line. */
+static void test_active_run_weights(void **state)
+{
+    static const double want[3][2] = {{1.0 / 3, 2.0 / 3}, {0.25, 0.75}, {0.5, 0.5}};
+    (void)state;
+    for (int w = 0; w < 3; w++) {
+        qk_pool_runs *p = abc();
+        qk_pool_opts o;
+        qk_error err = {0};
+        uint32_t b;
+        uint64_t s;
+        char *path = qk_test_tmp_path(), line[512];
+        FILE *f;
+        int rounds = 0, found = 0;
+        assert_true(qk_pool_find_doc(qk_pool_topic_at(p, 0), "b", &b));
+        qk_pool_opts_init(&o);
+        o.method = QK_POOL_ACTIVE;
+        o.active_weights = w;
+        o.batch = 1;
+        o.budget = 3;
+        for (s = 1; s < 100 && !found; s++) { /* a seed whose first draw is b */
+            qk_pool_design *d = NULL;
+            qk_pool_judged *j = NULL;
+            qk_pool_pick *pk = NULL;
+            size_t n = 0;
+            o.seed = s;
+            assert_int_equal(qk_pool_design_new(p, &o, &d, &err), QK_OK);
+            assert_int_equal(qk_pool_judged_new(p, &j, &err), QK_OK);
+            assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
+            assert_int_equal(n, 1);
+            if (pk[0].doc == b) {
+                qk_pool_judged_set(j, 0, b, 1);
+                free(pk);
+                assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
+                assert_int_equal(qk_pool_design_write(d, p, path, &err), QK_OK);
+                found = 1;
+            }
+            free(pk);
+            qk_pool_judged_free(j);
+            qk_pool_design_free(d);
+        }
+        assert_true(found);
+        assert_non_null(f = fopen(path, "r"));
+        while (fgets(line, sizeof line, f)) {
+            long nd;
+            double p1, p2;
+            if (sscanf(line, "round 1 %ld %lf %lf", &nd, &p1, &p2) != 3)
+                continue;
+            if (++rounds == 1) {
+                near(p1, 0.5, 1e-15);
+            } else {
+                near(p1, want[w][0], 1e-12);
+                near(p2, want[w][1], 1e-12);
+            }
+        }
+        assert_int_equal(rounds, 2);
+        fclose(f);
+        remove(path);
+        free(path);
+        qk_pool_runs_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_statap_pi_by_hand),     cmocka_unit_test(test_statap_frequencies),
         cmocka_unit_test(test_active_first_round),    cmocka_unit_test(test_active_pi_formula),
-        cmocka_unit_test(test_design_file_continues),
+        cmocka_unit_test(test_design_file_continues), cmocka_unit_test(test_active_fixed_reaches_budget),
+        cmocka_unit_test(test_active_run_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
