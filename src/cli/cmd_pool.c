@@ -37,7 +37,8 @@ const char qk_help_pool[] =
     "          prior mass instead; --write-prels for statAP\n"
     "  active  Li's active sampling: runs weighted by their estimated AP, ranks by\n"
     "          the AP prior, draws with replacement, one round per call;\n"
-    "          --write-draws lists every draw for the HT/HH estimators;\n"
+    "          --write-draws lists every draw for the HT/HH estimators,\n"
+    "          --write-joint the joint inclusion probabilities of the drawn pairs;\n"
     "          --active-weights ap (default) | judged | uniform: the run weights\n"
     "  mtc     minimal test collections: the documents that can most change the\n"
     "          order of two runs (--pair A,B: just those two); batch 1 is exact MTC\n"
@@ -63,8 +64,9 @@ const char qk_help_pool[] =
     "                       reaches P for the pair (all pairs without --pair)\n"
     "  --decay G            mab: weight of older evidence (0.9; 1 = stationary MM)\n"
     "  -l LEVEL             relevance threshold of the judgments (1)\n"
-    "  --write-prels F, --write-strata F, --write-draws F\n"
+    "  --write-prels F, --write-strata F, --write-draws F, --write-joint F\n"
     "                       the sample so far, judged documents only, for eval -R\n"
+    "                       (--write-joint: for eval -R draws --joint; not '-')\n"
     "  --format F           tsv (default) or json\n"
     "  --timing             seconds spent reading and choosing, on stderr\n"
     "\n"
@@ -105,6 +107,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"write-prels", required_argument, NULL, '1'},
                                          {"write-strata", required_argument, NULL, '2'},
                                          {"write-draws", required_argument, NULL, '3'},
+                                         {"write-joint", required_argument, NULL, '4'},
                                          {"format", required_argument, NULL, 'f'},
                                          {"timing", no_argument, NULL, 't'},
                                          {NULL, 0, NULL, 0}};
@@ -113,7 +116,7 @@ typedef struct args {
     qk_pool_opts o;
     const char **runs;
     size_t nruns;
-    const char *judged, *design, *files[3], *pair;
+    const char *judged, *design, *files[4], *pair;
     long depth, rel_level;
     double target;
     int json, timing;
@@ -181,6 +184,7 @@ static int parse(int argc, char **argv, args *a)
         case '1': a->files[0] = optarg; break;
         case '2': a->files[1] = optarg; break;
         case '3': a->files[2] = optarg; break;
+        case '4': a->files[3] = optarg; break;
         case 'f':
             if (strcmp(optarg, "json") == 0)
                 a->json = 1;
@@ -217,8 +221,12 @@ static int parse(int argc, char **argv, args *a)
     if (qk_pool_method_samples(a->o.method) && !a->design)
         return qk_cli_usage(CMD, "method '%s' keeps its sample in a --design FILE",
                             qk_pool_method_name(a->o.method));
-    if ((a->files[0] || a->files[1] || a->files[2]) && !a->design)
-        return qk_cli_usage(CMD, "--write-prels/--write-strata/--write-draws need a sampler's --design");
+    if ((a->files[0] || a->files[1] || a->files[2] || a->files[3]) && !a->design)
+        return qk_cli_usage(
+            CMD, "--write-prels/--write-strata/--write-draws/--write-joint need a sampler's --design");
+    /* standard output carries the batch; checked before the design is touched */
+    if (a->files[3] && strcmp(a->files[3], "-") == 0)
+        return qk_cli_usage(CMD, "--write-joint -: standard output carries the batch; give a file name");
     if (a->target > 0 && ((a->o.method != QK_POOL_MTC && a->o.method != QK_POOL_RTC) || !a->judged))
         return qk_cli_usage(CMD, "--target needs --method mtc or rtc, and --judged");
     return 0;
@@ -349,7 +357,8 @@ int qk_cmd_pool(int argc, char **argv)
     size_t n = 0;
     int rc = parse(argc, argv, &a), reached = 0;
     struct stat sb;
-    static const writer_fn writers[3] = {qk_pool_write_prels, qk_pool_write_strata, qk_pool_write_draws};
+    static const writer_fn writers[4] = {qk_pool_write_prels, qk_pool_write_strata, qk_pool_write_draws,
+                                         qk_pool_write_joint};
     if (rc == -1) {
         free(a.runs);
         return qk_cli_help(qk_help_pool);
@@ -396,7 +405,7 @@ int qk_cmd_pool(int argc, char **argv)
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
-    for (int k = 0; k < 3 && rc == 0; k++)
+    for (int k = 0; k < 4 && rc == 0; k++)
         if (a.files[k])
             rc = write_file(a.files[k], writers[k], d, p, j);
     if (rc == 0)
