@@ -297,6 +297,22 @@ const qk_draw *qk_draws_of(const qk_draws *d, size_t t, size_t *n);
  * run (Li, Eqs. 2.12-2.15; R-prec over ranks <= ceil(R_HT)). */
 qk_status qk_draws_eval(const qk_draws *d, const char *run_path, qk_est_table **out, qk_error *err);
 
+/* Joint inclusion files, "topic docno_a docno_b pi_ab" (pool --write-joint;
+ * comments and blank lines as everywhere, gzip read transparently); a pair
+ * may be written in either order, once. */
+typedef struct qk_joint qk_joint;
+qk_status qk_joint_read(const char *path, qk_joint **out, qk_error *err);
+void qk_joint_free(qk_joint *j);
+const char *qk_joint_path(const qk_joint *j);
+/* 1 and *pij when the file lists the pair of the topic, else 0. */
+int qk_joint_get(const qk_joint *j, const char *topic, const char *a, const char *b, double *pij);
+/* qk_draws_eval whose var_R_HT is Li's Eq. 2.8 (var1) with the joint
+ * file's pi_ab (max(var1, 0); 0 with one sampled document) instead of the
+ * Poisson form; j NULL is qk_draws_eval. A pair of sampled documents that
+ * j lacks is an input error. */
+qk_status qk_draws_eval_joint(const qk_draws *d, const qk_joint *j, const char *run_path, qk_est_table **out,
+                              qk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

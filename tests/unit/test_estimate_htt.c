@@ -117,9 +117,7 @@ static void test_enumerated_two_rounds(void **state)
  * the clamp of Eq. 2.6) and a round that cannot pick document 3. */
 static void test_enumerated_full_mass_pair(void **state)
 {
-    static const design d = {3,
-                             {1, 2, 1},
-                             {{0.5, 0.5, 0, 0}, {0.25, 0.25, 0.25, 0.25}, {0.6, 0.1, 0.3, 0}}};
+    static const design d = {3, {1, 2, 1}, {{0.5, 0.5, 0, 0}, {0.25, 0.25, 0.25, 0.25}, {0.6, 0.1, 0.3, 0}}};
     static const double y[N] = {1, 1, 1, 1};
     (void)state;
     check_design(&d, y);
