@@ -83,19 +83,17 @@ double qk_wr_pi_joint(size_t rounds, const long *n, const double *p_i, const dou
 qk_status qk_ht_total_joint(size_t n, const double *y, const double *pi, qk_pair_pi_fn pair, void *ctx,
                             qk_total_est *out)
 {
-    qk_ksum t = {0, 0}, v = {0, 0};
-    for (size_t i = 0; i < n; i++) {
-        if (!(pi[i] > 0 && pi[i] <= 1))
-            return QK_EINPUT;
-        qk_ksum_add(&t, y[i] / pi[i]);
-        qk_ksum_add(&v, (1 - pi[i]) * y[i] * y[i] / (pi[i] * pi[i]));
-    }
+    qk_ksum v = {0, 0};
+    qk_status st;
+    /* the total and the first-order sum are the Poisson form's */
+    if ((st = qk_ht_total(n, y, pi, out)) != QK_OK)
+        return st;
+    qk_ksum_add(&v, out->var);
     for (size_t i = 0; i < n; i++) {
         if (y[i] == 0)
             continue;
         for (size_t j = i + 1; j < n; j++) {
             double pij, pp = pi[i] * pi[j];
-            qk_status st;
             if (y[j] == 0)
                 continue;
             if ((st = pair(ctx, i, j, &pij)) != QK_OK)
@@ -106,12 +104,10 @@ qk_status qk_ht_total_joint(size_t n, const double *y, const double *pi, qk_pair
                 qk_ksum_add(&v, 2 * (pij - pp) / (pp * pij) * y[i] * y[j]);
         }
     }
-    out->total = qk_ksum_value(&t);
     out->var_raw = qk_ksum_value(&v);
     /* Li ch. 3: one unique document has no pair to estimate from (var 0),
      * and var1 can be negative (report 0). */
     out->var = n < 2 || out->var_raw < 0 ? 0 : out->var_raw;
-    out->n = n;
     return QK_OK;
 }
 
