@@ -271,16 +271,43 @@ void qk_rtc_sim_result_clear(qk_rtc_sim_result *r);
  * HT: documents sampled without replacement, y[i] the value (relevance) and
  * pi[i] the inclusion probability; total = sum y/pi. Its variance estimate
  * uses the Poisson-sampling (independent inclusion) form
- * sum (1 - pi) y^2 / pi^2.
+ * sum (1 - pi) y^2 / pi^2, exact only when documents enter independently
+ * (qk_ht_total_joint below takes the joint probabilities).
  * HH: m draws with replacement, y[k] and p[k] the drawing probability of
  * the k-th draw (repeats included); total = (1/m) sum y/p, variance estimate
  * sum (y/p - total)^2 / (m (m - 1)). */
 typedef struct qk_total_est {
     double total, var;
+    double var_raw; /* var before any clamping (qk_ht_total_joint: Eq. 2.8 as is) */
     size_t n;
 } qk_total_est;
 qk_status qk_ht_total(size_t n, const double *y, const double *pi, qk_total_est *out);
 qk_status qk_hh_total(size_t m, const double *y, const double *p, qk_total_est *out);
+
+/* Inclusion probabilities of documents drawn with replacement in rounds
+ * (active sampling; Li Eqs. 2.5-2.6, Thompson, Sampling): round t makes
+ * n[t] draws, each picking document i with probability p_t(i) = p_i[t]
+ * (and j with p_j[t]). First order:
+ * pi_i = 1 - prod_t (1 - p_t(i))^{n_t}; joint, i != j:
+ * pi_ij = pi_i + pi_j - [1 - prod_t (1 - p_t(i) - p_t(j))^{n_t}], both on
+ * the log scale (p_t(i) + p_t(j) >= 1 means some draw of the round must
+ * hit i or j). Rounds with n[t] == 0 do not count. */
+double qk_wr_pi(size_t rounds, const long *n, const double *p_i);
+double qk_wr_pi_joint(size_t rounds, const long *n, const double *p_i, const double *p_j);
+
+/* HT total with the unbiased variance estimator of Li's Eq. 2.8 (var1;
+ * Thompson, Sampling, ch. 6) for any design with known second-order
+ * inclusion probabilities: var = sum (1/pi_i^2 - 1/pi_i) y_i^2
+ * + 2 sum_{i<j} (1/(pi_i pi_j) - 1/pi_ij) y_i y_j, reported as
+ * max(var, 0) (it can be negative); a pair with pi_ij <= 0 adds 0, and
+ * one document gives 0 pair terms. pair(ctx, i, j, &pij) is asked only
+ * for pairs i < j with y_i y_j != 0; its non-QK_OK status is returned
+ * as is. The matrix form reads pij[i * n + j]. */
+typedef qk_status (*qk_pair_pi_fn)(void *ctx, size_t i, size_t j, double *pij);
+qk_status qk_ht_total_joint(size_t n, const double *y, const double *pi, qk_pair_pi_fn pair, void *ctx,
+                            qk_total_est *out);
+qk_status qk_ht_total_joint_matrix(size_t n, const double *y, const double *pi, const double *pij,
+                                   qk_total_est *out);
 
 /* ---- Draw files: documents drawn with replacement ----------------------------
  * One line per draw, "topic docno rel p [pi]": p is the probability with
@@ -303,6 +330,22 @@ const qk_draw *qk_draws_of(const qk_draws *d, size_t t, size_t *n);
  * (R_HT, var_R_HT) with the HT estimates of AP, P@10, P@30 and R-prec of the
  * run (Li, Eqs. 2.12-2.15; R-prec over ranks <= ceil(R_HT)). */
 qk_status qk_draws_eval(const qk_draws *d, const char *run_path, qk_est_table **out, qk_error *err);
+
+/* Joint inclusion files, "topic docno_a docno_b pi_ab" (pool --write-joint;
+ * comments and blank lines as everywhere, gzip read transparently); a pair
+ * may be written in either order, once. */
+typedef struct qk_joint qk_joint;
+qk_status qk_joint_read(const char *path, qk_joint **out, qk_error *err);
+void qk_joint_free(qk_joint *j);
+const char *qk_joint_path(const qk_joint *j);
+/* 1 and *pij when the file lists the pair of the topic, else 0. */
+int qk_joint_get(const qk_joint *j, const char *topic, const char *a, const char *b, double *pij);
+/* qk_draws_eval whose var_R_HT is Li's Eq. 2.8 (var1) with the joint
+ * file's pi_ab (max(var1, 0); 0 with one sampled document) instead of the
+ * Poisson form; j NULL is qk_draws_eval. A pair of sampled documents that
+ * j lacks is an input error. */
+qk_status qk_draws_eval_joint(const qk_draws *d, const qk_joint *j, const char *run_path, qk_est_table **out,
+                              qk_error *err);
 
 #ifdef __cplusplus
 }

@@ -202,6 +202,12 @@ qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p, c
                                FILE *f, qk_error *err);
 qk_status qk_pool_write_draws(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
                               FILE *f, qk_error *err);
+/* Joint inclusion probabilities of active sampling (Li Eq. 2.6), "topic
+ * docno_a docno_b pi_ab" for every pair of distinct judged drawn documents
+ * of a topic, docno_a < docno_b (strcmp), from the per-round probabilities
+ * the draws file's pi uses; for `eval -R draws --joint`. */
+qk_status qk_pool_write_joint(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+                              FILE *f, qk_error *err);
 
 /* ---- MTC weights (MQ 2007 Alg. 8.1-8.2) ----------------------------------------
  * w[d] for every pool document of tp given the judgments x (-1/0/1), over

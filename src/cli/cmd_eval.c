@@ -60,6 +60,10 @@ const char qk_help_eval[] =
     "                    (header: topic RUN1 RUN2 ...; runs named by file when run\n"
     "                    ids repeat); implies -c so every cell is set\n"
     "  --var             with -R prels: also the variance of the estimates (var_statAP)\n"
+    "  --joint FILE      with -R draws: var_R_HT by Li's Eq. 2.8 with the joint\n"
+    "                    inclusion probabilities of FILE (topic docno_a docno_b\n"
+    "                    pi_ab, from pool --write-joint); without it var_R_HT is\n"
+    "                    the Poisson form, which ignores how inclusions correlate\n"
     "  --compat          with -R prels|strata: print exactly as statAP_MQ_eval_v4.pl -q\n"
     "                    or sample_eval.pl (-q adds the per-topic blocks)\n"
     "  --dedup MODE      a docno repeated within a run topic or a qrels topic:\n"
@@ -90,6 +94,7 @@ typedef struct cli {
 } cli;
 
 enum { OPT_FORMAT = 1000, OPT_PRECISION, OPT_MATRIX, OPT_LIST, OPT_DEDUP, OPT_VAR, OPT_COMPAT, OPT_THREADS };
+enum { OPT_JOINT = OPT_THREADS + 1 };
 
 static const struct option longopts[] = {
     {"help", no_argument, NULL, 'h'},
@@ -115,6 +120,7 @@ static const struct option longopts[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"var", no_argument, NULL, OPT_VAR},
     {"compat", no_argument, NULL, OPT_COMPAT},
+    {"joint", required_argument, NULL, OPT_JOINT},
     {NULL, 0, NULL, 0}};
 
 static int list_measures(void)
@@ -207,6 +213,7 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
         case OPT_LIST: c->list = 1; break;
         case OPT_VAR: c->est.with_var = 1; break;
         case OPT_COMPAT: c->est.compat = 1; break;
+        case OPT_JOINT: c->est.joint = optarg; break;
         case OPT_THREADS: {
             char *end;
             long n = strtol(optarg, &end, 10);
@@ -235,6 +242,8 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
         return qk_cli_usage(cmd, "expected exactly two files: QRELS RUN");
     if (!c->trec_mode && argc - optind < 2)
         return qk_cli_usage(cmd, "expected QRELS and at least one RUN");
+    if (c->est.joint && c->est.kind != 3)
+        return qk_cli_usage(cmd, "--joint goes with -R draws");
     if (c->trec_mode && (c->format || c->matrix || c->precision_set))
         return qk_cli_usage(cmd, "--format, --matrix and --precision belong to 'qrelkit eval'");
     *first_operand = optind;

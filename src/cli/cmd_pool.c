@@ -37,7 +37,8 @@ const char qk_help_pool[] =
     "          prior mass instead; --write-prels for statAP\n"
     "  active  Li's active sampling: runs weighted by their estimated AP, ranks by\n"
     "          the AP prior, draws with replacement, one round per call;\n"
-    "          --write-draws lists every draw for the HT/HH estimators;\n"
+    "          --write-draws lists every draw for the HT/HH estimators,\n"
+    "          --write-joint the joint inclusion probabilities of the drawn pairs;\n"
     "          --active-weights ap (default) | judged | uniform: the run weights\n"
     "  mtc     minimal test collections: the documents that can most change the\n"
     "          order of two runs (--pair A,B: just those two); batch 1 is exact MTC\n"
@@ -63,9 +64,10 @@ const char qk_help_pool[] =
     "                       reaches P for the pair (all pairs without --pair)\n"
     "  --decay G            mab: weight of older evidence (0.9; 1 = stationary MM)\n"
     "  -l LEVEL             relevance threshold of the judgments (1)\n"
-    "  --write-prels F, --write-strata F, --write-draws F\n"
+    "  --write-prels F, --write-strata F, --write-draws F, --write-joint F\n"
     "                       the sample so far, judged documents only, for eval -R\n"
-    "                       (files: '-' is refused, stdout carries the batch)\n"
+    "                       (files; '-' is refused, stdout carries the batch;\n"
+    "                       --write-joint: active only, for eval -R draws --joint)\n"
     "  --format F           tsv (default) or json\n"
     "  --timing             seconds spent reading and choosing, on stderr\n"
     "\n"
@@ -106,6 +108,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"write-prels", required_argument, NULL, '1'},
                                          {"write-strata", required_argument, NULL, '2'},
                                          {"write-draws", required_argument, NULL, '3'},
+                                         {"write-joint", required_argument, NULL, '4'},
                                          {"format", required_argument, NULL, 'f'},
                                          {"timing", no_argument, NULL, 't'},
                                          {NULL, 0, NULL, 0}};
@@ -114,7 +117,7 @@ typedef struct args {
     qk_pool_opts o;
     const char **runs;
     size_t nruns;
-    const char *judged, *design, *files[3], *pair;
+    const char *judged, *design, *files[4], *pair;
     long depth, rel_level;
     double target;
     int json, timing;
@@ -182,6 +185,7 @@ static int parse(int argc, char **argv, args *a)
         case '1': a->files[0] = optarg; break;
         case '2': a->files[1] = optarg; break;
         case '3': a->files[2] = optarg; break;
+        case '4': a->files[3] = optarg; break;
         case 'f': rc = qk_cli_format_tsv_json(CMD, optarg, &a->json); break;
         case 'c': {
             char *s = optarg, *end;
@@ -213,12 +217,13 @@ static int parse(int argc, char **argv, args *a)
     if (qk_pool_method_samples(a->o.method) && !a->design)
         return qk_cli_usage(CMD, "method '%s' keeps its sample in a --design FILE",
                             qk_pool_method_name(a->o.method));
-    if ((a->files[0] || a->files[1] || a->files[2]) && !a->design)
-        return qk_cli_usage(CMD, "--write-prels/--write-strata/--write-draws need a sampler's --design");
+    if ((a->files[0] || a->files[1] || a->files[2] || a->files[3]) && !a->design)
+        return qk_cli_usage(
+            CMD, "--write-prels/--write-strata/--write-draws/--write-joint need a sampler's --design");
     if ((rc = qk_cli_no_stdout(CMD, "--design", a->design, "cannot hold the design (it is read and rewritten)")) != 0)
         return rc;
-    for (int k = 0; k < 3; k++) {
-        static const char *const opt[3] = {"--write-prels", "--write-strata", "--write-draws"};
+    for (int k = 0; k < 4; k++) {
+        static const char *const opt[4] = {"--write-prels", "--write-strata", "--write-draws", "--write-joint"};
         if ((rc = qk_cli_no_stdout(CMD, opt[k], a->files[k], "carries the batch; give a file name")) != 0)
             return rc;
     }
@@ -352,7 +357,8 @@ int qk_cmd_pool(int argc, char **argv)
     size_t n = 0;
     int rc = parse(argc, argv, &a), reached = 0;
     struct stat sb;
-    static const writer_fn writers[3] = {qk_pool_write_prels, qk_pool_write_strata, qk_pool_write_draws};
+    static const writer_fn writers[4] = {qk_pool_write_prels, qk_pool_write_strata, qk_pool_write_draws,
+                                         qk_pool_write_joint};
     if (rc == -1) {
         free(a.runs);
         return qk_cli_help(qk_help_pool);
@@ -399,7 +405,7 @@ int qk_cmd_pool(int argc, char **argv)
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
-    for (int k = 0; k < 3 && rc == 0; k++)
+    for (int k = 0; k < 4 && rc == 0; k++)
         if (a.files[k])
             rc = write_file(a.files[k], writers[k], d, p, j);
     if (rc == 0)

@@ -102,6 +102,7 @@ int qk_eval_estimate(const qk_est_cli *c, const char *rel_path, char **runs, int
     qk_prels *p = NULL;
     qk_strata *s = NULL;
     qk_draws *d = NULL;
+    qk_joint *jt = NULL;
     qk_error err;
     int rc = QK_EXIT_OK;
     int json = c->format && strcmp(c->format, "json") == 0;
@@ -112,8 +113,13 @@ int qk_eval_estimate(const qk_est_cli *c, const char *rel_path, char **runs, int
          : c->kind == 2 ? qk_strata_read(rel_path, &s, &err)
                         : qk_draws_read(rel_path, &d, &err)) != QK_OK)
         return qk_cli_fail("eval", &err);
+    if (c->joint && qk_joint_read(c->joint, &jt, &err) != QK_OK) {
+        qk_draws_free(d);
+        return qk_cli_fail("eval", &err);
+    }
     if (c->compat && c->kind == 3) {
         qk_draws_free(d);
+        qk_joint_free(jt);
         qk_cli_errorf("eval", "--compat applies to -R prels and -R strata only");
         return QK_EXIT_USAGE;
     }
@@ -123,7 +129,7 @@ int qk_eval_estimate(const qk_est_cli *c, const char *rel_path, char **runs, int
         qk_est_table *t = NULL;
         qk_status st = c->kind == 1   ? qk_statap_eval(p, runs[r], &t, &err)
                        : c->kind == 2 ? qk_xinfap_eval(s, runs[r], c->max_ret, &t, &err)
-                                      : qk_draws_eval(d, runs[r], &t, &err);
+                                      : qk_draws_eval_joint(d, jt, runs[r], &t, &err);
         if (st != QK_OK) {
             rc = qk_cli_fail("eval", &err);
             break;
@@ -152,5 +158,6 @@ int qk_eval_estimate(const qk_est_cli *c, const char *rel_path, char **runs, int
     qk_prels_free(p);
     qk_strata_free(s);
     qk_draws_free(d);
+    qk_joint_free(jt);
     return rc;
 }

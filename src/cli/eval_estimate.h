@@ -6,6 +6,7 @@ typedef struct qk_est_cli {
     int kind; /* 1 prels, 2 strata, 3 draws */
     int per_topic, summary, with_var, compat, precision;
     const char *format; /* NULL = trec */
+    const char *joint;  /* -R draws: joint inclusion file (var1), or NULL */
     long max_ret;
 } qk_est_cli;
 int qk_eval_estimate(const qk_est_cli *c, const char *rel_path, char **runs, int nruns);

@@ -54,7 +54,39 @@ static void ht_run(const qk_draw **u, size_t nu, double rhat, const est_rtopic *
     row[V_RP] = rhat > 0 ? rp_sum / rhat : 0;
 }
 
-static qk_status eval_topic(const qk_draws *d, size_t t, const est_rtopic *rt, double *row)
+typedef struct pair_ctx {
+    const qk_joint *j;
+    const char *topic;
+    const qk_draw **u;
+    qk_error *err;
+} pair_ctx;
+
+static qk_status joint_pi(void *ctx, size_t a, size_t b, double *pij)
+{
+    const pair_ctx *c = ctx;
+    if (qk_joint_get(c->j, c->topic, c->u[a]->docno, c->u[b]->docno, pij))
+        return QK_OK;
+    return qk_error_set(
+        c->err, QK_EINPUT,
+        "'%s': no joint inclusion probability for topic '%s' pair '%s' '%s' (both are sampled)",
+        qk_joint_path(c->j), c->topic, c->u[a]->docno, c->u[b]->docno);
+}
+
+/* Every pair of sampled documents must be in the file, relevant or not:
+ * a missing one means the file belongs to another sample. */
+static qk_status all_pairs(const pair_ctx *c, size_t nu)
+{
+    double pij;
+    qk_status st;
+    for (size_t a = 0; a < nu; a++)
+        for (size_t b = a + 1; b < nu; b++)
+            if ((st = joint_pi((void *)c, a, b, &pij)) != QK_OK)
+                return st;
+    return QK_OK;
+}
+
+static qk_status eval_topic(const qk_draws *d, const qk_joint *j, size_t t, const est_rtopic *rt, double *row,
+                            qk_error *err)
 {
     size_t n, nu = 0;
     const qk_draw *dr = qk_draws_of(d, t, &n);
@@ -64,7 +96,7 @@ static qk_status eval_topic(const qk_draws *d, size_t t, const est_rtopic *rt, d
     qk_total_est e;
     qk_status st = QK_OK;
     if (!u || !y || !p) {
-        st = QK_ENOMEM;
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
     for (size_t i = 0; i < n; i++) {
@@ -88,7 +120,12 @@ static qk_status eval_topic(const qk_draws *d, size_t t, const est_rtopic *rt, d
             y[i] = u[i]->rel > 0;
             p[i] = u[i]->pi;
         }
-        qk_ht_total(nu, y, p, &e);
+        pair_ctx c = {j, qk_draws_topic(d, t), u, err};
+        if (!j)
+            qk_ht_total(nu, y, p, &e);
+        else if ((st = all_pairs(&c, nu)) != QK_OK ||
+                 (st = qk_ht_total_joint(nu, y, p, joint_pi, &c, &e)) != QK_OK)
+            goto out;
         row[V_RHT] = e.total;
         row[V_VHT] = e.var;
         ht_run(u, nu, e.total, rt, row);
@@ -117,6 +154,12 @@ static void summarise(qk_est_table *t)
 
 qk_status qk_draws_eval(const qk_draws *d, const char *run_path, qk_est_table **out, qk_error *err)
 {
+    return qk_draws_eval_joint(d, NULL, run_path, out, err);
+}
+
+qk_status qk_draws_eval_joint(const qk_draws *d, const qk_joint *j, const char *run_path, qk_est_table **out,
+                              qk_error *err)
+{
     est_run run;
     qk_est_table *t = NULL;
     qk_status st;
@@ -132,11 +175,12 @@ qk_status qk_draws_eval(const qk_draws *d, const char *run_path, qk_est_table **
                 rt = &run.t[r];
         if (!rt)
             continue;
-        if (!(t->topics[t->ntopics] = strdup(qk_draws_topic(d, k))) ||
-            eval_topic(d, k, rt, est_cell(t, t->ntopics++, 0)) != QK_OK) {
+        if (!(t->topics[t->ntopics] = strdup(qk_draws_topic(d, k)))) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }
+        if ((st = eval_topic(d, j, k, rt, est_cell(t, t->ntopics++, 0), err)) != QK_OK)
+            goto out;
     }
     summarise(t);
     st = est_table_hand_over(&t, &run, out, err);

@@ -71,6 +71,27 @@ qk_status pool_active_pi(const qk_pool_topic *tp, size_t nruns, const design_top
     return QK_OK;
 }
 
+/* p_t(docs[k]) for every round t, at P[k * nrounds + t]: the same
+ * per-round probabilities pi is made of, for the joint inclusion
+ * probabilities of the sampled documents (Eq. 2.6). */
+qk_status pool_active_doc_rounds(const qk_pool_topic *tp, size_t nruns, const design_topic *dt,
+                                 const uint32_t *docs, size_t m, double *P)
+{
+    double *p = malloc((tp->ndocs ? tp->ndocs : 1) * sizeof *p);
+    if (!p)
+        return QK_ENOMEM;
+    for (size_t t = 0; t < dt->nrounds; t++) {
+        if (doc_probs(tp, nruns, dt->rw + t * nruns, p) != QK_OK) {
+            free(p);
+            return QK_ENOMEM;
+        }
+        for (size_t k = 0; k < m; k++)
+            P[k * dt->nrounds + t] = p[docs[k]];
+    }
+    free(p);
+    return QK_OK;
+}
+
 /* Before a new round every earlier round is final: fold them into the
  * cache, so a round costs O(pool) instead of O(rounds x pool). */
 static qk_status cache_rounds(const qk_pool_topic *tp, size_t nruns, design_topic *dt)

@@ -101,6 +101,10 @@ qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed c
                            const qk_pool_opts *o, size_t t, long cap, pool_out *out, size_t *nout);
 /* pi[d] of every document of the topic after the rounds so far (active). */
 qk_status pool_active_pi(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, double *pi);
+/* p_t(docs[k]) of every round t at P[k * dt->nrounds + t] (caller's
+ * m x nrounds array). */
+qk_status pool_active_doc_rounds(const qk_pool_topic *tp, size_t nruns, const design_topic *dt,
+                                 const uint32_t *docs, size_t m, double *P);
 
 qk_status pool_design_push_round(design_topic *dt, size_t nruns, const double *rw);
 qk_status pool_design_push_draw(design_topic *dt, uint32_t doc);

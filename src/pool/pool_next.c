@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qrelkit/estimate.h"
+
 static const char *const names[QK_POOL_NMETHODS] = {"depth",  "topk", "rrf", "rbp", "strat", "statap",
                                                     "active", "mtc",  "mtf", "mab", "rtc"};
 static const long default_cuts[] = {10, 30, 100};
@@ -298,5 +300,81 @@ qk_status qk_pool_write_draws(const qk_pool_design *d, const qk_pool_runs *p, co
         free(pi);
         free(pr);
     }
+    return io_fail(f, err);
+}
+
+typedef struct named {
+    const char *docno;
+    uint32_t doc;
+} named;
+
+static int named_cmp(const void *a, const void *b)
+{
+    return strcmp(((const named *)a)->docno, ((const named *)b)->docno);
+}
+
+/* The judged documents of topic t that active sampling drew, by docno. */
+static named *judged_drawn(const qk_pool_topic *tp, const design_topic *dt, const signed char *x, size_t *m)
+{
+    unsigned char *seen = calloc(tp->ndocs ? tp->ndocs : 1, 1);
+    named *u = malloc((dt->ndraws ? dt->ndraws : 1) * sizeof *u);
+    *m = 0;
+    if (!seen || !u) {
+        free(seen);
+        free(u);
+        return NULL;
+    }
+    for (size_t k = 0; k < dt->ndraws; k++) {
+        uint32_t doc = dt->draw_doc[k];
+        if (!seen[doc] && x[doc] >= 0)
+            u[(*m)++] = (named){tp->docnos[doc], doc};
+        seen[doc] = 1;
+    }
+    free(seen);
+    qsort(u, *m, sizeof *u, named_cmp);
+    return u;
+}
+
+/* Joint inclusion probabilities over the same per-round document
+ * probabilities as pi (Eq. 2.6), each judged drawn pair once. */
+static qk_status write_joint_topic(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+                                   size_t t, FILE *f)
+{
+    const design_topic *dt = &d->t[t];
+    qk_pool_topic view;
+    size_t lenbuf[p->nruns];
+    size_t m = 0, T = dt->nrounds;
+    named *u;
+    uint32_t *docs = NULL;
+    double *P = NULL;
+    qk_status st = QK_ENOMEM;
+    pool_view(p, t, d->exclude, &view, lenbuf);
+    if (!(u = judged_drawn(&view, dt, j->x[t], &m)) || !(docs = malloc((m ? m : 1) * sizeof *docs)) ||
+        !(P = malloc((m * T > 0 ? m * T : 1) * sizeof *P)))
+        goto out;
+    for (size_t k = 0; k < m; k++)
+        docs[k] = u[k].doc;
+    if (pool_active_doc_rounds(&view, p->nruns, dt, docs, m, P) != QK_OK)
+        goto out;
+    for (size_t a = 0; a < m; a++)
+        for (size_t b = a + 1; b < m; b++)
+            fprintf(f, "%s %s %s %.17g\n", view.qid, u[a].docno, u[b].docno,
+                    qk_wr_pi_joint(T, dt->rdraws, P + a * T, P + b * T));
+    st = QK_OK;
+out:
+    free(u);
+    free(docs);
+    free(P);
+    return st;
+}
+
+qk_status qk_pool_write_joint(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+                              FILE *f, qk_error *err)
+{
+    if (d->method != QK_POOL_ACTIVE)
+        return qk_error_set(err, QK_EUSAGE, "a joint inclusion file needs method active");
+    for (size_t t = 0; t < p->ntopics; t++)
+        if (write_joint_topic(d, p, j, t, f) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
     return io_fail(f, err);
 }

@@ -1,4 +1,4 @@
-/* Fuzz the sampled-judgment readers (prels, strata, draws) and the
+/* Fuzz the sampled-judgment readers (prels, strata, draws, joint) and the
  * estimators over them: the first part of an input is the judgments, read as
  * each of the three formats, the part after "====" the run. */
 #include "fuzz_util.h"
@@ -21,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     qk_prels *p = NULL;
     qk_strata *s = NULL;
     qk_draws *d = NULL;
+    qk_joint *j = NULL;
     qk_est_table *t = NULL;
     qk_fuzz_split(data, size, &n1, &p2, &n2);
     jpath = qk_fuzz_file(0, data, n1);
@@ -53,12 +54,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         qk_strata_free(s);
     } else
         check_error(&err);
+    if (qk_joint_read(jpath, &j, &err) == QK_OK) {
+        double pij;
+        (void)qk_joint_get(j, "1", "a", "b", &pij);
+    } else
+        check_error(&err);
     if (qk_draws_read(jpath, &d, &err) == QK_OK) {
         if (qk_draws_eval(d, rpath, &t, &err) != QK_OK)
+            check_error(&err);
+        qk_est_table_free(t);
+        t = NULL;
+        /* a joint file that read is used with the draws, whatever they hold */
+        if (j && qk_draws_eval_joint(d, j, rpath, &t, &err) != QK_OK)
             check_error(&err);
         qk_est_table_free(t);
         qk_draws_free(d);
     } else
         check_error(&err);
+    qk_joint_free(j);
     return 0;
 }
