@@ -4,8 +4,9 @@
 # itself (`qrelkit search --zoo 16` over a Porter and an unstemmed index), the
 # complete NPL qrels as the assessor; then leave-one-group-out with the
 # systems grouped by retrieval model (bm25, qld, qljm); and statAP's two sampling
-# designs, active sampling and its non-adaptive counterpart (Li's "Stratif",
-# --active-weights uniform) over 100 trials (pool-npl-design100.tsv).
+# designs, active sampling, its non-adaptive counterpart (Li's "Stratif",
+# --active-weights uniform) and the run weights of Li's released code
+# (--active-weights judged) over 100 trials (pool-npl-design100.tsv).
 # Usage: doc/examples/pool-npl.sh [path/to/qrelkit]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,5 +32,8 @@ awk -F'\t' 'NR > 1 { print $1, $3 }' "$work/zoo/zoo.tsv" > "$work/groups.txt"
     --budgets 10,20,40,80,160,320 --trials 100 --seed 93 --threads 2 --quiet > "$work/strata.tsv"
 "$qk" simulate pool --qrels "$data/qrels" --runs "$work"/zoo/*.run --methods active --active-weights uniform \
     --budgets 10,20,40,80,160,320 --trials 100 --seed 93 --threads 2 --quiet > "$work/uniform.tsv"
+"$qk" simulate pool --qrels "$data/qrels" --runs "$work"/zoo/*.run --methods active --active-weights judged \
+    --budgets 10,20,40,80,160,320 --trials 100 --seed 93 --threads 2 --quiet > "$work/judged.tsv"
 { cat "$work/pps.tsv"; tail -n +2 "$work/strata.tsv" | sed 's/^statap/statap-strata8/'
-  tail -n +2 "$work/uniform.tsv" | sed 's/^active/active-uniform/'; } > "$here/pool-npl-design100.tsv"
+  tail -n +2 "$work/uniform.tsv" | sed 's/^active/active-uniform/'
+  tail -n +2 "$work/judged.tsv" | sed 's/^active/active-judged/'; } > "$here/pool-npl-design100.tsv"
