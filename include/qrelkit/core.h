@@ -74,6 +74,10 @@ uint64_t qk_rng_next(qk_rng *r);
 double qk_rng_uniform(qk_rng *r);
 /* Uniform integer in [0, n) without modulo bias; n > 0. */
 uint64_t qk_rng_below(qk_rng *r, uint64_t n);
+/* Index drawn with probability proportional to the increments of the
+ * cumulative weights cum[0..n) (non-decreasing, cum[n-1] > 0, n > 0): the
+ * first i with cum[i] > u * cum[n-1], u = qk_rng_uniform. */
+size_t qk_rng_pick_cum(qk_rng *r, const double *cum, size_t n);
 /* Standard normal (Marsaglia polar method, no cached spare: deterministic per call count). */
 double qk_rng_normal(qk_rng *r);
 

@@ -36,6 +36,20 @@ uint64_t qk_rng_next(qk_rng *r)
 
 double qk_rng_uniform(qk_rng *r) { return (double)(qk_rng_next(r) >> 11) * 0x1.0p-53; }
 
+size_t qk_rng_pick_cum(qk_rng *r, const double *cum, size_t n)
+{
+    double u = qk_rng_uniform(r) * cum[n - 1];
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (cum[mid] > u)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 uint64_t qk_rng_below(qk_rng *r, uint64_t n)
 {
     /* Rejection on the top range keeps the result unbiased. */

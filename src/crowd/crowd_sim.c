@@ -86,16 +86,7 @@ static qk_status intern_names(qk_crowd_sim *s, const qk_crowd_sim_opts *o, qk_er
 /* Index into the power-law table cdf[0..n) by inversion. */
 static size_t pick_powerlaw(qk_rng *r, const double *cdf, size_t n)
 {
-    double u = qk_rng_uniform(r) * cdf[n - 1];
-    size_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (cdf[mid] > u)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
+    return qk_rng_pick_cum(r, cdf, n);
 }
 
 static qk_status check_opts(const qk_crowd_sim_opts *o, qk_error *err)

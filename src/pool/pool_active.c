@@ -190,15 +190,7 @@ static qk_status one_round(const qk_pool_topic *tp, size_t nruns, const signed c
     pool_topic_rng(&rng, o->seed, t, 2 + dt->nrounds);
     for (long draws = 0; (o->active_fixed ? draws < cap : (long)*k < cap) && draws < max_draws && total > 0;
          draws++) {
-        double u = qk_rng_uniform(&rng) * total;
-        size_t lo = 0, hi = n - 1;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (cum[mid] > u)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
+        size_t lo = qk_rng_pick_cum(&rng, cum, n); /* cum[n - 1] is total */
         while (lo + 1 < n && p[lo] <= 0) /* never land on a zero-probability slot */
             lo++;
         if (pool_design_push_draw(dt, (uint32_t)lo) != QK_OK)

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "qrelkit/core.h"
@@ -148,12 +149,34 @@ static void test_normal(void **state)
     assert_true(s2 / n > 1 - 0.03 && s2 / n < 1 + 0.03);
 }
 
+/* qk_rng_pick_cum: weights 0, 1, 0, 2 as cumulative sums; the zero-weight
+ * slots are never drawn and the others come up 1/3 and 2/3 of the time
+ * (30,000 draws: the sd of the share is 0.0027, the margin 0.015). */
+static void test_pick_cum(void **state)
+{
+    static const double cum[4] = {0, 1, 1, 3};
+    long count[4] = {0, 0, 0, 0};
+    qk_rng r;
+    (void)state;
+    qk_rng_seed(&r, 11);
+    for (int i = 0; i < 30000; i++)
+        count[qk_rng_pick_cum(&r, cum, 4)]++;
+    assert_int_equal(count[0], 0);
+    assert_int_equal(count[2], 0);
+    assert_true(fabs(count[3] / 30000.0 - 2.0 / 3) < 0.015);
+    {
+        static const double one[1] = {0.5};
+        assert_int_equal(qk_rng_pick_cum(&r, one, 1), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed_state), cmocka_unit_test(test_first_outputs),
         cmocka_unit_test(test_determinism), cmocka_unit_test(test_uniform),
         cmocka_unit_test(test_below),      cmocka_unit_test(test_normal),
+        cmocka_unit_test(test_pick_cum),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
