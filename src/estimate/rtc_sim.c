@@ -38,6 +38,7 @@ typedef struct sim {
     const qk_rtc_sim_opts *o;
     const est_run *runs;
     size_t *short_lists; /* the result's */
+    double *similarity;  /* nruns x nruns, filled for a < b (Jaccard, below) */
     size_t nruns, ntop;
     gtopic *g;
     double *true_ap;      /* nruns x ntop: sum of precisions at relevant ranks */
@@ -425,7 +426,8 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, si
             out->w_sum += w;
             {
                 int grp = (a < 2) + (b < 2), sb;
-                double sim_ab = similarity(s, runs[a], runs[b]);
+                size_t lo = runs[a] < runs[b] ? runs[a] : runs[b], hi = runs[a] ^ runs[b] ^ lo;
+                double sim_ab = s->similarity[lo * s->nruns + hi];
                 sb = sim_ab < 0.1 ? 0 : sim_ab < 0.2 ? 1 : sim_ab < 0.3 ? 2 : 3;
                 out->grp_pairs[grp] += 1;
                 out->grp_correct[grp] += y;
@@ -574,6 +576,13 @@ qk_status qk_rtc_simulate(const char *truth_qrels, const char *const *run_paths,
         st = qk_error_set(err, st, "out of memory");
         goto out;
     }
+    if (!(s.similarity = calloc(nruns * nruns, sizeof *s.similarity))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t a = 0; a < nruns; a++)
+        for (size_t b = a + 1; b < nruns; b++)
+            s.similarity[a * nruns + b] = similarity(&s, a, b);
     qk_rng_seed(&rng, o->seed);
     for (size_t tr = 0; tr < o->trials; tr++) {
         if ((st = trial(&s, &rng, tr, out)) != QK_OK) {
@@ -594,6 +603,7 @@ out:
     free(s.g);
     free(s.judged);
     free(s.true_ap);
+    free(s.similarity);
     est_rtc_cache_free(&s.cache);
     for (size_t k = 0; k < nruns; k++)
         est_run_free(&runs[k]);
