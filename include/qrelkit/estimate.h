@@ -227,6 +227,8 @@ typedef struct qk_rtc_sim_opts {
     double cap;                    /* cap reported confidence (0 = no)  */
     int truth_pool;                /* true AP's |R|: 0 the qrels' count,
                                       1 the relevant in the drawn runs' top depth */
+    long truth_depth;              /* true AP at this depth (0: depth); spec
+                                      002 A9's sensitivity check uses 1000 */
     double alpha;                  /* 0.95                              */
     int refit_every;               /* RTC refits every 10 judgments     */
     int norm_weights;              /* MTC weights divided by the topic's

@@ -78,6 +78,8 @@ const char qk_help_confidence[] =
     "                    weights divided by its R-hat = sum of p (spec 002 3.4)\n"
     "  --truth-r R       |R| of the true AP: qrels (default, every relevant document)\n"
     "                    or pool (those in the drawn runs' top --depth)\n"
+    "  --truth-depth N   the true AP at depth N instead of --depth (spec 002 A9's\n"
+    "                    sensitivity check: 1000)\n"
     "  --pairs-out FILE  one line per trial, method and pair: runs, how many of\n"
     "                    the two judged runs the pair holds, similarity, E/Var of\n"
     "                    dMAP, confidence, right or not, true dMAP, judgments\n"
@@ -93,7 +95,7 @@ const char qk_help_confidence[] =
     "\n"
     "Exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O.\n";
 
-enum { OPT_RTC_S = 1000, OPT_RTC_BT, OPT_RTC_LAMBDA, OPT_PAIRS_OUT };
+enum { OPT_RTC_S = 1000, OPT_RTC_BT, OPT_RTC_LAMBDA, OPT_PAIRS_OUT, OPT_TRUTH_DEPTH };
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"model", required_argument, NULL, 'M'},
                                          {"probs", required_argument, NULL, 'P'},
@@ -120,6 +122,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"mtc-weights", required_argument, NULL, 'W'},
                                          {"rtc-s", required_argument, NULL, OPT_RTC_S},
                                          {"pairs-out", required_argument, NULL, OPT_PAIRS_OUT},
+                                         {"truth-depth", required_argument, NULL, OPT_TRUTH_DEPTH},
                                          {"rtc-bt-prior", required_argument, NULL, OPT_RTC_BT},
                                          {"rtc-lambda-prior", required_argument, NULL, OPT_RTC_LAMBDA},
                                          {NULL, 0, NULL, 0}};
@@ -360,10 +363,13 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
         return qk_cli_fail("confidence", &err);
     }
     printf(
-        "# %zu trials, %zu of %d runs each, depth %ld, alpha %g, budget %ld, min-judged %ld, seed %llu%s%s\n",
+        "# %zu trials, %zu of %d runs each, depth %ld, alpha %g, budget %ld, min-judged %ld, seed %llu%s%s",
         res.trials, so->runs_per_trial, nruns, so->depth, so->alpha, so->budget, so->min_judged,
         (unsigned long long)so->seed, so->rtc.intercept ? ", RTC with intercept" : "",
         so->truth_pool ? ", truth |R| from the pool" : "");
+    if (so->truth_depth > 0 && so->truth_depth != so->depth)
+        printf(", true AP at depth %ld", so->truth_depth);
+    printf("\n");
     if (so->rtc.folds > 1 || so->norm_weights || so->rtc.platt)
         printf("# RTC stage 2 %s, stage 3 %d fold fit(s), MTC weights %s\n",
                so->rtc.platt ? "Platt" : "cells", so->rtc.folds > 1 ? so->rtc.folds : 1,
@@ -566,6 +572,11 @@ int qk_cmd_confidence(int argc, char **argv)
             so.seed = strtoull(optarg, NULL, 10);
             break;
         case OPT_PAIRS_OUT: pairs_out = optarg; break;
+        case OPT_TRUTH_DEPTH:
+            if (parse_num(optarg, 1, 1e9, &v) != 0 || v != (double)(long)v)
+                return qk_cli_usage("confidence", "--truth-depth wants a positive integer, not '%s'", optarg);
+            so.truth_depth = (long)v;
+            break;
         case OPT_RTC_S:
         case OPT_RTC_BT:
         case OPT_RTC_LAMBDA:

@@ -53,7 +53,9 @@ static int str_cmp(const void *a, const void *b)
 
 static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
 {
-    size_t nt = qk_qrels_num_topics(q), depth = (size_t)s->o->depth;
+    size_t nt = qk_qrels_num_topics(q), depth = (size_t)s->o->depth, nrel = 0;
+    size_t tdepth = s->o->truth_depth > 0 ? (size_t)s->o->truth_depth : depth;
+    const char **rel = NULL, **more;
     s->g = calloc(nt ? nt : 1, sizeof *s->g);
     s->true_ap = calloc((nt ? nt : 1) * s->nruns, sizeof *s->true_ap);
     s->judged = calloc(nt ? nt : 1, sizeof *s->judged);
@@ -71,6 +73,7 @@ static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
         if (!rt || !len) {
             free(rt);
             free(len);
+            free(rel);
             return QK_ENOMEM;
         }
         for (size_t k = 0; k < s->nruns; k++)
@@ -86,6 +89,7 @@ static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
         u = malloc((cap ? cap : 1) * sizeof *u);
         if (!u) {
             free(rt);
+            free(rel);
             return QK_ENOMEM;
         }
         for (size_t k = 0; k < s->nruns; k++)
@@ -99,24 +103,37 @@ static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
         g->grank = calloc((un ? un : 1) * s->nruns, sizeof *g->grank);
         g->truth = calloc(un ? un : 1, 1);
         s->judged[t] = malloc(un ? un : 1);
-        if (!g->grank || !g->truth || !s->judged[t]) {
+        /* the topic's relevant docnos, sorted, for the truth beyond depth */
+        if ((more = realloc(rel, (nj ? nj : 1) * sizeof *rel)))
+            rel = more;
+        if (!g->grank || !g->truth || !s->judged[t] || !more) {
             free(u);
             free(rt);
+            free(rel);
             return QK_ENOMEM;
         }
+        nrel = 0;
         for (size_t i = 0; i < nj; i++) {
             const char *d = qk_qrels_docno(q, j[i].doc), **hit;
             g->nrel += j[i].rel >= 1;
+            if (j[i].rel >= 1)
+                rel[nrel++] = d;
             if ((hit = bsearch(&d, u, un, sizeof *u, str_cmp)))
                 g->truth[hit - u] = j[i].rel >= 1;
         }
+        qsort(rel, nrel, sizeof *rel, str_cmp);
         for (size_t k = 0; k < s->nruns; k++) {
             double found = 0, ap = 0;
-            for (size_t r = 0; rt[k] && r < rt[k]->n && r < depth; r++) {
-                const char **hit = bsearch(&rt[k]->docnos[r], u, un, sizeof *u, str_cmp);
-                size_t i = (size_t)(hit - u);
-                g->grank[k * un + i] = (long)r + 1;
-                if (g->truth[i]) {
+            for (size_t r = 0; rt[k] && r < rt[k]->n && r < tdepth; r++) {
+                int relevant;
+                if (r < depth) {
+                    const char **hit = bsearch(&rt[k]->docnos[r], u, un, sizeof *u, str_cmp);
+                    size_t i = (size_t)(hit - u);
+                    g->grank[k * un + i] = (long)r + 1;
+                    relevant = g->truth[i];
+                } else
+                    relevant = bsearch(&rt[k]->docnos[r], rel, nrel, sizeof *rel, str_cmp) != NULL;
+                if (relevant) {
                     found += 1;
                     ap += found / (double)(r + 1);
                 }
@@ -126,6 +143,7 @@ static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
         free(u);
         free(rt);
     }
+    free(rel);
     return QK_OK;
 }
 
