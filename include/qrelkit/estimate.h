@@ -213,8 +213,9 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
  * tab-separated line "trial method run_a run_b originals similarity E_dMAP
  * var_dMAP confidence correct true_dMAP judged": originals = how many of the
  * two are among the two judged runs (2, 1, 0), similarity = the mean over
- * topics of |A & B| / |A | B| of the two top-depth lists (Jaccard; topics
- * where neither ranks anything are left out), E/var/true of MAP (divided by
+ * topics of |A & B| / |A | B| of the two top-depth lists (Jaccard; or
+ * |A & B| / depth with similarity_overlap; topics where neither ranks
+ * anything are left out), E/var/true of MAP (divided by
  * the number of topics), confidence = max(P, 1-P) after any cap, correct =
  * the predicted sign is the true one. The header line is the caller's. */
 #define QK_CONF_BINS 7 /* [.5,.6) [.6,.7) [.7,.8) [.8,.9) [.9,.95) [.95,.99) [.99,1] */
@@ -229,6 +230,8 @@ typedef struct qk_rtc_sim_opts {
                                       1 the relevant in the drawn runs' top depth */
     long truth_depth;              /* true AP at this depth (0: depth); spec
                                       002 A9's sensitivity check uses 1000 */
+    int similarity_overlap;        /* pair similarity |A & B| / depth instead
+                                      of Jaccard (spec 002 A14)            */
     double alpha;                  /* 0.95                              */
     int refit_every;               /* RTC refits every 10 judgments     */
     int norm_weights;              /* MTC weights divided by the topic's

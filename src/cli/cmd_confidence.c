@@ -80,6 +80,8 @@ const char qk_help_confidence[] =
     "                    or pool (those in the drawn runs' top --depth)\n"
     "  --truth-depth N   the true AP at depth N instead of --depth (spec 002 A9's\n"
     "                    sensitivity check: 1000)\n"
+    "  --similarity S    of a pair, for the similarity table: jaccard (default,\n"
+    "                    |A&B|/|A|B|) or overlap (|A&B|/depth), mean over topics\n"
     "  --pairs-out FILE  one line per trial, method and pair: runs, how many of\n"
     "                    the two judged runs the pair holds, similarity, E/Var of\n"
     "                    dMAP, confidence, right or not, true dMAP, judgments\n"
@@ -95,7 +97,7 @@ const char qk_help_confidence[] =
     "\n"
     "Exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O.\n";
 
-enum { OPT_RTC_S = 1000, OPT_RTC_BT, OPT_RTC_LAMBDA, OPT_PAIRS_OUT, OPT_TRUTH_DEPTH };
+enum { OPT_RTC_S = 1000, OPT_RTC_BT, OPT_RTC_LAMBDA, OPT_PAIRS_OUT, OPT_TRUTH_DEPTH, OPT_SIMILARITY };
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"model", required_argument, NULL, 'M'},
                                          {"probs", required_argument, NULL, 'P'},
@@ -123,6 +125,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"rtc-s", required_argument, NULL, OPT_RTC_S},
                                          {"pairs-out", required_argument, NULL, OPT_PAIRS_OUT},
                                          {"truth-depth", required_argument, NULL, OPT_TRUTH_DEPTH},
+                                         {"similarity", required_argument, NULL, OPT_SIMILARITY},
                                          {"rtc-bt-prior", required_argument, NULL, OPT_RTC_BT},
                                          {"rtc-lambda-prior", required_argument, NULL, OPT_RTC_LAMBDA},
                                          {NULL, 0, NULL, 0}};
@@ -369,6 +372,8 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
         so->truth_pool ? ", truth |R| from the pool" : "");
     if (so->truth_depth > 0 && so->truth_depth != so->depth)
         printf(", true AP at depth %ld", so->truth_depth);
+    if (so->similarity_overlap)
+        printf(", similarity |A&B|/depth");
     printf("\n");
     if (so->rtc.folds > 1 || so->norm_weights || so->rtc.platt)
         printf("# RTC stage 2 %s, stage 3 %d fold fit(s), MTC weights %s\n",
@@ -572,6 +577,11 @@ int qk_cmd_confidence(int argc, char **argv)
             so.seed = strtoull(optarg, NULL, 10);
             break;
         case OPT_PAIRS_OUT: pairs_out = optarg; break;
+        case OPT_SIMILARITY:
+            if (strcmp(optarg, "jaccard") && strcmp(optarg, "overlap"))
+                return qk_cli_usage("confidence", "--similarity wants 'jaccard' or 'overlap', not '%s'", optarg);
+            so.similarity_overlap = strcmp(optarg, "overlap") == 0;
+            break;
         case OPT_TRUTH_DEPTH:
             if (parse_num(optarg, 1, 1e9, &v) != 0 || v != (double)(long)v)
                 return qk_cli_usage("confidence", "--truth-depth wants a positive integer, not '%s'", optarg);

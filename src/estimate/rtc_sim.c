@@ -354,8 +354,9 @@ static int bin_of(double conf)
     return b;
 }
 
-/* Jaccard similarity of runs a and b's top-depth lists, averaged over the
- * topics where either ranks something (the paper's Sec. 5 similarity). */
+/* Similarity of runs a and b's top-depth lists, averaged over the topics
+ * where either ranks something (the paper's Sec. 5 similarity): Jaccard
+ * |A & B| / |A | B|, or with similarity_overlap |A & B| / depth. */
 static double similarity(const sim *s, size_t a, size_t b)
 {
     double sum = 0, nt = 0;
@@ -368,7 +369,7 @@ static double similarity(const sim *s, size_t a, size_t b)
             either += x || y;
         }
         if (either > 0) {
-            sum += both / either;
+            sum += both / (s->o->similarity_overlap ? (double)s->o->depth : either);
             nt += 1;
         }
     }
