@@ -63,7 +63,7 @@ const char qk_help_confidence[] =
     "                    complement reaches --alpha (0.95) or --budget judgments, then\n"
     "                    predicts every pair. Prints, for MTC (p = 0.5), RTC and IP,\n"
     "                    the share of pairs and the accuracy per confidence bin, W\n"
-    "                    (bookmaker's winnings; < 0 = over-confident), Kendall's tau\n"
+    "                    (bookmaker's winnings; < 0 = over-confident), Kendall's tau_b\n"
     "                    of EMAP against true MAP and the judgments used; then, to\n"
     "                    see why W is off, the root mean square of the error of\n"
     "                    E[dMAP] against the true dMAP next to the predicted sd,\n"

@@ -389,7 +389,7 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, si
     double *rel = calloc(s->ntop ? s->ntop : 1, sizeof *rel);
     qk_status st = QK_OK;
     qk_mtc_moments m;
-    double conc = 0, disc = 0;
+    double conc = 0, disc = 0, tie_e = 0, tie_t = 0;
     if (!v || !ut || !e || !var || !emap || !rel) {
         st = QK_ENOMEM;
         goto out;
@@ -471,13 +471,19 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, si
                 out->true2_sum += tm * tm;
                 out->est2_sum += em * em;
             }
-            /* Kendall tau between EMAP and true MAP over the k runs */
+            /* Kendall tau_b between EMAP and true MAP over the k runs (spec
+             * 002 Sec. 7.6: tau_b when there are ties, as equal true MAPs are) */
             if ((emap[a] - emap[b]) * truth > 0)
                 conc++;
             else if ((emap[a] - emap[b]) * truth < 0)
                 disc++;
+            tie_e += emap[a] == emap[b];
+            tie_t += truth == 0;
         }
-    out->tau[trial_no] = (conc - disc) / ((double)k * (double)(k - 1) / 2);
+    {
+        double npairs = (double)k * (double)(k - 1) / 2, den = sqrt((npairs - tie_e) * (npairs - tie_t));
+        out->tau[trial_no] = den > 0 ? (conc - disc) / den : 0;
+    }
     out->tau_sum += out->tau[trial_no];
 out:
     for (size_t t = 0; v && t < s->ntop; t++)
