@@ -19,11 +19,12 @@ trap 'rm -rf "$work"' EXIT
 "$qk" index --quiet -o "$work/n.idx" --stemmer none "$data/corpus/doc-text.trec"
 "$qk" search -i "$work/p.idx" -i "$work/n.idx" -t "$data/query-text.trec" --zoo 30 --seed 95 \
     --threads 2 -o "$work/zoo"
-"$qk" confidence --simulate "$data/qrels" --trials 50 "$work"/zoo/*.run > "$here/rtc-npl.tsv"
+cd "$work" # run names in the output are then zoo/NAME.run, the same on every machine
+"$qk" confidence --simulate "$data/qrels" --trials 50 zoo/*.run > "$here/rtc-npl.tsv"
 {
   printf 's\tmethod\tpairs\tW\taccuracy\ttau\tmedian_judged\tmean_judged\n'
   for s in 0.03 0.1 0.3 1 3 10; do
-    "$qk" confidence --simulate "$data/qrels" --trials 30 --seed 95 --rtc-s "$s" "$work"/zoo/*.run |
+    "$qk" confidence --simulate "$data/qrels" --trials 30 --seed 95 --rtc-s "$s" zoo/*.run |
       awk -v s="$s" -F'\t' '$1 == "method" && $2 == "pairs" { on = 1; next }
                             on && NF == 0 { exit }
                             on { print s "\t" $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7 }'
