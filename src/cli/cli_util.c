@@ -1,8 +1,10 @@
 #include "cli_util.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 void qk_cli_errorf(const char *cmd, const char *fmt, ...)
 {
@@ -67,4 +69,37 @@ int qk_cli_no_stdout(const char *cmd, const char *opt, const char *path, const c
     if (!qk_cli_is_stdout(path))
         return 0;
     return qk_cli_usage(cmd, "%s -: standard output %s", opt, why);
+}
+
+int qk_cli_out_open(const char *cmd, qk_cli_out *o, const char *path)
+{
+    o->path = path;
+    snprintf(o->tmp, sizeof o->tmp, "%s.tmp%ld", path, (long)getpid());
+    if (!(o->f = fopen(o->tmp, "w"))) {
+        qk_cli_errorf(cmd, "'%s': cannot write: %s", o->tmp, strerror(errno));
+        return QK_EXIT_IO;
+    }
+    return 0;
+}
+
+int qk_cli_out_commit(const char *cmd, qk_cli_out *o)
+{
+    int bad = ferror(o->f);
+    bad |= fclose(o->f) != 0;
+    o->f = NULL;
+    if (bad || rename(o->tmp, o->path) != 0) {
+        remove(o->tmp);
+        qk_cli_errorf(cmd, "'%s': cannot write", o->path);
+        return QK_EXIT_IO;
+    }
+    return 0;
+}
+
+void qk_cli_out_abort(qk_cli_out *o)
+{
+    if (!o->f)
+        return;
+    fclose(o->f);
+    o->f = NULL;
+    remove(o->tmp);
 }

@@ -2,6 +2,8 @@
 #ifndef QK_CLI_UTIL_H
 #define QK_CLI_UTIL_H
 
+#include <stdio.h>
+
 #include "qrelkit/qrelkit.h"
 
 #define QK_EXIT_OK 0
@@ -34,5 +36,21 @@ int qk_cli_is_stdout(const char *path);
  * is '-', print "OPT -: standard output WHY" as a usage error and return
  * its exit code; otherwise return 0. path may be NULL. */
 int qk_cli_no_stdout(const char *cmd, const char *opt, const char *path, const char *why);
+
+/* An output file written under a temporary name (PATH.tmpPID) and renamed
+ * into place only when complete, so a failed run never leaves half a file
+ * under the name asked for. Open, write to o->f, then commit or abort. */
+typedef struct qk_cli_out {
+    FILE *f;
+    const char *path;
+    char tmp[4096];
+} qk_cli_out;
+/* 0, or prints "'TMP': cannot write: REASON" and returns QK_EXIT_IO. */
+int qk_cli_out_open(const char *cmd, qk_cli_out *o, const char *path);
+/* Close, check for delayed write errors, rename into place: 0, or prints
+ * "'PATH': cannot write" and returns QK_EXIT_IO (the temporary is removed). */
+int qk_cli_out_commit(const char *cmd, qk_cli_out *o);
+/* Close if open and remove the temporary (safe after commit or a failed open). */
+void qk_cli_out_abort(qk_cli_out *o);
 
 #endif

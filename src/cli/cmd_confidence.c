@@ -334,32 +334,26 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
     static const char *const names[QK_SIM_METHODS] = {"MTC", "RTC", "IP"};
     qk_rtc_sim_result res;
     qk_error err;
-    char tmp[4096];
+    qk_cli_out po = {0};
     qk_status st;
+    int rc;
     qk_error_clear(&err);
     if (isatty(2))
         so->progress = progress;
     if (pairs_out) {
-        snprintf(tmp, sizeof tmp, "%s.tmp%ld", pairs_out, (long)getpid());
-        if (!(so->pairs_out = fopen(tmp, "w"))) {
-            qk_cli_errorf("confidence", "cannot write '%s'", tmp);
-            return QK_EXIT_IO;
-        }
-        fprintf(so->pairs_out, "trial\tmethod\trun_a\trun_b\toriginals\tsimilarity\tE_dMAP\tvar_dMAP\t"
-                               "confidence\tcorrect\ttrue_dMAP\tjudged\n");
+        if ((rc = qk_cli_out_open("confidence", &po, pairs_out)) != 0)
+            return rc;
+        fprintf(po.f, "trial\tmethod\trun_a\trun_b\toriginals\tsimilarity\tE_dMAP\tvar_dMAP\t"
+                      "confidence\tcorrect\ttrue_dMAP\tjudged\n");
+        so->pairs_out = po.f;
     }
     st = qk_rtc_simulate(truth, (const char *const *)runs, (size_t)nruns, so, &res, &err);
-    if (so->pairs_out) {
-        int bad = ferror(so->pairs_out) | fclose(so->pairs_out);
-        so->pairs_out = NULL;
-        if (st == QK_OK && (bad || rename(tmp, pairs_out) != 0)) {
-            remove(tmp);
-            qk_rtc_sim_result_clear(&res);
-            qk_cli_errorf("confidence", "cannot write '%s'", pairs_out);
-            return QK_EXIT_IO;
-        }
-        if (st != QK_OK)
-            remove(tmp);
+    so->pairs_out = NULL;
+    if (st != QK_OK)
+        qk_cli_out_abort(&po);
+    else if (pairs_out && (rc = qk_cli_out_commit("confidence", &po)) != 0) {
+        qk_rtc_sim_result_clear(&res);
+        return rc;
     }
     if (st != QK_OK) {
         qk_rtc_sim_result_clear(&res);
@@ -457,8 +451,7 @@ int qk_cmd_confidence(int argc, char **argv)
     qk_conf_result *r = NULL;
     qk_error err;
     const char *probs_out = NULL, *format = "tsv";
-    char tmp[4096];
-    FILE *pf = NULL;
+    qk_cli_out pf = {0};
     int ch, rc = QK_EXIT_OK, prec = 4, model_set = 0, pairs = 0;
     double v;
     const char *truth = NULL, *pairs_out = NULL;
@@ -622,27 +615,15 @@ int qk_cmd_confidence(int argc, char **argv)
     if ((rc = qk_cli_no_stdout("confidence", "--probs-out", probs_out,
                                "carries the EMAP table; give a file name")) != 0)
         return rc;
-    if (probs_out) {
-        snprintf(tmp, sizeof tmp, "%s.tmp%ld", probs_out, (long)getpid());
-        if (!(pf = fopen(tmp, "w"))) {
-            qk_cli_errorf("confidence", "cannot write '%s'", tmp);
-            return QK_EXIT_IO;
-        }
-    }
+    if (probs_out && (rc = qk_cli_out_open("confidence", &pf, probs_out)) != 0)
+        return rc;
     if (qk_conf_eval(argv[optind], (const char *const *)(argv + optind + 1), (size_t)(argc - optind - 1), &o,
-                     pf, &r, &err) != QK_OK) {
+                     pf.f, &r, &err) != QK_OK) {
         rc = qk_cli_fail("confidence", &err);
         goto out;
     }
-    if (pf) {
-        int bad = fclose(pf) != 0;
-        pf = NULL;
-        if (bad || rename(tmp, probs_out) != 0) {
-            qk_cli_errorf("confidence", "cannot write '%s'", probs_out);
-            rc = QK_EXIT_IO;
-            goto out;
-        }
-    }
+    if (probs_out && (rc = qk_cli_out_commit("confidence", &pf)) != 0)
+        goto out;
     label_runs(r, argv + optind + 1);
     for (size_t k = 0; o.model != QK_PROB_IP && k < r->nruns; k++)
         if (r->short_lists[k] > 0)
@@ -666,10 +647,7 @@ int qk_cmd_confidence(int argc, char **argv)
     else
         write_tsv(r, prec, o.prec_k, pairs);
 out:
-    if (pf) {
-        fclose(pf);
-        remove(tmp);
-    }
+    qk_cli_out_abort(&pf);
     free(by_emap);
     by_emap = NULL;
     qk_conf_result_free(r);

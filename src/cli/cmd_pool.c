@@ -1,7 +1,6 @@
 /* `qrelkit pool`: the next batch of documents to judge (src/pool/). The
  * loop is stateless: judgments come back as qrels, samplers keep their
  * design in a text file, and the same inputs and seed give the same batch. */
-#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -281,28 +280,16 @@ typedef qk_status (*writer_fn)(const qk_pool_design *, const qk_pool_runs *, con
 static int write_file(const char *path, writer_fn fn, const qk_pool_design *d, const qk_pool_runs *p,
                       const qk_pool_judged *j)
 {
-    char tmp[4096];
     qk_error err = {0};
-    FILE *f;
-    int bad;
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    if (!(f = fopen(tmp, "w"))) {
-        qk_cli_errorf(CMD, "'%s': cannot write: %s", tmp, strerror(errno));
-        return QK_EXIT_IO;
-    }
-    if (fn(d, p, j, f, &err) != QK_OK) {
-        fclose(f);
-        remove(tmp);
+    qk_cli_out o;
+    int rc;
+    if ((rc = qk_cli_out_open(CMD, &o, path)) != 0)
+        return rc;
+    if (fn(d, p, j, o.f, &err) != QK_OK) {
+        qk_cli_out_abort(&o);
         return qk_cli_fail(CMD, &err);
     }
-    bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        remove(tmp);
-        qk_cli_errorf(CMD, "'%s': cannot write", path);
-        return QK_EXIT_IO;
-    }
-    return 0;
+    return qk_cli_out_commit(CMD, &o);
 }
 
 static void print_batch(const args *a, const qk_pool_runs *p, const qk_pool_pick *pk, size_t n)

@@ -262,7 +262,7 @@ static int size_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-void est_count_short_lists(size_t *len, size_t nruns, size_t depth, size_t *count)
+void est_count_short_lists(const size_t *len, size_t nruns, size_t depth, size_t *count)
 {
     size_t ref, *sorted = malloc((nruns ? nruns : 1) * sizeof *sorted);
     if (!sorted || nruns == 0) {

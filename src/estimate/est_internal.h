@@ -58,7 +58,7 @@ void est_rtc_cache_free(est_rtc_cache *c);
  * min(depth, the runs' median length, the upper one when nruns is even) - a "short list" (a thresholded run
  * that stopped early). Runs that rank every candidate of a small topic are
  * not short. */
-void est_count_short_lists(size_t *len, size_t nruns, size_t depth, size_t *count);
+void est_count_short_lists(const size_t *len, size_t nruns, size_t depth, size_t *count);
 qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, const qk_rtc_params *prm,
                       est_rtc_cache *cache);
 /* Stage 2 for expert j given the topics' q* (ntop x depth): ab = (A_j, B_j).
