@@ -16,6 +16,7 @@ int main(int argc, char **argv)
     qk_qrels *qrels = NULL;
     qk_measures *measures = NULL;
     qk_eval_result *res = NULL;
+    qk_run_stream *run = NULL;
     qk_eval_opts opts;
     qk_status st;
     size_t map;
@@ -37,7 +38,8 @@ int main(int argc, char **argv)
     if ((st = qk_qrels_read(argv[1], QK_REL_QRELS, QK_DEDUP_ERROR, &qrels, &err)) != QK_OK)
         goto out;
     qk_eval_opts_init(&opts); /* trec_eval's defaults: -l 1, no -c, -J, -M */
-    if ((st = qk_eval_run(qrels, argv[2], measures, &opts, &res, &err)) != QK_OK)
+    if ((st = qk_run_open(argv[2], QK_RUN_STREAM, &run, &err)) != QK_OK ||
+        (st = qk_eval_stream(qrels, run, measures, &opts, &res, &err)) != QK_OK)
         goto out;
 
     map = qk_result_find_value(res, "map");
@@ -50,7 +52,8 @@ int main(int argc, char **argv)
 out:
     if (st != QK_OK)
         fprintf(stderr, "api_map: %s\n", err.message);
-    qk_eval_result_free(res); /* every *_free accepts NULL */
+    qk_eval_result_free(res); /* every *_free / *_close accepts NULL */
+    qk_run_close(run);
     qk_qrels_free(qrels);
     qk_measures_free(measures);
     return qk_status_exit_code(st);

@@ -112,6 +112,16 @@ size_t qk_fmt_fixed4(char *buf, double v);
  * over strings uses it, so low bits are usable as a table index. */
 uint64_t qk_hash_bytes(const char *s, size_t len);
 
+/* ---- Sorting and ranking -------------------------------------------------- */
+/* Comparison with a caller's context (qsort has none). */
+typedef int (*qk_cmp_r)(const void *a, const void *b, void *ctx);
+/* Stable O(n log n) sort of n elements of size bytes; QK_ENOMEM (array
+ * unchanged in content, possibly permuted) when its scratch cannot be had. */
+qk_status qk_sort_r(void *base, size_t n, size_t size, qk_cmp_r cmp, void *ctx);
+/* The ranking rule of every ranked run (trec_eval's): score descending, ties
+ * by docno descending in byte order. <0 when (a) ranks before (b). */
+int qk_rank_cmp(double score_a, const char *docno_a, double score_b, const char *docno_b);
+
 /* Parse a whole token as a finite double / integer. Return 0 on success. */
 int qk_parse_double(const char *s, size_t len, double *out);
 int qk_parse_long(const char *s, size_t len, long *out);

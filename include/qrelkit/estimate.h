@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "qrelkit/core.h"
+#include "qrelkit/io.h"
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -46,62 +47,21 @@ void qk_est_table_free(qk_est_table *t);
 /* Index of a value by name; (size_t)-1 when absent. */
 size_t qk_est_table_find(const qk_est_table *t, const char *name);
 
-/* Topic order of the reference tools: numeric when both ids are numbers,
- * otherwise byte order (strcmp). Usable with qsort on (const char **). */
-int qk_est_topic_cmp(const char *a, const char *b);
-
-/* ---- prels: sampled judgments with inclusion probabilities --------------- */
-typedef struct qk_prel {
-    const char *docno;
-    double rel;  /* grade; > 0 is relevant                                  */
-    int method;  /* MQ selection code: 0 MTC, 1 statAP, 2 both, 4 ...       */
-    double prob; /* inclusion probability as written, 0 < prob <= 1         */
-} qk_prel;
-typedef struct qk_prels qk_prels;
-/* Lines "topic docno rel method prob". rel -999 (pooled, not sampled) and
- * prob "NA" lines are skipped, as the MQ tools do. A repeated (topic, docno)
- * or a prob outside (0, 1] is an error. */
-qk_status qk_prels_read(const char *path, qk_prels **out, qk_error *err);
-void qk_prels_free(qk_prels *p);
-size_t qk_prels_num_topics(const qk_prels *p); /* in qk_est_topic_cmp order */
-const char *qk_prels_topic(const qk_prels *p, size_t t);
-int qk_prels_find_topic(const qk_prels *p, const char *qid, size_t *t);
-/* Entries of topic t sorted by docno (strcmp); *n receives their number. */
-const qk_prel *qk_prels_entries(const qk_prels *p, size_t t, size_t *n);
-/* Entry of (topic t, docno) or NULL. */
-const qk_prel *qk_prels_get(const qk_prels *p, size_t t, const char *docno);
-
 /* ---- statAP ---------------------------------------------------------------
  * Per topic of the prels that the run retrieves: R-hat, statAP, statRprec,
  * statP@{10,20,50,100}, statNDCG@{10,20,50,100}, var_statAP and the sample
  * counts. Methods 0 and 2 (MTC-selected) get prob 1, as in the MQ track's
  * mixed-pool design. Value names: see qk_statap_names(). */
-qk_status qk_statap_eval(const qk_prels *p, const char *run_path, qk_est_table **out, qk_error *err);
+qk_status qk_statap_eval(const qk_prels *p, const qk_run *run, qk_est_table **out, qk_error *err);
 /* Write a table from qk_statap_eval exactly as `statAP_MQ_eval_v4.pl -q`. */
 qk_status qk_statap_write_mq(const qk_est_table *t, FILE *f, qk_error *err);
-
-/* ---- strata: stratified samples (sample_eval.pl's qrels) ----------------- */
-typedef struct qk_strata qk_strata;
-typedef struct qk_stratum_doc {
-    const char *docno;
-    const char *stratum;
-    double rel; /* < 0: pooled, not sampled                                 */
-} qk_stratum_doc;
-/* Lines "topic dummy docno stratum rel". A repeated (topic, docno) is an error. */
-qk_status qk_strata_read(const char *path, qk_strata **out, qk_error *err);
-void qk_strata_free(qk_strata *s);
-size_t qk_strata_num_topics(const qk_strata *s); /* in qk_est_topic_cmp order */
-const char *qk_strata_topic(const qk_strata *s, size_t t);
-const qk_stratum_doc *qk_strata_docs(const qk_strata *s, size_t t, size_t *n);
-int qk_strata_find_topic(const qk_strata *s, const char *qid, size_t *t);
-const qk_stratum_doc *qk_strata_get(const qk_strata *s, size_t t, const char *docno);
 
 /* ---- xinfAP -----------------------------------------------------------------
  * infAP (xinfAP), infNDCG, iP10, iP50, iP<max_ret>, inum_rel_ret, inum_rel,
  * num_ret and the 11 iprec_at_recall points, per run topic found in the
  * strata (the run's topic ids may carry leading zeros). max_ret <= 0 means
  * 1000, sample_eval's cut-off. */
-qk_status qk_xinfap_eval(const qk_strata *s, const char *run_path, long max_ret, qk_est_table **out,
+qk_status qk_xinfap_eval(const qk_strata *s, const qk_run *run, long max_ret, qk_est_table **out,
                          qk_error *err);
 /* Write exactly as `sample_eval.pl -q` (per_topic = 0: the 'all' lines only). */
 qk_status qk_xinfap_write_sample_eval(const qk_est_table *t, FILE *f, int per_topic, qk_error *err);
@@ -171,7 +131,8 @@ typedef struct qk_conf_opts {
     double prior;           /* MTC prior, default 0.5                         */
     long depth;             /* lists truncated to this depth, default 100     */
     long rel_level;         /* judged grade >= rel_level is relevant (1)      */
-    const char *probs_path; /* QK_PROB_FILE: "topic docno p" lines            */
+    const qk_doc_probs *probs; /* QK_PROB_FILE: per-document p (others get prior) */
+    int want_probs;         /* fill qk_conf_result's probs                   */
     long prec_k;            /* also E/Var of P@prec_k (0 = no)                */
     int per_topic;          /* fill qk_conf_result's per-topic dAP arrays     */
     qk_rtc_params rtc;      /* QK_PROB_RTC: priors and variants               */
@@ -193,16 +154,19 @@ typedef struct qk_conf_result {
      * only what it ranks, so with uninformative p a short list scores low
      * whatever its precision (see doc/qrelkit-confidence.md, "Short lists") */
     size_t *short_lists;
+    /* want_probs only (else NULL): p of every document of every topic's
+     * universe, topic by topic, documents in byte order */
+    qk_doc_probs *probs;
 } qk_conf_result;
 void qk_conf_result_free(qk_conf_result *r);
-/* qrels_path: TREC qrels (judged documents; everything else is unjudged).
+/* q: plain TREC qrels (judged documents; everything else is unjudged).
  * The topics are those of the qrels that at least one run retrieves; a run
  * lacking a topic ranks nothing there (AP 0). The universe of a topic is its
  * judged documents plus the top-depth documents of every run, the same for
- * every run so E[dAP] is E[AP_a] - E[AP_b]. probs_out (may be NULL) receives
- * "topic docno p" for every document of every universe. */
-qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, size_t nruns,
-                       const qk_conf_opts *o, FILE *probs_out, qk_conf_result **out, qk_error *err);
+ * every run so E[dAP] is E[AP_a] - E[AP_b]. With o->want_probs the result
+ * also holds the probability of every document of every universe. */
+qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *runs, size_t nruns, const qk_conf_opts *o,
+                       qk_conf_result **out, qk_error *err);
 
 /* ---- The RTC experiment (Carterette 2007, Sec. 4-5) ------------------------
  * On a fully judged collection: per trial draw runs_per_trial runs, judge
@@ -268,7 +232,9 @@ typedef struct qk_rtc_sim_result {
     size_t *short_lists; /* per run, as qk_conf_result's */
     qk_rtc_sim_method m[QK_SIM_METHODS];
 } qk_rtc_sim_result;
-qk_status qk_rtc_simulate(const char *truth_qrels, const char *const *run_paths, size_t nruns,
+/* truth: plain qrels; pairs_out names the runs by qk_run_name (make them
+ * unique first). */
+qk_status qk_rtc_simulate(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
                           const qk_rtc_sim_opts *o, qk_rtc_sim_result *out, qk_error *err);
 void qk_rtc_sim_result_clear(qk_rtc_sim_result *r);
 
@@ -314,42 +280,18 @@ qk_status qk_ht_total_joint(size_t n, const double *y, const double *pi, qk_pair
 qk_status qk_ht_total_joint_matrix(size_t n, const double *y, const double *pi, const double *pij,
                                    qk_total_est *out);
 
-/* ---- Draw files: documents drawn with replacement ----------------------------
- * One line per draw, "topic docno rel p [pi]": p is the probability with
- * which this draw selected the document (it may change from draw to draw, as
- * in active sampling), pi (optional) the document's inclusion probability in
- * the whole sample. A document drawn twice has two lines. */
-typedef struct qk_draw {
-    const char *docno;
-    double rel, p, pi; /* pi NaN when not given */
-} qk_draw;
-typedef struct qk_draws qk_draws;
-qk_status qk_draws_read(const char *path, qk_draws **out, qk_error *err);
-void qk_draws_free(qk_draws *d);
-size_t qk_draws_num_topics(const qk_draws *d); /* qk_est_topic_cmp order */
-const char *qk_draws_topic(const qk_draws *d, size_t t);
-/* Draws of topic t in file order. */
-const qk_draw *qk_draws_of(const qk_draws *d, size_t t, size_t *n);
-/* Per topic the run retrieves: draws, unique documents, R by Hansen-Hurwitz
+/* ---- Estimates from draws (the draws file: io.h) -----------------------------
+ * Per topic the run retrieves: draws, unique documents, R by Hansen-Hurwitz
  * (R_HH, var_R_HH) and, when every draw gives pi, by Horvitz-Thompson
  * (R_HT, var_R_HT) with the HT estimates of AP, P@10, P@30 and R-prec of the
  * run (Li, Eqs. 2.12-2.15; R-prec over ranks <= ceil(R_HT)). */
-qk_status qk_draws_eval(const qk_draws *d, const char *run_path, qk_est_table **out, qk_error *err);
+qk_status qk_draws_eval(const qk_draws *d, const qk_run *run, qk_est_table **out, qk_error *err);
 
-/* Joint inclusion files, "topic docno_a docno_b pi_ab" (pool --write-joint;
- * comments and blank lines as everywhere, gzip read transparently); a pair
- * may be written in either order, once. */
-typedef struct qk_joint qk_joint;
-qk_status qk_joint_read(const char *path, qk_joint **out, qk_error *err);
-void qk_joint_free(qk_joint *j);
-const char *qk_joint_path(const qk_joint *j);
-/* 1 and *pij when the file lists the pair of the topic, else 0. */
-int qk_joint_get(const qk_joint *j, const char *topic, const char *a, const char *b, double *pij);
 /* qk_draws_eval whose var_R_HT is Li's Eq. 2.8 (var1) with the joint
  * file's pi_ab (max(var1, 0); 0 with one sampled document) instead of the
  * Poisson form; j NULL is qk_draws_eval. A pair of sampled documents that
  * j lacks is an input error. */
-qk_status qk_draws_eval_joint(const qk_draws *d, const qk_joint *j, const char *run_path, qk_est_table **out,
+qk_status qk_draws_eval_joint(const qk_draws *d, const qk_joint *j, const qk_run *run, qk_est_table **out,
                               qk_error *err);
 
 #ifdef __cplusplus

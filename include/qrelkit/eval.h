@@ -6,7 +6,8 @@
  *   qk_measures *m; qk_measures_new(&m);
  *   qk_measures_add(m, "map", &err); qk_measures_add(m, "P.10", &err);
  *   qk_measures_finalize(m, &err);
- *   qk_eval_result *r; qk_eval_run(qrels, "run.txt", m, &opts, &r, &err);
+ *   qk_run *run; qk_run_read("run.txt", &run, &err);
+ *   qk_eval_result *r; qk_eval_run(qrels, run, m, &opts, &r, &err);
  *   qk_result_summary(r, qk_result_find_value(r, "map"));
  *   qk_eval_result_free(r); qk_measures_free(m);
  *
@@ -95,11 +96,18 @@ typedef struct qk_eval_opts {
 void qk_eval_opts_init(qk_eval_opts *o);
 
 typedef struct qk_eval_result qk_eval_result;
-/* Evaluate one run file against the relevance information. Topics in the run
- * but not in the qrels are ignored. Topics in the qrels but not in the run are
- * skipped (listed by qk_result_missing) unless opts->complete. */
-qk_status qk_eval_run(const qk_qrels *q, const char *run_path, const qk_measures *m,
+/* Evaluate one ranked run against the relevance information. Topics in the
+ * run but not in the qrels are ignored. Topics in the qrels but not in the
+ * run are skipped (listed by qk_result_missing) unless opts->complete. */
+qk_status qk_eval_run(const qk_qrels *q, const qk_run *run, const qk_measures *m,
                       const qk_eval_opts *opts, qk_eval_result **out, qk_error *err);
+/* The same, reading the run from a stream opened with qk_run_open (either
+ * mode) as it goes: memory stays proportional to one topic when the file
+ * keeps each topic's lines together, and parsing overlaps scoring when
+ * opts->threads allows. Results are identical to qk_eval_run's. The stream
+ * is read to its end; the caller closes it. */
+qk_status qk_eval_stream(const qk_qrels *q, qk_run_stream *s, const qk_measures *m,
+                         const qk_eval_opts *opts, qk_eval_result **out, qk_error *err);
 void qk_eval_result_free(qk_eval_result *r);
 
 const char *qk_result_runid(const qk_eval_result *r);

@@ -64,6 +64,12 @@ typedef struct qk_judgment {
 typedef struct qk_qrels qk_qrels;
 qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_qrels **out,
                         qk_error *err);
+/* Judgments built in memory (qrels or qrels_jg; jg NULL means "0"): add,
+ * then finish (the same checks as reading: a repeated (topic, jg, docno)
+ * is QK_EINPUT unless dedup is QK_DEDUP_FIRST) before any other use. */
+qk_status qk_qrels_new(qk_rel_format fmt, qk_qrels **out, qk_error *err);
+qk_status qk_qrels_add(qk_qrels *q, const char *qid, const char *jg, const char *docno, long rel, qk_error *err);
+qk_status qk_qrels_finish(qk_qrels *q, qk_dedup dedup, qk_error *err);
 void qk_qrels_free(qk_qrels *q);
 qk_rel_format qk_qrels_format(const qk_qrels *q);
 /* Topics in strcmp order of their ids. */
@@ -115,6 +121,126 @@ qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err);
 const char *qk_run_path(const qk_run_stream *s);
 void qk_run_close(qk_run_stream *s);
 
+/* ---- Ranked runs (in memory) ----------------------------------------------
+ * The library's one ranked-run type, used by eval, estimate, pool and sim:
+ * topics in order of first appearance, each topic's entries ranked the
+ * trec_eval way (qk_rank_cmp: score descending, ties by docno descending;
+ * equal (score, docno) pairs in line order). Every line is kept, a repeated
+ * docno too: evaluation applies its --dedup rule, the estimators and pools
+ * keep a document's best rank. lines[k] is the entry's line in the file, or
+ * for a run built in memory its position (1-based) in qk_run_add_topic's
+ * arrays: "file order" for the rules that need it.
+ * Ownership: a qk_run belongs to its creator (qk_run_free); topic views and
+ * strings live as long as the run. */
+typedef struct qk_run qk_run;
+/* Read a whole run file (any line order; a topic's lines need not be
+ * contiguous). Name: the file's run id (6th field of the last line). */
+qk_status qk_run_read(const char *path, qk_run **out, qk_error *err);
+/* An empty run named runid, to be filled with qk_run_add_topic. */
+qk_status qk_run_new(const char *runid, qk_run **out, qk_error *err);
+/* Copy one topic's n entries (any order) and rank them. lines may be NULL
+ * (then 1..n). A topic added twice is QK_EUSAGE. */
+qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *const *docnos,
+                           const double *scores, const long *lines, qk_error *err);
+void qk_run_free(qk_run *r);
+const char *qk_run_name(const qk_run *r);
+qk_status qk_run_set_name(qk_run *r, const char *name, qk_error *err);
+/* The file a run was read from (for messages); its name when built in memory. */
+const char *qk_run_source(const qk_run *r);
+size_t qk_run_num_topics(const qk_run *r);
+/* Topic t (0 <= t < qk_run_num_topics) with its entries in rank order. */
+const qk_run_topic *qk_run_topic_at(const qk_run *r, size_t t);
+/* 1 and *t when the run has topic qid; else 0. */
+int qk_run_find_topic(const qk_run *r, const char *qid, size_t *t);
+/* ---- Probabilities of relevance per document ------------------------------
+ * Files of "topic docno p" lines (p in [0, 1]; comments and blank lines
+ * skipped; gzip transparent), and the same in memory. A pair given twice
+ * keeps the last p. Written back in insertion order, tab-separated, with
+ * %.17g. Ownership: the caller's (qk_doc_probs_free accepts NULL). */
+typedef struct qk_doc_probs qk_doc_probs;
+qk_status qk_doc_probs_new(qk_doc_probs **out, qk_error *err);
+qk_status qk_doc_probs_read(const char *path, qk_doc_probs **out, qk_error *err);
+void qk_doc_probs_free(qk_doc_probs *d);
+qk_status qk_doc_probs_set(qk_doc_probs *d, const char *topic, const char *docno, double p, qk_error *err);
+/* 1 and *p when the pair is present; else 0. */
+int qk_doc_probs_get(const qk_doc_probs *d, const char *topic, const char *docno, double *p);
+size_t qk_doc_probs_count(const qk_doc_probs *d);
+qk_status qk_doc_probs_write(const qk_doc_probs *d, FILE *f, qk_error *err);
+/* ==== Sampled judgments: prels, strata, draws, joint inclusion files ========
+ * Read here, evaluated by the estimators (estimate.h). */
+/* Topic order of the reference tools: numeric when both ids are numbers,
+ * otherwise byte order (strcmp). Usable with qsort on (const char **). */
+int qk_est_topic_cmp(const char *a, const char *b);
+
+/* ---- prels: sampled judgments with inclusion probabilities --------------- */
+typedef struct qk_prel {
+    const char *docno;
+    double rel;  /* grade; > 0 is relevant                                  */
+    int method;  /* MQ selection code: 0 MTC, 1 statAP, 2 both, 4 ...       */
+    double prob; /* inclusion probability as written, 0 < prob <= 1         */
+} qk_prel;
+typedef struct qk_prels qk_prels;
+/* Lines "topic docno rel method prob". rel -999 (pooled, not sampled) and
+ * prob "NA" lines are skipped, as the MQ tools do. A repeated (topic, docno)
+ * or a prob outside (0, 1] is an error. */
+qk_status qk_prels_read(const char *path, qk_prels **out, qk_error *err);
+void qk_prels_free(qk_prels *p);
+size_t qk_prels_num_topics(const qk_prels *p); /* in qk_est_topic_cmp order */
+const char *qk_prels_topic(const qk_prels *p, size_t t);
+int qk_prels_find_topic(const qk_prels *p, const char *qid, size_t *t);
+/* Entries of topic t sorted by docno (strcmp); *n receives their number. */
+const qk_prel *qk_prels_entries(const qk_prels *p, size_t t, size_t *n);
+/* Entry of (topic t, docno) or NULL. */
+const qk_prel *qk_prels_get(const qk_prels *p, size_t t, const char *docno);
+
+/* ---- strata: stratified samples (sample_eval.pl's qrels) ----------------- */
+typedef struct qk_strata qk_strata;
+typedef struct qk_stratum_doc {
+    const char *docno;
+    const char *stratum;
+    double rel; /* < 0: pooled, not sampled                                 */
+} qk_stratum_doc;
+/* Lines "topic dummy docno stratum rel". A repeated (topic, docno) is an error. */
+qk_status qk_strata_read(const char *path, qk_strata **out, qk_error *err);
+/* The same built in memory: add every pooled document (rel < 0 when not
+ * sampled), then finish (a repeated (topic, docno) is QK_EINPUT) before
+ * any other use. */
+qk_status qk_strata_new(qk_strata **out, qk_error *err);
+qk_status qk_strata_add(qk_strata *s, const char *topic, const char *docno, const char *stratum, double rel,
+                        qk_error *err);
+qk_status qk_strata_finish(qk_strata *s, qk_error *err);
+void qk_strata_free(qk_strata *s);
+size_t qk_strata_num_topics(const qk_strata *s); /* in qk_est_topic_cmp order */
+const char *qk_strata_topic(const qk_strata *s, size_t t);
+const qk_stratum_doc *qk_strata_docs(const qk_strata *s, size_t t, size_t *n);
+int qk_strata_find_topic(const qk_strata *s, const char *qid, size_t *t);
+const qk_stratum_doc *qk_strata_get(const qk_strata *s, size_t t, const char *docno);
+
+/* ---- Draw files: documents drawn with replacement ----------------------------
+ * One line per draw, "topic docno rel p [pi]": p is the probability with
+ * which this draw selected the document (it may change from draw to draw, as
+ * in active sampling), pi (optional) the document's inclusion probability in
+ * the whole sample. A document drawn twice has two lines. */
+typedef struct qk_draw {
+    const char *docno;
+    double rel, p, pi; /* pi NaN when not given */
+} qk_draw;
+typedef struct qk_draws qk_draws;
+qk_status qk_draws_read(const char *path, qk_draws **out, qk_error *err);
+void qk_draws_free(qk_draws *d);
+size_t qk_draws_num_topics(const qk_draws *d); /* qk_est_topic_cmp order */
+const char *qk_draws_topic(const qk_draws *d, size_t t);
+/* Draws of topic t in file order. */
+const qk_draw *qk_draws_of(const qk_draws *d, size_t t, size_t *n);
+/* Joint inclusion files, "topic docno_a docno_b pi_ab" (pool --write-joint;
+ * comments and blank lines as everywhere, gzip read transparently); a pair
+ * may be written in either order, once. */
+typedef struct qk_joint qk_joint;
+qk_status qk_joint_read(const char *path, qk_joint **out, qk_error *err);
+void qk_joint_free(qk_joint *j);
+const char *qk_joint_path(const qk_joint *j);
+/* 1 and *pij when the file lists the pair of the topic, else 0. */
+int qk_joint_get(const qk_joint *j, const char *topic, const char *a, const char *b, double *pij);
 /* ---- Z-score files (qid measure mean stddev) ---------------------------- */
 typedef struct qk_zscores qk_zscores;
 qk_status qk_zscores_read(const char *path, qk_zscores **out, qk_error *err);

@@ -60,9 +60,9 @@ qk_status qk_pool_runs_add(qk_pool_runs *p, size_t r, const char *qid, const cha
                            qk_error *err);
 /* Freeze: topics in qk_est_topic_cmp order, documents interned per topic. */
 qk_status qk_pool_runs_finish(qk_pool_runs *p, qk_error *err);
-/* Read TREC run files (ranked as trec_eval does: score descending, ties by
- * docno descending) and finish. */
-qk_status qk_pool_runs_read(const char *const *paths, size_t nruns, long depth, qk_pool_runs **out,
+/* Pool the top depth of ranked runs (a docno repeated in a list keeps its
+ * best rank) and finish; run r is named qk_run_name(runs[r]). */
+qk_status qk_pool_runs_from(const qk_run *const *runs, size_t nruns, long depth, qk_pool_runs **out,
                             qk_error *err);
 void qk_pool_runs_free(qk_pool_runs *p);
 size_t qk_pool_num_runs(const qk_pool_runs *p);
@@ -200,6 +200,9 @@ qk_status qk_pool_write_prels(const qk_pool_design *d, const qk_pool_runs *p, co
                               FILE *f, qk_error *err);
 qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
                                FILE *f, qk_error *err);
+/* The same sample as a qk_strata in memory (for qk_xinfap_eval). */
+qk_status qk_pool_strata(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j, qk_strata **out,
+                         qk_error *err);
 qk_status qk_pool_write_draws(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
                               FILE *f, qk_error *err);
 /* Joint inclusion probabilities of active sampling (Li Eq. 2.6), "topic
@@ -253,8 +256,9 @@ typedef struct qk_pool_sim_opts {
                                      the same sample and pi (as eval -R prels)      */
     int threads;                  /* trials in parallel; results do not depend on it   */
     qk_pool_opts base;            /* method parameters                                 */
-    const char *const *run_paths; /* the runs' files: needed by rtc, whose
-                                     probabilities come from qk_conf_eval */
+    const qk_run *const *runs;    /* the ranked runs the pool was made from (the
+                                     pool's run order): rtc's probabilities come
+                                     from qk_conf_eval, strat's from xinfAP on them */
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;
 } qk_pool_sim_opts;

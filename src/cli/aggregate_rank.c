@@ -27,7 +27,11 @@ static qk_status run_maps(const char *qrels_path, char **runs, size_t nruns, dou
         goto out;
     for (size_t i = 0; i < nruns; i++) {
         qk_eval_result *res = NULL;
-        if ((st = qk_eval_run(q, runs[i], m, &eo, &res, err)) != QK_OK)
+        qk_run *run = NULL;
+        if ((st = qk_run_read(runs[i], &run, err)) == QK_OK)
+            st = qk_eval_run(q, run, m, &eo, &res, err);
+        qk_run_free(run);
+        if (st != QK_OK)
             goto out;
         map[i] = qk_result_summary(res, qk_result_find_value(res, "map"));
         qk_eval_result_free(res);

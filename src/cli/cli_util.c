@@ -1,6 +1,7 @@
 #include "cli_util.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -102,4 +103,41 @@ void qk_cli_out_abort(qk_cli_out *o)
     fclose(o->f);
     o->f = NULL;
     remove(o->tmp);
+}
+
+qk_status qk_cli_read_runs(const char *const *paths, size_t n, int naming, qk_run ***out, qk_error *err)
+{
+    qk_run **runs = calloc(n ? n : 1, sizeof *runs);
+    int dup = 0;
+    qk_status st = QK_OK;
+    *out = NULL;
+    if (!runs)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t r = 0; r < n && st == QK_OK; r++)
+        st = qk_run_read(paths[r], &runs[r], err);
+    for (size_t r = 0; st == QK_OK && r < n && !dup; r++)
+        for (size_t k = r + 1; k < n && !dup; k++)
+            dup = strcmp(qk_run_name(runs[r]), qk_run_name(runs[k])) == 0;
+    for (size_t r = 0; st == QK_OK && dup && r < n; r++) {
+        char name[4096];
+        const char *base = strrchr(paths[r], '/');
+        char *dot;
+        snprintf(name, sizeof name, "%s", naming == QK_CLI_NAME_PATH ? paths[r] : base ? base + 1 : paths[r]);
+        if (naming == QK_CLI_NAME_BASE && (dot = strrchr(name, '.')) && dot != name && strcmp(dot, ".run") == 0)
+            *dot = 0;
+        st = qk_run_set_name(runs[r], name, err);
+    }
+    if (st != QK_OK) {
+        qk_cli_free_runs(runs, n);
+        return st;
+    }
+    *out = runs;
+    return QK_OK;
+}
+
+void qk_cli_free_runs(qk_run **runs, size_t n)
+{
+    for (size_t r = 0; runs && r < n; r++)
+        qk_run_free(runs[r]);
+    free(runs);
 }

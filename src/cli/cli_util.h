@@ -53,4 +53,12 @@ int qk_cli_out_commit(const char *cmd, qk_cli_out *o);
 /* Close if open and remove the temporary (safe after commit or a failed open). */
 void qk_cli_out_abort(qk_cli_out *o);
 
+/* Ranked runs read from files for the commands that take several. When two
+ * runs share a run id they could not be told apart in a report or design
+ * file, so every run is then named after its file: by_path 1 names it by
+ * the path as given, 0 by the file name without a trailing ".run". */
+enum { QK_CLI_NAME_BASE = 0, QK_CLI_NAME_PATH = 1 };
+qk_status qk_cli_read_runs(const char *const *paths, size_t n, int naming, qk_run ***out, qk_error *err);
+void qk_cli_free_runs(qk_run **runs, size_t n);
+
 #endif

@@ -244,21 +244,6 @@ static void write_json(const qk_conf_result *r, long prec_k)
 
 /* Run ids are often shared (a group's tag on several runs): then name every
  * run by its file so the rows and columns can be told apart. */
-static void label_runs(qk_conf_result *r, char **paths)
-{
-    int dup = 0;
-    for (size_t a = 0; a < r->nruns; a++)
-        for (size_t b = a + 1; b < r->nruns; b++)
-            dup |= strcmp(r->runids[a], r->runids[b]) == 0;
-    for (size_t k = 0; dup && k < r->nruns; k++) {
-        char *p = strdup(paths[k]);
-        if (p) {
-            free(r->runids[k]);
-            r->runids[k] = p;
-        }
-    }
-}
-
 static int dbl_cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -347,7 +332,17 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
                       "confidence\tcorrect\ttrue_dMAP\tjudged\n");
         so->pairs_out = po.f;
     }
-    st = qk_rtc_simulate(truth, (const char *const *)runs, (size_t)nruns, so, &res, &err);
+    {
+        qk_qrels *q = NULL;
+        qk_run **rr = NULL;
+        st = qk_qrels_read(truth, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err);
+        if (st == QK_OK)
+            st = qk_cli_read_runs((const char *const *)runs, (size_t)nruns, QK_CLI_NAME_PATH, &rr, &err);
+        if (st == QK_OK)
+            st = qk_rtc_simulate(q, (const qk_run *const *)rr, (size_t)nruns, so, &res, &err);
+        qk_cli_free_runs(rr, (size_t)nruns);
+        qk_qrels_free(q);
+    }
     so->pairs_out = NULL;
     if (st != QK_OK)
         qk_cli_out_abort(&po);
@@ -452,6 +447,11 @@ int qk_cmd_confidence(int argc, char **argv)
     qk_error err;
     const char *probs_out = NULL, *format = "tsv";
     qk_cli_out pf = {0};
+    const char *probs_path = NULL;
+    qk_qrels *q = NULL;
+    qk_doc_probs *probs = NULL;
+    qk_run **runs = NULL;
+    size_t nruns = 0;
     int ch, rc = QK_EXIT_OK, prec = 4, model_set = 0, pairs = 0;
     double v;
     const char *truth = NULL, *pairs_out = NULL;
@@ -477,7 +477,7 @@ int qk_cmd_confidence(int argc, char **argv)
             break;
         case 'P':
             o.model = QK_PROB_FILE;
-            o.probs_path = optarg;
+            probs_path = optarg;
             break;
         case 'p':
             if (parse_num(optarg, 0, 1, &o.prior) != 0)
@@ -594,7 +594,7 @@ int qk_cmd_confidence(int argc, char **argv)
         default: return qk_cli_usage("confidence", "bad option");
         }
     }
-    if (model_set && o.probs_path)
+    if (model_set && probs_path)
         return qk_cli_usage("confidence", "--model and --probs exclude each other");
     if (pairs_out && !truth)
         return qk_cli_usage("confidence", "--pairs-out goes with --simulate");
@@ -617,14 +617,22 @@ int qk_cmd_confidence(int argc, char **argv)
         return rc;
     if (probs_out && (rc = qk_cli_out_open("confidence", &pf, probs_out)) != 0)
         return rc;
-    if (qk_conf_eval(argv[optind], (const char *const *)(argv + optind + 1), (size_t)(argc - optind - 1), &o,
-                     pf.f, &r, &err) != QK_OK) {
+    nruns = (size_t)(argc - optind - 1);
+    o.want_probs = probs_out != NULL;
+    if (qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err) != QK_OK ||
+        (probs_path && qk_doc_probs_read(probs_path, &probs, &err) != QK_OK) ||
+        qk_cli_read_runs((const char *const *)(argv + optind + 1), nruns, QK_CLI_NAME_PATH, &runs, &err) != QK_OK) {
+        rc = qk_cli_fail("confidence", &err);
+        goto out;
+    }
+    o.probs = probs;
+    if (qk_conf_eval(q, (const qk_run *const *)runs, nruns, &o, &r, &err) != QK_OK ||
+        (pf.f && qk_doc_probs_write(r->probs, pf.f, &err) != QK_OK)) {
         rc = qk_cli_fail("confidence", &err);
         goto out;
     }
     if (probs_out && (rc = qk_cli_out_commit("confidence", &pf)) != 0)
         goto out;
-    label_runs(r, argv + optind + 1);
     for (size_t k = 0; o.model != QK_PROB_IP && k < r->nruns; k++)
         if (r->short_lists[k] > 0)
             fprintf(stderr,
@@ -651,5 +659,8 @@ out:
     free(by_emap);
     by_emap = NULL;
     qk_conf_result_free(r);
+    qk_cli_free_runs(runs, nruns);
+    qk_doc_probs_free(probs);
+    qk_qrels_free(q);
     return rc;
 }

@@ -484,7 +484,12 @@ int qk_eval_main(int argc, char **argv, int trec_mode)
         goto out;
     }
     for (int a = first + 1; a < argc; a++) {
-        if (qk_eval_run(q, argv[a], ms, &c.o, &res[nres], &err) != QK_OK) {
+        qk_run_stream *rs = NULL;
+        qk_status st = qk_run_open(argv[a], QK_RUN_STREAM, &rs, &err);
+        if (st == QK_OK)
+            st = qk_eval_stream(q, rs, ms, &c.o, &res[nres], &err);
+        qk_run_close(rs);
+        if (st != QK_OK) {
             rc = qk_cli_fail(cmd, &err);
             goto out;
         }

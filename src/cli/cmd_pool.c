@@ -116,6 +116,7 @@ typedef struct args {
     qk_pool_opts o;
     const char **runs;
     size_t nruns;
+    qk_run **ranked; /* the runs read */
     const char *judged, *design, *files[4], *pair;
     long depth, rel_level;
     double target;
@@ -249,16 +250,25 @@ static int resolve_pair(args *a, const qk_pool_runs *p)
 
 /* MTC's stopping rule: the confidence (qrelkit confidence, MTC model) of
  * the pair, or of every pair, has reached the target. */
-static int target_reached(const args *a, int *reached, qk_error *err)
+static int target_reached(const args *a, const qk_qrels *q, int *reached, qk_error *err)
 {
     qk_conf_opts co;
     qk_conf_result *r = NULL;
+    qk_qrels *none = NULL;
     qk_status st;
     qk_conf_opts_init(&co);
     co.model = a->o.method == QK_POOL_RTC ? QK_PROB_RTC : QK_PROB_MTC;
     co.depth = a->depth;
     co.rel_level = a->rel_level;
-    if ((st = qk_conf_eval(a->judged, a->runs, a->nruns, &co, NULL, &r, err)) != QK_OK)
+    /* nothing judged yet: an empty set of judgments */
+    if (!q && ((st = qk_qrels_new(QK_REL_QRELS, &none, err)) != QK_OK ||
+               (st = qk_qrels_finish(none, QK_DEDUP_ERROR, err)) != QK_OK)) {
+        qk_qrels_free(none);
+        return st;
+    }
+    st = qk_conf_eval(q ? q : none, (const qk_run *const *)a->ranked, a->nruns, &co, &r, err);
+    qk_qrels_free(none);
+    if (st != QK_OK)
         return st;
     *reached = 1;
     for (size_t i = 0; i < r->nruns; i++)
@@ -352,7 +362,8 @@ int qk_cmd_pool(int argc, char **argv)
     }
     if (rc)
         goto out;
-    if (qk_pool_runs_read(a.runs, a.nruns, a.depth, &p, &err) != QK_OK ||
+    if (qk_cli_read_runs(a.runs, a.nruns, QK_CLI_NAME_BASE, &a.ranked, &err) != QK_OK ||
+        qk_pool_runs_from((const qk_run *const *)a.ranked, a.nruns, a.depth, &p, &err) != QK_OK ||
         qk_pool_judged_new(p, &j, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
@@ -375,7 +386,7 @@ int qk_cmd_pool(int argc, char **argv)
         }
     }
     if (a.target > 0) {
-        if (target_reached(&a, &reached, &err) != QK_OK) {
+        if (target_reached(&a, q, &reached, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
@@ -405,6 +416,7 @@ out:
     qk_pool_design_free(d);
     qk_pool_judged_free(j);
     qk_pool_runs_free(p);
+    qk_cli_free_runs(a.ranked, a.nruns);
     free(a.runs);
     return rc;
 }

@@ -127,9 +127,13 @@ int qk_eval_estimate(const qk_est_cli *c, const char *rel_path, char **runs, int
         printf("run\tmeasure\ttopic\tvalue\n");
     for (int r = 0; r < nruns && rc == QK_EXIT_OK; r++) {
         qk_est_table *t = NULL;
-        qk_status st = c->kind == 1   ? qk_statap_eval(p, runs[r], &t, &err)
-                       : c->kind == 2 ? qk_xinfap_eval(s, runs[r], c->max_ret, &t, &err)
-                                      : qk_draws_eval_joint(d, jt, runs[r], &t, &err);
+        qk_run *run = NULL;
+        qk_status st = qk_run_read(runs[r], &run, &err);
+        if (st == QK_OK)
+            st = c->kind == 1   ? qk_statap_eval(p, run, &t, &err)
+                 : c->kind == 2 ? qk_xinfap_eval(s, run, c->max_ret, &t, &err)
+                                : qk_draws_eval_joint(d, jt, run, &t, &err);
+        qk_run_free(run);
         if (st != QK_OK) {
             rc = qk_cli_fail("eval", &err);
             break;

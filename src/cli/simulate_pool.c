@@ -110,6 +110,7 @@ typedef struct sargs {
     const char *qrels, *groups, *pair, *plot;
     const char **runs;
     size_t nruns;
+    qk_run **ranked; /* the runs read */
     qk_pool_method methods[QK_POOL_NMETHODS * 4];
     double budget_in[256];
     long budgets[256], depth, cuts[64];
@@ -508,7 +509,8 @@ int qk_simulate_pool(int argc, char **argv)
     }
     if (rc)
         goto out;
-    if (qk_pool_runs_read(a.runs, a.nruns, a.depth, &p, &err) != QK_OK ||
+    if (qk_cli_read_runs(a.runs, a.nruns, QK_CLI_NAME_BASE, &a.ranked, &err) != QK_OK ||
+        qk_pool_runs_from((const qk_run *const *)a.ranked, a.nruns, a.depth, &p, &err) != QK_OK ||
         qk_qrels_read(a.qrels, QK_REL_QRELS, QK_DEDUP_FIRST, &q, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
@@ -532,7 +534,7 @@ int qk_simulate_pool(int argc, char **argv)
             a.budgets[b] = a.budgets[b - 1];
     }
     a.o.budgets = a.budgets;
-    a.o.run_paths = a.runs;
+    a.o.runs = (const qk_run *const *)a.ranked;
     if (a.o.logo) {
         if (!(group = calloc(qk_pool_num_runs(p), sizeof *group))) {
             rc = QK_EXIT_IO;
@@ -562,6 +564,7 @@ out:
     free(group);
     qk_qrels_free(q);
     qk_pool_runs_free(p);
+    qk_cli_free_runs(a.ranked, a.nruns);
     free(a.runs);
     return rc;
 }

@@ -39,80 +39,17 @@ void qk_conf_result_free(qk_conf_result *r)
     free(r->e_dap);
     free(r->v_dap);
     free(r->short_lists);
+    qk_doc_probs_free(r->probs);
     free(r);
 }
 
-/* "topic docno p" probabilities, keyed "topic\tdocno". */
-typedef struct probs {
-    qk_strpool *keys;
-    double *p;
-    size_t cap;
-} probs;
-
-static qk_status probs_read(const char *path, probs *pr, qk_error *err)
+static double prob_of(const qk_conf_opts *o, const char *topic, const char *doc)
 {
-    qk_lines *l = NULL;
-    const char *line;
-    size_t len;
-    int r;
-    char key[2048];
-    qk_status st;
-    if (!(pr->keys = qk_strpool_new()))
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    if ((st = qk_lines_open(path, &l, err)) != QK_OK)
-        return st;
-    while ((r = qk_lines_next(l, &line, &len, err)) == 1) {
-        const char *f[4];
-        size_t fl[4];
-        double p;
-        uint32_t id;
-        size_t nf;
-        if (qk_line_skippable(line, len))
-            continue;
-        if ((nf = qk_split_fields(line, len, f, fl, 4)) != 3) {
-            r = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), 0,
-                            "expected 3 fields (topic docno probability), found %zu", nf);
-            break;
-        }
-        if (fl[0] + fl[1] + 2 > sizeof key) {
-            r = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), 1,
-                            "topic and docno are longer than %zu bytes together", sizeof key - 2);
-            break;
-        }
-        if (qk_parse_score(f[2], fl[2], &p) != 0 || p < 0 || p > 1) {
-            r = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), (long)(f[2] - line) + 1,
-                            "probability '%.*s' is not a number in [0, 1]", (int)(fl[2] > 64 ? 64 : fl[2]),
-                            f[2]);
-            break;
-        }
-        memcpy(key, f[0], fl[0]);
-        key[fl[0]] = '\t';
-        memcpy(key + fl[0] + 1, f[1], fl[1]);
-        if (qk_strpool_intern(pr->keys, key, fl[0] + fl[1] + 1, &id) != QK_OK ||
-            qk_grow((void **)&pr->p, &pr->cap, id + 1, sizeof *pr->p) != QK_OK) {
-            r = qk_error_set(err, QK_ENOMEM, "out of memory");
-            break;
-        }
-        pr->p[id] = p;
-    }
-    qk_lines_close(l);
-    return r < 0 ? (qk_status)r : QK_OK;
-}
-
-static double prob_of(const qk_conf_opts *o, const probs *pr, const char *topic, const char *doc)
-{
-    char key[2048];
-    uint32_t id;
-    size_t a = strlen(topic), b = strlen(doc);
+    double p;
     if (o->model == QK_PROB_IP)
         return 0; /* incremental pooling: unjudged is non-relevant */
-    if (o->model == QK_PROB_FILE && a + b + 2 <= sizeof key) {
-        memcpy(key, topic, a);
-        key[a] = '\t';
-        memcpy(key + a + 1, doc, b);
-        if (qk_strpool_find(pr->keys, key, a + b + 1, &id))
-            return pr->p[id];
-    }
+    if (o->model == QK_PROB_FILE && o->probs && qk_doc_probs_get(o->probs, topic, doc, &p))
+        return p;
     return o->prior;
 }
 
@@ -136,7 +73,7 @@ typedef struct topic_ctx {
 /* Universe = judged documents + top-depth of every run; p from the model
  * (RTC probabilities are filled in later, over all topics at once). */
 static qk_status build_topic(const qk_qrels *q, size_t qt, est_run *runs, const size_t *rt, size_t nruns,
-                             const qk_conf_opts *o, const probs *pr, topic_ctx *c)
+                             const qk_conf_opts *o, topic_ctx *c)
 {
     size_t nj, cap = 0, n = 0, un = 0;
     const qk_judgment *j = qk_qrels_judgments(q, qt, &nj);
@@ -167,7 +104,7 @@ static qk_status build_topic(const qk_qrels *q, size_t qt, est_run *runs, const 
         if (j[i].rel >= 0) /* trec_eval's convention: a negative grade is pooled, unjudged */
             c->d.x[find_doc(c->u, un, qk_qrels_docno(q, j[i].doc))] = j[i].rel >= (double)o->rel_level;
     for (size_t i = 0; i < un; i++)
-        c->d.p[i] = c->d.x[i] >= 0 ? c->d.x[i] : prob_of(o, pr, c->qid, c->u[i]);
+        c->d.p[i] = c->d.x[i] >= 0 ? c->d.x[i] : prob_of(o, c->qid, c->u[i]);
     for (size_t k = 0; k < nruns; k++)
         for (size_t r = 0; rt[k] != (size_t)-1 && r < runs[k].t[rt[k]].n && r < depth; r++)
             c->d.rank[k * un + (size_t)find_doc(c->u, un, runs[k].t[rt[k]].docnos[r])] = (long)r + 1;
@@ -279,13 +216,11 @@ void est_count_short_lists(const size_t *len, size_t nruns, size_t depth, size_t
     free(sorted);
 }
 
-qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, size_t nruns,
-                       const qk_conf_opts *o, FILE *probs_out, qk_conf_result **out, qk_error *err)
+qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nruns, const qk_conf_opts *o,
+                       qk_conf_result **out, qk_error *err)
 {
-    qk_qrels *q = NULL;
     est_run *runs = calloc(nruns ? nruns : 1, sizeof *runs);
     size_t *rt = malloc((nruns ? nruns : 1) * sizeof *rt), *len = malloc((nruns ? nruns : 1) * sizeof *len);
-    probs pr = {NULL, NULL, 0};
     qk_conf_result *r = NULL;
     topic_ctx *tc = NULL;
     est_utopic *ut = NULL;
@@ -301,11 +236,14 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
         st = qk_error_set(err, QK_EUSAGE, "depth must be positive and the prior in [0, 1]");
         goto out;
     }
-    if ((st = qk_qrels_read(qrels_path, QK_REL_QRELS, QK_DEDUP_ERROR, &q, err)) != QK_OK ||
-        (o->model == QK_PROB_FILE && (st = probs_read(o->probs_path, &pr, err)) != QK_OK))
+    if (qk_qrels_format(q) != QK_REL_QRELS) {
+        st = qk_error_set(err, QK_EUSAGE, "the judgments must be plain qrels");
+        goto out;
+    }
+    if (o->want_probs && (st = qk_doc_probs_new(&r->probs, err)) != QK_OK)
         goto out;
     for (size_t k = 0; k < nruns; k++) {
-        if ((st = est_run_load(run_paths[k], &runs[k], err)) != QK_OK)
+        if ((st = est_run_view(run_in[k], &runs[k], err)) != QK_OK)
             goto out;
         if (!(r->runids[k] = strdup(runs[k].runid))) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -338,7 +276,7 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
             len[k] = rt[k] == (size_t)-1 ? 0 : runs[k].t[rt[k]].n;
         est_count_short_lists(len, nruns, (size_t)o->depth, r->short_lists);
         ntc++;
-        if (build_topic(q, t, runs, rt, nruns, o, &pr, &tc[r->ntopics]) != QK_OK ||
+        if (build_topic(q, t, runs, rt, nruns, o, &tc[r->ntopics]) != QK_OK ||
             !(r->topics[r->ntopics] = strdup(qid))) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
@@ -362,12 +300,9 @@ qk_status qk_conf_eval(const char *qrels_path, const char *const *run_paths, siz
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }
-        for (size_t i = 0; probs_out && i < ut[t].n; i++)
-            fprintf(probs_out, "%s\t%s\t%.17g\n", tc[t].qid, tc[t].u[i], ut[t].p[i]);
-    }
-    if (probs_out && ferror(probs_out)) {
-        st = qk_error_set(err, QK_EIO, "cannot write the probabilities");
-        goto out;
+        for (size_t i = 0; r->probs && i < ut[t].n; i++)
+            if ((st = qk_doc_probs_set(r->probs, tc[t].qid, tc[t].u[i], ut[t].p[i], err)) != QK_OK)
+                goto out;
     }
     finish(r);
     *out = r;
@@ -384,8 +319,5 @@ out:
     free(runs);
     free(rt);
     free(len);
-    qk_strpool_free(pr.keys);
-    free(pr.p);
-    qk_qrels_free(q);
     return st;
 }

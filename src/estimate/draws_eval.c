@@ -152,19 +152,19 @@ static void summarise(qk_est_table *t)
     }
 }
 
-qk_status qk_draws_eval(const qk_draws *d, const char *run_path, qk_est_table **out, qk_error *err)
+qk_status qk_draws_eval(const qk_draws *d, const qk_run *run_in, qk_est_table **out, qk_error *err)
 {
-    return qk_draws_eval_joint(d, NULL, run_path, out, err);
+    return qk_draws_eval_joint(d, NULL, run_in, out, err);
 }
 
-qk_status qk_draws_eval_joint(const qk_draws *d, const qk_joint *j, const char *run_path, qk_est_table **out,
+qk_status qk_draws_eval_joint(const qk_draws *d, const qk_joint *j, const qk_run *run_in, qk_est_table **out,
                               qk_error *err)
 {
     est_run run;
     qk_est_table *t = NULL;
     qk_status st;
     *out = NULL;
-    if ((st = est_run_load(run_path, &run, err)) != QK_OK)
+    if ((st = est_run_view(run_in, &run, err)) != QK_OK)
         return st;
     if ((st = est_table_new(V_COUNT, names, counts, qk_draws_num_topics(d), &t, err)) != QK_OK)
         goto out;

@@ -1,130 +1,84 @@
-/* Runs and result tables for the estimators. The estimators need whole
- * ranked topics (statAP walks the list, xinfAP needs the stratum counts above
- * every rank), so runs are loaded grouped, not streamed through the
- * trec_eval merge. */
+/* Ranked-run views and result tables for the estimators. The estimators
+ * need whole ranked topics (statAP walks the list, xinfAP needs the stratum
+ * counts above every rank), with one rank per document. */
 #include "est_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct scored {
-    const char *docno;
-    double score;
-} scored;
-
-static int scored_cmp(const void *a, const void *b)
-{
-    const scored *x = a, *y = b;
-    if (x->score != y->score)
-        return x->score > y->score ? -1 : 1;
-    return -strcmp(x->docno, y->docno);
-}
-
 void est_run_free(est_run *r)
 {
     if (!r)
         return;
-    for (size_t t = 0; t < r->ntopics; t++) {
-        for (size_t i = 0; i < r->t[t].n; i++)
-            free(r->t[t].docnos[i]);
+    for (size_t t = 0; t < r->ntopics; t++)
         free(r->t[t].docnos);
-        free(r->t[t].qid);
-    }
     free(r->t);
-    free(r->runid);
     memset(r, 0, sizeof *r);
 }
 
-static int name_cmp(const void *a, const void *b)
+typedef struct named {
+    const char *docno;
+    size_t rank;
+} named;
+
+static int named_cmp(const void *a, const void *b, void *ctx)
 {
-    const scored *const *x = a, *const *y = b;
-    int c = strcmp((*x)->docno, (*y)->docno);
-    return c ? c : (*x < *y ? -1 : *x > *y);
+    const named *x = a, *y = b;
+    int c = strcmp(x->docno, y->docno);
+    (void)ctx;
+    return c ? c : (x->rank < y->rank ? -1 : x->rank > y->rank);
 }
 
-/* A docno repeated within a topic keeps its best-ranked line: every
- * estimator assumes each document has one rank. Returns the new length. */
-static size_t drop_repeats(scored *s, size_t n)
+/* A docno repeated within a topic keeps its best rank only: every
+ * estimator assumes each document has one rank. */
+static qk_status view_topic(est_rtopic *t, const qk_run_topic *rt)
 {
-    const scored **by = malloc((n ? n : 1) * sizeof *by);
+    size_t n = rt->n, k = 0;
+    named *by = malloc((n ? n : 1) * sizeof *by);
     unsigned char *drop = calloc(n ? n : 1, 1);
-    size_t k = 0;
-    if (!by || !drop) {
+    t->qid = rt->qid;
+    t->nlines = n;
+    t->n = 0;
+    t->docnos = malloc((n ? n : 1) * sizeof *t->docnos);
+    if (!by || !drop || !t->docnos) {
         free(by);
         free(drop);
-        return n; /* no memory to check; the caller's strdup will fail soon too */
+        return QK_ENOMEM;
     }
     for (size_t i = 0; i < n; i++)
-        by[i] = &s[i];
-    qsort(by, n, sizeof *by, name_cmp);
-    /* equal names sort by address, that is by rank: drop all but the first */
+        by[i] = (named){rt->docnos[i], i};
+    if (qk_sort_r(by, n, sizeof *by, named_cmp, NULL) != QK_OK) {
+        free(by);
+        free(drop);
+        return QK_ENOMEM;
+    }
+    /* equal names sort by rank: drop all but the first */
     for (size_t i = 1; i < n; i++)
-        if (strcmp(by[i]->docno, by[i - 1]->docno) == 0)
-            drop[by[i] - s] = 1;
+        if (strcmp(by[i].docno, by[i - 1].docno) == 0)
+            drop[by[i].rank] = 1;
     for (size_t i = 0; i < n; i++)
         if (!drop[i])
-            s[k++] = s[i];
+            t->docnos[k++] = rt->docnos[i];
+    t->n = k;
     free(by);
     free(drop);
-    return k;
-}
-
-static qk_status add_topic(est_run *r, const qk_run_topic *rt, size_t *cap)
-{
-    est_rtopic *t;
-    size_t n;
-    scored *s = malloc((rt->n ? rt->n : 1) * sizeof *s);
-    if (!s || qk_grow((void **)&r->t, cap, r->ntopics + 1, sizeof *r->t) != QK_OK) {
-        free(s);
-        return QK_ENOMEM;
-    }
-    t = &r->t[r->ntopics];
-    memset(t, 0, sizeof *t);
-    for (size_t i = 0; i < rt->n; i++)
-        s[i] = (scored){rt->docnos[i], rt->scores[i]};
-    qsort(s, rt->n, sizeof *s, scored_cmp);
-    n = drop_repeats(s, rt->n);
-    t->qid = strdup(rt->qid);
-    t->docnos = calloc(rt->n ? rt->n : 1, sizeof *t->docnos);
-    r->ntopics++;
-    if (!t->qid || !t->docnos) {
-        free(s);
-        return QK_ENOMEM;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (!(t->docnos[i] = strdup(s[i].docno))) {
-            free(s);
-            return QK_ENOMEM;
-        }
-        t->n = i + 1;
-    }
-    t->nlines = rt->n;
-    free(s);
     return QK_OK;
 }
 
-qk_status est_run_load(const char *path, est_run *out, qk_error *err)
+qk_status est_run_view(const qk_run *run, est_run *out, qk_error *err)
 {
-    qk_run_stream *s = NULL;
-    qk_run_topic rt;
-    int r, seen;
-    size_t cap = 0;
-    qk_status st;
+    size_t nt = qk_run_num_topics(run);
     memset(out, 0, sizeof *out);
-    if ((st = qk_run_open(path, QK_RUN_GROUP_ALL, &s, err)) != QK_OK)
-        return st;
-    while ((r = qk_run_next(s, &rt, &seen, err)) == 1)
-        if (add_topic(out, &rt, &cap) != QK_OK) {
-            r = qk_error_set(err, QK_ENOMEM, "out of memory");
-            break;
+    out->runid = qk_run_name(run);
+    if (!(out->t = calloc(nt ? nt : 1, sizeof *out->t)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t t = 0; t < nt; t++) {
+        out->ntopics = t + 1;
+        if (view_topic(&out->t[t], qk_run_topic_at(run, t)) != QK_OK) {
+            est_run_free(out);
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
         }
-    if (r == 0 && !(out->runid = strdup(qk_run_id(s) ? qk_run_id(s) : "")))
-        r = qk_error_set(err, QK_ENOMEM, "out of memory");
-    qk_run_close(s);
-    if (r < 0) {
-        est_run_free(out);
-        return (qk_status)r;
     }
     return QK_OK;
 }

@@ -5,20 +5,20 @@
 #include "qrelkit/estimate.h"
 #include "qrelkit/io.h"
 
-/* One run topic ranked the trec_eval way: score descending, ties by docno
- * descending (byte order); a repeated docno keeps its best rank only.
- * nlines counts every line, repeats included. */
+/* A view of one topic of a qk_run (trec_eval's ranking) in which a repeated
+ * docno keeps its best rank only. nlines counts every entry, repeats
+ * included. Strings belong to the run, which must outlive the view. */
 typedef struct est_rtopic {
-    char *qid;
+    const char *qid;
     size_t n, nlines;
-    char **docnos; /* n entries, each malloc'd with the topic */
+    const char **docnos; /* n entries, the view's array */
 } est_rtopic;
 typedef struct est_run {
-    char *runid;
+    const char *runid;
     size_t ntopics;
     est_rtopic *t;
 } est_run;
-qk_status est_run_load(const char *path, est_run *out, qk_error *err);
+qk_status est_run_view(const qk_run *run, est_run *out, qk_error *err);
 void est_run_free(est_run *r);
 
 /* A table with ntopics rows of nvalues NaN cells; names are static. */

@@ -543,11 +543,10 @@ void qk_rtc_sim_result_clear(qk_rtc_sim_result *r)
     memset(r, 0, sizeof *r);
 }
 
-qk_status qk_rtc_simulate(const char *truth_qrels, const char *const *run_paths, size_t nruns,
-                          const qk_rtc_sim_opts *o, qk_rtc_sim_result *out, qk_error *err)
+qk_status qk_rtc_simulate(const qk_qrels *q, const qk_run *const *run_in, size_t nruns, const qk_rtc_sim_opts *o,
+                          qk_rtc_sim_result *out, qk_error *err)
 {
     sim s;
-    qk_qrels *q = NULL;
     est_run *runs = calloc(nruns ? nruns : 1, sizeof *runs);
     qk_rng rng;
     qk_status st;
@@ -564,27 +563,14 @@ qk_status qk_rtc_simulate(const char *truth_qrels, const char *const *run_paths,
                           nruns);
         goto out;
     }
-    if ((st = qk_qrels_read(truth_qrels, QK_REL_QRELS, QK_DEDUP_ERROR, &q, err)) != QK_OK)
+    if (qk_qrels_format(q) != QK_REL_QRELS) {
+        st = qk_error_set(err, QK_EUSAGE, "the truth must be plain qrels");
         goto out;
-    for (size_t k = 0; k < nruns; k++)
-        if ((st = est_run_load(run_paths[k], &runs[k], err)) != QK_OK)
-            goto out;
-    { /* pairs_out names runs by id, or all by file when two share an id
-       * (as the confidence report does) */
-        int dup = 0;
-        for (size_t a = 0; a < nruns; a++)
-            for (size_t b = a + 1; b < nruns; b++)
-                dup |= strcmp(runs[a].runid, runs[b].runid) == 0;
-        for (size_t k = 0; dup && k < nruns; k++) {
-            char *name = strdup(run_paths[k]);
-            if (!name) {
-                st = qk_error_set(err, QK_ENOMEM, "out of memory");
-                goto out;
-            }
-            free(runs[k].runid);
-            runs[k].runid = name;
-        }
     }
+    /* pairs_out names runs by qk_run_name: the caller makes them unique */
+    for (size_t k = 0; k < nruns; k++)
+        if ((st = est_run_view(run_in[k], &runs[k], err)) != QK_OK)
+            goto out;
     for (int m = 0; m < QK_SIM_METHODS; m++)
         if (!(out->m[m].judged = calloc(o->trials ? o->trials : 1, sizeof *out->m[m].judged)) ||
             !(out->m[m].tau = calloc(o->trials ? o->trials : 1, sizeof *out->m[m].tau))) {
@@ -633,6 +619,5 @@ out:
     for (size_t k = 0; k < nruns; k++)
         est_run_free(&runs[k]);
     free(runs);
-    qk_qrels_free(q);
     return st;
 }

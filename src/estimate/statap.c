@@ -220,14 +220,14 @@ static void summarise(qk_est_table *t)
         t->summary[V_VAR] = sum[V_VAR] / (double)valid / (double)valid;
 }
 
-qk_status qk_statap_eval(const qk_prels *p, const char *run_path, qk_est_table **out, qk_error *err)
+qk_status qk_statap_eval(const qk_prels *p, const qk_run *run_in, qk_est_table **out, qk_error *err)
 {
     est_run run;
     qk_est_table *t = NULL;
     qk_status st;
     size_t *match = NULL;
     *out = NULL;
-    if ((st = est_run_load(run_path, &run, err)) != QK_OK)
+    if ((st = est_run_view(run_in, &run, err)) != QK_OK)
         return st;
     match = malloc((qk_prels_num_topics(p) + 1) * sizeof *match);
     if (!match || (st = est_table_new(V_COUNT, names, counts, qk_prels_num_topics(p), &t, err)) != QK_OK) {

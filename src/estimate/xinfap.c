@@ -263,7 +263,7 @@ static void summarise(const qk_strata *s, qk_est_table *t, double nret_used)
     }
 }
 
-qk_status qk_xinfap_eval(const qk_strata *s, const char *run_path, long max_ret, qk_est_table **out,
+qk_status qk_xinfap_eval(const qk_strata *s, const qk_run *run_in, long max_ret, qk_est_table **out,
                          qk_error *err)
 {
     est_run run;
@@ -273,7 +273,7 @@ qk_status qk_xinfap_eval(const qk_strata *s, const char *run_path, long max_ret,
     *out = NULL;
     if (max_ret <= 0)
         max_ret = 1000;
-    if ((st = est_run_load(run_path, &run, err)) != QK_OK)
+    if ((st = est_run_view(run_in, &run, err)) != QK_OK)
         return st;
     if (run.ntopics > 0)
         qsort(run.t, run.ntopics, sizeof *run.t, rt_cmp);

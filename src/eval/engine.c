@@ -331,34 +331,32 @@ static int use_threads(const qk_eval_opts *o)
 
 /* Stream the run (parsing on a second thread when there is a core for it);
  * fall back to grouped reading when a topic's lines are split. */
-static qk_status read_run(qk_eval_result *r, qk_scratch *sc, const char *path, const qk_eval_opts *o,
-                          qk_run_stream **sp, qk_error *err)
+static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_run_stream *s, const qk_eval_opts *o,
+                             qk_error *err)
 {
-    run_ctx c = {r, sc, path, o};
+    run_ctx c = {r, sc, qk_run_path(s), o};
     qk_run_topic rt;
     int seen, rc, split = 0;
-    qk_status st = qk_run_open(path, QK_RUN_STREAM, sp, err);
-    if (st != QK_OK)
-        return st;
+    qk_status st;
     if (use_threads(o)) {
         qk_scratch slots[QK_PIPE_SLOTS];
         void *states[QK_PIPE_SLOTS];
         memset(slots, 0, sizeof slots);
         for (int k = 0; k < QK_PIPE_SLOTS; k++)
             states[k] = &slots[k];
-        st = qk_run_pipeline(*sp, keep_topic, rank_one, score_one, &c, states, &split, err);
+        st = qk_run_pipeline(s, keep_topic, rank_one, score_one, &c, states, &split, err);
         for (int k = 0; k < QK_PIPE_SLOTS; k++)
             scratch_free(&slots[k]);
         if (st != QK_OK || !split)
             return st;
         reset_topics(r);
-        if ((st = qk_run_restart(*sp, QK_RUN_GROUP_ALL, err)) != QK_OK)
+        if ((st = qk_run_restart(s, QK_RUN_GROUP_ALL, err)) != QK_OK)
             return st;
     }
-    while ((rc = qk_run_next(*sp, &rt, &seen, err)) == 1) {
+    while ((rc = qk_run_next(s, &rt, &seen, err)) == 1) {
         if (seen) {
             reset_topics(r);
-            if ((st = qk_run_restart(*sp, QK_RUN_GROUP_ALL, err)) != QK_OK)
+            if ((st = qk_run_restart(s, QK_RUN_GROUP_ALL, err)) != QK_OK)
                 return st;
             continue;
         }
@@ -368,13 +366,32 @@ static qk_status read_run(qk_eval_result *r, qk_scratch *sc, const char *path, c
     return rc < 0 ? (qk_status)rc : QK_OK;
 }
 
-qk_status qk_eval_run(const qk_qrels *q, const char *run_path, const qk_measures *m,
-                      const qk_eval_opts *opts, qk_eval_result **out, qk_error *err)
+/* Where the topics come from: a stream being read, or a run in memory. */
+typedef struct run_source {
+    qk_run_stream *s;
+    const qk_run *run;
+} run_source;
+
+static qk_status read_source(qk_eval_result *r, qk_scratch *sc, const run_source *src, const qk_eval_opts *o,
+                             qk_error *err)
+{
+    run_ctx c = {r, sc, src->run ? qk_run_source(src->run) : NULL, o};
+    qk_status st;
+    if (src->s)
+        return read_stream(r, sc, src->s, o, err);
+    for (size_t t = 0; t < qk_run_num_topics(src->run); t++)
+        if ((st = one_topic(&c, qk_run_topic_at(src->run, t), err)) != QK_OK)
+            return st;
+    return QK_OK;
+}
+
+static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_measures *m,
+                             const qk_eval_opts *opts, qk_eval_result **out, qk_error *err)
 {
     qk_scratch sc;
-    qk_run_stream *s = NULL;
     qk_eval_result *r = NULL;
     qk_status st;
+    const char *runid, *source;
     memset(&sc, 0, sizeof sc);
     *out = NULL;
     if (!m->finalized)
@@ -386,9 +403,11 @@ qk_status qk_eval_run(const qk_qrels *q, const char *run_path, const qk_measures
         goto out;
     }
     r->zmode = opts->zscores != NULL;
-    if ((st = read_run(r, &sc, run_path, opts, &s, err)) != QK_OK)
+    if ((st = read_source(r, &sc, src, opts, err)) != QK_OK)
         goto out;
-    if (!(r->runid = strdup(qk_run_id(s)))) {
+    runid = src->s ? qk_run_id(src->s) : qk_run_name(src->run);
+    source = src->s ? qk_run_path(src->s) : qk_run_source(src->run);
+    if (!(r->runid = strdup(runid))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
@@ -407,13 +426,12 @@ qk_status qk_eval_run(const qk_qrels *q, const char *run_path, const qk_measures
             r->order[r->ntopics++] = t;
         }
     if (r->ntopics == 0) {
-        st = qk_error_set(err, QK_EINPUT, "'%s': no topic has both run lines and judgments", run_path);
+        st = qk_error_set(err, QK_EINPUT, "'%s': no topic has both run lines and judgments", source);
         goto out;
     }
     if ((st = summarise(r, opts)) != QK_OK)
         qk_error_set(err, st, "out of memory");
 out:
-    qk_run_close(s);
     scratch_free(&sc);
     if (st != QK_OK) {
         qk_eval_result_free(r);
@@ -421,6 +439,20 @@ out:
     }
     *out = r;
     return QK_OK;
+}
+
+qk_status qk_eval_stream(const qk_qrels *q, qk_run_stream *s, const qk_measures *m, const qk_eval_opts *opts,
+                         qk_eval_result **out, qk_error *err)
+{
+    run_source src = {s, NULL};
+    return eval_source(q, &src, m, opts, out, err);
+}
+
+qk_status qk_eval_run(const qk_qrels *q, const qk_run *run, const qk_measures *m, const qk_eval_opts *opts,
+                      qk_eval_result **out, qk_error *err)
+{
+    run_source src = {NULL, run};
+    return eval_source(q, &src, m, opts, out, err);
 }
 
 void qk_eval_result_free(qk_eval_result *r)

@@ -8,11 +8,7 @@
 static int cmp_desc(const void *a, const void *b)
 {
     const qk_ranked *x = a, *y = b;
-    int c;
-    if (x->score != y->score)
-        return x->score > y->score ? -1 : 1;
-    c = strcmp(x->docno, y->docno);
-    return c > 0 ? -1 : c < 0;
+    return qk_rank_cmp(x->score, x->docno, y->score, y->docno);
 }
 
 static int cmp_asc(const void *a, const void *b)
@@ -72,9 +68,12 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_op
         sc->ranked[i] = (qk_ranked){rt->scores[i], rt->docnos[i], rt->lines ? rt->lines[i] : 0,
                                     (uint32_t)hash_str(rt->docnos[i])};
     if (o->dedup == QK_DEDUP_FIRST) {
-        /* Keep the first copy in file order: drop the later ones before ranking. */
+        /* Keep the first copy in file order (the smaller line: a ranked
+         * run from memory lists its entries in rank order, a stream in file
+         * order) and drop the other before ranking. */
         while ((dup = find_duplicate(sc, sc->ranked, n, &first)) >= 0) {
-            memmove(&sc->ranked[dup], &sc->ranked[dup + 1], (n - (size_t)dup - 1) * sizeof *sc->ranked);
+            size_t victim = sc->ranked[first].line > sc->ranked[dup].line ? first : (size_t)dup;
+            memmove(&sc->ranked[victim], &sc->ranked[victim + 1], (n - victim - 1) * sizeof *sc->ranked);
             n--;
         }
         if (dup == -2)

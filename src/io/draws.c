@@ -22,10 +22,10 @@ struct qk_draws {
     qk_draw *d;
 };
 
-static uint32_t *cur_rank;
-static int rec_cmp(const void *a, const void *b)
+static int rec_cmp(const void *a, const void *b, void *ctx)
 {
     const rec *x = a, *y = b;
+    const uint32_t *cur_rank = ctx;
     if (x->topic != y->topic)
         return cur_rank[x->topic] < cur_rank[y->topic] ? -1 : 1;
     return x->line < y->line ? -1 : x->line > y->line; /* draws keep their order */
@@ -77,6 +77,7 @@ static qk_status parse(const char *path, long ln, const char *line, size_t len, 
 static qk_status index_draws(qk_draws *d, rec *recs, size_t n)
 {
     size_t nt = qk_strpool_count(d->topics);
+    uint32_t *cur_rank;
     qk_status st = QK_OK;
     d->ntopics = nt;
     d->order = malloc((nt ? nt : 1) * sizeof *d->order);
@@ -87,9 +88,11 @@ static qk_status index_draws(qk_draws *d, rec *recs, size_t n)
         st = QK_ENOMEM;
         goto out;
     }
-    qk_sidx_order_topics(d->topics, d->order, cur_rank);
-    if (n > 0)
-        qsort(recs, n, sizeof *recs, rec_cmp);
+    if (qk_sidx_order_topics(d->topics, d->order, cur_rank) != QK_OK ||
+        qk_sort_r(recs, n, sizeof *recs, rec_cmp, cur_rank) != QK_OK) {
+        st = QK_ENOMEM;
+        goto out;
+    }
     for (size_t i = 0; i < n; i++) {
         d->start[cur_rank[recs[i].topic] + 1]++;
         d->d[i] = (qk_draw){qk_strpool_str(d->docs, recs[i].doc), recs[i].rel, recs[i].p, recs[i].pi};
@@ -98,7 +101,6 @@ static qk_status index_draws(qk_draws *d, rec *recs, size_t n)
         d->start[t + 1] += d->start[t];
 out:
     free(cur_rank);
-    cur_rank = NULL;
     return st;
 }
 

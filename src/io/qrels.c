@@ -26,6 +26,10 @@ struct qk_qrels {
     qk_judgment *recs;
     size_t nrecs;
     size_t npositive;
+    /* while built by qk_qrels_add: each record's topic id, capacities */
+    uint32_t *b_topic;
+    size_t b_cap, b_tcap;
+    int finished;
 };
 
 int qk_rel_format_parse(const char *name, qk_rel_format *out)
@@ -39,11 +43,10 @@ int qk_rel_format_parse(const char *name, qk_rel_format *out)
     return -1;
 }
 
-static const qk_strpool *sort_pool; /* qsort has no context argument */
-static int cmp_pool_ids(const void *a, const void *b)
+static int cmp_pool_ids(const void *a, const void *b, void *ctx)
 {
-    return strcmp(qk_strpool_str(sort_pool, *(const uint32_t *)a),
-                  qk_strpool_str(sort_pool, *(const uint32_t *)b));
+    const qk_strpool *pool = ctx;
+    return strcmp(qk_strpool_str(pool, *(const uint32_t *)a), qk_strpool_str(pool, *(const uint32_t *)b));
 }
 
 /* order[i] = id of the i-th string in strcmp order; rank = its inverse. */
@@ -56,17 +59,17 @@ static qk_status rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **ran
         return QK_ENOMEM;
     for (size_t i = 0; i < n; i++)
         (*order)[i] = (uint32_t)i;
-    sort_pool = p;
-    qsort(*order, n, sizeof **order, cmp_pool_ids);
+    if (qk_sort_r(*order, n, sizeof **order, cmp_pool_ids, (void *)p) != QK_OK)
+        return QK_ENOMEM;
     for (size_t i = 0; i < n; i++)
         (*rank)[(*order)[i]] = (uint32_t)i;
     return QK_OK;
 }
 
-static const uint32_t *sort_group_rank;
-static int cmp_recs(const void *a, const void *b)
+static int cmp_recs(const void *a, const void *b, void *ctx)
 {
     const qk_judgment *x = a, *y = b;
+    const uint32_t *sort_group_rank = ctx;
     uint32_t gx = sort_group_rank[x->jg], gy = sort_group_rank[y->jg];
     if (gx != gy)
         return gx < gy ? -1 : 1;
@@ -84,6 +87,40 @@ static const char *format_fields(qk_rel_format fmt)
     }
 }
 
+/* Intern the strings of one record (rec->rel already set). */
+static qk_status add_record(qk_qrels *q, const char *qid, size_t ql, const char *jg, size_t jgl, const char *jsg,
+                            size_t jsgl, const char *doc, size_t dl, long lineno, uint32_t *topic, qk_judgment *rec,
+                            qk_error *err)
+{
+    qk_status st;
+    /* Files are grouped by topic: reuse the previous line's topic id. */
+    if (q->nrecs > 0 && qk_strpool_len(q->topics, topic[-1]) == ql &&
+        memcmp(qk_strpool_str(q->topics, topic[-1]), qid, ql) == 0)
+        *topic = topic[-1];
+    else if ((st = qk_strpool_intern(q->topics, qid, ql, topic)) != QK_OK)
+        return qk_error_set(err, st, "out of memory");
+    /* Until organise() numbers them per topic, a record's doc is its own string. */
+    if (q->ndocs >= UINT32_MAX ||
+        qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + dl + 1, 1) != QK_OK ||
+        qk_grow((void **)&q->doc_off, &q->doc_cap, q->ndocs + 1, sizeof *q->doc_off) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    memcpy(q->arena + q->arena_len, doc, dl);
+    q->arena[q->arena_len + dl] = '\0';
+    q->doc_off[q->ndocs] = q->arena_len;
+    q->arena_len += dl + 1;
+    rec->doc = (uint32_t)q->ndocs++;
+    if (q->fmt == QK_REL_QRELS) {
+        rec->jg = rec->jsg = 0;
+    } else if ((st = qk_strpool_intern(q->groups, jg, jgl, &rec->jg)) != QK_OK ||
+               (st = qk_strpool_intern(q->groups, jsg, jsgl, &rec->jsg)) != QK_OK) {
+        return qk_error_set(err, st, "out of memory");
+    }
+    rec->line = (uint32_t)lineno;
+    if (rec->rel > 0)
+        q->npositive++;
+    return QK_OK;
+}
+
 static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const char *line, size_t len,
                             uint32_t *topic, qk_judgment *rec, qk_error *err)
 {
@@ -92,7 +129,6 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
     size_t want = q->fmt == QK_REL_PREFS ? 5 : 4;
     size_t nf = qk_split_fields(line, len, f, fl, 6);
     size_t di = want == 5 ? 3 : 2;
-    qk_status st;
     if (nf != want)
         return qk_error_at(err, QK_EINPUT, path, lineno, 0, "expected %zu fields (%s), found %zu",
                            want, format_fields(q->fmt), nf);
@@ -107,39 +143,14 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
                            "relevance level '%.*s' is not a number",
                            (int)(fl[want - 1] > 64 ? 64 : fl[want - 1]), f[want - 1]);
     }
-    /* Files are grouped by topic: reuse the previous line's topic id. */
-    if (q->nrecs > 0 && qk_strpool_len(q->topics, topic[-1]) == fl[0] &&
-        memcmp(qk_strpool_str(q->topics, topic[-1]), f[0], fl[0]) == 0)
-        *topic = topic[-1];
-    else if ((st = qk_strpool_intern(q->topics, f[0], fl[0], topic)) != QK_OK)
-        return qk_error_set(err, st, "out of memory");
-    /* Until organise() numbers them per topic, a record's doc is its own string. */
-    if (q->ndocs >= UINT32_MAX ||
-        qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + fl[di] + 1, 1) != QK_OK ||
-        qk_grow((void **)&q->doc_off, &q->doc_cap, q->ndocs + 1, sizeof *q->doc_off) != QK_OK)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    memcpy(q->arena + q->arena_len, f[di], fl[di]);
-    q->arena[q->arena_len + fl[di]] = '\0';
-    q->doc_off[q->ndocs] = q->arena_len;
-    q->arena_len += fl[di] + 1;
-    rec->doc = (uint32_t)q->ndocs++;
-    if (q->fmt == QK_REL_QRELS) {
-        rec->jg = rec->jsg = 0;
-    } else if ((st = qk_strpool_intern(q->groups, f[1], fl[1], &rec->jg)) != QK_OK ||
-               (st = q->fmt == QK_REL_PREFS ? qk_strpool_intern(q->groups, f[2], fl[2], &rec->jsg)
-                                            : qk_strpool_intern(q->groups, "0", 1, &rec->jsg)) != QK_OK) {
-        return qk_error_set(err, st, "out of memory");
-    }
-    rec->line = (uint32_t)lineno;
-    if (rec->rel > 0)
-        q->npositive++;
-    return QK_OK;
+    return add_record(q, f[0], fl[0], f[1], fl[1], want == 5 ? f[2] : "0", want == 5 ? fl[2] : 1, f[di], fl[di],
+                      lineno, topic, rec, err);
 }
 
-static const qk_qrels *sort_q; /* qsort has no context argument */
-static int cmp_by_docno(const void *a, const void *b)
+static int cmp_by_docno(const void *a, const void *b, void *ctx)
 {
     const qk_judgment *x = a, *y = b;
+    const qk_qrels *sort_q = ctx;
     int c = strcmp(sort_q->arena + sort_q->doc_off[x->doc], sort_q->arena + sort_q->doc_off[y->doc]);
     if (c)
         return c;
@@ -189,17 +200,19 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
         free(off);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
-    sort_q = q;
     for (size_t t = 0; t < nt; t++) {
         size_t b = w, first_doc = nd;
         q->doc_first[t] = nd;
         {
             /* qrels files usually list a topic's docnos in order already. */
             size_t i = q->offs[t] + 1;
-            while (i < q->offs[t + 1] && cmp_by_docno(&q->recs[i - 1], &q->recs[i]) <= 0)
+            while (i < q->offs[t + 1] && cmp_by_docno(&q->recs[i - 1], &q->recs[i], q) <= 0)
                 i++;
-            if (i < q->offs[t + 1])
-                qsort(q->recs + q->offs[t], q->offs[t + 1] - q->offs[t], sizeof *q->recs, cmp_by_docno);
+            if (i < q->offs[t + 1] && qk_sort_r(q->recs + q->offs[t], q->offs[t + 1] - q->offs[t],
+                                                sizeof *q->recs, cmp_by_docno, q) != QK_OK) {
+                free(off);
+                return qk_error_set(err, QK_ENOMEM, "out of memory");
+            }
         }
         for (size_t i = q->offs[t]; i < q->offs[t + 1]; i++) {
             qk_judgment r = q->recs[i];
@@ -224,9 +237,10 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
         }
         q->offs[t] = b;
         /* Lookups want (group, docno id) order; one group is already in it. */
-        if (q->fmt != QK_REL_QRELS) {
-            sort_group_rank = q->group_rank;
-            qsort(q->recs + b, w - b, sizeof *q->recs, cmp_recs);
+        if (q->fmt != QK_REL_QRELS &&
+            qk_sort_r(q->recs + b, w - b, sizeof *q->recs, cmp_recs, q->group_rank) != QK_OK) {
+            free(off);
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
         }
     }
     q->offs[nt] = w;
@@ -302,6 +316,7 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
         goto out;
     }
     st = organise(q, rec_topic, path, dedup, err);
+    q->finished = st == QK_OK;
 out:
     free(rec_topic);
     qk_lines_close(lines);
@@ -311,6 +326,66 @@ out:
     }
     *out = q;
     return QK_OK;
+}
+
+static qk_qrels *qrels_alloc(qk_rel_format fmt)
+{
+    qk_qrels *q = calloc(1, sizeof *q);
+    uint32_t zero;
+    if (!q || !(q->topics = qk_strpool_new()) || !(q->groups = qk_strpool_new()) ||
+        (fmt == QK_REL_QRELS && qk_strpool_intern(q->groups, "0", 1, &zero) != QK_OK)) {
+        qk_qrels_free(q);
+        return NULL;
+    }
+    q->fmt = fmt;
+    return q;
+}
+
+qk_status qk_qrels_new(qk_rel_format fmt, qk_qrels **out, qk_error *err)
+{
+    *out = NULL;
+    if (fmt != QK_REL_QRELS && fmt != QK_REL_QRELS_JG)
+        return qk_error_set(err, QK_EUSAGE, "only qrels and qrels_jg can be built in memory");
+    if (!(*out = qrels_alloc(fmt)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    return QK_OK;
+}
+
+qk_status qk_qrels_add(qk_qrels *q, const char *qid, const char *jg, const char *docno, long rel, qk_error *err)
+{
+    qk_judgment *rec;
+    if (q->finished)
+        return qk_error_set(err, QK_EUSAGE, "judgments added after qk_qrels_finish");
+    if (!*qid || !*docno || strpbrk(qid, " \t\r\n") || strpbrk(docno, " \t\r\n"))
+        return qk_error_set(err, QK_EUSAGE, "topic '%s' and docno '%s' must be non-empty words", qid, docno);
+    if (!jg || !*jg)
+        jg = "0";
+    if (q->nrecs >= UINT32_MAX ||
+        qk_grow((void **)&q->recs, &q->b_cap, q->nrecs + 1, sizeof *q->recs) != QK_OK ||
+        qk_grow((void **)&q->b_topic, &q->b_tcap, q->nrecs + 1, sizeof *q->b_topic) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    rec = &q->recs[q->nrecs];
+    rec->rel = (double)rel;
+    {
+        qk_status st = add_record(q, qid, strlen(qid), jg, strlen(jg), "0", 1, docno, strlen(docno),
+                                  (long)q->nrecs + 1, &q->b_topic[q->nrecs], rec, err);
+        if (st != QK_OK)
+            return st;
+    }
+    q->nrecs++;
+    return QK_OK;
+}
+
+qk_status qk_qrels_finish(qk_qrels *q, qk_dedup dedup, qk_error *err)
+{
+    qk_status st;
+    if (q->finished)
+        return QK_OK;
+    st = organise(q, q->b_topic, "(in memory)", dedup, err);
+    free(q->b_topic);
+    q->b_topic = NULL;
+    q->finished = st == QK_OK;
+    return st;
 }
 
 void qk_qrels_free(qk_qrels *q)
@@ -327,6 +402,7 @@ void qk_qrels_free(qk_qrels *q)
     free(q->group_rank);
     free(q->offs);
     free(q->recs);
+    free(q->b_topic);
     free(q);
 }
 

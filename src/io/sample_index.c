@@ -36,41 +36,43 @@ void qk_sidx_free(qk_sidx *x)
     memset(x, 0, sizeof *x);
 }
 
-/* qsort has no context argument; the readers are not re-entrant while
- * building (documented single-threaded build step). */
-static const qk_strpool *cur_topics;
-static const qk_sidx *cur;
-static uint32_t *topic_rank;
-
-static int topic_id_cmp(const void *a, const void *b)
+static int topic_id_cmp(const void *a, const void *b, void *ctx)
 {
-    return qk_est_topic_cmp(qk_strpool_str(cur_topics, *(const uint32_t *)a),
-                            qk_strpool_str(cur_topics, *(const uint32_t *)b));
+    const qk_strpool *topics = ctx;
+    return qk_est_topic_cmp(qk_strpool_str(topics, *(const uint32_t *)a), qk_strpool_str(topics, *(const uint32_t *)b));
 }
 
-void qk_sidx_order_topics(const qk_strpool *topics, uint32_t *order, uint32_t *rank)
+qk_status qk_sidx_order_topics(const qk_strpool *topics, uint32_t *order, uint32_t *rank)
 {
     size_t nt = qk_strpool_count(topics);
     for (uint32_t i = 0; i < nt; i++)
         order[i] = i;
-    cur_topics = topics;
-    qsort(order, nt, sizeof *order, topic_id_cmp);
-    cur_topics = NULL;
+    if (qk_sort_r(order, nt, sizeof *order, topic_id_cmp, (void *)topics) != QK_OK)
+        return QK_ENOMEM;
     for (uint32_t i = 0; i < nt; i++)
         rank[order[i]] = i;
+    return QK_OK;
 }
 
-static int rec_cmp(const void *a, const void *b)
+typedef struct rec_ctx {
+    const qk_sidx *x;
+    const uint32_t *topic_rank;
+} rec_ctx;
+
+static int rec_cmp(const void *a, const void *b, void *vc)
 {
     const qk_srec *x = a, *y = b;
+    const rec_ctx *c = vc;
     if (x->topic != y->topic)
-        return topic_rank[x->topic] < topic_rank[y->topic] ? -1 : 1;
-    return strcmp(qk_strpool_str(cur->docs, x->doc), qk_strpool_str(cur->docs, y->doc));
+        return c->topic_rank[x->topic] < c->topic_rank[y->topic] ? -1 : 1;
+    return strcmp(qk_strpool_str(c->x->docs, x->doc), qk_strpool_str(c->x->docs, y->doc));
 }
 
 qk_status qk_sidx_build(qk_sidx *x, const char *path, qk_srec *recs, size_t n, qk_error *err)
 {
     size_t nt = qk_strpool_count(x->topics);
+    uint32_t *topic_rank;
+    rec_ctx c;
     qk_status st = QK_OK;
     x->ntopics = nt;
     x->order = malloc((nt ? nt : 1) * sizeof *x->order);
@@ -81,10 +83,12 @@ qk_status qk_sidx_build(qk_sidx *x, const char *path, qk_srec *recs, size_t n, q
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
-    qk_sidx_order_topics(x->topics, x->order, topic_rank);
-    cur = x;
-    if (n > 0)
-        qsort(recs, n, sizeof *recs, rec_cmp);
+    c = (rec_ctx){x, topic_rank};
+    if (qk_sidx_order_topics(x->topics, x->order, topic_rank) != QK_OK ||
+        qk_sort_r(recs, n, sizeof *recs, rec_cmp, &c) != QK_OK) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
     for (size_t i = 0; i < n; i++) {
         if (i > 0 && recs[i].topic == recs[i - 1].topic && recs[i].doc == recs[i - 1].doc) {
             long a = recs[i - 1].line < recs[i].line ? recs[i - 1].line : recs[i].line;
@@ -101,8 +105,6 @@ qk_status qk_sidx_build(qk_sidx *x, const char *path, qk_srec *recs, size_t n, q
         x->start[t + 1] += x->start[t];
 out:
     free(topic_rank);
-    topic_rank = NULL;
-    cur = NULL;
     return st;
 }
 

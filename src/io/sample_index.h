@@ -23,8 +23,8 @@ typedef struct qk_sidx {
 
 /* order[i] = id of the i-th topic of pool topics in qk_est_topic_cmp order,
  * rank[id] = i; both hold qk_strpool_count(topics) slots, the caller's.
- * Not re-entrant (qsort without context, like qk_sidx_build). */
-void qk_sidx_order_topics(const qk_strpool *topics, uint32_t *order, uint32_t *rank);
+ * QK_ENOMEM when the sort's scratch cannot be had. */
+qk_status qk_sidx_order_topics(const qk_strpool *topics, uint32_t *order, uint32_t *rank);
 qk_status qk_sidx_init(qk_sidx *x, qk_error *err);
 void qk_sidx_free(qk_sidx *x);
 /* Sort recs (n) by (topic order, docno); a repeated pair is an error naming

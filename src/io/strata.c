@@ -8,18 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct qk_strata {
-    qk_sidx x;
-    qk_strpool *strata;
-    qk_stratum_doc *ent;
-};
-
 typedef struct ctx {
     qk_strpool *strata;
     uint32_t *stratum;
     double *rel;
     size_t cap_s, cap_r;
 } ctx;
+
+struct qk_strata {
+    qk_sidx x;
+    qk_strpool *strata;
+    qk_stratum_doc *ent;
+    /* while built by qk_strata_add */
+    ctx b;
+    qk_srec *recs;
+    size_t nrecs, cap_recs;
+    int finished;
+};
 
 void qk_strata_free(qk_strata *s)
 {
@@ -28,6 +33,9 @@ void qk_strata_free(qk_strata *s)
     qk_sidx_free(&s->x);
     qk_strpool_free(s->strata);
     free(s->ent);
+    free(s->b.rel);
+    free(s->b.stratum);
+    free(s->recs);
     free(s);
 }
 
@@ -59,6 +67,76 @@ static qk_status parse_line(void *vc, qk_sidx *x, const char *path, long ln, con
     return QK_OK;
 }
 
+/* The pools are complete, so string addresses are final from here on. */
+static qk_status fill(qk_strata *s, const ctx *c, const qk_srec *recs, size_t n, qk_error *err)
+{
+    if (!(s->ent = malloc((n ? n : 1) * sizeof *s->ent)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        s->ent[i] = (qk_stratum_doc){qk_strpool_str(s->x.docs, recs[i].doc),
+                                     qk_strpool_str(s->strata, c->stratum[recs[i].src]), c->rel[recs[i].src]};
+    return QK_OK;
+}
+
+qk_status qk_strata_new(qk_strata **out, qk_error *err)
+{
+    qk_strata *s = calloc(1, sizeof *s);
+    qk_status st;
+    *out = NULL;
+    if (!s || !(s->strata = qk_strpool_new())) {
+        qk_strata_free(s);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    s->b.strata = s->strata;
+    if ((st = qk_sidx_init(&s->x, err)) != QK_OK) {
+        qk_strata_free(s);
+        return st;
+    }
+    *out = s;
+    return QK_OK;
+}
+
+qk_status qk_strata_add(qk_strata *s, const char *topic, const char *docno, const char *stratum, double rel,
+                        qk_error *err)
+{
+    qk_srec *r;
+    size_t k = s->nrecs;
+    if (s->finished)
+        return qk_error_set(err, QK_EUSAGE, "documents added after qk_strata_finish");
+    if (qk_grow((void **)&s->recs, &s->cap_recs, k + 1, sizeof *s->recs) != QK_OK ||
+        qk_grow((void **)&s->b.rel, &s->b.cap_r, k + 1, sizeof *s->b.rel) != QK_OK ||
+        qk_grow((void **)&s->b.stratum, &s->b.cap_s, k + 1, sizeof *s->b.stratum) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    r = &s->recs[k];
+    r->src = k;
+    r->line = (long)k + 1;
+    if (qk_strpool_intern(s->x.topics, topic, strlen(topic), &r->topic) != QK_OK ||
+        qk_strpool_intern(s->x.docs, docno, strlen(docno), &r->doc) != QK_OK ||
+        qk_strpool_intern(s->strata, stratum, strlen(stratum), &s->b.stratum[k]) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    s->b.rel[k] = rel;
+    s->nrecs++;
+    return QK_OK;
+}
+
+qk_status qk_strata_finish(qk_strata *s, qk_error *err)
+{
+    qk_status st;
+    if (s->finished)
+        return QK_OK;
+    if ((st = qk_sidx_build(&s->x, "(in memory)", s->recs, s->nrecs, err)) != QK_OK ||
+        (st = fill(s, &s->b, s->recs, s->nrecs, err)) != QK_OK)
+        return st;
+    free(s->recs);
+    free(s->b.rel);
+    free(s->b.stratum);
+    s->recs = NULL;
+    s->b.rel = NULL;
+    s->b.stratum = NULL;
+    s->finished = 1;
+    return QK_OK;
+}
+
 qk_status qk_strata_read(const char *path, qk_strata **out, qk_error *err)
 {
     qk_strata *s = calloc(1, sizeof *s);
@@ -75,14 +153,9 @@ qk_status qk_strata_read(const char *path, qk_strata **out, qk_error *err)
     if ((st = qk_sidx_init(&s->x, err)) != QK_OK ||
         (st = qk_sidx_read(&s->x, path, parse_line, &c, &recs, &n, err)) != QK_OK)
         goto out;
-    if (!(s->ent = malloc((n ? n : 1) * sizeof *s->ent))) {
-        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    if ((st = fill(s, &c, recs, n, err)) != QK_OK)
         goto out;
-    }
-    /* The pools are complete, so string addresses are final from here on. */
-    for (size_t i = 0; i < n; i++)
-        s->ent[i] = (qk_stratum_doc){qk_strpool_str(s->x.docs, recs[i].doc),
-                                     qk_strpool_str(s->strata, c.stratum[recs[i].src]), c.rel[recs[i].src]};
+    s->finished = 1;
     *out = s;
     s = NULL;
 out:

@@ -233,27 +233,74 @@ qk_status qk_pool_write_prels(const qk_pool_design *d, const qk_pool_runs *p, co
     return io_fail(f, err);
 }
 
-qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
-                               FILE *f, qk_error *err)
+/* Every pooled document of a stratified design, with its stratum (1-based)
+ * and judgment (-1 when not sampled, or sampled and unjudged). */
+typedef qk_status (*strata_fn)(void *ctx, const char *qid, const char *docno, unsigned stratum, int rel);
+
+static qk_status each_stratum_doc(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+                                  strata_fn fn, void *ctx, qk_error *err)
 {
+    qk_status st = QK_OK;
     if ((d->method != QK_POOL_STRAT && d->method != QK_POOL_STATAP) ||
         (d->method == QK_POOL_STATAP && !d->strata))
         return qk_error_set(err, QK_EUSAGE, "a strata file needs method strat, or statap with --strata");
-    for (size_t t = 0; t < p->ntopics; t++) {
+    for (size_t t = 0; t < p->ntopics && st == QK_OK; t++) {
         const design_topic *dt = &d->t[t];
         unsigned char *in = calloc(p->topics[t].pub.ndocs ? p->topics[t].pub.ndocs : 1, 1);
         if (!in)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         for (size_t i = 0; i < dt->m; i++)
             in[dt->order[i]] = 1;
-        /* every pooled document, -1 when not sampled (or sampled, unjudged) */
-        for (size_t doc = 0; doc < p->topics[t].pub.ndocs; doc++)
+        for (size_t doc = 0; doc < p->topics[t].pub.ndocs && st == QK_OK; doc++)
             if (dt->stratum[doc] != POOL_NO_STRATUM)
-                fprintf(f, "%s 0 %s %u %d\n", p->topics[t].qid, p->topics[t].docnos[doc],
-                        dt->stratum[doc] + 1, in[doc] && j->x[t][doc] >= 0 ? j->x[t][doc] : -1);
+                st = fn(ctx, p->topics[t].qid, p->topics[t].docnos[doc], dt->stratum[doc] + 1,
+                        in[doc] && j->x[t][doc] >= 0 ? j->x[t][doc] : -1);
         free(in);
     }
-    return io_fail(f, err);
+    return st;
+}
+
+static qk_status print_stratum_doc(void *ctx, const char *qid, const char *docno, unsigned stratum, int rel)
+{
+    fprintf(ctx, "%s 0 %s %u %d\n", qid, docno, stratum, rel);
+    return QK_OK;
+}
+
+qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+                               FILE *f, qk_error *err)
+{
+    qk_status st = each_stratum_doc(d, p, j, print_stratum_doc, f, err);
+    return st != QK_OK ? st : io_fail(f, err);
+}
+
+typedef struct strata_build {
+    qk_strata *s;
+    qk_error *err;
+} strata_build;
+
+static qk_status add_stratum_doc(void *ctx, const char *qid, const char *docno, unsigned stratum, int rel)
+{
+    strata_build *b = ctx;
+    char name[16];
+    snprintf(name, sizeof name, "%u", stratum);
+    return qk_strata_add(b->s, qid, docno, name, rel, b->err);
+}
+
+qk_status qk_pool_strata(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j, qk_strata **out,
+                         qk_error *err)
+{
+    strata_build b = {NULL, err};
+    qk_status st;
+    *out = NULL;
+    if ((st = qk_strata_new(&b.s, err)) != QK_OK)
+        return st;
+    if ((st = each_stratum_doc(d, p, j, add_stratum_doc, &b, err)) != QK_OK ||
+        (st = qk_strata_finish(b.s, err)) != QK_OK) {
+        qk_strata_free(b.s);
+        return st;
+    }
+    *out = b.s;
+    return QK_OK;
 }
 
 qk_status qk_pool_write_draws(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,

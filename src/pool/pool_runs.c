@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../estimate/est_internal.h"
+#include "qrelkit/estimate.h"
 
 qk_status qk_pool_runs_new(size_t nruns, const char *const *runids, long depth, qk_pool_runs **out,
                            qk_error *err)
@@ -149,7 +149,8 @@ static qk_status build_topic(qk_pool_runs *p, pool_topic *tp, pool_entry *e, siz
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < e[i].n; k++)
             all[nd++] = e[i].docnos[k];
-    qsort(all, nd, sizeof *all, str_cmp);
+    if (nd > 1)
+        qsort(all, nd, sizeof *all, str_cmp);
     total = nd;
     nd = 0;
     for (size_t i = 0; i < total; i++)
@@ -189,7 +190,8 @@ qk_status qk_pool_runs_finish(qk_pool_runs *p, qk_error *err)
     size_t nt = 0;
     if (p->finished)
         return QK_OK;
-    qsort(p->ent, p->nent, sizeof *p->ent, entry_cmp);
+    if (p->nent > 1) /* every run may be empty: qsort wants a valid pointer */
+        qsort(p->ent, p->nent, sizeof *p->ent, entry_cmp);
     for (size_t i = 1; i < p->nent; i++) /* sorted: a repeat is a neighbour */
         if (p->ent[i].run == p->ent[i - 1].run && strcmp(p->ent[i].qid, p->ent[i - 1].qid) == 0)
             return qk_error_set(err, QK_EINPUT, "run '%s' has topic '%s' twice", p->runids[p->ent[i].run],
@@ -223,57 +225,39 @@ qk_status qk_pool_runs_finish(qk_pool_runs *p, qk_error *err)
     return QK_OK;
 }
 
-qk_status qk_pool_runs_read(const char *const *paths, size_t nruns, long depth, qk_pool_runs **out,
+qk_status qk_pool_runs_from(const qk_run *const *runs, size_t nruns, long depth, qk_pool_runs **out,
                             qk_error *err)
 {
     qk_status st;
-    est_run *runs = calloc(nruns ? nruns : 1, sizeof *runs);
     const char **ids = calloc(nruns ? nruns : 1, sizeof *ids);
-    int by_file = 0;
+    const char **docnos = NULL;
+    size_t cap = 0;
     *out = NULL;
-    if (!runs || !ids) {
-        st = qk_error_set(err, QK_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (size_t r = 0; r < nruns; r++) {
-        if ((st = est_run_load(paths[r], &runs[r], err)) != QK_OK)
-            goto out;
-        ids[r] = runs[r].runid;
-    }
-    /* Two runs with one id (CLEF's "UW", "es") would be indistinguishable in
-     * a design file or --pair: name every run by its file instead. */
-    for (size_t r = 0; r < nruns && !by_file; r++)
-        for (size_t k = r + 1; k < nruns && !by_file; k++)
-            by_file = strcmp(ids[r], ids[k]) == 0;
-    for (size_t r = 0; by_file && r < nruns; r++) {
-        const char *base = strrchr(paths[r], '/');
-        char *dot;
-        free(runs[r].runid);
-        if (!(runs[r].runid = strdup(base ? base + 1 : paths[r]))) {
-            st = qk_error_set(err, QK_ENOMEM, "out of memory");
-            goto out;
-        }
-        if ((dot = strrchr(runs[r].runid, '.')) && dot != runs[r].runid && strcmp(dot, ".run") == 0)
-            *dot = 0;
-        ids[r] = runs[r].runid;
-    }
+    if (!ids)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t r = 0; r < nruns; r++)
+        ids[r] = qk_run_name(runs[r]);
     if ((st = qk_pool_runs_new(nruns, ids, depth, out, err)) != QK_OK)
         goto out;
     for (size_t r = 0; r < nruns; r++)
-        for (size_t t = 0; t < runs[r].ntopics; t++)
-            if ((st = qk_pool_runs_add(*out, r, runs[r].t[t].qid, (const char *const *)runs[r].t[t].docnos,
-                                       runs[r].t[t].n, err)) != QK_OK) {
+        for (size_t t = 0; t < qk_run_num_topics(runs[r]); t++) {
+            /* the run's ranking; qk_pool_runs_add keeps a docno's best rank */
+            const qk_run_topic *rt = qk_run_topic_at(runs[r], t);
+            if (qk_grow((void **)&docnos, &cap, rt->n + 1, sizeof *docnos) != QK_OK) {
+                st = qk_error_set(err, QK_ENOMEM, "out of memory");
                 goto out;
             }
+            memcpy(docnos, rt->docnos, rt->n * sizeof *docnos);
+            if ((st = qk_pool_runs_add(*out, r, rt->qid, docnos, rt->n, err)) != QK_OK)
+                goto out;
+        }
     st = qk_pool_runs_finish(*out, err);
 out:
     if (st != QK_OK) {
         qk_pool_runs_free(*out);
         *out = NULL;
     }
-    for (size_t r = 0; runs && r < nruns; r++)
-        est_run_free(&runs[r]);
-    free(runs);
+    free(docnos);
     free(ids);
     return st;
 }

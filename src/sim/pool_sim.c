@@ -129,7 +129,7 @@ static qk_status run_pass(const sim_ctx *c, size_t mi, size_t trial, const unsig
                     ce->delta[k] = c->truth[c->pair_a[k]] - c->truth[c->pair_b[k]];
             if (!mask && c->npairs)
                 ce->conf = 1 - ce->pneg[0];
-        } else if (po.method == QK_POOL_STRAT && o->run_paths) {
+        } else if (po.method == QK_POOL_STRAT && o->runs) {
             if ((st = sim_xinfap(c, J, D, mask, est, NULL)) != QK_OK)
                 goto out;
         } else if ((st = sim_estimate(c, po.method, J, D, mask, est)) != QK_OK)
@@ -342,9 +342,9 @@ qk_status qk_pool_simulate(const qk_pool_runs *p, const qk_qrels *truth, const q
         return qk_error_set(err, QK_EUSAGE,
                             "the simulation needs methods, budgets, trials (and groups for logo)");
     for (size_t m = 0; m < o->nmethods; m++)
-        if (o->methods[m] == QK_POOL_RTC && (!o->run_paths || o->logo))
+        if (o->methods[m] == QK_POOL_RTC && (!o->runs || o->logo))
             return qk_error_set(err, QK_EUSAGE,
-                                "rtc needs the run files and does not combine with leave-one-group-out");
+                                "rtc needs the ranked runs and does not combine with leave-one-group-out");
     for (size_t b = 1; b < o->nbudgets; b++)
         if (o->budgets[b] < o->budgets[b - 1])
             return qk_error_set(err, QK_EUSAGE, "budgets must be in increasing order");

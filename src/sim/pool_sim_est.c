@@ -26,11 +26,9 @@
 #include "pool_sim_internal.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 void sim_ctx_free(sim_ctx *c)
 {
@@ -317,40 +315,21 @@ qk_status sim_mtc_pneg(const sim_ctx *c, const qk_pool_judged *j, size_t a, size
     return QK_OK;
 }
 
-/* The file readers behind qk_strata_read and qk_conf_eval sort with
- * file-scope state (src/io/sample_index.c says so), so trials running in
- * parallel take turns through them. */
-static pthread_mutex_t io_mu = PTHREAD_MUTEX_INITIALIZER;
-
-/* The probabilities "topic docno p" that qk_conf_eval wrote, into prob[t][d]. */
-static qk_status read_probs(const sim_ctx *c, FILE *f, double **prob)
-{
-    char qid[1024], docno[1024];
-    double pv;
-    while (fscanf(f, "%1023s %1023s %lf", qid, docno, &pv) == 3) {
-        size_t t;
-        uint32_t d;
-        if (qk_pool_find_topic(c->p, qid, &t) && qk_pool_find_doc(qk_pool_topic_at(c->p, t), docno, &d))
-            prob[t][d] = pv;
-    }
-    return QK_OK;
-}
-
 qk_status sim_rtc(const sim_ctx *c, const qk_pool_judged *j, double *est, double *pneg, qk_error *err)
 {
     const qk_pool_runs *p = c->p;
     size_t nr = qk_pool_num_runs(p), nt = qk_pool_num_topics(p);
-    char qpath[] = "/tmp/qk_simrtc_q_XXXXXX", ppath[] = "/tmp/qk_simrtc_p_XXXXXX";
-    int qfd = mkstemp(qpath), pfd = mkstemp(ppath);
-    FILE *qf = qfd >= 0 ? fdopen(qfd, "w") : NULL, *pf = pfd >= 0 ? fdopen(pfd, "w+") : NULL;
     double **prob = calloc(nt ? nt : 1, sizeof *prob);
+    qk_qrels *q = NULL;
     qk_conf_opts co;
     qk_conf_result *res = NULL;
     qk_status st = QK_OK;
-    if (!qf || !pf || !prob) {
-        st = qk_error_set(err, QK_EIO, "cannot write the temporary files of the RTC estimates");
+    if (!prob) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
+    if ((st = qk_qrels_new(QK_REL_QRELS, &q, err)) != QK_OK)
+        goto out;
     for (size_t t = 0; t < nt; t++) {
         const qk_pool_topic *tp = qk_pool_topic_at(p, t);
         if (!(prob[t] = calloc(tp->ndocs ? tp->ndocs : 1, sizeof **prob))) {
@@ -358,23 +337,22 @@ qk_status sim_rtc(const sim_ctx *c, const qk_pool_judged *j, double *est, double
             goto out;
         }
         for (size_t d = 0; d < tp->ndocs; d++)
-            if (j->x[t][d] >= 0)
-                fprintf(qf, "%s 0 %s %d\n", tp->qid, tp->docnos[d], j->x[t][d]);
+            if (j->x[t][d] >= 0 && (st = qk_qrels_add(q, tp->qid, NULL, tp->docnos[d], j->x[t][d], err)) != QK_OK)
+                goto out;
     }
-    if (fflush(qf) != 0) {
-        st = qk_error_set(err, QK_EIO, "cannot write '%s'", qpath);
+    if ((st = qk_qrels_finish(q, QK_DEDUP_ERROR, err)) != QK_OK)
         goto out;
-    }
     qk_conf_opts_init(&co);
     co.model = QK_PROB_RTC;
     co.depth = qk_pool_depth(p);
-    pthread_mutex_lock(&io_mu);
-    st = qk_conf_eval(qpath, c->o->run_paths, nr, &co, pf, &res, err);
-    pthread_mutex_unlock(&io_mu);
-    if (st != QK_OK)
+    co.want_probs = 1;
+    if ((st = qk_conf_eval(q, c->o->runs, nr, &co, &res, err)) != QK_OK)
         goto out;
-    rewind(pf);
-    read_probs(c, pf, prob);
+    for (size_t t = 0; t < nt; t++) {
+        const qk_pool_topic *tp = qk_pool_topic_at(p, t);
+        for (size_t d = 0; d < tp->ndocs; d++)
+            qk_doc_probs_get(res->probs, tp->qid, tp->docnos[d], &prob[t][d]);
+    }
     memset(est, 0, QK_SIM_NMEASURES * nr * sizeof *est);
     for (size_t i = 0; i < c->nt; i++) {
         const qk_pool_topic *tp = qk_pool_topic_at(p, c->topic[i]);
@@ -392,19 +370,10 @@ qk_status sim_rtc(const sim_ctx *c, const qk_pool_judged *j, double *est, double
         pneg[k] = res->p_less[c->pair_a[k] * res->nruns + c->pair_b[k]];
 out:
     qk_conf_result_free(res);
+    qk_qrels_free(q);
     for (size_t t = 0; prob && t < nt; t++)
         free(prob[t]);
     free(prob);
-    if (qf)
-        fclose(qf);
-    else if (qfd >= 0)
-        close(qfd);
-    if (pf)
-        fclose(pf);
-    else if (pfd >= 0)
-        close(pfd);
-    remove(qpath);
-    remove(ppath);
     return st;
 }
 
@@ -413,24 +382,8 @@ qk_status sim_xinfap(const sim_ctx *c, const qk_pool_judged *j, const qk_pool_de
 {
     const qk_pool_runs *p = c->p;
     size_t nr = qk_pool_num_runs(p);
-    char path[] = "/tmp/qk_simstrata_XXXXXX";
-    int fd = mkstemp(path);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     qk_strata *sd = NULL;
-    qk_status st;
-    if (!f) {
-        if (fd >= 0) {
-            close(fd);
-            remove(path);
-        }
-        return qk_error_set(err, QK_EIO, "cannot write a temporary strata file");
-    }
-    st = qk_pool_write_strata(d, p, j, f, err);
-    if (fclose(f) != 0 && st == QK_OK)
-        st = qk_error_set(err, QK_EIO, "cannot write '%s'", path);
-    pthread_mutex_lock(&io_mu);
-    if (st == QK_OK)
-        st = qk_strata_read(path, &sd, err);
+    qk_status st = qk_pool_strata(d, p, j, &sd, err);
     for (size_t r = 0; st == QK_OK && r < nr; r++) {
         qk_est_table *t = NULL;
         size_t vap, vp10;
@@ -438,7 +391,7 @@ qk_status sim_xinfap(const sim_ctx *c, const qk_pool_judged *j, const qk_pool_de
             continue;
         est[0 * nr + r] = est[1 * nr + r] = 0;
         est[2 * nr + r] = NAN;
-        if ((st = qk_xinfap_eval(sd, c->o->run_paths[r], qk_pool_depth(p), &t, err)) != QK_OK)
+        if ((st = qk_xinfap_eval(sd, c->o->runs[r], qk_pool_depth(p), &t, err)) != QK_OK)
             break;
         vap = qk_est_table_find(t, "infAP");
         vp10 = qk_est_table_find(t, "iP10");
@@ -459,8 +412,6 @@ qk_status sim_xinfap(const sim_ctx *c, const qk_pool_judged *j, const qk_pool_de
         }
         qk_est_table_free(t);
     }
-    pthread_mutex_unlock(&io_mu);
     qk_strata_free(sd);
-    remove(path);
     return st;
 }

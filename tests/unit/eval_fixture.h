@@ -99,7 +99,13 @@ static qk_status fx_try(fx_eval *e, qk_rel_format fmt, const char *qrels, const 
     e->st = fx_measures(specs, &e->m, &e->err);
     if (e->st != QK_OK)
         return e->st;
-    e->st = qk_eval_run(e->q, fx_file(run), e->m, opts, &e->r, &e->err);
+    {
+        qk_run *rr = NULL;
+        e->st = qk_run_read(fx_file(run), &rr, &e->err);
+        if (e->st == QK_OK)
+            e->st = qk_eval_run(e->q, rr, e->m, opts, &e->r, &e->err);
+        qk_run_free(rr);
+    }
     return e->st;
 }
 

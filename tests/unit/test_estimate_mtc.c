@@ -220,10 +220,12 @@ static void test_conf_per_topic(void **state)
     qk_conf_opts o;
     qk_conf_result *res = NULL;
     qk_error err;
+    qk_qrels *qo = qk_test_qrels(q);
+    qk_run *ro[2] = {qk_test_run(r[0]), qk_test_run(r[1])};
     (void)state;
     qk_conf_opts_init(&o);
     o.per_topic = 1;
-    assert_int_equal(qk_conf_eval(q, (const char *const *)r, 2, &o, NULL, &res, &err), QK_OK);
+    assert_int_equal(qk_conf_eval(qo, (const qk_run *const *)ro, 2, &o, &res, &err), QK_OK);
     assert_int_equal(res->ntopics, 2);
     assert_string_equal(res->topics[0], "1");
     /* [t * 4 + a * 2 + b] */
@@ -240,10 +242,14 @@ static void test_conf_per_topic(void **state)
     near(res->p_less[2], 1 - 0.244050, 5e-6);
     qk_conf_result_free(res);
     /* without per_topic the arrays are not made */
-    assert_int_equal(qk_conf_eval(q, (const char *const *)r, 2, &(qk_conf_opts){.depth = 100, .prior = 0.5, .rel_level = 1},
-                                  NULL, &res, &err), QK_OK);
+    assert_int_equal(qk_conf_eval(qo, (const qk_run *const *)ro, 2,
+                                  &(qk_conf_opts){.depth = 100, .prior = 0.5, .rel_level = 1}, &res, &err),
+                     QK_OK);
     assert_null(res->e_dap);
     qk_conf_result_free(res);
+    qk_qrels_free(qo);
+    qk_run_free(ro[0]);
+    qk_run_free(ro[1]);
     qk_test_drop(q);
     qk_test_drop(r[0]);
     qk_test_drop(r[1]);

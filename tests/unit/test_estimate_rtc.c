@@ -151,7 +151,12 @@ static void test_simulation_bookkeeping(void **state)
     o.runs_per_trial = 3;
     o.alpha = 1;
     o.pairs_out = po;
-    assert_int_equal(qk_rtc_simulate(q, (const char *const *)r, 4, &o, &res, &err), QK_OK);
+    qk_qrels *qo = qk_test_qrels(q);
+    qk_run *ro[4] = {qk_test_run(r[0]), qk_test_run(r[1]), qk_test_run(r[2]), qk_test_run(r[3])};
+    assert_int_equal(qk_rtc_simulate(qo, (const qk_run *const *)ro, 4, &o, &res, &err), QK_OK);
+    qk_qrels_free(qo);
+    for (int k = 0; k < 4; k++)
+        qk_run_free(ro[k]);
     assert_int_equal(res.trials, 5);
     /* pairs_out: one line per trial, method and pair; 3 runs per trial give
      * one pair of the two judged runs and two pairs with one of them */

@@ -79,9 +79,11 @@ static void test_statap_hand(void **state)
     qk_prels *p = NULL;
     qk_est_table *t = NULL;
     qk_error err;
+    qk_run *run = NULL;
     (void)state;
     assert_int_equal(qk_prels_read(pp, &p, &err), QK_OK);
-    assert_int_equal(qk_statap_eval(p, rp, &t, &err), QK_OK);
+    run = qk_test_run(rp);
+    assert_int_equal(qk_statap_eval(p, run, &t, &err), QK_OK);
     assert_int_equal(t->ntopics, 2); /* topic 3 is not in the run */
     /* R-hat = 1/.5 + 1 + 1 = 4. Walk: c at 1 gives precision 1/1; a at 3
      * gives (1 + 1/1)/3 = 2/3, weighted 1/.5. statAP = (1 + 4/3)/4. */
@@ -101,6 +103,7 @@ static void test_statap_hand(void **state)
     qk_est_table_free(t);
     qk_prels_free(p);
     qk_test_drop(pp);
+    qk_run_free(run);
     qk_test_drop(rp);
 }
 
@@ -112,6 +115,7 @@ static void test_xinfap_full_stratum(void **state)
     qk_strata *s = NULL;
     qk_est_table *t = NULL;
     qk_error err;
+    qk_run *run = NULL;
     size_t n;
     (void)state;
     assert_int_equal(qk_strata_read(sp, &s, &err), QK_OK);
@@ -119,7 +123,8 @@ static void test_xinfap_full_stratum(void **state)
     qk_strata_docs(s, 0, &n);
     assert_int_equal(n, 4);
     assert_string_equal(qk_strata_get(s, 0, "d")->stratum, "2");
-    assert_int_equal(qk_xinfap_eval(s, rp, 0, &t, &err), QK_OK);
+    run = qk_test_run(rp);
+    assert_int_equal(qk_xinfap_eval(s, run, 0, &t, &err), QK_OK);
     assert_int_equal(t->ntopics, 1); /* run topic 007 is sample topic 7 */
     near(val(t, 0, "infAP"), (1 + 2.0 / 3) / 2, 1e-4);
     near(val(t, 0, "inum_rel"), 2, 1e-12); /* stratum 2 has no sample: no estimate */
@@ -128,6 +133,7 @@ static void test_xinfap_full_stratum(void **state)
     qk_est_table_free(t);
     qk_strata_free(s);
     qk_test_drop(sp);
+    qk_run_free(run);
     qk_test_drop(rp);
 }
 
@@ -171,11 +177,13 @@ static void test_draws_hand(void **state)
     qk_draws *d = NULL;
     qk_est_table *t = NULL;
     qk_error err;
+    qk_run *run = NULL;
     double r = 1 / 0.75 + 1 / 0.2;
     (void)state;
     assert_int_equal(qk_draws_read(dp, &d, &err), QK_OK);
     assert_int_equal(qk_draws_num_topics(d), 2);
-    assert_int_equal(qk_draws_eval(d, rp, &t, &err), QK_OK);
+    run = qk_test_run(rp);
+    assert_int_equal(qk_draws_eval(d, run, &t, &err), QK_OK);
     near(val(t, 0, "R_HH"), 3.5, 1e-14);
     near(val(t, 0, "var_R_HH"), 59.0 / 12, 1e-14);
     near(val(t, 0, "R_HT"), r, 1e-14);
@@ -188,6 +196,7 @@ static void test_draws_hand(void **state)
     qk_est_table_free(t);
     qk_draws_free(d);
     qk_test_drop(dp);
+    qk_run_free(run);
     qk_test_drop(rp);
 }
 

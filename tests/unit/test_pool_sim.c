@@ -45,6 +45,7 @@ static void test_cost_model(void **state)
 /* 3 runs x 2 topics x 12 documents; every third document is relevant. */
 typedef struct fixture {
     char *runs[3], *qrels;
+    qk_run *ranked[3];
     qk_pool_runs *p;
     qk_qrels *q;
 } fixture;
@@ -67,13 +68,16 @@ static void fixture_make(fixture *f)
         for (int d = 0; d < 15; d++)
             len += (size_t)snprintf(buf + len, sizeof buf - len, "%d 0 d%02d %d\n", t, d, (d + t) % 3 == 0);
     f->qrels = qk_test_write_text(buf);
-    assert_int_equal(qk_pool_runs_read((const char *const *)f->runs, 3, 100, &f->p, &err), QK_OK);
+    for (int r = 0; r < 3; r++)
+        f->ranked[r] = qk_test_run(f->runs[r]);
+    assert_int_equal(qk_pool_runs_from((const qk_run *const *)f->ranked, 3, 100, &f->p, &err), QK_OK);
     assert_int_equal(qk_qrels_read(f->qrels, QK_REL_QRELS, QK_DEDUP_ERROR, &f->q, &err), QK_OK);
 }
 
 static void fixture_free(fixture *f)
 {
     for (int r = 0; r < 3; r++) {
+        qk_run_free(f->ranked[r]);
         remove(f->runs[r]);
         free(f->runs[r]);
     }
@@ -158,7 +162,7 @@ static void test_estimators_match_eval(void **state)
             if (ms[mi] == QK_POOL_STATAP) {
                 qk_prels *pr = NULL;
                 assert_int_equal(qk_prels_read(path, &pr, &err), QK_OK);
-                assert_int_equal(qk_statap_eval(pr, f.runs[r], &t, &err), QK_OK);
+                assert_int_equal(qk_statap_eval(pr, f.ranked[r], &t, &err), QK_OK);
                 /* both topics have a sampled relevant document here, so
                  * eval's mean over defined topics is over both */
                 near(est[0 * 3 + r], summary(t, "statAP"), 1e-12);
@@ -168,7 +172,7 @@ static void test_estimators_match_eval(void **state)
             } else {
                 qk_draws *dr = NULL;
                 assert_int_equal(qk_draws_read(path, &dr, &err), QK_OK);
-                assert_int_equal(qk_draws_eval(dr, f.runs[r], &t, &err), QK_OK);
+                assert_int_equal(qk_draws_eval(dr, f.ranked[r], &t, &err), QK_OK);
                 near(est[0 * 3 + r], summary(t, "htAP"), 1e-9);
                 near(est[1 * 3 + r], summary(t, "htP_10"), 1e-9);
                 near(est[2 * 3 + r], summary(t, "htRprec"), 1e-9);

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "qrelkit/io.h"
+
 /* A new empty file; returns its malloc'd path. Aborts on failure: a test
  * that cannot write its input cannot say anything. */
 static inline char *qk_test_tmp_path(void)
@@ -40,6 +42,30 @@ static inline char *qk_test_write_tmp(const void *data, size_t n)
 }
 
 static inline char *qk_test_write_text(const char *text) { return qk_test_write_tmp(text, strlen(text)); }
+
+/* The ranked run or plain qrels of a file; abort when it cannot be read
+ * (the tests that check reading errors call the readers themselves). */
+static inline qk_run *qk_test_run(const char *path)
+{
+    qk_run *r = NULL;
+    qk_error err;
+    if (qk_run_read(path, &r, &err) != QK_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        abort();
+    }
+    return r;
+}
+
+static inline qk_qrels *qk_test_qrels(const char *path)
+{
+    qk_qrels *q = NULL;
+    qk_error err;
+    if (qk_qrels_read(path, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err) != QK_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        abort();
+    }
+    return q;
+}
 
 /* Remove and free a path from the functions above. */
 static inline void qk_test_drop(char *p)

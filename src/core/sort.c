@@ -1,0 +1,70 @@
+/* Sorting with a context argument (qsort has none, which forced file-scope
+ * state on the readers and made them unsafe to call from two threads), and
+ * the one ranking rule of the project. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "qrelkit/core.h"
+
+int qk_rank_cmp(double score_a, const char *docno_a, double score_b, const char *docno_b)
+{
+    int c;
+    if (score_a != score_b)
+        return score_a > score_b ? -1 : 1;
+    c = strcmp(docno_a, docno_b);
+    return c > 0 ? -1 : c < 0;
+}
+
+#define QK_SORT_SMALL 12
+
+static void insertion(char *a, size_t n, size_t size, qk_cmp_r cmp, void *ctx, char *tmp)
+{
+    for (size_t i = 1; i < n; i++) {
+        size_t j = i;
+        if (cmp(a + (j - 1) * size, a + i * size, ctx) <= 0)
+            continue;
+        memcpy(tmp, a + i * size, size);
+        while (j > 0 && cmp(a + (j - 1) * size, tmp, ctx) > 0) {
+            memcpy(a + j * size, a + (j - 1) * size, size);
+            j--;
+        }
+        memcpy(a + j * size, tmp, size);
+    }
+}
+
+/* Sort a[0..n) using buf (n elements) as scratch; stable. */
+static void merge_sort(char *a, char *buf, size_t n, size_t size, qk_cmp_r cmp, void *ctx)
+{
+    size_t h = n / 2, i = 0, j = h, k = 0;
+    if (n <= QK_SORT_SMALL) {
+        insertion(a, n, size, cmp, ctx, buf);
+        return;
+    }
+    merge_sort(a, buf, h, size, cmp, ctx);
+    merge_sort(a + h * size, buf, n - h, size, cmp, ctx);
+    if (cmp(a + (h - 1) * size, a + h * size, ctx) <= 0)
+        return; /* already in order: common for files written sorted */
+    memcpy(buf, a, h * size);
+    /* merge buf[0..h) and a[h..n) into a[0..n) */
+    while (i < h && j < n) {
+        if (cmp(a + j * size, buf + i * size, ctx) < 0)
+            memcpy(a + (k++) * size, a + (j++) * size, size);
+        else
+            memcpy(a + (k++) * size, buf + (i++) * size, size);
+    }
+    if (i < h)
+        memcpy(a + k * size, buf + i * size, (h - i) * size);
+}
+
+qk_status qk_sort_r(void *base, size_t n, size_t size, qk_cmp_r cmp, void *ctx)
+{
+    char *buf;
+    if (n < 2)
+        return QK_OK;
+    /* scratch: half the array for merging, at least one element for insertion */
+    if (!(buf = malloc((n / 2 + 1) * size)))
+        return QK_ENOMEM;
+    merge_sort(base, buf, n, size, cmp, ctx);
+    free(buf);
+    return QK_OK;
+}
