@@ -160,13 +160,13 @@ typedef struct qk_pool_design qk_pool_design;
 /* A fresh design for method/seed/strata over p. */
 qk_status qk_pool_design_new(const qk_pool_runs *p, const qk_pool_opts *o, qk_pool_design **out,
                              qk_error *err);
-/* Read a design file written by qk_pool_design_write; it must match the
- * runs (same run ids in the same order) and o->method, o->seed. */
-qk_status qk_pool_design_read(const char *path, const qk_pool_runs *p, const qk_pool_opts *o,
-                              qk_pool_design **out, qk_error *err);
-/* Write atomically (temporary file, then rename). */
-qk_status qk_pool_design_write(const qk_pool_design *d, const qk_pool_runs *p, const char *path,
-                               qk_error *err);
+/* Read a design written by qk_pool_design_write from a line source (the
+ * caller opens and closes it); it must match the runs (same run ids in the
+ * same order) and o->method, o->seed. */
+qk_status qk_pool_design_read(qk_lines *l, const qk_pool_runs *p, const qk_pool_opts *o, qk_pool_design **out,
+                              qk_error *err);
+/* Write the design to f (the caller makes the file, and makes it atomic). */
+qk_status qk_pool_design_write(const qk_pool_design *d, const qk_pool_runs *p, FILE *f, qk_error *err);
 void qk_pool_design_free(qk_pool_design *d);
 
 /* ---- The next batch ---------------------------------------------------------- */

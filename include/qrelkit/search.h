@@ -22,52 +22,14 @@
 #include <stdio.h>
 
 #include "qrelkit/core.h"
+#include "qrelkit/io.h"
 #include "qrelkit/text.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- Corpus ------------------------------------------------------------- */
-typedef enum {
-    QK_CORPUS_AUTO = 0, /* JSON lines when the first non-blank byte is '{', else TREC */
-    QK_CORPUS_TREC,     /* <DOC><DOCNO>id</DOCNO> text </DOC>, plain or gzip          */
-    QK_CORPUS_JSONL     /* one JSON object per line, plain or gzip                      */
-} qk_corpus_format;
-
-typedef struct qk_corpus_opts {
-    qk_corpus_format format;
-    /* Comma-separated fields that make up the text. JSON: keys (string values;
-     * arrays of strings are joined). TREC: tag names whose contents are kept,
-     * e.g. "TITLE,TEXT". NULL: JSON takes every string field except the id;
-     * TREC takes everything inside <DOC> except <DOCNO>, with tags removed. */
-    const char *fields;
-    const char *id_field; /* JSON key of the document id (default "id", then "docno", "_id", "doc_id") */
-} qk_corpus_opts;
-
-typedef struct qk_corpus qk_corpus;
-void qk_corpus_opts_init(qk_corpus_opts *o);
-qk_status qk_corpus_open(const char *path, const qk_corpus_opts *o, qk_corpus **out, qk_error *err);
-/* 1 with the next document (valid until the next call), 0 at end, negative on error. */
-int qk_corpus_next(qk_corpus *c, const char **docno, size_t *docno_len, const char **text, size_t *text_len,
-                   qk_error *err);
-/* Uncompressed bytes read so far (for throughput figures). */
-uint64_t qk_corpus_bytes(const qk_corpus *c);
-void qk_corpus_close(qk_corpus *c);
-
-/* ---- Topics --------------------------------------------------------------- */
-typedef struct qk_topics qk_topics;
-/* TREC topics (<top> <num> <title> <desc> <narr>), JSON lines (an object
- * per line: "id"/"qid"/"query_id"/"num" and text keys) or "qid<TAB>text"
- * lines, told apart by the first non-blank byte ('<' TREC, '{' JSON).
- * fields: comma-separated TREC parts or JSON keys ("title" default;
- * "title,desc"; JSON without fields: title, else text, else query). Topic
- * order is the file's. A repeated qid is an error. */
-qk_status qk_topics_read(const char *path, const char *fields, qk_topics **out, qk_error *err);
-size_t qk_topics_count(const qk_topics *t);
-const char *qk_topics_qid(const qk_topics *t, size_t i);
-const char *qk_topics_text(const qk_topics *t, size_t i);
-void qk_topics_free(qk_topics *t);
+/* The corpus and topics readers are in io.h. */
 
 /* ---- Index building ------------------------------------------------------- */
 typedef void (*qk_index_progress_fn)(void *ctx, uint64_t docs, uint64_t bytes);

@@ -378,8 +378,16 @@ int qk_cmd_pool(int argc, char **argv)
         goto out;
     }
     if (a.design) {
-        qk_status st = access(a.design, F_OK) == 0 ? qk_pool_design_read(a.design, p, &a.o, &d, &err)
-                                                   : qk_pool_design_new(p, &a.o, &d, &err);
+        qk_status st;
+        if (access(a.design, F_OK) == 0) {
+            qk_lines *dl = NULL;
+            st = qk_lines_open(a.design, &dl, &err);
+            if (st == QK_OK)
+                st = qk_pool_design_read(dl, p, &a.o, &d, &err);
+            qk_lines_close(dl);
+        } else {
+            st = qk_pool_design_new(p, &a.o, &d, &err);
+        }
         if (st != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
@@ -399,9 +407,17 @@ int qk_cmd_pool(int argc, char **argv)
         goto out;
     }
     t2 = now();
-    if (d && qk_pool_design_write(d, p, a.design, &err) != QK_OK) {
-        rc = qk_cli_fail(CMD, &err);
-        goto out;
+    if (d) {
+        qk_cli_out dout = {0};
+        if ((rc = qk_cli_out_open(CMD, &dout, a.design)) != 0)
+            goto out;
+        if (qk_pool_design_write(d, p, dout.f, &err) != QK_OK) {
+            qk_cli_out_abort(&dout);
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        if ((rc = qk_cli_out_commit(CMD, &dout)) != 0)
+            goto out;
     }
     for (int k = 0; k < 4 && rc == 0; k++)
         if (a.files[k])

@@ -194,10 +194,10 @@ static qk_status read_line(qk_pool_design *d, const qk_pool_runs *p, const qk_po
     return QK_OK;
 }
 
-qk_status qk_pool_design_read(const char *path, const qk_pool_runs *p, const qk_pool_opts *o,
-                              qk_pool_design **out, qk_error *err)
+qk_status qk_pool_design_read(qk_lines *l, const qk_pool_runs *p, const qk_pool_opts *o, qk_pool_design **out,
+                              qk_error *err)
 {
-    qk_lines *l = NULL;
+    const char *path = qk_lines_path(l);
     const char *line;
     size_t len, nrun = 0;
     int r;
@@ -206,8 +206,6 @@ qk_status qk_pool_design_read(const char *path, const qk_pool_runs *p, const qk_
     size_t cap = 0;
     if ((st = qk_pool_design_new(p, o, out, err)) != QK_OK)
         return st;
-    if ((st = qk_lines_open(path, &l, err)) != QK_OK)
-        goto out;
     while ((r = qk_lines_next(l, &line, &len, err)) > 0) {
         if (qk_grow((void **)&buf, &cap, len + 1, 1) != QK_OK) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -226,7 +224,6 @@ qk_status qk_pool_design_read(const char *path, const qk_pool_runs *p, const qk_
         st = qk_error_set(err, QK_EINPUT, "'%s': made for %zu runs, %zu given", path, nrun, p->nruns);
 out:
     free(buf);
-    qk_lines_close(l);
     if (st != QK_OK) {
         qk_pool_design_free(*out);
         *out = NULL;
@@ -234,16 +231,8 @@ out:
     return st;
 }
 
-qk_status qk_pool_design_write(const qk_pool_design *d, const qk_pool_runs *p, const char *path,
-                               qk_error *err)
+qk_status qk_pool_design_write(const qk_pool_design *d, const qk_pool_runs *p, FILE *f, qk_error *err)
 {
-    char tmp[4096];
-    FILE *f;
-    int bad = 0;
-    if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        return qk_error_set(err, QK_EIO, "'%s': path too long", path);
-    if (!(f = fopen(tmp, "w")))
-        return qk_error_set(err, QK_EIO, "'%s': cannot write: %s", tmp, strerror(errno));
     fprintf(f, "# qrelkit pool design 1\nmethod %s\nseed %llu\n", qk_pool_method_name(d->method),
             (unsigned long long)d->seed);
     if (d->method == QK_POOL_STATAP)
@@ -273,11 +262,7 @@ qk_status qk_pool_design_write(const qk_pool_design *d, const qk_pool_runs *p, c
                 fprintf(f, "draw %s %s\n", qid, p->topics[t].docnos[dt->draw_doc[k]]);
         }
     }
-    bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        remove(tmp);
-        return qk_error_set(err, QK_EIO, "'%s': cannot write", path);
-    }
+    if (ferror(f))
+        return qk_error_set(err, QK_EIO, "cannot write the design: write error");
     return QK_OK;
 }

@@ -36,4 +36,27 @@ static qk_pool_runs *pool_fixture_random_runs(uint64_t seed, char names[60][8])
     return p;
 }
 
+/* A design to a file and back, the way `qrelkit pool --design` does. */
+static inline qk_status fx_design_write(const qk_pool_design *d, const qk_pool_runs *p, const char *path,
+                                        qk_error *err)
+{
+    FILE *f = fopen(path, "w");
+    qk_status st;
+    if (!f)
+        return QK_EIO;
+    st = qk_pool_design_write(d, p, f, err);
+    return fclose(f) == 0 ? st : QK_EIO;
+}
+
+static inline qk_status fx_design_read(const char *path, const qk_pool_runs *p, const qk_pool_opts *o,
+                                       qk_pool_design **out, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_status st = qk_lines_open(path, &l, err);
+    if (st == QK_OK)
+        st = qk_pool_design_read(l, p, o, out, err);
+    qk_lines_close(l);
+    return st;
+}
+
 #endif

@@ -250,8 +250,8 @@ static void test_design_file(void **state)
     for (size_t i = 0; i < n; i++)
         qk_pool_judged_set(j, 0, pk[i].doc, (int)(i & 1));
     free(pk);
-    assert_int_equal(qk_pool_design_write(d, p, path, &err), QK_OK);
-    assert_int_equal(qk_pool_design_read(path, p, &o, &d2, &err), QK_OK);
+    assert_int_equal(fx_design_write(d, p, path, &err), QK_OK);
+    assert_int_equal(fx_design_read(path, p, &o, &d2, &err), QK_OK);
     assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
     assert_int_equal(qk_pool_next(p, j, d2, &o, &pk2, &n2, &err), QK_OK);
     assert_int_equal(n, 3);
@@ -265,7 +265,7 @@ static void test_design_file(void **state)
     qk_pool_design_free(d2);
     d2 = NULL;
     o.strata = 4;
-    assert_int_equal(qk_pool_design_read(path, p, &o, &d2, &err), QK_EINPUT);
+    assert_int_equal(fx_design_read(path, p, &o, &d2, &err), QK_EINPUT);
     assert_non_null(strstr(err.message, "--strata 0, not 4"));
     remove(path);
     free(path);

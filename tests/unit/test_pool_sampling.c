@@ -217,8 +217,8 @@ static void test_design_file_continues(void **state)
         assert_int_equal(n, 1);
         qk_pool_judged_set(j, 0, pk[0].doc, 1);
         free(pk);
-        assert_int_equal(qk_pool_design_write(d, p, path, &err), QK_OK);
-        assert_int_equal(qk_pool_design_read(path, p, &o, &d2, &err), QK_OK);
+        assert_int_equal(fx_design_write(d, p, path, &err), QK_OK);
+        assert_int_equal(fx_design_read(path, p, &o, &d2, &err), QK_OK);
         assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
         assert_int_equal(qk_pool_next(p, j, d2, &o, &pk2, &n2, &err), QK_OK);
         assert_int_equal(n, n2);
@@ -321,7 +321,7 @@ static void test_active_run_weights(void **state)
                 qk_pool_judged_set(j, 0, b, 1);
                 free(pk);
                 assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
-                assert_int_equal(qk_pool_design_write(d, p, path, &err), QK_OK);
+                assert_int_equal(fx_design_write(d, p, path, &err), QK_OK);
                 found = 1;
             }
             free(pk);

@@ -6,7 +6,6 @@
 #include <strings.h>
 
 #include "qrelkit/io.h"
-#include "qrelkit/search.h"
 
 struct qk_topics {
     char **qid, **text;

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "qrelkit/io.h"
-#include "qrelkit/search.h"
 
 #define MAX_FIELDS 32
 
