@@ -10,12 +10,12 @@
     X(trec_eval, "trec_eval's exact command line and output")                              \
     X(index, "build an inverted index from a corpus (TREC or JSON lines)")                 \
     X(search, "make TREC runs from an index: BM25, query likelihood, RM3, a zoo")          \
-    X(sim, "generate synthetic collections (topics, graded qrels, runs)")                  \
+    X(sim, "synthetic collections (alias of simulate collection)")                        \
     X(compare, "how far to trust an evaluation: tau, significance, confidence, W")          \
     X(pool, "the next documents to judge: depth-k, RRF, statAP, active sampling, MTC, ...")  \
     X(confidence, "EMAP, P(run A < run B) with unjudged documents (MTC, RTC, IP); RTC test") \
     X(aggregate, "crowd labels to judgments: MV, Dawid-Skene, one-coin, GLAD, MACE")     \
-    X(simulate, "what-if experiments on synthetic data (crowd workers, ...)")
+    X(simulate, "what-if experiments: collection, crowd, pool budgets, the RTC experiment")
 
 #define QK_DECLARE(name, summary)                                                           \
     int qk_cmd_##name(int argc, char **argv);                                               \

@@ -7,5 +7,7 @@ int qk_simulate_crowd(int argc, char **argv);
 extern const char qk_help_simulate_crowd[];
 int qk_simulate_pool(int argc, char **argv);
 extern const char qk_help_simulate_pool[];
+extern const char qk_help_simulate_rtc[];
+extern const char qk_help_simulate_collection[];
 
 #endif
