@@ -310,23 +310,6 @@ static json_t *num_json(const qk_measure_info *in, double v, int zmode)
     return json_real(v);
 }
 
-json_t *qk_eval_json_run(const char *runid, const char *file, json_t *sum, int summary, json_t *topics,
-                         int per_topic)
-{
-    json_t *jr = json_object();
-    json_object_set_new(jr, "run", json_string(runid));
-    json_object_set_new(jr, "file", json_string(file));
-    if (summary)
-        json_object_set_new(jr, "summary", sum);
-    else
-        json_decref(sum);
-    if (per_topic)
-        json_object_set_new(jr, "topics", topics);
-    else
-        json_decref(topics);
-    return jr;
-}
-
 static int write_json(FILE *f, qk_eval_result *const *res, char *const *paths, size_t nres, const cli *c)
 {
     json_t *root = json_object(), *runs = json_array();

@@ -11,7 +11,7 @@ typedef struct qk_est_cli {
 } qk_est_cli;
 int qk_eval_estimate(const qk_est_cli *c, const char *rel_path, char **runs, int nruns);
 /* One run of eval's JSON layout, for both eval and the estimators (defined
- * in cmd_eval.c): "run", "file", then "summary" only with summary and
+ * in eval_json.c): "run", "file", then "summary" only with summary and
  * "topics" only with per_topic. Takes sum and topics over (attached or
  * freed); the caller owns the result. */
 struct json_t *qk_eval_json_run(const char *runid, const char *file, struct json_t *sum, int summary,
