@@ -152,6 +152,9 @@ size_t qk_run_num_topics(const qk_run *r);
 const qk_run_topic *qk_run_topic_at(const qk_run *r, size_t t);
 /* 1 and *t when the run has topic qid; else 0. */
 int qk_run_find_topic(const qk_run *r, const char *qid, size_t *t);
+/* Topic t's docnos in rank order, each document once, at its best rank (what
+ * the estimators, pools and simulations rank); *n receives their number. */
+const char *const *qk_run_unique(const qk_run *r, size_t t, size_t *n);
 /* ---- Probabilities of relevance per document ------------------------------
  * Files of "topic docno p" lines (p in [0, 1]; comments and blank lines
  * skipped; gzip transparent), and the same in memory. A pair given twice

@@ -17,52 +17,15 @@ void est_run_free(est_run *r)
     memset(r, 0, sizeof *r);
 }
 
-typedef struct named {
-    const char *docno;
-    size_t rank;
-} named;
-
-static int named_cmp(const void *a, const void *b, void *ctx)
+static qk_status view_topic(est_rtopic *t, const qk_run *run, size_t k)
 {
-    const named *x = a, *y = b;
-    int c = strcmp(x->docno, y->docno);
-    (void)ctx;
-    return c ? c : (x->rank < y->rank ? -1 : x->rank > y->rank);
-}
-
-/* A docno repeated within a topic keeps its best rank only: every
- * estimator assumes each document has one rank. */
-static qk_status view_topic(est_rtopic *t, const qk_run_topic *rt)
-{
-    size_t n = rt->n, k = 0;
-    named *by = malloc((n ? n : 1) * sizeof *by);
-    unsigned char *drop = calloc(n ? n : 1, 1);
-    t->qid = rt->qid;
-    t->nlines = n;
-    t->n = 0;
-    t->docnos = malloc((n ? n : 1) * sizeof *t->docnos);
-    if (!by || !drop || !t->docnos) {
-        free(by);
-        free(drop);
+    const char *const *u;
+    t->qid = qk_run_topic_at(run, k)->qid;
+    t->nlines = qk_run_topic_at(run, k)->n;
+    u = qk_run_unique(run, k, &t->n);
+    if (!(t->docnos = malloc((t->n ? t->n : 1) * sizeof *t->docnos)))
         return QK_ENOMEM;
-    }
-    for (size_t i = 0; i < n; i++)
-        by[i] = (named){rt->docnos[i], i};
-    if (qk_sort_r(by, n, sizeof *by, named_cmp, NULL) != QK_OK) {
-        free(by);
-        free(drop);
-        return QK_ENOMEM;
-    }
-    /* equal names sort by rank: drop all but the first */
-    for (size_t i = 1; i < n; i++)
-        if (strcmp(by[i].docno, by[i - 1].docno) == 0)
-            drop[by[i].rank] = 1;
-    for (size_t i = 0; i < n; i++)
-        if (!drop[i])
-            t->docnos[k++] = rt->docnos[i];
-    t->n = k;
-    free(by);
-    free(drop);
+    memcpy(t->docnos, u, t->n * sizeof *u);
     return QK_OK;
 }
 
@@ -75,7 +38,7 @@ qk_status est_run_view(const qk_run *run, est_run *out, qk_error *err)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t t = 0; t < nt; t++) {
         out->ntopics = t + 1;
-        if (view_topic(&out->t[t], qk_run_topic_at(run, t)) != QK_OK) {
+        if (view_topic(&out->t[t], run, t) != QK_OK) {
             est_run_free(out);
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         }

@@ -11,6 +11,8 @@ typedef struct rtopic {
     const char **docnos;
     double *scores;
     long *lines;
+    const char **uniq; /* docnos at their best rank only */
+    size_t nuniq;
 } rtopic;
 
 struct qk_run {
@@ -48,6 +50,7 @@ void qk_run_free(qk_run *r)
         free(r->t[t].docnos);
         free(r->t[t].scores);
         free(r->t[t].lines);
+        free(r->t[t].uniq);
     }
     free(r->t);
     qk_strpool_free(r->qids);
@@ -70,6 +73,45 @@ static int entry_cmp(const void *a, const void *b, void *vc)
     if (k)
         return k;
     return c->lines[i] < c->lines[j] ? -1 : c->lines[i] > c->lines[j];
+}
+
+typedef struct named {
+    const char *docno;
+    size_t rank;
+} named;
+
+static int named_cmp(const void *a, const void *b, void *ctx)
+{
+    const named *x = a, *y = b;
+    int c = strcmp(x->docno, y->docno);
+    (void)ctx;
+    return c ? c : (x->rank < y->rank ? -1 : x->rank > y->rank);
+}
+
+/* The ranked docnos with every repeat after the first dropped. */
+static qk_status make_unique(rtopic *tp, size_t n)
+{
+    named *by = malloc((n ? n : 1) * sizeof *by);
+    unsigned char *drop = calloc(n ? n : 1, 1);
+    qk_status st = QK_ENOMEM;
+    if (!by || !drop || !(tp->uniq = malloc((n ? n : 1) * sizeof *tp->uniq)))
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        by[i] = (named){tp->docnos[i], i};
+    if (qk_sort_r(by, n, sizeof *by, named_cmp, NULL) != QK_OK)
+        goto out;
+    for (size_t i = 1; i < n; i++) /* equal names sort by rank */
+        if (strcmp(by[i].docno, by[i - 1].docno) == 0)
+            drop[by[i].rank] = 1;
+    tp->nuniq = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!drop[i])
+            tp->uniq[tp->nuniq++] = tp->docnos[i];
+    st = QK_OK;
+out:
+    free(by);
+    free(drop);
+    return st;
 }
 
 qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *const *docnos,
@@ -137,6 +179,14 @@ qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *con
     }
     free(idx);
     free(src_lines);
+    if (make_unique(tp, n) != QK_OK) {
+        free(tp->block);
+        free(tp->docnos);
+        free(tp->scores);
+        free(tp->lines);
+        free(tp->uniq);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
     tp->view = (qk_run_topic){tp->block, n, tp->docnos, tp->scores, tp->lines};
     r->nt++;
     return QK_OK;
@@ -197,4 +247,10 @@ int qk_run_find_topic(const qk_run *r, const char *qid, size_t *t)
         return 0;
     *t = id;
     return 1;
+}
+
+const char *const *qk_run_unique(const qk_run *r, size_t t, size_t *n)
+{
+    *n = r->t[t].nuniq;
+    return r->t[t].uniq;
 }
