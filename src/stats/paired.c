@@ -46,39 +46,41 @@ void qk_stats_test_opts_init(qk_test_opts *o)
 qk_status qk_stats_ttest(const double *a, const double *b, size_t n, qk_test_result *r,
                          qk_error *err)
 {
-    double *d = NULL, mean, sd;
-    qk_status st = qk_stats_prepare_(a, b, n, 2, &d, &mean, &sd, err);
+    qk_diffs_ df;
+    qk_status st = qk_stats_prepare_(a, b, n, 2, &df, err);
     if (st != QK_OK)
         return st;
-    qk_stats_init_result_(r, mean, sd, n);
-    if (!qk_stats_constant_diffs_(r, mean, sd)) {
-        r->statistic = mean / (sd / sqrt((double)n));
+    qk_stats_init_result_(r, &df);
+    if (!qk_stats_constant_diffs_(r, &df)) {
+        r->statistic = df.mean / (df.sd / sqrt((double)n));
         r->p = fmin(1.0, 2.0 * qk_dist_t_sf(fabs(r->statistic), (double)(n - 1)));
     }
-    free(d);
+    free(df.d);
     return QK_OK;
 }
 
 qk_status qk_stats_sign_test(const double *a, const double *b, size_t n, qk_test_result *r,
                              qk_error *err)
 {
-    double *d = NULL, mean, sd;
+    qk_diffs_ df;
     long pos = 0, nz = 0;
-    qk_status st = qk_stats_prepare_(a, b, n, 1, &d, &mean, &sd, err);
+    qk_status st = qk_stats_prepare_(a, b, n, 1, &df, err);
     if (st != QK_OK)
         return st;
-    qk_stats_init_result_(r, mean, sd, n);
-    for (size_t i = 0; i < n; i++) {
-        nz += d[i] != 0;
-        pos += d[i] > 0;
-    }
+    qk_stats_init_result_(r, &df);
+    /* zero differences are dropped, with the Wilcoxon test's tie tolerance */
+    for (size_t i = 0; i < n; i++)
+        if (fabs(df.d[i]) > df.tol) {
+            nz++;
+            pos += df.d[i] > 0;
+        }
     r->n = nz;
     r->statistic = (double)pos;
     r->exact = 1;
     r->p = nz == 0 ? 1.0
                    : fmin(1.0, 2.0 * fmin(qk_dist_binom_cdf(pos, nz, 0.5),
                                           qk_dist_binom_sf(pos, nz, 0.5)));
-    free(d);
+    free(df.d);
     return QK_OK;
 }
 

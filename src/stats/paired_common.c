@@ -24,48 +24,59 @@ double qk_stats_median_inplace_(double *x, size_t n)
     return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
-void qk_stats_diffs_(const double *a, const double *b, size_t n, double *d, double *mean,
-                     double *sd)
-{
-    for (size_t i = 0; i < n; i++)
-        d[i] = a[i] - b[i];
-    *mean = qk_stats_mean_(d, n);
-    *sd = n > 1 ? sqrt(qk_stats_ss_(d, n, *mean) / (double)(n - 1)) : NAN;
-}
+/* Magnitudes beyond 2^+-400 are scaled towards 1: then differences stay
+ * below 2^402 and their squares below 2^805, and a square of a difference that
+ * matters does not underflow. Inside the band nothing is scaled, so ordinary
+ * scores give the same bits as plain arithmetic. */
+#define SCALE_BAND 0x1p+400
 
-void qk_stats_init_result_(qk_test_result *r, double mean, double sd, size_t n)
+void qk_stats_init_result_(qk_test_result *r, const qk_diffs_ *df)
 {
     memset(r, 0, sizeof *r);
-    r->mean_diff = mean;
-    r->effect = sd > 0 ? mean / sd : NAN;
-    r->n = (long)n;
+    /* the true mean of a - b can exceed DBL_MAX (1e308 vs -1e308): then inf */
+    r->mean_diff = ldexp(df->mean, df->scale);
+    r->effect = df->sd > 0 ? df->mean / df->sd : NAN;
+    r->n = (long)df->n;
 }
 
-int qk_stats_constant_diffs_(qk_test_result *r, double mean, double sd)
+int qk_stats_constant_diffs_(qk_test_result *r, const qk_diffs_ *df)
 {
-    if (sd != 0)
+    if (df->sd != 0)
         return 0;
     /* every difference equal: no variance to test against (spec 000a §4.1):
      * p = 1 when they are all 0, else 0 */
-    r->statistic = mean == 0 ? 0 : copysign(INFINITY, mean);
-    r->p = mean == 0 ? 1.0 : 0.0;
+    r->statistic = df->mean == 0 ? 0 : copysign(INFINITY, df->mean);
+    r->p = df->mean == 0 ? 1.0 : 0.0;
     r->exact = 1;
     return 1;
 }
 
-/* Shared front end: check the input, compute the differences. */
+/* Shared front end: check the input, compute the (scaled) differences. */
 qk_status qk_stats_prepare_(const double *a, const double *b, size_t n, size_t min_n,
-                         double **d, double *mean, double *sd, qk_error *err)
+                            qk_diffs_ *df, qk_error *err)
 {
+    double big = 0;
+    memset(df, 0, sizeof *df);
     if (n < min_n)
         return qk_error_set(err, QK_ECALC, "a paired test needs at least %zu topics, got %zu",
                             min_n, n);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         if (!isfinite(a[i]) || !isfinite(b[i]))
             return qk_error_set(err, QK_EINPUT, "topic %zu: score is not a finite number", i + 1);
-    *d = malloc(n * sizeof **d);
-    if (!*d)
+        big = fmax(big, fmax(fabs(a[i]), fabs(b[i])));
+    }
+    df->d = malloc((n ? n : 1) * sizeof *df->d);
+    if (!df->d)
         return qk_error_set(err, QK_ENOMEM, "out of memory for %zu topics", n);
-    qk_stats_diffs_(a, b, n, *d, mean, sd);
+    df->n = n;
+    if (big > SCALE_BAND || (big > 0 && big < 1 / SCALE_BAND))
+        df->scale = ilogb(big);
+    /* ldexp by a power of two is exact (bar subnormals far below the largest
+     * value), so the differences are the correctly rounded a - b, scaled */
+    for (size_t i = 0; i < n; i++)
+        df->d[i] = ldexp(a[i], -df->scale) - ldexp(b[i], -df->scale);
+    df->mean = qk_stats_mean_(df->d, n);
+    df->sd = n > 1 ? sqrt(qk_stats_ss_(df->d, n, df->mean) / (double)(n - 1)) : NAN;
+    df->tol = QK_STATS_TIE_REL * ldexp(big, -df->scale);
     return QK_OK;
 }
