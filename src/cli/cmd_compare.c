@@ -733,7 +733,14 @@ static int parse_args(int argc, char **argv, opts *o)
     if (o->mode == M_TRUTH ? (o->nfiles < 2) : (o->nfiles != 1))
         return qk_cli_usage(CMD, o->mode == M_TRUTH ? "--truth needs two or three scoring files"
                                                     : "this mode takes exactly one input file");
-    return 0;
+    {
+        static const char *const what[] = {"A", "B", "C"};
+        qk_cli_stdin seen = {0};
+        int rc = 0;
+        for (int i = 0; !rc && i < o->nfiles; i++)
+            rc = qk_cli_stdin_once(CMD, &seen, o->files[i], what[i], 0);
+        return rc;
+    }
 }
 
 int qk_cmd_compare(int argc, char **argv)
