@@ -252,7 +252,8 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
         if (!rc)
             rc = qk_cli_stdin_once(cmd, &seen, c->est.joint, "--joint", 0);
         for (int i = optind; !rc && i < argc; i++)
-            rc = qk_cli_stdin_once(cmd, &seen, argv[i], i == optind ? "QRELS" : "RUN", i == optind ? 0 : i - optind);
+            rc = qk_cli_stdin_once(cmd, &seen, argv[i], i == optind ? "QRELS" : "RUN",
+                                   i == optind ? 0 : i - optind);
         if (rc)
             return rc;
     }

@@ -52,14 +52,13 @@ int qk_stats_constant_diffs_(qk_test_result *r, const qk_diffs_ *df)
 }
 
 /* Shared front end: check the input, compute the (scaled) differences. */
-qk_status qk_stats_prepare_(const double *a, const double *b, size_t n, size_t min_n,
-                            qk_diffs_ *df, qk_error *err)
+qk_status qk_stats_prepare_(const double *a, const double *b, size_t n, size_t min_n, qk_diffs_ *df,
+                            qk_error *err)
 {
     double big = 0;
     memset(df, 0, sizeof *df);
     if (n < min_n)
-        return qk_error_set(err, QK_ECALC, "a paired test needs at least %zu topics, got %zu",
-                            min_n, n);
+        return qk_error_set(err, QK_ECALC, "a paired test needs at least %zu topics, got %zu", min_n, n);
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(a[i]) || !isfinite(b[i]))
             return qk_error_set(err, QK_EINPUT, "topic %zu: score is not a finite number", i + 1);

@@ -56,7 +56,7 @@ qk_status qk_stats_midranks_(const double *x, size_t n, double tol, double *rank
  * so that a - b, sums and squares neither overflow nor underflow; every test
  * statistic is scale-free, and only mean_diff is scaled back. */
 typedef struct qk_diffs_ {
-    double *d;       /* d[i] = (a[i] - b[i]) * 2^-scale; freed by the caller */
+    double *d; /* d[i] = (a[i] - b[i]) * 2^-scale; freed by the caller */
     size_t n;
     double mean, sd; /* mean and sample SD of d (scaled units; sd NaN when n < 2) */
     double tol;      /* |d| within tol are ties (of each other and of zero):
@@ -65,8 +65,8 @@ typedef struct qk_diffs_ {
 } qk_diffs_;
 
 /* Check a, b (n >= min_n, finite) and fill *df (df->d allocated). */
-qk_status qk_stats_prepare_(const double *a, const double *b, size_t n, size_t min_n,
-                            qk_diffs_ *df, qk_error *err);
+qk_status qk_stats_prepare_(const double *a, const double *b, size_t n, size_t min_n, qk_diffs_ *df,
+                            qk_error *err);
 /* Zero r, then set mean_diff (unscaled), effect (mean/sd) and n. */
 struct qk_test_result;
 void qk_stats_init_result_(struct qk_test_result *r, const qk_diffs_ *df);

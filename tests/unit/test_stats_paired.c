@@ -127,8 +127,10 @@ static void test_t_extreme_magnitudes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_t_spec), cmocka_unit_test(test_t_closed_form),
-        cmocka_unit_test(test_t_degenerate), cmocka_unit_test(test_sign),
+        cmocka_unit_test(test_t_spec),
+        cmocka_unit_test(test_t_closed_form),
+        cmocka_unit_test(test_t_degenerate),
+        cmocka_unit_test(test_sign),
         cmocka_unit_test(test_dispatch_and_names),
         cmocka_unit_test(test_sign_near_zero),
         cmocka_unit_test(test_t_extreme_magnitudes),

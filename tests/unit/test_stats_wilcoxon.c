@@ -241,7 +241,8 @@ static void test_extreme_magnitudes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact_table), cmocka_unit_test(test_exact_hollander_wolfe),
+        cmocka_unit_test(test_exact_table),
+        cmocka_unit_test(test_exact_hollander_wolfe),
         cmocka_unit_test(test_normal_approximation),
         cmocka_unit_test(test_exact_with_ties_and_zeros),
         cmocka_unit_test(test_exact_matches_enumeration),
