@@ -86,7 +86,13 @@ qk_status qk_stats_kendall_masked(const double *x, const double *y, size_t n,
  * ranking by truth; higher score = better rank. O(n log n). */
 qk_status qk_stats_tau_ap(const double *truth, const double *est, size_t n, double *out,
                           qk_error *err);
-/* Average (mid) ranks, 1 = smallest value. */
+/* Values closer than QK_STATS_TIE_REL times the largest magnitude in the
+ * data are ties (in ranks and in the Wilcoxon and sign tests): floating-point
+ * noise such as 0.3 - 0.2 != 0.2 - 0.1 must not break a tie. */
+#define QK_STATS_TIE_REL 1e-9
+/* Average (mid) ranks, 1 = smallest value. Ties: values within
+ * QK_STATS_TIE_REL * max |x[i]| of the smallest value of their group, the
+ * groups formed in ascending order. */
 qk_status qk_stats_ranks(const double *x, size_t n, double *ranks, qk_error *err);
 double qk_stats_pearson(const double *x, const double *y, size_t n); /* NaN if a variance is 0 */
 qk_status qk_stats_spearman(const double *x, const double *y, size_t n, double *out,

@@ -34,6 +34,22 @@ int qk_cli_usage(const char *cmd, const char *fmt, ...)
     return QK_EXIT_USAGE;
 }
 
+int qk_cli_stdin_once(const char *cmd, qk_cli_stdin *seen, const char *path, const char *what, int index)
+{
+    char first[64], second[64];
+    if (!path || strcmp(path, "-") != 0)
+        return 0;
+    if (!seen->what) {
+        seen->what = what;
+        seen->index = index;
+        return 0;
+    }
+    snprintf(first, sizeof first, seen->index ? "%s %d" : "%s", seen->what, seen->index);
+    snprintf(second, sizeof second, index ? "%s %d" : "%s", what, index);
+    return qk_cli_usage(cmd, "standard input ('-') is given as both %s and %s; it can be read only once",
+                        first, second);
+}
+
 int qk_cli_is_help(const char *arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
 
 int qk_cli_help(const char *text)

@@ -37,6 +37,19 @@ int qk_cli_is_stdout(const char *path);
  * its exit code; otherwise return 0. path may be NULL. */
 int qk_cli_no_stdout(const char *cmd, const char *opt, const char *path, const char *why);
 
+/* Standard input can be read only once, so at most one input may be '-'.
+ * Call qk_cli_stdin_once for every input path of a command, in order, with
+ * one qk_cli_stdin (zeroed) per command line: what names the input ("QRELS",
+ * "RUN", "--probs") and index its number among inputs of that name (0: none).
+ * At the second '-' it prints "standard input ('-') is given as both QRELS
+ * and RUN 1; it can be read only once" as a usage error and returns its exit
+ * code; otherwise 0. */
+typedef struct qk_cli_stdin {
+    const char *what; /* the first input that was '-', or NULL */
+    int index;
+} qk_cli_stdin;
+int qk_cli_stdin_once(const char *cmd, qk_cli_stdin *seen, const char *path, const char *what, int index);
+
 /* An output file written under a temporary name (PATH.tmpPID) and renamed
  * into place only when complete, so a failed run never leaves half a file
  * under the name asked for. Open, write to o->f, then commit or abort. */

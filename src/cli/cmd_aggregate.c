@@ -480,7 +480,17 @@ static int parse_args(int argc, char **argv, args *a)
     a->labels = argv[optind];
     a->ro.classes = (const char *const *)a->classes;
     a->ro.n_classes = a->nclasses;
-    return 0;
+    {
+        qk_cli_stdin seen = {0};
+        int rc = qk_cli_stdin_once(CMD, &seen, a->labels, "LABELS", 0);
+        const char *const opt[] = {a->gold, a->known, a->features, a->gp_mean_file, a->topics};
+        const char *const name[] = {"--gold", "--known", "--features", "--gp-mean", "--topics"};
+        for (size_t k = 0; !rc && k < sizeof opt / sizeof *opt; k++)
+            rc = qk_cli_stdin_once(CMD, &seen, opt[k], name[k], 0);
+        for (size_t k = 0; !rc && k < a->nruns; k++)
+            rc = qk_cli_stdin_once(CMD, &seen, a->runs[k], "--run", (int)k + 1);
+        return rc;
+    }
 }
 
 typedef struct {

@@ -104,6 +104,9 @@ typedef struct opts {
 } opts;
 
 /* ---- output ------------------------------------------------------------- */
+/* From here on reals are printed in exponent form (1.2345e+308). */
+#define HUGE_FIXED 1e15
+
 typedef struct out {
     json_t *doc, *rows, *summary;
     const opts *o;
@@ -116,6 +119,8 @@ static json_t *num(const out *w, double x)
         return json_null();
     if (isinf(x)) /* e.g. the open end of the last bin: JSON has no infinity */
         return json_string(x > 0 ? "inf" : "-inf");
+    if (fabs(x) >= HUGE_FIXED) /* x * s could overflow, and no decimals to round */
+        return json_real(x);
     r = round(x * s) / s;
     return json_real(r == 0 ? 0.0 : r); /* no "-0.0000" */
 }
@@ -128,6 +133,8 @@ static void print_value(const out *w, json_t *v)
         fputs(json_string_value(v), stdout);
     else if (json_is_integer(v))
         printf("%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v) && fabs(json_real_value(v)) >= HUGE_FIXED)
+        printf("%.*e", w->o->precision, json_real_value(v)); /* not 300 digits */
     else if (json_is_real(v))
         printf("%.*f", w->o->precision, json_real_value(v));
     else
@@ -726,7 +733,14 @@ static int parse_args(int argc, char **argv, opts *o)
     if (o->mode == M_TRUTH ? (o->nfiles < 2) : (o->nfiles != 1))
         return qk_cli_usage(CMD, o->mode == M_TRUTH ? "--truth needs two or three scoring files"
                                                     : "this mode takes exactly one input file");
-    return 0;
+    {
+        static const char *const what[] = {"A", "B", "C"};
+        qk_cli_stdin seen = {0};
+        int rc = 0;
+        for (int i = 0; !rc && i < o->nfiles; i++)
+            rc = qk_cli_stdin_once(CMD, &seen, o->files[i], what[i], 0);
+        return rc;
+    }
 }
 
 int qk_cmd_compare(int argc, char **argv)

@@ -440,6 +440,21 @@ static int parse_num(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
+/* At most one input may be standard input: QRELS (or --simulate TRUTH),
+ * --probs and the RUNs. */
+static int stdin_once(const char *truth, const char *probs, char **ops, int nops)
+{
+    qk_cli_stdin seen = {0};
+    int rc = qk_cli_stdin_once("confidence", &seen, truth, "--simulate", 0), first = 0;
+    if (!truth && !rc && nops > 0)
+        rc = qk_cli_stdin_once("confidence", &seen, ops[first++], "QRELS", 0);
+    if (!rc)
+        rc = qk_cli_stdin_once("confidence", &seen, probs, "--probs", 0);
+    for (int i = first; !rc && i < nops; i++)
+        rc = qk_cli_stdin_once("confidence", &seen, ops[i], "RUN", i - first + 1);
+    return rc;
+}
+
 int qk_cmd_confidence(int argc, char **argv)
 {
     qk_conf_opts o;
@@ -602,6 +617,8 @@ int qk_cmd_confidence(int argc, char **argv)
         return qk_cli_usage("confidence", "--probs-out does not go with --simulate (use --pairs-out)");
     if ((rc = qk_cli_no_stdout("confidence", "--pairs-out", pairs_out,
                                "carries the tables; give a file name")) != 0)
+        return rc;
+    if ((rc = stdin_once(truth, o.probs_path, argv + optind, argc - optind)) != 0)
         return rc;
     if (truth) {
         if (argc - optind < 2)

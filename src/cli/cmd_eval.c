@@ -246,6 +246,17 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
         return qk_cli_usage(cmd, "--joint goes with -R draws");
     if (c->trec_mode && (c->format || c->matrix || c->precision_set))
         return qk_cli_usage(cmd, "--format, --matrix and --precision belong to 'qrelkit eval'");
+    {
+        qk_cli_stdin seen = {0};
+        int rc = qk_cli_stdin_once(cmd, &seen, c->zfile, "-Z", 0);
+        if (!rc)
+            rc = qk_cli_stdin_once(cmd, &seen, c->est.joint, "--joint", 0);
+        for (int i = optind; !rc && i < argc; i++)
+            rc = qk_cli_stdin_once(cmd, &seen, argv[i], i == optind ? "QRELS" : "RUN",
+                                   i == optind ? 0 : i - optind);
+        if (rc)
+            return rc;
+    }
     *first_operand = optind;
     return -1;
 }

@@ -217,6 +217,14 @@ int qk_cmd_index(int argc, char **argv)
         return QK_EXIT_USAGE;
     if (optind >= argc)
         return qk_cli_usage(CMD, "missing CORPUS (one or more files, '-' for stdin)");
+    {
+        qk_cli_stdin seen = {0};
+        rc = 0;
+        for (int i = optind; !rc && i < argc; i++)
+            rc = qk_cli_stdin_once(CMD, &seen, argv[i], "CORPUS", i - optind + 1);
+        if (rc)
+            return rc;
+    }
     if (!quiet && isatty(STDERR_FILENO))
         bo.progress = progress;
     if (qk_index_builder_new(out, &bo, &b, &err) != QK_OK)

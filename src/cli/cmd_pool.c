@@ -229,7 +229,13 @@ static int parse(int argc, char **argv, args *a)
     }
     if (a->target > 0 && ((a->o.method != QK_POOL_MTC && a->o.method != QK_POOL_RTC) || !a->judged))
         return qk_cli_usage(CMD, "--target needs --method mtc or rtc, and --judged");
-    return 0;
+    {
+        qk_cli_stdin seen = {0};
+        rc = qk_cli_stdin_once(CMD, &seen, a->judged, "--judged", 0);
+        for (size_t k = 0; !rc && k < a->nruns; k++)
+            rc = qk_cli_stdin_once(CMD, &seen, a->runs[k], "RUN", (int)k + 1);
+    }
+    return rc;
 }
 
 /* --pair A,B: run ids to indices. */

@@ -260,7 +260,15 @@ static int parse(int argc, char **argv, sargs *a)
         if (a->budget_in[b] < 0 || (b && a->budget_in[b] <= a->budget_in[b - 1]))
             return qk_cli_usage(CMD, "--budgets: increasing values >= 0");
     a->o.methods = a->methods;
-    return 0;
+    {
+        qk_cli_stdin seen = {0};
+        int rc = qk_cli_stdin_once(CMD, &seen, a->qrels, "--qrels", 0);
+        if (!rc)
+            rc = qk_cli_stdin_once(CMD, &seen, a->groups, "--groups", 0);
+        for (size_t k = 0; !rc && k < a->nruns; k++)
+            rc = qk_cli_stdin_once(CMD, &seen, a->runs[k], "RUN", (int)k + 1);
+        return rc;
+    }
 }
 
 /* --groups FILE: 'run group' lines, read with the shared line source (gzip,

@@ -13,14 +13,6 @@ typedef struct {
     size_t i;
 } vi;
 
-static int cmp_vi_asc(const void *pa, const void *pb)
-{
-    const vi *a = pa, *b = pb;
-    if (a->v != b->v)
-        return a->v < b->v ? -1 : 1;
-    return a->i < b->i ? -1 : a->i > b->i;
-}
-
 /* Descending by value; equal values keep input order (the documented tie rule). */
 static int cmp_vi_desc(const void *pa, const void *pb)
 {
@@ -30,7 +22,7 @@ static int cmp_vi_desc(const void *pa, const void *pb)
     return a->i < b->i ? -1 : a->i > b->i;
 }
 
-static vi *sorted(const double *x, size_t n, int desc)
+static vi *sorted_desc(const double *x, size_t n)
 {
     vi *p = malloc((n ? n : 1) * sizeof *p);
     if (!p)
@@ -39,26 +31,8 @@ static vi *sorted(const double *x, size_t n, int desc)
         p[i].v = x[i];
         p[i].i = i;
     }
-    qsort(p, n, sizeof *p, desc ? cmp_vi_desc : cmp_vi_asc);
+    qsort(p, n, sizeof *p, cmp_vi_desc);
     return p;
-}
-
-qk_status qk_stats_ranks(const double *x, size_t n, double *ranks, qk_error *err)
-{
-    vi *p = sorted(x, n, 0);
-    size_t i, j;
-    if (!p)
-        return qk_error_set(err, QK_ENOMEM, "out of memory for %zu ranks", n);
-    for (i = 0; i < n; i = j) {
-        double r;
-        for (j = i + 1; j < n && p[j].v == p[i].v; j++)
-            ;
-        r = 0.5 * (double)(i + 1 + j); /* mean of positions i+1 .. j */
-        for (size_t k = i; k < j; k++)
-            ranks[p[k].i] = r;
-    }
-    free(p);
-    return QK_OK;
 }
 
 double qk_stats_pearson(const double *x, const double *y, size_t n)
@@ -119,8 +93,8 @@ qk_status qk_stats_tau_ap(const double *truth, const double *est, size_t n, doub
     *out = NAN;
     if (n < 2)
         return QK_OK;
-    t = sorted(truth, n, 1);
-    e = sorted(est, n, 1);
+    t = sorted_desc(truth, n);
+    e = sorted_desc(est, n);
     trank = malloc(n * sizeof *trank);
     fen = calloc(n, sizeof *fen);
     if (!t || !e || !trank || !fen) {
@@ -153,7 +127,7 @@ out:
 /* Competition rank (1 + number of strictly better systems) of each system. */
 static qk_status top_ranks(const double *x, size_t n, long *rank, qk_error *err)
 {
-    vi *p = sorted(x, n, 1);
+    vi *p = sorted_desc(x, n);
     if (!p)
         return qk_error_set(err, QK_ENOMEM, "out of memory for %zu systems", n);
     for (size_t i = 0; i < n; i++)

@@ -1,5 +1,7 @@
-/* Paired tests on per-topic scores: Student's t and the sign test, the
- * dispatcher over all paired tests, and the helpers they share. */
+/* Paired tests on per-topic scores: Student's t and the sign test, and the
+ * dispatcher over all paired tests. The helpers every paired test shares live
+ * in paired_common.c, so the tests depend on it and this file on the tests,
+ * never the other way round. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,102 +43,44 @@ void qk_stats_test_opts_init(qk_test_opts *o)
     o->exact_max = 25;
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return a < b ? -1 : a > b;
-}
-
-double qk_stats_median_inplace_(double *x, size_t n)
-{
-    if (n == 0)
-        return NAN;
-    qsort(x, n, sizeof *x, cmp_double);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
-
-void qk_stats_diffs_(const double *a, const double *b, size_t n, double *d, double *mean,
-                     double *sd)
-{
-    for (size_t i = 0; i < n; i++)
-        d[i] = a[i] - b[i];
-    *mean = qk_stats_mean_(d, n);
-    *sd = n > 1 ? sqrt(qk_stats_ss_(d, n, *mean) / (double)(n - 1)) : NAN;
-}
-
-void qk_stats_init_result_(qk_test_result *r, double mean, double sd, size_t n)
-{
-    memset(r, 0, sizeof *r);
-    r->mean_diff = mean;
-    r->effect = sd > 0 ? mean / sd : NAN;
-    r->n = (long)n;
-}
-
-int qk_stats_constant_diffs_(qk_test_result *r, double mean, double sd)
-{
-    if (sd != 0)
-        return 0;
-    /* every difference equal: no variance to test against (spec 000a §4.1):
-     * p = 1 when they are all 0, else 0 */
-    r->statistic = mean == 0 ? 0 : copysign(INFINITY, mean);
-    r->p = mean == 0 ? 1.0 : 0.0;
-    r->exact = 1;
-    return 1;
-}
-
-/* Shared front end: check the input, compute the differences. */
-qk_status qk_stats_prepare_(const double *a, const double *b, size_t n, size_t min_n,
-                         double **d, double *mean, double *sd, qk_error *err)
-{
-    if (n < min_n)
-        return qk_error_set(err, QK_ECALC, "a paired test needs at least %zu topics, got %zu",
-                            min_n, n);
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(a[i]) || !isfinite(b[i]))
-            return qk_error_set(err, QK_EINPUT, "topic %zu: score is not a finite number", i + 1);
-    *d = malloc(n * sizeof **d);
-    if (!*d)
-        return qk_error_set(err, QK_ENOMEM, "out of memory for %zu topics", n);
-    qk_stats_diffs_(a, b, n, *d, mean, sd);
-    return QK_OK;
-}
-
 qk_status qk_stats_ttest(const double *a, const double *b, size_t n, qk_test_result *r,
                          qk_error *err)
 {
-    double *d = NULL, mean, sd;
-    qk_status st = qk_stats_prepare_(a, b, n, 2, &d, &mean, &sd, err);
+    qk_diffs_ df;
+    qk_status st = qk_stats_prepare_(a, b, n, 2, &df, err);
     if (st != QK_OK)
         return st;
-    qk_stats_init_result_(r, mean, sd, n);
-    if (!qk_stats_constant_diffs_(r, mean, sd)) {
-        r->statistic = mean / (sd / sqrt((double)n));
+    qk_stats_init_result_(r, &df);
+    if (!qk_stats_constant_diffs_(r, &df)) {
+        r->statistic = df.mean / (df.sd / sqrt((double)n));
         r->p = fmin(1.0, 2.0 * qk_dist_t_sf(fabs(r->statistic), (double)(n - 1)));
     }
-    free(d);
+    free(df.d);
     return QK_OK;
 }
 
 qk_status qk_stats_sign_test(const double *a, const double *b, size_t n, qk_test_result *r,
                              qk_error *err)
 {
-    double *d = NULL, mean, sd;
+    qk_diffs_ df;
     long pos = 0, nz = 0;
-    qk_status st = qk_stats_prepare_(a, b, n, 1, &d, &mean, &sd, err);
+    qk_status st = qk_stats_prepare_(a, b, n, 1, &df, err);
     if (st != QK_OK)
         return st;
-    qk_stats_init_result_(r, mean, sd, n);
-    for (size_t i = 0; i < n; i++) {
-        nz += d[i] != 0;
-        pos += d[i] > 0;
-    }
+    qk_stats_init_result_(r, &df);
+    /* zero differences are dropped, with the Wilcoxon test's tie tolerance */
+    for (size_t i = 0; i < n; i++)
+        if (fabs(df.d[i]) > df.tol) {
+            nz++;
+            pos += df.d[i] > 0;
+        }
     r->n = nz;
     r->statistic = (double)pos;
     r->exact = 1;
     r->p = nz == 0 ? 1.0
                    : fmin(1.0, 2.0 * fmin(qk_dist_binom_cdf(pos, nz, 0.5),
                                           qk_dist_binom_sf(pos, nz, 0.5)));
-    free(d);
+    free(df.d);
     return QK_OK;
 }
 

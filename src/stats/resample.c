@@ -51,19 +51,22 @@ static qk_status perm_exact(const double *d, size_t n, double obs, double *p, qk
 qk_status qk_stats_permutation(const double *a, const double *b, size_t n,
                                const qk_test_opts *o, qk_test_result *r, qk_error *err)
 {
-    double *d = NULL, mean, sd, scale = 0, obs;
+    double *d, scale = 0, obs;
     qk_ksum sum = {0, 0};
-    qk_status st = qk_stats_prepare_(a, b, n, 1, &d, &mean, &sd, err);
+    qk_diffs_ df;
+    qk_status st = qk_stats_prepare_(a, b, n, 1, &df, err);
     if (st != QK_OK)
         return st;
-    qk_stats_init_result_(r, mean, sd, n);
+    d = df.d;
+    qk_stats_init_result_(r, &df);
     for (size_t i = 0; i < n; i++) {
         qk_ksum_add(&sum, d[i]);
         scale += fabs(d[i]);
     }
     /* |mean| and |sum| order the permutations the same way; sums avoid a division */
-    r->statistic = qk_ksum_value(&sum);
-    obs = fabs(r->statistic) - SLACK * scale;
+    obs = fabs(qk_ksum_value(&sum)) - SLACK * scale;
+    /* the sum in the caller's units (inf when it is beyond DBL_MAX) */
+    r->statistic = ldexp(qk_ksum_value(&sum), df.scale);
     if (scale == 0) {
         r->p = 1.0;
         r->exact = 1;
@@ -99,14 +102,18 @@ out:
 qk_status qk_stats_bootstrap(const double *a, const double *b, size_t n, const qk_test_opts *o,
                              qk_test_result *r, qk_error *err)
 {
-    double *d = NULL, *z = NULL, *zs = NULL, mean, sd, tobs;
-    qk_status st = qk_stats_prepare_(a, b, n, 2, &d, &mean, &sd, err);
+    double *d, *z = NULL, *zs = NULL, mean, sd, tobs;
+    qk_diffs_ df;
+    qk_status st = qk_stats_prepare_(a, b, n, 2, &df, err);
     qk_rng rng;
     long hits = 0;
     if (st != QK_OK)
         return st;
-    qk_stats_init_result_(r, mean, sd, n);
-    if (qk_stats_constant_diffs_(r, mean, sd))
+    d = df.d;
+    mean = df.mean; /* scaled units, as d */
+    sd = df.sd;
+    qk_stats_init_result_(r, &df);
+    if (qk_stats_constant_diffs_(r, &df))
         goto out; /* nothing varies, so nothing to resample */
     if (o->trials < 1) {
         st = qk_error_set(err, QK_EUSAGE, "the bootstrap test needs at least 1 trial");

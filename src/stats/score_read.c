@@ -12,6 +12,7 @@
 
 #include "qrelkit/io.h"
 #include "qrelkit/stats.h"
+#include "stats_internal.h"
 
 typedef struct {
     qk_lines *lines;
@@ -115,12 +116,8 @@ int qk_stats_scores_find(const qk_scores *s, const char *run, size_t *index)
 
 static void compute_means(qk_scores *s)
 {
-    for (size_t r = 0; s->v && r < s->nruns; r++) {
-        qk_ksum k = {0, 0};
-        for (size_t t = 0; t < s->ntopics; t++)
-            qk_ksum_add(&k, s->v[r * s->ntopics + t]);
-        s->mean[r] = qk_ksum_value(&k) / (double)s->ntopics;
-    }
+    for (size_t r = 0; s->v && r < s->nruns; r++)
+        s->mean[r] = qk_stats_mean_(s->v + r * s->ntopics, s->ntopics);
 }
 
 qk_status qk_stats_scores_new(size_t nruns, size_t ntopics, const char *const *runs,

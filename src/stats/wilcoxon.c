@@ -2,19 +2,18 @@
  * distribution of W+ (every sign pattern equally likely under H0), counted by
  * dynamic programming over doubled mid-ranks, which are integers even with
  * ties; beyond exact_max non-zero differences the normal approximation with
- * tie and continuity correction is used (spec 000a §4.2). */
+ * tie and continuity correction is used (spec 000a §4.2).
+ *
+ * Ties (among the |d| and with zero) are decided on a tolerance, not on
+ * bit equality: the differences of decimal scores (P@10 = 0.3 - 0.2 against
+ * 0.2 - 0.1) differ in their last bits, and ranking that noise changes W+.
+ * |d| values within QK_STATS_TIE_REL of the largest input score tie. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "qrelkit/distributions.h"
 #include "qrelkit/stats.h"
 #include "stats_internal.h"
-
-static int cmp_double(const void *pa, const void *pb)
-{
-    double x = *(const double *)pa, y = *(const double *)pb;
-    return x < y ? -1 : x > y;
-}
 
 /* P(S <= w2) and P(S >= w2) where S = sum of a random subset of r2[0..n). */
 static qk_status exact_tails(const long *r2, size_t n, long w2, double *lo, double *hi,
@@ -52,13 +51,15 @@ static qk_status exact_tails(const long *r2, size_t n, long w2, double *lo, doub
 qk_status qk_stats_wilcoxon(const double *a, const double *b, size_t n, const qk_test_opts *o,
                             qk_test_result *r, qk_error *err)
 {
-    double *d = NULL, *absd = NULL, *rank = NULL, mean, sd, wplus = 0, ties = 0;
+    double *d, *absd = NULL, *rank = NULL, wplus = 0, ties = 0;
     long *r2 = NULL;
     size_t nr = 0;
-    qk_status st = qk_stats_prepare_(a, b, n, 1, &d, &mean, &sd, err);
+    qk_diffs_ df;
+    qk_status st = qk_stats_prepare_(a, b, n, 1, &df, err);
     if (st != QK_OK)
         return st;
-    qk_stats_init_result_(r, mean, sd, n);
+    d = df.d;
+    qk_stats_init_result_(r, &df);
     absd = malloc(n * sizeof *absd);
     rank = malloc(n * sizeof *rank);
     r2 = malloc(n * sizeof *r2);
@@ -66,9 +67,10 @@ qk_status qk_stats_wilcoxon(const double *a, const double *b, size_t n, const qk
         st = qk_error_set(err, QK_ENOMEM, "out of memory for %zu topics", n);
         goto out;
     }
-    /* zero differences carry no sign and are dropped (Wilcoxon's convention) */
+    /* zero differences carry no sign and are dropped (Wilcoxon's convention);
+     * a difference within the tie tolerance of zero is zero */
     for (size_t i = 0; i < n; i++)
-        if (d[i] != 0) {
+        if (fabs(d[i]) > df.tol) {
             d[nr] = d[i];
             absd[nr++] = fabs(d[i]);
         }
@@ -78,7 +80,7 @@ qk_status qk_stats_wilcoxon(const double *a, const double *b, size_t n, const qk
         r->exact = 1;
         goto out;
     }
-    if ((st = qk_stats_ranks(absd, nr, rank, err)) != QK_OK)
+    if ((st = qk_stats_midranks_(absd, nr, df.tol, rank, &ties, err)) != QK_OK)
         goto out;
     for (size_t i = 0; i < nr; i++) {
         r2[i] = lround(2.0 * rank[i]);
@@ -93,24 +95,16 @@ qk_status qk_stats_wilcoxon(const double *a, const double *b, size_t n, const qk
         r->p = fmin(1.0, 2.0 * fmin(lo, hi));
         r->exact = 1;
     } else {
-        double nn = (double)nr, mu = nn * (nn + 1) / 4.0, var, dev;
         /* tie correction: sum over groups of equal |d| of (t^3 - t) / 48 */
-        qsort(absd, nr, sizeof *absd, cmp_double);
-        for (size_t i = 0, j; i < nr; i = j) {
-            double t;
-            for (j = i + 1; j < nr && absd[j] == absd[i]; j++)
-                ;
-            t = (double)(j - i);
-            ties += t * t * t - t;
-        }
-        var = nn * (nn + 1) * (2 * nn + 1) / 24.0 - ties / 48.0;
+        double nn = (double)nr, mu = nn * (nn + 1) / 4.0, dev;
+        double var = nn * (nn + 1) * (2 * nn + 1) / 24.0 - ties / 48.0;
         dev = wplus - mu;
         if (!o->no_continuity)
             dev = fabs(dev) <= 0.5 ? 0.0 : dev - copysign(0.5, dev);
         r->p = var > 0 ? fmin(1.0, 2.0 * qk_dist_normal_sf(fabs(dev) / sqrt(var))) : 1.0;
     }
 out:
-    free(d);
+    free(df.d);
     free(absd);
     free(rank);
     free(r2);

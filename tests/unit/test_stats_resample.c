@@ -70,12 +70,44 @@ static void test_bootstrap(void **state)
     assert_false(r.exact);
 }
 
+static void test_extreme_magnitudes(void **state)
+{
+    /* Scaling every score by 2^1010 is exact and changes no test statistic:
+     * the p-values on scores near 1e308 must equal those on ordinary scores
+     * (before, a - b and the sums overflowed to inf and p came out 0). */
+    double a[6] = {0.9, 0.5, 0.8, 0.6, 0.7, 0.4}, b[6] = {-0.9, 0.3, 0.1, 0.65, 0.2, 0.5};
+    double A[6], B[6];
+    qk_test_opts o;
+    qk_test_result r1, r2;
+    (void)state;
+    qk_stats_test_opts_init(&o);
+    o.trials = 2000;
+    for (int i = 0; i < 6; i++) {
+        A[i] = ldexp(a[i], 1010);
+        B[i] = ldexp(b[i], 1010);
+    }
+    assert_int_equal(qk_stats_permutation(a, b, 6, &o, &r1, NULL), QK_OK);
+    assert_int_equal(qk_stats_permutation(A, B, 6, &o, &r2, NULL), QK_OK);
+    NEAR(r2.p, r1.p, 0);
+    assert_true(r2.p > 0);
+    o.exact_max = 0; /* the Monte Carlo path */
+    assert_int_equal(qk_stats_permutation(a, b, 6, &o, &r1, NULL), QK_OK);
+    assert_int_equal(qk_stats_permutation(A, B, 6, &o, &r2, NULL), QK_OK);
+    NEAR(r2.p, r1.p, 0);
+    assert_int_equal(qk_stats_bootstrap(a, b, 6, &o, &r1, NULL), QK_OK);
+    assert_int_equal(qk_stats_bootstrap(A, B, 6, &o, &r2, NULL), QK_OK);
+    NEAR(r2.p, r1.p, 0);
+    NEAR(r2.statistic, r1.statistic, 1e-12);
+    assert_true(r2.p > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_perm_exact_small),
         cmocka_unit_test(test_perm_monte_carlo),
         cmocka_unit_test(test_bootstrap),
+        cmocka_unit_test(test_extreme_magnitudes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

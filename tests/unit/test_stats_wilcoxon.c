@@ -98,12 +98,156 @@ static void test_exact_with_ties_and_zeros(void **state)
     NEAR(r.p, 1.0, 0);
 }
 
+/* ---- the exact p against a full enumeration of sign patterns ---------------
+ * Scores are decimals k/den held as doubles (P@10 = k/10), so their
+ * differences carry rounding noise (0.3 - 0.2 != 0.2 - 0.1). The oracle works
+ * on the integers k_a - k_b instead, where ties are exact: doubled mid-ranks
+ * from counting, then every one of the 2^n sign patterns summed. */
+static uint64_t lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *s >> 33;
+}
+
+/* Two-sided exact p of W+ by enumeration; *w2 = doubled observed W+, *nz = non-zero count. */
+static double enumerate_p(const long *dk, size_t n, long *w2, size_t *nz)
+{
+    long r2[32], obs = 0, sum = 0;
+    int pos[32];
+    size_t m = 0;
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < n; i++)
+        if (dk[i] != 0) {
+            long less = 0, eq = 0, v = labs(dk[i]);
+            for (size_t j = 0; j < n; j++)
+                if (dk[j] != 0) {
+                    less += labs(dk[j]) < v;
+                    eq += labs(dk[j]) == v;
+                }
+            r2[m] = 2 * less + eq + 1; /* twice the mean of positions less+1 .. less+eq */
+            pos[m] = dk[i] > 0;
+            obs += pos[m] ? r2[m] : 0;
+            m++;
+        }
+    for (uint64_t mask = 0; mask < ((uint64_t)1 << m); mask++) {
+        sum = 0;
+        for (size_t j = 0; j < m; j++)
+            if (mask >> j & 1)
+                sum += r2[j];
+        lo += sum <= obs;
+        hi += sum >= obs;
+    }
+    *w2 = obs;
+    *nz = m;
+    return fmin(1.0, 2.0 * fmin(lo, hi) / ldexp(1.0, (int)m));
+}
+
+static void check_against_enumeration(int den, int kmax, size_t n, uint64_t seed)
+{
+    double a[32], b[32];
+    long dk[32], w2;
+    size_t nz;
+    qk_test_opts o;
+    qk_test_result r;
+    qk_stats_test_opts_init(&o);
+    for (size_t i = 0; i < n; i++) {
+        long ka = (long)(lcg(&seed) % (uint64_t)(kmax + 1)), kb = (long)(lcg(&seed) % (uint64_t)(kmax + 1));
+        a[i] = (double)ka / den;
+        b[i] = (double)kb / den;
+        dk[i] = ka - kb;
+    }
+    double want = enumerate_p(dk, n, &w2, &nz);
+    assert_int_equal(qk_stats_wilcoxon(a, b, n, &o, &r, NULL), QK_OK);
+    assert_int_equal(r.n, (long)nz);
+    assert_true(r.exact);
+    NEAR(r.statistic, 0.5 * (double)w2, 0);
+    NEAR(r.p, want, 1e-12);
+}
+
+static void test_exact_matches_enumeration(void **state)
+{
+    (void)state;
+    /* P@10-like scores (tenths), and thirds and sevenths, whose differences
+     * are inexact in binary; 20 topics at most, so 2^20 patterns */
+    for (uint64_t seed = 1; seed <= 40; seed++)
+        check_against_enumeration(10, 10, 8 + seed % 9, seed);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        check_against_enumeration(10, 10, 20, 100 + seed);
+        check_against_enumeration(3, 6, 20, 200 + seed);
+        check_against_enumeration(7, 14, 20, 300 + seed);
+    }
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        check_against_enumeration(3, 6, 12, 400 + seed);
+        check_against_enumeration(100, 100, 14, 500 + seed);
+    }
+}
+
+static void test_decimal_near_ties(void **state)
+{
+    /* d = 0.3-0.2, 0.2-0.1, 0.4-0.3, -(0.1), 0.5-0.5+0.2: the four |d| = 0.1
+     * tie (mid-rank 2.5), |0.2| ranks 5; W+ = 3 * 2.5 + 5 = 12.5. Of the 32
+     * sign patterns, W+ >= 12.5 needs rank 5 and three of the four 2.5s:
+     * 4 + 1 = 5, so p = 2 * 5/32. */
+    double a[] = {0.3, 0.2, 0.4, 0.0, 0.7}, b[] = {0.2, 0.1, 0.3, 0.1, 0.5};
+    qk_test_result r;
+    qk_test_opts o;
+    (void)state;
+    qk_stats_test_opts_init(&o);
+    assert_int_equal(qk_stats_wilcoxon(a, b, 5, &o, &r, NULL), QK_OK);
+    assert_int_equal(r.n, 5);
+    NEAR(r.statistic, 12.5, 0);
+    NEAR(r.p, 10.0 / 32.0, 1e-15);
+    /* 0.1 + 0.2 - 0.3 is 5.6e-17, not 0: still a zero difference */
+    {
+        double x[] = {0.1 + 0.2, 0.5, 0.9}, y[] = {0.3, 0.4, 0.6};
+        assert_int_equal(qk_stats_wilcoxon(x, y, 3, &o, &r, NULL), QK_OK);
+        assert_int_equal(r.n, 2);
+        NEAR(r.statistic, 3, 0);
+    }
+    /* the normal approximation's tie correction sees the same groups: 30
+     * differences 0.3-0.2 / 0.2-0.1 alternately, all one tie group of 30:
+     * mid-rank 15.5, W+ = 465, var = 30*31*61/24 - (30^3 - 30)/48 = 1801.875
+     * (= 15.5^2 * 30/4, the variance of 15.5 * Bin(30, 1/2)), mu = 232.5;
+     * two bit-distinct groups of 15 would give var 2223.75 instead */
+    {
+        double x[30], y[30];
+        for (int i = 0; i < 30; i++) {
+            x[i] = i % 2 ? 0.3 : 0.2;
+            y[i] = i % 2 ? 0.2 : 0.1;
+        }
+        assert_int_equal(qk_stats_wilcoxon(x, y, 30, &o, &r, NULL), QK_OK);
+        assert_false(r.exact);
+        NEAR(r.statistic, 465, 0);
+        NEAR(r.p, 2 * qk_dist_normal_sf((465 - 232.5 - 0.5) / sqrt(1801.875)), 1e-15);
+    }
+}
+
+static void test_extreme_magnitudes(void **state)
+{
+    /* scores near 1e308: a - b overflows unless scaled. d = (1.5, 2.7, 0.7,
+     * -0.2)e308, ranks of |d| 3, 4, 2, 1: W+ = 9, P(W+ >= 9) = 2/16 -> p = 0.25 */
+    double a[] = {1e308, 1.5e308, 1.7e308, 0.8e308}, b[] = {-0.5e308, -1.2e308, 1e308, 1e308};
+    qk_test_result r;
+    qk_test_opts o;
+    (void)state;
+    qk_stats_test_opts_init(&o);
+    assert_int_equal(qk_stats_wilcoxon(a, b, 4, &o, &r, NULL), QK_OK);
+    assert_int_equal(r.n, 4);
+    NEAR(r.statistic, 9, 0);
+    NEAR(r.p, 0.25, 1e-15);
+    NEAR(r.mean_diff / 1e308, (1.5 + 2.7 + 0.7 - 0.2) / 4, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact_table), cmocka_unit_test(test_exact_hollander_wolfe),
+        cmocka_unit_test(test_exact_table),
+        cmocka_unit_test(test_exact_hollander_wolfe),
         cmocka_unit_test(test_normal_approximation),
         cmocka_unit_test(test_exact_with_ties_and_zeros),
+        cmocka_unit_test(test_exact_matches_enumeration),
+        cmocka_unit_test(test_decimal_near_ties),
+        cmocka_unit_test(test_extreme_magnitudes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
