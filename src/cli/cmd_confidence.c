@@ -618,7 +618,7 @@ int qk_cmd_confidence(int argc, char **argv)
     if ((rc = qk_cli_no_stdout("confidence", "--pairs-out", pairs_out,
                                "carries the tables; give a file name")) != 0)
         return rc;
-    if ((rc = stdin_once(truth, o.probs_path, argv + optind, argc - optind)) != 0)
+    if ((rc = stdin_once(truth, probs_path, argv + optind, argc - optind)) != 0)
         return rc;
     if (truth) {
         if (argc - optind < 2)
