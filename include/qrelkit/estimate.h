@@ -117,6 +117,42 @@ typedef struct qk_rtc_params {
 } qk_rtc_params;
 void qk_rtc_params_init(qk_rtc_params *p);
 
+/* ---- A topic's document universe (MTC and RTC over k runs) ----------------
+ * n documents; rank[j * n + i] the 1-based rank of document i in run j's top
+ * depth (0: not there), x[i] its judgment (-1 unjudged, 0, 1), p[i] its
+ * probability of relevance. The caller owns the arrays. */
+typedef struct qk_universe {
+    size_t n;
+    long *rank;
+    signed char *x;
+    double *p;
+} qk_universe;
+/* Stage-1 fits per topic, refit only when the judged counts change: start
+ * zeroed, release with qk_rtc_cache_free. Its fields are private. */
+typedef struct qk_rtc_cache {
+    size_t ntop;
+    long depth;
+    double *qstar, *nrel, *nnon;
+} qk_rtc_cache;
+void qk_rtc_cache_free(qk_rtc_cache *c);
+/* Fit RTC's three stages with the k runs as experts over ntop topics and set
+ * p of every unjudged document (judged ones get p = x). */
+qk_status qk_rtc_fit(qk_universe *tp, size_t ntop, size_t k, long depth, const qk_rtc_params *prm,
+                     qk_rtc_cache *cache);
+/* For one topic, len[k] the number of documents run k ranks there (0 when it
+ * lacks the topic): add 1 to count[k] for every run that ranks fewer than
+ * min(depth, the runs' median length, the upper one when nruns is even) - a
+ * "short list" (a thresholded run that stopped early). */
+void qk_count_short_lists(const size_t *len, size_t nruns, size_t depth, size_t *count);
+/* MTC's next document for two systems (rank[0..n) and rank[n..2n) of each
+ * topic's universe), given the weights V^R (vr) and V^N (vn) of every
+ * document: the unjudged document of largest max(|V^R|, |V^N|) over all
+ * topics (divided by rhat[t] when rhat is not NULL, spec 002 Sec. 3.4),
+ * ties to the best rank in either list, then the earlier topic and
+ * document. Returns the weight (0: nothing left), the place in *bt, *bi. */
+double qk_mtc_pick(const qk_universe *ut, size_t ntop, double *const *vr, double *const *vn, const double *rhat,
+                   size_t *bt, size_t *bi);
+
 /* ---- Confidence over runs (qrelkit confidence) ------------------------------
  * The qrels give the judgments; unjudged documents of the union of the runs'
  * top-depth lists get a probability from the model. */

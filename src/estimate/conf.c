@@ -199,7 +199,7 @@ static int size_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-void est_count_short_lists(const size_t *len, size_t nruns, size_t depth, size_t *count)
+void qk_count_short_lists(const size_t *len, size_t nruns, size_t depth, size_t *count)
 {
     size_t ref, *sorted = malloc((nruns ? nruns : 1) * sizeof *sorted);
     if (!sorted || nruns == 0) {
@@ -274,7 +274,7 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
             continue;
         for (size_t k = 0; k < nruns; k++)
             len[k] = rt[k] == (size_t)-1 ? 0 : runs[k].t[rt[k]].n;
-        est_count_short_lists(len, nruns, (size_t)o->depth, r->short_lists);
+        qk_count_short_lists(len, nruns, (size_t)o->depth, r->short_lists);
         ntc++;
         if (build_topic(q, t, runs, rt, nruns, o, &tc[r->ntopics]) != QK_OK ||
             !(r->topics[r->ntopics] = strdup(qid))) {
@@ -285,7 +285,7 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
         r->ntopics++;
     }
     if (o->model == QK_PROB_RTC && r->ntopics > 0 &&
-        (st = est_rtc_fit(ut, r->ntopics, nruns, o->depth, &o->rtc, &cache)) != QK_OK) {
+        (st = qk_rtc_fit(ut, r->ntopics, nruns, o->depth, &o->rtc, &cache)) != QK_OK) {
         st = qk_error_set(err, st, "the RTC model could not be fitted");
         goto out;
     }
@@ -312,7 +312,7 @@ out:
         free_topic(&tc[t]);
     free(tc);
     free(ut);
-    est_rtc_cache_free(&cache);
+    qk_rtc_cache_free(&cache);
     qk_conf_result_free(r);
     for (size_t k = 0; runs && k < nruns; k++)
         est_run_free(&runs[k]);

@@ -138,3 +138,25 @@ double qk_mtc_confidence(double e, double var)
         return e < 0 ? 1.0 : e > 0 ? 0.0 : 0.5;
     return qk_dist_normal_cdf(-e / sqrt(var));
 }
+
+double qk_mtc_pick(const qk_universe *ut, size_t ntop, double *const *vr, double *const *vn,
+                    const double *rhat, size_t *bt, size_t *bi)
+{
+    double best = 0;
+    long brank = 0;
+    for (size_t t = 0; t < ntop; t++)
+        for (size_t i = 0; i < ut[t].n; i++) {
+            double w = fmax(fabs(vr[t][i]), fabs(vn[t][i])) / (rhat ? rhat[t] : 1);
+            long r1 = ut[t].rank[i], r2 = ut[t].rank[ut[t].n + i];
+            long r = r1 > 0 && (r2 <= 0 || r1 < r2) ? r1 : r2;
+            if (ut[t].x[i] >= 0 || w <= 0)
+                continue;
+            if (w > best || (w == best && r < brank)) {
+                best = w;
+                *bt = t;
+                *bi = i;
+                brank = r;
+            }
+        }
+    return best;
+}

@@ -340,7 +340,7 @@ qk_status est_rtc_calibrate(const est_utopic *tp, size_t ntop, size_t j, long de
                  : calibrate_cells(tp, ntop, j, depth, qstar, s, ab);
 }
 
-qk_status est_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, const qk_rtc_params *prm,
+qk_status qk_rtc_fit(est_utopic *tp, size_t ntop, size_t k, long depth, const qk_rtc_params *prm,
                       est_rtc_cache *cache)
 {
     size_t kf = k + (prm->intercept != 0);
@@ -404,7 +404,7 @@ qk_status est_rtc_cache_size(est_rtc_cache *c, size_t ntop, long depth)
     return QK_OK;
 }
 
-void est_rtc_cache_free(est_rtc_cache *c)
+void qk_rtc_cache_free(est_rtc_cache *c)
 {
     free(c->qstar);
     free(c->nrel);

@@ -56,11 +56,11 @@ static void test_micro_example(void **state)
     qk_rtc_params prm;
     (void)state;
     qk_rtc_params_init(&prm);
-    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
+    assert_int_equal(qk_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
     near(p[1], 0.531584, 5e-6); /* b */
     near(p[2], 0.527775, 5e-6); /* c */
     assert_true(p[0] == 1 && p[3] == 0);
-    est_rtc_cache_free(&c);
+    qk_rtc_cache_free(&c);
 }
 
 /* The priors as parameters: the stage-1 pseudo-games enter as counts (so
@@ -88,26 +88,26 @@ static void test_priors(void **state)
         est_rtc_cache c = {0, 0, NULL, NULL, NULL};
         qk_rtc_params_init(&prm);
         prm.lambda_prior = lam[k];
-        assert_int_equal(est_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
+        assert_int_equal(qk_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
         dev[k] = fabs(p[1] - 0.5) + fabs(p[2] - 0.5);
         if (k == 1) { /* the defaults are spec 002 Sec. 4.6 */
             near(p[1], 0.531584, 5e-6);
             near(p[2], 0.527775, 5e-6);
         }
-        est_rtc_cache_free(&c);
+        qk_rtc_cache_free(&c);
     }
     assert_true(dev[0] > dev[1] && dev[1] > dev[2] && dev[2] < 1e-3);
     {
         est_rtc_cache c = {0, 0, NULL, NULL, NULL};
         double b1, b2;
         qk_rtc_params_init(&prm);
-        assert_int_equal(est_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
+        assert_int_equal(qk_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
         b1 = p[1];
         prm.s = 0.05;
-        assert_int_equal(est_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
+        assert_int_equal(qk_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
         b2 = p[1];
         assert_true(fabs(b2 - b1) > 1e-3);
-        est_rtc_cache_free(&c);
+        qk_rtc_cache_free(&c);
     }
 }
 
@@ -121,10 +121,10 @@ static void test_no_judgments_gives_half(void **state)
     qk_rtc_params prm;
     (void)state;
     qk_rtc_params_init(&prm);
-    assert_int_equal(est_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
+    assert_int_equal(qk_rtc_fit(&t, 1, 2, 3, &prm, &c), QK_OK);
     for (int i = 0; i < 3; i++)
         near(p[i], 0.5, 1e-12);
-    est_rtc_cache_free(&c);
+    qk_rtc_cache_free(&c);
 }
 
 /* The experiment's bookkeeping on a tiny collection (2 topics, 4 runs, 3
@@ -285,12 +285,12 @@ static void test_mtc_pick_normalised(void **state)
     est_utopic ut[2] = {{4, r0, x0, p0}, {1, r1, x1, p1}};
     size_t t = 9, i = 9;
     (void)state;
-    near(est_mtc_pick(ut, 2, vr, vn, NULL, &t, &i), 1.333333, 1e-12);
+    near(qk_mtc_pick(ut, 2, vr, vn, NULL, &t, &i), 1.333333, 1e-12);
     assert_true(t == 0 && i == 1);
-    near(est_mtc_pick(ut, 2, vr, vn, rhat, &t, &i), 2.0, 1e-12);
+    near(qk_mtc_pick(ut, 2, vr, vn, rhat, &t, &i), 2.0, 1e-12);
     assert_true(t == 1 && i == 0);
     x1[0] = 0; /* judged documents are never picked */
-    near(est_mtc_pick(ut, 2, vr, vn, rhat, &t, &i), 1.333333 / 2, 1e-12);
+    near(qk_mtc_pick(ut, 2, vr, vn, rhat, &t, &i), 1.333333 / 2, 1e-12);
     assert_true(t == 0 && i == 1);
 }
 

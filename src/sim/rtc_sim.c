@@ -8,7 +8,8 @@
  * (unjudged p = 0.5), RTC (the expert model, refit every refit_every
  * judgments with the two runs as experts, then with all k), and IP (MTC's
  * number of judgments spent in rank order, unjudged = non-relevant). */
-#include "est_internal.h"
+#include "qrelkit/estimate.h"
+#include "qrelkit/io.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -34,6 +35,33 @@ typedef struct gtopic {
     double nrel;        /* relevant in the qrels (AP's denominator) */
 } gtopic;
 
+/* A run as the experiment sees it: each topic's documents at their best
+ * rank (qk_run_unique), pointing into the run. */
+typedef struct est_rtopic {
+    const char *qid;
+    size_t n;
+    const char *const *docnos;
+} est_rtopic;
+typedef struct est_run {
+    const char *runid;
+    size_t ntopics;
+    est_rtopic *t;
+} est_run;
+
+static qk_status run_view(const qk_run *run, est_run *out)
+{
+    size_t nt = qk_run_num_topics(run);
+    out->runid = qk_run_name(run);
+    out->ntopics = nt;
+    if (!(out->t = calloc(nt ? nt : 1, sizeof *out->t)))
+        return QK_ENOMEM;
+    for (size_t t = 0; t < nt; t++) {
+        out->t[t].qid = qk_run_topic_at(run, t)->qid;
+        out->t[t].docnos = qk_run_unique(run, t, &out->t[t].n);
+    }
+    return QK_OK;
+}
+
 typedef struct sim {
     const qk_rtc_sim_opts *o;
     const est_run *runs;
@@ -43,7 +71,7 @@ typedef struct sim {
     gtopic *g;
     double *true_ap;      /* nruns x ntop: sum of precisions at relevant ranks */
     signed char **judged; /* per topic, over the topic's n documents: -1/0/1 */
-    est_rtc_cache cache;
+    qk_rtc_cache cache;
 } sim;
 
 static int str_cmp(const void *a, const void *b)
@@ -84,7 +112,7 @@ static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
                 }
         for (size_t k = 0; k < s->nruns; k++)
             len[k] = rt[k] ? rt[k]->n : 0;
-        est_count_short_lists(len, s->nruns, depth, s->short_lists);
+        qk_count_short_lists(len, s->nruns, depth, s->short_lists);
         free(len);
         u = malloc((cap ? cap : 1) * sizeof *u);
         if (!u) {
@@ -149,7 +177,7 @@ static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
 
 /* The universe of the chosen runs on topic t: documents some of them rank. */
 typedef struct view {
-    est_utopic d;
+    qk_universe d;
     size_t *gi; /* local -> global index */
 } view;
 
@@ -188,13 +216,13 @@ static void free_view(view *v)
     memset(v, 0, sizeof *v);
 }
 
-static void set_prior(est_utopic *d, double prior)
+static void set_prior(qk_universe *d, double prior)
 {
     for (size_t i = 0; i < d->n; i++)
         d->p[i] = d->x[i] >= 0 ? d->x[i] : prior;
 }
 
-static double coef(const est_utopic *d, size_t i, size_t j)
+static double coef(const qk_universe *d, size_t i, size_t j)
 {
     long a1 = d->rank[i], a2 = d->rank[j], b1 = d->rank[d->n + i], b2 = d->rank[d->n + j];
     double a = a1 > 0 && a2 > 0 ? 1.0 / (double)(a1 > a2 ? a1 : a2) : 0;
@@ -202,27 +230,6 @@ static double coef(const est_utopic *d, size_t i, size_t j)
     return a - b;
 }
 
-double est_mtc_pick(const est_utopic *ut, size_t ntop, double *const *vr, double *const *vn,
-                    const double *rhat, size_t *bt, size_t *bi)
-{
-    double best = 0;
-    long brank = 0;
-    for (size_t t = 0; t < ntop; t++)
-        for (size_t i = 0; i < ut[t].n; i++) {
-            double w = fmax(fabs(vr[t][i]), fabs(vn[t][i])) / (rhat ? rhat[t] : 1);
-            long r1 = ut[t].rank[i], r2 = ut[t].rank[ut[t].n + i];
-            long r = r1 > 0 && (r2 <= 0 || r1 < r2) ? r1 : r2;
-            if (ut[t].x[i] >= 0 || w <= 0)
-                continue;
-            if (w > best || (w == best && r < brank)) {
-                best = w;
-                *bt = t;
-                *bi = i;
-                brank = r;
-            }
-        }
-    return best;
-}
 
 /* Acquisition for one pair: MTC document selection; p from the prior (MTC)
  * or the expert model (RTC). Returns the number of judgments. */
@@ -230,7 +237,7 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
 {
     const qk_rtc_sim_opts *o = s->o;
     view *v = calloc(s->ntop, sizeof *v);
-    est_utopic *ut = calloc(s->ntop, sizeof *ut);
+    qk_universe *ut = calloc(s->ntop, sizeof *ut);
     double **vr = calloc(s->ntop, sizeof *vr), **vn = calloc(s->ntop, sizeof *vn);
     double *te = calloc(s->ntop, sizeof *te), *tv = calloc(s->ntop, sizeof *tv);
     double *rh = calloc(s->ntop, sizeof *rh);
@@ -242,7 +249,7 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
         goto out;
     }
     for (size_t t = 0; t < s->ntop && st == QK_OK; t++) {
-        est_utopic *d;
+        qk_universe *d;
         if ((st = make_view(s, t, pair, 2, &v[t])) != QK_OK)
             break;
         d = &v[t].d;
@@ -272,7 +279,7 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
         double e = 0, var = 0, p, best = 0;
         size_t bt = 0, bi = 0;
         if (rtc && it % (size_t)o->refit_every == 0) {
-            if ((st = est_rtc_fit(ut, s->ntop, 2, o->depth, &o->rtc, &s->cache)) != QK_OK)
+            if ((st = qk_rtc_fit(ut, s->ntop, 2, o->depth, &o->rtc, &s->cache)) != QK_OK)
                 break;
             for (size_t t = 0; t < s->ntop; t++) {
                 qk_mtc_dap_moments(ut[t].n, ut[t].p, ut[t].rank, ut[t].rank + ut[t].n, &m);
@@ -289,11 +296,11 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
         if (((p >= o->alpha || 1 - p >= o->alpha) && it >= (size_t)o->min_judged) ||
             (o->budget > 0 && it >= (size_t)o->budget))
             break;
-        best = est_mtc_pick(ut, s->ntop, vr, vn, o->norm_weights ? rh : NULL, &bt, &bi);
+        best = qk_mtc_pick(ut, s->ntop, vr, vn, o->norm_weights ? rh : NULL, &bt, &bi);
         if (best <= 0)
             break; /* nothing left that could change the difference */
         {
-            est_utopic *d = &ut[bt];
+            qk_universe *d = &ut[bt];
             signed char x = s->g[bt].truth[v[bt].gi[bi]];
             d->x[bi] = x;
             d->p[bi] = x;
@@ -384,7 +391,7 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, si
                             qk_rtc_sim_method *out)
 {
     view *v = calloc(s->ntop, sizeof *v);
-    est_utopic *ut = calloc(s->ntop, sizeof *ut);
+    qk_universe *ut = calloc(s->ntop, sizeof *ut);
     double *e = calloc(k * k, sizeof *e), *var = calloc(k * k, sizeof *var), *emap = calloc(k, sizeof *emap);
     double *rel = calloc(s->ntop ? s->ntop : 1, sizeof *rel);
     qk_status st = QK_OK;
@@ -408,7 +415,7 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, si
         }
     }
     if (st == QK_OK && method == QK_SIM_RTC)
-        st = est_rtc_fit(ut, s->ntop, k, s->o->depth, &s->o->rtc, &s->cache);
+        st = qk_rtc_fit(ut, s->ntop, k, s->o->depth, &s->o->rtc, &s->cache);
     for (size_t t = 0; t < s->ntop && st == QK_OK; t++)
         for (size_t i = 0; i < ut[t].n; i++)
             if (ut[t].x[i] < 0) {
@@ -569,8 +576,10 @@ qk_status qk_rtc_simulate(const qk_qrels *q, const qk_run *const *run_in, size_t
     }
     /* pairs_out names runs by qk_run_name: the caller makes them unique */
     for (size_t k = 0; k < nruns; k++)
-        if ((st = est_run_view(run_in[k], &runs[k], err)) != QK_OK)
+        if (run_view(run_in[k], &runs[k]) != QK_OK) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
+        }
     for (int m = 0; m < QK_SIM_METHODS; m++)
         if (!(out->m[m].judged = calloc(o->trials ? o->trials : 1, sizeof *out->m[m].judged)) ||
             !(out->m[m].tau = calloc(o->trials ? o->trials : 1, sizeof *out->m[m].tau))) {
@@ -615,9 +624,9 @@ out:
     free(s.judged);
     free(s.true_ap);
     free(s.similarity);
-    est_rtc_cache_free(&s.cache);
+    qk_rtc_cache_free(&s.cache);
     for (size_t k = 0; k < nruns; k++)
-        est_run_free(&runs[k]);
+        free(runs[k].t);
     free(runs);
     return st;
 }
