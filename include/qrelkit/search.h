@@ -71,6 +71,7 @@ void qk_topics_free(qk_topics *t);
 
 /* ---- Index building ------------------------------------------------------- */
 typedef void (*qk_index_progress_fn)(void *ctx, uint64_t docs, uint64_t bytes);
+typedef void (*qk_index_temp_fn)(void *ctx, const char *path, int created);
 typedef struct qk_index_build_opts {
     qk_text_opts text;
     size_t memory_mb;    /* postings held in memory before a sorted run is spilled (default 256) */
@@ -78,6 +79,14 @@ typedef struct qk_index_build_opts {
     int skip_duplicates; /* a repeated docno: 0 = error, 1 = keep the first (default 0) */
     qk_index_progress_fn progress;
     void *progress_ctx;
+    /* Told each temporary file's path when it is created (created = 1) and
+     * when it is removed or renamed into place (0), so that a program can
+     * remove them when it is interrupted: the library installs no signal
+     * handler. Temporary names carry the process id: DIR/.qkrun-PID-XXXXXX
+     * (spilled runs) and OUT.tmp-PID-XXXXXX (the index being written).
+     * NULL = not told. */
+    qk_index_temp_fn temp_hook;
+    void *temp_ctx;
 } qk_index_build_opts;
 
 typedef struct qk_index_build_stats {

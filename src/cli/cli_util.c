@@ -1,9 +1,13 @@
 #include "cli_util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void qk_cli_errorf(const char *cmd, const char *fmt, ...)
@@ -75,23 +79,38 @@ int qk_cli_out_open(const char *cmd, qk_cli_out *o, const char *path)
 {
     o->path = path;
     snprintf(o->tmp, sizeof o->tmp, "%s.tmp%ld", path, (long)getpid());
+    qk_cli_sweep_stale_for(path);
     if (!(o->f = fopen(o->tmp, "w"))) {
         qk_cli_errorf(cmd, "'%s': cannot write: %s", o->tmp, strerror(errno));
         return QK_EXIT_IO;
     }
+    qk_cli_temp_add(o->tmp);
     return 0;
 }
 
 int qk_cli_out_commit(const char *cmd, qk_cli_out *o)
 {
-    int bad = ferror(o->f);
-    bad |= fclose(o->f) != 0;
+    int bad = ferror(o->f), e = 0;
+    if (fflush(o->f) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (fclose(o->f) != 0) {
+        bad = 1;
+        e = e ? e : errno;
+    }
     o->f = NULL;
     if (bad || rename(o->tmp, o->path) != 0) {
+        e = e ? e : errno;
         remove(o->tmp);
-        qk_cli_errorf(cmd, "'%s': cannot write", o->path);
+        qk_cli_temp_forget(o->tmp);
+        if (e)
+            qk_cli_errorf(cmd, "'%s': cannot write: %s", o->path, strerror(e));
+        else
+            qk_cli_errorf(cmd, "'%s': cannot write", o->path);
         return QK_EXIT_IO;
     }
+    qk_cli_temp_forget(o->tmp);
     return 0;
 }
 
@@ -102,4 +121,169 @@ void qk_cli_out_abort(qk_cli_out *o)
     fclose(o->f);
     o->f = NULL;
     remove(o->tmp);
+    qk_cli_temp_forget(o->tmp);
+}
+
+/* ---- temporary files and signals ------------------------------------------ */
+
+#define TEMP_SLOTS 64
+#define TEMP_PATH_MAX 4096
+static char temp_path[TEMP_SLOTS][TEMP_PATH_MAX];
+static volatile sig_atomic_t temp_used[TEMP_SLOTS];
+
+int qk_cli_temp_add(const char *path)
+{
+    size_t len = strlen(path);
+    if (len >= TEMP_PATH_MAX)
+        return -1;
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (!temp_used[i]) {
+            memcpy(temp_path[i], path, len + 1);
+            /* the path is complete before the handler can see the slot */
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
+            temp_used[i] = 1;
+            return 0;
+        }
+    return -1;
+}
+
+void qk_cli_temp_forget(const char *path)
+{
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (temp_used[i] && strcmp(temp_path[i], path) == 0) {
+            temp_used[i] = 0;
+            return;
+        }
+}
+
+void qk_cli_temp_hook(void *ctx, const char *path, int created)
+{
+    (void)ctx;
+    if (created)
+        qk_cli_temp_add(path);
+    else
+        qk_cli_temp_forget(path);
+}
+
+static void on_signal(int sig)
+{
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (temp_used[i])
+            unlink(temp_path[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void qk_cli_signals_install(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaddset(&sa.sa_mask, sigs[i]);
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction old;
+        /* a signal ignored by the parent (nohup, background shells) stays ignored */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* The process id in name after prefix, when the rest is digits and then
+ * nothing or '-' plus six characters; 0 otherwise. */
+static long stale_pid(const char *name, const char *prefix)
+{
+    size_t pl = strlen(prefix);
+    const char *p;
+    long pid = 0;
+    if (strncmp(name, prefix, pl) != 0)
+        return 0;
+    p = name + pl;
+    if (*p < '1' || *p > '9')
+        return 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        pid = pid * 10 + (*p - '0');
+        if (pid > 1L << 31)
+            return 0;
+    }
+    if (*p == '\0' || (*p == '-' && strlen(p + 1) == 6))
+        return pid;
+    return 0;
+}
+
+void qk_cli_sweep_stale(const char *dir, const char *prefix)
+{
+    const char *d = dir && *dir ? dir : ".";
+    DIR *dp = opendir(d);
+    struct dirent *de;
+    if (!dp)
+        return;
+    while ((de = readdir(dp)) != NULL) {
+        long pid = stale_pid(de->d_name, prefix);
+        char path[TEMP_PATH_MAX];
+        if (pid <= 0 || pid == (long)getpid() || !(kill((pid_t)pid, 0) != 0 && errno == ESRCH))
+            continue;
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", d, de->d_name) < sizeof path)
+            unlink(path);
+    }
+    closedir(dp);
+}
+
+void qk_cli_sweep_stale_for(const char *out)
+{
+    const char *slash = strrchr(out, '/');
+    const char *base = slash ? slash + 1 : out;
+    char dir[TEMP_PATH_MAX], prefix[TEMP_PATH_MAX];
+    size_t dl = slash ? (size_t)(slash - out) + (slash == out) : 1;
+    if (!*base || dl >= sizeof dir || strlen(base) + 8 >= sizeof prefix)
+        return;
+    if (slash)
+        memcpy(dir, out, dl);
+    else
+        dir[0] = '.';
+    dir[dl] = '\0';
+    snprintf(prefix, sizeof prefix, "%s.tmp", base);
+    qk_cli_sweep_stale(dir, prefix);
+    snprintf(prefix, sizeof prefix, "%s.tmp-", base);
+    qk_cli_sweep_stale(dir, prefix);
+}
+
+/* ---- outputs that are inputs ---------------------------------------------- */
+
+int qk_cli_check_output(const char *cmd, const char *opt, const char *out, const char *const *ins,
+                        size_t nin)
+{
+    struct stat so, si;
+    if (!out || qk_cli_is_stdout(out) || stat(out, &so) != 0)
+        return 0;
+    for (size_t i = 0; i < nin; i++) {
+        if (!ins[i] || qk_cli_is_stdout(ins[i]) || stat(ins[i], &si) != 0)
+            continue;
+        if (so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
+            qk_cli_errorf(cmd, "%s '%s' is the input '%s': writing it would destroy the input; "
+                               "choose another output",
+                          opt, out, ins[i]);
+            return QK_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+/* ---- standard output ------------------------------------------------------ */
+
+
+int qk_cli_flush_stdout(const char *cmd)
+{
+    int e = 0;
+    if (fflush(stdout) != 0)
+        e = errno;
+    if (ferror(stdout)) {
+        fprintf(stderr, "qrelkit%s%s: standard output: cannot write%s%s\n", cmd ? " " : "", cmd ? cmd : "",
+                e ? ": " : "", e ? strerror(e) : "");
+        return QK_EXIT_IO;
+    }
+    return 0;
 }

@@ -53,4 +53,42 @@ int qk_cli_out_commit(const char *cmd, qk_cli_out *o);
 /* Close if open and remove the temporary (safe after commit or a failed open). */
 void qk_cli_out_abort(qk_cli_out *o);
 
+/* Temporary files the program would leave behind if killed. main installs
+ * handlers for SIGINT, SIGTERM and SIGHUP (qk_cli_signals_install) that
+ * remove every registered path, then die of the same signal. The registry
+ * is a fixed table written before the handler may read it, so the handler
+ * only calls unlink, signal and raise (async-signal-safe). */
+void qk_cli_signals_install(void);
+/* Register path (copied); 0, or -1 when the table is full or path too long
+ * (the file is then just not cleaned on a signal). */
+int qk_cli_temp_add(const char *path);
+/* Forget path (after it was renamed or removed). */
+void qk_cli_temp_forget(const char *path);
+/* qk_index_temp_fn that feeds the registry (ctx unused). */
+void qk_cli_temp_hook(void *ctx, const char *path, int created);
+/* Remove the temporary files a killed qrelkit left in dir: names made of
+ * prefix, a process id, then nothing or '-' and six characters (mkstemp),
+ * whose process no longer exists (kill(pid, 0) fails with ESRCH). dir NULL
+ * means ".". Errors are ignored: this is tidying, not the command's work. */
+void qk_cli_sweep_stale(const char *dir, const char *prefix);
+/* qk_cli_sweep_stale for the temporaries of output path out: OUT.tmpPID
+ * (qk_cli_out) and OUT.tmp-PID-XXXXXX, in out's directory. */
+void qk_cli_sweep_stale_for(const char *out);
+
+/* Refuse an output that is one of the inputs: same file by device and
+ * inode (stat follows symbolic links, and hard links share the inode), so
+ * 'index -o X X', a link to X or ./X are all caught. opt names the output
+ * option ("-o"); ins[0..nin) are input paths ('-' and NULL skipped). An
+ * output that does not exist yet is fine. Prints "OPT 'OUT' is the input
+ * 'IN': writing it would destroy the input; choose another output" and
+ * returns QK_EXIT_USAGE, else 0. */
+int qk_cli_check_output(const char *cmd, const char *opt, const char *out, const char *const *ins,
+                        size_t nin);
+
+/* Flush standard output and report a write error on it (a full disk, a
+ * closed pipe, /dev/full): 0, or prints "standard output: cannot write:
+ * REASON" and returns QK_EXIT_IO. main calls it after every command; cmd
+ * NULL prints just "qrelkit:". */
+int qk_cli_flush_stdout(const char *cmd);
+
 #endif

@@ -157,6 +157,29 @@ static int add_corpora(qk_index_builder *b, char **paths, int n, const qk_corpus
     return QK_EXIT_OK;
 }
 
+/* Before building: refuse an output that is one of the corpora, remove
+ * what killed runs left (spilled runs, half-written indexes whose process
+ * is gone) and have the builder's temporary files registered for removal
+ * on SIGINT/SIGTERM. */
+static int prepare_output(const char *out, const char *const *corpora, size_t n, qk_index_build_opts *bo)
+{
+    const char *slash = strrchr(out, '/');
+    char dir[4096];
+    int rc = qk_cli_check_output(CMD, "-o", out, corpora, n);
+    if (rc != 0)
+        return rc;
+    if (bo->tmp_dir)
+        snprintf(dir, sizeof dir, "%s", bo->tmp_dir);
+    else if (slash)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - out) + (slash == out), out);
+    else
+        snprintf(dir, sizeof dir, ".");
+    qk_cli_sweep_stale(dir, ".qkrun-");
+    qk_cli_sweep_stale_for(out);
+    bo->temp_hook = qk_cli_temp_hook;
+    return 0;
+}
+
 int qk_cmd_index(int argc, char **argv)
 {
     qk_index_build_opts bo;
@@ -219,6 +242,8 @@ int qk_cmd_index(int argc, char **argv)
         return qk_cli_usage(CMD, "missing CORPUS (one or more files, '-' for stdin)");
     if (!quiet && isatty(STDERR_FILENO))
         bo.progress = progress;
+    if ((rc = prepare_output(out, (const char *const *)argv + optind, (size_t)(argc - optind), &bo)) != 0)
+        return rc;
     if (qk_index_builder_new(out, &bo, &b, &err) != QK_OK)
         return qk_cli_fail(CMD, &err);
     rc = add_corpora(b, argv + optind, argc - optind, &co, &bytes);
