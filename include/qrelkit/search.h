@@ -71,7 +71,6 @@ void qk_topics_free(qk_topics *t);
 
 /* ---- Index building ------------------------------------------------------- */
 typedef void (*qk_index_progress_fn)(void *ctx, uint64_t docs, uint64_t bytes);
-typedef void (*qk_index_temp_fn)(void *ctx, const char *path, int created);
 typedef struct qk_index_build_opts {
     qk_text_opts text;
     size_t memory_mb;    /* postings held in memory before a sorted run is spilled (default 256) */
@@ -79,14 +78,6 @@ typedef struct qk_index_build_opts {
     int skip_duplicates; /* a repeated docno: 0 = error, 1 = keep the first (default 0) */
     qk_index_progress_fn progress;
     void *progress_ctx;
-    /* Told each temporary file's path when it is created (created = 1) and
-     * when it is removed or renamed into place (0), so that a program can
-     * remove them when it is interrupted: the library installs no signal
-     * handler. Temporary names carry the process id: DIR/.qkrun-PID-XXXXXX
-     * (spilled runs) and OUT.tmp-PID-XXXXXX (the index being written).
-     * NULL = not told. */
-    qk_index_temp_fn temp_hook;
-    void *temp_ctx;
 } qk_index_build_opts;
 
 typedef struct qk_index_build_stats {
@@ -104,7 +95,9 @@ qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *
  * Documents get ids in the order added. */
 qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t docno_len, const char *text,
                                size_t text_len, qk_error *err);
-/* Merge, write the file under a temporary name and rename it to out_path. */
+/* Merge, write the file under a temporary name and rename it to out_path.
+ * Temporary files (OUT.tmp-PID-XXXXXX, spilled runs DIR/.qkrun-PID-XXXXXX)
+ * are announced to qk_temp_hook_set's hook. */
 qk_status qk_index_builder_finish(qk_index_builder *b, qk_index_build_stats *stats, qk_error *err);
 /* Frees; removes temporary files when finish was not called or failed. */
 void qk_index_builder_free(qk_index_builder *b);

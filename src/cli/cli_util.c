@@ -77,11 +77,22 @@ int qk_cli_no_stdout(const char *cmd, const char *opt, const char *path, const c
 
 int qk_cli_out_open(const char *cmd, qk_cli_out *o, const char *path)
 {
+    struct stat st;
     o->path = path;
+    /* A device or a pipe (/dev/null, /dev/full, a FIFO) is written in place:
+     * renaming a file over it would replace the device itself. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        o->tmp[0] = '\0';
+        if (!(o->f = fopen(path, "w"))) {
+            qk_cli_errorf(cmd, "'%s': cannot write: %s", path, strerror(errno));
+            return QK_EXIT_IO;
+        }
+        return 0;
+    }
     snprintf(o->tmp, sizeof o->tmp, "%s.tmp%ld", path, (long)getpid());
     qk_cli_sweep_stale_for(path);
     if (!(o->f = fopen(o->tmp, "w"))) {
-        qk_cli_errorf(cmd, "'%s': cannot write: %s", o->tmp, strerror(errno));
+        qk_cli_errorf(cmd, "'%s': cannot write: %s", path, strerror(errno));
         return QK_EXIT_IO;
     }
     qk_cli_temp_add(o->tmp);
@@ -91,6 +102,7 @@ int qk_cli_out_open(const char *cmd, qk_cli_out *o, const char *path)
 int qk_cli_out_commit(const char *cmd, qk_cli_out *o)
 {
     int bad = ferror(o->f), e = 0;
+    errno = 0;
     if (fflush(o->f) != 0) {
         bad = 1;
         e = errno;
@@ -100,6 +112,12 @@ int qk_cli_out_commit(const char *cmd, qk_cli_out *o)
         e = e ? e : errno;
     }
     o->f = NULL;
+    if (!o->tmp[0]) {
+        if (!bad)
+            return 0;
+        qk_cli_errorf(cmd, "'%s': cannot write%s%s", o->path, e ? ": " : "", e ? strerror(e) : "");
+        return QK_EXIT_IO;
+    }
     if (bad || rename(o->tmp, o->path) != 0) {
         e = e ? e : errno;
         remove(o->tmp);
@@ -120,6 +138,8 @@ void qk_cli_out_abort(qk_cli_out *o)
         return;
     fclose(o->f);
     o->f = NULL;
+    if (!o->tmp[0])
+        return;
     remove(o->tmp);
     qk_cli_temp_forget(o->tmp);
 }
@@ -131,27 +151,29 @@ void qk_cli_out_abort(qk_cli_out *o)
 static char temp_path[TEMP_SLOTS][TEMP_PATH_MAX];
 static volatile sig_atomic_t temp_used[TEMP_SLOTS];
 
+/* Slot states: 0 free, 2 being filled, 1 in use (the handler reads only 1). */
 int qk_cli_temp_add(const char *path)
 {
     size_t len = strlen(path);
     if (len >= TEMP_PATH_MAX)
         return -1;
-    for (int i = 0; i < TEMP_SLOTS; i++)
-        if (!temp_used[i]) {
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        sig_atomic_t expect = 0;
+        if (__atomic_compare_exchange_n(&temp_used[i], &expect, 2, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
             memcpy(temp_path[i], path, len + 1);
             /* the path is complete before the handler can see the slot */
-            __atomic_signal_fence(__ATOMIC_SEQ_CST);
-            temp_used[i] = 1;
+            __atomic_store_n(&temp_used[i], 1, __ATOMIC_SEQ_CST);
             return 0;
         }
+    }
     return -1;
 }
 
 void qk_cli_temp_forget(const char *path)
 {
     for (int i = 0; i < TEMP_SLOTS; i++)
-        if (temp_used[i] && strcmp(temp_path[i], path) == 0) {
-            temp_used[i] = 0;
+        if (__atomic_load_n(&temp_used[i], __ATOMIC_SEQ_CST) == 1 && strcmp(temp_path[i], path) == 0) {
+            __atomic_store_n(&temp_used[i], 0, __ATOMIC_SEQ_CST);
             return;
         }
 }
@@ -168,7 +190,7 @@ void qk_cli_temp_hook(void *ctx, const char *path, int created)
 static void on_signal(int sig)
 {
     for (int i = 0; i < TEMP_SLOTS; i++)
-        if (temp_used[i])
+        if (temp_used[i] == 1)
             unlink(temp_path[i]);
     signal(sig, SIG_DFL);
     raise(sig);
@@ -192,16 +214,12 @@ void qk_cli_signals_install(void)
     }
 }
 
-/* The process id in name after prefix, when the rest is digits and then
- * nothing or '-' plus six characters; 0 otherwise. */
-static long stale_pid(const char *name, const char *prefix)
+/* The process id at p, when p is digits and then nothing or '-' plus 1 to
+ * 16 letters or digits; 0 otherwise. */
+static long pid_at(const char *p)
 {
-    size_t pl = strlen(prefix);
-    const char *p;
     long pid = 0;
-    if (strncmp(name, prefix, pl) != 0)
-        return 0;
-    p = name + pl;
+    size_t rest;
     if (*p < '1' || *p > '9')
         return 0;
     for (; *p >= '0' && *p <= '9'; p++) {
@@ -209,12 +227,23 @@ static long stale_pid(const char *name, const char *prefix)
         if (pid > 1L << 31)
             return 0;
     }
-    if (*p == '\0' || (*p == '-' && strlen(p + 1) == 6))
+    if (*p == '\0')
         return pid;
-    return 0;
+    if (*p != '-')
+        return 0;
+    for (rest = 0, p++; *p; p++, rest++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+            return 0;
+    return rest >= 1 && rest <= 16 ? pid : 0;
 }
 
-void qk_cli_sweep_stale(const char *dir, const char *prefix)
+/* True when pid is another process that no longer exists. */
+static int dead(long pid)
+{
+    return pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+static void sweep(const char *dir, const char *prefix, const char *marker)
 {
     const char *d = dir && *dir ? dir : ".";
     DIR *dp = opendir(d);
@@ -222,15 +251,26 @@ void qk_cli_sweep_stale(const char *dir, const char *prefix)
     if (!dp)
         return;
     while ((de = readdir(dp)) != NULL) {
-        long pid = stale_pid(de->d_name, prefix);
+        const char *at = NULL;
         char path[TEMP_PATH_MAX];
-        if (pid <= 0 || pid == (long)getpid() || !(kill((pid_t)pid, 0) != 0 && errno == ESRCH))
+        if (prefix) {
+            if (strncmp(de->d_name, prefix, strlen(prefix)) == 0)
+                at = de->d_name + strlen(prefix);
+        } else {
+            for (const char *m = strstr(de->d_name, marker); m; m = strstr(m + 1, marker))
+                at = m + strlen(marker);
+        }
+        if (!at || !dead(pid_at(at)))
             continue;
         if ((size_t)snprintf(path, sizeof path, "%s/%s", d, de->d_name) < sizeof path)
             unlink(path);
     }
     closedir(dp);
 }
+
+void qk_cli_sweep_stale(const char *dir, const char *prefix) { sweep(dir, prefix, NULL); }
+
+void qk_cli_sweep_stale_marked(const char *dir, const char *marker) { sweep(dir, NULL, marker); }
 
 void qk_cli_sweep_stale_for(const char *out)
 {
@@ -270,6 +310,17 @@ int qk_cli_check_output(const char *cmd, const char *opt, const char *out, const
         }
     }
     return 0;
+}
+
+int qk_cli_check_renamable(const char *cmd, const char *opt, const char *path)
+{
+    struct stat st;
+    if (!path || qk_cli_is_stdout(path) || stat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return 0;
+    qk_cli_errorf(cmd, "%s '%s' is not a regular file: the output is written under a temporary name and "
+                       "renamed over it, which would replace it",
+                  opt, path);
+    return QK_EXIT_USAGE;
 }
 
 /* ---- standard output ------------------------------------------------------ */

@@ -39,13 +39,17 @@ int qk_cli_no_stdout(const char *cmd, const char *opt, const char *path, const c
 
 /* An output file written under a temporary name (PATH.tmpPID) and renamed
  * into place only when complete, so a failed run never leaves half a file
- * under the name asked for. Open, write to o->f, then commit or abort. */
+ * under the name asked for. Open, write to o->f, then commit or abort.
+ * The temporary is registered for removal on SIGINT/SIGTERM, and those of
+ * dead processes for the same PATH are removed on open. An existing PATH
+ * that is not a regular file (/dev/null, /dev/full, a FIFO) is written in
+ * place (tmp is then ""): renaming over it would replace the device. */
 typedef struct qk_cli_out {
     FILE *f;
     const char *path;
     char tmp[4096];
 } qk_cli_out;
-/* 0, or prints "'TMP': cannot write: REASON" and returns QK_EXIT_IO. */
+/* 0, or prints "'PATH': cannot write: REASON" and returns QK_EXIT_IO. */
 int qk_cli_out_open(const char *cmd, qk_cli_out *o, const char *path);
 /* Close, check for delayed write errors, rename into place: 0, or prints
  * "'PATH': cannot write" and returns QK_EXIT_IO (the temporary is removed). */
@@ -64,13 +68,17 @@ void qk_cli_signals_install(void);
 int qk_cli_temp_add(const char *path);
 /* Forget path (after it was renamed or removed). */
 void qk_cli_temp_forget(const char *path);
-/* qk_index_temp_fn that feeds the registry (ctx unused). */
+/* qk_temp_hook_fn that feeds the registry (ctx unused); thread-safe. */
 void qk_cli_temp_hook(void *ctx, const char *path, int created);
 /* Remove the temporary files a killed qrelkit left in dir: names made of
- * prefix, a process id, then nothing or '-' and six characters (mkstemp),
+ * prefix, a process id, then nothing or '-' and 1 to 16 letters or digits,
  * whose process no longer exists (kill(pid, 0) fails with ESRCH). dir NULL
  * means ".". Errors are ignored: this is tidying, not the command's work. */
 void qk_cli_sweep_stale(const char *dir, const char *prefix);
+/* The same for names NAME + marker + PID + nothing or '-' and 1 to 16
+ * letters or digits (the last marker in the name counts): the simulators'
+ * NAME.tmpPID-N. */
+void qk_cli_sweep_stale_marked(const char *dir, const char *marker);
 /* qk_cli_sweep_stale for the temporaries of output path out: OUT.tmpPID
  * (qk_cli_out) and OUT.tmp-PID-XXXXXX, in out's directory. */
 void qk_cli_sweep_stale_for(const char *out);
@@ -84,6 +92,12 @@ void qk_cli_sweep_stale_for(const char *out);
  * returns QK_EXIT_USAGE, else 0. */
 int qk_cli_check_output(const char *cmd, const char *opt, const char *out, const char *const *ins,
                         size_t nin);
+
+/* For outputs written under a temporary name and renamed over the path: an
+ * existing path that is not a regular file (/dev/null, a device, a FIFO,
+ * a directory) would be replaced, not written. Prints "OPT 'PATH' is not a
+ * regular file: ..." and returns QK_EXIT_USAGE, else 0. */
+int qk_cli_check_renamable(const char *cmd, const char *opt, const char *path);
 
 /* Flush standard output and report a write error on it (a full disk, a
  * closed pipe, /dev/full): 0, or prints "standard output: cannot write:

@@ -157,16 +157,17 @@ static int add_corpora(qk_index_builder *b, char **paths, int n, const qk_corpus
     return QK_EXIT_OK;
 }
 
-/* Before building: refuse an output that is one of the corpora, remove
- * what killed runs left (spilled runs, half-written indexes whose process
- * is gone) and have the builder's temporary files registered for removal
- * on SIGINT/SIGTERM. */
-static int prepare_output(const char *out, const char *const *corpora, size_t n, qk_index_build_opts *bo)
+/* Before building: refuse an output that is one of the corpora or not a
+ * regular file (the index is renamed over it), and remove what killed runs
+ * left (spilled runs, half-written indexes whose process is gone). The
+ * temporaries of this run are removed on signals through the library's
+ * temp hook (set in main). */
+static int prepare_output(const char *out, const char *const *corpora, size_t n, const qk_index_build_opts *bo)
 {
     const char *slash = strrchr(out, '/');
     char dir[4096];
     int rc = qk_cli_check_output(CMD, "-o", out, corpora, n);
-    if (rc != 0)
+    if (rc != 0 || (rc = qk_cli_check_renamable(CMD, "-o", out)) != 0)
         return rc;
     if (bo->tmp_dir)
         snprintf(dir, sizeof dir, "%s", bo->tmp_dir);
@@ -176,7 +177,6 @@ static int prepare_output(const char *out, const char *const *corpora, size_t n,
         snprintf(dir, sizeof dir, ".");
     qk_cli_sweep_stale(dir, ".qkrun-");
     qk_cli_sweep_stale_for(out);
-    bo->temp_hook = qk_cli_temp_hook;
     return 0;
 }
 

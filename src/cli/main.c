@@ -90,5 +90,6 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
     qk_cli_signals_install();
+    qk_temp_hook_set(qk_cli_temp_hook, NULL);
     return finish(NULL, run(argc, argv));
 }

@@ -46,7 +46,5 @@ qk_status qk_build_sort_pool(const qk_strpool *pool, uint32_t **out);
 void qk_build_segment_reset(qk_index_builder *b);
 qk_status qk_build_sorted_terms(qk_index_builder *b, uint32_t **out);
 qk_status qk_build_spill(qk_index_builder *b, qk_error *err);
-/* Tell the options' temp_hook about a temporary file (created 1, gone 0). */
-void qk_build_temp_event(const qk_index_builder *b, const char *path, int created);
 
 #endif

@@ -27,14 +27,6 @@ void qk_index_build_opts_init(qk_index_build_opts *o)
     o->skip_duplicates = 0;
     o->progress = NULL;
     o->progress_ctx = NULL;
-    o->temp_hook = NULL;
-    o->temp_ctx = NULL;
-}
-
-void qk_build_temp_event(const qk_index_builder *b, const char *path, int created)
-{
-    if (b->o.temp_hook)
-        b->o.temp_hook(b->o.temp_ctx, path, created);
 }
 
 qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *o, qk_index_builder **out,
@@ -73,7 +65,7 @@ void qk_index_builder_free(qk_index_builder *b)
         return;
     for (size_t i = 0; i < b->nruns; i++) {
         unlink(b->run_paths[i]);
-        qk_build_temp_event(b, b->run_paths[i], 0);
+        qk_temp_note(b->run_paths[i], 0);
         free(b->run_paths[i]);
     }
     free(b->run_paths);
@@ -260,14 +252,14 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
     }
     sprintf(path, "%s/.qkrun-%ld-XXXXXX", b->run_dir, (long)getpid());
     if ((fd = mkstemp(path)) >= 0)
-        qk_build_temp_event(b, path, 1);
+        qk_temp_note(path, 1);
     if (fd < 0 || !(f = fdopen(fd, "wb"))) {
         st = qk_error_set(err, QK_EIO, "cannot create a temporary run in '%s': %s", b->run_dir,
                           strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(path);
-            qk_build_temp_event(b, path, 0);
+            qk_temp_note(path, 0);
         }
         goto out;
     }

@@ -447,7 +447,7 @@ qk_status qk_index_builder_finish(qk_index_builder *b, qk_index_build_stats *sta
         free(tmp);
         return st;
     }
-    qk_build_temp_event(b, tmp, 1);
+    qk_temp_note(tmp, 1);
     fchmod(fd, 0644);
     st = write_file(b, fd, tmp, stats, err);
     if (close(fd) != 0 && st == QK_OK)
@@ -456,7 +456,7 @@ qk_status qk_index_builder_finish(qk_index_builder *b, qk_index_build_stats *sta
         st = qk_error_set(err, QK_EIO, "cannot rename '%s' to '%s': %s", tmp, b->out_path, strerror(errno));
     if (st != QK_OK)
         unlink(tmp);
-    qk_build_temp_event(b, tmp, 0);
+    qk_temp_note(tmp, 0);
     free(tmp);
     return st;
 }
