@@ -86,6 +86,19 @@ double qk_rng_normal(qk_rng *r);
  * Grows geometrically. Returns QK_OK or QK_ENOMEM (then *ptr is unchanged). */
 qk_status qk_grow(void **ptr, size_t *cap, size_t need, size_t elsize);
 
+/* ---- Temporary files ---------------------------------------------------- */
+/* Some outputs (an index and its spilled runs, simulation files) are written
+ * under a temporary name that carries the process id, and renamed when
+ * complete. A program that wants them removed when it is interrupted sets a
+ * hook: it is told each temporary path when the file is created (created = 1)
+ * and when it is removed or renamed into place (0). The library installs no
+ * signal handler. Process-wide; set it before work starts (the hook may be
+ * called from several threads at once). fn NULL = no hook (the default). */
+typedef void (*qk_temp_hook_fn)(void *ctx, const char *path, int created);
+void qk_temp_hook_set(qk_temp_hook_fn fn, void *ctx);
+/* For the library's writers: pass one event to the hook, if any. */
+void qk_temp_note(const char *path, int created);
+
 /* ---- Numbers ------------------------------------------------------------ */
 /* Kahan–Babuska (Neumaier) compensated sum. */
 typedef struct qk_ksum {

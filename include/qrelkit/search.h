@@ -57,7 +57,9 @@ qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *
  * Documents get ids in the order added. */
 qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t docno_len, const char *text,
                                size_t text_len, qk_error *err);
-/* Merge, write the file under a temporary name and rename it to out_path. */
+/* Merge, write the file under a temporary name and rename it to out_path.
+ * Temporary files (OUT.tmp-PID-XXXXXX, spilled runs DIR/.qkrun-PID-XXXXXX)
+ * are announced to qk_temp_hook_set's hook. */
 qk_status qk_index_builder_finish(qk_index_builder *b, qk_index_build_stats *stats, qk_error *err);
 /* Frees; removes temporary files when finish was not called or failed. */
 void qk_index_builder_free(qk_index_builder *b);

@@ -1,10 +1,13 @@
 #include "cli_util.h"
 
+#include <dirent.h>
 #include <errno.h>
-#include <stdlib.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void qk_cli_errorf(const char *cmd, const char *fmt, ...)
@@ -90,25 +93,58 @@ int qk_cli_no_stdout(const char *cmd, const char *opt, const char *path, const c
 
 int qk_cli_out_open(const char *cmd, qk_cli_out *o, const char *path)
 {
+    struct stat st;
     o->path = path;
+    /* A device or a pipe (/dev/null, /dev/full, a FIFO) is written in place:
+     * renaming a file over it would replace the device itself. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        o->tmp[0] = '\0';
+        if (!(o->f = fopen(path, "w"))) {
+            qk_cli_errorf(cmd, "'%s': cannot write: %s", path, strerror(errno));
+            return QK_EXIT_IO;
+        }
+        return 0;
+    }
     snprintf(o->tmp, sizeof o->tmp, "%s.tmp%ld", path, (long)getpid());
+    qk_cli_sweep_stale_for(path);
     if (!(o->f = fopen(o->tmp, "w"))) {
-        qk_cli_errorf(cmd, "'%s': cannot write: %s", o->tmp, strerror(errno));
+        qk_cli_errorf(cmd, "'%s': cannot write: %s", path, strerror(errno));
         return QK_EXIT_IO;
     }
+    qk_cli_temp_add(o->tmp);
     return 0;
 }
 
 int qk_cli_out_commit(const char *cmd, qk_cli_out *o)
 {
-    int bad = ferror(o->f);
-    bad |= fclose(o->f) != 0;
+    int bad = ferror(o->f), e = 0;
+    errno = 0;
+    if (fflush(o->f) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (fclose(o->f) != 0) {
+        bad = 1;
+        e = e ? e : errno;
+    }
     o->f = NULL;
-    if (bad || rename(o->tmp, o->path) != 0) {
-        remove(o->tmp);
-        qk_cli_errorf(cmd, "'%s': cannot write", o->path);
+    if (!o->tmp[0]) {
+        if (!bad)
+            return 0;
+        qk_cli_errorf(cmd, "'%s': cannot write%s%s", o->path, e ? ": " : "", e ? strerror(e) : "");
         return QK_EXIT_IO;
     }
+    if (bad || rename(o->tmp, o->path) != 0) {
+        e = e ? e : errno;
+        remove(o->tmp);
+        qk_cli_temp_forget(o->tmp);
+        if (e)
+            qk_cli_errorf(cmd, "'%s': cannot write: %s", o->path, strerror(e));
+        else
+            qk_cli_errorf(cmd, "'%s': cannot write", o->path);
+        return QK_EXIT_IO;
+    }
+    qk_cli_temp_forget(o->tmp);
     return 0;
 }
 
@@ -118,7 +154,205 @@ void qk_cli_out_abort(qk_cli_out *o)
         return;
     fclose(o->f);
     o->f = NULL;
+    if (!o->tmp[0])
+        return;
     remove(o->tmp);
+    qk_cli_temp_forget(o->tmp);
+}
+
+/* ---- temporary files and signals ------------------------------------------ */
+
+#define TEMP_SLOTS 64
+#define TEMP_PATH_MAX 4096
+static char temp_path[TEMP_SLOTS][TEMP_PATH_MAX];
+static volatile sig_atomic_t temp_used[TEMP_SLOTS];
+
+/* Slot states: 0 free, 2 being filled, 1 in use (the handler reads only 1). */
+int qk_cli_temp_add(const char *path)
+{
+    size_t len = strlen(path);
+    if (len >= TEMP_PATH_MAX)
+        return -1;
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        sig_atomic_t expect = 0;
+        if (__atomic_compare_exchange_n(&temp_used[i], &expect, 2, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+            memcpy(temp_path[i], path, len + 1);
+            /* the path is complete before the handler can see the slot */
+            __atomic_store_n(&temp_used[i], 1, __ATOMIC_SEQ_CST);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+void qk_cli_temp_forget(const char *path)
+{
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (__atomic_load_n(&temp_used[i], __ATOMIC_SEQ_CST) == 1 && strcmp(temp_path[i], path) == 0) {
+            __atomic_store_n(&temp_used[i], 0, __ATOMIC_SEQ_CST);
+            return;
+        }
+}
+
+void qk_cli_temp_hook(void *ctx, const char *path, int created)
+{
+    (void)ctx;
+    if (created)
+        qk_cli_temp_add(path);
+    else
+        qk_cli_temp_forget(path);
+}
+
+static void on_signal(int sig)
+{
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (temp_used[i] == 1)
+            unlink(temp_path[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void qk_cli_signals_install(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaddset(&sa.sa_mask, sigs[i]);
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction old;
+        /* a signal ignored by the parent (nohup, background shells) stays ignored */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* The process id at p, when p is digits and then nothing or '-' plus 1 to
+ * 16 letters or digits; 0 otherwise. */
+static long pid_at(const char *p)
+{
+    long pid = 0;
+    size_t rest;
+    if (*p < '1' || *p > '9')
+        return 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        pid = pid * 10 + (*p - '0');
+        if (pid > 1L << 31)
+            return 0;
+    }
+    if (*p == '\0')
+        return pid;
+    if (*p != '-')
+        return 0;
+    for (rest = 0, p++; *p; p++, rest++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+            return 0;
+    return rest >= 1 && rest <= 16 ? pid : 0;
+}
+
+/* True when pid is another process that no longer exists. */
+static int dead(long pid)
+{
+    return pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+static void sweep(const char *dir, const char *prefix, const char *marker)
+{
+    const char *d = dir && *dir ? dir : ".";
+    DIR *dp = opendir(d);
+    struct dirent *de;
+    if (!dp)
+        return;
+    while ((de = readdir(dp)) != NULL) {
+        const char *at = NULL;
+        char path[TEMP_PATH_MAX];
+        if (prefix) {
+            if (strncmp(de->d_name, prefix, strlen(prefix)) == 0)
+                at = de->d_name + strlen(prefix);
+        } else {
+            for (const char *m = strstr(de->d_name, marker); m; m = strstr(m + 1, marker))
+                at = m + strlen(marker);
+        }
+        if (!at || !dead(pid_at(at)))
+            continue;
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", d, de->d_name) < sizeof path)
+            unlink(path);
+    }
+    closedir(dp);
+}
+
+void qk_cli_sweep_stale(const char *dir, const char *prefix) { sweep(dir, prefix, NULL); }
+
+void qk_cli_sweep_stale_marked(const char *dir, const char *marker) { sweep(dir, NULL, marker); }
+
+void qk_cli_sweep_stale_for(const char *out)
+{
+    const char *slash = strrchr(out, '/');
+    const char *base = slash ? slash + 1 : out;
+    char dir[TEMP_PATH_MAX], prefix[TEMP_PATH_MAX];
+    size_t dl = slash ? (size_t)(slash - out) + (slash == out) : 1;
+    if (!*base || dl >= sizeof dir || strlen(base) + 8 >= sizeof prefix)
+        return;
+    if (slash)
+        memcpy(dir, out, dl);
+    else
+        dir[0] = '.';
+    dir[dl] = '\0';
+    snprintf(prefix, sizeof prefix, "%s.tmp", base);
+    qk_cli_sweep_stale(dir, prefix);
+    snprintf(prefix, sizeof prefix, "%s.tmp-", base);
+    qk_cli_sweep_stale(dir, prefix);
+}
+
+/* ---- outputs that are inputs ---------------------------------------------- */
+
+int qk_cli_check_output(const char *cmd, const char *opt, const char *out, const char *const *ins,
+                        size_t nin)
+{
+    struct stat so, si;
+    if (!out || qk_cli_is_stdout(out) || stat(out, &so) != 0)
+        return 0;
+    for (size_t i = 0; i < nin; i++) {
+        if (!ins[i] || qk_cli_is_stdout(ins[i]) || stat(ins[i], &si) != 0)
+            continue;
+        if (so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
+            qk_cli_errorf(cmd, "%s '%s' is the input '%s': writing it would destroy the input; "
+                               "choose another output",
+                          opt, out, ins[i]);
+            return QK_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+int qk_cli_check_renamable(const char *cmd, const char *opt, const char *path)
+{
+    struct stat st;
+    if (!path || qk_cli_is_stdout(path) || stat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return 0;
+    qk_cli_errorf(cmd, "%s '%s' is not a regular file: the output is written under a temporary name and "
+                       "renamed over it, which would replace it",
+                  opt, path);
+    return QK_EXIT_USAGE;
+}
+
+/* ---- standard output ------------------------------------------------------ */
+
+
+int qk_cli_flush_stdout(const char *cmd)
+{
+    int e = 0;
+    if (fflush(stdout) != 0)
+        e = errno;
+    if (ferror(stdout)) {
+        fprintf(stderr, "qrelkit%s%s: standard output: cannot write%s%s\n", cmd ? " " : "", cmd ? cmd : "",
+                e ? ": " : "", e ? strerror(e) : "");
+        return QK_EXIT_IO;
+    }
+    return 0;
 }
 
 qk_status qk_cli_read_runs(const char *const *paths, size_t n, int naming, qk_run ***out, qk_error *err)

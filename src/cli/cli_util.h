@@ -52,13 +52,17 @@ int qk_cli_stdin_once(const char *cmd, qk_cli_stdin *seen, const char *path, con
 
 /* An output file written under a temporary name (PATH.tmpPID) and renamed
  * into place only when complete, so a failed run never leaves half a file
- * under the name asked for. Open, write to o->f, then commit or abort. */
+ * under the name asked for. Open, write to o->f, then commit or abort.
+ * The temporary is registered for removal on SIGINT/SIGTERM, and those of
+ * dead processes for the same PATH are removed on open. An existing PATH
+ * that is not a regular file (/dev/null, /dev/full, a FIFO) is written in
+ * place (tmp is then ""): renaming over it would replace the device. */
 typedef struct qk_cli_out {
     FILE *f;
     const char *path;
     char tmp[4096];
 } qk_cli_out;
-/* 0, or prints "'TMP': cannot write: REASON" and returns QK_EXIT_IO. */
+/* 0, or prints "'PATH': cannot write: REASON" and returns QK_EXIT_IO. */
 int qk_cli_out_open(const char *cmd, qk_cli_out *o, const char *path);
 /* Close, check for delayed write errors, rename into place: 0, or prints
  * "'PATH': cannot write" and returns QK_EXIT_IO (the temporary is removed). */
@@ -73,5 +77,52 @@ void qk_cli_out_abort(qk_cli_out *o);
 enum { QK_CLI_NAME_BASE = 0, QK_CLI_NAME_PATH = 1 };
 qk_status qk_cli_read_runs(const char *const *paths, size_t n, int naming, qk_run ***out, qk_error *err);
 void qk_cli_free_runs(qk_run **runs, size_t n);
+/* Temporary files the program would leave behind if killed. main installs
+ * handlers for SIGINT, SIGTERM and SIGHUP (qk_cli_signals_install) that
+ * remove every registered path, then die of the same signal. The registry
+ * is a fixed table written before the handler may read it, so the handler
+ * only calls unlink, signal and raise (async-signal-safe). */
+void qk_cli_signals_install(void);
+/* Register path (copied); 0, or -1 when the table is full or path too long
+ * (the file is then just not cleaned on a signal). */
+int qk_cli_temp_add(const char *path);
+/* Forget path (after it was renamed or removed). */
+void qk_cli_temp_forget(const char *path);
+/* qk_temp_hook_fn that feeds the registry (ctx unused); thread-safe. */
+void qk_cli_temp_hook(void *ctx, const char *path, int created);
+/* Remove the temporary files a killed qrelkit left in dir: names made of
+ * prefix, a process id, then nothing or '-' and 1 to 16 letters or digits,
+ * whose process no longer exists (kill(pid, 0) fails with ESRCH). dir NULL
+ * means ".". Errors are ignored: this is tidying, not the command's work. */
+void qk_cli_sweep_stale(const char *dir, const char *prefix);
+/* The same for names NAME + marker + PID + nothing or '-' and 1 to 16
+ * letters or digits (the last marker in the name counts): the simulators'
+ * NAME.tmpPID-N. */
+void qk_cli_sweep_stale_marked(const char *dir, const char *marker);
+/* qk_cli_sweep_stale for the temporaries of output path out: OUT.tmpPID
+ * (qk_cli_out) and OUT.tmp-PID-XXXXXX, in out's directory. */
+void qk_cli_sweep_stale_for(const char *out);
+
+/* Refuse an output that is one of the inputs: same file by device and
+ * inode (stat follows symbolic links, and hard links share the inode), so
+ * 'index -o X X', a link to X or ./X are all caught. opt names the output
+ * option ("-o"); ins[0..nin) are input paths ('-' and NULL skipped). An
+ * output that does not exist yet is fine. Prints "OPT 'OUT' is the input
+ * 'IN': writing it would destroy the input; choose another output" and
+ * returns QK_EXIT_USAGE, else 0. */
+int qk_cli_check_output(const char *cmd, const char *opt, const char *out, const char *const *ins,
+                        size_t nin);
+
+/* For outputs written under a temporary name and renamed over the path: an
+ * existing path that is not a regular file (/dev/null, a device, a FIFO,
+ * a directory) would be replaced, not written. Prints "OPT 'PATH' is not a
+ * regular file: ..." and returns QK_EXIT_USAGE, else 0. */
+int qk_cli_check_renamable(const char *cmd, const char *opt, const char *path);
+
+/* Flush standard output and report a write error on it (a full disk, a
+ * closed pipe, /dev/full): 0, or prints "standard output: cannot write:
+ * REASON" and returns QK_EXIT_IO. main calls it after every command; cmd
+ * NULL prints just "qrelkit:". */
+int qk_cli_flush_stdout(const char *cmd);
 
 #endif

@@ -125,6 +125,21 @@ typedef struct {
     size_t nclasses;
 } args;
 
+/* No output may be one of the inputs (same device and inode). */
+static int check_outputs(const args *a)
+{
+    const char *outs[4] = {a->out_qrels, a->out_probs, a->out_workers, a->out_features};
+    static const char *const opt[4] = {"--out-qrels", "--out-probs", "--workers", "--out-features"};
+    const char *ins[8] = {a->labels, a->gold, a->known, a->features, a->gp_mean_file, a->lexical, a->topics};
+    int rc = 0;
+    for (int k = 0; k < 4 && rc == 0; k++) {
+        rc = qk_cli_check_output(CMD, opt[k], outs[k], ins, 7);
+        if (rc == 0)
+            rc = qk_cli_check_output(CMD, opt[k], outs[k], (const char *const *)a->runs, a->nruns);
+    }
+    return rc;
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -548,6 +563,8 @@ int qk_cmd_aggregate(int argc, char **argv)
         rc = pr;
         goto out;
     }
+    if ((rc = check_outputs(&a)) != 0)
+        goto out;
     t0 = now();
     if (a.features) {
         if (agg_features_read(a.features, &feat, &err) != QK_OK) {

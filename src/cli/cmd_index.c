@@ -157,6 +157,29 @@ static int add_corpora(qk_index_builder *b, char **paths, int n, const qk_corpus
     return QK_EXIT_OK;
 }
 
+/* Before building: refuse an output that is one of the corpora or not a
+ * regular file (the index is renamed over it), and remove what killed runs
+ * left (spilled runs, half-written indexes whose process is gone). The
+ * temporaries of this run are removed on signals through the library's
+ * temp hook (set in main). */
+static int prepare_output(const char *out, const char *const *corpora, size_t n, const qk_index_build_opts *bo)
+{
+    const char *slash = strrchr(out, '/');
+    char dir[4096];
+    int rc = qk_cli_check_output(CMD, "-o", out, corpora, n);
+    if (rc != 0 || (rc = qk_cli_check_renamable(CMD, "-o", out)) != 0)
+        return rc;
+    if (bo->tmp_dir)
+        snprintf(dir, sizeof dir, "%s", bo->tmp_dir);
+    else if (slash)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - out) + (slash == out), out);
+    else
+        snprintf(dir, sizeof dir, ".");
+    qk_cli_sweep_stale(dir, ".qkrun-");
+    qk_cli_sweep_stale_for(out);
+    return 0;
+}
+
 int qk_cmd_index(int argc, char **argv)
 {
     qk_index_build_opts bo;
@@ -227,6 +250,8 @@ int qk_cmd_index(int argc, char **argv)
     }
     if (!quiet && isatty(STDERR_FILENO))
         bo.progress = progress;
+    if ((rc = prepare_output(out, (const char *const *)argv + optind, (size_t)(argc - optind), &bo)) != 0)
+        return rc;
     if (qk_index_builder_new(out, &bo, &b, &err) != QK_OK)
         return qk_cli_fail(CMD, &err);
     rc = add_corpora(b, argv + optind, argc - optind, &co, &bytes);

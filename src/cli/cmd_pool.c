@@ -308,6 +308,15 @@ static int write_file(const char *path, writer_fn fn, const qk_pool_design *d, c
     return qk_cli_out_commit(CMD, &o);
 }
 
+/* --write-* may not name an input: a run, the judgments, the design. */
+static int check_output(const args *a, int k)
+{
+    static const char *const opt[4] = {"--write-prels", "--write-strata", "--write-draws", "--write-joint"};
+    const char *other[2] = {a->judged, a->design};
+    int rc = qk_cli_check_output(CMD, opt[k], a->files[k], a->runs, a->nruns);
+    return rc ? rc : qk_cli_check_output(CMD, opt[k], a->files[k], other, 2);
+}
+
 static void print_batch(const args *a, const qk_pool_runs *p, const qk_pool_pick *pk, size_t n)
 {
     if (a->json) {
@@ -426,7 +435,7 @@ int qk_cmd_pool(int argc, char **argv)
             goto out;
     }
     for (int k = 0; k < 4 && rc == 0; k++)
-        if (a.files[k])
+        if (a.files[k] && (rc = check_output(&a, k)) == 0)
             rc = write_file(a.files[k], writers[k], d, p, j);
     if (rc == 0)
         print_batch(&a, p, pk, n);

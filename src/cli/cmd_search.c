@@ -193,14 +193,17 @@ static int parse(int argc, char **argv, args *a)
 typedef qk_status (*write_fn)(void *ctx, FILE *f, qk_error *err);
 static qk_status write_atomic(const char *path, write_fn fn, void *ctx, qk_error *err)
 {
-    char *tmp = malloc(strlen(path) + 16);
+    char *tmp = malloc(strlen(path) + 48);
     FILE *f = NULL;
     int fd;
     qk_status st;
     if (!tmp)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    sprintf(tmp, "%s.tmp-XXXXXX", path);
-    if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
+    qk_cli_sweep_stale_for(path);
+    sprintf(tmp, "%s.tmp-%ld-XXXXXX", path, (long)getpid());
+    if ((fd = mkstemp(tmp)) >= 0)
+        qk_cli_temp_add(tmp);
+    if (fd < 0 || !(f = fdopen(fd, "w"))) {
         st = qk_error_set(err, QK_EIO, "cannot create '%s': %s", tmp, strerror(errno));
         if (fd >= 0) {
             close(fd);
@@ -217,8 +220,25 @@ static qk_status write_atomic(const char *path, write_fn fn, void *ctx, qk_error
         st = qk_error_set(err, QK_EIO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
     if (st != QK_OK)
         unlink(tmp);
+    qk_cli_temp_forget(tmp);
     free(tmp);
     return st;
+}
+
+/* The run file may not be an input (an index, the topics) nor a device
+ * (it is renamed over); --zoo writes into a directory. */
+static int check_outputs(const args *a)
+{
+    const char *ins[MAX_INDEXES + 1];
+    int n = 0, rc;
+    if (a->zoo || !a->out)
+        return 0;
+    for (int i = 0; i < a->nindex; i++)
+        ins[n++] = a->index[i];
+    ins[n++] = a->topics;
+    if ((rc = qk_cli_check_output(CMD, "-o", a->out, ins, (size_t)n)) != 0)
+        return rc;
+    return qk_cli_check_renamable(CMD, "-o", a->out);
 }
 
 typedef struct {
@@ -315,6 +335,8 @@ int qk_cmd_search(int argc, char **argv)
     a.seed = 42;
     qk_error_clear(&err);
     if ((rc = parse(argc, argv, &a)) >= 0)
+        return rc;
+    if ((rc = check_outputs(&a)) != 0)
         return rc;
     if (qk_search_opts_check(&a.o, &err) != QK_OK)
         return qk_cli_usage(CMD, "%s", err.message);

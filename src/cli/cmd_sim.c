@@ -216,6 +216,18 @@ static int parse_collection(int argc, char **argv, qk_sim_collection_opts *o, co
     return -1;
 }
 
+/* Temporaries (NAME.tmpPID-N) a killed `sim collection` left in the
+ * directory (its three files) and in runs/ (*.run). */
+static void sweep_stale(const char *out)
+{
+    static const char *const files[] = {"qrels.txt.tmp", "topics.tsv.tmp", "manifest.json.tmp"};
+    char runs[4096];
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        qk_cli_sweep_stale(out, files[i]);
+    if ((size_t)snprintf(runs, sizeof runs, "%s/runs", out) < sizeof runs)
+        qk_cli_sweep_stale_marked(runs, ".run.tmp");
+}
+
 static int cmd_collection(int argc, char **argv)
 {
     qk_sim_collection_opts o;
@@ -244,6 +256,7 @@ static int cmd_collection(int argc, char **argv)
         o.progress = show_progress;
         o.progress_ctx = &ps;
     }
+    sweep_stale(out);
     if (qk_sim_collection_write(out, &o, &err) != QK_OK)
         rc = err.code == QK_EUSAGE ? qk_cli_usage(CMD, "%s", err.message) : qk_cli_fail(CMD, &err);
     else

@@ -39,14 +39,25 @@ static void usage(FILE *f)
                "Exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O or internal.\n");
 }
 
-int main(int argc, char **argv)
+/* A command's exit code, or 3 when its standard output could not be
+ * written (a full disk or /dev/full shows only when the buffer is flushed). */
+static int finish(const char *cmd, int rc)
+{
+    if (rc != QK_EXIT_OK) {
+        fflush(stdout);
+        return rc;
+    }
+    return qk_cli_flush_stdout(cmd);
+}
+
+static int run(int argc, char **argv)
 {
     const char *prog = strrchr(argv[0], '/');
     const command *c;
     prog = prog ? prog + 1 : argv[0];
     /* Called through a `trec_eval` link: behave exactly as trec_eval. */
     if (strcmp(prog, "trec_eval") == 0)
-        return qk_cmd_trec_eval(argc, argv);
+        return finish("trec_eval", qk_cmd_trec_eval(argc, argv));
     if (argc < 2) {
         usage(stderr);
         return QK_EXIT_USAGE;
@@ -73,5 +84,12 @@ int main(int argc, char **argv)
         usage(stderr);
         return QK_EXIT_USAGE;
     }
-    return c->run(argc - 1, argv + 1);
+    return finish(c->name, c->run(argc - 1, argv + 1));
+}
+
+int main(int argc, char **argv)
+{
+    qk_cli_signals_install();
+    qk_temp_hook_set(qk_cli_temp_hook, NULL);
+    return finish(NULL, run(argc, argv));
 }

@@ -1,12 +1,14 @@
 /* qrelkit simulate pool: what each way of choosing documents buys, on a
  * fully judged collection whose qrels act as the assessor
  * (qk_pool_simulate in pool.h). */
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli_util.h"
@@ -437,33 +439,10 @@ static void write_json(const sargs *a, const qk_pool_sim_row *rows, const qk_poo
     json_decref(root);
 }
 
-/* gnuplot reads the TSV: tau and RMSE of MAP against the budget. */
-static int plot(const sargs *a, const qk_pool_sim_row *rows)
+/* gnuplot's script: tau and RMSE of MAP against the budget, from the TSV in data. */
+static void plot_script(FILE *g, const sargs *a, const char *data)
 {
-    char data[] = "/tmp/qk_simpool_XXXXXX";
-    int fd = mkstemp(data), rc;
-    FILE *f, *g;
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-        if (fd >= 0) {
-            close(fd);
-            remove(data);
-        }
-        qk_cli_errorf(CMD, "--plot needs gnuplot, which is not installed (apt-get install gnuplot-nox); the "
-                           "table was written");
-        return QK_EXIT_IO;
-    }
-    if (fd < 0 || !(f = fdopen(fd, "w"))) {
-        qk_cli_errorf(CMD, "cannot write a temporary file for gnuplot");
-        return QK_EXIT_IO;
-    }
-    write_tsv(f, a, rows);
-    fclose(f);
-    if (!(g = popen("gnuplot", "w"))) {
-        remove(data);
-        qk_cli_errorf(CMD, "cannot run gnuplot");
-        return QK_EXIT_IO;
-    }
-    fprintf(g, "set terminal svg size 1000,420 dynamic background '#ffffff'\nset output '%s.tmp'\n", a->plot);
+    fputs("set terminal svg size 1000,420 dynamic background '#ffffff'\n", g);
     fprintf(g,
             "set datafile separator '\\t'\nset datafile missing 'NA'\nset key bottom right\nset grid\n"
             "set multiplot layout 1,2\nset xlabel '%s'\n",
@@ -481,24 +460,97 @@ static int plot(const sargs *a, const qk_pool_sim_row *rows)
         fputc('\n', g);
     }
     fputs("unset multiplot\n", g);
-    rc = pclose(g);
+}
+
+/* Run gnuplot on the script with its standard output read back here and
+ * copied to out: the SVG reaches the file only through our own checked
+ * writes (gnuplot itself ignores a full disk, and falls back to standard
+ * output when it cannot open a file). 0, or -1 when gnuplot did not run or
+ * failed. */
+static int run_gnuplot(const sargs *a, const char *data, FILE *out)
+{
+    int in[2], from[2], status;
+    pid_t pid;
+    char buf[65536];
+    ssize_t n;
+    FILE *g;
+    if (pipe(in) != 0)
+        return -1;
+    if (pipe(from) != 0) {
+        close(in[0]);
+        close(in[1]);
+        return -1;
+    }
+    if ((pid = fork()) < 0) {
+        close(in[0]);
+        close(in[1]);
+        close(from[0]);
+        close(from[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(in[0], STDIN_FILENO);
+        dup2(from[1], STDOUT_FILENO);
+        close(in[0]);
+        close(in[1]);
+        close(from[0]);
+        close(from[1]);
+        execlp("gnuplot", "gnuplot", (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(from[1]);
+    /* The script is a few hundred bytes: it fits the pipe before gnuplot answers. */
+    if ((g = fdopen(in[1], "w")) != NULL) {
+        plot_script(g, a, data);
+        fclose(g);
+    } else {
+        close(in[1]);
+    }
+    while ((n = read(from[0], buf, sizeof buf)) != 0) {
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        fwrite(buf, 1, (size_t)n, out);
+    }
+    close(from[0]);
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* Draw the plot into o (opened before the simulation, so a path that cannot
+ * be written fails before anything is printed); commit or abort o. */
+static int plot(const sargs *a, const qk_pool_sim_row *rows, qk_cli_out *o)
+{
+    char data[64];
+    int fd, rc;
+    FILE *f;
+    snprintf(data, sizeof data, "/tmp/qk_simpool_%ld-XXXXXX", (long)getpid());
+    qk_cli_sweep_stale("/tmp", "qk_simpool_");
+    if ((fd = mkstemp(data)) < 0 || !(f = fdopen(fd, "w"))) {
+        if (fd >= 0) {
+            close(fd);
+            remove(data);
+        }
+        qk_cli_out_abort(o);
+        qk_cli_errorf(CMD, "cannot write a temporary file for gnuplot");
+        return QK_EXIT_IO;
+    }
+    qk_cli_temp_add(data);
+    write_tsv(f, a, rows);
+    rc = fclose(f) != 0 || run_gnuplot(a, data, o->f) != 0;
     remove(data);
-    if (rc != 0) {
-        char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s.tmp", a->plot);
-        remove(tmp);
+    qk_cli_temp_forget(data);
+    if (rc) {
+        qk_cli_out_abort(o);
         qk_cli_errorf(CMD, "gnuplot failed on '%s'", a->plot);
         return QK_EXIT_IO;
     }
-    {
-        char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s.tmp", a->plot);
-        if (rename(tmp, a->plot) != 0) {
-            qk_cli_errorf(CMD, "'%s': cannot write", a->plot);
-            return QK_EXIT_IO;
-        }
-    }
-    return 0;
+    return qk_cli_out_commit(CMD, o);
 }
 
 int qk_simulate_pool(int argc, char **argv)
@@ -510,6 +562,7 @@ int qk_simulate_pool(int argc, char **argv)
     qk_pool_sim_row *rows = NULL;
     double *tmap = NULL;
     size_t *group = NULL;
+    qk_cli_out plot_out = {0};
     int rc = parse(argc, argv, &a);
     if (rc == -1) {
         free(a.runs);
@@ -555,6 +608,17 @@ int qk_simulate_pool(int argc, char **argv)
     if (!a.quiet && isatty(2)) {
         a.o.progress = progress;
     }
+    if (a.plot) {
+        if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+            qk_cli_errorf(CMD, "--plot needs gnuplot, which is not installed (apt-get install gnuplot-nox)");
+            rc = QK_EXIT_IO;
+            goto out;
+        }
+        if ((rc = qk_cli_check_output(CMD, "--plot", a.plot, (const char *const *)a.runs, a.nruns)) != 0 ||
+            (rc = qk_cli_check_output(CMD, "--plot", a.plot, (const char *const *)&a.qrels, 1)) != 0 ||
+            (rc = qk_cli_out_open(CMD, &plot_out, a.plot)) != 0)
+            goto out;
+    }
     if (qk_pool_simulate(p, q, &a.o, &rows, &tmap, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
@@ -563,10 +627,15 @@ int qk_simulate_pool(int argc, char **argv)
         write_json(&a, rows, p, tmap);
     else
         write_tsv(stdout, &a, rows);
-    fflush(stdout);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        qk_cli_errorf(CMD, "standard output: cannot write: %s", strerror(errno));
+        rc = QK_EXIT_IO;
+        goto out;
+    }
     if (a.plot)
-        rc = plot(&a, rows);
+        rc = plot(&a, rows, &plot_out);
 out:
+    qk_cli_out_abort(&plot_out);
     free(rows);
     free(tmap);
     free(group);

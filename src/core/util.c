@@ -86,3 +86,18 @@ uint64_t qk_hash_bytes(const char *s, size_t len)
     h ^= h >> 32;
     return h;
 }
+
+static qk_temp_hook_fn temp_hook;
+static void *temp_ctx;
+
+void qk_temp_hook_set(qk_temp_hook_fn fn, void *ctx)
+{
+    temp_hook = fn;
+    temp_ctx = ctx;
+}
+
+void qk_temp_note(const char *path, int created)
+{
+    if (temp_hook)
+        temp_hook(temp_ctx, path, created);
+}

@@ -48,10 +48,33 @@ static double incl_prob(const qk_prel *e)
     return e->method == 0 || e->method == 2 ? 1.0 : e->prob;
 }
 
-static double gain(double rel)
+/* The gain 2^floor(rel) - 1, times 2^-scale. The reference computes
+ * (1<<$rel) - 1 in Perl, where shifts of 64 or more give 0 (gain -1) and C
+ * has no defined result at all: ldexp gives 2^rel - 1 for every grade, the
+ * same doubles as the shift below 63. nDCG is a ratio, so a topic whose
+ * grades would overflow a double (2^1024) is scaled by 2^-scale, which is
+ * exact; grades more than ~1000 below the largest then weigh 0. */
+static double gain(double rel, double scale)
 {
-    return rel > 0 ? (double)((1L << (int)rel) - 1) : 0.0;
+    double e;
+    if (rel <= 0)
+        return 0.0;
+    e = floor(rel) - scale;
+    if (e < -1100)
+        return 0.0;
+    return ldexp(1.0, (int)(e > 1000 ? 1000 : e)) - (scale > 1100 ? 0.0 : ldexp(1.0, -(int)scale));
 }
+
+/* The scale of gain(): 0 unless the topic's largest grade passes 1000. */
+static double gain_scale(const qk_prel *e, size_t n)
+{
+    double top = 0;
+    for (size_t i = 0; i < n; i++)
+        if (e[i].rel > top)
+            top = e[i].rel;
+    return top > 1000 ? floor(top) - 1000 : 0.0;
+}
+
 /* log(r+1)/log(2) rather than log2(): the reference divides natural logs. */
 static double discount(long r)
 {
@@ -66,7 +89,7 @@ static int rel_desc(const void *a, const void *b)
 
 /* Ideal DCG at the four cut-offs from the sampled relevant documents,
  * unweighted by their probabilities (the reference's choice). */
-static qk_status ideal_dcg(const qk_prel *e, size_t n, double ideal[4])
+static qk_status ideal_dcg(const qk_prel *e, size_t n, double scale, double ideal[4])
 {
     double *g = malloc((n ? n : 1) * sizeof *g);
     size_t k = 0;
@@ -80,7 +103,7 @@ static qk_status ideal_dcg(const qk_prel *e, size_t n, double ideal[4])
     for (size_t i = 0; i < k && i < 100; i++)
         for (int c = 0; c < 4; c++)
             if ((long)i + 1 <= cutoffs[c])
-                ideal[c] += gain(g[i]) / discount((long)i + 1);
+                ideal[c] += gain(g[i], scale) / discount((long)i + 1);
     free(g);
     return QK_OK;
 }
@@ -121,12 +144,13 @@ static qk_status eval_topic(const qk_prels *p, size_t pt, const est_rtopic *rt, 
 {
     size_t n, nall = 0, nin = 0;
     const qk_prel *e = qk_prels_entries(p, pt, &n);
+    double scale = gain_scale(e, n);
     double rhat = 0, up = 0, sum_prec = 0, ideal[4], dcg[4] = {0, 0, 0, 0}, prec_at[4] = {0, 0, 0, 0};
     double rprec = -1;
     long sil = 0, nmtc = 0, nstat = 0, srel = 0, rround;
     item *it = malloc((n ? n : 1) * sizeof *it);
     unsigned char *inlist = calloc(n ? n : 1, 1);
-    if (!it || !inlist || ideal_dcg(e, n, ideal) != QK_OK) {
+    if (!it || !inlist || ideal_dcg(e, n, scale, ideal) != QK_OK) {
         free(it);
         free(inlist);
         return QK_ENOMEM;
@@ -167,7 +191,7 @@ static qk_status eval_topic(const qk_prels *p, size_t pt, const est_rtopic *rt, 
         }
         for (int c = 0; c < 4; c++) {
             if ((long)r <= cutoffs[c])
-                dcg[c] += gain(rel) / discount((long)r);
+                dcg[c] += gain(rel, scale) / discount((long)r);
             if ((long)r == cutoffs[c])
                 prec_at[c] = sum_prec / (double)r;
         }

@@ -53,6 +53,7 @@ static void scratch_free(qk_scratch *sc)
         free(sc->bufs[i].v);
         free(sc->bufs[i].rc);
         free(sc->bufs[i].levels);
+        free(sc->bufs[i].grades);
     }
     free(sc->bufs);
     free(sc->merges);

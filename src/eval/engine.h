@@ -12,8 +12,9 @@ typedef struct qk_ranked {
 } qk_ranked;
 
 typedef struct qk_merge_buf {
-    long *v, *rc, *levels;
-    size_t v_cap, rc_cap, levels_cap;
+    long *v, *rc, *grades;
+    qk_level_count *levels;
+    size_t v_cap, rc_cap, grades_cap, levels_cap;
 } qk_merge_buf;
 
 /* Per-run scratch space, reused from topic to topic. */

@@ -11,6 +11,11 @@
 
 struct qk_prefs_topic; /* prefs.h */
 
+typedef struct qk_level_count {
+    long level;
+    long count;
+} qk_level_count;
+
 /* The qrels merge of one topic (trec_eval semantics, §2.5 of the spec). */
 typedef struct qk_merge {
     const long *v;        /* v[0..n-1]: relevance of each ranked doc; -1 non-pool, -2 unjudged */
@@ -20,8 +25,12 @@ typedef struct qk_merge {
     long num_rel_ret;     /* RR                                               */
     long num_nonpool;     /* ranked docs at -1                                */
     long num_unjudged;    /* ranked docs at -2                                */
-    const long *rel_levels; /* rel_levels[l] = records with rel exactly l, l = 0..num_rel_levels-1 */
-    long num_rel_levels;  /* 1 + the largest level with a record (0 when none) */
+    /* The levels >= 0 that have records, ascending, each with its number of
+     * records: sized by the number of distinct grades, never by the largest
+     * (a grade of 2^31 - 1 is one entry). */
+    const qk_level_count *levels;
+    size_t nlevels;
+    long max_level;       /* the largest level with a record, -1 when none   */
 } qk_merge;
 
 /* Per-topic values shared by several measures, built on first use and

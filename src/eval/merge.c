@@ -1,5 +1,6 @@
 /* The qrels merge of one topic (trec_eval spec §2.5): rank the run's
  * documents, truncate, look up relevance, apply -J, count. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,20 +107,80 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_op
     return QK_OK;
 }
 
+/* A judgment's grade as a level: qrels grades are integers read as long,
+ * held in a double, so only LONG_MAX itself (2^63 as a double) needs care. */
+static long level_of(double rel)
+{
+    return rel >= 0x1p63 ? LONG_MAX : (long)rel;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The distinct levels >= 0 of one judgment group with their counts,
+ * ascending. Counting in an array indexed by grade is cheap only while the
+ * largest grade is about the number of records; past that, sort the grades:
+ * time and memory follow the input, not the largest grade. */
+static qk_status count_levels(const qk_judgment *j, size_t nj, uint32_t jg, qk_merge_buf *b, qk_merge *m)
+{
+    size_t ng = 0, nl = 0;
+    long maxlev = -1;
+    for (size_t i = 0; i < nj; i++)
+        if (j[i].jg == jg && j[i].rel >= 0) {
+            long l = level_of(j[i].rel);
+            ng++;
+            if (l > maxlev)
+                maxlev = l;
+        }
+    m->max_level = maxlev;
+    if (qk_grow((void **)&b->levels, &b->levels_cap, ng + 1, sizeof *b->levels) != QK_OK)
+        return QK_ENOMEM;
+    if (maxlev >= 0 && (unsigned long)maxlev <= 2 * ng + 64) {
+        if (qk_grow((void **)&b->grades, &b->grades_cap, (size_t)maxlev + 1, sizeof *b->grades) != QK_OK)
+            return QK_ENOMEM;
+        memset(b->grades, 0, ((size_t)maxlev + 1) * sizeof *b->grades);
+        for (size_t i = 0; i < nj; i++)
+            if (j[i].jg == jg && j[i].rel >= 0)
+                b->grades[level_of(j[i].rel)]++;
+        for (long l = 0; l <= maxlev; l++)
+            if (b->grades[l] > 0)
+                b->levels[nl++] = (qk_level_count){l, b->grades[l]};
+    } else if (ng > 0) {
+        size_t k = 0;
+        if (qk_grow((void **)&b->grades, &b->grades_cap, ng, sizeof *b->grades) != QK_OK)
+            return QK_ENOMEM;
+        for (size_t i = 0; i < nj; i++)
+            if (j[i].jg == jg && j[i].rel >= 0)
+                b->grades[k++] = level_of(j[i].rel);
+        qsort(b->grades, ng, sizeof *b->grades, cmp_long);
+        for (size_t i = 0; i < ng; i++)
+            if (nl > 0 && b->levels[nl - 1].level == b->grades[i])
+                b->levels[nl - 1].count++;
+            else
+                b->levels[nl++] = (qk_level_count){b->grades[i], 1};
+    }
+    m->levels = b->levels;
+    m->nlevels = nl;
+    return QK_OK;
+}
+
 /* Relevance of every ranked doc for one judgment group, then the counts. */
 qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32_t jg, const qk_eval_opts *o,
                          qk_merge *m, qk_merge_buf *b, qk_error *err)
 {
     size_t nj, n = sc->nranked;
     const qk_judgment *j = qk_qrels_judgments(q, topic, &nj);
-    long L = o->rel_level, maxlev = -1, k = 0;
+    long L = o->rel_level, k = 0;
     if (qk_grow((void **)&b->v, &b->v_cap, n + 1, sizeof *b->v) != QK_OK ||
         qk_grow((void **)&b->rc, &b->rc_cap, n + 1, sizeof *b->rc) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     memset(m, 0, sizeof *m);
     for (size_t i = 0; i < n; i++) {
         const qk_judgment *r = sc->doc_ids[i] == UINT32_MAX ? NULL : qk_qrels_get(q, topic, jg, sc->doc_ids[i]);
-        long v = !r ? -1 : r->rel < 0 ? -2 : (long)r->rel;
+        long v = !r ? -1 : r->rel < 0 ? -2 : level_of(r->rel);
         if (o->judged_only && v < 0)
             continue;
         b->v[k++] = v;
@@ -135,19 +196,10 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
         m->num_unjudged += v == -2;
     }
     m->rc = b->rc;
-    for (size_t i = 0; i < nj; i++)
-        if (j[i].jg == jg && j[i].rel >= 0 && (long)j[i].rel > maxlev)
-            maxlev = (long)j[i].rel;
-    if (qk_grow((void **)&b->levels, &b->levels_cap, (size_t)(maxlev + 2), sizeof *b->levels) != QK_OK)
+    if (count_levels(j, nj, jg, b, m) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    memset(b->levels, 0, (size_t)(maxlev + 2) * sizeof *b->levels);
-    for (size_t i = 0; i < nj; i++)
-        if (j[i].jg == jg && j[i].rel >= 0)
-            b->levels[(long)j[i].rel]++;
-    m->rel_levels = b->levels;
-    m->num_rel_levels = maxlev + 1;
-    for (long l = L > 0 ? L : 0; l <= maxlev; l++)
-        m->num_rel += b->levels[l];
+    for (size_t i = m->nlevels; i-- > 0 && m->levels[i].level >= L;)
+        m->num_rel += m->levels[i].count;
     return QK_OK;
 }
 

@@ -65,6 +65,7 @@ void qk_index_builder_free(qk_index_builder *b)
         return;
     for (size_t i = 0; i < b->nruns; i++) {
         unlink(b->run_paths[i]);
+        qk_temp_note(b->run_paths[i], 0);
         free(b->run_paths[i]);
     }
     free(b->run_paths);
@@ -245,17 +246,20 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
         return QK_OK;
     if (qk_build_sorted_terms(b, &ids) != QK_OK ||
         qk_grow((void **)&b->run_paths, &cap, b->nruns + 1, sizeof *b->run_paths) != QK_OK ||
-        !(path = malloc(strlen(b->run_dir) + 32))) {
+        !(path = malloc(strlen(b->run_dir) + 48))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
-    sprintf(path, "%s/.qkrun-XXXXXX", b->run_dir);
-    if ((fd = mkstemp(path)) < 0 || !(f = fdopen(fd, "wb"))) {
+    sprintf(path, "%s/.qkrun-%ld-XXXXXX", b->run_dir, (long)getpid());
+    if ((fd = mkstemp(path)) >= 0)
+        qk_temp_note(path, 1);
+    if (fd < 0 || !(f = fdopen(fd, "wb"))) {
         st = qk_error_set(err, QK_EIO, "cannot create a temporary run in '%s': %s", b->run_dir,
                           strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(path);
+            qk_temp_note(path, 0);
         }
         goto out;
     }

@@ -428,7 +428,7 @@ out:
 
 qk_status qk_index_builder_finish(qk_index_builder *b, qk_index_build_stats *stats, qk_error *err)
 {
-    char *tmp = malloc(strlen(b->out_path) + 16);
+    char *tmp = malloc(strlen(b->out_path) + 48);
     int fd;
     qk_status st;
     qk_index_build_stats dummy;
@@ -441,12 +441,13 @@ qk_status qk_index_builder_finish(qk_index_builder *b, qk_index_build_stats *sta
         free(tmp);
         return qk_error_set(err, QK_EINPUT, "no documents to index");
     }
-    sprintf(tmp, "%s.tmp-XXXXXX", b->out_path);
+    sprintf(tmp, "%s.tmp-%ld-XXXXXX", b->out_path, (long)getpid());
     if ((fd = mkstemp(tmp)) < 0) {
         st = qk_error_set(err, QK_EIO, "cannot create '%s': %s", tmp, strerror(errno));
         free(tmp);
         return st;
     }
+    qk_temp_note(tmp, 1);
     fchmod(fd, 0644);
     st = write_file(b, fd, tmp, stats, err);
     if (close(fd) != 0 && st == QK_OK)
@@ -455,6 +456,7 @@ qk_status qk_index_builder_finish(qk_index_builder *b, qk_index_build_stats *sta
         st = qk_error_set(err, QK_EIO, "cannot rename '%s' to '%s': %s", tmp, b->out_path, strerror(errno));
     if (st != QK_OK)
         unlink(tmp);
+    qk_temp_note(tmp, 0);
     free(tmp);
     return st;
 }

@@ -65,8 +65,9 @@ qk_status qk_simfile_open(qk_simfile *sf, const char *dir, const char *name, siz
     sf->final = join(dir, name);
     if (!sf->final)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    /* The pid keeps two concurrent writers apart; the counter skips a stale
-     * temporary left by a killed process. O_EXCL never reuses a file. */
+    /* The pid keeps two concurrent writers apart (and lets the CLI remove the
+     * temporaries of a killed process); the counter skips a stale temporary
+     * whose pid was reused. O_EXCL never reuses a file. */
     for (int attempt = 0; attempt < 100; attempt++) {
         free(sf->tmp);
         snprintf(suffix, sizeof suffix, ".tmp%ld-%d", (long)getpid(), attempt);
@@ -85,6 +86,7 @@ qk_status qk_simfile_open(qk_simfile *sf, const char *dir, const char *name, siz
         sf->tmp = NULL; /* nothing of ours to remove */
         return st;
     }
+    qk_temp_note(sf->tmp, 1);
     sf->f = fdopen(fd, "w");
     if (!sf->f) {
         close(fd);
@@ -126,6 +128,7 @@ qk_status qk_simfile_commit(qk_simfile *sf, qk_error *err)
 {
     if (rename(sf->tmp, sf->final) != 0)
         return qk_error_set(err, QK_EIO, "'%s': cannot rename into place: %s", sf->final, strerror(errno));
+    qk_temp_note(sf->tmp, 0);
     free(sf->tmp);
     sf->tmp = NULL;
     return QK_OK;
@@ -135,8 +138,10 @@ void qk_simfile_discard(qk_simfile *sf)
 {
     if (sf->f)
         fclose(sf->f);
-    if (sf->tmp)
+    if (sf->tmp) {
         unlink(sf->tmp);
+        qk_temp_note(sf->tmp, 0);
+    }
     free(sf->vbuf);
     free(sf->tmp);
     free(sf->final);

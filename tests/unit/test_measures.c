@@ -393,6 +393,66 @@ static void test_small_cases(void **state)
     fx_done(&e);
 }
 
+/* Large grades (§5.7, §5.8): the gain table follows the distinct grades, so
+ * 2^31 - 1 is one entry (it used to ask for 2^31 counters and fail; 10^6
+ * took minutes). Ranking b (1), a (G), c (0); by hand: DCG = 1 + G/log2 3,
+ * IG = (G, 1), IDCG = G + 1/log2 3; Rndcg's walk G, 1, 0 has boundaries at
+ * k = 2 and k = 3 (k* = 3 = n). */
+static void test_large_grades(void **state)
+{
+    static const double grades[] = {1e6, 2147483647.0};
+    static const char r[] = "q 0 b 1 3 r\nq 0 a 2 2 r\nq 0 c 3 1 r\n";
+    fx_eval e;
+    (void)state;
+    for (size_t i = 0; i < sizeof grades / sizeof *grades; i++) {
+        double G = grades[i], l3 = log2(3.0);
+        double dcg1 = 1, dcg2 = 1 + G / l3, idcg1 = G, idcg2 = G + 1 / l3;
+        char q[128];
+        snprintf(q, sizeof q, "q 0 a %.0f\nq 0 b 1\nq 0 c 0\n", G);
+        fx_run(&e, QK_REL_QRELS, q, r, "ndcg dcg ideal_dcg Rndcg ndcg_rel ndcg_cut.1,2 G bpref rbp", NULL);
+        CLOSE(fx_val(&e, "q", "ndcg"), dcg2 / idcg2);
+        CLOSE(fx_val(&e, "q", "ideal_dcg"), idcg2);
+        CLOSE(fx_val(&e, "q", "Rndcg"), (dcg1 / idcg1 + dcg2 / idcg2) / 2);
+        /* ndcg_rel: ranks 1 and 2 have gain > 0, K = 2 = h. */
+        CLOSE(fx_val(&e, "q", "ndcg_rel"), (dcg1 / idcg1 + dcg2 / idcg2) / 2);
+        CLOSE(fx_val(&e, "q", "ndcg_cut_1"), 1 / G);
+        CLOSE(fx_val(&e, "q", "ndcg_cut_2"), dcg2 / idcg2);
+        /* G: costs c = (G, 1, 1), S = (1, G+1, G+1). */
+        CLOSE(fx_val(&e, "q", "G"), (1 / log2(2 + G - 1) + G / log2(2 + G + 1 - (G + 1))) / (G + 1));
+        CLOSE(fx_val(&e, "q", "bpref"), 1.0);
+        /* rbp: hi = G, gains divided by G: 0.1 * (1/G + 1 * 0.9). */
+        CLOSE(fx_val(&e, "q", "rbp"), 0.1 * (1 / G + 0.9));
+        fx_done(&e);
+    }
+}
+
+/* A grade of 70000 with the pair 70000=2: the levels 1..69999 without docs
+ * still have gain = level in the reference's table, so rbp's range is
+ * [0, 69999] and c (5), a (2) count 5/69999 and 2/69999 (§5.9). A
+ * fractional gain makes the order depend on every level's entry: refused
+ * past 65535 rather than built with 70000 entries per topic. */
+static void test_large_grade_pairs(void **state)
+{
+    static const char q[] = "q 0 a 70000\nq 0 b 0\nq 0 c 5\n";
+    static const char r[] = "q 0 c 1 3 r\nq 0 a 2 2 r\nq 0 b 3 1 r\n";
+    fx_eval e;
+    (void)state;
+    fx_run(&e, QK_REL_QRELS, q, r, "rbp.70000=2", NULL);
+    CLOSE(fx_val(&e, "q", "rbp_70000=2"), 0.1 * (5.0 / 69999 + 2.0 / 69999 * 0.9));
+    fx_done(&e);
+    fx_run(&e, QK_REL_QRELS, q, r, "ndcg.70000=2", NULL);
+    CLOSE(fx_val(&e, "q", "ndcg_70000=2"), 1.0);
+    fx_done(&e);
+    STATUS(fx_try(&e, QK_REL_QRELS, q, r, "ndcg.5=0.5", NULL), QK_ECALC);
+    fx_done(&e);
+    /* 65535 is still built level by level: 1 (gain 0.5) sorts with 0, so the
+     * walk is 65535 then stops at 0; ranking a (65535), b (1): DCG = 65535. */
+    fx_run(&e, QK_REL_QRELS, "q 0 a 65535\nq 0 b 1\nq 0 c 0\n", "q 0 a 1 2 r\nq 0 b 2 1 r\n",
+           "ndcg.1=0.5", NULL);
+    CLOSE(fx_val(&e, "q", "ndcg_1=0.5"), (65535 + 0.5 / log2(3.0)) / 65535);
+    fx_done(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -410,6 +470,8 @@ int main(void)
         cmocka_unit_test(test_rbp_resid_p),
         cmocka_unit_test(test_tie_order),
         cmocka_unit_test(test_rbp_normalisation),
+        cmocka_unit_test(test_large_grades),
+        cmocka_unit_test(test_large_grade_pairs),
         cmocka_unit_test(test_small_cases),
     };
     return cmocka_run_group_tests(tests, fx_setup, fx_teardown);

@@ -1,6 +1,7 @@
 /* Gain-based measures: binG, G, dcg, ideal_dcg, ndcg, ndcg_rel, Rndcg and
  * ndcg_cut (trec_eval spec §5.6–5.8). None of them but Rndcg's R = 0 test
  * and binG uses -l. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +44,16 @@ static int is_level_name(const char *s)
 }
 
 /* trec_eval compares gains by the int conversion of their difference, so
- * gains within 1 of each other compare equal and keep insertion order. */
-static int gain_cmp(const qk_gain_entry *a, const qk_gain_entry *b) { return (int)(a->gain - b->gain); }
+ * gains within 1 of each other compare equal and keep insertion order. A
+ * difference outside int's range has no defined conversion in C; x86-64
+ * (where the reference runs) gives INT_MIN, taken here explicitly. */
+static int gain_cmp(const qk_gain_entry *a, const qk_gain_entry *b)
+{
+    double d = a->gain - b->gain;
+    if (!(d > -2147483649.0 && d < 2147483648.0))
+        return INT_MIN;
+    return (int)d;
+}
 
 /* Stable top-down merge sort (left half = first floor(k/2)), as glibc's qsort does for small arrays. */
 static void msort(qk_gain_entry *a, size_t n, qk_gain_entry *tmp)
@@ -63,49 +72,142 @@ static void msort(qk_gain_entry *a, size_t n, qk_gain_entry *tmp)
     memcpy(a, tmp, n * sizeof *a);
 }
 
-qk_status qk_gains_build(const qk_topic *t, const qk_measure_inst *mi, qk_gains *g)
+/* Above this largest grade the table never gets one entry per level. */
+#define DENSE_MAX 65536
+
+/* The first of the pair entries e[0..np) with level l, np when none. */
+static size_t find_pair(const qk_gain_entry *e, size_t np, long l)
+{
+    size_t i = 0;
+    while (i < np && e[i].level != l)
+        i++;
+    return i;
+}
+
+/* Step 2 of the spec, one entry per level 0..max_level: the reference's
+ * table exactly. Needed when the comparator is not a total order (gains
+ * that differ by a fraction, or by more than int holds), because then the
+ * sorted order depends on every entry, even those of levels without docs. */
+static void add_dense(qk_gains *g, size_t np, const qk_merge *m)
+{
+    size_t k = 0;
+    for (long l = 0; l <= m->max_level; l++) {
+        long c = k < m->nlevels && m->levels[k].level == l ? m->levels[k++].count : 0;
+        size_t i = find_pair(g->e, np, l);
+        if (i < np)
+            g->e[i].count = c;
+        else
+            g->e[g->n++] = (qk_gain_entry){l, (double)l, c};
+    }
+}
+
+/* Step 2 with the comparator a total order (integer gains less than 2^31
+ * apart): sorting keeps the relative order of any subset, so the levels
+ * without docs and without a pair (count 0, gain = level) change nothing
+ * but the top gain and rbp's range. The largest of them stands for all. */
+static void add_sparse(qk_gains *g, size_t np, const qk_merge *m)
+{
+    size_t k = m->nlevels;
+    long a;
+    for (size_t j = 0; j < m->nlevels; j++) {
+        size_t i = find_pair(g->e, np, m->levels[j].level);
+        if (i < np)
+            g->e[i].count = m->levels[j].count;
+        else
+            g->e[g->n++] = (qk_gain_entry){m->levels[j].level, (double)m->levels[j].level, m->levels[j].count};
+    }
+    for (a = m->max_level - 1; a >= 0; a--) {
+        while (k > 0 && m->levels[k - 1].level > a)
+            k--;
+        if ((k > 0 && m->levels[k - 1].level == a) || find_pair(g->e, np, a) < np)
+            continue;
+        g->e[g->n++] = (qk_gain_entry){a, (double)a, 0};
+        break;
+    }
+}
+
+static int index_cmp(const void *x, const void *y)
+{
+    const qk_gain_index *a = x, *b = y;
+    if (a->level != b->level)
+        return a->level < b->level ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+qk_status qk_gains_build(const qk_topic *t, const qk_measure_inst *mi, qk_gains *g, qk_error *err)
 {
     const qk_merge *m = t->m;
-    size_t cap = mi->npairs + (size_t)m->num_rel_levels + 1;
+    size_t np = 0, cap;
+    double lo = 0.0, hi = m->max_level > 0 ? (double)m->max_level : 0.0;
+    int total = 1; /* the comparator orders every pair of entries consistently */
     qk_gain_entry *tmp;
     memset(g, 0, sizeof *g);
+    for (size_t i = 0; i < mi->npairs; i++) {
+        double v = mi->pair_values[i];
+        if (!is_level_name(mi->pair_names[i]))
+            continue;
+        np++;
+        if (!(isfinite(v) && v == floor(v)))
+            total = 0;
+        else if (v < lo)
+            lo = v;
+        else if (v > hi)
+            hi = v;
+    }
+    if (hi - lo > 2147483647.0)
+        total = 0;
+    if (!total && m->max_level >= DENSE_MAX)
+        return qk_error_set(err, QK_ECALC,
+                            "topic '%s': relevance grade %ld is too large for gains that are fractional "
+                            "or 2^31 or more apart (grades up to %d can be used with them)",
+                            t->qid, m->max_level, DENSE_MAX - 1);
+    cap = np + 1 + (total ? m->nlevels + 1 : (size_t)(m->max_level + 1));
     g->e = malloc(cap * sizeof *g->e);
     tmp = malloc(cap * sizeof *tmp);
     if (!g->e || !tmp) {
         free(tmp);
         qk_gains_free(g);
-        return QK_ENOMEM;
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < mi->npairs; i++)
         if (is_level_name(mi->pair_names[i]))
             g->e[g->n++] = (qk_gain_entry){atol(mi->pair_names[i]), mi->pair_values[i], 0};
-    for (long l = 0; l < m->num_rel_levels; l++) {
-        size_t k;
-        for (k = 0; k < g->n && g->e[k].level != l; k++)
-            ;
-        if (k < g->n)
-            g->e[k].count = m->rel_levels[l];
-        else
-            g->e[g->n++] = (qk_gain_entry){l, (double)l, m->rel_levels[l]};
-    }
+    if (total)
+        add_sparse(g, np, m);
+    else
+        add_dense(g, np, m);
     msort(g->e, g->n, tmp);
     free(tmp);
+    if (!(g->by_level = malloc((g->n ? g->n : 1) * sizeof *g->by_level))) {
+        qk_gains_free(g);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < g->n; i++)
+        g->by_level[i] = (qk_gain_index){g->e[i].level, i};
+    qsort(g->by_level, g->n, sizeof *g->by_level, index_cmp);
     return QK_OK;
 }
 
 void qk_gains_free(qk_gains *g)
 {
     free(g->e);
+    free(g->by_level);
     g->e = NULL;
+    g->by_level = NULL;
     g->n = 0;
 }
 
 double qk_gain_of(const qk_gains *g, long v)
 {
-    for (size_t k = 0; k < g->n; k++)
-        if (g->e[k].level == v)
-            return g->e[k].gain;
-    return 0.0;
+    size_t lo = 0, hi = g->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (g->by_level[mid].level < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->n && g->by_level[lo].level == v ? g->e[g->by_level[lo].i].gain : 0.0;
 }
 
 /* Ideal gains IG_1..IG_K: entries from the highest, each repeated count
@@ -154,9 +256,11 @@ static void ctx_free(gain_ctx *c)
 static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx *c, qk_error *err)
 {
     const qk_merge *m = t->m;
+    qk_status st;
     memset(c, 0, sizeof *c);
-    if (qk_gains_build(t, mi, &c->g) != QK_OK || !(c->ig = ideal(&c->g, &c->K)) ||
-        !(c->dcg = malloc((size_t)(m->n + 1) * sizeof *c->dcg)) ||
+    if ((st = qk_gains_build(t, mi, &c->g, err)) != QK_OK)
+        return st;
+    if (!(c->ig = ideal(&c->g, &c->K)) || !(c->dcg = malloc((size_t)(m->n + 1) * sizeof *c->dcg)) ||
         !(c->idcg = malloc((size_t)(c->K + 1) * sizeof *c->idcg)) ||
         !(c->gains = malloc((size_t)(m->n + 1) * sizeof *c->gains))) {
         ctx_free(c);
@@ -173,14 +277,22 @@ static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx
     return QK_OK;
 }
 
-/* The default gain table (no pairs) is the same for every gain measure of
- * a topic: build it once per topic and keep it in the topic's cache. */
-static qk_status ctx_get(const qk_topic *t, const qk_measure_inst *mi, gain_ctx **out, qk_error *err)
+/* A gain context in use by one measure call. The default table (no pairs)
+ * is the same for every gain measure of a topic: it lives in the topic's
+ * cache, which owns it (qk_topic_cache_clear frees it). A table built for
+ * pairs, or when there is no cache, belongs to the call: owned = 1. */
+typedef struct gain_use {
+    gain_ctx *c;
+    int owned;
+} gain_use;
+
+static qk_status ctx_get(const qk_topic *t, const qk_measure_inst *mi, gain_use *u, qk_error *err)
 {
+    int shared = mi->npairs == 0 && t->cache;
     gain_ctx *c;
     qk_status st;
-    if (mi->npairs == 0 && t->cache && t->cache->gain) {
-        *out = t->cache->gain;
+    if (shared && t->cache->gain) {
+        *u = (gain_use){t->cache->gain, 0};
         return QK_OK;
     }
     if (!(c = malloc(sizeof *c)))
@@ -189,18 +301,19 @@ static qk_status ctx_get(const qk_topic *t, const qk_measure_inst *mi, gain_ctx 
         free(c);
         return st;
     }
-    if (mi->npairs == 0 && t->cache)
+    if (shared)
         t->cache->gain = c;
-    *out = c;
+    *u = (gain_use){c, !shared};
     return QK_OK;
 }
 
-static void ctx_release(const qk_topic *t, gain_ctx *c)
+static void ctx_release(gain_use *u)
 {
-    if (t->cache && t->cache->gain == c)
-        return;
-    ctx_free(c);
-    free(c);
+    if (u->owned) {
+        ctx_free(u->c);
+        free(u->c);
+    }
+    u->c = NULL;
 }
 
 void qk_topic_cache_clear(qk_topic_cache *tc)
@@ -214,46 +327,54 @@ void qk_topic_cache_clear(qk_topic_cache *tc)
 
 QK_MEASURE_FN(dcg)
 {
+    gain_use u;
     gain_ctx *c;
-    qk_status st = ctx_get(t, mi, &c, err);
+    qk_status st = ctx_get(t, mi, &u, err);
     if (st != QK_OK)
         return st;
+    c = u.c;
     out[0] = c->dcg[t->m->n];
-    ctx_release(t, c);
+    ctx_release(&u);
     return QK_OK;
 }
 
 QK_MEASURE_FN(ideal_dcg)
 {
+    gain_use u;
     gain_ctx *c;
-    qk_status st = ctx_get(t, mi, &c, err);
+    qk_status st = ctx_get(t, mi, &u, err);
     if (st != QK_OK)
         return st;
+    c = u.c;
     out[0] = c->idcg[c->K];
-    ctx_release(t, c);
+    ctx_release(&u);
     return QK_OK;
 }
 
 QK_MEASURE_FN(ndcg)
 {
+    gain_use u;
     gain_ctx *c;
-    qk_status st = ctx_get(t, mi, &c, err);
+    qk_status st = ctx_get(t, mi, &u, err);
     if (st != QK_OK)
         return st;
+    c = u.c;
     out[0] = c->idcg[c->K] > 0 ? c->dcg[t->m->n] / c->idcg[c->K] : 0.0;
-    ctx_release(t, c);
+    ctx_release(&u);
     return QK_OK;
 }
 
 QK_MEASURE_FN(ndcg_rel)
 {
     const qk_merge *m = t->m;
+    gain_use u;
     gain_ctx *c;
     double sum = 0.0;
     long h = 0;
-    qk_status st = ctx_get(t, mi, &c, err);
+    qk_status st = ctx_get(t, mi, &u, err);
     if (st != QK_OK)
         return st;
+    c = u.c;
     out[0] = 0.0;
     if (c->K > 0) {
         for (long i = 1; i <= m->n; i++)
@@ -265,64 +386,77 @@ QK_MEASURE_FN(ndcg_rel)
         if (sum > 0)
             out[0] = sum / (double)c->K;
     }
-    ctx_release(t, c);
+    ctx_release(&u);
     return QK_OK;
 }
 
-/* Gain at walk position k >= 1 over all entries from the highest (0 past the end). */
-static double walk_gain(const qk_gains *g, long k)
+/* The ideal walk over all entries from the highest, one position at a
+ * time (0 once the entries are used up). */
+typedef struct walk {
+    const qk_gains *g;
+    size_t i;  /* entry being walked, + 1 */
+    long left; /* positions left in it */
+} walk;
+
+static double walk_next(walk *w)
 {
-    for (size_t i = g->n; i-- > 0;) {
-        if (k <= g->e[i].count)
-            return g->e[i].gain;
-        k -= g->e[i].count;
-    }
-    return 0.0;
+    while (w->left == 0 && w->i > 0)
+        w->left = w->g->e[--w->i].count;
+    if (w->left == 0)
+        return 0.0;
+    w->left--;
+    return w->g->e[w->i].gain;
 }
 
 QK_MEASURE_FN(Rndcg)
 {
     const qk_merge *m = t->m;
+    gain_use u;
     gain_ctx *c;
     double sum = 0.0, prev;
-    long count = 0, kstar;
+    long count = 0;
     qk_status st;
     if (m->num_rel == 0) {
         out[0] = 0.0;
         return QK_OK;
     }
-    if ((st = ctx_get(t, mi, &c, err)) != QK_OK)
+    if ((st = ctx_get(t, mi, &u, err)) != QK_OK)
         return st;
+    c = u.c;
     prev = c->g.n ? c->g.e[c->g.n - 1].gain : 0.0;
     if (prev > 0) {
-        for (kstar = 1; walk_gain(&c->g, kstar) > 0; kstar++)
-            ;
-        for (long k = 1; k <= kstar; k++) {
-            double cur = walk_gain(&c->g, k);
+        walk w = {&c->g, c->g.n, 0};
+        long k = 1;
+        for (;; k++) { /* k* is the first k with IG_k <= 0; it is a boundary */
+            double cur = walk_next(&w);
             if (cur != prev && c->idcg[k - 1] > 0) {
                 sum += c->dcg[k - 1 < m->n ? k - 1 : m->n] / c->idcg[k - 1];
                 count++;
             }
             prev = cur;
+            if (cur <= 0)
+                break;
         }
-        if (kstar < m->n) {
+        if (k < m->n) {
             sum += c->dcg[m->n] / c->idcg[c->K];
             count++;
         }
     }
     out[0] = count ? sum / (double)count : copysign(NAN, -1.0);
-    ctx_release(t, c);
+    ctx_release(&u);
     return QK_OK;
 }
 
 QK_MEASURE_FN(G)
 {
     const qk_merge *m = t->m;
+    gain_use u;
     gain_ctx *c;
     double num = 0.0, den = 0.0, S = 0.0, C = 0.0;
-    qk_status st = ctx_get(t, mi, &c, err);
+    qk_status st = ctx_get(t, mi, &u, err);
     if (st != QK_OK)
         return st;
+    c = u.c;
     for (long k = 0; k < c->K; k++)
         den += c->ig[k];
     for (long i = 1; i <= m->n; i++) {
@@ -333,7 +467,7 @@ QK_MEASURE_FN(G)
             num += gi / log2(2.0 + C - S);
     }
     out[0] = den > 0 ? num / den : 0.0;
-    ctx_release(t, c);
+    ctx_release(&u);
     return QK_OK;
 }
 
@@ -360,9 +494,9 @@ QK_MEASURE_FN(ndcg_cut)
         for (long i = 0; i < lim; i++)
             if (m->v[i] > 0)
                 dcg += (double)m->v[i] / disc(i);
-        for (long l = m->num_rel_levels - 1; l >= 1 && pos < k; l--)
-            for (long r = 0; r < m->rel_levels[l] && pos < k; r++, pos++)
-                idcg += (double)l / disc(pos);
+        for (size_t j = m->nlevels; j-- > 0 && m->levels[j].level >= 1 && pos < k;)
+            for (long r = 0; r < m->levels[j].count && pos < k; r++, pos++)
+                idcg += (double)m->levels[j].level / disc(pos);
         out[c] = idcg > 0 ? dcg / idcg : dcg;
     }
     return QK_OK;

@@ -8,8 +8,8 @@ static double bpref_of(const qk_topic *t)
     const qk_merge *m = t->m;
     long NN = 0, nr = 0, R = m->num_rel;
     double sum = 0.0;
-    for (long l = 0; l < t->L && l < m->num_rel_levels; l++)
-        NN += m->rel_levels[l];
+    for (size_t k = 0; k < m->nlevels && m->levels[k].level < t->L; k++)
+        NN += m->levels[k].count;
     for (long i = 0; i < m->n; i++) {
         long v = m->v[i];
         if (v < 0)

@@ -46,8 +46,9 @@ QK_MEASURE_FN(rbp)
     const qk_merge *m = t->m;
     double p = persistence(mi), lo = 0.0, hi = 0.0, sum = 0.0, pw = 1.0;
     qk_gains g;
-    if (qk_gains_build(t, mi, &g) != QK_OK)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    qk_status st = qk_gains_build(t, mi, &g, err);
+    if (st != QK_OK)
+        return st;
     for (size_t k = 0; k < g.n; k++) {
         if (g.e[k].gain < lo)
             lo = g.e[k].gain;
