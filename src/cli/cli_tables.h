@@ -1,0 +1,20 @@
+/* Every option table a help text may name (qk_cli_help's @{KEY}, @[KEY]):
+ * the key and the table. Tables of library choices are declared in the
+ * library's header; the CLI's own are declared here. */
+#ifndef QK_CLI_TABLES_H
+#define QK_CLI_TABLES_H
+
+#include "qrelkit/qrelkit.h"
+
+extern const qk_enum qk_eval_relfmt_table[];  /* cmd_eval.c: -R */
+extern const qk_enum qk_eval_results_table[]; /* cmd_eval.c: -T */
+extern const qk_enum qk_eval_dedup_table[];   /* cmd_eval.c: --dedup */
+
+#define QK_CLI_TABLES(X)                                                                                   \
+    X("format", qk_cli_format_table)                                                                       \
+    X("format-trec", qk_cli_format_trec_table)                                                             \
+    X("eval-R", qk_eval_relfmt_table)                                                                      \
+    X("eval-T", qk_eval_results_table)                                                                     \
+    X("eval-dedup", qk_eval_dedup_table)
+
+#endif
