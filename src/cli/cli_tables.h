@@ -15,6 +15,8 @@ extern const qk_enum qk_eval_dedup_table[];   /* cmd_eval.c: --dedup */
     X("format-trec", qk_cli_format_trec_table)                                                             \
     X("eval-R", qk_eval_relfmt_table)                                                                      \
     X("eval-T", qk_eval_results_table)                                                                     \
-    X("eval-dedup", qk_eval_dedup_table)
+    X("eval-dedup", qk_eval_dedup_table)                                                                   \
+    X("pool-method", qk_pool_method_table)                                                                 \
+    X("pool-active-weights", qk_pool_active_weights_table)
 
 #endif
