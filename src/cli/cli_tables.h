@@ -9,6 +9,7 @@
 extern const qk_enum qk_eval_relfmt_table[];  /* cmd_eval.c: -R */
 extern const qk_enum qk_eval_results_table[]; /* cmd_eval.c: -T */
 extern const qk_enum qk_eval_dedup_table[];   /* cmd_eval.c: --dedup */
+extern const qk_enum qk_simulate_truth_table[]; /* simulate_pool.c: --truth */
 
 #define QK_CLI_TABLES(X)                                                                                   \
     X("format", qk_cli_format_table)                                                                       \
@@ -17,6 +18,7 @@ extern const qk_enum qk_eval_dedup_table[];   /* cmd_eval.c: --dedup */
     X("eval-T", qk_eval_results_table)                                                                     \
     X("eval-dedup", qk_eval_dedup_table)                                                                   \
     X("pool-method", qk_pool_method_table)                                                                 \
-    X("pool-active-weights", qk_pool_active_weights_table)
+    X("pool-active-weights", qk_pool_active_weights_table)                                                 \
+    X("simulate-truth", qk_simulate_truth_table)
 
 #endif

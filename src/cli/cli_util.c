@@ -149,6 +149,8 @@ static int each_item(const char *cmd, const char *opt, const char *s, size_t max
 
 typedef struct list_ctx {
     const char *cmd, *opt;
+    const qk_enum *table;
+    int *iv;
     double dlo, dhi;
     long llo, lhi;
     int flags;
@@ -171,15 +173,28 @@ static int long_item(const char *tok, size_t i, void *p)
 int qk_cli_double_list(const char *cmd, const char *opt, const char *s, double lo, double hi, int flags, double *v,
                        size_t max, size_t *n)
 {
-    list_ctx c = {cmd, opt, lo, hi, 0, 0, flags, v, NULL};
+    list_ctx c = {cmd, opt, NULL, NULL, lo, hi, 0, 0, flags, v, NULL};
     return each_item(cmd, opt, s, max, n, double_item, &c);
 }
 
 int qk_cli_long_list(const char *cmd, const char *opt, const char *s, long lo, long hi, long *v, size_t max,
                      size_t *n)
 {
-    list_ctx c = {cmd, opt, 0, 0, lo, hi, 0, NULL, v};
+    list_ctx c = {cmd, opt, NULL, NULL, 0, 0, lo, hi, 0, NULL, v};
     return each_item(cmd, opt, s, max, n, long_item, &c);
+}
+
+static int enum_item(const char *tok, size_t i, void *p)
+{
+    list_ctx *c = p;
+    return qk_cli_enum(c->cmd, c->table, c->opt, tok, &c->iv[i]);
+}
+
+int qk_cli_enum_list(const char *cmd, const qk_enum *table, const char *opt, const char *s, int *v, size_t max,
+                     size_t *n)
+{
+    list_ctx c = {cmd, opt, table, v, 0, 0, 0, 0, 0, NULL, NULL};
+    return each_item(cmd, opt, s, max, n, enum_item, &c);
 }
 
 void qk_cli_pair_runs(const qk_pool_runs *p, const char *pair, long *ia, long *ib)

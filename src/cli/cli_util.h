@@ -34,6 +34,10 @@ int qk_cli_double_list(const char *cmd, const char *opt, const char *s, double l
 int qk_cli_long_list(const char *cmd, const char *opt, const char *s, long lo, long hi, long *v, size_t max,
                      size_t *n);
 
+/* A comma-separated list of words of table into v[0..max): *n items. */
+int qk_cli_enum_list(const char *cmd, const qk_enum *table, const char *opt, const char *s, int *v, size_t max,
+                     size_t *n);
+
 /* The CLI's option tables by key, for help texts (cli_tables.c). */
 const qk_enum *qk_cli_table(const char *key);
 extern const qk_enum qk_cli_format_trec_table[]; /* trec, tsv, json */
