@@ -10,6 +10,10 @@ extern const qk_enum qk_eval_relfmt_table[];  /* cmd_eval.c: -R */
 extern const qk_enum qk_eval_results_table[]; /* cmd_eval.c: -T */
 extern const qk_enum qk_eval_dedup_table[];   /* cmd_eval.c: --dedup */
 extern const qk_enum qk_simulate_truth_table[]; /* simulate_pool.c: --truth */
+extern const qk_enum qk_conf_calibration_table[]; /* cmd_confidence.c */
+extern const qk_enum qk_conf_mtc_weights_table[];
+extern const qk_enum qk_conf_truth_r_table[];
+extern const qk_enum qk_conf_similarity_table[];
 
 #define QK_CLI_TABLES(X)                                                                                   \
     X("format", qk_cli_format_table)                                                                       \
@@ -19,6 +23,11 @@ extern const qk_enum qk_simulate_truth_table[]; /* simulate_pool.c: --truth */
     X("eval-dedup", qk_eval_dedup_table)                                                                   \
     X("pool-method", qk_pool_method_table)                                                                 \
     X("pool-active-weights", qk_pool_active_weights_table)                                                 \
-    X("simulate-truth", qk_simulate_truth_table)
+    X("simulate-truth", qk_simulate_truth_table)                                                           \
+    X("conf-model", qk_conf_model_table)                                                                   \
+    X("conf-calibration", qk_conf_calibration_table)                                                       \
+    X("conf-mtc-weights", qk_conf_mtc_weights_table)                                                       \
+    X("conf-truth-r", qk_conf_truth_r_table)                                                               \
+    X("conf-similarity", qk_conf_similarity_table)
 
 #endif
