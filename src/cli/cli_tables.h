@@ -14,6 +14,9 @@ extern const qk_enum qk_conf_calibration_table[]; /* cmd_confidence.c */
 extern const qk_enum qk_conf_mtc_weights_table[];
 extern const qk_enum qk_conf_truth_r_table[];
 extern const qk_enum qk_conf_similarity_table[];
+extern const qk_enum qk_compare_levene_table[]; /* cmd_compare.c */
+extern const qk_enum qk_compare_ftest_table[];
+extern const qk_enum qk_compare_on_table[];
 
 #define QK_CLI_TABLES(X)                                                                                   \
     X("format", qk_cli_format_table)                                                                       \
@@ -28,6 +31,12 @@ extern const qk_enum qk_conf_similarity_table[];
     X("conf-calibration", qk_conf_calibration_table)                                                       \
     X("conf-mtc-weights", qk_conf_mtc_weights_table)                                                       \
     X("conf-truth-r", qk_conf_truth_r_table)                                                               \
-    X("conf-similarity", qk_conf_similarity_table)
+    X("conf-similarity", qk_conf_similarity_table)                                                         \
+    X("stats-test", qk_stats_test_table)                                                                   \
+    X("stats-correct", qk_stats_correction_table)                                                          \
+    X("stats-transform", qk_stats_transform_table)                                                         \
+    X("compare-levene", qk_compare_levene_table)                                                           \
+    X("compare-ftest", qk_compare_ftest_table)                                                             \
+    X("compare-on", qk_compare_on_table)
 
 #endif
