@@ -114,6 +114,8 @@ typedef enum {
 
 typedef enum { QK_GP_KERNEL_RBF = 0, QK_GP_KERNEL_LINEAR } qk_gp_kernel;
 
+/* --method's words {name, qk_crowd_method, help} (crowd_result.c). */
+extern const qk_enum qk_crowd_method_table[];
 /* Parse "mv", "ds", "onecoin", "glad", "mace", "magp". 0 on success. */
 int qk_crowd_method_parse(const char *name, qk_crowd_method *out);
 const char *qk_crowd_method_name(qk_crowd_method m);

@@ -17,6 +17,11 @@ extern const qk_enum qk_conf_similarity_table[];
 extern const qk_enum qk_compare_levene_table[]; /* cmd_compare.c */
 extern const qk_enum qk_compare_ftest_table[];
 extern const qk_enum qk_compare_on_table[];
+extern const qk_enum qk_agg_duplicates_table[]; /* cmd_aggregate.c */
+extern const qk_enum qk_agg_layout_table[];
+extern const qk_enum qk_agg_stop_table[];
+extern const qk_enum qk_agg_ties_table[];
+extern const qk_enum qk_agg_kernel_table[];
 
 #define QK_CLI_TABLES(X)                                                                                   \
     X("format", qk_cli_format_table)                                                                       \
@@ -37,6 +42,12 @@ extern const qk_enum qk_compare_on_table[];
     X("stats-transform", qk_stats_transform_table)                                                         \
     X("compare-levene", qk_compare_levene_table)                                                           \
     X("compare-ftest", qk_compare_ftest_table)                                                             \
-    X("compare-on", qk_compare_on_table)
+    X("compare-on", qk_compare_on_table)                                                                   \
+    X("crowd-method", qk_crowd_method_table)                                                               \
+    X("agg-duplicates", qk_agg_duplicates_table)                                                           \
+    X("agg-layout", qk_agg_layout_table)                                                                   \
+    X("agg-stop", qk_agg_stop_table)                                                                       \
+    X("agg-ties", qk_agg_ties_table)                                                                       \
+    X("agg-kernel", qk_agg_kernel_table)
 
 #endif

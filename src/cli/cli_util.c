@@ -215,6 +215,30 @@ int qk_cli_format_tsv_json(const char *cmd, const char *arg, int *json)
     return qk_cli_enum(cmd, qk_cli_format_table, "--format", arg, json);
 }
 
+int qk_cli_set(const char *cmd, const qk_cli_opt *opts, int id, const char *arg, void *base)
+{
+    for (const qk_cli_opt *o = opts; o->id; o++) {
+        void *f = (char *)base + o->off;
+        long n;
+        int rc;
+        if (o->id != id)
+            continue;
+        switch (o->kind) {
+        case 'e': return qk_cli_enum(cmd, o->table, o->name, arg, (int *)f);
+        case 'd': return qk_cli_double(cmd, o->name, arg, o->lo, o->hi, o->flags, (double *)f);
+        case 'l': return qk_cli_long(cmd, o->name, arg, (long)o->lo, (long)o->hi, (long *)f);
+        case 'z': return qk_cli_size(cmd, o->name, arg, (size_t)o->lo, (size_t)o->hi, (size_t *)f);
+        case 's': return qk_cli_seed(cmd, o->name, arg, (uint64_t *)f);
+        default:
+            rc = qk_cli_long(cmd, o->name, arg, (long)o->lo, (long)o->hi, &n);
+            if (!rc)
+                *(int *)f = (int)n;
+            return rc;
+        }
+    }
+    return -1;
+}
+
 int qk_cli_is_stdout(const char *path) { return path && strcmp(path, "-") == 0; }
 
 int qk_cli_no_stdout(const char *cmd, const char *opt, const char *path, const char *why)

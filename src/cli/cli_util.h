@@ -38,6 +38,24 @@ int qk_cli_long_list(const char *cmd, const char *opt, const char *s, long lo, l
 int qk_cli_enum_list(const char *cmd, const qk_enum *table, const char *opt, const char *s, int *v, size_t max,
                      size_t *n);
 
+/* A value option described once: getopt id, name for messages, how to
+ * parse it and where it goes (offsetof into the caller's struct). kind:
+ * 'e' word of table (int), 'i' int, 'l' long, 'z' size_t, 'd' double
+ * (lo, hi, flags as qk_num_double), 's' seed (uint64_t). Tables end with
+ * id 0. */
+typedef struct qk_cli_opt {
+    int id;
+    const char *name;
+    char kind;
+    size_t off;
+    const qk_enum *table;
+    double lo, hi;
+    int flags;
+} qk_cli_opt;
+/* Parse arg for option id into base: 0, an exit code, or -1 when id is not
+ * in opts (the caller handles it). */
+int qk_cli_set(const char *cmd, const qk_cli_opt *opts, int id, const char *arg, void *base);
+
 /* The CLI's option tables by key, for help texts (cli_tables.c). */
 const qk_enum *qk_cli_table(const char *key);
 extern const qk_enum qk_cli_format_trec_table[]; /* trec, tsv, json */
