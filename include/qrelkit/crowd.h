@@ -253,6 +253,7 @@ qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, c
  * Every task gets floor(L) or floor(L)+1 labels (L = labels_per_task, the
  * fraction drawn per task) from distinct workers. */
 typedef enum { QK_CROWD_SIM_ACCURACY = 0, QK_CROWD_SIM_GAUSSIAN } qk_crowd_sim_model;
+extern const qk_enum qk_crowd_sim_model_table[]; /* simulate crowd --model (crowd_sim.c) */
 
 typedef struct qk_crowd_sim_opts {
     qk_crowd_sim_model model;

@@ -48,6 +48,7 @@ extern const qk_enum qk_agg_kernel_table[];
     X("agg-layout", qk_agg_layout_table)                                                                   \
     X("agg-stop", qk_agg_stop_table)                                                                       \
     X("agg-ties", qk_agg_ties_table)                                                                       \
-    X("agg-kernel", qk_agg_kernel_table)
+    X("agg-kernel", qk_agg_kernel_table)                                                                   \
+    X("crowd-sim-model", qk_crowd_sim_model_table)
 
 #endif
