@@ -34,6 +34,7 @@ typedef enum {
     QK_CORPUS_TREC,     /* <DOC><DOCNO>id</DOCNO> text </DOC>, plain or gzip          */
     QK_CORPUS_JSONL     /* one JSON object per line, plain or gzip                      */
 } qk_corpus_format;
+extern const qk_enum qk_corpus_format_table[]; /* index --format's words (corpus.c) */
 
 typedef struct qk_corpus_opts {
     qk_corpus_format format;
@@ -155,6 +156,7 @@ void qk_search_opts_init(qk_search_opts *o);
 /* QK_EUSAGE with a message naming the bad parameter. */
 qk_status qk_search_opts_check(const qk_search_opts *o, qk_error *err);
 /* Parse "bm25", "ql" / "qld" / "dirichlet", "qljm" / "jm". 0 on success. */
+extern const qk_enum qk_model_table[]; /* search --model's words (rank.c) */
 int qk_model_parse(const char *name, qk_model *out);
 const char *qk_model_name(qk_model m);
 /* A run tag naming the settings, e.g. "bm25-k0.9-b0.4+rm3-10-10-0.5". */

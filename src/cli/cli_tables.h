@@ -49,6 +49,9 @@ extern const qk_enum qk_agg_kernel_table[];
     X("agg-stop", qk_agg_stop_table)                                                                       \
     X("agg-ties", qk_agg_ties_table)                                                                       \
     X("agg-kernel", qk_agg_kernel_table)                                                                   \
-    X("crowd-sim-model", qk_crowd_sim_model_table)
+    X("crowd-sim-model", qk_crowd_sim_model_table)                                                         \
+    X("search-model", qk_model_table)                                                                      \
+    X("index-format", qk_corpus_format_table)                                                              \
+    X("index-stemmer", qk_stemmer_table)
 
 #endif
