@@ -22,6 +22,7 @@ extern const qk_enum qk_agg_layout_table[];
 extern const qk_enum qk_agg_stop_table[];
 extern const qk_enum qk_agg_ties_table[];
 extern const qk_enum qk_agg_kernel_table[];
+extern const qk_enum qk_sim_quality_table[]; /* cmd_sim.c */
 
 #define QK_CLI_TABLES(X)                                                                                   \
     X("format", qk_cli_format_table)                                                                       \
@@ -52,6 +53,7 @@ extern const qk_enum qk_agg_kernel_table[];
     X("crowd-sim-model", qk_crowd_sim_model_table)                                                         \
     X("search-model", qk_model_table)                                                                      \
     X("index-format", qk_corpus_format_table)                                                              \
-    X("index-stemmer", qk_stemmer_table)
+    X("index-stemmer", qk_stemmer_table)                                                                   \
+    X("sim-quality", qk_sim_quality_table)
 
 #endif
