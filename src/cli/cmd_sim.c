@@ -96,7 +96,7 @@ static int parse_levels(const char *s, int *out)
     long v;
     /* "0..2" says the same as "2", in the notation of the grade range. */
     const char *n = strncmp(s, "0..", 3) == 0 ? s + 3 : s;
-    if (qk_parse_long(n, strlen(n), &v) != 0 || v < 1 || v > 9)
+    if (!qk_num_is_integer(n, strlen(n)) || qk_num_long(NULL, n, 1, 9, &v, NULL) != QK_OK)
         return qk_cli_usage(CMD, "--levels: '%s' is not a grade between 1 and 9 (or 0..N)", s);
     *out = (int)v;
     return 0;
@@ -111,28 +111,25 @@ const qk_enum qk_sim_quality_table[] = {
 /* spread, random, or a comma-separated list (stored in *list, caller frees). */
 static int parse_quality(const char *s, qk_sim_collection_opts *o, double **list, long *count)
 {
-    const char *p = s;
-    size_t cap = 0;
     const qk_enum *e = qk_enum_find(qk_sim_quality_table, s);
+    size_t n = 1, got;
+    int rc;
     if (e) {
         o->quality_mode = (qk_sim_quality_mode)e->value;
         return 0;
     }
-    *count = 0;
-    for (;;) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (qk_grow((void **)list, &cap, (size_t)*count + 1, sizeof **list) != QK_OK) {
-            qk_cli_errorf(CMD, "out of memory");
-            return QK_EXIT_IO;
-        }
-        if (qk_parse_double(p, len, &(*list)[*count]) != 0)
-            return qk_cli_usage(CMD, "--run-quality: '%s' is not %s or a list of numbers", s, "spread, random");
-        ++*count;
-        if (!comma)
-            break;
-        p = comma + 1;
+    if (!strpbrk(s, "0123456789"))
+        return qk_cli_usage(CMD, "unknown --run-quality '%s' (choose from: spread, random; or a list Q1,Q2,...)",
+                            s);
+    for (const char *p = s; *p; p++)
+        n += *p == ',';
+    if (!(*list = malloc(n * sizeof **list))) {
+        qk_cli_errorf(CMD, "out of memory");
+        return QK_EXIT_IO;
     }
+    if ((rc = qk_cli_double_list(CMD, "--run-quality", s, -INFINITY, INFINITY, 0, *list, n, &got)) != 0)
+        return rc;
+    *count = (long)got;
     o->quality_mode = QK_SIM_QUALITY_LIST;
     o->qualities = *list;
     return 0;
