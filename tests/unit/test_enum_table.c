@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "qrelkit/core.h"
+#include "qrelkit/qrelkit.h"
 
 static const qk_enum colours[] = {
     {"red", 1, "the colour of blood"},
@@ -66,6 +66,64 @@ static void test_help_lines(void **state)
     assert_string_equal(buf, "red     the colour of blood\ngreen   grass\nblue\n");
 }
 
+/* The library's option tables: listed names are unique, every value has a
+ * listed name, and the modules' name functions give that name back. */
+static void check_table(const qk_enum *t, const char *what)
+{
+    for (const qk_enum *a = t; a->name; a++) {
+        for (const qk_enum *b = a + 1; b->name; b++)
+            if (strcmp(a->name, b->name) == 0)
+                fail_msg("%s: '%s' twice", what, a->name);
+        if (!qk_enum_by_value(t, a->value))
+            fail_msg("%s: value of '%s' has no listed name", what, a->name);
+    }
+}
+
+static void test_library_tables(void **state)
+{
+    (void)state;
+    check_table(qk_pool_method_table, "pool methods");
+    check_table(qk_pool_active_weights_table, "active weights");
+    check_table(qk_crowd_method_table, "crowd methods");
+    check_table(qk_crowd_sim_model_table, "crowd sim models");
+    check_table(qk_stats_test_table, "tests");
+    check_table(qk_stats_correction_table, "corrections");
+    check_table(qk_stats_transform_table, "transforms");
+    check_table(qk_model_table, "search models");
+    check_table(qk_corpus_format_table, "corpus formats");
+    check_table(qk_stemmer_table, "stemmers");
+    check_table(qk_conf_model_table, "confidence models");
+    /* Every pool method of the enum is in the table, and names round-trip. */
+    for (int m = 0; m < QK_POOL_NMETHODS; m++) {
+        qk_pool_method back;
+        const char *name = qk_pool_method_name((qk_pool_method)m);
+        assert_string_not_equal(name, "?");
+        assert_int_equal(qk_pool_method_parse(name, &back), 0);
+        assert_int_equal(back, m);
+    }
+    for (const qk_enum *e = qk_crowd_method_table; e->name; e++) {
+        qk_crowd_method back;
+        assert_int_equal(qk_crowd_method_parse(e->name, &back), 0);
+        assert_int_equal(back, e->value);
+        if (e->help)
+            assert_string_equal(qk_crowd_method_name(back), e->name);
+    }
+    /* Spellings kept from before the tables. */
+    {
+        qk_test t;
+        qk_model md;
+        qk_transform tr;
+        assert_int_equal(qk_stats_test_parse("randomization", &t), 0);
+        assert_int_equal(t, QK_TEST_PERM);
+        assert_string_equal(qk_stats_test_name(QK_TEST_PERM), "perm");
+        assert_int_equal(qk_model_parse("dirichlet", &md), 0);
+        assert_int_equal(md, QK_MODEL_QL_DIR);
+        assert_int_equal(qk_stats_transform_parse("zscore", &tr), 0);
+        assert_int_equal(tr, QK_TRANSFORM_Z);
+        assert_string_equal(qk_stemmer_name(QK_STEM_S), "s");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -73,6 +131,7 @@ int main(void)
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_choices),
         cmocka_unit_test(test_help_lines),
+        cmocka_unit_test(test_library_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
