@@ -14,7 +14,7 @@ const qk_enum qk_pool_method_table[] = {
     {"topk", QK_POOL_TOPK, "per-run top-k: runs take turns adding their best unpooled document"},
     {"rrf", QK_POOL_RRF, "ordered pool by reciprocal-rank fusion, sum 1/(--rrf-k + rank)"},
     {"rbp", QK_POOL_RBP, "ordered pool by RBP weight, sum (1-p) p^(rank-1), p = --rbp-p"},
-    {"strat", QK_POOL_STRAT, "stratified sampling by best rank (strata --cuts), uniform within"},
+    {"strat", QK_POOL_STRAT, "stratified by best rank (strata --cuts), uniform in a stratum"},
     {"statap", QK_POOL_STATAP, "AP-prior sampling without replacement, pi ~ prior (capped at 1)"},
     {"active", QK_POOL_ACTIVE, "Li's active sampling: runs weighted by their AP, with replacement"},
     {"mtc", QK_POOL_MTC, "minimal test collections: what can most change the order of two runs"},
