@@ -139,6 +139,53 @@ int qk_rank_cmp(double score_a, const char *docno_a, double score_b, const char 
 int qk_parse_double(const char *s, size_t len, double *out);
 int qk_parse_long(const char *s, size_t len, long *out);
 
+/* ---- Enum tables: the words an option takes (DESIGN §3) ---------------
+ * One table per option, {name, value, help}, ended by a row whose name is
+ * NULL. Several rows may share a value (spellings of one choice); a row with
+ * help NULL is such an extra spelling: accepted, never listed. Tables are
+ * static data owned by whoever defines them. */
+typedef struct qk_enum {
+    const char *name;
+    int value;
+    const char *help; /* one line for --help; NULL: an accepted, unlisted spelling */
+} qk_enum;
+
+/* The row named name (exact, case-sensitive), or NULL. */
+const qk_enum *qk_enum_find(const qk_enum *table, const char *name);
+/* The first row with value (its listed name), or NULL. */
+const qk_enum *qk_enum_by_value(const qk_enum *table, int value);
+/* word -> *value. Unknown words are QK_EUSAGE with
+ * "unknown OPT 'WORD' (choose from: a, b, c)" (opt e.g. "--method"). */
+qk_status qk_enum_parse(const qk_enum *table, const char *opt, const char *word, int *value, qk_error *err);
+/* The listed names, "a, b, c", into buf (always NUL-terminated when size > 0).
+ * Returns the length the whole list needs, as snprintf does. */
+size_t qk_enum_choices(const qk_enum *table, char *buf, size_t size);
+/* One line per listed row, "INDENT NAME  HELP\n", names padded to the longest
+ * (at least min_width), into buf like qk_enum_choices. */
+size_t qk_enum_help(const qk_enum *table, const char *indent, int min_width, char *buf, size_t size);
+
+/* ---- Strict numbers (DESIGN §3) ----------------------------------------
+ * The whole token must be the number: no blanks, no trailing text ("10k",
+ * "5x"), no empty token. Integers are decimal with an optional sign;
+ * doubles are decimal (digits, '.', exponent; no hex, no inf/nan unless
+ * QK_NUM_NONFINITE). Errors are QK_EUSAGE naming the option and the token:
+ * "OPT: 'TOK' is not an integer", "OPT: 'TOK' is not a number in [0, 1]".
+ * opt may be NULL or "" (the message then starts at the token). */
+#define QK_NUM_LO_OPEN 1   /* lo itself is out of range */
+#define QK_NUM_HI_OPEN 2   /* hi itself is out of range */
+#define QK_NUM_NONFINITE 4 /* accept inf, -inf and nan (range checks then skip nan) */
+qk_status qk_num_long(const char *opt, const char *tok, long lo, long hi, long *out, qk_error *err);
+/* A count or index: plain digits (no sign), lo <= value <= hi. */
+qk_status qk_num_size(const char *opt, const char *tok, size_t lo, size_t hi, size_t *out, qk_error *err);
+/* A seed: plain digits, any 64-bit value. */
+qk_status qk_num_u64(const char *opt, const char *tok, uint64_t *out, qk_error *err);
+qk_status qk_num_double(const char *opt, const char *tok, double lo, double hi, int flags, double *out,
+                        qk_error *err);
+/* The syntax checks alone, on tok[0..len): 1 when the token is a decimal
+ * integer / a finite decimal number, else 0 (no range, no conversion). */
+int qk_num_is_integer(const char *tok, size_t len);
+int qk_num_is_decimal(const char *tok, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

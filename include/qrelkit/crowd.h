@@ -114,6 +114,8 @@ typedef enum {
 
 typedef enum { QK_GP_KERNEL_RBF = 0, QK_GP_KERNEL_LINEAR } qk_gp_kernel;
 
+/* --method's words {name, qk_crowd_method, help} (crowd_result.c). */
+extern const qk_enum qk_crowd_method_table[];
 /* Parse "mv", "ds", "onecoin", "glad", "mace", "magp". 0 on success. */
 int qk_crowd_method_parse(const char *name, qk_crowd_method *out);
 const char *qk_crowd_method_name(qk_crowd_method m);
@@ -251,6 +253,7 @@ qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, c
  * Every task gets floor(L) or floor(L)+1 labels (L = labels_per_task, the
  * fraction drawn per task) from distinct workers. */
 typedef enum { QK_CROWD_SIM_ACCURACY = 0, QK_CROWD_SIM_GAUSSIAN } qk_crowd_sim_model;
+extern const qk_enum qk_crowd_sim_model_table[]; /* simulate crowd --model (crowd_sim.c) */
 
 typedef struct qk_crowd_sim_opts {
     qk_crowd_sim_model model;

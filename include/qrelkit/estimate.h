@@ -162,6 +162,8 @@ typedef enum {
     QK_PROB_FILE,    /* per-document probabilities from a file               */
     QK_PROB_RTC      /* the RTC expert model, the runs as experts            */
 } qk_prob_model;
+/* confidence --model's words (mtc, rtc, ip; QK_PROB_FILE comes from --probs). */
+extern const qk_enum qk_conf_model_table[];
 typedef struct qk_conf_opts {
     qk_prob_model model;
     double prior;           /* MTC prior, default 0.5                         */

@@ -69,8 +69,12 @@ int qk_measure_alias(const char *alias, char *buf, size_t bufsize);
 typedef struct qk_measures qk_measures;
 qk_status qk_measures_new(qk_measures **out);
 void qk_measures_free(qk_measures *m);
-/* Add a trec_eval -m argument ("map", "P.5,10", "official", "ndcg.1=3") or an
- * alias ("nDCG@10"). Unknown names are QK_EUSAGE. */
+/* Add a trec_eval -m argument ("map", "P.5,10", "official", "ndcg.1=3"), an
+ * alias ("nDCG@10", "RBP(p=0.8)") or a value name ("P_10", "ndcg_cut_10",
+ * "iprec_at_recall_0.10"). Unknown names and bad parameters are QK_EUSAGE,
+ * checked here: every parameter must be a whole number of its kind (cutoffs
+ * positive integers, or trec_eval's truncated "23.4"; gains and points finite
+ * numbers; rbp's p in (0, 1)); the message names the spec and the bad item. */
 qk_status qk_measures_add(qk_measures *m, const char *spec, qk_error *err);
 /* Resolve parameters (defaults when none) and value names. With nothing
  * added, "official" is used. Bad parameters are QK_EUSAGE. */
@@ -78,6 +82,12 @@ qk_status qk_measures_finalize(qk_measures *m, qk_error *err);
 /* Number of requested measures, and all value names in output order. */
 size_t qk_measures_num_values(const qk_measures *m);
 const char *qk_measures_value_name(const qk_measures *m, size_t i);
+/* The index of the value one spec names (any spelling qk_measures_add takes)
+ * among a finalized set's values: "P.10", "P_10" and "P@10" name P_10; a
+ * spec without parameters names its measure's first value. QK_EUSAGE when
+ * the set does not compute it (e.g. "P.10" after an earlier "P.5") or the
+ * spec is a nickname or names several values. */
+qk_status qk_measures_value_index(const qk_measures *m, const char *spec, size_t *index, qk_error *err);
 
 /* ---- Evaluation ------------------------------------------------------------ */
 typedef struct qk_eval_opts {

@@ -250,6 +250,7 @@ typedef enum {
     QK_CORPUS_TREC,     /* <DOC><DOCNO>id</DOCNO> text </DOC>, plain or gzip          */
     QK_CORPUS_JSONL     /* one JSON object per line, plain or gzip                      */
 } qk_corpus_format;
+extern const qk_enum qk_corpus_format_table[]; /* index --format's words (corpus.c) */
 
 typedef struct qk_corpus_opts {
     qk_corpus_format format;

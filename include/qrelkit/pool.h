@@ -112,6 +112,8 @@ typedef enum {
     QK_POOL_RTC,
     QK_POOL_NMETHODS
 } qk_pool_method;
+/* --method's words, {name, qk_pool_method, help} (static; see core.h). */
+extern const qk_enum qk_pool_method_table[];
 int qk_pool_method_parse(const char *name, qk_pool_method *out); /* 0 ok */
 const char *qk_pool_method_name(qk_pool_method m);
 /* 1 for the samplers (strat, statap, active), which need a design. */
@@ -151,7 +153,9 @@ enum {
     QK_ACTIVE_W_UNIFORM /* 1/K in every round: a fixed AP-prior design, Li's
                            "Stratif" baseline (spec 003a §1.8.4)              */
 };
-/* "ap", "judged", "uniform" -> QK_ACTIVE_W_*; 0 ok, -1 unknown. */
+/* "ap", "judged", "uniform" -> QK_ACTIVE_W_*; 0 ok, -1 unknown. The table
+ * of --active-weights. */
+extern const qk_enum qk_pool_active_weights_table[];
 int qk_pool_active_weights_parse(const char *name, int *out);
 void qk_pool_opts_init(qk_pool_opts *o);
 

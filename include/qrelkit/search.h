@@ -119,6 +119,7 @@ void qk_search_opts_init(qk_search_opts *o);
 /* QK_EUSAGE with a message naming the bad parameter. */
 qk_status qk_search_opts_check(const qk_search_opts *o, qk_error *err);
 /* Parse "bm25", "ql" / "qld" / "dirichlet", "qljm" / "jm". 0 on success. */
+extern const qk_enum qk_model_table[]; /* search --model's words (rank.c) */
 int qk_model_parse(const char *name, qk_model *out);
 const char *qk_model_name(qk_model m);
 /* A run tag naming the settings, e.g. "bm25-k0.9-b0.4+rm3-10-10-0.5". */

@@ -137,6 +137,7 @@ typedef struct qk_test_result {
     int exact;        /* p is exact (not asymptotic / Monte Carlo) */
 } qk_test_result;
 
+extern const qk_enum qk_stats_test_table[]; /* --test's words (paired.c) */
 int qk_stats_test_parse(const char *name, qk_test *out); /* "t", "wilcoxon", ... 0 ok */
 const char *qk_stats_test_name(qk_test t);
 
@@ -156,6 +157,7 @@ qk_status qk_stats_paired_test(qk_test t, const double *a, const double *b, size
 
 /* ---- Multiple comparisons and all-pairs tables ----------------------------- */
 typedef enum { QK_CORRECT_NONE = 0, QK_CORRECT_BONFERRONI, QK_CORRECT_HOLM } qk_correction;
+extern const qk_enum qk_stats_correction_table[]; /* --correct's words */
 int qk_stats_correction_parse(const char *name, qk_correction *out);
 /* Adjusted p-values (same order as p), each capped at 1. */
 qk_status qk_stats_adjust(const double *p, size_t m, qk_correction c, double *adj,
@@ -182,6 +184,7 @@ qk_status qk_stats_significant_mask(const qk_scores *m, double alpha, unsigned c
 
 /* ---- Variability (Hosseini App. F) ---------------------------------------- */
 typedef enum { QK_TRANSFORM_NONE = 0, QK_TRANSFORM_LOGIT, QK_TRANSFORM_Z } qk_transform;
+extern const qk_enum qk_stats_transform_table[]; /* --transform's words */
 int qk_stats_transform_parse(const char *name, qk_transform *out);
 /* In place. logit: x clamped to [eps, 1 - eps] first. z: per topic, across
  * runs, (x - mean) / sd (sd with 1/(l-1)); a topic with sd = 0 becomes 0 and

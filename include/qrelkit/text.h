@@ -44,6 +44,7 @@ void qk_text_opts_init(qk_text_opts *o);
 uint32_t qk_text_opts_pack(const qk_text_opts *o);
 qk_status qk_text_opts_unpack(uint32_t packed, qk_text_opts *o);
 /* "porter", "s", "none" -> stemmer; 0 on success. */
+extern const qk_enum qk_stemmer_table[]; /* index --stemmer's words (tokenize.c) */
 int qk_stemmer_parse(const char *name, qk_stemmer *out);
 const char *qk_stemmer_name(qk_stemmer s);
 /* Short description such as "lowercase,fold,stop,porter" (static buffer of the

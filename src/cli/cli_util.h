@@ -2,6 +2,7 @@
 #ifndef QK_CLI_UTIL_H
 #define QK_CLI_UTIL_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "qrelkit/qrelkit.h"
@@ -17,17 +18,62 @@ void qk_cli_errorf(const char *cmd, const char *fmt, ...) __attribute__((format(
 int qk_cli_fail(const char *cmd, const qk_error *err);
 /* Print "usage error" plus a hint to run `qrelkit help CMD`; return 1. */
 int qk_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ---- Option values (DESIGN §3): words through enum tables, numbers strict.
+ * Each returns 0, or prints the error ("qrelkit CMD: unknown --method 'x'
+ * (choose from: a, b)", "qrelkit CMD: --budget: '10k' is not an integer >= 0")
+ * with the usage hint and returns QK_EXIT_USAGE. */
+int qk_cli_enum(const char *cmd, const qk_enum *table, const char *opt, const char *word, int *value);
+int qk_cli_long(const char *cmd, const char *opt, const char *tok, long lo, long hi, long *out);
+int qk_cli_size(const char *cmd, const char *opt, const char *tok, size_t lo, size_t hi, size_t *out);
+int qk_cli_seed(const char *cmd, const char *opt, const char *tok, uint64_t *out);
+int qk_cli_double(const char *cmd, const char *opt, const char *tok, double lo, double hi, int flags, double *out);
+/* A comma-separated list of strict doubles (or longs) into v[0..max):
+ * *n items; an empty list, an empty item or more than max items is an error. */
+int qk_cli_double_list(const char *cmd, const char *opt, const char *s, double lo, double hi, int flags, double *v,
+                       size_t max, size_t *n);
+int qk_cli_long_list(const char *cmd, const char *opt, const char *s, long lo, long hi, long *v, size_t max,
+                     size_t *n);
+
+/* A comma-separated list of words of table into v[0..max): *n items. */
+int qk_cli_enum_list(const char *cmd, const qk_enum *table, const char *opt, const char *s, int *v, size_t max,
+                     size_t *n);
+
+/* A value option described once: getopt id, name for messages, how to
+ * parse it and where it goes (offsetof into the caller's struct). kind:
+ * 'e' word of table (int), 'i' int, 'l' long, 'z' size_t, 'd' double
+ * (lo, hi, flags as qk_num_double), 's' seed (uint64_t). Tables end with
+ * id 0. */
+typedef struct qk_cli_opt {
+    int id;
+    const char *name;
+    char kind;
+    size_t off;
+    const qk_enum *table;
+    double lo, hi;
+    int flags;
+} qk_cli_opt;
+/* Parse arg for option id into base: 0, an exit code, or -1 when id is not
+ * in opts (the caller handles it). */
+int qk_cli_set(const char *cmd, const qk_cli_opt *opts, int id, const char *arg, void *base);
+
+/* The CLI's option tables by key, for help texts (cli_tables.c). */
+const qk_enum *qk_cli_table(const char *key);
+extern const qk_enum qk_cli_format_trec_table[]; /* trec, tsv, json */
+extern const qk_enum qk_cli_format_table[];      /* tsv, json */
+
 /* True when argv[i] is -h or --help. */
 int qk_cli_is_help(const char *arg);
-/* Print a help text to stdout and return 0. */
+/* Print a help text to stdout and return 0. "@{KEY}" in the text becomes
+ * the choices of table KEY ("a, b, c"); a line "@[KEY]" becomes one line
+ * per choice, "  NAME  HELP" (see qk_cli_table). */
 int qk_cli_help(const char *text);
 /* --pair A,B of `pool` and `simulate pool`: *ia and *ib become the indices of
  * the runs named A and B (the last match wins); an index whose run is not
  * found, or both when pair has no ',', is left as it was. */
 void qk_cli_pair_runs(const qk_pool_runs *p, const char *pair, long *ia, long *ib);
-/* --format tsv|json of `pool` and `simulate pool`: *json = 1 for "json",
- * 0 for "tsv" (the last one given wins); anything else is a usage error (returns its exit code;
- * 0 otherwise). */
+/* --format tsv|json (qk_cli_format_table): *json = 1 for "json", 0 for
+ * "tsv" (the last one given wins); anything else is a usage error (returns
+ * its exit code; 0 otherwise). */
 int qk_cli_format_tsv_json(const char *cmd, const char *arg, int *json);
 /* '-' as an output path means standard output, in every command. */
 int qk_cli_is_stdout(const char *path);

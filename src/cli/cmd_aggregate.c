@@ -2,17 +2,19 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "aggregate_features.h"
+#include "cli_tables.h"
 #include "cli_util.h"
 #include "qrelkit/crowd.h"
 
 const char qk_help_aggregate[] =
-    "usage: qrelkit aggregate [--method mv|ds|onecoin|glad|mace|magp] [options] LABELS\n"
+    "usage: qrelkit aggregate [--method M] [options] LABELS\n"
     "\n"
     "Combine several noisy crowd labels per document into one judgment per\n"
     "document: a hard label (qrels) and a probability per class (for estimators\n"
@@ -42,7 +44,7 @@ const char qk_help_aggregate[] =
     "  --layout trec: topic worker docno label\n"
     "\n"
     "options:\n"
-    "  -m, --method NAME       mv, ds, onecoin, glad or mace (default ds)\n"
+    "  -m, --method NAME       @{crowd-method} (default ds)\n"
     "  --out-qrels FILE        write qrels: topic 0 docno label ('-' = stdout, for\n"
     "                          one output at most; then no summary)\n"
     "  --out-probs FILE        write TSV: task label n_labels p_<class>...\n"
@@ -57,20 +59,21 @@ const char qk_help_aggregate[] =
     "  --classes A,B,...       the allowed labels, in order; any other label is an\n"
     "                          error (or skipped with --drop-unknown)\n"
     "  --drop-unknown          skip labels outside --classes, and say how many\n"
-    "  --duplicates POLICY     a worker labelling a task twice: keep (default:\n"
-    "                          every row counts), first, drop-conflicts, error\n"
-    "  --layout NAME           auto (default), task, topic-doc, trec\n"
+    "  --duplicates POLICY     a worker labelling a task twice:\n"
+    "                          @[agg-duplicates]\n"
+    "  --layout NAME           @{agg-layout} (default auto)\n"
     "  --max-iter N            EM iterations at most (default 100; 0 = start only)\n"
     "  --tol X                 stop when the relative log-likelihood change is\n"
     "                          below X (default 1e-7; negative: never stop early)\n"
-    "  --stop crowdkit         ds/onecoin: stop on crowd-kit's objective instead\n"
+    "  --stop RULE             ds/onecoin: when EM stops (default loglik):\n"
+    "                          @[agg-stop]\n"
     "  --smoothing A           add A to every confusion count (default 0: counts\n"
     "                          are floored at 1e-10, as crowd-kit does)\n"
-    "  --ties first|last|random  hard label when classes tie (default first)\n"
+    "  --ties RULE             hard label on a tie: @{agg-ties} (first)\n"
     "  --restarts N            mace: random restarts, best likelihood kept (10)\n"
     "  --seed N                random seed (default 42)\n"
     "  --spam-threshold X      flag workers with spam score below X (default 0.1)\n"
-    "  --format tsv|json       summary format (default tsv)\n"
+    "  --format F              summary format: @{format} (default tsv)\n"
     "  --precision N           significant digits in written files (default 6)\n"
     "  --run FILE              a TREC run (repeat for several): with --gold, each\n"
     "                          run's MAP under the aggregated qrels and under the\n"
@@ -89,7 +92,8 @@ const char qk_help_aggregate[] =
     "                          cosine, BM25, LM) of each topic-document task,\n"
     "                          from an index made by 'qrelkit index'\n"
     "  --out-features FILE     write the task features before z-scoring (TSV)\n"
-    "  --kernel rbf|linear     feature kernel (default rbf, GPflow's exp(-d²/2l²))\n"
+    "  --kernel K              feature kernel: @{agg-kernel} (default rbf, GPflow's\n"
+    "                          exp(-d²/2l²))\n"
     "  --lengthscale L         RBF length scale (default 1)\n"
     "  --kernel-variance V     feature kernel variance (default 1)\n"
     "  --topic-variance V      covariance shared by tasks of one topic (default 1)\n"
@@ -245,46 +249,67 @@ static qk_status write_features(const char *path, const qk_crowd_labels *L, cons
     return QK_OK;
 }
 
+const qk_enum qk_agg_duplicates_table[] = {
+    {"keep", QK_CROWD_DUP_KEEP, "every row counts (default)"},
+    {"first", QK_CROWD_DUP_FIRST, "the first label of the pair"},
+    {"drop-conflicts", QK_CROWD_DUP_DROP_CONFLICTS, "drop pairs whose labels disagree"},
+    {"error", QK_CROWD_DUP_ERROR, "a repeated pair is an input error"},
+    {NULL, 0, NULL},
+};
+const qk_enum qk_agg_layout_table[] = {
+    {"auto", QK_CROWD_LAYOUT_AUTO, "by the number of fields"},
+    {"task", QK_CROWD_LAYOUT_TASK, "task worker label"},
+    {"topic-doc", QK_CROWD_LAYOUT_TOPIC_DOC, "topic docno worker label"},
+    {"trec", QK_CROWD_LAYOUT_TREC, "TREC crowdsourcing tracks"},
+    {NULL, 0, NULL},
+};
+const qk_enum qk_agg_stop_table[] = {
+    {"loglik", QK_CROWD_STOP_LOGLIK, "relative log-likelihood change below --tol"},
+    {"crowdkit", QK_CROWD_STOP_CROWDKIT, "crowd-kit's objective gains less than --tol"},
+    {NULL, 0, NULL},
+};
+const qk_enum qk_agg_ties_table[] = {
+    {"first", QK_CROWD_TIE_FIRST, "the first class"},
+    {"last", QK_CROWD_TIE_LAST, "the last class"},
+    {"random", QK_CROWD_TIE_RANDOM, "uniformly, seeded"},
+    {NULL, 0, NULL},
+};
+const qk_enum qk_agg_kernel_table[] = {
+    {"rbf", QK_GP_KERNEL_RBF, "exp(-d^2/2l^2)"}, {"linear", QK_GP_KERNEL_LINEAR, "x'y"}, {NULL, 0, NULL}};
+
+enum {
+    O_QRELS = 256, O_PROBS, O_WORKERS, O_GOLD, O_POS, O_GW, O_KNOWN, O_CLASSES, O_DROP, O_DUP, O_LAYOUT,
+    O_MAXIT, O_TOL, O_STOP, O_SMOOTH, O_TIES, O_RESTARTS, O_SEED, O_SPAM, O_FORMAT, O_PREC, O_TIMING,
+    O_FEAT, O_RUN, O_KERNEL, O_LS, O_KV, O_TV, O_NOBLOCK, O_GPMEAN, O_WV, O_RANKF, O_LEARNK, O_LEX,
+    O_TOPICS, O_OUTF
+};
+
+#define F(f) offsetof(args, f)
+static const qk_cli_opt value_opts[] = {
+    {'m', "--method", 'e', F(o.method), qk_crowd_method_table, 0, 0, 0},
+    {O_DUP, "--duplicates", 'e', F(ro.duplicates), qk_agg_duplicates_table, 0, 0, 0},
+    {O_LAYOUT, "--layout", 'e', F(ro.layout), qk_agg_layout_table, 0, 0, 0},
+    {O_STOP, "--stop", 'e', F(o.stop), qk_agg_stop_table, 0, 0, 0},
+    {O_TIES, "--ties", 'e', F(o.tie), qk_agg_ties_table, 0, 0, 0},
+    {O_KERNEL, "--kernel", 'e', F(o.kernel), qk_agg_kernel_table, 0, 0, 0},
+    {O_FORMAT, "--format", 'e', F(json), qk_cli_format_table, 0, 0, 0},
+    {O_MAXIT, "--max-iter", 'i', F(o.max_iter), NULL, 0, 1000000, 0},
+    {O_RESTARTS, "--restarts", 'i', F(o.restarts), NULL, 1, 10000, 0},
+    {O_PREC, "--precision", 'i', F(precision), NULL, 1, 17, 0},
+    {O_SEED, "--seed", 's', F(o.seed), NULL, 0, 0, 0},
+    {O_TOL, "--tol", 'd', F(o.tol), NULL, -INFINITY, INFINITY, 0},
+    {O_SPAM, "--spam-threshold", 'd', F(o.spam_threshold), NULL, -INFINITY, INFINITY, 0},
+    {O_SMOOTH, "--smoothing", 'd', F(o.smoothing), NULL, 0, INFINITY, 0},
+    {O_LS, "--lengthscale", 'd', F(o.lengthscale), NULL, 0, INFINITY, QK_NUM_LO_OPEN},
+    {O_KV, "--kernel-variance", 'd', F(o.kernel_variance), NULL, 0, INFINITY, 0},
+    {O_TV, "--topic-variance", 'd', F(o.topic_variance), NULL, 0, INFINITY, 0},
+    {O_WV, "--white-variance", 'd', F(o.white_variance), NULL, 0, INFINITY, 0},
+    {0, NULL, 0, 0, NULL, 0, 0, 0},
+};
+#undef F
+
 static int parse_args(int argc, char **argv, args *a)
 {
-    enum {
-        O_QRELS = 256,
-        O_PROBS,
-        O_WORKERS,
-        O_GOLD,
-        O_POS,
-        O_GW,
-        O_KNOWN,
-        O_CLASSES,
-        O_DROP,
-        O_DUP,
-        O_LAYOUT,
-        O_MAXIT,
-        O_TOL,
-        O_STOP,
-        O_SMOOTH,
-        O_TIES,
-        O_RESTARTS,
-        O_SEED,
-        O_SPAM,
-        O_FORMAT,
-        O_PREC,
-        O_TIMING,
-        O_FEAT,
-        O_RUN,
-        O_KERNEL,
-        O_LS,
-        O_KV,
-        O_TV,
-        O_NOBLOCK,
-        O_GPMEAN,
-        O_WV,
-        O_RANKF,
-        O_LEARNK,
-        O_LEX,
-        O_TOPICS,
-        O_OUTF
-    };
     static const struct option lo[] = {{"method", 1, 0, 'm'},
                                        {"out-qrels", 1, 0, O_QRELS},
                                        {"out-probs", 1, 0, O_PROBS},
@@ -326,19 +351,17 @@ static int parse_args(int argc, char **argv, args *a)
                                        {"help", 0, 0, 'h'},
                                        {0, 0, 0, 0}};
     size_t runcap = 0;
-    int ch;
-    long v;
-    double d;
+    int ch, rc;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "hm:", lo, NULL)) != -1) {
         const char *s = optarg;
-        size_t n = s ? strlen(s) : 0;
+        if ((rc = qk_cli_set(CMD, value_opts, ch, s, a)) >= 0) {
+            if (rc)
+                return rc;
+            continue;
+        }
         switch (ch) {
         case 'h': return -2;
-        case 'm':
-            if (qk_crowd_method_parse(s, &a->o.method) != 0)
-                return qk_cli_usage(CMD, "--method: '%s' is not one of mv, ds, onecoin, glad, mace, magp", s);
-            break;
         case O_QRELS: a->out_qrels = s; break;
         case O_PROBS: a->out_probs = s; break;
         case O_WORKERS: a->out_workers = s; break;
@@ -351,89 +374,6 @@ static int parse_args(int argc, char **argv, args *a)
                 return qk_cli_usage(CMD, "--classes: '%s' is not a list of at least two labels", s);
             break;
         case O_DROP: a->ro.drop_unknown = 1; break;
-        case O_DUP:
-            if (!strcmp(s, "keep"))
-                a->ro.duplicates = QK_CROWD_DUP_KEEP;
-            else if (!strcmp(s, "first"))
-                a->ro.duplicates = QK_CROWD_DUP_FIRST;
-            else if (!strcmp(s, "drop-conflicts"))
-                a->ro.duplicates = QK_CROWD_DUP_DROP_CONFLICTS;
-            else if (!strcmp(s, "error"))
-                a->ro.duplicates = QK_CROWD_DUP_ERROR;
-            else
-                return qk_cli_usage(CMD, "--duplicates: '%s' is not keep, first, drop-conflicts or error", s);
-            break;
-        case O_LAYOUT:
-            if (!strcmp(s, "auto"))
-                a->ro.layout = QK_CROWD_LAYOUT_AUTO;
-            else if (!strcmp(s, "task"))
-                a->ro.layout = QK_CROWD_LAYOUT_TASK;
-            else if (!strcmp(s, "topic-doc"))
-                a->ro.layout = QK_CROWD_LAYOUT_TOPIC_DOC;
-            else if (!strcmp(s, "trec"))
-                a->ro.layout = QK_CROWD_LAYOUT_TREC;
-            else
-                return qk_cli_usage(CMD, "--layout: '%s' is not auto, task, topic-doc or trec", s);
-            break;
-        case O_MAXIT:
-            if (qk_parse_long(s, n, &v) != 0 || v < 0 || v > 1000000)
-                return qk_cli_usage(CMD, "--max-iter: '%s' is not a count between 0 and 1000000", s);
-            a->o.max_iter = (int)v;
-            break;
-        case O_TOL:
-            if (qk_parse_double(s, n, &a->o.tol) != 0)
-                return qk_cli_usage(CMD, "--tol: '%s' is not a number", s);
-            break;
-        case O_STOP:
-            if (!strcmp(s, "loglik"))
-                a->o.stop = QK_CROWD_STOP_LOGLIK;
-            else if (!strcmp(s, "crowdkit"))
-                a->o.stop = QK_CROWD_STOP_CROWDKIT;
-            else
-                return qk_cli_usage(CMD, "--stop: '%s' is not loglik or crowdkit", s);
-            break;
-        case O_SMOOTH:
-            if (qk_parse_double(s, n, &d) != 0 || d < 0)
-                return qk_cli_usage(CMD, "--smoothing: '%s' is not a non-negative number", s);
-            a->o.smoothing = d;
-            break;
-        case O_TIES:
-            if (!strcmp(s, "first"))
-                a->o.tie = QK_CROWD_TIE_FIRST;
-            else if (!strcmp(s, "last"))
-                a->o.tie = QK_CROWD_TIE_LAST;
-            else if (!strcmp(s, "random"))
-                a->o.tie = QK_CROWD_TIE_RANDOM;
-            else
-                return qk_cli_usage(CMD, "--ties: '%s' is not first, last or random", s);
-            break;
-        case O_RESTARTS:
-            if (qk_parse_long(s, n, &v) != 0 || v < 1 || v > 10000)
-                return qk_cli_usage(CMD, "--restarts: '%s' is not a count between 1 and 10000", s);
-            a->o.restarts = (int)v;
-            break;
-        case O_SEED:
-            if (qk_parse_long(s, n, &v) != 0 || v < 0)
-                return qk_cli_usage(CMD, "--seed: '%s' is not a non-negative integer", s);
-            a->o.seed = (uint64_t)v;
-            break;
-        case O_SPAM:
-            if (qk_parse_double(s, n, &a->o.spam_threshold) != 0)
-                return qk_cli_usage(CMD, "--spam-threshold: '%s' is not a number", s);
-            break;
-        case O_FORMAT:
-            if (!strcmp(s, "json"))
-                a->json = 1;
-            else if (!strcmp(s, "tsv"))
-                a->json = 0;
-            else
-                return qk_cli_usage(CMD, "--format: '%s' is not tsv or json", s);
-            break;
-        case O_PREC:
-            if (qk_parse_long(s, n, &v) != 0 || v < 1 || v > 17)
-                return qk_cli_usage(CMD, "--precision: '%s' is not between 1 and 17", s);
-            a->precision = (int)v;
-            break;
         case O_TIMING: a->timing = 1; break;
         case O_FEAT: a->features = s; break;
         case O_GPMEAN: a->gp_mean_file = s; break;
@@ -447,30 +387,6 @@ static int parse_args(int argc, char **argv, args *a)
             if (qk_grow((void **)&a->runs, &runcap, a->nruns + 1, sizeof *a->runs) != QK_OK)
                 return qk_cli_usage(CMD, "out of memory");
             a->runs[a->nruns++] = (char *)s;
-            break;
-        case O_KERNEL:
-            if (!strcmp(s, "rbf"))
-                a->o.kernel = QK_GP_KERNEL_RBF;
-            else if (!strcmp(s, "linear"))
-                a->o.kernel = QK_GP_KERNEL_LINEAR;
-            else
-                return qk_cli_usage(CMD, "--kernel: '%s' is not rbf or linear", s);
-            break;
-        case O_LS:
-        case O_KV:
-        case O_TV:
-        case O_WV:
-            if (qk_parse_double(s, n, &d) != 0 || d < 0 || (ch == O_LS && d == 0))
-                return qk_cli_usage(CMD, "'%s' is not a %s number", s,
-                                    ch == O_LS ? "positive" : "non-negative");
-            if (ch == O_LS)
-                a->o.lengthscale = d;
-            else if (ch == O_KV)
-                a->o.kernel_variance = d;
-            else if (ch == O_WV)
-                a->o.white_variance = d;
-            else
-                a->o.topic_variance = d;
             break;
         default: return qk_cli_usage(CMD, "unknown option; see the list below 'options:'");
         }
@@ -497,14 +413,14 @@ static int parse_args(int argc, char **argv, args *a)
     a->ro.n_classes = a->nclasses;
     {
         qk_cli_stdin seen = {0};
-        int rc = qk_cli_stdin_once(CMD, &seen, a->labels, "LABELS", 0);
+        int src = qk_cli_stdin_once(CMD, &seen, a->labels, "LABELS", 0);
         const char *const opt[] = {a->gold, a->known, a->features, a->gp_mean_file, a->topics};
         const char *const name[] = {"--gold", "--known", "--features", "--gp-mean", "--topics"};
-        for (size_t k = 0; !rc && k < sizeof opt / sizeof *opt; k++)
-            rc = qk_cli_stdin_once(CMD, &seen, opt[k], name[k], 0);
-        for (size_t k = 0; !rc && k < a->nruns; k++)
-            rc = qk_cli_stdin_once(CMD, &seen, a->runs[k], "--run", (int)k + 1);
-        return rc;
+        for (size_t k = 0; !src && k < sizeof opt / sizeof *opt; k++)
+            src = qk_cli_stdin_once(CMD, &seen, opt[k], name[k], 0);
+        for (size_t k = 0; !src && k < a->nruns; k++)
+            src = qk_cli_stdin_once(CMD, &seen, a->runs[k], "--run", (int)k + 1);
+        return src;
     }
 }
 

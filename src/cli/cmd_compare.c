@@ -5,11 +5,14 @@
  * Every mode builds one JSON document (rows + summary) and prints it either
  * as JSON or as TSV, so the two formats cannot drift apart. */
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_tables.h"
 #include "cli_util.h"
 #include "qrelkit/distributions.h"
 #include "qrelkit/stats.h"
@@ -47,12 +50,12 @@ const char qk_help_compare[] =
     "(--alpha). With a third scoring C, p_plus = concordant(B) - concordant(C).\n"
     "\n"
     "--pairs MATRIX: one paired test per pair of runs on the per-topic scores:\n"
-    "  --test t|wilcoxon|sign|perm|bootstrap   (default t)\n"
+    "  --test @{stats-test}   (default t)\n"
     "      t: Student's paired t. wilcoxon: signed ranks, exact up to 25 non-zero\n"
     "      differences, else normal with tie and continuity correction. sign: binomial.\n"
     "      perm: two-sided randomisation test on the mean difference (exact up to 20\n"
     "      topics). bootstrap: Sakai's paired bootstrap (shift method, t statistic).\n"
-    "  --correct none|holm|bonferroni  family-wise correction over all pairs (none)\n"
+    "  --correct @{stats-correct}  family-wise correction over all pairs (none)\n"
     "  --alpha A (0.05)  --trials N (100000)  --seed S (1)\n"
     "  Rows: means, delta = mean(a - b), effect = delta / sd(a - b), statistic, p,\n"
     "  p_adj, significant. The summary gives the discriminative power: the share of\n"
@@ -72,11 +75,11 @@ const char qk_help_compare[] =
     "--variability / --variance MATRIX (Hosseini App. F): per-run mean, SD and the\n"
     "largest SD a [0,1] score with that mean can have (sqrt(m(1-m))); per pair, the\n"
     "t-test p (a tie when >= alpha), the F-test and Levene's test of equal SDs.\n"
-    "  --transform none|logit|z (none)  --epsilon E (0.001, logit clamp)\n"
+    "  --transform @{stats-transform} (none)  --epsilon E (0.001, logit clamp)\n"
     "  --ftest variance|sd-ratio (variance)  --levene mean|median (mean)\n"
     "  --top F  keep the best fraction F of runs by raw mean (e.g. 0.75)\n"
     "\n"
-    "Output: --format tsv|json (tsv; one header line), --precision N (4 decimals).\n"
+    "Output: --format @{format} (tsv; one header line), --precision N (4 decimals).\n"
     "Exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O.\n"
     "\n"
     "Examples:\n"
@@ -100,7 +103,8 @@ typedef struct opts {
     qk_transform transform;
     int median, sd_ratio;
     qk_swap_on on;
-    const char *sizes;
+    long sizes[256];
+    size_t nsizes; /* 0: the default sizes */
 } opts;
 
 /* ---- output ------------------------------------------------------------- */
@@ -395,19 +399,12 @@ static qk_status swap_sizes(const opts *o, size_t ntopics, size_t **sizes, size_
     size_t first = o->on == QK_SWAP_SD ? 2 : 1;
     *sizes = NULL;
     *n = 0;
-    if (o->sizes) {
-        const char *p = o->sizes;
-        while (*p) {
-            char *end;
-            long v = strtol(p, &end, 10);
-            if (end == p || v < 1 || (*end && *end != ','))
-                return qk_error_set(err, QK_EUSAGE, "--sizes: '%s' is not a list of positive "
-                                                    "integers", o->sizes);
-            if (qk_grow((void **)sizes, &cap, *n + 1, sizeof **sizes))
-                return qk_error_set(err, QK_ENOMEM, "out of memory");
-            (*sizes)[(*n)++] = (size_t)v;
-            p = *end ? end + 1 : end;
-        }
+    if (o->nsizes) {
+        if (!(*sizes = malloc(o->nsizes * sizeof **sizes)))
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        for (size_t i = 0; i < o->nsizes; i++)
+            (*sizes)[i] = (size_t)o->sizes[i];
+        *n = o->nsizes;
         return QK_OK;
     }
     for (size_t c = step; c <= half; c += step)
@@ -601,29 +598,74 @@ out:
 }
 
 /* ---- argument parsing ------------------------------------------------------ */
-/* "--name VALUE" or "--name=VALUE"; 1 when argv[*i] is that option. */
-static int optval(int argc, char **argv, int *i, const char *name, const char **val, int *missing)
+const qk_enum qk_compare_levene_table[] = {{"mean", 0, "Levene's W0"}, {"median", 1, "W50"}, {NULL, 0, NULL}};
+const qk_enum qk_compare_ftest_table[] = {
+    {"variance", 0, "ratio of variances"}, {"sd-ratio", 1, "ratio of SDs"}, {NULL, 0, NULL}};
+const qk_enum qk_compare_on_table[] = {
+    {"mean", QK_SWAP_MEAN, "means"}, {"sd", QK_SWAP_SD, "SDs of pairs Levene finds different"}, {NULL, 0, NULL}};
+
+/* Every option that takes a value: where it goes and what it accepts. */
+typedef struct copt {
+    const char *name;
+    char kind; /* 'e' word of table, 'i' int, 'l' long, 'd' double, 's' seed, 'L' list of longs */
+    size_t off;
+    const qk_enum *table;
+    double lo, hi;
+    int flags;
+} copt;
+
+#define O(f) offsetof(opts, f)
+static const copt copts[] = {
+    {"--format", 'e', O(json), qk_cli_format_table, 0, 0, 0},
+    {"--precision", 'i', O(precision), NULL, 0, 15, 0},
+    {"--alpha", 'd', O(alpha), NULL, 0, 1, QK_NUM_LO_OPEN | QK_NUM_HI_OPEN},
+    {"--trials", 'l', O(trials), NULL, 1, 1e15, 0},
+    {"--seed", 's', O(seed), NULL, 0, 0, 0},
+    {"--test", 'e', O(test), qk_stats_test_table, 0, 0, 0},
+    {"--correct", 'e', O(correct), qk_stats_correction_table, 0, 0, 0},
+    {"--transform", 'e', O(transform), qk_stats_transform_table, 0, 0, 0},
+    {"--epsilon", 'd', O(epsilon), NULL, 0, 0.5, QK_NUM_LO_OPEN | QK_NUM_HI_OPEN},
+    {"--levene", 'e', O(median), qk_compare_levene_table, 0, 0, 0},
+    {"--ftest", 'e', O(sd_ratio), qk_compare_ftest_table, 0, 0, 0},
+    {"--on", 'e', O(on), qk_compare_on_table, 0, 0, 0},
+    {"--top", 'd', O(top), NULL, 0, 1, QK_NUM_LO_OPEN},
+    {"--bin-width", 'd', O(bin_width), NULL, 0, INFINITY, QK_NUM_LO_OPEN},
+    {"--bins", 'l', O(bins), NULL, 1, 1e6, 0},
+    {"--sizes", 'L', O(sizes), NULL, 1, 0, 0},
+};
+#undef O
+
+static int set_option(const copt *c, const char *v, opts *o)
 {
-    size_t len = strlen(name);
-    if (strncmp(argv[*i], name, len) != 0)
-        return 0;
-    if (argv[*i][len] == '=') {
-        *val = argv[*i] + len + 1;
-        return 1;
+    char *field = (char *)o + c->off;
+    long n;
+    int rc;
+    switch (c->kind) {
+    case 'e': return qk_cli_enum(CMD, c->table, c->name, v, (int *)(void *)field);
+    case 'd': return qk_cli_double(CMD, c->name, v, c->lo, c->hi, c->flags, (double *)(void *)field);
+    case 'l': return qk_cli_long(CMD, c->name, v, (long)c->lo, (long)c->hi, (long *)(void *)field);
+    case 's': return qk_cli_seed(CMD, c->name, v, (uint64_t *)(void *)field);
+    case 'L': return qk_cli_long_list(CMD, c->name, v, 1, LONG_MAX, o->sizes, 256, &o->nsizes);
+    default:
+        rc = qk_cli_long(CMD, c->name, v, (long)c->lo, (long)c->hi, &n);
+        *(int *)(void *)field = (int)n;
+        return rc;
     }
-    if (argv[*i][len] != '\0')
-        return 0;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return 1;
-    }
-    *val = argv[++*i];
-    return 1;
 }
 
-static int parse_num(const char *s, double lo, double hi, double *res)
+/* One "--name VALUE" or "--name=VALUE" at argv[*i]: 0 done, else the exit code. */
+static int value_option(int argc, char **argv, int *i, opts *o)
 {
-    return qk_parse_double(s, strlen(s), res) == 0 && *res >= lo && *res <= hi ? 0 : -1;
+    const char *a = argv[*i], *eq = strchr(a, '=');
+    size_t len = eq ? (size_t)(eq - a) : strlen(a);
+    for (size_t k = 0; k < sizeof copts / sizeof *copts; k++) {
+        if (strlen(copts[k].name) != len || strncmp(a, copts[k].name, len) != 0)
+            continue;
+        if (!eq && *i + 1 >= argc)
+            return qk_cli_usage(CMD, "option '%s' needs a value", a);
+        return set_option(&copts[k], eq ? eq + 1 : argv[++*i], o);
+    }
+    return qk_cli_usage(CMD, "unknown option '%s'", a);
 }
 
 static int parse_args(int argc, char **argv, opts *o)
@@ -635,9 +677,8 @@ static int parse_args(int argc, char **argv, opts *o)
                  {"--calibration", M_CALIB},   {"--swap-rate", M_SWAP},
                  {"--variability", M_VARIABILITY}, {"--variance", M_VARIANCE}};
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        int missing = 0, matched = 0;
-        double x;
+        const char *a = argv[i];
+        int matched = 0, rc;
         for (size_t k = 0; k < sizeof modes / sizeof *modes; k++)
             if (strcmp(a, modes[k].flag) == 0) {
                 if (o->mode != M_NONE && o->mode != modes[k].m)
@@ -660,72 +701,8 @@ static int parse_args(int argc, char **argv, opts *o)
             o->files[o->nfiles++] = a;
             continue;
         }
-#define OPT(name) optval(argc, argv, &i, name, &v, &missing)
-        if (OPT("--format")) {
-            if (missing || (strcmp(v, "tsv") && strcmp(v, "json")))
-                return qk_cli_usage(CMD, "--format takes tsv or json");
-            o->json = strcmp(v, "json") == 0;
-        } else if (OPT("--precision")) {
-            if (missing || parse_num(v, 0, 15, &x) || x != floor(x))
-                return qk_cli_usage(CMD, "--precision takes an integer 0..15");
-            o->precision = (int)x;
-        } else if (OPT("--alpha")) {
-            if (missing || parse_num(v, 0, 1, &x) || x <= 0 || x >= 1)
-                return qk_cli_usage(CMD, "--alpha takes a number in (0, 1)");
-            o->alpha = x;
-        } else if (OPT("--trials")) {
-            if (missing || parse_num(v, 1, 1e12, &x) || x != floor(x))
-                return qk_cli_usage(CMD, "--trials takes a positive integer");
-            o->trials = (long)x;
-        } else if (OPT("--seed")) {
-            long s;
-            if (missing || qk_parse_long(v, strlen(v), &s) || s < 0)
-                return qk_cli_usage(CMD, "--seed takes a non-negative integer");
-            o->seed = (uint64_t)s;
-        } else if (OPT("--test")) {
-            if (missing || qk_stats_test_parse(v, &o->test))
-                return qk_cli_usage(CMD, "--test takes t, wilcoxon, sign, perm or bootstrap");
-        } else if (OPT("--correct")) {
-            if (missing || qk_stats_correction_parse(v, &o->correct))
-                return qk_cli_usage(CMD, "--correct takes none, holm or bonferroni");
-        } else if (OPT("--transform")) {
-            if (missing || qk_stats_transform_parse(v, &o->transform))
-                return qk_cli_usage(CMD, "--transform takes none, logit or z");
-        } else if (OPT("--epsilon")) {
-            if (missing || parse_num(v, 0, 0.5, &o->epsilon) || o->epsilon <= 0 || o->epsilon >= 0.5)
-                return qk_cli_usage(CMD, "--epsilon takes a number in (0, 0.5)");
-        } else if (OPT("--levene")) {
-            if (missing || (strcmp(v, "mean") && strcmp(v, "median")))
-                return qk_cli_usage(CMD, "--levene takes mean or median");
-            o->median = strcmp(v, "median") == 0;
-        } else if (OPT("--ftest")) {
-            if (missing || (strcmp(v, "variance") && strcmp(v, "sd-ratio")))
-                return qk_cli_usage(CMD, "--ftest takes variance or sd-ratio");
-            o->sd_ratio = strcmp(v, "sd-ratio") == 0;
-        } else if (OPT("--on")) {
-            if (missing || (strcmp(v, "mean") && strcmp(v, "sd")))
-                return qk_cli_usage(CMD, "--on takes mean or sd");
-            o->on = strcmp(v, "sd") == 0 ? QK_SWAP_SD : QK_SWAP_MEAN;
-        } else if (OPT("--top")) {
-            if (missing || parse_num(v, 0, 1, &o->top) || o->top <= 0)
-                return qk_cli_usage(CMD, "--top takes a fraction in (0, 1]");
-        } else if (OPT("--bin-width")) {
-            if (missing || parse_num(v, 0, 1e300, &o->bin_width) || o->bin_width <= 0)
-                return qk_cli_usage(CMD, "--bin-width takes a positive number");
-        } else if (OPT("--bins")) {
-            if (missing || parse_num(v, 1, 1e6, &x) || x != floor(x))
-                return qk_cli_usage(CMD, "--bins takes a positive integer");
-            o->bins = (long)x;
-        } else if (OPT("--sizes")) {
-            if (missing)
-                return qk_cli_usage(CMD, "--sizes takes a list like 5,10,15");
-            o->sizes = v;
-        } else {
-            return qk_cli_usage(CMD, "unknown option '%s'", a);
-        }
-#undef OPT
-        if (missing)
-            return qk_cli_usage(CMD, "option '%s' needs a value", a);
+        if ((rc = value_option(argc, argv, &i, o)) != 0)
+            return rc;
     }
     if (o->mode == M_NONE)
         return qk_cli_usage(CMD, "choose a mode: --truth, --pairs, --calibration, --swap-rate, "

@@ -2,6 +2,7 @@
  * run beats another when some documents are unjudged (MTC / IP / given
  * probabilities; Carterette 2007). */
 #include <getopt.h>
+#include <limits.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_tables.h"
 #include "cli_util.h"
 #include "commands.h"
 #include "qrelkit/stats.h"
@@ -25,10 +27,10 @@ const char qk_help_confidence[] =
     "P(dMAP < 0) = Phi(-E[dMAP] / sqrt(Var[dMAP])). Formulas: doc/estimators.md.\n"
     "\n"
     "options:\n"
-    "  --model M         mtc (default): unjudged p = --prior; rtc: the expert model of\n"
-    "                    Carterette 2007 fitted on the judgments with the runs as\n"
-    "                    experts; ip: unjudged documents are non-relevant\n"
-    "                    (incremental pooling; Var = 0)\n"
+    "  --model M         how unjudged documents get their probability (the rtc\n"
+    "                    model is fitted on the judgments; ip is incremental\n"
+    "                    pooling's assumption):\n"
+    "                    @[conf-model]\n"
     "  --probs FILE      per-document probabilities ('topic docno p' lines, e.g. from\n"
     "                    a relevance model; '#' lines skipped, gzip or '-' read);\n"
     "                    documents not in FILE get --prior\n"
@@ -39,9 +41,8 @@ const char qk_help_confidence[] =
     "  -l LEVEL          judged grade >= LEVEL is relevant (default 1)\n"
     "  --rtc-folds N     RTC's last stage as the mean of N fold-wise fits (the\n"
     "                    author's code uses 5; default 1: one fit, as the paper)\n"
-    "  --rtc-calibration C  RTC's stage 2: cells (default; the author's code: a\n"
-    "                    pseudo-count per rank slot, topic and label) or platt (Platt's\n"
-    "                    method as the paper cites it: the judged documents, soft targets)\n"
+    "  --rtc-calibration C  RTC's stage 2:\n"
+    "                    @[conf-calibration]\n"
     "  --rtc-s S, --rtc-bt-prior A, --rtc-lambda-prior A  RTC's priors (default 1\n"
     "                    each: stage-2 pseudo-count per cell, stage-1 pseudo-games\n"
     "                    added to |R_t| and |N_t|, stage-3 Beta(A, A)); smaller =\n"
@@ -53,7 +54,7 @@ const char qk_help_confidence[] =
     "  --probs-out FILE  write 'topic docno p' for every document considered (a\n"
     "                    file; not '-': standard output carries the table)\n"
     "  --prec K          also E[P@K] and its variance per run (columns EP@K, varP@K)\n"
-    "  --format F        tsv (default) or json\n"
+    "  --format F        @{format} (default tsv)\n"
     "  --precision N     decimals (default 4)\n"
     "\n"
     "experiment (Carterette 2007; the methods compared on a fully judged collection):\n"
@@ -74,14 +75,14 @@ const char qk_help_confidence[] =
     "  --trials N, --runs-per-trial K, --budget B, --alpha A, --seed S (20071)\n"
     "  --min-judged N    do not stop before N judgments (default 0, as the paper)\n"
     "  --cap C           report at most confidence C (the paper's optional hack; off)\n"
-    "  --mtc-weights W   raw (default, as the paper) or norm: each topic's document\n"
-    "                    weights divided by its R-hat = sum of p (spec 002 3.4)\n"
-    "  --truth-r R       |R| of the true AP: qrels (default, every relevant document)\n"
-    "                    or pool (those in the drawn runs' top --depth)\n"
+    "  --mtc-weights W   MTC's document weights (spec 002 3.4):\n"
+    "                    @[conf-mtc-weights]\n"
+    "  --truth-r R       |R| of the true AP:\n"
+    "                    @[conf-truth-r]\n"
     "  --truth-depth N   the true AP at depth N instead of --depth (spec 002 A9's\n"
     "                    sensitivity check: 1000)\n"
-    "  --similarity S    of a pair, for the similarity table: jaccard (default,\n"
-    "                    |A&B|/|A|B|) or overlap (|A&B|/depth), mean over topics\n"
+    "  --similarity S    of a pair, for the similarity table (mean over topics):\n"
+    "                    @[conf-similarity]\n"
     "  --pairs-out FILE  one line per trial, method and pair: runs, how many of\n"
     "                    the two judged runs the pair holds, similarity, E/Var of\n"
     "                    dMAP, confidence, right or not, true dMAP, judgments\n"
@@ -430,14 +431,111 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
     return QK_EXIT_OK;
 }
 
-static int parse_num(const char *s, double lo, double hi, double *out)
+const qk_enum qk_conf_calibration_table[] = {
+    {"cells", 0, "pseudo-counts per rank slot, topic, label (default)"},
+    {"platt", 1, "Platt's method on the judged docs, soft targets"},
+    {NULL, 0, NULL},
+};
+const qk_enum qk_conf_mtc_weights_table[] = {
+    {"raw", 0, "as the paper (default)"},
+    {"norm", 1, "each topic's weights divided by its R-hat = sum of p"},
+    {NULL, 0, NULL},
+};
+const qk_enum qk_conf_truth_r_table[] = {
+    {"qrels", 0, "every relevant document (default)"},
+    {"pool", 1, "those in the drawn runs' top --depth"},
+    {NULL, 0, NULL},
+};
+const qk_enum qk_conf_similarity_table[] = {
+    {"jaccard", 0, "|A&B|/|A|B| (default)"},
+    {"overlap", 1, "|A&B|/depth"},
+    {NULL, 0, NULL},
+};
+
+typedef struct conf_args {
+    qk_conf_opts o;
+    qk_rtc_sim_opts so;
+    const char *probs_out, *truth, *pairs_out, *probs_path;
+    int prec, model_set, pairs, json;
+} conf_args;
+
+#define CMD "confidence"
+
+/* The options of the experiment (--simulate) and RTC's priors. */
+static int parse_sim_option(int ch, const char *arg, conf_args *a)
 {
-    char *end;
-    double v = strtod(s, &end);
-    if (!*s || *end || !(v >= lo && v <= hi))
-        return -1;
-    *out = v;
-    return 0;
+    long n;
+    int v, rc;
+    switch (ch) {
+    case 't': return qk_cli_size(CMD, "--trials", arg, 0, SIZE_MAX, &a->so.trials);
+    case 'k': return qk_cli_size(CMD, "--runs-per-trial", arg, 0, SIZE_MAX, &a->so.runs_per_trial);
+    case 'm': return qk_cli_long(CMD, "--min-judged", arg, 0, LONG_MAX, &a->so.min_judged);
+    case 'b': return qk_cli_long(CMD, "--budget", arg, 0, LONG_MAX, &a->so.budget);
+    case 'a': return qk_cli_double(CMD, "--alpha", arg, 0.5, 1, QK_NUM_LO_OPEN, &a->so.alpha);
+    case 'C': return qk_cli_double(CMD, "--cap", arg, 0.5, 1, QK_NUM_LO_OPEN, &a->so.cap);
+    case 's': return qk_cli_seed(CMD, "--seed", arg, &a->so.seed);
+    case 'W': return qk_cli_enum(CMD, qk_conf_mtc_weights_table, "--mtc-weights", arg, &a->so.norm_weights);
+    case 'R': return qk_cli_enum(CMD, qk_conf_truth_r_table, "--truth-r", arg, &a->so.truth_pool);
+    case OPT_SIMILARITY:
+        return qk_cli_enum(CMD, qk_conf_similarity_table, "--similarity", arg, &a->so.similarity_overlap);
+    case OPT_TRUTH_DEPTH: return qk_cli_long(CMD, "--truth-depth", arg, 1, LONG_MAX, &a->so.truth_depth);
+    case OPT_RTC_S: return qk_cli_double(CMD, "--rtc-s", arg, 0, INFINITY, QK_NUM_LO_OPEN, &a->o.rtc.s);
+    case OPT_RTC_BT: return qk_cli_double(CMD, "--rtc-bt-prior", arg, 0, INFINITY, QK_NUM_LO_OPEN, &a->o.rtc.bt_prior);
+    case OPT_RTC_LAMBDA:
+        return qk_cli_double(CMD, "--rtc-lambda-prior", arg, 0, INFINITY, QK_NUM_LO_OPEN, &a->o.rtc.lambda_prior);
+    case 'F':
+        rc = qk_cli_long(CMD, "--rtc-folds", arg, 1, 100, &n);
+        a->o.rtc.folds = (int)n;
+        return rc;
+    case 'L':
+        rc = qk_cli_enum(CMD, qk_conf_calibration_table, "--rtc-calibration", arg, &v);
+        a->o.rtc.platt = v;
+        return rc;
+    default: return qk_cli_usage(CMD, "bad option");
+    }
+}
+
+/* Returns -1 to go on, otherwise the exit code (0 after --help). */
+static int parse_args(int argc, char **argv, conf_args *a)
+{
+    int ch, rc = 0, v;
+    long n;
+    memset(a, 0, sizeof *a);
+    qk_rtc_sim_opts_init(&a->so);
+    qk_conf_opts_init(&a->o);
+    a->prec = 4;
+    optind = 0;
+    while (rc == 0 && (ch = getopt_long(argc, argv, "hl:", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'h': return qk_cli_help(qk_help_confidence);
+        case 'M':
+            a->model_set = 1;
+            if (!(rc = qk_cli_enum(CMD, qk_conf_model_table, "--model", optarg, &v)))
+                a->o.model = (qk_prob_model)v;
+            break;
+        case 'P':
+            a->o.model = QK_PROB_FILE;
+            a->probs_path = optarg;
+            break;
+        case 'p': rc = qk_cli_double(CMD, "--prior", optarg, 0, 1, 0, &a->o.prior); break;
+        case 'd': rc = qk_cli_long(CMD, "--depth", optarg, 1, LONG_MAX, &a->o.depth); break;
+        case 'l': rc = qk_cli_long(CMD, "-l", optarg, LONG_MIN, LONG_MAX, &a->o.rel_level); break;
+        case 'o': a->probs_out = optarg; break;
+        case 'f': rc = qk_cli_format_tsv_json(CMD, optarg, &a->json); break;
+        case 'r':
+            rc = qk_cli_long(CMD, "--precision", optarg, 0, 17, &n);
+            a->prec = (int)n;
+            break;
+        case 'S': a->truth = optarg; break;
+        case 'Q': a->pairs = 1; break;
+        case 'T': a->o.per_topic = 1; break;
+        case 'I': a->o.rtc.intercept = 1; break;
+        case 'K': rc = qk_cli_long(CMD, "--prec", optarg, 1, LONG_MAX, &a->o.prec_k); break;
+        case OPT_PAIRS_OUT: a->pairs_out = optarg; break;
+        default: rc = parse_sim_option(ch, optarg, a); break;
+        }
+    }
+    return rc ? rc : -1;
 }
 
 /* At most one input may be standard input: QRELS (or --simulate TRUTH),
@@ -457,158 +555,23 @@ static int stdin_once(const char *truth, const char *probs, char **ops, int nops
 
 int qk_cmd_confidence(int argc, char **argv)
 {
-    qk_conf_opts o;
+    conf_args a;
     qk_conf_result *r = NULL;
     qk_error err;
-    const char *probs_out = NULL, *format = "tsv";
     qk_cli_out pf = {0};
-    const char *probs_path = NULL;
     qk_qrels *q = NULL;
     qk_doc_probs *probs = NULL;
     qk_run **runs = NULL;
     size_t nruns = 0;
-    int ch, rc = QK_EXIT_OK, prec = 4, model_set = 0, pairs = 0;
-    double v;
-    const char *truth = NULL, *pairs_out = NULL;
-    qk_rtc_sim_opts so;
-    qk_rtc_sim_opts_init(&so);
-    qk_conf_opts_init(&o);
+    int rc = parse_args(argc, argv, &a);
+    qk_conf_opts o = a.o;
+    qk_rtc_sim_opts so = a.so;
+    const char *probs_out = a.probs_out, *truth = a.truth, *pairs_out = a.pairs_out, *probs_path = a.probs_path;
+    int prec = a.prec, model_set = a.model_set, pairs = a.pairs;
+    if (rc >= 0)
+        return rc;
+    rc = QK_EXIT_OK;
     qk_error_clear(&err);
-    optind = 0;
-    while ((ch = getopt_long(argc, argv, "hl:", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'h': return qk_cli_help(qk_help_confidence);
-        case 'M':
-            model_set = 1;
-            if (strcmp(optarg, "mtc") == 0)
-                o.model = QK_PROB_MTC;
-            else if (strcmp(optarg, "ip") == 0)
-                o.model = QK_PROB_IP;
-            else if (strcmp(optarg, "rtc") == 0)
-                o.model = QK_PROB_RTC;
-            else
-                return qk_cli_usage("confidence", "unknown model '%s' (mtc, rtc, ip; or --probs FILE)",
-                                    optarg);
-            break;
-        case 'P':
-            o.model = QK_PROB_FILE;
-            probs_path = optarg;
-            break;
-        case 'p':
-            if (parse_num(optarg, 0, 1, &o.prior) != 0)
-                return qk_cli_usage("confidence", "--prior wants a number in [0, 1], not '%s'", optarg);
-            break;
-        case 'd':
-            if (parse_num(optarg, 1, 1e9, &v) != 0)
-                return qk_cli_usage("confidence", "--depth wants a positive integer, not '%s'", optarg);
-            o.depth = (long)v;
-            break;
-        case 'l':
-            if (parse_num(optarg, -1e9, 1e9, &v) != 0)
-                return qk_cli_usage("confidence", "-l wants an integer, not '%s'", optarg);
-            o.rel_level = (long)v;
-            break;
-        case 'o': probs_out = optarg; break;
-        case 'f':
-            if (strcmp(optarg, "tsv") && strcmp(optarg, "json"))
-                return qk_cli_usage("confidence", "unknown format '%s' (tsv, json)", optarg);
-            format = optarg;
-            break;
-        case 'r':
-            if (parse_num(optarg, 0, 17, &v) != 0)
-                return qk_cli_usage("confidence", "--precision wants an integer from 0 to 17, not '%s'",
-                                    optarg);
-            prec = (int)v;
-            break;
-        case 'S': truth = optarg; break;
-        case 'F':
-            if (parse_num(optarg, 1, 100, &v) != 0 || v != (double)(long)v)
-                return qk_cli_usage("confidence", "--rtc-folds wants an integer from 1 to 100, not '%s'",
-                                    optarg);
-            o.rtc.folds = (int)v;
-            break;
-        case 'Q': pairs = 1; break;
-        case 'L':
-            if (strcmp(optarg, "cells") && strcmp(optarg, "platt"))
-                return qk_cli_usage("confidence", "--rtc-calibration wants 'cells' or 'platt', not '%s'",
-                                    optarg);
-            o.rtc.platt = strcmp(optarg, "platt") == 0;
-            break;
-        case 'T': o.per_topic = 1; break;
-        case 'W':
-            if (strcmp(optarg, "raw") && strcmp(optarg, "norm"))
-                return qk_cli_usage("confidence", "--mtc-weights wants 'raw' or 'norm', not '%s'", optarg);
-            so.norm_weights = strcmp(optarg, "norm") == 0;
-            break;
-        case 'C':
-            if (parse_num(optarg, 0.5, 1, &so.cap) != 0 || so.cap == 0.5)
-                return qk_cli_usage("confidence", "--cap wants a number in (0.5, 1], not '%s'", optarg);
-            break;
-        case 'R':
-            if (strcmp(optarg, "qrels") && strcmp(optarg, "pool"))
-                return qk_cli_usage("confidence", "--truth-r wants 'qrels' or 'pool', not '%s'", optarg);
-            so.truth_pool = strcmp(optarg, "pool") == 0;
-            break;
-        case 'I': o.rtc.intercept = 1; break;
-        case 'K':
-            if (parse_num(optarg, 1, 1e9, &v) != 0 || v != (double)(long)v)
-                return qk_cli_usage("confidence", "--prec wants a positive integer, not '%s'", optarg);
-            o.prec_k = (long)v;
-            break;
-        case 't':
-        case 'k':
-        case 'm':
-        case 'b':
-            if (parse_num(optarg, 0, 1e9, &v) != 0 || v != (double)(long)v)
-                return qk_cli_usage("confidence", "--%s wants a non-negative integer, not '%s'",
-                                    ch == 't'   ? "trials"
-                                    : ch == 'k' ? "runs-per-trial"
-                                    : ch == 'm' ? "min-judged"
-                                                : "budget",
-                                    optarg);
-            if (ch == 't')
-                so.trials = (size_t)v;
-            else if (ch == 'm')
-                so.min_judged = (long)v;
-            else if (ch == 'k')
-                so.runs_per_trial = (size_t)v;
-            else
-                so.budget = (long)v;
-            break;
-        case 'a':
-            if (parse_num(optarg, 0.5, 1, &so.alpha) != 0 || so.alpha == 0.5)
-                return qk_cli_usage("confidence", "--alpha wants a number in (0.5, 1], not '%s'", optarg);
-            break;
-        case 's':
-            if (parse_num(optarg, 0, 1.8e19, &v) != 0)
-                return qk_cli_usage("confidence", "--seed wants a non-negative integer, not '%s'", optarg);
-            so.seed = strtoull(optarg, NULL, 10);
-            break;
-        case OPT_PAIRS_OUT: pairs_out = optarg; break;
-        case OPT_SIMILARITY:
-            if (strcmp(optarg, "jaccard") && strcmp(optarg, "overlap"))
-                return qk_cli_usage("confidence", "--similarity wants 'jaccard' or 'overlap', not '%s'", optarg);
-            so.similarity_overlap = strcmp(optarg, "overlap") == 0;
-            break;
-        case OPT_TRUTH_DEPTH:
-            if (parse_num(optarg, 1, 1e9, &v) != 0 || v != (double)(long)v)
-                return qk_cli_usage("confidence", "--truth-depth wants a positive integer, not '%s'", optarg);
-            so.truth_depth = (long)v;
-            break;
-        case OPT_RTC_S:
-        case OPT_RTC_BT:
-        case OPT_RTC_LAMBDA:
-            if (parse_num(optarg, 0, 1e6, &v) != 0 || v == 0)
-                return qk_cli_usage("confidence", "--%s wants a positive number, not '%s'",
-                                    ch == OPT_RTC_S    ? "rtc-s"
-                                    : ch == OPT_RTC_BT ? "rtc-bt-prior"
-                                                       : "rtc-lambda-prior",
-                                    optarg);
-            *(ch == OPT_RTC_S ? &o.rtc.s : ch == OPT_RTC_BT ? &o.rtc.bt_prior : &o.rtc.lambda_prior) = v;
-            break;
-        default: return qk_cli_usage("confidence", "bad option");
-        }
-    }
     if (model_set && probs_path)
         return qk_cli_usage("confidence", "--model and --probs exclude each other");
     if (pairs_out && !truth)
@@ -667,7 +630,7 @@ int qk_cmd_confidence(int argc, char **argv)
         by_emap[k] = k;
     sort_res = r;
     qsort(by_emap, r->nruns, sizeof *by_emap, emap_desc);
-    if (strcmp(format, "json") == 0)
+    if (a.json)
         write_json(r, o.prec_k);
     else
         write_tsv(r, prec, o.prec_k, pairs);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_tables.h"
 #include "cli_util.h"
 #include "commands.h"
 #include "eval_cli.h"
@@ -24,6 +25,7 @@ const char qk_help_eval[] =
     "measures:\n"
     "  -m MEASURE        add a measure (repeatable). trec_eval names with parameters\n"
     "                    (map, P.5,10, ndcg_cut.10, ndcg.1=3,2=9, utility.2,-1,0,0),\n"
+    "                    value names (P_10, ndcg_cut_10, iprec_at_recall_0.10),\n"
     "                    nicknames (official = default, all_trec, set, all_prefs, prefs,\n"
     "                    qrels_jg) or ir_measures names (AP, P@10, nDCG@10, R@100, RR,\n"
     "                    Rprec, Bpref, infAP, Judged@10, NumRel, RBP(p=0.8) ...)\n"
@@ -42,23 +44,22 @@ const char qk_help_eval[] =
     "  -M N              keep only the first N ranked documents per topic\n"
     "  -N N              documents in the collection (utility only; default 0)\n"
     "  -J                judged only: drop retrieved documents without a judgment\n"
-    "  -R FORMAT         qrels (default), qrels_jg, prefs, qrels_prefs; or the sampled\n"
-    "                    formats: prels (topic docno rel method prob: statAP, R-hat,\n"
-    "                    statP@k, statRprec, statNDCG@k) and strata (topic 0 docno\n"
-    "                    stratum rel, rel -1 = not sampled: xinfAP, infNDCG, iP@k)\n"
-    "                    and draws (topic docno rel p [pi], one line per draw with\n"
-    "                    replacement: Hansen-Hurwitz and Horvitz-Thompson R, HT AP).\n"
-    "                    See doc/estimators.md\n"
-    "  -T FORMAT         trec_results (the only results format)\n"
+    "  -R FORMAT         relevance format (default qrels; the last three are sampled\n"
+    "                    judgments for the estimators of doc/estimators.md):\n"
+    "                    @[eval-R]\n"
+    "  -T FORMAT         @{eval-T} (the only results format)\n"
     "  -Z FILE           z-scores: (value - mean)/sd with 'qid measure mean sd' lines\n"
     "  -D N.QID          evaluate topic QID only\n"
     "\n"
     "qrelkit options:\n"
-    "  --format F        trec (default), tsv (header: run measure topic value) or json\n"
+    "  --format F        @{format-trec} (default trec; the TSV header is\n"
+    "                    run measure topic value)\n"
     "  --precision N     decimals of fractional values (default 4)\n"
     "  --matrix MEASURE  write the topic x run matrix of one measure value as TSV\n"
     "                    (header: topic RUN1 RUN2 ...; runs named by file when run\n"
-    "                    ids repeat); implies -c so every cell is set\n"
+    "                    ids repeat); implies -c so every cell is set. Any -m\n"
+    "                    spelling names the value: P.10, P_10, P@10 (a measure\n"
+    "                    without parameters: its first value)\n"
     "  --var             with -R prels: also the variance of the estimates (var_statAP)\n"
     "  --joint FILE      with -R draws: var_R_HT by Li's Eq. 2.8 with the joint\n"
     "                    inclusion probabilities of FILE (topic docno_a docno_b\n"
@@ -67,7 +68,7 @@ const char qk_help_eval[] =
     "  --compat          with -R prels|strata: print exactly as statAP_MQ_eval_v4.pl -q\n"
     "                    or sample_eval.pl (-q adds the per-topic blocks)\n"
     "  --dedup MODE      a docno repeated within a run topic or a qrels topic:\n"
-    "                    error (default) or first (keep the first occurrence)\n"
+    "                    @[eval-dedup]\n"
     "  --threads N       1: one thread; 2: read the run on a second thread while\n"
     "                    topics are scored (the default when there are two cores).\n"
     "                    Results are identical either way.\n"
@@ -83,6 +84,26 @@ const char qk_help_eval[] =
     "  qrelkit eval --matrix AP qrels.txt runs/*.run > map.tsv\n"
     "\n"
     "Exit codes: 0 ok, 1 usage (unknown measure, bad option), 2 bad input, 3 I/O.\n";
+
+/* -R: trec_eval's relevance formats (qk_rel_format) and, from EST_BASE on,
+ * the sampled formats of the estimators (qk_est_cli.kind = value - EST_BASE). */
+enum { EST_BASE = 10 };
+const qk_enum qk_eval_relfmt_table[] = {
+    {"qrels", QK_REL_QRELS, "qid iter docno rel"},
+    {"qrels_jg", QK_REL_QRELS_JG, "qid jg docno rel: judgment groups"},
+    {"prefs", QK_REL_PREFS, "qid jg jsg docno rel_level: preferences"},
+    {"qrels_prefs", QK_REL_QRELS_PREFS, "qrels read as preferences"},
+    {"prels", EST_BASE + 1, "topic docno rel method prob (statAP, R-hat, ...)"},
+    {"strata", EST_BASE + 2, "topic 0 docno stratum rel (xinfAP, infNDCG)"},
+    {"draws", EST_BASE + 3, "topic docno rel p [pi], one per draw (HH, HT)"},
+    {NULL, 0, NULL},
+};
+const qk_enum qk_eval_results_table[] = {{"trec_results", 0, "qid iter docno rank score runid"}, {NULL, 0, NULL}};
+const qk_enum qk_eval_dedup_table[] = {
+    {"error", QK_DEDUP_ERROR, "refuse the file (default)"},
+    {"first", QK_DEDUP_FIRST, "keep the first occurrence"},
+    {NULL, 0, NULL},
+};
 
 typedef struct cli {
     int trec_mode, per_topic, summary, list, precision, precision_set;
@@ -139,14 +160,32 @@ static int list_measures(void)
     return QK_EXIT_OK;
 }
 
+/* -D N[.QID]: the debug level N (an integer, otherwise unused) and the one
+ * topic to evaluate. */
+static int debug_topic(const char *cmd, const char *arg, cli *c)
+{
+    char level[64];
+    const char *dot = strchr(arg, '.');
+    long n;
+    snprintf(level, sizeof level, "%.*s", (int)(dot ? (size_t)(dot - arg) : strlen(arg)), arg);
+    if (qk_cli_long(cmd, "-D", level, LONG_MIN, LONG_MAX, &n) != 0)
+        return QK_EXIT_USAGE;
+    if (dot) {
+        snprintf(c->only_topic, sizeof c->only_topic, "%s", dot + 1);
+        c->o.only_topic = c->only_topic;
+    }
+    return 0;
+}
+
 /* Parse options. Returns -1 to continue, otherwise an exit code. */
 static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_operand)
 {
     const char *cmd = c->trec_mode ? "trec_eval" : "eval";
-    int ch, help = 0;
+    int ch, help = 0, rc = 0, v;
+    long n = 0;
     qk_error err;
     optind = 0;
-    while ((ch = getopt_long(argc, argv, "hvqm:cl:nD:JN:M:R:T:Z:o", longopts, NULL)) != -1) {
+    while (rc == 0 && (ch = getopt_long(argc, argv, "hvqm:cl:nD:JN:M:R:T:Z:o", longopts, NULL)) != -1) {
         switch (ch) {
         case 'h': help = 1; break;
         case 'v':
@@ -162,78 +201,49 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
                 return qk_cli_fail(cmd, &err);
             break;
         case 'c': c->o.complete = 1; break;
-        case 'l': c->o.rel_level = atol(optarg); break;
+        case 'l': rc = qk_cli_long(cmd, "-l", optarg, LONG_MIN, LONG_MAX, &c->o.rel_level); break;
         case 'n': c->summary = 0; break;
-        case 'D': {
-            const char *dot = strchr(optarg, '.');
-            if (dot) {
-                snprintf(c->only_topic, sizeof c->only_topic, "%s", dot + 1);
-                c->o.only_topic = c->only_topic;
+        case 'D': rc = debug_topic(cmd, optarg, c); break;
+        case 'J': c->o.judged_only = 1; break;
+        case 'N': rc = qk_cli_long(cmd, "-N", optarg, 0, LONG_MAX, &c->o.num_docs); break;
+        case 'M': rc = qk_cli_long(cmd, "-M", optarg, 0, LONG_MAX, &c->o.max_ret); break;
+        case 'R':
+            if (!(rc = qk_cli_enum(cmd, qk_eval_relfmt_table, "-R", optarg, &v))) {
+                c->est.kind = v >= EST_BASE ? v - EST_BASE : 0;
+                c->relfmt = v >= EST_BASE ? c->relfmt : (qk_rel_format)v;
             }
             break;
-        }
-        case 'J': c->o.judged_only = 1; break;
-        case 'N': c->o.num_docs = atol(optarg); break;
-        case 'M':
-            c->o.max_ret = atol(optarg);
-            if (c->o.max_ret < 0)
-                return qk_cli_usage(cmd, "-M must not be negative ('%s')", optarg);
-            break;
-        case 'R':
-            c->est.kind = strcmp(optarg, "prels") == 0    ? 1
-                          : strcmp(optarg, "strata") == 0 ? 2
-                          : strcmp(optarg, "draws") == 0  ? 3
-                                                          : 0;
-            if (c->est.kind)
-                break;
-            if (qk_rel_format_parse(optarg, &c->relfmt) != 0)
-                return qk_cli_usage(cmd, "unknown relevance format '%s' (qrels, qrels_jg, prefs, qrels_prefs)", optarg);
-            break;
-        case 'T':
-            if (strcmp(optarg, "trec_results") != 0)
-                return qk_cli_usage(cmd, "unknown results format '%s' (only trec_results)", optarg);
-            break;
+        case 'T': rc = qk_cli_enum(cmd, qk_eval_results_table, "-T", optarg, &v); break;
         case 'Z': c->zfile = optarg; break;
         case 'o': break;
         case OPT_FORMAT:
-            if (strcmp(optarg, "trec") && strcmp(optarg, "tsv") && strcmp(optarg, "json"))
-                return qk_cli_usage(cmd, "unknown format '%s' (trec, tsv, json)", optarg);
-            c->format = optarg;
+            if (!(rc = qk_cli_enum(cmd, qk_cli_format_trec_table, "--format", optarg, &v)))
+                c->format = optarg;
             break;
-        case OPT_PRECISION: {
-            char *end;
-            long p = strtol(optarg, &end, 10);
-            if (*end || p < 0 || p > 17)
-                return qk_cli_usage(cmd, "--precision wants an integer from 0 to 17, not '%s'", optarg);
-            c->precision = (int)p;
+        case OPT_PRECISION:
+            rc = qk_cli_long(cmd, "--precision", optarg, 0, 17, &n);
+            c->precision = (int)n;
             c->precision_set = 1;
             break;
-        }
         case OPT_MATRIX: c->matrix = optarg; break;
         case OPT_LIST: c->list = 1; break;
         case OPT_VAR: c->est.with_var = 1; break;
         case OPT_COMPAT: c->est.compat = 1; break;
         case OPT_JOINT: c->est.joint = optarg; break;
-        case OPT_THREADS: {
-            char *end;
-            long n = strtol(optarg, &end, 10);
-            if (*end || n < 1 || n > 64)
-                return qk_cli_usage(cmd, "--threads wants a number of threads from 1 to 64, not '%s'", optarg);
+        case OPT_THREADS:
+            rc = qk_cli_long(cmd, "--threads", optarg, 1, 64, &n);
             c->o.threads = (int)n;
             break;
-        }
         case OPT_DEDUP:
-            if (strcmp(optarg, "first") == 0)
-                c->o.dedup = QK_DEDUP_FIRST;
-            else if (strcmp(optarg, "error") == 0)
-                c->o.dedup = QK_DEDUP_ERROR;
-            else
-                return qk_cli_usage(cmd, "--dedup wants 'error' or 'first', not '%s'", optarg);
+            if (!(rc = qk_cli_enum(cmd, qk_eval_dedup_table, "--dedup", optarg, &v)))
+                c->o.dedup = (qk_dedup)v;
             break;
         default:
             return qk_cli_usage(cmd, "bad option");
         }
     }
+    if (rc)
+        return rc;
     if (help)
         return qk_cli_help(c->trec_mode ? qk_help_trec_eval : qk_help_eval);
     if (c->list)
@@ -248,14 +258,14 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
         return qk_cli_usage(cmd, "--format, --matrix and --precision belong to 'qrelkit eval'");
     {
         qk_cli_stdin seen = {0};
-        int rc = qk_cli_stdin_once(cmd, &seen, c->zfile, "-Z", 0);
-        if (!rc)
-            rc = qk_cli_stdin_once(cmd, &seen, c->est.joint, "--joint", 0);
-        for (int i = optind; !rc && i < argc; i++)
-            rc = qk_cli_stdin_once(cmd, &seen, argv[i], i == optind ? "QRELS" : "RUN",
+        int src = qk_cli_stdin_once(cmd, &seen, c->zfile, "-Z", 0);
+        if (!src)
+            src = qk_cli_stdin_once(cmd, &seen, c->est.joint, "--joint", 0);
+        for (int i = optind; !src && i < argc; i++)
+            src = qk_cli_stdin_once(cmd, &seen, argv[i], i == optind ? "QRELS" : "RUN",
                                    i == optind ? 0 : i - optind);
-        if (rc)
-            return rc;
+        if (src)
+            return src;
     }
     *first_operand = optind;
     return -1;
@@ -457,13 +467,9 @@ int qk_eval_main(int argc, char **argv, int trec_mode)
         rc = qk_cli_fail(cmd, &err);
         goto out;
     }
-    if (c.matrix) {
-        char buf[512];
-        const char *spec = qk_measure_alias(c.matrix, buf, sizeof buf) ? buf : c.matrix;
-        size_t nl = strcspn(spec, ".");
-        for (matrix_value = 0; matrix_value < qk_measures_num_values(ms); matrix_value++)
-            if (strncmp(qk_measures_value_name(ms, matrix_value), spec, nl) == 0)
-                break;
+    if (c.matrix && qk_measures_value_index(ms, c.matrix, &matrix_value, &err) != QK_OK) {
+        rc = qk_cli_fail(cmd, &err);
+        goto out;
     }
     if (qk_qrels_read(argv[first], c.relfmt, c.o.dedup, &q, &err) != QK_OK ||
         (c.zfile && qk_zscores_read(c.zfile, &z, &err) != QK_OK)) {

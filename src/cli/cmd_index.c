@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_tables.h"
 #include "cli_util.h"
 #include "qrelkit/search.h"
 
@@ -28,13 +29,13 @@ const char qk_help_index[] =
     "options:\n"
     "  -o, --out INDEX      the index file to write (required); written under a\n"
     "                       temporary name and renamed when complete\n"
-    "  --format FMT         auto, trec or jsonl (default auto)\n"
+    "  --format FMT         @{index-format} (default auto)\n"
     "  --fields LIST        fields that make the text: JSON keys, or TREC tags such\n"
     "                       as TITLE,TEXT (default: JSON every string field but the\n"
     "                       id; TREC everything in <DOC> but <DOCNO>)\n"
     "  --id-field KEY       JSON key of the document id (default: id, docno, _id\n"
     "                       or doc_id, the first present)\n"
-    "  --stemmer NAME       porter (default), s (plurals only) or none\n"
+    "  --stemmer NAME       @{index-stemmer} (default porter; s: plurals only)\n"
     "  --no-stop            keep stop words (default: drop the built-in English list)\n"
     "  --no-fold            keep accented letters (default: fold to ASCII, e -> e)\n"
     "  --no-lowercase       keep case\n"
@@ -188,9 +189,8 @@ int qk_cmd_index(int argc, char **argv)
     qk_index_build_stats stats;
     qk_error err;
     const char *out = NULL;
-    int quiet = 0, c, rc;
+    int quiet = 0, c, rc, w;
     uint64_t bytes = 0;
-    long v;
     double t0 = now();
     qk_index_build_opts_init(&bo);
     qk_corpus_opts_init(&co);
@@ -202,29 +202,23 @@ int qk_cmd_index(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'h': return qk_cli_help(qk_help_index);
         case O_FORMAT:
-            if (strcmp(optarg, "auto") == 0)
-                co.format = QK_CORPUS_AUTO;
-            else if (strcmp(optarg, "trec") == 0)
-                co.format = QK_CORPUS_TREC;
-            else if (strcmp(optarg, "jsonl") == 0 || strcmp(optarg, "json") == 0)
-                co.format = QK_CORPUS_JSONL;
-            else
-                return qk_cli_usage(CMD, "--format: '%s' is not auto, trec or jsonl", optarg);
+            if ((rc = qk_cli_enum(CMD, qk_corpus_format_table, "--format", optarg, &w)) != 0)
+                return rc;
+            co.format = (qk_corpus_format)w;
             break;
         case O_FIELDS: co.fields = optarg; break;
         case O_ID: co.id_field = optarg; break;
         case O_STEM:
-            if (qk_stemmer_parse(optarg, &bo.text.stemmer) != 0)
-                return qk_cli_usage(CMD, "--stemmer: '%s' is not porter, s or none", optarg);
+            if ((rc = qk_cli_enum(CMD, qk_stemmer_table, "--stemmer", optarg, &w)) != 0)
+                return rc;
+            bo.text.stemmer = (qk_stemmer)w;
             break;
         case O_NOSTOP: bo.text.stop = 0; break;
         case O_NOFOLD: bo.text.fold = 0; break;
         case O_NOLOWER: bo.text.lowercase = 0; break;
         case O_MEM:
-            if (qk_parse_long(optarg, strlen(optarg), &v) != 0 || v < 1 || v > 1000000)
-                return qk_cli_usage(CMD, "--memory: '%s' is not a number of megabytes (1 to 1000000)",
-                                    optarg);
-            bo.memory_mb = (size_t)v;
+            if ((rc = qk_cli_size(CMD, "--memory", optarg, 1, 1000000, &bo.memory_mb)) != 0)
+                return rc;
             break;
         case O_TMP: bo.tmp_dir = optarg; break;
         case O_INFO: return info(optarg);

@@ -3,6 +3,7 @@
  * design in a text file, and the same inputs and seed give the same batch. */
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,26 +26,14 @@ const char qk_help_pool[] =
     "their state in the --design file). Same inputs and seed: same batch.\n"
     "\n"
     "methods (formulas and papers: doc/qrelkit-pool.md):\n"
-    "  depth   depth-k pooling: documents by the best rank any run gives them\n"
-    "  topk    per-run top-k: runs take turns adding their best unpooled document\n"
-    "  rrf     ordered pool by reciprocal-rank fusion, sum 1/(--rrf-k + rank)\n"
-    "  rbp     ordered pool by RBP weight, sum (1-p) p^(rank-1), p = --rbp-p\n"
-    "  strat   stratified sampling by best rank (strata --cuts), uniform within a\n"
-    "          stratum; --write-strata gives the file for `eval -R strata` (xinfAP)\n"
-    "  statap  AP-prior sampling without replacement, pi proportional to the\n"
-    "          prior (capped at 1), fixed size, exact; --strata H: H strata of equal\n"
-    "          prior mass instead; --write-prels for statAP\n"
-    "  active  Li's active sampling: runs weighted by their estimated AP, ranks by\n"
-    "          the AP prior, draws with replacement, one round per call;\n"
-    "          --write-draws lists every draw for the HT/HH estimators,\n"
-    "          --write-joint the joint inclusion probabilities of the drawn pairs;\n"
-    "          --active-weights ap (default) | judged | uniform: the run weights\n"
-    "  mtc     minimal test collections: the documents that can most change the\n"
-    "          order of two runs (--pair A,B: just those two); batch 1 is exact MTC\n"
-    "  mtf     move-to-front (Cormack et al. 1998); adjudication baseline\n"
-    "  mab     MM-NS multi-armed bandit (Losada et al.); adjudication baseline\n"
-    "  rtc     RTC-guided MTC: the same weights; --target tests the confidence\n"
-    "          with RTC's probabilities (qrelkit confidence --model rtc)\n"
+    "  @[pool-method]\n"
+    "  strat writes its sample with --write-strata (for `eval -R strata`, xinfAP);\n"
+    "  statap has a fixed size and is exact (--strata H: H strata of equal prior\n"
+    "  mass instead) and writes --write-prels for statAP; active draws one round\n"
+    "  per call, --write-draws lists every draw for the HT/HH estimators and\n"
+    "  --write-joint the joint inclusion probabilities of the drawn pairs; mtc\n"
+    "  with --pair A,B weighs just those two runs (batch 1 is exact MTC); rtc's\n"
+    "  --target uses RTC's probabilities (qrelkit confidence --model rtc).\n"
     "\n"
     "options:\n"
     "  --runs RUN...        TREC runs (repeat --runs or list files after it)\n"
@@ -62,12 +51,14 @@ const char qk_help_pool[] =
     "  --target P           mtc: print nothing once P(MAP_A<MAP_B) or its complement\n"
     "                       reaches P for the pair (all pairs without --pair)\n"
     "  --decay G            mab: weight of older evidence (0.9; 1 = stationary MM)\n"
+    "  --active-weights W   active: the run weights, one of\n"
+    "                       @[pool-active-weights]\n"
     "  -l LEVEL             relevance threshold of the judgments (1)\n"
     "  --write-prels F, --write-strata F, --write-draws F, --write-joint F\n"
     "                       the sample so far, judged documents only, for eval -R\n"
     "                       (files; '-' is refused, stdout carries the batch;\n"
     "                       --write-joint: active only, for eval -R draws --joint)\n"
-    "  --format F           tsv (default) or json\n"
+    "  --format F           @{format} (default tsv)\n"
     "  --timing             seconds spent reading and choosing, on stderr\n"
     "\n"
     "output: 'topic docno pi draws score' (header line first): pi is the\n"
@@ -124,24 +115,24 @@ typedef struct args {
     long cuts[64];
 } args;
 
-static int num_long(const char *opt, const char *s, long lo, long *out)
+/* --cuts C1,C2,...: increasing stratum bottoms (ranks). */
+static int parse_cuts(const char *s, args *a)
 {
-    if (qk_parse_long(s, strlen(s), out) != 0 || *out < lo)
-        return qk_cli_usage(CMD, "%s: '%s' is not an integer >= %ld", opt, s, lo);
-    return 0;
-}
-
-static int num_double(const char *opt, const char *s, double lo, double hi, double *out)
-{
-    if (qk_parse_double(s, strlen(s), out) != 0 || *out < lo || *out > hi)
-        return qk_cli_usage(CMD, "%s: '%s' is not a number in [%g, %g]", opt, s, lo, hi);
+    size_t n;
+    int rc = qk_cli_long_list(CMD, "--cuts", s, 1, LONG_MAX, a->cuts, sizeof a->cuts / sizeof a->cuts[0], &n);
+    if (rc)
+        return rc;
+    for (size_t i = 1; i < n; i++)
+        if (a->cuts[i] <= a->cuts[i - 1])
+            return qk_cli_usage(CMD, "--cuts: '%s' is not an increasing list of ranks", s);
+    a->o.ncuts = n;
+    a->o.cuts = a->cuts;
     return 0;
 }
 
 static int parse(int argc, char **argv, args *a)
 {
-    int c, rc = 0;
-    long v;
+    int c, rc = 0, w;
     memset(a, 0, sizeof *a);
     qk_pool_opts_init(&a->o);
     a->depth = 100;
@@ -154,54 +145,31 @@ static int parse(int argc, char **argv, args *a)
         switch (c) {
         case 'h': return -1;
         case 'm':
-            if (qk_pool_method_parse(optarg, &a->o.method) != 0)
-                rc = qk_cli_usage(CMD, "unknown method '%s'", optarg);
+            if (!(rc = qk_cli_enum(CMD, qk_pool_method_table, "--method", optarg, &w)))
+                a->o.method = (qk_pool_method)w;
             break;
         case 'R': a->runs[a->nruns++] = optarg; break;
         case 'j': a->judged = optarg; break;
         case 'D': a->design = optarg; break;
-        case 'b': rc = num_long("--budget", optarg, 0, &a->o.budget); break;
-        case 'B': rc = num_long("--batch", optarg, 1, &a->o.batch); break;
-        case 's':
-            rc = num_long("--seed", optarg, 0, &v);
-            a->o.seed = (uint64_t)v;
-            break;
-        case 'd': rc = num_long("--depth", optarg, 1, &a->depth); break;
-        case 'k': rc = num_double("--rrf-k", optarg, 0, 1e9, &a->o.rrf_k); break;
-        case 'p': rc = num_double("--rbp-p", optarg, 0, 0.999999, &a->o.rbp_p); break;
-        case 'H':
-            rc = num_long("--strata", optarg, 0, &v);
-            a->o.strata = (size_t)v;
-            break;
-        case 'g': rc = num_double("--decay", optarg, 0, 1, &a->o.mab_decay); break;
-        case 'W':
-            if (qk_pool_active_weights_parse(optarg, &a->o.active_weights) != 0)
-                rc = qk_cli_usage(CMD, "--active-weights: 'ap', 'judged' or 'uniform', not '%s'", optarg);
-            break;
-        case 'T': rc = num_double("--target", optarg, 0.5, 1, &a->target); break;
+        case 'b': rc = qk_cli_long(CMD, "--budget", optarg, 0, LONG_MAX, &a->o.budget); break;
+        case 'B': rc = qk_cli_long(CMD, "--batch", optarg, 1, LONG_MAX, &a->o.batch); break;
+        case 's': rc = qk_cli_seed(CMD, "--seed", optarg, &a->o.seed); break;
+        case 'd': rc = qk_cli_long(CMD, "--depth", optarg, 1, LONG_MAX, &a->depth); break;
+        case 'k': rc = qk_cli_double(CMD, "--rrf-k", optarg, 0, 1e9, 0, &a->o.rrf_k); break;
+        case 'p': rc = qk_cli_double(CMD, "--rbp-p", optarg, 0, 1, QK_NUM_HI_OPEN, &a->o.rbp_p); break;
+        case 'H': rc = qk_cli_size(CMD, "--strata", optarg, 0, SIZE_MAX, &a->o.strata); break;
+        case 'g': rc = qk_cli_double(CMD, "--decay", optarg, 0, 1, 0, &a->o.mab_decay); break;
+        case 'W': rc = qk_cli_enum(CMD, qk_pool_active_weights_table, "--active-weights", optarg, &a->o.active_weights); break;
+        case 'T': rc = qk_cli_double(CMD, "--target", optarg, 0.5, 1, 0, &a->target); break;
         case 'P': a->pair = optarg; break;
-        case 'l': rc = num_long("-l", optarg, -1000000, &a->rel_level); break;
+        case 'l': rc = qk_cli_long(CMD, "-l", optarg, -1000000, LONG_MAX, &a->rel_level); break;
         case 't': a->timing = 1; break;
         case '1': a->files[0] = optarg; break;
         case '2': a->files[1] = optarg; break;
         case '3': a->files[2] = optarg; break;
         case '4': a->files[3] = optarg; break;
         case 'f': rc = qk_cli_format_tsv_json(CMD, optarg, &a->json); break;
-        case 'c': {
-            char *s = optarg, *end;
-            a->o.ncuts = 0;
-            while (*s && a->o.ncuts < 64) {
-                long cut = strtol(s, &end, 10);
-                if (end == s || cut <= 0 || (a->o.ncuts && cut <= a->cuts[a->o.ncuts - 1]))
-                    return qk_cli_usage(CMD, "--cuts: '%s' is not an increasing list of ranks", optarg);
-                a->cuts[a->o.ncuts++] = cut;
-                s = *end == ',' ? end + 1 : end;
-                if (*end && *end != ',')
-                    return qk_cli_usage(CMD, "--cuts: '%s' is not an increasing list of ranks", optarg);
-            }
-            a->o.cuts = a->cuts;
-            break;
-        }
+        case 'c': rc = parse_cuts(optarg, a); break;
         default: return QK_EXIT_USAGE;
         }
     }
@@ -210,8 +178,11 @@ static int parse(int argc, char **argv, args *a)
     while (optind < argc) /* files listed after --runs */
         a->runs[a->nruns++] = argv[optind++];
     if (a->o.method == QK_POOL_NMETHODS)
-        return qk_cli_usage(
-            CMD, "missing --method (depth, topk, rrf, rbp, strat, statap, active, mtc, mtf, mab, rtc)");
+    {
+        char choices[512];
+        qk_enum_choices(qk_pool_method_table, choices, sizeof choices);
+        return qk_cli_usage(CMD, "missing --method (choose from: %s)", choices);
+    }
     if (a->nruns == 0)
         return qk_cli_usage(CMD, "missing --runs");
     if (qk_pool_method_samples(a->o.method) && !a->design)

@@ -1,12 +1,15 @@
 /* qrelkit search: index + topics -> TREC runs (one, or a zoo of systems). */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_tables.h"
 #include "cli_util.h"
 #include "qrelkit/search.h"
 
@@ -29,8 +32,8 @@ const char qk_help_search[] =
     "  -t, --topics FILE    the topics\n"
     "  --topic-fields LIST  TREC topic parts or JSON keys that make the query\n"
     "                       (default title; e.g. title,desc)\n"
-    "  -m, --model NAME     bm25 (default), qld (query likelihood, Dirichlet) or\n"
-    "                       qljm (query likelihood, Jelinek-Mercer)\n"
+    "  -m, --model NAME     the ranking model:\n"
+    "                       @[search-model]\n"
     "  --k1 X, --b X        BM25 parameters (default 0.9 and 0.4)\n"
     "  --mu X               Dirichlet prior (default 1000)\n"
     "  --lambda X           Jelinek-Mercer weight of the collection model (0.7)\n"
@@ -113,28 +116,36 @@ static const struct option longopts[] = {{"index", required_argument, NULL, 'i'}
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
 
-static int real(const char *opt, double *out)
-{
-    if (qk_parse_double(optarg, strlen(optarg), out) != 0)
-        return qk_cli_usage(CMD, "%s: '%s' is not a number", opt, optarg);
-    return 0;
-}
-
-static int whole(const char *opt, long lo, long hi, long *out)
-{
-    if (qk_parse_long(optarg, strlen(optarg), out) != 0 || *out < lo || *out > hi)
-        return qk_cli_usage(CMD, "%s: '%s' is not an integer in [%ld, %ld]", opt, optarg, lo, hi);
-    return 0;
-}
+#define F(f) offsetof(args, f)
+static const qk_cli_opt value_opts[] = {
+    {'m', "--model", 'e', F(o.model), qk_model_table, 0, 0, 0},
+    {O_K1, "--k1", 'd', F(o.k1), NULL, -INFINITY, INFINITY, 0},
+    {O_B, "--b", 'd', F(o.b), NULL, -INFINITY, INFINITY, 0},
+    {O_MU, "--mu", 'd', F(o.mu), NULL, -INFINITY, INFINITY, 0},
+    {O_LAMBDA, "--lambda", 'd', F(o.lambda), NULL, -INFINITY, INFINITY, 0},
+    {O_FBO, "--fb-orig", 'd', F(o.fb_orig), NULL, -INFINITY, INFINITY, 0},
+    {O_FBD, "--fb-docs", 'i', F(o.fb_docs), NULL, 1, 10000, 0},
+    {O_FBT, "--fb-terms", 'i', F(o.fb_terms), NULL, 1, 10000, 0},
+    {O_DEPTH, "--depth", 'z', F(o.depth), NULL, 1, 100000000, 0},
+    {O_THREADS, "--threads", 'i', F(threads), NULL, 1, 1024, 0},
+    {O_ZOO, "--zoo", 'l', F(zoo), NULL, 1, 10000, 0},
+    {O_SEED, "--seed", 's', F(seed), NULL, 0, 0, 0},
+    {0, NULL, 0, 0, NULL, 0, 0, 0},
+};
+#undef F
 
 /* Returns -1 to go on, or an exit code. */
 static int parse(int argc, char **argv, args *a)
 {
     int c, rc = 0;
-    long v = 0;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":i:t:m:o:h", longopts, NULL)) != -1) {
+        if ((rc = qk_cli_set(CMD, value_opts, c, optarg, a)) > 0)
+            return rc;
+        if (rc == 0)
+            continue;
+        rc = 0;
         switch (c) {
         case 'i':
             if (a->nindex == MAX_INDEXES)
@@ -144,28 +155,9 @@ static int parse(int argc, char **argv, args *a)
         case 't': a->topics = optarg; break;
         case 'o': a->out = optarg; break;
         case 'h': return qk_cli_help(qk_help_search);
-        case 'm':
-            if (qk_model_parse(optarg, &a->o.model) != 0)
-                return qk_cli_usage(CMD, "--model: '%s' is not bm25, qld or qljm", optarg);
-            break;
         case O_FIELDS: a->fields = optarg; break;
-        case O_K1: rc = real("--k1", &a->o.k1); break;
-        case O_B: rc = real("--b", &a->o.b); break;
-        case O_MU: rc = real("--mu", &a->o.mu); break;
-        case O_LAMBDA: rc = real("--lambda", &a->o.lambda); break;
         case O_RM3: a->o.rm3 = 1; break;
-        case O_FBD: rc = whole("--fb-docs", 1, 10000, &v), a->o.fb_docs = (int)v; break;
-        case O_FBT: rc = whole("--fb-terms", 1, 10000, &v), a->o.fb_terms = (int)v; break;
-        case O_FBO: rc = real("--fb-orig", &a->o.fb_orig); break;
-        case O_DEPTH: rc = whole("--depth", 1, 100000000, &v), a->o.depth = (size_t)v; break;
         case O_TAG: a->tag = optarg; break;
-        case O_THREADS: rc = whole("--threads", 1, 1024, &v), a->threads = (int)v; break;
-        case O_ZOO: rc = whole("--zoo", 1, 10000, &v), a->zoo = v; break;
-        case O_SEED:
-            if (optarg[0] < '0' || optarg[0] > '9' || qk_parse_long(optarg, strlen(optarg), &v) != 0 || v < 0)
-                return qk_cli_usage(CMD, "--seed: '%s' is not a non-negative integer", optarg);
-            a->seed = (uint64_t)v;
-            break;
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
         default: return qk_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
         }

@@ -1,10 +1,12 @@
 /* qrelkit sim: synthetic collections (qk_sim_* in sim.h). */
-#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_tables.h"
 #include "cli_util.h"
 
 const char qk_help_sim[] =
@@ -26,9 +28,9 @@ const char qk_help_sim[] =
     "  --rel-rate P         probability that a candidate is relevant (default 0.1)\n"
     "  --qrels-fraction F   fraction of candidates judged in the qrels; the rest\n"
     "                       are unjudged, as in a real pool (default 1)\n"
-    "  --run-quality MODE   spread: evenly from 0.1 to 0.9, shuffled over the runs\n"
-    "                       (default); random: uniform in [0.1, 0.9]; or a list\n"
-    "                       Q1,Q2,... with one quality in (0, 1) per run\n"
+    "  --run-quality MODE   how run qualities are set:\n"
+    "                       @[sim-quality]\n"
+    "                       or a list Q1,Q2,... with one quality in (0, 1) per run\n"
     "  --seed N             random seed (default 42)\n"
     "  --quiet              no progress report on stderr\n"
     "  -h, --help           show this text\n"
@@ -81,28 +83,12 @@ static const char *option_value(int argc, char **argv, int *i, const char *name,
 
 static int parse_count(const char *opt, const char *s, long *out)
 {
-    if (qk_parse_long(s, strlen(s), out) != 0)
-        return qk_cli_usage(CMD, "%s: '%s' is not an integer", opt, s);
-    return 0;
+    return qk_cli_long(CMD, opt, s, LONG_MIN, LONG_MAX, out);
 }
 
 static int parse_real(const char *opt, const char *s, double *out)
 {
-    if (qk_parse_double(s, strlen(s), out) != 0)
-        return qk_cli_usage(CMD, "%s: '%s' is not a number", opt, s);
-    return 0;
-}
-
-static int parse_seed(const char *s, uint64_t *out)
-{
-    char *end;
-    unsigned long long v;
-    errno = 0;
-    /* strtoull accepts a sign and blanks; a seed is plain digits. */
-    if (s[0] < '0' || s[0] > '9' || (v = strtoull(s, &end, 10), errno != 0) || *end != '\0')
-        return qk_cli_usage(CMD, "--seed: '%s' is not a non-negative integer", s);
-    *out = (uint64_t)v;
-    return 0;
+    return qk_cli_double(CMD, opt, s, -INFINITY, INFINITY, 0, out);
 }
 
 static int parse_levels(const char *s, int *out)
@@ -110,40 +96,40 @@ static int parse_levels(const char *s, int *out)
     long v;
     /* "0..2" says the same as "2", in the notation of the grade range. */
     const char *n = strncmp(s, "0..", 3) == 0 ? s + 3 : s;
-    if (qk_parse_long(n, strlen(n), &v) != 0 || v < 1 || v > 9)
+    if (!qk_num_is_integer(n, strlen(n)) || qk_num_long(NULL, n, 1, 9, &v, NULL) != QK_OK)
         return qk_cli_usage(CMD, "--levels: '%s' is not a grade between 1 and 9 (or 0..N)", s);
     *out = (int)v;
     return 0;
 }
 
+const qk_enum qk_sim_quality_table[] = {
+    {"spread", QK_SIM_QUALITY_SPREAD, "evenly over [0.1, 0.9], shuffled (default)"},
+    {"random", QK_SIM_QUALITY_RANDOM, "uniform in [0.1, 0.9]"},
+    {NULL, 0, NULL},
+};
+
 /* spread, random, or a comma-separated list (stored in *list, caller frees). */
 static int parse_quality(const char *s, qk_sim_collection_opts *o, double **list, long *count)
 {
-    const char *p = s;
-    size_t cap = 0;
-    if (strcmp(s, "spread") == 0) {
-        o->quality_mode = QK_SIM_QUALITY_SPREAD;
+    const qk_enum *e = qk_enum_find(qk_sim_quality_table, s);
+    size_t n = 1, got;
+    int rc;
+    if (e) {
+        o->quality_mode = (qk_sim_quality_mode)e->value;
         return 0;
     }
-    if (strcmp(s, "random") == 0) {
-        o->quality_mode = QK_SIM_QUALITY_RANDOM;
-        return 0;
+    if (!strpbrk(s, "0123456789"))
+        return qk_cli_usage(CMD, "unknown --run-quality '%s' (choose from: spread, random; or a list Q1,Q2,...)",
+                            s);
+    for (const char *p = s; *p; p++)
+        n += *p == ',';
+    if (!(*list = malloc(n * sizeof **list))) {
+        qk_cli_errorf(CMD, "out of memory");
+        return QK_EXIT_IO;
     }
-    *count = 0;
-    for (;;) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (qk_grow((void **)list, &cap, (size_t)*count + 1, sizeof **list) != QK_OK) {
-            qk_cli_errorf(CMD, "out of memory");
-            return QK_EXIT_IO;
-        }
-        if (qk_parse_double(p, len, &(*list)[*count]) != 0)
-            return qk_cli_usage(CMD, "--run-quality: '%s' is not spread, random or a list of numbers", s);
-        ++*count;
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
+    if ((rc = qk_cli_double_list(CMD, "--run-quality", s, -INFINITY, INFINITY, 0, *list, n, &got)) != 0)
+        return rc;
+    *count = (long)got;
     o->quality_mode = QK_SIM_QUALITY_LIST;
     o->qualities = *list;
     return 0;
@@ -201,7 +187,7 @@ static int parse_collection(int argc, char **argv, qk_sim_collection_opts *o, co
             else if ((v = option_value(argc, argv, &i, "--qrels-fraction", &missing)))
                 rc = parse_real("--qrels-fraction", v, &o->qrels_fraction), matched = 1;
             else if ((v = option_value(argc, argv, &i, "--seed", &missing)))
-                rc = parse_seed(v, &o->seed), matched = 1;
+                rc = qk_cli_seed(CMD, "--seed", v, &o->seed), matched = 1;
             else if ((v = option_value(argc, argv, &i, "--run-quality", &missing)))
                 rc = parse_quality(v, o, list, nlist), matched = 1;
         }

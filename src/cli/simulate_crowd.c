@@ -2,11 +2,13 @@
  * aggregation methods on many of them (qk_crowd_simulate in crowd.h). */
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_tables.h"
 #include "cli_util.h"
 #include "qrelkit/crowd.h"
 #include "simulate_modes.h"
@@ -43,12 +45,13 @@ const char qk_help_simulate_crowd[] =
     "  --concentration C      Beta concentration a+b (default 10)\n"
     "  --accuracy-range LO,HI uniform worker accuracies instead of Beta\n"
     "  --spammers F           share of workers answering at random (default 0)\n"
-    "  --model NAME           accuracy (default) or gaussian\n"
+    "  --model NAME           @{crowd-sim-model} (default accuracy)\n"
     "  --noise LO,HI          gaussian worker-noise interval (default 0,2)\n"
     "  --curve L1,L2,...      labels-per-task values to compare methods on\n"
     "  --reps N               crowds per value (default 10)\n"
-    "  --methods LIST         methods to compare (default mv,ds,onecoin,glad,mace;\n"
-    "                         magp uses the gaussian model's features)\n"
+    "  --methods LIST         methods to compare, from @{crowd-method}\n"
+    "                         (default mv,ds,onecoin,glad,mace; magp uses the\n"
+    "                         gaussian model's features)\n"
     "  --seed N               random seed (default 42)\n"
     "  -h, --help             show this text\n"
     "\n"
@@ -59,31 +62,17 @@ const char qk_help_simulate_crowd[] =
 
 #define CMD "simulate crowd"
 
+/* LO,HI: two strict numbers. */
 static int parse_pair(const char *opt, const char *s, double *lo, double *hi)
 {
-    const char *comma = strchr(s, ',');
-    if (!comma || qk_parse_double(s, (size_t)(comma - s), lo) != 0 ||
-        qk_parse_double(comma + 1, strlen(comma + 1), hi) != 0)
+    double v[2];
+    size_t n;
+    int rc = qk_cli_double_list(CMD, opt, s, -INFINITY, INFINITY, 0, v, 2, &n);
+    if (!rc && n != 2)
         return qk_cli_usage(CMD, "%s: '%s' is not LO,HI", opt, s);
-    return 0;
-}
-
-/* Parse "1,2,3.5" into *vals (caller frees). */
-static int parse_list(const char *s, double **vals, size_t *n)
-{
-    size_t cap = 0;
-    *n = 0;
-    for (const char *p = s;;) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (qk_grow((void **)vals, &cap, *n + 1, sizeof **vals) != QK_OK ||
-            qk_parse_double(p, len, &(*vals)[*n]) != 0)
-            return qk_cli_usage(CMD, "--curve: '%s' is not a list of numbers", s);
-        (*n)++;
-        if (!comma)
-            return 0;
-        p = comma + 1;
-    }
+    *lo = v[0];
+    *hi = v[1];
+    return rc;
 }
 
 /* Side files (workers, features): to NAME.tmp, renamed when complete. */
@@ -197,38 +186,46 @@ static int run_curve(qk_crowd_sim_opts *o, const double *curve, size_t ncurve, l
 
 static int parse_methods(const char *s, qk_crowd_method *m, size_t *n)
 {
-    char buf[256], *save = NULL;
-    *n = 0;
-    snprintf(buf, sizeof buf, "%s", s);
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (*n == 8 || qk_crowd_method_parse(tok, &m[*n]) != 0)
-            return qk_cli_usage(
-                CMD, "--methods: '%s' is not a list of up to 8 of mv, ds, onecoin, glad, mace, magp", s);
-        (*n)++;
-    }
-    return *n ? 0 : qk_cli_usage(CMD, "--methods: empty list");
+    int v[8];
+    int rc = qk_cli_enum_list(CMD, qk_crowd_method_table, "--methods", s, v, 8, n);
+    for (size_t i = 0; !rc && i < *n; i++)
+        m[i] = (qk_crowd_method)v[i];
+    return rc;
 }
 
-int qk_simulate_crowd(int argc, char **argv)
+enum {
+    O_OUT = 256, O_TASKS, O_WORKERS, O_LPT, O_CLASSES, O_PREL, O_ACC, O_CONC, O_RANGE, O_SPAM, O_MODEL,
+    O_NOISE, O_CURVE, O_REPS, O_METHODS, O_SEED
+};
+
+typedef struct crowd_args {
+    qk_crowd_sim_opts o;
+    qk_crowd_method methods[8];
+    size_t nmethods, ncurve;
+    double curve[256];
+    const char *out;
+    long reps;
+} crowd_args;
+
+#define F(f) offsetof(crowd_args, f)
+static const qk_cli_opt value_opts[] = {
+    {O_TASKS, "--tasks", 'z', F(o.tasks), NULL, 1, 1e8, 0},
+    {O_WORKERS, "--workers", 'z', F(o.workers), NULL, 1, 1e8, 0},
+    {O_CLASSES, "--classes", 'z', F(o.classes), NULL, 1, 1e8, 0},
+    {O_REPS, "--reps", 'l', F(reps), NULL, 1, 1e8, 0},
+    {O_LPT, "--labels-per-task", 'd', F(o.labels_per_task), NULL, -INFINITY, INFINITY, 0},
+    {O_PREL, "--p-relevant", 'd', F(o.p_relevant), NULL, -INFINITY, INFINITY, 0},
+    {O_CONC, "--concentration", 'd', F(o.concentration), NULL, -INFINITY, INFINITY, 0},
+    {O_SPAM, "--spammers", 'd', F(o.spam_fraction), NULL, -INFINITY, INFINITY, 0},
+    {O_MODEL, "--model", 'e', F(o.model), qk_crowd_sim_model_table, 0, 0, 0},
+    {O_SEED, "--seed", 's', F(o.seed), NULL, 0, 0, 0},
+    {0, NULL, 0, 0, NULL, 0, 0, 0},
+};
+#undef F
+
+/* Returns -1 to go on, otherwise the exit code (0 after --help). */
+static int parse_args(int argc, char **argv, crowd_args *a)
 {
-    enum {
-        O_OUT = 256,
-        O_TASKS,
-        O_WORKERS,
-        O_LPT,
-        O_CLASSES,
-        O_PREL,
-        O_ACC,
-        O_CONC,
-        O_RANGE,
-        O_SPAM,
-        O_MODEL,
-        O_NOISE,
-        O_CURVE,
-        O_REPS,
-        O_METHODS,
-        O_SEED
-    };
     static const struct option lo[] = {{"out", 1, 0, O_OUT},
                                        {"tasks", 1, 0, O_TASKS},
                                        {"workers", 1, 0, O_WORKERS},
@@ -247,108 +244,64 @@ int qk_simulate_crowd(int argc, char **argv)
                                        {"seed", 1, 0, O_SEED},
                                        {"help", 0, 0, 'h'},
                                        {0, 0, 0, 0}};
-    qk_crowd_sim_opts o;
-    qk_crowd_method methods[8] = {QK_CROWD_MV, QK_CROWD_DS, QK_CROWD_ONECOIN, QK_CROWD_GLAD, QK_CROWD_MACE};
-    size_t nmethods = 5, ncurve = 0;
-    double *curve = NULL;
-    const char *out = NULL;
-    long v, reps = 10;
-    int ch, rc = QK_EXIT_OK;
-    qk_crowd_sim_opts_init(&o);
+    int ch, rc = 0;
     optind = 1;
-    while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while (rc == 0 && (ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         const char *s = optarg;
-        size_t n = s ? strlen(s) : 0;
+        if ((rc = qk_cli_set(CMD, value_opts, ch, s, a)) >= 0)
+            continue;
+        rc = 0;
         switch (ch) {
-        case 'h': free(curve); return qk_cli_help(qk_help_simulate_crowd);
-        case O_OUT: out = s; break;
-        case O_TASKS:
-        case O_WORKERS:
-        case O_CLASSES:
-        case O_REPS:
-            if (qk_parse_long(s, n, &v) != 0 || v < 1 || v > 100000000) {
-                free(curve);
-                return qk_cli_usage(CMD, "'%s' is not a positive count", s);
-            }
-            if (ch == O_TASKS)
-                o.tasks = (size_t)v;
-            else if (ch == O_WORKERS)
-                o.workers = (size_t)v;
-            else if (ch == O_CLASSES)
-                o.classes = (size_t)v;
-            else
-                reps = v;
-            break;
-        case O_LPT:
-        case O_PREL:
+        case 'h': return qk_cli_help(qk_help_simulate_crowd);
+        case O_OUT: a->out = s; break;
         case O_ACC:
-        case O_CONC:
-        case O_SPAM: {
-            double d;
-            if (qk_parse_double(s, n, &d) != 0) {
-                free(curve);
-                return qk_cli_usage(CMD, "'%s' is not a number", s);
-            }
-            if (ch == O_LPT)
-                o.labels_per_task = d;
-            else if (ch == O_PREL)
-                o.p_relevant = d;
-            else if (ch == O_ACC)
-                o.acc_mean = d, o.acc_lo = o.acc_hi = -1;
-            else if (ch == O_CONC)
-                o.concentration = d;
-            else
-                o.spam_fraction = d;
+            rc = qk_cli_double(CMD, "--accuracy", s, -INFINITY, INFINITY, 0, &a->o.acc_mean);
+            a->o.acc_lo = a->o.acc_hi = -1;
             break;
-        }
-        case O_RANGE: rc = parse_pair("--accuracy-range", s, &o.acc_lo, &o.acc_hi); break;
-        case O_NOISE: rc = parse_pair("--noise", s, &o.noise_lo, &o.noise_hi); break;
-        case O_MODEL:
-            if (!strcmp(s, "accuracy"))
-                o.model = QK_CROWD_SIM_ACCURACY;
-            else if (!strcmp(s, "gaussian"))
-                o.model = QK_CROWD_SIM_GAUSSIAN;
-            else
-                rc = qk_cli_usage(CMD, "--model: '%s' is not accuracy or gaussian", s);
-            break;
+        case O_RANGE: rc = parse_pair("--accuracy-range", s, &a->o.acc_lo, &a->o.acc_hi); break;
+        case O_NOISE: rc = parse_pair("--noise", s, &a->o.noise_lo, &a->o.noise_hi); break;
         case O_CURVE:
-            free(curve), curve = NULL;
-            rc = parse_list(s, &curve, &ncurve);
+            rc = qk_cli_double_list(CMD, "--curve", s, -INFINITY, INFINITY, 0, a->curve, 256, &a->ncurve);
             break;
-        case O_METHODS: rc = parse_methods(s, methods, &nmethods); break;
-        case O_SEED:
-            if (qk_parse_long(s, n, &v) != 0 || v < 0)
-                rc = qk_cli_usage(CMD, "--seed: '%s' is not a non-negative integer", s);
-            else
-                o.seed = (uint64_t)v;
-            break;
+        case O_METHODS: rc = parse_methods(s, a->methods, &a->nmethods); break;
         default: rc = qk_cli_usage(CMD, "unknown option; see 'qrelkit simulate crowd --help'");
         }
-        if (rc != 0)
-            goto out;
     }
-    if (optind != argc || (!out && !curve)) {
-        rc =
-            qk_cli_usage(CMD, optind != argc ? "unexpected operand '%s'" : "need --out DIR or --curve LIST%s",
-                         optind != argc ? argv[optind] : "");
-        goto out;
-    }
-    if (!curve &&
-        (rc = qk_cli_no_stdout(CMD, "--out", out, "cannot take a directory; give a directory name")) != 0)
-        goto out;
-    if (curve) {
-        rc = run_curve(&o, curve, ncurve, reps, methods, nmethods);
-    } else {
+    if (rc)
+        return rc;
+    if (optind != argc || (!a->out && !a->ncurve))
+        return qk_cli_usage(CMD, optind != argc ? "unexpected operand '%s'" : "need --out DIR or --curve LIST%s",
+                            optind != argc ? argv[optind] : "");
+    if (!a->ncurve &&
+        (rc = qk_cli_no_stdout(CMD, "--out", a->out, "cannot take a directory; give a directory name")) != 0)
+        return rc;
+    return -1;
+}
+
+int qk_simulate_crowd(int argc, char **argv)
+{
+    static crowd_args a; /* the curve list is large for the stack */
+    int rc;
+    memset(&a, 0, sizeof a);
+    qk_crowd_sim_opts_init(&a.o);
+    a.reps = 10;
+    a.nmethods = 5;
+    a.methods[0] = QK_CROWD_MV;
+    a.methods[1] = QK_CROWD_DS;
+    a.methods[2] = QK_CROWD_ONECOIN;
+    a.methods[3] = QK_CROWD_GLAD;
+    a.methods[4] = QK_CROWD_MACE;
+    if ((rc = parse_args(argc, argv, &a)) >= 0)
+        return rc;
+    if (a.ncurve)
+        return run_curve(&a.o, a.curve, a.ncurve, a.reps, a.methods, a.nmethods);
+    {
         qk_crowd_sim *s = NULL;
         qk_error err = {0};
-        if (qk_crowd_simulate(&o, &s, &err) != QK_OK) {
-            rc = qk_cli_fail(CMD, &err);
-            goto out;
-        }
-        rc = write_set(out, s, &o);
+        if (qk_crowd_simulate(&a.o, &s, &err) != QK_OK)
+            return qk_cli_fail(CMD, &err);
+        rc = write_set(a.out, s, &a.o);
         qk_crowd_sim_free(s);
     }
-out:
-    free(curve);
     return rc;
 }

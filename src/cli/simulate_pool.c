@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_tables.h"
 #include "cli_util.h"
 #include "qrelkit/pool.h"
 #include "simulate_modes.h"
@@ -38,13 +40,13 @@ const char qk_help_simulate_pool[] =
     "options:\n"
     "  --qrels FULL         complete judgments (grade >= -l is relevant)\n"
     "  --runs RUN...        runs (repeat --runs or list files after it)\n"
-    "  --methods LIST       depth,topk,rrf,rbp,strat,statap,active,mtc,mtf,mab,rtc\n"
+    "  --methods LIST       comma-separated, from @{pool-method}\n"
     "  --budgets LIST       increasing judgments per topic (or hours, --hours)\n"
     "  --trials T           trials (20; deterministic methods run once)\n"
     "  --seed S             random seed (42)\n"
     "  --depth K            pool depth and evaluation depth (100)\n"
-    "  --truth T            pool (default): R counts the pool's relevant documents,\n"
-    "                       what the samplers estimate; qrels: trec_eval's R\n"
+    "  --truth T            what R counts:\n"
+    "                       @[simulate-truth]\n"
     "  --error-rate E       the assessor flips each answer with probability E (0)\n"
     "  --hours              budgets are assessor hours for all topics: per topic\n"
     "                       (H*3600 - topics*TDC)/topics seconds, turned into\n"
@@ -60,14 +62,13 @@ const char qk_help_simulate_pool[] =
     "  --active-batch N     documents per round of active sampling (3, Li's N_b)\n"
     "  --active-fixed       rounds of exactly --active-batch draws (not: until that\n"
     "                       many new documents), so Eq. 2.5's pi is exact\n"
-    "  --active-weights W   run distribution of active sampling: ap (Li's Eq. 2.1,\n"
-    "                       default), judged (the released code's activewr) or\n"
-    "                       uniform (a fixed AP-prior design: Li's Stratif)\n"
+    "  --active-weights W   run distribution of active sampling:\n"
+    "                       @[pool-active-weights]\n"
     "  --active-li          score active sampling with Li's Eq. 2.14 as printed\n"
     "                       (eval -R draws) instead of statAP's form (eval -R prels)\n"
     "  --strata H, --cuts C1,...  as in `qrelkit pool`\n"
     "  --threads N          trials in parallel (results do not change; default 1)\n"
-    "  --format F           tsv (default) or json\n"
+    "  --format F           @{format} (default tsv)\n"
     "  --plot FILE.svg      tau and RMSE of MAP against the budget (needs gnuplot;\n"
     "                       a file, not '-': standard output carries the table)\n"
     "  --quiet              no progress on stderr\n"
@@ -120,26 +121,28 @@ typedef struct sargs {
     double tdc;
 } sargs;
 
-static int parse_list(const char *opt, const char *s, double *v, size_t max, size_t *n)
+const qk_enum qk_simulate_truth_table[] = {
+    {"pool", QK_POOL_TRUTH_POOL, "the pool's relevant documents (default; what samplers estimate)"},
+    {"qrels", QK_POOL_TRUTH_QRELS, "all relevant documents of the qrels (trec_eval's R)"},
+    {NULL, 0, NULL},
+};
+
+/* --methods M1,M2,...: words of qk_pool_method_table. */
+static int parse_methods(const char *s, sargs *a)
 {
-    char *end;
-    *n = 0;
-    while (*s) {
-        if (*n == max)
-            return qk_cli_usage(CMD, "%s: too many values", opt);
-        v[*n] = strtod(s, &end);
-        if (end == s || (*end && *end != ','))
-            return qk_cli_usage(CMD, "%s: '%s' is not a list of numbers", opt, s);
-        (*n)++;
-        s = *end ? end + 1 : end;
-    }
-    return *n ? 0 : qk_cli_usage(CMD, "%s: empty list", opt);
+    int v[QK_POOL_NMETHODS * 4];
+    size_t n;
+    int rc = qk_cli_enum_list(CMD, qk_pool_method_table, "--methods", s, v, sizeof v / sizeof v[0], &n);
+    for (size_t i = 0; !rc && i < n; i++)
+        a->methods[i] = (qk_pool_method)v[i];
+    a->o.nmethods = rc ? 0 : n;
+    return rc;
 }
 
 static int parse(int argc, char **argv, sargs *a)
 {
-    int c;
-    double v[64];
+    int c, w;
+    long l;
     size_t n;
     memset(a, 0, sizeof *a);
     qk_pool_sim_opts_init(&a->o);
@@ -153,49 +156,20 @@ static int parse(int argc, char **argv, sargs *a)
         case 'h': return -1;
         case 'q': a->qrels = optarg; break;
         case 'R': a->runs[a->nruns++] = optarg; break;
-        case 'm': {
-            char buf[256], *tok, *save;
-            snprintf(buf, sizeof buf, "%s", optarg);
-            for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                if (a->o.nmethods == sizeof a->methods / sizeof *a->methods)
-                    return qk_cli_usage(CMD, "--methods: too many");
-                if (qk_pool_method_parse(tok, &a->methods[a->o.nmethods++]) != 0)
-                    return qk_cli_usage(CMD, "--methods: unknown method '%s'", tok);
-            }
+        case 'm': rc = parse_methods(optarg, a); break;
+        case 'b':
+            rc = qk_cli_double_list(CMD, "--budgets", optarg, 0, INFINITY, 0, a->budget_in, 256, &a->o.nbudgets);
             break;
-        }
-        case 'b': rc = parse_list("--budgets", optarg, a->budget_in, 256, &a->o.nbudgets); break;
-        case 't':
-            rc = parse_list("--trials", optarg, v, 1, &n);
-            if (!rc && (v[0] < 1 || v[0] > 4096 || v[0] != floor(v[0])))
-                rc = qk_cli_usage(CMD, "--trials: 1 to 4096");
-            a->o.trials = (size_t)v[0];
-            break;
-        case 's':
-            rc = parse_list("--seed", optarg, v, 1, &n);
-            a->o.seed = (uint64_t)v[0];
-            break;
-        case 'd':
-            rc = parse_list("--depth", optarg, v, 1, &n);
-            if (!rc && v[0] < 1)
-                rc = qk_cli_usage(CMD, "--depth: at least 1");
-            a->depth = (long)v[0];
-            break;
+        case 't': rc = qk_cli_size(CMD, "--trials", optarg, 1, 4096, &a->o.trials); break;
+        case 's': rc = qk_cli_seed(CMD, "--seed", optarg, &a->o.seed); break;
+        case 'd': rc = qk_cli_long(CMD, "--depth", optarg, 1, LONG_MAX, &a->depth); break;
         case 'T':
-            if (strcmp(optarg, "pool") == 0)
-                a->o.truth = QK_POOL_TRUTH_POOL;
-            else if (strcmp(optarg, "qrels") == 0)
-                a->o.truth = QK_POOL_TRUTH_QRELS;
-            else
-                rc = qk_cli_usage(CMD, "--truth: 'pool' or 'qrels', not '%s'", optarg);
+            if (!(rc = qk_cli_enum(CMD, qk_simulate_truth_table, "--truth", optarg, &w)))
+                a->o.truth = w;
             break;
-        case 'e':
-            rc = parse_list("--error-rate", optarg, &a->o.error_rate, 1, &n);
-            if (!rc && (a->o.error_rate < 0 || a->o.error_rate > 1))
-                rc = qk_cli_usage(CMD, "--error-rate: in [0, 1]");
-            break;
+        case 'e': rc = qk_cli_double(CMD, "--error-rate", optarg, 0, 1, 0, &a->o.error_rate); break;
         case 'H': a->hours = 1; break;
-        case 'C': rc = parse_list("--tdc", optarg, &a->tdc, 1, &n); break;
+        case 'C': rc = qk_cli_double(CMD, "--tdc", optarg, 0, INFINITY, 0, &a->tdc); break;
         case 'K': a->constant_speed = 1; break;
         case 'L': a->o.logo = 1; break;
         case 'G':
@@ -203,30 +177,16 @@ static int parse(int argc, char **argv, sargs *a)
             a->o.logo = 1;
             break;
         case 'P': a->pair = optarg; break;
-        case 'A':
-            rc = parse_list("--active-batch", optarg, v, 1, &n);
-            if (!rc && v[0] < 1)
-                rc = qk_cli_usage(CMD, "--active-batch: at least 1");
-            a->o.active_batch = (long)v[0];
-            break;
-        case 'S':
-            rc = parse_list("--strata", optarg, v, 1, &n);
-            if (!rc && (v[0] < 0 || v[0] != floor(v[0])))
-                rc = qk_cli_usage(CMD, "--strata: 0 (pi-ps) or a number of strata");
-            a->o.base.strata = (size_t)v[0];
-            break;
+        case 'A': rc = qk_cli_long(CMD, "--active-batch", optarg, 1, LONG_MAX, &a->o.active_batch); break;
+        case 'S': rc = qk_cli_size(CMD, "--strata", optarg, 0, SIZE_MAX, &a->o.base.strata); break;
         case 'c':
-            rc = parse_list("--cuts", optarg, v, 64, &n);
-            for (size_t i = 0; !rc && i < n; i++)
-                a->cuts[i] = (long)v[i];
+            rc = qk_cli_long_list(CMD, "--cuts", optarg, 1, LONG_MAX, a->cuts, 64, &n);
             a->o.base.cuts = a->cuts;
-            a->o.base.ncuts = n;
+            a->o.base.ncuts = rc ? 0 : n;
             break;
         case 'j':
-            rc = parse_list("--threads", optarg, v, 1, &n);
-            if (!rc && (v[0] < 1 || v[0] > 64))
-                rc = qk_cli_usage(CMD, "--threads: 1 to 64");
-            a->o.threads = (int)v[0];
+            rc = qk_cli_long(CMD, "--threads", optarg, 1, 64, &l);
+            a->o.threads = (int)l;
             break;
         case 'f': rc = qk_cli_format_tsv_json(CMD, optarg, &a->json); break;
         case 'p': a->plot = optarg; break;
@@ -234,13 +194,10 @@ static int parse(int argc, char **argv, sargs *a)
         case 'I': a->o.active_li = 1; break;
         case 'F': a->o.base.active_fixed = 1; break;
         case 'W':
-            if (qk_pool_active_weights_parse(optarg, &a->o.base.active_weights) != 0)
-                rc = qk_cli_usage(CMD, "--active-weights: 'ap', 'judged' or 'uniform', not '%s'", optarg);
+            rc = qk_cli_enum(CMD, qk_pool_active_weights_table, "--active-weights", optarg,
+                             &a->o.base.active_weights);
             break;
-        case 'l':
-            rc = parse_list("-l", optarg, v, 1, &n);
-            a->o.rel_level = (long)v[0];
-            break;
+        case 'l': rc = qk_cli_long(CMD, "-l", optarg, LONG_MIN, LONG_MAX, &a->o.rel_level); break;
         default: return QK_EXIT_USAGE;
         }
         if (rc)

@@ -24,21 +24,30 @@ void qk_crowd_opts_init(qk_crowd_opts *o)
     o->noise_init = 0.1;
 }
 
-static const char *const method_names[] = {"mv", "ds", "onecoin", "glad", "mace", "magp"};
+/* --method's words: one row per aggregation model (its file is crowd_<name>.c). */
+const qk_enum qk_crowd_method_table[] = {
+    {"mv", QK_CROWD_MV, "majority vote (optionally weighted per worker)"},
+    {"ds", QK_CROWD_DS, "Dawid & Skene: full confusion matrices, EM"},
+    {"onecoin", QK_CROWD_ONECOIN, "Dawid & Skene with one accuracy per worker"},
+    {"glad", QK_CROWD_GLAD, "GLAD: worker ability times task ease"},
+    {"mace", QK_CROWD_MACE, "MACE: workers who sometimes spam"},
+    {"magp", QK_CROWD_MAGP, "GP classifier with annotator and task noise"},
+    {NULL, 0, NULL},
+};
 
 int qk_crowd_method_parse(const char *name, qk_crowd_method *out)
 {
-    for (size_t i = 0; i < sizeof method_names / sizeof *method_names; i++)
-        if (strcmp(name, method_names[i]) == 0) {
-            *out = (qk_crowd_method)i;
-            return 0;
-        }
-    return -1;
+    const qk_enum *e = qk_enum_find(qk_crowd_method_table, name);
+    if (!e)
+        return -1;
+    *out = (qk_crowd_method)e->value;
+    return 0;
 }
 
 const char *qk_crowd_method_name(qk_crowd_method m)
 {
-    return (unsigned)m < sizeof method_names / sizeof *method_names ? method_names[m] : "?";
+    const qk_enum *e = qk_enum_by_value(qk_crowd_method_table, (int)m);
+    return e ? e->name : "?";
 }
 
 void qk_crowd_result_free(qk_crowd_result *r)

@@ -189,3 +189,9 @@ out:
     *out = s;
     return QK_OK;
 }
+
+const qk_enum qk_crowd_sim_model_table[] = {
+    {"accuracy", QK_CROWD_SIM_ACCURACY, "Beta (or uniform) worker accuracies (default)"},
+    {"gaussian", QK_CROWD_SIM_GAUSSIAN, "2-D task features, task and worker noise (binary)"},
+    {NULL, 0, NULL},
+};

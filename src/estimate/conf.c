@@ -321,3 +321,10 @@ out:
     free(len);
     return st;
 }
+
+const qk_enum qk_conf_model_table[] = {
+    {"mtc", QK_PROB_MTC, "unjudged p = --prior (default)"},
+    {"rtc", QK_PROB_RTC, "Carterette 2007's expert model, the runs as experts"},
+    {"ip", QK_PROB_IP, "unjudged documents are non-relevant (Var = 0)"},
+    {NULL, 0, NULL},
+};

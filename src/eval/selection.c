@@ -1,6 +1,7 @@
 /* Measure selection: trec_eval's -m arguments (names, nicknames, parameter
  * strings; spec §4) and ir_measures-style aliases. */
-#include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,16 +103,67 @@ int qk_measure_alias(const char *a, char *buf, size_t bufsize)
     return 0;
 }
 
+/* A value name of a parameterised measure ("P_10", "ndcg_cut_10",
+ * "iprec_at_recall_0.10", "utility_2,-1,0,0", "rbp_p=0.5") back to its -m
+ * spelling ("P.10", ...): the longest table name N with spec = N "_" REST,
+ * REST non-empty, becomes "N.REST". 1 when rewritten into buf. */
+static int value_name_spec(const char *spec, char *buf, size_t bufsize)
+{
+    size_t best = 0;
+    for (size_t i = 0; i < qk_measure_count(); i++) {
+        const qk_measure_info *in = qk_measure_at(i);
+        size_t n = strlen(in->name);
+        if (in->param_kind != QK_PARAM_NONE && n > best && strncmp(spec, in->name, n) == 0 && spec[n] == '_' &&
+            spec[n + 1])
+            best = n;
+    }
+    if (!best)
+        return 0;
+    int k = snprintf(buf, bufsize, "%.*s.%s", (int)best, spec, spec + best + 1);
+    return k > 0 && (size_t)k < bufsize;
+}
+
+/* Any accepted spelling -> trec_eval's NAME[.PARAMS] in buf (or spec itself
+ * when it already is one). */
+static const char *canonical_spec(const char *spec, char *buf, size_t bufsize)
+{
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, "."), spec);
+    if (qk_measure_find(name) || qk_nickname_members(name))
+        return spec;
+    if (qk_measure_alias(spec, buf, bufsize) || value_name_spec(spec, buf, bufsize))
+        return buf;
+    return spec;
+}
+
+static qk_status parse_params(qk_measure_inst *mi, const char *label, const char *ps, qk_error *err);
+
+/* Parse PARAMS now, so a bad -m argument is refused where it is given
+ * (naming what the user typed) even when an earlier -m of the same measure
+ * makes trec_eval ignore it. */
+static qk_status check_params(long idx, const char *label, const char *ps, qk_error *err)
+{
+    qk_measure_inst tmp;
+    qk_status st;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.def = qk_measure_def_at((size_t)idx);
+    if (tmp.def->info.param_kind == QK_PARAM_NONE)
+        return QK_OK; /* trec_eval ignores parameters of parameterless measures */
+    st = parse_params(&tmp, label, ps, err);
+    inst_free(&tmp);
+    return st;
+}
+
 qk_status qk_measures_add(qk_measures *m, const char *spec, qk_error *err)
 {
     char buf[512];
-    const char *dot;
+    const char *dot, *given = spec;
     char *name;
     const char *const *nick;
     long idx = -1;
     size_t nlen;
-    if (!qk_measure_find(spec) && !qk_nickname_members(spec) && qk_measure_alias(spec, buf, sizeof buf))
-        spec = buf;
+    qk_status st;
+    spec = canonical_spec(spec, buf, sizeof buf);
     dot = strchr(spec, '.');
     nlen = dot ? (size_t)(dot - spec) : strlen(spec);
     if (!(name = strndup(spec, nlen)))
@@ -132,6 +184,10 @@ qk_status qk_measures_add(qk_measures *m, const char *spec, qk_error *err)
         qk_error_set(err, QK_EUSAGE, "unknown measure '%s' (see --list-measures)", name);
         free(name);
         return QK_EUSAGE;
+    }
+    if (dot && (st = check_params(idx, given, dot + 1, err)) != QK_OK) {
+        free(name);
+        return st;
     }
     m->marked[idx] = 1;
     if (!dot) {
@@ -167,12 +223,72 @@ static size_t count_items(const char *s)
     return n;
 }
 
-/* Parse a parameter string into mi according to the measure's kind. */
-static qk_status parse_params(qk_measure_inst *mi, const char *name, const char *ps, qk_error *err)
+/* A long cutoff: an integer, or a decimal fraction that trec_eval truncates
+ * ("23.4" is 23: its own test suite asks for ndcg_cut.10,20,23.4). Not an
+ * exponent ("1e3" would be 1), not text ("5x" would be 5). */
+static int parse_cutoff(const char *tok, long *out)
+{
+    const char *dot = strchr(tok, '.');
+    size_t ilen = dot ? (size_t)(dot - tok) : strlen(tok);
+    char *end;
+    long v;
+    if (!qk_num_is_integer(tok, ilen) || (dot && (!dot[1] || !qk_num_is_integer(dot + 1, strlen(dot + 1)) ||
+                                                  dot[1] == '-' || dot[1] == '+')))
+        return -1;
+    errno = 0;
+    v = strtol(tok, &end, 10);
+    if (errno == ERANGE)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* rbp and rbp_resid: the pair named p is the persistence, in (0, 1). */
+static int is_rbp(const qk_measure_inst *mi) { return strncmp(mi->def->info.name, "rbp", 3) == 0; }
+
+static qk_status parse_item(qk_measure_inst *mi, const char *label, char *tok, size_t k, qk_error *err)
+{
+    char what[300];
+    qk_status st;
+    switch (mi->def->info.param_kind) {
+    case QK_PARAM_PAIRS: {
+        char *eq = strchr(tok, '=');
+        int p;
+        if (!eq || strchr(eq + 1, '='))
+            return qk_error_set(err, QK_EUSAGE, "measure '%s': malformed pair '%s' (want name=value,...)", label,
+                                tok);
+        *eq = '\0';
+        if (!(mi->pair_names[k] = strdup(tok)))
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        mi->npairs = k + 1;
+        p = is_rbp(mi) && strcmp(tok, "p") == 0;
+        snprintf(what, sizeof what, "measure '%s': %s of '%s'", label, p ? "persistence" : "gain", tok);
+        st = p ? qk_num_double(what, eq + 1, 0, 1, QK_NUM_LO_OPEN | QK_NUM_HI_OPEN, &mi->pair_values[k], err)
+               : qk_num_double(what, eq + 1, -INFINITY, INFINITY, 0, &mi->pair_values[k], err);
+        return st;
+    }
+    case QK_PARAM_LONG_CUTOFFS:
+        if (parse_cutoff(tok, &mi->lparams[k]) != 0 || mi->lparams[k] <= 0)
+            return qk_error_set(err, QK_EUSAGE, "measure '%s': cutoff '%s' is not a positive integer", label, tok);
+        return QK_OK;
+    case QK_PARAM_DOUBLE_CUTOFFS:
+        snprintf(what, sizeof what, "measure '%s': cutoff", label);
+        return qk_num_double(what, tok, -INFINITY, INFINITY, 0, &mi->dparams[k], err);
+    default:
+        snprintf(what, sizeof what, "measure '%s': parameter", label);
+        return qk_num_double(what, tok, -INFINITY, INFINITY, 0, &mi->dparams[k], err);
+    }
+}
+
+/* Parse a parameter string into mi according to the measure's kind. Every
+ * item must be a whole number of its kind (no atol/atof prefixes); label is
+ * the spelling to name in errors. */
+static qk_status parse_params(qk_measure_inst *mi, const char *label, const char *ps, qk_error *err)
 {
     qk_param_kind kind = mi->def->info.param_kind;
     size_t n = count_items(ps), k = 0;
     char *copy = strdup(ps), *save, *tok;
+    qk_status st = QK_OK;
     if (!copy)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if (kind == QK_PARAM_PAIRS) {
@@ -189,48 +305,29 @@ static qk_status parse_params(qk_measure_inst *mi, const char *name, const char 
         free(copy);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
-    /* Empty items are kept (",5" has two), as trec_eval's splitting does. */
-    for (tok = copy; tok; tok = save) {
+    /* Split on every ',' (",5" has two items, the first empty and refused). */
+    for (tok = copy; tok && st == QK_OK; tok = save) {
         char *comma = strchr(tok, ',');
         save = comma ? comma + 1 : NULL;
         if (comma)
             *comma = '\0';
-        if (kind == QK_PARAM_PAIRS) {
-            char *eq = strchr(tok, '=');
-            if (!eq || strchr(eq + 1, '=')) {
-                free(copy);
-                return qk_error_set(err, QK_EUSAGE,
-                                    "measure '%s': malformed pair parameters in '%s' (want name=value,...)",
-                                    name, ps);
-            }
-            *eq = '\0';
-            if (!(mi->pair_names[k] = strdup(tok))) {
-                free(copy);
-                return qk_error_set(err, QK_ENOMEM, "out of memory");
-            }
-            mi->pair_values[k] = atof(eq + 1);
-            mi->npairs = ++k;
-        } else if (kind == QK_PARAM_LONG_CUTOFFS) {
-            mi->lparams[k++] = atol(tok);
-        } else {
-            mi->dparams[k++] = atof(tok);
-        }
+        st = parse_item(mi, label, tok, k++, err);
     }
     free(copy);
+    if (st != QK_OK)
+        return st;
     if (kind != QK_PARAM_PAIRS)
         mi->nparams = k;
     if (kind == QK_PARAM_LONG_CUTOFFS) {
         qsort(mi->lparams, k, sizeof *mi->lparams, cmp_long);
-        if (mi->lparams[0] <= 0)
-            return qk_error_set(err, QK_EUSAGE, "measure '%s': cutoffs must be positive integers ('%s')", name, ps);
         for (size_t i = 1; i < k; i++)
             if (mi->lparams[i] == mi->lparams[i - 1])
-                return qk_error_set(err, QK_EUSAGE, "measure '%s': duplicate cutoffs in '%s'", name, ps);
+                return qk_error_set(err, QK_EUSAGE, "measure '%s': duplicate cutoff %ld", label, mi->lparams[i]);
     } else if (kind == QK_PARAM_DOUBLE_CUTOFFS) {
         qsort(mi->dparams, k, sizeof *mi->dparams, cmp_double);
         for (size_t i = 1; i < k; i++)
             if (mi->dparams[i] == mi->dparams[i - 1])
-                return qk_error_set(err, QK_EUSAGE, "measure '%s': duplicate cutoffs in '%s'", name, ps);
+                return qk_error_set(err, QK_EUSAGE, "measure '%s': duplicate cutoff %g", label, mi->dparams[i]);
     }
     return QK_OK;
 }
@@ -335,3 +432,49 @@ qk_status qk_measures_finalize(qk_measures *m, qk_error *err)
 
 size_t qk_measures_num_values(const qk_measures *m) { return m->nvalues; }
 const char *qk_measures_value_name(const qk_measures *m, size_t i) { return m->value_names[i]; }
+
+qk_status qk_measures_value_index(const qk_measures *m, const char *spec, size_t *index, qk_error *err)
+{
+    char buf[512];
+    const char *c = canonical_spec(spec, buf, sizeof buf), *dot = strchr(c, '.');
+    size_t nlen = dot ? (size_t)(dot - c) : strlen(c);
+    const qk_measure_inst *mi = NULL;
+    qk_measures *one = NULL;
+    qk_status st;
+    char name[256];
+    if (!m->finalized)
+        return qk_error_set(err, QK_EINTERNAL, "measure set not finalized");
+    snprintf(name, sizeof name, "%.*s", (int)nlen, c);
+    if (qk_nickname_members(name))
+        return qk_error_set(err, QK_EUSAGE, "'%s' is a nickname for several measures; name one", spec);
+    for (size_t i = 0; i < m->ninst && !mi; i++)
+        if (strcmp(m->inst[i].def->info.name, name) == 0)
+            mi = &m->inst[i];
+    if (!mi)
+        return qk_error_set(err, QK_EUSAGE, "unknown measure '%s' (see --list-measures)", spec);
+    if (!dot || mi->def->info.param_kind == QK_PARAM_NONE) {
+        *index = mi->first_value;
+        return QK_OK;
+    }
+    /* The value names this spec gives on its own, looked up among m's. */
+    if ((st = qk_measures_new(&one)) != QK_OK)
+        return qk_error_set(err, st, "out of memory");
+    if ((st = qk_measures_add(one, spec, err)) != QK_OK || (st = qk_measures_finalize(one, err)) != QK_OK)
+        goto out;
+    if (one->nvalues != 1) {
+        st = qk_error_set(err, QK_EUSAGE, "'%s' names %zu values, not one", spec, one->nvalues);
+        goto out;
+    }
+    st = qk_error_set(err, QK_EUSAGE, "'%s' (%s) is not computed: the first parameters given to '%s' win", spec,
+                      one->value_names[0], name);
+    for (size_t v = mi->first_value; v < mi->first_value + mi->nvalues; v++)
+        if (strcmp(m->value_names[v], one->value_names[0]) == 0) {
+            *index = v;
+            qk_error_clear(err);
+            st = QK_OK;
+            break;
+        }
+out:
+    qk_measures_free(one);
+    return st;
+}

@@ -379,3 +379,11 @@ void qk_corpus_close(qk_corpus *c)
     free(c->text);
     free(c);
 }
+
+const qk_enum qk_corpus_format_table[] = {
+    {"auto", QK_CORPUS_AUTO, "JSON lines when the first byte is '{', else TREC (default)"},
+    {"trec", QK_CORPUS_TREC, "<DOC><DOCNO>id</DOCNO> text </DOC>"},
+    {"jsonl", QK_CORPUS_JSONL, "one JSON object per line"},
+    {"json", QK_CORPUS_JSONL, NULL},
+    {NULL, 0, NULL},
+};

@@ -45,16 +45,22 @@ qk_status qk_search_opts_check(const qk_search_opts *o, qk_error *err)
     return QK_OK;
 }
 
+const qk_enum qk_model_table[] = {
+    {"bm25", QK_MODEL_BM25, "BM25 (default)"},
+    {"qld", QK_MODEL_QL_DIR, "query likelihood, Dirichlet smoothing"},
+    {"qljm", QK_MODEL_QL_JM, "query likelihood, Jelinek-Mercer smoothing"},
+    {"ql", QK_MODEL_QL_DIR, NULL},
+    {"dirichlet", QK_MODEL_QL_DIR, NULL},
+    {"jm", QK_MODEL_QL_JM, NULL},
+    {NULL, 0, NULL},
+};
+
 int qk_model_parse(const char *name, qk_model *out)
 {
-    if (strcmp(name, "bm25") == 0)
-        *out = QK_MODEL_BM25;
-    else if (strcmp(name, "ql") == 0 || strcmp(name, "qld") == 0 || strcmp(name, "dirichlet") == 0)
-        *out = QK_MODEL_QL_DIR;
-    else if (strcmp(name, "qljm") == 0 || strcmp(name, "jm") == 0)
-        *out = QK_MODEL_QL_JM;
-    else
+    const qk_enum *e = qk_enum_find(qk_model_table, name);
+    if (!e)
         return -1;
+    *out = (qk_model)e->value;
     return 0;
 }
 

@@ -10,29 +10,35 @@
 #include "qrelkit/stats.h"
 #include "stats_internal.h"
 
-static const char *const test_names[] = {"t", "wilcoxon", "sign", "perm", "bootstrap"};
+/* --test's words: the first row of a value is its name, the rows without
+ * help are accepted spellings. */
+const qk_enum qk_stats_test_table[] = {
+    {"t", QK_TEST_T, "Student's paired t-test"},
+    {"wilcoxon", QK_TEST_WILCOXON, "Wilcoxon signed-rank test"},
+    {"sign", QK_TEST_SIGN, "sign test"},
+    {"perm", QK_TEST_PERM, "two-sided randomisation (sign-flip) test on the mean"},
+    {"bootstrap", QK_TEST_BOOTSTRAP, "Sakai's paired bootstrap (shift method)"},
+    {"ttest", QK_TEST_T, NULL},
+    {"t-test", QK_TEST_T, NULL},
+    {"permutation", QK_TEST_PERM, NULL},
+    {"randomisation", QK_TEST_PERM, NULL},
+    {"randomization", QK_TEST_PERM, NULL},
+    {NULL, 0, NULL},
+};
 
 int qk_stats_test_parse(const char *name, qk_test *out)
 {
-    for (size_t i = 0; i < sizeof test_names / sizeof *test_names; i++)
-        if (strcmp(name, test_names[i]) == 0) {
-            *out = (qk_test)i;
-            return 0;
-        }
-    /* accepted aliases */
-    if (strcmp(name, "ttest") == 0 || strcmp(name, "t-test") == 0)
-        *out = QK_TEST_T;
-    else if (strcmp(name, "permutation") == 0 || strcmp(name, "randomisation") == 0 ||
-             strcmp(name, "randomization") == 0)
-        *out = QK_TEST_PERM;
-    else
+    const qk_enum *e = qk_enum_find(qk_stats_test_table, name);
+    if (!e)
         return -1;
+    *out = (qk_test)e->value;
     return 0;
 }
 
 const char *qk_stats_test_name(qk_test t)
 {
-    return (unsigned)t < sizeof test_names / sizeof *test_names ? test_names[t] : "?";
+    const qk_enum *e = qk_enum_by_value(qk_stats_test_table, (int)t);
+    return e ? e->name : "?";
 }
 
 void qk_stats_test_opts_init(qk_test_opts *o)

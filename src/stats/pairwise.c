@@ -7,16 +7,19 @@
 
 #include "qrelkit/stats.h"
 
+const qk_enum qk_stats_correction_table[] = {
+    {"none", QK_CORRECT_NONE, "no correction"},
+    {"bonferroni", QK_CORRECT_BONFERRONI, "Bonferroni: p times the number of pairs"},
+    {"holm", QK_CORRECT_HOLM, "Holm's step-down method"},
+    {NULL, 0, NULL},
+};
+
 int qk_stats_correction_parse(const char *name, qk_correction *out)
 {
-    if (strcmp(name, "none") == 0)
-        *out = QK_CORRECT_NONE;
-    else if (strcmp(name, "bonferroni") == 0)
-        *out = QK_CORRECT_BONFERRONI;
-    else if (strcmp(name, "holm") == 0)
-        *out = QK_CORRECT_HOLM;
-    else
+    const qk_enum *e = qk_enum_find(qk_stats_correction_table, name);
+    if (!e)
         return -1;
+    *out = (qk_correction)e->value;
     return 0;
 }
 

@@ -10,16 +10,20 @@
 #include "qrelkit/stats.h"
 #include "stats_internal.h"
 
+const qk_enum qk_stats_transform_table[] = {
+    {"none", QK_TRANSFORM_NONE, "the scores as they are"},
+    {"logit", QK_TRANSFORM_LOGIT, "log(x / (1 - x)), x clamped to [eps, 1 - eps]"},
+    {"z", QK_TRANSFORM_Z, "per topic (x - mean) / sd across runs"},
+    {"zscore", QK_TRANSFORM_Z, NULL},
+    {NULL, 0, NULL},
+};
+
 int qk_stats_transform_parse(const char *name, qk_transform *out)
 {
-    if (strcmp(name, "none") == 0)
-        *out = QK_TRANSFORM_NONE;
-    else if (strcmp(name, "logit") == 0)
-        *out = QK_TRANSFORM_LOGIT;
-    else if (strcmp(name, "z") == 0 || strcmp(name, "zscore") == 0)
-        *out = QK_TRANSFORM_Z;
-    else
+    const qk_enum *e = qk_enum_find(qk_stats_transform_table, name);
+    if (!e)
         return -1;
+    *out = (qk_transform)e->value;
     return 0;
 }
 

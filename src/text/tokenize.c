@@ -31,22 +31,26 @@ qk_status qk_text_opts_unpack(uint32_t v, qk_text_opts *o)
     return QK_OK;
 }
 
+const qk_enum qk_stemmer_table[] = {
+    {"porter", QK_STEM_PORTER, "Porter (1980) (default)"},
+    {"s", QK_STEM_S, "Harman's S stemmer: plurals only"},
+    {"none", QK_STEM_NONE, "no stemming"},
+    {NULL, 0, NULL},
+};
+
 int qk_stemmer_parse(const char *name, qk_stemmer *out)
 {
-    if (strcmp(name, "porter") == 0)
-        *out = QK_STEM_PORTER;
-    else if (strcmp(name, "s") == 0)
-        *out = QK_STEM_S;
-    else if (strcmp(name, "none") == 0)
-        *out = QK_STEM_NONE;
-    else
+    const qk_enum *e = qk_enum_find(qk_stemmer_table, name);
+    if (!e)
         return -1;
+    *out = (qk_stemmer)e->value;
     return 0;
 }
 
 const char *qk_stemmer_name(qk_stemmer s)
 {
-    return s == QK_STEM_PORTER ? "porter" : s == QK_STEM_S ? "s" : "none";
+    const qk_enum *e = qk_enum_by_value(qk_stemmer_table, (int)s);
+    return e ? e->name : "none";
 }
 
 void qk_text_opts_describe(const qk_text_opts *o, char *buf, size_t size)

@@ -333,6 +333,115 @@ static void test_alias_values(void **state)
     fx_done(&e);
 }
 
+/* Strict parameters: every item whole, of its kind; the error names what
+ * was typed and the bad item. Each bad spec is one trec_eval's atol/atof
+ * would read as a prefix (5x -> 5, 1e3 -> 1, abc -> 0, nan, 2 for p). */
+static void error_is_(const char *spec, const char *want, const char *file, int line)
+{
+    qk_measures *m = NULL;
+    qk_error err = {0};
+    qk_status st = fx_measures(spec, &m, &err);
+    qk_measures_free(m);
+    fx_checks++;
+    if (st != QK_EUSAGE || strcmp(err.message, want) != 0) {
+        print_error("'%s': status %d, message '%s', expected '%s'\n", spec, st, err.message, want);
+        _fail(file, line);
+    }
+}
+#define ERROR_IS(spec, want) error_is_((spec), (want), __FILE__, __LINE__)
+
+static void test_strict_parameters(void **state)
+{
+    (void)state;
+    ERROR_IS("P.5x", "measure 'P.5x': cutoff '5x' is not a positive integer");
+    ERROR_IS("P.1e3", "measure 'P.1e3': cutoff '1e3' is not a positive integer");
+    ERROR_IS("P.10,abc", "measure 'P.10,abc': cutoff 'abc' is not a positive integer");
+    ERROR_IS("P.5,,10", "measure 'P.5,,10': cutoff '' is not a positive integer");
+    ERROR_IS("P.5.", "measure 'P.5.': cutoff '5.' is not a positive integer");
+    ERROR_IS("P@5x", "measure 'P@5x': cutoff '5x' is not a positive integer");
+    ERROR_IS("P.99999999999999999999", "measure 'P.99999999999999999999': cutoff '99999999999999999999' is not "
+                                       "a positive integer");
+    ERROR_IS("RBP(p=2)", "measure 'RBP(p=2)': persistence of 'p': '2' is not a number in (0, 1)");
+    ERROR_IS("rbp.p=0", "measure 'rbp.p=0': persistence of 'p': '0' is not a number in (0, 1)");
+    ERROR_IS("rbp_resid.p=1", "measure 'rbp_resid.p=1': persistence of 'p': '1' is not a number in (0, 1)");
+    ERROR_IS("ndcg.1=nan", "measure 'ndcg.1=nan': gain of '1': 'nan' is not a number");
+    ERROR_IS("ndcg.1=3,2=9x", "measure 'ndcg.1=3,2=9x': gain of '2': '9x' is not a number");
+    ERROR_IS("ndcg.1=", "measure 'ndcg.1=': gain of '1': '' is not a number");
+    ERROR_IS("utility.1,-1,0,x", "measure 'utility.1,-1,0,x': parameter: 'x' is not a number");
+    ERROR_IS("iprec_at_recall..1,inf", "measure 'iprec_at_recall..1,inf': cutoff: 'inf' is not a number");
+    ERROR_IS("ndcg.1", "measure 'ndcg.1': malformed pair '1' (want name=value,...)");
+    ERROR_IS("P.5,5", "measure 'P.5,5': duplicate cutoff 5");
+    /* Checked when given, even when an earlier -m of the measure wins. */
+    ERROR_IS("P.5 P.5x", "measure 'P.5x': cutoff '5x' is not a positive integer");
+    /* trec_eval's own spellings stay: its test suite's command 14, and the
+     * truncated decimal cutoff it uses (23.4 is 23). */
+    NAMES("P.5,10", "P_5", "P_10");
+    NAMES("iprec_at_recall..1,.2", "iprec_at_recall_0.10", "iprec_at_recall_0.20");
+    NAMES("ndcg.1=3,2=9", "ndcg_1=3,2=9");
+    NAMES("utility.1,-1,0,0", "utility_1,-1,0,0");
+    NAMES("P.+5", "P_5");
+    NAMES("rbp.p=0.5,2=-1e1", "rbp_p=0.5,2=-1e1");
+    NAMES("map.5x", "map"); /* parameters of parameterless measures are ignored, as trec_eval does */
+}
+
+/* Value names are accepted spellings too: P_10 is P.10. */
+static void test_value_name_spellings(void **state)
+{
+    (void)state;
+    NAMES("P_10", "P_10");
+    NAMES("ndcg_cut_10 map_cut_100", "ndcg_cut_10", "map_cut_100");
+    NAMES("iprec_at_recall_0.10", "iprec_at_recall_0.10");
+    NAMES("utility_2,-1,0,0", "utility_2,-1,0,0");
+    NAMES("rbp_p=0.5 rbp_resid_p=0.5", "rbp_p=0.5", "rbp_resid_p=0.5");
+    NAMES("relative_P_5 P_avgjg_5", "relative_P_5", "P_avgjg_5");
+    NAMES("set_F_0.5", "set_F_0.5");
+    NAMES("set_P gm_map", "gm_map", "set_P"); /* measures whose names hold '_' are themselves */
+    ERROR_IS("P_5x", "measure 'P_5x': cutoff '5x' is not a positive integer");
+    ERROR_IS("map_x", "unknown measure 'map_x' (see --list-measures)");
+}
+
+/* qk_measures_value_index: one value by any spelling. */
+static void index_is_(const char *specs, const char *spec, const char *want, const char *file, int line)
+{
+    qk_measures *m = NULL;
+    qk_error err = {0};
+    size_t i = 12345;
+    qk_status st = fx_measures(specs, &m, &err);
+    if (st == QK_OK)
+        st = qk_measures_value_index(m, spec, &i, &err);
+    fx_checks++;
+    if (want[0] != '!' && (st != QK_OK || strcmp(qk_measures_value_name(m, i), want) != 0)) {
+        print_error("'%s' in '%s': %s\n", spec, specs, st ? err.message : qk_measures_value_name(m, i));
+        qk_measures_free(m);
+        _fail(file, line);
+    }
+    if (want[0] == '!' && (st != QK_EUSAGE || strcmp(err.message, want + 1) != 0)) {
+        print_error("'%s' in '%s': status %d '%s', expected '%s'\n", spec, specs, st, err.message, want + 1);
+        qk_measures_free(m);
+        _fail(file, line);
+    }
+    qk_measures_free(m);
+}
+#define INDEX_IS(specs, spec, want) index_is_((specs), (spec), (want), __FILE__, __LINE__)
+
+static void test_value_index(void **state)
+{
+    (void)state;
+    INDEX_IS("map P", "P_10", "P_10");
+    INDEX_IS("map P", "P.10", "P_10");
+    INDEX_IS("map P", "P@10", "P_10");
+    INDEX_IS("map P", "P", "P_5");
+    INDEX_IS("map P", "AP", "map");
+    INDEX_IS("map ndcg_cut", "nDCG@20", "ndcg_cut_20");
+    INDEX_IS("iprec_at_recall", "iprec_at_recall_0.10", "iprec_at_recall_0.10");
+    INDEX_IS("iprec_at_recall", "iprec_at_recall.0.1", "iprec_at_recall_0.10");
+    INDEX_IS("ndcg.1=3", "ndcg", "ndcg_1=3");
+    INDEX_IS("P.5 P.10", "P.10", "!'P.10' (P_10) is not computed: the first parameters given to 'P' win");
+    INDEX_IS("map", "P_10", "!unknown measure 'P_10' (see --list-measures)");
+    INDEX_IS("P", "P.5,10", "!'P.5,10' names 2 values, not one");
+    INDEX_IS("official", "official", "!'official' is a nickname for several measures; name one");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -346,6 +455,9 @@ int main(void)
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_aliases),
         cmocka_unit_test(test_alias_values),
+        cmocka_unit_test(test_strict_parameters),
+        cmocka_unit_test(test_value_name_spellings),
+        cmocka_unit_test(test_value_index),
     };
     return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }
