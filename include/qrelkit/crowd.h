@@ -129,6 +129,13 @@ typedef enum {
     QK_CROWD_STOP_CROWDKIT    /* crowd-kit's objective gains less than tol (DS only)  */
 } qk_crowd_stop;
 
+typedef enum {
+    QK_CROWD_COMPAT_NONE = 0, /* the models as published                                 */
+    QK_CROWD_COMPAT_CROWDKIT  /* reproduce crowd-kit 1.4.1: MACE's starting point (numpy
+                                 RandomState(seed)) and its strategy indexing; the
+                                 caller also sets stop = QK_CROWD_STOP_CROWDKIT for DS */
+} qk_crowd_compat;
+
 typedef struct qk_crowd_opts {
     qk_crowd_method method;
     int max_iter; /* EM iterations at most (default 100); 0 = initialisation only */
@@ -139,6 +146,7 @@ typedef struct qk_crowd_opts {
     qk_crowd_tie tie;
     uint64_t seed;               /* MACE restarts and random tie breaks                   */
     int restarts;                /* MACE random restarts (default 10)                     */
+    qk_crowd_compat compat;      /* default QK_CROWD_COMPAT_NONE                           */
     const double *worker_weight; /* MV: one weight per worker id, or NULL = 1      */
     const int32_t *gold;         /* per task: known class id (clamped), or -1; NULL = none */
     double spam_threshold;       /* flag workers whose spammer score is below (default 0.1) */

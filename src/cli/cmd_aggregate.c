@@ -64,6 +64,9 @@ const char qk_help_aggregate[] =
     "  --tol X                 stop when the relative log-likelihood change is\n"
     "                          below X (default 1e-7; negative: never stop early)\n"
     "  --stop crowdkit         ds/onecoin: stop on crowd-kit's objective instead\n"
+    "  --compat crowdkit       reproduce crowd-kit 1.4.1: --stop crowdkit, and\n"
+    "                          mace from its starting point (numpy seed --seed,\n"
+    "                          default 0) with its strategy indexing\n"
     "  --smoothing A           add A to every confusion count (default 0: counts\n"
     "                          are floored at 1e-10, as crowd-kit does)\n"
     "  --ties first|last|random  hard label when classes tie (default first)\n"
@@ -119,7 +122,7 @@ typedef struct {
     const char *features, *gp_mean_file;
     char **runs;
     size_t nruns;
-    int rank_features;
+    int rank_features, seed_set;
     const char *lexical, *topics, *out_features;
     char **classes;
     size_t nclasses;
@@ -268,7 +271,8 @@ static int parse_args(int argc, char **argv, args *a)
         O_LEARNK,
         O_LEX,
         O_TOPICS,
-        O_OUTF
+        O_OUTF,
+        O_COMPAT
     };
     static const struct option lo[] = {{"method", 1, 0, 'm'},
                                        {"out-qrels", 1, 0, O_QRELS},
@@ -285,6 +289,7 @@ static int parse_args(int argc, char **argv, args *a)
                                        {"max-iter", 1, 0, O_MAXIT},
                                        {"tol", 1, 0, O_TOL},
                                        {"stop", 1, 0, O_STOP},
+                                       {"compat", 1, 0, O_COMPAT},
                                        {"smoothing", 1, 0, O_SMOOTH},
                                        {"ties", 1, 0, O_TIES},
                                        {"restarts", 1, 0, O_RESTARTS},
@@ -377,6 +382,11 @@ static int parse_args(int argc, char **argv, args *a)
             else
                 return qk_cli_usage(CMD, "--stop: '%s' is not loglik or crowdkit", s);
             break;
+        case O_COMPAT:
+            if (strcmp(s, "crowdkit") != 0)
+                return qk_cli_usage(CMD, "--compat: '%s' is not crowdkit", s);
+            a->o.compat = QK_CROWD_COMPAT_CROWDKIT;
+            break;
         case O_SMOOTH:
             if (qk_parse_double(s, n, &d) != 0 || d < 0)
                 return qk_cli_usage(CMD, "--smoothing: '%s' is not a non-negative number", s);
@@ -401,6 +411,7 @@ static int parse_args(int argc, char **argv, args *a)
             if (qk_parse_long(s, n, &v) != 0 || v < 0)
                 return qk_cli_usage(CMD, "--seed: '%s' is not a non-negative integer", s);
             a->o.seed = (uint64_t)v;
+            a->seed_set = 1;
             break;
         case O_SPAM:
             if (qk_parse_double(s, n, &a->o.spam_threshold) != 0)
@@ -537,6 +548,11 @@ int qk_cmd_aggregate(int argc, char **argv)
     if (pr != 0) {
         rc = pr;
         goto out;
+    }
+    if (a.o.compat == QK_CROWD_COMPAT_CROWDKIT) {
+        a.o.stop = QK_CROWD_STOP_CROWDKIT;
+        if (!a.seed_set)
+            a.o.seed = 0; /* crowd-kit's random_state */
     }
     t0 = now();
     if (a.features) {
