@@ -19,8 +19,8 @@ const char qk_help_aggregate[] =
     "that take soft judgments). Also estimates how reliable each worker is and\n"
     "flags workers whose answers do not depend on the document (spammers).\n"
     "A summary (TSV key<TAB>value, or JSON) goes to standard output; with --gold\n"
-    "it includes accuracy, precision/recall/F1 of the positive class and the AUC\n"
-    "of its probability.\n"
+    "it includes accuracy, precision/recall/F1 of the positive class, the\n"
+    "true-negative rate (tnr) and the AUC of its probability.\n"
     "\n"
     "methods (--method, default ds):\n"
     "  mv       majority vote; ties go to the first class (--ties); with\n"
@@ -711,6 +711,7 @@ int qk_cmd_aggregate(int argc, char **argv)
         put_num(&s, "accuracy", sc.accuracy);
         put_num(&s, "precision", sc.precision);
         put_num(&s, "recall", sc.recall);
+        put_num(&s, "tnr", sc.tnr);
         put_num(&s, "f1", sc.f1);
         put_num(&s, "auc", sc.auc);
         if (a.nruns) {

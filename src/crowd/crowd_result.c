@@ -310,7 +310,7 @@ static int cmp_score(const void *a, const void *b)
 qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, size_t positive,
                               qk_crowd_score *out, qk_error *err)
 {
-    size_t k = r->n_classes, tp = 0, fp = 0, fn = 0, m = 0;
+    size_t k = r->n_classes, tp = 0, fp = 0, fn = 0, tn = 0, m = 0;
     double *sc = malloc((r->n_tasks + 1) * 2 * sizeof *sc);
     memset(out, 0, sizeof *out);
     if (!sc)
@@ -321,7 +321,7 @@ qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, siz
         int g = gold[t] == (int32_t)positive, p = r->label[t] == positive;
         out->n++;
         out->correct += r->label[t] == (uint32_t)gold[t];
-        tp += g && p, fp += !g && p, fn += g && !p;
+        tp += g && p, fp += !g && p, fn += g && !p, tn += !g && !p;
         sc[2 * m] = positive < k ? r->post[t * k + positive] : 0;
         sc[2 * m + 1] = g;
         m++;
@@ -329,6 +329,7 @@ qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, siz
     out->accuracy = out->n ? (double)out->correct / (double)out->n : NAN;
     out->precision = tp + fp ? (double)tp / (double)(tp + fp) : 0;
     out->recall = tp + fn ? (double)tp / (double)(tp + fn) : 0;
+    out->tnr = tn + fp ? (double)tn / (double)(tn + fp) : NAN;
     out->f1 = out->precision + out->recall > 0
                   ? 2 * out->precision * out->recall / (out->precision + out->recall)
                   : 0;

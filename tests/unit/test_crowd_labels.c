@@ -207,6 +207,23 @@ static void test_score(void **state)
     assert_true(fabs(s.auc - 0.75) < 1e-12);
 }
 
+/* True-negative rate on 5 tasks, gold 1 1 0 0 0, predicted 1 0 0 0 1: of the
+ * three gold negatives two are labelled 0, TNR 2/3 (recall 1/2). A gold
+ * without negatives has no TNR (NaN). */
+static void test_score_tnr(void **state)
+{
+    double post[10] = {.1, .9, .6, .4, .8, .2, .7, .3, .4, .6};
+    uint32_t label[5] = {1, 0, 0, 0, 1};
+    int32_t gold[5] = {1, 1, 0, 0, 0}, allpos[5] = {1, 1, -1, -1, -1};
+    qk_crowd_result r = {.n_tasks = 5, .n_classes = 2, .post = post, .label = label};
+    qk_crowd_score s;
+    (void)state;
+    assert_int_equal(qk_crowd_score_gold(&r, gold, 1, &s, NULL), QK_OK);
+    assert_true(fabs(s.tnr - 2.0 / 3.0) < 1e-12 && fabs(s.recall - 0.5) < 1e-12);
+    assert_int_equal(qk_crowd_score_gold(&r, allpos, 1, &s, NULL), QK_OK);
+    assert_true(isnan(s.tnr));
+}
+
 /* Gold weights: w1 right on both gold tasks, w2 wrong on both. Mean gold
  * accuracy 0.5, so a(w1) = (2 + 2·0.5)/(2 + 2) = 0.75 and a(w2) = 0.25;
  * weights ±log 3. On t3 (w1 no, w2 yes) the weighted votes give
@@ -246,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_unknown_label), cmocka_unit_test(test_bad_fields),
         cmocka_unit_test(test_duplicates),    cmocka_unit_test(test_sparse_workers_and_tasks),
         cmocka_unit_test(test_layouts),       cmocka_unit_test(test_score),
+        cmocka_unit_test(test_score_tnr),
         cmocka_unit_test(test_gold_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
