@@ -108,13 +108,16 @@ typedef enum {
     QK_CROWD_ONECOIN, /* DS with one accuracy per worker                        */
     QK_CROWD_GLAD,    /* Whitehill et al. (2009): worker ability × task ease    */
     QK_CROWD_MACE,    /* Hovy et al. (2013): workers who sometimes spam         */
-    QK_CROWD_MAGP     /* Li (2020) ch. 4: GP classifier with annotator and task
+    QK_CROWD_MAGP,    /* Li (2020) ch. 4: GP classifier with annotator and task
                          noise, variational EM (binary labels)                  */
+    QK_CROWD_GPMV,    /* Li's baseline: GP classifier on the majority votes     */
+    QK_CROWD_LK       /* Li's baseline: MAGP's likelihood without the GP prior,
+                         one free latent per task (binary labels)               */
 } qk_crowd_method;
 
 typedef enum { QK_GP_KERNEL_RBF = 0, QK_GP_KERNEL_LINEAR } qk_gp_kernel;
 
-/* Parse "mv", "ds", "onecoin", "glad", "mace", "magp". 0 on success. */
+/* Parse "mv", "ds", "onecoin", "glad", "mace", "magp", "gpmv", "lk". 0 on success. */
 int qk_crowd_method_parse(const char *name, qk_crowd_method *out);
 const char *qk_crowd_method_name(qk_crowd_method m);
 

@@ -12,7 +12,7 @@
 #include "qrelkit/crowd.h"
 
 const char qk_help_aggregate[] =
-    "usage: qrelkit aggregate [--method mv|ds|onecoin|glad|mace|magp] [options] LABELS\n"
+    "usage: qrelkit aggregate [--method mv|ds|onecoin|glad|mace|magp|gpmv|lk] [options] LABELS\n"
     "\n"
     "Combine several noisy crowd labels per document into one judgment per\n"
     "document: a hard label (qrels) and a probability per class (for estimators\n"
@@ -35,6 +35,10 @@ const char qk_help_aggregate[] =
     "  magp     Li (2020): a Gaussian-process classifier over task features whose\n"
     "           labels pass through task and worker noise; variational EM; also\n"
     "           predicts tasks nobody labelled (binary labels)\n"
+    "  gpmv     Li's baseline: a GP classifier (magp's kernels and options) on\n"
+    "           each task's majority vote, ties relevant; no noise (binary)\n"
+    "  lk       Li's baseline: magp's task and worker noise without the GP, one\n"
+    "           free latent per task, N(0,1) prior; relevant iff it is >= 0\n"
     "\n"
     "input (LABELS, gzip or '-' allowed; a first line ending in 'label' is a header):\n"
     "  task worker label            one label per line (TSV or blanks)\n"
@@ -42,7 +46,8 @@ const char qk_help_aggregate[] =
     "  --layout trec: topic worker docno label\n"
     "\n"
     "options:\n"
-    "  -m, --method NAME       mv, ds, onecoin, glad or mace (default ds)\n"
+    "  -m, --method NAME       mv, ds, onecoin, glad, mace, magp, gpmv or lk\n"
+    "                          (default ds)\n"
     "  --out-qrels FILE        write qrels: topic 0 docno label ('-' = stdout, for\n"
     "                          one output at most; then no summary)\n"
     "  --out-probs FILE        write TSV: task label n_labels p_<class>...\n"
@@ -80,7 +85,7 @@ const char qk_help_aggregate[] =
     "                          gold qrels, and Kendall's tau-b of the two rankings\n"
     "  --timing                add wall-clock times to the summary\n"
     "\n"
-    "magp options:\n"
+    "magp (and gpmv) options:\n"
     "  --features FILE         task v1 v2 ... (or a 'topic docno ...' header): any\n"
     "                          numeric task features, e.g. lexical scores or\n"
     "                          external embeddings; z-scored; every row as many\n"
@@ -327,7 +332,7 @@ static int parse_args(int argc, char **argv, args *a)
         case 'h': return -2;
         case 'm':
             if (qk_crowd_method_parse(s, &a->o.method) != 0)
-                return qk_cli_usage(CMD, "--method: '%s' is not one of mv, ds, onecoin, glad, mace, magp", s);
+                return qk_cli_usage(CMD, "--method: '%s' is not one of mv, ds, onecoin, glad, mace, magp, gpmv, lk", s);
             break;
         case O_QRELS: a->out_qrels = s; break;
         case O_PROBS: a->out_probs = s; break;
@@ -482,8 +487,9 @@ static int parse_args(int argc, char **argv, args *a)
                                  "'-' (standard output)");
     if (a->gold_weights && (!a->gold || a->o.method != QK_CROWD_MV))
         return qk_cli_usage(CMD, "--gold-weights needs --gold and --method mv");
-    if ((a->features || a->rank_features || a->gp_mean_file || a->lexical) && a->o.method != QK_CROWD_MAGP)
-        return qk_cli_usage(CMD, "--features, --rank-features, --lexical and --gp-mean need --method magp");
+    if ((a->features || a->rank_features || a->gp_mean_file || a->lexical) && a->o.method != QK_CROWD_MAGP &&
+        a->o.method != QK_CROWD_GPMV)
+        return qk_cli_usage(CMD, "--features, --rank-features, --lexical and --gp-mean need --method magp or gpmv");
     if (!a->lexical != !a->topics)
         return qk_cli_usage(CMD, "--lexical INDEX and --topics FILE go together");
     if (a->rank_features && !a->nruns)

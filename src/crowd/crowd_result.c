@@ -24,7 +24,7 @@ void qk_crowd_opts_init(qk_crowd_opts *o)
     o->noise_init = 0.1;
 }
 
-static const char *const method_names[] = {"mv", "ds", "onecoin", "glad", "mace", "magp"};
+static const char *const method_names[] = {"mv", "ds", "onecoin", "glad", "mace", "magp", "gpmv", "lk"};
 
 int qk_crowd_method_parse(const char *name, qk_crowd_method *out)
 {
@@ -247,7 +247,7 @@ qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, q
         return qk_error_set(err, QK_EINPUT, "no labels to aggregate");
     if (o->max_iter < 0)
         return qk_error_set(err, QK_EUSAGE, "the iteration limit must not be negative");
-    st = qk_crowd_result_alloc(L, 1, o->method == QK_CROWD_GLAD || o->method == QK_CROWD_MAGP, o->max_iter,
+    st = qk_crowd_result_alloc(L, 1, o->method == QK_CROWD_GLAD || o->method == QK_CROWD_MAGP || o->method == QK_CROWD_LK, o->max_iter,
                                &r, err);
     if (st != QK_OK)
         return st;
@@ -258,6 +258,8 @@ qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, q
     case QK_CROWD_GLAD: st = qk_crowd_run_glad(L, o, r, err); break;
     case QK_CROWD_MACE: st = qk_crowd_run_mace(L, o, r, err); break;
     case QK_CROWD_MAGP: st = qk_crowd_run_magp(L, o, r, err); break;
+    case QK_CROWD_GPMV: st = qk_crowd_run_gpmv(L, o, r, err); break;
+    case QK_CROWD_LK: st = qk_crowd_run_lk(L, o, r, err); break;
     default: st = qk_error_set(err, QK_EUSAGE, "unknown aggregation method %d", (int)o->method);
     }
     if (st != QK_OK) {
