@@ -78,6 +78,14 @@ qk_status qk_crowd_labels_add(qk_crowd_labels *L, const char *task, const char *
                               qk_error *err);
 /* Declare a task that may have no labels (it still gets a result row). */
 qk_status qk_crowd_labels_add_task(qk_crowd_labels *L, const char *task, uint32_t *id, qk_error *err);
+/* Declare a worker (it gets an id even before its first label). */
+qk_status qk_crowd_labels_add_worker(qk_crowd_labels *L, const char *worker, uint32_t *id, qk_error *err);
+/* The fast path for generated data: one observation by ids, the task and
+ * worker ids from qk_crowd_labels_add_task / _add_worker and the class its
+ * position in qk_crowd_labels_set_classes (which must have been called). An
+ * id out of range is QK_EUSAGE. */
+qk_status qk_crowd_labels_add_by_id(qk_crowd_labels *L, uint32_t task, uint32_t worker, uint32_t cls,
+                                    qk_error *err);
 /* Group the observations by task, apply the duplicate policy and fix the
  * class order. Must be called once before aggregating; adding afterwards is
  * QK_EUSAGE. stats may be NULL. */
@@ -249,51 +257,6 @@ qk_status qk_crowd_write_labels(const qk_crowd_labels *L, const char *path, qk_e
 /* TSV with header: task label, for class ids cls[t] (negative: skipped). */
 qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, const char *path,
                                  qk_error *err);
-
-/* ---- Simulated crowds ---------------------------------------------------------
- * Two worker models:
- *  ACCURACY (Hosseini ch. 8, M20): worker j answers correctly with
- *    probability a_j, drawn from Beta(c·m, c·(1-m)) (acc_mean m, concentration
- *    c) or uniformly in [acc_lo, acc_hi]; a wrong answer is uniform over the
- *    other classes. Spammers (spam_fraction of the workers) answer uniformly
- *    at random whatever the truth. Workers are picked uniformly.
- *  GAUSSIAN (Li ch. 4, Algorithm 10; binary only): task i of class y in
- *    {-1, +1} has features x_i ~ N(mu_y, I_2), mu_{+1} = (1, 0), mu_{-1} =
- *    (0, 1), and noise s_i = ||x_i - mu_y||^2; worker j has noise s_j ~
- *    U[noise_lo, noise_hi); workers are picked with P(j) ∝ j^-1.5 and label
- *    1[N(y, s_i + s_j) > 0].
- * Every task gets floor(L) or floor(L)+1 labels (L = labels_per_task, the
- * fraction drawn per task) from distinct workers. */
-typedef enum { QK_CROWD_SIM_ACCURACY = 0, QK_CROWD_SIM_GAUSSIAN } qk_crowd_sim_model;
-
-typedef struct qk_crowd_sim_opts {
-    qk_crowd_sim_model model;
-    size_t tasks, workers, classes;
-    double labels_per_task;
-    double p_relevant;              /* binary: P(class 1); more classes: uniform   */
-    double acc_mean, concentration; /* Beta worker accuracies when acc_lo < 0  */
-    double acc_lo, acc_hi;          /* uniform accuracies when 0 <= acc_lo          */
-    double spam_fraction;
-    double noise_lo, noise_hi; /* GAUSSIAN worker noise interval               */
-    uint64_t seed;
-} qk_crowd_sim_opts;
-
-void qk_crowd_sim_opts_init(qk_crowd_sim_opts *o);
-
-/* A simulated crowd. labels is finished; truth[t] is the true class of task
- * t, x (GAUSSIAN only, else NULL) its 2-D features, worker_acc[j] the worker's
- * chance of a correct label (ACCURACY) or its noise variance (GAUSSIAN), and
- * spammer[j] 1 for spammers. Free with qk_crowd_sim_free. */
-typedef struct qk_crowd_sim {
-    qk_crowd_labels *labels;
-    int32_t *truth;
-    double *x;
-    double *worker_acc;
-    unsigned char *spammer;
-} qk_crowd_sim;
-
-qk_status qk_crowd_simulate(const qk_crowd_sim_opts *o, qk_crowd_sim **out, qk_error *err);
-void qk_crowd_sim_free(qk_crowd_sim *s);
 
 #ifdef __cplusplus
 }

@@ -207,6 +207,40 @@ static void test_score(void **state)
     assert_true(fabs(s.auc - 0.75) < 1e-12);
 }
 
+/* The by-id fast path: ids from add_task / add_worker and the declared
+ * classes; anything out of range, or classes not declared, is a usage error. */
+static void test_add_by_id(void **state)
+{
+    static const char *const cls[2] = {"no", "yes"};
+    qk_crowd_labels *L = qk_crowd_labels_new(), *U = qk_crowd_labels_new();
+    uint32_t t, w, w2;
+    const size_t *off;
+    const uint32_t *gw, *gc;
+    (void)state;
+    assert_int_equal(qk_crowd_labels_add_task(U, "t", &t, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_worker(U, "w", &w, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_by_id(U, t, w, 0, NULL), QK_EUSAGE); /* no classes */
+    assert_int_equal(qk_crowd_labels_set_classes(L, cls, 2, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_task(L, "t", &t, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_worker(L, "w", &w, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_worker(L, "v", &w2, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_by_id(L, t, w2, 1, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_by_id(L, t, w, 0, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_by_id(L, t + 1, w, 0, NULL), QK_EUSAGE);
+    assert_int_equal(qk_crowd_labels_add_by_id(L, t, w2 + 1, 0, NULL), QK_EUSAGE);
+    assert_int_equal(qk_crowd_labels_add_by_id(L, t, w, 2, NULL), QK_EUSAGE);
+    assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
+    assert_int_equal(qk_crowd_num_labels(L), 2);
+    assert_int_equal(qk_crowd_num_workers(L), 2);
+    qk_crowd_csr(L, &off, &gw, &gc);
+    assert_string_equal(qk_crowd_worker_name(L, gw[0]), "v");
+    assert_string_equal(qk_crowd_class_name(L, gc[0]), "yes");
+    assert_string_equal(qk_crowd_worker_name(L, gw[1]), "w");
+    assert_string_equal(qk_crowd_class_name(L, gc[1]), "no");
+    qk_crowd_labels_free(L);
+    qk_crowd_labels_free(U);
+}
+
 /* True-negative rate on 5 tasks, gold 1 1 0 0 0, predicted 1 0 0 0 1: of the
  * three gold negatives two are labelled 0, TNR 2/3 (recall 1/2). A gold
  * without negatives has no TNR (NaN). */
@@ -264,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_duplicates),    cmocka_unit_test(test_sparse_workers_and_tasks),
         cmocka_unit_test(test_layouts),       cmocka_unit_test(test_score),
         cmocka_unit_test(test_score_tnr),
+        cmocka_unit_test(test_add_by_id),
         cmocka_unit_test(test_gold_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
