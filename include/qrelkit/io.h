@@ -87,6 +87,19 @@ size_t qk_qrels_num_judgments(const qk_qrels *q);
 /* Write in the TREC qrels format (qid 0 docno rel), topics in strcmp order. */
 qk_status qk_qrels_write(const qk_qrels *q, FILE *f, qk_error *err);
 
+/* Plain qrels built in memory (format QK_REL_QRELS), e.g. from aggregated
+ * crowd labels: add judgments in any order, then finish once, which sorts
+ * and numbers them as qk_qrels_read does (a repeated (topic, docno) is an
+ * error under QK_DEDUP_ERROR, whose message gives the judgment's 1-based
+ * position as its line). finish hands the qrels to the caller (free with
+ * qk_qrels_free); the builder is freed with qk_qrels_builder_free, which
+ * accepts NULL, before or after finish. new returns NULL when out of memory. */
+typedef struct qk_qrels_builder qk_qrels_builder;
+qk_qrels_builder *qk_qrels_builder_new(void);
+qk_status qk_qrels_builder_add(qk_qrels_builder *b, const char *qid, const char *docno, long rel, qk_error *err);
+qk_status qk_qrels_builder_finish(qk_qrels_builder *b, qk_dedup dedup, qk_qrels **out, qk_error *err);
+void qk_qrels_builder_free(qk_qrels_builder *b);
+
 /* ---- Runs (streamed) -----------------------------------------------------
  * A run is read topic by topic. In the default streaming mode a topic is the
  * maximal block of consecutive lines with the same qid, so memory stays

@@ -84,6 +84,30 @@ static const char *format_fields(qk_rel_format fmt)
     }
 }
 
+/* Intern the topic and store the docno of a new record (shared by the reader
+ * and the in-memory builder). topic[-1] is the previous record's topic. */
+static qk_status add_topic_doc(qk_qrels *q, const char *qid, size_t ql, const char *doc, size_t dl,
+                               uint32_t *topic, qk_judgment *rec)
+{
+    /* Files are grouped by topic: reuse the previous line's topic id. */
+    if (q->nrecs > 0 && qk_strpool_len(q->topics, topic[-1]) == ql &&
+        memcmp(qk_strpool_str(q->topics, topic[-1]), qid, ql) == 0)
+        *topic = topic[-1];
+    else if (qk_strpool_intern(q->topics, qid, ql, topic) != QK_OK)
+        return QK_ENOMEM;
+    /* Until organise() numbers them per topic, a record's doc is its own string. */
+    if (q->ndocs >= UINT32_MAX ||
+        qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + dl + 1, 1) != QK_OK ||
+        qk_grow((void **)&q->doc_off, &q->doc_cap, q->ndocs + 1, sizeof *q->doc_off) != QK_OK)
+        return QK_ENOMEM;
+    memcpy(q->arena + q->arena_len, doc, dl);
+    q->arena[q->arena_len + dl] = '\0';
+    q->doc_off[q->ndocs] = q->arena_len;
+    q->arena_len += dl + 1;
+    rec->doc = (uint32_t)q->ndocs++;
+    return QK_OK;
+}
+
 static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const char *line, size_t len,
                             uint32_t *topic, qk_judgment *rec, qk_error *err)
 {
@@ -107,22 +131,8 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
                            "relevance level '%.*s' is not a number",
                            (int)(fl[want - 1] > 64 ? 64 : fl[want - 1]), f[want - 1]);
     }
-    /* Files are grouped by topic: reuse the previous line's topic id. */
-    if (q->nrecs > 0 && qk_strpool_len(q->topics, topic[-1]) == fl[0] &&
-        memcmp(qk_strpool_str(q->topics, topic[-1]), f[0], fl[0]) == 0)
-        *topic = topic[-1];
-    else if ((st = qk_strpool_intern(q->topics, f[0], fl[0], topic)) != QK_OK)
+    if ((st = add_topic_doc(q, f[0], fl[0], f[di], fl[di], topic, rec)) != QK_OK)
         return qk_error_set(err, st, "out of memory");
-    /* Until organise() numbers them per topic, a record's doc is its own string. */
-    if (q->ndocs >= UINT32_MAX ||
-        qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + fl[di] + 1, 1) != QK_OK ||
-        qk_grow((void **)&q->doc_off, &q->doc_cap, q->ndocs + 1, sizeof *q->doc_off) != QK_OK)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    memcpy(q->arena + q->arena_len, f[di], fl[di]);
-    q->arena[q->arena_len + fl[di]] = '\0';
-    q->doc_off[q->ndocs] = q->arena_len;
-    q->arena_len += fl[di] + 1;
-    rec->doc = (uint32_t)q->ndocs++;
     if (q->fmt == QK_REL_QRELS) {
         rec->jg = rec->jsg = 0;
     } else if ((st = qk_strpool_intern(q->groups, f[1], fl[1], &rec->jg)) != QK_OK ||
@@ -310,6 +320,74 @@ out:
         return st;
     }
     *out = q;
+    return QK_OK;
+}
+
+/* ---- In-memory construction ------------------------------------------- */
+struct qk_qrels_builder {
+    qk_qrels *q;
+    uint32_t *rec_topic;
+    size_t cap, tcap;
+};
+
+qk_qrels_builder *qk_qrels_builder_new(void)
+{
+    qk_qrels_builder *b = calloc(1, sizeof *b);
+    uint32_t zero;
+    if (!b || !(b->q = calloc(1, sizeof *b->q)) || !(b->q->topics = qk_strpool_new()) ||
+        !(b->q->groups = qk_strpool_new()) || qk_strpool_intern(b->q->groups, "0", 1, &zero) != QK_OK) {
+        qk_qrels_builder_free(b);
+        return NULL;
+    }
+    b->q->fmt = QK_REL_QRELS;
+    return b;
+}
+
+void qk_qrels_builder_free(qk_qrels_builder *b)
+{
+    if (!b)
+        return;
+    qk_qrels_free(b->q);
+    free(b->rec_topic);
+    free(b);
+}
+
+qk_status qk_qrels_builder_add(qk_qrels_builder *b, const char *qid, const char *docno, long rel, qk_error *err)
+{
+    qk_qrels *q = b->q;
+    qk_judgment *rec;
+    if (!q)
+        return qk_error_set(err, QK_EUSAGE, "qrels builder already finished");
+    if (!*qid || !*docno)
+        return qk_error_set(err, QK_EUSAGE, "empty topic or docno in a judgment");
+    if (q->nrecs >= UINT32_MAX ||
+        qk_grow((void **)&q->recs, &b->cap, q->nrecs + 1, sizeof *q->recs) != QK_OK ||
+        qk_grow((void **)&b->rec_topic, &b->tcap, q->nrecs + 1, sizeof *b->rec_topic) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    rec = &q->recs[q->nrecs];
+    if (add_topic_doc(q, qid, strlen(qid), docno, strlen(docno), &b->rec_topic[q->nrecs], rec) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    rec->jg = rec->jsg = 0;
+    rec->rel = (double)rel;
+    rec->line = (uint32_t)(q->nrecs + 1);
+    if (rec->rel > 0)
+        q->npositive++;
+    q->nrecs++;
+    return QK_OK;
+}
+
+qk_status qk_qrels_builder_finish(qk_qrels_builder *b, qk_dedup dedup, qk_qrels **out, qk_error *err)
+{
+    qk_status st;
+    *out = NULL;
+    if (!b->q)
+        return qk_error_set(err, QK_EUSAGE, "qrels builder already finished");
+    if (b->q->nrecs == 0)
+        return qk_error_set(err, QK_EINPUT, "no judgments to build qrels from");
+    if ((st = organise(b->q, b->rec_topic, "(judgments in memory)", dedup, err)) != QK_OK)
+        return st;
+    *out = b->q;
+    b->q = NULL;
     return QK_OK;
 }
 
