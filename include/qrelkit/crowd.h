@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "qrelkit/core.h"
+#include "qrelkit/io.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -245,6 +246,9 @@ qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *
 /* The same for class ids cls[t] (negative: task left out), e.g. gold labels. */
 qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, const char *path,
                                      qk_error *err);
+/* The same as qrels in memory (the caller frees *out with qk_qrels_free);
+ * QK_EINPUT when no task has a class. */
+qk_status qk_crowd_class_qrels(const qk_crowd_labels *L, const int32_t *cls, qk_qrels **out, qk_error *err);
 /* TSV: task label n_labels p_<class>... */
 qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
                                int precision, qk_error *err);

@@ -127,6 +127,16 @@ typedef struct qk_crowd_sim {
 qk_status qk_crowd_simulate(const qk_crowd_sim_opts *o, qk_crowd_sim **out, qk_error *err);
 void qk_crowd_sim_free(qk_crowd_sim *s);
 
+/* ---- Crowd labels against gold: system rankings (src/sim/crowd_rank.c) ---
+ * MAP of each run (a TREC run file, read by the evaluation library) under
+ * qrels made from the aggregated labels r->label and under qrels made from
+ * gold (class id per task, -1 = none; gold tasks only), and Kendall's tau-b
+ * of the two rankings. map_crowd and map_gold have nruns slots. Qrels are
+ * built in memory from the task names ("topic docno" or "topic_docno"). */
+qk_status qk_sim_crowd_tau(const qk_crowd_labels *L, const qk_crowd_result *r, const int32_t *gold,
+                           const char *const *runs, size_t nruns, double *tau, double *map_crowd,
+                           double *map_gold, qk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,10 +20,6 @@ qk_status agg_features_for_tasks(const agg_features *f, const qk_crowd_labels *L
 /* Append one rank column per run to *x (nt × *dim, reallocated). */
 qk_status agg_rank_features(char **runs, size_t nruns, const qk_crowd_labels *L, double **x, size_t *dim,
                             qk_error *err);
-/* MAP of each run under the aggregated qrels and under the gold qrels, and
- * Kendall's tau-b between the two run rankings (aggregate_rank.c). */
-qk_status agg_run_tau(char **runs, size_t nruns, const qk_crowd_labels *L, const qk_crowd_result *r,
-                      const int32_t *gold, double *tau, double *map_crowd, double *map_gold, qk_error *err);
 /* Append the six lexical features of Li (2020) computed from an index made
  * by `qrelkit index` and a topics file (aggregate_lexical.c); tasks whose
  * topic or document is not found get the column means (*unmatched). */

@@ -10,6 +10,7 @@
 #include "aggregate_features.h"
 #include "cli_util.h"
 #include "qrelkit/crowd.h"
+#include "qrelkit/sim.h"
 
 const char qk_help_aggregate[] =
     "usage: qrelkit aggregate [--method mv|ds|onecoin|glad|mace|magp|gpmv|lk] [options] LABELS\n"
@@ -722,7 +723,7 @@ int qk_cmd_aggregate(int argc, char **argv)
         put_num(&s, "auc", sc.auc);
         if (a.nruns) {
             double tau, *mc = calloc(a.nruns, sizeof *mc), *mg = calloc(a.nruns, sizeof *mg);
-            if (!mc || !mg || agg_run_tau(a.runs, a.nruns, L, r, gold, &tau, mc, mg, &err) != QK_OK) {
+            if (!mc || !mg || qk_sim_crowd_tau(L, r, gold, (const char *const *)a.runs, a.nruns, &tau, mc, mg, &err) != QK_OK) {
                 free(mc);
                 free(mg);
                 rc = mc && mg ? qk_cli_fail(CMD, &err) : (qk_cli_errorf(CMD, "out of memory"), QK_EXIT_IO);
