@@ -238,6 +238,42 @@ typedef struct qk_crowd_score {
 qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, size_t positive,
                               qk_crowd_score *out, qk_error *err);
 
+/* ---- Task features (MAGP and GPMV; src/crowd/crowd_features.c, crowd_lexical.c)
+ * Producers append raw columns to an n_tasks × dim matrix (*x, reallocated,
+ * freed by the caller; start with NULL and dim 0); z-score once at the end. */
+typedef struct qk_crowd_features {
+    char **names; /* task names ("topic docno" for two-column keys) */
+    size_t n, dim;
+    double *x; /* n × dim */
+} qk_crowd_features;
+
+/* A features file: "task v1 v2 ...", or "topic docno v1 ..." under a header
+ * starting "topic docno"; a first line whose second field is not a number is
+ * a header, and every row then has its number of columns. */
+qk_status qk_crowd_features_read(const char *path, qk_crowd_features *f, qk_error *err);
+void qk_crowd_features_free(qk_crowd_features *f);
+/* Rows by task id of L (caller frees *out), raw; *missing counts tasks
+ * without a row (given the column means). */
+qk_status qk_crowd_features_for_tasks(const qk_crowd_features *f, const qk_crowd_labels *L, double **out,
+                                      size_t *missing, qk_error *err);
+/* Append one column per run (TREC run files): the rank of each task among
+ * the run's documents that are tasks (by descending score, from 1); tasks the
+ * run did not retrieve get the largest rank seen (Li's rank features). */
+qk_status qk_crowd_rank_features(const char *const *runs, size_t nruns, const qk_crowd_labels *L, double **x,
+                                 size_t *dim, qk_error *err);
+/* Append Li's six lexical features (TF, IDF, TF-IDF, cosine, BM25 k1 1.2
+ * b 0.75, Jelinek-Mercer LM lambda 0.5) of each "topic docno" task from a
+ * search index and its topics (search.h); tasks whose topic or document is
+ * not found get the column means (*unmatched counts them). */
+struct qk_index;
+struct qk_topics;
+qk_status qk_crowd_lexical_features(const struct qk_index *ix, const struct qk_topics *tp,
+                                    const qk_crowd_labels *L, double **x, size_t *dim, size_t *unmatched,
+                                    qk_error *err);
+/* z-score columns from..dim-1 of an n × dim matrix (sample sd; constant
+ * columns become 0). */
+void qk_crowd_zscore(double *x, size_t n, size_t dim, size_t from);
+
 /* ---- Output (each written to a temporary name and renamed) ------------------- */
 /* qrels: "topic 0 docno label" when tasks are "topic docno", else "task 0 label"
  * with "task" split at its first '_' or blank when as_qrels is set. */

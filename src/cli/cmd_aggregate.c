@@ -7,9 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "aggregate_features.h"
 #include "cli_util.h"
 #include "qrelkit/crowd.h"
+#include "qrelkit/search.h"
 #include "qrelkit/sim.h"
 
 const char qk_help_aggregate[] =
@@ -539,7 +539,7 @@ int qk_cmd_aggregate(int argc, char **argv)
     qk_crowd_read_stats rs;
     int32_t *gold = NULL, *known = NULL;
     double *weight = NULL, *fx = NULL, *gpmean = NULL, t0, t1, t2;
-    agg_features feat = {0};
+    qk_crowd_features feat = {0};
     size_t fdim = 0;
     size_t uncovered = 0, known_unc = 0, spammers = 0;
     int rc = QK_EXIT_OK, pr;
@@ -563,7 +563,7 @@ int qk_cmd_aggregate(int argc, char **argv)
     }
     t0 = now();
     if (a.features) {
-        if (agg_features_read(a.features, &feat, &err) != QK_OK) {
+        if (qk_crowd_features_read(a.features, &feat, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
@@ -608,18 +608,27 @@ int qk_cmd_aggregate(int argc, char **argv)
         a.o.gold = known;
     if (a.features || a.rank_features || a.gp_mean_file || a.lexical) {
         size_t missing = 0;
-        if (a.features && agg_features_for_tasks(&feat, L, &fx, &missing, &err) != QK_OK) {
+        if (a.features && qk_crowd_features_for_tasks(&feat, L, &fx, &missing, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
         fdim = a.features ? feat.dim : 0;
-        if (a.rank_features && agg_rank_features(a.runs, a.nruns, L, &fx, &fdim, &err) != QK_OK) {
+        if (a.rank_features && qk_crowd_rank_features((const char *const *)a.runs, a.nruns, L, &fx, &fdim, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
         if (a.lexical) {
             size_t unmatched = 0;
-            if (agg_lexical_features(a.lexical, a.topics, L, &fx, &fdim, &unmatched, &err) != QK_OK) {
+            qk_index *ix = NULL;
+            qk_topics *tp = NULL;
+            qk_status lst = qk_index_open(a.lexical, &ix, &err);
+            if (lst == QK_OK)
+                lst = qk_topics_read(a.topics, NULL, &tp, &err);
+            if (lst == QK_OK)
+                lst = qk_crowd_lexical_features(ix, tp, L, &fx, &fdim, &unmatched, &err);
+            qk_topics_free(tp);
+            qk_index_close(ix);
+            if (lst != QK_OK) {
                 rc = qk_cli_fail(CMD, &err);
                 goto out;
             }
@@ -635,13 +644,13 @@ int qk_cmd_aggregate(int argc, char **argv)
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
-        agg_zscore(fx, nt, fdim, 0);
+        qk_crowd_zscore(fx, nt, fdim, 0);
         a.o.features = fdim ? fx : NULL;
         a.o.n_features = fdim;
         if (a.gp_mean_file) {
-            agg_features mf;
+            qk_crowd_features mf;
             size_t miss2;
-            if (agg_features_read(a.gp_mean_file, &mf, &err) != QK_OK) {
+            if (qk_crowd_features_read(a.gp_mean_file, &mf, &err) != QK_OK) {
                 rc = qk_cli_fail(CMD, &err);
                 goto out;
             }
@@ -653,7 +662,7 @@ int qk_cmd_aggregate(int argc, char **argv)
                     gpmean[t] = mf.x[i * mf.dim];
             }
             (void)miss2;
-            agg_features_free(&mf);
+            qk_crowd_features_free(&mf);
             a.o.gp_mean = gpmean;
         }
     }
@@ -761,7 +770,7 @@ out:
     free(fx);
     free(gpmean);
     free(a.runs);
-    agg_features_free(&feat);
+    qk_crowd_features_free(&feat);
     qk_crowd_result_free(r);
     qk_crowd_labels_free(L);
     return rc;

@@ -1,15 +1,17 @@
-/* Task features for `qrelkit aggregate --method magp`: a features file
- * (external embeddings or any numeric columns), rank features from runs, and
- * a prior-mean score file. The producers return raw values; the caller
- * z-scores the assembled matrix once. */
-#include "aggregate_features.h"
+/* Task features for MAGP and GPMV (Li 2020, sec. 4.4.4): a features file
+ * (external embeddings or any numeric columns, or a prior-mean score file),
+ * rank features from runs, and z-scoring. The producers return raw values;
+ * the caller z-scores the assembled matrix once. The lexical features are in
+ * crowd_lexical.c. */
+#include "qrelkit/crowd.h"
+#include "qrelkit/io.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void agg_features_free(agg_features *f)
+void qk_crowd_features_free(qk_crowd_features *f)
 {
     for (size_t i = 0; i < f->n; i++)
         free(f->names[i]);
@@ -22,7 +24,7 @@ void agg_features_free(agg_features *f)
  * "task v1 v2 ...". A header is a first line whose second field is not a
  * number; every row then has its number of columns (a short row would
  * otherwise shift or drop features without a word). */
-qk_status agg_features_read(const char *path, agg_features *f, qk_error *err)
+qk_status qk_crowd_features_read(const char *path, qk_crowd_features *f, qk_error *err)
 {
     qk_lines *ln = NULL;
     const char *line, *fld[4096];
@@ -84,11 +86,11 @@ qk_status agg_features_read(const char *path, agg_features *f, qk_error *err)
 out:
     qk_lines_close(ln);
     if (st != QK_OK)
-        agg_features_free(f);
+        qk_crowd_features_free(f);
     return st;
 }
 
-void agg_zscore(double *x, size_t n, size_t dim, size_t from)
+void qk_crowd_zscore(double *x, size_t n, size_t dim, size_t from)
 {
     for (size_t d = from; d < dim; d++) {
         double s = 0, s2 = 0, sd;
@@ -125,7 +127,7 @@ static int cmp_scored(const void *a, const void *b)
     return x->score > y->score ? -1 : x->score < y->score;
 }
 
-qk_status agg_rank_features(char **runs, size_t nruns, const qk_crowd_labels *L, double **x, size_t *dim,
+qk_status qk_crowd_rank_features(const char *const *runs, size_t nruns, const qk_crowd_labels *L, double **x, size_t *dim,
                             qk_error *err)
 {
     size_t nt = qk_crowd_num_tasks(L), old = *dim, nd = old + nruns;
@@ -186,7 +188,7 @@ qk_status agg_rank_features(char **runs, size_t nruns, const qk_crowd_labels *L,
     return QK_OK;
 }
 
-qk_status agg_features_for_tasks(const agg_features *f, const qk_crowd_labels *L, double **out,
+qk_status qk_crowd_features_for_tasks(const qk_crowd_features *f, const qk_crowd_labels *L, double **out,
                                  size_t *missing, qk_error *err)
 {
     size_t nt = qk_crowd_num_tasks(L);
