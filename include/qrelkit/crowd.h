@@ -228,9 +228,10 @@ typedef struct qk_crowd_score {
     size_t uncovered; /* gold tasks absent from the labels                     */
     double accuracy;
     double precision, recall, f1; /* of the positive class (recall = TPR)         */
-    double tnr; /* true-negative rate (Hosseini 000b §4.5): share of the gold tasks
-                   not of the positive class that are labelled not positive (NaN
-                   when gold has none)                                          */
+    /* True-negative rate (Hosseini, spec 000b §4.5): the share of the gold
+     * tasks not of the positive class that are labelled not positive (NaN
+     * when gold has none). */
+    double tnr;
     double auc;                   /* of P(positive) against gold positive (NaN if one-sided) */
 } qk_crowd_score;
 

@@ -96,7 +96,8 @@ qk_status qk_qrels_write(const qk_qrels *q, FILE *f, qk_error *err);
  * accepts NULL, before or after finish. new returns NULL when out of memory. */
 typedef struct qk_qrels_builder qk_qrels_builder;
 qk_qrels_builder *qk_qrels_builder_new(void);
-qk_status qk_qrels_builder_add(qk_qrels_builder *b, const char *qid, const char *docno, long rel, qk_error *err);
+qk_status qk_qrels_builder_add(qk_qrels_builder *b, const char *qid, const char *docno, long rel,
+                               qk_error *err);
 qk_status qk_qrels_builder_finish(qk_qrels_builder *b, qk_dedup dedup, qk_qrels **out, qk_error *err);
 void qk_qrels_builder_free(qk_qrels_builder *b);
 

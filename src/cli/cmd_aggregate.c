@@ -333,7 +333,8 @@ static int parse_args(int argc, char **argv, args *a)
         case 'h': return -2;
         case 'm':
             if (qk_crowd_method_parse(s, &a->o.method) != 0)
-                return qk_cli_usage(CMD, "--method: '%s' is not one of mv, ds, onecoin, glad, mace, magp, gpmv, lk", s);
+                return qk_cli_usage(
+                    CMD, "--method: '%s' is not one of mv, ds, onecoin, glad, mace, magp, gpmv, lk", s);
             break;
         case O_QRELS: a->out_qrels = s; break;
         case O_PROBS: a->out_probs = s; break;
@@ -490,7 +491,8 @@ static int parse_args(int argc, char **argv, args *a)
         return qk_cli_usage(CMD, "--gold-weights needs --gold and --method mv");
     if ((a->features || a->rank_features || a->gp_mean_file || a->lexical) && a->o.method != QK_CROWD_MAGP &&
         a->o.method != QK_CROWD_GPMV)
-        return qk_cli_usage(CMD, "--features, --rank-features, --lexical and --gp-mean need --method magp or gpmv");
+        return qk_cli_usage(
+            CMD, "--features, --rank-features, --lexical and --gp-mean need --method magp or gpmv");
     if (!a->lexical != !a->topics)
         return qk_cli_usage(CMD, "--lexical INDEX and --topics FILE go together");
     if (a->rank_features && !a->nruns)
@@ -613,7 +615,8 @@ int qk_cmd_aggregate(int argc, char **argv)
             goto out;
         }
         fdim = a.features ? feat.dim : 0;
-        if (a.rank_features && qk_crowd_rank_features((const char *const *)a.runs, a.nruns, L, &fx, &fdim, &err) != QK_OK) {
+        if (a.rank_features &&
+            qk_crowd_rank_features((const char *const *)a.runs, a.nruns, L, &fx, &fdim, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
@@ -732,7 +735,9 @@ int qk_cmd_aggregate(int argc, char **argv)
         put_num(&s, "auc", sc.auc);
         if (a.nruns) {
             double tau, *mc = calloc(a.nruns, sizeof *mc), *mg = calloc(a.nruns, sizeof *mg);
-            if (!mc || !mg || qk_sim_crowd_tau(L, r, gold, (const char *const *)a.runs, a.nruns, &tau, mc, mg, &err) != QK_OK) {
+            if (!mc || !mg ||
+                qk_sim_crowd_tau(L, r, gold, (const char *const *)a.runs, a.nruns, &tau, mc, mg, &err) !=
+                    QK_OK) {
                 free(mc);
                 free(mg);
                 rc = mc && mg ? qk_cli_fail(CMD, &err) : (qk_cli_errorf(CMD, "out of memory"), QK_EXIT_IO);

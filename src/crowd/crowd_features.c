@@ -127,8 +127,8 @@ static int cmp_scored(const void *a, const void *b)
     return x->score > y->score ? -1 : x->score < y->score;
 }
 
-qk_status qk_crowd_rank_features(const char *const *runs, size_t nruns, const qk_crowd_labels *L, double **x, size_t *dim,
-                            qk_error *err)
+qk_status qk_crowd_rank_features(const char *const *runs, size_t nruns, const qk_crowd_labels *L, double **x,
+                                 size_t *dim, qk_error *err)
 {
     size_t nt = qk_crowd_num_tasks(L), old = *dim, nd = old + nruns;
     double *nx = malloc((nt * nd + 1) * sizeof *nx), maxrank = 1;
@@ -189,7 +189,7 @@ qk_status qk_crowd_rank_features(const char *const *runs, size_t nruns, const qk
 }
 
 qk_status qk_crowd_features_for_tasks(const qk_crowd_features *f, const qk_crowd_labels *L, double **out,
-                                 size_t *missing, qk_error *err)
+                                      size_t *missing, qk_error *err)
 {
     size_t nt = qk_crowd_num_tasks(L);
     unsigned char *have = calloc(nt + 1, 1);

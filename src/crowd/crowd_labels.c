@@ -146,7 +146,8 @@ qk_status qk_crowd_labels_add_by_id(qk_crowd_labels *L, uint32_t task, uint32_t 
         return qk_error_set(err, QK_EUSAGE, "labels were already finished; cannot add more");
     if (!L->declared || task >= qk_strpool_count(L->tasks) || worker >= qk_strpool_count(L->workers) ||
         cls >= qk_strpool_count(L->classes))
-        return qk_error_set(err, QK_EUSAGE, "label (%u, %u, %u) refers to an undeclared task, worker or class",
+        return qk_error_set(err, QK_EUSAGE,
+                            "label (%u, %u, %u) refers to an undeclared task, worker or class",
                             (unsigned)task, (unsigned)worker, (unsigned)cls);
     return qk_crowd_labels_add_ids(L, task, worker, cls, 0, err);
 }

@@ -60,8 +60,7 @@ static double lk_obj(unsigned np, const double *p, double *grad, void *data)
     return k->loglik + qk_ksum_value(&prior);
 }
 
-qk_status qk_crowd_run_lk(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
-                          qk_error *err)
+qk_status qk_crowd_run_lk(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r, qk_error *err)
 {
     size_t nt = r->n_tasks, nw = r->n_workers, np = 2 * nt + nw;
     lk_state k = {L, nt, nw, 0};

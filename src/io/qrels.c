@@ -352,7 +352,8 @@ void qk_qrels_builder_free(qk_qrels_builder *b)
     free(b);
 }
 
-qk_status qk_qrels_builder_add(qk_qrels_builder *b, const char *qid, const char *docno, long rel, qk_error *err)
+qk_status qk_qrels_builder_add(qk_qrels_builder *b, const char *qid, const char *docno, long rel,
+                               qk_error *err)
 {
     qk_qrels *q = b->q;
     qk_judgment *rec;

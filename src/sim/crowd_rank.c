@@ -10,7 +10,8 @@
 
 /* The one call into the evaluation library: MAP of each run under q. Kept
  * apart so that it changes in one place when runs become objects. */
-static qk_status runs_map(const qk_qrels *q, const char *const *runs, size_t nruns, double *map, qk_error *err)
+static qk_status runs_map(const qk_qrels *q, const char *const *runs, size_t nruns, double *map,
+                          qk_error *err)
 {
     qk_measures *m = NULL;
     qk_eval_opts eo;
