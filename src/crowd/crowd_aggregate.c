@@ -14,10 +14,16 @@ static const struct {
     crowd_runner run;
     int difficulty;
 } methods[] = {
-    [QK_CROWD_MV] = {"mv", qk_crowd_run_mv, 0},           [QK_CROWD_DS] = {"ds", qk_crowd_run_ds, 0},
-    [QK_CROWD_ONECOIN] = {"onecoin", qk_crowd_run_ds, 0}, [QK_CROWD_GLAD] = {"glad", qk_crowd_run_glad, 1},
-    [QK_CROWD_MACE] = {"mace", qk_crowd_run_mace, 0},     [QK_CROWD_MAGP] = {"magp", qk_crowd_run_magp, 1},
-    [QK_CROWD_GPMV] = {"gpmv", qk_crowd_run_gpmv, 0},     [QK_CROWD_LK] = {"lk", qk_crowd_run_lk, 1},
+    /* clang-format off */
+    [QK_CROWD_MV] = {"mv", qk_crowd_run_mv, 0},
+    [QK_CROWD_DS] = {"ds", qk_crowd_run_ds, 0},
+    [QK_CROWD_ONECOIN] = {"onecoin", qk_crowd_run_ds, 0},
+    [QK_CROWD_GLAD] = {"glad", qk_crowd_run_glad, 1},
+    [QK_CROWD_MACE] = {"mace", qk_crowd_run_mace, 0},
+    [QK_CROWD_MAGP] = {"magp", qk_crowd_run_magp, 1},
+    [QK_CROWD_GPMV] = {"gpmv", qk_crowd_run_gpmv, 0},
+    [QK_CROWD_LK] = {"lk", qk_crowd_run_lk, 1},
+    /* clang-format on */
 };
 #define NMETHODS (sizeof methods / sizeof *methods)
 
