@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "qrelkit/core.h"
+#include "qrelkit/io.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,6 +79,14 @@ qk_status qk_crowd_labels_add(qk_crowd_labels *L, const char *task, const char *
                               qk_error *err);
 /* Declare a task that may have no labels (it still gets a result row). */
 qk_status qk_crowd_labels_add_task(qk_crowd_labels *L, const char *task, uint32_t *id, qk_error *err);
+/* Declare a worker (it gets an id even before its first label). */
+qk_status qk_crowd_labels_add_worker(qk_crowd_labels *L, const char *worker, uint32_t *id, qk_error *err);
+/* The fast path for generated data: one observation by ids, the task and
+ * worker ids from qk_crowd_labels_add_task / _add_worker and the class its
+ * position in qk_crowd_labels_set_classes (which must have been called). An
+ * id out of range is QK_EUSAGE. */
+qk_status qk_crowd_labels_add_by_id(qk_crowd_labels *L, uint32_t task, uint32_t worker, uint32_t cls,
+                                    qk_error *err);
 /* Group the observations by task, apply the duplicate policy and fix the
  * class order. Must be called once before aggregating; adding afterwards is
  * QK_EUSAGE. stats may be NULL. */
@@ -108,15 +117,18 @@ typedef enum {
     QK_CROWD_ONECOIN, /* DS with one accuracy per worker                        */
     QK_CROWD_GLAD,    /* Whitehill et al. (2009): worker ability × task ease    */
     QK_CROWD_MACE,    /* Hovy et al. (2013): workers who sometimes spam         */
-    QK_CROWD_MAGP     /* Li (2020) ch. 4: GP classifier with annotator and task
+    QK_CROWD_MAGP,    /* Li (2020) ch. 4: GP classifier with annotator and task
                          noise, variational EM (binary labels)                  */
+    QK_CROWD_GPMV,    /* Li's baseline: GP classifier on the majority votes     */
+    QK_CROWD_LK       /* Li's baseline: MAGP's likelihood without the GP prior,
+                         one free latent per task (binary labels)               */
 } qk_crowd_method;
 
 typedef enum { QK_GP_KERNEL_RBF = 0, QK_GP_KERNEL_LINEAR } qk_gp_kernel;
 
-/* --method's words {name, qk_crowd_method, help} (crowd_result.c). */
+/* --method's words {name, qk_crowd_method, help} (crowd_aggregate.c). */
 extern const qk_enum qk_crowd_method_table[];
-/* Parse "mv", "ds", "onecoin", "glad", "mace", "magp". 0 on success. */
+/* Parse "mv", "ds", "onecoin", "glad", "mace", "magp", "gpmv", "lk". 0 on success. */
 int qk_crowd_method_parse(const char *name, qk_crowd_method *out);
 const char *qk_crowd_method_name(qk_crowd_method m);
 
@@ -131,6 +143,13 @@ typedef enum {
     QK_CROWD_STOP_CROWDKIT    /* crowd-kit's objective gains less than tol (DS only)  */
 } qk_crowd_stop;
 
+typedef enum {
+    QK_CROWD_COMPAT_NONE = 0, /* the models as published                                 */
+    QK_CROWD_COMPAT_CROWDKIT  /* reproduce crowd-kit 1.4.1: MACE's starting point (numpy
+                                 RandomState(seed)) and its strategy indexing; the
+                                 caller also sets stop = QK_CROWD_STOP_CROWDKIT for DS */
+} qk_crowd_compat;
+
 typedef struct qk_crowd_opts {
     qk_crowd_method method;
     int max_iter; /* EM iterations at most (default 100); 0 = initialisation only */
@@ -141,6 +160,7 @@ typedef struct qk_crowd_opts {
     qk_crowd_tie tie;
     uint64_t seed;               /* MACE restarts and random tie breaks                   */
     int restarts;                /* MACE random restarts (default 10)                     */
+    qk_crowd_compat compat;      /* default QK_CROWD_COMPAT_NONE                           */
     const double *worker_weight; /* MV: one weight per worker id, or NULL = 1      */
     const int32_t *gold;         /* per task: known class id (clamped), or -1; NULL = none */
     double spam_threshold;       /* flag workers whose spammer score is below (default 0.1) */
@@ -209,13 +229,54 @@ typedef struct qk_crowd_score {
     size_t correct;
     size_t uncovered; /* gold tasks absent from the labels                     */
     double accuracy;
-    double precision, recall, f1; /* of the positive class                        */
+    double precision, recall, f1; /* of the positive class (recall = TPR)         */
+    /* True-negative rate (Hosseini, spec 000b §4.5): the share of the gold
+     * tasks not of the positive class that are labelled not positive (NaN
+     * when gold has none). */
+    double tnr;
     double auc;                   /* of P(positive) against gold positive (NaN if one-sided) */
 } qk_crowd_score;
 
 /* gold[t] = class id or -1 for each task of r; positive = the positive class. */
 qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, size_t positive,
                               qk_crowd_score *out, qk_error *err);
+
+/* ---- Task features (MAGP and GPMV; src/crowd/crowd_features.c, crowd_lexical.c)
+ * Producers append raw columns to an n_tasks × dim matrix (*x, reallocated,
+ * freed by the caller; start with NULL and dim 0); z-score once at the end. */
+typedef struct qk_crowd_features {
+    char **names; /* task names ("topic docno" for two-column keys) */
+    size_t n, dim;
+    double *x; /* n × dim */
+} qk_crowd_features;
+
+/* A features file: "task v1 v2 ...", or "topic docno v1 ..." under a header
+ * starting "topic docno"; a first line whose second field is not a number is
+ * a header, and every row then has its number of columns. */
+qk_status qk_crowd_features_read(const char *path, qk_crowd_features *f, qk_error *err);
+void qk_crowd_features_free(qk_crowd_features *f);
+/* Rows by task id of L (caller frees *out), raw; *missing counts tasks
+ * without a row (given the column means). */
+qk_status qk_crowd_features_for_tasks(const qk_crowd_features *f, const qk_crowd_labels *L, double **out,
+                                      size_t *missing, qk_error *err);
+/* Append one column per ranked run: the rank of each task among the run's
+ * documents that are tasks (by descending score, ties in file order, from
+ * 1); tasks the run did not retrieve get the largest rank seen (Li's rank
+ * features). */
+qk_status qk_crowd_rank_features(const qk_run *const *runs, size_t nruns, const qk_crowd_labels *L, double **x,
+                                 size_t *dim, qk_error *err);
+/* Append Li's six lexical features (TF, IDF, TF-IDF, cosine, BM25 k1 1.2
+ * b 0.75, Jelinek-Mercer LM lambda 0.5) of each "topic docno" task from a
+ * search index and its topics (search.h); tasks whose topic or document is
+ * not found get the column means (*unmatched counts them). */
+struct qk_index;
+struct qk_topics;
+qk_status qk_crowd_lexical_features(const struct qk_index *ix, const struct qk_topics *tp,
+                                    const qk_crowd_labels *L, double **x, size_t *dim, size_t *unmatched,
+                                    qk_error *err);
+/* z-score columns from..dim-1 of an n × dim matrix (sample sd; constant
+ * columns become 0). */
+void qk_crowd_zscore(double *x, size_t n, size_t dim, size_t from);
 
 /* ---- Output (each written to a temporary name and renamed) ------------------- */
 /* qrels: "topic 0 docno label" when tasks are "topic docno", else "task 0 label"
@@ -225,6 +286,9 @@ qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *
 /* The same for class ids cls[t] (negative: task left out), e.g. gold labels. */
 qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, const char *path,
                                      qk_error *err);
+/* The same as qrels in memory (the caller frees *out with qk_qrels_free);
+ * QK_EINPUT when no task has a class. */
+qk_status qk_crowd_class_qrels(const qk_crowd_labels *L, const int32_t *cls, qk_qrels **out, qk_error *err);
 /* TSV: task label n_labels p_<class>... */
 qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
                                int precision, qk_error *err);
@@ -237,52 +301,6 @@ qk_status qk_crowd_write_labels(const qk_crowd_labels *L, const char *path, qk_e
 /* TSV with header: task label, for class ids cls[t] (negative: skipped). */
 qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, const char *path,
                                  qk_error *err);
-
-/* ---- Simulated crowds ---------------------------------------------------------
- * Two worker models:
- *  ACCURACY (Hosseini ch. 8, M20): worker j answers correctly with
- *    probability a_j, drawn from Beta(c·m, c·(1-m)) (acc_mean m, concentration
- *    c) or uniformly in [acc_lo, acc_hi]; a wrong answer is uniform over the
- *    other classes. Spammers (spam_fraction of the workers) answer uniformly
- *    at random whatever the truth. Workers are picked uniformly.
- *  GAUSSIAN (Li ch. 4, Algorithm 10; binary only): task i of class y in
- *    {-1, +1} has features x_i ~ N(mu_y, I_2), mu_{+1} = (1, 0), mu_{-1} =
- *    (0, 1), and noise s_i = ||x_i - mu_y||^2; worker j has noise s_j ~
- *    U[noise_lo, noise_hi); workers are picked with P(j) ∝ j^-1.5 and label
- *    1[N(y, s_i + s_j) > 0].
- * Every task gets floor(L) or floor(L)+1 labels (L = labels_per_task, the
- * fraction drawn per task) from distinct workers. */
-typedef enum { QK_CROWD_SIM_ACCURACY = 0, QK_CROWD_SIM_GAUSSIAN } qk_crowd_sim_model;
-extern const qk_enum qk_crowd_sim_model_table[]; /* simulate crowd --model (crowd_sim.c) */
-
-typedef struct qk_crowd_sim_opts {
-    qk_crowd_sim_model model;
-    size_t tasks, workers, classes;
-    double labels_per_task;
-    double p_relevant;              /* binary: P(class 1); more classes: uniform   */
-    double acc_mean, concentration; /* Beta worker accuracies when acc_lo < 0  */
-    double acc_lo, acc_hi;          /* uniform accuracies when 0 <= acc_lo          */
-    double spam_fraction;
-    double noise_lo, noise_hi; /* GAUSSIAN worker noise interval               */
-    uint64_t seed;
-} qk_crowd_sim_opts;
-
-void qk_crowd_sim_opts_init(qk_crowd_sim_opts *o);
-
-/* A simulated crowd. labels is finished; truth[t] is the true class of task
- * t, x (GAUSSIAN only, else NULL) its 2-D features, worker_acc[j] the worker's
- * chance of a correct label (ACCURACY) or its noise variance (GAUSSIAN), and
- * spammer[j] 1 for spammers. Free with qk_crowd_sim_free. */
-typedef struct qk_crowd_sim {
-    qk_crowd_labels *labels;
-    int32_t *truth;
-    double *x;
-    double *worker_acc;
-    unsigned char *spammer;
-} qk_crowd_sim;
-
-qk_status qk_crowd_simulate(const qk_crowd_sim_opts *o, qk_crowd_sim **out, qk_error *err);
-void qk_crowd_sim_free(qk_crowd_sim *s);
 
 #ifdef __cplusplus
 }

@@ -93,6 +93,7 @@ size_t qk_qrels_num_judgments(const qk_qrels *q);
 /* Write in the TREC qrels format (qid 0 docno rel), topics in strcmp order. */
 qk_status qk_qrels_write(const qk_qrels *q, FILE *f, qk_error *err);
 
+
 /* ---- Runs (streamed) -----------------------------------------------------
  * A run is read topic by topic. In the default streaming mode a topic is the
  * maximal block of consecutive lines with the same qid, so memory stays

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "qrelkit/core.h"
+#include "qrelkit/crowd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -80,6 +81,62 @@ qk_status qk_sim_run_qualities(const qk_sim_collection_opts *o, double *q, qk_er
  * removed after success, so runs/ holds exactly this collection's runs.
  * Errors: QK_EUSAGE for bad options, QK_EIO naming the path, QK_ENOMEM. */
 qk_status qk_sim_collection_write(const char *dir, const qk_sim_collection_opts *o, qk_error *err);
+
+/* ---- Simulated crowds (src/sim/crowd_sim.c) ---------------------------------------------------------
+ * Two worker models:
+ *  ACCURACY (Hosseini ch. 8, M20): worker j answers correctly with
+ *    probability a_j, drawn from Beta(c·m, c·(1-m)) (acc_mean m, concentration
+ *    c) or uniformly in [acc_lo, acc_hi]; a wrong answer is uniform over the
+ *    other classes. Spammers (spam_fraction of the workers) answer uniformly
+ *    at random whatever the truth. Workers are picked uniformly.
+ *  GAUSSIAN (Li ch. 4, Algorithm 10; binary only): task i of class y in
+ *    {-1, +1} has features x_i ~ N(mu_y, I_2), mu_{+1} = (1, 0), mu_{-1} =
+ *    (0, 1), and noise s_i = ||x_i - mu_y||^2; worker j has noise s_j ~
+ *    U[noise_lo, noise_hi); workers are picked with P(j) ∝ j^-1.5 and label
+ *    1[N(y, s_i + s_j) > 0].
+ * Every task gets floor(L) or floor(L)+1 labels (L = labels_per_task, the
+ * fraction drawn per task) from distinct workers. */
+typedef enum { QK_CROWD_SIM_ACCURACY = 0, QK_CROWD_SIM_GAUSSIAN } qk_crowd_sim_model;
+extern const qk_enum qk_crowd_sim_model_table[]; /* simulate crowd --model (crowd_sim.c) */
+
+typedef struct qk_crowd_sim_opts {
+    qk_crowd_sim_model model;
+    size_t tasks, workers, classes;
+    double labels_per_task;
+    double p_relevant;              /* binary: P(class 1); more classes: uniform   */
+    double acc_mean, concentration; /* Beta worker accuracies when acc_lo < 0  */
+    double acc_lo, acc_hi;          /* uniform accuracies when 0 <= acc_lo          */
+    double spam_fraction;
+    double noise_lo, noise_hi; /* GAUSSIAN worker noise interval               */
+    uint64_t seed;
+} qk_crowd_sim_opts;
+
+void qk_crowd_sim_opts_init(qk_crowd_sim_opts *o);
+
+/* A simulated crowd. labels is finished; truth[t] is the true class of task
+ * t, x (GAUSSIAN only, else NULL) its 2-D features, worker_acc[j] the worker's
+ * chance of a correct label (ACCURACY) or its noise variance (GAUSSIAN), and
+ * spammer[j] 1 for spammers. Free with qk_crowd_sim_free. */
+typedef struct qk_crowd_sim {
+    qk_crowd_labels *labels;
+    int32_t *truth;
+    double *x;
+    double *worker_acc;
+    unsigned char *spammer;
+} qk_crowd_sim;
+
+qk_status qk_crowd_simulate(const qk_crowd_sim_opts *o, qk_crowd_sim **out, qk_error *err);
+void qk_crowd_sim_free(qk_crowd_sim *s);
+
+/* ---- Crowd labels against gold: system rankings (src/sim/crowd_rank.c) ---
+ * MAP of each ranked run under
+ * qrels made from the aggregated labels r->label and under qrels made from
+ * gold (class id per task, -1 = none; gold tasks only), and Kendall's tau-b
+ * of the two rankings. map_crowd and map_gold have nruns slots. Qrels are
+ * built in memory from the task names ("topic docno" or "topic_docno"). */
+qk_status qk_sim_crowd_tau(const qk_crowd_labels *L, const qk_crowd_result *r, const int32_t *gold,
+                           const qk_run *const *runs, size_t nruns, double *tau, double *map_crowd,
+                           double *map_gold, qk_error *err);
 
 #ifdef __cplusplus
 }

@@ -64,6 +64,17 @@ int qk_stop_contains(const char *w, size_t len);
 size_t qk_stop_count(void);
 const char *qk_stop_word(size_t i);
 
+/* ---- Term weights (src/text/term_weights.c): the one definition that the
+ * search engine (src/search) and the crowd task features (src/crowd) use. */
+/* idf = log(N / df), the tf-idf weight's. */
+double qk_idf(double n_docs, double df);
+/* BM25's idf, log(1 + (N - df + 0.5) / (df + 0.5)): Lucene's form, never
+ * negative. */
+double qk_bm25_idf(double n_docs, double df);
+/* One term's BM25 score in a document:
+ * idf · tf (k1 + 1) / (tf + k1 (1 - b + b · dl / avgdl)). */
+double qk_bm25_weight(double idf, double tf, double dl, double avgdl, double k1, double b);
+
 /* Stem the lower-case word w[0..len) in place; returns the new length
  * (never longer). Words with characters other than a-z are left alone. */
 size_t qk_stem_porter(char *w, size_t len);

@@ -8,10 +8,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "aggregate_features.h"
 #include "cli_tables.h"
 #include "cli_util.h"
 #include "qrelkit/crowd.h"
+#include "qrelkit/search.h"
+#include "qrelkit/sim.h"
 
 const char qk_help_aggregate[] =
     "usage: qrelkit aggregate [--method M] [options] LABELS\n"
@@ -21,8 +22,8 @@ const char qk_help_aggregate[] =
     "that take soft judgments). Also estimates how reliable each worker is and\n"
     "flags workers whose answers do not depend on the document (spammers).\n"
     "A summary (TSV key<TAB>value, or JSON) goes to standard output; with --gold\n"
-    "it includes accuracy, precision/recall/F1 of the positive class and the AUC\n"
-    "of its probability.\n"
+    "it includes accuracy, precision/recall/F1 of the positive class, the\n"
+    "true-negative rate (tnr) and the AUC of its probability.\n"
     "\n"
     "methods (--method, default ds):\n"
     "  mv       majority vote; ties go to the first class (--ties); with\n"
@@ -37,6 +38,10 @@ const char qk_help_aggregate[] =
     "  magp     Li (2020): a Gaussian-process classifier over task features whose\n"
     "           labels pass through task and worker noise; variational EM; also\n"
     "           predicts tasks nobody labelled (binary labels)\n"
+    "  gpmv     Li's baseline: a GP classifier (magp's kernels and options) on\n"
+    "           each task's majority vote, ties relevant; no noise (binary)\n"
+    "  lk       Li's baseline: magp's task and worker noise without the GP, one\n"
+    "           free latent per task, N(0,1) prior; relevant iff it is >= 0\n"
     "\n"
     "input (LABELS, gzip or '-' allowed; a first line ending in 'label' is a header):\n"
     "  task worker label            one label per line (TSV or blanks)\n"
@@ -67,6 +72,9 @@ const char qk_help_aggregate[] =
     "                          below X (default 1e-7; negative: never stop early)\n"
     "  --stop RULE             ds/onecoin: when EM stops (default loglik):\n"
     "                          @[agg-stop]\n"
+    "  --compat crowdkit       reproduce crowd-kit 1.4.1: --stop crowdkit, and\n"
+    "                          mace from its starting point (numpy seed --seed,\n"
+    "                          default 0) with its strategy indexing\n"
     "  --smoothing A           add A to every confusion count (default 0: counts\n"
     "                          are floored at 1e-10, as crowd-kit does)\n"
     "  --ties RULE             hard label on a tie: @{agg-ties} (first)\n"
@@ -80,7 +88,7 @@ const char qk_help_aggregate[] =
     "                          gold qrels, and Kendall's tau-b of the two rankings\n"
     "  --timing                add wall-clock times to the summary\n"
     "\n"
-    "magp options:\n"
+    "magp (and gpmv) options:\n"
     "  --features FILE         task v1 v2 ... (or a 'topic docno ...' header): any\n"
     "                          numeric task features, e.g. lexical scores or\n"
     "                          external embeddings; z-scored; every row as many\n"
@@ -123,7 +131,7 @@ typedef struct {
     const char *features, *gp_mean_file;
     char **runs;
     size_t nruns;
-    int rank_features;
+    int rank_features, seed_set;
     const char *lexical, *topics, *out_features;
     char **classes;
     size_t nclasses;
@@ -274,6 +282,9 @@ const qk_enum qk_agg_ties_table[] = {
     {"random", QK_CROWD_TIE_RANDOM, "uniformly, seeded"},
     {NULL, 0, NULL},
 };
+static const qk_enum qk_agg_compat_table[] = {
+    {"crowdkit", QK_CROWD_COMPAT_CROWDKIT, "reproduce crowd-kit 1.4.1 (stopping rule, MACE's start and indexing)"},
+    {NULL, 0, NULL}};
 const qk_enum qk_agg_kernel_table[] = {
     {"rbf", QK_GP_KERNEL_RBF, "exp(-d^2/2l^2)"}, {"linear", QK_GP_KERNEL_LINEAR, "x'y"}, {NULL, 0, NULL}};
 
@@ -281,12 +292,13 @@ enum {
     O_QRELS = 256, O_PROBS, O_WORKERS, O_GOLD, O_POS, O_GW, O_KNOWN, O_CLASSES, O_DROP, O_DUP, O_LAYOUT,
     O_MAXIT, O_TOL, O_STOP, O_SMOOTH, O_TIES, O_RESTARTS, O_SEED, O_SPAM, O_FORMAT, O_PREC, O_TIMING,
     O_FEAT, O_RUN, O_KERNEL, O_LS, O_KV, O_TV, O_NOBLOCK, O_GPMEAN, O_WV, O_RANKF, O_LEARNK, O_LEX,
-    O_TOPICS, O_OUTF
+    O_TOPICS, O_OUTF, O_COMPAT
 };
 
 #define F(f) offsetof(args, f)
 static const qk_cli_opt value_opts[] = {
     {'m', "--method", 'e', F(o.method), qk_crowd_method_table, 0, 0, 0},
+    {O_COMPAT, "--compat", 'e', F(o.compat), qk_agg_compat_table, 0, 0, 0},
     {O_DUP, "--duplicates", 'e', F(ro.duplicates), qk_agg_duplicates_table, 0, 0, 0},
     {O_LAYOUT, "--layout", 'e', F(ro.layout), qk_agg_layout_table, 0, 0, 0},
     {O_STOP, "--stop", 'e', F(o.stop), qk_agg_stop_table, 0, 0, 0},
@@ -325,6 +337,7 @@ static int parse_args(int argc, char **argv, args *a)
                                        {"max-iter", 1, 0, O_MAXIT},
                                        {"tol", 1, 0, O_TOL},
                                        {"stop", 1, 0, O_STOP},
+                                       {"compat", 1, 0, O_COMPAT},
                                        {"smoothing", 1, 0, O_SMOOTH},
                                        {"ties", 1, 0, O_TIES},
                                        {"restarts", 1, 0, O_RESTARTS},
@@ -358,6 +371,7 @@ static int parse_args(int argc, char **argv, args *a)
         if ((rc = qk_cli_set(CMD, value_opts, ch, s, a)) >= 0) {
             if (rc)
                 return rc;
+            a->seed_set |= ch == O_SEED;
             continue;
         }
         switch (ch) {
@@ -402,8 +416,10 @@ static int parse_args(int argc, char **argv, args *a)
                                  "'-' (standard output)");
     if (a->gold_weights && (!a->gold || a->o.method != QK_CROWD_MV))
         return qk_cli_usage(CMD, "--gold-weights needs --gold and --method mv");
-    if ((a->features || a->rank_features || a->gp_mean_file || a->lexical) && a->o.method != QK_CROWD_MAGP)
-        return qk_cli_usage(CMD, "--features, --rank-features, --lexical and --gp-mean need --method magp");
+    if ((a->features || a->rank_features || a->gp_mean_file || a->lexical) && a->o.method != QK_CROWD_MAGP &&
+        a->o.method != QK_CROWD_GPMV)
+        return qk_cli_usage(
+            CMD, "--features, --rank-features, --lexical and --gp-mean need --method magp or gpmv");
     if (!a->lexical != !a->topics)
         return qk_cli_usage(CMD, "--lexical INDEX and --topics FILE go together");
     if (a->rank_features && !a->nruns)
@@ -461,8 +477,9 @@ int qk_cmd_aggregate(int argc, char **argv)
     qk_crowd_result *r = NULL;
     qk_crowd_read_stats rs;
     int32_t *gold = NULL, *known = NULL;
+    qk_run **ranked = NULL;
     double *weight = NULL, *fx = NULL, *gpmean = NULL, t0, t1, t2;
-    agg_features feat = {0};
+    qk_crowd_features feat = {0};
     size_t fdim = 0;
     size_t uncovered = 0, known_unc = 0, spammers = 0;
     int rc = QK_EXIT_OK, pr;
@@ -481,9 +498,14 @@ int qk_cmd_aggregate(int argc, char **argv)
     }
     if ((rc = check_outputs(&a)) != 0)
         goto out;
+    if (a.o.compat == QK_CROWD_COMPAT_CROWDKIT) {
+        a.o.stop = QK_CROWD_STOP_CROWDKIT;
+        if (!a.seed_set)
+            a.o.seed = 0; /* crowd-kit's random_state */
+    }
     t0 = now();
     if (a.features) {
-        if (agg_features_read(a.features, &feat, &err) != QK_OK) {
+        if (qk_crowd_features_read(a.features, &feat, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
@@ -526,20 +548,34 @@ int qk_cmd_aggregate(int argc, char **argv)
     }
     if (a.known)
         a.o.gold = known;
+    if (a.nruns && qk_cli_read_runs((const char *const *)a.runs, a.nruns, QK_CLI_NAME_BASE, &ranked, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
     if (a.features || a.rank_features || a.gp_mean_file || a.lexical) {
         size_t missing = 0;
-        if (a.features && agg_features_for_tasks(&feat, L, &fx, &missing, &err) != QK_OK) {
+        if (a.features && qk_crowd_features_for_tasks(&feat, L, &fx, &missing, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
         fdim = a.features ? feat.dim : 0;
-        if (a.rank_features && agg_rank_features(a.runs, a.nruns, L, &fx, &fdim, &err) != QK_OK) {
+        if (a.rank_features &&
+            qk_crowd_rank_features((const qk_run *const *)ranked, a.nruns, L, &fx, &fdim, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
         if (a.lexical) {
             size_t unmatched = 0;
-            if (agg_lexical_features(a.lexical, a.topics, L, &fx, &fdim, &unmatched, &err) != QK_OK) {
+            qk_index *ix = NULL;
+            qk_topics *tp = NULL;
+            qk_status lst = qk_index_open(a.lexical, &ix, &err);
+            if (lst == QK_OK)
+                lst = qk_topics_read(a.topics, NULL, &tp, &err);
+            if (lst == QK_OK)
+                lst = qk_crowd_lexical_features(ix, tp, L, &fx, &fdim, &unmatched, &err);
+            qk_topics_free(tp);
+            qk_index_close(ix);
+            if (lst != QK_OK) {
                 rc = qk_cli_fail(CMD, &err);
                 goto out;
             }
@@ -555,13 +591,13 @@ int qk_cmd_aggregate(int argc, char **argv)
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
-        agg_zscore(fx, nt, fdim, 0);
+        qk_crowd_zscore(fx, nt, fdim, 0);
         a.o.features = fdim ? fx : NULL;
         a.o.n_features = fdim;
         if (a.gp_mean_file) {
-            agg_features mf;
+            qk_crowd_features mf;
             size_t miss2;
-            if (agg_features_read(a.gp_mean_file, &mf, &err) != QK_OK) {
+            if (qk_crowd_features_read(a.gp_mean_file, &mf, &err) != QK_OK) {
                 rc = qk_cli_fail(CMD, &err);
                 goto out;
             }
@@ -573,7 +609,7 @@ int qk_cmd_aggregate(int argc, char **argv)
                     gpmean[t] = mf.x[i * mf.dim];
             }
             (void)miss2;
-            agg_features_free(&mf);
+            qk_crowd_features_free(&mf);
             a.o.gp_mean = gpmean;
         }
     }
@@ -638,11 +674,14 @@ int qk_cmd_aggregate(int argc, char **argv)
         put_num(&s, "accuracy", sc.accuracy);
         put_num(&s, "precision", sc.precision);
         put_num(&s, "recall", sc.recall);
+        put_num(&s, "tnr", sc.tnr);
         put_num(&s, "f1", sc.f1);
         put_num(&s, "auc", sc.auc);
         if (a.nruns) {
             double tau, *mc = calloc(a.nruns, sizeof *mc), *mg = calloc(a.nruns, sizeof *mg);
-            if (!mc || !mg || agg_run_tau(a.runs, a.nruns, L, r, gold, &tau, mc, mg, &err) != QK_OK) {
+            if (!mc || !mg ||
+                qk_sim_crowd_tau(L, r, gold, (const qk_run *const *)ranked, a.nruns, &tau, mc, mg, &err) !=
+                    QK_OK) {
                 free(mc);
                 free(mg);
                 rc = mc && mg ? qk_cli_fail(CMD, &err) : (qk_cli_errorf(CMD, "out of memory"), QK_EXIT_IO);
@@ -679,8 +718,9 @@ out:
     free(weight);
     free(fx);
     free(gpmean);
+    qk_cli_free_runs(ranked, a.nruns);
     free(a.runs);
-    agg_features_free(&feat);
+    qk_crowd_features_free(&feat);
     qk_crowd_result_free(r);
     qk_crowd_labels_free(L);
     return rc;

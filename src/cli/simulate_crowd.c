@@ -11,6 +11,7 @@
 #include "cli_tables.h"
 #include "cli_util.h"
 #include "qrelkit/crowd.h"
+#include "qrelkit/sim.h"
 #include "simulate_modes.h"
 
 const char qk_help_simulate_crowd[] =

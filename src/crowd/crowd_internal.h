@@ -52,6 +52,14 @@ double qk_crowd_softmax(double *q, size_t k, double add);
 
 qk_status qk_crowd_run_magp(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
                             qk_error *err);
+/* MAGP's variational GP fit; with mv (per task 0/1, or UINT32_MAX for no
+ * label) one noiseless label per task instead of the crowd's (GPMV). */
+qk_status qk_crowd_magp_fit(const qk_crowd_labels *L, const qk_crowd_opts *o, const uint32_t *mv,
+                            qk_crowd_result *r, qk_error *err);
+qk_status qk_crowd_run_gpmv(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                            qk_error *err);
+qk_status qk_crowd_run_lk(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                          qk_error *err);
 
 /* Majority-vote fractions into r->post (tasks without labels: uniform). */
 void qk_crowd_vote_fractions(const qk_crowd_labels *L, const double *weight, double *post);

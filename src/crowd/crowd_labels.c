@@ -127,6 +127,31 @@ qk_status qk_crowd_labels_add_task(qk_crowd_labels *L, const char *task, uint32_
     return QK_OK;
 }
 
+qk_status qk_crowd_labels_add_worker(qk_crowd_labels *L, const char *worker, uint32_t *id, qk_error *err)
+{
+    uint32_t w;
+    if (L->finished)
+        return qk_error_set(err, QK_EUSAGE, "labels were already finished; cannot add workers");
+    if (qk_strpool_intern(L->workers, worker, strlen(worker), &w) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (id)
+        *id = w;
+    return QK_OK;
+}
+
+qk_status qk_crowd_labels_add_by_id(qk_crowd_labels *L, uint32_t task, uint32_t worker, uint32_t cls,
+                                    qk_error *err)
+{
+    if (L->finished)
+        return qk_error_set(err, QK_EUSAGE, "labels were already finished; cannot add more");
+    if (!L->declared || task >= qk_strpool_count(L->tasks) || worker >= qk_strpool_count(L->workers) ||
+        cls >= qk_strpool_count(L->classes))
+        return qk_error_set(err, QK_EUSAGE,
+                            "label (%u, %u, %u) refers to an undeclared task, worker or class",
+                            (unsigned)task, (unsigned)worker, (unsigned)cls);
+    return qk_crowd_labels_add_ids(L, task, worker, cls, 0, err);
+}
+
 /* Class order when none was declared: numeric when every class is an integer
  * (so grades 0 < 1 < 2 < 10), bytewise otherwise (crowd-kit's sorted order). */
 static const qk_strpool *sort_pool;

@@ -14,7 +14,11 @@
  * log-priors over all log s with L-BFGS (NLopt). Kernel hyper-parameters are
  * fixed by the options (see doc/qrelkit-aggregate.md). The prediction is
  * P(relevant) = Phi(m_i / sqrt(1 + v_i)); a task without labels gets it
- * through its covariance with labelled tasks of the same block. */
+ * through its covariance with labelled tasks of the same block.
+ *
+ * GPMV (Li's baseline, spec 003b A5.3) runs the same machinery on one label
+ * per task, its majority vote, with no noise at all: P(y = 1 | f_i) =
+ * Phi(f_i), a plain GP classifier (qk_crowd_magp_fit with mv set). */
 #include "crowd/crowd_internal.h"
 #include "learn/learn_gp.h"
 
@@ -36,6 +40,7 @@ typedef struct {
     double **K;                  /* per block, column-major */
     double *alpha, *lam, *m, *v; /* by task id */
     const double *mu0;
+    const uint32_t *mv; /* GPMV: per task its one label (0/1), or UINT32_MAX: none */
     double *sn; /* nt task noises then nw worker noises */
     double t[GH], w[GH];
     double *work, *bm, *bv, *ba, *bl, *bmu, *gm, *gv;
@@ -149,8 +154,11 @@ static double task_terms(const magp *g, size_t t, double m, double v, double *dm
 {
     const qk_crowd_labels *L = g->L;
     double e = 0, gm = 0, gv = 0, sd = sqrt(2 * v);
-    for (size_t i = L->off[t]; i < L->off[t + 1]; i++) {
-        double s = L->gc[i] ? 1.0 : -1.0, c = sqrt(1 + g->sn[t] + g->sn[g->nt + L->gw[i]]);
+    /* GPMV: one noiseless label (the loop below runs once, or not at all). */
+    size_t b = g->mv ? 0 : L->off[t], end = g->mv ? g->mv[t] != UINT32_MAX : L->off[t + 1];
+    for (size_t i = b; i < end; i++) {
+        double s = (g->mv ? g->mv[t] : L->gc[i]) ? 1.0 : -1.0,
+               c = g->mv ? 1.0 : sqrt(1 + g->sn[t] + g->sn[g->nt + L->gw[i]]);
         for (int h = 0; h < GH; h++) {
             double r, z = s * (m + sd * g->t[h]) / c;
             e += g->w[h] * qk_gp_log_ncdf_mills(z, &r);
@@ -380,16 +388,17 @@ static void free_magp(magp *g)
     free(g->bm);
 }
 
-qk_status qk_crowd_run_magp(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
-                            qk_error *err)
+qk_status qk_crowd_magp_fit(const qk_crowd_labels *L, const qk_crowd_opts *o, const uint32_t *mv,
+                            qk_crowd_result *r, qk_error *err)
 {
     magp g;
     qk_status st;
     double prev = -INFINITY, elbo = 0;
     memset(&g, 0, sizeof g);
-    g.L = L, g.o = o, g.nt = r->n_tasks, g.nw = r->n_workers, g.mu0 = o->gp_mean;
+    g.L = L, g.o = o, g.nt = r->n_tasks, g.nw = r->n_workers, g.mu0 = o->gp_mean, g.mv = mv;
     if (r->n_classes != 2)
-        return qk_error_set(err, QK_EINPUT, "MAGP needs binary labels, found %zu classes", r->n_classes);
+        return qk_error_set(err, QK_EINPUT, "%s needs binary labels, found %zu classes", mv ? "GPMV" : "MAGP",
+                            r->n_classes);
     if ((st = qk_gp_hermite(GH, g.t, g.w)) != QK_OK)
         return qk_error_set(err, st, "Gauss-Hermite rule failed");
     g.hyp[0] = o->kernel_variance, g.hyp[1] = o->lengthscale, g.hyp[2] = o->topic_variance,
@@ -426,11 +435,11 @@ qk_status qk_crowd_run_magp(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
         goto out;
     for (int it = 0; it < iters; it++) {
         double obj = 0;
-        if ((st = mstep(&g, err)) != QK_OK || (st = mstep_kernel(&g, err)) != QK_OK ||
+        if ((!mv && (st = mstep(&g, err)) != QK_OK) || (st = mstep_kernel(&g, err)) != QK_OK ||
             (st = estep(&g, &elbo, err)) != QK_OK)
             goto out;
         obj = elbo;
-        for (size_t i = 0; i < g.nt + g.nw; i++)
+        for (size_t i = 0; i < g.nt + g.nw && !mv; i++)
             obj -= g.sn[i];
         for (int i = 0; i < 4; i++)
             obj -= g.hyp_free[i] ? g.hyp[i] : 0;
@@ -443,13 +452,15 @@ qk_status qk_crowd_run_magp(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
         prev = obj;
     }
     r->loglik = elbo;
-    r->ability = malloc((g.nw + 1) * sizeof *r->ability);
-    if (!r->ability) {
-        st = qk_error_set(err, QK_ENOMEM, "out of memory");
-        goto out;
+    if (!mv) { /* GPMV models neither workers nor task difficulty */
+        r->ability = malloc((g.nw + 1) * sizeof *r->ability);
+        if (!r->ability) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+        memcpy(r->ability, g.sn + g.nt, g.nw * sizeof *g.sn);
+        memcpy(r->difficulty, g.sn, g.nt * sizeof *g.sn);
     }
-    memcpy(r->ability, g.sn + g.nt, g.nw * sizeof *g.sn);
-    memcpy(r->difficulty, g.sn, g.nt * sizeof *g.sn);
     r->prior[0] = r->prior[1] = 0;
     for (size_t t = 0; t < g.nt; t++) {
         double p = 0.5 * erfc(-g.m[t] / sqrt(1 + g.v[t]) / M_SQRT2);
@@ -460,4 +471,10 @@ qk_status qk_crowd_run_magp(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
 out:
     free_magp(&g);
     return st;
+}
+
+qk_status qk_crowd_run_magp(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                            qk_error *err)
+{
+    return qk_crowd_magp_fit(L, o, NULL, r, err);
 }

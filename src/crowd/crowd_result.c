@@ -1,54 +1,12 @@
-/* Aggregation entry point, the result object, majority vote, the finishing
- * step every method shares (hard labels, worker reports) and gold scoring. */
+/* The result object and the helpers every method shares (vote fractions,
+ * softmax, gold clamping, the finishing step: hard labels, worker reports),
+ * gold weights and gold scoring. Nothing here calls a method: the methods
+ * build on this file, and crowd_aggregate.c on both. */
 #include "crowd/crowd_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-void qk_crowd_opts_init(qk_crowd_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->method = QK_CROWD_DS;
-    o->max_iter = 100;
-    o->tol = 1e-7;
-    o->seed = 42;
-    o->restarts = 10;
-    o->spam_threshold = 0.1;
-    o->kernel_variance = 1;
-    o->lengthscale = 1;
-    o->topic_variance = 1;
-    o->white_variance = 1;
-    o->learn_kernel = 0;
-    o->block_by_topic = 1;
-    o->noise_init = 0.1;
-}
-
-/* --method's words: one row per aggregation model (its file is crowd_<name>.c). */
-const qk_enum qk_crowd_method_table[] = {
-    {"mv", QK_CROWD_MV, "majority vote (optionally weighted per worker)"},
-    {"ds", QK_CROWD_DS, "Dawid & Skene: full confusion matrices, EM"},
-    {"onecoin", QK_CROWD_ONECOIN, "Dawid & Skene with one accuracy per worker"},
-    {"glad", QK_CROWD_GLAD, "GLAD: worker ability times task ease"},
-    {"mace", QK_CROWD_MACE, "MACE: workers who sometimes spam"},
-    {"magp", QK_CROWD_MAGP, "GP classifier with annotator and task noise"},
-    {NULL, 0, NULL},
-};
-
-int qk_crowd_method_parse(const char *name, qk_crowd_method *out)
-{
-    const qk_enum *e = qk_enum_find(qk_crowd_method_table, name);
-    if (!e)
-        return -1;
-    *out = (qk_crowd_method)e->value;
-    return 0;
-}
-
-const char *qk_crowd_method_name(qk_crowd_method m)
-{
-    const qk_enum *e = qk_enum_by_value(qk_crowd_method_table, (int)m);
-    return e ? e->name : "?";
-}
 
 void qk_crowd_result_free(qk_crowd_result *r)
 {
@@ -150,21 +108,6 @@ void qk_crowd_clamp_gold(const qk_crowd_opts *o, qk_crowd_result *r)
                 r->post[t * r->n_classes + c] = c == (size_t)o->gold[t] ? 1.0 : 0.0;
 }
 
-qk_status qk_crowd_run_mv(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r, qk_error *err)
-{
-    size_t nt = r->n_tasks, k = r->n_classes;
-    qk_crowd_vote_fractions(L, o->worker_weight, r->post);
-    qk_crowd_clamp_gold(o, r);
-    for (size_t c = 0; c < k; c++) {
-        qk_ksum s = {0, 0};
-        for (size_t t = 0; t < nt; t++)
-            qk_ksum_add(&s, r->post[t * k + c]);
-        r->prior[c] = nt ? qk_ksum_value(&s) / (double)nt : 1.0 / (double)k;
-    }
-    r->converged = 1;
-    return QK_OK;
-}
-
 /* Argmax with the tie rule; "tied" means equal up to a relative 1e-12, so
  * that rounding in an otherwise exact tie (2 of 4 votes) does not decide. */
 static uint32_t pick(const double *q, size_t k, qk_crowd_tie tie, qk_rng *rng, int *tied)
@@ -244,40 +187,6 @@ void qk_crowd_finish_result(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
     }
 }
 
-qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result **out,
-                             qk_error *err)
-{
-    qk_crowd_result *r = NULL;
-    qk_status st;
-    *out = NULL;
-    if (!L->finished)
-        return qk_error_set(err, QK_EUSAGE, "labels must be finished before aggregating");
-    if (L->nclasses == 0)
-        return qk_error_set(err, QK_EINPUT, "no labels to aggregate");
-    if (o->max_iter < 0)
-        return qk_error_set(err, QK_EUSAGE, "the iteration limit must not be negative");
-    st = qk_crowd_result_alloc(L, 1, o->method == QK_CROWD_GLAD || o->method == QK_CROWD_MAGP, o->max_iter,
-                               &r, err);
-    if (st != QK_OK)
-        return st;
-    switch (o->method) {
-    case QK_CROWD_MV: st = qk_crowd_run_mv(L, o, r, err); break;
-    case QK_CROWD_DS:
-    case QK_CROWD_ONECOIN: st = qk_crowd_run_ds(L, o, r, err); break;
-    case QK_CROWD_GLAD: st = qk_crowd_run_glad(L, o, r, err); break;
-    case QK_CROWD_MACE: st = qk_crowd_run_mace(L, o, r, err); break;
-    case QK_CROWD_MAGP: st = qk_crowd_run_magp(L, o, r, err); break;
-    default: st = qk_error_set(err, QK_EUSAGE, "unknown aggregation method %d", (int)o->method);
-    }
-    if (st != QK_OK) {
-        qk_crowd_result_free(r);
-        return st;
-    }
-    qk_crowd_finish_result(L, o, r);
-    *out = r;
-    return QK_OK;
-}
-
 qk_status qk_crowd_gold_weights(const qk_crowd_labels *L, const int32_t *gold, double *weight, qk_error *err)
 {
     size_t nt = qk_crowd_num_tasks(L), nw = qk_crowd_num_workers(L), k = L->nclasses;
@@ -319,7 +228,7 @@ static int cmp_score(const void *a, const void *b)
 qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, size_t positive,
                               qk_crowd_score *out, qk_error *err)
 {
-    size_t k = r->n_classes, tp = 0, fp = 0, fn = 0, m = 0;
+    size_t k = r->n_classes, tp = 0, fp = 0, fn = 0, tn = 0, m = 0;
     double *sc = malloc((r->n_tasks + 1) * 2 * sizeof *sc);
     memset(out, 0, sizeof *out);
     if (!sc)
@@ -330,7 +239,7 @@ qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, siz
         int g = gold[t] == (int32_t)positive, p = r->label[t] == positive;
         out->n++;
         out->correct += r->label[t] == (uint32_t)gold[t];
-        tp += g && p, fp += !g && p, fn += g && !p;
+        tp += g && p, fp += !g && p, fn += g && !p, tn += !g && !p;
         sc[2 * m] = positive < k ? r->post[t * k + positive] : 0;
         sc[2 * m + 1] = g;
         m++;
@@ -338,6 +247,7 @@ qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, siz
     out->accuracy = out->n ? (double)out->correct / (double)out->n : NAN;
     out->precision = tp + fp ? (double)tp / (double)(tp + fp) : 0;
     out->recall = tp + fn ? (double)tp / (double)(tp + fn) : 0;
+    out->tnr = tn + fp ? (double)tn / (double)(tn + fp) : NAN;
     out->f1 = out->precision + out->recall > 0
                   ? 2 * out->precision * out->recall / (out->precision + out->recall)
                   : 0;

@@ -2,6 +2,7 @@
  * Each file goes to PATH.tmp.PID first and is renamed when complete, so a
  * failed run never leaves a half-written file ('-' writes standard output). */
 #include "crowd/crowd_internal.h"
+#include "qrelkit/io.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -77,23 +78,69 @@ static void split_task(const char *task, const char **doc, int *tlen)
     *doc = task;
 }
 
+/* Relevance grades are written as they are when every class name is an
+ * integer; other class names become their position in the class order. */
+static int numeric_classes(const qk_crowd_labels *L)
+{
+    for (size_t c = 0; c < qk_crowd_num_classes(L); c++) {
+        const char *n = qk_crowd_class_name(L, c);
+        long v;
+        if (qk_parse_long(n, strlen(n), &v) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+qk_status qk_crowd_class_qrels(const qk_crowd_labels *L, const int32_t *cls, qk_qrels **out, qk_error *err)
+{
+    qk_qrels *b = NULL;
+    int numeric = numeric_classes(L);
+    char *qid = NULL;
+    size_t cap = 0;
+    qk_status st = qk_qrels_new(QK_REL_QRELS, &b, err);
+    *out = NULL;
+    for (size_t t = 0; t < qk_crowd_num_tasks(L) && st == QK_OK; t++) {
+        const char *doc, *name = qk_crowd_task_name(L, t);
+        long rel;
+        int tl;
+        if (cls[t] < 0)
+            continue;
+        split_task(name, &doc, &tl);
+        if (qk_grow((void **)&qid, &cap, (size_t)tl + 1, 1) != QK_OK) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            break;
+        }
+        memcpy(qid, name, (size_t)tl);
+        qid[tl] = '\0';
+        rel = cls[t];
+        if (numeric) {
+            const char *cn = qk_crowd_class_name(L, (size_t)cls[t]);
+            qk_parse_long(cn, strlen(cn), &rel);
+        }
+        st = qk_qrels_add(b, qid, NULL, doc, rel, err);
+    }
+    /* The file writer's qrels are read back keeping the first judgment. */
+    if (st == QK_OK)
+        st = qk_qrels_finish(b, QK_DEDUP_FIRST, err);
+    if (st == QK_OK && qk_qrels_num_judgments(b) == 0)
+        st = qk_error_set(err, QK_EINPUT, "no task has a class: the qrels would be empty");
+    free(qid);
+    if (st != QK_OK) {
+        qk_qrels_free(b);
+        return st;
+    }
+    *out = b;
+    return QK_OK;
+}
+
 qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, const char *path,
                                      qk_error *err)
 {
     out_file o;
     qk_status st = open_out(&o, path, err);
-    int numeric = 1;
-    size_t k = qk_crowd_num_classes(L);
+    int numeric = numeric_classes(L);
     if (st != QK_OK)
         return st;
-    /* Relevance grades are written as they are when they are integers;
-     * other class names become their position in the class order. */
-    for (size_t c = 0; c < k; c++) {
-        const char *n = qk_crowd_class_name(L, c);
-        long v;
-        if (qk_parse_long(n, strlen(n), &v) != 0)
-            numeric = 0;
-    }
     for (size_t t = 0; t < qk_crowd_num_tasks(L); t++) {
         const char *doc;
         int tl;

@@ -167,14 +167,14 @@ static void accumulate(qk_searcher *s, const qk_search_opts *o, const qk_wterm *
     for (size_t i = 0; i < nq; i++) {
         uint32_t tid = q[i].tid, doc, tf;
         double w = q[i].w, df = ix->df[tid], p = (double)ix->cf[tid] / C;
-        double idf = log(1 + (N - df + 0.5) / (df + 0.5));
+        double idf = qk_bm25_idf(N, df);
         qk_postings it;
         int r;
         qk_index_postings(ix, tid, &it);
         while ((r = qk_postings_next(&it, &doc, &tf)) == 1) {
             double len = ix->doclen[doc], x;
             if (o->model == QK_MODEL_BM25)
-                x = idf * tf * (o->k1 + 1) / (tf + o->k1 * (1 - o->b + o->b * len / ix->avg_doclen));
+                x = qk_bm25_weight(idf, tf, len, ix->avg_doclen, o->k1, o->b);
             else if (o->model == QK_MODEL_QL_DIR)
                 x = log(1 + tf / (o->mu * p));
             else

@@ -2,12 +2,14 @@
 # qrelkit aggregate against crowd-kit 1.4.1's reference outputs in
 # ../shared/data/crowd (REFERENCE.md). Two checks per dataset and method:
 #  1. accuracy vs gold within 0.5 percentage points of reference_accuracy.tsv;
-#  2. for MV, DS and one-coin (deterministic, same schedule): the predicted
-#     label of every task equals the reference file's.
-# MACE on adultcontent2 and trec2011-vuurens is checked against the figures of
-# doc/examples/crowd-mace-alignment-check.py instead: crowd-kit 1.4.1 pairs
-# each worker's strategy with the wrong worker there (doc/qrelkit-aggregate.md,
-# "Differences from crowd-kit").
+#  2. for MV, DS, one-coin (deterministic, same schedule) and MACE under
+#     --compat crowdkit (same starting point, same strategy indexing): the
+#     predicted label of every task equals the reference file's.
+# Plain MACE on adultcontent2 and trec2011-vuurens is checked against the
+# figures of doc/examples/crowd-mace-alignment-check.py instead: crowd-kit
+# 1.4.1 pairs each worker's strategy with the wrong worker there
+# (doc/qrelkit-aggregate.md, "Differences from crowd-kit"); --compat crowdkit
+# reproduces that, and its likelihood is lower (crowd_mace_loglik.sh).
 set -u
 . "$(dirname "$0")/common.bash"
 need_shared
@@ -27,6 +29,7 @@ methods=(
   "OneCoinDawidSkene_fixed100:-m onecoin --tol -1 --max-iter 100"
   "GLAD:-m glad --tol 1e-5"
   "MACE:-m mace"
+  "MACE:-m mace --compat crowdkit"
 )
 for d in toy-ysda toy-simple trec2011 trec2011-vuurens adultcontent2 hitspam-crowdflower; do
   [ -d "$D/$d" ] || continue
@@ -39,17 +42,18 @@ for d in toy-ysda toy-simple trec2011 trec2011-vuurens adultcontent2 hitspam-cro
       echo "FAIL $d $ref: exit $?"; cat "$tmp/err"; fail=1; continue; }
     got=$(awk -F'\t' '$1=="correct"{print $2}' "$tmp/s.tsv")
     n=$(awk -F'\t' '$1=="gold_tasks"{print $2}' "$tmp/s.tsv")
-    case "$ref:$d" in
-      MACE:adultcontent2) want=260 ;;     # aligned MACE, independent Python check
-      MACE:trec2011-vuurens) want=193 ;;
+    case "$ref:$d:$opts" in
+      *compat*) ;;
+      MACE:adultcontent2:*) want=260 ;;     # aligned MACE, independent Python check
+      MACE:trec2011-vuurens:*) want=193 ;;
     esac
     if awk -v g="$got" -v w="$want" -v n="$n" 'BEGIN{exit !(n>0 && (g-w)/n <= 0.005 && (w-g)/n <= 0.005)}'; then
-      echo "ok   $d $ref: $got/$n (reference $want)"
+      echo "ok   $d $ref ($opts): $got/$n (reference $want)"
     else
-      echo "FAIL $d $ref: $got/$n, reference $want"; fail=1
+      echo "FAIL $d $ref ($opts): $got/$n, reference $want"; fail=1
     fi
-    case $ref in
-      MajorityVote|DawidSkene*|OneCoin*)
+    case $ref:$opts in
+      MajorityVote:*|DawidSkene*|OneCoin*|MACE:*compat*)
         diff=$(awk -F'\t' 'NR==FNR{if(FNR>1)r[$1]=$2;next} FNR>1{n++; if(r[$1]!=$2)x++} END{print x+0}' \
                "$D/$d/reference/$ref.tsv" "$tmp/p.tsv")
         if [ "$diff" != 0 ]; then echo "FAIL $d $ref: $diff task labels differ from the reference"; fail=1; fi ;;

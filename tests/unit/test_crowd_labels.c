@@ -207,6 +207,57 @@ static void test_score(void **state)
     assert_true(fabs(s.auc - 0.75) < 1e-12);
 }
 
+/* The by-id fast path: ids from add_task / add_worker and the declared
+ * classes; anything out of range, or classes not declared, is a usage error. */
+static void test_add_by_id(void **state)
+{
+    static const char *const cls[2] = {"no", "yes"};
+    qk_crowd_labels *L = qk_crowd_labels_new(), *U = qk_crowd_labels_new();
+    uint32_t t, w, w2;
+    const size_t *off;
+    const uint32_t *gw, *gc;
+    (void)state;
+    assert_int_equal(qk_crowd_labels_add_task(U, "t", &t, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_worker(U, "w", &w, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_by_id(U, t, w, 0, NULL), QK_EUSAGE); /* no classes */
+    assert_int_equal(qk_crowd_labels_set_classes(L, cls, 2, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_task(L, "t", &t, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_worker(L, "w", &w, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_worker(L, "v", &w2, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_by_id(L, t, w2, 1, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_by_id(L, t, w, 0, NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_add_by_id(L, t + 1, w, 0, NULL), QK_EUSAGE);
+    assert_int_equal(qk_crowd_labels_add_by_id(L, t, w2 + 1, 0, NULL), QK_EUSAGE);
+    assert_int_equal(qk_crowd_labels_add_by_id(L, t, w, 2, NULL), QK_EUSAGE);
+    assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
+    assert_int_equal(qk_crowd_num_labels(L), 2);
+    assert_int_equal(qk_crowd_num_workers(L), 2);
+    qk_crowd_csr(L, &off, &gw, &gc);
+    assert_string_equal(qk_crowd_worker_name(L, gw[0]), "v");
+    assert_string_equal(qk_crowd_class_name(L, gc[0]), "yes");
+    assert_string_equal(qk_crowd_worker_name(L, gw[1]), "w");
+    assert_string_equal(qk_crowd_class_name(L, gc[1]), "no");
+    qk_crowd_labels_free(L);
+    qk_crowd_labels_free(U);
+}
+
+/* True-negative rate on 5 tasks, gold 1 1 0 0 0, predicted 1 0 0 0 1: of the
+ * three gold negatives two are labelled 0, TNR 2/3 (recall 1/2). A gold
+ * without negatives has no TNR (NaN). */
+static void test_score_tnr(void **state)
+{
+    double post[10] = {.1, .9, .6, .4, .8, .2, .7, .3, .4, .6};
+    uint32_t label[5] = {1, 0, 0, 0, 1};
+    int32_t gold[5] = {1, 1, 0, 0, 0}, allpos[5] = {1, 1, -1, -1, -1};
+    qk_crowd_result r = {.n_tasks = 5, .n_classes = 2, .post = post, .label = label};
+    qk_crowd_score s;
+    (void)state;
+    assert_int_equal(qk_crowd_score_gold(&r, gold, 1, &s, NULL), QK_OK);
+    assert_true(fabs(s.tnr - 2.0 / 3.0) < 1e-12 && fabs(s.recall - 0.5) < 1e-12);
+    assert_int_equal(qk_crowd_score_gold(&r, allpos, 1, &s, NULL), QK_OK);
+    assert_true(isnan(s.tnr));
+}
+
 /* Gold weights: w1 right on both gold tasks, w2 wrong on both. Mean gold
  * accuracy 0.5, so a(w1) = (2 + 2·0.5)/(2 + 2) = 0.75 and a(w2) = 0.25;
  * weights ±log 3. On t3 (w1 no, w2 yes) the weighted votes give
@@ -246,6 +297,8 @@ int main(void)
         cmocka_unit_test(test_unknown_label), cmocka_unit_test(test_bad_fields),
         cmocka_unit_test(test_duplicates),    cmocka_unit_test(test_sparse_workers_and_tasks),
         cmocka_unit_test(test_layouts),       cmocka_unit_test(test_score),
+        cmocka_unit_test(test_score_tnr),
+        cmocka_unit_test(test_add_by_id),
         cmocka_unit_test(test_gold_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,4 @@
-/* Simulated crowds (src/crowd/crowd_sim.c) and spammer flags. The truth is
+/* Simulated crowds (src/sim/crowd_sim.c) and spammer flags. The truth is
  * the simulator's own parameters: labels per task as asked, distinct workers
  * per task, Beta(7, 3) accuracies averaging 0.7, the share of correct labels
  * of honest workers near their accuracy, and DS flagging the workers that
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "qrelkit/crowd.h"
+#include "qrelkit/sim.h"
 
 static void test_shape_and_accuracy(void **state)
 {

@@ -301,6 +301,63 @@ static void test_format_parse_and_write(void **state)
     qk_qrels_free(q);
 }
 
+/* Judgments built in memory: added out of order they come back sorted by
+ * topic (strcmp: "10" < "9") and docno, counted, findable; a repeated
+ * (topic, docno) is an error unless dedup keeps the first; an empty set
+ * finishes as no topics; adding after finishing is refused. */
+static qk_qrels *built(const char *const *rows, size_t n, qk_dedup dedup, qk_status want)
+{
+    qk_qrels *q = NULL;
+    assert_int_equal(qk_qrels_new(QK_REL_QRELS, &q, NULL), QK_OK);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(qk_qrels_add(q, rows[3 * i], NULL, rows[3 * i + 1], atol(rows[3 * i + 2]), NULL), QK_OK);
+    assert_int_equal(qk_qrels_finish(q, dedup, NULL), want);
+    return q;
+}
+
+static void test_builder(void **state)
+{
+    static const char *const three[] = {"9", "d2", "1", "10", "d1", "0", "9", "d1", "2"};
+    static const char *const twice[] = {"1", "x", "1", "1", "x", "0"};
+    qk_qrels *q;
+    const qk_judgment *j;
+    size_t n, t;
+    uint32_t d;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f;
+    (void)state;
+    q = built(three, 3, QK_DEDUP_ERROR, QK_OK);
+    assert_int_equal(qk_qrels_num_topics(q), 2);
+    assert_string_equal(qk_qrels_topic(q, 0), "10");
+    assert_string_equal(qk_qrels_topic(q, 1), "9");
+    assert_int_equal(qk_qrels_num_judgments(q), 3);
+    assert_int_equal(qk_qrels_count_positive(q), 2);
+    assert_true(qk_qrels_find_topic(q, "9", 1, &t));
+    j = qk_qrels_judgments(q, t, &n);
+    assert_int_equal(n, 2);
+    assert_string_equal(qk_qrels_docno(q, j[0].doc), "d1");
+    assert_true(j[0].rel == 2 && j[1].rel == 1);
+    assert_true(qk_qrels_find_doc(q, t, "d2", 2, &d));
+    assert_true(qk_qrels_get(q, t, 0, d)->rel == 1);
+    f = open_memstream(&text, &len);
+    assert_int_equal(qk_qrels_write(q, f, NULL), QK_OK);
+    fclose(f);
+    assert_string_equal(text, "10 0 d1 0\n9 0 d1 2\n9 0 d2 1\n");
+    free(text);
+    assert_int_equal(qk_qrels_add(q, "1", NULL, "z", 1, NULL), QK_EUSAGE);
+    qk_qrels_free(q);
+    qk_qrels_free(built(twice, 2, QK_DEDUP_ERROR, QK_EINPUT));
+    q = built(twice, 2, QK_DEDUP_FIRST, QK_OK);
+    assert_int_equal(qk_qrels_num_judgments(q), 1);
+    assert_int_equal(qk_qrels_count_positive(q), 1);
+    qk_qrels_free(q);
+    q = built(NULL, 0, QK_DEDUP_ERROR, QK_OK);
+    assert_int_equal(qk_qrels_num_topics(q), 0);
+    qk_qrels_free(q);
+    qk_qrels_free(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,7 +365,7 @@ int main(void)
         cmocka_unit_test(test_qrels_jg),       cmocka_unit_test(test_prefs),
         cmocka_unit_test(test_qrels_prefs),    cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_errors),         cmocka_unit_test(test_binary_and_missing),
-        cmocka_unit_test(test_format_parse_and_write),
+        cmocka_unit_test(test_format_parse_and_write), cmocka_unit_test(test_builder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,6 +45,11 @@ row "magp (no features)" -m magp
 row "magp + lexical" -m magp --lexical "$work/npl.idx" --topics "$data/query-text.trec"
 row "magp + lexical + ranks" -m magp --lexical "$work/npl.idx" --topics "$data/query-text.trec" \
     --run "$work/bm25.run" --run "$work/qld.run" --rank-features
+row "gpmv (no features)" -m gpmv
+row "gpmv + lexical" -m gpmv --lexical "$work/npl.idx" --topics "$data/query-text.trec"
+row "gpmv + lexical + ranks" -m gpmv --lexical "$work/npl.idx" --topics "$data/query-text.trec" \
+    --run "$work/bm25.run" --run "$work/qld.run" --rank-features
+row lk -m lk
 row "magp, learnt kernel" -m magp --learn-kernel
 row "magp + lexical, learnt kernel" -m magp --learn-kernel --lexical "$work/npl.idx" --topics "$data/query-text.trec"
 row "magp + lexical + ranks, learnt kernel" -m magp --learn-kernel --lexical "$work/npl.idx" \

@@ -1,15 +1,17 @@
-/* Task features for `qrelkit aggregate --method magp`: a features file
- * (external embeddings or any numeric columns), rank features from runs, and
- * a prior-mean score file. The producers return raw values; the caller
- * z-scores the assembled matrix once. */
-#include "aggregate_features.h"
+/* Task features for MAGP and GPMV (Li 2020, sec. 4.4.4): a features file
+ * (external embeddings or any numeric columns, or a prior-mean score file),
+ * rank features from runs, and z-scoring. The producers return raw values;
+ * the caller z-scores the assembled matrix once. The lexical features are in
+ * crowd_lexical.c. */
+#include "qrelkit/crowd.h"
+#include "qrelkit/io.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void agg_features_free(agg_features *f)
+void qk_crowd_features_free(qk_crowd_features *f)
 {
     for (size_t i = 0; i < f->n; i++)
         free(f->names[i]);
@@ -22,7 +24,7 @@ void agg_features_free(agg_features *f)
  * "task v1 v2 ...". A header is a first line whose second field is not a
  * number; every row then has its number of columns (a short row would
  * otherwise shift or drop features without a word). */
-qk_status agg_features_read(const char *path, agg_features *f, qk_error *err)
+qk_status qk_crowd_features_read(const char *path, qk_crowd_features *f, qk_error *err)
 {
     qk_lines *ln = NULL;
     const char *line, *fld[4096];
@@ -84,11 +86,11 @@ qk_status agg_features_read(const char *path, agg_features *f, qk_error *err)
 out:
     qk_lines_close(ln);
     if (st != QK_OK)
-        agg_features_free(f);
+        qk_crowd_features_free(f);
     return st;
 }
 
-void agg_zscore(double *x, size_t n, size_t dim, size_t from)
+void qk_crowd_zscore(double *x, size_t n, size_t dim, size_t from)
 {
     for (size_t d = from; d < dim; d++) {
         double s = 0, s2 = 0, sd;
@@ -116,17 +118,22 @@ static int find_pair(const qk_crowd_labels *L, const char *qid, const char *doc,
 
 typedef struct {
     double score;
+    long line;
     size_t task;
 } scored;
 
-static int cmp_scored(const void *a, const void *b)
+/* Descending score, ties in file order. */
+static int cmp_scored(const void *a, const void *b, void *ctx)
 {
     const scored *x = a, *y = b;
-    return x->score > y->score ? -1 : x->score < y->score;
+    (void)ctx;
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
 }
 
-qk_status agg_rank_features(char **runs, size_t nruns, const qk_crowd_labels *L, double **x, size_t *dim,
-                            qk_error *err)
+qk_status qk_crowd_rank_features(const qk_run *const *runs, size_t nruns, const qk_crowd_labels *L, double **x,
+                                 size_t *dim, qk_error *err)
 {
     size_t nt = qk_crowd_num_tasks(L), old = *dim, nd = old + nruns;
     double *nx = malloc((nt * nd + 1) * sizeof *nx), maxrank = 1;
@@ -141,36 +148,29 @@ qk_status agg_rank_features(char **runs, size_t nruns, const qk_crowd_labels *L,
         for (size_t d = old; d < nd; d++)
             nx[t * nd + d] = -1; /* not retrieved, filled below */
     }
-    for (size_t r = 0; r < nruns && st == QK_OK; r++) {
-        qk_run_stream *rs = NULL;
-        qk_run_topic tp;
-        int seen, k;
-        if ((st = qk_run_open(runs[r], QK_RUN_GROUP_ALL, &rs, err)) != QK_OK)
-            break;
-        while ((k = qk_run_next(rs, &tp, &seen, err)) > 0) {
+    for (size_t r = 0; r < nruns && st == QK_OK; r++)
+        for (size_t k = 0; k < qk_run_num_topics(runs[r]) && st == QK_OK; k++) {
+            const qk_run_topic *tp = qk_run_topic_at(runs[r], k);
             size_t m = 0;
             /* Rank among the run's documents that are crowd tasks (renumbered
              * from 1 by descending score), as the thesis' rank features. */
-            for (size_t i = 0; i < tp.n; i++) {
+            for (size_t i = 0; i < tp->n; i++) {
                 size_t t;
-                if (!find_pair(L, tp.qid, tp.docnos[i], &t))
+                if (!find_pair(L, tp->qid, tp->docnos[i], &t))
                     continue;
                 if (qk_grow((void **)&buf, &cap, m + 1, sizeof *buf) != QK_OK) {
                     st = qk_error_set(err, QK_ENOMEM, "out of memory");
                     break;
                 }
-                buf[m].score = tp.scores[i], buf[m].task = t, m++;
+                buf[m].score = tp->scores[i], buf[m].line = tp->lines[i], buf[m].task = t, m++;
             }
-            qsort(buf, m, sizeof *buf, cmp_scored);
-            for (size_t i = 0; i < m; i++) {
+            if (st == QK_OK && qk_sort_r(buf, m, sizeof *buf, cmp_scored, NULL) != QK_OK)
+                st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            for (size_t i = 0; st == QK_OK && i < m; i++) {
                 nx[buf[i].task * nd + old + r] = (double)(i + 1);
                 maxrank = fmax(maxrank, (double)(i + 1));
             }
         }
-        if (k < 0)
-            st = (qk_status)k;
-        qk_run_close(rs);
-    }
     for (size_t t = 0; t < nt; t++)
         for (size_t d = old; d < nd; d++)
             if (nx[t * nd + d] < 0)
@@ -186,8 +186,8 @@ qk_status agg_rank_features(char **runs, size_t nruns, const qk_crowd_labels *L,
     return QK_OK;
 }
 
-qk_status agg_features_for_tasks(const agg_features *f, const qk_crowd_labels *L, double **out,
-                                 size_t *missing, qk_error *err)
+qk_status qk_crowd_features_for_tasks(const qk_crowd_features *f, const qk_crowd_labels *L, double **out,
+                                      size_t *missing, qk_error *err)
 {
     size_t nt = qk_crowd_num_tasks(L);
     unsigned char *have = calloc(nt + 1, 1);

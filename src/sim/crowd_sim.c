@@ -1,5 +1,5 @@
-/* Simulated crowds (see crowd.h for both worker models and their sources). */
-#include "crowd/crowd_internal.h"
+/* Simulated crowds (see sim.h for both worker models and their sources). */
+#include "qrelkit/sim.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,25 +62,26 @@ static double beta_draw(qk_rng *r, double a, double b)
 
 static qk_status intern_names(qk_crowd_sim *s, const qk_crowd_sim_opts *o, qk_error *err)
 {
-    char name[32];
-    uint32_t id;
+    char name[32], *cls = malloc(o->classes * 24 + 1);
+    const char *names[64];
+    qk_status st = QK_OK;
+    if (!cls)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t c = 0; c < o->classes; c++) {
-        snprintf(name, sizeof name, "%zu", c);
-        if (qk_strpool_intern(s->labels->classes, name, strlen(name), &id) != QK_OK)
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        snprintf(cls + 24 * c, 24, "%zu", c);
+        names[c] = cls + 24 * c;
     }
-    s->labels->declared = 1;
-    for (size_t t = 0; t < o->tasks; t++) {
+    st = qk_crowd_labels_set_classes(s->labels, names, o->classes, err);
+    free(cls);
+    for (size_t t = 0; t < o->tasks && st == QK_OK; t++) {
         snprintf(name, sizeof name, "t%06zu", t + 1);
-        if (qk_strpool_intern(s->labels->tasks, name, strlen(name), &id) != QK_OK)
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        st = qk_crowd_labels_add_task(s->labels, name, NULL, err);
     }
-    for (size_t w = 0; w < o->workers; w++) {
+    for (size_t w = 0; w < o->workers && st == QK_OK; w++) {
         snprintf(name, sizeof name, "w%05zu", w + 1);
-        if (qk_strpool_intern(s->labels->workers, name, strlen(name), &id) != QK_OK)
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        st = qk_crowd_labels_add_worker(s->labels, name, NULL, err);
     }
-    return QK_OK;
+    return st;
 }
 
 /* Index into the power-law table cdf[0..n) by inversion. */
@@ -174,7 +175,7 @@ qk_status qk_crowd_simulate(const qk_crowd_sim_opts *o, qk_crowd_sim **out, qk_e
                 lab = (uint32_t)qk_rng_below(&rng, k - 1);
                 lab += lab >= (uint32_t)y;
             }
-            if ((st = qk_crowd_labels_add_ids(s->labels, (uint32_t)t, (uint32_t)w, lab, 0, err)) != QK_OK)
+            if ((st = qk_crowd_labels_add_by_id(s->labels, (uint32_t)t, (uint32_t)w, lab, err)) != QK_OK)
                 goto out;
         }
     }

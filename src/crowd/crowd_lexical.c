@@ -7,15 +7,15 @@
  *   5 BM25    k1 = 1.2, b = 0.75, idf = log(1 + (N - df + 0.5) / (df + 0.5))
  *   6 LM      Jelinek–Mercer query log-likelihood, lambda = 0.5
  * Query terms are analysed as the index was; terms absent from the
- * collection are skipped. Values are raw; the caller z-scores. */
-#include "aggregate_features.h"
+ * collection are skipped. Values are raw; the caller z-scores. The term
+ * weights are src/text's, the ones the search engine ranks with. */
+#include "qrelkit/crowd.h"
+#include "qrelkit/search.h"
+#include "qrelkit/text.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "qrelkit/search.h"
-#include "qrelkit/text.h"
 
 #define NLEX 6
 
@@ -70,18 +70,18 @@ static void features(const qk_index *ix, const qk_index_info *info, const qterms
     memset(f, 0, NLEX * sizeof *f);
     for (size_t i = 0; i < q->n; i++) {
         double df = qk_index_df(ix, q->tid[i]), cf = (double)qk_index_cf(ix, q->tid[i]);
-        double idf = log(N / df), tf = doc_tf(pairs, np, q->tid[i]);
-        double bidf = log(1 + (N - df + 0.5) / (df + 0.5));
+        double idf = qk_idf(N, df), tf = doc_tf(pairs, np, q->tid[i]);
+        double bidf = qk_bm25_idf(N, df);
         f[0] += tf;
         f[1] += idf;
         f[2] += tf * idf;
         dot += q->qtf[i] * idf * tf * idf;
         qn += (q->qtf[i] * idf) * (q->qtf[i] * idf);
-        f[4] += bidf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * dl / (avg > 0 ? avg : 1)));
+        f[4] += qk_bm25_weight(bidf, tf, dl, avg > 0 ? avg : 1, 1.2, 0.75);
         f[5] += q->qtf[i] * log(0.5 * (dl > 0 ? tf / dl : 0) + 0.5 * cf / (double)info->tokens);
     }
     for (size_t k = 0; k < np; k++) {
-        double w = pairs[2 * k + 1] * log(N / qk_index_df(ix, pairs[2 * k]));
+        double w = pairs[2 * k + 1] * qk_idf(N, qk_index_df(ix, pairs[2 * k]));
         dn += w * w;
     }
     f[3] = qn > 0 && dn > 0 ? dot / sqrt(qn * dn) : 0;
@@ -99,21 +99,16 @@ static int split_pair(const char *task, char *qid, size_t qcap, const char **doc
     return 1;
 }
 
-qk_status agg_lexical_features(const char *index_path, const char *topics_path, const qk_crowd_labels *L,
-                               double **x, size_t *dim, size_t *unmatched, qk_error *err)
+qk_status qk_crowd_lexical_features(const qk_index *ix, const qk_topics *tp, const qk_crowd_labels *L,
+                                    double **x, size_t *dim, size_t *unmatched, qk_error *err)
 {
-    qk_index *ix = NULL;
-    qk_topics *tp = NULL;
     qk_strpool *docs = NULL, *qids = NULL;
     qk_index_info info;
     qterms *qs = NULL;
     size_t nt = qk_crowd_num_tasks(L), old = *dim, nd = old + NLEX, nq;
     double *nx = NULL;
-    qk_status st;
+    qk_status st = QK_OK;
     *unmatched = 0;
-    if ((st = qk_index_open(index_path, &ix, err)) != QK_OK ||
-        (st = qk_topics_read(topics_path, NULL, &tp, err)) != QK_OK)
-        goto out;
     qk_index_get_info(ix, &info);
     nq = qk_topics_count(tp);
     docs = qk_strpool_new();
@@ -133,7 +128,7 @@ qk_status agg_lexical_features(const char *index_path, const char *topics_path, 
             goto out;
         }
         if (id != d) {
-            st = qk_error_set(err, QK_EINPUT, "'%s': document '%s' occurs twice", index_path, dn);
+            st = qk_error_set(err, QK_EINPUT, "index: document '%s' occurs twice", dn);
             goto out;
         }
     }
@@ -185,7 +180,5 @@ out:
     free(nx);
     qk_strpool_free(docs);
     qk_strpool_free(qids);
-    qk_topics_free(tp);
-    qk_index_close(ix);
     return st;
 }
