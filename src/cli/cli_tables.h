@@ -1,14 +1,19 @@
 /* Every option table a help text may name (qk_cli_help's @{KEY}, @[KEY]):
  * the key and the table. Tables of library choices are declared in the
- * library's header; the CLI's own are declared here. */
+ * library's header; the CLI's own are declared here and defined in
+ * cli_tables.c, so the commands and the help printer share them without
+ * depending on each other. */
 #ifndef QK_CLI_TABLES_H
 #define QK_CLI_TABLES_H
 
 #include "qrelkit/qrelkit.h"
 
-extern const qk_enum qk_eval_relfmt_table[];  /* cmd_eval.c: -R */
-extern const qk_enum qk_eval_results_table[]; /* cmd_eval.c: -T */
-extern const qk_enum qk_eval_dedup_table[];   /* cmd_eval.c: --dedup */
+/* -R: trec_eval's relevance formats (qk_rel_format) and, from EST_BASE on,
+ * the sampled formats of the estimators (qk_est_cli.kind = value - EST_BASE). */
+enum { EST_BASE = 10 };
+extern const qk_enum qk_eval_relfmt_table[];  /* eval -R */
+extern const qk_enum qk_eval_results_table[]; /* eval -T */
+extern const qk_enum qk_eval_dedup_table[];   /* eval --dedup */
 extern const qk_enum qk_simulate_truth_table[]; /* simulate_pool.c: --truth */
 extern const qk_enum qk_conf_calibration_table[]; /* cmd_confidence.c */
 extern const qk_enum qk_conf_mtc_weights_table[];

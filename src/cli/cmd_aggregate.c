@@ -257,36 +257,9 @@ static qk_status write_features(const char *path, const qk_crowd_labels *L, cons
     return QK_OK;
 }
 
-const qk_enum qk_agg_duplicates_table[] = {
-    {"keep", QK_CROWD_DUP_KEEP, "every row counts (default)"},
-    {"first", QK_CROWD_DUP_FIRST, "the first label of the pair"},
-    {"drop-conflicts", QK_CROWD_DUP_DROP_CONFLICTS, "drop pairs whose labels disagree"},
-    {"error", QK_CROWD_DUP_ERROR, "a repeated pair is an input error"},
-    {NULL, 0, NULL},
-};
-const qk_enum qk_agg_layout_table[] = {
-    {"auto", QK_CROWD_LAYOUT_AUTO, "by the number of fields"},
-    {"task", QK_CROWD_LAYOUT_TASK, "task worker label"},
-    {"topic-doc", QK_CROWD_LAYOUT_TOPIC_DOC, "topic docno worker label"},
-    {"trec", QK_CROWD_LAYOUT_TREC, "TREC crowdsourcing tracks"},
-    {NULL, 0, NULL},
-};
-const qk_enum qk_agg_stop_table[] = {
-    {"loglik", QK_CROWD_STOP_LOGLIK, "relative log-likelihood change below --tol"},
-    {"crowdkit", QK_CROWD_STOP_CROWDKIT, "crowd-kit's objective gains less than --tol"},
-    {NULL, 0, NULL},
-};
-const qk_enum qk_agg_ties_table[] = {
-    {"first", QK_CROWD_TIE_FIRST, "the first class"},
-    {"last", QK_CROWD_TIE_LAST, "the last class"},
-    {"random", QK_CROWD_TIE_RANDOM, "uniformly, seeded"},
-    {NULL, 0, NULL},
-};
 static const qk_enum qk_agg_compat_table[] = {
     {"crowdkit", QK_CROWD_COMPAT_CROWDKIT, "reproduce crowd-kit 1.4.1 (stopping rule, MACE's start and indexing)"},
     {NULL, 0, NULL}};
-const qk_enum qk_agg_kernel_table[] = {
-    {"rbf", QK_GP_KERNEL_RBF, "exp(-d^2/2l^2)"}, {"linear", QK_GP_KERNEL_LINEAR, "x'y"}, {NULL, 0, NULL}};
 
 enum {
     O_QRELS = 256, O_PROBS, O_WORKERS, O_GOLD, O_POS, O_GW, O_KNOWN, O_CLASSES, O_DROP, O_DUP, O_LAYOUT,

@@ -598,11 +598,6 @@ out:
 }
 
 /* ---- argument parsing ------------------------------------------------------ */
-const qk_enum qk_compare_levene_table[] = {{"mean", 0, "Levene's W0"}, {"median", 1, "W50"}, {NULL, 0, NULL}};
-const qk_enum qk_compare_ftest_table[] = {
-    {"variance", 0, "ratio of variances"}, {"sd-ratio", 1, "ratio of SDs"}, {NULL, 0, NULL}};
-const qk_enum qk_compare_on_table[] = {
-    {"mean", QK_SWAP_MEAN, "means"}, {"sd", QK_SWAP_SD, "SDs of pairs Levene finds different"}, {NULL, 0, NULL}};
 
 /* Every option that takes a value: where it goes and what it accepts. */
 typedef struct copt {

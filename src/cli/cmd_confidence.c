@@ -431,26 +431,6 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
     return QK_EXIT_OK;
 }
 
-const qk_enum qk_conf_calibration_table[] = {
-    {"cells", 0, "pseudo-counts per rank slot, topic, label (default)"},
-    {"platt", 1, "Platt's method on the judged docs, soft targets"},
-    {NULL, 0, NULL},
-};
-const qk_enum qk_conf_mtc_weights_table[] = {
-    {"raw", 0, "as the paper (default)"},
-    {"norm", 1, "each topic's weights divided by its R-hat = sum of p"},
-    {NULL, 0, NULL},
-};
-const qk_enum qk_conf_truth_r_table[] = {
-    {"qrels", 0, "every relevant document (default)"},
-    {"pool", 1, "those in the drawn runs' top --depth"},
-    {NULL, 0, NULL},
-};
-const qk_enum qk_conf_similarity_table[] = {
-    {"jaccard", 0, "|A&B|/|A|B| (default)"},
-    {"overlap", 1, "|A&B|/depth"},
-    {NULL, 0, NULL},
-};
 
 typedef struct conf_args {
     qk_conf_opts o;

@@ -85,31 +85,13 @@ const char qk_help_eval[] =
     "\n"
     "Exit codes: 0 ok, 1 usage (unknown measure, bad option), 2 bad input, 3 I/O.\n";
 
-/* -R: trec_eval's relevance formats (qk_rel_format) and, from EST_BASE on,
- * the sampled formats of the estimators (qk_est_cli.kind = value - EST_BASE). */
-enum { EST_BASE = 10 };
-const qk_enum qk_eval_relfmt_table[] = {
-    {"qrels", QK_REL_QRELS, "qid iter docno rel"},
-    {"qrels_jg", QK_REL_QRELS_JG, "qid jg docno rel: judgment groups"},
-    {"prefs", QK_REL_PREFS, "qid jg jsg docno rel_level: preferences"},
-    {"qrels_prefs", QK_REL_QRELS_PREFS, "qrels read as preferences"},
-    {"prels", EST_BASE + 1, "topic docno rel method prob (statAP, R-hat, ...)"},
-    {"strata", EST_BASE + 2, "topic 0 docno stratum rel (xinfAP, infNDCG)"},
-    {"draws", EST_BASE + 3, "topic docno rel p [pi], one per draw (HH, HT)"},
-    {NULL, 0, NULL},
-};
-const qk_enum qk_eval_results_table[] = {{"trec_results", 0, "qid iter docno rank score runid"}, {NULL, 0, NULL}};
-const qk_enum qk_eval_dedup_table[] = {
-    {"error", QK_DEDUP_ERROR, "refuse the file (default)"},
-    {"first", QK_DEDUP_FIRST, "keep the first occurrence"},
-    {NULL, 0, NULL},
-};
 
 typedef struct cli {
     int trec_mode, per_topic, summary, list, precision, precision_set;
     const char *format, *matrix, *zfile;
     qk_rel_format relfmt;
     qk_est_cli est; /* est.kind != 0: -R prels|strata, the sampling estimators */
+    const char *help_text;
     qk_eval_opts o;
     char only_topic[1024];
 } cli;
@@ -245,7 +227,7 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
     if (rc)
         return rc;
     if (help)
-        return qk_cli_help(c->trec_mode ? qk_help_trec_eval : qk_help_eval);
+        return qk_cli_help(c->help_text);
     if (c->list)
         return list_measures();
     if (c->trec_mode && argc - optind != 2)
@@ -426,7 +408,7 @@ static void warn_missing(const char *cmd, const qk_eval_result *e, const char *p
     fprintf(stderr, "%s\n", n > 10 ? ", ..." : "");
 }
 
-int qk_eval_main(int argc, char **argv, int trec_mode)
+int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
 {
     cli c;
     qk_measures *ms = NULL;
@@ -440,6 +422,7 @@ int qk_eval_main(int argc, char **argv, int trec_mode)
     static char outbuf[1 << 16];
     memset(&c, 0, sizeof c);
     c.trec_mode = trec_mode;
+    c.help_text = help;
     c.summary = 1;
     c.precision = 4;
     qk_eval_opts_init(&c.o);
@@ -535,4 +518,4 @@ out:
     return rc;
 }
 
-int qk_cmd_eval(int argc, char **argv) { return qk_eval_main(argc, argv, 0); }
+int qk_cmd_eval(int argc, char **argv) { return qk_eval_main(argc, argv, 0, qk_help_eval); }

@@ -102,11 +102,6 @@ static int parse_levels(const char *s, int *out)
     return 0;
 }
 
-const qk_enum qk_sim_quality_table[] = {
-    {"spread", QK_SIM_QUALITY_SPREAD, "evenly over [0.1, 0.9], shuffled (default)"},
-    {"random", QK_SIM_QUALITY_RANDOM, "uniform in [0.1, 0.9]"},
-    {NULL, 0, NULL},
-};
 
 /* spread, random, or a comma-separated list (stored in *list, caller frees). */
 static int parse_quality(const char *s, qk_sim_collection_opts *o, double **list, long *count)

@@ -38,4 +38,4 @@ const char qk_help_trec_eval[] =
     "would read garbage (non-numeric scores, non-integer grades, duplicate docnos).\n"
     "See 'qrelkit help eval' for multi-run evaluation, TSV/JSON output and aliases.\n";
 
-int qk_cmd_trec_eval(int argc, char **argv) { return qk_eval_main(argc, argv, 1); }
+int qk_cmd_trec_eval(int argc, char **argv) { return qk_eval_main(argc, argv, 1, qk_help_trec_eval); }

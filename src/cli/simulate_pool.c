@@ -121,11 +121,6 @@ typedef struct sargs {
     double tdc;
 } sargs;
 
-const qk_enum qk_simulate_truth_table[] = {
-    {"pool", QK_POOL_TRUTH_POOL, "the pool's relevant documents (default; what samplers estimate)"},
-    {"qrels", QK_POOL_TRUTH_QRELS, "all relevant documents of the qrels (trec_eval's R)"},
-    {NULL, 0, NULL},
-};
 
 /* --methods M1,M2,...: words of qk_pool_method_table. */
 static int parse_methods(const char *s, sargs *a)
