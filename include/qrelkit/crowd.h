@@ -94,7 +94,7 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
                                  qk_error *err);
 /* Read a labels file (TSV/whitespace, gzip transparent, '-' = stdin); a first
  * line whose last field is "label" is a header. Returns a finished object. */
-qk_status qk_crowd_labels_read(const char *path, const qk_crowd_read_opts *opts, qk_crowd_labels **out,
+qk_status qk_crowd_labels_read(qk_lines *l, const qk_crowd_read_opts *opts, qk_crowd_labels **out,
                                qk_crowd_read_stats *stats, qk_error *err);
 
 size_t qk_crowd_num_tasks(const qk_crowd_labels *L);
@@ -253,7 +253,7 @@ typedef struct qk_crowd_features {
 /* A features file: "task v1 v2 ...", or "topic docno v1 ..." under a header
  * starting "topic docno"; a first line whose second field is not a number is
  * a header, and every row then has its number of columns. */
-qk_status qk_crowd_features_read(const char *path, qk_crowd_features *f, qk_error *err);
+qk_status qk_crowd_features_read(qk_lines *l, qk_crowd_features *f, qk_error *err);
 void qk_crowd_features_free(qk_crowd_features *f);
 /* Rows by task id of L (caller frees *out), raw; *missing counts tasks
  * without a row (given the column means). */
@@ -278,28 +278,28 @@ qk_status qk_crowd_lexical_features(const struct qk_index *ix, const struct qk_t
  * columns become 0). */
 void qk_crowd_zscore(double *x, size_t n, size_t dim, size_t from);
 
-/* ---- Output (each written to a temporary name and renamed) ------------------- */
+/* ---- Output, to a stream the caller opened (and makes atomic) ----------------- */
 /* qrels: "topic 0 docno label" when tasks are "topic docno", else "task 0 label"
  * with "task" split at its first '_' or blank when as_qrels is set. */
-qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
+qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *r, FILE *f,
                                qk_error *err);
 /* The same for class ids cls[t] (negative: task left out), e.g. gold labels. */
-qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, const char *path,
+qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, FILE *f,
                                      qk_error *err);
 /* The same as qrels in memory (the caller frees *out with qk_qrels_free);
  * QK_EINPUT when no task has a class. */
 qk_status qk_crowd_class_qrels(const qk_crowd_labels *L, const int32_t *cls, qk_qrels **out, qk_error *err);
 /* TSV: task label n_labels p_<class>... */
-qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
+qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, FILE *f,
                                int precision, qk_error *err);
 /* TSV: worker n_labels skill spam_score spammer [e_<true>_<obs>...] */
-qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
+qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result *r, FILE *f,
                                  int precision, qk_error *err);
 
 /* TSV with header: task worker label, grouped by task (the reader's input). */
-qk_status qk_crowd_write_labels(const qk_crowd_labels *L, const char *path, qk_error *err);
+qk_status qk_crowd_write_labels(const qk_crowd_labels *L, FILE *f, qk_error *err);
 /* TSV with header: task label, for class ids cls[t] (negative: skipped). */
-qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, const char *path,
+qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, FILE *f,
                                  qk_error *err);
 
 #ifdef __cplusplus

@@ -287,6 +287,44 @@ const char *qk_topics_qid(const qk_topics *t, size_t i);
 const char *qk_topics_text(const qk_topics *t, size_t i);
 void qk_topics_free(qk_topics *t);
 
+/* ---- Output directories ----------------------------------------------------
+ * A directory that a generator fills with files (a simulated collection):
+ * each file is written under a temporary name (NAME.tmpPID-N, announced
+ * through qk_temp_note) and renamed into place only when complete, so a
+ * failed or interrupted run never leaves half a file under a final name.
+ * Ownership: qk_outdir_close frees the handle (accepts NULL). */
+typedef struct qk_outdir qk_outdir;
+/* Open (and create, with its missing parents) the directory path. */
+qk_status qk_outdir_open(const char *path, qk_outdir **out, qk_error *err);
+void qk_outdir_close(qk_outdir *d);
+const char *qk_outdir_path(const qk_outdir *d);
+/* Create a subdirectory (and its parents) of d. */
+qk_status qk_outdir_mkdir(const qk_outdir *d, const char *name, qk_error *err);
+/* A small file of d read whole (caller frees), or NULL when it is absent,
+ * unreadable or longer than max bytes. */
+char *qk_outdir_slurp(const qk_outdir *d, const char *name, size_t max);
+/* Remove a file of d; errors are ignored (tidying only). */
+void qk_outdir_remove(const qk_outdir *d, const char *name);
+/* A file of d being written: data go to tmp, which becomes final on commit. */
+typedef struct qk_outfile {
+    char *final;
+    char *tmp;
+    FILE *f;
+    char *vbuf; /* stdio buffer, owned */
+} qk_outfile;
+/* Open name's temporary twin in d for writing (name may hold a
+ * subdirectory); bufsize 0 = stdio default. On failure f is left closed
+ * (safe to discard). */
+qk_status qk_outfile_open(qk_outfile *f, const qk_outdir *d, const char *name, size_t bufsize, qk_error *err);
+/* Write n bytes; QK_EIO naming the final path when the write fails. */
+qk_status qk_outfile_write(qk_outfile *f, const char *p, size_t n, qk_error *err);
+/* Flush and close, reporting any delayed write error; the data stay under
+ * the temporary name until qk_outfile_commit renames them into place. */
+qk_status qk_outfile_close(qk_outfile *f, qk_error *err);
+qk_status qk_outfile_commit(qk_outfile *f, qk_error *err);
+/* Close if open, remove the temporary file if it still exists, free names.
+ * Safe on a zeroed, failed or committed qk_outfile. */
+void qk_outfile_discard(qk_outfile *f);
 /* ---- Z-score files (qid measure mean stddev) ---------------------------- */
 typedef struct qk_zscores qk_zscores;
 qk_status qk_zscores_read(const char *path, qk_zscores **out, qk_error *err);

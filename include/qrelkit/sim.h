@@ -9,7 +9,9 @@
  * Typical use:
  *   qk_sim_collection_opts o; qk_sim_collection_opts_init(&o);
  *   o.topics = 25; o.runs = 12; o.seed = 7;
- *   if (qk_sim_collection_write("out", &o, &err) != QK_OK) ... err.message ...
+ *   qk_outdir *d; qk_outdir_open("out", &d, &err);   (io.h: made when missing)
+ *   if (qk_sim_collection_write(d, &o, &err) != QK_OK) ... err.message ...
+ *   qk_outdir_close(d);
  *
  * Determinism: the same options give byte-identical files on every machine.
  * Each topic draws from its own generator seeded from (seed, topic), and each
@@ -26,6 +28,7 @@
 
 #include "qrelkit/core.h"
 #include "qrelkit/crowd.h"
+#include "qrelkit/io.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,8 +69,8 @@ qk_status qk_sim_collection_check(const qk_sim_collection_opts *o, qk_error *err
  * q must hold o->runs values. Options must pass qk_sim_collection_check. */
 qk_status qk_sim_run_qualities(const qk_sim_collection_opts *o, double *q, qk_error *err);
 
-/* Generate the collection into directory dir (created, with parents, when
- * missing):
+/* Generate the collection into the output directory dir (io.h's qk_outdir,
+ * which the caller opens):
  *   dir/qrels.txt        qid 0 docno grade            (judged candidates)
  *   dir/runs/NAME.run    qid Q0 docno rank score NAME (top `depth` per topic)
  *   dir/topics.tsv       qid difficulty relevant judged (header line first)
@@ -80,7 +83,7 @@ qk_status qk_sim_run_qualities(const qk_sim_collection_opts *o, double *q, qk_er
  * Run files named by an earlier manifest in dir and not rewritten now are
  * removed after success, so runs/ holds exactly this collection's runs.
  * Errors: QK_EUSAGE for bad options, QK_EIO naming the path, QK_ENOMEM. */
-qk_status qk_sim_collection_write(const char *dir, const qk_sim_collection_opts *o, qk_error *err);
+qk_status qk_sim_collection_write(const qk_outdir *dir, const qk_sim_collection_opts *o, qk_error *err);
 
 /* ---- Simulated crowds (src/sim/crowd_sim.c) ---------------------------------------------------------
  * Two worker models:

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "qrelkit/core.h"
+#include "qrelkit/io.h"
 #include "qrelkit/distributions.h"
 
 #ifdef __cplusplus
@@ -45,10 +46,10 @@ typedef struct qk_scores {
 } qk_scores;
 
 /* MATRIX.tsv: "topic<TAB>RUN1<TAB>RUN2..." then "QID<TAB>v1<TAB>v2...". */
-qk_status qk_stats_read_matrix(const char *path, qk_scores **out, qk_error *err);
+qk_status qk_stats_read_matrix(qk_lines *l, qk_scores **out, qk_error *err);
 /* A matrix (detected by its "topic" header) or "run<TAB>score" lines with an
  * optional "run<TAB>score" header. */
-qk_status qk_stats_read_scoring(const char *path, qk_scores **out, qk_error *err);
+qk_status qk_stats_read_scoring(qk_lines *l, qk_scores **out, qk_error *err);
 /* Build a matrix from memory (copies everything); topics may be NULL. */
 qk_status qk_stats_scores_new(size_t nruns, size_t ntopics, const char *const *runs,
                               const char *const *topics, const double *v, qk_scores **out,
@@ -59,7 +60,7 @@ int qk_stats_scores_find(const qk_scores *s, const char *run, size_t *index);
 
 /* PRED.tsv: header "run_a<TAB>run_b<TAB>p_neg<TAB>true_delta", one pair a line.
  * Returns n pairs and the two numeric columns (caller frees both). */
-qk_status qk_stats_read_predictions(const char *path, double **p_neg, double **true_delta,
+qk_status qk_stats_read_predictions(qk_lines *l, double **p_neg, double **true_delta,
                                     size_t *n, qk_error *err);
 
 /* ---- Agreement ------------------------------------------------------------ */

@@ -568,3 +568,23 @@ void qk_cli_free_runs(qk_run **runs, size_t n)
         qk_run_free(runs[r]);
     free(runs);
 }
+
+int qk_cli_write_file(const char *cmd, const char *path, qk_cli_write_fn fn, void *ctx)
+{
+    qk_cli_out o = {0};
+    qk_error err;
+    int rc;
+    qk_error_clear(&err);
+    if (qk_cli_is_stdout(path)) {
+        if (fn(ctx, stdout, &err) != QK_OK)
+            return qk_cli_fail(cmd, &err);
+        return qk_cli_flush_stdout(cmd);
+    }
+    if ((rc = qk_cli_out_open(cmd, &o, path)) != 0)
+        return rc;
+    if (fn(ctx, o.f, &err) != QK_OK) {
+        qk_cli_out_abort(&o);
+        return qk_cli_fail(cmd, &err);
+    }
+    return qk_cli_out_commit(cmd, &o);
+}

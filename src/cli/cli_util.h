@@ -115,6 +115,11 @@ int qk_cli_out_open(const char *cmd, qk_cli_out *o, const char *path);
 int qk_cli_out_commit(const char *cmd, qk_cli_out *o);
 /* Close if open and remove the temporary (safe after commit or a failed open). */
 void qk_cli_out_abort(qk_cli_out *o);
+/* Write a file through a library writer: '-' is standard output, anything
+ * else a qk_cli_out (temporary name, renamed when complete). 0, or prints
+ * the error and returns its exit code. */
+typedef qk_status (*qk_cli_write_fn)(void *ctx, FILE *f, qk_error *err);
+int qk_cli_write_file(const char *cmd, const char *path, qk_cli_write_fn fn, void *ctx);
 
 /* Ranked runs read from files for the commands that take several. When two
  * runs share a run id they could not be told apart in a report or design

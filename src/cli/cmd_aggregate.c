@@ -442,6 +442,53 @@ static void put_str(summary *s, const char *key, const char *v)
         printf("%s\t%s\n", key, v);
 }
 
+/* The library parses; the CLI opens the files. */
+static qk_status read_labels(const char *path, const qk_crowd_read_opts *o, qk_crowd_labels **L,
+                             qk_crowd_read_stats *rs, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_status st = qk_lines_open(path, &l, err);
+    if (st == QK_OK)
+        st = qk_crowd_labels_read(l, o, L, rs, err);
+    qk_lines_close(l);
+    return st;
+}
+
+static qk_status read_features(const char *path, qk_crowd_features *f, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_status st = qk_lines_open(path, &l, err);
+    if (st == QK_OK)
+        st = qk_crowd_features_read(l, f, err);
+    qk_lines_close(l);
+    return st;
+}
+
+/* The library's writers, to the files the CLI opens. */
+typedef struct agg_out {
+    const qk_crowd_labels *L;
+    const qk_crowd_result *r;
+    int precision;
+} agg_out;
+
+static qk_status write_qrels(void *ctx, FILE *f, qk_error *err)
+{
+    const agg_out *w = ctx;
+    return qk_crowd_write_qrels(w->L, w->r, f, err);
+}
+
+static qk_status write_probs(void *ctx, FILE *f, qk_error *err)
+{
+    const agg_out *w = ctx;
+    return qk_crowd_write_probs(w->L, w->r, f, w->precision, err);
+}
+
+static qk_status write_workers(void *ctx, FILE *f, qk_error *err)
+{
+    const agg_out *w = ctx;
+    return qk_crowd_write_workers(w->L, w->r, f, w->precision, err);
+}
+
 int qk_cmd_aggregate(int argc, char **argv)
 {
     args a;
@@ -478,14 +525,14 @@ int qk_cmd_aggregate(int argc, char **argv)
     }
     t0 = now();
     if (a.features) {
-        if (qk_crowd_features_read(a.features, &feat, &err) != QK_OK) {
+        if (read_features(a.features, &feat, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
         a.ro.extra_tasks = (const char *const *)feat.names;
         a.ro.n_extra_tasks = feat.n;
     }
-    if (qk_crowd_labels_read(a.labels, &a.ro, &L, &rs, &err) != QK_OK) {
+    if (read_labels(a.labels, &a.ro, &L, &rs, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
@@ -570,7 +617,7 @@ int qk_cmd_aggregate(int argc, char **argv)
         if (a.gp_mean_file) {
             qk_crowd_features mf;
             size_t miss2;
-            if (qk_crowd_features_read(a.gp_mean_file, &mf, &err) != QK_OK) {
+            if (read_features(a.gp_mean_file, &mf, &err) != QK_OK) {
                 rc = qk_cli_fail(CMD, &err);
                 goto out;
             }
@@ -599,11 +646,12 @@ int qk_cmd_aggregate(int argc, char **argv)
         goto out;
     }
     t2 = now();
-    if ((a.out_qrels && qk_crowd_write_qrels(L, r, a.out_qrels, &err) != QK_OK) ||
-        (a.out_probs && qk_crowd_write_probs(L, r, a.out_probs, a.precision, &err) != QK_OK) ||
-        (a.out_workers && qk_crowd_write_workers(L, r, a.out_workers, a.precision, &err) != QK_OK)) {
-        rc = qk_cli_fail(CMD, &err);
-        goto out;
+    {
+        agg_out w = {L, r, a.precision};
+        if ((a.out_qrels && (rc = qk_cli_write_file(CMD, a.out_qrels, write_qrels, &w)) != 0) ||
+            (a.out_probs && (rc = qk_cli_write_file(CMD, a.out_probs, write_probs, &w)) != 0) ||
+            (a.out_workers && (rc = qk_cli_write_file(CMD, a.out_workers, write_workers, &w)) != 0))
+            goto out;
     }
     for (size_t w = 0; w < nw; w++)
         spammers += r->spammer[w];

@@ -203,9 +203,21 @@ static void warn_renamed(const char *path, const qk_scores *m)
                            "NAME#3 ... in column order", path, m->renamed, m->renamed == 1 ? "" : "s");
 }
 
+/* A score table from a file (the library parses, the CLI opens). */
+typedef qk_status (*scores_parser)(qk_lines *l, qk_scores **out, qk_error *err);
+static qk_status read_scores(const char *path, scores_parser parse, qk_scores **res, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_status st = qk_lines_open(path, &l, err);
+    if (st == QK_OK)
+        st = parse(l, res, err);
+    qk_lines_close(l);
+    return st;
+}
+
 static qk_status read_matrix(const char *path, qk_scores **m, qk_error *err)
 {
-    qk_status st = qk_stats_read_matrix(path, m, err);
+    qk_status st = read_scores(path, qk_stats_read_matrix, m, err);
     if (st == QK_OK)
         warn_renamed(path, *m);
     return st;
@@ -238,7 +250,7 @@ static qk_status run_truth(const opts *o, out *w, qk_error *err)
     size_t n;
     json_t *S = w->summary;
     for (int i = 0; i < o->nfiles; i++)
-        if ((st = qk_stats_read_scoring(o->files[i], &s[i], err)) != QK_OK)
+        if ((st = read_scores(o->files[i], qk_stats_read_scoring, &s[i], err)) != QK_OK)
             goto out;
         else
             warn_renamed(o->files[i], s[i]);
@@ -360,7 +372,11 @@ static qk_status run_calib(const opts *o, out *w, qk_error *err)
     double *p = NULL, *d = NULL;
     size_t n;
     qk_calibration c;
-    qk_status st = qk_stats_read_predictions(o->files[0], &p, &d, &n, err);
+    qk_lines *l = NULL;
+    qk_status st = qk_lines_open(o->files[0], &l, err);
+    if (st == QK_OK)
+        st = qk_stats_read_predictions(l, &p, &d, &n, err);
+    qk_lines_close(l);
     if (st != QK_OK)
         return st;
     if ((st = qk_stats_calibration(p, d, n, &c, err)) != QK_OK)

@@ -238,10 +238,19 @@ static int cmd_collection(int argc, char **argv)
         o.progress_ctx = &ps;
     }
     sweep_stale(out);
-    if (qk_sim_collection_write(out, &o, &err) != QK_OK)
-        rc = err.code == QK_EUSAGE ? qk_cli_usage(CMD, "%s", err.message) : qk_cli_fail(CMD, &err);
-    else
-        rc = QK_EXIT_OK;
+    {
+        qk_outdir *d = NULL;
+        qk_status st = qk_sim_collection_check(&o, &err);
+        if (st == QK_OK)
+            st = qk_outdir_open(out, &d, &err);
+        if (st == QK_OK)
+            st = qk_sim_collection_write(d, &o, &err);
+        qk_outdir_close(d);
+        if (st != QK_OK)
+            rc = err.code == QK_EUSAGE ? qk_cli_usage(CMD, "%s", err.message) : qk_cli_fail(CMD, &err);
+        else
+            rc = QK_EXIT_OK;
+    }
 out:
     free(list);
     return rc;

@@ -96,11 +96,23 @@ static int close_tmp(FILE *f, const char *tmp, const char *final)
     return QK_EXIT_OK;
 }
 
+static qk_status write_labels(void *ctx, FILE *f, qk_error *err)
+{
+    const qk_crowd_sim *s = ctx;
+    return qk_crowd_write_labels(s->labels, f, err);
+}
+
+static qk_status write_gold(void *ctx, FILE *f, qk_error *err)
+{
+    const qk_crowd_sim *s = ctx;
+    return qk_crowd_write_classes(s->labels, s->truth, f, err);
+}
+
 static int write_set(const char *dir, const qk_crowd_sim *s, const qk_crowd_sim_opts *o)
 {
     char tmp[4096], path[4096];
-    qk_error err = {0};
     FILE *f;
+    int rc;
     const qk_crowd_labels *L = s->labels;
     struct stat sb;
     if (mkdir(dir, 0777) != 0 && !(stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))) {
@@ -108,11 +120,11 @@ static int write_set(const char *dir, const qk_crowd_sim *s, const qk_crowd_sim_
         return QK_EXIT_IO;
     }
     snprintf(path, sizeof path, "%s/labels.tsv", dir);
-    if (qk_crowd_write_labels(L, path, &err) != QK_OK)
-        return qk_cli_fail(CMD, &err);
+    if ((rc = qk_cli_write_file(CMD, path, write_labels, (void *)s)) != 0)
+        return rc;
     snprintf(path, sizeof path, "%s/gold.tsv", dir);
-    if (qk_crowd_write_classes(L, s->truth, path, &err) != QK_OK)
-        return qk_cli_fail(CMD, &err);
+    if ((rc = qk_cli_write_file(CMD, path, write_gold, (void *)s)) != 0)
+        return rc;
     if (!(f = open_tmp(dir, "workers.tsv", tmp, path, sizeof path))) {
         qk_cli_errorf(CMD, "'%s': cannot create", tmp);
         return QK_EXIT_IO;

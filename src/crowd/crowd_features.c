@@ -24,18 +24,16 @@ void qk_crowd_features_free(qk_crowd_features *f)
  * "task v1 v2 ...". A header is a first line whose second field is not a
  * number; every row then has its number of columns (a short row would
  * otherwise shift or drop features without a word). */
-qk_status qk_crowd_features_read(const char *path, qk_crowd_features *f, qk_error *err)
+qk_status qk_crowd_features_read(qk_lines *ln, qk_crowd_features *f, qk_error *err)
 {
-    qk_lines *ln = NULL;
+    const char *path = qk_lines_path(ln);
     const char *line, *fld[4096];
     size_t len, fl[4096], cap_n = 0, cap_x = 0, head_nf = 0;
     long head_line = 0;
     int r, two = 0, first = 1;
     double v;
-    qk_status st = qk_lines_open(path, &ln, err);
+    qk_status st = QK_OK;
     memset(f, 0, sizeof *f);
-    if (st != QK_OK)
-        return st;
     while ((r = qk_lines_next(ln, &line, &len, err)) > 0) {
         size_t nf, key;
         if (qk_line_skippable(line, len))
@@ -84,7 +82,6 @@ qk_status qk_crowd_features_read(const char *path, qk_crowd_features *f, qk_erro
     if (r < 0)
         st = (qk_status)r;
 out:
-    qk_lines_close(ln);
     if (st != QK_OK)
         qk_crowd_features_free(f);
     return st;

@@ -311,12 +311,12 @@ static int is_header(const char *const *f, const size_t *fl, size_t nf)
     return nf >= 3 && fl[nf - 1] == 5 && strncmp(f[nf - 1], "label", 5) == 0;
 }
 
-qk_status qk_crowd_labels_read(const char *path, const qk_crowd_read_opts *opts, qk_crowd_labels **out,
+qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, qk_crowd_labels **out,
                                qk_crowd_read_stats *stats, qk_error *err)
 {
     qk_crowd_read_opts dflt = {0};
     qk_crowd_read_stats local = {0};
-    qk_lines *lines = NULL;
+    const char *path = qk_lines_path(lines);
     qk_crowd_labels *L = NULL;
     char *join = NULL;
     size_t join_cap = 0;
@@ -334,8 +334,6 @@ qk_status qk_crowd_labels_read(const char *path, const qk_crowd_read_opts *opts,
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     L->path = path;
     if (opts->classes && (st = qk_crowd_labels_set_classes(L, opts->classes, opts->n_classes, err)) != QK_OK)
-        goto out;
-    if ((st = qk_lines_open(path, &lines, err)) != QK_OK)
         goto out;
     while ((r = qk_lines_next(lines, &line, &len, err)) > 0) {
         const char *f[6];
@@ -400,7 +398,6 @@ qk_status qk_crowd_labels_read(const char *path, const qk_crowd_read_opts *opts,
             goto out;
     st = qk_crowd_labels_finish(L, opts->duplicates, stats, err);
 out:
-    qk_lines_close(lines);
     free(join);
     if (st != QK_OK) {
         qk_crowd_labels_free(L);

@@ -1,55 +1,30 @@
-/* Writers for aggregated labels: qrels, posteriors TSV, worker report TSV.
- * Each file goes to PATH.tmp.PID first and is renamed when complete, so a
- * failed run never leaves a half-written file ('-' writes standard output). */
+/* Writers for aggregated labels: qrels, posteriors TSV, worker report TSV,
+ * to a stream the caller opened (the CLI writes files under a temporary
+ * name and renames them when complete). */
 #include "crowd/crowd_internal.h"
 #include "qrelkit/io.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef struct {
     FILE *f;
-    char tmp[4096];
-    const char *path;
-    int is_stdout;
 } out_file;
 
-static qk_status open_out(out_file *o, const char *path, qk_error *err)
+/* The caller opens the stream (and makes the file atomic); a writer only
+ * writes and reports a stream error. */
+static qk_status open_out(out_file *o, FILE *f, qk_error *err)
 {
-    o->path = path;
-    o->is_stdout = strcmp(path, "-") == 0;
-    if (o->is_stdout) {
-        o->f = stdout;
-        return QK_OK;
-    }
-    if ((size_t)snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof o->tmp)
-        return qk_error_set(err, QK_EIO, "'%s': path too long", path);
-    if (!(o->f = fopen(o->tmp, "w")))
-        return qk_error_set(err, QK_EIO, "'%s': cannot create: %s", o->tmp, strerror(errno));
-    return QK_OK;
+    o->f = f;
+    return f ? QK_OK : qk_error_set(err, QK_EUSAGE, "no output stream");
 }
 
 static qk_status close_out(out_file *o, qk_status st, qk_error *err)
 {
-    int bad;
-    if (o->is_stdout)
-        return fflush(stdout) != 0 && st == QK_OK ? qk_error_set(err, QK_EIO, "cannot write standard output")
-                                                  : st;
-    bad = ferror(o->f);
-    bad |= fclose(o->f) != 0;
-    if (st != QK_OK || bad) {
-        remove(o->tmp);
-        return st != QK_OK ? st : qk_error_set(err, QK_EIO, "'%s': write failed", o->tmp);
-    }
-    if (rename(o->tmp, o->path) != 0) {
-        int e = errno;
-        remove(o->tmp);
-        return qk_error_set(err, QK_EIO, "'%s': cannot rename into place: %s", o->path, strerror(e));
-    }
-    return QK_OK;
+    if (st == QK_OK && ferror(o->f))
+        return qk_error_set(err, QK_EIO, "cannot write: write error");
+    return st;
 }
 
 /* "topic docno" (two-column tasks) or "topic_docno" when the part before the
@@ -133,11 +108,11 @@ qk_status qk_crowd_class_qrels(const qk_crowd_labels *L, const int32_t *cls, qk_
     return QK_OK;
 }
 
-qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, const char *path,
+qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, FILE *f,
                                      qk_error *err)
 {
     out_file o;
-    qk_status st = open_out(&o, path, err);
+    qk_status st = open_out(&o, f, err);
     int numeric = numeric_classes(L);
     if (st != QK_OK)
         return st;
@@ -156,7 +131,7 @@ qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cl
     return close_out(&o, QK_OK, err);
 }
 
-qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
+qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *r, FILE *f,
                                qk_error *err)
 {
     int32_t *cls = malloc((r->n_tasks + 1) * sizeof *cls);
@@ -165,17 +140,17 @@ qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t t = 0; t < r->n_tasks; t++)
         cls[t] = (int32_t)r->label[t];
-    st = qk_crowd_write_class_qrels(L, cls, path, err);
+    st = qk_crowd_write_class_qrels(L, cls, f, err);
     free(cls);
     return st;
 }
 
-qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
+qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, FILE *f,
                                int precision, qk_error *err)
 {
     out_file o;
     size_t k = r->n_classes;
-    qk_status st = open_out(&o, path, err);
+    qk_status st = open_out(&o, f, err);
     if (st != QK_OK)
         return st;
     fputs("task\tlabel\tn_labels", o.f);
@@ -192,12 +167,12 @@ qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *
     return close_out(&o, QK_OK, err);
 }
 
-qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result *r, const char *path,
+qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result *r, FILE *f,
                                  int precision, qk_error *err)
 {
     out_file o;
     size_t k = r->n_classes;
-    qk_status st = open_out(&o, path, err);
+    qk_status st = open_out(&o, f, err);
     if (st != QK_OK)
         return st;
     fputs("worker\tn_labels\taccuracy\tability\tspam_score\tspammer", o.f);
@@ -219,10 +194,10 @@ qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result
     return close_out(&o, QK_OK, err);
 }
 
-qk_status qk_crowd_write_labels(const qk_crowd_labels *L, const char *path, qk_error *err)
+qk_status qk_crowd_write_labels(const qk_crowd_labels *L, FILE *f, qk_error *err)
 {
     out_file o;
-    qk_status st = open_out(&o, path, err);
+    qk_status st = open_out(&o, f, err);
     if (st != QK_OK)
         return st;
     fputs("task\tworker\tlabel\n", o.f);
@@ -233,11 +208,11 @@ qk_status qk_crowd_write_labels(const qk_crowd_labels *L, const char *path, qk_e
     return close_out(&o, QK_OK, err);
 }
 
-qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, const char *path,
+qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, FILE *f,
                                  qk_error *err)
 {
     out_file o;
-    qk_status st = open_out(&o, path, err);
+    qk_status st = open_out(&o, f, err);
     if (st != QK_OK)
         return st;
     fputs("task\tlabel\n", o.f);

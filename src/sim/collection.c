@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "qrelkit/sim.h"
 #include "sim/sim_files.h"
@@ -153,8 +152,8 @@ typedef struct {
 typedef struct {
     const qk_sim_collection_opts *o;
     double *quality;
-    qk_simfile qrels, topics, manifest;
-    qk_simfile *runs;
+    qk_outfile qrels, topics, manifest;
+    qk_outfile *runs;
     char (*names)[16];
     unsigned char *grade;
     scored *sc;
@@ -233,7 +232,7 @@ static qk_status write_qrels(gen *g, long t, qk_rng *rng, qk_error *err)
         qk_simbuf_uint(&g->buf, g->grade[i], 1);
         qk_simbuf_str(&g->buf, "\n", 1);
     }
-    return qk_simfile_write(&g->qrels, g->buf.p, g->buf.len, err);
+    return qk_outfile_write(&g->qrels, g->buf.p, g->buf.len, err);
 }
 
 static qk_status write_topic_row(gen *g, long difficulty, long nrel, qk_error *err)
@@ -241,7 +240,7 @@ static qk_status write_topic_row(gen *g, long difficulty, long nrel, qk_error *e
     char row[96];
     int n =
         snprintf(row, sizeof row, "%s\t0.%04ld\t%ld\t%ld\n", g->qid, difficulty, nrel, judged_count(g->o));
-    return qk_simfile_write(&g->topics, row, (size_t)n, err);
+    return qk_outfile_write(&g->topics, row, (size_t)n, err);
 }
 
 static qk_status write_run_topic(gen *g, long t, long r, double d, qk_error *err)
@@ -281,7 +280,7 @@ static qk_status write_run_topic(gen *g, long t, long r, double d, qk_error *err
         qk_simbuf_str(&g->buf, name, namelen);
         qk_simbuf_str(&g->buf, "\n", 1);
     }
-    return qk_simfile_write(&g->runs[r], g->buf.p, g->buf.len, err);
+    return qk_outfile_write(&g->runs[r], g->buf.p, g->buf.len, err);
 }
 
 static qk_status write_topic(gen *g, long t, qk_error *err)
@@ -328,47 +327,40 @@ static qk_status write_manifest(gen *g, qk_error *err)
                  "  \"run_files\": [",
                  MODEL_VERSION, (unsigned long long)o->seed, o->topics, o->docs_per_topic, o->depth, o->runs,
                  o->levels, o->rel_rate, o->qrels_fraction, judged_count(o), modes[o->quality_mode], SIGNAL);
-    if ((st = qk_simfile_write(&g->manifest, text, (size_t)n, err)))
+    if ((st = qk_outfile_write(&g->manifest, text, (size_t)n, err)))
         return st;
     for (long r = 0; r < o->runs; r++) {
         n = snprintf(text, sizeof text,
                      "%s\n    {\"name\": \"%s\", \"file\": \"runs/%s.run\", \"quality\": %.4f}", r ? "," : "",
                      g->names[r], g->names[r], g->quality[r]);
-        if ((st = qk_simfile_write(&g->manifest, text, (size_t)n, err)))
+        if ((st = qk_outfile_write(&g->manifest, text, (size_t)n, err)))
             return st;
     }
     n = snprintf(text, sizeof text, "%s]\n}\n", o->runs ? "\n  " : "");
-    return qk_simfile_write(&g->manifest, text, (size_t)n, err);
+    return qk_outfile_write(&g->manifest, text, (size_t)n, err);
 }
 
-static qk_status open_all(gen *g, const char *dir, qk_error *err)
+static qk_status open_all(gen *g, const qk_outdir *dir, qk_error *err)
 {
     const qk_sim_collection_opts *o = g->o;
-    char *rundir = NULL, fname[32];
+    char fname[64];
     /* Big buffers cut system calls on big files; with many runs they would
      * cost more memory than they save time. */
     size_t bufsize = o->runs <= 32 ? (size_t)1 << 18 : 0;
     qk_status st;
     static const char hdr[] = "qid\tdifficulty\trelevant\tjudged\n";
-    if ((st = qk_simfile_mkdirs(dir, err)) ||
-        (st = qk_simfile_open(&g->qrels, dir, "qrels.txt", (size_t)1 << 18, err)) ||
-        (st = qk_simfile_open(&g->topics, dir, "topics.tsv", 0, err)) ||
-        (st = qk_simfile_open(&g->manifest, dir, "manifest.json", 0, err)) ||
-        (st = qk_simfile_write(&g->topics, hdr, sizeof hdr - 1, err)))
+    if ((st = qk_outfile_open(&g->qrels, dir, "qrels.txt", (size_t)1 << 18, err)) ||
+        (st = qk_outfile_open(&g->topics, dir, "topics.tsv", 0, err)) ||
+        (st = qk_outfile_open(&g->manifest, dir, "manifest.json", 0, err)) ||
+        (st = qk_outfile_write(&g->topics, hdr, sizeof hdr - 1, err)))
         return st;
     if (o->runs == 0)
         return QK_OK;
-    rundir = malloc(strlen(dir) + 6);
-    if (!rundir)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    strcpy(rundir, dir);
-    strcat(rundir, "/runs");
-    st = qk_simfile_mkdirs(rundir, err);
+    st = qk_outdir_mkdir(dir, "runs", err);
     for (long r = 0; st == QK_OK && r < o->runs; r++) {
-        snprintf(fname, sizeof fname, "%s.run", g->names[r]);
-        st = qk_simfile_open(&g->runs[r], rundir, fname, bufsize, err);
+        snprintf(fname, sizeof fname, "runs/%s.run", g->names[r]);
+        st = qk_outfile_open(&g->runs[r], dir, fname, bufsize, err);
     }
-    free(rundir);
     return st;
 }
 
@@ -377,19 +369,19 @@ static qk_status close_and_commit(gen *g, qk_error *err)
     qk_status st;
     /* Everything is flushed before anything is renamed, so a full disk
      * leaves the previous files (if any) untouched. */
-    if ((st = qk_simfile_close(&g->qrels, err)) || (st = qk_simfile_close(&g->topics, err)) ||
-        (st = qk_simfile_close(&g->manifest, err)))
+    if ((st = qk_outfile_close(&g->qrels, err)) || (st = qk_outfile_close(&g->topics, err)) ||
+        (st = qk_outfile_close(&g->manifest, err)))
         return st;
     for (long r = 0; r < g->o->runs; r++)
-        if ((st = qk_simfile_close(&g->runs[r], err)))
+        if ((st = qk_outfile_close(&g->runs[r], err)))
             return st;
     for (long r = 0; r < g->o->runs; r++)
-        if ((st = qk_simfile_commit(&g->runs[r], err)))
+        if ((st = qk_outfile_commit(&g->runs[r], err)))
             return st;
-    if ((st = qk_simfile_commit(&g->qrels, err)) || (st = qk_simfile_commit(&g->topics, err)))
+    if ((st = qk_outfile_commit(&g->qrels, err)) || (st = qk_outfile_commit(&g->topics, err)))
         return st;
     /* The manifest last: its presence says the set is complete. */
-    return qk_simfile_commit(&g->manifest, err);
+    return qk_outfile_commit(&g->manifest, err);
 }
 
 static qk_status alloc_gen(gen *g, qk_error *err)
@@ -423,12 +415,12 @@ static qk_status alloc_gen(gen *g, qk_error *err)
 
 static void free_gen(gen *g)
 {
-    qk_simfile_discard(&g->qrels);
-    qk_simfile_discard(&g->topics);
-    qk_simfile_discard(&g->manifest);
+    qk_outfile_discard(&g->qrels);
+    qk_outfile_discard(&g->topics);
+    qk_outfile_discard(&g->manifest);
     if (g->runs)
         for (long r = 0; r < g->o->runs; r++)
-            qk_simfile_discard(&g->runs[r]);
+            qk_outfile_discard(&g->runs[r]);
     free(g->runs);
     free(g->quality);
     free(g->names);
@@ -439,38 +431,11 @@ static void free_gen(gen *g)
     qk_simbuf_free(&g->buf);
 }
 
-/* The manifest of an earlier generation, when there is one; it is small
- * (one line per run), so anything large is not ours and is ignored. */
-static char *read_old_manifest(const char *dir)
-{
-    char *path = malloc(strlen(dir) + sizeof "/manifest.json"), *text = NULL;
-    FILE *f;
-    if (!path)
-        return NULL;
-    strcpy(path, dir);
-    strcat(path, "/manifest.json");
-    f = fopen(path, "rb");
-    free(path);
-    if (!f)
-        return NULL;
-    text = malloc((size_t)1 << 20);
-    if (text) {
-        size_t n = fread(text, 1, ((size_t)1 << 20) - 1, f);
-        text[n] = '\0';
-        if (!feof(f)) {
-            free(text);
-            text = NULL;
-        }
-    }
-    fclose(f);
-    return text;
-}
-
 /* An earlier generation may have had more runs. Those its manifest names and
  * this one did not rewrite are removed, so that runs/ holds exactly the
  * current set (the demo and users glob the .run files there). Only files named by our own
  * earlier manifest are touched. */
-static void remove_stale_runs(gen *g, const char *dir)
+static void remove_stale_runs(gen *g, const qk_outdir *dir)
 {
     static const char key[] = "\"file\": \"runs/";
     char *p = g->old_manifest;
@@ -486,16 +451,17 @@ static void remove_stale_runs(gen *g, const char *dir)
                       strcmp(name + strlen(g->names[r]), ".run") == 0;
         if (current || strchr(name, '/') || name[0] == '.' || name[0] == '\0')
             continue;
-        char *path = malloc(strlen(dir) + strlen(name) + sizeof "/runs/");
-        if (path) {
-            sprintf(path, "%s/runs/%s", dir, name);
-            unlink(path);
-            free(path);
+        char *rel = malloc(strlen(name) + sizeof "runs/");
+        if (rel) {
+            strcpy(rel, "runs/");
+            strcat(rel, name);
+            qk_outdir_remove(dir, rel);
+            free(rel);
         }
     }
 }
 
-qk_status qk_sim_collection_write(const char *dir, const qk_sim_collection_opts *o, qk_error *err)
+qk_status qk_sim_collection_write(const qk_outdir *dir, const qk_sim_collection_opts *o, qk_error *err)
 {
     gen g;
     qk_status st;
@@ -505,7 +471,9 @@ qk_status qk_sim_collection_write(const char *dir, const qk_sim_collection_opts 
         return qk_error_set(err, QK_EUSAGE, "no output directory given");
     if ((st = qk_sim_collection_check(o, err)))
         return st;
-    g.old_manifest = read_old_manifest(dir);
+    /* The manifest of an earlier generation, when there is one; it is small
+     * (one line per run), so anything large is not ours and is ignored. */
+    g.old_manifest = qk_outdir_slurp(dir, "manifest.json", ((size_t)1 << 20) - 1);
     if ((st = alloc_gen(&g, err)) || (st = open_all(&g, dir, err)) || (st = write_manifest(&g, err)))
         goto out;
     for (long t = 0; t < o->topics; t++) {

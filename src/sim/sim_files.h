@@ -1,6 +1,5 @@
-/* Output helpers for the simulators: directories, files written under a
- * temporary name and renamed when complete, and fast fixed-format text.
- * Internal to src/sim. */
+/* Fast fixed-format text for the simulators (their files are io's
+ * qk_outdir / qk_outfile). Internal to src/sim. */
 #ifndef QK_SIM_FILES_H
 #define QK_SIM_FILES_H
 
@@ -9,30 +8,6 @@
 #include <stdio.h>
 
 #include "qrelkit/core.h"
-
-/* A file being written: data go to tmp, which becomes final on commit. */
-typedef struct qk_simfile {
-    char *final;
-    char *tmp;
-    FILE *f;
-    char *vbuf; /* stdio buffer, owned */
-} qk_simfile;
-
-/* Create path and its missing parents (like mkdir -p). */
-qk_status qk_simfile_mkdirs(const char *path, qk_error *err);
-/* Open dir/name's temporary twin for writing; bufsize 0 = stdio default.
- * On failure sf is left closed (safe to discard). */
-qk_status qk_simfile_open(qk_simfile *sf, const char *dir, const char *name, size_t bufsize, qk_error *err);
-/* Write n bytes; QK_EIO naming the final path when the write fails. */
-qk_status qk_simfile_write(qk_simfile *sf, const char *p, size_t n, qk_error *err);
-/* Flush and close, reporting any delayed write error. The data stay under the
- * temporary name until qk_simfile_commit. */
-qk_status qk_simfile_close(qk_simfile *sf, qk_error *err);
-/* Rename the closed temporary file to its final name. */
-qk_status qk_simfile_commit(qk_simfile *sf, qk_error *err);
-/* Close if open, remove the temporary file if it still exists, free names.
- * Safe on a zeroed, failed or committed qk_simfile. */
-void qk_simfile_discard(qk_simfile *sf);
 
 /* ---- A growable text buffer with fixed-format number printing. ----------- */
 typedef struct qk_simbuf {

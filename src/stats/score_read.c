@@ -2,10 +2,10 @@
  * matrix written by `qrelkit eval --matrix`, two-column run scorings and the
  * calibration pairs file. Formats: doc/qrelkit-compare.md.
  *
- * These live here rather than in src/io because they are the stats module's
- * own interchange formats. They read through the shared line source (gzip,
- * '-' = stdin) and skip lines by the shared rule (qk_line_skippable), so a
- * '#' line or a blank line means the same here as in a qrels file. */
+ * They are the stats module's own interchange formats, parsed from a line
+ * source the caller opens (io's qk_lines: gzip, '-' = stdin), and skip lines
+ * by the shared rule (qk_line_skippable), so a '#' line or a blank line means
+ * the same here as in a qrels file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,16 +24,15 @@ typedef struct {
     size_t nfield, fcap;
 } reader;
 
-static qk_status reader_open(reader *r, const char *path, qk_error *err)
+static void reader_init(reader *r, qk_lines *l)
 {
     memset(r, 0, sizeof *r);
-    r->path = path;
-    return qk_lines_open(path, &r->lines, err);
+    r->lines = l;
+    r->path = qk_lines_path(l);
 }
 
 static void reader_close(reader *r)
 {
-    qk_lines_close(r->lines);
     free(r->line);
     free(r->field);
 }
@@ -256,16 +255,16 @@ static qk_status add_run(reader *r, qk_scores *s, size_t *cap, const char *name,
     return QK_OK;
 }
 
-static qk_status read_table(const char *path, int need_matrix, qk_scores **out, qk_error *err)
+static qk_status read_table(qk_lines *l, int need_matrix, qk_scores **out, qk_error *err)
 {
     reader r;
     qk_scores *s = NULL;
     size_t rcap = 0, vcap = 0;
     int got;
-    qk_status st = reader_open(&r, path, err);
+    const char *path = qk_lines_path(l);
+    qk_status st = QK_OK;
+    reader_init(&r, l);
     *out = NULL;
-    if (st != QK_OK)
-        return st;
     if (!(s = calloc(1, sizeof *s))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory reading '%s'", path);
         goto out;
@@ -328,24 +327,26 @@ out:
     return st;
 }
 
-qk_status qk_stats_read_matrix(const char *path, qk_scores **out, qk_error *err)
+qk_status qk_stats_read_matrix(qk_lines *l, qk_scores **out, qk_error *err)
 {
-    return read_table(path, 1, out, err);
+    return read_table(l, 1, out, err);
 }
 
-qk_status qk_stats_read_scoring(const char *path, qk_scores **out, qk_error *err)
+qk_status qk_stats_read_scoring(qk_lines *l, qk_scores **out, qk_error *err)
 {
-    return read_table(path, 0, out, err);
+    return read_table(l, 0, out, err);
 }
 
-qk_status qk_stats_read_predictions(const char *path, double **p_neg, double **true_delta,
+qk_status qk_stats_read_predictions(qk_lines *l, double **p_neg, double **true_delta,
                                     size_t *n, qk_error *err)
 {
     static const char *const head[4] = {"run_a", "run_b", "p_neg", "true_delta"};
     reader r;
     size_t pc = 0, dc = 0;
     int got;
-    qk_status st = reader_open(&r, path, err);
+    const char *path = qk_lines_path(l);
+    qk_status st = QK_OK;
+    reader_init(&r, l);
     *p_neg = *true_delta = NULL;
     *n = 0;
     if (st != QK_OK)

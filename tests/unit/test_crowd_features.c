@@ -11,6 +11,16 @@
 #include "qrelkit/crowd.h"
 #include "tmpfile_util.h"
 
+static qk_status read_features(const char *file, qk_crowd_features *f, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_status st = qk_lines_open(file, &l, err);
+    if (st == QK_OK)
+        st = qk_crowd_features_read(l, f, err);
+    qk_lines_close(l);
+    return st;
+}
+
 static qk_crowd_labels *labels(void)
 {
     static const char *const rows[][3] = {{"1 a", "w", "0"}, {"1 b", "w", "1"}, {"1 c", "w", "1"}};
@@ -32,7 +42,7 @@ static void test_file_and_zscore(void **state)
     double *x = NULL;
     size_t missing, a, b, c;
     (void)state;
-    assert_int_equal(qk_crowd_features_read(p, &f, NULL), QK_OK);
+    assert_int_equal(read_features(p, &f, NULL), QK_OK);
     assert_int_equal(f.n, 3);
     assert_int_equal(f.dim, 2);
     assert_string_equal(f.names[0], "1 a");
@@ -59,7 +69,7 @@ static void test_bad_file(void **state)
     qk_crowd_features f;
     qk_error err = {0};
     (void)state;
-    assert_int_equal(qk_crowd_features_read(p, &f, &err), QK_EINPUT);
+    assert_int_equal(read_features(p, &f, &err), QK_EINPUT);
     assert_int_equal(err.line, 3);
     unlink(p);
     free(p);

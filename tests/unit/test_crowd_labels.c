@@ -17,6 +17,17 @@
 
 #include "qrelkit/crowd.h"
 
+static qk_status read_labels(const char *file, const qk_crowd_read_opts *o, qk_crowd_labels **L,
+                             qk_crowd_read_stats *rs, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_status st = qk_lines_open(file, &l, err);
+    if (st == QK_OK)
+        st = qk_crowd_labels_read(l, o, L, rs, err);
+    qk_lines_close(l);
+    return st;
+}
+
 static char *write_tmp(const char *text)
 {
     static char path[64];
@@ -37,13 +48,13 @@ static void test_unknown_label(void **state)
     qk_error err = {0};
     char *p = write_tmp("task\tworker\tlabel\nt1\tw1\t1\nt1\tw2\tx\nt2\tw1\t0\n");
     char want[256];
-    assert_int_equal(qk_crowd_labels_read(p, &o, &L, &rs, &err), QK_EINPUT);
+    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_EINPUT);
     assert_null(L);
     snprintf(want, sizeof want, "'%s' line 3: label 'x' is not one of the declared classes", p);
     assert_string_equal(err.message, want);
     /* Skipping instead: two labels kept, one counted as dropped. */
     o.drop_unknown = 1;
-    assert_int_equal(qk_crowd_labels_read(p, &o, &L, &rs, &err), QK_OK);
+    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_OK);
     assert_int_equal(rs.dropped_unknown, 1);
     assert_int_equal(qk_crowd_num_labels(L), 2);
     assert_int_equal(qk_crowd_num_classes(L), 2);
@@ -57,13 +68,13 @@ static void test_bad_fields(void **state)
     qk_error err = {0};
     char *p = write_tmp("t1 w1 1\nt2 w1\n");
     char want[256];
-    assert_int_equal(qk_crowd_labels_read(p, NULL, &L, NULL, &err), QK_EINPUT);
+    assert_int_equal(read_labels(p, NULL, &L, NULL, &err), QK_EINPUT);
     snprintf(want, sizeof want, "'%s' line 2: expected 3 fields (task worker label), found 2", p);
     assert_string_equal(err.message, want);
     unlink(p);
     /* A file with only a header has no labels: aggregating is bad input. */
     p = write_tmp("task\tworker\tlabel\n");
-    assert_int_equal(qk_crowd_labels_read(p, NULL, &L, NULL, &err), QK_OK);
+    assert_int_equal(read_labels(p, NULL, &L, NULL, &err), QK_OK);
     qk_crowd_opts opts;
     qk_crowd_result *r = NULL;
     qk_crowd_opts_init(&opts);
@@ -96,7 +107,7 @@ static void test_duplicates(void **state)
         qk_crowd_result *r = NULL;
         qk_crowd_opts opts;
         size_t t1, yes;
-        assert_int_equal(qk_crowd_labels_read(p, &o, &L, &rs, NULL), QK_OK);
+        assert_int_equal(read_labels(p, &o, &L, &rs, NULL), QK_OK);
         assert_int_equal(rs.dup_pairs, 2);
         assert_int_equal(rs.dup_conflicts, 1);
         assert_int_equal(rs.dropped_dups, cases[i].dropped);
@@ -114,7 +125,7 @@ static void test_duplicates(void **state)
     qk_crowd_labels *L = NULL;
     qk_error err = {0};
     char want[256];
-    assert_int_equal(qk_crowd_labels_read(p, &o, &L, NULL, &err), QK_EINPUT);
+    assert_int_equal(read_labels(p, &o, &L, NULL, &err), QK_EINPUT);
     snprintf(want, sizeof want, "'%s' line 2: worker 'w1' labels task 't1' again (first on line 1)", p);
     assert_string_equal(err.message, want);
     unlink(p);
@@ -170,7 +181,7 @@ static void test_layouts(void **state)
     /* Four fields: topic docno worker label; the task is "topic docno". */
     char *p =
         write_tmp("topic\tdocno\tworker\tlabel\n401\tFT-1\tw1\t2\n401\tFT-1\tw2\t0\n402\tLA-7\tw1\t10\n");
-    assert_int_equal(qk_crowd_labels_read(p, NULL, &L, &rs, NULL), QK_OK);
+    assert_int_equal(read_labels(p, NULL, &L, &rs, NULL), QK_OK);
     assert_true(qk_crowd_find_task(L, "401 FT-1", &t));
     assert_int_equal(qk_crowd_num_tasks(L), 2);
     /* Integer classes are ordered by value: 0 < 2 < 10. */
@@ -182,7 +193,7 @@ static void test_layouts(void **state)
     /* TREC 2010 layout: topic worker docno gold label; -2 is "broken link". */
     qk_crowd_read_opts o = {.layout = QK_CROWD_LAYOUT_TREC};
     p = write_tmp("20 w1 d1 1 1\n20 w2 d1 1 -2\n20 w2 d2 -1 0\n");
-    assert_int_equal(qk_crowd_labels_read(p, &o, &L, &rs, NULL), QK_OK);
+    assert_int_equal(read_labels(p, &o, &L, &rs, NULL), QK_OK);
     assert_int_equal(rs.dropped_invalid, 1);
     assert_int_equal(qk_crowd_num_labels(L), 2);
     assert_true(qk_crowd_find_task(L, "20 d2", &t));

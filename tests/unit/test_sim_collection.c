@@ -59,6 +59,20 @@ static char *slurp(const char *dir, const char *name, size_t *len)
     return buf;
 }
 
+/* As `qrelkit sim collection` does: options checked, the directory opened
+ * (made when missing), then the collection written into it. */
+static qk_status write_to(const char *dir, const qk_sim_collection_opts *o, qk_error *err)
+{
+    qk_outdir *d = NULL;
+    qk_status st = qk_sim_collection_check(o, err);
+    if (st == QK_OK)
+        st = qk_outdir_open(dir, &d, err);
+    if (st == QK_OK)
+        st = qk_sim_collection_write(d, o, err);
+    qk_outdir_close(d);
+    return st;
+}
+
 static void small_opts(qk_sim_collection_opts *o)
 {
     qk_sim_collection_opts_init(o);
@@ -74,7 +88,7 @@ static char *generate(const qk_sim_collection_opts *o)
     qk_error err;
     char *dir = make_tmpdir();
     qk_error_clear(&err);
-    assert_int_equal(qk_sim_collection_write(dir, o, &err), QK_OK);
+    assert_int_equal(write_to(dir, o, &err), QK_OK);
     return dir;
 }
 
@@ -339,7 +353,7 @@ static void test_bad_options(void **state)
     assert_int_equal(qk_sim_collection_check(&o, &err), QK_EUSAGE);
     small_opts(&o);
     o.qrels_fraction = 1.5;
-    assert_int_equal(qk_sim_collection_write("/nonexistent-never", &o, &err), QK_EUSAGE);
+    assert_int_equal(write_to("/nonexistent-never", &o, &err), QK_EUSAGE);
 }
 
 static size_t count_entries(const char *dir)
@@ -369,12 +383,12 @@ static void test_failure_leaves_nothing(void **state)
     assert_non_null(f);
     fclose(f);
     qk_error_clear(&err);
-    assert_int_equal(qk_sim_collection_write(dir, &o, &err), QK_EIO);
+    assert_int_equal(write_to(dir, &o, &err), QK_EIO);
     assert_non_null(strstr(err.message, "/runs': cannot create directory"));
     assert_int_equal(count_entries(dir), 1);
     /* And a directory under a plain file cannot be made at all. */
     snprintf(path, sizeof path, "%s/runs/sub", dir);
-    assert_int_equal(qk_sim_collection_write(path, &o, &err), QK_EIO);
+    assert_int_equal(write_to(path, &o, &err), QK_EIO);
     assert_non_null(strstr(err.message, "cannot create directory: Not a directory"));
     remove_tree(dir);
     free(dir);
@@ -404,7 +418,7 @@ static void test_regenerate_fewer_runs(void **state)
     assert_non_null(f);
     fclose(f);
     o.runs = 1;
-    assert_int_equal(qk_sim_collection_write(dir, &o, &err), QK_OK);
+    assert_int_equal(write_to(dir, &o, &err), QK_OK);
     assert_true(exists(dir, "runs/run01.run"));
     assert_false(exists(dir, "runs/run02.run"));
     assert_false(exists(dir, "runs/run03.run"));

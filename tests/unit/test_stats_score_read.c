@@ -21,12 +21,43 @@ static const char *write_tmp(const char *text)
     return path;
 }
 
+/* The readers parse a line source; these open the file as the CLI does. */
+static qk_status read_matrix(const char *file, qk_scores **out, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_status st = qk_lines_open(file, &l, err);
+    if (st == QK_OK)
+        st = qk_stats_read_matrix(l, out, err);
+    qk_lines_close(l);
+    return st;
+}
+
+static qk_status read_scoring(const char *file, qk_scores **out, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_status st = qk_lines_open(file, &l, err);
+    if (st == QK_OK)
+        st = qk_stats_read_scoring(l, out, err);
+    qk_lines_close(l);
+    return st;
+}
+
+static qk_status read_predictions(const char *file, double **p, double **d, size_t *n, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_status st = qk_lines_open(file, &l, err);
+    if (st == QK_OK)
+        st = qk_stats_read_predictions(l, p, d, n, err);
+    qk_lines_close(l);
+    return st;
+}
+
 static void test_matrix(void **state)
 {
     qk_scores *m = NULL;
     (void)state;
     write_tmp("topic\tr1\tr2\r\nq1\t0.5\t0.25\n\nq2\t1\t0.75\n");
-    assert_int_equal(qk_stats_read_matrix(path, &m, NULL), QK_OK);
+    assert_int_equal(read_matrix(path, &m, NULL), QK_OK);
     assert_int_equal(m->nruns, 2);
     assert_int_equal(m->ntopics, 2);
     assert_string_equal(m->runs[1], "r2");
@@ -44,7 +75,7 @@ static void test_repeated_run_names(void **state)
     qk_scores *m = NULL;
     (void)state;
     write_tmp("topic\tUW\tUW\tx\tUW\nq1\t1\t2\t3\t4\n");
-    assert_int_equal(qk_stats_read_matrix(path, &m, NULL), QK_OK);
+    assert_int_equal(read_matrix(path, &m, NULL), QK_OK);
     assert_string_equal(m->runs[1], "UW#2");
     assert_string_equal(m->runs[3], "UW#3");
     assert_int_equal(m->renamed, 2);
@@ -58,7 +89,7 @@ static void test_scoring(void **state)
     size_t k;
     (void)state;
     write_tmp("run\tscore\nA\t0.3\nB\t0.1\n");
-    assert_int_equal(qk_stats_read_scoring(path, &s, NULL), QK_OK);
+    assert_int_equal(read_scoring(path, &s, NULL), QK_OK);
     assert_int_equal(s->nruns, 2);
     assert_null(s->v);
     NEAR(s->mean[1], 0.1, 0);
@@ -67,7 +98,7 @@ static void test_scoring(void **state)
     qk_stats_scores_free(s);
     unlink(path);
     write_tmp("A\t0.3\nB\t0.1\n"); /* no header */
-    assert_int_equal(qk_stats_read_scoring(path, &s, NULL), QK_OK);
+    assert_int_equal(read_scoring(path, &s, NULL), QK_OK);
     assert_int_equal(s->nruns, 2);
     qk_stats_scores_free(s);
     unlink(path);
@@ -80,8 +111,8 @@ static void expect_error(const char *text, int matrix, qk_status code, const cha
     char want[512];
     write_tmp(text);
     snprintf(want, sizeof want, "'%s'%s", path, msg);
-    assert_int_equal(matrix ? qk_stats_read_matrix(path, &s, &err)
-                            : qk_stats_read_scoring(path, &s, &err),
+    assert_int_equal(matrix ? read_matrix(path, &s, &err)
+                            : read_scoring(path, &s, &err),
                      code);
     assert_null(s);
     assert_string_equal(err.message, want);
@@ -105,7 +136,7 @@ static void test_errors(void **state)
     expect_error("run\tscore\nA\tnan\n", 0, QK_EINPUT, " line 2: value 'nan' is not a number");
     expect_error("A\t1\n", 1, QK_EINPUT,
                  " line 1: header 'A' is not a matrix header (expected 'topic<TAB>RUN...')");
-    assert_int_equal(qk_stats_read_matrix("/nonexistent/m.tsv", &s, &err), QK_EIO);
+    assert_int_equal(read_matrix("/nonexistent/m.tsv", &s, &err), QK_EIO);
     assert_string_equal(err.message, "'/nonexistent/m.tsv': cannot open: No such file or directory");
     /* Line numbers are physical: the comment and blank lines count. */
     expect_error("# made by hand\ntopic\tA\n\n   \nq1\tx\n", 1, QK_EINPUT,
@@ -121,7 +152,7 @@ static void test_comments(void **state)
     size_t n, k;
     (void)state;
     write_tmp("# MAP per topic\ntopic\tr1\tr#2\n  # indented\n\t\nq1\t0.5\t0.25\n#q2\t9\t9\nq#3\t1\t0\n");
-    assert_int_equal(qk_stats_read_matrix(path, &s, NULL), QK_OK);
+    assert_int_equal(read_matrix(path, &s, NULL), QK_OK);
     assert_int_equal(s->ntopics, 2);
     assert_string_equal(s->runs[1], "r#2");
     assert_string_equal(s->topics[1], "q#3");
@@ -130,14 +161,14 @@ static void test_comments(void **state)
     qk_stats_scores_free(s);
     unlink(path);
     write_tmp("# scores\nrun\tscore\n\nA\t0.3\n# B\t0.2\nC\t0.1\n");
-    assert_int_equal(qk_stats_read_scoring(path, &s, NULL), QK_OK);
+    assert_int_equal(read_scoring(path, &s, NULL), QK_OK);
     assert_int_equal(s->nruns, 2);
     assert_int_equal(qk_stats_scores_find(s, "C", &k), 1);
     assert_int_equal(k, 1);
     qk_stats_scores_free(s);
     unlink(path);
     write_tmp("#\nrun_a\trun_b\tp_neg\ttrue_delta\n# x\ty\t0.9\t1\nx\ty\t0.7\t-0.02\n\n");
-    assert_int_equal(qk_stats_read_predictions(path, &p, &d, &n, NULL), QK_OK);
+    assert_int_equal(read_predictions(path, &p, &d, &n, NULL), QK_OK);
     assert_int_equal(n, 1);
     NEAR(p[0], 0.7, 0);
     free(p);
@@ -155,7 +186,7 @@ static void test_gzip(void **state)
     assert_non_null(gz);
     assert_true(gzputs(gz, "topic\tA\tB\nq1\t0.5\t0.25\nq2\t1\t0.75\n") > 0);
     gzclose(gz);
-    assert_int_equal(qk_stats_read_matrix(path, &s, NULL), QK_OK);
+    assert_int_equal(read_matrix(path, &s, NULL), QK_OK);
     assert_int_equal(s->ntopics, 2);
     NEAR(s->mean[0], 0.75, 0);
     NEAR(s->mean[1], 0.5, 0);
@@ -170,7 +201,7 @@ static void test_predictions(void **state)
     qk_error err;
     (void)state;
     write_tmp("run_a\trun_b\tp_neg\ttrue_delta\nx\ty\t0.7\t-0.02\nx\tz\t0.1\t0.3\n");
-    assert_int_equal(qk_stats_read_predictions(path, &p, &d, &n, NULL), QK_OK);
+    assert_int_equal(read_predictions(path, &p, &d, &n, NULL), QK_OK);
     assert_int_equal(n, 2);
     NEAR(p[0], 0.7, 0);
     NEAR(d[1], 0.3, 0);
@@ -178,11 +209,11 @@ static void test_predictions(void **state)
     free(d);
     unlink(path);
     write_tmp("run_a\trun_b\tp_neg\ttrue_delta\nx\ty\t1.7\t-0.02\n");
-    assert_int_equal(qk_stats_read_predictions(path, &p, &d, &n, &err), QK_EINPUT);
+    assert_int_equal(read_predictions(path, &p, &d, &n, &err), QK_EINPUT);
     assert_non_null(strstr(err.message, "line 2: p_neg '1.7' is not a probability in [0,1]"));
     unlink(path);
     write_tmp("a\tb\tc\td\n");
-    assert_int_equal(qk_stats_read_predictions(path, &p, &d, &n, &err), QK_EINPUT);
+    assert_int_equal(read_predictions(path, &p, &d, &n, &err), QK_EINPUT);
     assert_non_null(strstr(err.message, "line 1: expected the header"));
     unlink(path);
 }
