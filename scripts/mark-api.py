@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 root = Path(__file__).resolve().parent.parent
-decl = re.compile(r'^(?:const\s+)?(?:unsigned\s+)?[A-Za-z_][A-Za-z0-9_]*(?:\s*\*)*\s+\**\s*[A-Za-z_][A-Za-z0-9_]*\s*\(')
+decl = re.compile(r'^(?:const\s+)?(?:unsigned\s+)?[A-Za-z_][A-Za-z0-9_]*(?:\s*\*\s*(?:const\b)?)*\s*\**\s*[A-Za-z_][A-Za-z0-9_]*\s*\(')
 check = '--check' in sys.argv[1:]
 changed = 0
 unmarked = []
@@ -25,7 +25,12 @@ for h in sorted((root / 'include' / 'qrelkit').glob('*.h')):
             continue
         prev = s
         top = depth == 0 and not in_comment
-        if (top and decl.match(s) and not s.startswith(('typedef', 'static', 'return', 'QK_API', 'extern'))
+        if top and s.startswith('extern const ') and s.rstrip().endswith('[];') or \
+                top and s.startswith('extern const ') and '[]' in s.split(';')[0]:
+            line = 'QK_API ' + line
+            changed += 1
+            unmarked.append(f'{h.name}: {s.strip()}')
+        elif (top and decl.match(s) and not s.startswith(('typedef', 'static', 'return', 'QK_API', 'extern'))
                 and not s.startswith('#')):
             line = 'QK_API ' + line
             changed += 1

@@ -15,6 +15,15 @@ extern "C" {
 
 #define QK_VERSION "0.1.0"
 
+/* Marks the public API: libqrelkit.so is built with -fvisibility=hidden, so
+ * only what carries QK_API is exported (tests/library/exports.sh checks that
+ * the exported symbols are exactly the declarations of include/qrelkit/). */
+#if defined(__GNUC__) || defined(__clang__)
+#define QK_API __attribute__((visibility("default")))
+#else
+#define QK_API
+#endif
+
 typedef enum {
     QK_OK = 0,
     QK_EUSAGE = -1,    /* bad option, bad parameter, unknown name   -> exit 1 */
@@ -38,29 +47,29 @@ typedef struct qk_error {
 } qk_error;
 
 /* Set err (may be NULL) and return code. printf-style message. */
-qk_status qk_error_set(qk_error *err, qk_status code, const char *fmt, ...)
+QK_API qk_status qk_error_set(qk_error *err, qk_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Same, with a file position; the message is prefixed "'FILE' line L: ". */
-qk_status qk_error_at(qk_error *err, qk_status code, const char *file, long line, long column,
+QK_API qk_status qk_error_at(qk_error *err, qk_status code, const char *file, long line, long column,
                       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-void qk_error_clear(qk_error *err);
+QK_API void qk_error_clear(qk_error *err);
 /* Short English name of a status ("bad input", ...). Static string. */
-const char *qk_status_name(qk_status st);
+QK_API const char *qk_status_name(qk_status st);
 /* Process exit code for a status per DESIGN.md: 0 ok, 1 usage, 2 input, 3 io/internal. */
-int qk_status_exit_code(qk_status st);
+QK_API int qk_status_exit_code(qk_status st);
 
 /* ---- String pool: interns byte strings, ids are dense from 0. ---------- */
 typedef struct qk_strpool qk_strpool;
-qk_strpool *qk_strpool_new(void);
-void qk_strpool_free(qk_strpool *p);
+QK_API qk_strpool *qk_strpool_new(void);
+QK_API void qk_strpool_free(qk_strpool *p);
 /* Intern s[0..len) and return its id in *id (new or existing). */
-qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *id);
+QK_API qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *id);
 /* Look up without inserting. Returns 1 and sets *id when present, else 0. */
-int qk_strpool_find(const qk_strpool *p, const char *s, size_t len, uint32_t *id);
+QK_API int qk_strpool_find(const qk_strpool *p, const char *s, size_t len, uint32_t *id);
 /* NUL-terminated string of an id. Valid until the pool is freed. */
-const char *qk_strpool_str(const qk_strpool *p, uint32_t id);
-size_t qk_strpool_len(const qk_strpool *p, uint32_t id);
-size_t qk_strpool_count(const qk_strpool *p);
+QK_API const char *qk_strpool_str(const qk_strpool *p, uint32_t id);
+QK_API size_t qk_strpool_len(const qk_strpool *p, uint32_t id);
+QK_API size_t qk_strpool_count(const qk_strpool *p);
 
 /* ---- Random numbers: xoshiro256** seeded through splitmix64. ----------
  * One generator for the whole project, so seeded results are identical on
@@ -68,23 +77,23 @@ size_t qk_strpool_count(const qk_strpool *p);
 typedef struct qk_rng {
     uint64_t s[4];
 } qk_rng;
-void qk_rng_seed(qk_rng *r, uint64_t seed);
-uint64_t qk_rng_next(qk_rng *r);
+QK_API void qk_rng_seed(qk_rng *r, uint64_t seed);
+QK_API uint64_t qk_rng_next(qk_rng *r);
 /* Uniform double in [0, 1) with 53 random bits. */
-double qk_rng_uniform(qk_rng *r);
+QK_API double qk_rng_uniform(qk_rng *r);
 /* Uniform integer in [0, n) without modulo bias; n > 0. */
-uint64_t qk_rng_below(qk_rng *r, uint64_t n);
+QK_API uint64_t qk_rng_below(qk_rng *r, uint64_t n);
 /* Index drawn with probability proportional to the increments of the
  * cumulative weights cum[0..n) (non-decreasing, cum[n-1] > 0, n > 0): the
  * first i with cum[i] > u * cum[n-1], u = qk_rng_uniform. */
-size_t qk_rng_pick_cum(qk_rng *r, const double *cum, size_t n);
+QK_API size_t qk_rng_pick_cum(qk_rng *r, const double *cum, size_t n);
 /* Standard normal (Marsaglia polar method, no cached spare: deterministic per call count). */
-double qk_rng_normal(qk_rng *r);
+QK_API double qk_rng_normal(qk_rng *r);
 
 /* ---- Growable arrays ---------------------------------------------------- */
 /* Make room for at least need elements of size elsize in *ptr (capacity *cap).
  * Grows geometrically. Returns QK_OK or QK_ENOMEM (then *ptr is unchanged). */
-qk_status qk_grow(void **ptr, size_t *cap, size_t need, size_t elsize);
+QK_API qk_status qk_grow(void **ptr, size_t *cap, size_t need, size_t elsize);
 
 /* ---- Temporary files ---------------------------------------------------- */
 /* Some outputs (an index and its spilled runs, simulation files) are written
@@ -95,9 +104,9 @@ qk_status qk_grow(void **ptr, size_t *cap, size_t need, size_t elsize);
  * signal handler. Process-wide; set it before work starts (the hook may be
  * called from several threads at once). fn NULL = no hook (the default). */
 typedef void (*qk_temp_hook_fn)(void *ctx, const char *path, int created);
-void qk_temp_hook_set(qk_temp_hook_fn fn, void *ctx);
+QK_API void qk_temp_hook_set(qk_temp_hook_fn fn, void *ctx);
 /* For the library's writers: pass one event to the hook, if any. */
-void qk_temp_note(const char *path, int created);
+QK_API void qk_temp_note(const char *path, int created);
 
 /* ---- Numbers ------------------------------------------------------------ */
 /* Kahan–Babuska (Neumaier) compensated sum. */
@@ -119,25 +128,25 @@ static inline double qk_ksum_value(const qk_ksum *k) { return k->sum + k->comp; 
  * the length. buf needs QK_FMT_BUFSIZE bytes (DBL_MAX has 309 digits).
  * Several times faster than printf. */
 #define QK_FMT_BUFSIZE 330
-size_t qk_fmt_fixed4(char *buf, double v);
+QK_API size_t qk_fmt_fixed4(char *buf, double v);
 
 /* The project's string hash (FNV-1a with a final mix): every hash table
  * over strings uses it, so low bits are usable as a table index. */
-uint64_t qk_hash_bytes(const char *s, size_t len);
+QK_API uint64_t qk_hash_bytes(const char *s, size_t len);
 
 /* ---- Sorting and ranking -------------------------------------------------- */
 /* Comparison with a caller's context (qsort has none). */
 typedef int (*qk_cmp_r)(const void *a, const void *b, void *ctx);
 /* Stable O(n log n) sort of n elements of size bytes; QK_ENOMEM (array
  * unchanged in content, possibly permuted) when its scratch cannot be had. */
-qk_status qk_sort_r(void *base, size_t n, size_t size, qk_cmp_r cmp, void *ctx);
+QK_API qk_status qk_sort_r(void *base, size_t n, size_t size, qk_cmp_r cmp, void *ctx);
 /* The ranking rule of every ranked run (trec_eval's): score descending, ties
  * by docno descending in byte order. <0 when (a) ranks before (b). */
-int qk_rank_cmp(double score_a, const char *docno_a, double score_b, const char *docno_b);
+QK_API int qk_rank_cmp(double score_a, const char *docno_a, double score_b, const char *docno_b);
 
 /* Parse a whole token as a finite double / integer. Return 0 on success. */
-int qk_parse_double(const char *s, size_t len, double *out);
-int qk_parse_long(const char *s, size_t len, long *out);
+QK_API int qk_parse_double(const char *s, size_t len, double *out);
+QK_API int qk_parse_long(const char *s, size_t len, long *out);
 
 /* ---- Enum tables: the words an option takes (DESIGN §3) ---------------
  * One table per option, {name, value, help}, ended by a row whose name is
@@ -151,18 +160,18 @@ typedef struct qk_enum {
 } qk_enum;
 
 /* The row named name (exact, case-sensitive), or NULL. */
-const qk_enum *qk_enum_find(const qk_enum *table, const char *name);
+QK_API const qk_enum *qk_enum_find(const qk_enum *table, const char *name);
 /* The first row with value (its listed name), or NULL. */
-const qk_enum *qk_enum_by_value(const qk_enum *table, int value);
+QK_API const qk_enum *qk_enum_by_value(const qk_enum *table, int value);
 /* word -> *value. Unknown words are QK_EUSAGE with
  * "unknown OPT 'WORD' (choose from: a, b, c)" (opt e.g. "--method"). */
-qk_status qk_enum_parse(const qk_enum *table, const char *opt, const char *word, int *value, qk_error *err);
+QK_API qk_status qk_enum_parse(const qk_enum *table, const char *opt, const char *word, int *value, qk_error *err);
 /* The listed names, "a, b, c", into buf (always NUL-terminated when size > 0).
  * Returns the length the whole list needs, as snprintf does. */
-size_t qk_enum_choices(const qk_enum *table, char *buf, size_t size);
+QK_API size_t qk_enum_choices(const qk_enum *table, char *buf, size_t size);
 /* One line per listed row, "INDENT NAME  HELP\n", names padded to the longest
  * (at least min_width), into buf like qk_enum_choices. */
-size_t qk_enum_help(const qk_enum *table, const char *indent, int min_width, char *buf, size_t size);
+QK_API size_t qk_enum_help(const qk_enum *table, const char *indent, int min_width, char *buf, size_t size);
 
 /* ---- Strict numbers (DESIGN §3) ----------------------------------------
  * The whole token must be the number: no blanks, no trailing text ("10k",
@@ -174,17 +183,17 @@ size_t qk_enum_help(const qk_enum *table, const char *indent, int min_width, cha
 #define QK_NUM_LO_OPEN 1   /* lo itself is out of range */
 #define QK_NUM_HI_OPEN 2   /* hi itself is out of range */
 #define QK_NUM_NONFINITE 4 /* accept inf, -inf and nan (range checks then skip nan) */
-qk_status qk_num_long(const char *opt, const char *tok, long lo, long hi, long *out, qk_error *err);
+QK_API qk_status qk_num_long(const char *opt, const char *tok, long lo, long hi, long *out, qk_error *err);
 /* A count or index: plain digits (no sign), lo <= value <= hi. */
-qk_status qk_num_size(const char *opt, const char *tok, size_t lo, size_t hi, size_t *out, qk_error *err);
+QK_API qk_status qk_num_size(const char *opt, const char *tok, size_t lo, size_t hi, size_t *out, qk_error *err);
 /* A seed: plain digits, any 64-bit value. */
-qk_status qk_num_u64(const char *opt, const char *tok, uint64_t *out, qk_error *err);
-qk_status qk_num_double(const char *opt, const char *tok, double lo, double hi, int flags, double *out,
+QK_API qk_status qk_num_u64(const char *opt, const char *tok, uint64_t *out, qk_error *err);
+QK_API qk_status qk_num_double(const char *opt, const char *tok, double lo, double hi, int flags, double *out,
                         qk_error *err);
 /* The syntax checks alone, on tok[0..len): 1 when the token is a decimal
  * integer / a finite decimal number, else 0 (no range, no conversion). */
-int qk_num_is_integer(const char *tok, size_t len);
-int qk_num_is_decimal(const char *tok, size_t len);
+QK_API int qk_num_is_integer(const char *tok, size_t len);
+QK_API int qk_num_is_decimal(const char *tok, size_t len);
 
 #ifdef __cplusplus
 }

@@ -68,47 +68,47 @@ typedef struct qk_crowd_read_stats {
 
 typedef struct qk_crowd_labels qk_crowd_labels;
 
-qk_crowd_labels *qk_crowd_labels_new(void);
-void qk_crowd_labels_free(qk_crowd_labels *L);
+QK_API qk_crowd_labels *qk_crowd_labels_new(void);
+QK_API void qk_crowd_labels_free(qk_crowd_labels *L);
 /* Declare the classes in order (before any label). Optional: otherwise the
  * classes are the values seen, ordered numerically when all are integers and
  * bytewise otherwise. */
-qk_status qk_crowd_labels_set_classes(qk_crowd_labels *L, const char *const *names, size_t n, qk_error *err);
+QK_API qk_status qk_crowd_labels_set_classes(qk_crowd_labels *L, const char *const *names, size_t n, qk_error *err);
 /* Add one observation. With declared classes an unknown label is QK_EINPUT. */
-qk_status qk_crowd_labels_add(qk_crowd_labels *L, const char *task, const char *worker, const char *label,
+QK_API qk_status qk_crowd_labels_add(qk_crowd_labels *L, const char *task, const char *worker, const char *label,
                               qk_error *err);
 /* Declare a task that may have no labels (it still gets a result row). */
-qk_status qk_crowd_labels_add_task(qk_crowd_labels *L, const char *task, uint32_t *id, qk_error *err);
+QK_API qk_status qk_crowd_labels_add_task(qk_crowd_labels *L, const char *task, uint32_t *id, qk_error *err);
 /* Declare a worker (it gets an id even before its first label). */
-qk_status qk_crowd_labels_add_worker(qk_crowd_labels *L, const char *worker, uint32_t *id, qk_error *err);
+QK_API qk_status qk_crowd_labels_add_worker(qk_crowd_labels *L, const char *worker, uint32_t *id, qk_error *err);
 /* The fast path for generated data: one observation by ids, the task and
  * worker ids from qk_crowd_labels_add_task / _add_worker and the class its
  * position in qk_crowd_labels_set_classes (which must have been called). An
  * id out of range is QK_EUSAGE. */
-qk_status qk_crowd_labels_add_by_id(qk_crowd_labels *L, uint32_t task, uint32_t worker, uint32_t cls,
+QK_API qk_status qk_crowd_labels_add_by_id(qk_crowd_labels *L, uint32_t task, uint32_t worker, uint32_t cls,
                                     qk_error *err);
 /* Group the observations by task, apply the duplicate policy and fix the
  * class order. Must be called once before aggregating; adding afterwards is
  * QK_EUSAGE. stats may be NULL. */
-qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_read_stats *stats,
+QK_API qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_read_stats *stats,
                                  qk_error *err);
 /* Read a labels file (TSV/whitespace, gzip transparent, '-' = stdin); a first
  * line whose last field is "label" is a header. Returns a finished object. */
-qk_status qk_crowd_labels_read(qk_lines *l, const qk_crowd_read_opts *opts, qk_crowd_labels **out,
+QK_API qk_status qk_crowd_labels_read(qk_lines *l, const qk_crowd_read_opts *opts, qk_crowd_labels **out,
                                qk_crowd_read_stats *stats, qk_error *err);
 
-size_t qk_crowd_num_tasks(const qk_crowd_labels *L);
-size_t qk_crowd_num_workers(const qk_crowd_labels *L);
-size_t qk_crowd_num_classes(const qk_crowd_labels *L);
-size_t qk_crowd_num_labels(const qk_crowd_labels *L);
-const char *qk_crowd_task_name(const qk_crowd_labels *L, size_t task);
-const char *qk_crowd_worker_name(const qk_crowd_labels *L, size_t worker);
-const char *qk_crowd_class_name(const qk_crowd_labels *L, size_t cls);
-int qk_crowd_find_task(const qk_crowd_labels *L, const char *task, size_t *id);
-int qk_crowd_find_class(const qk_crowd_labels *L, const char *name, size_t *id);
+QK_API size_t qk_crowd_num_tasks(const qk_crowd_labels *L);
+QK_API size_t qk_crowd_num_workers(const qk_crowd_labels *L);
+QK_API size_t qk_crowd_num_classes(const qk_crowd_labels *L);
+QK_API size_t qk_crowd_num_labels(const qk_crowd_labels *L);
+QK_API const char *qk_crowd_task_name(const qk_crowd_labels *L, size_t task);
+QK_API const char *qk_crowd_worker_name(const qk_crowd_labels *L, size_t worker);
+QK_API const char *qk_crowd_class_name(const qk_crowd_labels *L, size_t cls);
+QK_API int qk_crowd_find_task(const qk_crowd_labels *L, const char *task, size_t *id);
+QK_API int qk_crowd_find_class(const qk_crowd_labels *L, const char *name, size_t *id);
 /* Observations grouped by task (after finish): labels off[t] .. off[t+1]-1
  * have worker w[k] and class c[k]. Valid while L lives. */
-void qk_crowd_csr(const qk_crowd_labels *L, const size_t **off, const uint32_t **w, const uint32_t **c);
+QK_API void qk_crowd_csr(const qk_crowd_labels *L, const size_t **off, const uint32_t **w, const uint32_t **c);
 
 /* ---- Aggregation ------------------------------------------------------------ */
 typedef enum {
@@ -127,10 +127,10 @@ typedef enum {
 typedef enum { QK_GP_KERNEL_RBF = 0, QK_GP_KERNEL_LINEAR } qk_gp_kernel;
 
 /* --method's words {name, qk_crowd_method, help} (crowd_aggregate.c). */
-extern const qk_enum qk_crowd_method_table[];
+QK_API extern const qk_enum qk_crowd_method_table[];
 /* Parse "mv", "ds", "onecoin", "glad", "mace", "magp", "gpmv", "lk". 0 on success. */
-int qk_crowd_method_parse(const char *name, qk_crowd_method *out);
-const char *qk_crowd_method_name(qk_crowd_method m);
+QK_API int qk_crowd_method_parse(const char *name, qk_crowd_method *out);
+QK_API const char *qk_crowd_method_name(qk_crowd_method m);
 
 typedef enum {
     QK_CROWD_TIE_FIRST = 0, /* the first class in class order (crowd-kit, pandas idxmax) */
@@ -187,7 +187,7 @@ typedef struct qk_crowd_opts {
 } qk_crowd_opts;
 
 /* Defaults as documented above. */
-void qk_crowd_opts_init(qk_crowd_opts *o);
+QK_API void qk_crowd_opts_init(qk_crowd_opts *o);
 
 typedef struct qk_crowd_result {
     size_t n_tasks, n_workers, n_classes;
@@ -213,15 +213,15 @@ typedef struct qk_crowd_result {
     size_t ties;     /* tasks whose hard label was a tie                       */
 } qk_crowd_result;
 
-qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result **out,
+QK_API qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result **out,
                              qk_error *err);
-void qk_crowd_result_free(qk_crowd_result *r);
+QK_API void qk_crowd_result_free(qk_crowd_result *r);
 
 /* MV weights from gold: per worker the log-odds (K-1)·a/(1-a) of its accuracy
  * a on gold tasks, shrunk towards the mean accuracy of all workers with gold
  * (two pseudo-labels), so workers without gold weigh like an average one.
  * weight has one slot per worker; gold as for qk_crowd_score_gold. */
-qk_status qk_crowd_gold_weights(const qk_crowd_labels *L, const int32_t *gold, double *weight, qk_error *err);
+QK_API qk_status qk_crowd_gold_weights(const qk_crowd_labels *L, const int32_t *gold, double *weight, qk_error *err);
 
 /* ---- Scoring against gold ---------------------------------------------------- */
 typedef struct qk_crowd_score {
@@ -238,7 +238,7 @@ typedef struct qk_crowd_score {
 } qk_crowd_score;
 
 /* gold[t] = class id or -1 for each task of r; positive = the positive class. */
-qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, size_t positive,
+QK_API qk_status qk_crowd_score_gold(const qk_crowd_result *r, const int32_t *gold, size_t positive,
                               qk_crowd_score *out, qk_error *err);
 
 /* ---- Task features (MAGP and GPMV; src/crowd/crowd_features.c, crowd_lexical.c)
@@ -253,17 +253,17 @@ typedef struct qk_crowd_features {
 /* A features file: "task v1 v2 ...", or "topic docno v1 ..." under a header
  * starting "topic docno"; a first line whose second field is not a number is
  * a header, and every row then has its number of columns. */
-qk_status qk_crowd_features_read(qk_lines *l, qk_crowd_features *f, qk_error *err);
-void qk_crowd_features_free(qk_crowd_features *f);
+QK_API qk_status qk_crowd_features_read(qk_lines *l, qk_crowd_features *f, qk_error *err);
+QK_API void qk_crowd_features_free(qk_crowd_features *f);
 /* Rows by task id of L (caller frees *out), raw; *missing counts tasks
  * without a row (given the column means). */
-qk_status qk_crowd_features_for_tasks(const qk_crowd_features *f, const qk_crowd_labels *L, double **out,
+QK_API qk_status qk_crowd_features_for_tasks(const qk_crowd_features *f, const qk_crowd_labels *L, double **out,
                                       size_t *missing, qk_error *err);
 /* Append one column per ranked run: the rank of each task among the run's
  * documents that are tasks (by descending score, ties in file order, from
  * 1); tasks the run did not retrieve get the largest rank seen (Li's rank
  * features). */
-qk_status qk_crowd_rank_features(const qk_run *const *runs, size_t nruns, const qk_crowd_labels *L, double **x,
+QK_API qk_status qk_crowd_rank_features(const qk_run *const *runs, size_t nruns, const qk_crowd_labels *L, double **x,
                                  size_t *dim, qk_error *err);
 /* Append Li's six lexical features (TF, IDF, TF-IDF, cosine, BM25 k1 1.2
  * b 0.75, Jelinek-Mercer LM lambda 0.5) of each "topic docno" task from a
@@ -271,35 +271,35 @@ qk_status qk_crowd_rank_features(const qk_run *const *runs, size_t nruns, const 
  * not found get the column means (*unmatched counts them). */
 struct qk_index;
 struct qk_topics;
-qk_status qk_crowd_lexical_features(const struct qk_index *ix, const struct qk_topics *tp,
+QK_API qk_status qk_crowd_lexical_features(const struct qk_index *ix, const struct qk_topics *tp,
                                     const qk_crowd_labels *L, double **x, size_t *dim, size_t *unmatched,
                                     qk_error *err);
 /* z-score columns from..dim-1 of an n × dim matrix (sample sd; constant
  * columns become 0). */
-void qk_crowd_zscore(double *x, size_t n, size_t dim, size_t from);
+QK_API void qk_crowd_zscore(double *x, size_t n, size_t dim, size_t from);
 
 /* ---- Output, to a stream the caller opened (and makes atomic) ----------------- */
 /* qrels: "topic 0 docno label" when tasks are "topic docno", else "task 0 label"
  * with "task" split at its first '_' or blank when as_qrels is set. */
-qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *r, FILE *f,
+QK_API qk_status qk_crowd_write_qrels(const qk_crowd_labels *L, const qk_crowd_result *r, FILE *f,
                                qk_error *err);
 /* The same for class ids cls[t] (negative: task left out), e.g. gold labels. */
-qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, FILE *f,
+QK_API qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cls, FILE *f,
                                      qk_error *err);
 /* The same as qrels in memory (the caller frees *out with qk_qrels_free);
  * QK_EINPUT when no task has a class. */
-qk_status qk_crowd_class_qrels(const qk_crowd_labels *L, const int32_t *cls, qk_qrels **out, qk_error *err);
+QK_API qk_status qk_crowd_class_qrels(const qk_crowd_labels *L, const int32_t *cls, qk_qrels **out, qk_error *err);
 /* TSV: task label n_labels p_<class>... */
-qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, FILE *f,
+QK_API qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, FILE *f,
                                int precision, qk_error *err);
 /* TSV: worker n_labels skill spam_score spammer [e_<true>_<obs>...] */
-qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result *r, FILE *f,
+QK_API qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result *r, FILE *f,
                                  int precision, qk_error *err);
 
 /* TSV with header: task worker label, grouped by task (the reader's input). */
-qk_status qk_crowd_write_labels(const qk_crowd_labels *L, FILE *f, qk_error *err);
+QK_API qk_status qk_crowd_write_labels(const qk_crowd_labels *L, FILE *f, qk_error *err);
 /* TSV with header: task label, for class ids cls[t] (negative: skipped). */
-qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, FILE *f,
+QK_API qk_status qk_crowd_write_classes(const qk_crowd_labels *L, const int32_t *cls, FILE *f,
                                  qk_error *err);
 
 #ifdef __cplusplus

@@ -10,39 +10,41 @@
 #ifndef QRELKIT_DISTRIBUTIONS_H
 #define QRELKIT_DISTRIBUTIONS_H
 
+#include "qrelkit/core.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Regularized incomplete beta I_x(a, b), a, b > 0, 0 <= x <= 1. */
-double qk_dist_beta_inc(double a, double b, double x);
+QK_API double qk_dist_beta_inc(double a, double b, double x);
 /* Regularized lower / upper incomplete gamma P(a, x), Q(a, x) = 1 - P; a > 0, x >= 0. */
-double qk_dist_gamma_p(double a, double x);
-double qk_dist_gamma_q(double a, double x);
+QK_API double qk_dist_gamma_p(double a, double x);
+QK_API double qk_dist_gamma_q(double a, double x);
 
 /* Standard normal. quantile(p) is the x with cdf(x) = p; +-inf at p = 1, 0. */
-double qk_dist_normal_cdf(double x);
-double qk_dist_normal_sf(double x);
-double qk_dist_normal_quantile(double p);
+QK_API double qk_dist_normal_cdf(double x);
+QK_API double qk_dist_normal_sf(double x);
+QK_API double qk_dist_normal_quantile(double p);
 
 /* Student t with df > 0 degrees of freedom (df may be fractional). */
-double qk_dist_t_cdf(double t, double df);
-double qk_dist_t_sf(double t, double df);
-double qk_dist_t_quantile(double p, double df);
+QK_API double qk_dist_t_cdf(double t, double df);
+QK_API double qk_dist_t_sf(double t, double df);
+QK_API double qk_dist_t_quantile(double p, double df);
 
 /* Chi-square with k > 0 degrees of freedom. */
-double qk_dist_chisq_cdf(double x, double k);
-double qk_dist_chisq_sf(double x, double k);
-double qk_dist_chisq_quantile(double p, double k);
+QK_API double qk_dist_chisq_cdf(double x, double k);
+QK_API double qk_dist_chisq_sf(double x, double k);
+QK_API double qk_dist_chisq_quantile(double p, double k);
 
 /* F with (d1, d2) degrees of freedom. */
-double qk_dist_f_cdf(double x, double d1, double d2);
-double qk_dist_f_sf(double x, double d1, double d2);
-double qk_dist_f_quantile(double p, double d1, double d2);
+QK_API double qk_dist_f_cdf(double x, double d1, double d2);
+QK_API double qk_dist_f_sf(double x, double d1, double d2);
+QK_API double qk_dist_f_quantile(double p, double d1, double d2);
 
 /* Binomial(n, prob): P(X <= k) and P(X >= k). */
-double qk_dist_binom_cdf(long k, long n, double prob);
-double qk_dist_binom_sf(long k, long n, double prob);
+QK_API double qk_dist_binom_cdf(long k, long n, double prob);
+QK_API double qk_dist_binom_sf(long k, long n, double prob);
 
 #ifdef __cplusplus
 }

@@ -43,28 +43,28 @@ typedef struct qk_est_table {
     double *v;       /* ntopics x nvalues, row-major                        */
     double *summary; /* nvalues                                             */
 } qk_est_table;
-void qk_est_table_free(qk_est_table *t);
+QK_API void qk_est_table_free(qk_est_table *t);
 /* Index of a value by name; (size_t)-1 when absent. */
-size_t qk_est_table_find(const qk_est_table *t, const char *name);
+QK_API size_t qk_est_table_find(const qk_est_table *t, const char *name);
 
 /* ---- statAP ---------------------------------------------------------------
  * Per topic of the prels that the run retrieves: R-hat, statAP, statRprec,
  * statP@{10,20,50,100}, statNDCG@{10,20,50,100}, var_statAP and the sample
  * counts. Methods 0 and 2 (MTC-selected) get prob 1, as in the MQ track's
  * mixed-pool design. Value names: see qk_statap_names(). */
-qk_status qk_statap_eval(const qk_prels *p, const qk_run *run, qk_est_table **out, qk_error *err);
+QK_API qk_status qk_statap_eval(const qk_prels *p, const qk_run *run, qk_est_table **out, qk_error *err);
 /* Write a table from qk_statap_eval exactly as `statAP_MQ_eval_v4.pl -q`. */
-qk_status qk_statap_write_mq(const qk_est_table *t, FILE *f, qk_error *err);
+QK_API qk_status qk_statap_write_mq(const qk_est_table *t, FILE *f, qk_error *err);
 
 /* ---- xinfAP -----------------------------------------------------------------
  * infAP (xinfAP), infNDCG, iP10, iP50, iP<max_ret>, inum_rel_ret, inum_rel,
  * num_ret and the 11 iprec_at_recall points, per run topic found in the
  * strata (the run's topic ids may carry leading zeros). max_ret <= 0 means
  * 1000, sample_eval's cut-off. */
-qk_status qk_xinfap_eval(const qk_strata *s, const qk_run *run, long max_ret, qk_est_table **out,
+QK_API qk_status qk_xinfap_eval(const qk_strata *s, const qk_run *run, long max_ret, qk_est_table **out,
                          qk_error *err);
 /* Write exactly as `sample_eval.pl -q` (per_topic = 0: the 'all' lines only). */
-qk_status qk_xinfap_write_sample_eval(const qk_est_table *t, FILE *f, int per_topic, qk_error *err);
+QK_API qk_status qk_xinfap_write_sample_eval(const qk_est_table *t, FILE *f, int per_topic, qk_error *err);
 
 /* ---- MTC moments ------------------------------------------------------------
  * One topic, n documents (the topic universe U_t), document i with
@@ -79,29 +79,29 @@ typedef struct qk_mtc_moments {
     double rhat;           /* sum p_i (1 when 0)                           */
     double e, var;         /* E[AP] (or E[dAP]) and Var, ratio-approximated */
 } qk_mtc_moments;
-qk_status qk_mtc_ap_moments(size_t n, const double *p, const long *ra, qk_mtc_moments *out);
-qk_status qk_mtc_dap_moments(size_t n, const double *p, const long *ra, const long *rb, qk_mtc_moments *out);
+QK_API qk_status qk_mtc_ap_moments(size_t n, const double *p, const long *ra, qk_mtc_moments *out);
+QK_API qk_status qk_mtc_dap_moments(size_t n, const double *p, const long *ra, const long *rb, qk_mtc_moments *out);
 /* P@k of system A (rb NULL) or P@k_A - P@k_B: a linear form in the X_i, so
  * E = sum c_i p_i and Var = sum c_i^2 p_i (1 - p_i) exactly, with
  * c_i = ([r_A(i) <= k] - [r_B(i) <= k]) / k. e_num/var_num/rhat are unused. */
-qk_status qk_mtc_prec_moments(size_t n, const double *p, const long *ra, const long *rb, long k,
+QK_API qk_status qk_mtc_prec_moments(size_t n, const double *p, const long *ra, const long *rb, long k,
                               qk_mtc_moments *out);
 /* Brute force over all 2^n relevance vectors (n <= 24), for tests: the exact
  * E[N], Var[N] and the exact E[AP], Var[AP] of the ratio (AP = 0 when no
  * document is relevant). ra/rb as above; rb NULL for AP of one system. */
-qk_status qk_mtc_enumerate(size_t n, const double *p, const long *ra, const long *rb, double *e_num,
+QK_API qk_status qk_mtc_enumerate(size_t n, const double *p, const long *ra, const long *rb, double *e_num,
                            double *var_num, double *e_ap, double *var_ap);
 /* P(X < 0) for X ~ N(e, var): Phi(-e/sqrt(var)); 1, 0.5 or 0 when var = 0. */
-double qk_mtc_confidence(double e, double var);
+QK_API double qk_mtc_confidence(double e, double var);
 
 /* ---- RTC relevance model -------------------------------------------------
  * Stage 1 of the expert-aggregation model (Carterette 2007): Bradley-Terry
  * probabilities q*[0..depth) of the rank positions of a topic with nrel
  * judged relevant and nnon judged non-relevant documents. */
-qk_status qk_rtc_bt_fit(long depth, double nrel, double nnon, double *qstar);
+QK_API qk_status qk_rtc_bt_fit(long depth, double nrel, double nnon, double *qstar);
 /* The same with the prior's pseudo-games given directly: a wins and b losses
  * of every rank against theta = 0 (the paper: a = |R_t|+1, b = |N_t|+1). */
-qk_status qk_rtc_bt_fit_ab(long depth, double a, double b, double *qstar);
+QK_API qk_status qk_rtc_bt_fit_ab(long depth, double a, double b, double *qstar);
 
 /* The priors and variants of the RTC model. The paper states Beta(|R_t|+1,
  * |N_t|+1) in stage 1 and Beta(1, 1) in stage 3 and tuned its "uniform
@@ -115,7 +115,7 @@ typedef struct qk_rtc_params {
     int folds;           /* > 1: stage 3 = mean of that many fold fits (author's 5) */
     int platt;           /* stage 2 by Platt's targets on the judged documents      */
 } qk_rtc_params;
-void qk_rtc_params_init(qk_rtc_params *p);
+QK_API void qk_rtc_params_init(qk_rtc_params *p);
 
 /* ---- A topic's document universe (MTC and RTC over k runs) ----------------
  * n documents; rank[j * n + i] the 1-based rank of document i in run j's top
@@ -134,23 +134,23 @@ typedef struct qk_rtc_cache {
     long depth;
     double *qstar, *nrel, *nnon;
 } qk_rtc_cache;
-void qk_rtc_cache_free(qk_rtc_cache *c);
+QK_API void qk_rtc_cache_free(qk_rtc_cache *c);
 /* Fit RTC's three stages with the k runs as experts over ntop topics and set
  * p of every unjudged document (judged ones get p = x). */
-qk_status qk_rtc_fit(qk_universe *tp, size_t ntop, size_t k, long depth, const qk_rtc_params *prm,
+QK_API qk_status qk_rtc_fit(qk_universe *tp, size_t ntop, size_t k, long depth, const qk_rtc_params *prm,
                      qk_rtc_cache *cache);
 /* For one topic, len[k] the number of documents run k ranks there (0 when it
  * lacks the topic): add 1 to count[k] for every run that ranks fewer than
  * min(depth, the runs' median length, the upper one when nruns is even) - a
  * "short list" (a thresholded run that stopped early). */
-void qk_count_short_lists(const size_t *len, size_t nruns, size_t depth, size_t *count);
+QK_API void qk_count_short_lists(const size_t *len, size_t nruns, size_t depth, size_t *count);
 /* MTC's next document for two systems (rank[0..n) and rank[n..2n) of each
  * topic's universe), given the weights V^R (vr) and V^N (vn) of every
  * document: the unjudged document of largest max(|V^R|, |V^N|) over all
  * topics (divided by rhat[t] when rhat is not NULL, spec 002 Sec. 3.4),
  * ties to the best rank in either list, then the earlier topic and
  * document. Returns the weight (0: nothing left), the place in *bt, *bi. */
-double qk_mtc_pick(const qk_universe *ut, size_t ntop, double *const *vr, double *const *vn, const double *rhat,
+QK_API double qk_mtc_pick(const qk_universe *ut, size_t ntop, double *const *vr, double *const *vn, const double *rhat,
                    size_t *bt, size_t *bi);
 
 /* ---- Confidence over runs (qrelkit confidence) ------------------------------
@@ -163,7 +163,7 @@ typedef enum {
     QK_PROB_RTC      /* the RTC expert model, the runs as experts            */
 } qk_prob_model;
 /* confidence --model's words (mtc, rtc, ip; QK_PROB_FILE comes from --probs). */
-extern const qk_enum qk_conf_model_table[];
+QK_API extern const qk_enum qk_conf_model_table[];
 typedef struct qk_conf_opts {
     qk_prob_model model;
     double prior;           /* MTC prior, default 0.5                         */
@@ -175,7 +175,7 @@ typedef struct qk_conf_opts {
     int per_topic;          /* fill qk_conf_result's per-topic dAP arrays     */
     qk_rtc_params rtc;      /* QK_PROB_RTC: priors and variants               */
 } qk_conf_opts;
-void qk_conf_opts_init(qk_conf_opts *o);
+QK_API void qk_conf_opts_init(qk_conf_opts *o);
 typedef struct qk_conf_result {
     size_t nruns, ntopics;
     char **runids;
@@ -196,14 +196,14 @@ typedef struct qk_conf_result {
      * universe, topic by topic, documents in byte order */
     qk_doc_probs *probs;
 } qk_conf_result;
-void qk_conf_result_free(qk_conf_result *r);
+QK_API void qk_conf_result_free(qk_conf_result *r);
 /* q: plain TREC qrels (judged documents; everything else is unjudged).
  * The topics are those of the qrels that at least one run retrieves; a run
  * lacking a topic ranks nothing there (AP 0). The universe of a topic is its
  * judged documents plus the top-depth documents of every run, the same for
  * every run so E[dAP] is E[AP_a] - E[AP_b]. With o->want_probs the result
  * also holds the probability of every document of every universe. */
-qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *runs, size_t nruns, const qk_conf_opts *o,
+QK_API qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *runs, size_t nruns, const qk_conf_opts *o,
                        qk_conf_result **out, qk_error *err);
 
 /* ---- The RTC experiment (Carterette 2007, Sec. 4-5) ------------------------
@@ -245,7 +245,7 @@ typedef struct qk_rtc_sim_opts {
     void (*progress)(void *ctx, size_t done, size_t total); /* may be NULL */
     void *progress_ctx;
 } qk_rtc_sim_opts;
-void qk_rtc_sim_opts_init(qk_rtc_sim_opts *o);
+QK_API void qk_rtc_sim_opts_init(qk_rtc_sim_opts *o);
 typedef struct qk_rtc_sim_method {
     double in_bin[QK_CONF_BINS], correct[QK_CONF_BINS];
     double w_sum, pairs, true_ties, tau_sum;
@@ -272,9 +272,9 @@ typedef struct qk_rtc_sim_result {
 } qk_rtc_sim_result;
 /* truth: plain qrels; pairs_out names the runs by qk_run_name (make them
  * unique first). */
-qk_status qk_rtc_simulate(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+QK_API qk_status qk_rtc_simulate(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
                           const qk_rtc_sim_opts *o, qk_rtc_sim_result *out, qk_error *err);
-void qk_rtc_sim_result_clear(qk_rtc_sim_result *r);
+QK_API void qk_rtc_sim_result_clear(qk_rtc_sim_result *r);
 
 /* ---- Horvitz-Thompson / Hansen-Hurwitz (Li, ch. 2-3) ------------------------
  * HT: documents sampled without replacement, y[i] the value (relevance) and
@@ -290,8 +290,8 @@ typedef struct qk_total_est {
     double var_raw; /* var before any clamping (qk_ht_total_joint: Eq. 2.8 as is) */
     size_t n;
 } qk_total_est;
-qk_status qk_ht_total(size_t n, const double *y, const double *pi, qk_total_est *out);
-qk_status qk_hh_total(size_t m, const double *y, const double *p, qk_total_est *out);
+QK_API qk_status qk_ht_total(size_t n, const double *y, const double *pi, qk_total_est *out);
+QK_API qk_status qk_hh_total(size_t m, const double *y, const double *p, qk_total_est *out);
 
 /* Inclusion probabilities of documents drawn with replacement in rounds
  * (active sampling; Li Eqs. 2.5-2.6, Thompson, Sampling): round t makes
@@ -301,8 +301,8 @@ qk_status qk_hh_total(size_t m, const double *y, const double *p, qk_total_est *
  * pi_ij = pi_i + pi_j - [1 - prod_t (1 - p_t(i) - p_t(j))^{n_t}], both on
  * the log scale (p_t(i) + p_t(j) >= 1 means some draw of the round must
  * hit i or j). Rounds with n[t] == 0 do not count. */
-double qk_wr_pi(size_t rounds, const long *n, const double *p_i);
-double qk_wr_pi_joint(size_t rounds, const long *n, const double *p_i, const double *p_j);
+QK_API double qk_wr_pi(size_t rounds, const long *n, const double *p_i);
+QK_API double qk_wr_pi_joint(size_t rounds, const long *n, const double *p_i, const double *p_j);
 
 /* HT total with the unbiased variance estimator of Li's Eq. 2.8 (var1;
  * Thompson, Sampling, ch. 6) for any design with known second-order
@@ -313,9 +313,9 @@ double qk_wr_pi_joint(size_t rounds, const long *n, const double *p_i, const dou
  * for pairs i < j with y_i y_j != 0; its non-QK_OK status is returned
  * as is. The matrix form reads pij[i * n + j]. */
 typedef qk_status (*qk_pair_pi_fn)(void *ctx, size_t i, size_t j, double *pij);
-qk_status qk_ht_total_joint(size_t n, const double *y, const double *pi, qk_pair_pi_fn pair, void *ctx,
+QK_API qk_status qk_ht_total_joint(size_t n, const double *y, const double *pi, qk_pair_pi_fn pair, void *ctx,
                             qk_total_est *out);
-qk_status qk_ht_total_joint_matrix(size_t n, const double *y, const double *pi, const double *pij,
+QK_API qk_status qk_ht_total_joint_matrix(size_t n, const double *y, const double *pi, const double *pij,
                                    qk_total_est *out);
 
 /* ---- Estimates from draws (the draws file: io.h) -----------------------------
@@ -323,13 +323,13 @@ qk_status qk_ht_total_joint_matrix(size_t n, const double *y, const double *pi, 
  * (R_HH, var_R_HH) and, when every draw gives pi, by Horvitz-Thompson
  * (R_HT, var_R_HT) with the HT estimates of AP, P@10, P@30 and R-prec of the
  * run (Li, Eqs. 2.12-2.15; R-prec over ranks <= ceil(R_HT)). */
-qk_status qk_draws_eval(const qk_draws *d, const qk_run *run, qk_est_table **out, qk_error *err);
+QK_API qk_status qk_draws_eval(const qk_draws *d, const qk_run *run, qk_est_table **out, qk_error *err);
 
 /* qk_draws_eval whose var_R_HT is Li's Eq. 2.8 (var1) with the joint
  * file's pi_ab (max(var1, 0); 0 with one sampled document) instead of the
  * Poisson form; j NULL is qk_draws_eval. A pair of sampled documents that
  * j lacks is an input error. */
-qk_status qk_draws_eval_joint(const qk_draws *d, const qk_joint *j, const qk_run *run, qk_est_table **out,
+QK_API qk_status qk_draws_eval_joint(const qk_draws *d, const qk_joint *j, const qk_run *run, qk_est_table **out,
                               qk_error *err);
 
 #ifdef __cplusplus

@@ -55,39 +55,39 @@ typedef struct qk_measure_info {
     int any_format;
 } qk_measure_info;
 
-size_t qk_measure_count(void);
-const qk_measure_info *qk_measure_at(size_t i);      /* table (output) order */
-const qk_measure_info *qk_measure_find(const char *name);
+QK_API size_t qk_measure_count(void);
+QK_API const qk_measure_info *qk_measure_at(size_t i);      /* table (output) order */
+QK_API const qk_measure_info *qk_measure_find(const char *name);
 
 /* Nicknames (official, all_trec, set, all_prefs, prefs, qrels_jg). NULL-terminated list of member names. */
-const char *const *qk_nickname_members(const char *nickname);
+QK_API const char *const *qk_nickname_members(const char *nickname);
 /* ir_measures-style alias ("AP", "P@10", "nDCG@10", "R@100", "RR", "Judged@10", ...)
  * translated to a trec_eval measure spec, written to buf. 1 when translated, 0 when not an alias. */
-int qk_measure_alias(const char *alias, char *buf, size_t bufsize);
+QK_API int qk_measure_alias(const char *alias, char *buf, size_t bufsize);
 
 /* ---- Selection ----------------------------------------------------------- */
 typedef struct qk_measures qk_measures;
-qk_status qk_measures_new(qk_measures **out);
-void qk_measures_free(qk_measures *m);
+QK_API qk_status qk_measures_new(qk_measures **out);
+QK_API void qk_measures_free(qk_measures *m);
 /* Add a trec_eval -m argument ("map", "P.5,10", "official", "ndcg.1=3"), an
  * alias ("nDCG@10", "RBP(p=0.8)") or a value name ("P_10", "ndcg_cut_10",
  * "iprec_at_recall_0.10"). Unknown names and bad parameters are QK_EUSAGE,
  * checked here: every parameter must be a whole number of its kind (cutoffs
  * positive integers, or trec_eval's truncated "23.4"; gains and points finite
  * numbers; rbp's p in (0, 1)); the message names the spec and the bad item. */
-qk_status qk_measures_add(qk_measures *m, const char *spec, qk_error *err);
+QK_API qk_status qk_measures_add(qk_measures *m, const char *spec, qk_error *err);
 /* Resolve parameters (defaults when none) and value names. With nothing
  * added, "official" is used. Bad parameters are QK_EUSAGE. */
-qk_status qk_measures_finalize(qk_measures *m, qk_error *err);
+QK_API qk_status qk_measures_finalize(qk_measures *m, qk_error *err);
 /* Number of requested measures, and all value names in output order. */
-size_t qk_measures_num_values(const qk_measures *m);
-const char *qk_measures_value_name(const qk_measures *m, size_t i);
+QK_API size_t qk_measures_num_values(const qk_measures *m);
+QK_API const char *qk_measures_value_name(const qk_measures *m, size_t i);
 /* The index of the value one spec names (any spelling qk_measures_add takes)
  * among a finalized set's values: "P.10", "P_10" and "P@10" name P_10; a
  * spec without parameters names its measure's first value. QK_EUSAGE when
  * the set does not compute it (e.g. "P.10" after an earlier "P.5") or the
  * spec is a nickname or names several values. */
-qk_status qk_measures_value_index(const qk_measures *m, const char *spec, size_t *index, qk_error *err);
+QK_API qk_status qk_measures_value_index(const qk_measures *m, const char *spec, size_t *index, qk_error *err);
 
 /* ---- Evaluation ------------------------------------------------------------ */
 typedef struct qk_eval_opts {
@@ -103,45 +103,45 @@ typedef struct qk_eval_opts {
                              0 (default): two when the machine has two cores.
                              Results are identical either way. */
 } qk_eval_opts;
-void qk_eval_opts_init(qk_eval_opts *o);
+QK_API void qk_eval_opts_init(qk_eval_opts *o);
 
 typedef struct qk_eval_result qk_eval_result;
 /* Evaluate one ranked run against the relevance information. Topics in the
  * run but not in the qrels are ignored. Topics in the qrels but not in the
  * run are skipped (listed by qk_result_missing) unless opts->complete. */
-qk_status qk_eval_run(const qk_qrels *q, const qk_run *run, const qk_measures *m,
+QK_API qk_status qk_eval_run(const qk_qrels *q, const qk_run *run, const qk_measures *m,
                       const qk_eval_opts *opts, qk_eval_result **out, qk_error *err);
 /* The same, reading the run from a stream opened with qk_run_open (either
  * mode) as it goes: memory stays proportional to one topic when the file
  * keeps each topic's lines together, and parsing overlaps scoring when
  * opts->threads allows. Results are identical to qk_eval_run's. The stream
  * is read to its end; the caller closes it. */
-qk_status qk_eval_stream(const qk_qrels *q, qk_run_stream *s, const qk_measures *m,
+QK_API qk_status qk_eval_stream(const qk_qrels *q, qk_run_stream *s, const qk_measures *m,
                          const qk_eval_opts *opts, qk_eval_result **out, qk_error *err);
-void qk_eval_result_free(qk_eval_result *r);
+QK_API void qk_eval_result_free(qk_eval_result *r);
 
-const char *qk_result_runid(const qk_eval_result *r);
-size_t qk_result_num_values(const qk_eval_result *r);
-const char *qk_result_value_name(const qk_eval_result *r, size_t i);
-const qk_measure_info *qk_result_value_measure(const qk_eval_result *r, size_t i);
+QK_API const char *qk_result_runid(const qk_eval_result *r);
+QK_API size_t qk_result_num_values(const qk_eval_result *r);
+QK_API const char *qk_result_value_name(const qk_eval_result *r, size_t i);
+QK_API const qk_measure_info *qk_result_value_measure(const qk_eval_result *r, size_t i);
 /* Index of a value by its printed name ("map", "P_10"); (size_t)-1 when absent. */
-size_t qk_result_find_value(const qk_eval_result *r, const char *name);
+QK_API size_t qk_result_find_value(const qk_eval_result *r, const char *name);
 /* Evaluated topics, in qrels (strcmp) order. */
-size_t qk_result_num_topics(const qk_eval_result *r);
-const char *qk_result_topic(const qk_eval_result *r, size_t t);
-double qk_result_topic_value(const qk_eval_result *r, size_t t, size_t i);
+QK_API size_t qk_result_num_topics(const qk_eval_result *r);
+QK_API const char *qk_result_topic(const qk_eval_result *r, size_t t);
+QK_API double qk_result_topic_value(const qk_eval_result *r, size_t t, size_t i);
 /* For string values (relstring); NULL for numeric ones. */
-const char *qk_result_topic_string(const qk_eval_result *r, size_t t, size_t i);
-double qk_result_summary(const qk_eval_result *r, size_t i);
+QK_API const char *qk_result_topic_string(const qk_eval_result *r, size_t t, size_t i);
+QK_API double qk_result_summary(const qk_eval_result *r, size_t i);
 /* 1 when values are z-scores (-Z). */
-int qk_result_zmode(const qk_eval_result *r);
+QK_API int qk_result_zmode(const qk_eval_result *r);
 /* qrels topics without any run line (skipped unless -c). */
-size_t qk_result_num_missing(const qk_eval_result *r);
-const char *qk_result_missing(const qk_eval_result *r, size_t k);
+QK_API size_t qk_result_num_missing(const qk_eval_result *r);
+QK_API const char *qk_result_missing(const qk_eval_result *r, size_t k);
 
 /* Write in trec_eval's format: per-topic lines (when per_topic) then the
  * summary (when summary). Byte-identical to trec_eval 10.0. */
-qk_status qk_result_write_trec(const qk_eval_result *r, FILE *f, int per_topic, int summary,
+QK_API qk_status qk_result_write_trec(const qk_eval_result *r, FILE *f, int per_topic, int summary,
                                qk_error *err);
 
 #ifdef __cplusplus

@@ -23,17 +23,17 @@ extern "C" {
  * (binary input). The returned line excludes the LF; a CR before it is kept
  * (callers treat it as whitespace). */
 typedef struct qk_lines qk_lines;
-qk_status qk_lines_open(const char *path, qk_lines **out, qk_error *err);
+QK_API qk_status qk_lines_open(const char *path, qk_lines **out, qk_error *err);
 /* 1 and (*line, *len) on a line; 0 at end of input; negative status on error. */
-int qk_lines_next(qk_lines *l, const char **line, size_t *len, qk_error *err);
-long qk_lines_lineno(const qk_lines *l); /* physical line number of the last line returned */
-const char *qk_lines_path(const qk_lines *l);
+QK_API int qk_lines_next(qk_lines *l, const char **line, size_t *len, qk_error *err);
+QK_API long qk_lines_lineno(const qk_lines *l); /* physical line number of the last line returned */
+QK_API const char *qk_lines_path(const qk_lines *l);
 /* Start again from the first byte. Standard input is buffered whole on the
  * first rewind request's behalf (see qk_lines_open_rewindable). */
-qk_status qk_lines_rewind(qk_lines *l, qk_error *err);
+QK_API qk_status qk_lines_rewind(qk_lines *l, qk_error *err);
 /* Like qk_lines_open, but stdin is read into memory first so that rewind works. */
-qk_status qk_lines_open_rewindable(const char *path, qk_lines **out, qk_error *err);
-void qk_lines_close(qk_lines *l);
+QK_API qk_status qk_lines_open_rewindable(const char *path, qk_lines **out, qk_error *err);
+QK_API void qk_lines_close(qk_lines *l);
 
 /* ---- Relevance information ------------------------------------------------ */
 typedef enum {
@@ -49,7 +49,7 @@ typedef enum {
 } qk_dedup;
 
 /* Parse "qrels", "qrels_jg", "prefs", "qrels_prefs". 0 on success. */
-int qk_rel_format_parse(const char *name, qk_rel_format *out);
+QK_API int qk_rel_format_parse(const char *name, qk_rel_format *out);
 
 /* One judgment. doc is an id in the qrels' docno pool; jg/jsg are ids in its
  * group pool (both 0 = "0" for plain qrels). */
@@ -62,36 +62,36 @@ typedef struct qk_judgment {
 } qk_judgment;
 
 typedef struct qk_qrels qk_qrels;
-qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_qrels **out,
+QK_API qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_qrels **out,
                         qk_error *err);
 /* Judgments built in memory (qrels or qrels_jg; jg NULL means "0"): add,
  * then finish (the same checks as reading: a repeated (topic, jg, docno)
  * is QK_EINPUT unless dedup is QK_DEDUP_FIRST) before any other use. */
-qk_status qk_qrels_new(qk_rel_format fmt, qk_qrels **out, qk_error *err);
-qk_status qk_qrels_add(qk_qrels *q, const char *qid, const char *jg, const char *docno, long rel, qk_error *err);
-qk_status qk_qrels_finish(qk_qrels *q, qk_dedup dedup, qk_error *err);
-void qk_qrels_free(qk_qrels *q);
-qk_rel_format qk_qrels_format(const qk_qrels *q);
+QK_API qk_status qk_qrels_new(qk_rel_format fmt, qk_qrels **out, qk_error *err);
+QK_API qk_status qk_qrels_add(qk_qrels *q, const char *qid, const char *jg, const char *docno, long rel, qk_error *err);
+QK_API qk_status qk_qrels_finish(qk_qrels *q, qk_dedup dedup, qk_error *err);
+QK_API void qk_qrels_free(qk_qrels *q);
+QK_API qk_rel_format qk_qrels_format(const qk_qrels *q);
 /* Topics in strcmp order of their ids. */
-size_t qk_qrels_num_topics(const qk_qrels *q);
-const char *qk_qrels_topic(const qk_qrels *q, size_t t);
+QK_API size_t qk_qrels_num_topics(const qk_qrels *q);
+QK_API const char *qk_qrels_topic(const qk_qrels *q, size_t t);
 /* Index of a topic id; 1 when found, else 0. Hashed: O(1). */
-int qk_qrels_find_topic(const qk_qrels *q, const char *qid, size_t len, size_t *t);
+QK_API int qk_qrels_find_topic(const qk_qrels *q, const char *qid, size_t len, size_t *t);
 /* Judgments of topic t, sorted by (jg in strcmp order, doc id). Docno ids
  * are numbered per topic in strcmp order of the docnos (the same docno in
  * two topics has two ids). */
-const qk_judgment *qk_qrels_judgments(const qk_qrels *q, size_t t, size_t *n);
-const char *qk_qrels_docno(const qk_qrels *q, uint32_t doc);
-const char *qk_qrels_group(const qk_qrels *q, uint32_t jg_or_jsg);
+QK_API const qk_judgment *qk_qrels_judgments(const qk_qrels *q, size_t t, size_t *n);
+QK_API const char *qk_qrels_docno(const qk_qrels *q, uint32_t doc);
+QK_API const char *qk_qrels_group(const qk_qrels *q, uint32_t jg_or_jsg);
 /* Docno id of a string in topic t; 1 when topic t judges it, else 0. Binary search. */
-int qk_qrels_find_doc(const qk_qrels *q, size_t t, const char *docno, size_t len, uint32_t *doc);
+QK_API int qk_qrels_find_doc(const qk_qrels *q, size_t t, const char *docno, size_t len, uint32_t *doc);
 /* Judgment of (topic t, jg, doc) or NULL. Binary search in the topic. */
-const qk_judgment *qk_qrels_get(const qk_qrels *q, size_t t, uint32_t jg, uint32_t doc);
+QK_API const qk_judgment *qk_qrels_get(const qk_qrels *q, size_t t, uint32_t jg, uint32_t doc);
 /* Number of records in the whole file with rel > 0 (trec_eval's -c num_rel). */
-size_t qk_qrels_count_positive(const qk_qrels *q);
-size_t qk_qrels_num_judgments(const qk_qrels *q);
+QK_API size_t qk_qrels_count_positive(const qk_qrels *q);
+QK_API size_t qk_qrels_num_judgments(const qk_qrels *q);
 /* Write in the TREC qrels format (qid 0 docno rel), topics in strcmp order. */
-qk_status qk_qrels_write(const qk_qrels *q, FILE *f, qk_error *err);
+QK_API qk_status qk_qrels_write(const qk_qrels *q, FILE *f, qk_error *err);
 
 
 /* ---- Runs (streamed) -----------------------------------------------------
@@ -112,15 +112,15 @@ typedef struct qk_run_topic {
     const long *lines; /* physical line of each entry, for messages */
 } qk_run_topic;
 enum { QK_RUN_STREAM = 0, QK_RUN_GROUP_ALL = 1 };
-qk_status qk_run_open(const char *path, int mode, qk_run_stream **out, qk_error *err);
+QK_API qk_status qk_run_open(const char *path, int mode, qk_run_stream **out, qk_error *err);
 /* 1 with *t filled (valid until the next call), 0 at end, negative status on error. */
-int qk_run_next(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *err);
+QK_API int qk_run_next(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *err);
 /* Run id: the 6th field of the last content line (trec_eval's rule). Valid after the end. */
-const char *qk_run_id(const qk_run_stream *s);
+QK_API const char *qk_run_id(const qk_run_stream *s);
 /* Re-read from the start in the given mode. */
-qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err);
-const char *qk_run_path(const qk_run_stream *s);
-void qk_run_close(qk_run_stream *s);
+QK_API qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err);
+QK_API const char *qk_run_path(const qk_run_stream *s);
+QK_API void qk_run_close(qk_run_stream *s);
 
 /* ---- Ranked runs (in memory) ----------------------------------------------
  * The library's one ranked-run type, used by eval, estimate, pool and sim:
@@ -136,45 +136,45 @@ void qk_run_close(qk_run_stream *s);
 typedef struct qk_run qk_run;
 /* Read a whole run file (any line order; a topic's lines need not be
  * contiguous). Name: the file's run id (6th field of the last line). */
-qk_status qk_run_read(const char *path, qk_run **out, qk_error *err);
+QK_API qk_status qk_run_read(const char *path, qk_run **out, qk_error *err);
 /* An empty run named runid, to be filled with qk_run_add_topic. */
-qk_status qk_run_new(const char *runid, qk_run **out, qk_error *err);
+QK_API qk_status qk_run_new(const char *runid, qk_run **out, qk_error *err);
 /* Copy one topic's n entries (any order) and rank them. lines may be NULL
  * (then 1..n). A topic added twice is QK_EUSAGE. */
-qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *const *docnos,
+QK_API qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *const *docnos,
                            const double *scores, const long *lines, qk_error *err);
-void qk_run_free(qk_run *r);
-const char *qk_run_name(const qk_run *r);
-qk_status qk_run_set_name(qk_run *r, const char *name, qk_error *err);
+QK_API void qk_run_free(qk_run *r);
+QK_API const char *qk_run_name(const qk_run *r);
+QK_API qk_status qk_run_set_name(qk_run *r, const char *name, qk_error *err);
 /* The file a run was read from (for messages); its name when built in memory. */
-const char *qk_run_source(const qk_run *r);
-size_t qk_run_num_topics(const qk_run *r);
+QK_API const char *qk_run_source(const qk_run *r);
+QK_API size_t qk_run_num_topics(const qk_run *r);
 /* Topic t (0 <= t < qk_run_num_topics) with its entries in rank order. */
-const qk_run_topic *qk_run_topic_at(const qk_run *r, size_t t);
+QK_API const qk_run_topic *qk_run_topic_at(const qk_run *r, size_t t);
 /* 1 and *t when the run has topic qid; else 0. */
-int qk_run_find_topic(const qk_run *r, const char *qid, size_t *t);
+QK_API int qk_run_find_topic(const qk_run *r, const char *qid, size_t *t);
 /* Topic t's docnos in rank order, each document once, at its best rank (what
  * the estimators, pools and simulations rank); *n receives their number. */
-const char *const *qk_run_unique(const qk_run *r, size_t t, size_t *n);
+QK_API const char *const *qk_run_unique(const qk_run *r, size_t t, size_t *n);
 /* ---- Probabilities of relevance per document ------------------------------
  * Files of "topic docno p" lines (p in [0, 1]; comments and blank lines
  * skipped; gzip transparent), and the same in memory. A pair given twice
  * keeps the last p. Written back in insertion order, tab-separated, with
  * %.17g. Ownership: the caller's (qk_doc_probs_free accepts NULL). */
 typedef struct qk_doc_probs qk_doc_probs;
-qk_status qk_doc_probs_new(qk_doc_probs **out, qk_error *err);
-qk_status qk_doc_probs_read(const char *path, qk_doc_probs **out, qk_error *err);
-void qk_doc_probs_free(qk_doc_probs *d);
-qk_status qk_doc_probs_set(qk_doc_probs *d, const char *topic, const char *docno, double p, qk_error *err);
+QK_API qk_status qk_doc_probs_new(qk_doc_probs **out, qk_error *err);
+QK_API qk_status qk_doc_probs_read(const char *path, qk_doc_probs **out, qk_error *err);
+QK_API void qk_doc_probs_free(qk_doc_probs *d);
+QK_API qk_status qk_doc_probs_set(qk_doc_probs *d, const char *topic, const char *docno, double p, qk_error *err);
 /* 1 and *p when the pair is present; else 0. */
-int qk_doc_probs_get(const qk_doc_probs *d, const char *topic, const char *docno, double *p);
-size_t qk_doc_probs_count(const qk_doc_probs *d);
-qk_status qk_doc_probs_write(const qk_doc_probs *d, FILE *f, qk_error *err);
+QK_API int qk_doc_probs_get(const qk_doc_probs *d, const char *topic, const char *docno, double *p);
+QK_API size_t qk_doc_probs_count(const qk_doc_probs *d);
+QK_API qk_status qk_doc_probs_write(const qk_doc_probs *d, FILE *f, qk_error *err);
 /* ==== Sampled judgments: prels, strata, draws, joint inclusion files ========
  * Read here, evaluated by the estimators (estimate.h). */
 /* Topic order of the reference tools: numeric when both ids are numbers,
  * otherwise byte order (strcmp). Usable with qsort on (const char **). */
-int qk_est_topic_cmp(const char *a, const char *b);
+QK_API int qk_est_topic_cmp(const char *a, const char *b);
 
 /* ---- prels: sampled judgments with inclusion probabilities --------------- */
 typedef struct qk_prel {
@@ -187,15 +187,15 @@ typedef struct qk_prels qk_prels;
 /* Lines "topic docno rel method prob". rel -999 (pooled, not sampled) and
  * prob "NA" lines are skipped, as the MQ tools do. A repeated (topic, docno)
  * or a prob outside (0, 1] is an error. */
-qk_status qk_prels_read(const char *path, qk_prels **out, qk_error *err);
-void qk_prels_free(qk_prels *p);
-size_t qk_prels_num_topics(const qk_prels *p); /* in qk_est_topic_cmp order */
-const char *qk_prels_topic(const qk_prels *p, size_t t);
-int qk_prels_find_topic(const qk_prels *p, const char *qid, size_t *t);
+QK_API qk_status qk_prels_read(const char *path, qk_prels **out, qk_error *err);
+QK_API void qk_prels_free(qk_prels *p);
+QK_API size_t qk_prels_num_topics(const qk_prels *p); /* in qk_est_topic_cmp order */
+QK_API const char *qk_prels_topic(const qk_prels *p, size_t t);
+QK_API int qk_prels_find_topic(const qk_prels *p, const char *qid, size_t *t);
 /* Entries of topic t sorted by docno (strcmp); *n receives their number. */
-const qk_prel *qk_prels_entries(const qk_prels *p, size_t t, size_t *n);
+QK_API const qk_prel *qk_prels_entries(const qk_prels *p, size_t t, size_t *n);
 /* Entry of (topic t, docno) or NULL. */
-const qk_prel *qk_prels_get(const qk_prels *p, size_t t, const char *docno);
+QK_API const qk_prel *qk_prels_get(const qk_prels *p, size_t t, const char *docno);
 
 /* ---- strata: stratified samples (sample_eval.pl's qrels) ----------------- */
 typedef struct qk_strata qk_strata;
@@ -205,20 +205,20 @@ typedef struct qk_stratum_doc {
     double rel; /* < 0: pooled, not sampled                                 */
 } qk_stratum_doc;
 /* Lines "topic dummy docno stratum rel". A repeated (topic, docno) is an error. */
-qk_status qk_strata_read(const char *path, qk_strata **out, qk_error *err);
+QK_API qk_status qk_strata_read(const char *path, qk_strata **out, qk_error *err);
 /* The same built in memory: add every pooled document (rel < 0 when not
  * sampled), then finish (a repeated (topic, docno) is QK_EINPUT) before
  * any other use. */
-qk_status qk_strata_new(qk_strata **out, qk_error *err);
-qk_status qk_strata_add(qk_strata *s, const char *topic, const char *docno, const char *stratum, double rel,
+QK_API qk_status qk_strata_new(qk_strata **out, qk_error *err);
+QK_API qk_status qk_strata_add(qk_strata *s, const char *topic, const char *docno, const char *stratum, double rel,
                         qk_error *err);
-qk_status qk_strata_finish(qk_strata *s, qk_error *err);
-void qk_strata_free(qk_strata *s);
-size_t qk_strata_num_topics(const qk_strata *s); /* in qk_est_topic_cmp order */
-const char *qk_strata_topic(const qk_strata *s, size_t t);
-const qk_stratum_doc *qk_strata_docs(const qk_strata *s, size_t t, size_t *n);
-int qk_strata_find_topic(const qk_strata *s, const char *qid, size_t *t);
-const qk_stratum_doc *qk_strata_get(const qk_strata *s, size_t t, const char *docno);
+QK_API qk_status qk_strata_finish(qk_strata *s, qk_error *err);
+QK_API void qk_strata_free(qk_strata *s);
+QK_API size_t qk_strata_num_topics(const qk_strata *s); /* in qk_est_topic_cmp order */
+QK_API const char *qk_strata_topic(const qk_strata *s, size_t t);
+QK_API const qk_stratum_doc *qk_strata_docs(const qk_strata *s, size_t t, size_t *n);
+QK_API int qk_strata_find_topic(const qk_strata *s, const char *qid, size_t *t);
+QK_API const qk_stratum_doc *qk_strata_get(const qk_strata *s, size_t t, const char *docno);
 
 /* ---- Draw files: documents drawn with replacement ----------------------------
  * One line per draw, "topic docno rel p [pi]": p is the probability with
@@ -230,28 +230,28 @@ typedef struct qk_draw {
     double rel, p, pi; /* pi NaN when not given */
 } qk_draw;
 typedef struct qk_draws qk_draws;
-qk_status qk_draws_read(const char *path, qk_draws **out, qk_error *err);
-void qk_draws_free(qk_draws *d);
-size_t qk_draws_num_topics(const qk_draws *d); /* qk_est_topic_cmp order */
-const char *qk_draws_topic(const qk_draws *d, size_t t);
+QK_API qk_status qk_draws_read(const char *path, qk_draws **out, qk_error *err);
+QK_API void qk_draws_free(qk_draws *d);
+QK_API size_t qk_draws_num_topics(const qk_draws *d); /* qk_est_topic_cmp order */
+QK_API const char *qk_draws_topic(const qk_draws *d, size_t t);
 /* Draws of topic t in file order. */
-const qk_draw *qk_draws_of(const qk_draws *d, size_t t, size_t *n);
+QK_API const qk_draw *qk_draws_of(const qk_draws *d, size_t t, size_t *n);
 /* Joint inclusion files, "topic docno_a docno_b pi_ab" (pool --write-joint;
  * comments and blank lines as everywhere, gzip read transparently); a pair
  * may be written in either order, once. */
 typedef struct qk_joint qk_joint;
-qk_status qk_joint_read(const char *path, qk_joint **out, qk_error *err);
-void qk_joint_free(qk_joint *j);
-const char *qk_joint_path(const qk_joint *j);
+QK_API qk_status qk_joint_read(const char *path, qk_joint **out, qk_error *err);
+QK_API void qk_joint_free(qk_joint *j);
+QK_API const char *qk_joint_path(const qk_joint *j);
 /* 1 and *pij when the file lists the pair of the topic, else 0. */
-int qk_joint_get(const qk_joint *j, const char *topic, const char *a, const char *b, double *pij);
+QK_API int qk_joint_get(const qk_joint *j, const char *topic, const char *a, const char *b, double *pij);
 /* ---- Corpus (for the search engine) ------------------------------------------------------------- */
 typedef enum {
     QK_CORPUS_AUTO = 0, /* JSON lines when the first non-blank byte is '{', else TREC */
     QK_CORPUS_TREC,     /* <DOC><DOCNO>id</DOCNO> text </DOC>, plain or gzip          */
     QK_CORPUS_JSONL     /* one JSON object per line, plain or gzip                      */
 } qk_corpus_format;
-extern const qk_enum qk_corpus_format_table[]; /* index --format's words (corpus.c) */
+QK_API extern const qk_enum qk_corpus_format_table[]; /* index --format's words (corpus.c) */
 
 typedef struct qk_corpus_opts {
     qk_corpus_format format;
@@ -264,14 +264,14 @@ typedef struct qk_corpus_opts {
 } qk_corpus_opts;
 
 typedef struct qk_corpus qk_corpus;
-void qk_corpus_opts_init(qk_corpus_opts *o);
-qk_status qk_corpus_open(const char *path, const qk_corpus_opts *o, qk_corpus **out, qk_error *err);
+QK_API void qk_corpus_opts_init(qk_corpus_opts *o);
+QK_API qk_status qk_corpus_open(const char *path, const qk_corpus_opts *o, qk_corpus **out, qk_error *err);
 /* 1 with the next document (valid until the next call), 0 at end, negative on error. */
-int qk_corpus_next(qk_corpus *c, const char **docno, size_t *docno_len, const char **text, size_t *text_len,
+QK_API int qk_corpus_next(qk_corpus *c, const char **docno, size_t *docno_len, const char **text, size_t *text_len,
                    qk_error *err);
 /* Uncompressed bytes read so far (for throughput figures). */
-uint64_t qk_corpus_bytes(const qk_corpus *c);
-void qk_corpus_close(qk_corpus *c);
+QK_API uint64_t qk_corpus_bytes(const qk_corpus *c);
+QK_API void qk_corpus_close(qk_corpus *c);
 
 /* ---- Topics --------------------------------------------------------------- */
 typedef struct qk_topics qk_topics;
@@ -281,11 +281,11 @@ typedef struct qk_topics qk_topics;
  * fields: comma-separated TREC parts or JSON keys ("title" default;
  * "title,desc"; JSON without fields: title, else text, else query). Topic
  * order is the file's. A repeated qid is an error. */
-qk_status qk_topics_read(const char *path, const char *fields, qk_topics **out, qk_error *err);
-size_t qk_topics_count(const qk_topics *t);
-const char *qk_topics_qid(const qk_topics *t, size_t i);
-const char *qk_topics_text(const qk_topics *t, size_t i);
-void qk_topics_free(qk_topics *t);
+QK_API qk_status qk_topics_read(const char *path, const char *fields, qk_topics **out, qk_error *err);
+QK_API size_t qk_topics_count(const qk_topics *t);
+QK_API const char *qk_topics_qid(const qk_topics *t, size_t i);
+QK_API const char *qk_topics_text(const qk_topics *t, size_t i);
+QK_API void qk_topics_free(qk_topics *t);
 
 /* ---- Output directories ----------------------------------------------------
  * A directory that a generator fills with files (a simulated collection):
@@ -295,16 +295,16 @@ void qk_topics_free(qk_topics *t);
  * Ownership: qk_outdir_close frees the handle (accepts NULL). */
 typedef struct qk_outdir qk_outdir;
 /* Open (and create, with its missing parents) the directory path. */
-qk_status qk_outdir_open(const char *path, qk_outdir **out, qk_error *err);
-void qk_outdir_close(qk_outdir *d);
-const char *qk_outdir_path(const qk_outdir *d);
+QK_API qk_status qk_outdir_open(const char *path, qk_outdir **out, qk_error *err);
+QK_API void qk_outdir_close(qk_outdir *d);
+QK_API const char *qk_outdir_path(const qk_outdir *d);
 /* Create a subdirectory (and its parents) of d. */
-qk_status qk_outdir_mkdir(const qk_outdir *d, const char *name, qk_error *err);
+QK_API qk_status qk_outdir_mkdir(const qk_outdir *d, const char *name, qk_error *err);
 /* A small file of d read whole (caller frees), or NULL when it is absent,
  * unreadable or longer than max bytes. */
-char *qk_outdir_slurp(const qk_outdir *d, const char *name, size_t max);
+QK_API char *qk_outdir_slurp(const qk_outdir *d, const char *name, size_t max);
 /* Remove a file of d; errors are ignored (tidying only). */
-void qk_outdir_remove(const qk_outdir *d, const char *name);
+QK_API void qk_outdir_remove(const qk_outdir *d, const char *name);
 /* A file of d being written: data go to tmp, which becomes final on commit. */
 typedef struct qk_outfile {
     char *final;
@@ -315,35 +315,35 @@ typedef struct qk_outfile {
 /* Open name's temporary twin in d for writing (name may hold a
  * subdirectory); bufsize 0 = stdio default. On failure f is left closed
  * (safe to discard). */
-qk_status qk_outfile_open(qk_outfile *f, const qk_outdir *d, const char *name, size_t bufsize, qk_error *err);
+QK_API qk_status qk_outfile_open(qk_outfile *f, const qk_outdir *d, const char *name, size_t bufsize, qk_error *err);
 /* Write n bytes; QK_EIO naming the final path when the write fails. */
-qk_status qk_outfile_write(qk_outfile *f, const char *p, size_t n, qk_error *err);
+QK_API qk_status qk_outfile_write(qk_outfile *f, const char *p, size_t n, qk_error *err);
 /* Flush and close, reporting any delayed write error; the data stay under
  * the temporary name until qk_outfile_commit renames them into place. */
-qk_status qk_outfile_close(qk_outfile *f, qk_error *err);
-qk_status qk_outfile_commit(qk_outfile *f, qk_error *err);
+QK_API qk_status qk_outfile_close(qk_outfile *f, qk_error *err);
+QK_API qk_status qk_outfile_commit(qk_outfile *f, qk_error *err);
 /* Close if open, remove the temporary file if it still exists, free names.
  * Safe on a zeroed, failed or committed qk_outfile. */
-void qk_outfile_discard(qk_outfile *f);
+QK_API void qk_outfile_discard(qk_outfile *f);
 /* ---- Z-score files (qid measure mean stddev) ---------------------------- */
 typedef struct qk_zscores qk_zscores;
-qk_status qk_zscores_read(const char *path, qk_zscores **out, qk_error *err);
-void qk_zscores_free(qk_zscores *z);
+QK_API qk_status qk_zscores_read(const char *path, qk_zscores **out, qk_error *err);
+QK_API void qk_zscores_free(qk_zscores *z);
 /* 1 and mean/sd when (qid, name) is present; 0 otherwise. *qid_known tells
  * whether the qid occurs at all. */
-int qk_zscores_get(const qk_zscores *z, const char *qid, const char *name, double *mean,
+QK_API int qk_zscores_get(const qk_zscores *z, const char *qid, const char *name, double *mean,
                    double *sd, int *qid_known);
 
 /* ---- Token helpers shared by the readers --------------------------------- */
 /* Split a line into at most max whitespace-separated fields (C-locale isspace).
  * Returns the number of fields found (which may exceed max: counting goes on). */
-size_t qk_split_fields(const char *line, size_t len, const char **f, size_t *flen, size_t max);
+QK_API size_t qk_split_fields(const char *line, size_t len, const char **f, size_t *flen, size_t max);
 /* 1 when a line is blank or a comment (first non-blank byte '#'): the one
  * rule every reader uses to skip lines. A '#' later in a line is data. */
-int qk_line_skippable(const char *line, size_t len);
+QK_API int qk_line_skippable(const char *line, size_t len);
 /* Fast exact decimal-to-double (falls back to strtod). 0 on success; rejects
  * trailing garbage, NaN and infinities. */
-int qk_parse_score(const char *s, size_t len, double *out);
+QK_API int qk_parse_score(const char *s, size_t len, double *out);
 
 #ifdef __cplusplus
 }

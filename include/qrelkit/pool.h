@@ -51,29 +51,29 @@ typedef struct qk_pool_topic {
 
 typedef struct qk_pool_runs qk_pool_runs;
 /* Builder: runids[0..nruns), lists cut to depth (> 0). */
-qk_status qk_pool_runs_new(size_t nruns, const char *const *runids, long depth, qk_pool_runs **out,
+QK_API qk_status qk_pool_runs_new(size_t nruns, const char *const *runids, long depth, qk_pool_runs **out,
                            qk_error *err);
 /* Add run r's ranked list for topic qid (best first). A docno repeated in a
  * list keeps its first rank. A second list for the same (run, topic) is an
  * error, reported by qk_pool_runs_finish. */
-qk_status qk_pool_runs_add(qk_pool_runs *p, size_t r, const char *qid, const char *const *docnos, size_t n,
+QK_API qk_status qk_pool_runs_add(qk_pool_runs *p, size_t r, const char *qid, const char *const *docnos, size_t n,
                            qk_error *err);
 /* Freeze: topics in qk_est_topic_cmp order, documents interned per topic. */
-qk_status qk_pool_runs_finish(qk_pool_runs *p, qk_error *err);
+QK_API qk_status qk_pool_runs_finish(qk_pool_runs *p, qk_error *err);
 /* Pool the top depth of ranked runs (a docno repeated in a list keeps its
  * best rank) and finish; run r is named qk_run_name(runs[r]). */
-qk_status qk_pool_runs_from(const qk_run *const *runs, size_t nruns, long depth, qk_pool_runs **out,
+QK_API qk_status qk_pool_runs_from(const qk_run *const *runs, size_t nruns, long depth, qk_pool_runs **out,
                             qk_error *err);
-void qk_pool_runs_free(qk_pool_runs *p);
-size_t qk_pool_num_runs(const qk_pool_runs *p);
-const char *qk_pool_runid(const qk_pool_runs *p, size_t r);
-long qk_pool_depth(const qk_pool_runs *p);
-size_t qk_pool_num_topics(const qk_pool_runs *p);
-const qk_pool_topic *qk_pool_topic_at(const qk_pool_runs *p, size_t t);
+QK_API void qk_pool_runs_free(qk_pool_runs *p);
+QK_API size_t qk_pool_num_runs(const qk_pool_runs *p);
+QK_API const char *qk_pool_runid(const qk_pool_runs *p, size_t r);
+QK_API long qk_pool_depth(const qk_pool_runs *p);
+QK_API size_t qk_pool_num_topics(const qk_pool_runs *p);
+QK_API const qk_pool_topic *qk_pool_topic_at(const qk_pool_runs *p, size_t t);
 /* Topic index of a qid; 1 when found. */
-int qk_pool_find_topic(const qk_pool_runs *p, const char *qid, size_t *t);
+QK_API int qk_pool_find_topic(const qk_pool_runs *p, const char *qid, size_t *t);
 /* Doc id of a docno in topic t; 1 when in the pool. Binary search. */
-int qk_pool_find_doc(const qk_pool_topic *tp, const char *docno, uint32_t *doc);
+QK_API int qk_pool_find_doc(const qk_pool_topic *tp, const char *docno, uint32_t *doc);
 
 /* ---- Judgments ------------------------------------------------------------ */
 /* x[t][d]: -1 unjudged, 0 non-relevant, 1 relevant. */
@@ -82,20 +82,20 @@ typedef struct qk_pool_judged {
     signed char **x;
     size_t *njudged, *nrel; /* per topic, pool documents only */
 } qk_pool_judged;
-qk_status qk_pool_judged_new(const qk_pool_runs *p, qk_pool_judged **out, qk_error *err);
-void qk_pool_judged_free(qk_pool_judged *j);
-void qk_pool_judged_set(qk_pool_judged *j, size_t t, uint32_t d, int rel);
+QK_API qk_status qk_pool_judged_new(const qk_pool_runs *p, qk_pool_judged **out, qk_error *err);
+QK_API void qk_pool_judged_free(qk_pool_judged *j);
+QK_API void qk_pool_judged_set(qk_pool_judged *j, size_t t, uint32_t d, int rel);
 /* Judgments of pool documents from a qrels (grade >= rel_level is relevant).
  * Judged documents outside the pool are ignored. */
-qk_status qk_pool_judged_from_qrels(qk_pool_judged *j, const qk_pool_runs *p, const qk_qrels *q,
+QK_API qk_status qk_pool_judged_from_qrels(qk_pool_judged *j, const qk_pool_runs *p, const qk_qrels *q,
                                     long rel_level, qk_error *err);
 
 /* ---- The AP prior (Aslam & Pavlu; MQ 2007 Eq. 10) --------------------------
  * W(r) = (1 + H_Z - H_{r-1}) / (2Z), r = 1..Z: sums to 1 over a list of Z.
  * qk_pool_ap_prior fills w[0..Z). The document weight of topic tp is the mean
  * of W over all runs (0 for a run that misses the document). */
-void qk_pool_ap_prior(size_t z, double *w);
-qk_status qk_pool_doc_weights(const qk_pool_topic *tp, size_t nruns, double *w);
+QK_API void qk_pool_ap_prior(size_t z, double *w);
+QK_API qk_status qk_pool_doc_weights(const qk_pool_topic *tp, size_t nruns, double *w);
 
 /* ---- Strategies ------------------------------------------------------------ */
 typedef enum {
@@ -113,11 +113,11 @@ typedef enum {
     QK_POOL_NMETHODS
 } qk_pool_method;
 /* --method's words, {name, qk_pool_method, help} (static; see core.h). */
-extern const qk_enum qk_pool_method_table[];
-int qk_pool_method_parse(const char *name, qk_pool_method *out); /* 0 ok */
-const char *qk_pool_method_name(qk_pool_method m);
+QK_API extern const qk_enum qk_pool_method_table[];
+QK_API int qk_pool_method_parse(const char *name, qk_pool_method *out); /* 0 ok */
+QK_API const char *qk_pool_method_name(qk_pool_method m);
 /* 1 for the samplers (strat, statap, active), which need a design. */
-int qk_pool_method_samples(qk_pool_method m);
+QK_API int qk_pool_method_samples(qk_pool_method m);
 
 typedef struct qk_pool_opts {
     qk_pool_method method;
@@ -155,23 +155,23 @@ enum {
 };
 /* "ap", "judged", "uniform" -> QK_ACTIVE_W_*; 0 ok, -1 unknown. The table
  * of --active-weights. */
-extern const qk_enum qk_pool_active_weights_table[];
-int qk_pool_active_weights_parse(const char *name, int *out);
-void qk_pool_opts_init(qk_pool_opts *o);
+QK_API extern const qk_enum qk_pool_active_weights_table[];
+QK_API int qk_pool_active_weights_parse(const char *name, int *out);
+QK_API void qk_pool_opts_init(qk_pool_opts *o);
 
 /* ---- Sampling design (samplers' state between calls) ----------------------- */
 typedef struct qk_pool_design qk_pool_design;
 /* A fresh design for method/seed/strata over p. */
-qk_status qk_pool_design_new(const qk_pool_runs *p, const qk_pool_opts *o, qk_pool_design **out,
+QK_API qk_status qk_pool_design_new(const qk_pool_runs *p, const qk_pool_opts *o, qk_pool_design **out,
                              qk_error *err);
 /* Read a design written by qk_pool_design_write from a line source (the
  * caller opens and closes it); it must match the runs (same run ids in the
  * same order) and o->method, o->seed. */
-qk_status qk_pool_design_read(qk_lines *l, const qk_pool_runs *p, const qk_pool_opts *o, qk_pool_design **out,
+QK_API qk_status qk_pool_design_read(qk_lines *l, const qk_pool_runs *p, const qk_pool_opts *o, qk_pool_design **out,
                               qk_error *err);
 /* Write the design to f (the caller makes the file, and makes it atomic). */
-qk_status qk_pool_design_write(const qk_pool_design *d, const qk_pool_runs *p, FILE *f, qk_error *err);
-void qk_pool_design_free(qk_pool_design *d);
+QK_API qk_status qk_pool_design_write(const qk_pool_design *d, const qk_pool_runs *p, FILE *f, qk_error *err);
+QK_API void qk_pool_design_free(qk_pool_design *d);
 
 /* ---- The next batch ---------------------------------------------------------- */
 typedef struct qk_pool_pick {
@@ -185,7 +185,7 @@ typedef struct qk_pool_pick {
  * them, ignored otherwise); documents they sampled earlier that are still
  * unjudged are returned again first. *picks (caller frees) are in topic
  * order, then in the order the method chose them. */
-qk_status qk_pool_next(const qk_pool_runs *p, const qk_pool_judged *j, qk_pool_design *d,
+QK_API qk_status qk_pool_next(const qk_pool_runs *p, const qk_pool_judged *j, qk_pool_design *d,
                        const qk_pool_opts *o, qk_pool_pick **picks, size_t *npicks, qk_error *err);
 
 /* ---- The sample so far, for the estimators ---------------------------------- */
@@ -195,40 +195,40 @@ typedef struct qk_pool_unit {
     long draws; /* active: times drawn; others 1 */
 } qk_pool_unit;
 /* Units sampled in topic t (caller frees *units). */
-qk_status qk_pool_design_sample(const qk_pool_design *d, const qk_pool_runs *p, size_t t,
+QK_API qk_status qk_pool_design_sample(const qk_pool_design *d, const qk_pool_runs *p, size_t t,
                                 qk_pool_unit **units, size_t *n, qk_error *err);
 /* Files for `qrelkit eval -R`: prels ("topic docno rel 1 pi", statap/active),
  * strata ("topic 0 docno stratum rel", -1 = pooled, not sampled; strat), draws
  * ("topic docno rel p pi", one line per draw; active). Judged units only. */
-qk_status qk_pool_write_prels(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+QK_API qk_status qk_pool_write_prels(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
                               FILE *f, qk_error *err);
-qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+QK_API qk_status qk_pool_write_strata(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
                                FILE *f, qk_error *err);
 /* The same sample as a qk_strata in memory (for qk_xinfap_eval). */
-qk_status qk_pool_strata(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j, qk_strata **out,
+QK_API qk_status qk_pool_strata(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j, qk_strata **out,
                          qk_error *err);
-qk_status qk_pool_write_draws(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+QK_API qk_status qk_pool_write_draws(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
                               FILE *f, qk_error *err);
 /* Joint inclusion probabilities of active sampling (Li Eq. 2.6), "topic
  * docno_a docno_b pi_ab" for every pair of distinct judged drawn documents
  * of a topic, docno_a < docno_b (strcmp), from the per-round probabilities
  * the draws file's pi uses; for `eval -R draws --joint`. */
-qk_status qk_pool_write_joint(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
+QK_API qk_status qk_pool_write_joint(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
                               FILE *f, qk_error *err);
 
 /* ---- MTC weights (MQ 2007 Alg. 8.1-8.2) ----------------------------------------
  * w[d] for every pool document of tp given the judgments x (-1/0/1), over
  * runs[0..nr) (indices into the pool's runs). Judged documents get 0. */
-qk_status qk_pool_mtc_weights(const qk_pool_topic *tp, const size_t *runs, size_t nr, const signed char *x,
+QK_API qk_status qk_pool_mtc_weights(const qk_pool_topic *tp, const size_t *runs, size_t nr, const signed char *x,
                               double *w);
 
 /* ---- Judging cost (Kutlu et al. 2017, Eq. 9) ----------------------------------
  * Seconds per judgment when x documents of a topic are judged: 15 up to 32,
  * 8.761 + 16.856 exp(-0.0316 x) below 127, 9 from 127 on. */
-double qk_pool_seconds_per_judgment(long x);
+QK_API double qk_pool_seconds_per_judgment(long x);
 /* The most judgments x with x * f(x) <= seconds (f = 15 s when
  * constant_speed); a scan, since x f(x) is not monotone at 127. */
-long qk_pool_judgments_for_seconds(double seconds, int constant_speed);
+QK_API long qk_pool_judgments_for_seconds(double seconds, int constant_speed);
 
 /* ---- Simulation (qrelkit simulate pool) -----------------------------------------
  * An oracle answers from complete qrels (each answer flipped with
@@ -266,7 +266,7 @@ typedef struct qk_pool_sim_opts {
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;
 } qk_pool_sim_opts;
-void qk_pool_sim_opts_init(qk_pool_sim_opts *o);
+QK_API void qk_pool_sim_opts_init(qk_pool_sim_opts *o);
 
 enum { QK_SIM_MAP = 0, QK_SIM_P10, QK_SIM_RPREC, QK_SIM_NMEASURES };
 typedef struct qk_pool_sim_row {
@@ -283,7 +283,7 @@ typedef struct qk_pool_sim_row {
 } qk_pool_sim_row;
 /* rows: nmethods x nbudgets (method-major); caller frees. The true MAP of
  * every run goes to *truth_map when not NULL (caller frees). */
-qk_status qk_pool_simulate(const qk_pool_runs *p, const qk_qrels *truth, const qk_pool_sim_opts *o,
+QK_API qk_status qk_pool_simulate(const qk_pool_runs *p, const qk_qrels *truth, const qk_pool_sim_opts *o,
                            qk_pool_sim_row **rows, double **truth_map, qk_error *err);
 
 #ifdef __cplusplus

@@ -50,19 +50,19 @@ typedef struct qk_index_build_stats {
 } qk_index_build_stats;
 
 typedef struct qk_index_builder qk_index_builder;
-void qk_index_build_opts_init(qk_index_build_opts *o);
-qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *o, qk_index_builder **out,
+QK_API void qk_index_build_opts_init(qk_index_build_opts *o);
+QK_API qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *o, qk_index_builder **out,
                                qk_error *err);
 /* Add one document; a repeated docno is an error unless skip_duplicates.
  * Documents get ids in the order added. */
-qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t docno_len, const char *text,
+QK_API qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t docno_len, const char *text,
                                size_t text_len, qk_error *err);
 /* Merge, write the file under a temporary name and rename it to out_path.
  * Temporary files (OUT.tmp-PID-XXXXXX, spilled runs DIR/.qkrun-PID-XXXXXX)
  * are announced to qk_temp_hook_set's hook. */
-qk_status qk_index_builder_finish(qk_index_builder *b, qk_index_build_stats *stats, qk_error *err);
+QK_API qk_status qk_index_builder_finish(qk_index_builder *b, qk_index_build_stats *stats, qk_error *err);
 /* Frees; removes temporary files when finish was not called or failed. */
-void qk_index_builder_free(qk_index_builder *b);
+QK_API void qk_index_builder_free(qk_index_builder *b);
 
 /* ---- Index (read side) ---------------------------------------------------- */
 #define QK_INDEX_VERSION 1
@@ -77,28 +77,28 @@ typedef struct qk_index_info {
 /* Map and validate (magic, version, byte order, sizes, CRC-32 of the whole
  * file, every offset table). Any failure is QK_EINPUT with a message naming
  * the file and what is wrong; nothing is read unchecked afterwards. */
-qk_status qk_index_open(const char *path, qk_index **out, qk_error *err);
-void qk_index_close(qk_index *ix);
-void qk_index_get_info(const qk_index *ix, qk_index_info *info);
-const char *qk_index_docno(const qk_index *ix, uint32_t doc);
-uint32_t qk_index_doclen(const qk_index *ix, uint32_t doc);
+QK_API qk_status qk_index_open(const char *path, qk_index **out, qk_error *err);
+QK_API void qk_index_close(qk_index *ix);
+QK_API void qk_index_get_info(const qk_index *ix, qk_index_info *info);
+QK_API const char *qk_index_docno(const qk_index *ix, uint32_t doc);
+QK_API uint32_t qk_index_doclen(const qk_index *ix, uint32_t doc);
 /* Term id of an analysed term; 1 when present. */
-int qk_index_find_term(const qk_index *ix, const char *term, size_t len, uint32_t *tid);
-const char *qk_index_term(const qk_index *ix, uint32_t tid, size_t *len);
-uint32_t qk_index_df(const qk_index *ix, uint32_t tid);
-uint64_t qk_index_cf(const qk_index *ix, uint32_t tid);
+QK_API int qk_index_find_term(const qk_index *ix, const char *term, size_t len, uint32_t *tid);
+QK_API const char *qk_index_term(const qk_index *ix, uint32_t tid, size_t *len);
+QK_API uint32_t qk_index_df(const qk_index *ix, uint32_t tid);
+QK_API uint64_t qk_index_cf(const qk_index *ix, uint32_t tid);
 
 typedef struct qk_postings {
     const uint8_t *p, *end;
     uint32_t doc, ndocs;
     int started;
 } qk_postings;
-void qk_index_postings(const qk_index *ix, uint32_t tid, qk_postings *it);
+QK_API void qk_index_postings(const qk_index *ix, uint32_t tid, qk_postings *it);
 /* 1 with (*doc, *tf), 0 at end, -1 on a malformed list (cannot happen after
  * a successful open unless memory is corrupted; checked anyway). */
-int qk_postings_next(qk_postings *it, uint32_t *doc, uint32_t *tf);
+QK_API int qk_postings_next(qk_postings *it, uint32_t *doc, uint32_t *tf);
 /* The document's terms (term id, tf pairs, ascending term id). */
-const uint32_t *qk_index_doc_terms(const qk_index *ix, uint32_t doc, size_t *npairs);
+QK_API const uint32_t *qk_index_doc_terms(const qk_index *ix, uint32_t doc, size_t *npairs);
 
 /* ---- Ranking ---------------------------------------------------------------- */
 typedef enum { QK_MODEL_BM25 = 0, QK_MODEL_QL_DIR, QK_MODEL_QL_JM } qk_model;
@@ -115,15 +115,15 @@ typedef struct qk_search_opts {
     size_t depth;   /* documents retrieved per topic (default 1000)             */
 } qk_search_opts;
 
-void qk_search_opts_init(qk_search_opts *o);
+QK_API void qk_search_opts_init(qk_search_opts *o);
 /* QK_EUSAGE with a message naming the bad parameter. */
-qk_status qk_search_opts_check(const qk_search_opts *o, qk_error *err);
+QK_API qk_status qk_search_opts_check(const qk_search_opts *o, qk_error *err);
 /* Parse "bm25", "ql" / "qld" / "dirichlet", "qljm" / "jm". 0 on success. */
-extern const qk_enum qk_model_table[]; /* search --model's words (rank.c) */
-int qk_model_parse(const char *name, qk_model *out);
-const char *qk_model_name(qk_model m);
+QK_API extern const qk_enum qk_model_table[]; /* search --model's words (rank.c) */
+QK_API int qk_model_parse(const char *name, qk_model *out);
+QK_API const char *qk_model_name(qk_model m);
 /* A run tag naming the settings, e.g. "bm25-k0.9-b0.4+rm3-10-10-0.5". */
-void qk_search_opts_tag(const qk_search_opts *o, const qk_text_opts *text, char *buf, size_t size);
+QK_API void qk_search_opts_tag(const qk_search_opts *o, const qk_text_opts *text, char *buf, size_t size);
 
 typedef struct qk_hit {
     uint32_t doc;
@@ -137,23 +137,23 @@ typedef struct qk_qterm {
 } qk_qterm;
 
 typedef struct qk_searcher qk_searcher;
-qk_status qk_searcher_new(const qk_index *ix, qk_searcher **out, qk_error *err);
-void qk_searcher_free(qk_searcher *s);
+QK_API qk_status qk_searcher_new(const qk_index *ix, qk_searcher **out, qk_error *err);
+QK_API void qk_searcher_free(qk_searcher *s);
 /* Analyse text as the index was analysed, rank, and return the best
  * opts->depth documents in run order: score descending, ties by docno
  * descending (trec_eval's order, so written ranks are evaluated ranks).
  * Scores are rounded to 1e-6, the precision runs are written with, before
  * ties are decided. *hits belongs to the searcher, valid until its next call. */
-qk_status qk_searcher_query(qk_searcher *s, const qk_search_opts *o, const char *text, const qk_hit **hits,
+QK_API qk_status qk_searcher_query(qk_searcher *s, const qk_search_opts *o, const char *text, const qk_hit **hits,
                             size_t *n, qk_error *err);
 /* The same for pre-analysed weighted terms (no feedback unless opts->rm3). */
-qk_status qk_searcher_query_terms(qk_searcher *s, const qk_search_opts *o, const qk_qterm *q, size_t nq,
+QK_API qk_status qk_searcher_query_terms(qk_searcher *s, const qk_search_opts *o, const qk_qterm *q, size_t nq,
                                   const qk_hit **hits, size_t *n, qk_error *err);
 
 /* Rank every topic and write TREC run lines "qid Q0 docno rank score tag" to
  * out, topics in file order. threads >= 1; the output is byte-identical for
  * any number of threads. */
-qk_status qk_search_run(const qk_index *ix, const qk_topics *topics, const qk_search_opts *o, const char *tag,
+QK_API qk_status qk_search_run(const qk_index *ix, const qk_topics *topics, const qk_search_opts *o, const char *tag,
                         int threads, FILE *out, qk_error *err);
 
 /* ---- Zoo: a population of systems ------------------------------------------ */
@@ -166,11 +166,11 @@ typedef struct qk_zoo_system {
 
 /* n seeded systems spread over models, parameters, feedback and the given
  * indexes (texts[i] describes index i, for the tags). Deterministic in seed. */
-qk_status qk_search_zoo(size_t n, uint64_t seed, size_t nindexes, const qk_text_opts *texts,
+QK_API qk_status qk_search_zoo(size_t n, uint64_t seed, size_t nindexes, const qk_text_opts *texts,
                         qk_zoo_system *out, qk_error *err);
 /* Same as qk_search_run, keeping a seeded subset of each query's terms when
  * sys->query_keep < 1. */
-qk_status qk_search_run_system(const qk_index *ix, const qk_topics *topics, const qk_zoo_system *sys,
+QK_API qk_status qk_search_run_system(const qk_index *ix, const qk_topics *topics, const qk_zoo_system *sys,
                                uint64_t seed, int threads, FILE *out, qk_error *err);
 
 #ifdef __cplusplus

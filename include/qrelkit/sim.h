@@ -59,15 +59,15 @@ typedef struct qk_sim_collection_opts {
     void *progress_ctx;
 } qk_sim_collection_opts;
 
-void qk_sim_collection_opts_init(qk_sim_collection_opts *o);
+QK_API void qk_sim_collection_opts_init(qk_sim_collection_opts *o);
 
 /* Validate the options; QK_EUSAGE with a message naming the offending option
  * ("--depth 200 exceeds --docs-per-topic 100"). */
-qk_status qk_sim_collection_check(const qk_sim_collection_opts *o, qk_error *err);
+QK_API qk_status qk_sim_collection_check(const qk_sim_collection_opts *o, qk_error *err);
 
 /* The quality of each run, as used by the generator (rounded to 4 decimals).
  * q must hold o->runs values. Options must pass qk_sim_collection_check. */
-qk_status qk_sim_run_qualities(const qk_sim_collection_opts *o, double *q, qk_error *err);
+QK_API qk_status qk_sim_run_qualities(const qk_sim_collection_opts *o, double *q, qk_error *err);
 
 /* Generate the collection into the output directory dir (io.h's qk_outdir,
  * which the caller opens):
@@ -83,7 +83,7 @@ qk_status qk_sim_run_qualities(const qk_sim_collection_opts *o, double *q, qk_er
  * Run files named by an earlier manifest in dir and not rewritten now are
  * removed after success, so runs/ holds exactly this collection's runs.
  * Errors: QK_EUSAGE for bad options, QK_EIO naming the path, QK_ENOMEM. */
-qk_status qk_sim_collection_write(const qk_outdir *dir, const qk_sim_collection_opts *o, qk_error *err);
+QK_API qk_status qk_sim_collection_write(const qk_outdir *dir, const qk_sim_collection_opts *o, qk_error *err);
 
 /* ---- Simulated crowds (src/sim/crowd_sim.c) ---------------------------------------------------------
  * Two worker models:
@@ -100,7 +100,7 @@ qk_status qk_sim_collection_write(const qk_outdir *dir, const qk_sim_collection_
  * Every task gets floor(L) or floor(L)+1 labels (L = labels_per_task, the
  * fraction drawn per task) from distinct workers. */
 typedef enum { QK_CROWD_SIM_ACCURACY = 0, QK_CROWD_SIM_GAUSSIAN } qk_crowd_sim_model;
-extern const qk_enum qk_crowd_sim_model_table[]; /* simulate crowd --model (crowd_sim.c) */
+QK_API extern const qk_enum qk_crowd_sim_model_table[]; /* simulate crowd --model (crowd_sim.c) */
 
 typedef struct qk_crowd_sim_opts {
     qk_crowd_sim_model model;
@@ -114,7 +114,7 @@ typedef struct qk_crowd_sim_opts {
     uint64_t seed;
 } qk_crowd_sim_opts;
 
-void qk_crowd_sim_opts_init(qk_crowd_sim_opts *o);
+QK_API void qk_crowd_sim_opts_init(qk_crowd_sim_opts *o);
 
 /* A simulated crowd. labels is finished; truth[t] is the true class of task
  * t, x (GAUSSIAN only, else NULL) its 2-D features, worker_acc[j] the worker's
@@ -128,8 +128,8 @@ typedef struct qk_crowd_sim {
     unsigned char *spammer;
 } qk_crowd_sim;
 
-qk_status qk_crowd_simulate(const qk_crowd_sim_opts *o, qk_crowd_sim **out, qk_error *err);
-void qk_crowd_sim_free(qk_crowd_sim *s);
+QK_API qk_status qk_crowd_simulate(const qk_crowd_sim_opts *o, qk_crowd_sim **out, qk_error *err);
+QK_API void qk_crowd_sim_free(qk_crowd_sim *s);
 
 /* ---- Crowd labels against gold: system rankings (src/sim/crowd_rank.c) ---
  * MAP of each ranked run under
@@ -137,7 +137,7 @@ void qk_crowd_sim_free(qk_crowd_sim *s);
  * gold (class id per task, -1 = none; gold tasks only), and Kendall's tau-b
  * of the two rankings. map_crowd and map_gold have nruns slots. Qrels are
  * built in memory from the task names ("topic docno" or "topic_docno"). */
-qk_status qk_sim_crowd_tau(const qk_crowd_labels *L, const qk_crowd_result *r, const int32_t *gold,
+QK_API qk_status qk_sim_crowd_tau(const qk_crowd_labels *L, const qk_crowd_result *r, const int32_t *gold,
                            const qk_run *const *runs, size_t nruns, double *tau, double *map_crowd,
                            double *map_gold, qk_error *err);
 

@@ -46,21 +46,21 @@ typedef struct qk_scores {
 } qk_scores;
 
 /* MATRIX.tsv: "topic<TAB>RUN1<TAB>RUN2..." then "QID<TAB>v1<TAB>v2...". */
-qk_status qk_stats_read_matrix(qk_lines *l, qk_scores **out, qk_error *err);
+QK_API qk_status qk_stats_read_matrix(qk_lines *l, qk_scores **out, qk_error *err);
 /* A matrix (detected by its "topic" header) or "run<TAB>score" lines with an
  * optional "run<TAB>score" header. */
-qk_status qk_stats_read_scoring(qk_lines *l, qk_scores **out, qk_error *err);
+QK_API qk_status qk_stats_read_scoring(qk_lines *l, qk_scores **out, qk_error *err);
 /* Build a matrix from memory (copies everything); topics may be NULL. */
-qk_status qk_stats_scores_new(size_t nruns, size_t ntopics, const char *const *runs,
+QK_API qk_status qk_stats_scores_new(size_t nruns, size_t ntopics, const char *const *runs,
                               const char *const *topics, const double *v, qk_scores **out,
                               qk_error *err);
-void qk_stats_scores_free(qk_scores *s);
+QK_API void qk_stats_scores_free(qk_scores *s);
 /* Index of a run by name; 1 when found. Hashed: O(1). */
-int qk_stats_scores_find(const qk_scores *s, const char *run, size_t *index);
+QK_API int qk_stats_scores_find(const qk_scores *s, const char *run, size_t *index);
 
 /* PRED.tsv: header "run_a<TAB>run_b<TAB>p_neg<TAB>true_delta", one pair a line.
  * Returns n pairs and the two numeric columns (caller frees both). */
-qk_status qk_stats_read_predictions(qk_lines *l, double **p_neg, double **true_delta,
+QK_API qk_status qk_stats_read_predictions(qk_lines *l, double **p_neg, double **true_delta,
                                     size_t *n, qk_error *err);
 
 /* ---- Agreement ------------------------------------------------------------ */
@@ -76,16 +76,16 @@ typedef struct qk_kendall {
 } qk_kendall;
 
 /* Knight's algorithm: O(n log n) time, O(n) memory. */
-qk_status qk_stats_kendall(const double *x, const double *y, size_t n, qk_kendall *out,
+QK_API qk_status qk_stats_kendall(const double *x, const double *y, size_t n, qk_kendall *out,
                            qk_error *err);
 /* Only the pairs (i < j) with mask[i * n + j] != 0 (e.g. significantly
  * different pairs, Hosseini §5.4.2); O(n^2). */
-qk_status qk_stats_kendall_masked(const double *x, const double *y, size_t n,
+QK_API qk_status qk_stats_kendall_masked(const double *x, const double *y, size_t n,
                                   const unsigned char *mask, qk_kendall *out, qk_error *err);
 
 /* tau_AP (Yilmaz, Aslam & Robertson 2008) of the ranking by est against the
  * ranking by truth; higher score = better rank. O(n log n). */
-qk_status qk_stats_tau_ap(const double *truth, const double *est, size_t n, double *out,
+QK_API qk_status qk_stats_tau_ap(const double *truth, const double *est, size_t n, double *out,
                           qk_error *err);
 /* Values closer than QK_STATS_TIE_REL times the largest magnitude in the
  * data are ties (in ranks and in the Wilcoxon and sign tests): floating-point
@@ -94,9 +94,9 @@ qk_status qk_stats_tau_ap(const double *truth, const double *est, size_t n, doub
 /* Average (mid) ranks, 1 = smallest value. Ties: values within
  * QK_STATS_TIE_REL * max |x[i]| of the smallest value of their group, the
  * groups formed in ascending order. */
-qk_status qk_stats_ranks(const double *x, size_t n, double *ranks, qk_error *err);
-double qk_stats_pearson(const double *x, const double *y, size_t n); /* NaN if a variance is 0 */
-qk_status qk_stats_spearman(const double *x, const double *y, size_t n, double *out,
+QK_API qk_status qk_stats_ranks(const double *x, size_t n, double *ranks, qk_error *err);
+QK_API double qk_stats_pearson(const double *x, const double *y, size_t n); /* NaN if a variance is 0 */
+QK_API qk_status qk_stats_spearman(const double *x, const double *y, size_t n, double *out,
                             qk_error *err);
 
 typedef struct qk_agreement {
@@ -108,7 +108,7 @@ typedef struct qk_agreement {
     size_t max_drop_index;  /* the system that falls most (first such) */
 } qk_agreement;
 /* truth and est are per-system scores in the same order; n >= 2. */
-qk_status qk_stats_agreement(const double *truth, const double *est, size_t n,
+QK_API qk_status qk_stats_agreement(const double *truth, const double *est, size_t n,
                              qk_agreement *out, qk_error *err);
 
 /* ---- Paired significance tests -------------------------------------------- */
@@ -127,7 +127,7 @@ typedef struct qk_test_opts {
                            enumeration for n <= 20 (default 25; 0 = never exact) */
     int no_continuity;  /* Wilcoxon normal approximation without continuity correction */
 } qk_test_opts;
-void qk_stats_test_opts_init(qk_test_opts *o);
+QK_API void qk_stats_test_opts_init(qk_test_opts *o);
 
 typedef struct qk_test_result {
     double statistic; /* t (t, bootstrap), W+ (Wilcoxon), n+ (sign), sum of d (perm) */
@@ -138,30 +138,30 @@ typedef struct qk_test_result {
     int exact;        /* p is exact (not asymptotic / Monte Carlo) */
 } qk_test_result;
 
-extern const qk_enum qk_stats_test_table[]; /* --test's words (paired.c) */
-int qk_stats_test_parse(const char *name, qk_test *out); /* "t", "wilcoxon", ... 0 ok */
-const char *qk_stats_test_name(qk_test t);
+QK_API extern const qk_enum qk_stats_test_table[]; /* --test's words (paired.c) */
+QK_API int qk_stats_test_parse(const char *name, qk_test *out); /* "t", "wilcoxon", ... 0 ok */
+QK_API const char *qk_stats_test_name(qk_test t);
 
-qk_status qk_stats_ttest(const double *a, const double *b, size_t n, qk_test_result *r,
+QK_API qk_status qk_stats_ttest(const double *a, const double *b, size_t n, qk_test_result *r,
                          qk_error *err);
-qk_status qk_stats_wilcoxon(const double *a, const double *b, size_t n, const qk_test_opts *o,
+QK_API qk_status qk_stats_wilcoxon(const double *a, const double *b, size_t n, const qk_test_opts *o,
                             qk_test_result *r, qk_error *err);
-qk_status qk_stats_sign_test(const double *a, const double *b, size_t n, qk_test_result *r,
+QK_API qk_status qk_stats_sign_test(const double *a, const double *b, size_t n, qk_test_result *r,
                              qk_error *err);
-qk_status qk_stats_permutation(const double *a, const double *b, size_t n,
+QK_API qk_status qk_stats_permutation(const double *a, const double *b, size_t n,
                                const qk_test_opts *o, qk_test_result *r, qk_error *err);
-qk_status qk_stats_bootstrap(const double *a, const double *b, size_t n, const qk_test_opts *o,
+QK_API qk_status qk_stats_bootstrap(const double *a, const double *b, size_t n, const qk_test_opts *o,
                              qk_test_result *r, qk_error *err);
 /* Dispatch on t. o may be NULL (defaults). */
-qk_status qk_stats_paired_test(qk_test t, const double *a, const double *b, size_t n,
+QK_API qk_status qk_stats_paired_test(qk_test t, const double *a, const double *b, size_t n,
                                const qk_test_opts *o, qk_test_result *r, qk_error *err);
 
 /* ---- Multiple comparisons and all-pairs tables ----------------------------- */
 typedef enum { QK_CORRECT_NONE = 0, QK_CORRECT_BONFERRONI, QK_CORRECT_HOLM } qk_correction;
-extern const qk_enum qk_stats_correction_table[]; /* --correct's words */
-int qk_stats_correction_parse(const char *name, qk_correction *out);
+QK_API extern const qk_enum qk_stats_correction_table[]; /* --correct's words */
+QK_API int qk_stats_correction_parse(const char *name, qk_correction *out);
 /* Adjusted p-values (same order as p), each capped at 1. */
-qk_status qk_stats_adjust(const double *p, size_t m, qk_correction c, double *adj,
+QK_API qk_status qk_stats_adjust(const double *p, size_t m, qk_correction c, double *adj,
                           qk_error *err);
 
 typedef struct qk_pair_result {
@@ -175,22 +175,22 @@ typedef struct qk_pair_result {
  * (0,1), (0,2), ..., (1,2), ... Pair k uses seed o->seed + k so results do not
  * depend on which other pairs are run. *nsig counts significant pairs; the
  * discriminative power is *nsig / *npairs. */
-qk_status qk_stats_pairwise(const qk_scores *m, qk_test t, const qk_test_opts *o,
+QK_API qk_status qk_stats_pairwise(const qk_scores *m, qk_test t, const qk_test_opts *o,
                             qk_correction c, double alpha, qk_pair_result **out,
                             size_t *npairs, size_t *nsig, qk_error *err);
 /* mask[i * nruns + j] = 1 for i < j when the paired t-test of runs i and j
  * has p < alpha (Hosseini §5.4.2, significant pairs). mask has nruns^2 bytes. */
-qk_status qk_stats_significant_mask(const qk_scores *m, double alpha, unsigned char *mask,
+QK_API qk_status qk_stats_significant_mask(const qk_scores *m, double alpha, unsigned char *mask,
                                     qk_error *err);
 
 /* ---- Variability (Hosseini App. F) ---------------------------------------- */
 typedef enum { QK_TRANSFORM_NONE = 0, QK_TRANSFORM_LOGIT, QK_TRANSFORM_Z } qk_transform;
-extern const qk_enum qk_stats_transform_table[]; /* --transform's words */
-int qk_stats_transform_parse(const char *name, qk_transform *out);
+QK_API extern const qk_enum qk_stats_transform_table[]; /* --transform's words */
+QK_API int qk_stats_transform_parse(const char *name, qk_transform *out);
 /* In place. logit: x clamped to [eps, 1 - eps] first. z: per topic, across
  * runs, (x - mean) / sd (sd with 1/(l-1)); a topic with sd = 0 becomes 0 and
  * is counted in *degenerate (may be NULL). The run means are recomputed. */
-qk_status qk_stats_transform(qk_scores *m, qk_transform t, double eps, size_t *degenerate,
+QK_API qk_status qk_stats_transform(qk_scores *m, qk_transform t, double eps, size_t *degenerate,
                              qk_error *err);
 
 typedef struct qk_variability {
@@ -200,7 +200,7 @@ typedef struct qk_variability {
     double bound;  /* sqrt(mean (1 - mean)): the largest population SD of
                       scores in [0,1] with this mean (semicircle lemma) */
 } qk_variability;
-qk_status qk_stats_variability(const double *x, size_t n, qk_variability *out, qk_error *err);
+QK_API qk_status qk_stats_variability(const double *x, size_t n, qk_variability *out, qk_error *err);
 
 typedef struct qk_var_test {
     double statistic, p, df1, df2;
@@ -208,11 +208,11 @@ typedef struct qk_var_test {
 /* F-test on variances. sd_ratio = 0: F = s_a^2 / s_b^2, p = 2 min(cdf, sf).
  * sd_ratio = 1 (thesis-literal, App. F eq F.1): max(s)/min(s) against the
  * upper tail of F(na-1, nb-1) doubled. */
-qk_status qk_stats_ftest(const double *a, size_t na, const double *b, size_t nb, int sd_ratio,
+QK_API qk_status qk_stats_ftest(const double *a, size_t na, const double *b, size_t nb, int sd_ratio,
                          qk_var_test *out, qk_error *err);
 /* Levene's test over g groups: centre = mean (W0) or median (median != 0,
  * W50, Brown-Forsythe). p = P(F(g-1, N-g) >= W). */
-qk_status qk_stats_levene(const double *const *groups, const size_t *sizes, size_t g,
+QK_API qk_status qk_stats_levene(const double *const *groups, const size_t *sizes, size_t g,
                           int median, qk_var_test *out, qk_error *err);
 
 /* ---- Swap (error) rate vs topic-set size ----------------------------------- */
@@ -235,7 +235,7 @@ typedef struct qk_swap_cell {
     long comparisons, swaps;
 } qk_swap_cell;
 /* Cells ordered by size, then bin. */
-qk_status qk_stats_swap_rate(const qk_scores *m, const qk_swap_opts *o, qk_swap_cell **cells,
+QK_API qk_status qk_stats_swap_rate(const qk_scores *m, const qk_swap_opts *o, qk_swap_cell **cells,
                              size_t *ncells, qk_error *err);
 
 /* ---- Confidence calibration (Carterette 2007) ------------------------------ */
@@ -254,10 +254,10 @@ typedef struct qk_calibration {
     qk_calib_bin all; /* every pair: all.w is Carterette's W */
 } qk_calibration;
 /* p_neg[i] = predicted P(delta < 0), true_delta[i] = true MAP(a) - MAP(b). */
-qk_status qk_stats_calibration(const double *p_neg, const double *true_delta, size_t n,
+QK_API qk_status qk_stats_calibration(const double *p_neg, const double *true_delta, size_t n,
                                qk_calibration *out, qk_error *err);
 /* One bookmaker's term: (y - P)/(1 - P) capped below at -100; P oriented (>= 0.5). */
-double qk_stats_w_term(double p_oriented, int correct);
+QK_API double qk_stats_w_term(double p_oriented, int correct);
 
 #ifdef __cplusplus
 }

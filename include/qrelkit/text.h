@@ -38,48 +38,48 @@ typedef struct qk_text_opts {
     qk_stemmer stemmer; /* default QK_STEM_PORTER                          */
 } qk_text_opts;
 
-void qk_text_opts_init(qk_text_opts *o);
+QK_API void qk_text_opts_init(qk_text_opts *o);
 /* Settings as one integer for file headers, and back. unpack returns
  * QK_EINPUT for a value no version of qrelkit writes. */
-uint32_t qk_text_opts_pack(const qk_text_opts *o);
-qk_status qk_text_opts_unpack(uint32_t packed, qk_text_opts *o);
+QK_API uint32_t qk_text_opts_pack(const qk_text_opts *o);
+QK_API qk_status qk_text_opts_unpack(uint32_t packed, qk_text_opts *o);
 /* "porter", "s", "none" -> stemmer; 0 on success. */
-extern const qk_enum qk_stemmer_table[]; /* index --stemmer's words (tokenize.c) */
-int qk_stemmer_parse(const char *name, qk_stemmer *out);
-const char *qk_stemmer_name(qk_stemmer s);
+QK_API extern const qk_enum qk_stemmer_table[]; /* index --stemmer's words (tokenize.c) */
+QK_API int qk_stemmer_parse(const char *name, qk_stemmer *out);
+QK_API const char *qk_stemmer_name(qk_stemmer s);
 /* Short description such as "lowercase,fold,stop,porter" (static buffer of the
  * caller, at least 64 bytes). */
-void qk_text_opts_describe(const qk_text_opts *o, char *buf, size_t size);
+QK_API void qk_text_opts_describe(const qk_text_opts *o, char *buf, size_t size);
 
 /* Called once per term, in text order. Return nonzero to stop early (the
  * analyser then returns that value). */
 typedef int (*qk_text_term_fn)(void *ctx, const char *term, size_t len);
 /* Analyse text[0..len) (UTF-8; invalid bytes are separators). Returns 0, or
  * the callback's nonzero value. */
-int qk_text_analyze(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx);
+QK_API int qk_text_analyze(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx);
 
 /* 1 when the lower-case ASCII word w[0..len) is on the built-in stop list. */
-int qk_stop_contains(const char *w, size_t len);
+QK_API int qk_stop_contains(const char *w, size_t len);
 /* The built-in stop list (sorted, for documentation and tests). */
-size_t qk_stop_count(void);
-const char *qk_stop_word(size_t i);
+QK_API size_t qk_stop_count(void);
+QK_API const char *qk_stop_word(size_t i);
 
 /* ---- Term weights (src/text/term_weights.c): the one definition that the
  * search engine (src/search) and the crowd task features (src/crowd) use. */
 /* idf = log(N / df), the tf-idf weight's. */
-double qk_idf(double n_docs, double df);
+QK_API double qk_idf(double n_docs, double df);
 /* BM25's idf, log(1 + (N - df + 0.5) / (df + 0.5)): Lucene's form, never
  * negative. */
-double qk_bm25_idf(double n_docs, double df);
+QK_API double qk_bm25_idf(double n_docs, double df);
 /* One term's BM25 score in a document:
  * idf · tf (k1 + 1) / (tf + k1 (1 - b + b · dl / avgdl)). */
-double qk_bm25_weight(double idf, double tf, double dl, double avgdl, double k1, double b);
+QK_API double qk_bm25_weight(double idf, double tf, double dl, double avgdl, double k1, double b);
 
 /* Stem the lower-case word w[0..len) in place; returns the new length
  * (never longer). Words with characters other than a-z are left alone. */
-size_t qk_stem_porter(char *w, size_t len);
-size_t qk_stem_s(char *w, size_t len);
-size_t qk_stem(qk_stemmer s, char *w, size_t len);
+QK_API size_t qk_stem_porter(char *w, size_t len);
+QK_API size_t qk_stem_s(char *w, size_t len);
+QK_API size_t qk_stem(qk_stemmer s, char *w, size_t len);
 
 #ifdef __cplusplus
 }

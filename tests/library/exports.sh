@@ -10,9 +10,10 @@ lib=${QK_BUILD:?}/libqrelkit.so
 command -v nm >/dev/null || { echo "skipped: nm not installed" >&2; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-nm -D --defined-only "$lib" | awk '$2 == "T" || $2 == "W" {print $3}' | sort -u > "$tmp/exported"
-# Declared: the identifier before the first '(' of every line that starts with QK_API.
-cat "$src"/include/qrelkit/*.h | grep '^QK_API ' | sed -E 's/\(.*//; s/.*[ *]//' | sort -u > "$tmp/declared"
+nm -D --defined-only "$lib" | awk '$2 ~ /^[TWDRB]$/ {print $3}' | sort -u > "$tmp/exported"
+# Declared: the identifier before the first '(' (functions) or '[' (tables)
+# of every line that starts with QK_API.
+cat "$src"/include/qrelkit/*.h | grep '^QK_API ' | sed -E 's/[([].*//; s/.*[ *]//' | sort -u > "$tmp/declared"
 # A function without QK_API would be hidden: find declarations that lack it.
 unmarked=""
 command -v python3 >/dev/null && { unmarked=$(python3 "$src/scripts/mark-api.py" --check 2>&1) || true; }
@@ -25,5 +26,5 @@ fi
 if [ -n "$unmarked" ]; then echo "FAIL: $unmarked"; rc=1; fi
 n=$(wc -l < "$tmp/exported")
 [ "$n" -ge 100 ] || { echo "FAIL: only $n exported symbols; the list looks wrong"; rc=1; }
-[ $rc -eq 0 ] && echo "ok: $n exported functions, all declared in include/qrelkit"
+[ $rc -eq 0 ] && echo "ok: $n exported symbols, all declared in include/qrelkit"
 exit $rc
