@@ -2,6 +2,8 @@
 # The shared library exports exactly the functions declared (with QK_API) in
 # include/qrelkit/*.h: nothing internal leaks (the library is built with
 # -fvisibility=hidden), nothing declared is missing.
+# Sanitizer builds add their own symbols (__odr_asan.*, __asan_*): names
+# starting with "__" are not ours and are left out.
 # Usage (ctest sets QK_BUILD and QK_SOURCE): exports.sh
 set -u
 src=${QK_SOURCE:?}
@@ -10,7 +12,7 @@ lib=${QK_BUILD:?}/libqrelkit.so
 command -v nm >/dev/null || { echo "skipped: nm not installed" >&2; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-nm -D --defined-only "$lib" | awk '$2 ~ /^[TWDRB]$/ {print $3}' | sort -u > "$tmp/exported"
+nm -D --defined-only "$lib" | awk '$2 ~ /^[TWDRB]$/ {print $3}' | grep -v '^__' | sort -u > "$tmp/exported"
 # Declared: the identifier before the first '(' (functions) or '[' (tables)
 # of every line that starts with QK_API.
 cat "$src"/include/qrelkit/*.h | grep '^QK_API ' | sed -E 's/[([].*//; s/.*[ *]//' | sort -u > "$tmp/declared"
