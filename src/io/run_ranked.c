@@ -141,15 +141,8 @@ qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *con
             src_lines[i] = (long)i + 1;
     c = (order_ctx){docnos, scores, lines ? lines : src_lines};
     if (!tp->block || !tp->docnos || !tp->scores || !tp->lines || !idx || !c.lines ||
-        qk_strpool_intern(r->qids, qid, ql, &id) != QK_OK) {
-        free(tp->block);
-        free(tp->docnos);
-        free(tp->scores);
-        free(tp->lines);
-        free(idx);
-        free(src_lines);
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
+        qk_strpool_intern(r->qids, qid, ql, &id) != QK_OK)
+        goto nomem;
     for (size_t i = 0; i < n; i++)
         idx[i] = i;
     {
@@ -157,15 +150,8 @@ qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *con
         size_t i = 1;
         while (i < n && entry_cmp(&idx[i - 1], &idx[i], &c) <= 0)
             i++;
-        if (i < n && qk_sort_r(idx, n, sizeof *idx, entry_cmp, &c) != QK_OK) {
-            free(tp->block);
-            free(tp->docnos);
-            free(tp->scores);
-            free(tp->lines);
-            free(idx);
-            free(src_lines);
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
-        }
+        if (i < n && qk_sort_r(idx, n, sizeof *idx, entry_cmp, &c) != QK_OK)
+            goto nomem;
     }
     memcpy(tp->block, qid, ql + 1);
     off = ql + 1;
@@ -178,18 +164,23 @@ qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *con
         off += l;
     }
     free(idx);
+    idx = NULL;
     free(src_lines);
-    if (make_unique(tp, n) != QK_OK) {
-        free(tp->block);
-        free(tp->docnos);
-        free(tp->scores);
-        free(tp->lines);
-        free(tp->uniq);
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
+    src_lines = NULL;
+    if (make_unique(tp, n) != QK_OK)
+        goto nomem;
     tp->view = (qk_run_topic){tp->block, n, tp->docnos, tp->scores, tp->lines};
     r->nt++;
     return QK_OK;
+nomem: /* the topic is not counted: drop what it holds */
+    free(tp->block);
+    free(tp->docnos);
+    free(tp->scores);
+    free(tp->lines);
+    free(tp->uniq);
+    free(idx);
+    free(src_lines);
+    return qk_error_set(err, QK_ENOMEM, "out of memory");
 }
 
 qk_status qk_run_read(const char *path, qk_run **out, qk_error *err)
