@@ -162,7 +162,7 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
                 return qk_cli_fail(cmd, &err);
             break;
         case 'c': c->o.complete = 1; break;
-        case 'l': c->o.rel_level = atol(optarg); break;
+        case 'l': c->o.rel_level = atol(optarg); break; // NOLINT(cert-err34-c): as lenient as trec_eval
         case 'n': c->summary = 0; break;
         case 'D': {
             const char *dot = strchr(optarg, '.');
@@ -173,9 +173,9 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
             break;
         }
         case 'J': c->o.judged_only = 1; break;
-        case 'N': c->o.num_docs = atol(optarg); break;
+        case 'N': c->o.num_docs = atol(optarg); break; // NOLINT(cert-err34-c): as lenient as trec_eval
         case 'M':
-            c->o.max_ret = atol(optarg);
+            c->o.max_ret = atol(optarg); // NOLINT(cert-err34-c): as lenient as trec_eval
             if (c->o.max_ret < 0)
                 return qk_cli_usage(cmd, "-M must not be negative ('%s')", optarg);
             break;

@@ -102,7 +102,8 @@ static qk_status build_topic(const qk_qrels *q, size_t qt, est_run *runs, const 
     memset(c->d.x, -1, un);
     for (size_t i = 0; i < nj; i++)
         if (j[i].rel >= 0) /* trec_eval's convention: a negative grade is pooled, unjudged */
-            c->d.x[find_doc(c->u, un, qk_qrels_docno(q, j[i].doc))] = j[i].rel >= (double)o->rel_level;
+            c->d.x[find_doc(c->u, un, qk_qrels_docno(q, j[i].doc))] =
+                (signed char)(j[i].rel >= (double)o->rel_level);
     for (size_t i = 0; i < un; i++)
         c->d.p[i] = c->d.x[i] >= 0 ? c->d.x[i] : prob_of(o, c->qid, c->u[i]);
     for (size_t k = 0; k < nruns; k++)

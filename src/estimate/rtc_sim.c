@@ -119,7 +119,7 @@ static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
             if (j[i].rel >= 1)
                 rel[nrel++] = d;
             if ((hit = bsearch(&d, u, un, sizeof *u, str_cmp)))
-                g->truth[hit - u] = j[i].rel >= 1;
+                g->truth[hit - u] = (signed char)(j[i].rel >= 1);
         }
         qsort(rel, nrel, sizeof *rel, str_cmp);
         for (size_t k = 0; k < s->nruns; k++) {
@@ -130,7 +130,7 @@ static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
                     const char **hit = bsearch(&rt[k]->docnos[r], u, un, sizeof *u, str_cmp);
                     size_t i = (size_t)(hit - u);
                     g->grank[k * un + i] = (long)r + 1;
-                    relevant = g->truth[i];
+                    relevant = g->truth[i]; // NOLINT(bugprone-signed-char-misuse,cert-str34-c): 0 or 1
                 } else
                     relevant = bsearch(&rt[k]->docnos[r], rel, nrel, sizeof *rel, str_cmp) != NULL;
                 if (relevant) {

@@ -208,12 +208,12 @@ static qk_status parse_params(qk_measure_inst *mi, const char *name, const char 
                 free(copy);
                 return qk_error_set(err, QK_ENOMEM, "out of memory");
             }
-            mi->pair_values[k] = atof(eq + 1);
+            mi->pair_values[k] = atof(eq + 1); // NOLINT(cert-err34-c): as lenient as trec_eval
             mi->npairs = ++k;
         } else if (kind == QK_PARAM_LONG_CUTOFFS) {
-            mi->lparams[k++] = atol(tok);
+            mi->lparams[k++] = atol(tok); // NOLINT(cert-err34-c): as lenient as trec_eval
         } else {
-            mi->dparams[k++] = atof(tok);
+            mi->dparams[k++] = atof(tok); // NOLINT(cert-err34-c): as lenient as trec_eval
         }
     }
     free(copy);

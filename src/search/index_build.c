@@ -133,7 +133,7 @@ static qk_status add_posting(qk_index_builder *b, uint32_t tid, uint32_t doc, ui
 {
     qk_plist *pl = &b->pl[tid];
     if (pl->len + 10 > pl->cap) {
-        size_t cap = pl->cap, old = pl->cap;
+        size_t cap = pl->cap, old = cap;
         if (qk_grow((void **)&pl->buf, &cap, (size_t)pl->len + 10, 1) != QK_OK || cap > UINT32_MAX)
             return QK_ENOMEM;
         pl->cap = (uint32_t)cap;

@@ -54,7 +54,8 @@ static void wb_write(wbuf *w, const void *p, size_t n)
 static void wb_varint(wbuf *w, uint64_t v)
 {
     uint8_t tmp[10];
-    wb_write(w, tmp, qk_varint_put(tmp, v));
+    size_t n = qk_varint_put(tmp, v);
+    wb_write(w, tmp, n);
 }
 
 /* Start a section on an 8-byte boundary. */

@@ -78,7 +78,7 @@ qk_status qk_gains_build(const qk_topic *t, const qk_measure_inst *mi, qk_gains 
     }
     for (size_t i = 0; i < mi->npairs; i++)
         if (is_level_name(mi->pair_names[i]))
-            g->e[g->n++] = (qk_gain_entry){atol(mi->pair_names[i]), mi->pair_values[i], 0};
+            g->e[g->n++] = (qk_gain_entry){strtol(mi->pair_names[i], NULL, 10), mi->pair_values[i], 0};
     for (long l = 0; l < m->num_rel_levels; l++) {
         size_t k;
         for (k = 0; k < g->n && g->e[k].level != l; k++)
