@@ -161,7 +161,8 @@ qk_status agg_rank_features(char **runs, size_t nruns, const qk_crowd_labels *L,
                 }
                 buf[m].score = tp.scores[i], buf[m].task = t, m++;
             }
-            qsort(buf, m, sizeof *buf, cmp_scored);
+            if (m) /* buf is still NULL when no document was a task */
+                qsort(buf, m, sizeof *buf, cmp_scored);
             for (size_t i = 0; i < m; i++) {
                 nx[buf[i].task * nd + old + r] = (double)(i + 1);
                 maxrank = fmax(maxrank, (double)(i + 1));

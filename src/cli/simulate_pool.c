@@ -137,7 +137,7 @@ static int parse_list(const char *opt, const char *s, double *v, size_t max, siz
 static int parse(int argc, char **argv, sargs *a)
 {
     int c;
-    double v[64];
+    double v[64] = {0}; /* read only when parse_list succeeded */
     size_t n;
     memset(a, 0, sizeof *a);
     qk_pool_sim_opts_init(&a->o);

@@ -166,6 +166,7 @@ static qk_status make_view(const sim *s, size_t t, const size_t *runs, size_t k,
     for (size_t i = 0; i < g->n; i++) {
         int any = 0;
         for (size_t j = 0; j < k; j++)
+            // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): grank is set
             any |= g->grank[runs[j] * g->n + i] > 0;
         if (any || s->judged[t][i] >= 0)
             v->gi[n++] = i;
@@ -294,6 +295,8 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
             break; /* nothing left that could change the difference */
         {
             est_utopic *d = &ut[bt];
+            /* best > 0: bi was picked from gi */
+            // NOLINTNEXTLINE(clang-analyzer-core.NullDereference,clang-analyzer-core.uninitialized.*)
             signed char x = s->g[bt].truth[v[bt].gi[bi]];
             d->x[bi] = x;
             d->p[bi] = x;

@@ -262,6 +262,7 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
     b->run_paths[b->nruns++] = path;
     path = NULL;
     for (size_t i = 0; i < n; i++) {
+        // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.ArraySubscript): ids[0..n) are set
         const qk_plist *pl = &b->pl[ids[i]];
         size_t len = qk_strpool_len(b->terms, ids[i]);
         if (put_varint(f, len) || put_varint(f, pl->df) || put_varint(f, pl->cf) || put_varint(f, pl->len) ||

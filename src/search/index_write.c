@@ -184,6 +184,7 @@ static qk_status merge(merger *m, msrc *src, size_t nsrc, qk_error *err)
     for (;;) {
         const char *min = NULL;
         for (size_t i = 0; i < nsrc; i++)
+            // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): term is set until done
             if (!src[i].done && (!min || strcmp(src[i].term, min) < 0))
                 min = src[i].term;
         if (!min)
@@ -308,7 +309,7 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
     }
     w->fd = fd;
     wb_write(w, &h, sizeof h); /* placeholder, rewritten at the end */
-    if ((st = write_doc_sections(b, w, &h, fwd_off)) != QK_OK) {
+    if (write_doc_sections(b, w, &h, fwd_off) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }

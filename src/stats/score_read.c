@@ -118,7 +118,7 @@ static void compute_means(qk_scores *s)
     for (size_t r = 0; s->v && r < s->nruns; r++) {
         qk_ksum k = {0, 0};
         for (size_t t = 0; t < s->ntopics; t++)
-            qk_ksum_add(&k, s->v[r * s->ntopics + t]);
+            qk_ksum_add(&k, s->v[r * s->ntopics + t]); // NOLINT(clang-analyzer-core.CallAndMessage): filled
         s->mean[r] = qk_ksum_value(&k) / (double)s->ntopics;
     }
 }
@@ -214,6 +214,7 @@ static qk_status read_matrix_body(reader *r, qk_scores *s, qk_error *err)
     }
     for (size_t t = 0; t < s->ntopics; t++)
         for (size_t k = 0; k < nr; k++)
+            // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): tv is set when nr > 0
             s->v[k * s->ntopics + t] = tv[t * nr + k];
     compute_means(s);
 out:

@@ -81,6 +81,7 @@ qk_status qk_gains_build(const qk_topic *t, const qk_measure_inst *mi, qk_gains 
             g->e[g->n++] = (qk_gain_entry){strtol(mi->pair_names[i], NULL, 10), mi->pair_values[i], 0};
     for (long l = 0; l < m->num_rel_levels; l++) {
         size_t k;
+        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): e[0..n) are set
         for (k = 0; k < g->n && g->e[k].level != l; k++)
             ;
         if (k < g->n)
@@ -115,6 +116,7 @@ static double *ideal(const qk_gains *g, long *K)
     long total = 0, k = 0;
     double *ig;
     for (size_t i = 0; i < g->n; i++)
+        // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign): counts are set for e[0..n)
         total += g->e[i].count;
     ig = malloc((size_t)(total + 1) * sizeof *ig);
     *K = 0;
