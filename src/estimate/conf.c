@@ -227,7 +227,7 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
     est_utopic *ut = NULL;
     est_rtc_cache cache = {0, 0, NULL, NULL, NULL};
     size_t ntc = 0;
-    qk_status st;
+    qk_status st = QK_OK; /* also the result with no runs and no topics */
     *out = NULL;
     if (!runs || !rt || !len || alloc_result(nruns, &r) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -302,6 +302,7 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
             goto out;
         }
         for (size_t i = 0; r->probs && i < ut[t].n; i++)
+            // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): u is set for each of the ntopics
             if ((st = qk_doc_probs_set(r->probs, tc[t].qid, tc[t].u[i], ut[t].p[i], err)) != QK_OK)
                 goto out;
     }
