@@ -46,7 +46,10 @@ qk_status qk_error_at(qk_error *err, qk_status code, const char *file, long line
 #if defined(__clang_analyzer__) && !defined(QK_ERROR_IMPL)
 /* Only for the static analyzer (make lint): shows it that both return their code,
  * which it cannot see across files, so it stops following "error but QK_OK" paths. */
-static inline qk_status qk_error_code_(qk_status ignored, qk_status code) { return (void)ignored, code; }
+static inline qk_status qk_error_code_(qk_status ignored, qk_status code)
+{
+    return (void)ignored, code;
+}
 #define qk_error_set(err, code, ...) qk_error_code_(qk_error_set((err), (code), __VA_ARGS__), (code))
 #define qk_error_at(err, code, ...) qk_error_code_(qk_error_at((err), (code), __VA_ARGS__), (code))
 #endif

@@ -19,7 +19,10 @@ int qk_cli_fail(const char *cmd, const qk_error *err);
 int qk_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #if defined(__clang_analyzer__) && !defined(QK_CLI_UTIL_IMPL)
 /* Only for the static analyzer (make lint), which cannot see that the usage error is never 0. */
-static inline int qk_cli_usage_code_(int ignored) { return (void)ignored, QK_EXIT_USAGE; }
+static inline int qk_cli_usage_code_(int ignored)
+{
+    return (void)ignored, QK_EXIT_USAGE;
+}
 #define qk_cli_usage(...) qk_cli_usage_code_(qk_cli_usage(__VA_ARGS__))
 #endif
 /* True when argv[i] is -h or --help. */
