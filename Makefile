@@ -2,7 +2,7 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
-.PHONY: all deps build build-asan demo test bench fuzz install clean
+.PHONY: all deps build build-asan demo test lint bench fuzz install clean
 
 all: build
 
@@ -22,6 +22,11 @@ demo: build
 
 test: build build-asan
 	@bash scripts/run-tests.sh
+
+# clang-tidy (.clang-tidy) and cppcheck over src/; needs only a configured build/default.
+lint:
+	@bash scripts/install-deps.sh --lint
+	@bash scripts/lint.sh
 
 bench: build
 	@bash bench/run.sh build/default/qrelkit

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Install the Debian packages qrelkit needs to build and test. Idempotent: asks
 # dpkg first and installs only what is missing. Works as root or through sudo.
+# With --lint (`make lint`) it also installs the linters, which nothing else needs.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config zlib1g-dev libjansson-dev libcmocka-dev pandoc
       liblapacke-dev libnlopt-dev)
+[ "${1:-}" = --lint ] && pkgs+=(clang-tidy cppcheck)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

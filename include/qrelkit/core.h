@@ -52,6 +52,16 @@ QK_API qk_status qk_error_set(qk_error *err, qk_status code, const char *fmt, ..
 /* Same, with a file position; the message is prefixed "'FILE' line L: ". */
 QK_API qk_status qk_error_at(qk_error *err, qk_status code, const char *file, long line, long column,
                       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+#if defined(__clang_analyzer__) && !defined(QK_ERROR_IMPL)
+/* Only for the static analyzer (make lint): shows it that both return their code,
+ * which it cannot see across files, so it stops following "error but QK_OK" paths. */
+static inline qk_status qk_error_code_(qk_status ignored, qk_status code)
+{
+    return (void)ignored, code;
+}
+#define qk_error_set(err, code, ...) qk_error_code_(qk_error_set((err), (code), __VA_ARGS__), (code))
+#define qk_error_at(err, code, ...) qk_error_code_(qk_error_at((err), (code), __VA_ARGS__), (code))
+#endif
 QK_API void qk_error_clear(qk_error *err);
 /* Short English name of a status ("bad input", ...). Static string. */
 QK_API const char *qk_status_name(qk_status st);

@@ -1,3 +1,4 @@
+#define QK_CLI_UTIL_IMPL /* the definitions below, not cli_util.h's analyzer wrapper */
 #include "cli_util.h"
 
 #include <dirent.h>

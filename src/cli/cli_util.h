@@ -61,6 +61,14 @@ const qk_enum *qk_cli_table(const char *key);
 extern const qk_enum qk_cli_format_trec_table[]; /* trec, tsv, json */
 extern const qk_enum qk_cli_format_table[];      /* tsv, json */
 
+#if defined(__clang_analyzer__) && !defined(QK_CLI_UTIL_IMPL)
+/* Only for the static analyzer (make lint), which cannot see that the usage error is never 0. */
+static inline int qk_cli_usage_code_(int ignored)
+{
+    return (void)ignored, QK_EXIT_USAGE;
+}
+#define qk_cli_usage(...) qk_cli_usage_code_(qk_cli_usage(__VA_ARGS__))
+#endif
 /* True when argv[i] is -h or --help. */
 int qk_cli_is_help(const char *arg);
 /* Print a help text to stdout and return 0. "@{KEY}" in the text becomes

@@ -254,7 +254,7 @@ static qk_status run_truth(const opts *o, out *w, qk_error *err)
             goto out;
         else
             warn_renamed(o->files[i], s[i]);
-    n = s[0]->nruns;
+    n = s[0]->nruns; // NOLINT(clang-analyzer-core.NullDereference): parse requires files
     est = malloc(n * sizeof *est);
     alt = malloc(n * sizeof *alt);
     if (!est || !alt) {
@@ -447,7 +447,7 @@ static qk_status appf_matrix(const opts *o, qk_scores **m, size_t **keep, size_t
     *keep = NULL;
     if (st != QK_OK)
         return st;
-    n = (*m)->nruns;
+    n = (*m)->nruns; // NOLINT(clang-analyzer-core.NullDereference): set when read_matrix succeeds
     raw = malloc(n * sizeof *raw);
     *keep = malloc(n * sizeof **keep);
     if (!raw || !*keep) {
@@ -544,7 +544,7 @@ static qk_status run_appf(const opts *o, out *w, qk_error *err)
     for (size_t a = 0; a < nkeep && o->mode == M_VARIABILITY; a++) {
         qk_variability v;
         json_t *r = json_object();
-        size_t i = keep[a];
+        size_t i = keep[a]; // NOLINT(clang-analyzer-core.uninitialized.Assign): nkeep <= n, --top <= 1
         if ((st = qk_stats_variability(m->v + i * nt, nt, &v, err)) != QK_OK) {
             json_decref(r);
             goto out;

@@ -1,3 +1,4 @@
+#define QK_ERROR_IMPL /* the definitions below, not core.h's analyzer wrappers */
 #include "qrelkit/core.h"
 
 #include <stdarg.h>

@@ -65,6 +65,7 @@ qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, ui
         /* qk_grow picks the same capacity for equal (cap, need), so the four
          * arrays stay in step; on failure cap is left alone and the next call
          * retries. */
+        // cppcheck-suppress duplicateAssignExpression ; four equal copies on purpose, see above
         size_t c1 = L->cap, c2 = L->cap, c3 = L->cap, c4 = L->cap;
         if (qk_grow((void **)&L->t, &c1, L->n + 1, sizeof *L->t) ||
             qk_grow((void **)&L->w, &c2, L->n + 1, sizeof *L->w) ||

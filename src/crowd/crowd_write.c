@@ -119,7 +119,7 @@ qk_status qk_crowd_write_class_qrels(const qk_crowd_labels *L, const int32_t *cl
     for (size_t t = 0; t < qk_crowd_num_tasks(L); t++) {
         const char *doc;
         int tl;
-        if (cls[t] < 0)
+        if (cls[t] < 0) // NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult): one class per task of L
             continue;
         split_task(qk_crowd_task_name(L, t), &doc, &tl);
         if (numeric)

@@ -102,7 +102,8 @@ static qk_status build_topic(const qk_qrels *q, size_t qt, est_run *runs, const 
     memset(c->d.x, -1, un);
     for (size_t i = 0; i < nj; i++)
         if (j[i].rel >= 0) /* trec_eval's convention: a negative grade is pooled, unjudged */
-            c->d.x[find_doc(c->u, un, qk_qrels_docno(q, j[i].doc))] = j[i].rel >= (double)o->rel_level;
+            c->d.x[find_doc(c->u, un, qk_qrels_docno(q, j[i].doc))] =
+                (signed char)(j[i].rel >= (double)o->rel_level);
     for (size_t i = 0; i < un; i++)
         c->d.p[i] = c->d.x[i] >= 0 ? c->d.x[i] : prob_of(o, c->qid, c->u[i]);
     for (size_t k = 0; k < nruns; k++)
@@ -226,7 +227,7 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
     est_utopic *ut = NULL;
     est_rtc_cache cache = {0, 0, NULL, NULL, NULL};
     size_t ntc = 0;
-    qk_status st;
+    qk_status st = QK_OK; /* also the result with no runs and no topics */
     *out = NULL;
     if (!runs || !rt || !len || alloc_result(nruns, &r) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -301,6 +302,7 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
             goto out;
         }
         for (size_t i = 0; r->probs && i < ut[t].n; i++)
+            // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): u is set for each of the ntopics
             if ((st = qk_doc_probs_set(r->probs, tc[t].qid, tc[t].u[i], ut[t].p[i], err)) != QK_OK)
                 goto out;
     }

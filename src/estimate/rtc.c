@@ -151,7 +151,7 @@ static qk_status logit_fit(size_t n, int k, const double *x, const double *w1, c
             break;
         }
         memcpy(old, beta, (size_t)k * sizeof *beta);
-        for (int half = 0; half < 40; half++, t /= 2) {
+        for (int half = 0; half < 40; half++, t /= 2) { // NOLINT(cert-flp30-c): the counter is half
             for (int j = 0; j < k; j++)
                 beta[j] = old[j] + t * g[j];
             if ((nll = logit_loglik(n, k, x, w1, w0, beta)) >= ll - 1e-12 * fabs(ll))

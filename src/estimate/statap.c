@@ -266,6 +266,7 @@ qk_status qk_statap_eval(const qk_prels *p, const qk_run *run_in, qk_est_table *
             match[k] = r;
     }
     for (size_t k = 0; k < qk_prels_num_topics(p); k++) {
+        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): all set above
         if (match[k] == (size_t)-1)
             continue; /* judged topics the run does not retrieve are skipped */
         if (!(t->topics[t->ntopics] = strdup(qk_prels_topic(p, k)))) {

@@ -187,7 +187,7 @@ static qk_status eval_topic(const qk_strata *s, size_t st, const est_rtopic *rt,
                     above += pc * (c[i].nrel + SM_REL) / (c[i].nsampled + SM_ALL);
             }
             p = 1 / (double)r + (depth / (double)r) * above;
-            x->sap += p;
+            x->sap += p; // NOLINT(clang-analyzer-core.NullDereference): rel > 0 only when e is set
             x->nrel += 1;
             x->gain += rel / (log((double)r + 1) / log(2.0));
         }

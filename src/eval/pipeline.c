@@ -63,6 +63,7 @@ static int copy_topic(slot *sl, const qk_run_topic *rt)
     for (size_t i = 0; i < rt->n; i++) {
         size_t l = strlen(rt->docnos[i]) + 1;
         memcpy(sl->arena + off, rt->docnos[i], l);
+        // NOLINTNEXTLINE(performance-no-int-to-ptr): an offset while the arena may still move
         sl->docnos[i] = (const char *)(uintptr_t)off; /* made a pointer below */
         off += l;
     }

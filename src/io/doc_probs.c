@@ -70,6 +70,7 @@ int qk_doc_probs_get(const qk_doc_probs *d, const char *topic, const char *docno
     size_t tl = strlen(topic), dl = strlen(docno);
     uint32_t id;
     int found;
+    // cppcheck-suppress legacyUninitvar ; buf is only written through key
     if (!(key = tl + dl + 1 <= sizeof buf ? buf : malloc(tl + dl + 1)))
         return 0;
     memcpy(key, topic, tl);

@@ -41,6 +41,7 @@ static qk_status fill(qk_lines *l, qk_error *err)
 {
     int n;
     if (l->start > 0) {
+        // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): start > 0 needs a buffer
         memmove(l->buf, l->buf + l->start, l->end - l->start);
         l->end -= l->start;
         l->start = 0;
@@ -106,6 +107,7 @@ int qk_lines_next(qk_lines *l, const char **line, size_t *len, qk_error *err)
     for (;;) {
         char *s = l->buf ? l->buf + l->start : NULL; /* NULL + 0 is undefined */
         size_t avail = l->end - l->start;
+        // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): avail > 0 needs a buffer
         char *nl = avail ? memchr(s, '\n', avail) : NULL;
         size_t n;
         if (nl || (l->eof && avail > 0)) {

@@ -151,6 +151,7 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
         r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err);
         if (r <= 0)
             return r;
+        // NOLINTNEXTLINE(clang-analyzer-core.CallAndMessage): r == 1 sets qid
         if (set_str(&s->pending_qid, &s->pending_cap, qid, qlen) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
     } else {

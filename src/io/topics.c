@@ -50,7 +50,7 @@ static char *dup_trim(const char *s, size_t n)
     if (d) {
         /* Newlines inside a title become blanks: the text is one query. */
         for (size_t i = 0; i < n; i++)
-            d[i] = (s[i] == '\n' || s[i] == '\r' || s[i] == '\t') ? ' ' : s[i];
+            d[i] = (char)((s[i] == '\n' || s[i] == '\r' || s[i] == '\t') ? ' ' : s[i]);
         d[n] = '\0';
     }
     return d;

@@ -123,8 +123,8 @@ qk_status pool_pps_setup(const qk_pool_topic *tp, size_t nruns, const qk_pool_de
             if (i != gone)
                 unc[nu++] = k[i].doc;
     }
-    if (N)
-        dt->order[0] = ncap[1] ? k[0].doc : unc[0];
+    if (N) /* N == 1 caps k[0] (solve_c); otherwise the last unit left is in unc */
+        dt->order[0] = ncap[1] ? k[0].doc : unc[0]; // NOLINT(clang-analyzer-core.uninitialized.Assign)
     st = QK_OK;
 out:
     free(k);

@@ -357,7 +357,7 @@ void qk_pool_judged_set(qk_pool_judged *j, size_t t, uint32_t d, int rel)
         j->njudged[t]--;
         j->nrel[t] -= *x == 1;
     }
-    *x = rel < 0 ? -1 : rel > 0;
+    *x = (signed char)(rel < 0 ? -1 : rel > 0);
     if (*x >= 0) {
         j->njudged[t]++;
         j->nrel[t] += *x == 1;

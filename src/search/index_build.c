@@ -134,7 +134,7 @@ static qk_status add_posting(qk_index_builder *b, uint32_t tid, uint32_t doc, ui
 {
     qk_plist *pl = &b->pl[tid];
     if (pl->len + 10 > pl->cap) {
-        size_t cap = pl->cap, old = pl->cap;
+        size_t cap = pl->cap, old = cap;
         if (qk_grow((void **)&pl->buf, &cap, (size_t)pl->len + 10, 1) != QK_OK || cap > UINT32_MAX)
             return QK_ENOMEM;
         pl->cap = (uint32_t)cap;
@@ -266,6 +266,7 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
     b->run_paths[b->nruns++] = path;
     path = NULL;
     for (size_t i = 0; i < n; i++) {
+        // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.ArraySubscript): ids[0..n) are set
         const qk_plist *pl = &b->pl[ids[i]];
         size_t len = qk_strpool_len(b->terms, ids[i]);
         if (put_varint(f, len) || put_varint(f, pl->df) || put_varint(f, pl->cf) || put_varint(f, pl->len) ||

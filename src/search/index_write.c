@@ -54,7 +54,8 @@ static void wb_write(wbuf *w, const void *p, size_t n)
 static void wb_varint(wbuf *w, uint64_t v)
 {
     uint8_t tmp[10];
-    wb_write(w, tmp, qk_varint_put(tmp, v));
+    size_t n = qk_varint_put(tmp, v);
+    wb_write(w, tmp, n);
 }
 
 /* Start a section on an 8-byte boundary. */
@@ -183,6 +184,7 @@ static qk_status merge(merger *m, msrc *src, size_t nsrc, qk_error *err)
     for (;;) {
         const char *min = NULL;
         for (size_t i = 0; i < nsrc; i++)
+            // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): term is set until done
             if (!src[i].done && (!min || strcmp(src[i].term, min) < 0))
                 min = src[i].term;
         if (!min)
@@ -307,7 +309,7 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
     }
     w->fd = fd;
     wb_write(w, &h, sizeof h); /* placeholder, rewritten at the end */
-    if ((st = write_doc_sections(b, w, &h, fwd_off)) != QK_OK) {
+    if (write_doc_sections(b, w, &h, fwd_off) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }

@@ -288,7 +288,7 @@ static void summarise(const job *jb, size_t m, size_t b, qk_pool_sim_row *row)
     do {                                                                                                     \
         for (size_t t = 0; t < T && t < 4096; t++)                                                           \
             tmp[t] = cell_at(jb, m, b, t)->f;                                                                \
-        dst = mean_of(tmp, T < 4096 ? T : 4096, sdp);                                                        \
+        (dst) = mean_of(tmp, T < 4096 ? T : 4096, sdp);                                                      \
     } while (0)
     FIELD(judged, row->judged, NULL);
     FIELD(relevant, row->relevant, NULL);

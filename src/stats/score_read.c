@@ -210,6 +210,7 @@ static qk_status read_matrix_body(reader *r, qk_scores *s, qk_error *err)
     }
     for (size_t t = 0; t < s->ntopics; t++)
         for (size_t k = 0; k < nr; k++)
+            // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): tv is set when nr > 0
             s->v[k * s->ntopics + t] = tv[t * nr + k];
     compute_means(s);
 out:

@@ -28,6 +28,7 @@ static void run_stat(swap_ctx *s, const size_t *set, size_t r, double *vals, dou
     const double *row = s->m->v + r * s->m->ntopics;
     double mu;
     for (size_t k = 0; k < s->c; k++)
+        // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.ArraySubscript): perm is a permutation
         vals[k] = row[set[k]];
     mu = qk_stats_mean_(vals, s->c);
     *out = s->o->on == QK_SWAP_MEAN ? mu : sqrt(qk_stats_ss_(vals, s->c, mu) / (double)(s->c - 1));
@@ -62,6 +63,7 @@ static qk_status one_trial(swap_ctx *s, qk_rng *rng, qk_error *err)
         run_stat(s, X, r, s->gx + r * c, &s->vx[r]);
         run_stat(s, Y, r, s->gx + nr * c, &s->vy[r]); /* last slot is scratch */
     }
+    // NOLINTNEXTLINE(clang-analyzer-unix.Malloc): X points into s->perm, freed by the caller
     for (size_t i = 0; i < nr; i++)
         for (size_t j = i + 1; j < nr; j++) {
             if (s->o->on == QK_SWAP_SD) {

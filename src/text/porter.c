@@ -129,6 +129,7 @@ static void step1ab(word *w)
     if (!((ends(w, "ed") || ends(w, "ing")) && vowel_in(w, w->j)))
         return;
     w->k = w->j;
+    // NOLINTNEXTLINE(bugprone-branch-clone): Porter's step 1b, in the order of its tests
     if (ends(w, "at") || ends(w, "bl") || ends(w, "iz")) {
         w->b[w->k++] = 'e';
     } else if (double_cons(w, w->k)) {

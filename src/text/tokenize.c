@@ -139,7 +139,7 @@ static void push(tokstate *t, const char *s, size_t n)
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        char c = s[i];
+        char c = s[i]; // NOLINT(clang-analyzer-core.uninitialized.Assign): s[0..n) is written by the caller
         if (t->o->lowercase && c >= 'A' && c <= 'Z')
             c = (char)(c - 'A' + 'a');
         t->buf[t->len++] = c;

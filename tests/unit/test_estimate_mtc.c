@@ -255,6 +255,27 @@ static void test_conf_per_topic(void **state)
     qk_test_drop(r[1]);
 }
 
+/* No runs: nothing to compare, but not an error. The status was left
+ * unassigned on this path (found by the static analyzer). */
+static void test_conf_no_runs(void **state)
+{
+    char *q = qk_test_write_text("1 0 d1 1\n");
+    qk_conf_opts o;
+    qk_conf_result *res = NULL;
+    qk_error err;
+    qk_qrels *qo = qk_test_qrels(q);
+    volatile unsigned char junk[4096];
+    (void)state;
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = 0xa5; /* stack garbage where the status may live */
+    qk_conf_opts_init(&o);
+    assert_int_equal(qk_conf_eval(qo, NULL, 0, &o, &res, &err), QK_OK);
+    assert_non_null(res);
+    qk_conf_result_free(res);
+    qk_qrels_free(qo);
+    qk_test_drop(q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +288,7 @@ int main(void)
         cmocka_unit_test(test_prec_moments),
         cmocka_unit_test(test_ht_hh),
         cmocka_unit_test(test_conf_per_topic),
+        cmocka_unit_test(test_conf_no_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -171,7 +171,7 @@ qk_status qk_gains_build(const qk_topic *t, const qk_measure_inst *mi, qk_gains 
     }
     for (size_t i = 0; i < mi->npairs; i++)
         if (is_level_name(mi->pair_names[i]))
-            g->e[g->n++] = (qk_gain_entry){atol(mi->pair_names[i]), mi->pair_values[i], 0};
+            g->e[g->n++] = (qk_gain_entry){strtol(mi->pair_names[i], NULL, 10), mi->pair_values[i], 0};
     if (total)
         add_sparse(g, np, m);
     else
@@ -217,6 +217,7 @@ static double *ideal(const qk_gains *g, long *K)
     long total = 0, k = 0;
     double *ig;
     for (size_t i = 0; i < g->n; i++)
+        // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign): counts are set for e[0..n)
         total += g->e[i].count;
     ig = malloc((size_t)(total + 1) * sizeof *ig);
     *K = 0;

@@ -30,7 +30,7 @@ static long interpolated(const qk_merge *m, long L, double **ip)
 static double ip_first(const qk_merge *m, const double *ip)
 {
     if (m->num_rel_ret > 0)
-        return ip[0];
+        return ip[0]; // NOLINT(clang-analyzer-core.uninitialized.UndefReturn): a relevant doc was retrieved
     if (m->n == 0)
         return copysign(NAN, -1.0);
     return (double)m->num_rel_ret / (double)m->n;

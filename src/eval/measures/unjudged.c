@@ -96,7 +96,7 @@ QK_MEASURE_FN(relstring)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (long i = 0; i < len; i++) {
         long v = m->v[i];
-        s[i] = v >= 0 && v <= 9 ? (char)('0' + v) : v > 9 ? '>' : v == -1 ? '-' : v == -2 ? '.' : '<';
+        s[i] = (char)(v >= 0 && v <= 9 ? '0' + v : v > 9 ? '>' : v == -1 ? '-' : v == -2 ? '.' : '<');
     }
     s[len] = '\0';
     *str = s;
