@@ -149,8 +149,8 @@ qk_status qk_pool_zobel_count(const qk_pool_runs *p, const qk_qrels *q, long rel
                                 depths[k - 1]);
     }
     if (depths[ndepths - 1] > qk_pool_depth(p))
-        return qk_error_set(err, QK_EUSAGE, "pool depth %ld is deeper than the pool (%ld)", depths[ndepths - 1],
-                            qk_pool_depth(p));
+        return qk_error_set(err, QK_EUSAGE, "pool depth %ld is deeper than the pool (%ld)",
+                            depths[ndepths - 1], qk_pool_depth(p));
     if (!(z = calloc(1, sizeof *z)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     z->ndepths = ndepths;
