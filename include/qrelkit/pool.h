@@ -230,6 +230,42 @@ QK_API double qk_pool_seconds_per_judgment(long x);
  * constant_speed); a scan, since x f(x) is not monotone at 127. */
 QK_API long qk_pool_judgments_for_seconds(double seconds, int constant_speed);
 
+/* ---- Zobel's power law for pool depth (Hosseini eq. 3.1; spec 000a §2.13) ----
+ * The relevant documents n found by depth-p pooling grow as n = C p^s - 1
+ * (Zobel 1998), C and s fitted per collection by least squares on
+ * log(n + 1) = log C + s log p. r2 is the fit's R^2 in log space (NaN when
+ * the log counts do not vary), sd the residual standard deviation in log
+ * space with k - 2 degrees of freedom (NaN for k <= 2 points); all four are
+ * NaN with fewer than two distinct depths. */
+typedef struct qk_pool_zobel_fit {
+    double c, s, r2, sd;
+} qk_pool_zobel_fit;
+/* Fit k points (depths[i] >= 1, nrel[i] >= 0). QK_EUSAGE on a bad point. */
+QK_API qk_status qk_pool_zobel_fit_points(const long *depths, const double *nrel, size_t k, qk_pool_zobel_fit *fit,
+                                          qk_error *err);
+/* The law's count at depth: C depth^s - 1 (Zobel's extrapolation beyond
+ * the depths fitted). */
+QK_API double qk_pool_zobel_predict(const qk_pool_zobel_fit *fit, double depth);
+typedef struct qk_pool_zobel {
+    size_t ndepths, ntopics; /* topics: the pool's, in its order            */
+    long *depths;            /* ndepths, increasing (a copy)                */
+    size_t *nrel;            /* [t * ndepths + k]: relevant documents in topic
+                                t's pool at depths[k]                       */
+    size_t *pooled;          /* [t * ndepths + k]: documents in that pool    */
+    size_t *qrels_rel;       /* [t]: relevant documents of the topic in the
+                                qrels, pooled or not                        */
+    size_t *total_rel, *total_pooled; /* [k]: sums over the topics          */
+    qk_pool_zobel_fit fit;            /* of total_rel: the collection's law */
+    qk_pool_zobel_fit *topic_fit;     /* [t]: of each topic's nrel          */
+} qk_pool_zobel;
+/* Count and fit for increasing depths (>= 1, the last <= qk_pool_depth(p)):
+ * a document is in the depth-p pool when some run ranks it in its top p;
+ * it is relevant when q judges it with a grade >= rel_level (q NULL: no
+ * relevant documents). *out belongs to the caller (qk_pool_zobel_free). */
+QK_API qk_status qk_pool_zobel_count(const qk_pool_runs *p, const qk_qrels *q, long rel_level, const long *depths,
+                                     size_t ndepths, qk_pool_zobel **out, qk_error *err);
+QK_API void qk_pool_zobel_free(qk_pool_zobel *z);
+
 /* ---- Simulation (qrelkit simulate pool) -----------------------------------------
  * An oracle answers from complete qrels (each answer flipped with
  * error_rate); every method is run to every budget, trials times, and its

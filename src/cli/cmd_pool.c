@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 const char qk_help_pool[] =
     "usage: qrelkit pool --method M --runs RUN [RUN...] --budget N [options]\n"
+    "       qrelkit pool --zobel P1,P2,... --judged QRELS --runs RUN [RUN...]\n"
     "\n"
     "Which documents should the assessors judge next? The pool of a topic is the\n"
     "union of the runs' top --depth documents. A method picks up to --batch new\n"
@@ -61,6 +63,15 @@ const char qk_help_pool[] =
     "  --format F           @{format} (default tsv)\n"
     "  --timing             seconds spent reading and choosing, on stderr\n"
     "\n"
+    "Zobel's power law (Hosseini eq. 3.1) instead of a batch:\n"
+    "  --zobel P1,P2,...    increasing pool depths: the relevant documents of\n"
+    "                       --judged that depth-P pooling of the runs finds, per\n"
+    "                       topic and in all, and the fit n = C p^s - 1 (least\n"
+    "                       squares of log(n+1) on log p: C, s, R^2, residual sd)\n"
+    "  --extrapolate D,...  also the law's n at these depths (Zobel: 500)\n"
+    "  output: 'topic R rel@P1 ... C s r2 sd [fit@D ...]', a row per topic and\n"
+    "  'all' (R: relevant documents in the qrels, pooled or not)\n"
+    "\n"
     "output: 'topic docno pi draws score' (header line first): pi is the\n"
     "inclusion probability of the sample so far (1 for deterministic methods),\n"
     "draws the times active sampling drew the document, score the method's\n"
@@ -101,6 +112,8 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"write-joint", required_argument, NULL, '4'},
                                          {"format", required_argument, NULL, 'f'},
                                          {"timing", no_argument, NULL, 't'},
+                                         {"zobel", required_argument, NULL, 'Z'},
+                                         {"extrapolate", required_argument, NULL, 'X'},
                                          {NULL, 0, NULL, 0}};
 
 typedef struct args {
@@ -111,9 +124,42 @@ typedef struct args {
     const char *judged, *design, *files[4], *pair;
     long depth, rel_level;
     double target;
-    int json, timing;
+    int json, timing, depth_given;
     long cuts[64];
+    long zobel[64], extra[64]; /* --zobel, --extrapolate */
+    size_t nzobel, nextra;
 } args;
+
+/* --zobel P1,P2,...: increasing depths. */
+static int parse_zobel(const char *s, args *a)
+{
+    size_t n;
+    int rc = qk_cli_long_list(CMD, "--zobel", s, 1, LONG_MAX, a->zobel, sizeof a->zobel / sizeof a->zobel[0], &n);
+    if (rc)
+        return rc;
+    for (size_t i = 1; i < n; i++)
+        if (a->zobel[i] <= a->zobel[i - 1])
+            return qk_cli_usage(CMD, "--zobel: '%s' is not an increasing list of depths", s);
+    a->nzobel = n;
+    return 0;
+}
+
+/* --zobel counts and fits; it neither picks nor samples, so the options of
+ * the judging loop are refused rather than ignored. */
+static int check_zobel(const args *a)
+{
+    if (a->nextra && !a->nzobel)
+        return qk_cli_usage(CMD, "--extrapolate needs --zobel");
+    if (!a->nzobel)
+        return 0;
+    if (a->o.method != QK_POOL_NMETHODS || a->design || a->files[0] || a->files[1] || a->files[2] ||
+        a->files[3] || a->target > 0 || a->pair || a->depth_given)
+        return qk_cli_usage(CMD, "--zobel takes no --method, --depth, --design, --write-*, --pair or --target "
+                                 "(the pool depths are its list)");
+    if (!a->judged)
+        return qk_cli_usage(CMD, "--zobel needs --judged QRELS (the relevant documents)");
+    return 0;
+}
 
 /* --cuts C1,C2,...: increasing stratum bottoms (ranks). */
 static int parse_cuts(const char *s, args *a)
@@ -154,7 +200,15 @@ static int parse(int argc, char **argv, args *a)
         case 'b': rc = qk_cli_long(CMD, "--budget", optarg, 0, LONG_MAX, &a->o.budget); break;
         case 'B': rc = qk_cli_long(CMD, "--batch", optarg, 1, LONG_MAX, &a->o.batch); break;
         case 's': rc = qk_cli_seed(CMD, "--seed", optarg, &a->o.seed); break;
-        case 'd': rc = qk_cli_long(CMD, "--depth", optarg, 1, LONG_MAX, &a->depth); break;
+        case 'd':
+            rc = qk_cli_long(CMD, "--depth", optarg, 1, LONG_MAX, &a->depth);
+            a->depth_given = 1;
+            break;
+        case 'Z': rc = parse_zobel(optarg, a); break;
+        case 'X':
+            rc = qk_cli_long_list(CMD, "--extrapolate", optarg, 1, LONG_MAX, a->extra,
+                                  sizeof a->extra / sizeof a->extra[0], &a->nextra);
+            break;
         case 'k': rc = qk_cli_double(CMD, "--rrf-k", optarg, 0, 1e9, 0, &a->o.rrf_k); break;
         case 'p': rc = qk_cli_double(CMD, "--rbp-p", optarg, 0, 1, QK_NUM_HI_OPEN, &a->o.rbp_p); break;
         case 'H': rc = qk_cli_size(CMD, "--strata", optarg, 0, SIZE_MAX, &a->o.strata); break;
@@ -177,6 +231,17 @@ static int parse(int argc, char **argv, args *a)
         return rc;
     while (optind < argc) /* files listed after --runs */
         a->runs[a->nruns++] = argv[optind++];
+    if ((rc = check_zobel(a)) != 0)
+        return rc;
+    if (a->nzobel) {
+        qk_cli_stdin seen = {0};
+        if (a->nruns == 0)
+            return qk_cli_usage(CMD, "missing --runs");
+        rc = qk_cli_stdin_once(CMD, &seen, a->judged, "--judged", 0);
+        for (size_t k = 0; !rc && k < a->nruns; k++)
+            rc = qk_cli_stdin_once(CMD, &seen, a->runs[k], "RUN", (int)k + 1);
+        return rc;
+    }
     if (a->o.method == QK_POOL_NMETHODS)
     {
         char choices[512];
@@ -320,6 +385,107 @@ static void print_batch(const args *a, const qk_pool_runs *p, const qk_pool_pick
     }
 }
 
+/* A fit value for JSON: NaN (no fit) is null. */
+static json_t *json_num(double v)
+{
+    return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *zobel_json_row(const args *a, const qk_pool_zobel *z, const char *topic, size_t R,
+                              const size_t *rel, const size_t *pooled, const qk_pool_zobel_fit *f)
+{
+    json_t *e = json_object(), *jr = json_array(), *jp = json_array(), *jf = json_array();
+    json_object_set_new(e, "topic", json_string(topic));
+    json_object_set_new(e, "R", json_integer((json_int_t)R));
+    for (size_t k = 0; k < z->ndepths; k++) {
+        json_array_append_new(jr, json_integer((json_int_t)rel[k]));
+        json_array_append_new(jp, json_integer((json_int_t)pooled[k]));
+    }
+    json_object_set_new(e, "relevant", jr);
+    json_object_set_new(e, "pooled", jp);
+    json_object_set_new(e, "C", json_num(f->c));
+    json_object_set_new(e, "s", json_num(f->s));
+    json_object_set_new(e, "r2", json_num(f->r2));
+    json_object_set_new(e, "sd", json_num(f->sd));
+    for (size_t k = 0; k < a->nextra; k++)
+        json_array_append_new(jf, json_num(qk_pool_zobel_predict(f, (double)a->extra[k])));
+    json_object_set_new(e, "fit", jf);
+    return e;
+}
+
+static void zobel_tsv_row(const args *a, const qk_pool_zobel *z, const char *topic, size_t R, const size_t *rel,
+                          const qk_pool_zobel_fit *f)
+{
+    printf("%s\t%zu", topic, R);
+    for (size_t k = 0; k < z->ndepths; k++)
+        printf("\t%zu", rel[k]);
+    printf("\t%.6g\t%.6g\t%.6g\t%.6g", f->c, f->s, f->r2, f->sd);
+    for (size_t k = 0; k < a->nextra; k++)
+        printf("\t%.6g", qk_pool_zobel_predict(f, (double)a->extra[k]));
+    putchar('\n');
+}
+
+static void print_zobel(const args *a, const qk_pool_runs *p, const qk_pool_zobel *z)
+{
+    size_t R = 0, nd = z->ndepths;
+    for (size_t t = 0; t < z->ntopics; t++)
+        R += z->qrels_rel[t];
+    if (a->json) {
+        json_t *root = json_object(), *jd = json_array(), *jx = json_array(), *topics = json_array();
+        char *s;
+        for (size_t k = 0; k < nd; k++)
+            json_array_append_new(jd, json_integer(z->depths[k]));
+        for (size_t k = 0; k < a->nextra; k++)
+            json_array_append_new(jx, json_integer(a->extra[k]));
+        json_object_set_new(root, "depths", jd);
+        json_object_set_new(root, "extrapolate", jx);
+        for (size_t t = 0; t < z->ntopics; t++)
+            json_array_append_new(topics, zobel_json_row(a, z, qk_pool_topic_at(p, t)->qid, z->qrels_rel[t],
+                                                         z->nrel + t * nd, z->pooled + t * nd, &z->topic_fit[t]));
+        json_object_set_new(root, "topics", topics);
+        json_object_set_new(root, "all", zobel_json_row(a, z, "all", R, z->total_rel, z->total_pooled, &z->fit));
+        s = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+        if (s)
+            puts(s);
+        free(s);
+        json_decref(root);
+        return;
+    }
+    fputs("topic\tR", stdout);
+    for (size_t k = 0; k < nd; k++)
+        printf("\trel@%ld", z->depths[k]);
+    fputs("\tC\ts\tr2\tsd", stdout);
+    for (size_t k = 0; k < a->nextra; k++)
+        printf("\tfit@%ld", a->extra[k]);
+    putchar('\n');
+    for (size_t t = 0; t < z->ntopics; t++)
+        zobel_tsv_row(a, z, qk_pool_topic_at(p, t)->qid, z->qrels_rel[t], z->nrel + t * nd, &z->topic_fit[t]);
+    zobel_tsv_row(a, z, "all", R, z->total_rel, &z->fit);
+}
+
+/* --zobel: one pool at the deepest depth gives every shallower one. */
+static int run_zobel(args *a)
+{
+    qk_error err = {0};
+    qk_pool_runs *p = NULL;
+    qk_qrels *q = NULL;
+    qk_pool_zobel *z = NULL;
+    struct stat sb;
+    int rc = 0;
+    if (qk_cli_read_runs(a->runs, a->nruns, QK_CLI_NAME_BASE, &a->ranked, &err) != QK_OK ||
+        qk_pool_runs_from((const qk_run *const *)a->ranked, a->nruns, a->zobel[a->nzobel - 1], &p, &err) != QK_OK ||
+        (!(stat(a->judged, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) &&
+         qk_qrels_read(a->judged, QK_REL_QRELS, QK_DEDUP_FIRST, &q, &err) != QK_OK) ||
+        qk_pool_zobel_count(p, q, a->rel_level, a->zobel, a->nzobel, &z, &err) != QK_OK)
+        rc = qk_cli_fail(CMD, &err);
+    else
+        print_zobel(a, p, z);
+    qk_pool_zobel_free(z);
+    qk_qrels_free(q);
+    qk_pool_runs_free(p);
+    return rc;
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -348,6 +514,10 @@ int qk_cmd_pool(int argc, char **argv)
     }
     if (rc)
         goto out;
+    if (a.nzobel) {
+        rc = run_zobel(&a);
+        goto out;
+    }
     if (qk_cli_read_runs(a.runs, a.nruns, QK_CLI_NAME_BASE, &a.ranked, &err) != QK_OK ||
         qk_pool_runs_from((const qk_run *const *)a.ranked, a.nruns, a.depth, &p, &err) != QK_OK ||
         qk_pool_judged_new(p, &j, &err) != QK_OK) {
