@@ -559,7 +559,7 @@ static qk_status run_appf(const opts *o, out *w, qk_error *err)
     }
     for (size_t a = 0; a < nkeep && o->mode == M_VARIANCE; a++)
         for (size_t b = a + 1; b < nkeep; b++) {
-            size_t i = keep[a], j = keep[b];
+            size_t i = keep[a], j = keep[b]; // NOLINT(clang-analyzer-core.uninitialized.Assign): keep[0..nkeep) set above
             const double *x = m->v + i * nt, *y = m->v + j * nt, *g[2] = {x, y};
             size_t sz[2] = {nt, nt};
             qk_test_result t;

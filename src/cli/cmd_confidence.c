@@ -550,7 +550,6 @@ int qk_cmd_confidence(int argc, char **argv)
     int prec = a.prec, model_set = a.model_set, pairs = a.pairs;
     if (rc >= 0)
         return rc;
-    rc = QK_EXIT_OK;
     qk_error_clear(&err);
     if (model_set && probs_path)
         return qk_cli_usage("confidence", "--model and --probs exclude each other");

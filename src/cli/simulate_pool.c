@@ -561,7 +561,7 @@ int qk_simulate_pool(int argc, char **argv)
         a.o.progress = progress;
     }
     if (a.plot) {
-        if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+        if (system("command -v gnuplot >/dev/null 2>&1") != 0) { // NOLINT(cert-env33-c): fixed command
             qk_cli_errorf(CMD, "--plot needs gnuplot, which is not installed (apt-get install gnuplot-nox)");
             rc = QK_EXIT_IO;
             goto out;

@@ -37,7 +37,7 @@ static double lk_obj(unsigned np, const double *p, double *grad, void *data)
         for (size_t i = L->off[t]; i < L->off[t + 1]; i++) {
             size_t wj = nt + L->gw[i];
             double sj = exp(ls[wj]), y = L->gc[i] ? 1.0 : -1.0, c2 = 1 + si + sj, c = sqrt(c2), r;
-            double z = y * f[t] / c;
+            double z = y * f[t] / c; // NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult): p has np values
             qk_ksum_add(&ll, qk_gp_log_ncdf_mills(z, &r));
             if (grad) {
                 double dz = r * (-z / (2 * c2)); /* d log Phi / d s, for s_i and s_j alike */
@@ -46,7 +46,7 @@ static double lk_obj(unsigned np, const double *p, double *grad, void *data)
                 grad[nt + wj] += dz * sj;
             }
         }
-        qk_ksum_add(&prior, -0.5 * f[t] * f[t]);
+        qk_ksum_add(&prior, -0.5 * f[t] * f[t]); // NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult): p has np values
         if (grad)
             grad[t] -= f[t];
     }
@@ -106,7 +106,7 @@ qk_status qk_crowd_run_lk(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_c
         r->ability[w] = exp(p[2 * nt + w]);
     r->prior[1] = 0;
     for (size_t t = 0; t < nt; t++) {
-        double q = 0.5 * erfc(-p[t] / M_SQRT2);
+        double q = 0.5 * erfc(-p[t] / M_SQRT2); // NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult): the fit set p
         r->difficulty[t] = exp(p[nt + t]);
         r->post[2 * t] = 1 - q, r->post[2 * t + 1] = q;
         r->prior[1] += q / (double)nt;

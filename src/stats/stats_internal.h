@@ -18,7 +18,7 @@ static inline double qk_stats_mean_(const double *x, size_t n)
     if (n == 0)
         return NAN;
     for (size_t i = 0; i < n; i++)
-        qk_ksum_add(&k, x[i]);
+        qk_ksum_add(&k, x[i]); // NOLINT(clang-analyzer-core.CallAndMessage): callers pass n set values
     s = qk_ksum_value(&k);
     if (isfinite(s))
         return s / (double)n;
