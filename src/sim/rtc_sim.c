@@ -7,7 +7,8 @@
  * accuracy per confidence bin and the bookmaker statistic W. Methods: MTC
  * (unjudged p = 0.5), RTC (the expert model, refit every refit_every
  * judgments with the two runs as experts, then with all k), and IP (MTC's
- * number of judgments spent in rank order, unjudged = non-relevant). */
+ * number of judgments spent in rank order, unjudged = non-relevant, or
+ * p = ip_prior). */
 #include "qrelkit/estimate.h"
 #include "qrelkit/io.h"
 
@@ -404,7 +405,7 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, si
     for (size_t t = 0; t < s->ntop && st == QK_OK; t++) {
         st = make_view(s, t, runs, k, &v[t]);
         ut[t] = v[t].d;
-        set_prior(&ut[t], method == QK_SIM_IP ? 0 : 0.5);
+        set_prior(&ut[t], method == QK_SIM_IP ? s->o->ip_prior : 0.5);
         /* AP's denominator in the truth: the topic's relevant documents in the
          * qrels, or (truth_pool) those in the drawn runs' top depth */
         rel[t] = s->g[t].nrel;
