@@ -531,8 +531,10 @@ static qk_status trial(sim *s, qk_rng *rng, size_t tr, qk_rtc_sim_result *res)
         res->m[m].judged[tr] = (double)nj;
         if (m == QK_SIM_MTC)
             res->m[QK_SIM_IP].judged[tr] = (double)nj;
+        if (m == QK_SIM_MTC && st == QK_OK && s->o->ip_mtc_judgments) /* IP scores MTC's judgments */
+            st = generalise(s, idx, k, QK_SIM_IP, tr, nj, &res->m[QK_SIM_IP]);
     }
-    if (st == QK_OK) {
+    if (st == QK_OK && !s->o->ip_mtc_judgments) {
         reset_judged(s);
         acquire_ip(s, idx, (size_t)res->m[QK_SIM_IP].judged[tr]);
         st = generalise(s, idx, k, QK_SIM_IP, tr, (size_t)res->m[QK_SIM_IP].judged[tr], &res->m[QK_SIM_IP]);

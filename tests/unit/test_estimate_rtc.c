@@ -216,7 +216,7 @@ static void test_simulation_bookkeeping(void **state)
         qk_test_drop(r[i]);
 }
 
-/* IP's unjudged probability (ip_prior). With alpha just above 1/2 MTC stops
+/* IP's unjudged probability (ip_prior) and judgments (ip_mtc_judgments). With alpha just above 1/2 MTC stops
  * before its first judgment whenever p = 1/2 already separates the two judged
  * runs, so IP gets no judgments either: with ip_prior = 1/2 IP then scores
  * every document as MTC does (same E, Var, confidence, tau), and with 0 every
@@ -259,6 +259,26 @@ static void test_simulation_ip_prior(void **state)
     assert_true(zero.m[QK_SIM_IP].in_bin[0] == 12 && zero.m[QK_SIM_IP].p_unjudged == 0);
     qk_rtc_sim_result_clear(&half);
     qk_rtc_sim_result_clear(&zero);
+    /* ip_mtc_judgments with ip_prior = 1/2: IP has MTC's judgments and its p,
+     * so it is MTC, also when MTC judges (alpha 1: until no weight is left) */
+    o.alpha = 1;
+    o.ip_prior = 0.5;
+    o.ip_mtc_judgments = 1;
+    qo = qk_test_qrels(q);
+    for (int k = 0; k < 3; k++)
+        ro[k] = qk_test_run(r[k]);
+    assert_int_equal(qk_rtc_simulate(qo, (const qk_run *const *)ro, 3, &o, &half, &err), QK_OK);
+    qk_qrels_free(qo);
+    for (int k = 0; k < 3; k++)
+        qk_run_free(ro[k]);
+    for (size_t t = 0; t < 4; t++) {
+        assert_true(half.m[QK_SIM_MTC].judged[t] > 0);
+        near(half.m[QK_SIM_IP].tau[t], half.m[QK_SIM_MTC].tau[t], 1e-12);
+    }
+    near(half.m[QK_SIM_IP].w_sum, half.m[QK_SIM_MTC].w_sum, 1e-9);
+    near(half.m[QK_SIM_IP].err2_sum, half.m[QK_SIM_MTC].err2_sum, 1e-12);
+    near(half.m[QK_SIM_IP].p_unjudged, half.m[QK_SIM_MTC].p_unjudged, 1e-12);
+    qk_rtc_sim_result_clear(&half);
     qk_test_drop(q);
     for (int i = 0; i < 3; i++)
         qk_test_drop(r[i]);
