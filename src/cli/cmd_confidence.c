@@ -102,8 +102,16 @@ const char qk_help_confidence[] =
     "\n"
     "Exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O.\n";
 
-enum { OPT_RTC_S = 1000, OPT_RTC_BT, OPT_RTC_LAMBDA, OPT_PAIRS_OUT, OPT_TRUTH_DEPTH, OPT_SIMILARITY, OPT_IP_PRIOR,
-      OPT_IP_MTC };
+enum {
+    OPT_RTC_S = 1000,
+    OPT_RTC_BT,
+    OPT_RTC_LAMBDA,
+    OPT_PAIRS_OUT,
+    OPT_TRUTH_DEPTH,
+    OPT_SIMILARITY,
+    OPT_IP_PRIOR,
+    OPT_IP_MTC
+};
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"model", required_argument, NULL, 'M'},
                                          {"probs", required_argument, NULL, 'P'},

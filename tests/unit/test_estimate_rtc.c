@@ -224,10 +224,11 @@ static void test_simulation_bookkeeping(void **state)
 static void test_simulation_ip_prior(void **state)
 {
     char *q = qk_test_write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n1 0 d 0\n2 0 e 1\n2 0 f 0\n2 0 g 0\n");
-    char *r[3] = {qk_test_write_text("1 Q0 a 1 4 r1\n1 Q0 b 2 3 r1\n1 Q0 c 3 2 r1\n1 Q0 d 4 1 r1\n2 Q0 e 1 2 r1\n"
-                                     "2 Q0 f 2 1 r1\n2 Q0 g 3 0 r1\n"),
-                  qk_test_write_text("1 Q0 b 1 4 r2\n2 Q0 g 1 2 r2\n"),
-                  qk_test_write_text("1 Q0 c 1 4 r3\n1 Q0 a 2 3 r3\n2 Q0 f 1 2 r3\n")};
+    char *r[3] = {
+        qk_test_write_text("1 Q0 a 1 4 r1\n1 Q0 b 2 3 r1\n1 Q0 c 3 2 r1\n1 Q0 d 4 1 r1\n2 Q0 e 1 2 r1\n"
+                           "2 Q0 f 2 1 r1\n2 Q0 g 3 0 r1\n"),
+        qk_test_write_text("1 Q0 b 1 4 r2\n2 Q0 g 1 2 r2\n"),
+        qk_test_write_text("1 Q0 c 1 4 r3\n1 Q0 a 2 3 r3\n2 Q0 f 1 2 r3\n")};
     qk_rtc_sim_opts o;
     qk_rtc_sim_result half, zero;
     qk_error err;
