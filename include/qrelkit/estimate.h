@@ -238,6 +238,11 @@ typedef struct qk_rtc_sim_opts {
     int refit_every;               /* RTC refits every 10 judgments     */
     int norm_weights;              /* MTC weights divided by the topic's
                                       R-hat = sum p (spec 002 Sec. 3.4) */
+    double ip_prior;               /* IP's p for an unjudged document when
+                                      it ranks the runs (0, the paper's:
+                                      unjudged = non-relevant)          */
+    int ip_mtc_judgments;          /* IP ranks with MTC's judgments instead
+                                      of its own (rank order, same count) */
     qk_rtc_params rtc;             /* RTC's priors and variants         */
     FILE *pairs_out;               /* NULL, or one line per trial, method
                                       and pair (qk_rtc_simulate's comment) */

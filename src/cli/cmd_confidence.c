@@ -83,6 +83,10 @@ const char qk_help_confidence[] =
     "                    sensitivity check: 1000)\n"
     "  --similarity S    of a pair, for the similarity table (mean over topics):\n"
     "                    @[conf-similarity]\n"
+    "  --ip-prior P      IP's probability for an unjudged document when it ranks\n"
+    "                    the runs (default 0, the paper's: unjudged = non-relevant)\n"
+    "  --ip-mtc-judgments  IP ranks the runs with MTC's judgments instead of its\n"
+    "                    own (the same number in rank order)\n"
     "  --pairs-out FILE  one line per trial, method and pair: runs, how many of\n"
     "                    the two judged runs the pair holds, similarity, E/Var of\n"
     "                    dMAP, confidence, right or not, true dMAP, judgments\n"
@@ -98,7 +102,16 @@ const char qk_help_confidence[] =
     "\n"
     "Exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O.\n";
 
-enum { OPT_RTC_S = 1000, OPT_RTC_BT, OPT_RTC_LAMBDA, OPT_PAIRS_OUT, OPT_TRUTH_DEPTH, OPT_SIMILARITY };
+enum {
+    OPT_RTC_S = 1000,
+    OPT_RTC_BT,
+    OPT_RTC_LAMBDA,
+    OPT_PAIRS_OUT,
+    OPT_TRUTH_DEPTH,
+    OPT_SIMILARITY,
+    OPT_IP_PRIOR,
+    OPT_IP_MTC
+};
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"model", required_argument, NULL, 'M'},
                                          {"probs", required_argument, NULL, 'P'},
@@ -127,6 +140,8 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"pairs-out", required_argument, NULL, OPT_PAIRS_OUT},
                                          {"truth-depth", required_argument, NULL, OPT_TRUTH_DEPTH},
                                          {"similarity", required_argument, NULL, OPT_SIMILARITY},
+                                         {"ip-prior", required_argument, NULL, OPT_IP_PRIOR},
+                                         {"ip-mtc-judgments", no_argument, NULL, OPT_IP_MTC},
                                          {"rtc-bt-prior", required_argument, NULL, OPT_RTC_BT},
                                          {"rtc-lambda-prior", required_argument, NULL, OPT_RTC_LAMBDA},
                                          {NULL, 0, NULL, 0}};
@@ -364,6 +379,10 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
         printf(", true AP at depth %ld", so->truth_depth);
     if (so->similarity_overlap)
         printf(", similarity |A&B|/depth");
+    if (so->ip_prior > 0)
+        printf(", IP's unjudged p %g", so->ip_prior);
+    if (so->ip_mtc_judgments)
+        printf(", IP with MTC's judgments");
     printf("\n");
     if (so->rtc.folds > 1 || so->norm_weights || so->rtc.platt)
         printf("# RTC stage 2 %s, stage 3 %d fold fit(s), MTC weights %s\n",
@@ -458,6 +477,8 @@ static int parse_sim_option(int ch, const char *arg, conf_args *a)
     case 'R': return qk_cli_enum(CMD, qk_conf_truth_r_table, "--truth-r", arg, &a->so.truth_pool);
     case OPT_SIMILARITY:
         return qk_cli_enum(CMD, qk_conf_similarity_table, "--similarity", arg, &a->so.similarity_overlap);
+    case OPT_IP_MTC: a->so.ip_mtc_judgments = 1; return 0;
+    case OPT_IP_PRIOR: return qk_cli_double(CMD, "--ip-prior", arg, 0, 1, 0, &a->so.ip_prior);
     case OPT_TRUTH_DEPTH: return qk_cli_long(CMD, "--truth-depth", arg, 1, LONG_MAX, &a->so.truth_depth);
     case OPT_RTC_S: return qk_cli_double(CMD, "--rtc-s", arg, 0, INFINITY, QK_NUM_LO_OPEN, &a->o.rtc.s);
     case OPT_RTC_BT: return qk_cli_double(CMD, "--rtc-bt-prior", arg, 0, INFINITY, QK_NUM_LO_OPEN, &a->o.rtc.bt_prior);

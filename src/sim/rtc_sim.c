@@ -7,7 +7,8 @@
  * accuracy per confidence bin and the bookmaker statistic W. Methods: MTC
  * (unjudged p = 0.5), RTC (the expert model, refit every refit_every
  * judgments with the two runs as experts, then with all k), and IP (MTC's
- * number of judgments spent in rank order, unjudged = non-relevant). */
+ * number of judgments spent in rank order, unjudged = non-relevant, or
+ * p = ip_prior). */
 #include "qrelkit/estimate.h"
 #include "qrelkit/io.h"
 
@@ -408,7 +409,7 @@ static qk_status generalise(sim *s, const size_t *runs, size_t k, int method, si
     for (size_t t = 0; t < s->ntop && st == QK_OK; t++) {
         st = make_view(s, t, runs, k, &v[t]);
         ut[t] = v[t].d;
-        set_prior(&ut[t], method == QK_SIM_IP ? 0 : 0.5);
+        set_prior(&ut[t], method == QK_SIM_IP ? s->o->ip_prior : 0.5);
         /* AP's denominator in the truth: the topic's relevant documents in the
          * qrels, or (truth_pool) those in the drawn runs' top depth */
         rel[t] = s->g[t].nrel;
@@ -535,8 +536,10 @@ static qk_status trial(sim *s, qk_rng *rng, size_t tr, qk_rtc_sim_result *res)
         res->m[m].judged[tr] = (double)nj;
         if (m == QK_SIM_MTC)
             res->m[QK_SIM_IP].judged[tr] = (double)nj;
+        if (m == QK_SIM_MTC && st == QK_OK && s->o->ip_mtc_judgments) /* IP scores MTC's judgments */
+            st = generalise(s, idx, k, QK_SIM_IP, tr, nj, &res->m[QK_SIM_IP]);
     }
-    if (st == QK_OK) {
+    if (st == QK_OK && !s->o->ip_mtc_judgments) {
         reset_judged(s);
         acquire_ip(s, idx, (size_t)res->m[QK_SIM_IP].judged[tr]);
         st = generalise(s, idx, k, QK_SIM_IP, tr, (size_t)res->m[QK_SIM_IP].judged[tr], &res->m[QK_SIM_IP]);

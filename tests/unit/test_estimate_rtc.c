@@ -216,6 +216,75 @@ static void test_simulation_bookkeeping(void **state)
         qk_test_drop(r[i]);
 }
 
+/* IP's unjudged probability (ip_prior) and judgments (ip_mtc_judgments). With alpha just above 1/2 MTC stops
+ * before its first judgment whenever p = 1/2 already separates the two judged
+ * runs, so IP gets no judgments either: with ip_prior = 1/2 IP then scores
+ * every document as MTC does (same E, Var, confidence, tau), and with 0 every
+ * run's EMAP is 0 (all tied: tau 0, every pair at confidence 1/2). */
+static void test_simulation_ip_prior(void **state)
+{
+    char *q = qk_test_write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n1 0 d 0\n2 0 e 1\n2 0 f 0\n2 0 g 0\n");
+    char *r[3] = {
+        qk_test_write_text("1 Q0 a 1 4 r1\n1 Q0 b 2 3 r1\n1 Q0 c 3 2 r1\n1 Q0 d 4 1 r1\n2 Q0 e 1 2 r1\n"
+                           "2 Q0 f 2 1 r1\n2 Q0 g 3 0 r1\n"),
+        qk_test_write_text("1 Q0 b 1 4 r2\n2 Q0 g 1 2 r2\n"),
+        qk_test_write_text("1 Q0 c 1 4 r3\n1 Q0 a 2 3 r3\n2 Q0 f 1 2 r3\n")};
+    qk_rtc_sim_opts o;
+    qk_rtc_sim_result half, zero;
+    qk_error err;
+    (void)state;
+    qk_rtc_sim_opts_init(&o);
+    o.trials = 4;
+    o.runs_per_trial = 3;
+    o.alpha = 0.5000001;
+    qk_qrels *qo = qk_test_qrels(q);
+    qk_run *ro[3] = {qk_test_run(r[0]), qk_test_run(r[1]), qk_test_run(r[2])};
+    o.ip_prior = 0.5;
+    assert_int_equal(qk_rtc_simulate(qo, (const qk_run *const *)ro, 3, &o, &half, &err), QK_OK);
+    o.ip_prior = 0;
+    assert_int_equal(qk_rtc_simulate(qo, (const qk_run *const *)ro, 3, &o, &zero, &err), QK_OK);
+    qk_qrels_free(qo);
+    for (int k = 0; k < 3; k++)
+        qk_run_free(ro[k]);
+    for (size_t t = 0; t < 4; t++) {
+        assert_true(half.m[QK_SIM_MTC].judged[t] == 0 && half.m[QK_SIM_IP].judged[t] == 0);
+        near(half.m[QK_SIM_IP].tau[t], half.m[QK_SIM_MTC].tau[t], 1e-12);
+        near(zero.m[QK_SIM_IP].tau[t], 0, 0);
+    }
+    near(half.m[QK_SIM_IP].w_sum, half.m[QK_SIM_MTC].w_sum, 1e-9);
+    near(half.m[QK_SIM_IP].var_sum, half.m[QK_SIM_MTC].var_sum, 1e-12);
+    near(half.m[QK_SIM_IP].p_unjudged, half.m[QK_SIM_MTC].p_unjudged, 1e-12);
+    assert_true(half.m[QK_SIM_IP].var_sum > 0);
+    for (int b = 0; b < QK_CONF_BINS; b++)
+        assert_true(half.m[QK_SIM_IP].in_bin[b] == half.m[QK_SIM_MTC].in_bin[b]);
+    assert_true(zero.m[QK_SIM_IP].in_bin[0] == 12 && zero.m[QK_SIM_IP].p_unjudged == 0);
+    qk_rtc_sim_result_clear(&half);
+    qk_rtc_sim_result_clear(&zero);
+    /* ip_mtc_judgments with ip_prior = 1/2: IP has MTC's judgments and its p,
+     * so it is MTC, also when MTC judges (alpha 1: until no weight is left) */
+    o.alpha = 1;
+    o.ip_prior = 0.5;
+    o.ip_mtc_judgments = 1;
+    qo = qk_test_qrels(q);
+    for (int k = 0; k < 3; k++)
+        ro[k] = qk_test_run(r[k]);
+    assert_int_equal(qk_rtc_simulate(qo, (const qk_run *const *)ro, 3, &o, &half, &err), QK_OK);
+    qk_qrels_free(qo);
+    for (int k = 0; k < 3; k++)
+        qk_run_free(ro[k]);
+    for (size_t t = 0; t < 4; t++) {
+        assert_true(half.m[QK_SIM_MTC].judged[t] > 0);
+        near(half.m[QK_SIM_IP].tau[t], half.m[QK_SIM_MTC].tau[t], 1e-12);
+    }
+    near(half.m[QK_SIM_IP].w_sum, half.m[QK_SIM_MTC].w_sum, 1e-9);
+    near(half.m[QK_SIM_IP].err2_sum, half.m[QK_SIM_MTC].err2_sum, 1e-12);
+    near(half.m[QK_SIM_IP].p_unjudged, half.m[QK_SIM_MTC].p_unjudged, 1e-12);
+    qk_rtc_sim_result_clear(&half);
+    qk_test_drop(q);
+    for (int i = 0; i < 3; i++)
+        qk_test_drop(r[i]);
+}
+
 /* Stage 2 alone. Cells (the author's layout): spec 002 Sec. 4.6's run 1 and
  * run 2 coefficients. Platt: one topic, depth 1 with q* = 0.5; expert 0
  * ranks a (judged relevant) and not d (judged non-relevant): N+ = N- = 1,
@@ -302,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_priors),
         cmocka_unit_test(test_no_judgments_gives_half),
         cmocka_unit_test(test_simulation_bookkeeping),
+        cmocka_unit_test(test_simulation_ip_prior),
         cmocka_unit_test(test_stage3_folds),
         cmocka_unit_test(test_stage2_calibration),
         cmocka_unit_test(test_mtc_pick_normalised),
