@@ -189,7 +189,8 @@ qk_status qk_pool_runs_finish(qk_pool_runs *p, qk_error *err)
     size_t nt = 0;
     if (p->finished)
         return QK_OK;
-    qsort(p->ent, p->nent, sizeof *p->ent, entry_cmp);
+    if (p->nent > 1) /* no runs' lists at all leaves ent NULL, which qsort may not take */
+        qsort(p->ent, p->nent, sizeof *p->ent, entry_cmp);
     for (size_t i = 1; i < p->nent; i++) /* sorted: a repeat is a neighbour */
         if (p->ent[i].run == p->ent[i - 1].run && strcmp(p->ent[i].qid, p->ent[i - 1].qid) == 0)
             return qk_error_set(err, QK_EINPUT, "run '%s' has topic '%s' twice", p->runids[p->ent[i].run],
