@@ -48,9 +48,11 @@ static double incl_prob(const qk_prel *e)
     return e->method == 0 || e->method == 2 ? 1.0 : e->prob;
 }
 
+/* 2^floor(rel) - 1: what the integer shift gave for grades 0..62, and
+ * defined for any grade a prels file may hold (the shift was not past 63). */
 static double gain(double rel)
 {
-    return rel > 0 ? (double)((1L << (int)rel) - 1) : 0.0;
+    return rel > 0 ? exp2(floor(rel)) - 1 : 0.0;
 }
 /* log(r+1)/log(2) rather than log2(): the reference divides natural logs. */
 static double discount(long r)
