@@ -79,11 +79,14 @@ qk_status qk_gains_build(const qk_topic *t, const qk_measure_inst *mi, qk_gains 
     for (size_t i = 0; i < mi->npairs; i++)
         if (is_level_name(mi->pair_names[i]))
             g->e[g->n++] = (qk_gain_entry){atol(mi->pair_names[i]), mi->pair_values[i], 0};
+    /* Only the named levels can already be present: searching the levels
+     * added below as well made this quadratic in the highest grade. */
+    size_t named = g->n;
     for (long l = 0; l < m->num_rel_levels; l++) {
         size_t k;
-        for (k = 0; k < g->n && g->e[k].level != l; k++)
+        for (k = 0; k < named && g->e[k].level != l; k++)
             ;
-        if (k < g->n)
+        if (k < named)
             g->e[k].count = m->rel_levels[l];
         else
             g->e[g->n++] = (qk_gain_entry){l, (double)l, m->rel_levels[l]};
