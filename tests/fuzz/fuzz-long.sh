@@ -43,7 +43,7 @@ for name in $names; do
     [ "$left" -ge 5 ] || break
     # -jobs=1 -workers=1: one fuzzing process, its output in $work/fuzz-0.log.
     rm -f "$work/fuzz-0.log"
-    (cd "$work" && "$bin" -jobs=1 -workers=1 -max_total_time="$left" -timeout=10 -rss_limit_mb=2048 \
+    (cd "$work" && "$bin" -jobs=1 -workers=1 -max_total_time="$left" -timeout=30 -rss_limit_mb=2048 \
        -max_len=65536 -print_final_stats=1 -artifact_prefix="$crashes/" \
        "$build/corpus/$name" "$seeds" >/dev/null 2>&1)
     cat "$work/fuzz-0.log" >>"$log" 2>/dev/null
