@@ -1,8 +1,9 @@
 # Thin wrapper over CMake presets. The two quick-start commands are `make demo` and `make test`.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
+FUZZ_SECONDS ?= 600
 
-.PHONY: all deps build build-asan demo test lint bench fuzz install clean
+.PHONY: all deps build build-asan demo test lint bench fuzz fuzz-long install clean
 
 all: build
 
@@ -35,6 +36,13 @@ fuzz: deps
 	@cmake --preset fuzz >/dev/null
 	@cmake --build --preset fuzz -j $(JOBS)
 	@bash tests/fuzz/run-fuzz.sh build/fuzz
+
+# Every harness for FUZZ_SECONDS each, one at a time; summary in build/fuzz/fuzz-long.log,
+# reproducers in build/fuzz/crashes/ (tests/fuzz/README.md).
+fuzz-long: deps
+	@cmake --preset fuzz >/dev/null
+	@cmake --build --preset fuzz -j $(JOBS) --target fuzzers
+	@bash tests/fuzz/fuzz-long.sh build/fuzz $(FUZZ_SECONDS)
 
 install: build
 	@cmake --install build/default --prefix $(PREFIX)

@@ -346,7 +346,8 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
         qk_crowd_layout lay = opts->layout;
         if (nf == 0 || f[0][0] == '#')
             continue;
-        if (stats->rows == 0 && is_header(f, fl, nf) && ln == 1)
+        /* nf counts every field, f[] holds the first 6: more is an error below */
+        if (stats->rows == 0 && nf <= sizeof f / sizeof *f && is_header(f, fl, nf) && ln == 1)
             continue;
         if (lay == QK_CROWD_LAYOUT_AUTO)
             lay = nf == 4 ? QK_CROWD_LAYOUT_TOPIC_DOC : QK_CROWD_LAYOUT_TASK;

@@ -11,18 +11,21 @@
 #include <string.h>
 #include <unistd.h>
 
-static char qk_fuzz_paths[2][4096];
+#define QK_FUZZ_FILES 3
+static char qk_fuzz_paths[QK_FUZZ_FILES][4096];
 
 static inline void qk_fuzz_cleanup(void)
 {
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < QK_FUZZ_FILES; k++)
         if (qk_fuzz_paths[k][0])
             unlink(qk_fuzz_paths[k]);
 }
 
-/* Path of temporary file k (0 or 1) now holding data[0..n); removed at exit. */
+/* Path of temporary file k (0 .. QK_FUZZ_FILES-1) now holding data[0..n);
+ * removed at exit. */
 static inline const char *qk_fuzz_file(int k, const uint8_t *data, size_t n)
 {
+    static int registered;
     char *path = qk_fuzz_paths[k];
     FILE *f;
     if (!path[0]) {
@@ -33,7 +36,7 @@ static inline const char *qk_fuzz_file(int k, const uint8_t *data, size_t n)
         if (fd < 0)
             abort();
         close(fd);
-        if (!qk_fuzz_paths[1 - k][0])
+        if (!registered++)
             atexit(qk_fuzz_cleanup);
     }
     f = fopen(path, "wb");
