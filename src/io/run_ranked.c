@@ -140,8 +140,7 @@ qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *con
         for (size_t i = 0; i < n; i++)
             src_lines[i] = (long)i + 1;
     c = (order_ctx){docnos, scores, lines ? lines : src_lines};
-    if (!tp->block || !tp->docnos || !tp->scores || !tp->lines || !idx || !c.lines ||
-        qk_strpool_intern(r->qids, qid, ql, &id) != QK_OK)
+    if (!tp->block || !tp->docnos || !tp->scores || !tp->lines || !idx || !c.lines)
         goto nomem;
     for (size_t i = 0; i < n; i++)
         idx[i] = i;
@@ -167,7 +166,8 @@ qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *con
     idx = NULL;
     free(src_lines);
     src_lines = NULL;
-    if (make_unique(tp, n) != QK_OK)
+    /* the qid's id is the topic's index: intern it last, when nothing can fail after */
+    if (make_unique(tp, n) != QK_OK || qk_strpool_intern(r->qids, qid, ql, &id) != QK_OK)
         goto nomem;
     tp->view = (qk_run_topic){tp->block, n, tp->docnos, tp->scores, tp->lines};
     r->nt++;
