@@ -130,17 +130,16 @@ typedef struct args {
     size_t nzobel, nextra;
 } args;
 
-/* --zobel P1,P2,...: increasing depths. */
-static int parse_zobel(const char *s, args *a)
+/* A strictly increasing list of positive integers (--zobel depths, --cuts
+ * ranks) into v[0..max): *n items, or a usage error naming what they are. */
+static int parse_increasing(const char *opt, const char *what, const char *s, long *v, size_t max, size_t *n)
 {
-    size_t n;
-    int rc = qk_cli_long_list(CMD, "--zobel", s, 1, LONG_MAX, a->zobel, sizeof a->zobel / sizeof a->zobel[0], &n);
+    int rc = qk_cli_long_list(CMD, opt, s, 1, LONG_MAX, v, max, n);
     if (rc)
         return rc;
-    for (size_t i = 1; i < n; i++)
-        if (a->zobel[i] <= a->zobel[i - 1])
-            return qk_cli_usage(CMD, "--zobel: '%s' is not an increasing list of depths", s);
-    a->nzobel = n;
+    for (size_t i = 1; i < *n; i++)
+        if (v[i] <= v[i - 1])
+            return qk_cli_usage(CMD, "%s: '%s' is not an increasing list of %s", opt, s, what);
     return 0;
 }
 
@@ -161,20 +160,6 @@ static int check_zobel(const args *a)
     return 0;
 }
 
-/* --cuts C1,C2,...: increasing stratum bottoms (ranks). */
-static int parse_cuts(const char *s, args *a)
-{
-    size_t n;
-    int rc = qk_cli_long_list(CMD, "--cuts", s, 1, LONG_MAX, a->cuts, sizeof a->cuts / sizeof a->cuts[0], &n);
-    if (rc)
-        return rc;
-    for (size_t i = 1; i < n; i++)
-        if (a->cuts[i] <= a->cuts[i - 1])
-            return qk_cli_usage(CMD, "--cuts: '%s' is not an increasing list of ranks", s);
-    a->o.ncuts = n;
-    a->o.cuts = a->cuts;
-    return 0;
-}
 
 static int parse(int argc, char **argv, args *a)
 {
@@ -204,7 +189,10 @@ static int parse(int argc, char **argv, args *a)
             rc = qk_cli_long(CMD, "--depth", optarg, 1, LONG_MAX, &a->depth);
             a->depth_given = 1;
             break;
-        case 'Z': rc = parse_zobel(optarg, a); break;
+        case 'Z':
+            rc = parse_increasing("--zobel", "depths", optarg, a->zobel, sizeof a->zobel / sizeof *a->zobel,
+                                  &a->nzobel);
+            break;
         case 'X':
             rc = qk_cli_long_list(CMD, "--extrapolate", optarg, 1, LONG_MAX, a->extra,
                                   sizeof a->extra / sizeof a->extra[0], &a->nextra);
@@ -223,7 +211,11 @@ static int parse(int argc, char **argv, args *a)
         case '3': a->files[2] = optarg; break;
         case '4': a->files[3] = optarg; break;
         case 'f': rc = qk_cli_format_tsv_json(CMD, optarg, &a->json); break;
-        case 'c': rc = parse_cuts(optarg, a); break;
+        case 'c':
+            if ((rc = parse_increasing("--cuts", "ranks", optarg, a->cuts, sizeof a->cuts / sizeof *a->cuts,
+                                       &a->o.ncuts)) == 0)
+                a->o.cuts = a->cuts;
+            break;
         default: return QK_EXIT_USAGE;
         }
     }
