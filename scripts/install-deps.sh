@@ -4,7 +4,7 @@
 # With --lint (`make lint`) it also installs the linters, which nothing else needs.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config zlib1g-dev libjansson-dev libcmocka-dev pandoc
-      liblapacke-dev libnlopt-dev)
+      liblapacke-dev libnlopt-dev liblinear-dev liblinear-tools)
 [ "${1:-}" = --lint ] && pkgs+=(clang-tidy cppcheck)
 missing=()
 for p in "${pkgs[@]}"; do
