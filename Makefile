@@ -3,7 +3,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 600
 
-.PHONY: all deps build build-asan demo test lint bench fuzz fuzz-long install clean
+.PHONY: all deps build build-asan demo screenshot test lint bench fuzz fuzz-long install clean
 
 all: build
 
@@ -18,10 +18,19 @@ build-asan: deps
 	@cmake --preset asan >/dev/null
 	@cmake --build --preset asan -j $(JOBS)
 
-demo: build
-	@bash scripts/demo.sh build/default/qrelkit
+# Quiet: one progress line for the build (log in build/demo-build.log), then
+# the narrated run; the report stays in demo-report/index.html.
+demo:
+	@bash scripts/demo/build.sh $(JOBS)
+	@bash scripts/demo.sh build/default/qrelkit demo-report
+
+# doc/demo-report.png, the README's picture of the report (needs chromium).
+screenshot: demo
+	@bash scripts/install-deps.sh --browser
+	@bash scripts/demo/screenshot.sh demo-report/index.html doc/demo-report.png
 
 test: build build-asan
+	@bash scripts/install-deps.sh --browser
 	@bash scripts/run-tests.sh
 
 # clang-tidy (.clang-tidy) and cppcheck over src/; needs only a configured build/default.

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Install the Debian packages qrelkit needs to build and test. Idempotent: asks
 # dpkg first and installs only what is missing. Works as root or through sudo.
-# With --lint (`make lint`) it also installs the linters, which nothing else needs.
+# With --lint (`make lint`) it also installs the linters, which nothing else needs;
+# with --browser (`make test`, `make screenshot`) also chromium, optional like gnuplot.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config zlib1g-dev libjansson-dev libcmocka-dev pandoc
-      liblapacke-dev libnlopt-dev liblinear-dev liblinear-tools)
+      liblapacke-dev libnlopt-dev liblinear-dev liblinear-tools python3)
 [ "${1:-}" = --lint ] && pkgs+=(clang-tidy cppcheck)
 missing=()
 for p in "${pkgs[@]}"; do
@@ -12,8 +13,11 @@ for p in "${pkgs[@]}"; do
 done
 # Optional: gnuplot draws `qrelkit simulate pool --plot`; nothing else needs it,
 # so a failure to install it is only reported.
+# chromium renders the demo report in its test (tests/library/demo_report_browser.sh,
+# skipped without it) and in `make screenshot`; it is large, so only with --browser.
 optional=()
 dpkg -s gnuplot-nox >/dev/null 2>&1 || optional+=(gnuplot-nox)
+[ "${1:-}" = --browser ] && { dpkg -s chromium >/dev/null 2>&1 || optional+=(chromium); }
 [ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
 echo "install-deps: installing ${missing[*]} ${optional[*]}" >&2
 if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
@@ -21,4 +25,4 @@ export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update -qq
 [ ${#missing[@]} -eq 0 ] || "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 [ ${#optional[@]} -eq 0 ] || "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${optional[@]}" ||
-  echo "install-deps: optional ${optional[*]} not installed (only simulate pool --plot needs it)" >&2
+  echo "install-deps: optional ${optional[*]} not installed (gnuplot: only simulate pool --plot; chromium: only the demo report's browser test and make screenshot)" >&2
