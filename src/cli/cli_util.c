@@ -589,3 +589,25 @@ int qk_cli_write_file(const char *cmd, const char *path, qk_cli_write_fn fn, voi
     }
     return qk_cli_out_commit(cmd, &o);
 }
+
+void qk_cli_progress_init(qk_cli_progress *p, const char *cmd, const char *what, int quiet)
+{
+    p->cmd = cmd;
+    p->what = what;
+    p->on = !quiet && isatty(STDERR_FILENO);
+    p->last_pct = -1;
+}
+
+void qk_cli_progress_step(qk_cli_progress *p, size_t done, size_t total)
+{
+    int pct;
+    if (!p->on || total == 0)
+        return;
+    pct = (int)(100.0 * (double)done / (double)total);
+    if (pct == p->last_pct && done < total)
+        return;
+    p->last_pct = pct;
+    fprintf(stderr, "\rqrelkit %s: %s %zu/%zu (%d%%)", p->cmd, p->what, done, total, pct);
+    if (done >= total)
+        fputc('\n', stderr);
+}

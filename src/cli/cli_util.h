@@ -178,6 +178,17 @@ int qk_cli_check_output(const char *cmd, const char *opt, const char *out, const
  * regular file: ..." and returns QK_EXIT_USAGE, else 0. */
 int qk_cli_check_renamable(const char *cmd, const char *opt, const char *path);
 
+/* Progress of long work on stderr (DESIGN §3): shown only when stderr is a
+ * terminal and --quiet was not given, as one line rewritten in place,
+ * "qrelkit CMD: WHAT DONE/TOTAL (PCT%)", redrawn when the percentage
+ * changes and ended with a newline when DONE reaches TOTAL. */
+typedef struct qk_cli_progress {
+    const char *cmd, *what;
+    int on, last_pct;
+} qk_cli_progress;
+void qk_cli_progress_init(qk_cli_progress *p, const char *cmd, const char *what, int quiet);
+void qk_cli_progress_step(qk_cli_progress *p, size_t done, size_t total);
+
 /* Flush standard output and report a write error on it (a full disk, a
  * closed pipe, /dev/full): 0, or prints "standard output: cannot write:
  * REASON" and returns QK_EXIT_IO. main calls it after every command; cmd

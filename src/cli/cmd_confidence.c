@@ -90,6 +90,8 @@ const char qk_help_confidence[] =
     "  --pairs-out FILE  one line per trial, method and pair: runs, how many of\n"
     "                    the two judged runs the pair holds, similarity, E/Var of\n"
     "                    dMAP, confidence, right or not, true dMAP, judgments\n"
+    "  --quiet           no progress on stderr (trials done, shown when it is a\n"
+    "                    terminal)\n"
 
     "\n"
     "output (tsv): 'run EMAP var rank' lines, best EMAP first (runs are named by file\n"
@@ -110,7 +112,8 @@ enum {
     OPT_TRUTH_DEPTH,
     OPT_SIMILARITY,
     OPT_IP_PRIOR,
-    OPT_IP_MTC
+    OPT_IP_MTC,
+    OPT_QUIET
 };
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"model", required_argument, NULL, 'M'},
@@ -142,6 +145,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"similarity", required_argument, NULL, OPT_SIMILARITY},
                                          {"ip-prior", required_argument, NULL, OPT_IP_PRIOR},
                                          {"ip-mtc-judgments", no_argument, NULL, OPT_IP_MTC},
+                                         {"quiet", no_argument, NULL, OPT_QUIET},
                                          {"rtc-bt-prior", required_argument, NULL, OPT_RTC_BT},
                                          {"rtc-lambda-prior", required_argument, NULL, OPT_RTC_LAMBDA},
                                          {NULL, 0, NULL, 0}};
@@ -268,10 +272,7 @@ static int dbl_cmp(const void *a, const void *b)
 
 static void progress(void *ctx, size_t done, size_t total)
 {
-    (void)ctx;
-    fprintf(stderr, "\rtrial %zu/%zu", done, total);
-    if (done == total)
-        fputc('\n', stderr);
+    qk_cli_progress_step(ctx, done, total);
 }
 
 /* The paper's significance tests over trials (spec 002 Sec. 7.8): RTC
@@ -328,7 +329,8 @@ static void print_breakdowns(const qk_rtc_sim_result *res, const char *const *na
                           res->m[m].sim_w[b]);
 }
 
-static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *so, const char *pairs_out)
+static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *so, const char *pairs_out,
+                    int quiet)
 {
     static const char *const bins[QK_CONF_BINS] = {"0.50-0.60", "0.60-0.70", "0.70-0.80", "0.80-0.90",
                                                    "0.90-0.95", "0.95-0.99", "0.99-1.00"};
@@ -336,11 +338,15 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
     qk_rtc_sim_result res;
     qk_error err;
     qk_cli_out po = {0};
+    qk_cli_progress pr;
     qk_status st;
     int rc;
     qk_error_clear(&err);
-    if (isatty(2))
+    qk_cli_progress_init(&pr, "confidence", "trial", quiet);
+    if (pr.on) {
         so->progress = progress;
+        so->progress_ctx = &pr;
+    }
     if (pairs_out) {
         if ((rc = qk_cli_out_open("confidence", &po, pairs_out)) != 0)
             return rc;
@@ -455,7 +461,7 @@ typedef struct conf_args {
     qk_conf_opts o;
     qk_rtc_sim_opts so;
     const char *probs_out, *truth, *pairs_out, *probs_path;
-    int prec, model_set, pairs, json;
+    int prec, model_set, pairs, json, quiet;
 } conf_args;
 
 #define CMD "confidence"
@@ -533,6 +539,7 @@ static int parse_args(int argc, char **argv, conf_args *a)
         case 'I': a->o.rtc.intercept = 1; break;
         case 'K': rc = qk_cli_long(CMD, "--prec", optarg, 1, LONG_MAX, &a->o.prec_k); break;
         case OPT_PAIRS_OUT: a->pairs_out = optarg; break;
+        case OPT_QUIET: a->quiet = 1; break;
         default: rc = parse_sim_option(ch, optarg, a); break;
         }
     }
@@ -588,7 +595,7 @@ int qk_cmd_confidence(int argc, char **argv)
             return qk_cli_usage("confidence", "--simulate needs at least two RUNs");
         so.depth = o.depth;
         so.rtc = o.rtc;
-        return simulate(truth, argv + optind, argc - optind, &so, pairs_out);
+        return simulate(truth, argv + optind, argc - optind, &so, pairs_out, a.quiet);
     }
     if (argc - optind < 2)
         return qk_cli_usage("confidence", "expected QRELS and at least one RUN");

@@ -50,6 +50,8 @@ const char qk_help_search[] =
     "                       temporary names and renamed when complete\n"
     "  --zoo N              write N runs of seeded random systems\n"
     "  --seed S             seed of the zoo (default 42)\n"
+    "  --quiet              no progress on stderr (--zoo counts the runs written\n"
+    "                       there when it is a terminal)\n"
     "  -h, --help           show this text\n"
     "\n"
     "Ties: scores are rounded to 6 decimals (as written); equal scores are\n"
@@ -73,7 +75,7 @@ typedef struct {
     int nindex;
     const char *topics, *fields, *tag, *out;
     qk_search_opts o;
-    int threads;
+    int threads, quiet;
     long zoo;
     uint64_t seed;
 } args;
@@ -92,7 +94,8 @@ enum {
     O_TAG,
     O_THREADS,
     O_ZOO,
-    O_SEED
+    O_SEED,
+    O_QUIET
 };
 
 static const struct option longopts[] = {{"index", required_argument, NULL, 'i'},
@@ -113,6 +116,7 @@ static const struct option longopts[] = {{"index", required_argument, NULL, 'i'}
                                          {"threads", required_argument, NULL, O_THREADS},
                                          {"zoo", required_argument, NULL, O_ZOO},
                                          {"seed", required_argument, NULL, O_SEED},
+                                         {"quiet", no_argument, NULL, O_QUIET},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
 
@@ -158,6 +162,7 @@ static int parse(int argc, char **argv, args *a)
         case O_FIELDS: a->fields = optarg; break;
         case O_RM3: a->o.rm3 = 1; break;
         case O_TAG: a->tag = optarg; break;
+        case O_QUIET: a->quiet = 1; break;
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
         default: return qk_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
         }
@@ -276,8 +281,10 @@ static int run_zoo(args *a, qk_index **ix, const qk_topics *topics)
     qk_text_opts texts[MAX_INDEXES];
     qk_zoo_system *sys = calloc((size_t)a->zoo, sizeof *sys);
     qk_error err;
+    qk_cli_progress pr;
     int rc = QK_EXIT_OK;
     qk_error_clear(&err);
+    qk_cli_progress_init(&pr, CMD, "zoo runs", a->quiet);
     if (!sys) {
         qk_cli_errorf(CMD, "out of memory");
         return QK_EXIT_IO;
@@ -302,6 +309,8 @@ static int run_zoo(args *a, qk_index **ix, const qk_topics *topics)
         snprintf(path, sizeof path, "%s/%s.run", a->out, sys[i].tag);
         if (write_atomic(path, write_run, &r, &err) != QK_OK)
             rc = qk_cli_fail(CMD, &err);
+        else
+            qk_cli_progress_step(&pr, (size_t)i + 1, (size_t)a->zoo);
     }
     if (rc == QK_EXIT_OK) {
         char path[4096];

@@ -54,6 +54,8 @@ const char qk_help_simulate_crowd[] =
     "                         (default mv,ds,onecoin,glad,mace; magp uses the\n"
     "                         gaussian model's features)\n"
     "  --seed N               random seed (default 42)\n"
+    "  --quiet                no progress on stderr (--curve counts the crowds\n"
+    "                         done there when it is a terminal)\n"
     "  -h, --help             show this text\n"
     "\n"
     "examples:\n"
@@ -148,9 +150,11 @@ static int write_set(const char *dir, const qk_crowd_sim *s, const qk_crowd_sim_
 
 /* Accuracy of each method per labels-per-task value, over reps crowds. */
 static int run_curve(qk_crowd_sim_opts *o, const double *curve, size_t ncurve, long reps,
-                     const qk_crowd_method *methods, size_t nmethods)
+                     const qk_crowd_method *methods, size_t nmethods, int quiet)
 {
     qk_error err = {0};
+    qk_cli_progress pr;
+    qk_cli_progress_init(&pr, CMD, "crowds", quiet);
     printf("labels_per_task\tmethod\taccuracy\tci95\treps\n");
     for (size_t c = 0; c < ncurve; c++) {
         double sum[8] = {0}, sum2[8] = {0};
@@ -186,6 +190,7 @@ static int run_curve(qk_crowd_sim_opts *o, const double *curve, size_t ncurve, l
                 qk_crowd_result_free(res);
             }
             qk_crowd_sim_free(s);
+            qk_cli_progress_step(&pr, c * (size_t)reps + (size_t)r + 1, ncurve * (size_t)reps);
         }
         for (size_t m = 0; m < nmethods; m++) {
             double mean = sum[m] / (double)reps;
@@ -208,7 +213,7 @@ static int parse_methods(const char *s, qk_crowd_method *m, size_t *n)
 
 enum {
     O_OUT = 256, O_TASKS, O_WORKERS, O_LPT, O_CLASSES, O_PREL, O_ACC, O_CONC, O_RANGE, O_SPAM, O_MODEL,
-    O_NOISE, O_CURVE, O_REPS, O_METHODS, O_SEED
+    O_NOISE, O_CURVE, O_REPS, O_METHODS, O_SEED, O_QUIET
 };
 
 typedef struct crowd_args {
@@ -218,6 +223,7 @@ typedef struct crowd_args {
     double curve[256];
     const char *out;
     long reps;
+    int quiet;
 } crowd_args;
 
 #define F(f) offsetof(crowd_args, f)
@@ -255,6 +261,7 @@ static int parse_args(int argc, char **argv, crowd_args *a)
                                        {"reps", 1, 0, O_REPS},
                                        {"methods", 1, 0, O_METHODS},
                                        {"seed", 1, 0, O_SEED},
+                                       {"quiet", 0, 0, O_QUIET},
                                        {"help", 0, 0, 'h'},
                                        {0, 0, 0, 0}};
     int ch, rc = 0;
@@ -267,6 +274,7 @@ static int parse_args(int argc, char **argv, crowd_args *a)
         switch (ch) {
         case 'h': return qk_cli_help(qk_help_simulate_crowd);
         case O_OUT: a->out = s; break;
+        case O_QUIET: a->quiet = 1; break;
         case O_ACC:
             rc = qk_cli_double(CMD, "--accuracy", s, -INFINITY, INFINITY, 0, &a->o.acc_mean);
             a->o.acc_lo = a->o.acc_hi = -1;
@@ -307,7 +315,7 @@ int qk_simulate_crowd(int argc, char **argv)
     if ((rc = parse_args(argc, argv, &a)) >= 0)
         return rc;
     if (a.ncurve)
-        return run_curve(&a.o, a.curve, a.ncurve, a.reps, a.methods, a.nmethods);
+        return run_curve(&a.o, a.curve, a.ncurve, a.reps, a.methods, a.nmethods, a.quiet);
     {
         qk_crowd_sim *s = NULL;
         qk_error err = {0};
