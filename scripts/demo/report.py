@@ -223,10 +223,9 @@ def commands(d, step):
 def section_collection(d):
     q = quality(d)
     return ("<h2>0. A collection whose truth is known</h2><p>25 topics of 500 documents, every one "
-            "judged (grades 0&#8211;2), and 12 runs of hidden quality between 0.1 and 0.9 "
-            "(<code>collection/</code>). Each run scores a document by its grade times its "
-            "quality, plus noise.</p>"
-            + table(["run", "quality"], [(r, "%.4f" % q[r]) for r in sorted(q, key=lambda r: -q[r])], "small")
+            "judged (grades 0&#8211;2), and %d runs of hidden quality between %.1f and %.1f "
+            "(<code>collection/</code>; the table of step 1 lists them). Each run scores a document "
+            "by its grade times its quality, plus noise.</p>" % (len(q), min(q.values()), max(q.values()))
             + commands(d, "collection"))
 
 

@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 # The first three sections (collection, evaluation, budgets) at a width where
 # two charts sit side by side.
 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$tmp/profile" \
-    --window-size=1040,1900 --screenshot="$tmp/shot.png" "file://$abs" >"$tmp/log" 2>&1 ||
+    --window-size=1040,2000 --screenshot="$tmp/shot.png" "file://$abs" >"$tmp/log" 2>&1 ||
     { cat "$tmp/log" >&2; exit 3; }
 mv "$tmp/shot.png" "$png"
 echo "wrote $png"
