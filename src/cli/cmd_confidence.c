@@ -270,9 +270,13 @@ static int dbl_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The experiment's progress line; one experiment per process. */
+static qk_cli_progress sim_progress;
+
 static void progress(void *ctx, size_t done, size_t total)
 {
-    qk_cli_progress_step(ctx, done, total);
+    (void)ctx;
+    qk_cli_progress_step(&sim_progress, done, total);
 }
 
 /* The paper's significance tests over trials (spec 002 Sec. 7.8): RTC
@@ -338,15 +342,12 @@ static int simulate(const char *truth, char **runs, int nruns, qk_rtc_sim_opts *
     qk_rtc_sim_result res;
     qk_error err;
     qk_cli_out po = {0};
-    qk_cli_progress pr;
     qk_status st;
     int rc;
     qk_error_clear(&err);
-    qk_cli_progress_init(&pr, "confidence", "trial", quiet);
-    if (pr.on) {
+    qk_cli_progress_init(&sim_progress, "confidence", "trial", quiet);
+    if (sim_progress.on)
         so->progress = progress;
-        so->progress_ctx = &pr;
-    }
     if (pairs_out) {
         if ((rc = qk_cli_out_open("confidence", &po, pairs_out)) != 0)
             return rc;
