@@ -337,8 +337,8 @@ def crowd_summary(d):
     curve = read_table(d, "crowd-curve.tsv")
     acc = {(r["labels_per_task"], r["method"]): r["accuracy"] for r in curve}
     ls = list(dict.fromkeys(r["labels_per_task"] for r in curve))
-    print("accuracy by labels per task (" + ", ".join(ls) + "): mv "
-          + " ".join(acc[x, "mv"] for x in ls) + "; ds " + " ".join(acc[x, "ds"] for x in ls))
+    print("accuracy with " + ", ".join(ls) + " labels per document: "
+          + "; ".join(m + " " + " ".join("%.2f" % num(acc[x, m]) for x in ls) for m in ("mv", "ds")))
 
 
 def section_crowd(d):
