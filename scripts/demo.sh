@@ -36,9 +36,9 @@ rm -rf "$out/collection" "$out/data" "$out/index.html"
 mkdir -p "$out/data"
 out=$(cd "$out" && pwd)
 cd "$out"
-# shellcheck source=demo/lib.sh
+# shellcheck source=scripts/demo/lib.sh
 source "$DEMO_DIR/lib.sh"
-# shellcheck source=demo/steps.sh
+# shellcheck source=scripts/demo/steps.sh
 source "$DEMO_DIR/steps.sh"
 
 for step in "${DEMO_STEPS[@]}"; do

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers of `make demo` (sourced by scripts/demo.sh and by the test that
 # re-runs the report's commands). Every command whose output feeds the report
 # goes through `record`: it is written, exactly as run, to STEP.cmds beside

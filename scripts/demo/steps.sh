@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # DEMO_STEPS, BUDGET_10: read by scripts/demo.sh and step_trust
 # The steps of `make demo`, in order (DEMO_STEPS below). Each step is one
 # function step_NAME that narrates a few lines and writes, through `record`
 # (lib.sh), its data files under data/ and the commands that made them to
@@ -107,10 +108,9 @@ step_crowd() {
     record crowd "awk -F'\\t' 'FILENAME ~ /crowd-gold/ { if (FNR > 1) doc[\$3, ++n[\$3]] = \$1 \"\\t\" \$2; next }
         FILENAME ~ /gold.tsv\$/ { if (FNR > 1 && (\$2, ++m[\$2]) in doc) name[\$1] = doc[\$2, m[\$2]]; next }
         FNR > 1 && (\$1 in name) { print name[\$1] \"\\t\" \$2 \"\\t\" \$3 }' data/crowd-gold.tsv data/crowd-sim/gold.tsv data/crowd-sim/labels.tsv > data/crowd-labels.tsv"
-    local runargs
-    runargs=$(for f in collection/runs/*.run; do printf ' --run %s' "$f"; done)
-    record crowd "qrelkit aggregate -m mv data/crowd-labels.tsv --gold data/crowd-gold.tsv$runargs > data/crowd-mv.tsv"
-    record crowd "qrelkit aggregate -m ds data/crowd-labels.tsv --gold data/crowd-gold.tsv$runargs > data/crowd-ds.tsv"
+    local runargs="\$(printf ' --run %s' $RUNS)"
+    record crowd "qrelkit aggregate -m mv data/crowd-labels.tsv --gold data/crowd-gold.tsv $runargs > data/crowd-mv.tsv"
+    record crowd "qrelkit aggregate -m ds data/crowd-labels.tsv --gold data/crowd-gold.tsv $runargs > data/crowd-ds.tsv"
     record crowd "qrelkit simulate crowd --curve 1,3,5,7,9 --methods mv,ds --workers 60 --accuracy 0.7 --spammers 0.2 --p-relevant $p --reps 10 --seed $SEED > data/crowd-curve.tsv"
     python3 "$DEMO_DIR/report.py" --crowd-summary . | sed 's/^/   /'
 }
