@@ -4,7 +4,8 @@
 # With --lint (`make lint`) it also installs the linters, which nothing else needs.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config zlib1g-dev libjansson-dev libcmocka-dev pandoc
-      liblapacke-dev libnlopt-dev liblinear-dev liblinear-tools)
+      liblapacke-dev libnlopt-dev liblinear-dev liblinear-tools
+      python3-dev python3-setuptools python3-pytest)
 [ "${1:-}" = --lint ] && pkgs+=(clang-tidy cppcheck)
 missing=()
 for p in "${pkgs[@]}"; do
@@ -14,6 +15,11 @@ done
 # so a failure to install it is only reported.
 optional=()
 dpkg -s gnuplot-nox >/dev/null 2>&1 || optional+=(gnuplot-nox)
+# Optional: pandas (and numpy) for the Python binding's DataFrame inputs and
+# outputs; its tests of them are skipped without it.
+for p in python3-pandas python3-numpy; do
+  dpkg -s "$p" >/dev/null 2>&1 || optional+=("$p")
+done
 [ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
 echo "install-deps: installing ${missing[*]} ${optional[*]}" >&2
 if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
@@ -21,4 +27,4 @@ export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update -qq
 [ ${#missing[@]} -eq 0 ] || "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 [ ${#optional[@]} -eq 0 ] || "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${optional[@]}" ||
-  echo "install-deps: optional ${optional[*]} not installed (only simulate pool --plot needs it)" >&2
+  echo "install-deps: optional ${optional[*]} not installed (only simulate pool --plot and the Python binding's DataFrames need them)" >&2

@@ -137,11 +137,6 @@ def _runs(run_or_runs, threads):
         for n, r in zip(names, runs):
             if r.name != n and not isinstance(run_or_runs[n], Run):
                 r.name = n
-    else:
-        names = [r.name for r in runs]
-        if len(set(names)) != len(names):
-            raise ValueError("two runs are named %r: pass a dict {name: run} to name them"
-                             % next(n for n in names if names.count(n) > 1))
     return names, runs, False
 
 
@@ -170,8 +165,9 @@ def evaluate(qrels, run_or_runs, measures, per_query=False, *, summary=False, th
       'all' when summary=True; else {measure: value} with the summary values.
     The trec_eval flags are keywords: rel_level (-l), complete (-c), judged_only (-J),
     max_ret (-M), num_docs (-N); dedup 'error' or 'first' for repeated docnos.
-    Returns the result for one run, or {name: result} for several; with as_frame a
-    pandas DataFrame (run_id, query_id, measure, value; query_id 'all' for summaries).
+    Returns the result for one run, a list of results for a list of runs (same order)
+    or {name: result} for a dict; with as_frame a pandas DataFrame (run_id, query_id,
+    measure, value; query_id 'all' for summaries; run_id "i:name" for a list).
     """
     if isinstance(measures, str):
         measures = [measures]
@@ -184,6 +180,10 @@ def evaluate(qrels, run_or_runs, measures, per_query=False, *, summary=False, th
     if single:
         out = res[0][1]
         return to_frame({runs[0].name: out}, per_query) if as_frame else out
+    if names is None:  # a list: results in its order
+        out = [r for _, r in res]
+        return to_frame({"%d:%s" % (i, r.name): x for i, (r, x) in enumerate(zip(runs, out))},
+                        per_query) if as_frame else out
     out = {n: r for n, (_, r) in zip(names, res)}
     return to_frame(out, per_query) if as_frame else out
 
@@ -271,7 +271,7 @@ def estimate(run_or_runs, *, prels=None, strata=None, qrels=None, model="mtc", d
            for r in runs]
     if single:
         return out[0]
-    return dict(zip(names, out))
+    return out if names is None else dict(zip(names, out))
 
 
 def pool(runs, method="depth", *, depth=100, batch=10, budget=100, seed=42, qrels=None,

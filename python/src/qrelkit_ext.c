@@ -110,6 +110,40 @@ static int double_of(PyObject *o, double *out, const char *what)
     return 0;
 }
 
+/* A run score: a finite number, as in run files. */
+static int score_of(PyObject *o, double *out, const char *qid, const char *doc)
+{
+    if (double_of(o, out, "score") < 0)
+        return -1;
+    if (!isfinite(*out)) {
+        PyErr_Format(ErrInput, "query '%s' doc '%s': score %R is not a finite number", qid, doc, o);
+        return -1;
+    }
+    return 0;
+}
+
+/* d[key] = v without interning key (PyDict_SetItemString interns every key,
+ * which keeps one entry per distinct docno in the interpreter's table). */
+static int dict_set_str(PyObject *d, const char *key, PyObject *v)
+{
+    PyObject *k = PyUnicode_FromString(key);
+    if (!k)
+        return -1;
+    int rc = PyDict_SetItem(d, k, v);
+    Py_DECREF(k);
+    return rc;
+}
+
+static PyObject *dict_get_str(PyObject *d, const char *key)
+{
+    PyObject *k = PyUnicode_FromString(key);
+    if (!k)
+        return NULL;
+    PyObject *v = PyDict_GetItemWithError(d, k);
+    Py_DECREF(k);
+    return v;
+}
+
 /* ---- Qrels ------------------------------------------------------------------ */
 typedef struct {
     PyObject_HEAD qk_qrels *q;
@@ -148,7 +182,7 @@ static PyObject *Qrels_to_dict(QrelsObject *self, PyObject *unused)
         size_t n = 0;
         const qk_judgment *j = qk_qrels_judgments(self->q, t, &n);
         PyObject *inner = PyDict_New();
-        if (!inner || PyDict_SetItemString(out, qk_qrels_topic(self->q, t), inner) < 0) {
+        if (!inner || dict_set_str(out, qk_qrels_topic(self->q, t), inner) < 0) {
             Py_XDECREF(inner);
             Py_CLEAR(out);
             break;
@@ -156,7 +190,7 @@ static PyObject *Qrels_to_dict(QrelsObject *self, PyObject *unused)
         Py_DECREF(inner); /* out holds it */
         for (size_t k = 0; k < n; k++) {
             PyObject *v = prefs ? PyFloat_FromDouble(j[k].rel) : PyLong_FromLong((long)j[k].rel);
-            if (!v || PyDict_SetItemString(inner, qk_qrels_docno(self->q, j[k].doc), v) < 0) {
+            if (!v || dict_set_str(inner, qk_qrels_docno(self->q, j[k].doc), v) < 0) {
                 Py_XDECREF(v);
                 Py_CLEAR(out);
                 break;
@@ -461,7 +495,7 @@ static PyObject *Run_to_dict(RunObject *self, PyObject *unused)
     for (size_t t = 0; out && t < qk_run_num_topics(self->r); t++) {
         const qk_run_topic *tp = qk_run_topic_at(self->r, t);
         PyObject *inner = PyDict_New();
-        if (!inner || PyDict_SetItemString(out, tp->qid, inner) < 0) {
+        if (!inner || dict_set_str(out, tp->qid, inner) < 0) {
             Py_XDECREF(inner);
             Py_CLEAR(out);
             break;
@@ -469,7 +503,7 @@ static PyObject *Run_to_dict(RunObject *self, PyObject *unused)
         Py_DECREF(inner);
         for (size_t k = tp->n; k-- > 0;) { /* worst first, so the best rank's score is written last */
             PyObject *v = PyFloat_FromDouble(tp->scores[k]);
-            if (!v || PyDict_SetItemString(inner, tp->docnos[k], v) < 0) {
+            if (!v || dict_set_str(inner, tp->docnos[k], v) < 0) {
                 Py_XDECREF(v);
                 Py_CLEAR(out);
                 break;
@@ -622,7 +656,7 @@ static PyObject *py_run_from_dict(PyObject *mod, PyObject *args, PyObject *kw)
         Py_ssize_t p2 = 0;
         PyObject *doc, *score;
         while (PyDict_Next(inner, &p2, &doc, &score)) {
-            if (!(b.docnos[k] = utf8_of(doc, "doc id")) || double_of(score, &b.scores[k], "score") < 0)
+            if (!(b.docnos[k] = utf8_of(doc, "doc id")) || score_of(score, &b.scores[k], sq, b.docnos[k]) < 0)
                 goto fail;
             k++;
         }
@@ -684,7 +718,7 @@ static PyObject *py_run_from_columns(PyObject *mod, PyObject *args, PyObject *kw
         for (size_t k = 0; k < m; k++) {
             Py_ssize_t i = PyLong_AsSsize_t(PyList_GET_ITEM(rows, (Py_ssize_t)k));
             if (!(b.docnos[k] = utf8_of(SEQ_ITEM(fast[1], i), "doc id")) ||
-                double_of(SEQ_ITEM(fast[2], i), &b.scores[k], "score") < 0)
+                score_of(SEQ_ITEM(fast[2], i), &b.scores[k], PyUnicode_AsUTF8(qid), b.docnos[k]) < 0)
                 goto out;
         }
         if (run_add(r, PyUnicode_AsUTF8(qid), m, &b) < 0)
@@ -927,11 +961,11 @@ static int set_value(PyObject *d, PyObject *key, PyObject *v)
 /* The dict d[name], made when missing (borrowed). */
 static PyObject *sub_dict(PyObject *d, const char *name)
 {
-    PyObject *row = PyDict_GetItemString(d, name);
-    if (row)
+    PyObject *row = dict_get_str(d, name);
+    if (row || PyErr_Occurred())
         return row;
     row = PyDict_New();
-    if (!row || PyDict_SetItemString(d, name, row) < 0) {
+    if (!row || dict_set_str(d, name, row) < 0) {
         Py_XDECREF(row);
         return NULL;
     }
@@ -1254,7 +1288,7 @@ static PyObject *est_table_obj(const qk_est_table *t, int per_query)
     PyObject *out = PyDict_New();
     for (size_t i = 0; out && i < t->nvalues; i++) {
         PyObject *v = PyFloat_FromDouble(t->summary[i]);
-        if (!v || PyDict_SetItemString(out, t->names[i], v) < 0) {
+        if (!v || dict_set_str(out, t->names[i], v) < 0) {
             Py_XDECREF(v);
             Py_CLEAR(out);
         } else
@@ -1265,7 +1299,7 @@ static PyObject *est_table_obj(const qk_est_table *t, int per_query)
     PyObject *pq = PyDict_New();
     for (size_t k = 0; pq && k < t->ntopics; k++) {
         PyObject *row = PyDict_New();
-        if (!row || PyDict_SetItemString(pq, t->topics[k], row) < 0) {
+        if (!row || dict_set_str(pq, t->topics[k], row) < 0) {
             Py_XDECREF(row);
             Py_CLEAR(pq);
             break;
@@ -1273,7 +1307,7 @@ static PyObject *est_table_obj(const qk_est_table *t, int per_query)
         Py_DECREF(row);
         for (size_t i = 0; i < t->nvalues; i++) {
             PyObject *v = PyFloat_FromDouble(t->v[k * t->nvalues + i]);
-            if (!v || PyDict_SetItemString(row, t->names[i], v) < 0) {
+            if (!v || dict_set_str(row, t->names[i], v) < 0) {
                 Py_XDECREF(v);
                 Py_CLEAR(pq);
                 break;
@@ -1281,7 +1315,7 @@ static PyObject *est_table_obj(const qk_est_table *t, int per_query)
             Py_DECREF(v);
         }
     }
-    if (!pq || PyDict_SetItemString(pq, "all", out) < 0)
+    if (!pq || dict_set_str(pq, "all", out) < 0)
         Py_CLEAR(pq);
     Py_DECREF(out);
     return pq;
@@ -1404,7 +1438,7 @@ static PyObject *py_confidence(PyObject *mod, PyObject *args, PyObject *kw)
                         doubles_list(r->v_dmap, nn), "p_less", doubles_list(r->p_less, nn));
     if (out && prec_k > 0 && r->eprec) {
         PyObject *e = doubles_list(r->eprec, r->nruns), *v = doubles_list(r->vprec, r->nruns);
-        if (!e || !v || PyDict_SetItemString(out, "eprec", e) < 0 || PyDict_SetItemString(out, "vprec", v) < 0)
+        if (!e || !v || dict_set_str(out, "eprec", e) < 0 || dict_set_str(out, "vprec", v) < 0)
             Py_CLEAR(out);
         Py_XDECREF(e);
         Py_XDECREF(v);
