@@ -144,10 +144,12 @@ def _runs(run_or_runs, threads):
 def measure_names(measures):
     """The keys evaluate() uses for a measure list: ir_measures-style names that name
     one value stay as given ('nDCG@10'), the others are trec_eval's value names
-    ('map', 'P_10', 'P_20' for 'P.10,20')."""
+    ('map', 'P_10', 'P_20' for 'P.10,20'). Unlike trec_eval's -m, where the first
+    parameters given for a measure win, every item of the list is computed:
+    ['P@5', 'P@10'] gives both."""
     if isinstance(measures, str):
         measures = [measures]
-    return _qrelkit.measure_names(list(measures))
+    return list(dict.fromkeys(_qrelkit.measure_names(list(measures))))
 
 
 def evaluate(qrels, run_or_runs, measures, per_query=False, *, summary=False, threads=0,

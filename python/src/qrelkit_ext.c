@@ -758,15 +758,21 @@ static int runs_of(PyObject *seq, PyObject **fast, const qk_run ***runs, size_t 
 }
 
 /* ---- Measures ---------------------------------------------------------------- */
-/* The measures of one relevance level: ir_measures' "P(rel=2)@5" is P@5
- * evaluated with rel_level 2 (qk_measure_split_rel), so a measure list
- * becomes one finalized set per level. keys[i] is the result key of value i:
- * the spec as given when it names one value and is an ir_measures-style alias
- * or carries rel= ("nDCG@10", "P(rel=2)@5"), else the value name ("map",
- * "P_10"), suffixed "(rel=N)" at a level of its own. */
+/* A measure list becomes one or more finalized measure sets ("groups"):
+ *  - ir_measures' "P(rel=2)@5" is P@5 evaluated with rel_level 2
+ *    (qk_measure_split_rel), so each relevance level has its own sets;
+ *  - the library follows trec_eval, where the first parameters given for a
+ *    measure win ("-m P.5 -m P.10" computes P_5 only), but a Python list
+ *    ["P@5", "P@10"] asks for both, so a spec whose values a set would not
+ *    compute goes into the next set of its level.
+ * keys[i] is the result key of value i: the spec as given when it names one
+ * value and is an ir_measures-style alias or carries rel= ("nDCG@10",
+ * "P(rel=2)@5"), else the value name ("map", "P_10"), suffixed "(rel=N)" at a
+ * level of its own. */
 typedef struct {
     int has_level; /* 0: the call's rel_level */
     long level;
+    PyObject *specs; /* list of str: the specs without rel= */
     qk_measures *m;
     PyObject *keys;
 } mgroup;
@@ -780,6 +786,7 @@ static void mgroups_free(mgroups *gs)
 {
     for (size_t i = 0; i < gs->n; i++) {
         qk_measures_free(gs->g[i].m);
+        Py_XDECREF(gs->g[i].specs);
         Py_XDECREF(gs->g[i].keys);
     }
     free(gs->g);
@@ -787,28 +794,84 @@ static void mgroups_free(mgroups *gs)
     gs->n = 0;
 }
 
-static mgroup *mgroup_of(mgroups *gs, int has_level, long level)
+/* A finalized set of specs (a list of str) plus `extra` (may be NULL). */
+static qk_status measures_of(PyObject *specs, const char *extra, qk_measures **out, qk_error *err)
 {
-    for (size_t i = 0; i < gs->n; i++)
-        if (gs->g[i].has_level == has_level && (!has_level || gs->g[i].level == level))
-            return &gs->g[i];
-    mgroup *g = realloc(gs->g, (gs->n + 1) * sizeof *g);
-    if (!g) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    gs->g = g;
-    g = &gs->g[gs->n];
-    memset(g, 0, sizeof *g);
-    g->has_level = has_level;
-    g->level = level;
-    qk_status st = qk_measures_new(&g->m);
+    qk_status st = qk_measures_new(out);
+    for (Py_ssize_t i = 0; st == QK_OK && specs && i < PyList_GET_SIZE(specs); i++)
+        st = qk_measures_add(*out, PyUnicode_AsUTF8(PyList_GET_ITEM(specs, i)), err);
+    if (st == QK_OK && extra)
+        st = qk_measures_add(*out, extra, err);
+    if (st == QK_OK)
+        st = qk_measures_finalize(*out, err);
     if (st != QK_OK) {
-        raise_qk(st, NULL);
-        return NULL;
+        qk_measures_free(*out);
+        *out = NULL;
     }
-    gs->n++;
-    return g;
+    return st;
+}
+
+/* 1 when every value of `alone` is among the values of `m`. */
+static int computes_all(const qk_measures *m, const qk_measures *alone)
+{
+    for (size_t i = 0; i < qk_measures_num_values(alone); i++) {
+        const char *v = qk_measures_value_name(alone, i);
+        int found = 0;
+        for (size_t k = 0; k < qk_measures_num_values(m) && !found; k++)
+            found = strcmp(qk_measures_value_name(m, k), v) == 0;
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* Put one spec (without rel=) into the first group of its level that computes
+ * all its values once it is added, or into a new group. */
+static int place_spec(mgroups *gs, const char *spec, int has_level, long level)
+{
+    qk_error err;
+    qk_error_clear(&err);
+    qk_measures *alone = NULL, *tmp = NULL;
+    qk_status st = measures_of(NULL, spec, &alone, &err);
+    if (st != QK_OK) {
+        raise_qk(st, &err);
+        return -1;
+    }
+    mgroup *g = NULL;
+    for (size_t k = 0; k < gs->n && !g; k++) {
+        mgroup *c = &gs->g[k];
+        qk_measures *before = NULL;
+        if (c->has_level != has_level || (has_level && c->level != level))
+            continue;
+        /* the spec's values are computed and the group's own values are kept
+         * (a spec may give parameters a nickname's measure had by default) */
+        if (measures_of(c->specs, spec, &tmp, NULL) == QK_OK && measures_of(c->specs, NULL, &before, NULL) == QK_OK &&
+            computes_all(tmp, alone) && computes_all(tmp, before))
+            g = c;
+        qk_measures_free(before);
+        qk_measures_free(tmp);
+        tmp = NULL;
+    }
+    qk_measures_free(alone);
+    if (!g) {
+        mgroup *grown = realloc(gs->g, (gs->n + 1) * sizeof *grown);
+        if (!grown) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        gs->g = grown;
+        g = &gs->g[gs->n];
+        memset(g, 0, sizeof *g);
+        g->has_level = has_level;
+        g->level = level;
+        if (!(g->specs = PyList_New(0)))
+            return -1;
+        gs->n++;
+    }
+    PyObject *s = PyUnicode_FromString(spec);
+    int rc = s ? PyList_Append(g->specs, s) : -1;
+    Py_XDECREF(s);
+    return rc;
 }
 
 static int build_groups(PyObject *specs, mgroups *gs)
@@ -825,41 +888,25 @@ static int build_groups(PyObject *specs, mgroups *gs)
     if (!fast)
         return -1;
     Py_ssize_t ns = PySequence_Fast_GET_SIZE(fast);
-    /* the call's own level first, so plain lists make one group */
-    if (!mgroup_of(gs, 0, 0))
-        goto fail;
     for (Py_ssize_t i = 0; i < ns; i++) {
         const char *s = utf8_of(SEQ_ITEM(fast, i), "a measure");
-        mgroup *g;
         if (!s)
             goto fail;
         if ((st = qk_measure_split_rel(s, buf, sizeof buf, &level, &found, &err)) != QK_OK) {
             raise_qk(st, &err);
             goto fail;
         }
-        if (!(g = mgroup_of(gs, found, level)))
+        if (place_spec(gs, buf, found, level) < 0)
             goto fail;
-        if ((st = qk_measures_add(g->m, buf, &err)) != QK_OK) {
-            raise_qk(st, &err);
-            goto fail;
-        }
     }
-    /* the default group is dropped when every measure has a level */
-    if (gs->n > 1 && ns > 0) {
-        int used = 0;
-        for (Py_ssize_t i = 0; i < ns && !used; i++) {
-            qk_measure_split_rel(PyUnicode_AsUTF8(SEQ_ITEM(fast, i)), buf, sizeof buf, &level, &found, NULL);
-            used = !found;
-        }
-        if (!used) {
-            qk_measures_free(gs->g[0].m);
-            memmove(&gs->g[0], &gs->g[1], (gs->n - 1) * sizeof gs->g[0]);
-            gs->n--;
-        }
+    if (gs->n == 0) { /* an empty list: the library's default (official) */
+        if (!(gs->g = calloc(1, sizeof *gs->g)) || !(gs->g[0].specs = PyList_New(0)))
+            goto fail;
+        gs->n = 1;
     }
     for (size_t k = 0; k < gs->n; k++) {
         mgroup *g = &gs->g[k];
-        if ((st = qk_measures_finalize(g->m, &err)) != QK_OK) {
+        if ((st = measures_of(g->specs, NULL, &g->m, &err)) != QK_OK) {
             raise_qk(st, &err);
             goto fail;
         }
@@ -875,20 +922,24 @@ static int build_groups(PyObject *specs, mgroups *gs)
             PyList_SET_ITEM(g->keys, (Py_ssize_t)i, key);
         }
     }
+    /* ir_measures' spellings and rel= specs keep their name, in the group that
+     * took them (the first of their level that computes their value) */
     for (Py_ssize_t i = 0; i < ns; i++) {
         PyObject *spec = SEQ_ITEM(fast, i);
         char alias[512];
         size_t ix;
         qk_measure_split_rel(PyUnicode_AsUTF8(spec), buf, sizeof buf, &level, &found, NULL);
-        mgroup *g = NULL;
-        for (size_t k = 0; k < gs->n && !g; k++)
-            if (gs->g[k].has_level == found && (!found || gs->g[k].level == level))
-                g = &gs->g[k];
-        if (!g || (!found && !qk_measure_alias(buf, alias, sizeof alias)) ||
-            qk_measures_value_index(g->m, buf, &ix, NULL) != QK_OK)
+        if (!found && !qk_measure_alias(buf, alias, sizeof alias))
             continue;
-        Py_INCREF(spec);
-        PyList_SetItem(g->keys, (Py_ssize_t)ix, spec);
+        for (size_t k = 0; k < gs->n; k++) {
+            mgroup *g = &gs->g[k];
+            if (g->has_level != found || (found && g->level != level) ||
+                qk_measures_value_index(g->m, buf, &ix, NULL) != QK_OK)
+                continue;
+            Py_INCREF(spec);
+            PyList_SetItem(g->keys, (Py_ssize_t)ix, spec);
+            break;
+        }
     }
     Py_DECREF(fast);
     return 0;

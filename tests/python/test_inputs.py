@@ -119,3 +119,15 @@ def test_run_objects():
 def test_measure_names():
     assert qrelkit.measure_names(["map", "P.5,10", "nDCG@10", "P(rel=2)@5"]) == \
         ["map", "P_5", "P_10", "nDCG@10", "P(rel=2)@5"]
+
+
+def test_every_listed_measure_is_computed():
+    # trec_eval's -m keeps the first parameters of a measure (-m P.1 -m P.2 is P_1 only);
+    # a Python list asks for each item: P@1 = 1 (d1 relevant), P@2 = 1/2
+    res = qrelkit.evaluate(QRELS, RUN, ["P@1", "P@2", "P.1,2", "official", "P@7"], per_query=True)
+    assert res["q1"]["P@1"] == 1.0 and res["q1"]["P@2"] == 0.5
+    assert res["q1"]["P_1"] == 1.0 and res["q1"]["P_2"] == 0.5
+    assert res["q1"]["P_1000"] == pytest.approx(2 / 1000)  # official's default cutoffs stay
+    assert res["q1"]["P@7"] == pytest.approx(2 / 7)
+    names = qrelkit.measure_names(["P@1", "P@2", "P.1,2", "official", "P@7"])
+    assert len(names) == len(set(names)) and {"P@1", "P@2", "P_1", "P_2", "P@7", "map"} <= set(names)
