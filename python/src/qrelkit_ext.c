@@ -30,30 +30,20 @@ static PyObject *raise_qk(qk_status st, const qk_error *err)
 {
     PyObject *type = ErrBase;
     switch (st) {
-    case QK_EUSAGE:
-        type = ErrUsage;
-        break;
-    case QK_EINPUT:
-        type = ErrInput;
-        break;
-    case QK_ECALC:
-        type = ErrCalc;
-        break;
-    case QK_EIO:
-        type = ErrIO;
-        break;
-    case QK_ENOMEM:
-        return PyErr_NoMemory();
-    default:
-        break;
+    case QK_EUSAGE: type = ErrUsage; break;
+    case QK_EINPUT: type = ErrInput; break;
+    case QK_ECALC: type = ErrCalc; break;
+    case QK_EIO: type = ErrIO; break;
+    case QK_ENOMEM: return PyErr_NoMemory();
+    default: break;
     }
     const char *msg = err && err->message[0] ? err->message : qk_status_name(st);
     PyObject *exc = PyObject_CallFunction(type, "s", msg);
     if (!exc)
         return NULL;
     PyObject *code = PyLong_FromLong((long)st);
-    PyObject *file = PyUnicode_DecodeUTF8(err ? err->file : "", err ? (Py_ssize_t)strlen(err->file) : 0,
-                                          "replace");
+    PyObject *file =
+        PyUnicode_DecodeUTF8(err ? err->file : "", err ? (Py_ssize_t)strlen(err->file) : 0, "replace");
     PyObject *line = PyLong_FromLong(err ? err->line : 0);
     PyObject *col = PyLong_FromLong(err ? err->column : 0);
     if (code && file && line && col && PyObject_SetAttrString(exc, "code", code) == 0 &&
@@ -247,7 +237,8 @@ static PyObject *wrap_qrels(qk_qrels *q)
 static int parse_format(const char *name, qk_rel_format *fmt)
 {
     if (qk_rel_format_parse(name, fmt) != 0) {
-        PyErr_Format(ErrUsage, "unknown relevance format '%s' (choose from: qrels, qrels_jg, prefs, qrels_prefs)",
+        PyErr_Format(ErrUsage,
+                     "unknown relevance format '%s' (choose from: qrels, qrels_jg, prefs, qrels_prefs)",
                      name);
         return -1;
     }
@@ -336,7 +327,8 @@ static int new_qrels(const char *fmt_name, const char *dedup_name, qk_qrels **q,
     if (parse_format(fmt_name, &fmt) < 0 || parse_dedup(dedup_name, dedup) < 0)
         return -1;
     if (fmt != QK_REL_QRELS && fmt != QK_REL_QRELS_JG) {
-        PyErr_SetString(ErrUsage, "qrels built in memory are 'qrels' or 'qrels_jg' (prefs are read from files)");
+        PyErr_SetString(ErrUsage,
+                        "qrels built in memory are 'qrels' or 'qrels_jg' (prefs are read from files)");
         return -1;
     }
     qk_error err;
@@ -366,7 +358,8 @@ static PyObject *py_qrels_from_dict(PyObject *mod, PyObject *args, PyObject *kw)
     PyObject *qid, *inner;
     while (PyDict_Next(d, &pos, &qid, &inner)) {
         if (!PyDict_Check(inner)) {
-            PyErr_Format(PyExc_TypeError, "judgments of a query must be a dict {doc_id: relevance}, not %.100s",
+            PyErr_Format(PyExc_TypeError,
+                         "judgments of a query must be a dict {doc_id: relevance}, not %.100s",
                          Py_TYPE(inner)->tp_name);
             goto fail;
         }
@@ -421,11 +414,12 @@ static PyObject *py_qrels_from_columns(PyObject *mod, PyObject *args, PyObject *
     qk_dedup dedup;
     PyObject *res = NULL;
     Py_ssize_t n = 0;
-    if (fast_columns(cols, fast, 4, &n) < 0 || new_qrels(cols[3] ? "qrels_jg" : "qrels", dedup_name, &q, &dedup) < 0)
+    if (fast_columns(cols, fast, 4, &n) < 0 ||
+        new_qrels(cols[3] ? "qrels_jg" : "qrels", dedup_name, &q, &dedup) < 0)
         goto out;
     for (Py_ssize_t i = 0; i < n; i++)
-        if (qrels_add_obj(q, SEQ_ITEM(fast[0], i), fast[3] ? SEQ_ITEM(fast[3], i) : NULL, SEQ_ITEM(fast[1], i),
-                          SEQ_ITEM(fast[2], i)) < 0)
+        if (qrels_add_obj(q, SEQ_ITEM(fast[0], i), fast[3] ? SEQ_ITEM(fast[3], i) : NULL,
+                          SEQ_ITEM(fast[1], i), SEQ_ITEM(fast[2], i)) < 0)
             goto out;
     res = finish_qrels(q, dedup);
     q = NULL;
@@ -845,8 +839,9 @@ static int place_spec(mgroups *gs, const char *spec, int has_level, long level)
             continue;
         /* the spec's values are computed and the group's own values are kept
          * (a spec may give parameters a nickname's measure had by default) */
-        if (measures_of(c->specs, spec, &tmp, NULL) == QK_OK && measures_of(c->specs, NULL, &before, NULL) == QK_OK &&
-            computes_all(tmp, alone) && computes_all(tmp, before))
+        if (measures_of(c->specs, spec, &tmp, NULL) == QK_OK &&
+            measures_of(c->specs, NULL, &before, NULL) == QK_OK && computes_all(tmp, alone) &&
+            computes_all(tmp, before))
             g = c;
         qk_measures_free(before);
         qk_measures_free(tmp);
@@ -914,9 +909,9 @@ static int build_groups(PyObject *specs, mgroups *gs)
         if (!(g->keys = PyList_New((Py_ssize_t)nv)))
             goto fail;
         for (size_t i = 0; i < nv; i++) {
-            PyObject *key = g->has_level
-                                ? PyUnicode_FromFormat("%s(rel=%ld)", qk_measures_value_name(g->m, i), g->level)
-                                : PyUnicode_FromString(qk_measures_value_name(g->m, i));
+            PyObject *key =
+                g->has_level ? PyUnicode_FromFormat("%s(rel=%ld)", qk_measures_value_name(g->m, i), g->level)
+                             : PyUnicode_FromString(qk_measures_value_name(g->m, i));
             if (!key)
                 goto fail;
             PyList_SET_ITEM(g->keys, (Py_ssize_t)i, key);
@@ -997,7 +992,7 @@ static PyObject *value_obj(const qk_eval_result *r, size_t t, size_t i)
         return PyUnicode_FromString(qk_result_runid(r));
     double v = qk_result_summary(r, i);
     return (mi->is_long || mi->summary == QK_SUMMARY_NUMQ) && !qk_result_zmode(r) ? PyLong_FromDouble(v)
-                                                                                : PyFloat_FromDouble(v);
+                                                                                  : PyFloat_FromDouble(v);
 }
 
 static int set_value(PyObject *d, PyObject *key, PyObject *v)
@@ -1082,8 +1077,9 @@ static void run_jobs(eval_job *job, size_t nt)
 static PyObject *py_evaluate(PyObject *mod, PyObject *args, PyObject *kw)
 {
     (void)mod;
-    static char *kwlist[] = {"qrels",    "runs",     "measures",    "per_query", "summary", "threads",
-                             "rel_level", "complete", "judged_only", "max_ret",   "num_docs", "dedup", NULL};
+    static char *kwlist[] = {"qrels",    "runs",      "measures", "per_query",   "summary",
+                             "threads",  "rel_level", "complete", "judged_only", "max_ret",
+                             "num_docs", "dedup",     NULL};
     QrelsObject *qo;
     PyObject *runs_o, *specs, *fast = NULL, *out = NULL;
     int per_query = 0, summary = 0, complete = 0, judged_only = 0;
@@ -1176,8 +1172,9 @@ static PyObject *py_measure_names(PyObject *mod, PyObject *specs)
 /* ---- compare: significance over run pairs, agreement of two scorings ---------- */
 static PyObject *test_result_dict(const qk_test_result *t)
 {
-    return Py_BuildValue("{s:d,s:d,s:d,s:d,s:l,s:O}", "statistic", t->statistic, "p", t->p, "delta", t->mean_diff,
-                         "effect", t->effect, "n", t->n, "exact", t->exact ? Py_True : Py_False);
+    return Py_BuildValue("{s:d,s:d,s:d,s:d,s:l,s:O}", "statistic", t->statistic, "p", t->p, "delta",
+                         t->mean_diff, "effect", t->effect, "n", t->n, "exact",
+                         t->exact ? Py_True : Py_False);
 }
 
 /* pairwise(runs, topics, matrix(list of lists, run-major), test, correction,
@@ -1185,7 +1182,8 @@ static PyObject *test_result_dict(const qk_test_result *t)
 static PyObject *py_pairwise(PyObject *mod, PyObject *args, PyObject *kw)
 {
     (void)mod;
-    static char *kwlist[] = {"runs", "topics", "values", "test", "correction", "alpha", "trials", "seed", NULL};
+    static char *kwlist[] = {"runs",  "topics", "values", "test", "correction",
+                             "alpha", "trials", "seed",   NULL};
     PyObject *runs_o, *topics_o, *values_o, *out = NULL;
     const char *test_name = "t", *corr_name = "none";
     double alpha = 0.05;
@@ -1229,7 +1227,8 @@ static PyObject *py_pairwise(PyObject *mod, PyObject *args, PyObject *kw)
         if (!(topics[t] = utf8_of(SEQ_ITEM(fast[1], (Py_ssize_t)t), "topic id")))
             goto out;
     for (size_t r = 0; r < nr; r++) {
-        PyObject *row = PySequence_Fast(SEQ_ITEM(fast[2], (Py_ssize_t)r), "a row of values must be a sequence");
+        PyObject *row =
+            PySequence_Fast(SEQ_ITEM(fast[2], (Py_ssize_t)r), "a row of values must be a sequence");
         if (!row)
             goto out;
         int bad = (size_t)PySequence_Fast_GET_SIZE(row) != nt;
@@ -1259,9 +1258,9 @@ static PyObject *py_pairwise(PyObject *mod, PyObject *args, PyObject *kw)
         PyObject *d = test_result_dict(&pr[k].test);
         PyObject *more = NULL;
         if (d)
-            more = Py_BuildValue("{s:s,s:s,s:d,s:d,s:d,s:O}", "a", runs[pr[k].a], "b", runs[pr[k].b], "mean_a",
-                                 sc->mean[pr[k].a], "mean_b", sc->mean[pr[k].b], "p_adj", pr[k].p_adj,
-                                 "significant", pr[k].significant ? Py_True : Py_False);
+            more = Py_BuildValue("{s:s,s:s,s:d,s:d,s:d,s:O}", "a", runs[pr[k].a], "b", runs[pr[k].b],
+                                 "mean_a", sc->mean[pr[k].a], "mean_b", sc->mean[pr[k].b], "p_adj",
+                                 pr[k].p_adj, "significant", pr[k].significant ? Py_True : Py_False);
         if (!d || !more || PyDict_Update(d, more) < 0) {
             Py_XDECREF(d);
             Py_XDECREF(more);
@@ -1324,9 +1323,9 @@ static PyObject *py_agreement(PyObject *mod, PyObject *args)
         goto out;
     }
     out = Py_BuildValue("{s:n,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:L,s:l}", "n", (Py_ssize_t)ag.n, "tau_a",
-                        ag.kendall.tau_a, "tau_b", ag.kendall.tau_b, "tau_ap", ag.tau_ap, "spearman", ag.spearman,
-                        "pearson", ag.pearson, "rmse", ag.rmse, "mse", ag.mse, "bias", ag.bias, "swapped_pairs",
-                        (long long)ag.kendall.discordant, "max_drop", ag.max_drop);
+                        ag.kendall.tau_a, "tau_b", ag.kendall.tau_b, "tau_ap", ag.tau_ap, "spearman",
+                        ag.spearman, "pearson", ag.pearson, "rmse", ag.rmse, "mse", ag.mse, "bias", ag.bias,
+                        "swapped_pairs", (long long)ag.kendall.discordant, "max_drop", ag.max_drop);
 out:
     free(x);
     free(y);
@@ -1384,8 +1383,8 @@ static PyObject *py_estimate_sampled(PyObject *mod, PyObject *args, PyObject *kw
     RunObject *ro;
     int per_query = 0;
     long max_ret = 1000;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "sO&O!|pl", kwlist, &method, PyUnicode_FSConverter, &path, &RunType,
-                                     &ro, &per_query, &max_ret))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "sO&O!|pl", kwlist, &method, PyUnicode_FSConverter, &path,
+                                     &RunType, &ro, &per_query, &max_ret))
         return NULL;
     int statap = strcmp(method, "statap") == 0;
     if (!statap && strcmp(method, "xinfap") != 0) {
@@ -1485,8 +1484,8 @@ static PyObject *py_confidence(PyObject *mod, PyObject *args, PyObject *kw)
     }
     size_t nn = r->nruns * r->nruns;
     out = Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N}", "runs", names, "emap", doubles_list(r->emap, r->nruns),
-                        "vmap", doubles_list(r->vmap, r->nruns), "e_dmap", doubles_list(r->e_dmap, nn), "v_dmap",
-                        doubles_list(r->v_dmap, nn), "p_less", doubles_list(r->p_less, nn));
+                        "vmap", doubles_list(r->vmap, r->nruns), "e_dmap", doubles_list(r->e_dmap, nn),
+                        "v_dmap", doubles_list(r->v_dmap, nn), "p_less", doubles_list(r->p_less, nn));
     if (out && prec_k > 0 && r->eprec) {
         PyObject *e = doubles_list(r->eprec, r->nruns), *v = doubles_list(r->vprec, r->nruns);
         if (!e || !v || dict_set_str(out, "eprec", e) < 0 || dict_set_str(out, "vprec", v) < 0)
@@ -1507,7 +1506,8 @@ out:
 static PyObject *py_pool(PyObject *mod, PyObject *args, PyObject *kw)
 {
     (void)mod;
-    static char *kwlist[] = {"runs", "method", "depth", "batch", "budget", "seed", "qrels", "rel_level", NULL};
+    static char *kwlist[] = {"runs", "method", "depth",     "batch", "budget",
+                             "seed", "qrels",  "rel_level", NULL};
     PyObject *runs_o, *qrels_o = Py_None, *fast = NULL, *out = NULL;
     const char *method = "depth";
     long depth = 100, batch = 10, budget = 100, rel_level = 1;
@@ -1557,7 +1557,8 @@ static PyObject *py_pool(PyObject *mod, PyObject *args, PyObject *kw)
     out = PyList_New((Py_ssize_t)npicks);
     for (size_t k = 0; out && k < npicks; k++) {
         const qk_pool_topic *tp = qk_pool_topic_at(p, picks[k].topic);
-        PyObject *row = Py_BuildValue("(ssdd)", tp->qid, tp->docnos[picks[k].doc], picks[k].pi, picks[k].score);
+        PyObject *row =
+            Py_BuildValue("(ssdd)", tp->qid, tp->docnos[picks[k].doc], picks[k].pi, picks[k].score);
         if (!row) {
             Py_CLEAR(out);
             break;
@@ -1585,8 +1586,8 @@ static PyObject *py_aggregate(PyObject *mod, PyObject *args, PyObject *kw)
     const char *method = "mv";
     int max_iter = 100;
     unsigned long long seed = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|siKO", kwlist, &cols[0], &cols[1], &cols[2], &method, &max_iter,
-                                     &seed, &classes_o))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|siKO", kwlist, &cols[0], &cols[1], &cols[2], &method,
+                                     &max_iter, &seed, &classes_o))
         return NULL;
     qk_crowd_opts o;
     qk_crowd_opts_init(&o);
@@ -1675,8 +1676,8 @@ static PyObject *py_aggregate(PyObject *mod, PyObject *args, PyObject *kw)
         goto out;
     }
     out = Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:O}", "tasks", tasks, "classes", cls, "label", labels,
-                        "posteriors", post, "workers", workers, "skill", doubles_list(r->skill, nw), "iterations",
-                        r->iterations, "converged", r->converged ? Py_True : Py_False);
+                        "posteriors", post, "workers", workers, "skill", doubles_list(r->skill, nw),
+                        "iterations", r->iterations, "converged", r->converged ? Py_True : Py_False);
     goto out;
 qk_fail:
     raise_qk(st, &err);
@@ -1698,7 +1699,8 @@ static PyMethodDef module_methods[] = {
      "qrels_from_dict({qid: {docno: rel}}, dedup='error') -> Qrels"},
     {"qrels_from_columns", (PyCFunction)(void (*)(void))py_qrels_from_columns, METH_VARARGS | METH_KEYWORDS,
      "qrels_from_columns(query_ids, doc_ids, relevance, groups=None, dedup='error') -> Qrels"},
-    {"run_read", (PyCFunction)(void (*)(void))py_run_read, METH_VARARGS | METH_KEYWORDS, "run_read(path) -> Run"},
+    {"run_read", (PyCFunction)(void (*)(void))py_run_read, METH_VARARGS | METH_KEYWORDS,
+     "run_read(path) -> Run"},
     {"run_from_dict", (PyCFunction)(void (*)(void))py_run_from_dict, METH_VARARGS | METH_KEYWORDS,
      "run_from_dict({qid: {docno: score}}, name='run') -> Run"},
     {"run_from_columns", (PyCFunction)(void (*)(void))py_run_from_columns, METH_VARARGS | METH_KEYWORDS,
@@ -1719,9 +1721,15 @@ static PyMethodDef module_methods[] = {
      "aggregate(tasks, workers, labels, method='mv', max_iter=100, seed=1, classes=None) -> dict"},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_qrelkit",
-                                        "libqrelkit over the CPython C API (use the qrelkit package)", -1,
-                                        module_methods, NULL, NULL, NULL, NULL};
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
+                                        "_qrelkit",
+                                        "libqrelkit over the CPython C API (use the qrelkit package)",
+                                        -1,
+                                        module_methods,
+                                        NULL,
+                                        NULL,
+                                        NULL,
+                                        NULL};
 
 static int add_exc(PyObject *m, PyObject **slot, const char *name, PyObject *bases)
 {
