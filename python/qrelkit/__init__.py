@@ -133,9 +133,9 @@ def _runs(run_or_runs, threads):
             runs = list(ex.map(run, items))
     else:
         runs = [run(x) for x in items]
-    if names is not None:
-        for n, r in zip(names, runs):
-            if r.name != n and not isinstance(run_or_runs[n], Run):
+    if names is not None:  # name the runs made here; a Run passed in is not renamed
+        for n, r, x in zip(names, runs, items):
+            if r.name != n and not isinstance(x, Run):
                 r.name = n
     return names, runs, False
 

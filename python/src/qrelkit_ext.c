@@ -78,6 +78,16 @@ static const char *utf8_of(PyObject *o, const char *what)
 
 static int long_of(PyObject *o, long *out, const char *what)
 {
+    /* a float column of whole numbers (pandas makes them from NaN-free ints) */
+    if (PyFloat_Check(o)) {
+        double d = PyFloat_AS_DOUBLE(o);
+        if (d == floor(d) && fabs(d) < 1e15) {
+            *out = (long)d;
+            return 0;
+        }
+        PyErr_Format(PyExc_TypeError, "%s must be an integer, not %R", what, o);
+        return -1;
+    }
     PyObject *i = PyNumber_Index(o);
     if (!i) {
         PyErr_Clear();

@@ -50,6 +50,9 @@ def test_bad_files(tmp_path):
 def test_bad_python_values():
     with pytest.raises(TypeError, match="relevance must be an integer"):
         qrelkit.qrels({"q1": {"d1": "yes"}})
+    with pytest.raises(TypeError, match="relevance must be an integer, not 1.5"):
+        qrelkit.qrels({"q1": {"d1": 1.5}})
+    assert qrelkit.qrels({"q1": {"d1": 2.0}}).to_dict() == {"q1": {"d1": 2}}
     with pytest.raises(TypeError, match="query id must be str"):
         qrelkit.qrels({1: {"d1": 1}})
     with pytest.raises(TypeError, match="score must be a number"):
