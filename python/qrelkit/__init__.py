@@ -116,9 +116,16 @@ def _is_run_like(obj):
     return False
 
 
-def _runs(run_or_runs, threads):
+def _is_path(x):
+    return isinstance(x, (str, bytes, os.PathLike))
+
+
+def _runs(run_or_runs, threads, keep_paths=False):
     """(names, [Run], single): one run, a list of runs, or a dict {name: run}.
-    Files are read on several threads (the readers release the GIL)."""
+    Files are read on several threads (the readers release the GIL); with
+    keep_paths, file names are passed on (as bytes) for the library to stream."""
+    if keep_paths and _is_path(run_or_runs):
+        return None, [os.fsencode(run_or_runs)], True
     if _is_run_like(run_or_runs):
         return None, [run(run_or_runs)], True
     if isinstance(run_or_runs, dict):
@@ -126,8 +133,10 @@ def _runs(run_or_runs, threads):
         items = list(run_or_runs.values())
     else:
         names, items = None, list(run_or_runs)
+    if keep_paths:
+        return names, [os.fsencode(x) if _is_path(x) else run(x) for x in items], False
     workers = threads if threads and threads > 0 else (os.cpu_count() or 1)
-    paths = sum(isinstance(x, (str, bytes, os.PathLike)) for x in items)
+    paths = sum(_is_path(x) for x in items)
     if paths > 1 and workers > 1:
         with ThreadPoolExecutor(max_workers=min(workers, paths)) as ex:
             runs = list(ex.map(run, items))
@@ -174,17 +183,17 @@ def evaluate(qrels, run_or_runs, measures, per_query=False, *, summary=False, th
     if isinstance(measures, str):
         measures = [measures]
     q = _as_qrels(qrels, format=format)
-    names, runs, single = _runs(run_or_runs, threads)
+    names, runs, single = _runs(run_or_runs, threads, keep_paths=True)
     res = _qrelkit.evaluate(q, runs, list(measures), per_query=per_query, summary=summary,
                             threads=threads, rel_level=rel_level, complete=complete,
                             judged_only=judged_only, max_ret=-1 if max_ret is None else max_ret,
                             num_docs=num_docs, dedup=dedup)
     if single:
         out = res[0][1]
-        return to_frame({runs[0].name: out}, per_query) if as_frame else out
+        return to_frame({res[0][0]: out}, per_query) if as_frame else out
     if names is None:  # a list: results in its order
         out = [r for _, r in res]
-        return to_frame({"%d:%s" % (i, r.name): x for i, (r, x) in enumerate(zip(runs, out))},
+        return to_frame({"%d:%s" % (i, rid): x for i, (rid, x) in enumerate(res)},
                         per_query) if as_frame else out
     out = {n: r for n, (_, r) in zip(names, res)}
     return to_frame(out, per_query) if as_frame else out

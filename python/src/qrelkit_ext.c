@@ -761,6 +761,35 @@ static int runs_of(PyObject *seq, PyObject **fast, const qk_run ***runs, size_t 
     return 0;
 }
 
+/* Runs given as Run objects or as file names (bytes, from os.fsencode): *fast
+ * holds the items, so the objects and the names stay alive while used. */
+static int runs_or_paths(PyObject *seq, PyObject **fast, const qk_run ***runs, const char ***paths, size_t *n)
+{
+    *fast = PySequence_Fast(seq, "runs must be a sequence of Run or bytes");
+    if (!*fast)
+        return -1;
+    *n = (size_t)PySequence_Fast_GET_SIZE(*fast);
+    *runs = calloc(*n + 1, sizeof **runs);
+    *paths = calloc(*n + 1, sizeof **paths);
+    if (!*runs || !*paths) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < *n; i++) {
+        PyObject *ro = SEQ_ITEM(*fast, (Py_ssize_t)i);
+        if (PyObject_TypeCheck(ro, &RunType))
+            (*runs)[i] = ((RunObject *)ro)->r;
+        else if (PyBytes_Check(ro) && strlen(PyBytes_AS_STRING(ro)) == (size_t)PyBytes_GET_SIZE(ro))
+            (*paths)[i] = PyBytes_AS_STRING(ro);
+        else {
+            PyErr_Format(PyExc_TypeError, "runs must be Run objects or file names, not %.100s",
+                         Py_TYPE(ro)->tp_name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* ---- Measures ---------------------------------------------------------------- */
 /* A measure list becomes one or more finalized measure sets ("groups"):
  *  - ir_measures' "P(rel=2)@5" is P@5 evaluated with rel_level 2
@@ -959,6 +988,7 @@ fail:
 typedef struct {
     const qk_qrels *q;
     const qk_run **runs;
+    const char **paths; /* a run file to stream where runs[i] is NULL */
     const mgroups *gs;
     const qk_eval_opts *opts;
     qk_eval_result **res;
@@ -983,7 +1013,19 @@ static void *eval_worker(void *arg)
         if (g->has_level)
             o.rel_level = g->level;
         qk_error_clear(&j->err[i]);
-        j->st[i] = qk_eval_run(j->q, j->runs[i / j->gs->n], g->m, &o, &j->res[i], &j->err[i]);
+        size_t r = i / j->gs->n;
+        if (j->runs[r]) {
+            j->st[i] = qk_eval_run(j->q, j->runs[r], g->m, &o, &j->res[i], &j->err[i]);
+            continue;
+        }
+        /* a file: read as it is evaluated, as `qrelkit eval` does (parsing on a
+         * second thread when this is the only job) */
+        qk_run_stream *s = NULL;
+        o.threads = j->njobs == 1 ? 0 : 1;
+        j->st[i] = qk_run_open(j->paths[r], QK_RUN_STREAM, &s, &j->err[i]);
+        if (j->st[i] == QK_OK)
+            j->st[i] = qk_eval_stream(j->q, s, g->m, &o, &j->res[i], &j->err[i]);
+        qk_run_close(s);
     }
 }
 
@@ -1114,11 +1156,12 @@ static PyObject *py_evaluate(PyObject *mod, PyObject *args, PyObject *kw)
     if (build_groups(specs, &gs) < 0)
         return NULL;
     const qk_run **runs = NULL;
+    const char **paths = NULL;
     qk_eval_result **res = NULL;
     qk_status *st = NULL;
     qk_error *errs = NULL;
     size_t n = 0, nj = 0;
-    if (runs_of(runs_o, &fast, &runs, &n) < 0) /* `fast` keeps the Run objects alive */
+    if (runs_or_paths(runs_o, &fast, &runs, &paths, &n) < 0) /* `fast` keeps the objects alive */
         goto out;
     nj = n * gs.n;
     res = calloc(nj + 1, sizeof *res);
@@ -1128,7 +1171,7 @@ static PyObject *py_evaluate(PyObject *mod, PyObject *args, PyObject *kw)
         PyErr_NoMemory();
         goto out;
     }
-    eval_job job = {qo->q, runs, &gs, &opts, res, st, errs, nj, 0, PTHREAD_MUTEX_INITIALIZER};
+    eval_job job = {qo->q, runs, paths, &gs, &opts, res, st, errs, nj, 0, PTHREAD_MUTEX_INITIALIZER};
     size_t nt = threads > 0 ? (size_t)threads : (size_t)online_cpus();
     run_jobs(&job, nt < nj ? nt : nj);
     for (size_t i = 0; i < nj; i++)
@@ -1153,6 +1196,7 @@ out:
     for (size_t i = 0; res && i < nj; i++)
         qk_eval_result_free(res[i]);
     free(runs);
+    free(paths);
     free(res);
     free(st);
     free(errs);

@@ -27,12 +27,13 @@ def rss():
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def one_round(qd, rd, key, measures, q, r):
+def one_round(qd, rd, key, measures, q, r, path):
     q2 = qrelkit.qrels(qd)
     r2 = qrelkit.run(rd, name="x")
     res = qrelkit.evaluate(q2, [r2, r], measures, per_query=True, summary=True, threads=2)
     assert res[0]["all"]["AP"] == res[1]["all"]["AP"]
     qrelkit.evaluate(q, r, measures)
+    qrelkit.evaluate(q, path, measures)  # a file, streamed by the library
     r2.to_dict()
     q2.to_dict()
     try:
@@ -47,23 +48,26 @@ def one_round(qd, rd, key, measures, q, r):
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc")
-def test_no_leaks_over_10000_calls():
+def test_no_leaks_over_10000_calls(tmp_path):
     key = "q1"
     qd = {key: {"d%d" % i: i % 3 for i in range(20)}, "q2": {"d1": 1}}
     rd = {key: {"d%d" % i: float(i) for i in range(30)}, "q2": {"d1": 0.5, "d2": 0.7}}
     measures = ["AP", "nDCG@10", "P(rel=2)@5", "P.5,10", "relstring.5", "runid"]
     q = qrelkit.qrels(qd)
     r = qrelkit.run(rd)
-    watched = [qd, rd, qd[key], key, measures, q, r]
+    path = str(tmp_path / "run.txt")
+    with open(path, "w") as f:
+        f.writelines("%s Q0 %s 0 %r r\n" % (t, d, s) for t, ds in rd.items() for d, s in ds.items())
+    watched = [qd, rd, qd[key], key, measures, q, r, path]
     for _ in range(500):
-        one_round(qd, rd, key, measures, q, r)
+        one_round(qd, rd, key, measures, q, r, path)
     gc.collect()
     refs = [sys.getrefcount(o) for o in watched]
     tracemalloc.start()
     mem0 = tracemalloc.get_traced_memory()[0]
     rss0 = rss()
     for _ in range(N):
-        one_round(qd, rd, key, measures, q, r)
+        one_round(qd, rd, key, measures, q, r, path)
     gc.collect()
     grown = tracemalloc.get_traced_memory()[0] - mem0
     tracemalloc.stop()
