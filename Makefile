@@ -3,7 +3,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 600
 
-.PHONY: all deps build build-asan demo screenshot test lint bench fuzz fuzz-long install clean
+.PHONY: all deps build build-asan demo screenshot test lint bench fuzz fuzz-long install clean python
 
 all: build
 
@@ -52,6 +52,13 @@ fuzz-long: deps
 	@cmake --preset fuzz >/dev/null
 	@cmake --build --preset fuzz -j $(JOBS) --target fuzzers
 	@bash tests/fuzz/fuzz-long.sh build/fuzz $(FUZZ_SECONDS)
+
+# The Python binding, built in place against build/default (PYTHONPATH=python);
+# `pip install --no-build-isolation ./python` installs it (doc/python.md).
+PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+python: build
+	@cd python && QRELKIT_BUILD_DIR=$(CURDIR)/build/default $(PYTHON) setup.py -q build_ext --inplace
+	@echo "python: built python/qrelkit (PYTHONPATH=$(CURDIR)/python $(PYTHON) -c 'import qrelkit')"
 
 install: build
 	@cmake --install build/default --prefix $(PREFIX)

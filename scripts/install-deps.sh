@@ -5,7 +5,8 @@
 # with --browser (`make test`, `make screenshot`) also chromium, optional like gnuplot.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config zlib1g-dev libjansson-dev libcmocka-dev pandoc
-      liblapacke-dev libnlopt-dev liblinear-dev liblinear-tools python3)
+      liblapacke-dev libnlopt-dev liblinear-dev liblinear-tools python3
+      python3-dev python3-setuptools python3-pytest)
 [ "${1:-}" = --lint ] && pkgs+=(clang-tidy cppcheck)
 missing=()
 for p in "${pkgs[@]}"; do
@@ -18,6 +19,11 @@ done
 optional=()
 dpkg -s gnuplot-nox >/dev/null 2>&1 || optional+=(gnuplot-nox)
 [ "${1:-}" = --browser ] && { dpkg -s chromium >/dev/null 2>&1 || optional+=(chromium); }
+# Optional: pandas (and numpy) for the Python binding's DataFrame inputs and
+# outputs; its tests of them are skipped without it.
+for p in python3-pandas python3-numpy; do
+  dpkg -s "$p" >/dev/null 2>&1 || optional+=("$p")
+done
 [ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
 echo "install-deps: installing ${missing[*]} ${optional[*]}" >&2
 if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
@@ -25,4 +31,4 @@ export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update -qq
 [ ${#missing[@]} -eq 0 ] || "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 [ ${#optional[@]} -eq 0 ] || "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${optional[@]}" ||
-  echo "install-deps: optional ${optional[*]} not installed (gnuplot: only simulate pool --plot; chromium: only the demo report's browser test and make screenshot)" >&2
+  echo "install-deps: optional ${optional[*]} not installed (gnuplot: only simulate pool --plot; chromium: only the demo report's browser test and make screenshot; pandas/numpy: only the Python binding's DataFrames)" >&2

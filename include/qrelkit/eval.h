@@ -64,6 +64,14 @@ QK_API const char *const *qk_nickname_members(const char *nickname);
 /* ir_measures-style alias ("AP", "P@10", "nDCG@10", "R@100", "RR", "Judged@10", ...)
  * translated to a trec_eval measure spec, written to buf. 1 when translated, 0 when not an alias. */
 QK_API int qk_measure_alias(const char *alias, char *buf, size_t bufsize);
+/* ir_measures' relevance parameter: "P(rel=2)@5" -> "P@5" in buf with
+ * *rel_level = 2 and *found = 1 ("RBP(p=0.8,rel=2)" -> "RBP(p=0.8)"); a spec
+ * without rel= is copied to buf with *found = 0. The measure means the spec
+ * evaluated with that relevance level (qk_eval_opts.rel_level, trec_eval's
+ * -l), so a program evaluates each level's measures separately. QK_EUSAGE when
+ * rel is not an integer, is given twice, or the spec does not fit in buf. */
+QK_API qk_status qk_measure_split_rel(const char *spec, char *buf, size_t bufsize, long *rel_level, int *found,
+                                      qk_error *err);
 
 /* ---- Selection ----------------------------------------------------------- */
 typedef struct qk_measures qk_measures;
