@@ -103,7 +103,7 @@ static void topic_start(topic_state *s, long N, long R)
     s->N = N;
     s->R = R;
     s->rels_95 = (long)rint((double)R * 0.95); /* Python's round(): half to even */
-    s->t10 = N / 10;
+    s->t10 = N >= 10 ? N / 10 : 1; /* the script divides by N / 10 unguarded: see topic_update */
     s->cost_is_int = 1;
 }
 
@@ -132,9 +132,10 @@ static void topic_update(topic_state *s, long v, int action)
         s->total_cost += 2.0;
     }
     s->gain_rank++;
-    /* The script divides by t without a guard (a topic of fewer than 10
-     * documents stops it); here such a topic just has no checkpoints. */
-    if (s->t10 > 0 && s->gain_rank % s->t10 == 0) {
+    /* Checkpoints every N / 10 entries, at slot int(k / N * 10). The script
+     * stops with a division by zero on a topic of fewer than 10 documents;
+     * there every entry is a checkpoint (t10 = 1). */
+    if (s->gain_rank % s->t10 == 0) {
         int pos = (int)(((double)s->gain_rank / (double)s->N) * 10.0);
         for (int p = pos; p < 11; p++)
             s->cgat[p] = (double)s->total_cg;
