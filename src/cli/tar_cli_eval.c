@@ -88,7 +88,6 @@ int qk_tar_mode_eval(int argc, char **argv)
     qk_qrels *qrels = NULL;
     qk_tar_run *run = NULL;
     qk_tar_eval *e = NULL;
-    qk_status st;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
@@ -115,9 +114,8 @@ int qk_tar_mode_eval(int argc, char **argv)
         if ((rc = qk_cli_check_output(CMD, "-o", out, ins, 2)) != 0)
             return rc;
     }
-    if ((st = qk_qrels_read(qrels_path, QK_REL_QRELS, QK_DEDUP_ERROR, &qrels, &err)) != QK_OK ||
-        (st = qk_tar_run_read(run_path, &run, &err)) != QK_OK ||
-        (st = qk_tar_eval_run(run, qrels, &e, &err)) != QK_OK) {
+    if (qk_qrels_read(qrels_path, QK_REL_QRELS, QK_DEDUP_ERROR, &qrels, &err) != QK_OK ||
+        qk_tar_run_read(run_path, &run, &err) != QK_OK || qk_tar_eval_run(run, qrels, &e, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto done;
     }
@@ -125,7 +123,7 @@ int qk_tar_mode_eval(int argc, char **argv)
         goto done;
     if (out && !qk_cli_is_stdout(out))
         rc = qk_cli_write_file(CMD, out, write_eval, e);
-    else if ((st = qk_tar_eval_write(e, stdout, &err)) != QK_OK)
+    else if (qk_tar_eval_write(e, stdout, &err) != QK_OK)
         rc = qk_cli_fail(CMD, &err);
 done:
     qk_tar_eval_free(e);
