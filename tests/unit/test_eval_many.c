@@ -8,7 +8,28 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "eval_fixture.h"
+#include <math.h>
+
+#include "qrelkit/qrelkit.h"
+#include "tmpfile_util.h"
+
+/* Input files of the tests, removed at the end. */
+static char *files[32];
+static size_t nfiles;
+
+static const char *fx_file(const char *text)
+{
+    assert_true(nfiles < sizeof files / sizeof files[0]);
+    return files[nfiles++] = qk_test_write_text(text);
+}
+
+static int drop_files(void **state)
+{
+    (void)state;
+    while (nfiles)
+        qk_test_drop(files[--nfiles]);
+    return 0;
+}
 
 /* Topic 1 has relevant d1 and d3; topic 2 has relevant e2. */
 static const char *const qrels_text = "1 0 d1 1\n1 0 d2 0\n1 0 d3 1\n2 0 e1 0\n2 0 e2 1\n";
@@ -48,7 +69,9 @@ static void eval_all(int threads, const char *const *paths, size_t n, qk_eval_re
     qk_eval_opts o;
     qk_eval_opts_init(&o);
     assert_int_equal(qk_qrels_read(fx_file(qrels_text), QK_REL_QRELS, QK_DEDUP_ERROR, &q, err), QK_OK);
-    assert_int_equal(fx_measures("map", &m, err), QK_OK);
+    assert_int_equal(qk_measures_new(&m), QK_OK);
+    assert_int_equal(qk_measures_add(m, "map", err), QK_OK);
+    assert_int_equal(qk_measures_finalize(m, err), QK_OK);
     for (size_t i = 0; i < n; i++)
         assert_int_equal(qk_run_open(paths[i], QK_RUN_STREAM, &s[i], err), QK_OK);
     *st = qk_eval_streams(q, s, n, m, &o, threads, out, failed, err);
@@ -143,5 +166,5 @@ int main(void)
         cmocka_unit_test(test_first_error_wins),
         cmocka_unit_test(test_empty),
     };
-    return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
+    return cmocka_run_group_tests(tests, NULL, drop_files);
 }
