@@ -548,6 +548,37 @@ static void write_fixed4(FILE *f, const char *prefix, const char *name, const ch
     fwrite(line, 1, k, f);
 }
 
+/* One "%-22s\t%s\t%ld" line, assembled like write_fixed4's (num_ret,
+ * num_rel ... are a tenth of all_trec's lines). */
+static void write_long(FILE *f, const char *name, const char *qid, long v)
+{
+    char line[512], digits[24];
+    size_t nl = strlen(name), ql = strlen(qid), k, nd = 0;
+    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+    if ((nl > 22 ? nl : 22) + ql + sizeof digits + 4 > sizeof line) {
+        fprintf(f, "%-22s\t%s\t%ld\n", name, qid, v);
+        return;
+    }
+    memcpy(line, name, nl);
+    k = nl;
+    while (k < 22)
+        line[k++] = ' ';
+    line[k++] = '\t';
+    memcpy(line + k, qid, ql);
+    k += ql;
+    line[k++] = '\t';
+    do {
+        digits[nd++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        line[k++] = '-';
+    while (nd)
+        line[k++] = digits[--nd];
+    line[k++] = '\n';
+    fwrite(line, 1, k, f);
+}
+
 static void write_value(FILE *f, const qk_eval_result *r, size_t i, const char *qid, double v, const char *s)
 {
     const qk_measure_info *in = &r->value_inst[i]->def->info;
@@ -557,7 +588,7 @@ static void write_value(FILE *f, const qk_eval_result *r, size_t i, const char *
     else if (r->zmode)
         write_fixed4(f, "Z", name, qid, v);
     else if (in->is_long)
-        fprintf(f, "%-22s\t%s\t%ld\n", name, qid, (long)v);
+        write_long(f, name, qid, (long)v);
     else
         write_fixed4(f, "", name, qid, v);
 }
