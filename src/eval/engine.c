@@ -1,6 +1,7 @@
 /* Evaluation of one run against relevance information: topic loop, -c
  * stand-in topics, z-scores and the summary (trec_eval spec §3, §6). */
-#define _DEFAULT_SOURCE /* getloadavg (glibc, BSDs, macOS) */
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for getloadavg
+#define _DEFAULT_SOURCE
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

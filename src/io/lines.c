@@ -59,6 +59,7 @@ static qk_status fill(qk_lines *l, qk_error *err)
     if (n == 0)
         l->eof = 1;
     /* One scan per chunk instead of one call per line: text files have no NUL. */
+    // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): n > 0 bytes were read into buf
     if (n > 0 && !l->has_nul && memchr(l->buf + l->end, '\0', (size_t)n))
         l->has_nul = 1;
     l->end += (size_t)n;
