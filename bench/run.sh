@@ -1,97 +1,168 @@
 #!/usr/bin/env bash
-# make bench: time and peak memory of `qrelkit eval -m all_trec -q` on two
-# synthetic inputs that stress different things:
-#   A  5,000 topics x 1,000 retrieved, 1.5 M qrels lines (long rankings)
-#   B  80,000 topics x 10 retrieved, 15 qrels lines each (many topics), also
-#      cut to its first 20,000 and 40,000 topics to show linear scaling.
-# Inputs are made by bench/gen (qrelkit sim collection) into bench/work/
-# (git-ignored) and reused while their parameters stay the same.
-# Usage: bash bench/run.sh [path/to/qrelkit]   (env: REPS=3, TREC_EVAL=path)
+# make bench: qrelkit against the reference trec_eval (../shared/bench/trec_eval,
+# see its README) on the same inputs in the same run, paired: the two programs
+# alternate, REPS times each, and the table gives the median wall time and
+# median peak RSS of each, their ratios, and the load average at the time.
+# Inputs (bench/gen makes them into bench/work/, git-ignored; RESULTS.md
+# lists them):
+#   5k x 1k  A: 5,000 topics x 1,000 retrieved, 1.5 M qrels, `trec_eval -q -m all_trec`
+#   A        the same files through `qrelkit eval` (the historical make bench row)
+#   80k x 10 B: 80,000 topics x 10 retrieved, 15 qrels lines each
+#   30 runs  R: 30 runs x 10^6 lines, one qrelkit call against 30 trec_eval calls
+# then the scaling table (qrelkit alone: ms per 1,000 topics at 1k, 5k, 20k,
+# 80k topics, prefixes of B), and finally every other bench/*.sh that is not
+# one of the stand-alone benchmarks (compare, crowd, pool, search), so that
+# new sections join `make bench` by adding a script.
+#
+# Usage: bash bench/run.sh [--write-results] [path/to/qrelkit]
+#   env REPS=3        repetitions of each program per input (median of them)
+#       QUICK=1       REPS=3, B20k instead of B for trec_eval, 5 of the 30 runs,
+#                     no other bench scripts: about a minute on a quiet machine
+#       TREC_EVAL=... the reference binary (default ../shared/bench/trec_eval)
+#       THREADS=N     qrelkit --threads (default: qrelkit's own choice)
+# --write-results appends the tables, with machine, date, load and commit, to
+# bench/RESULTS.md (review, then commit it).
 set -euo pipefail
 
+write=0
+if [ "${1:-}" = --write-results ]; then
+    write=1
+    shift
+fi
 qk=$(realpath "${1:-build/default/qrelkit}")
+quick=${QUICK:-0}
 reps=${REPS:-3}
-cd "$(dirname "$0")"
+here=$(cd "$(dirname "$0")" && pwd)
+te=${TREC_EVAL:-$here/../../shared/bench/trec_eval}
+threads=()
+[ -n "${THREADS:-}" ] && threads=(--threads "$THREADS")
+cd "$here"
+if [ ! -x "$te" ]; then
+    echo "bench: no trec_eval at $te (set TREC_EVAL)" >&2
+    exit 3
+fi
+te=$(realpath "$te")
 
-# measure CMD...: run once, print "seconds peak_kib". Peak RSS comes from GNU
-# time when present; otherwise from a python3 parent's getrusage(children),
-# which cannot go below python's own ~14 MB (exec keeps the pre-exec peak).
+load() { cut -d' ' -f1 /proc/loadavg; }
+
+# measure CMD...: run once, print "seconds peak_kib" (GNU time %M: the
+# largest peak of the command and of any process it waited for).
 measure() {
-    local t0 t1 rss
-    if [ -x /usr/bin/time ]; then
-        rss=$(mktemp)
-        t0=$(date +%s.%N)
-        if ! /usr/bin/time -f '%M' -o "$rss" "$@" >/dev/null; then
-            echo "bench: command failed: $*" >&2
-            rm -f "$rss"
-            return 3
-        fi
-        t1=$(date +%s.%N)
-        awk -v a="$t0" -v b="$t1" -v m="$(tail -n1 "$rss")" 'BEGIN { printf "%.3f %d\n", b - a, m }'
+    local rss t0 t1
+    rss=$(mktemp)
+    t0=$(date +%s.%N)
+    if ! /usr/bin/time -f '%M' -o "$rss" "$@" >/dev/null; then
+        echo "bench: command failed: $*" >&2
         rm -f "$rss"
-        return
+        return 3
     fi
-    python3 - "$@" <<'EOF'
-import resource, subprocess, sys, time
-t = time.perf_counter()
-rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL)
-dt = time.perf_counter() - t
-if rc != 0:
-    sys.exit("bench: command failed with status %d: %s" % (rc, " ".join(sys.argv[1:])))
-print("%.3f %d" % (dt, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
-EOF
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" -v m="$(tail -n1 "$rss")" 'BEGIN { printf "%.3f %d\n", b - a, m }'
+    rm -f "$rss"
 }
 
-# Best time and highest peak RSS over $reps runs: the minimum is the figure
-# least disturbed by other load on the machine.
-best_of() {
-    local best="" peak=0 out t m
+median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# paired NAME -- QRELKIT CMD... -- TREC_EVAL CMD...: alternate the two
+# commands reps times (qrelkit first on odd rounds, trec_eval first on even
+# ones) and print one markdown row.
+paired() {
+    local name=$1 qcmd=() tcmd=() qt=() qm=() tt=() tm=() l0 l1 out
+    shift 2
+    while [ "$1" != -- ]; do qcmd+=("$1"); shift; done
+    shift
+    tcmd=("$@")
+    l0=$(load)
     for ((i = 0; i < reps; i++)); do
-        out=$(measure "$@") || exit 3
-        read -r t m <<<"$out"
-        if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
-        [ "$m" -gt "$peak" ] && peak=$m
+        for who in $([ $((i % 2)) = 0 ] && echo "q t" || echo "t q"); do
+            if [ "$who" = q ]; then
+                out=$(measure "${qcmd[@]}") || exit 3
+                qt+=("${out% *}"); qm+=("${out#* }")
+            else
+                out=$(measure "${tcmd[@]}") || exit 3
+                tt+=("${out% *}"); tm+=("${out#* }")
+            fi
+        done
     done
-    echo "$best $peak"
+    l1=$(load)
+    awk -v n="$name" -v qt="$(printf '%s\n' "${qt[@]}" | median)" -v tt="$(printf '%s\n' "${tt[@]}" | median)" \
+        -v qm="$(printf '%s\n' "${qm[@]}" | median)" -v tm="$(printf '%s\n' "${tm[@]}" | median)" \
+        -v l0="$l0" -v l1="$l1" 'BEGIN {
+        printf "| %s | %.3f | %.3f | **%.1fx** | %.1f | %.1f | 1/%.1f | %s-%s |\n",
+            n, qt, tt, tt / qt, qm / 1024, tm / 1024, tm / qm, l0, l1 }'
 }
 
 bash gen "$qk"
 
-# name|topics|qrels|run|trec_eval seconds|trec_eval MB (reference figures
-# measured on this machine class; empty when not measured).
-inputs=("A|5000|work/A/qrels.txt|work/A/runs/run01.run|8.2|459"
-        "B20k|20000|work/B20000.qrels|work/B20000.run||"
-        "B40k|40000|work/B40000.qrels|work/B40000.run||"
-        "B|80000|work/B/qrels.txt|work/B/runs/run01.run|24.9|")
-
-echo
-echo "| input | topics | qrels lines | run lines | time (s) | ms / 1k topics | peak RSS (MB) | trec_eval 10.0 | speed-up | memory ratio |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |"
-for row in "${inputs[@]}"; do
-    IFS='|' read -r name topics qrels run ref_s ref_mb <<<"$row"
-    read -r t kib <<<"$(best_of "$qk" eval -m all_trec -q "$qrels" "$run")"
-    awk -v n="$name" -v topics="$topics" -v q="$(wc -l <"$qrels")" -v r="$(wc -l <"$run")" \
-        -v t="$t" -v kib="$kib" -v rs="$ref_s" -v rm="$ref_mb" 'BEGIN {
-        mb = kib / 1024
-        ref = rs == "" ? "" : rs " s" (rm == "" ? "" : ", " rm " MB")
-        up = rs == "" ? "" : sprintf("%.1fx", rs / t)
-        mem = rm == "" ? "" : sprintf("1/%.1f", rm / mb)
-        printf "| %s | %d | %d | %d | %.2f | %.1f | %.1f | %s | %s | %s |\n",
-            n, topics, q, r, t, 1000 * t / (topics / 1000), mb, ref, up, mem }'
-done
-
-# Optional: the real trec_eval on the same inputs, for a same-machine ratio.
-if [ -n "${TREC_EVAL:-}" ]; then
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+{
+    echo "| input | qrelkit (s) | trec_eval (s) | speed-up | qrelkit MB | trec_eval MB | memory | load |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+    paired "5k x 1k, \`trec_eval -q -m all_trec\` (A)" -- "$qk" trec_eval "${threads[@]}" -q -m all_trec \
+        work/A/qrels.txt work/A/runs/run01.run -- "$te" -q -m all_trec work/A/qrels.txt work/A/runs/run01.run
+    paired "A, \`eval -q -m all_trec\`" -- "$qk" eval "${threads[@]}" -q -m all_trec \
+        work/A/qrels.txt work/A/runs/run01.run -- "$te" -q -m all_trec work/A/qrels.txt work/A/runs/run01.run
+    if [ "$quick" = 1 ]; then
+        paired "20k x 10 (B20k), \`-q -m all_trec\`" -- "$qk" trec_eval "${threads[@]}" -q -m all_trec \
+            work/B20000.qrels work/B20000.run -- "$te" -q -m all_trec work/B20000.qrels work/B20000.run
+        nr=5
+    else
+        paired "80k x 10 (B), \`-q -m all_trec\`" -- "$qk" trec_eval "${threads[@]}" -q -m all_trec \
+            work/B/qrels.txt work/B/runs/run01.run -- "$te" -q -m all_trec work/B/qrels.txt work/B/runs/run01.run
+        nr=30
+    fi
+    runs=()
+    for ((k = 1; k <= nr; k++)); do runs+=("work/R/runs/run$(printf %02d "$k").run"); done
+    paired "$nr runs x 10^6 lines (R), one call vs $nr calls, \`-m all_trec\`" -- "$qk" eval "${threads[@]}" \
+        -m all_trec work/R/qrels.txt "${runs[@]}" -- \
+        bash -c 'te=$1 q=$2; shift 2; for r in "$@"; do "$te" -m all_trec "$q" "$r" || exit 1; done' _ \
+        "$te" work/R/qrels.txt "${runs[@]}"
     echo
-    echo "| input | trec_eval time (s) | trec_eval peak RSS (MB) |"
-    echo "| --- | ---: | ---: |"
-    for row in "${inputs[0]}" "${inputs[3]}"; do
-        IFS='|' read -r name topics qrels run _ _ <<<"$row"
-        read -r t kib <<<"$(measure "$TREC_EVAL" -m all_trec -q "$qrels" "$run")"
-        printf '| %s | %.2f | %.1f |\n' "$name" "$t" "$(awk -v k="$kib" 'BEGIN { print k / 1024 }')"
+    echo "Scaling (qrelkit alone, \`trec_eval -q -m all_trec\` on the first N topics of B, median of $reps):"
+    echo
+    echo "| topics | run lines | time (s) | ms / 1,000 topics | peak RSS (MB) |"
+    echo "| ---: | ---: | ---: | ---: | ---: |"
+    for n in 1000 5000 20000 80000; do
+        if [ "$n" = 80000 ]; then qf=work/B/qrels.txt rf=work/B/runs/run01.run; else qf=work/B$n.qrels rf=work/B$n.run; fi
+        ts=() ms=()
+        for ((i = 0; i < reps; i++)); do
+            o=$(measure "$qk" trec_eval "${threads[@]}" -q -m all_trec "$qf" "$rf") || exit 3
+            ts+=("${o% *}"); ms+=("${o#* }")
+        done
+        awk -v n="$n" -v r="$(wc -l <"$rf")" -v t="$(printf '%s\n' "${ts[@]}" | median)" \
+            -v m="$(printf '%s\n' "${ms[@]}" | median)" \
+            'BEGIN { printf "| %d | %d | %.3f | %.1f | %.1f |\n", n, r, t, 1000 * t / (n / 1000), m / 1024 }'
     done
+    echo
+    echo "Paired: the two programs alternate, $reps runs each per input; times and peak RSS (GNU time %M) are"
+    echo "medians; speed-up = trec_eval time / qrelkit time, memory = qrelkit MB / trec_eval MB; load ="
+    echo "1-minute load average before-after the input's runs. qrelkit threads: ${THREADS:-default (0, cost model)}."
+    echo
+    echo "- machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p' | head -n1), $(awk '/MemTotal/ { printf "%.0f GB RAM", $2 / 1048576 }' /proc/meminfo)"
+    echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "- commit: $(git -C "$here" rev-parse --short HEAD)$(git -C "$here" diff --quiet HEAD -- ../src ../include 2>/dev/null || echo ' (with uncommitted changes)'); $("$qk" --version)"
+    echo "- trec_eval: $te"
+} | tee "$out"
+
+if [ "$write" = 1 ]; then
+    {
+        echo
+        echo "## $(date -u +%Y-%m-%d) — paired with trec_eval, commit $(git -C "$here" rev-parse --short HEAD)$([ "$quick" = 1 ] && echo ' (QUICK=1)')"
+        echo
+        cat "$out"
+    } >>RESULTS.md
+    echo "bench: appended to bench/RESULTS.md" >&2
 fi
 
-echo
-echo "command: qrelkit eval -m all_trec -q QRELS RUN > /dev/null (wall time: best of $reps; peak RSS: highest, $([ -x /usr/bin/time ] && echo 'GNU time %M' || echo 'python3 getrusage'))"
-echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(awk '/MemTotal/ { printf "%.0f GB RAM", $2 / 1048576 }' /proc/meminfo); $(date -u +%Y-%m-%d)"
+# Other sections: every bench/*.sh but this one and the stand-alone ones.
+if [ "$quick" != 1 ]; then
+    for s in "$here"/*.sh; do
+        case "$(basename "$s")" in
+        run.sh | compare.sh | crowd.sh | pool.sh | search.sh) continue ;;
+        esac
+        echo
+        echo "== bench/$(basename "$s")"
+        (cd "$here/.." && bash "$s" "$qk")
+    done
+fi

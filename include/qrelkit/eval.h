@@ -108,7 +108,8 @@ typedef struct qk_eval_opts {
     const char *only_topic; /* -D n.qid: evaluate this topic only (NULL = all)    */
     const qk_zscores *zscores; /* -Z: convert every value to a z-score (NULL = off) */
     int threads;          /* 1: one thread; 2+: parse the run on a second thread;
-                             0 (default): two when the machine has two cores.
+                             0 (default): two only when a core is idle and
+                             the first topic has >= 64 lines (cost model).
                              Results are identical either way. */
 } qk_eval_opts;
 QK_API void qk_eval_opts_init(qk_eval_opts *o);
@@ -126,6 +127,17 @@ QK_API qk_status qk_eval_run(const qk_qrels *q, const qk_run *run, const qk_meas
  * is read to its end; the caller closes it. */
 QK_API qk_status qk_eval_stream(const qk_qrels *q, qk_run_stream *s, const qk_measures *m,
                          const qk_eval_opts *opts, qk_eval_result **out, qk_error *err);
+/* Several runs at once: out[i] = qk_eval_stream(q, s[i], ...), evaluated in
+ * parallel over runs by up to `threads` threads (0: one per core; 1: one
+ * after another), each run on one thread (a single run keeps
+ * opts->threads). Results do not depend on threads. On failure returns the
+ * status and error of the first failing run in the order given, sets
+ * *failed to its index, and leaves out[i] set for i < *failed only (the
+ * caller frees those); on success *failed = n and the caller frees every
+ * out[i]. The caller opens and closes the streams. */
+QK_API qk_status qk_eval_streams(const qk_qrels *q, qk_run_stream *const *s, size_t n, const qk_measures *m,
+                                 const qk_eval_opts *opts, int threads, qk_eval_result **out, size_t *failed,
+                                 qk_error *err);
 QK_API void qk_eval_result_free(qk_eval_result *r);
 
 QK_API const char *qk_result_runid(const qk_eval_result *r);

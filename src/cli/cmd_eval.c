@@ -70,8 +70,10 @@ const char qk_help_eval[] =
     "  --dedup MODE      a docno repeated within a run topic or a qrels topic:\n"
     "                    @[eval-dedup]\n"
     "  --threads N       1: one thread; 2: read the run on a second thread while\n"
-    "                    topics are scored (the default when there are two cores).\n"
-    "                    Results are identical either way.\n"
+    "                    topics are scored; 0 (default): two only when a core is\n"
+    "                    idle and topics are long enough to repay the hand-over.\n"
+    "                    Several runs are evaluated in parallel, N at a time (0:\n"
+    "                    one per core). Results are identical either way.\n"
     "\n"
     "Ranking: documents are sorted by score descending, ties by docno descending\n"
     "(byte order); the rank column is ignored. Several runs: trec format lines get\n"
@@ -213,7 +215,7 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
         case OPT_COMPAT: c->est.compat = 1; break;
         case OPT_JOINT: c->est.joint = optarg; break;
         case OPT_THREADS:
-            rc = qk_cli_long(cmd, "--threads", optarg, 1, 64, &n);
+            rc = qk_cli_long(cmd, "--threads", optarg, 0, 64, &n);
             c->o.threads = (int)n;
             break;
         case OPT_DEDUP:
@@ -408,6 +410,43 @@ static void warn_missing(const char *cmd, const qk_eval_result *e, const char *p
     fprintf(stderr, "%s\n", n > 10 ? ", ..." : "");
 }
 
+/* Several runs, in parallel over runs (qk_eval_streams), a batch of open
+ * files at a time; warnings and the first error come out in run order, as
+ * if evaluated one after another. -1 when all went well, else the exit code. */
+static int eval_many(const char *cmd, const qk_qrels *q, const qk_measures *ms, const qk_eval_opts *o,
+                     char *const *paths, int n, qk_eval_result **res, int *nres)
+{
+    enum { BATCH = 64 };
+    qk_run_stream *rs[BATCH];
+    qk_error err;
+    for (int a = 0; a < n; a += BATCH) {
+        int k = 0, want = n - a < BATCH ? n - a : BATCH;
+        qk_status ost = QK_OK, st;
+        size_t failed;
+        while (k < want && (ost = qk_run_open(paths[a + k], QK_RUN_STREAM, &rs[k], &err)) == QK_OK)
+            k++;
+        if (ost != QK_OK) {
+            qk_error oerr = err;
+            st = qk_eval_streams(q, rs, (size_t)k, ms, o, o->threads, res + a, &failed, &err);
+            for (int i = 0; i < k; i++)
+                qk_run_close(rs[i]);
+            for (size_t i = 0; i < failed; i++)
+                warn_missing(cmd, res[a + (int)i], paths[a + (int)i]);
+            *nres = a + (int)failed;
+            return qk_cli_fail(cmd, st != QK_OK ? &err : &oerr);
+        }
+        st = qk_eval_streams(q, rs, (size_t)k, ms, o, o->threads, res + a, &failed, &err);
+        for (int i = 0; i < k; i++)
+            qk_run_close(rs[i]);
+        for (size_t i = 0; i < failed; i++)
+            warn_missing(cmd, res[a + (int)i], paths[a + (int)i]);
+        *nres = a + (int)failed;
+        if (st != QK_OK)
+            return qk_cli_fail(cmd, &err);
+    }
+    return -1;
+}
+
 int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
 {
     cli c;
@@ -466,27 +505,26 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
         rc = QK_EXIT_IO;
         goto out;
     }
-    for (int a = first + 1; a < argc; a++) {
+    if (argc - first == 2) {
         qk_run_stream *rs = NULL;
-        qk_status st = qk_run_open(argv[a], QK_RUN_STREAM, &rs, &err);
+        qk_status st = qk_run_open(argv[first + 1], QK_RUN_STREAM, &rs, &err);
         if (st == QK_OK)
-            st = qk_eval_stream(q, rs, ms, &c.o, &res[nres], &err);
+            st = qk_eval_stream(q, rs, ms, &c.o, &res[0], &err);
         qk_run_close(rs);
         if (st != QK_OK) {
             rc = qk_cli_fail(cmd, &err);
             goto out;
         }
-        warn_missing(cmd, res[nres], argv[a]);
-        nres++;
+        warn_missing(cmd, res[0], argv[first + 1]);
+        nres = 1;
         /* trec format streams run by run, so memory holds one result at a time. */
-        if (!c.matrix && (!c.format || strcmp(c.format, "trec") == 0) && argc - first == 2) {
-            if (!c.precision_set) {
-                if (qk_result_write_trec(res[0], stdout, c.per_topic, c.summary, &err) != QK_OK) {
-                    rc = qk_cli_fail(cmd, &err);
-                    goto out;
-                }
-            }
+        if (!c.matrix && (!c.format || strcmp(c.format, "trec") == 0) && !c.precision_set &&
+            qk_result_write_trec(res[0], stdout, c.per_topic, c.summary, &err) != QK_OK) {
+            rc = qk_cli_fail(cmd, &err);
+            goto out;
         }
+    } else if ((rc = eval_many(cmd, q, ms, &c.o, argv + first + 1, argc - first - 1, res, &nres)) >= 0) {
+        goto out;
     }
     if (c.matrix)
         rc = write_matrix(stdout, res, argv + first + 1, (size_t)nres, matrix_value, &c);

@@ -30,6 +30,8 @@ const char qk_help_trec_eval[] =
     "  -o            accepted and ignored (obsolete)\n"
     "  -v            print the version to stderr\n"
     "  -h            this help\n"
+    "  --threads N   1: one thread; 2: parse the run on a second thread; 0\n"
+    "                (default): a second thread only when it pays (see eval)\n"
     "\n"
     "One deliberate difference: trec_eval 10.0 stops with exit 4 when a qrels topic\n"
     "has no run lines and -c is not given; qrelkit averages over the topics present\n"

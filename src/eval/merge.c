@@ -20,6 +20,104 @@ static int cmp_asc(const void *a, const void *b)
     return strcmp(x->docno, y->docno);
 }
 
+/* Ranking without a general comparison sort: each entry gets a 64-bit key
+ * from its score's bits, ordered so that ascending keys are descending
+ * scores (-0 and +0 share one key, as they compare equal), an LSD radix sort
+ * over the key bytes that differ orders the scores in O(n), and only runs of
+ * equal scores are then ordered by docno (descending for trec_eval's rule,
+ * ascending for the preference formats). The result is the order the
+ * comparison functions above define; NaN scores (never from the readers)
+ * and short topics take qsort. */
+#define QK_RADIX_MIN 64
+
+typedef struct keyed {
+    uint64_t key;
+    uint32_t idx;
+} keyed;
+
+static uint64_t desc_key(double v)
+{
+    uint64_t b;
+    if (v == 0)
+        v = 0; /* -0 -> +0 */
+    memcpy(&b, &v, sizeof b);
+    b = b >> 63 ? ~b : b | 0x8000000000000000ULL; /* ascending with v */
+    return ~b;
+}
+
+static int docno_cmp(const qk_ranked *x, const qk_ranked *y, int asc)
+{
+    int c = strcmp(x->docno, y->docno);
+    return asc ? c : -c;
+}
+
+/* Order a[0..n) (equal scores) by docno: insertion sort for the usual short
+ * runs of ties, qsort for long ones (a run that gives many documents one score). */
+static void order_ties(qk_ranked *a, size_t n, int asc)
+{
+    if (n > 16) {
+        qsort(a, n, sizeof *a, asc ? cmp_asc : cmp_desc);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        qk_ranked t = a[i];
+        size_t j = i;
+        while (j > 0 && docno_cmp(&a[j - 1], &t, asc) > 0) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = t;
+    }
+}
+
+/* 0 on success, -1 when the caller should fall back to qsort. */
+static int radix_rank(qk_ranked *r, size_t n, int asc)
+{
+    keyed *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    qk_ranked *tmp = malloc(n * sizeof *tmp);
+    uint64_t all_and = ~0ULL, all_or = 0;
+    int rc = -1;
+    if (!a || !b || !tmp || n > UINT32_MAX)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].score != r[i].score)
+            goto out; /* NaN */
+        a[i] = (keyed){desc_key(r[i].score), (uint32_t)i};
+        all_and &= a[i].key;
+        all_or |= a[i].key;
+    }
+    for (int shift = 0; shift < 64; shift += 8) {
+        size_t count[257] = {0};
+        keyed *t;
+        if ((((all_and ^ all_or) >> shift) & 0xff) == 0)
+            continue; /* every key has the same byte here */
+        for (size_t i = 0; i < n; i++)
+            count[((a[i].key >> shift) & 0xff) + 1]++;
+        for (int d = 0; d < 256; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++)
+            b[count[(a[i].key >> shift) & 0xff]++] = a[i];
+        t = a;
+        a = b;
+        b = t;
+    }
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = r[a[i].idx];
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && a[j].key == a[i].key; j++)
+            ;
+        if (j - i > 1)
+            order_ties(tmp + i, j - i, asc);
+    }
+    memcpy(r, tmp, n * sizeof *r);
+    rc = 0;
+out:
+    free(a);
+    free(b);
+    free(tmp);
+    return rc;
+}
+
 static uint64_t hash_str(const char *s) { return qk_hash_bytes(s, strlen(s)); }
 
 /* The small per-topic hash tables below hold (hash << 32) | (value + 1),
@@ -86,7 +184,7 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_op
         size_t i = 1;
         while (i < n && cmp(&sc->ranked[i - 1], &sc->ranked[i]) <= 0)
             i++;
-        if (i < n)
+        if (i < n && (n < QK_RADIX_MIN || radix_rank(sc->ranked, n, prefs_order) != 0))
             qsort(sc->ranked, n, sizeof *sc->ranked, cmp);
     }
     if ((long)n > o->max_ret)

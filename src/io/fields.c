@@ -61,38 +61,51 @@ static const double pow10_tab[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-/* Clinger's fast path: a decimal with at most 15 significant digits and at
- * most 22 fraction digits is m / 10^k with m and 10^k exact doubles, so one
- * IEEE division gives the correctly rounded value, the same as strtod. */
+/* Clinger's fast path: a decimal m * 10^e with m <= 2^53 and |e| <= 22 has
+ * m and 10^|e| exact as doubles, so one IEEE multiplication or division
+ * gives the correctly rounded value, the same double as strtod. Everything
+ * else (more digits, larger exponents, hex, inf/nan words, junk) goes to
+ * strtod through qk_parse_double, which also refuses non-finite values. */
 int qk_parse_score(const char *s, size_t len, double *out)
 {
-    const char *p = s, *end = s + len, *digits_start;
+    const char *p = s, *end = s + len;
     uint64_t m = 0;
-    int neg = 0, frac = 0, sig = 0, ndig = 0;
+    int neg = 0, ndig = 0, nsig = 0, e10 = 0;
     if (p < end && (*p == '-' || *p == '+'))
         neg = *p++ == '-';
-    digits_start = p;
-    while (p < end && (unsigned)(*p - '0') < 10) {
+    for (; p < end && (unsigned)(*p - '0') < 10; p++, ndig++) {
         m = m * 10 + (uint64_t)(*p - '0');
-        sig += m != 0;
-        p++;
+        nsig += m != 0;
+        if (nsig > 19)
+            return qk_parse_double(s, len, out); /* m would overflow */
     }
-    ndig = (int)(p - digits_start);
     if (p < end && *p == '.') {
-        p++;
-        while (p < end && (unsigned)(*p - '0') < 10) {
+        for (p++; p < end && (unsigned)(*p - '0') < 10; p++, ndig++) {
             m = m * 10 + (uint64_t)(*p - '0');
-            sig += m != 0;
-            frac++;
-            p++;
+            nsig += m != 0;
+            e10--;
+            if (nsig > 19 || e10 < -22)
+                return qk_parse_double(s, len, out);
         }
-        ndig += frac;
     }
-    /* Anything else (exponent, hex, too many digits, no digits) takes the slow path. */
-    if (p != end || ndig == 0 || sig > 15 || frac > 22)
+    if (ndig == 0)
+        return qk_parse_double(s, len, out);
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        int eneg = 0, x = 0, nx = 0;
+        p++;
+        if (p < end && (*p == '-' || *p == '+'))
+            eneg = *p++ == '-';
+        for (; p < end && (unsigned)(*p - '0') < 10 && x < 1000; p++, nx++)
+            x = x * 10 + (*p - '0');
+        if (nx == 0 || x >= 1000)
+            return qk_parse_double(s, len, out);
+        e10 += eneg ? -x : x;
+    }
+    if (p != end || m > (1ULL << 53) || e10 < -22 || e10 > 22)
         return qk_parse_double(s, len, out);
     {
-        double v = (double)m / pow10_tab[frac];
+        double v = (double)m;
+        v = e10 < 0 ? v / pow10_tab[-e10] : v * pow10_tab[e10];
         *out = neg ? -v : v;
         return 0;
     }

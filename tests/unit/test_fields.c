@@ -101,35 +101,112 @@ static void test_score_examples(void **state)
         check_agrees(ok[i]);
 }
 
+/* What a strict reader should make of s, from strtod alone: accepted when
+ * strtod takes the whole string and the value is finite. */
+static int reference(const char *s, double *v)
+{
+    char *e;
+    *v = strtod(s, &e);
+    return *s && *e == '\0' && isfinite(*v);
+}
+
+static void check_random(const char *s, long *accepted)
+{
+    double got = -12345.0, want;
+    int ok = reference(s, &want), r = qk_parse_score(s, strlen(s), &got);
+    if (ok != (r == 0) || (ok && memcmp(&got, &want, sizeof got) != 0))
+        fail_msg("qk_parse_score(\"%s\") = %d, %.17g; strtod %s %.17g", s, r, got,
+                 ok ? "gives" : "refuses", want);
+    *accepted += ok;
+}
+
+static char rand_digit(qk_rng *r)
+{
+    /* Mostly random digits, sometimes runs of 0 or 9 (rounding edges). */
+    uint64_t k = qk_rng_below(r, 10);
+    return (char)('0' + (k < 8 ? qk_rng_below(r, 10) : k == 8 ? 0 : 9));
+}
+
+/* One random decimal: sign, 1..40 digits (sometimes after leading zeros),
+ * a dot anywhere or none, sometimes an exponent from -340 to 340. */
+static size_t rand_decimal(qk_rng *r, char *buf)
+{
+    size_t n = 0;
+    int ndig = 1 + (int)(qk_rng_below(r, 4) ? qk_rng_below(r, 19) : qk_rng_below(r, 40));
+    int dot = (int)qk_rng_below(r, (uint64_t)ndig + 2) - 1; /* -1: no dot */
+    uint64_t sign = qk_rng_below(r, 4), ex = qk_rng_below(r, 8);
+    if (sign == 1)
+        buf[n++] = '-';
+    else if (sign == 2)
+        buf[n++] = '+';
+    if (qk_rng_below(r, 8) == 0)
+        for (uint64_t z = 1 + qk_rng_below(r, 20); z > 0; z--)
+            buf[n++] = '0';
+    for (int d = 0; d < ndig; d++) {
+        if (d == dot)
+            buf[n++] = '.';
+        buf[n++] = rand_digit(r);
+    }
+    if (dot == ndig)
+        buf[n++] = '.';
+    if (ex == 0)
+        n += (size_t)sprintf(buf + n, "e%d", (int)qk_rng_below(r, 61) - 30);
+    else if (ex == 1)
+        n += (size_t)sprintf(buf + n, "%s%+d", qk_rng_below(r, 2) ? "E" : "e", (int)qk_rng_below(r, 681) - 340);
+    buf[n] = '\0';
+    return n;
+}
+
+/* Must-show of issue 14: agreement with strtod on a million strings, bit
+ * for bit when accepted, and the same refusals (inf, nan, overflow, junk). */
 static void test_score_random(void **state)
 {
+    static const char *const words[] = {"inf", "-inf", "+inf", "Inf", "INF", "infinity", "-Infinity",
+                                        "nan", "-nan", "NaN", "nan(123)", "0x1p3", "0x1.8p-2", "-0x10",
+                                        "1e", "1e+", "e5", ".", "-.", "+", "1.2.3", "--1", "1e5.5",
+                                        "1e400", "-1e309", "1e-400", "2.4703282292062327e-324",
+                                        "2.4703282292062328e-324", "1.7976931348623158e308"};
+    static const char junk[] = "0123456789.eE+-xnaif";
     qk_rng r;
-    char buf[64];
+    char buf[160];
+    long accepted = 0, total = 0;
     (void)state;
     qk_rng_seed(&r, 2024);
-    for (int i = 0; i < 200000; i++) {
-        size_t n = 0;
-        int ndig = 1 + (int)qk_rng_below(&r, 19); /* 1..19 digits */
-        int dot = (int)qk_rng_below(&r, (uint64_t)ndig + 2) - 1; /* -1: no dot */
-        uint64_t sign = qk_rng_below(&r, 4);
-        if (sign == 1)
-            buf[n++] = '-';
-        else if (sign == 2)
-            buf[n++] = '+';
-        for (int d = 0; d < ndig; d++) {
-            if (d == dot)
-                buf[n++] = '.';
-            /* Mostly random digits, sometimes runs of 0 or 9 (rounding edges). */
-            uint64_t k = qk_rng_below(&r, 10);
-            buf[n++] = (char)('0' + (k < 8 ? qk_rng_below(&r, 10) : k == 8 ? 0 : 9));
-        }
-        if (dot == ndig)
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++, total++)
+        check_random(words[i], &accepted);
+    for (int i = 0; i < 1000000; i++, total++) {
+        uint64_t kind = qk_rng_below(&r, 16);
+        if (kind < 12) {
+            rand_decimal(&r, buf);
+        } else if (kind < 14) {
+            /* Around the subnormal range and the overflow edge. */
+            static const char *const tails[] = {"e-308", "e-310", "e-320", "e-323", "e-324", "e308", "e309"};
+            size_t n = 0;
+            buf[n++] = rand_digit(&r);
             buf[n++] = '.';
-        if (qk_rng_below(&r, 4) == 0)
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "e%d", (int)qk_rng_below(&r, 80) - 40);
-        buf[n] = '\0';
-        check_agrees(buf);
+            for (uint64_t d = qk_rng_below(&r, 20); d > 0; d--)
+                buf[n++] = rand_digit(&r);
+            strcpy(buf + n, tails[qk_rng_below(&r, 7)]);
+        } else if (kind == 14) {
+            /* The exact decimal expansion of a random double (17 digits). */
+            uint64_t bits = qk_rng_next(&r);
+            double d;
+            memcpy(&d, &bits, sizeof d);
+            if (!isfinite(d))
+                d = 1.0;
+            sprintf(buf, "%.*g", 15 + (int)qk_rng_below(&r, 3), d);
+        } else {
+            /* Junk over the characters a number is made of. */
+            size_t n = 1 + qk_rng_below(&r, 8);
+            for (size_t k = 0; k < n; k++)
+                buf[k] = junk[qk_rng_below(&r, sizeof junk - 1)];
+            buf[n] = '\0';
+        }
+        check_random(buf, &accepted);
     }
+    /* The mix must exercise both sides. */
+    assert_true(total >= 1000000);
+    assert_true(accepted > total / 2 && accepted < total);
 }
 
 static void test_score_rejects(void **state)
