@@ -20,6 +20,7 @@ typedef struct qk_topics_qp {
     const qk_topics_cov *cov;
     double *zt; /* ntopics x nrows */
     double *r;  /* nrows */
+    size_t max_sweeps; /* QK_ECALC beyond (default 100,000) */
 } qk_topics_qp;
 qk_status qk_topics_qp_new_(const qk_topics_cov *c, qk_topics_qp *qp, qk_error *err);
 void qk_topics_qp_free_(qk_topics_qp *qp);
