@@ -24,6 +24,10 @@
  *                        the non-negative (box) penalised QP at one lambda /
  *                        one budget, for tests and for other methods.
  *   qk_topics_ar         average reuse AR(q) of a run (000a §6.8).
+ *   qk_topics_sim        the chapters' experiment (src/sim/topics_sim.c):
+ *                        tau, rho and RMSE of MAP between the subset's and the
+ *                        all-topics ranking against subset size, over trials,
+ *                        for participating and held-out systems.
  *
  * Conventions: topics are indices 0..n-1 into the matrix; systems 0..l-1.
  * Ownership: every *_new / *_from_* result is released by its *_free (which
@@ -200,6 +204,50 @@ QK_API qk_status qk_topics_qp_solve(const qk_topics_cov *c, double lambda, doubl
  * judged; njudged = judged(q). all_ranks: the literal sum over every rank. */
 QK_API double qk_topics_ar(const unsigned char *judged, size_t depth, size_t njudged,
                            int all_ranks);
+
+/* ---- The experiment (src/sim/topics_sim.c; 000a §7 EXP-4.2/4.3) ----------
+ * Each trial splits the systems into participating ones (the selectors see
+ * only their rows) and held-out ones: with holdout QK_TOPICS_HOLD_GROUP
+ * trial t holds out group t mod ngroups (leave one group out), with
+ * QK_TOPICS_HOLD_FRACTION a random round(frac * ngroups) groups, with
+ * QK_TOPICS_HOLD_NONE nothing. group[s] is the group of system s (NULL: every
+ * system its own group). For every method and size 1..max_size the chosen
+ * subset's means M_Phi are compared with the all-topics means M (the same
+ * matrix, all topics) by Kendall tau_a, Pearson and RMSE, separately over
+ * the participating and the held-out systems. Random draws random_draws
+ * subsets per trial; its band is the 2.5-97.5 % range of the tau of every
+ * draw; for the other methods the band is mean -+ 1.96 sd / sqrt(trials). */
+typedef enum { QK_TOPICS_HOLD_NONE = 0, QK_TOPICS_HOLD_GROUP, QK_TOPICS_HOLD_FRACTION } qk_topics_holdout;
+QK_API extern const qk_enum qk_topics_holdout_table[]; /* --holdout's words */
+
+typedef struct qk_topics_sim_opts {
+    const qk_topics_method *methods;
+    size_t nmethods;
+    size_t max_size;      /* sizes 1..max_size (clamped to the topic count) */
+    size_t trials;        /* default 10 (HOLD_GROUP: 0 = one per group) */
+    size_t random_draws;  /* default 100 */
+    uint64_t seed;
+    const size_t *group;  /* nsys entries or NULL */
+    qk_topics_holdout holdout;
+    double holdout_frac;  /* default 0.4 (000a §7 EXP-4.2) */
+    qk_topics_covkind cov;
+    size_t qs2_top;
+} qk_topics_sim_opts;
+QK_API void qk_topics_sim_opts_init(qk_topics_sim_opts *o);
+
+typedef struct qk_topics_sim_row {
+    qk_topics_method method;
+    size_t size;
+    int heldout;          /* 0: participating systems, 1: held-out ones */
+    double tau, tau_lo, tau_hi;
+    double rho, rmse;
+    size_t n;             /* trials (random: draws) that had >= 2 systems */
+} qk_topics_sim_row;
+
+/* Rows in order method, size, participating then held-out; *rows freed by
+ * the caller with free(). */
+QK_API qk_status qk_topics_sim(const qk_topic_matrix *m, const qk_topics_sim_opts *o,
+                               qk_topics_sim_row **rows, size_t *nrows, qk_error *err);
 
 #ifdef __cplusplus
 }
