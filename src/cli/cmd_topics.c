@@ -10,6 +10,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "topics_cli.h"
 #include "qrelkit/topics.h"
 
 const char qk_help_topics[] =
@@ -103,9 +104,6 @@ static const struct option select_opts[] = {{"help", no_argument, NULL, 'h'},
 
 #define CMD "topics"
 
-/* The matrix from --matrix, or from QRELS RUN... evaluated in memory. */
-qk_status qk_topics_cli_input(const char *matrix, const char *measure, char **ops, int nops,
-                              qk_topic_matrix **out, qk_error *err);
 qk_status qk_topics_cli_input(const char *matrix, const char *measure, char **ops, int nops,
                               qk_topic_matrix **out, qk_error *err)
 {
