@@ -249,6 +249,20 @@ typedef struct qk_topics_sim_row {
 QK_API qk_status qk_topics_sim(const qk_topic_matrix *m, const qk_topics_sim_opts *o,
                                qk_topics_sim_row **rows, size_t *nrows, qk_error *err);
 
+/* ---- Random-subset spread (src/sim/topics_spread.c; 000a §6.10, EXP-4.1) --
+ * For every size 1..max_size (clamped to ntopics), draws random subsets of
+ * that size and reports the best, median and worst Pearson and Kendall tau_a
+ * between the systems' means on the subset and on all topics (Guiver et al.'s
+ * analysis: how good is the best subset, how bad the worst). */
+typedef struct qk_topics_spread_row {
+    size_t size;
+    double rho_best, rho_median, rho_worst;
+    double tau_best, tau_median, tau_worst;
+} qk_topics_spread_row;
+/* rows: max_size entries (clamped), freed by the caller with free(). */
+QK_API qk_status qk_topics_spread(const qk_topic_matrix *m, size_t max_size, size_t draws, uint64_t seed,
+                                  qk_topics_spread_row **rows, size_t *nrows, qk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

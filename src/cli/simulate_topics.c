@@ -46,6 +46,10 @@ const char qk_help_simulate_topics[] =
     "  --qs2-top K       qs2: the K best systems (default 30)\n"
     "  --measure NAME    with QRELS and RUNs: the per-topic measure (default map)\n"
     "  --seed S          default 1\n"
+    "  --spread          instead: the random-subset spread (Hosseini §4.1, Guiver et\n"
+    "                    al.): per size, --draws random subsets of all systems' rows,\n"
+    "                    and the best, median and worst Pearson and tau (columns\n"
+    "                    size, rho_best, rho_median, rho_worst, tau_best, ...)\n"
     "  --plot FILE.svg   tau against subset size, participating and held-out\n"
     "                    panels (SVG written directly; no gnuplot needed)\n"
     "  --format F        @{format} (default tsv)\n"
@@ -72,7 +76,8 @@ enum {
     OPT_SEED,
     OPT_PLOT,
     OPT_FORMAT,
-    OPT_PRECISION
+    OPT_PRECISION,
+    OPT_SPREAD
 };
 
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
@@ -92,6 +97,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"plot", required_argument, NULL, OPT_PLOT},
                                          {"format", required_argument, NULL, OPT_FORMAT},
                                          {"precision", required_argument, NULL, OPT_PRECISION},
+                                         {"spread", no_argument, NULL, OPT_SPREAD},
                                          {NULL, 0, NULL, 0}};
 
 static const char *method_name(qk_topics_method m)
@@ -153,6 +159,37 @@ static void print_json(const qk_topics_sim_row *r, size_t n, const qk_topics_sim
     json_decref(root);
 }
 
+static void print_spread(const qk_topics_spread_row *r, size_t n, int json, int prec)
+{
+    static const char *const cols[6] = {"rho_best", "rho_median", "rho_worst", "tau_best", "tau_median", "tau_worst"};
+    json_t *root = json ? json_array() : NULL;
+    if (!json)
+        printf("size\t%s\t%s\t%s\t%s\t%s\t%s\n", cols[0], cols[1], cols[2], cols[3], cols[4], cols[5]);
+    for (size_t i = 0; i < n; i++) {
+        double v[6] = {r[i].rho_best, r[i].rho_median, r[i].rho_worst, r[i].tau_best, r[i].tau_median, r[i].tau_worst};
+        json_t *e = json ? json_object() : NULL;
+        if (json)
+            json_object_set_new(e, "size", json_integer((json_int_t)r[i].size));
+        else
+            printf("%zu", r[i].size);
+        for (int k = 0; k < 6; k++) {
+            if (json)
+                json_object_set_new(e, cols[k], jreal(v[k]));
+            else
+                put(v[k], prec);
+        }
+        if (json)
+            json_array_append_new(root, e);
+        else
+            putchar('\n');
+    }
+    if (json) {
+        json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(prec + 1));
+        putchar('\n');
+        json_decref(root);
+    }
+}
+
 /* Two panels (participating, held-out) of tau against size. */
 static void draw(FILE *f, const qk_topics_sim_row *r, size_t n, const qk_topics_sim_opts *o)
 {
@@ -192,7 +229,7 @@ int qk_simulate_topics(int argc, char **argv)
     qk_topics_sim_opts o;
     qk_topics_method methods[16] = {QK_TOPICS_RANDOM, QK_TOPICS_GREEDY_PEARSON, QK_TOPICS_GREEDY_KENDALL,
                                     QK_TOPICS_CONVEX};
-    int mv[16], json = 0, c, rc, holdout = QK_TOPICS_HOLD_GROUP, cov = 0, nops;
+    int mv[16], json = 0, spread = 0, c, rc, holdout = QK_TOPICS_HOLD_GROUP, cov = 0, nops;
     const char *matrix = NULL, *measure = "map", *groups = NULL, *plot = NULL, *sep = "-";
     qk_topic_matrix *m = NULL;
     qk_topics_sim_row *rows = NULL;
@@ -259,6 +296,7 @@ int qk_simulate_topics(int argc, char **argv)
                 return rc;
             break;
         case OPT_PLOT: plot = optarg; break;
+        case OPT_SPREAD: spread = 1; break;
         case OPT_FORMAT:
             if ((rc = qk_cli_format_tsv_json(CMD, optarg, &json)))
                 return rc;
@@ -278,8 +316,22 @@ int qk_simulate_topics(int argc, char **argv)
         return qk_cli_usage(CMD, "needs --matrix FILE or QRELS and at least two RUNs");
     if ((rc = qk_cli_no_stdout(CMD, "--plot", plot, "carries the table; give a file name")))
         return rc;
+    if (spread && plot)
+        return qk_cli_usage(CMD, "--plot draws the selection experiment, not --spread");
     if (qk_topics_cli_input(matrix, measure, argv + optind, nops, &m, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    if (spread) {
+        qk_topics_spread_row *sr = NULL;
+        size_t ns = 0;
+        if (qk_topics_spread(m, o.max_size, o.random_draws, o.seed, &sr, &ns, &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        print_spread(sr, ns, json, (int)prec);
+        free(sr);
+        rc = QK_EXIT_OK;
         goto out;
     }
     if (!(group = malloc(m->nsys * sizeof *group))) {
