@@ -74,16 +74,20 @@ void qk_svg_panel(FILE *f, double x0, double y0, double w, double h, const char 
     fprintf(f, "<g>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#000\"/>\n",
             px, py, pw, ph);
     step = tick_step(hi - lo);
-    for (double v = ceil(lo / step) * step; v <= hi + 1e-9 * step; v += step)
+    for (long i = (long)ceil(lo / step); (double)i * step <= hi + 1e-9 * step; i++) {
+        double v = (double)i * step;
         fprintf(f,
                 "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
                 "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
                 px, px + pw, SY(v), SY(v), px - 4, SY(v) + 4, fabs(v) < 1e-12 ? 0.0 : v);
+    }
     step = tick_step(xmax - xmin);
     if (step < 1 && xmax - xmin >= 1)
         step = 1;
-    for (double v = ceil(xmin / step) * step; v <= xmax + 1e-9 * step; v += step)
+    for (long i = (long)ceil(xmin / step); (double)i * step <= xmax + 1e-9 * step; i++) {
+        double v = (double)i * step;
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", SX(v), py + ph + 15, v);
+    }
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\">", px + pw / 2, y0 + 18);
     text_escaped(f, title);
     fprintf(f, "</text>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", px + pw / 2, py + ph + 35);
@@ -106,7 +110,6 @@ void qk_svg_panel(FILE *f, double x0, double y0, double w, double h, const char 
                 if (!isnan(s[k].lo[i]))
                     fprintf(f, "L%.1f %.1f ", SX(s[k].x[i]), SY(s[k].lo[i]));
             fputs("Z\"/>\n", f);
-            first = 1;
         }
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", col);
         for (size_t i = 0; i < s[k].n; i++)

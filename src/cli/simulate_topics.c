@@ -235,6 +235,7 @@ int qk_simulate_topics(int argc, char **argv)
     qk_topics_sim_row *rows = NULL;
     size_t nrows = 0, nm, *group = NULL;
     long prec = 4;
+    char sepc = '\0';
     qk_cli_out po = {0};
     qk_error err;
     qk_topics_sim_opts_init(&o);
@@ -334,12 +335,13 @@ int qk_simulate_topics(int argc, char **argv)
         rc = QK_EXIT_OK;
         goto out;
     }
+    if (strcmp(sep, "none") != 0)
+        sepc = sep[0];
     if (!(group = malloc(m->nsys * sizeof *group))) {
         rc = QK_EXIT_IO;
         goto out;
     }
-    if ((rc = qk_cli_run_groups(CMD, groups, (const char *const *)m->systems, m->nsys,
-                                strcmp(sep, "none") == 0 ? 0 : sep[0], group, NULL)))
+    if ((rc = qk_cli_run_groups(CMD, groups, (const char *const *)m->systems, m->nsys, sepc, group, NULL)))
         goto out;
     o.group = group;
     if (plot && (rc = qk_cli_out_open(CMD, &po, plot)))

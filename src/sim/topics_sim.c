@@ -132,6 +132,8 @@ static qk_status split(const qk_topic_matrix *m, const qk_topics_sim_opts *o, co
 {
     size_t np = 0;
     memset(held, 0, m->nsys);
+    if (ngroups == 0)
+        return qk_error_set(err, QK_EINTERNAL, "no groups");
     if (o->holdout == QK_TOPICS_HOLD_GROUP) {
         for (size_t s = 0; s < m->nsys; s++)
             held[s] = group[s] == t % ngroups;

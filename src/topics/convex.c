@@ -124,7 +124,6 @@ qk_status qk_topics_path_size_(const qk_topics_cov *c, double upper, int signed_
         if ((st = qk_topics_qp_run_(&qp, lam, upper, signed_beta, beta, NULL, err)) == QK_ECALC) {
             /* the free set is as large as rank(Z) allows and Sigma_FF is
              * singular: the path has nothing more to say (§6.4 fact 6) */
-            st = QK_OK;
             if (err)
                 qk_error_clear(err);
             break;
@@ -152,7 +151,7 @@ qk_status qk_topics_path_size_(const qk_topics_cov *c, double upper, int signed_
                 double mid = 0.5 * (lo + hi);
                 memcpy(beta, hib, n * sizeof *beta);
                 if ((st = qk_topics_qp_run_(&qp, mid, upper, signed_beta, beta, NULL, err)) == QK_ECALC) {
-                    st = QK_OK; /* as on the grid: keep the lambda with support > m */
+                    /* as on the grid: keep the lambda with support > m */
                     if (err)
                         qk_error_clear(err);
                     s = m + 1;

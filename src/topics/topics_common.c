@@ -42,7 +42,7 @@ qk_status qk_topics_prefix_objective_(const qk_topics_cov *c, const double *u, c
     if (!r)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t k = 0; k < m; k++) {
-        double den = unc;
+        double den;
         num += c->c[order[k]];
         if (u)
             unc += u[order[k]];
