@@ -23,7 +23,8 @@
  *   qk_topics_convex_solve / qk_topics_budget_solve
  *                        the non-negative (box) penalised QP at one lambda /
  *                        one budget, for tests and for other methods.
- *   qk_topics_ar         average reuse AR(q) of a run (000a §6.8).
+ *   qk_topics_ar, _mar   average reuse AR(q) of a ranked list and MAR of a
+ *                        run against qrels (000a §6.8).
  *   qk_topics_sim        the chapters' experiment (src/sim/topics_sim.c):
  *                        tau, rho and RMSE of MAP between the subset's and the
  *                        all-topics ranking against subset size, over trials,
@@ -204,6 +205,13 @@ QK_API qk_status qk_topics_qp_solve(const qk_topics_cov *c, double lambda, doubl
  * judged; njudged = judged(q). all_ranks: the literal sum over every rank. */
 QK_API double qk_topics_ar(const unsigned char *judged, size_t depth, size_t njudged,
                            int all_ranks);
+/* MAR of a run against the judgments q: AR per qrels topic (ar, in qrels
+ * topic order, may be NULL; a topic the run lacks has AR 0) over the run's
+ * documents to depth (each at its best rank); a document is judged when it
+ * is in the topic's qrels (any grade) and judged(q) is the topic's number of
+ * judgments. *mar = the mean over the qrels topics. */
+QK_API qk_status qk_topics_mar(const qk_qrels *q, const qk_run *run, size_t depth, int all_ranks, double *ar,
+                               double *mar, qk_error *err);
 
 /* ---- The experiment (src/sim/topics_sim.c; 000a §7 EXP-4.2/4.3) ----------
  * Each trial splits the systems into participating ones (the selectors see
