@@ -69,10 +69,12 @@ void qk_svg_panel(FILE *f, double x0, double y0, double w, double h, const char 
         hi = (isfinite(lo) ? lo : 0) + 1;
         lo = hi - 2;
     }
-#define SX(v) (px + ((v) - xmin) / (xmax - xmin) * pw)
-#define SY(v) (py + ph - ((v) - lo) / (hi - lo) * ph)
-    fprintf(f, "<g>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#000\"/>\n",
-            px, py, pw, ph);
+#define SX(v) (px + ((v)-xmin) / (xmax - xmin) * pw)
+#define SY(v) (py + ph - ((v)-lo) / (hi - lo) * ph)
+    fprintf(
+        f,
+        "<g>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#000\"/>\n",
+        px, py, pw, ph);
     step = tick_step(hi - lo);
     for (long i = (long)ceil(lo / step); (double)i * step <= hi + 1e-9 * step; i++) {
         double v = (double)i * step;
@@ -88,7 +90,8 @@ void qk_svg_panel(FILE *f, double x0, double y0, double w, double h, const char 
         double v = (double)i * step;
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", SX(v), py + ph + 15, v);
     }
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\">", px + pw / 2, y0 + 18);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\">", px + pw / 2,
+            y0 + 18);
     text_escaped(f, title);
     fprintf(f, "</text>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", px + pw / 2, py + ph + 35);
     text_escaped(f, xlabel);

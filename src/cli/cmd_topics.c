@@ -10,8 +10,8 @@
 
 #include "cli_util.h"
 #include "commands.h"
-#include "topics_cli.h"
 #include "qrelkit/topics.h"
+#include "topics_cli.h"
 
 const char qk_help_topics[] =
     "usage: qrelkit topics select [options] --matrix MATRIX.tsv\n"
@@ -212,12 +212,14 @@ static void print_json(const qk_topic_matrix *m, const qk_topics_opts *o, const 
         json_array_append_new(arr, r);
     }
     json_object_set_new(root, "chosen", arr);
-    json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(prec + 1 > 17 ? 17 : prec + 1));
+    json_dumpf(root, stdout,
+               JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(prec + 1 > 17 ? 17 : prec + 1));
     putchar('\n');
     json_decref(root);
 }
 
-static void print_tsv(const qk_topic_matrix *m, const qk_topics_opts *o, const qk_topics_selection *s, int prec)
+static void print_tsv(const qk_topic_matrix *m, const qk_topics_opts *o, const qk_topics_selection *s,
+                      int prec)
 {
     printf("rank\ttopic\t%s\trho%s\n", o->method == QK_TOPICS_GREEDY_KENDALL ? "tau" : "gamma",
            s->beta ? "\tbeta" : "");
@@ -310,7 +312,8 @@ static int cmd_select(int argc, char **argv)
     if (o.method == QK_TOPICS_BUDGET && !o.budget_target && o.budget > o.omega)
         return qk_cli_usage(CMD, "--budget %g is larger than --omega %g", o.budget, o.omega);
     if (qk_topics_cli_input(matrix, measure, argv + optind, nops, &m, &err) != QK_OK ||
-        (variances && add_variances(&m, variances, &err) != QK_OK) || qk_topics_select(m, &o, &s, &err) != QK_OK) {
+        (variances && add_variances(&m, variances, &err) != QK_OK) ||
+        qk_topics_select(m, &o, &s, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }

@@ -119,7 +119,8 @@ static void print_tsv(const qk_topics_sim_row *r, size_t n, int prec)
 {
     printf("method\tsize\tsystems\ttau\ttau_lo\ttau_hi\trho\trmse\tn\n");
     for (size_t i = 0; i < n; i++) {
-        printf("%s\t%zu\t%s", method_name(r[i].method), r[i].size, r[i].heldout ? "heldout" : "participating");
+        printf("%s\t%zu\t%s", method_name(r[i].method), r[i].size,
+               r[i].heldout ? "heldout" : "participating");
         put(r[i].tau, prec);
         put(r[i].tau_lo, prec);
         put(r[i].tau_hi, prec);
@@ -161,12 +162,14 @@ static void print_json(const qk_topics_sim_row *r, size_t n, const qk_topics_sim
 
 static void print_spread(const qk_topics_spread_row *r, size_t n, int json, int prec)
 {
-    static const char *const cols[6] = {"rho_best", "rho_median", "rho_worst", "tau_best", "tau_median", "tau_worst"};
+    static const char *const cols[6] = {"rho_best", "rho_median", "rho_worst",
+                                        "tau_best", "tau_median", "tau_worst"};
     json_t *root = json ? json_array() : NULL;
     if (!json)
         printf("size\t%s\t%s\t%s\t%s\t%s\t%s\n", cols[0], cols[1], cols[2], cols[3], cols[4], cols[5]);
     for (size_t i = 0; i < n; i++) {
-        double v[6] = {r[i].rho_best, r[i].rho_median, r[i].rho_worst, r[i].tau_best, r[i].tau_median, r[i].tau_worst};
+        double v[6] = {r[i].rho_best, r[i].rho_median, r[i].rho_worst,
+                       r[i].tau_best, r[i].tau_median, r[i].tau_worst};
         json_t *e = json ? json_object() : NULL;
         if (json)
             json_object_set_new(e, "size", json_integer((json_int_t)r[i].size));

@@ -41,10 +41,10 @@ typedef struct {
 
 typedef struct {
     const qk_topic_matrix *m;
-    const double *mall;  /* all-topics means of every system */
+    const double *mall; /* all-topics means of every system */
     const unsigned char *held;
-    double *sum;         /* running subset sums per system */
-    double *a, *b;       /* scratch: gathered M and M_Phi */
+    double *sum;   /* running subset sums per system */
+    double *a, *b; /* scratch: gathered M and M_Phi */
 } ctx;
 
 /* tau_a, Pearson and RMSE over the systems with held[s] == which. */
@@ -210,8 +210,8 @@ qk_status qk_topics_sim(const qk_topic_matrix *m, const qk_topics_sim_opts *o, q
     acc *ac = calloc(nacc ? nacc : 1, sizeof *ac);
     unsigned char *held = calloc(l, 1);
     double *mall = malloc(l * sizeof *mall);
-    ctx c = {m, mall, held, malloc(l * sizeof(double)), malloc(l * sizeof(double)),
-             malloc(l * sizeof(double))};
+    ctx c = {
+        m, mall, held, malloc(l * sizeof(double)), malloc(l * sizeof(double)), malloc(l * sizeof(double))};
     qk_topics_sim_row *out = NULL;
     qk_rng rng;
     qk_status st = QK_OK;

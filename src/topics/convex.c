@@ -8,8 +8,8 @@
  * the path (about l - 1 topics: a LASSO has at most rank(Z) non-zeros),
  * greedy-Pearson steps finish the set and the selection says so. */
 #include <math.h>
-#include <stdlib.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "qrelkit/topics.h"
@@ -199,8 +199,8 @@ out:
     return st;
 }
 
-qk_status qk_topics_convex(const qk_topics_cov *c, size_t size, int signed_beta,
-                           qk_topics_selection **out, qk_error *err)
+qk_status qk_topics_convex(const qk_topics_cov *c, size_t size, int signed_beta, qk_topics_selection **out,
+                           qk_error *err)
 {
     qk_topics_selection *sel;
     qk_status st;

@@ -45,8 +45,7 @@ void qk_topics_qp_free_(qk_topics_qp *qp)
 
 /* One coordinate; returns sigma_jj |change|: the coordinate's KKT residual
  * before the update (for a free coordinate, exactly |gradient + lambda|). */
-static double update(qk_topics_qp *qp, size_t j, double lambda, double upper, int signed_beta,
-                     double *beta)
+static double update(qk_topics_qp *qp, size_t j, double lambda, double upper, int signed_beta, double *beta)
 {
     const qk_topics_cov *c = qp->cov;
     size_t l = c->nrows;
