@@ -12,5 +12,6 @@
 #include "qrelkit/estimate.h"
 #include "qrelkit/pool.h"
 #include "qrelkit/tar.h"
+#include "qrelkit/topics.h"
 
 #endif
