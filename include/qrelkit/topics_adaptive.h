@@ -127,6 +127,58 @@ QK_API qk_status qk_topics_oracle(size_t l, size_t n, const double *x, const siz
                                   int criterion, size_t trials, uint64_t seed, size_t *subset, double *value,
                                   int *exhaustive, qk_error *err);
 
+/* ---- The chapter-6 experiments (src/sim/topics_adaptive_sim.c) ----------
+ * E6.1 (every system participates) and E6.4 (systems held out by group):
+ * Kendall tau-a and Pearson r between the per-system mean over the chosen
+ * topics and over all topics (true scores, full qrels, the metric), for
+ * every subset size. Candidates: the qrels' topics with a relevant document.
+ * Adaptive, IQP, Adaptive+, Adaptive* and greedy-true run `trials` times
+ * from distinct first topics (a seeded permutation; trials <= topics);
+ * random draws random_trials subsets per size; the oracle optimises the
+ * reported correlation (tau) on the reported systems. Held out (group not
+ * NULL: group[r] is run r's group id): each trial holds out whole groups,
+ * in seeded random order, until at least half the runs are out; selection,
+ * pool and classifier see the participating runs only, and the correlations
+ * are over the held-out runs. */
+typedef enum qk_adapt_sim_method {
+    QK_AS_RANDOM = 0,
+    QK_AS_ADAPTIVE,
+    QK_AS_IQP,
+    QK_AS_ORACLE,
+    QK_AS_PLUS,
+    QK_AS_STAR,
+    QK_AS_GREEDY_TRUE,
+    QK_AS_COUNT_
+} qk_adapt_sim_method;
+QK_API extern const qk_enum qk_adapt_sim_method_table[];
+typedef struct qk_adapt_sim_opts {
+    qk_topics_metric metric;
+    const int *methods; /* qk_adapt_sim_method values */
+    size_t nmethods;
+    const size_t *sizes; /* increasing subset sizes */
+    size_t nsizes;
+    size_t trials;        /* 10 */
+    size_t random_trials; /* 1000 */
+    size_t oracle_trials; /* 10000 (when not exhaustive) */
+    long pool_depth;      /* 100 */
+    uint64_t seed;        /* 1 */
+    const size_t *group;  /* NULL, or nruns group ids: held-out mode */
+    qk_adapt_opts adapt;  /* the classifier, Adaptive+ and Adaptive* settings */
+} qk_adapt_sim_opts;
+QK_API void qk_adapt_sim_opts_init(qk_adapt_sim_opts *o);
+typedef struct qk_adapt_sim_row {
+    int method;
+    size_t size, trials;
+    double tau_mean, tau_sd, tau_ci95; /* ci95: 1.96 sd / sqrt(trials) */
+    double tau_lo, tau_hi;             /* 2.5 % and 97.5 % quantiles over trials */
+    double rho_mean;                   /* Pearson r, mean over trials */
+    int exhaustive;                    /* oracle: every subset was tried */
+} qk_adapt_sim_row;
+/* *rows (nmethods * nsizes, method-major; the caller frees) . */
+QK_API qk_status qk_adapt_simulate(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                   const qk_adapt_sim_opts *o, qk_adapt_sim_row **rows, size_t *nrows,
+                                   qk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,7 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "simulate_modes.h"
+#include "topics_adaptive_cli.h"
 
 /* `simulate collection` is `sim collection` (argv[0] = "collection"). */
 static int simulate_collection(int argc, char **argv)
@@ -88,6 +89,9 @@ static const sim_mode modes[] = {
      qk_help_simulate_pool},
     {"rtc", "Carterette's RTC experiment: MTC, RTC and IP confidence on a judged collection", simulate_rtc,
      qk_help_simulate_rtc},
+    /* chapter-6 topic selection (cmd_topics_adaptive.c) */
+    {"topics-adaptive", "Adaptive, IQP, Oracle, random topic subsets: tau against all topics",
+     qk_simulate_topics_adaptive, qk_help_simulate_topics_adaptive},
 };
 
 const char qk_help_simulate[] =
@@ -107,6 +111,8 @@ const char qk_help_simulate[] =
     "  rtc      Carterette's experiment: how well MTC, RTC and incremental pooling\n"
     "           predict which run is better after few judgments (also\n"
     "           `qrelkit confidence --simulate`)\n"
+    "  topics-adaptive  Hosseini's chapter-6 topic selection (Adaptive, IQP,\n"
+    "           Oracle, Adaptive+, random): tau of the subset against all topics\n"
     "\n"
     "Run 'qrelkit simulate MODE --help' for a mode's options.\n"
     "exit status: 0 ok, 1 bad option, 2 bad input, 3 I/O error.\n";
