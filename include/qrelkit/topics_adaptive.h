@@ -171,7 +171,7 @@ typedef struct qk_adapt_sim_row {
     size_t size, trials;
     double tau_mean, tau_sd, tau_ci95; /* ci95: 1.96 sd / sqrt(trials) */
     double tau_lo, tau_hi;             /* 2.5 % and 97.5 % quantiles over trials */
-    double rho_mean;                   /* Pearson r, mean over trials */
+    double rho_mean;                   /* Pearson r, mean over the trials where it is defined */
     int exhaustive;                    /* oracle: every subset was tried */
 } qk_adapt_sim_row;
 /* *rows (nmethods * nsizes, method-major; the caller frees) . */

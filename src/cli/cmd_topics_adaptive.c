@@ -297,9 +297,22 @@ int qk_topics_next_main(int argc, char **argv)
         goto out;
     if (qk_adapt_data_new((const qk_run *const *)runs, a.nruns, NULL, 0, a.so.pool_depth, &d, &err) != QK_OK ||
         !(judged = calloc(qk_adapt_data_num_topics(d), 1)) ||
-        qk_adapt_data_set_labels(d, q, judged, &err) != QK_OK ||
-        qk_adapt_next(d, judged, &a.o, &next, &value, &err) != QK_OK) {
+        qk_adapt_data_set_labels(d, q, judged, &err) != QK_OK) {
         rc = err.code ? qk_cli_fail(cmd, &err) : QK_EXIT_IO;
+        goto out;
+    }
+    {
+        size_t nj = 0, n = qk_adapt_data_num_topics(d);
+        for (size_t t = 0; t < n; t++)
+            nj += judged[t];
+        if (nj == 0 || nj == n) {
+            qk_cli_errorf(cmd, "'%s' judges %s of the %zu candidate topics", a.qrels, nj ? "all" : "none", n);
+            rc = QK_EXIT_INPUT;
+            goto out;
+        }
+    }
+    if (qk_adapt_next(d, judged, &a.o, &next, &value, &err) != QK_OK) {
+        rc = qk_cli_fail(cmd, &err);
         goto out;
     }
     if (a.json) {

@@ -49,7 +49,7 @@ static int cmp_double(const void *a, const void *b)
 static void summarise(cell *c, qk_adapt_sim_row *r)
 {
     double s = 0, ss = 0, rs = 0;
-    size_t n = c->n;
+    size_t n = c->n, nr = 0;
     r->trials = n;
     r->exhaustive = c->exhaustive;
     if (n == 0) {
@@ -58,10 +58,13 @@ static void summarise(cell *c, qk_adapt_sim_row *r)
     }
     for (size_t i = 0; i < n; i++) {
         s += c->tau[i];
-        rs += c->rho[i];
+        if (isfinite(c->rho[i])) { /* r is undefined on a constant subset mean */
+            rs += c->rho[i];
+            nr++;
+        }
     }
     r->tau_mean = s / (double)n;
-    r->rho_mean = rs / (double)n;
+    r->rho_mean = nr ? rs / (double)nr : NAN;
     for (size_t i = 0; i < n; i++)
         ss += (c->tau[i] - r->tau_mean) * (c->tau[i] - r->tau_mean);
     r->tau_sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
