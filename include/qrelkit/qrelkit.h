@@ -11,6 +11,7 @@
 #include "qrelkit/search.h"
 #include "qrelkit/estimate.h"
 #include "qrelkit/pool.h"
+#include "qrelkit/topics.h"
 #include "qrelkit/topics_adaptive.h"
 
 #endif

@@ -58,6 +58,7 @@ const char qk_help_topics_next[] =
 
 const char qk_help_topics_select_adaptive[] =
     "usage: qrelkit topics select --method M --size K --qrels QRELS --runs RUN... [options]\n"
+    "       qrelkit topics select --method M --size K [options] QRELS RUN RUN [RUN...]\n"
     "\n"
     "The chapter-6 methods of `topics select`: QRELS plays the assessor, revealing\n"
     "a topic's judgments once it is selected. Prints rank, topic and the\n"
@@ -237,6 +238,9 @@ static int parse(const char *cmd, int which, int argc, char **argv, targs *a)
             return rc;
     }
     (void)l;
+    /* `topics select`'s positional form: QRELS RUN RUN ... */
+    if (!a->qrels && which == 1 && optind < argc)
+        a->qrels = argv[optind++];
     while (optind < argc)
         a->runs[a->nruns++] = argv[optind++];
     if (!a->qrels)

@@ -1,0 +1,207 @@
+/* qrelkit topics: which topics to judge (Hosseini 2013, ch. 4-5; spec 000a
+ * §5-6, 000b §1).
+ *
+ * What each part is for:
+ *   qk_topic_matrix      the input: systems x topics scores x[s][q] (e.g. AP),
+ *                        with optional per-cell variances v[s][q] (the
+ *                        uncertainty of an estimated score, 000b §1.1);
+ *                        built from memory, from a `qrelkit eval --matrix`
+ *                        table (qk_scores) or from qrels + runs + a measure.
+ *   qk_topics_cov        the covariance of the topic columns over systems,
+ *                        kept as a factor Z (Sigma = Z^T Z, l x n) so that
+ *                        10,000 topics never need an n x n array: QS1
+ *                        (unbiased, eq 4.13) or QS2 (weighted, 000a §6.5.2).
+ *   qk_topics_objective  gamma and rho of a subset (eqs 4.3, 4.6; with an
+ *                        uncertainty diagonal U, eq 6.6).
+ *   qk_topics_select     one entry point for every selection method, chosen
+ *                        by qk_topics_method (a row of qk_topics_method_table):
+ *                        random, greedy by Pearson (eq 4.6, incremental),
+ *                        greedy by Kendall tau, convex (the L1 relaxation
+ *                        eq 4.11 along its regularisation path), budget
+ *                        (eqs 5.1-5.2). A new method = one enum value, one
+ *                        table row, one case in qk_topics_select, one file.
+ *   qk_topics_convex_solve / qk_topics_budget_solve
+ *                        the non-negative (box) penalised QP at one lambda /
+ *                        one budget, for tests and for other methods.
+ *   qk_topics_ar         average reuse AR(q) of a run (000a §6.8).
+ *
+ * Conventions: topics are indices 0..n-1 into the matrix; systems 0..l-1.
+ * Ownership: every *_new / *_from_* result is released by its *_free (which
+ * accepts NULL); arrays inside belong to the object. Functions never print;
+ * on failure they return a negative qk_status and fill the qk_error. */
+#ifndef QRELKIT_TOPICS_H
+#define QRELKIT_TOPICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qrelkit/core.h"
+#include "qrelkit/eval.h"
+#include "qrelkit/io.h"
+#include "qrelkit/stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- The score matrix ----------------------------------------------------
+ * x is system-major: x[s * ntopics + q]. var is NULL (scores are exact) or
+ * has the same shape (variance of each estimated score; 0 = judged). */
+typedef struct qk_topic_matrix {
+    size_t nsys, ntopics;
+    char **systems; /* nsys names */
+    char **topics;  /* ntopics ids, unique */
+    double *x;
+    double *var; /* or NULL */
+} qk_topic_matrix;
+
+/* Copy names and values into a new matrix. Errors (QK_EINPUT): fewer than
+ * two systems or no topic, a non-finite score, a negative or non-finite
+ * variance, a repeated topic id. var may be NULL. */
+QK_API qk_status qk_topics_matrix_new(size_t nsys, size_t ntopics, const char *const *systems,
+                                      const char *const *topics, const double *x,
+                                      const double *var, qk_topic_matrix **out, qk_error *err);
+/* From a run x topic table read by qk_stats_read_matrix (the TSV `qrelkit eval
+ * --matrix` writes; published matrices have the same shape). */
+QK_API qk_status qk_topics_matrix_from_scores(const qk_scores *s, qk_topic_matrix **out,
+                                              qk_error *err);
+/* Evaluate runs against qrels in memory with one measure (e.g. "map" gives
+ * AP per topic). Topics are those of the qrels that have a relevant document
+ * (trec_eval's rule); a run without a topic scores 0 there (trec_eval -c). */
+QK_API qk_status qk_topics_matrix_from_eval(const qk_qrels *q, const qk_run *const *runs,
+                                            size_t nruns, const char *measure,
+                                            qk_topic_matrix **out, qk_error *err);
+QK_API void qk_topics_matrix_free(qk_topic_matrix *m);
+/* A new matrix with the given systems (rows, in that order) only. */
+QK_API qk_status qk_topics_matrix_rows(const qk_topic_matrix *m, const size_t *rows, size_t nrows,
+                                       qk_topic_matrix **out, qk_error *err);
+/* Mean over systems of the cell variances: u[q] = E(v_q), the diagonal of U
+ * (000b §1.1); zeros when m->var is NULL. u has ntopics entries. */
+QK_API void qk_topics_uncertainty(const qk_topic_matrix *m, double *u);
+/* Mean score of every system over the topics in sel (m topic indices):
+ * M_Phi; sel NULL = all topics (M). out has nsys entries. */
+QK_API void qk_topics_subset_means(const qk_topic_matrix *m, const size_t *sel, size_t nsel,
+                                   double *out);
+
+/* ---- Covariance (000a §6.5, 000b §1.2) -----------------------------------
+ * Sigma = Z^T Z with Z row s = sqrt(w_s / (1 - sum w^2)) (x_s - alpha), which
+ * is eq 4.13 for w_s = 1/l and the weighted estimator otherwise. */
+typedef struct qk_topics_cov {
+    size_t nrows, ntopics; /* rows of z: systems with positive weight */
+    double *z;             /* nrows x ntopics, row-major */
+    double *alpha;         /* ntopics: the (weighted) column means */
+    double *c;             /* ntopics: column totals of Sigma, c = Sigma e */
+    double *diag;          /* ntopics: sigma_jj */
+    double total;          /* e^T Sigma e */
+} qk_topics_cov;
+
+/* weights NULL: the unbiased estimator (QS1, needs >= 2 systems). Otherwise
+ * nsys weights >= 0, normalised here to sum 1, of which >= 2 positive (QS2). */
+QK_API qk_status qk_topics_cov_new(const qk_topic_matrix *m, const double *weights,
+                                   qk_topics_cov **out, qk_error *err);
+QK_API void qk_topics_cov_free(qk_topics_cov *c);
+/* QS2's weights: 1/k on the k systems with the highest mean score (ties: the
+ * earlier system), 0 elsewhere. k is clamped to nsys; k < 2 is QK_EUSAGE. */
+QK_API qk_status qk_topics_weights_top(const qk_topic_matrix *m, size_t k, double *w,
+                                       qk_error *err);
+/* out = Sigma d (ntopics entries) in O(l n), never forming Sigma. */
+QK_API void qk_topics_cov_mul(const qk_topics_cov *c, const double *d, double *out);
+/* The dense n x n Sigma (row-major, caller-allocated n*n doubles). */
+QK_API void qk_topics_cov_dense(const qk_topics_cov *c, double *sigma);
+
+/* ---- Objective (eqs 4.3-4.6; 6.5-6.6 with u) -------------------------------
+ * For the subset sel (nsel distinct topic indices): gamma = e^T Sigma d /
+ * sqrt(d^T (Sigma + U) d) and rho = gamma / sqrt(e^T Sigma e). u is the
+ * uncertainty diagonal (ntopics entries) or NULL for U = 0. A subset with
+ * d^T (Sigma+U) d <= 0 (only constant columns) gives NaN for both. */
+QK_API qk_status qk_topics_objective(const qk_topics_cov *c, const double *u, const size_t *sel,
+                                     size_t nsel, double *gamma, double *rho, qk_error *err);
+
+/* ---- Selection methods ------------------------------------------------- */
+typedef enum {
+    QK_TOPICS_RANDOM = 0,
+    QK_TOPICS_GREEDY_PEARSON,
+    QK_TOPICS_GREEDY_KENDALL,
+    QK_TOPICS_CONVEX,
+    QK_TOPICS_BUDGET,
+    QK_TOPICS_METHOD_COUNT_ /* chapter-6 methods go above this line */
+} qk_topics_method;
+/* --method's words (name, value, one-line help). */
+QK_API extern const qk_enum qk_topics_method_table[];
+
+typedef enum { QK_TOPICS_COV_QS1 = 0, QK_TOPICS_COV_QS2 } qk_topics_covkind;
+QK_API extern const qk_enum qk_topics_cov_table[]; /* --cov's words */
+
+typedef struct qk_topics_opts {
+    qk_topics_method method;
+    size_t size;            /* topics to choose (budget: ignored unless target mode) */
+    uint64_t seed;          /* random */
+    qk_topics_covkind cov;  /* QS1 or QS2 */
+    size_t qs2_top;         /* QS2: weight the top k systems (default 30) */
+    int use_uncertainty;    /* greedy-pearson: eq 6.6 with U from the matrix' variances */
+    int signed_beta;        /* convex: the literal L1 ball (beta may be negative) */
+    double budget;          /* budget: B */
+    double omega;           /* budget: Omega (cost of judging everything) */
+    double kappa;           /* budget: scale of the constraint t = kappa B / Omega;
+                               0 = n (the spec's reading), 1 = literal eq 5.1 */
+    int budget_target;      /* budget: bisect t so that |Phi| = size */
+} qk_topics_opts;
+QK_API void qk_topics_opts_init(qk_topics_opts *o);
+
+/* The chosen topics in the order they were added. objective[k] is the
+ * method's objective after k+1 additions: gamma (eq 4.6 / 6.6) for random,
+ * greedy-pearson, convex and budget; Kendall tau_a(M, M_Phi) for
+ * greedy-kendall. rho[k] is the Pearson correlation (eq 4.3) of the prefix
+ * for every method. beta is the convex / budget weight of each chosen topic
+ * (NULL for the others). */
+typedef struct qk_topics_selection {
+    size_t m;
+    size_t *order;
+    double *objective;
+    double *rho;
+    double *beta;    /* or NULL */
+    size_t degenerate; /* topics with zero variance, appended last (greedy) */
+    int completed;   /* convex: the path's support was smaller than size and
+                        greedy-Pearson steps completed the set (000a §6.4 #5) */
+    double lambda;   /* convex / budget: the penalty of the solution */
+    double t;        /* budget: the constraint's right-hand side used */
+} qk_topics_selection;
+QK_API void qk_topics_selection_free(qk_topics_selection *s);
+
+/* Choose o->size topics of m (size > ntopics is QK_EUSAGE) by o->method. */
+QK_API qk_status qk_topics_select(const qk_topic_matrix *m, const qk_topics_opts *o,
+                                  qk_topics_selection **out, qk_error *err);
+
+/* The methods one by one (qk_topics_select builds the covariance and calls
+ * these). u NULL = no uncertainty term. */
+QK_API qk_status qk_topics_random(size_t ntopics, size_t size, uint64_t seed, size_t *order,
+                                  qk_error *err);
+QK_API qk_status qk_topics_greedy_pearson(const qk_topics_cov *c, const double *u, size_t size,
+                                          qk_topics_selection **out, qk_error *err);
+QK_API qk_status qk_topics_greedy_kendall(const qk_topic_matrix *m, const qk_topics_cov *c,
+                                          size_t size, qk_topics_selection **out, qk_error *err);
+QK_API qk_status qk_topics_convex(const qk_topics_cov *c, size_t size, int signed_beta,
+                                  qk_topics_selection **out, qk_error *err);
+QK_API qk_status qk_topics_budget(const qk_topics_cov *c, double t, size_t target,
+                                  qk_topics_selection **out, qk_error *err);
+
+/* ---- The penalised programs ----------------------------------------------
+ * min over beta of 1/2 b^T Sigma b - c^T b + lambda sum_j b_j subject to
+ * 0 <= b_j <= upper (upper = INFINITY for 000a §6.4, 1 for §6.6), solved by
+ * cyclic coordinate descent with an active set, warm-started from beta (n
+ * entries, in/out; zeros for a cold start). signed_beta: b_j free and the
+ * penalty lambda |b_j| (upper ignored). Returns the number of sweeps in
+ * *sweeps when not NULL. */
+QK_API qk_status qk_topics_qp_solve(const qk_topics_cov *c, double lambda, double upper,
+                                    int signed_beta, double *beta, size_t *sweeps, qk_error *err);
+
+/* ---- Reusability (000a §6.8) ----------------------------------------------
+ * AR of one ranked list: judged[i] != 0 when the document at rank i+1 is
+ * judged; njudged = judged(q). all_ranks: the literal sum over every rank. */
+QK_API double qk_topics_ar(const unsigned char *judged, size_t depth, size_t njudged,
+                           int all_ranks);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,310 @@
+/* `qrelkit topics`: which topics to judge (Hosseini 2013, ch. 4-5). Parses,
+ * reads the input, calls qk_topics_select and prints; the methods live in
+ * src/topics. Subcommands are rows of the table at the bottom. */
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "qrelkit/topics.h"
+#include "topics_adaptive_cli.h"
+
+const char qk_help_topics[] =
+    "usage: qrelkit topics select [options] --matrix MATRIX.tsv\n"
+    "       qrelkit topics select [options] QRELS RUN RUN [RUN...]\n"
+    "       qrelkit topics next --qrels JUDGED --runs RUN RUN [RUN...] [options]\n"
+    "\n"
+    "Which topics to judge so that the ranking of systems on them is the one all\n"
+    "topics would give (Hosseini 2013, ch. 4-5). The input is a systems x topics\n"
+    "score matrix: the TSV `qrelkit eval --matrix AP` writes (a published matrix of\n"
+    "the same shape works; no qrels or runs needed), or qrels and runs evaluated in\n"
+    "memory with --measure. The covariance of the topic columns over the systems\n"
+    "says which topics move together: a good subset holds topics that covary with\n"
+    "all topics (they predict the mean) but little with each other (each adds\n"
+    "something new), Pearson's objective gamma = sum_{j in S} sum_i sigma_ij /\n"
+    "sqrt(sum_{i,j in S} sigma_ij) (eq 4.6).\n"
+    "\n"
+    "Prints the chosen topics in the order they were added, with the method's\n"
+    "objective after each addition (gamma; tau for greedy-kendall) and rho, the\n"
+    "Pearson correlation between the systems' means on the chosen topics and on\n"
+    "all topics (eq 4.3).\n"
+    "\n"
+    "options:\n"
+    "  --method M        how to choose (default greedy-pearson):\n"
+    "                    @[topics-method]\n"
+    "                    and the chapter-6 methods, which need QRELS and RUNs:\n"
+    "                    adaptive, iqp, adaptive-plus, adaptive-star, oracle,\n"
+    "                    greedy-true (`qrelkit topics select --method adaptive\n"
+    "                    --help`; the next topic: `qrelkit topics next --help`)\n"
+    "  --size K          topics to choose (default 10; at most the topic count)\n"
+    "  --matrix FILE     the score matrix ('topic<TAB>RUN1...' header; gzip or '-')\n"
+    "  --measure NAME    with QRELS and RUNs: the per-topic measure (default map,\n"
+    "                    i.e. AP); qrels topics a run lacks score 0 (trec_eval -c)\n"
+    "  --cov C           covariance estimator:\n"
+    "                    @[topics-cov]\n"
+    "  --qs2-top K       qs2: the K best systems by mean score (default 30)\n"
+    "  --seed S          random: the draw (default 1)\n"
+    "  --signed          convex: the literal L1 ball, beta may be negative\n"
+    "  --budget B --omega W  budget: B judgments of W needed to judge everything;\n"
+    "                    the program keeps sum beta <= KAPPA * B / W, 0 <= beta <= 1\n"
+    "  --kappa K         budget: scale of that bound (default n, the topic count:\n"
+    "                    the reading under which B = W selects every topic); 1 is\n"
+    "                    eq 5.1 as printed (at most a few topics)\n"
+    "  --budget-size     budget: choose exactly --size topics instead (bisects the\n"
+    "                    bound)\n"
+    "  --format F        @{format} (default tsv)\n"
+    "  --precision N     decimals (default 6)\n"
+    "\n"
+    "Rules: a matrix cell must be a number (missing cells, NaN and inf are input\n"
+    "errors naming the line); a topic id may appear once; at least two systems;\n"
+    "--size above the topic count is a usage error. A topic every system scores\n"
+    "the same carries no information: greedy appends such topics last.\n"
+    "Convex: the L1 relaxation selects at most about (systems - 1) topics; beyond\n"
+    "that greedy steps finish the set and the output says 'completed'.\n"
+    "\n"
+    "examples:\n"
+    "  qrelkit eval --matrix AP qrels.txt runs/*.run > ap.tsv\n"
+    "  qrelkit topics select --method greedy-pearson --size 20 --matrix ap.tsv\n"
+    "  qrelkit topics select --method convex --size 20 --format json qrels.txt runs/*\n"
+    "  qrelkit topics select --method budget --budget 10000 --omega 50000 --matrix ap.tsv\n"
+    "Details and the method -> file table: doc/qrelkit-topics.md.\n";
+
+enum {
+    OPT_METHOD = 256,
+    OPT_SIZE,
+    OPT_MATRIX,
+    OPT_MEASURE,
+    OPT_COV,
+    OPT_QS2,
+    OPT_SEED,
+    OPT_SIGNED,
+    OPT_BUDGET,
+    OPT_OMEGA,
+    OPT_KAPPA,
+    OPT_BUDGET_SIZE,
+    OPT_FORMAT,
+    OPT_PRECISION
+};
+
+static const struct option select_opts[] = {{"help", no_argument, NULL, 'h'},
+                                            {"method", required_argument, NULL, OPT_METHOD},
+                                            {"size", required_argument, NULL, OPT_SIZE},
+                                            {"matrix", required_argument, NULL, OPT_MATRIX},
+                                            {"measure", required_argument, NULL, OPT_MEASURE},
+                                            {"cov", required_argument, NULL, OPT_COV},
+                                            {"qs2-top", required_argument, NULL, OPT_QS2},
+                                            {"seed", required_argument, NULL, OPT_SEED},
+                                            {"signed", no_argument, NULL, OPT_SIGNED},
+                                            {"budget", required_argument, NULL, OPT_BUDGET},
+                                            {"omega", required_argument, NULL, OPT_OMEGA},
+                                            {"kappa", required_argument, NULL, OPT_KAPPA},
+                                            {"budget-size", no_argument, NULL, OPT_BUDGET_SIZE},
+                                            {"format", required_argument, NULL, OPT_FORMAT},
+                                            {"precision", required_argument, NULL, OPT_PRECISION},
+                                            {NULL, 0, NULL, 0}};
+
+#define CMD "topics"
+
+/* The matrix from --matrix, or from QRELS RUN... evaluated in memory. */
+qk_status qk_topics_cli_input(const char *matrix, const char *measure, char **ops, int nops,
+                              qk_topic_matrix **out, qk_error *err);
+qk_status qk_topics_cli_input(const char *matrix, const char *measure, char **ops, int nops,
+                              qk_topic_matrix **out, qk_error *err)
+{
+    qk_status st;
+    *out = NULL;
+    if (matrix) {
+        qk_lines *l = NULL;
+        qk_scores *s = NULL;
+        if ((st = qk_lines_open(matrix, &l, err)) != QK_OK)
+            return st;
+        st = qk_stats_read_matrix(l, &s, err);
+        qk_lines_close(l);
+        if (st == QK_OK)
+            st = qk_topics_matrix_from_scores(s, out, err);
+        qk_stats_scores_free(s);
+        return st;
+    }
+    {
+        qk_qrels *q = NULL;
+        qk_run **runs = NULL;
+        if ((st = qk_qrels_read(ops[0], QK_REL_QRELS, QK_DEDUP_ERROR, &q, err)) == QK_OK &&
+            (st = qk_cli_read_runs((const char *const *)ops + 1, (size_t)nops - 1, QK_CLI_NAME_BASE, &runs,
+                                   err)) == QK_OK)
+            st = qk_topics_matrix_from_eval(q, (const qk_run *const *)runs, (size_t)nops - 1, measure, out,
+                                            err);
+        qk_cli_free_runs(runs, runs ? (size_t)nops - 1 : 0);
+        qk_qrels_free(q);
+        return st;
+    }
+}
+
+static double jnum(double v)
+{
+    return isfinite(v) ? v : 0.0;
+}
+
+static void print_json(const qk_topic_matrix *m, const qk_topics_opts *o, const qk_topics_selection *s,
+                       int prec)
+{
+    json_t *root = json_object(), *arr = json_array();
+    const qk_enum *e = qk_enum_by_value(qk_topics_method_table, (int)o->method);
+    json_object_set_new(root, "method", json_string(e ? e->name : "?"));
+    json_object_set_new(root, "topics_total", json_integer((json_int_t)m->ntopics));
+    json_object_set_new(root, "systems", json_integer((json_int_t)m->nsys));
+    json_object_set_new(root, "size", json_integer((json_int_t)s->m));
+    if (o->method == QK_TOPICS_CONVEX || o->method == QK_TOPICS_BUDGET) {
+        json_object_set_new(root, "lambda", json_real(s->lambda));
+        json_object_set_new(root, "completed", json_boolean(s->completed));
+    }
+    if (o->method == QK_TOPICS_BUDGET)
+        json_object_set_new(root, "t", json_real(s->t));
+    for (size_t k = 0; k < s->m; k++) {
+        json_t *r = json_object();
+        json_object_set_new(r, "topic", json_string(m->topics[s->order[k]]));
+        json_object_set_new(r, "objective", json_real(jnum(s->objective[k])));
+        json_object_set_new(r, "rho", json_real(jnum(s->rho[k])));
+        if (s->beta)
+            json_object_set_new(r, "beta", json_real(s->beta[k]));
+        json_array_append_new(arr, r);
+    }
+    json_object_set_new(root, "chosen", arr);
+    json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(prec + 1 > 17 ? 17 : prec + 1));
+    putchar('\n');
+    json_decref(root);
+}
+
+static void print_tsv(const qk_topic_matrix *m, const qk_topics_opts *o, const qk_topics_selection *s, int prec)
+{
+    printf("rank\ttopic\t%s\trho%s\n", o->method == QK_TOPICS_GREEDY_KENDALL ? "tau" : "gamma",
+           s->beta ? "\tbeta" : "");
+    for (size_t k = 0; k < s->m; k++) {
+        printf("%zu\t%s\t%.*f\t%.*f", k + 1, m->topics[s->order[k]], prec, s->objective[k], prec, s->rho[k]);
+        if (s->beta)
+            printf("\t%.*f", prec, s->beta[k]);
+        putchar('\n');
+    }
+    if (s->completed)
+        printf("# completed: the convex path chose fewer topics; greedy-pearson steps added the rest\n");
+}
+
+static int cmd_select(int argc, char **argv)
+{
+    qk_topics_opts o;
+    qk_topic_matrix *m = NULL;
+    qk_topics_selection *s = NULL;
+    qk_error err;
+    const char *matrix = NULL, *measure = "map";
+    int json = 0, rc, c, method = (int)QK_TOPICS_GREEDY_PEARSON, cov = 0, nops;
+    long prec = 6;
+    /* Chapter-6 methods (adaptive, iqp, oracle, ...) have their own parser. */
+    for (int i = 1; i < argc; i++) {
+        const char *w = strncmp(argv[i], "--method=", 9) == 0 ? argv[i] + 9
+                        : strcmp(argv[i], "--method") == 0 && i + 1 < argc ? argv[i + 1]
+                                                                          : NULL;
+        if (w && qk_topics_adaptive_method(w))
+            return qk_topics_select_adaptive_main(argc, argv);
+    }
+    qk_topics_opts_init(&o);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", select_opts, NULL)) != -1) {
+        switch (c) {
+        case 'h': return qk_cli_help(qk_help_topics);
+        case OPT_METHOD:
+            if ((rc = qk_cli_enum(CMD, qk_topics_method_table, "--method", optarg, &method)))
+                return rc;
+            o.method = (qk_topics_method)method;
+            break;
+        case OPT_SIZE:
+            if ((rc = qk_cli_size(CMD, "--size", optarg, 1, SIZE_MAX, &o.size)))
+                return rc;
+            break;
+        case OPT_MATRIX: matrix = optarg; break;
+        case OPT_MEASURE: measure = optarg; break;
+        case OPT_COV:
+            if ((rc = qk_cli_enum(CMD, qk_topics_cov_table, "--cov", optarg, &cov)))
+                return rc;
+            o.cov = (qk_topics_covkind)cov;
+            break;
+        case OPT_QS2:
+            if ((rc = qk_cli_size(CMD, "--qs2-top", optarg, 2, SIZE_MAX, &o.qs2_top)))
+                return rc;
+            break;
+        case OPT_SEED:
+            if ((rc = qk_cli_seed(CMD, "--seed", optarg, &o.seed)))
+                return rc;
+            break;
+        case OPT_SIGNED: o.signed_beta = 1; break;
+        case OPT_BUDGET:
+            if ((rc = qk_cli_double(CMD, "--budget", optarg, 0, INFINITY, 0, &o.budget)))
+                return rc;
+            break;
+        case OPT_OMEGA:
+            if ((rc = qk_cli_double(CMD, "--omega", optarg, 0, INFINITY, QK_NUM_LO_OPEN, &o.omega)))
+                return rc;
+            break;
+        case OPT_KAPPA:
+            if ((rc = qk_cli_double(CMD, "--kappa", optarg, 0, INFINITY, QK_NUM_LO_OPEN, &o.kappa)))
+                return rc;
+            break;
+        case OPT_BUDGET_SIZE: o.budget_target = 1; break;
+        case OPT_FORMAT:
+            if ((rc = qk_cli_format_tsv_json(CMD, optarg, &json)))
+                return rc;
+            break;
+        case OPT_PRECISION:
+            if ((rc = qk_cli_long(CMD, "--precision", optarg, 0, 17, &prec)))
+                return rc;
+            break;
+        case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
+        default: return qk_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    nops = argc - optind;
+    if (matrix && nops > 0)
+        return qk_cli_usage(CMD, "give either --matrix or QRELS and RUNs, not both");
+    if (!matrix && nops < 3)
+        return qk_cli_usage(CMD, "select needs --matrix FILE or QRELS and at least two RUNs");
+    if (o.method == QK_TOPICS_BUDGET && !o.budget_target && o.omega <= 0)
+        return qk_cli_usage(CMD, "--method budget needs --budget B and --omega W (or --budget-size)");
+    if (o.method == QK_TOPICS_BUDGET && !o.budget_target && o.budget > o.omega)
+        return qk_cli_usage(CMD, "--budget %g is larger than --omega %g", o.budget, o.omega);
+    if (qk_topics_cli_input(matrix, measure, argv + optind, nops, &m, &err) != QK_OK ||
+        qk_topics_select(m, &o, &s, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    if (json)
+        print_json(m, &o, s, (int)prec);
+    else
+        print_tsv(m, &o, s, (int)prec);
+    rc = QK_EXIT_OK;
+out:
+    qk_topics_selection_free(s);
+    qk_topics_matrix_free(m);
+    return rc;
+}
+
+/* Subcommands: one row each (the adaptive step `next` goes here). */
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} subcommands[] = {
+    {"select", cmd_select},
+    {"next", qk_topics_next_main}, /* chapter 6 (cmd_topics_adaptive.c) */
+};
+
+int qk_cmd_topics(int argc, char **argv)
+{
+    if (argc < 2 || qk_cli_is_help(argv[1]))
+        return qk_cli_help(qk_help_topics);
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+        if (strcmp(argv[1], subcommands[i].name) == 0)
+            return subcommands[i].run(argc - 1, argv + 1);
+    return qk_cli_usage(CMD, "unknown subcommand '%s' (choose from: select, next)", argv[1]);
+}

@@ -1,0 +1,172 @@
+/* The penalised QP of convex / budget selection against brute force: the
+ * exact minimum over every support S, beta_S = Sigma_SS^-1 (c_S - lambda),
+ * kept when positive, inside the box and KKT-feasible outside S. */
+#include "test_topics_common.h"
+
+/* Solve a x = b (k x k, Gaussian elimination with partial pivoting). */
+static int gauss(double *a, double *b, size_t k)
+{
+    for (size_t i = 0; i < k; i++) {
+        size_t p = i;
+        for (size_t r = i + 1; r < k; r++)
+            if (fabs(a[r * k + i]) > fabs(a[p * k + i]))
+                p = r;
+        if (fabs(a[p * k + i]) < 1e-300)
+            return -1;
+        for (size_t c = 0; c < k; c++) {
+            double t = a[i * k + c];
+            a[i * k + c] = a[p * k + c];
+            a[p * k + c] = t;
+        }
+        {
+            double t = b[i];
+            b[i] = b[p];
+            b[p] = t;
+        }
+        for (size_t r = i + 1; r < k; r++) {
+            double f = a[r * k + i] / a[i * k + i];
+            for (size_t c = i; c < k; c++)
+                a[r * k + c] -= f * a[i * k + c];
+            b[r] -= f * b[i];
+        }
+    }
+    for (size_t i = k; i-- > 0;) {
+        for (size_t c = i + 1; c < k; c++)
+            b[i] -= a[i * k + c] * b[c];
+        b[i] /= a[i * k + i];
+    }
+    return 0;
+}
+
+/* Brute force of min 1/2 b'Sb - c'b + lambda sum b, 0 <= b <= upper: every
+ * (free set F, set U at the bound) pair; small n only. */
+static double brute(const double *S, const double *c, size_t n, double lambda, double upper,
+                    double *best)
+{
+    double bestf = INFINITY;
+    unsigned pow3 = 1;
+    for (size_t i = 0; i < n; i++)
+        pow3 *= 3;
+    for (unsigned code = 0; code < pow3; code++) {
+        int state[8]; /* 0 at zero, 1 free, 2 at upper */
+        size_t fr[8], k = 0;
+        double b[8] = {0}, a[64], rhs[8], f = 0;
+        unsigned cc = code;
+        int ok = 1;
+        for (size_t i = 0; i < n; i++) {
+            state[i] = (int)(cc % 3);
+            cc /= 3;
+            if (state[i] == 2 && !isfinite(upper))
+                ok = 0;
+            if (state[i] == 2)
+                b[i] = upper;
+            if (state[i] == 1)
+                fr[k++] = i;
+        }
+        if (!ok)
+            continue;
+        for (size_t i = 0; i < k; i++) {
+            rhs[i] = c[fr[i]] - lambda;
+            for (size_t j = 0; j < n; j++)
+                if (state[j] == 2)
+                    rhs[i] -= S[fr[i] * n + j] * upper;
+            for (size_t j = 0; j < k; j++)
+                a[i * k + j] = S[fr[i] * n + fr[j]];
+        }
+        if (k && gauss(a, rhs, k) != 0)
+            continue;
+        for (size_t i = 0; i < k; i++) {
+            if (rhs[i] < 0 || rhs[i] > upper)
+                ok = 0;
+            b[fr[i]] = rhs[i];
+        }
+        if (!ok)
+            continue;
+        for (size_t i = 0; i < n; i++) {
+            double sb = 0;
+            for (size_t j = 0; j < n; j++)
+                sb += S[i * n + j] * b[j];
+            f += 0.5 * b[i] * sb - c[i] * b[i] + lambda * b[i];
+        }
+        if (f < bestf) {
+            bestf = f;
+            memcpy(best, b, n * sizeof *b);
+        }
+    }
+    return bestf;
+}
+
+static void test_spec_vector(void **state)
+{
+    /* 000a §9.3: lambda = 0.02 -> (1.202767, 0, 0.64273, 0.62625, 1.158921);
+     * lambda = 0 -> e; lambda >= lambda_max = 0.11516 -> 0 */
+    const double want[5] = {1.202767, 0, 0.64273, 0.62625, 1.158921};
+    qk_topic_matrix *m = toy_matrix();
+    qk_topics_cov *c = toy_cov(m);
+    double b[5] = {0};
+    (void)state;
+    assert_int_equal(qk_topics_qp_solve(c, 0.02, INFINITY, 0, b, NULL, NULL), QK_OK);
+    for (int j = 0; j < 5; j++)
+        NEAR(b[j], want[j], 1e-6);
+    assert_int_equal(qk_topics_qp_solve(c, 0.0, INFINITY, 0, b, NULL, NULL), QK_OK);
+    for (int j = 0; j < 5; j++)
+        NEAR(b[j], 1.0, 1e-6);
+    assert_int_equal(qk_topics_qp_solve(c, 0.11516, INFINITY, 0, b, NULL, NULL), QK_OK);
+    for (int j = 0; j < 5; j++)
+        NEAR(b[j], 0.0, 1e-12);
+    qk_topics_cov_free(c);
+    qk_topics_matrix_free(m);
+}
+
+static void test_brute_force_several_lambda(void **state)
+{
+    /* random 8 systems x 6 topics (Sigma full rank), lambda across the path
+     * and two bounds: the solver's beta and objective = brute force */
+    enum { L = 8, N = 6 };
+    const char *sys[L] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+    const char *top[N] = {"1", "2", "3", "4", "5", "6"};
+    const double frac[5] = {0.9, 0.5, 0.2, 0.05, 0.0};
+    const double uppers[2] = {INFINITY, 1.0};
+    double x[L * N], S[N * N];
+    qk_rng rng;
+    (void)state;
+    qk_rng_seed(&rng, 11);
+    for (int trial = 0; trial < 10; trial++) {
+        qk_topic_matrix *m = NULL;
+        qk_topics_cov *c;
+        double lmax = 0;
+        for (int i = 0; i < L * N; i++)
+            x[i] = qk_rng_uniform(&rng);
+        assert_int_equal(qk_topics_matrix_new(L, N, sys, top, x, NULL, &m, NULL), QK_OK);
+        c = toy_cov(m);
+        qk_topics_cov_dense(c, S);
+        for (int j = 0; j < N; j++)
+            lmax = fmax(lmax, c->c[j]);
+        for (int u = 0; u < 2; u++)
+            for (int f = 0; f < 5; f++) {
+                double b[N] = {0}, want[N], fb = 0;
+                double fw = brute(S, c->c, N, frac[f] * lmax, uppers[u], want);
+                assert_int_equal(qk_topics_qp_solve(c, frac[f] * lmax, uppers[u], 0, b, NULL, NULL),
+                                 QK_OK);
+                for (int i = 0; i < N; i++) {
+                    double sb = 0;
+                    for (int j = 0; j < N; j++)
+                        sb += S[i * N + j] * b[j];
+                    fb += 0.5 * b[i] * sb - c->c[i] * b[i] + frac[f] * lmax * b[i];
+                    NEAR(b[i], want[i], 1e-6);
+                }
+                NEAR(fb, fw, 1e-10);
+            }
+        qk_topics_cov_free(c);
+        qk_topics_matrix_free(m);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spec_vector),
+        cmocka_unit_test(test_brute_force_several_lambda),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
