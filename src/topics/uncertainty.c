@@ -1,11 +1,10 @@
 /* The uncertainty-aware objective (Hosseini 2013 Eq. 6.6, spec 000b §2.1) and
  * the metrics' MTC moments it feeds on (§1.6).
  *
- * gamma needs only covariances with column sums, so no n x n Sigma is built:
- * with T the row sums over all topics and S those over the selected ones,
- *   sum_{i, k in S+j} sigma_ik = var(S + x_j) = var S + 2 cov(S, x_j) + var x_j
- *   sum_i sum_{k in S+j} sigma_ik = cov(T, S) + cov(T, x_j),
- * O(r n) per step, where r is the number of systems. */
+ * gamma needs Sigma only through c = Sigma e, its diagonal and Sigma d for
+ * the selected set's indicator d, which the covariance factor of topics.h
+ * (Sigma = Z^T Z, Z of r x n) gives in O(r n) per step: no n x n Sigma. */
+#include "qrelkit/topics.h"
 #include "topics/adaptive_internal.h"
 
 #include <math.h>
@@ -13,87 +12,67 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Covariance (divisor r - 1) of a and b over r values, means given. */
-static double cov_of(const double *a, double ma, const double *b, double mb, size_t r)
-{
-    qk_ksum s = {0, 0};
-    for (size_t i = 0; i < r; i++)
-        qk_ksum_add(&s, (a[i] - ma) * (b[i] - mb));
-    return qk_ksum_value(&s) / (double)(r - 1);
-}
-
-static double mean_of(const double *a, size_t r)
-{
-    qk_ksum s = {0, 0};
-    for (size_t i = 0; i < r; i++)
-        qk_ksum_add(&s, a[i]);
-    return qk_ksum_value(&s) / (double)r;
-}
-
 qk_status qk_topics_gamma_step(size_t l, size_t n, const double *x, const double *v, const size_t *rows,
                                size_t r, const unsigned char *selected, double *gamma, size_t *best,
                                double *scale, qk_error *err)
 {
-    double *buf, *tot, *sel, *col, mt, ms, vs, cts, us = 0, gbest = -INFINITY;
+    /* Sigma over the rows: the weighted estimator with weight 1 on each
+     * listed row is the unbiased one on those rows (000b §9.4). */
+    qk_topic_matrix m = {l, n, NULL, NULL, (double *)x, NULL};
+    qk_topics_cov *c = NULL;
+    double *w = NULL, *d = calloc(n, sizeof *d), *sd = malloc(n * sizeof *sd), *u = calloc(n, sizeof *u);
+    double num = 0, den = 0, gbest = -INFINITY;
+    qk_status st;
     if (!rows)
         r = l;
-    if (r < 2 || n == 0)
-        return qk_error_set(err, QK_EUSAGE, "the objective needs at least 2 systems and 1 topic (got %zu and %zu)",
-                            r, n);
-    buf = calloc(3 * r, sizeof *buf);
-    if (!buf)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    tot = buf;
-    sel = buf + r;
-    col = buf + 2 * r;
-    for (size_t a = 0; a < r; a++) {
-        size_t s = rows ? rows[a] : a;
-        qk_ksum ts = {0, 0}, ss = {0, 0};
-        for (size_t q = 0; q < n; q++) {
-            qk_ksum_add(&ts, x[s * n + q]);
-            if (selected[q])
-                qk_ksum_add(&ss, x[s * n + q]);
+    if (r < 2 || n == 0) {
+        st = qk_error_set(err, QK_EUSAGE, "the objective needs at least 2 systems and 1 topic (got %zu and %zu)", r,
+                          n);
+        goto out;
+    }
+    if (!d || !sd || !u || (rows && !(w = calloc(l, sizeof *w)))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t a = 0; rows && a < r; a++)
+        w[rows[a]] = 1;
+    if ((st = qk_topics_cov_new(&m, w, &c, err)) != QK_OK)
+        goto out;
+    for (size_t q = 0; q < n; q++) {
+        d[q] = selected[q] != 0;
+        for (size_t a = 0; v && a < r; a++)
+            u[q] += v[(rows ? rows[a] : a) * n + q] / (double)r;
+    }
+    qk_topics_cov_mul(c, d, sd); /* sd_j = sum_{i in S} sigma_ij */
+    for (size_t q = 0; q < n; q++)
+        if (selected[q]) {
+            num += c->c[q];
+            den += sd[q] + u[q];
         }
-        tot[a] = qk_ksum_value(&ts);
-        sel[a] = qk_ksum_value(&ss);
-    }
-    for (size_t q = 0; q < n && v; q++) {
-        if (!selected[q])
-            continue;
-        for (size_t a = 0; a < r; a++)
-            us += v[(rows ? rows[a] : a) * n + q] / (double)r;
-    }
-    mt = mean_of(tot, r);
-    ms = mean_of(sel, r);
-    vs = cov_of(sel, ms, sel, ms, r);
-    cts = cov_of(tot, mt, sel, ms, r);
     if (scale)
-        *scale = sqrt(fmax(0, cov_of(tot, mt, tot, mt, r)));
+        *scale = sqrt(fmax(0, c->total));
     *best = n;
     for (size_t q = 0; q < n; q++) {
-        double mc, num, den, uq = 0;
+        double dj;
         gamma[q] = -INFINITY;
         if (selected[q])
             continue;
-        for (size_t a = 0; a < r; a++) {
-            size_t s = rows ? rows[a] : a;
-            col[a] = x[s * n + q];
-            if (v)
-                uq += v[s * n + q] / (double)r;
-        }
-        mc = mean_of(col, r);
-        num = cts + cov_of(tot, mt, col, mc, r);
-        den = vs + 2 * cov_of(sel, ms, col, mc, r) + cov_of(col, mc, col, mc, r) + us + uq;
-        if (!(den > 0))
+        dj = den + 2 * sd[q] + c->diag[q] + u[q];
+        if (!(dj > 0))
             continue;
-        gamma[q] = num / sqrt(den);
+        gamma[q] = (num + c->c[q]) / sqrt(dj);
         if (gamma[q] > gbest) {
             gbest = gamma[q];
             *best = q;
         }
     }
-    free(buf);
-    return QK_OK;
+out:
+    qk_topics_cov_free(c);
+    free(w);
+    free(d);
+    free(sd);
+    free(u);
+    return st;
 }
 
 /* ---- metrics ---------------------------------------------------------------- */
