@@ -94,6 +94,12 @@ typedef struct qk_adapt_opts {
     double plus_h;   /* PLUS: subset size as a fraction of l (0.2)         */
     uint64_t seed;   /* PLUS: subsets                                       */
     int star_literal; /* STAR: average raw gamma instead of rho-hat (A12)  */
+    /* Ablations, for experiments only: no_uncertainty drops U (Eq. 4.6 on
+     * the expectations); true_labels replaces the classifier's probabilities
+     * of unjudged pooled documents by their labels (reads every topic's
+     * labels: a simulation with full qrels only). */
+    int no_uncertainty;
+    int true_labels;
 } qk_adapt_opts;
 QK_API void qk_adapt_opts_init(qk_adapt_opts *o);
 /* The stateless step: topics with selected[t] != 0 are judged (their

@@ -54,6 +54,7 @@ const char qk_help_topics_next[] =
     "  --plus-subsets C     adaptive-plus: system subsets (100)\n"
     "  --plus-fraction H    adaptive-plus: subset size as a fraction of the runs (0.2)\n"
     "  --seed S             adaptive-plus's subsets (1)\n"
+    "  --no-uncertainty     adaptive without U: Eq. 4.6 on the expectations\n"
     "  --format tsv|json    output format (tsv)\n";
 
 const char qk_help_topics_select_adaptive[] =
@@ -101,6 +102,9 @@ const char qk_help_simulate_topics_adaptive[] =
     "                       first '-', or --groups)\n"
     "  --groups FILE        'run group' lines\n"
     "  --seed S             (1)\n"
+    "  --no-uncertainty     ablation: adaptive without U (Eq. 4.6 on E[metric])\n"
+    "  --true-labels        ablation: adaptive with the true labels instead of the\n"
+    "                       classifier's probabilities (a perfect classifier)\n"
     "  --format tsv|json    (tsv)\n";
 
 typedef struct targs {
@@ -136,6 +140,8 @@ static const struct option longopts[] = {{"qrels", required_argument, NULL, 'q'}
                                          {"oracle-trials", required_argument, NULL, 'o'},
                                          {"held-out", no_argument, NULL, 'O'},
                                          {"groups", required_argument, NULL, 'G'},
+                                         {"no-uncertainty", no_argument, NULL, 'U'},
+                                         {"true-labels", no_argument, NULL, 'T'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
 
@@ -228,6 +234,12 @@ static int parse(const char *cmd, int which, int argc, char **argv, targs *a)
             a->so.oracle_trials = a->oracle_trials;
             break;
         case 'O': a->held_out = 1; break;
+        case 'U': a->o.no_uncertainty = 1; break;
+        case 'T':
+            if (which != 2)
+                return qk_cli_usage(cmd, "--true-labels is an ablation of simulate topics-adaptive only");
+            a->o.true_labels = 1;
+            break;
         case 'G':
             a->groups = optarg;
             a->held_out = 1;

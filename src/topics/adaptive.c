@@ -37,7 +37,8 @@ static qk_status adaptive_step(const qk_adapt_data *d, const unsigned char *sele
     qk_status st = QK_ENOMEM;
     if (!xhat || !v || !gamma)
         goto out;
-    st = qk_adapt_probabilities(d, selected, &o->metric, o->C, 0, &p, err);
+    st = o->true_labels ? qk_adapt_label_probabilities(d, &p, err)
+                        : qk_adapt_probabilities(d, selected, &o->metric, o->C, 0, &p, err);
     if (st != QK_OK)
         goto out;
     st = qk_adapt_matrices(d, &o->metric, p, selected, 0, xhat, v);
@@ -47,7 +48,8 @@ static qk_status adaptive_step(const qk_adapt_data *d, const unsigned char *sele
         st = qk_adapt_plus_step(d, xhat, v, selected, o, next, value, err);
         goto out;
     }
-    st = qk_topics_gamma_step(d->l, d->n, xhat, v, NULL, 0, selected, gamma, next, NULL, err);
+    st = qk_topics_gamma_step(d->l, d->n, xhat, o->no_uncertainty ? NULL : v, NULL, 0, selected, gamma, next, NULL,
+                              err);
     if (st == QK_OK)
         *value = *next < d->n ? gamma[*next] : NAN;
 out:

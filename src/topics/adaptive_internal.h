@@ -44,6 +44,8 @@ qk_status qk_adapt_fit_predict(size_t ntr, size_t nf, const double *ftr, const s
  * hard. p[t] has d->t[t].nu entries; the caller frees each and p. */
 qk_status qk_adapt_probabilities(const qk_adapt_data *d, const unsigned char *selected, const qk_topics_metric *m,
                                  double C, int hard, double ***p, qk_error *err);
+/* The true_labels ablation: every topic's pooled documents at their labels. */
+qk_status qk_adapt_label_probabilities(const qk_adapt_data *d, double ***p, qk_error *err);
 void qk_adapt_probs_free(const qk_adapt_data *d, double **p);
 /* Per system exact metric from the labels, one topic: x[s]. */
 void qk_adapt_true_topic(const qk_adapt_data *d, size_t t, const qk_topics_metric *m, double *x);

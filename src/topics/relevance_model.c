@@ -259,6 +259,25 @@ out:
     return st;
 }
 
+qk_status qk_adapt_label_probabilities(const qk_adapt_data *d, double ***pout, qk_error *err)
+{
+    double **p = calloc(d->n, sizeof *p);
+    *pout = NULL;
+    for (size_t t = 0; p && t < d->n; t++) {
+        if (!(p[t] = calloc(d->t[t].nu + 1, sizeof **p))) {
+            qk_adapt_probs_free(d, p);
+            p = NULL;
+            break;
+        }
+        for (size_t u = 0; u < d->t[t].npool; u++)
+            p[t][u] = d->t[t].label[u] == 1;
+    }
+    if (!p)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    *pout = p;
+    return QK_OK;
+}
+
 qk_status qk_adapt_matrices(const qk_adapt_data *d, const qk_topics_metric *m, double *const *p,
                             const unsigned char *selected, int hard, double *xhat, double *v)
 {
