@@ -374,6 +374,8 @@ static int first_topics(const char *cmd, const targs *a, const qk_adapt_data *d,
         }
         init[(*ninit)++] = t;
     }
+    if (*ninit == 0)
+        return qk_cli_usage(cmd, "--first: no topic given");
     return 0;
 }
 
@@ -477,10 +479,12 @@ out:
 static int make_groups(const char *cmd, const targs *a, qk_run **runs, size_t *group)
 {
     char **names = calloc(a->nruns, sizeof *names), **gf_run = NULL, **gf_grp = NULL;
-    size_t ng = 0, ngf = 0, cap = 0;
+    size_t ng = 0, ngf = 0, cap = 0, cap2 = 0;
     int rc = 0;
-    if (!names)
+    if (!names || !runs) {
+        free(names);
         return QK_EXIT_IO;
+    }
     if (a->groups) {
         FILE *f = fopen(a->groups, "r");
         char line[4096];
@@ -493,9 +497,9 @@ static int make_groups(const char *cmd, const targs *a, qk_run **runs, size_t *g
             char r[2048], g[2048];
             if (line[0] == '#' || sscanf(line, "%2047s %2047s", r, g) != 2)
                 continue;
-            if (qk_grow((void **)&gf_run, &cap, ngf + 1, sizeof *gf_run) != QK_OK)
+            if (qk_grow((void **)&gf_run, &cap, ngf + 1, sizeof *gf_run) != QK_OK ||
+                qk_grow((void **)&gf_grp, &cap2, ngf + 1, sizeof *gf_grp) != QK_OK)
                 break;
-            gf_grp = realloc(gf_grp, cap * sizeof *gf_grp);
             gf_run[ngf] = strdup(r);
             gf_grp[ngf++] = strdup(g);
         }

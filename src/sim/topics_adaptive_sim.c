@@ -310,6 +310,10 @@ qk_status qk_adapt_simulate(const qk_qrels *truth, const qk_run *const *runs, si
     st = candidate_topics(truth, &topics, &s.n, err);
     if (st != QK_OK)
         return st;
+    if (s.n == 0) {
+        free((void *)topics);
+        return qk_error_set(err, QK_EINPUT, "the qrels have no topic with a relevant document");
+    }
     for (size_t k = 0; k < o->nsizes; k++) {
         if (o->sizes[k] == 0 || o->sizes[k] > s.n) {
             st = qk_error_set(err, QK_EUSAGE, "subset size %zu is not between 1 and the %zu topics", o->sizes[k],

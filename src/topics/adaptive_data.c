@@ -114,6 +114,8 @@ static qk_status build_topic(qk_adapt_data *d, size_t t, const qk_run *const *ru
     for (int pass = 0; pass < 2; pass++)
         for (size_t s = 0; s < d->l; s++) {
             size_t lo = pass ? (size_t)d->pool_depth : 0, hi = pass ? nd[s] : (size_t)d->pool_depth;
+            if (!docs[s])
+                continue;
             for (size_t i = lo; i < hi && i < nd[s]; i++) {
                 uint32_t id;
                 if (qk_strpool_intern(tp->docs, docs[s][i], strlen(docs[s][i]), &id) != QK_OK)
@@ -139,7 +141,7 @@ static qk_status build_topic(qk_adapt_data *d, size_t t, const qk_run *const *ru
             goto out;
         if (nd[s] && qk_run_find_topic(runs[s], d->topic[t], &rt))
             rtp = qk_run_topic_at(runs[s], rt);
-        for (size_t i = 0; i < nd[s]; i++)
+        for (size_t i = 0; docs[s] && i < nd[s]; i++)
             qk_strpool_find(tp->docs, docs[s][i], strlen(docs[s][i]), &tp->list[s][i]);
         /* Scores: the run's entries in rank order hold duplicates at worse
          * ranks; the best-ranked score of each document is the first seen. */

@@ -14,6 +14,8 @@
  * holds. */
 static void draw_subsets(size_t l, size_t c, size_t h, qk_rng *rng, size_t *sub, size_t *perm, size_t *count)
 {
+    if (h > l)
+        return;
     for (size_t s = 0; s < l; s++)
         count[s] = 0;
     for (size_t b = 0; b < c; b++) {

@@ -32,7 +32,7 @@ static double score_of(const oracle_ctx *c, const double *sub)
             for (size_t j = i + 1; j < c->r; j++) {
                 double dx = sub[i] - sub[j];
                 int sx = (dx > 0) - (dx < 0);
-                cd += sx * c->sgn[i * c->r + j];
+                cd += (long)sx * c->sgn[i * c->r + j];
                 pairs++;
             }
         return pairs ? (double)cd / (double)pairs : -INFINITY;
