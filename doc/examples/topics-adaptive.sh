@@ -17,24 +17,42 @@ trap 'rm -rf "$work"' EXIT
 "$qk" search -i "$work/p.idx" -i "$work/n.idx" -t "$npl/query-text.trec" --zoo 30 --seed 5 --threads 2 -o "$work/zoo"
 awk -F'\t' 'NR > 1 { print $1, $3 }' "$work/zoo/zoo.tsv" > "$work/groups.txt"
 
-common=(--metric ap --pool-depth 100 --trials 20 --random-trials 1000 --oracle-trials 10000 --seed 7)
-"$qk" simulate topics-adaptive --qrels "$clef/qrel_abs_test.txt" --runs "$clef"/runs/*.run "${common[@]}" \
-    --methods random,adaptive,iqp,oracle,greedy-true --sizes 2,4,6,8,10,12,15,18,24 \
-    > "$here/topics-adaptive-clef2017-all.tsv"
-"$qk" simulate topics-adaptive --qrels "$clef/qrel_abs_test.txt" --runs "$clef"/runs/*.run "${common[@]}" \
-    --held-out --methods random,adaptive,adaptive-plus,oracle --sizes 2,4,6,8,10,12,15,18,24 \
-    > "$here/topics-adaptive-clef2017-heldout.tsv"
-"$qk" simulate topics-adaptive --qrels "$npl/qrels" --runs "$work"/zoo/*.run "${common[@]}" \
-    --methods random,adaptive,iqp,oracle,greedy-true --sizes 5,10,19,28,37,56 \
-    > "$here/topics-adaptive-npl-all.tsv"
-"$qk" simulate topics-adaptive --qrels "$npl/qrels" --runs "$work"/zoo/*.run "${common[@]}" \
-    --held-out --groups "$work/groups.txt" --methods random,adaptive,adaptive-plus,oracle --sizes 5,10,19,28,37,56 \
-    > "$here/topics-adaptive-npl-heldout.tsv"
+parts=${PARTS:-clef npl}   # PARTS=npl regenerates the NPL tables only
+common=(--metric ap --pool-depth 100 --random-trials 1000 --oracle-trials 10000 --seed 7)
+if [[ $parts == *clef* ]]; then
+    cr=("$clef"/runs/*.run)
+    sizes=2,4,6,8,10,12,15,18,24
+    "$qk" simulate topics-adaptive --qrels "$clef/qrel_abs_test.txt" --runs "${cr[@]}" "${common[@]}" --trials 20 \
+        --methods random,adaptive,iqp,oracle,greedy-true --sizes $sizes > "$here/topics-adaptive-clef2017-all.tsv"
+    "$qk" simulate topics-adaptive --qrels "$clef/qrel_abs_test.txt" --runs "${cr[@]}" "${common[@]}" --trials 20 \
+        --held-out --methods random,adaptive,adaptive-plus,oracle --sizes $sizes \
+        > "$here/topics-adaptive-clef2017-heldout.tsv"
+    # ablations: Adaptive without U, and with the true labels (a perfect classifier)
+    { "$qk" simulate topics-adaptive --qrels "$clef/qrel_abs_test.txt" --runs "${cr[@]}" "${common[@]}" --trials 20 \
+          --methods adaptive --sizes $sizes --no-uncertainty | sed 's/^adaptive\t/adaptive-no-u\t/'
+      "$qk" simulate topics-adaptive --qrels "$clef/qrel_abs_test.txt" --runs "${cr[@]}" "${common[@]}" --trials 20 \
+          --methods adaptive --sizes $sizes --true-labels | sed 's/^adaptive\t/adaptive-true-labels\t/' | grep -v '^[#m]'
+    } > "$here/topics-adaptive-clef2017-ablation.tsv"
+fi
+if [[ $parts == *npl* ]]; then
+    sizes=5,10,19,28,37
+    "$qk" simulate topics-adaptive --qrels "$npl/qrels" --runs "$work"/zoo/*.run "${common[@]}" --trials 10 \
+        --methods random,adaptive,iqp,oracle,greedy-true --sizes $sizes > "$here/topics-adaptive-npl-all.tsv"
+    "$qk" simulate topics-adaptive --qrels "$npl/qrels" --runs "$work"/zoo/*.run "${common[@]}" --trials 10 \
+        --held-out --groups "$work/groups.txt" --methods random,adaptive,adaptive-plus,oracle --sizes $sizes \
+        > "$here/topics-adaptive-npl-heldout.tsv"
+    { "$qk" simulate topics-adaptive --qrels "$npl/qrels" --runs "$work"/zoo/*.run "${common[@]}" --trials 10 \
+          --methods adaptive --sizes $sizes --no-uncertainty | sed 's/^adaptive\t/adaptive-no-u\t/'
+      "$qk" simulate topics-adaptive --qrels "$npl/qrels" --runs "$work"/zoo/*.run "${common[@]}" --trials 10 \
+          --methods adaptive --sizes $sizes --true-labels | sed 's/^adaptive\t/adaptive-true-labels\t/' | grep -v '^[#m]'
+    } > "$here/topics-adaptive-npl-ablation.tsv"
+fi
 
 # tau against the number of topics: random's mean with its 2.5-97.5 % band,
 # the other methods' means
 for f in clef2017-all clef2017-heldout npl-all npl-heldout; do
     tsv=$here/topics-adaptive-$f.tsv
+    [ -s "$tsv" ] || continue
     for m in random adaptive iqp oracle greedy-true adaptive-plus; do
         awk -F'\t' -v m=$m '$1 == m { print $2, $4, $7, $8 }' "$tsv" > "$work/$m.dat"
     done
