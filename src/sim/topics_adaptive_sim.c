@@ -263,6 +263,7 @@ static qk_status random_draws(const sim *s, size_t draws, qk_rng *rng, cell *cel
             for (size_t q = 0; q < s->n; q++)
                 perm[q] = q;
             for (size_t i = 0; i < m; i++) {
+                // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign): j < n, perm[0..n) is set above
                 size_t j = i + (size_t)qk_rng_below(rng, s->n - i), tmp = perm[i];
                 perm[i] = perm[j];
                 perm[j] = tmp;

@@ -22,6 +22,7 @@ static void draw_subsets(size_t l, size_t c, size_t h, qk_rng *rng, size_t *sub,
         for (size_t s = 0; s < l; s++)
             perm[s] = s;
         for (size_t i = 0; i < h; i++) { /* partial Fisher-Yates */
+            // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign): j < l, perm[0..l) is set above
             size_t j = i + (size_t)qk_rng_below(rng, l - i), tmp = perm[i];
             perm[i] = perm[j];
             perm[j] = tmp;
