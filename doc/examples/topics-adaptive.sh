@@ -35,16 +35,20 @@ if [[ $parts == *clef* ]]; then
     } > "$here/topics-adaptive-clef2017-ablation.tsv"
 fi
 if [[ $parts == *npl* ]]; then
-    sizes=5,10,19,28,37
-    "$qk" simulate topics-adaptive --qrels "$npl/qrels" --runs "$work"/zoo/*.run "${common[@]}" --trials 10 \
-        --methods random,adaptive,iqp,oracle,greedy-true --sizes $sizes > "$here/topics-adaptive-npl-all.tsv"
-    "$qk" simulate topics-adaptive --qrels "$npl/qrels" --runs "$work"/zoo/*.run "${common[@]}" --trials 10 \
+    # the four runs are independent: in parallel
+    sizes=5,10,19,28
+    "$qk" simulate topics-adaptive --qrels "$npl/qrels" --runs "$work"/zoo/*.run "${common[@]}" --trials 5 \
+        --methods random,adaptive,iqp,oracle,greedy-true --sizes $sizes > "$here/topics-adaptive-npl-all.tsv" &
+    "$qk" simulate topics-adaptive --qrels "$npl/qrels" --runs "$work"/zoo/*.run "${common[@]}" --trials 5 \
         --held-out --groups "$work/groups.txt" --methods random,adaptive,adaptive-plus,oracle --sizes $sizes \
-        > "$here/topics-adaptive-npl-heldout.tsv"
-    { "$qk" simulate topics-adaptive --qrels "$npl/qrels" --runs "$work"/zoo/*.run "${common[@]}" --trials 10 \
-          --methods adaptive --sizes $sizes --no-uncertainty | sed 's/^adaptive\t/adaptive-no-u\t/'
-      "$qk" simulate topics-adaptive --qrels "$npl/qrels" --runs "$work"/zoo/*.run "${common[@]}" --trials 10 \
-          --methods adaptive --sizes $sizes --true-labels | sed 's/^adaptive\t/adaptive-true-labels\t/' | grep -v '^[#m]'
+        > "$here/topics-adaptive-npl-heldout.tsv" &
+    "$qk" simulate topics-adaptive --qrels "$npl/qrels" --runs "$work"/zoo/*.run "${common[@]}" --trials 5 \
+        --methods adaptive --sizes $sizes --no-uncertainty > "$work/npl-no-u.tsv" &
+    "$qk" simulate topics-adaptive --qrels "$npl/qrels" --runs "$work"/zoo/*.run "${common[@]}" --trials 5 \
+        --methods adaptive --sizes $sizes --true-labels > "$work/npl-true.tsv" &
+    wait
+    { sed 's/^adaptive\t/adaptive-no-u\t/' "$work/npl-no-u.tsv"
+      sed 's/^adaptive\t/adaptive-true-labels\t/' "$work/npl-true.tsv" | grep -v '^[#m]'
     } > "$here/topics-adaptive-npl-ablation.tsv"
 fi
 
