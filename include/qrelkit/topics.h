@@ -23,7 +23,12 @@
  *   qk_topics_convex_solve / qk_topics_budget_solve
  *                        the non-negative (box) penalised QP at one lambda /
  *                        one budget, for tests and for other methods.
- *   qk_topics_ar         average reuse AR(q) of a run (000a §6.8).
+ *   qk_topics_ar, _mar   average reuse AR(q) of a ranked list and MAR of a
+ *                        run against qrels (000a §6.8).
+ *   qk_topics_sim        the chapters' experiment (src/sim/topics_sim.c):
+ *                        tau, rho and RMSE of MAP between the subset's and the
+ *                        all-topics ranking against subset size, over trials,
+ *                        for participating and held-out systems.
  *
  * Conventions: topics are indices 0..n-1 into the matrix; systems 0..l-1.
  * Ownership: every *_new / *_from_* result is released by its *_free (which
@@ -59,18 +64,16 @@ typedef struct qk_topic_matrix {
  * two systems or no topic, a non-finite score, a negative or non-finite
  * variance, a repeated topic id. var may be NULL. */
 QK_API qk_status qk_topics_matrix_new(size_t nsys, size_t ntopics, const char *const *systems,
-                                      const char *const *topics, const double *x,
-                                      const double *var, qk_topic_matrix **out, qk_error *err);
+                                      const char *const *topics, const double *x, const double *var,
+                                      qk_topic_matrix **out, qk_error *err);
 /* From a run x topic table read by qk_stats_read_matrix (the TSV `qrelkit eval
  * --matrix` writes; published matrices have the same shape). */
-QK_API qk_status qk_topics_matrix_from_scores(const qk_scores *s, qk_topic_matrix **out,
-                                              qk_error *err);
+QK_API qk_status qk_topics_matrix_from_scores(const qk_scores *s, qk_topic_matrix **out, qk_error *err);
 /* Evaluate runs against qrels in memory with one measure (e.g. "map" gives
  * AP per topic). Topics are those of the qrels that have a relevant document
  * (trec_eval's rule); a run without a topic scores 0 there (trec_eval -c). */
-QK_API qk_status qk_topics_matrix_from_eval(const qk_qrels *q, const qk_run *const *runs,
-                                            size_t nruns, const char *measure,
-                                            qk_topic_matrix **out, qk_error *err);
+QK_API qk_status qk_topics_matrix_from_eval(const qk_qrels *q, const qk_run *const *runs, size_t nruns,
+                                            const char *measure, qk_topic_matrix **out, qk_error *err);
 QK_API void qk_topics_matrix_free(qk_topic_matrix *m);
 /* A new matrix with the given systems (rows, in that order) only. */
 QK_API qk_status qk_topics_matrix_rows(const qk_topic_matrix *m, const size_t *rows, size_t nrows,
@@ -80,8 +83,7 @@ QK_API qk_status qk_topics_matrix_rows(const qk_topic_matrix *m, const size_t *r
 QK_API void qk_topics_uncertainty(const qk_topic_matrix *m, double *u);
 /* Mean score of every system over the topics in sel (m topic indices):
  * M_Phi; sel NULL = all topics (M). out has nsys entries. */
-QK_API void qk_topics_subset_means(const qk_topic_matrix *m, const size_t *sel, size_t nsel,
-                                   double *out);
+QK_API void qk_topics_subset_means(const qk_topic_matrix *m, const size_t *sel, size_t nsel, double *out);
 
 /* ---- Covariance (000a §6.5, 000b §1.2) -----------------------------------
  * Sigma = Z^T Z with Z row s = sqrt(w_s / (1 - sum w^2)) (x_s - alpha), which
@@ -97,13 +99,12 @@ typedef struct qk_topics_cov {
 
 /* weights NULL: the unbiased estimator (QS1, needs >= 2 systems). Otherwise
  * nsys weights >= 0, normalised here to sum 1, of which >= 2 positive (QS2). */
-QK_API qk_status qk_topics_cov_new(const qk_topic_matrix *m, const double *weights,
-                                   qk_topics_cov **out, qk_error *err);
+QK_API qk_status qk_topics_cov_new(const qk_topic_matrix *m, const double *weights, qk_topics_cov **out,
+                                   qk_error *err);
 QK_API void qk_topics_cov_free(qk_topics_cov *c);
 /* QS2's weights: 1/k on the k systems with the highest mean score (ties: the
  * earlier system), 0 elsewhere. k is clamped to nsys; k < 2 is QK_EUSAGE. */
-QK_API qk_status qk_topics_weights_top(const qk_topic_matrix *m, size_t k, double *w,
-                                       qk_error *err);
+QK_API qk_status qk_topics_weights_top(const qk_topic_matrix *m, size_t k, double *w, qk_error *err);
 /* out = Sigma d (ntopics entries) in O(l n), never forming Sigma. */
 QK_API void qk_topics_cov_mul(const qk_topics_cov *c, const double *d, double *out);
 /* The dense n x n Sigma (row-major, caller-allocated n*n doubles). */
@@ -114,8 +115,8 @@ QK_API void qk_topics_cov_dense(const qk_topics_cov *c, double *sigma);
  * sqrt(d^T (Sigma + U) d) and rho = gamma / sqrt(e^T Sigma e). u is the
  * uncertainty diagonal (ntopics entries) or NULL for U = 0. A subset with
  * d^T (Sigma+U) d <= 0 (only constant columns) gives NaN for both. */
-QK_API qk_status qk_topics_objective(const qk_topics_cov *c, const double *u, const size_t *sel,
-                                     size_t nsel, double *gamma, double *rho, qk_error *err);
+QK_API qk_status qk_topics_objective(const qk_topics_cov *c, const double *u, const size_t *sel, size_t nsel,
+                                     double *gamma, double *rho, qk_error *err);
 
 /* ---- Selection methods ------------------------------------------------- */
 typedef enum {
@@ -134,17 +135,17 @@ QK_API extern const qk_enum qk_topics_cov_table[]; /* --cov's words */
 
 typedef struct qk_topics_opts {
     qk_topics_method method;
-    size_t size;            /* topics to choose (budget: ignored unless target mode) */
-    uint64_t seed;          /* random */
-    qk_topics_covkind cov;  /* QS1 or QS2 */
-    size_t qs2_top;         /* QS2: weight the top k systems (default 30) */
-    int use_uncertainty;    /* greedy-pearson: eq 6.6 with U from the matrix' variances */
-    int signed_beta;        /* convex: the literal L1 ball (beta may be negative) */
-    double budget;          /* budget: B */
-    double omega;           /* budget: Omega (cost of judging everything) */
-    double kappa;           /* budget: scale of the constraint t = kappa B / Omega;
-                               0 = n (the spec's reading), 1 = literal eq 5.1 */
-    int budget_target;      /* budget: bisect t so that |Phi| = size */
+    size_t size;           /* topics to choose (budget: ignored unless target mode) */
+    uint64_t seed;         /* random */
+    qk_topics_covkind cov; /* QS1 or QS2 */
+    size_t qs2_top;        /* QS2: weight the top k systems (default 30) */
+    int use_uncertainty;   /* greedy-pearson: eq 6.6 with U from the matrix' variances */
+    int signed_beta;       /* convex: the literal L1 ball (beta may be negative) */
+    double budget;         /* budget: B */
+    double omega;          /* budget: Omega (cost of judging everything) */
+    double kappa;          /* budget: scale of the constraint t = kappa B / Omega;
+                              0 = n (the spec's reading), 1 = literal eq 5.1 */
+    int budget_target;     /* budget: bisect t so that |Phi| = size */
 } qk_topics_opts;
 QK_API void qk_topics_opts_init(qk_topics_opts *o);
 
@@ -159,12 +160,12 @@ typedef struct qk_topics_selection {
     size_t *order;
     double *objective;
     double *rho;
-    double *beta;    /* or NULL */
+    double *beta;      /* or NULL */
     size_t degenerate; /* topics with zero variance, appended last (greedy) */
-    int completed;   /* convex: the path's support was smaller than size and
-                        greedy-Pearson steps completed the set (000a §6.4 #5) */
-    double lambda;   /* convex / budget: the penalty of the solution */
-    double t;        /* budget: the constraint's right-hand side used */
+    int completed;     /* convex: the path's support was smaller than size and
+                          greedy-Pearson steps completed the set (000a §6.4 #5) */
+    double lambda;     /* convex / budget: the penalty of the solution */
+    double t;          /* budget: the constraint's right-hand side used */
 } qk_topics_selection;
 QK_API void qk_topics_selection_free(qk_topics_selection *s);
 
@@ -174,16 +175,15 @@ QK_API qk_status qk_topics_select(const qk_topic_matrix *m, const qk_topics_opts
 
 /* The methods one by one (qk_topics_select builds the covariance and calls
  * these). u NULL = no uncertainty term. */
-QK_API qk_status qk_topics_random(size_t ntopics, size_t size, uint64_t seed, size_t *order,
-                                  qk_error *err);
+QK_API qk_status qk_topics_random(size_t ntopics, size_t size, uint64_t seed, size_t *order, qk_error *err);
 QK_API qk_status qk_topics_greedy_pearson(const qk_topics_cov *c, const double *u, size_t size,
                                           qk_topics_selection **out, qk_error *err);
-QK_API qk_status qk_topics_greedy_kendall(const qk_topic_matrix *m, const qk_topics_cov *c,
-                                          size_t size, qk_topics_selection **out, qk_error *err);
+QK_API qk_status qk_topics_greedy_kendall(const qk_topic_matrix *m, const qk_topics_cov *c, size_t size,
+                                          qk_topics_selection **out, qk_error *err);
 QK_API qk_status qk_topics_convex(const qk_topics_cov *c, size_t size, int signed_beta,
                                   qk_topics_selection **out, qk_error *err);
-QK_API qk_status qk_topics_budget(const qk_topics_cov *c, double t, size_t target,
-                                  qk_topics_selection **out, qk_error *err);
+QK_API qk_status qk_topics_budget(const qk_topics_cov *c, double t, size_t target, qk_topics_selection **out,
+                                  qk_error *err);
 
 /* ---- The penalised programs ----------------------------------------------
  * min over beta of 1/2 b^T Sigma b - c^T b + lambda sum_j b_j subject to
@@ -192,14 +192,78 @@ QK_API qk_status qk_topics_budget(const qk_topics_cov *c, double t, size_t targe
  * entries, in/out; zeros for a cold start). signed_beta: b_j free and the
  * penalty lambda |b_j| (upper ignored). Returns the number of sweeps in
  * *sweeps when not NULL. */
-QK_API qk_status qk_topics_qp_solve(const qk_topics_cov *c, double lambda, double upper,
-                                    int signed_beta, double *beta, size_t *sweeps, qk_error *err);
+QK_API qk_status qk_topics_qp_solve(const qk_topics_cov *c, double lambda, double upper, int signed_beta,
+                                    double *beta, size_t *sweeps, qk_error *err);
 
 /* ---- Reusability (000a §6.8) ----------------------------------------------
  * AR of one ranked list: judged[i] != 0 when the document at rank i+1 is
  * judged; njudged = judged(q). all_ranks: the literal sum over every rank. */
-QK_API double qk_topics_ar(const unsigned char *judged, size_t depth, size_t njudged,
-                           int all_ranks);
+QK_API double qk_topics_ar(const unsigned char *judged, size_t depth, size_t njudged, int all_ranks);
+/* MAR of a run against the judgments q: AR per qrels topic (ar, in qrels
+ * topic order, may be NULL; a topic the run lacks has AR 0) over the run's
+ * documents to depth (each at its best rank); a document is judged when it
+ * is in the topic's qrels (any grade) and judged(q) is the topic's number of
+ * judgments. *mar = the mean over the qrels topics. */
+QK_API qk_status qk_topics_mar(const qk_qrels *q, const qk_run *run, size_t depth, int all_ranks, double *ar,
+                               double *mar, qk_error *err);
+
+/* ---- The experiment (src/sim/topics_sim.c; 000a §7 EXP-4.2/4.3) ----------
+ * Each trial splits the systems into participating ones (the selectors see
+ * only their rows) and held-out ones: with holdout QK_TOPICS_HOLD_GROUP
+ * trial t holds out group t mod ngroups (leave one group out), with
+ * QK_TOPICS_HOLD_FRACTION a random round(frac * ngroups) groups, with
+ * QK_TOPICS_HOLD_NONE nothing. group[s] is the group of system s (NULL: every
+ * system its own group). For every method and size 1..max_size the chosen
+ * subset's means M_Phi are compared with the all-topics means M (the same
+ * matrix, all topics) by Kendall tau_a, Pearson and RMSE, separately over
+ * the participating and the held-out systems. Random draws random_draws
+ * subsets per trial; its band is the 2.5-97.5 % range of the tau of every
+ * draw; for the other methods the band is mean -+ 1.96 sd / sqrt(trials). */
+typedef enum { QK_TOPICS_HOLD_NONE = 0, QK_TOPICS_HOLD_GROUP, QK_TOPICS_HOLD_FRACTION } qk_topics_holdout;
+QK_API extern const qk_enum qk_topics_holdout_table[]; /* --holdout's words */
+
+typedef struct qk_topics_sim_opts {
+    const qk_topics_method *methods;
+    size_t nmethods;
+    size_t max_size;     /* sizes 1..max_size (clamped to the topic count) */
+    size_t trials;       /* default 10 (HOLD_GROUP: 0 = one per group) */
+    size_t random_draws; /* default 100 */
+    uint64_t seed;
+    const size_t *group; /* nsys entries or NULL */
+    qk_topics_holdout holdout;
+    double holdout_frac; /* default 0.4 (000a §7 EXP-4.2) */
+    qk_topics_covkind cov;
+    size_t qs2_top;
+} qk_topics_sim_opts;
+QK_API void qk_topics_sim_opts_init(qk_topics_sim_opts *o);
+
+typedef struct qk_topics_sim_row {
+    qk_topics_method method;
+    size_t size;
+    int heldout; /* 0: participating systems, 1: held-out ones */
+    double tau, tau_lo, tau_hi;
+    double rho, rmse;
+    size_t n; /* trials (random: draws) that had >= 2 systems */
+} qk_topics_sim_row;
+
+/* Rows in order method, size, participating then held-out; *rows freed by
+ * the caller with free(). */
+QK_API qk_status qk_topics_sim(const qk_topic_matrix *m, const qk_topics_sim_opts *o,
+                               qk_topics_sim_row **rows, size_t *nrows, qk_error *err);
+
+/* ---- Random-subset spread (src/sim/topics_spread.c; 000a §6.10, EXP-4.1) --
+ * For every size 1..max_size (clamped to ntopics), draws random subsets of
+ * that size and reports the best, median and worst Pearson and Kendall tau_a
+ * between the systems' means on the subset and on all topics (Guiver et al.'s
+ * analysis: how good is the best subset, how bad the worst). */
+typedef struct qk_topics_spread_row {
+    size_t size;
+    double rho_best, rho_median, rho_worst;
+    double tau_best, tau_median, tau_worst;
+} qk_topics_spread_row;
+/* rows: max_size entries (clamped), freed by the caller with free(). */
+QK_API qk_status qk_topics_spread(const qk_topic_matrix *m, size_t max_size, size_t draws, uint64_t seed,
+                                  qk_topics_spread_row **rows, size_t *nrows, qk_error *err);
 
 #ifdef __cplusplus
 }

@@ -589,3 +589,99 @@ int qk_cli_write_file(const char *cmd, const char *path, qk_cli_write_fn fn, voi
     }
     return qk_cli_out_commit(cmd, &o);
 }
+
+/* --groups FILE: 'run group' lines, read with the shared line source (gzip,
+ * '-' = stdin, blank and '#' lines skipped). Each entry is "run\0group". */
+typedef struct group_file {
+    char **pair;
+    size_t n, cap;
+} group_file;
+
+static void group_file_free(group_file *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        free(g->pair[i]);
+    free(g->pair);
+}
+
+static qk_status group_file_read(const char *path, group_file *g, qk_error *err)
+{
+    qk_lines *l = NULL;
+    const char *line, *f[3];
+    size_t len, fl[3];
+    int r;
+    qk_status st = qk_lines_open(path, &l, err);
+    memset(g, 0, sizeof *g);
+    if (st != QK_OK)
+        return st;
+    while ((r = qk_lines_next(l, &line, &len, err)) == 1) {
+        size_t nf;
+        char *p;
+        if (qk_line_skippable(line, len))
+            continue;
+        if ((nf = qk_split_fields(line, len, f, fl, 3)) != 2) {
+            r = qk_error_at(err, QK_EINPUT, path, qk_lines_lineno(l), 0,
+                            "expected 2 fields (run group), found %zu", nf);
+            break;
+        }
+        if (qk_grow((void **)&g->pair, &g->cap, g->n + 1, sizeof *g->pair) != QK_OK ||
+            !(p = malloc(fl[0] + fl[1] + 2))) {
+            r = qk_error_set(err, QK_ENOMEM, "out of memory");
+            break;
+        }
+        memcpy(p, f[0], fl[0]);
+        p[fl[0]] = '\0';
+        memcpy(p + fl[0] + 1, f[1], fl[1]);
+        p[fl[0] + 1 + fl[1]] = '\0';
+        g->pair[g->n++] = p;
+    }
+    qk_lines_close(l);
+    return r < 0 ? (qk_status)r : QK_OK;
+}
+
+int qk_cli_run_groups(const char *cmd, const char *path, const char *const *ids, size_t nr, char sep,
+                      size_t *group, size_t *ngroups)
+{
+    size_t ng = 0;
+    char **names = calloc(nr ? nr : 1, sizeof *names);
+    group_file gf = {0};
+    qk_error err = {0};
+    int rc = 0;
+    if (!names)
+        return QK_EXIT_IO;
+    if (path && group_file_read(path, &gf, &err) != QK_OK)
+        rc = qk_cli_fail(cmd, &err);
+    for (size_t r = 0; r < nr && rc == 0; r++) {
+        const char *id = ids[r];
+        char key[1024];
+        size_t k;
+        snprintf(key, sizeof key, "%s", id);
+        if (path) {
+            key[0] = 0;
+            for (k = gf.n; k-- > 0 && !key[0];)
+                if (strcmp(gf.pair[k], id) == 0)
+                    snprintf(key, sizeof key, "%s", gf.pair[k] + strlen(gf.pair[k]) + 1);
+            if (!key[0]) {
+                qk_cli_errorf(cmd, "'%s': no group for run '%s'", path, id);
+                rc = QK_EXIT_INPUT;
+                break;
+            }
+        } else if (sep) {
+            char *cut = strchr(key, sep);
+            if (cut)
+                *cut = 0;
+        }
+        for (k = 0; k < ng && strcmp(names[k], key) != 0; k++)
+            ;
+        if (k == ng && !(names[ng++] = strdup(key)))
+            rc = QK_EXIT_IO;
+        group[r] = k;
+    }
+    group_file_free(&gf);
+    for (size_t k = 0; k < ng; k++)
+        free(names[k]);
+    free(names);
+    if (ngroups)
+        *ngroups = ng;
+    return rc;
+}

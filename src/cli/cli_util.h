@@ -91,6 +91,14 @@ int qk_cli_is_stdout(const char *path);
  * its exit code; otherwise return 0. path may be NULL. */
 int qk_cli_no_stdout(const char *cmd, const char *opt, const char *path, const char *why);
 
+/* Group of each of nr runs (ids): from path ('run group' lines; the last
+ * line for a run wins; a run without a line is an input error), else the id
+ * up to its first sep (sep 0: every id its own group). Groups are numbered
+ * 0.. in order of first appearance; *ngroups (may be NULL) gets their count.
+ * 0, or prints the error and returns its exit code. */
+int qk_cli_run_groups(const char *cmd, const char *path, const char *const *ids, size_t nr, char sep,
+                      size_t *group, size_t *ngroups);
+
 /* Standard input can be read only once, so at most one input may be '-'.
  * Call qk_cli_stdin_once for every input path of a command, in order, with
  * one qk_cli_stdin (zeroed) per command line: what names the input ("QRELS",

@@ -89,6 +89,8 @@ static const sim_mode modes[] = {
      qk_help_simulate_pool},
     {"rtc", "Carterette's RTC experiment: MTC, RTC and IP confidence on a judged collection", simulate_rtc,
      qk_help_simulate_rtc},
+    {"topics", "topic-selection methods: tau against subset size, participating and held-out systems",
+     qk_simulate_topics, qk_help_simulate_topics},
     /* chapter-6 topic selection (cmd_topics_adaptive.c) */
     {"topics-adaptive", "Adaptive, IQP, Oracle, random topic subsets: tau against all topics",
      qk_simulate_topics_adaptive, qk_help_simulate_topics_adaptive},
@@ -120,10 +122,10 @@ const char qk_help_simulate[] =
 int qk_cmd_simulate(int argc, char **argv)
 {
     if (argc < 2 || qk_cli_is_help(argv[1]))
-        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (collection, crowd, pool, rtc)")
+        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (collection, crowd, pool, rtc, topics, topics-adaptive)")
                         : qk_cli_help(qk_help_simulate);
     for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
         if (strcmp(argv[1], modes[i].name) == 0)
             return modes[i].run(argc - 1, argv + 1);
-    return qk_cli_usage("simulate", "unknown mode '%s' (choose from: collection, crowd, pool, rtc)", argv[1]);
+    return qk_cli_usage("simulate", "unknown mode '%s' (choose from: collection, crowd, pool, rtc, topics)", argv[1]);
 }

@@ -11,6 +11,7 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "qrelkit/topics.h"
+#include "topics_cli.h"
 #include "topics_adaptive_cli.h"
 
 const char qk_help_topics[] =
@@ -44,6 +45,10 @@ const char qk_help_topics[] =
     "  --matrix FILE     the score matrix ('topic<TAB>RUN1...' header; gzip or '-')\n"
     "  --measure NAME    with QRELS and RUNs: the per-topic measure (default map,\n"
     "                    i.e. AP); qrels topics a run lacks score 0 (trec_eval -c)\n"
+    "  --variances FILE  a second matrix, same runs and topics, holding the variance\n"
+    "                    of each score (e.g. from statAP or MTC on unjudged topics);\n"
+    "                    greedy-pearson then uses eq 6.6, which also rewards topics\n"
+    "                    whose scores are certain\n"
     "  --cov C           covariance estimator:\n"
     "                    @[topics-cov]\n"
     "  --qs2-top K       qs2: the K best systems by mean score (default 30)\n"
@@ -87,7 +92,8 @@ enum {
     OPT_KAPPA,
     OPT_BUDGET_SIZE,
     OPT_FORMAT,
-    OPT_PRECISION
+    OPT_PRECISION,
+    OPT_VARIANCES
 };
 
 static const struct option select_opts[] = {{"help", no_argument, NULL, 'h'},
@@ -105,13 +111,11 @@ static const struct option select_opts[] = {{"help", no_argument, NULL, 'h'},
                                             {"budget-size", no_argument, NULL, OPT_BUDGET_SIZE},
                                             {"format", required_argument, NULL, OPT_FORMAT},
                                             {"precision", required_argument, NULL, OPT_PRECISION},
+                                            {"variances", required_argument, NULL, OPT_VARIANCES},
                                             {NULL, 0, NULL, 0}};
 
 #define CMD "topics"
 
-/* The matrix from --matrix, or from QRELS RUN... evaluated in memory. */
-qk_status qk_topics_cli_input(const char *matrix, const char *measure, char **ops, int nops,
-                              qk_topic_matrix **out, qk_error *err);
 qk_status qk_topics_cli_input(const char *matrix, const char *measure, char **ops, int nops,
                               qk_topic_matrix **out, qk_error *err)
 {
@@ -141,6 +145,47 @@ qk_status qk_topics_cli_input(const char *matrix, const char *measure, char **op
         qk_qrels_free(q);
         return st;
     }
+}
+
+/* --variances: a matrix of the same shape as m (same run and topic order)
+ * whose cells become m's variances. */
+static qk_status add_variances(qk_topic_matrix **m, const char *path, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_scores *s = NULL;
+    qk_topic_matrix *w = NULL;
+    qk_status st;
+    if ((st = qk_lines_open(path, &l, err)) != QK_OK)
+        return st;
+    st = qk_stats_read_matrix(l, &s, err);
+    qk_lines_close(l);
+    if (st != QK_OK)
+        return st;
+    if (s->nruns != (*m)->nsys || s->ntopics != (*m)->ntopics) {
+        st = qk_error_set(err, QK_EINPUT, "'%s': %zu runs x %zu topics, the scores have %zu x %zu", path,
+                          s->nruns, s->ntopics, (*m)->nsys, (*m)->ntopics);
+        goto out;
+    }
+    for (size_t i = 0; i < s->nruns; i++)
+        if (strcmp(s->runs[i], (*m)->systems[i]) != 0) {
+            st = qk_error_set(err, QK_EINPUT, "'%s': run %zu is '%s', the scores have '%s'", path, i + 1,
+                              s->runs[i], (*m)->systems[i]);
+            goto out;
+        }
+    for (size_t t = 0; t < s->ntopics; t++)
+        if (strcmp(s->topics[t], (*m)->topics[t]) != 0) {
+            st = qk_error_set(err, QK_EINPUT, "'%s': topic %zu is '%s', the scores have '%s'", path, t + 1,
+                              s->topics[t], (*m)->topics[t]);
+            goto out;
+        }
+    if ((st = qk_topics_matrix_new((*m)->nsys, (*m)->ntopics, (const char *const *)(*m)->systems,
+                                   (const char *const *)(*m)->topics, (*m)->x, s->v, &w, err)) == QK_OK) {
+        qk_topics_matrix_free(*m);
+        *m = w;
+    }
+out:
+    qk_stats_scores_free(s);
+    return st;
 }
 
 static double jnum(double v)
@@ -173,12 +218,14 @@ static void print_json(const qk_topic_matrix *m, const qk_topics_opts *o, const 
         json_array_append_new(arr, r);
     }
     json_object_set_new(root, "chosen", arr);
-    json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(prec + 1 > 17 ? 17 : prec + 1));
+    json_dumpf(root, stdout,
+               JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(prec + 1 > 17 ? 17 : prec + 1));
     putchar('\n');
     json_decref(root);
 }
 
-static void print_tsv(const qk_topic_matrix *m, const qk_topics_opts *o, const qk_topics_selection *s, int prec)
+static void print_tsv(const qk_topic_matrix *m, const qk_topics_opts *o, const qk_topics_selection *s,
+                      int prec)
 {
     printf("rank\ttopic\t%s\trho%s\n", o->method == QK_TOPICS_GREEDY_KENDALL ? "tau" : "gamma",
            s->beta ? "\tbeta" : "");
@@ -198,7 +245,7 @@ static int cmd_select(int argc, char **argv)
     qk_topic_matrix *m = NULL;
     qk_topics_selection *s = NULL;
     qk_error err;
-    const char *matrix = NULL, *measure = "map";
+    const char *matrix = NULL, *measure = "map", *variances = NULL;
     int json = 0, rc, c, method = (int)QK_TOPICS_GREEDY_PEARSON, cov = 0, nops;
     long prec = 6;
     /* Chapter-6 methods (adaptive, iqp, oracle, ...) have their own parser. */
@@ -225,6 +272,10 @@ static int cmd_select(int argc, char **argv)
                 return rc;
             break;
         case OPT_MATRIX: matrix = optarg; break;
+        case OPT_VARIANCES:
+            variances = optarg;
+            o.use_uncertainty = 1;
+            break;
         case OPT_MEASURE: measure = optarg; break;
         case OPT_COV:
             if ((rc = qk_cli_enum(CMD, qk_topics_cov_table, "--cov", optarg, &cov)))
@@ -275,6 +326,7 @@ static int cmd_select(int argc, char **argv)
     if (o.method == QK_TOPICS_BUDGET && !o.budget_target && o.budget > o.omega)
         return qk_cli_usage(CMD, "--budget %g is larger than --omega %g", o.budget, o.omega);
     if (qk_topics_cli_input(matrix, measure, argv + optind, nops, &m, &err) != QK_OK ||
+        (variances && add_variances(&m, variances, &err) != QK_OK) ||
         qk_topics_select(m, &o, &s, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;

@@ -89,7 +89,7 @@ qk_status qk_topics_cov_new(const qk_topic_matrix *m, const double *weights, qk_
     norm = 1.0 - qk_ksum_value(&w2);
     c->nrows = rows;
     c->ntopics = n;
-    if (!(c->z = malloc(rows * n * sizeof *c->z)) || !(c->alpha = calloc(n, sizeof *c->alpha)) ||
+    if (!(c->z = calloc(rows * n, sizeof *c->z)) || !(c->alpha = calloc(n, sizeof *c->alpha)) ||
         !(c->c = calloc(n, sizeof *c->c)) || !(c->diag = calloc(n, sizeof *c->diag)) ||
         !(ze = calloc(rows, sizeof *ze))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory for the covariance of %zu topics", n);

@@ -25,8 +25,8 @@ qk_status qk_topics_greedy_kendall(const qk_topic_matrix *m, const qk_topics_cov
                                    qk_topics_selection **out, qk_error *err)
 {
     size_t n = m->ntopics, l = m->nsys;
-    double *mean = malloc(l * sizeof *mean), *sum = calloc(l, sizeof *sum),
-           *cand = malloc(l * sizeof *cand), *r = calloc(c->nrows ? c->nrows : 1, sizeof *r);
+    double *mean = malloc(l * sizeof *mean), *sum = calloc(l, sizeof *sum), *cand = malloc(l * sizeof *cand),
+           *r = calloc(c->nrows ? c->nrows : 1, sizeof *r);
     unsigned char *in = calloc(n ? n : 1, 1);
     qk_topics_selection *sel = NULL;
     double nu = 0, de = 0;

@@ -33,8 +33,8 @@ qk_status qk_topics_sel_new_(size_t cap, int with_beta, qk_topics_selection **ou
     return QK_OK;
 }
 
-qk_status qk_topics_prefix_objective_(const qk_topics_cov *c, const double *u, const size_t *order,
-                                      size_t m, double *gamma, double *rho, qk_error *err)
+qk_status qk_topics_prefix_objective_(const qk_topics_cov *c, const double *u, const size_t *order, size_t m,
+                                      double *gamma, double *rho, qk_error *err)
 {
     size_t n = c->ntopics;
     double *r = calloc(c->nrows ? c->nrows : 1, sizeof *r);
@@ -42,7 +42,7 @@ qk_status qk_topics_prefix_objective_(const qk_topics_cov *c, const double *u, c
     if (!r)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t k = 0; k < m; k++) {
-        double den = unc;
+        double den;
         num += c->c[order[k]];
         if (u)
             unc += u[order[k]];

@@ -5,11 +5,14 @@
  * -z_j . r, so an update costs O(l) and Sigma is never formed (it is the
  * LASSO of the centred system totals on the centred topic columns, §6.4
  * fact 1). Sweeps alternate between the active set and, to confirm, every
- * coordinate (the usual active-set strategy), until no beta moves by more
- * than 1e-12 max(1, max beta). */
+ * coordinate (the usual active-set strategy), until no coordinate's KKT
+ * residual exceeds 1e-10 max(1, max_j |c_j|) (000a §6.4's KKT rule, made
+ * relative so that it means the same at every scale of the scores). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <lapacke.h>
 
 #include "qrelkit/topics.h"
 #include "topics_internal.h"
@@ -21,6 +24,7 @@ qk_status qk_topics_qp_new_(const qk_topics_cov *c, qk_topics_qp *qp, qk_error *
     size_t n = c->ntopics, l = c->nrows;
     memset(qp, 0, sizeof *qp);
     qp->cov = c;
+    qp->max_sweeps = QP_MAX_SWEEPS;
     if (!(qp->zt = malloc((n ? n : 1) * (l ? l : 1) * sizeof *qp->zt)) ||
         !(qp->r = malloc((l ? l : 1) * sizeof *qp->r))) {
         qk_topics_qp_free_(qp);
@@ -39,9 +43,9 @@ void qk_topics_qp_free_(qk_topics_qp *qp)
     qp->zt = qp->r = NULL;
 }
 
-/* One coordinate; returns |change|. */
-static double update(qk_topics_qp *qp, size_t j, double lambda, double upper, int signed_beta,
-                     double *beta)
+/* One coordinate; returns sigma_jj |change|: the coordinate's KKT residual
+ * before the update (for a free coordinate, exactly |gradient + lambda|). */
+static double update(qk_topics_qp *qp, size_t j, double lambda, double upper, int signed_beta, double *beta)
 {
     const qk_topics_cov *c = qp->cov;
     size_t l = c->nrows;
@@ -64,7 +68,73 @@ static double update(qk_topics_qp *qp, size_t j, double lambda, double upper, in
             qp->r[i] -= d * zj[i];
         beta[j] = nb;
     }
-    return fabs(d);
+    return a * fabs(d);
+}
+
+/* Newton polish: solve the KKT system of the current free set exactly,
+ * Sigma_FF b_F = c_F - lambda (sign) - Sigma_FU upper, by Cholesky. Coordinate
+ * descent alone crawls on an ill-conditioned Sigma; this lands on the
+ * solution once the free set is right. Kept only when Sigma_FF is positive
+ * definite and the new b_F stays strictly inside its bounds (signs kept).
+ * 1 = beta changed (r is recomputed), 0 = left as it was. */
+static int polish(qk_topics_qp *qp, double lambda, double upper, int signed_beta, double *beta)
+{
+    const qk_topics_cov *c = qp->cov;
+    size_t n = c->ntopics, l = c->nrows, k = 0, *f = NULL;
+    double *a = NULL, *b = NULL;
+    int changed = 0;
+    for (size_t j = 0; j < n; j++)
+        k += beta[j] != 0 && (signed_beta || beta[j] < upper);
+    if (k == 0 || k > 2000 || !(f = malloc(k * sizeof *f)) || !(a = malloc(k * k * sizeof *a)) ||
+        !(b = malloc(k * sizeof *b)))
+        goto out;
+    k = 0;
+    for (size_t j = 0; j < n; j++)
+        if (beta[j] != 0 && (signed_beta || beta[j] < upper))
+            f[k++] = j;
+    for (size_t i = 0; i < k; i++) {
+        const double *zi = qp->zt + f[i] * l;
+        for (size_t j = 0; j <= i; j++) {
+            const double *zj = qp->zt + f[j] * l;
+            double s = 0;
+            for (size_t r = 0; r < l; r++)
+                s += zi[r] * zj[r];
+            a[i * k + j] = a[j * k + i] = s;
+        }
+        b[i] = c->c[f[i]] - (signed_beta && beta[f[i]] < 0 ? -lambda : lambda);
+    }
+    if (!signed_beta && isfinite(upper)) { /* coordinates held at the bound */
+        for (size_t j = 0; j < n; j++) {
+            if (beta[j] < upper)
+                continue;
+            for (size_t i = 0; i < k; i++) {
+                const double *zi = qp->zt + f[i] * l, *zj = qp->zt + j * l;
+                double s = 0;
+                for (size_t r = 0; r < l; r++)
+                    s += zi[r] * zj[r];
+                b[i] -= s * upper;
+            }
+        }
+    }
+    if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)k, 1, a, (lapack_int)k, b, 1) != 0)
+        goto out;
+    for (size_t i = 0; i < k; i++) {
+        if (!isfinite(b[i]) || (signed_beta ? b[i] * beta[f[i]] <= 0 : b[i] <= 0 || b[i] >= upper))
+            goto out;
+    }
+    for (size_t i = 0; i < k; i++) {
+        const double *zj = qp->zt + f[i] * l;
+        double d = b[i] - beta[f[i]];
+        for (size_t r = 0; r < l; r++)
+            qp->r[r] -= d * zj[r];
+        beta[f[i]] = b[i];
+    }
+    changed = 1;
+out:
+    free(f);
+    free(a);
+    free(b);
+    return changed;
 }
 
 qk_status qk_topics_qp_run_(qk_topics_qp *qp, double lambda, double upper, int signed_beta, double *beta,
@@ -72,6 +142,10 @@ qk_status qk_topics_qp_run_(qk_topics_qp *qp, double lambda, double upper, int s
 {
     const qk_topics_cov *c = qp->cov;
     size_t n = c->ntopics, l = c->nrows, sw = 0;
+    double tol = 1;
+    for (size_t j = 0; j < n; j++)
+        tol = fmax(tol, fabs(c->c[j]));
+    tol *= 1e-10;
     /* r = Z (e - beta) */
     for (size_t i = 0; i < l; i++) {
         double s = 0;
@@ -79,31 +153,34 @@ qk_status qk_topics_qp_run_(qk_topics_qp *qp, double lambda, double upper, int s
             s += c->z[i * n + j] * (1.0 - beta[j]);
         qp->r[i] = s;
     }
-    for (;;) {
-        double maxd = 0, maxb = 1;
+    for (int polished = 0;;) {
+        double maxd = 0;
         for (size_t j = 0; j < n; j++) /* full sweep */
             maxd = fmax(maxd, update(qp, j, lambda, upper, signed_beta, beta));
         sw++;
-        for (size_t j = 0; j < n; j++)
-            maxb = fmax(maxb, fabs(beta[j]));
-        if (maxd <= 1e-12 * maxb)
+        if (maxd <= tol) {
+            if (polished++ < 2 && polish(qp, lambda, upper, signed_beta, beta))
+                continue; /* confirm the polished point with one more sweep */
             break;
+        }
         for (;;) { /* active set until it settles */
             double ad = 0;
             for (size_t j = 0; j < n; j++)
                 if (beta[j] != 0)
                     ad = fmax(ad, update(qp, j, lambda, upper, signed_beta, beta));
-            if (++sw >= QP_MAX_SWEEPS || ad <= 1e-12 * maxb)
+            if (++sw >= qp->max_sweeps || ad <= tol)
                 break;
+            if (sw % 200 == 0) /* crawling on an ill-conditioned free set */
+                polish(qp, lambda, upper, signed_beta, beta);
         }
-        if (sw >= QP_MAX_SWEEPS)
+        if (sw >= qp->max_sweeps)
             break;
     }
     if (sweeps)
         *sweeps = sw;
-    if (sw >= QP_MAX_SWEEPS)
+    if (sw >= qp->max_sweeps)
         return qk_error_set(err, QK_ECALC, "the QP did not converge in %d sweeps (lambda %g)",
-                            QP_MAX_SWEEPS, lambda);
+                            (int)qp->max_sweeps, lambda);
     return QK_OK;
 }
 

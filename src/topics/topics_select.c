@@ -56,8 +56,8 @@ static qk_status make_cov(const qk_topic_matrix *m, const qk_topics_opts *o, qk_
     return st;
 }
 
-qk_status qk_topics_select(const qk_topic_matrix *m, const qk_topics_opts *o,
-                           qk_topics_selection **out, qk_error *err)
+qk_status qk_topics_select(const qk_topic_matrix *m, const qk_topics_opts *o, qk_topics_selection **out,
+                           qk_error *err)
 {
     qk_topics_cov *cov = NULL;
     qk_topics_selection *sel = NULL;
@@ -89,15 +89,9 @@ qk_status qk_topics_select(const qk_topic_matrix *m, const qk_topics_opts *o,
         sel->m = o->size;
         st = qk_topics_prefix_objective_(cov, u, sel->order, sel->m, sel->objective, sel->rho, err);
         break;
-    case QK_TOPICS_GREEDY_PEARSON:
-        st = qk_topics_greedy_pearson(cov, u, o->size, &sel, err);
-        break;
-    case QK_TOPICS_GREEDY_KENDALL:
-        st = qk_topics_greedy_kendall(m, cov, o->size, &sel, err);
-        break;
-    case QK_TOPICS_CONVEX:
-        st = qk_topics_convex(cov, o->size, o->signed_beta, &sel, err);
-        break;
+    case QK_TOPICS_GREEDY_PEARSON: st = qk_topics_greedy_pearson(cov, u, o->size, &sel, err); break;
+    case QK_TOPICS_GREEDY_KENDALL: st = qk_topics_greedy_kendall(m, cov, o->size, &sel, err); break;
+    case QK_TOPICS_CONVEX: st = qk_topics_convex(cov, o->size, o->signed_beta, &sel, err); break;
     case QK_TOPICS_BUDGET:
         if (!o->budget_target && (!(o->omega > 0) || !(o->budget >= 0) || o->budget > o->omega)) {
             st = qk_error_set(err, QK_EUSAGE, "the budget method needs 0 <= B <= Omega and Omega > 0");
@@ -106,8 +100,7 @@ qk_status qk_topics_select(const qk_topic_matrix *m, const qk_topics_opts *o,
         t = o->budget_target ? 0 : (o->kappa > 0 ? o->kappa : (double)m->ntopics) * o->budget / o->omega;
         st = qk_topics_budget(cov, t, o->budget_target ? o->size : 0, &sel, err);
         break;
-    default:
-        st = qk_error_set(err, QK_EUSAGE, "unknown topic selection method %d", (int)o->method);
+    default: st = qk_error_set(err, QK_EUSAGE, "unknown topic selection method %d", (int)o->method);
     }
 out:
     if (st == QK_OK)

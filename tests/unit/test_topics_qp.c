@@ -40,8 +40,7 @@ static int gauss(double *a, double *b, size_t k)
 
 /* Brute force of min 1/2 b'Sb - c'b + lambda sum b, 0 <= b <= upper: every
  * (free set F, set U at the bound) pair; small n only. */
-static double brute(const double *S, const double *c, size_t n, double lambda, double upper,
-                    double *best)
+static double brute(const double *S, const double *c, size_t n, double lambda, double upper, double *best)
 {
     double bestf = INFINITY;
     unsigned pow3 = 1;
@@ -146,8 +145,7 @@ static void test_brute_force_several_lambda(void **state)
             for (int f = 0; f < 5; f++) {
                 double b[N] = {0}, want[N], fb = 0;
                 double fw = brute(S, c->c, N, frac[f] * lmax, uppers[u], want);
-                assert_int_equal(qk_topics_qp_solve(c, frac[f] * lmax, uppers[u], 0, b, NULL, NULL),
-                                 QK_OK);
+                assert_int_equal(qk_topics_qp_solve(c, frac[f] * lmax, uppers[u], 0, b, NULL, NULL), QK_OK);
                 for (int i = 0; i < N; i++) {
                     double sb = 0;
                     for (int j = 0; j < N; j++)

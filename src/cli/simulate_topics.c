@@ -1,0 +1,371 @@
+/* `qrelkit simulate topics`: the topic-selection experiment (Hosseini ch. 4;
+ * qk_topics_sim does the work). Parses, reads, prints the table and draws
+ * the SVG. */
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_svg.h"
+#include "cli_util.h"
+#include "simulate_modes.h"
+#include "topics_cli.h"
+
+#define CMD "simulate topics"
+
+const char qk_help_simulate_topics[] =
+    "usage: qrelkit simulate topics [options] --matrix MATRIX.tsv\n"
+    "       qrelkit simulate topics [options] QRELS RUN RUN [RUN...]\n"
+    "\n"
+    "How well does a subset of topics chosen by each method rank the systems, as\n"
+    "the subset grows? Each trial holds some systems out (they play the systems\n"
+    "built after the collection) and lets the methods of `qrelkit topics select`\n"
+    "choose from the rows of the others. For sizes 1..--max-size the systems'\n"
+    "mean over the chosen topics is compared with their mean over all topics:\n"
+    "Kendall's tau_a, Pearson's rho and the RMSE of MAP, for the participating\n"
+    "and for the held-out systems (Hosseini 2013, EXP-4.2/4.3). Random draws\n"
+    "--draws subsets per trial; its band is the 2.5-97.5 %% range of every draw's\n"
+    "tau. The other methods' band is the 95 %% interval of the mean over trials.\n"
+    "\n"
+    "options:\n"
+    "  --methods LIST    comma-separated (default random,greedy-pearson,\n"
+    "                    greedy-kendall,convex):\n"
+    "                    @[topics-method]\n"
+    "  --max-size K      largest subset (default 50)\n"
+    "  --trials N        trials (default 10; with --holdout group, 0 = one per group)\n"
+    "  --draws N         random subsets per trial (default 100)\n"
+    "  --holdout H       which systems each trial holds out (default group):\n"
+    "                    @[topics-holdout]\n"
+    "  --holdout-frac F  fraction of groups held out by --holdout fraction (0.4)\n"
+    "  --groups FILE     'run group' lines (gzip or '-' read); default: a run's\n"
+    "                    group is its name up to the first --group-sep character\n"
+    "  --group-sep C     default '-'; 'none': every run is its own group\n"
+    "  --cov C           @{topics-cov} (default qs1)\n"
+    "  --qs2-top K       qs2: the K best systems (default 30)\n"
+    "  --measure NAME    with QRELS and RUNs: the per-topic measure (default map)\n"
+    "  --seed S          default 1\n"
+    "  --spread          instead: the random-subset spread (Hosseini §4.1, Guiver et\n"
+    "                    al.): per size, --draws random subsets of all systems' rows,\n"
+    "                    and the best, median and worst Pearson and tau (columns\n"
+    "                    size, rho_best, rho_median, rho_worst, tau_best, ...)\n"
+    "  --plot FILE.svg   tau against subset size, participating and held-out\n"
+    "                    panels (SVG written directly; no gnuplot needed)\n"
+    "  --format F        @{format} (default tsv)\n"
+    "  --precision N     decimals (default 4)\n"
+    "\n"
+    "example:\n"
+    "  qrelkit eval --matrix AP qrels.txt runs/* > ap.tsv\n"
+    "  qrelkit simulate topics --matrix ap.tsv --max-size 30 --plot tau.svg > tau.tsv\n"
+    "Details: doc/qrelkit-topics.md.\n";
+
+enum {
+    OPT_METHODS = 256,
+    OPT_MAX,
+    OPT_TRIALS,
+    OPT_DRAWS,
+    OPT_HOLDOUT,
+    OPT_FRAC,
+    OPT_GROUPS,
+    OPT_SEP,
+    OPT_COV,
+    OPT_QS2,
+    OPT_MEASURE,
+    OPT_MATRIX,
+    OPT_SEED,
+    OPT_PLOT,
+    OPT_FORMAT,
+    OPT_PRECISION,
+    OPT_SPREAD
+};
+
+static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
+                                         {"methods", required_argument, NULL, OPT_METHODS},
+                                         {"max-size", required_argument, NULL, OPT_MAX},
+                                         {"trials", required_argument, NULL, OPT_TRIALS},
+                                         {"draws", required_argument, NULL, OPT_DRAWS},
+                                         {"holdout", required_argument, NULL, OPT_HOLDOUT},
+                                         {"holdout-frac", required_argument, NULL, OPT_FRAC},
+                                         {"groups", required_argument, NULL, OPT_GROUPS},
+                                         {"group-sep", required_argument, NULL, OPT_SEP},
+                                         {"cov", required_argument, NULL, OPT_COV},
+                                         {"qs2-top", required_argument, NULL, OPT_QS2},
+                                         {"measure", required_argument, NULL, OPT_MEASURE},
+                                         {"matrix", required_argument, NULL, OPT_MATRIX},
+                                         {"seed", required_argument, NULL, OPT_SEED},
+                                         {"plot", required_argument, NULL, OPT_PLOT},
+                                         {"format", required_argument, NULL, OPT_FORMAT},
+                                         {"precision", required_argument, NULL, OPT_PRECISION},
+                                         {"spread", no_argument, NULL, OPT_SPREAD},
+                                         {NULL, 0, NULL, 0}};
+
+static const char *method_name(qk_topics_method m)
+{
+    const qk_enum *e = qk_enum_by_value(qk_topics_method_table, (int)m);
+    return e ? e->name : "?";
+}
+
+/* A value, or NA where no trial had two systems to compare. */
+static void put(double v, int prec)
+{
+    if (isfinite(v))
+        printf("\t%.*f", prec, v);
+    else
+        fputs("\tNA", stdout);
+}
+
+static void print_tsv(const qk_topics_sim_row *r, size_t n, int prec)
+{
+    printf("method\tsize\tsystems\ttau\ttau_lo\ttau_hi\trho\trmse\tn\n");
+    for (size_t i = 0; i < n; i++) {
+        printf("%s\t%zu\t%s", method_name(r[i].method), r[i].size,
+               r[i].heldout ? "heldout" : "participating");
+        put(r[i].tau, prec);
+        put(r[i].tau_lo, prec);
+        put(r[i].tau_hi, prec);
+        put(r[i].rho, prec);
+        put(r[i].rmse, prec);
+        printf("\t%zu\n", r[i].n);
+    }
+}
+
+static json_t *jreal(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void print_json(const qk_topics_sim_row *r, size_t n, const qk_topics_sim_opts *o, int prec)
+{
+    json_t *root = json_object(), *arr = json_array();
+    json_object_set_new(root, "trials", json_integer((json_int_t)o->trials));
+    json_object_set_new(root, "draws", json_integer((json_int_t)o->random_draws));
+    json_object_set_new(root, "seed", json_integer((json_int_t)o->seed));
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "method", json_string(method_name(r[i].method)));
+        json_object_set_new(e, "size", json_integer((json_int_t)r[i].size));
+        json_object_set_new(e, "systems", json_string(r[i].heldout ? "heldout" : "participating"));
+        json_object_set_new(e, "tau", jreal(r[i].tau));
+        json_object_set_new(e, "tau_lo", jreal(r[i].tau_lo));
+        json_object_set_new(e, "tau_hi", jreal(r[i].tau_hi));
+        json_object_set_new(e, "rho", jreal(r[i].rho));
+        json_object_set_new(e, "rmse", jreal(r[i].rmse));
+        json_object_set_new(e, "n", json_integer((json_int_t)r[i].n));
+        json_array_append_new(arr, e);
+    }
+    json_object_set_new(root, "rows", arr);
+    json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(prec + 1));
+    putchar('\n');
+    json_decref(root);
+}
+
+static void print_spread(const qk_topics_spread_row *r, size_t n, int json, int prec)
+{
+    static const char *const cols[6] = {"rho_best", "rho_median", "rho_worst",
+                                        "tau_best", "tau_median", "tau_worst"};
+    json_t *root = json ? json_array() : NULL;
+    if (!json)
+        printf("size\t%s\t%s\t%s\t%s\t%s\t%s\n", cols[0], cols[1], cols[2], cols[3], cols[4], cols[5]);
+    for (size_t i = 0; i < n; i++) {
+        double v[6] = {r[i].rho_best, r[i].rho_median, r[i].rho_worst,
+                       r[i].tau_best, r[i].tau_median, r[i].tau_worst};
+        json_t *e = json ? json_object() : NULL;
+        if (json)
+            json_object_set_new(e, "size", json_integer((json_int_t)r[i].size));
+        else
+            printf("%zu", r[i].size);
+        for (int k = 0; k < 6; k++) {
+            if (json)
+                json_object_set_new(e, cols[k], jreal(v[k]));
+            else
+                put(v[k], prec);
+        }
+        if (json)
+            json_array_append_new(root, e);
+        else
+            putchar('\n');
+    }
+    if (json) {
+        json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(prec + 1));
+        putchar('\n');
+        json_decref(root);
+    }
+}
+
+/* Two panels (participating, held-out) of tau against size. */
+static void draw(FILE *f, const qk_topics_sim_row *r, size_t n, const qk_topics_sim_opts *o)
+{
+    size_t per = n / (o->nmethods ? o->nmethods : 1) / 2;
+    double *buf = malloc(4 * (per ? per : 1) * o->nmethods * 2 * sizeof *buf);
+    qk_svg_series s[16];
+    size_t ns = o->nmethods < 16 ? o->nmethods : 16;
+    if (!buf)
+        return;
+    qk_svg_begin(f, 1100, 440);
+    for (int h = 0; h < 2; h++) {
+        for (size_t k = 0; k < ns; k++) {
+            double *b = buf + (k * 2 + (size_t)h) * 4 * per;
+            for (size_t i = 0; i < per; i++) {
+                const qk_topics_sim_row *row = &r[k * per * 2 + i * 2 + (size_t)h];
+                b[i] = (double)row->size;
+                b[per + i] = row->tau;
+                b[2 * per + i] = row->tau_lo;
+                b[3 * per + i] = row->tau_hi;
+            }
+            s[k].name = method_name(o->methods[k]);
+            s[k].x = b;
+            s[k].y = b + per;
+            s[k].lo = o->methods[k] == QK_TOPICS_RANDOM ? b + 2 * per : NULL;
+            s[k].hi = o->methods[k] == QK_TOPICS_RANDOM ? b + 3 * per : NULL;
+            s[k].n = per;
+        }
+        qk_svg_panel(f, h * 550.0, 0, 550, 440, h ? "held-out systems" : "participating systems",
+                     "topics chosen", "Kendall tau (mean over trials)", s, ns, NAN, 1.0);
+    }
+    qk_svg_end(f);
+    free(buf);
+}
+
+int qk_simulate_topics(int argc, char **argv)
+{
+    qk_topics_sim_opts o;
+    qk_topics_method methods[16] = {QK_TOPICS_RANDOM, QK_TOPICS_GREEDY_PEARSON, QK_TOPICS_GREEDY_KENDALL,
+                                    QK_TOPICS_CONVEX};
+    int mv[16], json = 0, spread = 0, c, rc, holdout = QK_TOPICS_HOLD_GROUP, cov = 0, nops;
+    const char *matrix = NULL, *measure = "map", *groups = NULL, *plot = NULL, *sep = "-";
+    qk_topic_matrix *m = NULL;
+    qk_topics_sim_row *rows = NULL;
+    size_t nrows = 0, nm, *group = NULL;
+    long prec = 4;
+    char sepc = '\0';
+    qk_cli_out po = {0};
+    qk_error err;
+    qk_topics_sim_opts_init(&o);
+    o.methods = methods;
+    o.nmethods = 4;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h': return qk_cli_help(qk_help_simulate_topics);
+        case OPT_METHODS:
+            if ((rc = qk_cli_enum_list(CMD, qk_topics_method_table, "--methods", optarg, mv, 16, &nm)))
+                return rc;
+            for (size_t i = 0; i < nm; i++)
+                methods[i] = (qk_topics_method)mv[i];
+            o.nmethods = nm;
+            break;
+        case OPT_MAX:
+            if ((rc = qk_cli_size(CMD, "--max-size", optarg, 1, SIZE_MAX, &o.max_size)))
+                return rc;
+            break;
+        case OPT_TRIALS:
+            if ((rc = qk_cli_size(CMD, "--trials", optarg, 0, SIZE_MAX, &o.trials)))
+                return rc;
+            break;
+        case OPT_DRAWS:
+            if ((rc = qk_cli_size(CMD, "--draws", optarg, 1, SIZE_MAX, &o.random_draws)))
+                return rc;
+            break;
+        case OPT_HOLDOUT:
+            if ((rc = qk_cli_enum(CMD, qk_topics_holdout_table, "--holdout", optarg, &holdout)))
+                return rc;
+            o.holdout = (qk_topics_holdout)holdout;
+            break;
+        case OPT_FRAC:
+            if ((rc = qk_cli_double(CMD, "--holdout-frac", optarg, 0, 1, QK_NUM_LO_OPEN | QK_NUM_HI_OPEN,
+                                    &o.holdout_frac)))
+                return rc;
+            break;
+        case OPT_GROUPS: groups = optarg; break;
+        case OPT_SEP:
+            if (strcmp(optarg, "none") != 0 && strlen(optarg) != 1)
+                return qk_cli_usage(CMD, "--group-sep takes one character or 'none', not '%s'", optarg);
+            sep = optarg;
+            break;
+        case OPT_COV:
+            if ((rc = qk_cli_enum(CMD, qk_topics_cov_table, "--cov", optarg, &cov)))
+                return rc;
+            o.cov = (qk_topics_covkind)cov;
+            break;
+        case OPT_QS2:
+            if ((rc = qk_cli_size(CMD, "--qs2-top", optarg, 2, SIZE_MAX, &o.qs2_top)))
+                return rc;
+            break;
+        case OPT_MEASURE: measure = optarg; break;
+        case OPT_MATRIX: matrix = optarg; break;
+        case OPT_SEED:
+            if ((rc = qk_cli_seed(CMD, "--seed", optarg, &o.seed)))
+                return rc;
+            break;
+        case OPT_PLOT: plot = optarg; break;
+        case OPT_SPREAD: spread = 1; break;
+        case OPT_FORMAT:
+            if ((rc = qk_cli_format_tsv_json(CMD, optarg, &json)))
+                return rc;
+            break;
+        case OPT_PRECISION:
+            if ((rc = qk_cli_long(CMD, "--precision", optarg, 0, 16, &prec)))
+                return rc;
+            break;
+        case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
+        default: return qk_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    nops = argc - optind;
+    if (matrix && nops > 0)
+        return qk_cli_usage(CMD, "give either --matrix or QRELS and RUNs, not both");
+    if (!matrix && nops < 3)
+        return qk_cli_usage(CMD, "needs --matrix FILE or QRELS and at least two RUNs");
+    if ((rc = qk_cli_no_stdout(CMD, "--plot", plot, "carries the table; give a file name")))
+        return rc;
+    if (spread && plot)
+        return qk_cli_usage(CMD, "--plot draws the selection experiment, not --spread");
+    if (qk_topics_cli_input(matrix, measure, argv + optind, nops, &m, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    if (spread) {
+        qk_topics_spread_row *sr = NULL;
+        size_t ns = 0;
+        if (qk_topics_spread(m, o.max_size, o.random_draws, o.seed, &sr, &ns, &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        print_spread(sr, ns, json, (int)prec);
+        free(sr);
+        rc = QK_EXIT_OK;
+        goto out;
+    }
+    if (strcmp(sep, "none") != 0)
+        sepc = sep[0];
+    if (!(group = malloc(m->nsys * sizeof *group))) {
+        rc = QK_EXIT_IO;
+        goto out;
+    }
+    if ((rc = qk_cli_run_groups(CMD, groups, (const char *const *)m->systems, m->nsys, sepc, group, NULL)))
+        goto out;
+    o.group = group;
+    if (plot && (rc = qk_cli_out_open(CMD, &po, plot)))
+        goto out;
+    if (qk_topics_sim(m, &o, &rows, &nrows, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    if (json)
+        print_json(rows, nrows, &o, (int)prec);
+    else
+        print_tsv(rows, nrows, (int)prec);
+    if (plot) {
+        draw(po.f, rows, nrows, &o);
+        rc = qk_cli_out_commit(CMD, &po);
+    }
+out:
+    if (plot && rc)
+        qk_cli_out_abort(&po);
+    free(rows);
+    free(group);
+    qk_topics_matrix_free(m);
+    return rc;
+}

@@ -1,0 +1,298 @@
+/* The topic-selection experiment of Hosseini ch. 4 (000a §7 EXP-4.2/4.3):
+ * per trial, split the systems into participating and held-out ones, let
+ * every method choose topics from the participating rows only, and compare
+ * the ranking by the chosen topics' means with the ranking by all topics,
+ * for sizes 1..max_size. Greedy methods and random draws are nested, so one
+ * run gives every size; convex (and budget, in its fixed-size mode) is solved
+ * per size. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qrelkit/stats.h"
+#include "qrelkit/topics.h"
+
+const qk_enum qk_topics_holdout_table[] = {
+    {"group", QK_TOPICS_HOLD_GROUP, "leave one group out: trial t holds out group t (cycling)"},
+    {"fraction", QK_TOPICS_HOLD_FRACTION, "hold out a random --holdout-frac of the groups per trial"},
+    {"none", QK_TOPICS_HOLD_NONE, "every system participates"},
+    {NULL, 0, NULL},
+};
+
+void qk_topics_sim_opts_init(qk_topics_sim_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_size = 50;
+    o->trials = 10;
+    o->random_draws = 100;
+    o->seed = 1;
+    o->holdout = QK_TOPICS_HOLD_GROUP;
+    o->holdout_frac = 0.4;
+    o->qs2_top = 30;
+}
+
+/* One accumulator per (method, size, heldout). */
+typedef struct {
+    double s_tau, s_tau2, s_rho, s_rmse;
+    size_t n, nrho;
+    double *taus; /* random: every draw's tau */
+    size_t ntaus, cap;
+} acc;
+
+typedef struct {
+    const qk_topic_matrix *m;
+    const double *mall; /* all-topics means of every system */
+    const unsigned char *held;
+    double *sum;   /* running subset sums per system */
+    double *a, *b; /* scratch: gathered M and M_Phi */
+} ctx;
+
+/* tau_a, Pearson and RMSE over the systems with held[s] == which. */
+static qk_status measure(ctx *c, size_t k, int which, acc *ac, int keep, qk_error *err)
+{
+    size_t n = 0;
+    qk_kendall kd;
+    double se = 0, rho;
+    qk_status st;
+    for (size_t s = 0; s < c->m->nsys; s++)
+        if (c->held[s] == which) {
+            c->a[n] = c->mall[s];
+            c->b[n] = c->sum[s] / (double)k;
+            se += (c->a[n] - c->b[n]) * (c->a[n] - c->b[n]);
+            n++;
+        }
+    if (n < 2)
+        return QK_OK;
+    if ((st = qk_stats_kendall(c->a, c->b, n, &kd, err)) != QK_OK)
+        return st;
+    ac->s_tau += kd.tau_a;
+    ac->s_tau2 += kd.tau_a * kd.tau_a;
+    ac->s_rmse += sqrt(se / (double)n);
+    ac->n++;
+    rho = qk_stats_pearson(c->a, c->b, n);
+    if (isfinite(rho)) {
+        ac->s_rho += rho;
+        ac->nrho++;
+    }
+    if (keep) {
+        if (qk_grow((void **)&ac->taus, &ac->cap, ac->ntaus + 1, sizeof *ac->taus) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        ac->taus[ac->ntaus++] = kd.tau_a;
+    }
+    return QK_OK;
+}
+
+/* Evaluate the nested subsets order[0..k) for k = 1..len into acc[(k-1)*2+h]. */
+static qk_status eval_prefixes(ctx *c, const size_t *order, size_t len, acc *ac, int keep, qk_error *err)
+{
+    size_t n = c->m->ntopics;
+    qk_status st;
+    memset(c->sum, 0, c->m->nsys * sizeof *c->sum);
+    for (size_t k = 1; k <= len; k++) {
+        for (size_t s = 0; s < c->m->nsys; s++)
+            c->sum[s] += c->m->x[s * n + order[k - 1]];
+        for (int h = 0; h < 2; h++)
+            if ((st = measure(c, k, h, &ac[(k - 1) * 2 + h], keep, err)) != QK_OK)
+                return st;
+    }
+    return QK_OK;
+}
+
+/* A subset of exactly k topics (not nested) into acc[(k-1)*2+h]. */
+static qk_status eval_set(ctx *c, const size_t *sel, size_t k, acc *ac, qk_error *err)
+{
+    size_t n = c->m->ntopics;
+    qk_status st;
+    memset(c->sum, 0, c->m->nsys * sizeof *c->sum);
+    for (size_t i = 0; i < k; i++)
+        for (size_t s = 0; s < c->m->nsys; s++)
+            c->sum[s] += c->m->x[s * n + sel[i]];
+    for (int h = 0; h < 2; h++)
+        if ((st = measure(c, k, h, &ac[(k - 1) * 2 + h], 0, err)) != QK_OK)
+            return st;
+    return QK_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double quantile(const double *v, size_t n, double p)
+{
+    double pos = p * (double)(n - 1), f = floor(pos);
+    size_t i = (size_t)f;
+    return i + 1 < n ? v[i] + (pos - f) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+/* The held-out mask of trial t. */
+static qk_status split(const qk_topic_matrix *m, const qk_topics_sim_opts *o, const size_t *group,
+                       size_t ngroups, size_t t, qk_rng *rng, unsigned char *held, qk_error *err)
+{
+    size_t np = 0;
+    memset(held, 0, m->nsys);
+    if (ngroups == 0)
+        return qk_error_set(err, QK_EINTERNAL, "no groups");
+    if (o->holdout == QK_TOPICS_HOLD_GROUP) {
+        for (size_t s = 0; s < m->nsys; s++)
+            held[s] = group[s] == t % ngroups;
+    } else if (o->holdout == QK_TOPICS_HOLD_FRACTION) {
+        size_t k = (size_t)floor(o->holdout_frac * (double)ngroups + 0.5), *perm;
+        if (!(perm = malloc(ngroups * sizeof *perm)))
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        for (size_t g = 0; g < ngroups; g++)
+            perm[g] = g;
+        for (size_t i = 0; i < k && i < ngroups; i++) {
+            size_t j = i + (size_t)qk_rng_below(rng, ngroups - i), tmp = perm[i];
+            perm[i] = perm[j];
+            perm[j] = tmp;
+        }
+        for (size_t s = 0; s < m->nsys; s++)
+            for (size_t i = 0; i < k && i < ngroups; i++)
+                held[s] |= group[s] == perm[i];
+        free(perm);
+    }
+    for (size_t s = 0; s < m->nsys; s++)
+        np += !held[s];
+    if (np < 2)
+        return qk_error_set(err, QK_EINPUT,
+                            "trial %zu leaves %zu participating system%s; selection needs two", t + 1, np,
+                            np == 1 ? "" : "s");
+    return QK_OK;
+}
+
+static qk_status run_method(ctx *c, const qk_topic_matrix *sub, const qk_topics_sim_opts *o,
+                            qk_topics_method meth, size_t mmax, qk_rng *rng, acc *ac, qk_error *err)
+{
+    qk_topics_opts so;
+    qk_topics_selection *sel = NULL;
+    size_t *order = NULL;
+    qk_status st = QK_OK;
+    qk_topics_opts_init(&so);
+    so.method = meth;
+    so.cov = o->cov;
+    so.qs2_top = o->qs2_top;
+    switch (meth) {
+    case QK_TOPICS_RANDOM:
+        if (!(order = malloc(mmax * sizeof *order)))
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        for (size_t r = 0; r < o->random_draws && st == QK_OK; r++)
+            if ((st = qk_topics_random(sub->ntopics, mmax, qk_rng_next(rng), order, err)) == QK_OK)
+                st = eval_prefixes(c, order, mmax, ac, 1, err);
+        free(order);
+        return st;
+    case QK_TOPICS_GREEDY_PEARSON:
+    case QK_TOPICS_GREEDY_KENDALL:
+        so.size = mmax;
+        if ((st = qk_topics_select(sub, &so, &sel, err)) == QK_OK)
+            st = eval_prefixes(c, sel->order, sel->m, ac, 0, err);
+        qk_topics_selection_free(sel);
+        return st;
+    default: /* one solve per size */
+        so.budget_target = 1;
+        for (size_t k = 1; k <= mmax && st == QK_OK; k++) {
+            so.size = k;
+            if ((st = qk_topics_select(sub, &so, &sel, err)) == QK_OK)
+                st = eval_set(c, sel->order, sel->m, ac, err);
+            qk_topics_selection_free(sel);
+            sel = NULL;
+        }
+        return st;
+    }
+}
+
+qk_status qk_topics_sim(const qk_topic_matrix *m, const qk_topics_sim_opts *o, qk_topics_sim_row **rows,
+                        size_t *nrows, qk_error *err)
+{
+    size_t l = m->nsys, mmax = o->max_size < m->ntopics ? o->max_size : m->ntopics, ngroups = 0;
+    size_t trials = o->trials, nacc = o->nmethods * mmax * 2, *group = NULL, *prow = NULL;
+    acc *ac = calloc(nacc ? nacc : 1, sizeof *ac);
+    unsigned char *held = calloc(l, 1);
+    double *mall = malloc(l * sizeof *mall);
+    ctx c = {
+        m, mall, held, malloc(l * sizeof(double)), malloc(l * sizeof(double)), malloc(l * sizeof(double))};
+    qk_topics_sim_row *out = NULL;
+    qk_rng rng;
+    qk_status st = QK_OK;
+    *rows = NULL;
+    *nrows = 0;
+    if (!ac || !held || !mall || !c.sum || !c.a || !c.b || !(group = malloc(l * sizeof *group)) ||
+        !(prow = malloc(l * sizeof *prow)) || !(out = calloc(nacc ? nacc : 1, sizeof *out))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (mmax == 0 || o->nmethods == 0) {
+        st = qk_error_set(err, QK_EUSAGE, "the experiment needs a method and a size >= 1");
+        goto out;
+    }
+    for (size_t s = 0; s < l; s++) {
+        group[s] = o->group ? o->group[s] : s;
+        if (group[s] + 1 > ngroups)
+            ngroups = group[s] + 1;
+    }
+    if (o->holdout == QK_TOPICS_HOLD_GROUP && trials == 0)
+        trials = ngroups;
+    if (trials == 0) {
+        st = qk_error_set(err, QK_EUSAGE, "the experiment needs at least one trial");
+        goto out;
+    }
+    qk_topics_subset_means(m, NULL, 0, mall);
+    qk_rng_seed(&rng, o->seed);
+    for (size_t t = 0; t < trials; t++) {
+        qk_topic_matrix *sub = NULL;
+        size_t np = 0;
+        if ((st = split(m, o, group, ngroups, t, &rng, held, err)) != QK_OK)
+            goto out;
+        for (size_t s = 0; s < l; s++)
+            if (!held[s])
+                prow[np++] = s;
+        if ((st = qk_topics_matrix_rows(m, prow, np, &sub, err)) != QK_OK)
+            goto out;
+        for (size_t k = 0; k < o->nmethods && st == QK_OK; k++)
+            st = run_method(&c, sub, o, o->methods[k], mmax, &rng, ac + k * mmax * 2, err);
+        qk_topics_matrix_free(sub);
+        if (st != QK_OK)
+            goto out;
+    }
+    for (size_t k = 0; k < o->nmethods; k++)
+        for (size_t i = 0; i < mmax * 2; i++) {
+            acc *a = &ac[k * mmax * 2 + i];
+            qk_topics_sim_row *r = &out[k * mmax * 2 + i];
+            r->method = o->methods[k];
+            r->size = i / 2 + 1;
+            r->heldout = (int)(i % 2);
+            r->n = a->n;
+            r->tau = a->n ? a->s_tau / (double)a->n : NAN;
+            r->rho = a->nrho ? a->s_rho / (double)a->nrho : NAN;
+            r->rmse = a->n ? a->s_rmse / (double)a->n : NAN;
+            if (a->ntaus > 0) {
+                qsort(a->taus, a->ntaus, sizeof *a->taus, cmp_double);
+                r->tau_lo = quantile(a->taus, a->ntaus, 0.025);
+                r->tau_hi = quantile(a->taus, a->ntaus, 0.975);
+            } else if (a->n > 1) {
+                double var = (a->s_tau2 - a->s_tau * a->s_tau / (double)a->n) / (double)(a->n - 1);
+                double h = 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)a->n);
+                r->tau_lo = r->tau - h;
+                r->tau_hi = r->tau + h;
+            } else {
+                r->tau_lo = r->tau_hi = r->tau;
+            }
+        }
+    *rows = out;
+    *nrows = nacc;
+    out = NULL;
+out:
+    for (size_t i = 0; ac && i < nacc; i++)
+        free(ac[i].taus);
+    free(ac);
+    free(held);
+    free(mall);
+    free(c.sum);
+    free(c.a);
+    free(c.b);
+    free(group);
+    free(prow);
+    free(out);
+    return st;
+}
