@@ -28,9 +28,9 @@ extern "C" {
  * argmax (smallest index on ties; n when there is none) and *scale, when not
  * NULL, sqrt(e' Sigma e), so gamma / scale is the correlation rho-hat.
  * Needs r >= 2 (QK_EUSAGE otherwise). */
-QK_API qk_status qk_topics_gamma_step(size_t l, size_t n, const double *x, const double *v, const size_t *rows,
-                                      size_t r, const unsigned char *selected, double *gamma, size_t *best,
-                                      double *scale, qk_error *err);
+QK_API qk_status qk_topics_gamma_step(size_t l, size_t n, const double *x, const double *v,
+                                      const size_t *rows, size_t r, const unsigned char *selected,
+                                      double *gamma, size_t *best, double *scale, qk_error *err);
 
 /* ---- Metrics with their MTC moments -----------------------------------------
  * One ranked list of k positions, p[i] the probability that the document at
@@ -48,8 +48,8 @@ typedef struct qk_topics_metric {
 QK_API qk_status qk_topics_metric_parse(const char *word, qk_topics_metric *out, qk_error *err);
 /* The word that parses back to m, written into buf (at least 24 bytes). */
 QK_API const char *qk_topics_metric_name(const qk_topics_metric *m, char *buf, size_t size);
-QK_API void qk_topics_metric_moments(const qk_topics_metric *m, size_t k, const double *p, double rhat, double *e,
-                                     double *var);
+QK_API void qk_topics_metric_moments(const qk_topics_metric *m, size_t k, const double *p, double rhat,
+                                     double *e, double *var);
 
 /* ---- A collection for adaptive selection --------------------------------
  * The runs (participating systems) over the candidate topics: for each
@@ -89,10 +89,10 @@ typedef struct qk_adapt_opts {
     qk_topics_metric metric;         /* the selection metric (not STAR)   */
     const qk_topics_metric *metrics; /* STAR: the metrics averaged         */
     size_t nmetrics;
-    double C;        /* liblinear's cost of the logistic regression (1)   */
-    size_t plus_c;   /* PLUS: number of system subsets (100)              */
-    double plus_h;   /* PLUS: subset size as a fraction of l (0.2)         */
-    uint64_t seed;   /* PLUS: subsets                                       */
+    double C;         /* liblinear's cost of the logistic regression (1)   */
+    size_t plus_c;    /* PLUS: number of system subsets (100)              */
+    double plus_h;    /* PLUS: subset size as a fraction of l (0.2)         */
+    uint64_t seed;    /* PLUS: subsets                                       */
     int star_literal; /* STAR: average raw gamma instead of rho-hat (A12)  */
     /* Ablations, for experiments only: no_uncertainty drops U (Eq. 4.6 on
      * the expectations); true_labels replaces the classifier's probabilities

@@ -311,7 +311,8 @@ int qk_topics_next_main(int argc, char **argv)
     }
     if (rc || (rc = read_inputs(cmd, &a, &q, &runs)) != 0)
         goto out;
-    if (qk_adapt_data_new((const qk_run *const *)runs, a.nruns, NULL, 0, a.so.pool_depth, &d, &err) != QK_OK ||
+    if (qk_adapt_data_new((const qk_run *const *)runs, a.nruns, NULL, 0, a.so.pool_depth, &d, &err) !=
+            QK_OK ||
         !(judged = calloc(qk_adapt_data_num_topics(d), 1)) ||
         qk_adapt_data_set_labels(d, q, judged, &err) != QK_OK) {
         rc = err.code ? qk_cli_fail(cmd, &err) : QK_EXIT_IO;
@@ -397,7 +398,8 @@ int qk_topics_select_adaptive_main(int argc, char **argv)
     }
     if (rc || (rc = read_inputs(cmd, &a, &q, &runs)) != 0)
         goto out;
-    if (qk_adapt_data_new((const qk_run *const *)runs, a.nruns, NULL, 0, a.so.pool_depth, &d, &err) != QK_OK ||
+    if (qk_adapt_data_new((const qk_run *const *)runs, a.nruns, NULL, 0, a.so.pool_depth, &d, &err) !=
+            QK_OK ||
         qk_adapt_data_set_labels(d, q, NULL, &err) != QK_OK) {
         rc = qk_cli_fail(cmd, &err);
         goto out;
@@ -577,7 +579,8 @@ int qk_simulate_topics_adaptive(int argc, char **argv)
         for (size_t i = 0; i < nrows; i++) {
             const qk_adapt_sim_row *r = &rows[i];
             json_t *e = json_object();
-            json_object_set_new(e, "method", json_string(qk_enum_by_value(qk_adapt_sim_method_table, r->method)->name));
+            json_object_set_new(e, "method",
+                                json_string(qk_enum_by_value(qk_adapt_sim_method_table, r->method)->name));
             json_object_set_new(e, "size", json_integer((json_int_t)r->size));
             json_object_set_new(e, "trials", json_integer((json_int_t)r->trials));
             json_object_set_new(e, "tau", json_real(r->tau_mean));
@@ -592,15 +595,17 @@ int qk_simulate_topics_adaptive(int argc, char **argv)
         fputc('\n', stdout);
         json_decref(arr);
     } else {
-        printf("# metric %s, pool depth %ld, seed %llu, %s\n", qk_topics_metric_name(&a.so.metric, mbuf, sizeof mbuf),
-               a.so.pool_depth, (unsigned long long)a.so.seed,
-               a.held_out ? "held-out systems (correlations over the held-out runs)" : "all systems participate");
+        printf("# metric %s, pool depth %ld, seed %llu, %s\n",
+               qk_topics_metric_name(&a.so.metric, mbuf, sizeof mbuf), a.so.pool_depth,
+               (unsigned long long)a.so.seed,
+               a.held_out ? "held-out systems (correlations over the held-out runs)"
+                          : "all systems participate");
         puts("method\tsize\ttrials\ttau\ttau_sd\ttau_ci95\ttau_lo\ttau_hi\tpearson\texhaustive");
         for (size_t i = 0; i < nrows; i++) {
             const qk_adapt_sim_row *r = &rows[i];
             printf("%s\t%zu\t%zu\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%d\n",
-                   qk_enum_by_value(qk_adapt_sim_method_table, r->method)->name, r->size, r->trials, r->tau_mean,
-                   r->tau_sd, r->tau_ci95, r->tau_lo, r->tau_hi, r->rho_mean, r->exhaustive);
+                   qk_enum_by_value(qk_adapt_sim_method_table, r->method)->name, r->size, r->trials,
+                   r->tau_mean, r->tau_sd, r->tau_ci95, r->tau_lo, r->tau_hi, r->rho_mean, r->exhaustive);
         }
     }
     rc = qk_cli_flush_stdout(cmd);

@@ -76,17 +76,18 @@ static void summarise(cell *c, qk_adapt_sim_row *r)
 
 /* The experiment's state shared by the methods. */
 typedef struct sim {
-    size_t l, n;          /* all runs, candidate topics */
-    const double *x;      /* l x n true scores */
-    double *full;         /* l: sums over all topics */
-    size_t *eval;         /* the rows the correlations are over */
+    size_t l, n;     /* all runs, candidate topics */
+    const double *x; /* l x n true scores */
+    double *full;    /* l: sums over all topics */
+    size_t *eval;    /* the rows the correlations are over */
     size_t neval;
-    size_t *part;         /* the participating rows (selection) */
+    size_t *part; /* the participating rows (selection) */
     size_t npart;
-    double *sub, *a, *b;  /* l scratch */
+    double *sub, *a, *b; /* l scratch */
 } sim;
 
-static qk_status correlate(const sim *s, const size_t *chosen, size_t m, double *tau, double *rho, qk_error *err)
+static qk_status correlate(const sim *s, const size_t *chosen, size_t m, double *tau, double *rho,
+                           qk_error *err)
 {
     qk_kendall k;
     qk_status st;
@@ -123,8 +124,8 @@ static qk_status cell_add(cell *c, size_t cap, double tau, double rho, qk_error 
 
 /* Hold out whole groups in random order until at least half the runs are
  * out; part/eval receive the two sides. */
-static void split_groups(const size_t *group, size_t l, qk_rng *rng, size_t *part, size_t *npart, size_t *eval,
-                         size_t *neval, size_t *order)
+static void split_groups(const size_t *group, size_t l, qk_rng *rng, size_t *part, size_t *npart,
+                         size_t *eval, size_t *neval, size_t *order)
 {
     size_t ng = 0, out = 0;
     for (size_t r = 0; r < l; r++)
@@ -226,8 +227,8 @@ out:
     return st;
 }
 
-static qk_status greedy_trial(const sim *s, const qk_adapt_sim_opts *o, size_t first, size_t mmax, cell *cells,
-                              size_t cap, qk_error *err)
+static qk_status greedy_trial(const sim *s, const qk_adapt_sim_opts *o, size_t first, size_t mmax,
+                              cell *cells, size_t cap, qk_error *err)
 {
     double *xp = malloc(s->npart * s->n * sizeof *xp), *value = malloc(mmax * sizeof *value);
     size_t *order = malloc(mmax * sizeof *order);
@@ -275,15 +276,15 @@ static qk_status random_draws(const sim *s, size_t draws, qk_rng *rng, cell *cel
     return st;
 }
 
-static qk_status oracle_sizes(const sim *s, const qk_adapt_sim_opts *o, uint64_t seed, cell *cells, size_t cap,
-                              size_t *buf, qk_error *err)
+static qk_status oracle_sizes(const sim *s, const qk_adapt_sim_opts *o, uint64_t seed, cell *cells,
+                              size_t cap, size_t *buf, qk_error *err)
 {
     qk_status st = QK_OK;
     for (size_t k = 0; k < o->nsizes && st == QK_OK; k++) {
         double v, tau, rho;
         int ex;
-        st = qk_topics_oracle(s->l, s->n, s->x, s->eval, s->neval, o->sizes[k], QK_ORACLE_TAU, o->oracle_trials,
-                              seed + k, buf, &v, &ex, err);
+        st = qk_topics_oracle(s->l, s->n, s->x, s->eval, s->neval, o->sizes[k], QK_ORACLE_TAU,
+                              o->oracle_trials, seed + k, buf, &v, &ex, err);
         if (st == QK_OK)
             st = correlate(s, buf, o->sizes[k], &tau, &rho, err);
         if (st == QK_OK)
@@ -317,17 +318,19 @@ qk_status qk_adapt_simulate(const qk_qrels *truth, const qk_run *const *runs, si
     }
     for (size_t k = 0; k < o->nsizes; k++) {
         if (o->sizes[k] == 0 || o->sizes[k] > s.n) {
-            st = qk_error_set(err, QK_EUSAGE, "subset size %zu is not between 1 and the %zu topics", o->sizes[k],
-                              s.n);
+            st = qk_error_set(err, QK_EUSAGE, "subset size %zu is not between 1 and the %zu topics",
+                              o->sizes[k], s.n);
             goto out;
         }
         if (o->sizes[k] > mmax)
             mmax = o->sizes[k];
     }
     ntr = o->trials ? o->trials : 1;
-    if (ntr > s.n && (has_method(o, QK_AS_ADAPTIVE) || has_method(o, QK_AS_IQP) || has_method(o, QK_AS_PLUS) ||
-                      has_method(o, QK_AS_STAR) || has_method(o, QK_AS_GREEDY_TRUE))) {
-        st = qk_error_set(err, QK_EUSAGE, "%zu trials need as many distinct first topics; there are %zu", ntr, s.n);
+    if (ntr > s.n &&
+        (has_method(o, QK_AS_ADAPTIVE) || has_method(o, QK_AS_IQP) || has_method(o, QK_AS_PLUS) ||
+         has_method(o, QK_AS_STAR) || has_method(o, QK_AS_GREEDY_TRUE))) {
+        st = qk_error_set(err, QK_EUSAGE, "%zu trials need as many distinct first topics; there are %zu", ntr,
+                          s.n);
         goto out;
     }
     st = qk_adapt_data_new(runs, nruns, topics, s.n, o->pool_depth, &all, err);
@@ -382,9 +385,10 @@ qk_status qk_adapt_simulate(const qk_qrels *truth, const qk_run *const *runs, si
             if (o->group) {
                 split_groups(o->group, nruns, &rng, s.part, &s.npart, s.eval, &s.neval, gorder);
                 if (s.npart < 2 || s.neval < 2) {
-                    st = qk_error_set(err, QK_EUSAGE,
-                                      "holding out groups leaves %zu participating and %zu held-out runs (need 2 each)",
-                                      s.npart, s.neval);
+                    st = qk_error_set(
+                        err, QK_EUSAGE,
+                        "holding out groups leaves %zu participating and %zu held-out runs (need 2 each)",
+                        s.npart, s.neval);
                     break;
                 }
             } else {
@@ -401,10 +405,12 @@ qk_status qk_adapt_simulate(const qk_qrels *truth, const qk_run *const *runs, si
                 } else if (m == QK_AS_ORACLE) {
                     st = oracle_sizes(&s, o, o->seed + 7919 * split, c, cap, buf, err);
                 } else if (m == QK_AS_GREEDY_TRUE) {
-                    for (size_t t = o->group ? split : 0; st == QK_OK && t < (o->group ? split + 1 : ntr); t++)
+                    for (size_t t = o->group ? split : 0; st == QK_OK && t < (o->group ? split + 1 : ntr);
+                         t++)
                         st = greedy_trial(&s, o, first[t], mmax, c, cap, err);
                 } else {
-                    for (size_t t = o->group ? split : 0; st == QK_OK && t < (o->group ? split + 1 : ntr); t++)
+                    for (size_t t = o->group ? split : 0; st == QK_OK && t < (o->group ? split + 1 : ntr);
+                         t++)
                         st = adaptive_trial(&s, runs, topics, truth, o, m, first[t], mmax, c, cap, err);
                 }
             }

@@ -48,8 +48,8 @@ static qk_status adaptive_step(const qk_adapt_data *d, const unsigned char *sele
         st = qk_adapt_plus_step(d, xhat, v, selected, o, next, value, err);
         goto out;
     }
-    st = qk_topics_gamma_step(d->l, d->n, xhat, o->no_uncertainty ? NULL : v, NULL, 0, selected, gamma, next, NULL,
-                              err);
+    st = qk_topics_gamma_step(d->l, d->n, xhat, o->no_uncertainty ? NULL : v, NULL, 0, selected, gamma, next,
+                              NULL, err);
     if (st == QK_OK)
         *value = *next < d->n ? gamma[*next] : NAN;
 out:
@@ -70,7 +70,8 @@ qk_status qk_adapt_next(const qk_adapt_data *d, const unsigned char *selected, c
     for (size_t t = 0; t < d->n; t++)
         nsel += selected[t] != 0;
     if (nsel == 0)
-        return qk_error_set(err, QK_EUSAGE, "adaptive selection needs at least one judged topic to start from");
+        return qk_error_set(err, QK_EUSAGE,
+                            "adaptive selection needs at least one judged topic to start from");
     if (nsel == d->n)
         return qk_error_set(err, QK_EUSAGE, "every candidate topic is already judged");
     if (o->method == QK_ADAPT_STAR)

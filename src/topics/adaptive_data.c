@@ -40,10 +40,22 @@ void qk_adapt_data_free(qk_adapt_data *d)
     free(d);
 }
 
-size_t qk_adapt_data_num_topics(const qk_adapt_data *d) { return d->n; }
-size_t qk_adapt_data_num_systems(const qk_adapt_data *d) { return d->l; }
-const char *qk_adapt_data_topic(const qk_adapt_data *d, size_t t) { return d->topic[t]; }
-size_t qk_adapt_data_pool_size(const qk_adapt_data *d, size_t t) { return d->t[t].npool; }
+size_t qk_adapt_data_num_topics(const qk_adapt_data *d)
+{
+    return d->n;
+}
+size_t qk_adapt_data_num_systems(const qk_adapt_data *d)
+{
+    return d->l;
+}
+const char *qk_adapt_data_topic(const qk_adapt_data *d, size_t t)
+{
+    return d->topic[t];
+}
+size_t qk_adapt_data_pool_size(const qk_adapt_data *d, size_t t)
+{
+    return d->t[t].npool;
+}
 
 /* The candidate topics: given, or every topic of any run, sorted. */
 static qk_status collect_topics(qk_adapt_data *d, const qk_run *const *runs, size_t nruns,
@@ -170,8 +182,8 @@ out:
     return QK_OK;
 }
 
-qk_status qk_adapt_data_new(const qk_run *const *runs, size_t nruns, const char *const *topics, size_t ntopics,
-                            long pool_depth, qk_adapt_data **out, qk_error *err)
+qk_status qk_adapt_data_new(const qk_run *const *runs, size_t nruns, const char *const *topics,
+                            size_t ntopics, long pool_depth, qk_adapt_data **out, qk_error *err)
 {
     qk_adapt_data *d;
     qk_status st;

@@ -10,12 +10,12 @@
 typedef struct qk_adapt_topic {
     qk_strpool *docs;
     size_t nu, npool;
-    uint32_t **list;   /* [s]: universe ids in rank order                */
-    size_t *len;       /* [s]: list length                               */
-    long *prank;       /* [s * npool + i]: rank of pooled doc i (0: none) */
-    double *pscore;    /* [s * npool + i]: min-max normalised score       */
+    uint32_t **list;    /* [s]: universe ids in rank order                */
+    size_t *len;        /* [s]: list length                               */
+    long *prank;        /* [s * npool + i]: rank of pooled doc i (0: none) */
+    double *pscore;     /* [s * npool + i]: min-max normalised score       */
     signed char *label; /* [nu]: 1, 0, -1 unknown (treated as 0)         */
-    double nrel;       /* relevant documents in the qrels                 */
+    double nrel;        /* relevant documents in the qrels                 */
 } qk_adapt_topic;
 
 struct qk_adapt_data {
@@ -42,8 +42,8 @@ qk_status qk_adapt_fit_predict(size_t ntr, size_t nf, const double *ftr, const s
  * topics' pooled documents (features from the system scores, ranks and the
  * systems' mean metric over the selected topics), thresholded at 0.5 when
  * hard. p[t] has d->t[t].nu entries; the caller frees each and p. */
-qk_status qk_adapt_probabilities(const qk_adapt_data *d, const unsigned char *selected, const qk_topics_metric *m,
-                                 double C, int hard, double ***p, qk_error *err);
+qk_status qk_adapt_probabilities(const qk_adapt_data *d, const unsigned char *selected,
+                                 const qk_topics_metric *m, double C, int hard, double ***p, qk_error *err);
 /* The true_labels ablation: every topic's pooled documents at their labels. */
 qk_status qk_adapt_label_probabilities(const qk_adapt_data *d, double ***p, qk_error *err);
 void qk_adapt_probs_free(const qk_adapt_data *d, double **p);
@@ -53,9 +53,9 @@ qk_status qk_adapt_iqp_step(const qk_adapt_data *d, const unsigned char *selecte
                             size_t *next, double *value, qk_error *err);
 /* Adaptive+'s vote on Adaptive's matrices. */
 qk_status qk_adapt_plus_step(const qk_adapt_data *d, const double *xhat, const double *v,
-                             const unsigned char *selected, const qk_adapt_opts *o, size_t *next, double *value,
-                             qk_error *err);
-qk_status qk_adapt_star_step(const qk_adapt_data *d, const unsigned char *selected,
-                             const qk_adapt_opts *o, size_t *next, double *value, qk_error *err);
+                             const unsigned char *selected, const qk_adapt_opts *o, size_t *next,
+                             double *value, qk_error *err);
+qk_status qk_adapt_star_step(const qk_adapt_data *d, const unsigned char *selected, const qk_adapt_opts *o,
+                             size_t *next, double *value, qk_error *err);
 
 #endif

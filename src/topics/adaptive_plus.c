@@ -43,8 +43,8 @@ static void draw_subsets(size_t l, size_t c, size_t h, qk_rng *rng, size_t *sub,
 }
 
 qk_status qk_adapt_plus_step(const qk_adapt_data *d, const double *xhat, const double *v,
-                             const unsigned char *selected, const qk_adapt_opts *o, size_t *next, double *value,
-                             qk_error *err)
+                             const unsigned char *selected, const qk_adapt_opts *o, size_t *next,
+                             double *value, qk_error *err)
 {
     size_t l = d->l, n = d->n, c = o->plus_c ? o->plus_c : 1, h, full_best;
     size_t *sub, *perm = malloc(l * sizeof *perm), *count = malloc(l * sizeof *count), *votes;

@@ -14,7 +14,8 @@ qk_status qk_topics_greedy_true(size_t l, size_t n, const double *x, size_t firs
     double *gamma;
     qk_status st = QK_OK;
     if (first >= n || m == 0 || m > n)
-        return qk_error_set(err, QK_EUSAGE, "cannot choose %zu of %zu topics starting from topic %zu", m, n, first);
+        return qk_error_set(err, QK_EUSAGE, "cannot choose %zu of %zu topics starting from topic %zu", m, n,
+                            first);
     sel = calloc(n, 1);
     gamma = malloc(n * sizeof *gamma);
     if (!sel || !gamma) {

@@ -17,7 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void quiet(const char *s) { (void)s; }
+static void quiet(const char *s)
+{
+    (void)s;
+}
 
 void qk_adapt_true_topic(const qk_adapt_data *d, size_t t, const qk_topics_metric *m, double *x)
 {
@@ -185,8 +188,8 @@ static void zscore(size_t ntr, size_t npr, size_t nf, double *ftr, double *fpr)
     }
 }
 
-qk_status qk_adapt_probabilities(const qk_adapt_data *d, const unsigned char *selected, const qk_topics_metric *m,
-                                 double C, int hard, double ***pout, qk_error *err)
+qk_status qk_adapt_probabilities(const qk_adapt_data *d, const unsigned char *selected,
+                                 const qk_topics_metric *m, double C, int hard, double ***pout, qk_error *err)
 {
     size_t nf = 7 + d->l, ntr = 0, npr = 0, a = 0, b = 0, nsel = 0;
     double *past = calloc(d->l, sizeof *past), *col = malloc(d->l * sizeof *col);

@@ -26,8 +26,8 @@ qk_status qk_topics_gamma_step(size_t l, size_t n, const double *x, const double
     if (!rows)
         r = l;
     if (r < 2 || n == 0) {
-        st = qk_error_set(err, QK_EUSAGE, "the objective needs at least 2 systems and 1 topic (got %zu and %zu)", r,
-                          n);
+        st = qk_error_set(err, QK_EUSAGE,
+                          "the objective needs at least 2 systems and 1 topic (got %zu and %zu)", r, n);
         goto out;
     }
     if (!d || !sd || !u || (rows && !(w = calloc(l, sizeof *w)))) {
@@ -89,7 +89,8 @@ qk_status qk_topics_metric_parse(const char *word, qk_topics_metric *out, qk_err
         out->k = 0;
         return QK_OK;
     }
-    if (word[0] == 'P' && (word[1] == '.' || word[1] == '_') && qk_num_is_integer(word + 2, strlen(word + 2))) {
+    if (word[0] == 'P' && (word[1] == '.' || word[1] == '_') &&
+        qk_num_is_integer(word + 2, strlen(word + 2))) {
         long k;
         if (qk_parse_long(word + 2, strlen(word + 2), &k) == 0 && k >= 1) {
             out->kind = QK_TM_PREC;

@@ -64,7 +64,8 @@ static void test_oracle_exhaustive(void **state)
                 for (unsigned s = 0; s < (1u << N); s++)
                     if ((size_t)__builtin_popcount(s) == m)
                         best = fmax(best, corr_of(x, s, crit));
-                assert_int_equal(qk_topics_oracle(L, N, x, NULL, 0, m, crit, 100, 1, sub, &got, &ex, &err), QK_OK);
+                assert_int_equal(qk_topics_oracle(L, N, x, NULL, 0, m, crit, 100, 1, sub, &got, &ex, &err),
+                                 QK_OK);
                 assert_int_equal(ex, 1);
                 near(got, best, 1e-12);
                 for (size_t i = 0; i < m; i++) {
@@ -102,7 +103,8 @@ static void test_oracle_sampled(void **state)
     }
     assert_int_equal(qk_stats_kendall(sub, full, l, &k, &err), QK_OK);
     near(got, k.tau_a, 1e-12);
-    assert_int_equal(qk_topics_oracle(l, n, x, NULL, 0, 41, QK_ORACLE_TAU, 5, 9, s, &got, &ex, &err), QK_EUSAGE);
+    assert_int_equal(qk_topics_oracle(l, n, x, NULL, 0, 41, QK_ORACLE_TAU, 5, 9, s, &got, &ex, &err),
+                     QK_EUSAGE);
 }
 
 static void test_greedy_true(void **state)

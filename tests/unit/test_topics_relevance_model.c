@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topics/adaptive_internal.h"
 #include "tmpfile_util.h"
+#include "topics/adaptive_internal.h"
 
 #define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 
@@ -49,7 +49,8 @@ static void test_matches_liblinear_tools(void **state)
     int pos_col = -1, i = 0;
     qk_error err = {0};
     (void)state;
-    if (system("command -v liblinear-train >/dev/null 2>&1 && command -v liblinear-predict >/dev/null 2>&1")) {
+    if (system(
+            "command -v liblinear-train >/dev/null 2>&1 && command -v liblinear-predict >/dev/null 2>&1")) {
         skip();
     }
     for (size_t r = 0; r < NTR; r++) {
@@ -69,8 +70,10 @@ static void test_matches_liblinear_tools(void **state)
     out = qk_test_tmp_path();
     write_svm(tr, NTR, NF, ftr, y);
     write_svm(pr, NPR, NF, fpr, NULL);
-    snprintf(cmd, sizeof cmd, "liblinear-train -q -s 0 -c 1 -e 0.01 -B 1 '%s' '%s' && liblinear-predict -q -b 1 '%s' '%s' '%s'",
-             tr, model, pr, model, out);
+    snprintf(
+        cmd, sizeof cmd,
+        "liblinear-train -q -s 0 -c 1 -e 0.01 -B 1 '%s' '%s' && liblinear-predict -q -b 1 '%s' '%s' '%s'", tr,
+        model, pr, model, out);
     assert_int_equal(system(cmd), 0);
     f = fopen(out, "r");
     assert_non_null(f);

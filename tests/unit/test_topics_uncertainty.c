@@ -203,7 +203,8 @@ static void test_exact_and_prec(void **state)
      * AP = (1/1 + 2/3 + 3/4) / 4 */
     const double p[5] = {1, 0, 1, 1, 0};
     const double half[1] = {0.5};
-    qk_topics_metric ap = {QK_TM_AP, 0}, p1 = {QK_TM_PREC, 1}, p10 = {QK_TM_PREC, 10}, rec = {QK_TM_RECALL, 0};
+    qk_topics_metric ap = {QK_TM_AP, 0}, p1 = {QK_TM_PREC, 1}, p10 = {QK_TM_PREC, 10},
+                     rec = {QK_TM_RECALL, 0};
     double e, var;
     (void)state;
     qk_topics_metric_moments(&ap, 5, p, 4, &e, &var);
@@ -244,8 +245,8 @@ static void test_metric_parse(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gamma_by_hand), cmocka_unit_test(test_gamma_random),
-        cmocka_unit_test(test_gamma_rows),    cmocka_unit_test(test_ap_moments),
+        cmocka_unit_test(test_gamma_by_hand),  cmocka_unit_test(test_gamma_random),
+        cmocka_unit_test(test_gamma_rows),     cmocka_unit_test(test_ap_moments),
         cmocka_unit_test(test_exact_and_prec), cmocka_unit_test(test_metric_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
