@@ -13,5 +13,6 @@
 #include "qrelkit/pool.h"
 #include "qrelkit/tar.h"
 #include "qrelkit/topics.h"
+#include "qrelkit/topics_adaptive.h"
 
 #endif

@@ -7,6 +7,7 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "simulate_modes.h"
+#include "topics_adaptive_cli.h"
 
 /* `simulate collection` is `sim collection` (argv[0] = "collection"). */
 static int simulate_collection(int argc, char **argv)
@@ -90,6 +91,9 @@ static const sim_mode modes[] = {
      qk_help_simulate_rtc},
     {"topics", "topic-selection methods: tau against subset size, participating and held-out systems",
      qk_simulate_topics, qk_help_simulate_topics},
+    /* chapter-6 topic selection (cmd_topics_adaptive.c) */
+    {"topics-adaptive", "Adaptive, IQP, Oracle, random topic subsets: tau against all topics",
+     qk_simulate_topics_adaptive, qk_help_simulate_topics_adaptive},
 };
 
 const char qk_help_simulate[] =
@@ -109,6 +113,8 @@ const char qk_help_simulate[] =
     "  rtc      Carterette's experiment: how well MTC, RTC and incremental pooling\n"
     "           predict which run is better after few judgments (also\n"
     "           `qrelkit confidence --simulate`)\n"
+    "  topics-adaptive  Hosseini's chapter-6 topic selection (Adaptive, IQP,\n"
+    "           Oracle, Adaptive+, random): tau of the subset against all topics\n"
     "\n"
     "Run 'qrelkit simulate MODE --help' for a mode's options.\n"
     "exit status: 0 ok, 1 bad option, 2 bad input, 3 I/O error.\n";
@@ -116,7 +122,7 @@ const char qk_help_simulate[] =
 int qk_cmd_simulate(int argc, char **argv)
 {
     if (argc < 2 || qk_cli_is_help(argv[1]))
-        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (collection, crowd, pool, rtc, topics)")
+        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (collection, crowd, pool, rtc, topics, topics-adaptive)")
                         : qk_cli_help(qk_help_simulate);
     for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
         if (strcmp(argv[1], modes[i].name) == 0)

@@ -12,10 +12,12 @@
 #include "commands.h"
 #include "qrelkit/topics.h"
 #include "topics_cli.h"
+#include "topics_adaptive_cli.h"
 
 const char qk_help_topics[] =
     "usage: qrelkit topics select [options] --matrix MATRIX.tsv\n"
     "       qrelkit topics select [options] QRELS RUN RUN [RUN...]\n"
+    "       qrelkit topics next --qrels JUDGED --runs RUN RUN [RUN...] [options]\n"
     "\n"
     "Which topics to judge so that the ranking of systems on them is the one all\n"
     "topics would give (Hosseini 2013, ch. 4-5). The input is a systems x topics\n"
@@ -35,6 +37,10 @@ const char qk_help_topics[] =
     "options:\n"
     "  --method M        how to choose (default greedy-pearson):\n"
     "                    @[topics-method]\n"
+    "                    and the chapter-6 methods, which need QRELS and RUNs:\n"
+    "                    adaptive, iqp, adaptive-plus, adaptive-star, oracle,\n"
+    "                    greedy-true (`qrelkit topics select --method adaptive\n"
+    "                    --help`; the next topic: `qrelkit topics next --help`)\n"
     "  --size K          topics to choose (default 10; at most the topic count)\n"
     "  --matrix FILE     the score matrix ('topic<TAB>RUN1...' header; gzip or '-')\n"
     "  --measure NAME    with QRELS and RUNs: the per-topic measure (default map,\n"
@@ -242,6 +248,14 @@ static int cmd_select(int argc, char **argv)
     const char *matrix = NULL, *measure = "map", *variances = NULL;
     int json = 0, rc, c, method = (int)QK_TOPICS_GREEDY_PEARSON, cov = 0, nops;
     long prec = 6;
+    /* Chapter-6 methods (adaptive, iqp, oracle, ...) have their own parser. */
+    for (int i = 1; i < argc; i++) {
+        const char *w = strncmp(argv[i], "--method=", 9) == 0 ? argv[i] + 9
+                        : strcmp(argv[i], "--method") == 0 && i + 1 < argc ? argv[i + 1]
+                                                                          : NULL;
+        if (w && qk_topics_adaptive_method(w))
+            return qk_topics_select_adaptive_main(argc, argv);
+    }
     qk_topics_opts_init(&o);
     optind = 1;
     opterr = 0;
@@ -334,6 +348,7 @@ static const struct {
     int (*run)(int argc, char **argv);
 } subcommands[] = {
     {"select", cmd_select},
+    {"next", qk_topics_next_main}, /* chapter 6 (cmd_topics_adaptive.c) */
 };
 
 int qk_cmd_topics(int argc, char **argv)
@@ -343,5 +358,5 @@ int qk_cmd_topics(int argc, char **argv)
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return subcommands[i].run(argc - 1, argv + 1);
-    return qk_cli_usage(CMD, "unknown subcommand '%s' (choose from: select)", argv[1]);
+    return qk_cli_usage(CMD, "unknown subcommand '%s' (choose from: select, next)", argv[1]);
 }
