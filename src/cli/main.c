@@ -29,6 +29,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: qrelkit <command> [options] [args]\n"
                "       qrelkit help <command>     show a command's manual\n"
+               "       qrelkit help <command> <mode>  a mode's page (simulate rtc, topics next)\n"
                "       qrelkit --version\n\n"
                "Build IR test collections on a judging budget and evaluate retrieval systems\n"
                "with incomplete and noisy judgments.\n\ncommands:\n");
@@ -72,6 +73,11 @@ static int run(int argc, char **argv)
             if (!c) {
                 fprintf(stderr, "qrelkit: unknown command '%s'\n", argv[2]);
                 return QK_EXIT_USAGE;
+            }
+            if (argc >= 4) {
+                /* help CMD MODE: the mode's own page, as `CMD MODE --help` prints it. */
+                char *sub[] = {argv[2], argv[3], (char *)"--help", NULL};
+                return finish(c->name, c->run(3, sub));
             }
             return qk_cli_help(c->help);
         }
