@@ -276,7 +276,7 @@ qk_status qk_pool_design_write(const qk_pool_design *d, const qk_pool_runs *p, F
         const design_topic *dt = &d->t[t];
         round_writer w = {f, d, dt, p->topics[t].qid, p->topics[t].docnos, 0};
         qk_pool_topic view;
-        size_t lenbuf[p->nruns];
+        size_t lenbuf[p->nruns ? p->nruns : 1];
         if (d->method != QK_POOL_ACTIVE) {
             if (dt->m)
                 fprintf(f, "topic %s %zu\n", w.qid, dt->m);
