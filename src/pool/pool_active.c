@@ -46,6 +46,37 @@ static qk_status doc_probs(const qk_pool_topic *tp, size_t nruns, const double *
     return QK_OK;
 }
 
+/* The design's rounds (one_round and the design reader) and read draws
+ * (the reader); here, so that pool_design.c calls this file, not both ways. */
+qk_status pool_design_push_round(design_topic *dt, size_t nruns, const double *rw)
+{
+    size_t cap = dt->caprounds;
+    long *nd;
+    if (qk_grow((void **)&dt->rw, &cap, (dt->nrounds + 1) * nruns, sizeof *dt->rw) != QK_OK)
+        return QK_ENOMEM;
+    dt->caprounds = cap;
+    if (!(nd = realloc(dt->rdraws, (dt->nrounds + 1) * sizeof *nd)))
+        return QK_ENOMEM;
+    dt->rdraws = nd;
+    memcpy(dt->rw + dt->nrounds * nruns, rw, nruns * sizeof *rw);
+    dt->rdraws[dt->nrounds++] = 0;
+    return QK_OK;
+}
+
+qk_status pool_design_push_draw(design_topic *dt, size_t ndocs, uint32_t doc)
+{
+    if (!dt->dcnt && !(dt->dcnt = calloc(ndocs ? ndocs : 1, sizeof *dt->dcnt)))
+        return QK_ENOMEM;
+    if (qk_grow((void **)&dt->log_doc, &dt->caplog, dt->nlog + 1, sizeof *dt->log_doc) != QK_OK)
+        return QK_ENOMEM;
+    dt->log_doc[dt->nlog++] = doc;
+    dt->log_rounds = dt->nrounds;
+    dt->dcnt[doc]++;
+    dt->ndraws++;
+    dt->rdraws[dt->nrounds - 1]++;
+    return QK_OK;
+}
+
 /* One round's draw distribution: p, its running sum, and a guide table
  * (Chen & Asau) over the sum. guide[b] is the first i whose cum[i] falls in
  * bucket b or later; since the bucket of a value is monotone in the value,

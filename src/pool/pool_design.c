@@ -86,36 +86,6 @@ nomem:
     return qk_error_set(err, QK_ENOMEM, "out of memory");
 }
 
-/* Active rounds (one_round and the reader) and draws (the reader). */
-qk_status pool_design_push_round(design_topic *dt, size_t nruns, const double *rw)
-{
-    size_t cap = dt->caprounds;
-    long *nd;
-    if (qk_grow((void **)&dt->rw, &cap, (dt->nrounds + 1) * nruns, sizeof *dt->rw) != QK_OK)
-        return QK_ENOMEM;
-    dt->caprounds = cap;
-    if (!(nd = realloc(dt->rdraws, (dt->nrounds + 1) * sizeof *nd)))
-        return QK_ENOMEM;
-    dt->rdraws = nd;
-    memcpy(dt->rw + dt->nrounds * nruns, rw, nruns * sizeof *rw);
-    dt->rdraws[dt->nrounds++] = 0;
-    return QK_OK;
-}
-
-qk_status pool_design_push_draw(design_topic *dt, size_t ndocs, uint32_t doc)
-{
-    if (!dt->dcnt && !(dt->dcnt = calloc(ndocs ? ndocs : 1, sizeof *dt->dcnt)))
-        return QK_ENOMEM;
-    if (qk_grow((void **)&dt->log_doc, &dt->caplog, dt->nlog + 1, sizeof *dt->log_doc) != QK_OK)
-        return QK_ENOMEM;
-    dt->log_doc[dt->nlog++] = doc;
-    dt->log_rounds = dt->nrounds;
-    dt->dcnt[doc]++;
-    dt->ndraws++;
-    dt->rdraws[dt->nrounds - 1]++;
-    return QK_OK;
-}
-
 #define BAD(...) qk_error_at(err, QK_EINPUT, path, lineno, 0, __VA_ARGS__)
 
 static qk_status read_line(qk_pool_design *d, const qk_pool_runs *p, const qk_pool_opts *o, const char *path,
