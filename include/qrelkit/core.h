@@ -91,6 +91,9 @@ QK_API void qk_rng_seed(qk_rng *r, uint64_t seed);
 QK_API uint64_t qk_rng_next(qk_rng *r);
 /* Uniform double in [0, 1) with 53 random bits. */
 QK_API double qk_rng_uniform(qk_rng *r);
+/* u[0..n) = the next n qk_rng_uniform values, in one call (for hot loops
+ * that draw millions: no call per number). */
+QK_API void qk_rng_uniforms(qk_rng *r, double *u, size_t n);
 /* Uniform integer in [0, n) without modulo bias; n > 0. */
 QK_API uint64_t qk_rng_below(qk_rng *r, uint64_t n);
 /* Index drawn with probability proportional to the increments of the

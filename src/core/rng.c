@@ -20,9 +20,9 @@ void qk_rng_seed(qk_rng *r, uint64_t seed)
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-uint64_t qk_rng_next(qk_rng *r)
+/* static, so the loop of qk_rng_uniforms inlines it */
+static inline uint64_t xoshiro_next(uint64_t *s)
 {
-    uint64_t *s = r->s;
     uint64_t result = rotl(s[1] * 5, 7) * 9;
     uint64_t t = s[1] << 17;
     s[2] ^= s[0];
@@ -34,7 +34,18 @@ uint64_t qk_rng_next(qk_rng *r)
     return result;
 }
 
+uint64_t qk_rng_next(qk_rng *r) { return xoshiro_next(r->s); }
+
 double qk_rng_uniform(qk_rng *r) { return (double)(qk_rng_next(r) >> 11) * 0x1.0p-53; }
+
+void qk_rng_uniforms(qk_rng *r, double *u, size_t n)
+{
+    uint64_t s[4] = {r->s[0], r->s[1], r->s[2], r->s[3]};
+    for (size_t i = 0; i < n; i++)
+        u[i] = (double)(xoshiro_next(s) >> 11) * 0x1.0p-53;
+    for (int k = 0; k < 4; k++)
+        r->s[k] = s[k];
+}
 
 size_t qk_rng_pick_cum(qk_rng *r, const double *cum, size_t n)
 {

@@ -4,11 +4,20 @@
  * AP estimates (Eq. 2.1; uniform while no relevant document is sampled),
  * then draws documents with replacement until the round has `cap` new
  * documents to judge (or, with active_fixed, exactly `cap` draws, so that
- * the number of draws does not depend on their outcome; spec 003a §7.4). Every draw is kept with its round,
- * because the inclusion probability of a document is over all rounds: pi_i = 1 - prod_t (1 - p_t(i))^{N_t}
- * (Eq. 2.5) computed as -expm1(sum_t N_t log1p(-p_t(i))) so pi near 0 or 1 keeps its digits. Good runs are
- * oversampled, yet every pooled document keeps p > 0 in round 1, which is what keeps the HT estimators
- * unbiased. */
+ * the number of draws does not depend on their outcome; spec 003a §7.4).
+ * The inclusion probability of a document is over all rounds:
+ * pi_i = 1 - prod_t (1 - p_t(i))^{N_t} (Eq. 2.5), computed as
+ * -expm1(sum_t N_t log1p(-p_t(i))) so pi near 0 or 1 keeps its digits; it
+ * needs only each round's run probabilities and number of draws N_t. So the
+ * design keeps those and a draw count per document, not the draws: a round
+ * can take up to active_max_draws draws when the documents left have tiny
+ * p, and storing them made time and memory grow with every draw. The draw
+ * sequence, which the design and draws files list, is replayed from the
+ * seed (one generator per topic and round). A draw is the inverse-CDF pick
+ * of qk_rng_pick_cum, found through a guide table in O(1) expected time
+ * instead of a binary search: the same uniform gives the same document.
+ * Good runs are oversampled, yet every pooled document keeps p > 0 in
+ * round 1, which is what keeps the HT estimators unbiased. */
 #include "pool_internal.h"
 
 #include <math.h>
@@ -35,6 +44,117 @@ static qk_status doc_probs(const qk_pool_topic *tp, size_t nruns, const double *
     }
     free(prior);
     return QK_OK;
+}
+
+/* The design's rounds (one_round and the design reader) and read draws
+ * (the reader); here, so that pool_design.c calls this file, not both ways. */
+qk_status pool_design_push_round(design_topic *dt, size_t nruns, const double *rw)
+{
+    size_t cap = dt->caprounds;
+    long *nd;
+    if (qk_grow((void **)&dt->rw, &cap, (dt->nrounds + 1) * nruns, sizeof *dt->rw) != QK_OK)
+        return QK_ENOMEM;
+    dt->caprounds = cap;
+    if (!(nd = realloc(dt->rdraws, (dt->nrounds + 1) * sizeof *nd)))
+        return QK_ENOMEM;
+    dt->rdraws = nd;
+    memcpy(dt->rw + dt->nrounds * nruns, rw, nruns * sizeof *rw);
+    dt->rdraws[dt->nrounds++] = 0;
+    return QK_OK;
+}
+
+qk_status pool_design_push_draw(design_topic *dt, size_t ndocs, uint32_t doc)
+{
+    if (!dt->dcnt && !(dt->dcnt = calloc(ndocs ? ndocs : 1, sizeof *dt->dcnt)))
+        return QK_ENOMEM;
+    if (qk_grow((void **)&dt->log_doc, &dt->caplog, dt->nlog + 1, sizeof *dt->log_doc) != QK_OK)
+        return QK_ENOMEM;
+    dt->log_doc[dt->nlog++] = doc;
+    dt->log_rounds = dt->nrounds;
+    dt->dcnt[doc]++;
+    dt->ndraws++;
+    dt->rdraws[dt->nrounds - 1]++;
+    return QK_OK;
+}
+
+/* One round's draw distribution: p, its running sum, and a guide table
+ * (Chen & Asau) over the sum. guide[b] is the first i whose cum[i] falls in
+ * bucket b or later; since the bucket of a value is monotone in the value,
+ * every i before guide[bucket(u)] has cum[i] <= u, so a forward scan from
+ * there finds the same index as a binary search, bit for bit. */
+typedef struct draw_table {
+    double *p, *cum;
+    uint32_t *guide; /* m + 1 entries */
+    size_t n, m;
+    double scale;
+} draw_table;
+
+static void table_free(draw_table *tb)
+{
+    free(tb->p);
+    free(tb->cum);
+    free(tb->guide);
+    tb->p = tb->cum = NULL;
+    tb->guide = NULL;
+}
+
+static qk_status table_init(draw_table *tb, size_t n)
+{
+    size_t m = 8 * (n ? n : 1);
+    tb->n = n;
+    tb->m = m;
+    tb->scale = 0;
+    tb->p = malloc((n ? n : 1) * sizeof *tb->p);
+    tb->cum = malloc((n ? n : 1) * sizeof *tb->cum);
+    tb->guide = malloc((m + 1) * sizeof *tb->guide);
+    if (!tb->p || !tb->cum || !tb->guide) {
+        table_free(tb);
+        return QK_ENOMEM;
+    }
+    return QK_OK;
+}
+
+static inline size_t table_bucket(const draw_table *tb, double x)
+{
+    double b = x * tb->scale;
+    return b < (double)tb->m ? (size_t)b : tb->m;
+}
+
+/* p and the table for run probabilities rw; returns the total mass. */
+static qk_status table_build(const qk_pool_topic *tp, size_t nruns, const double *rw, draw_table *tb,
+                             double *total)
+{
+    size_t n = tb->n, b = 0;
+    double sum = 0;
+    if (doc_probs(tp, nruns, rw, tb->p) != QK_OK)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        tb->cum[i] = sum += tb->p[i];
+    *total = sum;
+    /* a scale that is not finite would make buckets meaningless: one
+     * bucket then, a plain scan (correct, only slower) */
+    tb->scale = sum > 0 && isfinite((double)tb->m / sum) ? (double)tb->m / sum : 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t bi = table_bucket(tb, tb->cum[i]); b <= bi; b++)
+            tb->guide[b] = (uint32_t)i;
+    for (; b <= tb->m; b++)
+        tb->guide[b] = (uint32_t)(n ? n - 1 : 0);
+    return QK_OK;
+}
+
+/* qk_rng_pick_cum(rng, cum, n) for the uniform `uni` it would draw, then
+ * past zero-probability slots. */
+static inline size_t table_pick(const draw_table *tb, double uni)
+{
+    const double *cum = tb->cum;
+    size_t n = tb->n;
+    double u = uni * cum[n - 1];
+    size_t i = tb->guide[table_bucket(tb, u)];
+    while (i + 1 < n && cum[i] <= u)
+        i++;
+    while (i + 1 < n && tb->p[i] <= 0) /* never land on a zero-probability slot */
+        i++;
+    return i;
 }
 
 /* Add rounds [from, to) to acc[i] += N_t log1p(-p_t(i)). */
@@ -133,8 +253,8 @@ static qk_status run_probs(const qk_pool_topic *tp, size_t nruns, const signed c
         free(in);
         return QK_ENOMEM;
     }
-    for (size_t k = 0; k < dt->ndraws; k++)
-        in[dt->draw_doc[k]] = 1;
+    for (size_t i = 0; dt->dcnt && i < n; i++)
+        in[i] = dt->dcnt[i] > 0;
     for (size_t i = 0; i < n; i++)
         if (in[i] && x[i] == 1 && pi[i] > 0)
             rhat += 1 / pi[i];
@@ -165,43 +285,56 @@ static qk_status run_probs(const qk_pool_topic *tp, size_t nruns, const signed c
     return QK_OK;
 }
 
+/* The generator's uniforms, a block at a time (a round's generator is
+ * its own, so the numbers left over at its end are never needed). */
+#define UBLOCK 512
+typedef struct ustream {
+    qk_rng rng;
+    size_t next;
+    double u[UBLOCK];
+} ustream;
+
+static inline double ustream_next(ustream *s)
+{
+    if (s->next == UBLOCK) {
+        qk_rng_uniforms(&s->rng, s->u, UBLOCK);
+        s->next = 0;
+    }
+    return s->u[s->next++];
+}
+
 /* Adds one round to the design: run probabilities from the sample so far,
  * then draws until `cap` new documents (or exactly `cap` draws when
  * fixed), appending new documents to out. *spent counts the draws. */
 static qk_status one_round(const qk_pool_topic *tp, size_t nruns, const signed char *x, design_topic *dt,
                            const qk_pool_opts *o, size_t t, long cap, long max_draws, unsigned char *taken,
-                           long *cnt, double *rw, double *p, double *cum, pool_out *out, size_t *k,
-                           long *spent)
+                           double *rw, draw_table *tb, pool_out *out, size_t *k, long *spent)
 {
-    size_t n = tp->ndocs;
     double total = 0;
+    long draws = 0, *dcnt = dt->dcnt;
     qk_status st;
-    qk_rng rng;
+    ustream us;
     if ((st = cache_rounds(tp, nruns, dt)) != QK_OK ||
         (st = run_probs(tp, nruns, x, dt, o->active_weights, rw)) != QK_OK ||
-        (st = doc_probs(tp, nruns, rw, p)) != QK_OK)
+        (st = table_build(tp, nruns, rw, tb, &total)) != QK_OK)
         return st;
-    for (size_t i = 0; i < n; i++)
-        cum[i] = total += p[i];
     if (pool_design_push_round(dt, nruns, rw) != QK_OK)
         return QK_ENOMEM;
     /* One generator per (topic, round): a resumed loop draws exactly what
-     * an uninterrupted one would. */
-    pool_topic_rng(&rng, o->seed, t, 2 + dt->nrounds);
-    for (long draws = 0; (o->active_fixed ? draws < cap : (long)*k < cap) && draws < max_draws && total > 0;
-         draws++) {
-        size_t lo = qk_rng_pick_cum(&rng, cum, n); /* cum[n - 1] is total */
-        while (lo + 1 < n && p[lo] <= 0) /* never land on a zero-probability slot */
-            lo++;
-        if (pool_design_push_draw(dt, (uint32_t)lo) != QK_OK)
-            return QK_ENOMEM;
-        ++*spent;
-        cnt[lo]++;
+     * an uninterrupted one would, and a written design can replay it. */
+    pool_topic_rng(&us.rng, o->seed, t, 2 + dt->nrounds);
+    us.next = UBLOCK;
+    for (; (o->active_fixed ? draws < cap : (long)*k < cap) && draws < max_draws && total > 0; draws++) {
+        size_t lo = table_pick(tb, ustream_next(&us));
+        dcnt[lo]++;
         if (x[lo] < 0 && !taken[lo]) {
             taken[lo] = 1;
             out[(*k)++].doc = (uint32_t)lo;
         }
     }
+    dt->rdraws[dt->nrounds - 1] = draws;
+    dt->ndraws += (size_t)draws;
+    *spent += draws;
     return QK_OK;
 }
 
@@ -219,18 +352,18 @@ qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed c
 {
     size_t n = tp->ndocs, k = 0;
     unsigned char *taken = calloc(n ? n : 1, 1);
-    double *rw = malloc(nruns * sizeof *rw), *p = malloc((n ? n : 1) * sizeof *p),
-           *cum = malloc((n ? n : 1) * sizeof *cum);
-    long *cnt = calloc(n ? n : 1, sizeof *cnt), spent = 0;
+    double *rw = malloc(nruns * sizeof *rw);
+    long spent = 0;
+    draw_table tb = {0};
     qk_status st = QK_ENOMEM;
     *nout = 0;
-    if (!taken || !rw || !p || !cnt || !cum)
+    if (!dt->dcnt && !(dt->dcnt = calloc(n ? n : 1, sizeof *dt->dcnt)))
         goto out;
-    for (size_t i = 0; i < dt->ndraws; i++)
-        cnt[dt->draw_doc[i]]++;
+    if (!taken || !rw || table_init(&tb, n) != QK_OK)
+        goto out;
     /* Drawn but not judged yet: the round is not over until they are. */
     for (size_t i = 0; i < n && (long)k < cap; i++)
-        if (cnt[i] && x[i] < 0)
+        if (dt->dcnt[i] && x[i] < 0)
             out[k++].doc = (uint32_t)i;
     /* A fixed round can draw only documents judged already; it still counts
      * (its draws are in pi), and another round follows while one could find
@@ -238,17 +371,17 @@ qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed c
      * judge", where a judging loop stops. */
     if (k == 0 && cap > 0 && n > 0)
         do {
-            if ((st = one_round(tp, nruns, x, dt, o, t, cap, o->active_max_draws - spent, taken, cnt, rw, p,
-                                cum, out, &k, &spent)) != QK_OK)
+            if ((st = one_round(tp, nruns, x, dt, o, t, cap, o->active_max_draws - spent, taken, rw, &tb, out,
+                                &k, &spent)) != QK_OK)
                 goto out;
-        } while (k == 0 && o->active_fixed && spent < o->active_max_draws && can_find_new(n, x, p));
+        } while (k == 0 && o->active_fixed && spent < o->active_max_draws && can_find_new(n, x, tb.p));
     {
-        double *pi = p; /* reuse: pi after this round */
+        double *pi = tb.cum; /* reuse: pi after this round */
         if (n && (st = pool_active_pi(tp, nruns, dt, pi)) != QK_OK)
             goto out;
         for (size_t i = 0; i < k; i++) {
             out[i].pi = pi[out[i].doc];
-            out[i].draws = cnt[out[i].doc];
+            out[i].draws = dt->dcnt[out[i].doc];
             out[i].score = (double)dt->nrounds;
         }
     }
@@ -257,8 +390,38 @@ qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed c
 out:
     free(taken);
     free(rw);
-    free(p);
-    free(cum);
-    free(cnt);
+    table_free(&tb);
     return st;
+}
+
+qk_status pool_active_each_draw(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, uint64_t seed,
+                                size_t t, pool_draw_fn fn, void *ctx)
+{
+    draw_table tb = {0};
+    size_t k = 0;
+    if (!dt->ndraws || !tp->ndocs)
+        return QK_OK;
+    if (table_init(&tb, tp->ndocs) != QK_OK)
+        return QK_ENOMEM;
+    for (size_t rd = 0; rd < dt->nrounds; rd++) {
+        double total;
+        ustream us;
+        if (!dt->rdraws[rd])
+            continue;
+        if (table_build(tp, nruns, dt->rw + rd * nruns, &tb, &total) != QK_OK) {
+            table_free(&tb);
+            return QK_ENOMEM;
+        }
+        if (rd < dt->log_rounds) { /* read from a file: as read */
+            for (long j = 0; j < dt->rdraws[rd]; j++)
+                fn(ctx, rd, dt->log_doc[k++], tb.p);
+            continue;
+        }
+        pool_topic_rng(&us.rng, seed, t, 3 + rd); /* one_round's generator of this round */
+        us.next = UBLOCK;
+        for (long j = 0; j < dt->rdraws[rd]; j++)
+            fn(ctx, rd, (uint32_t)table_pick(&tb, ustream_next(&us)), tb.p);
+    }
+    table_free(&tb);
+    return QK_OK;
 }

@@ -25,8 +25,8 @@ static void dt_free(design_topic *dt)
     free(dt->nh);
     free(dt->rw);
     free(dt->rdraws);
-    free(dt->draw_doc);
-    free(dt->draw_round);
+    free(dt->dcnt);
+    free(dt->log_doc);
     free(dt->logq);
     free(dt->w);
     free(dt->cm);
@@ -84,37 +84,6 @@ qk_status qk_pool_design_new(const qk_pool_runs *p, const qk_pool_opts *o, qk_po
 nomem:
     qk_pool_design_free(d);
     return qk_error_set(err, QK_ENOMEM, "out of memory");
-}
-
-/* Active rounds/draws, also used by the reader. */
-qk_status pool_design_push_round(design_topic *dt, size_t nruns, const double *rw)
-{
-    size_t cap = dt->caprounds;
-    long *nd;
-    if (qk_grow((void **)&dt->rw, &cap, (dt->nrounds + 1) * nruns, sizeof *dt->rw) != QK_OK)
-        return QK_ENOMEM;
-    dt->caprounds = cap;
-    if (!(nd = realloc(dt->rdraws, (dt->nrounds + 1) * sizeof *nd)))
-        return QK_ENOMEM;
-    dt->rdraws = nd;
-    memcpy(dt->rw + dt->nrounds * nruns, rw, nruns * sizeof *rw);
-    dt->rdraws[dt->nrounds++] = 0;
-    return QK_OK;
-}
-
-qk_status pool_design_push_draw(design_topic *dt, uint32_t doc)
-{
-    size_t cap = dt->capdraws;
-    if (qk_grow((void **)&dt->draw_doc, &cap, dt->ndraws + 1, sizeof *dt->draw_doc) != QK_OK)
-        return QK_ENOMEM;
-    cap = dt->capdraws;
-    if (qk_grow((void **)&dt->draw_round, &cap, dt->ndraws + 1, sizeof *dt->draw_round) != QK_OK)
-        return QK_ENOMEM;
-    dt->capdraws = cap;
-    dt->draw_doc[dt->ndraws] = doc;
-    dt->draw_round[dt->ndraws++] = (uint32_t)(dt->nrounds - 1);
-    dt->rdraws[dt->nrounds - 1]++;
-    return QK_OK;
 }
 
 #define BAD(...) qk_error_at(err, QK_EINPUT, path, lineno, 0, __VA_ARGS__)
@@ -187,7 +156,7 @@ static qk_status read_line(qk_pool_design *d, const qk_pool_runs *p, const qk_po
         doc[fl[2]] = 0;
         if (!qk_pool_find_doc(&p->topics[t].pub, doc, &id))
             return BAD("document '%s' is not in the pool of topic '%s'", doc, a);
-        if (pool_design_push_draw(&d->t[t], id) != QK_OK)
+        if (pool_design_push_draw(&d->t[t], p->topics[t].pub.ndocs, id) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
     } else
         return BAD("unknown design record '%s'", key);
@@ -231,6 +200,34 @@ out:
     return st;
 }
 
+/* The design file's active records of one topic: each round, then its draws. */
+typedef struct round_writer {
+    FILE *f;
+    const qk_pool_design *d;
+    const design_topic *dt;
+    const char *qid;
+    char **docnos;
+    size_t next; /* rounds whose record is written */
+} round_writer;
+
+static void write_rounds_to(round_writer *w, size_t upto)
+{
+    for (; w->next <= upto && w->next < w->dt->nrounds; w->next++) {
+        fprintf(w->f, "round %s %ld", w->qid, w->dt->rdraws[w->next]);
+        for (size_t r = 0; r < w->d->nruns; r++)
+            fprintf(w->f, " %.17g", w->dt->rw[w->next * w->d->nruns + r]);
+        fputc('\n', w->f);
+    }
+}
+
+static void write_draw(void *ctx, size_t round, uint32_t doc, const double *p)
+{
+    (void)p;
+    round_writer *w = ctx;
+    write_rounds_to(w, round);
+    fprintf(w->f, "draw %s %s\n", w->qid, w->docnos[doc]);
+}
+
 qk_status qk_pool_design_write(const qk_pool_design *d, const qk_pool_runs *p, FILE *f, qk_error *err)
 {
     fprintf(f, "# qrelkit pool design 1\nmethod %s\nseed %llu\n", qk_pool_method_name(d->method),
@@ -247,20 +244,20 @@ qk_status qk_pool_design_write(const qk_pool_design *d, const qk_pool_runs *p, F
         fprintf(f, "run %s\n", p->runids[r]);
     for (size_t t = 0; t < d->ntopics; t++) {
         const design_topic *dt = &d->t[t];
-        const char *qid = p->topics[t].qid;
+        round_writer w = {f, d, dt, p->topics[t].qid, p->topics[t].docnos, 0};
+        qk_pool_topic view;
+        size_t lenbuf[p->nruns ? p->nruns : 1];
         if (d->method != QK_POOL_ACTIVE) {
             if (dt->m)
-                fprintf(f, "topic %s %zu\n", qid, dt->m);
+                fprintf(f, "topic %s %zu\n", w.qid, dt->m);
             continue;
         }
-        for (size_t k = 0, rd = 0; rd < dt->nrounds; rd++) {
-            fprintf(f, "round %s %ld", qid, dt->rdraws[rd]);
-            for (size_t r = 0; r < p->nruns; r++)
-                fprintf(f, " %.17g", dt->rw[rd * p->nruns + r]);
-            fputc('\n', f);
-            for (; k < dt->ndraws && dt->draw_round[k] == rd; k++)
-                fprintf(f, "draw %s %s\n", qid, p->topics[t].docnos[dt->draw_doc[k]]);
-        }
+        if (!dt->nrounds)
+            continue;
+        pool_view(p, t, d->exclude, &view, lenbuf);
+        if (pool_active_each_draw(&view, p->nruns, dt, d->seed, t, write_draw, &w) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        write_rounds_to(&w, dt->nrounds - 1);
     }
     if (ferror(f))
         return qk_error_set(err, QK_EIO, "cannot write the design: write error");

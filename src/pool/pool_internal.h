@@ -39,16 +39,21 @@ typedef struct design_topic {
     uint32_t *stratum; /* statap/strat: stratum of every document            */
     uint32_t *alloc;   /* statap/strat: stratum of the k-th unit             */
     size_t nstrata;
-    size_t *nh;                      /* stratum sizes                                      */
-    double *w;                       /* statap pps: AP-prior weight of every document (else NULL) */
-    double *cm;                      /* statap pps: c of the sample of size m, m = 0..norder    */
-    size_t *ncap;                    /* statap pps: documents at pi = 1 in a sample of size m   */
-    uint32_t *wpos;                  /* statap pps: a document's place in descending weight    */
-    size_t nrounds;                  /* active                                             */
-    double *rw;                      /* active: nrounds x nruns run probabilities          */
-    long *rdraws;                    /* active: draws per round                            */
-    uint32_t *draw_doc, *draw_round; /* active: every draw, in order          */
-    size_t ndraws, capdraws, caprounds;
+    size_t *nh;               /* stratum sizes                                      */
+    double *w;                /* statap pps: AP-prior weight of every document (else NULL) */
+    double *cm;               /* statap pps: c of the sample of size m, m = 0..norder    */
+    size_t *ncap;             /* statap pps: documents at pi = 1 in a sample of size m   */
+    uint32_t *wpos;           /* statap pps: a document's place in descending weight    */
+    size_t nrounds;           /* active                                             */
+    double *rw;               /* active: nrounds x nruns run probabilities          */
+    long *rdraws;             /* active: draws per round                            */
+    long *dcnt;               /* active: times each document was drawn (ndocs)       */
+    size_t ndraws, caprounds; /* active: draws over all rounds                      */
+    /* active: the draws of the rounds [0, log_rounds) as read from a design
+     * file, in order; later rounds are not stored but replayed from the
+     * seed (pool_active_each_draw), so memory does not grow with draws */
+    uint32_t *log_doc;
+    size_t nlog, caplog, log_rounds;
     double *logq; /* active: sum_t N_t log1p(-p_t(i)) over the rounds
                      [0, logq_rounds), which no longer change        */
     size_t logq_rounds;
@@ -107,7 +112,16 @@ qk_status pool_active_doc_rounds(const qk_pool_topic *tp, size_t nruns, const de
                                  const uint32_t *docs, size_t m, double *P);
 
 qk_status pool_design_push_round(design_topic *dt, size_t nruns, const double *rw);
-qk_status pool_design_push_draw(design_topic *dt, uint32_t doc);
+/* A draw of doc (of ndocs) in the last round, read from a design file:
+ * counted and kept in the log. */
+qk_status pool_design_push_draw(design_topic *dt, size_t ndocs, uint32_t doc);
+/* Calls fn(ctx, round, doc, p) for every draw of the design, in order: the
+ * logged draws, then the later rounds replayed from the seed (the design's:
+ * the one its rounds were drawn with). p is the round's p_t of every
+ * document. */
+typedef void (*pool_draw_fn)(void *ctx, size_t round, uint32_t doc, const double *p);
+qk_status pool_active_each_draw(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, uint64_t seed,
+                                size_t t, pool_draw_fn fn, void *ctx);
 
 /* Adaptive deterministic methods. */
 qk_status pool_mtc_next(const qk_pool_topic *tp, size_t nruns, const signed char *x, const qk_pool_opts *o,

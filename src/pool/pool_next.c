@@ -119,21 +119,16 @@ qk_status qk_pool_design_sample(const qk_pool_design *d, const qk_pool_runs *p, 
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if (d->method == QK_POOL_ACTIVE) {
         double *pi = malloc((nd ? nd : 1) * sizeof *pi);
-        long *cnt = calloc(nd ? nd : 1, sizeof *cnt);
-        if (!pi || !cnt || pool_active_pi(tp, p->nruns, dt, pi) != QK_OK) {
+        if (!pi || pool_active_pi(tp, p->nruns, dt, pi) != QK_OK) {
             free(pi);
-            free(cnt);
             free(*units);
             *units = NULL;
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         }
-        for (size_t i = 0; i < dt->ndraws; i++)
-            cnt[dt->draw_doc[i]]++;
-        for (size_t i = 0; i < nd; i++)
-            if (cnt[i])
-                (*units)[k++] = (qk_pool_unit){(uint32_t)i, pi[i], cnt[i]};
+        for (size_t i = 0; dt->dcnt && i < nd; i++)
+            if (dt->dcnt[i])
+                (*units)[k++] = (qk_pool_unit){(uint32_t)i, pi[i], dt->dcnt[i]};
         free(pi);
-        free(cnt);
     } else if (dt->w) {
         for (size_t i = 0; i < dt->m; i++)
             (*units)[k++] = (qk_pool_unit){dt->order[i], pool_pps_pi(dt, dt->order[i]), 1};
@@ -251,6 +246,24 @@ qk_status qk_pool_strata(const qk_pool_design *d, const qk_pool_runs *p, const q
     return QK_OK;
 }
 
+/* One line of the draws file per draw of a judged document. */
+typedef struct draws_writer {
+    FILE *f;
+    const qk_pool_topic *tp;
+    const signed char *x;
+    const double *pi;
+} draws_writer;
+
+static void write_one_draw(void *ctx, size_t round, uint32_t doc, const double *p)
+{
+    const draws_writer *w = ctx;
+    (void)round;
+    /* p[doc] is the draw's selection probability in its round */
+    if (w->x[doc] >= 0)
+        fprintf(w->f, "%s %s %d %.17g %.17g\n", w->tp->qid, w->tp->docnos[doc], w->x[doc], p[doc],
+                w->pi[doc]);
+}
+
 qk_status qk_pool_write_draws(const qk_pool_design *d, const qk_pool_runs *p, const qk_pool_judged *j,
                               FILE *f, qk_error *err)
 {
@@ -259,41 +272,23 @@ qk_status qk_pool_write_draws(const qk_pool_design *d, const qk_pool_runs *p, co
     for (size_t t = 0; t < p->ntopics; t++) {
         const design_topic *dt = &d->t[t];
         qk_pool_topic view;
-        const qk_pool_topic *tp = &view;
         size_t lenbuf[p->nruns];
         size_t nd;
-        double *pi, *pr;
+        double *pi;
+        draws_writer w;
+        qk_status st;
         pool_view(p, t, d->exclude, &view, lenbuf);
-        nd = tp->ndocs;
+        nd = view.ndocs;
         pi = malloc((nd ? nd : 1) * sizeof *pi);
-        pr = malloc((nd ? nd : 1) * sizeof *pr);
-        if (!pi || !pr || pool_active_pi(tp, p->nruns, dt, pi) != QK_OK) {
+        if (!pi || pool_active_pi(&view, p->nruns, dt, pi) != QK_OK) {
             free(pi);
-            free(pr);
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         }
-        for (size_t k = 0; k < dt->ndraws; k++) {
-            uint32_t doc = dt->draw_doc[k];
-            size_t rd = dt->draw_round[k];
-            double pd = 0;
-            if (j->x[t][doc] < 0)
-                continue;
-            /* the draw's selection probability in its round */
-            for (size_t r = 0; r < p->nruns; r++)
-                for (size_t q = 0; q < tp->len[r]; q++)
-                    if (tp->lists[r][q] == doc) {
-                        double *w = malloc(tp->len[r] * sizeof *w);
-                        if (w) {
-                            qk_pool_ap_prior(tp->len[r], w);
-                            pd += dt->rw[rd * p->nruns + r] * w[q];
-                            free(w);
-                        }
-                        break;
-                    }
-            fprintf(f, "%s %s %d %.17g %.17g\n", tp->qid, tp->docnos[doc], j->x[t][doc], pd, pi[doc]);
-        }
+        w = (draws_writer){f, &view, j->x[t], pi};
+        st = pool_active_each_draw(&view, p->nruns, dt, d->seed, t, write_one_draw, &w);
         free(pi);
-        free(pr);
+        if (st != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     return io_fail(f, err);
 }
@@ -311,21 +306,13 @@ static int named_cmp(const void *a, const void *b)
 /* The judged documents of topic t that active sampling drew, by docno. */
 static named *judged_drawn(const qk_pool_topic *tp, const design_topic *dt, const signed char *x, size_t *m)
 {
-    unsigned char *seen = calloc(tp->ndocs ? tp->ndocs : 1, 1);
-    named *u = malloc((dt->ndraws ? dt->ndraws : 1) * sizeof *u);
+    named *u = malloc((tp->ndocs ? tp->ndocs : 1) * sizeof *u);
     *m = 0;
-    if (!seen || !u) {
-        free(seen);
-        free(u);
+    if (!u)
         return NULL;
-    }
-    for (size_t k = 0; k < dt->ndraws; k++) {
-        uint32_t doc = dt->draw_doc[k];
-        if (!seen[doc] && x[doc] >= 0)
-            u[(*m)++] = (named){tp->docnos[doc], doc};
-        seen[doc] = 1;
-    }
-    free(seen);
+    for (size_t doc = 0; dt->dcnt && doc < tp->ndocs; doc++)
+        if (dt->dcnt[doc] && x[doc] >= 0)
+            u[(*m)++] = (named){tp->docnos[doc], (uint32_t)doc};
     qsort(u, *m, sizeof *u, named_cmp);
     return u;
 }

@@ -350,13 +350,124 @@ static void test_active_run_weights(void **state)
     }
 }
 
+/* The draws of active sampling, as the design file lists them, are
+ * qk_rng_pick_cum over the round's p_t (run probabilities of the "round"
+ * line times the AP prior of each run's ranks), one generator per topic
+ * and round, moved past zero-probability slots: recomputed here from that
+ * definition for a loop judged to the end, where rounds take thousands of
+ * draws in the tail of the distribution. The design keeps no draws, so
+ * this also checks their replay, the per-document counts of the sample,
+ * and that a design read back (draws as read) writes the same bytes. */
+static void test_active_draws_replay(void **state)
+{
+    char names[60][8], line[1024];
+    qk_pool_runs *p = pool_fixture_random_runs(3, names);
+    const qk_pool_topic *tp = qk_pool_topic_at(p, 0);
+    qk_pool_opts o;
+    qk_pool_design *d = NULL, *d2 = NULL;
+    qk_pool_judged *j = NULL;
+    qk_pool_unit *u = NULL;
+    size_t nu = 0;
+    qk_error err = {0};
+    char *path = qk_test_tmp_path(), *path2 = qk_test_tmp_path();
+    FILE *f, *g;
+    long cnt[60] = {0}, total = 0, rounds = 0, left = 0;
+    double rw[6], pd[60], cum[60], prior[30];
+    qk_rng rng;
+    int c1, c2;
+    (void)state;
+    qk_pool_opts_init(&o);
+    o.method = QK_POOL_ACTIVE;
+    o.batch = 4;
+    o.budget = 60;
+    o.seed = 9;
+    o.active_max_draws = 20000;
+    assert_int_equal(qk_pool_design_new(p, &o, &d, &err), QK_OK);
+    assert_int_equal(qk_pool_judged_new(p, &j, &err), QK_OK);
+    for (;;) {
+        qk_pool_pick *pk = NULL;
+        size_t n = 0;
+        assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
+        for (size_t i = 0; i < n; i++)
+            qk_pool_judged_set(j, 0, pk[i].doc, pk[i].doc % 5 == 0);
+        free(pk);
+        if (n == 0)
+            break;
+    }
+    assert_int_equal(fx_design_write(d, p, path, &err), QK_OK);
+    assert_non_null(f = fopen(path, "r"));
+    while (fgets(line, sizeof line, f)) {
+        char doc[16];
+        long nd;
+        if (sscanf(line, "round 7 %ld %lf %lf %lf %lf %lf %lf", &nd, &rw[0], &rw[1], &rw[2], &rw[3], &rw[4],
+                   &rw[5]) == 7) {
+            double sum = 0;
+            assert_int_equal(left, 0);
+            for (int i = 0; i < 60; i++)
+                pd[i] = 0;
+            for (size_t r = 0; r < 6; r++) {
+                qk_pool_ap_prior(tp->len[r], prior);
+                for (size_t k = 0; k < tp->len[r]; k++)
+                    pd[tp->lists[r][k]] += rw[r] * prior[k];
+            }
+            for (int i = 0; i < 60; i++)
+                cum[i] = sum += pd[i];
+            qk_rng_seed(&rng, o.seed ^ 0x9e3779b97f4a7c15ULL ^ ((uint64_t)(3 + rounds) << 32));
+            left = nd;
+            rounds++;
+            total += nd;
+        } else if (sscanf(line, "draw 7 %15s", doc) == 1) {
+            size_t want = qk_rng_pick_cum(&rng, cum, 60);
+            uint32_t id;
+            while (want + 1 < 60 && pd[want] <= 0)
+                want++;
+            assert_true(left-- > 0);
+            assert_true(qk_pool_find_doc(tp, doc, &id));
+            assert_int_equal(id, want);
+            cnt[id]++;
+        }
+    }
+    fclose(f);
+    assert_int_equal(left, 0);
+    assert_true(total > 20000); /* some rounds hit the draw cap */
+    assert_true(rounds > 10);
+    /* the sample's draw counts are the file's */
+    assert_int_equal(qk_pool_design_sample(d, p, 0, &u, &nu, &err), QK_OK);
+    for (size_t i = 0; i < nu; i++)
+        assert_int_equal(u[i].draws, cnt[u[i].doc]);
+    for (size_t i = 0; i < nu; i++)
+        total -= u[i].draws;
+    assert_int_equal(total, 0);
+    free(u);
+    /* read back and written again: the same bytes */
+    assert_int_equal(fx_design_read(path, p, &o, &d2, &err), QK_OK);
+    assert_int_equal(fx_design_write(d2, p, path2, &err), QK_OK);
+    assert_non_null(f = fopen(path, "r"));
+    assert_non_null(g = fopen(path2, "r"));
+    do {
+        c1 = fgetc(f);
+        c2 = fgetc(g);
+        assert_int_equal(c1, c2);
+    } while (c1 != EOF);
+    fclose(f);
+    fclose(g);
+    remove(path);
+    remove(path2);
+    free(path);
+    free(path2);
+    qk_pool_judged_free(j);
+    qk_pool_design_free(d);
+    qk_pool_design_free(d2);
+    qk_pool_runs_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_statap_pi_by_hand),     cmocka_unit_test(test_statap_frequencies),
         cmocka_unit_test(test_active_first_round),    cmocka_unit_test(test_active_pi_formula),
         cmocka_unit_test(test_design_file_continues), cmocka_unit_test(test_active_fixed_reaches_budget),
-        cmocka_unit_test(test_active_run_weights),
+        cmocka_unit_test(test_active_run_weights),    cmocka_unit_test(test_active_draws_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -170,11 +170,28 @@ static void test_pick_cum(void **state)
     }
 }
 
+/* A block of uniforms is the same numbers as one call each, and leaves
+ * the generator where those calls would. */
+static void test_uniforms_block(void **state)
+{
+    qk_rng a, b;
+    double u[1000];
+    (void)state;
+    qk_rng_seed(&a, 77);
+    qk_rng_seed(&b, 77);
+    qk_rng_uniforms(&a, u, 1000);
+    for (int i = 0; i < 1000; i++)
+        assert_true(u[i] == qk_rng_uniform(&b));
+    assert_true(qk_rng_next(&a) == qk_rng_next(&b));
+    qk_rng_uniforms(&a, u, 0);
+    assert_true(qk_rng_next(&a) == qk_rng_next(&b));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed_state), cmocka_unit_test(test_first_outputs),
-        cmocka_unit_test(test_determinism), cmocka_unit_test(test_uniform),
+        cmocka_unit_test(test_determinism), cmocka_unit_test(test_uniform), cmocka_unit_test(test_uniforms_block),
         cmocka_unit_test(test_below),      cmocka_unit_test(test_normal),
         cmocka_unit_test(test_pick_cum),
     };
