@@ -11,5 +11,6 @@
 #include "qrelkit/search.h"
 #include "qrelkit/estimate.h"
 #include "qrelkit/pool.h"
+#include "qrelkit/tar_stop.h"
 
 #endif
