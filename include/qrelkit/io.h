@@ -334,6 +334,49 @@ QK_API void qk_zscores_free(qk_zscores *z);
 QK_API int qk_zscores_get(const qk_zscores *z, const char *qid, const char *name, double *mean,
                    double *sd, int *qid_known);
 
+/* ---- CLEF TAR runs (technology-assisted review) ----------------------------
+ * Lines "TOPIC INTERACTION DOCNO RANK SCORE RUNID" (CLEF eHealth TAR 2017/18),
+ * kept in FILE order: a TAR run lists documents in the order they were shown
+ * to the reviewer, which the scores need not follow. INTERACTION says what the
+ * reviewer did with the document: AF (shown, asked for feedback), NF (shown,
+ * no feedback), NS (not shown); "Q0" (a TREC run's second column) reads as NF,
+ * as CLEF's tar_eval treats it. Any other code is an input error naming it.
+ * Each topic's lines must be contiguous (topics in order of first
+ * appearance); a repeated docno inside a topic is kept (the evaluation
+ * reports and skips it, as tar_eval does). Blank and '#' lines are skipped.
+ * Ownership: the caller's (qk_tar_run_free accepts NULL); topic views and
+ * strings live as long as the run. Measures over these runs: tar.h. */
+typedef enum { QK_TAR_NF = 0, QK_TAR_AF = 1, QK_TAR_NS = 2 } qk_tar_action;
+QK_API extern const qk_enum qk_tar_action_table[]; /* AF, NF, NS (and Q0 = NF) */
+typedef struct qk_tar_run qk_tar_run;
+typedef struct qk_tar_topic {
+    const char *qid;
+    size_t n;
+    const char *const *docnos;
+    const unsigned char *actions; /* qk_tar_action of each entry */
+    const double *scores;
+    const long *ranks;
+    const long *lines; /* line in the file, or position (1-based) when built in memory */
+} qk_tar_topic;
+QK_API qk_status qk_tar_run_read(const char *path, qk_tar_run **out, qk_error *err);
+/* An empty run named runid, filled with qk_tar_run_append in shown order. */
+QK_API qk_status qk_tar_run_new(const char *runid, qk_tar_run **out, qk_error *err);
+/* Append one document to topic qid: a new topic when qid differs from the
+ * last one appended; a topic that already had an earlier block is QK_EUSAGE.
+ * Rank is the topic's entry count so far + 1. */
+QK_API qk_status qk_tar_run_append(qk_tar_run *r, const char *qid, const char *docno, qk_tar_action action,
+                                   double score, qk_error *err);
+QK_API void qk_tar_run_free(qk_tar_run *r);
+QK_API const char *qk_tar_run_name(const qk_tar_run *r); /* RUNID of the last line ("" when none) */
+QK_API const char *qk_tar_run_source(const qk_tar_run *r); /* the file read, or the name given */
+QK_API size_t qk_tar_run_num_topics(const qk_tar_run *r);
+/* Topic t (0 <= t < num_topics) in order of appearance; the view is valid
+ * until the run changes. */
+QK_API qk_status qk_tar_run_topic(const qk_tar_run *r, size_t t, qk_tar_topic *out);
+/* Write "TOPIC ACTION DOCNO RANK SCORE RUNID" lines (space-separated, score
+ * with %.17g) in the run's order. */
+QK_API qk_status qk_tar_run_write(const qk_tar_run *r, FILE *f, qk_error *err);
+
 /* ---- Token helpers shared by the readers --------------------------------- */
 /* Split a line into at most max whitespace-separated fields (C-locale isspace).
  * Returns the number of fields found (which may exceed max: counting goes on). */

@@ -11,6 +11,7 @@
 #include "qrelkit/search.h"
 #include "qrelkit/estimate.h"
 #include "qrelkit/pool.h"
+#include "qrelkit/tar.h"
 #include "qrelkit/tar_stop.h"
 
 #endif

@@ -142,7 +142,7 @@ typedef struct qk_tar_result {
 
 /* Run the review on the documents 0..n_docs-1 of X; topic_row (>= n_docs)
  * is the topic. */
-QK_API qk_status qk_tar_run(const qk_sparse *X, size_t n_docs, size_t topic_row, const qk_tar_opts *o, qk_tar_judge_fn judge, void *ctx,
+QK_API qk_status qk_tar_review(const qk_sparse *X, size_t n_docs, size_t topic_row, const qk_tar_opts *o, qk_tar_judge_fn judge, void *ctx,
                             qk_tar_result *out, qk_error *err);
 QK_API void qk_tar_result_clear(qk_tar_result *r);
 
@@ -174,12 +174,12 @@ QK_API qk_status qk_tar_estimate_r(qk_tar_estimator est, size_t N, size_t rounds
  * simulated assessor, on threads. A topic's documents are rows
  * 0..n_docs-1 of X (topics may share X), its text row topic_row, rel[i]
  * its truth. */
-typedef struct qk_tar_topic {
+typedef struct qk_tar_sim_topic {
     const char *id;
     const qk_sparse *X;
     size_t n_docs, topic_row;
     const unsigned char *rel; /* n_docs truths (1 relevant) */
-} qk_tar_topic;
+} qk_tar_sim_topic;
 /* One review's outcome, with the stopping measures of Li §5.1 (recall =
  * relevant shown / R, cost = shown / N, RE = |recall - target| / target,
  * reliable = recall >= target, loss_er of CLEF TAR). */
@@ -199,7 +199,7 @@ typedef struct qk_tar_sim_run {
 typedef void (*qk_tar_progress_fn)(void *ctx, size_t done, size_t total);
 /* rows: ntopics × nconfigs, topic-major; runs likewise or NULL. threads
  * 0: one per core. */
-QK_API qk_status qk_tar_simulate(const qk_tar_topic *topics, size_t ntopics, const qk_tar_opts *configs,
+QK_API qk_status qk_tar_simulate(const qk_tar_sim_topic *topics, size_t ntopics, const qk_tar_opts *configs,
                                  size_t nconfigs, int threads, qk_tar_progress_fn progress, void *pctx,
                                  qk_tar_sim_row *rows, qk_tar_sim_run *runs, qk_error *err);
 /* The stopping measures of one review (fills the measure fields of row

@@ -15,7 +15,8 @@
     X(pool, "the next documents to judge: depth-k, RRF, statAP, active sampling, MTC, ...")  \
     X(confidence, "EMAP, P(run A < run B) with unjudged documents (MTC, RTC, IP); RTC test") \
     X(aggregate, "crowd labels to judgments: MV, Dawid-Skene, one-coin, GLAD, MACE")     \
-    X(simulate, "what-if experiments: collection, crowd, pool budgets, the RTC experiment")
+    X(simulate, "what-if experiments: collection, crowd, pool budgets, the RTC experiment") \
+    X(tar, "technology-assisted review: score CLEF TAR runs (tar_eval's measures)")
 
 #define QK_DECLARE(name, summary)                                                           \
     int qk_cmd_##name(int argc, char **argv);                                               \

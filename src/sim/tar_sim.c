@@ -22,7 +22,7 @@ void qk_tar_row_measures(qk_tar_sim_row *row, double target)
 }
 
 typedef struct {
-    const qk_tar_topic *topics;
+    const qk_tar_sim_topic *topics;
     size_t ntopics;
     const qk_tar_opts *configs;
     size_t nconfigs;
@@ -38,18 +38,18 @@ typedef struct {
 
 static int judge_truth(void *ctx, size_t doc, int *rel)
 {
-    const qk_tar_topic *t = ctx;
+    const qk_tar_sim_topic *t = ctx;
     *rel = t->rel[doc] != 0;
     return 0;
 }
 
 static qk_status run_one(sim_job *jb, size_t k, qk_error *err)
 {
-    const qk_tar_topic *t = &jb->topics[k / jb->nconfigs];
+    const qk_tar_sim_topic *t = &jb->topics[k / jb->nconfigs];
     const qk_tar_opts *o = &jb->configs[k % jb->nconfigs];
     qk_tar_sim_row *row = &jb->rows[k];
     qk_tar_result r;
-    qk_status st = qk_tar_run(t->X, t->n_docs, t->topic_row, o, judge_truth, (void *)t, &r, err);
+    qk_status st = qk_tar_review(t->X, t->n_docs, t->topic_row, o, judge_truth, (void *)t, &r, err);
     if (st != QK_OK)
         return st;
     memset(row, 0, sizeof *row);
@@ -105,7 +105,7 @@ static void *worker(void *arg)
     }
 }
 
-qk_status qk_tar_simulate(const qk_tar_topic *topics, size_t ntopics, const qk_tar_opts *configs, size_t nconfigs,
+qk_status qk_tar_simulate(const qk_tar_sim_topic *topics, size_t ntopics, const qk_tar_opts *configs, size_t nconfigs,
                           int threads, qk_tar_progress_fn progress, void *pctx, qk_tar_sim_row *rows,
                           qk_tar_sim_run *runs, qk_error *err)
 {

@@ -224,7 +224,7 @@ void qk_tar_result_clear(qk_tar_result *r)
     memset(r, 0, sizeof *r);
 }
 
-qk_status qk_tar_run(const qk_sparse *X, size_t n_docs, size_t topic_row, const qk_tar_opts *o, qk_tar_judge_fn judge, void *jctx,
+qk_status qk_tar_review(const qk_sparse *X, size_t n_docs, size_t topic_row, const qk_tar_opts *o, qk_tar_judge_fn judge, void *jctx,
                      qk_tar_result *out, qk_error *err)
 {
     tar_ctx c;
