@@ -180,9 +180,8 @@ typedef struct qk_tar_sim_topic {
     size_t n_docs, topic_row;
     const unsigned char *rel; /* n_docs truths (1 relevant) */
 } qk_tar_sim_topic;
-/* One review's outcome, with the stopping measures of Li §5.1 (recall =
- * relevant shown / R, cost = shown / N, RE = |recall - target| / target,
- * reliable = recall >= target, loss_er of CLEF TAR). */
+/* One review's outcome, with the stopping measures of Li §5.1 (tar.h's
+ * qk_tar_stop_eval_topic: recall, cost, RE, loss_er, recall >= target). */
 typedef struct qk_tar_sim_row {
     size_t topic, config;
     size_t n_docs, R, n_shown, rel_shown, n_judged, rounds;
@@ -202,9 +201,6 @@ typedef void (*qk_tar_progress_fn)(void *ctx, size_t done, size_t total);
 QK_API qk_status qk_tar_simulate(const qk_tar_sim_topic *topics, size_t ntopics, const qk_tar_opts *configs,
                                  size_t nconfigs, int threads, qk_tar_progress_fn progress, void *pctx,
                                  qk_tar_sim_row *rows, qk_tar_sim_run *runs, qk_error *err);
-/* The stopping measures of one review (fills the measure fields of row
- * from n_docs, R, n_shown, rel_shown and target). */
-QK_API void qk_tar_row_measures(qk_tar_sim_row *row, double target);
 
 #ifdef __cplusplus
 }

@@ -17,7 +17,8 @@ typedef struct {
 static const tar_mode modes[] = {
     {"eval", "score CLEF TAR runs exactly as CLEF's tar_eval does (per topic and ALL)", qk_tar_mode_eval,
      qk_help_tar_eval},
-    /* run, simulate: the ranking loop and the stopping rules (tar_stop.h) */
+    {"run", "review one topic: active-learning ranking and a stopping rule (AutoStop, Knee, ...)", qk_tar_mode_run,
+     qk_help_tar_run},
 };
 
 const char qk_help_tar[] = "usage: qrelkit tar MODE [options]\n"

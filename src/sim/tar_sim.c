@@ -6,20 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "qrelkit/tar.h"
 #include "qrelkit/tar_stop.h"
-
-void qk_tar_row_measures(qk_tar_sim_row *row, double target)
-{
-    double N = (double)row->n_docs, R = (double)row->R, n = (double)row->n_shown;
-    row->recall = row->R ? (double)row->rel_shown / R : 1;
-    row->cost = N > 0 ? n / N : 0;
-    row->re = fabs(row->recall - target) / target;
-    /* a float-safe >=: recall is a ratio of counts */
-    row->reliable = (double)row->rel_shown >= target * R - 1e-9;
-    double le = N > 0 ? (100 / N) * (100 / N) * (n / (R + 100)) * (n / (R + 100)) : 0;
-    row->loss_er = (1 - row->recall) * (1 - row->recall) + le;
-    row->r_re = row->has_r_hat && row->R ? fabs(row->r_hat - R) / R : NAN;
-}
 
 typedef struct {
     const qk_tar_sim_topic *topics;
@@ -69,7 +57,20 @@ static qk_status run_one(sim_job *jb, size_t k, qk_error *err)
     row->r_var = r.r_var;
     row->r_lo = r.r_lo;
     row->r_hi = r.r_hi;
-    qk_tar_row_measures(row, o->target);
+    qk_tar_stop_eval ev;
+    if (row->R == 0) /* recall is undefined: nothing to miss */
+        ev = (qk_tar_stop_eval){1, qk_tar_cost(row->n_shown, row->n_docs), 0, 0, NAN, 1};
+    else if ((st = qk_tar_stop_eval_topic(row->n_docs, row->R, row->n_shown, row->rel_shown, o->target,
+                                          row->has_r_hat ? row->r_hat : NAN, &ev, err)) != QK_OK) {
+        qk_tar_result_clear(&r);
+        return st;
+    }
+    row->recall = ev.recall;
+    row->cost = ev.cost;
+    row->re = ev.re;
+    row->loss_er = ev.loss_er;
+    row->reliable = ev.reached;
+    row->r_re = ev.rhat_re;
     if (jb->runs) {
         jb->runs[k].n_shown = r.n_shown;
         jb->runs[k].shown = r.shown;
