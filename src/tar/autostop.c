@@ -134,6 +134,122 @@ out:
     return st;
 }
 
+/* The estimates along a review, kept up to date round by round so that a
+ * round costs O(N + r^2) instead of qk_tar_estimate_r's O(m T + r^2 T) (r
+ * relevant documents found, T rounds); the formulas are the same. */
+typedef struct {
+    size_t N;
+    double *L;    /* N: sum_t n_t log1p(-p_i^t) */
+    size_t *rel;  /* the relevant sampled documents */
+    size_t nrel, cap_rel;
+    double *Lij;  /* cap_rel x cap_rel: sum_t n_t log1p(-(p_i^t + p_j^t)), i < j */
+    double *hh;   /* y/p of the relevant draws */
+    size_t nhh, cap_hh;
+    size_t ndraws;
+} est_state;
+
+static double pair_term(double pi, double pj, double n)
+{
+    return pi + pj >= 1 ? -INFINITY : n * log1p(-(pi + pj));
+}
+
+static qk_status est_grow_rel(est_state *s)
+{
+    if (s->nrel < s->cap_rel)
+        return QK_OK;
+    size_t cap = s->cap_rel ? 2 * s->cap_rel : 64;
+    size_t *rel = realloc(s->rel, cap * sizeof *rel);
+    if (!rel)
+        return QK_ENOMEM;
+    s->rel = rel;
+    double *Lij = malloc(cap * cap * sizeof *Lij);
+    if (!Lij)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < s->nrel; i++)
+        memcpy(Lij + i * cap, s->Lij + i * s->cap_rel, s->nrel * sizeof *Lij);
+    free(s->Lij);
+    s->Lij = Lij;
+    s->cap_rel = cap;
+    return QK_OK;
+}
+
+/* Round t (0-based) drew n documents with probabilities P[t * N + i]. */
+static void est_round(est_state *s, const double *Pt, double n)
+{
+    for (size_t i = 0; i < s->N; i++)
+        s->L[i] += n * log1p(-Pt[i]);
+    for (size_t a = 0; a < s->nrel; a++)
+        for (size_t b = a + 1; b < s->nrel; b++)
+            s->Lij[a * s->cap_rel + b] += pair_term(Pt[s->rel[a]], Pt[s->rel[b]], n);
+}
+
+/* A relevant document found after rounds 0..T-1: its pair sums. */
+static qk_status est_add_rel(est_state *s, size_t doc, const double *P, const long *draws, size_t T)
+{
+    if (est_grow_rel(s) != QK_OK)
+        return QK_ENOMEM;
+    size_t b = s->nrel;
+    s->rel[b] = doc;
+    for (size_t a = 0; a < b; a++) {
+        double l = 0;
+        for (size_t t = 0; t < T; t++)
+            l += pair_term(P[t * s->N + s->rel[a]], P[t * s->N + doc], (double)draws[t]);
+        s->Lij[a * s->cap_rel + b] = l;
+    }
+    s->nrel++;
+    return QK_OK;
+}
+
+static void est_value(const est_state *s, qk_tar_estimator est, size_t rounds, size_t m, qk_tar_estimate *out)
+{
+    memset(out, 0, sizeof *out);
+    if (est == QK_TAR_EST_HH) {
+        qk_ksum t = {0, 0}, v = {0, 0};
+        double nd = (double)s->ndraws;
+        for (size_t k = 0; k < s->nhh; k++)
+            qk_ksum_add(&t, s->hh[k]);
+        out->r_hat = s->ndraws ? qk_ksum_value(&t) / nd : 0;
+        for (size_t k = 0; k < s->nhh; k++)
+            qk_ksum_add(&v, (s->hh[k] - out->r_hat) * (s->hh[k] - out->r_hat));
+        qk_ksum_add(&v, (nd - (double)s->nhh) * out->r_hat * out->r_hat);
+        out->var1 = s->ndraws > 1 ? qk_ksum_value(&v) / (nd * (nd - 1)) : 0;
+        return;
+    }
+    qk_ksum t = {0, 0}, v = {0, 0};
+    for (size_t a = 0; a < s->nrel; a++) {
+        double pi = -expm1(s->L[s->rel[a]]);
+        qk_ksum_add(&t, 1 / pi);
+        qk_ksum_add(&v, (1 - pi) / (pi * pi));
+    }
+    out->r_hat = qk_ksum_value(&t);
+    for (size_t a = 0; a < s->nrel; a++)
+        for (size_t b = a + 1; b < s->nrel; b++) {
+            double li = s->L[s->rel[a]], lj = s->L[s->rel[b]];
+            double pi = -expm1(li), pj = -expm1(lj), pp = pi * pj;
+            double pij = -expm1(li) - expm1(lj) + expm1(s->Lij[a * s->cap_rel + b]);
+            if (pij > 0)
+                qk_ksum_add(&v, 2 * (pij - pp) / (pp * pij));
+        }
+    double var1 = qk_ksum_value(&v);
+    out->var1 = rounds < 2 || m < 2 || var1 < 0 ? 0 : var1;
+    if (m >= 2) {
+        double nn = (double)m, ss = (double)(m - s->nrel) * out->r_hat * out->r_hat;
+        for (size_t a = 0; a < s->nrel; a++) {
+            double q = nn / -expm1(s->L[s->rel[a]]) - out->r_hat;
+            ss += q * q;
+        }
+        out->var2 = ((double)s->N - nn) / ((double)s->N * nn) * ss / (nn - 1);
+    }
+}
+
+static void est_free(est_state *s)
+{
+    free(s->L);
+    free(s->rel);
+    free(s->Lij);
+    free(s->hh);
+}
+
 /* Weights of ranks 1..N for round t (unnormalised in w, normalised in p). */
 static void rank_prior(const qk_tar_opts *o, size_t N, size_t b, double *p)
 {
@@ -171,13 +287,15 @@ qk_status tar_autostop(tar_ctx *c, qk_tar_result *out)
     double *P = NULL, *prior = NULL, *cum = NULL;
     long *draws = NULL;
     size_t *draw_doc = NULL, *draw_round = NULL;
-    int *y = NULL;
     qk_status st = QK_OK;
     qk_tar_estimate e = {0, 0, 0};
+    est_state es;
+    memset(&es, 0, sizeof es);
+    es.N = N;
+    es.L = calloc(N, sizeof *es.L);
     prior = malloc(N * sizeof *prior);
     cum = malloc(N * sizeof *cum);
-    y = malloc(N * sizeof *y);
-    if (!prior || !cum || !y) {
+    if (!prior || !cum || !es.L) {
         st = qk_error_set(c->err, QK_ENOMEM, "tar: out of memory");
         goto out;
     }
@@ -210,13 +328,24 @@ qk_status tar_autostop(tar_ctx *c, qk_tar_result *out)
         rounds++;
         if (c->n_pending)
             break;
-        for (size_t k = ndraws - b; k < ndraws; k++)
-            tar_take(c, draw_doc[k]);
-        for (size_t j = 0; j < c->n_judged; j++)
-            y[j] = c->label[c->judged[j]] > 0;
-        if ((st = qk_tar_estimate_r(o->estimator, N, rounds, draws, P, c->n_judged, c->judged, y, ndraws,
-                                    draw_doc, draw_round, &e, c->err)) != QK_OK)
-            goto out;
+        est_round(&es, P + (rounds - 1) * N, (double)b);
+        for (size_t k = ndraws - b; k < ndraws; k++) {
+            size_t d = draw_doc[k];
+            if (c->label[d] > 0 && !c->train[d] && est_add_rel(&es, d, P, draws, rounds) != QK_OK) {
+                st = qk_error_set(c->err, QK_ENOMEM, "tar: out of memory");
+                goto out;
+            }
+            tar_take(c, d);
+            if (c->label[d] > 0) {
+                if (qk_grow((void **)&es.hh, &es.cap_hh, es.nhh + 1, sizeof *es.hh) != QK_OK) {
+                    st = qk_error_set(c->err, QK_ENOMEM, "tar: out of memory");
+                    goto out;
+                }
+                es.hh[es.nhh++] = 1 / P[(rounds - 1) * N + d];
+            }
+        }
+        es.ndraws = ndraws;
+        est_value(&es, o->estimator, rounds, c->n_judged, &e);
         double var = o->strategy == QK_TAR_CON2 ? e.var2 : e.var1;
         double sd = o->strategy == QK_TAR_OPT ? 0 : sqrt(var > 0 ? var : 0);
         out->has_r_hat = 1;
@@ -244,6 +373,6 @@ out:
     free(draws);
     free(draw_doc);
     free(draw_round);
-    free(y);
+    est_free(&es);
     return st;
 }

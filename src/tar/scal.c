@@ -95,11 +95,12 @@ qk_status tar_scal(tar_ctx *c, qk_tar_result *out)
         goto out;
     }
     double R = o->scal_eta * rhat, threshold = INFINITY;
-    for (size_t k = 0; k < t; k++)
-        if (rt[k] >= o->target * R) {
-            threshold = thr[k];
-            break;
-        }
+    size_t tstar = t; /* none reaches it (target 1 with eta > 1): the last round */
+    for (size_t k = 0; k < t && tstar == t; k++)
+        if (rt[k] >= o->target * R)
+            tstar = k;
+    if (t > 0)
+        threshold = thr[tstar < t ? tstar : t - 1];
     out->stopped = 1;
     out->has_r_hat = 1;
     out->r_hat = out->r_lo = out->r_hi = R;
