@@ -8,6 +8,8 @@ extern const char qk_help_simulate_crowd[];
 int qk_simulate_pool(int argc, char **argv);
 extern const char qk_help_simulate_pool[];
 extern const char qk_help_simulate_rtc[];
+int qk_simulate_tar(int argc, char **argv);
+extern const char qk_help_simulate_tar[];
 extern const char qk_help_simulate_collection[];
 
 #endif
