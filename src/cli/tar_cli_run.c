@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tar_cli_common.h"
 #include "tar_modes.h"
@@ -25,7 +26,7 @@ const char qk_help_tar_run[] =
     "The assessor is --qrels (a simulation: the qrels' labels, documents they do\n"
     "not name are non-relevant) or a person (--judgments): each call replays the\n"
     "review from the judgments file (qrels lines TOPIC 0 DOCNO REL; a missing\n"
-    "file means none yet) and, at the first batch with documents nobody has\n"
+    "or empty file means none yet) and, at the first batch with documents nobody has\n"
     "judged, writes them to --batch as lines TOPIC 0 DOCNO and stops (exit 0);\n"
     "append their judgments to the file and run again with the same options.\n"
     "No other state is kept. When the rule stops, the run is written.\n"
@@ -98,11 +99,10 @@ static int read_judgments(const char *path, const char *qid, const tar_corpus *c
     qk_qrels *q = NULL;
     qk_error err = {0};
     size_t t, n;
-    FILE *f = fopen(path, "r");
+    struct stat sb;
     memset(judged, -1, c->n);
-    if (!f)
-        return 0;
-    fclose(f);
+    if (stat(path, &sb) != 0 || (S_ISREG(sb.st_mode) && sb.st_size == 0))
+        return 0; /* missing or empty: nothing judged yet */
     if (qk_qrels_read(path, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err) != QK_OK)
         return qk_cli_fail(CMD, &err);
     if (qk_qrels_find_topic(q, qid, strlen(qid), &t)) {
