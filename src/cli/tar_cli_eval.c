@@ -1,5 +1,6 @@
 /* qrelkit tar eval QRELS RUN: CLEF TAR measures (qk_tar_eval_* in tar.h). */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,6 +36,12 @@ const char qk_help_tar_eval[] =
     "doc/qrelkit-tar.md for each measure's definition.\n"
     "\n"
     "options:\n"
+    "  --format FMT tar_eval: the official script's lines, as above (default);\n"
+    "               tsv: a header line, then one line per scored topic and ALL,\n"
+    "               measures as columns; json: one document with the run, each\n"
+    "               topic (skipped ones and duplicates included) and ALL\n"
+    "  --precision N  significant digits of tsv and json values (default 6; the\n"
+    "               tar_eval format always rounds to 3 decimals as the script)\n"
     "  --strict     a repeated document or a topic missing from QRELS (or without\n"
     "               relevant documents) is an error instead (exit 2)\n"
     "  -o, --out FILE  write to FILE (temporary name, renamed when complete;\n"
@@ -48,15 +55,97 @@ const char qk_help_tar_eval[] =
     "unknown interaction code, a topic listed twice; with --strict duplicates and\n"
     "unjudged topics), 3 cannot read or write.\n";
 
-enum { O_STRICT = 256 };
+enum { O_STRICT = 256, O_FORMAT, O_PRECISION };
+enum { FMT_TAR_EVAL = 0, FMT_TSV, FMT_JSON };
+static const qk_enum format_table[] = {
+    {"tar_eval", FMT_TAR_EVAL, "the official script's output, byte for byte"},
+    {"tsv", FMT_TSV, "header line, one line per scored topic and ALL"},
+    {"json", FMT_JSON, "one JSON document"},
+    {NULL, 0, NULL},
+};
 static const struct option longopts[] = {{"strict", no_argument, NULL, O_STRICT},
+                                         {"format", required_argument, NULL, O_FORMAT},
+                                         {"precision", required_argument, NULL, O_PRECISION},
                                          {"out", required_argument, NULL, 'o'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
 
+typedef struct out_ctx {
+    const qk_tar_eval *e;
+    const qk_tar_run *run;
+    int format, precision;
+} out_ctx;
+
+static int tsv_row(FILE *f, const qk_tar_row *r, int precision)
+{
+    if (fputs(r->qid, f) < 0)
+        return -1;
+    for (int m = 0; m < QK_TAR_NUM_MEASURES; m++)
+        if ((r->is_int[m] ? fprintf(f, "\t%.0f", r->v[m]) : fprintf(f, "\t%.*g", precision, r->v[m])) < 0)
+            return -1;
+    return fputc('\n', f) < 0 ? -1 : 0;
+}
+
+static qk_status write_tsv(const out_ctx *c, FILE *f, qk_error *err)
+{
+    size_t n;
+    const qk_tar_row *rows = qk_tar_eval_rows(c->e, &n);
+    int bad = fputs("topic", f) < 0;
+    for (int m = 0; m < QK_TAR_NUM_MEASURES && !bad; m++)
+        bad = fprintf(f, "\t%s", qk_tar_measure_name(m)) < 0;
+    bad = bad || fputc('\n', f) < 0;
+    for (size_t t = 0; t < n && !bad; t++)
+        bad = !rows[t].skipped && tsv_row(f, &rows[t], c->precision) != 0;
+    if (bad || tsv_row(f, qk_tar_eval_all(c->e), c->precision) != 0)
+        return qk_error_set(err, QK_EIO, "cannot write the evaluation: write error");
+    return QK_OK;
+}
+
+static json_t *json_row(const qk_tar_row *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "topic", json_string(r->qid));
+    if (r->skipped) {
+        json_object_set_new(o, "skipped", json_true());
+        return o;
+    }
+    if (r->num_duplicates) {
+        json_t *d = json_array();
+        for (size_t i = 0; i < r->num_duplicates; i++)
+            json_array_append_new(d, json_string(r->duplicates[i]));
+        json_object_set_new(o, "duplicates", d);
+    }
+    for (int m = 0; m < QK_TAR_NUM_MEASURES; m++)
+        json_object_set_new(o, qk_tar_measure_name(m),
+                            r->is_int[m] ? json_integer((json_int_t)r->v[m]) : json_real(r->v[m]));
+    return o;
+}
+
+static qk_status write_json(const out_ctx *c, FILE *f, qk_error *err)
+{
+    size_t n;
+    const qk_tar_row *rows = qk_tar_eval_rows(c->e, &n);
+    json_t *doc = json_object(), *topics = json_array();
+    int bad;
+    json_object_set_new(doc, "run", json_string(qk_tar_run_name(c->run)));
+    json_object_set_new(doc, "file", json_string(qk_tar_run_source(c->run)));
+    for (size_t t = 0; t < n; t++)
+        json_array_append_new(topics, json_row(&rows[t]));
+    json_object_set_new(doc, "topics", topics);
+    json_object_set_new(doc, "all", json_row(qk_tar_eval_all(c->e)));
+    bad = json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(c->precision)) != 0 || fputc('\n', f) < 0;
+    json_decref(doc);
+    return bad ? qk_error_set(err, QK_EIO, "cannot write the evaluation: write error") : QK_OK;
+}
+
 static qk_status write_eval(void *ctx, FILE *f, qk_error *err)
 {
-    return qk_tar_eval_write(ctx, f, err);
+    const out_ctx *c = ctx;
+    if (c->format == FMT_TSV)
+        return write_tsv(c, f, err);
+    if (c->format == FMT_JSON)
+        return write_json(c, f, err);
+    return qk_tar_eval_write(c->e, f, err);
 }
 
 /* --strict: the first repeated document or unscored topic, as an error. */
@@ -82,18 +171,27 @@ static int strict_check(const qk_tar_eval *e, const qk_tar_run *run, const char 
 int qk_tar_mode_eval(int argc, char **argv)
 {
     const char *out = NULL, *qrels_path, *run_path;
-    int c, strict = 0, rc = QK_EXIT_OK;
+    int c, strict = 0, rc = QK_EXIT_OK, format = FMT_TAR_EVAL;
+    long precision = 6;
+    out_ctx oc;
     qk_cli_stdin seen = {0};
     qk_error err = {0};
     qk_qrels *qrels = NULL;
     qk_tar_run *run = NULL;
     qk_tar_eval *e = NULL;
-    qk_status st;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
         case O_STRICT: strict = 1; break;
+        case O_FORMAT:
+            if ((rc = qk_cli_enum(CMD, format_table, "--format", optarg, &format)) != 0)
+                return rc;
+            break;
+        case O_PRECISION:
+            if ((rc = qk_cli_long(CMD, "--precision", optarg, 1, 17, &precision)) != 0)
+                return rc;
+            break;
         case 'o': out = optarg; break;
         case 'h': return qk_cli_help(qk_help_tar_eval);
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
@@ -115,17 +213,20 @@ int qk_tar_mode_eval(int argc, char **argv)
         if ((rc = qk_cli_check_output(CMD, "-o", out, ins, 2)) != 0)
             return rc;
     }
-    if ((st = qk_qrels_read(qrels_path, QK_REL_QRELS, QK_DEDUP_ERROR, &qrels, &err)) != QK_OK ||
-        (st = qk_tar_run_read(run_path, &run, &err)) != QK_OK ||
-        (st = qk_tar_eval_run(run, qrels, &e, &err)) != QK_OK) {
+    if (qk_qrels_read(qrels_path, QK_REL_QRELS, QK_DEDUP_ERROR, &qrels, &err) != QK_OK ||
+        qk_tar_run_read(run_path, &run, &err) != QK_OK || qk_tar_eval_run(run, qrels, &e, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto done;
     }
     if (strict && (rc = strict_check(e, run, qrels_path)) != 0)
         goto done;
+    oc.e = e;
+    oc.run = run;
+    oc.format = format;
+    oc.precision = (int)precision;
     if (out && !qk_cli_is_stdout(out))
-        rc = qk_cli_write_file(CMD, out, write_eval, e);
-    else if ((st = qk_tar_eval_write(e, stdout, &err)) != QK_OK)
+        rc = qk_cli_write_file(CMD, out, write_eval, &oc);
+    else if (write_eval(&oc, stdout, &err) != QK_OK)
         rc = qk_cli_fail(CMD, &err);
 done:
     qk_tar_eval_free(e);

@@ -103,7 +103,7 @@ static void topic_start(topic_state *s, long N, long R)
     s->N = N;
     s->R = R;
     s->rels_95 = (long)rint((double)R * 0.95); /* Python's round(): half to even */
-    s->t10 = N / 10;
+    s->t10 = N >= 10 ? N / 10 : 1;             /* the script divides by N / 10 unguarded: see topic_update */
     s->cost_is_int = 1;
 }
 
@@ -132,9 +132,10 @@ static void topic_update(topic_state *s, long v, int action)
         s->total_cost += 2.0;
     }
     s->gain_rank++;
-    /* The script divides by t without a guard (a topic of fewer than 10
-     * documents stops it); here such a topic just has no checkpoints. */
-    if (s->t10 > 0 && s->gain_rank % s->t10 == 0) {
+    /* Checkpoints every N / 10 entries, at slot int(k / N * 10). The script
+     * stops with a division by zero on a topic of fewer than 10 documents;
+     * there every entry is a checkpoint (t10 = 1). */
+    if (s->gain_rank % s->t10 == 0) {
         int pos = (int)(((double)s->gain_rank / (double)s->N) * 10.0);
         for (int p = pos; p < 11; p++)
             s->cgat[p] = (double)s->total_cg;
@@ -150,7 +151,7 @@ static void set(qk_tar_row *row, int m, double v, int is_int)
 static void topic_finish(topic_state *s, qk_tar_row *row)
 {
     long Nc = s->shown > s->N ? s->shown : s->N; /* the script's fix when more is shown than judged */
-    long Mr = s->R - s->rels_found, Nu = s->N - s->shown, nns = s->N - s->shown;
+    long Mr = s->R - s->rels_found, Nu = s->N - s->shown; /* missed relevant; not shown (< 0: more shown) */
     double Pu, Pw = 0.0, area = s->area, max_area;
     int pw_is_int = 1;
     set(row, QK_TAR_NUM_DOCS, (double)s->N, 1);
@@ -182,11 +183,11 @@ static void topic_finish(topic_state *s, qk_tar_row *row)
     set(row, QK_TAR_TOTAL_COST_WEIGHTED, s->total_cost + Pw, s->cost_is_int && pw_is_int);
     /* area under the cumulative-relevant curve; documents never shown keep
      * the final count; more shown than judged raises the maximum */
-    if (nns > 0)
-        area = area + (double)(nns * s->cg);
+    if (Nu > 0)
+        area = area + (double)(Nu * s->cg);
     max_area = (double)(s->R * s->N) - (double)(s->R * s->R) / 2.0;
-    if (nns < 0)
-        max_area = (double)(s->R * (s->N - nns)) - (double)(s->R * s->R) / 2.0;
+    if (Nu < 0)
+        max_area = (double)(s->R * (s->N - Nu)) - (double)(s->R * s->R) / 2.0;
     set(row, QK_TAR_NORM_AREA, max_area > 0.0 ? py_round3(area / max_area) : 0.0, 0);
     set(row, QK_TAR_AP, s->R > 0 ? s->ap_sum / (double)s->R : 0.0, 0);
     {
