@@ -336,7 +336,7 @@ int qk_simulate_tar(int argc, char **argv)
             rc = QK_EXIT_IO;
             goto out;
         }
-        if ((rc = tar_cli_truth(CMD, qrels[qi], qpaths[qi], per_topic ? corpus_path : corpus_path, topics[t].id,
+        if ((rc = tar_cli_truth(CMD, qrels[qi], qpaths[qi], corpus_path, topics[t].id,
                                 &corpora[k], truth[t], &nrel, &missing)) != 0)
             goto out;
         if (nrel == 0)

@@ -88,7 +88,7 @@ static int judge(void *ctx, size_t doc, int *rel)
     }
     if (a->judged[doc] < 0)
         return QK_TAR_UNJUDGED;
-    *rel = a->judged[doc];
+    *rel = a->judged[doc] > 0;
     return 0;
 }
 

@@ -192,7 +192,7 @@ qk_status tar_emit_judged(tar_ctx *c, int by_score_flag, qk_tar_result *out)
         /* the run's score column: its rank order, so that any reader
          * (trec_eval's score sort included) sees the list as written */
         out->score[i] = (double)(n - i);
-        out->label[i] = c->label[out->shown[i]];
+        out->label[i] = c->label[out->shown[i]] < 0 ? -1 : c->label[out->shown[i]] > 0;
     }
     out->n_shown = n;
     return QK_OK;

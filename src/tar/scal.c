@@ -124,7 +124,7 @@ qk_status tar_scal(tar_ctx *c, qk_tar_result *out)
     for (size_t k = 0; k < nd; k++) {
         out->shown[k] = perm[k];
         out->score[k] = (double)(nd - k);
-        out->label[k] = c->label[perm[k]];
+        out->label[k] = c->label[perm[k]] < 0 ? -1 : c->label[perm[k]] > 0;
     }
     out->n_shown = nd;
 out:

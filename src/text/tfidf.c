@@ -127,11 +127,8 @@ qk_status qk_tfidf_build(size_t n, const char *const *texts, const size_t *lens,
         b.start[i] = b.len;
         c.n = 0;
         qk_text_analyze(&o->text, texts[i], lens[i], collect_term, &c);
-        if (c.st != QK_OK || (st = add_bag(&b, &c, &df_cap, &df)) != QK_OK) {
-            st = QK_ENOMEM;
-            goto out;
-        }
-        st = QK_ENOMEM;
+        if (c.st != QK_OK || add_bag(&b, &c, &df_cap, &df) != QK_OK)
+            goto out; /* st is QK_ENOMEM */
     }
     b.start[n] = b.len;
     size_t nterms = qk_strpool_count(c.pool);
