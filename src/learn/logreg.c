@@ -6,6 +6,7 @@
 
 #include <linear.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +85,14 @@ static void quiet(const char *s)
     (void)s;
 }
 
+/* liblinear's print hook is one global: set it once, not from every
+ * training of every thread. */
+static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
+static void set_quiet(void)
+{
+    set_print_string_function(quiet);
+}
+
 qk_status qk_lr_train(const qk_lr_data *d, size_t n, const size_t *rows, const int *labels,
                       const qk_lr_opts *o, qk_lr_model **out, qk_error *err)
 {
@@ -136,7 +145,7 @@ qk_status qk_lr_train(const qk_lr_data *d, size_t n, const size_t *rows, const i
         st = qk_error_set(err, QK_EUSAGE, "logistic regression: %s", bad);
         goto out;
     }
-    set_print_string_function(quiet);
+    pthread_once(&quiet_once, set_quiet);
     m->m = train(&prob, &param);
     if (!m->m) {
         st = qk_error_set(err, QK_ENOMEM, "logistic regression: training failed");

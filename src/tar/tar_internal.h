@@ -60,6 +60,8 @@ size_t *tar_gain_curve(const tar_ctx *c);
 /* The Knee rule on the loop's sequence (bound <= 0: 156 - min(rel, 150)). */
 int tar_knee_stop(const tar_ctx *c, double bound, size_t beta, qk_status *st);
 
+/* AutoTAR to the end of the collection (rule none). */
+qk_status tar_cal_all(tar_ctx *c, qk_tar_result *out);
 qk_status tar_autostop(tar_ctx *c, qk_tar_result *out);
 qk_status tar_knee(tar_ctx *c, qk_tar_result *out);
 qk_status tar_target(tar_ctx *c, qk_tar_result *out, int budget);
