@@ -22,24 +22,24 @@ extern "C" {
  * The measures, in the order tar_eval prints them. */
 typedef enum {
     QK_TAR_NUM_DOCS = 0,                /* documents of the topic in the qrels (codes 3, 4 and -1 excluded) */
-    QK_TAR_NUM_RELS,                    /* relevant documents (codes 1 and 2)                             */
-    QK_TAR_NUM_SHOWN,                   /* run entries not NS                                              */
-    QK_TAR_NUM_FEEDBACK,                /* run entries AF                                                  */
-    QK_TAR_RELS_FOUND,                  /* relevant documents shown                                        */
-    QK_TAR_LAST_REL,                    /* shown-rank of the last relevant document shown                  */
-    QK_TAR_WSS_100,                     /* work saved over sampling at 100 % recall (0 if not reached)     */
-    QK_TAR_WSS_95,                      /* ... at 95 % recall, minus 0.05                                  */
-    QK_TAR_NCG_10,                      /* normalised cumulative gain after 10 % of num_docs ...           */
-    QK_TAR_NCG_100 = QK_TAR_NCG_10 + 9, /* ... after 100 %                                  */
-    QK_TAR_TOTAL_COST,                  /* 1 per shown document, +2 per feedback                    */
-    QK_TAR_TOTAL_COST_UNIFORM,          /* + 2 x not shown x missed share of relevant               */
-    QK_TAR_TOTAL_COST_WEIGHTED,         /* + 2 x not shown x (1/2 + 1/4 + ...) per missed relevant  */
-    QK_TAR_NORM_AREA,                   /* area under the cumulative-relevant curve, normalised     */
-    QK_TAR_AP,                          /* average precision over the shown order                   */
-    QK_TAR_R,                           /* recall: rels_found / num_rels                            */
-    QK_TAR_LOSS_E,                      /* (100/N)^2 (num_shown / (R + 100))^2                      */
-    QK_TAR_LOSS_R,                      /* (1 - recall)^2                                           */
-    QK_TAR_LOSS_ER,                     /* loss_e + loss_r                                          */
+    QK_TAR_NUM_RELS,                    /* relevant documents (codes 1 and 2) */
+    QK_TAR_NUM_SHOWN,                   /* run entries not NS */
+    QK_TAR_NUM_FEEDBACK,                /* run entries AF */
+    QK_TAR_RELS_FOUND,                  /* relevant documents shown */
+    QK_TAR_LAST_REL,                    /* shown-rank of the last relevant document shown */
+    QK_TAR_WSS_100,                     /* work saved over sampling at 100 % recall (0 if not reached) */
+    QK_TAR_WSS_95,                      /* ... at 95 % recall, minus 0.05 */
+    QK_TAR_NCG_10,                      /* normalised cumulative gain after 10 % of num_docs ... */
+    QK_TAR_NCG_100 = QK_TAR_NCG_10 + 9, /* ... after 100 % */
+    QK_TAR_TOTAL_COST,                  /* 1 per shown document, +2 per feedback */
+    QK_TAR_TOTAL_COST_UNIFORM,          /* + 2 x not shown x missed share of relevant */
+    QK_TAR_TOTAL_COST_WEIGHTED,         /* + 2 x not shown x (1/2 + 1/4 + ...) per missed relevant */
+    QK_TAR_NORM_AREA,                   /* area under the cumulative-relevant curve, normalised */
+    QK_TAR_AP,                          /* average precision over the shown order */
+    QK_TAR_R,                           /* recall: rels_found / num_rels */
+    QK_TAR_LOSS_E,                      /* (100/N)^2 (num_shown / (R + 100))^2 */
+    QK_TAR_LOSS_R,                      /* (1 - recall)^2 */
+    QK_TAR_LOSS_ER,                     /* loss_e + loss_r */
     QK_TAR_NUM_MEASURES
 } qk_tar_measure;
 /* The name tar_eval prints ("num_docs", "NCG@10", ...). */
@@ -90,8 +90,8 @@ typedef struct qk_tar_stop_eval {
     double cost;    /* shown / N                                        (Eq. 3.19) */
     double re;      /* |recall - target| / target                       (Eq. 3.20) */
     double loss_er; /* (1 - recall)^2 + (100/N)^2 (shown/(R + 100))^2   (Eq. 3.21) */
-    double rhat_re; /* |rhat - R| / R; NaN when rhat is NaN                        */
-    int reached;    /* recall >= target (counted by reliability, Eq. 3.22)         */
+    double rhat_re; /* |rhat - R| / R; NaN when rhat is NaN */
+    int reached;    /* recall >= target (counted by reliability, Eq. 3.22) */
 } qk_tar_stop_eval;
 /* QK_EUSAGE for a target outside (0, 1], found > R, shown > N or
  * found > shown; QK_ECALC when R = 0 (recall is undefined). */
