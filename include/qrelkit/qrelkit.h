@@ -14,5 +14,6 @@
 #include "qrelkit/tar.h"
 #include "qrelkit/topics.h"
 #include "qrelkit/topics_adaptive.h"
+#include "qrelkit/tar_stop.h"
 
 #endif

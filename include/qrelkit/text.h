@@ -68,6 +68,8 @@ QK_API const char *qk_stop_word(size_t i);
  * search engine (src/search) and the crowd task features (src/crowd) use. */
 /* idf = log(N / df), the tf-idf weight's. */
 QK_API double qk_idf(double n_docs, double df);
+/* Smooth idf, ln((1 + N) / (1 + df)) + 1 (scikit-learn's; the TAR ranker's). */
+QK_API double qk_smooth_idf(double n_docs, double df);
 /* BM25's idf, log(1 + (N - df + 0.5) / (df + 0.5)): Lucene's form, never
  * negative. */
 QK_API double qk_bm25_idf(double n_docs, double df);
@@ -80,6 +82,36 @@ QK_API double qk_bm25_weight(double idf, double tf, double dl, double avgdl, dou
 QK_API size_t qk_stem_porter(char *w, size_t len);
 QK_API size_t qk_stem_s(char *w, size_t len);
 QK_API size_t qk_stem(qk_stemmer s, char *w, size_t len);
+
+/* ---- TF-IDF document vectors (src/text/tfidf.c): the TAR ranker's features.
+ * A sparse matrix in compressed rows; columns ascending within a row.
+ * Ownership: the caller's; qk_sparse_clear frees the arrays (the struct
+ * itself is the caller's, and clearing a zeroed struct is fine). */
+typedef struct qk_sparse {
+    size_t nrows, ncols;
+    size_t *rowptr; /* nrows + 1 offsets into col/val */
+    uint32_t *col;
+    double *val;
+} qk_sparse;
+QK_API void qk_sparse_clear(qk_sparse *m);
+/* Dot product of rows a of A and b of B (same column space). */
+QK_API double qk_sparse_dot(const qk_sparse *A, size_t a, const qk_sparse *B, size_t b);
+
+/* The weighting Li's AutoStop uses (scikit-learn's TfidfVectorizer as the
+ * thesis configures it): word tokens of at least min_len characters after
+ * the analyser (lower-case, stop words dropped, no stemming by default),
+ * raw term counts times the smooth idf ln((1 + N) / (1 + df)) + 1, terms
+ * in fewer than min_df documents dropped, each row scaled to unit L2 norm
+ * (a row with no kept term stays empty). */
+typedef struct qk_tfidf_opts {
+    qk_text_opts text; /* default: lowercase, fold, stop words, no stemmer */
+    size_t min_df;     /* default 2 */
+    size_t min_len;    /* default 2 (scikit-learn's token pattern \w\w+) */
+} qk_tfidf_opts;
+QK_API void qk_tfidf_opts_init(qk_tfidf_opts *o);
+/* One row per text (texts[i], lens[i] bytes). */
+QK_API qk_status qk_tfidf_build(size_t n, const char *const *texts, const size_t *lens, const qk_tfidf_opts *o,
+                                qk_sparse *out, qk_error *err);
 
 #ifdef __cplusplus
 }

@@ -62,6 +62,10 @@ extern const qk_enum qk_sim_quality_table[]; /* cmd_sim.c */
     X("search-model", qk_model_table)                                                                      \
     X("index-format", qk_corpus_format_table)                                                              \
     X("index-stemmer", qk_stemmer_table)                                                                   \
-    X("sim-quality", qk_sim_quality_table)
+    X("sim-quality", qk_sim_quality_table)                                                                 \
+    X("tar-stop", qk_tar_stop_table)                                                                       \
+    X("tar-sampler", qk_tar_sampler_table)                                                                 \
+    X("tar-estimator", qk_tar_estimator_table)                                                             \
+    X("tar-strategy", qk_tar_strategy_table)
 
 #endif

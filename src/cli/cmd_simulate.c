@@ -94,6 +94,8 @@ static const sim_mode modes[] = {
     /* chapter-6 topic selection (cmd_topics_adaptive.c) */
     {"topics-adaptive", "Adaptive, IQP, Oracle, random topic subsets: tau against all topics",
      qk_simulate_topics_adaptive, qk_help_simulate_topics_adaptive},
+    {"tar", "technology-assisted review: stopping rules over many topics, qrels as the reviewer", qk_simulate_tar,
+     qk_help_simulate_tar},
 };
 
 const char qk_help_simulate[] =
@@ -113,8 +115,14 @@ const char qk_help_simulate[] =
     "  rtc      Carterette's experiment: how well MTC, RTC and incremental pooling\n"
     "           predict which run is better after few judgments (also\n"
     "           `qrelkit confidence --simulate`)\n"
+    "  topics   the topic-selection methods of `qrelkit topics select` (random,\n"
+    "           greedy, convex, budget): tau, rho and RMSE of MAP against subset\n"
+    "           size, for participating and held-out systems\n"
     "  topics-adaptive  Hosseini's chapter-6 topic selection (Adaptive, IQP,\n"
     "           Oracle, Adaptive+, random): tau of the subset against all topics\n"
+    "  tar      technology-assisted review: each stopping rule (AutoStop, Knee,\n"
+    "           Target, ...) over many topics with the qrels as the reviewer;\n"
+    "           recall, cost, reliability, loss_er, RE per rule and target\n"
     "\n"
     "Run 'qrelkit simulate MODE --help' for a mode's options.\n"
     "exit status: 0 ok, 1 bad option, 2 bad input, 3 I/O error.\n";
@@ -122,10 +130,10 @@ const char qk_help_simulate[] =
 int qk_cmd_simulate(int argc, char **argv)
 {
     if (argc < 2 || qk_cli_is_help(argv[1]))
-        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (collection, crowd, pool, rtc, topics, topics-adaptive)")
+        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (collection, crowd, pool, rtc, topics, topics-adaptive, tar)")
                         : qk_cli_help(qk_help_simulate);
     for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
         if (strcmp(argv[1], modes[i].name) == 0)
             return modes[i].run(argc - 1, argv + 1);
-    return qk_cli_usage("simulate", "unknown mode '%s' (choose from: collection, crowd, pool, rtc, topics)", argv[1]);
+    return qk_cli_usage("simulate", "unknown mode '%s' (choose from: collection, crowd, pool, rtc, topics, topics-adaptive, tar)", argv[1]);
 }

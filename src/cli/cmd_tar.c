@@ -17,14 +17,15 @@ typedef struct {
 static const tar_mode modes[] = {
     {"eval", "score CLEF TAR runs exactly as CLEF's tar_eval does (per topic and ALL)", qk_tar_mode_eval,
      qk_help_tar_eval},
-    /* run, simulate: the ranking loop and the stopping rules (tar_stop.h) */
+    {"run", "review one topic: active-learning ranking and a stopping rule (AutoStop, Knee, ...)", qk_tar_mode_run,
+     qk_help_tar_run},
 };
 
 const char qk_help_tar[] = "usage: qrelkit tar MODE [options]\n"
                            "\n"
                            "Technology-assisted review (TAR): a review team screens the documents of a\n"
                            "topic in ranked order and wants to stop once enough of the relevant ones are\n"
-                           "found. These modes score such reviews.\n"
+                           "found. These modes run and score such reviews.\n"
                            "\n"
                            "modes:\n"
                            "  eval     score runs in the CLEF TAR format (TOPIC INTERACTION DOCNO RANK\n"
@@ -32,6 +33,10 @@ const char qk_help_tar[] = "usage: qrelkit tar MODE [options]\n"
                            "           CLEF's official tar_eval: num_shown, rels_found, last_rel, wss_100,\n"
                            "           wss_95, NCG@10..100, total_cost*, norm_area, ap, r, loss_e, loss_r,\n"
                            "           loss_er, per topic and ALL\n"
+                           "  run      review one topic: rank by active learning (AutoTAR), stop by a\n"
+                           "           rule aiming at a target recall (AutoStop, Knee, Budget, Target,\n"
+                           "           SCAL); simulated reviewer (--qrels) or a person (--judgments);\n"
+                           "           `qrelkit simulate tar` runs it over many topics\n"
                            "\n"
                            "Run 'qrelkit tar MODE --help' for a mode's options.\n"
                            "exit status: 0 ok, 1 bad option, 2 bad input, 3 I/O error.\n";

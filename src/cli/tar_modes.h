@@ -7,5 +7,7 @@
 
 int qk_tar_mode_eval(int argc, char **argv);
 extern const char qk_help_tar_eval[];
+int qk_tar_mode_run(int argc, char **argv);
+extern const char qk_help_tar_run[];
 
 #endif

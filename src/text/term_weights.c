@@ -18,3 +18,8 @@ double qk_bm25_weight(double idf, double tf, double dl, double avgdl, double k1,
 {
     return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl));
 }
+
+double qk_smooth_idf(double n_docs, double df)
+{
+    return log((1 + n_docs) / (1 + df)) + 1;
+}
