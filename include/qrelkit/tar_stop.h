@@ -56,7 +56,9 @@ typedef enum {
     QK_TAR_STOP_KNEE,     /* Knee on the gain curve (Alg. 4)                     */
     QK_TAR_STOP_BUDGET,   /* Target set found and a knee with slope ratio >= 6   */
     QK_TAR_STOP_TARGET,   /* Target: re-find a random target set (Alg. 5)        */
-    QK_TAR_STOP_SCAL      /* SCAL: sub-sampled buckets, estimate R (Alg. 6)      */
+    QK_TAR_STOP_SCAL,     /* SCAL: sub-sampled buckets, estimate R (Alg. 6)      */
+    QK_TAR_STOP_SD_TRAINING, /* score distribution fitted on other topics (Alg. 7) */
+    QK_TAR_STOP_SD_SAMPLING  /* score distribution fitted on a uniform sample (Alg. 8) */
 } qk_tar_stop;
 QK_API extern const qk_enum qk_tar_stop_table[]; /* --stop's words (cal.c) */
 
@@ -104,6 +106,8 @@ typedef struct qk_tar_opts {
     double scal_nu;  /* fraction of the collection in the uniform sample (1) */
     size_t scal_b;   /* sub-sample per bucket (30) */
     double scal_eta; /* calibration factor (1.05) */
+    /* SD-sampling */
+    double sd_p_sample; /* fraction of the collection in the uniform sample (0.2) */
 } qk_tar_opts;
 QK_API void qk_tar_opts_init(qk_tar_opts *o);
 /* QK_EUSAGE with a message for a target outside (0, 1] and the like. */
@@ -146,6 +150,40 @@ QK_API qk_status qk_tar_review(const qk_sparse *X, size_t n_docs, size_t topic_r
                             qk_tar_result *out, qk_error *err);
 QK_API void qk_tar_result_clear(qk_tar_result *r);
 
+/* ---- Score-distribution rules (src/tar/scoredist.c; Hollmann and
+ * Eickhoff, Li Alg. 7-8). Not interactive rankers: the documents are
+ * ranked once by BM25 against the topic text, the scores z-scored per topic,
+ * and a normal distribution fitted to relevant documents' z-scores cuts the
+ * ranking where its CDF equals 1 - target (target 1 is run as 0.99,
+ * qk_tar_sd_target). qk_tar_review refuses these two rules (QK_EUSAGE):
+ * they take scores, not features. */
+typedef struct qk_tar_sd_model {
+    double mu, sigma;
+} qk_tar_sd_model;
+/* BM25 (k1 1.5, b 0.75, qk_bm25_idf) of each of the n texts for query, both
+ * analysed with qk_text_opts_init's defaults (lower-case, fold, stop words,
+ * Porter), a repeated query term counting each time; then z-scored over the
+ * n texts (mean 0, population sd 1; all equal: all 0). z: n doubles, the
+ * caller's. */
+QK_API qk_status qk_tar_bm25_zscores(size_t n, const char *const *texts, const size_t *lens, const char *query,
+                                     size_t qlen, double *z, qk_error *err);
+/* Maximum-likelihood normal fit (mean, population sd) of x[0..n), n >= 1. */
+QK_API qk_status qk_tar_sd_fit(size_t n, const double *x, qk_tar_sd_model *m, qk_error *err);
+/* The recall the score-distribution rules aim at and are scored with:
+ * target, or 0.99 for target 1 (where the cut would be at minus infinity). */
+QK_API double qk_tar_sd_target(double target);
+/* Apply o->stop (QK_TAR_STOP_SD_TRAINING or _SD_SAMPLING) to one topic of
+ * n_docs documents with z-scores z. SD-training cuts with *train (required;
+ * nothing is judged). SD-sampling judges a uniform sample of
+ * ceil(sd_p_sample · n_docs) documents (seed o->seed) through judge, fits
+ * the relevant ones (a standard normal when none), and reports R̂ = r N / n
+ * of that sample with its variance (without replacement) and 95 % interval.
+ * The run (out->shown) is the sample and every document with z above the
+ * cut, by z descending (ties by index); label -1 for documents not judged. */
+QK_API qk_status qk_tar_score_dist(const double *z, size_t n_docs, const qk_tar_opts *o,
+                                   const qk_tar_sd_model *train, qk_tar_judge_fn judge, void *ctx,
+                                   qk_tar_result *out, qk_error *err);
+
 /* ---- Pieces exposed for tests and other loops ----------------------------
  * Knee detection (Kneedle, Satopää et al. 2011, sensitivity 1, no smoothing)
  * on the gain curve: gain[i] = relevant among the first i + 1 documents
@@ -179,6 +217,10 @@ typedef struct qk_tar_sim_topic {
     const qk_sparse *X;
     size_t n_docs, topic_row;
     const unsigned char *rel; /* n_docs truths (1 relevant) */
+    /* the score-distribution rules' z-scores (qk_tar_bm25_zscores), or
+     * NULL; SD-training fits every other topic's relevant z-scores
+     * (leave one out) */
+    const double *sd_z;
 } qk_tar_sim_topic;
 /* One review's outcome, with the stopping measures of Li §5.1 (tar.h's
  * qk_tar_stop_eval_topic: recall, cost, RE, loss_er, recall >= target). */

@@ -198,6 +198,8 @@ int qk_simulate_tar(int argc, char **argv)
     tar_corpus *corpora = NULL;
     qk_sparse *X = NULL;
     unsigned char **truth = NULL;
+    double **zs = NULL;
+    int want_sd = 0;
     qk_qrels **qrels = NULL;
     qk_tar_sim_topic *st = NULL;
     qk_tar_sim_row *rows = NULL;
@@ -249,6 +251,7 @@ int qk_simulate_tar(int argc, char **argv)
             cfg[ncfg].target = target_v[b];
             if (qk_tar_opts_check(&cfg[ncfg], &err) != QK_OK)
                 return qk_cli_fail(CMD, &err);
+            want_sd |= cfg[ncfg].stop == QK_TAR_STOP_SD_TRAINING || cfg[ncfg].stop == QK_TAR_STOP_SD_SAMPLING;
             ncfg++;
         }
     /* topics */
@@ -298,8 +301,9 @@ int qk_simulate_tar(int argc, char **argv)
     corpora = calloc(ncorpora, sizeof *corpora);
     X = calloc(ncorpora, sizeof *X);
     truth = calloc(ntopics, sizeof *truth);
+    zs = calloc(ntopics, sizeof *zs);
     st = calloc(ntopics, sizeof *st);
-    if (!corpora || !X || !truth || !st) {
+    if (!corpora || !X || !truth || !zs || !st) {
         rc = QK_EXIT_IO;
         goto out;
     }
@@ -341,6 +345,19 @@ int qk_simulate_tar(int argc, char **argv)
             goto out;
         if (nrel == 0)
             continue;
+        if (want_sd) { /* the score-distribution rules' BM25 z-scores */
+            const tar_corpus *cp = &corpora[k];
+            if (!(zs[t] = malloc((cp->n ? cp->n : 1) * sizeof *zs[t]))) {
+                rc = QK_EXIT_IO;
+                goto out;
+            }
+            if (qk_tar_bm25_zscores(cp->n, (const char *const *)cp->text, cp->len, topics[t].text,
+                                    strlen(topics[t].text), zs[t], &err) != QK_OK) {
+                rc = qk_cli_fail(CMD, &err);
+                goto out;
+            }
+        }
+        st[nused].sd_z = zs[t];
         st[nused].id = topics[t].id;
         st[nused].X = &X[k];
         st[nused].n_docs = corpora[k].n;
@@ -381,7 +398,10 @@ out:
         free(topics[t].text);
         if (truth)
             free(truth[t]);
+        if (zs)
+            free(zs[t]);
     }
+    free(zs);
     free(topics);
     free(truth);
     for (size_t k = 0; k < ncorpora; k++) {

@@ -23,6 +23,7 @@ const qk_cli_opt tar_review_opts[] = {
     {TAR_O_SCAL_ETA, "--scal-eta", 'd', OFF(scal_eta), NULL, 0, 1e6, QK_NUM_LO_OPEN},
     {TAR_O_POWERLAW_BETA, "--powerlaw-beta", 'd', OFF(powerlaw_beta), NULL, -100, 0, QK_NUM_HI_OPEN},
     {TAR_O_MIXTURE_EPS, "--mixture-eps", 'd', OFF(mixture_eps), NULL, 0, 1, QK_NUM_LO_OPEN | QK_NUM_HI_OPEN},
+    {TAR_O_SD_SAMPLE, "--sd-sample", 'd', OFF(sd_p_sample), NULL, 0, 1, QK_NUM_LO_OPEN},
     {TAR_O_MIN_DF, "--min-df", 'z', offsetof(tar_cli_settings, min_df), NULL, 1, 1e12, 0},
     {0, NULL, 0, 0, NULL, 0, 0, 0},
 };

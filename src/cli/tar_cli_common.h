@@ -28,6 +28,7 @@ enum {
     TAR_O_MIXTURE_EPS,
     TAR_O_MIN_DF,
     TAR_O_FIELDS,
+    TAR_O_SD_SAMPLE,
     TAR_O_LAST
 };
 extern const qk_cli_opt tar_review_opts[];
@@ -44,7 +45,8 @@ extern const qk_cli_opt tar_review_opts[];
         {"scal-eta", required_argument, NULL, TAR_O_SCAL_ETA},                                                \
         {"powerlaw-beta", required_argument, NULL, TAR_O_POWERLAW_BETA},                                      \
         {"mixture-eps", required_argument, NULL, TAR_O_MIXTURE_EPS},                                          \
-        {"min-df", required_argument, NULL, TAR_O_MIN_DF}, {"fields", required_argument, NULL, TAR_O_FIELDS}
+        {"min-df", required_argument, NULL, TAR_O_MIN_DF}, {"fields", required_argument, NULL, TAR_O_FIELDS},  \
+        {"sd-sample", required_argument, NULL, TAR_O_SD_SAMPLE}
 
 /* The help lines of those options (shared by both commands' help). */
 #define TAR_REVIEW_HELP                                                                                        \
@@ -64,6 +66,7 @@ extern const qk_cli_opt tar_review_opts[];
     "  --scal-eta E           SCAL's calibration factor (1.05)\n"                                             \
     "  --powerlaw-beta B      exponent of --sampler powerlaw (-0.8)\n"                                        \
     "  --mixture-eps E        mass outside the top ranks for --sampler mixture (0.5)\n"                       \
+    "  --sd-sample F          SD-sampling's uniform sample, a fraction of the collection (0.2)\n"              \
     "  --min-df N             drop terms in fewer than N documents (2)\n"                                     \
     "  --fields LIST          corpus fields that make the text (JSON keys or TREC tags;\n"                    \
     "                         default every string field but the id / all of <DOC>)\n"

@@ -32,7 +32,7 @@ const char qk_help_tar_run[] =
     "No other state is kept. When the rule stops, the run is written.\n"
     "\n"
     "stopping rules (--stop):\n"
-    "@[tar-stop]\n"
+    "  @[tar-stop]\n"
     "\n"
     "options:\n"
     "  --corpus FILE          the topic's candidate documents: JSON lines\n"
@@ -47,7 +47,11 @@ const char qk_help_tar_run[] =
     "  --run-id NAME          the run's last column (default qrelkit-RULE)\n"
     "  --report FILE          a TSV line: topic, rule, target, documents, shown,\n"
     "                         judged, relevant found, rounds, stopped, R estimate,\n"
-    "                         its variance and 95% interval (AutoStop, SCAL)\n" TAR_REVIEW_HELP
+    "                         its variance and 95% interval (AutoStop, SCAL,\n"
+    "                         SD-sampling)\n"
+    "  --sd-mu M, --sd-sigma S  SD-training's normal distribution of relevant\n"
+    "                         documents' BM25 z-scores on training topics (required\n"
+    "                         with --stop sd-training)\n" TAR_REVIEW_HELP
     "  -h, --help             show this text\n"
     "\n"
     "example (CLEF TAR 2017 topic CD008760, AutoStop aiming at 90% recall):\n"
@@ -60,7 +64,7 @@ const char qk_help_tar_run[] =
     "input (an empty topic, a relevant document missing from the corpus, ...),\n"
     "3 cannot read or write.\n";
 
-enum { O_CORPUS = 256, O_TOPIC, O_TOPIC_ID, O_QRELS, O_JUDGMENTS, O_BATCH, O_RUN_ID, O_REPORT };
+enum { O_CORPUS = 256, O_TOPIC, O_TOPIC_ID, O_QRELS, O_JUDGMENTS, O_BATCH, O_RUN_ID, O_REPORT, O_SD_MU, O_SD_SIGMA };
 static const struct option longopts[] = {{"corpus", required_argument, NULL, O_CORPUS},
                                          {"topic", required_argument, NULL, O_TOPIC},
                                          {"topic-id", required_argument, NULL, O_TOPIC_ID},
@@ -69,6 +73,8 @@ static const struct option longopts[] = {{"corpus", required_argument, NULL, O_C
                                          {"batch", required_argument, NULL, O_BATCH},
                                          {"run-id", required_argument, NULL, O_RUN_ID},
                                          {"report", required_argument, NULL, O_REPORT},
+                                         {"sd-mu", required_argument, NULL, O_SD_MU},
+                                         {"sd-sigma", required_argument, NULL, O_SD_SIGMA},
                                          {"out", required_argument, NULL, 'o'},
                                          {"help", no_argument, NULL, 'h'},
                                          TAR_REVIEW_LONGOPTS,
@@ -177,6 +183,9 @@ int qk_tar_mode_run(int argc, char **argv)
     qk_error err = {0};
     unsigned char *rel = NULL;
     signed char *judged = NULL;
+    double *z = NULL;
+    qk_tar_sd_model sd_train = {0, 0};
+    int has_mu = 0, has_sigma = 0;
     char run_id_buf[64];
     int c, rc = 0;
     tar_cli_settings_init(&s);
@@ -192,6 +201,16 @@ int qk_tar_mode_run(int argc, char **argv)
         case O_BATCH: batch_path = optarg; break;
         case O_RUN_ID: run_id = optarg; break;
         case O_REPORT: report_path = optarg; break;
+        case O_SD_MU:
+            if ((rc = qk_cli_double(CMD, "--sd-mu", optarg, -1e6, 1e6, 0, &sd_train.mu)) != 0)
+                return rc;
+            has_mu = 1;
+            break;
+        case O_SD_SIGMA:
+            if ((rc = qk_cli_double(CMD, "--sd-sigma", optarg, 0, 1e6, QK_NUM_LO_OPEN, &sd_train.sigma)) != 0)
+                return rc;
+            has_sigma = 1;
+            break;
         case 'o': out_path = optarg; break;
         case 'h': return qk_cli_help(qk_help_tar_run);
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
@@ -210,6 +229,9 @@ int qk_tar_mode_run(int argc, char **argv)
                                             : "missing --qrels (simulated assessor) or --judgments (interactive)");
     if (qk_tar_opts_check(&s.review, &err) != QK_OK)
         return qk_cli_fail(CMD, &err);
+    int sd = s.review.stop == QK_TAR_STOP_SD_TRAINING || s.review.stop == QK_TAR_STOP_SD_SAMPLING;
+    if (s.review.stop == QK_TAR_STOP_SD_TRAINING && !(has_mu && has_sigma))
+        return qk_cli_usage(CMD, "--stop sd-training needs --sd-mu and --sd-sigma (the training topics' fit)");
     if (!run_id) {
         snprintf(run_id_buf, sizeof run_id_buf, "qrelkit-%s", qk_enum_by_value(qk_tar_stop_table, s.review.stop)->name);
         run_id = run_id_buf;
@@ -238,9 +260,22 @@ int qk_tar_mode_run(int argc, char **argv)
         rc = QK_EXIT_INPUT;
         goto done;
     }
-    if ((rc = tar_cli_read_corpus(CMD, corpus_path, s.fields, &corpus)) != 0 ||
-        (rc = tar_cli_features(CMD, &corpus, &text, 1, s.min_df, &X)) != 0)
+    if ((rc = tar_cli_read_corpus(CMD, corpus_path, s.fields, &corpus)) != 0)
         goto done;
+    if (sd) { /* BM25 z-scores instead of tf-idf features */
+        if (!(z = malloc(corpus.n * sizeof *z))) {
+            qk_cli_errorf(CMD, "out of memory");
+            rc = QK_EXIT_IO;
+            goto done;
+        }
+        if (qk_tar_bm25_zscores(corpus.n, (const char *const *)corpus.text, corpus.len, text, strlen(text), z,
+                                &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto done;
+        }
+    } else if ((rc = tar_cli_features(CMD, &corpus, &text, 1, s.min_df, &X)) != 0) {
+        goto done;
+    }
     assessor a = {NULL, NULL};
     if (qrels_path) {
         size_t missing, nrel;
@@ -269,7 +304,9 @@ int qk_tar_mode_run(int argc, char **argv)
             goto done;
         a.judged = judged;
     }
-    if (qk_tar_review(&X, corpus.n, corpus.n, &s.review, judge, &a, &r, &err) != QK_OK) {
+    qk_status rst = sd ? qk_tar_score_dist(z, corpus.n, &s.review, &sd_train, judge, &a, &r, &err)
+                       : qk_tar_review(&X, corpus.n, corpus.n, &s.review, judge, &a, &r, &err);
+    if (rst != QK_OK) {
         qk_cli_errorf(CMD, "topic '%s': %s", qid, err.message);
         rc = qk_status_exit_code(err.code);
         goto done;
@@ -298,5 +335,6 @@ done:
     qk_qrels_free(qrels);
     free(rel);
     free(judged);
+    free(z);
     return rc;
 }

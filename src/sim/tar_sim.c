@@ -16,6 +16,7 @@ typedef struct {
     size_t nconfigs;
     qk_tar_sim_row *rows;
     qk_tar_sim_run *runs;
+    const qk_tar_sd_model *sd_train; /* ntopics leave-one-out fits, or NULL */
     qk_tar_progress_fn progress;
     void *pctx;
     pthread_mutex_t mu;
@@ -37,9 +38,20 @@ static qk_status run_one(sim_job *jb, size_t k, qk_error *err)
     const qk_tar_opts *o = &jb->configs[k % jb->nconfigs];
     qk_tar_sim_row *row = &jb->rows[k];
     qk_tar_result r;
-    qk_status st = qk_tar_review(t->X, t->n_docs, t->topic_row, o, judge_truth, (void *)t, &r, err);
+    int sd = o->stop == QK_TAR_STOP_SD_TRAINING || o->stop == QK_TAR_STOP_SD_SAMPLING;
+    qk_status st;
+    if (sd && !t->sd_z)
+        st = qk_error_set(err, QK_EUSAGE, "the score-distribution rules need the topic's BM25 z-scores");
+    else if (sd)
+        st = qk_tar_score_dist(t->sd_z, t->n_docs, o, jb->sd_train ? &jb->sd_train[k / jb->nconfigs] : NULL,
+                               judge_truth, (void *)t, &r, err);
+    else
+        st = qk_tar_review(t->X, t->n_docs, t->topic_row, o, judge_truth, (void *)t, &r, err);
     if (st != QK_OK)
         return st;
+    /* the score-distribution rules aim at (and are scored with) 0.99 for
+     * target 1 (Li §5.1) */
+    double target = sd ? qk_tar_sd_target(o->target) : o->target;
     memset(row, 0, sizeof *row);
     row->topic = k / jb->nconfigs;
     row->config = k % jb->nconfigs;
@@ -60,7 +72,7 @@ static qk_status run_one(sim_job *jb, size_t k, qk_error *err)
     qk_tar_stop_eval ev;
     if (row->R == 0) /* recall is undefined: nothing to miss */
         ev = (qk_tar_stop_eval){1, qk_tar_cost(row->n_shown, row->n_docs), 0, 0, NAN, 1};
-    else if ((st = qk_tar_stop_eval_topic(row->n_docs, row->R, row->n_shown, row->rel_shown, o->target,
+    else if ((st = qk_tar_stop_eval_topic(row->n_docs, row->R, row->n_shown, row->rel_shown, target,
                                           row->has_r_hat ? row->r_hat : NAN, &ev, err)) != QK_OK) {
         qk_tar_result_clear(&r);
         return st;
@@ -97,13 +109,53 @@ static void *worker(void *arg)
         pthread_mutex_lock(&jb->mu);
         if (st != QK_OK && jb->st == QK_OK) {
             jb->st = st;
-            jb->err = e;
+            const char *id = jb->topics[k / jb->nconfigs].id;
+            (void)qk_error_set(&jb->err, st, "topic '%s': %s", id ? id : "?", e.message);
         }
         jb->done++;
         if (jb->progress)
             jb->progress(jb->pctx, jb->done, total);
         pthread_mutex_unlock(&jb->mu);
     }
+}
+
+/* SD-training's fit for each topic: the relevant z-scores of every other
+ * topic that has z-scores (leave one out). */
+static qk_status sd_train_fits(const qk_tar_sim_topic *topics, size_t ntopics, qk_tar_sd_model **out, qk_error *err)
+{
+    size_t total = 0;
+    for (size_t t = 0; t < ntopics; t++)
+        if (topics[t].sd_z)
+            for (size_t i = 0; i < topics[t].n_docs; i++)
+                total += topics[t].rel[i] != 0;
+    double *x = malloc((total ? total : 1) * sizeof *x);
+    qk_tar_sd_model *m = calloc(ntopics ? ntopics : 1, sizeof *m);
+    qk_status st = QK_OK;
+    if (!x || !m) {
+        st = qk_error_set(err, QK_ENOMEM, "simulate tar: out of memory");
+        goto out;
+    }
+    for (size_t t = 0; t < ntopics && st == QK_OK; t++) {
+        size_t n = 0;
+        for (size_t u = 0; u < ntopics; u++)
+            if (u != t && topics[u].sd_z)
+                for (size_t i = 0; i < topics[u].n_docs; i++)
+                    if (topics[u].rel[i])
+                        x[n++] = topics[u].sd_z[i];
+        if (n == 0)
+            st = qk_error_set(err, QK_EINPUT, "topic '%s': SD-training needs other topics with relevant documents",
+                              topics[t].id ? topics[t].id : "?");
+        else
+            st = qk_tar_sd_fit(n, x, &m[t], err);
+    }
+out:
+    free(x);
+    if (st != QK_OK) {
+        free(m);
+        m = NULL;
+    }
+    *out = m;
+    return st;
 }
 
 qk_status qk_tar_simulate(const qk_tar_sim_topic *topics, size_t ntopics, const qk_tar_opts *configs, size_t nconfigs,
@@ -118,6 +170,15 @@ qk_status qk_tar_simulate(const qk_tar_sim_topic *topics, size_t ntopics, const 
             return st;
     }
     memset(&jb, 0, sizeof jb);
+    qk_tar_sd_model *fits = NULL;
+    for (size_t c = 0; c < nconfigs; c++)
+        if (configs[c].stop == QK_TAR_STOP_SD_TRAINING) {
+            qk_status st = sd_train_fits(topics, ntopics, &fits, err);
+            if (st != QK_OK)
+                return st;
+            break;
+        }
+    jb.sd_train = fits;
     jb.topics = topics;
     jb.ntopics = ntopics;
     jb.configs = configs;
@@ -149,6 +210,7 @@ qk_status qk_tar_simulate(const qk_tar_sim_topic *topics, size_t ntopics, const 
     for (int k = 0; k < started; k++)
         pthread_join(th[k], NULL);
     pthread_mutex_destroy(&jb.mu);
+    free(fits);
     if (jb.st != QK_OK) {
         if (err)
             *err = jb.err;

@@ -12,6 +12,10 @@ const qk_enum qk_tar_stop_table[] = {
     {"budget", QK_TAR_STOP_BUDGET, "Budget: target set re-found and a knee with slope ratio >= 6"},
     {"target", QK_TAR_STOP_TARGET, "Target: re-find a uniform target set of --target-nrel relevant (Alg. 5)"},
     {"scal", QK_TAR_STOP_SCAL, "SCAL: sub-sampled buckets estimate R, threshold by score (Alg. 6)"},
+    {"sd-training", QK_TAR_STOP_SD_TRAINING,
+     "SD-training: cut the BM25 ranking by a normal fitted on other topics (Alg. 7)"},
+    {"sd-sampling", QK_TAR_STOP_SD_SAMPLING,
+     "SD-sampling: the same, fitted on a uniform sample, --sd-sample (Alg. 8)"},
     {"none", QK_TAR_STOP_NONE, "AutoTAR / CAL without stopping: review the whole collection (Alg. 3)"},
     {NULL, 0, NULL},
 };
@@ -35,6 +39,7 @@ void qk_tar_opts_init(qk_tar_opts *o)
     o->scal_nu = 1;
     o->scal_b = 30;
     o->scal_eta = 1.05;
+    o->sd_p_sample = 0.2;
 }
 
 qk_status qk_tar_opts_check(const qk_tar_opts *o, qk_error *err)
@@ -45,6 +50,8 @@ qk_status qk_tar_opts_check(const qk_tar_opts *o, qk_error *err)
         return qk_error_set(err, QK_EUSAGE, "logistic regression cost %g is not positive", o->lr.C);
     if (!(o->scal_nu > 0 && o->scal_nu <= 1))
         return qk_error_set(err, QK_EUSAGE, "SCAL sample fraction %g is outside (0, 1]", o->scal_nu);
+    if (!(o->sd_p_sample > 0 && o->sd_p_sample <= 1))
+        return qk_error_set(err, QK_EUSAGE, "SD-sampling sample fraction %g is outside (0, 1]", o->sd_p_sample);
     if (o->scal_b == 0 || o->target_nrel == 0)
         return qk_error_set(err, QK_EUSAGE, "SCAL sub-sample and target-set size must be positive");
     if (o->estimator == QK_TAR_EST_HH && o->strategy == QK_TAR_CON2)

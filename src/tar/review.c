@@ -20,7 +20,7 @@ qk_status qk_tar_review(const qk_sparse *X, size_t n_docs, size_t topic_row, con
     if (topic_row < n_docs || topic_row >= X->nrows)
         return qk_error_set(err, QK_EINTERNAL, "tar: topic row %zu is not after the documents", topic_row);
     if (X->rowptr[topic_row] == X->rowptr[topic_row + 1])
-        return qk_error_set(err, QK_EINPUT, "tar: the topic has no term the collection uses");
+        return qk_error_set(err, QK_EINPUT, "no word of the topic is in the collection's vocabulary");
     c.X = X;
     c.N = n_docs;
     c.topic_row = topic_row;
@@ -70,6 +70,10 @@ qk_status qk_tar_review(const qk_sparse *X, size_t n_docs, size_t topic_row, con
         break;
     case QK_TAR_STOP_SCAL:
         st = tar_scal(&c, out);
+        break;
+    case QK_TAR_STOP_SD_TRAINING:
+    case QK_TAR_STOP_SD_SAMPLING:
+        st = qk_error_set(err, QK_EUSAGE, "the score-distribution rules take scores: use qk_tar_score_dist");
         break;
     default:
         st = qk_error_set(err, QK_EUSAGE, "tar: unknown stopping rule %d", (int)o->stop);
