@@ -42,6 +42,8 @@ const char qk_help_simulate_tar[] =
     "  --target LIST          target recalls (default 0.8,0.9,1)\n"
     "  --threads N            reviews at once (default: one per core)\n"
     "  --rows FILE            one TSV line per topic, rule and target\n"
+    "  --runs DIR             write each rule and target's stopped reviews as a CLEF TAR\n"
+    "                         run, DIR/RULE-TARGET.run (`tar eval` scores it)\n"
     "  --quiet                no progress bar on a terminal\n"
     "  -h, --help             show this text\n" TAR_REVIEW_HELP
     "\n"
@@ -52,7 +54,7 @@ const char qk_help_simulate_tar[] =
     "\n"
     "exit status: 0 ok, 1 bad option, 2 bad input, 3 I/O error.\n";
 
-enum { O_CORPUS = 256, O_TOPICS, O_QRELS, O_STOPS, O_TARGETS, O_THREADS, O_ROWS, O_QUIET };
+enum { O_CORPUS = 256, O_TOPICS, O_QRELS, O_STOPS, O_TARGETS, O_THREADS, O_ROWS, O_QUIET, O_RUNS };
 static const struct option longopts[] = {{"corpus", required_argument, NULL, O_CORPUS},
                                          {"topics", required_argument, NULL, O_TOPICS},
                                          {"qrels", required_argument, NULL, O_QRELS},
@@ -60,6 +62,7 @@ static const struct option longopts[] = {{"corpus", required_argument, NULL, O_C
                                          {"targets", required_argument, NULL, O_TARGETS},
                                          {"threads", required_argument, NULL, O_THREADS},
                                          {"rows", required_argument, NULL, O_ROWS},
+                                         {"runs", required_argument, NULL, O_RUNS},
                                          {"quiet", no_argument, NULL, O_QUIET},
                                          {"help", no_argument, NULL, 'h'},
                                          TAR_REVIEW_LONGOPTS,
@@ -185,15 +188,64 @@ static qk_status write_rows(void *ctx, FILE *f, qk_error *err)
     return ferror(f) ? qk_error_set(err, QK_EIO, "cannot write") : QK_OK;
 }
 
+/* One rule and target's reviews of every topic as a CLEF TAR run. */
+typedef struct {
+    const qk_tar_sim_run *runs;
+    const qk_tar_sim_topic *st;
+    const tar_corpus *const *corpus; /* each used topic's corpus */
+    size_t ntopics, ncfg, cfg;
+    const char *run_id;
+} run_out;
+
+static qk_status write_run(void *ctx, FILE *f, qk_error *err)
+{
+    const run_out *o = ctx;
+    qk_tar_run *run = NULL;
+    qk_status st = qk_tar_run_new(o->run_id, &run, err);
+    for (size_t t = 0; st == QK_OK && t < o->ntopics; t++) {
+        const qk_tar_sim_run *r = &o->runs[t * o->ncfg + o->cfg];
+        for (size_t i = 0; st == QK_OK && i < r->n_shown; i++)
+            st = qk_tar_run_append(run, o->st[t].id, o->corpus[t]->docno[r->shown[i]], QK_TAR_AF,
+                                   (double)(r->n_shown - i), err);
+    }
+    if (st == QK_OK)
+        st = qk_tar_run_write(run, f, err);
+    qk_tar_run_free(run);
+    return st;
+}
+
+static int write_runs(const char *dir, const qk_tar_sim_run *runs, const qk_tar_sim_topic *st,
+                      const tar_corpus *const *corpus, size_t ntopics, const qk_tar_opts *cfg, size_t ncfg)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        qk_cli_errorf(CMD, "'%s': cannot create: %s", dir, strerror(errno));
+        return QK_EXIT_IO;
+    }
+    for (size_t c = 0; c < ncfg; c++) {
+        char path[4096], id[128];
+        const char *rule = qk_enum_by_value(qk_tar_stop_table, cfg[c].stop)->name;
+        snprintf(id, sizeof id, "qrelkit-%s-%g", rule, cfg[c].target);
+        snprintf(path, sizeof path, "%s/%s-%g.run", dir, rule, cfg[c].target);
+        run_out ro = {runs, st, corpus, ntopics, ncfg, c, id};
+        int rc = qk_cli_write_file(CMD, path, write_run, &ro);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 int qk_simulate_tar(int argc, char **argv)
 {
     const char *corpus_path = NULL, *topics_path = NULL, *qrels_path = NULL, *rows_path = NULL;
+    const char *runs_path = NULL;
+    qk_tar_sim_run *runs = NULL;
+    const tar_corpus **tcorpus = NULL;
     const char *stops = "autostop,knee,target", *targets = "0.8,0.9,1";
     tar_cli_settings s;
     int c, rc = 0, quiet = 0;
     long threads = 0;
     char **tpaths = NULL, **qpaths = NULL;
-    size_t ntp = 0, nqp = 0, ntopics = 0, ncorpora = 0, nq = 0;
+    size_t ntp = 0, nqp = 0, ntopics = 0, ncorpora = 0, nq = 0, nused = 0;
     topic_in *topics = NULL;
     tar_corpus *corpora = NULL;
     qk_sparse *X = NULL;
@@ -217,6 +269,7 @@ int qk_simulate_tar(int argc, char **argv)
         case O_STOPS: stops = optarg; break;
         case O_TARGETS: targets = optarg; break;
         case O_ROWS: rows_path = optarg; break;
+        case O_RUNS: runs_path = optarg; break;
         case O_QUIET: quiet = 1; break;
         case O_THREADS:
             if ((rc = qk_cli_long(CMD, "--threads", optarg, 0, 64, &threads)) != 0)
@@ -303,7 +356,8 @@ int qk_simulate_tar(int argc, char **argv)
     truth = calloc(ntopics, sizeof *truth);
     zs = calloc(ntopics, sizeof *zs);
     st = calloc(ntopics, sizeof *st);
-    if (!corpora || !X || !truth || !zs || !st) {
+    tcorpus = calloc(ntopics ? ntopics : 1, sizeof *tcorpus);
+    if (!corpora || !X || !truth || !zs || !st || !tcorpus) {
         rc = QK_EXIT_IO;
         goto out;
     }
@@ -326,7 +380,7 @@ int qk_simulate_tar(int argc, char **argv)
         if (rc)
             goto out;
     }
-    size_t nused = 0;
+    nused = 0;
     for (size_t t = 0; t < ntopics; t++) {
         size_t k = per_topic ? t : 0, qi, nrel = 0, missing = 0, tt;
         for (qi = 0; qi < nq && !qk_qrels_find_topic(qrels[qi], topics[t].id, strlen(topics[t].id), &tt); qi++)
@@ -358,6 +412,7 @@ int qk_simulate_tar(int argc, char **argv)
             }
         }
         st[nused].sd_z = zs[t];
+        tcorpus[nused] = &corpora[k];
         st[nused].id = topics[t].id;
         st[nused].X = &X[k];
         st[nused].n_docs = corpora[k].n;
@@ -366,12 +421,13 @@ int qk_simulate_tar(int argc, char **argv)
         topics[nused].corpus = t; /* reuse: the used topic's original index */
         nused++;
     }
-    if (!(rows = calloc(nused * ncfg + 1, sizeof *rows))) {
+    if (!(rows = calloc(nused * ncfg + 1, sizeof *rows)) ||
+        (runs_path && !(runs = calloc(nused * ncfg + 1, sizeof *runs)))) {
         rc = QK_EXIT_IO;
         goto out;
     }
     if (qk_tar_simulate(st, nused, cfg, ncfg, (int)threads, !quiet && isatty(2) ? progress : NULL, NULL, rows,
-                        NULL, &err) != QK_OK) {
+                        runs, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
@@ -388,6 +444,8 @@ int qk_simulate_tar(int argc, char **argv)
         rc = qk_cli_write_file(CMD, rows_path, write_rows, &ro);
         free(used);
     }
+    if (!rc && runs_path)
+        rc = write_runs(runs_path, runs, st, tcorpus, nused, cfg, ncfg);
     if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
         qk_cli_errorf(CMD, "standard output: cannot write: %s", strerror(errno));
         rc = QK_EXIT_IO;
@@ -415,6 +473,11 @@ out:
     for (size_t i = 0; i < nq; i++)
         qk_qrels_free(qrels[i]);
     free(qrels);
+    if (runs)
+        for (size_t k = 0; k < nused * ncfg; k++)
+            free(runs[k].shown);
+    free(runs);
+    free(tcorpus);
     free(st);
     free(rows);
     free_paths(tpaths, ntp);
