@@ -51,12 +51,12 @@ QK_API void qk_lr_model_free(qk_lr_model *m);
 
 /* ---- The review loop and its stopping rules ------------------------------ */
 typedef enum {
-    QK_TAR_STOP_NONE = 0, /* AutoTAR / CAL to the end of the collection (Alg. 3) */
-    QK_TAR_STOP_AUTOSTOP, /* AutoStop: sample by rank, estimate R (Alg. 2)       */
-    QK_TAR_STOP_KNEE,     /* Knee on the gain curve (Alg. 4)                     */
-    QK_TAR_STOP_BUDGET,   /* Target set found and a knee with slope ratio >= 6   */
-    QK_TAR_STOP_TARGET,   /* Target: re-find a random target set (Alg. 5)        */
-    QK_TAR_STOP_SCAL,     /* SCAL: sub-sampled buckets, estimate R (Alg. 6)      */
+    QK_TAR_STOP_NONE = 0,    /* AutoTAR / CAL to the end of the collection (Alg. 3) */
+    QK_TAR_STOP_AUTOSTOP,    /* AutoStop: sample by rank, estimate R (Alg. 2)       */
+    QK_TAR_STOP_KNEE,        /* Knee on the gain curve (Alg. 4)                     */
+    QK_TAR_STOP_BUDGET,      /* Target set found and a knee with slope ratio >= 6   */
+    QK_TAR_STOP_TARGET,      /* Target: re-find a random target set (Alg. 5)        */
+    QK_TAR_STOP_SCAL,        /* SCAL: sub-sampled buckets, estimate R (Alg. 6)      */
     QK_TAR_STOP_SD_TRAINING, /* score distribution fitted on other topics (Alg. 7) */
     QK_TAR_STOP_SD_SAMPLING  /* score distribution fitted on a uniform sample (Alg. 8) */
 } qk_tar_stop;
@@ -165,8 +165,8 @@ typedef struct qk_tar_sd_model {
  * Porter), a repeated query term counting each time; then z-scored over the
  * n texts (mean 0, population sd 1; all equal: all 0). z: n doubles, the
  * caller's. */
-QK_API qk_status qk_tar_bm25_zscores(size_t n, const char *const *texts, const size_t *lens, const char *query,
-                                     size_t qlen, double *z, qk_error *err);
+QK_API qk_status qk_tar_bm25_zscores(size_t n, const char *const *texts, const size_t *lens,
+                                     const char *query, size_t qlen, double *z, qk_error *err);
 /* Maximum-likelihood normal fit (mean, population sd) of x[0..n), n >= 1. */
 QK_API qk_status qk_tar_sd_fit(size_t n, const double *x, qk_tar_sd_model *m, qk_error *err);
 /* The recall the score-distribution rules aim at and are scored with:

@@ -45,8 +45,7 @@ const char qk_help_simulate_tar[] =
     "  --runs DIR             write each rule and target's stopped reviews as a CLEF TAR\n"
     "                         run, DIR/RULE-TARGET.run (`tar eval` scores it)\n"
     "  --quiet                no progress bar on a terminal\n"
-    "  -h, --help             show this text\n" TAR_REVIEW_HELP
-    "\n"
+    "  -h, --help             show this text\n" TAR_REVIEW_HELP "\n"
     "example (20 CLEF TAR 2017 topics):\n"
     "  d=../shared/data/clef-tar-2017-texts\n"
     "  qrelkit simulate tar --corpus $d/doctexts --fields content --topics $d/topics \\\n"

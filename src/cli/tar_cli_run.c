@@ -64,7 +64,18 @@ const char qk_help_tar_run[] =
     "input (an empty topic, a relevant document missing from the corpus, ...),\n"
     "3 cannot read or write.\n";
 
-enum { O_CORPUS = 256, O_TOPIC, O_TOPIC_ID, O_QRELS, O_JUDGMENTS, O_BATCH, O_RUN_ID, O_REPORT, O_SD_MU, O_SD_SIGMA };
+enum {
+    O_CORPUS = 256,
+    O_TOPIC,
+    O_TOPIC_ID,
+    O_QRELS,
+    O_JUDGMENTS,
+    O_BATCH,
+    O_RUN_ID,
+    O_REPORT,
+    O_SD_MU,
+    O_SD_SIGMA
+};
 static const struct option longopts[] = {{"corpus", required_argument, NULL, O_CORPUS},
                                          {"topic", required_argument, NULL, O_TOPIC},
                                          {"topic-id", required_argument, NULL, O_TOPIC_ID},
@@ -231,7 +242,8 @@ int qk_tar_mode_run(int argc, char **argv)
         return qk_cli_fail(CMD, &err);
     int sd = s.review.stop == QK_TAR_STOP_SD_TRAINING || s.review.stop == QK_TAR_STOP_SD_SAMPLING;
     if (s.review.stop == QK_TAR_STOP_SD_TRAINING && !(has_mu && has_sigma))
-        return qk_cli_usage(CMD, "--stop sd-training needs --sd-mu and --sd-sigma (the training topics' fit)");
+        return qk_cli_usage(CMD,
+                            "--stop sd-training needs --sd-mu and --sd-sigma (the training topics' fit)");
     if (!run_id) {
         snprintf(run_id_buf, sizeof run_id_buf, "qrelkit-%s", qk_enum_by_value(qk_tar_stop_table, s.review.stop)->name);
         run_id = run_id_buf;

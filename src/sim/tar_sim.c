@@ -121,7 +121,8 @@ static void *worker(void *arg)
 
 /* SD-training's fit for each topic: the relevant z-scores of every other
  * topic that has z-scores (leave one out). */
-static qk_status sd_train_fits(const qk_tar_sim_topic *topics, size_t ntopics, qk_tar_sd_model **out, qk_error *err)
+static qk_status sd_train_fits(const qk_tar_sim_topic *topics, size_t ntopics, qk_tar_sd_model **out,
+                               qk_error *err)
 {
     size_t total = 0;
     for (size_t t = 0; t < ntopics; t++)
@@ -143,7 +144,8 @@ static qk_status sd_train_fits(const qk_tar_sim_topic *topics, size_t ntopics, q
                     if (topics[u].rel[i])
                         x[n++] = topics[u].sd_z[i];
         if (n == 0)
-            st = qk_error_set(err, QK_EINPUT, "topic '%s': SD-training needs other topics with relevant documents",
+            st = qk_error_set(err, QK_EINPUT,
+                              "topic '%s': SD-training needs other topics with relevant documents",
                               topics[t].id ? topics[t].id : "?");
         else
             st = qk_tar_sd_fit(n, x, &m[t], err);

@@ -7,8 +7,10 @@
 #include <string.h>
 
 const qk_enum qk_tar_stop_table[] = {
-    {"autostop", QK_TAR_STOP_AUTOSTOP, "AutoStop: sample by rank, stop when r >= target x estimated R (Li Alg. 2)"},
-    {"knee", QK_TAR_STOP_KNEE, "Knee: slope ratio at the gain curve's knee, after --knee-beta documents (Alg. 4)"},
+    {"autostop", QK_TAR_STOP_AUTOSTOP,
+     "AutoStop: sample by rank, stop when r >= target x estimated R (Li Alg. 2)"},
+    {"knee", QK_TAR_STOP_KNEE,
+     "Knee: slope ratio at the gain curve's knee, after --knee-beta documents (Alg. 4)"},
     {"budget", QK_TAR_STOP_BUDGET, "Budget: target set re-found and a knee with slope ratio >= 6"},
     {"target", QK_TAR_STOP_TARGET, "Target: re-find a uniform target set of --target-nrel relevant (Alg. 5)"},
     {"scal", QK_TAR_STOP_SCAL, "SCAL: sub-sampled buckets estimate R, threshold by score (Alg. 6)"},
@@ -51,7 +53,8 @@ qk_status qk_tar_opts_check(const qk_tar_opts *o, qk_error *err)
     if (!(o->scal_nu > 0 && o->scal_nu <= 1))
         return qk_error_set(err, QK_EUSAGE, "SCAL sample fraction %g is outside (0, 1]", o->scal_nu);
     if (!(o->sd_p_sample > 0 && o->sd_p_sample <= 1))
-        return qk_error_set(err, QK_EUSAGE, "SD-sampling sample fraction %g is outside (0, 1]", o->sd_p_sample);
+        return qk_error_set(err, QK_EUSAGE, "SD-sampling sample fraction %g is outside (0, 1]",
+                            o->sd_p_sample);
     if (o->scal_b == 0 || o->target_nrel == 0)
         return qk_error_set(err, QK_EUSAGE, "SCAL sub-sample and target-set size must be positive");
     if (o->estimator == QK_TAR_EST_HH && o->strategy == QK_TAR_CON2)

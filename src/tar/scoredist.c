@@ -82,8 +82,8 @@ double qk_tar_sd_target(double target)
     return target >= 1 ? 0.99 : target;
 }
 
-qk_status qk_tar_bm25_zscores(size_t n, const char *const *texts, const size_t *lens, const char *query, size_t qlen,
-                              double *z, qk_error *err)
+qk_status qk_tar_bm25_zscores(size_t n, const char *const *texts, const size_t *lens, const char *query,
+                              size_t qlen, double *z, qk_error *err)
 {
     qk_text_opts to;
     bm25_ctx c;
@@ -174,7 +174,7 @@ static qk_status sd_emit(const double *z, size_t N, const unsigned char *keep, c
         return qk_error_set(err, QK_ENOMEM, "score distribution: out of memory");
     for (size_t k = 0; k < n; k++) {
         out->score[k] = (double)(n - k);
-        out->label[k] = label[out->shown[k]];
+        out->label[k] = label[out->shown[k]] < 0 ? -1 : label[out->shown[k]] > 0;
     }
     out->n_shown = n;
     return QK_OK;
@@ -187,8 +187,9 @@ static double sd_cut(const qk_tar_sd_model *m, double target)
 }
 
 /* SD-sampling's uniform sample: judge it; fit; R̂ from the sample. */
-static qk_status sd_sampling(const double *z, size_t N, const qk_tar_opts *o, qk_tar_judge_fn judge, void *ctx,
-                             unsigned char *keep, signed char *label, qk_tar_result *out, qk_error *err)
+static qk_status sd_sampling(const double *z, size_t N, const qk_tar_opts *o, qk_tar_judge_fn judge,
+                             void *ctx, unsigned char *keep, signed char *label, qk_tar_result *out,
+                             qk_error *err)
 {
     size_t n1 = (size_t)ceil(o->sd_p_sample * (double)N - 1e-9), r1 = 0, nrel = 0;
     size_t *perm = malloc(N * sizeof *perm);
@@ -263,8 +264,9 @@ out:
     return st;
 }
 
-qk_status qk_tar_score_dist(const double *z, size_t n_docs, const qk_tar_opts *o, const qk_tar_sd_model *train,
-                            qk_tar_judge_fn judge, void *ctx, qk_tar_result *out, qk_error *err)
+qk_status qk_tar_score_dist(const double *z, size_t n_docs, const qk_tar_opts *o,
+                            const qk_tar_sd_model *train, qk_tar_judge_fn judge, void *ctx,
+                            qk_tar_result *out, qk_error *err)
 {
     qk_status st;
     memset(out, 0, sizeof *out);
@@ -273,9 +275,11 @@ qk_status qk_tar_score_dist(const double *z, size_t n_docs, const qk_tar_opts *o
     if (n_docs == 0)
         return qk_error_set(err, QK_EINPUT, "the collection has no documents");
     if (o->stop == QK_TAR_STOP_SD_TRAINING && !train)
-        return qk_error_set(err, QK_EUSAGE, "SD-training needs a score distribution fitted on training topics");
+        return qk_error_set(err, QK_EUSAGE,
+                            "SD-training needs a score distribution fitted on training topics");
     if (o->stop != QK_TAR_STOP_SD_TRAINING && o->stop != QK_TAR_STOP_SD_SAMPLING)
-        return qk_error_set(err, QK_EUSAGE, "stopping rule %d is not a score-distribution rule", (int)o->stop);
+        return qk_error_set(err, QK_EUSAGE, "stopping rule %d is not a score-distribution rule",
+                            (int)o->stop);
     unsigned char *keep = calloc(n_docs, 1);
     signed char *label = malloc(n_docs);
     if (!keep || !label) {

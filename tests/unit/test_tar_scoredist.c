@@ -28,7 +28,8 @@ static double bm25(double idf, double tf, double dl, double avgdl)
 static void test_bm25_zscores(void **state)
 {
     (void)state;
-    const char *texts[] = {"Screening for cancer: cancer", "Cancer therapy", "Heart disease", "Screening trials"};
+    const char *texts[] = {"Screening for cancer: cancer", "Cancer therapy", "Heart disease",
+                           "Screening trials"};
     size_t lens[4];
     for (int i = 0; i < 4; i++)
         lens[i] = strlen(texts[i]);
@@ -215,8 +216,10 @@ static void test_simulate_leave_one_out(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bm25_zscores), cmocka_unit_test(test_fit),
-        cmocka_unit_test(test_sd_training), cmocka_unit_test(test_sd_sampling),
+        cmocka_unit_test(test_bm25_zscores),
+        cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_sd_training),
+        cmocka_unit_test(test_sd_sampling),
         cmocka_unit_test(test_simulate_leave_one_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
