@@ -66,7 +66,7 @@ extern const qk_cli_opt tar_review_opts[];
     "  --scal-eta E           SCAL's calibration factor (1.05)\n"                                             \
     "  --powerlaw-beta B      exponent of --sampler powerlaw (-0.8)\n"                                        \
     "  --mixture-eps E        mass outside the top ranks for --sampler mixture (0.5)\n"                       \
-    "  --sd-sample F          SD-sampling's uniform sample, a fraction of the collection (0.2)\n"              \
+    "  --sd-sample F          SD-sampling's sample, a fraction of the collection (0.2)\n"              \
     "  --min-df N             drop terms in fewer than N documents (2)\n"                                     \
     "  --fields LIST          corpus fields that make the text (JSON keys or TREC tags;\n"                    \
     "                         default every string field but the id / all of <DOC>)\n"
