@@ -41,6 +41,7 @@
 #include <stdint.h>
 
 #include "qrelkit/core.h"
+#include "qrelkit/estimate.h"
 #include "qrelkit/eval.h"
 #include "qrelkit/io.h"
 #include "qrelkit/stats.h"
@@ -74,6 +75,19 @@ QK_API qk_status qk_topics_matrix_from_scores(const qk_scores *s, qk_topic_matri
  * (trec_eval's rule); a run without a topic scores 0 there (trec_eval -c). */
 QK_API qk_status qk_topics_matrix_from_eval(const qk_qrels *q, const qk_run *const *runs, size_t nruns,
                                             const char *measure, qk_topic_matrix **out, qk_error *err);
+/* Scores from incomplete judgments (000b §1.6, src/topics/topic_estimate.c):
+ * each cell is an estimator's expected AP and var its variance, so topics
+ * that are only partly judged enter the selection with their uncertainty
+ * (eq 6.6). MTC: qk_conf_eval's model (o: prior, depth, RTC ...; per_topic
+ * and no_pairs are set here) on the qrels topics that a run retrieves, every
+ * document of the runs' top o->depth that the qrels lack being unjudged.
+ * statAP: qk_statap_eval on every prels topic; a topic a run lacks, or where
+ * statAP is undefined (no sampled relevant document, R-hat = 0), scores 0
+ * with variance 0 (000b §1.6). Runs are named by qk_run_name. */
+QK_API qk_status qk_topics_matrix_from_mtc(const qk_qrels *q, const qk_run *const *runs, size_t nruns,
+                                           const qk_conf_opts *o, qk_topic_matrix **out, qk_error *err);
+QK_API qk_status qk_topics_matrix_from_statap(const qk_prels *p, const qk_run *const *runs, size_t nruns,
+                                              qk_topic_matrix **out, qk_error *err);
 QK_API void qk_topics_matrix_free(qk_topic_matrix *m);
 /* A new matrix with the given systems (rows, in that order) only. */
 QK_API qk_status qk_topics_matrix_rows(const qk_topic_matrix *m, const size_t *rows, size_t nrows,
