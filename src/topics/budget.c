@@ -32,12 +32,16 @@ static qk_status solve_t(const qk_topics_cov *c, double t, double *beta, double 
     qk_status st;
     if ((st = qk_topics_qp_new_(c, &qp, err)) != QK_OK)
         return st;
-    memset(beta, 0, n * sizeof *beta);
+    /* lambda = 0: beta = e is a minimiser (its gradient Sigma e - c is 0
+     * and it lies in the box), so it fits when t >= n. Solving for it
+     * instead can crawl: with few systems Sigma is far from full rank and
+     * coordinate descent wanders along its null space. */
     *lambda = 0;
-    if ((st = qk_topics_qp_run_(&qp, 0, 1.0, 0, beta, NULL, err)) != QK_OK)
+    for (size_t j = 0; j < n; j++)
+        beta[j] = 1;
+    if ((double)n <= t)
         goto out;
-    if (sum_beta(beta, n) <= t)
-        goto out;
+    memset(beta, 0, n * sizeof *beta);
     for (size_t j = 0; j < n; j++)
         hi = fmax(hi, c->c[j]);
     for (int it = 0; it < BUDGET_BISECT_MAX; it++) {
