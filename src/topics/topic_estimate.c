@@ -44,16 +44,16 @@ out:
     return st;
 }
 
-/* Row of the table for topic qid, or (size_t)-1. Tables are short (one row
- * per topic the run retrieves); a linear scan per cell would be O(n^2), so
- * rows are matched in one pass through the prels' topic index. */
-static void table_rows(const qk_prels *p, const qk_est_table *t, size_t *row)
+/* row[i] = the table's row of prels topic i, or (size_t)-1 when the run
+ * lacks the topic: one pass over the table through the prels' topic index
+ * (a scan per cell would be O(n^2)). */
+static void table_rows(const qk_prels *p, size_t nt, const qk_est_table *t, size_t *row)
 {
-    for (size_t i = 0; i < qk_prels_num_topics(p); i++)
+    for (size_t i = 0; i < nt; i++)
         row[i] = (size_t)-1;
     for (size_t k = 0; k < t->ntopics; k++) {
         size_t i;
-        if (qk_prels_find_topic(p, t->topics[k], &i))
+        if (qk_prels_find_topic(p, t->topics[k], &i) && i < nt)
             row[i] = k;
     }
 }
@@ -90,7 +90,7 @@ qk_status qk_topics_matrix_from_statap(const qk_prels *p, const qk_run *const *r
             st = qk_error_set(err, QK_EINTERNAL, "statAP's table lacks statAP or var_statAP");
             goto out;
         }
-        table_rows(p, tab, row);
+        table_rows(p, nt, tab, row);
         for (size_t i = 0; i < nt; i++) {
             double e = 0, w = 0;
             if (row[i] != (size_t)-1) {
