@@ -221,6 +221,55 @@ QK_API double qk_topics_ar(const unsigned char *judged, size_t depth, size_t nju
 QK_API qk_status qk_topics_mar(const qk_qrels *q, const qk_run *run, size_t depth, int all_ranks, double *ar,
                                double *mar, qk_error *err);
 
+/* ---- Reusability with a budget (src/sim/topics_reuse.c; 000a §6.6-6.8,
+ * §7 EXP-5) -----------------------------------------------------------------
+ * truth: the full qrels (the reference, and the labels of every newly judged
+ * document); topics are its topics with a relevant document. group[r] is the
+ * group (site) of run r. Each trial: o->participating random groups pool
+ * their top k0 (J0, labels from truth); every other run's MAR over J0 (to
+ * mar_depth) scores its group; the o->newsites groups of lowest score are new
+ * systems, the rest auxiliary. X = AP under J0 of the participating and
+ * auxiliary runs; Omega = the new runs' top new_depth documents not in J0,
+ * over all topics. The budget program (eqs 5.1-5.2, t = kappa B / Omega,
+ * kappa 0 = the topic count) chooses Phi; "subset" spends B on Phi (B/m per
+ * topic, the remainder to the largest beta), "uniform" on every topic (B/n,
+ * the remainder in topic order), each judging a topic's candidates by best
+ * rank in the new runs (then more runs at that rank, then docno); a topic
+ * with fewer candidates hands the rest on evenly (not with
+ * no_redistribution). The new runs' MAP under J0 (all topics), J0+uniform
+ * (all topics) and J0+subset (Phi; all topics with subset_all_topics) is
+ * compared with their MAP under truth by Kendall tau_a, on every pair and on
+ * the pairs whose reference APs differ by a paired t-test at alpha. */
+typedef struct qk_topics_reuse_opts {
+    size_t participating; /* s1 groups (1) */
+    size_t newsites;      /* s2 groups (3) */
+    long k0;              /* initial pool depth (10) */
+    long new_depth;       /* the new runs' candidates (100) */
+    long mar_depth;       /* AR to this rank (1000) */
+    double budget;        /* B judgments */
+    double kappa;         /* 0 = n (000a §6.6) */
+    size_t trials;        /* 10 */
+    uint64_t seed;        /* 1 */
+    double alpha;         /* 0.05 */
+    int subset_all_topics;
+    int no_redistribution;
+    qk_dedup dedup; /* a docno repeated in a run topic when scoring (error) */
+} qk_topics_reuse_opts;
+QK_API void qk_topics_reuse_opts_init(qk_topics_reuse_opts *o);
+typedef struct qk_topics_reuse_row {
+    size_t trial, participating, auxiliary, nnew; /* runs */
+    double omega;                                 /* candidates of the new runs */
+    size_t m;                                     /* |Phi| */
+    double spent_subset, spent_uniform;           /* judgments placed (<= B) */
+    double tau_initial, tau_uniform, tau_subset;
+    double tau_sig_initial, tau_sig_uniform, tau_sig_subset; /* NaN: no significant pair */
+    double p_plus, p_plus_sig; /* concordant pairs, subset minus uniform */
+} qk_topics_reuse_row;
+/* One row per trial; *rows freed by the caller with free(). */
+QK_API qk_status qk_topics_reuse(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                 const size_t *group, const qk_topics_reuse_opts *o, qk_topics_reuse_row **rows,
+                                 size_t *nrows, qk_error *err);
+
 /* ---- The experiment (src/sim/topics_sim.c; 000a §7 EXP-4.2/4.3) ----------
  * Each trial splits the systems into participating ones (the selectors see
  * only their rows) and held-out ones: with holdout QK_TOPICS_HOLD_GROUP

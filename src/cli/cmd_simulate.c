@@ -90,6 +90,8 @@ static const sim_mode modes[] = {
      qk_help_simulate_rtc},
     {"topics", "topic-selection methods: tau against subset size, participating and held-out systems",
      qk_simulate_topics, qk_help_simulate_topics},
+    {"topics-reuse", "Hosseini's reusability experiment: a budget of judgments on chosen topics or on all",
+     qk_simulate_topics_reuse, qk_help_simulate_topics_reuse},
 };
 
 const char qk_help_simulate[] =
@@ -109,6 +111,9 @@ const char qk_help_simulate[] =
     "  rtc      Carterette's experiment: how well MTC, RTC and incremental pooling\n"
     "           predict which run is better after few judgments (also\n"
     "           `qrelkit confidence --simulate`)\n"
+    "  topics   topic-selection methods: tau against subset size (`qrelkit topics`)\n"
+    "  topics-reuse  Hosseini's reusability experiment: a budget of new judgments\n"
+    "           on the topics the budget program chooses or on every topic\n"
     "\n"
     "Run 'qrelkit simulate MODE --help' for a mode's options.\n"
     "exit status: 0 ok, 1 bad option, 2 bad input, 3 I/O error.\n";
@@ -116,7 +121,7 @@ const char qk_help_simulate[] =
 int qk_cmd_simulate(int argc, char **argv)
 {
     if (argc < 2 || qk_cli_is_help(argv[1]))
-        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (collection, crowd, pool, rtc, topics)")
+        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (collection, crowd, pool, rtc, topics, topics-reuse)")
                         : qk_cli_help(qk_help_simulate);
     for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
         if (strcmp(argv[1], modes[i].name) == 0)

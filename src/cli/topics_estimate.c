@@ -15,8 +15,8 @@ const qk_enum qk_topics_estimate_table[] = {
     {NULL, 0, NULL},
 };
 
-qk_status qk_topics_cli_input_est(int kind, const qk_conf_opts *co, char **ops, int nops, qk_topic_matrix **out,
-                                  qk_error *err)
+qk_status qk_topics_cli_input_est(int kind, const qk_conf_opts *co, char **ops, int nops,
+                                  qk_topic_matrix **out, qk_error *err)
 {
     qk_run **runs = NULL;
     size_t nruns = (size_t)nops - 1;
@@ -32,7 +32,9 @@ qk_status qk_topics_cli_input_est(int kind, const qk_conf_opts *co, char **ops, 
     } else {
         qk_qrels *q = NULL;
         qk_conf_opts o = *co;
-        o.model = kind == QK_TOPICS_EST_RTC ? QK_PROB_RTC : kind == QK_TOPICS_EST_IP ? QK_PROB_IP : QK_PROB_MTC;
+        o.model = kind == QK_TOPICS_EST_RTC  ? QK_PROB_RTC
+                  : kind == QK_TOPICS_EST_IP ? QK_PROB_IP
+                                             : QK_PROB_MTC;
         if ((st = qk_qrels_read(ops[0], QK_REL_QRELS, QK_DEDUP_ERROR, &q, err)) == QK_OK)
             st = qk_topics_matrix_from_mtc(q, (const qk_run *const *)runs, nruns, &o, out, err);
         qk_qrels_free(q);
