@@ -297,7 +297,34 @@ typedef struct qk_topics_sim_opts {
     double holdout_frac; /* default 0.4 (000a §7 EXP-4.2) */
     qk_topics_covkind cov;
     size_t qs2_top;
+    /* Reduced pools (000a §6.9): when set, called once per trial with the
+     * held-out mask (held[s] != 0) to give a matrix of m's shape (same
+     * systems and topics in the same order) scored with judgments the
+     * held-out systems did not contribute to; the selectors and every M_Phi
+     * read it, M stays m's (the full judgments). qk_topics_reduced_trial is
+     * one, for runs and qrels. NULL: m throughout. */
+    qk_status (*trial_matrix)(void *ctx, const unsigned char *held, qk_topic_matrix **out, qk_error *err);
+    void *trial_ctx;
 } qk_topics_sim_opts;
+
+/* The judgments of q that the contributing runs (contrib[r] != 0) rank in
+ * their top depth (000a §6.9; a judged document only the others found
+ * becomes unjudged, i.e. non-relevant). */
+QK_API qk_status qk_topics_reduced_qrels(const qk_qrels *q, const qk_run *const *runs, size_t nruns,
+                                         const unsigned char *contrib, long depth, qk_qrels **out, qk_error *err);
+/* qk_topics_sim_opts.trial_matrix for runs evaluated with measure: the
+ * participating runs' reduced qrels, every run scored with them on the
+ * topics of full (the matrix qk_topics_matrix_from_eval gave for the same
+ * runs in the same order; a topic the reduced qrels lose scores 0). */
+typedef struct qk_topics_reduced {
+    const qk_qrels *qrels;
+    const qk_run *const *runs; /* full->nsys of them, in full's order */
+    const qk_topic_matrix *full;
+    const char *measure;
+    long depth; /* the pool depth (100; 1000 = "retrieved at all") */
+} qk_topics_reduced;
+QK_API qk_status qk_topics_reduced_trial(void *ctx, const unsigned char *held, qk_topic_matrix **out,
+                                         qk_error *err);
 QK_API void qk_topics_sim_opts_init(qk_topics_sim_opts *o);
 
 typedef struct qk_topics_sim_row {
