@@ -263,12 +263,12 @@ typedef struct qk_topics_reuse_row {
     double spent_subset, spent_uniform;           /* judgments placed (<= B) */
     double tau_initial, tau_uniform, tau_subset;
     double tau_sig_initial, tau_sig_uniform, tau_sig_subset; /* NaN: no significant pair */
-    double p_plus, p_plus_sig; /* concordant pairs, subset minus uniform */
+    double p_plus, p_plus_sig;                               /* concordant pairs, subset minus uniform */
 } qk_topics_reuse_row;
 /* One row per trial; *rows freed by the caller with free(). */
 QK_API qk_status qk_topics_reuse(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
-                                 const size_t *group, const qk_topics_reuse_opts *o, qk_topics_reuse_row **rows,
-                                 size_t *nrows, qk_error *err);
+                                 const size_t *group, const qk_topics_reuse_opts *o,
+                                 qk_topics_reuse_row **rows, size_t *nrows, qk_error *err);
 
 /* ---- The experiment (src/sim/topics_sim.c; 000a §7 EXP-4.2/4.3) ----------
  * Each trial splits the systems into participating ones (the selectors see
@@ -311,7 +311,8 @@ typedef struct qk_topics_sim_opts {
  * their top depth (000a §6.9; a judged document only the others found
  * becomes unjudged, i.e. non-relevant). */
 QK_API qk_status qk_topics_reduced_qrels(const qk_qrels *q, const qk_run *const *runs, size_t nruns,
-                                         const unsigned char *contrib, long depth, qk_qrels **out, qk_error *err);
+                                         const unsigned char *contrib, long depth, qk_qrels **out,
+                                         qk_error *err);
 /* qk_topics_sim_opts.trial_matrix for runs evaluated with measure: the
  * participating runs' reduced qrels, every run scored with them on the
  * topics of full (the matrix qk_topics_matrix_from_eval gave for the same

@@ -121,7 +121,8 @@ const char qk_help_simulate[] =
 int qk_cmd_simulate(int argc, char **argv)
 {
     if (argc < 2 || qk_cli_is_help(argv[1]))
-        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (collection, crowd, pool, rtc, topics, topics-reuse)")
+        return argc < 2 ? qk_cli_usage("simulate",
+                                       "missing MODE (collection, crowd, pool, rtc, topics, topics-reuse)")
                         : qk_cli_help(qk_help_simulate);
     for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
         if (strcmp(argv[1], modes[i].name) == 0)

@@ -348,9 +348,9 @@ static int cmd_select(int argc, char **argv)
     if (est != QK_TOPICS_EST_NONE && (matrix || variances || measure))
         return qk_cli_usage(CMD, "--estimate reads QRELS (or PRELS) and RUNs and gives AP with its "
                                  "variance: not with --matrix, --variances or --measure");
-    if ((est != QK_TOPICS_EST_NONE
-             ? qk_topics_cli_input_est(est, &co, argv + optind, nops, &m, &err)
-             : qk_topics_cli_input(matrix, measure ? measure : "map", argv + optind, nops, &m, &err)) != QK_OK ||
+    if ((est != QK_TOPICS_EST_NONE ? qk_topics_cli_input_est(est, &co, argv + optind, nops, &m, &err)
+                                   : qk_topics_cli_input(matrix, measure ? measure : "map", argv + optind,
+                                                         nops, &m, &err)) != QK_OK ||
         (variances && add_variances(&m, variances, &err) != QK_OK) ||
         qk_topics_select(m, &o, &s, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);

@@ -2,8 +2,8 @@
  * qk_topics_sim does the work). Parses, reads, prints the table and draws
  * the SVG. */
 #include <getopt.h>
-#include <limits.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -341,10 +341,10 @@ int qk_simulate_topics(int argc, char **argv)
         return qk_cli_usage(CMD, "--reduced-pool needs QRELS and RUNs (not --matrix or --spread)");
     if (reduced) {
         if (qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_ERROR, &rq, &err) != QK_OK ||
-            qk_cli_read_runs((const char *const *)argv + optind + 1, (size_t)nops - 1, QK_CLI_NAME_BASE, &runs,
-                             &err) != QK_OK ||
-            qk_topics_matrix_from_eval(rq, (const qk_run *const *)runs, (size_t)nops - 1, measure, &m, &err) !=
-                QK_OK) {
+            qk_cli_read_runs((const char *const *)argv + optind + 1, (size_t)nops - 1, QK_CLI_NAME_BASE,
+                             &runs, &err) != QK_OK ||
+            qk_topics_matrix_from_eval(rq, (const qk_run *const *)runs, (size_t)nops - 1, measure, &m,
+                                       &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }

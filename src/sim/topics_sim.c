@@ -348,7 +348,8 @@ qk_status qk_topics_reduced_qrels(const qk_qrels *q, const qk_run *const *runs, 
             }
         }
         for (size_t x = 0; x < nj; x++)
-            if (keep[x] && (st = qk_qrels_add(r, qid, NULL, qk_qrels_docno(q, j[x].doc), (long)j[x].rel, err)) != QK_OK)
+            if (keep[x] &&
+                (st = qk_qrels_add(r, qid, NULL, qk_qrels_docno(q, j[x].doc), (long)j[x].rel, err)) != QK_OK)
                 goto fail;
     }
     free(keep);
@@ -395,8 +396,8 @@ qk_status qk_topics_reduced_trial(void *vctx, const unsigned char *held, qk_topi
                 x[s * f->ntopics + q] = rm->x[s * rm->ntopics + k];
             k++;
         }
-    st = qk_topics_matrix_new(f->nsys, f->ntopics, (const char *const *)f->systems, (const char *const *)f->topics,
-                              x, NULL, out, err);
+    st = qk_topics_matrix_new(f->nsys, f->ntopics, (const char *const *)f->systems,
+                              (const char *const *)f->topics, x, NULL, out, err);
 out:
     free(contrib);
     free(x);
