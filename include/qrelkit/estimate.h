@@ -172,7 +172,10 @@ typedef struct qk_conf_opts {
     const qk_doc_probs *probs; /* QK_PROB_FILE: per-document p (others get prior) */
     int want_probs;         /* fill qk_conf_result's probs                   */
     long prec_k;            /* also E/Var of P@prec_k (0 = no)                */
-    int per_topic;          /* fill qk_conf_result's per-topic dAP arrays     */
+    int per_topic;          /* fill qk_conf_result's per-topic arrays         */
+    int no_pairs;           /* skip the pairwise dAP moments (O(runs^2) of
+                               them): e_dmap, v_dmap, e_dap, v_dap stay 0 and
+                               p_less 0.5 (E/Var of each run's AP only)     */
     qk_rtc_params rtc;      /* QK_PROB_RTC: priors and variants               */
 } qk_conf_opts;
 QK_API void qk_conf_opts_init(qk_conf_opts *o);
@@ -187,6 +190,9 @@ typedef struct qk_conf_result {
     /* per_topic only (else NULL): ntopics x nruns x nruns, topic-major, the
      * moments of AP_a - AP_b on each topic (E, Var with their 1/R-hat). */
     double *e_dap, *v_dap;
+    /* per_topic only (else NULL): ntopics x nruns, topic-major, E[AP] and
+     * Var[AP] of each run on each topic (what emap and vmap average). */
+    double *e_ap, *v_ap;
     /* per run: topics where it ranks fewer documents (none when it lacks the
      * topic) than min(depth, the median run's length): its expected AP counts
      * only what it ranks, so with uninformative p a short list scores low

@@ -41,6 +41,7 @@
 #include <stdint.h>
 
 #include "qrelkit/core.h"
+#include "qrelkit/estimate.h"
 #include "qrelkit/eval.h"
 #include "qrelkit/io.h"
 #include "qrelkit/stats.h"
@@ -74,6 +75,19 @@ QK_API qk_status qk_topics_matrix_from_scores(const qk_scores *s, qk_topic_matri
  * (trec_eval's rule); a run without a topic scores 0 there (trec_eval -c). */
 QK_API qk_status qk_topics_matrix_from_eval(const qk_qrels *q, const qk_run *const *runs, size_t nruns,
                                             const char *measure, qk_topic_matrix **out, qk_error *err);
+/* Scores from incomplete judgments (000b §1.6, src/topics/topic_estimate.c):
+ * each cell is an estimator's expected AP and var its variance, so topics
+ * that are only partly judged enter the selection with their uncertainty
+ * (eq 6.6). MTC: qk_conf_eval's model (o: prior, depth, RTC ...; per_topic
+ * and no_pairs are set here) on the qrels topics that a run retrieves, every
+ * document of the runs' top o->depth that the qrels lack being unjudged.
+ * statAP: qk_statap_eval on every prels topic; a topic a run lacks, or where
+ * statAP is undefined (no sampled relevant document, R-hat = 0), scores 0
+ * with variance 0 (000b §1.6). Runs are named by qk_run_name. */
+QK_API qk_status qk_topics_matrix_from_mtc(const qk_qrels *q, const qk_run *const *runs, size_t nruns,
+                                           const qk_conf_opts *o, qk_topic_matrix **out, qk_error *err);
+QK_API qk_status qk_topics_matrix_from_statap(const qk_prels *p, const qk_run *const *runs, size_t nruns,
+                                              qk_topic_matrix **out, qk_error *err);
 QK_API void qk_topics_matrix_free(qk_topic_matrix *m);
 /* A new matrix with the given systems (rows, in that order) only. */
 QK_API qk_status qk_topics_matrix_rows(const qk_topic_matrix *m, const size_t *rows, size_t nrows,
@@ -207,6 +221,55 @@ QK_API double qk_topics_ar(const unsigned char *judged, size_t depth, size_t nju
 QK_API qk_status qk_topics_mar(const qk_qrels *q, const qk_run *run, size_t depth, int all_ranks, double *ar,
                                double *mar, qk_error *err);
 
+/* ---- Reusability with a budget (src/sim/topics_reuse.c; 000a §6.6-6.8,
+ * §7 EXP-5) -----------------------------------------------------------------
+ * truth: the full qrels (the reference, and the labels of every newly judged
+ * document); topics are its topics with a relevant document. group[r] is the
+ * group (site) of run r. Each trial: o->participating random groups pool
+ * their top k0 (J0, labels from truth); every other run's MAR over J0 (to
+ * mar_depth) scores its group; the o->newsites groups of lowest score are new
+ * systems, the rest auxiliary. X = AP under J0 of the participating and
+ * auxiliary runs; Omega = the new runs' top new_depth documents not in J0,
+ * over all topics. The budget program (eqs 5.1-5.2, t = kappa B / Omega,
+ * kappa 0 = the topic count) chooses Phi; "subset" spends B on Phi (B/m per
+ * topic, the remainder to the largest beta), "uniform" on every topic (B/n,
+ * the remainder in topic order), each judging a topic's candidates by best
+ * rank in the new runs (then more runs at that rank, then docno); a topic
+ * with fewer candidates hands the rest on evenly (not with
+ * no_redistribution). The new runs' MAP under J0 (all topics), J0+uniform
+ * (all topics) and J0+subset (Phi; all topics with subset_all_topics) is
+ * compared with their MAP under truth by Kendall tau_a, on every pair and on
+ * the pairs whose reference APs differ by a paired t-test at alpha. */
+typedef struct qk_topics_reuse_opts {
+    size_t participating; /* s1 groups (1) */
+    size_t newsites;      /* s2 groups (3) */
+    long k0;              /* initial pool depth (10) */
+    long new_depth;       /* the new runs' candidates (100) */
+    long mar_depth;       /* AR to this rank (1000) */
+    double budget;        /* B judgments */
+    double kappa;         /* 0 = n (000a §6.6) */
+    size_t trials;        /* 10 */
+    uint64_t seed;        /* 1 */
+    double alpha;         /* 0.05 */
+    int subset_all_topics;
+    int no_redistribution;
+    qk_dedup dedup; /* a docno repeated in a run topic when scoring (error) */
+} qk_topics_reuse_opts;
+QK_API void qk_topics_reuse_opts_init(qk_topics_reuse_opts *o);
+typedef struct qk_topics_reuse_row {
+    size_t trial, participating, auxiliary, nnew; /* runs */
+    double omega;                                 /* candidates of the new runs */
+    size_t m;                                     /* |Phi| */
+    double spent_subset, spent_uniform;           /* judgments placed (<= B) */
+    double tau_initial, tau_uniform, tau_subset;
+    double tau_sig_initial, tau_sig_uniform, tau_sig_subset; /* NaN: no significant pair */
+    double p_plus, p_plus_sig;                               /* concordant pairs, subset minus uniform */
+} qk_topics_reuse_row;
+/* One row per trial; *rows freed by the caller with free(). */
+QK_API qk_status qk_topics_reuse(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                 const size_t *group, const qk_topics_reuse_opts *o,
+                                 qk_topics_reuse_row **rows, size_t *nrows, qk_error *err);
+
 /* ---- The experiment (src/sim/topics_sim.c; 000a §7 EXP-4.2/4.3) ----------
  * Each trial splits the systems into participating ones (the selectors see
  * only their rows) and held-out ones: with holdout QK_TOPICS_HOLD_GROUP
@@ -234,7 +297,35 @@ typedef struct qk_topics_sim_opts {
     double holdout_frac; /* default 0.4 (000a §7 EXP-4.2) */
     qk_topics_covkind cov;
     size_t qs2_top;
+    /* Reduced pools (000a §6.9): when set, called once per trial with the
+     * held-out mask (held[s] != 0) to give a matrix of m's shape (same
+     * systems and topics in the same order) scored with judgments the
+     * held-out systems did not contribute to; the selectors and every M_Phi
+     * read it, M stays m's (the full judgments). qk_topics_reduced_trial is
+     * one, for runs and qrels. NULL: m throughout. */
+    qk_status (*trial_matrix)(void *ctx, const unsigned char *held, qk_topic_matrix **out, qk_error *err);
+    void *trial_ctx;
 } qk_topics_sim_opts;
+
+/* The judgments of q that the contributing runs (contrib[r] != 0) rank in
+ * their top depth (000a §6.9; a judged document only the others found
+ * becomes unjudged, i.e. non-relevant). */
+QK_API qk_status qk_topics_reduced_qrels(const qk_qrels *q, const qk_run *const *runs, size_t nruns,
+                                         const unsigned char *contrib, long depth, qk_qrels **out,
+                                         qk_error *err);
+/* qk_topics_sim_opts.trial_matrix for runs evaluated with measure: the
+ * participating runs' reduced qrels, every run scored with them on the
+ * topics of full (the matrix qk_topics_matrix_from_eval gave for the same
+ * runs in the same order; a topic the reduced qrels lose scores 0). */
+typedef struct qk_topics_reduced {
+    const qk_qrels *qrels;
+    const qk_run *const *runs; /* full->nsys of them, in full's order */
+    const qk_topic_matrix *full;
+    const char *measure;
+    long depth; /* the pool depth (100; 1000 = "retrieved at all") */
+} qk_topics_reduced;
+QK_API qk_status qk_topics_reduced_trial(void *ctx, const unsigned char *held, qk_topic_matrix **out,
+                                         qk_error *err);
 QK_API void qk_topics_sim_opts_init(qk_topics_sim_opts *o);
 
 typedef struct qk_topics_sim_row {

@@ -96,6 +96,8 @@ static const sim_mode modes[] = {
      qk_simulate_topics_adaptive, qk_help_simulate_topics_adaptive},
     {"tar", "technology-assisted review: stopping rules over many topics, qrels as the reviewer", qk_simulate_tar,
      qk_help_simulate_tar},
+    {"topics-reuse", "Hosseini's reusability experiment: a budget of judgments on chosen topics or on all",
+     qk_simulate_topics_reuse, qk_help_simulate_topics_reuse},
 };
 
 const char qk_help_simulate[] =
@@ -123,6 +125,8 @@ const char qk_help_simulate[] =
     "  tar      technology-assisted review: each stopping rule (AutoStop, Knee,\n"
     "           Target, ...) over many topics with the qrels as the reviewer;\n"
     "           recall, cost, reliability, loss_er, RE per rule and target\n"
+    "  topics-reuse  Hosseini's reusability experiment: a budget of new judgments\n"
+    "           on the topics the budget program chooses or on every topic\n"
     "\n"
     "Run 'qrelkit simulate MODE --help' for a mode's options.\n"
     "exit status: 0 ok, 1 bad option, 2 bad input, 3 I/O error.\n";
@@ -130,10 +134,10 @@ const char qk_help_simulate[] =
 int qk_cmd_simulate(int argc, char **argv)
 {
     if (argc < 2 || qk_cli_is_help(argv[1]))
-        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (collection, crowd, pool, rtc, topics, topics-adaptive, tar)")
+        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (collection, crowd, pool, rtc, topics, topics-adaptive, topics-reuse, tar)")
                         : qk_cli_help(qk_help_simulate);
     for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
         if (strcmp(argv[1], modes[i].name) == 0)
             return modes[i].run(argc - 1, argv + 1);
-    return qk_cli_usage("simulate", "unknown mode '%s' (choose from: collection, crowd, pool, rtc, topics, topics-adaptive, tar)", argv[1]);
+    return qk_cli_usage("simulate", "unknown mode '%s' (choose from: collection, crowd, pool, rtc, topics, topics-adaptive, topics-reuse, tar)", argv[1]);
 }

@@ -3,6 +3,7 @@
  * src/topics. Subcommands are rows of the table at the bottom. */
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,18 @@ const char qk_help_topics[] =
     "                    of each score (e.g. from statAP or MTC on unjudged topics);\n"
     "                    greedy-pearson then uses eq 6.6, which also rewards topics\n"
     "                    whose scores are certain\n"
+    "  --estimate E      with QRELS (statap: PRELS) and RUNs: each cell is an\n"
+    "                    estimator's expected AP and its variance (000b 1.6), so\n"
+    "                    partly judged topics enter with their uncertainty (eq 6.6\n"
+    "                    for greedy-pearson):\n"
+    "                      mtc     unjudged documents of the runs' top --depth get\n"
+    "                              p = --prior (default 0.5)\n"
+    "                      rtc     unjudged p from the runs as experts (Carterette)\n"
+    "                      ip      unjudged documents are non-relevant (variance 0)\n"
+    "                      statap  PRELS: sampled judgments with inclusion\n"
+    "                              probabilities (statAP, var_statAP)\n"
+    "  --depth N         mtc, rtc, ip: the runs' lists cut at N (default 100)\n"
+    "  --prior P         mtc: the probability of an unjudged document (0.5)\n"
     "  --cov C           covariance estimator:\n"
     "                    @[topics-cov]\n"
     "  --qs2-top K       qs2: the K best systems by mean score (default 30)\n"
@@ -93,7 +106,10 @@ enum {
     OPT_BUDGET_SIZE,
     OPT_FORMAT,
     OPT_PRECISION,
-    OPT_VARIANCES
+    OPT_VARIANCES,
+    OPT_ESTIMATE,
+    OPT_DEPTH,
+    OPT_PRIOR
 };
 
 static const struct option select_opts[] = {{"help", no_argument, NULL, 'h'},
@@ -112,6 +128,9 @@ static const struct option select_opts[] = {{"help", no_argument, NULL, 'h'},
                                             {"format", required_argument, NULL, OPT_FORMAT},
                                             {"precision", required_argument, NULL, OPT_PRECISION},
                                             {"variances", required_argument, NULL, OPT_VARIANCES},
+                                            {"estimate", required_argument, NULL, OPT_ESTIMATE},
+                                            {"depth", required_argument, NULL, OPT_DEPTH},
+                                            {"prior", required_argument, NULL, OPT_PRIOR},
                                             {NULL, 0, NULL, 0}};
 
 #define CMD "topics"
@@ -245,8 +264,8 @@ static int cmd_select(int argc, char **argv)
     qk_topic_matrix *m = NULL;
     qk_topics_selection *s = NULL;
     qk_error err;
-    const char *matrix = NULL, *measure = "map", *variances = NULL;
-    int json = 0, rc, c, method = (int)QK_TOPICS_GREEDY_PEARSON, cov = 0, nops;
+    const char *matrix = NULL, *measure = NULL, *variances = NULL;
+    int json = 0, rc, c, method = (int)QK_TOPICS_GREEDY_PEARSON, cov = 0, nops, est = QK_TOPICS_EST_NONE;
     long prec = 6;
     /* Chapter-6 methods (adaptive, iqp, oracle, ...) have their own parser. */
     for (int i = 1; i < argc; i++) {
@@ -256,7 +275,9 @@ static int cmd_select(int argc, char **argv)
         if (w && qk_topics_adaptive_method(w))
             return qk_topics_select_adaptive_main(argc, argv);
     }
+    qk_conf_opts co;
     qk_topics_opts_init(&o);
+    qk_conf_opts_init(&co);
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", select_opts, NULL)) != -1) {
@@ -277,6 +298,19 @@ static int cmd_select(int argc, char **argv)
             o.use_uncertainty = 1;
             break;
         case OPT_MEASURE: measure = optarg; break;
+        case OPT_ESTIMATE:
+            if ((rc = qk_cli_enum(CMD, qk_topics_estimate_table, "--estimate", optarg, &est)))
+                return rc;
+            o.use_uncertainty = 1;
+            break;
+        case OPT_DEPTH:
+            if ((rc = qk_cli_long(CMD, "--depth", optarg, 1, LONG_MAX, &co.depth)))
+                return rc;
+            break;
+        case OPT_PRIOR:
+            if ((rc = qk_cli_double(CMD, "--prior", optarg, 0, 1, 0, &co.prior)))
+                return rc;
+            break;
         case OPT_COV:
             if ((rc = qk_cli_enum(CMD, qk_topics_cov_table, "--cov", optarg, &cov)))
                 return rc;
@@ -325,7 +359,12 @@ static int cmd_select(int argc, char **argv)
         return qk_cli_usage(CMD, "--method budget needs --budget B and --omega W (or --budget-size)");
     if (o.method == QK_TOPICS_BUDGET && !o.budget_target && o.budget > o.omega)
         return qk_cli_usage(CMD, "--budget %g is larger than --omega %g", o.budget, o.omega);
-    if (qk_topics_cli_input(matrix, measure, argv + optind, nops, &m, &err) != QK_OK ||
+    if (est != QK_TOPICS_EST_NONE && (matrix || variances || measure))
+        return qk_cli_usage(CMD, "--estimate reads QRELS (or PRELS) and RUNs and gives AP with its "
+                                 "variance: not with --matrix, --variances or --measure");
+    if ((est != QK_TOPICS_EST_NONE ? qk_topics_cli_input_est(est, &co, argv + optind, nops, &m, &err)
+                                   : qk_topics_cli_input(matrix, measure ? measure : "map", argv + optind,
+                                                         nops, &m, &err)) != QK_OK ||
         (variances && add_variances(&m, variances, &err) != QK_OK) ||
         qk_topics_select(m, &o, &s, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);

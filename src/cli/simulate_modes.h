@@ -12,6 +12,8 @@ int qk_simulate_topics(int argc, char **argv);
 extern const char qk_help_simulate_topics[];
 int qk_simulate_tar(int argc, char **argv);
 extern const char qk_help_simulate_tar[];
+int qk_simulate_topics_reuse(int argc, char **argv);
+extern const char qk_help_simulate_topics_reuse[];
 extern const char qk_help_simulate_collection[];
 
 #endif

@@ -3,6 +3,7 @@
  * the SVG. */
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,10 @@ const char qk_help_simulate_topics[] =
     "  --cov C           @{topics-cov} (default qs1)\n"
     "  --qs2-top K       qs2: the K best systems (default 30)\n"
     "  --measure NAME    with QRELS and RUNs: the per-topic measure (default map)\n"
+    "  --reduced-pool D  with QRELS and RUNs: each trial scores every run (for the\n"
+    "                    selection and the subset means) with only the judgments\n"
+    "                    the participating runs rank in their top D (100 = their\n"
+    "                    pool); the reference stays all judgments (Hosseini 4.6.1)\n"
     "  --seed S          default 1\n"
     "  --spread          instead: the random-subset spread (Hosseini §4.1, Guiver et\n"
     "                    al.): per size, --draws random subsets of all systems' rows,\n"
@@ -77,7 +82,8 @@ enum {
     OPT_PLOT,
     OPT_FORMAT,
     OPT_PRECISION,
-    OPT_SPREAD
+    OPT_SPREAD,
+    OPT_REDUCED
 };
 
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
@@ -98,6 +104,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"format", required_argument, NULL, OPT_FORMAT},
                                          {"precision", required_argument, NULL, OPT_PRECISION},
                                          {"spread", no_argument, NULL, OPT_SPREAD},
+                                         {"reduced-pool", required_argument, NULL, OPT_REDUCED},
                                          {NULL, 0, NULL, 0}};
 
 static const char *method_name(qk_topics_method m)
@@ -236,6 +243,10 @@ int qk_simulate_topics(int argc, char **argv)
     const char *matrix = NULL, *measure = "map", *groups = NULL, *plot = NULL, *sep = "-";
     qk_topic_matrix *m = NULL;
     qk_topics_sim_row *rows = NULL;
+    qk_qrels *rq = NULL;
+    qk_run **runs = NULL;
+    qk_topics_reduced red;
+    long reduced = 0;
     size_t nrows = 0, nm, *group = NULL;
     long prec = 4;
     char sepc = '\0';
@@ -301,6 +312,10 @@ int qk_simulate_topics(int argc, char **argv)
             break;
         case OPT_PLOT: plot = optarg; break;
         case OPT_SPREAD: spread = 1; break;
+        case OPT_REDUCED:
+            if ((rc = qk_cli_long(CMD, "--reduced-pool", optarg, 1, LONG_MAX, &reduced)))
+                return rc;
+            break;
         case OPT_FORMAT:
             if ((rc = qk_cli_format_tsv_json(CMD, optarg, &json)))
                 return rc;
@@ -322,7 +337,21 @@ int qk_simulate_topics(int argc, char **argv)
         return rc;
     if (spread && plot)
         return qk_cli_usage(CMD, "--plot draws the selection experiment, not --spread");
-    if (qk_topics_cli_input(matrix, measure, argv + optind, nops, &m, &err) != QK_OK) {
+    if (reduced && (matrix || spread))
+        return qk_cli_usage(CMD, "--reduced-pool needs QRELS and RUNs (not --matrix or --spread)");
+    if (reduced) {
+        if (qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_ERROR, &rq, &err) != QK_OK ||
+            qk_cli_read_runs((const char *const *)argv + optind + 1, (size_t)nops - 1, QK_CLI_NAME_BASE,
+                             &runs, &err) != QK_OK ||
+            qk_topics_matrix_from_eval(rq, (const qk_run *const *)runs, (size_t)nops - 1, measure, &m,
+                                       &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        red = (qk_topics_reduced){rq, (const qk_run *const *)runs, m, measure, reduced};
+        o.trial_matrix = qk_topics_reduced_trial;
+        o.trial_ctx = &red;
+    } else if (qk_topics_cli_input(matrix, measure, argv + optind, nops, &m, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
@@ -367,5 +396,7 @@ out:
     free(rows);
     free(group);
     qk_topics_matrix_free(m);
+    qk_cli_free_runs(runs, runs ? (size_t)nops - 1 : 0);
+    qk_qrels_free(rq);
     return rc;
 }

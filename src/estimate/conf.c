@@ -38,6 +38,8 @@ void qk_conf_result_free(qk_conf_result *r)
     free(r->p_less);
     free(r->e_dap);
     free(r->v_dap);
+    free(r->e_ap);
+    free(r->v_ap);
     free(r->short_lists);
     qk_doc_probs_free(r->probs);
     free(r);
@@ -145,7 +147,8 @@ static qk_status alloc_result(size_t nruns, qk_conf_result **out)
 }
 
 /* Add topic t's moments to the sums (and to the per-topic arrays). */
-static qk_status score_topic(const est_utopic *c, size_t t, size_t nruns, long prec_k, qk_conf_result *r)
+static qk_status score_topic(const est_utopic *c, size_t t, size_t nruns, long prec_k, int pairs,
+                             qk_conf_result *r)
 {
     double *te = r->e_dap ? r->e_dap + t * nruns * nruns : NULL,
            *tv = r->v_dap ? r->v_dap + t * nruns * nruns : NULL;
@@ -159,7 +162,11 @@ static qk_status score_topic(const est_utopic *c, size_t t, size_t nruns, long p
             return QK_ENOMEM;
         r->emap[a] += m.e;
         r->vmap[a] += m.var;
-        for (size_t b = a + 1; b < nruns; b++) {
+        if (r->e_ap) {
+            r->e_ap[t * nruns + a] = m.e;
+            r->v_ap[t * nruns + a] = m.var;
+        }
+        for (size_t b = a + 1; pairs && b < nruns; b++) {
             if (qk_mtc_dap_moments(c->n, c->p, c->rank + a * c->n, c->rank + b * c->n, &m) != QK_OK)
                 return QK_ENOMEM;
             r->e_dmap[a * nruns + b] += m.e;
@@ -292,12 +299,14 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
     }
     if (o->per_topic &&
         (!(r->e_dap = calloc((r->ntopics ? r->ntopics : 1) * nruns * nruns, sizeof *r->e_dap)) ||
-         !(r->v_dap = calloc((r->ntopics ? r->ntopics : 1) * nruns * nruns, sizeof *r->v_dap)))) {
+         !(r->v_dap = calloc((r->ntopics ? r->ntopics : 1) * nruns * nruns, sizeof *r->v_dap)) ||
+         !(r->e_ap = calloc((r->ntopics ? r->ntopics : 1) * nruns, sizeof *r->e_ap)) ||
+         !(r->v_ap = calloc((r->ntopics ? r->ntopics : 1) * nruns, sizeof *r->v_ap)))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
     for (size_t t = 0; t < r->ntopics; t++) {
-        if (score_topic(&ut[t], t, nruns, o->prec_k, r) != QK_OK) {
+        if (score_topic(&ut[t], t, nruns, o->prec_k, !o->no_pairs, r) != QK_OK) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }

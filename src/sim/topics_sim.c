@@ -247,11 +247,24 @@ qk_status qk_topics_sim(const qk_topic_matrix *m, const qk_topics_sim_opts *o, q
         for (size_t s = 0; s < l; s++)
             if (!held[s])
                 prow[np++] = s;
-        if ((st = qk_topics_matrix_rows(m, prow, np, &sub, err)) != QK_OK)
-            goto out;
-        for (size_t k = 0; k < o->nmethods && st == QK_OK; k++)
-            st = run_method(&c, sub, o, o->methods[k], mmax, &rng, ac + k * mmax * 2, err);
+        if (o->trial_matrix) {
+            qk_topic_matrix *red = NULL;
+            if ((st = o->trial_matrix(o->trial_ctx, held, &red, err)) != QK_OK)
+                goto out;
+            if (red->nsys != l || red->ntopics != m->ntopics) {
+                qk_topics_matrix_free(red);
+                st = qk_error_set(err, QK_EINTERNAL, "a trial's matrix has another shape");
+                goto out;
+            }
+            c.m = red;
+        }
+        if ((st = qk_topics_matrix_rows(c.m, prow, np, &sub, err)) == QK_OK)
+            for (size_t k = 0; k < o->nmethods && st == QK_OK; k++)
+                st = run_method(&c, sub, o, o->methods[k], mmax, &rng, ac + k * mmax * 2, err);
         qk_topics_matrix_free(sub);
+        if (c.m != m)
+            qk_topics_matrix_free((qk_topic_matrix *)c.m);
+        c.m = m;
         if (st != QK_OK)
             goto out;
     }
@@ -294,5 +307,101 @@ out:
     free(group);
     free(prow);
     free(out);
+    return st;
+}
+
+qk_status qk_topics_reduced_qrels(const qk_qrels *q, const qk_run *const *runs, size_t nruns,
+                                  const unsigned char *contrib, long depth, qk_qrels **out, qk_error *err)
+{
+    size_t nt = qk_qrels_num_topics(q);
+    unsigned char *keep = NULL;
+    qk_qrels *r = NULL;
+    qk_status st;
+    *out = NULL;
+    if ((st = qk_qrels_new(QK_REL_QRELS, &r, err)) != QK_OK)
+        return st;
+    for (size_t t = 0; t < nt; t++) {
+        size_t nj, nd, rt;
+        const qk_judgment *j = qk_qrels_judgments(q, t, &nj);
+        const char *qid = qk_qrels_topic(q, t);
+        unsigned char *k2 = realloc(keep, nj ? nj : 1);
+        if (!k2) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto fail;
+        }
+        keep = k2;
+        memset(keep, 0, nj);
+        for (size_t i = 0; i < nruns; i++) {
+            const char *const *docs;
+            if (!contrib[i] || !qk_run_find_topic(runs[i], qid, &rt))
+                continue;
+            docs = qk_run_unique(runs[i], rt, &nd);
+            if (nd > (size_t)depth)
+                nd = (size_t)depth;
+            for (size_t d = 0; d < nd; d++) {
+                uint32_t id;
+                if (!qk_qrels_find_doc(q, t, docs[d], strlen(docs[d]), &id))
+                    continue;
+                for (size_t x = 0; x < nj; x++) /* plain qrels: one judgment per document */
+                    if (j[x].doc == id)
+                        keep[x] = 1;
+            }
+        }
+        for (size_t x = 0; x < nj; x++)
+            if (keep[x] &&
+                (st = qk_qrels_add(r, qid, NULL, qk_qrels_docno(q, j[x].doc), (long)j[x].rel, err)) != QK_OK)
+                goto fail;
+    }
+    free(keep);
+    keep = NULL;
+    if ((st = qk_qrels_finish(r, QK_DEDUP_FIRST, err)) != QK_OK)
+        goto fail;
+    *out = r;
+    return QK_OK;
+fail:
+    free(keep);
+    qk_qrels_free(r);
+    return st;
+}
+
+qk_status qk_topics_reduced_trial(void *vctx, const unsigned char *held, qk_topic_matrix **out, qk_error *err)
+{
+    const qk_topics_reduced *c = vctx;
+    const qk_topic_matrix *f = c->full;
+    unsigned char *contrib = malloc(f->nsys);
+    qk_qrels *rq = NULL;
+    qk_topic_matrix *rm = NULL;
+    double *x = NULL;
+    qk_status st;
+    *out = NULL;
+    if (!contrib || !(x = calloc(f->nsys * f->ntopics, sizeof *x))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t s = 0; s < f->nsys; s++)
+        contrib[s] = !held[s];
+    if ((st = qk_topics_reduced_qrels(c->qrels, c->runs, f->nsys, contrib, c->depth, &rq, err)) != QK_OK)
+        goto out;
+    if (qk_qrels_num_topics(rq) > 0 &&
+        (st = qk_topics_matrix_from_eval(rq, c->runs, f->nsys, c->measure, &rm, err)) != QK_OK) {
+        /* no reduced topic with a relevant document: every score 0 */
+        if (st != QK_EINPUT)
+            goto out;
+        rm = NULL;
+    }
+    /* align the reduced topics (a subset, in the same qrels order) to full's */
+    for (size_t q = 0, k = 0; rm && q < f->ntopics && k < rm->ntopics; q++)
+        if (strcmp(f->topics[q], rm->topics[k]) == 0) {
+            for (size_t s = 0; s < f->nsys; s++)
+                x[s * f->ntopics + q] = rm->x[s * rm->ntopics + k];
+            k++;
+        }
+    st = qk_topics_matrix_new(f->nsys, f->ntopics, (const char *const *)f->systems,
+                              (const char *const *)f->topics, x, NULL, out, err);
+out:
+    free(contrib);
+    free(x);
+    qk_qrels_free(rq);
+    qk_topics_matrix_free(rm);
     return st;
 }

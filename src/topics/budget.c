@@ -27,23 +27,46 @@ static double sum_beta(const double *b, size_t n)
 static qk_status solve_t(const qk_topics_cov *c, double t, double *beta, double *lambda, qk_error *err)
 {
     size_t n = c->ntopics;
-    double lo = 0, hi = 0, s;
+    double lo = 0, hi = 0, s, *good = NULL;
+    int have_good = 0;
     qk_topics_qp qp;
     qk_status st;
     if ((st = qk_topics_qp_new_(c, &qp, err)) != QK_OK)
         return st;
-    memset(beta, 0, n * sizeof *beta);
+    /* lambda = 0: beta = e is a minimiser (its gradient Sigma e - c is 0
+     * and it lies in the box), so it fits when t >= n. Solving for it
+     * instead can crawl: with few systems Sigma is far from full rank and
+     * coordinate descent wanders along its null space. */
     *lambda = 0;
-    if ((st = qk_topics_qp_run_(&qp, 0, 1.0, 0, beta, NULL, err)) != QK_OK)
+    for (size_t j = 0; j < n; j++)
+        beta[j] = 1;
+    if ((double)n <= t)
         goto out;
-    if (sum_beta(beta, n) <= t)
-        goto out;
+    memset(beta, 0, n * sizeof *beta);
     for (size_t j = 0; j < n; j++)
         hi = fmax(hi, c->c[j]);
+    if (!(good = malloc(n * sizeof *good))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
     for (int it = 0; it < BUDGET_BISECT_MAX; it++) {
         double mid = 0.5 * (lo + hi);
-        if ((st = qk_topics_qp_run_(&qp, mid, 1.0, 0, beta, NULL, err)) != QK_OK)
+        if ((st = qk_topics_qp_run_(&qp, mid, 1.0, 0, beta, NULL, err)) == QK_ECALC) {
+            /* a tiny lambda on a singular Sigma (few systems): coordinate
+             * descent crawls along the null space. The constraint binds
+             * (sum beta(0) = n > t), so look at larger lambdas, from the
+             * last solution that converged. */
+            lo = mid;
+            if (have_good)
+                memcpy(beta, good, n * sizeof *beta);
+            else
+                memset(beta, 0, n * sizeof *beta);
+            continue;
+        }
+        if (st != QK_OK)
             goto out;
+        memcpy(good, beta, n * sizeof *good);
+        have_good = 1;
         s = sum_beta(beta, n);
         *lambda = mid;
         if (fabs(s - t) <= 1e-9 * fmax(1, t))
@@ -53,7 +76,12 @@ static qk_status solve_t(const qk_topics_cov *c, double t, double *beta, double 
         else
             hi = mid;
     }
+    if (!have_good)
+        st = qk_error_set(err, QK_ECALC, "the budget program did not converge at any lambda");
+    else
+        st = QK_OK;
 out:
+    free(good);
     qk_topics_qp_free_(&qp);
     return st;
 }

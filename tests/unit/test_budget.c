@@ -1,4 +1,6 @@
 /* Budget-constrained selection: the check vectors of spec 000a §9.3. */
+#include <stdio.h>
+
 #include "test_topics_common.h"
 
 static void check(const qk_topics_cov *c, double t, const double *want, double lambda)
@@ -60,11 +62,59 @@ static void test_select_kappa(void **state)
     qk_topics_matrix_free(m);
 }
 
+/* Three systems, 40 topics (Sigma of rank 2), as in a reusability trial
+ * with few participating runs. At lambda = 0 every beta with
+ * Z(e - beta) = 0 is optimal (beta = e among them: Sigma e - c = 0), so
+ * t >= n selects all topics with beta 1, and for t = 20 the program's
+ * optimum is its unconstrained value: sum beta <= t and
+ * (e - beta)' Sigma (e - beta) = 0. */
+static void test_few_systems(void **state)
+{
+    enum { L = 3, N = 40 };
+    const char *sys[L] = {"a", "b", "c"};
+    char names[N][8];
+    const char *top[N];
+    double x[L * N], b = 0, d[N], sd[N], q = 0;
+    qk_topic_matrix *m = NULL;
+    qk_topics_cov *c = NULL;
+    qk_topics_selection *s = NULL;
+    (void)state;
+    for (int j = 0; j < N; j++) {
+        snprintf(names[j], sizeof names[j], "q%d", j);
+        top[j] = names[j];
+        d[j] = 1;
+        for (int i = 0; i < L; i++)
+            x[i * N + j] = (double)((i * 7 + j * 13 + i * j * 5) % 17) / 17.0;
+    }
+    assert_int_equal(qk_topics_matrix_new(L, N, sys, top, x, NULL, &m, NULL), QK_OK);
+    c = toy_cov(m);
+    assert_int_equal(qk_topics_budget(c, N, 0, &s, NULL), QK_OK);
+    assert_int_equal(s->m, N);
+    for (int j = 0; j < N; j++)
+        NEAR(s->beta[j], 1, 0);
+    qk_topics_selection_free(s);
+    assert_int_equal(qk_topics_budget(c, 20, 0, &s, NULL), QK_OK);
+    for (size_t i = 0; i < s->m; i++) {
+        assert_true(s->beta[i] > 0 && s->beta[i] <= 1 + 1e-12);
+        b += s->beta[i];
+        d[s->order[i]] -= s->beta[i];
+    }
+    assert_true(b <= 20 + 1e-9);
+    qk_topics_cov_mul(c, d, sd);
+    for (int j = 0; j < N; j++)
+        q += d[j] * sd[j];
+    NEAR(q, 0, 1e-12);
+    qk_topics_selection_free(s);
+    qk_topics_cov_free(c);
+    qk_topics_matrix_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_vectors),
         cmocka_unit_test(test_select_kappa),
+        cmocka_unit_test(test_few_systems),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,105 @@
+/* The reusability experiment (src/sim/topics_reuse.c) on a hand-made
+ * collection of two groups of two runs and two topics. */
+#include "test_topics_common.h"
+
+static qk_run *mk_run(const char *name, const char *const *t1, size_t n1, const char *const *t2, size_t n2)
+{
+    qk_run *r = NULL;
+    double sc[4] = {4, 3, 2, 1};
+    assert_int_equal(qk_run_new(name, &r, NULL), QK_OK);
+    assert_int_equal(qk_run_add_topic(r, "1", n1, t1, sc, NULL, NULL), QK_OK);
+    assert_int_equal(qk_run_add_topic(r, "2", n2, t2, sc, NULL, NULL), QK_OK);
+    return r;
+}
+
+static qk_qrels *mk_truth(void)
+{
+    qk_qrels *q = NULL;
+    const char *d[5] = {"d1", "d2", "d3", "d4", "d5"}, *e[3] = {"e1", "e2", "e3"};
+    const long rd[5] = {1, 0, 1, 1, 0}, re[3] = {1, 1, 0};
+    assert_int_equal(qk_qrels_new(QK_REL_QRELS, &q, NULL), QK_OK);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(qk_qrels_add(q, "1", NULL, d[i], rd[i], NULL), QK_OK);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(qk_qrels_add(q, "2", NULL, e[i], re[i], NULL), QK_OK);
+    assert_int_equal(qk_qrels_finish(q, QK_DEDUP_ERROR, NULL), QK_OK);
+    return q;
+}
+
+/* k0 = 1. Group a participates: J0 = {d1, d2}, {e1, e3}; the new runs b1
+ * (d3 d4 d1 / e2 e1) and b2 (d4 d5 / e2 e3 e4) add d3, d4, d5 and e2, e4:
+ * Omega = 5. Group b participates: J0 = {d3, d4}, {e2}; a1, a2 add d1, d2
+ * and e1, e3: Omega = 4. Under the truth b1 (MAP 1) is above b2 (5/12)
+ * and a1 (AP 1 and 1) above a2 (1/2 and 1/2). */
+static void test_hand(void **state)
+{
+    const char *a1t1[2] = {"d1", "d2"}, *a1t2[2] = {"e1", "e3"}, *a2t1[2] = {"d2", "d1"}, *a2t2[2] = {"e3", "e1"},
+               *b1t1[3] = {"d3", "d4", "d1"}, *b1t2[2] = {"e2", "e1"}, *b2t1[2] = {"d4", "d5"},
+               *b2t2[3] = {"e2", "e3", "e4"};
+    qk_run *runs[4];
+    size_t group[4] = {0, 0, 1, 1}, nrows = 0, seen4 = 0, seen5 = 0;
+    qk_qrels *q = mk_truth();
+    qk_topics_reuse_opts o;
+    qk_topics_reuse_row *rows = NULL;
+    qk_error err;
+    (void)state;
+    runs[0] = mk_run("a-1", a1t1, 2, a1t2, 2);
+    runs[1] = mk_run("a-2", a2t1, 2, a2t2, 2);
+    runs[2] = mk_run("b-1", b1t1, 3, b1t2, 2);
+    runs[3] = mk_run("b-2", b2t1, 2, b2t2, 3);
+    qk_topics_reuse_opts_init(&o);
+    o.newsites = 1;
+    o.k0 = 1;
+    o.trials = 8;
+    o.budget = 0;
+    assert_int_equal(qk_topics_reuse(q, (const qk_run *const *)runs, 4, group, &o, &rows, &nrows, &err), QK_OK);
+    assert_int_equal(nrows, 8);
+    for (size_t i = 0; i < nrows; i++) {
+        assert_int_equal(rows[i].participating, 2);
+        assert_int_equal(rows[i].auxiliary, 0);
+        assert_int_equal(rows[i].nnew, 2);
+        assert_true(rows[i].omega == 4 || rows[i].omega == 5);
+        seen4 += rows[i].omega == 4;
+        seen5 += rows[i].omega == 5;
+        NEAR(rows[i].spent_uniform, 0, 0);
+        NEAR(rows[i].spent_subset, 0, 0);
+        NEAR(rows[i].tau_uniform, rows[i].tau_initial, 0);
+    }
+    assert_true(seen4 > 0 && seen5 > 0);
+    free(rows);
+    /* B larger than Omega: t = n B / Omega >= n chooses both topics, both
+     * methods judge every candidate, and the pool then holds every
+     * document the new runs rank: their ranking is the truth's */
+    o.budget = 100;
+    assert_int_equal(qk_topics_reuse(q, (const qk_run *const *)runs, 4, group, &o, &rows, &nrows, &err), QK_OK);
+    for (size_t i = 0; i < nrows; i++) {
+        assert_int_equal(rows[i].m, 2);
+        NEAR(rows[i].spent_uniform, rows[i].omega, 0);
+        NEAR(rows[i].spent_subset, rows[i].omega, 0);
+        NEAR(rows[i].tau_uniform, 1, 0);
+        NEAR(rows[i].tau_subset, 1, 0);
+        NEAR(rows[i].p_plus, 0, 0);
+    }
+    free(rows);
+    /* Omega = 5 (a participates), B = 3, no redistribution: uniform gives
+     * 3 / 2 = 1 per topic plus 1 to topic 1 (topic order): 2 + 1 = 3 */
+    o.budget = 3;
+    o.no_redistribution = 1;
+    assert_int_equal(qk_topics_reuse(q, (const qk_run *const *)runs, 4, group, &o, &rows, &nrows, &err), QK_OK);
+    for (size_t i = 0; i < nrows; i++)
+        NEAR(rows[i].spent_uniform, 3, 0);
+    free(rows);
+    o.newsites = 2;
+    assert_int_equal(qk_topics_reuse(q, (const qk_run *const *)runs, 4, group, &o, &rows, &nrows, &err), QK_EUSAGE);
+    for (int i = 0; i < 4; i++)
+        qk_run_free(runs[i]);
+    qk_qrels_free(q);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
