@@ -1,8 +1,11 @@
 # Document texts for the synthetic collection of `make demo`, so that a
 # technology-assisted review (`qrelkit tar`, which ranks by the words of the
-# documents) can run on it. For every qrels line `TOPIC 0 DOCNO GRADE` it
-# writes one JSON line {"id": DOCNO, "content": TEXT} to DIR/TOPIC, and one
-# line `TOPIC<TAB>TITLE` per topic to the file TOPICS.
+# documents) can run on it. For every qrels line `TOPIC 0 DOCNO GRADE` of the
+# first NTOPICS topics (default all) it writes one JSON line
+# {"id": DOCNO, "content": TEXT} to DIR/TOPIC, then EXTRA (default 0) more
+# non-relevant documents TOPIC-X0001... that the qrels do not name (what a
+# search brings in besides the judged pool), and one line `TOPIC<TAB>TITLE`
+# per topic to the file TOPICS.
 #
 # Words are made-up syllable words. Each topic owns 30 words of its own; a
 # document mixes them into common background words (Zipf-like frequencies)
@@ -13,7 +16,8 @@
 #
 # Seeded and portable: its own random generator (Park-Miller, exact in
 # doubles), so mawk, gawk and busybox awk write the same bytes.
-# Usage: awk -v seed=N -v dir=DIR -v topics=FILE -f corpus.awk QRELS
+# Usage: awk -v seed=N -v dir=DIR -v topics=FILE [-v ntopics=NTOPICS]
+#            [-v extra=EXTRA] -f corpus.awk QRELS
 # (the qrels grouped by topic, as `qrelkit simulate collection` writes them)
 
 function rnd() {
@@ -73,7 +77,7 @@ $1 != cur && (ntopics == "" || nt < ntopics) {
     print cur "\t" title > topics
 }
 
-# A document of grade g (-1: an unjudged filler, not relevant) to DIR/cur.
+# One document of grade g (-1: an unjudged filler, not relevant) to DIR/cur.
 function doc(id, g,    u, p, len, text, i, w) {
     u = rnd()
     if (g > 0)
