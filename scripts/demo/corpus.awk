@@ -14,8 +14,8 @@
 # few non-relevant documents use them quite a lot (they look relevant). The
 # topic's title is its four most frequent words.
 #
-# Seeded and portable: its own random generator (Park-Miller, exact in
-# doubles), so mawk, gawk and busybox awk write the same bytes.
+# Seeded: its own random generator (Park-Miller, exact in doubles), not the
+# awk's rand(), which differs between awks (only mawk has been tried).
 # Usage: awk -v seed=N -v dir=DIR -v topics=FILE [-v ntopics=NTOPICS]
 #            [-v extra=EXTRA] -f corpus.awk QRELS
 # (the qrels grouped by topic, as `qrelkit simulate collection` writes them)
