@@ -2,10 +2,11 @@
 """The report of `make demo`: demo-report/index.html from the files in data/.
 
 Usage: report.py --html DIR | --trust-summary DIR | --crowd-summary DIR
+       | --topics-summary DIR | --tar-summary DIR
 
 DIR is the report directory (data/ and collection/ in it). --html writes one
 self-contained page (inline SVG and CSS, no script, no network) to standard
-output; the summaries print the few lines the demo narrates for steps 3 and 4.
+output; the summaries print the few lines the demo narrates for steps 3 to 6.
 Everything shown is read from data/, which only the commands in data/*.cmds
 write, so the page is a function of those commands' outputs (the test
 tests/library/demo_report.sh re-runs them and compares).
@@ -204,6 +205,39 @@ def interval_chart(title, runs, truth, series, ylab):
     return "\n".join(g)
 
 
+def xy_chart(title, series, xlab, ylab, xt, ylim, band=None, xfmt="%.1f", yfmt="%.2f"):
+    """series: [(name, [(x, y)], lines)]: marks at the points, joined when
+    lines is true. band: (name, [(x, lo, hi)]), a shaded range drawn first.
+    xt: the x ticks (the first and last bound the axis)."""
+    yt = nice_ticks(*ylim, 4)
+    sx = scale(xt[0], xt[-1], ML + 10, W - MR - 10)
+    sy = scale(yt[0], yt[-1], H - MB, MT)
+    g = axes(title, xlab, ylab, [(v, xfmt % v) for v in xt], [(v, yfmt % v) for v in yt], sx, sy)
+    names = []
+    if band:
+        pts = [(sx(x), sy(hi)) for x, _, hi in band[1]] + [(sx(x), sy(lo)) for x, lo, _ in reversed(band[1])]
+        g.append('<polygon fill="#ddd" stroke="none" points="%s"><title>%s</title></polygon>'
+                 % (" ".join("%.1f,%.1f" % p for p in pts), esc(band[0])))
+    for i, (name, pts, lines) in enumerate(series):
+        c = PALETTE[i % 6]
+        names.append(name)
+        if lines and len(pts) > 1:
+            g.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>'
+                     % (c, " ".join("%.1f,%.1f" % (sx(x), sy(y)) for x, y in pts)))
+        r = 2 if len(pts) > 20 else 4
+        for x, y in pts:
+            g.append('<circle class="mark" cx="%.1f" cy="%.1f" r="%d" fill="%s" data-series="%s" '
+                     'data-x="%s" data-y="%s"><title>%s at %s: %s</title></circle>'
+                     % (sx(x), sy(y), r, c, esc(name), x, y, esc(name), x, y))
+    legend(g, names)
+    if band:
+        y = MT + 10 + 16 * len(names)
+        g.append('<rect x="%d" y="%d" width="18" height="8" fill="#ddd"/><text x="%d" y="%d">%s</text>'
+                 % (W - MR + 8, y - 4, W - MR + 30, y + 4, esc(band[0])))
+    g.append("</svg>")
+    return "\n".join(g)
+
+
 def table(head, rows, cls=""):
     t = ['<table class="%s"><tr>%s</tr>' % (cls, "".join("<th>%s</th>" % esc(h) for h in head))]
     for r in rows:
@@ -363,7 +397,112 @@ def section_crowd(d):
             + "</div>" + table(["method", "accuracy", "precision", "recall", "F1", "tau of MAP ranking vs true labels"], summ) + commands(d, "crowd"))
 
 
-SECTIONS = ["collection", "evaluate", "budget", "trust", "crowd"]
+TOPIC_SIZES = (1, 3, 5, 10)  # the sizes narrated and tabled
+TOPICS_N = 5  # "judging N of 25 topics chosen by greedy ..."
+
+
+def topics_data(d):
+    """method -> {size: (tau, lo, hi)} over the held-out runs, random first,
+    then simulate topics' methods, then adaptive (simulate topics-adaptive)."""
+    out = {}
+    for r in read_table(d, "topics.tsv"):
+        if r["systems"] == "heldout":
+            out.setdefault(r["method"], {})[int(r["size"])] = (num(r["tau"]), num(r["tau_lo"]), num(r["tau_hi"]))
+    for r in read_table(d, "topics-adaptive.tsv", 1):
+        out.setdefault(r["method"], {})[int(r["size"])] = (
+            num(r["tau"]), num(r["tau"]) - num(r["tau_ci95"]), num(r["tau"]) + num(r["tau_ci95"]))
+    return out
+
+
+def topics_summary(d):
+    t = topics_data(d)
+    print("tau at %s topics judged:  " % "/".join(map(str, TOPIC_SIZES))
+          + "".join("%7d" % k for k in TOPIC_SIZES))
+    for m, v in t.items():
+        print("  %-24s" % m + "".join("%7.3f" % v[k][0] for k in TOPIC_SIZES)
+              + ("   (95 %% of draws >= %.2f at %d)" % (v[TOPICS_N][1], TOPICS_N) if m == "random" else ""))
+    g, r = t["greedy-pearson"][TOPICS_N][0], t["random"][TOPICS_N][0]
+    print("Judging %d of 25 topics chosen by greedy gives tau %.3f vs %.3f at random." % (TOPICS_N, g, r))
+
+
+def section_topics(d):
+    t = topics_data(d)
+    sizes = sorted(t["random"])
+    rnd = t["random"]
+    short = {"greedy-pearson": "greedy (P)", "greedy-kendall": "greedy (K)"}
+    series = [(short.get(m, m), [(k, v[k][0]) for k in sorted(v)], True) for m, v in t.items()]
+    lo = min(min(v[k][0] for k in v) for v in t.values())
+    chart = xy_chart("tau of held-out runs vs topics judged", series, "topics judged (of 25)",
+                     "Kendall tau, held-out runs", list(range(0, max(sizes) + 1, 2)),
+                     (min(lo, min(rnd[k][1] for k in sizes)), 1),
+                     band=("random 95 %", [(k, rnd[k][1], rnd[k][2]) for k in sizes]), xfmt="%d")
+    rows = [(m, *("%.3f (%.2f&#8211;%.2f)" % v[k] for k in TOPIC_SIZES)) for m, v in t.items()]
+    return ("<h2>5. Which topics to judge</h2><p>Half of the runs (chosen at random, 20 trials) pick "
+            "the topics from their per-topic AP; the other half, which the choice never saw, are ranked "
+            "by their mean AP over the picked topics, and Kendall's &#964; compares that ranking with "
+            "the one over all 25 topics. Random subsets: the mean and the range of 95&#160;% of the "
+            "draws (shaded; in brackets); greedy on Pearson's (P) or Kendall's (K) objective, the convex "
+            "relaxation and Adaptive (which judges topics one by one and predicts the rest with a "
+            "relevance model): the mean over trials and its 95&#160;% interval (in brackets).</p>"
+            '<div class="fig">' + chart + "</div>"
+            + table(["method", *("tau, %d topic%s" % (k, "s" if k > 1 else "") for k in TOPIC_SIZES)], rows).replace("&amp;#8211;", "&#8211;")
+            + commands(d, "topics"))
+
+
+def tar_data(d):
+    """rows of the two simulate tar summaries, AutoStop first."""
+    return read_table(d, "tar-autostop.tsv") + read_table(d, "tar-knee-target.tsv")
+
+
+def tar_gain(d):
+    return [(num(r["cost"]), num(r["recall"])) for r in read_table(d, "tar-gain.tsv")]
+
+
+def tar_summary(d):
+    rows = tar_data(d)
+    gain = tar_gain(d)
+    c90 = next((c for c, r in gain if r >= 0.9), float("nan"))
+    print("AutoTAR ranks by active learning: 90 %% of the relevant are among the first %.0f %% "
+          "screened. When to stop?" % (100 * c90))
+    print("%-16s %7s %7s   %s" % ("rule (target)", "recall", "cost", "topics at target"))
+    for r in rows:
+        n = int(num(r["topics"]))
+        print("%-16s %7.3f %7.3f   %d of %d" % ("%s (%s)" % (r["rule"], r["target"]), num(r["recall"]),
+                                              num(r["cost"]), round(num(r["reliability"]) * n), n))
+    a = next(r for r in rows if r["rule"] == "autostop" and num(r["target"]) == 0.9)
+    n = int(num(a["topics"]))
+    print("AutoStop aiming at 90 %% recall screens %.0f %% of the documents and reaches it on %d of %d topics."
+          % (100 * num(a["cost"]), round(num(a["reliability"]) * n), n))
+
+
+def section_tar(d):
+    rows = tar_data(d)
+    gain = tar_gain(d)
+    series = [("AutoTAR", [(0.0, 0.0)] + gain, True)]
+    for m in dict.fromkeys(r["rule"] for r in rows):
+        series.append((m, [(num(r["cost"]), num(r["recall"])) for r in rows if r["rule"] == m], True))
+    chart = xy_chart("recall vs cost of a screening review", series, "cost: share of the documents screened",
+                     "recall (mean over topics)", [0, 0.2, 0.4, 0.6, 0.8, 1], (0, 1))
+    keys = ("recall", "cost", "reliability", "loss_er", "RE", "R_hat_RE")
+    trows = [(r["rule"], r["target"], *("%s &#177; %s" % (r[k], r[k + "_sd"]) if r[k] != "-" else "-"
+                                          for k in keys)) for r in rows]
+    return ("<h2>6. Stop a screening review at a target recall</h2><p>A systematic review screens the "
+            "documents a search found, in the order an active learner (AutoTAR: logistic regression "
+            "on tf-idf, retrained after every batch) proposes, and must decide when it has found "
+            "enough. 8 topics of the collection get texts (<code>scripts/demo/corpus.awk</code>: "
+            "relevant documents use their topic's words more) and 1000 more non-relevant documents "
+            "each. The line is the ranking screened to the end; the marks are where each rule stopped, "
+            "as mean recall and cost over topics. AutoStop samples the ranking to estimate how many "
+            "relevant documents there are and stops at the target (0.8, 0.9, 1); Knee and Target aim "
+            "at every relevant document. Reliability is the share of topics that reached the target; "
+            "R&#770; RE the relative error of AutoStop's estimate of R.</p>"
+            '<div class="fig">' + chart + "</div>"
+            + table(["rule", "target", "recall", "cost", "reliability", "loss_er", "RE", "R&#770; RE"],
+                    trows).replace("&amp;#177;", "&#177;").replace("R&amp;#770;", "R&#770;")
+            + commands(d, "tar"))
+
+
+SECTIONS = ["collection", "evaluate", "budget", "trust", "crowd", "topics", "tar"]
 
 CSS = """body{font:15px/1.45 system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
 h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}
@@ -384,16 +523,16 @@ def page(d):
 
 
 def main(argv):
-    if len(argv) != 3 or argv[1] not in ("--html", "--trust-summary", "--crowd-summary"):
+    modes = {"--trust-summary": trust_summary, "--crowd-summary": crowd_summary,
+             "--topics-summary": topics_summary, "--tar-summary": tar_summary}
+    if len(argv) != 3 or (argv[1] != "--html" and argv[1] not in modes):
         sys.stderr.write(__doc__)
         return 1
     d = argv[2]
     if argv[1] == "--html":
         sys.stdout.write(page(d))
-    elif argv[1] == "--trust-summary":
-        trust_summary(d)
     else:
-        crowd_summary(d)
+        modes[argv[1]](d)
     return 0
 
 

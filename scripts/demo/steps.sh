@@ -12,7 +12,7 @@
 #
 # Runs from the report directory; the collection is in collection/.
 
-DEMO_STEPS=(collection evaluate budget trust crowd)
+DEMO_STEPS=(collection evaluate budget trust crowd topics tar)
 
 RUNS='collection/runs/*.run'
 SEED=7
@@ -113,4 +113,39 @@ step_crowd() {
     record crowd "qrelkit aggregate -m ds data/crowd-labels.tsv --gold data/crowd-gold.tsv $runargs > data/crowd-ds.tsv"
     record crowd "qrelkit simulate crowd --curve 1,3,5,7,9 --methods mv,ds --workers 60 --accuracy 0.7 --spammers 0.2 --p-relevant $p --reps 10 --seed $SEED > data/crowd-curve.tsv"
     python3 "$DEMO_DIR/report.py" --crowd-summary . | sed 's/^/   /'
+}
+
+# Which topics to judge (Hosseini's topic selection): half the runs choose
+# the topics from their own per-topic AP, the other half, never seen by the
+# choice, are ranked by their mean over the chosen topics and compared with
+# their ranking over all 25 topics.
+step_topics() {
+    say "== 5. Which topics to judge: tau of the ranking of held-out runs, 1-12 of 25 topics"
+    record topics "qrelkit eval --matrix map collection/qrels.txt $RUNS > data/ap-matrix.tsv"
+    record topics "qrelkit simulate topics --matrix data/ap-matrix.tsv --methods random,greedy-pearson,greedy-kendall,convex --max-size 12 --holdout fraction --holdout-frac 0.5 --group-sep none --trials 20 --draws 100 --seed $SEED > data/topics.tsv"
+    record topics "qrelkit simulate topics-adaptive --qrels collection/qrels.txt --runs $RUNS --methods adaptive --sizes 1,2,3,4,5,6,7,8,9,10,11,12 --trials 10 --held-out --seed $SEED > data/topics-adaptive.tsv"
+    python3 "$DEMO_DIR/report.py" --topics-summary . | sed 's/^/   /'
+}
+
+# A screening review that stops at a recall target (technology-assisted
+# review). It ranks by the documents' words, so the demo first writes texts
+# for 8 topics of the collection (scripts/demo/corpus.awk: relevant documents
+# use their topic's words more) with 1000 unjudged, non-relevant documents
+# more per topic, as a Boolean search brings in. Knee and Target aim at every
+# relevant document whatever the target, so they run once; --knee-beta 150
+# lets the knee rule stop before 1000 documents, most of this small collection.
+step_tar() {
+    say "== 6. Stop a screening review at a target recall (8 topics x 1500 documents)"
+    record tar "mkdir -p collection/texts"
+    record tar "awk -v seed=$SEED -v ntopics=8 -v extra=1000 -v dir=collection/texts -v topics=collection/tar-topics.tsv -f '$DEMO_DIR/corpus.awk' collection/qrels.txt"
+    record tar "qrelkit simulate tar --corpus collection/texts --topics collection/tar-topics.tsv --qrels collection/qrels.txt --stop autostop --target 0.8,0.9,1 --seed $SEED --threads 2 --quiet > data/tar-autostop.tsv"
+    record tar "qrelkit simulate tar --corpus collection/texts --topics collection/tar-topics.tsv --qrels collection/qrels.txt --stop knee,target --target 1 --knee-beta 150 --seed $SEED --threads 2 --quiet > data/tar-knee-target.tsv"
+    # The ranking alone, screened to the end: its recall at every 2 % of the collection.
+    record tar "for t in \$(cut -f1 collection/tar-topics.tsv); do qrelkit tar run --corpus collection/texts/\$t --topic collection/tar-topics.tsv --topic-id \$t --qrels collection/qrels.txt --stop none --seed $SEED; done > data/tar-autotar.run"
+    record tar "awk 'NR == FNR { if (\$4 > 0) { rel[\$1, \$3]; R[\$1]++ } next }
+        { i = ++n[\$1]; hit[\$1, i] = ((\$1, \$3) in rel) }
+        END { for (t in n) { f = 0; k = 1; nt++
+                  for (i = 1; i <= n[t]; i++) { f += hit[t, i]; while (k <= 50 && i >= n[t] * k / 50) rec[k++] += f / R[t] } }
+              print \"cost\\trecall\"; for (k = 1; k <= 50; k++) printf \"%.2f\\t%.4f\\n\", k / 50, rec[k] / nt }' collection/qrels.txt data/tar-autotar.run > data/tar-gain.tsv"
+    python3 "$DEMO_DIR/report.py" --tar-summary . | sed 's/^/   /'
 }

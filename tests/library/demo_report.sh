@@ -46,7 +46,7 @@ extra=$(cd "$work/b" && find data collection -type f | sort | while read -r f; d
 python3 "$src/scripts/demo/report.py" --html "$work/b" >"$work/b/index.html" || fail "report.py failed"
 cmp -s "$work/a/index.html" "$work/b/index.html" || fail "index.html differs when drawn from the re-run data"
 charts=$(grep -c '<svg class="chart"' "$work/a/index.html")
-[ "$charts" -ge 5 ] || fail "$charts charts in the report (expected 5)"
+[ "$charts" -ge 7 ] || fail "$charts charts in the report (expected 7)"
 for s in $steps; do
     grep -q "$(head -n 1 "$work/a/data/$s.cmds" | cut -c1-40)" "$work/a/index.html" ||
         fail "the commands of step $s are not shown in the report"
