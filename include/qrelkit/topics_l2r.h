@@ -83,6 +83,51 @@ QK_API qk_status qk_l2r_features(const double *core, size_t ntopics, const unsig
 QK_API qk_status qk_l2r_list_tau(const char *const *a, size_t na, const char *const *b, size_t nb,
                                  double *tau, size_t *nunion, qk_error *err);
 
+/* ---- Judging cost (§1.10) --------------------------------------------------
+ * Judging speed: QK_COST_CONSTANT spends `seconds` on every judgment;
+ * QK_COST_EQ9 is Eq. 9, fitted to Carterette et al. (2009): the average
+ * seconds per judgment when x documents of a topic are judged is 15 for
+ * x <= 32, 8.761 + 16.856 exp(-0.0316 x) for 32 < x < 127 and 9 from 127 on.
+ * A topic judged x deep costs x f(x) seconds. */
+typedef enum { QK_COST_CONSTANT = 0, QK_COST_EQ9 } qk_cost_speed;
+QK_API extern const qk_enum qk_cost_speed_table[]; /* --speed's words */
+
+typedef struct qk_cost_model {
+    qk_cost_speed speed; /* default QK_COST_EQ9 */
+    double seconds;      /* QK_COST_CONSTANT: seconds per judgment (default 15) */
+    double tdc;          /* topic development cost, seconds per topic (default 0) */
+} qk_cost_model;
+QK_API void qk_cost_model_init(qk_cost_model *m);
+
+/* f(x): the average seconds per judgment when x documents are judged. */
+QK_API double qk_cost_seconds_per_judgment(const qk_cost_model *m, size_t x);
+/* x* = max{x : x f(x) <= b} (0 when not even one fits), found by a scan:
+ * under Eq. 9 x f(x) is not monotone (126 -> 1143.51 s, 127 -> 1143 s). cap
+ * > 0 caps it (the topic's pool size; §7 C2). */
+QK_API size_t qk_cost_judgments(const qk_cost_model *m, double b, size_t cap);
+/* Judging accuracy as topic development time rises (Fig. 9):
+ * min(1, 0.92 + 0.02 log2(tdc / 76)): 0.92 at 76 s, +2 points per doubling,
+ * 1 from 1,216 s. Below 76 s the same line, floored at 0.5 (a coin; the
+ * paper has no point there); tdc <= 0 gives 0.5. */
+QK_API double qk_cost_accuracy(double tdc);
+
+/* The allocation rule (§1.10.1): budget seconds split equally over ntopics
+ * after their development cost. judging = budget - ntopics tdc, per_topic =
+ * judging / ntopics, judgments = x*(per_topic) capped at cap (0: no cap).
+ * affordable is 0 when judging <= 0 or not one judgment fits a topic (tau is
+ * then undefined, reported as missing; §7 C4). ntopics >= 1, budget >= 0
+ * (QK_EUSAGE otherwise). */
+typedef struct qk_cost_alloc {
+    double judging, per_topic;
+    size_t judgments;
+    int affordable;
+} qk_cost_alloc;
+QK_API qk_status qk_cost_allocate(const qk_cost_model *m, double budget, size_t ntopics, size_t cap,
+                                  qk_cost_alloc *out, qk_error *err);
+/* The most topics whose development cost leaves a positive judging budget
+ * (budget / tdc rounded up, less one); SIZE_MAX when tdc <= 0. */
+QK_API size_t qk_cost_max_topics(const qk_cost_model *m, double budget);
+
 #ifdef __cplusplus
 }
 #endif

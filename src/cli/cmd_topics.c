@@ -20,6 +20,7 @@ const char qk_help_topics[] =
     "       qrelkit topics select [options] QRELS RUN RUN [RUN...]\n"
     "       qrelkit topics next --qrels JUDGED --runs RUN RUN [RUN...] [options]\n"
     "       qrelkit topics features [--selected T,T...] RUN [RUN...]\n"
+    "       qrelkit topics cost --budget-hours H --topics M[,M...] [--tdc S] [--speed W]\n"
     "\n"
     "Which topics to judge so that the ranking of systems on them is the one all\n"
     "topics would give (Hosseini 2013, ch. 4-5). The input is a systems x topics\n"
@@ -350,8 +351,9 @@ static const struct {
     int (*run)(int argc, char **argv);
 } subcommands[] = {
     {"select", cmd_select},
-    {"next", qk_topics_next_main}, /* chapter 6 (cmd_topics_adaptive.c) */
+    {"next", qk_topics_next_main},         /* chapter 6 (cmd_topics_adaptive.c) */
     {"features", qk_topics_features_main}, /* Kutlu et al.'s L2R features (cmd_topics_l2r.c) */
+    {"cost", qk_topics_cost_main},         /* their judging-cost allocation (cmd_topics_l2r.c) */
 };
 
 int qk_cmd_topics(int argc, char **argv)
@@ -361,5 +363,5 @@ int qk_cmd_topics(int argc, char **argv)
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return subcommands[i].run(argc - 1, argv + 1);
-    return qk_cli_usage(CMD, "unknown subcommand '%s' (choose from: select, next, features)", argv[1]);
+    return qk_cli_usage(CMD, "unknown subcommand '%s' (choose from: select, next, features, cost)", argv[1]);
 }

@@ -1,8 +1,10 @@
-/* `qrelkit topics features`: the 63 learning-to-rank features of every
+/* `qrelkit topics features` and `qrelkit topics cost`: the 63 learning-to-rank features of every
  * candidate topic (Kutlu et al. 2017; spec 001-004 §1.6) as an SVM-light /
- * LETOR file. Parses and prints only; the features are in
- * src/topics/l2r_features.c. */
+ * LETOR file, and the judging-cost allocation (§1.10). Parses and prints
+ * only; the features are in src/topics/l2r_features.c, the cost models in
+ * src/topics/cost.c. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,4 +174,115 @@ out:
     free(core);
     free(feat);
     return rc;
+}
+
+const char qk_help_topics_cost[] =
+    "usage: qrelkit topics cost --budget-hours H --topics M[,M...] [options]\n"
+    "\n"
+    "How deep each topic can be judged when a budget in hours is split equally\n"
+    "over M topics after their development cost (Kutlu et al. 2017; spec 001-004\n"
+    "§1.10): judging time = budget - M x TDC, per topic = judging time / M, and\n"
+    "judgments per topic = the most x with x f(x) <= per topic, f the seconds a\n"
+    "judgment takes on average when x are judged. Prints one row per M: topics,\n"
+    "judging_s, per_topic_s, judgments (NA when not one fits) and accuracy, the\n"
+    "judging accuracy the TDC buys (0.92 at 76 s, +0.02 per doubling, 1 from\n"
+    "1,216 s; NA without --tdc). A first comment line gives the most topics the budget can develop.\n"
+    "\n"
+    "options:\n"
+    "  --budget-hours H  the whole budget in hours (> 0)\n"
+    "  --topics LIST     numbers of topics, comma-separated\n"
+    "  --tdc S           topic development cost, seconds a topic (default 0)\n"
+    "  --speed W         judging speed:\n"
+    "                    @[cost-speed]\n"
+    "  --seconds S       constant: seconds a judgment (default 15)\n"
+    "  --pool-size N     cap the judgments per topic at the pool size (default none)\n"
+    "\n"
+    "example (Kutlu's: 100 h over 100 topics, 400 judgments a topic vs 240):\n"
+    "  qrelkit topics cost --budget-hours 100 --topics 100 --speed eq9\n"
+    "  qrelkit topics cost --budget-hours 100 --topics 100 --speed constant\n"
+    "Details: doc/qrelkit-topics-l2r.md.\n";
+
+enum { OPT_HOURS = 300, OPT_TOPICS, OPT_TDC, OPT_SPEED, OPT_SECONDS, OPT_POOL };
+static const struct option cost_opts[] = {{"help", no_argument, NULL, 'h'},
+                                          {"budget-hours", required_argument, NULL, OPT_HOURS},
+                                          {"topics", required_argument, NULL, OPT_TOPICS},
+                                          {"tdc", required_argument, NULL, OPT_TDC},
+                                          {"speed", required_argument, NULL, OPT_SPEED},
+                                          {"seconds", required_argument, NULL, OPT_SECONDS},
+                                          {"pool-size", required_argument, NULL, OPT_POOL},
+                                          {NULL, 0, NULL, 0}};
+
+int qk_topics_cost_main(int argc, char **argv)
+{
+    enum { MAXM = 1024 };
+    qk_cost_model m;
+    double hours = 0;
+    long sizes[MAXM];
+    size_t nsizes = 0, pool = 0, most;
+    int c, rc, speed;
+    qk_error err;
+    qk_cost_model_init(&m);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", cost_opts, NULL)) != -1) {
+        switch (c) {
+        case 'h': return qk_cli_help(qk_help_topics_cost);
+        case OPT_HOURS:
+            if ((rc = qk_cli_double(CMD, "--budget-hours", optarg, 0, INFINITY, QK_NUM_LO_OPEN, &hours)))
+                return rc;
+            break;
+        case OPT_TOPICS:
+            if ((rc = qk_cli_long_list(CMD, "--topics", optarg, 1, 100000000, sizes, MAXM, &nsizes)))
+                return rc;
+            break;
+        case OPT_TDC:
+            if ((rc = qk_cli_double(CMD, "--tdc", optarg, 0, INFINITY, 0, &m.tdc)))
+                return rc;
+            break;
+        case OPT_SPEED:
+            if ((rc = qk_cli_enum(CMD, qk_cost_speed_table, "--speed", optarg, &speed)))
+                return rc;
+            m.speed = (qk_cost_speed)speed;
+            break;
+        case OPT_SECONDS:
+            if ((rc = qk_cli_double(CMD, "--seconds", optarg, 0, INFINITY, QK_NUM_LO_OPEN, &m.seconds)))
+                return rc;
+            break;
+        case OPT_POOL:
+            if ((rc = qk_cli_size(CMD, "--pool-size", optarg, 1, SIZE_MAX, &pool)))
+                return rc;
+            break;
+        case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
+        default: return qk_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return qk_cli_usage(CMD, "cost takes no operands ('%s')", argv[optind]);
+    if (!(hours > 0) || nsizes == 0)
+        return qk_cli_usage(CMD, "cost needs --budget-hours H and --topics M[,M...]");
+    most = qk_cost_max_topics(&m, hours * 3600);
+    printf("# budget %.17g s, tdc %.17g s, speed %s", hours * 3600, m.tdc,
+           qk_enum_by_value(qk_cost_speed_table, (int)m.speed)->name);
+    if (m.speed == QK_COST_CONSTANT)
+        printf(" (%.17g s)", m.seconds);
+    if (most == SIZE_MAX)
+        printf(", most topics: unbounded\n");
+    else
+        printf(", most topics: %zu\n", most);
+    printf("topics\tjudging_s\tper_topic_s\tjudgments\taccuracy\n");
+    for (size_t i = 0; i < nsizes; i++) {
+        qk_cost_alloc a;
+        if (qk_cost_allocate(&m, hours * 3600, (size_t)sizes[i], pool, &a, &err) != QK_OK)
+            return qk_cli_fail(CMD, &err);
+        printf("%ld\t%.2f\t%.2f\t", sizes[i], a.judging, a.judging > 0 ? a.per_topic : 0.0);
+        if (a.affordable)
+            printf("%zu", a.judgments);
+        else
+            printf("NA");
+        if (m.tdc > 0)
+            printf("\t%.4f\n", qk_cost_accuracy(m.tdc));
+        else
+            printf("\tNA\n"); /* no development time: the error model does not apply */
+    }
+    return QK_EXIT_OK;
 }
