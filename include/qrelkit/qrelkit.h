@@ -15,6 +15,7 @@
 #include "qrelkit/topics.h"
 #include "qrelkit/topics_adaptive.h"
 #include "qrelkit/topics_l2r.h"
+#include "qrelkit/gbrt.h"
 #include "qrelkit/tar_stop.h"
 
 #endif
