@@ -14,6 +14,8 @@
 #include "qrelkit/tar.h"
 #include "qrelkit/topics.h"
 #include "qrelkit/topics_adaptive.h"
+#include "qrelkit/topics_l2r.h"
+#include "qrelkit/gbrt.h"
 #include "qrelkit/tar_stop.h"
 
 #endif

@@ -39,6 +39,7 @@ extern const qk_enum qk_sim_quality_table[]; /* cmd_sim.c */
     X("topics-method", qk_topics_method_table)                                                             \
     X("topics-cov", qk_topics_cov_table)                                                                   \
     X("topics-holdout", qk_topics_holdout_table)                                                                 \
+    X("cost-speed", qk_cost_speed_table)                                                                   \
     X("pool-active-weights", qk_pool_active_weights_table)                                                 \
     X("simulate-truth", qk_simulate_truth_table)                                                           \
     X("conf-model", qk_conf_model_table)                                                                   \

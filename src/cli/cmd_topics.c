@@ -14,11 +14,14 @@
 #include "qrelkit/topics.h"
 #include "topics_cli.h"
 #include "topics_adaptive_cli.h"
+#include "topics_l2r_cli.h"
 
 const char qk_help_topics[] =
     "usage: qrelkit topics select [options] --matrix MATRIX.tsv\n"
     "       qrelkit topics select [options] QRELS RUN RUN [RUN...]\n"
     "       qrelkit topics next --qrels JUDGED --runs RUN RUN [RUN...] [options]\n"
+    "       qrelkit topics features [--selected T,T...] RUN [RUN...]\n"
+    "       qrelkit topics cost --budget-hours H --topics M[,M...] [--tdc S] [--speed W]\n"
     "\n"
     "Which topics to judge so that the ranking of systems on them is the one all\n"
     "topics would give (Hosseini 2013, ch. 4-5). The input is a systems x topics\n"
@@ -387,7 +390,9 @@ static const struct {
     int (*run)(int argc, char **argv);
 } subcommands[] = {
     {"select", cmd_select},
-    {"next", qk_topics_next_main}, /* chapter 6 (cmd_topics_adaptive.c) */
+    {"next", qk_topics_next_main},         /* chapter 6 (cmd_topics_adaptive.c) */
+    {"features", qk_topics_features_main}, /* Kutlu et al.'s L2R features (cmd_topics_l2r.c) */
+    {"cost", qk_topics_cost_main},         /* their judging-cost allocation (cmd_topics_l2r.c) */
 };
 
 int qk_cmd_topics(int argc, char **argv)
@@ -397,5 +402,5 @@ int qk_cmd_topics(int argc, char **argv)
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return subcommands[i].run(argc - 1, argv + 1);
-    return qk_cli_usage(CMD, "unknown subcommand '%s' (choose from: select, next)", argv[1]);
+    return qk_cli_usage(CMD, "unknown subcommand '%s' (choose from: select, next, features, cost)", argv[1]);
 }

@@ -1,0 +1,134 @@
+/* qrelkit topics, learning to rank: the features Kutlu et al. (2017) rank
+ * candidate topics by, and their judging-cost models (spec 001-004 §1.5-1.6,
+ * §1.10).
+ *
+ * What each part is for:
+ *   qk_l2r_core_features  the 7 core features of every topic (c1-c7, §1.6.1),
+ *                         computed from the runs alone (no judgments): the
+ *                         statAP sampling weights of the pool, the Kendall tau
+ *                         and the union size of every pair of ranked lists,
+ *                         the pool size and the spread of the systems'
+ *                         predicted performance. An ntopics x 7 matrix,
+ *                         computed once; it does not depend on the selection.
+ *   qk_l2r_features       the 63 features of every candidate topic given the
+ *                         selected set P (§1.6.2-1.6.3): c1-c7 of the
+ *                         candidate, then mean and standard deviation of each
+ *                         core feature over P, over the candidates P-bar, over
+ *                         P + {t_c} and over P-bar - {t_c}.
+ *   qk_l2r_list_tau       the Kendall tau between two ranked lists of
+ *                         different documents (§0.6), which c3 and c4 average.
+ *   qk_cost_*             judging speed as judgments accumulate on a topic
+ *                         (Eq. 9), the equal-split allocation of a budget in
+ *                         seconds over M topics after the topic development
+ *                         cost, and the judging accuracy that rises with it.
+ *
+ * Conventions: standard deviations are population ones (divide by n); an
+ * empty group has mean and deviation 0, a one-member group deviation 0.
+ * Functions never print; on failure they return a negative qk_status and fill
+ * the qk_error. The caller owns every array it passes. */
+#ifndef QRELKIT_TOPICS_L2R_H
+#define QRELKIT_TOPICS_L2R_H
+
+#include <stddef.h>
+
+#include "qrelkit/core.h"
+#include "qrelkit/io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    QK_L2R_NCORE = 7,  /* c1..c7 */
+    QK_L2R_NFEAT = 63, /* 7 + 4 groups x 7 x (mean, sd) */
+    QK_L2R_DEPTH = 100 /* the lists' depth in the paper */
+};
+
+/* ---- Features (§1.6) --------------------------------------------------------
+ * For each topic id topics[q], row q of core (ntopics x 7, row-major) gets:
+ *   c1 mean over the pool D_t (the union of every run's top depth documents)
+ *      of w(d) = (1/|S|) sum_s W_s(r_s(d)), W the AP prior (MQ 2007 eq 10)
+ *      over a list of Z_s = the run's length at depth (0 when s misses d)
+ *   c2 the standard deviation of those w(d)
+ *   c3 the mean over the |S|(|S|-1)/2 pairs of runs of their list tau (the
+ *      true mean; Eq. 4's printed 1/(2|S|-1) is a typo, spec §7 A1)
+ *   c4 the standard deviation of the pairwise list tau
+ *   c5 |D_t| / (|S| depth)
+ *   c6 the standard deviation of |L_i u L_j| over the pairs of runs
+ *   c7 the standard deviation over the runs of QPP(s, t), the standard
+ *      deviation of the run's min-max normalised scores at depth (all 0 when
+ *      the scores are equal; 0 for a run without the topic)
+ * A run's list is its documents in the library's rank order, each at its best
+ * rank, cut at depth; a run that lacks the topic has an empty list (it still
+ * counts in |S|). A topic no run retrieves has all seven 0. nruns >= 1,
+ * depth >= 1 (QK_EUSAGE otherwise). Cost: O(|S|^2 depth log depth) a topic. */
+QK_API qk_status qk_l2r_core_features(const qk_run *const *runs, size_t nruns, const char *const *topics,
+                                      size_t ntopics, size_t depth, double *core, qk_error *err);
+
+/* The 63 features of every topic q with selected[q] == 0 (a candidate), in
+ * row q of out (ntopics x 63, row-major; rows of selected topics are left
+ * as they were). Feature k (1-based) is: 1-7 c1-c7 of the candidate; then
+ * for group g = 1..4 (P, P-bar, P + {t_c}, P-bar - {t_c}) and core feature
+ * c = 1..7, feature 7 + 14(g-1) + 2(c-1) + 1 the mean of c over the group and
+ * the next one its standard deviation. P-bar includes the candidate. O(ntopics)
+ * for all candidates together. QK_EUSAGE when no topic is a candidate. */
+QK_API qk_status qk_l2r_features(const double *core, size_t ntopics, const unsigned char *selected,
+                                 double *out, qk_error *err);
+
+/* Kendall tau_a between lists a (na docnos) and b (nb) over their union:
+ * each list is extended by the other's missing documents in the other's
+ * order, then tau is taken over every pair of the union (no ties). *tau = 0
+ * when the union has fewer than two documents; *nunion (may be NULL) gets the
+ * union's size. A docno repeated within one list is QK_EINPUT. */
+QK_API qk_status qk_l2r_list_tau(const char *const *a, size_t na, const char *const *b, size_t nb,
+                                 double *tau, size_t *nunion, qk_error *err);
+
+/* ---- Judging cost (§1.10) --------------------------------------------------
+ * Judging speed: QK_COST_CONSTANT spends `seconds` on every judgment;
+ * QK_COST_EQ9 is Eq. 9, fitted to Carterette et al. (2009): the average
+ * seconds per judgment when x documents of a topic are judged is 15 for
+ * x <= 32, 8.761 + 16.856 exp(-0.0316 x) for 32 < x < 127 and 9 from 127 on.
+ * A topic judged x deep costs x f(x) seconds. */
+typedef enum { QK_COST_CONSTANT = 0, QK_COST_EQ9 } qk_cost_speed;
+QK_API extern const qk_enum qk_cost_speed_table[]; /* --speed's words */
+
+typedef struct qk_cost_model {
+    qk_cost_speed speed; /* default QK_COST_EQ9 */
+    double seconds;      /* QK_COST_CONSTANT: seconds per judgment (default 15) */
+    double tdc;          /* topic development cost, seconds per topic (default 0) */
+} qk_cost_model;
+QK_API void qk_cost_model_init(qk_cost_model *m);
+
+/* f(x): the average seconds per judgment when x documents are judged. */
+QK_API double qk_cost_seconds_per_judgment(const qk_cost_model *m, size_t x);
+/* x* = max{x : x f(x) <= b} (0 when not even one fits), found by a scan:
+ * under Eq. 9 x f(x) is not monotone (126 -> 1143.51 s, 127 -> 1143 s). cap
+ * > 0 caps it (the topic's pool size; §7 C2). */
+QK_API size_t qk_cost_judgments(const qk_cost_model *m, double b, size_t cap);
+/* Judging accuracy as topic development time rises (Fig. 9):
+ * min(1, 0.92 + 0.02 log2(tdc / 76)): 0.92 at 76 s, +2 points per doubling,
+ * 1 from 1,216 s. Below 76 s the same line, floored at 0.5 (a coin; the
+ * paper has no point there); tdc <= 0 gives 0.5. */
+QK_API double qk_cost_accuracy(double tdc);
+
+/* The allocation rule (§1.10.1): budget seconds split equally over ntopics
+ * after their development cost. judging = budget - ntopics tdc, per_topic =
+ * judging / ntopics, judgments = x*(per_topic) capped at cap (0: no cap).
+ * affordable is 0 when judging <= 0 or not one judgment fits a topic (tau is
+ * then undefined, reported as missing; §7 C4). ntopics >= 1, budget >= 0
+ * (QK_EUSAGE otherwise). */
+typedef struct qk_cost_alloc {
+    double judging, per_topic;
+    size_t judgments;
+    int affordable;
+} qk_cost_alloc;
+QK_API qk_status qk_cost_allocate(const qk_cost_model *m, double budget, size_t ntopics, size_t cap,
+                                  qk_cost_alloc *out, qk_error *err);
+/* The most topics whose development cost leaves a positive judging budget
+ * (budget / tdc rounded up, less one); SIZE_MAX when tdc <= 0. */
+QK_API size_t qk_cost_max_topics(const qk_cost_model *m, double budget);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
