@@ -73,7 +73,7 @@ QK_API qk_status qk_budget_qdp_beta(const qk_topics_cov *c, const double *u, con
 
 /* ---- One stage's plan (000b §3.5, §3.9, §3.10) ---------------------------- */
 typedef enum {
-    QK_BUDGET_QDP = 0, /* top pairs of beta_q w_d (eq 7.5, unbiased Sigma) */
+    QK_BUDGET_QDP = 0,  /* top pairs of beta_q w_d (eq 7.5, unbiased Sigma) */
     QK_BUDGET_QDP_STAR, /* QDP with the top-30 runs' Sigma and documents (M13) */
     QK_BUDGET_UN,       /* B / n more per topic */
     QK_BUDGET_RA,       /* SA's m topics drawn at random, B / m each */
@@ -99,13 +99,13 @@ typedef struct qk_budget_pair {
 } qk_budget_pair;
 
 typedef struct qk_budget_plan {
-    size_t npairs;          /* <= the budget; less only when the candidates run out */
-    qk_budget_pair *pairs;  /* topic order, then priority descending, doc id */
+    size_t npairs;         /* <= the budget; less only when the candidates run out */
+    qk_budget_pair *pairs; /* topic order, then priority descending, doc id */
     size_t ntopics;
-    double *beta;           /* ntopics: QDP / QDP* / SA weights, NULL for UN / RA */
-    size_t *count;          /* ntopics: pairs planned per topic */
-    size_t candidates;      /* unjudged candidate pairs before the plan (Omega) */
-    int uniform;            /* 1: no X-hat yet, the stage was spent uniformly (stage 1) */
+    double *beta;             /* ntopics: QDP / QDP* / SA weights, NULL for UN / RA */
+    size_t *count;            /* ntopics: pairs planned per topic */
+    size_t candidates;        /* unjudged candidate pairs before the plan (Omega) */
+    int uniform;              /* 1: no X-hat yet, the stage was spent uniformly (stage 1) */
     qk_budget_beta_info info; /* QDP / QDP* */
 } qk_budget_plan;
 QK_API void qk_budget_plan_free(qk_budget_plan *pl);

@@ -218,8 +218,8 @@ static void top_pair_counts(const plan_ctx *x, cand *const *lists, const double 
     }
 }
 
-static qk_status allocate(plan_ctx *x, const qk_topics_cov *cov, const qk_topic_matrix *mat, cand *const *lists,
-                          qk_budget_plan *pl, qk_error *err)
+static qk_status allocate(plan_ctx *x, const qk_topics_cov *cov, const qk_topic_matrix *mat,
+                          cand *const *lists, qk_budget_plan *pl, qk_error *err)
 {
     qk_budget_method m = x->o->method;
     unsigned char *allowed = malloc(x->n ? x->n : 1);
@@ -309,7 +309,8 @@ qk_status qk_budget_plan_next(const qk_pool_runs *p, const qk_pool_judged *j, co
     qk_status st = QK_OK;
     *out = NULL;
     if (!pl || !(x.runs = malloc(x.l ? x.l : 1)) || !(x.cap = calloc(x.n ? x.n : 1, sizeof *x.cap)) ||
-        !(lists = calloc(x.n ? x.n : 1, sizeof *lists)) || !(pl->count = calloc(x.n ? x.n : 1, sizeof *pl->count))) {
+        !(lists = calloc(x.n ? x.n : 1, sizeof *lists)) ||
+        !(pl->count = calloc(x.n ? x.n : 1, sizeof *pl->count))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
