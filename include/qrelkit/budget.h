@@ -36,17 +36,20 @@ extern "C" {
 #endif
 
 /* ---- X-hat and V from the judgments (000b §3.6) ---------------------------
- * The judged documents of topic t are taken as one simple random sample
- * without replacement of its pool: pi = njudged(t) / ndocs(t) for every
- * pooled document (1 when the pool is judged whole). x[s][t] is statAP
- * (eq 3.11) over the run's list to the pool depth, var[s][t] the Poisson-
- * design Taylor variance sum (1 - pi)/pi^2 u_k^2 with u_k = rel_k
- * (PC(rank_k) - statAP) / R-hat (0 with no judged relevant document). A
- * topic with no judged relevant document scores 0 with variance 0 for every
- * run. The matrix has the runs as systems (named by run id) and the pool's
- * topics; free it with qk_topics_matrix_free. */
-QK_API qk_status qk_budget_estimate(const qk_pool_runs *p, const qk_pool_judged *j, qk_topic_matrix **out,
-                                    qk_error *err);
+ * V: the judged documents of topic t are read as one simple random sample
+ * without replacement of its pool, pi = njudged(t) / ndocs(t) for every
+ * pooled document (1 when the pool is judged whole); var[s][t] is the
+ * Poisson-design Taylor variance of statAP (eq 3.11, over the run's list to
+ * the pool depth), sum (1 - pi)/pi^2 u_k^2 with u_k = rel_k (PC(rank_k) -
+ * statAP) / R-hat (0 with no judged relevant document). X-hat: srswo = 1,
+ * that statAP; srswo = 0 (the plan's default), AP with the judged documents
+ * fixed (unjudged = non-relevant, R = the judged relevant ones), which suits
+ * the plan's deterministic choice of documents. A topic with no judged
+ * relevant document scores 0 with variance 0 for every run. The matrix has
+ * the runs as systems (named by run id) and the pool's topics; free it with
+ * qk_topics_matrix_free. */
+QK_API qk_status qk_budget_estimate(const qk_pool_runs *p, const qk_pool_judged *j, int srswo,
+                                    qk_topic_matrix **out, qk_error *err);
 
 /* ---- r_j, unseen relevant documents (M14, 000b §3.7) ----------------------
  * Features of a pooled document: one per run, 1/rank in that run's list to
@@ -89,6 +92,7 @@ typedef struct qk_budget_opts {
     int r_raw;       /* QDP: A20's literal scale of r */
     size_t star_top; /* QDP*: the k top runs by estimated MAP (default 30) */
     double kappa;    /* SA: t = kappa B / Omega (1 = eq 5.1 as printed; default 1) */
+    int srswo;       /* X-hat as statAP under SRSWO (qk_budget_estimate); default 0 */
 } qk_budget_opts;
 QK_API void qk_budget_opts_init(qk_budget_opts *o);
 
@@ -120,6 +124,46 @@ QK_API void qk_budget_plan_free(qk_budget_plan *pl);
  * topic with candidates left. */
 QK_API qk_status qk_budget_plan_next(const qk_pool_runs *p, const qk_pool_judged *j, const qk_budget_opts *o,
                                      qk_budget_plan **out, qk_error *err);
+
+/* ---- The chapter's experiment (src/sim/budget_sim.c; 000b §3.11, E7.1-7.2) --
+ * Trial t holds out group t mod ngroups (leave one group out; group NULL:
+ * every run its own group): the other runs are the pool's contributors. For
+ * every total budget B and method: stage 1 spends round(stage1 B) uniformly
+ * (the same pairs for every method of a trial), then `stages` expansion
+ * stages share the rest (the last takes the remainder), each planned by
+ * qk_budget_plan_next and judged by the truth (grade >= rel_level). MAP of
+ * every run is then estimated from the judgments (qk_budget_estimate on the
+ * pool of all runs to depth) over the truth's topics with a relevant
+ * document, and compared with the truth's MAP: Kendall tau_a and RMSE over
+ * the contributing runs and over the held-out ones. Rows: budgets x methods,
+ * in the order given, with means and sample sds over the trials. */
+typedef struct qk_budget_sim_opts {
+    const qk_budget_method *methods;
+    size_t nmethods;
+    const size_t *budgets; /* total judgments per trial */
+    size_t nbudgets;
+    double stage1; /* share of B in stage 1 (0.5) */
+    size_t stages; /* expansion stages (2) */
+    size_t trials; /* (20) */
+    uint64_t seed;
+    long depth;          /* pool depth (100) */
+    long rel_level;      /* (1) */
+    double lambda;       /* QDP's lambda (0) */
+    int srswo;           /* X-hat and the final MAP as SRSWO statAP (qk_budget_estimate) */
+    const size_t *group; /* nruns entries or NULL */
+} qk_budget_sim_opts;
+QK_API void qk_budget_sim_opts_init(qk_budget_sim_opts *o);
+
+typedef struct qk_budget_sim_row {
+    size_t budget;
+    qk_budget_method method;
+    size_t trials;
+    double tau_part, tau_part_sd, rmse_part, rmse_part_sd; /* contributing runs */
+    double tau_new, tau_new_sd, rmse_new, rmse_new_sd;     /* held-out runs (NaN: fewer than 2) */
+} qk_budget_sim_row;
+/* rows (nbudgets x nmethods) are the caller's to free(). Needs >= 2 groups. */
+QK_API qk_status qk_budget_simulate(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                    const qk_budget_sim_opts *o, qk_budget_sim_row **rows, qk_error *err);
 
 #ifdef __cplusplus
 }

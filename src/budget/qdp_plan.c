@@ -132,7 +132,7 @@ static qk_status covariance(plan_ctx *x, qk_topic_matrix **mat, qk_topics_cov **
 {
     double *w = NULL;
     qk_status st;
-    if ((st = qk_budget_estimate(x->p, x->j, mat, err)) != QK_OK)
+    if ((st = qk_budget_estimate(x->p, x->j, x->o->srswo, mat, err)) != QK_OK)
         return st;
     if (x->o->method == QK_BUDGET_QDP_STAR) {
         if (!(w = malloc(x->l * sizeof *w)))

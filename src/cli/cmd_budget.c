@@ -43,6 +43,8 @@ const char qk_help_budget[] =
     "                      or raw (the literal counts)\n"
     "  --star-top K        qdp-star: the K runs of highest estimated MAP (30)\n"
     "  --kappa K           sa / ra: t = K B / Omega in eq 5.2 (1)\n"
+    "  --estimator E       X-hat: fixed (AP of the judged documents, the default)\n"
+    "                      or srswo (statAP, judged = a random sample of the pool)\n"
     "  --seed S            random seed (42): remainders, ra's topics\n"
     "  --depth K           pool depth (100)\n"
     "  -l LEVEL            relevance threshold of the judgments (1)\n"
@@ -69,6 +71,12 @@ static const struct option longopts[] = {
     {"kappa", required_argument, NULL, 'K'},   {"seed", required_argument, NULL, 's'},
     {"depth", required_argument, NULL, 'd'},   {"format", required_argument, NULL, 'f'},
     {"timing", no_argument, NULL, 't'},        {NULL, 0, NULL, 0}};
+
+static const qk_enum estimator_table[] = {
+    {"fixed", 0, "AP with the judged documents fixed (pi = 1)"},
+    {"srswo", 1, "statAP reading the judged documents as an SRSWO sample"},
+    {NULL, 0, NULL},
+};
 
 static const qk_enum rscale_table[] = {
     {"norm", 0, "r / max r, lambda scaled by mean(Sigma e) (A20)"},
@@ -126,6 +134,7 @@ static int parse(int argc, char **argv, args *a)
         case 'l': rc = qk_cli_long(CMD, "-l", optarg, -1000000, LONG_MAX, &a->rel_level); break;
         case 'f': rc = qk_cli_format_tsv_json(CMD, optarg, &a->json); break;
         case 't': a->timing = 1; break;
+        case 'e': rc = qk_cli_enum(CMD, estimator_table, "--estimator", optarg, &a->o.srswo); break;
         default: return QK_EXIT_USAGE;
         }
     }

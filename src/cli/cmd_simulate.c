@@ -94,6 +94,8 @@ static const sim_mode modes[] = {
     /* chapter-6 topic selection (cmd_topics_adaptive.c) */
     {"topics-adaptive", "Adaptive, IQP, Oracle, random topic subsets: tau against all topics",
      qk_simulate_topics_adaptive, qk_help_simulate_topics_adaptive},
+    {"budget", "QDP, QDP*, UN, RA, SA: tau and RMSE of MAP against budget, contributing and held-out runs",
+     qk_simulate_budget, qk_help_simulate_budget},
     {"tar", "technology-assisted review: stopping rules over many topics, qrels as the reviewer", qk_simulate_tar,
      qk_help_simulate_tar},
 };
@@ -120,6 +122,9 @@ const char qk_help_simulate[] =
     "           size, for participating and held-out systems\n"
     "  topics-adaptive  Hosseini's chapter-6 topic selection (Adaptive, IQP,\n"
     "           Oracle, Adaptive+, random): tau of the subset against all topics\n"
+    "  budget   Hosseini's chapter 7: the (topic, document) allocations of\n"
+    "           `qrelkit budget plan` (QDP, QDP*, UN, RA, SA), tau and RMSE of MAP\n"
+    "           against budget for contributing and held-out runs\n"
     "  tar      technology-assisted review: each stopping rule (AutoStop, Knee,\n"
     "           Target, ...) over many topics with the qrels as the reviewer;\n"
     "           recall, cost, reliability, loss_er, RE per rule and target\n"
@@ -130,7 +135,7 @@ const char qk_help_simulate[] =
 int qk_cmd_simulate(int argc, char **argv)
 {
     if (argc < 2 || qk_cli_is_help(argv[1]))
-        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (collection, crowd, pool, rtc, topics, topics-adaptive, tar)")
+        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (collection, crowd, pool, rtc, topics, topics-adaptive, budget, tar)")
                         : qk_cli_help(qk_help_simulate);
     for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
         if (strcmp(argv[1], modes[i].name) == 0)

@@ -30,7 +30,7 @@ static void test_hand_worked(void **state)
     bx_judge(p, j, "1", "d3", 1);
     bx_judge(p, j, "1", "d5", 0);
     bx_judge(p, j, "2", "x1", 0);
-    assert_int_equal(qk_budget_estimate(p, j, &m, NULL), QK_OK);
+    assert_int_equal(qk_budget_estimate(p, j, 1, &m, NULL), QK_OK);
     assert_int_equal(m->nsys, 3);
     assert_int_equal(m->ntopics, 2);
     assert_string_equal(m->topics[0], "1");
@@ -46,6 +46,14 @@ static void test_hand_worked(void **state)
     }
     qk_topics_uncertainty(m, u);
     NEAR(u[0], (5.0 / 324 + 5.0 / 1296 + 5.0 / 144) / 3, 1e-12);
+    qk_topics_matrix_free(m);
+    /* judged documents fixed (pi = 1), R = 2: A (1 + 2/3)/2 = 5/6, B (1/2 +
+     * 2/3)/2 = 7/12, C (1/2)/2 = 1/4; the variances stay the SRSWO ones */
+    assert_int_equal(qk_budget_estimate(p, j, 0, &m, NULL), QK_OK);
+    NEAR(m->x[0], 5.0 / 6, 1e-12);
+    NEAR(m->x[2], 7.0 / 12, 1e-12);
+    NEAR(m->x[4], 1.0 / 4, 1e-12);
+    NEAR(m->var[0], 5.0 / 324, 1e-12);
     qk_topics_matrix_free(m);
     qk_pool_judged_free(j);
     qk_pool_runs_free(p);
@@ -64,7 +72,7 @@ static void test_whole_pool_is_exact_ap(void **state)
     assert_int_equal(qk_pool_judged_new(p, &j, NULL), QK_OK);
     for (int d = 0; d < 5; d++)
         bx_judge(p, j, "1", docs[d], d == 0 || d == 2);
-    assert_int_equal(qk_budget_estimate(p, j, &m, NULL), QK_OK);
+    assert_int_equal(qk_budget_estimate(p, j, 1, &m, NULL), QK_OK);
     NEAR(m->x[0], 5.0 / 6, 1e-12);
     NEAR(m->x[4], 1.0 / 4, 1e-12);
     for (int s = 0; s < 3; s++)
