@@ -123,7 +123,7 @@ static void draw(FILE *f, const qk_budget_sim_row *r, const qk_budget_sim_opts *
             s[k].lo = s[k].hi = NULL;
             s[k].n = nb;
         }
-        qk_svg_panel(f, (p % 2) * 550.0, (p / 2) * 440.0, 550, 440, title[p], "judgments",
+        qk_svg_panel(f, (p % 2) * 550.0, (p < 2 ? 0.0 : 440.0), 550, 440, title[p], "judgments",
                      p < 2 ? "Kendall tau (mean over trials)" : "RMSE (mean over trials)", s, nm, NAN, NAN);
     }
     qk_svg_end(f);
