@@ -13,6 +13,7 @@
 #include "qrelkit/pool.h"
 #include "qrelkit/tar.h"
 #include "qrelkit/topics.h"
+#include "qrelkit/budget.h"
 #include "qrelkit/topics_adaptive.h"
 #include "qrelkit/topics_l2r.h"
 #include "qrelkit/gbrt.h"

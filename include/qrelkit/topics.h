@@ -208,6 +208,19 @@ QK_API qk_status qk_topics_budget(const qk_topics_cov *c, double t, size_t targe
  * *sweeps when not NULL. */
 QK_API qk_status qk_topics_qp_solve(const qk_topics_cov *c, double lambda, double upper, int signed_beta,
                                     double *beta, size_t *sweeps, qk_error *err);
+/* The same program with two more terms (QDP, 000b §3.3-3.4): min over beta of
+ * 1/2 b^T (Sigma + diag(u)) b - (c + lin)^T b + lambda sum_j b_j subject to
+ * 0 <= b_j <= upper (finite). u (>= 0) and lin are NULL or ntopics entries.
+ * A coordinate with sigma_jj + u_j = 0 is linear and goes to whichever bound
+ * lowers the objective (0 on a tie). */
+QK_API qk_status qk_topics_qp_solve_terms(const qk_topics_cov *c, const double *u, const double *lin,
+                                          double lambda, double upper, double *beta, size_t *sweeps,
+                                          qk_error *err);
+/* The largest KKT residual of beta for that program: |gradient_j| for a free
+ * coordinate, the wrong-signed part of it at a bound, INFINITY when beta is
+ * outside the box; NAN when out of memory. */
+QK_API double qk_topics_qp_kkt(const qk_topics_cov *c, const double *u, const double *lin, double lambda,
+                               double upper, const double *beta);
 
 /* ---- Reusability (000a §6.8) ----------------------------------------------
  * AR of one ranked list: judged[i] != 0 when the document at rank i+1 is

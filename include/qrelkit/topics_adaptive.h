@@ -32,6 +32,15 @@ QK_API qk_status qk_topics_gamma_step(size_t l, size_t n, const double *x, const
                                       const size_t *rows, size_t r, const unsigned char *selected,
                                       double *gamma, size_t *best, double *scale, qk_error *err);
 
+/* ---- The relevance classifier (000b §2.2; also QDP's r_j, §3.7) -----------
+ * liblinear's L2-regularised logistic regression (bias feature 1, eps 0.01,
+ * cost C) on ntr rows of nf features (row-major) with labels y (1 relevant,
+ * anything else not), then P(relevant) of the npr rows fpr into prob. One
+ * class only among the labels: the Laplace base rate (N+ + 1) / (N + 2) for
+ * every row. */
+QK_API qk_status qk_adapt_fit_predict(size_t ntr, size_t nf, const double *ftr, const signed char *y, size_t npr,
+                                      const double *fpr, double C, double *prob, qk_error *err);
+
 /* ---- Metrics with their MTC moments -----------------------------------------
  * One ranked list of k positions, p[i] the probability that the document at
  * rank i + 1 is relevant (0 for documents outside the pool), rhat the

@@ -37,6 +37,7 @@ extern const qk_enum qk_sim_quality_table[]; /* cmd_sim.c */
     X("eval-dedup", qk_eval_dedup_table)                                                                   \
     X("pool-method", qk_pool_method_table)                                                                 \
     X("topics-method", qk_topics_method_table)                                                             \
+    X("budget-method", qk_budget_method_table)                                                             \
     X("topics-cov", qk_topics_cov_table)                                                                   \
     X("topics-holdout", qk_topics_holdout_table)                                                                 \
     X("cost-speed", qk_cost_speed_table)                                                                   \

@@ -94,10 +94,12 @@ static const sim_mode modes[] = {
     /* chapter-6 topic selection (cmd_topics_adaptive.c) */
     {"topics-adaptive", "Adaptive, IQP, Oracle, random topic subsets: tau against all topics",
      qk_simulate_topics_adaptive, qk_help_simulate_topics_adaptive},
-    {"tar", "technology-assisted review: stopping rules over many topics, qrels as the reviewer", qk_simulate_tar,
-     qk_help_simulate_tar},
     {"topics-reuse", "Hosseini's reusability experiment: a budget of judgments on chosen topics or on all",
      qk_simulate_topics_reuse, qk_help_simulate_topics_reuse},
+    {"budget", "QDP, QDP*, UN, RA, SA: tau and RMSE of MAP against budget, contributing and held-out runs",
+     qk_simulate_budget, qk_help_simulate_budget},
+    {"tar", "technology-assisted review: stopping rules over many topics, qrels as the reviewer", qk_simulate_tar,
+     qk_help_simulate_tar},
 };
 
 const char qk_help_simulate[] =
@@ -122,6 +124,9 @@ const char qk_help_simulate[] =
     "           size, for participating and held-out systems\n"
     "  topics-adaptive  Hosseini's chapter-6 topic selection (Adaptive, IQP,\n"
     "           Oracle, Adaptive+, random): tau of the subset against all topics\n"
+    "  budget   Hosseini's chapter 7: the (topic, document) allocations of\n"
+    "           `qrelkit budget plan` (QDP, QDP*, UN, RA, SA), tau and RMSE of MAP\n"
+    "           against budget for contributing and held-out runs\n"
     "  tar      technology-assisted review: each stopping rule (AutoStop, Knee,\n"
     "           Target, ...) over many topics with the qrels as the reviewer;\n"
     "           recall, cost, reliability, loss_er, RE per rule and target\n"
@@ -131,13 +136,23 @@ const char qk_help_simulate[] =
     "Run 'qrelkit simulate MODE --help' for a mode's options.\n"
     "exit status: 0 ok, 1 bad option, 2 bad input, 3 I/O error.\n";
 
+/* "collection, crowd, ..." from the table, so messages never miss a mode. */
+static const char *mode_names(void)
+{
+    static char buf[256];
+    size_t at = 0;
+    for (size_t i = 0; i < sizeof modes / sizeof *modes && at < sizeof buf; i++)
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s", i ? ", " : "", modes[i].name);
+    return buf;
+}
+
 int qk_cmd_simulate(int argc, char **argv)
 {
     if (argc < 2 || qk_cli_is_help(argv[1]))
-        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (collection, crowd, pool, rtc, topics, topics-adaptive, topics-reuse, tar)")
+        return argc < 2 ? qk_cli_usage("simulate", "missing MODE (%s)", mode_names())
                         : qk_cli_help(qk_help_simulate);
     for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
         if (strcmp(argv[1], modes[i].name) == 0)
             return modes[i].run(argc - 1, argv + 1);
-    return qk_cli_usage("simulate", "unknown mode '%s' (choose from: collection, crowd, pool, rtc, topics, topics-adaptive, topics-reuse, tar)", argv[1]);
+    return qk_cli_usage("simulate", "unknown mode '%s' (choose from: %s)", argv[1], mode_names());
 }

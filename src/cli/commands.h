@@ -16,6 +16,7 @@
     X(confidence, "EMAP, P(run A < run B) with unjudged documents (MTC, RTC, IP); RTC test") \
     X(aggregate, "crowd labels to judgments: MV, Dawid-Skene, one-coin, GLAD, MACE")     \
     X(topics, "which topics to judge: random, greedy (Pearson, Kendall), convex, budget")  \
+    X(budget, "which (topic, document) pairs to judge: QDP, QDP*, UN, RA, SA (Hosseini ch. 7)") \
     X(simulate, "what-if experiments: collection, crowd, pool budgets, the RTC experiment") \
     X(tar, "technology-assisted review: score CLEF TAR runs (tar_eval's measures)")
 

@@ -10,6 +10,8 @@ extern const char qk_help_simulate_pool[];
 extern const char qk_help_simulate_rtc[];
 int qk_simulate_topics(int argc, char **argv);
 extern const char qk_help_simulate_topics[];
+int qk_simulate_budget(int argc, char **argv);
+extern const char qk_help_simulate_budget[];
 int qk_simulate_tar(int argc, char **argv);
 extern const char qk_help_simulate_tar[];
 int qk_simulate_topics_reuse(int argc, char **argv);

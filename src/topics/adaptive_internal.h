@@ -32,11 +32,6 @@ struct qk_adapt_data {
  * of p, or with hard (IQP) the standard metric on the 0/1 predictions, v = 0. */
 qk_status qk_adapt_matrices(const qk_adapt_data *d, const qk_topics_metric *m, double *const *p,
                             const unsigned char *selected, int hard, double *xhat, double *v);
-/* liblinear's logistic regression on ntr rows of nf features (row-major)
- * with 0/1 labels y, then P(relevant) of npr rows into prob; one class
- * only: the Laplace base rate for every row. */
-qk_status qk_adapt_fit_predict(size_t ntr, size_t nf, const double *ftr, const signed char *y, size_t npr,
-                               const double *fpr, double C, double *prob, qk_error *err);
 /* The probabilities of every topic's universe documents: judged labels for
  * selected topics; for the others, the classifier trained on the selected
  * topics' pooled documents (features from the system scores, ranks and the

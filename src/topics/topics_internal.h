@@ -21,6 +21,8 @@ typedef struct qk_topics_qp {
     double *zt;        /* ntopics x nrows */
     double *r;         /* nrows */
     size_t max_sweeps; /* QK_ECALC beyond (default 100,000) */
+    const double *u;   /* NULL or ntopics: added to Sigma's diagonal */
+    const double *lin; /* NULL or ntopics: added to the linear term c */
 } qk_topics_qp;
 qk_status qk_topics_qp_new_(const qk_topics_cov *c, qk_topics_qp *qp, qk_error *err);
 void qk_topics_qp_free_(qk_topics_qp *qp);

@@ -50,13 +50,15 @@ static double update(qk_topics_qp *qp, size_t j, double lambda, double upper, in
     const qk_topics_cov *c = qp->cov;
     size_t l = c->nrows;
     const double *zj = qp->zt + j * l;
-    double a = c->diag[j], g = 0, b, nb, d;
-    if (!(a > 0))
-        return 0;
+    double a = c->diag[j] + (qp->u ? qp->u[j] : 0), g = 0, b, nb, d;
     for (size_t i = 0; i < l; i++)
         g += zj[i] * qp->r[i];
-    b = a * beta[j] + g; /* c_j - sum_{k != j} sigma_jk b_k */
-    if (signed_beta)
+    b = c->diag[j] * beta[j] + g + (qp->lin ? qp->lin[j] : 0); /* c_j + lin_j - sum_{k != j} sigma_jk b_k */
+    if (!(a > 0)) { /* linear in b_j: a bound, when the bound is finite */
+        if (signed_beta || !isfinite(upper))
+            return 0;
+        nb = b - lambda > 0 ? upper : 0;
+    } else if (signed_beta)
         nb = b > lambda ? (b - lambda) / a : b < -lambda ? (b + lambda) / a : 0;
     else {
         nb = (b - lambda) / a;
@@ -68,7 +70,7 @@ static double update(qk_topics_qp *qp, size_t j, double lambda, double upper, in
             qp->r[i] -= d * zj[i];
         beta[j] = nb;
     }
-    return a * fabs(d);
+    return a > 0 ? a * fabs(d) : fabs(d) * fabs(b - lambda);
 }
 
 /* Newton polish: solve the KKT system of the current free set exactly,
@@ -101,7 +103,8 @@ static int polish(qk_topics_qp *qp, double lambda, double upper, int signed_beta
                 s += zi[r] * zj[r];
             a[i * k + j] = a[j * k + i] = s;
         }
-        b[i] = c->c[f[i]] - (signed_beta && beta[f[i]] < 0 ? -lambda : lambda);
+        a[i * k + i] += qp->u ? qp->u[f[i]] : 0;
+        b[i] = c->c[f[i]] + (qp->lin ? qp->lin[f[i]] : 0) - (signed_beta && beta[f[i]] < 0 ? -lambda : lambda);
     }
     if (!signed_beta && isfinite(upper)) { /* coordinates held at the bound */
         for (size_t j = 0; j < n; j++) {
@@ -144,7 +147,7 @@ qk_status qk_topics_qp_run_(qk_topics_qp *qp, double lambda, double upper, int s
     size_t n = c->ntopics, l = c->nrows, sw = 0;
     double tol = 1;
     for (size_t j = 0; j < n; j++)
-        tol = fmax(tol, fabs(c->c[j]));
+        tol = fmax(tol, fabs(c->c[j] + (qp->lin ? qp->lin[j] : 0)));
     tol *= 1e-10;
     /* r = Z (e - beta) */
     for (size_t i = 0; i < l; i++) {
@@ -204,4 +207,48 @@ size_t qk_topics_support_(const double *beta, size_t n, int signed_beta)
     for (size_t j = 0; j < n; j++)
         k += signed_beta ? fabs(beta[j]) > 1e-9 : beta[j] > 1e-9;
     return k;
+}
+
+qk_status qk_topics_qp_solve_terms(const qk_topics_cov *c, const double *u, const double *lin, double lambda,
+                                   double upper, double *beta, size_t *sweeps, qk_error *err)
+{
+    qk_topics_qp qp;
+    qk_status st;
+    if (!(lambda >= 0) || !(upper > 0) || !isfinite(upper))
+        return qk_error_set(err, QK_EUSAGE, "the QP needs lambda >= 0 and a finite upper bound > 0");
+    for (size_t j = 0; j < c->ntopics; j++)
+        if ((u && !(u[j] >= 0 && isfinite(u[j]))) || (lin && !isfinite(lin[j])))
+            return qk_error_set(err, QK_EINPUT, "QP term %zu is not finite (or a diagonal entry < 0)", j + 1);
+    if ((st = qk_topics_qp_new_(c, &qp, err)) != QK_OK)
+        return st;
+    qp.u = u;
+    qp.lin = lin;
+    st = qk_topics_qp_run_(&qp, lambda, upper, 0, beta, sweeps, err);
+    qk_topics_qp_free_(&qp);
+    return st;
+}
+
+double qk_topics_qp_kkt(const qk_topics_cov *c, const double *u, const double *lin, double lambda, double upper,
+                        const double *beta)
+{
+    size_t n = c->ntopics;
+    double *g = malloc((n ? n : 1) * sizeof *g), worst = 0;
+    if (!g)
+        return NAN;
+    qk_topics_cov_mul(c, beta, g);
+    for (size_t j = 0; j < n; j++) {
+        /* gradient of 1/2 b'(Sigma+U)b - (c+lin)'b + lambda sum b */
+        double gj = g[j] + (u ? u[j] * beta[j] : 0) - c->c[j] - (lin ? lin[j] : 0) + lambda, r;
+        if (beta[j] < 0 || beta[j] > upper)
+            r = INFINITY; /* infeasible */
+        else if (beta[j] <= 0)
+            r = fmax(0, -gj); /* at 0 the gradient must be >= 0 */
+        else if (beta[j] >= upper)
+            r = fmax(0, gj); /* at the bound it must be <= 0 */
+        else
+            r = fabs(gj);
+        worst = fmax(worst, r);
+    }
+    free(g);
+    return worst;
 }

@@ -160,11 +160,105 @@ static void test_brute_force_several_lambda(void **state)
     }
 }
 
+static double objective_terms(const double *S, const double *u, const double *c, const double *lin, size_t n,
+                              const double *b)
+{
+    double f = 0;
+    for (size_t i = 0; i < n; i++) {
+        double sb = u[i] * b[i];
+        for (size_t j = 0; j < n; j++)
+            sb += S[i * n + j] * b[j];
+        f += 0.5 * b[i] * sb - (c[i] + lin[i]) * b[i];
+    }
+    return f;
+}
+
+static void test_terms_brute_force_and_kkt(void **state)
+{
+    /* QDP's program (000b §3.3, eq 7.5): Sigma + U and c + lin on the box
+     * [0,1]. Brute force over every (zero, free, one) pattern of the matrix
+     * Sigma + diag(u) with linear term c + lin; l = 4 < n = 6, so Sigma alone
+     * is singular as in the thesis, u = 0 on some topics */
+    enum { L = 4, N = 6 };
+    const char *sys[L] = {"a", "b", "c", "d"};
+    const char *top[N] = {"1", "2", "3", "4", "5", "6"};
+    double x[L * N], S[N * N], SU[N * N];
+    qk_rng rng;
+    (void)state;
+    qk_rng_seed(&rng, 23);
+    for (int trial = 0; trial < 20; trial++) {
+        qk_topic_matrix *m = NULL;
+        qk_topics_cov *c;
+        double u[N], lin[N], cl[N], b[N] = {0}, want[N] = {0}, fw;
+        for (int i = 0; i < L * N; i++)
+            x[i] = qk_rng_uniform(&rng);
+        assert_int_equal(qk_topics_matrix_new(L, N, sys, top, x, NULL, &m, NULL), QK_OK);
+        c = toy_cov(m);
+        qk_topics_cov_dense(c, S);
+        for (int j = 0; j < N; j++) {
+            u[j] = j % 3 == 0 ? 0 : 0.05 * qk_rng_uniform(&rng);
+            lin[j] = (trial % 2) * 0.1 * qk_rng_uniform(&rng);
+            cl[j] = c->c[j] + lin[j];
+        }
+        memcpy(SU, S, sizeof S);
+        for (int j = 0; j < N; j++)
+            SU[j * N + j] += u[j] + 1e-9; /* the brute force needs a definite matrix */
+        fw = brute(SU, cl, N, 0, 1.0, want);
+        assert_int_equal(qk_topics_qp_solve_terms(c, u, lin, 0, 1.0, b, NULL, NULL), QK_OK);
+        assert_true(qk_topics_qp_kkt(c, u, lin, 0, 1.0, b) <= 1e-8);
+        NEAR(objective_terms(S, u, c->c, lin, N, b), fw, 1e-8);
+        for (int j = 0; j < N; j++) /* the minimiser is unique where Sigma + U is definite */
+            if (u[j] > 0)
+                NEAR(b[j], want[j], 1e-4);
+        qk_topics_cov_free(c);
+        qk_topics_matrix_free(m);
+    }
+}
+
+static void test_terms_closed_form(void **state)
+{
+    /* 000b §9.5: U = 0, lambda = 0, Sigma definite -> beta = e; and a
+     * positive U with an interior optimum (Sigma + U)^-1 (Sigma e) */
+    enum { L = 8, N = 3 };
+    const char *sys[L] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+    const char *top[N] = {"1", "2", "3"};
+    const double x[L * N] = {0.1, 0.3, 0.2, 0.5, 0.4, 0.6, 0.2, 0.1, 0.4, 0.9, 0.7, 0.8,
+                             0.3, 0.5, 0.1, 0.6, 0.2, 0.3, 0.4, 0.8, 0.7, 0.05, 0.2, 0.1};
+    const double u[N] = {0.03, 0.02, 0.04};
+    qk_topic_matrix *m = NULL;
+    qk_topics_cov *c;
+    double b[N] = {0}, S[N * N], a[N * N], rhs[N];
+    (void)state;
+    assert_int_equal(qk_topics_matrix_new(L, N, sys, top, x, NULL, &m, NULL), QK_OK);
+    c = toy_cov(m);
+    assert_int_equal(qk_topics_qp_solve_terms(c, NULL, NULL, 0, 1.0, b, NULL, NULL), QK_OK);
+    for (int j = 0; j < N; j++)
+        NEAR(b[j], 1.0, 1e-8);
+    qk_topics_cov_dense(c, S);
+    memcpy(a, S, sizeof S);
+    for (int j = 0; j < N; j++) {
+        a[j * N + j] += u[j];
+        rhs[j] = c->c[j];
+    }
+    assert_int_equal(gauss(a, rhs, N), 0);
+    for (int j = 0; j < N; j++)
+        assert_true(rhs[j] > 0 && rhs[j] < 1); /* the example's optimum is interior */
+    memset(b, 0, sizeof b);
+    assert_int_equal(qk_topics_qp_solve_terms(c, u, NULL, 0, 1.0, b, NULL, NULL), QK_OK);
+    for (int j = 0; j < N; j++)
+        NEAR(b[j], rhs[j], 1e-8);
+    assert_true(qk_topics_qp_kkt(c, u, NULL, 0, 1.0, b) <= 1e-10);
+    qk_topics_cov_free(c);
+    qk_topics_matrix_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_vector),
         cmocka_unit_test(test_brute_force_several_lambda),
+        cmocka_unit_test(test_terms_brute_force_and_kkt),
+        cmocka_unit_test(test_terms_closed_form),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

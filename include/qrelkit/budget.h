@@ -1,0 +1,172 @@
+/* qrelkit budget: which (topic, document) pairs to judge next, topics and
+ * documents decided together (Hosseini 2013, ch. 7, "QDP"; spec 000b §3).
+ *
+ * What each part is for (one file each under src/budget/):
+ *   qk_budget_estimate   X-hat and V (000b §3.6): statAP of every run on every
+ *                        topic from the judgments so far, with the variance
+ *                        due to unjudged documents; U = mean over runs of V
+ *                        (qk_topics_uncertainty)                 qdp_estimate.c
+ *   qk_budget_unseen     r_j (M14, §3.7): unjudged pooled documents of each
+ *                        topic that a linear classifier over the runs' ranks
+ *                        predicts relevant                         qdp_unseen.c
+ *   qk_budget_qdp_beta   the topic priorities beta of eq 7.5 (M12, §3.3-3.4),
+ *                        with r normalised as A20 recommends       qdp_model.c
+ *   qk_budget_plan       one expansion stage: per-topic counts by the method
+ *                        (QDP's top pairs w_q w_d, QDP* on the top-30 runs'
+ *                        covariance and documents, the baselines UN / RA /
+ *                        SA of M16), then the documents of each topic by
+ *                        their AP-prior weight                      qdp_plan.c
+ *
+ * Conventions: topics and documents are those of a qk_pool_runs (topic index
+ * t, document id d); judgments are a qk_pool_judged. Ownership: *_free
+ * releases what *_new / **out gave (NULL accepted). Nothing prints; errors
+ * are a negative qk_status with the detail in the qk_error. */
+#ifndef QRELKIT_BUDGET_H
+#define QRELKIT_BUDGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qrelkit/core.h"
+#include "qrelkit/pool.h"
+#include "qrelkit/topics.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- X-hat and V from the judgments (000b §3.6) ---------------------------
+ * V: the judged documents of topic t are read as one simple random sample
+ * without replacement of its pool, pi = njudged(t) / ndocs(t) for every
+ * pooled document (1 when the pool is judged whole); var[s][t] is the
+ * Poisson-design Taylor variance of statAP (eq 3.11, over the run's list to
+ * the pool depth), sum (1 - pi)/pi^2 u_k^2 with u_k = rel_k (PC(rank_k) -
+ * statAP) / R-hat (0 with no judged relevant document). X-hat: srswo = 1,
+ * that statAP; srswo = 0 (the plan's default), AP with the judged documents
+ * fixed (unjudged = non-relevant, R = the judged relevant ones), which suits
+ * the plan's deterministic choice of documents. A topic with no judged
+ * relevant document scores 0 with variance 0 for every run. The matrix has
+ * the runs as systems (named by run id) and the pool's topics; free it with
+ * qk_topics_matrix_free. */
+QK_API qk_status qk_budget_estimate(const qk_pool_runs *p, const qk_pool_judged *j, int srswo,
+                                    qk_topic_matrix **out, qk_error *err);
+
+/* ---- r_j, unseen relevant documents (M14, 000b §3.7) ----------------------
+ * Features of a pooled document: one per run, 1/rank in that run's list to
+ * the pool depth (0 when the run misses it); L2-regularised logistic
+ * regression (liblinear, C = 1) trained on every judged pooled document;
+ * r[t] = the number of unjudged pooled documents of t with probability >
+ * 1/2 (with one class only among the judgments, every document has the
+ * Laplace rate (nrel + 1) / (njudged + 2)). r has one entry per pool topic. */
+QK_API qk_status qk_budget_unseen(const qk_pool_runs *p, const qk_pool_judged *j, double *r, qk_error *err);
+
+/* ---- beta of eq 7.5 (M12, 000b §3.3-3.4) -----------------------------------
+ * min 1/2 b'(Sigma + U + eps I)b - (Sigma e + lambda' r~)'b over [0,1]^n with
+ * eps = 1e-10 max(1e-12, trace(Sigma + U)/n). r_raw = 0 (A20's default):
+ * r~ = r / max r (0 when every r is 0) and lambda' = lambda mean(Sigma e);
+ * r_raw = 1: r~ = r, lambda' = lambda. u and r may be NULL (zero). */
+typedef struct qk_budget_beta_info {
+    double lambda_eff; /* lambda' */
+    double objective;  /* the program's value at beta */
+    double kkt;        /* largest KKT residual at beta */
+    size_t sweeps;     /* coordinate-descent sweeps */
+} qk_budget_beta_info;
+QK_API qk_status qk_budget_qdp_beta(const qk_topics_cov *c, const double *u, const double *r, double lambda,
+                                    int r_raw, double *beta, qk_budget_beta_info *info, qk_error *err);
+
+/* ---- One stage's plan (000b §3.5, §3.9, §3.10) ---------------------------- */
+typedef enum {
+    QK_BUDGET_QDP = 0,  /* top pairs of beta_q w_d (eq 7.5, unbiased Sigma) */
+    QK_BUDGET_QDP_STAR, /* QDP with the top-30 runs' Sigma and documents (M13) */
+    QK_BUDGET_UN,       /* B / n more per topic */
+    QK_BUDGET_RA,       /* SA's m topics drawn at random, B / m each */
+    QK_BUDGET_SA        /* eq 5.2's topics, B / m each */
+} qk_budget_method;
+QK_API extern const qk_enum qk_budget_method_table[]; /* --method's words */
+
+typedef struct qk_budget_opts {
+    qk_budget_method method;
+    size_t budget;   /* B_k: pairs to pick (> 0) */
+    uint64_t seed;   /* remainders (UN), topics (RA) */
+    double lambda;   /* QDP: lambda of eq 7.5 (>= 0) */
+    int r_raw;       /* QDP: A20's literal scale of r */
+    size_t star_top; /* QDP*: the k top runs by estimated MAP (default 30) */
+    double kappa;    /* SA: t = kappa B / Omega (1 = eq 5.1 as printed; default 1) */
+    int srswo;       /* X-hat as statAP under SRSWO (qk_budget_estimate); default 0 */
+} qk_budget_opts;
+QK_API void qk_budget_opts_init(qk_budget_opts *o);
+
+typedef struct qk_budget_pair {
+    size_t topic;    /* pool topic index */
+    uint32_t doc;    /* pool document id */
+    double priority; /* w_q w_d (the baselines: w_d) */
+} qk_budget_pair;
+
+typedef struct qk_budget_plan {
+    size_t npairs;         /* <= the budget; less only when the candidates run out */
+    qk_budget_pair *pairs; /* topic order, then priority descending, doc id */
+    size_t ntopics;
+    double *beta;             /* ntopics: QDP / QDP* / SA weights, NULL for UN / RA */
+    size_t *count;            /* ntopics: pairs planned per topic */
+    size_t candidates;        /* unjudged candidate pairs before the plan (Omega) */
+    int uniform;              /* 1: no X-hat yet, the stage was spent uniformly (stage 1) */
+    qk_budget_beta_info info; /* QDP / QDP* */
+} qk_budget_plan;
+QK_API void qk_budget_plan_free(qk_budget_plan *pl);
+
+/* The next o->budget pairs given the judgments j. Candidates are the
+ * unjudged pooled documents (QDP*: those the top runs retrieve). A budget
+ * larger than the candidates plans every candidate (npairs tells). QDP,
+ * QDP*, SA and RA need X-hat and Sigma: with no judged relevant document or
+ * fewer than two runs they spend the stage as UN does and set uniform (this
+ * is the staged procedure's stage 1, 000b §3.2). A topic allocated more than it has candidates
+ * passes the surplus round-robin to the other allocated topics, then to any
+ * topic with candidates left. */
+QK_API qk_status qk_budget_plan_next(const qk_pool_runs *p, const qk_pool_judged *j, const qk_budget_opts *o,
+                                     qk_budget_plan **out, qk_error *err);
+
+/* ---- The chapter's experiment (src/sim/budget_sim.c; 000b §3.11, E7.1-7.2) --
+ * Trial t holds out group t mod ngroups (leave one group out; group NULL:
+ * every run its own group): the other runs are the pool's contributors. For
+ * every total budget B and method: stage 1 spends round(stage1 B) uniformly
+ * (the same pairs for every method of a trial), then `stages` expansion
+ * stages share the rest (the last takes the remainder), each planned by
+ * qk_budget_plan_next and judged by the truth (grade >= rel_level). MAP of
+ * every run is then estimated from the judgments (qk_budget_estimate on the
+ * pool of all runs to depth) over the truth's topics with a relevant
+ * document, and compared with the truth's MAP: Kendall tau_a and RMSE over
+ * the contributing runs and over the held-out ones. Rows: budgets x methods,
+ * in the order given, with means and sample sds over the trials. */
+typedef struct qk_budget_sim_opts {
+    const qk_budget_method *methods;
+    size_t nmethods;
+    const size_t *budgets; /* total judgments per trial */
+    size_t nbudgets;
+    double stage1; /* share of B in stage 1 (0.5) */
+    size_t stages; /* expansion stages (2) */
+    size_t trials; /* (20) */
+    uint64_t seed;
+    long depth;          /* pool depth (100) */
+    long rel_level;      /* (1) */
+    double lambda;       /* QDP's lambda (0) */
+    int srswo;           /* X-hat and the final MAP as SRSWO statAP (qk_budget_estimate) */
+    const size_t *group; /* nruns entries or NULL */
+} qk_budget_sim_opts;
+QK_API void qk_budget_sim_opts_init(qk_budget_sim_opts *o);
+
+typedef struct qk_budget_sim_row {
+    size_t budget;
+    qk_budget_method method;
+    size_t trials;
+    double tau_part, tau_part_sd, rmse_part, rmse_part_sd; /* contributing runs */
+    double tau_new, tau_new_sd, rmse_new, rmse_new_sd;     /* held-out runs (NaN: fewer than 2) */
+} qk_budget_sim_row;
+/* rows (nbudgets x nmethods) are the caller's to free(). Needs >= 2 groups. */
+QK_API qk_status qk_budget_simulate(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                    const qk_budget_sim_opts *o, qk_budget_sim_row **rows, qk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,261 @@
+/* The QDP experiment (000b §3.11, E7.1-7.2) with the qrels as the judge:
+ * leave-one-group-out trials, a uniform first stage shared by every method,
+ * expansion stages planned by each method, then tau and RMSE of estimated
+ * against true MAP for the contributing and the held-out runs. Runs stay in
+ * memory and the library is called directly (no files, no re-reading). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qrelkit/budget.h"
+#include "qrelkit/stats.h"
+
+void qk_budget_sim_opts_init(qk_budget_sim_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->stage1 = 0.5;
+    o->stages = 2;
+    o->trials = 20;
+    o->seed = 42;
+    o->depth = 100;
+    o->rel_level = 1;
+}
+
+typedef struct trial {
+    const qk_budget_sim_opts *o;
+    const qk_qrels *truth;
+    const qk_pool_runs *all; /* every run, for the estimates */
+    qk_pool_runs *part;      /* the contributors */
+    qk_pool_judged *oracle;  /* the truth on part's pool */
+    size_t nruns, *tmap;     /* truth topic -> all-pool topic (SIZE_MAX: none) */
+    size_t ntrue;
+    const double *true_map;
+    const unsigned char *held; /* nruns */
+} trial;
+
+/* Judge a plan with the truth. */
+static void judge(const trial *tr, const qk_budget_plan *pl, qk_pool_judged *j)
+{
+    for (size_t k = 0; k < pl->npairs; k++) {
+        size_t t = pl->pairs[k].topic;
+        uint32_t d = pl->pairs[k].doc;
+        qk_pool_judged_set(j, t, d, tr->oracle->x[t][d] == 1);
+    }
+}
+
+static qk_status stage(const trial *tr, qk_budget_method m, size_t b, uint64_t seed, qk_pool_judged *j,
+                       qk_error *err)
+{
+    qk_budget_opts bo;
+    qk_budget_plan *pl = NULL;
+    qk_status st;
+    if (b == 0)
+        return QK_OK;
+    qk_budget_opts_init(&bo);
+    bo.method = m;
+    bo.budget = b;
+    bo.seed = seed;
+    bo.lambda = tr->o->lambda;
+    bo.srswo = tr->o->srswo;
+    if ((st = qk_budget_plan_next(tr->part, j, &bo, &pl, err)) != QK_OK)
+        return st;
+    judge(tr, pl, j);
+    qk_budget_plan_free(pl);
+    return QK_OK;
+}
+
+/* tau_a and RMSE over the runs with held[s] == want. */
+static qk_status score(const trial *tr, const double *est, int want, double *tau, double *rmse, qk_error *err)
+{
+    double *a = malloc(tr->nruns * sizeof *a), *b = malloc(tr->nruns * sizeof *b), se = 0;
+    size_t n = 0;
+    qk_kendall k;
+    qk_status st = QK_OK;
+    *tau = *rmse = NAN;
+    if (!a || !b) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t s = 0; s < tr->nruns; s++)
+        if ((tr->held[s] != 0) == want) {
+            a[n] = tr->true_map[s];
+            b[n++] = est[s];
+            se += (est[s] - tr->true_map[s]) * (est[s] - tr->true_map[s]);
+        }
+    if (n >= 1)
+        *rmse = sqrt(se / (double)n);
+    if (n >= 2 && (st = qk_stats_kendall(a, b, n, &k, err)) == QK_OK)
+        *tau = k.tau_a;
+out:
+    free(a);
+    free(b);
+    return st;
+}
+
+/* MAP of every run from the judgments j on the contributors' pool. */
+static qk_status estimate(const trial *tr, const qk_pool_judged *j, double *map, qk_error *err)
+{
+    qk_pool_judged *ja = NULL;
+    qk_topic_matrix *m = NULL;
+    qk_status st;
+    if ((st = qk_pool_judged_new(tr->all, &ja, err)) != QK_OK)
+        return st;
+    for (size_t t = 0; t < qk_pool_num_topics(tr->part); t++) {
+        const qk_pool_topic *tp = qk_pool_topic_at(tr->part, t);
+        size_t ta;
+        if (!qk_pool_find_topic(tr->all, tp->qid, &ta))
+            continue;
+        for (uint32_t d = 0; d < tp->ndocs; d++) {
+            uint32_t da;
+            if (j->x[t][d] >= 0 && qk_pool_find_doc(qk_pool_topic_at(tr->all, ta), tp->docnos[d], &da))
+                qk_pool_judged_set(ja, ta, da, j->x[t][d]);
+        }
+    }
+    if ((st = qk_budget_estimate(tr->all, ja, tr->o->srswo, &m, err)) == QK_OK)
+        for (size_t s = 0; s < tr->nruns; s++) {
+            qk_ksum k = {0, 0};
+            for (size_t q = 0; q < tr->ntrue; q++)
+                if (tr->tmap[q] != SIZE_MAX)
+                    qk_ksum_add(&k, m->x[s * m->ntopics + tr->tmap[q]]);
+            map[s] = qk_ksum_value(&k) / (double)tr->ntrue;
+        }
+    qk_topics_matrix_free(m);
+    qk_pool_judged_free(ja);
+    return st;
+}
+
+typedef struct acc {
+    double sum[4], sq[4];
+    size_t n[4];
+} acc;
+
+static void acc_add(acc *a, int i, double v)
+{
+    if (isnan(v))
+        return;
+    a->sum[i] += v;
+    a->sq[i] += v * v;
+    a->n[i]++;
+}
+
+static void acc_out(const acc *a, int i, double *mean, double *sd)
+{
+    double m = a->n[i] ? a->sum[i] / (double)a->n[i] : NAN;
+    *mean = m;
+    *sd = a->n[i] > 1 ? sqrt(fmax(0, (a->sq[i] - (double)a->n[i] * m * m) / (double)(a->n[i] - 1))) : NAN;
+}
+
+/* One trial: every budget and method. */
+static qk_status run_trial(trial *tr, uint64_t seed, acc *accs, qk_error *err)
+{
+    const qk_budget_sim_opts *o = tr->o;
+    double *map = malloc(tr->nruns * sizeof *map);
+    qk_status st = QK_OK;
+    if (!map)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t bi = 0; bi < o->nbudgets && st == QK_OK; bi++) {
+        size_t B = o->budgets[bi], b1 = (size_t)llround(o->stage1 * (double)B), rest = B - (b1 < B ? b1 : B);
+        for (size_t mi = 0; mi < o->nmethods && st == QK_OK; mi++) {
+            qk_pool_judged *j = NULL;
+            double v[4];
+            if ((st = qk_pool_judged_new(tr->part, &j, err)) != QK_OK)
+                break;
+            st = stage(tr, QK_BUDGET_UN, b1, seed, j, err);
+            for (size_t k = 0; k < o->stages && st == QK_OK; k++) {
+                size_t bk = rest / o->stages + (k + 1 == o->stages ? rest % o->stages : 0);
+                st = stage(tr, o->methods[mi], bk, seed + 1 + k, j, err);
+            }
+            if (st == QK_OK && (st = estimate(tr, j, map, err)) == QK_OK &&
+                (st = score(tr, map, 0, &v[0], &v[1], err)) == QK_OK &&
+                (st = score(tr, map, 1, &v[2], &v[3], err)) == QK_OK)
+                for (int i = 0; i < 4; i++)
+                    acc_add(&accs[bi * o->nmethods + mi], i, v[i]);
+            qk_pool_judged_free(j);
+        }
+    }
+    free(map);
+    return st;
+}
+
+qk_status qk_budget_simulate(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                             const qk_budget_sim_opts *o, qk_budget_sim_row **rows, qk_error *err)
+{
+    size_t ngroups = 0, nrows = o->nbudgets * o->nmethods;
+    qk_topic_matrix *tm = NULL;
+    qk_pool_runs *all = NULL;
+    double *true_map = NULL;
+    unsigned char *held = NULL;
+    const qk_run **sub = NULL;
+    acc *accs = NULL;
+    trial tr;
+    qk_status st;
+    *rows = NULL;
+    memset(&tr, 0, sizeof tr);
+    for (size_t s = 0; s < nruns; s++)
+        if ((o->group ? o->group[s] : s) + 1 > ngroups)
+            ngroups = (o->group ? o->group[s] : s) + 1;
+    if (ngroups < 2 || nrows == 0 || o->trials == 0 || o->stages == 0 || !(o->stage1 >= 0 && o->stage1 <= 1))
+        return qk_error_set(err, QK_EUSAGE,
+                            "simulate budget needs two groups of runs, a budget, a method, a trial, a stage "
+                            "and a stage-1 share in [0, 1]");
+    if ((st = qk_topics_matrix_from_eval(truth, runs, nruns, "map", &tm, err)) != QK_OK ||
+        (st = qk_pool_runs_from(runs, nruns, o->depth, &all, err)) != QK_OK)
+        goto out;
+    true_map = malloc(nruns * sizeof *true_map);
+    held = malloc(nruns);
+    sub = malloc(nruns * sizeof *sub);
+    accs = calloc(nrows, sizeof *accs);
+    tr.tmap = malloc(tm->ntopics * sizeof *tr.tmap);
+    if (!true_map || !held || !sub || !accs || !tr.tmap) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    qk_topics_subset_means(tm, NULL, 0, true_map);
+    for (size_t q = 0; q < tm->ntopics; q++)
+        if (!qk_pool_find_topic(all, tm->topics[q], &tr.tmap[q]))
+            tr.tmap[q] = SIZE_MAX;
+    tr.o = o;
+    tr.truth = truth;
+    tr.all = all;
+    tr.nruns = nruns;
+    tr.ntrue = tm->ntopics;
+    tr.true_map = true_map;
+    tr.held = held;
+    for (size_t t = 0; t < o->trials && st == QK_OK; t++) {
+        size_t g = t % ngroups, np = 0;
+        for (size_t s = 0; s < nruns; s++) {
+            held[s] = (o->group ? o->group[s] : s) == g;
+            if (!held[s])
+                sub[np++] = runs[s];
+        }
+        if ((st = qk_pool_runs_from(sub, np, o->depth, &tr.part, err)) == QK_OK &&
+            (st = qk_pool_judged_new(tr.part, &tr.oracle, err)) == QK_OK &&
+            (st = qk_pool_judged_from_qrels(tr.oracle, tr.part, truth, o->rel_level, err)) == QK_OK)
+            st = run_trial(&tr, o->seed + 7919 * (uint64_t)t, accs, err);
+        qk_pool_judged_free(tr.oracle);
+        qk_pool_runs_free(tr.part);
+        tr.oracle = NULL;
+        tr.part = NULL;
+    }
+    if (st == QK_OK && !(*rows = calloc(nrows, sizeof **rows)))
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t r = 0; st == QK_OK && r < nrows; r++) {
+        qk_budget_sim_row *row = &(*rows)[r];
+        row->budget = o->budgets[r / o->nmethods];
+        row->method = o->methods[r % o->nmethods];
+        row->trials = o->trials;
+        acc_out(&accs[r], 0, &row->tau_part, &row->tau_part_sd);
+        acc_out(&accs[r], 1, &row->rmse_part, &row->rmse_part_sd);
+        acc_out(&accs[r], 2, &row->tau_new, &row->tau_new_sd);
+        acc_out(&accs[r], 3, &row->rmse_new, &row->rmse_new_sd);
+    }
+out:
+    qk_topics_matrix_free(tm);
+    qk_pool_runs_free(all);
+    free(true_map);
+    free(held);
+    free(sub);
+    free(accs);
+    free(tr.tmap);
+    return st;
+}
