@@ -27,7 +27,7 @@
 /* p_t(i) of every document for run probabilities rw (one round). */
 static qk_status doc_probs(const qk_pool_topic *tp, size_t nruns, const double *rw, double *p)
 {
-    size_t maxlen = 0;
+    size_t maxlen = 0, have = 0; /* have: the list length prior is for */
     double *prior;
     for (size_t r = 0; r < nruns; r++)
         if (tp->len[r] > maxlen)
@@ -38,7 +38,8 @@ static qk_status doc_probs(const qk_pool_topic *tp, size_t nruns, const double *
     for (size_t r = 0; r < nruns; r++) {
         if (!tp->len[r] || rw[r] <= 0)
             continue;
-        qk_pool_ap_prior(tp->len[r], prior);
+        if (tp->len[r] != have) /* runs cut at the same depth share it */
+            qk_pool_ap_prior(have = tp->len[r], prior);
         for (size_t k = 0; k < tp->len[r]; k++)
             p[tp->lists[r][k]] += rw[r] * prior[k];
     }
@@ -445,7 +446,8 @@ qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed c
         } while (k == 0 && o->active_fixed && spent < o->active_max_draws && can_find_new(n, x, wk.p));
     {
         double *pi = wk.w; /* reuse: pi after this round */
-        if (n && (st = pool_active_pi(tp, nruns, dt, pi)) != QK_OK)
+        /* the new round is final too: cached now, the next call skips it */
+        if (n && ((st = cache_rounds(tp, nruns, dt)) != QK_OK || (st = pool_active_pi(tp, nruns, dt, pi)) != QK_OK))
             goto out;
         for (size_t i = 0; i < k; i++) {
             out[i].pi = pi[out[i].doc];
