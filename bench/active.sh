@@ -4,8 +4,9 @@
 # 16 runs, depth-100 pools of 459 documents per topic on average; seed 2017,
 # one thread) for each budget. Past the pool size a topic is judged to the
 # end, where rounds take up to 100,000 draws (the per-round cap) to find the
-# last documents of tiny probability: there the draws, not the judgments, are
-# the work (about 280 million draws at budget 800). Reported: wall and user
+# last documents of tiny probability (about 280 million draws at budget 800).
+# Since the per-round counts (bench/RESULTS.md) those draws are not made one
+# by one, so the cost follows the judgments, not the draws. Reported: wall and user
 # CPU seconds (best of 2), the same for `--methods depth` (reading the runs
 # and qrels, the floor under every row), and peak RSS (GNU time %M). The
 # machine is shared: record `uptime` with the table.

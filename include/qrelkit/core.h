@@ -102,6 +102,19 @@ QK_API uint64_t qk_rng_below(qk_rng *r, uint64_t n);
 QK_API size_t qk_rng_pick_cum(qk_rng *r, const double *cum, size_t n);
 /* Standard normal (Marsaglia polar method, no cached spare: deterministic per call count). */
 QK_API double qk_rng_normal(qk_rng *r);
+/* X ~ Binomial(n, p), exact in law (inversion, O(1 + sqrt(n p (1-p))) uniforms'
+ * worth of work, one uniform in all but ~1e-13 of calls); 0 when n <= 0 or
+ * p <= 0, n when p >= 1. */
+QK_API long qk_rng_binomial(qk_rng *r, long n, double p);
+/* Failures before the first success of independent Bernoulli(s) trials
+ * (geometric, by inversion, one uniform), at most cap; cap when s <= 0
+ * (no success ever), 0 when s >= 1 (no uniform drawn either way). */
+QK_API long qk_rng_geometric(qk_rng *r, double s, long cap);
+/* counts[0..k) ~ Multinomial(n, w / sum w) by conditional binomials:
+ * counts[i] ~ Bin(n left, w[i] / tail[i]), where tail[i] = w[i] + ... +
+ * w[k-1] are the caller's suffix sums (summed once, so that no ratio drifts
+ * above 1); a zero weight gets 0 and draws nothing. */
+QK_API void qk_rng_multinomial(qk_rng *r, long n, const double *w, const double *tail, size_t k, long *counts);
 
 /* ---- Growable arrays ---------------------------------------------------- */
 /* Make room for at least need elements of size elsize in *ptr (capacity *cap).

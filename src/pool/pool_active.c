@@ -8,14 +8,14 @@
  * The inclusion probability of a document is over all rounds:
  * pi_i = 1 - prod_t (1 - p_t(i))^{N_t} (Eq. 2.5), computed as
  * -expm1(sum_t N_t log1p(-p_t(i))) so pi near 0 or 1 keeps its digits; it
- * needs only each round's run probabilities and number of draws N_t. So the
- * design keeps those and a draw count per document, not the draws: a round
- * can take up to active_max_draws draws when the documents left have tiny
- * p, and storing them made time and memory grow with every draw. The draw
- * sequence, which the design and draws files list, is replayed from the
- * seed (one generator per topic and round). A draw is the inverse-CDF pick
- * of qk_rng_pick_cum, found through a guide table in O(1) expected time
- * instead of a binary search: the same uniform gives the same document.
+ * needs only each round's run probabilities and number of draws N_t. A
+ * round can take up to active_max_draws draws when the documents left have
+ * tiny p, so its draws are not made one by one: the round's counts are
+ * drawn from their law (geometric waits for the next new document,
+ * binomial spreads of the other draws; round_until), O(pool) work per new
+ * document whatever the draws. The design keeps each round's run
+ * probabilities, N_t and per-document counts, not a draw sequence, so
+ * memory does not grow with the draws either.
  * Good runs are oversampled, yet every pooled document keeps p > 0 in
  * round 1, which is what keeps the HT estimators unbiased. */
 #include "pool_internal.h"
@@ -27,7 +27,7 @@
 /* p_t(i) of every document for run probabilities rw (one round). */
 static qk_status doc_probs(const qk_pool_topic *tp, size_t nruns, const double *rw, double *p)
 {
-    size_t maxlen = 0;
+    size_t maxlen = 0, have = 0; /* have: the list length prior is for */
     double *prior;
     for (size_t r = 0; r < nruns; r++)
         if (tp->len[r] > maxlen)
@@ -38,7 +38,8 @@ static qk_status doc_probs(const qk_pool_topic *tp, size_t nruns, const double *
     for (size_t r = 0; r < nruns; r++) {
         if (!tp->len[r] || rw[r] <= 0)
             continue;
-        qk_pool_ap_prior(tp->len[r], prior);
+        if (tp->len[r] != have) /* runs cut at the same depth share it */
+            qk_pool_ap_prior(have = tp->len[r], prior);
         for (size_t k = 0; k < tp->len[r]; k++)
             p[tp->lists[r][k]] += rw[r] * prior[k];
     }
@@ -46,115 +47,53 @@ static qk_status doc_probs(const qk_pool_topic *tp, size_t nruns, const double *
     return QK_OK;
 }
 
-/* The design's rounds (one_round and the design reader) and read draws
- * (the reader); here, so that pool_design.c calls this file, not both ways. */
+/* The design's rounds and per-round draw counts (one_round and the design
+ * reader); here, so that pool_design.c calls this file, not both ways. */
 qk_status pool_design_push_round(design_topic *dt, size_t nruns, const double *rw)
 {
     size_t cap = dt->caprounds;
     long *nd;
+    size_t *from;
     if (qk_grow((void **)&dt->rw, &cap, (dt->nrounds + 1) * nruns, sizeof *dt->rw) != QK_OK)
         return QK_ENOMEM;
     dt->caprounds = cap;
     if (!(nd = realloc(dt->rdraws, (dt->nrounds + 1) * sizeof *nd)))
         return QK_ENOMEM;
     dt->rdraws = nd;
+    if (!(from = realloc(dt->rc_from, (dt->nrounds + 1) * sizeof *from)))
+        return QK_ENOMEM;
+    dt->rc_from = from;
     memcpy(dt->rw + dt->nrounds * nruns, rw, nruns * sizeof *rw);
+    dt->rc_from[dt->nrounds] = dt->nrc;
     dt->rdraws[dt->nrounds++] = 0;
     return QK_OK;
 }
 
-qk_status pool_design_push_draw(design_topic *dt, size_t ndocs, uint32_t doc)
+qk_status pool_design_push_count(design_topic *dt, size_t ndocs, uint32_t doc, long n, int merge)
 {
+    size_t cap = dt->caprc;
+    size_t e = dt->nrc;
     if (!dt->dcnt && !(dt->dcnt = calloc(ndocs ? ndocs : 1, sizeof *dt->dcnt)))
         return QK_ENOMEM;
-    if (qk_grow((void **)&dt->log_doc, &dt->caplog, dt->nlog + 1, sizeof *dt->log_doc) != QK_OK)
-        return QK_ENOMEM;
-    dt->log_doc[dt->nlog++] = doc;
-    dt->log_rounds = dt->nrounds;
-    dt->dcnt[doc]++;
-    dt->ndraws++;
-    dt->rdraws[dt->nrounds - 1]++;
-    return QK_OK;
-}
-
-/* One round's draw distribution: p, its running sum, and a guide table
- * (Chen & Asau) over the sum. guide[b] is the first i whose cum[i] falls in
- * bucket b or later; since the bucket of a value is monotone in the value,
- * every i before guide[bucket(u)] has cum[i] <= u, so a forward scan from
- * there finds the same index as a binary search, bit for bit. */
-typedef struct draw_table {
-    double *p, *cum;
-    uint32_t *guide; /* m + 1 entries */
-    size_t n, m;
-    double scale;
-} draw_table;
-
-static void table_free(draw_table *tb)
-{
-    free(tb->p);
-    free(tb->cum);
-    free(tb->guide);
-    tb->p = tb->cum = NULL;
-    tb->guide = NULL;
-}
-
-static qk_status table_init(draw_table *tb, size_t n)
-{
-    size_t m = 8 * (n ? n : 1);
-    tb->n = n;
-    tb->m = m;
-    tb->scale = 0;
-    tb->p = malloc((n ? n : 1) * sizeof *tb->p);
-    tb->cum = malloc((n ? n : 1) * sizeof *tb->cum);
-    tb->guide = malloc((m + 1) * sizeof *tb->guide);
-    if (!tb->p || !tb->cum || !tb->guide) {
-        table_free(tb);
-        return QK_ENOMEM;
+    /* a document already in the round (the single draws of an old file) */
+    while (merge && e > dt->rc_from[dt->nrounds - 1] && dt->rc_doc[e - 1] != doc)
+        e--;
+    if (merge && e > dt->rc_from[dt->nrounds - 1])
+        dt->rc_n[e - 1] += n;
+    else {
+        if (qk_grow((void **)&dt->rc_doc, &cap, dt->nrc + 1, sizeof *dt->rc_doc) != QK_OK)
+            return QK_ENOMEM;
+        cap = dt->caprc;
+        if (qk_grow((void **)&dt->rc_n, &cap, dt->nrc + 1, sizeof *dt->rc_n) != QK_OK)
+            return QK_ENOMEM;
+        dt->caprc = cap;
+        dt->rc_doc[dt->nrc] = doc;
+        dt->rc_n[dt->nrc++] = n;
     }
+    dt->dcnt[doc] += n;
+    dt->ndraws += (size_t)n;
+    dt->rdraws[dt->nrounds - 1] += n;
     return QK_OK;
-}
-
-static inline size_t table_bucket(const draw_table *tb, double x)
-{
-    double b = x * tb->scale;
-    return b < (double)tb->m ? (size_t)b : tb->m;
-}
-
-/* p and the table for run probabilities rw; returns the total mass. */
-static qk_status table_build(const qk_pool_topic *tp, size_t nruns, const double *rw, draw_table *tb,
-                             double *total)
-{
-    size_t n = tb->n, b = 0;
-    double sum = 0;
-    if (doc_probs(tp, nruns, rw, tb->p) != QK_OK)
-        return QK_ENOMEM;
-    for (size_t i = 0; i < n; i++)
-        tb->cum[i] = sum += tb->p[i];
-    *total = sum;
-    /* a scale that is not finite would make buckets meaningless: one
-     * bucket then, a plain scan (correct, only slower) */
-    tb->scale = sum > 0 && isfinite((double)tb->m / sum) ? (double)tb->m / sum : 0;
-    for (size_t i = 0; i < n; i++)
-        for (size_t bi = table_bucket(tb, tb->cum[i]); b <= bi; b++)
-            tb->guide[b] = (uint32_t)i;
-    for (; b <= tb->m; b++)
-        tb->guide[b] = (uint32_t)(n ? n - 1 : 0);
-    return QK_OK;
-}
-
-/* qk_rng_pick_cum(rng, cum, n) for the uniform `uni` it would draw, then
- * past zero-probability slots. */
-static inline size_t table_pick(const draw_table *tb, double uni)
-{
-    const double *cum = tb->cum;
-    size_t n = tb->n;
-    double u = uni * cum[n - 1];
-    size_t i = tb->guide[table_bucket(tb, u)];
-    while (i + 1 < n && cum[i] <= u)
-        i++;
-    while (i + 1 < n && tb->p[i] <= 0) /* never land on a zero-probability slot */
-        i++;
-    return i;
 }
 
 /* Add rounds [from, to) to acc[i] += N_t log1p(-p_t(i)). */
@@ -285,55 +224,185 @@ static qk_status run_probs(const qk_pool_topic *tp, size_t nruns, const signed c
     return QK_OK;
 }
 
-/* The generator's uniforms, a block at a time (a round's generator is
- * its own, so the numbers left over at its end are never needed). */
-#define UBLOCK 512
-typedef struct ustream {
-    qk_rng rng;
-    size_t next;
-    double u[UBLOCK];
-} ustream;
+/* Scratch of the rounds of one call (every array of ndocs entries, hit
+ * arrays of ndocs + 1). */
+typedef struct round_work {
+    double *p;             /* p_t of every document                          */
+    double *w, *tail;      /* compact weights and their suffix sums          */
+    uint32_t *ids;         /* the documents of w                             */
+    long *cnt, *c;         /* the round's count per document; counts of w    */
+    uint32_t *hit;         /* hit[j]: the j-th new document (1-based)        */
+    double *hmass;         /* hmass[j] = p of hit[1..j]                      */
+    long *hfail;           /* hfail[j]: draws after hit j that fell on hits  */
+} round_work;
 
-static inline double ustream_next(ustream *s)
+static void work_free(round_work *wk)
 {
-    if (s->next == UBLOCK) {
-        qk_rng_uniforms(&s->rng, s->u, UBLOCK);
-        s->next = 0;
+    free(wk->p);
+    free(wk->w);
+    free(wk->tail);
+    free(wk->ids);
+    free(wk->cnt);
+    free(wk->c);
+    free(wk->hit);
+    free(wk->hmass);
+    free(wk->hfail);
+    memset(wk, 0, sizeof *wk);
+}
+
+static qk_status work_init(round_work *wk, size_t n)
+{
+    size_t m = n ? n : 1;
+    wk->p = malloc(m * sizeof *wk->p);
+    wk->w = malloc(m * sizeof *wk->w);
+    wk->tail = malloc(m * sizeof *wk->tail);
+    wk->ids = malloc(m * sizeof *wk->ids);
+    wk->cnt = calloc(m, sizeof *wk->cnt);
+    wk->c = malloc(m * sizeof *wk->c);
+    wk->hit = malloc((m + 1) * sizeof *wk->hit);
+    wk->hmass = malloc((m + 1) * sizeof *wk->hmass);
+    wk->hfail = malloc((m + 1) * sizeof *wk->hfail);
+    if (!wk->p || !wk->w || !wk->tail || !wk->ids || !wk->cnt || !wk->c || !wk->hit || !wk->hmass ||
+        !wk->hfail) {
+        work_free(wk);
+        return QK_ENOMEM;
     }
-    return s->u[s->next++];
+    return QK_OK;
+}
+
+/* The documents with p > 0 that `keep` selects into w / ids, with suffix
+ * sums; returns how many. */
+static size_t gather(round_work *wk, size_t n, const signed char *x, const unsigned char *taken, int all)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (wk->p[i] > 0 && (all || !(x[i] < 0 && !taken[i]))) {
+            wk->ids[m] = (uint32_t)i;
+            wk->w[m++] = wk->p[i];
+        }
+    for (size_t j = m; j-- > 0;)
+        wk->tail[j] = wk->w[j] + (j + 1 < m ? wk->tail[j + 1] : 0);
+    return m;
+}
+
+/* counts of Multinomial(nd, w) into wk->cnt */
+static void scatter_multinomial(round_work *wk, qk_rng *rng, long nd, size_t m)
+{
+    if (nd <= 0 || m == 0)
+        return;
+    qk_rng_multinomial(rng, nd, wk->w, wk->tail, m, wk->c);
+    for (size_t j = 0; j < m; j++)
+        wk->cnt[wk->ids[j]] += wk->c[j];
+}
+
+/* A fixed round: exactly nd draws, Multinomial(nd, p_t); the new documents
+ * go out in document order. */
+static long round_fixed(const qk_pool_topic *tp, const signed char *x, unsigned char *taken, round_work *wk,
+                        qk_rng *rng, long nd, pool_out *out, size_t *k)
+{
+    size_t n = tp->ndocs;
+    scatter_multinomial(wk, rng, nd, gather(wk, n, x, taken, 1));
+    for (size_t i = 0; i < n; i++)
+        if (wk->cnt[i] && x[i] < 0 && !taken[i]) {
+            taken[i] = 1;
+            out[(*k)++].doc = (uint32_t)i;
+        }
+    return nd;
+}
+
+/* A round until `cap` new documents or max_draws draws, in law the same as
+ * drawing one document at a time from p_t. With q the mass of the documents
+ * still new and A the others (A_0, known at the start, plus the hits so far),
+ * the draws before the next new document are Geometric(q / (q + p(A))), each
+ * in A_0 with probability p(A_0) / p(A), else on a hit in proportion to p; the
+ * new document is drawn from the new ones in proportion to p. The draws that
+ * fell in A_0 are, over all steps, Multinomial over A_0 (the same conditional
+ * law at every step); those on hits are spread from the last step back, where
+ * the step-j draws and the undecided ones of later steps share hits 1..j. The
+ * work is O(ndocs) per new document plus the binomials, whatever the draws. */
+static long round_until(const qk_pool_topic *tp, const signed char *x, unsigned char *taken, round_work *wk,
+                        qk_rng *rng, long cap, long max_draws, pool_out *out, size_t *k)
+{
+    size_t n = tp->ndocs, m = gather(wk, n, x, taken, 0), J = 0;
+    double mA0 = m ? wk->tail[0] : 0, H = 0;
+    long N = 0, F0 = 0, R = 0;
+    const double *p = wk->p;
+    wk->hmass[0] = 0;
+    wk->hfail[0] = 0;
+    while ((long)*k < cap && N < max_draws) {
+        double q = 0, u, acc = 0;
+        long left = max_draws - N, fail;
+        size_t pick = n;
+        for (size_t i = 0; i < n; i++)
+            if (x[i] < 0 && !taken[i])
+                q += p[i];
+        fail = q > 0 ? qk_rng_geometric(rng, q / (q + mA0 + H), left) : left;
+        if (fail > 0) {
+            long a = H > 0 ? qk_rng_binomial(rng, fail, mA0 / (mA0 + H)) : fail;
+            F0 += a;
+            wk->hfail[J] += fail - a;
+        }
+        N += fail;
+        if (fail == left)
+            break; /* the draws ran out before a new document */
+        u = qk_rng_uniform(rng) * q;
+        for (size_t i = 0; i < n; i++)
+            if (x[i] < 0 && !taken[i] && p[i] > 0) {
+                pick = i; /* the last one if rounding leaves u above the sum */
+                if (u < (acc += p[i]))
+                    break;
+            }
+        taken[pick] = 1;
+        out[(*k)++].doc = (uint32_t)pick;
+        wk->cnt[pick]++;
+        N++;
+        wk->hit[++J] = (uint32_t)pick;
+        wk->hmass[J] = H += p[pick];
+        wk->hfail[J] = 0;
+    }
+    for (size_t j = J; j >= 1; j--) {
+        long c;
+        R += wk->hfail[j];
+        c = qk_rng_binomial(rng, R, p[wk->hit[j]] / wk->hmass[j]);
+        wk->cnt[wk->hit[j]] += c;
+        R -= c;
+    }
+    scatter_multinomial(wk, rng, F0, m);
+    return N;
 }
 
 /* Adds one round to the design: run probabilities from the sample so far,
- * then draws until `cap` new documents (or exactly `cap` draws when
- * fixed), appending new documents to out. *spent counts the draws. */
+ * then the round's draw counts: until `cap` new documents (or exactly `cap`
+ * draws when fixed), appending new documents to out. *spent counts the
+ * draws. The design keeps the round's counts per document. */
 static qk_status one_round(const qk_pool_topic *tp, size_t nruns, const signed char *x, design_topic *dt,
                            const qk_pool_opts *o, size_t t, long cap, long max_draws, unsigned char *taken,
-                           double *rw, draw_table *tb, pool_out *out, size_t *k, long *spent)
+                           double *rw, round_work *wk, pool_out *out, size_t *k, long *spent)
 {
     double total = 0;
-    long draws = 0, *dcnt = dt->dcnt;
+    long draws = 0;
     qk_status st;
-    ustream us;
+    qk_rng rng;
     if ((st = cache_rounds(tp, nruns, dt)) != QK_OK ||
         (st = run_probs(tp, nruns, x, dt, o->active_weights, rw)) != QK_OK ||
-        (st = table_build(tp, nruns, rw, tb, &total)) != QK_OK)
+        (st = doc_probs(tp, nruns, rw, wk->p)) != QK_OK)
         return st;
+    for (size_t i = 0; i < tp->ndocs; i++)
+        total += wk->p[i];
     if (pool_design_push_round(dt, nruns, rw) != QK_OK)
         return QK_ENOMEM;
     /* One generator per (topic, round): a resumed loop draws exactly what
-     * an uninterrupted one would, and a written design can replay it. */
-    pool_topic_rng(&us.rng, o->seed, t, 2 + dt->nrounds);
-    us.next = UBLOCK;
-    for (; (o->active_fixed ? draws < cap : (long)*k < cap) && draws < max_draws && total > 0; draws++) {
-        size_t lo = table_pick(tb, ustream_next(&us));
-        dcnt[lo]++;
-        if (x[lo] < 0 && !taken[lo]) {
-            taken[lo] = 1;
-            out[(*k)++].doc = (uint32_t)lo;
+     * an uninterrupted one would. */
+    pool_topic_rng(&rng, o->seed, t, 2 + dt->nrounds);
+    if (total > 0 && max_draws > 0)
+        draws = o->active_fixed ? round_fixed(tp, x, taken, wk, &rng, cap < max_draws ? cap : max_draws, out, k)
+                                : round_until(tp, x, taken, wk, &rng, cap, max_draws, out, k);
+    for (size_t i = 0; i < tp->ndocs; i++)
+        if (wk->cnt[i]) {
+            if (pool_design_push_count(dt, tp->ndocs, (uint32_t)i, wk->cnt[i], 0) != QK_OK)
+                return QK_ENOMEM;
+            wk->cnt[i] = 0;
         }
-    }
-    dt->rdraws[dt->nrounds - 1] = draws;
-    dt->ndraws += (size_t)draws;
     *spent += draws;
     return QK_OK;
 }
@@ -354,12 +423,12 @@ qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed c
     unsigned char *taken = calloc(n ? n : 1, 1);
     double *rw = malloc(nruns * sizeof *rw);
     long spent = 0;
-    draw_table tb = {0};
+    round_work wk = {0};
     qk_status st = QK_ENOMEM;
     *nout = 0;
     if (!dt->dcnt && !(dt->dcnt = calloc(n ? n : 1, sizeof *dt->dcnt)))
         goto out;
-    if (!taken || !rw || table_init(&tb, n) != QK_OK)
+    if (!taken || !rw || work_init(&wk, n) != QK_OK)
         goto out;
     /* Drawn but not judged yet: the round is not over until they are. */
     for (size_t i = 0; i < n && (long)k < cap; i++)
@@ -371,13 +440,14 @@ qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed c
      * judge", where a judging loop stops. */
     if (k == 0 && cap > 0 && n > 0)
         do {
-            if ((st = one_round(tp, nruns, x, dt, o, t, cap, o->active_max_draws - spent, taken, rw, &tb, out,
-                                &k, &spent)) != QK_OK)
+            if ((st = one_round(tp, nruns, x, dt, o, t, cap, o->active_max_draws - spent, taken, rw, &wk, out, &k,
+                                &spent)) != QK_OK)
                 goto out;
-        } while (k == 0 && o->active_fixed && spent < o->active_max_draws && can_find_new(n, x, tb.p));
+        } while (k == 0 && o->active_fixed && spent < o->active_max_draws && can_find_new(n, x, wk.p));
     {
-        double *pi = tb.cum; /* reuse: pi after this round */
-        if (n && (st = pool_active_pi(tp, nruns, dt, pi)) != QK_OK)
+        double *pi = wk.w; /* reuse: pi after this round */
+        /* the new round is final too: cached now, the next call skips it */
+        if (n && ((st = cache_rounds(tp, nruns, dt)) != QK_OK || (st = pool_active_pi(tp, nruns, dt, pi)) != QK_OK))
             goto out;
         for (size_t i = 0; i < k; i++) {
             out[i].pi = pi[out[i].doc];
@@ -390,38 +460,29 @@ qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed c
 out:
     free(taken);
     free(rw);
-    table_free(&tb);
+    work_free(&wk);
     return st;
 }
 
-qk_status pool_active_each_draw(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, uint64_t seed,
-                                size_t t, pool_draw_fn fn, void *ctx)
+qk_status pool_active_each_draw(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, pool_draw_fn fn,
+                                void *ctx)
 {
-    draw_table tb = {0};
-    size_t k = 0;
+    double *p;
     if (!dt->ndraws || !tp->ndocs)
         return QK_OK;
-    if (table_init(&tb, tp->ndocs) != QK_OK)
+    if (!(p = malloc(tp->ndocs * sizeof *p)))
         return QK_ENOMEM;
     for (size_t rd = 0; rd < dt->nrounds; rd++) {
-        double total;
-        ustream us;
-        if (!dt->rdraws[rd])
+        size_t end = rd + 1 < dt->nrounds ? dt->rc_from[rd + 1] : dt->nrc;
+        if (dt->rc_from[rd] == end)
             continue;
-        if (table_build(tp, nruns, dt->rw + rd * nruns, &tb, &total) != QK_OK) {
-            table_free(&tb);
+        if (doc_probs(tp, nruns, dt->rw + rd * nruns, p) != QK_OK) {
+            free(p);
             return QK_ENOMEM;
         }
-        if (rd < dt->log_rounds) { /* read from a file: as read */
-            for (long j = 0; j < dt->rdraws[rd]; j++)
-                fn(ctx, rd, dt->log_doc[k++], tb.p);
-            continue;
-        }
-        pool_topic_rng(&us.rng, seed, t, 3 + rd); /* one_round's generator of this round */
-        us.next = UBLOCK;
-        for (long j = 0; j < dt->rdraws[rd]; j++)
-            fn(ctx, rd, (uint32_t)table_pick(&tb, ustream_next(&us)), tb.p);
+        for (size_t e = dt->rc_from[rd]; e < end; e++)
+            fn(ctx, rd, dt->rc_doc[e], dt->rc_n[e], p);
     }
-    table_free(&tb);
+    free(p);
     return QK_OK;
 }

@@ -1,14 +1,18 @@
 /* The sampling design: what the samplers remember between calls, and the
  * files made from it. The design file is plain text, one record a line
  * (doc/qrelkit-pool.md, "design file"):
- *   # qrelkit pool design 1
+ *   # qrelkit pool design 2
  *   method statap | strat | active
  *   seed S
  *   strata H            (statap: 0 = pi-ps, H = H strata)   cuts 10,30,100 (strat)
  *   run RUNID           (one per run, in --runs order; checked on reading)
  *   topic QID M         (statap, strat: units of the sample so far)
  *   round QID N P1..PK  (active: a round of N draws with run probabilities P)
- *   draw QID DOCNO      (active: every draw of the round above, in order)
+ *   drawn QID DOCNO C   (active: the round above drew DOCNO C times; one per
+ *                        document it drew, in pool order)
+ *   draw QID DOCNO      (active, read only: one draw of the round above, the
+ *                        draw-by-draw records of designs written before the
+ *                        counts, "# qrelkit pool design 1")
  * Everything else (strata, permutations) is recomputed from the seed. */
 #include "pool_internal.h"
 
@@ -26,7 +30,9 @@ static void dt_free(design_topic *dt)
     free(dt->rw);
     free(dt->rdraws);
     free(dt->dcnt);
-    free(dt->log_doc);
+    free(dt->rc_doc);
+    free(dt->rc_n);
+    free(dt->rc_from);
     free(dt->logq);
     free(dt->w);
     free(dt->cm);
@@ -145,9 +151,10 @@ static qk_status read_line(qk_pool_design *d, const qk_pool_runs *p, const qk_po
                 return BAD("bad run probability");
         if (pool_design_push_round(&d->t[t], p->nruns, rw) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
-    } else if (strcmp(key, "draw") == 0 && nf == 3) {
+    } else if ((strcmp(key, "draw") == 0 && nf == 3) || (strcmp(key, "drawn") == 0 && nf == 4)) {
         char doc[4096];
         uint32_t id;
+        long c = 1;
         if (!qk_pool_find_topic(p, a, &t) || d->t[t].nrounds == 0)
             return BAD("draw before a round of topic '%s'", a);
         if (fl[2] >= sizeof doc)
@@ -156,7 +163,9 @@ static qk_status read_line(qk_pool_design *d, const qk_pool_runs *p, const qk_po
         doc[fl[2]] = 0;
         if (!qk_pool_find_doc(&p->topics[t].pub, doc, &id))
             return BAD("document '%s' is not in the pool of topic '%s'", doc, a);
-        if (pool_design_push_draw(&d->t[t], p->topics[t].pub.ndocs, id) != QK_OK)
+        if (nf == 4 && (qk_parse_long(f[3], fl[3], &c) != 0 || c < 1))
+            return BAD("bad draw count for document '%s' of topic '%s'", doc, a);
+        if (pool_design_push_count(&d->t[t], p->topics[t].pub.ndocs, id, c, nf == 3) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
     } else
         return BAD("unknown design record '%s'", key);
@@ -200,7 +209,7 @@ out:
     return st;
 }
 
-/* The design file's active records of one topic: each round, then its draws. */
+/* The design file's active records of one topic: each round, then its counts. */
 typedef struct round_writer {
     FILE *f;
     const qk_pool_design *d;
@@ -220,17 +229,17 @@ static void write_rounds_to(round_writer *w, size_t upto)
     }
 }
 
-static void write_draw(void *ctx, size_t round, uint32_t doc, const double *p)
+static void write_draw(void *ctx, size_t round, uint32_t doc, long n, const double *p)
 {
     (void)p;
     round_writer *w = ctx;
     write_rounds_to(w, round);
-    fprintf(w->f, "draw %s %s\n", w->qid, w->docnos[doc]);
+    fprintf(w->f, "drawn %s %s %ld\n", w->qid, w->docnos[doc], n);
 }
 
 qk_status qk_pool_design_write(const qk_pool_design *d, const qk_pool_runs *p, FILE *f, qk_error *err)
 {
-    fprintf(f, "# qrelkit pool design 1\nmethod %s\nseed %llu\n", qk_pool_method_name(d->method),
+    fprintf(f, "# qrelkit pool design 2\nmethod %s\nseed %llu\n", qk_pool_method_name(d->method),
             (unsigned long long)d->seed);
     if (d->method == QK_POOL_STATAP)
         fprintf(f, "strata %zu\n", d->strata);
@@ -255,7 +264,7 @@ qk_status qk_pool_design_write(const qk_pool_design *d, const qk_pool_runs *p, F
         if (!dt->nrounds)
             continue;
         pool_view(p, t, d->exclude, &view, lenbuf);
-        if (pool_active_each_draw(&view, p->nruns, dt, d->seed, t, write_draw, &w) != QK_OK)
+        if (pool_active_each_draw(&view, p->nruns, dt, write_draw, &w) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         write_rounds_to(&w, dt->nrounds - 1);
     }

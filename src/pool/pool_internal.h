@@ -49,11 +49,14 @@ typedef struct design_topic {
     long *rdraws;             /* active: draws per round                            */
     long *dcnt;               /* active: times each document was drawn (ndocs)       */
     size_t ndraws, caprounds; /* active: draws over all rounds                      */
-    /* active: the draws of the rounds [0, log_rounds) as read from a design
-     * file, in order; later rounds are not stored but replayed from the
-     * seed (pool_active_each_draw), so memory does not grow with draws */
-    uint32_t *log_doc;
-    size_t nlog, caplog, log_rounds;
+    /* active: every round's draw counts per document, rounds in order: the
+     * entries [rc_from[t], rc_from[t + 1]) (nrc for the last) are round t's,
+     * one per document it drew, in document order (as read for a file of
+     * single draws); at most ndocs a round, however many the draws */
+    uint32_t *rc_doc;
+    long *rc_n;
+    size_t *rc_from;
+    size_t nrc, caprc;
     double *logq; /* active: sum_t N_t log1p(-p_t(i)) over the rounds
                      [0, logq_rounds), which no longer change        */
     size_t logq_rounds;
@@ -112,16 +115,17 @@ qk_status pool_active_doc_rounds(const qk_pool_topic *tp, size_t nruns, const de
                                  const uint32_t *docs, size_t m, double *P);
 
 qk_status pool_design_push_round(design_topic *dt, size_t nruns, const double *rw);
-/* A draw of doc (of ndocs) in the last round, read from a design file:
- * counted and kept in the log. */
-qk_status pool_design_push_draw(design_topic *dt, size_t ndocs, uint32_t doc);
-/* Calls fn(ctx, round, doc, p) for every draw of the design, in order: the
- * logged draws, then the later rounds replayed from the seed (the design's:
- * the one its rounds were drawn with). p is the round's p_t of every
+/* n draws of doc (of ndocs) in the last round (a new round's counts, or
+ * read from a design file): counted in the round, the document and the
+ * design. merge: add to doc's entry of the round if it has one (a file's
+ * records; a new round pushes each document once). */
+qk_status pool_design_push_count(design_topic *dt, size_t ndocs, uint32_t doc, long n, int merge);
+/* Calls fn(ctx, round, doc, n, p) for every (round, document) with n > 0
+ * draws of the design, rounds in order. p is the round's p_t of every
  * document. */
-typedef void (*pool_draw_fn)(void *ctx, size_t round, uint32_t doc, const double *p);
-qk_status pool_active_each_draw(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, uint64_t seed,
-                                size_t t, pool_draw_fn fn, void *ctx);
+typedef void (*pool_draw_fn)(void *ctx, size_t round, uint32_t doc, long n, const double *p);
+qk_status pool_active_each_draw(const qk_pool_topic *tp, size_t nruns, const design_topic *dt, pool_draw_fn fn,
+                                void *ctx);
 
 /* Adaptive deterministic methods. */
 qk_status pool_mtc_next(const qk_pool_topic *tp, size_t nruns, const signed char *x, const qk_pool_opts *o,

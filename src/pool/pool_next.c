@@ -246,7 +246,8 @@ qk_status qk_pool_strata(const qk_pool_design *d, const qk_pool_runs *p, const q
     return QK_OK;
 }
 
-/* One line of the draws file per draw of a judged document. */
+/* One line of the draws file per draw of a judged document (a round's
+ * draws of a document together, documents in pool order). */
 typedef struct draws_writer {
     FILE *f;
     const qk_pool_topic *tp;
@@ -254,12 +255,12 @@ typedef struct draws_writer {
     const double *pi;
 } draws_writer;
 
-static void write_one_draw(void *ctx, size_t round, uint32_t doc, const double *p)
+static void write_one_draw(void *ctx, size_t round, uint32_t doc, long n, const double *p)
 {
     const draws_writer *w = ctx;
     (void)round;
-    /* p[doc] is the draw's selection probability in its round */
-    if (w->x[doc] >= 0)
+    /* p[doc] is each draw's selection probability in its round */
+    for (long i = 0; w->x[doc] >= 0 && i < n; i++)
         fprintf(w->f, "%s %s %d %.17g %.17g\n", w->tp->qid, w->tp->docnos[doc], w->x[doc], p[doc],
                 w->pi[doc]);
 }
@@ -285,7 +286,7 @@ qk_status qk_pool_write_draws(const qk_pool_design *d, const qk_pool_runs *p, co
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         }
         w = (draws_writer){f, &view, j->x[t], pi};
-        st = pool_active_each_draw(&view, p->nruns, dt, d->seed, t, write_one_draw, &w);
+        st = pool_active_each_draw(&view, p->nruns, dt, write_one_draw, &w);
         free(pi);
         if (st != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");

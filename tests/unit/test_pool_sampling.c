@@ -350,15 +350,142 @@ static void test_active_run_weights(void **state)
     }
 }
 
-/* The draws of active sampling, as the design file lists them, are
- * qk_rng_pick_cum over the round's p_t (run probabilities of the "round"
- * line times the AP prior of each run's ranks), one generator per topic
- * and round, moved past zero-probability slots: recomputed here from that
- * definition for a loop judged to the end, where rounds take thousands of
- * draws in the tail of the distribution. The design keeps no draws, so
- * this also checks their replay, the per-document counts of the sample,
- * and that a design read back (draws as read) writes the same bytes. */
-static void test_active_draws_replay(void **state)
+/* Six documents in two runs, a and c (the runs' first) judged before the
+ * first round; the rounds are then what p_t(i) and the round's rule make
+ * them. */
+static qk_pool_runs *six(void)
+{
+    const char *ids[] = {"A", "B"}, *a[] = {"a", "b", "c", "d", "e", "f"}, *b[] = {"c", "f", "a", "e", "b", "d"};
+    qk_pool_runs *p = NULL;
+    qk_error err = {0};
+    assert_int_equal(qk_pool_runs_new(2, ids, 100, &p, &err), QK_OK);
+    assert_int_equal(qk_pool_runs_add(p, 0, "1", a, 6, &err), QK_OK);
+    assert_int_equal(qk_pool_runs_add(p, 1, "1", b, 6, &err), QK_OK);
+    assert_int_equal(qk_pool_runs_finish(p, &err), QK_OK);
+    return p;
+}
+
+/* Statistics of one round: draws, draws per document, first new document. */
+typedef struct round_stats {
+    double n, n2, cnt[6], cnt2[6], first[6];
+} round_stats;
+
+static void add_round(round_stats *st, long n, const long *cnt, size_t first)
+{
+    st->n += (double)n;
+    st->n2 += (double)n * (double)n;
+    for (int i = 0; i < 6; i++) {
+        st->cnt[i] += (double)cnt[i];
+        st->cnt2[i] += (double)cnt[i] * (double)cnt[i];
+    }
+    if (first < 6)
+        st->first[first]++;
+}
+
+/* |mean a - mean b| within 5 standard errors (T draws each). */
+static void same_mean(double sa, double sa2, double sb, double sb2, double T)
+{
+    double ma = sa / T, mb = sb / T, va = sa2 / T - ma * ma, vb = sb2 / T - mb * mb;
+    assert_true(fabs(ma - mb) <= 5 * sqrt((va + vb) / T) + 1e-12);
+}
+
+/* A round of active sampling is, in law, draws one at a time from p_t with
+ * replacement until `batch` documents not judged yet come up (or the draw
+ * cap): the definition, simulated here draw by draw with qk_rng_pick_cum
+ * over p_t (the AP prior of each run's ranks, runs at 1/2 each while
+ * nothing is relevant), against qk_pool_next's counts, which come from
+ * geometric and binomial draws (pool_active.c). Compared over 20,000
+ * rounds each: the mean number of draws, each document's mean count and
+ * how often each document is the first new one, with and without a draw
+ * cap that binds. */
+static void test_active_round_law(void **state)
+{
+    /* judged first: a and c (most mass), or e alone (little: then most
+     * draws after the first new document land on new ones, which tests how
+     * those are spread) */
+    static const long caps[] = {100000, 6, 100000};
+    static const char *judged[][2] = {{"a", "c"}, {"a", "c"}, {"e", "e"}};
+    static const long batch[] = {3, 3, 4};
+    const int T = 20000;
+    (void)state;
+    for (size_t ci = 0; ci < 3; ci++) {
+        qk_pool_runs *p = six();
+        const qk_pool_topic *tp = qk_pool_topic_at(p, 0);
+        round_stats bf = {0}, qk = {0};
+        double pd[6] = {0}, cum[6], prior[6], sum = 0;
+        uint32_t a, c;
+        qk_rng rng;
+        qk_error err = {0};
+        assert_true(qk_pool_find_doc(tp, judged[ci][0], &a) && qk_pool_find_doc(tp, judged[ci][1], &c));
+        for (size_t r = 0; r < 2; r++) {
+            qk_pool_ap_prior(tp->len[r], prior);
+            for (size_t k = 0; k < tp->len[r]; k++)
+                pd[tp->lists[r][k]] += 0.5 * prior[k];
+        }
+        for (int i = 0; i < 6; i++)
+            cum[i] = sum += pd[i];
+        qk_rng_seed(&rng, 4242);
+        for (int tr = 0; tr < T; tr++) { /* the definition, draw by draw */
+            long cnt[6] = {0}, n = 0, found = 0;
+            int seen[6] = {0};
+            size_t first = 6;
+            while (found < batch[ci] && n < caps[ci]) {
+                size_t i = qk_rng_pick_cum(&rng, cum, 6);
+                cnt[i]++;
+                n++;
+                if (i != a && i != c && !seen[i]) {
+                    seen[i] = 1;
+                    if (!found++)
+                        first = i;
+                }
+            }
+            add_round(&bf, n, cnt, first);
+        }
+        for (int tr = 0; tr < T; tr++) { /* qk_pool_next, one round each */
+            qk_pool_opts o;
+            qk_pool_design *d = NULL;
+            qk_pool_judged *j = NULL;
+            qk_pool_pick *pk = NULL;
+            qk_pool_unit *u = NULL;
+            size_t n = 0, nu = 0;
+            long cnt[6] = {0}, nd = 0;
+            qk_pool_opts_init(&o);
+            o.method = QK_POOL_ACTIVE;
+            o.batch = batch[ci];
+            o.budget = 100;
+            o.seed = (uint64_t)tr + 1;
+            o.active_max_draws = caps[ci];
+            assert_int_equal(qk_pool_design_new(p, &o, &d, &err), QK_OK);
+            assert_int_equal(qk_pool_judged_new(p, &j, &err), QK_OK);
+            qk_pool_judged_set(j, 0, a, 0);
+            qk_pool_judged_set(j, 0, c, 0);
+            assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
+            assert_int_equal(qk_pool_design_sample(d, p, 0, &u, &nu, &err), QK_OK);
+            for (size_t i = 0; i < nu; i++) {
+                cnt[u[i].doc] = u[i].draws;
+                nd += u[i].draws;
+            }
+            assert_true((long)n <= batch[ci] && ((long)n == batch[ci] || nd == caps[ci]));
+            add_round(&qk, nd, cnt, n ? pk[0].doc : 6);
+            free(u);
+            free(pk);
+            qk_pool_judged_free(j);
+            qk_pool_design_free(d);
+        }
+        same_mean(bf.n, bf.n2, qk.n, qk.n2, T);
+        for (int i = 0; i < 6; i++) {
+            same_mean(bf.cnt[i], bf.cnt2[i], qk.cnt[i], qk.cnt2[i], T);
+            same_mean(bf.first[i], bf.first[i], qk.first[i], qk.first[i], T);
+        }
+        qk_pool_runs_free(p);
+    }
+}
+
+/* The design file of a loop judged to the end (rounds of thousands of
+ * draws in the tail): per round one `drawn` record per document, adding up
+ * to the round's N; over the rounds, the sample's draw counts; read back
+ * and written again, the same bytes. */
+static void test_active_design_counts(void **state)
 {
     char names[60][8], line[1024];
     qk_pool_runs *p = pool_fixture_random_runs(3, names);
@@ -372,8 +499,7 @@ static void test_active_draws_replay(void **state)
     char *path = qk_test_tmp_path(), *path2 = qk_test_tmp_path();
     FILE *f, *g;
     long cnt[60] = {0}, total = 0, rounds = 0, left = 0;
-    double rw[6], pd[60], cum[60], prior[30];
-    qk_rng rng;
+    int inround[60] = {0};
     int c1, c2;
     (void)state;
     qk_pool_opts_init(&o);
@@ -398,40 +524,28 @@ static void test_active_draws_replay(void **state)
     assert_non_null(f = fopen(path, "r"));
     while (fgets(line, sizeof line, f)) {
         char doc[16];
-        long nd;
-        if (sscanf(line, "round 7 %ld %lf %lf %lf %lf %lf %lf", &nd, &rw[0], &rw[1], &rw[2], &rw[3], &rw[4],
-                   &rw[5]) == 7) {
-            double sum = 0;
+        long nd, k;
+        uint32_t id;
+        if (sscanf(line, "round 7 %ld", &nd) == 1) {
             assert_int_equal(left, 0);
-            for (int i = 0; i < 60; i++)
-                pd[i] = 0;
-            for (size_t r = 0; r < 6; r++) {
-                qk_pool_ap_prior(tp->len[r], prior);
-                for (size_t k = 0; k < tp->len[r]; k++)
-                    pd[tp->lists[r][k]] += rw[r] * prior[k];
-            }
-            for (int i = 0; i < 60; i++)
-                cum[i] = sum += pd[i];
-            qk_rng_seed(&rng, o.seed ^ 0x9e3779b97f4a7c15ULL ^ ((uint64_t)(3 + rounds) << 32));
+            memset(inround, 0, sizeof inround);
             left = nd;
             rounds++;
             total += nd;
-        } else if (sscanf(line, "draw 7 %15s", doc) == 1) {
-            size_t want = qk_rng_pick_cum(&rng, cum, 60);
-            uint32_t id;
-            while (want + 1 < 60 && pd[want] <= 0)
-                want++;
-            assert_true(left-- > 0);
+        } else if (sscanf(line, "drawn 7 %15s %ld", doc, &k) == 2) {
+            assert_true(k >= 1 && k <= left);
+            left -= k;
             assert_true(qk_pool_find_doc(tp, doc, &id));
-            assert_int_equal(id, want);
-            cnt[id]++;
-        }
+            assert_int_equal(inround[id], 0);
+            inround[id] = 1;
+            cnt[id] += k;
+        } else
+            assert_true(strncmp(line, "draw ", 5) != 0);
     }
     fclose(f);
     assert_int_equal(left, 0);
     assert_true(total > 20000); /* some rounds hit the draw cap */
     assert_true(rounds > 10);
-    /* the sample's draw counts are the file's */
     assert_int_equal(qk_pool_design_sample(d, p, 0, &u, &nu, &err), QK_OK);
     for (size_t i = 0; i < nu; i++)
         assert_int_equal(u[i].draws, cnt[u[i].doc]);
@@ -439,7 +553,6 @@ static void test_active_draws_replay(void **state)
         total -= u[i].draws;
     assert_int_equal(total, 0);
     free(u);
-    /* read back and written again: the same bytes */
     assert_int_equal(fx_design_read(path, p, &o, &d2, &err), QK_OK);
     assert_int_equal(fx_design_write(d2, p, path2, &err), QK_OK);
     assert_non_null(f = fopen(path, "r"));
@@ -461,13 +574,63 @@ static void test_active_draws_replay(void **state)
     qk_pool_runs_free(p);
 }
 
+/* A design written draw by draw (before the counts, "design 1") is still
+ * read: the draws a, b, a of one round are a drawn twice and b once, pi by
+ * Eq. 2.5 with N = 3 (p = .3125, .5 as in test_active_first_round), and it
+ * is written back as counts. */
+static void test_active_design_old_draws(void **state)
+{
+    qk_pool_runs *p = abc();
+    qk_pool_opts o;
+    qk_pool_design *d = NULL;
+    qk_pool_unit *u = NULL;
+    size_t nu = 0;
+    qk_error err = {0};
+    char *path = qk_test_tmp_path(), *path2 = qk_test_tmp_path(), buf[512];
+    FILE *f;
+    size_t len;
+    (void)state;
+    qk_pool_opts_init(&o);
+    o.method = QK_POOL_ACTIVE;
+    o.seed = 42;
+    assert_non_null(f = fopen(path, "w"));
+    fputs("# qrelkit pool design 1\nmethod active\nseed 42\nrun A\nrun B\nround 1 3 0.5 0.5\n"
+          "draw 1 a\ndraw 1 b\ndraw 1 a\n",
+          f);
+    fclose(f);
+    assert_int_equal(fx_design_read(path, p, &o, &d, &err), QK_OK);
+    assert_int_equal(qk_pool_design_sample(d, p, 0, &u, &nu, &err), QK_OK);
+    assert_int_equal(nu, 2);
+    assert_int_equal(u[0].doc, 0);
+    assert_int_equal(u[0].draws, 2);
+    near(u[0].pi, 1 - pow(1 - 0.3125, 3), 1e-12);
+    assert_int_equal(u[1].doc, 1);
+    assert_int_equal(u[1].draws, 1);
+    near(u[1].pi, 1 - pow(1 - 0.5, 3), 1e-12);
+    free(u);
+    assert_int_equal(fx_design_write(d, p, path2, &err), QK_OK);
+    assert_non_null(f = fopen(path2, "r"));
+    len = fread(buf, 1, sizeof buf - 1, f);
+    buf[len] = 0;
+    fclose(f);
+    assert_string_equal(buf, "# qrelkit pool design 2\nmethod active\nseed 42\nrun A\nrun B\n"
+                             "round 1 3 0.5 0.5\ndrawn 1 a 2\ndrawn 1 b 1\n");
+    remove(path);
+    remove(path2);
+    free(path);
+    free(path2);
+    qk_pool_design_free(d);
+    qk_pool_runs_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_statap_pi_by_hand),     cmocka_unit_test(test_statap_frequencies),
         cmocka_unit_test(test_active_first_round),    cmocka_unit_test(test_active_pi_formula),
         cmocka_unit_test(test_design_file_continues), cmocka_unit_test(test_active_fixed_reaches_budget),
-        cmocka_unit_test(test_active_run_weights),    cmocka_unit_test(test_active_draws_replay),
+        cmocka_unit_test(test_active_run_weights),    cmocka_unit_test(test_active_round_law),
+        cmocka_unit_test(test_active_design_counts), cmocka_unit_test(test_active_design_old_draws),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

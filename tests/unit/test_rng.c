@@ -24,9 +24,11 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "qrelkit/core.h"
+#include "qrelkit/distributions.h"
 
 static void test_seed_state(void **state)
 {
@@ -187,13 +189,176 @@ static void test_uniforms_block(void **state)
     assert_true(qk_rng_next(&a) == qk_rng_next(&b));
 }
 
+/* Chi-square of `count` (ns draws) against a law given by its cdf on
+ * 0..kmax; cells are merged from the left until each expects >= 20 draws,
+ * and the test fails below a p-value of 1e-6 (the seed is fixed, so the
+ * outcome is too; a wrong law at these sample sizes gives p << 1e-20). */
+typedef double (*cdf_fn)(long k, const double *par);
+static double chisq_p(const long *count, long kmax, long ns, cdf_fn cdf, const double *par)
+{
+    double stat = 0, prev = 0, e_acc = 0;
+    long o_acc = 0, cells = 0;
+    for (long k = 0; k <= kmax; k++) {
+        double c = k == kmax ? 1.0 : cdf(k, par);
+        e_acc += (c - prev) * (double)ns;
+        o_acc += count[k];
+        prev = c;
+        if (e_acc >= 20 || k == kmax) {
+            if (e_acc > 0) {
+                stat += ((double)o_acc - e_acc) * ((double)o_acc - e_acc) / e_acc;
+                cells++;
+            } else
+                assert_int_equal(o_acc, 0);
+            e_acc = 0;
+            o_acc = 0;
+        }
+    }
+    return cells > 1 ? qk_dist_chisq_sf(stat, (double)(cells - 1)) : 1.0;
+}
+
+static double binom_cdf_fn(long k, const double *par) { return qk_dist_binom_cdf(k, (long)par[0], par[1]); }
+
+/* qk_rng_binomial against the binomial cdf of distributions.c (the
+ * incomplete beta function, an independent computation), from small means
+ * (inversion near 0) to n = 10^6 (the search from the mode), and p > 1/2
+ * (the mirror). */
+static void test_binomial_law(void **state)
+{
+    static const struct {
+        long n;
+        double p;
+    } cases[] = {{1, 0.3}, {10, 0.3}, {7, 0.5}, {50, 0.9}, {1000, 0.02}, {400, 0.25}, {100000, 0.3},
+                 {1000000, 0.001}, {100000, 0.99999}, {60, 1e-9}};
+    const long ns = 200000;
+    (void)state;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        long n = cases[c].n, lo = n, hi = 0;
+        double par[2] = {(double)n, cases[c].p}, mean = (double)n * cases[c].p;
+        double sd = sqrt(mean * (1 - cases[c].p)), sum = 0;
+        long kmax = (long)(mean + 12 * sd + 12) < n ? (long)(mean + 12 * sd + 12) : n;
+        long *count = calloc((size_t)kmax + 1, sizeof *count);
+        qk_rng r;
+        assert_non_null(count);
+        qk_rng_seed(&r, 1000 + c);
+        for (long i = 0; i < ns; i++) {
+            long x = qk_rng_binomial(&r, n, cases[c].p);
+            assert_true(x >= 0 && x <= n);
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+            sum += (double)x;
+            count[x < kmax ? x : kmax]++;
+        }
+        /* the sample mean within 6 standard errors */
+        assert_true(fabs(sum / (double)ns - mean) <= 6 * sd / sqrt((double)ns) + 1e-12);
+        assert_true(chisq_p(count, kmax, ns, binom_cdf_fn, par) > 1e-6);
+        free(count);
+    }
+}
+
+/* The edges: no trials, p 0 or 1, and the mirror's exact n - X. */
+static void test_binomial_edges(void **state)
+{
+    qk_rng r;
+    (void)state;
+    qk_rng_seed(&r, 5);
+    assert_int_equal(qk_rng_binomial(&r, 0, 0.5), 0);
+    assert_int_equal(qk_rng_binomial(&r, -3, 0.5), 0);
+    assert_int_equal(qk_rng_binomial(&r, 17, 0), 0);
+    assert_int_equal(qk_rng_binomial(&r, 17, 1), 17);
+    assert_int_equal(qk_rng_binomial(&r, 17, 1.5), 17);
+    {
+        qk_rng a, b;
+        qk_rng_seed(&a, 9);
+        qk_rng_seed(&b, 9);
+        for (int i = 0; i < 100; i++)
+            assert_int_equal(qk_rng_binomial(&a, 40, 0.8), 40 - qk_rng_binomial(&b, 40, 0.2));
+    }
+}
+
+static double geom_cdf_fn(long k, const double *par) { return 1 - pow(1 - par[0], (double)(k + 1)); }
+
+/* qk_rng_geometric: P(G <= k) = 1 - (1-s)^(k+1); the cap takes the tail. */
+static void test_geometric_law(void **state)
+{
+    static const double ss[] = {0.5, 0.2, 0.01};
+    const long ns = 200000;
+    (void)state;
+    for (size_t c = 0; c < sizeof ss / sizeof ss[0]; c++) {
+        long kmax = (long)(40 / ss[c]);
+        long *count = calloc((size_t)kmax + 1, sizeof *count);
+        qk_rng r;
+        assert_non_null(count);
+        qk_rng_seed(&r, 300 + c);
+        for (long i = 0; i < ns; i++) {
+            long g = qk_rng_geometric(&r, ss[c], kmax);
+            assert_true(g >= 0 && g <= kmax);
+            count[g]++;
+        }
+        assert_true(chisq_p(count, kmax, ns, geom_cdf_fn, ss + c) > 1e-6);
+        free(count);
+    }
+    {
+        qk_rng r;
+        long capped = 0;
+        qk_rng_seed(&r, 8);
+        assert_int_equal(qk_rng_geometric(&r, 0, 1234), 1234);
+        assert_int_equal(qk_rng_geometric(&r, 1, 1234), 0);
+        assert_int_equal(qk_rng_geometric(&r, 0.5, 0), 0);
+        /* P(G >= 10) = 0.9^10 = 0.3487 for s = 0.1: 20,000 draws, sd 0.0034 */
+        for (int i = 0; i < 20000; i++)
+            capped += qk_rng_geometric(&r, 0.1, 10) == 10;
+        assert_true(fabs((double)capped / 20000 - 0.34867844) < 0.02);
+    }
+}
+
+/* qk_rng_multinomial: every count is Bin(n, w_i / sum w) in law and the
+ * counts add up to n; zero weights get nothing. Checked through the
+ * marginal of each cell (chi-square as above) over 50,000 draws of n = 60
+ * among weights 0, 1, 2, 0, 3, 4. */
+static void test_multinomial_law(void **state)
+{
+    static const double w[6] = {0, 1, 2, 0, 3, 4};
+    double tail[6];
+    const long ns = 50000, n = 60;
+    long *count[6], c[6];
+    qk_rng r;
+    (void)state;
+    tail[5] = w[5];
+    for (int i = 4; i >= 0; i--)
+        tail[i] = tail[i + 1] + w[i];
+    for (int i = 0; i < 6; i++) {
+        count[i] = calloc(n + 1, sizeof *count[i]);
+        assert_non_null(count[i]);
+    }
+    qk_rng_seed(&r, 21);
+    for (long s = 0; s < ns; s++) {
+        long total = 0;
+        qk_rng_multinomial(&r, n, w, tail, 6, c);
+        for (int i = 0; i < 6; i++) {
+            total += c[i];
+            count[i][c[i]]++;
+        }
+        assert_int_equal(total, n);
+        assert_int_equal(c[0], 0);
+        assert_int_equal(c[3], 0);
+    }
+    for (int i = 0; i < 6; i++) {
+        double par[2] = {(double)n, w[i] / 10};
+        if (w[i] > 0)
+            assert_true(chisq_p(count[i], n, ns, binom_cdf_fn, par) > 1e-6);
+        free(count[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed_state), cmocka_unit_test(test_first_outputs),
         cmocka_unit_test(test_determinism), cmocka_unit_test(test_uniform), cmocka_unit_test(test_uniforms_block),
         cmocka_unit_test(test_below),      cmocka_unit_test(test_normal),
-        cmocka_unit_test(test_pick_cum),
+        cmocka_unit_test(test_pick_cum),   cmocka_unit_test(test_binomial_law),
+        cmocka_unit_test(test_binomial_edges), cmocka_unit_test(test_geometric_law),
+        cmocka_unit_test(test_multinomial_law),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,7 @@
 FILENAME ~ /\.run$/ { run[FILENAME, ++len[FILENAME]] = $3; if (!(FILENAME in seen)) { seen[FILENAME] = 1; runs[++nr] = FILENAME }; next }
 FILENAME ~ /qrels$/ { y[$3] = $4 > 0; next }
 $1 == "round" { T++; n[T] = $3; for (r = 1; r <= nr; r++) w[T, r] = $(3 + r); next }
-$1 == "draw" { if (!($3 in drawn)) { drawn[$3] = 1; docs[++m] = $3 }; next }
+($1 == "draw" || $1 == "drawn") { if (!($3 in drawn)) { drawn[$3] = 1; docs[++m] = $3 }; next }
 END {
     for (r = 1; r <= nr; r++) {
         L = len[runs[r]]
