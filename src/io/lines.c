@@ -1,17 +1,23 @@
-/* Line source over zlib: gzread reads plain files as they are and gunzips
- * gzip files, so compression is transparent. Standard input is "-". */
+/* Line source. A named file that does not start with the gzip magic is
+ * read with plain read(2) in large chunks straight into the line buffer;
+ * gzip files and standard input ("-") go through zlib, whose gzread gunzips
+ * gzip and passes anything else through, so compression is transparent. */
+#include "io/scan.h"
 #include "qrelkit/io.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
-#define CHUNK (1u << 18)
+#define CHUNK (1u << 20)
+#define SLACK 16u
 
 struct qk_lines {
-    gzFile gz;     /* NULL once everything is in buf (memory mode) */
+    gzFile gz;     /* NULL once everything is in buf (memory mode) or in raw mode */
+    int fd;        /* raw mode: a plain file read with read(2); else -1 */
     char *buf;
     size_t cap, start, end;
     int eof;
@@ -23,6 +29,20 @@ struct qk_lines {
 
 static qk_status open_gz(qk_lines *l, qk_error *err)
 {
+    l->fd = -1;
+    if (strcmp(l->path, "-") != 0) {
+        unsigned char magic[2];
+        int fd = open(l->path, O_RDONLY);
+        if (fd < 0)
+            return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot open: %s", strerror(errno));
+        /* A directory or unreadable file fails here or in the first read,
+         * with the same message either way. */
+        if (pread(fd, magic, 2, 0) != 2 || magic[0] != 0x1f || magic[1] != 0x8b) {
+            l->fd = fd;
+            return QK_OK;
+        }
+        close(fd);
+    }
     if (strcmp(l->path, "-") == 0) {
         int fd = dup(0);
         l->gz = fd >= 0 ? gzdopen(fd, "rb") : NULL;
@@ -47,10 +67,18 @@ static qk_status fill(qk_lines *l, qk_error *err)
         l->end -= l->start;
         l->start = 0;
     }
-    if (l->cap - l->end < CHUNK && qk_grow((void **)&l->buf, &l->cap, l->end + CHUNK, 1) != QK_OK)
+    /* SLACK bytes after the data, zeroed: the field scanner reads 16 at a time. */
+    if (l->cap - l->end < CHUNK + SLACK && qk_grow((void **)&l->buf, &l->cap, l->end + CHUNK + SLACK, 1) != QK_OK)
         return qk_error_at(err, QK_ENOMEM, l->path, 0, 0, "out of memory");
-    n = gzread(l->gz, l->buf + l->end, CHUNK);
-    if (n < 0) {
+    if (l->fd >= 0) {
+        ssize_t r;
+        do
+            r = read(l->fd, l->buf + l->end, CHUNK);
+        while (r < 0 && errno == EINTR);
+        if (r < 0)
+            return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot read: %s", strerror(errno));
+        n = (int)r;
+    } else if ((n = gzread(l->gz, l->buf + l->end, CHUNK)) < 0) {
         int zerr;
         const char *msg = gzerror(l->gz, &zerr);
         return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot read: %s",
@@ -63,6 +91,7 @@ static qk_status fill(qk_lines *l, qk_error *err)
     if (n > 0 && !l->has_nul && memchr(l->buf + l->end, '\0', (size_t)n))
         l->has_nul = 1;
     l->end += (size_t)n;
+    memset(l->buf + l->end, 0, SLACK);
     return QK_OK;
 }
 
@@ -72,7 +101,8 @@ static qk_status slurp(qk_lines *l, qk_error *err)
     while (!l->eof)
         if ((st = fill(l, err)) != QK_OK)
             return st;
-    gzclose(l->gz);
+    if (l->gz)
+        gzclose(l->gz);
     l->gz = NULL;
     l->memory = 1;
     return QK_OK;
@@ -136,6 +166,83 @@ int qk_lines_next(qk_lines *l, const char **line, size_t *len, qk_error *err)
     }
 }
 
+int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char **f, size_t *flen, size_t max,
+                         size_t *nf, qk_error *err)
+{
+    for (;;) {
+        const char *s;
+        size_t avail = l->end - l->start, ns = 0, ne = 0, off, n = 0;
+        uint32_t prev = 1; /* the byte before the chunk is whitespace */
+        int found = 0;
+        if (!l->buf) {
+            qk_status st;
+            if (l->eof || l->memory)
+                return 0;
+            if ((st = fill(l, err)) != QK_OK)
+                return st;
+            continue;
+        }
+        s = l->buf + l->start;
+        /* 16 bytes at a time: whitespace and newline masks; field starts and
+         * ends are the edges of the whitespace mask, cut at the newline. */
+        for (off = 0; off < avail && !found; off += 16) {
+            uint32_t ws, nlm, before, starts, ends;
+            qk_scan16(s + off, &ws, &nlm);
+            if (avail - off < 16) { /* bytes past the data: whitespace, no newline */
+                uint32_t valid = (1u << (avail - off)) - 1;
+                nlm &= valid;
+                ws |= ~valid;
+            }
+            if (nlm) {
+                unsigned k = (unsigned)__builtin_ctz(nlm);
+                n = off + k;
+                found = 1;
+                ws |= ~0u << k;
+            }
+            ws &= 0xFFFF;
+            before = ((ws << 1) | prev) & 0xFFFF;
+            starts = ~ws & before & 0xFFFF;
+            ends = ws & ~before;
+            prev = ws >> 15;
+            while (starts | ends) { /* edges alternate: start, end, start... */
+                if (ns == ne) {
+                    if (ns < max)
+                        f[ns] = s + off + __builtin_ctz(starts);
+                    ns++;
+                    starts &= starts - 1;
+                } else {
+                    if (ne < max)
+                        flen[ne] = (size_t)(s + off + __builtin_ctz(ends) - f[ne]);
+                    ne++;
+                    ends &= ends - 1;
+                }
+            }
+        }
+        if (!found) {
+            if (!l->eof && !l->memory) { /* the line goes on past the data read */
+                qk_status st = fill(l, err);
+                if (st != QK_OK)
+                    return st;
+                continue;
+            }
+            if (avail == 0)
+                return 0;
+            n = avail;
+        }
+        if (ne < ns && ne < max) /* a field runs to the end of the data */
+            flen[ne] = (size_t)(s + n - f[ne]);
+        l->start += found ? n + 1 : n;
+        l->lineno++;
+        if (l->has_nul && memchr(s, '\0', n))
+            return qk_error_at(err, QK_EINPUT, l->path, l->lineno, 0,
+                               "binary data (NUL byte); expected a text file");
+        *line = s;
+        *len = n;
+        *nf = ns;
+        return 1;
+    }
+}
+
 long qk_lines_lineno(const qk_lines *l) { return l->lineno; }
 const char *qk_lines_path(const qk_lines *l) { return l->path; }
 
@@ -148,7 +255,7 @@ qk_status qk_lines_rewind(qk_lines *l, qk_error *err)
     }
     if (strcmp(l->path, "-") == 0)
         return qk_error_set(err, QK_EUSAGE, "standard input cannot be read twice");
-    if (gzrewind(l->gz) != 0)
+    if (l->fd >= 0 ? lseek(l->fd, 0, SEEK_SET) != 0 : gzrewind(l->gz) != 0)
         return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot rewind");
     l->start = l->end = 0;
     l->eof = 0;
@@ -161,6 +268,8 @@ void qk_lines_close(qk_lines *l)
         return;
     if (l->gz)
         gzclose(l->gz);
+    if (l->fd >= 0)
+        close(l->fd);
     free(l->buf);
     free(l->path);
     free(l);
