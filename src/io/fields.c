@@ -79,6 +79,21 @@ static const double pow10_tab[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
+/* Eight ASCII digits in a little-endian word: all digits? and their value. */
+static inline int is_8digits(uint64_t x)
+{
+    return ((x & 0xF0F0F0F0F0F0F0F0ULL) | (((x + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) ==
+           0x3333333333333333ULL;
+}
+
+static inline uint64_t parse_8digits(uint64_t x)
+{
+    x -= 0x3030303030303030ULL;
+    x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFULL;   /* pairs */
+    x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFULL; /* fours */
+    return (x * 10000 + (x >> 32)) & 0xFFFFFFFFULL;    /* eight */
+}
+
 /* Clinger's fast path: a decimal m * 10^e with m <= 2^53 and |e| <= 22 has
  * m and 10^|e| exact as doubles, so one IEEE multiplication or division
  * gives the correctly rounded value, the same double as strtod. Everything
@@ -96,7 +111,18 @@ int qk_parse_score(const char *s, size_t len, double *out)
         m = m * 10 + (uint64_t)(*p - '0');
     ndig = (size_t)(p - d);
     if (p < end && *p == '.') {
-        for (d = ++p; p < end && (unsigned)(*p - '0') < 10; p++)
+        d = ++p;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (end - p >= 8) { /* eight digits at once when they are digits */
+            uint64_t x;
+            memcpy(&x, p, 8);
+            if (is_8digits(x)) {
+                m = m * 100000000 + parse_8digits(x);
+                p += 8;
+            }
+        }
+#endif
+        for (; p < end && (unsigned)(*p - '0') < 10; p++)
             m = m * 10 + (uint64_t)(*p - '0');
         nfrac = (size_t)(p - d);
         ndig += nfrac;

@@ -13,7 +13,7 @@
 #include <zlib.h>
 
 #define CHUNK (1u << 20)
-#define SLACK 16u
+#define SLACK 64u
 
 struct qk_lines {
     gzFile gz;     /* NULL once everything is in buf (memory mode) or in raw mode */
@@ -67,7 +67,7 @@ static qk_status fill(qk_lines *l, qk_error *err)
         l->end -= l->start;
         l->start = 0;
     }
-    /* SLACK bytes after the data, zeroed: the field scanner reads 16 at a time. */
+    /* SLACK bytes after the data, zeroed: the field scanner reads 64 at a time. */
     if (l->cap - l->end < CHUNK + SLACK && qk_grow((void **)&l->buf, &l->cap, l->end + CHUNK + SLACK, 1) != QK_OK)
         return qk_error_at(err, QK_ENOMEM, l->path, 0, 0, "out of memory");
     if (l->fd >= 0) {
@@ -169,10 +169,14 @@ int qk_lines_next(qk_lines *l, const char **line, size_t *len, qk_error *err)
 int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char **f, size_t *flen, size_t max,
                          size_t *nf, qk_error *err)
 {
+    /* Field edges (start, end, start, ...) as offsets in the line; edges
+     * past the first 2 * max land in the last slot. */
+    uint32_t e[2 * QK_SCAN_MAX_FIELDS + 1];
+    size_t cap = 2 * (max < QK_SCAN_MAX_FIELDS ? max : QK_SCAN_MAX_FIELDS);
     for (;;) {
         const char *s;
-        size_t avail = l->end - l->start, ns = 0, ne = 0, off, n = 0;
-        uint32_t prev = 1; /* the byte before the chunk is whitespace */
+        size_t avail = l->end - l->start, k = 0, off, n = 0;
+        uint64_t prev = 1; /* the byte before the round is whitespace */
         int found = 0;
         if (!l->buf) {
             qk_status st;
@@ -183,42 +187,39 @@ int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char
             continue;
         }
         s = l->buf + l->start;
-        /* 16 bytes at a time: whitespace and newline masks; field starts and
-         * ends are the edges of the whitespace mask, cut at the newline. */
-        for (off = 0; off < avail && !found; off += 16) {
-            uint32_t ws, nlm, before, starts, ends;
-            qk_scan16(s + off, &ws, &nlm);
-            if (avail - off < 16) { /* bytes past the data: whitespace, no newline */
-                uint32_t valid = (1u << (avail - off)) - 1;
+        if (avail == 0)
+            goto more;
+        /* 64 bytes at a time (past the data: zeroed slack): whitespace and
+         * newline masks; the fields' edges are the edges of the whitespace
+         * mask, cut at the newline. A line of up to 63 bytes is one round. */
+        for (off = 0;; off += 64) {
+            uint64_t ws = 0, nlm = 0, edges;
+            for (unsigned j = 0; j < 4; j++) {
+                uint32_t w, m;
+                qk_scan16(s + off + 16 * j, &w, &m);
+                ws |= (uint64_t)w << (16 * j);
+                nlm |= (uint64_t)m << (16 * j);
+            }
+            if (avail - off < 64) { /* bytes past the data: whitespace, no newline */
+                uint64_t valid = (1ULL << (avail - off)) - 1;
                 nlm &= valid;
                 ws |= ~valid;
             }
             if (nlm) {
-                unsigned k = (unsigned)__builtin_ctz(nlm);
-                n = off + k;
+                unsigned b = (unsigned)__builtin_ctzll(nlm);
+                n = off + b;
                 found = 1;
-                ws |= ~0u << k;
+                ws |= ~0ULL << b;
             }
-            ws &= 0xFFFF;
-            before = ((ws << 1) | prev) & 0xFFFF;
-            starts = ~ws & before & 0xFFFF;
-            ends = ws & ~before;
-            prev = ws >> 15;
-            while (starts | ends) { /* edges alternate: start, end, start... */
-                if (ns == ne) {
-                    if (ns < max)
-                        f[ns] = s + off + __builtin_ctz(starts);
-                    ns++;
-                    starts &= starts - 1;
-                } else {
-                    if (ne < max)
-                        flen[ne] = (size_t)(s + off + __builtin_ctz(ends) - f[ne]);
-                    ne++;
-                    ends &= ends - 1;
-                }
-            }
+            edges = ws ^ ((ws << 1) | prev); /* bytes unlike the one before */
+            prev = ws >> 63;
+            for (; edges; edges &= edges - 1, k++)
+                e[k < cap ? k : cap] = (uint32_t)(off + (unsigned)__builtin_ctzll(edges));
+            if (found || off + 64 >= avail)
+                break;
         }
         if (!found) {
+        more:
             if (!l->eof && !l->memory) { /* the line goes on past the data read */
                 qk_status st = fill(l, err);
                 if (st != QK_OK)
@@ -229,8 +230,12 @@ int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char
                 return 0;
             n = avail;
         }
-        if (ne < ns && ne < max) /* a field runs to the end of the data */
-            flen[ne] = (size_t)(s + n - f[ne]);
+        if (k % 2 && k < cap) /* a field runs to the end of the data */
+            e[k] = (uint32_t)n;
+        for (size_t i = 0; 2 * i < k && 2 * i < cap; i++) {
+            f[i] = s + e[2 * i];
+            flen[i] = e[2 * i + 1] - e[2 * i];
+        }
         l->start += found ? n + 1 : n;
         l->lineno++;
         if (l->has_nul && memchr(s, '\0', n))
@@ -238,7 +243,7 @@ int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char
                                "binary data (NUL byte); expected a text file");
         *line = s;
         *len = n;
-        *nf = ns;
+        *nf = (k + 1) / 2;
         return 1;
     }
 }

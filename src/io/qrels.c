@@ -5,6 +5,7 @@
  * global docno table: evaluation looks docnos up topic by topic, and a
  * global hash over millions of docnos cost more (cache misses, memory) than
  * everything else in reading a large qrels file. */
+#include "io/scan.h"
 #include "qrelkit/io.h"
 
 #include <stdlib.h>
@@ -121,13 +122,10 @@ static qk_status add_record(qk_qrels *q, const char *qid, size_t ql, const char 
     return QK_OK;
 }
 
-static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const char *line, size_t len,
-                            uint32_t *topic, qk_judgment *rec, qk_error *err)
+static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const char *line, const char *const *f,
+                            const size_t *fl, size_t nf, uint32_t *topic, qk_judgment *rec, qk_error *err)
 {
-    const char *f[6];
-    size_t fl[6];
     size_t want = q->fmt == QK_REL_PREFS ? 5 : 4;
-    size_t nf = qk_split_fields(line, len, f, fl, 6);
     size_t di = want == 5 ? 3 : 2;
     if (nf != want)
         return qk_error_at(err, QK_EINPUT, path, lineno, 0, "expected %zu fields (%s), found %zu",
@@ -275,8 +273,8 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
     qk_lines *lines = NULL;
     uint32_t *rec_topic = NULL;
     size_t cap = 0, tcap = 0;
-    const char *line;
-    size_t len;
+    const char *line, *f[6];
+    size_t len, fl[6], nf;
     int r;
     qk_status st = QK_ENOMEM;
     *out = NULL;
@@ -293,16 +291,16 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
     }
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK)
         goto out;
-    while ((r = qk_lines_next(lines, &line, &len, err)) == 1) {
-        if (qk_line_skippable(line, len))
+    while ((r = qk_lines_next_fields(lines, &line, &len, f, fl, 6, &nf, err)) == 1) {
+        if (nf == 0 || f[0][0] == '#') /* qk_line_skippable */
             continue;
-        if (qk_grow((void **)&q->recs, &cap, q->nrecs + 1, sizeof *q->recs) != QK_OK ||
-            qk_grow((void **)&rec_topic, &tcap, q->nrecs + 1, sizeof *rec_topic) != QK_OK) {
+        if ((q->nrecs >= cap && qk_grow((void **)&q->recs, &cap, q->nrecs + 1, sizeof *q->recs) != QK_OK) ||
+            (q->nrecs >= tcap && qk_grow((void **)&rec_topic, &tcap, q->nrecs + 1, sizeof *rec_topic) != QK_OK)) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }
-        st = parse_line(q, path, qk_lines_lineno(lines), line, len, &rec_topic[q->nrecs],
-                        &q->recs[q->nrecs], err);
+        st = parse_line(q, path, qk_lines_lineno(lines), line, f, fl, nf, &rec_topic[q->nrecs], &q->recs[q->nrecs],
+                        err);
         if (st != QK_OK)
             goto out;
         q->nrecs++;

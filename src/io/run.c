@@ -151,6 +151,7 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
     int r;
     uint32_t id;
     qk_status st;
+    size_t cur_len;
     s->nents = 0;
     s->arena_len = 0;
     if (!s->have_pending) {
@@ -165,13 +166,14 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
         dlen = strlen(doc);
         e = s->pending;
     }
-    if (set_str(&s->cur_qid, &s->cur_qid_cap, s->pending_qid, strlen(s->pending_qid)) != QK_OK)
+    cur_len = strlen(s->pending_qid);
+    if (set_str(&s->cur_qid, &s->cur_qid_cap, s->pending_qid, cur_len) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     s->have_pending = 0;
     if ((st = push(s, doc, dlen, &e, err)) != QK_OK)
         return st;
     while ((r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
-        if (qlen != strlen(s->cur_qid) || memcmp(qid, s->cur_qid, qlen) != 0) {
+        if (qlen != cur_len || memcmp(qid, s->cur_qid, qlen) != 0) {
             if (set_str(&s->pending_qid, &s->pending_cap, qid, qlen) != QK_OK ||
                 set_str(&s->pending_doc, &s->pending_doc_cap, doc, dlen) != QK_OK)
                 return qk_error_set(err, QK_ENOMEM, "out of memory");
