@@ -2,6 +2,7 @@
  * the observations by task (counting sort, input order kept inside a task)
  * and applies the duplicate policy. */
 #include "crowd/crowd_internal.h"
+#include "io/scan.h"
 #include "qrelkit/io.h"
 
 #include <stdlib.h>
@@ -322,8 +323,8 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
     char *join = NULL;
     size_t join_cap = 0;
     qk_status st;
-    const char *line;
-    size_t len;
+    const char *line, *f[6];
+    size_t len, fl[6], nf;
     int r;
     if (!opts)
         opts = &dflt;
@@ -336,9 +337,7 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
     L->path = path;
     if (opts->classes && (st = qk_crowd_labels_set_classes(L, opts->classes, opts->n_classes, err)) != QK_OK)
         goto out;
-    while ((r = qk_lines_next(lines, &line, &len, err)) > 0) {
-        const char *f[6];
-        size_t fl[6], nf = qk_split_fields(line, len, f, fl, 6);
+    while ((r = qk_lines_next_fields(lines, &line, &len, f, fl, 6, &nf, err)) > 0) {
         long ln = qk_lines_lineno(lines);
         const char *task, *worker, *label;
         size_t tlen, wlen, llen;
