@@ -25,7 +25,7 @@ static inline uint64_t ws16(const char *p)
 static inline uint64_t ws64(const char *line, size_t len, size_t base)
 {
     uint64_t m = 0;
-    for (unsigned k = 0; k < 4; k++) {
+    for (size_t k = 0; k < 4; k++) {
         size_t off = base + 16 * k;
         uint64_t b;
         if (off + 16 <= len) {

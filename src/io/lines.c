@@ -91,6 +91,7 @@ static qk_status fill(qk_lines *l, qk_error *err)
     if (n > 0 && !l->has_nul && memchr(l->buf + l->end, '\0', (size_t)n))
         l->has_nul = 1;
     l->end += (size_t)n;
+    // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): qk_grow above made room for SLACK more bytes
     memset(l->buf + l->end, 0, SLACK);
     return QK_OK;
 }
@@ -194,7 +195,7 @@ int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char
          * mask, cut at the newline. A line of up to 63 bytes is one round. */
         for (off = 0;; off += 64) {
             uint64_t ws = 0, nlm = 0, edges;
-            for (unsigned j = 0; j < 4; j++) {
+            for (size_t j = 0; j < 4; j++) {
                 uint32_t w, m;
                 qk_scan16(s + off + 16 * j, &w, &m);
                 ws |= (uint64_t)w << (16 * j);
