@@ -250,20 +250,23 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
     return QK_OK;
 }
 
-static qk_status organise(qk_qrels *q, uint32_t *rec_topic, const char *path, qk_dedup dedup,
+/* Takes *rec_topic (freed once the records are bucketed, before numbering
+ * allocates: a lower peak) and sets it to NULL. */
+static qk_status organise(qk_qrels *q, uint32_t **rec_topic, const char *path, qk_dedup dedup,
                           qk_error *err)
 {
     size_t nt = qk_strpool_count(q->topics);
     uint32_t *group_order = NULL;
+    qk_status st = QK_OK;
     if (!(q->offs = calloc(nt + 1, sizeof *q->offs)) ||
         rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
         rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK ||
-        bucket_by_topic(q, rec_topic, nt) != QK_OK) {
-        free(group_order);
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
+        bucket_by_topic(q, *rec_topic, nt) != QK_OK)
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
     free(group_order);
-    return number_docs(q, nt, path, dedup, err);
+    free(*rec_topic);
+    *rec_topic = NULL;
+    return st != QK_OK ? st : number_docs(q, nt, path, dedup, err);
 }
 
 qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_qrels **out,
@@ -313,7 +316,9 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
         st = qk_error_at(err, QK_EINPUT, path, 0, 0, "no judgments (the file is empty)");
         goto out;
     }
-    st = organise(q, rec_topic, path, dedup, err);
+    qk_lines_close(lines); /* its buffer is not needed while organising */
+    lines = NULL;
+    st = organise(q, &rec_topic, path, dedup, err);
     q->finished = st == QK_OK;
 out:
     free(rec_topic);
@@ -379,9 +384,7 @@ qk_status qk_qrels_finish(qk_qrels *q, qk_dedup dedup, qk_error *err)
     qk_status st;
     if (q->finished)
         return QK_OK;
-    st = organise(q, q->b_topic, "(in memory)", dedup, err);
-    free(q->b_topic);
-    q->b_topic = NULL;
+    st = organise(q, &q->b_topic, "(in memory)", dedup, err);
     q->finished = st == QK_OK;
     return st;
 }
