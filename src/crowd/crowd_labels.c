@@ -87,7 +87,8 @@ qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, ui
 static qk_status intern_repeat(qk_strpool *p, const char *s, size_t len, uint32_t *last1, uint32_t *id)
 {
     qk_status st;
-    if (*last1 && qk_strpool_len(p, *last1 - 1) == len && memcmp(qk_strpool_str(p, *last1 - 1), s, len) == 0) {
+    if (*last1 && qk_strpool_len(p, *last1 - 1) == len &&
+        memcmp(qk_strpool_str(p, *last1 - 1), s, len) == 0) {
         *id = *last1 - 1;
         return QK_OK;
     }

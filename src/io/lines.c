@@ -68,7 +68,8 @@ static qk_status fill(qk_lines *l, qk_error *err)
         l->start = 0;
     }
     /* SLACK bytes after the data, zeroed: the field scanner reads 64 at a time. */
-    if (l->cap - l->end < CHUNK + SLACK && qk_grow((void **)&l->buf, &l->cap, l->end + CHUNK + SLACK, 1) != QK_OK)
+    if (l->cap - l->end < CHUNK + SLACK &&
+        qk_grow((void **)&l->buf, &l->cap, l->end + CHUNK + SLACK, 1) != QK_OK)
         return qk_error_at(err, QK_ENOMEM, l->path, 0, 0, "out of memory");
     if (l->fd >= 0) {
         ssize_t r;
@@ -167,8 +168,8 @@ int qk_lines_next(qk_lines *l, const char **line, size_t *len, qk_error *err)
     }
 }
 
-int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char **f, size_t *flen, size_t max,
-                         size_t *nf, qk_error *err)
+int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char **f, size_t *flen,
+                         size_t max, size_t *nf, qk_error *err)
 {
     /* Field edges (start, end, start, ...) as offsets in the line; edges
      * past the first 2 * max land in the last slot. */

@@ -122,8 +122,9 @@ static qk_status add_record(qk_qrels *q, const char *qid, size_t ql, const char 
     return QK_OK;
 }
 
-static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const char *line, const char *const *f,
-                            const size_t *fl, size_t nf, uint32_t *topic, qk_judgment *rec, qk_error *err)
+static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const char *line,
+                            const char *const *f, const size_t *fl, size_t nf, uint32_t *topic,
+                            qk_judgment *rec, qk_error *err)
 {
     size_t want = q->fmt == QK_REL_PREFS ? 5 : 4;
     size_t di = want == 5 ? 3 : 2;
@@ -298,12 +299,13 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
         if (nf == 0 || f[0][0] == '#') /* qk_line_skippable */
             continue;
         if ((q->nrecs >= cap && qk_grow((void **)&q->recs, &cap, q->nrecs + 1, sizeof *q->recs) != QK_OK) ||
-            (q->nrecs >= tcap && qk_grow((void **)&rec_topic, &tcap, q->nrecs + 1, sizeof *rec_topic) != QK_OK)) {
+            (q->nrecs >= tcap &&
+             qk_grow((void **)&rec_topic, &tcap, q->nrecs + 1, sizeof *rec_topic) != QK_OK)) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }
-        st = parse_line(q, path, qk_lines_lineno(lines), line, f, fl, nf, &rec_topic[q->nrecs], &q->recs[q->nrecs],
-                        err);
+        st = parse_line(q, path, qk_lines_lineno(lines), line, f, fl, nf, &rec_topic[q->nrecs],
+                        &q->recs[q->nrecs], err);
         if (st != QK_OK)
             goto out;
         q->nrecs++;

@@ -42,7 +42,7 @@ static inline void qk_scan16(const char *p, uint32_t *ws, uint32_t *nl)
  * flen holding the first max, at most QK_SCAN_MAX_FIELDS). 1 on a line, 0
  * at end, <0 on error; the pointers stay valid until the next call. Lines
  * must fit in 32 bits. */
-int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char **f, size_t *flen, size_t max,
-                         size_t *nf, qk_error *err);
+int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char **f, size_t *flen,
+                         size_t max, size_t *nf, qk_error *err);
 
 #endif
