@@ -5,7 +5,7 @@
 # score parsed; one topic is ranked and scored), and with the 31.5 MB qrels
 # of A against a one-line run (every qrels line is read and organised).
 # `wc -l` on the same file shows the floor of reading it at all.
-# Median of REPS (default 3) runs; files from bench/gen.
+# Median of REPS (default 3) runs, wall and CPU time; files from bench/gen.
 # Usage: bash bench/parse.sh [path/to/qrelkit]
 set -euo pipefail
 qk=$(realpath "${1:-build/default/qrelkit}")
@@ -17,25 +17,28 @@ t1=$(head -n1 "$run" | cut -d' ' -f1)
 grep "^$t1 " "$qrels" >work/parse-one.qrels
 head -n1 "$run" >work/parse-one.run
 
+# secs CMD...: "wall cpu", the medians of REPS runs; cpu = user + system
+# time of the process, which a loaded machine inflates far less than wall
+# time (MB per CPU second is the per-core reading speed).
 secs() {
-    local ts=()
+    local rows=()
     for ((i = 0; i < reps; i++)); do
-        local t0 t1
-        t0=$(date +%s.%N)
-        "$@" >/dev/null 2>&1 || { echo "bench/parse.sh: failed: $*" >&2; exit 3; }
-        t1=$(date +%s.%N)
-        ts+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
+        /usr/bin/time -o work/parse-time -f "%e %U %S" "$@" >/dev/null 2>&1 ||
+            { echo "bench/parse.sh: failed: $*" >&2; exit 3; }
+        rows+=("$(awk '{ print $1, $2 + $3 }' work/parse-time)")
     done
-    printf '%s\n' "${ts[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+    med() { printf '%s\n' "${rows[@]}" | cut -d' ' -f"$1" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+    echo "$(med 1) $(med 2)"
 }
 
-row() { # name file seconds
+row() { # name file "wall cpu"
     awk -v n="$1" -v b="$(stat -c %s "$2")" -v t="$3" \
-        'BEGIN { printf "| %s | %.1f | %.3f | %.0f |\n", n, b / 1048576, t, b / 1048576 / t }'
+        'BEGIN { split(t, x, " "); m = b / 1048576
+                 printf "| %s | %.1f | %.3f | %.0f | %.3f | %.0f |\n", n, m, x[1], m / x[1], x[2], (x[2] > 0 ? m / x[2] : 0) }'
 }
 
-echo "| reading | MB | time (s) | MB/s |"
-echo "| --- | ---: | ---: | ---: |"
+echo "| reading | MB | wall (s) | MB/s | CPU (s) | MB per CPU s |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: |"
 row "run, qrelkit" "$run" "$(secs "$qk" eval --threads 1 -m num_q work/parse-one.qrels "$run")"
 row "run, wc -l" "$run" "$(secs wc -l "$run")"
 row "qrels, qrelkit" "$qrels" "$(secs "$qk" eval --threads 1 -m num_q "$qrels" work/parse-one.run)"

@@ -20,6 +20,9 @@ struct qk_crowd_labels {
     uint32_t *rank;  /* pool id -> class order position */
     size_t nclasses;
     const char *path; /* for messages while reading; not owned */
+    /* id + 1 of the last task and class interned (0: none): files list a
+     * task's labels together, so most lines repeat the previous task */
+    uint32_t last_task1, last_class1;
 };
 
 /* Append an observation by ids already interned in L's pools (tasks,

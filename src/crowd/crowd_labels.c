@@ -2,6 +2,7 @@
  * the observations by task (counting sort, input order kept inside a task)
  * and applies the duplicate policy. */
 #include "crowd/crowd_internal.h"
+#include "io/scan.h"
 #include "qrelkit/io.h"
 
 #include <stdlib.h>
@@ -82,6 +83,20 @@ qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, ui
     return QK_OK;
 }
 
+/* Intern s in p, first trying the id last1 - 1 (the previous line's). */
+static qk_status intern_repeat(qk_strpool *p, const char *s, size_t len, uint32_t *last1, uint32_t *id)
+{
+    qk_status st;
+    if (*last1 && qk_strpool_len(p, *last1 - 1) == len &&
+        memcmp(qk_strpool_str(p, *last1 - 1), s, len) == 0) {
+        *id = *last1 - 1;
+        return QK_OK;
+    }
+    if ((st = qk_strpool_intern(p, s, len, id)) == QK_OK)
+        *last1 = *id + 1;
+    return st;
+}
+
 /* Intern one observation; line > 0 is used for messages. */
 static qk_status add_obs(qk_crowd_labels *L, const char *task, size_t tlen, const char *worker, size_t wlen,
                          const char *label, size_t llen, long line, int *unknown, qk_error *err)
@@ -101,10 +116,10 @@ static qk_status add_obs(qk_crowd_labels *L, const char *task, size_t tlen, cons
             return qk_error_set(err, QK_EINPUT, "label '%.*s' is not one of the declared classes", (int)llen,
                                 label);
         }
-    } else if (qk_strpool_intern(L->classes, label, llen, &c) != QK_OK) {
+    } else if (intern_repeat(L->classes, label, llen, &L->last_class1, &c) != QK_OK) {
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
-    if (qk_strpool_intern(L->tasks, task, tlen, &t) != QK_OK ||
+    if (intern_repeat(L->tasks, task, tlen, &L->last_task1, &t) != QK_OK ||
         qk_strpool_intern(L->workers, worker, wlen, &w) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     return qk_crowd_labels_add_ids(L, t, w, c, line, err);
@@ -322,8 +337,8 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
     char *join = NULL;
     size_t join_cap = 0;
     qk_status st;
-    const char *line;
-    size_t len;
+    const char *line, *f[6];
+    size_t len, fl[6], nf;
     int r;
     if (!opts)
         opts = &dflt;
@@ -336,9 +351,7 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
     L->path = path;
     if (opts->classes && (st = qk_crowd_labels_set_classes(L, opts->classes, opts->n_classes, err)) != QK_OK)
         goto out;
-    while ((r = qk_lines_next(lines, &line, &len, err)) > 0) {
-        const char *f[6];
-        size_t fl[6], nf = qk_split_fields(line, len, f, fl, 6);
+    while ((r = qk_lines_next_fields(lines, &line, &len, f, fl, 6, &nf, err)) > 0) {
         long ln = qk_lines_lineno(lines);
         const char *task, *worker, *label;
         size_t tlen, wlen, llen;

@@ -1,4 +1,5 @@
 /* Tokenising and number parsing shared by the readers. */
+#include "io/scan.h"
 #include "qrelkit/io.h"
 
 #include <math.h>
@@ -9,57 +10,89 @@
 static const unsigned char space_tab[256] = {['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1};
 static inline int is_space(unsigned char c) { return space_tab[c]; }
 
-/* Flags the bytes of x below 0x21 (the whitespace candidates); the lowest
- * flagged byte is always a true one, which is all the scan needs. */
-static inline uint64_t below_21(uint64_t x)
+/* The splitter classifies a line 64 bytes at a time into a whitespace bit
+ * mask (bit i set when byte i is whitespace; see scan.h) and reads the
+ * fields off the mask's edges: no branch per byte. Bytes past the end of
+ * the line count as whitespace; nothing past the line is read. */
+static inline uint64_t ws16(const char *p)
 {
-    return (x - 0x2121212121212121ULL) & ~x & 0x8080808080808080ULL;
+    uint32_t ws, nl;
+    qk_scan16(p, &ws, &nl);
+    return ws;
 }
 
-/* End of the token starting at p: eight bytes at a time while they last. */
-static inline const char *token_end(const char *p, const char *end)
+/* Whitespace mask of line[base, base + 64), bytes at or past len set. */
+static inline uint64_t ws64(const char *line, size_t len, size_t base)
 {
-    while (end - p >= 8) {
-        uint64_t x, m;
-        memcpy(&x, p, 8);
-        m = below_21(x);
-        while (m) {
-            const char *c = p + (__builtin_ctzll(m) >> 3);
-            if (is_space((unsigned char)*c))
-                return c;
-            m &= m - 1; /* a control byte that is not whitespace: keep looking */
+    uint64_t m = 0;
+    for (size_t k = 0; k < 4; k++) {
+        size_t off = base + 16 * k;
+        uint64_t b;
+        if (off + 16 <= len) {
+            b = ws16(line + off);
+        } else if (off < len && len >= 16) {
+            /* the line's last 16 bytes, shifted down to start at off: no copy */
+            unsigned r = (unsigned)(len - off);
+            b = (ws16(line + len - 16) >> (16 - r)) | (0xFFFFu << r);
+        } else if (off < len) {
+            char pad[16];
+            memset(pad, ' ', sizeof pad);
+            memcpy(pad, line + off, len - off);
+            b = ws16(pad);
+        } else {
+            b = 0xFFFF;
         }
-        p += 8;
+        m |= b << (16 * k);
     }
-    while (p < end && !is_space((unsigned char)*p))
-        p++;
-    return p;
+    return m;
 }
 
 size_t qk_split_fields(const char *line, size_t len, const char **f, size_t *flen, size_t max)
 {
-    const char *p = line, *end = line + len;
-    size_t nf = 0;
-    for (;;) {
-        const char *b;
-        while (p < end && is_space((unsigned char)*p))
-            p++;
-        if (p >= end)
-            break;
-        b = p;
-        p = token_end(p, end);
-        if (nf < max) {
-            f[nf] = b;
-            flen[nf] = (size_t)(p - b);
+    size_t ns = 0, ne = 0; /* fields started, fields ended */
+    uint64_t prev = 1;     /* the byte before the block was whitespace */
+    for (size_t base = 0; base < len; base += 64) {
+        uint64_t w = ws64(line, len, base);
+        uint64_t before = (w << 1) | prev; /* bit i: byte i - 1 is whitespace */
+        uint64_t starts = ~w & before, ends = w & ~before;
+        prev = w >> 63;
+        while (starts | ends) { /* edges alternate: start, end, start... */
+            if (ns == ne) {
+                if (ns < max)
+                    f[ns] = line + base + __builtin_ctzll(starts);
+                ns++;
+                starts &= starts - 1;
+            } else {
+                if (ne < max)
+                    flen[ne] = (size_t)(line + base + __builtin_ctzll(ends) - f[ne]);
+                ne++;
+                ends &= ends - 1;
+            }
         }
-        nf++;
     }
-    return nf;
+    if (ne < ns && ne < max) /* the last field runs to the end of the line */
+        flen[ne] = (size_t)(line + len - f[ne]);
+    return ns;
 }
 
 static const double pow10_tab[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* Eight ASCII digits in a little-endian word: all digits? and their value. */
+static inline int is_8digits(uint64_t x)
+{
+    return ((x & 0xF0F0F0F0F0F0F0F0ULL) | (((x + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) ==
+           0x3333333333333333ULL;
+}
+
+static inline uint64_t parse_8digits(uint64_t x)
+{
+    x -= 0x3030303030303030ULL;
+    x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFULL;   /* pairs */
+    x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFULL; /* fours */
+    return (x * 10000 + (x >> 32)) & 0xFFFFFFFFULL;    /* eight */
+}
 
 /* Clinger's fast path: a decimal m * 10^e with m <= 2^53 and |e| <= 22 has
  * m and 10^|e| exact as doubles, so one IEEE multiplication or division
@@ -68,28 +101,35 @@ static const double pow10_tab[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
  * strtod through qk_parse_double, which also refuses non-finite values. */
 int qk_parse_score(const char *s, size_t len, double *out)
 {
-    const char *p = s, *end = s + len;
-    uint64_t m = 0;
-    int neg = 0, ndig = 0, nsig = 0, e10 = 0;
+    const char *p = s, *end = s + len, *d;
+    uint64_t m = 0; /* wraps past 19 digits, which go to strtod anyway */
+    size_t ndig, nfrac = 0;
+    int neg = 0, e10;
     if (p < end && (*p == '-' || *p == '+'))
         neg = *p++ == '-';
-    for (; p < end && (unsigned)(*p - '0') < 10; p++, ndig++) {
+    for (d = p; p < end && (unsigned)(*p - '0') < 10; p++)
         m = m * 10 + (uint64_t)(*p - '0');
-        nsig += m != 0;
-        if (nsig > 19)
-            return qk_parse_double(s, len, out); /* m would overflow */
-    }
+    ndig = (size_t)(p - d);
     if (p < end && *p == '.') {
-        for (p++; p < end && (unsigned)(*p - '0') < 10; p++, ndig++) {
-            m = m * 10 + (uint64_t)(*p - '0');
-            nsig += m != 0;
-            e10--;
-            if (nsig > 19 || e10 < -22)
-                return qk_parse_double(s, len, out);
+        d = ++p;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (end - p >= 8) { /* eight digits at once when they are digits */
+            uint64_t x;
+            memcpy(&x, p, 8);
+            if (is_8digits(x)) {
+                m = m * 100000000 + parse_8digits(x);
+                p += 8;
+            }
         }
+#endif
+        for (; p < end && (unsigned)(*p - '0') < 10; p++)
+            m = m * 10 + (uint64_t)(*p - '0');
+        nfrac = (size_t)(p - d);
+        ndig += nfrac;
     }
-    if (ndig == 0)
+    if (ndig == 0 || ndig > 19 || nfrac > 22)
         return qk_parse_double(s, len, out);
+    e10 = -(int)nfrac;
     if (p < end && (*p == 'e' || *p == 'E')) {
         int eneg = 0, x = 0, nx = 0;
         p++;

@@ -5,6 +5,7 @@
  * global docno table: evaluation looks docnos up topic by topic, and a
  * global hash over millions of docnos cost more (cache misses, memory) than
  * everything else in reading a large qrels file. */
+#include "io/scan.h"
 #include "qrelkit/io.h"
 
 #include <stdlib.h>
@@ -121,13 +122,11 @@ static qk_status add_record(qk_qrels *q, const char *qid, size_t ql, const char 
     return QK_OK;
 }
 
-static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const char *line, size_t len,
-                            uint32_t *topic, qk_judgment *rec, qk_error *err)
+static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const char *line,
+                            const char *const *f, const size_t *fl, size_t nf, uint32_t *topic,
+                            qk_judgment *rec, qk_error *err)
 {
-    const char *f[6];
-    size_t fl[6];
     size_t want = q->fmt == QK_REL_PREFS ? 5 : 4;
-    size_t nf = qk_split_fields(line, len, f, fl, 6);
     size_t di = want == 5 ? 3 : 2;
     if (nf != want)
         return qk_error_at(err, QK_EINPUT, path, lineno, 0, "expected %zu fields (%s), found %zu",
@@ -252,20 +251,23 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
     return QK_OK;
 }
 
-static qk_status organise(qk_qrels *q, uint32_t *rec_topic, const char *path, qk_dedup dedup,
+/* Takes *rec_topic (freed once the records are bucketed, before numbering
+ * allocates: a lower peak) and sets it to NULL. */
+static qk_status organise(qk_qrels *q, uint32_t **rec_topic, const char *path, qk_dedup dedup,
                           qk_error *err)
 {
     size_t nt = qk_strpool_count(q->topics);
     uint32_t *group_order = NULL;
+    qk_status st = QK_OK;
     if (!(q->offs = calloc(nt + 1, sizeof *q->offs)) ||
         rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
         rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK ||
-        bucket_by_topic(q, rec_topic, nt) != QK_OK) {
-        free(group_order);
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
+        bucket_by_topic(q, *rec_topic, nt) != QK_OK)
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
     free(group_order);
-    return number_docs(q, nt, path, dedup, err);
+    free(*rec_topic);
+    *rec_topic = NULL;
+    return st != QK_OK ? st : number_docs(q, nt, path, dedup, err);
 }
 
 qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_qrels **out,
@@ -275,8 +277,8 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
     qk_lines *lines = NULL;
     uint32_t *rec_topic = NULL;
     size_t cap = 0, tcap = 0;
-    const char *line;
-    size_t len;
+    const char *line, *f[6];
+    size_t len, fl[6], nf;
     int r;
     qk_status st = QK_ENOMEM;
     *out = NULL;
@@ -293,15 +295,16 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
     }
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK)
         goto out;
-    while ((r = qk_lines_next(lines, &line, &len, err)) == 1) {
-        if (qk_line_skippable(line, len))
+    while ((r = qk_lines_next_fields(lines, &line, &len, f, fl, 6, &nf, err)) == 1) {
+        if (nf == 0 || f[0][0] == '#') /* qk_line_skippable */
             continue;
-        if (qk_grow((void **)&q->recs, &cap, q->nrecs + 1, sizeof *q->recs) != QK_OK ||
-            qk_grow((void **)&rec_topic, &tcap, q->nrecs + 1, sizeof *rec_topic) != QK_OK) {
+        if ((q->nrecs >= cap && qk_grow((void **)&q->recs, &cap, q->nrecs + 1, sizeof *q->recs) != QK_OK) ||
+            (q->nrecs >= tcap &&
+             qk_grow((void **)&rec_topic, &tcap, q->nrecs + 1, sizeof *rec_topic) != QK_OK)) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }
-        st = parse_line(q, path, qk_lines_lineno(lines), line, len, &rec_topic[q->nrecs],
+        st = parse_line(q, path, qk_lines_lineno(lines), line, f, fl, nf, &rec_topic[q->nrecs],
                         &q->recs[q->nrecs], err);
         if (st != QK_OK)
             goto out;
@@ -315,7 +318,9 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
         st = qk_error_at(err, QK_EINPUT, path, 0, 0, "no judgments (the file is empty)");
         goto out;
     }
-    st = organise(q, rec_topic, path, dedup, err);
+    qk_lines_close(lines); /* its buffer is not needed while organising */
+    lines = NULL;
+    st = organise(q, &rec_topic, path, dedup, err);
     q->finished = st == QK_OK;
 out:
     free(rec_topic);
@@ -381,9 +386,7 @@ qk_status qk_qrels_finish(qk_qrels *q, qk_dedup dedup, qk_error *err)
     qk_status st;
     if (q->finished)
         return QK_OK;
-    st = organise(q, q->b_topic, "(in memory)", dedup, err);
-    free(q->b_topic);
-    q->b_topic = NULL;
+    st = organise(q, &q->b_topic, "(in memory)", dedup, err);
     q->finished = st == QK_OK;
     return st;
 }

@@ -1,4 +1,5 @@
 /* TREC run reader, streamed topic by topic (see io.h). */
+#include "io/scan.h"
 #include "qrelkit/io.h"
 
 #include <stdlib.h>
@@ -38,7 +39,7 @@ struct qk_run_stream {
     long *linenos;
     size_t view_cap;
     char *runid;
-    size_t runid_cap;
+    size_t runid_cap, runid_len;
     int done;
 };
 
@@ -77,12 +78,11 @@ static int read_entry(qk_run_stream *s, const char **qid, size_t *qlen, const ch
     const char *line;
     size_t len;
     int r;
-    while ((r = qk_lines_next(s->lines, &line, &len, err)) == 1) {
-        const char *f[6];
-        size_t fl[6], nf;
-        if (qk_line_skippable(line, len))
+    const char *f[6];
+    size_t fl[6], nf;
+    while ((r = qk_lines_next_fields(s->lines, &line, &len, f, fl, 6, &nf, err)) == 1) {
+        if (nf == 0 || f[0][0] == '#') /* qk_line_skippable */
             continue;
-        nf = qk_split_fields(line, len, f, fl, 6);
         e->line = qk_lines_lineno(s->lines);
         if (nf < 6)
             return qk_error_at(err, QK_EINPUT, qk_lines_path(s->lines), e->line, 0,
@@ -90,8 +90,12 @@ static int read_entry(qk_run_stream *s, const char **qid, size_t *qlen, const ch
         if (qk_parse_score(f[4], fl[4], &e->score) != 0)
             return qk_error_at(err, QK_EINPUT, qk_lines_path(s->lines), e->line, (long)(f[4] - line) + 1,
                                "score '%.*s' is not a finite number", (int)(fl[4] > 64 ? 64 : fl[4]), f[4]);
-        if (set_str(&s->runid, &s->runid_cap, f[5], fl[5]) != QK_OK)
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        /* The run id is the last line's: copy it only when it changes. */
+        if (fl[5] != s->runid_len || memcmp(s->runid, f[5], fl[5]) != 0) {
+            if (set_str(&s->runid, &s->runid_cap, f[5], fl[5]) != QK_OK)
+                return qk_error_set(err, QK_ENOMEM, "out of memory");
+            s->runid_len = fl[5];
+        }
         *qid = f[0];
         *qlen = fl[0];
         *doc = f[2];
@@ -103,8 +107,10 @@ static int read_entry(qk_run_stream *s, const char **qid, size_t *qlen, const ch
 
 static qk_status push(qk_run_stream *s, const char *doc, size_t dlen, const entry *e, qk_error *err)
 {
-    if (qk_grow((void **)&s->ents, &s->ents_cap, s->nents + 1, sizeof *s->ents) != QK_OK ||
-        qk_grow((void **)&s->arena, &s->arena_cap, s->arena_len + dlen + 1, 1) != QK_OK)
+    if ((s->nents >= s->ents_cap &&
+         qk_grow((void **)&s->ents, &s->ents_cap, s->nents + 1, sizeof *s->ents) != QK_OK) ||
+        (s->arena_len + dlen >= s->arena_cap &&
+         qk_grow((void **)&s->arena, &s->arena_cap, s->arena_len + dlen + 1, 1) != QK_OK))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     s->ents[s->nents] = *e;
     s->ents[s->nents].doc_off = s->arena_len;
@@ -145,6 +151,7 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
     int r;
     uint32_t id;
     qk_status st;
+    size_t cur_len;
     s->nents = 0;
     s->arena_len = 0;
     if (!s->have_pending) {
@@ -159,13 +166,14 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
         dlen = strlen(doc);
         e = s->pending;
     }
-    if (set_str(&s->cur_qid, &s->cur_qid_cap, s->pending_qid, strlen(s->pending_qid)) != QK_OK)
+    cur_len = strlen(s->pending_qid);
+    if (set_str(&s->cur_qid, &s->cur_qid_cap, s->pending_qid, cur_len) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     s->have_pending = 0;
     if ((st = push(s, doc, dlen, &e, err)) != QK_OK)
         return st;
     while ((r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
-        if (qlen != strlen(s->cur_qid) || memcmp(qid, s->cur_qid, qlen) != 0) {
+        if (qlen != cur_len || memcmp(qid, s->cur_qid, qlen) != 0) {
             if (set_str(&s->pending_qid, &s->pending_cap, qid, qlen) != QK_OK ||
                 set_str(&s->pending_doc, &s->pending_doc_cap, doc, dlen) != QK_OK)
                 return qk_error_set(err, QK_ENOMEM, "out of memory");

@@ -70,6 +70,62 @@ static void test_split(void **state)
     assert_field(f[1], fl[1], "c");
 }
 
+/* The reference splitter: one byte at a time, whitespace as C-locale isspace. */
+static size_t naive_split(const char *s, size_t len, size_t *start, size_t *flen, size_t max)
+{
+    size_t nf = 0, i = 0;
+    for (;;) {
+        size_t b;
+        while (i < len && strchr(" \t\n\v\f\r", s[i]) && s[i])
+            i++;
+        if (i >= len)
+            return nf;
+        b = i;
+        while (i < len && !(strchr(" \t\n\v\f\r", s[i]) && s[i]))
+            i++;
+        if (nf < max) {
+            start[nf] = b;
+            flen[nf] = i - b;
+        }
+        nf++;
+    }
+}
+
+/* The mask splitter against the byte loop on 200,000 random lines of 0 to
+ * 300 bytes (every whitespace byte, NUL, bytes >= 0x80, the neighbours of
+ * the whitespace range), each in a buffer of exactly its length so that a
+ * read past the line shows under the sanitizers. */
+static void test_split_random(void **state)
+{
+    static const char alphabet[] = {' ',  '\t', '\n', '\v', '\f',   '\r',   '\0',   0x08, 0x0e,
+                                    0x1f, '!',  0x7f, (char)0x80, (char)0xa0, (char)0xff, 'Z',  '#'};
+    unsigned long long x = 42;
+    (void)state;
+    for (int k = 0; k < 200000; k++) {
+        size_t len, nf, wn, max, ws[8], wl[8], fl[8];
+        const char *f[8];
+        char *line;
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        len = (size_t)(x >> 33) % (k % 10 == 0 ? 301 : 70);
+        max = (size_t)(x >> 20) % 9;
+        line = malloc(len ? len : 1);
+        assert_non_null(line);
+        for (size_t i = 0; i < len; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            /* mostly letters, so that fields are long as well as short */
+            line[i] = (x >> 60) < 10 ? 'a' : alphabet[(x >> 33) % sizeof alphabet];
+        }
+        nf = qk_split_fields(line, len, f, fl, max);
+        wn = naive_split(line, len, ws, wl, max);
+        assert_int_equal(nf, wn);
+        for (size_t i = 0; i < nf && i < max; i++) {
+            assert_ptr_equal(f[i], line + ws[i]);
+            assert_int_equal(fl[i], wl[i]);
+        }
+        free(line);
+    }
+}
+
 /* Agreement with strtod, bit for bit. */
 static void check_agrees(const char *s)
 {
@@ -247,7 +303,8 @@ static void test_parse_long(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_skippable), cmocka_unit_test(test_split),         cmocka_unit_test(test_score_examples),
+        cmocka_unit_test(test_skippable),    cmocka_unit_test(test_split),         cmocka_unit_test(test_split_random),
+        cmocka_unit_test(test_score_examples),
         cmocka_unit_test(test_score_random),  cmocka_unit_test(test_score_rejects),
         cmocka_unit_test(test_parse_long),
     };

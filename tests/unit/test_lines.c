@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "io/scan.h"
 #include "qrelkit/io.h"
 #include "tmpfile_util.h"
 
@@ -140,9 +141,116 @@ static void test_gzip(void **state)
     drop(p);
 }
 
+/* Reference splitter for the fields test: one byte at a time. */
+static size_t naive_split(const char *s, size_t len, size_t *start, size_t *flen, size_t max)
+{
+    size_t nf = 0, i = 0;
+    for (;;) {
+        size_t b;
+        while (i < len && s[i] && strchr(" \t\n\v\f\r", s[i]))
+            i++;
+        if (i >= len)
+            return nf;
+        b = i;
+        while (i < len && !(s[i] && strchr(" \t\n\v\f\r", s[i])))
+            i++;
+        if (nf < max) {
+            start[nf] = b;
+            flen[nf] = i - b;
+        }
+        nf++;
+    }
+}
+
+/* Read text (n bytes) back with qk_lines_next_fields, every other line with
+ * qk_lines_next to show that the two share one position, and compare each
+ * line, its number and its fields with a split of text made here. */
+static void check_fields(qk_lines *l, const char *text, size_t n)
+{
+    size_t pos = 0;
+    long no = 0;
+    qk_error err;
+    while (pos < n) {
+        const char *nl = memchr(text + pos, '\n', n - pos);
+        size_t len = nl ? (size_t)(nl - (text + pos)) : n - pos;
+        const char *line, *f[6];
+        size_t got, nf, fl[6], ws[6], wl[6], wn;
+        no++;
+        if (no % 2) {
+            assert_int_equal(qk_lines_next_fields(l, &line, &got, f, fl, 6, &nf, &err), 1);
+            wn = naive_split(text + pos, len, ws, wl, 6);
+            assert_int_equal(nf, wn);
+            for (size_t i = 0; i < nf && i < 6; i++) {
+                assert_int_equal(fl[i], wl[i]);
+                assert_memory_equal(f[i], text + pos + ws[i], wl[i]);
+                assert_ptr_equal(f[i], line + ws[i]);
+            }
+        } else {
+            assert_int_equal(qk_lines_next(l, &line, &got, &err), 1);
+        }
+        assert_int_equal(got, len);
+        assert_memory_equal(line, text + pos, len);
+        assert_int_equal(qk_lines_lineno(l), no);
+        pos += len + (nl != NULL);
+    }
+    {
+        const char *line, *f[6];
+        size_t got, nf, fl[6];
+        assert_int_equal(qk_lines_next_fields(l, &line, &got, f, fl, 6, &nf, &err), 0);
+        assert_int_equal(qk_lines_next_fields(l, &line, &got, f, fl, 6, &nf, &err), 0);
+    }
+}
+
+/* The one-pass line and field scanner on 3 MB of random lines (some longer
+ * than the 1 MB read chunk's remainder, so lines straddle reads), plain and
+ * gzip, with and without a final newline, and after a rewind. */
+static void test_fields(void **state)
+{
+    static const char alphabet[] = {' ', '\t', '\r', '\v', '\f', 'a', 'b', '#', '\x01', (char)0xa0, '\n'};
+    const size_t n = 3u << 20;
+    char *text = malloc(n);
+    unsigned long long x = 7;
+    (void)state;
+    assert_non_null(text);
+    for (size_t i = 0; i < n;) {
+        size_t len;
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        len = (x >> 40) % 97 == 0 ? 5000 + (size_t)(x >> 20) % 5000 : (size_t)(x >> 33) % 80;
+        for (size_t k = 0; k < len && i < n; k++, i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            text[i] = (x >> 61) < 4 ? 'x' : alphabet[(x >> 33) % (sizeof alphabet - 1)];
+        }
+        if (i < n)
+            text[i++] = '\n';
+    }
+    for (int variant = 0; variant < 4; variant++) {
+        size_t len = variant % 2 ? n - 1 : n; /* with or without a final newline */
+        char *p;
+        qk_lines *l;
+        qk_error err;
+        text[n - 1] = '\n';
+        if (variant < 2) {
+            p = write_tmp(text, len);
+        } else {
+            gzFile gz;
+            p = tmp_path();
+            assert_non_null(gz = gzopen(p, "wb"));
+            assert_int_equal(gzwrite(gz, text, (unsigned)len), (int)len);
+            gzclose(gz);
+        }
+        assert_int_equal(qk_lines_open(p, &l, &err), QK_OK);
+        check_fields(l, text, len);
+        assert_int_equal(qk_lines_rewind(l, &err), QK_OK);
+        check_fields(l, text, len);
+        qk_lines_close(l);
+        drop(p);
+    }
+    free(text);
+}
+
 static void test_long_line(void **state)
 {
-    const size_t big = 10u << 20; /* 10 MB, far beyond the 256 KB read chunk */
+    const size_t big = 10u << 20; /* 10 MB, far beyond the 1 MB read chunk */
     char *data = malloc(big + 16);
     char *p;
     qk_lines *l;
@@ -271,7 +379,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain),  cmocka_unit_test(test_empty),     cmocka_unit_test(test_crlf),
-        cmocka_unit_test(test_gzip),   cmocka_unit_test(test_long_line), cmocka_unit_test(test_nul),
+        cmocka_unit_test(test_gzip),   cmocka_unit_test(test_long_line), cmocka_unit_test(test_fields), cmocka_unit_test(test_nul),
         cmocka_unit_test(test_missing), cmocka_unit_test(test_rewind),   cmocka_unit_test(test_stdin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
