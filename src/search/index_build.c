@@ -7,8 +7,8 @@
  * runs and the last segment term by term into the final file, so peak memory
  * is the budget plus what is proportional to the documents (docnos,
  * lengths) and the vocabulary — never to the postings. The forward lists
- * used by RM3 are filled while merging, through a writable mapping of their
- * section, so they cost no heap either. */
+ * used by RM3 are made in blocks of documents that fit the budget
+ * (index_write.c), so they do not grow with the postings either. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
