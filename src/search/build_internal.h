@@ -31,6 +31,7 @@ struct qk_index_builder {
     qk_strpool *docnos;
     uint32_t *doclen, *distinct;
     size_t ndocs, doc_cap, distinct_cap;
+    size_t doc_mem; /* bytes held per document for the whole build, counted against the budget */
     uint64_t tokens, postings, bytes, duplicates;
     /* current segment */
     qk_strpool *terms;

@@ -11,6 +11,9 @@
  * (index_write.c), so they do not grow with the postings either. */
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -267,12 +270,15 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
     b->doclen[b->ndocs] = b->cur_len > UINT32_MAX ? UINT32_MAX : (uint32_t)b->cur_len;
     b->distinct[b->ndocs] = (uint32_t)b->ntouched;
     b->ndocs++;
+    /* docno (string pool: bytes, offset, two hash slots), length, distinct
+     * terms, and the two forward-list offsets finish will need */
+    b->doc_mem += docno_len + 1 + 8 + 16 + 8 + 16;
     b->tokens += b->cur_len;
     b->postings += b->ntouched;
     b->bytes += text_len;
     if (b->o.progress && b->ndocs % 1000 == 0)
         b->o.progress(b->o.progress_ctx, b->ndocs, b->bytes);
-    if (b->mem > b->o.memory_mb * (size_t)1048576 && (st = qk_build_spill(b, err)) != QK_OK)
+    if (b->mem + b->doc_mem > b->o.memory_mb * (size_t)1048576 && (st = qk_build_spill(b, err)) != QK_OK)
         return st;
     return QK_OK;
 }
@@ -375,6 +381,11 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
     if (!(b->terms = qk_strpool_new()))
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
     memset(b->cur_tf, 0, b->cur_tf_cap * sizeof *b->cur_tf);
+#ifdef __GLIBC__
+    /* The segment's many small blocks are free now; give their pages back,
+     * or the next segment's peak adds to this one's in resident memory. */
+    malloc_trim(0);
+#endif
 out:
     if (f)
         fclose(f);

@@ -441,6 +441,13 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
     qk_status st = QK_OK;
     memset(&h, 0, sizeof h);
     memset(&m, 0, sizeof m);
+    /* A last segment that would leave less than half the budget for the
+     * forward lists, or that joins spilled runs anyway, is spilled too: the
+     * merge then holds no postings in memory. */
+    if ((b->nruns > 0 || b->mem + b->doc_mem > b->o.memory_mb * (size_t)1048576 / 2) &&
+        (st = qk_build_spill(b, err)) != QK_OK)
+        goto out;
+    nsrc = b->nruns + 1;
     src = calloc(nsrc, sizeof *src);
     if (!fwd_off || !w || !src || qk_build_sorted_terms(b, &seg_ids) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -453,8 +460,9 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
         goto out;
     }
     /* FWD is filled in blocks of documents held on the heap: the first while
-     * merging, in half the memory budget (the last segment holds the rest),
-     * the others afterwards from the written postings, in the whole budget. */
+     * merging, in half the memory budget when a segment is still in memory
+     * (it holds at most the other half), else the whole; the others
+     * afterwards from the written postings, in the whole budget. */
     wb_section(w, &h, SEC_FWD);
     wb_flush(w);
     h.sec_len[SEC_FWD] = b->postings * 8;
@@ -464,8 +472,12 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
         goto out;
     }
     m.b = b, m.w = w, m.h = &h, m.fwd_end = NULL;
-    budget = b->o.memory_mb * (uint64_t)1048576 / 8; /* in pairs */
-    blk_end = fwd_block_end(fwd_off, b->ndocs, 0, budget / 2);
+    /* in pairs: three quarters of what the documents' tables leave of the
+     * budget (the rest covers the merge's buffers and the heap's own
+     * overhead), at least an eighth of the budget */
+    budget = b->o.memory_mb * (uint64_t)1048576;
+    budget = (b->doc_mem < budget - budget / 8 ? (budget - b->doc_mem) / 4 * 3 : budget / 8) / 8;
+    blk_end = fwd_block_end(fwd_off, b->ndocs, 0, qk_strpool_count(b->terms) ? budget / 2 : budget);
     m.fwd_lo = 0;
     m.fwd_hi = fwd_off[blk_end];
     if (!(m.fwd = malloc(m.fwd_hi ? m.fwd_hi * 8 : 8))) {
