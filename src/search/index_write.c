@@ -412,7 +412,7 @@ static qk_status write_fwd_blocks(merger *m, int fd, const uint64_t *fwd_off, si
         most = fwd_off[d1] - fwd_off[d] > most ? fwd_off[d1] - fwd_off[d] : most;
         d = d1;
     }
-    if (!(m->fwd = malloc(most * 8)))
+    if (!(m->fwd = malloc(most ? most * 8 : 8)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     while (d0 < b->ndocs) {
         size_t d1 = fwd_block_end(fwd_off, b->ndocs, d0, budget);
@@ -434,7 +434,7 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
     merger m;
     msrc *src = NULL;
     uint32_t *seg_ids = NULL;
-    size_t nsrc = b->nruns + 1, blk_end;
+    size_t nsrc, blk_end;
     uint64_t budget;
     uint64_t *fwd_off = malloc((b->ndocs + 1) * sizeof *fwd_off);
     wbuf *w = calloc(1, sizeof *w);
@@ -479,6 +479,7 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
     budget = (b->doc_mem < budget - budget / 8 ? (budget - b->doc_mem) / 4 * 3 : budget / 8) / 8;
     blk_end = fwd_block_end(fwd_off, b->ndocs, 0, qk_strpool_count(b->terms) ? budget / 2 : budget);
     m.fwd_lo = 0;
+    // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign): write_doc_sections set fwd_off[0..ndocs]
     m.fwd_hi = fwd_off[blk_end];
     if (!(m.fwd = malloc(m.fwd_hi ? m.fwd_hi * 8 : 8))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
