@@ -57,6 +57,15 @@ typedef int (*qk_text_term_fn)(void *ctx, const char *term, size_t len);
 /* Analyse text[0..len) (UTF-8; invalid bytes are separators). Returns 0, or
  * the callback's nonzero value. */
 QK_API int qk_text_analyze(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx);
+/* qk_text_analyze in two steps, for callers that analyse each distinct token
+ * form once and remember the result (the index builder): qk_text_tokens
+ * calls fn with every token as cut, lower-cased and folded (at most
+ * QK_TEXT_MAX_TOKEN bytes, NUL-terminated), before the stop list and the
+ * stemmer; qk_text_term applies those to one such token w[0..len) in place
+ * (w needs len + 1 bytes) and returns 1 with the term's length in *out_len,
+ * or 0 for a stop word. */
+QK_API int qk_text_tokens(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx);
+QK_API int qk_text_term(const qk_text_opts *o, char *w, size_t len, size_t *out_len);
 
 /* 1 when the lower-case ASCII word w[0..len) is on the built-in stop list. */
 QK_API int qk_stop_contains(const char *w, size_t len);

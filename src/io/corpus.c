@@ -286,6 +286,314 @@ static qk_status add_json_value(qk_corpus *c, json_t *v)
     return QK_OK;
 }
 
+/* ---- Fast path for JSON lines: most corpus lines are a flat object whose
+ * strings have no escapes, so their values are their bytes in the line.
+ * fj_* scan such a line strictly (the JSON grammar, UTF-8 checked) and
+ * give up — returning NULL — on anything they do not handle exactly as
+ * jansson does: escapes, numbers with exponents or many digits, deep
+ * nesting, repeated keys. A line they give up on, or whose document would
+ * be an error, is read again with jansson, which also makes the message. */
+
+/* 1 for the bytes a string may hold as they are in the ASCII range. */
+static const uint8_t fj_plain[128] = {
+    [' '] = 1, ['!'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['\''] = 1, ['('] = 1, [')'] = 1, ['*'] = 1,
+    ['+'] = 1, [','] = 1, ['-'] = 1, ['.'] = 1, ['/'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+    ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, [':'] = 1, [';'] = 1, ['<'] = 1, ['='] = 1, ['>'] = 1,
+    ['?'] = 1, ['@'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,
+    ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['['] = 1, [']'] = 1,
+    ['^'] = 1, ['_'] = 1, ['`'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1,
+    ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1,
+    ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['{'] = 1,
+    ['|'] = 1, ['}'] = 1, ['~'] = 1,
+};
+
+/* Test hook: 0 makes every line go through jansson (tests compare both). */
+int qk_corpus_json_fast = 1;
+
+#define FJ_MAX_MEMBERS 64
+#define FJ_MAX_DEPTH 32
+
+typedef struct {
+    const char *key, *val; /* val: a string's bytes, else the value's text */
+    size_t klen, vlen;
+    char type; /* 's' string, 'a' array, 'o' other */
+} fj_member;
+
+static const char *fj_ws(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p;
+}
+
+/* A well-formed UTF-8 sequence at p (as jansson requires): its length, 0 if
+ * none. */
+static size_t fj_utf8(const unsigned char *p, const unsigned char *end)
+{
+    unsigned c = p[0], cp, min;
+    size_t len;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, cp = c & 0x1F, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3, cp = c & 0x0F, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, cp = c & 0x07, min = 0x10000;
+    else
+        return 0;
+    if ((size_t)(end - p) < len)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[i] & 0x3Fu);
+    }
+    return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : len;
+}
+
+/* A string without escapes at p (on '"'); sets its bytes, returns the
+ * position after the closing quote. */
+static const char *fj_string(const char *p, const char *end, const char **s, size_t *n)
+{
+    const unsigned char *q = (const unsigned char *)p + 1, *e = (const unsigned char *)end;
+    *s = (const char *)q;
+    for (;;) {
+        while (q < e && *q < 0x80 && fj_plain[*q])
+            q++;
+        if (q == e)
+            return NULL;
+        if (*q == '"')
+            break;
+        size_t k = *q >= 0x80 ? fj_utf8(q, e) : 0;
+        if (k == 0)
+            return NULL; /* escape, control character or bad UTF-8 */
+        q += k;
+    }
+    *n = (size_t)((const char *)q - *s);
+    return (const char *)q + 1;
+}
+
+/* A number that jansson reads without overflow: no exponent, at most 15
+ * digits. */
+static const char *fj_number(const char *p, const char *end)
+{
+    int digits = 0;
+    if (p < end && *p == '-')
+        p++;
+    if (p < end && *p == '0')
+        p++, digits++;
+    else
+        while (p < end && *p >= '0' && *p <= '9')
+            p++, digits++;
+    if (digits == 0)
+        return NULL;
+    if (p < end && *p == '.') {
+        int frac = 0;
+        for (p++; p < end && *p >= '0' && *p <= '9'; p++)
+            frac++, digits++;
+        if (frac == 0)
+            return NULL;
+    }
+    if (digits > 15 || (p < end && (*p == 'e' || *p == 'E' || (*p >= '0' && *p <= '9'))))
+        return NULL;
+    return p;
+}
+
+static const char *fj_value(const char *p, const char *end, int depth);
+
+/* The rest of an array or object after its opening bracket. */
+static const char *fj_container(const char *p, const char *end, int depth, int object)
+{
+    char close = object ? '}' : ']';
+    const char *s;
+    size_t n;
+    if (depth > FJ_MAX_DEPTH)
+        return NULL;
+    p = fj_ws(p, end);
+    if (p < end && *p == close)
+        return p + 1;
+    for (;;) {
+        if (object) {
+            if (p == end || *p != '"' || !(p = fj_string(p, end, &s, &n)))
+                return NULL;
+            p = fj_ws(p, end);
+            if (p == end || *p != ':')
+                return NULL;
+            p = fj_ws(p + 1, end);
+        }
+        if (!(p = fj_value(p, end, depth + 1)))
+            return NULL;
+        p = fj_ws(p, end);
+        if (p < end && *p == close)
+            return p + 1;
+        if (p == end || *p != ',')
+            return NULL;
+        p = fj_ws(p + 1, end);
+    }
+}
+
+static const char *fj_literal(const char *p, const char *end, const char *word)
+{
+    size_t n = strlen(word);
+    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0 ? p + n : NULL;
+}
+
+/* Any value at p (no white space before it); returns the position after it. */
+static const char *fj_value(const char *p, const char *end, int depth)
+{
+    const char *s;
+    size_t n;
+    if (p == end)
+        return NULL;
+    switch (*p) {
+    case '"': return fj_string(p, end, &s, &n);
+    case '[': return fj_container(p + 1, end, depth, 0);
+    case '{': return fj_container(p + 1, end, depth, 1);
+    case 't': return fj_literal(p, end, "true");
+    case 'f': return fj_literal(p, end, "false");
+    case 'n': return fj_literal(p, end, "null");
+    default: return fj_number(p, end);
+    }
+}
+
+/* The members of the object on line[0..len), in order, into m; their count,
+ * or -1 to leave the line to jansson. */
+static int fj_object(const char *line, size_t len, fj_member *m)
+{
+    const char *p = line, *end = line + len, *v;
+    int n = 0;
+    p = fj_ws(p, end);
+    if (p == end || *p != '{')
+        return -1;
+    p = fj_ws(p + 1, end);
+    if (p < end && *p == '}')
+        return fj_ws(p + 1, end) == end ? 0 : -1;
+    for (;;) {
+        if (n == FJ_MAX_MEMBERS || p == end || *p != '"' || !(p = fj_string(p, end, &m[n].key, &m[n].klen)))
+            return -1;
+        for (int i = 0; i < n; i++)
+            if (m[i].klen == m[n].klen && memcmp(m[i].key, m[n].key, m[n].klen) == 0)
+                return -1; /* jansson keeps the last value in the first's place */
+        p = fj_ws(p, end);
+        if (p == end || *p != ':')
+            return -1;
+        p = fj_ws(p + 1, end);
+        if (p < end && *p == '"') {
+            if (!(p = fj_string(p, end, &m[n].val, &m[n].vlen)))
+                return -1;
+            m[n].type = 's';
+        } else {
+            if (!(v = fj_value(p, end, 1)))
+                return -1;
+            m[n].type = *p == '[' ? 'a' : 'o';
+            m[n].val = p;
+            m[n].vlen = (size_t)(v - p);
+            p = v;
+        }
+        n++;
+        p = fj_ws(p, end);
+        if (p < end && *p == '}')
+            return fj_ws(p + 1, end) == end ? n : -1;
+        if (p == end || *p != ',')
+            return -1;
+        p = fj_ws(p + 1, end);
+    }
+}
+
+static const fj_member *fj_get(const fj_member *m, int n, const char *key)
+{
+    size_t k = strlen(key);
+    for (int i = 0; i < n; i++)
+        if (m[i].klen == k && memcmp(m[i].key, key, k) == 0)
+            return &m[i];
+    return NULL;
+}
+
+static qk_status fj_add_string(qk_corpus *c, const char *s, size_t n)
+{
+    if (c->text_len && append(&c->text, &c->text_len, &c->text_cap, " ", 1) != QK_OK)
+        return QK_ENOMEM;
+    return append(&c->text, &c->text_len, &c->text_cap, s, n);
+}
+
+/* The strings of an array's text p[0..) (already checked), nested arrays
+ * included, objects and other values skipped, as add_json_value does. */
+static const char *fj_add_array(qk_corpus *c, const char *p, const char *end, qk_status *st)
+{
+    p = fj_ws(p + 1, end);
+    if (*p == ']')
+        return p + 1;
+    for (;;) {
+        const char *s, *q;
+        size_t n;
+        if (*p == '"') {
+            q = fj_string(p, end, &s, &n);
+            if (fj_add_string(c, s, n) != QK_OK)
+                *st = QK_ENOMEM;
+        } else if (*p == '[') {
+            q = fj_add_array(c, p, end, st);
+        } else {
+            q = fj_value(p, end, 1);
+        }
+        p = fj_ws(q, end);
+        if (*p == ']')
+            return p + 1;
+        p = fj_ws(p + 1, end); /* ',' */
+    }
+}
+
+static qk_status fj_add(qk_corpus *c, const fj_member *v)
+{
+    qk_status st = QK_OK;
+    if (!v)
+        return QK_OK;
+    if (v->type == 's')
+        return fj_add_string(c, v->val, v->vlen);
+    if (v->type == 'a')
+        fj_add_array(c, v->val, v->val + v->vlen, &st);
+    return st;
+}
+
+/* The document of a line by the fast path: 1 done, 0 leave it to jansson,
+ * or an error status (out of memory). */
+static int fj_document(qk_corpus *c, const char *line, size_t len)
+{
+    static const char *const id_keys[] = {"id", "docno", "_id", "doc_id", NULL};
+    fj_member m[FJ_MAX_MEMBERS];
+    int n = fj_object(line, len, m);
+    const fj_member *id = NULL;
+    const char *idkey = c->id_field;
+    if (n < 0)
+        return 0;
+    if (idkey)
+        id = fj_get(m, n, idkey);
+    else
+        for (size_t k = 0; id_keys[k] && !id; k++)
+            if ((id = fj_get(m, n, id_keys[k])) != NULL)
+                idkey = id_keys[k];
+    /* Integer ids (formatted by jansson) and every error go the slow way. */
+    if (!id || id->type != 's' || id->vlen == 0 || memchr(id->val, ' ', id->vlen))
+        return 0;
+    if (qk_grow((void **)&c->docno, &c->docno_cap, id->vlen + 1, 1) != QK_OK)
+        return QK_ENOMEM;
+    memcpy(c->docno, id->val, id->vlen);
+    c->docno[id->vlen] = '\0';
+    c->text_len = 0;
+    if (append(&c->text, &c->text_len, &c->text_cap, "", 0) != QK_OK)
+        return QK_ENOMEM;
+    if (c->nfields) {
+        for (size_t f = 0; f < c->nfields; f++)
+            if (fj_add(c, fj_get(m, n, c->fields[f])) != QK_OK)
+                return QK_ENOMEM;
+    } else {
+        size_t kl = strlen(idkey);
+        for (int i = 0; i < n; i++)
+            if (!(m[i].klen == kl && memcmp(m[i].key, idkey, kl) == 0) && fj_add(c, &m[i]) != QK_OK)
+                return QK_ENOMEM;
+    }
+    return 1;
+}
+
 static int next_json(qk_corpus *c, qk_error *err)
 {
     const char *line, *path = qk_lines_path(c->lines);
@@ -303,6 +611,13 @@ static int next_json(qk_corpus *c, qk_error *err)
             break;
     }
     long ln = qk_lines_lineno(c->lines);
+    if (qk_corpus_json_fast) {
+        int f = fj_document(c, line, len);
+        if (f == 1)
+            return 1;
+        if (f != 0)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
     json_decref(c->json);
     c->json = json_loadb(line, len, 0, &je);
     if (!c->json || !json_is_object(c->json))

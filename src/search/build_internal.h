@@ -16,6 +16,14 @@ typedef struct qk_plist {
     uint64_t cf;
 } qk_plist;
 
+/* A cache entry: a token as qk_text_tokens cut it -> its term in the
+ * current segment (or QK_TC_STOP). len 0 marks a free slot. */
+typedef struct qk_tc_slot {
+    uint32_t hash, off, tid, len;
+} qk_tc_slot;
+
+#define QK_TC_STOP UINT32_MAX
+
 struct qk_index_builder {
     qk_index_build_opts o;
     char *out_path, *run_dir;
@@ -23,6 +31,7 @@ struct qk_index_builder {
     qk_strpool *docnos;
     uint32_t *doclen, *distinct;
     size_t ndocs, doc_cap, distinct_cap;
+    size_t doc_mem; /* bytes held per document for the whole build, counted against the budget */
     uint64_t tokens, postings, bytes, duplicates;
     /* current segment */
     qk_strpool *terms;
@@ -30,6 +39,12 @@ struct qk_index_builder {
     size_t pl_cap, mem;
     uint32_t *cur_tf, *touched;
     size_t cur_tf_cap, ntouched, touched_cap, cur_len;
+    /* token cache of the current segment: the stop list, the stemmer and
+     * the term dictionary run once per distinct token form */
+    qk_tc_slot *tc;
+    size_t tc_slots, tc_used;
+    char *tc_arena;
+    size_t tc_len, tc_cap;
     /* spilled sorted runs */
     char **run_paths;
     size_t nruns;

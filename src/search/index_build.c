@@ -7,10 +7,13 @@
  * runs and the last segment term by term into the final file, so peak memory
  * is the budget plus what is proportional to the documents (docnos,
  * lengths) and the vocabulary — never to the postings. The forward lists
- * used by RM3 are filled while merging, through a writable mapping of their
- * section, so they cost no heap either. */
+ * used by RM3 are made in blocks of documents that fit the budget
+ * (index_write.c), so they do not grow with the postings either. */
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -90,11 +93,57 @@ void qk_build_segment_reset(qk_index_builder *b)
     b->pl = NULL;
     b->pl_cap = 0;
     b->mem = 0;
+    free(b->tc);
+    free(b->tc_arena);
+    b->tc = NULL;
+    b->tc_arena = NULL;
+    b->tc_slots = b->tc_used = b->tc_len = b->tc_cap = 0;
 }
 
-static int on_term(void *ctx, const char *term, size_t len)
+/* A fast hash of a short byte string, 8 bytes at a time. */
+static uint32_t tc_hash(const char *s, size_t n)
 {
-    qk_index_builder *b = ctx;
+    const uint64_t k = 0x9E3779B97F4A7C15u;
+    uint64_t h = (uint64_t)n * k, v;
+    for (; n >= 8; s += 8, n -= 8) {
+        memcpy(&v, s, 8);
+        h = (h ^ v) * k;
+        h ^= h >> 29;
+    }
+    if (n) {
+        v = 0;
+        memcpy(&v, s, n);
+        h = (h ^ v) * k;
+        h ^= h >> 29;
+    }
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+/* Double the cache's table (or make its first), keeping load at most 1/2. */
+static qk_status tc_grow(qk_index_builder *b)
+{
+    size_t n = b->tc_slots ? b->tc_slots * 2 : 1024;
+    qk_tc_slot *t = calloc(n, sizeof *t);
+    if (!t)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < b->tc_slots; i++) {
+        if (!b->tc[i].len)
+            continue;
+        size_t j = b->tc[i].hash & (n - 1);
+        while (t[j].len)
+            j = (j + 1) & (n - 1);
+        t[j] = b->tc[i];
+    }
+    free(b->tc);
+    b->mem += (n - b->tc_slots) * sizeof *t;
+    b->tc = t;
+    b->tc_slots = n;
+    return QK_OK;
+}
+
+/* The segment's id of term[0..len), made when new. */
+static int term_id(qk_index_builder *b, const char *term, size_t len, uint32_t *out)
+{
     uint32_t tid;
     size_t before = qk_strpool_count(b->terms);
     if (qk_strpool_intern(b->terms, term, len, &tid) != QK_OK)
@@ -110,6 +159,46 @@ static int on_term(void *ctx, const char *term, size_t len)
         memset(&b->pl[tid], 0, sizeof b->pl[tid]);
         b->mem += len + 64;
     }
+    *out = tid;
+    return 0;
+}
+
+/* One token: look its analysis up in the cache, or analyse it (stop list,
+ * stemmer, dictionary) and remember the result; then count the term. */
+static int on_token(void *ctx, const char *tok, size_t len)
+{
+    qk_index_builder *b = ctx;
+    uint32_t h = tc_hash(tok, len), tid;
+    size_t i;
+    if (b->tc_used * 2 >= b->tc_slots && tc_grow(b) != QK_OK)
+        return QK_ENOMEM;
+    for (i = h & (b->tc_slots - 1); b->tc[i].len; i = (i + 1) & (b->tc_slots - 1))
+        if (b->tc[i].hash == h && b->tc[i].len == len && memcmp(b->tc_arena + b->tc[i].off, tok, len) == 0)
+            break;
+    if (b->tc[i].len) {
+        tid = b->tc[i].tid;
+    } else {
+        char w[QK_TEXT_MAX_TOKEN + 1];
+        size_t n, cap = b->tc_cap;
+        memcpy(w, tok, len + 1);
+        if (!qk_text_term(&b->o.text, w, len, &n))
+            tid = QK_TC_STOP;
+        else if (term_id(b, w, n, &tid) != 0)
+            return QK_ENOMEM;
+        if (b->tc_len + len > UINT32_MAX || qk_grow((void **)&b->tc_arena, &cap, b->tc_len + len, 1) != QK_OK)
+            return QK_ENOMEM;
+        b->mem += cap - b->tc_cap;
+        b->tc_cap = cap;
+        memcpy(b->tc_arena + b->tc_len, tok, len);
+        b->tc[i].hash = h;
+        b->tc[i].off = (uint32_t)b->tc_len;
+        b->tc[i].tid = tid;
+        b->tc[i].len = (uint32_t)len;
+        b->tc_len += len;
+        b->tc_used++;
+    }
+    if (tid == QK_TC_STOP)
+        return 0;
     if (b->cur_tf[tid]++ == 0) {
         if (qk_grow((void **)&b->touched, &b->touched_cap, b->ntouched + 1, sizeof *b->touched) != QK_OK)
             return QK_ENOMEM;
@@ -170,7 +259,7 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     b->cur_len = 0;
     b->ntouched = 0;
-    if (qk_text_analyze(&b->o.text, text, text_len, on_term, b) != 0)
+    if (qk_text_tokens(&b->o.text, text, text_len, on_token, b) != 0)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t i = 0; i < b->ntouched; i++) {
         uint32_t t = b->touched[i];
@@ -181,12 +270,15 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
     b->doclen[b->ndocs] = b->cur_len > UINT32_MAX ? UINT32_MAX : (uint32_t)b->cur_len;
     b->distinct[b->ndocs] = (uint32_t)b->ntouched;
     b->ndocs++;
+    /* docno (string pool: bytes, offset, two hash slots), length, distinct
+     * terms, and the two forward-list offsets finish will need */
+    b->doc_mem += docno_len + 1 + 8 + 16 + 8 + 16;
     b->tokens += b->cur_len;
     b->postings += b->ntouched;
     b->bytes += text_len;
     if (b->o.progress && b->ndocs % 1000 == 0)
         b->o.progress(b->o.progress_ctx, b->ndocs, b->bytes);
-    if (b->mem > b->o.memory_mb * (size_t)1048576 && (st = qk_build_spill(b, err)) != QK_OK)
+    if (b->mem + b->doc_mem > b->o.memory_mb * (size_t)1048576 && (st = qk_build_spill(b, err)) != QK_OK)
         return st;
     return QK_OK;
 }
@@ -289,6 +381,11 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
     if (!(b->terms = qk_strpool_new()))
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
     memset(b->cur_tf, 0, b->cur_tf_cap * sizeof *b->cur_tf);
+#ifdef __GLIBC__
+    /* The segment's many small blocks are free now; give their pages back,
+     * or the next segment's peak adds to this one's in resident memory. */
+    malloc_trim(0);
+#endif
 out:
     if (f)
         fclose(f);

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -145,7 +144,8 @@ typedef struct {
     qk_index_builder *b;
     wbuf *w;
     qk_idx_header *h;
-    uint32_t *fwd;     /* mapped FWD section */
+    uint32_t *fwd;     /* FWD pairs [fwd_lo, fwd_hi) of the block being filled */
+    uint64_t fwd_lo, fwd_hi;
     uint64_t *fwd_pos; /* next free pair per document */
     const uint64_t *fwd_end;
     uint64_t *post_off, *cf, *term_off;
@@ -173,10 +173,105 @@ static int copy_postings(merger *m, msrc *s, uint32_t tid, uint32_t *last, int *
         uint64_t at = m->fwd_pos[doc]++;
         if (at >= m->fwd_end[doc + 1])
             return -1;
-        m->fwd[2 * at] = tid;
-        m->fwd[2 * at + 1] = (uint32_t)tf;
+        if (at >= m->fwd_lo && at < m->fwd_hi) {
+            m->fwd[2 * (at - m->fwd_lo)] = tid;
+            m->fwd[2 * (at - m->fwd_lo) + 1] = (uint32_t)tf;
+        }
     }
     return 0;
+}
+
+/* The end of the FWD block that starts at document d0: as many documents as
+ * fit in cap pairs, at least one. */
+static size_t fwd_block_end(const uint64_t *fwd_off, size_t ndocs, size_t d0, uint64_t cap)
+{
+    size_t d1 = d0 + 1;
+    while (d1 < ndocs && fwd_off[d1 + 1] - fwd_off[d0] <= cap)
+        d1++;
+    return d1;
+}
+
+static int pwrite_all(int fd, const void *p, size_t n, uint64_t off)
+{
+    const uint8_t *s = p;
+    while (n) {
+        ssize_t k = pwrite(fd, s, n, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        s += k, n -= (size_t)k, off += (uint64_t)k;
+    }
+    return 0;
+}
+
+static ssize_t pread_full(int fd, void *p, size_t n, uint64_t off)
+{
+    uint8_t *s = p;
+    size_t done = 0;
+    while (done < n) {
+        ssize_t k = pread(fd, s + done, n - done, (off_t)(off + done));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return -1;
+        if (k == 0)
+            break;
+        done += (size_t)k;
+    }
+    return (ssize_t)done;
+}
+
+/* Fill the FWD block of documents [d0, d1) (m->fwd, pairs from m->fwd_lo)
+ * by reading the written POSTINGS section back: used when the forward lists
+ * do not fit the memory budget at once, so they are made a block at a time
+ * (the file is in the page cache; decoding is cheap next to a mapping that
+ * holds every forward list in resident memory). */
+static int fwd_rescan(merger *m, int fd, size_t d0, size_t d1)
+{
+    enum { CHUNK = 1 << 20 };
+    uint8_t *buf = malloc(CHUNK);
+    const uint64_t base = m->h->sec_off[SEC_POSTINGS], total = m->h->sec_len[SEC_POSTINGS];
+    uint64_t at = 0; /* section offset of buf[pos] */
+    size_t pos = 0, have = 0;
+    int rc = -1;
+    if (!buf)
+        return -1;
+    for (size_t d = d0; d < d1; d++)
+        m->fwd_pos[d] = m->fwd_end[d];
+    for (size_t t = 0; t < m->nterms; t++) {
+        uint64_t end = m->post_off[t + 1], doc = 0, gap, tf;
+        for (int first = 1; at < end; first = 0) {
+            if (have - pos < 20 && at + (have - pos) < total) {
+                memmove(buf, buf + pos, have - pos);
+                have -= pos, pos = 0;
+                uint64_t want = total - (at + have) < CHUNK - have ? total - (at + have) : CHUNK - have;
+                ssize_t k = pread_full(fd, buf + have, (size_t)want, base + at + have);
+                if (k != (ssize_t)want)
+                    goto out;
+                have += (size_t)k;
+            }
+            const uint8_t *p = buf + pos, *q = p;
+            if (!qk_varint_get(&q, buf + have, &gap) || !qk_varint_get(&q, buf + have, &tf))
+                goto out;
+            pos += (size_t)(q - p), at += (uint64_t)(q - p);
+            doc = first ? gap : doc + gap;
+            if (doc >= d0 && doc < d1) {
+                uint64_t k = m->fwd_pos[doc]++;
+                if (k >= m->fwd_end[doc + 1])
+                    goto out;
+                m->fwd[2 * (k - m->fwd_lo)] = (uint32_t)t;
+                m->fwd[2 * (k - m->fwd_lo) + 1] = (uint32_t)tf;
+            }
+        }
+    }
+    rc = 0;
+    for (size_t d = d0; d < d1; d++)
+        if (m->fwd_pos[d] != m->fwd_end[d + 1])
+            rc = -1;
+out:
+    free(buf);
+    return rc;
 }
 
 static qk_status merge(merger *m, msrc *src, size_t nsrc, qk_error *err)
@@ -268,23 +363,67 @@ static qk_status write_doc_sections(qk_index_builder *b, wbuf *w, qk_idx_header 
     return QK_OK;
 }
 
+/* The CRCs are computed by reading the file back in chunks, not through a
+ * mapping: a mapping of the whole index would count in full towards the
+ * process's resident memory. */
 static qk_status checksum_and_header(int fd, qk_idx_header *h, qk_error *err, const char *path)
 {
-    uint8_t *map = mmap(NULL, h->file_size, PROT_READ, MAP_SHARED, fd, 0);
+    enum { CHUNK = 1 << 20 };
+    uint8_t *buf = malloc(CHUNK);
     uLong crc = crc32(0L, Z_NULL, 0);
-    if (map == MAP_FAILED)
-        return qk_error_set(err, QK_EIO, "cannot map '%s' to checksum it: %s", path, strerror(errno));
+    if (!buf)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (uint64_t at = QK_IDX_HEADER_SIZE; at < h->file_size;) {
-        uint64_t k = h->file_size - at > (1u << 30) ? (1u << 30) : h->file_size - at;
-        crc = crc32(crc, map + at, (uInt)k);
+        size_t k = h->file_size - at > CHUNK ? CHUNK : (size_t)(h->file_size - at);
+        if (pread_full(fd, buf, k, at) != (ssize_t)k) {
+            free(buf);
+            return qk_error_set(err, QK_EIO, "cannot read '%s' back to checksum it: %s", path, strerror(errno));
+        }
+        crc = crc32(crc, buf, (uInt)k);
         at += k;
     }
-    munmap(map, h->file_size);
+    free(buf);
     h->body_crc = (uint32_t)crc;
     h->header_crc = 0;
     h->header_crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), (const Bytef *)h, sizeof *h);
     if (pwrite(fd, h, sizeof *h, 0) != (ssize_t)sizeof *h)
         return qk_error_set(err, QK_EIO, "cannot write '%s': %s", path, strerror(errno));
+    return QK_OK;
+}
+
+/* Write the first FWD block (filled while merging), then make and write the
+ * others a block at a time. The last segment is no longer needed, so each
+ * later block may take the whole budget. */
+static qk_status write_fwd_blocks(merger *m, int fd, const uint64_t *fwd_off, size_t d0, uint64_t budget,
+                                  const char *tmp, qk_error *err)
+{
+    qk_index_builder *b = m->b;
+    uint64_t base = m->h->sec_off[SEC_FWD];
+    if (pwrite_all(fd, m->fwd, (size_t)(m->fwd_hi - m->fwd_lo) * 8, base) != 0)
+        return qk_error_set(err, QK_EIO, "cannot write '%s': %s", tmp, strerror(errno));
+    if (d0 >= b->ndocs)
+        return QK_OK;
+    qk_build_segment_reset(b);
+    free(m->fwd);
+    m->fwd = NULL;
+    uint64_t most = 0;
+    for (size_t d = d0; d < b->ndocs;) {
+        size_t d1 = fwd_block_end(fwd_off, b->ndocs, d, budget);
+        most = fwd_off[d1] - fwd_off[d] > most ? fwd_off[d1] - fwd_off[d] : most;
+        d = d1;
+    }
+    if (!(m->fwd = malloc(most ? most * 8 : 8)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    while (d0 < b->ndocs) {
+        size_t d1 = fwd_block_end(fwd_off, b->ndocs, d0, budget);
+        m->fwd_lo = fwd_off[d0];
+        m->fwd_hi = fwd_off[d1];
+        if (fwd_rescan(m, fd, d0, d1) != 0)
+            return qk_error_set(err, QK_EINTERNAL, "index: cannot read the postings of '%s' back", tmp);
+        if (pwrite_all(fd, m->fwd, (size_t)(m->fwd_hi - m->fwd_lo) * 8, base + m->fwd_lo * 8) != 0)
+            return qk_error_set(err, QK_EIO, "cannot write '%s': %s", tmp, strerror(errno));
+        d0 = d1;
+    }
     return QK_OK;
 }
 
@@ -295,13 +434,20 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
     merger m;
     msrc *src = NULL;
     uint32_t *seg_ids = NULL;
-    uint8_t *map = MAP_FAILED;
-    size_t map_len = 0, nsrc = b->nruns + 1;
+    size_t nsrc, blk_end;
+    uint64_t budget;
     uint64_t *fwd_off = malloc((b->ndocs + 1) * sizeof *fwd_off);
     wbuf *w = calloc(1, sizeof *w);
     qk_status st = QK_OK;
     memset(&h, 0, sizeof h);
     memset(&m, 0, sizeof m);
+    /* A last segment that would leave less than half the budget for the
+     * forward lists, or that joins spilled runs anyway, is spilled too: the
+     * merge then holds no postings in memory. */
+    if ((b->nruns > 0 || b->mem + b->doc_mem > b->o.memory_mb * (size_t)1048576 / 2) &&
+        (st = qk_build_spill(b, err)) != QK_OK)
+        goto out;
+    nsrc = b->nruns + 1;
     src = calloc(nsrc, sizeof *src);
     if (!fwd_off || !w || !src || qk_build_sorted_terms(b, &seg_ids) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -313,7 +459,10 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
-    /* FWD is filled in place while merging, through a shared mapping. */
+    /* FWD is filled in blocks of documents held on the heap: the first while
+     * merging, in half the memory budget when a segment is still in memory
+     * (it holds at most the other half), else the whole; the others
+     * afterwards from the written postings, in the whole budget. */
     wb_section(w, &h, SEC_FWD);
     wb_flush(w);
     h.sec_len[SEC_FWD] = b->postings * 8;
@@ -323,15 +472,18 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
         goto out;
     }
     m.b = b, m.w = w, m.h = &h, m.fwd_end = NULL;
-    if (b->postings) {
-        uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), start = h.sec_off[SEC_FWD] / page * page;
-        map_len = w->pos - start;
-        map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)start);
-        if (map == MAP_FAILED) {
-            st = qk_error_set(err, QK_EIO, "cannot map '%s': %s", tmp, strerror(errno));
-            goto out;
-        }
-        m.fwd = (uint32_t *)(map + (h.sec_off[SEC_FWD] - start));
+    /* in pairs: three quarters of what the documents' tables leave of the
+     * budget (the rest covers the merge's buffers and the heap's own
+     * overhead), at least an eighth of the budget */
+    budget = b->o.memory_mb * (uint64_t)1048576;
+    budget = (b->doc_mem < budget - budget / 8 ? (budget - b->doc_mem) / 4 * 3 : budget / 8) / 8;
+    blk_end = fwd_block_end(fwd_off, b->ndocs, 0, qk_strpool_count(b->terms) ? budget / 2 : budget);
+    m.fwd_lo = 0;
+    // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign): write_doc_sections set fwd_off[0..ndocs]
+    m.fwd_hi = fwd_off[blk_end];
+    if (!(m.fwd = malloc(m.fwd_hi ? m.fwd_hi * 8 : 8))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
     }
     /* fwd_off is both the start table (read) and, copied, the cursor. */
     if (!(m.fwd_pos = malloc((b->ndocs + 1) * sizeof *m.fwd_pos))) {
@@ -385,8 +537,8 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
         st = qk_error_set(err, QK_EIO, "cannot write '%s': %s", tmp, strerror(w->failed));
         goto out;
     }
-    if (map != MAP_FAILED && munmap(map, map_len) == 0)
-        map = MAP_FAILED;
+    if ((st = write_fwd_blocks(&m, fd, fwd_off, blk_end, budget, tmp, err)) != QK_OK)
+        goto out;
     memcpy(h.magic, QK_IDX_MAGIC, 8);
     h.version = QK_INDEX_VERSION;
     h.bom = QK_IDX_BOM;
@@ -407,8 +559,7 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
     stats->duplicates = b->duplicates;
     stats->index_bytes = h.file_size;
 out:
-    if (map != MAP_FAILED)
-        munmap(map, map_len);
+    free(m.fwd);
     for (size_t i = 0; src && i < b->nruns; i++) {
         if (src[i].f)
             fclose(src[i].f);

@@ -123,6 +123,17 @@ static size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp)
     return len;
 }
 
+/* ASCII letters and digits, the bytes that extend a token as they are. */
+static const uint8_t ascii_alnum[128] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
+    ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1,
+    ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
+    ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1,
+};
+
 typedef struct {
     const qk_text_opts *o;
     char buf[QK_TEXT_MAX_TOKEN + 8];
@@ -146,20 +157,21 @@ static void push(tokstate *t, const char *s, size_t n)
     }
 }
 
+/* Hand the token in t->buf (NUL-terminated) to the callback, unless it is
+ * empty or was too long. */
 static int emit(tokstate *t)
 {
     size_t n = t->len;
     int skip = t->too_long || n == 0;
     t->len = 0;
     t->too_long = 0;
-    if (skip || (t->o->stop && qk_stop_contains(t->buf, n)))
+    if (skip)
         return 0;
-    n = qk_stem(t->o->stemmer, t->buf, n);
     t->buf[n] = '\0';
     return t->fn(t->ctx, t->buf, n);
 }
 
-int qk_text_analyze(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx)
+int qk_text_tokens(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx)
 {
     tokstate t;
     const unsigned char *s = (const unsigned char *)text;
@@ -173,12 +185,16 @@ int qk_text_analyze(const qk_text_opts *o, const char *text, size_t len, qk_text
     while (i < len) {
         unsigned c = s[i];
         if (c < 0x80) {
-            i++;
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-                char ch = (char)c;
-                push(&t, &ch, 1);
+            if (ascii_alnum[c]) {
+                /* A run of ASCII letters and digits, the common case, at once. */
+                size_t j = i + 1;
+                while (j < len && s[j] < 0x80 && ascii_alnum[s[j]])
+                    j++;
+                push(&t, text + i, j - i);
+                i = j;
                 continue;
             }
+            i++;
         } else {
             unsigned cp;
             size_t n = utf8_decode(s + i, len - i, &cp);
@@ -201,4 +217,36 @@ int qk_text_analyze(const qk_text_opts *o, const char *text, size_t len, qk_text
             return rc;
     }
     return emit(&t);
+}
+
+int qk_text_term(const qk_text_opts *o, char *w, size_t len, size_t *out_len)
+{
+    if (o->stop && qk_stop_contains(w, len))
+        return 0;
+    len = qk_stem(o->stemmer, w, len);
+    w[len] = '\0';
+    *out_len = len;
+    return 1;
+}
+
+typedef struct {
+    const qk_text_opts *o;
+    qk_text_term_fn fn;
+    void *ctx;
+} analyze_state;
+
+static int analyze_token(void *ctx, const char *tok, size_t len)
+{
+    analyze_state *a = ctx;
+    char w[QK_TEXT_MAX_TOKEN + 1];
+    memcpy(w, tok, len + 1);
+    if (!qk_text_term(a->o, w, len, &len))
+        return 0;
+    return a->fn(a->ctx, w, len);
+}
+
+int qk_text_analyze(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx)
+{
+    analyze_state a = {o, fn, ctx};
+    return qk_text_tokens(o, text, len, analyze_token, &a);
 }

@@ -109,6 +109,43 @@ static char *big_corpus(void)
     return c;
 }
 
+/* 20,000 documents of 12 terms each: about 240,000 postings, so the forward
+ * lists (8 bytes a posting, 1.9 MB) outgrow a 1 MB budget and are written
+ * in three blocks, the later ones from the postings read back. */
+static char *bigger_corpus(void)
+{
+    size_t cap = 20000 * 120 + 64, n = 0;
+    char *c = malloc(cap);
+    qk_rng r;
+    qk_rng_seed(&r, 9);
+    for (int d = 0; d < 20000; d++) {
+        n += (size_t)sprintf(c + n, "<DOC><DOCNO>d%05d</DOCNO>", d);
+        for (int w = 0; w < 12; w++)
+            n += (size_t)sprintf(c + n, " w%llu", (unsigned long long)qk_rng_below(&r, 50000));
+        n += (size_t)sprintf(c + n, "</DOC>\n");
+    }
+    return c;
+}
+
+static void test_fwd_blocks_identical(void **state)
+{
+    (void)state;
+    char *c = bigger_corpus();
+    qk_index_build_stats a, b;
+    char *p1 = sx_build(c, NULL, 256, NULL, &a), *p2 = sx_build(c, NULL, 1, NULL, &b);
+    size_t n1, n2;
+    char *x = read_all(p1, &n1), *y = read_all(p2, &n2);
+    assert_true(a.postings * 8 > 1048576 + 524288); /* more than two blocks at --memory 1 */
+    assert_true(b.spilled_runs >= 1);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(x, y, n1);
+    free(x);
+    free(y);
+    free(c);
+    qk_test_drop(p1);
+    qk_test_drop(p2);
+}
+
 static void test_spill_identical(void **state)
 {
     (void)state;
@@ -426,6 +463,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),       cmocka_unit_test(test_spill_identical),
+        cmocka_unit_test(test_fwd_blocks_identical),
         cmocka_unit_test(test_corrupt),          cmocka_unit_test(test_jsonl_and_fields),
         cmocka_unit_test(test_corpus_errors),    cmocka_unit_test(test_topics),
         cmocka_unit_test(test_ties_and_threads), cmocka_unit_test(test_zoo),

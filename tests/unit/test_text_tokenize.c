@@ -100,6 +100,33 @@ static void test_stop_and_stem(void **state)
     expect(&o, "the cats", "the|cat");
 }
 
+/* The two halves of the analyser: raw tokens (cut, lower-cased, folded,
+ * stop words still there, nothing stemmed), then the stop list and stemmer
+ * on one token. */
+static void test_tokens_then_term(void **state)
+{
+    (void)state;
+    qk_text_opts o;
+    char got[256] = "", w[QK_TEXT_MAX_TOKEN + 1];
+    const char *text = "The CA-125 \xc3\x89lan of 2.4GHz Running";
+    size_t n = 99;
+    qk_text_opts_init(&o);
+    assert_int_equal(qk_text_tokens(&o, text, strlen(text), join, got), 0);
+    assert_string_equal(got, "the|ca|125|elan|of|2|4ghz|running");
+    strcpy(w, "the");
+    assert_int_equal(qk_text_term(&o, w, 3, &n), 0);
+    assert_int_equal(n, 99); /* untouched for a stop word */
+    strcpy(w, "running");
+    assert_int_equal(qk_text_term(&o, w, 7, &n), 1);
+    assert_int_equal(n, 3);
+    assert_string_equal(w, "run");
+    o.stop = 0;
+    o.stemmer = QK_STEM_NONE;
+    strcpy(w, "the");
+    assert_int_equal(qk_text_term(&o, w, 3, &n), 1);
+    assert_int_equal(n, 3);
+}
+
 static void test_stop_list(void **state)
 {
     (void)state;
@@ -142,7 +169,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_boundaries),          cmocka_unit_test(test_folding),
         cmocka_unit_test(test_long_tokens_dropped), cmocka_unit_test(test_stop_and_stem),
-        cmocka_unit_test(test_stop_list),           cmocka_unit_test(test_pack),
+        cmocka_unit_test(test_stop_list),
+        cmocka_unit_test(test_tokens_then_term),           cmocka_unit_test(test_pack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
