@@ -5,6 +5,7 @@
 # with --browser (`make test`, `make screenshot`) also chromium, optional like gnuplot.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config zlib1g-dev libjansson-dev libcmocka-dev pandoc
+      libsqlite3-dev libmicrohttpd-dev sqlite3 curl
       liblapacke-dev libnlopt-dev liblinear-dev liblinear-tools python3
       python3-dev python3-setuptools python3-pytest)
 [ "${1:-}" = --lint ] && pkgs+=(clang-tidy cppcheck)

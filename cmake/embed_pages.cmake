@@ -1,0 +1,20 @@
+# Turn every file under PAGES_DIR into a C array in OUT (cmake -P script, run
+# at build time): the campaign server's pages, CSS and scripts live in the
+# binary, so `qrelkit campaign serve` needs no files and no network.
+file(GLOB pages RELATIVE ${PAGES_DIR} ${PAGES_DIR}/*)
+list(SORT pages)
+set(body "/* Generated from src/campaign/pages/ by cmake/embed_pages.cmake; do not edit. */\n#include <stddef.h>\n#include \"campaign/pages.h\"\n")
+set(table "const qkc_asset qkc_assets[] = {\n")
+set(i 0)
+foreach(p ${pages})
+  file(READ ${PAGES_DIR}/${p} hex HEX)
+  string(LENGTH "${hex}" n)
+  math(EXPR len "${n} / 2")
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
+  string(APPEND body "static const unsigned char a${i}[] = {${bytes}0x00};\n")
+  string(APPEND table "    {\"${p}\", a${i}, ${len}},\n")
+  math(EXPR i "${i} + 1")
+endforeach()
+string(APPEND table "    {NULL, NULL, 0}};\n")
+file(WRITE ${OUT}.tmp "${body}${table}")
+file(RENAME ${OUT}.tmp ${OUT})
