@@ -19,7 +19,11 @@ done
 # skipped without it) and in `make screenshot`; it is large, so only with --browser.
 optional=()
 dpkg -s gnuplot-nox >/dev/null 2>&1 || optional+=(gnuplot-nox)
-[ "${1:-}" = --browser ] && { dpkg -s chromium >/dev/null 2>&1 || optional+=(chromium); }
+# node and npm install playwright-core (tests/browser/package.json), which
+# drives chromium through the campaign pages (tests/browser/run.sh).
+if [ "${1:-}" = --browser ]; then
+  for p in chromium nodejs npm; do dpkg -s "$p" >/dev/null 2>&1 || optional+=("$p"); done
+fi
 # Optional: pandas (and numpy) for the Python binding's DataFrame inputs and
 # outputs; its tests of them are skipped without it.
 for p in python3-pandas python3-numpy; do
@@ -32,4 +36,4 @@ export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update -qq
 [ ${#missing[@]} -eq 0 ] || "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 [ ${#optional[@]} -eq 0 ] || "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${optional[@]}" ||
-  echo "install-deps: optional ${optional[*]} not installed (gnuplot: only simulate pool --plot; chromium: only the demo report's browser test and make screenshot; pandas/numpy: only the Python binding's DataFrames)" >&2
+  echo "install-deps: optional ${optional[*]} not installed (gnuplot: only simulate pool --plot; chromium, nodejs, npm: only the browser tests and make screenshot; pandas/numpy: only the Python binding's DataFrames)" >&2

@@ -114,8 +114,9 @@ typedef struct qk_campaign_person_row {
 typedef struct qk_campaign_run_row {
     char *runid;
     double map;        /* MAP on the qrels so far, trec_eval's (unjudged = non-relevant) */
-    double est, lo, hi; /* the method's estimate of MAP and its 95% interval:
-                           statAP (statap), MTC expected MAP (others)     */
+    double est, lo, hi; /* the method's estimate of MAP and its normal 95%
+                           interval (est -+ 1.96 sd, cut to [0, 1]): statAP
+                           (statap, active), MTC expected MAP (others)   */
 } qk_campaign_run_row;
 typedef struct qk_campaign_report {
     char *method; /* "" before the first plan */

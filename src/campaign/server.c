@@ -495,7 +495,7 @@ static void fmt_num(char *buf, size_t n, double v, int prec)
 
 /* Horizontal bars, one per row: the value v[i] of max, with a label. */
 static void svg_bars(sbuf *b, const char *id, const char *title, char *const *labels, const double *v,
-                     const double *lo, const double *hi, size_t n, double max)
+                     const double *lo, const double *hi, size_t n, double max, int prec)
 {
     double h = 22.0 * (double)n + 30;
     if (max <= 0)
@@ -512,7 +512,7 @@ static void svg_bars(sbuf *b, const char *id, const char *title, char *const *la
         if (lo && hi && !isnan(lo[i]) && !isnan(hi[i]))
             sb_printf(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#222\" stroke-width=\"2\"/>",
                       120 + 380.0 * fmax(0, lo[i]) / max, 120 + 380.0 * fmin(max, hi[i]) / max, y + 8, y + 8);
-        fmt_num(num, sizeof num, v[i], max > 2 ? 0 : 3);
+        fmt_num(num, sizeof num, v[i], prec);
         sb_printf(b, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\" fill=\"#555\">%s</text>", 126 + w, y + 13, num);
     }
     sb_str(b, "</svg>");
@@ -557,7 +557,7 @@ static enum MHD_Result do_dashboard(server *s, qk_campaign *c, struct MHD_Connec
         lo[i] = r->runs[i].lo;
         hi[i] = r->runs[i].hi;
     }
-    svg_bars(&rs, "runs-chart", "estimated MAP per run with 95% intervals", lab, v, lo, hi, r->nruns, 1.0);
+    svg_bars(&rs, "runs-chart", "estimated MAP per run with 95% intervals", lab, v, lo, hi, r->nruns, 1.0, 3);
     double tmax = 1;
     for (size_t i = 0; i < r->ntopics; i++) {
         sb_str(&topics, "<tr><td>");
@@ -568,7 +568,7 @@ static enum MHD_Result do_dashboard(server *s, qk_campaign *c, struct MHD_Connec
         v[i] = (double)r->topics[i].labelled;
         tmax = fmax(tmax, (double)r->topics[i].assigned);
     }
-    svg_bars(&ts, "topics-chart", "judged documents per topic", lab, v, NULL, NULL, r->ntopics, tmax);
+    svg_bars(&ts, "topics-chart", "judged documents per topic", lab, v, NULL, NULL, r->ntopics, tmax, 0);
     for (size_t i = 0; i < r->npeople; i++) {
         fmt_num(a, sizeof a, r->people[i].median_s, 1);
         sb_str(&people, "<tr><td>");
@@ -579,7 +579,7 @@ static enum MHD_Result do_dashboard(server *s, qk_campaign *c, struct MHD_Connec
     {
         char *bl[2] = {(char *)"spent", (char *)"left"};
         double bv[2] = {(double)r->budget_spent, (double)r->budget_left};
-        svg_bars(&bs, "budget-chart", "budget spent and left", bl, bv, NULL, NULL, 2, fmax(1, (double)r->budget_total));
+        svg_bars(&bs, "budget-chart", "budget spent and left", bl, bv, NULL, NULL, 2, fmax(1, (double)r->budget_total), 0);
     }
     const char *vals[] = {meth.s ? meth.s : "", left, total, spent, bs.s ? bs.s : "", agree, overlap, r->estimator,
                           runs.s ? runs.s : "", rs.s ? rs.s : "", topics.s ? topics.s : "", ts.s ? ts.s : "",

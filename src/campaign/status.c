@@ -223,8 +223,8 @@ static qk_status statap(qk_campaign *c, qkc_state *s, qk_campaign_report *r, qk_
         if (t->ntopics && a != (size_t)-1 && v != (size_t)-1) {
             double e = t->summary[a], sd = sqrt(t->summary[v]);
             r->runs[i].est = e;
-            r->runs[i].lo = e - 1.959963984540054 * sd;
-            r->runs[i].hi = e + 1.959963984540054 * sd;
+            r->runs[i].lo = fmax(0, e - 1.959963984540054 * sd);
+            r->runs[i].hi = fmin(1, e + 1.959963984540054 * sd);
         }
         qk_est_table_free(t);
     }
@@ -248,8 +248,8 @@ static qk_status mtc(qkc_state *s, qk_campaign_report *r, qk_error *err)
     for (size_t i = 0; i < res->nruns && i < r->nruns; i++) {
         double sd = sqrt(res->vmap[i]);
         r->runs[i].est = res->emap[i];
-        r->runs[i].lo = res->emap[i] - 1.959963984540054 * sd;
-        r->runs[i].hi = res->emap[i] + 1.959963984540054 * sd;
+        r->runs[i].lo = fmax(0, res->emap[i] - 1.959963984540054 * sd);
+        r->runs[i].hi = fmin(1, res->emap[i] + 1.959963984540054 * sd);
     }
     qk_conf_result_free(res);
     return QK_OK;
