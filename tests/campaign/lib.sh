@@ -48,3 +48,17 @@ judge() {
   [ "$code" = 303 ] || { echo "FAIL: /label gave $code"; cat "$QK_TMP/resp"; exit 1; }
   echo "$q $d"
 }
+# make_campaign DB TOPICS DOCS ASSESSORS: two runs of DOCS documents on
+# TOPICS topics, all pooled and assigned (depth, overlap 1); the assessors'
+# tokens in DB.tokens, one a line.
+make_campaign() {
+  local db=$1 nt=$2 nd=$3 na=$4 dir
+  dir=$(dirname "$1")
+  awk -v nt="$nt" -v nd="$nd" 'BEGIN { for (t = 1; t <= nt; t++) { printf "%d\ttopic %d\n", t, t > "'"$dir"'/topics.tsv";
+      for (d = 1; d <= nd; d++) { printf "%d Q0 D%d-%d %d %d X\n", t, t, d, d, nd - d + 1 > "'"$dir"'/X.run";
+                                  printf "%d Q0 D%d-%d %d %d Y\n", t, t, nd - d + 1, d, nd - d + 1 > "'"$dir"'/Y.run" } } }'
+  "$QK" campaign init "$db" --runs "$dir/X.run" "$dir/Y.run" --topics "$dir/topics.tsv" --depth "$nd" --budget "$nd" || exit 1
+  : > "$db.tokens"
+  for i in $(seq "$na"); do "$QK" campaign person "$db" "a$i" >> "$db.tokens" || exit 1; done
+  "$QK" campaign plan "$db" --method depth --batch "$nd" >/dev/null || exit 1
+}
