@@ -52,16 +52,16 @@ QK_API void qk_campaign_init_opts_init(qk_campaign_init_opts *o);
  * not in `topics` is QK_EINPUT), their documents and, when corpus is not
  * NULL, the text of the pooled documents. topics may not be NULL. */
 QK_API qk_status qk_campaign_create(const char *path, const qk_run *const *runs, size_t nruns,
-                                    const qk_topics *topics, qk_corpus *corpus, const qk_campaign_init_opts *o,
-                                    qk_campaign **out, qk_error *err);
+                                    const qk_topics *topics, qk_corpus *corpus,
+                                    const qk_campaign_init_opts *o, qk_campaign **out, qk_error *err);
 
 /* ---- Assessors and tokens --------------------------------------------------- */
 enum { QK_CAMPAIGN_ASSESSOR = 0, QK_CAMPAIGN_ORGANISER = 1 };
 /* Add a person (name: 1-64 bytes of [A-Za-z0-9_.-]) and give a fresh token:
  * 64 hex digits from the system's random source, written to token[65]. Only
  * its SHA-256 is stored. ttl_s > 0: the token expires after ttl_s seconds. */
-QK_API qk_status qk_campaign_add_person(qk_campaign *c, const char *name, int role, long ttl_s, char token[65],
-                                        qk_error *err);
+QK_API qk_status qk_campaign_add_person(qk_campaign *c, const char *name, int role, long ttl_s,
+                                        char token[65], qk_error *err);
 
 /* ---- Planning ------------------------------------------------------------------ */
 typedef struct qk_campaign_plan_opts {
@@ -113,21 +113,21 @@ typedef struct qk_campaign_person_row {
 } qk_campaign_person_row;
 typedef struct qk_campaign_run_row {
     char *runid;
-    double map;        /* MAP on the qrels so far, trec_eval's (unjudged = non-relevant) */
+    double map;         /* MAP on the qrels so far, trec_eval's (unjudged = non-relevant) */
     double est, lo, hi; /* the method's estimate of MAP and its normal 95%
                            interval (est -+ 1.96 sd, cut to [0, 1]): statAP
                            (statap, active), MTC expected MAP (others)   */
 } qk_campaign_run_row;
 typedef struct qk_campaign_report {
-    char *method; /* "" before the first plan */
+    char *method;                                 /* "" before the first plan */
     long budget_total, budget_spent, budget_left; /* judged documents, all topics */
     size_t ntopics, npeople, nruns;
     qk_campaign_topic_row *topics;
     qk_campaign_person_row *people;
     qk_campaign_run_row *runs;
-    const char *estimator;  /* "statAP" or "MTC" */
-    long overlap_docs;      /* documents labelled by two or more assessors   */
-    double agreement;       /* share of those where the labels agree (NaN: none) */
+    const char *estimator; /* "statAP" or "MTC" */
+    long overlap_docs;     /* documents labelled by two or more assessors   */
+    double agreement;      /* share of those where the labels agree (NaN: none) */
 } qk_campaign_report;
 QK_API qk_status qk_campaign_status(qk_campaign *c, qk_campaign_report **out, qk_error *err);
 QK_API void qk_campaign_report_free(qk_campaign_report *r);

@@ -1,6 +1,6 @@
 /* Private to src/campaign: the open database and the helpers the files of
  * the module share. Layering inside the module (no file calls back up):
- * db.c <- auth.c <- label.c, plan.c <- export.c <- status.c <- server.c. */
+ * sha256.c <- db.c <- auth.c <- label.c, plan.c <- export.c <- status.c <- server.c. */
 #ifndef QK_CAMPAIGN_INTERNAL_H
 #define QK_CAMPAIGN_INTERNAL_H
 
@@ -48,7 +48,7 @@ void qkc_csrf(qk_campaign *c, const char *token, char out[65]);
 typedef struct qkc_item {
     int64_t assignment;
     char *qid, *topic_text, *docno, *doc_text; /* caller frees (qkc_item_clear) */
-    long done, total;                           /* the assessor's progress      */
+    long done, total;                          /* the assessor's progress      */
 } qkc_item;
 /* 1 with *it filled, 0 when nothing is left, negative status on error. */
 int qkc_next_item(qk_campaign *c, int64_t person, qkc_item *it, qk_error *err);

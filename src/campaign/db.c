@@ -42,12 +42,13 @@ static const char *const migrations[] = {
 
 qk_status qkc_sqlerr(const qk_campaign *c, qk_error *err, const char *what)
 {
-    int code = c && c->db ? sqlite3_errcode(c->db) : SQLITE_ERROR;
+    int code = c->db ? sqlite3_errcode(c->db) : SQLITE_ERROR;
     qk_status st = code == SQLITE_NOMEM ? QK_ENOMEM : QK_EIO;
     if (code == SQLITE_CONSTRAINT || code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
         st = QK_EINPUT;
-    return qk_error_set(err, st, "'%s': %s: %s", c && c->path ? c->path : "?", what,
-                        c && c->db ? sqlite3_errmsg(c->db) : "cannot open");
+    qk_error_set(err, st, "'%s': %s: %s", c->path ? c->path : "?", what,
+                 c->db ? sqlite3_errmsg(c->db) : "cannot open");
+    return st;
 }
 
 qk_status qkc_prepare(qk_campaign *c, const char *sql, sqlite3_stmt **st, qk_error *err)
@@ -144,8 +145,8 @@ static qk_status migrate(qk_campaign *c, qk_error *err)
         v = sqlite3_column_int(st, 0);
     sqlite3_finalize(st);
     if (v > (int)NMIGRATIONS)
-        return qk_error_set(err, QK_EINPUT, "'%s': schema version %d is newer than this qrelkit's (%d)", c->path,
-                            v, (int)NMIGRATIONS);
+        return qk_error_set(err, QK_EINPUT, "'%s': schema version %d is newer than this qrelkit's (%d)",
+                            c->path, v, (int)NMIGRATIONS);
     for (; v < (int)NMIGRATIONS; v++) {
         char pragma[64];
         snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", v + 1);
@@ -175,7 +176,8 @@ static qk_status open_db(const char *path, int create, qk_campaign **out, qk_err
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     if (sqlite3_open_v2(path, &c->db, flags, NULL) != SQLITE_OK) {
-        s = qk_error_set(err, QK_EIO, "'%s': cannot open: %s", path, c->db ? sqlite3_errmsg(c->db) : "no memory");
+        s = qk_error_set(err, QK_EIO, "'%s': cannot open: %s", path,
+                         c->db ? sqlite3_errmsg(c->db) : "no memory");
         qk_campaign_close(c);
         return s;
     }
@@ -204,8 +206,8 @@ qk_status qk_campaign_open(const char *path, qk_campaign **out, qk_error *err)
     char *kind;
     if (stat(path, &sb) != 0)
         return qk_error_set(err, QK_EIO, "'%s': cannot open: %s", path, strerror(errno));
-    if ((s = open_db(path, 0, out, err)) != QK_OK)
-        return s;
+    if ((s = open_db(path, 0, out, err)) != QK_OK || !*out)
+        return s != QK_OK ? s : QK_EINTERNAL;
     kind = qkc_meta_get(*out, "kind");
     if (!kind || strcmp(kind, "qrelkit-campaign") != 0) {
         free(kind);
@@ -298,8 +300,8 @@ static qk_status put_runs(qk_campaign *c, const qk_run *const *runs, size_t nrun
             sqlite3_reset(top);
             sqlite3_bind_text(top, 1, tp->qid, -1, SQLITE_STATIC);
             if (sqlite3_step(top) != SQLITE_ROW) {
-                s = qk_error_set(err, QK_EINPUT, "'%s': topic '%s' is not in the topics", qk_run_source(runs[r]),
-                                 tp->qid);
+                s = qk_error_set(err, QK_EINPUT, "'%s': topic '%s' is not in the topics",
+                                 qk_run_source(runs[r]), tp->qid);
                 goto out;
             }
             tid = sqlite3_column_int64(top, 0);
@@ -379,8 +381,9 @@ static qk_status put_config(qk_campaign *c, const qk_campaign_init_opts *o, qk_e
     qk_sha256_hex(secret, sizeof secret, buf);
     if ((s = qkc_meta_set(c, "csrf_secret", buf, err)) != QK_OK)
         return s;
-    if ((s = qkc_prepare(c, "INSERT INTO budget(id, per_topic, total) VALUES(1, ?, ? * (SELECT COUNT(DISTINCT "
-                            "topic_id) FROM run_entries))",
+    if ((s = qkc_prepare(c,
+                         "INSERT INTO budget(id, per_topic, total) VALUES(1, ?, ? * (SELECT COUNT(DISTINCT "
+                         "topic_id) FROM run_entries))",
                          &st, err)) != QK_OK)
         return s;
     sqlite3_bind_int64(st, 1, o->budget);
@@ -390,8 +393,9 @@ static qk_status put_config(qk_campaign *c, const qk_campaign_init_opts *o, qk_e
     return s;
 }
 
-qk_status qk_campaign_create(const char *path, const qk_run *const *runs, size_t nruns, const qk_topics *topics,
-                             qk_corpus *corpus, const qk_campaign_init_opts *o, qk_campaign **out, qk_error *err)
+qk_status qk_campaign_create(const char *path, const qk_run *const *runs, size_t nruns,
+                             const qk_topics *topics, qk_corpus *corpus, const qk_campaign_init_opts *o,
+                             qk_campaign **out, qk_error *err)
 {
     struct stat sb;
     qk_campaign *c = NULL;

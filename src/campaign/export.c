@@ -27,11 +27,12 @@ static qk_status write_labels(qk_campaign *c, FILE *f, qk_error *err)
     sqlite3_stmt *st = NULL;
     qk_status s;
     int rc;
-    if ((s = qkc_prepare(c,
-                         "SELECT t.qid, d.docno, p.name, l.value FROM labels l JOIN assignments a ON a.id ="
-                         " l.assignment_id JOIN topics t ON t.id = a.topic_id JOIN documents d ON d.id = a.doc_id"
-                         " JOIN people p ON p.id = a.person_id WHERE l.undone = 0 ORDER BY l.id",
-                         &st, err)) != QK_OK)
+    if ((s = qkc_prepare(
+             c,
+             "SELECT t.qid, d.docno, p.name, l.value FROM labels l JOIN assignments a ON a.id ="
+             " l.assignment_id JOIN topics t ON t.id = a.topic_id JOIN documents d ON d.id = a.doc_id"
+             " JOIN people p ON p.id = a.person_id WHERE l.undone = 0 ORDER BY l.id",
+             &st, err)) != QK_OK)
         return s;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
         fprintf(f, "%s %s %s %lld\n", (const char *)sqlite3_column_text(st, 0),

@@ -25,15 +25,16 @@ int qkc_next_item(qk_campaign *c, int64_t person, qkc_item *it, qk_error *err)
     sqlite3_stmt *st = NULL;
     int found = 0;
     memset(it, 0, sizeof *it);
-    if (qkc_prepare(c,
-                    "SELECT a.id, t.qid, t.text, d.docno, d.text,"
-                    " (SELECT COUNT(*) FROM assignments b WHERE b.person_id = ?1 AND (b.skipped = 1 OR EXISTS"
-                    "  (SELECT 1 FROM labels l WHERE l.assignment_id = b.id AND l.undone = 0))),"
-                    " (SELECT COUNT(*) FROM assignments b WHERE b.person_id = ?1)"
-                    " FROM assignments a JOIN topics t ON t.id = a.topic_id JOIN documents d ON d.id = a.doc_id"
-                    " WHERE a.person_id = ?1 AND a.skipped = 0 AND NOT EXISTS (SELECT 1 FROM labels l WHERE"
-                    " l.assignment_id = a.id AND l.undone = 0) ORDER BY a.id LIMIT 1",
-                    &st, err) != QK_OK)
+    if (qkc_prepare(
+            c,
+            "SELECT a.id, t.qid, t.text, d.docno, d.text,"
+            " (SELECT COUNT(*) FROM assignments b WHERE b.person_id = ?1 AND (b.skipped = 1 OR EXISTS"
+            "  (SELECT 1 FROM labels l WHERE l.assignment_id = b.id AND l.undone = 0))),"
+            " (SELECT COUNT(*) FROM assignments b WHERE b.person_id = ?1)"
+            " FROM assignments a JOIN topics t ON t.id = a.topic_id JOIN documents d ON d.id = a.doc_id"
+            " WHERE a.person_id = ?1 AND a.skipped = 0 AND NOT EXISTS (SELECT 1 FROM labels l WHERE"
+            " l.assignment_id = a.id AND l.undone = 0) ORDER BY a.id LIMIT 1",
+            &st, err) != QK_OK)
         return QK_EIO;
     sqlite3_bind_int64(st, 1, person);
     if (sqlite3_step(st) == SQLITE_ROW) {
@@ -59,10 +60,11 @@ static qk_status check_open(qk_campaign *c, int64_t person, int64_t assignment, 
 {
     sqlite3_stmt *st = NULL;
     qk_status s;
-    if ((s = qkc_prepare(c,
-                         "SELECT a.person_id, a.skipped, EXISTS (SELECT 1 FROM labels l WHERE l.assignment_id = a.id"
-                         " AND l.undone = 0) FROM assignments a WHERE a.id = ?",
-                         &st, err)) != QK_OK)
+    if ((s = qkc_prepare(
+             c,
+             "SELECT a.person_id, a.skipped, EXISTS (SELECT 1 FROM labels l WHERE l.assignment_id = a.id"
+             " AND l.undone = 0) FROM assignments a WHERE a.id = ?",
+             &st, err)) != QK_OK)
         return s;
     sqlite3_bind_int64(st, 1, assignment);
     if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int64(st, 0) != person)
@@ -79,10 +81,11 @@ int qkc_assignment_owner(qk_campaign *c, int64_t assignment, int64_t *owner, int
     int found = 0;
     *owner = 0;
     *open = 0;
-    if (qkc_prepare(c,
-                    "SELECT a.person_id, a.skipped = 0 AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.assignment_id ="
-                    " a.id AND l.undone = 0) FROM assignments a WHERE a.id = ?",
-                    &st, err) != QK_OK)
+    if (qkc_prepare(
+            c,
+            "SELECT a.person_id, a.skipped = 0 AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.assignment_id ="
+            " a.id AND l.undone = 0) FROM assignments a WHERE a.id = ?",
+            &st, err) != QK_OK)
         return QK_EIO;
     sqlite3_bind_int64(st, 1, assignment);
     if (sqlite3_step(st) == SQLITE_ROW) {
@@ -122,8 +125,8 @@ qk_status qkc_label_as(qk_campaign *c, int64_t person, int64_t assignment, long 
     if ((s = qkc_exec(c, "BEGIN IMMEDIATE", err)) != QK_OK)
         return s;
     if ((s = check_open(c, person, assignment, err)) == QK_OK &&
-        (s = qkc_prepare(c, "INSERT INTO labels(assignment_id, value, started, finished) VALUES(?, ?, ?, ?)", &st,
-                         err)) == QK_OK) {
+        (s = qkc_prepare(c, "INSERT INTO labels(assignment_id, value, started, finished) VALUES(?, ?, ?, ?)",
+                         &st, err)) == QK_OK) {
         sqlite3_bind_int64(st, 1, assignment);
         sqlite3_bind_int64(st, 2, value);
         sqlite3_bind_int64(st, 3, started_ms);
@@ -162,11 +165,12 @@ qk_status qkc_undo_as(qk_campaign *c, int64_t person, int *undone, qk_error *err
         return s;
     /* skips carry no time, so answers compare by assignment id: the order
      * in which the page showed them */
-    if ((s = qkc_prepare(c,
-                         "SELECT a.id, (SELECT MAX(l.id) FROM labels l WHERE l.assignment_id = a.id AND l.undone = 0)"
-                         " FROM assignments a WHERE a.person_id = ? AND (a.skipped = 1 OR EXISTS (SELECT 1 FROM"
-                         " labels l WHERE l.assignment_id = a.id AND l.undone = 0)) ORDER BY a.id DESC LIMIT 1",
-                         &st, err)) == QK_OK) {
+    if ((s = qkc_prepare(
+             c,
+             "SELECT a.id, (SELECT MAX(l.id) FROM labels l WHERE l.assignment_id = a.id AND l.undone = 0)"
+             " FROM assignments a WHERE a.person_id = ? AND (a.skipped = 1 OR EXISTS (SELECT 1 FROM"
+             " labels l WHERE l.assignment_id = a.id AND l.undone = 0)) ORDER BY a.id DESC LIMIT 1",
+             &st, err)) == QK_OK) {
         sqlite3_bind_int64(st, 1, person);
         if (sqlite3_step(st) == SQLITE_ROW) {
             int is_label = sqlite3_column_type(st, 1) != SQLITE_NULL;
@@ -187,8 +191,8 @@ qk_status qkc_undo_as(qk_campaign *c, int64_t person, int *undone, qk_error *err
     return in_transaction(c, s, err);
 }
 
-qk_status qk_campaign_label(qk_campaign *c, const char *token, int64_t assignment, long value, int64_t started_ms,
-                            int64_t finished_ms, qk_error *err)
+qk_status qk_campaign_label(qk_campaign *c, const char *token, int64_t assignment, long value,
+                            int64_t started_ms, int64_t finished_ms, qk_error *err)
 {
     qkc_person p;
     int expired = 0, found = qkc_token_lookup(c, token, &p, &expired, err);

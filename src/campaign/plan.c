@@ -58,14 +58,16 @@ qk_status qkc_qrels(qk_campaign *c, qk_qrels **out, qk_error *err)
     int rc;
     *out = NULL;
     if ((s = qk_qrels_new(QK_REL_QRELS, &q, err)) != QK_OK ||
-        (s = qkc_prepare(c,
-                         "SELECT t.qid, d.docno, l.value FROM labels l JOIN assignments a ON a.id = l.assignment_id"
-                         " JOIN topics t ON t.id = a.topic_id JOIN documents d ON d.id = a.doc_id"
-                         " WHERE l.undone = 0 ORDER BY t.qid, d.docno, l.finished, l.id",
-                         &st, err)) != QK_OK)
+        (s = qkc_prepare(
+             c,
+             "SELECT t.qid, d.docno, l.value FROM labels l JOIN assignments a ON a.id = l.assignment_id"
+             " JOIN topics t ON t.id = a.topic_id JOIN documents d ON d.id = a.doc_id"
+             " WHERE l.undone = 0 ORDER BY t.qid, d.docno, l.finished, l.id",
+             &st, err)) != QK_OK)
         goto out;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *tq = (const char *)sqlite3_column_text(st, 0), *td = (const char *)sqlite3_column_text(st, 1);
+        const char *tq = (const char *)sqlite3_column_text(st, 0),
+                   *td = (const char *)sqlite3_column_text(st, 1);
         if (qid && (strcmp(qid, tq) != 0 || strcmp(docno, td) != 0)) {
             if ((s = qk_qrels_add(q, qid, NULL, docno, majority(v, nv), err)) != QK_OK)
                 goto out;
@@ -187,11 +189,12 @@ static qk_status load_runs(qk_campaign *c, qkc_state *s, qk_error *err)
     qk_status st;
     size_t cap = 0;
     if ((st = qkc_prepare(c, "SELECT id, runid FROM runs ORDER BY id", &runs, err)) != QK_OK ||
-        (st = qkc_prepare(c,
-                          "SELECT e.topic_id, t.qid, d.docno, e.score FROM run_entries e JOIN topics t ON t.id ="
-                          " e.topic_id JOIN documents d ON d.id = e.doc_id WHERE e.run_id = ? ORDER BY e.topic_id,"
-                          " e.rank",
-                          &ent, err)) != QK_OK)
+        (st = qkc_prepare(
+             c,
+             "SELECT e.topic_id, t.qid, d.docno, e.score FROM run_entries e JOIN topics t ON t.id ="
+             " e.topic_id JOIN documents d ON d.id = e.doc_id WHERE e.run_id = ? ORDER BY e.topic_id,"
+             " e.rank",
+             &ent, err)) != QK_OK)
         goto out;
     while (sqlite3_step(runs) == SQLITE_ROW) {
         if (s->nruns == cap) {
@@ -290,7 +293,8 @@ qk_status qkc_state_load(qk_campaign *c, qkc_state *s, qk_error *err)
         sqlite3_finalize(b);
     }
     if ((st = load_runs(c, s, err)) != QK_OK ||
-        (st = qk_pool_runs_from((const qk_run *const *)s->runs, s->nruns, s->depth, &s->pool, err)) != QK_OK ||
+        (st = qk_pool_runs_from((const qk_run *const *)s->runs, s->nruns, s->depth, &s->pool, err)) !=
+            QK_OK ||
         (st = qkc_qrels(c, &s->qrels, err)) != QK_OK ||
         (st = qk_pool_judged_new(s->pool, &s->judged, err)) != QK_OK ||
         (st = qk_pool_judged_from_qrels(s->judged, s->pool, s->qrels, s->rel_level, err)) != QK_OK ||
@@ -325,11 +329,12 @@ static qk_status load_assessors(qk_campaign *c, assessor **out, size_t *n, qk_er
     qk_status s;
     *out = NULL;
     *n = 0;
-    if ((s = qkc_prepare(c,
-                         "SELECT p.id, (SELECT COUNT(*) FROM assignments a WHERE a.person_id = p.id AND a.skipped = 0"
-                         " AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.assignment_id = a.id AND l.undone = 0))"
-                         " FROM people p WHERE p.role = 0 AND (p.expires IS NULL OR p.expires > ?) ORDER BY p.id",
-                         &st, err)) != QK_OK)
+    if ((s = qkc_prepare(
+             c,
+             "SELECT p.id, (SELECT COUNT(*) FROM assignments a WHERE a.person_id = p.id AND a.skipped = 0"
+             " AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.assignment_id = a.id AND l.undone = 0))"
+             " FROM people p WHERE p.role = 0 AND (p.expires IS NULL OR p.expires > ?) ORDER BY p.id",
+             &st, err)) != QK_OK)
         return s;
     sqlite3_bind_int64(st, 1, qkc_now_ms());
     while (sqlite3_step(st) == SQLITE_ROW) {
@@ -343,6 +348,7 @@ static qk_status load_assessors(qk_campaign *c, assessor **out, size_t *n, qk_er
             *out = na;
             cap = nc;
         }
+        memset(&(*out)[*n], 0, sizeof **out);
         (*out)[*n].id = sqlite3_column_int64(st, 0);
         (*out)[(*n)++].load = (long)sqlite3_column_int64(st, 1);
     }
@@ -383,8 +389,9 @@ static qk_status save_design(qk_campaign *c, const qkc_state *s, qk_error *err)
             return r;
         }
     }
-    if ((r = qkc_prepare(c, "INSERT OR REPLACE INTO design(id, method, seed, state, updated) VALUES(1, ?, ?, ?, ?)",
-                         &st, err)) == QK_OK) {
+    if ((r = qkc_prepare(
+             c, "INSERT OR REPLACE INTO design(id, method, seed, state, updated) VALUES(1, ?, ?, ?, ?)", &st,
+             err)) == QK_OK) {
         sqlite3_bind_text(st, 1, qk_pool_method_name(s->opts.method), -1, SQLITE_STATIC);
         sqlite3_bind_int64(st, 2, (sqlite3_int64)s->opts.seed);
         if (text)
@@ -400,8 +407,8 @@ static qk_status save_design(qk_campaign *c, const qkc_state *s, qk_error *err)
     return r;
 }
 
-static qk_status assign(qk_campaign *c, qkc_state *s, const qk_pool_pick *pk, size_t npk, assessor *a, size_t na,
-                        size_t overlap, size_t *assigned, qk_error *err)
+static qk_status assign(qk_campaign *c, qkc_state *s, const qk_pool_pick *pk, size_t npk, assessor *a,
+                        size_t na, size_t overlap, size_t *assigned, qk_error *err)
 {
     sqlite3_stmt *seen = NULL, *ins = NULL, *bt = NULL;
     size_t *who = malloc(overlap * sizeof *who);
@@ -410,14 +417,16 @@ static qk_status assign(qk_campaign *c, qkc_state *s, const qk_pool_pick *pk, si
     if (!who)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if ((r = qkc_prepare(c, "SELECT COALESCE(MAX(batch), 0) + 1 FROM assignments", &bt, err)) != QK_OK ||
-        (r = qkc_prepare(c,
-                         "SELECT 1 FROM assignments a JOIN topics t ON t.id = a.topic_id JOIN documents d ON d.id ="
-                         " a.doc_id WHERE t.qid = ? AND d.docno = ?",
-                         &seen, err)) != QK_OK ||
-        (r = qkc_prepare(c,
-                         "INSERT INTO assignments(topic_id, doc_id, person_id, batch, pi, created) SELECT t.id, d.id,"
-                         " ?, ?, ?, ? FROM topics t, documents d WHERE t.qid = ? AND d.docno = ?",
-                         &ins, err)) != QK_OK)
+        (r = qkc_prepare(
+             c,
+             "SELECT 1 FROM assignments a JOIN topics t ON t.id = a.topic_id JOIN documents d ON d.id ="
+             " a.doc_id WHERE t.qid = ? AND d.docno = ?",
+             &seen, err)) != QK_OK ||
+        (r = qkc_prepare(
+             c,
+             "INSERT INTO assignments(topic_id, doc_id, person_id, batch, pi, created) SELECT t.id, d.id,"
+             " ?, ?, ?, ? FROM topics t, documents d WHERE t.qid = ? AND d.docno = ?",
+             &ins, err)) != QK_OK)
         goto out;
     if (sqlite3_step(bt) == SQLITE_ROW)
         batch = sqlite3_column_int64(bt, 0);
@@ -431,6 +440,10 @@ static qk_status assign(qk_campaign *c, qkc_state *s, const qk_pool_pick *pk, si
             continue; /* assigned earlier, label pending */
         least_loaded(a, na, overlap, who);
         for (size_t k = 0; k < overlap; k++) {
+            if (who[k] >= na) {
+                r = qk_error_set(err, QK_EINTERNAL, "fewer assessors than --overlap");
+                goto out;
+            }
             sqlite3_reset(ins);
             sqlite3_bind_int64(ins, 1, a[who[k]].id);
             sqlite3_bind_int64(ins, 2, batch);
@@ -470,8 +483,9 @@ qk_status qk_campaign_plan(qk_campaign *c, const qk_campaign_plan_opts *o, size_
     if ((r = qkc_state_load(c, &s, err)) != QK_OK)
         goto rollback;
     if (s.planned && (s.opts.method != po.method || s.opts.seed != po.seed)) {
-        r = qk_error_set(err, QK_EUSAGE, "'%s': the campaign plans with --method %s --seed %llu; it cannot change",
-                         c->path, qk_pool_method_name(s.opts.method), (unsigned long long)s.opts.seed);
+        r = qk_error_set(err, QK_EUSAGE,
+                         "'%s': the campaign plans with --method %s --seed %llu; it cannot change", c->path,
+                         qk_pool_method_name(s.opts.method), (unsigned long long)s.opts.seed);
         goto fail;
     }
     po.budget = s.opts.budget;
@@ -479,8 +493,9 @@ qk_status qk_campaign_plan(qk_campaign *c, const qk_campaign_plan_opts *o, size_
     if ((r = load_assessors(c, &a, &na, err)) != QK_OK)
         goto fail;
     if (na < o->overlap) {
-        r = qk_error_set(err, QK_EUSAGE, "'%s': %zu assessor%s, fewer than --overlap %zu (add them with `qrelkit "
-                                         "campaign person`)",
+        r = qk_error_set(err, QK_EUSAGE,
+                         "'%s': %zu assessor%s, fewer than --overlap %zu (add them with `qrelkit "
+                         "campaign person`)",
                          c->path, na, na == 1 ? "" : "s", o->overlap);
         goto fail;
     }

@@ -271,7 +271,10 @@ typedef struct request {
 
 static int hexval(int c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 /* Field name of a urlencoded body into out (decoded; at most n-1 bytes).
@@ -356,19 +359,21 @@ static enum MHD_Result do_login(server *s, qk_campaign *c, struct MHD_Connection
     if (found != 1) {
         rate_limited(s, ip, 1);
         return refuse(s, con, MHD_HTTP_FORBIDDEN, url, "Not signed in",
-                      expired ? "expired token" : t ? "unknown token" : "missing token");
+                      expired ? "expired token"
+                      : t     ? "unknown token"
+                              : "missing token");
     }
     snprintf(cookie, sizeof cookie, "qk_session=%s; Path=/; HttpOnly; SameSite=Strict", t);
     logf_(s, "303 %s from %s: %s signed in", url, ip, p.name);
-    return send_(con, MHD_HTTP_SEE_OTHER, "text/plain", "", 0, p.role == QK_CAMPAIGN_ORGANISER ? "/dashboard" : "/judge",
-                 cookie);
+    return send_(con, MHD_HTTP_SEE_OTHER, "text/plain", "", 0,
+                 p.role == QK_CAMPAIGN_ORGANISER ? "/dashboard" : "/judge", cookie);
 }
 
 static enum MHD_Result do_judge(server *s, qk_campaign *c, struct MHD_Connection *con, const qkc_person *p,
                                 const char *token)
 {
-    static const char *const keys[] = {"name", "done", "total", "qid", "topic", "docno", "text",
-                                       "csrf", "assignment", "shown", "buttons"};
+    static const char *const keys[] = {"name", "done", "total",      "qid",   "topic",  "docno",
+                                       "text", "csrf", "assignment", "shown", "buttons"};
     qkc_item it;
     qk_error err = {0};
     char csrf[65], done[32], total[32], aid[32], shown[32];
@@ -415,14 +420,27 @@ static enum MHD_Result do_judge(server *s, qk_campaign *c, struct MHD_Connection
         char key[8] = "";
         if (k < 10)
             snprintf(key, sizeof key, "%zu", k);
-        sb_printf(&buttons, "<button type=\"submit\" name=\"v\" value=\"%ld\" class=\"g%zu\" data-key=\"%s\">%s (%ld)",
-                  g[k], k, key, k == 0 ? "not relevant" : k + 1 == ng ? "relevant" : "grade", g[k]);
+        sb_printf(&buttons,
+                  "<button type=\"submit\" name=\"v\" value=\"%ld\" class=\"g%zu\" data-key=\"%s\">%s (%ld)",
+                  g[k], k, key,
+                  k == 0        ? "not relevant"
+                  : k + 1 == ng ? "relevant"
+                                : "grade",
+                  g[k]);
         if (key[0])
             sb_printf(&buttons, " <kbd>%s</kbd>", key);
         sb_str(&buttons, "</button>\n");
     }
-    const char *vals[] = {name.s ? name.s : "",     done, total, qid.s ? qid.s : "", topic.s ? topic.s : "",
-                          docno.s ? docno.s : "",   text.s ? text.s : "", csrf, aid, shown,
+    const char *vals[] = {name.s ? name.s : "",
+                          done,
+                          total,
+                          qid.s ? qid.s : "",
+                          topic.s ? topic.s : "",
+                          docno.s ? docno.s : "",
+                          text.s ? text.s : "",
+                          csrf,
+                          aid,
+                          shown,
                           buttons.s ? buttons.s : ""};
     r = send_page(con, 200, "judge.html", keys, vals, 11);
     qkc_item_clear(&it);
@@ -441,7 +459,7 @@ static enum MHD_Result do_post(server *s, qk_campaign *c, struct MHD_Connection 
 {
     char csrf[65], got[80], field[32];
     int64_t a = 0, v = 0, shown = 0, owner = 0;
-    int open = 0, f;
+    int open = 0;
     qk_error err = {0};
     const char *type = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Content-Type");
     const char *body = rq->body ? rq->body : "";
@@ -460,8 +478,9 @@ static enum MHD_Result do_post(server *s, qk_campaign *c, struct MHD_Connection 
             return refuse(s, con, 500, url, "Internal error", "the database cannot be written");
         return send_(con, MHD_HTTP_SEE_OTHER, "text/plain", "", 0, "/judge", NULL);
     }
-    if ((f = form_field(body, "a", field, sizeof field)) != 1 || !parse_i64(field, 1, INT64_MAX, &a))
-        return refuse(s, con, MHD_HTTP_BAD_REQUEST, url, "Bad request", "the assignment is not a positive integer");
+    if (form_field(body, "a", field, sizeof field) != 1 || !parse_i64(field, 1, INT64_MAX, &a))
+        return refuse(s, con, MHD_HTTP_BAD_REQUEST, url, "Bad request",
+                      "the assignment is not a positive integer");
     if (qkc_assignment_owner(c, a, &owner, &open, &err) < 0)
         return refuse(s, con, 500, url, "Internal error", "the database cannot be read");
     if (owner != p->id) {
@@ -469,7 +488,8 @@ static enum MHD_Result do_post(server *s, qk_campaign *c, struct MHD_Connection 
         return refuse(s, con, MHD_HTTP_FORBIDDEN, url, "Refused", "this assignment is not yours");
     }
     if (!open)
-        return refuse(s, con, MHD_HTTP_CONFLICT, url, "Already answered", "this assignment is already answered");
+        return refuse(s, con, MHD_HTTP_CONFLICT, url, "Already answered",
+                      "this assignment is already answered");
     if (strcmp(url, "/skip") == 0) {
         if (qkc_skip_as(c, p->id, a, &err) != QK_OK)
             return refuse(s, con, MHD_HTTP_CONFLICT, url, "Refused", err.message);
@@ -479,9 +499,11 @@ static enum MHD_Result do_post(server *s, qk_campaign *c, struct MHD_Connection 
     if (form_field(body, "v", field, sizeof field) != 1 || !parse_i64(field, -1000000, 1000000, &v))
         return refuse(s, con, MHD_HTTP_BAD_REQUEST, url, "Bad request", "the grade is not an integer");
     if (form_field(body, "shown", field, sizeof field) != 1 || !parse_i64(field, now - 86400000, now, &shown))
-        return refuse(s, con, MHD_HTTP_BAD_REQUEST, url, "Bad request", "the page time is not a time of the last day");
+        return refuse(s, con, MHD_HTTP_BAD_REQUEST, url, "Bad request",
+                      "the page time is not a time of the last day");
     if (qkc_label_as(c, p->id, a, (long)v, shown, now, &err) != QK_OK)
-        return refuse(s, con, err.code == QK_EINPUT ? MHD_HTTP_BAD_REQUEST : 500, url, "Refused", err.message);
+        return refuse(s, con, err.code == QK_EINPUT ? MHD_HTTP_BAD_REQUEST : 500, url, "Refused",
+                      err.message);
     return send_(con, MHD_HTTP_SEE_OTHER, "text/plain", "", 0, "/judge", NULL);
 }
 
@@ -500,7 +522,10 @@ static void svg_bars(sbuf *b, const char *id, const char *title, char *const *la
     double h = 22.0 * (double)n + 30;
     if (max <= 0)
         max = 1;
-    sb_printf(b, "<svg id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"%.0f\" role=\"img\"><title>", id, h);
+    sb_printf(b,
+              "<svg id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"%.0f\" "
+              "role=\"img\"><title>",
+              id, h);
     sb_esc(b, title);
     sb_str(b, "</title>");
     for (size_t i = 0; i < n; i++) {
@@ -508,21 +533,25 @@ static void svg_bars(sbuf *b, const char *id, const char *title, char *const *la
         char num[32];
         sb_printf(b, "<text x=\"0\" y=\"%.0f\" font-size=\"12\" fill=\"#222\">", y + 13);
         sb_esc(b, labels[i]);
-        sb_printf(b, "</text><rect x=\"120\" y=\"%.0f\" width=\"%.1f\" height=\"16\" fill=\"#5b7db1\"/>", y, w);
+        sb_printf(b, "</text><rect x=\"120\" y=\"%.0f\" width=\"%.1f\" height=\"16\" fill=\"#5b7db1\"/>", y,
+                  w);
         if (lo && hi && !isnan(lo[i]) && !isnan(hi[i]))
-            sb_printf(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#222\" stroke-width=\"2\"/>",
-                      120 + 380.0 * fmax(0, lo[i]) / max, 120 + 380.0 * fmin(max, hi[i]) / max, y + 8, y + 8);
+            sb_printf(
+                b,
+                "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#222\" stroke-width=\"2\"/>",
+                120 + 380.0 * fmax(0, lo[i]) / max, 120 + 380.0 * fmin(max, hi[i]) / max, y + 8, y + 8);
         fmt_num(num, sizeof num, v[i], prec);
-        sb_printf(b, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\" fill=\"#555\">%s</text>", 126 + w, y + 13, num);
+        sb_printf(b, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\" fill=\"#555\">%s</text>", 126 + w, y + 13,
+                  num);
     }
     sb_str(b, "</svg>");
 }
 
 static enum MHD_Result do_dashboard(server *s, qk_campaign *c, struct MHD_Connection *con)
 {
-    static const char *const keys[] = {"method",  "left",  "total",      "spent",  "budget_svg", "agreement",
-                                       "overlap", "estimator", "runs", "runs_svg", "topics", "topics_svg",
-                                       "people"};
+    static const char *const keys[] = {"method",    "left",       "total",     "spent", "budget_svg",
+                                       "agreement", "overlap",    "estimator", "runs",  "runs_svg",
+                                       "topics",    "topics_svg", "people"};
     qk_campaign_report *r = NULL;
     qk_error err = {0};
     sbuf runs = {0}, topics = {0}, people = {0}, rs = {0}, ts = {0}, bs = {0}, meth = {0};
@@ -551,7 +580,10 @@ static enum MHD_Result do_dashboard(server *s, qk_campaign *c, struct MHD_Connec
         fmt_num(d4, sizeof d4, r->runs[i].hi, 4);
         sb_str(&runs, "<tr><td>");
         sb_esc(&runs, r->runs[i].runid);
-        sb_printf(&runs, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td></tr>", a, b2, c3, d4);
+        sb_printf(&runs,
+                  "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td "
+                  "class=\"n\">%s</td></tr>",
+                  a, b2, c3, d4);
         lab[i] = r->runs[i].runid;
         v[i] = r->runs[i].est;
         lo[i] = r->runs[i].lo;
@@ -562,7 +594,8 @@ static enum MHD_Result do_dashboard(server *s, qk_campaign *c, struct MHD_Connec
     for (size_t i = 0; i < r->ntopics; i++) {
         sb_str(&topics, "<tr><td>");
         sb_esc(&topics, r->topics[i].qid);
-        sb_printf(&topics, "</td><td class=\"n\">%ld</td><td class=\"n\">%ld</td><td class=\"n\">%ld</td></tr>",
+        sb_printf(&topics,
+                  "</td><td class=\"n\">%ld</td><td class=\"n\">%ld</td><td class=\"n\">%ld</td></tr>",
                   r->topics[i].assigned, r->topics[i].labelled, r->topics[i].relevant);
         lab[i] = r->topics[i].qid;
         v[i] = (double)r->topics[i].labelled;
@@ -573,16 +606,28 @@ static enum MHD_Result do_dashboard(server *s, qk_campaign *c, struct MHD_Connec
         fmt_num(a, sizeof a, r->people[i].median_s, 1);
         sb_str(&people, "<tr><td>");
         sb_esc(&people, r->people[i].name);
-        sb_printf(&people, "</td><td class=\"n\">%ld</td><td class=\"n\">%ld</td><td class=\"n\">%s</td></tr>",
+        sb_printf(&people,
+                  "</td><td class=\"n\">%ld</td><td class=\"n\">%ld</td><td class=\"n\">%s</td></tr>",
                   r->people[i].assigned, r->people[i].labelled, a);
     }
     {
         char *bl[2] = {(char *)"spent", (char *)"left"};
         double bv[2] = {(double)r->budget_spent, (double)r->budget_left};
-        svg_bars(&bs, "budget-chart", "budget spent and left", bl, bv, NULL, NULL, 2, fmax(1, (double)r->budget_total), 0);
+        svg_bars(&bs, "budget-chart", "budget spent and left", bl, bv, NULL, NULL, 2,
+                 fmax(1, (double)r->budget_total), 0);
     }
-    const char *vals[] = {meth.s ? meth.s : "", left, total, spent, bs.s ? bs.s : "", agree, overlap, r->estimator,
-                          runs.s ? runs.s : "", rs.s ? rs.s : "", topics.s ? topics.s : "", ts.s ? ts.s : "",
+    const char *vals[] = {meth.s ? meth.s : "",
+                          left,
+                          total,
+                          spent,
+                          bs.s ? bs.s : "",
+                          agree,
+                          overlap,
+                          r->estimator,
+                          runs.s ? runs.s : "",
+                          rs.s ? rs.s : "",
+                          topics.s ? topics.s : "",
+                          ts.s ? ts.s : "",
                           people.s ? people.s : ""};
     ret = send_page(con, 200, "dashboard.html", keys, vals, 13);
     free(v), free(lo), free(hi), free(lab);
@@ -646,7 +691,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *con, const char 
         return do_login(s, c, con, url);
     if (!session(s, c, con, &p, &token)) {
         if (!post && strcmp(url, "/") == 0)
-            return refuse(s, con, MHD_HTTP_UNAUTHORIZED, url, "Not signed in", "open the personal link you were given");
+            return refuse(s, con, MHD_HTTP_UNAUTHORIZED, url, "Not signed in",
+                          "open the personal link you were given");
         return refuse(s, con, MHD_HTTP_UNAUTHORIZED, url, "Not signed in",
                       token ? "unknown or expired session" : "no session");
     }
@@ -665,7 +711,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *con, const char 
     return refuse(s, con, MHD_HTTP_NOT_FOUND, url, "Not found", "no such page");
 }
 
-static void completed(void *cls, struct MHD_Connection *con, void **con_cls, enum MHD_RequestTerminationCode toe)
+static void completed(void *cls, struct MHD_Connection *con, void **con_cls,
+                      enum MHD_RequestTerminationCode toe)
 {
     request *rq = *con_cls;
     (void)cls, (void)con, (void)toe;
@@ -708,7 +755,8 @@ qk_status qk_campaign_serve(const char *path, const qk_campaign_serve_opts *o, q
                          MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
                          (size_t)65536, MHD_OPTION_NOTIFY_COMPLETED, completed, s, MHD_OPTION_END);
     if (!d) {
-        st = qk_error_set(err, QK_EIO, "cannot listen on %s:%u", o->address ? o->address : "127.0.0.1", o->port);
+        st = qk_error_set(err, QK_EIO, "cannot listen on %s:%u", o->address ? o->address : "127.0.0.1",
+                          o->port);
         goto out;
     }
     {
@@ -717,7 +765,7 @@ qk_status qk_campaign_serve(const char *path, const qk_campaign_serve_opts *o, q
             o->on_ready(o->ctx, di ? di->port : o->port);
     }
     while (!o->stop || !*o->stop) {
-        struct timespec ts = {0, 50 * 1000 * 1000};
+        struct timespec ts = {0, 50000000L};
         nanosleep(&ts, NULL);
     }
     MHD_stop_daemon(d);

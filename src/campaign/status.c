@@ -40,11 +40,12 @@ static qk_status topics_rows(qk_campaign *c, qk_campaign_report *r, const qk_qre
     sqlite3_stmt *st = NULL;
     size_t cap = 0;
     qk_status s;
-    if ((s = qkc_prepare(c,
-                         "SELECT t.qid, (SELECT COUNT(DISTINCT a.doc_id) FROM assignments a WHERE a.topic_id = t.id)"
-                         " FROM topics t WHERE EXISTS (SELECT 1 FROM run_entries e WHERE e.topic_id = t.id)"
-                         " ORDER BY t.qid",
-                         &st, err)) != QK_OK)
+    if ((s = qkc_prepare(
+             c,
+             "SELECT t.qid, (SELECT COUNT(DISTINCT a.doc_id) FROM assignments a WHERE a.topic_id = t.id)"
+             " FROM topics t WHERE EXISTS (SELECT 1 FROM run_entries e WHERE e.topic_id = t.id)"
+             " ORDER BY t.qid",
+             &st, err)) != QK_OK)
         return s;
     while (sqlite3_step(st) == SQLITE_ROW) {
         qk_campaign_topic_row *row;
@@ -144,11 +145,12 @@ static qk_status agreement(qk_campaign *c, qk_campaign_report *r, qk_error *err)
     sqlite3_stmt *st = NULL;
     long agree = 0;
     qk_status s;
-    if ((s = qkc_prepare(c,
-                         "SELECT COUNT(*), MIN(l.value) = MAX(l.value) FROM labels l JOIN assignments a ON a.id ="
-                         " l.assignment_id WHERE l.undone = 0 GROUP BY a.topic_id, a.doc_id HAVING COUNT(DISTINCT"
-                         " a.person_id) >= 2",
-                         &st, err)) != QK_OK)
+    if ((s = qkc_prepare(
+             c,
+             "SELECT COUNT(*), MIN(l.value) = MAX(l.value) FROM labels l JOIN assignments a ON a.id ="
+             " l.assignment_id WHERE l.undone = 0 GROUP BY a.topic_id, a.doc_id HAVING COUNT(DISTINCT"
+             " a.person_id) >= 2",
+             &st, err)) != QK_OK)
         return s;
     while (sqlite3_step(st) == SQLITE_ROW) {
         r->overlap_docs++;

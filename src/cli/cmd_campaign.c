@@ -67,16 +67,14 @@ static int fail(qk_error *err)
 /* ---- init ---- */
 static int cmd_init(int argc, char **argv)
 {
-    static const struct option lo[] = {{"runs", required_argument, NULL, 'R'},
-                                       {"topics", required_argument, NULL, 'T'},
-                                       {"topic-fields", required_argument, NULL, 'F'},
-                                       {"corpus", required_argument, NULL, 'C'},
-                                       {"depth", required_argument, NULL, 'd'},
-                                       {"budget", required_argument, NULL, 'b'},
-                                       {"grades", required_argument, NULL, 'g'},
-                                       {NULL, 0, NULL, 0}};
+    static const struct option lo[] = {
+        {"runs", required_argument, NULL, 'R'},         {"topics", required_argument, NULL, 'T'},
+        {"topic-fields", required_argument, NULL, 'F'}, {"corpus", required_argument, NULL, 'C'},
+        {"depth", required_argument, NULL, 'd'},        {"budget", required_argument, NULL, 'b'},
+        {"grades", required_argument, NULL, 'g'},       {NULL, 0, NULL, 0}};
     qk_campaign_init_opts o;
-    const char **runs = calloc((size_t)argc + 1, sizeof *runs), *topics = NULL, *fields = NULL, *corpus = NULL;
+    const char **runs = calloc((size_t)argc + 1, sizeof *runs), *topics = NULL, *fields = NULL,
+               *corpus = NULL;
     size_t nruns = 0, ngrades = 0;
     long grades[64];
     qk_run **rr = NULL;
@@ -156,9 +154,8 @@ static int open_db(int argc, char **argv, qk_campaign **c)
 
 static int cmd_person(int argc, char **argv)
 {
-    static const struct option lo[] = {{"organiser", no_argument, NULL, 'o'},
-                                       {"expires", required_argument, NULL, 'e'},
-                                       {NULL, 0, NULL, 0}};
+    static const struct option lo[] = {
+        {"organiser", no_argument, NULL, 'o'}, {"expires", required_argument, NULL, 'e'}, {NULL, 0, NULL, 0}};
     int ch, rc = 0, role = QK_CAMPAIGN_ASSESSOR;
     long ttl = 0;
     char token[65];
@@ -187,12 +184,10 @@ static int cmd_person(int argc, char **argv)
 
 static int cmd_plan(int argc, char **argv)
 {
-    static const struct option lo[] = {{"method", required_argument, NULL, 'm'},
-                                       {"batch", required_argument, NULL, 'B'},
-                                       {"overlap", required_argument, NULL, 'k'},
-                                       {"seed", required_argument, NULL, 's'},
-                                       {"strata", required_argument, NULL, 'H'},
-                                       {NULL, 0, NULL, 0}};
+    static const struct option lo[] = {
+        {"method", required_argument, NULL, 'm'},  {"batch", required_argument, NULL, 'B'},
+        {"overlap", required_argument, NULL, 'k'}, {"seed", required_argument, NULL, 's'},
+        {"strata", required_argument, NULL, 'H'},  {NULL, 0, NULL, 0}};
     qk_campaign_plan_opts o;
     qk_campaign *c = NULL;
     qk_error err = {0};
@@ -326,8 +321,9 @@ static void status_json(const qk_campaign_report *r)
     json_t *root = json_object(), *t = json_array(), *p = json_array(), *ru = json_array();
     char *s;
     json_object_set_new(root, "method", json_string(r->method));
-    json_object_set_new(root, "budget", json_pack("{s:I,s:I,s:I}", "total", (json_int_t)r->budget_total, "spent",
-                                                  (json_int_t)r->budget_spent, "left", (json_int_t)r->budget_left));
+    json_object_set_new(root, "budget",
+                        json_pack("{s:I,s:I,s:I}", "total", (json_int_t)r->budget_total, "spent",
+                                  (json_int_t)r->budget_spent, "left", (json_int_t)r->budget_left));
     for (size_t i = 0; i < r->ntopics; i++)
         json_array_append_new(t, json_pack("{s:s,s:I,s:I,s:I}", "topic", r->topics[i].qid, "assigned",
                                            (json_int_t)r->topics[i].assigned, "labelled",
@@ -457,5 +453,6 @@ int qk_cmd_campaign(int argc, char **argv)
                     return qk_cli_help(qk_help_campaign);
             return subs[i].fn(argc - 1, argv + 1);
         }
-    return qk_cli_usage(CMD, "unknown mode '%s' (choose from: init, person, plan, export, status, serve)", argv[1]);
+    return qk_cli_usage(CMD, "unknown mode '%s' (choose from: init, person, plan, export, status, serve)",
+                        argv[1]);
 }

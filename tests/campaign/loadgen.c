@@ -54,7 +54,8 @@ static int request(const char *req, size_t len, char *buf, size_t cap)
     sa.sin_family = AF_INET;
     sa.sin_port = htons((unsigned short)port);
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len)
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
+        send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len)
         goto out;
     for (;;) {
         ssize_t n = recv(fd, buf + got, cap - 1 - got, 0);
@@ -108,9 +109,10 @@ static void *run(void *arg)
     if (!buf)
         return NULL;
     while (now() < deadline) {
-        int n = snprintf(req, sizeof req,
-                         "GET /judge HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: qk_session=%s\r\nConnection: close\r\n\r\n",
-                         w->token);
+        int n = snprintf(
+            req, sizeof req,
+            "GET /judge HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: qk_session=%s\r\nConnection: close\r\n\r\n",
+            w->token);
         double t0 = now();
         int code = request(req, (size_t)n, buf, 1 << 20);
         if (code != 200) {
@@ -208,10 +210,11 @@ int main(int argc, char **argv)
     if (all)
         qsort(all, total, sizeof *all, cmp);
 #define PCT(p) (total && all ? all[(size_t)((double)(total - 1) * (p))] * 1000 : 0)
-    printf("assessors %zu seconds %.1f labels %ld requests %zu errors %ld conflicts %ld labels/s %.1f requests/s %.1f "
+    printf("assessors %zu seconds %.1f labels %ld requests %zu errors %ld conflicts %ld labels/s %.1f "
+           "requests/s %.1f "
            "p50_ms %.2f p95_ms %.2f p99_ms %.2f max_ms %.2f\n",
-           nw, elapsed, labels, total, errors, conflicts, (double)labels / elapsed, (double)total / elapsed, PCT(0.5),
-           PCT(0.95), PCT(0.99), PCT(1.0));
+           nw, elapsed, labels, total, errors, conflicts, (double)labels / elapsed, (double)total / elapsed,
+           PCT(0.5), PCT(0.95), PCT(0.99), PCT(1.0));
     free(all);
     free(w);
     if (acks)
