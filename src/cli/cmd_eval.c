@@ -249,10 +249,13 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
         return qk_cli_usage(cmd, "expected QRELS and at least one RUN");
     if (c->est.joint && c->est.kind != 3)
         return qk_cli_usage(cmd, "--joint goes with -R draws");
-    if (c->trec_mode && (c->format || c->matrix || c->precision_set || c->shard_on))
-        return qk_cli_usage(cmd, "--format, --matrix, --precision and --shard belong to 'qrelkit eval'");
+    if (c->trec_mode && (c->format || c->matrix || c->precision_set))
+        return qk_cli_usage(cmd, "--format, --matrix and --precision belong to 'qrelkit eval'");
+    if (c->trec_mode && c->shard_on)
+        return qk_cli_usage(cmd, "--shard belongs to 'qrelkit eval'");
     if (c->shard_on && (c->matrix || c->est.kind))
-        return qk_cli_usage(cmd, "--shard does not combine with --matrix or -R %s", c->matrix ? "" : "prels|strata|draws");
+        return qk_cli_usage(cmd, "--shard does not combine with %s",
+                            c->matrix ? "--matrix" : "-R prels|strata|draws");
     {
         qk_cli_stdin seen = {0};
         int src = qk_cli_stdin_once(cmd, &seen, c->zfile, "-Z", 0);

@@ -582,6 +582,20 @@ out:
     return QK_OK;
 }
 
+/* A decimal count ended by `end`: its value and the characters used (with
+ * the end). 0, or -1 when malformed. */
+static int read_count(const char *s, char end, size_t *v, size_t *used)
+{
+    size_t i = 0, x = 0;
+    for (; s[i] >= '0' && s[i] <= '9' && i < 19; i++)
+        x = x * 10 + (size_t)(s[i] - '0');
+    if (i == 0 || s[i] != end)
+        return -1;
+    *v = x;
+    *used = i + 1;
+    return 0;
+}
+
 qk_status qk_pool_simulate_combine(const qk_pool_sim_opts *o, const char *common, const char *const *records,
                                    qk_pool_sim_row **rows, double **truth_map, size_t *nruns, qk_error *err)
 {
@@ -591,14 +605,16 @@ qk_status qk_pool_simulate_combine(const qk_pool_sim_opts *o, const char *common
     const char *s;
     double *tm = NULL;
     qk_status st;
-    int used = 0;
+    size_t used = 0, used2 = 0;
     *rows = NULL;
     *truth_map = NULL;
     *nruns = 0;
     if (!o->nmethods || !o->nbudgets || !o->trials)
         return qk_error_set(err, QK_EUSAGE, "the simulation needs methods, budgets and trials");
-    if (sscanf(common, "pool-sim %zu %zu\n%n", &nr, &np, &used) != 2 || used == 0 || np > nr)
+    if (strncmp(common, "pool-sim ", 9) != 0 || read_count(common + 9, ' ', &nr, &used) != 0 ||
+        read_count(common + 9 + used, '\n', &np, &used2) != 0 || np > nr)
         return qk_error_set(err, QK_EINPUT, "the parts' common record is not a pool simulation's");
+    used += 9 + used2;
     memset(&c, 0, sizeof c);
     c.o = o;
     c.npairs = np;
