@@ -2,7 +2,8 @@
 # Issue 21, "must show" 2: a real one-node Slurm (scripts/slurm-local.sh)
 # runs `eval` over the 16 CLEF 2017 runs and a 40-trial `simulate pool` as
 # job arrays (scripts/slurm/submit.sh: shard array + afterok merge job); the
-# merged files must equal the single-process outputs byte for byte. The
+# merged files must equal the single-process outputs byte for byte, and a
+# failing array gets its merge job cancelled and leaves no part. The
 # cluster is stopped and its directory removed on every exit path.
 # Skipped (77) only when slurm-wlm is not installed, or without the shared
 # CLEF data (a failure when QK_REQUIRE_SHARED=1).
@@ -12,7 +13,7 @@ src=${QK_SOURCE:?}
 qk=$(cd "$(dirname "${1:?}")" && pwd)/$(basename "$1")
 shared=${QK_SHARED:-$src/../shared}
 clef=$shared/data/clef-tar-2017
-for p in slurmctld slurmd sbatch squeue sinfo; do
+for p in slurmctld slurmd sbatch squeue sinfo scontrol; do
     command -v "$p" >/dev/null || { echo "SKIP: '$p' not found: slurm-wlm is not installed (scripts/install-deps.sh installs it)"; exit 77; }
 done
 if [ ! -d "$clef/runs" ]; then
@@ -40,6 +41,9 @@ ids_eval=$(bash "$src/scripts/slurm/submit.sh" 4 "$work/eval" "$work/eval.merged
     { echo "FAIL: cannot submit the eval array"; exit 1; }
 ids_pool=$(bash "$src/scripts/slurm/submit.sh" 3 "$work/pool" "$work/pool.merged" "${pool_args[@]}") ||
     { echo "FAIL: cannot submit the pool array"; exit 1; }
+# A failing array: kill_invalid_depend must cancel its merge job, not leave it pending.
+ids_bad=$(bash "$src/scripts/slurm/submit.sh" 2 "$work/bad" "$work/bad.merged" eval --no-such-option x y) ||
+    { echo "FAIL: cannot submit the failing array"; exit 1; }
 "$qk" "${eval_args[@]}" >"$work/eval.single" 2>/dev/null || { echo "FAIL: eval failed"; rc=1; }
 "$qk" "${pool_args[@]}" >"$work/pool.single" 2>/dev/null || { echo "FAIL: simulate pool failed"; rc=1; }
 
@@ -62,6 +66,10 @@ for what in eval pool; do
         rc=1
     fi
 done
+state=$(scontrol show job "${ids_bad#* }" 2>/dev/null | grep -o 'JobState=[A-Z_]*')
+[ "$state" = JobState=CANCELLED ] || { echo "FAIL: the merge job after a failed array is '$state', not cancelled"; rc=1; }
+[ -e "$work/bad.merged" ] && { echo "FAIL: a merged file after a failed array"; rc=1; }
+ls -A "$work/bad" | grep -q 'part' && { echo "FAIL: a failed task left a part: $(ls -A "$work/bad")"; rc=1; }
 [ "$(ls "$work/eval"/part.* 2>/dev/null | wc -l)" = 4 ] || { echo "FAIL: expected 4 eval parts"; rc=1; }
 [ $rc -eq 0 ] && echo "ok: eval (jobs $ids_eval) and simulate pool (jobs $ids_pool) merged byte-identically on Slurm"
 exit $rc
