@@ -92,8 +92,8 @@ int qk_cmd_merge(int argc, char **argv)
             rc = qk_cli_fail(CMD, &err);
         free(buf);
     }
-    if (!rc && qk_shard_merge((const qk_shard_part *const *)parts, (const char *const *)argv + 1, (size_t)n, &m,
-                              &err) != QK_OK)
+    if (!rc && qk_shard_merge((const qk_shard_part *const *)parts, (const char *const *)argv + 1, (size_t)n,
+                              &m, &err) != QK_OK)
         rc = qk_cli_fail(CMD, &err);
     if (!rc) {
         if (strcmp(qk_shard_part_kind(m), "concat") == 0) {

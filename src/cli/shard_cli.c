@@ -64,7 +64,8 @@ int qk_cli_shard_begin(const char *cmd, const char *command, const char *kind, q
         uint64_t sum;
         if (!inputs[i])
             continue;
-        if (!(rc = checksum_file(cmd, inputs[i], &sum)) && qk_shard_part_add_input(p, inputs[i], sum) != QK_OK)
+        if (!(rc = checksum_file(cmd, inputs[i], &sum)) &&
+            qk_shard_part_add_input(p, inputs[i], sum) != QK_OK)
             rc = QK_EXIT_IO;
     }
     if (rc) {

@@ -677,8 +677,7 @@ int qk_simulate_pool(int argc, char **argv)
             ids[r] = qk_pool_runid(p, r);
         write_json(&a, rows, ids, qk_pool_num_runs(p), tmap);
         free(ids);
-    }
-    else
+    } else
         write_tsv(stdout, &a, rows);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         qk_cli_errorf(CMD, "standard output: cannot write: %s", strerror(errno));

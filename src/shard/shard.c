@@ -191,7 +191,10 @@ static qk_status add_arg(qk_shard_part *p, const char *arg, size_t len)
     return QK_OK;
 }
 
-qk_status qk_shard_part_add_arg(qk_shard_part *p, const char *arg) { return add_arg(p, arg, strlen(arg)); }
+qk_status qk_shard_part_add_arg(qk_shard_part *p, const char *arg)
+{
+    return add_arg(p, arg, strlen(arg));
+}
 
 static qk_status add_input(qk_shard_part *p, const char *name, size_t len, uint64_t sum)
 {
@@ -215,8 +218,8 @@ void qk_shard_part_set_seed(qk_shard_part *p, uint64_t seed)
     p->seed = seed;
 }
 
-qk_status qk_shard_part_set_frame(qk_shard_part *p, const char *prologue, size_t plen, const char *sep, size_t slen,
-                                  const char *epilogue, size_t elen)
+qk_status qk_shard_part_set_frame(qk_shard_part *p, const char *prologue, size_t plen, const char *sep,
+                                  size_t slen, const char *epilogue, size_t elen)
 {
     const char *s[3] = {prologue, sep, epilogue};
     size_t n[3] = {plen, slen, elen};
@@ -268,7 +271,8 @@ qk_status qk_shard_part_write(const qk_shard_part *p, FILE *f, qk_error *err)
         bad = put_field(f, "arg", &p->args[i]);
     for (size_t i = 0; !bad && i < p->ninputs; i++)
         bad = fprintf(f, "input %016" PRIx64 " %zu\n", p->inputs[i].sum, p->inputs[i].name.n) < 0 ||
-              fwrite(p->inputs[i].name.s, 1, p->inputs[i].name.n, f) != p->inputs[i].name.n || fputc('\n', f) == EOF;
+              fwrite(p->inputs[i].name.s, 1, p->inputs[i].name.n, f) != p->inputs[i].name.n ||
+              fputc('\n', f) == EOF;
     for (int k = 0; !bad && k < 3; k++)
         bad = put_field(f, frame_key[k], &p->frame[k]);
     for (size_t i = 0; !bad && i < p->nheld; i++) {
@@ -390,7 +394,9 @@ static qk_status parse_line(cursor *c, qk_shard_part *p, const char *ls, size_t 
     if (starts(ls, ln, "input") && lp == 6 + 16 + 1) {
         uint64_t sum = 0;
         for (size_t i = 6; i < 22; i++) {
-            int d = ls[i] >= '0' && ls[i] <= '9' ? ls[i] - '0' : ls[i] >= 'a' && ls[i] <= 'f' ? ls[i] - 'a' + 10 : -1;
+            int d = ls[i] >= '0' && ls[i] <= '9'   ? ls[i] - '0'
+                    : ls[i] >= 'a' && ls[i] <= 'f' ? ls[i] - 'a' + 10
+                                                   : -1;
             if (d < 0)
                 return bad(c, "bad input checksum");
             sum = sum << 4 | (uint64_t)d;
@@ -402,7 +408,8 @@ static qk_status parse_line(cursor *c, qk_shard_part *p, const char *ls, size_t 
     return bad(c, "unknown line");
 }
 
-qk_status qk_shard_part_parse(const char *data, size_t len, const char *name, qk_shard_part **out, qk_error *err)
+qk_status qk_shard_part_parse(const char *data, size_t len, const char *name, qk_shard_part **out,
+                              qk_error *err)
 {
     cursor c = {data, data + len, name, 0, err};
     qk_shard_part *p = NULL;
@@ -436,8 +443,8 @@ qk_status qk_shard_part_parse(const char *data, size_t len, const char *name, qk
         size_t first, end;
         qk_shard_range(p->spec, p->nitems, &first, &end);
         if (p->nheld != end - first)
-            st = qk_error_set(err, QK_EINPUT, "'%s' holds %zu of the %zu items of shard %zu/%zu", name, p->nheld,
-                              end - first, p->spec.index, p->spec.count);
+            st = qk_error_set(err, QK_EINPUT, "'%s' holds %zu of the %zu items of shard %zu/%zu", name,
+                              p->nheld, end - first, p->spec.index, p->spec.count);
     }
     if (st != QK_OK) {
         qk_shard_part_free(p);
@@ -449,15 +456,42 @@ qk_status qk_shard_part_parse(const char *data, size_t len, const char *name, qk
 
 /* ---- accessors ---- */
 
-const char *qk_shard_part_command(const qk_shard_part *p) { return p->command.s; }
-const char *qk_shard_part_kind(const qk_shard_part *p) { return p->kind.s; }
-qk_shard_spec qk_shard_part_spec(const qk_shard_part *p) { return p->spec; }
-size_t qk_shard_part_num_args(const qk_shard_part *p) { return p->nargs; }
-const char *qk_shard_part_arg(const qk_shard_part *p, size_t i) { return i < p->nargs ? p->args[i].s : NULL; }
-int qk_shard_part_has_seed(const qk_shard_part *p) { return p->has_seed; }
-uint64_t qk_shard_part_seed(const qk_shard_part *p) { return p->seed; }
-size_t qk_shard_part_num_items(const qk_shard_part *p) { return p->nitems; }
-size_t qk_shard_part_num_held(const qk_shard_part *p) { return p->nheld; }
+const char *qk_shard_part_command(const qk_shard_part *p)
+{
+    return p->command.s;
+}
+const char *qk_shard_part_kind(const qk_shard_part *p)
+{
+    return p->kind.s;
+}
+qk_shard_spec qk_shard_part_spec(const qk_shard_part *p)
+{
+    return p->spec;
+}
+size_t qk_shard_part_num_args(const qk_shard_part *p)
+{
+    return p->nargs;
+}
+const char *qk_shard_part_arg(const qk_shard_part *p, size_t i)
+{
+    return i < p->nargs ? p->args[i].s : NULL;
+}
+int qk_shard_part_has_seed(const qk_shard_part *p)
+{
+    return p->has_seed;
+}
+uint64_t qk_shard_part_seed(const qk_shard_part *p)
+{
+    return p->seed;
+}
+size_t qk_shard_part_num_items(const qk_shard_part *p)
+{
+    return p->nitems;
+}
+size_t qk_shard_part_num_held(const qk_shard_part *p)
+{
+    return p->nheld;
+}
 
 const char *qk_shard_part_item(const qk_shard_part *p, size_t k, size_t *index, size_t *len)
 {
@@ -539,7 +573,8 @@ qk_status qk_shard_merge(const qk_shard_part *const *parts, const char *const *n
         if (in && strcmp(why, "the inputs differ") == 0)
             return qk_error_set(err, QK_EINPUT, "'%s' is not from the same work as '%s': input '%s' differs",
                                 names[k], names[0], in);
-        return qk_error_set(err, QK_EINPUT, "'%s' is not from the same work as '%s': %s", names[k], names[0], why);
+        return qk_error_set(err, QK_EINPUT, "'%s' is not from the same work as '%s': %s", names[k], names[0],
+                            why);
     }
     if (!(by = calloc(n, sizeof *by)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -549,14 +584,16 @@ qk_status qk_shard_merge(const qk_shard_part *const *parts, const char *const *n
             size_t j = 0;
             while (parts[j] != by[i])
                 j++;
-            st = qk_error_set(err, QK_EINPUT, "'%s' and '%s' are both shard %zu/%zu", names[j], names[k], i, n);
+            st = qk_error_set(err, QK_EINPUT, "'%s' and '%s' are both shard %zu/%zu", names[j], names[k], i,
+                              n);
             goto out;
         }
         by[i] = parts[k];
     }
     for (size_t i = 0; i < n; i++)
         if (!by[i]) {
-            st = qk_error_set(err, QK_EINPUT, "shard %zu/%zu is missing (%zu of %zu parts given)", i, n, nparts, n);
+            st = qk_error_set(err, QK_EINPUT, "shard %zu/%zu is missing (%zu of %zu parts given)", i, n,
+                              nparts, n);
             goto out;
         }
     if ((st = qk_shard_part_new(a->command.s, a->kind.s, one, a->nitems, &m, err)) != QK_OK)
@@ -568,15 +605,16 @@ qk_status qk_shard_merge(const qk_shard_part *const *parts, const char *const *n
     for (size_t i = 0; st == QK_OK && i < a->ninputs; i++)
         st = add_input(m, a->inputs[i].name.s, a->inputs[i].name.n, a->inputs[i].sum);
     if (st == QK_OK)
-        st = qk_shard_part_set_frame(m, a->frame[0].s, a->frame[0].n, a->frame[1].s, a->frame[1].n, a->frame[2].s,
-                                     a->frame[2].n);
+        st = qk_shard_part_set_frame(m, a->frame[0].s, a->frame[0].n, a->frame[1].s, a->frame[1].n,
+                                     a->frame[2].s, a->frame[2].n);
     if (st != QK_OK) {
         st = qk_error_set(err, st, "out of memory");
         goto out;
     }
     for (size_t i = 0; st == QK_OK && i < n; i++)
         for (size_t k = 0; st == QK_OK && k < by[i]->nheld; k++)
-            st = add_item(m, by[i]->items[k].index, by[i]->items[k].data.s, by[i]->items[k].data.n, NULL, err);
+            st =
+                add_item(m, by[i]->items[k].index, by[i]->items[k].data.s, by[i]->items[k].data.n, NULL, err);
 out:
     free(by);
     if (st != QK_OK) {

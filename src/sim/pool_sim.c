@@ -511,8 +511,9 @@ static int decode_trial(job *jb, size_t t, const char *s)
     for (size_t m = 0; m < o->nmethods; m++)
         for (size_t b = 0; held(o, m, t) && b < o->nbudgets; b++) {
             cell *ce = cell_at(jb, m, b, t);
-            double *v[] = {&ce->judged,  &ce->relevant, &ce->rmse[0], &ce->rmse[1], &ce->rmse[2], &ce->bias[0],
-                           &ce->bias[1], &ce->bias[2],  &ce->tau,     &ce->tau_ap,  &ce->top_ok,  &ce->conf};
+            double *v[] = {&ce->judged,  &ce->relevant, &ce->rmse[0], &ce->rmse[1],
+                           &ce->rmse[2], &ce->bias[0],  &ce->bias[1], &ce->bias[2],
+                           &ce->tau,     &ce->tau_ap,   &ce->top_ok,  &ce->conf};
             for (size_t k = 0; k < sizeof v / sizeof *v; k++)
                 if (take(&s, k == 0, v[k]) != 0)
                     return -1;
