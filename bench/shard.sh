@@ -18,6 +18,7 @@ trap 'bash "$src/scripts/slurm-local.sh" stop "$cluster" >/dev/null 2>&1; rm -rf
 bash "$src/scripts/slurm-local.sh" start "$cluster" >/dev/null
 export SLURM_CONF=$cluster/slurm.conf QRELKIT=$qk
 cd "$clef"
+# shellcheck disable=SC2054 # commas inside an option's value
 args=(simulate pool --qrels "$clef/qrel_abs_test.txt" --runs "$clef"/runs/*.run
       --methods depth,statap,active --budgets 10,20,40 --trials 200 --seed 5)
 now() { date +%s.%N; }

@@ -35,6 +35,7 @@ rc=0
 
 # The two commands; their single-process outputs, made while the jobs run.
 eval_args=(eval --dedup first -c -m map -m P.10 -m ndcg_cut.10 "$clef/qrel_abs_test.txt" "$clef"/runs/*.run)
+# shellcheck disable=SC2054 # commas inside an option's value
 pool_args=(simulate pool --qrels "$clef/qrel_abs_test.txt" --runs "$clef"/runs/*.run
            --methods depth,statap,active --budgets 10,20 --trials 40 --seed 3)
 ids_eval=$(bash "$src/scripts/slurm/submit.sh" 4 "$work/eval" "$work/eval.merged" "${eval_args[@]}") ||
@@ -69,7 +70,8 @@ done
 state=$(scontrol show job "${ids_bad#* }" 2>/dev/null | grep -o 'JobState=[A-Z_]*')
 [ "$state" = JobState=CANCELLED ] || { echo "FAIL: the merge job after a failed array is '$state', not cancelled"; rc=1; }
 [ -e "$work/bad.merged" ] && { echo "FAIL: a merged file after a failed array"; rc=1; }
-ls -A "$work/bad" | grep -q 'part' && { echo "FAIL: a failed task left a part: $(ls -A "$work/bad")"; rc=1; }
-[ "$(ls "$work/eval"/part.* 2>/dev/null | wc -l)" = 4 ] || { echo "FAIL: expected 4 eval parts"; rc=1; }
+left=$(find "$work/bad" -name '*part*')
+[ -n "$left" ] && { echo "FAIL: a failed task left a part: $left"; rc=1; }
+[ "$(find "$work/eval" -name 'part.*' | wc -l)" = 4 ] || { echo "FAIL: expected 4 eval parts"; rc=1; }
 [ $rc -eq 0 ] && echo "ok: eval (jobs $ids_eval) and simulate pool (jobs $ids_pool) merged byte-identically on Slurm"
 exit $rc
