@@ -24,6 +24,13 @@ dpkg -s gnuplot-nox >/dev/null 2>&1 || optional+=(gnuplot-nox)
 if [ "${1:-}" = --browser ]; then
   for p in chromium nodejs npm; do dpkg -s "$p" >/dev/null 2>&1 || optional+=("$p"); done
 fi
+# Scale-out (doc/scale-out.md): a one-node Slurm for scripts/slurm-local.sh
+# and the job-array test, GNU parallel for the other recipe. Their tests
+# (tests/library/slurm_e2e.sh, parallel_shards.sh) skip only where these
+# cannot be installed.
+for p in slurm-wlm munge parallel; do
+  dpkg -s "$p" >/dev/null 2>&1 || optional+=("$p")
+done
 # Optional: pandas (and numpy) for the Python binding's DataFrame inputs and
 # outputs; its tests of them are skipped without it.
 for p in python3-pandas python3-numpy; do
@@ -36,4 +43,4 @@ export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update -qq
 [ ${#missing[@]} -eq 0 ] || "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 [ ${#optional[@]} -eq 0 ] || "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${optional[@]}" ||
-  echo "install-deps: optional ${optional[*]} not installed (gnuplot: only simulate pool --plot; chromium, nodejs, npm: only the browser tests and make screenshot; pandas/numpy: only the Python binding's DataFrames)" >&2
+  echo "install-deps: optional ${optional[*]} not installed (gnuplot: only simulate pool --plot; chromium, nodejs, npm: only the browser tests and make screenshot; pandas/numpy: only the Python binding's DataFrames; slurm-wlm/munge/parallel: only the scale-out tests and scripts)" >&2

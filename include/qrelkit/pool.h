@@ -321,6 +321,22 @@ typedef struct qk_pool_sim_row {
  * every run goes to *truth_map when not NULL (caller frees). */
 QK_API qk_status qk_pool_simulate(const qk_pool_runs *p, const qk_qrels *truth, const qk_pool_sim_opts *o,
                            qk_pool_sim_row **rows, double **truth_map, qk_error *err);
+/* Sharding (qrelkit/shard.h, doc/scale-out.md): trials [first, end) of the
+ * o->trials of qk_pool_simulate, each as a text record (records[k] is trial
+ * first + k; deterministic methods are held by trial 0 only), and the
+ * record every part shares (*common: the runs' true MAP). Trial t's seeds
+ * derive from o->seed and t only, so the records do not depend on the
+ * split. Caller frees every record, the array and *common. */
+QK_API qk_status qk_pool_simulate_trials(const qk_pool_runs *p, const qk_qrels *truth,
+                                         const qk_pool_sim_opts *o, size_t first, size_t end, char ***records,
+                                         char **common, qk_error *err);
+/* The rows of qk_pool_simulate from the records of all o->trials trials
+ * (records[t] = trial t) and the common record: the same values, bit for
+ * bit. o needs methods, budgets, trials, error_rate and logo as when the
+ * records were made. *truth_map (caller frees) gets the *nruns true MAPs. */
+QK_API qk_status qk_pool_simulate_combine(const qk_pool_sim_opts *o, const char *common,
+                                          const char *const *records, qk_pool_sim_row **rows,
+                                          double **truth_map, size_t *nruns, qk_error *err);
 
 #ifdef __cplusplus
 }

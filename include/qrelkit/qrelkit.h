@@ -19,5 +19,6 @@
 #include "qrelkit/gbrt.h"
 #include "qrelkit/tar_stop.h"
 #include "qrelkit/campaign.h"
+#include "qrelkit/shard.h"
 
 #endif

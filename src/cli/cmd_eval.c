@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "eval_cli.h"
 #include "eval_estimate.h"
+#include "shard_cli.h"
 
 const char qk_help_eval[] =
     "usage: qrelkit eval [options] QRELS RUN [RUN...]\n"
@@ -65,6 +66,9 @@ const char qk_help_eval[] =
     "                    inclusion probabilities of FILE (topic docno_a docno_b\n"
     "                    pi_ab, from pool --write-joint); without it var_R_HT is\n"
     "                    the Poisson form, which ignores how inclusions correlate\n"
+    "  --shard I/N       evaluate shard I of N of the runs only, as a part file for\n"
+    "                    `qrelkit merge` (doc/scale-out.md); not with --matrix or -R\n"
+    "                    prels|strata|draws\n"
     "  --compat          with -R prels|strata: print exactly as statAP_MQ_eval_v4.pl -q\n"
     "                    or sample_eval.pl (-q adds the per-topic blocks)\n"
     "  --dedup MODE      a docno repeated within a run topic or a qrels topic:\n"
@@ -96,10 +100,12 @@ typedef struct cli {
     const char *help_text;
     qk_eval_opts o;
     char only_topic[1024];
+    int shard_on;
+    qk_shard_spec shard;
 } cli;
 
 enum { OPT_FORMAT = 1000, OPT_PRECISION, OPT_MATRIX, OPT_LIST, OPT_DEDUP, OPT_VAR, OPT_COMPAT, OPT_THREADS };
-enum { OPT_JOINT = OPT_THREADS + 1 };
+enum { OPT_JOINT = OPT_THREADS + 1, OPT_SHARD };
 
 static const struct option longopts[] = {
     {"help", no_argument, NULL, 'h'},
@@ -126,6 +132,7 @@ static const struct option longopts[] = {
     {"var", no_argument, NULL, OPT_VAR},
     {"compat", no_argument, NULL, OPT_COMPAT},
     {"joint", required_argument, NULL, OPT_JOINT},
+    {"shard", required_argument, NULL, OPT_SHARD},
     {NULL, 0, NULL, 0}};
 
 static int list_measures(void)
@@ -214,6 +221,10 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
         case OPT_VAR: c->est.with_var = 1; break;
         case OPT_COMPAT: c->est.compat = 1; break;
         case OPT_JOINT: c->est.joint = optarg; break;
+        case OPT_SHARD:
+            rc = qk_cli_shard_parse(cmd, optarg, &c->shard);
+            c->shard_on = 1;
+            break;
         case OPT_THREADS:
             rc = qk_cli_long(cmd, "--threads", optarg, 0, 64, &n);
             c->o.threads = (int)n;
@@ -240,6 +251,11 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
         return qk_cli_usage(cmd, "--joint goes with -R draws");
     if (c->trec_mode && (c->format || c->matrix || c->precision_set))
         return qk_cli_usage(cmd, "--format, --matrix and --precision belong to 'qrelkit eval'");
+    if (c->trec_mode && c->shard_on)
+        return qk_cli_usage(cmd, "--shard belongs to 'qrelkit eval'");
+    if (c->shard_on && (c->matrix || c->est.kind))
+        return qk_cli_usage(cmd, "--shard does not combine with %s",
+                            c->matrix ? "--matrix" : "-R prels|strata|draws");
     {
         qk_cli_stdin seen = {0};
         int src = qk_cli_stdin_once(cmd, &seen, c->zfile, "-Z", 0);
@@ -264,10 +280,12 @@ static void print_num(FILE *f, const qk_measure_info *in, double v, int prec, in
         fprintf(f, "%.*f", prec, v);
 }
 
+#define TSV_HEADER "run\tmeasure\ttopic\tvalue\n"
+
 static void write_tsv(FILE *f, qk_eval_result *const *res, size_t nres, const cli *c, int header)
 {
     if (header)
-        fprintf(f, "run\tmeasure\ttopic\tvalue\n");
+        fputs(TSV_HEADER, f);
     for (size_t r = 0; r < nres; r++) {
         const qk_eval_result *e = res[r];
         int z = qk_result_zmode(e);
@@ -447,6 +465,92 @@ static int eval_many(const char *cmd, const qk_qrels *q, const qk_measures *ms, 
     return -1;
 }
 
+/* The bytes eval prints for the one result e, run `r` of nall runs, into
+ * *buf (caller frees): what the unsharded output holds for that run. */
+static int shard_item(qk_eval_result *e, char *path, size_t nall, const cli *c, char **buf, size_t *len)
+{
+    qk_error err;
+    FILE *f = open_memstream(buf, len);
+    int rc = 0;
+    if (!f)
+        return QK_EXIT_IO;
+    if (c->format && strcmp(c->format, "json") == 0)
+        write_json(f, &e, &path, 1, c);
+    else if ((c->format && strcmp(c->format, "tsv") == 0) || nall > 1 || c->precision_set)
+        write_tsv(f, &e, 1, c, 0);
+    else if (qk_result_write_trec(e, f, c->per_topic, c->summary, &err) != QK_OK)
+        rc = qk_cli_fail("eval", &err);
+    if (fclose(f) != 0 && !rc)
+        rc = QK_EXIT_IO;
+    return rc;
+}
+
+/* --shard: evaluate runs [first, end) of the nall RUN operands and write
+ * them as a part. JSON: every run's object is cut out of a one-run document
+ * (jansson indents by depth, so the text of a run does not depend on its
+ * neighbours) and joined with ",\n" between the document's frame. */
+static int eval_shard(const cli *c, const qk_qrels *q, const qk_measures *ms, int argc, char **argv, int first)
+{
+    static const char jpro[] = "{\n  \"runs\": [\n", jepi[] = "\n  ]\n}\n", tsv_header[] = TSV_HEADER;
+    char **paths = argv + first + 1;
+    size_t nall = (size_t)(argc - first - 1), r0, r1;
+    int json = c->format && strcmp(c->format, "json") == 0, nres = 0, rc;
+    qk_eval_result **res = NULL;
+    qk_shard_part *part = NULL;
+    const char **ins = calloc(nall + 2, sizeof *ins);
+    if (!ins)
+        return QK_EXIT_IO;
+    ins[0] = argv[first];
+    ins[1] = c->zfile;
+    memcpy(ins + 2, paths, nall * sizeof *ins);
+    qk_shard_range(c->shard, nall, &r0, &r1);
+    rc = qk_cli_shard_begin("eval", "eval", "concat", c->shard, nall, argc, argv, ins, nall + 2, &part);
+    free(ins);
+    if (rc)
+        return rc;
+    if (json)
+        rc = qk_shard_part_set_frame(part, jpro, sizeof jpro - 1, ",\n", 2, jepi, sizeof jepi - 1) != QK_OK;
+    else if (c->format && strcmp(c->format, "tsv") == 0)
+        rc = qk_shard_part_set_frame(part, tsv_header, sizeof tsv_header - 1, NULL, 0, NULL, 0) != QK_OK;
+    if (rc)
+        rc = QK_EXIT_IO;
+    if (!rc && r1 > r0 && !(res = calloc(r1 - r0, sizeof *res)))
+        rc = QK_EXIT_IO;
+    if (!rc && r1 > r0 &&
+        (rc = eval_many("eval", q, ms, &c->o, paths + r0, (int)(r1 - r0), res, &nres)) < 0)
+        rc = 0;
+    for (size_t r = r0; !rc && r < r1; r++) {
+        char *buf = NULL, *item;
+        size_t len = 0, ilen;
+        qk_error err;
+        if ((rc = shard_item(res[r - r0], paths[r], nall, c, &buf, &len)) == 0) {
+            item = buf;
+            ilen = len;
+            if (json) {
+                /* strip the one-run document's frame */
+                if (len < sizeof jpro - 1 + sizeof jepi - 1 || memcmp(buf, jpro, sizeof jpro - 1) != 0 ||
+                    memcmp(buf + len - (sizeof jepi - 1), jepi, sizeof jepi - 1) != 0) {
+                    qk_cli_errorf("eval", "internal error: unexpected JSON frame");
+                    rc = QK_EXIT_IO;
+                }
+                item += sizeof jpro - 1;
+                ilen -= sizeof jpro - 1 + sizeof jepi - 1;
+            }
+            if (!rc && qk_shard_part_add_item(part, r, item, ilen, &err) != QK_OK)
+                rc = qk_cli_fail("eval", &err);
+        }
+        free(buf);
+    }
+    for (int r = 0; r < nres; r++)
+        qk_eval_result_free(res[r]);
+    free(res);
+    if (rc) {
+        qk_shard_part_free(part);
+        return rc;
+    }
+    return qk_cli_shard_finish("eval", part);
+}
+
 int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
 {
     cli c;
@@ -500,6 +604,10 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
     }
     c.o.zscores = z;
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    if (c.shard_on) {
+        rc = eval_shard(&c, q, ms, argc, argv, first);
+        goto out;
+    }
     res = calloc((size_t)(argc - first), sizeof *res);
     if (!res) {
         rc = QK_EXIT_IO;

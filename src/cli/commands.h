@@ -20,6 +20,7 @@
     X(simulate, "what-if experiments: collection, crowd, pool budgets, the RTC experiment") \
     X(tar, "technology-assisted review: score CLEF TAR runs (tar_eval's measures)")        \
     X(campaign, "a judging campaign: SQLite store, assessors' web page, live budget dashboard")
+    X(merge, "merge the parts of a command run with --shard I/N (byte-identical output)")
 
 #define QK_DECLARE(name, summary)                                                           \
     int qk_cmd_##name(int argc, char **argv);                                               \

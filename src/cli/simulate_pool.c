@@ -15,6 +15,7 @@
 #include "cli_tables.h"
 #include "cli_util.h"
 #include "qrelkit/pool.h"
+#include "shard_cli.h"
 #include "simulate_modes.h"
 
 const char qk_help_simulate_pool[] =
@@ -72,6 +73,8 @@ const char qk_help_simulate_pool[] =
     "  --plot FILE.svg      tau and RMSE of MAP against the budget (needs gnuplot;\n"
     "                       a file, not '-': standard output carries the table)\n"
     "  --quiet              no progress on stderr\n"
+    "  --shard I/N          trials of shard I of N only, as a part file for\n"
+    "                       `qrelkit merge` (doc/scale-out.md); not with --plot\n"
     "\n"
     "example (doc/examples/pool-clef2017.md):\n"
     "  qrelkit simulate pool --qrels qrels.txt --runs runs/*.run --trials 20 \\\n"
@@ -106,6 +109,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"active-li", no_argument, NULL, 'I'},
                                          {"active-fixed", no_argument, NULL, 'F'},
                                          {"active-weights", required_argument, NULL, 'W'},
+                                         {"shard", required_argument, NULL, 'X'},
                                          {NULL, 0, NULL, 0}};
 
 typedef struct sargs {
@@ -117,8 +121,9 @@ typedef struct sargs {
     qk_pool_method methods[QK_POOL_NMETHODS * 4];
     double budget_in[256];
     long budgets[256], depth, cuts[64];
-    int hours, constant_speed, json, quiet;
+    int hours, constant_speed, json, quiet, shard_on;
     double tdc;
+    qk_shard_spec shard;
 } sargs;
 
 
@@ -193,6 +198,10 @@ static int parse(int argc, char **argv, sargs *a)
                              &a->o.base.active_weights);
             break;
         case 'l': rc = qk_cli_long(CMD, "-l", optarg, LONG_MIN, LONG_MAX, &a->o.rel_level); break;
+        case 'X':
+            rc = qk_cli_shard_parse(CMD, optarg, &a->shard);
+            a->shard_on = 1;
+            break;
         default: return QK_EXIT_USAGE;
         }
         if (rc)
@@ -210,6 +219,8 @@ static int parse(int argc, char **argv, sargs *a)
         return qk_cli_usage(CMD, "missing --budgets");
     if (qk_cli_no_stdout(CMD, "--plot", a->plot, "carries the table; give a file name"))
         return QK_EXIT_USAGE;
+    if (a->shard_on && a->plot)
+        return qk_cli_usage(CMD, "--plot does not combine with --shard (plot the merged table)");
     for (size_t b = 0; b < a->o.nbudgets; b++)
         if (a->budget_in[b] < 0 || (b && a->budget_in[b] <= a->budget_in[b - 1]))
             return qk_cli_usage(CMD, "--budgets: increasing values >= 0");
@@ -282,12 +293,13 @@ static void write_tsv(FILE *f, const sargs *a, const qk_pool_sim_row *rows)
         }
 }
 
-static void write_json(const sargs *a, const qk_pool_sim_row *rows, const qk_pool_runs *p, const double *tmap)
+static void write_json(const sargs *a, const qk_pool_sim_row *rows, const char *const *ids, size_t nr,
+                       const double *tmap)
 {
     json_t *root = json_object(), *arr = json_array(), *truth = json_object();
     char *s;
-    for (size_t r = 0; r < qk_pool_num_runs(p); r++)
-        json_object_set_new(truth, qk_pool_runid(p, r), json_real(tmap[r]));
+    for (size_t r = 0; r < nr; r++)
+        json_object_set_new(truth, ids[r], json_real(tmap[r]));
     for (size_t m = 0; m < a->o.nmethods; m++)
         for (size_t b = 0; b < a->o.nbudgets; b++) {
             const qk_pool_sim_row *r = &rows[m * a->o.nbudgets + b];
@@ -425,6 +437,162 @@ static int plot(const sargs *a, const qk_pool_sim_row *rows, qk_cli_out *o)
     return qk_cli_out_commit(CMD, o);
 }
 
+/* --shard: this shard's trials as a part; its prologue carries the
+ * judgments per budget and the run ids (the merge reads no inputs), then
+ * the library's common record. */
+static int write_part(const sargs *a, const qk_pool_runs *p, const qk_qrels *q, int argc, char **argv)
+{
+    qk_error err = {0};
+    qk_shard_part *part = NULL;
+    const char **ins = calloc(a->nruns + 2, sizeof *ins);
+    char **rec = NULL, *common = NULL, *pro = NULL;
+    size_t first, end, plen = 0;
+    FILE *f;
+    int rc;
+    if (!ins)
+        return QK_EXIT_IO;
+    ins[0] = a->qrels;
+    ins[1] = a->groups;
+    memcpy(ins + 2, a->runs, a->nruns * sizeof *ins);
+    qk_shard_range(a->shard, a->o.trials, &first, &end);
+    rc = qk_cli_shard_begin(CMD, CMD, "simulate-pool", a->shard, a->o.trials, argc, argv, ins, a->nruns + 2,
+                            &part);
+    free(ins);
+    if (rc)
+        return rc;
+    qk_shard_part_set_seed(part, a->o.seed);
+    if (qk_pool_simulate_trials(p, q, &a->o, first, end, &rec, &common, &err) != QK_OK) {
+        qk_shard_part_free(part);
+        return qk_cli_fail(CMD, &err);
+    }
+    if ((f = open_memstream(&pro, &plen)) != NULL) {
+        fputs("budgets", f);
+        for (size_t b = 0; b < a->o.nbudgets; b++)
+            fprintf(f, " %ld", a->budgets[b]);
+        fputs("\nruns", f);
+        for (size_t r = 0; r < qk_pool_num_runs(p); r++)
+            fprintf(f, "\t%s", qk_pool_runid(p, r));
+        fprintf(f, "\n%s", common);
+        if (fclose(f) != 0)
+            rc = QK_EXIT_IO;
+    } else
+        rc = QK_EXIT_IO;
+    if (!rc && qk_shard_part_set_frame(part, pro, plen, NULL, 0, NULL, 0) != QK_OK)
+        rc = QK_EXIT_IO;
+    for (size_t t = first; !rc && t < end; t++)
+        if (qk_shard_part_add_item(part, t, rec[t - first], strlen(rec[t - first]), &err) != QK_OK)
+            rc = qk_cli_fail(CMD, &err);
+    for (size_t t = first; t < end; t++)
+        free(rec[t - first]);
+    free(rec);
+    free(common);
+    free(pro);
+    if (rc) {
+        qk_shard_part_free(part);
+        return rc;
+    }
+    return qk_cli_shard_finish(CMD, part);
+}
+
+/* One line of the prologue: its text after `key` (up to the newline). */
+static const char *prologue_line(const char **s, const char *key, size_t *len)
+{
+    size_t k = strlen(key);
+    const char *nl, *v;
+    if (strncmp(*s, key, k) != 0 || !(nl = strchr(*s, '\n')))
+        return NULL;
+    v = *s + k;
+    *len = (size_t)(nl - v);
+    *s = nl + 1;
+    return v;
+}
+
+/* The run ids "\tID\tID..." (split in place) into ids; their number. */
+static size_t split_ids(char *s, const char **ids)
+{
+    size_t n = 0;
+    char *e;
+    if (*s != '\t')
+        return 0;
+    ids[n++] = ++s;
+    while ((e = strchr(s, '\t')) != NULL) {
+        *e = 0;
+        s = e + 1;
+        ids[n++] = s;
+    }
+    return n;
+}
+
+int qk_simulate_pool_merge(const qk_shard_part *m)
+{
+    sargs a;
+    qk_error err = {0};
+    int argc = (int)qk_shard_part_num_args(m) + 1, rc;
+    char **argv = calloc((size_t)argc + 1, sizeof *argv);
+    const char **recs = NULL, **ids = NULL, *s, *v;
+    char *idbuf = NULL;
+    size_t len, nr = 0, nb = 0;
+    qk_pool_sim_row *rows = NULL;
+    double *tmap = NULL;
+    if (!argv)
+        return QK_EXIT_IO;
+    argv[0] = (char *)"pool";
+    for (int i = 1; i < argc; i++)
+        argv[i] = (char *)qk_shard_part_arg(m, (size_t)i - 1);
+    rc = parse(argc, argv, &a);
+    if (rc == -1)
+        rc = QK_EXIT_INPUT;
+    if (rc)
+        goto out;
+    a.o.methods = a.methods;
+    s = qk_shard_part_prologue(m, NULL);
+    if (!(v = prologue_line(&s, "budgets", &len))) {
+        rc = QK_EXIT_INPUT;
+        goto bad;
+    }
+    for (const char *t = v; t < v + len && nb < 256; nb++) {
+        char *e;
+        a.budgets[nb] = strtol(t, &e, 10);
+        if (e == t)
+            break;
+        t = e;
+    }
+    if (nb != a.o.nbudgets || !(v = prologue_line(&s, "runs", &len))) {
+        rc = QK_EXIT_INPUT;
+        goto bad;
+    }
+    a.o.budgets = a.budgets;
+    if (!(idbuf = strndup(v, len)) || !(ids = calloc(len + 1, sizeof *ids)) ||
+        !(recs = calloc(qk_shard_part_num_items(m) + 1, sizeof *recs))) {
+        rc = QK_EXIT_IO;
+        goto out;
+    }
+    nr = split_ids(idbuf, ids);
+    for (size_t k = 0; k < qk_shard_part_num_held(m); k++)
+        recs[k] = qk_shard_part_item(m, k, NULL, NULL);
+    if (qk_pool_simulate_combine(&a.o, s, recs, &rows, &tmap, &len, &err) != QK_OK) {
+        rc = qk_cli_fail("merge", &err);
+        goto out;
+    }
+    if (a.json)
+        write_json(&a, rows, ids, nr < len ? nr : len, tmap);
+    else
+        write_tsv(stdout, &a, rows);
+    rc = qk_cli_flush_stdout("merge");
+    goto out;
+bad:
+    qk_cli_errorf("merge", "the parts' header of simulate pool is malformed");
+out:
+    free(rows);
+    free(tmap);
+    free(recs);
+    free(ids);
+    free(idbuf);
+    free(a.runs);
+    free(argv);
+    return rc;
+}
+
 int qk_simulate_pool(int argc, char **argv)
 {
     sargs a;
@@ -491,13 +659,25 @@ int qk_simulate_pool(int argc, char **argv)
             (rc = qk_cli_out_open(CMD, &plot_out, a.plot)) != 0)
             goto out;
     }
+    if (a.shard_on) {
+        rc = write_part(&a, p, q, argc, argv);
+        goto out;
+    }
     if (qk_pool_simulate(p, q, &a.o, &rows, &tmap, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
-    if (a.json)
-        write_json(&a, rows, p, tmap);
-    else
+    if (a.json) {
+        const char **ids = calloc(qk_pool_num_runs(p) + 1, sizeof *ids);
+        if (!ids) {
+            rc = QK_EXIT_IO;
+            goto out;
+        }
+        for (size_t r = 0; r < qk_pool_num_runs(p); r++)
+            ids[r] = qk_pool_runid(p, r);
+        write_json(&a, rows, ids, qk_pool_num_runs(p), tmap);
+        free(ids);
+    } else
         write_tsv(stdout, &a, rows);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         qk_cli_errorf(CMD, "standard output: cannot write: %s", strerror(errno));

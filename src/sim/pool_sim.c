@@ -31,7 +31,7 @@ typedef struct cell {
 typedef struct job {
     const sim_ctx *c;
     cell *cells; /* [m][b][trial] */
-    size_t next_trial, done, total;
+    size_t next_trial, end_trial, done, total; /* trials [next_trial, end_trial) */
     pthread_mutex_t mu;
     qk_status st;
     qk_error err;
@@ -237,7 +237,7 @@ static void *worker(void *arg)
         pthread_mutex_lock(&jb->mu);
         trial = jb->next_trial++;
         pthread_mutex_unlock(&jb->mu);
-        if (trial >= jb->c->o->trials || jb->st != QK_OK)
+        if (trial >= jb->end_trial || jb->st != QK_OK)
             return NULL;
         {
             qk_status st = run_trial(jb, trial);
@@ -326,18 +326,34 @@ static void summarise(const job *jb, size_t m, size_t b, qk_pool_sim_row *row)
     }
 }
 
-qk_status qk_pool_simulate(const qk_pool_runs *p, const qk_qrels *truth, const qk_pool_sim_opts *o,
-                           qk_pool_sim_row **rows, double **truth_map, qk_error *err)
+/* The cells of every (method, budget, trial), pneg/delta for mtc and rtc. */
+static qk_status cells_alloc(job *jb, const qk_pool_sim_opts *o, size_t nr, qk_error *err)
 {
-    sim_ctx c;
-    job jb;
-    size_t nr = qk_pool_num_runs(p), ncells = o->nmethods * o->nbudgets * o->trials;
-    int nth = o->threads < 1 ? 1 : o->threads;
-    pthread_t th[64];
-    qk_status st;
-    *rows = NULL;
-    if (truth_map)
-        *truth_map = NULL;
+    size_t ncells = o->nmethods * o->nbudgets * o->trials;
+    if (!(jb->cells = calloc(ncells, sizeof *jb->cells)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t i = 0; i < ncells; i++)
+        if ((o->methods[i / (o->nbudgets * o->trials)] == QK_POOL_MTC ||
+             o->methods[i / (o->nbudgets * o->trials)] == QK_POOL_RTC) &&
+            (!(jb->cells[i].pneg = calloc(nr ? nr : 1, sizeof(double))) ||
+             !(jb->cells[i].delta = calloc(nr ? nr : 1, sizeof(double)))))
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+    return QK_OK;
+}
+
+static void cells_free(job *jb, const qk_pool_sim_opts *o)
+{
+    size_t ncells = o->nmethods * o->nbudgets * o->trials;
+    for (size_t i = 0; jb->cells && i < ncells; i++) {
+        free(jb->cells[i].pneg);
+        free(jb->cells[i].delta);
+    }
+    free(jb->cells);
+    jb->cells = NULL;
+}
+
+static qk_status check_opts(const qk_pool_sim_opts *o, qk_error *err)
+{
     if (!o->nmethods || !o->nbudgets || !o->trials || (o->logo && !o->group))
         return qk_error_set(err, QK_EUSAGE,
                             "the simulation needs methods, budgets, trials (and groups for logo)");
@@ -348,46 +364,44 @@ qk_status qk_pool_simulate(const qk_pool_runs *p, const qk_qrels *truth, const q
     for (size_t b = 1; b < o->nbudgets; b++)
         if (o->budgets[b] < o->budgets[b - 1])
             return qk_error_set(err, QK_EUSAGE, "budgets must be in increasing order");
-    if ((st = sim_ctx_init(&c, p, truth, o, err)) != QK_OK)
-        return st;
-    memset(&jb, 0, sizeof jb);
-    jb.c = &c;
-    jb.total = o->trials;
-    pthread_mutex_init(&jb.mu, NULL);
-    if (!(jb.cells = calloc(ncells, sizeof *jb.cells)) ||
-        !(*rows = calloc(o->nmethods * o->nbudgets, sizeof **rows))) {
-        st = qk_error_set(err, QK_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < ncells; i++)
-        if ((o->methods[i / (o->nbudgets * o->trials)] == QK_POOL_MTC ||
-             o->methods[i / (o->nbudgets * o->trials)] == QK_POOL_RTC) &&
-            (!(jb.cells[i].pneg = calloc(nr, sizeof(double))) ||
-             !(jb.cells[i].delta = calloc(nr, sizeof(double))))) {
-            st = qk_error_set(err, QK_ENOMEM, "out of memory");
-            goto out;
-        }
+    return QK_OK;
+}
+
+/* Trials [first, end) into jb's cells, in parallel threads. */
+static qk_status run_trials(job *jb, size_t first, size_t end, qk_error *err)
+{
+    const qk_pool_sim_opts *o = jb->c->o;
+    int nth = o->threads < 1 ? 1 : o->threads;
+    pthread_t th[64];
+    jb->next_trial = first;
+    jb->end_trial = end;
+    jb->total = end - first;
     if (nth > 64)
         nth = 64;
     for (int k = 0; k < nth; k++)
-        if (pthread_create(&th[k], NULL, worker, &jb) != 0) {
+        if (pthread_create(&th[k], NULL, worker, jb) != 0) {
             nth = k;
             break;
         }
     if (nth == 0)
-        worker(&jb);
+        worker(jb);
     for (int k = 0; k < nth; k++)
         pthread_join(th[k], NULL);
-    if ((st = jb.st) != QK_OK) {
-        qk_error_set(err, st, "the simulation failed (%s)", qk_status_name(st));
-        goto out;
-    }
-    /* deterministic methods ran once: trial 0 stands for every trial */
+    if (jb->st != QK_OK)
+        return qk_error_set(err, jb->st, "the simulation failed (%s)", qk_status_name(jb->st));
+    return QK_OK;
+}
+
+/* Deterministic methods ran once: trial 0 stands for every trial; then the
+ * rows, in trial order. */
+static void finish(job *jb, size_t nr, qk_pool_sim_row *rows)
+{
+    const qk_pool_sim_opts *o = jb->c->o;
     for (size_t m = 0; m < o->nmethods; m++)
         if (deterministic(o->methods[m]) && o->error_rate == 0)
             for (size_t b = 0; b < o->nbudgets; b++)
                 for (size_t t = 1; t < o->trials; t++) {
-                    cell *dst = cell_at(&jb, m, b, t), *src = cell_at(&jb, m, b, 0);
+                    cell *dst = cell_at(jb, m, b, t), *src = cell_at(jb, m, b, 0);
                     double *pn = dst->pneg, *dl = dst->delta;
                     *dst = *src;
                     dst->pneg = pn;
@@ -399,15 +413,39 @@ qk_status qk_pool_simulate(const qk_pool_runs *p, const qk_qrels *truth, const q
                 }
     for (size_t m = 0; m < o->nmethods; m++)
         for (size_t b = 0; b < o->nbudgets; b++)
-            summarise(&jb, m, b, &(*rows)[m * o->nbudgets + b]);
+            summarise(jb, m, b, &rows[m * o->nbudgets + b]);
+}
+
+qk_status qk_pool_simulate(const qk_pool_runs *p, const qk_qrels *truth, const qk_pool_sim_opts *o,
+                           qk_pool_sim_row **rows, double **truth_map, qk_error *err)
+{
+    sim_ctx c;
+    job jb;
+    size_t nr = qk_pool_num_runs(p);
+    qk_status st;
+    *rows = NULL;
+    if (truth_map)
+        *truth_map = NULL;
+    if ((st = check_opts(o, err)) != QK_OK)
+        return st;
+    if ((st = sim_ctx_init(&c, p, truth, o, err)) != QK_OK)
+        return st;
+    memset(&jb, 0, sizeof jb);
+    jb.c = &c;
+    pthread_mutex_init(&jb.mu, NULL);
+    if ((st = cells_alloc(&jb, o, nr, err)) != QK_OK)
+        goto out;
+    if (!(*rows = calloc(o->nmethods * o->nbudgets, sizeof **rows))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((st = run_trials(&jb, 0, o->trials, err)) != QK_OK)
+        goto out;
+    finish(&jb, nr, *rows);
     if (truth_map && (*truth_map = malloc(nr * sizeof **truth_map)))
         memcpy(*truth_map, c.truth, nr * sizeof **truth_map);
 out:
-    for (size_t i = 0; jb.cells && i < ncells; i++) {
-        free(jb.cells[i].pneg);
-        free(jb.cells[i].delta);
-    }
-    free(jb.cells);
+    cells_free(&jb, o);
     pthread_mutex_destroy(&jb.mu);
     sim_ctx_free(&c);
     if (st != QK_OK) {
@@ -415,4 +453,205 @@ out:
         *rows = NULL;
     }
     return st;
+}
+
+/* ---- shards: trials as text records (exact: hexadecimal floats) ---- */
+
+/* Whether trial t holds method m's cells (deterministic methods: trial 0). */
+static int held(const qk_pool_sim_opts *o, size_t m, size_t t)
+{
+    return t == 0 || !deterministic(o->methods[m]) || o->error_rate != 0;
+}
+
+static char *encode_trial(const job *jb, size_t t)
+{
+    const qk_pool_sim_opts *o = jb->c->o;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    for (size_t m = 0; m < o->nmethods; m++)
+        for (size_t b = 0; held(o, m, t) && b < o->nbudgets; b++) {
+            const cell *ce = cell_at(jb, m, b, t);
+            double v[] = {ce->judged,  ce->relevant, ce->rmse[0], ce->rmse[1], ce->rmse[2], ce->bias[0],
+                          ce->bias[1], ce->bias[2],  ce->tau,     ce->tau_ap,  ce->top_ok,  ce->conf};
+            for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+                fprintf(f, "%s%a", k ? " " : "", v[k]);
+            for (size_t k = 0; ce->pneg && k < jb->c->npairs; k++)
+                fprintf(f, " %a %a", ce->pneg[k], ce->delta[k]);
+            fputc('\n', f);
+        }
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* One number of a record (after one space unless it is the line's first);
+ * advances *s. */
+static int take(const char **s, int first, double *v)
+{
+    char *e;
+    if (!first && *(*s)++ != ' ')
+        return -1;
+    if (**s == ' ' || **s == '\n' || !**s)
+        return -1;
+    *v = strtod(*s, &e);
+    if (e == *s)
+        return -1;
+    *s = e;
+    return 0;
+}
+
+static int decode_trial(job *jb, size_t t, const char *s)
+{
+    const qk_pool_sim_opts *o = jb->c->o;
+    for (size_t m = 0; m < o->nmethods; m++)
+        for (size_t b = 0; held(o, m, t) && b < o->nbudgets; b++) {
+            cell *ce = cell_at(jb, m, b, t);
+            double *v[] = {&ce->judged,  &ce->relevant, &ce->rmse[0], &ce->rmse[1],
+                           &ce->rmse[2], &ce->bias[0],  &ce->bias[1], &ce->bias[2],
+                           &ce->tau,     &ce->tau_ap,   &ce->top_ok,  &ce->conf};
+            for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+                if (take(&s, k == 0, v[k]) != 0)
+                    return -1;
+            for (size_t k = 0; ce->pneg && k < jb->c->npairs; k++)
+                if (take(&s, 0, &ce->pneg[k]) != 0 || take(&s, 0, &ce->delta[k]) != 0)
+                    return -1;
+            if (*s++ != '\n')
+                return -1;
+        }
+    return *s ? -1 : 0;
+}
+
+qk_status qk_pool_simulate_trials(const qk_pool_runs *p, const qk_qrels *truth, const qk_pool_sim_opts *o,
+                                  size_t first, size_t end, char ***records, char **common, qk_error *err)
+{
+    sim_ctx c;
+    job jb;
+    size_t nr = qk_pool_num_runs(p);
+    char **rec = NULL, *com = NULL;
+    size_t clen = 0;
+    FILE *f;
+    qk_status st;
+    *records = NULL;
+    *common = NULL;
+    if ((st = check_opts(o, err)) != QK_OK)
+        return st;
+    if (first > end || end > o->trials)
+        return qk_error_set(err, QK_EUSAGE, "trials %zu to %zu are not within the %zu trials", first, end,
+                            o->trials);
+    if ((st = sim_ctx_init(&c, p, truth, o, err)) != QK_OK)
+        return st;
+    memset(&jb, 0, sizeof jb);
+    jb.c = &c;
+    pthread_mutex_init(&jb.mu, NULL);
+    if ((st = cells_alloc(&jb, o, nr, err)) != QK_OK || (st = run_trials(&jb, first, end, err)) != QK_OK)
+        goto out;
+    if (!(rec = calloc(end - first + 1, sizeof *rec)) || !(f = open_memstream(&com, &clen))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    fprintf(f, "pool-sim %zu %zu\n", nr, c.npairs);
+    for (size_t r = 0; r < nr; r++)
+        fprintf(f, "%s%a", r ? " " : "", c.truth[r]);
+    fputc('\n', f);
+    if (fclose(f) != 0) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t t = first; t < end; t++)
+        if (!(rec[t - first] = encode_trial(&jb, t))) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+out:
+    cells_free(&jb, o);
+    pthread_mutex_destroy(&jb.mu);
+    sim_ctx_free(&c);
+    if (st != QK_OK) {
+        for (size_t t = 0; rec && t < end - first; t++)
+            free(rec[t]);
+        free(rec);
+        free(com);
+        return st;
+    }
+    *records = rec;
+    *common = com;
+    return QK_OK;
+}
+
+/* A decimal count ended by `end`: its value and the characters used (with
+ * the end). 0, or -1 when malformed. */
+static int read_count(const char *s, char end, size_t *v, size_t *used)
+{
+    size_t i = 0, x = 0;
+    for (; s[i] >= '0' && s[i] <= '9' && i < 19; i++)
+        x = x * 10 + (size_t)(s[i] - '0');
+    if (i == 0 || s[i] != end)
+        return -1;
+    *v = x;
+    *used = i + 1;
+    return 0;
+}
+
+qk_status qk_pool_simulate_combine(const qk_pool_sim_opts *o, const char *common, const char *const *records,
+                                   qk_pool_sim_row **rows, double **truth_map, size_t *nruns, qk_error *err)
+{
+    sim_ctx c;
+    job jb;
+    size_t nr = 0, np = 0;
+    const char *s;
+    double *tm = NULL;
+    qk_status st;
+    size_t used = 0, used2 = 0;
+    *rows = NULL;
+    *truth_map = NULL;
+    *nruns = 0;
+    if (!o->nmethods || !o->nbudgets || !o->trials)
+        return qk_error_set(err, QK_EUSAGE, "the simulation needs methods, budgets and trials");
+    if (strncmp(common, "pool-sim ", 9) != 0 || read_count(common + 9, ' ', &nr, &used) != 0 ||
+        read_count(common + 9 + used, '\n', &np, &used2) != 0 || np > nr)
+        return qk_error_set(err, QK_EINPUT, "the parts' common record is not a pool simulation's");
+    used += 9 + used2;
+    memset(&c, 0, sizeof c);
+    c.o = o;
+    c.npairs = np;
+    memset(&jb, 0, sizeof jb);
+    jb.c = &c;
+    pthread_mutex_init(&jb.mu, NULL);
+    if (!(tm = malloc((nr ? nr : 1) * sizeof *tm)) ||
+        !(*rows = calloc(o->nmethods * o->nbudgets, sizeof **rows))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    s = common + used;
+    for (size_t r = 0; r < nr; r++)
+        if (take(&s, r == 0, &tm[r]) != 0) {
+            st = qk_error_set(err, QK_EINPUT, "the parts' true MAP values are malformed");
+            goto out;
+        }
+    if ((st = cells_alloc(&jb, o, nr, err)) != QK_OK)
+        goto out;
+    for (size_t t = 0; t < o->trials; t++)
+        if (decode_trial(&jb, t, records[t]) != 0) {
+            st = qk_error_set(err, QK_EINPUT, "the record of trial %zu is malformed", t);
+            goto out;
+        }
+    finish(&jb, nr, *rows);
+    st = QK_OK;
+out:
+    cells_free(&jb, o);
+    pthread_mutex_destroy(&jb.mu);
+    if (st != QK_OK) {
+        free(*rows);
+        *rows = NULL;
+        free(tm);
+        return st;
+    }
+    *truth_map = tm;
+    *nruns = nr;
+    return QK_OK;
 }

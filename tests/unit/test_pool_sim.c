@@ -234,12 +234,93 @@ static void test_simulation_known_answers(void **state)
     fixture_free(&f);
 }
 
+/* Two rows are the same bits (NaN equal to NaN). */
+static void same_row(const qk_pool_sim_row *a, const qk_pool_sim_row *b)
+{
+    const double x[] = {a->judged, a->relevant, a->rmse[0], a->rmse[1], a->rmse[2], a->bias[0], a->bias[1],
+                        a->bias[2], a->rmse_sd, a->tau, a->tau_sd, a->tau_ap, a->top_pair, a->conf,
+                        a->conf_acc, a->w};
+    const double y[] = {b->judged, b->relevant, b->rmse[0], b->rmse[1], b->rmse[2], b->bias[0], b->bias[1],
+                        b->bias[2], b->rmse_sd, b->tau, b->tau_sd, b->tau_ap, b->top_pair, b->conf,
+                        b->conf_acc, b->w};
+    for (size_t k = 0; k < sizeof x / sizeof *x; k++)
+        assert_true(memcmp(&x[k], &y[k], sizeof x[k]) == 0 || (isnan(x[k]) && isnan(y[k])));
+}
+
+/* Sharding (qk_pool_simulate_trials / _combine): trials split into blocks
+ * of any size, each run on its own, give the rows of the whole simulation
+ * bit for bit, with the error-rate oracle and mtc's pairwise records. */
+static void test_trials_split_combine(void **state)
+{
+    fixture f;
+    qk_pool_sim_opts so;
+    qk_pool_sim_row *rows = NULL;
+    double *tmap = NULL;
+    qk_error err = {0};
+    static const qk_pool_method ms[] = {QK_POOL_DEPTH, QK_POOL_STATAP, QK_POOL_ACTIVE, QK_POOL_MTC};
+    static const long budgets[] = {3, 8};
+    const size_t T = 7;
+    (void)state;
+    fixture_make(&f);
+    qk_pool_sim_opts_init(&so);
+    so.methods = ms;
+    so.nmethods = 4;
+    so.budgets = budgets;
+    so.nbudgets = 2;
+    so.trials = T;
+    for (int er = 0; er < 2; er++) {
+        so.error_rate = er ? 0.2 : 0;
+        assert_int_equal(qk_pool_simulate(f.p, f.q, &so, &rows, &tmap, &err), QK_OK);
+        for (size_t n = 1; n <= 4; n++) {
+            char *recs[7] = {0}, *common = NULL;
+            qk_pool_sim_row *rows2 = NULL;
+            double *tmap2 = NULL;
+            size_t nr = 0;
+            for (size_t i = 0; i < n; i++) {
+                size_t a = i * T / n, b = (i + 1) * T / n;
+                char **r = NULL, *c = NULL;
+                assert_int_equal(qk_pool_simulate_trials(f.p, f.q, &so, a, b, &r, &c, &err), QK_OK);
+                for (size_t t = a; t < b; t++)
+                    recs[t] = r[t - a];
+                free(r);
+                if (common) {
+                    assert_string_equal(common, c); /* every shard shares it */
+                    free(c);
+                } else
+                    common = c;
+            }
+            assert_int_equal(qk_pool_simulate_combine(&so, common, (const char *const *)recs, &rows2, &tmap2, &nr,
+                                                      &err),
+                             QK_OK);
+            assert_int_equal(nr, 3);
+            for (size_t k = 0; k < 8; k++)
+                same_row(&rows[k], &rows2[k]);
+            for (size_t r = 0; r < 3; r++)
+                assert_true(tmap[r] == tmap2[r]);
+            /* a damaged record is an error, not a wrong number */
+            recs[1][0] = 'x';
+            free(rows2);
+            free(tmap2);
+            assert_int_equal(qk_pool_simulate_combine(&so, common, (const char *const *)recs, &rows2, &tmap2, &nr,
+                                                      &err),
+                             QK_EINPUT);
+            for (size_t t = 0; t < T; t++)
+                free(recs[t]);
+            free(common);
+        }
+        free(rows);
+        free(tmap);
+    }
+    fixture_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cost_model),
         cmocka_unit_test(test_estimators_match_eval),
         cmocka_unit_test(test_simulation_known_answers),
+        cmocka_unit_test(test_trials_split_combine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

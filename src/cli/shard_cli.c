@@ -1,0 +1,87 @@
+/* --shard I/N: the part file a shard writes (qrelkit/shard.h). */
+#include "shard_cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_util.h"
+
+int qk_cli_shard_parse(const char *cmd, const char *arg, qk_shard_spec *s)
+{
+    qk_error err = {0};
+    if (qk_shard_spec_parse(arg, s, &err) != QK_OK)
+        return qk_cli_usage(cmd, "%s", err.message);
+    return 0;
+}
+
+/* The checksum of a file's bytes (compressed files as they are). */
+static int checksum_file(const char *cmd, const char *path, uint64_t *sum)
+{
+    char buf[1 << 16];
+    size_t n;
+    FILE *f = fopen(path, "rb");
+    uint64_t h = QK_SHARD_CHECKSUM_INIT;
+    if (!f) {
+        qk_cli_errorf(cmd, "'%s': cannot open: %s", path, strerror(errno));
+        return QK_EXIT_IO;
+    }
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        h = qk_shard_checksum(h, buf, n);
+    if (ferror(f)) {
+        qk_cli_errorf(cmd, "'%s': cannot read: %s", path, strerror(errno));
+        fclose(f);
+        return QK_EXIT_IO;
+    }
+    fclose(f);
+    *sum = h;
+    return 0;
+}
+
+int qk_cli_shard_begin(const char *cmd, const char *command, const char *kind, qk_shard_spec s, size_t nitems,
+                       int argc, char **argv, const char *const *inputs, size_t ninputs, qk_shard_part **out)
+{
+    qk_error err = {0};
+    qk_shard_part *p = NULL;
+    int rc = 0;
+    *out = NULL;
+    for (size_t i = 0; i < ninputs; i++)
+        if (inputs[i] && strcmp(inputs[i], "-") == 0)
+            return qk_cli_usage(cmd, "--shard needs named input files, not '-'");
+    if (qk_shard_part_new(command, kind, s, nitems, &p, &err) != QK_OK)
+        return qk_cli_fail(cmd, &err);
+    for (int i = 1; !rc && i < argc; i++) {
+        if (strcmp(argv[i], "--shard") == 0) {
+            i++;
+            continue;
+        }
+        if (strncmp(argv[i], "--shard=", 8) == 0)
+            continue;
+        if (qk_shard_part_add_arg(p, argv[i]) != QK_OK)
+            rc = QK_EXIT_IO;
+    }
+    for (size_t i = 0; !rc && i < ninputs; i++) {
+        uint64_t sum;
+        if (!inputs[i])
+            continue;
+        if (!(rc = checksum_file(cmd, inputs[i], &sum)) &&
+            qk_shard_part_add_input(p, inputs[i], sum) != QK_OK)
+            rc = QK_EXIT_IO;
+    }
+    if (rc) {
+        qk_shard_part_free(p);
+        return rc;
+    }
+    *out = p;
+    return 0;
+}
+
+int qk_cli_shard_finish(const char *cmd, qk_shard_part *p)
+{
+    qk_error err = {0};
+    qk_status st = qk_shard_part_write(p, stdout, &err);
+    qk_shard_part_free(p);
+    if (st != QK_OK)
+        return qk_cli_fail(cmd, &err);
+    return qk_cli_flush_stdout(cmd);
+}

@@ -1,0 +1,23 @@
+/* --shard I/N and `qrelkit merge` on the command line (the logic is in
+ * qrelkit/shard.h; doc/scale-out.md). */
+#ifndef QK_CLI_SHARD_H
+#define QK_CLI_SHARD_H
+
+#include "qrelkit/shard.h"
+
+/* Parse the value of --shard; 0 or a usage exit code (message printed). */
+int qk_cli_shard_parse(const char *cmd, const char *arg, qk_shard_spec *s);
+/* A new part of `command` (what `qrelkit merge` dispatches on) with the
+ * arguments argv[1..argc) minus --shard, and the checksums of the input
+ * files (NULL entries skipped; '-' refused: a shard must name its inputs).
+ * 0 or an exit code (message printed). */
+int qk_cli_shard_begin(const char *cmd, const char *command, const char *kind, qk_shard_spec s, size_t nitems,
+                       int argc, char **argv, const char *const *inputs, size_t ninputs, qk_shard_part **out);
+/* Write the part to standard output and free it; 0 or an exit code. */
+int qk_cli_shard_finish(const char *cmd, qk_shard_part *p);
+
+/* `qrelkit simulate pool`'s merge (simulate_pool.c): the merged part's bytes
+ * on standard output; 0 or an exit code. */
+int qk_simulate_pool_merge(const qk_shard_part *merged);
+
+#endif

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Issue 21, "must show" 1: for every sharded command, `qrelkit merge` of
+# shards 0..n-1 is byte-identical to the unsharded output for n = 1, 2, 3, 7
+# (so the result does not depend on n), with the parts given in reverse
+# order. eval over the 16 CLEF 2017 runs (when ../shared/data is there) and
+# over the small pool fixture; simulate pool over the fixture with sampling
+# and deterministic methods, mtc's pairwise records, a noisy assessor, JSON
+# and budgets in hours.
+# Usage (ctest sets QK_SOURCE): shard_identity.sh path/to/qrelkit
+set -u
+src=${QK_SOURCE:?}
+qk=${1:?}
+shared=${QK_SHARED:-$src/../shared}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+rc=0
+checked=0
+
+# same LABEL ARGS...: the command with ARGS, unsharded and in n shards.
+same() {
+    local label=$1
+    shift
+    if ! "$qk" "$@" >"$work/full" 2>"$work/err"; then
+        echo "FAIL [$label]: the unsharded command failed:"; cat "$work/err"; rc=1; return
+    fi
+    [ -s "$work/full" ] || { echo "FAIL [$label]: empty output"; rc=1; return; }
+    for n in 1 2 3 7; do
+        rm -f "$work"/part.*
+        local parts=()
+        for ((i = n - 1; i >= 0; i--)); do
+            if ! "$qk" "$@" --shard "$i/$n" >"$work/part.$i" 2>"$work/err"; then
+                echo "FAIL [$label]: shard $i/$n failed:"; cat "$work/err"; rc=1; return
+            fi
+            parts+=("$work/part.$i")
+        done
+        if ! "$qk" merge "${parts[@]}" >"$work/merged" 2>"$work/err"; then
+            echo "FAIL [$label]: merge of $n parts failed:"; cat "$work/err"; rc=1; continue
+        fi
+        if cmp -s "$work/full" "$work/merged"; then
+            checked=$((checked + 1))
+        else
+            echo "FAIL [$label]: merge of $n shards differs from the unsharded output:"
+            diff "$work/full" "$work/merged" | head -n 10
+            rc=1
+        fi
+    done
+}
+
+pool=$src/tests/cli/pool
+cd "$pool" || exit 1
+same "eval trec, 2 runs" eval full.qrels A.run B.run
+same "eval trec, 1 run" eval -q full.qrels A.run
+same "eval tsv" eval --format tsv -q -m map -m P.5 full.qrels A.run B.run
+same "eval json" eval --format json -q -c -m all_trec full.qrels A.run B.run
+same "simulate pool" simulate pool --qrels full.qrels --runs A.run B.run \
+    --methods depth,statap,active,mtc,strat,rrf --budgets 2,4,6 --trials 9 --seed 7
+same "simulate pool noisy json" simulate pool --qrels full.qrels --runs A.run B.run \
+    --methods depth,active,mtc,mtf --budgets 1,3 --trials 5 --error-rate 0.2 --format json
+same "simulate pool hours" simulate pool --qrels full.qrels --runs A.run B.run \
+    --methods statap,depth --budgets 0.01,0.02 --hours --trials 4 --threads 2
+
+clef=$shared/data/clef-tar-2017
+if [ -d "$clef/runs" ]; then
+    cd "$clef" || exit 1
+    same "eval CLEF 16 runs trec" eval --dedup first -c qrel_abs_test.txt runs/*.run
+    same "eval CLEF 16 runs json -q" eval --dedup first --format json -q -m map -m P.10 qrel_abs_test.txt runs/*.run
+else
+    echo "note: $clef not found; the CLEF 2017 cases are skipped"
+fi
+[ $rc -eq 0 ] && echo "ok: $checked merges byte-identical to the unsharded output"
+exit $rc
