@@ -269,10 +269,27 @@ int qk_cli_no_stdout(const char *cmd, const char *opt, const char *path, const c
     return qk_cli_usage(cmd, "%s -: standard output %s", opt, why);
 }
 
+/* 1 when path is the file standard output writes to: same device and inode
+ * (stat follows /dev/stdout -> /proc/self/fd/1 -> the pipe, terminal or
+ * file), so the output goes through stdout, in order with what is already
+ * buffered there. */
+static int names_stdout(const char *path)
+{
+    struct stat sp, so;
+    return stat(path, &sp) == 0 && fstat(STDOUT_FILENO, &so) == 0 && sp.st_dev == so.st_dev &&
+           sp.st_ino == so.st_ino;
+}
+
 int qk_cli_out_open(const char *cmd, qk_cli_out *o, const char *path)
 {
     struct stat st;
     o->path = path;
+    o->is_stdout = names_stdout(path);
+    if (o->is_stdout) {
+        o->tmp[0] = '\0';
+        o->f = stdout;
+        return 0;
+    }
     /* A device or a pipe (/dev/null, /dev/full, a FIFO) is written in place:
      * renaming a file over it would replace the device itself. */
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
@@ -296,6 +313,10 @@ int qk_cli_out_open(const char *cmd, qk_cli_out *o, const char *path)
 int qk_cli_out_commit(const char *cmd, qk_cli_out *o)
 {
     int bad = ferror(o->f), e = 0;
+    if (o->is_stdout) { /* stdout stays open for the rest of the output */
+        o->f = NULL;
+        return qk_cli_flush_stdout(cmd);
+    }
     errno = 0;
     if (fflush(o->f) != 0) {
         bad = 1;
@@ -330,6 +351,10 @@ void qk_cli_out_abort(qk_cli_out *o)
 {
     if (!o->f)
         return;
+    if (o->is_stdout) {
+        o->f = NULL;
+        return;
+    }
     fclose(o->f);
     o->f = NULL;
     if (!o->tmp[0])
@@ -576,7 +601,7 @@ int qk_cli_write_file(const char *cmd, const char *path, qk_cli_write_fn fn, voi
     qk_error err;
     int rc;
     qk_error_clear(&err);
-    if (qk_cli_is_stdout(path)) {
+    if (qk_cli_is_stdout(path) || names_stdout(path)) {
         if (fn(ctx, stdout, &err) != QK_OK)
             return qk_cli_fail(cmd, &err);
         return qk_cli_flush_stdout(cmd);

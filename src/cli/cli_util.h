@@ -123,16 +123,23 @@ typedef struct qk_cli_out {
     FILE *f;
     const char *path;
     char tmp[4096];
+    int is_stdout; /* PATH is this process's standard output: f is stdout */
 } qk_cli_out;
-/* 0, or prints "'PATH': cannot write: REASON" and returns QK_EXIT_IO. */
+/* 0, or prints "'PATH': cannot write: REASON" and returns QK_EXIT_IO. A PATH
+ * that is the file standard output already writes to (/dev/stdout,
+ * /proc/self/fd/1, a link to either, or the file stdout is redirected to)
+ * is written through stdout: renaming a temporary over it would replace the
+ * link, and reopening it would truncate what stdout wrote or reorder the
+ * two streams. */
 int qk_cli_out_open(const char *cmd, qk_cli_out *o, const char *path);
 /* Close, check for delayed write errors, rename into place: 0, or prints
  * "'PATH': cannot write" and returns QK_EXIT_IO (the temporary is removed). */
 int qk_cli_out_commit(const char *cmd, qk_cli_out *o);
 /* Close if open and remove the temporary (safe after commit or a failed open). */
 void qk_cli_out_abort(qk_cli_out *o);
-/* Write a file through a library writer: '-' is standard output, anything
- * else a qk_cli_out (temporary name, renamed when complete). 0, or prints
+/* Write a file through a library writer: '-' (or a path naming standard
+ * output, see qk_cli_out_open) is standard output, anything else a
+ * qk_cli_out (temporary name, renamed when complete). 0, or prints
  * the error and returns its exit code. */
 typedef qk_status (*qk_cli_write_fn)(void *ctx, FILE *f, qk_error *err);
 int qk_cli_write_file(const char *cmd, const char *path, qk_cli_write_fn fn, void *ctx);

@@ -29,7 +29,9 @@ const char qk_help_eval[] =
     "                    value names (P_10, ndcg_cut_10, iprec_at_recall_0.10),\n"
     "                    nicknames (official = default, all_trec, set, all_prefs, prefs,\n"
     "                    qrels_jg) or ir_measures names (AP, P@10, nDCG@10, R@100, RR,\n"
-    "                    Rprec, Bpref, infAP, Judged@10, NumRel, RBP(p=0.8) ...)\n"
+    "                    Rprec, Bpref, infAP, Judged@10, NumRel, RBP(p=0.8) ...);\n"
+    "                    ir_measures' rel=N (P(rel=2)@5) is the measure at -l N,\n"
+    "                    one level per call\n"
     "  --list-measures   list every measure with its definition, then exit\n"
     "\n"
     "trec_eval flags:\n"
@@ -91,7 +93,6 @@ const char qk_help_eval[] =
     "\n"
     "Exit codes: 0 ok, 1 usage (unknown measure, bad option), 2 bad input, 3 I/O.\n";
 
-
 typedef struct cli {
     int trec_mode, per_topic, summary, list, precision, precision_set;
     const char *format, *matrix, *zfile;
@@ -102,6 +103,12 @@ typedef struct cli {
     char only_topic[1024];
     int shard_on;
     qk_shard_spec shard;
+    /* ir_measures' rel=N: the level the rel= measures ask for, the first
+     * such spec and the first plain one (for the error when they disagree) */
+    int rel_given, level_given;
+    long rel;
+    const char *rel_spec, *plain_spec;
+    char matrix_buf[512];
 } cli;
 
 enum { OPT_FORMAT = 1000, OPT_PRECISION, OPT_MATRIX, OPT_LIST, OPT_DEDUP, OPT_VAR, OPT_COMPAT, OPT_THREADS };
@@ -168,13 +175,73 @@ static int debug_topic(const char *cmd, const char *arg, cli *c)
     return 0;
 }
 
+/* Split ir_measures' rel=N off a spec ("P(rel=2)@5" -> "P@5", written to
+ * buf) and note the level: the spec means its measure at trec_eval's -l N. */
+static int split_rel(const char *cmd, cli *c, const char *spec, char *buf, size_t bufsize)
+{
+    qk_error err;
+    long level = 0;
+    int found = 0;
+    if (qk_measure_split_rel(spec, buf, bufsize, &level, &found, &err) != QK_OK)
+        return qk_cli_fail(cmd, &err);
+    if (!found) {
+        if (!c->plain_spec)
+            c->plain_spec = spec;
+    } else if (!c->rel_given) {
+        c->rel_given = 1;
+        c->rel = level;
+        c->rel_spec = spec;
+    } else if (c->rel != level) {
+        return qk_cli_usage(
+            cmd, "measures '%s' and '%s' ask for different relevance levels; evaluate each in its own call",
+            c->rel_spec, spec);
+    }
+    return 0;
+}
+
+static int add_measure(const char *cmd, cli *c, qk_measures *ms, const char *spec)
+{
+    char buf[512];
+    qk_error err;
+    int rc = split_rel(cmd, c, spec, buf, sizeof buf);
+    if (rc)
+        return rc;
+    if (qk_measures_add(ms, buf, &err) != QK_OK)
+        return qk_cli_fail(cmd, &err);
+    return 0;
+}
+
+/* One call evaluates at one relevance level: rel= measures set it, and
+ * plain measures or -l must agree with it. */
+static int settle_level(const char *cmd, cli *c)
+{
+    int rc;
+    if (c->matrix) {
+        if ((rc = split_rel(cmd, c, c->matrix, c->matrix_buf, sizeof c->matrix_buf)) != 0)
+            return rc;
+        c->matrix = c->matrix_buf;
+    }
+    if (!c->rel_given)
+        return 0;
+    if (c->plain_spec && c->o.rel_level != c->rel)
+        return qk_cli_usage(
+            cmd,
+            "measure '%s' asks for relevance level %ld but '%s' is at level %ld (-l); evaluate "
+            "each level in its own call",
+            c->rel_spec, c->rel, c->plain_spec, c->o.rel_level);
+    if (c->level_given && c->o.rel_level != c->rel)
+        return qk_cli_usage(cmd, "measure '%s' asks for relevance level %ld but -l gives %ld", c->rel_spec,
+                            c->rel, c->o.rel_level);
+    c->o.rel_level = c->rel;
+    return 0;
+}
+
 /* Parse options. Returns -1 to continue, otherwise an exit code. */
 static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_operand)
 {
     const char *cmd = c->trec_mode ? "trec_eval" : "eval";
     int ch, help = 0, rc = 0, v;
     long n = 0;
-    qk_error err;
     optind = 0;
     while (rc == 0 && (ch = getopt_long(argc, argv, "hvqm:cl:nD:JN:M:R:T:Z:o", longopts, NULL)) != -1) {
         switch (ch) {
@@ -187,12 +254,12 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
             printf("qrelkit %s\n", QK_VERSION);
             return QK_EXIT_OK;
         case 'q': c->per_topic = 1; break;
-        case 'm':
-            if (qk_measures_add(ms, optarg, &err) != QK_OK)
-                return qk_cli_fail(cmd, &err);
-            break;
+        case 'm': rc = add_measure(cmd, c, ms, optarg); break;
         case 'c': c->o.complete = 1; break;
-        case 'l': rc = qk_cli_long(cmd, "-l", optarg, LONG_MIN, LONG_MAX, &c->o.rel_level); break;
+        case 'l':
+            rc = qk_cli_long(cmd, "-l", optarg, LONG_MIN, LONG_MAX, &c->o.rel_level);
+            c->level_given = 1;
+            break;
         case 'n': c->summary = 0; break;
         case 'D': rc = debug_topic(cmd, optarg, c); break;
         case 'J': c->o.judged_only = 1; break;
@@ -249,6 +316,8 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
         return qk_cli_usage(cmd, "expected QRELS and at least one RUN");
     if (c->est.joint && c->est.kind != 3)
         return qk_cli_usage(cmd, "--joint goes with -R draws");
+    if ((rc = settle_level(cmd, c)) != 0)
+        return rc;
     if (c->trec_mode && (c->format || c->matrix || c->precision_set))
         return qk_cli_usage(cmd, "--format, --matrix and --precision belong to 'qrelkit eval'");
     if (c->trec_mode && c->shard_on)

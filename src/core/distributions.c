@@ -2,12 +2,15 @@
  * F, binomial). Everything reduces to two special functions, the regularized
  * incomplete beta and gamma functions, evaluated with Lentz's method on their
  * classical continued fractions (and a power series for small-x gamma).
- * libm supplies erfc and lgamma.
+ * libm supplies erfc and lgamma_r (not lgamma, which writes the global
+ * signgam: a data race when threads call these).
  *
  * Why both tails are computed directly: p-values live in the upper tail, and
  * 1 - cdf loses every significant digit once cdf rounds to 1. Each continued
  * fraction converges fast only on one side of the distribution's bulk, so the
  * helpers return the pair (lower, upper) with the small one computed directly. */
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for lgamma_r
+#define _DEFAULT_SOURCE
 #include "qrelkit/distributions.h"
 
 #include <float.h>
@@ -57,6 +60,7 @@ static double beta_cf(double a, double b, double x)
 static void beta_pair(double a, double b, double x, double *lower, double *upper)
 {
     double lfront, v;
+    int sa, sb, sab;
     if (x <= 0.0) {
         *lower = 0.0;
         *upper = 1.0;
@@ -67,7 +71,7 @@ static void beta_pair(double a, double b, double x, double *lower, double *upper
         *upper = 0.0;
         return;
     }
-    lfront = a * log(x) + b * log1p(-x) - (lgamma(a) + lgamma(b) - lgamma(a + b));
+    lfront = a * log(x) + b * log1p(-x) - (lgamma_r(a, &sa) + lgamma_r(b, &sb) - lgamma_r(a + b, &sab));
     if (x < (a + 1.0) / (a + b + 2.0)) {
         v = exp(lfront) * beta_cf(a, b, x) / a;
         *lower = v;
@@ -92,12 +96,13 @@ double qk_dist_beta_inc(double a, double b, double x)
 static void gamma_pair(double a, double x, double *p, double *q)
 {
     double lfront;
+    int sign;
     if (x <= 0.0) {
         *p = 0.0;
         *q = 1.0;
         return;
     }
-    lfront = a * log(x) - x - lgamma(a);
+    lfront = a * log(x) - x - lgamma_r(a, &sign);
     if (x < a + 1.0) {
         double term = 1.0 / a, sum = term, ap = a;
         for (int n = 1; n <= CF_MAXIT; n++) {

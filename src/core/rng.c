@@ -1,4 +1,6 @@
 /* xoshiro256** (Blackman & Vigna), seeded by splitmix64. */
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for lgamma_r
+#define _DEFAULT_SOURCE
 #include "qrelkit/core.h"
 
 #include <math.h>
@@ -84,13 +86,16 @@ double qk_rng_normal(qk_rng *r)
 }
 
 /* log(n!) - log(sqrt(2 pi n) (n/e)^n), Stirling's error (Loader 2000): the
- * series for n > 15, lgamma below, where its absolute error is ~1e-15. */
+ * series for n > 15, lgamma below, where its absolute error is ~1e-15.
+ * lgamma_r, not lgamma: lgamma writes the global signgam, a data race when
+ * threads draw (simulations run trials in parallel). */
 static double stirlerr(double n)
 {
     static const double s0 = 1.0 / 12, s1 = 1.0 / 360, s2 = 1.0 / 1260, s3 = 1.0 / 1680, s4 = 1.0 / 1188;
     double nn;
+    int sign;
     if (n <= 15)
-        return lgamma(n + 1) - (n + 0.5) * log(n) + n - 0.91893853320467274178; /* log sqrt(2 pi) */
+        return lgamma_r(n + 1, &sign) - (n + 0.5) * log(n) + n - 0.91893853320467274178; /* log sqrt(2 pi) */
     nn = n * n;
     return (s0 - (s1 - (s2 - (s3 - s4 / nn) / nn) / nn) / nn) / n;
 }

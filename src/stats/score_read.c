@@ -165,26 +165,34 @@ nomem:
     return qk_error_set(err, QK_ENOMEM, "out of memory for a %zu x %zu matrix", nruns, ntopics);
 }
 
-/* Topic-major values as read; transposed to run-major at the end. */
+/* Topic-major values as read; transposed to run-major at the end. Topics
+ * seen so far are hashed, so a repeat is found in constant time (a matrix
+ * may have hundreds of thousands of topics). */
 static qk_status read_matrix_body(reader *r, qk_scores *s, qk_error *err)
 {
     double *tv = NULL;
     size_t cap = 0, tcap = 0, nr = s->nruns;
     int got;
     qk_status st = QK_OK;
+    qk_strpool *seen = qk_strpool_new();
+    if (!seen)
+        return qk_error_set(err, QK_ENOMEM, "out of memory reading '%s'", r->path);
     while ((got = reader_next(r, err)) == 1) {
+        uint32_t id;
         if (r->nfield != nr + 1) {
             st = qk_error_at(err, QK_EINPUT, r->path, r->lineno, 0,
                              "%zu fields, expected %zu (topic and %zu run%s)", r->nfield, nr + 1,
                              nr, nr == 1 ? "" : "s");
             goto out;
         }
-        for (size_t t = 0; t < s->ntopics; t++)
-            if (strcmp(s->topics[t], r->field[0]) == 0) {
-                st = qk_error_at(err, QK_EINPUT, r->path, r->lineno, 1,
-                                 "topic '%s' appears twice", r->field[0]);
-                goto out;
-            }
+        if (qk_strpool_intern(seen, r->field[0], strlen(r->field[0]), &id) != QK_OK) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory reading '%s'", r->path);
+            goto out;
+        }
+        if (id != s->ntopics) {
+            st = qk_error_at(err, QK_EINPUT, r->path, r->lineno, 1, "topic '%s' appears twice", r->field[0]);
+            goto out;
+        }
         if (qk_grow((void **)&s->topics, &tcap, s->ntopics + 1, sizeof *s->topics) ||
             qk_grow((void **)&tv, &cap, (s->ntopics + 1) * nr, sizeof *tv) ||
             !(s->topics[s->ntopics] = strdup(r->field[0]))) {
@@ -214,6 +222,7 @@ static qk_status read_matrix_body(reader *r, qk_scores *s, qk_error *err)
             s->v[k * s->ntopics + t] = tv[t * nr + k];
     compute_means(s);
 out:
+    qk_strpool_free(seen);
     free(tv);
     return st;
 }

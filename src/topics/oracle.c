@@ -4,6 +4,8 @@
  * running sums of each prefix kept so a step costs O(l) amortised), else the
  * best of `trials` uniformly random subsets. "Best" is the correlation being
  * reported: Kendall tau-a (ties count as neither) or Pearson r. */
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for lgamma_r
+#define _DEFAULT_SOURCE
 #include "qrelkit/stats.h"
 #include "topics/adaptive_internal.h"
 
@@ -39,9 +41,11 @@ static double score_of(const oracle_ctx *c, const double *sub)
     }
 }
 
+/* lgamma_r: lgamma writes the global signgam, a data race under threads. */
 static double log_choose(size_t n, size_t m)
 {
-    return lgamma((double)n + 1) - lgamma((double)m + 1) - lgamma((double)(n - m) + 1);
+    int s;
+    return lgamma_r((double)n + 1, &s) - lgamma_r((double)m + 1, &s) - lgamma_r((double)(n - m) + 1, &s);
 }
 
 qk_status qk_topics_oracle(size_t l, size_t n, const double *x, const size_t *rows, size_t r, size_t m,

@@ -9,6 +9,8 @@ measures stand in for it, each after a warm-up and a gc.collect():
     object per call (>= 24 bytes x 10,000) would be 240 KiB;
   * the process's resident set (/proc/self/statm) grows by less than 2 MiB: a leaked
     library object per call (a run, a result: hundreds of bytes) would be several MiB.
+    Not under AddressSanitizer (QK_SANITIZE=1, set by run.sh): its quarantine keeps
+    freed memory resident, so the resident set grows whatever the binding does.
 """
 import gc
 import os
@@ -74,4 +76,5 @@ def test_no_leaks_over_10000_calls(tmp_path):
     rss_grown = rss() - rss0
     assert [sys.getrefcount(o) for o in watched] == refs
     assert grown < 64 * 1024, grown
-    assert rss_grown < 2 * 1024 * 1024, rss_grown
+    if os.environ.get("QK_SANITIZE") != "1":
+        assert rss_grown < 2 * 1024 * 1024, rss_grown

@@ -218,13 +218,50 @@ static void test_predictions(void **state)
     unlink(path);
 }
 
+/* A 200,000-topic matrix: a repeat is found by hashing, not by comparing each
+ * topic with every earlier one (2e10 comparisons, minutes; see the TIMEOUT in
+ * tests/CMakeLists.txt). The repeat on the last line names the right topic
+ * and line. */
+static void test_many_topics(void **state)
+{
+    enum { N = 200000 };
+    qk_scores *m = NULL;
+    qk_error err;
+    FILE *f;
+    int fd;
+    char want[160];
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/qk_stats_read_XXXXXX");
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    fputs("topic\trun\n", f);
+    for (int t = 0; t < N; t++)
+        fprintf(f, "topic-%07d\t%d\n", t, t % 2);
+    fclose(f);
+    assert_int_equal(read_matrix(path, &m, NULL), QK_OK);
+    assert_int_equal(m->ntopics, N);
+    assert_string_equal(m->topics[N - 1], "topic-0199999");
+    NEAR(m->mean[0], 0.5, 1e-12);
+    qk_stats_scores_free(m);
+    m = NULL;
+    f = fopen(path, "a");
+    fputs("topic-0012345\t1\n", f);
+    fclose(f);
+    assert_int_equal(read_matrix(path, &m, &err), QK_EINPUT);
+    assert_null(m);
+    snprintf(want, sizeof want, "'%s' line %d: topic 'topic-0012345' appears twice", path, N + 2);
+    assert_string_equal(err.message, want);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matrix),      cmocka_unit_test(test_repeated_run_names),
         cmocka_unit_test(test_scoring),     cmocka_unit_test(test_errors),
         cmocka_unit_test(test_predictions), cmocka_unit_test(test_comments),
-        cmocka_unit_test(test_gzip),
+        cmocka_unit_test(test_gzip),        cmocka_unit_test(test_many_topics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
