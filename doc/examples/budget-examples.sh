@@ -25,3 +25,5 @@ for f in "$clef"/runs/*.run; do awk '!seen[$1 " " $3]++' "$f" > "$work/clef/$(ba
 awk -F'\t' 'NR > 1 { print $1, $3 }' "$work/zoo/zoo.tsv" > "$work/groups.txt"
 "$qk" simulate budget --qrels "$npl/qrels" --groups "$work/groups.txt" --budgets 500,1000,2000,4000 \
     --trials 21 --seed 17 --plot "$here/budget-npl.svg" "$work"/zoo/*.run > "$here/budget-npl.tsv"
+"$qk" simulate budget --qrels "$npl/qrels" --groups "$work/groups.txt" --budgets 500,1000 --trials 21 \
+    --methods qdp --lambda tuned-new --seed 17 "$work"/zoo/*.run > "$here/budget-npl-tuned-new.tsv"
