@@ -8,6 +8,7 @@
 #   4. noisy crowd labels aggregated, and what they do to the ranking
 #   5. which topics to judge (random, greedy, convex, Adaptive subsets)
 #   6. when to stop a screening review (AutoStop, Knee, Target over AutoTAR)
+#   7. topics and documents planned together (budget plan: QDP; simulate budget)
 # The steps are in scripts/demo/steps.sh, the report in scripts/demo/report.py.
 # Usage: bash scripts/demo.sh [path/to/qrelkit] [REPORT_DIR]   (default demo-report)
 # Prints under 60 lines and ends with the path of REPORT_DIR/index.html.

@@ -23,6 +23,7 @@ for f in "$clef"/runs/*.run; do awk '!seen[$1 " " $3]++' "$f" > "$work/clef/$(ba
 "$qk" index --quiet -o "$work/n.idx" --stemmer none "$npl/corpus/doc-text.trec"
 "$qk" search -i "$work/p.idx" -i "$work/n.idx" -t "$npl/query-text.trec" --zoo 30 --seed 5 --threads 2 -o "$work/zoo"
 awk -F'\t' 'NR > 1 { print $1, $3 }' "$work/zoo/zoo.tsv" > "$work/groups.txt"
-# sa and ra stop with "the QP did not converge" on NPL (budget-npl.md): qdp and un only
 "$qk" simulate budget --qrels "$npl/qrels" --groups "$work/groups.txt" --budgets 500,1000,2000,4000 \
-    --trials 21 --methods qdp,un --seed 17 --plot "$here/budget-npl.svg" "$work"/zoo/*.run > "$here/budget-npl.tsv"
+    --trials 21 --seed 17 --plot "$here/budget-npl.svg" "$work"/zoo/*.run > "$here/budget-npl.tsv"
+"$qk" simulate budget --qrels "$npl/qrels" --groups "$work/groups.txt" --budgets 500,1000 --trials 21 \
+    --methods qdp --lambda tuned-new --seed 17 "$work"/zoo/*.run > "$here/budget-npl-tuned-new.tsv"

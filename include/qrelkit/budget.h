@@ -93,6 +93,12 @@ typedef struct qk_budget_opts {
     size_t star_top; /* QDP*: the k top runs by estimated MAP (default 30) */
     double kappa;    /* SA: t = kappa B / Omega (1 = eq 5.1 as printed; default 1) */
     int srswo;       /* X-hat as statAP under SRSWO (qk_budget_estimate); default 0 */
+    /* NULL by default. eligible: only documents it judges (x >= 0) are
+     * candidates (the simulation of qk_budget_tune_lambda, which may draw
+     * only judgments it knows). r: QDP's r_j given (one per pool topic)
+     * instead of the classifier's (qk_budget_unseen). */
+    const qk_pool_judged *eligible;
+    const double *r;
 } qk_budget_opts;
 QK_API void qk_budget_opts_init(qk_budget_opts *o);
 
@@ -125,6 +131,47 @@ QK_API void qk_budget_plan_free(qk_budget_plan *pl);
 QK_API qk_status qk_budget_plan_next(const qk_pool_runs *p, const qk_pool_judged *j, const qk_budget_opts *o,
                                      qk_budget_plan **out, qk_error *err);
 
+/* ---- lambda tuned by simulation and cross-validation (M15, 000b §3.8, A18) --
+ * Before stage k+1 spends next_budget with the judgments j (J_1:k, B_1:k
+ * judged pairs): for each fold, the fold's runs are simulated new systems and
+ * the others' pool (documents retrieved only by the fold's runs removed,
+ * relevant or not, A18) is the simulated world, its judgments J_1:k known.
+ * There a uniform stage of B(1) and one expansion stage of B(2) by
+ * base->method (QDP or QDP*) at each lambda of the grid draw only judged
+ * documents, B(1) + B(2) = round(share B_1:k) and B(1)/B(2) = B_1:k / B_k+1
+ * (the footnote's ratio). share = 1 is the footnote's total, under which the
+ * simulation judges every known document of the held-in pool whatever lambda
+ * (all tau equal): the default 0.5 leaves half unjudged so that the
+ * allocation matters (A18 reading). r_j = the relevant documents of the
+ * simulated world not judged by its stage 1 (A18). tau_part: Kendall tau_a
+ * of the held-in runs' MAP (X-hat of the simulated judgments, base->srswo)
+ * against their MAP under all of j; tau_new: the same for the fold's runs
+ * (a fold of one run adds nothing to it). Both are averaged over the folds
+ * where defined; best_part / best_new: the grid's argmax, ties to the
+ * smaller lambda. Folds: the runs' groups (group[r], NULL = every run its
+ * own) dealt at random into min(folds, groups) folds; needs >= 2 groups. */
+typedef struct qk_budget_tune_opts {
+    const double *grid; /* NULL: 0, 0.05, ..., 1, 1.5, 2, 3, ..., 10 (31 values) */
+    size_t ngrid;
+    size_t folds;        /* (10) */
+    uint64_t seed;       /* fold assignment and the simulated stages (1) */
+    size_t next_budget;  /* B_k+1 (> 0) */
+    double share;        /* simulated total / B_1:k, in (0, 1] (0.5) */
+    const size_t *group; /* nruns entries or NULL */
+} qk_budget_tune_opts;
+QK_API void qk_budget_tune_opts_init(qk_budget_tune_opts *o);
+
+typedef struct qk_budget_tune {
+    size_t ngrid;
+    double *lambda, *tau_part, *tau_new; /* ngrid each (NaN: never defined) */
+    double best_part, best_new;
+    size_t b1, b2, folds; /* the simulated stages; folds used */
+} qk_budget_tune;
+QK_API void qk_budget_tune_free(qk_budget_tune *t);
+QK_API qk_status qk_budget_tune_lambda(const qk_pool_runs *p, const qk_pool_judged *j,
+                                       const qk_budget_opts *base, const qk_budget_tune_opts *o,
+                                       qk_budget_tune **out, qk_error *err);
+
 /* ---- The chapter's experiment (src/sim/budget_sim.c; 000b §3.11, E7.1-7.2) --
  * Trial t holds out group t mod ngroups (leave one group out; group NULL:
  * every run its own group): the other runs are the pool's contributors. For
@@ -149,6 +196,9 @@ typedef struct qk_budget_sim_opts {
     long depth;          /* pool depth (100) */
     long rel_level;      /* (1) */
     double lambda;       /* QDP's lambda (0) */
+    int tune;            /* 1 / 2: lambda tuned (qk_budget_tune_lambda, default
+                            grid, 10 folds by run) before every expansion stage
+                            for tau_part (1) or tau_new (2); lambda unused */
     int srswo;           /* X-hat and the final MAP as SRSWO statAP (qk_budget_estimate) */
     const size_t *group; /* nruns entries or NULL */
 } qk_budget_sim_opts;

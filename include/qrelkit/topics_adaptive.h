@@ -40,6 +40,14 @@ QK_API qk_status qk_topics_gamma_step(size_t l, size_t n, const double *x, const
  * every row. */
 QK_API qk_status qk_adapt_fit_predict(size_t ntr, size_t nf, const double *ftr, const signed char *y, size_t npr,
                                       const double *fpr, double C, double *prob, qk_error *err);
+/* The same with sparse rows (CSR): row i's features are idx[start[i] ..
+ * start[i+1]) (0-based, ascending, each < nf) with values val[...]; absent
+ * features are 0. Gives what the dense call gives on the same rows. */
+QK_API qk_status qk_adapt_fit_predict_sparse(size_t ntr, size_t nf, const size_t *tr_start,
+                                             const uint32_t *tr_idx, const double *tr_val,
+                                             const signed char *y, size_t npr, const size_t *pr_start,
+                                             const uint32_t *pr_idx, const double *pr_val, double C,
+                                             double *prob, qk_error *err);
 
 /* ---- Metrics with their MTC moments -----------------------------------------
  * One ranked list of k positions, p[i] the probability that the document at

@@ -2,11 +2,11 @@
 """The report of `make demo`: demo-report/index.html from the files in data/.
 
 Usage: report.py --html DIR | --trust-summary DIR | --crowd-summary DIR
-       | --topics-summary DIR | --tar-summary DIR
+       | --topics-summary DIR | --tar-summary DIR | --plan-summary DIR
 
 DIR is the report directory (data/ and collection/ in it). --html writes one
 self-contained page (inline SVG and CSS, no script, no network) to standard
-output; the summaries print the few lines the demo narrates for steps 3 to 6.
+output; the summaries print the few lines the demo narrates for steps 3 to 7.
 Everything shown is read from data/, which only the commands in data/*.cmds
 write, so the page is a function of those commands' outputs (the test
 tests/library/demo_report.sh re-runs them and compares).
@@ -502,7 +502,83 @@ def section_tar(d):
             + commands(d, "tar"))
 
 
-SECTIONS = ["collection", "evaluate", "budget", "trust", "crowd", "topics", "tar"]
+def plan_counts(d, name):
+    """judgments per topic in a `budget plan` batch, in the batch's order."""
+    out = {}
+    for r in read_table(d, name):
+        out[r["topic"]] = out.get(r["topic"], 0) + 1
+    return out
+
+
+def plan_sim(d):
+    """methods, budgets and (method, budget) -> row of data/plan-sim.tsv."""
+    rows = read_tsv(d, "plan-sim.tsv")
+    head = rows[0]
+    # the header repeats "sd" after each statistic: name them
+    names = []
+    for h in head:
+        names.append(names[-1] + "_sd" if h == "sd" else h)
+    rows = [dict(zip(names, r)) for r in rows[1:]]
+    methods = list(dict.fromkeys(r["method"] for r in rows))
+    budgets = sorted({int(num(r["budget"])) for r in rows})
+    return methods, budgets, {(r["method"], int(num(r["budget"]))): r for r in rows}
+
+
+def plan_summary(d):
+    s1, s2 = plan_counts(d, "plan-stage1.tsv"), plan_counts(d, "plan-stage2.tsv")
+    top = sorted(s2.items(), key=lambda kv: -kv[1])[:3]
+    lo, hi = min(s1.values()), max(s1.values())
+    print("stage 1, nothing judged yet: %d judgments, %s on each of the %d topics"
+          % (sum(s1.values()), str(lo) if lo == hi else "%d-%d" % (lo, hi), len(s1)))
+    print("stage 2, QDP on the answers: %d on %d of %d topics, most on %s"
+          % (sum(s2.values()), len(s2), len(s1), ", ".join("%s (%d)" % kv for kv in top)))
+    methods, budgets, get = plan_sim(d)
+    print("simulate budget, 12 trials: tau of contributing runs | RMSE of MAP of held-out runs")
+    print("%-8s" % "judged" + "".join("%7d" % b for b in budgets) + "   |" + "".join("%8d" % b for b in budgets))
+    for m in methods:
+        print("%-8s" % m + "".join("%7.3f" % num(get[m, b]["tau_part"]) for b in budgets) + "   |"
+              + "".join("%8.4f" % num(get[m, b]["rmse_new"]) for b in budgets))
+    if "qdp" in methods and "un" in methods:
+        tau = sum(num(get["qdp", b]["tau_part"]) > num(get["un", b]["tau_part"]) for b in budgets)
+        rmse = sum(num(get["qdp", b]["rmse_new"]) < num(get["un", b]["rmse_new"]) for b in budgets)
+        print("QDP against uniform: higher tau at %d of %d budgets, lower held-out RMSE at %d of %d."
+              % (tau, len(budgets), rmse, len(budgets)))
+
+
+def section_plan(d):
+    s1, s2 = plan_counts(d, "plan-stage1.tsv"), plan_counts(d, "plan-stage2.tsv")
+    topics = list(s1)
+    bars = line_chart("judgments per topic, stage 1 and stage 2 (QDP)",
+                      [("stage 1", [s1.get(t, 0) for t in topics]), ("stage 2", [s2.get(t, 0) for t in topics])],
+                      list(range(len(topics))), [t if i % 4 == 0 else "" for i, t in enumerate(topics)],
+                      "topic", "judgments", "%.0f")
+    methods, budgets, get = plan_sim(d)
+    tau = line_chart("tau vs judgments, contributing runs",
+                     [(m, [num(get[m, b]["tau_part"]) for b in budgets]) for m in methods],
+                     budgets, [str(b) for b in budgets], "judgments (all topics)", "Kendall tau", "%.3f",
+                     zero=False)
+    rmse = line_chart("RMSE of MAP vs judgments, held-out runs",
+                      [(m, [num(get[m, b]["rmse_new"]) for b in budgets]) for m in methods],
+                      budgets, [str(b) for b in budgets], "judgments (all topics)", "RMSE of MAP", "%.3f")
+    rows = [(m, b, *("%.3f &#177; %.3f" % (num(get[m, b][k]), num(get[m, b][k + "_sd"]))
+                     for k in ("tau_part", "rmse_part", "tau_new", "rmse_new")))
+            for m in methods for b in budgets]
+    return ("<h2>7. Plan topics and documents together</h2><p><code>qrelkit budget plan</code> names the "
+            "next (topic, document) pairs to judge (Hosseini's QDP): with nothing judged it spreads the "
+            "first stage evenly; after the assessor's answers it weighs each topic by a convex program "
+            "over the topics' covariance across runs and the uncertainty of their estimated AP, and "
+            "each document by its AP prior, and judges the pairs of highest product. "
+            "<code>qrelkit simulate budget</code> repeats that with the qrels as the assessor: half of "
+            "each total budget uniformly, the rest in two stages by the method (QDP, uniform UN, subset "
+            "allocation SA), one of 4 groups of runs held out of the pool per trial (12 trials); MAP "
+            "is then estimated from the judgments and compared with the true MAP.</p>"
+            '<div class="fig">' + bars + tau + rmse + "</div>"
+            + table(["method", "judgments", "tau contributing", "RMSE contributing", "tau held out",
+                     "RMSE held out"], rows).replace("&amp;#177;", "&#177;")
+            + commands(d, "plan"))
+
+
+SECTIONS = ["collection", "evaluate", "budget", "trust", "crowd", "topics", "tar", "plan"]
 
 CSS = """body{font:15px/1.45 system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
 h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}
@@ -524,7 +600,7 @@ def page(d):
 
 def main(argv):
     modes = {"--trust-summary": trust_summary, "--crowd-summary": crowd_summary,
-             "--topics-summary": topics_summary, "--tar-summary": tar_summary}
+             "--topics-summary": topics_summary, "--tar-summary": tar_summary, "--plan-summary": plan_summary}
     if len(argv) != 3 or (argv[1] != "--html" and argv[1] not in modes):
         sys.stderr.write(__doc__)
         return 1

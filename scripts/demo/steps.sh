@@ -5,14 +5,14 @@
 # data/NAME.cmds. scripts/demo/report.py turns each step's data into one
 # section of index.html (its SECTIONS table).
 #
-# Adding a step (e.g. `qrelkit topics`, `tar`, `budget` once they exist) is
+# Adding a step (as `topics`, `tar` and `plan` were) is
 # one function here, its name in DEMO_STEPS, and one section function in
 # report.py: nothing else changes, and the test that re-runs the report's
 # commands picks the new data/NAME.cmds up by itself.
 #
 # Runs from the report directory; the collection is in collection/.
 
-DEMO_STEPS=(collection evaluate budget trust crowd topics tar)
+DEMO_STEPS=(collection evaluate budget trust crowd topics tar plan)
 
 RUNS='collection/runs/*.run'
 SEED=7
@@ -148,4 +148,20 @@ step_tar() {
                   for (i = 1; i <= n[t]; i++) { f += hit[t, i]; while (k <= 50 && i >= n[t] * k / 50) rec[k++] += f / R[t] } }
               print \"cost\\trecall\"; for (k = 1; k <= 50; k++) printf \"%.2f\\t%.4f\\n\", k / 50, rec[k] / nt }' collection/qrels.txt data/tar-autotar.run > data/tar-gain.tsv"
     python3 "$DEMO_DIR/report.py" --tar-summary . | sed 's/^/   /'
+}
+
+# Topics and documents planned together (Hosseini's QDP, `qrelkit budget
+# plan`): a first stage spread evenly (nothing to steer by yet), the
+# assessor's answers, then a second stage that QDP puts where the topics'
+# covariance across runs and the uncertainty of their scores say; then
+# `simulate budget` compares QDP with uniform (UN) and subset (SA)
+# allocation, holding out one of 4 groups of runs per trial.
+step_plan() {
+    say "== 7. Plan topics and documents together: 250 + 250 judgments (budget plan, QDP)"
+    record plan "qrelkit budget plan --runs $RUNS --budget 250 --seed $SEED > data/plan-stage1.tsv"
+    record plan "$(judge_cmd data/plan-stage1.tsv collection/qrels.txt data/plan-judged.txt)"
+    record plan "qrelkit budget plan --runs $RUNS --judged data/plan-judged.txt --budget 250 --seed $SEED > data/plan-stage2.tsv"
+    record plan "ls collection/runs | sed 's/\\.run\$//' | awk '{ print \$1, \"g\" (NR - 1) % 4 }' > data/plan-groups.txt"
+    record plan "qrelkit simulate budget --qrels collection/qrels.txt --budgets 250,500,1000 --methods qdp,un,sa --trials 12 --groups data/plan-groups.txt --seed $SEED $RUNS > data/plan-sim.tsv"
+    python3 "$DEMO_DIR/report.py" --plan-summary . | sed 's/^/   /'
 }

@@ -65,7 +65,7 @@ static size_t doc_weights(const plan_ctx *x, size_t t, double *w, double *prior)
             w[tp->lists[s][i]] += prior[i];
     }
     for (size_t d = 0; d < tp->ndocs; d++) {
-        if (x->j->x[t][d] >= 0)
+        if (x->j->x[t][d] >= 0 || (x->o->eligible && x->o->eligible->x[t][d] < 0))
             w[d] = 0;
         k += w[d] > 0;
     }
@@ -243,7 +243,9 @@ static qk_status allocate(plan_ctx *x, const qk_topics_cov *cov, const qk_topic_
             goto out;
         }
         qk_topics_uncertainty(mat, u);
-        if (x->o->lambda > 0 && (st = qk_budget_unseen(x->p, x->j, r, err)) != QK_OK)
+        if (x->o->lambda > 0 && x->o->r)
+            memcpy(r, x->o->r, x->n * sizeof *r);
+        else if (x->o->lambda > 0 && (st = qk_budget_unseen(x->p, x->j, r, err)) != QK_OK)
             goto out;
         if ((st = qk_budget_qdp_beta(cov, u, x->o->lambda > 0 ? r : NULL, x->o->lambda, x->o->r_raw, pl->beta,
                                      &pl->info, err)) != QK_OK)

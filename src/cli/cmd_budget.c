@@ -38,7 +38,11 @@ const char qk_help_budget[] =
     "  --budget B          pairs to plan (>= 1); more than the unjudged pool plans\n"
     "                      the whole rest of the pool (said on stderr)\n"
     "  --method M          qdp (default), qdp-star, un, ra, sa\n"
-    "  --lambda L          weight of the unseen-relevant term of eq 7.5 (0)\n"
+    "  --lambda L          weight of the unseen-relevant term of eq 7.5 (0), or\n"
+    "                      tuned-part / tuned-new: tuned by simulation on the\n"
+    "                      judgments so far, 10-fold cross-validation over the\n"
+    "                      runs, for the ranking of the pool's runs or of new\n"
+    "                      ones (M15; the grid and its tau on stderr)\n"
     "  --r-scale S         norm (r / max r, lambda times mean(Sigma e); default)\n"
     "                      or raw (the literal counts)\n"
     "  --star-top K        qdp-star: the K runs of highest estimated MAP (30)\n"
@@ -90,7 +94,7 @@ typedef struct args {
     size_t nruns;
     const char *judged;
     long depth, rel_level;
-    int json, timing, budget_given;
+    int json, timing, budget_given, tune; /* tune: 1 tuned-part, 2 tuned-new */
 } args;
 
 static int parse(int argc, char **argv, args *a)
@@ -125,7 +129,12 @@ static int parse(int argc, char **argv, args *a)
             if (!(rc = qk_cli_enum(CMD, qk_budget_method_table, "--method", optarg, &w)))
                 a->o.method = (qk_budget_method)w;
             break;
-        case 'L': rc = qk_cli_double(CMD, "--lambda", optarg, 0, 1e12, 0, &a->o.lambda); break;
+        case 'L':
+            if (!strcmp(optarg, "tuned-part") || !strcmp(optarg, "tuned-new"))
+                a->tune = optarg[6] == 'p' ? 1 : 2;
+            else
+                rc = qk_cli_double(CMD, "--lambda", optarg, 0, 1e12, 0, &a->o.lambda);
+            break;
         case 'r': rc = qk_cli_enum(CMD, rscale_table, "--r-scale", optarg, &a->o.r_raw); break;
         case 'k': rc = qk_cli_size(CMD, "--star-top", optarg, 2, SIZE_MAX, &a->o.star_top); break;
         case 'K': rc = qk_cli_double(CMD, "--kappa", optarg, 0, 1e12, QK_NUM_LO_OPEN, &a->o.kappa); break;
@@ -219,6 +228,29 @@ static void print_plan(const args *a, const qk_pool_runs *p, const qk_budget_pla
     }
 }
 
+/* --lambda tuned-part / tuned-new: the grid on stderr, the choice into a->o. */
+static int tune(args *a, const qk_pool_runs *p, const qk_pool_judged *j, qk_error *err)
+{
+    qk_budget_tune_opts to;
+    qk_budget_tune *tu = NULL;
+    qk_budget_tune_opts_init(&to);
+    to.next_budget = a->o.budget;
+    to.seed = a->o.seed;
+    if (qk_budget_tune_lambda(p, j, &a->o, &to, &tu, err) != QK_OK)
+        return qk_cli_fail(CMD, err);
+    fprintf(stderr,
+            "qrelkit budget: lambda tuned over %zu folds (simulated stages %zu + "
+            "%zu)\nlambda\ttau_part\ttau_new\n",
+            tu->folds, tu->b1, tu->b2);
+    for (size_t g = 0; g < tu->ngrid; g++)
+        fprintf(stderr, "%g\t%.4f\t%.4f\n", tu->lambda[g], tu->tau_part[g], tu->tau_new[g]);
+    a->o.lambda = a->tune == 2 ? tu->best_new : tu->best_part;
+    fprintf(stderr, "qrelkit budget: lambda %g (%s)\n", a->o.lambda,
+            a->tune == 2 ? "tuned-new" : "tuned-part");
+    qk_budget_tune_free(tu);
+    return 0;
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -255,6 +287,8 @@ int qk_cmd_budget(int argc, char **argv)
         fprintf(stderr, "qrelkit budget: %zu judged documents are outside the depth-%ld pool (ignored)\n",
                 outside, a.depth);
     t1 = now();
+    if (a.tune && (rc = tune(&a, p, j, &err)) != 0)
+        goto out;
     if (qk_budget_plan_next(p, j, &a.o, &pl, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;

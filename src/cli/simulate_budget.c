@@ -35,7 +35,8 @@ const char qk_help_simulate_budget[] =
     "  --trials N         (20)\n"
     "  --stage1 F         share of B in stage 1 (0.5)\n"
     "  --stages K         expansion stages (2)\n"
-    "  --lambda L         QDP's lambda (0)\n"
+    "  --lambda L         QDP's lambda (0), or tuned-part / tuned-new: tuned\n"
+    "                     before every expansion stage as `budget plan` does\n"
     "  --depth K          pool depth (100)\n"
     "  --seed S           (42)\n"
     "  --groups FILE      'run group' lines; default: a run's group is its name up\n"
@@ -170,7 +171,12 @@ int qk_simulate_budget(int argc, char **argv)
         case OPT_TRIALS: rc = qk_cli_size(CMD, "--trials", optarg, 1, SIZE_MAX, &o.trials); break;
         case OPT_STAGE1: rc = qk_cli_double(CMD, "--stage1", optarg, 0, 1, 0, &o.stage1); break;
         case OPT_STAGES: rc = qk_cli_size(CMD, "--stages", optarg, 1, 1000, &o.stages); break;
-        case OPT_LAMBDA: rc = qk_cli_double(CMD, "--lambda", optarg, 0, 1e12, 0, &o.lambda); break;
+        case OPT_LAMBDA:
+            if (!strcmp(optarg, "tuned-part") || !strcmp(optarg, "tuned-new"))
+                o.tune = optarg[6] == 'p' ? 1 : 2;
+            else
+                rc = qk_cli_double(CMD, "--lambda", optarg, 0, 1e12, 0, &o.lambda);
+            break;
         case OPT_DEPTH: rc = qk_cli_long(CMD, "--depth", optarg, 1, 1000000, &o.depth); break;
         case OPT_SEED: rc = qk_cli_seed(CMD, "--seed", optarg, &o.seed); break;
         case OPT_GROUPS: groups = optarg; break;

@@ -33,6 +33,14 @@ typedef struct trial {
     const unsigned char *held; /* nruns */
 } trial;
 
+static int judged_any(const qk_pool_judged *j)
+{
+    for (size_t t = 0; t < j->ntopics; t++)
+        if (j->njudged[t] > 0)
+            return 1;
+    return 0;
+}
+
 /* Judge a plan with the truth. */
 static void judge(const trial *tr, const qk_budget_plan *pl, qk_pool_judged *j)
 {
@@ -57,6 +65,17 @@ static qk_status stage(const trial *tr, qk_budget_method m, size_t b, uint64_t s
     bo.seed = seed;
     bo.lambda = tr->o->lambda;
     bo.srswo = tr->o->srswo;
+    if (tr->o->tune && (m == QK_BUDGET_QDP || m == QK_BUDGET_QDP_STAR) && judged_any(j)) {
+        qk_budget_tune_opts to;
+        qk_budget_tune *tu = NULL;
+        qk_budget_tune_opts_init(&to);
+        to.next_budget = b;
+        to.seed = seed;
+        if ((st = qk_budget_tune_lambda(tr->part, j, &bo, &to, &tu, err)) != QK_OK)
+            return st;
+        bo.lambda = tr->o->tune == 2 ? tu->best_new : tu->best_part;
+        qk_budget_tune_free(tu);
+    }
     if ((st = qk_budget_plan_next(tr->part, j, &bo, &pl, err)) != QK_OK)
         return st;
     judge(tr, pl, j);

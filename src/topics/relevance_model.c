@@ -132,6 +132,89 @@ out:
     return st;
 }
 
+qk_status qk_adapt_fit_predict_sparse(size_t ntr, size_t nf, const size_t *tr_start, const uint32_t *tr_idx,
+                                      const double *tr_val, const signed char *y, size_t npr,
+                                      const size_t *pr_start, const uint32_t *pr_idx, const double *pr_val,
+                                      double C, double *prob, qk_error *err)
+{
+    struct feature_node *nodes = NULL, **rows = NULL, *one = NULL;
+    double *yy = NULL;
+    struct model *mdl = NULL;
+    struct problem prob_ = {0};
+    struct parameter par = {0};
+    size_t npos = 0;
+    int pos_index = 0, labels[2];
+    qk_status st = QK_ENOMEM;
+    for (size_t i = 0; i < ntr; i++)
+        npos += y[i] == 1;
+    if (npos == 0 || npos == ntr) {
+        double base = ((double)npos + 1) / ((double)ntr + 2);
+        for (size_t i = 0; i < npr; i++)
+            prob[i] = base;
+        return QK_OK;
+    }
+    /* each row: its entries, the bias feature, the terminator */
+    nodes = malloc((tr_start[ntr] + 2 * ntr) * sizeof *nodes);
+    rows = malloc(ntr * sizeof *rows);
+    yy = malloc(ntr * sizeof *yy);
+    one = malloc((nf + 2) * sizeof *one);
+    if (!nodes || !rows || !yy || !one)
+        goto out;
+    for (size_t i = 0, k = 0; i < ntr; i++) {
+        rows[i] = nodes + k;
+        for (size_t e = tr_start[i]; e < tr_start[i + 1]; e++, k++) {
+            nodes[k].index = (int)tr_idx[e] + 1;
+            nodes[k].value = tr_val[e];
+        }
+        nodes[k].index = (int)nf + 1; /* the bias feature */
+        nodes[k++].value = 1;
+        nodes[k++].index = -1;
+        yy[i] = y[i] == 1 ? 1 : -1;
+    }
+    prob_.l = (int)ntr;
+    prob_.n = (int)nf + 1;
+    prob_.y = yy;
+    prob_.x = rows;
+    prob_.bias = 1;
+    par.solver_type = L2R_LR;
+    par.eps = 0.01;
+    par.C = C;
+    if (check_parameter(&prob_, &par)) {
+        st = qk_error_set(err, QK_EUSAGE, "liblinear: %s", check_parameter(&prob_, &par));
+        goto out;
+    }
+    set_print_string_function(quiet);
+    mdl = train(&prob_, &par);
+    if (!mdl)
+        goto out;
+    get_labels(mdl, labels);
+    pos_index = labels[0] == 1 ? 0 : 1;
+    for (size_t i = 0; i < npr; i++) {
+        double pe[2];
+        size_t k = 0;
+        for (size_t e = pr_start[i]; e < pr_start[i + 1] && k < nf; e++, k++) {
+            one[k].index = (int)pr_idx[e] + 1;
+            one[k].value = pr_val[e];
+        }
+        one[k].index = (int)nf + 1;
+        one[k++].value = 1;
+        one[k].index = -1;
+        predict_probability(mdl, one, pe);
+        prob[i] = pe[pos_index];
+    }
+    st = QK_OK;
+out:
+    if (mdl)
+        free_and_destroy_model(&mdl);
+    free(nodes);
+    free(rows);
+    free(yy);
+    free(one);
+    if (st == QK_ENOMEM)
+        return qk_error_set(err, st, "out of memory");
+    return st;
+}
+
 /* Features of pooled document i of topic t into f[0 .. 7 + l). */
 static void features(const qk_adapt_data *d, size_t t, size_t i, const double *past, double *f)
 {

@@ -3,6 +3,8 @@
 
 #include "test_topics_common.h"
 
+#include "budget_npl_fixture.h"
+
 static void check(const qk_topics_cov *c, double t, const double *want, double lambda)
 {
     qk_topics_selection *s = NULL;
@@ -109,12 +111,58 @@ static void test_few_systems(void **state)
     qk_topics_matrix_free(m);
 }
 
+/* An NPL trial's Sigma (16 runs, 93 topics; budget_npl_fixture.h) on which
+ * SA stopped the NPL experiment: solving eq 5.2's program at lambda = 0
+ * from beta = 0, coordinate descent crawled along Sigma's null space (the
+ * optimum is a whole face; the Cholesky polish needs a free set no larger
+ * than the rank) and gave up after its sweep limit. For every t the
+ * returned beta must satisfy the optimality conditions of min 1/2 b'Sigma b
+ * - c'b, sum b <= t, 0 <= b <= 1: KKT of the penalised box program at the
+ * returned lambda >= 0, sum b <= t, and lambda = 0 or sum b = t (to the
+ * bisection's 1e-9 max(1, t)). */
+static void test_npl_singular(void **state)
+{
+    static const double ts[] = {0.0341542, 0.5, 5, 20, 50, 80, 93};
+    const char *sys[NPL_L], *top[NPL_N];
+    char sn[NPL_L][8], tn[NPL_N][8];
+    qk_topic_matrix *m = NULL;
+    qk_topics_cov *c = NULL;
+    (void)state;
+    for (int i = 0; i < NPL_L; i++) {
+        snprintf(sn[i], sizeof sn[i], "s%d", i);
+        sys[i] = sn[i];
+    }
+    for (int j = 0; j < NPL_N; j++) {
+        snprintf(tn[j], sizeof tn[j], "q%d", j);
+        top[j] = tn[j];
+    }
+    assert_int_equal(qk_topics_matrix_new(NPL_L, NPL_N, sys, top, npl_x, NULL, &m, NULL), QK_OK);
+    c = toy_cov(m);
+    for (size_t k = 0; k < sizeof ts / sizeof *ts; k++) {
+        qk_topics_selection *s = NULL;
+        double beta[NPL_N] = {0}, sum = 0, tol = 1e-8;
+        assert_int_equal(qk_topics_budget(c, ts[k], 0, &s, NULL), QK_OK);
+        for (size_t i = 0; i < s->m; i++) {
+            beta[s->order[i]] = s->beta[i];
+            sum += s->beta[i];
+        }
+        assert_true(s->lambda >= 0);
+        assert_true(sum <= ts[k] + 1e-9 * fmax(1, ts[k]));
+        assert_true(qk_topics_qp_kkt(c, NULL, NULL, s->lambda, 1.0, beta) <= tol);
+        assert_true(s->lambda == 0 || ts[k] - sum <= 1e-9 * fmax(1, ts[k])); /* the bisection's stop */
+        qk_topics_selection_free(s);
+    }
+    qk_topics_cov_free(c);
+    qk_topics_matrix_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_vectors),
         cmocka_unit_test(test_select_kappa),
         cmocka_unit_test(test_few_systems),
+        cmocka_unit_test(test_npl_singular),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,19 @@ static void test_full_budget_is_exact(void **state)
         assert_true(isnan(rows[i].tau_new)); /* one held-out run */
     }
     free(rows);
+    /* lambda tuned before each expansion stage (M15) for either target: the
+     * whole pool is still judged, so the estimates stay exact */
+    for (int tune = 1; tune <= 2; tune++) {
+        o.tune = tune;
+        assert_int_equal(qk_budget_simulate(q, (const qk_run *const *)runs, 4, &o, &rows, NULL), QK_OK);
+        for (int i = 0; i < 6; i++) {
+            NEAR(rows[i].rmse_part, 0, 1e-12);
+            NEAR(rows[i].rmse_new, 0, 1e-12);
+            NEAR(rows[i].tau_part, 1, 1e-12);
+        }
+        free(rows);
+    }
+    o.tune = 0;
     o.group = NULL;
     o.trials = 0;
     assert_int_equal(qk_budget_simulate(q, (const qk_run *const *)runs, 4, &o, &rows, NULL), QK_EUSAGE);

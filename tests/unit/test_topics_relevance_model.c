@@ -109,11 +109,56 @@ static void test_one_class(void **state)
     near(prob[1], 1.0 / 5, 1e-15);
 }
 
+/* Sparse rows (half the features 0 and left out) give exactly the dense
+ * call's probabilities: a feature of value 0 adds exactly 0 to every sum
+ * liblinear forms. */
+static void test_sparse_equals_dense(void **state)
+{
+    enum { NTR = 150, NPR = 50, NF = 8 };
+    double ftr[NTR * NF], fpr[NPR * NF], pd[NPR], ps[NPR], vtr[NTR * NF], vpr[NPR * NF];
+    size_t str[NTR + 1], spr[NPR + 1], k = 0;
+    uint32_t itr[NTR * NF], ipr[NPR * NF];
+    signed char y[NTR];
+    uint64_t seed = 23;
+    (void)state;
+    for (size_t r = 0; r < NTR + NPR; r++) {
+        double *row = r < NTR ? &ftr[r * NF] : &fpr[(r - NTR) * NF], s = 0;
+        for (size_t f = 0; f < NF; f++) {
+            row[f] = urand(&seed) < 0.5 ? 0 : urand(&seed);
+            s += (f % 3 ? 1.0 : -1.5) * row[f];
+        }
+        if (r < NTR)
+            y[r] = s + 0.3 * (urand(&seed) - 0.5) > 0.8;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        size_t nrow = pass ? NPR : NTR, *st = pass ? spr : str;
+        const double *dense = pass ? fpr : ftr;
+        uint32_t *idx = pass ? ipr : itr;
+        double *val = pass ? vpr : vtr;
+        k = 0;
+        for (size_t r = 0; r < nrow; r++) {
+            st[r] = k;
+            for (size_t f = 0; f < NF; f++)
+                if (dense[r * NF + f] != 0) {
+                    idx[k] = (uint32_t)f;
+                    val[k++] = dense[r * NF + f];
+                }
+        }
+        st[nrow] = k;
+    }
+    assert_int_equal(qk_adapt_fit_predict(NTR, NF, ftr, y, NPR, fpr, 1.0, pd, NULL), QK_OK);
+    assert_int_equal(qk_adapt_fit_predict_sparse(NTR, NF, str, itr, vtr, y, NPR, spr, ipr, vpr, 1.0, ps, NULL),
+                     QK_OK);
+    for (size_t i = 0; i < NPR; i++)
+        assert_true(pd[i] == ps[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_liblinear_tools),
         cmocka_unit_test(test_one_class),
+        cmocka_unit_test(test_sparse_equals_dense),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
