@@ -507,9 +507,12 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
     }
     if (argc - first == 2) {
         qk_run_stream *rs = NULL;
+        int trec_out = !c.matrix && (!c.format || strcmp(c.format, "trec") == 0) && !c.precision_set;
         qk_status st = qk_run_open(argv[first + 1], QK_RUN_STREAM, &rs, &err);
+        /* Per-topic trec lines are written as topics finish (no per-topic table). */
         if (st == QK_OK)
-            st = qk_eval_stream(q, rs, ms, &c.o, &res[0], &err);
+            st = trec_out && c.per_topic ? qk_eval_stream_trec(q, rs, ms, &c.o, stdout, &res[0], &err)
+                                         : qk_eval_stream(q, rs, ms, &c.o, &res[0], &err);
         qk_run_close(rs);
         if (st != QK_OK) {
             rc = qk_cli_fail(cmd, &err);
@@ -518,8 +521,7 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
         warn_missing(cmd, res[0], argv[first + 1]);
         nres = 1;
         /* trec format streams run by run, so memory holds one result at a time. */
-        if (!c.matrix && (!c.format || strcmp(c.format, "trec") == 0) && !c.precision_set &&
-            qk_result_write_trec(res[0], stdout, c.per_topic, c.summary, &err) != QK_OK) {
+        if (trec_out && qk_result_write_trec(res[0], stdout, 0, c.summary, &err) != QK_OK) {
             rc = qk_cli_fail(cmd, &err);
             goto out;
         }
