@@ -138,7 +138,9 @@ QK_API qk_status qk_eval_stream(const qk_qrels *q, qk_run_stream *s, const qk_me
  * qk_eval_stream and the lines are written at the end (*out then holds
  * every topic). On a failure in the middle, the lines of the topics before
  * it may have been written. Write the summary with
- * qk_result_write_trec(*out, f, 0, 1). */
+ * qk_result_write_trec(*out, f, 0, 1). f may be NULL: no per-topic lines,
+ * and (for a run in qrels order) no per-topic table either, for a summary
+ * in the memory of one topic. */
 QK_API qk_status qk_eval_stream_trec(const qk_qrels *q, qk_run_stream *s, const qk_measures *m,
                                      const qk_eval_opts *opts, FILE *f, qk_eval_result **out, qk_error *err);
 /* Several runs at once: out[i] = qk_eval_stream(q, s[i], ...), evaluated in

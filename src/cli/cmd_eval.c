@@ -509,10 +509,10 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
         qk_run_stream *rs = NULL;
         int trec_out = !c.matrix && (!c.format || strcmp(c.format, "trec") == 0) && !c.precision_set;
         qk_status st = qk_run_open(argv[first + 1], QK_RUN_STREAM, &rs, &err);
-        /* Per-topic trec lines are written as topics finish (no per-topic table). */
+        /* trec output: per-topic lines written as topics finish, no per-topic table. */
         if (st == QK_OK)
-            st = trec_out && c.per_topic ? qk_eval_stream_trec(q, rs, ms, &c.o, stdout, &res[0], &err)
-                                         : qk_eval_stream(q, rs, ms, &c.o, &res[0], &err);
+            st = trec_out ? qk_eval_stream_trec(q, rs, ms, &c.o, c.per_topic ? stdout : NULL, &res[0], &err)
+                          : qk_eval_stream(q, rs, ms, &c.o, &res[0], &err);
         qk_run_close(rs);
         if (st != QK_OK) {
             rc = qk_cli_fail(cmd, &err);

@@ -30,10 +30,11 @@ struct qk_eval_result {
     double *summary;
     const qk_measure_inst **value_inst;
     int zmode;
+    int streaming; /* qk_eval_stream_trec on a run in qrels order */
     size_t nrows; /* rows of vals and strs: nq, or 1 when streaming */
-    /* Streaming (qk_eval_stream_trec): each topic's per-topic lines are
-     * written to out as soon as it is scored, in qrels order, and only the
-     * sums for the summary are kept. */
+    /* Streaming: each topic's per-topic lines are written to out (when not
+     * NULL) as soon as it is scored, in qrels order, and only the sums for
+     * the summary are kept. */
     FILE *out;
     size_t next_t; /* qrels topics before it are written or missing */
     size_t nwritten;
@@ -43,13 +44,13 @@ struct qk_eval_result {
 /* The values of qrels topic t (one shared row when streaming). */
 static double *row_of(const qk_eval_result *r, size_t t)
 {
-    return r->vals + (r->out ? 0 : t) * r->nvalues;
+    return r->vals + (r->streaming ? 0 : t) * r->nvalues;
 }
 
 /* The string slot of value i of qrels topic t, or NULL for numeric values. */
 static char **str_at(const qk_eval_result *r, size_t t, size_t i)
 {
-    return r->str_slot[i] < 0 ? NULL : &r->strs[(r->out ? 0 : t) * r->nstr + (size_t)r->str_slot[i]];
+    return r->str_slot[i] < 0 ? NULL : &r->strs[(r->streaming ? 0 : t) * r->nstr + (size_t)r->str_slot[i]];
 }
 
 void qk_eval_opts_init(qk_eval_opts *o)
@@ -153,7 +154,7 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
     qk_prefs_topic *pt = NULL;
     double *row = row_of(r, t);
     qk_status st = QK_OK;
-    if (r->out)
+    if (r->streaming)
         memset(row, 0, r->nvalues * sizeof *row);
     if (prefs_format(f)) {
         qk_prefs_input in;
@@ -243,7 +244,8 @@ static void stream_topic(qk_eval_result *r, size_t t, const qk_eval_opts *o)
     for (size_t i = 0; i < r->nvalues; i++)
         r->sums[i] += row[i];
     r->nwritten++;
-    write_topic(r->out, r, t);
+    if (r->out)
+        write_topic(r->out, r, t);
     for (size_t i = 0; i < r->nstr; i++) {
         free(r->strs[i]);
         r->strs[i] = NULL;
@@ -273,14 +275,14 @@ static qk_status stream_upto(qk_eval_result *r, qk_scratch *sc, size_t t, const 
 
 static qk_status summarise(qk_eval_result *r, const qk_eval_opts *o)
 {
-    size_t Q = r->nq, E = r->out ? r->nwritten : r->ntopics;
+    size_t Q = r->nq, E = r->streaming ? r->nwritten : r->ntopics;
     double D = (double)(o->complete ? Q : E);
     if (!(r->summary = calloc(r->nvalues ? r->nvalues : 1, sizeof *r->summary)))
         return QK_ENOMEM;
     for (size_t i = 0; i < r->nvalues; i++) {
         const qk_measure_info *in = &r->value_inst[i]->def->info;
         double s = 0.0;
-        if (r->out)
+        if (r->streaming)
             s = r->sums[i];
         else
             for (size_t k = 0; k < E; k++)
@@ -302,7 +304,8 @@ static qk_status summarise(qk_eval_result *r, const qk_eval_opts *o)
     return QK_OK;
 }
 
-static qk_status result_new(const qk_qrels *q, const qk_measures *m, FILE *stream_to, qk_eval_result **out)
+static qk_status result_new(const qk_qrels *q, const qk_measures *m, int streaming, FILE *stream_to,
+                            qk_eval_result **out)
 {
     qk_eval_result *r = calloc(1, sizeof *r);
     size_t nq = qk_qrels_num_topics(q);
@@ -313,8 +316,9 @@ static qk_status result_new(const qk_qrels *q, const qk_measures *m, FILE *strea
     r->m = m;
     r->nq = nq;
     r->nvalues = m->nvalues;
+    r->streaming = streaming;
     r->out = stream_to;
-    r->nrows = stream_to ? 1 : nq;
+    r->nrows = streaming ? 1 : nq;
     r->vals = calloc(r->nrows * m->nvalues + 1, sizeof *r->vals);
     r->sums = calloc(m->nvalues + 1, sizeof *r->sums);
     r->str_slot = calloc(m->nvalues + 1, sizeof *r->str_slot);
@@ -376,9 +380,9 @@ static qk_status score_one(void *vc, const qk_run_topic *rt, void *state, qk_err
     size_t t;
     qk_status st;
     qk_qrels_find_topic(c->r->q, rt->qid, strlen(rt->qid), &t);
-    if (c->r->out && (st = stream_upto(c->r, c->standin_sc, t, c->o, err)) != QK_OK)
+    if (c->r->streaming && (st = stream_upto(c->r, c->standin_sc, t, c->o, err)) != QK_OK)
         return st;
-    if ((st = eval_topic(c->r, state, t, c->o, err)) != QK_OK || !c->r->out)
+    if ((st = eval_topic(c->r, state, t, c->o, err)) != QK_OK || !c->r->streaming)
         return st;
     stream_topic(c->r, t, c->o);
     c->r->next_t = t + 1;
@@ -478,7 +482,8 @@ static qk_status read_source(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2,
 }
 
 static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_measures *m,
-                             const qk_eval_opts *opts, FILE *stream_to, qk_eval_result **out, qk_error *err)
+                             const qk_eval_opts *opts, int streaming, FILE *stream_to, qk_eval_result **out,
+                             qk_error *err)
 {
     qk_scratch sc, sc2;
     qk_eval_result *r = NULL;
@@ -491,7 +496,7 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
         return qk_error_set(err, QK_EUSAGE, "measures not finalized (call qk_measures_finalize)");
     if ((st = check_formats(m, qk_qrels_format(q), err)) != QK_OK)
         return st;
-    if ((st = result_new(q, m, stream_to, &r)) != QK_OK) {
+    if ((st = result_new(q, m, streaming, stream_to, &r)) != QK_OK) {
         qk_error_set(err, st, "out of memory");
         goto out;
     }
@@ -504,7 +509,7 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
-    if (r->out) {
+    if (r->streaming) {
         if ((st = stream_upto(r, &sc, r->nq, opts, err)) != QK_OK)
             goto out;
         if (r->nwritten == 0) {
@@ -550,7 +555,7 @@ qk_status qk_eval_stream(const qk_qrels *q, qk_run_stream *s, const qk_measures 
                          qk_eval_result **out, qk_error *err)
 {
     run_source src = {s, NULL};
-    return eval_source(q, &src, m, opts, NULL, out, err);
+    return eval_source(q, &src, m, opts, 0, NULL, out, err);
 }
 
 /* qk_eval_stream_trec's check: the run's topic blocks, those with
@@ -597,8 +602,8 @@ qk_status qk_eval_stream_trec(const qk_qrels *q, qk_run_stream *s, const qk_meas
     if (st != QK_OK)
         return st;
     if (c.ok)
-        return eval_source(q, &src, m, opts, f, out, err);
-    if ((st = eval_source(q, &src, m, opts, NULL, out, err)) != QK_OK)
+        return eval_source(q, &src, m, opts, 1, f, out, err);
+    if ((st = eval_source(q, &src, m, opts, 0, NULL, out, err)) != QK_OK || !f)
         return st;
     for (size_t k = 0; k < (*out)->ntopics; k++)
         write_topic(f, *out, (*out)->order[k]);
@@ -611,7 +616,7 @@ qk_status qk_eval_run(const qk_qrels *q, const qk_run *run, const qk_measures *m
                       qk_eval_result **out, qk_error *err)
 {
     run_source src = {NULL, run};
-    return eval_source(q, &src, m, opts, NULL, out, err);
+    return eval_source(q, &src, m, opts, 0, NULL, out, err);
 }
 
 void qk_eval_result_free(qk_eval_result *r)

@@ -471,7 +471,7 @@ static void test_zscores_complete(void **state)
  * lines, then the summary); *streamed = 1 when no per-topic table was kept.
  * Returns the bytes (the caller frees). */
 static char *stream_trec_bytes(const char *qrels, const char *run, const char *specs, const qk_eval_opts *o,
-                               int *streamed)
+                               int per_topic, int *streamed)
 {
     qk_qrels *q = NULL;
     qk_measures *m = NULL;
@@ -485,7 +485,7 @@ static char *stream_trec_bytes(const char *qrels, const char *run, const char *s
     STATUS(qk_qrels_read(qrels, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_OK);
     STATUS(fx_measures(specs, &m, &err), QK_OK);
     STATUS(qk_run_open(run, QK_RUN_STREAM, &rs, &err), QK_OK);
-    if (qk_eval_stream_trec(q, rs, m, o, f, &r, &err) != QK_OK)
+    if (qk_eval_stream_trec(q, rs, m, o, per_topic ? f : NULL, &r, &err) != QK_OK)
         fail_msg("qk_eval_stream_trec: %s", err.message);
     STATUS(qk_result_write_trec(r, f, 0, 1, &err), QK_OK);
     *streamed = qk_result_num_topics(r) == 0;
@@ -498,7 +498,8 @@ static char *stream_trec_bytes(const char *qrels, const char *run, const char *s
 }
 
 /* The same bytes through qk_eval_stream and qk_result_write_trec. */
-static char *table_trec_bytes(const char *qrels, const char *run, const char *specs, const qk_eval_opts *o)
+static char *table_trec_bytes(const char *qrels, const char *run, const char *specs, const qk_eval_opts *o,
+                              int per_topic)
 {
     qk_qrels *q = NULL;
     qk_measures *m = NULL;
@@ -513,7 +514,7 @@ static char *table_trec_bytes(const char *qrels, const char *run, const char *sp
     STATUS(fx_measures(specs, &m, &err), QK_OK);
     STATUS(qk_run_open(run, QK_RUN_STREAM, &rs, &err), QK_OK);
     STATUS(qk_eval_stream(q, rs, m, o, &r, &err), QK_OK);
-    STATUS(qk_result_write_trec(r, f, 1, 1, &err), QK_OK);
+    STATUS(qk_result_write_trec(r, f, per_topic, 1, &err), QK_OK);
     assert_int_equal(fclose(f), 0);
     qk_eval_result_free(r);
     qk_run_close(rs);
@@ -535,7 +536,7 @@ static void test_stream_trec_by_hand(void **state)
     char *got;
     (void)state;
     qk_eval_opts_init(&o);
-    got = stream_trec_bytes(qf, rf, "num_ret relstring", &o, &streamed);
+    got = stream_trec_bytes(qf, rf, "num_ret relstring", &o, 1, &streamed);
     STREQ(got, "num_ret               \tA\t2\n"
                "relstring             \tA\t'10'\n"
                "num_ret               \tC\t1\n"
@@ -544,7 +545,7 @@ static void test_stream_trec_by_hand(void **state)
     COUNT(streamed, 1);
     free(got);
     o.complete = 1;
-    got = stream_trec_bytes(qf, rf, "num_ret relstring", &o, &streamed);
+    got = stream_trec_bytes(qf, rf, "num_ret relstring", &o, 1, &streamed);
     STREQ(got, "num_ret               \tA\t2\n"
                "relstring             \tA\t'10'\n"
                "num_ret               \tB\t0\n"
@@ -558,7 +559,8 @@ static void test_stream_trec_by_hand(void **state)
 
 /* Streamed or not, the bytes are those of the per-topic table: runs in qrels
  * order (streamed), out of order or split (written at the end), with -c,
- * z-scores, -D's one topic, run topics without judgments, and two threads. */
+ * z-scores, -D's one topic, run topics without judgments, two threads, and
+ * the summary alone (no per-topic lines: f NULL). */
 static void test_stream_trec_same_bytes(void **state)
 {
     static const char q[] = "A 0 a1 2\nA 0 a2 1\nA 0 a3 0\nB 0 b1 1\nB 0 b2 0\nC 0 c1 1\nD 0 d1 1\nD 0 d2 1\n";
@@ -585,7 +587,7 @@ static void test_stream_trec_same_bytes(void **state)
     for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++)
         rf[k] = fx_file(runs[k].run);
     for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++)
-        for (int v = 0; v < 16; v++) {
+        for (int v = 0; v < 32; v++) {
             qk_eval_opts o;
             const char *sp = specs[v & 1];
             char *want, *got;
@@ -596,8 +598,8 @@ static void test_stream_trec_same_bytes(void **state)
             o.zscores = (v >> 3) & 1 ? zs : NULL;
             if (o.zscores)
                 sp = "map num_ret";
-            want = table_trec_bytes(qf, rf[k], sp, &o);
-            got = stream_trec_bytes(qf, rf[k], sp, &o, &streamed);
+            want = table_trec_bytes(qf, rf[k], sp, &o, !(v >> 4));
+            got = stream_trec_bytes(qf, rf[k], sp, &o, !(v >> 4), &streamed);
             if (strcmp(got, want) != 0)
                 fail_msg("run %zu variant %d: streamed bytes\n%s\ndiffer from\n%s", k, v, got, want);
             COUNT(streamed, runs[k].streamed);
@@ -611,8 +613,8 @@ static void test_stream_trec_same_bytes(void **state)
         qk_eval_opts_init(&o);
         o.only_topic = "C";
         o.complete = 1;
-        want = table_trec_bytes(qf, rf[0], "all_trec", &o);
-        got = stream_trec_bytes(qf, rf[0], "all_trec", &o, &streamed);
+        want = table_trec_bytes(qf, rf[0], "all_trec", &o, 1);
+        got = stream_trec_bytes(qf, rf[0], "all_trec", &o, 1, &streamed);
         STREQ(got, want);
         COUNT(streamed, 1);
         free(want);
