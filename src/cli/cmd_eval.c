@@ -523,7 +523,8 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
         warn_missing(cmd, res[0], argv[first + 1]);
         nres = 1;
         /* trec format streams run by run, so memory holds one result at a time. */
-        if (trec_out && qk_result_write_trec(res[0], stdout, c.per_topic && !stream, c.summary, &err) != QK_OK) {
+        if (trec_out &&
+            qk_result_write_trec(res[0], stdout, c.per_topic && !stream, c.summary, &err) != QK_OK) {
             rc = qk_cli_fail(cmd, &err);
             goto out;
         }
