@@ -127,6 +127,22 @@ QK_API qk_status qk_eval_run(const qk_qrels *q, const qk_run *run, const qk_meas
  * is read to its end; the caller closes it. */
 QK_API qk_status qk_eval_stream(const qk_qrels *q, qk_run_stream *s, const qk_measures *m,
                          const qk_eval_opts *opts, qk_eval_result **out, qk_error *err);
+/* qk_eval_stream, writing trec_eval's per-topic lines to f as it goes:
+ * exactly the bytes of qk_result_write_trec(*out, f, 1, 0) on
+ * qk_eval_stream's result. When the run's topics (those with judgments)
+ * come in qrels order, each topic block once -- checked by a light pass
+ * over the run first (qk_run_scan_topics) -- each topic's lines are written
+ * as soon as it is scored and no per-topic table is kept: memory is that of
+ * one topic, and *out holds the summary, the missing topics and the run id
+ * only (qk_result_num_topics is 0). Otherwise the run is evaluated as by
+ * qk_eval_stream and the lines are written at the end (*out then holds
+ * every topic). On a failure in the middle, the lines of the topics before
+ * it may have been written. Write the summary with
+ * qk_result_write_trec(*out, f, 0, 1). f may be NULL: no per-topic lines,
+ * and (for a run in qrels order) no per-topic table either, for a summary
+ * in the memory of one topic. */
+QK_API qk_status qk_eval_stream_trec(const qk_qrels *q, qk_run_stream *s, const qk_measures *m,
+                                     const qk_eval_opts *opts, FILE *f, qk_eval_result **out, qk_error *err);
 /* Several runs at once: out[i] = qk_eval_stream(q, s[i], ...), evaluated in
  * parallel over runs by up to `threads` threads (0: one per core; 1: one
  * after another), each run on one thread (a single run keeps

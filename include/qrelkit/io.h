@@ -120,6 +120,14 @@ QK_API const char *qk_run_id(const qk_run_stream *s);
 /* Re-read from the start in the given mode. */
 QK_API qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err);
 QK_API const char *qk_run_path(const qk_run_stream *s);
+/* A light pass over the whole input that reads only the first field: calls
+ * visit(ctx, qid, len) for each block of consecutive content lines with the
+ * same qid, in file order (qid is NUL-terminated, valid during the call),
+ * until visit returns 0; then restarts the stream from the start in its
+ * mode (qk_run_restart). Lines are not checked here: the normal reading
+ * reports malformed ones. */
+QK_API qk_status qk_run_scan_topics(qk_run_stream *s, int (*visit)(void *ctx, const char *qid, size_t len),
+                                    void *ctx, qk_error *err);
 QK_API void qk_run_close(qk_run_stream *s);
 
 /* ---- Ranked runs (in memory) ----------------------------------------------

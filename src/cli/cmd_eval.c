@@ -684,9 +684,14 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
     }
     if (argc - first == 2) {
         qk_run_stream *rs = NULL;
+        int trec_out = !c.matrix && (!c.format || strcmp(c.format, "trec") == 0) && !c.precision_set;
+        /* A per-topic table of 8 MB or more: stream the trec lines instead (its
+         * check re-reads the run's first column, ~1 % of the time; more for gzip). */
+        int stream = trec_out && qk_qrels_num_topics(q) * qk_measures_num_values(ms) >= ((size_t)1 << 20);
         qk_status st = qk_run_open(argv[first + 1], QK_RUN_STREAM, &rs, &err);
         if (st == QK_OK)
-            st = qk_eval_stream(q, rs, ms, &c.o, &res[0], &err);
+            st = stream ? qk_eval_stream_trec(q, rs, ms, &c.o, c.per_topic ? stdout : NULL, &res[0], &err)
+                        : qk_eval_stream(q, rs, ms, &c.o, &res[0], &err);
         qk_run_close(rs);
         if (st != QK_OK) {
             rc = qk_cli_fail(cmd, &err);
@@ -695,8 +700,8 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
         warn_missing(cmd, res[0], argv[first + 1]);
         nres = 1;
         /* trec format streams run by run, so memory holds one result at a time. */
-        if (!c.matrix && (!c.format || strcmp(c.format, "trec") == 0) && !c.precision_set &&
-            qk_result_write_trec(res[0], stdout, c.per_topic, c.summary, &err) != QK_OK) {
+        if (trec_out &&
+            qk_result_write_trec(res[0], stdout, c.per_topic && !stream, c.summary, &err) != QK_OK) {
             rc = qk_cli_fail(cmd, &err);
             goto out;
         }

@@ -30,12 +30,27 @@ struct qk_eval_result {
     double *summary;
     const qk_measure_inst **value_inst;
     int zmode;
+    int streaming; /* qk_eval_stream_trec on a run in qrels order */
+    size_t nrows; /* rows of vals and strs: nq, or 1 when streaming */
+    /* Streaming: each topic's per-topic lines are written to out (when not
+     * NULL) as soon as it is scored, in qrels order, and only the sums for
+     * the summary are kept. */
+    FILE *out;
+    size_t next_t; /* qrels topics before it are written or missing */
+    size_t nwritten;
+    double *sums; /* per value, added in qrels order as summarise does */
 };
+
+/* The values of qrels topic t (one shared row when streaming). */
+static double *row_of(const qk_eval_result *r, size_t t)
+{
+    return r->vals + (r->streaming ? 0 : t) * r->nvalues;
+}
 
 /* The string slot of value i of qrels topic t, or NULL for numeric values. */
 static char **str_at(const qk_eval_result *r, size_t t, size_t i)
 {
-    return r->str_slot[i] < 0 ? NULL : &r->strs[t * r->nstr + (size_t)r->str_slot[i]];
+    return r->str_slot[i] < 0 ? NULL : &r->strs[(r->streaming ? 0 : t) * r->nstr + (size_t)r->str_slot[i]];
 }
 
 void qk_eval_opts_init(qk_eval_opts *o)
@@ -137,8 +152,10 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
     qk_topic_cache cache = {NULL};
     qk_topic tp = {qk_qrels_topic(q, t), o->rel_level, o->num_docs, NULL, NULL, 0, NULL, &cache};
     qk_prefs_topic *pt = NULL;
-    double *row = r->vals + t * r->nvalues;
+    double *row = row_of(r, t);
     qk_status st = QK_OK;
+    if (r->streaming)
+        memset(row, 0, r->nvalues * sizeof *row);
     if (prefs_format(f)) {
         qk_prefs_input in;
         if (qk_grow((void **)&sc->docnos, &sc->docnos_cap, sc->nranked + 1, sizeof *sc->docnos) != QK_OK)
@@ -190,7 +207,7 @@ static qk_status eval_standin(qk_eval_result *r, qk_scratch *sc, size_t t, const
         const char *name = r->m->value_names[i];
         if (strcmp(name, "num_ret") == 0 || strcmp(name, "utility") == 0 || strncmp(name, "unj", 3) == 0 ||
             strcmp(name, "rbp_resid") == 0)
-            r->vals[t * r->nvalues + i] = 0.0;
+            row_of(r, t)[i] = 0.0;
         if (strcmp(name, "relstring") == 0 && str_at(r, t, i) && *str_at(r, t, i))
             (*str_at(r, t, i))[0] = '\0';
     }
@@ -202,7 +219,7 @@ static void apply_zscores(qk_eval_result *r, size_t t, const qk_zscores *z)
     const char *qid = qk_qrels_topic(r->q, t);
     for (size_t i = 0; i < r->nvalues; i++) {
         const qk_measure_info *in = &r->value_inst[i]->def->info;
-        double *v = &r->vals[t * r->nvalues + i], mean, sd;
+        double *v = &row_of(r, t)[i], mean, sd;
         int known;
         if (in->summary == QK_SUMMARY_RUNID || in->summary == QK_SUMMARY_NONE)
             continue;
@@ -215,17 +232,61 @@ static void apply_zscores(qk_eval_result *r, size_t t, const qk_zscores *z)
     }
 }
 
+static void write_topic(FILE *f, const qk_eval_result *r, size_t t);
+
+/* Streaming: topic t is scored (in the shared row); write its lines and add
+ * its values to the sums. */
+static void stream_topic(qk_eval_result *r, size_t t, const qk_eval_opts *o)
+{
+    const double *row = row_of(r, t);
+    if (o->zscores)
+        apply_zscores(r, t, o->zscores);
+    for (size_t i = 0; i < r->nvalues; i++)
+        r->sums[i] += row[i];
+    r->nwritten++;
+    if (r->out)
+        write_topic(r->out, r, t);
+    for (size_t i = 0; i < r->nstr; i++) {
+        free(r->strs[i]);
+        r->strs[i] = NULL;
+    }
+}
+
+/* Streaming: the qrels topics before t that the run did not have (topics
+ * arrive in qrels order) are missing, or scored as stand-ins with -c. */
+static qk_status stream_upto(qk_eval_result *r, qk_scratch *sc, size_t t, const qk_eval_opts *o,
+                             qk_error *err)
+{
+    for (; r->next_t < t; r->next_t++) {
+        size_t u = r->next_t;
+        qk_status st;
+        if (o->only_topic && strcmp(o->only_topic, qk_qrels_topic(r->q, u)) != 0)
+            continue;
+        if (!o->complete) {
+            r->missing[r->nmissing++] = u;
+            continue;
+        }
+        if ((st = eval_standin(r, sc, u, o, err)) != QK_OK)
+            return st;
+        stream_topic(r, u, o);
+    }
+    return QK_OK;
+}
+
 static qk_status summarise(qk_eval_result *r, const qk_eval_opts *o)
 {
-    size_t Q = r->nq, E = r->ntopics;
+    size_t Q = r->nq, E = r->streaming ? r->nwritten : r->ntopics;
     double D = (double)(o->complete ? Q : E);
     if (!(r->summary = calloc(r->nvalues ? r->nvalues : 1, sizeof *r->summary)))
         return QK_ENOMEM;
     for (size_t i = 0; i < r->nvalues; i++) {
         const qk_measure_info *in = &r->value_inst[i]->def->info;
         double s = 0.0;
-        for (size_t k = 0; k < E; k++)
-            s += r->vals[r->order[k] * r->nvalues + i];
+        if (r->streaming)
+            s = r->sums[i];
+        else
+            for (size_t k = 0; k < E; k++)
+                s += r->vals[r->order[k] * r->nvalues + i];
         switch (in->summary) {
         case QK_SUMMARY_MEAN: r->summary[i] = s / D; break;
         case QK_SUMMARY_SUM:
@@ -243,7 +304,8 @@ static qk_status summarise(qk_eval_result *r, const qk_eval_opts *o)
     return QK_OK;
 }
 
-static qk_status result_new(const qk_qrels *q, const qk_measures *m, qk_eval_result **out)
+static qk_status result_new(const qk_qrels *q, const qk_measures *m, int streaming, FILE *stream_to,
+                            qk_eval_result **out)
 {
     qk_eval_result *r = calloc(1, sizeof *r);
     size_t nq = qk_qrels_num_topics(q);
@@ -254,7 +316,11 @@ static qk_status result_new(const qk_qrels *q, const qk_measures *m, qk_eval_res
     r->m = m;
     r->nq = nq;
     r->nvalues = m->nvalues;
-    r->vals = calloc(nq * m->nvalues + 1, sizeof *r->vals);
+    r->streaming = streaming;
+    r->out = stream_to;
+    r->nrows = streaming ? 1 : nq;
+    r->vals = calloc(r->nrows * m->nvalues + 1, sizeof *r->vals);
+    r->sums = calloc(m->nvalues + 1, sizeof *r->sums);
     r->str_slot = calloc(m->nvalues + 1, sizeof *r->str_slot);
     if (!r->str_slot)
         return QK_ENOMEM;
@@ -263,12 +329,12 @@ static qk_status result_new(const qk_qrels *q, const qk_measures *m, qk_eval_res
     for (size_t i = 0; i < m->ninst; i++)
         if (m->inst[i].def->info.summary == QK_SUMMARY_NONE)
             r->str_slot[m->inst[i].first_value] = (long)r->nstr++;
-    r->strs = calloc(nq * r->nstr + 1, sizeof *r->strs);
+    r->strs = calloc(r->nrows * r->nstr + 1, sizeof *r->strs);
     r->evaluated = calloc(nq + 1, 1);
     r->order = calloc(nq + 1, sizeof *r->order);
     r->missing = calloc(nq + 1, sizeof *r->missing);
     r->value_inst = calloc(m->nvalues + 1, sizeof *r->value_inst);
-    if (!r->vals || !r->strs || !r->evaluated || !r->order || !r->missing || !r->value_inst)
+    if (!r->vals || !r->sums || !r->strs || !r->evaluated || !r->order || !r->missing || !r->value_inst)
         return QK_ENOMEM;
     for (size_t i = 0; i < m->ninst; i++)
         for (size_t k = 0; k < m->inst[i].nvalues; k++)
@@ -279,7 +345,7 @@ static qk_status result_new(const qk_qrels *q, const qk_measures *m, qk_eval_res
 static void reset_topics(qk_eval_result *r)
 {
     memset(r->evaluated, 0, r->nq);
-    for (size_t i = 0; i < r->nq * r->nstr; i++) {
+    for (size_t i = 0; i < r->nrows * r->nstr; i++) {
         free(r->strs[i]);
         r->strs[i] = NULL;
     }
@@ -290,6 +356,7 @@ typedef struct run_ctx {
     qk_scratch *sc;
     const char *path;
     const qk_eval_opts *o;
+    qk_scratch *standin_sc; /* streaming -c stand-ins, apart from the topic being scored */
 } run_ctx;
 
 static int keep_topic(void *vc, const char *qid)
@@ -311,8 +378,15 @@ static qk_status score_one(void *vc, const qk_run_topic *rt, void *state, qk_err
 {
     run_ctx *c = vc;
     size_t t;
+    qk_status st;
     qk_qrels_find_topic(c->r->q, rt->qid, strlen(rt->qid), &t);
-    return eval_topic(c->r, state, t, c->o, err);
+    if (c->r->streaming && (st = stream_upto(c->r, c->standin_sc, t, c->o, err)) != QK_OK)
+        return st;
+    if ((st = eval_topic(c->r, state, t, c->o, err)) != QK_OK || !c->r->streaming)
+        return st;
+    stream_topic(c->r, t, c->o);
+    c->r->next_t = t + 1;
+    return QK_OK;
 }
 
 static qk_status one_topic(void *vc, const qk_run_topic *rt, qk_error *err)
@@ -345,10 +419,10 @@ static int auto_threads(size_t first_topic_lines)
 
 /* Stream the run (parsing on a second thread when that pays); fall back to
  * grouped reading when a topic's lines are split. */
-static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_run_stream *s, const qk_eval_opts *o,
-                             qk_error *err)
+static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2, qk_run_stream *s,
+                             const qk_eval_opts *o, qk_error *err)
 {
-    run_ctx c = {r, sc, qk_run_path(s), o};
+    run_ctx c = {r, sc, qk_run_path(s), o, sc2};
     qk_run_topic rt;
     int seen, rc, split = 0, pipe = o->threads > 1;
     qk_status st;
@@ -394,13 +468,13 @@ typedef struct run_source {
     const qk_run *run;
 } run_source;
 
-static qk_status read_source(qk_eval_result *r, qk_scratch *sc, const run_source *src, const qk_eval_opts *o,
-                             qk_error *err)
+static qk_status read_source(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2, const run_source *src,
+                             const qk_eval_opts *o, qk_error *err)
 {
-    run_ctx c = {r, sc, src->run ? qk_run_source(src->run) : NULL, o};
+    run_ctx c = {r, sc, src->run ? qk_run_source(src->run) : NULL, o, sc2};
     qk_status st;
     if (src->s)
-        return read_stream(r, sc, src->s, o, err);
+        return read_stream(r, sc, sc2, src->s, o, err);
     for (size_t t = 0; t < qk_run_num_topics(src->run); t++)
         if ((st = one_topic(&c, qk_run_topic_at(src->run, t), err)) != QK_OK)
             return st;
@@ -408,29 +482,42 @@ static qk_status read_source(qk_eval_result *r, qk_scratch *sc, const run_source
 }
 
 static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_measures *m,
-                             const qk_eval_opts *opts, qk_eval_result **out, qk_error *err)
+                             const qk_eval_opts *opts, int streaming, FILE *stream_to, qk_eval_result **out,
+                             qk_error *err)
 {
-    qk_scratch sc;
+    qk_scratch sc, sc2;
     qk_eval_result *r = NULL;
     qk_status st;
     const char *runid, *source;
     memset(&sc, 0, sizeof sc);
+    memset(&sc2, 0, sizeof sc2);
     *out = NULL;
     if (!m->finalized)
         return qk_error_set(err, QK_EUSAGE, "measures not finalized (call qk_measures_finalize)");
     if ((st = check_formats(m, qk_qrels_format(q), err)) != QK_OK)
         return st;
-    if ((st = result_new(q, m, &r)) != QK_OK) {
+    if ((st = result_new(q, m, streaming, stream_to, &r)) != QK_OK) {
         qk_error_set(err, st, "out of memory");
         goto out;
     }
     r->zmode = opts->zscores != NULL;
-    if ((st = read_source(r, &sc, src, opts, err)) != QK_OK)
+    if ((st = read_source(r, &sc, &sc2, src, opts, err)) != QK_OK)
         goto out;
     runid = src->s ? qk_run_id(src->s) : qk_run_name(src->run);
     source = src->s ? qk_run_path(src->s) : qk_run_source(src->run);
     if (!(r->runid = strdup(runid))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (r->streaming) {
+        if ((st = stream_upto(r, &sc, r->nq, opts, err)) != QK_OK)
+            goto out;
+        if (r->nwritten == 0) {
+            st = qk_error_set(err, QK_EINPUT, "'%s': no topic has both run lines and judgments", source);
+            goto out;
+        }
+        if ((st = summarise(r, opts)) != QK_OK)
+            qk_error_set(err, st, "out of memory");
         goto out;
     }
     for (size_t t = 0; t < r->nq; t++) {
@@ -455,6 +542,7 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
         qk_error_set(err, st, "out of memory");
 out:
     scratch_free(&sc);
+    scratch_free(&sc2);
     if (st != QK_OK) {
         qk_eval_result_free(r);
         return st;
@@ -467,14 +555,68 @@ qk_status qk_eval_stream(const qk_qrels *q, qk_run_stream *s, const qk_measures 
                          qk_eval_result **out, qk_error *err)
 {
     run_source src = {s, NULL};
-    return eval_source(q, &src, m, opts, out, err);
+    return eval_source(q, &src, m, opts, 0, NULL, out, err);
+}
+
+/* qk_eval_stream_trec's check: the run's topic blocks, those with
+ * judgments, come in strictly increasing qrels order and no qid has two
+ * blocks (which would make the reader start again in grouped mode). */
+typedef struct order_check {
+    const qk_qrels *q;
+    const char *only_topic;
+    qk_strpool *seen;
+    size_t next;
+    int ok;
+} order_check;
+
+static int check_block(void *vc, const char *qid, size_t len)
+{
+    order_check *c = vc;
+    uint32_t id;
+    size_t t;
+    if (qk_strpool_find(c->seen, qid, len, &id) || qk_strpool_intern(c->seen, qid, len, &id) != QK_OK) {
+        c->ok = 0;
+        return 0;
+    }
+    if (!qk_qrels_find_topic(c->q, qid, len, &t) || (c->only_topic && strcmp(c->only_topic, qid) != 0))
+        return 1;
+    if (t < c->next) {
+        c->ok = 0;
+        return 0;
+    }
+    c->next = t + 1;
+    return 1;
+}
+
+qk_status qk_eval_stream_trec(const qk_qrels *q, qk_run_stream *s, const qk_measures *m,
+                              const qk_eval_opts *opts, FILE *f, qk_eval_result **out, qk_error *err)
+{
+    run_source src = {s, NULL};
+    order_check c = {q, opts->only_topic, qk_strpool_new(), 0, 1};
+    qk_status st;
+    *out = NULL;
+    if (!c.seen)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    st = qk_run_scan_topics(s, check_block, &c, err);
+    qk_strpool_free(c.seen);
+    if (st != QK_OK)
+        return st;
+    if (c.ok)
+        return eval_source(q, &src, m, opts, 1, f, out, err);
+    if ((st = eval_source(q, &src, m, opts, 0, NULL, out, err)) != QK_OK || !f)
+        return st;
+    for (size_t k = 0; k < (*out)->ntopics; k++)
+        write_topic(f, *out, (*out)->order[k]);
+    if (ferror(f))
+        return qk_error_set(err, QK_EIO, "cannot write the results: write error");
+    return QK_OK;
 }
 
 qk_status qk_eval_run(const qk_qrels *q, const qk_run *run, const qk_measures *m, const qk_eval_opts *opts,
                       qk_eval_result **out, qk_error *err)
 {
     run_source src = {NULL, run};
-    return eval_source(q, &src, m, opts, out, err);
+    return eval_source(q, &src, m, opts, 0, NULL, out, err);
 }
 
 void qk_eval_result_free(qk_eval_result *r)
@@ -482,11 +624,12 @@ void qk_eval_result_free(qk_eval_result *r)
     if (!r)
         return;
     if (r->strs)
-        for (size_t i = 0; i < r->nq * r->nstr; i++)
+        for (size_t i = 0; i < r->nrows * r->nstr; i++)
             free(r->strs[i]);
     free(r->strs);
     free(r->str_slot);
     free(r->vals);
+    free(r->sums);
     free(r->evaluated);
     free(r->order);
     free(r->missing);
@@ -594,19 +737,24 @@ static void write_value(FILE *f, const qk_eval_result *r, size_t i, const char *
         write_fixed4(f, "", name, qid, v);
 }
 
+/* The per-topic lines of qrels topic t. */
+static void write_topic(FILE *f, const qk_eval_result *r, size_t t)
+{
+    const char *qid = qk_qrels_topic(r->q, t);
+    const double *row = row_of(r, t);
+    for (size_t i = 0; i < r->nvalues; i++)
+        if (r->value_inst[i]->def->info.per_topic)
+            write_value(f, r, i, qid, row[i],
+                        r->value_inst[i]->def->info.summary == QK_SUMMARY_NONE
+                            ? (str_at(r, t, i) && *str_at(r, t, i) ? *str_at(r, t, i) : "")
+                            : NULL);
+}
+
 qk_status qk_result_write_trec(const qk_eval_result *r, FILE *f, int per_topic, int summary, qk_error *err)
 {
     if (per_topic)
-        for (size_t k = 0; k < r->ntopics; k++) {
-            size_t t = r->order[k];
-            const char *qid = qk_qrels_topic(r->q, t);
-            for (size_t i = 0; i < r->nvalues; i++)
-                if (r->value_inst[i]->def->info.per_topic)
-                    write_value(f, r, i, qid, r->vals[t * r->nvalues + i],
-                                r->value_inst[i]->def->info.summary == QK_SUMMARY_NONE
-                                    ? (str_at(r, t, i) && *str_at(r, t, i) ? *str_at(r, t, i) : "")
-                                    : NULL);
-        }
+        for (size_t k = 0; k < r->ntopics; k++)
+            write_topic(f, r, r->order[k]);
     if (summary)
         for (size_t i = 0; i < r->nvalues; i++) {
             const qk_measure_info *in = &r->value_inst[i]->def->info;

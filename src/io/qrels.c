@@ -192,11 +192,24 @@ static qk_status bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt)
 /* Number the docnos of each topic in strcmp order and find duplicates. */
 static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
 {
-    uint64_t *off = malloc((q->nrecs ? q->nrecs : 1) * sizeof *off);
+    uint64_t *off = NULL;
     size_t nd = 0, w = 0;
-    int check = q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG;
-    if (!off || !(q->doc_first = calloc(nt + 1, sizeof *q->doc_first))) {
-        free(off);
+    int check = q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG, in_place = 1;
+    /* When every record still sits at its line's place (a file grouped by
+     * topic in strcmp order, the usual case), the numbered offsets can
+     * overwrite doc_off as they go: entry nd <= i is written after entry i
+     * was read. A topic that needs sorting moves later entries of its own
+     * below nd, so from there on a second array (8 bytes a record) is used;
+     * the entries of later topics (>= offs[t] >= nd) are still intact. */
+    for (size_t i = 0; i < q->nrecs && in_place; i++)
+        in_place = q->recs[i].doc == i;
+    if (in_place)
+        off = q->doc_off;
+    else if (!(off = malloc((q->nrecs ? q->nrecs : 1) * sizeof *off)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (!(q->doc_first = calloc(nt + 1, sizeof *q->doc_first))) {
+        if (!in_place)
+            free(off);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     for (size_t t = 0; t < nt; t++) {
@@ -207,9 +220,18 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
             size_t i = q->offs[t] + 1;
             while (i < q->offs[t + 1] && cmp_by_docno(&q->recs[i - 1], &q->recs[i], q) <= 0)
                 i++;
+            if (i < q->offs[t + 1] && in_place) {
+                uint64_t *copy = malloc((q->nrecs ? q->nrecs : 1) * sizeof *copy);
+                if (!copy)
+                    return qk_error_set(err, QK_ENOMEM, "out of memory");
+                memcpy(copy, off, nd * sizeof *copy);
+                off = copy;
+                in_place = 0;
+            }
             if (i < q->offs[t + 1] && qk_sort_r(q->recs + q->offs[t], q->offs[t + 1] - q->offs[t],
                                                 sizeof *q->recs, cmp_by_docno, q) != QK_OK) {
-                free(off);
+                if (!in_place)
+                    free(off);
                 return qk_error_set(err, QK_ENOMEM, "out of memory");
             }
         }
@@ -225,7 +247,8 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
                         q->npositive--;
                     continue;
                 }
-                free(off);
+                if (!in_place)
+                    free(off);
                 return qk_error_at(err, QK_EINPUT, path, (long)r.line, 0,
                                    "docno '%s' is judged twice for topic '%s' (first on line %u); "
                                    "use --dedup first to keep the first judgment",
@@ -238,14 +261,16 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
         /* Lookups want (group, docno id) order; one group is already in it. */
         if (q->fmt != QK_REL_QRELS &&
             qk_sort_r(q->recs + b, w - b, sizeof *q->recs, cmp_recs, q->group_rank) != QK_OK) {
-            free(off);
+            if (!in_place)
+                free(off);
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         }
     }
     q->offs[nt] = w;
     q->doc_first[nt] = nd;
     q->nrecs = w;
-    free(q->doc_off);
+    if (!in_place)
+        free(q->doc_off);
     q->doc_off = off;
     q->ndocs = nd;
     return QK_OK;

@@ -289,6 +289,50 @@ qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err)
     return QK_OK;
 }
 
+/* C-locale isspace, as the field scanner (io/scan.h). */
+static int is_space(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+qk_status qk_run_scan_topics(qk_run_stream *s, int (*visit)(void *ctx, const char *qid, size_t len),
+                             void *ctx, qk_error *err)
+{
+    const char *line, *prev = NULL;
+    size_t len, prev_len = 0;
+    char *keep = NULL;
+    size_t keep_cap = 0;
+    int r, go = 1;
+    qk_status st = qk_lines_rewind(s->lines, err);
+    if (st != QK_OK)
+        return st;
+    /* The previous qid is copied only when it changes: a block's lines
+     * share it, and the line buffer may move between lines. */
+    while (go && (r = qk_lines_next(s->lines, &line, &len, err)) == 1) {
+        size_t a = 0, b;
+        while (a < len && is_space(line[a]))
+            a++;
+        if (a == len || line[a] == '#')
+            continue;
+        b = a;
+        while (b < len && !is_space(line[b]))
+            b++;
+        if (prev && b - a == prev_len && memcmp(line + a, prev, prev_len) == 0)
+            continue;
+        if (set_str(&keep, &keep_cap, line + a, b - a) != QK_OK) {
+            free(keep);
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        }
+        prev = keep;
+        prev_len = b - a;
+        go = visit(ctx, keep, prev_len);
+    }
+    free(keep);
+    if (go && r < 0)
+        return (qk_status)r;
+    return qk_run_restart(s, s->mode, err);
+}
+
 void qk_run_close(qk_run_stream *s)
 {
     if (!s)

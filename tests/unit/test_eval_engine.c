@@ -467,6 +467,162 @@ static void test_zscores_complete(void **state)
     qk_zscores_free(zs);
 }
 
+/* Evaluate the run file through qk_eval_stream_trec into a memory buffer (per-topic
+ * lines, then the summary); *streamed = 1 when no per-topic table was kept.
+ * Returns the bytes (the caller frees). */
+static char *stream_trec_bytes(const char *qrels, const char *run, const char *specs, const qk_eval_opts *o,
+                               int per_topic, int *streamed)
+{
+    qk_qrels *q = NULL;
+    qk_measures *m = NULL;
+    qk_run_stream *rs = NULL;
+    qk_eval_result *r = NULL;
+    qk_error err = {0};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    STATUS(qk_qrels_read(qrels, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_OK);
+    STATUS(fx_measures(specs, &m, &err), QK_OK);
+    STATUS(qk_run_open(run, QK_RUN_STREAM, &rs, &err), QK_OK);
+    if (qk_eval_stream_trec(q, rs, m, o, per_topic ? f : NULL, &r, &err) != QK_OK)
+        fail_msg("qk_eval_stream_trec: %s", err.message);
+    STATUS(qk_result_write_trec(r, f, 0, 1, &err), QK_OK);
+    *streamed = qk_result_num_topics(r) == 0;
+    assert_int_equal(fclose(f), 0);
+    qk_eval_result_free(r);
+    qk_run_close(rs);
+    qk_measures_free(m);
+    qk_qrels_free(q);
+    return buf;
+}
+
+/* The same bytes through qk_eval_stream and qk_result_write_trec. */
+static char *table_trec_bytes(const char *qrels, const char *run, const char *specs, const qk_eval_opts *o,
+                              int per_topic)
+{
+    qk_qrels *q = NULL;
+    qk_measures *m = NULL;
+    qk_run_stream *rs = NULL;
+    qk_eval_result *r = NULL;
+    qk_error err = {0};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    STATUS(qk_qrels_read(qrels, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_OK);
+    STATUS(fx_measures(specs, &m, &err), QK_OK);
+    STATUS(qk_run_open(run, QK_RUN_STREAM, &rs, &err), QK_OK);
+    STATUS(qk_eval_stream(q, rs, m, o, &r, &err), QK_OK);
+    STATUS(qk_result_write_trec(r, f, per_topic, 1, &err), QK_OK);
+    assert_int_equal(fclose(f), 0);
+    qk_eval_result_free(r);
+    qk_run_close(rs);
+    qk_measures_free(m);
+    qk_qrels_free(q);
+    return buf;
+}
+
+/* Per-topic lines written as topics finish: the bytes worked by hand for a
+ * small case (with and without -c: the stand-in of the topic the run lacks
+ * is written between its neighbours), and no per-topic table kept. */
+static void test_stream_trec_by_hand(void **state)
+{
+    static const char q[] = "A 0 a1 1\nA 0 a2 0\nB 0 b1 1\nC 0 c1 1\n";
+    static const char run[] = "A 0 a1 1 2 r\nA 0 a2 2 1 r\nC 0 c1 1 1 r\nD 0 d1 1 1 r\n";
+    const char *qf = fx_file(q), *rf = fx_file(run);
+    qk_eval_opts o;
+    int streamed = 0;
+    char *got;
+    (void)state;
+    qk_eval_opts_init(&o);
+    got = stream_trec_bytes(qf, rf, "num_ret relstring", &o, 1, &streamed);
+    STREQ(got, "num_ret               \tA\t2\n"
+               "relstring             \tA\t'10'\n"
+               "num_ret               \tC\t1\n"
+               "relstring             \tC\t'1'\n"
+               "num_ret               \tall\t3\n");
+    COUNT(streamed, 1);
+    free(got);
+    o.complete = 1;
+    got = stream_trec_bytes(qf, rf, "num_ret relstring", &o, 1, &streamed);
+    STREQ(got, "num_ret               \tA\t2\n"
+               "relstring             \tA\t'10'\n"
+               "num_ret               \tB\t0\n"
+               "relstring             \tB\t''\n"
+               "num_ret               \tC\t1\n"
+               "relstring             \tC\t'1'\n"
+               "num_ret               \tall\t3\n");
+    COUNT(streamed, 1);
+    free(got);
+}
+
+/* Streamed or not, the bytes are those of the per-topic table: runs in qrels
+ * order (streamed), out of order or split (written at the end), with -c,
+ * z-scores, -D's one topic, run topics without judgments, two threads, and
+ * the summary alone (no per-topic lines: f NULL). */
+static void test_stream_trec_same_bytes(void **state)
+{
+    static const char q[] = "A 0 a1 2\nA 0 a2 1\nA 0 a3 0\nB 0 b1 1\nB 0 b2 0\nC 0 c1 1\nD 0 d1 1\nD 0 d2 1\n";
+    static const struct {
+        const char *run;
+        int streamed;
+    } runs[] = {
+        {"A 0 a1 1 0.5 r\nA 0 a2 2 0.9 r\nA 0 a3 3 0.7 r\nB 0 b2 1 3 r\nB 0 b1 2 2 r\nC 0 c9 1 1 r\n"
+         "D 0 d2 1 1 r\nD 0 d9 2 0 r\n", 1},
+        {"A 0 a1 1 0.5 r\nX 0 x 1 1 r\nC 0 c1 1 1 r\nZ 0 z 1 1 r\n", 1},         /* B, D missing */
+        {"B 0 b1 1 1 r\nD 0 d1 1 1 r\n", 1},                                   /* A, C missing */
+        {"C 0 c1 1 1 r\nA 0 a1 1 0.5 r\nA 0 a2 2 0.9 r\n", 0},                 /* out of order */
+        {"A 0 a1 1 0.5 r\nB 0 b1 1 1 r\nA 0 a2 2 0.9 r\n", 0},                 /* A split */
+        {"A 0 a1 1 0.5 r\nX 0 x 1 1 r\nB 0 b1 1 1 r\nX 0 y 1 1 r\n", 0},       /* X split */
+    };
+    static const char z[] = "A map 0.5 0.25\nB map 0.1 0\nC map 0 1\nD map 0.2 0.5\n"
+                            "A num_ret 1 1\nB num_ret 1 2\nC num_ret 1 1\nD num_ret 2 1\n";
+    static const char *const specs[] = {"all_trec", "map num_ret relstring runid"};
+    const char *qf = fx_file(q), *rf[sizeof runs / sizeof runs[0]];
+    qk_zscores *zs = NULL;
+    qk_error err = {0};
+    (void)state;
+    STATUS(qk_zscores_read(fx_file(z), &zs, &err), QK_OK);
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++)
+        rf[k] = fx_file(runs[k].run);
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++)
+        for (int v = 0; v < 32; v++) {
+            qk_eval_opts o;
+            const char *sp = specs[v & 1];
+            char *want, *got;
+            int streamed = -1;
+            qk_eval_opts_init(&o);
+            o.complete = (v >> 1) & 1;
+            o.threads = (v >> 2) & 1 ? 2 : 1;
+            o.zscores = (v >> 3) & 1 ? zs : NULL;
+            if (o.zscores)
+                sp = "map num_ret";
+            want = table_trec_bytes(qf, rf[k], sp, &o, !(v >> 4));
+            got = stream_trec_bytes(qf, rf[k], sp, &o, !(v >> 4), &streamed);
+            if (strcmp(got, want) != 0)
+                fail_msg("run %zu variant %d: streamed bytes\n%s\ndiffer from\n%s", k, v, got, want);
+            COUNT(streamed, runs[k].streamed);
+            free(want);
+            free(got);
+        }
+    {
+        qk_eval_opts o;
+        char *want, *got;
+        int streamed = -1;
+        qk_eval_opts_init(&o);
+        o.only_topic = "C";
+        o.complete = 1;
+        want = table_trec_bytes(qf, rf[0], "all_trec", &o, 1);
+        got = stream_trec_bytes(qf, rf[0], "all_trec", &o, 1, &streamed);
+        STREQ(got, want);
+        COUNT(streamed, 1);
+        free(want);
+        free(got);
+    }
+    qk_zscores_free(zs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -485,6 +641,8 @@ int main(void)
         cmocka_unit_test(test_qrels_jg),
         cmocka_unit_test(test_qrels_jg_judged_only),
         cmocka_unit_test(test_zscores_complete),
+        cmocka_unit_test(test_stream_trec_by_hand),
+        cmocka_unit_test(test_stream_trec_same_bytes),
     };
     return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }

@@ -358,6 +358,33 @@ static void test_builder(void **state)
     qk_qrels_free(NULL);
 }
 
+/* Docno numbering in a file grouped by topic in order (numbered in place)
+ * where a middle topic's docnos are out of order (numbered into a second
+ * array from there), with a duplicate dropped by --dedup first in each kind
+ * of topic: every docno keeps its own grade, and ids follow strcmp order. */
+static void test_numbering_in_place(void **state)
+{
+    qk_qrels *q = read_ok("A 0 a1 1\nA 0 a2 2\nA 0 a2 0\nA 0 a3 3\n"
+                          "B 0 b3 4\nB 0 b1 5\nB 0 b2 6\nB 0 b1 0\n"
+                          "C 0 c1 7\nC 0 c2 8\nC 0 c2 0\nC 0 c3 9\n",
+                          QK_REL_QRELS, QK_DEDUP_FIRST);
+    static const char *const qid[] = {"A", "A", "A", "B", "B", "B", "C", "C", "C"};
+    static const char *const doc[] = {"a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"};
+    static const double rel[] = {1, 2, 3, 5, 6, 4, 7, 8, 9};
+    (void)state;
+    assert_int_equal(qk_qrels_num_judgments(q), 9);
+    for (size_t k = 0; k < 9; k++) {
+        size_t t;
+        uint32_t d;
+        assert_true(rel_of(q, qid[k], "0", doc[k]) == rel[k]);
+        assert_true(qk_qrels_find_topic(q, qid[k], 1, &t));
+        assert_true(qk_qrels_find_doc(q, t, doc[k], 2, &d));
+        assert_string_equal(qk_qrels_docno(q, d), doc[k]);
+        assert_int_equal(d, k); /* one id per docno, topic by topic, strcmp order */
+    }
+    qk_qrels_free(q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -366,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_qrels_prefs),    cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_errors),         cmocka_unit_test(test_binary_and_missing),
         cmocka_unit_test(test_format_parse_and_write), cmocka_unit_test(test_builder),
+        cmocka_unit_test(test_numbering_in_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -271,12 +271,63 @@ static void test_large(void **state)
     free(text);
 }
 
+/* qk_run_scan_topics: one visit per block of consecutive lines (repeats of a
+ * qid after another block visited again), comments and blank lines skipped,
+ * whitespace of any C-locale kind around the qid, early stop, and the
+ * stream read from the start afterwards. */
+typedef struct scan_log {
+    char seen[256];
+    int stop_after;
+    int visits;
+} scan_log;
+
+static int log_qid(void *vc, const char *qid, size_t len)
+{
+    scan_log *l = vc;
+    assert_int_equal(strlen(qid), len);
+    strcat(l->seen, qid);
+    strcat(l->seen, ",");
+    return ++l->visits != l->stop_after;
+}
+
+static void test_scan_topics(void **state)
+{
+    char *p = write_tmp("# comment\n"
+                        "q1 Q0 d1 1 3.5 r\n"
+                        "\n"
+                        "  q1\tQ0 d2 2 2 r\n"
+                        "   # indented comment\n"
+                        "q10 Q0 d3 1 1 r\n"
+                        "\vq2\r Q0 d4 1 1 r\n"
+                        "q1 Q0 d5 3 -1 r\n");
+    qk_run_stream *s;
+    qk_error err;
+    scan_log l = {"", 0, 0};
+    (void)state;
+    assert_int_equal(qk_run_open(p, QK_RUN_STREAM, &s, &err), QK_OK);
+    expect_topic(s, "q1", "d1 d2", 0);
+    assert_int_equal(qk_run_scan_topics(s, log_qid, &l, &err), QK_OK);
+    assert_string_equal(l.seen, "q1,q10,q2,q1,");
+    expect_topic(s, "q1", "d1 d2", 0); /* from the start again */
+    memset(&l, 0, sizeof l);
+    l.stop_after = 2;
+    assert_int_equal(qk_run_scan_topics(s, log_qid, &l, &err), QK_OK);
+    assert_string_equal(l.seen, "q1,q10,");
+    expect_topic(s, "q1", "d1 d2", 0);
+    expect_topic(s, "q10", "d3", 0);
+    expect_topic(s, "q2", "d4", 0);
+    expect_topic(s, "q1", "d5", 1);
+    expect_end(s);
+    qk_run_close(s);
+    drop(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blocks),  cmocka_unit_test(test_group_all), cmocka_unit_test(test_skipped_lines),
         cmocka_unit_test(test_empty),   cmocka_unit_test(test_errors),    cmocka_unit_test(test_errors_nul),
-        cmocka_unit_test(test_large),
+        cmocka_unit_test(test_large),   cmocka_unit_test(test_scan_topics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# qrelkit trec_eval / eval: a per-topic table of 2^20 values or more is
+# replaced by streaming the trec lines when the run's topics come in qrels
+# order. The bytes must be those of the table path, which an out-of-order
+# copy of the same run takes: same output whatever the run's topic order
+# (trec_eval prints topics in qrels order), with -q, without, and with -c.
+set -u
+qk=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+# 11,000 topics x 96 all_trec values = 1,056,000 values (>= 2^20).
+awk 'BEGIN { for (t = 1; t <= 11000; t++) for (d = 1; d <= 3; d++)
+             printf "T%05d 0 D%d %d\n", t, d, (t + d) % 3 }' >"$dir/qrels"
+# Topics 2, 4, ... (odd ones missing: -c stand-ins in between): D1-D3 in an
+# order that varies with the topic, and one unjudged document.
+awk 'BEGIN { for (t = 2; t <= 11000; t += 2) { for (d = 1; d <= 3; d++)
+             printf "T%05d Q0 D%d %d %g r\n", t, d, d, 1.0 / (1 + (d + t) % 3)
+             printf "T%05d Q0 X%d 4 0.1 r\n", t, t } }' >"$dir/sorted.run"
+# The same blocks, last topic first.
+awk '{ k = $1; if (k != prev) { n++; prev = k } line[n] = line[n] $0 "\n" }
+     END { for (i = n; i >= 1; i--) printf "%s", line[i] }' "$dir/sorted.run" >"$dir/reversed.run"
+fail=0
+for opts in "-q -m all_trec" "-m all_trec" "-q -c -m all_trec"; do
+    for cmd in trec_eval eval; do
+        # shellcheck disable=SC2086
+        "$qk" $cmd $opts "$dir/qrels" "$dir/sorted.run" >"$dir/a" 2>/dev/null || { echo "FAIL: $cmd $opts sorted: exit $?"; fail=1; }
+        # shellcheck disable=SC2086
+        "$qk" $cmd $opts "$dir/qrels" "$dir/reversed.run" >"$dir/b" 2>/dev/null || { echo "FAIL: $cmd $opts reversed: exit $?"; fail=1; }
+        if ! cmp -s "$dir/a" "$dir/b"; then
+            echo "FAIL: qrelkit $cmd $opts: streamed and table outputs differ"
+            diff "$dir/a" "$dir/b" | head -5
+            fail=1
+        fi
+        want=$((5500 * 96))
+        case "$opts" in -q\ -c*) want=$((11000 * 96)) ;; -m*) want=0 ;; esac
+        got=$(grep -vc $'\tall\t' "$dir/a")
+        if [ "$got" != "$want" ]; then
+            echo "FAIL: qrelkit $cmd $opts: $got per-topic lines, expected $want"
+            fail=1
+        fi
+    done
+done
+exit $fail
