@@ -18,5 +18,6 @@
 #include "qrelkit/topics_l2r.h"
 #include "qrelkit/gbrt.h"
 #include "qrelkit/tar_stop.h"
+#include "qrelkit/tune.h"
 
 #endif

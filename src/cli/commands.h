@@ -18,7 +18,8 @@
     X(topics, "which topics to judge: random, greedy (Pearson, Kendall), convex, budget")  \
     X(budget, "which (topic, document) pairs to judge: QDP, QDP*, UN, RA, SA (Hosseini ch. 7)") \
     X(simulate, "what-if experiments: collection, crowd, pool budgets, the RTC experiment") \
-    X(tar, "technology-assisted review: score CLEF TAR runs (tar_eval's measures)")
+    X(tar, "technology-assisted review: score CLEF TAR runs (tar_eval's measures)")                 \
+    X(tune, "tune a retrieval system: Bayesian optimisation, grid and random search")
 
 #define QK_DECLARE(name, summary)                                                           \
     int qk_cmd_##name(int argc, char **argv);                                               \
