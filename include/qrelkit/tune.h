@@ -177,15 +177,19 @@ QK_API qk_status qk_tune_engine_eval(void *engine, const qk_tune_space *s, const
 QK_API void qk_tune_engine_opts(const qk_tune_engine *e, const double *x, qk_search_opts *o);
 
 /* A command: template with {NAME} replaced by the parameter's value
- * (categorical: its word; integer: %ld; real: %.17g) and {run} by a
- * temporary run file path; run by /bin/sh -c; the run it writes is read and
- * scored with measure on qrels. A command that fails (exit status != 0,
- * killed), writes no run, or a run sharing no topic with the qrels is an
- * evaluation error (QK_EINPUT). An unknown {NAME} is QK_EUSAGE at creation. */
+ * (categorical: its word; integer: %ld; real: %.17g) and {run} by a run
+ * file path in run_dir (RUN_DIR/.qk-tune-PID-N.run). exec runs the line
+ * and reads the run it wrote (the caller owns processes and files: the
+ * CLI runs sh -c, reads the run with qk_run_read and removes the file);
+ * the run is then scored with measure on qrels. A failure of exec or a run
+ * sharing no topic with the qrels is an evaluation error. An unknown {NAME}
+ * or a template without {run} is QK_EUSAGE at creation. */
+typedef qk_status (*qk_tune_exec_fn)(void *ctx, const char *line, const char *run_path, qk_run **run,
+                                     qk_error *err);
 typedef struct qk_tune_command qk_tune_command;
 QK_API qk_status qk_tune_command_new(const char *tmpl, const char *run_dir, const qk_qrels *qrels,
-                                     const char *measure, const qk_tune_space *s, qk_tune_command **out,
-                                     qk_error *err);
+                                     const char *measure, const qk_tune_space *s, qk_tune_exec_fn exec,
+                                     void *exec_ctx, qk_tune_command **out, qk_error *err);
 QK_API void qk_tune_command_free(qk_tune_command *c);
 QK_API qk_status qk_tune_command_eval(void *cmd, const qk_tune_space *s, const double *x, double *y,
                                       qk_error *err);

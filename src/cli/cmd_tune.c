@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli_svg.h"
@@ -225,6 +227,47 @@ static qk_status read_text(const char *path, char **text, size_t *len, qk_error 
     return QK_OK;
 }
 
+extern char **environ;
+
+/* qk_tune_exec_fn: run line by /bin/sh -c (its stdout to our stderr, so it
+ * cannot mix with the results), then read and remove the run it wrote. */
+static qk_status exec_command(void *ctx, const char *line, const char *run, qk_run **out, qk_error *err)
+{
+    char *argv[] = {"sh", "-c", (char *)line, NULL};
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    int status = 0, rc;
+    qk_status st = QK_OK;
+    *out = NULL;
+    unlink(run);
+    qk_cli_temp_add(run);
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, 2, 1);
+    rc = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        st = qk_error_set(err, QK_EIO, "cannot start /bin/sh: %s", strerror(rc));
+        goto out;
+    }
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            st = qk_error_set(err, QK_EIO, "waiting for the command: %s", strerror(errno));
+            goto out;
+        }
+    if (WIFSIGNALED(status))
+        st = qk_error_set(err, QK_EINPUT, "command killed by signal %d: %s", WTERMSIG(status), line);
+    else if (WEXITSTATUS(status) != 0)
+        st = qk_error_set(err, QK_EINPUT, "command exited with status %d: %s", WEXITSTATUS(status), line);
+    else if (access(run, F_OK) != 0)
+        st = qk_error_set(err, QK_EINPUT, "command wrote no run to '%s': %s", run, line);
+    else
+        st = qk_run_read(run, out, err);
+out:
+    unlink(run);
+    qk_cli_temp_forget(run);
+    return st;
+}
+
 typedef struct {
     const qk_tune_space *s;
     FILE *log;
@@ -383,7 +426,7 @@ int qk_cmd_tune(int argc, char **argv)
         }
         qk_status st;
         if (a.cmd) {
-            st = qk_tune_command_new(a.cmd, a.run_dir, qrels, a.measure, s, &command, &err);
+            st = qk_tune_command_new(a.cmd, a.run_dir, qrels, a.measure, s, exec_command, NULL, &command, &err);
         } else {
             qk_search_opts base;
             qk_search_opts_init(&base);

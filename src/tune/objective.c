@@ -1,19 +1,14 @@
 /* Objectives of qrelkit tune (Li 2020, sec. 5.5.2, the IR module): the
  * built-in engine on an index, or any command through a template; both
  * scored by the library's evaluator. */
-#include <errno.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "qrelkit/eval.h"
 #include "qrelkit/tune.h"
-
-extern char **environ;
 
 qk_status qk_tune_score_run(const qk_qrels *qrels, const qk_run *run, const char *measure, double *y, qk_error *err)
 {
@@ -203,6 +198,8 @@ struct qk_tune_command {
     char *tmpl, *run_dir, *measure;
     const qk_qrels *qrels;
     const qk_tune_space *space;
+    qk_tune_exec_fn exec;
+    void *exec_ctx;
     unsigned long count;
 };
 
@@ -264,7 +261,8 @@ static long expand(const qk_tune_command *c, const double *x, const char *run, c
 }
 
 qk_status qk_tune_command_new(const char *tmpl, const char *run_dir, const qk_qrels *qrels, const char *measure,
-                              const qk_tune_space *s, qk_tune_command **out, qk_error *err)
+                              const qk_tune_space *s, qk_tune_exec_fn exec, void *exec_ctx, qk_tune_command **out,
+                              qk_error *err)
 {
     qk_tune_command *c = calloc(1, sizeof *c);
     const char *bad = NULL;
@@ -278,6 +276,8 @@ qk_status qk_tune_command_new(const char *tmpl, const char *run_dir, const qk_qr
     }
     c->qrels = qrels;
     c->space = s;
+    c->exec = exec;
+    c->exec_ctx = exec_ctx;
     if (expand(c, NULL, NULL, probe, sizeof probe, &bad, &badlen) < 0) {
         qk_error_set(err, QK_EUSAGE, "--cmd: '{%.*s}' names no parameter of the space (nor {run})", (int)badlen,
                      bad);
@@ -315,49 +315,16 @@ qk_status qk_tune_command_eval(void *cmd, const qk_tune_space *s, const double *
     qk_tune_command *c = cmd;
     char run[4096], *line = NULL;
     size_t need;
-    pid_t pid;
-    int status = 0, rc;
     qk_run *r = NULL;
-    qk_status st = QK_OK;
-    posix_spawn_file_actions_t fa;
+    qk_status st;
     snprintf(run, sizeof run, "%s/.qk-tune-%ld-%lu.run", c->run_dir, (long)getpid(), c->count++);
-    unlink(run);
     need = qk_tune_command_line(c, x, run, NULL, 0) + 1;
     if (!(line = malloc(need)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     qk_tune_command_line(c, x, run, line, need);
-    char *argv[] = {"sh", "-c", line, NULL};
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, 2, 1); /* the command's output would mix with ours */
-    rc = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) {
-        st = qk_error_set(err, QK_EIO, "cannot start /bin/sh: %s", strerror(rc));
-        goto out;
-    }
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            st = qk_error_set(err, QK_EIO, "waiting for the command: %s", strerror(errno));
-            goto out;
-        }
-    if (WIFSIGNALED(status)) {
-        st = qk_error_set(err, QK_EINPUT, "command killed by signal %d: %s", WTERMSIG(status), line);
-        goto out;
-    }
-    if (WEXITSTATUS(status) != 0) {
-        st = qk_error_set(err, QK_EINPUT, "command exited with status %d: %s", WEXITSTATUS(status), line);
-        goto out;
-    }
-    if (access(run, F_OK) != 0) {
-        st = qk_error_set(err, QK_EINPUT, "command wrote no run to '%s': %s", run, line);
-        goto out;
-    }
-    if ((st = qk_run_read(run, &r, err)) != QK_OK)
-        goto out;
-    st = qk_tune_score_run(c->qrels, r, c->measure, y, err);
-out:
+    if ((st = c->exec(c->exec_ctx, line, run, &r, err)) == QK_OK)
+        st = qk_tune_score_run(c->qrels, r, c->measure, y, err);
     qk_run_free(r);
-    unlink(run);
     free(line);
     return st;
 }
