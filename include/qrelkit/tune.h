@@ -262,9 +262,12 @@ QK_API void qk_tune_result_free(qk_tune_result *r);
 
 /* One BO step on its own (for benchmarks): fit the GP to n observations
  * (decoded X row-major n x dim, y) and return the next point (decoded) in
- * next. */
+ * next. hyp (dim + 2 values: rho, noise, length scales) may be NULL (a cold
+ * fit with o->restarts); when hyp[0] > 0 the values start one warm search
+ * (what the loop does between full refits, which it makes whenever the
+ * data have doubled); the fitted values are written back. */
 QK_API qk_status qk_tune_propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n, const double *X,
-                                 const double *y, uint64_t step_seed, double *next, qk_error *err);
+                                 const double *y, uint64_t step_seed, double *hyp, double *next, qk_error *err);
 
 /* ---- Log (src/tune/log.c) -------------------------------------------------- */
 /* One JSON line per evaluation:

@@ -328,7 +328,7 @@ qk_status qk_gpr_optimize(qk_gpr *g, size_t n, const double *X, const double *y,
     nlopt_set_upper_bounds(opt, hi);
     nlopt_set_max_objective(opt, hyp_objective, &c);
     nlopt_set_maxeval(opt, 200);
-    nlopt_set_ftol_rel(opt, 1e-7);
+    nlopt_set_ftol_rel(opt, 1e-6);
     qk_rng rng;
     qk_rng_seed(&rng, seed);
     double fbest = -INFINITY;

@@ -102,8 +102,11 @@ static void encode(const qk_tune_space *s, const double *x, double *u)
 }
 
 /* X, y: the ok observations (n); avoid: every evaluated point (na). */
+/* hyp (2 + dim: rho, noise, ell...) carries the hyper-parameters from one
+ * step to the next: when hyp[0] > 0 they start a single warm search instead
+ * of the restarts; the fitted values are written back. NULL: cold. */
 static qk_status propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n, const double *X, const double *y,
-                         size_t na, const double *avoid, uint64_t seed, double *next, qk_error *err)
+                         size_t na, const double *avoid, uint64_t seed, double *hyp, double *next, qk_error *err)
 {
     size_t dim = qk_tune_space_dim(s), nc = o->candidates ? o->candidates : 2000;
     size_t nl = o->local < nc ? o->local : nc;
@@ -123,9 +126,18 @@ static qk_status propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n
         ham[d] = qk_tune_space_param(s, d)->type == QK_PARAM_CAT;
     for (size_t i = 0; i < n; i++)
         qk_tune_space_gp_input(s, X + i * dim, Z + i * dim);
+    int warm = hyp && hyp[0] > 0;
     if ((st = qk_gpr_new(dim, ham, o->kernel, &g, err)) != QK_OK ||
-        (st = qk_gpr_optimize(g, n, Z, y, o->restarts, seed, err)) != QK_OK)
+        (warm && (st = qk_gpr_set_hyper(g, 0, hyp[0], hyp[1], hyp + 2, err)) != QK_OK) ||
+        (st = qk_gpr_optimize(g, n, Z, y, warm ? 1 : o->restarts, seed, err)) != QK_OK)
         goto out;
+    if (hyp) {
+        qk_gpr_hyper h;
+        qk_gpr_get_hyper(g, &h);
+        hyp[0] = h.rho;
+        hyp[1] = h.noise;
+        memcpy(hyp + 2, h.ell, dim * sizeof *h.ell);
+    }
     acq_ctx c = {s, o, g, -INFINITY, o->beta > 0 ? o->beta : qk_acq_ucb_beta(n), u, x, z, free_dims, 0};
     for (size_t i = 0; i < n; i++)
         if (y[i] > c.ystar)
@@ -207,9 +219,9 @@ out:
 }
 
 qk_status qk_tune_propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n, const double *X, const double *y,
-                          uint64_t seed, double *next, qk_error *err)
+                          uint64_t seed, double *hyp, double *next, qk_error *err)
 {
-    return propose(s, o, n, X, y, n, X, seed, next, err);
+    return propose(s, o, n, X, y, n, X, seed, hyp, next, err);
 }
 
 /* ---- The loop ------------------------------------------------------------------ */
@@ -235,7 +247,8 @@ qk_status qk_tune_run(const qk_tune_space *s, const qk_tune_opts *o, qk_tune_obj
                       void *observe_ctx, qk_tune_result *out, qk_error *err)
 {
     size_t dim = qk_tune_space_dim(s), budget = o->budget, init = o->init ? o->init : 2 * dim, nok = 0;
-    double *U = NULL, *X = NULL, *Y = NULL, *A = NULL;
+    double *U = NULL, *X = NULL, *Y = NULL, *A = NULL, *hyp = NULL;
+    size_t last_full = 0;
     qk_status st = QK_OK;
     memset(out, 0, sizeof *out);
     if (o->method == QK_TUNE_GRID) {
@@ -248,6 +261,7 @@ qk_status qk_tune_run(const qk_tune_space *s, const qk_tune_opts *o, qk_tune_obj
         init = budget;
     if (!(out->obs = calloc(budget, sizeof *out->obs)) || !(X = malloc(budget * dim * sizeof *X)) ||
         !(A = malloc(budget * dim * sizeof *A)) || !(Y = malloc(budget * sizeof *Y)) ||
+        !(hyp = calloc(dim + 2, sizeof *hyp)) ||
         !(U = malloc((o->method == QK_TUNE_BO ? init : 1) * dim * sizeof *U + dim * sizeof *U))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
@@ -278,7 +292,13 @@ qk_status qk_tune_run(const qk_tune_space *s, const qk_tune_opts *o, qk_tune_obj
         } else {
             double c0 = (double)clock();
             ob->phase = QK_PHASE_BO;
-            if ((st = propose(s, o, nok, X, Y, i, A, step_seed(o->seed, i, 2), ob->x, err)) != QK_OK)
+            /* Full fit with restarts when the data have doubled since the
+             * last one (as pybo re-burns its sampler), warm otherwise. */
+            if (last_full == 0 || nok >= 2 * last_full) {
+                hyp[0] = 0;
+                last_full = nok;
+            }
+            if ((st = propose(s, o, nok, X, Y, i, A, step_seed(o->seed, i, 2), hyp, ob->x, err)) != QK_OK)
                 goto out;
             out->overhead += ((double)clock() - c0) / CLOCKS_PER_SEC;
         }
@@ -331,5 +351,6 @@ out:
     free(X);
     free(Y);
     free(A);
+    free(hyp);
     return st;
 }
