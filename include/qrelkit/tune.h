@@ -76,6 +76,10 @@ QK_API qk_status qk_gpr_optimize(qk_gpr *g, size_t n, const double *X, const dou
 QK_API double qk_gpr_log_likelihood(const qk_gpr *g);
 /* Posterior mean and latent variance at x (dim values). */
 QK_API void qk_gpr_predict(const qk_gpr *g, const double *x, double *mean, double *var);
+/* The same for m points (row-major m x dim) at once, through one blocked
+ * triangular solve (much faster than m calls when n is large). */
+QK_API qk_status qk_gpr_predict_many(const qk_gpr *g, size_t m, const double *Xs, double *mean, double *var,
+                                     qk_error *err);
 /* The kernel matrix of n points (row-major n x dim) into K (n x n). */
 QK_API void qk_gpr_kernel_matrix(const qk_gpr *g, size_t n, const double *X, double *K);
 
@@ -214,7 +218,7 @@ typedef struct qk_tune_opts {
     qk_kernel kernel;
     double xi;         /* target margin of PI / EI (default 0) */
     double beta;       /* UCB: > 0 fixed mu + beta sd; 0 = GP-UCB schedule */
-    size_t candidates; /* random points the acquisition is evaluated on (default 2000) */
+    size_t candidates; /* random points the acquisition is evaluated on (default 1000) */
     size_t local;      /* best candidates refined by local search (default 5) */
     int restarts;      /* hyper-parameter restarts (default 3) */
     size_t grid_steps; /* grid values per real parameter (default 20) */

@@ -49,7 +49,7 @@ const char qk_help_tune[] =
     "  --xi X               margin of EI and PI over the best value (default 0)\n"
     "  --beta X             UCB's weight of the standard deviation (default: the\n"
     "                       GP-UCB schedule)\n"
-    "  --candidates N       random points the acquisition is scored on (2000)\n"
+    "  --candidates N       random points the acquisition is scored on (1000)\n"
     "  --restarts N         hyper-parameter fits per step (default 3)\n"
     "  --grid-steps N       grid values per real parameter (default 20)\n"
     "  --seed S             seed (default 42); evaluation i depends on (S, i) and\n"

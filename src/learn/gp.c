@@ -221,6 +221,52 @@ void qk_gpr_predict(const qk_gpr *g, const double *x, double *mean, double *var)
     *var = v > 1e-12 * g->rho ? v : 1e-12 * g->rho;
 }
 
+/* Forward substitution L W = K for QK_GP_LANES candidates at once, W
+ * interleaved (W[a * LANES + c]): each row of L is loaded once for all
+ * lanes, and the lanes' independent sums keep the FPU busy. */
+#define QK_GP_LANES 8
+qk_status qk_gpr_predict_many(const qk_gpr *g, size_t m, const double *Xs, double *mean, double *var, qk_error *err)
+{
+    size_t n = g->n;
+    double *W = malloc((n ? n : 1) * QK_GP_LANES * sizeof *W);
+    if (!W)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t j0 = 0; j0 < m; j0 += QK_GP_LANES) {
+        size_t nb = m - j0 < QK_GP_LANES ? m - j0 : QK_GP_LANES;
+        double v[QK_GP_LANES];
+        for (size_t c = 0; c < QK_GP_LANES; c++) {
+            const double *x = Xs + (j0 + (c < nb ? c : 0)) * g->dim;
+            double mu = g->mean;
+            for (size_t a = 0; a < n; a++) {
+                W[a * QK_GP_LANES + c] = kern(g, g->rho, g->ell, x, g->X + a * g->dim);
+                mu += W[a * QK_GP_LANES + c] * g->alpha[a];
+            }
+            if (c < nb)
+                mean[j0 + c] = mu;
+            v[c] = g->rho;
+        }
+        for (size_t a = 0; a < n; a++) {
+            const double *row = g->L + a * n;
+            double s[QK_GP_LANES], *wa = W + a * QK_GP_LANES;
+            for (size_t c = 0; c < QK_GP_LANES; c++)
+                s[c] = wa[c];
+            for (size_t b = 0; b < a; b++) {
+                const double l = row[b], *wb = W + b * QK_GP_LANES;
+                for (size_t c = 0; c < QK_GP_LANES; c++)
+                    s[c] -= l * wb[c];
+            }
+            for (size_t c = 0; c < QK_GP_LANES; c++) {
+                wa[c] = s[c] / row[a];
+                v[c] -= wa[c] * wa[c];
+            }
+        }
+        for (size_t c = 0; c < nb; c++)
+            var[j0 + c] = v[c] > 1e-12 * g->rho ? v[c] : 1e-12 * g->rho;
+    }
+    free(W);
+    return QK_OK;
+}
+
 /* ---- Hyper-parameters by penalised marginal likelihood ---------------------- */
 typedef struct {
     const qk_gpr *g;

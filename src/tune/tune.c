@@ -28,7 +28,7 @@ void qk_tune_opts_init(qk_tune_opts *o)
     o->budget = 30;
     o->acq = QK_ACQ_EI;
     o->kernel = QK_KERNEL_HMATERN1;
-    o->candidates = 2000;
+    o->candidates = 1000;
     o->local = 5;
     o->restarts = 3;
     o->grid_steps = 20;
@@ -108,10 +108,10 @@ static void encode(const qk_tune_space *s, const double *x, double *u)
 static qk_status propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n, const double *X, const double *y,
                          size_t na, const double *avoid, uint64_t seed, double *hyp, double *next, qk_error *err)
 {
-    size_t dim = qk_tune_space_dim(s), nc = o->candidates ? o->candidates : 2000;
+    size_t dim = qk_tune_space_dim(s), nc = o->candidates ? o->candidates : 1000;
     size_t nl = o->local < nc ? o->local : nc;
     int *ham = calloc(dim, sizeof *ham);
-    double *Z = malloc((n * dim + 4 * dim + nc * 2 + nc * dim) * sizeof *Z);
+    double *Z = malloc((n * dim + 4 * dim + nc * 4 + 2 * nc * dim) * sizeof *Z);
     size_t *order = malloc(nc * sizeof *order), *free_dims = malloc(dim * sizeof *free_dims);
     qk_gpr *g = NULL;
     nlopt_opt opt = NULL;
@@ -122,6 +122,7 @@ static qk_status propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n
         goto out;
     }
     double *u = Z + n * dim, *x = u + dim, *z = x + dim, *best = z + dim, *val = best + dim, *C = val + nc;
+    double *CZ = C + nc * dim, *cm = CZ + nc * dim, *cv = cm + nc;
     for (size_t d = 0; d < dim; d++)
         ham[d] = qk_tune_space_param(s, d)->type == QK_PARAM_CAT;
     for (size_t i = 0; i < n; i++)
@@ -142,12 +143,19 @@ static qk_status propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n
     for (size_t i = 0; i < n; i++)
         if (y[i] > c.ystar)
             c.ystar = y[i];
-    /* Candidates: uniform points, decoded, scored. */
+    /* Candidates: uniform points, decoded, scored (predicted in one batch). */
     qk_rng_seed(&rng, seed ^ 0x5851F42D4C957F2DULL);
     qk_rng_uniforms(&rng, C, nc * dim);
     for (size_t i = 0; i < nc; i++) {
         qk_tune_space_decode(s, C + i * dim, x);
-        val[i] = seen(s, x, na, avoid) ? -INFINITY : acq_at_x(&c, x);
+        qk_tune_space_gp_input(s, x, CZ + i * dim);
+    }
+    if ((st = qk_gpr_predict_many(g, nc, CZ, cm, cv, err)) != QK_OK)
+        goto out;
+    for (size_t i = 0; i < nc; i++) {
+        qk_tune_space_decode(s, C + i * dim, x);
+        val[i] = seen(s, x, na, avoid) ? -INFINITY
+                                      : qk_acq_value(o->acq, cm[i], sqrt(cv[i]), c.ystar, o->xi, c.beta);
         order[i] = i;
     }
     /* Partial selection of the nl best (nl is small). */
