@@ -101,8 +101,8 @@ typedef enum { QK_PARAM_REAL = 0, QK_PARAM_INT, QK_PARAM_CAT } qk_param_type;
 typedef struct qk_tune_param {
     char *name;
     qk_param_type type;
-    double lo, hi;       /* real / integer range (inclusive) */
-    size_t ncat;         /* categorical: the values' names */
+    double lo, hi; /* real / integer range (inclusive) */
+    size_t ncat;   /* categorical: the values' names */
     char **cats;
     double def;          /* the default (decoded value) */
     long parent;         /* -1, or the categorical parameter this one depends on */
@@ -211,9 +211,9 @@ QK_API extern const qk_enum qk_tune_method_table[];
 
 typedef struct qk_tune_opts {
     qk_tune_method method;
-    qk_design design;  /* initial design (BO) and the random baseline's points */
-    size_t init;       /* initial design points (BO); 0 = 2 x dimension */
-    size_t budget;     /* evaluations in all (grid: ignored, the whole grid) */
+    qk_design design; /* initial design (BO) and the random baseline's points */
+    size_t init;      /* initial design points (BO); 0 = 2 x dimension */
+    size_t budget;    /* evaluations in all (grid: ignored, the whole grid) */
     qk_acq acq;
     qk_kernel kernel;
     double xi;         /* target margin of PI / EI (default 0) */
@@ -226,7 +226,13 @@ typedef struct qk_tune_opts {
 } qk_tune_opts;
 QK_API void qk_tune_opts_init(qk_tune_opts *o);
 
-typedef enum { QK_PHASE_DEFAULT = 0, QK_PHASE_INIT, QK_PHASE_BO, QK_PHASE_RANDOM, QK_PHASE_GRID } qk_tune_phase;
+typedef enum {
+    QK_PHASE_DEFAULT = 0,
+    QK_PHASE_INIT,
+    QK_PHASE_BO,
+    QK_PHASE_RANDOM,
+    QK_PHASE_GRID
+} qk_tune_phase;
 QK_API const char *qk_tune_phase_name(qk_tune_phase p);
 
 /* One evaluation. x holds dim decoded values. ok = 0: failed, y NaN, error
@@ -246,11 +252,11 @@ typedef struct qk_tune_obs {
 typedef qk_status (*qk_tune_observe_fn)(void *ctx, const qk_tune_obs *obs, qk_error *err);
 
 typedef struct qk_tune_result {
-    size_t n;          /* evaluations */
-    qk_tune_obs *obs;  /* n of them, in order (x owned by the result) */
-    size_t best;       /* index of the incumbent (best y among the ok ones) */
-    size_t replayed;   /* how many came from the log rather than the objective */
-    double overhead;   /* CPU seconds spent in the BO step (fit + acquisition) */
+    size_t n;         /* evaluations */
+    qk_tune_obs *obs; /* n of them, in order (x owned by the result) */
+    size_t best;      /* index of the incumbent (best y among the ok ones) */
+    size_t replayed;  /* how many came from the log rather than the objective */
+    double overhead;  /* CPU seconds spent in the BO step (fit + acquisition) */
 } qk_tune_result;
 
 /* Run the method. Evaluation i is decided from (seed, i) and the data so
@@ -261,7 +267,8 @@ typedef struct qk_tune_result {
  * the whole budget (a replay). */
 QK_API qk_status qk_tune_run(const qk_tune_space *s, const qk_tune_opts *o, qk_tune_objective_fn objective,
                              void *objective_ctx, const qk_tune_obs *prior, size_t nprior,
-                             qk_tune_observe_fn observe, void *observe_ctx, qk_tune_result *out, qk_error *err);
+                             qk_tune_observe_fn observe, void *observe_ctx, qk_tune_result *out,
+                             qk_error *err);
 QK_API void qk_tune_result_free(qk_tune_result *r);
 
 /* One BO step on its own (for benchmarks): fit the GP to n observations
@@ -271,7 +278,8 @@ QK_API void qk_tune_result_free(qk_tune_result *r);
  * (what the loop does between full refits, which it makes whenever the
  * data have doubled); the fitted values are written back. */
 QK_API qk_status qk_tune_propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n, const double *X,
-                                 const double *y, uint64_t step_seed, double *hyp, double *next, qk_error *err);
+                                 const double *y, uint64_t step_seed, double *hyp, double *next,
+                                 qk_error *err);
 
 /* ---- Log (src/tune/log.c) -------------------------------------------------- */
 /* One JSON line per evaluation:
@@ -283,8 +291,8 @@ QK_API qk_status qk_tune_log_write(FILE *f, const qk_tune_space *s, const qk_tun
  * with qk_tune_log_free). A line that is not an observation of this space
  * is QK_EINPUT naming the line; a last line cut short (an interrupted
  * write) is dropped. */
-QK_API qk_status qk_tune_log_read(FILE *f, const char *name, const qk_tune_space *s, qk_tune_obs **obs, size_t *n,
-                                  qk_error *err);
+QK_API qk_status qk_tune_log_read(FILE *f, const char *name, const qk_tune_space *s, qk_tune_obs **obs,
+                                  size_t *n, qk_error *err);
 QK_API void qk_tune_log_free(qk_tune_obs *obs, size_t n);
 
 #ifdef __cplusplus

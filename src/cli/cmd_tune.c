@@ -4,11 +4,11 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <spawn.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -296,7 +296,8 @@ static void print_value(const qk_tune_param *p, double v)
         printf("\t%.6g", v);
 }
 
-static void print_row(const qk_tune_space *s, const char *i, const char *phase, const qk_tune_obs *ob, double best)
+static void print_row(const qk_tune_space *s, const char *i, const char *phase, const qk_tune_obs *ob,
+                      double best)
 {
     printf("%s\t%s\t", i, phase);
     if (ob->ok)
@@ -385,7 +386,8 @@ int qk_cmd_tune(int argc, char **argv)
     qk_error_clear(&err);
     if ((rc = parse(argc, argv, &a)) >= 0)
         return rc;
-    if (read_text(a.space, &text, &len, &err) != QK_OK || qk_tune_space_parse(text, len, a.space, &s, &err) != QK_OK) {
+    if (read_text(a.space, &text, &len, &err) != QK_OK ||
+        qk_tune_space_parse(text, len, a.space, &s, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
@@ -403,8 +405,8 @@ int qk_cmd_tune(int argc, char **argv)
             goto out;
         }
         if (nprior && !a.resume && !a.replay) {
-            rc = qk_cli_usage(CMD, "--log '%s' holds %zu evaluations: --resume to continue it, or remove it", a.log,
-                              nprior);
+            rc = qk_cli_usage(CMD, "--log '%s' holds %zu evaluations: --resume to continue it, or remove it",
+                              a.log, nprior);
             goto out;
         }
     } else if (a.replay) {
@@ -426,7 +428,8 @@ int qk_cmd_tune(int argc, char **argv)
         }
         qk_status st;
         if (a.cmd) {
-            st = qk_tune_command_new(a.cmd, a.run_dir, qrels, a.measure, s, exec_command, NULL, &command, &err);
+            st = qk_tune_command_new(a.cmd, a.run_dir, qrels, a.measure, s, exec_command, NULL, &command,
+                                     &err);
         } else {
             qk_search_opts base;
             qk_search_opts_init(&base);
@@ -451,8 +454,12 @@ int qk_cmd_tune(int argc, char **argv)
     if (a.o.method == QK_TUNE_GRID)
         qk_tune_grid_size(s, a.o.grid_steps, &oc.total, NULL);
     qk_cli_progress_init(&oc.pr, CMD, "evaluations", a.quiet);
-    qk_status st = qk_tune_run(s, &a.o, a.replay ? NULL : command ? qk_tune_command_eval : qk_tune_engine_eval,
-                               command ? (void *)command : (void *)engine, prior, nprior, observe, &oc, &res, &err);
+    qk_status st =
+        qk_tune_run(s, &a.o,
+                    a.replay  ? NULL
+                    : command ? qk_tune_command_eval
+                              : qk_tune_engine_eval,
+                    command ? (void *)command : (void *)engine, prior, nprior, observe, &oc, &res, &err);
     if (st != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
@@ -460,7 +467,8 @@ int qk_cmd_tune(int argc, char **argv)
     print_result(s, &res);
     rc = QK_EXIT_OK;
     if (a.plot)
-        rc = write_plot(a.plot, &res, a.measure, qk_enum_by_value(qk_tune_method_table, (int)a.o.method)->name);
+        rc = write_plot(a.plot, &res, a.measure,
+                        qk_enum_by_value(qk_tune_method_table, (int)a.o.method)->name);
 out:
     if (oc.log && fclose(oc.log) != 0 && rc == QK_EXIT_OK) {
         qk_cli_errorf(CMD, "cannot write '%s'", a.log);

@@ -225,7 +225,8 @@ void qk_gpr_predict(const qk_gpr *g, const double *x, double *mean, double *var)
  * interleaved (W[a * LANES + c]): each row of L is loaded once for all
  * lanes, and the lanes' independent sums keep the FPU busy. */
 #define QK_GP_LANES 8
-qk_status qk_gpr_predict_many(const qk_gpr *g, size_t m, const double *Xs, double *mean, double *var, qk_error *err)
+qk_status qk_gpr_predict_many(const qk_gpr *g, size_t m, const double *Xs, double *mean, double *var,
+                              qk_error *err)
 {
     size_t n = g->n;
     double *W = malloc((n ? n : 1) * QK_GP_LANES * sizeof *W);
@@ -397,7 +398,8 @@ qk_status qk_gpr_optimize(qk_gpr *g, size_t n, const double *X, const double *y,
         }
     }
     if (!(fbest > -1e299)) {
-        st = qk_error_set(err, QK_ECALC, "GP covariance matrix is not positive definite for any hyper-parameters");
+        st = qk_error_set(err, QK_ECALC,
+                          "GP covariance matrix is not positive definite for any hyper-parameters");
         goto out;
     }
     g->mean = mean;

@@ -71,7 +71,7 @@ static void directions(size_t j, uint32_t *V)
     }
     const joe_kuo *t = &JK[j - 1];
     unsigned s = t->s;
-    for (unsigned k = 0; k < s && k < SOBOL_BITS; k++)
+    for (unsigned k = 0; k < s && k < sizeof t->m / sizeof t->m[0]; k++)
         V[k] = t->m[k] << (SOBOL_BITS - 1 - k);
     for (unsigned k = s; k < SOBOL_BITS; k++) {
         uint32_t v = V[k - s] ^ (V[k - s] >> s);
@@ -86,7 +86,8 @@ qk_status qk_sobol_points(size_t dim, uint64_t skip, size_t n, double *u, qk_err
 {
     uint32_t V[SOBOL_BITS], *X;
     if (dim == 0 || dim > QK_SOBOL_MAX_DIM)
-        return qk_error_set(err, QK_EUSAGE, "Sobol points: dimension %zu is not in [1, %d]", dim, QK_SOBOL_MAX_DIM);
+        return qk_error_set(err, QK_EUSAGE, "Sobol points: dimension %zu is not in [1, %d]", dim,
+                            QK_SOBOL_MAX_DIM);
     if (skip + n >= ((uint64_t)1 << SOBOL_BITS))
         return qk_error_set(err, QK_EUSAGE, "Sobol points: more than 2^32 points");
     if (!(X = calloc(dim, sizeof *X)))
@@ -205,7 +206,8 @@ qk_status qk_tune_grid_size(const qk_tune_space *s, size_t steps, size_t *n, qk_
     if ((st = full_size(s, steps, &total, err)) != QK_OK)
         return st;
     if (total > 50000000)
-        return qk_error_set(err, QK_EUSAGE, "the grid has %zu points before conditions; use fewer steps", total);
+        return qk_error_set(err, QK_EUSAGE, "the grid has %zu points before conditions; use fewer steps",
+                            total);
     if (!(x = malloc(qk_tune_space_dim(s) * sizeof *x)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t i = 0; i < total; i++)

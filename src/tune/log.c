@@ -52,8 +52,8 @@ void qk_tune_log_free(qk_tune_obs *obs, size_t n)
     free(obs);
 }
 
-static qk_status parse_line(const char *line, size_t len, const char *name, long lineno, const qk_tune_space *s,
-                            size_t expect, qk_tune_obs *ob, qk_error *err)
+static qk_status parse_line(const char *line, size_t len, const char *name, long lineno,
+                            const qk_tune_space *s, size_t expect, qk_tune_obs *ob, qk_error *err)
 {
     json_error_t je;
     json_t *o = json_loadb(line, len, 0, &je), *x, *v;
@@ -91,8 +91,8 @@ static qk_status parse_line(const char *line, size_t len, const char *name, long
                 if (strcmp(p->cats[k], json_string_value(j)) == 0)
                     c = (long)k;
         if (p->type == QK_PARAM_CAT ? c < 0 : !json_is_number(j)) {
-            st = qk_error_at(err, QK_EINPUT, name, lineno, 0, "parameter '%s' is missing or not a value of it",
-                             p->name);
+            st = qk_error_at(err, QK_EINPUT, name, lineno, 0,
+                             "parameter '%s' is missing or not a value of it", p->name);
             goto out;
         }
         ob->x[d] = p->type == QK_PARAM_CAT ? (double)c : json_number_value(j);

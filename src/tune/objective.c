@@ -10,7 +10,8 @@
 #include "qrelkit/eval.h"
 #include "qrelkit/tune.h"
 
-qk_status qk_tune_score_run(const qk_qrels *qrels, const qk_run *run, const char *measure, double *y, qk_error *err)
+qk_status qk_tune_score_run(const qk_qrels *qrels, const qk_run *run, const char *measure, double *y,
+                            qk_error *err)
 {
     qk_measures *m = NULL;
     qk_eval_result *r = NULL;
@@ -44,8 +45,8 @@ out:
 
 /* ---- The built-in engine ----------------------------------------------------- */
 enum { E_MODEL, E_K1, E_B, E_MU, E_LAMBDA, E_RM3, E_FBD, E_FBT, E_FBO, E_N };
-static const char *const ENGINE_NAMES[E_N] = {"model", "k1", "b", "mu", "lambda", "rm3", "fb_docs", "fb_terms",
-                                             "fb_orig"};
+static const char *const ENGINE_NAMES[E_N] = {"model", "k1",      "b",        "mu",     "lambda",
+                                              "rm3",   "fb_docs", "fb_terms", "fb_orig"};
 
 struct qk_tune_engine {
     const qk_index *ix;
@@ -85,21 +86,25 @@ qk_status qk_tune_engine_new(const qk_index *ix, const qk_topics *topics, const 
             if (strcmp(p->name, ENGINE_NAMES[k]) == 0)
                 f = k;
         if (f < 0) {
-            st = qk_error_set(err, QK_EUSAGE,
-                              "parameter '%s' is not one of the engine's (model, k1, b, mu, lambda, rm3, fb_docs, "
-                              "fb_terms, fb_orig)",
-                              p->name);
+            st = qk_error_set(
+                err, QK_EUSAGE,
+                "parameter '%s' is not one of the engine's (model, k1, b, mu, lambda, rm3, fb_docs, "
+                "fb_terms, fb_orig)",
+                p->name);
             goto fail;
         }
         if ((f == E_MODEL) != (p->type == QK_PARAM_CAT) && !(f == E_RM3 && p->type == QK_PARAM_INT)) {
             st = qk_error_set(err, QK_EUSAGE, "parameter '%s' must be %s", p->name,
-                              f == E_MODEL ? "categorical" : f == E_RM3 ? "categorical (off, on) or integer" : "a number");
+                              f == E_MODEL ? "categorical"
+                              : f == E_RM3 ? "categorical (off, on) or integer"
+                                           : "a number");
             goto fail;
         }
         if (f == E_RM3 && p->type == QK_PARAM_CAT)
             for (size_t k = 0; k < p->ncat; k++)
                 if (strcmp(p->cats[k], "off") != 0 && strcmp(p->cats[k], "on") != 0) {
-                    st = qk_error_set(err, QK_EUSAGE, "parameter 'rm3': value '%s' is not off or on", p->cats[k]);
+                    st = qk_error_set(err, QK_EUSAGE, "parameter 'rm3': value '%s' is not off or on",
+                                      p->cats[k]);
                     goto fail;
                 }
         if (f == E_MODEL) {
@@ -109,8 +114,8 @@ qk_status qk_tune_engine_new(const qk_index *ix, const qk_topics *topics, const 
             }
             for (size_t k = 0; k < p->ncat; k++)
                 if (qk_model_parse(p->cats[k], &e->models[k]) != 0) {
-                    st = qk_error_set(err, QK_EUSAGE, "parameter 'model': '%s' is not a model (bm25, qld, qljm)",
-                                      p->cats[k]);
+                    st = qk_error_set(err, QK_EUSAGE,
+                                      "parameter 'model': '%s' is not a model (bm25, qld, qljm)", p->cats[k]);
                     goto fail;
                 }
         }
@@ -182,7 +187,8 @@ qk_status qk_tune_engine_eval(void *engine, const qk_tune_space *s, const double
             docnos[k] = qk_index_docno(e->ix, hits[k].doc);
             scores[k] = hits[k].score;
         }
-        if (n && (st = qk_run_add_topic(run, qk_topics_qid(e->topics, t), n, docnos, scores, NULL, err)) != QK_OK)
+        if (n &&
+            (st = qk_run_add_topic(run, qk_topics_qid(e->topics, t), n, docnos, scores, NULL, err)) != QK_OK)
             goto out;
     }
     st = qk_tune_score_run(e->qrels, run, e->measure, y, err);
@@ -260,9 +266,9 @@ static long expand(const qk_tune_command *c, const double *x, const char *run, c
     return (long)at;
 }
 
-qk_status qk_tune_command_new(const char *tmpl, const char *run_dir, const qk_qrels *qrels, const char *measure,
-                              const qk_tune_space *s, qk_tune_exec_fn exec, void *exec_ctx, qk_tune_command **out,
-                              qk_error *err)
+qk_status qk_tune_command_new(const char *tmpl, const char *run_dir, const qk_qrels *qrels,
+                              const char *measure, const qk_tune_space *s, qk_tune_exec_fn exec,
+                              void *exec_ctx, qk_tune_command **out, qk_error *err)
 {
     qk_tune_command *c = calloc(1, sizeof *c);
     const char *bad = NULL;
@@ -279,8 +285,8 @@ qk_status qk_tune_command_new(const char *tmpl, const char *run_dir, const qk_qr
     c->exec = exec;
     c->exec_ctx = exec_ctx;
     if (expand(c, NULL, NULL, probe, sizeof probe, &bad, &badlen) < 0) {
-        qk_error_set(err, QK_EUSAGE, "--cmd: '{%.*s}' names no parameter of the space (nor {run})", (int)badlen,
-                     bad);
+        qk_error_set(err, QK_EUSAGE, "--cmd: '{%.*s}' names no parameter of the space (nor {run})",
+                     (int)badlen, bad);
         qk_tune_command_free(c);
         return QK_EUSAGE;
     }
@@ -302,7 +308,8 @@ void qk_tune_command_free(qk_tune_command *c)
     free(c);
 }
 
-size_t qk_tune_command_line(const qk_tune_command *c, const double *x, const char *run, char *buf, size_t size)
+size_t qk_tune_command_line(const qk_tune_command *c, const double *x, const char *run, char *buf,
+                            size_t size)
 {
     const char *bad;
     size_t badlen;

@@ -51,7 +51,7 @@ int qk_tune_space_find(const qk_tune_space *s, const char *name, size_t *d)
 static int cat_index(const qk_tune_param *p, const char *v)
 {
     for (size_t k = 0; k < p->ncat; k++)
-        if (strcmp(p->cats[k], v) == 0)
+        if (p->cats[k] && strcmp(p->cats[k], v) == 0)
             return (int)k;
     return -1;
 }
@@ -91,11 +91,11 @@ static qk_status parse_param(qk_tune_space *s, size_t d, json_t *o, const char *
             (st = parse_number(o, "max", name, p->name, &p->hi, 1, err)) != QK_OK)
             return st;
         if (p->type == QK_PARAM_INT && (p->lo != floor(p->lo) || p->hi != floor(p->hi)))
-            return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s': integer bounds must be whole numbers", name,
-                                p->name);
+            return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s': integer bounds must be whole numbers",
+                                name, p->name);
         if (!(p->lo < p->hi))
-            return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s': min %g is not below max %g", name, p->name,
-                                p->lo, p->hi);
+            return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s': min %g is not below max %g", name,
+                                p->name, p->lo, p->hi);
         p->def = p->type == QK_PARAM_REAL ? 0.5 * (p->lo + p->hi) : floor(0.5 * (p->lo + p->hi));
         if ((st = parse_number(o, "default", name, p->name, &p->def, 0, err)) != QK_OK)
             return st;
@@ -127,16 +127,16 @@ static qk_status parse_param(qk_tune_space *s, size_t d, json_t *o, const char *
         if (jd) {
             int c = json_is_string(jd) ? cat_index(p, json_string_value(jd)) : -1;
             if (c < 0)
-                return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s': default is not one of its values", name,
-                                    p->name);
+                return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s': default is not one of its values",
+                                    name, p->name);
             p->def = c;
         }
         p->lo = 0;
         p->hi = (double)p->ncat - 1;
     } else {
         return qk_error_set(err, QK_EINPUT,
-                            "'%s': parameter '%s': type '%s' is not real, integer or categorical", name, p->name,
-                            type);
+                            "'%s': parameter '%s': type '%s' is not real, integer or categorical", name,
+                            p->name, type);
     }
     json_t *jw = json_object_get(o, "when");
     if (jw) {
@@ -149,15 +149,17 @@ static qk_status parse_param(qk_tune_space *s, size_t d, json_t *o, const char *
         json_object_foreach(jw, key, vals)
         {
             if (!qk_tune_space_find(s, key, &pi) || pi >= d)
-                return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s' depends on '%s', not declared before it",
-                                    name, p->name, key);
+                return qk_error_set(err, QK_EINPUT,
+                                    "'%s': parameter '%s' depends on '%s', not declared before it", name,
+                                    p->name, key);
             const qk_tune_param *par = &s->p[pi];
             if (par->type != QK_PARAM_CAT)
-                return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s' depends on '%s', which is not categorical",
-                                    name, p->name, key);
-            if (!json_is_array(vals) || json_array_size(vals) == 0)
-                return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s': \"when\" lists no values of '%s'", name,
+                return qk_error_set(err, QK_EINPUT,
+                                    "'%s': parameter '%s' depends on '%s', which is not categorical", name,
                                     p->name, key);
+            if (!json_is_array(vals) || json_array_size(vals) == 0)
+                return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s': \"when\" lists no values of '%s'",
+                                    name, p->name, key);
             p->parent = (long)pi;
             if (!(p->when = calloc(par->ncat, 1)))
                 return qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -165,8 +167,9 @@ static qk_status parse_param(qk_tune_space *s, size_t d, json_t *o, const char *
             {
                 int c = json_is_string(v) ? cat_index(par, json_string_value(v)) : -1;
                 if (c < 0)
-                    return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s': '%s' has no value %s", name, p->name,
-                                        key, json_is_string(v) ? json_string_value(v) : "(not a string)");
+                    return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s': '%s' has no value %s", name,
+                                        p->name, key,
+                                        json_is_string(v) ? json_string_value(v) : "(not a string)");
                 p->when[c] = 1;
             }
         }
@@ -174,7 +177,8 @@ static qk_status parse_param(qk_tune_space *s, size_t d, json_t *o, const char *
     return QK_OK;
 }
 
-qk_status qk_tune_space_parse(const char *text, size_t len, const char *name, qk_tune_space **out, qk_error *err)
+qk_status qk_tune_space_parse(const char *text, size_t len, const char *name, qk_tune_space **out,
+                              qk_error *err)
 {
     json_error_t je;
     json_t *root = json_loadb(text, len, 0, &je), *params;

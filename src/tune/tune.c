@@ -105,8 +105,9 @@ static void encode(const qk_tune_space *s, const double *x, double *u)
 /* hyp (2 + dim: rho, noise, ell...) carries the hyper-parameters from one
  * step to the next: when hyp[0] > 0 they start a single warm search instead
  * of the restarts; the fitted values are written back. NULL: cold. */
-static qk_status propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n, const double *X, const double *y,
-                         size_t na, const double *avoid, uint64_t seed, double *hyp, double *next, qk_error *err)
+static qk_status propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n, const double *X,
+                         const double *y, size_t na, const double *avoid, uint64_t seed, double *hyp,
+                         double *next, qk_error *err)
 {
     size_t dim = qk_tune_space_dim(s), nc = o->candidates ? o->candidates : 1000;
     size_t nl = o->local < nc ? o->local : nc;
@@ -155,7 +156,7 @@ static qk_status propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n
     for (size_t i = 0; i < nc; i++) {
         qk_tune_space_decode(s, C + i * dim, x);
         val[i] = seen(s, x, na, avoid) ? -INFINITY
-                                      : qk_acq_value(o->acq, cm[i], sqrt(cv[i]), c.ystar, o->xi, c.beta);
+                                       : qk_acq_value(o->acq, cm[i], sqrt(cv[i]), c.ystar, o->xi, c.beta);
         order[i] = i;
     }
     /* Partial selection of the nl best (nl is small). */
@@ -226,8 +227,8 @@ out:
     return st;
 }
 
-qk_status qk_tune_propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n, const double *X, const double *y,
-                          uint64_t seed, double *hyp, double *next, qk_error *err)
+qk_status qk_tune_propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n, const double *X,
+                          const double *y, uint64_t seed, double *hyp, double *next, qk_error *err)
 {
     return propose(s, o, n, X, y, n, X, seed, hyp, next, err);
 }
@@ -251,8 +252,8 @@ static double now(clockid_t id)
 }
 
 qk_status qk_tune_run(const qk_tune_space *s, const qk_tune_opts *o, qk_tune_objective_fn objective,
-                      void *objective_ctx, const qk_tune_obs *prior, size_t nprior, qk_tune_observe_fn observe,
-                      void *observe_ctx, qk_tune_result *out, qk_error *err)
+                      void *objective_ctx, const qk_tune_obs *prior, size_t nprior,
+                      qk_tune_observe_fn observe, void *observe_ctx, qk_tune_result *out, qk_error *err)
 {
     size_t dim = qk_tune_space_dim(s), budget = o->budget, init = o->init ? o->init : 2 * dim, nok = 0;
     double *U = NULL, *X = NULL, *Y = NULL, *A = NULL, *hyp = NULL;
@@ -314,10 +315,11 @@ qk_status qk_tune_run(const qk_tune_space *s, const qk_tune_opts *o, qk_tune_obj
             const qk_tune_obs *p = &prior[i];
             for (size_t d = 0; d < dim; d++)
                 if (p->x[d] != ob->x[d] && !(isnan(p->x[d]) && isnan(ob->x[d]))) {
-                    st = qk_error_set(err, QK_EINPUT,
-                                      "the log's evaluation %zu (%s = %.17g) is not the point this tune proposes "
-                                      "(%.17g): it was made with other options, seed or space",
-                                      i, qk_tune_space_param(s, d)->name, p->x[d], ob->x[d]);
+                    st = qk_error_set(
+                        err, QK_EINPUT,
+                        "the log's evaluation %zu (%s = %.17g) is not the point this tune proposes "
+                        "(%.17g): it was made with other options, seed or space",
+                        i, qk_tune_space_param(s, d)->name, p->x[d], ob->x[d]);
                     goto out;
                 }
             ob->y = p->y;
@@ -329,7 +331,8 @@ qk_status qk_tune_run(const qk_tune_space *s, const qk_tune_opts *o, qk_tune_obj
             qk_error e2;
             double t0 = now(CLOCK_MONOTONIC);
             if (!objective) {
-                st = qk_error_set(err, QK_EUSAGE, "no objective to evaluate point %zu (replay of a shorter log)", i);
+                st = qk_error_set(err, QK_EUSAGE,
+                                  "no objective to evaluate point %zu (replay of a shorter log)", i);
                 out->n = i;
                 goto out;
             }
@@ -338,7 +341,8 @@ qk_status qk_tune_run(const qk_tune_space *s, const qk_tune_opts *o, qk_tune_obj
             ob->seconds = now(CLOCK_MONOTONIC) - t0;
             if (!ob->ok) {
                 ob->y = NAN;
-                snprintf(ob->error, sizeof ob->error, "%s", e2.message[0] ? e2.message : "not a finite value");
+                snprintf(ob->error, sizeof ob->error, "%s",
+                         e2.message[0] ? e2.message : "not a finite value");
             }
             if (observe && (st = observe(observe_ctx, ob, err)) != QK_OK)
                 goto out;
