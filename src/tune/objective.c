@@ -93,7 +93,10 @@ qk_status qk_tune_engine_new(const qk_index *ix, const qk_topics *topics, const 
                 p->name);
             goto fail;
         }
-        if ((f == E_MODEL) != (p->type == QK_PARAM_CAT) && !(f == E_RM3 && p->type == QK_PARAM_INT)) {
+        int type_ok = f == E_MODEL ? p->type == QK_PARAM_CAT
+                      : f == E_RM3 ? p->type != QK_PARAM_REAL
+                                   : p->type != QK_PARAM_CAT;
+        if (!type_ok) {
             st = qk_error_set(err, QK_EUSAGE, "parameter '%s' must be %s", p->name,
                               f == E_MODEL ? "categorical"
                               : f == E_RM3 ? "categorical (off, on) or integer"
