@@ -13,7 +13,7 @@ mkdir -p "$out"
 common=(-q "$npl/qrels" -i "$out/npl.idx" -t "$npl/query-text.trec" --quiet)
 for sp in $spaces; do
   space=$here/tune-npl-$sp.json
-  if [ "$sp" = bm25 ]; then steps=20; budget=40; else steps=5; budget=100; fi
+  if [ "$sp" = bm25 ]; then steps=20; budget=40; else steps=3; budget=100; fi
   [ -s "$out/$sp-grid.tsv" ] || "$qk" tune -s "$space" "${common[@]}" --method grid --grid-steps $steps > "$out/$sp-grid.tsv"
   for s in $(seq 1 "$seeds"); do
     for m in bo random; do

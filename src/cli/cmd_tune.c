@@ -268,6 +268,33 @@ out:
     return st;
 }
 
+/* A log whose last line was cut short by an interruption (the reader drops
+ * it) is truncated after its last complete line before --resume appends. */
+static int drop_partial_line(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    long size, keep = 0;
+    int c;
+    if (!f || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0) {
+        if (f)
+            fclose(f);
+        qk_cli_errorf(CMD, "cannot read '%s': %s", path, strerror(errno));
+        return QK_EXIT_IO;
+    }
+    for (long at = size; at > 0 && keep == 0; at--) {
+        if (fseek(f, at - 1, SEEK_SET) != 0 || (c = fgetc(f)) == EOF)
+            break;
+        if (c == '\n')
+            keep = at;
+    }
+    fclose(f);
+    if (keep < size && truncate(path, keep) != 0) {
+        qk_cli_errorf(CMD, "cannot truncate '%s': %s", path, strerror(errno));
+        return QK_EXIT_IO;
+    }
+    return 0;
+}
+
 typedef struct {
     const qk_tune_space *s;
     FILE *log;
@@ -404,6 +431,8 @@ int qk_cmd_tune(int argc, char **argv)
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
+        if (a.resume && (rc = drop_partial_line(a.log)) != 0)
+            goto out;
         if (nprior && !a.resume && !a.replay) {
             rc = qk_cli_usage(CMD, "--log '%s' holds %zu evaluations: --resume to continue it, or remove it",
                               a.log, nprior);
