@@ -5,11 +5,15 @@
 # (full fit with 3 restarts, made whenever the data have doubled) and warm
 # (one search from the previous values, every other step); medians of 3.
 # Spaces: BM25 (k1, b) and the 9-parameter NPL space of doc/examples.
-# Usage: bash bench/tune.sh [build dir] [sizes]
+# The cold step at 1,000 observations takes minutes of CPU with the
+# reference BLAS (every likelihood evaluation factors and inverts a
+# 1000 x 1000 matrix): TUNE_SIZES="50 200" skips it.
+# Usage: bash bench/tune.sh [path/to/qrelkit or its build dir] [sizes]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build/default}
-sizes=${2:-50 200 1000}
+[ -d "$build" ] || build=$(dirname "$build") # the binary sits next to libqrelkit.a
+sizes=${2:-${TUNE_SIZES:-50 200 1000}}
 work=$here/work
 mkdir -p "$work"
 cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$here/../include" "$here/tune_overhead.c" -o "$work/tune_overhead" \
