@@ -41,7 +41,8 @@ for sp in spaces:
     print(f"| {sp} | default | 1 | {float(defaults[sp]):.4f} | | | |")
     print(f"| {sp} | grid | {len(grid)} | {gbest:.4f} | | | |")
     for m in ("bo", "random"):
-        runs = [best_so_far(trace(p)) for p in sorted(glob.glob(f"{out}/{sp}-{m}-*.tsv"))]
+        done = [p for p in sorted(glob.glob(f"{out}/{sp}-{m}-*.tsv")) if os.path.getsize(p)]
+        runs = [best_so_far(trace(p)) for p in done]
         if not runs:
             continue
         name = "BO (EI)" if m == "bo" else "random"
