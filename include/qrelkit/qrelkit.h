@@ -20,5 +20,6 @@
 #include "qrelkit/tar_stop.h"
 #include "qrelkit/campaign.h"
 #include "qrelkit/shard.h"
+#include "qrelkit/tune.h"
 
 #endif

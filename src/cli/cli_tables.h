@@ -62,6 +62,10 @@ extern const qk_enum qk_sim_quality_table[]; /* cmd_sim.c */
     X("agg-kernel", qk_agg_kernel_table)                                                                   \
     X("crowd-sim-model", qk_crowd_sim_model_table)                                                         \
     X("search-model", qk_model_table)                                                                      \
+    X("tune-method", qk_tune_method_table)                                                                 \
+    X("tune-design", qk_design_table)                                                                      \
+    X("tune-acq", qk_acq_table)                                                                            \
+    X("tune-kernel", qk_kernel_table)                                                                      \
     X("index-format", qk_corpus_format_table)                                                              \
     X("index-stemmer", qk_stemmer_table)                                                                   \
     X("sim-quality", qk_sim_quality_table)                                                                 \

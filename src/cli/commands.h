@@ -20,7 +20,8 @@
     X(simulate, "what-if experiments: collection, crowd, pool budgets, the RTC experiment") \
     X(tar, "technology-assisted review: score CLEF TAR runs (tar_eval's measures)")        \
     X(campaign, "a judging campaign: SQLite store, assessors' web page, live budget dashboard") \
-    X(merge, "merge the parts of a command run with --shard I/N (byte-identical output)")
+    X(merge, "merge the parts of a command run with --shard I/N (byte-identical output)") \
+    X(tune, "tune a retrieval system: Bayesian optimisation, grid and random search")
 
 #define QK_DECLARE(name, summary)                                                           \
     int qk_cmd_##name(int argc, char **argv);                                               \

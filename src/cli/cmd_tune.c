@@ -1,0 +1,516 @@
+/* qrelkit tune: Bayesian optimisation of retrieval parameters, with grid and
+ * random search baselines (argument parsing and printing only; the method
+ * is in src/tune and src/learn/gp.c). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <spawn.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_svg.h"
+#include "cli_tables.h"
+#include "cli_util.h"
+#include "qrelkit/tune.h"
+
+const char qk_help_tune[] =
+    "usage: qrelkit tune -s SPACE.json -q QRELS -i INDEX -t TOPICS [options]\n"
+    "       qrelkit tune -s SPACE.json -q QRELS --cmd 'PROG --k1 {k1} --out {run}' [options]\n"
+    "\n"
+    "Find the parameters of a retrieval system that maximise a measure with few\n"
+    "evaluations: Bayesian optimisation with a Gaussian-process surrogate (Li 2020,\n"
+    "ch. 5), or the grid and random search baselines. The objective is the built-in\n"
+    "engine on an index (parameters model, k1, b, mu, lambda, rm3, fb_docs,\n"
+    "fb_terms, fb_orig) or any command: {NAME} in the template becomes a parameter's\n"
+    "value and {run} the run file the command must write; the run is scored on\n"
+    "QRELS (topics missing from it count 0). A failed evaluation is logged and\n"
+    "skipped. stdout: one TSV line per evaluation, then the best one (i = best).\n"
+    "\n"
+    "options:\n"
+    "  -s, --space FILE     the search space (JSON; see 'man qrelkit-tune')\n"
+    "  -q, --qrels FILE     the relevance judgments\n"
+    "  -m, --measure NAME   the measure to maximise (default map)\n"
+    "  -i, --index FILE     the index, for the built-in engine\n"
+    "  -t, --topics FILE    the topics, for the built-in engine\n"
+    "  --topic-fields LIST  topic parts that make the query (default title)\n"
+    "  --depth N            documents per topic (default 1000)\n"
+    "  --cmd TEMPLATE       the command to tune instead of the engine (run by sh -c)\n"
+    "  --run-dir DIR        where the command's run files go (default .)\n"
+    "  --method NAME        @{tune-method}\n"
+    "  --budget N           evaluations in all (default 30; grid: the whole grid)\n"
+    "  --init N             initial design points (default 2 x parameters)\n"
+    "  --design NAME        @{tune-design}\n"
+    "  --acq NAME           @{tune-acq}\n"
+    "  --kernel NAME        @{tune-kernel}\n"
+    "  --xi X               margin of EI and PI over the best value (default 0)\n"
+    "  --beta X             UCB's weight of the standard deviation (default: the\n"
+    "                       GP-UCB schedule)\n"
+    "  --candidates N       random points the acquisition is scored on (1000)\n"
+    "  --restarts N         hyper-parameter fits per step (default 3)\n"
+    "  --grid-steps N       grid values per real parameter (default 20)\n"
+    "  --seed S             seed (default 42); evaluation i depends on (S, i) and\n"
+    "                       the evaluations before it only\n"
+    "  --log FILE           append every evaluation as a JSON line\n"
+    "  --resume             continue the tune in --log: its evaluations are\n"
+    "                       replayed, not repeated (same options and seed)\n"
+    "  --replay             print the tune in --log without evaluating anything\n"
+    "  --plot FILE          the convergence plot (best so far) as SVG\n"
+    "  --quiet              no progress on stderr\n"
+    "  -h, --help           show this text\n"
+    "\n"
+    "examples:\n"
+    "  qrelkit tune -s bm25.json -q qrels -i npl.idx -t query-text.trec --budget 40 \\\n"
+    "      --log tune.jsonl --plot tune.svg\n"
+    "  qrelkit tune -s bm25.json -q qrels --method grid -i npl.idx -t query-text.trec\n"
+    "  qrelkit tune -s bm25.json -q qrels --cmd './mysearch --k1 {k1} --b {b} > {run}'\n"
+    "\n"
+    "exit status: 0 ok, 1 bad option, 2 bad input (space, qrels, log; every\n"
+    "evaluation failed), 3 cannot read or write.\n";
+
+#define CMD "tune"
+
+typedef struct {
+    const char *space, *qrels, *measure, *index, *topics, *fields, *cmd, *run_dir, *log, *plot;
+    qk_tune_opts o;
+    size_t depth;
+    int resume, replay, quiet;
+} args;
+
+enum {
+    O_FIELDS = 256,
+    O_DEPTH,
+    O_CMD,
+    O_RUNDIR,
+    O_METHOD,
+    O_BUDGET,
+    O_INIT,
+    O_DESIGN,
+    O_ACQ,
+    O_KERNEL,
+    O_XI,
+    O_BETA,
+    O_CAND,
+    O_RESTARTS,
+    O_STEPS,
+    O_SEED,
+    O_LOG,
+    O_RESUME,
+    O_REPLAY,
+    O_PLOT,
+    O_QUIET
+};
+
+static const struct option longopts[] = {{"space", required_argument, NULL, 's'},
+                                         {"qrels", required_argument, NULL, 'q'},
+                                         {"measure", required_argument, NULL, 'm'},
+                                         {"index", required_argument, NULL, 'i'},
+                                         {"topics", required_argument, NULL, 't'},
+                                         {"topic-fields", required_argument, NULL, O_FIELDS},
+                                         {"depth", required_argument, NULL, O_DEPTH},
+                                         {"cmd", required_argument, NULL, O_CMD},
+                                         {"run-dir", required_argument, NULL, O_RUNDIR},
+                                         {"method", required_argument, NULL, O_METHOD},
+                                         {"budget", required_argument, NULL, O_BUDGET},
+                                         {"init", required_argument, NULL, O_INIT},
+                                         {"design", required_argument, NULL, O_DESIGN},
+                                         {"acq", required_argument, NULL, O_ACQ},
+                                         {"kernel", required_argument, NULL, O_KERNEL},
+                                         {"xi", required_argument, NULL, O_XI},
+                                         {"beta", required_argument, NULL, O_BETA},
+                                         {"candidates", required_argument, NULL, O_CAND},
+                                         {"restarts", required_argument, NULL, O_RESTARTS},
+                                         {"grid-steps", required_argument, NULL, O_STEPS},
+                                         {"seed", required_argument, NULL, O_SEED},
+                                         {"log", required_argument, NULL, O_LOG},
+                                         {"resume", no_argument, NULL, O_RESUME},
+                                         {"replay", no_argument, NULL, O_REPLAY},
+                                         {"plot", required_argument, NULL, O_PLOT},
+                                         {"quiet", no_argument, NULL, O_QUIET},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+
+#define F(f) offsetof(args, f)
+static const qk_cli_opt value_opts[] = {
+    {O_METHOD, "--method", 'e', F(o.method), qk_tune_method_table, 0, 0, 0},
+    {O_DESIGN, "--design", 'e', F(o.design), qk_design_table, 0, 0, 0},
+    {O_ACQ, "--acq", 'e', F(o.acq), qk_acq_table, 0, 0, 0},
+    {O_KERNEL, "--kernel", 'e', F(o.kernel), qk_kernel_table, 0, 0, 0},
+    {O_BUDGET, "--budget", 'z', F(o.budget), NULL, 1, 1000000, 0},
+    {O_INIT, "--init", 'z', F(o.init), NULL, 1, 1000000, 0},
+    {O_CAND, "--candidates", 'z', F(o.candidates), NULL, 1, 10000000, 0},
+    {O_STEPS, "--grid-steps", 'z', F(o.grid_steps), NULL, 2, 100000, 0},
+    {O_RESTARTS, "--restarts", 'i', F(o.restarts), NULL, 1, 1000, 0},
+    {O_XI, "--xi", 'd', F(o.xi), NULL, 0, INFINITY, 0},
+    {O_BETA, "--beta", 'd', F(o.beta), NULL, 0, INFINITY, 0},
+    {O_DEPTH, "--depth", 'z', F(depth), NULL, 1, 100000000, 0},
+    {O_SEED, "--seed", 's', F(o.seed), NULL, 0, 0, 0},
+    {0, NULL, 0, 0, NULL, 0, 0, 0},
+};
+#undef F
+
+static int parse(int argc, char **argv, args *a)
+{
+    int c, rc;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":s:q:m:i:t:h", longopts, NULL)) != -1) {
+        if ((rc = qk_cli_set(CMD, value_opts, c, optarg, a)) > 0)
+            return rc;
+        if (rc == 0)
+            continue;
+        switch (c) {
+        case 's': a->space = optarg; break;
+        case 'q': a->qrels = optarg; break;
+        case 'm': a->measure = optarg; break;
+        case 'i': a->index = optarg; break;
+        case 't': a->topics = optarg; break;
+        case 'h': return qk_cli_help(qk_help_tune);
+        case O_FIELDS: a->fields = optarg; break;
+        case O_CMD: a->cmd = optarg; break;
+        case O_RUNDIR: a->run_dir = optarg; break;
+        case O_LOG: a->log = optarg; break;
+        case O_RESUME: a->resume = 1; break;
+        case O_REPLAY: a->replay = 1; break;
+        case O_PLOT: a->plot = optarg; break;
+        case O_QUIET: a->quiet = 1; break;
+        case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
+        default: return qk_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return qk_cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+    if (!a->space)
+        return qk_cli_usage(CMD, "missing -s SPACE");
+    if ((a->resume || a->replay) && !a->log)
+        return qk_cli_usage(CMD, "--%s needs --log FILE", a->resume ? "resume" : "replay");
+    if (a->replay)
+        return -1;
+    if (!a->qrels)
+        return qk_cli_usage(CMD, "missing -q QRELS");
+    if (a->cmd && (a->index || a->topics))
+        return qk_cli_usage(CMD, "--cmd and -i/-t are two different objectives; give one");
+    if (!a->cmd && (!a->index || !a->topics))
+        return qk_cli_usage(CMD, "missing -i INDEX and -t TOPICS (or --cmd TEMPLATE)");
+    return -1;
+}
+
+static qk_status read_text(const char *path, char **text, size_t *len, qk_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
+    if (!f)
+        return qk_error_set(err, QK_EIO, "cannot open '%s': %s", path, strerror(errno));
+    for (;;) {
+        if (qk_grow((void **)&buf, &cap, n + 4096, 1) != QK_OK) {
+            fclose(f);
+            free(buf);
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return qk_error_set(err, QK_EIO, "cannot read '%s'", path);
+    }
+    *text = buf;
+    *len = n;
+    return QK_OK;
+}
+
+extern char **environ;
+
+/* qk_tune_exec_fn: run line by /bin/sh -c (its stdout to our stderr, so it
+ * cannot mix with the results), then read and remove the run it wrote. */
+static qk_status exec_command(void *ctx, const char *line, const char *run, qk_run **out, qk_error *err)
+{
+    char *argv[] = {"sh", "-c", (char *)line, NULL};
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    int status = 0, rc;
+    qk_status st = QK_OK;
+    *out = NULL;
+    unlink(run);
+    qk_cli_temp_add(run);
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, 2, 1);
+    rc = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        st = qk_error_set(err, QK_EIO, "cannot start /bin/sh: %s", strerror(rc));
+        goto out;
+    }
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            st = qk_error_set(err, QK_EIO, "waiting for the command: %s", strerror(errno));
+            goto out;
+        }
+    if (WIFSIGNALED(status))
+        st = qk_error_set(err, QK_EINPUT, "command killed by signal %d: %s", WTERMSIG(status), line);
+    else if (WEXITSTATUS(status) != 0)
+        st = qk_error_set(err, QK_EINPUT, "command exited with status %d: %s", WEXITSTATUS(status), line);
+    else if (access(run, F_OK) != 0)
+        st = qk_error_set(err, QK_EINPUT, "command wrote no run to '%s': %s", run, line);
+    else
+        st = qk_run_read(run, out, err);
+out:
+    unlink(run);
+    qk_cli_temp_forget(run);
+    return st;
+}
+
+/* A log whose last line was cut short by an interruption (the reader drops
+ * it) is truncated after its last complete line before --resume appends. */
+static int drop_partial_line(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    long size, keep = 0;
+    int c;
+    if (!f || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0) {
+        if (f)
+            fclose(f);
+        qk_cli_errorf(CMD, "cannot read '%s': %s", path, strerror(errno));
+        return QK_EXIT_IO;
+    }
+    for (long at = size; at > 0 && keep == 0; at--) {
+        if (fseek(f, at - 1, SEEK_SET) != 0 || (c = fgetc(f)) == EOF)
+            break;
+        if (c == '\n')
+            keep = at;
+    }
+    fclose(f);
+    if (keep < size && truncate(path, keep) != 0) {
+        qk_cli_errorf(CMD, "cannot truncate '%s': %s", path, strerror(errno));
+        return QK_EXIT_IO;
+    }
+    return 0;
+}
+
+typedef struct {
+    const qk_tune_space *s;
+    FILE *log;
+    qk_cli_progress pr;
+    size_t total;
+    double best;
+} observe_ctx;
+
+static qk_status observe(void *ctx, const qk_tune_obs *ob, qk_error *err)
+{
+    observe_ctx *c = ctx;
+    qk_status st = QK_OK;
+    if (c->log)
+        st = qk_tune_log_write(c->log, c->s, ob, err);
+    qk_cli_progress_step(&c->pr, ob->index + 1, c->total);
+    return st;
+}
+
+static void print_value(const qk_tune_param *p, double v)
+{
+    if (p->type == QK_PARAM_CAT)
+        printf("\t%s", p->cats[(size_t)v]);
+    else if (p->type == QK_PARAM_INT)
+        printf("\t%ld", (long)v);
+    else
+        printf("\t%.6g", v);
+}
+
+static void print_row(const qk_tune_space *s, const char *i, const char *phase, const qk_tune_obs *ob,
+                      double best)
+{
+    printf("%s\t%s\t", i, phase);
+    if (ob->ok)
+        printf("%.4f", ob->y);
+    else
+        printf("NA");
+    printf("\t%.4f", best);
+    for (size_t d = 0; d < qk_tune_space_dim(s); d++) {
+        if (qk_tune_space_active(s, ob->x, d))
+            print_value(qk_tune_space_param(s, d), ob->x[d]);
+        else
+            printf("\t-");
+    }
+    printf("\n");
+}
+
+static void print_result(const qk_tune_space *s, const qk_tune_result *r)
+{
+    double best = -INFINITY;
+    char idx[32];
+    printf("i\tphase\ty\tbest");
+    for (size_t d = 0; d < qk_tune_space_dim(s); d++)
+        printf("\t%s", qk_tune_space_param(s, d)->name);
+    printf("\n");
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->obs[i].ok && r->obs[i].y > best)
+            best = r->obs[i].y;
+        snprintf(idx, sizeof idx, "%zu", i + 1);
+        print_row(s, idx, qk_tune_phase_name(r->obs[i].phase), &r->obs[i], best);
+    }
+    print_row(s, "best", qk_tune_phase_name(r->obs[r->best].phase), &r->obs[r->best], r->obs[r->best].y);
+}
+
+static int write_plot(const char *path, const qk_tune_result *r, const char *measure, const char *method)
+{
+    qk_cli_out o;
+    int rc;
+    double *x = malloc((r->n + 1) * 2 * sizeof *x), best = NAN;
+    if (!x) {
+        qk_cli_errorf(CMD, "out of memory");
+        return QK_EXIT_IO;
+    }
+    double *y = x + r->n + 1;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->obs[i].ok && !(r->obs[i].y <= best))
+            best = r->obs[i].y;
+        x[i] = (double)(i + 1);
+        y[i] = best;
+    }
+    if ((rc = qk_cli_out_open(CMD, &o, path)) != 0) {
+        free(x);
+        return rc;
+    }
+    char title[128];
+    snprintf(title, sizeof title, "qrelkit tune (%s): best %s so far", method, measure);
+    qk_svg_series s = {method, x, y, NULL, NULL, r->n};
+    qk_svg_begin(o.f, 640, 400);
+    qk_svg_panel(o.f, 0, 0, 640, 400, title, "evaluations", measure, &s, 1, NAN, NAN);
+    qk_svg_end(o.f);
+    free(x);
+    return qk_cli_out_commit(CMD, &o);
+}
+
+int qk_cmd_tune(int argc, char **argv)
+{
+    args a;
+    qk_error err;
+    qk_tune_space *s = NULL;
+    qk_qrels *qrels = NULL;
+    qk_index *ix = NULL;
+    qk_topics *topics = NULL;
+    qk_tune_engine *engine = NULL;
+    qk_tune_command *command = NULL;
+    qk_tune_obs *prior = NULL;
+    size_t nprior = 0;
+    qk_tune_result res;
+    observe_ctx oc;
+    char *text = NULL;
+    size_t len = 0;
+    int rc;
+    memset(&a, 0, sizeof a);
+    memset(&res, 0, sizeof res);
+    memset(&oc, 0, sizeof oc);
+    qk_tune_opts_init(&a.o);
+    a.measure = "map";
+    qk_error_clear(&err);
+    if ((rc = parse(argc, argv, &a)) >= 0)
+        return rc;
+    if (read_text(a.space, &text, &len, &err) != QK_OK ||
+        qk_tune_space_parse(text, len, a.space, &s, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    if (a.log && access(a.log, F_OK) == 0) {
+        FILE *f = fopen(a.log, "r");
+        if (!f) {
+            qk_cli_errorf(CMD, "cannot open '%s': %s", a.log, strerror(errno));
+            rc = QK_EXIT_IO;
+            goto out;
+        }
+        qk_status st = qk_tune_log_read(f, a.log, s, &prior, &nprior, &err);
+        fclose(f);
+        if (st != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        if (a.resume && (rc = drop_partial_line(a.log)) != 0)
+            goto out;
+        if (nprior && !a.resume && !a.replay) {
+            rc = qk_cli_usage(CMD, "--log '%s' holds %zu evaluations: --resume to continue it, or remove it",
+                              a.log, nprior);
+            goto out;
+        }
+    } else if (a.replay) {
+        qk_cli_errorf(CMD, "cannot open '%s': %s", a.log, strerror(errno));
+        rc = QK_EXIT_IO;
+        goto out;
+    }
+    if (a.replay) {
+        if (nprior == 0) {
+            qk_cli_errorf(CMD, "'%s' holds no evaluations", a.log);
+            rc = QK_EXIT_INPUT;
+            goto out;
+        }
+        a.o.budget = nprior;
+    } else {
+        if (qk_qrels_read(a.qrels, QK_REL_QRELS, QK_DEDUP_FIRST, &qrels, &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        qk_status st;
+        if (a.cmd) {
+            st = qk_tune_command_new(a.cmd, a.run_dir, qrels, a.measure, s, exec_command, NULL, &command,
+                                     &err);
+        } else {
+            qk_search_opts base;
+            qk_search_opts_init(&base);
+            if (a.depth)
+                base.depth = a.depth;
+            if ((st = qk_index_open(a.index, &ix, &err)) == QK_OK &&
+                (st = qk_topics_read(a.topics, a.fields, &topics, &err)) == QK_OK)
+                st = qk_tune_engine_new(ix, topics, qrels, a.measure, &base, s, &engine, &err);
+        }
+        if (st != QK_OK) {
+            rc = st == QK_EUSAGE ? qk_cli_usage(CMD, "%s", err.message) : qk_cli_fail(CMD, &err);
+            goto out;
+        }
+        if (a.log && !(oc.log = fopen(a.log, "a"))) {
+            qk_cli_errorf(CMD, "cannot open '%s': %s", a.log, strerror(errno));
+            rc = QK_EXIT_IO;
+            goto out;
+        }
+    }
+    oc.s = s;
+    oc.total = a.o.budget;
+    if (a.o.method == QK_TUNE_GRID)
+        qk_tune_grid_size(s, a.o.grid_steps, &oc.total, NULL);
+    qk_cli_progress_init(&oc.pr, CMD, "evaluations", a.quiet);
+    qk_status st =
+        qk_tune_run(s, &a.o,
+                    a.replay  ? NULL
+                    : command ? qk_tune_command_eval
+                              : qk_tune_engine_eval,
+                    command ? (void *)command : (void *)engine, prior, nprior, observe, &oc, &res, &err);
+    if (st != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    print_result(s, &res);
+    rc = QK_EXIT_OK;
+    if (a.plot)
+        rc = write_plot(a.plot, &res, a.measure,
+                        qk_enum_by_value(qk_tune_method_table, (int)a.o.method)->name);
+out:
+    if (oc.log && fclose(oc.log) != 0 && rc == QK_EXIT_OK) {
+        qk_cli_errorf(CMD, "cannot write '%s'", a.log);
+        rc = QK_EXIT_IO;
+    }
+    qk_tune_result_free(&res);
+    qk_tune_log_free(prior, nprior);
+    qk_tune_engine_free(engine);
+    qk_tune_command_free(command);
+    qk_topics_free(topics);
+    qk_index_close(ix);
+    qk_qrels_free(qrels);
+    qk_tune_space_free(s);
+    free(text);
+    return rc;
+}

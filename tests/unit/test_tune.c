@@ -1,0 +1,235 @@
+/* The loop, the space and the log (src/tune/tune.c, space.c, log.c).
+ * Independent facts: a grid over a categorical parameter {a, b} and a real
+ * one active only under "a" with 5 steps has 5 + 1 = 6 points; a resumed
+ * tune must repeat the uninterrupted one exactly (same points, same values);
+ * a failing evaluation is recorded, not fatal. The objective is a smooth
+ * function with its maximum 1 at (0.3, 0.7) under "a". */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qrelkit/tune.h"
+
+static const char SPACE[] = "{\"params\": ["
+                            "{\"name\": \"m\", \"type\": \"categorical\", \"values\": [\"a\", \"b\"]},"
+                            "{\"name\": \"p\", \"type\": \"real\", \"min\": 0, \"max\": 1},"
+                            "{\"name\": \"q\", \"type\": \"real\", \"min\": 0, \"max\": 1, \"when\": {\"m\": [\"a\"]}},"
+                            "{\"name\": \"n\", \"type\": \"integer\", \"min\": 1, \"max\": 4}]}";
+
+static qk_tune_space *space(const char *json)
+{
+    qk_tune_space *s = NULL;
+    qk_error err;
+    assert_int_equal(qk_tune_space_parse(json, strlen(json), "space.json", &s, &err), QK_OK);
+    return s;
+}
+
+static qk_status objective(void *ctx, const qk_tune_space *s, const double *x, double *y, qk_error *err)
+{
+    int *calls = ctx;
+    (*calls)++;
+    if (x[1] > 0.95)
+        return qk_error_set(err, QK_EINPUT, "p too large");
+    double q = x[0] == 0 ? x[2] : 0;
+    *y = exp(-8 * ((x[1] - 0.3) * (x[1] - 0.3) + (q - 0.7) * (q - 0.7))) - 0.01 * x[3];
+    return QK_OK;
+}
+
+typedef struct {
+    FILE *log;
+    const qk_tune_space *s;
+    size_t stop_after;
+} obs_ctx;
+
+static qk_status observe(void *ctx, const qk_tune_obs *ob, qk_error *err)
+{
+    obs_ctx *c = ctx;
+    if (c->log)
+        assert_int_equal(qk_tune_log_write(c->log, c->s, ob, err), QK_OK);
+    if (c->stop_after && ob->index + 1 == c->stop_after)
+        return qk_error_set(err, QK_EIO, "interrupted");
+    return QK_OK;
+}
+
+static void test_resume(void **state)
+{
+    qk_tune_space *s = space(SPACE);
+    qk_tune_opts o;
+    qk_tune_result full, part, resumed;
+    int calls = 0;
+    qk_error err;
+    qk_tune_opts_init(&o);
+    o.budget = 16;
+    o.candidates = 300;
+    o.seed = 5;
+    assert_int_equal(qk_tune_run(s, &o, objective, &calls, NULL, 0, NULL, NULL, &full, &err), QK_OK);
+    assert_int_equal(full.n, 16);
+    assert_int_equal(calls, 16);
+
+    /* interrupted after 11 evaluations, logged */
+    FILE *log = tmpfile();
+    obs_ctx c = {log, s, 11};
+    assert_int_equal(qk_tune_run(s, &o, objective, &calls, NULL, 0, observe, &c, &part, &err), QK_EIO);
+    qk_tune_result_free(&part);
+    rewind(log);
+    qk_tune_obs *prior;
+    size_t nprior;
+    assert_int_equal(qk_tune_log_read(log, "log", s, &prior, &nprior, &err), QK_OK);
+    assert_int_equal(nprior, 11);
+    calls = 0;
+    assert_int_equal(qk_tune_run(s, &o, objective, &calls, prior, nprior, NULL, NULL, &resumed, &err), QK_OK);
+    assert_int_equal(calls, 5);
+    assert_int_equal(resumed.replayed, 11);
+    assert_int_equal(resumed.n, full.n);
+    for (size_t i = 0; i < full.n; i++) {
+        assert_memory_equal(resumed.obs[i].x, full.obs[i].x, 4 * sizeof(double));
+        assert_int_equal(resumed.obs[i].ok, full.obs[i].ok);
+        if (full.obs[i].ok)
+            assert_true(resumed.obs[i].y == full.obs[i].y);
+    }
+    assert_int_equal(resumed.best, full.best);
+
+    /* another seed does not match the log */
+    qk_tune_result other;
+    o.seed = 6;
+    assert_int_equal(qk_tune_run(s, &o, objective, &calls, prior, nprior, NULL, NULL, &other, &err), QK_EINPUT);
+    qk_tune_result_free(&other);
+    qk_tune_log_free(prior, nprior);
+    fclose(log);
+    qk_tune_result_free(&full);
+    qk_tune_result_free(&resumed);
+    qk_tune_space_free(s);
+}
+
+/* BO finds the optimum region of the smooth objective well ahead of where
+ * the initial design left it. */
+static void test_bo_improves(void **state)
+{
+    qk_tune_space *s = space(SPACE);
+    qk_tune_opts o;
+    qk_tune_result r;
+    int calls = 0;
+    qk_tune_opts_init(&o);
+    o.budget = 30;
+    o.candidates = 500;
+    assert_int_equal(qk_tune_run(s, &o, objective, &calls, NULL, 0, NULL, NULL, &r, NULL), QK_OK);
+    double init_best = -1;
+    for (size_t i = 0; i < 8; i++)
+        if (r.obs[i].ok && r.obs[i].y > init_best)
+            init_best = r.obs[i].y;
+    assert_true(r.obs[r.best].y > 0.95);
+    assert_true(r.obs[r.best].y > init_best);
+    qk_tune_result_free(&r);
+    qk_tune_space_free(s);
+}
+
+static qk_status failing(void *ctx, const qk_tune_space *s, const double *x, double *y, qk_error *err)
+{
+    if (x[1] < 0.5)
+        return qk_error_set(err, QK_EINPUT, "command exited with status 1");
+    *y = x[1];
+    return QK_OK;
+}
+
+static void test_failures_logged(void **state)
+{
+    qk_tune_space *s = space(SPACE);
+    qk_tune_opts o;
+    qk_tune_result r;
+    qk_tune_opts_init(&o);
+    o.method = QK_TUNE_RANDOM;
+    o.budget = 20;
+    FILE *log = tmpfile();
+    obs_ctx c = {log, s, 0};
+    assert_int_equal(qk_tune_run(s, &o, failing, NULL, NULL, 0, observe, &c, &r, NULL), QK_OK);
+    size_t failed = 0;
+    for (size_t i = 0; i < r.n; i++)
+        if (!r.obs[i].ok) {
+            failed++;
+            assert_string_equal(r.obs[i].error, "command exited with status 1");
+        }
+    assert_true(failed > 0 && failed < r.n);
+    assert_true(r.obs[r.best].ok);
+    /* the log keeps the failures, and the values to the last bit */
+    rewind(log);
+    qk_tune_obs *back;
+    size_t n;
+    assert_int_equal(qk_tune_log_read(log, "log", s, &back, &n, NULL), QK_OK);
+    assert_int_equal(n, r.n);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(back[i].ok, r.obs[i].ok);
+        assert_memory_equal(back[i].x, r.obs[i].x, 4 * sizeof(double));
+        if (back[i].ok)
+            assert_true(back[i].y == r.obs[i].y);
+        else
+            assert_string_equal(back[i].error, r.obs[i].error);
+    }
+    qk_tune_log_free(back, n);
+    fclose(log);
+    qk_tune_result_free(&r);
+    /* every evaluation failing is an error */
+    o.budget = 3;
+    qk_tune_space *t = space("{\"params\": [{\"name\": \"m\", \"type\": \"categorical\", \"values\": [\"a\"]},"
+                             "{\"name\": \"p\", \"type\": \"real\", \"min\": 0, \"max\": 0.4}]}");
+    assert_int_equal(qk_tune_run(t, &o, failing, NULL, NULL, 0, NULL, NULL, &r, NULL), QK_EINPUT);
+    qk_tune_result_free(&r);
+    qk_tune_space_free(t);
+    qk_tune_space_free(s);
+}
+
+static void test_grid(void **state)
+{
+    qk_tune_space *s = space("{\"params\": [{\"name\": \"m\", \"type\": \"categorical\", \"values\": [\"a\", \"b\"]},"
+                             "{\"name\": \"q\", \"type\": \"real\", \"min\": 0, \"max\": 1, \"when\": {\"m\": [\"a\"]}}]}");
+    size_t n;
+    double x[2];
+    assert_int_equal(qk_tune_grid_size(s, 5, &n, NULL), QK_OK);
+    assert_int_equal(n, 6);
+    qk_tune_grid_point(s, 5, 3, x); /* a, q = 0.75 */
+    assert_true(x[0] == 0 && x[1] == 0.75);
+    qk_tune_grid_point(s, 5, 5, x); /* b */
+    assert_true(x[0] == 1);
+    qk_tune_space_free(s);
+}
+
+static void bad_space(const char *json, const char *msg)
+{
+    qk_tune_space *s = NULL;
+    qk_error err;
+    assert_int_equal(qk_tune_space_parse(json, strlen(json), "s.json", &s, &err), QK_EINPUT);
+    assert_null(s);
+    assert_string_equal(err.message, msg);
+}
+
+static void test_bad_spaces(void **state)
+{
+    bad_space("{\"params\": []}", "'s.json': the search space is empty");
+    bad_space("{\"params\": [{\"name\": \"k1\", \"type\": \"real\", \"min\": 2, \"max\": 1}]}",
+              "'s.json': parameter 'k1': min 2 is not below max 1");
+    bad_space("{\"params\": [{\"name\": \"k1\", \"type\": \"real\", \"min\": 0, \"max\": 1},"
+              "{\"name\": \"k1\", \"type\": \"real\", \"min\": 0, \"max\": 1}]}",
+              "'s.json': parameter 'k1' is declared twice");
+    bad_space("{\"params\": [{\"name\": \"k1\", \"type\": \"real\", \"min\": 0, \"max\": 1, \"when\": {\"model\": [\"bm25\"]}}]}",
+              "'s.json': parameter 'k1' depends on 'model', not declared before it");
+    bad_space("{\"params\": [{\"name\": \"model\", \"type\": \"categorical\", \"values\": [\"bm25\"]},"
+              "{\"name\": \"k1\", \"type\": \"real\", \"min\": 0, \"max\": 1, \"when\": {\"model\": [\"qld\"]}}]}",
+              "'s.json': parameter 'k1': 'model' has no value qld");
+    bad_space("{\"params\": [{\"name\": \"k1\", \"type\": \"float\", \"min\": 0, \"max\": 1}]}",
+              "'s.json': parameter 'k1': type 'float' is not real, integer or categorical");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_resume), cmocka_unit_test(test_bo_improves),
+                                       cmocka_unit_test(test_failures_logged), cmocka_unit_test(test_grid),
+                                       cmocka_unit_test(test_bad_spaces)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
