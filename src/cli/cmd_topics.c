@@ -249,7 +249,8 @@ static void print_json(const qk_topic_matrix *m, const qk_topics_opts *o, const 
 static void print_tsv(const qk_topic_matrix *m, const qk_topics_opts *o, const qk_topics_selection *s,
                       int prec)
 {
-    printf("rank\ttopic\t%s\trho%s\n", o->method == QK_TOPICS_GREEDY_KENDALL ? "tau" : "gamma",
+    printf("rank\ttopic\t%s\trho%s\n",
+           o->method == QK_TOPICS_GREEDY_KENDALL || o->method == QK_TOPICS_GREEDY_ORACLE ? "tau" : "gamma",
            s->beta ? "\tbeta" : "");
     for (size_t k = 0; k < s->m; k++) {
         printf("%zu\t%s\t%.*f\t%.*f", k + 1, m->topics[s->order[k]], prec, s->objective[k], prec, s->rho[k]);
