@@ -16,7 +16,6 @@
 #include "qrelkit/gbrt.h"
 #include "qrelkit/topics.h"
 #include "qrelkit/topics_l2r.h"
-#include "topics_cli.h"
 #include "topics_l2r_cli.h"
 
 #define CMD "topics"
@@ -194,6 +193,22 @@ static qk_status core_of(qk_run **runs, size_t nruns, const qk_topic_matrix *m, 
                                 depth, *core, err);
 }
 
+/* --matrix FILE: a run x topic table (qk_stats_read_matrix's format). */
+static qk_status read_matrix(const char *path, qk_topic_matrix **m, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_scores *s = NULL;
+    qk_status st;
+    if ((st = qk_lines_open(path, &l, err)) != QK_OK)
+        return st;
+    st = qk_stats_read_matrix(l, &s, err);
+    qk_lines_close(l);
+    if (st == QK_OK)
+        st = qk_topics_matrix_from_scores(s, m, err);
+    qk_stats_scores_free(s);
+    return st;
+}
+
 /* --matrix: its rows are the runs given, in that order (by run name). */
 static qk_status check_matrix_runs(const char *path, const qk_topic_matrix *m, qk_run **runs, size_t nruns,
                                    qk_error *err)
@@ -283,7 +298,7 @@ int qk_topics_train_main(int argc, char **argv)
     if (optind < argc) {
         int first = optind + (matrix ? 0 : 1);
         nruns = (size_t)(argc - first);
-        if ((matrix ? qk_topics_cli_input(matrix, NULL, NULL, 0, &m, &err)
+        if ((matrix ? read_matrix(matrix, &m, &err)
                     : qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err)) != QK_OK ||
             qk_cli_read_runs((const char *const *)argv + first, nruns, QK_CLI_NAME_BASE, &runs, &err) != QK_OK ||
             (!matrix && qk_topics_matrix_from_eval(q, (const qk_run *const *)runs, nruns, measure, &m, &err) !=
