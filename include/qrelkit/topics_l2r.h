@@ -195,6 +195,45 @@ QK_API qk_status qk_cost_allocate(const qk_cost_model *m, double budget, size_t 
  * (budget / tdc rounded up, less one); SIZE_MAX when tdc <= 0. */
 QK_API size_t qk_cost_max_topics(const qk_cost_model *m, double budget);
 
+/* ---- Few deep or many shallow at a fixed budget (src/sim/topics_cost_sim.c;
+ * §1.10, E9-E10) ------------------------------------------------------------
+ * Topics: the truth qrels' topics with a relevant judgment, in qrels order
+ * (qk_cost_sim_num_topics counts them). A topic judged to pool depth k
+ * costs cost.tdc + x f(x) seconds, x its pool: the documents some run ranks
+ * in its top k (best rank). For each method m (orders[m]: lens[m] distinct
+ * topic indices, or NULL for a uniform random order of all topics drawn
+ * each trial) and depth, topics are taken in order while the total cost
+ * fits budget
+ * (seconds); the runs' MAP@eval_depth over them with only their pools
+ * judged (R = the relevant judged; judging_error: each label flipped with
+ * probability 1 - qk_cost_accuracy(tdc), one coin per topic, document and
+ * trial) is compared with MAP@eval_depth on every topic with all judgments
+ * by Kendall's tau_b (undefined = 0). Rows method-major, then depth: the
+ * mean topics and judgments per trial, tau's mean and population sd over the
+ * trials where at least one topic fitted (n; tau NaN when none). */
+typedef struct qk_cost_sim_opts {
+    qk_cost_model cost;
+    double budget;      /* seconds */
+    const long *depths; /* pool depths */
+    size_t ndepths;
+    int judging_error;
+    size_t trials;     /* default 100 */
+    uint64_t seed;     /* default 1 */
+    size_t eval_depth; /* default 100 (MAP@100) */
+} qk_cost_sim_opts;
+QK_API void qk_cost_sim_opts_init(qk_cost_sim_opts *o);
+typedef struct qk_cost_sim_row {
+    size_t method;
+    long depth;
+    double topics, judgments, tau, tau_sd;
+    size_t n;
+} qk_cost_sim_row;
+QK_API size_t qk_cost_sim_num_topics(const qk_qrels *truth);
+QK_API qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                             const size_t *const *orders, const size_t *lens, size_t nmethods,
+                             const qk_cost_sim_opts *o,
+                             qk_cost_sim_row **rows, size_t *nrows, qk_error *err);
+
 #ifdef __cplusplus
 }
 #endif
