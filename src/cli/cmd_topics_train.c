@@ -161,9 +161,10 @@ static qk_status write_data(void *vctx, FILE *f, qk_error *err)
             "# qrelkit topics train: %d features (spec 001-004 §1.6.3 order), collection %s, %zu runs, "
             "%zu topics, depth %zu, measure %s\n",
             QK_L2R_NFEAT, c->coll, c->nruns, c->m->ntopics, c->depth, c->measure);
-    fprintf(f, "# K_L %zu, W %zu, seed %llu: %zu scenarios, %zu records (%zu flat dropped, %zu repeated draws)\n",
-            c->o->bins, c->o->reps, (unsigned long long)c->o->seed, c->rec->ngroups, c->rec->n, c->rec->dropped,
-            c->rec->duplicates);
+    fprintf(
+        f, "# K_L %zu, W %zu, seed %llu: %zu scenarios, %zu records (%zu flat dropped, %zu repeated draws)\n",
+        c->o->bins, c->o->reps, (unsigned long long)c->o->seed, c->rec->ngroups, c->rec->n, c->rec->dropped,
+        c->rec->duplicates);
     for (size_t i = 0; i < c->rec->n; i++) {
         fprintf(f, "%.17g qid:%zu", c->rec->label[i], c->rec->group[i]);
         for (int k = 0; k < QK_L2R_NFEAT; k++)
@@ -189,8 +190,8 @@ static qk_status core_of(qk_run **runs, size_t nruns, const qk_topic_matrix *m, 
 {
     if (!(*core = malloc(m->ntopics * QK_L2R_NCORE * sizeof **core)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    return qk_l2r_core_features((const qk_run *const *)runs, nruns, (const char *const *)m->topics, m->ntopics,
-                                depth, *core, err);
+    return qk_l2r_core_features((const qk_run *const *)runs, nruns, (const char *const *)m->topics,
+                                m->ntopics, depth, *core, err);
 }
 
 /* --matrix FILE: a run x topic table (qk_stats_read_matrix's format). */
@@ -271,7 +272,9 @@ int qk_topics_train_main(int argc, char **argv)
         case OPT_MATRIX: matrix = optarg; break;
         case OPT_TREES: rc = qk_cli_size(CMD, "--trees", optarg, 1, 100000, &go.trees); break;
         case OPT_LEAVES: rc = qk_cli_size(CMD, "--leaves", optarg, 2, 100000, &go.leaves); break;
-        case OPT_SHRINK: rc = qk_cli_double(CMD, "--shrinkage", optarg, 0, 1, QK_NUM_LO_OPEN, &go.shrinkage); break;
+        case OPT_SHRINK:
+            rc = qk_cli_double(CMD, "--shrinkage", optarg, 0, 1, QK_NUM_LO_OPEN, &go.shrinkage);
+            break;
         case OPT_MINLEAF: rc = qk_cli_size(CMD, "--min-leaf", optarg, 1, SIZE_MAX, &go.min_leaf); break;
         case OPT_THR: rc = qk_cli_size(CMD, "--thresholds", optarg, 1, 1000000, &go.thresholds); break;
         case OPT_DROP:
@@ -300,9 +303,10 @@ int qk_topics_train_main(int argc, char **argv)
         nruns = (size_t)(argc - first);
         if ((matrix ? read_matrix(matrix, &m, &err)
                     : qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err)) != QK_OK ||
-            qk_cli_read_runs((const char *const *)argv + first, nruns, QK_CLI_NAME_BASE, &runs, &err) != QK_OK ||
-            (!matrix && qk_topics_matrix_from_eval(q, (const qk_run *const *)runs, nruns, measure, &m, &err) !=
-                            QK_OK) ||
+            qk_cli_read_runs((const char *const *)argv + first, nruns, QK_CLI_NAME_BASE, &runs, &err) !=
+                QK_OK ||
+            (!matrix &&
+             qk_topics_matrix_from_eval(q, (const qk_run *const *)runs, nruns, measure, &m, &err) != QK_OK) ||
             (matrix && check_matrix_runs(matrix, m, runs, nruns, &err) != QK_OK) ||
             core_of(runs, nruns, m, depth, &core, &err) != QK_OK ||
             qk_l2r_train_data(m->x, m->nsys, m->ntopics, core, &to, &rec, &err) != QK_OK ||
@@ -311,8 +315,13 @@ int qk_topics_train_main(int argc, char **argv)
             goto out;
         }
         if (write) {
-            data_ctx dc = {rec, m, &to, coll ? coll : base_name(matrix ? matrix : argv[optind]),
-                           matrix ? "from the matrix" : measure, nruns, depth};
+            data_ctx dc = {rec,
+                           m,
+                           &to,
+                           coll ? coll : base_name(matrix ? matrix : argv[optind]),
+                           matrix ? "from the matrix" : measure,
+                           nruns,
+                           depth};
             if ((rc = qk_cli_write_file(CMD, write, write_data, &dc)) != 0)
                 goto out;
         }
@@ -321,7 +330,8 @@ int qk_topics_train_main(int argc, char **argv)
         goto out;
     for (size_t i = 0; i < ndata; i++) {
         qk_letor *t = NULL;
-        if (qk_letor_read(data[i], QK_L2R_NFEAT, &t, &err) != QK_OK || rows_add(&r, t->x, t->label, t->n, &err) != QK_OK) {
+        if (qk_letor_read(data[i], QK_L2R_NFEAT, &t, &err) != QK_OK ||
+            rows_add(&r, t->x, t->label, t->n, &err) != QK_OK) {
             qk_letor_free(t);
             rc = qk_cli_fail(CMD, &err);
             goto out;

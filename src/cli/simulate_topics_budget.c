@@ -46,7 +46,17 @@ const char qk_help_simulate_topics_budget[] =
     "  qrelkit simulate topics --budget-hours 2,5,10 --tdc 76 --order greedy-oracle=go.tsv qrels runs/*\n"
     "Details: doc/qrelkit-topics-l2r.md.\n";
 
-enum { OPT_HOURS = 256, OPT_DEPTHS, OPT_SPEED, OPT_SECONDS, OPT_TDC, OPT_ERROR, OPT_ORDER, OPT_TRIALS, OPT_SEED };
+enum {
+    OPT_HOURS = 256,
+    OPT_DEPTHS,
+    OPT_SPEED,
+    OPT_SECONDS,
+    OPT_TDC,
+    OPT_ERROR,
+    OPT_ORDER,
+    OPT_TRIALS,
+    OPT_SEED
+};
 static const struct option opts[] = {{"help", no_argument, NULL, 'h'},
                                      {"budget-hours", required_argument, NULL, OPT_HOURS},
                                      {"depths", required_argument, NULL, OPT_DEPTHS},
@@ -96,8 +106,9 @@ static qk_status read_order(const char *path, const qk_qrels *q, const size_t *c
         if (!end)
             end = s + n;
         if (!qk_qrels_find_topic(q, tab, (size_t)(end - tab), &qt) || cand_of[qt] == SIZE_MAX) {
-            st = qk_error_set(err, QK_EINPUT, "'%s' line %ld: topic '%.*s' has no relevant document in the qrels",
-                              path, qk_lines_lineno(l), (int)(end - tab), tab);
+            st = qk_error_set(err, QK_EINPUT,
+                              "'%s' line %ld: topic '%.*s' has no relevant document in the qrels", path,
+                              qk_lines_lineno(l), (int)(end - tab), tab);
             break;
         }
         if (*len == cap) {
@@ -135,13 +146,18 @@ int qk_simulate_topics_budget(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'h': return qk_cli_help(qk_help_simulate_topics_budget);
-        case OPT_HOURS: rc = qk_cli_double_list(CMD, "--budget-hours", optarg, 0, INFINITY, QK_NUM_LO_OPEN, hours, 64, &nh); break;
+        case OPT_HOURS:
+            rc = qk_cli_double_list(CMD, "--budget-hours", optarg, 0, INFINITY, QK_NUM_LO_OPEN, hours, 64,
+                                    &nh);
+            break;
         case OPT_DEPTHS: rc = qk_cli_long_list(CMD, "--depths", optarg, 1, 100000, depths, 64, &nd); break;
         case OPT_SPEED:
             if (!(rc = qk_cli_enum(CMD, qk_cost_speed_table, "--cost-model", optarg, &speed)))
                 o.cost.speed = (qk_cost_speed)speed;
             break;
-        case OPT_SECONDS: rc = qk_cli_double(CMD, "--seconds", optarg, 0, INFINITY, QK_NUM_LO_OPEN, &o.cost.seconds); break;
+        case OPT_SECONDS:
+            rc = qk_cli_double(CMD, "--seconds", optarg, 0, INFINITY, QK_NUM_LO_OPEN, &o.cost.seconds);
+            break;
         case OPT_TDC: rc = qk_cli_double(CMD, "--tdc", optarg, 0, INFINITY, 0, &o.cost.tdc); break;
         case OPT_ERROR: o.judging_error = 1; break;
         case OPT_ORDER: {
@@ -171,7 +187,8 @@ int qk_simulate_topics_budget(int argc, char **argv)
     o.depths = depths;
     o.ndepths = nd;
     if (qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_FIRST, &q, &err) != QK_OK ||
-        qk_cli_read_runs((const char *const *)argv + optind + 1, nruns, QK_CLI_NAME_BASE, &runs, &err) != QK_OK) {
+        qk_cli_read_runs((const char *const *)argv + optind + 1, nruns, QK_CLI_NAME_BASE, &runs, &err) !=
+            QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
@@ -202,14 +219,14 @@ int qk_simulate_topics_budget(int argc, char **argv)
         qk_cost_sim_row *rows = NULL;
         size_t nrows = 0;
         o.budget = hours[h] * 3600;
-        if (qk_cost_sim(q, (const qk_run *const *)runs, nruns, (const size_t *const *)orders, lens, nm, &o, &rows,
-                        &nrows, &err) != QK_OK) {
+        if (qk_cost_sim(q, (const qk_run *const *)runs, nruns, (const size_t *const *)orders, lens, nm, &o,
+                        &rows, &nrows, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
         for (size_t i = 0; i < nrows; i++) {
-            printf("%g\t%s\t%ld\t%.2f\t%.1f\t", hours[h], names[rows[i].method], rows[i].depth, rows[i].topics,
-                   rows[i].judgments);
+            printf("%g\t%s\t%ld\t%.2f\t%.1f\t", hours[h], names[rows[i].method], rows[i].depth,
+                   rows[i].topics, rows[i].judgments);
             if (rows[i].n)
                 printf("%.4f\t%.4f\t%zu\n", rows[i].tau, rows[i].tau_sd, rows[i].n);
             else

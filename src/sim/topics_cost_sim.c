@@ -127,9 +127,9 @@ static double ap_of(const ctopic *t, size_t r, size_t e, size_t k, const unsigne
     return s / (double)R;
 }
 
-qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, size_t nruns, const size_t *const *orders,
-                      const size_t *lens, size_t nmethods, const qk_cost_sim_opts *o, qk_cost_sim_row **rows, size_t *nrows,
-                      qk_error *err)
+qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                      const size_t *const *orders, const size_t *lens, size_t nmethods,
+                      const qk_cost_sim_opts *o, qk_cost_sim_row **rows, size_t *nrows, qk_error *err)
 {
     size_t n = 0, cut = o->eval_depth, nd = o->ndepths, nrow = nmethods * nd;
     size_t *qt = NULL, *pool = NULL, *order = NULL;
@@ -144,8 +144,9 @@ qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, size_t n
     *rows = NULL;
     *nrows = 0;
     if (nruns < 2 || nd == 0 || nmethods == 0 || o->trials == 0 || cut == 0 || !(o->budget > 0))
-        return qk_error_set(err, QK_EUSAGE,
-                            "the budget experiment needs 2 runs, a depth, a method, a trial and a budget > 0");
+        return qk_error_set(
+            err, QK_EUSAGE,
+            "the budget experiment needs 2 runs, a depth, a method, a trial and a budget > 0");
     for (size_t m = 0; m < nmethods; m++)
         for (size_t k = 0; orders[m] && k < lens[m]; k++)
             if (orders[m][k] >= qk_cost_sim_num_topics(truth))
@@ -227,7 +228,8 @@ qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, size_t n
                 for (size_t d = 0; d < tp[t].ndocs; d++)
                     R += tp[t].first[d] <= (size_t)o->depths[i] && lab[d];
                 for (size_t r = 0; r < nruns; r++)
-                    ap[(i * n + t) * nruns + r] = ap_of(&tp[t], r, o->eval_depth, (size_t)o->depths[i], lab, R);
+                    ap[(i * n + t) * nruns + r] =
+                        ap_of(&tp[t], r, o->eval_depth, (size_t)o->depths[i], lab, R);
             }
         }
         for (size_t m = 0; m < nmethods; m++) {

@@ -175,8 +175,9 @@ qk_status qk_l2r_train_data(const double *scores, size_t nsys, size_t ntopics, c
     qk_status st = QK_OK;
     *out = NULL;
     if (nsys < 2 || ntopics < 2)
-        return qk_error_set(err, QK_EUSAGE, "training data needs at least 2 systems and 2 topics (have %zu, %zu)",
-                            nsys, ntopics);
+        return qk_error_set(err, QK_EUSAGE,
+                            "training data needs at least 2 systems and 2 topics (have %zu, %zu)", nsys,
+                            ntopics);
     if (o->reps == 0 || o->bins == 0)
         return qk_error_set(err, QK_EUSAGE, "training data needs W >= 1 draws and K_L >= 1 labels");
     maxi = o->max_size < ntopics - 2 ? o->max_size : ntopics - 2;
@@ -196,7 +197,8 @@ qk_status qk_l2r_train_data(const double *scores, size_t nsys, size_t ntopics, c
     for (size_t s = 0; s < nsys; s++)
         for (size_t t = 0; t < ntopics; t++) {
             if (!isfinite(scores[s * ntopics + t])) {
-                st = qk_error_set(err, QK_EINPUT, "score of system %zu on topic %zu is not finite", s + 1, t + 1);
+                st = qk_error_set(err, QK_EINPUT, "score of system %zu on topic %zu is not finite", s + 1,
+                                  t + 1);
                 goto out;
             }
             full[s] += scores[s * ntopics + t];

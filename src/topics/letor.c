@@ -103,8 +103,8 @@ qk_status qk_letor_read(const char *path, size_t d, qk_letor **out, qk_error *er
             long k;
             if (!colon || qk_parse_long(s + b, (size_t)(colon - s - b), &k) != 0 ||
                 qk_parse_double(colon + 1, (size_t)(s + i - colon - 1), &v) != 0) {
-                st = qk_error_set(err, QK_EINPUT, "'%s' line %ld: feature '%.*s' is not INDEX:VALUE", path, ln,
-                                  (int)(i - b), s + b);
+                st = qk_error_set(err, QK_EINPUT, "'%s' line %ld: feature '%.*s' is not INDEX:VALUE", path,
+                                  ln, (int)(i - b), s + b);
                 goto out;
             }
             if (k < 1 || (size_t)k > d || (size_t)k <= prev) {
