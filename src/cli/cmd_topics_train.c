@@ -52,6 +52,8 @@ const char qk_help_topics_train[] =
     "                    candidates, its runs must be the RUNs in the same order\n"
     "  --depth N         the lists' depth for the features (default 100)\n"
     "  --collection NAME written in each record's comment (default QRELS' name)\n"
+    "  --objective O     mart (default): least squares on the labels; lambdamart:\n"
+    "                    the ranking objective (NDCG lambdas within each qid)\n"
     "  --trees N         MART trees (default 50)\n"
     "  --leaves N        leaves per tree (default 10; Kutlu tuned 2..50)\n"
     "  --shrinkage R     learning rate (default 0.1)\n"
@@ -92,7 +94,8 @@ enum {
     OPT_PREC,
     OPT_QRELS,
     OPT_METHOD,
-    OPT_MATRIX
+    OPT_MATRIX,
+    OPT_OBJECTIVE
 };
 
 static const struct option train_opts[] = {{"help", no_argument, NULL, 'h'},
@@ -114,19 +117,23 @@ static const struct option train_opts[] = {{"help", no_argument, NULL, 'h'},
                                            {"thresholds", required_argument, NULL, OPT_THR},
                                            {"drop", required_argument, NULL, OPT_DROP},
                                            {"matrix", required_argument, NULL, OPT_MATRIX},
+                                           {"objective", required_argument, NULL, OPT_OBJECTIVE},
                                            {NULL, 0, NULL, 0}};
 
 /* The training rows gathered from generated records and LETOR files. */
 typedef struct {
     double *x, *y;
+    size_t *qid; /* each source's query groups kept apart: qid + the base */
     size_t n, cap, qid_base;
 } rows;
 
-static qk_status rows_add(rows *r, const double *x, const double *y, size_t n, qk_error *err)
+static qk_status rows_add(rows *r, const double *x, const double *y, const size_t *qid, size_t n, qk_error *err)
 {
+    size_t top = 0;
     if (r->n + n > r->cap) {
         size_t c = r->cap ? r->cap : 1024;
         double *nx, *ny;
+        size_t *nq;
         while (c < r->n + n)
             c *= 2;
         nx = realloc(r->x, c * QK_L2R_NFEAT * sizeof *nx);
@@ -135,12 +142,20 @@ static qk_status rows_add(rows *r, const double *x, const double *y, size_t n, q
         ny = realloc(r->y, c * sizeof *ny);
         if (ny)
             r->y = ny;
-        if (!nx || !ny)
+        nq = realloc(r->qid, c * sizeof *nq);
+        if (nq)
+            r->qid = nq;
+        if (!nx || !ny || !nq)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         r->cap = c;
     }
     memcpy(r->x + r->n * QK_L2R_NFEAT, x, n * QK_L2R_NFEAT * sizeof *x);
     memcpy(r->y + r->n, y, n * sizeof *y);
+    for (size_t i = 0; i < n; i++) {
+        r->qid[r->n + i] = r->qid_base + qid[i];
+        top = qid[i] > top ? qid[i] : top;
+    }
+    r->qid_base += top + 1;
     r->n += n;
     return QK_OK;
 }
@@ -236,7 +251,7 @@ int qk_topics_train_main(int argc, char **argv)
     const char *model = "-", *write = NULL, *measure = "map_cut.100", *coll = NULL, *matrix = NULL;
     const char *data[64];
     size_t ndata = 0, depth = QK_L2R_DEPTH, nruns = 0;
-    int notrain = 0, c, rc = QK_EXIT_OK, drops[16];
+    int notrain = 0, c, rc = QK_EXIT_OK, drops[16], lambdamart = 0;
     size_t ndrops = 0;
     unsigned char mask[QK_L2R_NFEAT] = {0};
     qk_run **runs = NULL;
@@ -270,6 +285,12 @@ int qk_topics_train_main(int argc, char **argv)
         case OPT_DEPTH: rc = qk_cli_size(CMD, "--depth", optarg, 1, 1000000, &depth); break;
         case OPT_COLL: coll = optarg; break;
         case OPT_MATRIX: matrix = optarg; break;
+        case OPT_OBJECTIVE:
+            if (strcmp(optarg, "mart") == 0 || strcmp(optarg, "lambdamart") == 0)
+                lambdamart = optarg[0] == 'l';
+            else
+                return qk_cli_usage(CMD, "--objective: 'mart' or 'lambdamart', not '%s'", optarg);
+            break;
         case OPT_TREES: rc = qk_cli_size(CMD, "--trees", optarg, 1, 100000, &go.trees); break;
         case OPT_LEAVES: rc = qk_cli_size(CMD, "--leaves", optarg, 2, 100000, &go.leaves); break;
         case OPT_SHRINK:
@@ -310,7 +331,7 @@ int qk_topics_train_main(int argc, char **argv)
             (matrix && check_matrix_runs(matrix, m, runs, nruns, &err) != QK_OK) ||
             core_of(runs, nruns, m, depth, &core, &err) != QK_OK ||
             qk_l2r_train_data(m->x, m->nsys, m->ntopics, core, &to, &rec, &err) != QK_OK ||
-            rows_add(&r, rec->x, rec->label, rec->n, &err) != QK_OK) {
+            rows_add(&r, rec->x, rec->label, rec->group, rec->n, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
@@ -331,7 +352,7 @@ int qk_topics_train_main(int argc, char **argv)
     for (size_t i = 0; i < ndata; i++) {
         qk_letor *t = NULL;
         if (qk_letor_read(data[i], QK_L2R_NFEAT, &t, &err) != QK_OK ||
-            rows_add(&r, t->x, t->label, t->n, &err) != QK_OK) {
+            rows_add(&r, t->x, t->label, t->qid, t->n, &err) != QK_OK) {
             qk_letor_free(t);
             rc = qk_cli_fail(CMD, &err);
             goto out;
@@ -347,7 +368,8 @@ int qk_topics_train_main(int argc, char **argv)
         for (int k = 0; k < QK_L2R_NFEAT; k++)
             if (mask[k])
                 r.x[i * QK_L2R_NFEAT + k] = 0; /* a constant never splits: the subset is left out */
-    if (qk_gbrt_train(r.x, r.y, r.n, QK_L2R_NFEAT, &go, &g, &err) != QK_OK) {
+    if ((lambdamart ? qk_gbrt_train_lambdamart(r.x, r.y, r.qid, r.n, QK_L2R_NFEAT, &go, &g, &err)
+                    : qk_gbrt_train(r.x, r.y, r.n, QK_L2R_NFEAT, &go, &g, &err)) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
@@ -356,6 +378,7 @@ out:
     qk_gbrt_free(g);
     free(r.x);
     free(r.y);
+    free(r.qid);
     free(core);
     qk_l2r_records_free(rec);
     qk_topics_matrix_free(m);

@@ -356,6 +356,6 @@ void qk_l2r_subset_mask(int subset, unsigned char *mask)
     } else if (subset == 7) {
         memset(mask, 1, QK_L2R_NCORE);
     } else if (subset >= 8 && subset <= 11) {
-        memset(mask + QK_L2R_NCORE + 14 * (subset - 8), 1, 14);
+        memset(mask + QK_L2R_NCORE + (size_t)14 * (size_t)(subset - 8), 1, 14);
     }
 }
