@@ -231,8 +231,7 @@ typedef struct qk_cost_sim_row {
 QK_API size_t qk_cost_sim_num_topics(const qk_qrels *truth);
 QK_API qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
                              const size_t *const *orders, const size_t *lens, size_t nmethods,
-                             const qk_cost_sim_opts *o,
-                             qk_cost_sim_row **rows, size_t *nrows, qk_error *err);
+                             const qk_cost_sim_opts *o, qk_cost_sim_row **rows, size_t *nrows, qk_error *err);
 
 #ifdef __cplusplus
 }

@@ -127,7 +127,8 @@ typedef struct {
     size_t n, cap, qid_base;
 } rows;
 
-static qk_status rows_add(rows *r, const double *x, const double *y, const size_t *qid, size_t n, qk_error *err)
+static qk_status rows_add(rows *r, const double *x, const double *y, const size_t *qid, size_t n,
+                          qk_error *err)
 {
     size_t top = 0;
     if (r->n + n > r->cap) {

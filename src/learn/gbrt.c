@@ -276,8 +276,8 @@ static qk_status qk_gbrt_train_(const double *x, const double *y, const size_t *
  * gain 2^y - 1, discount 1 / log2(1 + rank), normalised by the group's
  * ideal DCG); lambda_i += rho dn, lambda_j -= rho dn, w_i and w_j +=
  * rho (1 - rho) dn. */
-static qk_status lambdas(const double *y, const size_t *qid, size_t n, const double *f, double *lam, double *w,
-                         size_t *idx, double *disc, qk_error *err)
+static qk_status lambdas(const double *y, const size_t *qid, size_t n, const double *f, double *lam,
+                         double *w, size_t *idx, double *disc, qk_error *err)
 {
     memset(lam, 0, n * sizeof *lam);
     memset(w, 0, n * sizeof *w);
