@@ -41,6 +41,14 @@ typedef struct qk_gbrt qk_gbrt;
  * n = 0, d = 0 or options out of range; QK_EINPUT for a non-finite value. */
 QK_API qk_status qk_gbrt_train(const double *x, const double *y, size_t n, size_t d, const qk_gbrt_opts *o,
                                qk_gbrt **out, qk_error *err);
+/* LambdaMART (Burges 2010), the ranking objective: the same trees, fitted
+ * to the lambda gradients of NDCG (gain 2^y - 1, all ranks) within query
+ * groups, a group being consecutive rows of equal qid[i]; leaf values are
+ * Newton steps (sum lambda / sum of rho (1 - rho) |delta NDCG|), F_0 = 0.
+ * Rows of a group whose labels are all equal contribute nothing. The model
+ * is a qk_gbrt like MART's (same text form, same qk_gbrt_predict). */
+QK_API qk_status qk_gbrt_train_lambdamart(const double *x, const double *y, const size_t *qid, size_t n,
+                                          size_t d, const qk_gbrt_opts *o, qk_gbrt **out, qk_error *err);
 QK_API void qk_gbrt_free(qk_gbrt *m);
 QK_API size_t qk_gbrt_num_features(const qk_gbrt *m);
 QK_API size_t qk_gbrt_num_trees(const qk_gbrt *m);

@@ -139,6 +139,7 @@ typedef enum {
     QK_TOPICS_GREEDY_KENDALL,
     QK_TOPICS_CONVEX,
     QK_TOPICS_BUDGET,
+    QK_TOPICS_GREEDY_ORACLE,
     QK_TOPICS_METHOD_COUNT_ /* chapter-6 methods go above this line */
 } qk_topics_method;
 /* --method's words (name, value, one-line help). */
@@ -166,7 +167,7 @@ QK_API void qk_topics_opts_init(qk_topics_opts *o);
 /* The chosen topics in the order they were added. objective[k] is the
  * method's objective after k+1 additions: gamma (eq 4.6 / 6.6) for random,
  * greedy-pearson, convex and budget; Kendall tau_a(M, M_Phi) for
- * greedy-kendall. rho[k] is the Pearson correlation (eq 4.3) of the prefix
+ * greedy-kendall, tau_b for greedy-oracle. rho[k] is the Pearson correlation (eq 4.3) of the prefix
  * for every method. beta is the convex / budget weight of each chosen topic
  * (NULL for the others). */
 typedef struct qk_topics_selection {
@@ -194,6 +195,12 @@ QK_API qk_status qk_topics_greedy_pearson(const qk_topics_cov *c, const double *
                                           qk_topics_selection **out, qk_error *err);
 QK_API qk_status qk_topics_greedy_kendall(const qk_topic_matrix *m, const qk_topics_cov *c, size_t size,
                                           qk_topics_selection **out, qk_error *err);
+/* Kutlu et al.'s Greedy Oracle (Alg. 1, spec 001-004 §1.2): add the topic
+ * whose mean ranks the systems with the largest Kendall tau_b against the
+ * all-topics ranking (undefined tau_b counts 0; ties: the lowest index).
+ * objective[k] is that tau_b. */
+QK_API qk_status qk_topics_greedy_oracle(const qk_topic_matrix *m, const qk_topics_cov *c, size_t size,
+                                         qk_topics_selection **out, qk_error *err);
 QK_API qk_status qk_topics_convex(const qk_topics_cov *c, size_t size, int signed_beta,
                                   qk_topics_selection **out, qk_error *err);
 QK_API qk_status qk_topics_budget(const qk_topics_cov *c, double t, size_t target, qk_topics_selection **out,

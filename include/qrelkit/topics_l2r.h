@@ -30,8 +30,10 @@
 #define QRELKIT_TOPICS_L2R_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "qrelkit/core.h"
+#include "qrelkit/gbrt.h"
 #include "qrelkit/io.h"
 
 #ifdef __cplusplus
@@ -83,6 +85,71 @@ QK_API qk_status qk_l2r_features(const double *core, size_t ntopics, const unsig
 QK_API qk_status qk_l2r_list_tau(const char *const *a, size_t na, const char *const *b, size_t nb,
                                  double *tau, size_t *nunion, qk_error *err);
 
+/* ---- Training data, Alg. 3 (§1.7; src/topics/l2r_train.c) ---------------
+ * scores: nsys x ntopics, system-major (the per-topic measure with full
+ * judgments, MAP@100's AP in the paper); core: the ntopics x 7 core features
+ * of the same topics in the same order. For each size i = 0..max_size
+ * (clamped to ntopics - 2; §7 A2) and reps draws of a uniform random
+ * i-subset P (partial Fisher-Yates, seeded), a subset drawn before is
+ * skipped (counted in duplicates; §7 A4). Each candidate t of P-bar gets
+ * tau_t = Kendall tau_b between the systems' sums over P + {t} and over all
+ * topics (undefined counts 0) and the label floor(K_L (tau_t - tau_min) /
+ * (tau_max - tau_min)), clamped to K_L - 1; a scenario with tau_max =
+ * tau_min is dropped (counted in dropped). Records of one scenario share a
+ * group number (1, 2, ... : the LETOR qid), candidates in topic order. */
+typedef struct qk_l2r_train_opts {
+    size_t reps;     /* W: draws per size (default 50) */
+    size_t bins;     /* K_L: labels 0..K_L-1 (default 50) */
+    size_t max_size; /* the largest |P| (default SIZE_MAX: ntopics - 2) */
+    uint64_t seed;   /* default 1 */
+} qk_l2r_train_opts;
+QK_API void qk_l2r_train_opts_init(qk_l2r_train_opts *o);
+typedef struct qk_l2r_records {
+    size_t n, ngroups;
+    double *x;         /* n x 63, row-major */
+    double *label;     /* n */
+    size_t *group;     /* n: the scenario, 1-based */
+    size_t *topic;     /* n: the candidate's topic index */
+    size_t dropped;    /* scenarios whose candidates all had the same tau */
+    size_t duplicates; /* draws of a scenario already drawn */
+} qk_l2r_records;
+QK_API qk_status qk_l2r_train_data(const double *scores, size_t nsys, size_t ntopics, const double *core,
+                                   const qk_l2r_train_opts *o, qk_l2r_records **out, qk_error *err);
+QK_API void qk_l2r_records_free(qk_l2r_records *r);
+
+/* ---- Selection, Alg. 2 (§1.5) ------------------------------------------------
+ * size times: the 63 features of every candidate given the topics chosen so
+ * far, the model's score of each, the highest added (ties: the lowest
+ * index). order[k] receives the k-th topic, score[k] (may be NULL) its
+ * score. The model must read 63 features (QK_EINPUT otherwise); 1 <= size
+ * <= ntopics (QK_EUSAGE). O(size ntopics (63 + model)). */
+QK_API qk_status qk_l2r_select(const double *core, size_t ntopics, const qk_gbrt *model, size_t size,
+                               size_t *order, double *score, qk_error *err);
+
+/* ---- Feature ablation (§1.12, Table 4) ----------------------------------------
+ * The subsets a run leaves out: c1..c7 (values 0-6: the core feature of the
+ * candidate and its mean and deviation over the four groups, 9 features),
+ * tc (7: features 1-7), P, Pbar, P+t, Pbar-t (8-11: 14 features each).
+ * qk_l2r_subset_mask sets mask[k] = 1 (k 0-based, 63 entries) for the
+ * features of one subset, leaving the others as they are. A left-out
+ * feature is set to 0 in the training rows: a constant never splits a tree,
+ * so the model ignores it. */
+QK_API extern const qk_enum qk_l2r_subset_table[];
+QK_API void qk_l2r_subset_mask(int subset, unsigned char *mask);
+
+/* ---- SVM-light / LETOR files (§4.5; src/topics/letor.c) -------------------
+ * Lines '<label> qid:<n> <i>:<v> ... [# comment]', indices 1..d increasing
+ * within a line, omitted ones 0; blank and '#' lines skipped. x is n x d,
+ * row-major. A malformed line is QK_EINPUT naming the file and line. */
+typedef struct qk_letor {
+    size_t n, d;
+    double *x;
+    double *label;
+    size_t *qid;
+} qk_letor;
+QK_API qk_status qk_letor_read(const char *path, size_t d, qk_letor **out, qk_error *err);
+QK_API void qk_letor_free(qk_letor *t);
+
 /* ---- Judging cost (§1.10) --------------------------------------------------
  * Judging speed: QK_COST_CONSTANT spends `seconds` on every judgment;
  * QK_COST_EQ9 is Eq. 9, fitted to Carterette et al. (2009): the average
@@ -127,6 +194,44 @@ QK_API qk_status qk_cost_allocate(const qk_cost_model *m, double budget, size_t 
 /* The most topics whose development cost leaves a positive judging budget
  * (budget / tdc rounded up, less one); SIZE_MAX when tdc <= 0. */
 QK_API size_t qk_cost_max_topics(const qk_cost_model *m, double budget);
+
+/* ---- Few deep or many shallow at a fixed budget (src/sim/topics_cost_sim.c;
+ * §1.10, E9-E10) ------------------------------------------------------------
+ * Topics: the truth qrels' topics with a relevant judgment, in qrels order
+ * (qk_cost_sim_num_topics counts them). A topic judged to pool depth k
+ * costs cost.tdc + x f(x) seconds, x its pool: the documents some run ranks
+ * in its top k (best rank). For each method m (orders[m]: lens[m] distinct
+ * topic indices, or NULL for a uniform random order of all topics drawn
+ * each trial) and depth, topics are taken in order while the total cost
+ * fits budget
+ * (seconds); the runs' MAP@eval_depth over them with only their pools
+ * judged (R = the relevant judged; judging_error: each label flipped with
+ * probability 1 - qk_cost_accuracy(tdc), one coin per topic, document and
+ * trial) is compared with MAP@eval_depth on every topic with all judgments
+ * by Kendall's tau_b (undefined = 0). Rows method-major, then depth: the
+ * mean topics and judgments per trial, tau's mean and population sd over the
+ * trials where at least one topic fitted (n; tau NaN when none). */
+typedef struct qk_cost_sim_opts {
+    qk_cost_model cost;
+    double budget;      /* seconds */
+    const long *depths; /* pool depths */
+    size_t ndepths;
+    int judging_error;
+    size_t trials;     /* default 100 */
+    uint64_t seed;     /* default 1 */
+    size_t eval_depth; /* default 100 (MAP@100) */
+} qk_cost_sim_opts;
+QK_API void qk_cost_sim_opts_init(qk_cost_sim_opts *o);
+typedef struct qk_cost_sim_row {
+    size_t method;
+    long depth;
+    double topics, judgments, tau, tau_sd;
+    size_t n;
+} qk_cost_sim_row;
+QK_API size_t qk_cost_sim_num_topics(const qk_qrels *truth);
+QK_API qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                             const size_t *const *orders, const size_t *lens, size_t nmethods,
+                             const qk_cost_sim_opts *o, qk_cost_sim_row **rows, size_t *nrows, qk_error *err);
 
 #ifdef __cplusplus
 }

@@ -41,6 +41,7 @@ extern const qk_enum qk_sim_quality_table[]; /* cmd_sim.c */
     X("topics-cov", qk_topics_cov_table)                                                                   \
     X("topics-holdout", qk_topics_holdout_table)                                                                 \
     X("cost-speed", qk_cost_speed_table)                                                                   \
+    X("l2r-subset", qk_l2r_subset_table)                                                                   \
     X("pool-active-weights", qk_pool_active_weights_table)                                                 \
     X("simulate-truth", qk_simulate_truth_table)                                                           \
     X("conf-model", qk_conf_model_table)                                                                   \

@@ -22,6 +22,8 @@ const char qk_help_topics[] =
     "       qrelkit topics next --qrels JUDGED --runs RUN RUN [RUN...] [options]\n"
     "       qrelkit topics features [--selected T,T...] RUN [RUN...]\n"
     "       qrelkit topics cost --budget-hours H --topics M[,M...] [--tdc S] [--speed W]\n"
+    "       qrelkit topics train [options] QRELS RUN RUN [RUN...]\n"
+    "       qrelkit topics select --method l2r --model FILE [options] RUN [RUN...]\n"
     "\n"
     "Which topics to judge so that the ranking of systems on them is the one all\n"
     "topics would give (Hosseini 2013, ch. 4-5). The input is a systems x topics\n"
@@ -43,8 +45,11 @@ const char qk_help_topics[] =
     "                    @[topics-method]\n"
     "                    and the chapter-6 methods, which need QRELS and RUNs:\n"
     "                    adaptive, iqp, adaptive-plus, adaptive-star, oracle,\n"
-    "                    greedy-true (`qrelkit topics select --method adaptive\n"
-    "                    --help`; the next topic: `qrelkit topics next --help`)\n"
+    "                    greedy-true, prediction (`qrelkit topics select --method\n"
+    "                    adaptive --help`; the next topic: `qrelkit topics next\n"
+    "                    --help`); and l2r, Kutlu's learned ranking, which reads\n"
+    "                    RUNs and a model (`qrelkit topics select --method l2r\n"
+    "                    --help`)\n"
     "  --size K          topics to choose (default 10; at most the topic count)\n"
     "  --matrix FILE     the score matrix ('topic<TAB>RUN1...' header; gzip or '-')\n"
     "  --measure NAME    with QRELS and RUNs: the per-topic measure (default map,\n"
@@ -249,7 +254,8 @@ static void print_json(const qk_topic_matrix *m, const qk_topics_opts *o, const 
 static void print_tsv(const qk_topic_matrix *m, const qk_topics_opts *o, const qk_topics_selection *s,
                       int prec)
 {
-    printf("rank\ttopic\t%s\trho%s\n", o->method == QK_TOPICS_GREEDY_KENDALL ? "tau" : "gamma",
+    printf("rank\ttopic\t%s\trho%s\n",
+           o->method == QK_TOPICS_GREEDY_KENDALL || o->method == QK_TOPICS_GREEDY_ORACLE ? "tau" : "gamma",
            s->beta ? "\tbeta" : "");
     for (size_t k = 0; k < s->m; k++) {
         printf("%zu\t%s\t%.*f\t%.*f", k + 1, m->topics[s->order[k]], prec, s->objective[k], prec, s->rho[k]);
@@ -277,6 +283,8 @@ static int cmd_select(int argc, char **argv)
                                                                           : NULL;
         if (w && qk_topics_adaptive_method(w))
             return qk_topics_select_adaptive_main(argc, argv);
+        if (w && strcmp(w, "l2r") == 0) /* Kutlu's Alg. 2 reads runs and a model (cmd_topics_train.c) */
+            return qk_topics_select_l2r_main(argc, argv);
     }
     qk_conf_opts co;
     qk_topics_opts_init(&o);
@@ -393,6 +401,7 @@ static const struct {
     {"next", qk_topics_next_main},         /* chapter 6 (cmd_topics_adaptive.c) */
     {"features", qk_topics_features_main}, /* Kutlu et al.'s L2R features (cmd_topics_l2r.c) */
     {"cost", qk_topics_cost_main},         /* their judging-cost allocation (cmd_topics_l2r.c) */
+    {"train", qk_topics_train_main},       /* their L2R model (cmd_topics_train.c) */
 };
 
 int qk_cmd_topics(int argc, char **argv)
@@ -402,5 +411,5 @@ int qk_cmd_topics(int argc, char **argv)
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return subcommands[i].run(argc - 1, argv + 1);
-    return qk_cli_usage(CMD, "unknown subcommand '%s' (choose from: select, next, features, cost)", argv[1]);
+    return qk_cli_usage(CMD, "unknown subcommand '%s' (choose from: select, next, features, cost, train)", argv[1]);
 }

@@ -15,7 +15,7 @@
 #include "topics_adaptive_cli.h"
 
 /* The methods of `topics select` handled here. */
-enum { SEL_ADAPTIVE = 0, SEL_IQP, SEL_PLUS, SEL_STAR, SEL_ORACLE, SEL_GREEDY_TRUE };
+enum { SEL_ADAPTIVE = 0, SEL_IQP, SEL_PLUS, SEL_STAR, SEL_ORACLE, SEL_GREEDY_TRUE, SEL_PREDICTION };
 static const qk_enum select_table[] = {
     {"adaptive", SEL_ADAPTIVE, "Adaptive: calibrated relevance model, MTC moments, Eq. 6.6"},
     {"iqp", SEL_IQP, "IQP: Adaptive with hard predictions and no uncertainty"},
@@ -23,6 +23,9 @@ static const qk_enum select_table[] = {
     {"adaptive-star", SEL_STAR, "Adaptive*: the mean correlation over --metrics"},
     {"oracle", SEL_ORACLE, "the best subset of --size on the true scores (needs full qrels)"},
     {"greedy-true", SEL_GREEDY_TRUE, "greedy Eq. 4.6 on the true scores from --first"},
+    {"prediction", SEL_PREDICTION,
+     "the performance-prediction baseline (Hosseini et al. 2012 as Kutlu ran it): Adaptive from a random "
+     "first topic (--seed)"},
     {NULL, 0, NULL},
 };
 
@@ -67,10 +70,13 @@ const char qk_help_topics_select_adaptive[] =
     "votes; adaptive-star the mean rho-hat; oracle Kendall's tau of the subset).\n"
     "\n"
     "methods:\n"
-    "  adaptive, iqp, adaptive-plus, adaptive-star, oracle, greedy-true\n"
+    "  adaptive, iqp, adaptive-plus, adaptive-star, oracle, greedy-true,\n"
+    "  prediction (Adaptive from a first topic drawn with --seed: the\n"
+    "  performance-prediction baseline of Kutlu et al.)\n"
     "options: as `topics next`, and\n"
     "  --size K             topics to choose\n"
-    "  --first T1[,T2...]   the initial topic(s) (the first candidate topic)\n"
+    "  --first T1[,T2...]   the initial topic(s) (the first candidate topic;\n"
+    "                       prediction: one drawn at random)\n"
     "  --oracle-trials N    random subsets when exhaustive search is too big (10000)\n";
 
 const char qk_help_simulate_topics_adaptive[] =
@@ -360,6 +366,12 @@ static int first_topics(const char *cmd, const targs *a, const qk_adapt_data *d,
 {
     char buf[4096], *save = NULL;
     *ninit = 0;
+    if (!a->first && a->method == SEL_PREDICTION) { /* Kutlu §1.3: the first topic at random */
+        qk_rng rng;
+        qk_rng_seed(&rng, a->o.seed);
+        init[(*ninit)++] = (size_t)qk_rng_below(&rng, qk_adapt_data_num_topics(d));
+        return 0;
+    }
     if (!a->first) {
         init[(*ninit)++] = 0;
         return 0;

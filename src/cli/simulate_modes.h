@@ -15,6 +15,9 @@ extern const char qk_help_simulate_budget[];
 int qk_simulate_tar(int argc, char **argv);
 extern const char qk_help_simulate_tar[];
 int qk_simulate_topics_reuse(int argc, char **argv);
+/* simulate topics --budget-hours (simulate_topics_budget.c), called by qk_simulate_topics */
+int qk_simulate_topics_budget(int argc, char **argv);
+extern const char qk_help_simulate_topics_budget[];
 extern const char qk_help_simulate_topics_reuse[];
 extern const char qk_help_simulate_collection[];
 

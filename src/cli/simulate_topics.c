@@ -59,6 +59,9 @@ const char qk_help_simulate_topics[] =
     "                    panels (SVG written directly; no gnuplot needed)\n"
     "  --format F        @{format} (default tsv)\n"
     "  --precision N     decimals (default 4)\n"
+    "  --budget-hours H  instead: few deep or many shallow at a fixed budget\n"
+    "                    (Kutlu et al.; `qrelkit simulate topics --budget-hours 1\n"
+    "                    --help`)\n"
     "\n"
     "example:\n"
     "  qrelkit eval --matrix AP qrels.txt runs/* > ap.tsv\n"
@@ -252,6 +255,9 @@ int qk_simulate_topics(int argc, char **argv)
     char sepc = '\0';
     qk_cli_out po = {0};
     qk_error err;
+    for (int i = 1; i < argc; i++) /* Kutlu's fixed-budget experiment has its own parser */
+        if (strncmp(argv[i], "--budget-hours", 14) == 0)
+            return qk_simulate_topics_budget(argc, argv);
     qk_topics_sim_opts_init(&o);
     o.methods = methods;
     o.nmethods = 4;

@@ -212,9 +212,11 @@ static qk_status add_node(gbrt_tree *t, size_t *cap, size_t *id)
     return QK_OK;
 }
 
-/* Grow one tree on residuals r; rows is a scratch permutation of 0..n-1. */
-static qk_status grow_tree(const gbrt_data *g, const double *r, const qk_gbrt_opts *o, size_t *rows,
-                           open_leaf *leaf, gbrt_tree *t, qk_error *err)
+/* Grow one tree on residuals r; rows is a scratch permutation of 0..n-1.
+ * Leaf values: the mean of r, or with w (LambdaMART's Newton step) the sum
+ * of r over the sum of w (0 when that is 0). */
+static qk_status grow_tree(const gbrt_data *g, const double *r, const double *w, const qk_gbrt_opts *o,
+                           size_t *rows, open_leaf *leaf, gbrt_tree *t, qk_error *err)
 {
     size_t cap = 0, nleaf = 1, root;
     for (size_t i = 0; i < g->n; i++)
@@ -254,21 +256,106 @@ static qk_status grow_tree(const gbrt_data *g, const double *r, const qk_gbrt_op
         nleaf++;
     }
     for (size_t k = 0; k < nleaf; k++) {
-        double s = 0;
-        for (size_t i = leaf[k].lo; i < leaf[k].hi; i++)
+        double s = 0, sw = 0;
+        for (size_t i = leaf[k].lo; i < leaf[k].hi; i++) {
             s += r[rows[i]];
-        t->node[leaf[k].node].value = s / (double)(leaf[k].hi - leaf[k].lo);
+            sw += w ? w[rows[i]] : 1.0;
+        }
+        t->node[leaf[k].node].value = sw > 0 ? s / sw : 0.0;
     }
     return QK_OK;
+}
+
+static qk_status qk_gbrt_train_(const double *x, const double *y, const size_t *qid, size_t n, size_t d,
+                                const qk_gbrt_opts *o, qk_gbrt **out, qk_error *err);
+
+/* LambdaMART's gradients (Burges 2010) at the scores f: for every pair of a
+ * group (consecutive rows of one qid) whose labels differ, rho = 1 / (1 +
+ * exp(f_i - f_j)) with i the better-labelled row, dn = |NDCG change| when
+ * the two swap places in the ranking by f (ties: the earlier row first;
+ * gain 2^y - 1, discount 1 / log2(1 + rank), normalised by the group's
+ * ideal DCG); lambda_i += rho dn, lambda_j -= rho dn, w_i and w_j +=
+ * rho (1 - rho) dn. */
+static qk_status lambdas(const double *y, const size_t *qid, size_t n, const double *f, double *lam,
+                         double *w, size_t *idx, double *disc, qk_error *err)
+{
+    memset(lam, 0, n * sizeof *lam);
+    memset(w, 0, n * sizeof *w);
+    for (size_t a = 0; a < n;) {
+        size_t b = a, m;
+        double ideal = 0;
+        while (b < n && qid[b] == qid[a])
+            b++;
+        m = b - a;
+        /* the ranking by f (insertion sort: groups are small), ties by row */
+        for (size_t i = 0; i < m; i++) {
+            size_t k = i;
+            idx[i] = a + i;
+            while (k > 0 && f[idx[k - 1]] < f[idx[k]]) {
+                size_t tmp = idx[k];
+                idx[k] = idx[k - 1];
+                idx[k - 1] = tmp;
+                k--;
+            }
+        }
+        for (size_t i = 0; i < m; i++)
+            disc[idx[i] - a] = 1.0 / log2((double)i + 2.0); /* each row's discount at its rank */
+        {
+            /* ideal DCG: labels in decreasing order */
+            double *sorted = lam + a; /* scratch: lam[a..b) is rewritten below */
+            for (size_t i = 0; i < m; i++) {
+                size_t k = i;
+                sorted[i] = y[a + i];
+                while (k > 0 && sorted[k - 1] < sorted[k]) {
+                    double tmp = sorted[k];
+                    sorted[k] = sorted[k - 1];
+                    sorted[k - 1] = tmp;
+                    k--;
+                }
+            }
+            for (size_t i = 0; i < m; i++)
+                ideal += (pow(2.0, sorted[i]) - 1.0) / log2((double)i + 2.0);
+            memset(sorted, 0, m * sizeof *sorted);
+        }
+        if (ideal > 0)
+            for (size_t i = a; i < b; i++)
+                for (size_t j = a; j < b; j++) {
+                    double rho, dn;
+                    if (!(y[i] > y[j]))
+                        continue;
+                    rho = 1.0 / (1.0 + exp(f[i] - f[j]));
+                    dn = fabs((pow(2.0, y[i]) - pow(2.0, y[j])) * (disc[i - a] - disc[j - a])) / ideal;
+                    lam[i] += rho * dn;
+                    lam[j] -= rho * dn;
+                    w[i] += rho * (1 - rho) * dn;
+                    w[j] += rho * (1 - rho) * dn;
+                }
+        a = b;
+    }
+    (void)err;
+    return QK_OK;
+}
+
+qk_status qk_gbrt_train_lambdamart(const double *x, const double *y, const size_t *qid, size_t n, size_t d,
+                                   const qk_gbrt_opts *o, qk_gbrt **out, qk_error *err)
+{
+    return qk_gbrt_train_(x, y, qid, n, d, o, out, err);
 }
 
 qk_status qk_gbrt_train(const double *x, const double *y, size_t n, size_t d, const qk_gbrt_opts *o,
                         qk_gbrt **out, qk_error *err)
 {
+    return qk_gbrt_train_(x, y, NULL, n, d, o, out, err);
+}
+
+/* MART on the residuals (qid NULL) or LambdaMART on the groups of qid. */
+static qk_status qk_gbrt_train_(const double *x, const double *y, const size_t *qid, size_t n, size_t d,
+                                const qk_gbrt_opts *o, qk_gbrt **out, qk_error *err)
+{
     gbrt_data g;
     qk_gbrt *m = NULL;
-    double *r = NULL;
-    size_t *rows = NULL;
+    double *r = NULL, *f = NULL, *w = NULL, *disc = NULL;
+    size_t *rows = NULL, *idx = NULL;
     open_leaf *leaf = NULL;
     qk_status st;
     *out = NULL;
@@ -292,7 +379,14 @@ qk_status qk_gbrt_train(const double *x, const double *y, size_t n, size_t d, co
     r = malloc(n * sizeof *r);
     rows = malloc(2 * n * sizeof *rows);
     leaf = malloc(o->leaves * sizeof *leaf);
-    if (!m || !r || !rows || !leaf || !(m->tree = calloc(o->trees, sizeof *m->tree))) {
+    if (qid) {
+        f = calloc(n, sizeof *f);
+        w = malloc(n * sizeof *w);
+        disc = malloc(n * sizeof *disc);
+        idx = malloc(n * sizeof *idx);
+    }
+    if (!m || !r || !rows || !leaf || (qid && (!f || !w || !disc || !idx)) ||
+        !(m->tree = calloc(o->trees, sizeof *m->tree))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
@@ -300,7 +394,9 @@ qk_status qk_gbrt_train(const double *x, const double *y, size_t n, size_t d, co
     m->shrinkage = o->shrinkage;
     memcpy(r, y, n * sizeof *r);
     for (size_t t = 0; t < o->trees; t++) {
-        if ((st = grow_tree(&g, r, o, rows, leaf, &m->tree[t], err)) != QK_OK)
+        if (qid && (st = lambdas(y, qid, n, f, r, w, idx, disc, err)) != QK_OK)
+            goto out;
+        if ((st = grow_tree(&g, r, w, o, rows, leaf, &m->tree[t], err)) != QK_OK)
             goto out;
         m->ntrees = t + 1;
         for (size_t i = 0; i < n; i++) {
@@ -308,13 +404,20 @@ qk_status qk_gbrt_train(const double *x, const double *y, size_t n, size_t d, co
             size_t k = 0;
             while (nd[k].feature >= 0)
                 k = x[i * d + (size_t)nd[k].feature] <= nd[k].threshold ? nd[k].left : nd[k].right;
-            r[i] -= o->shrinkage * nd[k].value;
+            if (qid)
+                f[i] += o->shrinkage * nd[k].value;
+            else
+                r[i] -= o->shrinkage * nd[k].value;
         }
     }
     st = QK_OK;
 out:
     data_free(&g);
     free(r);
+    free(f);
+    free(w);
+    free(disc);
+    free(idx);
     free(rows);
     free(leaf);
     if (st != QK_OK) {

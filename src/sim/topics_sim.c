@@ -184,6 +184,7 @@ static qk_status run_method(ctx *c, const qk_topic_matrix *sub, const qk_topics_
         return st;
     case QK_TOPICS_GREEDY_PEARSON:
     case QK_TOPICS_GREEDY_KENDALL:
+    case QK_TOPICS_GREEDY_ORACLE:
         so.size = mmax;
         if ((st = qk_topics_select(sub, &so, &sel, err)) == QK_OK)
             st = eval_prefixes(c, sel->order, sel->m, ac, 0, err);

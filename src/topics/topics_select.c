@@ -18,6 +18,8 @@ const qk_enum qk_topics_method_table[] = {
      "add the topic that most raises Kendall's tau with the all-topics ranking"},
     {"convex", QK_TOPICS_CONVEX, "the L1-relaxed program (eq 4.11) along its regularisation path"},
     {"budget", QK_TOPICS_BUDGET, "the budget-constrained program (eqs 5.1-5.2); size follows B/Omega"},
+    {"greedy-oracle", QK_TOPICS_GREEDY_ORACLE,
+     "Kutlu's Alg. 1: add the topic of largest tau_b with the all-topics ranking"},
     {NULL, 0, NULL},
 };
 
@@ -91,6 +93,7 @@ qk_status qk_topics_select(const qk_topic_matrix *m, const qk_topics_opts *o, qk
         break;
     case QK_TOPICS_GREEDY_PEARSON: st = qk_topics_greedy_pearson(cov, u, o->size, &sel, err); break;
     case QK_TOPICS_GREEDY_KENDALL: st = qk_topics_greedy_kendall(m, cov, o->size, &sel, err); break;
+    case QK_TOPICS_GREEDY_ORACLE: st = qk_topics_greedy_oracle(m, cov, o->size, &sel, err); break;
     case QK_TOPICS_CONVEX: st = qk_topics_convex(cov, o->size, o->signed_beta, &sel, err); break;
     case QK_TOPICS_BUDGET:
         if (!o->budget_target && (!(o->omega > 0) || !(o->budget >= 0) || o->budget > o->omega)) {

@@ -128,9 +128,46 @@ static void test_errors(void **state)
     qk_gbrt_free(m);
 }
 
+/* LambdaMART on one group of two rows, labels 1 and 0, x = 0 and 1, all
+ * scores 0 at first (the tie keeps row 0 first). Swapping the two moves the
+ * relevant row from rank 1 to 2: |dNDCG| = 1 - 1/log2(3). rho = 1/(1 +
+ * e^0) = 1/2, so lambda = +-dn/2, w = dn/4 each and the Newton leaf values
+ * are +-lambda/w = +-1/(1 - rho) = +-2. Second tree: scores 2 and -2, rho
+ * = 1/(1 + e^4), leaves +-1/(1 - rho) = +-(1 + e^-4). A second group (rows
+ * 2, 3) whose labels tie contributes no gradient: its leaf is 0. */
+static void test_lambdamart(void **state)
+{
+    const double x[4] = {0, 1, 2, 3}, y[4] = {1, 0, 5, 5};
+    const size_t qid[4] = {7, 7, 8, 8};
+    qk_gbrt_opts o;
+    qk_gbrt *m = NULL;
+    double q;
+    (void)state;
+    qk_gbrt_opts_init(&o);
+    o.trees = 1;
+    o.leaves = 3;
+    o.shrinkage = 1;
+    assert_int_equal(qk_gbrt_train_lambdamart(x, y, qid, 4, 1, &o, &m, NULL), QK_OK);
+    q = 0;
+    assert_true(fabs(qk_gbrt_predict(m, &q) - 2) < 1e-12);
+    q = 1;
+    assert_true(fabs(qk_gbrt_predict(m, &q) + 2) < 1e-12);
+    q = 3;
+    assert_true(qk_gbrt_predict(m, &q) == 0);
+    qk_gbrt_free(m);
+    o.trees = 2;
+    assert_int_equal(qk_gbrt_train_lambdamart(x, y, qid, 2, 1, &o, &m, NULL), QK_OK);
+    q = 0;
+    assert_true(fabs(qk_gbrt_predict(m, &q) - (3 + exp(-4))) < 1e-12);
+    q = 1;
+    assert_true(fabs(qk_gbrt_predict(m, &q) + (3 + exp(-4))) < 1e-12);
+    qk_gbrt_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lambdamart),
         cmocka_unit_test(test_two_splits),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_errors),
