@@ -33,6 +33,10 @@ QK_API const char *qk_lines_path(const qk_lines *l);
 QK_API qk_status qk_lines_rewind(qk_lines *l, qk_error *err);
 /* Like qk_lines_open, but stdin is read into memory first so that rewind works. */
 QK_API qk_status qk_lines_open_rewindable(const char *path, qk_lines **out, qk_error *err);
+/* A line source over len bytes of data in memory (copied: the caller's
+ * buffer may go at once); name stands for the path in messages. Rewind works. */
+QK_API qk_status qk_lines_open_memory(const char *name, const char *data, size_t len, qk_lines **out,
+                                      qk_error *err);
 QK_API void qk_lines_close(qk_lines *l);
 
 /* ---- Relevance information ------------------------------------------------ */
@@ -196,6 +200,9 @@ typedef struct qk_prels qk_prels;
  * prob "NA" lines are skipped, as the MQ tools do. A repeated (topic, docno)
  * or a prob outside (0, 1] is an error. */
 QK_API qk_status qk_prels_read(const char *path, qk_prels **out, qk_error *err);
+/* The same from a line source the caller opened (qk_lines_open, or
+ * qk_lines_open_memory for prels held in memory) and closes. */
+QK_API qk_status qk_prels_read_lines(qk_lines *l, qk_prels **out, qk_error *err);
 QK_API void qk_prels_free(qk_prels *p);
 QK_API size_t qk_prels_num_topics(const qk_prels *p); /* in qk_est_topic_cmp order */
 QK_API const char *qk_prels_topic(const qk_prels *p, size_t t);

@@ -25,20 +25,14 @@ qk_status qk_campaign_add_person(qk_campaign *c, const char *name, int role, lon
     char hash[65];
     static const char digits[] = "0123456789abcdef";
     sqlite3_stmt *st = NULL;
-    FILE *rnd;
-    int got;
     qk_status s;
     int64_t now = qkc_now_ms();
     if (!valid_name(name))
         return qk_error_set(err, QK_EUSAGE, "name '%s' is not 1-64 letters, digits, '_', '.' or '-'", name);
     if (role != QK_CAMPAIGN_ASSESSOR && role != QK_CAMPAIGN_ORGANISER)
         return qk_error_set(err, QK_EUSAGE, "unknown role %d", role);
-    rnd = fopen("/dev/urandom", "rb");
-    got = rnd && fread(raw, 1, sizeof raw, rnd) == sizeof raw;
-    if (rnd)
-        fclose(rnd);
-    if (!got)
-        return qk_error_set(err, QK_EIO, "'/dev/urandom': cannot read");
+    if ((s = qkc_random(raw, sizeof raw, err)) != QK_OK)
+        return s;
     for (size_t i = 0; i < 32; i++) {
         token[2 * i] = digits[raw[i] >> 4];
         token[2 * i + 1] = digits[raw[i] & 15];

@@ -27,6 +27,8 @@ qk_status qkc_meta_set(qk_campaign *c, const char *key, const char *value, qk_er
 long qkc_meta_long(qk_campaign *c, const char *key, long dflt);
 /* Milliseconds since the epoch (wall clock). */
 int64_t qkc_now_ms(void);
+/* n random bytes from the system (the one device file read, in db.c). */
+qk_status qkc_random(unsigned char *buf, size_t n, qk_error *err);
 /* The configured grades (meta "grades", comma-separated) into g[0..max). */
 size_t qkc_grades(qk_campaign *c, long *g, size_t max);
 

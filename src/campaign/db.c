@@ -353,6 +353,15 @@ static qk_status put_texts(qk_campaign *c, qk_corpus *corpus, qk_error *err)
     return s;
 }
 
+qk_status qkc_random(unsigned char *buf, size_t n, qk_error *err)
+{
+    FILE *rnd = fopen("/dev/urandom", "rb");
+    int got = rnd && fread(buf, 1, n, rnd) == n;
+    if (rnd)
+        fclose(rnd);
+    return got ? QK_OK : qk_error_set(err, QK_EIO, "'/dev/urandom': cannot read");
+}
+
 static qk_status put_config(qk_campaign *c, const qk_campaign_init_opts *o, qk_error *err)
 {
     char buf[1024], num[32];
@@ -360,12 +369,8 @@ static qk_status put_config(qk_campaign *c, const qk_campaign_init_opts *o, qk_e
     sqlite3_stmt *st = NULL;
     qk_status s;
     unsigned char secret[32];
-    FILE *rnd = fopen("/dev/urandom", "rb");
-    int got = rnd && fread(secret, 1, sizeof secret, rnd) == sizeof secret;
-    if (rnd)
-        fclose(rnd);
-    if (!got)
-        return qk_error_set(err, QK_EIO, "'/dev/urandom': cannot read");
+    if ((s = qkc_random(secret, sizeof secret, err)) != QK_OK)
+        return s;
     buf[0] = 0;
     for (size_t i = 0; i < o->ngrades && len + 24 < sizeof buf; i++)
         len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%ld", i ? "," : "", o->grades[i]);

@@ -2,7 +2,6 @@
  * sampling design) and `plan`: the pool strategy's next batch, assigned. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "campaign/campaign_internal.h"
 
@@ -218,38 +217,15 @@ out:
     return st;
 }
 
-/* The design text goes through a file next to the database because the pool
- * module reads designs from line sources; the file lives only for the call. */
+/* The design text of the database row, read through a line source over
+ * memory (the database's path names it in messages). */
 static qk_status read_design(qk_campaign *c, qkc_state *s, const char *text, qk_error *err)
 {
-    size_t len = strlen(c->path) + 32;
-    char *tmp = malloc(len);
     qk_lines *l = NULL;
-    qk_status st;
-    int fd;
-    if (!tmp)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    snprintf(tmp, len, "%s.design-XXXXXX", c->path);
-    if ((fd = mkstemp(tmp)) < 0) {
-        st = qk_error_set(err, QK_EIO, "'%s': cannot write a temporary file", tmp);
-        free(tmp);
-        return st;
-    }
-    size_t n = strlen(text), done = 0;
-    while (done < n) {
-        ssize_t w = write(fd, text + done, n - done);
-        if (w <= 0)
-            break;
-        done += (size_t)w;
-    }
-    close(fd);
-    if (done != n)
-        st = qk_error_set(err, QK_EIO, "'%s': cannot write a temporary file", tmp);
-    else if ((st = qk_lines_open(tmp, &l, err)) == QK_OK)
+    qk_status st = qk_lines_open_memory(c->path, text, strlen(text), &l, err);
+    if (st == QK_OK)
         st = qk_pool_design_read(l, s->pool, &s->opts, &s->design, err);
     qk_lines_close(l);
-    unlink(tmp);
-    free(tmp);
     return st;
 }
 

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "campaign/campaign_internal.h"
 #include "qrelkit/estimate.h"
@@ -190,33 +189,25 @@ out:
     return st;
 }
 
-/* statAP through a prels file next to the database (the prels reader reads
- * files); the file lives only for the call. */
+/* statAP over the prels the design writes, kept in memory (a memory stream
+ * read back through a line source named after the database). */
 static qk_status statap(qk_campaign *c, qkc_state *s, qk_campaign_report *r, qk_error *err)
 {
-    size_t len = strlen(c->path) + 32;
-    char *tmp = malloc(len);
+    char *text = NULL;
+    size_t len = 0;
     qk_prels *p = NULL;
-    FILE *f = NULL;
+    qk_lines *l = NULL;
     qk_status st;
-    int fd;
-    if (!tmp)
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    snprintf(tmp, len, "%s.prels-XXXXXX", c->path);
-    if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
-        if (fd >= 0)
-            close(fd);
-        st = qk_error_set(err, QK_EIO, "'%s': cannot write a temporary file", tmp);
-        free(tmp);
-        return st;
-    }
     st = qk_pool_write_prels(s->design, s->pool, s->judged, f, err);
     if (fclose(f) != 0 && st == QK_OK)
-        st = qk_error_set(err, QK_EIO, "'%s': cannot write a temporary file", tmp);
-    if (st == QK_OK)
-        st = qk_prels_read(tmp, &p, err);
-    unlink(tmp);
-    free(tmp);
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (st == QK_OK && (st = qk_lines_open_memory(c->path, text, len, &l, err)) == QK_OK)
+        st = qk_prels_read_lines(l, &p, err);
+    qk_lines_close(l);
+    free(text);
     for (size_t i = 0; st == QK_OK && i < s->nruns; i++) {
         qk_est_table *t = NULL;
         if ((st = qk_statap_eval(p, s->runs[i], &t, err)) != QK_OK)

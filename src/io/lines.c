@@ -139,6 +139,29 @@ qk_status qk_lines_open_rewindable(const char *path, qk_lines **out, qk_error *e
     return open_common(path, 1, out, err);
 }
 
+qk_status qk_lines_open_memory(const char *name, const char *data, size_t len, qk_lines **out, qk_error *err)
+{
+    qk_lines *l = calloc(1, sizeof *l);
+    *out = NULL;
+    /* A copy with the zeroed slack the field scanner reads past the data. */
+    if (!l || !(l->path = strdup(name)) || !(l->buf = malloc(len + SLACK))) {
+        if (l)
+            free(l->path);
+        free(l);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    l->fd = -1;
+    if (len)
+        memcpy(l->buf, data, len);
+    memset(l->buf + len, 0, SLACK);
+    l->cap = len + SLACK;
+    l->end = len;
+    l->eof = l->memory = 1;
+    l->has_nul = len && memchr(l->buf, '\0', len) != NULL;
+    *out = l;
+    return QK_OK;
+}
+
 int qk_lines_next(qk_lines *l, const char **line, size_t *len, qk_error *err)
 {
     for (;;) {

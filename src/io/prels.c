@@ -70,7 +70,8 @@ static qk_status parse_line(void *vc, qk_sidx *x, const char *path, long ln, con
     return QK_OK;
 }
 
-qk_status qk_prels_read(const char *path, qk_prels **out, qk_error *err)
+/* Read through an open line source (l) or the file path. */
+static qk_status prels_read(const char *path, qk_lines *l, qk_prels **out, qk_error *err)
 {
     qk_prels *p = calloc(1, sizeof *p);
     ctx c = {NULL, 0};
@@ -81,7 +82,8 @@ qk_status qk_prels_read(const char *path, qk_prels **out, qk_error *err)
     if (!p)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if ((st = qk_sidx_init(&p->x, err)) != QK_OK ||
-        (st = qk_sidx_read(&p->x, path, parse_line, &c, &recs, &n, err)) != QK_OK)
+        (st = l ? qk_sidx_read_lines(&p->x, l, parse_line, &c, &recs, &n, err)
+                : qk_sidx_read(&p->x, path, parse_line, &c, &recs, &n, err)) != QK_OK)
         goto out;
     if (!(p->ent = malloc((n ? n : 1) * sizeof *p->ent))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -98,6 +100,16 @@ out:
     free(recs);
     qk_prels_free(p);
     return st;
+}
+
+qk_status qk_prels_read(const char *path, qk_prels **out, qk_error *err)
+{
+    return prels_read(path, NULL, out, err);
+}
+
+qk_status qk_prels_read_lines(qk_lines *l, qk_prels **out, qk_error *err)
+{
+    return prels_read(NULL, l, out, err);
 }
 
 size_t qk_prels_num_topics(const qk_prels *p)

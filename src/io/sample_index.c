@@ -148,18 +148,15 @@ size_t qk_sidx_find(const qk_sidx *x, size_t t, const char *docno)
     return (size_t)-1;
 }
 
-qk_status qk_sidx_read(qk_sidx *x, const char *path, qk_sidx_parse_fn fn, void *ctx, qk_srec **recs,
-                       size_t *n, qk_error *err)
+qk_status qk_sidx_read_lines(qk_sidx *x, qk_lines *l, qk_sidx_parse_fn fn, void *ctx, qk_srec **recs,
+                             size_t *n, qk_error *err)
 {
-    qk_lines *l = NULL;
+    const char *path = qk_lines_path(l), *line;
     size_t cap = 0, len;
-    const char *line;
     int r;
     qk_status st;
     *recs = NULL;
     *n = 0;
-    if ((st = qk_lines_open(path, &l, err)) != QK_OK)
-        return st;
     while ((r = qk_lines_next(l, &line, &len, err)) == 1) {
         int skip = 0;
         if (qk_line_skippable(line, len))
@@ -175,8 +172,21 @@ qk_status qk_sidx_read(qk_sidx *x, const char *path, qk_sidx_parse_fn fn, void *
         }
         *n += !skip;
     }
-    qk_lines_close(l);
     if (r < 0)
         return (qk_status)r;
     return qk_sidx_build(x, path, *recs, *n, err);
+}
+
+qk_status qk_sidx_read(qk_sidx *x, const char *path, qk_sidx_parse_fn fn, void *ctx, qk_srec **recs,
+                       size_t *n, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_status st;
+    *recs = NULL;
+    *n = 0;
+    if ((st = qk_lines_open(path, &l, err)) != QK_OK)
+        return st;
+    st = qk_sidx_read_lines(x, l, fn, ctx, recs, n, err);
+    qk_lines_close(l);
+    return st;
 }

@@ -6,6 +6,7 @@
 #define QK_IO_SAMPLE_INDEX_H
 
 #include "qrelkit/core.h"
+#include "qrelkit/io.h"
 
 typedef struct qk_srec {
     uint32_t topic, doc; /* ids in the index's pools                */
@@ -39,6 +40,10 @@ typedef qk_status (*qk_sidx_parse_fn)(void *ctx, qk_sidx *x, const char *path, l
  * and *n belong to the caller. */
 qk_status qk_sidx_read(qk_sidx *x, const char *path, qk_sidx_parse_fn fn, void *ctx, qk_srec **recs,
                        size_t *n, qk_error *err);
+/* The same over a line source the caller opened (and closes); its path
+ * names it in messages. */
+qk_status qk_sidx_read_lines(qk_sidx *x, qk_lines *l, qk_sidx_parse_fn fn, void *ctx, qk_srec **recs,
+                             size_t *n, qk_error *err);
 int qk_sidx_find_topic(const qk_sidx *x, const char *qid, size_t *t);
 /* Id string of the t-th topic in output order; owned by x. */
 const char *qk_sidx_topic(const qk_sidx *x, size_t t);

@@ -53,6 +53,34 @@ static void test_prels_reader(void **state)
     qk_test_drop(path);
 }
 
+/* The same prels read from memory give the same object; an error names
+ * the line source's name. */
+static void test_prels_from_memory(void **state)
+{
+    static const char bad[] = "1 a 1 0 0.5\n1 a 0 0 0.5\n";
+    qk_prels *p = NULL;
+    qk_lines *l = NULL;
+    qk_error err;
+    size_t n;
+    (void)state;
+    assert_int_equal(qk_lines_open_memory("camp.db", prels_text, strlen(prels_text), &l, &err), QK_OK);
+    assert_int_equal(qk_prels_read_lines(l, &p, &err), QK_OK);
+    qk_lines_close(l);
+    assert_int_equal(qk_prels_num_topics(p), 3);
+    assert_string_equal(qk_prels_topic(p, 0), "1");
+    qk_prels_entries(p, 0, &n);
+    assert_int_equal(n, 4);
+    assert_true(qk_prels_get(p, 0, "d") == NULL);
+    assert_int_equal(qk_prels_get(p, 0, "e")->method, 0);
+    qk_prels_free(p);
+    p = NULL;
+    assert_int_equal(qk_lines_open_memory("camp.db", bad, sizeof bad - 1, &l, &err), QK_OK);
+    assert_int_equal(qk_prels_read_lines(l, &p, &err), QK_EINPUT);
+    assert_null(p);
+    assert_non_null(strstr(err.message, "'camp.db' line 2"));
+    qk_lines_close(l);
+}
+
 static void expect_error(const char *text, const char *msg_part)
 {
     char *path = qk_test_write_text(text);
@@ -242,6 +270,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prels_reader),
+        cmocka_unit_test(test_prels_from_memory),
         cmocka_unit_test(test_prels_errors),
         cmocka_unit_test(test_statap_hand),
         cmocka_unit_test(test_xinfap_full_stratum),

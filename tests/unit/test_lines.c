@@ -341,6 +341,44 @@ static void test_rewind(void **state)
     drop(p);
 }
 
+/* A line source over memory: the lines of the buffer (a copy: the caller's
+ * bytes may change at once), fields, rewind, a NUL byte reported under the
+ * name given, and an empty buffer. */
+static void test_memory(void **state)
+{
+    char data[] = "a b\n\nccc\tdd  e\nlast";
+    const char *line, *f[6];
+    size_t got, nf, fl[6];
+    qk_lines *l;
+    qk_error err;
+    (void)state;
+    assert_int_equal(qk_lines_open_memory("db.sqlite", data, sizeof data - 1, &l, &err), QK_OK);
+    memset(data, 'x', sizeof data - 1);
+    assert_string_equal(qk_lines_path(l), "db.sqlite");
+    EXPECT(l, "a b", 1);
+    EXPECT(l, "", 2);
+    assert_int_equal(qk_lines_next_fields(l, &line, &got, f, fl, 6, &nf, &err), 1);
+    assert_int_equal(nf, 3);
+    assert_memory_equal(f[1], "dd", 2);
+    assert_int_equal(fl[2], 1);
+    assert_int_equal(qk_lines_lineno(l), 3);
+    EXPECT(l, "last", 4);
+    expect_end(l);
+    assert_int_equal(qk_lines_rewind(l, &err), QK_OK);
+    EXPECT(l, "a b", 1);
+    qk_lines_close(l);
+
+    assert_int_equal(qk_lines_open_memory("mem", "ok\nbin\0ary\n", 12, &l, &err), QK_OK);
+    EXPECT(l, "ok", 1);
+    assert_int_equal(qk_lines_next(l, &line, &got, &err), QK_EINPUT);
+    assert_string_equal(err.message, "'mem' line 2: binary data (NUL byte); expected a text file");
+    qk_lines_close(l);
+
+    assert_int_equal(qk_lines_open_memory("empty", NULL, 0, &l, &err), QK_OK);
+    expect_end(l);
+    qk_lines_close(l);
+}
+
 /* "-" reads standard input; the rewindable form buffers it so rewind works,
  * the plain form refuses to rewind. */
 static void test_stdin(void **state)
@@ -380,7 +418,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain),  cmocka_unit_test(test_empty),     cmocka_unit_test(test_crlf),
         cmocka_unit_test(test_gzip),   cmocka_unit_test(test_long_line), cmocka_unit_test(test_fields), cmocka_unit_test(test_nul),
-        cmocka_unit_test(test_missing), cmocka_unit_test(test_rewind),   cmocka_unit_test(test_stdin),
+        cmocka_unit_test(test_missing), cmocka_unit_test(test_rewind),   cmocka_unit_test(test_stdin), cmocka_unit_test(test_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
