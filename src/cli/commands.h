@@ -19,7 +19,7 @@
     X(budget, "which (topic, document) pairs to judge: QDP, QDP*, UN, RA, SA (Hosseini ch. 7)") \
     X(simulate, "what-if experiments: collection, crowd, pool budgets, the RTC experiment") \
     X(tar, "technology-assisted review: score CLEF TAR runs (tar_eval's measures)")        \
-    X(campaign, "a judging campaign: SQLite store, assessors' web page, live budget dashboard")
+    X(campaign, "a judging campaign: SQLite store, assessors' web page, live budget dashboard") \
     X(merge, "merge the parts of a command run with --shard I/N (byte-identical output)")
 
 #define QK_DECLARE(name, summary)                                                           \
