@@ -119,7 +119,7 @@ qk_status qk_stats_pairwise_tests(const qk_scores *m, qk_test t, const qk_test_o
 qk_status qk_stats_pairwise_adjust(qk_pair_result *res, size_t np, qk_correction c, double alpha,
                                    size_t *nsig, qk_error *err)
 {
-    double *p = malloc((np ? np : 1) * sizeof *p), *adj = malloc((np ? np : 1) * sizeof *adj);
+    double *p = calloc(np ? np : 1, sizeof *p), *adj = calloc(np ? np : 1, sizeof *adj);
     qk_status st = QK_OK;
     *nsig = 0;
     if (!p || !adj) {
