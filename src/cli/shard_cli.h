@@ -23,4 +23,7 @@ int qk_simulate_pool_merge(const qk_shard_part *merged);
 /* `qrelkit compare --pairs`'s merge (cmd_compare.c); 0 or an exit code. */
 int qk_compare_merge(const qk_shard_part *merged);
 
+/* `qrelkit simulate crowd --curve`'s merge (simulate_crowd.c). */
+int qk_simulate_crowd_merge(const qk_shard_part *merged);
+
 #endif

@@ -6,7 +6,8 @@
 # over the small pool fixture; simulate pool over the fixture with sampling
 # and deterministic methods, mtc's pairwise records, a noisy assessor, JSON
 # and budgets in hours; compare --pairs (by run pair: pair k's replicates
-# are seeded seed + k) with every test and correction.
+# are seeded seed + k) with every test and correction; simulate crowd
+# --curve (by crowd: crowd r of value c is seeded seed + 1000003c + r).
 # Usage (ctest sets QK_SOURCE): shard_identity.sh path/to/qrelkit
 set -u
 src=${QK_SOURCE:?}
@@ -67,6 +68,11 @@ same "compare pairs wilcoxon holm" compare --pairs m.tsv --test wilcoxon --corre
 same "compare pairs sign bonferroni summary" compare --pairs m.tsv --test sign --correct bonferroni --summary
 same "compare pairs perm json" compare --pairs m.tsv --test perm --format json --precision 6 --seed 5
 same "compare pairs bootstrap holm" compare --pairs m.tsv --test bootstrap --trials 2000 --seed 9 --correct holm
+
+cd "$work" || exit 1
+same "simulate crowd curve" simulate crowd --curve 1,2.5,3 --reps 3 --tasks 150 --workers 15 --quiet --seed 11
+same "simulate crowd curve gaussian" simulate crowd --curve 1,3 --reps 4 --tasks 100 --workers 10 --model gaussian \
+    --methods mv,ds,magp --quiet
 
 clef=$shared/data/clef-tar-2017
 if [ -d "$clef/runs" ]; then
