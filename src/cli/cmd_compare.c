@@ -445,6 +445,33 @@ out:
 }
 
 static int parse_args(int argc, char **argv, opts *o, qk_shard_spec *sh, int *shard_on);
+
+/* "a b statistic p mean_diff effect n exact" (write_pairs_part); 0 ok. */
+static int parse_pair_item(const char *s, qk_pair_result *r)
+{
+    char *e;
+    double d[4];
+    r->a = (size_t)strtoull(s, &e, 10);
+    if (e == s || *e != ' ')
+        return -1;
+    r->b = (size_t)strtoull(s = e + 1, &e, 10);
+    if (e == s || *e != ' ')
+        return -1;
+    for (int k = 0; k < 4; k++) {
+        d[k] = strtod(s = e + 1, &e);
+        if (e == s || *e != ' ')
+            return -1;
+    }
+    r->test.statistic = d[0];
+    r->test.p = d[1];
+    r->test.mean_diff = d[2];
+    r->test.effect = d[3];
+    r->test.n = strtol(s = e + 1, &e, 10);
+    if (e == s || *e != ' ')
+        return -1;
+    r->test.exact = (int)strtol(s = e + 1, &e, 10);
+    return e == s || *e ? -1 : 0;
+}
 static void opts_defaults(opts *o);
 
 int qk_compare_merge(const qk_shard_part *m)
@@ -472,7 +499,10 @@ int qk_compare_merge(const qk_shard_part *m)
     }
     rc = QK_EXIT_INPUT;
     if (o.mode != M_PAIRS || !(pro = strdup(qk_shard_part_prologue(m, NULL))) ||
-        sscanf(pro, "topics %zu", &ntopics) != 1)
+        strncmp(pro, "topics ", 7) != 0)
+        goto bad;
+    ntopics = (size_t)strtoull(pro + 7, &e, 10);
+    if (*e != '\n')
         goto bad;
     for (s = strchr(pro, '\n') + 1; *s; s = e + 1) {
         double v;
@@ -498,9 +528,7 @@ int qk_compare_merge(const qk_shard_part *m)
     for (size_t k = 0; k < qk_shard_part_num_held(m); k++) {
         qk_pair_result *r = &res[k];
         const char *it = qk_shard_part_item(m, k, NULL, NULL);
-        if (sscanf(it, "%zu %zu %la %la %la %la %ld %d", &r->a, &r->b, &r->test.statistic, &r->test.p,
-                   &r->test.mean_diff, &r->test.effect, &r->test.n, &r->test.exact) != 8 ||
-            r->a >= nruns || r->b >= nruns)
+        if (parse_pair_item(it, r) != 0 || r->a >= nruns || r->b >= nruns)
             goto bad;
     }
     if (qk_stats_pairwise_adjust(res, np, o.correct, o.alpha, &nsig, &err) != QK_OK) {

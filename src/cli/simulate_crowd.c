@@ -245,7 +245,7 @@ static int write_curve_part(const qk_crowd_sim_opts *o, const double *curve, siz
     qk_shard_part *part = NULL;
     qk_error err = {0};
     size_t n = ncurve * (size_t)reps, first, end;
-    double acc[8];
+    double acc[8] = {0};
     int rc = qk_cli_shard_begin(CMD, CMD, "simulate-crowd", sh, n, argc, argv, NULL, 0, &part);
     if (rc)
         return rc;

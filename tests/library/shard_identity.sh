@@ -68,6 +68,9 @@ same "compare pairs wilcoxon holm" compare --pairs m.tsv --test wilcoxon --corre
 same "compare pairs sign bonferroni summary" compare --pairs m.tsv --test sign --correct bonferroni --summary
 same "compare pairs perm json" compare --pairs m.tsv --test perm --format json --precision 6 --seed 5
 same "compare pairs bootstrap holm" compare --pairs m.tsv --test bootstrap --trials 2000 --seed 9 --correct holm
+# a pair with no differences: effect is NaN in the part's hex floats
+printf 'topic\tA\tB\tC\nq1\t0.1\t0.1\t0.3\nq2\t0.5\t0.5\t0.2\nq3\t0.2\t0.2\t0.9\n' >"$work/nan.tsv"
+same "compare pairs NaN effect" compare --pairs "$work/nan.tsv" --format json
 
 cd "$work" || exit 1
 same "simulate crowd curve" simulate crowd --curve 1,2.5,3 --reps 3 --tasks 150 --workers 15 --quiet --seed 11
