@@ -178,6 +178,15 @@ typedef struct qk_pair_result {
 QK_API qk_status qk_stats_pairwise(const qk_scores *m, qk_test t, const qk_test_opts *o,
                             qk_correction c, double alpha, qk_pair_result **out,
                             size_t *npairs, size_t *nsig, qk_error *err);
+/* The tests of pairs [first, end) of that order (--shard): res[k - first]
+ * gets a, b and the test of pair k (seed o->seed + k), p_adj = p and
+ * significant = 0 until qk_stats_pairwise_adjust. */
+QK_API qk_status qk_stats_pairwise_tests(const qk_scores *m, qk_test t, const qk_test_opts *o, size_t first,
+                                         size_t end, qk_pair_result *res, qk_error *err);
+/* p_adj and significant of all np pairs (their test.p), as
+ * qk_stats_pairwise sets them; *nsig counts the significant ones. */
+QK_API qk_status qk_stats_pairwise_adjust(qk_pair_result *res, size_t np, qk_correction c, double alpha,
+                                          size_t *nsig, qk_error *err);
 /* mask[i * nruns + j] = 1 for i < j when the paired t-test of runs i and j
  * has p < alpha (Hosseini §5.4.2, significant pairs). mask has nruns^2 bytes. */
 QK_API qk_status qk_stats_significant_mask(const qk_scores *m, double alpha, unsigned char *mask,

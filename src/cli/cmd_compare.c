@@ -14,6 +14,7 @@
 
 #include "cli_tables.h"
 #include "cli_util.h"
+#include "shard_cli.h"
 #include "qrelkit/distributions.h"
 #include "qrelkit/stats.h"
 
@@ -60,6 +61,8 @@ const char qk_help_compare[] =
     "  Rows: means, delta = mean(a - b), effect = delta / sd(a - b), statistic, p,\n"
     "  p_adj, significant. The summary gives the discriminative power: the share of\n"
     "  pairs significant at alpha. --summary prints only the summary.\n"
+    "  --shard I/N  the pairs of shard I of N only (pair k is seeded S + k), as a\n"
+    "      part file; 'qrelkit merge' of all N parts prints the unsharded bytes.\n"
     "\n"
     "--calibration PRED: pairs are oriented so the predicted sign has confidence\n"
     "P >= 0.5 and binned at 0.5 0.6 0.7 0.8 0.9 0.95 0.99 1 (Carterette et al. 2007).\n"
@@ -315,29 +318,19 @@ out:
     return st;
 }
 
-static qk_status run_pairs(const opts *o, out *w, qk_error *err)
+/* The rows and summary of --pairs from the tests (shared by the unsharded
+ * command and `qrelkit merge`, so the two print the same bytes). */
+static void pairs_output(const opts *o, out *w, char *const *runs, const double *mean, size_t nruns,
+                         size_t ntopics, const qk_pair_result *res, size_t np, size_t nsig, long trials)
 {
-    qk_scores *m = NULL;
-    qk_pair_result *res = NULL;
-    size_t np = 0, nsig = 0;
-    qk_test_opts to;
     int resampled = o->test == QK_TEST_PERM || o->test == QK_TEST_BOOTSTRAP;
-    qk_status st = read_matrix(o->files[0], &m, err);
-    if (st != QK_OK)
-        return st;
-    qk_stats_test_opts_init(&to);
-    to.seed = o->seed;
-    if (o->trials > 0)
-        to.trials = o->trials;
-    if ((st = qk_stats_pairwise(m, o->test, &to, o->correct, o->alpha, &res, &np, &nsig, err)))
-        goto out;
     for (size_t k = 0; k < np; k++) {
         json_t *r = json_object();
         const qk_test_result *t = &res[k].test;
-        put(r, "run_a", json_string(m->runs[res[k].a]));
-        put(r, "run_b", json_string(m->runs[res[k].b]));
-        put(r, "mean_a", num(w, m->mean[res[k].a]));
-        put(r, "mean_b", num(w, m->mean[res[k].b]));
+        put(r, "run_a", json_string(runs[res[k].a]));
+        put(r, "run_b", json_string(runs[res[k].b]));
+        put(r, "mean_a", num(w, mean[res[k].a]));
+        put(r, "mean_b", num(w, mean[res[k].b]));
         put(r, "delta", num(w, t->mean_diff));
         put(r, "effect", num(w, t->effect));
         put(r, "statistic", num(w, t->statistic));
@@ -347,24 +340,219 @@ static qk_status run_pairs(const opts *o, out *w, qk_error *err)
         put(r, "significant", json_integer(res[k].significant));
         json_array_append_new(w->rows, r);
     }
-    put(w->summary, "runs", json_integer((json_int_t)m->nruns));
-    put(w->summary, "topics", json_integer((json_int_t)m->ntopics));
+    put(w->summary, "runs", json_integer((json_int_t)nruns));
+    put(w->summary, "topics", json_integer((json_int_t)ntopics));
     put(w->summary, "test", json_string(qk_stats_test_name(o->test)));
     put(w->summary, "correction",
         json_string(o->correct == QK_CORRECT_HOLM ? "holm"
                     : o->correct == QK_CORRECT_BONFERRONI ? "bonferroni" : "none"));
     put(w->summary, "alpha", num(w, o->alpha));
     if (resampled) {
-        put(w->summary, "trials", json_integer(to.trials));
+        put(w->summary, "trials", json_integer(trials));
         put(w->summary, "seed", json_integer((json_int_t)o->seed));
     }
     put(w->summary, "pairs", json_integer((json_int_t)np));
     put(w->summary, "significant", json_integer((json_int_t)nsig));
     put(w->summary, "discriminative_power", num(w, np ? (double)nsig / (double)np : NAN));
-out:
+}
+
+static void pairs_test_opts(const opts *o, qk_test_opts *to)
+{
+    qk_stats_test_opts_init(to);
+    to->seed = o->seed;
+    if (o->trials > 0)
+        to->trials = o->trials;
+}
+
+static qk_status run_pairs(const opts *o, out *w, qk_error *err)
+{
+    qk_scores *m = NULL;
+    qk_pair_result *res = NULL;
+    size_t np = 0, nsig = 0;
+    qk_test_opts to;
+    qk_status st = read_matrix(o->files[0], &m, err);
+    if (st != QK_OK)
+        return st;
+    pairs_test_opts(o, &to);
+    if ((st = qk_stats_pairwise(m, o->test, &to, o->correct, o->alpha, &res, &np, &nsig, err)) == QK_OK)
+        pairs_output(o, w, m->runs, m->mean, m->nruns, m->ntopics, res, np, nsig, to.trials);
     free(res);
     qk_stats_scores_free(m);
     return st;
+}
+
+/* ---- --shard I/N and its merge (--pairs: by run pair) ---------------------
+ * Pair k's test draws from seed + k only, so a shard's tests are the
+ * unsharded ones. The part's prologue holds the topic count, the run names
+ * and their means (hex floats); an item is one pair's test result
+ * "a b statistic p mean_diff effect n exact" (hex floats). The merge applies
+ * the correction over all pairs and prints through pairs_output. */
+static int write_pairs_part(const opts *o, qk_shard_spec sh, int argc, char **argv)
+{
+    qk_scores *m = NULL;
+    qk_pair_result *res = NULL;
+    qk_shard_part *part = NULL;
+    qk_test_opts to;
+    qk_error err = {0};
+    char *pro = NULL;
+    size_t plen = 0, np, first, end;
+    FILE *f;
+    int rc;
+    if (read_matrix(o->files[0], &m, &err) != QK_OK)
+        return qk_cli_fail(CMD, &err);
+    np = m->nruns * (m->nruns - 1) / 2;
+    qk_shard_range(sh, np, &first, &end);
+    pairs_test_opts(o, &to);
+    if (!(res = calloc(end - first + 1, sizeof *res))) {
+        qk_stats_scores_free(m);
+        return QK_EXIT_IO;
+    }
+    if (qk_stats_pairwise_tests(m, o->test, &to, first, end, res, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    if ((rc = qk_cli_shard_begin(CMD, CMD, "compare-pairs", sh, np, argc, argv, o->files, 1, &part)) != 0)
+        goto out;
+    qk_shard_part_set_seed(part, o->seed);
+    if ((f = open_memstream(&pro, &plen)) != NULL) {
+        fprintf(f, "topics %zu\n", m->ntopics);
+        for (size_t r = 0; r < m->nruns; r++)
+            fprintf(f, "run %a %s\n", m->mean[r], m->runs[r]);
+        if (fclose(f) != 0)
+            rc = QK_EXIT_IO;
+    } else
+        rc = QK_EXIT_IO;
+    if (!rc && qk_shard_part_set_frame(part, pro, plen, NULL, 0, NULL, 0) != QK_OK)
+        rc = QK_EXIT_IO;
+    for (size_t k = first; !rc && k < end; k++) {
+        const qk_pair_result *r = &res[k - first];
+        char buf[256];
+        int n = snprintf(buf, sizeof buf, "%zu %zu %a %a %a %a %ld %d", r->a, r->b, r->test.statistic,
+                         r->test.p, r->test.mean_diff, r->test.effect, r->test.n, r->test.exact);
+        if (qk_shard_part_add_item(part, k, buf, (size_t)n, &err) != QK_OK)
+            rc = qk_cli_fail(CMD, &err);
+    }
+    if (!rc) {
+        rc = qk_cli_shard_finish(CMD, part);
+        part = NULL;
+    }
+out:
+    qk_shard_part_free(part);
+    free(pro);
+    free(res);
+    qk_stats_scores_free(m);
+    return rc;
+}
+
+static int parse_args(int argc, char **argv, opts *o, qk_shard_spec *sh, int *shard_on);
+
+/* "a b statistic p mean_diff effect n exact" (write_pairs_part); 0 ok. */
+static int parse_pair_item(const char *s, qk_pair_result *r)
+{
+    char *e;
+    double d[4];
+    r->a = (size_t)strtoull(s, &e, 10);
+    if (e == s || *e != ' ')
+        return -1;
+    r->b = (size_t)strtoull(s = e + 1, &e, 10);
+    if (e == s || *e != ' ')
+        return -1;
+    for (int k = 0; k < 4; k++) {
+        d[k] = strtod(s = e + 1, &e);
+        if (e == s || *e != ' ')
+            return -1;
+    }
+    r->test.statistic = d[0];
+    r->test.p = d[1];
+    r->test.mean_diff = d[2];
+    r->test.effect = d[3];
+    r->test.n = strtol(s = e + 1, &e, 10);
+    if (e == s || *e != ' ')
+        return -1;
+    r->test.exact = (int)strtol(s = e + 1, &e, 10);
+    return e == s || *e ? -1 : 0;
+}
+static void opts_defaults(opts *o);
+
+int qk_compare_merge(const qk_shard_part *m)
+{
+    opts o;
+    out w;
+    qk_error err = {0};
+    qk_shard_spec sh;
+    int argc = (int)qk_shard_part_num_args(m) + 1, rc, shard_on = 0;
+    char **argv = calloc((size_t)argc + 1, sizeof *argv), **runs = NULL, *pro = NULL, *s, *e;
+    double *mean = NULL;
+    qk_pair_result *res = NULL;
+    size_t nruns = 0, ntopics = 0, np = qk_shard_part_num_items(m), nsig = 0;
+    qk_test_opts to;
+    if (!argv)
+        return QK_EXIT_IO;
+    argv[0] = (char *)CMD;
+    for (int i = 1; i < argc; i++)
+        argv[i] = (char *)qk_shard_part_arg(m, (size_t)i - 1);
+    memset(&w, 0, sizeof w);
+    opts_defaults(&o);
+    if ((rc = parse_args(argc, argv, &o, &sh, &shard_on)) != 0) {
+        rc = rc < 0 ? QK_EXIT_INPUT : rc;
+        goto out;
+    }
+    rc = QK_EXIT_INPUT;
+    if (o.mode != M_PAIRS || !(pro = strdup(qk_shard_part_prologue(m, NULL))) ||
+        strncmp(pro, "topics ", 7) != 0)
+        goto bad;
+    ntopics = (size_t)strtoull(pro + 7, &e, 10);
+    if (*e != '\n')
+        goto bad;
+    for (s = strchr(pro, '\n') + 1; *s; s = e + 1) {
+        double v;
+        char *name, **g;
+        double *gm;
+        if (strncmp(s, "run ", 4) != 0 || !(e = strchr(s, '\n')))
+            goto bad;
+        *e = 0;
+        v = strtod(s + 4, &name);
+        if (*name != ' ')
+            goto bad;
+        if (!(g = realloc(runs, (nruns + 1) * sizeof *runs)))
+            goto nomem;
+        runs = g;
+        if (!(gm = realloc(mean, (nruns + 1) * sizeof *mean)))
+            goto nomem;
+        mean = gm;
+        runs[nruns] = name + 1;
+        mean[nruns++] = v;
+    }
+    if (np != nruns * (nruns ? nruns - 1 : 0) / 2 || !(res = calloc(np + 1, sizeof *res)))
+        goto bad;
+    for (size_t k = 0; k < qk_shard_part_num_held(m); k++) {
+        qk_pair_result *r = &res[k];
+        const char *it = qk_shard_part_item(m, k, NULL, NULL);
+        if (parse_pair_item(it, r) != 0 || r->a >= nruns || r->b >= nruns)
+            goto bad;
+    }
+    if (qk_stats_pairwise_adjust(res, np, o.correct, o.alpha, &nsig, &err) != QK_OK) {
+        rc = qk_cli_fail("merge", &err);
+        goto out;
+    }
+    pairs_test_opts(&o, &to);
+    out_init(&w, &o, "pairs", 1);
+    pairs_output(&o, &w, runs, mean, nruns, ntopics, res, np, nsig, to.trials);
+    rc = emit(&w) == QK_EXIT_OK ? qk_cli_flush_stdout("merge") : QK_EXIT_IO;
+    goto out;
+nomem:
+    rc = QK_EXIT_IO;
+    goto out;
+bad:
+    qk_cli_errorf("merge", "the parts' header of compare --pairs is malformed");
+out:
+    json_decref(w.doc);
+    free(res);
+    free(runs);
+    free(mean);
+    free(pro);
+    free(argv);
+    return rc;
 }
 
 static qk_status run_calib(const opts *o, out *w, qk_error *err)
@@ -679,7 +867,7 @@ static int value_option(int argc, char **argv, int *i, opts *o)
     return qk_cli_usage(CMD, "unknown option '%s'", a);
 }
 
-static int parse_args(int argc, char **argv, opts *o)
+static int parse_args(int argc, char **argv, opts *o, qk_shard_spec *sh, int *shard_on)
 {
     static const struct {
         const char *flag;
@@ -706,6 +894,15 @@ static int parse_args(int argc, char **argv, opts *o)
             o->summary_only = 1;
             continue;
         }
+        if (strcmp(a, "--shard") == 0 || strncmp(a, "--shard=", 8) == 0) {
+            const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!v)
+                return qk_cli_usage(CMD, "option '--shard' needs a value");
+            if ((rc = qk_cli_shard_parse(CMD, v, sh)) != 0)
+                return rc;
+            *shard_on = 1;
+            continue;
+        }
         if (a[0] != '-' || strcmp(a, "-") == 0) {
             if (o->nfiles == 3)
                 return qk_cli_usage(CMD, "too many files ('%s')", a);
@@ -718,6 +915,8 @@ static int parse_args(int argc, char **argv, opts *o)
     if (o->mode == M_NONE)
         return qk_cli_usage(CMD, "choose a mode: --truth, --pairs, --calibration, --swap-rate, "
                                  "--variability or --variance");
+    if (*shard_on && o->mode != M_PAIRS)
+        return qk_cli_usage(CMD, "--shard shards --pairs only (by run pair)");
     if (o->mode == M_TRUTH ? (o->nfiles < 2) : (o->nfiles != 1))
         return qk_cli_usage(CMD, o->mode == M_TRUTH ? "--truth needs two or three scoring files"
                                                     : "this mode takes exactly one input file");
@@ -731,24 +930,32 @@ static int parse_args(int argc, char **argv, opts *o)
     }
 }
 
+static void opts_defaults(opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->precision = 4;
+    o->alpha = 0.05;
+    o->epsilon = 1e-3;
+    o->seed = 1;
+    o->bins = 10;
+}
+
 int qk_cmd_compare(int argc, char **argv)
 {
     opts o;
     out w;
     qk_error err;
     qk_status st = QK_OK;
-    int rc;
+    qk_shard_spec sh = {0, 1};
+    int rc, shard_on = 0;
     static const char *const names[] = {"", "truth", "pairs", "calibration", "swap-rate",
                                         "variability", "variance"};
-    memset(&o, 0, sizeof o);
-    o.precision = 4;
-    o.alpha = 0.05;
-    o.epsilon = 1e-3;
-    o.seed = 1;
-    o.bins = 10;
+    opts_defaults(&o);
     qk_error_clear(&err);
-    if ((rc = parse_args(argc, argv, &o)) != 0)
+    if ((rc = parse_args(argc, argv, &o, &sh, &shard_on)) != 0)
         return rc < 0 ? qk_cli_help(qk_help_compare) : rc;
+    if (shard_on)
+        return write_pairs_part(&o, sh, argc, argv);
     out_init(&w, &o, names[o.mode], o.mode != M_TRUTH);
     switch (o.mode) {
     case M_TRUTH: st = run_truth(&o, &w, &err); break;

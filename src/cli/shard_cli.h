@@ -20,4 +20,10 @@ int qk_cli_shard_finish(const char *cmd, qk_shard_part *p);
  * on standard output; 0 or an exit code. */
 int qk_simulate_pool_merge(const qk_shard_part *merged);
 
+/* `qrelkit compare --pairs`'s merge (cmd_compare.c); 0 or an exit code. */
+int qk_compare_merge(const qk_shard_part *merged);
+
+/* `qrelkit simulate crowd --curve`'s merge (simulate_crowd.c). */
+int qk_simulate_crowd_merge(const qk_shard_part *merged);
+
 #endif

@@ -12,6 +12,7 @@
 #include "cli_util.h"
 #include "qrelkit/crowd.h"
 #include "qrelkit/sim.h"
+#include "shard_cli.h"
 #include "simulate_modes.h"
 
 const char qk_help_simulate_crowd[] =
@@ -54,6 +55,9 @@ const char qk_help_simulate_crowd[] =
     "                         (default mv,ds,onecoin,glad,mace; magp uses the\n"
     "                         gaussian model's features)\n"
     "  --seed N               random seed (default 42)\n"
+    "  --shard I/N            --curve: the crowds of shard I of N only (crowd r of\n"
+    "                         value c is seeded S + 1000003c + r), as a part file\n"
+    "                         for 'qrelkit merge'\n"
     "  --quiet                no progress on stderr (--curve counts the crowds\n"
     "                         done there when it is a terminal)\n"
     "  -h, --help             show this text\n"
@@ -148,58 +152,120 @@ static int write_set(const char *dir, const qk_crowd_sim *s, const qk_crowd_sim_
     return close_tmp(f, tmp, path);
 }
 
+/* Crowd (c, r) of the curve: the accuracy of every method on it, acc[m].
+ * Its seed depends on the master seed, c and r only (so --shard can split
+ * the crowds). 0 or an exit code. */
+static int curve_crowd(const qk_crowd_sim_opts *o, const double *curve, size_t c, long r,
+                       const qk_crowd_method *methods, size_t nmethods, double *acc)
+{
+    qk_error err = {0};
+    qk_crowd_sim *s = NULL;
+    qk_crowd_sim_opts so = *o;
+    so.labels_per_task = curve[c];
+    /* One crowd per (value, repetition), shared by all methods. */
+    so.seed = o->seed + 1000003ULL * (uint64_t)c + (uint64_t)r;
+    if (qk_crowd_simulate(&so, &s, &err) != QK_OK)
+        return qk_cli_fail(CMD, &err);
+    for (size_t m = 0; m < nmethods; m++) {
+        qk_crowd_opts ao;
+        qk_crowd_result *res = NULL;
+        qk_crowd_score sc;
+        qk_crowd_opts_init(&ao);
+        ao.method = methods[m];
+        ao.tie = QK_CROWD_TIE_RANDOM;
+        ao.seed = so.seed;
+        /* MAGP sees the task features of the gaussian model (raw,
+         * as in the thesis' synthetic runs); no topics here. */
+        ao.features = s->x;
+        ao.n_features = s->x ? 2 : 0;
+        ao.block_by_topic = 0;
+        if (qk_crowd_aggregate(s->labels, &ao, &res, &err) != QK_OK ||
+            qk_crowd_score_gold(res, s->truth, res->n_classes - 1, &sc, &err) != QK_OK) {
+            qk_crowd_result_free(res);
+            qk_crowd_sim_free(s);
+            return qk_cli_fail(CMD, &err);
+        }
+        acc[m] = sc.accuracy;
+        qk_crowd_result_free(res);
+    }
+    qk_crowd_sim_free(s);
+    return QK_EXIT_OK;
+}
+
+/* The rows of value c from its reps crowds' accuracies acc[r * nmethods + m]. */
+static void curve_rows(double value, const double *acc, long reps, const qk_crowd_method *methods,
+                       size_t nmethods)
+{
+    for (size_t m = 0; m < nmethods; m++) {
+        double sum = 0, sum2 = 0, mean, var, ci;
+        for (long r = 0; r < reps; r++) {
+            double x = acc[(size_t)r * nmethods + m];
+            sum += x;
+            sum2 += x * x;
+        }
+        mean = sum / (double)reps;
+        var = reps > 1 ? (sum2 - reps * mean * mean) / (double)(reps - 1) : 0;
+        ci = reps > 1 ? 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)reps) : NAN;
+        printf("%g\t%s\t%.4f\t%.4f\t%ld\n", value, qk_crowd_method_name(methods[m]), mean, ci, reps);
+    }
+}
+
+static const char curve_header[] = "labels_per_task\tmethod\taccuracy\tci95\treps\n";
+
 /* Accuracy of each method per labels-per-task value, over reps crowds. */
 static int run_curve(qk_crowd_sim_opts *o, const double *curve, size_t ncurve, long reps,
                      const qk_crowd_method *methods, size_t nmethods, int quiet)
 {
-    qk_error err = {0};
     qk_cli_progress pr;
+    double *acc = malloc((size_t)reps * nmethods * sizeof *acc);
+    int rc = 0;
+    if (!acc)
+        return QK_EXIT_IO;
     qk_cli_progress_init(&pr, CMD, "crowds", quiet);
-    printf("labels_per_task\tmethod\taccuracy\tci95\treps\n");
-    for (size_t c = 0; c < ncurve; c++) {
-        double sum[8] = {0}, sum2[8] = {0};
-        qk_crowd_sim_opts so = *o;
-        so.labels_per_task = curve[c];
-        for (long r = 0; r < reps; r++) {
-            qk_crowd_sim *s = NULL;
-            /* One crowd per (value, repetition), shared by all methods. */
-            so.seed = o->seed + 1000003ULL * (uint64_t)c + (uint64_t)r;
-            if (qk_crowd_simulate(&so, &s, &err) != QK_OK)
-                return qk_cli_fail(CMD, &err);
-            for (size_t m = 0; m < nmethods; m++) {
-                qk_crowd_opts ao;
-                qk_crowd_result *res = NULL;
-                qk_crowd_score sc;
-                qk_crowd_opts_init(&ao);
-                ao.method = methods[m];
-                ao.tie = QK_CROWD_TIE_RANDOM;
-                ao.seed = so.seed;
-                /* MAGP sees the task features of the gaussian model (raw,
-                 * as in the thesis' synthetic runs); no topics here. */
-                ao.features = s->x;
-                ao.n_features = s->x ? 2 : 0;
-                ao.block_by_topic = 0;
-                if (qk_crowd_aggregate(s->labels, &ao, &res, &err) != QK_OK ||
-                    qk_crowd_score_gold(res, s->truth, res->n_classes - 1, &sc, &err) != QK_OK) {
-                    qk_crowd_result_free(res);
-                    qk_crowd_sim_free(s);
-                    return qk_cli_fail(CMD, &err);
-                }
-                sum[m] += sc.accuracy;
-                sum2[m] += sc.accuracy * sc.accuracy;
-                qk_crowd_result_free(res);
-            }
-            qk_crowd_sim_free(s);
+    fputs(curve_header, stdout);
+    for (size_t c = 0; !rc && c < ncurve; c++) {
+        for (long r = 0; !rc && r < reps; r++) {
+            rc = curve_crowd(o, curve, c, r, methods, nmethods, acc + (size_t)r * nmethods);
             qk_cli_progress_step(&pr, c * (size_t)reps + (size_t)r + 1, ncurve * (size_t)reps);
         }
-        for (size_t m = 0; m < nmethods; m++) {
-            double mean = sum[m] / (double)reps;
-            double var = reps > 1 ? (sum2[m] - reps * mean * mean) / (double)(reps - 1) : 0;
-            double ci = reps > 1 ? 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)reps) : NAN;
-            printf("%g\t%s\t%.4f\t%.4f\t%ld\n", curve[c], qk_crowd_method_name(methods[m]), mean, ci, reps);
-        }
+        if (!rc)
+            curve_rows(curve[c], acc, reps, methods, nmethods);
     }
-    return QK_EXIT_OK;
+    free(acc);
+    return rc;
+}
+
+/* --shard I/N of --curve: the crowds are the items, crowd c * reps + r being
+ * repetition r of value c; an item holds each method's accuracy as hex
+ * floats, and the merge sums them in the unsharded order. */
+static int write_curve_part(const qk_crowd_sim_opts *o, const double *curve, size_t ncurve, long reps,
+                            const qk_crowd_method *methods, size_t nmethods, qk_shard_spec sh, int argc,
+                            char **argv)
+{
+    qk_shard_part *part = NULL;
+    qk_error err = {0};
+    size_t n = ncurve * (size_t)reps, first, end;
+    double acc[8] = {0};
+    int rc = qk_cli_shard_begin(CMD, CMD, "simulate-crowd", sh, n, argc, argv, NULL, 0, &part);
+    if (rc)
+        return rc;
+    qk_shard_part_set_seed(part, o->seed);
+    qk_shard_range(sh, n, &first, &end);
+    for (size_t k = first; !rc && k < end; k++) {
+        char buf[8 * 32 + 1];
+        size_t len = 0;
+        if ((rc = curve_crowd(o, curve, k / (size_t)reps, (long)(k % (size_t)reps), methods, nmethods, acc)))
+            break;
+        for (size_t m = 0; m < nmethods; m++)
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%a", m ? " " : "", acc[m]);
+        if (qk_shard_part_add_item(part, k, buf, len, &err) != QK_OK)
+            rc = qk_cli_fail(CMD, &err);
+    }
+    if (rc) {
+        qk_shard_part_free(part);
+        return rc;
+    }
+    return qk_cli_shard_finish(CMD, part);
 }
 
 static int parse_methods(const char *s, qk_crowd_method *m, size_t *n)
@@ -213,7 +279,7 @@ static int parse_methods(const char *s, qk_crowd_method *m, size_t *n)
 
 enum {
     O_OUT = 256, O_TASKS, O_WORKERS, O_LPT, O_CLASSES, O_PREL, O_ACC, O_CONC, O_RANGE, O_SPAM, O_MODEL,
-    O_NOISE, O_CURVE, O_REPS, O_METHODS, O_SEED, O_QUIET
+    O_NOISE, O_CURVE, O_REPS, O_METHODS, O_SEED, O_QUIET, O_SHARD
 };
 
 typedef struct crowd_args {
@@ -223,7 +289,8 @@ typedef struct crowd_args {
     double curve[256];
     const char *out;
     long reps;
-    int quiet;
+    int quiet, shard_on;
+    qk_shard_spec shard;
 } crowd_args;
 
 #define F(f) offsetof(crowd_args, f)
@@ -262,6 +329,7 @@ static int parse_args(int argc, char **argv, crowd_args *a)
                                        {"methods", 1, 0, O_METHODS},
                                        {"seed", 1, 0, O_SEED},
                                        {"quiet", 0, 0, O_QUIET},
+                                       {"shard", 1, 0, O_SHARD},
                                        {"help", 0, 0, 'h'},
                                        {0, 0, 0, 0}};
     int ch, rc = 0;
@@ -275,6 +343,10 @@ static int parse_args(int argc, char **argv, crowd_args *a)
         case 'h': return qk_cli_help(qk_help_simulate_crowd);
         case O_OUT: a->out = s; break;
         case O_QUIET: a->quiet = 1; break;
+        case O_SHARD:
+            rc = qk_cli_shard_parse(CMD, s, &a->shard);
+            a->shard_on = 1;
+            break;
         case O_ACC:
             rc = qk_cli_double(CMD, "--accuracy", s, -INFINITY, INFINITY, 0, &a->o.acc_mean);
             a->o.acc_lo = a->o.acc_hi = -1;
@@ -293,27 +365,80 @@ static int parse_args(int argc, char **argv, crowd_args *a)
     if (optind != argc || (!a->out && !a->ncurve))
         return qk_cli_usage(CMD, optind != argc ? "unexpected operand '%s'" : "need --out DIR or --curve LIST%s",
                             optind != argc ? argv[optind] : "");
+    if (a->shard_on && !a->ncurve)
+        return qk_cli_usage(CMD, "--shard splits --curve only (by crowd)");
     if (!a->ncurve &&
         (rc = qk_cli_no_stdout(CMD, "--out", a->out, "cannot take a directory; give a directory name")) != 0)
         return rc;
     return -1;
 }
 
+static void crowd_defaults(crowd_args *a)
+{
+    memset(a, 0, sizeof *a);
+    qk_crowd_sim_opts_init(&a->o);
+    a->reps = 10;
+    a->nmethods = 5;
+    a->methods[0] = QK_CROWD_MV;
+    a->methods[1] = QK_CROWD_DS;
+    a->methods[2] = QK_CROWD_ONECOIN;
+    a->methods[3] = QK_CROWD_GLAD;
+    a->methods[4] = QK_CROWD_MACE;
+}
+
+int qk_simulate_crowd_merge(const qk_shard_part *m)
+{
+    static crowd_args a;
+    int argc = (int)qk_shard_part_num_args(m) + 1, rc;
+    char **argv = calloc((size_t)argc + 1, sizeof *argv);
+    double *acc = NULL;
+    size_t n = qk_shard_part_num_items(m);
+    if (!argv)
+        return QK_EXIT_IO;
+    argv[0] = (char *)"crowd";
+    for (int i = 1; i < argc; i++)
+        argv[i] = (char *)qk_shard_part_arg(m, (size_t)i - 1);
+    crowd_defaults(&a);
+    rc = parse_args(argc, argv, &a);
+    if (rc >= 0) {
+        free(argv);
+        return rc ? rc : QK_EXIT_INPUT;
+    }
+    rc = QK_EXIT_OK;
+    if (!a.ncurve || n != a.ncurve * (size_t)a.reps || !(acc = malloc((n + 1) * a.nmethods * sizeof *acc)))
+        rc = QK_EXIT_INPUT;
+    for (size_t k = 0; !rc && k < n; k++) {
+        const char *it = qk_shard_part_item(m, k, NULL, NULL);
+        for (size_t j = 0; !rc && j < a.nmethods; j++) {
+            char *e;
+            acc[k * a.nmethods + j] = strtod(it, &e);
+            if (e == it)
+                rc = QK_EXIT_INPUT;
+            it = e;
+        }
+    }
+    if (rc)
+        qk_cli_errorf("merge", "the parts of simulate crowd are malformed");
+    else {
+        fputs(curve_header, stdout);
+        for (size_t c = 0; c < a.ncurve; c++)
+            curve_rows(a.curve[c], acc + c * (size_t)a.reps * a.nmethods, a.reps, a.methods, a.nmethods);
+        rc = qk_cli_flush_stdout("merge");
+    }
+    free(acc);
+    free(argv);
+    return rc;
+}
+
 int qk_simulate_crowd(int argc, char **argv)
 {
     static crowd_args a; /* the curve list is large for the stack */
     int rc;
-    memset(&a, 0, sizeof a);
-    qk_crowd_sim_opts_init(&a.o);
-    a.reps = 10;
-    a.nmethods = 5;
-    a.methods[0] = QK_CROWD_MV;
-    a.methods[1] = QK_CROWD_DS;
-    a.methods[2] = QK_CROWD_ONECOIN;
-    a.methods[3] = QK_CROWD_GLAD;
-    a.methods[4] = QK_CROWD_MACE;
+    crowd_defaults(&a);
     if ((rc = parse_args(argc, argv, &a)) >= 0)
         return rc;
+    if (a.shard_on)
+        return write_curve_part(&a.o, a.curve, a.ncurve, a.reps, a.methods, a.nmethods, a.shard, argc, argv);
     if (a.ncurve)
         return run_curve(&a.o, a.curve, a.ncurve, a.reps, a.methods, a.nmethods, a.quiet);
     {

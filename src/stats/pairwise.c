@@ -79,64 +79,90 @@ static qk_status need_topics(const qk_scores *m, qk_error *err)
     return QK_OK;
 }
 
-qk_status qk_stats_pairwise(const qk_scores *m, qk_test t, const qk_test_opts *o,
-                            qk_correction c, double alpha, qk_pair_result **out,
-                            size_t *npairs, size_t *nsig, qk_error *err)
+qk_status qk_stats_pairwise_tests(const qk_scores *m, qk_test t, const qk_test_opts *o, size_t first,
+                                  size_t end, qk_pair_result *res, qk_error *err)
 {
-    size_t np, k = 0, nt = m->ntopics;
-    qk_pair_result *res = NULL;
-    double *p = NULL, *adj = NULL;
+    size_t k = 0, nt = m->ntopics;
     qk_test_opts def;
     qk_status st;
-    *out = NULL;
-    *npairs = *nsig = 0;
     if ((st = need_topics(m, err)) != QK_OK)
         return st;
     if (!o) {
         qk_stats_test_opts_init(&def);
         o = &def;
     }
-    np = m->nruns * (m->nruns - 1) / 2;
-    res = calloc(np, sizeof *res);
-    p = malloc(np * sizeof *p);
-    adj = malloc(np * sizeof *adj);
-    if (!res || !p || !adj) {
-        st = qk_error_set(err, QK_ENOMEM, "out of memory for %zu run pairs", np);
-        goto out;
-    }
-    for (size_t i = 0; i < m->nruns; i++)
-        for (size_t j = i + 1; j < m->nruns; j++, k++) {
+    for (size_t i = 0; i < m->nruns && k < end; i++)
+        for (size_t j = i + 1; j < m->nruns && k < end; j++, k++) {
             qk_test_opts ok = *o;
+            qk_pair_result *r;
+            if (k < first)
+                continue;
+            r = &res[k - first];
             ok.seed = o->seed + k;
-            res[k].a = i;
-            res[k].b = j;
-            st = qk_stats_paired_test(t, m->v + i * nt, m->v + j * nt, nt, &ok, &res[k].test,
-                                      err);
+            r->a = i;
+            r->b = j;
+            st = qk_stats_paired_test(t, m->v + i * nt, m->v + j * nt, nt, &ok, &r->test, err);
             if (st != QK_OK) {
                 if (err) {
                     char msg[sizeof err->message];
                     memcpy(msg, err->message, sizeof msg);
                     qk_error_set(err, st, "runs '%s' and '%s': %s", m->runs[i], m->runs[j], msg);
                 }
-                goto out;
+                return st;
             }
-            p[k] = res[k].test.p;
+            r->p_adj = r->test.p;
+            r->significant = 0;
         }
+    return QK_OK;
+}
+
+qk_status qk_stats_pairwise_adjust(qk_pair_result *res, size_t np, qk_correction c, double alpha,
+                                   size_t *nsig, qk_error *err)
+{
+    double *p = calloc(np ? np : 1, sizeof *p), *adj = calloc(np ? np : 1, sizeof *adj);
+    qk_status st = QK_OK;
+    *nsig = 0;
+    if (!p || !adj) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory for %zu run pairs", np);
+        goto out;
+    }
+    for (size_t k = 0; k < np; k++)
+        p[k] = res[k].test.p;
     if ((st = qk_stats_adjust(p, np, c, adj, err)) != QK_OK)
         goto out;
-    for (k = 0; k < np; k++) {
+    for (size_t k = 0; k < np; k++) {
         res[k].p_adj = adj[k];
         res[k].significant = adj[k] < alpha;
         *nsig += (size_t)res[k].significant;
     }
-    *out = res;
-    *npairs = np;
-    res = NULL;
 out:
-    free(res);
     free(p);
     free(adj);
     return st;
+}
+
+qk_status qk_stats_pairwise(const qk_scores *m, qk_test t, const qk_test_opts *o,
+                            qk_correction c, double alpha, qk_pair_result **out,
+                            size_t *npairs, size_t *nsig, qk_error *err)
+{
+    size_t np;
+    qk_pair_result *res = NULL;
+    qk_status st;
+    *out = NULL;
+    *npairs = *nsig = 0;
+    if ((st = need_topics(m, err)) != QK_OK)
+        return st;
+    np = m->nruns * (m->nruns - 1) / 2;
+    if (!(res = calloc(np, sizeof *res)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory for %zu run pairs", np);
+    if ((st = qk_stats_pairwise_tests(m, t, o, 0, np, res, err)) != QK_OK ||
+        (st = qk_stats_pairwise_adjust(res, np, c, alpha, nsig, err)) != QK_OK) {
+        free(res);
+        return st;
+    }
+    *out = res;
+    *npairs = np;
+    return QK_OK;
 }
 
 qk_status qk_stats_significant_mask(const qk_scores *m, double alpha, unsigned char *mask,

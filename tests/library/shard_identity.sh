@@ -5,7 +5,9 @@
 # order. eval over the 16 CLEF 2017 runs (when ../shared/data is there) and
 # over the small pool fixture; simulate pool over the fixture with sampling
 # and deterministic methods, mtc's pairwise records, a noisy assessor, JSON
-# and budgets in hours.
+# and budgets in hours; compare --pairs (by run pair: pair k's replicates
+# are seeded seed + k) with every test and correction; simulate crowd
+# --curve (by crowd: crowd r of value c is seeded seed + 1000003c + r).
 # Usage (ctest sets QK_SOURCE): shard_identity.sh path/to/qrelkit
 set -u
 src=${QK_SOURCE:?}
@@ -59,11 +61,29 @@ same "simulate pool noisy json" simulate pool --qrels full.qrels --runs A.run B.
 same "simulate pool hours" simulate pool --qrels full.qrels --runs A.run B.run \
     --methods statap,depth --budgets 0.01,0.02 --hours --trials 4 --threads 2
 
+cmp_dir=$src/tests/cli/compare
+cd "$cmp_dir" || exit 1
+same "compare pairs t" compare --pairs m.tsv
+same "compare pairs wilcoxon holm" compare --pairs m.tsv --test wilcoxon --correct holm --precision 6
+same "compare pairs sign bonferroni summary" compare --pairs m.tsv --test sign --correct bonferroni --summary
+same "compare pairs perm json" compare --pairs m.tsv --test perm --format json --precision 6 --seed 5
+same "compare pairs bootstrap holm" compare --pairs m.tsv --test bootstrap --trials 2000 --seed 9 --correct holm
+# a pair with no differences: effect is NaN in the part's hex floats
+printf 'topic\tA\tB\tC\nq1\t0.1\t0.1\t0.3\nq2\t0.5\t0.5\t0.2\nq3\t0.2\t0.2\t0.9\n' >"$work/nan.tsv"
+same "compare pairs NaN effect" compare --pairs "$work/nan.tsv" --format json
+
+cd "$work" || exit 1
+same "simulate crowd curve" simulate crowd --curve 1,2.5,3 --reps 3 --tasks 150 --workers 15 --quiet --seed 11
+same "simulate crowd curve gaussian" simulate crowd --curve 1,3 --reps 4 --tasks 100 --workers 10 --model gaussian \
+    --methods mv,ds,magp --quiet
+
 clef=$shared/data/clef-tar-2017
 if [ -d "$clef/runs" ]; then
     cd "$clef" || exit 1
     same "eval CLEF 16 runs trec" eval --dedup first -c qrel_abs_test.txt runs/*.run
     same "eval CLEF 16 runs json -q" eval --dedup first --format json -q -m map -m P.10 qrel_abs_test.txt runs/*.run
+    "$qk" eval --dedup first --matrix map qrel_abs_test.txt runs/*.run >"$work/map.tsv" 2>/dev/null
+    same "compare CLEF 120 pairs perm holm" compare --pairs "$work/map.tsv" --test perm --trials 3000 --correct holm
 else
     echo "note: $clef not found; the CLEF 2017 cases are skipped"
 fi

@@ -73,6 +73,45 @@ static void test_pairwise_table(void **state)
     qk_stats_scores_free(m);
 }
 
+/* --shard: a range of pairs gives pair k's test with seed + k (called
+ * directly here), whatever the range; the adjustment over the whole list is
+ * Holm by hand. */
+static void test_pairwise_range(void **state)
+{
+    qk_scores *m = matrix();
+    qk_pair_result part[2], whole[3];
+    qk_test_opts to;
+    qk_test_result direct;
+    size_t nsig;
+    double p1;
+    (void)state;
+    qk_stats_test_opts_init(&to);
+    to.seed = 7;
+    to.trials = 500;
+    assert_int_equal(qk_stats_pairwise_tests(m, QK_TEST_BOOTSTRAP, &to, 1, 3, part, NULL), QK_OK);
+    assert_int_equal(part[0].a, 0);
+    assert_int_equal(part[0].b, 2);
+    assert_int_equal(part[1].a, 1);
+    assert_int_equal(part[1].b, 2);
+    to.seed = 7 + 1; /* pair 1 = (A, C) */
+    assert_int_equal(qk_stats_paired_test(QK_TEST_BOOTSTRAP, m->v, m->v + 16, 8, &to, &direct, NULL), QK_OK);
+    assert_true(part[0].test.p == direct.p);
+    assert_true(part[0].test.statistic == direct.statistic);
+    to.seed = 7;
+    assert_int_equal(qk_stats_pairwise_tests(m, QK_TEST_BOOTSTRAP, &to, 0, 3, whole, NULL), QK_OK);
+    assert_true(whole[1].test.p == part[0].test.p);
+    assert_true(whole[2].test.p == part[1].test.p);
+    /* Holm on the t-tests: p2 = 0 (x3), p1 (x2), p0 (x1), running max */
+    assert_int_equal(qk_stats_pairwise_tests(m, QK_TEST_T, NULL, 0, 3, whole, NULL), QK_OK);
+    p1 = whole[1].test.p;
+    assert_int_equal(qk_stats_pairwise_adjust(whole, 3, QK_CORRECT_HOLM, 0.05, &nsig, NULL), QK_OK);
+    NEAR(whole[2].p_adj, 0.0, 0);
+    NEAR(whole[1].p_adj, fmin(1.0, 2 * p1), 1e-15);
+    NEAR(whole[0].p_adj, fmax(0.935112, 2 * p1), 1e-6);
+    assert_int_equal(nsig, 1 + (2 * p1 < 0.05));
+    qk_stats_scores_free(m);
+}
+
 static void test_pairwise_errors(void **state)
 {
     static const char *runs[] = {"A", "B"};
@@ -95,6 +134,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_adjust),
         cmocka_unit_test(test_pairwise_table),
+        cmocka_unit_test(test_pairwise_range),
         cmocka_unit_test(test_pairwise_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
