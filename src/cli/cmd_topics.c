@@ -120,6 +120,21 @@ enum {
     OPT_PRIOR
 };
 
+/* `topics select --method` takes the table's methods, the chapter-6 ones
+ * (their own parser) and l2r: one message lists all of them. */
+static int unknown_method(const char *word)
+{
+    char list[1024];
+    size_t n = 0;
+    const qk_enum *tables[2] = {qk_topics_method_table, qk_topics_adaptive_methods()};
+    list[0] = '\0';
+    for (int t = 0; t < 2; t++)
+        for (const qk_enum *e = tables[t]; e->name; e++)
+            if (e->help && n + strlen(e->name) + 3 < sizeof list)
+                n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", e->name);
+    return qk_cli_usage("topics", "unknown --method '%s' (choose from: %s, l2r)", word, list);
+}
+
 static const struct option select_opts[] = {{"help", no_argument, NULL, 'h'},
                                             {"method", required_argument, NULL, OPT_METHOD},
                                             {"size", required_argument, NULL, OPT_SIZE},
@@ -295,6 +310,8 @@ static int cmd_select(int argc, char **argv)
         switch (c) {
         case 'h': return qk_cli_help(qk_help_topics);
         case OPT_METHOD:
+            if (!qk_enum_find(qk_topics_method_table, optarg))
+                return unknown_method(optarg);
             if ((rc = qk_cli_enum(CMD, qk_topics_method_table, "--method", optarg, &method)))
                 return rc;
             o.method = (qk_topics_method)method;

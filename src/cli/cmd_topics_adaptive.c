@@ -34,6 +34,11 @@ int qk_topics_adaptive_method(const char *word)
     return qk_enum_find(select_table, word) != NULL;
 }
 
+const qk_enum *qk_topics_adaptive_methods(void)
+{
+    return select_table;
+}
+
 const char qk_help_topics_next[] =
     "usage: qrelkit topics next --qrels JUDGED --runs RUN [RUN...] [options]\n"
     "\n"

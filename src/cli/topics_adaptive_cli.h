@@ -5,6 +5,8 @@
 
 /* 1 when `topics select --method WORD` is one of the chapter-6 methods. */
 int qk_topics_adaptive_method(const char *word);
+/* The chapter-6 methods' table, for listing every --method in one message. */
+const qk_enum *qk_topics_adaptive_methods(void);
 int qk_topics_next_main(int argc, char **argv);
 int qk_topics_select_adaptive_main(int argc, char **argv);
 int qk_simulate_topics_adaptive(int argc, char **argv);
