@@ -20,4 +20,7 @@ int qk_cli_shard_finish(const char *cmd, qk_shard_part *p);
  * on standard output; 0 or an exit code. */
 int qk_simulate_pool_merge(const qk_shard_part *merged);
 
+/* `qrelkit tune`'s merge (cmd_tune.c), likewise. */
+int qk_tune_merge(const qk_shard_part *merged);
+
 #endif
