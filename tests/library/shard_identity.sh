@@ -5,7 +5,8 @@
 # order. eval over the 16 CLEF 2017 runs (when ../shared/data is there) and
 # over the small pool fixture; simulate pool over the fixture with sampling
 # and deterministic methods, mtc's pairwise records, a noisy assessor, JSON
-# and budgets in hours.
+# and budgets in hours; tune --method grid|random with the engine and a
+# command objective.
 # Usage (ctest sets QK_SOURCE): shard_identity.sh path/to/qrelkit
 set -u
 src=${QK_SOURCE:?}
@@ -58,6 +59,18 @@ same "simulate pool noisy json" simulate pool --qrels full.qrels --runs A.run B.
     --methods depth,active,mtc,mtf --budgets 1,3 --trials 5 --error-rate 0.2 --format json
 same "simulate pool hours" simulate pool --qrels full.qrels --runs A.run B.run \
     --methods statap,depth --budgets 0.01,0.02 --hours --trials 4 --threads 2
+
+# tune's grid and random baselines (evaluation i depends on (seed, i) only):
+# the built-in engine on the small index of tests/cli/tune, and a command
+# objective with a failing evaluation (NA rows, the running best).
+tune=$src/tests/cli/tune
+cd "$tune" || exit 1
+"$qk" index --quiet -o "$work/x.idx" c.trec || { echo "FAIL: cannot index $tune/c.trec"; exit 1; }
+same "tune grid engine" tune -s k1.json -q t.qrels -i "$work/x.idx" -t q.tsv --method grid --grid-steps 5 --quiet
+same "tune random engine" tune -s large.json -q t.qrels -i "$work/x.idx" -t q.tsv --method random \
+    --budget 9 --seed 3 --quiet
+same "tune grid command, a failed evaluation" tune -s order.json -q t.qrels --method grid \
+    --cmd "sh make-run.sh {order} {run}" --run-dir "$work" --quiet
 
 clef=$shared/data/clef-tar-2017
 if [ -d "$clef/runs" ]; then
