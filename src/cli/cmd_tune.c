@@ -504,7 +504,7 @@ int qk_tune_merge(const qk_shard_part *m)
     for (size_t k = 0; k < n; k++) {
         const char *d = qk_shard_part_item(m, k, NULL, NULL), *nl = strchr(d, '\n');
         char *e;
-        if (strncmp(d, "NA\t", 3) == 0) {
+        if (strncmp(d, "NA\t", 3) == 0 && nl) {
             y[k] = NAN;
             if (!first_error)
                 first_error = nl ? nl + 1 : "";
