@@ -270,6 +270,16 @@ QK_API qk_status qk_tune_run(const qk_tune_space *s, const qk_tune_opts *o, qk_t
                              qk_tune_observe_fn observe, void *observe_ctx, qk_tune_result *out,
                              qk_error *err);
 QK_API void qk_tune_result_free(qk_tune_result *r);
+/* Evaluations first .. end - 1 of the grid or random baseline only (the
+ * points depend on (seed, i) alone, so a range is what the whole run
+ * computes for it; --shard). out->obs holds end - first evaluations whose
+ * index runs from first; out->best is their best ok one (or out->n when
+ * none is ok: not an error here). BO is QK_EUSAGE: each step depends on
+ * the ones before it. end is clipped to the run's size (budget or grid). */
+QK_API qk_status qk_tune_run_range(const qk_tune_space *s, const qk_tune_opts *o,
+                                   qk_tune_objective_fn objective, void *objective_ctx, size_t first,
+                                   size_t end, qk_tune_observe_fn observe, void *observe_ctx,
+                                   qk_tune_result *out, qk_error *err);
 
 /* One BO step on its own (for benchmarks): fit the GP to n observations
  * (decoded X row-major n x dim, y) and return the next point (decoded) in

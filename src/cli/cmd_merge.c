@@ -18,9 +18,9 @@ const char qk_help_merge[] =
     "the same input files (checked by checksum) and the same seed, and cover\n"
     "every shard exactly once, in any order; otherwise merge names the missing,\n"
     "repeated or foreign part and fails. Commands that shard: eval (by run),\n"
-    "simulate pool (by trial), compare --pairs (by run pair) and simulate crowd\n"
-    "--curve (by crowd). Job-array and\n"
-    "GNU parallel recipes: doc/scale-out.md.\n"
+    "simulate pool (by trial), compare --pairs (by run pair), simulate crowd\n"
+    "--curve (by crowd) and tune --method grid|random (by evaluation).\n"
+    "Job-array and GNU parallel recipes: doc/scale-out.md.\n"
     "\n"
     "example:\n"
     "  for i in 0 1 2; do qrelkit eval --shard $i/3 qrels runs/*.run > part.$i; done\n"
@@ -111,6 +111,9 @@ int qk_cmd_merge(int argc, char **argv)
         } else if (strcmp(qk_shard_part_kind(m), "simulate-crowd") == 0 &&
                    strcmp(qk_shard_part_command(m), "simulate crowd") == 0) {
             rc = qk_simulate_crowd_merge(m);
+        } else if (strcmp(qk_shard_part_kind(m), "tune") == 0 &&
+                   strcmp(qk_shard_part_command(m), "tune") == 0) {
+            rc = qk_tune_merge(m);
         } else {
             qk_cli_errorf(CMD, "'%s': parts of '%s' (kind '%s') cannot be merged by this qrelkit", argv[1],
                           qk_shard_part_command(m), qk_shard_part_kind(m));

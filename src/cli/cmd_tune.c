@@ -16,6 +16,7 @@
 #include "cli_tables.h"
 #include "cli_util.h"
 #include "qrelkit/tune.h"
+#include "shard_cli.h"
 
 const char qk_help_tune[] =
     "usage: qrelkit tune -s SPACE.json -q QRELS -i INDEX -t TOPICS [options]\n"
@@ -59,6 +60,9 @@ const char qk_help_tune[] =
     "                       replayed, not repeated (same options and seed)\n"
     "  --replay             print the tune in --log without evaluating anything\n"
     "  --plot FILE          the convergence plot (best so far) as SVG\n"
+    "  --shard I/N          grid and random only: evaluations of shard I of N,\n"
+    "                       as a part file for 'qrelkit merge' (not with --log,\n"
+    "                       --resume, --replay, --plot; doc/scale-out.md)\n"
     "  --quiet              no progress on stderr\n"
     "  -h, --help           show this text\n"
     "\n"
@@ -77,7 +81,8 @@ typedef struct {
     const char *space, *qrels, *measure, *index, *topics, *fields, *cmd, *run_dir, *log, *plot;
     qk_tune_opts o;
     size_t depth;
-    int resume, replay, quiet;
+    int resume, replay, quiet, shard_on;
+    qk_shard_spec shard;
 } args;
 
 enum {
@@ -101,7 +106,8 @@ enum {
     O_RESUME,
     O_REPLAY,
     O_PLOT,
-    O_QUIET
+    O_QUIET,
+    O_SHARD
 };
 
 static const struct option longopts[] = {{"space", required_argument, NULL, 's'},
@@ -130,6 +136,7 @@ static const struct option longopts[] = {{"space", required_argument, NULL, 's'}
                                          {"replay", no_argument, NULL, O_REPLAY},
                                          {"plot", required_argument, NULL, O_PLOT},
                                          {"quiet", no_argument, NULL, O_QUIET},
+                                         {"shard", required_argument, NULL, O_SHARD},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
 
@@ -177,6 +184,11 @@ static int parse(int argc, char **argv, args *a)
         case O_REPLAY: a->replay = 1; break;
         case O_PLOT: a->plot = optarg; break;
         case O_QUIET: a->quiet = 1; break;
+        case O_SHARD:
+            if ((rc = qk_cli_shard_parse(CMD, optarg, &a->shard)) != 0)
+                return rc;
+            a->shard_on = 1;
+            break;
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
         default: return qk_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
         }
@@ -187,6 +199,19 @@ static int parse(int argc, char **argv, args *a)
         return qk_cli_usage(CMD, "missing -s SPACE");
     if ((a->resume || a->replay) && !a->log)
         return qk_cli_usage(CMD, "--%s needs --log FILE", a->resume ? "resume" : "replay");
+    if (a->shard_on) {
+        /* A tune's log is one sequence that --resume continues: parts of it
+         * in n files would be n logs no resume could use, so a sharded tune
+         * keeps none (the merged table holds every evaluation). */
+        if (a->log)
+            return qk_cli_usage(CMD, "--log does not combine with --shard (the merged table holds every "
+                                     "evaluation; log an unsharded tune)");
+        if (a->plot)
+            return qk_cli_usage(CMD, "--plot does not combine with --shard (plot an unsharded tune)");
+        if (a->o.method == QK_TUNE_BO)
+            return qk_cli_usage(CMD, "--shard needs --method grid or random: BO is sequential (each step "
+                                     "depends on the ones before it)");
+    }
     if (a->replay)
         return -1;
     if (!a->qrels)
@@ -313,14 +338,25 @@ static qk_status observe(void *ctx, const qk_tune_obs *ob, qk_error *err)
     return st;
 }
 
-static void print_value(const qk_tune_param *p, double v)
+static void print_value(FILE *f, const qk_tune_param *p, double v)
 {
     if (p->type == QK_PARAM_CAT)
-        printf("\t%s", p->cats[(size_t)v]);
+        fprintf(f, "\t%s", p->cats[(size_t)v]);
     else if (p->type == QK_PARAM_INT)
-        printf("\t%ld", (long)v);
+        fprintf(f, "\t%ld", (long)v);
     else
-        printf("\t%.6g", v);
+        fprintf(f, "\t%.6g", v);
+}
+
+/* The parameter cells of a row (each after a tab). */
+static void print_cells(FILE *f, const qk_tune_space *s, const double *x)
+{
+    for (size_t d = 0; d < qk_tune_space_dim(s); d++) {
+        if (qk_tune_space_active(s, x, d))
+            print_value(f, qk_tune_space_param(s, d), x[d]);
+        else
+            fprintf(f, "\t-");
+    }
 }
 
 static void print_row(const qk_tune_space *s, const char *i, const char *phase, const qk_tune_obs *ob,
@@ -332,23 +368,23 @@ static void print_row(const qk_tune_space *s, const char *i, const char *phase, 
     else
         printf("NA");
     printf("\t%.4f", best);
-    for (size_t d = 0; d < qk_tune_space_dim(s); d++) {
-        if (qk_tune_space_active(s, ob->x, d))
-            print_value(qk_tune_space_param(s, d), ob->x[d]);
-        else
-            printf("\t-");
-    }
+    print_cells(stdout, s, ob->x);
     printf("\n");
+}
+
+static void print_header(FILE *f, const qk_tune_space *s)
+{
+    fprintf(f, "i\tphase\ty\tbest");
+    for (size_t d = 0; d < qk_tune_space_dim(s); d++)
+        fprintf(f, "\t%s", qk_tune_space_param(s, d)->name);
+    fprintf(f, "\n");
 }
 
 static void print_result(const qk_tune_space *s, const qk_tune_result *r)
 {
     double best = -INFINITY;
     char idx[32];
-    printf("i\tphase\ty\tbest");
-    for (size_t d = 0; d < qk_tune_space_dim(s); d++)
-        printf("\t%s", qk_tune_space_param(s, d)->name);
-    printf("\n");
+    print_header(stdout, s);
     for (size_t i = 0; i < r->n; i++) {
         if (r->obs[i].ok && r->obs[i].y > best)
             best = r->obs[i].y;
@@ -386,6 +422,132 @@ static int write_plot(const char *path, const qk_tune_result *r, const char *mea
     qk_svg_end(o.f);
     free(x);
     return qk_cli_out_commit(CMD, &o);
+}
+
+/* --shard: the evaluations of this shard as a part. Its prologue is the
+ * table's header; item i is "Y\tPHASE\tCELLS\nERROR" with Y the value as a
+ * hexadecimal float (exact) or NA, so that the merge recomputes the running
+ * best and the incumbent exactly as the unsharded tune does. */
+static int run_shard(const args *a, int argc, char **argv, const qk_tune_space *s, qk_tune_objective_fn fn,
+                     void *ctx, observe_ctx *oc)
+{
+    const char *ins[] = {a->space, a->qrels, a->index, a->topics};
+    qk_shard_part *part = NULL;
+    qk_tune_result res;
+    qk_error err;
+    size_t first, end;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+    int rc;
+    qk_error_clear(&err);
+    memset(&res, 0, sizeof res);
+    qk_shard_range(a->shard, oc->total, &first, &end);
+    if ((rc = qk_cli_shard_begin(CMD, CMD, "tune", a->shard, oc->total, argc, argv, ins, 4, &part)) != 0)
+        return rc;
+    qk_shard_part_set_seed(part, a->o.seed);
+    if (!(f = open_memstream(&buf, &len))) {
+        rc = QK_EXIT_IO;
+        goto out;
+    }
+    print_header(f, s);
+    if (fclose(f) != 0 || qk_shard_part_set_frame(part, buf, len, NULL, 0, NULL, 0) != QK_OK) {
+        rc = QK_EXIT_IO;
+        goto out;
+    }
+    if (qk_tune_run_range(s, &a->o, fn, ctx, first, end, observe, oc, &res, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+        goto out;
+    }
+    for (size_t k = 0; !rc && k < res.n; k++) {
+        const qk_tune_obs *ob = &res.obs[k];
+        free(buf);
+        buf = NULL;
+        if (!(f = open_memstream(&buf, &len))) {
+            rc = QK_EXIT_IO;
+            break;
+        }
+        if (ob->ok)
+            fprintf(f, "%a", ob->y);
+        else
+            fprintf(f, "NA");
+        fprintf(f, "\t%s", qk_tune_phase_name(ob->phase));
+        print_cells(f, s, ob->x);
+        fprintf(f, "\n%s", ob->ok ? "" : ob->error);
+        if (fclose(f) != 0)
+            rc = QK_EXIT_IO;
+        else if (qk_shard_part_add_item(part, ob->index, buf, len, &err) != QK_OK)
+            rc = qk_cli_fail(CMD, &err);
+    }
+out:
+    free(buf);
+    qk_tune_result_free(&res);
+    if (rc) {
+        if (rc == QK_EXIT_IO)
+            qk_cli_errorf(CMD, "out of memory");
+        qk_shard_part_free(part);
+        return rc;
+    }
+    return qk_cli_shard_finish(CMD, part);
+}
+
+int qk_tune_merge(const qk_shard_part *m)
+{
+    size_t n = qk_shard_part_num_held(m), best = n, plen;
+    const char *pro = qk_shard_part_prologue(m, &plen), *first_error = NULL;
+    double *y = calloc(n ? n : 1, sizeof *y), run = -INFINITY;
+    if (!y) {
+        qk_cli_errorf(CMD, "out of memory");
+        return QK_EXIT_IO;
+    }
+    /* y of every item, the incumbent: the first ok one with the largest y */
+    for (size_t k = 0; k < n; k++) {
+        const char *d = qk_shard_part_item(m, k, NULL, NULL), *nl = strchr(d, '\n');
+        char *e;
+        if (strncmp(d, "NA\t", 3) == 0 && nl) {
+            y[k] = NAN;
+            if (!first_error)
+                first_error = nl ? nl + 1 : "";
+            continue;
+        }
+        y[k] = strtod(d, &e);
+        if (e == d || *e != '\t' || !nl || !isfinite(y[k])) {
+            free(y);
+            qk_cli_errorf("merge", "evaluation %zu of the tune is not a valid record", k);
+            return QK_EXIT_INPUT;
+        }
+        if (best == n || y[k] > y[best])
+            best = k;
+    }
+    if (best == n) {
+        free(y);
+        qk_cli_errorf(CMD, "every one of the %zu evaluations failed; the first: %s", n,
+                      first_error ? first_error : "");
+        return QK_EXIT_INPUT;
+    }
+    fwrite(pro, 1, plen, stdout);
+    for (size_t k = 0; k <= n; k++) {
+        size_t j = k < n ? k : best;
+        const char *d = qk_shard_part_item(m, j, NULL, NULL), *tab = strchr(d, '\t'), *nl = strchr(d, '\n');
+        char ys[32];
+        if (!isnan(y[j]) && !(y[j] <= run))
+            run = y[j];
+        if (isnan(y[j]))
+            snprintf(ys, sizeof ys, "NA");
+        else
+            snprintf(ys, sizeof ys, "%.4f", y[j]);
+        const char *ph = tab + 1, *cells = strchr(ph, '\t');
+        if (!cells || cells > nl)
+            cells = nl;
+        if (k < n)
+            printf("%zu", k + 1);
+        else
+            printf("best");
+        printf("\t%.*s\t%s\t%.4f%.*s\n", (int)(cells - ph), ph, ys, k < n ? run : y[best], (int)(nl - cells),
+               cells);
+    }
+    free(y);
+    return qk_cli_flush_stdout("merge");
 }
 
 int qk_cmd_tune(int argc, char **argv)
@@ -483,6 +645,11 @@ int qk_cmd_tune(int argc, char **argv)
     if (a.o.method == QK_TUNE_GRID)
         qk_tune_grid_size(s, a.o.grid_steps, &oc.total, NULL);
     qk_cli_progress_init(&oc.pr, CMD, "evaluations", a.quiet);
+    if (a.shard_on) {
+        rc = run_shard(&a, argc, argv, s, command ? qk_tune_command_eval : qk_tune_engine_eval,
+                       command ? (void *)command : (void *)engine, &oc);
+        goto out;
+    }
     qk_status st =
         qk_tune_run(s, &a.o,
                     a.replay  ? NULL

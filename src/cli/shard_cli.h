@@ -26,4 +26,7 @@ int qk_compare_merge(const qk_shard_part *merged);
 /* `qrelkit simulate crowd --curve`'s merge (simulate_crowd.c). */
 int qk_simulate_crowd_merge(const qk_shard_part *merged);
 
+/* `qrelkit tune`'s merge (cmd_tune.c), likewise. */
+int qk_tune_merge(const qk_shard_part *merged);
+
 #endif

@@ -366,3 +366,65 @@ out:
     free(hyp);
     return st;
 }
+
+qk_status qk_tune_run_range(const qk_tune_space *s, const qk_tune_opts *o, qk_tune_objective_fn objective,
+                            void *objective_ctx, size_t first, size_t end, qk_tune_observe_fn observe,
+                            void *observe_ctx, qk_tune_result *out, qk_error *err)
+{
+    size_t dim = qk_tune_space_dim(s), total = o->budget, nok = 0;
+    double *u = NULL;
+    qk_status st = QK_OK;
+    memset(out, 0, sizeof *out);
+    if (o->method == QK_TUNE_BO)
+        return qk_error_set(err, QK_EUSAGE,
+                            "BO is sequential: only the grid and random methods run in parts");
+    if (o->method == QK_TUNE_GRID && (st = qk_tune_grid_size(s, o->grid_steps, &total, err)) != QK_OK)
+        return st;
+    if (end > total)
+        end = total;
+    if (first > end)
+        first = end;
+    if (!(u = malloc((dim ? dim : 1) * sizeof *u)) ||
+        (end > first && !(out->obs = calloc(end - first, sizeof *out->obs)))) {
+        free(u);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    for (size_t i = first; i < end; i++) {
+        qk_tune_obs *ob = &out->obs[i - first];
+        qk_error e2;
+        double t0;
+        if (!(ob->x = malloc((dim ? dim : 1) * sizeof *ob->x))) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            break;
+        }
+        out->n = i - first + 1;
+        ob->index = i;
+        /* the same points as qk_tune_run's baselines */
+        if (o->method == QK_TUNE_GRID) {
+            ob->phase = QK_PHASE_GRID;
+            qk_tune_grid_point(s, o->grid_steps, i, ob->x);
+        } else {
+            qk_rng rng;
+            ob->phase = QK_PHASE_RANDOM;
+            qk_rng_seed(&rng, step_seed(o->seed, i, 1));
+            qk_rng_uniforms(&rng, u, dim);
+            qk_tune_space_decode(s, u, ob->x);
+        }
+        qk_error_clear(&e2);
+        t0 = now(CLOCK_MONOTONIC);
+        ob->ok = objective(objective_ctx, s, ob->x, &ob->y, &e2) == QK_OK && isfinite(ob->y);
+        ob->seconds = now(CLOCK_MONOTONIC) - t0;
+        if (!ob->ok) {
+            ob->y = NAN;
+            snprintf(ob->error, sizeof ob->error, "%s", e2.message[0] ? e2.message : "not a finite value");
+        }
+        if (observe && (st = observe(observe_ctx, ob, err)) != QK_OK)
+            break;
+        if (ob->ok && (nok++ == 0 || ob->y > out->obs[out->best].y))
+            out->best = i - first;
+    }
+    if (st == QK_OK && nok == 0)
+        out->best = out->n;
+    free(u);
+    return st;
+}

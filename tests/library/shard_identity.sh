@@ -7,7 +7,8 @@
 # and deterministic methods, mtc's pairwise records, a noisy assessor, JSON
 # and budgets in hours; compare --pairs (by run pair: pair k's replicates
 # are seeded seed + k) with every test and correction; simulate crowd
-# --curve (by crowd: crowd r of value c is seeded seed + 1000003c + r).
+# --curve (by crowd: crowd r of value c is seeded seed + 1000003c + r);
+# tune --method grid|random with the engine and a command objective.
 # Usage (ctest sets QK_SOURCE): shard_identity.sh path/to/qrelkit
 set -u
 src=${QK_SOURCE:?}
@@ -76,6 +77,18 @@ cd "$work" || exit 1
 same "simulate crowd curve" simulate crowd --curve 1,2.5,3 --reps 3 --tasks 150 --workers 15 --quiet --seed 11
 same "simulate crowd curve gaussian" simulate crowd --curve 1,3 --reps 4 --tasks 100 --workers 10 --model gaussian \
     --methods mv,ds,magp --quiet
+
+# tune's grid and random baselines (evaluation i depends on (seed, i) only):
+# the built-in engine on the small index of tests/cli/tune, and a command
+# objective with a failing evaluation (NA rows, the running best).
+tune=$src/tests/cli/tune
+cd "$tune" || exit 1
+"$qk" index --quiet -o "$work/x.idx" c.trec || { echo "FAIL: cannot index $tune/c.trec"; exit 1; }
+same "tune grid engine" tune -s k1.json -q t.qrels -i "$work/x.idx" -t q.tsv --method grid --grid-steps 5 --quiet
+same "tune random engine" tune -s large.json -q t.qrels -i "$work/x.idx" -t q.tsv --method random \
+    --budget 9 --seed 3 --quiet
+same "tune grid command, a failed evaluation" tune -s order.json -q t.qrels --method grid \
+    --cmd "sh make-run.sh {order} {run}" --run-dir "$work" --quiet
 
 clef=$shared/data/clef-tar-2017
 if [ -d "$clef/runs" ]; then

@@ -200,6 +200,70 @@ static void test_grid(void **state)
     qk_tune_space_free(s);
 }
 
+/* A block of the grid or random baseline (--shard) is what the whole run
+ * computes for those indices: compared with qk_tune_run over three blocks;
+ * grid point 3 of the 6 is (a, q = 0.75) by hand; BO is refused; a block
+ * whose evaluations all fail is not an error (best = n). The objective
+ * `failing` fails below q = 0.5. */
+static void test_run_range(void **state)
+{
+    qk_tune_space *s = space(SPACE);
+    qk_tune_opts o;
+    qk_tune_result full, part;
+    qk_error err;
+    int calls = 0;
+    const size_t cuts[] = {0, 3, 7, 40};
+    (void)state;
+    for (int m = 0; m < 2; m++) {
+        qk_tune_opts_init(&o);
+        o.method = m ? QK_TUNE_GRID : QK_TUNE_RANDOM;
+        o.budget = 11;
+        o.grid_steps = 3;
+        o.seed = 9;
+        assert_int_equal(qk_tune_run(s, &o, objective, &calls, NULL, 0, NULL, NULL, &full, &err), QK_OK);
+        size_t seen = 0;
+        for (int c = 0; c < 3; c++) {
+            assert_int_equal(
+                qk_tune_run_range(s, &o, objective, &calls, cuts[c], cuts[c + 1], NULL, NULL, &part, &err), QK_OK);
+            for (size_t k = 0; k < part.n; k++, seen++) {
+                const qk_tune_obs *a = &full.obs[seen], *b = &part.obs[k];
+                assert_int_equal(b->index, seen);
+                assert_int_equal(b->phase, a->phase);
+                assert_int_equal(b->ok, a->ok);
+                assert_memory_equal(b->x, a->x, 4 * sizeof *a->x);
+                if (a->ok)
+                    assert_true(b->y == a->y);
+            }
+            qk_tune_result_free(&part);
+        }
+        assert_int_equal(seen, full.n); /* the last block is clipped to the run */
+        qk_tune_result_free(&full);
+    }
+    qk_tune_space_free(s);
+
+    s = space("{\"params\": [{\"name\": \"m\", \"type\": \"categorical\", \"values\": [\"a\", \"b\"]},"
+              "{\"name\": \"q\", \"type\": \"real\", \"min\": 0, \"max\": 1, \"when\": {\"m\": [\"a\"]}}]}");
+    qk_tune_opts_init(&o);
+    o.method = QK_TUNE_GRID;
+    o.grid_steps = 5;
+    assert_int_equal(qk_tune_run_range(s, &o, failing, NULL, 3, 4, NULL, NULL, &part, &err), QK_OK);
+    assert_int_equal(part.n, 1);
+    assert_int_equal(part.obs[0].index, 3);
+    assert_true(part.obs[0].x[0] == 0 && part.obs[0].x[1] == 0.75);
+    assert_true(part.obs[0].ok && part.obs[0].y == 0.75 && part.best == 0);
+    qk_tune_result_free(&part);
+    /* points 0 and 1, (a, 0) and (a, 0.25), both fail (q < 0.5) */
+    assert_int_equal(qk_tune_run_range(s, &o, failing, NULL, 0, 2, NULL, NULL, &part, &err), QK_OK);
+    assert_int_equal(part.n, 2);
+    assert_true(part.obs[1].x[0] == 0 && part.obs[1].x[1] == 0.25);
+    assert_false(part.obs[0].ok || part.obs[1].ok);
+    assert_int_equal(part.best, 2);
+    qk_tune_result_free(&part);
+    o.method = QK_TUNE_BO;
+    assert_int_equal(qk_tune_run_range(s, &o, failing, NULL, 0, 2, NULL, NULL, &part, &err), QK_EUSAGE);
+    qk_tune_space_free(s);
+}
+
 static void bad_space(const char *json, const char *msg)
 {
     qk_tune_space *s = NULL;
@@ -230,6 +294,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_resume), cmocka_unit_test(test_bo_improves),
                                        cmocka_unit_test(test_failures_logged), cmocka_unit_test(test_grid),
-                                       cmocka_unit_test(test_bad_spaces)};
+                                       cmocka_unit_test(test_bad_spaces), cmocka_unit_test(test_run_range)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
