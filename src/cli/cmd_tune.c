@@ -360,7 +360,7 @@ static int print_latent(const qk_tune_space *s, const qk_tune_opts *o, const qk_
                         qk_tune_objective_fn objective, void *ctx)
 {
     size_t dim = qk_tune_space_dim(s), n = 0;
-    double *X = malloc((r->n + 1) * dim * sizeof *X), *y = malloc(r->n * sizeof *y), mu = NAN;
+    double *X = calloc((r->n + 1) * dim, sizeof *X), *y = malloc(r->n * sizeof *y), mu = NAN;
     qk_tune_obs ob;
     qk_error err;
     int rc = QK_EXIT_OK;
