@@ -56,7 +56,7 @@ typedef struct {
     const qk_tune_opts *o;
     const qk_gpr *g;
     double ystar, beta;
-    int mean; /* score the posterior mean instead of the acquisition */
+    int mean;          /* score the posterior mean instead of the acquisition */
     double *u, *x, *z; /* scratch, dim each */
     size_t *free_dims;
     size_t nfree;
