@@ -291,6 +291,20 @@ QK_API qk_status qk_tune_propose(const qk_tune_space *s, const qk_tune_opts *o, 
                                  const double *y, uint64_t step_seed, double *hyp, double *next,
                                  qk_error *err);
 
+/* The latent choice of the final configuration (Li 2020, sec. 5.3.5): the
+ * point of highest GP posterior mean, found by a local search of the mean
+ * over the active real parameters started from every observation (discrete
+ * values stay those of the start). n >= 1 ok observations (decoded X
+ * row-major n x dim, y). hyp (dim + 2: rho, noise, length scales) with
+ * hyp[0] > 0 fixes the hyper-parameters (mean: mean(y)); NULL or hyp[0] = 0
+ * fits them as the loop does (o->kernel, o->restarts, o->seed). Writes the
+ * point (decoded) to x, its posterior mean to *mu and, in *nearest, the
+ * observation with the highest posterior mean (mu, nearest may be NULL).
+ * The point may be unevaluated: evaluate it before reporting its value. */
+QK_API qk_status qk_tune_latent(const qk_tune_space *s, const qk_tune_opts *o, size_t n, const double *X,
+                                const double *y, const double *hyp, double *x, double *mu, size_t *nearest,
+                                qk_error *err);
+
 /* ---- Log (src/tune/log.c) -------------------------------------------------- */
 /* One JSON line per evaluation:
  *   {"i":3,"phase":"bo","x":{"k1":1.2,"b":0.35},"y":0.2231,"seconds":0.41}

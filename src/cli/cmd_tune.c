@@ -55,6 +55,9 @@ const char qk_help_tune[] =
     "  --grid-steps N       grid values per real parameter (default 20)\n"
     "  --seed S             seed (default 42); evaluation i depends on (S, i) and\n"
     "                       the evaluations before it only\n"
+    "  --final NAME         the configuration reported last: incumbent (the best\n"
+    "                       evaluated, default) or latent (the highest GP posterior\n"
+    "                       mean, evaluated once more; row 'latent', best = the mean)\n"
     "  --log FILE           append every evaluation as a JSON line\n"
     "  --resume             continue the tune in --log: its evaluations are\n"
     "                       replayed, not repeated (same options and seed)\n"
@@ -81,9 +84,16 @@ typedef struct {
     const char *space, *qrels, *measure, *index, *topics, *fields, *cmd, *run_dir, *log, *plot;
     qk_tune_opts o;
     size_t depth;
-    int resume, replay, quiet, shard_on;
+    int resume, replay, quiet, shard_on, final;
     qk_shard_spec shard;
 } args;
+
+/* The final configuration reported (spec 003b B5). */
+static const qk_enum final_table[] = {
+    {"incumbent", 0, "the best evaluated configuration (default)"},
+    {"latent", 1, "the configuration of highest GP posterior mean, then evaluated"},
+    {NULL, 0, NULL},
+};
 
 enum {
     O_FIELDS = 256,
@@ -107,7 +117,8 @@ enum {
     O_REPLAY,
     O_PLOT,
     O_QUIET,
-    O_SHARD
+    O_SHARD,
+    O_FINAL
 };
 
 static const struct option longopts[] = {{"space", required_argument, NULL, 's'},
@@ -137,6 +148,7 @@ static const struct option longopts[] = {{"space", required_argument, NULL, 's'}
                                          {"plot", required_argument, NULL, O_PLOT},
                                          {"quiet", no_argument, NULL, O_QUIET},
                                          {"shard", required_argument, NULL, O_SHARD},
+                                         {"final", required_argument, NULL, O_FINAL},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
 
@@ -155,6 +167,7 @@ static const qk_cli_opt value_opts[] = {
     {O_BETA, "--beta", 'd', F(o.beta), NULL, 0, INFINITY, 0},
     {O_DEPTH, "--depth", 'z', F(depth), NULL, 1, 100000000, 0},
     {O_SEED, "--seed", 's', F(o.seed), NULL, 0, 0, 0},
+    {O_FINAL, "--final", 'e', F(final), final_table, 0, 0, 0},
     {0, NULL, 0, 0, NULL, 0, 0, 0},
 };
 #undef F
@@ -378,6 +391,44 @@ static void print_header(FILE *f, const qk_tune_space *s)
     for (size_t d = 0; d < qk_tune_space_dim(s); d++)
         fprintf(f, "\t%s", qk_tune_space_param(s, d)->name);
     fprintf(f, "\n");
+}
+
+/* The latent choice over the ok evaluations, evaluated (unless replaying:
+ * y NA) and printed as row 'latent' with the posterior mean as 'best'. */
+static int print_latent(const qk_tune_space *s, const qk_tune_opts *o, const qk_tune_result *r,
+                        qk_tune_objective_fn objective, void *ctx)
+{
+    size_t dim = qk_tune_space_dim(s), n = 0;
+    double *X = calloc((r->n + 1) * dim, sizeof *X), *y = malloc(r->n * sizeof *y), mu = NAN;
+    qk_tune_obs ob;
+    qk_error err;
+    int rc = QK_EXIT_OK;
+    memset(&ob, 0, sizeof ob);
+    if (!X || !y) {
+        free(X);
+        free(y);
+        qk_cli_errorf(CMD, "out of memory");
+        return QK_EXIT_IO;
+    }
+    for (size_t i = 0; i < r->n; i++)
+        if (r->obs[i].ok) {
+            memcpy(X + n * dim, r->obs[i].x, dim * sizeof *X);
+            y[n++] = r->obs[i].y;
+        }
+    ob.x = X + n * dim;
+    if (qk_tune_latent(s, o, n, X, y, NULL, ob.x, &mu, NULL, &err) != QK_OK) {
+        rc = qk_cli_fail(CMD, &err);
+    } else {
+        qk_error_clear(&err);
+        ob.ok = objective && objective(ctx, s, ob.x, &ob.y, &err) == QK_OK && isfinite(ob.y);
+        if (objective && !ob.ok)
+            qk_cli_errorf(CMD, "evaluating the latent choice: %s",
+                          err.message[0] ? err.message : "not a finite value");
+        print_row(s, "latent", "latent", &ob, mu);
+    }
+    free(X);
+    free(y);
+    return rc;
 }
 
 static void print_result(const qk_tune_space *s, const qk_tune_result *r)
@@ -661,6 +712,12 @@ int qk_cmd_tune(int argc, char **argv)
         goto out;
     }
     print_result(s, &res);
+    if (a.final == 1 && (rc = print_latent(s, &a.o, &res,
+                                           a.replay  ? NULL
+                                           : command ? qk_tune_command_eval
+                                                     : qk_tune_engine_eval,
+                                           command ? (void *)command : (void *)engine)) != QK_EXIT_OK)
+        goto out;
     rc = QK_EXIT_OK;
     if (a.plot)
         rc = write_plot(a.plot, &res, a.measure,

@@ -56,8 +56,9 @@ typedef struct {
     const qk_tune_opts *o;
     const qk_gpr *g;
     double ystar, beta;
+    int mean;          /* score the posterior mean instead of the acquisition */
     double *u, *x, *z; /* scratch, dim each */
-    const size_t *free_dims;
+    size_t *free_dims;
     size_t nfree;
 } acq_ctx;
 
@@ -66,6 +67,8 @@ static double acq_at_x(acq_ctx *c, const double *x)
     double mu, var;
     qk_tune_space_gp_input(c->s, x, c->z);
     qk_gpr_predict(c->g, c->z, &mu, &var);
+    if (c->mean)
+        return mu;
     return qk_acq_value(c->o->acq, mu, sqrt(var), c->ystar, c->o->xi, c->beta);
 }
 
@@ -140,7 +143,7 @@ static qk_status propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n
         hyp[1] = h.noise;
         memcpy(hyp + 2, h.ell, dim * sizeof *h.ell);
     }
-    acq_ctx c = {s, o, g, -INFINITY, o->beta > 0 ? o->beta : qk_acq_ucb_beta(n), u, x, z, free_dims, 0};
+    acq_ctx c = {s, o, g, -INFINITY, o->beta > 0 ? o->beta : qk_acq_ucb_beta(n), 0, u, x, z, free_dims, 0};
     for (size_t i = 0; i < n; i++)
         if (y[i] > c.ystar)
             c.ystar = y[i];
@@ -231,6 +234,122 @@ qk_status qk_tune_propose(const qk_tune_space *s, const qk_tune_opts *o, size_t 
                           const double *y, uint64_t seed, double *hyp, double *next, qk_error *err)
 {
     return propose(s, o, n, X, y, n, X, seed, hyp, next, err);
+}
+
+/* ---- Choosing the final configuration (Li 2020, sec. 5.3.5) -------------- */
+/* Refine x (decoded) by a bounded local search of the posterior mean over
+ * its active real parameters; discrete ones stay. Updates x and *f when
+ * the search finds a higher mean. */
+static qk_status latent_refine(acq_ctx *c, double *x, double *f, qk_error *err)
+{
+    const qk_tune_space *s = c->s;
+    size_t dim = qk_tune_space_dim(s);
+    double v[64], lo[64], hi[64], fl = -INFINITY;
+    encode(s, x, c->u);
+    c->nfree = 0;
+    for (size_t d = 0; d < dim && c->nfree < 64; d++)
+        if (qk_tune_space_param(s, d)->type == QK_PARAM_REAL && qk_tune_space_active(s, x, d))
+            c->free_dims[c->nfree++] = d;
+    if (!c->nfree)
+        return QK_OK;
+    nlopt_opt opt = nlopt_create(NLOPT_LN_BOBYQA, (unsigned)c->nfree);
+    if (!opt)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t j = 0; j < c->nfree; j++) {
+        v[j] = c->u[c->free_dims[j]];
+        lo[j] = 0;
+        hi[j] = 1;
+    }
+    nlopt_set_lower_bounds(opt, lo);
+    nlopt_set_upper_bounds(opt, hi);
+    nlopt_set_max_objective(opt, acq_local, c);
+    nlopt_set_maxeval(opt, 50 * (int)c->nfree);
+    nlopt_set_xtol_abs1(opt, 1e-6);
+    nlopt_optimize(opt, v, &fl);
+    nlopt_destroy(opt);
+    /* Re-score the point the search ended at (its reported value may come
+     * from another one when it stopped early). */
+    encode(s, x, c->u);
+    for (size_t j = 0; j < c->nfree; j++)
+        c->u[c->free_dims[j]] = v[j];
+    double *z = malloc(dim * sizeof *z);
+    if (!z)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    qk_tune_space_decode(s, c->u, z);
+    double fz = acq_at_x(c, z);
+    if (fz > *f) {
+        *f = fz;
+        memcpy(x, z, dim * sizeof *z);
+    }
+    free(z);
+    return QK_OK;
+}
+
+qk_status qk_tune_latent(const qk_tune_space *s, const qk_tune_opts *o, size_t n, const double *X,
+                         const double *y, const double *hyp, double *x, double *mu, size_t *nearest,
+                         qk_error *err)
+{
+    size_t dim = qk_tune_space_dim(s);
+    if (n == 0)
+        return qk_error_set(err, QK_EUSAGE, "the latent choice needs at least 1 observation");
+    int *ham = calloc(dim, sizeof *ham);
+    double *Z = malloc((n * dim + 4 * dim) * sizeof *Z);
+    size_t *free_dims = malloc(dim * sizeof *free_dims);
+    qk_gpr *g = NULL;
+    qk_status st = QK_OK;
+    if (!ham || !Z || !free_dims) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    double *u = Z + n * dim, *xs = u + dim, *z = xs + dim, *cur = z + dim;
+    for (size_t d = 0; d < dim; d++)
+        ham[d] = qk_tune_space_param(s, d)->type == QK_PARAM_CAT;
+    for (size_t i = 0; i < n; i++)
+        qk_tune_space_gp_input(s, X + i * dim, Z + i * dim);
+    if ((st = qk_gpr_new(dim, ham, o->kernel, &g, err)) != QK_OK)
+        goto out;
+    if (hyp && hyp[0] > 0) {
+        double ybar = 0;
+        for (size_t i = 0; i < n; i++)
+            ybar += y[i] / (double)n;
+        if ((st = qk_gpr_set_hyper(g, ybar, hyp[0], hyp[1], hyp + 2, err)) != QK_OK ||
+            (st = qk_gpr_fit(g, n, Z, y, err)) != QK_OK)
+            goto out;
+    } else if ((st = qk_gpr_optimize(g, n, Z, y, o->restarts, step_seed(o->seed, n, 3), err)) != QK_OK) {
+        goto out;
+    }
+    acq_ctx c = {s, o, g, 0, 0, 1, u, xs, z, free_dims, 0};
+    double fbest = -INFINITY;
+    size_t at = 0;
+    /* Multi-start: every observed point, then a local search from each. */
+    for (size_t i = 0; i < n; i++) {
+        double f = acq_at_x(&c, X + i * dim);
+        if (f > fbest) {
+            fbest = f;
+            at = i;
+        }
+    }
+    if (nearest)
+        *nearest = at;
+    memcpy(x, X + at * dim, dim * sizeof *x);
+    for (size_t i = 0; i < n; i++) {
+        double f = acq_at_x(&c, X + i * dim);
+        memcpy(cur, X + i * dim, dim * sizeof *cur);
+        if ((st = latent_refine(&c, cur, &f, err)) != QK_OK)
+            goto out;
+        if (f > fbest) {
+            fbest = f;
+            memcpy(x, cur, dim * sizeof *cur);
+        }
+    }
+    if (mu)
+        *mu = fbest;
+out:
+    qk_gpr_free(g);
+    free(ham);
+    free(Z);
+    free(free_dims);
+    return st;
 }
 
 /* ---- The loop ------------------------------------------------------------------ */

@@ -264,6 +264,36 @@ static void test_run_range(void **state)
     qk_tune_space_free(s);
 }
 
+/* Latent vs incumbent on a hand-solvable case: SE kernel, rho = 1, noise
+ * 1, length scale 0.05 on p in [0, 1], so points 0.4 apart are independent
+ * (k = exp(-32)). Observations: p = 0.1 -> 1.0 once, 0.5 -> 0.95 three
+ * times, 0.9 -> 0 twice; prior mean m = mean(y) = 3.85 / 6. A lone point
+ * has posterior mean m + (y - m) / 2 = 0.8208333 (the incumbent, y = 1);
+ * k copies m + k (y - m) / (k + 1), at 0.5: m + 3 (0.95 - m) / 4 =
+ * 0.8729167, the highest: the mean near 0.5 is m + k(p, 0.5) A with A > 0,
+ * largest at p = 0.5. */
+static void test_latent(void **state)
+{
+    qk_tune_space *s = space("{\"params\": [{\"name\": \"p\", \"type\": \"real\", \"min\": 0, \"max\": 1}]}");
+    qk_tune_opts o;
+    const double X[] = {0.1, 0.5, 0.5, 0.5, 0.9, 0.9}, y[] = {1.0, 0.95, 0.95, 0.95, 0, 0};
+    const double hyp[] = {1, 1, 0.05};
+    double x = -1, mu = 0, m = 3.85 / 6;
+    size_t nearest = 99;
+    qk_error err;
+    qk_tune_opts_init(&o);
+    o.kernel = QK_KERNEL_SE;
+    assert_int_equal(qk_tune_latent(s, &o, 6, X, y, hyp, &x, &mu, &nearest, &err), QK_OK);
+    assert_true(fabs(x - 0.5) < 1e-6);
+    assert_true(fabs(mu - (m + 3 * (0.95 - m) / 4)) < 1e-6);
+    assert_true(nearest >= 1 && nearest <= 3);
+    /* With fitted hyper-parameters the choice is still an x of highest mean. */
+    assert_int_equal(qk_tune_latent(s, &o, 6, X, y, NULL, &x, &mu, NULL, &err), QK_OK);
+    assert_true(x >= 0 && x <= 1 && isfinite(mu));
+    assert_int_equal(qk_tune_latent(s, &o, 0, X, y, hyp, &x, &mu, NULL, &err), QK_EUSAGE);
+    qk_tune_space_free(s);
+}
+
 static void bad_space(const char *json, const char *msg)
 {
     qk_tune_space *s = NULL;
@@ -294,6 +324,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_resume), cmocka_unit_test(test_bo_improves),
                                        cmocka_unit_test(test_failures_logged), cmocka_unit_test(test_grid),
-                                       cmocka_unit_test(test_bad_spaces), cmocka_unit_test(test_run_range)};
+                                       cmocka_unit_test(test_bad_spaces), cmocka_unit_test(test_run_range),
+                                       cmocka_unit_test(test_latent)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
