@@ -221,6 +221,9 @@ static int parse(int argc, char **argv, args *a)
                                      "evaluation; log an unsharded tune)");
         if (a->plot)
             return qk_cli_usage(CMD, "--plot does not combine with --shard (plot an unsharded tune)");
+        if (a->final)
+            return qk_cli_usage(CMD, "--final latent does not combine with --shard (the latent choice fits the "
+                                     "GP to every evaluation: tune unsharded)");
         if (a->o.method == QK_TUNE_BO)
             return qk_cli_usage(CMD, "--shard needs --method grid or random: BO is sequential (each step "
                                      "depends on the ones before it)");
