@@ -485,7 +485,8 @@ static qk_status budget_picks(const qkc_state *s, const qk_campaign_plan_opts *o
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < pl->npairs; i++)
-        (*pk)[i] = (qk_pool_pick){(uint32_t)pl->pairs[i].topic, pl->pairs[i].doc, 1.0, 0, pl->pairs[i].priority};
+        (*pk)[i] =
+            (qk_pool_pick){(uint32_t)pl->pairs[i].topic, pl->pairs[i].doc, 1.0, 0, pl->pairs[i].priority};
     qk_budget_plan_free(pl);
     return QK_OK;
 }
@@ -505,8 +506,8 @@ qk_status qk_campaign_plan(qk_campaign *c, const qk_campaign_plan_opts *o, size_
         return r;
     if ((r = qkc_state_load(c, &s, err)) != QK_OK)
         goto rollback;
-    if (s.planned && (s.budget != o->budget || (o->budget < 0 && s.opts.method != po.method) ||
-                      s.opts.seed != po.seed)) {
+    if (s.planned &&
+        (s.budget != o->budget || (o->budget < 0 && s.opts.method != po.method) || s.opts.seed != po.seed)) {
         r = qk_error_set(err, QK_EUSAGE,
                          "'%s': the campaign plans with --method %s --seed %llu; it cannot change", c->path,
                          qkc_method_name(&s), (unsigned long long)s.opts.seed);
@@ -530,8 +531,7 @@ qk_status qk_campaign_plan(qk_campaign *c, const qk_campaign_plan_opts *o, size_
         r = qk_pool_design_new(s.pool, &po, &s.design, err);
     if (r == QK_OK && o->budget < 0)
         r = qk_pool_next(s.pool, s.judged, s.design, &po, &pk, &npk, err);
-    if (r != QK_OK ||
-        (r = assign(c, &s, pk, npk, a, na, o->overlap, assigned, err)) != QK_OK ||
+    if (r != QK_OK || (r = assign(c, &s, pk, npk, a, na, o->overlap, assigned, err)) != QK_OK ||
         (r = save_design(c, &s, err)) != QK_OK)
         goto fail;
     r = qkc_exec(c, "COMMIT", err);
