@@ -67,6 +67,9 @@ QK_API qk_status qk_campaign_add_person(qk_campaign *c, const char *name, int ro
 typedef struct qk_campaign_plan_opts {
     qk_pool_opts pool; /* method, batch, seed, ... (budget: the campaign's) */
     size_t overlap;    /* assessors per document (1)                        */
+    int budget;        /* -1 (default): pool.method plans; else a
+                          qk_budget_method (qrelkit/budget.h) plans pool.batch
+                          (topic, document) pairs in all, seed pool.seed      */
 } qk_campaign_plan_opts;
 QK_API void qk_campaign_plan_opts_init(qk_campaign_plan_opts *o);
 /* Ask the pool strategy for the next o->pool.batch documents per topic,
@@ -74,7 +77,10 @@ QK_API void qk_campaign_plan_opts_init(qk_campaign_plan_opts *o);
  * assigned again. Each new document goes to o->overlap assessors (round
  * robin, least loaded first). The first plan fixes the method and seed;
  * a later plan with another method or seed is QK_EUSAGE. *assigned: new
- * (document, assessor) assignments. */
+ * (document, assessor) assignments. o->budget >= 0: qk_budget_plan_next
+ * with the method's defaults (budget o->pool.batch, seed o->pool.seed) on
+ * the campaign's pool and the labels so far picks the pairs instead; the
+ * campaign's per-topic budget does not apply. */
 QK_API qk_status qk_campaign_plan(qk_campaign *c, const qk_campaign_plan_opts *o, size_t *assigned,
                                   qk_error *err);
 

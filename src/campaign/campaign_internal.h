@@ -77,10 +77,13 @@ typedef struct qkc_state {
     qk_qrels *qrels;        /* the labels so far, by the qrels rule      */
     qk_pool_opts opts;      /* method and seed of the design             */
     int planned;            /* a plan has fixed the method               */
+    int budget;             /* the budget method that plans, or -1       */
     long rel_level, depth;
 } qkc_state;
 qk_status qkc_state_load(qk_campaign *c, qkc_state *s, qk_error *err);
 void qkc_state_free(qkc_state *s);
+/* The word of the method that plans (pool or budget). */
+const char *qkc_method_name(const qkc_state *s);
 /* The qrels of the labels so far (majority, ties to the earliest label). */
 qk_status qkc_qrels(qk_campaign *c, qk_qrels **out, qk_error *err);
 

@@ -4,12 +4,25 @@
 #include <string.h>
 
 #include "campaign/campaign_internal.h"
+#include "qrelkit/budget.h"
 
 void qk_campaign_plan_opts_init(qk_campaign_plan_opts *o)
 {
     memset(o, 0, sizeof *o);
     qk_pool_opts_init(&o->pool);
     o->overlap = 1;
+    o->budget = -1;
+}
+
+const char *qkc_method_name(const qkc_state *s)
+{
+    if (s->budget >= 0) {
+        for (const qk_enum *e = qk_budget_method_table; e->name; e++)
+            if (e->value == s->budget)
+                return e->name;
+        return "?";
+    }
+    return qk_pool_method_name(s->opts.method);
 }
 
 typedef struct vote {
@@ -237,7 +250,12 @@ static qk_status load_design(qk_campaign *c, qkc_state *s, qk_error *err)
         return r;
     if (sqlite3_step(st) == SQLITE_ROW) {
         qk_pool_method m;
-        if (qk_pool_method_parse((const char *)sqlite3_column_text(st, 0), &m) != 0) {
+        const qk_enum *b = qk_enum_find(qk_budget_method_table, (const char *)sqlite3_column_text(st, 0));
+        if (b) {
+            s->budget = b->value;
+            s->opts.seed = (uint64_t)sqlite3_column_int64(st, 1);
+            s->planned = 1;
+        } else if (qk_pool_method_parse((const char *)sqlite3_column_text(st, 0), &m) != 0) {
             r = qk_error_set(err, QK_EINPUT, "'%s': unknown method '%s' in the design", c->path,
                              (const char *)sqlite3_column_text(st, 0));
         } else {
@@ -257,6 +275,7 @@ qk_status qkc_state_load(qk_campaign *c, qkc_state *s, qk_error *err)
     qk_status st;
     memset(s, 0, sizeof *s);
     qk_pool_opts_init(&s->opts);
+    s->budget = -1;
     s->depth = qkc_meta_long(c, "depth", 100);
     s->rel_level = qkc_meta_long(c, "rel_level", 1);
     s->opts.budget = 0;
@@ -368,7 +387,7 @@ static qk_status save_design(qk_campaign *c, const qkc_state *s, qk_error *err)
     if ((r = qkc_prepare(
              c, "INSERT OR REPLACE INTO design(id, method, seed, state, updated) VALUES(1, ?, ?, ?, ?)", &st,
              err)) == QK_OK) {
-        sqlite3_bind_text(st, 1, qk_pool_method_name(s->opts.method), -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 1, qkc_method_name(s), -1, SQLITE_STATIC);
         sqlite3_bind_int64(st, 2, (sqlite3_int64)s->opts.seed);
         if (text)
             sqlite3_bind_text(st, 3, text, (int)len, SQLITE_STATIC);
@@ -443,6 +462,35 @@ out:
     return r;
 }
 
+/* The budget method's next o->pool.batch pairs (in its order: topic, then
+ * priority) as picks with pi = 1. */
+static qk_status budget_picks(const qkc_state *s, const qk_campaign_plan_opts *o, qk_pool_pick **pk,
+                              size_t *npk, qk_error *err)
+{
+    qk_budget_opts bo;
+    qk_budget_plan *pl = NULL;
+    qk_status r;
+    if (o->budget >= QK_BUDGET_SA + 1)
+        return qk_error_set(err, QK_EUSAGE, "unknown budget method %d", o->budget);
+    qk_budget_opts_init(&bo);
+    bo.method = (qk_budget_method)o->budget;
+    bo.budget = (size_t)o->pool.batch;
+    bo.seed = o->pool.seed;
+    if ((r = qk_budget_plan_next(s->pool, s->judged, &bo, &pl, err)) != QK_OK)
+        return r;
+    *npk = pl->npairs;
+    *pk = calloc(pl->npairs ? pl->npairs : 1, sizeof **pk);
+    if (!*pk) {
+        qk_budget_plan_free(pl);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < pl->npairs; i++)
+        (*pk)[i] =
+            (qk_pool_pick){(uint32_t)pl->pairs[i].topic, pl->pairs[i].doc, 1.0, 0, pl->pairs[i].priority};
+    qk_budget_plan_free(pl);
+    return QK_OK;
+}
+
 qk_status qk_campaign_plan(qk_campaign *c, const qk_campaign_plan_opts *o, size_t *assigned, qk_error *err)
 {
     qkc_state s;
@@ -458,14 +506,16 @@ qk_status qk_campaign_plan(qk_campaign *c, const qk_campaign_plan_opts *o, size_
         return r;
     if ((r = qkc_state_load(c, &s, err)) != QK_OK)
         goto rollback;
-    if (s.planned && (s.opts.method != po.method || s.opts.seed != po.seed)) {
+    if (s.planned &&
+        (s.budget != o->budget || (o->budget < 0 && s.opts.method != po.method) || s.opts.seed != po.seed)) {
         r = qk_error_set(err, QK_EUSAGE,
                          "'%s': the campaign plans with --method %s --seed %llu; it cannot change", c->path,
-                         qk_pool_method_name(s.opts.method), (unsigned long long)s.opts.seed);
+                         qkc_method_name(&s), (unsigned long long)s.opts.seed);
         goto fail;
     }
     po.budget = s.opts.budget;
     s.opts = po;
+    s.budget = o->budget;
     if ((r = load_assessors(c, &a, &na, err)) != QK_OK)
         goto fail;
     if (na < o->overlap) {
@@ -475,11 +525,13 @@ qk_status qk_campaign_plan(qk_campaign *c, const qk_campaign_plan_opts *o, size_
                          c->path, na, na == 1 ? "" : "s", o->overlap);
         goto fail;
     }
-    if (qk_pool_method_samples(po.method) && !s.design &&
-        (r = qk_pool_design_new(s.pool, &po, &s.design, err)) != QK_OK)
-        goto fail;
-    if ((r = qk_pool_next(s.pool, s.judged, s.design, &po, &pk, &npk, err)) != QK_OK ||
-        (r = assign(c, &s, pk, npk, a, na, o->overlap, assigned, err)) != QK_OK ||
+    if (o->budget >= 0)
+        r = budget_picks(&s, o, &pk, &npk, err);
+    else if (qk_pool_method_samples(po.method) && !s.design)
+        r = qk_pool_design_new(s.pool, &po, &s.design, err);
+    if (r == QK_OK && o->budget < 0)
+        r = qk_pool_next(s.pool, s.judged, s.design, &po, &pk, &npk, err);
+    if (r != QK_OK || (r = assign(c, &s, pk, npk, a, na, o->overlap, assigned, err)) != QK_OK ||
         (r = save_design(c, &s, err)) != QK_OK)
         goto fail;
     r = qkc_exec(c, "COMMIT", err);

@@ -254,7 +254,7 @@ static qk_status estimates(qk_campaign *c, qk_campaign_report *r, qk_error *err)
     qk_status st;
     if ((st = qkc_state_load(c, &s, err)) != QK_OK)
         return st;
-    r->method = strdup(s.planned ? qk_pool_method_name(s.opts.method) : "");
+    r->method = strdup(s.planned ? qkc_method_name(&s) : "");
     if (!(r->runs = calloc(s.nruns ? s.nruns : 1, sizeof *r->runs)) || !r->method) {
         qkc_state_free(&s);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -265,7 +265,8 @@ static qk_status estimates(qk_campaign *c, qk_campaign_report *r, qk_error *err)
         r->runs[i].est = r->runs[i].lo = r->runs[i].hi = NAN;
     }
     if ((st = topics_rows(c, r, s.qrels, s.rel_level, err)) == QK_OK && (st = maps(&s, r, err)) == QK_OK) {
-        int sampled = s.design && (s.opts.method == QK_POOL_STATAP || s.opts.method == QK_POOL_ACTIVE);
+        int sampled =
+            s.budget < 0 && s.design && (s.opts.method == QK_POOL_STATAP || s.opts.method == QK_POOL_ACTIVE);
         r->estimator = sampled ? "statAP" : "MTC";
         st = sampled ? statap(c, &s, r, err) : mtc(&s, r, err);
     }

@@ -11,6 +11,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "qrelkit/budget.h"
 #include "qrelkit/campaign.h"
 
 const char qk_help_campaign[] =
@@ -41,6 +42,9 @@ const char qk_help_campaign[] =
     "loaded first. Documents assigned and not yet labelled are not assigned\n"
     "again. The first plan fixes --method and --seed (42).\n"
     "  --method M           @{pool-method}\n"
+    "                       or a budget method (qrelkit budget plan): qdp,\n"
+    "                       qdp-star, un, ra, sa; then --batch N is N (topic,\n"
+    "                       document) pairs in all, topics chosen by the method\n"
     "  --strata H           statap: H strata instead of pi-ps (0)\n"
     "export: write DIR/qrels (majority of the labels, ties to the earliest),\n"
     "DIR/labels ('topic docno assessor grade', for qrelkit aggregate) and, as\n"
@@ -198,7 +202,10 @@ static int cmd_plan(int argc, char **argv)
     while (rc == 0 && (ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (ch) {
         case 'm':
-            if (!(rc = qk_cli_enum(CMD, qk_pool_method_table, "--method", optarg, &w))) {
+            if (qk_enum_find(qk_budget_method_table, optarg)) {
+                o.budget = qk_enum_find(qk_budget_method_table, optarg)->value;
+                have_method = 1;
+            } else if (!(rc = qk_cli_enum(CMD, qk_pool_method_table, "--method", optarg, &w))) {
                 o.pool.method = (qk_pool_method)w;
                 have_method = 1;
             }
