@@ -207,7 +207,7 @@ fi
 if [ "$quick" != 1 ]; then
     for s in "$here"/*.sh; do
         case "$(basename "$s")" in
-        run.sh | campaign.sh | compare.sh | crowd.sh | pool.sh | search.sh) continue ;;
+        run.sh | active_compare.sh | campaign.sh | compare.sh | crowd.sh | pool.sh | search.sh) continue ;;
         esac
         echo
         echo "== bench/$(basename "$s")"
