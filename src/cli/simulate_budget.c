@@ -44,6 +44,10 @@ const char qk_help_simulate_budget[] =
     "  --group-sep C      default '-'; 'none': every run is its own group\n"
     "  --estimator E      fixed (default) or srswo: X-hat and the final MAP (see\n"
     "                     `qrelkit help budget`)\n"
+    "  --docs D           literal (default) or sampled: every stage draws its\n"
+    "                     documents by stratified SRSWO, inclusion probabilities\n"
+    "                     carried across stages; X-hat and the final MAP are then\n"
+    "                     statAP with those probabilities (--estimator unused)\n"
     "  -l LEVEL           relevance threshold (1)\n"
     "  --plot FILE.svg    tau and RMSE against budget, contributing and held-out\n"
     "\n"
@@ -63,7 +67,8 @@ enum {
     OPT_GROUPS,
     OPT_SEP,
     OPT_PLOT,
-    OPT_EST
+    OPT_EST,
+    OPT_DOCS
 };
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"qrels", required_argument, NULL, OPT_QRELS},
@@ -78,6 +83,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"groups", required_argument, NULL, OPT_GROUPS},
                                          {"group-sep", required_argument, NULL, OPT_SEP},
                                          {"plot", required_argument, NULL, OPT_PLOT},
+                                         {"docs", required_argument, NULL, OPT_DOCS},
                                          {"estimator", required_argument, NULL, OPT_EST},
                                          {NULL, 0, NULL, 0}};
 
@@ -190,6 +196,11 @@ int qk_simulate_budget(int argc, char **argv)
             if (strcmp(optarg, "fixed") != 0 && strcmp(optarg, "srswo") != 0)
                 return qk_cli_usage(CMD, "unknown --estimator '%s' (choose from: fixed, srswo)", optarg);
             o.srswo = optarg[0] == 's';
+            break;
+        case OPT_DOCS:
+            if (strcmp(optarg, "literal") != 0 && strcmp(optarg, "sampled") != 0)
+                return qk_cli_usage(CMD, "unknown --docs '%s' (choose from: literal, sampled)", optarg);
+            o.sampled = optarg[0] == 's';
             break;
         case 'l': rc = qk_cli_long(CMD, "-l", optarg, -1000000, 1000000, &o.rel_level); break;
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);

@@ -51,8 +51,58 @@ static void judge(const trial *tr, const qk_budget_plan *pl, qk_pool_judged *j)
     }
 }
 
+/* The sampled design's state on the contributors' pool: miss[t][d] = prod
+ * over the stages so far of (1 - pi_stage) (1 = never a candidate drawn
+ * with positive probability), pi[t][d] = 1 - miss. NULL in the literal
+ * mode. */
+typedef struct design {
+    size_t n;
+    double **miss, **pi;
+} design;
+
+static void design_free(design *g)
+{
+    for (size_t t = 0; t < g->n; t++) {
+        free(g->miss ? g->miss[t] : NULL);
+        free(g->pi ? g->pi[t] : NULL);
+    }
+    free(g->miss);
+    free(g->pi);
+    g->miss = g->pi = NULL;
+}
+
+static qk_status design_new(const qk_pool_runs *p, design *g, qk_error *err)
+{
+    g->n = qk_pool_num_topics(p);
+    g->miss = calloc(g->n ? g->n : 1, sizeof *g->miss);
+    g->pi = calloc(g->n ? g->n : 1, sizeof *g->pi);
+    for (size_t t = 0; g->miss && g->pi && t < g->n; t++) {
+        size_t nd = qk_pool_topic_at(p, t)->ndocs;
+        if (!(g->miss[t] = malloc((nd ? nd : 1) * sizeof **g->miss)) ||
+            !(g->pi[t] = calloc(nd ? nd : 1, sizeof **g->pi)))
+            break;
+        for (size_t d = 0; d < nd; d++)
+            g->miss[t][d] = 1;
+    }
+    if (!g->miss || !g->pi || (g->n && !g->pi[g->n - 1])) {
+        design_free(g);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    return QK_OK;
+}
+
+/* Fold a stage's inclusion probabilities into the design (§3.5 step 5). */
+static void design_add(const qk_pool_runs *p, design *g, const qk_budget_plan *pl)
+{
+    for (size_t t = 0; t < g->n; t++)
+        for (uint32_t d = 0; d < qk_pool_topic_at(p, t)->ndocs; d++) {
+            g->miss[t][d] *= 1 - pl->pi[t][d];
+            g->pi[t][d] = 1 - g->miss[t][d];
+        }
+}
+
 static qk_status stage(const trial *tr, qk_budget_method m, size_t b, uint64_t seed, qk_pool_judged *j,
-                       qk_error *err)
+                       design *g, qk_error *err)
 {
     qk_budget_opts bo;
     qk_budget_plan *pl = NULL;
@@ -65,6 +115,8 @@ static qk_status stage(const trial *tr, qk_budget_method m, size_t b, uint64_t s
     bo.seed = seed;
     bo.lambda = tr->o->lambda;
     bo.srswo = tr->o->srswo;
+    bo.sampled = g->pi != NULL;
+    bo.pi = (const double *const *)g->pi;
     if (tr->o->tune && (m == QK_BUDGET_QDP || m == QK_BUDGET_QDP_STAR) && judged_any(j)) {
         qk_budget_tune_opts to;
         qk_budget_tune *tu = NULL;
@@ -79,6 +131,8 @@ static qk_status stage(const trial *tr, qk_budget_method m, size_t b, uint64_t s
     if ((st = qk_budget_plan_next(tr->part, j, &bo, &pl, err)) != QK_OK)
         return st;
     judge(tr, pl, j);
+    if (g->pi)
+        design_add(tr->part, g, pl);
     qk_budget_plan_free(pl);
     return QK_OK;
 }
@@ -111,14 +165,21 @@ out:
     return st;
 }
 
-/* MAP of every run from the judgments j on the contributors' pool. */
-static qk_status estimate(const trial *tr, const qk_pool_judged *j, double *map, qk_error *err)
+/* MAP of every run from the judgments j on the contributors' pool (with the
+ * design g's inclusion probabilities in the sampled mode). */
+static qk_status estimate(const trial *tr, const qk_pool_judged *j, const design *g, double *map,
+                          qk_error *err)
 {
     qk_pool_judged *ja = NULL;
     qk_topic_matrix *m = NULL;
+    design ga = {0, NULL, NULL};
     qk_status st;
     if ((st = qk_pool_judged_new(tr->all, &ja, err)) != QK_OK)
         return st;
+    if (g->pi && (st = design_new(tr->all, &ga, err)) != QK_OK) {
+        qk_pool_judged_free(ja);
+        return st;
+    }
     for (size_t t = 0; t < qk_pool_num_topics(tr->part); t++) {
         const qk_pool_topic *tp = qk_pool_topic_at(tr->part, t);
         size_t ta;
@@ -126,11 +187,16 @@ static qk_status estimate(const trial *tr, const qk_pool_judged *j, double *map,
             continue;
         for (uint32_t d = 0; d < tp->ndocs; d++) {
             uint32_t da;
-            if (j->x[t][d] >= 0 && qk_pool_find_doc(qk_pool_topic_at(tr->all, ta), tp->docnos[d], &da))
+            if (j->x[t][d] >= 0 && qk_pool_find_doc(qk_pool_topic_at(tr->all, ta), tp->docnos[d], &da)) {
                 qk_pool_judged_set(ja, ta, da, j->x[t][d]);
+                if (ga.pi && ga.pi[ta] && g->pi[t])
+                    ga.pi[ta][da] = g->pi[t][d];
+            }
         }
     }
-    if ((st = qk_budget_estimate(tr->all, ja, tr->o->srswo, &m, err)) == QK_OK)
+    st = ga.pi ? qk_budget_estimate_pi(tr->all, ja, (const double *const *)ga.pi, &m, err)
+               : qk_budget_estimate(tr->all, ja, tr->o->srswo, &m, err);
+    if (st == QK_OK)
         for (size_t s = 0; s < tr->nruns; s++) {
             qk_ksum k = {0, 0};
             for (size_t q = 0; q < tr->ntrue; q++)
@@ -140,6 +206,7 @@ static qk_status estimate(const trial *tr, const qk_pool_judged *j, double *map,
         }
     qk_topics_matrix_free(m);
     qk_pool_judged_free(ja);
+    design_free(&ga);
     return st;
 }
 
@@ -176,20 +243,25 @@ static qk_status run_trial(trial *tr, uint64_t seed, acc *accs, qk_error *err)
         size_t B = o->budgets[bi], b1 = (size_t)llround(o->stage1 * (double)B), rest = B - (b1 < B ? b1 : B);
         for (size_t mi = 0; mi < o->nmethods && st == QK_OK; mi++) {
             qk_pool_judged *j = NULL;
+            design g = {0, NULL, NULL};
             double v[4];
-            if ((st = qk_pool_judged_new(tr->part, &j, err)) != QK_OK)
+            if ((st = qk_pool_judged_new(tr->part, &j, err)) != QK_OK ||
+                (o->sampled && (st = design_new(tr->part, &g, err)) != QK_OK)) {
+                qk_pool_judged_free(j);
                 break;
-            st = stage(tr, QK_BUDGET_UN, b1, seed, j, err);
+            }
+            st = stage(tr, QK_BUDGET_UN, b1, seed, j, &g, err);
             for (size_t k = 0; k < o->stages && st == QK_OK; k++) {
                 size_t bk = rest / o->stages + (k + 1 == o->stages ? rest % o->stages : 0);
-                st = stage(tr, o->methods[mi], bk, seed + 1 + k, j, err);
+                st = stage(tr, o->methods[mi], bk, seed + 1 + k, j, &g, err);
             }
-            if (st == QK_OK && (st = estimate(tr, j, map, err)) == QK_OK &&
+            if (st == QK_OK && (st = estimate(tr, j, &g, map, err)) == QK_OK &&
                 (st = score(tr, map, 0, &v[0], &v[1], err)) == QK_OK &&
                 (st = score(tr, map, 1, &v[2], &v[3], err)) == QK_OK)
                 for (int i = 0; i < 4; i++)
                     acc_add(&accs[bi * o->nmethods + mi], i, v[i]);
             qk_pool_judged_free(j);
+            design_free(&g);
         }
     }
     free(map);
