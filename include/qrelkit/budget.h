@@ -255,6 +255,28 @@ typedef struct qk_budget_sim_row {
 QK_API qk_status qk_budget_simulate(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
                                     const qk_budget_sim_opts *o, qk_budget_sim_row **rows, qk_error *err);
 
+/* qk_budget_simulate in two halves, for --shard (a trial depends on the
+ * seed and its index only: seed + 7919 t). qk_budget_sim_values runs trials
+ * [first, end) into vals[(t - first) * R * 4 + r * 4 + i], R = nbudgets *
+ * nmethods, r = budget * nmethods + method, i: tau_part, rmse_part,
+ * tau_new, rmse_new (NaN: undefined). qk_budget_sim_rows makes the table
+ * from all o->trials trials' values (summed in trial order: the same bits
+ * as qk_budget_simulate); rows are the caller's to free(). */
+QK_API qk_status qk_budget_sim_values(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                      const qk_budget_sim_opts *o, size_t first, size_t end, double *vals,
+                                      qk_error *err);
+QK_API qk_status qk_budget_sim_rows(const qk_budget_sim_opts *o, const double *vals, qk_budget_sim_row **rows,
+                                    qk_error *err);
+
+/* A trial's record of a part file (src/sim/budget_shard.c): its R * 4
+ * values as hexadecimal floats ('nan' when undefined), separated by
+ * spaces. qk_budget_sim_record_write: a malloc'd NUL-terminated string.
+ * qk_budget_sim_record_parse: exactly R * 4 numbers, else QK_EINPUT naming
+ * the trial. */
+QK_API qk_status qk_budget_sim_record_write(const double *v, size_t nrows, char **out, qk_error *err);
+QK_API qk_status qk_budget_sim_record_parse(const char *s, size_t len, size_t nrows, size_t trial, double *v,
+                                            qk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

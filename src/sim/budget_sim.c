@@ -210,29 +210,9 @@ static qk_status estimate(const trial *tr, const qk_pool_judged *j, const design
     return st;
 }
 
-typedef struct acc {
-    double sum[4], sq[4];
-    size_t n[4];
-} acc;
-
-static void acc_add(acc *a, int i, double v)
-{
-    if (isnan(v))
-        return;
-    a->sum[i] += v;
-    a->sq[i] += v * v;
-    a->n[i]++;
-}
-
-static void acc_out(const acc *a, int i, double *mean, double *sd)
-{
-    double m = a->n[i] ? a->sum[i] / (double)a->n[i] : NAN;
-    *mean = m;
-    *sd = a->n[i] > 1 ? sqrt(fmax(0, (a->sq[i] - (double)a->n[i] * m * m) / (double)(a->n[i] - 1))) : NAN;
-}
-
-/* One trial: every budget and method. */
-static qk_status run_trial(trial *tr, uint64_t seed, acc *accs, qk_error *err)
+/* One trial: every budget and method; v[(b * nmethods + m) * 4 + i] = tau
+ * and RMSE of the contributing (i = 0, 1) and held-out (2, 3) runs. */
+static qk_status run_trial(trial *tr, uint64_t seed, double *vals, qk_error *err)
 {
     const qk_budget_sim_opts *o = tr->o;
     double *map = malloc(tr->nruns * sizeof *map);
@@ -244,7 +224,8 @@ static qk_status run_trial(trial *tr, uint64_t seed, acc *accs, qk_error *err)
         for (size_t mi = 0; mi < o->nmethods && st == QK_OK; mi++) {
             qk_pool_judged *j = NULL;
             design g = {0, NULL, NULL};
-            double v[4];
+            double *v = vals + (bi * o->nmethods + mi) * 4;
+            v[0] = v[1] = v[2] = v[3] = NAN;
             if ((st = qk_pool_judged_new(tr->part, &j, err)) != QK_OK ||
                 (o->sampled && (st = design_new(tr->part, &g, err)) != QK_OK)) {
                 qk_pool_judged_free(j);
@@ -256,10 +237,8 @@ static qk_status run_trial(trial *tr, uint64_t seed, acc *accs, qk_error *err)
                 st = stage(tr, o->methods[mi], bk, seed + 1 + k, j, &g, err);
             }
             if (st == QK_OK && (st = estimate(tr, j, &g, map, err)) == QK_OK &&
-                (st = score(tr, map, 0, &v[0], &v[1], err)) == QK_OK &&
-                (st = score(tr, map, 1, &v[2], &v[3], err)) == QK_OK)
-                for (int i = 0; i < 4; i++)
-                    acc_add(&accs[bi * o->nmethods + mi], i, v[i]);
+                (st = score(tr, map, 0, &v[0], &v[1], err)) == QK_OK)
+                st = score(tr, map, 1, &v[2], &v[3], err);
             qk_pool_judged_free(j);
             design_free(&g);
         }
@@ -268,8 +247,9 @@ static qk_status run_trial(trial *tr, uint64_t seed, acc *accs, qk_error *err)
     return st;
 }
 
-qk_status qk_budget_simulate(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
-                             const qk_budget_sim_opts *o, qk_budget_sim_row **rows, qk_error *err)
+qk_status qk_budget_sim_values(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                               const qk_budget_sim_opts *o, size_t first, size_t end, double *vals,
+                               qk_error *err)
 {
     size_t ngroups = 0, nrows = o->nbudgets * o->nmethods;
     qk_topic_matrix *tm = NULL;
@@ -277,10 +257,8 @@ qk_status qk_budget_simulate(const qk_qrels *truth, const qk_run *const *runs, s
     double *true_map = NULL;
     unsigned char *held = NULL;
     const qk_run **sub = NULL;
-    acc *accs = NULL;
     trial tr;
     qk_status st;
-    *rows = NULL;
     memset(&tr, 0, sizeof tr);
     for (size_t s = 0; s < nruns; s++)
         if ((o->group ? o->group[s] : s) + 1 > ngroups)
@@ -295,9 +273,8 @@ qk_status qk_budget_simulate(const qk_qrels *truth, const qk_run *const *runs, s
     true_map = malloc(nruns * sizeof *true_map);
     held = malloc(nruns);
     sub = malloc(nruns * sizeof *sub);
-    accs = calloc(nrows, sizeof *accs);
     tr.tmap = malloc(tm->ntopics * sizeof *tr.tmap);
-    if (!true_map || !held || !sub || !accs || !tr.tmap) {
+    if (!true_map || !held || !sub || !tr.tmap) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
@@ -312,7 +289,7 @@ qk_status qk_budget_simulate(const qk_qrels *truth, const qk_run *const *runs, s
     tr.ntrue = tm->ntopics;
     tr.true_map = true_map;
     tr.held = held;
-    for (size_t t = 0; t < o->trials && st == QK_OK; t++) {
+    for (size_t t = first; t < end && st == QK_OK; t++) {
         size_t g = t % ngroups, np = 0;
         for (size_t s = 0; s < nruns; s++) {
             held[s] = (o->group ? o->group[s] : s) == g;
@@ -322,23 +299,11 @@ qk_status qk_budget_simulate(const qk_qrels *truth, const qk_run *const *runs, s
         if ((st = qk_pool_runs_from(sub, np, o->depth, &tr.part, err)) == QK_OK &&
             (st = qk_pool_judged_new(tr.part, &tr.oracle, err)) == QK_OK &&
             (st = qk_pool_judged_from_qrels(tr.oracle, tr.part, truth, o->rel_level, err)) == QK_OK)
-            st = run_trial(&tr, o->seed + 7919 * (uint64_t)t, accs, err);
+            st = run_trial(&tr, o->seed + 7919 * (uint64_t)t, vals + (t - first) * nrows * 4, err);
         qk_pool_judged_free(tr.oracle);
         qk_pool_runs_free(tr.part);
         tr.oracle = NULL;
         tr.part = NULL;
-    }
-    if (st == QK_OK && !(*rows = calloc(nrows, sizeof **rows)))
-        st = qk_error_set(err, QK_ENOMEM, "out of memory");
-    for (size_t r = 0; st == QK_OK && r < nrows; r++) {
-        qk_budget_sim_row *row = &(*rows)[r];
-        row->budget = o->budgets[r / o->nmethods];
-        row->method = o->methods[r % o->nmethods];
-        row->trials = o->trials;
-        acc_out(&accs[r], 0, &row->tau_part, &row->tau_part_sd);
-        acc_out(&accs[r], 1, &row->rmse_part, &row->rmse_part_sd);
-        acc_out(&accs[r], 2, &row->tau_new, &row->tau_new_sd);
-        acc_out(&accs[r], 3, &row->rmse_new, &row->rmse_new_sd);
     }
 out:
     qk_topics_matrix_free(tm);
@@ -346,7 +311,60 @@ out:
     free(true_map);
     free(held);
     free(sub);
-    free(accs);
     free(tr.tmap);
+    return st;
+}
+
+/* Mean and sample sd of the defined (non-NaN) values x[k * stride], k <
+ * n, summed in trial order. */
+static void mean_sd(const double *x, size_t n, size_t stride, double *mean, double *sd)
+{
+    double sum = 0, sq = 0, m;
+    size_t k = 0;
+    for (size_t t = 0; t < n; t++) {
+        double v = x[t * stride];
+        if (isnan(v))
+            continue;
+        sum += v;
+        sq += v * v;
+        k++;
+    }
+    m = k ? sum / (double)k : NAN;
+    *mean = m;
+    *sd = k > 1 ? sqrt(fmax(0, (sq - (double)k * m * m) / (double)(k - 1))) : NAN;
+}
+
+qk_status qk_budget_sim_rows(const qk_budget_sim_opts *o, const double *vals, qk_budget_sim_row **rows,
+                             qk_error *err)
+{
+    size_t nrows = o->nbudgets * o->nmethods, stride = nrows * 4;
+    if (!(*rows = calloc(nrows ? nrows : 1, sizeof **rows)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t r = 0; r < nrows; r++) {
+        qk_budget_sim_row *row = &(*rows)[r];
+        const double *v = vals + r * 4;
+        row->budget = o->budgets[r / o->nmethods];
+        row->method = o->methods[r % o->nmethods];
+        row->trials = o->trials;
+        mean_sd(v + 0, o->trials, stride, &row->tau_part, &row->tau_part_sd);
+        mean_sd(v + 1, o->trials, stride, &row->rmse_part, &row->rmse_part_sd);
+        mean_sd(v + 2, o->trials, stride, &row->tau_new, &row->tau_new_sd);
+        mean_sd(v + 3, o->trials, stride, &row->rmse_new, &row->rmse_new_sd);
+    }
+    return QK_OK;
+}
+
+qk_status qk_budget_simulate(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                             const qk_budget_sim_opts *o, qk_budget_sim_row **rows, qk_error *err)
+{
+    size_t n = o->trials * o->nbudgets * o->nmethods * 4;
+    double *vals = malloc((n ? n : 1) * sizeof *vals);
+    qk_status st;
+    *rows = NULL;
+    if (!vals)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if ((st = qk_budget_sim_values(truth, runs, nruns, o, 0, o->trials, vals, err)) == QK_OK)
+        st = qk_budget_sim_rows(o, vals, rows, err);
+    free(vals);
     return st;
 }
