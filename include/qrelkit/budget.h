@@ -241,6 +241,14 @@ typedef struct qk_budget_sim_opts {
                             stages, and X-hat and the final MAP are
                             qk_budget_estimate_pi's */
     const size_t *group; /* nruns entries or NULL */
+    /* participating > 0: the spec's split (000b §3.11) instead of leave one
+     * group out: trial t draws `participating` groups at random (a
+     * generator seeded seed + 7919 t) whose runs contribute; for every
+     * budget, stage 1's judgments score the other runs by MAR
+     * (qk_topics_mar_split), and the `newsites` groups of lowest MAR are
+     * the new systems (tau_new, rmse_new), the rest auxiliary (scored by
+     * neither). Needs 1 <= newsites, participating + newsites <= groups. */
+    size_t participating, newsites;
 } qk_budget_sim_opts;
 QK_API void qk_budget_sim_opts_init(qk_budget_sim_opts *o);
 

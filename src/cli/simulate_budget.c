@@ -43,6 +43,13 @@ const char qk_help_simulate_budget[] =
     "  --groups FILE      'run group' lines; default: a run's group is its name up\n"
     "                     to the first --group-sep character\n"
     "  --group-sep C      default '-'; 'none': every run is its own group\n"
+    "  --participating K  instead of leave one group out: K groups drawn at\n"
+    "                     random per trial contribute; after stage 1 the other\n"
+    "                     groups are ranked by the MAR of their runs over the\n"
+    "                     stage-1 judgments, and the --new-sites N least covered\n"
+    "                     are the held-out ('new') systems, the rest auxiliary\n"
+    "                     (scored in neither column); needs --new-sites\n"
+    "  --new-sites N      with --participating (K + N <= the number of groups)\n"
     "  --estimator E      fixed (default) or srswo: X-hat and the final MAP (see\n"
     "                     `qrelkit help budget`)\n"
     "  --docs D           literal (default) or sampled: every stage draws its\n"
@@ -72,7 +79,9 @@ enum {
     OPT_PLOT,
     OPT_EST,
     OPT_DOCS,
-    OPT_SHARD
+    OPT_SHARD,
+    OPT_PART,
+    OPT_NEW
 };
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"qrels", required_argument, NULL, OPT_QRELS},
@@ -89,6 +98,8 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"plot", required_argument, NULL, OPT_PLOT},
                                          {"docs", required_argument, NULL, OPT_DOCS},
                                          {"shard", required_argument, NULL, OPT_SHARD},
+                                         {"participating", required_argument, NULL, OPT_PART},
+                                         {"new-sites", required_argument, NULL, OPT_NEW},
                                          {"estimator", required_argument, NULL, OPT_EST},
                                          {NULL, 0, NULL, 0}};
 
@@ -213,6 +224,10 @@ static int parse(int argc, char **argv, bargs *a)
                 return qk_cli_usage(CMD, "unknown --docs '%s' (choose from: literal, sampled)", optarg);
             a->o.sampled = optarg[0] == 's';
             break;
+        case OPT_PART:
+            rc = qk_cli_size(CMD, "--participating", optarg, 1, SIZE_MAX, &a->o.participating);
+            break;
+        case OPT_NEW: rc = qk_cli_size(CMD, "--new-sites", optarg, 1, SIZE_MAX, &a->o.newsites); break;
         case OPT_SHARD:
             rc = qk_cli_shard_parse(CMD, optarg, &a->shard);
             a->shard_on = 1;
@@ -230,6 +245,8 @@ static int parse(int argc, char **argv, bargs *a)
         return qk_cli_usage(CMD, "missing --budgets");
     if (argc - optind < 3)
         return qk_cli_usage(CMD, "needs at least three RUNs (two groups)");
+    if ((a->o.participating > 0) != (a->o.newsites > 0))
+        return qk_cli_usage(CMD, "--participating and --new-sites go together (the MAR split)");
     if (a->shard_on && a->plot)
         return qk_cli_usage(CMD, "--plot does not combine with --shard (plot the merged table)");
     if ((rc = qk_cli_no_stdout(CMD, "--plot", a->plot, "carries the table; give a file name")))

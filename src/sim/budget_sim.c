@@ -9,6 +9,7 @@
 
 #include "qrelkit/budget.h"
 #include "qrelkit/stats.h"
+#include "qrelkit/topics.h"
 
 void qk_budget_sim_opts_init(qk_budget_sim_opts *o)
 {
@@ -30,7 +31,10 @@ typedef struct trial {
     size_t nruns, *tmap;     /* truth topic -> all-pool topic (SIZE_MAX: none) */
     size_t ntrue;
     const double *true_map;
-    const unsigned char *held; /* nruns */
+    unsigned char *role; /* nruns: 1 contributing, 0 new, 2 auxiliary */
+    const qk_run *const *runs;
+    const size_t *group; /* nruns, group[s] < ngroups */
+    size_t ngroups;
 } trial;
 
 static int judged_any(const qk_pool_judged *j)
@@ -78,7 +82,7 @@ static qk_status design_new(const qk_pool_runs *p, design *g, qk_error *err)
     g->pi = calloc(g->n ? g->n : 1, sizeof *g->pi);
     for (size_t t = 0; g->miss && g->pi && t < g->n; t++) {
         size_t nd = qk_pool_topic_at(p, t)->ndocs;
-        if (!(g->miss[t] = malloc((nd ? nd : 1) * sizeof **g->miss)) ||
+        if (!(g->miss[t] = calloc(nd ? nd : 1, sizeof **g->miss)) ||
             !(g->pi[t] = calloc(nd ? nd : 1, sizeof **g->pi)))
             break;
         for (size_t d = 0; d < nd; d++)
@@ -95,7 +99,7 @@ static qk_status design_new(const qk_pool_runs *p, design *g, qk_error *err)
 static void design_add(const qk_pool_runs *p, design *g, const qk_budget_plan *pl)
 {
     for (size_t t = 0; t < g->n; t++)
-        for (uint32_t d = 0; d < qk_pool_topic_at(p, t)->ndocs; d++) {
+        for (uint32_t d = 0; pl->pi && pl->pi[t] && g->miss[t] && d < qk_pool_topic_at(p, t)->ndocs; d++) {
             g->miss[t][d] *= 1 - pl->pi[t][d];
             g->pi[t][d] = 1 - g->miss[t][d];
         }
@@ -137,7 +141,7 @@ static qk_status stage(const trial *tr, qk_budget_method m, size_t b, uint64_t s
     return QK_OK;
 }
 
-/* tau_a and RMSE over the runs with held[s] == want. */
+/* tau_a and RMSE over the runs with role[s] == want. */
 static qk_status score(const trial *tr, const double *est, int want, double *tau, double *rmse, qk_error *err)
 {
     double *a = malloc(tr->nruns * sizeof *a), *b = malloc(tr->nruns * sizeof *b), se = 0;
@@ -150,7 +154,7 @@ static qk_status score(const trial *tr, const double *est, int want, double *tau
         goto out;
     }
     for (size_t s = 0; s < tr->nruns; s++)
-        if ((tr->held[s] != 0) == want) {
+        if (tr->role[s] == want) {
             a[n] = tr->true_map[s];
             b[n++] = est[s];
             se += (est[s] - tr->true_map[s]) * (est[s] - tr->true_map[s]);
@@ -210,6 +214,51 @@ static qk_status estimate(const trial *tr, const qk_pool_judged *j, const design
     return st;
 }
 
+/* The MAR split (000b §3.11 steps 3-4): stage 1's judgments (the same
+ * pairs every method of the trial starts from) as qrels; the held-out
+ * groups' runs scored by MAR over them (qk_topics_mar_split, to rank 1000),
+ * the o->newsites groups of lowest MAR new, the others auxiliary. */
+static qk_status mar_split(trial *tr, size_t b1, uint64_t seed, qk_error *err)
+{
+    qk_pool_judged *j = NULL;
+    qk_qrels *q = NULL;
+    design g = {0, NULL, NULL};
+    unsigned char *cand = malloc(tr->nruns), *isnew = malloc(tr->nruns);
+    qk_status st;
+    if (!cand || !isnew) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((st = qk_pool_judged_new(tr->part, &j, err)) != QK_OK ||
+        (tr->o->sampled && (st = design_new(tr->part, &g, err)) != QK_OK) ||
+        (st = stage(tr, QK_BUDGET_UN, b1, seed, j, &g, err)) != QK_OK ||
+        (st = qk_qrels_new(QK_REL_QRELS, &q, err)) != QK_OK)
+        goto out;
+    for (size_t t = 0; t < qk_pool_num_topics(tr->part) && st == QK_OK; t++) {
+        const qk_pool_topic *tp = qk_pool_topic_at(tr->part, t);
+        for (uint32_t d = 0; d < tp->ndocs && st == QK_OK; d++)
+            if (j->x[t][d] >= 0)
+                st = qk_qrels_add(q, tp->qid, NULL, tp->docnos[d], j->x[t][d], err);
+    }
+    if (st != QK_OK || (st = qk_qrels_finish(q, QK_DEDUP_ERROR, err)) != QK_OK)
+        goto out;
+    for (size_t s = 0; s < tr->nruns; s++)
+        cand[s] = tr->role[s] != 1;
+    if ((st = qk_topics_mar_split(q, tr->runs, tr->nruns, tr->group, tr->ngroups, cand, 1000, tr->o->newsites,
+                                  isnew, err)) != QK_OK)
+        goto out;
+    for (size_t s = 0; s < tr->nruns; s++)
+        if (cand[s])
+            tr->role[s] = isnew[s] ? 0 : 2;
+out:
+    qk_qrels_free(q);
+    qk_pool_judged_free(j);
+    design_free(&g);
+    free(cand);
+    free(isnew);
+    return st;
+}
+
 /* One trial: every budget and method; v[(b * nmethods + m) * 4 + i] = tau
  * and RMSE of the contributing (i = 0, 1) and held-out (2, 3) runs. */
 static qk_status run_trial(trial *tr, uint64_t seed, double *vals, qk_error *err)
@@ -221,6 +270,8 @@ static qk_status run_trial(trial *tr, uint64_t seed, double *vals, qk_error *err
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t bi = 0; bi < o->nbudgets && st == QK_OK; bi++) {
         size_t B = o->budgets[bi], b1 = (size_t)llround(o->stage1 * (double)B), rest = B - (b1 < B ? b1 : B);
+        if (o->participating && (st = mar_split(tr, b1, seed, err)) != QK_OK)
+            break;
         for (size_t mi = 0; mi < o->nmethods && st == QK_OK; mi++) {
             qk_pool_judged *j = NULL;
             design g = {0, NULL, NULL};
@@ -237,8 +288,8 @@ static qk_status run_trial(trial *tr, uint64_t seed, double *vals, qk_error *err
                 st = stage(tr, o->methods[mi], bk, seed + 1 + k, j, &g, err);
             }
             if (st == QK_OK && (st = estimate(tr, j, &g, map, err)) == QK_OK &&
-                (st = score(tr, map, 0, &v[0], &v[1], err)) == QK_OK)
-                st = score(tr, map, 1, &v[2], &v[3], err);
+                (st = score(tr, map, 1, &v[0], &v[1], err)) == QK_OK)
+                st = score(tr, map, 0, &v[2], &v[3], err);
             qk_pool_judged_free(j);
             design_free(&g);
         }
@@ -256,6 +307,7 @@ qk_status qk_budget_sim_values(const qk_qrels *truth, const qk_run *const *runs,
     qk_pool_runs *all = NULL;
     double *true_map = NULL;
     unsigned char *held = NULL;
+    size_t *gid = NULL, *gorder = NULL;
     const qk_run **sub = NULL;
     trial tr;
     qk_status st;
@@ -267,14 +319,20 @@ qk_status qk_budget_sim_values(const qk_qrels *truth, const qk_run *const *runs,
         return qk_error_set(err, QK_EUSAGE,
                             "simulate budget needs two groups of runs, a budget, a method, a trial, a stage "
                             "and a stage-1 share in [0, 1]");
+    if (o->participating && (o->newsites < 1 || o->participating + o->newsites > ngroups))
+        return qk_error_set(err, QK_EUSAGE,
+                            "%zu participating and %zu new groups need %zu groups of runs; there are %zu",
+                            o->participating, o->newsites, o->participating + o->newsites, ngroups);
     if ((st = qk_topics_matrix_from_eval(truth, runs, nruns, "map", &tm, err)) != QK_OK ||
         (st = qk_pool_runs_from(runs, nruns, o->depth, &all, err)) != QK_OK)
         goto out;
     true_map = malloc(nruns * sizeof *true_map);
     held = malloc(nruns);
     sub = malloc(nruns * sizeof *sub);
+    gid = malloc(nruns * sizeof *gid);
+    gorder = malloc(ngroups * sizeof *gorder);
     tr.tmap = malloc(tm->ntopics * sizeof *tr.tmap);
-    if (!true_map || !held || !sub || !tr.tmap) {
+    if (!true_map || !held || !sub || !gid || !gorder || !tr.tmap) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
@@ -288,12 +346,31 @@ qk_status qk_budget_sim_values(const qk_qrels *truth, const qk_run *const *runs,
     tr.nruns = nruns;
     tr.ntrue = tm->ntopics;
     tr.true_map = true_map;
-    tr.held = held;
+    tr.role = held;
+    tr.runs = runs;
+    tr.group = gid;
+    tr.ngroups = ngroups;
+    for (size_t s = 0; s < nruns; s++)
+        gid[s] = o->group ? o->group[s] : s;
     for (size_t t = first; t < end && st == QK_OK; t++) {
         size_t g = t % ngroups, np = 0;
+        if (o->participating) { /* o->participating groups at random */
+            qk_rng rng;
+            qk_rng_seed(&rng, o->seed + 7919 * (uint64_t)t);
+            for (size_t k = 0; k < ngroups; k++)
+                gorder[k] = k;
+            for (size_t k = 0; k < o->participating; k++) {
+                size_t r = k + (size_t)qk_rng_below(&rng, ngroups - k), x = gorder[k];
+                gorder[k] = gorder[r];
+                gorder[r] = x;
+            }
+        }
         for (size_t s = 0; s < nruns; s++) {
-            held[s] = (o->group ? o->group[s] : s) == g;
-            if (!held[s])
+            int in = !o->participating && gid[s] != g;
+            for (size_t k = 0; k < o->participating; k++)
+                in |= gorder[k] == gid[s];
+            held[s] = in ? 1 : 0; /* role: contributing, else new (the MAR split refines it) */
+            if (in)
                 sub[np++] = runs[s];
         }
         if ((st = qk_pool_runs_from(sub, np, o->depth, &tr.part, err)) == QK_OK &&
@@ -311,6 +388,8 @@ out:
     free(true_map);
     free(held);
     free(sub);
+    free(gid);
+    free(gorder);
     free(tr.tmap);
     return st;
 }

@@ -105,6 +105,8 @@ same "simulate budget literal" simulate budget --qrels b.qrels --budgets 20,40 -
     g1-r1.run g1-r2.run g2-r1.run g2-r2.run g3-r1.run g3-r2.run
 same "simulate budget sampled" simulate budget --qrels b.qrels --budgets 30 --trials 4 --depth 20 --docs sampled \
     --methods qdp,ra,un g1-r1.run g1-r2.run g2-r1.run g2-r2.run g3-r1.run g3-r2.run
+same "simulate budget MAR split" simulate budget --qrels b.qrels --budgets 24,36 --trials 5 --depth 20 \
+    --participating 1 --new-sites 1 --docs sampled g1-r1.run g1-r2.run g2-r1.run g2-r2.run g3-r1.run g3-r2.run
 same "simulate budget tuned" simulate budget --qrels b.qrels --budgets 40 --trials 3 --depth 20 --methods qdp \
     --lambda tuned-new --group-sep none g1-r1.run g1-r2.run g2-r1.run g2-r2.run g3-r1.run g3-r2.run
 
