@@ -249,6 +249,9 @@ typedef struct qk_budget_sim_opts {
      * the new systems (tau_new, rmse_new), the rest auxiliary (scored by
      * neither). Needs 1 <= newsites, participating + newsites <= groups. */
     size_t participating, newsites;
+    /* RA's values in a trial: the mean over ra_draws independent draws of
+     * its random topics (the thesis averages 1,000; 0 or 1: one draw) */
+    size_t ra_draws;
 } qk_budget_sim_opts;
 QK_API void qk_budget_sim_opts_init(qk_budget_sim_opts *o);
 

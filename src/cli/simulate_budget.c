@@ -50,6 +50,8 @@ const char qk_help_simulate_budget[] =
     "                     are the held-out ('new') systems, the rest auxiliary\n"
     "                     (scored in neither column); needs --new-sites\n"
     "  --new-sites N      with --participating (K + N <= the number of groups)\n"
+    "  --ra-draws K       ra: a trial's values are the mean over K draws of its\n"
+    "                     random topics (1; the thesis averages 1000)\n"
     "  --estimator E      fixed (default) or srswo: X-hat and the final MAP (see\n"
     "                     `qrelkit help budget`)\n"
     "  --docs D           literal (default) or sampled: every stage draws its\n"
@@ -81,7 +83,8 @@ enum {
     OPT_DOCS,
     OPT_SHARD,
     OPT_PART,
-    OPT_NEW
+    OPT_NEW,
+    OPT_RADRAWS
 };
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"qrels", required_argument, NULL, OPT_QRELS},
@@ -100,6 +103,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"shard", required_argument, NULL, OPT_SHARD},
                                          {"participating", required_argument, NULL, OPT_PART},
                                          {"new-sites", required_argument, NULL, OPT_NEW},
+                                         {"ra-draws", required_argument, NULL, OPT_RADRAWS},
                                          {"estimator", required_argument, NULL, OPT_EST},
                                          {NULL, 0, NULL, 0}};
 
@@ -228,6 +232,7 @@ static int parse(int argc, char **argv, bargs *a)
             rc = qk_cli_size(CMD, "--participating", optarg, 1, SIZE_MAX, &a->o.participating);
             break;
         case OPT_NEW: rc = qk_cli_size(CMD, "--new-sites", optarg, 1, SIZE_MAX, &a->o.newsites); break;
+        case OPT_RADRAWS: rc = qk_cli_size(CMD, "--ra-draws", optarg, 1, 1000000, &a->o.ra_draws); break;
         case OPT_SHARD:
             rc = qk_cli_shard_parse(CMD, optarg, &a->shard);
             a->shard_on = 1;

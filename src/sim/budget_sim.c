@@ -261,6 +261,34 @@ out:
 
 /* One trial: every budget and method; v[(b * nmethods + m) * 4 + i] = tau
  * and RMSE of the contributing (i = 0, 1) and held-out (2, 3) runs. */
+/* One run of method m at budget B (stage 1 of b1, then the expansion
+ * stages from seed xseed on) into v[0..4). */
+static qk_status one_method(trial *tr, qk_budget_method m, size_t b1, size_t rest, uint64_t seed,
+                            uint64_t xseed, double *map, double *v, qk_error *err)
+{
+    const qk_budget_sim_opts *o = tr->o;
+    qk_pool_judged *j = NULL;
+    design g = {0, NULL, NULL};
+    qk_status st;
+    v[0] = v[1] = v[2] = v[3] = NAN;
+    if ((st = qk_pool_judged_new(tr->part, &j, err)) != QK_OK ||
+        (o->sampled && (st = design_new(tr->part, &g, err)) != QK_OK)) {
+        qk_pool_judged_free(j);
+        return st;
+    }
+    st = stage(tr, QK_BUDGET_UN, b1, seed, j, &g, err);
+    for (size_t k = 0; k < o->stages && st == QK_OK; k++) {
+        size_t bk = rest / o->stages + (k + 1 == o->stages ? rest % o->stages : 0);
+        st = stage(tr, m, bk, xseed + k, j, &g, err);
+    }
+    if (st == QK_OK && (st = estimate(tr, j, &g, map, err)) == QK_OK &&
+        (st = score(tr, map, 1, &v[0], &v[1], err)) == QK_OK)
+        st = score(tr, map, 0, &v[2], &v[3], err);
+    qk_pool_judged_free(j);
+    design_free(&g);
+    return st;
+}
+
 static qk_status run_trial(trial *tr, uint64_t seed, double *vals, qk_error *err)
 {
     const qk_budget_sim_opts *o = tr->o;
@@ -273,25 +301,24 @@ static qk_status run_trial(trial *tr, uint64_t seed, double *vals, qk_error *err
         if (o->participating && (st = mar_split(tr, b1, seed, err)) != QK_OK)
             break;
         for (size_t mi = 0; mi < o->nmethods && st == QK_OK; mi++) {
-            qk_pool_judged *j = NULL;
-            design g = {0, NULL, NULL};
             double *v = vals + (bi * o->nmethods + mi) * 4;
-            v[0] = v[1] = v[2] = v[3] = NAN;
-            if ((st = qk_pool_judged_new(tr->part, &j, err)) != QK_OK ||
-                (o->sampled && (st = design_new(tr->part, &g, err)) != QK_OK)) {
-                qk_pool_judged_free(j);
-                break;
+            size_t draws = o->methods[mi] == QK_BUDGET_RA && o->ra_draws > 1 ? o->ra_draws : 1;
+            double sum[4] = {0, 0, 0, 0};
+            size_t cnt[4] = {0, 0, 0, 0};
+            /* RA (§3.10): the mean over `draws` allocations, draw k's
+             * expansion stages seeded seed + 1 + 104729 k (draw 0 is the
+             * single draw's) */
+            for (size_t k = 0; k < draws && st == QK_OK; k++) {
+                st = one_method(tr, o->methods[mi], b1, rest, seed, seed + 1 + 104729 * (uint64_t)k, map, v,
+                                err);
+                for (int i = 0; i < 4 && draws > 1; i++)
+                    if (!isnan(v[i])) {
+                        sum[i] += v[i];
+                        cnt[i]++;
+                    }
             }
-            st = stage(tr, QK_BUDGET_UN, b1, seed, j, &g, err);
-            for (size_t k = 0; k < o->stages && st == QK_OK; k++) {
-                size_t bk = rest / o->stages + (k + 1 == o->stages ? rest % o->stages : 0);
-                st = stage(tr, o->methods[mi], bk, seed + 1 + k, j, &g, err);
-            }
-            if (st == QK_OK && (st = estimate(tr, j, &g, map, err)) == QK_OK &&
-                (st = score(tr, map, 1, &v[0], &v[1], err)) == QK_OK)
-                st = score(tr, map, 0, &v[2], &v[3], err);
-            qk_pool_judged_free(j);
-            design_free(&g);
+            for (int i = 0; i < 4 && draws > 1; i++)
+                v[i] = cnt[i] ? sum[i] / (double)cnt[i] : NAN;
         }
     }
     free(map);

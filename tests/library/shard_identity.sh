@@ -103,7 +103,7 @@ awk 'BEGIN { srand(3); for (t = 1; t <= 4; t++) for (d = 1; d <= 40; d++)
       for (i = 1; i <= 30; i++) print t, "Q0", "d" k[i], i, 31 - i, "g" g "r" v > f } } }'
 same "simulate budget literal" simulate budget --qrels b.qrels --budgets 20,40 --trials 5 --depth 20 --seed 4 \
     g1-r1.run g1-r2.run g2-r1.run g2-r2.run g3-r1.run g3-r2.run
-same "simulate budget sampled" simulate budget --qrels b.qrels --budgets 30 --trials 4 --depth 20 --docs sampled \
+same "simulate budget sampled" simulate budget --qrels b.qrels --budgets 30 --trials 4 --depth 20 --docs sampled --ra-draws 3 \
     --methods qdp,ra,un g1-r1.run g1-r2.run g2-r1.run g2-r2.run g3-r1.run g3-r2.run
 same "simulate budget MAR split" simulate budget --qrels b.qrels --budgets 24,36 --trials 5 --depth 20 \
     --participating 1 --new-sites 1 --docs sampled g1-r1.run g1-r2.run g2-r1.run g2-r2.run g3-r1.run g3-r2.run
