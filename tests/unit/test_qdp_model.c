@@ -6,7 +6,7 @@
 enum { L = 8, N = 3 };
 static const char *const sys[L] = {"a", "b", "c", "d", "e", "f", "g", "h"};
 static const char *const top[N] = {"1", "2", "3"};
-static const double xs[L * N] = {0.1, 0.3, 0.2, 0.5, 0.4, 0.6, 0.2, 0.1, 0.4, 0.9,  0.7, 0.8,
+static const double xs[L * N] = {0.1, 0.3, 0.2, 0.5, 0.4, 0.6, 0.2, 0.1, 0.4, 0.9, 0.7, 0.8,
                                  0.3, 0.5, 0.1, 0.6, 0.2, 0.3, 0.4, 0.8, 0.7, 0.05, 0.2, 0.1};
 
 static void solve3(double *a, double *b) /* Cramer's rule, 3 x 3 */
