@@ -71,7 +71,9 @@ static void statap_one(const qk_pool_topic *tp, const signed char *x, size_t nre
         }
     *ap = a;
     if (pid) { /* PC := 0 for those the run does not retrieve */
-        *var = v + (rw[1] - wret) * (a / rhat) * (a / rhat);
+        /* rw[1] - wret: the missed documents' weights; a difference of
+         * sums, so it can fall a rounding error below 0 */
+        *var = v + fmax(0, rw[1] - wret) * (a / rhat) * (a / rhat);
         return;
     }
     v += (double)(nrel - found) * (a / rhat) * (a / rhat);
