@@ -33,3 +33,6 @@ awk -F'\t' 'NR > 1 { print $1, $3 }' "$work/zoo/zoo.tsv" > "$work/groups.txt"
     --methods qdp --lambda tuned-new --seed 17 "$work"/zoo/*.run > "$here/budget-npl-tuned-new.tsv"
 "$qk" simulate budget --qrels "$npl/qrels" --groups "$work/groups.txt" --budgets 500,1000,2000,4000 \
     --trials 21 --seed 17 --docs sampled --plot "$here/budget-npl-sampled.svg" "$work"/zoo/*.run > "$here/budget-npl-sampled.tsv"
+"$qk" simulate budget --qrels "$npl/qrels" --groups "$work/groups.txt" --budgets 500,1000,2000,4000 \
+    --trials 21 --seed 17 --docs sampled --participating 1 --new-sites 1 --ra-draws 20 "$work"/zoo/*.run \
+    > "$here/budget-npl-sampled-mar.tsv"
