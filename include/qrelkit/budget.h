@@ -50,6 +50,14 @@ extern "C" {
  * qk_topics_matrix_free. */
 QK_API qk_status qk_budget_estimate(const qk_pool_runs *p, const qk_pool_judged *j, int srswo,
                                     qk_topic_matrix **out, qk_error *err);
+/* The same under a sampled design (000b §3.5-3.6): pi[t][d] is the
+ * inclusion probability of pooled document d of topic t (the sampled mode's,
+ * carried across stages); X-hat is statAP with each judged document weighted
+ * 1/pi_d, R-hat the Horvitz-Thompson total of the judged relevant documents
+ * (qk_ht_total), V the Poisson-design Taylor variance sum (1 - pi_k)/pi_k^2
+ * u_k^2. A judged document with pi <= 0 counts as certain (pi = 1). */
+QK_API qk_status qk_budget_estimate_pi(const qk_pool_runs *p, const qk_pool_judged *j,
+                                       const double *const *pi, qk_topic_matrix **out, qk_error *err);
 
 /* ---- r_j, unseen relevant documents (M14, 000b §3.7) ----------------------
  * Features of a pooled document: one per run, 1/rank in that run's list to
@@ -99,6 +107,14 @@ typedef struct qk_budget_opts {
      * instead of the classifier's (qk_budget_unseen). */
     const qk_pool_judged *eligible;
     const double *r;
+    /* sampled = 1: the spec's sampled mode (§3.5): the method's per-topic
+     * counts, then the documents drawn by the stratified sampler
+     * (qk_budget_strata_sample) instead of the top of the topic's list.
+     * pi (NULL by default): the inclusion probabilities of the judgments so
+     * far, one array of ndocs per pool topic; given, X-hat is
+     * qk_budget_estimate_pi's. */
+    int sampled;
+    const double *const *pi;
 } qk_budget_opts;
 QK_API void qk_budget_opts_init(qk_budget_opts *o);
 
@@ -106,6 +122,7 @@ typedef struct qk_budget_pair {
     size_t topic;    /* pool topic index */
     uint32_t doc;    /* pool document id */
     double priority; /* w_q w_d (the baselines: w_d) */
+    double pi;       /* the stage's inclusion probability (literal mode: 1) */
 } qk_budget_pair;
 
 typedef struct qk_budget_plan {
@@ -117,8 +134,27 @@ typedef struct qk_budget_plan {
     size_t candidates;        /* unjudged candidate pairs before the plan (Omega) */
     int uniform;              /* 1: no X-hat yet, the stage was spent uniformly (stage 1) */
     qk_budget_beta_info info; /* QDP / QDP* */
+    /* sampled mode: ntopics arrays of the topic's ndocs, the stage's
+     * inclusion probability of every candidate (0 for the others); the
+     * probability of a document over stages is 1 - prod (1 - pi_stage),
+     * each stage's conditional on the document not judged before (§3.5
+     * step 5, an approximation that ignores the design's adaptivity).
+     * NULL in the literal mode. */
+    double **pi;
 } qk_budget_plan;
 QK_API void qk_budget_plan_free(qk_budget_plan *pl);
+
+/* The stratified SRSWO sampler of the sampled mode (000b §3.5, A16): w[0..k)
+ * are a topic's candidates' weights, sorted descending and summing to 1.
+ * Strata: document i (0-based) goes to stratum floor(H c_i), c_i the weight
+ * before it, H = min(10, k); the empty ones are dropped, so there are at
+ * most H strata of about equal weight. n_h = b mass_h by largest remainder
+ * (ties to the earlier stratum), capped at N_h, the excess given one at a
+ * time to the strata with room, heaviest first; then n_h of the N_h drawn
+ * without replacement (rng). Out: take[i] (1 = drawn), pi[i] = n_h / N_h,
+ * stratum[i] (may be NULL); b <= k. Returns the number of strata. */
+QK_API size_t qk_budget_strata_sample(size_t k, const double *w, size_t b, qk_rng *rng, unsigned char *take,
+                                      double *pi, size_t *stratum);
 
 /* The next o->budget pairs given the judgments j. Candidates are the
  * unjudged pooled documents (QDP*: those the top runs retrieve). A budget
@@ -200,7 +236,22 @@ typedef struct qk_budget_sim_opts {
                             grid, 10 folds by run) before every expansion stage
                             for tau_part (1) or tau_new (2); lambda unused */
     int srswo;           /* X-hat and the final MAP as SRSWO statAP (qk_budget_estimate) */
+    int sampled;         /* the sampled mode (qk_budget_opts.sampled), stage 1 too;
+                            the inclusion probabilities are carried across the
+                            stages, and X-hat and the final MAP are
+                            qk_budget_estimate_pi's */
     const size_t *group; /* nruns entries or NULL */
+    /* participating > 0: the spec's split (000b §3.11) instead of leave one
+     * group out: trial t draws `participating` groups at random (a
+     * generator seeded seed + 7919 t) whose runs contribute; for every
+     * budget, stage 1's judgments score the other runs by MAR
+     * (qk_topics_mar_split), and the `newsites` groups of lowest MAR are
+     * the new systems (tau_new, rmse_new), the rest auxiliary (scored by
+     * neither). Needs 1 <= newsites, participating + newsites <= groups. */
+    size_t participating, newsites;
+    /* RA's values in a trial: the mean over ra_draws independent draws of
+     * its random topics (the thesis averages 1,000; 0 or 1: one draw) */
+    size_t ra_draws;
 } qk_budget_sim_opts;
 QK_API void qk_budget_sim_opts_init(qk_budget_sim_opts *o);
 
@@ -214,6 +265,28 @@ typedef struct qk_budget_sim_row {
 /* rows (nbudgets x nmethods) are the caller's to free(). Needs >= 2 groups. */
 QK_API qk_status qk_budget_simulate(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
                                     const qk_budget_sim_opts *o, qk_budget_sim_row **rows, qk_error *err);
+
+/* qk_budget_simulate in two halves, for --shard (a trial depends on the
+ * seed and its index only: seed + 7919 t). qk_budget_sim_values runs trials
+ * [first, end) into vals[(t - first) * R * 4 + r * 4 + i], R = nbudgets *
+ * nmethods, r = budget * nmethods + method, i: tau_part, rmse_part,
+ * tau_new, rmse_new (NaN: undefined). qk_budget_sim_rows makes the table
+ * from all o->trials trials' values (summed in trial order: the same bits
+ * as qk_budget_simulate); rows are the caller's to free(). */
+QK_API qk_status qk_budget_sim_values(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                      const qk_budget_sim_opts *o, size_t first, size_t end, double *vals,
+                                      qk_error *err);
+QK_API qk_status qk_budget_sim_rows(const qk_budget_sim_opts *o, const double *vals, qk_budget_sim_row **rows,
+                                    qk_error *err);
+
+/* A trial's record of a part file (src/sim/budget_shard.c): its R * 4
+ * values as hexadecimal floats ('nan' when undefined), separated by
+ * spaces. qk_budget_sim_record_write: a malloc'd NUL-terminated string.
+ * qk_budget_sim_record_parse: exactly R * 4 numbers, else QK_EINPUT naming
+ * the trial. */
+QK_API qk_status qk_budget_sim_record_write(const double *v, size_t nrows, char **out, qk_error *err);
+QK_API qk_status qk_budget_sim_record_parse(const char *s, size_t len, size_t nrows, size_t trial, double *v,
+                                            qk_error *err);
 
 #ifdef __cplusplus
 }

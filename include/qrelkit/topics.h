@@ -241,6 +241,16 @@ QK_API double qk_topics_ar(const unsigned char *judged, size_t depth, size_t nju
 QK_API qk_status qk_topics_mar(const qk_qrels *q, const qk_run *run, size_t depth, int all_ranks, double *ar,
                                double *mar, qk_error *err);
 
+/* The MAR split of held-out systems (000a §6.8, 000b §3.11 steps 3-4): every
+ * run r with cand[r] scores MAR over j (to depth; qk_topics_mar, AP-analogue
+ * AR), its group the mean over its candidate runs; the nnew groups of lowest
+ * score (ties: the smaller group index) are the new systems: isnew[r] = 1
+ * for their runs, 0 for every other run (the other candidates are the
+ * auxiliary systems). group[r] < ngroups. */
+QK_API qk_status qk_topics_mar_split(const qk_qrels *j, const qk_run *const *runs, size_t nruns,
+                                     const size_t *group, size_t ngroups, const unsigned char *cand,
+                                     size_t depth, size_t nnew, unsigned char *isnew, qk_error *err);
+
 /* ---- Reusability with a budget (src/sim/topics_reuse.c; 000a §6.6-6.8,
  * §7 EXP-5) -----------------------------------------------------------------
  * truth: the full qrels (the reference, and the labels of every newly judged

@@ -37,7 +37,101 @@ void qk_budget_plan_free(qk_budget_plan *pl)
     free(pl->pairs);
     free(pl->beta);
     free(pl->count);
+    if (pl->pi)
+        for (size_t t = 0; t < pl->ntopics; t++)
+            free(pl->pi[t]);
+    free(pl->pi);
     free(pl);
+}
+
+/* n_h = b mass_h / sum mass by largest remainder (ties: the earlier
+ * stratum), capped at N_h, the excess one at a time to the strata with room,
+ * heaviest first (ties: the earlier). sum N_h >= b. */
+static void strata_counts(size_t H, const double *mass, const size_t *N, size_t b, size_t *n, double *frac)
+{
+    double tot = 0;
+    size_t given = 0, excess = 0;
+    for (size_t h = 0; h < H; h++)
+        tot += mass[h];
+    for (size_t h = 0; h < H; h++) {
+        double q = tot > 0 ? (double)b * mass[h] / tot : (double)b / (double)H;
+        n[h] = (size_t)floor(q);
+        frac[h] = q - (double)n[h];
+        given += n[h];
+    }
+    for (; given < b; given++) {
+        size_t best = 0;
+        for (size_t h = 1; h < H; h++)
+            if (frac[h] > frac[best])
+                best = h;
+        n[best]++;
+        frac[best] = -1;
+    }
+    for (size_t h = 0; h < H; h++)
+        if (n[h] > N[h]) {
+            excess += n[h] - N[h];
+            n[h] = N[h];
+        }
+    for (; excess > 0; excess--) {
+        size_t best = H;
+        for (size_t h = 0; h < H; h++)
+            if (n[h] < N[h] && (best == H || mass[h] > mass[best]))
+                best = h;
+        if (best == H)
+            break;
+        n[best]++;
+    }
+}
+
+size_t qk_budget_strata_sample(size_t k, const double *w, size_t b, qk_rng *rng, unsigned char *take,
+                               double *pi, size_t *stratum)
+{
+    enum { HMAX = 10 };
+    size_t H = k < HMAX ? k : HMAX, nh = 0, N[HMAX], n[HMAX], start[HMAX + 1], idx[HMAX];
+    size_t *perm = malloc((k ? k : 1) * sizeof *perm);
+    double mass[HMAX], frac[HMAX], c = 0;
+    if (k == 0 || !perm) {
+        free(perm);
+        return 0;
+    }
+    if (b > k)
+        b = k;
+    for (size_t i = 0; i < k; i++) { /* contiguous strata cut at c_i = h / H */
+        size_t h = (size_t)floor((double)H * c);
+        if (h >= H)
+            h = H - 1;
+        if (nh == 0 || h != idx[nh - 1]) {
+            idx[nh] = h;
+            start[nh] = i;
+            mass[nh] = 0;
+            nh++;
+        }
+        mass[nh - 1] += w[i];
+        c += w[i];
+    }
+    start[nh] = k;
+    for (size_t h = 0; h < nh; h++)
+        N[h] = start[h + 1] - start[h];
+    strata_counts(nh, mass, N, b, n, frac);
+    for (size_t h = 0; h < nh; h++) {
+        size_t len = N[h];
+        for (size_t i = start[h]; i < start[h + 1]; i++) {
+            take[i] = 0;
+            pi[i] = (double)n[h] / (double)len;
+            if (stratum)
+                stratum[i] = h;
+        }
+        for (size_t i = 0; i < len; i++)
+            perm[i] = i;
+        for (size_t i = 0; i < n[h]; i++) { /* partial Fisher-Yates */
+            size_t r = i + (size_t)qk_rng_below(rng, len - i), tmp = perm[i];
+            perm[i] = perm[r];
+            perm[r] = tmp;
+            take[start[h] + perm[i]] = 1;
+        }
+    }
+    free(perm);
+    return nh;
 }
 
 typedef struct plan_ctx {
@@ -132,7 +226,8 @@ static qk_status covariance(plan_ctx *x, qk_topic_matrix **mat, qk_topics_cov **
 {
     double *w = NULL;
     qk_status st;
-    if ((st = qk_budget_estimate(x->p, x->j, x->o->srswo, mat, err)) != QK_OK)
+    if ((st = x->o->pi ? qk_budget_estimate_pi(x->p, x->j, x->o->pi, mat, err)
+                       : qk_budget_estimate(x->p, x->j, x->o->srswo, mat, err)) != QK_OK)
         return st;
     if (x->o->method == QK_BUDGET_QDP_STAR) {
         if (!(w = malloc(x->l * sizeof *w)))
@@ -292,6 +387,55 @@ out:
     return st;
 }
 
+/* The sampled mode (§3.5): count[t] documents of topic t drawn by the
+ * stratified sampler over its candidates (lists[t], weight descending), in
+ * list order; pl->pi[t] the stage's inclusion probabilities. */
+static qk_status sampled_pairs(plan_ctx *x, cand *const *lists, qk_budget_plan *pl, int steered,
+                               qk_error *err)
+{
+    size_t maxc = 1, k = 0;
+    double *w = NULL, *pi = NULL;
+    unsigned char *take = NULL;
+    qk_status st = QK_OK;
+    for (size_t t = 0; t < x->n; t++)
+        if (x->cap[t] > maxc)
+            maxc = x->cap[t];
+    if (!(pl->pi = calloc(x->n ? x->n : 1, sizeof *pl->pi)) || !(w = malloc(maxc * sizeof *w)) ||
+        !(pi = calloc(maxc, sizeof *pi)) || !(take = calloc(maxc, 1))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t t = 0; t < x->n; t++) {
+        size_t nd = qk_pool_topic_at(x->p, t)->ndocs;
+        if (!(pl->pi[t] = calloc(nd ? nd : 1, sizeof **pl->pi))) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+        if (x->cap[t] == 0)
+            continue;
+        for (size_t i = 0; i < x->cap[t]; i++)
+            w[i] = lists[t][i].w;
+        if (qk_budget_strata_sample(x->cap[t], w, pl->count[t], &x->rng, take, pi, NULL) == 0) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+        for (size_t i = 0; i < x->cap[t]; i++) {
+            pl->pi[t][lists[t][i].doc] = pi[i];
+            if (!take[i])
+                continue;
+            pl->pairs[k].topic = t;
+            pl->pairs[k].doc = lists[t][i].doc;
+            pl->pairs[k].priority = (pl->beta && steered ? pl->beta[t] : 1.0) * lists[t][i].w;
+            pl->pairs[k++].pi = pi[i];
+        }
+    }
+out:
+    free(w);
+    free(pi);
+    free(take);
+    return st;
+}
+
 static int any_relevant(const qk_pool_judged *j)
 {
     for (size_t t = 0; t < j->ntopics; t++)
@@ -344,11 +488,16 @@ qk_status qk_budget_plan_next(const qk_pool_runs *p, const qk_pool_judged *j, co
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
+    if (o->sampled) {
+        st = sampled_pairs(&x, lists, pl, cov != NULL, err);
+        goto out;
+    }
     for (size_t t = 0, k = 0; t < x.n; t++)
         for (size_t i = 0; i < pl->count[t]; i++, k++) {
             pl->pairs[k].topic = t;
             pl->pairs[k].doc = lists[t][i].doc;
             pl->pairs[k].priority = (pl->beta && cov ? pl->beta[t] : 1.0) * lists[t][i].w;
+            pl->pairs[k].pi = 1;
         }
 out:
     if (lists)

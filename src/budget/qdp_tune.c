@@ -271,11 +271,17 @@ qk_status qk_budget_tune_lambda(const qk_pool_runs *p, const qk_pool_judged *j, 
     unsigned char *in = NULL;
     double *ref = NULL;
     qk_budget_tune *res = calloc(1, sizeof *res);
+    qk_budget_opts lit = *base;
     tune_ctx c;
     qk_rng rng;
     qk_status st = QK_OK;
     memset(&c, 0, sizeof c);
     *out = NULL;
+    /* the simulated worlds draw known documents in the literal mode: the
+     * real pool's inclusion probabilities do not index their pools */
+    lit.sampled = 0;
+    lit.pi = NULL;
+    base = &lit;
     if (!res)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if (base->method != QK_BUDGET_QDP && base->method != QK_BUDGET_QDP_STAR) {

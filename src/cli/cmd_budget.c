@@ -49,7 +49,12 @@ const char qk_help_budget[] =
     "  --kappa K           sa / ra: t = K B / Omega in eq 5.2 (1)\n"
     "  --estimator E       X-hat: fixed (AP of the judged documents, the default)\n"
     "                      or srswo (statAP, judged = a random sample of the pool)\n"
-    "  --seed S            random seed (42): remainders, ra's topics\n"
+    "  --docs D            literal (default): each topic's top documents by AP\n"
+    "                      prior; sampled: the same per-topic counts, the\n"
+    "                      documents drawn by stratified SRSWO (up to 10 strata\n"
+    "                      of equal AP-prior mass), with a 'pi' column, the\n"
+    "                      stage's inclusion probability (statAP weights 1/pi)\n"
+    "  --seed S            random seed (42): remainders, ra's topics, sampling\n"
     "  --depth K           pool depth (100)\n"
     "  -l LEVEL            relevance threshold of the judgments (1)\n"
     "  --format F          @{format} (default tsv)\n"
@@ -74,7 +79,14 @@ static const struct option longopts[] = {
     {"r-scale", required_argument, NULL, 'r'}, {"star-top", required_argument, NULL, 'k'},
     {"kappa", required_argument, NULL, 'K'},   {"seed", required_argument, NULL, 's'},
     {"depth", required_argument, NULL, 'd'},   {"format", required_argument, NULL, 'f'},
-    {"timing", no_argument, NULL, 't'},        {NULL, 0, NULL, 0}};
+    {"timing", no_argument, NULL, 't'},        {"estimator", required_argument, NULL, 'e'},
+    {"docs", required_argument, NULL, 'D'},    {NULL, 0, NULL, 0}};
+
+static const qk_enum docs_table[] = {
+    {"literal", 0, "the top documents of each topic by AP prior"},
+    {"sampled", 1, "stratified SRSWO inside each topic (pi column)"},
+    {NULL, 0, NULL},
+};
 
 static const qk_enum estimator_table[] = {
     {"fixed", 0, "AP with the judged documents fixed (pi = 1)"},
@@ -144,6 +156,7 @@ static int parse(int argc, char **argv, args *a)
         case 'f': rc = qk_cli_format_tsv_json(CMD, optarg, &a->json); break;
         case 't': a->timing = 1; break;
         case 'e': rc = qk_cli_enum(CMD, estimator_table, "--estimator", optarg, &a->o.srswo); break;
+        case 'D': rc = qk_cli_enum(CMD, docs_table, "--docs", optarg, &a->o.sampled); break;
         default: return QK_EXIT_USAGE;
         }
     }
@@ -210,6 +223,8 @@ static void print_plan(const args *a, const qk_pool_runs *p, const qk_budget_pla
             json_object_set_new(e, "docno", json_string(tp->docnos[pl->pairs[i].doc]));
             json_object_set_new(e, "priority", json_real(pl->pairs[i].priority));
             json_object_set_new(e, "beta", json_real(pl->beta ? pl->beta[pl->pairs[i].topic] : 1.0));
+            if (a->o.sampled)
+                json_object_set_new(e, "pi", json_real(pl->pairs[i].pi));
             json_array_append_new(arr, e);
         }
         json_object_set_new(root, "pairs", arr);
@@ -220,11 +235,14 @@ static void print_plan(const args *a, const qk_pool_runs *p, const qk_budget_pla
         json_decref(root);
         return;
     }
-    puts("topic\tdocno\tpriority\tbeta");
+    puts(a->o.sampled ? "topic\tdocno\tpriority\tbeta\tpi" : "topic\tdocno\tpriority\tbeta");
     for (size_t i = 0; i < pl->npairs; i++) {
         const qk_pool_topic *tp = qk_pool_topic_at(p, pl->pairs[i].topic);
-        printf("%s\t%s\t%.10g\t%.10g\n", tp->qid, tp->docnos[pl->pairs[i].doc], pl->pairs[i].priority,
+        printf("%s\t%s\t%.10g\t%.10g", tp->qid, tp->docnos[pl->pairs[i].doc], pl->pairs[i].priority,
                pl->beta ? pl->beta[pl->pairs[i].topic] : 1.0);
+        if (a->o.sampled)
+            printf("\t%.10g", pl->pairs[i].pi);
+        putchar('\n');
     }
 }
 

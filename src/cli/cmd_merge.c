@@ -19,7 +19,8 @@ const char qk_help_merge[] =
     "every shard exactly once, in any order; otherwise merge names the missing,\n"
     "repeated or foreign part and fails. Commands that shard: eval (by run),\n"
     "simulate pool (by trial), compare --pairs (by run pair), simulate crowd\n"
-    "--curve (by crowd) and tune --method grid|random (by evaluation).\n"
+    "--curve (by crowd), tune --method grid|random (by evaluation) and\n"
+    "simulate budget (by trial).\n"
     "Job-array and GNU parallel recipes: doc/scale-out.md.\n"
     "\n"
     "example:\n"
@@ -114,6 +115,9 @@ int qk_cmd_merge(int argc, char **argv)
         } else if (strcmp(qk_shard_part_kind(m), "tune") == 0 &&
                    strcmp(qk_shard_part_command(m), "tune") == 0) {
             rc = qk_tune_merge(m);
+        } else if (strcmp(qk_shard_part_kind(m), "simulate-budget") == 0 &&
+                   strcmp(qk_shard_part_command(m), "simulate budget") == 0) {
+            rc = qk_simulate_budget_merge(m);
         } else {
             qk_cli_errorf(CMD, "'%s': parts of '%s' (kind '%s') cannot be merged by this qrelkit", argv[1],
                           qk_shard_part_command(m), qk_shard_part_kind(m));

@@ -29,4 +29,7 @@ int qk_simulate_crowd_merge(const qk_shard_part *merged);
 /* `qrelkit tune`'s merge (cmd_tune.c), likewise. */
 int qk_tune_merge(const qk_shard_part *merged);
 
+/* `qrelkit simulate budget`'s merge (simulate_budget.c), likewise. */
+int qk_simulate_budget_merge(const qk_shard_part *merged);
+
 #endif

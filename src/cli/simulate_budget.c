@@ -11,6 +11,7 @@
 #include "cli_util.h"
 #include "qrelkit/budget.h"
 #include "qrelkit/qrelkit.h"
+#include "shard_cli.h"
 #include "simulate_modes.h"
 
 #define CMD "simulate budget"
@@ -42,10 +43,25 @@ const char qk_help_simulate_budget[] =
     "  --groups FILE      'run group' lines; default: a run's group is its name up\n"
     "                     to the first --group-sep character\n"
     "  --group-sep C      default '-'; 'none': every run is its own group\n"
+    "  --participating K  instead of leave one group out: K groups drawn at\n"
+    "                     random per trial contribute; after stage 1 the other\n"
+    "                     groups are ranked by the MAR of their runs over the\n"
+    "                     stage-1 judgments, and the --new-sites N least covered\n"
+    "                     are the held-out ('new') systems, the rest auxiliary\n"
+    "                     (scored in neither column); needs --new-sites\n"
+    "  --new-sites N      with --participating (K + N <= the number of groups)\n"
+    "  --ra-draws K       ra: a trial's values are the mean over K draws of its\n"
+    "                     random topics (1; the thesis averages 1000)\n"
     "  --estimator E      fixed (default) or srswo: X-hat and the final MAP (see\n"
     "                     `qrelkit help budget`)\n"
+    "  --docs D           literal (default) or sampled: every stage draws its\n"
+    "                     documents by stratified SRSWO, inclusion probabilities\n"
+    "                     carried across stages; X-hat and the final MAP are then\n"
+    "                     statAP with those probabilities (--estimator unused)\n"
     "  -l LEVEL           relevance threshold (1)\n"
     "  --plot FILE.svg    tau and RMSE against budget, contributing and held-out\n"
+    "  --shard I/N        trials of shard I of N only, as a part file for\n"
+    "                     `qrelkit merge` (doc/scale-out.md); not with --plot\n"
     "\n"
     "output: 'budget method trials tau_part sd rmse_part sd tau_new sd rmse_new sd'\n"
     "(means and sample sds over trials).\n";
@@ -63,7 +79,12 @@ enum {
     OPT_GROUPS,
     OPT_SEP,
     OPT_PLOT,
-    OPT_EST
+    OPT_EST,
+    OPT_DOCS,
+    OPT_SHARD,
+    OPT_PART,
+    OPT_NEW,
+    OPT_RADRAWS
 };
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"qrels", required_argument, NULL, OPT_QRELS},
@@ -78,6 +99,11 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"groups", required_argument, NULL, OPT_GROUPS},
                                          {"group-sep", required_argument, NULL, OPT_SEP},
                                          {"plot", required_argument, NULL, OPT_PLOT},
+                                         {"docs", required_argument, NULL, OPT_DOCS},
+                                         {"shard", required_argument, NULL, OPT_SHARD},
+                                         {"participating", required_argument, NULL, OPT_PART},
+                                         {"new-sites", required_argument, NULL, OPT_NEW},
+                                         {"ra-draws", required_argument, NULL, OPT_RADRAWS},
                                          {"estimator", required_argument, NULL, OPT_EST},
                                          {NULL, 0, NULL, 0}};
 
@@ -131,87 +157,216 @@ static void draw(FILE *f, const qk_budget_sim_row *r, const qk_budget_sim_opts *
     free(buf);
 }
 
-int qk_simulate_budget(int argc, char **argv)
-{
+typedef struct bargs {
     qk_budget_sim_opts o;
-    qk_budget_method methods[8] = {QK_BUDGET_QDP, QK_BUDGET_QDP_STAR, QK_BUDGET_UN, QK_BUDGET_RA,
-                                   QK_BUDGET_SA};
+    qk_budget_method methods[8];
+    size_t budgets[64];
+    const char *qrels, *groups, *plot, *sep;
+    int shard_on;
+    qk_shard_spec shard;
+} bargs;
+
+/* Options into a (runs from optind on); -1 to go on, else an exit code. */
+static int parse(int argc, char **argv, bargs *a)
+{
     int mv[8], c, rc = 0;
     long bl[64];
-    size_t budgets[64], nb = 0, nm, *group = NULL;
-    const char *qrels = NULL, *groups = NULL, *plot = NULL, *sep = "-";
-    char sepc = '\0';
-    qk_qrels *q = NULL;
-    qk_run **runs = NULL;
-    qk_budget_sim_row *rows = NULL;
-    qk_cli_out po = {0};
-    qk_error err = {0};
-    int nruns;
-    qk_budget_sim_opts_init(&o);
-    o.methods = methods;
-    o.nmethods = 5;
+    size_t nb = 0, nm;
+    memset(a, 0, sizeof *a);
+    qk_budget_sim_opts_init(&a->o);
+    a->methods[0] = QK_BUDGET_QDP;
+    a->methods[1] = QK_BUDGET_QDP_STAR;
+    a->methods[2] = QK_BUDGET_UN;
+    a->methods[3] = QK_BUDGET_RA;
+    a->methods[4] = QK_BUDGET_SA;
+    a->o.methods = a->methods;
+    a->o.nmethods = 5;
+    a->sep = "-";
     optind = 1;
     opterr = 0;
     while (rc == 0 && (c = getopt_long(argc, argv, ":hl:", longopts, NULL)) != -1) {
         switch (c) {
         case 'h': return qk_cli_help(qk_help_simulate_budget);
-        case OPT_QRELS: qrels = optarg; break;
+        case OPT_QRELS: a->qrels = optarg; break;
         case OPT_BUDGETS:
             if ((rc = qk_cli_long_list(CMD, "--budgets", optarg, 1, 1000000000L, bl, 64, &nb)) == 0)
                 for (size_t i = 0; i < nb; i++)
-                    budgets[i] = (size_t)bl[i];
+                    a->budgets[i] = (size_t)bl[i];
             break;
         case OPT_METHODS:
             if ((rc = qk_cli_enum_list(CMD, qk_budget_method_table, "--methods", optarg, mv, 8, &nm)) == 0) {
                 for (size_t i = 0; i < nm; i++)
-                    methods[i] = (qk_budget_method)mv[i];
-                o.nmethods = nm;
+                    a->methods[i] = (qk_budget_method)mv[i];
+                a->o.nmethods = nm;
             }
             break;
-        case OPT_TRIALS: rc = qk_cli_size(CMD, "--trials", optarg, 1, SIZE_MAX, &o.trials); break;
-        case OPT_STAGE1: rc = qk_cli_double(CMD, "--stage1", optarg, 0, 1, 0, &o.stage1); break;
-        case OPT_STAGES: rc = qk_cli_size(CMD, "--stages", optarg, 1, 1000, &o.stages); break;
+        case OPT_TRIALS: rc = qk_cli_size(CMD, "--trials", optarg, 1, SIZE_MAX, &a->o.trials); break;
+        case OPT_STAGE1: rc = qk_cli_double(CMD, "--stage1", optarg, 0, 1, 0, &a->o.stage1); break;
+        case OPT_STAGES: rc = qk_cli_size(CMD, "--stages", optarg, 1, 1000, &a->o.stages); break;
         case OPT_LAMBDA:
             if (!strcmp(optarg, "tuned-part") || !strcmp(optarg, "tuned-new"))
-                o.tune = optarg[6] == 'p' ? 1 : 2;
+                a->o.tune = optarg[6] == 'p' ? 1 : 2;
             else
-                rc = qk_cli_double(CMD, "--lambda", optarg, 0, 1e12, 0, &o.lambda);
+                rc = qk_cli_double(CMD, "--lambda", optarg, 0, 1e12, 0, &a->o.lambda);
             break;
-        case OPT_DEPTH: rc = qk_cli_long(CMD, "--depth", optarg, 1, 1000000, &o.depth); break;
-        case OPT_SEED: rc = qk_cli_seed(CMD, "--seed", optarg, &o.seed); break;
-        case OPT_GROUPS: groups = optarg; break;
+        case OPT_DEPTH: rc = qk_cli_long(CMD, "--depth", optarg, 1, 1000000, &a->o.depth); break;
+        case OPT_SEED: rc = qk_cli_seed(CMD, "--seed", optarg, &a->o.seed); break;
+        case OPT_GROUPS: a->groups = optarg; break;
         case OPT_SEP:
             if (strcmp(optarg, "none") != 0 && strlen(optarg) != 1)
                 return qk_cli_usage(CMD, "--group-sep takes one character or 'none', not '%s'", optarg);
-            sep = optarg;
+            a->sep = optarg;
             break;
-        case OPT_PLOT: plot = optarg; break;
+        case OPT_PLOT: a->plot = optarg; break;
         case OPT_EST:
             if (strcmp(optarg, "fixed") != 0 && strcmp(optarg, "srswo") != 0)
                 return qk_cli_usage(CMD, "unknown --estimator '%s' (choose from: fixed, srswo)", optarg);
-            o.srswo = optarg[0] == 's';
+            a->o.srswo = optarg[0] == 's';
             break;
-        case 'l': rc = qk_cli_long(CMD, "-l", optarg, -1000000, 1000000, &o.rel_level); break;
+        case OPT_DOCS:
+            if (strcmp(optarg, "literal") != 0 && strcmp(optarg, "sampled") != 0)
+                return qk_cli_usage(CMD, "unknown --docs '%s' (choose from: literal, sampled)", optarg);
+            a->o.sampled = optarg[0] == 's';
+            break;
+        case OPT_PART:
+            rc = qk_cli_size(CMD, "--participating", optarg, 1, SIZE_MAX, &a->o.participating);
+            break;
+        case OPT_NEW: rc = qk_cli_size(CMD, "--new-sites", optarg, 1, SIZE_MAX, &a->o.newsites); break;
+        case OPT_RADRAWS: rc = qk_cli_size(CMD, "--ra-draws", optarg, 1, 1000000, &a->o.ra_draws); break;
+        case OPT_SHARD:
+            rc = qk_cli_shard_parse(CMD, optarg, &a->shard);
+            a->shard_on = 1;
+            break;
+        case 'l': rc = qk_cli_long(CMD, "-l", optarg, -1000000, 1000000, &a->o.rel_level); break;
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
         default: return qk_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (rc)
         return rc;
-    nruns = argc - optind;
-    if (!qrels)
+    if (!a->qrels)
         return qk_cli_usage(CMD, "missing --qrels");
     if (nb == 0)
         return qk_cli_usage(CMD, "missing --budgets");
-    if (nruns < 3)
+    if (argc - optind < 3)
         return qk_cli_usage(CMD, "needs at least three RUNs (two groups)");
-    if ((rc = qk_cli_no_stdout(CMD, "--plot", plot, "carries the table; give a file name")))
+    if ((a->o.participating > 0) != (a->o.newsites > 0))
+        return qk_cli_usage(CMD, "--participating and --new-sites go together (the MAR split)");
+    if (a->shard_on && a->plot)
+        return qk_cli_usage(CMD, "--plot does not combine with --shard (plot the merged table)");
+    if ((rc = qk_cli_no_stdout(CMD, "--plot", a->plot, "carries the table; give a file name")))
         return rc;
-    o.budgets = budgets;
-    o.nbudgets = nb;
-    if (strcmp(sep, "none") != 0)
-        sepc = sep[0];
-    if (qk_qrels_read(qrels, QK_REL_QRELS, QK_DEDUP_FIRST, &q, &err) != QK_OK ||
+    a->o.budgets = a->budgets;
+    a->o.nbudgets = nb;
+    return -1;
+}
+
+/* --shard: this shard's trials as a part, one record per trial (the merge
+ * reads no inputs: the budgets and methods are in the arguments). */
+static int write_part(const bargs *a, const qk_qrels *q, const qk_run *const *runs, size_t nruns, int argc,
+                      char **argv)
+{
+    qk_error err = {0};
+    qk_shard_part *part = NULL;
+    size_t first, end, R = a->o.nbudgets * a->o.nmethods;
+    const char **ins = calloc(nruns + 2, sizeof *ins);
+    double *vals = NULL;
+    int rc;
+    if (!ins)
+        return QK_EXIT_IO;
+    ins[0] = a->qrels;
+    ins[1] = a->groups;
+    memcpy(ins + 2, argv + optind, nruns * sizeof *ins);
+    qk_shard_range(a->shard, a->o.trials, &first, &end);
+    rc = qk_cli_shard_begin(CMD, CMD, "simulate-budget", a->shard, a->o.trials, argc, argv, ins, nruns + 2,
+                            &part);
+    free(ins);
+    if (rc)
+        return rc;
+    qk_shard_part_set_seed(part, a->o.seed);
+    if (!(vals = malloc(((end - first) * R * 4 + 1) * sizeof *vals))) {
+        qk_shard_part_free(part);
+        return QK_EXIT_IO;
+    }
+    if (qk_budget_sim_values(q, runs, nruns, &a->o, first, end, vals, &err) != QK_OK)
+        rc = qk_cli_fail(CMD, &err);
+    for (size_t t = first; !rc && t < end; t++) {
+        char *rec = NULL;
+        if (qk_budget_sim_record_write(vals + (t - first) * R * 4, R, &rec, &err) != QK_OK ||
+            qk_shard_part_add_item(part, t, rec, strlen(rec), &err) != QK_OK)
+            rc = qk_cli_fail(CMD, &err);
+        free(rec);
+    }
+    free(vals);
+    if (rc) {
+        qk_shard_part_free(part);
+        return rc;
+    }
+    return qk_cli_shard_finish(CMD, part);
+}
+
+int qk_simulate_budget_merge(const qk_shard_part *m)
+{
+    bargs a;
+    qk_error err = {0};
+    int argc = (int)qk_shard_part_num_args(m) + 1, rc;
+    char **argv = calloc((size_t)argc + 1, sizeof *argv);
+    size_t R, n = qk_shard_part_num_items(m);
+    double *vals = NULL;
+    qk_budget_sim_row *rows = NULL;
+    if (!argv)
+        return QK_EXIT_IO;
+    argv[0] = (char *)"budget";
+    for (int i = 1; i < argc; i++)
+        argv[i] = (char *)qk_shard_part_arg(m, (size_t)i - 1);
+    rc = parse(argc, argv, &a);
+    if (rc != -1) {
+        free(argv);
+        return rc ? rc : QK_EXIT_INPUT;
+    }
+    rc = QK_EXIT_OK;
+    R = a.o.nbudgets * a.o.nmethods;
+    if (n != a.o.trials || qk_shard_part_num_held(m) != n) {
+        qk_cli_errorf("merge", "the parts of simulate budget hold %zu of %zu trials",
+                      qk_shard_part_num_held(m), a.o.trials);
+        rc = QK_EXIT_INPUT;
+    } else if (!(vals = malloc((n * R * 4 + 1) * sizeof *vals)))
+        rc = QK_EXIT_IO;
+    for (size_t k = 0; !rc && k < n; k++) {
+        size_t idx, len;
+        const char *it = qk_shard_part_item(m, k, &idx, &len);
+        if (qk_budget_sim_record_parse(it, len, R, idx, vals + k * R * 4, &err) != QK_OK)
+            rc = qk_cli_fail("merge", &err);
+    }
+    if (!rc && qk_budget_sim_rows(&a.o, vals, &rows, &err) != QK_OK)
+        rc = qk_cli_fail("merge", &err);
+    if (!rc) {
+        print_tsv(rows, R);
+        rc = qk_cli_flush_stdout("merge");
+    }
+    free(rows);
+    free(vals);
+    free(argv);
+    return rc;
+}
+
+int qk_simulate_budget(int argc, char **argv)
+{
+    bargs a;
+    size_t *group = NULL;
+    char sepc = '\0';
+    qk_qrels *q = NULL;
+    qk_run **runs = NULL;
+    qk_budget_sim_row *rows = NULL;
+    qk_cli_out po = {0};
+    qk_error err = {0};
+    int nruns, rc = parse(argc, argv, &a);
+    if (rc != -1)
+        return rc;
+    nruns = argc - optind;
+    if (strcmp(a.sep, "none") != 0)
+        sepc = a.sep[0];
+    if (qk_qrels_read(a.qrels, QK_REL_QRELS, QK_DEDUP_FIRST, &q, &err) != QK_OK ||
         qk_cli_read_runs((const char *const *)argv + optind, (size_t)nruns, QK_CLI_NAME_BASE, &runs, &err) !=
             QK_OK) {
         rc = qk_cli_fail(CMD, &err);
@@ -229,25 +384,29 @@ int qk_simulate_budget(int argc, char **argv)
         }
         for (int s = 0; s < nruns; s++)
             ids[s] = qk_run_name(runs[s]);
-        rc = qk_cli_run_groups(CMD, groups, ids, (size_t)nruns, sepc, group, NULL);
+        rc = qk_cli_run_groups(CMD, a.groups, ids, (size_t)nruns, sepc, group, NULL);
         free(ids);
         if (rc)
             goto out;
     }
-    o.group = group;
-    if (plot && (rc = qk_cli_out_open(CMD, &po, plot)))
+    a.o.group = group;
+    if (a.shard_on) {
+        rc = write_part(&a, q, (const qk_run *const *)runs, (size_t)nruns, argc, argv);
         goto out;
-    if (qk_budget_simulate(q, (const qk_run *const *)runs, (size_t)nruns, &o, &rows, &err) != QK_OK) {
+    }
+    if (a.plot && (rc = qk_cli_out_open(CMD, &po, a.plot)))
+        goto out;
+    if (qk_budget_simulate(q, (const qk_run *const *)runs, (size_t)nruns, &a.o, &rows, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
-    print_tsv(rows, o.nbudgets * o.nmethods);
-    if (plot) {
-        draw(po.f, rows, &o);
+    print_tsv(rows, a.o.nbudgets * a.o.nmethods);
+    if (a.plot) {
+        draw(po.f, rows, &a.o);
         rc = qk_cli_out_commit(CMD, &po);
     }
 out:
-    if (plot && rc)
+    if (a.plot && rc)
         qk_cli_out_abort(&po);
     free(rows);
     free(group);

@@ -303,32 +303,17 @@ static void free_docs(topic_docs *td, size_t nt)
     free(td);
 }
 
-typedef struct {
-    size_t g;
-    double score;
-} site;
-
-static int site_cmp(const void *a, const void *b)
-{
-    const site *x = a, *y = b;
-    if (x->score != y->score)
-        return x->score < y->score ? -1 : 1;
-    return (x->g > y->g) - (x->g < y->g);
-}
-
 static qk_status one_trial(const ctx *c, qk_rng *rng, qk_topics_reuse_row *row, qk_error *err)
 {
     const qk_topics_reuse_opts *o = c->o;
-    size_t nr = c->nruns, nt = c->nt, *gorder = NULL, *xs = NULL, *news = NULL, nx = 0, nnew = 0, ns = 0;
+    size_t nr = c->nruns, nt = c->nt, *gorder = NULL, *xs = NULL, *news = NULL, nx = 0, nnew = 0;
     size_t *cap = NULL, *alloc_s = NULL, *alloc_u = NULL, *uorder = NULL;
     unsigned char *role = calloc(nr ? nr : 1, 1), *gpart = calloc(c->ngroups, 1),
                   *mask = NULL; /* 0 new 1 part 2 aux */
     unsigned char *inpart = NULL, *isnew = NULL;
     topic_docs *td = calloc(nt, sizeof *td);
-    site *sites = calloc(c->ngroups, sizeof *sites);
     double *x = NULL, *a0 = NULL, *au = NULL, *as = NULL, *aref = NULL, *m0 = NULL, *mu = NULL, *msub = NULL,
-           *mref = NULL, *gsum = NULL;
-    size_t *gcnt = NULL;
+           *mref = NULL;
     const char **names = NULL;
     qk_qrels *j0 = NULL, *ju = NULL, *js = NULL;
     qk_topic_matrix *mat = NULL;
@@ -337,10 +322,9 @@ static qk_status one_trial(const ctx *c, qk_rng *rng, qk_topics_reuse_row *row, 
     int64_t nc_u, nc_s, ncs_u, ncs_s, dummy;
     qk_status st = QK_OK;
     memset(row, 0, sizeof *row);
-    if (!role || !gpart || !td || !sites || !(gorder = malloc(c->ngroups * sizeof *gorder)) ||
+    if (!role || !gpart || !td || !(gorder = malloc(c->ngroups * sizeof *gorder)) ||
         !(xs = malloc(nr * sizeof *xs)) || !(news = malloc(nr * sizeof *news)) || !(inpart = calloc(nr, 1)) ||
-        !(isnew = calloc(nr, 1)) || !(gsum = calloc(c->ngroups, sizeof *gsum)) ||
-        !(gcnt = calloc(c->ngroups, sizeof *gcnt)) || !(cap = malloc(nt * sizeof *cap)) ||
+        !(isnew = calloc(nr, 1)) || !(cap = malloc(nt * sizeof *cap)) ||
         !(alloc_s = malloc(nt * sizeof *alloc_s)) || !(alloc_u = malloc(nt * sizeof *alloc_u)) ||
         !(uorder = malloc(nt * sizeof *uorder)) || !(names = malloc(nr * sizeof *names))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -361,25 +345,13 @@ static qk_status one_trial(const ctx *c, qk_rng *rng, qk_topics_reuse_row *row, 
     if ((st = build_j0(c, inpart, td, err)) != QK_OK || (st = make_qrels(c, td, NULL, &j0, err)) != QK_OK)
         goto out;
     /* 3-4. site scores by MAR over J0; the s2 least covered are new */
+    for (size_t r = 0; r < nr; r++)
+        role[r] = !inpart[r]; /* candidates for the split */
+    if ((st = qk_topics_mar_split(j0, c->runs, nr, c->group, c->ngroups, role, (size_t)o->mar_depth,
+                                  o->newsites, isnew, err)) != QK_OK)
+        goto out;
     for (size_t r = 0; r < nr; r++) {
-        double mar;
-        if (inpart[r])
-            continue;
-        if ((st = qk_topics_mar(j0, c->runs[r], (size_t)o->mar_depth, 0, NULL, &mar, err)) != QK_OK)
-            goto out;
-        gsum[c->group[r]] += mar;
-        gcnt[c->group[r]]++;
-    }
-    for (size_t g = 0; g < c->ngroups; g++)
-        if (!gpart[g] && gcnt[g])
-            sites[ns++] = (site){g, gsum[g] / (double)gcnt[g]};
-    qsort(sites, ns, sizeof *sites, site_cmp);
-    for (size_t r = 0; r < nr; r++) {
-        size_t k = 0;
-        while (k < ns && sites[k].g != c->group[r])
-            k++;
-        role[r] = inpart[r] ? 1 : k < o->newsites ? 0 : 2;
-        isnew[r] = role[r] == 0;
+        role[r] = inpart[r] ? 1 : isnew[r] ? 0 : 2;
         if (role[r])
             xs[nx++] = r;
         else
@@ -491,7 +463,6 @@ out:
     free(mask);
     free(inpart);
     free(isnew);
-    free(sites);
     free(gorder);
     free(xs);
     free(news);
@@ -500,8 +471,6 @@ out:
     free(alloc_u);
     free(uorder);
     free(names);
-    free(gsum);
-    free(gcnt);
     free(x);
     free(a0);
     free(au);

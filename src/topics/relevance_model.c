@@ -52,125 +52,20 @@ qk_status qk_adapt_true_matrix(const qk_adapt_data *d, const qk_topics_metric *m
     return QK_OK;
 }
 
-qk_status qk_adapt_fit_predict(size_t ntr, size_t nf, const double *ftr, const signed char *y, size_t npr,
-                               const double *fpr, double C, double *prob, qk_error *err)
+/* Train on the prepared rows (each: its entries, the bias feature, the
+ * terminator; yy = +1 / -1) and predict the CSR rows pr_* one by one. */
+static qk_status fit_predict_rows(size_t ntr, size_t nf, struct feature_node **rows, double *yy, size_t npr,
+                                  const size_t *pr_start, const uint32_t *pr_idx, const double *pr_val,
+                                  double C, double *prob, qk_error *err)
 {
-    struct feature_node *nodes = NULL, **rows = NULL, *one = NULL;
-    double *yy = NULL;
+    struct feature_node *one = malloc((nf + 2) * sizeof *one);
     struct model *mdl = NULL;
     struct problem prob_ = {0};
     struct parameter par = {0};
-    size_t npos = 0, stride = nf + 2;
     int pos_index = 0, labels[2];
     qk_status st = QK_ENOMEM;
-    for (size_t i = 0; i < ntr; i++)
-        npos += y[i] == 1;
-    if (npos == 0 || npos == ntr) {
-        double base = ((double)npos + 1) / ((double)ntr + 2);
-        for (size_t i = 0; i < npr; i++)
-            prob[i] = base;
-        return QK_OK;
-    }
-    nodes = malloc(ntr * stride * sizeof *nodes);
-    rows = malloc(ntr * sizeof *rows);
-    yy = malloc(ntr * sizeof *yy);
-    one = malloc(stride * sizeof *one);
-    if (!nodes || !rows || !yy || !one)
+    if (!one)
         goto out;
-    for (size_t i = 0; i < ntr; i++) {
-        struct feature_node *x = nodes + i * stride;
-        for (size_t f = 0; f < nf; f++) {
-            x[f].index = (int)f + 1;
-            x[f].value = ftr[i * nf + f];
-        }
-        x[nf].index = (int)nf + 1; /* the bias feature */
-        x[nf].value = 1;
-        x[nf + 1].index = -1;
-        rows[i] = x;
-        yy[i] = y[i] == 1 ? 1 : -1;
-    }
-    prob_.l = (int)ntr;
-    prob_.n = (int)nf + 1;
-    prob_.y = yy;
-    prob_.x = rows;
-    prob_.bias = 1;
-    par.solver_type = L2R_LR;
-    par.eps = 0.01;
-    par.C = C;
-    if (check_parameter(&prob_, &par)) {
-        st = qk_error_set(err, QK_EUSAGE, "liblinear: %s", check_parameter(&prob_, &par));
-        goto out;
-    }
-    set_print_string_function(quiet);
-    mdl = train(&prob_, &par);
-    if (!mdl)
-        goto out;
-    get_labels(mdl, labels);
-    pos_index = labels[0] == 1 ? 0 : 1;
-    for (size_t i = 0; i < npr; i++) {
-        double pe[2];
-        for (size_t f = 0; f < nf; f++) {
-            one[f].index = (int)f + 1;
-            one[f].value = fpr[i * nf + f];
-        }
-        one[nf].index = (int)nf + 1;
-        one[nf].value = 1;
-        one[nf + 1].index = -1;
-        predict_probability(mdl, one, pe);
-        prob[i] = pe[pos_index];
-    }
-    st = QK_OK;
-out:
-    if (mdl)
-        free_and_destroy_model(&mdl);
-    free(nodes);
-    free(rows);
-    free(yy);
-    free(one);
-    if (st == QK_ENOMEM)
-        return qk_error_set(err, st, "out of memory");
-    return st;
-}
-
-qk_status qk_adapt_fit_predict_sparse(size_t ntr, size_t nf, const size_t *tr_start, const uint32_t *tr_idx,
-                                      const double *tr_val, const signed char *y, size_t npr,
-                                      const size_t *pr_start, const uint32_t *pr_idx, const double *pr_val,
-                                      double C, double *prob, qk_error *err)
-{
-    struct feature_node *nodes = NULL, **rows = NULL, *one = NULL;
-    double *yy = NULL;
-    struct model *mdl = NULL;
-    struct problem prob_ = {0};
-    struct parameter par = {0};
-    size_t npos = 0;
-    int pos_index = 0, labels[2];
-    qk_status st = QK_ENOMEM;
-    for (size_t i = 0; i < ntr; i++)
-        npos += y[i] == 1;
-    if (npos == 0 || npos == ntr) {
-        double base = ((double)npos + 1) / ((double)ntr + 2);
-        for (size_t i = 0; i < npr; i++)
-            prob[i] = base;
-        return QK_OK;
-    }
-    /* each row: its entries, the bias feature, the terminator */
-    nodes = malloc((tr_start[ntr] + 2 * ntr) * sizeof *nodes);
-    rows = malloc(ntr * sizeof *rows);
-    yy = malloc(ntr * sizeof *yy);
-    one = malloc((nf + 2) * sizeof *one);
-    if (!nodes || !rows || !yy || !one)
-        goto out;
-    for (size_t i = 0, k = 0; i < ntr; i++) {
-        rows[i] = nodes + k;
-        for (size_t e = tr_start[i]; e < tr_start[i + 1]; e++, k++) {
-            nodes[k].index = (int)tr_idx[e] + 1;
-            nodes[k].value = tr_val[e];
-        }
-        nodes[k].index = (int)nf + 1; /* the bias feature */
-        nodes[k++].value = 1;
-        nodes[k++].index = -1;
-        yy[i] = y[i] == 1 ? 1 : -1;
-    }
     prob_.l = (int)ntr;
     prob_.n = (int)nf + 1;
     prob_.y = yy;
@@ -196,7 +91,7 @@ qk_status qk_adapt_fit_predict_sparse(size_t ntr, size_t nf, const size_t *tr_st
             one[k].index = (int)pr_idx[e] + 1;
             one[k].value = pr_val[e];
         }
-        one[k].index = (int)nf + 1;
+        one[k].index = (int)nf + 1; /* the bias feature */
         one[k++].value = 1;
         one[k].index = -1;
         predict_probability(mdl, one, pe);
@@ -206,12 +101,85 @@ qk_status qk_adapt_fit_predict_sparse(size_t ntr, size_t nf, const size_t *tr_st
 out:
     if (mdl)
         free_and_destroy_model(&mdl);
-    free(nodes);
-    free(rows);
-    free(yy);
     free(one);
     if (st == QK_ENOMEM)
         return qk_error_set(err, st, "out of memory");
+    return st;
+}
+
+/* One class only in training: every prediction is the Laplace base rate. */
+static int one_class(size_t ntr, const signed char *y, size_t npr, double *prob)
+{
+    size_t npos = 0;
+    for (size_t i = 0; i < ntr; i++)
+        npos += y[i] == 1;
+    if (npos != 0 && npos != ntr)
+        return 0;
+    for (size_t i = 0; i < npr; i++)
+        prob[i] = ((double)npos + 1) / ((double)ntr + 2);
+    return 1;
+}
+
+qk_status qk_adapt_fit_predict_sparse(size_t ntr, size_t nf, const size_t *tr_start, const uint32_t *tr_idx,
+                                      const double *tr_val, const signed char *y, size_t npr,
+                                      const size_t *pr_start, const uint32_t *pr_idx, const double *pr_val,
+                                      double C, double *prob, qk_error *err)
+{
+    struct feature_node *nodes = NULL, **rows = NULL;
+    double *yy = NULL;
+    qk_status st;
+    if (one_class(ntr, y, npr, prob))
+        return QK_OK;
+    nodes = malloc((tr_start[ntr] + 2 * ntr) * sizeof *nodes);
+    rows = malloc(ntr * sizeof *rows);
+    yy = malloc(ntr * sizeof *yy);
+    if (!nodes || !rows || !yy) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0, k = 0; i < ntr; i++) {
+        rows[i] = nodes + k;
+        for (size_t e = tr_start[i]; e < tr_start[i + 1]; e++, k++) {
+            nodes[k].index = (int)tr_idx[e] + 1;
+            nodes[k].value = tr_val[e];
+        }
+        nodes[k].index = (int)nf + 1; /* the bias feature */
+        nodes[k++].value = 1;
+        nodes[k++].index = -1;
+        yy[i] = y[i] == 1 ? 1 : -1;
+    }
+    st = fit_predict_rows(ntr, nf, rows, yy, npr, pr_start, pr_idx, pr_val, C, prob, err);
+out:
+    free(nodes);
+    free(rows);
+    free(yy);
+    return st;
+}
+
+/* The dense rows as a sparse matrix with every index present: row i's
+ * entries are ftr[i*nf .. i*nf+nf), so the values need no copy. */
+qk_status qk_adapt_fit_predict(size_t ntr, size_t nf, const double *ftr, const signed char *y, size_t npr,
+                               const double *fpr, double C, double *prob, qk_error *err)
+{
+    size_t nmax = ntr > npr ? ntr : npr, *start = NULL;
+    uint32_t *idx = NULL;
+    qk_status st;
+    if (one_class(ntr, y, npr, prob))
+        return QK_OK;
+    start = malloc((nmax + 1) * sizeof *start);
+    idx = malloc((nmax * nf + 1) * sizeof *idx);
+    if (!start || !idx) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i <= nmax; i++)
+        start[i] = i * nf;
+    for (size_t e = 0; e < nmax * nf; e++)
+        idx[e] = (uint32_t)(e % nf);
+    st = qk_adapt_fit_predict_sparse(ntr, nf, start, idx, ftr, y, npr, start, idx, fpr, C, prob, err);
+out:
+    free(start);
+    free(idx);
     return st;
 }
 

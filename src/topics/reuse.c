@@ -51,3 +51,53 @@ qk_status qk_topics_mar(const qk_qrels *q, const qk_run *run, size_t depth, int 
     free(judged);
     return QK_OK;
 }
+
+typedef struct site {
+    size_t g;
+    double score;
+} site;
+
+static int site_cmp(const void *a, const void *b)
+{
+    const site *x = a, *y = b;
+    if (x->score != y->score)
+        return x->score < y->score ? -1 : 1;
+    return (x->g > y->g) - (x->g < y->g);
+}
+
+qk_status qk_topics_mar_split(const qk_qrels *j, const qk_run *const *runs, size_t nruns, const size_t *group,
+                              size_t ngroups, const unsigned char *cand, size_t depth, size_t nnew,
+                              unsigned char *isnew, qk_error *err)
+{
+    double *gsum = calloc(ngroups ? ngroups : 1, sizeof *gsum);
+    size_t *gcnt = calloc(ngroups ? ngroups : 1, sizeof *gcnt), ns = 0;
+    site *sites = calloc(ngroups ? ngroups : 1, sizeof *sites);
+    qk_status st = QK_OK;
+    if (!gsum || !gcnt || !sites) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t r = 0; r < nruns; r++) {
+        double mar;
+        isnew[r] = 0;
+        if (!cand[r])
+            continue;
+        if ((st = qk_topics_mar(j, runs[r], depth, 0, NULL, &mar, err)) != QK_OK)
+            goto out;
+        gsum[group[r]] += mar;
+        gcnt[group[r]]++;
+    }
+    for (size_t g = 0; g < ngroups; g++)
+        if (gcnt[g])
+            sites[ns++] = (site){g, gsum[g] / (double)gcnt[g]};
+    qsort(sites, ns, sizeof *sites, site_cmp);
+    for (size_t r = 0; r < nruns; r++)
+        for (size_t k = 0; cand[r] && k < ns && k < nnew; k++)
+            if (sites[k].g == group[r])
+                isnew[r] = 1;
+out:
+    free(gsum);
+    free(gcnt);
+    free(sites);
+    return st;
+}

@@ -8,7 +8,8 @@
 # and budgets in hours; compare --pairs (by run pair: pair k's replicates
 # are seeded seed + k) with every test and correction; simulate crowd
 # --curve (by crowd: crowd r of value c is seeded seed + 1000003c + r);
-# tune --method grid|random with the engine and a command objective.
+# tune --method grid|random with the engine and a command objective;
+# simulate budget (by trial) on a generated fixture, literal and sampled.
 # Usage (ctest sets QK_SOURCE): shard_identity.sh path/to/qrelkit
 set -u
 src=${QK_SOURCE:?}
@@ -89,6 +90,25 @@ same "tune random engine" tune -s large.json -q t.qrels -i "$work/x.idx" -t q.ts
     --budget 9 --seed 3 --quiet
 same "tune grid command, a failed evaluation" tune -s order.json -q t.qrels --method grid \
     --cmd "sh make-run.sh {order} {run}" --run-dir "$work" --quiet
+
+# simulate budget (by trial: trial t is seeded seed + 7919 t): six runs of
+# three groups over four topics, written here (any awk: both sides read the
+# same files), literal and sampled documents, tuned lambda.
+cd "$work" || exit 1
+awk 'BEGIN { srand(3); for (t = 1; t <= 4; t++) for (d = 1; d <= 40; d++)
+    print t, 0, "d" d, (rand() < 0.3) ? 1 : 0 > "b.qrels";
+  for (g = 1; g <= 3; g++) for (v = 1; v <= 2; v++) { f = "g" g "-r" v ".run";
+    for (t = 1; t <= 4; t++) { for (d = 1; d <= 40; d++) { k[d] = d; s[d] = rand() + (d % (g + v)) * 0.1 }
+      for (i = 1; i <= 40; i++) for (j = i + 1; j <= 40; j++) if (s[k[j]] > s[k[i]]) { x = k[i]; k[i] = k[j]; k[j] = x }
+      for (i = 1; i <= 30; i++) print t, "Q0", "d" k[i], i, 31 - i, "g" g "r" v > f } } }'
+same "simulate budget literal" simulate budget --qrels b.qrels --budgets 20,40 --trials 5 --depth 20 --seed 4 \
+    g1-r1.run g1-r2.run g2-r1.run g2-r2.run g3-r1.run g3-r2.run
+same "simulate budget sampled" simulate budget --qrels b.qrels --budgets 30 --trials 4 --depth 20 --docs sampled --ra-draws 3 \
+    --methods qdp,ra,un g1-r1.run g1-r2.run g2-r1.run g2-r2.run g3-r1.run g3-r2.run
+same "simulate budget MAR split" simulate budget --qrels b.qrels --budgets 24,36 --trials 5 --depth 20 \
+    --participating 1 --new-sites 1 --docs sampled g1-r1.run g1-r2.run g2-r1.run g2-r2.run g3-r1.run g3-r2.run
+same "simulate budget tuned" simulate budget --qrels b.qrels --budgets 40 --trials 3 --depth 20 --methods qdp \
+    --lambda tuned-new --group-sep none g1-r1.run g1-r2.run g2-r1.run g2-r2.run g3-r1.run g3-r2.run
 
 clef=$shared/data/clef-tar-2017
 if [ -d "$clef/runs" ]; then

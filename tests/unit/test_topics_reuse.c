@@ -33,9 +33,9 @@ static qk_qrels *mk_truth(void)
  * and a1 (AP 1 and 1) above a2 (1/2 and 1/2). */
 static void test_hand(void **state)
 {
-    const char *a1t1[2] = {"d1", "d2"}, *a1t2[2] = {"e1", "e3"}, *a2t1[2] = {"d2", "d1"}, *a2t2[2] = {"e3", "e1"},
-               *b1t1[3] = {"d3", "d4", "d1"}, *b1t2[2] = {"e2", "e1"}, *b2t1[2] = {"d4", "d5"},
-               *b2t2[3] = {"e2", "e3", "e4"};
+    const char *a1t1[2] = {"d1", "d2"}, *a1t2[2] = {"e1", "e3"}, *a2t1[2] = {"d2", "d1"},
+               *a2t2[2] = {"e3", "e1"}, *b1t1[3] = {"d3", "d4", "d1"}, *b1t2[2] = {"e2", "e1"},
+               *b2t1[2] = {"d4", "d5"}, *b2t2[3] = {"e2", "e3", "e4"};
     qk_run *runs[4];
     size_t group[4] = {0, 0, 1, 1}, nrows = 0, seen4 = 0, seen5 = 0;
     qk_qrels *q = mk_truth();
@@ -52,7 +52,8 @@ static void test_hand(void **state)
     o.k0 = 1;
     o.trials = 8;
     o.budget = 0;
-    assert_int_equal(qk_topics_reuse(q, (const qk_run *const *)runs, 4, group, &o, &rows, &nrows, &err), QK_OK);
+    assert_int_equal(qk_topics_reuse(q, (const qk_run *const *)runs, 4, group, &o, &rows, &nrows, &err),
+                     QK_OK);
     assert_int_equal(nrows, 8);
     for (size_t i = 0; i < nrows; i++) {
         assert_int_equal(rows[i].participating, 2);
@@ -71,7 +72,8 @@ static void test_hand(void **state)
      * methods judge every candidate, and the pool then holds every
      * document the new runs rank: their ranking is the truth's */
     o.budget = 100;
-    assert_int_equal(qk_topics_reuse(q, (const qk_run *const *)runs, 4, group, &o, &rows, &nrows, &err), QK_OK);
+    assert_int_equal(qk_topics_reuse(q, (const qk_run *const *)runs, 4, group, &o, &rows, &nrows, &err),
+                     QK_OK);
     for (size_t i = 0; i < nrows; i++) {
         assert_int_equal(rows[i].m, 2);
         NEAR(rows[i].spent_uniform, rows[i].omega, 0);
@@ -85,14 +87,61 @@ static void test_hand(void **state)
      * 3 / 2 = 1 per topic plus 1 to topic 1 (topic order): 2 + 1 = 3 */
     o.budget = 3;
     o.no_redistribution = 1;
-    assert_int_equal(qk_topics_reuse(q, (const qk_run *const *)runs, 4, group, &o, &rows, &nrows, &err), QK_OK);
+    assert_int_equal(qk_topics_reuse(q, (const qk_run *const *)runs, 4, group, &o, &rows, &nrows, &err),
+                     QK_OK);
     for (size_t i = 0; i < nrows; i++)
         NEAR(rows[i].spent_uniform, 3, 0);
     free(rows);
     o.newsites = 2;
-    assert_int_equal(qk_topics_reuse(q, (const qk_run *const *)runs, 4, group, &o, &rows, &nrows, &err), QK_EUSAGE);
+    assert_int_equal(qk_topics_reuse(q, (const qk_run *const *)runs, 4, group, &o, &rows, &nrows, &err),
+                     QK_EUSAGE);
     for (int i = 0; i < 4; i++)
         qk_run_free(runs[i]);
+    qk_qrels_free(q);
+}
+
+/* qk_topics_mar_split over the judgments of mk_truth (topic 1: 5 judged,
+ * topic 2: 3). AR is AP with "judged" as "relevant":
+ *   d1 d2 / e1 e3 (every document judged): (1 + 1)/5, (1 + 1)/3 -> MAR 8/15
+ *   d9 d1 / e9 e1: (1/2)/5, (1/2)/3 -> MAR (1/10 + 1/6)/2 = 2/15
+ *   d9 d8 / e9 e8: nothing judged -> MAR 0
+ * Groups (candidates): g0 {8/15}, g1 {2/15}, g2 {8/15, 0} = 4/15, g4
+ * {2/15} (ties g1); g3 is not a candidate (it participates). Two new
+ * groups: g1 and g4 (2/15 each, before g2's 4/15); one: g1 (the tie goes to
+ * the smaller group index); three: g1, g4, g2. */
+static void test_mar_split_by_hand(void **state)
+{
+    const char *all1[2] = {"d1", "d2"}, *all2[2] = {"e1", "e3"}, *half1[2] = {"d9", "d1"},
+               *half2[2] = {"e9", "e1"}, *none1[2] = {"d9", "d8"}, *none2[2] = {"e9", "e8"};
+    qk_run *runs[6];
+    const size_t group[6] = {0, 1, 2, 2, 3, 4};
+    const unsigned char cand[6] = {1, 1, 1, 1, 0, 1};
+    const unsigned char want1[6] = {0, 1, 0, 0, 0, 0}, want2[6] = {0, 1, 0, 0, 0, 1},
+                        want3[6] = {0, 1, 1, 1, 0, 1};
+    unsigned char isnew[6];
+    double ar[2], mar;
+    qk_qrels *q = mk_truth();
+    (void)state;
+    runs[0] = mk_run("g0", all1, 2, all2, 2);
+    runs[1] = mk_run("g1", half1, 2, half2, 2);
+    runs[2] = mk_run("g2a", all1, 2, all2, 2);
+    runs[3] = mk_run("g2b", none1, 2, none2, 2);
+    runs[4] = mk_run("g3", half1, 2, half2, 2);
+    runs[5] = mk_run("g4", half1, 2, half2, 2);
+    assert_int_equal(qk_topics_mar(q, runs[1], 1000, 0, ar, &mar, NULL), QK_OK);
+    NEAR(ar[0], 0.1, 1e-15);
+    NEAR(mar, 2.0 / 15, 1e-15);
+    assert_int_equal(
+        qk_topics_mar_split(q, (const qk_run *const *)runs, 6, group, 5, cand, 1000, 1, isnew, NULL), QK_OK);
+    assert_memory_equal(isnew, want1, 6);
+    assert_int_equal(
+        qk_topics_mar_split(q, (const qk_run *const *)runs, 6, group, 5, cand, 1000, 2, isnew, NULL), QK_OK);
+    assert_memory_equal(isnew, want2, 6);
+    assert_int_equal(
+        qk_topics_mar_split(q, (const qk_run *const *)runs, 6, group, 5, cand, 1000, 3, isnew, NULL), QK_OK);
+    assert_memory_equal(isnew, want3, 6);
+    for (int r = 0; r < 6; r++)
+        qk_run_free(runs[r]);
     qk_qrels_free(q);
 }
 
@@ -100,6 +149,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand),
+        cmocka_unit_test(test_mar_split_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
