@@ -73,27 +73,18 @@ static double update(qk_topics_qp *qp, size_t j, double lambda, double upper, in
     return a > 0 ? a * fabs(d) : fabs(d) * fabs(b - lambda);
 }
 
-/* Newton polish: solve the KKT system of the current free set exactly,
- * Sigma_FF b_F = c_F - lambda (sign) - Sigma_FU upper, by Cholesky. Coordinate
- * descent alone crawls on an ill-conditioned Sigma; this lands on the
- * solution once the free set is right. Kept only when Sigma_FF is positive
- * definite and the new b_F stays strictly inside its bounds (signs kept).
- * 1 = beta changed (r is recomputed), 0 = left as it was. */
-static int polish(qk_topics_qp *qp, double lambda, double upper, int signed_beta, double *beta)
+/* The KKT system of a free set f[0..k): Sigma_FF b_F = c_F + lin_F - lambda (sign)
+ * - Sigma_FU upper, solved by Cholesky into b (a proximal step when Sigma_FF
+ * is singular). 0 = solved, -1 = no step (or no memory). */
+static int solve_free(const qk_topics_qp *qp, const size_t *f, size_t k, double lambda, double upper,
+                      int signed_beta, const double *beta, double *b)
 {
     const qk_topics_cov *c = qp->cov;
-    size_t n = c->ntopics, l = c->nrows, k = 0, *f = NULL;
-    double *a = NULL, *b = NULL;
-    int changed = 0;
-    for (size_t j = 0; j < n; j++)
-        k += beta[j] != 0 && (signed_beta || beta[j] < upper);
-    if (k == 0 || k > 2000 || !(f = malloc(k * sizeof *f)) || !(a = malloc(k * k * sizeof *a)) ||
-        !(b = malloc(k * sizeof *b)))
-        goto out;
-    k = 0;
-    for (size_t j = 0; j < n; j++)
-        if (beta[j] != 0 && (signed_beta || beta[j] < upper))
-            f[k++] = j;
+    size_t n = c->ntopics, l = c->nrows;
+    double *a = malloc(k * k * sizeof *a), *a0 = NULL;
+    int rc = -1;
+    if (!a)
+        return -1;
     for (size_t i = 0; i < k; i++) {
         const double *zi = qp->zt + f[i] * l;
         for (size_t j = 0; j <= i; j++) {
@@ -104,7 +95,8 @@ static int polish(qk_topics_qp *qp, double lambda, double upper, int signed_beta
             a[i * k + j] = a[j * k + i] = s;
         }
         a[i * k + i] += qp->u ? qp->u[f[i]] : 0;
-        b[i] = c->c[f[i]] + (qp->lin ? qp->lin[f[i]] : 0) - (signed_beta && beta[f[i]] < 0 ? -lambda : lambda);
+        b[i] =
+            c->c[f[i]] + (qp->lin ? qp->lin[f[i]] : 0) - (signed_beta && beta[f[i]] < 0 ? -lambda : lambda);
     }
     if (!signed_beta && isfinite(upper)) { /* coordinates held at the bound */
         for (size_t j = 0; j < n; j++) {
@@ -119,23 +111,113 @@ static int polish(qk_topics_qp *qp, double lambda, double upper, int signed_beta
             }
         }
     }
-    if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)k, 1, a, (lapack_int)k, b, 1) != 0)
+    if (!(a0 = malloc((k * k + k) * sizeof *a0)))
         goto out;
-    for (size_t i = 0; i < k; i++) {
-        if (!isfinite(b[i]) || (signed_beta ? b[i] * beta[f[i]] <= 0 : b[i] <= 0 || b[i] >= upper))
+    memcpy(a0, a, k * k * sizeof *a);
+    memcpy(a0 + k * k, b, k * sizeof *b);
+    if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)k, 1, a, (lapack_int)k, b, 1) != 0) {
+        /* Sigma_FF + U_FF is singular (fewer systems than free topics, no
+         * uncertainty on them): a proximal step instead, the minimiser of the
+         * objective plus eps/2 |b_F - beta_F|^2, which is a descent step and,
+         * repeated, walks to a minimiser along the flat directions too. */
+        double eps = 0;
+        for (size_t i = 0; i < k; i++)
+            eps = fmax(eps, a0[i * k + i]);
+        eps = eps > 0 ? eps * 1e-8 : 1e-8;
+        memcpy(a, a0, k * k * sizeof *a);
+        for (size_t i = 0; i < k; i++) {
+            a[i * k + i] += eps;
+            b[i] = a0[k * k + i] + eps * beta[f[i]];
+        }
+        if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)k, 1, a, (lapack_int)k, b, 1) != 0)
             goto out;
     }
+    rc = 0;
+    for (size_t i = 0; i < k; i++)
+        if (!isfinite(b[i]))
+            rc = -1;
+out:
+    free(a0);
+    free(a);
+    return rc;
+}
+
+/* Move beta[f[i]] to b[i] for every i (scaled by t), keeping r = Z (e - beta). */
+static void move_free(qk_topics_qp *qp, const size_t *f, size_t k, const double *b, double t, double *beta)
+{
+    size_t l = qp->cov->nrows;
     for (size_t i = 0; i < k; i++) {
         const double *zj = qp->zt + f[i] * l;
-        double d = b[i] - beta[f[i]];
+        double d = t * (b[i] - beta[f[i]]);
         for (size_t r = 0; r < l; r++)
             qp->r[r] -= d * zj[r];
-        beta[f[i]] = b[i];
+        beta[f[i]] += d;
     }
-    changed = 1;
+}
+
+#define POLISH_MAX_STEPS 50
+
+/* Newton polish, a few primal active-set steps: solve the KKT system of the
+ * current free set exactly. Coordinate descent alone crawls on an
+ * ill-conditioned Sigma; this lands on the solution once the free set is
+ * right. When the free set's solution leaves the box (or, signed, changes a
+ * sign), beta moves along the segment towards it as far as the box allows:
+ * the objective falls all along that segment (it is convex with its minimum
+ * at the far end), the coordinate that hits its bound (0 or upper) leaves the
+ * free set, and the smaller set is solved again. Coordinate descent then
+ * decides which bound coordinates re-enter. Stops when Sigma_FF is not
+ * positive definite. 1 = beta changed (r kept in step), 0 = left as it was. */
+static int polish(qk_topics_qp *qp, double lambda, double upper, int signed_beta, double *beta)
+{
+    const qk_topics_cov *c = qp->cov;
+    size_t n = c->ntopics, k = 0, *f = NULL;
+    double *b = NULL;
+    int changed = 0;
+    for (size_t j = 0; j < n; j++)
+        k += beta[j] != 0 && (signed_beta || beta[j] < upper);
+    if (k == 0 || k > 2000 || !(f = malloc(k * sizeof *f)) || !(b = malloc(k * sizeof *b)))
+        goto out;
+    k = 0;
+    for (size_t j = 0; j < n; j++)
+        if (beta[j] != 0 && (signed_beta || beta[j] < upper))
+            f[k++] = j;
+    for (int step = 0; k > 0 && step < POLISH_MAX_STEPS; step++) {
+        double t = 1;
+        size_t block = k;
+        if (solve_free(qp, f, k, lambda, upper, signed_beta, beta, b) != 0)
+            break;
+        for (size_t i = 0; i < k; i++) { /* the largest step that stays feasible */
+            double x = beta[f[i]], d = b[i] - x, lim;
+            if (signed_beta ? b[i] * x > 0 : b[i] > 0 && b[i] < upper)
+                continue;
+            lim = signed_beta || d < 0 ? -x / d : (upper - x) / d; /* to 0, or to upper */
+            if (lim < t) {
+                t = lim;
+                block = i;
+            }
+        }
+        if (block == k) {
+            move_free(qp, f, k, b, 1, beta);
+            changed = 1;
+            break;
+        }
+        if (t > 0) {
+            move_free(qp, f, k, b, t, beta);
+            changed = 1;
+        }
+        { /* pin the blocking coordinate exactly to its bound */
+            size_t j = f[block], l = c->nrows;
+            double target = !signed_beta && b[block] >= upper ? upper : 0, d = target - beta[j];
+            const double *zj = qp->zt + j * l;
+            for (size_t r = 0; r < l; r++)
+                qp->r[r] -= d * zj[r];
+            beta[j] = target;
+            changed |= d != 0;
+        }
+        f[block] = f[--k];
+    }
 out:
     free(f);
-    free(a);
     free(b);
     return changed;
 }
@@ -228,8 +310,8 @@ qk_status qk_topics_qp_solve_terms(const qk_topics_cov *c, const double *u, cons
     return st;
 }
 
-double qk_topics_qp_kkt(const qk_topics_cov *c, const double *u, const double *lin, double lambda, double upper,
-                        const double *beta)
+double qk_topics_qp_kkt(const qk_topics_cov *c, const double *u, const double *lin, double lambda,
+                        double upper, const double *beta)
 {
     size_t n = c->ntopics;
     double *g = malloc((n ? n : 1) * sizeof *g), worst = 0;

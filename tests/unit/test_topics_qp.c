@@ -222,7 +222,7 @@ static void test_terms_closed_form(void **state)
     enum { L = 8, N = 3 };
     const char *sys[L] = {"a", "b", "c", "d", "e", "f", "g", "h"};
     const char *top[N] = {"1", "2", "3"};
-    const double x[L * N] = {0.1, 0.3, 0.2, 0.5, 0.4, 0.6, 0.2, 0.1, 0.4, 0.9, 0.7, 0.8,
+    const double x[L * N] = {0.1, 0.3, 0.2, 0.5, 0.4, 0.6, 0.2, 0.1, 0.4, 0.9,  0.7, 0.8,
                              0.3, 0.5, 0.1, 0.6, 0.2, 0.3, 0.4, 0.8, 0.7, 0.05, 0.2, 0.1};
     const double u[N] = {0.03, 0.02, 0.04};
     qk_topic_matrix *m = NULL;
@@ -252,6 +252,52 @@ static void test_terms_closed_form(void **state)
     qk_topics_matrix_free(m);
 }
 
+static void test_terms_few_systems(void **state)
+{
+    /* QDP with a handful of contributing systems and sampled judgments: l = 3
+     * rows against 30 topics, so Sigma has rank 2, and U is zero on half the
+     * topics, so Sigma_FF + U_FF is singular for most free sets. Coordinate
+     * descent alone crawls along the flat directions (it stopped at 100,000
+     * sweeps on most of these); the solution must satisfy KKT (which, the
+     * program being convex, makes it a minimiser) and do no worse than the
+     * feasible points e, e/2 and 0. */
+    enum { L = 3, N = 30 };
+    const char *sys[L] = {"a", "b", "c"};
+    const char *top[N];
+    char names[N][4];
+    double x[L * N], S[N * N];
+    qk_rng rng;
+    (void)state;
+    for (int j = 0; j < N; j++) {
+        snprintf(names[j], sizeof names[j], "%d", j + 1);
+        top[j] = names[j];
+    }
+    qk_rng_seed(&rng, 41);
+    for (int trial = 0; trial < 20; trial++) {
+        qk_topic_matrix *m = NULL;
+        qk_topics_cov *c;
+        double u[N], b[N] = {0}, e[N], h[N], z[N] = {0}, fb;
+        for (int i = 0; i < L * N; i++)
+            x[i] = qk_rng_uniform(&rng) * (qk_rng_uniform(&rng) < 0.3 ? 10 : 1);
+        assert_int_equal(qk_topics_matrix_new(L, N, sys, top, x, NULL, &m, NULL), QK_OK);
+        c = toy_cov(m);
+        qk_topics_cov_dense(c, S);
+        for (int j = 0; j < N; j++) {
+            u[j] = qk_rng_uniform(&rng) < 0.5 ? 0 : 0.001 * qk_rng_uniform(&rng);
+            e[j] = 1;
+            h[j] = 0.5;
+        }
+        assert_int_equal(qk_topics_qp_solve_terms(c, u, NULL, 0, 1.0, b, NULL, NULL), QK_OK);
+        assert_true(qk_topics_qp_kkt(c, u, NULL, 0, 1.0, b) <= 1e-8);
+        fb = objective_terms(S, u, c->c, z, N, b);
+        assert_true(fb <= objective_terms(S, u, c->c, z, N, e) + 1e-9);
+        assert_true(fb <= objective_terms(S, u, c->c, z, N, h) + 1e-9);
+        assert_true(fb <= objective_terms(S, u, c->c, z, N, z) + 1e-9);
+        qk_topics_cov_free(c);
+        qk_topics_matrix_free(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_brute_force_several_lambda),
         cmocka_unit_test(test_terms_brute_force_and_kkt),
         cmocka_unit_test(test_terms_closed_form),
+        cmocka_unit_test(test_terms_few_systems),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
