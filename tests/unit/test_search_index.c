@@ -200,9 +200,9 @@ static void test_corrupt(void **state)
     write_all(q, bad, n);
     expect_open_error(q, "not a qrelkit index");
     memcpy(bad, good, n);
-    bad[8] = 2; /* version */
+    bad[8] = 3; /* version */
     write_all(q, bad, n);
-    expect_open_error(q, "version 2");
+    expect_open_error(q, "version 3");
     /* Every single flipped bit anywhere in the file is caught, with a message. */
     for (size_t i = 0; i < 8 * n; i++) {
         memcpy(bad, good, n);
