@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#define ZLIB_CONST /* next_in points to const bytes */
 #include <zlib.h>
 
 #include "qrelkit/search.h"
@@ -108,7 +109,7 @@ qk_status qk_build_text_add(qk_text_spill *t, const char *text, size_t len, qk_e
     if (fwrite(head, 1, hn, t->f) != hn)
         return spill_error(t, err);
     deflateReset(&t->z);
-    t->z.next_in = (Bytef *)(uintptr_t)text;
+    t->z.next_in = (const Bytef *)text;
     t->z.avail_in = 0;
     do {
         /* zlib counts input in uInt: feed a long text a gigabyte at a time */
@@ -250,7 +251,7 @@ qk_status qk_index_doc_text(const qk_index *ix, uint32_t doc, char **text, size_
     }
     /* both sides in pieces of at most a gigabyte (zlib counts in uInt) */
     uint64_t in_left = (uint64_t)(end - p), out_left = want + 1; /* +1: more output than L is corruption */
-    z.next_in = (Bytef *)(uintptr_t)p;
+    z.next_in = p;
     z.next_out = (Bytef *)out;
     do {
         if (z.avail_in == 0 && in_left) {

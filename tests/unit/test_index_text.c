@@ -42,7 +42,7 @@ static int setup(void **state)
     docs[LONG_DOC] = malloc(lens[LONG_DOC] + 1);
     qk_rng_seed(&r, 11);
     for (size_t i = 0; i < lens[LONG_DOC]; i++)
-        docs[LONG_DOC][i] = (i % 7 == 6) ? ' ' : (char)('a' + qk_rng_below(&r, 26));
+        docs[LONG_DOC][i] = "abcdefghijklmnopqrstuvwxyz "[i % 7 == 6 ? 26 : qk_rng_below(&r, 26)];
     docs[LONG_DOC][lens[LONG_DOC]] = '\0';
     docs[4] =
         strdup("Caf\xc3\xa9 na\xc3\xafve \xce\xb2-blockers \xe2\x80\x94 \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e "
