@@ -60,13 +60,12 @@ typedef struct qk_named {
     uint32_t id;
 } qk_named;
 
-size_t qk_varint_put(uint8_t *p, uint64_t v);
 /* Ids of a string pool in strcmp order of their strings (*out: malloc'd). */
 qk_status qk_build_sort_pool(const qk_strpool *pool, uint32_t **out);
 void qk_build_segment_reset(qk_index_builder *b);
 qk_status qk_build_sorted_terms(qk_index_builder *b, uint32_t **out);
 qk_status qk_build_spill(qk_index_builder *b, qk_error *err);
-/* pwrite / pread of n bytes at off, retrying short counts and EINTR:
+/* index_fileio.c: pwrite / pread of n bytes at off, retrying short counts and EINTR:
  * 0 / bytes read (short only at the end of the file), -1 on error. */
 int qk_build_pwrite(int fd, const void *p, size_t n, uint64_t off);
 ssize_t qk_build_pread(int fd, void *p, size_t n, uint64_t off);

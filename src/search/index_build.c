@@ -217,17 +217,6 @@ static int on_token(void *ctx, const char *tok, size_t len)
     return 0;
 }
 
-size_t qk_varint_put(uint8_t *p, uint64_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (uint8_t)v;
-    return n;
-}
-
 static qk_status add_posting(qk_index_builder *b, uint32_t tid, uint32_t doc, uint32_t tf)
 {
     qk_plist *pl = &b->pl[tid];

@@ -33,6 +33,7 @@
 #ifndef QK_SEARCH_INDEX_FORMAT_H
 #define QK_SEARCH_INDEX_FORMAT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define QK_IDX_MAGIC "QKINDEX\x1a"
@@ -91,6 +92,18 @@ static inline uint64_t *qk_idx_sec_off(qk_idx_header *h, int sec)
 static inline uint64_t *qk_idx_sec_len(qk_idx_header *h, int sec)
 {
     return sec < SEC_V1_COUNT ? &h->sec_len[sec] : &h->sec2_len[sec - SEC_V1_COUNT];
+}
+
+/* LEB128 varint v into p (at most 10 bytes); the bytes written. */
+static inline size_t qk_varint_put(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
 }
 
 /* LEB128 varint from p (not past end): 1 on success, 0 when truncated or
