@@ -1,7 +1,7 @@
 /* qrelkit campaign: a judging campaign in one SQLite database.
  *
  * The database holds the topics, the documents (with their text when a
- * corpus was given), the runs, the pooling design, the assessors (tokens
+ * corpus or an index that stores text was given), the runs, the pooling design, the assessors (tokens
  * stored as SHA-256 hashes only), their assignments and every label (value,
  * assessor, start and end time). `plan` asks a pool strategy (src/pool/) for
  * the next batch and assigns it; `export` writes the files the other
@@ -22,6 +22,7 @@
 #include "qrelkit/core.h"
 #include "qrelkit/io.h"
 #include "qrelkit/pool.h"
+#include "qrelkit/search.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,12 +46,17 @@ typedef struct qk_campaign_init_opts {
     const long *grades; /* the grades an assessor may give (0,1 by default)     */
     size_t ngrades;
     long rel_level; /* grade >= rel_level is relevant (1)                        */
+    /* the documents' text from this index (qrelkit index; it must store
+     * text) instead of a corpus; NULL (default): from the corpus, if any */
+    const qk_index *index;
 } qk_campaign_init_opts;
 QK_API void qk_campaign_init_opts_init(qk_campaign_init_opts *o);
 /* Create a new campaign database at path (an existing file is QK_EUSAGE):
  * the runs (every topic of `topics` that some run ranks; a run topic that is
  * not in `topics` is QK_EINPUT), their documents and, when corpus is not
- * NULL, the text of the pooled documents. topics may not be NULL. */
+ * NULL, the text of the pooled documents; when o->index is set, their text
+ * comes from the index instead (only the runs' documents are read from it;
+ * an index without text is QK_EINPUT). topics may not be NULL. */
 QK_API qk_status qk_campaign_create(const char *path, const qk_run *const *runs, size_t nruns,
                                     const qk_topics *topics, qk_corpus *corpus,
                                     const qk_campaign_init_opts *o, qk_campaign **out, qk_error *err);

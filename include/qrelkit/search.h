@@ -38,6 +38,8 @@ typedef struct qk_index_build_opts {
     size_t memory_mb;    /* postings held in memory before a sorted run is spilled (default 256) */
     const char *tmp_dir; /* where spilled runs go; NULL = next to the output file */
     int skip_duplicates; /* a repeated docno: 0 = error, 1 = keep the first (default 0) */
+    int store_text;      /* 1 (default): keep each document's text, compressed, in the
+                            index (qk_index_doc_text); 0: postings and tables only */
     qk_index_progress_fn progress;
     void *progress_ctx;
 } qk_index_build_opts;
@@ -51,12 +53,12 @@ typedef struct qk_index_build_stats {
 
 typedef struct qk_index_builder qk_index_builder;
 QK_API void qk_index_build_opts_init(qk_index_build_opts *o);
-QK_API qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *o, qk_index_builder **out,
-                               qk_error *err);
+QK_API qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *o,
+                                      qk_index_builder **out, qk_error *err);
 /* Add one document; a repeated docno is an error unless skip_duplicates.
  * Documents get ids in the order added. */
-QK_API qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t docno_len, const char *text,
-                               size_t text_len, qk_error *err);
+QK_API qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t docno_len,
+                                      const char *text, size_t text_len, qk_error *err);
 /* Merge, write the file under a temporary name and rename it to out_path.
  * Temporary files (OUT.tmp-PID-XXXXXX, spilled runs DIR/.qkrun-PID-XXXXXX)
  * are announced to qk_temp_hook_set's hook. */
@@ -65,15 +67,23 @@ QK_API qk_status qk_index_builder_finish(qk_index_builder *b, qk_index_build_sta
 QK_API void qk_index_builder_free(qk_index_builder *b);
 
 /* ---- Index (read side) ---------------------------------------------------- */
-#define QK_INDEX_VERSION 1
+/* The version written; version 1 files (no document text, no docno table)
+ * are read too. */
+#define QK_INDEX_VERSION 2
 typedef struct qk_index qk_index;
 typedef struct qk_index_info {
     uint32_t version;
     qk_text_opts text;
     uint64_t docs, terms, postings, tokens, file_bytes;
     double avg_doclen;
+    int has_text;        /* the documents' text is stored (qk_index_doc_text) */
+    uint64_t text_bytes; /* bytes of the compressed text section (0 without) */
 } qk_index_info;
 
+/* 1 when the file at path starts with the index file's magic number (it may
+ * still be corrupt: qk_index_open checks the rest); 0 when it does not or
+ * cannot be read. Tells an index from a corpus file. */
+QK_API int qk_index_file_is_index(const char *path);
 /* Map and validate (magic, version, byte order, sizes, CRC-32 of the whole
  * file, every offset table). Any failure is QK_EINPUT with a message naming
  * the file and what is wrong; nothing is read unchecked afterwards. */
@@ -99,6 +109,23 @@ QK_API void qk_index_postings(const qk_index *ix, uint32_t tid, qk_postings *it)
 QK_API int qk_postings_next(qk_postings *it, uint32_t *doc, uint32_t *tf);
 /* The document's terms (term id, tf pairs, ascending term id). */
 QK_API const uint32_t *qk_index_doc_terms(const qk_index *ix, uint32_t doc, size_t *npairs);
+/* The id of the document with this docno: 1 when found. A binary search in
+ * a version 2 index, a scan of the docnos in a version 1 index. */
+QK_API int qk_index_find_doc(const qk_index *ix, const char *docno, uint32_t *doc);
+/* 1 when the index stores the documents' text (version 2, built without
+ * --no-text / store_text 0). */
+QK_API int qk_index_has_text(const qk_index *ix);
+/* The text of document doc, as it was given to qk_index_builder_add (the
+ * indexed fields as the corpus reader joined them), decompressed: *text is
+ * malloc'd and NUL-terminated (the caller frees it), *len its bytes. Only
+ * that document's entry is read. QK_EINPUT when the index stores no text
+ * (the message names the file and says how to rebuild it) or the entry is
+ * corrupt; QK_ENOMEM. */
+QK_API qk_status qk_index_doc_text(const qk_index *ix, uint32_t doc, char **text, size_t *len, qk_error *err);
+/* The same by docno: 1 with *text set, 0 when no document has this docno,
+ * or a negative qk_status with err set. */
+QK_API int qk_index_docno_text(const qk_index *ix, const char *docno, char **text, size_t *len,
+                               qk_error *err);
 
 /* ---- Ranking ---------------------------------------------------------------- */
 typedef enum { QK_MODEL_BM25 = 0, QK_MODEL_QL_DIR, QK_MODEL_QL_JM } qk_model;
@@ -144,17 +171,17 @@ QK_API void qk_searcher_free(qk_searcher *s);
  * descending (trec_eval's order, so written ranks are evaluated ranks).
  * Scores are rounded to 1e-6, the precision runs are written with, before
  * ties are decided. *hits belongs to the searcher, valid until its next call. */
-QK_API qk_status qk_searcher_query(qk_searcher *s, const qk_search_opts *o, const char *text, const qk_hit **hits,
-                            size_t *n, qk_error *err);
+QK_API qk_status qk_searcher_query(qk_searcher *s, const qk_search_opts *o, const char *text,
+                                   const qk_hit **hits, size_t *n, qk_error *err);
 /* The same for pre-analysed weighted terms (no feedback unless opts->rm3). */
-QK_API qk_status qk_searcher_query_terms(qk_searcher *s, const qk_search_opts *o, const qk_qterm *q, size_t nq,
-                                  const qk_hit **hits, size_t *n, qk_error *err);
+QK_API qk_status qk_searcher_query_terms(qk_searcher *s, const qk_search_opts *o, const qk_qterm *q,
+                                         size_t nq, const qk_hit **hits, size_t *n, qk_error *err);
 
 /* Rank every topic and write TREC run lines "qid Q0 docno rank score tag" to
  * out, topics in file order. threads >= 1; the output is byte-identical for
  * any number of threads. */
-QK_API qk_status qk_search_run(const qk_index *ix, const qk_topics *topics, const qk_search_opts *o, const char *tag,
-                        int threads, FILE *out, qk_error *err);
+QK_API qk_status qk_search_run(const qk_index *ix, const qk_topics *topics, const qk_search_opts *o,
+                               const char *tag, int threads, FILE *out, qk_error *err);
 
 /* ---- Zoo: a population of systems ------------------------------------------ */
 typedef struct qk_zoo_system {
@@ -167,11 +194,11 @@ typedef struct qk_zoo_system {
 /* n seeded systems spread over models, parameters, feedback and the given
  * indexes (texts[i] describes index i, for the tags). Deterministic in seed. */
 QK_API qk_status qk_search_zoo(size_t n, uint64_t seed, size_t nindexes, const qk_text_opts *texts,
-                        qk_zoo_system *out, qk_error *err);
+                               qk_zoo_system *out, qk_error *err);
 /* Same as qk_search_run, keeping a seeded subset of each query's terms when
  * sys->query_keep < 1. */
 QK_API qk_status qk_search_run_system(const qk_index *ix, const qk_topics *topics, const qk_zoo_system *sys,
-                               uint64_t seed, int threads, FILE *out, qk_error *err);
+                                      uint64_t seed, int threads, FILE *out, qk_error *err);
 
 #ifdef __cplusplus
 }

@@ -353,6 +353,45 @@ static qk_status put_texts(qk_campaign *c, qk_corpus *corpus, qk_error *err)
     return s;
 }
 
+/* The same from an index: each document of the runs is looked up by docno
+ * and only its entry of the index's text section is read. */
+static qk_status put_index_texts(qk_campaign *c, const qk_index *ix, qk_error *err)
+{
+    sqlite3_stmt *sel = NULL, *upd = NULL;
+    char *text = NULL;
+    size_t tl;
+    int rc;
+    qk_status s;
+    if (!qk_index_has_text(ix)) /* the library's message: which file, how to rebuild it */
+        return qk_index_doc_text(ix, 0, &text, &tl, err);
+    if ((s = qkc_prepare(c, "SELECT id, docno FROM documents ORDER BY id", &sel, err)) != QK_OK ||
+        (s = qkc_prepare(c, "UPDATE documents SET text = ? WHERE id = ?", &upd, err)) != QK_OK)
+        goto out;
+    while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+        int found = qk_index_docno_text(ix, (const char *)sqlite3_column_text(sel, 1), &text, &tl, err);
+        if (found < 0) {
+            s = (qk_status)found;
+            goto out;
+        }
+        if (!found)
+            continue; /* not in the index: no text, as with a corpus */
+        sqlite3_reset(upd);
+        sqlite3_bind_text64(upd, 1, text, tl, free, SQLITE_UTF8);
+        text = NULL;
+        sqlite3_bind_int64(upd, 2, sqlite3_column_int64(sel, 0));
+        if (sqlite3_step(upd) != SQLITE_DONE) {
+            s = qkc_sqlerr(c, err, "cannot write");
+            goto out;
+        }
+    }
+    if (rc != SQLITE_DONE)
+        s = qkc_sqlerr(c, err, "cannot read");
+out:
+    sqlite3_finalize(sel);
+    sqlite3_finalize(upd);
+    return s;
+}
+
 qk_status qkc_random(unsigned char *buf, size_t n, qk_error *err)
 {
     FILE *rnd = fopen("/dev/urandom", "rb");
@@ -416,7 +455,9 @@ qk_status qk_campaign_create(const char *path, const qk_run *const *runs, size_t
     if ((s = qkc_exec(c, "BEGIN IMMEDIATE", err)) != QK_OK)
         goto fail;
     if ((s = put_topics(c, topics, err)) != QK_OK || (s = put_runs(c, runs, nruns, err)) != QK_OK ||
-        (corpus && (s = put_texts(c, corpus, err)) != QK_OK) || (s = put_config(c, o, err)) != QK_OK) {
+        (corpus && (s = put_texts(c, corpus, err)) != QK_OK) ||
+        (o->index && (s = put_index_texts(c, o->index, err)) != QK_OK) ||
+        (s = put_config(c, o, err)) != QK_OK) {
         sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
         goto fail;
     }

@@ -15,7 +15,7 @@
 #include "qrelkit/campaign.h"
 
 const char qk_help_campaign[] =
-    "usage: qrelkit campaign init DB --runs RUN... --topics FILE [--corpus FILE] [options]\n"
+    "usage: qrelkit campaign init DB --runs RUN... --topics FILE [--corpus FILE|INDEX] [options]\n"
     "       qrelkit campaign person DB NAME [--organiser] [--expires SECONDS]\n"
     "       qrelkit campaign plan DB --method M --batch N [--overlap K] [--seed S]\n"
     "       qrelkit campaign export DB --out DIR\n"
@@ -29,7 +29,9 @@ const char qk_help_campaign[] =
     "init: create DB (a new file) from the runs and the topics (TREC, JSON lines\n"
     "or 'qid<TAB>text'); --corpus adds the text of the runs' documents.\n"
     "  --topic-fields F     topic parts shown to assessors (title)\n"
-    "  --corpus FILE        TREC or JSON-lines documents (plain or gzip)\n"
+    "  --corpus FILE|INDEX  TREC or JSON-lines documents (plain or gzip), or an\n"
+    "                       index made by 'qrelkit index' (told by its magic\n"
+    "                       number): the text it stored, the fields it indexed\n"
     "  --depth K            pool depth (100)\n"
     "  --budget N           judged documents per topic at most (100)\n"
     "  --grades G1,G2,...   the grades assessors give (0,1)\n"
@@ -84,6 +86,7 @@ static int cmd_init(int argc, char **argv)
     qk_run **rr = NULL;
     qk_topics *tp = NULL;
     qk_corpus *cp = NULL;
+    qk_index *ix = NULL;
     qk_campaign *c = NULL;
     qk_error err = {0};
     int ch, rc = 0;
@@ -125,7 +128,13 @@ static int cmd_init(int argc, char **argv)
         rc = fail(&err);
         goto out;
     }
-    if (corpus) {
+    if (corpus && strcmp(corpus, "-") != 0 && qk_index_file_is_index(corpus)) {
+        if (qk_index_open(corpus, &ix, &err) != QK_OK) {
+            rc = fail(&err);
+            goto out;
+        }
+        o.index = ix;
+    } else if (corpus) {
         qk_corpus_opts co;
         qk_corpus_opts_init(&co);
         if (qk_corpus_open(corpus, &co, &cp, &err) != QK_OK) {
@@ -138,6 +147,7 @@ static int cmd_init(int argc, char **argv)
 out:
     qk_campaign_close(c);
     qk_corpus_close(cp);
+    qk_index_close(ix);
     qk_topics_free(tp);
     if (rr)
         qk_cli_free_runs(rr, nruns);

@@ -19,7 +19,9 @@ const char qk_help_index[] =
     "topics. One pass over the corpus with bounded memory (postings beyond\n"
     "--memory are spilled as sorted runs and merged). The index is one file with\n"
     "a versioned header and a CRC-32; it records how text was analysed, so\n"
-    "search analyses queries the same way.\n"
+    "search analyses queries the same way. It also keeps each document's text\n"
+    "(the fields indexed, compressed), which 'qrelkit campaign init --corpus\n"
+    "INDEX' shows to assessors; --no-text leaves it out.\n"
     "\n"
     "corpus formats (plain or gzip, detected; '-' = stdin):\n"
     "  trec     <DOC><DOCNO>id</DOCNO> text </DOC>; tags inside are dropped\n"
@@ -41,6 +43,8 @@ const char qk_help_index[] =
     "  --no-lowercase       keep case\n"
     "  --skip-duplicates    index the first document of a repeated docno and skip\n"
     "                       the others (default: a repeated docno is an error)\n"
+    "  --no-text            do not store the documents' text (a smaller index that\n"
+    "                       search needs no less; campaign init cannot use it)\n"
     "  --memory MB          postings held in memory before spilling (default 256)\n"
     "  --tmp-dir DIR        where spilled runs go (default: next to INDEX)\n"
     "  --info INDEX         check an index and print its header and counts\n"
@@ -88,10 +92,11 @@ static int info(const char *path)
     qk_index_get_info(ix, &in);
     qk_text_opts_describe(&in.text, desc, sizeof desc);
     printf("format_version\t%u\nanalysis\t%s\ndocuments\t%llu\nterms\t%llu\npostings\t%llu\ntokens\t%llu\n"
-           "avg_doclen\t%.4f\nbytes\t%llu\n",
+           "avg_doclen\t%.4f\ntext\t%s\nbytes\t%llu\ntext_bytes\t%llu\n",
            in.version, desc, (unsigned long long)in.docs, (unsigned long long)in.terms,
            (unsigned long long)in.postings, (unsigned long long)in.tokens, in.avg_doclen,
-           (unsigned long long)in.file_bytes);
+           in.has_text ? "stored" : "none", (unsigned long long)in.file_bytes,
+           (unsigned long long)in.text_bytes);
     qk_index_close(ix);
     return QK_EXIT_OK;
 }
@@ -108,7 +113,8 @@ enum {
     O_TMP,
     O_INFO,
     O_QUIET,
-    O_SKIPDUP
+    O_SKIPDUP,
+    O_NOTEXT
 };
 
 static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
@@ -124,6 +130,7 @@ static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
                                          {"info", required_argument, NULL, O_INFO},
                                          {"quiet", no_argument, NULL, O_QUIET},
                                          {"skip-duplicates", no_argument, NULL, O_SKIPDUP},
+                                         {"no-text", no_argument, NULL, O_NOTEXT},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
 
@@ -163,7 +170,8 @@ static int add_corpora(qk_index_builder *b, char **paths, int n, const qk_corpus
  * left (spilled runs, half-written indexes whose process is gone). The
  * temporaries of this run are removed on signals through the library's
  * temp hook (set in main). */
-static int prepare_output(const char *out, const char *const *corpora, size_t n, const qk_index_build_opts *bo)
+static int prepare_output(const char *out, const char *const *corpora, size_t n,
+                          const qk_index_build_opts *bo)
 {
     const char *slash = strrchr(out, '/');
     char dir[4096];
@@ -224,6 +232,7 @@ int qk_cmd_index(int argc, char **argv)
         case O_INFO: return info(optarg);
         case O_QUIET: quiet = 1; break;
         case O_SKIPDUP: bo.skip_duplicates = 1; break;
+        case O_NOTEXT: bo.store_text = 0; break;
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
         default: return qk_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
         }

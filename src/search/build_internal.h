@@ -4,8 +4,10 @@
 #define QK_SEARCH_BUILD_INTERNAL_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "qrelkit/search.h"
+#include "search/index_format.h"
 
 /* One term's postings in the current segment: varints (doc gap, tf). */
 typedef struct qk_plist {
@@ -48,6 +50,9 @@ struct qk_index_builder {
     /* spilled sorted runs */
     char **run_paths;
     size_t nruns;
+    /* the documents' text, compressed into a spill file (index_text.c);
+     * NULL when the index stores no text */
+    struct qk_text_spill *text;
 };
 
 typedef struct qk_named {
@@ -55,11 +60,27 @@ typedef struct qk_named {
     uint32_t id;
 } qk_named;
 
-size_t qk_varint_put(uint8_t *p, uint64_t v);
 /* Ids of a string pool in strcmp order of their strings (*out: malloc'd). */
 qk_status qk_build_sort_pool(const qk_strpool *pool, uint32_t **out);
 void qk_build_segment_reset(qk_index_builder *b);
 qk_status qk_build_sorted_terms(qk_index_builder *b, uint32_t **out);
 qk_status qk_build_spill(qk_index_builder *b, qk_error *err);
+/* index_fileio.c: pwrite / pread of n bytes at off, retrying short counts and EINTR:
+ * 0 / bytes read (short only at the end of the file), -1 on error. */
+int qk_build_pwrite(int fd, const void *p, size_t n, uint64_t off);
+ssize_t qk_build_pread(int fd, void *p, size_t n, uint64_t off);
+
+/* ---- index_text.c: the TEXT_OFF and TEXT sections ---- */
+typedef struct qk_text_spill qk_text_spill;
+/* A text store whose spill file goes to dir (made at the first document). */
+qk_status qk_build_text_new(const char *dir, qk_text_spill **out, qk_error *err);
+/* Compress the next document's text and append it to the spill. */
+qk_status qk_build_text_add(qk_text_spill *t, const char *text, size_t len, qk_error *err);
+/* Write TEXT_OFF and TEXT to fd from *pos (8-aligned each), set their
+ * places in h and advance *pos to the end; ndocs must be the count added. */
+qk_status qk_build_text_write(qk_text_spill *t, size_t ndocs, int fd, uint64_t *pos, qk_idx_header *h,
+                              const char *path, qk_error *err);
+/* Frees; removes the spill file. */
+void qk_build_text_free(qk_text_spill *t);
 
 #endif

@@ -28,6 +28,7 @@ void qk_index_build_opts_init(qk_index_build_opts *o)
     o->memory_mb = 256;
     o->tmp_dir = NULL;
     o->skip_duplicates = 0;
+    o->store_text = 1;
     o->progress = NULL;
     o->progress_ctx = NULL;
 }
@@ -58,6 +59,13 @@ qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *
         qk_index_builder_free(b);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
+    if (o->store_text) {
+        qk_status st = qk_build_text_new(b->run_dir, &b->text, err);
+        if (st != QK_OK) {
+            qk_index_builder_free(b);
+            return st;
+        }
+    }
     *out = b;
     return QK_OK;
 }
@@ -72,6 +80,7 @@ void qk_index_builder_free(qk_index_builder *b)
         free(b->run_paths[i]);
     }
     free(b->run_paths);
+    qk_build_text_free(b->text);
     qk_build_segment_reset(b);
     qk_strpool_free(b->terms);
     qk_strpool_free(b->docnos);
@@ -208,17 +217,6 @@ static int on_token(void *ctx, const char *tok, size_t len)
     return 0;
 }
 
-size_t qk_varint_put(uint8_t *p, uint64_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (uint8_t)v;
-    return n;
-}
-
 static qk_status add_posting(qk_index_builder *b, uint32_t tid, uint32_t doc, uint32_t tf)
 {
     qk_plist *pl = &b->pl[tid];
@@ -267,12 +265,14 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         b->cur_tf[t] = 0;
     }
+    if (b->text && (st = qk_build_text_add(b->text, text, text_len, err)) != QK_OK)
+        return st;
     b->doclen[b->ndocs] = b->cur_len > UINT32_MAX ? UINT32_MAX : (uint32_t)b->cur_len;
     b->distinct[b->ndocs] = (uint32_t)b->ntouched;
     b->ndocs++;
     /* docno (string pool: bytes, offset, two hash slots), length, distinct
-     * terms, and the two forward-list offsets finish will need */
-    b->doc_mem += docno_len + 1 + 8 + 16 + 8 + 16;
+     * terms, the two forward-list offsets finish will need, the text's offset */
+    b->doc_mem += docno_len + 1 + 8 + 16 + 8 + 16 + (b->text ? 8 : 0);
     b->tokens += b->cur_len;
     b->postings += b->ntouched;
     b->bytes += text_len;

@@ -1,10 +1,12 @@
-/* The index file layout (version 1), shared by the writer and the reader.
+/* The index file layout (version 2), shared by the writer and the reader.
  * doc/qrelkit-index.md describes it for users.
  *
  *   header (512 bytes, below)
  *   sections, each starting on an 8-byte boundary, zero padding between:
  *     DOCLEN    u32[N]     tokens per document (after stopping)
  *     DOCORDER  u32[N]     rank of each docno in strcmp order (tie-breaking by integer)
+ *     DOCSORT   u32[N]     document ids in strcmp order of their docnos (the
+ *                          inverse of DOCORDER: lookup by docno)      [v2]
  *     DOCNO_OFF u64[N+1]   offsets into DOCNO
  *     DOCNO     bytes      docnos, NUL-terminated
  *     FWD_OFF   u64[N+1]   offsets (in pairs) into FWD
@@ -15,7 +17,15 @@
  *     DF        u32[T]     document frequency of each term
  *     TERM_OFF  u64[T+1]   offsets into TERMS
  *     TERMS     bytes      terms in strcmp order, NUL-terminated
+ *     TEXT_OFF  u64[N+1]   offsets into TEXT                            [v2]
+ *     TEXT      bytes      per document: varint L (bytes of text), then a
+ *                          raw deflate stream (RFC 1951) of exactly L bytes
+ *                          ending at the entry's end                   [v2]
  *
+ * Version 1 is version 2 without DOCSORT and the text (its header has zeros
+ * where version 2 keeps flags and those sections); the reader reads both.
+ * TEXT_OFF and TEXT are present when flags has QK_IDX_F_TEXT (an index
+ * built with --no-text has neither: their offsets and lengths are 0).
  * All integers are in the byte order of the writing machine; the header's
  * byte-order mark makes a reader on the other order refuse the file. The
  * body CRC covers every byte after the header; the header CRC covers the
@@ -23,11 +33,13 @@
 #ifndef QK_SEARCH_INDEX_FORMAT_H
 #define QK_SEARCH_INDEX_FORMAT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define QK_IDX_MAGIC "QKINDEX\x1a"
 #define QK_IDX_BOM 0x01020304u
 #define QK_IDX_HEADER_SIZE 512
+#define QK_IDX_F_TEXT 1u /* flags: the TEXT sections are present */
 
 enum {
     SEC_DOCLEN = 0,
@@ -42,8 +54,13 @@ enum {
     SEC_DF,
     SEC_TERM_OFF,
     SEC_TERMS,
+    SEC_V1_COUNT, /* sections of version 1, in the header's first tables */
+    SEC_DOCSORT = SEC_V1_COUNT,
+    SEC_TEXT_OFF,
+    SEC_TEXT,
     SEC_COUNT
 };
+#define SEC_V2_COUNT (SEC_COUNT - SEC_V1_COUNT)
 
 typedef struct qk_idx_header {
     char magic[8];
@@ -53,14 +70,41 @@ typedef struct qk_idx_header {
     uint32_t text_opts; /* qk_text_opts_pack */
     uint64_t file_size;
     uint64_t num_docs, num_terms, num_postings, total_tokens;
-    uint64_t sec_off[SEC_COUNT];
-    uint64_t sec_len[SEC_COUNT];
+    uint64_t sec_off[SEC_V1_COUNT];
+    uint64_t sec_len[SEC_V1_COUNT];
     uint32_t body_crc;
     uint32_t header_crc;
-    uint8_t reserved[QK_IDX_HEADER_SIZE - 8 - 4 * 4 - 8 * 5 - 16 * SEC_COUNT - 8];
+    /* version 2, in what version 1 left reserved (zero there) */
+    uint32_t flags; /* QK_IDX_F_* */
+    uint32_t pad;
+    uint64_t sec2_off[SEC_V2_COUNT]; /* sections SEC_V1_COUNT.. */
+    uint64_t sec2_len[SEC_V2_COUNT];
+    uint8_t reserved[QK_IDX_HEADER_SIZE - 8 - 4 * 4 - 8 * 5 - 16 * SEC_COUNT - 8 - 8];
 } qk_idx_header;
 
 _Static_assert(sizeof(qk_idx_header) == QK_IDX_HEADER_SIZE, "index header is 512 bytes");
+
+/* Where the header keeps section sec's offset and length. */
+static inline uint64_t *qk_idx_sec_off(qk_idx_header *h, int sec)
+{
+    return sec < SEC_V1_COUNT ? &h->sec_off[sec] : &h->sec2_off[sec - SEC_V1_COUNT];
+}
+static inline uint64_t *qk_idx_sec_len(qk_idx_header *h, int sec)
+{
+    return sec < SEC_V1_COUNT ? &h->sec_len[sec] : &h->sec2_len[sec - SEC_V1_COUNT];
+}
+
+/* LEB128 varint v into p (at most 10 bytes); the bytes written. */
+static inline size_t qk_varint_put(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
 
 /* LEB128 varint from p (not past end): 1 on success, 0 when truncated or
  * longer than 10 bytes. */

@@ -19,6 +19,16 @@ struct qk_index {
     const uint64_t *docno_off, *fwd_off, *post_off, *cf, *term_off;
     const char *docnos, *terms;
     const uint8_t *postings;
+    /* version 2 (NULL in a version 1 file; text_off, text_data NULL without text) */
+    const uint32_t *docsort;
+    const uint64_t *text_off;
+    const uint8_t *text_data;
+    char *path; /* for messages */
 };
+
+/* The position among n sorted entries that cmp(ix, i, key) says equals key
+ * (cmp < 0: entry i sorts before key), or -1. */
+int64_t qk_index_bsearch(const qk_index *ix, size_t n, int (*cmp)(const qk_index *, size_t, const void *),
+                         const void *key);
 
 #endif

@@ -20,9 +20,9 @@ static qk_status bad(qk_error *err, const char *path, const char *what)
 }
 
 /* Section sec lies inside the file, aligned, and holds exactly want bytes (UINT64_MAX: any length). */
-static int section_ok(const qk_idx_header *h, int sec, uint64_t want)
+static int section_ok(qk_idx_header *h, int sec, uint64_t want)
 {
-    uint64_t off = h->sec_off[sec], len = h->sec_len[sec];
+    uint64_t off = *qk_idx_sec_off(h, sec), len = *qk_idx_sec_len(h, sec);
     return off >= QK_IDX_HEADER_SIZE && off % 8 == 0 && off <= h->file_size && len <= h->file_size - off &&
            (want == UINT64_MAX || len == want);
 }
@@ -45,11 +45,11 @@ static qk_status check_header(const qk_idx_header *h, uint64_t size, const char 
         return bad(err, path, "not a qrelkit index (bad magic number)");
     if (h->bom != QK_IDX_BOM)
         return bad(err, path, "index written on a machine of the other byte order");
-    if (h->version != QK_INDEX_VERSION)
-        return qk_error_set(
-            err, QK_EINPUT,
-            "'%s': index format version %u, this qrelkit reads version %d (rebuild it with 'qrelkit index')",
-            path, h->version, QK_INDEX_VERSION);
+    if (h->version < 1 || h->version > QK_INDEX_VERSION)
+        return qk_error_set(err, QK_EINPUT,
+                            "'%s': index format version %u, this qrelkit reads versions 1 to %d (rebuild it "
+                            "with 'qrelkit index')",
+                            path, h->version, QK_INDEX_VERSION);
     copy.header_crc = 0;
     if ((uint32_t)crc32(crc32(0L, Z_NULL, 0), (const Bytef *)&copy, sizeof copy) != h->header_crc)
         return bad(err, path, "header checksum mismatch (corrupt index)");
@@ -62,9 +62,45 @@ static qk_status check_header(const qk_idx_header *h, uint64_t size, const char 
     return QK_OK;
 }
 
+/* Version 2's sections: DOCSORT the inverse of DOCORDER, the text's
+ * offsets in order and inside TEXT. Version 1 has zeros there. */
+static qk_status check_v2_sections(qk_index *ix, const char *path, qk_error *err)
+{
+    qk_idx_header *h = &ix->h;
+    uint64_t n = h->num_docs;
+    const uint8_t *base = ix->map;
+    if (h->version < 2) {
+        for (int s = SEC_V1_COUNT; s < SEC_COUNT; s++)
+            if (*qk_idx_sec_off(h, s) || *qk_idx_sec_len(h, s))
+                return bad(err, path, "version 1 index with version 2 sections (corrupt index)");
+        return h->flags ? bad(err, path, "version 1 index with flags (corrupt index)") : QK_OK;
+    }
+    if (h->flags & ~QK_IDX_F_TEXT)
+        return bad(err, path, "unknown flags in the header");
+    if (!section_ok(h, SEC_DOCSORT, n * 4))
+        return bad(err, path, "a section lies outside the file (corrupt index)");
+    ix->docsort = (const uint32_t *)(base + h->sec2_off[SEC_DOCSORT - SEC_V1_COUNT]);
+    for (uint64_t r = 0; r < n; r++)
+        if (ix->docsort[r] >= n || ix->docorder[ix->docsort[r]] != r)
+            return bad(err, path, "bad docno table (corrupt index)");
+    if (!(h->flags & QK_IDX_F_TEXT)) {
+        for (int s = SEC_TEXT_OFF; s <= SEC_TEXT; s++)
+            if (*qk_idx_sec_off(h, s) || *qk_idx_sec_len(h, s))
+                return bad(err, path, "text sections without the text flag (corrupt index)");
+        return QK_OK;
+    }
+    if (!section_ok(h, SEC_TEXT_OFF, (n + 1) * 8) || !section_ok(h, SEC_TEXT, UINT64_MAX))
+        return bad(err, path, "a section lies outside the file (corrupt index)");
+    ix->text_off = (const uint64_t *)(base + *qk_idx_sec_off(h, SEC_TEXT_OFF));
+    ix->text_data = base + *qk_idx_sec_off(h, SEC_TEXT);
+    if (!offsets_ok(ix->text_off, n, *qk_idx_sec_len(h, SEC_TEXT)))
+        return bad(err, path, "an offset table is out of order (corrupt index)");
+    return QK_OK;
+}
+
 static qk_status check_sections(qk_index *ix, const char *path, qk_error *err)
 {
-    const qk_idx_header *h = &ix->h;
+    qk_idx_header *h = &ix->h;
     uint64_t n = h->num_docs, t = h->num_terms, p = h->num_postings;
     if (n == 0 || n >= UINT32_MAX || t >= UINT32_MAX || p > UINT64_MAX / 8)
         return bad(err, path, "implausible counts in the header");
@@ -103,7 +139,17 @@ static qk_status check_sections(qk_index *ix, const char *path, qk_error *err)
     for (uint64_t i = 0; i < p; i++)
         if (ix->fwd[2 * i] >= t)
             return bad(err, path, "bad forward list (corrupt index)");
-    return QK_OK;
+    return check_v2_sections(ix, path, err);
+}
+
+int qk_index_file_is_index(const char *path)
+{
+    char magic[8];
+    FILE *f = fopen(path, "rb");
+    int is = f && fread(magic, 1, 8, f) == 8 && memcmp(magic, QK_IDX_MAGIC, 8) == 0;
+    if (f)
+        fclose(f);
+    return is;
 }
 
 qk_status qk_index_open(const char *path, qk_index **out, qk_error *err)
@@ -116,6 +162,10 @@ qk_status qk_index_open(const char *path, qk_index **out, qk_error *err)
     if (!ix)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     ix->map = MAP_FAILED;
+    if (!(ix->path = strdup(path))) {
+        free(ix);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
     if ((fd = open(path, O_RDONLY)) < 0 || fstat(fd, &sb) != 0) {
         st = qk_error_set(err, QK_EIO, "cannot open '%s': %s", path, strerror(errno));
         goto fail;
@@ -168,6 +218,7 @@ void qk_index_close(qk_index *ix)
         return;
     if (ix->map != MAP_FAILED)
         munmap(ix->map, ix->map_len);
+    free(ix->path);
     free(ix);
 }
 
@@ -181,6 +232,8 @@ void qk_index_get_info(const qk_index *ix, qk_index_info *info)
     info->tokens = ix->h.total_tokens;
     info->file_bytes = ix->h.file_size;
     info->avg_doclen = ix->avg_doclen;
+    info->has_text = ix->text_off != NULL;
+    info->text_bytes = ix->text_off ? ix->h.sec2_len[SEC_TEXT - SEC_V1_COUNT] : 0;
 }
 
 const char *qk_index_docno(const qk_index *ix, uint32_t doc)
@@ -208,25 +261,45 @@ const char *qk_index_term(const qk_index *ix, uint32_t tid, size_t *len)
     return s;
 }
 
-int qk_index_find_term(const qk_index *ix, const char *term, size_t len, uint32_t *tid)
+int64_t qk_index_bsearch(const qk_index *ix, size_t n, int (*cmp)(const qk_index *, size_t, const void *),
+                         const void *key)
 {
-    size_t lo = 0, hi = ix->h.num_terms;
+    size_t lo = 0, hi = n;
     while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2, ml;
-        const char *s = qk_index_term(ix, (uint32_t)mid, &ml);
-        int c = memcmp(s, term, ml < len ? ml : len);
+        size_t mid = lo + (hi - lo) / 2;
+        int c = cmp(ix, mid, key);
         if (c == 0)
-            c = ml < len ? -1 : ml > len;
-        if (c == 0) {
-            *tid = (uint32_t)mid;
-            return 1;
-        }
+            return (int64_t)mid;
         if (c < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return 0;
+    return -1;
+}
+
+typedef struct {
+    const char *s;
+    size_t len;
+} term_key;
+
+static int cmp_term(const qk_index *ix, size_t i, const void *key)
+{
+    const term_key *k = key;
+    size_t ml;
+    const char *s = qk_index_term(ix, (uint32_t)i, &ml);
+    int c = memcmp(s, k->s, ml < k->len ? ml : k->len);
+    return c ? c : ml < k->len ? -1 : ml > k->len;
+}
+
+int qk_index_find_term(const qk_index *ix, const char *term, size_t len, uint32_t *tid)
+{
+    term_key k = {term, len};
+    int64_t at = qk_index_bsearch(ix, ix->h.num_terms, cmp_term, &k);
+    if (at < 0)
+        return 0;
+    *tid = (uint32_t)at;
+    return 1;
 }
 
 void qk_index_postings(const qk_index *ix, uint32_t tid, qk_postings *it)

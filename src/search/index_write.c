@@ -63,12 +63,12 @@ static void wb_section(wbuf *w, qk_idx_header *h, int sec)
     static const uint8_t zeros[8];
     if (w->pos % 8)
         wb_write(w, zeros, 8 - w->pos % 8);
-    h->sec_off[sec] = w->pos;
+    *qk_idx_sec_off(h, sec) = w->pos;
 }
 
 static void wb_end(wbuf *w, qk_idx_header *h, int sec)
 {
-    h->sec_len[sec] = w->pos - h->sec_off[sec];
+    *qk_idx_sec_len(h, sec) = w->pos - *qk_idx_sec_off(h, sec);
 }
 
 /* A merge source: a spilled run (f) or the in-memory segment (ids). */
@@ -144,7 +144,7 @@ typedef struct {
     qk_index_builder *b;
     wbuf *w;
     qk_idx_header *h;
-    uint32_t *fwd;     /* FWD pairs [fwd_lo, fwd_hi) of the block being filled */
+    uint32_t *fwd; /* FWD pairs [fwd_lo, fwd_hi) of the block being filled */
     uint64_t fwd_lo, fwd_hi;
     uint64_t *fwd_pos; /* next free pair per document */
     const uint64_t *fwd_end;
@@ -191,37 +191,6 @@ static size_t fwd_block_end(const uint64_t *fwd_off, size_t ndocs, size_t d0, ui
     return d1;
 }
 
-static int pwrite_all(int fd, const void *p, size_t n, uint64_t off)
-{
-    const uint8_t *s = p;
-    while (n) {
-        ssize_t k = pwrite(fd, s, n, (off_t)off);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        s += k, n -= (size_t)k, off += (uint64_t)k;
-    }
-    return 0;
-}
-
-static ssize_t pread_full(int fd, void *p, size_t n, uint64_t off)
-{
-    uint8_t *s = p;
-    size_t done = 0;
-    while (done < n) {
-        ssize_t k = pread(fd, s + done, n - done, (off_t)(off + done));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0)
-            return -1;
-        if (k == 0)
-            break;
-        done += (size_t)k;
-    }
-    return (ssize_t)done;
-}
-
 /* Fill the FWD block of documents [d0, d1) (m->fwd, pairs from m->fwd_lo)
  * by reading the written POSTINGS section back: used when the forward lists
  * do not fit the memory budget at once, so they are made a block at a time
@@ -246,7 +215,7 @@ static int fwd_rescan(merger *m, int fd, size_t d0, size_t d1)
                 memmove(buf, buf + pos, have - pos);
                 have -= pos, pos = 0;
                 uint64_t want = total - (at + have) < CHUNK - have ? total - (at + have) : CHUNK - have;
-                ssize_t k = pread_full(fd, buf + have, (size_t)want, base + at + have);
+                ssize_t k = qk_build_pread(fd, buf + have, (size_t)want, base + at + have);
                 if (k != (ssize_t)want)
                     goto out;
                 have += (size_t)k;
@@ -319,7 +288,7 @@ static qk_status merge(merger *m, msrc *src, size_t nsrc, qk_error *err)
     }
 }
 
-/* Sections that depend only on the documents: DOCLEN .. FWD_OFF. */
+/* Sections that depend only on the documents: DOCLEN .. FWD_OFF and DOCSORT. */
 static qk_status write_doc_sections(qk_index_builder *b, wbuf *w, qk_idx_header *h, uint64_t *fwd_pos)
 {
     size_t n = b->ndocs;
@@ -338,6 +307,9 @@ static qk_status write_doc_sections(qk_index_builder *b, wbuf *w, qk_idx_header 
     wb_section(w, h, SEC_DOCORDER);
     wb_write(w, rank, n * 4);
     wb_end(w, h, SEC_DOCORDER);
+    wb_section(w, h, SEC_DOCSORT);
+    wb_write(w, order, n * 4);
+    wb_end(w, h, SEC_DOCSORT);
     free(order);
     free(rank);
     wb_section(w, h, SEC_DOCNO_OFF);
@@ -375,9 +347,10 @@ static qk_status checksum_and_header(int fd, qk_idx_header *h, qk_error *err, co
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (uint64_t at = QK_IDX_HEADER_SIZE; at < h->file_size;) {
         size_t k = h->file_size - at > CHUNK ? CHUNK : (size_t)(h->file_size - at);
-        if (pread_full(fd, buf, k, at) != (ssize_t)k) {
+        if (qk_build_pread(fd, buf, k, at) != (ssize_t)k) {
             free(buf);
-            return qk_error_set(err, QK_EIO, "cannot read '%s' back to checksum it: %s", path, strerror(errno));
+            return qk_error_set(err, QK_EIO, "cannot read '%s' back to checksum it: %s", path,
+                                strerror(errno));
         }
         crc = crc32(crc, buf, (uInt)k);
         at += k;
@@ -399,7 +372,7 @@ static qk_status write_fwd_blocks(merger *m, int fd, const uint64_t *fwd_off, si
 {
     qk_index_builder *b = m->b;
     uint64_t base = m->h->sec_off[SEC_FWD];
-    if (pwrite_all(fd, m->fwd, (size_t)(m->fwd_hi - m->fwd_lo) * 8, base) != 0)
+    if (qk_build_pwrite(fd, m->fwd, (size_t)(m->fwd_hi - m->fwd_lo) * 8, base) != 0)
         return qk_error_set(err, QK_EIO, "cannot write '%s': %s", tmp, strerror(errno));
     if (d0 >= b->ndocs)
         return QK_OK;
@@ -420,7 +393,7 @@ static qk_status write_fwd_blocks(merger *m, int fd, const uint64_t *fwd_off, si
         m->fwd_hi = fwd_off[d1];
         if (fwd_rescan(m, fd, d0, d1) != 0)
             return qk_error_set(err, QK_EINTERNAL, "index: cannot read the postings of '%s' back", tmp);
-        if (pwrite_all(fd, m->fwd, (size_t)(m->fwd_hi - m->fwd_lo) * 8, base + m->fwd_lo * 8) != 0)
+        if (qk_build_pwrite(fd, m->fwd, (size_t)(m->fwd_hi - m->fwd_lo) * 8, base + m->fwd_lo * 8) != 0)
             return qk_error_set(err, QK_EIO, "cannot write '%s': %s", tmp, strerror(errno));
         d0 = d1;
     }
@@ -536,6 +509,11 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
     if (w->failed) {
         st = qk_error_set(err, QK_EIO, "cannot write '%s': %s", tmp, strerror(w->failed));
         goto out;
+    }
+    if (b->text) {
+        if ((st = qk_build_text_write(b->text, b->ndocs, fd, &w->pos, &h, tmp, err)) != QK_OK)
+            goto out;
+        h.flags |= QK_IDX_F_TEXT;
     }
     if ((st = write_fwd_blocks(&m, fd, fwd_off, blk_end, budget, tmp, err)) != QK_OK)
         goto out;

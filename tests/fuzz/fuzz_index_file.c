@@ -1,6 +1,6 @@
 /* Fuzz the index file reader: any bytes must give an index or an error with
- * a message, and an index that opens must survive reading every table and a
- * search with each model.
+ * a message, and an index that opens must survive reading every table, every
+ * document's text and a search with each model.
  *
  * The file carries CRC-32s of its header and body and its own size, which a
  * mutation almost never keeps right, so on their own the fuzzer's inputs stop
@@ -23,8 +23,19 @@ static void walk(const qk_index *ix)
     for (uint64_t d = 0; d < info.docs && d < 4096; d++) {
         size_t np;
         const uint32_t *pairs = qk_index_doc_terms(ix, (uint32_t)d, &np);
-        (void)strlen(qk_index_docno(ix, (uint32_t)d));
+        const char *docno = qk_index_docno(ix, (uint32_t)d);
+        uint32_t found;
+        char *text;
+        size_t tl;
+        qk_error err;
         (void)qk_index_doclen(ix, (uint32_t)d);
+        if (!qk_index_find_doc(ix, docno, &found))
+            (void)found; /* docnos out of order: not found, but no crash */
+        qk_error_clear(&err);
+        if (qk_index_doc_text(ix, (uint32_t)d, &text, &tl, &err) == QK_OK)
+            free(text);
+        else if (!err.message[0] || (qk_index_has_text(ix) && strstr(err.message, "no document text")))
+            abort(); /* an error always says what; "no text" only where there is none */
         for (size_t k = 0; k < np; k++)
             if (pairs[2 * k] >= info.terms)
                 abort(); /* open checked every forward entry */

@@ -69,21 +69,6 @@ static void test_round_trip(void **state)
     qk_test_drop(p);
 }
 
-static char *read_all(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    *n = (size_t)ftell(f);
-    rewind(f);
-    buf = malloc(*n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, *n, f), *n);
-    fclose(f);
-    return buf;
-}
-
 static void write_all(const char *path, const char *buf, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -134,7 +119,7 @@ static void test_fwd_blocks_identical(void **state)
     qk_index_build_stats a, b;
     char *p1 = sx_build(c, NULL, 256, NULL, &a), *p2 = sx_build(c, NULL, 1, NULL, &b);
     size_t n1, n2;
-    char *x = read_all(p1, &n1), *y = read_all(p2, &n2);
+    char *x = qk_test_read_file(p1, &n1), *y = qk_test_read_file(p2, &n2);
     assert_true(a.postings * 8 > 1048576 + 524288); /* more than two blocks at --memory 1 */
     assert_true(b.spilled_runs >= 1);
     assert_int_equal(n1, n2);
@@ -153,7 +138,7 @@ static void test_spill_identical(void **state)
     qk_index_build_stats a, b;
     char *p1 = sx_build(c, NULL, 256, NULL, &a), *p2 = sx_build(c, NULL, 1, NULL, &b);
     size_t n1, n2;
-    char *x = read_all(p1, &n1), *y = read_all(p2, &n2);
+    char *x = qk_test_read_file(p1, &n1), *y = qk_test_read_file(p2, &n2);
     assert_int_equal(a.spilled_runs, 0);
     assert_true(b.spilled_runs >= 1);
     assert_int_equal(n1, n2);
@@ -182,7 +167,7 @@ static void test_corrupt(void **state)
     qk_text_opts t = sx_plain();
     char *p = sx_build(corpus, &t, 16, NULL, NULL), *q = qk_test_tmp_path();
     size_t n;
-    char *good = read_all(p, &n), *bad = malloc(n);
+    char *good = qk_test_read_file(p, &n), *bad = malloc(n);
     qk_index *ix;
     qk_error err;
     write_all(q, good, 0);
@@ -200,9 +185,9 @@ static void test_corrupt(void **state)
     write_all(q, bad, n);
     expect_open_error(q, "not a qrelkit index");
     memcpy(bad, good, n);
-    bad[8] = 2; /* version */
+    bad[8] = 3; /* version */
     write_all(q, bad, n);
-    expect_open_error(q, "version 2");
+    expect_open_error(q, "version 3");
     /* Every single flipped bit anywhere in the file is caught, with a message. */
     for (size_t i = 0; i < 8 * n; i++) {
         memcpy(bad, good, n);

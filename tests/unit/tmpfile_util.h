@@ -43,6 +43,28 @@ static inline char *qk_test_write_tmp(const void *data, size_t n)
 
 static inline char *qk_test_write_text(const char *text) { return qk_test_write_tmp(text, strlen(text)); }
 
+/* The whole file at path (malloc'd, NUL after the last byte), its size in
+ * *n. Aborts on failure. */
+static inline char *qk_test_read_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long len;
+    if (!f || fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || !(buf = malloc((size_t)len + 1))) {
+        perror(path);
+        abort();
+    }
+    rewind(f);
+    if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+        perror(path);
+        abort();
+    }
+    fclose(f);
+    buf[len] = '\0';
+    *n = (size_t)len;
+    return buf;
+}
+
 /* The ranked run or plain qrels of a file; abort when it cannot be read
  * (the tests that check reading errors call the readers themselves). */
 static inline qk_run *qk_test_run(const char *path)

@@ -1,0 +1,423 @@
+/* The index's document text (format version 2, src/search/index_text.c):
+ * every document's text comes back byte for byte (empty, non-ASCII UTF-8,
+ * longer than every buffer of the writer and the reader), by id and by
+ * docno, from in-memory and spilled builds alike; the other sections are
+ * the same with and without text (and the same as a version 1 file written
+ * by the previous qrelkit), so search results do not change; version 1
+ * files still open and say they have no text; a corrupt entry is an error,
+ * never a crash. */
+/* cmocka.h needs these first; keep clang-format from sorting them. */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <zlib.h>
+
+#include "qrelkit/search.h"
+#include "search/index_format.h"
+#include "tmpfile_util.h"
+
+enum { NDOCS = 7, LONG_DOC = 3 };
+
+/* The documents, given to the builder directly: what comes back must be
+ * exactly these bytes. */
+static char *docs[NDOCS];
+static size_t lens[NDOCS];
+static const char *docnos[NDOCS] = {"z1", "a2", "empty", "long", "utf8", "m6", "nul"};
+
+static int setup(void **state)
+{
+    (void)state;
+    qk_rng r;
+    docs[0] = strdup("apple banana apple");
+    docs[1] = strdup("<b>banana</b> &amp; cherry\nsecond line\twith a tab");
+    docs[2] = strdup("");
+    /* 3 MB of random words: its deflated entry is over 1 MB (the writer's
+     * copy chunk) and the raw text over 64 KB (its compression chunk) */
+    lens[LONG_DOC] = 3u << 20;
+    docs[LONG_DOC] = malloc(lens[LONG_DOC] + 1);
+    qk_rng_seed(&r, 11);
+    for (size_t i = 0; i < lens[LONG_DOC]; i++)
+        docs[LONG_DOC][i] = "abcdefghijklmnopqrstuvwxyz "[i % 7 == 6 ? 26 : qk_rng_below(&r, 26)];
+    docs[LONG_DOC][lens[LONG_DOC]] = '\0';
+    docs[4] =
+        strdup("Caf\xc3\xa9 na\xc3\xafve \xce\xb2-blockers \xe2\x80\x94 \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e "
+               "\xf0\x9f\x98\x80 end");
+    docs[5] = strdup("cherry cherry date");
+    docs[6] = malloc(5);
+    memcpy(docs[6], "a\0b\0c", 5); /* NUL bytes inside are kept too */
+    for (int i = 0; i < NDOCS; i++)
+        if (i != LONG_DOC && i != 6)
+            lens[i] = strlen(docs[i]);
+    lens[6] = 5;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    for (int i = 0; i < NDOCS; i++)
+        free(docs[i]);
+    return 0;
+}
+
+/* without_long: leave the 3 MB document out (ids after it shift by one) */
+static char *build(size_t memory_mb, int store_text, int without_long, qk_index_build_stats *st)
+{
+    char *out = qk_test_tmp_path();
+    qk_index_build_opts bo;
+    qk_index_builder *b;
+    qk_error err;
+    qk_index_build_opts_init(&bo);
+    assert_int_equal(bo.store_text, 1); /* the default */
+    bo.memory_mb = memory_mb;
+    bo.store_text = store_text;
+    assert_int_equal(qk_index_builder_new(out, &bo, &b, &err), QK_OK);
+    for (int i = 0; i < NDOCS; i++)
+        if ((i != LONG_DOC || !without_long) &&
+            qk_index_builder_add(b, docnos[i], strlen(docnos[i]), docs[i], lens[i], &err) != QK_OK)
+            fail_msg("%s", err.message);
+    if (qk_index_builder_finish(b, st, &err) != QK_OK)
+        fail_msg("%s", err.message);
+    qk_index_builder_free(b);
+    return out;
+}
+
+static void expect_texts(const char *path)
+{
+    qk_index *ix;
+    qk_index_info in;
+    qk_error err;
+    char *t;
+    size_t n;
+    uint32_t doc;
+    assert_int_equal(qk_index_open(path, &ix, &err), QK_OK);
+    qk_index_get_info(ix, &in);
+    assert_int_equal(in.version, 2);
+    assert_true(in.has_text);
+    assert_true(qk_index_has_text(ix));
+    for (int i = 0; i < NDOCS; i++) {
+        assert_int_equal(qk_index_doc_text(ix, (uint32_t)i, &t, &n, &err), QK_OK);
+        assert_int_equal(n, lens[i]);
+        assert_memory_equal(t, docs[i], n);
+        assert_int_equal(t[n], '\0');
+        free(t);
+        assert_true(qk_index_find_doc(ix, docnos[i], &doc));
+        assert_int_equal(doc, i);
+        assert_int_equal(qk_index_docno_text(ix, docnos[i], &t, &n, &err), 1);
+        assert_int_equal(n, lens[i]);
+        assert_memory_equal(t, docs[i], n);
+        free(t);
+    }
+    assert_false(qk_index_find_doc(ix, "zz", &doc));
+    assert_false(qk_index_find_doc(ix, "", &doc));
+    assert_false(qk_index_find_doc(ix, "a", &doc));
+    assert_int_equal(qk_index_docno_text(ix, "nope", &t, &n, &err), 0);
+    assert_null(t);
+    /* the 3 MB text deflates to over 1 MB, the entries of the others are small */
+    assert_true(in.text_bytes > (1u << 20) && in.text_bytes < lens[LONG_DOC]);
+    qk_index_close(ix);
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    qk_index_build_stats a, b;
+    char *p1 = build(256, 1, 0, &a), *p2 = build(1, 1, 0, &b);
+    size_t n1, n2;
+    char *x = qk_test_read_file(p1, &n1), *y = qk_test_read_file(p2, &n2);
+    expect_texts(p1);
+    expect_texts(p2);
+    /* a spilling build writes the same file */
+    assert_true(b.spilled_runs >= 1);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(x, y, n1);
+    free(x);
+    free(y);
+    qk_test_drop(p1);
+    qk_test_drop(p2);
+}
+
+/* Sections DOCLEN .. TERMS of a file (the header's offsets). */
+static void section(const char *file, int sec, const char **p, uint64_t *len)
+{
+    qk_idx_header h;
+    memcpy(&h, file, sizeof h);
+    *p = file + *qk_idx_sec_off(&h, sec);
+    *len = *qk_idx_sec_len(&h, sec);
+}
+
+static void expect_same_sections(const char *a, const char *b)
+{
+    for (int s = 0; s < SEC_V1_COUNT; s++) {
+        const char *pa, *pb;
+        uint64_t la, lb;
+        section(a, s, &pa, &la);
+        section(b, s, &pb, &lb);
+        assert_int_equal(la, lb);
+        assert_memory_equal(pa, pb, la);
+    }
+}
+
+static char *run_search(const char *path, const char *topics_path, int model)
+{
+    qk_index *ix;
+    qk_topics *tp;
+    qk_search_opts o;
+    qk_error err;
+    char *out;
+    size_t n;
+    FILE *f = open_memstream(&out, &n);
+    assert_int_equal(qk_index_open(path, &ix, &err), QK_OK);
+    assert_int_equal(qk_topics_read(topics_path, NULL, &tp, &err), QK_OK);
+    qk_search_opts_init(&o);
+    o.model = (qk_model)model;
+    o.rm3 = model == QK_MODEL_BM25;
+    assert_int_equal(qk_search_run(ix, tp, &o, "t", 1, f, &err), QK_OK);
+    fclose(f);
+    qk_topics_free(tp);
+    qk_index_close(ix);
+    return out;
+}
+
+static void test_without_text(void **state)
+{
+    (void)state;
+    char *p1 = build(256, 1, 0, NULL), *p0 = build(256, 0, 0, NULL);
+    char *tp = qk_test_write_text("1\tapple cherry\n2\tbanana date\n3\tna\xc3\xafve blockers\n");
+    size_t n1, n0;
+    char *x = qk_test_read_file(p1, &n1), *y = qk_test_read_file(p0, &n0);
+    qk_index *ix;
+    qk_index_info in;
+    qk_error err;
+    char *t;
+    size_t n;
+    uint32_t doc;
+    expect_same_sections(x, y);
+    /* DOCSORT is the same too; the text sections are all the difference */
+    const char *s1, *s0;
+    uint64_t l1, l0;
+    section(x, SEC_DOCSORT, &s1, &l1);
+    section(y, SEC_DOCSORT, &s0, &l0);
+    assert_int_equal(l1, NDOCS * 4);
+    assert_memory_equal(s1, s0, l1);
+    /* docnos in byte order: a2 empty long m6 nul utf8 z1 */
+    static const uint32_t sorted[NDOCS] = {1, 2, 3, 5, 6, 4, 0};
+    assert_memory_equal(s1, sorted, sizeof sorted);
+    for (int m = 0; m < 3; m++) {
+        char *r1 = run_search(p1, tp, m), *r0 = run_search(p0, tp, m);
+        assert_true(strlen(r1) > 0);
+        assert_string_equal(r1, r0);
+        free(r1);
+        free(r0);
+    }
+    assert_int_equal(qk_index_open(p0, &ix, &err), QK_OK);
+    qk_index_get_info(ix, &in);
+    assert_false(in.has_text);
+    assert_int_equal(in.text_bytes, 0);
+    assert_true(qk_index_find_doc(ix, "utf8", &doc));
+    assert_int_equal(doc, 4);
+    assert_int_equal(qk_index_doc_text(ix, 4, &t, &n, &err), QK_EINPUT);
+    assert_null(t);
+    assert_non_null(strstr(err.message, "stores no document text"));
+    assert_non_null(strstr(err.message, p0));
+    assert_int_equal(qk_index_docno_text(ix, "utf8", &t, &n, &err), QK_EINPUT);
+    qk_index_close(ix);
+    free(x);
+    free(y);
+    qk_test_drop(p1);
+    qk_test_drop(p0);
+    qk_test_drop(tp);
+}
+
+/* tests/cli/index/v1.idx: tests/cli/campaign/corpus.jsonl indexed by the
+ * qrelkit before format version 2 (commit 516646d). */
+static char *fixture(const char *rel)
+{
+    const char *src = getenv("QK_SOURCE");
+    char *p = malloc(4096);
+    assert_non_null(src);
+    snprintf(p, 4096, "%s/%s", src, rel);
+    return p;
+}
+
+static void test_version_1(void **state)
+{
+    (void)state;
+    char *v1 = fixture("tests/cli/index/v1.idx"), *corpus = fixture("tests/cli/campaign/corpus.jsonl");
+    char *topics = qk_test_write_text("1\tsolar panels\n2\twind farms birds\n");
+    char *v2 = qk_test_tmp_path();
+    qk_index_build_opts bo;
+    qk_index_builder *b;
+    qk_corpus_opts co;
+    qk_corpus *c;
+    qk_index *ix;
+    qk_index_info in;
+    qk_error err;
+    const char *dn, *tx;
+    size_t dl, tl, n1, n2;
+    uint32_t doc;
+    char *t;
+    int r;
+    /* the same corpus, default settings, through this qrelkit */
+    qk_index_build_opts_init(&bo);
+    qk_corpus_opts_init(&co);
+    assert_int_equal(qk_index_builder_new(v2, &bo, &b, &err), QK_OK);
+    assert_int_equal(qk_corpus_open(corpus, &co, &c, &err), QK_OK);
+    while ((r = qk_corpus_next(c, &dn, &dl, &tx, &tl, &err)) == 1)
+        assert_int_equal(qk_index_builder_add(b, dn, dl, tx, tl, &err), QK_OK);
+    assert_int_equal(r, 0);
+    qk_corpus_close(c);
+    assert_int_equal(qk_index_builder_finish(b, NULL, &err), QK_OK);
+    qk_index_builder_free(b);
+
+    assert_int_equal(qk_index_open(v1, &ix, &err), QK_OK);
+    qk_index_get_info(ix, &in);
+    assert_int_equal(in.version, 1);
+    assert_false(in.has_text);
+    assert_false(qk_index_has_text(ix));
+    assert_true(qk_index_find_doc(ix, "q", &doc)); /* a scan in version 1 */
+    assert_string_equal(qk_index_docno(ix, doc), "q");
+    assert_false(qk_index_find_doc(ix, "zz", &doc));
+    assert_int_equal(qk_index_doc_text(ix, 0, &t, &n1, &err), QK_EINPUT);
+    assert_non_null(strstr(err.message, "no document text"));
+    assert_non_null(strstr(err.message, "rebuild it with 'qrelkit index'"));
+    qk_index_close(ix);
+
+    /* every section the old writer wrote is byte for byte the new one's */
+    char *x = qk_test_read_file(v1, &n1), *y = qk_test_read_file(v2, &n2);
+    expect_same_sections(x, y);
+    for (int m = 0; m < 3; m++) {
+        char *r1 = run_search(v1, topics, m), *r2 = run_search(v2, topics, m);
+        assert_true(strlen(r1) > 0);
+        assert_string_equal(r1, r2);
+        free(r1);
+        free(r2);
+    }
+    free(x);
+    free(y);
+    free(v1);
+    free(corpus);
+    qk_test_drop(v2);
+    qk_test_drop(topics);
+}
+
+/* Write buf with the file size and both checksums made right again, so the
+ * reader gets past them to the structure checks. */
+static void write_repaired(const char *path, char *buf, size_t n)
+{
+    qk_idx_header h;
+    memcpy(&h, buf, sizeof h);
+    h.file_size = n;
+    h.body_crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), (const Bytef *)buf + sizeof h, (uInt)(n - sizeof h));
+    h.header_crc = 0;
+    h.header_crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), (const Bytef *)&h, sizeof h);
+    memcpy(buf, &h, sizeof h);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, n, f), n);
+    fclose(f);
+}
+
+static void test_corrupt_entry(void **state)
+{
+    (void)state;
+    char *p = build(256, 1, 1, NULL), *q = qk_test_tmp_path();
+    size_t n;
+    char *good = qk_test_read_file(p, &n), *bad = malloc(n);
+    qk_idx_header h;
+    qk_index *ix;
+    qk_error err;
+    char *t;
+    size_t tl;
+    memcpy(&h, good, sizeof h);
+    uint64_t toff = *qk_idx_sec_off(&h, SEC_TEXT_OFF), text = *qk_idx_sec_off(&h, SEC_TEXT);
+    uint64_t e0, e1;
+    memcpy(&e0, good + toff, 8);
+    memcpy(&e1, good + toff + 8, 8);
+    /* every byte of document 0's entry changed in turn: open succeeds (the
+     * entry is only read on request), the read is the text or an error */
+    for (uint64_t i = e0; i < e1; i++) {
+        for (int v = 0; v < 256; v += 37) {
+            memcpy(bad, good, n);
+            bad[text + i] = (char)v;
+            write_repaired(q, bad, n);
+            assert_int_equal(qk_index_open(q, &ix, &err), QK_OK);
+            qk_status st = qk_index_doc_text(ix, 0, &t, &tl, &err);
+            if (st == QK_OK) {
+                free(t);
+            } else {
+                assert_int_equal(st, QK_EINPUT);
+                assert_non_null(strstr(err.message, "corrupt"));
+                assert_null(t);
+            }
+            /* the neighbour is untouched */
+            assert_int_equal(qk_index_doc_text(ix, 1, &t, &tl, &err), QK_OK);
+            assert_memory_equal(t, docs[1], lens[1]);
+            free(t);
+            qk_index_close(ix);
+        }
+    }
+    /* a length far beyond what the entry can inflate to */
+    memcpy(bad, good, n);
+    bad[text + e0] = (char)0xff;
+    write_repaired(q, bad, n);
+    assert_int_equal(qk_index_open(q, &ix, &err), QK_OK);
+    assert_int_equal(qk_index_doc_text(ix, 0, &t, &tl, &err), QK_EINPUT);
+    qk_index_close(ix);
+    /* offsets out of order, DOCSORT not DOCORDER's inverse, unknown flags */
+    memcpy(bad, good, n);
+    memcpy(bad + toff + 8, &e1, 8);
+    memcpy(bad + toff + 16, &e0, 8);
+    write_repaired(q, bad, n);
+    assert_int_equal(qk_index_open(q, &ix, &err), QK_EINPUT);
+    assert_non_null(strstr(err.message, "out of order"));
+    memcpy(bad, good, n);
+    bad[*qk_idx_sec_off(&h, SEC_DOCSORT)] ^= 1;
+    write_repaired(q, bad, n);
+    assert_int_equal(qk_index_open(q, &ix, &err), QK_EINPUT);
+    assert_non_null(strstr(err.message, "docno table"));
+    memcpy(bad, good, n);
+    ((qk_idx_header *)(void *)bad)->flags = 2;
+    write_repaired(q, bad, n);
+    assert_int_equal(qk_index_open(q, &ix, &err), QK_EINPUT);
+    assert_non_null(strstr(err.message, "flags"));
+    /* a version 1 header over version 2 sections */
+    memcpy(bad, good, n);
+    ((qk_idx_header *)(void *)bad)->version = 1;
+    write_repaired(q, bad, n);
+    assert_int_equal(qk_index_open(q, &ix, &err), QK_EINPUT);
+    assert_non_null(strstr(err.message, "version 1 index with"));
+    free(good);
+    free(bad);
+    qk_test_drop(p);
+    qk_test_drop(q);
+}
+
+static void test_is_index(void **state)
+{
+    (void)state;
+    char *p = build(256, 0, 1, NULL), *c = qk_test_write_text("{\"id\": \"a\", \"text\": \"x\"}\n");
+    char *s = qk_test_write_text("QKIND");
+    assert_true(qk_index_file_is_index(p));
+    assert_false(qk_index_file_is_index(c));
+    assert_false(qk_index_file_is_index(s));
+    assert_false(qk_index_file_is_index("/nonexistent/x.idx"));
+    qk_test_drop(p);
+    qk_test_drop(c);
+    qk_test_drop(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip), cmocka_unit_test(test_without_text),
+        cmocka_unit_test(test_version_1),  cmocka_unit_test(test_corrupt_entry),
+        cmocka_unit_test(test_is_index),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
