@@ -22,6 +22,8 @@ struct qk_corpus {
     size_t docno_cap;
     char *text;
     size_t text_len, text_cap;
+    const char *view; /* JSON fast path: the text in the line itself, not copied */
+    size_t view_len;
     char *rest; /* TREC: the part of a line after a </DOC>, read next */
     size_t rest_len, rest_cap;
     int has_rest;
@@ -296,15 +298,16 @@ static qk_status add_json_value(qk_corpus *c, json_t *v)
 
 /* 1 for the bytes a string may hold as they are in the ASCII range. */
 static const uint8_t fj_plain[128] = {
-    [' '] = 1, ['!'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['\''] = 1, ['('] = 1, [')'] = 1, ['*'] = 1,
-    ['+'] = 1, [','] = 1, ['-'] = 1, ['.'] = 1, ['/'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
-    ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, [':'] = 1, [';'] = 1, ['<'] = 1, ['='] = 1, ['>'] = 1,
-    ['?'] = 1, ['@'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
-    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,
-    ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['['] = 1, [']'] = 1,
-    ['^'] = 1, ['_'] = 1, ['`'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1,
-    ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1,
-    ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['{'] = 1,
+    [' '] = 1, ['!'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['\''] = 1, ['('] = 1, [')'] = 1,
+    ['*'] = 1, ['+'] = 1, [','] = 1, ['-'] = 1, ['.'] = 1, ['/'] = 1, ['0'] = 1,  ['1'] = 1, ['2'] = 1,
+    ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,  [':'] = 1, [';'] = 1,
+    ['<'] = 1, ['='] = 1, ['>'] = 1, ['?'] = 1, ['@'] = 1, ['A'] = 1, ['B'] = 1,  ['C'] = 1, ['D'] = 1,
+    ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1,  ['L'] = 1, ['M'] = 1,
+    ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,  ['U'] = 1, ['V'] = 1,
+    ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['['] = 1, [']'] = 1, ['^'] = 1,  ['_'] = 1, ['`'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1,  ['h'] = 1, ['i'] = 1,
+    ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,  ['q'] = 1, ['r'] = 1,
+    ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1,  ['z'] = 1, ['{'] = 1,
     ['|'] = 1, ['}'] = 1, ['~'] = 1,
 };
 
@@ -581,6 +584,15 @@ static int fj_document(qk_corpus *c, const char *line, size_t len)
     c->text_len = 0;
     if (append(&c->text, &c->text_len, &c->text_cap, "", 0) != QK_OK)
         return QK_ENOMEM;
+    if (c->nfields == 1) {
+        /* One string field, the common case: its bytes are the text. */
+        const fj_member *v = fj_get(m, n, c->fields[0]);
+        if (v && v->type == 's') {
+            c->view = v->val;
+            c->view_len = v->vlen;
+            return 1;
+        }
+    }
     if (c->nfields) {
         for (size_t f = 0; f < c->nfields; f++)
             if (fj_add(c, fj_get(m, n, c->fields[f])) != QK_OK)
@@ -666,13 +678,15 @@ static int next_json(qk_corpus *c, qk_error *err)
 int qk_corpus_next(qk_corpus *c, const char **docno, size_t *docno_len, const char **text, size_t *text_len,
                    qk_error *err)
 {
-    int r = c->format == QK_CORPUS_JSONL ? next_json(c, err) : next_trec(c, err);
+    int r;
+    c->view = NULL;
+    r = c->format == QK_CORPUS_JSONL ? next_json(c, err) : next_trec(c, err);
     if (r != 1)
         return r;
     *docno = c->docno;
     *docno_len = strlen(c->docno);
-    *text = c->text;
-    *text_len = c->text_len;
+    *text = c->view ? c->view : c->text;
+    *text_len = c->view ? c->view_len : c->text_len;
     return 1;
 }
 

@@ -19,12 +19,22 @@ typedef struct qk_plist {
 } qk_plist;
 
 /* A cache entry: a token as qk_text_tokens cut it -> its term in the
- * current segment (or QK_TC_STOP). len 0 marks a free slot. */
+ * current segment (or QK_TC_STOP). The token's first 16 bytes are kept in
+ * the slot as two words (zero past its end), so most probes compare two
+ * words and touch no other memory; bytes past 16 are in the cache's arena
+ * at off. len 0 marks a free slot. */
 typedef struct qk_tc_slot {
-    uint32_t hash, off, tid, len;
+    uint64_t w[2];
+    uint32_t tid, len, off, hash;
 } qk_tc_slot;
 
 #define QK_TC_STOP UINT32_MAX
+
+/* The hot cache in front of the token cache: direct-mapped, a copy of
+ * recently seen slots (tokens of up to 16 bytes). Word frequencies are
+ * skewed, so a few thousand slots that stay in the CPU's cache answer
+ * most tokens; the main table is probed on a miss. */
+#define QK_TC_HOT_BITS 12
 
 struct qk_index_builder {
     qk_index_build_opts o;
@@ -44,6 +54,7 @@ struct qk_index_builder {
     /* token cache of the current segment: the stop list, the stemmer and
      * the term dictionary run once per distinct token form */
     qk_tc_slot *tc;
+    qk_tc_slot *tc_hot; /* 1 << QK_TC_HOT_BITS slots */
     size_t tc_slots, tc_used;
     char *tc_arena;
     size_t tc_len, tc_cap;

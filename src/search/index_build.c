@@ -9,6 +9,9 @@
  * lengths) and the vocabulary — never to the postings. The forward lists
  * used by RM3 are made in blocks of documents that fit the budget
  * (index_write.c), so they do not grow with the postings either. */
+/* feature-test macro for MADV_HUGEPAGE */
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
+#define _DEFAULT_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #ifdef __GLIBC__
@@ -21,6 +24,7 @@
 
 #include "qrelkit/search.h"
 #include "search/build_internal.h"
+#include "text/text_internal.h"
 
 void qk_index_build_opts_init(qk_index_build_opts *o)
 {
@@ -103,38 +107,83 @@ void qk_build_segment_reset(qk_index_builder *b)
     b->pl_cap = 0;
     b->mem = 0;
     free(b->tc);
+    free(b->tc_hot);
     free(b->tc_arena);
     b->tc = NULL;
+    b->tc_hot = NULL;
     b->tc_arena = NULL;
     b->tc_slots = b->tc_used = b->tc_len = b->tc_cap = 0;
 }
 
-/* A fast hash of a short byte string, 8 bytes at a time. */
-static uint32_t tc_hash(const char *s, size_t n)
+/* The first min(n, 8) bytes of p as a word, zero past n. p[0..8) must be
+ * readable. */
+static uint64_t load_word(const char *p, size_t n)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    if (n >= 8)
+        return v;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return n ? v & ~(~(uint64_t)0 >> (8 * n)) : 0;
+#else
+    return v & (((uint64_t)1 << (8 * n)) - 1);
+#endif
+}
+
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 32;
+    h *= 0xD6E8FEB86659FD93u;
+    h ^= h >> 32;
+    return h;
+}
+
+/* The cache's hash of a token: its two key words and length, then the
+ * bytes past 16 eight at a time (tokens that long are rare). */
+static uint32_t tc_hash(const uint64_t w[2], const char *s, size_t n)
 {
     const uint64_t k = 0x9E3779B97F4A7C15u;
-    uint64_t h = (uint64_t)n * k, v;
-    for (; n >= 8; s += 8, n -= 8) {
-        memcpy(&v, s, 8);
-        h = (h ^ v) * k;
-        h ^= h >> 29;
+    uint64_t h = (w[0] ^ ((uint64_t)n << 56)) * k + w[1];
+    for (size_t i = 16; i < n; i += 8)
+        h = (h ^ load_word(s + i, n - i)) * k;
+    return (uint32_t)mix(h * k);
+}
+
+/* A zeroed table of n slots. Probes land anywhere in it, so a table of
+ * megabytes asks for huge pages where the system has them: with 4 KiB
+ * pages most probes of a rare token would miss the TLB as well as the
+ * cache. */
+static qk_tc_slot *tc_alloc(size_t n)
+{
+    size_t bytes = n * sizeof(qk_tc_slot);
+#if defined(MADV_HUGEPAGE)
+    enum { HUGE = 2 << 20 };
+    if (bytes >= HUGE) {
+        void *p = NULL;
+        if (posix_memalign(&p, HUGE, bytes) != 0)
+            return NULL;
+        madvise(p, bytes, MADV_HUGEPAGE);
+        memset(p, 0, bytes);
+        return p;
     }
-    if (n) {
-        v = 0;
-        memcpy(&v, s, n);
-        h = (h ^ v) * k;
-        h ^= h >> 29;
-    }
-    return (uint32_t)(h ^ (h >> 32));
+#endif
+    return calloc(n, sizeof(qk_tc_slot));
 }
 
 /* Double the cache's table (or make its first), keeping load at most 1/2. */
 static qk_status tc_grow(qk_index_builder *b)
 {
     size_t n = b->tc_slots ? b->tc_slots * 2 : 1024;
-    qk_tc_slot *t = calloc(n, sizeof *t);
+    qk_tc_slot *t = tc_alloc(n);
     if (!t)
         return QK_ENOMEM;
+    if (!b->tc_hot) {
+        if (!(b->tc_hot = calloc((size_t)1 << QK_TC_HOT_BITS, sizeof *b->tc_hot))) {
+            free(t);
+            return QK_ENOMEM;
+        }
+        b->mem += ((size_t)1 << QK_TC_HOT_BITS) * sizeof *t;
+    }
     for (size_t i = 0; i < b->tc_slots; i++) {
         if (!b->tc[i].len)
             continue;
@@ -172,40 +221,71 @@ static int term_id(qk_index_builder *b, const char *term, size_t len, uint32_t *
     return 0;
 }
 
-/* One token: look its analysis up in the cache, or analyse it (stop list,
- * stemmer, dictionary) and remember the result; then count the term. */
-static int on_token(void *ctx, const char *tok, size_t len)
+/* A new token: analyse it (stop list, stemmer, dictionary) and remember the
+ * result in the free slot sl. */
+static int tc_add(qk_index_builder *b, qk_tc_slot *sl, const uint64_t w[2], uint32_t h, const char *tok,
+                  size_t len)
 {
-    qk_index_builder *b = ctx;
-    uint32_t h = tc_hash(tok, len), tid;
-    size_t i;
-    if (b->tc_used * 2 >= b->tc_slots && tc_grow(b) != QK_OK)
+    char t[QK_TEXT_MAX_TOKEN + 1];
+    size_t n, tail = len > 16 ? len - 16 : 0;
+    uint32_t tid;
+    memcpy(t, tok, len + 1);
+    if (!qk_text_term(&b->o.text, t, len, &n))
+        tid = QK_TC_STOP;
+    else if (term_id(b, t, n, &tid) != 0)
         return QK_ENOMEM;
-    for (i = h & (b->tc_slots - 1); b->tc[i].len; i = (i + 1) & (b->tc_slots - 1))
-        if (b->tc[i].hash == h && b->tc[i].len == len && memcmp(b->tc_arena + b->tc[i].off, tok, len) == 0)
-            break;
-    if (b->tc[i].len) {
-        tid = b->tc[i].tid;
-    } else {
-        char w[QK_TEXT_MAX_TOKEN + 1];
-        size_t n, cap = b->tc_cap;
-        memcpy(w, tok, len + 1);
-        if (!qk_text_term(&b->o.text, w, len, &n))
-            tid = QK_TC_STOP;
-        else if (term_id(b, w, n, &tid) != 0)
-            return QK_ENOMEM;
-        if (b->tc_len + len > UINT32_MAX || qk_grow((void **)&b->tc_arena, &cap, b->tc_len + len, 1) != QK_OK)
+    if (tail) {
+        size_t cap = b->tc_cap;
+        if (b->tc_len + tail > UINT32_MAX ||
+            qk_grow((void **)&b->tc_arena, &cap, b->tc_len + tail, 1) != QK_OK)
             return QK_ENOMEM;
         b->mem += cap - b->tc_cap;
         b->tc_cap = cap;
-        memcpy(b->tc_arena + b->tc_len, tok, len);
-        b->tc[i].hash = h;
-        b->tc[i].off = (uint32_t)b->tc_len;
-        b->tc[i].tid = tid;
-        b->tc[i].len = (uint32_t)len;
-        b->tc_len += len;
-        b->tc_used++;
+        memcpy(b->tc_arena + b->tc_len, tok + 16, tail);
     }
+    sl->w[0] = w[0];
+    sl->w[1] = w[1];
+    sl->hash = h;
+    sl->off = (uint32_t)b->tc_len;
+    sl->tid = tid;
+    sl->len = (uint32_t)len;
+    b->tc_len += tail;
+    b->tc_used++;
+    return 0;
+}
+
+/* One token: look its analysis up in the cache, or analyse it and
+ * remember the result; then count the term. tok comes from qk_text_tokens,
+ * so 16 bytes past its end may be read (text_internal.h). */
+static int on_token(void *ctx, const char *tok, size_t len)
+{
+    qk_index_builder *b = ctx;
+    uint64_t w[2] = {load_word(tok, len), len > 8 ? load_word(tok + 8, len - 8) : 0};
+    uint32_t h = tc_hash(w, tok, len), tid;
+    size_t i, mask;
+    qk_tc_slot *hot = b->tc_hot ? &b->tc_hot[h >> (32 - QK_TC_HOT_BITS)] : NULL;
+    if (hot && hot->w[0] == w[0] && hot->w[1] == w[1] && hot->len == len) {
+        tid = hot->tid;
+        goto found;
+    }
+    if (b->tc_used * 2 >= b->tc_slots && tc_grow(b) != QK_OK)
+        return QK_ENOMEM;
+    mask = b->tc_slots - 1;
+    for (i = h & mask;; i = (i + 1) & mask) {
+        const qk_tc_slot *sl = &b->tc[i];
+        if (sl->w[0] == w[0] && sl->w[1] == w[1] && sl->len == len &&
+            (len <= 16 || memcmp(b->tc_arena + sl->off, tok + 16, len - 16) == 0))
+            break;
+        if (!sl->len) {
+            if (tc_add(b, &b->tc[i], w, h, tok, len) != 0)
+                return QK_ENOMEM;
+            break;
+        }
+    }
+    tid = b->tc[i].tid;
+    if (len <= 16 && b->tc_hot)
+        b->tc_hot[h >> (32 - QK_TC_HOT_BITS)] = b->tc[i];
+found:
     if (tid == QK_TC_STOP)
         return 0;
     if (b->cur_tf[tid]++ == 0) {

@@ -53,7 +53,14 @@ static void wb_write(wbuf *w, const void *p, size_t n)
 static void wb_varint(wbuf *w, uint64_t v)
 {
     uint8_t tmp[10];
-    size_t n = qk_varint_put(tmp, v);
+    size_t n;
+    if (sizeof w->buf - w->n >= sizeof tmp) { /* straight into the buffer */
+        n = qk_varint_put(w->buf + w->n, v);
+        w->n += n;
+        w->pos += n;
+        return;
+    }
+    n = qk_varint_put(tmp, v);
     wb_write(w, tmp, n);
 }
 
@@ -154,7 +161,11 @@ typedef struct {
     size_t nterms, terms_len, cap_off, cap_cf, cap_df, cap_toff, cap_terms;
 } merger;
 
-/* Append one source's postings of term tid to the output. */
+/* Append one source's postings of term tid to the output. The source
+ * holds them in the file's own encoding (doc gaps, the first from 0), so
+ * only its first document is written again (as a gap from the previous
+ * source's last); the rest are copied as they are, and decoded to check
+ * them and to fill the forward lists. */
 static int copy_postings(merger *m, msrc *s, uint32_t tid, uint32_t *last, int *first)
 {
     const uint8_t *p = s->pp, *end = s->pp + s->plen;
@@ -165,9 +176,12 @@ static int copy_postings(merger *m, msrc *s, uint32_t tid, uint32_t *last, int *
         uint64_t doc = k == 0 ? gap : prev + gap;
         if (doc >= m->b->ndocs || (!*first && doc <= *last))
             return -1;
+        if (k == 0) {
+            wb_varint(m->w, *first ? doc : doc - *last);
+            wb_varint(m->w, tf);
+            wb_write(m->w, p, (size_t)(end - p));
+        }
         prev = doc;
-        wb_varint(m->w, *first ? doc : doc - *last);
-        wb_varint(m->w, tf);
         *last = (uint32_t)doc;
         *first = 0;
         uint64_t at = m->fwd_pos[doc]++;

@@ -1,8 +1,12 @@
 /* The tokeniser: text -> terms (see text.h for the steps). */
 #include <stdio.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "qrelkit/text.h"
+#include "text/text_internal.h"
 
 void qk_text_opts_init(qk_text_opts *o)
 {
@@ -125,23 +129,35 @@ static size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp)
 
 /* ASCII letters and digits, the bytes that extend a token as they are. */
 static const uint8_t ascii_alnum[128] = {
-    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
-    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
-    ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
-    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1,
-    ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
-    ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
-    ['y'] = 1, ['z'] = 1,
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1,
+    ['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1,
+    ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1,
+    ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1,
+    ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
 };
 
 typedef struct {
     const qk_text_opts *o;
-    char buf[QK_TEXT_MAX_TOKEN + 8];
+    /* the token, then QK_TEXT_TOKEN_SLACK readable bytes past its NUL (the
+     * block copies below store up to 16 bytes beyond the token's end) */
+    char buf[QK_TEXT_MAX_TOKEN + 1 + QK_TEXT_TOKEN_SLACK + 16];
     size_t len;
     int too_long;
     qk_text_term_fn fn;
     void *ctx;
 } tokstate;
+
+static void tok_init(tokstate *t, const qk_text_opts *o, qk_text_term_fn fn, void *ctx)
+{
+    memset(t->buf, 0, sizeof t->buf);
+    t->o = o;
+    t->len = 0;
+    t->too_long = 0;
+    t->fn = fn;
+    t->ctx = ctx;
+}
 
 static void push(tokstate *t, const char *s, size_t n)
 {
@@ -171,52 +187,108 @@ static int emit(tokstate *t)
     return t->fn(t->ctx, t->buf, n);
 }
 
-int qk_text_tokens(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx)
+/* The byte s[*i] >= 0x80: decode it and extend the token (folded) or, for
+ * a separator or an invalid byte, return 1 to end the token. */
+static int non_ascii(tokstate *t, const unsigned char *s, size_t len, size_t *i)
+{
+    unsigned cp;
+    size_t n = utf8_decode(s + *i, len - *i, &cp);
+    char tmp[3];
+    const char *folded;
+    if (n == 0) {
+        ++*i; /* invalid byte: a separator */
+        return 1;
+    }
+    *i += n;
+    if (is_separator_cp(cp))
+        return 1;
+    if (t->o->fold && (folded = fold_cp(cp, tmp)) != NULL)
+        push(t, folded, strlen(folded));
+    else
+        push(t, (const char *)s + *i - n, n);
+    return 0;
+}
+
+/* Append the run of ASCII letters and digits at s[i..) to the token, one
+ * byte at a time, and return its end. */
+static size_t ascii_run_bytes(tokstate *t, const unsigned char *s, size_t len, size_t i)
+{
+    size_t j = i;
+    while (j < len && s[j] < 0x80 && ascii_alnum[s[j]])
+        j++;
+    if (!t->too_long)
+        push(t, (const char *)s + i, j - i);
+    return j;
+}
+
+/* Append the run of ASCII letters and digits at s[i..) to the token and
+ * return its end. 16 bytes at a time where the text has them: a class mask
+ * of the block gives the run's length without a branch per byte, and the
+ * block is stored lower-cased whole (buf has room past the longest token). */
+static size_t ascii_run(tokstate *t, const unsigned char *s, size_t len, size_t i)
+{
+#ifdef __SSE2__
+    const __m128i bias = _mm_set1_epi8((char)0x80), zero = _mm_set1_epi8('0'), a = _mm_set1_epi8('a');
+    const __m128i ten = _mm_set1_epi8((char)(10 ^ 0x80)), l26 = _mm_set1_epi8((char)(26 ^ 0x80));
+    const __m128i bit5 = _mm_set1_epi8(0x20);
+    while (i + 16 <= len) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        /* unsigned x < k as signed (x ^ 0x80) < (k ^ 0x80) */
+        __m128i digit = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(v, zero), bias), ten);
+        __m128i letter = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(_mm_or_si128(v, bit5), a), bias), l26);
+        unsigned run = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter)) | 0x10000u;
+        size_t k = (size_t)__builtin_ctz(run);
+        if (t->len + k > QK_TEXT_MAX_TOKEN) {
+            t->too_long = 1;
+        } else if (!t->too_long) {
+            if (t->o->lowercase)
+                v = _mm_or_si128(v, _mm_and_si128(letter, bit5));
+            _mm_storeu_si128((__m128i *)(void *)(t->buf + t->len), v);
+            t->len += k;
+        }
+        i += k;
+        if (k < 16)
+            return i;
+    }
+#endif
+    return ascii_run_bytes(t, s, len, i);
+}
+
+/* The tokeniser's loop; fast takes ASCII runs in blocks (ascii_run). */
+static int tokens(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx,
+                  int fast)
 {
     tokstate t;
     const unsigned char *s = (const unsigned char *)text;
     size_t i = 0;
     int rc;
-    t.o = o;
-    t.len = 0;
-    t.too_long = 0;
-    t.fn = fn;
-    t.ctx = ctx;
+    tok_init(&t, o, fn, ctx);
     while (i < len) {
         unsigned c = s[i];
         if (c < 0x80) {
             if (ascii_alnum[c]) {
                 /* A run of ASCII letters and digits, the common case, at once. */
-                size_t j = i + 1;
-                while (j < len && s[j] < 0x80 && ascii_alnum[s[j]])
-                    j++;
-                push(&t, text + i, j - i);
-                i = j;
+                i = fast ? ascii_run(&t, s, len, i) : ascii_run_bytes(&t, s, len, i);
                 continue;
             }
             i++;
-        } else {
-            unsigned cp;
-            size_t n = utf8_decode(s + i, len - i, &cp);
-            char tmp[3];
-            const char *folded;
-            if (n == 0) {
-                i++; /* invalid byte: a separator */
-            } else {
-                i += n;
-                if (!is_separator_cp(cp)) {
-                    if (o->fold && (folded = fold_cp(cp, tmp)) != NULL)
-                        push(&t, folded, strlen(folded));
-                    else
-                        push(&t, (const char *)s + i - n, n);
-                    continue;
-                }
-            }
+        } else if (!non_ascii(&t, s, len, &i)) {
+            continue;
         }
         if ((rc = emit(&t)) != 0)
             return rc;
     }
     return emit(&t);
+}
+
+int qk_text_tokens(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx)
+{
+    return tokens(o, text, len, fn, ctx, 1);
+}
+
+int qk_text_tokens_ref(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx)
+{
+    return tokens(o, text, len, fn, ctx, 0);
 }
 
 int qk_text_term(const qk_text_opts *o, char *w, size_t len, size_t *out_len)

@@ -444,15 +444,92 @@ static void test_zoo(void **state)
     assert_int_equal(qk_search_zoo(0, 9, 2, texts, a, &err), QK_EUSAGE);
 }
 
+/* The builder's token cache keeps a token's first 16 bytes in its slot and
+ * the rest elsewhere: words that differ only at byte 8, 16 or past 16, of
+ * 7-9, 15-17, 24 and 33-64 bytes, must stay distinct terms. A random
+ * corpus over such a vocabulary, counted here word by word, is compared
+ * with each term's df and cf in the index, built in memory and with
+ * spills (the cache starts afresh in each segment). */
+static void test_token_cache_lengths(void **state)
+{
+    (void)state;
+    enum { NW = 96, NDOC = 3000, PER = 40 };
+    static const size_t lens[] = {7, 8, 9, 15, 16, 17, 24, 33, 40, 64};
+    char words[NW][72];
+    uint64_t cf[NW] = {0}, df[NW] = {0}, seed = 0x9E3779B97F4A7C15u;
+    for (int w = 0; w < NW; w++) {
+        size_t n = lens[w % 10];
+        memset(words[w], 'k', n);
+        words[w][n] = '\0';
+        /* the groups of ten share a prefix and differ at one position */
+        int g = w / 10;
+        size_t at = g % 3 == 0 ? 0 : g % 3 == 1 ? (n > 8 ? 8 : n - 1) : n - 1;
+        words[w][at] = (char)('a' + g);
+        if (n > 16 && g % 2)
+            words[w][16] = 'z';
+    }
+    for (int w = 0; w < NW; w++)
+        for (int v = 0; v < w; v++)
+            assert_string_not_equal(words[w], words[v]);
+    size_t cap = (size_t)NDOC * PER * 80, len = 0;
+    char *c = malloc(cap);
+    assert_non_null(c);
+    for (int d = 0; d < NDOC; d++) {
+        int seen[NW] = {0};
+        len += (size_t)sprintf(c + len, "<DOC><DOCNO>d%d</DOCNO>", d);
+        for (int k = 0; k < PER; k++) {
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            /* skewed: low word numbers far more often */
+            int w = (int)((seed % NW) * ((seed >> 32) % NW) / NW);
+            len += (size_t)sprintf(c + len, "%s%s", words[w], k % 2 ? " " : ", ");
+            cf[w]++;
+            if (!seen[w]++)
+                df[w]++;
+        }
+        len += (size_t)sprintf(c + len, "</DOC>\n");
+    }
+    qk_text_opts t = sx_plain();
+    for (size_t mem = 1; mem <= 256; mem += 255) {
+        qk_index_build_stats st;
+        qk_index *ix;
+        qk_error err;
+        char *p = sx_build(c, &t, mem, NULL, &st);
+        size_t nseen = 0;
+        assert_int_equal(qk_index_open(p, &ix, &err), QK_OK);
+        for (int w = 0; w < NW; w++) {
+            uint32_t tid;
+            if (!cf[w])
+                continue;
+            nseen++;
+            if (!qk_index_find_term(ix, words[w], strlen(words[w]), &tid))
+                fail_msg("term '%s' missing", words[w]);
+            assert_int_equal(qk_index_df(ix, tid), df[w]);
+            assert_int_equal(qk_index_cf(ix, tid), cf[w]);
+        }
+        assert_int_equal(st.terms, nseen);
+        if (mem == 1)
+            assert_true(st.spilled_runs >= 1);
+        qk_index_close(ix);
+        qk_test_drop(p);
+    }
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip),       cmocka_unit_test(test_spill_identical),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_spill_identical),
         cmocka_unit_test(test_fwd_blocks_identical),
-        cmocka_unit_test(test_corrupt),          cmocka_unit_test(test_jsonl_and_fields),
-        cmocka_unit_test(test_corpus_errors),    cmocka_unit_test(test_topics),
-        cmocka_unit_test(test_ties_and_threads), cmocka_unit_test(test_zoo),
-        cmocka_unit_test(test_no_terms),         cmocka_unit_test(test_keep_per_topic),
+        cmocka_unit_test(test_corrupt),
+        cmocka_unit_test(test_jsonl_and_fields),
+        cmocka_unit_test(test_corpus_errors),
+        cmocka_unit_test(test_topics),
+        cmocka_unit_test(test_ties_and_threads),
+        cmocka_unit_test(test_zoo),
+        cmocka_unit_test(test_no_terms),
+        cmocka_unit_test(test_keep_per_topic),
+        cmocka_unit_test(test_token_cache_lengths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
