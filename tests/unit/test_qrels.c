@@ -388,7 +388,7 @@ static void test_numbering_in_place(void **state)
 
 /* A large qrels file in topic order: NT topics of 1..60 judgments, docnos
  * listed out of order, about 3 windows of records. jg: two groups. */
-#define WT_TOPICS 5000
+#define WT_TOPICS 1200
 static char *windowed_text(int jg, int swap)
 {
     size_t cap = (size_t)WT_TOPICS * 60 * 40, n = 0;
@@ -441,7 +441,7 @@ static void test_windowed(void **state)
         assert_int_equal(qk_qrels_read_windowed(p, fmt, QK_DEDUP_ERROR, 100, &w, &err), QK_OK);
         assert_int_equal(qk_qrels_num_topics(w), WT_TOPICS);
         assert_int_equal(qk_qrels_num_judgments(w), qk_qrels_num_judgments(q));
-        assert_true(qk_qrels_num_judgments(q) > 8 * 16384); /* nine windows or more */
+        assert_true(qk_qrels_num_judgments(q) > 2 * 16384); /* three windows or more */
         assert_int_equal(qk_qrels_count_positive(w), qk_qrels_count_positive(q));
         qk_qrels_judgments(w, 0, &n);
         assert_int_equal(n, 0); /* nothing loaded yet */
