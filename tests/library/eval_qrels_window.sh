@@ -9,13 +9,13 @@ set -u
 qk=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-# 11,000 topics x 20 judgments (220,000 lines: 14 windows), grades 0-2,
+# 11,000 topics x 8 judgments (88,000 lines: 6 windows), grades 0-2,
 # docnos not in order within a topic.
-awk 'BEGIN { for (t = 1; t <= 11000; t++) for (d = 0; d < 20; d++)
-             printf "T%05d 0 D%d %d\n", t, (d * 7 + t) % 20, (t * d) % 3 }' >"$dir/qrels"
+awk 'BEGIN { for (t = 1; t <= 11000; t++) for (d = 0; d < 8; d++)
+             printf "T%05d 0 D%d %d\n", t, (d * 3 + t) % 8, (t * d) % 3 }' >"$dir/qrels"
 # Swapped: the last topic's block first (out of strcmp order across
 # windows; inside one window the order would not matter).
-{ tail -n 20 "$dir/qrels"; head -n -20 "$dir/qrels"; } >"$dir/swapped"
+{ tail -n 8 "$dir/qrels"; head -n -8 "$dir/qrels"; } >"$dir/swapped"
 # Every other topic retrieved, 12 documents (some unjudged), ties in score.
 awk 'BEGIN { for (t = 2; t <= 11000; t += 2) for (d = 0; d < 12; d++)
              printf "T%05d Q0 D%d %d %g r\n", t, (d * 5 + t) % 24, d, int((12 - d) / 2) }' >"$dir/run"
