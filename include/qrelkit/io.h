@@ -68,6 +68,25 @@ typedef struct qk_judgment {
 typedef struct qk_qrels qk_qrels;
 QK_API qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_qrels **out,
                         qk_error *err);
+/* A qrels file read a window of topics at a time, for evaluations that
+ * look at one topic after another in strcmp order (qk_eval_stream_trec):
+ * the file is read once to check it (every error qk_qrels_read reports, the
+ * same message) and to learn its topics and totals, and qk_qrels_window
+ * then reads the judgments of the topics asked for, about 16,384 records
+ * at a time, from the file again. Memory holds the topic ids and one
+ * window instead of every judgment. A file with fewer than min_topics topic
+ * blocks, standard input, or a file whose topics are not grouped in strcmp
+ * order is read whole, as by qk_qrels_read. */
+QK_API qk_status qk_qrels_read_windowed(const char *path, qk_rel_format fmt, qk_dedup dedup, size_t min_topics,
+                                        qk_qrels **out, qk_error *err);
+#define QK_QRELS_ALL ((size_t)-1)
+/* Load topic t's judgments (QK_QRELS_ALL: every topic's, read whole) into
+ * a windowed qrels; nothing to do for any other. Until then, and for the
+ * topics outside the loaded window, the judgment, docno and group lookups
+ * find nothing, and docno ids are those of the loaded window. Topics, their
+ * number and the totals are always the whole file's. The qrels is changed
+ * although const: not to be called while another thread reads q. */
+QK_API qk_status qk_qrels_window(const qk_qrels *q, size_t t, qk_error *err);
 /* Judgments built in memory (qrels or qrels_jg; jg NULL means "0"): add,
  * then finish (the same checks as reading: a repeated (topic, jg, docno)
  * is QK_EINPUT unless dedup is QK_DEDUP_FIRST) before any other use. */
@@ -115,7 +134,10 @@ typedef struct qk_run_topic {
     const double *scores;
     const long *lines; /* physical line of each entry, for messages */
 } qk_run_topic;
-enum { QK_RUN_STREAM = 0, QK_RUN_GROUP_ALL = 1 };
+/* QK_RUN_STREAM_ONCE: as QK_RUN_STREAM for a file known to give each qid
+ * one block (qk_run_scan_topics can tell): the qids are not remembered and
+ * *seen_before is always 0. */
+enum { QK_RUN_STREAM = 0, QK_RUN_GROUP_ALL = 1, QK_RUN_STREAM_ONCE = 2 };
 QK_API qk_status qk_run_open(const char *path, int mode, qk_run_stream **out, qk_error *err);
 /* 1 with *t filled (valid until the next call), 0 at end, negative status on error. */
 QK_API int qk_run_next(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *err);

@@ -629,8 +629,8 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
     qk_eval_result **res = NULL;
     qk_error err;
     const char *cmd = trec_mode ? "trec_eval" : "eval";
-    int first = 0, rc, nres = 0;
-    size_t matrix_value = 0;
+    int first = 0, rc, nres = 0, trec_out;
+    size_t matrix_value = 0, stream_topics;
     static char outbuf[1 << 16];
     memset(&c, 0, sizeof c);
     c.trec_mode = trec_mode;
@@ -666,7 +666,16 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
         rc = qk_cli_fail(cmd, &err);
         goto out;
     }
-    if (qk_qrels_read(argv[first], c.relfmt, c.o.dedup, &q, &err) != QK_OK ||
+    /* One run in trec format with a per-topic table of 8 MB or more (qrels
+     * topics x values >= 2^20): its trec lines are streamed (the check of the
+     * run's topic order re-reads the run's first column, ~1 % of the time;
+     * more for gzip), and the qrels are read a window of topics at a time. */
+    trec_out = !c.matrix && (!c.format || strcmp(c.format, "trec") == 0) && !c.precision_set;
+    stream_topics = qk_measures_num_values(ms);
+    stream_topics = (((size_t)1 << 20) + stream_topics - 1) / (stream_topics ? stream_topics : 1);
+    if ((!c.shard_on && argc - first == 2 && trec_out
+             ? qk_qrels_read_windowed(argv[first], c.relfmt, c.o.dedup, stream_topics, &q, &err)
+             : qk_qrels_read(argv[first], c.relfmt, c.o.dedup, &q, &err)) != QK_OK ||
         (c.zfile && qk_zscores_read(c.zfile, &z, &err) != QK_OK)) {
         rc = qk_cli_fail(cmd, &err);
         goto out;
@@ -684,9 +693,6 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
     }
     if (argc - first == 2) {
         qk_run_stream *rs = NULL;
-        int trec_out = !c.matrix && (!c.format || strcmp(c.format, "trec") == 0) && !c.precision_set;
-        /* A per-topic table of 8 MB or more: stream the trec lines instead (its
-         * check re-reads the run's first column, ~1 % of the time; more for gzip). */
         int stream = trec_out && qk_qrels_num_topics(q) * qk_measures_num_values(ms) >= ((size_t)1 << 20);
         qk_status st = qk_run_open(argv[first + 1], QK_RUN_STREAM, &rs, &err);
         if (st == QK_OK)

@@ -153,7 +153,9 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
     qk_topic tp = {qk_qrels_topic(q, t), o->rel_level, o->num_docs, NULL, NULL, 0, NULL, &cache};
     qk_prefs_topic *pt = NULL;
     double *row = row_of(r, t);
-    qk_status st = QK_OK;
+    qk_status st = qk_qrels_window(q, t, err); /* a windowed qrels: topics come in order */
+    if (st != QK_OK)
+        return st;
     if (r->streaming)
         memset(row, 0, r->nvalues * sizeof *row);
     if (prefs_format(f)) {
@@ -494,7 +496,8 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
     *out = NULL;
     if (!m->finalized)
         return qk_error_set(err, QK_EUSAGE, "measures not finalized (call qk_measures_finalize)");
-    if ((st = check_formats(m, qk_qrels_format(q), err)) != QK_OK)
+    if ((st = check_formats(m, qk_qrels_format(q), err)) != QK_OK ||
+        (!streaming && (st = qk_qrels_window(q, QK_QRELS_ALL, err)) != QK_OK))
         return st;
     if ((st = result_new(q, m, streaming, stream_to, &r)) != QK_OK) {
         qk_error_set(err, st, "out of memory");
@@ -601,8 +604,10 @@ qk_status qk_eval_stream_trec(const qk_qrels *q, qk_run_stream *s, const qk_meas
     qk_strpool_free(c.seen);
     if (st != QK_OK)
         return st;
+    /* Each qid has one block: the reader need not remember them. */
     if (c.ok)
-        return eval_source(q, &src, m, opts, 1, f, out, err);
+        return (st = qk_run_restart(s, QK_RUN_STREAM_ONCE, err)) != QK_OK ? st
+                                                                          : eval_source(q, &src, m, opts, 1, f, out, err);
     if ((st = eval_source(q, &src, m, opts, 0, NULL, out, err)) != QK_OK || !f)
         return st;
     for (size_t k = 0; k < (*out)->ntopics; k++)

@@ -49,6 +49,9 @@ qk_status qk_eval_streams(const qk_qrels *q, qk_run_stream *const *s, size_t n, 
     *failed = n;
     if (n == 0)
         return QK_OK;
+    /* The workers read q at once: a windowed qrels is loaded whole first. */
+    if ((st = qk_qrels_window(q, QK_QRELS_ALL, err)) != QK_OK)
+        return st;
     if (nth < 1)
         nth = 1;
     if (nth > 64)

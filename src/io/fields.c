@@ -79,6 +79,10 @@ static const double pow10_tab[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static const uint64_t pow10_u64[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+#endif
+
 /* Eight ASCII digits in a little-endian word: all digits? and their value. */
 static inline int is_8digits(uint64_t x)
 {
@@ -119,6 +123,18 @@ int qk_parse_score(const char *s, size_t len, double *out)
             if (is_8digits(x)) {
                 m = m * 100000000 + parse_8digits(x);
                 p += 8;
+            }
+        } else if (end > p && end - s >= 8) {
+            /* k < 8 bytes left ("2.858187"): the string's last 8 bytes with
+             * the 8 - k before p made '0', read as eight digits when the k
+             * are all digits. Nothing outside [s, end) is read. */
+            size_t k = (size_t)(end - p);
+            uint64_t x, keep = ~0ULL << (8 * (8 - k)); /* little-endian: the last k bytes */
+            memcpy(&x, end - 8, 8);
+            x = (x & keep) | (0x3030303030303030ULL & ~keep);
+            if (is_8digits(x)) {
+                m = m * pow10_u64[k] + parse_8digits(x);
+                p = end;
             }
         }
 #endif

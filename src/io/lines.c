@@ -12,19 +12,22 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define CHUNK (1u << 20)
+#define CHUNK (1u << 18)
 #define SLACK 64u
 
 struct qk_lines {
-    gzFile gz;     /* NULL once everything is in buf (memory mode) or in raw mode */
-    int fd;        /* raw mode: a plain file read with read(2); else -1 */
+    gzFile gz; /* NULL once everything is in buf (memory mode) or in raw mode */
+    int fd;    /* raw mode: a plain file read with read(2); else -1 */
     char *buf;
     size_t cap, start, end;
     int eof;
-    int memory;    /* buf holds the whole input: rewind resets start */
-    int has_nul;   /* a NUL byte was read: lines are checked one by one from now */
+    int memory;  /* buf holds the whole input: rewind resets start */
+    int has_nul; /* a NUL byte was read: lines are checked one by one from now */
     long lineno;
     char *path;
+    /* qk_lines_next_fields: masks of the block at buf + mblk (SIZE_MAX: none) */
+    size_t mblk;
+    uint64_t mws, mnl;
 };
 
 static qk_status open_gz(qk_lines *l, qk_error *err)
@@ -61,6 +64,7 @@ static qk_status open_gz(qk_lines *l, qk_error *err)
 static qk_status fill(qk_lines *l, qk_error *err)
 {
     int n;
+    l->mblk = SIZE_MAX; /* the data moves or grows */
     if (l->start > 0) {
         // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): start > 0 needs a buffer
         memmove(l->buf, l->buf + l->start, l->end - l->start);
@@ -119,6 +123,7 @@ static qk_status open_common(const char *path, int rewindable, qk_lines **out, q
         free(l);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
+    l->mblk = SIZE_MAX;
     errno = 0;
     if ((st = open_gz(l, err)) != QK_OK ||
         (rewindable && strcmp(path, "-") == 0 && (st = slurp(l, err)) != QK_OK)) {
@@ -151,6 +156,7 @@ qk_status qk_lines_open_memory(const char *name, const char *data, size_t len, q
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     l->fd = -1;
+    l->mblk = SIZE_MAX;
     if (len)
         memcpy(l->buf, data, len);
     memset(l->buf + len, 0, SLACK);
@@ -191,6 +197,32 @@ int qk_lines_next(qk_lines *l, const char **line, size_t *len, qk_error *err)
     }
 }
 
+/* Whitespace and newline masks of buf[b, b + 64): bytes at or past end are
+ * whitespace, never newline. Kept for the next line, which usually starts
+ * in the same block (lines of runs and qrels are 25-60 bytes). */
+static void block_masks(qk_lines *l, size_t b, uint64_t *ws, uint64_t *nlm)
+{
+    if (b != l->mblk) {
+        uint64_t w = 0, n = 0;
+        for (size_t j = 0; j < 4; j++) {
+            uint32_t a, m;
+            qk_scan16(l->buf + b + 16 * j, &a, &m);
+            w |= (uint64_t)a << (16 * j);
+            n |= (uint64_t)m << (16 * j);
+        }
+        if (l->end - b < 64) {
+            uint64_t valid = (1ULL << (l->end - b)) - 1;
+            n &= valid;
+            w |= ~valid;
+        }
+        l->mblk = b;
+        l->mws = w;
+        l->mnl = n;
+    }
+    *ws = l->mws;
+    *nlm = l->mnl;
+}
+
 int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char **f, size_t *flen,
                          size_t max, size_t *nf, qk_error *err)
 {
@@ -200,8 +232,8 @@ int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char
     size_t cap = 2 * (max < QK_SCAN_MAX_FIELDS ? max : QK_SCAN_MAX_FIELDS);
     for (;;) {
         const char *s;
-        size_t avail = l->end - l->start, k = 0, off, n = 0;
-        uint64_t prev = 1; /* the byte before the round is whitespace */
+        size_t avail = l->end - l->start, k = 0, n = 0, base, lead;
+        uint64_t prev = 1; /* the byte before the line counts as whitespace */
         int found = 0;
         if (!l->buf) {
             qk_status st;
@@ -214,33 +246,31 @@ int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char
         s = l->buf + l->start;
         if (avail == 0)
             goto more;
-        /* 64 bytes at a time (past the data: zeroed slack): whitespace and
-         * newline masks; the fields' edges are the edges of the whitespace
-         * mask, cut at the newline. A line of up to 63 bytes is one round. */
-        for (off = 0;; off += 64) {
-            uint64_t ws = 0, nlm = 0, edges;
-            for (size_t j = 0; j < 4; j++) {
-                uint32_t w, m;
-                qk_scan16(s + off + 16 * j, &w, &m);
-                ws |= (uint64_t)w << (16 * j);
-                nlm |= (uint64_t)m << (16 * j);
-            }
-            if (avail - off < 64) { /* bytes past the data: whitespace, no newline */
-                uint64_t valid = (1ULL << (avail - off)) - 1;
-                nlm &= valid;
-                ws |= ~valid;
+        /* The 64-byte blocks of the buffer (past the data: zeroed slack)
+         * from the one holding the line's start: the fields' edges are the
+         * edges of the whitespace mask, cut at the newline; bytes of the
+         * first block before the line count as whitespace. */
+        base = l->start & ~(size_t)63;
+        lead = l->start - base;
+        for (size_t b = base;; b += 64) {
+            uint64_t ws, nlm, edges;
+            block_masks(l, b, &ws, &nlm);
+            if (b == base && lead) {
+                uint64_t before = (1ULL << lead) - 1;
+                ws |= before;
+                nlm &= ~before;
             }
             if (nlm) {
-                unsigned b = (unsigned)__builtin_ctzll(nlm);
-                n = off + b;
+                unsigned bit = (unsigned)__builtin_ctzll(nlm);
+                n = b + bit - l->start;
                 found = 1;
-                ws |= ~0ULL << b;
+                ws |= ~0ULL << bit;
             }
             edges = ws ^ ((ws << 1) | prev); /* bytes unlike the one before */
             prev = ws >> 63;
             for (; edges; edges &= edges - 1, k++)
-                e[k < cap ? k : cap] = (uint32_t)(off + (unsigned)__builtin_ctzll(edges));
-            if (found || off + 64 >= avail)
+                e[k < cap ? k : cap] = (uint32_t)(b - l->start + (unsigned)__builtin_ctzll(edges));
+            if (found || b + 64 >= l->end)
                 break;
         }
         if (!found) {
@@ -259,6 +289,7 @@ int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char
             e[k] = (uint32_t)n;
         for (size_t i = 0; 2 * i < k && 2 * i < cap; i++) {
             f[i] = s + e[2 * i];
+            // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): edges 0..min(k, cap) were all written
             flen[i] = e[2 * i + 1] - e[2 * i];
         }
         l->start += found ? n + 1 : n;
@@ -273,12 +304,19 @@ int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char
     }
 }
 
-long qk_lines_lineno(const qk_lines *l) { return l->lineno; }
-const char *qk_lines_path(const qk_lines *l) { return l->path; }
+long qk_lines_lineno(const qk_lines *l)
+{
+    return l->lineno;
+}
+const char *qk_lines_path(const qk_lines *l)
+{
+    return l->path;
+}
 
 qk_status qk_lines_rewind(qk_lines *l, qk_error *err)
 {
     l->lineno = 0;
+    l->mblk = SIZE_MAX;
     if (l->memory) {
         l->start = 0;
         return QK_OK;

@@ -10,16 +10,17 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct qk_qrels {
     qk_rel_format fmt;
     qk_strpool *topics; /* pool id -> string                          */
     char *arena;        /* docno strings, NUL-terminated               */
     size_t arena_len, arena_cap;
-    uint64_t *doc_off;  /* docno id -> offset in arena                 */
-    size_t *doc_first;  /* topic t's docno ids: [doc_first[t], doc_first[t+1]), strcmp order */
+    uint64_t *doc_off; /* docno id -> offset in arena                 */
+    size_t *doc_first; /* topic t's docno ids: [doc_first[t], doc_first[t+1]), strcmp order */
     size_t ndocs, doc_cap;
-    qk_strpool *groups; /* jg and jsg strings                          */
+    qk_strpool *groups;    /* jg and jsg strings                          */
     uint32_t *topic_order; /* sorted index -> pool id                  */
     uint32_t *topic_rank;  /* pool id -> sorted index                  */
     uint32_t *group_rank;  /* group id -> strcmp rank                  */
@@ -31,7 +32,32 @@ struct qk_qrels {
     uint32_t *b_topic;
     size_t b_cap, b_tcap;
     int finished;
+    struct qrels_window *win; /* qk_qrels_read_windowed: the loaded topics */
 };
+
+/* A line kept for the next window: the first line of its first topic. */
+typedef struct held_line {
+    char *text;
+    size_t len, cap;
+    long lineno;
+    int have;
+} held_line;
+
+/* A windowed qrels holds its topics (all of them, strcmp order) and the
+ * totals; the records of topics [t0, t1) are in part, a qrels of its own
+ * read from the next lines of the file. */
+typedef struct qrels_window {
+    char *path;
+    qk_dedup dedup;
+    qk_lines *lines; /* where the next part starts; NULL before the first */
+    held_line held;
+    qk_qrels *part;
+    size_t t0, t1;
+    int all; /* part is the whole file */
+} qrels_window;
+
+/* Records a window holds at least (a window ends at a topic's end). */
+#define QK_WINDOW_RECS ((size_t)1 << 14)
 
 int qk_rel_format_parse(const char *name, qk_rel_format *out)
 {
@@ -89,9 +115,9 @@ static const char *format_fields(qk_rel_format fmt)
 }
 
 /* Intern the strings of one record (rec->rel already set). */
-static qk_status add_record(qk_qrels *q, const char *qid, size_t ql, const char *jg, size_t jgl, const char *jsg,
-                            size_t jsgl, const char *doc, size_t dl, long lineno, uint32_t *topic, qk_judgment *rec,
-                            qk_error *err)
+static qk_status add_record(qk_qrels *q, const char *qid, size_t ql, const char *jg, size_t jgl,
+                            const char *jsg, size_t jsgl, const char *doc, size_t dl, long lineno,
+                            uint32_t *topic, qk_judgment *rec, qk_error *err)
 {
     qk_status st;
     /* Files are grouped by topic: reuse the previous line's topic id. */
@@ -129,8 +155,8 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
     size_t want = q->fmt == QK_REL_PREFS ? 5 : 4;
     size_t di = want == 5 ? 3 : 2;
     if (nf != want)
-        return qk_error_at(err, QK_EINPUT, path, lineno, 0, "expected %zu fields (%s), found %zu",
-                           want, format_fields(q->fmt), nf);
+        return qk_error_at(err, QK_EINPUT, path, lineno, 0, "expected %zu fields (%s), found %zu", want,
+                           format_fields(q->fmt), nf);
     if (q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG) {
         long v;
         if (qk_parse_long(f[3], fl[3], &v) != 0)
@@ -142,8 +168,8 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
                            "relevance level '%.*s' is not a number",
                            (int)(fl[want - 1] > 64 ? 64 : fl[want - 1]), f[want - 1]);
     }
-    return add_record(q, f[0], fl[0], f[1], fl[1], want == 5 ? f[2] : "0", want == 5 ? fl[2] : 1, f[di], fl[di],
-                      lineno, topic, rec, err);
+    return add_record(q, f[0], fl[0], f[1], fl[1], want == 5 ? f[2] : "0", want == 5 ? fl[2] : 1, f[di],
+                      fl[di], lineno, topic, rec, err);
 }
 
 static int cmp_by_docno(const void *a, const void *b, void *ctx)
@@ -278,8 +304,7 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
 
 /* Takes *rec_topic (freed once the records are bucketed, before numbering
  * allocates: a lower peak) and sets it to NULL. */
-static qk_status organise(qk_qrels *q, uint32_t **rec_topic, const char *path, qk_dedup dedup,
-                          qk_error *err)
+static qk_status organise(qk_qrels *q, uint32_t **rec_topic, const char *path, qk_dedup dedup, qk_error *err)
 {
     size_t nt = qk_strpool_count(q->topics);
     uint32_t *group_order = NULL;
@@ -295,66 +320,296 @@ static qk_status organise(qk_qrels *q, uint32_t **rec_topic, const char *path, q
     return st != QK_OK ? st : number_docs(q, nt, path, dedup, err);
 }
 
-qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_qrels **out,
-                        qk_error *err)
+static int same_topic(const qk_qrels *q, uint32_t topic, const char *qid, size_t len)
 {
-    qk_qrels *q = calloc(1, sizeof *q);
-    qk_lines *lines = NULL;
-    uint32_t *rec_topic = NULL;
-    size_t cap = 0, tcap = 0;
+    return qk_strpool_len(q->topics, topic) == len && memcmp(qk_strpool_str(q->topics, topic), qid, len) == 0;
+}
+
+/* Read judgment lines from l into q (new, empty) up to the end of the
+ * file, or, when limit > 0, up to the first line of a new topic once q
+ * holds limit records or more: that line is kept in *held and read first
+ * by the next call. The records' topic ids go to q->b_topic. */
+static qk_status read_records(qk_qrels *q, qk_lines *l, const char *path, size_t limit, held_line *held,
+                              qk_error *err)
+{
     const char *line, *f[6];
     size_t len, fl[6], nf;
-    int r;
+    long lineno;
+    qk_status st;
+    for (;;) {
+        if (held && held->have) {
+            line = held->text;
+            len = held->len;
+            lineno = held->lineno;
+            held->have = 0;
+            nf = qk_split_fields(line, len, f, fl, 6);
+        } else {
+            int r = qk_lines_next_fields(l, &line, &len, f, fl, 6, &nf, err);
+            if (r <= 0)
+                return r < 0 ? (qk_status)r : QK_OK;
+            if (nf == 0 || f[0][0] == '#') /* qk_line_skippable */
+                continue;
+            lineno = qk_lines_lineno(l);
+            if (limit && q->nrecs >= limit && !same_topic(q, q->b_topic[q->nrecs - 1], f[0], fl[0])) {
+                if (qk_grow((void **)&held->text, &held->cap, len + 1, 1) != QK_OK)
+                    return qk_error_set(err, QK_ENOMEM, "out of memory");
+                memcpy(held->text, line, len);
+                held->text[len] = '\0';
+                held->len = len;
+                held->lineno = lineno;
+                held->have = 1;
+                return QK_OK;
+            }
+        }
+        if (q->nrecs >= UINT32_MAX ||
+            (q->nrecs >= q->b_cap &&
+             qk_grow((void **)&q->recs, &q->b_cap, q->nrecs + 1, sizeof *q->recs) != QK_OK) ||
+            (q->nrecs >= q->b_tcap &&
+             qk_grow((void **)&q->b_topic, &q->b_tcap, q->nrecs + 1, sizeof *q->b_topic) != QK_OK))
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        st = parse_line(q, path, lineno, line, f, fl, nf, &q->b_topic[q->nrecs], &q->recs[q->nrecs], err);
+        if (st != QK_OK)
+            return st;
+        q->nrecs++;
+    }
+}
+
+static qk_qrels *qrels_alloc(qk_rel_format fmt);
+
+qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_qrels **out, qk_error *err)
+{
+    qk_qrels *q = qrels_alloc(fmt);
+    qk_lines *lines = NULL;
     qk_status st = QK_ENOMEM;
     *out = NULL;
-    if (!q || !(q->topics = qk_strpool_new()) ||
-        !(q->groups = qk_strpool_new())) {
+    if (!q) {
         qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
-    q->fmt = fmt;
-    if (fmt == QK_REL_QRELS) {
-        uint32_t zero;
-        if (qk_strpool_intern(q->groups, "0", 1, &zero) != QK_OK)
-            goto out;
-    }
-    if ((st = qk_lines_open(path, &lines, err)) != QK_OK)
+    if ((st = qk_lines_open(path, &lines, err)) != QK_OK ||
+        (st = read_records(q, lines, path, 0, NULL, err)) != QK_OK)
         goto out;
-    while ((r = qk_lines_next_fields(lines, &line, &len, f, fl, 6, &nf, err)) == 1) {
-        if (nf == 0 || f[0][0] == '#') /* qk_line_skippable */
-            continue;
-        if ((q->nrecs >= cap && qk_grow((void **)&q->recs, &cap, q->nrecs + 1, sizeof *q->recs) != QK_OK) ||
-            (q->nrecs >= tcap &&
-             qk_grow((void **)&rec_topic, &tcap, q->nrecs + 1, sizeof *rec_topic) != QK_OK)) {
-            st = qk_error_set(err, QK_ENOMEM, "out of memory");
-            goto out;
-        }
-        st = parse_line(q, path, qk_lines_lineno(lines), line, f, fl, nf, &rec_topic[q->nrecs],
-                        &q->recs[q->nrecs], err);
-        if (st != QK_OK)
-            goto out;
-        q->nrecs++;
-    }
-    if (r < 0) {
-        st = (qk_status)r;
-        goto out;
-    }
     if (q->nrecs == 0) {
         st = qk_error_at(err, QK_EINPUT, path, 0, 0, "no judgments (the file is empty)");
         goto out;
     }
     qk_lines_close(lines); /* its buffer is not needed while organising */
     lines = NULL;
-    st = organise(q, &rec_topic, path, dedup, err);
+    st = organise(q, &q->b_topic, path, dedup, err);
     q->finished = st == QK_OK;
 out:
-    free(rec_topic);
     qk_lines_close(lines);
     if (st != QK_OK) {
         qk_qrels_free(q);
         return st;
     }
     *out = q;
+    return QK_OK;
+}
+
+/* Topic blocks (runs of lines with the same first field) of a file, counted
+ * up to at most stop; 0 when it cannot be read (the reader says why). The
+ * count stops early, below stop, when the first 1/16 of the file's bytes
+ * hold fewer than stop / 32 blocks (fewer than half of stop in the file at
+ * that rate): a windowed read would not pay, and the scan of a file read
+ * whole anyway costs 1/16 of a full one. */
+static size_t count_blocks(const char *path, size_t stop)
+{
+    qk_lines *l;
+    qk_error e;
+    const char *line;
+    size_t len, n = 0, bytes = 0, size = 0;
+    char prev[256];
+    size_t prev_len = SIZE_MAX;
+    struct stat sb;
+    if (stat(path, &sb) == 0 && sb.st_size > 0)
+        size = (size_t)sb.st_size;
+    if (qk_lines_open(path, &l, &e) != QK_OK)
+        return 0;
+    while (n < stop && qk_lines_next(l, &line, &len, &e) == 1) {
+        size_t a = 0, b;
+        if (size && bytes < size / 16 && (bytes += len + 1) >= size / 16 && n < stop / 32)
+            break;
+        while (a < len && (line[a] == ' ' || (line[a] >= '\t' && line[a] <= '\r')))
+            a++;
+        if (a == len || line[a] == '#')
+            continue;
+        for (b = a; b < len && !(line[b] == ' ' || (line[b] >= '\t' && line[b] <= '\r'));)
+            b++;
+        if (b - a == prev_len && memcmp(prev, line + a, prev_len) == 0)
+            continue;
+        n++;
+        /* A longer id than prev holds counts every line as a new block:
+         * more blocks, never fewer. */
+        prev_len = b - a <= sizeof prev ? b - a : SIZE_MAX;
+        if (prev_len != SIZE_MAX)
+            memcpy(prev, line + a, prev_len);
+    }
+    qk_lines_close(l);
+    return n;
+}
+
+static void window_free(qrels_window *w)
+{
+    if (!w)
+        return;
+    qk_qrels_free(w->part);
+    qk_lines_close(w->lines);
+    free(w->held.text);
+    free(w->path);
+    free(w);
+}
+
+/* The first pass of a windowed read: every window is read and organised
+ * (so every error is found now, as a whole read finds it) and its topics
+ * join q's. 1 when the windows' topic sets follow each other in strcmp
+ * order, so a window can be read again on its own; 0 when not, or on an
+ * input error (the whole read then gives the error). */
+static int first_pass(qk_qrels *q, qk_lines *l, qk_status *st, qk_error *err)
+{
+    qrels_window *w = q->win;
+    held_line held = {NULL, 0, 0, 0, 0};
+    int ok = 1;
+    *st = QK_OK;
+    while (ok) {
+        qk_qrels *p = qrels_alloc(q->fmt);
+        size_t n, nt = qk_strpool_count(q->topics);
+        if (!p) {
+            *st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            break;
+        }
+        if ((*st = read_records(p, l, w->path, QK_WINDOW_RECS, &held, err)) != QK_OK || p->nrecs == 0 ||
+            (*st = organise(p, &p->b_topic, w->path, w->dedup, err)) != QK_OK) {
+            ok = *st == QK_OK && q->nrecs > 0;
+            qk_qrels_free(p);
+            break;
+        }
+        n = qk_strpool_count(p->topics);
+        if (nt > 0 && strcmp(qk_qrels_topic(p, 0), qk_strpool_str(q->topics, (uint32_t)(nt - 1))) <= 0)
+            ok = 0;
+        for (size_t t = 0; t < n && ok; t++) {
+            uint32_t id;
+            const char *qid = qk_qrels_topic(p, t);
+            if (qk_strpool_intern(q->topics, qid, strlen(qid), &id) != QK_OK) {
+                *st = qk_error_set(err, QK_ENOMEM, "out of memory");
+                ok = 0;
+            }
+        }
+        q->nrecs += p->nrecs;
+        q->npositive += p->npositive;
+        qk_qrels_free(p);
+    }
+    free(held.text);
+    if (*st == QK_ENOMEM)
+        return 0;
+    *st = QK_OK;
+    return ok;
+}
+
+qk_status qk_qrels_read_windowed(const char *path, qk_rel_format fmt, qk_dedup dedup, size_t min_topics,
+                                 qk_qrels **out, qk_error *err)
+{
+    qk_qrels *q;
+    qk_lines *l = NULL;
+    qk_status st;
+    size_t nt;
+    int ok;
+    *out = NULL;
+    if (strcmp(path, "-") == 0 || count_blocks(path, min_topics) < min_topics)
+        return qk_qrels_read(path, fmt, dedup, out, err);
+    if (!(q = qrels_alloc(fmt)) || !(q->win = calloc(1, sizeof *q->win)) || !(q->win->path = strdup(path))) {
+        qk_qrels_free(q);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    q->win->dedup = dedup;
+    if ((st = qk_lines_open(path, &l, err)) != QK_OK) {
+        qk_qrels_free(q);
+        return st;
+    }
+    ok = first_pass(q, l, &st, err);
+    qk_lines_close(l);
+    nt = qk_strpool_count(q->topics);
+    if (st == QK_OK && ok &&
+        (!(q->topic_order = malloc(nt * sizeof *q->topic_order)) ||
+         !(q->topic_rank = malloc(nt * sizeof *q->topic_rank))))
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (st != QK_OK || !ok) {
+        qk_qrels_free(q);
+        return st != QK_OK ? st : qk_qrels_read(path, fmt, dedup, out, err);
+    }
+    /* Topics were added in strcmp order: pool id = rank. */
+    for (size_t t = 0; t < nt; t++)
+        q->topic_order[t] = q->topic_rank[t] = (uint32_t)t;
+    q->finished = 1;
+    *out = q;
+    return QK_OK;
+}
+
+/* Read the next window after [t0, t1). */
+static qk_status next_window(const qk_qrels *q, qk_error *err)
+{
+    qrels_window *w = q->win;
+    qk_qrels *p;
+    qk_status st;
+    size_t n;
+    qk_qrels_free(w->part); /* before the next one grows: one window in memory */
+    w->part = NULL;
+    if (!(p = qrels_alloc(q->fmt)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if ((st = read_records(p, w->lines, w->path, QK_WINDOW_RECS, &w->held, err)) != QK_OK ||
+        (p->nrecs > 0 && (st = organise(p, &p->b_topic, w->path, w->dedup, err)) != QK_OK)) {
+        qk_qrels_free(p);
+        return st;
+    }
+    n = p->nrecs ? qk_strpool_count(p->topics) : 0;
+    if (n == 0 || w->t1 + n > qk_strpool_count(q->topics) ||
+        strcmp(qk_qrels_topic(p, 0), qk_qrels_topic(q, w->t1)) != 0 ||
+        strcmp(qk_qrels_topic(p, n - 1), qk_qrels_topic(q, w->t1 + n - 1)) != 0) {
+        qk_qrels_free(p);
+        return qk_error_at(err, QK_EIO, w->path, 0, 0, "the file changed while it was being read");
+    }
+    w->part = p;
+    w->t0 = w->t1;
+    w->t1 += n;
+    return QK_OK;
+}
+
+qk_status qk_qrels_window(const qk_qrels *q, size_t t, qk_error *err)
+{
+    qrels_window *w = q->win;
+    qk_status st;
+    if (!w || w->all || (w->part && t >= w->t0 && t < w->t1))
+        return QK_OK;
+    if (t == QK_QRELS_ALL) {
+        qk_qrels *whole;
+        if ((st = qk_qrels_read(w->path, q->fmt, w->dedup, &whole, err)) != QK_OK)
+            return st;
+        qk_qrels_free(w->part);
+        qk_lines_close(w->lines);
+        w->lines = NULL;
+        w->part = whole;
+        w->t0 = 0;
+        w->t1 = qk_qrels_num_topics(whole);
+        w->all = 1;
+        if (w->t1 != qk_qrels_num_topics(q))
+            return qk_error_at(err, QK_EIO, w->path, 0, 0, "the file changed while it was being read");
+        return QK_OK;
+    }
+    if (t >= qk_qrels_num_topics(q))
+        return qk_error_set(err, QK_EUSAGE, "no topic %zu in the qrels", t);
+    if (!w->lines || t < w->t0) { /* from the start of the file */
+        qk_lines_close(w->lines);
+        w->lines = NULL;
+        qk_qrels_free(w->part);
+        w->part = NULL;
+        w->t0 = w->t1 = 0;
+        w->held.have = 0;
+        if ((st = qk_lines_open(w->path, &w->lines, err)) != QK_OK)
+            return st;
+    }
+    while (t >= w->t1)
+        if ((st = next_window(q, err)) != QK_OK)
+            return st;
     return QK_OK;
 }
 
@@ -381,7 +636,8 @@ qk_status qk_qrels_new(qk_rel_format fmt, qk_qrels **out, qk_error *err)
     return QK_OK;
 }
 
-qk_status qk_qrels_add(qk_qrels *q, const char *qid, const char *jg, const char *docno, long rel, qk_error *err)
+qk_status qk_qrels_add(qk_qrels *q, const char *qid, const char *jg, const char *docno, long rel,
+                       qk_error *err)
 {
     qk_judgment *rec;
     if (q->finished)
@@ -431,12 +687,22 @@ void qk_qrels_free(qk_qrels *q)
     free(q->offs);
     free(q->recs);
     free(q->b_topic);
+    window_free(q->win);
     free(q);
 }
 
-qk_rel_format qk_qrels_format(const qk_qrels *q) { return q->fmt; }
-size_t qk_qrels_num_topics(const qk_qrels *q) { return qk_strpool_count(q->topics); }
-const char *qk_qrels_topic(const qk_qrels *q, size_t t) { return qk_strpool_str(q->topics, q->topic_order[t]); }
+qk_rel_format qk_qrels_format(const qk_qrels *q)
+{
+    return q->fmt;
+}
+size_t qk_qrels_num_topics(const qk_qrels *q)
+{
+    return qk_strpool_count(q->topics);
+}
+const char *qk_qrels_topic(const qk_qrels *q, size_t t)
+{
+    return qk_strpool_str(q->topics, q->topic_order[t]);
+}
 
 int qk_qrels_find_topic(const qk_qrels *q, const char *qid, size_t len, size_t *t)
 {
@@ -447,18 +713,51 @@ int qk_qrels_find_topic(const qk_qrels *q, const char *qid, size_t len, size_t *
     return 1;
 }
 
+/* The qrels holding topic t's records: q, or for a windowed q its loaded
+ * part (t made the part's index); NULL when t is not loaded. */
+static const qk_qrels *holder(const qk_qrels *q, size_t *t)
+{
+    const qrels_window *w = q->win;
+    if (!w)
+        return q;
+    if (!w->part || *t < w->t0 || *t >= w->t1)
+        return NULL;
+    *t -= w->t0;
+    return w->part;
+}
+
 const qk_judgment *qk_qrels_judgments(const qk_qrels *q, size_t t, size_t *n)
 {
+    static const qk_judgment none;
+    if (!(q = holder(q, &t))) {
+        *n = 0;
+        return &none;
+    }
     *n = q->offs[t + 1] - q->offs[t];
     return q->recs + q->offs[t];
 }
 
-const char *qk_qrels_docno(const qk_qrels *q, uint32_t doc) { return q->arena + q->doc_off[doc]; }
-const char *qk_qrels_group(const qk_qrels *q, uint32_t g) { return qk_strpool_str(q->groups, g); }
+const char *qk_qrels_docno(const qk_qrels *q, uint32_t doc)
+{
+    if (q->win)
+        q = q->win->part;
+    return q ? q->arena + q->doc_off[doc] : "";
+}
+
+const char *qk_qrels_group(const qk_qrels *q, uint32_t g)
+{
+    if (q->win)
+        q = q->win->part;
+    return q ? qk_strpool_str(q->groups, g) : "";
+}
 
 int qk_qrels_find_doc(const qk_qrels *q, size_t t, const char *docno, size_t len, uint32_t *doc)
 {
-    size_t lo = q->doc_first[t], hi = q->doc_first[t + 1];
+    size_t lo, hi;
+    if (!(q = holder(q, &t)))
+        return 0;
+    lo = q->doc_first[t];
+    hi = q->doc_first[t + 1];
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         const char *d = q->arena + q->doc_off[mid];
@@ -479,6 +778,8 @@ int qk_qrels_find_doc(const qk_qrels *q, size_t t, const char *docno, size_t len
 
 const qk_judgment *qk_qrels_get(const qk_qrels *q, size_t t, uint32_t jg, uint32_t doc)
 {
+    if (!(q = holder(q, &t)))
+        return NULL;
     if (q->fmt == QK_REL_QRELS) {
         /* One record per docno id, ids contiguous per topic: direct index. */
         size_t k = q->offs[t] + (doc - q->doc_first[t]);
@@ -502,18 +803,28 @@ const qk_judgment *qk_qrels_get(const qk_qrels *q, size_t t, uint32_t jg, uint32
     return NULL;
 }
 
-size_t qk_qrels_count_positive(const qk_qrels *q) { return q->npositive; }
-size_t qk_qrels_num_judgments(const qk_qrels *q) { return q->nrecs; }
+size_t qk_qrels_count_positive(const qk_qrels *q)
+{
+    return q->npositive;
+}
+size_t qk_qrels_num_judgments(const qk_qrels *q)
+{
+    return q->nrecs;
+}
 
 qk_status qk_qrels_write(const qk_qrels *q, FILE *f, qk_error *err)
 {
     for (size_t t = 0; t < qk_qrels_num_topics(q); t++) {
         size_t n;
-        const qk_judgment *j = qk_qrels_judgments(q, t, &n);
+        const qk_judgment *j;
+        qk_status st = qk_qrels_window(q, t, err);
+        if (st != QK_OK)
+            return st;
+        j = qk_qrels_judgments(q, t, &n);
         for (size_t i = 0; i < n; i++)
             fprintf(f, "%s %s %s %.17g\n", qk_qrels_topic(q, t),
-                    q->fmt == QK_REL_QRELS ? "0" : qk_qrels_group(q, j[i].jg),
-                    qk_qrels_docno(q, j[i].doc), j[i].rel);
+                    q->fmt == QK_REL_QRELS ? "0" : qk_qrels_group(q, j[i].jg), qk_qrels_docno(q, j[i].doc),
+                    j[i].rel);
     }
     if (ferror(f))
         return qk_error_set(err, QK_EIO, "cannot write qrels: write error");

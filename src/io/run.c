@@ -186,9 +186,12 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
     }
     if (r < 0)
         return r;
-    *seen_before = qk_strpool_find(s->seen, s->cur_qid, strlen(s->cur_qid), &id);
-    if (qk_strpool_intern(s->seen, s->cur_qid, strlen(s->cur_qid), &id) != QK_OK)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    *seen_before = 0;
+    if (s->mode != QK_RUN_STREAM_ONCE) { /* memory for every qid: not when known to be once each */
+        *seen_before = qk_strpool_find(s->seen, s->cur_qid, strlen(s->cur_qid), &id);
+        if (qk_strpool_intern(s->seen, s->cur_qid, strlen(s->cur_qid), &id) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
     t->qid = s->cur_qid;
     if ((st = make_view(s, s->ents, s->nents, t, err)) != QK_OK)
         return st;

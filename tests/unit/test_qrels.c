@@ -80,7 +80,7 @@ static void test_qrels_basic(void **state)
                           "10 0 dB -1\n"
                           "  # indented comment\n"
                           "2 Q0 d#1 3\n" /* '#' inside a docno is kept */
-                          "1\t0\tdA\t0",  /* tabs, no final newline */
+                          "1\t0\tdA\t0", /* tabs, no final newline */
                           QK_REL_QRELS, QK_DEDUP_ERROR);
     size_t n, t;
     const qk_judgment *j;
@@ -310,7 +310,8 @@ static qk_qrels *built(const char *const *rows, size_t n, qk_dedup dedup, qk_sta
     qk_qrels *q = NULL;
     assert_int_equal(qk_qrels_new(QK_REL_QRELS, &q, NULL), QK_OK);
     for (size_t i = 0; i < n; i++)
-        assert_int_equal(qk_qrels_add(q, rows[3 * i], NULL, rows[3 * i + 1], atol(rows[3 * i + 2]), NULL), QK_OK);
+        assert_int_equal(qk_qrels_add(q, rows[3 * i], NULL, rows[3 * i + 1], atol(rows[3 * i + 2]), NULL),
+                         QK_OK);
     assert_int_equal(qk_qrels_finish(q, dedup, NULL), want);
     return q;
 }
@@ -385,15 +386,169 @@ static void test_numbering_in_place(void **state)
     qk_qrels_free(q);
 }
 
+/* A large qrels file in topic order: NT topics of 1..60 judgments, docnos
+ * listed out of order, about 3 windows of records. jg: two groups. */
+#define WT_TOPICS 1200
+static char *windowed_text(int jg, int swap)
+{
+    size_t cap = (size_t)WT_TOPICS * 60 * 40, n = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    for (int k = 0; k < WT_TOPICS; k++) {
+        /* swap: the last topic comes first (out of strcmp order across windows) */
+        int t = swap ? (k + WT_TOPICS - 1) % WT_TOPICS : k, nd = 1 + (t * 7919) % 60;
+        for (int d = 0; d < nd; d++)
+            n += (size_t)snprintf(text + n, cap - n, "T%05d %s D%d-%d %d\n", t,
+                                  jg ? (d % 3 ? "a" : "b") : "0", (d * 61 + t) % nd, t % 5, (t + d) % 4 - 1);
+    }
+    return text;
+}
+
+/* Topic t of w (windowed) holds the same records as topic t of q (whole). */
+static void same_topic_records(const qk_qrels *w, const qk_qrels *q, size_t t)
+{
+    size_t nw, nq;
+    const qk_judgment *jw = qk_qrels_judgments(w, t, &nw), *jq = qk_qrels_judgments(q, t, &nq);
+    if (nw != nq)
+        fail_msg("topic %zu: %zu records, expected %zu", t, nw, nq);
+    for (size_t i = 0; i < nq; i++) {
+        const char *d = qk_qrels_docno(q, jq[i].doc);
+        uint32_t doc;
+        assert_string_equal(qk_qrels_docno(w, jw[i].doc), d);
+        assert_string_equal(qk_qrels_group(w, jw[i].jg), qk_qrels_group(q, jq[i].jg));
+        assert_int_equal(jw[i].line, jq[i].line);
+        assert_true(jw[i].rel == jq[i].rel);
+        assert_true(qk_qrels_find_doc(w, t, d, strlen(d), &doc));
+        assert_true(qk_qrels_get(w, t, jw[i].jg, doc)->rel == jq[i].rel);
+    }
+    assert_false(qk_qrels_find_doc(w, t, "nope", 4, &(uint32_t){0}));
+}
+
+/* qk_qrels_read_windowed against qk_qrels_read on the same file: the same
+ * topics and totals, each topic's records once its window is loaded (and
+ * none before), in any order of access; files out of order, or with fewer
+ * topics than asked for, are read whole. */
+static void test_windowed(void **state)
+{
+    (void)state;
+    for (int jg = 0; jg < 2; jg++) {
+        char *text = windowed_text(jg, 0), *p = write_tmp(text);
+        qk_rel_format fmt = jg ? QK_REL_QRELS_JG : QK_REL_QRELS;
+        qk_qrels *q = NULL, *w = NULL;
+        qk_error err;
+        size_t n;
+        assert_int_equal(qk_qrels_read(p, fmt, QK_DEDUP_ERROR, &q, &err), QK_OK);
+        assert_int_equal(qk_qrels_read_windowed(p, fmt, QK_DEDUP_ERROR, 100, &w, &err), QK_OK);
+        assert_int_equal(qk_qrels_num_topics(w), WT_TOPICS);
+        assert_int_equal(qk_qrels_num_judgments(w), qk_qrels_num_judgments(q));
+        assert_true(qk_qrels_num_judgments(q) > 2 * 16384); /* three windows or more */
+        assert_int_equal(qk_qrels_count_positive(w), qk_qrels_count_positive(q));
+        qk_qrels_judgments(w, 0, &n);
+        assert_int_equal(n, 0); /* nothing loaded yet */
+        for (size_t t = 0; t < WT_TOPICS; t++) {
+            size_t u;
+            assert_string_equal(qk_qrels_topic(w, t), qk_qrels_topic(q, t));
+            assert_true(qk_qrels_find_topic(w, qk_qrels_topic(q, t), 6, &u) && u == t);
+            assert_int_equal(qk_qrels_window(w, t, &err), QK_OK);
+            same_topic_records(w, q, t);
+        }
+        qk_qrels_judgments(w, 0, &n);
+        assert_int_equal(n, 0); /* the first window is gone */
+        /* Back to the start, then a jump, then everything at once. */
+        assert_int_equal(qk_qrels_window(w, 1, &err), QK_OK);
+        same_topic_records(w, q, 1);
+        assert_int_equal(qk_qrels_window(w, WT_TOPICS - 2, &err), QK_OK);
+        same_topic_records(w, q, WT_TOPICS - 2);
+        assert_int_equal(qk_qrels_window(w, QK_QRELS_ALL, &err), QK_OK);
+        for (size_t t = 0; t < WT_TOPICS; t += 97)
+            same_topic_records(w, q, t);
+        assert_int_equal(qk_qrels_window(w, WT_TOPICS, &err), QK_OK); /* loaded whole: nothing to do */
+        qk_qrels_free(w);
+        /* More topics asked for than the file has: read whole. */
+        assert_int_equal(qk_qrels_read_windowed(p, fmt, QK_DEDUP_ERROR, WT_TOPICS + 1, &w, &err), QK_OK);
+        same_topic_records(w, q, WT_TOPICS - 1);
+        qk_qrels_free(w);
+        qk_qrels_free(q);
+        drop(p);
+        free(text);
+        /* Topics out of strcmp order across windows: read whole, every topic
+         * there at once. (Within a window the order does not matter.) */
+        text = windowed_text(jg, 1);
+        p = write_tmp(text);
+        assert_int_equal(qk_qrels_read(p, fmt, QK_DEDUP_ERROR, &q, &err), QK_OK);
+        assert_int_equal(qk_qrels_read_windowed(p, fmt, QK_DEDUP_ERROR, 100, &w, &err), QK_OK);
+        for (size_t t = 0; t < WT_TOPICS; t += 53)
+            same_topic_records(w, q, t);
+        qk_qrels_free(w);
+        qk_qrels_free(q);
+        drop(p);
+        free(text);
+    }
+}
+
+/* Errors of a windowed read are those of a whole read: the first malformed
+ * line of the file even after a duplicate in an earlier window, else the
+ * duplicate; --dedup first drops it from the totals. */
+static void test_windowed_errors(void **state)
+{
+    char *text = windowed_text(0, 0);
+    size_t len = strlen(text);
+    char *bad = malloc(len + 64);
+    (void)state;
+    assert_non_null(bad);
+    for (int kind = 0; kind < 2; kind++) {
+        char *p, msg_whole[1024];
+        qk_qrels *q = (qk_qrels *)&q;
+        qk_error err;
+        /* The first line again, second: a duplicate in topic T00000. */
+        char *nl = strchr(text, '\n');
+        size_t first = (size_t)(nl - text) + 1;
+        memcpy(bad, text, first);
+        memcpy(bad + first, text, first);
+        memcpy(bad + 2 * first, text + first, len - first + 1);
+        if (kind == 1)
+            strcat(bad, "T99999 0 D1\n"); /* three fields, on the last line */
+        p = write_tmp(bad);
+        assert_int_equal(qk_qrels_read(p, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_EINPUT);
+        snprintf(msg_whole, sizeof msg_whole, "%s", err.message);
+        assert_non_null(strstr(msg_whole, kind ? "expected 4 fields" : "judged twice"));
+        q = (qk_qrels *)&q;
+        assert_int_equal(qk_qrels_read_windowed(p, QK_REL_QRELS, QK_DEDUP_ERROR, 100, &q, &err), QK_EINPUT);
+        assert_null(q);
+        assert_string_equal(err.message, msg_whole);
+        if (kind == 0) {
+            qk_qrels *w;
+            assert_int_equal(qk_qrels_read(p, QK_REL_QRELS, QK_DEDUP_FIRST, &q, &err), QK_OK);
+            assert_int_equal(qk_qrels_read_windowed(p, QK_REL_QRELS, QK_DEDUP_FIRST, 100, &w, &err), QK_OK);
+            assert_int_equal(qk_qrels_num_judgments(w), qk_qrels_num_judgments(q));
+            assert_int_equal(qk_qrels_count_positive(w), qk_qrels_count_positive(q));
+            assert_int_equal(qk_qrels_window(w, 0, &err), QK_OK);
+            same_topic_records(w, q, 0);
+            qk_qrels_free(w);
+            qk_qrels_free(q);
+        }
+        drop(p);
+    }
+    free(bad);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_qrels_basic),    cmocka_unit_test(test_qrels_get_many),
-        cmocka_unit_test(test_qrels_jg),       cmocka_unit_test(test_prefs),
-        cmocka_unit_test(test_qrels_prefs),    cmocka_unit_test(test_duplicates),
-        cmocka_unit_test(test_errors),         cmocka_unit_test(test_binary_and_missing),
-        cmocka_unit_test(test_format_parse_and_write), cmocka_unit_test(test_builder),
+        cmocka_unit_test(test_qrels_basic),
+        cmocka_unit_test(test_qrels_get_many),
+        cmocka_unit_test(test_qrels_jg),
+        cmocka_unit_test(test_prefs),
+        cmocka_unit_test(test_qrels_prefs),
+        cmocka_unit_test(test_duplicates),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_binary_and_missing),
+        cmocka_unit_test(test_format_parse_and_write),
+        cmocka_unit_test(test_builder),
         cmocka_unit_test(test_numbering_in_place),
+        cmocka_unit_test(test_windowed),
+        cmocka_unit_test(test_windowed_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
