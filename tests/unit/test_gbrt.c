@@ -1,7 +1,6 @@
 /* MART (src/learn/gbrt.c): a hand-computed two-split tree, boosting with
  * shrinkage, determinism, and the model text round-tripping to identical
  * predictions. */
-#include <cmocka.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cmocka.h>
 
 #include "qrelkit/gbrt.h"
 

@@ -6,7 +6,6 @@
  *   T2: r1 = x 2, y 2 (tie: docno descending ranks y first); r2 = x 7;
  *       r3 = y 1, x 0.5, z 0.2, w 0.1 (w is cut by depth 3)
  *   T3: no run retrieves anything (the §1.6.4 edge case: all 0) */
-#include <cmocka.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cmocka.h>
 
 #include "qrelkit/topics_l2r.h"
 

@@ -15,7 +15,6 @@
  * (0); r1 and r2 from r3's, A {a2 a1} (R-hat 2: r1 1/2, r2 1/4), B {y2 y1}
  * (R-hat 0: 0). Order B, A over two topics: r1 1/2, r2 1/4, r3 1/2: tau_b
  * (0 - 2) / sqrt 6. Judged: A 2 in both passes, B 2 and 3: mean 9/4. */
-#include <cmocka.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cmocka.h>
 
 #include "qrelkit/topics_l2r.h"
 #include "tmpfile_util.h"
