@@ -191,6 +191,7 @@ int qk_simulate_topics_budget(int argc, char **argv)
     long sizes[64];
     size_t ns = 0, *sz = NULL, *group = NULL;
     int statap = 0, logo = 0, depths_set = 0, trials_set = 0;
+    size_t ng = 0;
     const char *groups = NULL;
     char sepc = '-';
     long depths[64] = {10, 20, 50, 100};
@@ -310,7 +311,6 @@ int qk_simulate_topics_budget(int argc, char **argv)
         so.nsizes = ns;
         if (logo) {
             const char **ids = malloc(nruns * sizeof *ids);
-            size_t ng = 0;
             if (!ids || !(group = malloc(nruns * sizeof *group))) {
                 free(ids);
                 rc = QK_EXIT_IO;
@@ -333,8 +333,12 @@ int qk_simulate_topics_budget(int argc, char **argv)
         printf(", tdc %g s, judging error %s", so.cost.tdc, so.judging_error ? "on" : "off");
         if (so.judging_error)
             printf(" (accuracy %.4f)", qk_cost_accuracy(so.cost.tdc));
-        printf(", pool depth %zu, %s, %zu trials, seed %llu\n", so.depth,
-               logo ? "leave one group out" : "every run pooled", so.trials, (unsigned long long)so.seed);
+        printf(", pool depth %zu, ", so.depth);
+        if (logo)
+            printf("leave one group out (%zu groups)", ng);
+        else
+            printf("every run pooled");
+        printf(", %zu trials, seed %llu\n", so.trials, (unsigned long long)so.seed);
         if ((rc = run_statap(q, runs, nruns, (const size_t *const *)orders, lens, names, nm, hours, nh,
                              &so)) == 0)
             rc = qk_cli_flush_stdout(CMD);

@@ -128,7 +128,7 @@ qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, s
     double *full = NULL, *est = NULL, *judged = NULL, *sum = NULL, *acc_t = NULL, *acc_t2 = NULL, *jud = NULL;
     double *u = NULL, acc = o->judging_error ? qk_cost_accuracy(o->cost.tdc) : 1.0;
     size_t *cnt = NULL;
-    unsigned char **lab = NULL, *out = NULL;
+    unsigned char **lab = NULL, *out = NULL, *chosen = NULL;
     qk_cost_statap_row *res = NULL;
     qk_status st = QK_OK;
     memset(&c, 0, sizeof c);
@@ -178,6 +178,7 @@ qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, s
     sum = malloc(nruns * sizeof *sum);
     order = malloc(c.nc * sizeof *order);
     out = malloc(nruns);
+    chosen = malloc(c.nc);
     acc_t = calloc(nrow, sizeof *acc_t);
     acc_t2 = calloc(nrow, sizeof *acc_t2);
     jud = calloc(nrow, sizeof *jud);
@@ -316,9 +317,16 @@ qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, s
                 qk_kendall kd;
                 if (!xstar[k] || M > len)
                     continue; /* no judgment affordable, or too few topics: NA (§7 C4) */
+                /* summed in candidate order, so that the same topics give
+                 * the same sums (equal runs stay tied) whatever the order */
                 memset(sum, 0, nruns * sizeof *sum);
-                for (size_t q = 0; q < M; q++) {
-                    size_t base = xi_of[k] * c.nc + order[q];
+                memset(chosen, 0, c.nc);
+                for (size_t q = 0; q < M; q++)
+                    chosen[order[q]] = 1;
+                for (size_t i = 0; i < c.nc; i++) {
+                    size_t base = xi_of[k] * c.nc + i;
+                    if (!chosen[i])
+                        continue;
                     jd += judged[base];
                     for (size_t r = 0; r < nruns; r++)
                         sum[r] += est[base * nruns + r];
@@ -375,6 +383,7 @@ done:
     free(sum);
     free(order);
     free(out);
+    free(chosen);
     free(acc_t);
     free(acc_t2);
     free(jud);
