@@ -172,7 +172,7 @@ qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, s
     c.label = calloc(c.nc, sizeof *c.label);
     lab = calloc(c.nc, sizeof *lab);
     c.xs = malloc(ns * sizeof *c.xs);
-    xi_of = malloc(ns * sizeof *xi_of);
+    xi_of = calloc(ns, sizeof *xi_of);
     xstar = malloc(ns * sizeof *xstar);
     full = calloc(nruns, sizeof *full);
     sum = malloc(nruns * sizeof *sum);
@@ -192,6 +192,8 @@ qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, s
     /* candidates, their pool labels and the true MAP@depth */
     for (size_t t = 0; t < qk_pool_num_topics(p); t++)
         c.cand_of[t] = SIZE_MAX;
+    for (size_t i = 0; i < c.nc; i++)
+        c.pt[i] = SIZE_MAX;
     {
         size_t i = 0, maxd = 1;
         for (size_t t = 0; t < qk_qrels_num_topics(truth); t++) {
