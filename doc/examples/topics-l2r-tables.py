@@ -2,7 +2,7 @@
 """Markdown tables for doc/examples/topics-l2r.md from the TSVs that
 topics-l2r.sh and topics-l2r-budget.sh write (run from doc/examples)."""
 import collections
-import math
+import importlib.util
 import os
 
 
@@ -20,8 +20,8 @@ def curves(path, skip=0):
     return c
 
 
-def cross(c, sizes, upto):
-    cv = curves(f"topics-l2r-cross-{c}.tsv")
+def cross(c, sizes, upto, part="cross"):
+    cv = curves(f"topics-l2r-{part}-{c}.tsv")
     print(f"| method | " + " | ".join(f"k={k}" for k in sizes) + f" | mean 1..{upto} |")
     print("| --- |" + " ---: |" * (len(sizes) + 1))
     for (m,), v in cv.items():
@@ -69,16 +69,6 @@ def budget(c):
         print()
 
 
-def lambdamart(c, sizes, upto):
-    cv = curves(f"topics-l2r-lambdamart-{c}.tsv")
-    print(f"| method | " + " | ".join(f"k={k}" for k in sizes) + f" | mean 1..{upto} |")
-    print("| --- |" + " ---: |" * (len(sizes) + 1))
-    for (m,), v in cv.items():
-        mean = sum(v[k] for k in range(1, upto + 1)) / upto
-        print(f"| {m} | " + " | ".join(f"{v[k]:.3f}" for k in sizes) + f" | {mean:.3f} |")
-    print()
-
-
 def cell(r, tau=6, x=3):
     """'tau (x*)' of a statAP row: budget_h method topics judgments judged tau sd n (tau at index tau)."""
     return "NA" if r[tau] == "NA" else f"{float(r[tau]):.3f} ({r[x]})"
@@ -105,41 +95,13 @@ def statap(c):
         print()
 
 
-def svg_sizes(path, title, series, xmax):
-    """tau against the number of topics; series = [(name, [(k, tau)], dashed)]."""
-    w, h, l, b, r, t = 640, 420, 60, 50, 190, 30
-    pw, ph = w - l - r, h - t - b
-    vals = [v for _, pts, _ in series for _, v in pts]
-    lo = min(0.0, math.floor(min(vals) * 10) / 10)
-    X = lambda k: l + pw * (k - 1) / max(1, xmax - 1)
-    Y = lambda v: t + ph * (1 - (v - lo) / (1 - lo))
-    colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"]
-    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
-         f'<rect width="{w}" height="{h}" fill="white"/>',
-         f'<text x="{l}" y="18" font-size="13">{title}</text>',
-         f'<line x1="{l}" y1="{t + ph}" x2="{l + pw}" y2="{t + ph}" stroke="black"/>',
-         f'<line x1="{l}" y1="{t}" x2="{l}" y2="{t + ph}" stroke="black"/>',
-         f'<text x="{l + pw / 2}" y="{h - 10}" text-anchor="middle">topics (the budget split equally)</text>',
-         f'<text x="15" y="{t + ph / 2}" transform="rotate(-90 15 {t + ph / 2})" text-anchor="middle">Kendall tau_b vs MAP@100</text>']
-    v = lo
-    while v <= 1.0001:
-        o.append(f'<line x1="{l - 4}" y1="{Y(v):.1f}" x2="{l + pw}" y2="{Y(v):.1f}" stroke="#ddd"/>')
-        o.append(f'<text x="{l - 6}" y="{Y(v) + 4:.1f}" text-anchor="end">{v:.1f}</text>')
-        v += 0.2
-    for k in sorted({k for _, pts, _ in series for k, _ in pts}):
-        o.append(f'<text x="{X(k):.1f}" y="{t + ph + 16}" text-anchor="middle">{k}</text>')
-    names = list(collections.OrderedDict.fromkeys(n.split(" (")[0] for n, _, _ in series))
-    for i, (name, pts, dashed) in enumerate(series):
-        c = colours[names.index(name.split(" (")[0]) % len(colours)]
-        d = ' stroke-dasharray="5 3"' if dashed else ""
-        p = " ".join(f"{X(k):.1f},{Y(v):.1f}" for k, v in pts)
-        o.append(f'<polyline fill="none" stroke="{c}" stroke-width="1.6"{d} points="{p}"/>')
-        o.append(f'<line x1="{l + pw + 10}" y1="{t + 14 + 18 * i}" x2="{l + pw + 30}" y2="{t + 14 + 18 * i}" stroke="{c}" stroke-width="2"{d}/>')
-        o.append(f'<text x="{l + pw + 35}" y="{t + 18 + 18 * i}">{name}</text>')
-    o.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(o) + "\n")
 
+def plotter():
+    """The plot function of topics-l2r-eval.py (its file name is not a module name)."""
+    spec = importlib.util.spec_from_file_location("l2r_eval", "topics-l2r-eval.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.svg
 
 def logo(c):
     head, body = rows(f"topics-l2r-logo-{c}.tsv")
@@ -163,13 +125,13 @@ def logo(c):
             print(f"| {m} | {k} | " + " | ".join(cells) + " |")
         h = hours[-1]
         pts = [(int(x[2]), float(x[5])) for x in body if float(x[0]) == h and x[1] == m and x[5] != "NA"]
-        series.append((f"{m} (left out)", pts, False))
+        series.append((f"{m} (out)", pts, False))
         pp = [(int(x[3]), float(x[6])) for x in pooled
               if x[0] == "off" and float(x[1]) == h and x[2] == m and x[6] != "NA"]
         series.append((f"{m} (pooled)", pp, True))
     print()
-    svg_sizes(f"topics-l2r-logo-{c}.svg", f"{c}: leave one group out, {hours[-1]:g} h, TDC 76 s, Eq. 9, statAP",
-              series, max(sizes))
+    plotter()(f"topics-l2r-logo-{c}.svg", f"{c}: leave one group out, {hours[-1]:g} h, TDC 76 s, Eq. 9, statAP",
+              series, max(sizes), xlabel="topics (the budget split equally)", ylabel="Kendall tau_b vs MAP@100")
 
 
 if __name__ == "__main__":
@@ -186,7 +148,7 @@ if __name__ == "__main__":
     for c, sizes, upto in (("clef", [1, 3, 5, 10, 20, 29], 29), ("npl", [1, 3, 5, 10, 20, 30, 50], 50)):
         if os.path.exists(f"topics-l2r-lambdamart-{c}.tsv"):
             print(f"### LambdaMART vs MART: {c}\n")
-            lambdamart(c, sizes, upto)
+            cross(c, sizes, upto, "lambdamart")
     for c in ("npl", "clef"):
         if os.path.exists(f"topics-l2r-budget-{c}.tsv"):
             print(f"### Few deep or many shallow: {c}\n")

@@ -32,11 +32,11 @@ static uint64_t mix64(uint64_t x)
 /* What stays fixed over the trials. */
 typedef struct sctx {
     const qk_pool_runs *p;
-    size_t nc, nruns, nx, ngroups;
-    size_t *pt;            /* candidate -> pool topic (SIZE_MAX: no run has it) */
-    size_t *cand_of;       /* pool topic -> candidate (SIZE_MAX: none) */
-    unsigned char **label; /* candidate -> pool document -> relevant (qrels) */
-    size_t *xs;            /* distinct x* of the sizes, ascending */
+    size_t nc, nruns, nx, ngroups, nused; /* nused: groups with a run */
+    size_t *pt;                           /* candidate -> pool topic (SIZE_MAX: no run has it) */
+    size_t *cand_of;                      /* pool topic -> candidate (SIZE_MAX: none) */
+    unsigned char **label;                /* candidate -> pool document -> relevant (qrels) */
+    size_t *xs;                           /* distinct x* of the sizes, ascending */
 } sctx;
 
 /* One pass of a trial: runs with out[r] set are left out of the pool (NULL:
@@ -111,6 +111,19 @@ out:
     return st;
 }
 
+/* How many of the group ids 0..ngroups-1 have a run. */
+static size_t groups_used(const size_t *group, size_t nruns, size_t ngroups)
+{
+    size_t used = 0;
+    for (size_t g = 0; g < ngroups; g++)
+        for (size_t r = 0; r < nruns; r++)
+            if (group[r] == g) {
+                used++;
+                break;
+            }
+    return used;
+}
+
 static int cmp_size(const void *a, const void *b)
 {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -152,14 +165,8 @@ qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, s
         for (size_t r = 0; r < nruns; r++)
             c.ngroups = o->group[r] + 1 > c.ngroups ? o->group[r] + 1 : c.ngroups;
     if (o->group) {
-        size_t used = 0;
-        for (size_t g = 0; g < c.ngroups; g++)
-            for (size_t r = 0; r < nruns; r++)
-                if (o->group[r] == g) {
-                    used++;
-                    break;
-                }
-        if (used < 2)
+        c.nused = groups_used(o->group, nruns, c.ngroups);
+        if (c.nused < 2)
             return qk_error_set(err, QK_EUSAGE, "leave-one-group-out needs at least two groups of runs");
     }
     if (c.nc == 0)
@@ -281,20 +288,13 @@ qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, s
             st = sample_pass(&c, (const unsigned char *const *)lab, NULL, mix64(ts + 1), 1.0, est, judged,
                              err);
         } else if (c.nx) {
-            size_t used = 0;
-            for (size_t g = 0; g < c.ngroups; g++)
-                for (size_t r = 0; r < nruns; r++)
-                    if (o->group[r] == g) {
-                        used++;
-                        break;
-                    }
             for (size_t g = 0; st == QK_OK && g < c.ngroups; g++) {
                 size_t in = 0;
                 for (size_t r = 0; r < nruns; r++)
                     in += out[r] = o->group[r] == g;
                 if (in)
                     st = sample_pass(&c, (const unsigned char *const *)lab, out, mix64(ts + 2 + g),
-                                     1.0 / (double)used, est, judged, err);
+                                     1.0 / (double)c.nused, est, judged, err);
             }
         }
         if (st != QK_OK)

@@ -79,19 +79,27 @@ static const size_t ba[2] = {1, 0}, a_only[1] = {0};
 static const size_t *const orders[2] = {ba, a_only};
 static const size_t lens[2] = {2, 1};
 
+/* The experiment on the hand-worked runs with the two orders above. */
+static qk_status sim(const qk_qrels *q, qk_run **runs, const qk_cost_statap_opts *o,
+                     qk_cost_statap_row **rows)
+{
+    size_t n = 0;
+    qk_status st = qk_cost_sim_statap(q, (const qk_run *const *)runs, 3, orders, lens, 2, o, rows, &n, NULL);
+    if (st == QK_OK)
+        assert_int_equal(n, 4);
+    return st;
+}
+
 static void test_full_pools(void **state)
 {
     qk_qrels *q;
     qk_run *runs[3];
     qk_cost_statap_opts o;
     qk_cost_statap_row *rows = NULL;
-    size_t n = 0;
     (void)state;
     setup(&q, runs);
     opts(&o, 90, 0);
-    assert_int_equal(
-        qk_cost_sim_statap(q, (const qk_run *const *)runs, 3, orders, lens, 2, &o, &rows, &n, NULL), QK_OK);
-    assert_int_equal(n, 4);
+    assert_int_equal(sim(q, runs, &o, &rows), QK_OK);
     /* B, A: one topic, then two */
     assert_int_equal(rows[0].topics, 1);
     assert_int_equal(rows[0].judgments, 6);
@@ -109,8 +117,7 @@ static void test_full_pools(void **state)
     /* perfect accuracy (TDC 1,216 s) flips nothing: same values */
     opts(&o, 90 + 2 * 1216, 1216);
     o.judging_error = 1;
-    assert_int_equal(
-        qk_cost_sim_statap(q, (const qk_run *const *)runs, 3, orders, lens, 2, &o, &rows, &n, NULL), QK_OK);
+    assert_int_equal(sim(q, runs, &o, &rows), QK_OK);
     NEAR(rows[1].tau, 1);
     NEAR(rows[2].tau, -1.0 / 3);
     free(rows);
@@ -125,12 +132,10 @@ static void test_allocation(void **state)
     qk_run *runs[3];
     qk_cost_statap_opts o;
     qk_cost_statap_row *rows = NULL;
-    size_t n = 0;
     (void)state;
     setup(&q, runs);
     opts(&o, 90, 60);
-    assert_int_equal(
-        qk_cost_sim_statap(q, (const qk_run *const *)runs, 3, orders, lens, 2, &o, &rows, &n, NULL), QK_OK);
+    assert_int_equal(sim(q, runs, &o, &rows), QK_OK);
     assert_int_equal(rows[0].judgments, 2);
     NEAR(rows[0].judged, 2);
     assert_int_equal(rows[0].n, 3);
@@ -147,21 +152,17 @@ static void test_leave_one_group_out(void **state)
     qk_run *runs[3];
     qk_cost_statap_opts o;
     qk_cost_statap_row *rows = NULL;
-    size_t n = 0;
     static const size_t group[3] = {0, 0, 1}, one[3] = {0, 0, 0};
     (void)state;
     setup(&q, runs);
     opts(&o, 90, 0);
     o.group = group;
-    assert_int_equal(
-        qk_cost_sim_statap(q, (const qk_run *const *)runs, 3, orders, lens, 2, &o, &rows, &n, NULL), QK_OK);
+    assert_int_equal(sim(q, runs, &o, &rows), QK_OK);
     NEAR(rows[1].tau, -2 / sqrt(6));
     NEAR(rows[1].judged, 9.0 / 4);
     free(rows);
     o.group = one;
-    assert_int_equal(
-        qk_cost_sim_statap(q, (const qk_run *const *)runs, 3, orders, lens, 2, &o, &rows, &n, NULL),
-        QK_EUSAGE);
+    assert_int_equal(sim(q, runs, &o, &rows), QK_EUSAGE);
     teardown(q, runs);
 }
 
@@ -178,13 +179,9 @@ static void test_bad_args(void **state)
     opts(&o, 90, 0);
     o.sizes = &zero;
     o.nsizes = 1;
-    assert_int_equal(
-        qk_cost_sim_statap(q, (const qk_run *const *)runs, 3, orders, lens, 2, &o, &rows, &n, NULL),
-        QK_EUSAGE);
+    assert_int_equal(sim(q, runs, &o, &rows), QK_EUSAGE);
     opts(&o, 0, 0);
-    assert_int_equal(
-        qk_cost_sim_statap(q, (const qk_run *const *)runs, 3, orders, lens, 2, &o, &rows, &n, NULL),
-        QK_EUSAGE);
+    assert_int_equal(sim(q, runs, &o, &rows), QK_EUSAGE);
     opts(&o, 90, 0);
     assert_int_equal(qk_cost_sim_statap(q, (const qk_run *const *)runs, 3, bad, &one, 1, &o, &rows, &n, NULL),
                      QK_EUSAGE);
