@@ -545,7 +545,10 @@ static int reader_line(model_reader *r, const char *line, size_t n)
             return 0;
         } else {
             size_t nn = m->tree[r->t].nnodes, f;
-            gbrt_node *nd = &m->tree[r->t].node[r->k];
+            gbrt_node *nd;
+            if (!m->tree[r->t].node || r->k >= nn)
+                return -1; /* not reached: a tree line came first */
+            nd = &m->tree[r->t].node[r->k];
             if (nw == 5 && word_is(w[0], len[0], "split")) {
                 /* children come after their parent, so every walk ends */
                 if (word_size(w[1], len[1], m->d - 1, &f) || qk_parse_double(w[2], len[2], &nd->threshold) ||
