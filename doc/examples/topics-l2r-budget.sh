@@ -11,7 +11,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 qk=${2:-$here/../../build/default/qrelkit}
 cd "${QK_WORK:?set QK_WORK to the work folder of topics-l2r.sh}"
-clef=$here/../../../shared/data/clef-tar-2017
+clef=${QK_DATA:-$here/../../../shared/data}/clef-tar-2017
 for c in npl clef; do
     if [ $c = npl ]; then runs=(zoo/*.run); hours=2,5,10,20; else runs=("$clef"/runs/*.run); hours=5,10,20,40; fi
     for e in off on; do

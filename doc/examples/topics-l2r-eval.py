@@ -61,10 +61,13 @@ def read_order(path):
     return [p[1] for p in lines[1:]]
 
 
-def svg(path, title, series, kmax):
+def svg(path, title, series, kmax, xlabel="topics chosen", ylabel="Kendall tau_b vs all topics"):
+    """series: (name, ys) with ys[k] at k + 1 topics, or (name, [(k, y)...], dashed); a name
+    "X (...)" takes the colour of the first "X ..." series."""
+    series = [(s[0], list(enumerate(s[1], 1)), False) if len(s) == 2 else s for s in series]
     w, h, l, b, r, t = 640, 420, 60, 50, 170, 30
     pw, ph = w - l - r, h - t - b
-    lo = min(min(v for v in ys if v == v) for _, ys in series)
+    lo = min(min(v for _, v in pts if v == v) for _, pts, _ in series)
     lo = min(0.0, math.floor(lo * 10) / 10)
     X = lambda k: l + pw * (k - 1) / max(1, kmax - 1)
     Y = lambda v: t + ph * (1 - (v - lo) / (1 - lo))
@@ -74,8 +77,8 @@ def svg(path, title, series, kmax):
          f'<text x="{l}" y="18" font-size="13">{title}</text>',
          f'<line x1="{l}" y1="{t + ph}" x2="{l + pw}" y2="{t + ph}" stroke="black"/>',
          f'<line x1="{l}" y1="{t}" x2="{l}" y2="{t + ph}" stroke="black"/>',
-         f'<text x="{l + pw / 2}" y="{h - 10}" text-anchor="middle">topics chosen</text>',
-         f'<text x="15" y="{t + ph / 2}" transform="rotate(-90 15 {t + ph / 2})" text-anchor="middle">Kendall tau_b vs all topics</text>']
+         f'<text x="{l + pw / 2}" y="{h - 10}" text-anchor="middle">{xlabel}</text>',
+         f'<text x="15" y="{t + ph / 2}" transform="rotate(-90 15 {t + ph / 2})" text-anchor="middle">{ylabel}</text>']
     v = lo
     while v <= 1.0001:
         o.append(f'<line x1="{l - 4}" y1="{Y(v):.1f}" x2="{l + pw}" y2="{Y(v):.1f}" stroke="#ddd"/>')
@@ -85,11 +88,13 @@ def svg(path, title, series, kmax):
     for k in [1] + list(range(step, kmax + 1, step)):
         o.append(f'<text x="{X(k):.1f}" y="{t + ph + 16}" text-anchor="middle">{k}</text>')
     o.append(f'<line x1="{l}" y1="{Y(0.9):.1f}" x2="{l + pw}" y2="{Y(0.9):.1f}" stroke="#999" stroke-dasharray="4 3"/>')
-    for i, (name, ys) in enumerate(series):
-        c = colours[i % len(colours)]
-        pts = " ".join(f"{X(k + 1):.1f},{Y(v):.1f}" for k, v in enumerate(ys))
-        o.append(f'<polyline fill="none" stroke="{c}" stroke-width="1.6" points="{pts}"/>')
-        o.append(f'<line x1="{l + pw + 10}" y1="{t + 14 + 18 * i}" x2="{l + pw + 30}" y2="{t + 14 + 18 * i}" stroke="{c}" stroke-width="2"/>')
+    names = list(dict.fromkeys(n.split(" (")[0] for n, _, _ in series))
+    for i, (name, pts, dashed) in enumerate(series):
+        c = colours[names.index(name.split(" (")[0]) % len(colours)]
+        d = ' stroke-dasharray="5 3"' if dashed else ""
+        p = " ".join(f"{X(k):.1f},{Y(v):.1f}" for k, v in pts)
+        o.append(f'<polyline fill="none" stroke="{c}" stroke-width="1.6"{d} points="{p}"/>')
+        o.append(f'<line x1="{l + pw + 10}" y1="{t + 14 + 18 * i}" x2="{l + pw + 30}" y2="{t + 14 + 18 * i}" stroke="{c}" stroke-width="2"{d}/>')
         o.append(f'<text x="{l + pw + 35}" y="{t + 18 + 18 * i}">{name}</text>')
     o.append("</svg>")
     with open(path, "w") as f:

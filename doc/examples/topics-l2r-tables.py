@@ -2,6 +2,7 @@
 """Markdown tables for doc/examples/topics-l2r.md from the TSVs that
 topics-l2r.sh and topics-l2r-budget.sh write (run from doc/examples)."""
 import collections
+import importlib.util
 import os
 
 
@@ -19,8 +20,8 @@ def curves(path, skip=0):
     return c
 
 
-def cross(c, sizes, upto):
-    cv = curves(f"topics-l2r-cross-{c}.tsv")
+def cross(c, sizes, upto, part="cross"):
+    cv = curves(f"topics-l2r-{part}-{c}.tsv")
     print(f"| method | " + " | ".join(f"k={k}" for k in sizes) + f" | mean 1..{upto} |")
     print("| --- |" + " ---: |" * (len(sizes) + 1))
     for (m,), v in cv.items():
@@ -68,6 +69,71 @@ def budget(c):
         print()
 
 
+def cell(r, tau=6, x=3):
+    """'tau (x*)' of a statAP row: budget_h method topics judgments judged tau sd n (tau at index tau)."""
+    return "NA" if r[tau] == "NA" else f"{float(r[tau]):.3f} ({r[x]})"
+
+
+def statap(c):
+    head, body = rows(f"topics-l2r-statap-{c}.tsv")
+    hours = sorted({float(r[1]) for r in body})
+    methods = list(collections.OrderedDict.fromkeys(r[2] for r in body))
+    sizes = sorted({int(r[3]) for r in body})
+    for e in ("off", "on"):
+        print(f"Judging error {e}" + (" (accuracy 0.92 at TDC 76 s)" if e == "on" else "")
+              + ": tau_b (judgments per topic x*)")
+        print()
+        print("| method | topics | " + " | ".join(f"{h:g} h" for h in hours) + " |")
+        print("| --- | ---: |" + " ---: |" * len(hours))
+        for m in methods:
+            for k in sizes:
+                cells = []
+                for h in hours:
+                    r = [x for x in body if x[0] == e and float(x[1]) == h and x[2] == m and int(x[3]) == k][0]
+                    cells.append(cell(r, 6, 4))
+                print(f"| {m} | {k} | " + " | ".join(cells) + " |")
+        print()
+
+
+
+def plotter():
+    """The plot function of topics-l2r-eval.py (its file name is not a module name)."""
+    spec = importlib.util.spec_from_file_location("l2r_eval", "topics-l2r-eval.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.svg
+
+def logo(c):
+    head, body = rows(f"topics-l2r-logo-{c}.tsv")
+    _, pooled = rows(f"topics-l2r-statap-{c}.tsv")
+    hours = sorted({float(r[0]) for r in body})
+    methods = list(collections.OrderedDict.fromkeys(r[1] for r in body))
+    sizes = sorted({int(r[2]) for r in body})
+    print("tau_b with each group left out of the pool / with every run pooled (error off, same seed)")
+    print()
+    print("| method | topics | " + " | ".join(f"{h:g} h: left out / pooled" for h in hours) + " |")
+    print("| --- | ---: |" + " ---: |" * len(hours))
+    series = []
+    for m in methods:
+        for k in sizes:
+            cells = []
+            for h in hours:
+                a = [x for x in body if float(x[0]) == h and x[1] == m and int(x[2]) == k][0]
+                p = [x for x in pooled if x[0] == "off" and float(x[1]) == h and x[2] == m and int(x[3]) == k]
+                pa = "NA" if not p or p[0][6] == "NA" else f"{float(p[0][6]):.3f}"
+                cells.append(("NA" if a[5] == "NA" else f"{float(a[5]):.3f}") + f" / {pa}")
+            print(f"| {m} | {k} | " + " | ".join(cells) + " |")
+        h = hours[-1]
+        pts = [(int(x[2]), float(x[5])) for x in body if float(x[0]) == h and x[1] == m and x[5] != "NA"]
+        series.append((f"{m} (out)", pts, False))
+        pp = [(int(x[3]), float(x[6])) for x in pooled
+              if x[0] == "off" and float(x[1]) == h and x[2] == m and x[6] != "NA"]
+        series.append((f"{m} (pooled)", pp, True))
+    print()
+    plotter()(f"topics-l2r-logo-{c}.svg", f"{c}: leave one group out, {hours[-1]:g} h, TDC 76 s, Eq. 9, statAP",
+              series, max(sizes), xlabel="topics (the budget split equally)", ylabel="Kendall tau_b vs MAP@100")
+
+
 if __name__ == "__main__":
     os.chdir(os.path.dirname(os.path.abspath(__file__)))
     print("### Cross-collection: CLEF 2017 (L2R trained on NPL)\n")
@@ -79,7 +145,19 @@ if __name__ == "__main__":
     if os.path.exists("topics-l2r-ablation.tsv"):
         print("### Feature ablation (trained on CLEF 2017, tested on NPL)\n")
         ablation()
+    for c, sizes, upto in (("clef", [1, 3, 5, 10, 20, 29], 29), ("npl", [1, 3, 5, 10, 20, 30, 50], 50)):
+        if os.path.exists(f"topics-l2r-lambdamart-{c}.tsv"):
+            print(f"### LambdaMART vs MART: {c}\n")
+            cross(c, sizes, upto, "lambdamart")
     for c in ("npl", "clef"):
         if os.path.exists(f"topics-l2r-budget-{c}.tsv"):
             print(f"### Few deep or many shallow: {c}\n")
             budget(c)
+    for c in ("npl", "clef"):
+        if os.path.exists(f"topics-l2r-statap-{c}.tsv"):
+            print(f"### Few deep or many shallow, statAP form: {c}\n")
+            statap(c)
+    for c in ("npl", "clef"):
+        if os.path.exists(f"topics-l2r-logo-{c}.tsv"):
+            print(f"### Leave one group out: {c}\n")
+            logo(c)

@@ -16,8 +16,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 qk=${1:-$here/../../build/default/qrelkit}
 ev="python3 $here/topics-l2r-eval.py"
-npl=$here/../../../shared/data/vaswani-npl
-clef=$here/../../../shared/data/clef-tar-2017
+data=${QK_DATA:-$here/../../../shared/data}
+npl=$data/vaswani-npl
+clef=$data/clef-tar-2017
 work=${QK_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/qk-l2r.XXXXXX")}
 [ -n "${QK_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 cd "$work"

@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "qrelkit/core.h"
+#include "qrelkit/io.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +59,9 @@ QK_API double qk_gbrt_predict(const qk_gbrt *m, const double *row);
  * the line. */
 QK_API qk_status qk_gbrt_format(const qk_gbrt *m, char **text, qk_error *err);
 QK_API qk_status qk_gbrt_parse(const char *text, qk_gbrt **out, qk_error *err);
+/* The text form read from a line source (qk_lines_open; the caller closes
+ * it) a line at a time, without holding the whole text. */
+QK_API qk_status qk_gbrt_read(qk_lines *l, qk_gbrt **out, qk_error *err);
 
 #ifdef __cplusplus
 }

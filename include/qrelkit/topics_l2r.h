@@ -233,6 +233,48 @@ QK_API qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, s
                              const size_t *const *orders, const size_t *lens, size_t nmethods,
                              const qk_cost_sim_opts *o, qk_cost_sim_row **rows, size_t *nrows, qk_error *err);
 
+/* ---- The statAP-sampled form (src/sim/topics_statap_sim.c; §1.9-1.11,
+ * E9-E11) ---------------------------------------------------------------
+ * Kutlu's own fixed-budget experiment: for each number of topics M
+ * (sizes), the budget is split equally after M topics' development cost
+ * (qk_cost_allocate), each of the method's first M topics gets x* judged
+ * documents sampled from its depth-`depth` pool by statAP's AP-prior pi-ps
+ * design (qk_pool_design, method statap; x* capped at the pool), and the
+ * runs are ranked by their mean statAP over those topics. Kendall's tau_b
+ * against MAP@depth on every topic with all judgments (R = every relevant
+ * document of the qrels). Each trial draws a new sample (and, for a random
+ * method, orders[m] == NULL, a new order; with judging_error new flips of
+ * every pool label with probability 1 - acc(tdc), one coin per topic and
+ * document, before sampling: §7 C7). group (not NULL: run r's group):
+ * leave-one-group-out (§1.11): for each group g the pool is that of the
+ * other groups' runs (a document only g's runs retrieved is out of it),
+ * x* is capped at that pool, and g's runs are scored from its sample; all
+ * runs are then ranked together. Rows method-major, then size: the x* of
+ * the allocation (0: not affordable), the mean judged per topic, tau's mean
+ * and population sd over the n trials (NaN, n = 0, when the allocation
+ * affords no judgment or the method has fewer than M topics: §7 C4). */
+typedef struct qk_cost_statap_opts {
+    qk_cost_model cost;
+    double budget;       /* seconds */
+    const size_t *sizes; /* numbers of topics */
+    size_t nsizes;
+    int judging_error;
+    size_t trials;       /* statAP samples (and random orders); default 20 */
+    uint64_t seed;       /* default 1 */
+    size_t depth;        /* runs cut, pool, prior and MAP depth; default 100 (§7 C6) */
+    const size_t *group; /* NULL, or the group of every run: leave-one-group-out */
+} qk_cost_statap_opts;
+QK_API void qk_cost_statap_opts_init(qk_cost_statap_opts *o);
+typedef struct qk_cost_statap_row {
+    size_t method, topics, judgments;
+    double judged, tau, tau_sd;
+    size_t n;
+} qk_cost_statap_row;
+QK_API qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                    const size_t *const *orders, const size_t *lens, size_t nmethods,
+                                    const qk_cost_statap_opts *o, qk_cost_statap_row **rows, size_t *nrows,
+                                    qk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

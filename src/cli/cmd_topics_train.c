@@ -454,39 +454,14 @@ static qk_status candidates(const char *qrels, qk_run **runs, size_t nruns, qk_s
 static qk_status read_model(const char *path, qk_gbrt **g, qk_error *err)
 {
     qk_lines *l = NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0, len;
-    const char *s;
-    int rc;
     qk_status st = qk_lines_open(path, &l, err);
     if (st != QK_OK)
         return st;
-    while ((rc = qk_lines_next(l, &s, &len, err)) == 1) {
-        if (n + len + 2 > cap) {
-            char *nb;
-            cap = (n + len + 2) * 2;
-            if (!(nb = realloc(buf, cap))) {
-                st = qk_error_set(err, QK_ENOMEM, "out of memory");
-                goto out;
-            }
-            buf = nb;
-        }
-        memcpy(buf + n, s, len);
-        n += len;
-        buf[n++] = '\n';
-        buf[n] = '\0';
-    }
-    if (rc < 0) {
-        st = (qk_status)rc;
-        goto out;
-    }
-    if ((st = qk_gbrt_parse(buf ? buf : "", g, err)) != QK_OK) {
+    if ((st = qk_gbrt_read(l, g, err)) == QK_EINPUT) {
         char msg[sizeof err->message];
         snprintf(msg, sizeof msg, "%s", err->message);
         st = qk_error_set(err, st, "'%s': %s", path, msg);
     }
-out:
-    free(buf);
     qk_lines_close(l);
     return st;
 }

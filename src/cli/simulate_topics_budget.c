@@ -38,12 +38,27 @@ const char qk_help_simulate_topics_budget[] =
     "  --order NAME=FILE    a method: the topics in the order of FILE (`qrelkit\n"
     "                       topics select` output, topic in column 2; repeatable);\n"
     "                       random (a new order each trial) is always run\n"
-    "  --trials N           default 100\n"
+    "  --trials N           default 100 (--statap: 20)\n"
     "  --seed S             default 1\n"
+    "\n"
+    "statAP form (Kutlu's own; spec 001-004 §1.9-1.11):\n"
+    "  --statap             for each number of topics M (--topics), split the\n"
+    "                       budget equally after M x TDC, sample x* documents of\n"
+    "                       each of the method's first M topics from its depth-100\n"
+    "                       pool (statAP's AP-prior design) and rank the runs by\n"
+    "                       mean statAP; a trial is a new sample (and a new random\n"
+    "                       order). Prints budget_h, method, topics, judgments (x*\n"
+    "                       of the allocation), judged (mean per topic), tau, sd, n\n"
+    "  --topics LIST        numbers of topics (required with --statap)\n"
+    "  --logo               leave-one-group-out (with --statap): each group's runs\n"
+    "                       are scored from a sample of the pool of the others\n"
+    "  --groups FILE        'run group' lines (implies --logo)\n"
+    "  --group-sep C        default group: the run name up to the first C ('-')\n"
     "\n"
     "example:\n"
     "  qrelkit topics select --method greedy-oracle --size 93 qrels runs/* > go.tsv\n"
     "  qrelkit simulate topics --budget-hours 2,5,10 --tdc 76 --order greedy-oracle=go.tsv qrels runs/*\n"
+    "  qrelkit simulate topics --budget-hours 20 --statap --topics 5,10,20 --tdc 76 --logo qrels runs/*\n"
     "Details: doc/qrelkit-topics-l2r.md.\n";
 
 enum {
@@ -55,7 +70,12 @@ enum {
     OPT_ERROR,
     OPT_ORDER,
     OPT_TRIALS,
-    OPT_SEED
+    OPT_SEED,
+    OPT_STATAP,
+    OPT_TOPICS,
+    OPT_LOGO,
+    OPT_GROUPS,
+    OPT_GROUP_SEP
 };
 static const struct option opts[] = {{"help", no_argument, NULL, 'h'},
                                      {"budget-hours", required_argument, NULL, OPT_HOURS},
@@ -67,6 +87,11 @@ static const struct option opts[] = {{"help", no_argument, NULL, 'h'},
                                      {"order", required_argument, NULL, OPT_ORDER},
                                      {"trials", required_argument, NULL, OPT_TRIALS},
                                      {"seed", required_argument, NULL, OPT_SEED},
+                                     {"statap", no_argument, NULL, OPT_STATAP},
+                                     {"topics", required_argument, NULL, OPT_TOPICS},
+                                     {"logo", no_argument, NULL, OPT_LOGO},
+                                     {"groups", required_argument, NULL, OPT_GROUPS},
+                                     {"group-sep", required_argument, NULL, OPT_GROUP_SEP},
                                      {NULL, 0, NULL, 0}};
 
 enum { MAXM = 16 };
@@ -128,10 +153,47 @@ static qk_status read_order(const char *path, const qk_qrels *q, const size_t *c
     return st;
 }
 
+/* The statAP form: per budget, qk_cost_sim_statap's rows. */
+static int run_statap(const qk_qrels *q, qk_run **runs, size_t nruns, const size_t *const *orders,
+                      const size_t *lens, const char *const *names, size_t nm, const double *hours, size_t nh,
+                      qk_cost_statap_opts *so)
+{
+    qk_error err;
+    printf("budget_h\tmethod\ttopics\tjudgments\tjudged\ttau\tsd\tn\n");
+    for (size_t h = 0; h < nh; h++) {
+        qk_cost_statap_row *rows = NULL;
+        size_t nrows = 0;
+        so->budget = hours[h] * 3600;
+        if (qk_cost_sim_statap(q, (const qk_run *const *)runs, nruns, orders, lens, nm, so, &rows, &nrows,
+                               &err) != QK_OK)
+            return qk_cli_fail(CMD, &err);
+        for (size_t i = 0; i < nrows; i++) {
+            printf("%g\t%s\t%zu\t", hours[h], names[rows[i].method], rows[i].topics);
+            if (rows[i].judgments)
+                printf("%zu\t", rows[i].judgments);
+            else
+                printf("NA\t");
+            if (rows[i].n)
+                printf("%.1f\t%.4f\t%.4f\t%zu\n", rows[i].judged, rows[i].tau, rows[i].tau_sd, rows[i].n);
+            else
+                printf("NA\tNA\tNA\t0\n");
+        }
+        free(rows);
+    }
+    return 0;
+}
+
 int qk_simulate_topics_budget(int argc, char **argv)
 {
     qk_cost_sim_opts o;
+    qk_cost_statap_opts so;
     double hours[64];
+    long sizes[64];
+    size_t ns = 0, *sz = NULL, *group = NULL;
+    int statap = 0, logo = 0, depths_set = 0, trials_set = 0;
+    size_t ng = 0;
+    const char *groups = NULL;
+    char sepc = '-';
     long depths[64] = {10, 20, 50, 100};
     size_t nh = 0, nd = 4, nm = 1, nruns = 0, *cand_of = NULL, nc = 0;
     const char *names[MAXM] = {"random"}, *files[MAXM] = {NULL};
@@ -150,7 +212,22 @@ int qk_simulate_topics_budget(int argc, char **argv)
             rc = qk_cli_double_list(CMD, "--budget-hours", optarg, 0, INFINITY, QK_NUM_LO_OPEN, hours, 64,
                                     &nh);
             break;
-        case OPT_DEPTHS: rc = qk_cli_long_list(CMD, "--depths", optarg, 1, 100000, depths, 64, &nd); break;
+        case OPT_DEPTHS:
+            depths_set = 1;
+            rc = qk_cli_long_list(CMD, "--depths", optarg, 1, 100000, depths, 64, &nd);
+            break;
+        case OPT_STATAP: statap = 1; break;
+        case OPT_TOPICS: rc = qk_cli_long_list(CMD, "--topics", optarg, 1, 100000000, sizes, 64, &ns); break;
+        case OPT_LOGO: logo = 1; break;
+        case OPT_GROUPS:
+            groups = optarg;
+            logo = 1;
+            break;
+        case OPT_GROUP_SEP:
+            if (strlen(optarg) != 1)
+                return qk_cli_usage(CMD, "--group-sep takes one character, not '%s'", optarg);
+            sepc = optarg[0];
+            break;
         case OPT_SPEED:
             if (!(rc = qk_cli_enum(CMD, qk_cost_speed_table, "--cost-model", optarg, &speed)))
                 o.cost.speed = (qk_cost_speed)speed;
@@ -171,7 +248,10 @@ int qk_simulate_topics_budget(int argc, char **argv)
             files[nm++] = eq + 1;
             break;
         }
-        case OPT_TRIALS: rc = qk_cli_size(CMD, "--trials", optarg, 1, 100000000, &o.trials); break;
+        case OPT_TRIALS:
+            trials_set = 1;
+            rc = qk_cli_size(CMD, "--trials", optarg, 1, 100000000, &o.trials);
+            break;
         case OPT_SEED: rc = qk_cli_seed(CMD, "--seed", optarg, &o.seed); break;
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
         default: return qk_cli_usage(CMD, "unknown option '%s' (with --budget-hours)", argv[optind - 1]);
@@ -183,6 +263,12 @@ int qk_simulate_topics_budget(int argc, char **argv)
         return qk_cli_usage(CMD, "--budget-hours needs at least one budget");
     if (argc - optind < 3)
         return qk_cli_usage(CMD, "--budget-hours needs QRELS and at least two RUNs");
+    if (statap && depths_set)
+        return qk_cli_usage(CMD, "--statap takes --topics, not --depths (its pool depth is 100)");
+    if (statap && ns == 0)
+        return qk_cli_usage(CMD, "--statap needs --topics M[,M...]");
+    if (!statap && (ns || logo))
+        return qk_cli_usage(CMD, "%s needs --statap", ns ? "--topics" : "--logo");
     nruns = (size_t)(argc - optind - 1);
     o.depths = depths;
     o.ndepths = nd;
@@ -208,6 +294,56 @@ int qk_simulate_topics_budget(int argc, char **argv)
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
+    if (statap) {
+        qk_cost_statap_opts_init(&so);
+        so.cost = o.cost;
+        so.judging_error = o.judging_error;
+        so.seed = o.seed;
+        if (trials_set)
+            so.trials = o.trials;
+        if (!(sz = malloc(ns * sizeof *sz))) {
+            rc = QK_EXIT_IO;
+            goto out;
+        }
+        for (size_t k = 0; k < ns; k++)
+            sz[k] = (size_t)sizes[k];
+        so.sizes = sz;
+        so.nsizes = ns;
+        if (logo) {
+            const char **ids = malloc(nruns * sizeof *ids);
+            if (!ids || !(group = malloc(nruns * sizeof *group))) {
+                free(ids);
+                rc = QK_EXIT_IO;
+                goto out;
+            }
+            for (size_t r = 0; r < nruns; r++)
+                ids[r] = qk_run_name(runs[r]);
+            rc = qk_cli_run_groups(CMD, groups, ids, nruns, sepc, group, &ng);
+            free(ids);
+            if (rc)
+                goto out;
+            if (ng < 2) {
+                rc = qk_cli_usage(CMD, "--logo needs runs of at least two groups (found %zu)", ng);
+                goto out;
+            }
+            so.group = group;
+        }
+        printf("# budget experiment, statAP form: %zu topics, %zu runs, speed %s", nc, nruns,
+               qk_enum_by_value(qk_cost_speed_table, (int)so.cost.speed)->name);
+        printf(", tdc %g s, judging error %s", so.cost.tdc, so.judging_error ? "on" : "off");
+        if (so.judging_error)
+            printf(" (accuracy %.4f)", qk_cost_accuracy(so.cost.tdc));
+        printf(", pool depth %zu, ", so.depth);
+        if (logo)
+            printf("leave one group out (%zu groups)", ng);
+        else
+            printf("every run pooled");
+        printf(", %zu trials, seed %llu\n", so.trials, (unsigned long long)so.seed);
+        if ((rc = run_statap(q, runs, nruns, (const size_t *const *)orders, lens, names, nm, hours, nh,
+                             &so)) == 0)
+            rc = qk_cli_flush_stdout(CMD);
+        goto out;
+    }
     printf("# budget experiment: %zu topics, %zu runs, speed %s", nc, nruns,
            qk_enum_by_value(qk_cost_speed_table, (int)o.cost.speed)->name);
     printf(", tdc %g s, judging error %s", o.cost.tdc, o.judging_error ? "on" : "off");
@@ -236,6 +372,8 @@ int qk_simulate_topics_budget(int argc, char **argv)
     }
     rc = qk_cli_flush_stdout(CMD);
 out:
+    free(sz);
+    free(group);
     for (size_t m = 0; m < nm; m++)
         free(orders[m]);
     free(cand_of);

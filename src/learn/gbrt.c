@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "qrelkit/gbrt.h"
+#include "qrelkit/io.h"
 
 typedef struct {
     long feature; /* -1: a leaf */
@@ -461,30 +462,27 @@ qk_status qk_gbrt_format(const qk_gbrt *m, char **text, qk_error *err)
     return QK_OK;
 }
 
-/* The next line of *p split at blanks into at most 8 words (w[k], len[k]);
- * returns the word count, -1 at the end of the text. */
-static int next_words(const char **p, const char **w, size_t *len, long *lineno)
+/* One line split at blanks into at most 8 words (w[k], len[k]); returns the
+ * word count, 9 when there are more. */
+static int line_words(const char *q, size_t n, const char **w, size_t *len)
 {
-    int n = 0;
-    if (!**p)
-        return -1;
-    size_t end = strcspn(*p, "\n");
-    const char *q = *p, *stop = *p + end;
+    int nw = 0;
+    const char *stop = q + n;
     while (q < stop) {
+        size_t k = 0;
         while (q < stop && (*q == ' ' || *q == '\t' || *q == '\r'))
             q++;
         if (q == stop)
             break;
-        size_t k = strcspn(q, " \t\r\n");
-        if (n == 8)
+        while (q + k < stop && q[k] != ' ' && q[k] != '\t' && q[k] != '\r')
+            k++;
+        if (nw == 8)
             return 9; /* too many words: malformed */
-        w[n] = q;
-        len[n++] = k;
+        w[nw] = q;
+        len[nw++] = k;
         q += k;
     }
-    *p = stop + (*stop == '\n');
-    (*lineno)++;
-    return n;
+    return nw;
 }
 
 static int word_is(const char *w, size_t len, const char *lit)
@@ -502,64 +500,115 @@ static int word_size(const char *w, size_t len, size_t max, size_t *out)
     return 0;
 }
 
-qk_status qk_gbrt_parse(const char *text, qk_gbrt **out, qk_error *err)
+/* The text form read a line at a time, so that a model file is parsed as
+ * it streams in. */
+typedef struct model_reader {
+    qk_gbrt *m;
+    size_t ntrees, t, k; /* tree t, node k of it next (k == nnodes: a tree line next) */
+    int stage;           /* 0 header, 1 sizes, 2 trees, 3 done (blank lines only) */
+} model_reader;
+
+/* Feed one line: 0 taken, -1 malformed, -2 out of memory. */
+static int reader_line(model_reader *r, const char *line, size_t n)
 {
     const char *w[8];
-    size_t len[8], ntrees = 0;
-    long ln = 0;
-    const char *p = text;
-    qk_gbrt *m = calloc(1, sizeof *m);
-    int nw;
-    *out = NULL;
-    if (!m)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    if (next_words(&p, w, len, &ln) != 2 || !word_is(w[0], len[0], "qrelkit-gbrt") ||
-        !word_is(w[1], len[1], "1"))
-        goto bad;
-    if (next_words(&p, w, len, &ln) != 6 || !word_is(w[0], len[0], "features") ||
-        word_size(w[1], len[1], 100000000, &m->d) || m->d == 0 || !word_is(w[2], len[2], "trees") ||
-        word_size(w[3], len[3], 10000000, &ntrees) || ntrees == 0 || !word_is(w[4], len[4], "shrinkage") ||
-        qk_parse_double(w[5], len[5], &m->shrinkage) || !(m->shrinkage > 0))
-        goto bad;
-    if (!(m->tree = calloc(ntrees, sizeof *m->tree)))
-        goto nomem;
-    for (size_t t = 0; t < ntrees; t++) {
-        size_t nn;
-        if (next_words(&p, w, len, &ln) != 2 || !word_is(w[0], len[0], "tree") ||
-            word_size(w[1], len[1], 100000000, &nn) || nn == 0)
-            goto bad;
-        if (!(m->tree[t].node = calloc(nn, sizeof *m->tree[t].node)))
-            goto nomem;
-        m->ntrees = t + 1;
-        m->tree[t].nnodes = nn;
-        for (size_t k = 0; k < nn; k++) {
-            gbrt_node *nd = &m->tree[t].node[k];
-            size_t f;
-            nw = next_words(&p, w, len, &ln);
+    size_t len[8];
+    int nw = line_words(line, n, w, len);
+    qk_gbrt *m = r->m;
+    switch (r->stage) {
+    case 0:
+        if (nw != 2 || !word_is(w[0], len[0], "qrelkit-gbrt") || !word_is(w[1], len[1], "1"))
+            return -1;
+        r->stage = 1;
+        return 0;
+    case 1:
+        if (nw != 6 || !word_is(w[0], len[0], "features") || word_size(w[1], len[1], 100000000, &m->d) ||
+            m->d == 0 || !word_is(w[2], len[2], "trees") || word_size(w[3], len[3], 10000000, &r->ntrees) ||
+            r->ntrees == 0 || !word_is(w[4], len[4], "shrinkage") ||
+            qk_parse_double(w[5], len[5], &m->shrinkage) || !(m->shrinkage > 0))
+            return -1;
+        if (!(m->tree = calloc(r->ntrees, sizeof *m->tree)))
+            return -2;
+        r->stage = 2;
+        return 0;
+    case 2:
+        if (m->ntrees == r->t) { /* a tree line */
+            size_t nn;
+            if (nw != 2 || !word_is(w[0], len[0], "tree") || word_size(w[1], len[1], 100000000, &nn) ||
+                nn == 0)
+                return -1;
+            if (!(m->tree[r->t].node = calloc(nn, sizeof *m->tree[r->t].node)))
+                return -2;
+            m->ntrees = r->t + 1;
+            m->tree[r->t].nnodes = nn;
+            r->k = 0;
+            return 0;
+        } else {
+            size_t nn = m->tree[r->t].nnodes, f;
+            gbrt_node *nd;
+            if (!m->tree[r->t].node || r->k >= nn)
+                return -1; /* not reached: a tree line came first */
+            nd = &m->tree[r->t].node[r->k];
             if (nw == 5 && word_is(w[0], len[0], "split")) {
                 /* children come after their parent, so every walk ends */
                 if (word_size(w[1], len[1], m->d - 1, &f) || qk_parse_double(w[2], len[2], &nd->threshold) ||
                     word_size(w[3], len[3], nn - 1, &nd->left) ||
-                    word_size(w[4], len[4], nn - 1, &nd->right) || nd->left <= k || nd->right <= k)
-                    goto bad;
+                    word_size(w[4], len[4], nn - 1, &nd->right) || nd->left <= r->k || nd->right <= r->k)
+                    return -1;
                 nd->feature = (long)f;
             } else if (nw == 2 && word_is(w[0], len[0], "leaf") &&
                        qk_parse_double(w[1], len[1], &nd->value) == 0) {
                 nd->feature = -1;
             } else {
-                goto bad;
+                return -1;
             }
+            if (++r->k == nn && ++r->t == r->ntrees)
+                r->stage = 3;
+            return 0;
         }
+    default: return nw == 0 ? 0 : -1;
     }
-    while ((nw = next_words(&p, w, len, &ln)) >= 0)
-        if (nw > 0)
-            goto bad;
-    *out = m;
+}
+
+qk_status qk_gbrt_read(qk_lines *l, qk_gbrt **out, qk_error *err)
+{
+    model_reader r = {0};
+    const char *s;
+    size_t n;
+    int rc, bad = 0;
+    *out = NULL;
+    if (!(r.m = calloc(1, sizeof *r.m)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    while ((rc = qk_lines_next(l, &s, &n, err)) == 1)
+        if ((bad = reader_line(&r, s, n)) != 0)
+            break;
+    if (rc < 0) {
+        qk_gbrt_free(r.m);
+        return (qk_status)rc;
+    }
+    if (bad == -2) {
+        qk_gbrt_free(r.m);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    if (bad || r.stage != 3) {
+        long ln = qk_lines_lineno(l);
+        qk_gbrt_free(r.m);
+        if (bad)
+            return qk_error_set(err, QK_EINPUT, "model line %ld: not a qrelkit-gbrt 1 line", ln);
+        return qk_error_set(err, QK_EINPUT, "model ends after line %ld: the trees are incomplete", ln);
+    }
+    *out = r.m;
     return QK_OK;
-bad:
-    qk_gbrt_free(m);
-    return qk_error_set(err, QK_EINPUT, "model line %ld: not a qrelkit-gbrt 1 line", ln);
-nomem:
-    qk_gbrt_free(m);
-    return qk_error_set(err, QK_ENOMEM, "out of memory");
+}
+
+qk_status qk_gbrt_parse(const char *text, qk_gbrt **out, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_status st = qk_lines_open_memory("model", text, strlen(text), &l, err);
+    *out = NULL;
+    if (st != QK_OK)
+        return st;
+    st = qk_gbrt_read(l, out, err);
+    qk_lines_close(l);
+    return st;
 }

@@ -183,6 +183,13 @@ static void ht_run(const uint32_t *l, size_t z, const double *w, const signed ch
         v[2] = (topr >= 0 ? topr : s) / rhat;
 }
 
+double sim_statap_ap(const uint32_t *l, size_t z, const double *w, const signed char *x, double rhat)
+{
+    double v[3];
+    ht_run(l, z, w, x, rhat, 1, v);
+    return v[0];
+}
+
 static void mtc_run(const uint32_t *l, size_t z, const double *pr, double rsum, size_t depth_r, double *v)
 {
     double above = 0, num = 0, top10 = 0, topr = 0;
@@ -338,7 +345,8 @@ qk_status sim_rtc(const sim_ctx *c, const qk_pool_judged *j, double *est, double
             goto out;
         }
         for (size_t d = 0; d < tp->ndocs; d++)
-            if (j->x[t][d] >= 0 && (st = qk_qrels_add(q, tp->qid, NULL, tp->docnos[d], j->x[t][d], err)) != QK_OK)
+            if (j->x[t][d] >= 0 &&
+                (st = qk_qrels_add(q, tp->qid, NULL, tp->docnos[d], j->x[t][d], err)) != QK_OK)
                 goto out;
     }
     if ((st = qk_qrels_finish(q, QK_DEDUP_ERROR, err)) != QK_OK)

@@ -29,6 +29,11 @@ void sim_ctx_free(sim_ctx *c);
  * (all when want is NULL). */
 qk_status sim_estimate(const sim_ctx *c, qk_pool_method m, const qk_pool_judged *j, const qk_pool_design *d,
                        const unsigned char *want, double *est);
+/* statAP of one ranked list l[0..z) over a topic's sample (the form of
+ * qk_statap_eval): w[d] = 1/pi of a sampled judged document, 0 otherwise;
+ * x the judgments; rhat the estimated R (0: statAP 0). */
+double sim_statap_ap(const uint32_t *l, size_t z, const double *w, const signed char *x, double rhat);
+
 /* MTC: P(MAP_a - MAP_b < 0) from the judgments, unjudged p = the judged
  * relevant share of the topic. */
 qk_status sim_mtc_pneg(const sim_ctx *c, const qk_pool_judged *j, size_t a, size_t b, double *p_neg);
@@ -40,7 +45,7 @@ qk_status sim_rtc(const sim_ctx *c, const qk_pool_judged *j, double *est, double
 
 /* strat: xinfAP (qk_xinfap_eval on the strata file of the sample) for MAP,
  * iP10 for P@10; no R-prec estimate (NaN). Reads the run files. */
-qk_status sim_xinfap(const sim_ctx *c, const qk_pool_judged *j, const qk_pool_design *d, const unsigned char *want,
-                     double *est, qk_error *err);
+qk_status sim_xinfap(const sim_ctx *c, const qk_pool_judged *j, const qk_pool_design *d,
+                     const unsigned char *want, double *est, qk_error *err);
 
 #endif

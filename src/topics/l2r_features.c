@@ -1,6 +1,7 @@
 /* The 63 features of Kutlu et al.'s learning-to-rank topic selection (spec
  * 001-004 §1.6): seven core features per topic from the runs alone, then
  * their mean and spread over the four topic groups around a candidate. */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -70,13 +71,22 @@ static double list_tau_ids(const uint32_t *a, size_t na, const uint32_t *b, size
 }
 
 /* Population mean and standard deviation of v[0..n) (two passes; 0, 0 when
- * n = 0). */
+ * n = 0). Equal values have mean v[0] and deviation exactly 0: their
+ * rounded sum / n can miss v[0] by an ulp, which the second pass would turn
+ * into a deviation of about 1e-17. */
 static void mean_sd(const double *v, size_t n, double *mean, double *sd)
 {
     double s = 0, q = 0;
+    size_t same = 1;
     *mean = *sd = 0;
     if (n == 0)
         return;
+    while (same < n && v[same] == v[0])
+        same++;
+    if (same == n) {
+        *mean = v[0];
+        return;
+    }
     for (size_t i = 0; i < n; i++)
         s += v[i];
     *mean = s / (double)n;
@@ -301,9 +311,11 @@ static void group_stat(const group_sums *g, const double *shift, int c, double *
     out[0] = out[1] = 0;
     if (g->n < 0.5)
         return;
-    double m = g->s[c] / g->n, v = g->q[c] / g->n - m * m;
+    double m = g->s[c] / g->n, ms = g->q[c] / g->n, v = ms - m * m;
     out[0] = m + shift[c];
-    out[1] = g->n > 1.5 && v > 0 ? sqrt(v) : 0;
+    /* a variance within the rounding of the mean square is 0: equal values
+     * would otherwise get a deviation of about 1e-9 from the cancellation */
+    out[1] = g->n > 1.5 && v > 8 * DBL_EPSILON * ms ? sqrt(v) : 0;
 }
 
 qk_status qk_l2r_features(const double *core, size_t ntopics, const unsigned char *selected, double *out,

@@ -120,9 +120,9 @@ static void test_errors(void **state)
                                    "split 0 0x1p+0 0 1\nleaf 0x0p+0\n",
                                    &m, NULL),
                      QK_EINPUT);
-    assert_int_equal(qk_gbrt_parse("qrelkit-gbrt 1\nfeatures 1 trees 1 shrinkage 0x1p+0\ntree 1\nleaf 0x1p+1\n",
-                                   &m, NULL),
-                     QK_OK);
+    assert_int_equal(
+        qk_gbrt_parse("qrelkit-gbrt 1\nfeatures 1 trees 1 shrinkage 0x1p+0\ntree 1\nleaf 0x1p+1\n", &m, NULL),
+        QK_OK);
     double one = 1;
     assert_true(qk_gbrt_predict(m, &one) == 2);
     qk_gbrt_free(m);
@@ -164,13 +164,46 @@ static void test_lambdamart(void **state)
     qk_gbrt_free(m);
 }
 
+/* qk_gbrt_read takes the model a line at a time: the error names the bad
+ * line (4: the split's right child 0 is its parent), a model cut short is
+ * an error naming the last line, blank lines after the last tree are
+ * fine. */
+static void test_read_lines(void **state)
+{
+    const char *cut =
+        "qrelkit-gbrt 1\nfeatures 1 trees 1 shrinkage 0x1p+0\ntree 3\nsplit 0 0x1p+0 1 2\nleaf 0x1p+0\n";
+    const char *bad = "qrelkit-gbrt 1\nfeatures 1 trees 1 shrinkage 0x1p+0\ntree 3\nsplit 0 0x1p+0 1 0\n";
+    const char *ok = "qrelkit-gbrt 1\nfeatures 1 trees 1 shrinkage 0x1p-1\ntree 3\nsplit 0 0x1p+0 1 2\n"
+                     "leaf 0x1p+1\nleaf 0x1p+2\n\n\n";
+    qk_lines *l = NULL;
+    qk_gbrt *m = NULL;
+    qk_error err;
+    double lo = 1, hi = 3;
+    (void)state;
+    assert_int_equal(qk_lines_open_memory("m", cut, strlen(cut), &l, NULL), QK_OK);
+    assert_int_equal(qk_gbrt_read(l, &m, &err), QK_EINPUT);
+    assert_null(m);
+    assert_string_equal(err.message, "model ends after line 5: the trees are incomplete");
+    qk_lines_close(l);
+    assert_int_equal(qk_lines_open_memory("m", bad, strlen(bad), &l, NULL), QK_OK);
+    assert_int_equal(qk_gbrt_read(l, &m, &err), QK_EINPUT);
+    assert_string_equal(err.message, "model line 4: not a qrelkit-gbrt 1 line");
+    qk_lines_close(l);
+    assert_int_equal(qk_lines_open_memory("m", ok, strlen(ok), &l, NULL), QK_OK);
+    assert_int_equal(qk_gbrt_read(l, &m, NULL), QK_OK);
+    qk_lines_close(l);
+    /* x <= 1 goes left (2), else right (4); shrinkage 1/2 */
+    assert_true(qk_gbrt_predict(m, &lo) == 1);
+    assert_true(qk_gbrt_predict(m, &hi) == 2);
+    qk_gbrt_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_lambdamart),
-        cmocka_unit_test(test_two_splits),
-        cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_lambdamart), cmocka_unit_test(test_two_splits),
+        cmocka_unit_test(test_round_trip), cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_read_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

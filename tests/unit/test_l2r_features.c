@@ -183,11 +183,61 @@ static void test_bad_args(void **state)
     qk_run_free(r);
 }
 
+/* Three runs that rank a b c with scores 3 2 1 each normalise to 1 .5 0:
+ * every QPP is sqrt(1/6), so their spread c7 is exactly 0 (the rounded mean
+ * of three equal values once printed 5.55e-17). The lists agree: every pair
+ * tau is 1 (c4 = 0) and every union is 3 (c6 = 0). */
+static void test_equal_spread_is_zero(void **state)
+{
+    const char *d[] = {"a", "b", "c"}, *names[3] = {"r1", "r2", "r3"};
+    const double s[] = {3, 2, 1};
+    qk_run *runs[3];
+    double core[7];
+    (void)state;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(qk_run_new(names[i], &runs[i], NULL), QK_OK);
+        assert_int_equal(qk_run_add_topic(runs[i], "T1", 3, d, s, NULL, NULL), QK_OK);
+    }
+    assert_int_equal(qk_l2r_core_features((const qk_run *const *)runs, 3, topics, 1, 3, core, NULL), QK_OK);
+    assert_true(core[6] == 0.0);
+    assert_true(core[3] == 0.0);
+    assert_true(core[5] == 0.0);
+    NEAR(core[2], 1);
+    NEAR(core[4], 1.0 / 3);
+    for (int i = 0; i < 3; i++)
+        qk_run_free(runs[i]);
+}
+
+/* Group deviations of equal values are exactly 0 too: topics 1-4 share the
+ * core row (0.1, 0.3, 0.7, ...), topic 5 differs; with topics 1 and 2
+ * selected, every deviation over P is 0 and so is every deviation over
+ * P-bar - {t_c} for candidate 5 (topics 3 and 4). */
+static void test_equal_group_spread_is_zero(void **state)
+{
+    double core[5 * 7], f[5 * 63];
+    unsigned char sel[5] = {1, 1, 0, 0, 0};
+    (void)state;
+    for (int q = 0; q < 5; q++)
+        for (int c = 0; c < 7; c++)
+            core[q * 7 + c] = q < 4 ? 0.1 + 0.2 * c : 0.9 - 0.1 * c;
+    assert_int_equal(qk_l2r_features(core, 5, sel, f, NULL), QK_OK);
+    for (int c = 0; c < 7; c++) {
+        NEAR(f[4 * 63 + 7 + 2 * c], 0.1 + 0.2 * c); /* mean over P */
+        assert_true(f[4 * 63 + 7 + 2 * c + 1] == 0.0);
+        assert_true(f[4 * 63 + 49 + 2 * c + 1] == 0.0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_list_tau),  cmocka_unit_test(test_core_t1), cmocka_unit_test(test_core_t2_t3),
-        cmocka_unit_test(test_groups),    cmocka_unit_test(test_bad_args),
+        cmocka_unit_test(test_list_tau),
+        cmocka_unit_test(test_core_t1),
+        cmocka_unit_test(test_core_t2_t3),
+        cmocka_unit_test(test_groups),
+        cmocka_unit_test(test_bad_args),
+        cmocka_unit_test(test_equal_spread_is_zero),
+        cmocka_unit_test(test_equal_group_spread_is_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
