@@ -105,7 +105,8 @@ int qk_cmd_merge(int argc, char **argv)
         } else if (strcmp(qk_shard_part_kind(m), "simulate-pool") == 0 &&
                    strcmp(qk_shard_part_command(m), "simulate pool") == 0) {
             rc = qk_simulate_pool_merge(m);
-        } else if (strcmp(qk_shard_part_kind(m), "compare-pairs") == 0 &&
+        } else if ((strcmp(qk_shard_part_kind(m), "compare-pairs") == 0 ||
+                    strcmp(qk_shard_part_kind(m), "compare-swap") == 0) &&
                    strcmp(qk_shard_part_command(m), "compare") == 0) {
             rc = qk_compare_merge(m);
         } else if (strcmp(qk_shard_part_kind(m), "simulate-crowd") == 0 &&
