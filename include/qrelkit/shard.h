@@ -83,6 +83,9 @@ QK_API size_t qk_shard_part_num_held(const qk_shard_part *p);
 /* The k-th held item: its index and payload (*len bytes, NUL-terminated). */
 QK_API const char *qk_shard_part_item(const qk_shard_part *p, size_t k, size_t *index, size_t *len);
 QK_API const char *qk_shard_part_prologue(const qk_shard_part *p, size_t *len);
+/* The inputs: how many, and input i's name (*checksum set). */
+QK_API size_t qk_shard_part_num_inputs(const qk_shard_part *p);
+QK_API const char *qk_shard_part_input(const qk_shard_part *p, size_t i, uint64_t *checksum);
 
 /* Merge nparts parts (names[k] names parts[k] in messages) into one part that
  * holds every item in order (spec 0/1). QK_EINPUT when a part is missing

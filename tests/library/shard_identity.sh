@@ -9,6 +9,8 @@
 # pair k's replicates are seeded from seed + k and the block) with every
 # test and correction, and compare --swap-rate (by size and trial); simulate crowd
 # --curve (by crowd: crowd r of value c is seeded seed + 1000003c + r);
+# eval of one run (by qrels topic) on a CLEF 2017 run and the trec_eval
+# test suite's inputs;
 # tune --method grid|random with the engine and a command objective.
 # Usage (ctest sets QK_SOURCE): shard_identity.sh path/to/qrelkit
 set -u
@@ -113,8 +115,30 @@ if [ -d "$clef/runs" ]; then
     "$qk" eval --dedup first --matrix map qrel_abs_test.txt runs/*.run >"$work/map.tsv" 2>/dev/null
     same "compare CLEF 120 pairs perm holm" compare --pairs "$work/map.tsv" --test perm --trials 3000 --correct holm
     same "compare CLEF swap-rate" compare --swap-rate "$work/map.tsv" --trials 6 --sizes 5,10
+    # eval of one run splits by qrels topic; the summary is computed in the
+    # merge from the topics' exact values
+    run1=$(ls runs/*.run | head -n 1)
+    same "eval CLEF one run by topic -q all_trec" eval --dedup first -q -m all_trec qrel_abs_test.txt "$run1"
+    same "eval CLEF one run by topic json relstring" eval --dedup first --format json -q -m map -m relstring.10 \
+        qrel_abs_test.txt "$run1"
 else
     echo "note: $clef not found; the CLEF 2017 cases are skipped"
+fi
+# eval by topic on every case of the trec_eval test suite (-c with missing
+# topics, -M, -l, -Z, preference and jg qrels), with -q and without
+suite=$shared/data/trec_eval-suite
+if [ -f "$suite/MANIFEST.tsv" ]; then
+    cd "$suite" || exit 1
+    while IFS= read -r line; do
+        opts=$(printf '%s' "$line" | cut -f2)
+        qrels=$(printf '%s' "$line" | cut -f3)
+        run=$(printf '%s' "$line" | cut -f4)
+        # shellcheck disable=SC2086 # the options are words
+        same "eval by topic, trec_eval suite: $opts $qrels $run" eval $opts "$qrels" "$run"
+    done < <(tail -n +2 MANIFEST.tsv)
+    same "eval by topic, trec_eval suite tsv -c" eval --format tsv -q -c -m all_trec qrels.test results.trunc
+else
+    echo "note: $suite not found; the trec_eval suite cases are skipped"
 fi
 [ $rc -eq 0 ] && echo "ok: $checked merges byte-identical to the unsharded output"
 exit $rc
