@@ -106,6 +106,10 @@ typedef struct qk_eval_opts {
     int complete;         /* -c: evaluate every qrels topic, missing ones as empty */
     qk_dedup dedup;       /* duplicate docnos within a run topic                  */
     const char *only_topic; /* -D n.qid: evaluate this topic only (NULL = all)    */
+    int topic_range;      /* 1: qrels topics [topic_first, topic_end) only (eval
+                             --shard by topic; none may be evaluated); not with
+                             qk_eval_stream_trec */
+    size_t topic_first, topic_end;
     const qk_zscores *zscores; /* -Z: convert every value to a z-score (NULL = off) */
     int threads;          /* 1: one thread; 2+: parse the run on a second thread;
                              0 (default): two only when a core is idle and
@@ -155,6 +159,15 @@ QK_API qk_status qk_eval_streams(const qk_qrels *q, qk_run_stream *const *s, siz
                                  const qk_eval_opts *opts, int threads, qk_eval_result **out, size_t *failed,
                                  qk_error *err);
 QK_API void qk_eval_result_free(qk_eval_result *r);
+/* A result from per-topic values evaluated elsewhere (eval --shard by topic):
+ * state[t] of every qrels topic t (QK_TOPIC_*), its raw values
+ * vals[t * nvalues + i] (as qk_result_topic_value gives them) and strings
+ * strs[t * nvalues + i] (NULL for numeric values; strs may be NULL), then the
+ * summary exactly as an evaluation computes it (opts: -c, -Z). */
+enum { QK_TOPIC_NONE = 0, QK_TOPIC_EVALUATED = 1, QK_TOPIC_MISSING = 2 };
+QK_API qk_status qk_eval_result_assemble(const qk_qrels *q, const qk_measures *m, const qk_eval_opts *opts,
+                                         const char *runid, const unsigned char *state, const double *vals,
+                                         char *const *strs, qk_eval_result **out, qk_error *err);
 
 QK_API const char *qk_result_runid(const qk_eval_result *r);
 QK_API size_t qk_result_num_values(const qk_eval_result *r);

@@ -83,6 +83,9 @@ QK_API size_t qk_shard_part_num_held(const qk_shard_part *p);
 /* The k-th held item: its index and payload (*len bytes, NUL-terminated). */
 QK_API const char *qk_shard_part_item(const qk_shard_part *p, size_t k, size_t *index, size_t *len);
 QK_API const char *qk_shard_part_prologue(const qk_shard_part *p, size_t *len);
+/* The inputs: how many, and input i's name (*checksum set). */
+QK_API size_t qk_shard_part_num_inputs(const qk_shard_part *p);
+QK_API const char *qk_shard_part_input(const qk_shard_part *p, size_t i, uint64_t *checksum);
 
 /* Merge nparts parts (names[k] names parts[k] in messages) into one part that
  * holds every item in order (spec 0/1). QK_EINPUT when a part is missing
@@ -93,6 +96,29 @@ QK_API qk_status qk_shard_merge(const qk_shard_part *const *parts, const char *c
 /* The bytes of a merged "concat" part: prologue, items joined by the
  * separator, epilogue. QK_EUSAGE for another kind, QK_EIO when f fails. */
 QK_API qk_status qk_shard_write_concat(const qk_shard_part *merged, FILE *f, qk_error *err);
+
+/* ---- records: numbers in items and prologues (src/shard/record.c) ----
+ * A record is n numbers separated by single spaces: integers below 2^53 in
+ * decimal, every other double as a hexadecimal float, so parsing gives back
+ * the very doubles written (nan and inf included). */
+/* The record of v[0..n) into *out (*len bytes, NUL-terminated; caller frees). */
+QK_API qk_status qk_shard_record_format(const double *v, size_t n, char **out, size_t *len, qk_error *err);
+/* The record of v[0..n) as the payload of item `index`. */
+QK_API qk_status qk_shard_part_add_record(qk_shard_part *p, size_t index, const double *v, size_t n,
+                                          qk_error *err);
+/* n numbers from the len bytes at s into v. With rest, *rest points after
+ * the n-th number (text may follow); without, the record must end there.
+ * 0 ok, -1 malformed. */
+QK_API int qk_shard_record_parse(const char *s, size_t len, double *v, size_t n, const char **rest);
+/* Every held item of p, each a record of exactly `width` numbers, into
+ * *out (num_held * width doubles, item k at k * width; caller frees).
+ * QK_EINPUT naming the item when one is malformed. */
+QK_API qk_status qk_shard_part_records(const qk_shard_part *p, size_t width, double **out, qk_error *err);
+/* The command line of p for its command's own merge: *argv = {argv0, the
+ * part's arguments..., NULL}, *argc of them. The strings belong to p; free
+ * only the array. */
+QK_API qk_status qk_shard_part_argv(const qk_shard_part *p, const char *argv0, int *argc, char ***argv,
+                                    qk_error *err);
 
 #ifdef __cplusplus
 }

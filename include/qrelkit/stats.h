@@ -126,8 +126,17 @@ typedef struct qk_test_opts {
     int exact_max;      /* Wilcoxon exact for n <= exact_max, permutation exact
                            enumeration for n <= 20 (default 25; 0 = never exact) */
     int no_continuity;  /* Wilcoxon normal approximation without continuity correction */
+    long first_trial;   /* perm / bootstrap: draw only the replicates [first_trial, */
+    long end_trial;     /* end_trial) (--shard); 0, 0 = all trials (the default) */
 } qk_test_opts;
 QK_API void qk_stats_test_opts_init(qk_test_opts *o);
+
+/* Replicates come in blocks of QK_REPLICATE_BLOCK: block b of a stream
+ * seeded s draws from qk_stats_replicate_seed(s, b), so replicate r depends
+ * on (s, r) only and any range of replicates can be drawn on its own. Block 0
+ * draws from s itself. */
+#define QK_REPLICATE_BLOCK 1000
+QK_API uint64_t qk_stats_replicate_seed(uint64_t seed, uint64_t block);
 
 typedef struct qk_test_result {
     double statistic; /* t (t, bootstrap), W+ (Wilcoxon), n+ (sign), sum of d (perm) */
@@ -136,6 +145,11 @@ typedef struct qk_test_result {
     double effect;    /* d_z = mean / sd of the differences; NaN when sd = 0 */
     long n;           /* topics used (non-zero differences for Wilcoxon and sign) */
     int exact;        /* p is exact (not asymptotic / Monte Carlo) */
+    long hits;        /* perm / bootstrap by replicates: how many replicates of the
+                         range drawn were at least as extreme (p = hits / trials over
+                         all trials); -1 when p needs no replicates (exact, constant
+                         differences, other tests). With a range that does not start
+                         at 0, an exact p is not computed (NaN): the range at 0 has it. */
 } qk_test_result;
 
 QK_API extern const qk_enum qk_stats_test_table[]; /* --test's words (paired.c) */
@@ -187,6 +201,22 @@ QK_API qk_status qk_stats_pairwise_tests(const qk_scores *m, qk_test t, const qk
  * qk_stats_pairwise sets them; *nsig counts the significant ones. */
 QK_API qk_status qk_stats_pairwise_adjust(qk_pair_result *res, size_t np, qk_correction c, double alpha,
                                           size_t *nsig, qk_error *err);
+/* --shard by replicate block: pair k's replicates (perm, bootstrap) come in
+ * qk_stats_pair_blocks(t, trials) blocks of QK_REPLICATE_BLOCK (1 block for
+ * the other tests); block b of pair k is the test of pair k on replicates
+ * [b * QK_REPLICATE_BLOCK, min(trials, (b + 1) * QK_REPLICATE_BLOCK)). Its
+ * record (QK_PAIR_RECORD numbers: a, b, statistic, p, mean_diff, effect, n,
+ * exact, hits) travels in a part; qk_stats_pair_from_records sums the hits of
+ * a pair's blocks into the p that qk_stats_pairwise_tests computes. */
+#define QK_PAIR_RECORD 9
+QK_API size_t qk_stats_pair_blocks(qk_test t, long trials);
+QK_API qk_status qk_stats_pairwise_block(const qk_scores *m, qk_test t, const qk_test_opts *o, size_t k,
+                                         size_t block, qk_pair_result *res, qk_error *err);
+QK_API void qk_stats_pair_record(const qk_pair_result *r, double v[QK_PAIR_RECORD]);
+/* Pair result from the records of its nblocks blocks (v[b * QK_PAIR_RECORD],
+ * block 0 first), p_adj = p. -1 when the records do not fit together. */
+QK_API int qk_stats_pair_from_records(const double *v, size_t nblocks, long trials, qk_pair_result *r);
+
 /* mask[i * nruns + j] = 1 for i < j when the paired t-test of runs i and j
  * has p < alpha (Hosseini §5.4.2, significant pairs). mask has nruns^2 bytes. */
 QK_API qk_status qk_stats_significant_mask(const qk_scores *m, double alpha, unsigned char *mask,
@@ -243,9 +273,22 @@ typedef struct qk_swap_cell {
     double bin_lo, bin_hi; /* |d_X| in [lo, hi); hi = inf for the last bin */
     long comparisons, swaps;
 } qk_swap_cell;
-/* Cells ordered by size, then bin. */
+/* Cells ordered by size, then bin. Trial t of size c draws its split from
+ * qk_stats_replicate_seed(seed + c, t) (every trial is a block of its own),
+ * so it depends on (seed, c, t) only. */
 QK_API qk_status qk_stats_swap_rate(const qk_scores *m, const qk_swap_opts *o, qk_swap_cell **cells,
                              size_t *ncells, qk_error *err);
+/* The bins of one size: 1, or o->nbins (at least 1) with o->bin_width > 0. */
+QK_API size_t qk_stats_swap_rate_bins(const qk_swap_opts *o);
+/* cells[0..qk_stats_swap_rate_bins(o)) of size o->sizes[k]: size and bin
+ * bounds set, counts 0. */
+QK_API void qk_stats_swap_rate_cells(const qk_swap_opts *o, size_t k, qk_swap_cell *cells);
+/* Trials [first, end) of size o->sizes[k] only (--shard): sets the size and
+ * bounds of cells[0..qk_stats_swap_rate_bins(o)) and adds these trials'
+ * comparisons and swaps to their counts. Summing the counts of ranges that
+ * tile [0, trials) gives qk_stats_swap_rate's cells. */
+QK_API qk_status qk_stats_swap_rate_trials(const qk_scores *m, const qk_swap_opts *o, size_t k, long first,
+                                           long end, qk_swap_cell *cells, qk_error *err);
 
 /* ---- Confidence calibration (Carterette 2007) ------------------------------ */
 #define QK_CALIB_BINS 7

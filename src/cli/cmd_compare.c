@@ -14,11 +14,11 @@
 
 #include "cli_tables.h"
 #include "cli_util.h"
+#include "compare.h"
 #include "shard_cli.h"
 #include "qrelkit/distributions.h"
 #include "qrelkit/stats.h"
 
-#define CMD "compare"
 
 const char qk_help_compare[] =
     "usage: qrelkit compare --truth A.tsv B.tsv [C.tsv]      agreement of two scorings\n"
@@ -61,8 +61,9 @@ const char qk_help_compare[] =
     "  Rows: means, delta = mean(a - b), effect = delta / sd(a - b), statistic, p,\n"
     "  p_adj, significant. The summary gives the discriminative power: the share of\n"
     "  pairs significant at alpha. --summary prints only the summary.\n"
-    "  --shard I/N  the pairs of shard I of N only (pair k is seeded S + k), as a\n"
-    "      part file; 'qrelkit merge' of all N parts prints the unsharded bytes.\n"
+    "  --shard I/N  shard I of N of the (pair, block of 1000 replicates) items only,\n"
+    "      as a part file; 'qrelkit merge' of all N parts prints the unsharded\n"
+    "      bytes. Pair k's replicate t draws from seed S + k and block t/1000 only.\n"
     "\n"
     "--calibration PRED: pairs are oriented so the predicted sign has confidence\n"
     "P >= 0.5 and binned at 0.5 0.6 0.7 0.8 0.9 0.95 0.99 1 (Carterette et al. 2007).\n"
@@ -74,6 +75,8 @@ const char qk_help_compare[] =
     "differently (Voorhees & Buckley 2002). --sizes 5,10,15 (default: up to ten\n"
     "sizes up to half the topics), --bin-width W --bins K bins by |difference|,\n"
     "--on sd compares SDs of pairs Levene finds different (Hosseini App. F).\n"
+    "Trial t of size c draws from seed S + c and t only; --shard I/N splits the\n"
+    "(size, trial) items as with --pairs.\n"
     "\n"
     "--variability / --variance MATRIX (Hosseini App. F): per-run mean, SD and the\n"
     "largest SD a [0,1] score with that mean can have (sqrt(m(1-m))); per pair, the\n"
@@ -91,33 +94,10 @@ const char qk_help_compare[] =
     "  qrelkit compare --truth full-judgments.tsv sampled.tsv\n"
     "Definitions and references: doc/qrelkit-compare.md\n";
 
-enum mode { M_NONE, M_TRUTH, M_PAIRS, M_CALIB, M_SWAP, M_VARIABILITY, M_VARIANCE };
-
-typedef struct opts {
-    enum mode mode;
-    const char *files[3];
-    int nfiles;
-    int json, summary_only, precision;
-    double alpha, epsilon, top, bin_width;
-    long trials, bins;
-    uint64_t seed;
-    qk_test test;
-    qk_correction correct;
-    qk_transform transform;
-    int median, sd_ratio;
-    qk_swap_on on;
-    long sizes[256];
-    size_t nsizes; /* 0: the default sizes */
-} opts;
-
 /* ---- output ------------------------------------------------------------- */
 /* From here on reals are printed in exponent form (1.2345e+308). */
 #define HUGE_FIXED 1e15
 
-typedef struct out {
-    json_t *doc, *rows, *summary;
-    const opts *o;
-} out;
 
 static json_t *num(const out *w, double x)
 {
@@ -148,7 +128,7 @@ static void print_value(const out *w, json_t *v)
         fputs("nan", stdout);
 }
 
-static int emit(out *w)
+int cmp_emit(out *w)
 {
     const char *key;
     json_t *v;
@@ -186,7 +166,7 @@ static int emit(out *w)
     return fflush(stdout) == 0 ? QK_EXIT_OK : QK_EXIT_IO;
 }
 
-static void out_init(out *w, const opts *o, const char *mode, int with_rows)
+void cmp_out_init(out *w, const opts *o, const char *mode, int with_rows)
 {
     w->o = o;
     w->doc = json_object();
@@ -218,7 +198,7 @@ static qk_status read_scores(const char *path, scores_parser parse, qk_scores **
     return st;
 }
 
-static qk_status read_matrix(const char *path, qk_scores **m, qk_error *err)
+qk_status cmp_read_matrix(const char *path, qk_scores **m, qk_error *err)
 {
     qk_status st = read_scores(path, qk_stats_read_matrix, m, err);
     if (st == QK_OK)
@@ -320,7 +300,7 @@ out:
 
 /* The rows and summary of --pairs from the tests (shared by the unsharded
  * command and `qrelkit merge`, so the two print the same bytes). */
-static void pairs_output(const opts *o, out *w, char *const *runs, const double *mean, size_t nruns,
+void cmp_pairs_output(const opts *o, out *w, char *const *runs, const double *mean, size_t nruns,
                          size_t ntopics, const qk_pair_result *res, size_t np, size_t nsig, long trials)
 {
     int resampled = o->test == QK_TEST_PERM || o->test == QK_TEST_BOOTSTRAP;
@@ -356,7 +336,7 @@ static void pairs_output(const opts *o, out *w, char *const *runs, const double 
     put(w->summary, "discriminative_power", num(w, np ? (double)nsig / (double)np : NAN));
 }
 
-static void pairs_test_opts(const opts *o, qk_test_opts *to)
+void cmp_pairs_test_opts(const opts *o, qk_test_opts *to)
 {
     qk_stats_test_opts_init(to);
     to->seed = o->seed;
@@ -370,189 +350,15 @@ static qk_status run_pairs(const opts *o, out *w, qk_error *err)
     qk_pair_result *res = NULL;
     size_t np = 0, nsig = 0;
     qk_test_opts to;
-    qk_status st = read_matrix(o->files[0], &m, err);
+    qk_status st = cmp_read_matrix(o->files[0], &m, err);
     if (st != QK_OK)
         return st;
-    pairs_test_opts(o, &to);
+    cmp_pairs_test_opts(o, &to);
     if ((st = qk_stats_pairwise(m, o->test, &to, o->correct, o->alpha, &res, &np, &nsig, err)) == QK_OK)
-        pairs_output(o, w, m->runs, m->mean, m->nruns, m->ntopics, res, np, nsig, to.trials);
+        cmp_pairs_output(o, w, m->runs, m->mean, m->nruns, m->ntopics, res, np, nsig, to.trials);
     free(res);
     qk_stats_scores_free(m);
     return st;
-}
-
-/* ---- --shard I/N and its merge (--pairs: by run pair) ---------------------
- * Pair k's test draws from seed + k only, so a shard's tests are the
- * unsharded ones. The part's prologue holds the topic count, the run names
- * and their means (hex floats); an item is one pair's test result
- * "a b statistic p mean_diff effect n exact" (hex floats). The merge applies
- * the correction over all pairs and prints through pairs_output. */
-static int write_pairs_part(const opts *o, qk_shard_spec sh, int argc, char **argv)
-{
-    qk_scores *m = NULL;
-    qk_pair_result *res = NULL;
-    qk_shard_part *part = NULL;
-    qk_test_opts to;
-    qk_error err = {0};
-    char *pro = NULL;
-    size_t plen = 0, np, first, end;
-    FILE *f;
-    int rc;
-    if (read_matrix(o->files[0], &m, &err) != QK_OK)
-        return qk_cli_fail(CMD, &err);
-    np = m->nruns * (m->nruns - 1) / 2;
-    qk_shard_range(sh, np, &first, &end);
-    pairs_test_opts(o, &to);
-    if (!(res = calloc(end - first + 1, sizeof *res))) {
-        qk_stats_scores_free(m);
-        return QK_EXIT_IO;
-    }
-    if (qk_stats_pairwise_tests(m, o->test, &to, first, end, res, &err) != QK_OK) {
-        rc = qk_cli_fail(CMD, &err);
-        goto out;
-    }
-    if ((rc = qk_cli_shard_begin(CMD, CMD, "compare-pairs", sh, np, argc, argv, o->files, 1, &part)) != 0)
-        goto out;
-    qk_shard_part_set_seed(part, o->seed);
-    if ((f = open_memstream(&pro, &plen)) != NULL) {
-        fprintf(f, "topics %zu\n", m->ntopics);
-        for (size_t r = 0; r < m->nruns; r++)
-            fprintf(f, "run %a %s\n", m->mean[r], m->runs[r]);
-        if (fclose(f) != 0)
-            rc = QK_EXIT_IO;
-    } else
-        rc = QK_EXIT_IO;
-    if (!rc && qk_shard_part_set_frame(part, pro, plen, NULL, 0, NULL, 0) != QK_OK)
-        rc = QK_EXIT_IO;
-    for (size_t k = first; !rc && k < end; k++) {
-        const qk_pair_result *r = &res[k - first];
-        char buf[256];
-        int n = snprintf(buf, sizeof buf, "%zu %zu %a %a %a %a %ld %d", r->a, r->b, r->test.statistic,
-                         r->test.p, r->test.mean_diff, r->test.effect, r->test.n, r->test.exact);
-        if (qk_shard_part_add_item(part, k, buf, (size_t)n, &err) != QK_OK)
-            rc = qk_cli_fail(CMD, &err);
-    }
-    if (!rc) {
-        rc = qk_cli_shard_finish(CMD, part);
-        part = NULL;
-    }
-out:
-    qk_shard_part_free(part);
-    free(pro);
-    free(res);
-    qk_stats_scores_free(m);
-    return rc;
-}
-
-static int parse_args(int argc, char **argv, opts *o, qk_shard_spec *sh, int *shard_on);
-
-/* "a b statistic p mean_diff effect n exact" (write_pairs_part); 0 ok. */
-static int parse_pair_item(const char *s, qk_pair_result *r)
-{
-    char *e;
-    double d[4];
-    r->a = (size_t)strtoull(s, &e, 10);
-    if (e == s || *e != ' ')
-        return -1;
-    r->b = (size_t)strtoull(s = e + 1, &e, 10);
-    if (e == s || *e != ' ')
-        return -1;
-    for (int k = 0; k < 4; k++) {
-        d[k] = strtod(s = e + 1, &e);
-        if (e == s || *e != ' ')
-            return -1;
-    }
-    r->test.statistic = d[0];
-    r->test.p = d[1];
-    r->test.mean_diff = d[2];
-    r->test.effect = d[3];
-    r->test.n = strtol(s = e + 1, &e, 10);
-    if (e == s || *e != ' ')
-        return -1;
-    r->test.exact = (int)strtol(s = e + 1, &e, 10);
-    return e == s || *e ? -1 : 0;
-}
-static void opts_defaults(opts *o);
-
-int qk_compare_merge(const qk_shard_part *m)
-{
-    opts o;
-    out w;
-    qk_error err = {0};
-    qk_shard_spec sh;
-    int argc = (int)qk_shard_part_num_args(m) + 1, rc, shard_on = 0;
-    char **argv = calloc((size_t)argc + 1, sizeof *argv), **runs = NULL, *pro = NULL, *s, *e;
-    double *mean = NULL;
-    qk_pair_result *res = NULL;
-    size_t nruns = 0, ntopics = 0, np = qk_shard_part_num_items(m), nsig = 0;
-    qk_test_opts to;
-    if (!argv)
-        return QK_EXIT_IO;
-    argv[0] = (char *)CMD;
-    for (int i = 1; i < argc; i++)
-        argv[i] = (char *)qk_shard_part_arg(m, (size_t)i - 1);
-    memset(&w, 0, sizeof w);
-    opts_defaults(&o);
-    if ((rc = parse_args(argc, argv, &o, &sh, &shard_on)) != 0) {
-        rc = rc < 0 ? QK_EXIT_INPUT : rc;
-        goto out;
-    }
-    rc = QK_EXIT_INPUT;
-    if (o.mode != M_PAIRS || !(pro = strdup(qk_shard_part_prologue(m, NULL))) ||
-        strncmp(pro, "topics ", 7) != 0)
-        goto bad;
-    ntopics = (size_t)strtoull(pro + 7, &e, 10);
-    if (*e != '\n')
-        goto bad;
-    for (s = strchr(pro, '\n') + 1; *s; s = e + 1) {
-        double v;
-        char *name, **g;
-        double *gm;
-        if (strncmp(s, "run ", 4) != 0 || !(e = strchr(s, '\n')))
-            goto bad;
-        *e = 0;
-        v = strtod(s + 4, &name);
-        if (*name != ' ')
-            goto bad;
-        if (!(g = realloc(runs, (nruns + 1) * sizeof *runs)))
-            goto nomem;
-        runs = g;
-        if (!(gm = realloc(mean, (nruns + 1) * sizeof *mean)))
-            goto nomem;
-        mean = gm;
-        runs[nruns] = name + 1;
-        mean[nruns++] = v;
-    }
-    if (np != nruns * (nruns ? nruns - 1 : 0) / 2 || !(res = calloc(np + 1, sizeof *res)))
-        goto bad;
-    for (size_t k = 0; k < qk_shard_part_num_held(m); k++) {
-        qk_pair_result *r = &res[k];
-        const char *it = qk_shard_part_item(m, k, NULL, NULL);
-        if (parse_pair_item(it, r) != 0 || r->a >= nruns || r->b >= nruns)
-            goto bad;
-    }
-    if (qk_stats_pairwise_adjust(res, np, o.correct, o.alpha, &nsig, &err) != QK_OK) {
-        rc = qk_cli_fail("merge", &err);
-        goto out;
-    }
-    pairs_test_opts(&o, &to);
-    out_init(&w, &o, "pairs", 1);
-    pairs_output(&o, &w, runs, mean, nruns, ntopics, res, np, nsig, to.trials);
-    rc = emit(&w) == QK_EXIT_OK ? qk_cli_flush_stdout("merge") : QK_EXIT_IO;
-    goto out;
-nomem:
-    rc = QK_EXIT_IO;
-    goto out;
-bad:
-    qk_cli_errorf("merge", "the parts' header of compare --pairs is malformed");
-out:
-    json_decref(w.doc);
-    free(res);
-    free(runs);
-    free(mean);
-    free(pro);
-    free(argv);
-    return rc;
 }
 
 static qk_status run_calib(const opts *o, out *w, qk_error *err)
@@ -596,7 +402,7 @@ out:
 }
 
 /* Default sizes: up to ten evenly spaced sizes up to half the topics. */
-static qk_status swap_sizes(const opts *o, size_t ntopics, size_t **sizes, size_t *n,
+qk_status cmp_swap_sizes(const opts *o, size_t ntopics, size_t **sizes, size_t *n,
                             qk_error *err)
 {
     size_t half = ntopics / 2, step = half / 10 ? half / 10 : 1, cap = 0;
@@ -626,11 +432,11 @@ static qk_status swap_sizes(const opts *o, size_t ntopics, size_t **sizes, size_
 /* The matrix of the App. F modes: transformed on all runs (spec F4), then,
  * with --top, cut to the best fraction of runs by raw mean. keep[] lists the
  * kept run indices in decreasing raw mean. */
-static qk_status appf_matrix(const opts *o, qk_scores **m, size_t **keep, size_t *nkeep,
+qk_status cmp_appf_matrix(const opts *o, qk_scores **m, size_t **keep, size_t *nkeep,
                              size_t *degenerate, qk_error *err)
 {
     double *raw = NULL;
-    qk_status st = read_matrix(o->files[0], m, err);
+    qk_status st = cmp_read_matrix(o->files[0], m, err);
     size_t n;
     *keep = NULL;
     if (st != QK_OK)
@@ -669,30 +475,24 @@ static const char *transform_name(qk_transform t)
     return t == QK_TRANSFORM_LOGIT ? "logit" : t == QK_TRANSFORM_Z ? "z" : "none";
 }
 
-static qk_status run_swap(const opts *o, out *w, qk_error *err)
+void cmp_swap_opts(const opts *o, const size_t *sizes, size_t nsizes, qk_swap_opts *so)
 {
-    qk_scores *m = NULL;
-    size_t *sizes = NULL, ns = 0, nc = 0, *keep = NULL, nkeep, deg = 0;
-    qk_swap_cell *cells = NULL;
-    qk_swap_opts so;
-    qk_status st = appf_matrix(o, &m, &keep, &nkeep, &deg, err);
-    if (st != QK_OK)
-        goto out;
-    if ((st = swap_sizes(o, m->ntopics, &sizes, &ns, err)) != QK_OK)
-        goto out;
-    memset(&so, 0, sizeof so);
-    so.sizes = sizes;
-    so.nsizes = ns;
-    so.trials = o->trials > 0 ? o->trials : 50;
-    so.seed = o->seed;
-    so.on = o->on;
-    so.alpha = o->alpha;
-    so.median = o->median;
-    so.bin_width = o->bin_width;
-    so.nbins = (size_t)o->bins;
-    if ((st = qk_stats_swap_rate(m, &so, &cells, &nc, err)) != QK_OK)
-        goto out;
-    for (size_t k = 0; k < nc; k++) {
+    memset(so, 0, sizeof *so);
+    so->sizes = sizes;
+    so->nsizes = nsizes;
+    so->trials = o->trials > 0 ? o->trials : 50;
+    so->seed = o->seed;
+    so->on = o->on;
+    so->alpha = o->alpha;
+    so->median = o->median;
+    so->bin_width = o->bin_width;
+    so->nbins = (size_t)o->bins;
+}
+
+void cmp_swap_output(const opts *o, out *w, const qk_swap_cell *cells, size_t ncells, size_t nruns,
+                     size_t ntopics, long trials)
+{
+    for (size_t k = 0; k < ncells; k++) {
         json_t *r = json_object();
         put(r, "size", json_integer((json_int_t)cells[k].size));
         if (o->bin_width > 0) {
@@ -706,12 +506,29 @@ static qk_status run_swap(const opts *o, out *w, qk_error *err)
                                         : NAN));
         json_array_append_new(w->rows, r);
     }
-    put(w->summary, "runs", json_integer((json_int_t)m->nruns));
-    put(w->summary, "topics", json_integer((json_int_t)m->ntopics));
+    put(w->summary, "runs", json_integer((json_int_t)nruns));
+    put(w->summary, "topics", json_integer((json_int_t)ntopics));
     put(w->summary, "on", json_string(o->on == QK_SWAP_SD ? "sd" : "mean"));
     put(w->summary, "transform", json_string(transform_name(o->transform)));
-    put(w->summary, "trials", json_integer(so.trials));
+    put(w->summary, "trials", json_integer(trials));
     put(w->summary, "seed", json_integer((json_int_t)o->seed));
+}
+
+static qk_status run_swap(const opts *o, out *w, qk_error *err)
+{
+    qk_scores *m = NULL;
+    size_t *sizes = NULL, ns = 0, nc = 0, *keep = NULL, nkeep, deg = 0;
+    qk_swap_cell *cells = NULL;
+    qk_swap_opts so;
+    qk_status st = cmp_appf_matrix(o, &m, &keep, &nkeep, &deg, err);
+    if (st != QK_OK)
+        goto out;
+    if ((st = cmp_swap_sizes(o, m->ntopics, &sizes, &ns, err)) != QK_OK)
+        goto out;
+    cmp_swap_opts(o, sizes, ns, &so);
+    if ((st = qk_stats_swap_rate(m, &so, &cells, &nc, err)) != QK_OK)
+        goto out;
+    cmp_swap_output(o, w, cells, nc, m->nruns, m->ntopics, so.trials);
 out:
     free(sizes);
     free(cells);
@@ -725,7 +542,7 @@ static qk_status run_appf(const opts *o, out *w, qk_error *err)
 {
     qk_scores *m = NULL;
     size_t *keep = NULL, nkeep = 0, deg = 0, nt, ties = 0, by_f = 0, by_lev = 0, np = 0;
-    qk_status st = appf_matrix(o, &m, &keep, &nkeep, &deg, err);
+    qk_status st = cmp_appf_matrix(o, &m, &keep, &nkeep, &deg, err);
     if (st != QK_OK)
         goto out;
     nt = m->ntopics;
@@ -867,7 +684,7 @@ static int value_option(int argc, char **argv, int *i, opts *o)
     return qk_cli_usage(CMD, "unknown option '%s'", a);
 }
 
-static int parse_args(int argc, char **argv, opts *o, qk_shard_spec *sh, int *shard_on)
+int cmp_parse_args(int argc, char **argv, opts *o, qk_shard_spec *sh, int *shard_on)
 {
     static const struct {
         const char *flag;
@@ -915,8 +732,9 @@ static int parse_args(int argc, char **argv, opts *o, qk_shard_spec *sh, int *sh
     if (o->mode == M_NONE)
         return qk_cli_usage(CMD, "choose a mode: --truth, --pairs, --calibration, --swap-rate, "
                                  "--variability or --variance");
-    if (*shard_on && o->mode != M_PAIRS)
-        return qk_cli_usage(CMD, "--shard shards --pairs only (by run pair)");
+    if (*shard_on && o->mode != M_PAIRS && o->mode != M_SWAP)
+        return qk_cli_usage(CMD, "--shard splits --pairs and --swap-rate only; --truth, --calibration, "
+                                 "--variability and --variance are deterministic and quick (run them whole)");
     if (o->mode == M_TRUTH ? (o->nfiles < 2) : (o->nfiles != 1))
         return qk_cli_usage(CMD, o->mode == M_TRUTH ? "--truth needs two or three scoring files"
                                                     : "this mode takes exactly one input file");
@@ -930,7 +748,7 @@ static int parse_args(int argc, char **argv, opts *o, qk_shard_spec *sh, int *sh
     }
 }
 
-static void opts_defaults(opts *o)
+void cmp_opts_defaults(opts *o)
 {
     memset(o, 0, sizeof *o);
     o->precision = 4;
@@ -950,13 +768,13 @@ int qk_cmd_compare(int argc, char **argv)
     int rc, shard_on = 0;
     static const char *const names[] = {"", "truth", "pairs", "calibration", "swap-rate",
                                         "variability", "variance"};
-    opts_defaults(&o);
+    cmp_opts_defaults(&o);
     qk_error_clear(&err);
-    if ((rc = parse_args(argc, argv, &o, &sh, &shard_on)) != 0)
+    if ((rc = cmp_parse_args(argc, argv, &o, &sh, &shard_on)) != 0)
         return rc < 0 ? qk_cli_help(qk_help_compare) : rc;
     if (shard_on)
-        return write_pairs_part(&o, sh, argc, argv);
-    out_init(&w, &o, names[o.mode], o.mode != M_TRUTH);
+        return qk_compare_shard(&o, sh, argc, argv);
+    cmp_out_init(&w, &o, names[o.mode], o.mode != M_TRUTH);
     switch (o.mode) {
     case M_TRUTH: st = run_truth(&o, &w, &err); break;
     case M_PAIRS: st = run_pairs(&o, &w, &err); break;
@@ -966,7 +784,7 @@ int qk_cmd_compare(int argc, char **argv)
     case M_VARIANCE: st = run_appf(&o, &w, &err); break;
     case M_NONE: break;
     }
-    rc = st == QK_OK ? emit(&w) : (st == QK_EUSAGE ? qk_cli_usage(CMD, "%s", err.message)
+    rc = st == QK_OK ? cmp_emit(&w) : (st == QK_EUSAGE ? qk_cli_usage(CMD, "%s", err.message)
                                                    : qk_cli_fail(CMD, &err));
     json_decref(w.doc);
     return rc;

@@ -68,7 +68,8 @@ const char qk_help_eval[] =
     "                    inclusion probabilities of FILE (topic docno_a docno_b\n"
     "                    pi_ab, from pool --write-joint); without it var_R_HT is\n"
     "                    the Poisson form, which ignores how inclusions correlate\n"
-    "  --shard I/N       evaluate shard I of N of the runs only, as a part file for\n"
+    "  --shard I/N       evaluate shard I of N of the runs (of one run: of the qrels\n"
+    "                    topics) only, as a part file for\n"
     "                    `qrelkit merge` (doc/scale-out.md); not with --matrix or -R\n"
     "                    prels|strata|draws\n"
     "  --compat          with -R prels|strata: print exactly as statAP_MQ_eval_v4.pl -q\n"
@@ -620,6 +621,145 @@ static int eval_shard(const cli *c, const qk_qrels *q, const qk_measures *ms, in
     return qk_cli_shard_finish("eval", part);
 }
 
+/* --shard with one RUN: by qrels topic. Item u (qrels topic u) is "E" and
+ * the record of its raw values, then one line per string value (relstring),
+ * or "M" (missing from the run, reported as such), or "-" (not asked for:
+ * -D). The prologue is the run id. The merge rebuilds the result from all
+ * topics (qk_eval_result_assemble, which runs the evaluation's own summary)
+ * and prints it as the unsharded command does. */
+static int eval_shard_topics(const cli *c, const qk_qrels *q, const qk_measures *ms, int argc, char **argv,
+                             int first)
+{
+    const char *ins[3] = {argv[first], c->zfile, argv[first + 1]};
+    size_t nq = qk_qrels_num_topics(q), nv = qk_measures_num_values(ms), t0, t1;
+    qk_eval_opts o = c->o;
+    qk_eval_result *res = NULL;
+    qk_shard_part *part = NULL;
+    qk_run_stream *rs = NULL;
+    qk_error err = {0};
+    unsigned char *state = calloc(nq + 1, 1);
+    size_t *row = calloc(nq + 1, sizeof *row);
+    int rc = state && row ? 0 : QK_EXIT_IO;
+    qk_shard_range(c->shard, nq, &t0, &t1);
+    if (!rc)
+        rc = qk_cli_shard_begin("eval", "eval", "eval-topic", c->shard, nq, argc, argv, ins, 3, &part);
+    o.topic_range = 1;
+    o.topic_first = t0;
+    o.topic_end = t1;
+    /* every shard reads the whole run: the run id is the last line's */
+    if (!rc && (qk_run_open(argv[first + 1], QK_RUN_STREAM, &rs, &err) != QK_OK ||
+                qk_eval_stream(q, rs, ms, &o, &res, &err) != QK_OK))
+        rc = qk_cli_fail("eval", &err);
+    qk_run_close(rs);
+    if (!rc && res) {
+        const char *id = qk_result_runid(res);
+        size_t u;
+        if (qk_shard_part_set_frame(part, id, strlen(id), NULL, 0, NULL, 0) != QK_OK)
+            rc = QK_EXIT_IO;
+        for (size_t k = 0; k < qk_result_num_topics(res); k++)
+            if (qk_qrels_find_topic(q, qk_result_topic(res, k), strlen(qk_result_topic(res, k)), &u)) {
+                state[u] = QK_TOPIC_EVALUATED;
+                row[u] = k;
+            }
+        for (size_t k = 0; k < qk_result_num_missing(res); k++)
+            if (qk_qrels_find_topic(q, qk_result_missing(res, k), strlen(qk_result_missing(res, k)), &u))
+                state[u] = QK_TOPIC_MISSING;
+    }
+    for (size_t u = t0; !rc && u < t1; u++) {
+        char *buf = NULL, *rec = NULL;
+        size_t len = 0, rlen;
+        FILE *f = open_memstream(&buf, &len);
+        double *v = calloc(nv + 1, sizeof *v);
+        if (!f || !v)
+            rc = QK_EXIT_IO;
+        else if (state[u] == QK_TOPIC_EVALUATED) {
+            for (size_t i = 0; i < nv; i++)
+                v[i] = qk_result_topic_value(res, row[u], i);
+            if (qk_shard_record_format(v, nv, &rec, &rlen, &err) != QK_OK)
+                rc = QK_EXIT_IO;
+            else
+                fprintf(f, "E %s", rec);
+            for (size_t i = 0; !rc && i < nv; i++) {
+                const char *s = qk_result_topic_string(res, row[u], i);
+                if (s)
+                    fprintf(f, "\n%zu %s", i, s);
+            }
+        } else
+            fputs(state[u] == QK_TOPIC_MISSING ? "M" : "-", f);
+        if (f && fclose(f) != 0)
+            rc = QK_EXIT_IO;
+        if (!rc && qk_shard_part_add_item(part, u, buf, len, &err) != QK_OK)
+            rc = qk_cli_fail("eval", &err);
+        free(rec);
+        free(buf);
+        free(v);
+    }
+    qk_eval_result_free(res);
+    free(state);
+    free(row);
+    if (rc) {
+        qk_shard_part_free(part);
+        return rc;
+    }
+    return qk_cli_shard_finish("eval", part);
+}
+
+/* The result of the run from the merged part's topics. 0 or an exit code. */
+static int assemble_topics(const qk_shard_part *m, const qk_qrels *q, const qk_measures *ms,
+                           const qk_eval_opts *o, qk_eval_result **res)
+{
+    size_t nq = qk_qrels_num_topics(q), nv = qk_measures_num_values(ms);
+    unsigned char *state = calloc(nq + 1, 1);
+    double *vals = calloc(nq * nv + 1, sizeof *vals);
+    char **strs = calloc(nq * nv + 1, sizeof *strs);
+    qk_error err = {0};
+    int rc = state && vals && strs ? 0 : QK_EXIT_IO;
+    if (!rc && qk_shard_part_num_items(m) != nq)
+        rc = QK_EXIT_INPUT;
+    for (size_t u = 0; !rc && u < nq; u++) {
+        size_t len;
+        const char *it = qk_shard_part_item(m, u, NULL, &len), *s;
+        if (len == 1 && (it[0] == 'M' || it[0] == '-')) {
+            state[u] = it[0] == 'M' ? QK_TOPIC_MISSING : QK_TOPIC_NONE;
+            continue;
+        }
+        if (len < 2 || memcmp(it, "E ", 2) != 0 ||
+            qk_shard_record_parse(it + 2, len - 2, vals + u * nv, nv, &s)) {
+            rc = QK_EXIT_INPUT;
+            break;
+        }
+        state[u] = QK_TOPIC_EVALUATED;
+        while (!rc && *s == '\n') { /* "\nINDEX STRING" per string value */
+            char *e;
+            size_t i = (size_t)strtoul(s + 1, &e, 10), n;
+            const char *nl = strchr(e, '\n');
+            if (e == s + 1 || *e != ' ' || i >= nv || strs[u * nv + i]) {
+                rc = QK_EXIT_INPUT;
+                break;
+            }
+            n = nl ? (size_t)(nl - e - 1) : strlen(e + 1);
+            if (!(strs[u * nv + i] = strndup(e + 1, n)))
+                rc = QK_EXIT_IO;
+            s = e + 1 + n;
+        }
+        if (!rc && *s)
+            rc = QK_EXIT_INPUT;
+    }
+    if (rc == QK_EXIT_INPUT)
+        qk_cli_errorf("merge", "the parts of eval by topic are malformed");
+    else if (!rc && qk_eval_result_assemble(q, ms, o, qk_shard_part_prologue(m, NULL), state, vals, strs, res,
+                                            &err) != QK_OK)
+        rc = qk_cli_fail("merge", &err);
+    for (size_t k = 0; strs && k < nq * nv; k++)
+        free(strs[k]);
+    free(strs);
+    free(vals);
+    free(state);
+    return rc;
+}
+
+static const qk_shard_part *topic_merge; /* set by qk_eval_topic_merge */
+
 int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
 {
     cli c;
@@ -683,7 +823,8 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
     c.o.zscores = z;
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     if (c.shard_on) {
-        rc = eval_shard(&c, q, ms, argc, argv, first);
+        rc = argc - first == 2 ? eval_shard_topics(&c, q, ms, argc, argv, first)
+                               : eval_shard(&c, q, ms, argc, argv, first);
         goto out;
     }
     res = calloc((size_t)(argc - first), sizeof *res);
@@ -694,8 +835,13 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
     if (argc - first == 2) {
         qk_run_stream *rs = NULL;
         int stream = trec_out && qk_qrels_num_topics(q) * qk_measures_num_values(ms) >= ((size_t)1 << 20);
-        qk_status st = qk_run_open(argv[first + 1], QK_RUN_STREAM, &rs, &err);
-        if (st == QK_OK)
+        qk_status st;
+        if (topic_merge) {
+            if ((rc = assemble_topics(topic_merge, q, ms, &c.o, &res[0])) != 0)
+                goto out;
+            stream = 0;
+            st = QK_OK;
+        } else if ((st = qk_run_open(argv[first + 1], QK_RUN_STREAM, &rs, &err)) == QK_OK)
             st = stream ? qk_eval_stream_trec(q, rs, ms, &c.o, c.per_topic ? stdout : NULL, &res[0], &err)
                         : qk_eval_stream(q, rs, ms, &c.o, &res[0], &err);
         qk_run_close(rs);
@@ -745,3 +891,22 @@ out:
 }
 
 int qk_cmd_eval(int argc, char **argv) { return qk_eval_main(argc, argv, 0, qk_help_eval); }
+
+int qk_eval_topic_merge(const qk_shard_part *m)
+{
+    qk_error err = {0};
+    char **argv = NULL;
+    int argc, rc;
+    if (qk_shard_part_argv(m, "eval", &argc, &argv, &err) != QK_OK)
+        return qk_cli_fail("merge", &err);
+    /* the merge reads the qrels (and -Z file) again: they must be the ones
+     * the shards read */
+    if ((rc = qk_cli_shard_check_inputs("merge", m)) == 0) {
+        topic_merge = m;
+        optind = 0;
+        rc = qk_eval_main(argc, argv, 0, qk_help_eval);
+        topic_merge = NULL;
+    }
+    free(argv);
+    return rc;
+}

@@ -17,8 +17,10 @@ const char qk_help_merge[] =
     "byte. The parts must come from the same command line (apart from --shard),\n"
     "the same input files (checked by checksum) and the same seed, and cover\n"
     "every shard exactly once, in any order; otherwise merge names the missing,\n"
-    "repeated or foreign part and fails. Commands that shard: eval (by run),\n"
-    "simulate pool (by trial), compare --pairs (by run pair), simulate crowd\n"
+    "repeated or foreign part and fails. Commands that shard: eval (by run, or\n"
+    "by qrels topic for one run: the merge then reads the qrels again),\n"
+    "simulate pool (by trial), compare --pairs (by run pair and block of 1000\n"
+    "replicates), compare --swap-rate (by size and trial), simulate crowd\n"
     "--curve (by crowd), tune --method grid|random (by evaluation) and\n"
     "simulate budget (by trial).\n"
     "Job-array and GNU parallel recipes: doc/scale-out.md.\n"
@@ -103,10 +105,14 @@ int qk_cmd_merge(int argc, char **argv)
                 rc = qk_cli_fail(CMD, &err);
             else
                 rc = qk_cli_flush_stdout(CMD);
+        } else if (strcmp(qk_shard_part_kind(m), "eval-topic") == 0 &&
+                   strcmp(qk_shard_part_command(m), "eval") == 0) {
+            rc = qk_eval_topic_merge(m);
         } else if (strcmp(qk_shard_part_kind(m), "simulate-pool") == 0 &&
                    strcmp(qk_shard_part_command(m), "simulate pool") == 0) {
             rc = qk_simulate_pool_merge(m);
-        } else if (strcmp(qk_shard_part_kind(m), "compare-pairs") == 0 &&
+        } else if ((strcmp(qk_shard_part_kind(m), "compare-pairs") == 0 ||
+                    strcmp(qk_shard_part_kind(m), "compare-swap") == 0) &&
                    strcmp(qk_shard_part_command(m), "compare") == 0) {
             rc = qk_compare_merge(m);
         } else if (strcmp(qk_shard_part_kind(m), "simulate-crowd") == 0 &&

@@ -76,6 +76,22 @@ int qk_cli_shard_begin(const char *cmd, const char *command, const char *kind, q
     return 0;
 }
 
+int qk_cli_shard_check_inputs(const char *cmd, const qk_shard_part *p)
+{
+    for (size_t i = 0; i < qk_shard_part_num_inputs(p); i++) {
+        uint64_t want, sum;
+        const char *name = qk_shard_part_input(p, i, &want);
+        int rc = checksum_file(cmd, name, &sum);
+        if (rc)
+            return rc;
+        if (sum != want) {
+            qk_cli_errorf(cmd, "input '%s' changed since the parts were written", name);
+            return QK_EXIT_INPUT;
+        }
+    }
+    return 0;
+}
+
 int qk_cli_shard_finish(const char *cmd, qk_shard_part *p)
 {
     qk_error err = {0};

@@ -13,6 +13,9 @@ int qk_cli_shard_parse(const char *cmd, const char *arg, qk_shard_spec *s);
  * 0 or an exit code (message printed). */
 int qk_cli_shard_begin(const char *cmd, const char *command, const char *kind, qk_shard_spec s, size_t nitems,
                        int argc, char **argv, const char *const *inputs, size_t ninputs, qk_shard_part **out);
+/* For a merge that reads the inputs again: every input of p still has its
+ * checksum; 0 or an exit code (message printed). */
+int qk_cli_shard_check_inputs(const char *cmd, const qk_shard_part *p);
 /* Write the part to standard output and free it; 0 or an exit code. */
 int qk_cli_shard_finish(const char *cmd, qk_shard_part *p);
 
@@ -25,6 +28,9 @@ int qk_compare_merge(const qk_shard_part *merged);
 
 /* `qrelkit simulate crowd --curve`'s merge (simulate_crowd.c). */
 int qk_simulate_crowd_merge(const qk_shard_part *merged);
+
+/* `qrelkit eval`'s merge of one run split by topic (cmd_eval.c). */
+int qk_eval_topic_merge(const qk_shard_part *merged);
 
 /* `qrelkit tune`'s merge (cmd_tune.c), likewise. */
 int qk_tune_merge(const qk_shard_part *merged);

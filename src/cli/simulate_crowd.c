@@ -236,8 +236,9 @@ static int run_curve(qk_crowd_sim_opts *o, const double *curve, size_t ncurve, l
 }
 
 /* --shard I/N of --curve: the crowds are the items, crowd c * reps + r being
- * repetition r of value c; an item holds each method's accuracy as hex
- * floats, and the merge sums them in the unsharded order. */
+ * repetition r of value c; an item is the record of each method's accuracy
+ * (exact: qk_shard_part_add_record), and the merge sums them in the
+ * unsharded order. */
 static int write_curve_part(const qk_crowd_sim_opts *o, const double *curve, size_t ncurve, long reps,
                             const qk_crowd_method *methods, size_t nmethods, qk_shard_spec sh, int argc,
                             char **argv)
@@ -252,13 +253,9 @@ static int write_curve_part(const qk_crowd_sim_opts *o, const double *curve, siz
     qk_shard_part_set_seed(part, o->seed);
     qk_shard_range(sh, n, &first, &end);
     for (size_t k = first; !rc && k < end; k++) {
-        char buf[8 * 32 + 1];
-        size_t len = 0;
         if ((rc = curve_crowd(o, curve, k / (size_t)reps, (long)(k % (size_t)reps), methods, nmethods, acc)))
             break;
-        for (size_t m = 0; m < nmethods; m++)
-            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%a", m ? " " : "", acc[m]);
-        if (qk_shard_part_add_item(part, k, buf, len, &err) != QK_OK)
+        if (qk_shard_part_add_record(part, k, acc, nmethods, &err) != QK_OK)
             rc = qk_cli_fail(CMD, &err);
     }
     if (rc) {
@@ -363,7 +360,8 @@ static int parse_args(int argc, char **argv, crowd_args *a)
     if (rc)
         return rc;
     if (optind != argc || (!a->out && !a->ncurve))
-        return qk_cli_usage(CMD, optind != argc ? "unexpected operand '%s'" : "need --out DIR or --curve LIST%s",
+        return qk_cli_usage(CMD,
+                            optind != argc ? "unexpected operand '%s'" : "need --out DIR or --curve LIST%s",
                             optind != argc ? argv[optind] : "");
     if (a->shard_on && !a->ncurve)
         return qk_cli_usage(CMD, "--shard splits --curve only (by crowd)");
@@ -389,45 +387,28 @@ static void crowd_defaults(crowd_args *a)
 int qk_simulate_crowd_merge(const qk_shard_part *m)
 {
     static crowd_args a;
-    int argc = (int)qk_shard_part_num_args(m) + 1, rc;
-    char **argv = calloc((size_t)argc + 1, sizeof *argv);
+    qk_error err = {0};
+    int argc, rc;
+    char **argv = NULL;
     double *acc = NULL;
-    size_t n = qk_shard_part_num_items(m);
-    if (!argv)
-        return QK_EXIT_IO;
-    argv[0] = (char *)"crowd";
-    for (int i = 1; i < argc; i++)
-        argv[i] = (char *)qk_shard_part_arg(m, (size_t)i - 1);
+    if (qk_shard_part_argv(m, "crowd", &argc, &argv, &err) != QK_OK)
+        return qk_cli_fail("merge", &err);
     crowd_defaults(&a);
     rc = parse_args(argc, argv, &a);
-    if (rc >= 0) {
-        free(argv);
-        return rc ? rc : QK_EXIT_INPUT;
-    }
-    rc = QK_EXIT_OK;
-    if (!a.ncurve || n != a.ncurve * (size_t)a.reps || !(acc = malloc((n + 1) * a.nmethods * sizeof *acc)))
-        rc = QK_EXIT_INPUT;
-    for (size_t k = 0; !rc && k < n; k++) {
-        const char *it = qk_shard_part_item(m, k, NULL, NULL);
-        for (size_t j = 0; !rc && j < a.nmethods; j++) {
-            char *e;
-            acc[k * a.nmethods + j] = strtod(it, &e);
-            if (e == it)
-                rc = QK_EXIT_INPUT;
-            it = e;
-        }
-    }
-    if (rc)
-        qk_cli_errorf("merge", "the parts of simulate crowd are malformed");
-    else {
-        fputs(curve_header, stdout);
-        for (size_t c = 0; c < a.ncurve; c++)
-            curve_rows(a.curve[c], acc + c * (size_t)a.reps * a.nmethods, a.reps, a.methods, a.nmethods);
-        rc = qk_cli_flush_stdout("merge");
-    }
-    free(acc);
     free(argv);
-    return rc;
+    if (rc >= 0)
+        return rc ? rc : QK_EXIT_INPUT;
+    if (!a.ncurve || qk_shard_part_num_items(m) != a.ncurve * (size_t)a.reps) {
+        qk_cli_errorf("merge", "the parts of simulate crowd are malformed");
+        return QK_EXIT_INPUT;
+    }
+    if (qk_shard_part_records(m, a.nmethods, &acc, &err) != QK_OK)
+        return qk_cli_fail("merge", &err);
+    fputs(curve_header, stdout);
+    for (size_t c = 0; c < a.ncurve; c++)
+        curve_rows(a.curve[c], acc + c * (size_t)a.reps * a.nmethods, a.reps, a.methods, a.nmethods);
+    free(acc);
+    return qk_cli_flush_stdout("merge");
 }
 
 int qk_simulate_crowd(int argc, char **argv)

@@ -234,6 +234,14 @@ static void apply_zscores(qk_eval_result *r, size_t t, const qk_zscores *z)
     }
 }
 
+/* Is qrels topic t (named qid) one the options ask for (-D, the topic range)? */
+static int wanted(const qk_eval_opts *o, size_t t, const char *qid)
+{
+    if (o->topic_range && (t < o->topic_first || t >= o->topic_end))
+        return 0;
+    return !o->only_topic || strcmp(o->only_topic, qid) == 0;
+}
+
 static void write_topic(FILE *f, const qk_eval_result *r, size_t t);
 
 /* Streaming: topic t is scored (in the shared row); write its lines and add
@@ -262,7 +270,7 @@ static qk_status stream_upto(qk_eval_result *r, qk_scratch *sc, size_t t, const 
     for (; r->next_t < t; r->next_t++) {
         size_t u = r->next_t;
         qk_status st;
-        if (o->only_topic && strcmp(o->only_topic, qk_qrels_topic(r->q, u)) != 0)
+        if (!wanted(o, u, qk_qrels_topic(r->q, u)))
             continue;
         if (!o->complete) {
             r->missing[r->nmissing++] = u;
@@ -282,6 +290,7 @@ static qk_status summarise(qk_eval_result *r, const qk_eval_opts *o)
     if (!(r->summary = calloc(r->nvalues ? r->nvalues : 1, sizeof *r->summary)))
         return QK_ENOMEM;
     for (size_t i = 0; i < r->nvalues; i++) {
+        // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): result_new sets value_inst[i] for every value
         const qk_measure_info *in = &r->value_inst[i]->def->info;
         double s = 0.0;
         if (r->streaming)
@@ -365,8 +374,7 @@ static int keep_topic(void *vc, const char *qid)
 {
     const run_ctx *c = vc;
     size_t t;
-    return qk_qrels_find_topic(c->r->q, qid, strlen(qid), &t) &&
-           (!c->o->only_topic || strcmp(c->o->only_topic, qid) == 0);
+    return qk_qrels_find_topic(c->r->q, qid, strlen(qid), &t) && wanted(c->o, t, qid);
 }
 
 /* Ranking needs nothing from the qrels, so the reader thread can do it. */
@@ -524,7 +532,7 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
         goto out;
     }
     for (size_t t = 0; t < r->nq; t++) {
-        if (r->evaluated[t] || (opts->only_topic && strcmp(opts->only_topic, qk_qrels_topic(q, t)) != 0))
+        if (r->evaluated[t] || !wanted(opts, t, qk_qrels_topic(q, t)))
             continue;
         if (!opts->complete)
             r->missing[r->nmissing++] = t;
@@ -537,7 +545,7 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
                 apply_zscores(r, t, opts->zscores);
             r->order[r->ntopics++] = t;
         }
-    if (r->ntopics == 0) {
+    if (r->ntopics == 0 && !opts->topic_range) { /* a range of topics may hold none */
         st = qk_error_set(err, QK_EINPUT, "'%s': no topic has both run lines and judgments", source);
         goto out;
     }
@@ -549,6 +557,49 @@ out:
     if (st != QK_OK) {
         qk_eval_result_free(r);
         return st;
+    }
+    *out = r;
+    return QK_OK;
+}
+
+qk_status qk_eval_result_assemble(const qk_qrels *q, const qk_measures *m, const qk_eval_opts *opts,
+                                  const char *runid, const unsigned char *state, const double *vals,
+                                  char *const *strs, qk_eval_result **out, qk_error *err)
+{
+    qk_eval_result *r = NULL;
+    qk_status st;
+    *out = NULL;
+    if (!m->finalized)
+        return qk_error_set(err, QK_EUSAGE, "measures not finalized (call qk_measures_finalize)");
+    if (result_new(q, m, 0, NULL, &r) != QK_OK || !(r->runid = strdup(runid))) {
+        qk_eval_result_free(r);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    r->zmode = opts->zscores != NULL;
+    for (size_t t = 0; t < r->nq; t++) {
+        if (state[t] == QK_TOPIC_MISSING)
+            r->missing[r->nmissing++] = t;
+        if (state[t] != QK_TOPIC_EVALUATED)
+            continue;
+        r->evaluated[t] = 1;
+        r->order[r->ntopics++] = t;
+        memcpy(row_of(r, t), vals + t * r->nvalues, r->nvalues * sizeof *vals);
+        for (size_t i = 0; i < r->nvalues; i++) {
+            char **slot = str_at(r, t, i);
+            const char *v = strs ? strs[t * r->nvalues + i] : NULL;
+            if (slot && v && !(*slot = strdup(v))) {
+                qk_eval_result_free(r);
+                return qk_error_set(err, QK_ENOMEM, "out of memory");
+            }
+        }
+    }
+    if (r->ntopics == 0) {
+        qk_eval_result_free(r);
+        return qk_error_set(err, QK_EINPUT, "'%s': no topic has both run lines and judgments", runid);
+    }
+    if ((st = summarise(r, opts)) != QK_OK) {
+        qk_eval_result_free(r);
+        return qk_error_set(err, st, "out of memory");
     }
     *out = r;
     return QK_OK;
@@ -598,6 +649,10 @@ qk_status qk_eval_stream_trec(const qk_qrels *q, qk_run_stream *s, const qk_meas
     order_check c = {q, opts->only_topic, qk_strpool_new(), 0, 1};
     qk_status st;
     *out = NULL;
+    if (opts->topic_range) {
+        qk_strpool_free(c.seen);
+        return qk_error_set(err, QK_EUSAGE, "a topic range does not combine with streamed trec output");
+    }
     if (!c.seen)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     st = qk_run_scan_topics(s, check_block, &c, err);

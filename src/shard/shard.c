@@ -511,6 +511,20 @@ const char *qk_shard_part_prologue(const qk_shard_part *p, size_t *len)
     return p->frame[0].s;
 }
 
+size_t qk_shard_part_num_inputs(const qk_shard_part *p)
+{
+    return p->ninputs;
+}
+
+const char *qk_shard_part_input(const qk_shard_part *p, size_t i, uint64_t *checksum)
+{
+    if (i >= p->ninputs)
+        return NULL;
+    if (checksum)
+        *checksum = p->inputs[i].sum;
+    return p->inputs[i].name.s;
+}
+
 /* ---- merge ---- */
 
 /* Why b is not part of the same work as a, or NULL. */
@@ -518,8 +532,6 @@ static const char *differs(const qk_shard_part *a, const qk_shard_part *b)
 {
     if (!bytes_eq(&a->command, &b->command))
         return "the command differs";
-    if (!bytes_eq(&a->kind, &b->kind))
-        return "the merge kind differs";
     if (a->spec.count != b->spec.count)
         return "the shard count differs";
     if (a->has_seed != b->has_seed || a->seed != b->seed)
@@ -534,6 +546,9 @@ static const char *differs(const qk_shard_part *a, const qk_shard_part *b)
     for (size_t i = 0; i < a->nargs; i++)
         if (!bytes_eq(&a->args[i], &b->args[i]))
             return "the arguments differ";
+    /* the kind follows from the arguments (eval: by run or by topic) */
+    if (!bytes_eq(&a->kind, &b->kind))
+        return "the merge kind differs";
     if (a->nitems != b->nitems)
         return "the number of items differs";
     for (int k = 0; k < 3; k++)

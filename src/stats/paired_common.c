@@ -37,6 +37,7 @@ void qk_stats_init_result_(qk_test_result *r, const qk_diffs_ *df)
     r->mean_diff = ldexp(df->mean, df->scale);
     r->effect = df->sd > 0 ? df->mean / df->sd : NAN;
     r->n = (long)df->n;
+    r->hits = -1;
 }
 
 int qk_stats_constant_diffs_(qk_test_result *r, const qk_diffs_ *df)

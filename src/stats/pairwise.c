@@ -36,8 +36,7 @@ static int cmp_pidx(const void *pa, const void *pb)
     return a->i < b->i ? -1 : a->i > b->i;
 }
 
-qk_status qk_stats_adjust(const double *p, size_t m, qk_correction c, double *adj,
-                          qk_error *err)
+qk_status qk_stats_adjust(const double *p, size_t m, qk_correction c, double *adj, qk_error *err)
 {
     pidx *s;
     double run = 0;
@@ -72,8 +71,9 @@ qk_status qk_stats_adjust(const double *p, size_t m, qk_correction c, double *ad
 static qk_status need_topics(const qk_scores *m, qk_error *err)
 {
     if (!m->v || m->ntopics == 0)
-        return qk_error_set(err, QK_EINPUT, "per-topic scores are needed (a matrix, not a "
-                                            "run<TAB>score list)");
+        return qk_error_set(err, QK_EINPUT,
+                            "per-topic scores are needed (a matrix, not a "
+                            "run<TAB>score list)");
     if (m->nruns < 2)
         return qk_error_set(err, QK_EINPUT, "at least 2 runs are needed, got %zu", m->nruns);
     return QK_OK;
@@ -141,9 +141,8 @@ out:
     return st;
 }
 
-qk_status qk_stats_pairwise(const qk_scores *m, qk_test t, const qk_test_opts *o,
-                            qk_correction c, double alpha, qk_pair_result **out,
-                            size_t *npairs, size_t *nsig, qk_error *err)
+qk_status qk_stats_pairwise(const qk_scores *m, qk_test t, const qk_test_opts *o, qk_correction c,
+                            double alpha, qk_pair_result **out, size_t *npairs, size_t *nsig, qk_error *err)
 {
     size_t np;
     qk_pair_result *res = NULL;
@@ -165,8 +164,85 @@ qk_status qk_stats_pairwise(const qk_scores *m, qk_test t, const qk_test_opts *o
     return QK_OK;
 }
 
-qk_status qk_stats_significant_mask(const qk_scores *m, double alpha, unsigned char *mask,
-                                    qk_error *err)
+size_t qk_stats_pair_blocks(qk_test t, long trials)
+{
+    if ((t != QK_TEST_PERM && t != QK_TEST_BOOTSTRAP) || trials < 1)
+        return 1;
+    return (size_t)((trials - 1) / QK_REPLICATE_BLOCK) + 1;
+}
+
+qk_status qk_stats_pairwise_block(const qk_scores *m, qk_test t, const qk_test_opts *o, size_t k,
+                                  size_t block, qk_pair_result *res, qk_error *err)
+{
+    qk_test_opts ok;
+    size_t nb;
+    if (o)
+        ok = *o;
+    else
+        qk_stats_test_opts_init(&ok);
+    nb = qk_stats_pair_blocks(t, ok.trials);
+    if (block >= nb)
+        return qk_error_set(err, QK_EUSAGE, "replicate block %zu of %zu does not exist", block, nb);
+    if (nb > 1 || t == QK_TEST_PERM || t == QK_TEST_BOOTSTRAP) {
+        long end = (long)(block + 1) * QK_REPLICATE_BLOCK;
+        ok.first_trial = (long)block * QK_REPLICATE_BLOCK;
+        ok.end_trial = end < ok.trials ? end : ok.trials;
+    }
+    return qk_stats_pairwise_tests(m, t, &ok, k, k + 1, res, err);
+}
+
+void qk_stats_pair_record(const qk_pair_result *r, double v[QK_PAIR_RECORD])
+{
+    v[0] = (double)r->a;
+    v[1] = (double)r->b;
+    v[2] = r->test.statistic;
+    v[3] = r->test.p;
+    v[4] = r->test.mean_diff;
+    v[5] = r->test.effect;
+    v[6] = (double)r->test.n;
+    v[7] = r->test.exact;
+    v[8] = (double)r->test.hits;
+}
+
+static int is_count(double x, double lo)
+{
+    return x >= lo && x == floor(x) && x < 9007199254740992.0;
+}
+
+int qk_stats_pair_from_records(const double *v, size_t nblocks, long trials, qk_pair_result *r)
+{
+    long hits = 0;
+    memset(r, 0, sizeof *r);
+    if (nblocks < 1 || !is_count(v[0], 0) || !is_count(v[1], 0) || !(v[0] < v[1]) || !is_count(v[6], 0) ||
+        !is_count(v[7], 0) || v[7] > 1 || !is_count(v[8], -1))
+        return -1;
+    r->a = (size_t)v[0];
+    r->b = (size_t)v[1];
+    r->test.statistic = v[2];
+    r->test.p = v[3];
+    r->test.mean_diff = v[4];
+    r->test.effect = v[5];
+    r->test.n = (long)v[6];
+    r->test.exact = (int)v[7];
+    r->test.hits = (long)v[8];
+    for (size_t b = 1; b < nblocks; b++) {
+        const double *w = v + b * QK_PAIR_RECORD;
+        if (w[0] != v[0] || w[1] != v[1] || !is_count(w[8], -1) || (w[8] < 0) != (v[8] < 0))
+            return -1;
+    }
+    if (r->test.hits >= 0) {
+        for (size_t b = 0; b < nblocks; b++)
+            hits += (long)v[b * QK_PAIR_RECORD + 8];
+        if (trials < 1 || hits > trials)
+            return -1;
+        r->test.hits = hits;
+        r->test.p = (double)hits / (double)trials;
+    }
+    r->p_adj = r->test.p;
+    return 0;
+}
+
+qk_status qk_stats_significant_mask(const qk_scores *m, double alpha, unsigned char *mask, qk_error *err)
 {
     size_t n = m->nruns, nt = m->ntopics;
     qk_status st;

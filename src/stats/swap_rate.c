@@ -4,7 +4,9 @@
  *
  * Each trial draws one split (X, Y) and scores every run pair on it, so a
  * trial costs O(runs * c + pairs) instead of drawing a split per pair; every
- * pair still sees `trials` independent splits. */
+ * pair still sees `trials` independent splits. Trial t of size c starts from
+ * the identity permutation with seed qk_stats_replicate_seed(seed + c, t), so
+ * any range of trials can be run on its own (compare --swap-rate --shard). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,16 +83,32 @@ static qk_status one_trial(swap_ctx *s, qk_rng *rng, qk_error *err)
     return QK_OK;
 }
 
-qk_status qk_stats_swap_rate(const qk_scores *m, const qk_swap_opts *o, qk_swap_cell **cells,
-                             size_t *ncells, qk_error *err)
+size_t qk_stats_swap_rate_bins(const qk_swap_opts *o)
 {
-    size_t nb = o->bin_width > 0 ? (o->nbins ? o->nbins : 1) : 1, nr = m->nruns, maxc = 0;
-    swap_ctx s;
-    qk_status st = QK_OK;
-    qk_rng rng;
-    *cells = NULL;
-    *ncells = 0;
-    if (!m->v || m->ntopics == 0 || nr < 2)
+    return o->bin_width > 0 ? (o->nbins ? o->nbins : 1) : 1;
+}
+
+/* Size and bounds of bin b of size o->sizes[k]. */
+static void bin_bounds(const qk_swap_opts *o, size_t k, size_t b, qk_swap_cell *cell)
+{
+    cell->size = o->sizes[k];
+    cell->bin_lo = o->bin_width > 0 ? (double)b * o->bin_width : 0.0;
+    cell->bin_hi = b + 1 < qk_stats_swap_rate_bins(o) ? (double)(b + 1) * o->bin_width : INFINITY;
+}
+
+void qk_stats_swap_rate_cells(const qk_swap_opts *o, size_t k, qk_swap_cell *cells)
+{
+    for (size_t b = 0; b < qk_stats_swap_rate_bins(o); b++) {
+        memset(&cells[b], 0, sizeof cells[b]);
+        bin_bounds(o, k, b, &cells[b]);
+    }
+}
+
+/* The checks of the input and options; *maxc = the largest size. */
+static qk_status swap_check(const qk_scores *m, const qk_swap_opts *o, size_t *maxc, qk_error *err)
+{
+    *maxc = 0;
+    if (!m->v || m->ntopics == 0 || m->nruns < 2)
         return qk_error_set(err, QK_EINPUT, "the swap rate needs per-topic scores of at least 2 runs");
     if (o->trials < 1 || o->nsizes == 0)
         return qk_error_set(err, QK_EUSAGE, "the swap rate needs at least one trial and one size");
@@ -101,49 +119,106 @@ qk_status qk_stats_swap_rate(const qk_scores *m, const qk_swap_opts *o, qk_swap_
                                 "topic-set size %zu is impossible: two disjoint sets of it need "
                                 "%zu topics, the matrix has %zu%s",
                                 c, 2 * c, m->ntopics, c < 2 ? " (and SDs need 2 per set)" : "");
-        if (c > maxc)
-            maxc = c;
+        if (c > *maxc)
+            *maxc = c;
     }
-    memset(&s, 0, sizeof s);
-    s.m = m;
-    s.o = o;
-    s.nbins = nb;
-    s.perm = malloc(m->ntopics * sizeof *s.perm);
-    s.vx = malloc(nr * sizeof *s.vx);
-    s.vy = malloc(nr * sizeof *s.vy);
-    s.gx = malloc((nr + 1) * maxc * sizeof *s.gx);
-    *cells = calloc(o->nsizes * nb, sizeof **cells);
-    if (!s.perm || !s.vx || !s.vy || !s.gx || !*cells) {
-        st = qk_error_set(err, QK_ENOMEM, "out of memory for the swap rate");
-        goto out;
+    return QK_OK;
+}
+
+static void ctx_free(swap_ctx *s)
+{
+    free(s->perm);
+    free(s->vx);
+    free(s->vy);
+    free(s->gx);
+}
+
+static qk_status ctx_init(swap_ctx *s, const qk_scores *m, const qk_swap_opts *o, size_t maxc, qk_error *err)
+{
+    size_t nr = m->nruns;
+    memset(s, 0, sizeof *s);
+    s->m = m;
+    s->o = o;
+    s->nbins = qk_stats_swap_rate_bins(o);
+    s->perm = malloc(m->ntopics * sizeof *s->perm);
+    s->vx = malloc(nr * sizeof *s->vx);
+    s->vy = malloc(nr * sizeof *s->vy);
+    s->gx = malloc((nr + 1) * maxc * sizeof *s->gx);
+    if (!s->perm || !s->vx || !s->vy || !s->gx) {
+        ctx_free(s);
+        return qk_error_set(err, QK_ENOMEM, "out of memory for the swap rate");
     }
-    qk_rng_seed(&rng, o->seed);
-    for (size_t k = 0; k < o->nsizes; k++) {
-        s.c = o->sizes[k];
-        s.cells = *cells + k * nb;
-        for (size_t b = 0; b < nb; b++) {
-            s.cells[b].size = s.c;
-            s.cells[b].bin_lo = o->bin_width > 0 ? (double)b * o->bin_width : 0.0;
-            s.cells[b].bin_hi = b + 1 < nb ? (double)(b + 1) * o->bin_width : INFINITY;
-        }
-        /* every size starts from the identity so results do not depend on
-         * which other sizes were asked for */
-        for (size_t t = 0; t < m->ntopics; t++)
-            s.perm[t] = t;
-        qk_rng_seed(&rng, o->seed + s.c);
-        for (long t = 0; t < o->trials; t++)
-            if ((st = one_trial(&s, &rng, err)) != QK_OK)
-                goto out;
+    return QK_OK;
+}
+
+/* Trials [first, end) of size o->sizes[k] into cells[0..nbins). */
+static qk_status size_trials(swap_ctx *s, size_t k, long first, long end, qk_swap_cell *cells, qk_error *err)
+{
+    const qk_swap_opts *o = s->o;
+    qk_rng rng;
+    s->c = o->sizes[k];
+    s->cells = cells;
+    for (long t = first; t < end; t++) {
+        qk_status st;
+        /* every trial starts from the identity with a seed of its own, so
+         * it depends neither on other trials nor on other sizes */
+        for (size_t i = 0; i < s->m->ntopics; i++)
+            s->perm[i] = i;
+        qk_rng_seed(&rng, qk_stats_replicate_seed(o->seed + s->c, (uint64_t)t));
+        if ((st = one_trial(s, &rng, err)) != QK_OK)
+            return st;
     }
-    *ncells = o->nsizes * nb;
-out:
+    return QK_OK;
+}
+
+qk_status qk_stats_swap_rate_trials(const qk_scores *m, const qk_swap_opts *o, size_t k, long first, long end,
+                                    qk_swap_cell *cells, qk_error *err)
+{
+    swap_ctx s;
+    size_t maxc;
+    qk_status st = swap_check(m, o, &maxc, err);
+    if (st != QK_OK)
+        return st;
+    if (k >= o->nsizes || first < 0 || first > end || end > o->trials)
+        return qk_error_set(err, QK_EUSAGE,
+                            "trials %ld to %ld of size %zu are not within %ld trials of %zu sizes", first,
+                            end, k, o->trials, o->nsizes);
+    if ((st = ctx_init(&s, m, o, maxc, err)) != QK_OK)
+        return st;
+    for (size_t b = 0; b < s.nbins; b++)
+        bin_bounds(o, k, b, &cells[b]); /* the counts go on */
+    st = size_trials(&s, k, first, end, cells, err);
+    ctx_free(&s);
+    return st;
+}
+
+qk_status qk_stats_swap_rate(const qk_scores *m, const qk_swap_opts *o, qk_swap_cell **cells, size_t *ncells,
+                             qk_error *err)
+{
+    size_t nb = qk_stats_swap_rate_bins(o), maxc;
+    swap_ctx s;
+    qk_status st;
+    *cells = NULL;
+    *ncells = 0;
+    if ((st = swap_check(m, o, &maxc, err)) != QK_OK)
+        return st;
+    if (!(*cells = calloc(o->nsizes * nb, sizeof **cells)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory for the swap rate");
+    if ((st = ctx_init(&s, m, o, maxc, err)) != QK_OK) {
+        free(*cells);
+        *cells = NULL;
+        return st;
+    }
+    for (size_t k = 0; st == QK_OK && k < o->nsizes; k++) {
+        qk_stats_swap_rate_cells(o, k, *cells + k * nb);
+        st = size_trials(&s, k, 0, o->trials, *cells + k * nb, err);
+    }
+    ctx_free(&s);
     if (st != QK_OK) {
         free(*cells);
         *cells = NULL;
+        return st;
     }
-    free(s.perm);
-    free(s.vx);
-    free(s.vy);
-    free(s.gx);
-    return st;
+    *ncells = o->nsizes * nb;
+    return QK_OK;
 }

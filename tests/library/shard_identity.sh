@@ -5,9 +5,12 @@
 # order. eval over the 16 CLEF 2017 runs (when ../shared/data is there) and
 # over the small pool fixture; simulate pool over the fixture with sampling
 # and deterministic methods, mtc's pairwise records, a noisy assessor, JSON
-# and budgets in hours; compare --pairs (by run pair: pair k's replicates
-# are seeded seed + k) with every test and correction; simulate crowd
+# and budgets in hours; compare --pairs (by run pair and replicate block:
+# pair k's replicates are seeded from seed + k and the block) with every
+# test and correction, and compare --swap-rate (by size and trial); simulate crowd
 # --curve (by crowd: crowd r of value c is seeded seed + 1000003c + r);
+# eval of one run (by qrels topic) on a CLEF 2017 run and the trec_eval
+# test suite's inputs;
 # tune --method grid|random with the engine and a command objective;
 # simulate budget (by trial) on a generated fixture, literal and sampled.
 # Usage (ctest sets QK_SOURCE): shard_identity.sh path/to/qrelkit
@@ -74,6 +77,20 @@ same "compare pairs bootstrap holm" compare --pairs m.tsv --test bootstrap --tri
 printf 'topic\tA\tB\tC\nq1\t0.1\t0.1\t0.3\nq2\t0.5\t0.5\t0.2\nq3\t0.2\t0.2\t0.9\n' >"$work/nan.tsv"
 same "compare pairs NaN effect" compare --pairs "$work/nan.tsv" --format json
 
+# compare's replicates (replicate t of pair k draws from block t / 1000 of
+# seed + k; swap-rate trial t of size c from its own seed): one pair's
+# 4500 permutation or bootstrap replicates are 5 items, split over up to 7
+# shards; swap-rate splits by (size, trial), binned and on SDs too.
+awk 'BEGIN { print "topic\tA\tB"; for (t = 1; t <= 25; t++) printf "q%d\t%.3f\t%.3f\n", t, (t * 37 % 100) / 100, (t * 53 % 100) / 100 }' >"$work/one.tsv"
+same "compare one pair perm 4500 replicates" compare --pairs "$work/one.tsv" --test perm --trials 4500 --seed 3
+same "compare one pair bootstrap 4500 replicates json" compare --pairs "$work/one.tsv" --test bootstrap \
+    --trials 4500 --format json --precision 8
+same "compare pairs bootstrap 2 blocks bonferroni" compare --pairs m.tsv --test bootstrap --trials 1500 --correct bonferroni
+same "compare swap-rate" compare --swap-rate m.tsv --trials 9 --seed 4
+same "compare swap-rate binned json" compare --swap-rate m.tsv --sizes 2,4 --trials 5 --bin-width 0.05 --bins 3 \
+    --format json
+same "compare swap-rate on sd" compare --swap-rate m.tsv --sizes 2,3 --trials 4 --on sd --alpha 0.5
+
 cd "$work" || exit 1
 same "simulate crowd curve" simulate crowd --curve 1,2.5,3 --reps 3 --tasks 150 --workers 15 --quiet --seed 11
 same "simulate crowd curve gaussian" simulate crowd --curve 1,3 --reps 4 --tasks 100 --workers 10 --model gaussian \
@@ -117,8 +134,31 @@ if [ -d "$clef/runs" ]; then
     same "eval CLEF 16 runs json -q" eval --dedup first --format json -q -m map -m P.10 qrel_abs_test.txt runs/*.run
     "$qk" eval --dedup first --matrix map qrel_abs_test.txt runs/*.run >"$work/map.tsv" 2>/dev/null
     same "compare CLEF 120 pairs perm holm" compare --pairs "$work/map.tsv" --test perm --trials 3000 --correct holm
+    same "compare CLEF swap-rate" compare --swap-rate "$work/map.tsv" --trials 6 --sizes 5,10
+    # eval of one run splits by qrels topic; the summary is computed in the
+    # merge from the topics' exact values
+    run1=$(ls runs/*.run | head -n 1)
+    same "eval CLEF one run by topic -q all_trec" eval --dedup first -q -m all_trec qrel_abs_test.txt "$run1"
+    same "eval CLEF one run by topic json relstring" eval --dedup first --format json -q -m map -m relstring.10 \
+        qrel_abs_test.txt "$run1"
 else
     echo "note: $clef not found; the CLEF 2017 cases are skipped"
+fi
+# eval by topic on every case of the trec_eval test suite (-c with missing
+# topics, -M, -l, -Z, preference and jg qrels), with -q and without
+suite=$shared/data/trec_eval-suite
+if [ -f "$suite/MANIFEST.tsv" ]; then
+    cd "$suite" || exit 1
+    while IFS= read -r line; do
+        opts=$(printf '%s' "$line" | cut -f2)
+        qrels=$(printf '%s' "$line" | cut -f3)
+        run=$(printf '%s' "$line" | cut -f4)
+        # shellcheck disable=SC2086 # the options are words
+        same "eval by topic, trec_eval suite: $opts $qrels $run" eval $opts "$qrels" "$run"
+    done < <(tail -n +2 MANIFEST.tsv)
+    same "eval by topic, trec_eval suite tsv -c" eval --format tsv -q -c -m all_trec qrels.test results.trunc
+else
+    echo "note: $suite not found; the trec_eval suite cases are skipped"
 fi
 [ $rc -eq 0 ] && echo "ok: $checked merges byte-identical to the unsharded output"
 exit $rc

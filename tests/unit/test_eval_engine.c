@@ -129,6 +129,78 @@ static void test_missing_topic(void **state)
     fx_done(&e);
 }
 
+/* eval --shard by topic: a range of qrels topics alone (A = 0, B = 1 in
+ * qrels order), then the result rebuilt from the topics' raw values, whose
+ * summary is the one computed above by hand (map 1 and gm_map 1 over A;
+ * with -c 0.5 and exp((log 1 + log 1e-5) / 2), num_rel 3). */
+static void test_topic_range_assemble(void **state)
+{
+    fx_eval e, f;
+    qk_eval_opts o;
+    qk_eval_result *r = NULL;
+    qk_error err;
+    unsigned char st[2];
+    double vals[2 * 16];
+    size_t nv, map, gm, nq, rel;
+    (void)state;
+    qk_eval_opts_init(&o);
+    o.topic_range = 1;
+    o.topic_first = 1;
+    o.topic_end = 2; /* B only: missing from the run, no topic evaluated, no error */
+    fx_run(&e, QK_REL_QRELS, mq_qrels, mq_run, "num_q map num_rel gm_map", &o);
+    COUNT(qk_result_num_topics(e.r), 0);
+    COUNT(qk_result_num_missing(e.r), 1);
+    STREQ(qk_result_missing(e.r, 0), "B");
+    fx_done(&e);
+    o.topic_first = 0;
+    o.topic_end = 1; /* A only */
+    fx_run(&e, QK_REL_QRELS, mq_qrels, mq_run, "num_q map num_rel gm_map", &o);
+    COUNT(qk_result_num_topics(e.r), 1);
+    COUNT(qk_result_num_missing(e.r), 0);
+    nv = qk_result_num_values(e.r);
+    assert_true(nv <= 16);
+    for (size_t i = 0; i < nv; i++)
+        vals[i] = qk_result_topic_value(e.r, 0, i);
+    st[0] = QK_TOPIC_EVALUATED;
+    st[1] = QK_TOPIC_MISSING;
+    qk_eval_opts_init(&o);
+    assert_int_equal(qk_eval_result_assemble(e.q, e.m, &o, "r", st, vals, NULL, &r, &err), QK_OK);
+    map = qk_result_find_value(r, "map");
+    gm = qk_result_find_value(r, "gm_map");
+    nq = qk_result_find_value(r, "num_q");
+    rel = qk_result_find_value(r, "num_rel");
+    CLOSE(qk_result_summary(r, map), 1.0);
+    CLOSE(qk_result_summary(r, gm), 1.0);
+    COUNT(qk_result_summary(r, nq), 1);
+    COUNT(qk_result_summary(r, rel), 2);
+    STREQ(qk_result_runid(r), "r");
+    STREQ(qk_result_missing(r, 0), "B");
+    qk_eval_result_free(r);
+    /* -c: B is the stand-in topic of a -c range evaluation */
+    o.complete = 1;
+    o.topic_range = 1;
+    o.topic_first = 1;
+    o.topic_end = 2;
+    fx_run(&f, QK_REL_QRELS, mq_qrels, mq_run, "num_q map num_rel gm_map", &o);
+    COUNT(qk_result_num_topics(f.r), 1);
+    for (size_t i = 0; i < nv; i++)
+        vals[nv + i] = qk_result_topic_value(f.r, 0, i);
+    st[1] = QK_TOPIC_EVALUATED;
+    o.topic_range = 0;
+    assert_int_equal(qk_eval_result_assemble(e.q, e.m, &o, "r", st, vals, NULL, &r, &err), QK_OK);
+    CLOSE(qk_result_summary(r, map), 0.5);
+    CLOSE(qk_result_summary(r, gm), exp((log(1.0) + log(0.00001)) / 2));
+    COUNT(qk_result_summary(r, nq), 2);
+    COUNT(qk_result_summary(r, rel), 3);
+    qk_eval_result_free(r);
+    /* no topic at all */
+    st[0] = st[1] = QK_TOPIC_MISSING;
+    assert_int_equal(qk_eval_result_assemble(e.q, e.m, &o, "r", st, vals, NULL, &r, &err), QK_EINPUT);
+    assert_null(r);
+    fx_done(&f);
+    fx_done(&e);
+}
+
 /* §3.2 stand-in values: topic M has qrels {2, 1} and no run lines. */
 static const char si_qrels[] = "H 0 h1 1\nM 0 m1 2\nM 0 m2 1\n";
 static const char si_run[] = "H 0 h1 1 1 runS\n";
@@ -630,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_max_ret),
         cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_missing_topic),
+        cmocka_unit_test(test_topic_range_assemble),
         cmocka_unit_test(test_standin_values),
         cmocka_unit_test(test_standin_parameterised),
         cmocka_unit_test(test_num_rel_recount),

@@ -49,8 +49,7 @@ static void test_pairwise_table(void **state)
     size_t np, nsig;
     unsigned char mask[9];
     (void)state;
-    assert_int_equal(qk_stats_pairwise(m, QK_TEST_T, NULL, QK_CORRECT_NONE, 0.05, &res, &np,
-                                       &nsig, NULL),
+    assert_int_equal(qk_stats_pairwise(m, QK_TEST_T, NULL, QK_CORRECT_NONE, 0.05, &res, &np, &nsig, NULL),
                      QK_OK);
     assert_int_equal(np, 3);
     assert_int_equal(res[0].a, 0);
@@ -112,6 +111,52 @@ static void test_pairwise_range(void **state)
     qk_stats_scores_free(m);
 }
 
+/* Pairs by replicate block (--shard): 2500 bootstrap replicates are 3
+ * blocks; the records of a pair's blocks give back the whole test, and the
+ * t-test is one block. */
+static void test_pair_blocks(void **state)
+{
+    qk_scores *m = matrix();
+    qk_pair_result whole[3], blk, back;
+    qk_test_opts to;
+    double rec[3 * QK_PAIR_RECORD];
+    (void)state;
+    assert_int_equal(qk_stats_pair_blocks(QK_TEST_T, 100000), 1);
+    assert_int_equal(qk_stats_pair_blocks(QK_TEST_PERM, 1000), 1);
+    assert_int_equal(qk_stats_pair_blocks(QK_TEST_PERM, 1001), 2);
+    assert_int_equal(qk_stats_pair_blocks(QK_TEST_BOOTSTRAP, 2500), 3);
+    qk_stats_test_opts_init(&to);
+    to.seed = 5;
+    to.trials = 2500;
+    assert_int_equal(qk_stats_pairwise_tests(m, QK_TEST_BOOTSTRAP, &to, 0, 3, whole, NULL), QK_OK);
+    for (size_t k = 0; k < 3; k++) {
+        for (size_t b = 0; b < 3; b++) {
+            assert_int_equal(qk_stats_pairwise_block(m, QK_TEST_BOOTSTRAP, &to, k, b, &blk, NULL), QK_OK);
+            qk_stats_pair_record(&blk, rec + b * QK_PAIR_RECORD);
+        }
+        assert_int_equal(qk_stats_pair_from_records(rec, 3, 2500, &back), 0);
+        assert_int_equal(back.a, whole[k].a);
+        assert_int_equal(back.b, whole[k].b);
+        assert_true(back.test.p == whole[k].test.p);
+        assert_true(back.p_adj == back.test.p);
+        assert_int_equal(back.test.hits, whole[k].test.hits);
+        assert_true(back.test.statistic == whole[k].test.statistic);
+    }
+    /* blocks of two different pairs do not fit together */
+    assert_int_equal(qk_stats_pairwise_block(m, QK_TEST_BOOTSTRAP, &to, 0, 1, &blk, NULL), QK_OK);
+    qk_stats_pair_record(&blk, rec + QK_PAIR_RECORD);
+    rec[0] = 0;
+    rec[1] = 2; /* block 0 claims pair (0, 2) */
+    assert_int_equal(qk_stats_pair_from_records(rec, 2, 2500, &back), -1);
+    assert_int_equal(qk_stats_pairwise_block(m, QK_TEST_BOOTSTRAP, &to, 0, 3, &blk, NULL), QK_EUSAGE);
+    /* the t-test: one block, p as computed */
+    assert_int_equal(qk_stats_pairwise_block(m, QK_TEST_T, NULL, 2, 0, &blk, NULL), QK_OK);
+    qk_stats_pair_record(&blk, rec);
+    assert_int_equal(qk_stats_pair_from_records(rec, 1, 100000, &back), 0);
+    assert_true(back.test.p == blk.test.p && back.test.hits == -1);
+    qk_stats_scores_free(m);
+}
+
 static void test_pairwise_errors(void **state)
 {
     static const char *runs[] = {"A", "B"};
@@ -122,8 +167,7 @@ static void test_pairwise_errors(void **state)
     qk_error err;
     (void)state;
     assert_int_equal(qk_stats_scores_new(2, 0, runs, NULL, mean_only, &m, NULL), QK_OK);
-    assert_int_equal(qk_stats_pairwise(m, QK_TEST_T, NULL, QK_CORRECT_NONE, 0.05, &res, &np,
-                                       &nsig, &err),
+    assert_int_equal(qk_stats_pairwise(m, QK_TEST_T, NULL, QK_CORRECT_NONE, 0.05, &res, &np, &nsig, &err),
                      QK_EINPUT);
     assert_non_null(strstr(err.message, "per-topic scores"));
     qk_stats_scores_free(m);
@@ -132,10 +176,9 @@ static void test_pairwise_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_adjust),
-        cmocka_unit_test(test_pairwise_table),
-        cmocka_unit_test(test_pairwise_range),
-        cmocka_unit_test(test_pairwise_errors),
+        cmocka_unit_test(test_adjust),         cmocka_unit_test(test_pairwise_table),
+        cmocka_unit_test(test_pairwise_range), cmocka_unit_test(test_pairwise_errors),
+        cmocka_unit_test(test_pair_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

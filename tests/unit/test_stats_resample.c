@@ -101,13 +101,71 @@ static void test_extreme_magnitudes(void **state)
     assert_true(r2.p > 0);
 }
 
+/* Replicates by blocks: block 0 draws from the seed itself (so runs of at
+ * most 1000 replicates are what one stream from the seed gives), any range
+ * of replicates counts what the whole run counts for them, and the p of
+ * 2500 replicates is still near the exact p of the 22-topic case above. */
+static void test_replicate_ranges(void **state)
+{
+    double a[22], b[22] = {0}, p_exact = 2.0 * 110056.0 / 4194304.0;
+    long cuts[] = {0, 700, 1000, 1999, 2000, 2500};
+    qk_test_opts o;
+    qk_test_result r, part;
+    (void)state;
+    assert_true(qk_stats_replicate_seed(9, 0) == 9);
+    assert_true(qk_stats_replicate_seed(9, 1) != 9 &&
+                qk_stats_replicate_seed(9, 1) != qk_stats_replicate_seed(9, 2));
+    assert_true(qk_stats_replicate_seed(9, 1) != qk_stats_replicate_seed(10, 1));
+    for (int i = 0; i < 22; i++)
+        a[i] = i < 16 ? 1.0 : -1.0;
+    for (int test = 0; test < 2; test++) {
+        long whole, first1000, sum = 0;
+        qk_status (*f)(const double *, const double *, size_t, const qk_test_opts *, qk_test_result *,
+                       qk_error *) = test ? qk_stats_bootstrap : qk_stats_permutation;
+        const double *y = b; /* a - b has variance: both tests resample */
+        qk_stats_test_opts_init(&o);
+        o.seed = 11;
+        o.trials = 2500;
+        assert_int_equal(f(a, y, 22, &o, &r, NULL), QK_OK);
+        whole = r.hits;
+        assert_true(whole >= 0);
+        assert_true(r.p == (double)whole / 2500.0);
+        if (!test)
+            NEAR(r.p, p_exact, 0.027); /* 6 standard errors of 2500 draws */
+        for (size_t k = 0; k + 1 < sizeof cuts / sizeof *cuts; k++) {
+            o.first_trial = cuts[k];
+            o.end_trial = cuts[k + 1];
+            assert_int_equal(f(a, y, 22, &o, &part, NULL), QK_OK);
+            assert_true(part.hits >= 0 && part.hits <= cuts[k + 1] - cuts[k]);
+            sum += part.hits;
+        }
+        assert_int_equal(sum, whole);
+        o.first_trial = 0;
+        o.end_trial = 1000;
+        assert_int_equal(f(a, y, 22, &o, &part, NULL), QK_OK);
+        first1000 = part.hits;
+        o.end_trial = 0;
+        o.trials = 1000;
+        assert_int_equal(f(a, y, 22, &o, &r, NULL), QK_OK);
+        assert_int_equal(r.hits, first1000);
+        o.first_trial = 500;
+        o.end_trial = 1001; /* beyond the trials */
+        assert_int_equal(f(a, y, 22, &o, &r, NULL), QK_EUSAGE);
+    }
+    /* exact enumeration (20 topics): only the range at replicate 0 has p */
+    qk_stats_test_opts_init(&o);
+    o.first_trial = 1000;
+    o.end_trial = 2000;
+    assert_int_equal(qk_stats_permutation(a + 1, b, 20, &o, &r, NULL), QK_OK);
+    assert_true(r.exact && isnan(r.p) && r.hits == -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_perm_exact_small),
-        cmocka_unit_test(test_perm_monte_carlo),
-        cmocka_unit_test(test_bootstrap),
-        cmocka_unit_test(test_extreme_magnitudes),
+        cmocka_unit_test(test_perm_exact_small), cmocka_unit_test(test_perm_monte_carlo),
+        cmocka_unit_test(test_bootstrap),        cmocka_unit_test(test_extreme_magnitudes),
+        cmocka_unit_test(test_replicate_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,6 +73,50 @@ static void test_no_swaps_and_bins(void **state)
     qk_stats_scores_free(m);
 }
 
+/* Trials one at a time (as --shard splits them) add up to the whole run,
+ * bin bounds included; trial t does not depend on the trials before it. */
+static void test_trial_ranges(void **state)
+{
+    double a[] = {0.9, 0.1, 0.5, 0.3, 0.7, 0.2}, b[] = {0.2, 0.8, 0.4, 0.35, 0.1, 0.6};
+    size_t sizes[] = {1, 3};
+    qk_scores *m = two_runs(a, b, 6);
+    qk_swap_opts o = options(sizes, 2, 25);
+    qk_swap_cell *whole = NULL, part[3], one[3];
+    size_t nc;
+    (void)state;
+    o.seed = 3;
+    o.bin_width = 0.2;
+    o.nbins = 3;
+    assert_int_equal(qk_stats_swap_rate_bins(&o), 3);
+    assert_int_equal(qk_stats_swap_rate(m, &o, &whole, &nc, NULL), QK_OK);
+    assert_int_equal(nc, 6);
+    for (size_t k = 0; k < 2; k++) {
+        qk_stats_swap_rate_cells(&o, k, part);
+        assert_int_equal(part[0].comparisons, 0);
+        for (long t = 24; t >= 0; t--) /* backwards: order does not matter */
+            assert_int_equal(qk_stats_swap_rate_trials(m, &o, k, t, t + 1, part, NULL), QK_OK);
+        for (size_t bin = 0; bin < 3; bin++) {
+            const qk_swap_cell *w = &whole[k * 3 + bin];
+            assert_int_equal(part[bin].size, sizes[k]);
+            assert_true(part[bin].bin_lo == w->bin_lo && part[bin].bin_hi == w->bin_hi);
+            assert_int_equal(part[bin].comparisons, w->comparisons);
+            assert_int_equal(part[bin].swaps, w->swaps);
+        }
+    }
+    /* 25 trials of c = 1: 25 comparisons in all */
+    assert_int_equal(whole[0].comparisons + whole[1].comparisons + whole[2].comparisons, 25);
+    /* trial 7 alone, twice, gives the same counts */
+    qk_stats_swap_rate_cells(&o, 1, part);
+    qk_stats_swap_rate_cells(&o, 1, one);
+    assert_int_equal(qk_stats_swap_rate_trials(m, &o, 1, 7, 8, part, NULL), QK_OK);
+    assert_int_equal(qk_stats_swap_rate_trials(m, &o, 1, 7, 8, one, NULL), QK_OK);
+    assert_memory_equal(part, one, sizeof part);
+    assert_int_equal(qk_stats_swap_rate_trials(m, &o, 2, 0, 1, part, NULL), QK_EUSAGE);
+    assert_int_equal(qk_stats_swap_rate_trials(m, &o, 0, 20, 26, part, NULL), QK_EUSAGE);
+    free(whole);
+    qk_stats_scores_free(m);
+}
+
 static void test_errors(void **state)
 {
     double a[] = {1, 0, 0}, b[] = {0, 1, 0};
@@ -95,6 +139,7 @@ int main(void)
         cmocka_unit_test(test_known_rate),
         cmocka_unit_test(test_no_swaps_and_bins),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_trial_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

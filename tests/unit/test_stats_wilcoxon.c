@@ -35,7 +35,7 @@ static void test_exact_hollander_wolfe(void **state)
     double y[] = {0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29};
     qk_test_result r;
     (void)state;
-    assert_int_equal(qk_stats_wilcoxon(x, y, 9, &(qk_test_opts){100000, 1, 25, 0}, &r, NULL), QK_OK);
+    assert_int_equal(qk_stats_wilcoxon(x, y, 9, &(qk_test_opts){100000, 1, 25, 0, 0, 0}, &r, NULL), QK_OK);
     NEAR(r.statistic, 40, 1e-12);
     NEAR(r.p, 20.0 / 512.0, 1e-15);
 }

@@ -1,0 +1,121 @@
+/* The records inside parts (qrelkit/shard.h): an item or a prologue line of
+ * numbers, written so that reading them back gives the same doubles, and
+ * the command line a part carries, rebuilt for the command's own merge.
+ *
+ * A number is written in decimal when it is an integer below 2^53 in
+ * magnitude (counts, indices: readable), else as a C99 hexadecimal float
+ * (%a: exact); nan and inf as strtod reads them. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qrelkit/shard.h"
+
+enum { NUM_MAX = 40 }; /* "-0x1.fffffffffffffp+1023" and a separator */
+
+static size_t put_number(char *buf, size_t cap, double v)
+{
+    int n;
+    if (v == floor(v) && fabs(v) < 9007199254740992.0 && !(v == 0 && signbit(v)))
+        n = snprintf(buf, cap, "%.0f", v);
+    else
+        n = snprintf(buf, cap, "%a", v);
+    return n > 0 ? (size_t)n : 0;
+}
+
+qk_status qk_shard_record_format(const double *v, size_t n, char **out, size_t *len, qk_error *err)
+{
+    char *b = malloc(n * NUM_MAX + 1);
+    size_t k = 0;
+    *out = NULL;
+    *len = 0;
+    if (!b)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    b[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            b[k++] = ' ';
+        k += put_number(b + k, NUM_MAX, v[i]);
+    }
+    *out = b;
+    *len = k;
+    return QK_OK;
+}
+
+qk_status qk_shard_part_add_record(qk_shard_part *p, size_t index, const double *v, size_t n, qk_error *err)
+{
+    char *b;
+    size_t len;
+    qk_status st = qk_shard_record_format(v, n, &b, &len, err);
+    if (st == QK_OK)
+        st = qk_shard_part_add_item(p, index, b, len, err);
+    free(b);
+    return st;
+}
+
+int qk_shard_record_parse(const char *s, size_t len, double *v, size_t n, const char **rest)
+{
+    const char *end = s + len;
+    for (size_t i = 0; i < n; i++) {
+        char buf[NUM_MAX + 1], *e;
+        size_t k = 0;
+        if (i) {
+            if (s >= end || *s != ' ')
+                return -1;
+            s++;
+        }
+        while (s + k < end && s[k] != ' ' && s[k] != '\n' && k < NUM_MAX)
+            k++;
+        if (k == 0 || k == NUM_MAX)
+            return -1;
+        memcpy(buf, s, k);
+        buf[k] = 0;
+        v[i] = strtod(buf, &e);
+        if (*e)
+            return -1;
+        s += k;
+    }
+    if (rest)
+        *rest = s;
+    else if (s != end)
+        return -1;
+    return 0;
+}
+
+qk_status qk_shard_part_records(const qk_shard_part *p, size_t width, double **out, qk_error *err)
+{
+    size_t held = qk_shard_part_num_held(p);
+    double *v = malloc((held * width + 1) * sizeof *v);
+    *out = NULL;
+    if (!v)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t k = 0; k < held; k++) {
+        size_t index, len;
+        const char *it = qk_shard_part_item(p, k, &index, &len);
+        if (qk_shard_record_parse(it, len, v + k * width, width, NULL) != 0) {
+            free(v);
+            return qk_error_set(err, QK_EINPUT, "the parts of %s: item %zu is not %zu numbers",
+                                qk_shard_part_command(p), index, width);
+        }
+    }
+    *out = v;
+    return QK_OK;
+}
+
+qk_status qk_shard_part_argv(const qk_shard_part *p, const char *argv0, int *argc, char ***argv,
+                             qk_error *err)
+{
+    size_t n = qk_shard_part_num_args(p);
+    char **a = calloc(n + 2, sizeof *a);
+    *argv = NULL;
+    *argc = 0;
+    if (!a)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    a[0] = (char *)argv0;
+    for (size_t i = 0; i < n; i++)
+        a[i + 1] = (char *)qk_shard_part_arg(p, i);
+    *argv = a;
+    *argc = (int)n + 1;
+    return QK_OK;
+}
