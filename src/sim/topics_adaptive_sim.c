@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trial_seed.h"
+
 #include "qrelkit/stats.h"
 #include "qrelkit/topics_adaptive.h"
 
@@ -383,6 +385,7 @@ qk_status qk_adapt_simulate(const qk_qrels *truth, const qk_run *const *runs, si
         nsplits = o->group ? ntr : 1;
         for (size_t split = 0; split < nsplits && st == QK_OK; split++) {
             if (o->group) {
+                qk_rng_seed(&rng, qk_sim_trial_seed(o->seed, split));
                 split_groups(o->group, nruns, &rng, s.part, &s.npart, s.eval, &s.neval, gorder);
                 if (s.npart < 2 || s.neval < 2) {
                     st = qk_error_set(

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trial_seed.h"
+
 #include "qrelkit/stats.h"
 #include "qrelkit/topics_l2r.h"
 
@@ -216,8 +218,8 @@ qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, size_t n
             goto out;
         }
     }
-    qk_rng_seed(&rng, o->seed);
     for (size_t trial = 0; trial < o->trials; trial++) {
+        qk_rng_seed(&rng, qk_sim_trial_seed(o->seed, trial));
         /* this trial's judgments of every pooled document, and the runs' AP */
         for (size_t t = 0; t < n; t++) {
             qk_rng_uniforms(&rng, u, tp[t].ndocs);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trial_seed.h"
+
 #include "qrelkit/stats.h"
 #include "qrelkit/topics.h"
 
@@ -580,8 +582,8 @@ qk_status qk_topics_reuse(const qk_qrels *truth, const qk_run *const *runs, size
         (st = qk_measures_finalize(c.ms, err)) != QK_OK ||
         (st = qk_measures_value_index(c.ms, "map", &c.vi, err)) != QK_OK)
         goto out;
-    qk_rng_seed(&rng, o->seed);
     for (size_t k = 0; k < o->trials; k++) {
+        qk_rng_seed(&rng, qk_sim_trial_seed(o->seed, k));
         if ((st = one_trial(&c, &rng, &(*rows)[k], err)) != QK_OK)
             goto out;
         (*rows)[k].trial = k + 1;

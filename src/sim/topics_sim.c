@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trial_seed.h"
+
 #include "qrelkit/stats.h"
 #include "qrelkit/topics.h"
 
@@ -239,10 +241,10 @@ qk_status qk_topics_sim(const qk_topic_matrix *m, const qk_topics_sim_opts *o, q
         goto out;
     }
     qk_topics_subset_means(m, NULL, 0, mall);
-    qk_rng_seed(&rng, o->seed);
     for (size_t t = 0; t < trials; t++) {
         qk_topic_matrix *sub = NULL;
         size_t np = 0;
+        qk_rng_seed(&rng, qk_sim_trial_seed(o->seed, t));
         if ((st = split(m, o, group, ngroups, t, &rng, held, err)) != QK_OK)
             goto out;
         for (size_t s = 0; s < l; s++)
