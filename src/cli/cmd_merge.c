@@ -114,6 +114,12 @@ int qk_cmd_merge(int argc, char **argv)
         } else if (strcmp(qk_shard_part_kind(m), "tune") == 0 &&
                    strcmp(qk_shard_part_command(m), "tune") == 0) {
             rc = qk_tune_merge(m);
+        } else if (strcmp(qk_shard_part_kind(m), "simulate-topics") == 0 &&
+                   strcmp(qk_shard_part_command(m), "simulate topics") == 0) {
+            rc = qk_simulate_topics_merge(m);
+        } else if (strcmp(qk_shard_part_kind(m), "simulate-tar") == 0 &&
+                   strcmp(qk_shard_part_command(m), "simulate tar") == 0) {
+            rc = qk_simulate_tar_merge(m);
         } else {
             qk_cli_errorf(CMD, "'%s': parts of '%s' (kind '%s') cannot be merged by this qrelkit", argv[1],
                           qk_shard_part_command(m), qk_shard_part_kind(m));
