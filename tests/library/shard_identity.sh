@@ -90,6 +90,30 @@ same "tune random engine" tune -s large.json -q t.qrels -i "$work/x.idx" -t q.ts
 same "tune grid command, a failed evaluation" tune -s order.json -q t.qrels --method grid \
     --cmd "sh make-run.sh {order} {run}" --run-dir "$work" --quiet
 
+# simulate topics (by trial: trial t is seeded mix(seed + t)) on a made-up
+# collection's MAP matrix and runs, and simulate tar (by topic; the summary
+# is computed in the merge from the topics' exact rows) on its texts.
+cd "$work" || exit 1
+if "$qk" simulate collection --out coll --topics 12 --docs-per-topic 60 --depth 30 --runs 8 --seed 5 --quiet &&
+    "$qk" eval --matrix map coll/qrels.txt coll/runs/*.run >coll/map.tsv; then
+    same "simulate topics fraction" simulate topics --matrix coll/map.tsv --max-size 6 --trials 5 --draws 20 \
+        --holdout fraction --group-sep none --seed 4
+    same "simulate topics groups json" simulate topics --matrix coll/map.tsv --max-size 5 --trials 0 --draws 10 \
+        --methods random,greedy-kendall,convex --group-sep none --format json --precision 6
+    same "simulate topics reduced pool" simulate topics --methods random,greedy-pearson --max-size 4 --trials 4 \
+        --draws 5 --holdout fraction --group-sep none --reduced-pool 10 coll/qrels.txt coll/runs/*.run
+    mkdir -p coll/texts
+    awk -v seed=3 -v ntopics=8 -v extra=40 -v dir=coll/texts -v topics=coll/tar-topics.tsv \
+        -f "$src/scripts/demo/corpus.awk" coll/qrels.txt
+    same "simulate tar, a corpus per topic" simulate tar --corpus coll/texts --topics coll/tar-topics.tsv \
+        --qrels coll/qrels.txt --stop autostop,knee,target,sd-training --target 0.8,1 --threads 2 --quiet
+else
+    echo "FAIL: cannot make the collection for simulate topics and tar"; rc=1
+fi
+cd "$src/tests/cli/tar" || exit 1
+same "simulate tar, one topic" simulate tar --corpus run-corpus.jsonl --topics run-topic.json --qrels run-qrels \
+    --stop knee,sd-sampling --sd-sample 0.5 --target 0.5,1 --threads 1
+
 clef=$shared/data/clef-tar-2017
 if [ -d "$clef/runs" ]; then
     cd "$clef" || exit 1
