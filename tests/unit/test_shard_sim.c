@@ -6,11 +6,13 @@
  * trials run before it in the same call (its seed is the master seed and
  * its index); malformed records fail; tar rows survive the round trip
  * exactly, NaN and 0.1 included. */
-#include <cmocka.h>
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 #include <stdlib.h>
