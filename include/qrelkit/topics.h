@@ -289,6 +289,16 @@ typedef struct qk_topics_reuse_row {
 QK_API qk_status qk_topics_reuse(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
                                  const size_t *group, const qk_topics_reuse_opts *o,
                                  qk_topics_reuse_row **rows, size_t *nrows, qk_error *err);
+/* Sharding (doc/scale-out.md): trial t is seeded with the master seed and t
+ * only. qk_topics_reuse_range: the rows of trials [first, end) alone (the
+ * same rows qk_topics_reuse gives them). A row as a text record (counts in
+ * decimal, reals as hexadecimal floats: exact; *out freed with free()) and
+ * back (QK_EINPUT for a malformed record). */
+QK_API qk_status qk_topics_reuse_range(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                       const size_t *group, const qk_topics_reuse_opts *o, size_t first,
+                                       size_t end, qk_topics_reuse_row **rows, size_t *nrows, qk_error *err);
+QK_API qk_status qk_topics_reuse_row_encode(const qk_topics_reuse_row *row, char **out, qk_error *err);
+QK_API qk_status qk_topics_reuse_row_decode(const char *rec, qk_topics_reuse_row *row, qk_error *err);
 
 /* ---- The experiment (src/sim/topics_sim.c; 000a §7 EXP-4.2/4.3) ----------
  * Each trial splits the systems into participating ones (the selectors see

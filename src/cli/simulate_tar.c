@@ -323,14 +323,20 @@ int qk_simulate_tar_merge(const qk_shard_part *m)
         rc = -1;
     for (size_t c = 0; !rc && c < ncfg; c++) {
         long stop;
+        double target = 0;
+        int ok;
         s = e + 1;
-        qk_tar_opts_init(&cfg[c]);
         stop = strtol(s, &e, 10);
-        if (e == s || *e != ' ' || !qk_enum_by_value(qk_tar_stop_table, (int)stop))
-            rc = -1;
-        else if (cfg[c].stop = (qk_tar_stop)stop, s = e + 1, cfg[c].target = strtod(s, &e),
-                 e == s || *e != '\n')
-            rc = -1;
+        ok = e != s && *e == ' ' && qk_enum_by_value(qk_tar_stop_table, (int)stop) != NULL;
+        if (ok) {
+            s = e + 1;
+            target = strtod(s, &e);
+            ok = e != s && *e == '\n';
+        }
+        rc = ok ? 0 : -1;
+        qk_tar_opts_init(&cfg[c]);
+        cfg[c].stop = (qk_tar_stop)stop;
+        cfg[c].target = target;
     }
     if (rc) {
         qk_cli_errorf("merge", "the parts' header of simulate tar is malformed");

@@ -468,7 +468,6 @@ int qk_simulate_topics(int argc, char **argv)
             return qk_simulate_topics_budget(argc, argv);
     if ((rc = parse(argc, argv, &a)) != -1)
         return rc;
-    rc = 0;
     nops = argc - optind;
     if (a.reduced) {
         if (qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_ERROR, &rq, &err) != QK_OK ||

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "qrelkit/tar_stop.h"
+#include "sim_record.h"
 
 qk_status qk_tar_sim_rows_encode(const qk_tar_sim_row *rows, size_t nconfigs, char **out, qk_error *err)
 {
@@ -32,33 +33,6 @@ qk_status qk_tar_sim_rows_encode(const qk_tar_sim_row *rows, size_t nconfigs, ch
     return QK_OK;
 }
 
-/* One field and the space or newline after it; advances *s. */
-static int count_field(const char **s, size_t *v, char end)
-{
-    char *e;
-    unsigned long long x;
-    if (**s < '0' || **s > '9')
-        return -1;
-    x = strtoull(*s, &e, 10);
-    if (*e != end)
-        return -1;
-    *v = (size_t)x;
-    *s = e + 1;
-    return 0;
-}
-
-static int real_field(const char **s, double *v, char end)
-{
-    char *e;
-    if (**s == ' ' || **s == '\n' || !**s)
-        return -1;
-    *v = strtod(*s, &e);
-    if (e == *s || *e != end)
-        return -1;
-    *s = e + 1;
-    return 0;
-}
-
 static int flag_field(const char **s, int *v)
 {
     if (((*s)[0] != '0' && (*s)[0] != '1') || (*s)[1] != ' ')
@@ -77,14 +51,15 @@ qk_status qk_tar_sim_rows_decode(const char *rec, size_t topic, size_t nconfigs,
         memset(r, 0, sizeof *r);
         r->topic = topic;
         r->config = c;
-        if (count_field(&s, &r->n_docs, ' ') || count_field(&s, &r->R, ' ') ||
-            count_field(&s, &r->n_shown, ' ') || count_field(&s, &r->rel_shown, ' ') ||
-            count_field(&s, &r->n_judged, ' ') || count_field(&s, &r->rounds, ' ') ||
-            real_field(&s, &r->recall, ' ') || real_field(&s, &r->cost, ' ') || real_field(&s, &r->re, ' ') ||
-            real_field(&s, &r->loss_er, ' ') || flag_field(&s, &r->reliable) || flag_field(&s, &r->stopped) ||
-            flag_field(&s, &r->has_r_hat) || real_field(&s, &r->r_hat, ' ') ||
-            real_field(&s, &r->r_var, ' ') || real_field(&s, &r->r_lo, ' ') ||
-            real_field(&s, &r->r_hi, ' ') || real_field(&s, &r->r_re, '\n'))
+        if (qk_simrec_count(&s, &r->n_docs, ' ') || qk_simrec_count(&s, &r->R, ' ') ||
+            qk_simrec_count(&s, &r->n_shown, ' ') || qk_simrec_count(&s, &r->rel_shown, ' ') ||
+            qk_simrec_count(&s, &r->n_judged, ' ') || qk_simrec_count(&s, &r->rounds, ' ') ||
+            qk_simrec_real(&s, &r->recall, ' ') || qk_simrec_real(&s, &r->cost, ' ') ||
+            qk_simrec_real(&s, &r->re, ' ') || qk_simrec_real(&s, &r->loss_er, ' ') ||
+            flag_field(&s, &r->reliable) || flag_field(&s, &r->stopped) || flag_field(&s, &r->has_r_hat) ||
+            qk_simrec_real(&s, &r->r_hat, ' ') || qk_simrec_real(&s, &r->r_var, ' ') ||
+            qk_simrec_real(&s, &r->r_lo, ' ') || qk_simrec_real(&s, &r->r_hi, ' ') ||
+            qk_simrec_real(&s, &r->r_re, '\n'))
             return qk_error_set(err, QK_EINPUT, "the record of topic %zu is malformed at rule and target %zu",
                                 topic + 1, c + 1);
     }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim_record.h"
 #include "trial_seed.h"
 
 #include "qrelkit/stats.h"
@@ -418,27 +419,13 @@ qk_status qk_topics_sim_trials(const qk_topic_matrix *m, const qk_topics_sim_opt
 /* One line of a record: "INDEX TAU RHO RMSE KEEP\n"; advances *s. */
 static int parse_line(const char **s, size_t nacc, size_t *idx, double v[3], int *keep)
 {
-    char *e;
-    unsigned long long x;
-    if (**s < '0' || **s > '9')
+    if (qk_simrec_count(s, idx, ' ') != 0 || *idx >= nacc || qk_simrec_real(s, &v[0], ' ') != 0 ||
+        qk_simrec_real(s, &v[1], ' ') != 0 || qk_simrec_real(s, &v[2], ' ') != 0)
         return -1;
-    x = strtoull(*s, &e, 10);
-    if (x >= nacc || *e != ' ')
+    if (((*s)[0] != '0' && (*s)[0] != '1') || (*s)[1] != '\n')
         return -1;
-    *idx = (size_t)x;
-    *s = e;
-    for (int k = 0; k < 3; k++) {
-        if (*(*s)++ != ' ' || **s == ' ')
-            return -1;
-        v[k] = strtod(*s, &e);
-        if (e == *s)
-            return -1;
-        *s = e;
-    }
-    if ((*s)[0] != ' ' || ((*s)[1] != '0' && (*s)[1] != '1') || (*s)[2] != '\n')
-        return -1;
-    *keep = (*s)[1] == '1';
-    *s += 3;
+    *keep = (*s)[0] == '1';
+    *s += 2;
     return 0;
 }
 
