@@ -33,5 +33,6 @@ int qk_tune_merge(const qk_shard_part *merged);
 int qk_simulate_topics_merge(const qk_shard_part *merged);
 int qk_simulate_tar_merge(const qk_shard_part *merged);
 int qk_simulate_topics_reuse_merge(const qk_shard_part *merged);
+int qk_simulate_topics_budget_merge(const qk_shard_part *merged);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "cli_util.h"
 #include "qrelkit/topics_l2r.h"
+#include "shard_cli.h"
 #include "simulate_modes.h"
 
 #define CMD "simulate topics"
@@ -40,6 +41,8 @@ const char qk_help_simulate_topics_budget[] =
     "                       random (a new order each trial) is always run\n"
     "  --trials N           default 100\n"
     "  --seed S             default 1\n"
+    "  --shard I/N          trials of shard I of N only (trial t is seeded by --seed\n"
+    "                       and t), as a part file for `qrelkit merge`\n"
     "\n"
     "example:\n"
     "  qrelkit topics select --method greedy-oracle --size 93 qrels runs/* > go.tsv\n"
@@ -55,7 +58,8 @@ enum {
     OPT_ERROR,
     OPT_ORDER,
     OPT_TRIALS,
-    OPT_SEED
+    OPT_SEED,
+    OPT_SHARD
 };
 static const struct option opts[] = {{"help", no_argument, NULL, 'h'},
                                      {"budget-hours", required_argument, NULL, OPT_HOURS},
@@ -67,6 +71,7 @@ static const struct option opts[] = {{"help", no_argument, NULL, 'h'},
                                      {"order", required_argument, NULL, OPT_ORDER},
                                      {"trials", required_argument, NULL, OPT_TRIALS},
                                      {"seed", required_argument, NULL, OPT_SEED},
+                                     {"shard", required_argument, NULL, OPT_SHARD},
                                      {NULL, 0, NULL, 0}};
 
 enum { MAXM = 16 };
@@ -128,64 +133,222 @@ static qk_status read_order(const char *path, const qk_qrels *q, const size_t *c
     return st;
 }
 
-int qk_simulate_topics_budget(int argc, char **argv)
-{
+typedef struct {
     qk_cost_sim_opts o;
     double hours[64];
-    long depths[64] = {10, 20, 50, 100};
-    size_t nh = 0, nd = 4, nm = 1, nruns = 0, *cand_of = NULL, nc = 0;
-    const char *names[MAXM] = {"random"}, *files[MAXM] = {NULL};
-    size_t *orders[MAXM] = {NULL}, lens[MAXM] = {0};
+    long depths[64];
+    size_t nh, nd, nm;
+    const char *names[MAXM], *files[MAXM]; /* a name is namelen[m] bytes (NAME=FILE kept whole) */
+    int namelen[MAXM], shard_on;
+    qk_shard_spec shard;
+} bargs;
+
+/* The options into a (operands from optind; argv unchanged, as a part
+ * records it); -1, or the exit code. */
+static int parse(int argc, char **argv, bargs *a)
+{
     int c, rc = 0, speed;
-    qk_qrels *q = NULL;
-    qk_run **runs = NULL;
-    qk_error err;
-    qk_cost_sim_opts_init(&o);
+    static const long depths[4] = {10, 20, 50, 100};
+    memset(a, 0, sizeof *a);
+    qk_cost_sim_opts_init(&a->o);
+    memcpy(a->depths, depths, sizeof depths);
+    a->nd = 4;
+    a->nm = 1;
+    a->names[0] = "random";
+    a->namelen[0] = 6;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'h': return qk_cli_help(qk_help_simulate_topics_budget);
         case OPT_HOURS:
-            rc = qk_cli_double_list(CMD, "--budget-hours", optarg, 0, INFINITY, QK_NUM_LO_OPEN, hours, 64,
-                                    &nh);
+            rc = qk_cli_double_list(CMD, "--budget-hours", optarg, 0, INFINITY, QK_NUM_LO_OPEN, a->hours, 64,
+                                    &a->nh);
             break;
-        case OPT_DEPTHS: rc = qk_cli_long_list(CMD, "--depths", optarg, 1, 100000, depths, 64, &nd); break;
+        case OPT_DEPTHS:
+            rc = qk_cli_long_list(CMD, "--depths", optarg, 1, 100000, a->depths, 64, &a->nd);
+            break;
         case OPT_SPEED:
             if (!(rc = qk_cli_enum(CMD, qk_cost_speed_table, "--cost-model", optarg, &speed)))
-                o.cost.speed = (qk_cost_speed)speed;
+                a->o.cost.speed = (qk_cost_speed)speed;
             break;
         case OPT_SECONDS:
-            rc = qk_cli_double(CMD, "--seconds", optarg, 0, INFINITY, QK_NUM_LO_OPEN, &o.cost.seconds);
+            rc = qk_cli_double(CMD, "--seconds", optarg, 0, INFINITY, QK_NUM_LO_OPEN, &a->o.cost.seconds);
             break;
-        case OPT_TDC: rc = qk_cli_double(CMD, "--tdc", optarg, 0, INFINITY, 0, &o.cost.tdc); break;
-        case OPT_ERROR: o.judging_error = 1; break;
+        case OPT_TDC: rc = qk_cli_double(CMD, "--tdc", optarg, 0, INFINITY, 0, &a->o.cost.tdc); break;
+        case OPT_ERROR: a->o.judging_error = 1; break;
         case OPT_ORDER: {
             char *eq = strchr(optarg, '=');
             if (!eq || eq == optarg || !eq[1])
                 return qk_cli_usage(CMD, "--order takes NAME=FILE, not '%s'", optarg);
-            if (nm == MAXM)
+            if (a->nm == MAXM)
                 return qk_cli_usage(CMD, "at most %d --order methods", MAXM - 1);
-            *eq = '\0';
-            names[nm] = optarg;
-            files[nm++] = eq + 1;
+            a->names[a->nm] = optarg;
+            a->namelen[a->nm] = (int)(eq - optarg);
+            a->files[a->nm++] = eq + 1;
             break;
         }
-        case OPT_TRIALS: rc = qk_cli_size(CMD, "--trials", optarg, 1, 100000000, &o.trials); break;
-        case OPT_SEED: rc = qk_cli_seed(CMD, "--seed", optarg, &o.seed); break;
+        case OPT_TRIALS: rc = qk_cli_size(CMD, "--trials", optarg, 1, 100000000, &a->o.trials); break;
+        case OPT_SEED: rc = qk_cli_seed(CMD, "--seed", optarg, &a->o.seed); break;
+        case OPT_SHARD:
+            if (!(rc = qk_cli_shard_parse(CMD, optarg, &a->shard)))
+                a->shard_on = 1;
+            break;
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
         default: return qk_cli_usage(CMD, "unknown option '%s' (with --budget-hours)", argv[optind - 1]);
         }
         if (rc)
             return rc;
     }
-    if (nh == 0)
+    if (a->nh == 0)
         return qk_cli_usage(CMD, "--budget-hours needs at least one budget");
     if (argc - optind < 3)
         return qk_cli_usage(CMD, "--budget-hours needs QRELS and at least two RUNs");
+    a->o.depths = a->depths;
+    a->o.ndepths = a->nd;
+    return -1;
+}
+
+static void print_header(const bargs *a, size_t ntopics, size_t nruns)
+{
+    printf("# budget experiment: %zu topics, %zu runs, speed %s", ntopics, nruns,
+           qk_enum_by_value(qk_cost_speed_table, (int)a->o.cost.speed)->name);
+    printf(", tdc %g s, judging error %s", a->o.cost.tdc, a->o.judging_error ? "on" : "off");
+    if (a->o.judging_error)
+        printf(" (accuracy %.4f)", qk_cost_accuracy(a->o.cost.tdc));
+    printf(", %zu trials, seed %llu\n", a->o.trials, (unsigned long long)a->o.seed);
+    printf("budget_h\tmethod\tdepth\ttopics\tjudgments\ttau\tsd\tn\n");
+}
+
+static void print_rows(const bargs *a, double hours, const qk_cost_sim_row *rows, size_t nrows)
+{
+    for (size_t i = 0; i < nrows; i++) {
+        printf("%g\t%.*s\t%ld\t%.2f\t%.1f\t", hours, a->namelen[rows[i].method], a->names[rows[i].method],
+               rows[i].depth, rows[i].topics, rows[i].judgments);
+        if (rows[i].n)
+            printf("%.4f\t%.4f\t%zu\n", rows[i].tau, rows[i].tau_sd, rows[i].n);
+        else
+            printf("NA\tNA\t0\n");
+    }
+}
+
+/* --shard: this shard's trials; a trial's item is its record for every
+ * budget in turn; the prologue holds the topic and run counts. */
+static int write_part(bargs *a, const qk_qrels *q, qk_run *const *runs, size_t nruns, size_t *const *orders,
+                      const size_t *lens, size_t ntopics, int argc, char **argv)
+{
+    qk_error err = {0};
+    qk_shard_part *part = NULL;
+    size_t first, end, nin = a->nm + nruns + 1;
+    const char **ins = calloc(nin, sizeof *ins);
+    char **items = NULL, pro[96];
+    int rc;
+    if (!ins)
+        return QK_EXIT_IO;
+    memcpy(ins, a->files, a->nm * sizeof *ins);
+    memcpy(ins + a->nm, argv + optind, (nruns + 1) * sizeof *ins);
+    rc = qk_cli_shard_begin(CMD, CMD, "simulate-topics-budget", a->shard, a->o.trials, argc, argv, ins, nin,
+                            &part);
+    free(ins);
+    if (rc)
+        return rc;
+    qk_shard_part_set_seed(part, a->o.seed);
+    qk_shard_range(a->shard, a->o.trials, &first, &end);
+    snprintf(pro, sizeof pro, "cost-sim %zu %zu\n", ntopics, nruns);
+    if (!(items = calloc(end - first + 1, sizeof *items)) ||
+        qk_shard_part_set_frame(part, pro, strlen(pro), NULL, 0, NULL, 0) != QK_OK)
+        rc = QK_EXIT_IO;
+    for (size_t h = 0; !rc && h < a->nh; h++) {
+        char **rec = NULL;
+        a->o.budget = a->hours[h] * 3600;
+        if (qk_cost_sim_trials(q, (const qk_run *const *)runs, nruns, (const size_t *const *)orders, lens,
+                               a->nm, &a->o, first, end, &rec, &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            break;
+        }
+        for (size_t t = 0; t < end - first; t++) {
+            size_t l0 = items[t] ? strlen(items[t]) : 0, l1 = strlen(rec[t]);
+            char *g = rc ? NULL : realloc(items[t], l0 + l1 + 1);
+            if (g) {
+                memcpy(g + l0, rec[t], l1 + 1);
+                items[t] = g;
+            } else
+                rc = QK_EXIT_IO;
+            free(rec[t]);
+        }
+        free(rec);
+    }
+    for (size_t t = first; !rc && t < end; t++)
+        if (qk_shard_part_add_item(part, t, items[t - first], strlen(items[t - first]), &err) != QK_OK)
+            rc = qk_cli_fail(CMD, &err);
+    for (size_t t = 0; items && t < end - first; t++)
+        free(items[t]);
+    free(items);
+    if (rc) {
+        qk_shard_part_free(part);
+        return rc;
+    }
+    return qk_cli_shard_finish(CMD, part);
+}
+
+int qk_simulate_topics_budget_merge(const qk_shard_part *m)
+{
+    bargs a;
+    qk_error err = {0};
+    int argc = (int)qk_shard_part_num_args(m) + 1, rc = 0;
+    char **argv = calloc((size_t)argc + 1, sizeof *argv), *e;
+    size_t n = qk_shard_part_num_held(m), ntopics = 0, nruns = 0;
+    const char **cur = calloc(n + 1, sizeof *cur), *pro = qk_shard_part_prologue(m, NULL);
+    if (!argv || !cur)
+        rc = QK_EXIT_IO;
+    if (argv)
+        argv[0] = (char *)"topics";
+    for (int i = 1; !rc && i < argc; i++)
+        argv[i] = (char *)qk_shard_part_arg(m, (size_t)i - 1);
+    if (!rc) {
+        rc = parse(argc, argv, &a);
+        rc = rc == -1 ? 0 : QK_EXIT_INPUT;
+    }
+    if (!rc && (strncmp(pro, "cost-sim ", 9) != 0 || pro[9] < '0' || pro[9] > '9' ||
+                (ntopics = strtoul(pro + 9, &e, 10), *e != ' ') || e[1] < '0' || e[1] > '9' ||
+                (nruns = strtoul(e + 1, &e, 10), *e != '\n'))) {
+        qk_cli_errorf("merge", "the parts' header of simulate topics --budget-hours is malformed");
+        rc = QK_EXIT_INPUT;
+    }
+    for (size_t k = 0; !rc && k < n; k++)
+        cur[k] = qk_shard_part_item(m, k, NULL, NULL);
+    if (!rc)
+        print_header(&a, ntopics, nruns);
+    for (size_t h = 0; !rc && h < a.nh; h++) {
+        qk_cost_sim_row *rows = NULL;
+        size_t nrows = 0;
+        if (qk_cost_sim_combine(&a.o, a.nm, cur, n, &rows, &nrows, &err) != QK_OK) {
+            rc = qk_cli_fail("merge", &err);
+            break;
+        }
+        print_rows(&a, a.hours[h], rows, nrows);
+        free(rows);
+    }
+    if (!rc)
+        rc = qk_cli_flush_stdout("merge");
+    free(argv);
+    free(cur);
+    return rc;
+}
+
+int qk_simulate_topics_budget(int argc, char **argv)
+{
+    bargs a;
+    size_t nruns = 0, *cand_of = NULL, nc = 0;
+    size_t *orders[MAXM] = {NULL}, lens[MAXM] = {0};
+    int rc;
+    qk_qrels *q = NULL;
+    qk_run **runs = NULL;
+    qk_error err;
+    if ((rc = parse(argc, argv, &a)) != -1)
+        return rc;
+    rc = 0;
     nruns = (size_t)(argc - optind - 1);
-    o.depths = depths;
-    o.ndepths = nd;
     if (qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_FIRST, &q, &err) != QK_OK ||
         qk_cli_read_runs((const char *const *)argv + optind + 1, nruns, QK_CLI_NAME_BASE, &runs, &err) !=
             QK_OK) {
@@ -203,40 +366,31 @@ int qk_simulate_topics_budget(int argc, char **argv)
             rel += j[k].rel > 0;
         cand_of[t] = rel ? nc++ : SIZE_MAX;
     }
-    for (size_t m = 1; m < nm; m++)
-        if (read_order(files[m], q, cand_of, &orders[m], &lens[m], &err) != QK_OK) {
+    for (size_t m = 1; m < a.nm; m++)
+        if (read_order(a.files[m], q, cand_of, &orders[m], &lens[m], &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
-    printf("# budget experiment: %zu topics, %zu runs, speed %s", nc, nruns,
-           qk_enum_by_value(qk_cost_speed_table, (int)o.cost.speed)->name);
-    printf(", tdc %g s, judging error %s", o.cost.tdc, o.judging_error ? "on" : "off");
-    if (o.judging_error)
-        printf(" (accuracy %.4f)", qk_cost_accuracy(o.cost.tdc));
-    printf(", %zu trials, seed %llu\n", o.trials, (unsigned long long)o.seed);
-    printf("budget_h\tmethod\tdepth\ttopics\tjudgments\ttau\tsd\tn\n");
-    for (size_t h = 0; h < nh; h++) {
+    if (a.shard_on) {
+        rc = write_part(&a, q, runs, nruns, orders, lens, nc, argc, argv);
+        goto out;
+    }
+    print_header(&a, nc, nruns);
+    for (size_t h = 0; h < a.nh; h++) {
         qk_cost_sim_row *rows = NULL;
         size_t nrows = 0;
-        o.budget = hours[h] * 3600;
-        if (qk_cost_sim(q, (const qk_run *const *)runs, nruns, (const size_t *const *)orders, lens, nm, &o,
-                        &rows, &nrows, &err) != QK_OK) {
+        a.o.budget = a.hours[h] * 3600;
+        if (qk_cost_sim(q, (const qk_run *const *)runs, nruns, (const size_t *const *)orders, lens, a.nm,
+                        &a.o, &rows, &nrows, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
-        for (size_t i = 0; i < nrows; i++) {
-            printf("%g\t%s\t%ld\t%.2f\t%.1f\t", hours[h], names[rows[i].method], rows[i].depth,
-                   rows[i].topics, rows[i].judgments);
-            if (rows[i].n)
-                printf("%.4f\t%.4f\t%zu\n", rows[i].tau, rows[i].tau_sd, rows[i].n);
-            else
-                printf("NA\tNA\t0\n");
-        }
+        print_rows(&a, a.hours[h], rows, nrows);
         free(rows);
     }
     rc = qk_cli_flush_stdout(CMD);
 out:
-    for (size_t m = 0; m < nm; m++)
+    for (size_t m = 0; m < MAXM; m++)
         free(orders[m]);
     free(cand_of);
     qk_cli_free_runs(runs, runs ? nruns : 0);

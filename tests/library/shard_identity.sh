@@ -90,8 +90,8 @@ same "tune random engine" tune -s large.json -q t.qrels -i "$work/x.idx" -t q.ts
 same "tune grid command, a failed evaluation" tune -s order.json -q t.qrels --method grid \
     --cmd "sh make-run.sh {order} {run}" --run-dir "$work" --quiet
 
-# simulate topics and topics-reuse (by trial: trial t is seeded
-# mix(seed + t)) on a made-up collection's MAP matrix and runs, and simulate tar (by topic; the summary
+# simulate topics, its --budget-hours form and topics-reuse (by trial:
+# trial t is seeded mix(seed + t)) on a made-up collection's MAP matrix and runs, and simulate tar (by topic; the summary
 # is computed in the merge from the topics' exact rows) on its texts.
 cd "$work" || exit 1
 if "$qk" simulate collection --out coll --topics 12 --docs-per-topic 60 --depth 30 --runs 8 --seed 5 --quiet &&
@@ -104,6 +104,8 @@ if "$qk" simulate collection --out coll --topics 12 --docs-per-topic 60 --depth 
         --draws 5 --holdout fraction --group-sep none --reduced-pool 10 coll/qrels.txt coll/runs/*.run
     same "simulate topics-reuse" simulate topics-reuse --budget 200 --participating 4 --new-sites 2 --k0 5 \
         --trials 5 --seed 9 coll/qrels.txt coll/runs/*.run
+    same "simulate topics --budget-hours" simulate topics --budget-hours 0.05,0.2 --depths 2,5,10 --tdc 20 \
+        --judging-error --trials 6 --seed 2 coll/qrels.txt coll/runs/*.run
     mkdir -p coll/texts
     awk -v seed=3 -v ntopics=8 -v extra=40 -v dir=coll/texts -v topics=coll/tar-topics.tsv \
         -f "$src/scripts/demo/corpus.awk" coll/qrels.txt
