@@ -125,6 +125,9 @@ int qk_cmd_merge(int argc, char **argv)
         } else if (strcmp(qk_shard_part_kind(m), "simulate-topics-budget") == 0 &&
                    strcmp(qk_shard_part_command(m), "simulate topics") == 0) {
             rc = qk_simulate_topics_budget_merge(m);
+        } else if (strcmp(qk_shard_part_kind(m), "simulate-topics-adaptive") == 0 &&
+                   strcmp(qk_shard_part_command(m), "simulate topics-adaptive") == 0) {
+            rc = qk_simulate_topics_adaptive_merge(m);
         } else if (strcmp(qk_shard_part_kind(m), "simulate-tar") == 0 &&
                    strcmp(qk_shard_part_command(m), "simulate tar") == 0) {
             rc = qk_simulate_tar_merge(m);

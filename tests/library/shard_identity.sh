@@ -90,8 +90,8 @@ same "tune random engine" tune -s large.json -q t.qrels -i "$work/x.idx" -t q.ts
 same "tune grid command, a failed evaluation" tune -s order.json -q t.qrels --method grid \
     --cmd "sh make-run.sh {order} {run}" --run-dir "$work" --quiet
 
-# simulate topics, its --budget-hours form and topics-reuse (by trial:
-# trial t is seeded mix(seed + t)) on a made-up collection's MAP matrix and runs, and simulate tar (by topic; the summary
+# simulate topics, its --budget-hours form, topics-reuse and
+# topics-adaptive (by trial: trial t is seeded mix(seed + t)) on a made-up collection's MAP matrix and runs, and simulate tar (by topic; the summary
 # is computed in the merge from the topics' exact rows) on its texts.
 cd "$work" || exit 1
 if "$qk" simulate collection --out coll --topics 12 --docs-per-topic 60 --depth 30 --runs 8 --seed 5 --quiet &&
@@ -106,6 +106,12 @@ if "$qk" simulate collection --out coll --topics 12 --docs-per-topic 60 --depth 
         --trials 5 --seed 9 coll/qrels.txt coll/runs/*.run
     same "simulate topics --budget-hours" simulate topics --budget-hours 0.05,0.2 --depths 2,5,10 --tdc 20 \
         --judging-error --trials 6 --seed 2 coll/qrels.txt coll/runs/*.run
+    same "simulate topics-adaptive" simulate topics-adaptive --qrels coll/qrels.txt --runs coll/runs/*.run \
+        --methods random,adaptive,oracle,greedy-true --sizes 2,4 --trials 3 --random-trials 20 \
+        --oracle-trials 50 --pool-depth 20 --seed 3
+    same "simulate topics-adaptive held-out json" simulate topics-adaptive --qrels coll/qrels.txt \
+        --runs coll/runs/*.run --methods random,adaptive,iqp,oracle --sizes 1,3 --trials 4 --random-trials 10 \
+        --oracle-trials 30 --pool-depth 20 --held-out --format json
     mkdir -p coll/texts
     awk -v seed=3 -v ntopics=8 -v extra=40 -v dir=coll/texts -v topics=coll/tar-topics.tsv \
         -f "$src/scripts/demo/corpus.awk" coll/qrels.txt

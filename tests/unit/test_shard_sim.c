@@ -20,6 +20,7 @@
 
 #include "qrelkit/tar_stop.h"
 #include "qrelkit/topics.h"
+#include "qrelkit/topics_adaptive.h"
 
 /* 7 systems x 6 topics; systems 0-1, 2-3, 4-6 form three groups. */
 static qk_topic_matrix *toy(void)
@@ -172,6 +173,42 @@ static void test_tar_rows_round_trip(void **state)
     free(rec);
 }
 
+/* simulate topics-adaptive's records by hand: random at size 1 over two
+ * items, taus 1/2 and -1/2, rho 1/2 and undefined: mean 0, sd sqrt(1/2),
+ * rho 1/2 (the undefined left out); the oracle's flag travels; malformed
+ * records and a wrong item count fail. */
+static void test_adaptive_records(void **state)
+{
+    int methods[2] = {QK_AS_RANDOM, QK_AS_ORACLE};
+    size_t sizes[1] = {1}, n = 0;
+    qk_adapt_sim_opts o;
+    qk_adapt_sim_row *rows = NULL;
+    qk_error err;
+    const char *recs[2] = {"0 0x1p-1 0x1p-1 0\n1 0x1p+0 0x1p+0 1\n", "0 -0x1p-1 nan 0\n"};
+    const char *bad[] = {"2 0x1p-1 0x1p-1 0\n", "0 0x1p-1 0x1p-1 2\n", "0 0x1p-1 0x1p-1\n", "0 0x1p-1 0x1p-1 0"};
+    (void)state;
+    qk_adapt_sim_opts_init(&o);
+    o.methods = methods;
+    o.nmethods = 2;
+    o.sizes = sizes;
+    o.nsizes = 1;
+    o.trials = 2;
+    o.random_trials = 2;
+    assert_int_equal(qk_adapt_simulate_num_items(&o), 2);
+    assert_int_equal(qk_adapt_simulate_combine(&o, recs, 2, &rows, &n, NULL), QK_OK);
+    assert_int_equal(n, 2);
+    assert_true(rows[0].trials == 2 && rows[0].tau_mean == 0 && rows[0].rho_mean == 0.5);
+    assert_true(fabs(rows[0].tau_sd - sqrt(0.5)) < 1e-15 && rows[0].tau_lo == -0.5 && rows[0].tau_hi == 0.5);
+    assert_true(rows[1].trials == 1 && rows[1].exhaustive == 1 && rows[1].tau_mean == 1);
+    free(rows);
+    assert_int_equal(qk_adapt_simulate_combine(&o, recs, 1, &rows, &n, &err), QK_EUSAGE);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        const char *two[2] = {bad[i], ""};
+        assert_int_equal(qk_adapt_simulate_combine(&o, two, 2, &rows, &n, &err), QK_EINPUT);
+        assert_non_null(strstr(err.message, "trial 0"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -179,6 +216,7 @@ int main(void)
         cmocka_unit_test(test_topics_group_trials),
         cmocka_unit_test(test_topics_malformed),
         cmocka_unit_test(test_tar_rows_round_trip),
+        cmocka_unit_test(test_adaptive_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
