@@ -347,7 +347,6 @@ int qk_simulate_topics_budget(int argc, char **argv)
     qk_error err;
     if ((rc = parse(argc, argv, &a)) != -1)
         return rc;
-    rc = 0;
     nruns = (size_t)(argc - optind - 1);
     if (qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_FIRST, &q, &err) != QK_OK ||
         qk_cli_read_runs((const char *const *)argv + optind + 1, nruns, QK_CLI_NAME_BASE, &runs, &err) !=
