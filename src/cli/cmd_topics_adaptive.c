@@ -655,8 +655,8 @@ int qk_simulate_topics_adaptive_merge(const qk_shard_part *m)
 {
     targs a;
     qk_error err = {0};
-    int argc = (int)qk_shard_part_num_args(m) + 1, rc;
-    char **argv = calloc((size_t)argc + 1, sizeof *argv);
+    int argc, rc;
+    char **argv = qk_cli_shard_argv(m, "topics-adaptive", &argc);
     size_t n = qk_shard_part_num_held(m), nrows = 0;
     const char **recs = calloc(n + 1, sizeof *recs);
     qk_adapt_sim_row *rows = NULL;
@@ -665,9 +665,6 @@ int qk_simulate_topics_adaptive_merge(const qk_shard_part *m)
         free(recs);
         return QK_EXIT_IO;
     }
-    argv[0] = (char *)"topics-adaptive";
-    for (int i = 1; i < argc; i++)
-        argv[i] = (char *)qk_shard_part_arg(m, (size_t)i - 1);
     rc = parse("merge", 2, argc, argv, &a) ? QK_EXIT_INPUT : 0;
     for (size_t k = 0; !rc && k < n; k++)
         recs[k] = qk_shard_part_item(m, k, NULL, NULL);

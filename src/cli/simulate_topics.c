@@ -410,16 +410,13 @@ int qk_simulate_topics_merge(const qk_shard_part *m)
 {
     targs a;
     qk_error err = {0};
-    int argc = (int)qk_shard_part_num_args(m) + 1, rc;
-    char **argv = calloc((size_t)argc + 1, sizeof *argv), *e;
+    int argc, rc;
+    char **argv = qk_cli_shard_argv(m, "topics", &argc), *e;
     const char **recs = NULL, *pro;
     size_t ntopics, nrows = 0, n = qk_shard_part_num_items(m);
     qk_topics_sim_row *rows = NULL;
     if (!argv)
         return QK_EXIT_IO;
-    argv[0] = (char *)"topics";
-    for (int i = 1; i < argc; i++)
-        argv[i] = (char *)qk_shard_part_arg(m, (size_t)i - 1);
     rc = parse(argc, argv, &a);
     if (rc == -1)
         rc = 0;

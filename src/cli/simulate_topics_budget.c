@@ -295,16 +295,12 @@ int qk_simulate_topics_budget_merge(const qk_shard_part *m)
 {
     bargs a;
     qk_error err = {0};
-    int argc = (int)qk_shard_part_num_args(m) + 1, rc = 0;
-    char **argv = calloc((size_t)argc + 1, sizeof *argv), *e;
+    int argc, rc = 0;
+    char **argv = qk_cli_shard_argv(m, "topics", &argc), *e;
     size_t n = qk_shard_part_num_held(m), ntopics = 0, nruns = 0;
     const char **cur = calloc(n + 1, sizeof *cur), *pro = qk_shard_part_prologue(m, NULL);
     if (!argv || !cur)
         rc = QK_EXIT_IO;
-    if (argv)
-        argv[0] = (char *)"topics";
-    for (int i = 1; !rc && i < argc; i++)
-        argv[i] = (char *)qk_shard_part_arg(m, (size_t)i - 1);
     if (!rc) {
         rc = parse(argc, argv, &a);
         rc = rc == -1 ? 0 : QK_EXIT_INPUT;

@@ -301,15 +301,12 @@ int qk_simulate_topics_reuse_merge(const qk_shard_part *m)
 {
     rargs a;
     qk_error err = {0};
-    int argc = (int)qk_shard_part_num_args(m) + 1, rc;
-    char **argv = calloc((size_t)argc + 1, sizeof *argv);
+    int argc, rc;
+    char **argv = qk_cli_shard_argv(m, "topics-reuse", &argc);
     size_t n = qk_shard_part_num_held(m);
     qk_topics_reuse_row *rows = NULL;
     if (!argv)
         return QK_EXIT_IO;
-    argv[0] = (char *)"topics-reuse";
-    for (int i = 1; i < argc; i++)
-        argv[i] = (char *)qk_shard_part_arg(m, (size_t)i - 1);
     rc = parse(argc, argv, &a);
     rc = rc == -1 ? 0 : rc ? QK_EXIT_INPUT : 0;
     if (!rc && !(rows = calloc(n + 1, sizeof *rows)))

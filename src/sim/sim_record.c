@@ -28,3 +28,15 @@ int qk_simrec_real(const char **s, double *v, char end)
     *s = e + 1;
     return 0;
 }
+
+qk_status qk_simrec_hand_over(qk_status st, char **rec, size_t n, char ***out)
+{
+    if (st != QK_OK) {
+        for (size_t t = 0; rec && t < n; t++)
+            free(rec[t]);
+        free(rec);
+        return st;
+    }
+    *out = rec;
+    return QK_OK;
+}

@@ -7,7 +7,12 @@
 
 #include <stddef.h>
 
+#include "qrelkit/core.h"
+
 int qk_simrec_count(const char **s, size_t *v, char end);
 int qk_simrec_real(const char **s, double *v, char end);
+/* The end of a *_trials call: on QK_OK hand the n records to *out, else
+ * free them (and the array); returns st. */
+qk_status qk_simrec_hand_over(qk_status st, char **rec, size_t n, char ***out);
 
 #endif

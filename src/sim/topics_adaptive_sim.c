@@ -512,14 +512,7 @@ qk_status qk_adapt_simulate_items(const qk_qrels *truth, const qk_run *const *ru
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     st = adapt_run(truth, runs, nruns, o, first, end, rec, &rows, &nrows, err);
     free(rows);
-    if (st != QK_OK) {
-        for (size_t t = 0; t < end - first; t++)
-            free(rec[t]);
-        free(rec);
-        return st;
-    }
-    *records = rec;
-    return QK_OK;
+    return qk_simrec_hand_over(st, rec, end - first, records);
 }
 
 qk_status qk_adapt_simulate_combine(const qk_adapt_sim_opts *o, const char *const *records, size_t nitems,

@@ -380,14 +380,7 @@ qk_status qk_cost_sim_trials(const qk_qrels *truth, const qk_run *const *runs, s
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     st = cost_sim_run(truth, runs, nruns, orders, lens, nmethods, o, first, end, rec, &rows, &nrows, err);
     free(rows);
-    if (st != QK_OK) {
-        for (size_t t = 0; t < end - first; t++)
-            free(rec[t]);
-        free(rec);
-        return st;
-    }
-    *records = rec;
-    return QK_OK;
+    return qk_simrec_hand_over(st, rec, end - first, records);
 }
 
 qk_status qk_cost_sim_combine(const qk_cost_sim_opts *o, size_t nmethods, const char **cursors,

@@ -406,14 +406,7 @@ qk_status qk_topics_sim_trials(const qk_topic_matrix *m, const qk_topics_sim_opt
     else
         st = run_trials(m, o, first, end, ac, rec, err);
     acc_free(ac, nacc);
-    if (st != QK_OK) {
-        for (size_t t = 0; rec && t < end - first; t++)
-            free(rec[t]);
-        free(rec);
-        return st;
-    }
-    *records = rec;
-    return QK_OK;
+    return qk_simrec_hand_over(st, rec, end - first, records);
 }
 
 /* One line of a record: "INDEX TAU RHO RMSE KEEP\n"; advances *s. */
