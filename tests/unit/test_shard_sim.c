@@ -147,7 +147,7 @@ static void test_topics_malformed(void **state)
 
 static void test_tar_rows_round_trip(void **state)
 {
-    qk_tar_sim_row in[2], out[2];
+    qk_tar_sim_row in[2], out[3]; /* out: room for the decode that expects 3 rows */
     char *rec = NULL;
     qk_error err;
     (void)state;
