@@ -243,6 +243,21 @@ typedef void (*qk_tar_progress_fn)(void *ctx, size_t done, size_t total);
 QK_API qk_status qk_tar_simulate(const qk_tar_sim_topic *topics, size_t ntopics, const qk_tar_opts *configs,
                                  size_t nconfigs, int threads, qk_tar_progress_fn progress, void *pctx,
                                  qk_tar_sim_row *rows, qk_tar_sim_run *runs, qk_error *err);
+/* The same for the topics [first, end) only (rows and runs hold their
+ * (end - first) × nconfigs reviews; SD-training still fits on every other
+ * topic of topics): simulate tar --shard. */
+QK_API qk_status qk_tar_simulate_range(const qk_tar_sim_topic *topics, size_t ntopics, size_t first,
+                                       size_t end, const qk_tar_opts *configs, size_t nconfigs, int threads,
+                                       qk_tar_progress_fn progress, void *pctx, qk_tar_sim_row *rows,
+                                       qk_tar_sim_run *runs, qk_error *err);
+/* A topic's nconfigs rows as a text record (one line per row, every field
+ * but topic and config, reals as hexadecimal floats: exact), *out freed
+ * with free(); and back, rows[c].topic = topic, .config = c (QK_EINPUT for
+ * a malformed record). */
+QK_API qk_status qk_tar_sim_rows_encode(const qk_tar_sim_row *rows, size_t nconfigs, char **out,
+                                        qk_error *err);
+QK_API qk_status qk_tar_sim_rows_decode(const char *rec, size_t topic, size_t nconfigs, qk_tar_sim_row *rows,
+                                        qk_error *err);
 
 #ifdef __cplusplus
 }

@@ -299,6 +299,16 @@ typedef struct qk_topics_reuse_row {
 QK_API qk_status qk_topics_reuse(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
                                  const size_t *group, const qk_topics_reuse_opts *o,
                                  qk_topics_reuse_row **rows, size_t *nrows, qk_error *err);
+/* Sharding (doc/scale-out.md): trial t is seeded with the master seed and t
+ * only. qk_topics_reuse_range: the rows of trials [first, end) alone (the
+ * same rows qk_topics_reuse gives them). A row as a text record (counts in
+ * decimal, reals as hexadecimal floats: exact; *out freed with free()) and
+ * back (QK_EINPUT for a malformed record). */
+QK_API qk_status qk_topics_reuse_range(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                       const size_t *group, const qk_topics_reuse_opts *o, size_t first,
+                                       size_t end, qk_topics_reuse_row **rows, size_t *nrows, qk_error *err);
+QK_API qk_status qk_topics_reuse_row_encode(const qk_topics_reuse_row *row, char **out, qk_error *err);
+QK_API qk_status qk_topics_reuse_row_decode(const char *rec, qk_topics_reuse_row *row, qk_error *err);
 
 /* ---- The experiment (src/sim/topics_sim.c; 000a §7 EXP-4.2/4.3) ----------
  * Each trial splits the systems into participating ones (the selectors see
@@ -371,6 +381,22 @@ typedef struct qk_topics_sim_row {
  * the caller with free(). */
 QK_API qk_status qk_topics_sim(const qk_topic_matrix *m, const qk_topics_sim_opts *o,
                                qk_topics_sim_row **rows, size_t *nrows, qk_error *err);
+
+/* Sharding (doc/scale-out.md). Trial t is seeded with the master seed and t
+ * only, so the trials split freely. qk_topics_sim_num_trials: the trials
+ * qk_topics_sim runs (with --holdout group and trials 0: one per group).
+ * qk_topics_sim_trials: trials [first, end) as text records, one per trial
+ * (*records[k] for trial first + k, each freed with free(), the array too):
+ * every value the trial adds to an accumulator, as hexadecimal floats.
+ * qk_topics_sim_combine: the rows qk_topics_sim returns, bit for bit, from
+ * the records of every trial in order (m's topic count given as ntopics;
+ * QK_EINPUT for a malformed record). */
+QK_API size_t qk_topics_sim_num_trials(const qk_topic_matrix *m, const qk_topics_sim_opts *o);
+QK_API qk_status qk_topics_sim_trials(const qk_topic_matrix *m, const qk_topics_sim_opts *o, size_t first,
+                                      size_t end, char ***records, qk_error *err);
+QK_API qk_status qk_topics_sim_combine(const qk_topics_sim_opts *o, size_t ntopics,
+                                       const char *const *records, size_t ntrials, qk_topics_sim_row **rows,
+                                       size_t *nrows, qk_error *err);
 
 /* ---- Random-subset spread (src/sim/topics_spread.c; 000a §6.10, EXP-4.1) --
  * For every size 1..max_size (clamped to ntopics), draws random subsets of

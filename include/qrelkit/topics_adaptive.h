@@ -38,8 +38,8 @@ QK_API qk_status qk_topics_gamma_step(size_t l, size_t n, const double *x, const
  * anything else not), then P(relevant) of the npr rows fpr into prob. One
  * class only among the labels: the Laplace base rate (N+ + 1) / (N + 2) for
  * every row. */
-QK_API qk_status qk_adapt_fit_predict(size_t ntr, size_t nf, const double *ftr, const signed char *y, size_t npr,
-                                      const double *fpr, double C, double *prob, qk_error *err);
+QK_API qk_status qk_adapt_fit_predict(size_t ntr, size_t nf, const double *ftr, const signed char *y,
+                                      size_t npr, const double *fpr, double C, double *prob, qk_error *err);
 /* The same with sparse rows (CSR): row i's features are idx[start[i] ..
  * start[i+1]) (0-based, ascending, each < nf) with values val[...]; absent
  * features are 0. Gives what the dense call gives on the same rows. */
@@ -201,6 +201,21 @@ typedef struct qk_adapt_sim_row {
 QK_API qk_status qk_adapt_simulate(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
                                    const qk_adapt_sim_opts *o, qk_adapt_sim_row **rows, size_t *nrows,
                                    qk_error *err);
+/* Sharding (doc/scale-out.md). The work is trials ? trials : 1 items: with
+ * groups, item t is split t (seeded with seed and t only); without, item t
+ * is trial t of the trial methods, and item 0 also holds random's draws and
+ * the oracle. qk_adapt_simulate_items: items [first, end) as text records
+ * (each and the array freed with free()): every value an item adds to a
+ * cell ("INDEX TAU RHO EXHAUSTIVE" lines, reals as hexadecimal floats).
+ * qk_adapt_simulate_combine: qk_adapt_simulate's rows, bit for bit, from
+ * every item's record in order (QK_EINPUT when malformed). */
+QK_API size_t qk_adapt_simulate_num_items(const qk_adapt_sim_opts *o);
+QK_API qk_status qk_adapt_simulate_items(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                         const qk_adapt_sim_opts *o, size_t first, size_t end,
+                                         char ***records, qk_error *err);
+QK_API qk_status qk_adapt_simulate_combine(const qk_adapt_sim_opts *o, const char *const *records,
+                                           size_t nitems, qk_adapt_sim_row **rows, size_t *nrows,
+                                           qk_error *err);
 
 #ifdef __cplusplus
 }

@@ -232,6 +232,20 @@ QK_API size_t qk_cost_sim_num_topics(const qk_qrels *truth);
 QK_API qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
                              const size_t *const *orders, const size_t *lens, size_t nmethods,
                              const qk_cost_sim_opts *o, qk_cost_sim_row **rows, size_t *nrows, qk_error *err);
+/* Sharding (doc/scale-out.md; trial t is seeded with o->seed and t only).
+ * qk_cost_sim_trials: trials [first, end) as text records, one per trial
+ * (each and the array freed with free()): a line "K JUD TAU" per row, what
+ * the trial adds to it (topics, judgments as a hexadecimal float, tau or nan
+ * where no topic fitted). qk_cost_sim_combine: qk_cost_sim's rows, bit for
+ * bit, from the records of all o->trials trials in order; cursors[t] points
+ * into trial t's record and is advanced past the lines read, so records of
+ * several budgets can follow each other (QK_EINPUT when malformed). */
+QK_API qk_status qk_cost_sim_trials(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                    const size_t *const *orders, const size_t *lens, size_t nmethods,
+                                    const qk_cost_sim_opts *o, size_t first, size_t end, char ***records,
+                                    qk_error *err);
+QK_API qk_status qk_cost_sim_combine(const qk_cost_sim_opts *o, size_t nmethods, const char **cursors,
+                                     size_t ntrials, qk_cost_sim_row **rows, size_t *nrows, qk_error *err);
 
 /* ---- The statAP-sampled form (src/sim/topics_statap_sim.c; §1.9-1.11,
  * E9-E11) ---------------------------------------------------------------

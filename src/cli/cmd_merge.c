@@ -21,8 +21,9 @@ const char qk_help_merge[] =
     "by qrels topic for one run: the merge then reads the qrels again),\n"
     "simulate pool (by trial), compare --pairs (by run pair and block of 1000\n"
     "replicates), compare --swap-rate (by size and trial), simulate crowd\n"
-    "--curve (by crowd), tune --method grid|random (by evaluation) and\n"
-    "simulate budget (by trial).\n"
+    "--curve (by crowd), tune --method grid|random (by evaluation), simulate\n"
+    "budget, simulate topics, its --budget-hours form, topics-reuse and\n"
+    "topics-adaptive (by trial) and simulate tar (by topic).\n"
     "Job-array and GNU parallel recipes: doc/scale-out.md.\n"
     "\n"
     "example:\n"
@@ -124,6 +125,21 @@ int qk_cmd_merge(int argc, char **argv)
         } else if (strcmp(qk_shard_part_kind(m), "simulate-budget") == 0 &&
                    strcmp(qk_shard_part_command(m), "simulate budget") == 0) {
             rc = qk_simulate_budget_merge(m);
+        } else if (strcmp(qk_shard_part_kind(m), "simulate-topics") == 0 &&
+                   strcmp(qk_shard_part_command(m), "simulate topics") == 0) {
+            rc = qk_simulate_topics_merge(m);
+        } else if (strcmp(qk_shard_part_kind(m), "simulate-topics-reuse") == 0 &&
+                   strcmp(qk_shard_part_command(m), "simulate topics-reuse") == 0) {
+            rc = qk_simulate_topics_reuse_merge(m);
+        } else if (strcmp(qk_shard_part_kind(m), "simulate-topics-budget") == 0 &&
+                   strcmp(qk_shard_part_command(m), "simulate topics") == 0) {
+            rc = qk_simulate_topics_budget_merge(m);
+        } else if (strcmp(qk_shard_part_kind(m), "simulate-topics-adaptive") == 0 &&
+                   strcmp(qk_shard_part_command(m), "simulate topics-adaptive") == 0) {
+            rc = qk_simulate_topics_adaptive_merge(m);
+        } else if (strcmp(qk_shard_part_kind(m), "simulate-tar") == 0 &&
+                   strcmp(qk_shard_part_command(m), "simulate tar") == 0) {
+            rc = qk_simulate_tar_merge(m);
         } else {
             qk_cli_errorf(CMD, "'%s': parts of '%s' (kind '%s') cannot be merged by this qrelkit", argv[1],
                           qk_shard_part_command(m), qk_shard_part_kind(m));

@@ -12,6 +12,7 @@
 
 #include "cli_util.h"
 #include "qrelkit/topics_adaptive.h"
+#include "shard_cli.h"
 #include "topics_adaptive_cli.h"
 
 /* The methods of `topics select` handled here. */
@@ -116,7 +117,9 @@ const char qk_help_simulate_topics_adaptive[] =
     "  --no-uncertainty     ablation: adaptive without U (Eq. 4.6 on E[metric])\n"
     "  --true-labels        ablation: adaptive with the true labels instead of the\n"
     "                       classifier's probabilities (a perfect classifier)\n"
-    "  --format tsv|json    (tsv)\n";
+    "  --format tsv|json    (tsv)\n"
+    "  --shard I/N          (simulate) trials of shard I of N only, as a part file\n"
+    "                       for `qrelkit merge` (doc/scale-out.md)\n";
 
 typedef struct targs {
     const char *qrels, *groups, *first;
@@ -129,6 +132,8 @@ typedef struct targs {
     int sim_methods[QK_AS_COUNT_];
     size_t sizes[512];
     size_t oracle_trials;
+    int shard_on;
+    qk_shard_spec shard;
 } targs;
 
 static const struct option longopts[] = {{"qrels", required_argument, NULL, 'q'},
@@ -153,6 +158,7 @@ static const struct option longopts[] = {{"qrels", required_argument, NULL, 'q'}
                                          {"groups", required_argument, NULL, 'G'},
                                          {"no-uncertainty", no_argument, NULL, 'U'},
                                          {"true-labels", no_argument, NULL, 'T'},
+                                         {"shard", required_argument, NULL, 'X'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
 
@@ -254,6 +260,12 @@ static int parse(const char *cmd, int which, int argc, char **argv, targs *a)
         case 'G':
             a->groups = optarg;
             a->held_out = 1;
+            break;
+        case 'X':
+            if (which != 2)
+                return qk_cli_usage(cmd, "--shard splits simulate topics-adaptive only");
+            if (!(rc = qk_cli_shard_parse(cmd, optarg, &a->shard)))
+                a->shard_on = 1;
             break;
         default: return QK_EXIT_USAGE;
         }
@@ -561,37 +573,11 @@ static int make_groups(const char *cmd, const targs *a, qk_run **runs, size_t *g
     return rc;
 }
 
-int qk_simulate_topics_adaptive(int argc, char **argv)
+/* The simulation's table (TSV or JSON). */
+static void print_sim(const targs *a, const qk_adapt_sim_row *rows, size_t nrows)
 {
-    const char *cmd = "simulate topics-adaptive";
-    targs a;
-    qk_qrels *q = NULL;
-    qk_run **runs = NULL;
-    qk_adapt_sim_row *rows = NULL;
-    size_t nrows = 0, *group = NULL;
-    qk_error err = {0};
     char mbuf[32];
-    int rc = parse(cmd, 2, argc, argv, &a);
-    if (rc < 0) {
-        free((void *)a.runs);
-        return qk_cli_help(qk_help_simulate_topics_adaptive);
-    }
-    if (rc || (rc = read_inputs(cmd, &a, &q, &runs)) != 0)
-        goto out;
-    if (a.held_out) {
-        if (!(group = calloc(a.nruns, sizeof *group))) {
-            rc = QK_EXIT_IO;
-            goto out;
-        }
-        if ((rc = make_groups(cmd, &a, runs, group)) != 0)
-            goto out;
-        a.so.group = group;
-    }
-    if (qk_adapt_simulate(q, (const qk_run *const *)runs, a.nruns, &a.so, &rows, &nrows, &err) != QK_OK) {
-        rc = qk_cli_fail(cmd, &err);
-        goto out;
-    }
-    if (a.json) {
+    if (a->json) {
         json_t *arr = json_array();
         for (size_t i = 0; i < nrows; i++) {
             const qk_adapt_sim_row *r = &rows[i];
@@ -613,10 +599,10 @@ int qk_simulate_topics_adaptive(int argc, char **argv)
         json_decref(arr);
     } else {
         printf("# metric %s, pool depth %ld, seed %llu, %s\n",
-               qk_topics_metric_name(&a.so.metric, mbuf, sizeof mbuf), a.so.pool_depth,
-               (unsigned long long)a.so.seed,
-               a.held_out ? "held-out systems (correlations over the held-out runs)"
-                          : "all systems participate");
+               qk_topics_metric_name(&a->so.metric, mbuf, sizeof mbuf), a->so.pool_depth,
+               (unsigned long long)a->so.seed,
+               a->held_out ? "held-out systems (correlations over the held-out runs)"
+                           : "all systems participate");
         puts("method\tsize\ttrials\ttau\ttau_sd\ttau_ci95\ttau_lo\ttau_hi\tpearson\texhaustive");
         for (size_t i = 0; i < nrows; i++) {
             const qk_adapt_sim_row *r = &rows[i];
@@ -625,6 +611,110 @@ int qk_simulate_topics_adaptive(int argc, char **argv)
                    r->tau_mean, r->tau_sd, r->tau_ci95, r->tau_lo, r->tau_hi, r->rho_mean, r->exhaustive);
         }
     }
+}
+
+/* --shard: this shard's items (qk_adapt_simulate_items) as a part. */
+static int write_part(const char *cmd, targs *a, const qk_qrels *q, qk_run *const *runs, int argc,
+                      char **argv)
+{
+    qk_error err = {0};
+    qk_shard_part *part = NULL;
+    size_t n = qk_adapt_simulate_num_items(&a->so), first, end;
+    const char **ins = calloc(a->nruns + 2, sizeof *ins);
+    char **rec = NULL;
+    int rc;
+    if (!ins)
+        return QK_EXIT_IO;
+    ins[0] = a->qrels;
+    ins[1] = a->groups;
+    memcpy(ins + 2, a->runs, a->nruns * sizeof *ins);
+    rc = qk_cli_shard_begin(cmd, cmd, "simulate-topics-adaptive", a->shard, n, argc, argv, ins, a->nruns + 2,
+                            &part);
+    free(ins);
+    if (rc)
+        return rc;
+    qk_shard_part_set_seed(part, a->so.seed);
+    qk_shard_range(a->shard, n, &first, &end);
+    if (qk_adapt_simulate_items(q, (const qk_run *const *)runs, a->nruns, &a->so, first, end, &rec, &err) !=
+        QK_OK)
+        rc = qk_cli_fail(cmd, &err);
+    for (size_t t = first; !rc && t < end; t++)
+        if (qk_shard_part_add_item(part, t, rec[t - first], strlen(rec[t - first]), &err) != QK_OK)
+            rc = qk_cli_fail(cmd, &err);
+    for (size_t t = first; rec && t < end; t++)
+        free(rec[t - first]);
+    free(rec);
+    if (rc) {
+        qk_shard_part_free(part);
+        return rc;
+    }
+    return qk_cli_shard_finish(cmd, part);
+}
+
+int qk_simulate_topics_adaptive_merge(const qk_shard_part *m)
+{
+    targs a;
+    qk_error err = {0};
+    int argc, rc;
+    char **argv = qk_cli_shard_argv(m, "topics-adaptive", &argc);
+    size_t n = qk_shard_part_num_held(m), nrows = 0;
+    const char **recs = calloc(n + 1, sizeof *recs);
+    qk_adapt_sim_row *rows = NULL;
+    if (!argv || !recs) {
+        free(argv);
+        free(recs);
+        return QK_EXIT_IO;
+    }
+    rc = parse("merge", 2, argc, argv, &a) ? QK_EXIT_INPUT : 0;
+    for (size_t k = 0; !rc && k < n; k++)
+        recs[k] = qk_shard_part_item(m, k, NULL, NULL);
+    if (!rc && qk_adapt_simulate_combine(&a.so, recs, n, &rows, &nrows, &err) != QK_OK)
+        rc = qk_cli_fail("merge", &err);
+    if (!rc) {
+        print_sim(&a, rows, nrows);
+        rc = qk_cli_flush_stdout("merge");
+    }
+    free(rows);
+    free(recs);
+    free((void *)a.runs);
+    free(argv);
+    return rc;
+}
+
+int qk_simulate_topics_adaptive(int argc, char **argv)
+{
+    const char *cmd = "simulate topics-adaptive";
+    targs a;
+    qk_qrels *q = NULL;
+    qk_run **runs = NULL;
+    qk_adapt_sim_row *rows = NULL;
+    size_t nrows = 0, *group = NULL;
+    qk_error err = {0};
+    int rc = parse(cmd, 2, argc, argv, &a);
+    if (rc < 0) {
+        free((void *)a.runs);
+        return qk_cli_help(qk_help_simulate_topics_adaptive);
+    }
+    if (rc || (rc = read_inputs(cmd, &a, &q, &runs)) != 0)
+        goto out;
+    if (a.held_out) {
+        if (!(group = calloc(a.nruns, sizeof *group))) {
+            rc = QK_EXIT_IO;
+            goto out;
+        }
+        if ((rc = make_groups(cmd, &a, runs, group)) != 0)
+            goto out;
+        a.so.group = group;
+    }
+    if (a.shard_on) {
+        rc = write_part(cmd, &a, q, runs, argc, argv);
+        goto out;
+    }
+    if (qk_adapt_simulate(q, (const qk_run *const *)runs, a.nruns, &a.so, &rows, &nrows, &err) != QK_OK) {
+        rc = qk_cli_fail(cmd, &err);
+        goto out;
+    }
+    print_sim(&a, rows, nrows);
     rc = qk_cli_flush_stdout(cmd);
 out:
     free(rows);

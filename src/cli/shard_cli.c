@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli_util.h"
@@ -100,4 +101,16 @@ int qk_cli_shard_finish(const char *cmd, qk_shard_part *p)
     if (st != QK_OK)
         return qk_cli_fail(cmd, &err);
     return qk_cli_flush_stdout(cmd);
+}
+
+char **qk_cli_shard_argv(const qk_shard_part *m, const char *argv0, int *argc)
+{
+    char **argv;
+    *argc = (int)qk_shard_part_num_args(m) + 1;
+    if (!(argv = calloc((size_t)*argc + 1, sizeof *argv)))
+        return NULL;
+    argv[0] = (char *)argv0;
+    for (int i = 1; i < *argc; i++)
+        argv[i] = (char *)qk_shard_part_arg(m, (size_t)i - 1);
+    return argv;
 }

@@ -38,4 +38,16 @@ int qk_tune_merge(const qk_shard_part *merged);
 /* `qrelkit simulate budget`'s merge (simulate_budget.c), likewise. */
 int qk_simulate_budget_merge(const qk_shard_part *merged);
 
+/* A merge's argument vector: argv0, then the part's arguments (owned by the
+ * part; the array is the caller's to free), *argc set; NULL when out of
+ * memory. */
+char **qk_cli_shard_argv(const qk_shard_part *merged, const char *argv0, int *argc);
+
+/* simulate topics' parts (by trial) and simulate tar's (by topic). */
+int qk_simulate_topics_merge(const qk_shard_part *merged);
+int qk_simulate_tar_merge(const qk_shard_part *merged);
+int qk_simulate_topics_reuse_merge(const qk_shard_part *merged);
+int qk_simulate_topics_budget_merge(const qk_shard_part *merged);
+int qk_simulate_topics_adaptive_merge(const qk_shard_part *merged);
+
 #endif

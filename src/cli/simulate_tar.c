@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "shard_cli.h"
 #include "simulate_modes.h"
 #include "tar_cli_common.h"
 
@@ -45,6 +46,9 @@ const char qk_help_simulate_tar[] =
     "  --runs DIR             write each rule and target's stopped reviews as a CLEF TAR\n"
     "                         run, DIR/RULE-TARGET.run (`tar eval` scores it)\n"
     "  --quiet                no progress bar on a terminal\n"
+    "  --shard I/N            review the topics of shard I of N only, as a part\n"
+    "                         file for `qrelkit merge` (the table's bytes); not\n"
+    "                         with --rows or --runs (doc/scale-out.md)\n"
     "  -h, --help             show this text\n" TAR_REVIEW_HELP "\n"
     "example (20 CLEF TAR 2017 topics):\n"
     "  d=../shared/data/clef-tar-2017-texts\n"
@@ -53,7 +57,7 @@ const char qk_help_simulate_tar[] =
     "\n"
     "exit status: 0 ok, 1 bad option, 2 bad input, 3 I/O error.\n";
 
-enum { O_CORPUS = 256, O_TOPICS, O_QRELS, O_STOPS, O_TARGETS, O_THREADS, O_ROWS, O_QUIET, O_RUNS };
+enum { O_CORPUS = 256, O_TOPICS, O_QRELS, O_STOPS, O_TARGETS, O_THREADS, O_ROWS, O_QUIET, O_RUNS, O_SHARD };
 static const struct option longopts[] = {{"corpus", required_argument, NULL, O_CORPUS},
                                          {"topics", required_argument, NULL, O_TOPICS},
                                          {"qrels", required_argument, NULL, O_QRELS},
@@ -63,6 +67,7 @@ static const struct option longopts[] = {{"corpus", required_argument, NULL, O_C
                                          {"rows", required_argument, NULL, O_ROWS},
                                          {"runs", required_argument, NULL, O_RUNS},
                                          {"quiet", no_argument, NULL, O_QUIET},
+                                         {"shard", required_argument, NULL, O_SHARD},
                                          {"help", no_argument, NULL, 'h'},
                                          TAR_REVIEW_LONGOPTS,
                                          {NULL, 0, NULL, 0}};
@@ -148,10 +153,10 @@ static void print_summary(const qk_tar_sim_row *rows, size_t ntopics, const qk_t
         qk_error err;
         if (qk_tar_stop_summarise(ev, ntopics, &s, &err) != QK_OK)
             continue;
-        printf("%s\t%g\t%zu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t", 
+        printf("%s\t%g\t%zu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t",
                qk_enum_by_value(qk_tar_stop_table, cfg[c].stop)->name, cfg[c].target, s.n, s.recall_mean,
-               s.recall_sd, s.cost_mean, s.cost_sd, s.reliability, s.reliability_sd, s.loss_er_mean, s.loss_er_sd,
-               s.re_mean, s.re_sd);
+               s.recall_sd, s.cost_mean, s.cost_sd, s.reliability, s.reliability_sd, s.loss_er_mean,
+               s.loss_er_sd, s.re_mean, s.re_sd);
         if (s.n_rhat)
             printf("%.3f\t%.3f\n", s.rhat_re_mean, s.rhat_re_sd);
         else
@@ -170,15 +175,16 @@ typedef struct {
 static qk_status write_rows(void *ctx, FILE *f, qk_error *err)
 {
     const rows_out *o = ctx;
-    fprintf(f, "topic\trule\ttarget\tdocs\tR\tshown\trel_shown\tjudged\trounds\tstopped\trecall\tcost\treached\t"
-               "loss_er\tRE\tR_hat\tR_var\tR_lo\tR_hi\n");
+    fprintf(f,
+            "topic\trule\ttarget\tdocs\tR\tshown\trel_shown\tjudged\trounds\tstopped\trecall\tcost\treached\t"
+            "loss_er\tRE\tR_hat\tR_var\tR_lo\tR_hi\n");
     for (size_t t = 0; t < o->ntopics; t++)
         for (size_t c = 0; c < o->ncfg; c++) {
             const qk_tar_sim_row *r = &o->rows[t * o->ncfg + c];
-            fprintf(f, "%s\t%s\t%g\t%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%d\t%.4f\t%.4f\t%d\t%.4f\t%.4f\t", o->topics[t].id,
-                    qk_enum_by_value(qk_tar_stop_table, o->cfg[c].stop)->name, o->cfg[c].target, r->n_docs, r->R,
-                    r->n_shown, r->rel_shown, r->n_judged, r->rounds, r->stopped, r->recall, r->cost, r->reliable,
-                    r->loss_er, r->re);
+            fprintf(f, "%s\t%s\t%g\t%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%d\t%.4f\t%.4f\t%d\t%.4f\t%.4f\t",
+                    o->topics[t].id, qk_enum_by_value(qk_tar_stop_table, o->cfg[c].stop)->name,
+                    o->cfg[c].target, r->n_docs, r->R, r->n_shown, r->rel_shown, r->n_judged, r->rounds,
+                    r->stopped, r->recall, r->cost, r->reliable, r->loss_er, r->re);
             if (r->has_r_hat)
                 fprintf(f, "%.4f\t%.4f\t%.4f\t%.4f\n", r->r_hat, r->r_var, r->r_lo, r->r_hi);
             else
@@ -233,6 +239,125 @@ static int write_runs(const char *dir, const qk_tar_sim_run *runs, const qk_tar_
     return 0;
 }
 
+/* --shard: the reviews of this shard's topics as a part; the prologue holds
+ * each rule and target (the merge reads no input), the items are the
+ * topics' rows (qk_tar_sim_rows_encode). The inputs checksummed are every
+ * file read: topics, qrels and corpus (one file per topic for a directory). */
+static int write_part(qk_shard_spec shard, int argc, char **argv, char **tpaths, size_t ntp, char **qpaths,
+                      size_t nqp, const char *corpus_path, const topic_in *topics, size_t ntopics,
+                      const qk_tar_sim_topic *st, size_t nused, const qk_tar_opts *cfg, size_t ncfg,
+                      int threads, int quiet)
+{
+    qk_error err = {0};
+    qk_shard_part *part = NULL;
+    int per_topic = is_dir(corpus_path), rc;
+    size_t nin = ntp + nqp + (per_topic ? ntopics : 1), first, end, plen = 0;
+    const char **ins = calloc(nin, sizeof *ins);
+    char **cpaths = calloc(ntopics + 1, sizeof *cpaths), *pro = NULL;
+    qk_tar_sim_row *rows = NULL;
+    FILE *f;
+    if (!ins || !cpaths) {
+        free(ins);
+        free(cpaths);
+        return QK_EXIT_IO;
+    }
+    memcpy(ins, tpaths, ntp * sizeof *ins);
+    memcpy(ins + ntp, qpaths, nqp * sizeof *ins);
+    for (size_t t = 0; per_topic && t < ntopics; t++) {
+        size_t len = strlen(corpus_path) + strlen(topics[t].id) + 2;
+        if ((cpaths[t] = malloc(len)) != NULL)
+            snprintf(cpaths[t], len, "%s/%s", corpus_path, topics[t].id);
+        ins[ntp + nqp + t] = cpaths[t];
+    }
+    if (!per_topic)
+        ins[ntp + nqp] = corpus_path;
+    rc = qk_cli_shard_begin(CMD, CMD, "simulate-tar", shard, nused, argc, argv, ins, nin, &part);
+    free(ins);
+    for (size_t t = 0; t < ntopics; t++)
+        free(cpaths[t]);
+    free(cpaths);
+    if (rc)
+        return rc;
+    qk_shard_part_set_seed(part, cfg[0].seed);
+    qk_shard_range(shard, nused, &first, &end);
+    if (!(rows = calloc((end - first) * ncfg + 1, sizeof *rows)) || !(f = open_memstream(&pro, &plen))) {
+        free(rows);
+        qk_shard_part_free(part);
+        return QK_EXIT_IO;
+    }
+    fprintf(f, "tar-sim %zu\n", ncfg);
+    for (size_t c = 0; c < ncfg; c++)
+        fprintf(f, "%d %a\n", (int)cfg[c].stop, cfg[c].target);
+    if (fclose(f) != 0 || qk_shard_part_set_frame(part, pro, plen, NULL, 0, NULL, 0) != QK_OK)
+        rc = QK_EXIT_IO;
+    if (!rc && qk_tar_simulate_range(st, nused, first, end, cfg, ncfg, threads,
+                                     !quiet && isatty(2) ? progress : NULL, NULL, rows, NULL, &err) != QK_OK)
+        rc = qk_cli_fail(CMD, &err);
+    for (size_t t = first; !rc && t < end; t++) {
+        char *rec = NULL;
+        if (qk_tar_sim_rows_encode(rows + (t - first) * ncfg, ncfg, &rec, &err) != QK_OK ||
+            qk_shard_part_add_item(part, t, rec, strlen(rec), &err) != QK_OK)
+            rc = qk_cli_fail(CMD, &err);
+        free(rec);
+    }
+    free(pro);
+    free(rows);
+    if (rc) {
+        qk_shard_part_free(part);
+        return rc;
+    }
+    return qk_cli_shard_finish(CMD, part);
+}
+
+int qk_simulate_tar_merge(const qk_shard_part *m)
+{
+    qk_error err = {0};
+    qk_tar_opts cfg[MAX_CONFIGS];
+    size_t ncfg = 0, n = qk_shard_part_num_items(m);
+    const char *s = qk_shard_part_prologue(m, NULL);
+    qk_tar_sim_row *rows = NULL;
+    char *e;
+    int rc = 0;
+    if (strncmp(s, "tar-sim ", 8) != 0 || s[8] < '0' || s[8] > '9' ||
+        (ncfg = strtoul(s + 8, &e, 10), *e != '\n') || ncfg == 0 || ncfg > MAX_CONFIGS)
+        rc = -1;
+    for (size_t c = 0; !rc && c < ncfg; c++) {
+        long stop;
+        double target = 0;
+        int ok;
+        s = e + 1;
+        stop = strtol(s, &e, 10);
+        ok = e != s && *e == ' ' && qk_enum_by_value(qk_tar_stop_table, (int)stop) != NULL;
+        if (ok) {
+            s = e + 1;
+            target = strtod(s, &e);
+            ok = e != s && *e == '\n';
+        }
+        rc = ok ? 0 : -1;
+        qk_tar_opts_init(&cfg[c]);
+        cfg[c].stop = (qk_tar_stop)stop;
+        cfg[c].target = target;
+    }
+    if (rc) {
+        qk_cli_errorf("merge", "the parts' header of simulate tar is malformed");
+        return QK_EXIT_INPUT;
+    }
+    if (!(rows = calloc(n * ncfg + 1, sizeof *rows)))
+        return QK_EXIT_IO;
+    for (size_t k = 0; !rc && k < qk_shard_part_num_held(m); k++) {
+        size_t t;
+        const char *rec = qk_shard_part_item(m, k, &t, NULL);
+        if (qk_tar_sim_rows_decode(rec, t, ncfg, rows + t * ncfg, &err) != QK_OK)
+            rc = qk_cli_fail("merge", &err);
+    }
+    if (!rc) {
+        print_summary(rows, n, cfg, ncfg);
+        rc = qk_cli_flush_stdout("merge");
+    }
+    free(rows);
+    return rc;
+}
+
 int qk_simulate_tar(int argc, char **argv)
 {
     const char *corpus_path = NULL, *topics_path = NULL, *qrels_path = NULL, *rows_path = NULL;
@@ -241,7 +366,8 @@ int qk_simulate_tar(int argc, char **argv)
     const tar_corpus **tcorpus = NULL;
     const char *stops = "autostop,knee,target", *targets = "0.8,0.9,1";
     tar_cli_settings s;
-    int c, rc = 0, quiet = 0;
+    int c, rc = 0, quiet = 0, shard_on = 0;
+    qk_shard_spec shard = {0, 1};
     long threads = 0;
     char **tpaths = NULL, **qpaths = NULL;
     size_t ntp = 0, nqp = 0, ntopics = 0, ncorpora = 0, nq = 0, nused = 0;
@@ -270,6 +396,11 @@ int qk_simulate_tar(int argc, char **argv)
         case O_ROWS: rows_path = optarg; break;
         case O_RUNS: runs_path = optarg; break;
         case O_QUIET: quiet = 1; break;
+        case O_SHARD:
+            if ((rc = qk_cli_shard_parse(CMD, optarg, &shard)) != 0)
+                return rc;
+            shard_on = 1;
+            break;
         case O_THREADS:
             if ((rc = qk_cli_long(CMD, "--threads", optarg, 0, 64, &threads)) != 0)
                 return rc;
@@ -287,12 +418,19 @@ int qk_simulate_tar(int argc, char **argv)
     if (optind < argc)
         return qk_cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
     if (!corpus_path || !topics_path || !qrels_path)
-        return qk_cli_usage(CMD, "missing %s", !corpus_path ? "--corpus" : !topics_path ? "--topics" : "--qrels");
+        return qk_cli_usage(CMD, "missing %s",
+                            !corpus_path   ? "--corpus"
+                            : !topics_path ? "--topics"
+                                           : "--qrels");
+    if (shard_on && (rows_path || runs_path))
+        return qk_cli_usage(CMD, "%s does not combine with --shard (run without it for the per-topic files)",
+                            rows_path ? "--rows" : "--runs");
     int stop_v[16];
     double target_v[16];
     size_t nstop, ntarget;
     if ((rc = qk_cli_enum_list(CMD, qk_tar_stop_table, "--stop", stops, stop_v, 16, &nstop)) != 0 ||
-        (rc = qk_cli_double_list(CMD, "--target", targets, 0, 1, QK_NUM_LO_OPEN, target_v, 16, &ntarget)) != 0)
+        (rc = qk_cli_double_list(CMD, "--target", targets, 0, 1, QK_NUM_LO_OPEN, target_v, 16, &ntarget)) !=
+            0)
         return rc;
     if (nstop * ntarget > MAX_CONFIGS)
         return qk_cli_usage(CMD, "at most %d rule and target pairs", MAX_CONFIGS);
@@ -307,7 +445,8 @@ int qk_simulate_tar(int argc, char **argv)
             ncfg++;
         }
     /* topics */
-    if ((rc = list_paths(topics_path, &tpaths, &ntp)) != 0 || (rc = list_paths(qrels_path, &qpaths, &nqp)) != 0)
+    if ((rc = list_paths(topics_path, &tpaths, &ntp)) != 0 ||
+        (rc = list_paths(qrels_path, &qpaths, &nqp)) != 0)
         goto out;
     for (size_t i = 0; i < ntp; i++) {
         qk_topics *tp = NULL;
@@ -382,7 +521,8 @@ int qk_simulate_tar(int argc, char **argv)
     nused = 0;
     for (size_t t = 0; t < ntopics; t++) {
         size_t k = per_topic ? t : 0, qi, nrel = 0, missing = 0, tt;
-        for (qi = 0; qi < nq && !qk_qrels_find_topic(qrels[qi], topics[t].id, strlen(topics[t].id), &tt); qi++)
+        for (qi = 0; qi < nq && !qk_qrels_find_topic(qrels[qi], topics[t].id, strlen(topics[t].id), &tt);
+             qi++)
             ;
         if (qi == nq) {
             qk_cli_errorf(CMD, "'%s': topic '%s' has no judgments", qrels_path, topics[t].id);
@@ -393,8 +533,8 @@ int qk_simulate_tar(int argc, char **argv)
             rc = QK_EXIT_IO;
             goto out;
         }
-        if ((rc = tar_cli_truth(CMD, qrels[qi], qpaths[qi], corpus_path, topics[t].id,
-                                &corpora[k], truth[t], &nrel, &missing)) != 0)
+        if ((rc = tar_cli_truth(CMD, qrels[qi], qpaths[qi], corpus_path, topics[t].id, &corpora[k], truth[t],
+                                &nrel, &missing)) != 0)
             goto out;
         if (nrel == 0)
             continue;
@@ -419,6 +559,11 @@ int qk_simulate_tar(int argc, char **argv)
         st[nused].rel = truth[t];
         topics[nused].corpus = t; /* reuse: the used topic's original index */
         nused++;
+    }
+    if (shard_on) {
+        rc = write_part(shard, argc, argv, tpaths, ntp, qpaths, nqp, corpus_path, topics, ntopics, st, nused,
+                        cfg, ncfg, (int)threads, quiet);
+        goto out;
     }
     if (!(rows = calloc(nused * ncfg + 1, sizeof *rows)) ||
         (runs_path && !(runs = calloc(nused * ncfg + 1, sizeof *runs)))) {

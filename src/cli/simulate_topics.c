@@ -11,6 +11,7 @@
 
 #include "cli_svg.h"
 #include "cli_util.h"
+#include "shard_cli.h"
 #include "simulate_modes.h"
 #include "topics_cli.h"
 
@@ -62,6 +63,9 @@ const char qk_help_simulate_topics[] =
     "  --budget-hours H  instead: few deep or many shallow at a fixed budget\n"
     "                    (Kutlu et al.; `qrelkit simulate topics --budget-hours 1\n"
     "                    --help`)\n"
+    "  --shard I/N       trials of shard I of N only (trial t is seeded by --seed\n"
+    "                    and t), as a part file for `qrelkit merge`; not with\n"
+    "                    --plot or --spread (doc/scale-out.md)\n"
     "\n"
     "example:\n"
     "  qrelkit eval --matrix AP qrels.txt runs/* > ap.tsv\n"
@@ -86,7 +90,8 @@ enum {
     OPT_FORMAT,
     OPT_PRECISION,
     OPT_SPREAD,
-    OPT_REDUCED
+    OPT_REDUCED,
+    OPT_SHARD
 };
 
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
@@ -108,6 +113,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"precision", required_argument, NULL, OPT_PRECISION},
                                          {"spread", no_argument, NULL, OPT_SPREAD},
                                          {"reduced-pool", required_argument, NULL, OPT_REDUCED},
+                                         {"shard", required_argument, NULL, OPT_SHARD},
                                          {NULL, 0, NULL, 0}};
 
 static const char *method_name(qk_topics_method m)
@@ -237,30 +243,31 @@ static void draw(FILE *f, const qk_topics_sim_row *r, size_t n, const qk_topics_
     free(buf);
 }
 
-int qk_simulate_topics(int argc, char **argv)
-{
+typedef struct {
     qk_topics_sim_opts o;
-    qk_topics_method methods[16] = {QK_TOPICS_RANDOM, QK_TOPICS_GREEDY_PEARSON, QK_TOPICS_GREEDY_KENDALL,
-                                    QK_TOPICS_CONVEX};
-    int mv[16], json = 0, spread = 0, c, rc, holdout = QK_TOPICS_HOLD_GROUP, cov = 0, nops;
-    const char *matrix = NULL, *measure = "map", *groups = NULL, *plot = NULL, *sep = "-";
-    qk_topic_matrix *m = NULL;
-    qk_topics_sim_row *rows = NULL;
-    qk_qrels *rq = NULL;
-    qk_run **runs = NULL;
-    qk_topics_reduced red;
-    long reduced = 0;
-    size_t nrows = 0, nm, *group = NULL;
-    long prec = 4;
-    char sepc = '\0';
-    qk_cli_out po = {0};
-    qk_error err;
-    for (int i = 1; i < argc; i++) /* Kutlu's fixed-budget experiment has its own parser */
-        if (strncmp(argv[i], "--budget-hours", 14) == 0)
-            return qk_simulate_topics_budget(argc, argv);
-    qk_topics_sim_opts_init(&o);
-    o.methods = methods;
-    o.nmethods = 4;
+    qk_topics_method methods[16];
+    int json, spread, shard_on;
+    const char *matrix, *measure, *groups, *plot, *sep;
+    long reduced, prec;
+    qk_shard_spec shard;
+} targs;
+
+/* The options into a (the operands start at optind); 0, or the exit code. */
+static int parse(int argc, char **argv, targs *a)
+{
+    int mv[16], c, rc, holdout = QK_TOPICS_HOLD_GROUP, cov = 0;
+    size_t nm;
+    memset(a, 0, sizeof *a);
+    a->methods[0] = QK_TOPICS_RANDOM;
+    a->methods[1] = QK_TOPICS_GREEDY_PEARSON;
+    a->methods[2] = QK_TOPICS_GREEDY_KENDALL;
+    a->methods[3] = QK_TOPICS_CONVEX;
+    a->measure = "map";
+    a->sep = "-";
+    a->prec = 4;
+    qk_topics_sim_opts_init(&a->o);
+    a->o.methods = a->methods;
+    a->o.nmethods = 4;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -270,134 +277,252 @@ int qk_simulate_topics(int argc, char **argv)
             if ((rc = qk_cli_enum_list(CMD, qk_topics_method_table, "--methods", optarg, mv, 16, &nm)))
                 return rc;
             for (size_t i = 0; i < nm; i++)
-                methods[i] = (qk_topics_method)mv[i];
-            o.nmethods = nm;
+                a->methods[i] = (qk_topics_method)mv[i];
+            a->o.nmethods = nm;
             break;
         case OPT_MAX:
-            if ((rc = qk_cli_size(CMD, "--max-size", optarg, 1, SIZE_MAX, &o.max_size)))
+            if ((rc = qk_cli_size(CMD, "--max-size", optarg, 1, SIZE_MAX, &a->o.max_size)))
                 return rc;
             break;
         case OPT_TRIALS:
-            if ((rc = qk_cli_size(CMD, "--trials", optarg, 0, SIZE_MAX, &o.trials)))
+            if ((rc = qk_cli_size(CMD, "--trials", optarg, 0, SIZE_MAX, &a->o.trials)))
                 return rc;
             break;
         case OPT_DRAWS:
-            if ((rc = qk_cli_size(CMD, "--draws", optarg, 1, SIZE_MAX, &o.random_draws)))
+            if ((rc = qk_cli_size(CMD, "--draws", optarg, 1, SIZE_MAX, &a->o.random_draws)))
                 return rc;
             break;
         case OPT_HOLDOUT:
             if ((rc = qk_cli_enum(CMD, qk_topics_holdout_table, "--holdout", optarg, &holdout)))
                 return rc;
-            o.holdout = (qk_topics_holdout)holdout;
+            a->o.holdout = (qk_topics_holdout)holdout;
             break;
         case OPT_FRAC:
             if ((rc = qk_cli_double(CMD, "--holdout-frac", optarg, 0, 1, QK_NUM_LO_OPEN | QK_NUM_HI_OPEN,
-                                    &o.holdout_frac)))
+                                    &a->o.holdout_frac)))
                 return rc;
             break;
-        case OPT_GROUPS: groups = optarg; break;
+        case OPT_GROUPS: a->groups = optarg; break;
         case OPT_SEP:
             if (strcmp(optarg, "none") != 0 && strlen(optarg) != 1)
                 return qk_cli_usage(CMD, "--group-sep takes one character or 'none', not '%s'", optarg);
-            sep = optarg;
+            a->sep = optarg;
             break;
         case OPT_COV:
             if ((rc = qk_cli_enum(CMD, qk_topics_cov_table, "--cov", optarg, &cov)))
                 return rc;
-            o.cov = (qk_topics_covkind)cov;
+            a->o.cov = (qk_topics_covkind)cov;
             break;
         case OPT_QS2:
-            if ((rc = qk_cli_size(CMD, "--qs2-top", optarg, 2, SIZE_MAX, &o.qs2_top)))
+            if ((rc = qk_cli_size(CMD, "--qs2-top", optarg, 2, SIZE_MAX, &a->o.qs2_top)))
                 return rc;
             break;
-        case OPT_MEASURE: measure = optarg; break;
-        case OPT_MATRIX: matrix = optarg; break;
+        case OPT_MEASURE: a->measure = optarg; break;
+        case OPT_MATRIX: a->matrix = optarg; break;
         case OPT_SEED:
-            if ((rc = qk_cli_seed(CMD, "--seed", optarg, &o.seed)))
+            if ((rc = qk_cli_seed(CMD, "--seed", optarg, &a->o.seed)))
                 return rc;
             break;
-        case OPT_PLOT: plot = optarg; break;
-        case OPT_SPREAD: spread = 1; break;
+        case OPT_PLOT: a->plot = optarg; break;
+        case OPT_SPREAD: a->spread = 1; break;
         case OPT_REDUCED:
-            if ((rc = qk_cli_long(CMD, "--reduced-pool", optarg, 1, LONG_MAX, &reduced)))
+            if ((rc = qk_cli_long(CMD, "--reduced-pool", optarg, 1, LONG_MAX, &a->reduced)))
                 return rc;
             break;
         case OPT_FORMAT:
-            if ((rc = qk_cli_format_tsv_json(CMD, optarg, &json)))
+            if ((rc = qk_cli_format_tsv_json(CMD, optarg, &a->json)))
                 return rc;
             break;
         case OPT_PRECISION:
-            if ((rc = qk_cli_long(CMD, "--precision", optarg, 0, 16, &prec)))
+            if ((rc = qk_cli_long(CMD, "--precision", optarg, 0, 16, &a->prec)))
                 return rc;
+            break;
+        case OPT_SHARD:
+            if ((rc = qk_cli_shard_parse(CMD, optarg, &a->shard)))
+                return rc;
+            a->shard_on = 1;
             break;
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
         default: return qk_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
         }
     }
-    nops = argc - optind;
-    if (matrix && nops > 0)
+    if (a->matrix && argc - optind > 0)
         return qk_cli_usage(CMD, "give either --matrix or QRELS and RUNs, not both");
-    if (!matrix && nops < 3)
+    if (!a->matrix && argc - optind < 3)
         return qk_cli_usage(CMD, "needs --matrix FILE or QRELS and at least two RUNs");
-    if ((rc = qk_cli_no_stdout(CMD, "--plot", plot, "carries the table; give a file name")))
+    if ((rc = qk_cli_no_stdout(CMD, "--plot", a->plot, "carries the table; give a file name")))
         return rc;
-    if (spread && plot)
+    if (a->spread && a->plot)
         return qk_cli_usage(CMD, "--plot draws the selection experiment, not --spread");
-    if (reduced && (matrix || spread))
+    if (a->reduced && (a->matrix || a->spread))
         return qk_cli_usage(CMD, "--reduced-pool needs QRELS and RUNs (not --matrix or --spread)");
-    if (reduced) {
+    if (a->shard_on && (a->plot || a->spread))
+        return qk_cli_usage(CMD, "%s does not combine with --shard (%s)", a->plot ? "--plot" : "--spread",
+                            a->plot ? "plot the merged table with a plain run" : "it has no trials");
+    return -1;
+}
+
+/* --shard: this shard's trials as a part; the prologue holds the topic
+ * count (the merge reads no input). */
+static int write_part(const targs *a, const qk_topic_matrix *m, int argc, char **argv)
+{
+    qk_error err = {0};
+    qk_shard_part *part = NULL;
+    int nops = argc - optind;
+    size_t nin = a->matrix ? 2 : (size_t)nops + 1, first, end, n = qk_topics_sim_num_trials(m, &a->o);
+    const char **ins = calloc(nin, sizeof *ins);
+    char **rec = NULL, pro[64];
+    int rc;
+    if (!ins)
+        return QK_EXIT_IO;
+    ins[0] = a->groups;
+    if (a->matrix)
+        ins[1] = a->matrix;
+    else
+        memcpy(ins + 1, argv + optind, (size_t)nops * sizeof *ins);
+    rc = qk_cli_shard_begin(CMD, CMD, "simulate-topics", a->shard, n, argc, argv, ins, nin, &part);
+    free(ins);
+    if (rc)
+        return rc;
+    qk_shard_part_set_seed(part, a->o.seed);
+    qk_shard_range(a->shard, n, &first, &end);
+    if (qk_topics_sim_trials(m, &a->o, first, end, &rec, &err) != QK_OK) {
+        qk_shard_part_free(part);
+        return qk_cli_fail(CMD, &err);
+    }
+    snprintf(pro, sizeof pro, "topics-sim %zu\n", m->ntopics);
+    if (qk_shard_part_set_frame(part, pro, strlen(pro), NULL, 0, NULL, 0) != QK_OK)
+        rc = QK_EXIT_IO;
+    for (size_t t = first; !rc && t < end; t++)
+        if (qk_shard_part_add_item(part, t, rec[t - first], strlen(rec[t - first]), &err) != QK_OK)
+            rc = qk_cli_fail(CMD, &err);
+    for (size_t t = first; t < end; t++)
+        free(rec[t - first]);
+    free(rec);
+    if (rc) {
+        qk_shard_part_free(part);
+        return rc;
+    }
+    return qk_cli_shard_finish(CMD, part);
+}
+
+int qk_simulate_topics_merge(const qk_shard_part *m)
+{
+    targs a;
+    qk_error err = {0};
+    int argc, rc;
+    char **argv = qk_cli_shard_argv(m, "topics", &argc), *e;
+    const char **recs = NULL, *pro;
+    size_t ntopics, nrows = 0, n = qk_shard_part_num_items(m);
+    qk_topics_sim_row *rows = NULL;
+    if (!argv)
+        return QK_EXIT_IO;
+    rc = parse(argc, argv, &a);
+    if (rc == -1)
+        rc = 0;
+    else if (rc)
+        rc = QK_EXIT_INPUT;
+    pro = qk_shard_part_prologue(m, NULL);
+    if (!rc && (strncmp(pro, "topics-sim ", 11) != 0 || pro[11] < '0' || pro[11] > '9' ||
+                (ntopics = strtoul(pro + 11, &e, 10), *e != '\n'))) {
+        qk_cli_errorf("merge", "the parts' header of simulate topics is malformed");
+        rc = QK_EXIT_INPUT;
+    }
+    if (!rc && !(recs = calloc(n + 1, sizeof *recs)))
+        rc = QK_EXIT_IO;
+    for (size_t k = 0; !rc && k < qk_shard_part_num_held(m); k++)
+        recs[k] = qk_shard_part_item(m, k, NULL, NULL);
+    if (!rc && qk_topics_sim_combine(&a.o, ntopics, recs, n, &rows, &nrows, &err) != QK_OK)
+        rc = qk_cli_fail("merge", &err);
+    if (!rc) {
+        if (a.json)
+            print_json(rows, nrows, &a.o, (int)a.prec);
+        else
+            print_tsv(rows, nrows, (int)a.prec);
+        rc = qk_cli_flush_stdout("merge");
+    }
+    free(rows);
+    free(recs);
+    free(argv);
+    return rc;
+}
+
+int qk_simulate_topics(int argc, char **argv)
+{
+    targs a;
+    int rc, nops;
+    qk_topic_matrix *m = NULL;
+    qk_topics_sim_row *rows = NULL;
+    qk_qrels *rq = NULL;
+    qk_run **runs = NULL;
+    qk_topics_reduced red;
+    size_t nrows = 0, *group = NULL;
+    char sepc = '\0';
+    qk_cli_out po = {0};
+    qk_error err;
+    for (int i = 1; i < argc; i++) /* Kutlu's fixed-budget experiment has its own parser */
+        if (strncmp(argv[i], "--budget-hours", 14) == 0)
+            return qk_simulate_topics_budget(argc, argv);
+    if ((rc = parse(argc, argv, &a)) != -1)
+        return rc;
+    nops = argc - optind;
+    if (a.reduced) {
         if (qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_ERROR, &rq, &err) != QK_OK ||
             qk_cli_read_runs((const char *const *)argv + optind + 1, (size_t)nops - 1, QK_CLI_NAME_BASE,
                              &runs, &err) != QK_OK ||
-            qk_topics_matrix_from_eval(rq, (const qk_run *const *)runs, (size_t)nops - 1, measure, &m,
+            qk_topics_matrix_from_eval(rq, (const qk_run *const *)runs, (size_t)nops - 1, a.measure, &m,
                                        &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
-        red = (qk_topics_reduced){rq, (const qk_run *const *)runs, m, measure, reduced};
-        o.trial_matrix = qk_topics_reduced_trial;
-        o.trial_ctx = &red;
-    } else if (qk_topics_cli_input(matrix, measure, argv + optind, nops, &m, &err) != QK_OK) {
+        red = (qk_topics_reduced){rq, (const qk_run *const *)runs, m, a.measure, a.reduced};
+        a.o.trial_matrix = qk_topics_reduced_trial;
+        a.o.trial_ctx = &red;
+    } else if (qk_topics_cli_input(a.matrix, a.measure, argv + optind, nops, &m, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
-    if (spread) {
+    if (a.spread) {
         qk_topics_spread_row *sr = NULL;
         size_t ns = 0;
-        if (qk_topics_spread(m, o.max_size, o.random_draws, o.seed, &sr, &ns, &err) != QK_OK) {
+        if (qk_topics_spread(m, a.o.max_size, a.o.random_draws, a.o.seed, &sr, &ns, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
-        print_spread(sr, ns, json, (int)prec);
+        print_spread(sr, ns, a.json, (int)a.prec);
         free(sr);
         rc = QK_EXIT_OK;
         goto out;
     }
-    if (strcmp(sep, "none") != 0)
-        sepc = sep[0];
+    if (strcmp(a.sep, "none") != 0)
+        sepc = a.sep[0];
     if (!(group = malloc(m->nsys * sizeof *group))) {
         rc = QK_EXIT_IO;
         goto out;
     }
-    if ((rc = qk_cli_run_groups(CMD, groups, (const char *const *)m->systems, m->nsys, sepc, group, NULL)))
+    if ((rc = qk_cli_run_groups(CMD, a.groups, (const char *const *)m->systems, m->nsys, sepc, group, NULL)))
         goto out;
-    o.group = group;
-    if (plot && (rc = qk_cli_out_open(CMD, &po, plot)))
+    a.o.group = group;
+    if (a.shard_on) {
+        rc = write_part(&a, m, argc, argv);
         goto out;
-    if (qk_topics_sim(m, &o, &rows, &nrows, &err) != QK_OK) {
+    }
+    if (a.plot && (rc = qk_cli_out_open(CMD, &po, a.plot)))
+        goto out;
+    if (qk_topics_sim(m, &a.o, &rows, &nrows, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
-    if (json)
-        print_json(rows, nrows, &o, (int)prec);
+    if (a.json)
+        print_json(rows, nrows, &a.o, (int)a.prec);
     else
-        print_tsv(rows, nrows, (int)prec);
-    if (plot) {
-        draw(po.f, rows, nrows, &o);
+        print_tsv(rows, nrows, (int)a.prec);
+    if (a.plot) {
+        draw(po.f, rows, nrows, &a.o);
         rc = qk_cli_out_commit(CMD, &po);
     }
 out:
-    if (plot && rc)
+    if (a.plot && rc)
         qk_cli_out_abort(&po);
     free(rows);
     free(group);

@@ -9,6 +9,7 @@
 
 #include "cli_util.h"
 #include "qrelkit/topics_l2r.h"
+#include "shard_cli.h"
 #include "simulate_modes.h"
 
 #define CMD "simulate topics"
@@ -40,6 +41,9 @@ const char qk_help_simulate_topics_budget[] =
     "                       random (a new order each trial) is always run\n"
     "  --trials N           default 100 (--statap: 20)\n"
     "  --seed S             default 1\n"
+    "  --shard I/N          trials of shard I of N only (trial t is seeded by --seed\n"
+    "                       and t), as a part file for `qrelkit merge`; not with\n"
+    "                       --statap\n"
     "\n"
     "statAP form (Kutlu's own; spec 001-004 §1.9-1.11):\n"
     "  --statap             for each number of topics M (--topics), split the\n"
@@ -71,6 +75,7 @@ enum {
     OPT_ORDER,
     OPT_TRIALS,
     OPT_SEED,
+    OPT_SHARD,
     OPT_STATAP,
     OPT_TOPICS,
     OPT_LOGO,
@@ -87,6 +92,7 @@ static const struct option opts[] = {{"help", no_argument, NULL, 'h'},
                                      {"order", required_argument, NULL, OPT_ORDER},
                                      {"trials", required_argument, NULL, OPT_TRIALS},
                                      {"seed", required_argument, NULL, OPT_SEED},
+                                     {"shard", required_argument, NULL, OPT_SHARD},
                                      {"statap", no_argument, NULL, OPT_STATAP},
                                      {"topics", required_argument, NULL, OPT_TOPICS},
                                      {"logo", no_argument, NULL, OPT_LOGO},
@@ -153,22 +159,254 @@ static qk_status read_order(const char *path, const qk_qrels *q, const size_t *c
     return st;
 }
 
+typedef struct {
+    qk_cost_sim_opts o;
+    double hours[64];
+    long depths[64];
+    size_t nh, nd, nm;
+    const char *names[MAXM], *files[MAXM]; /* a name is namelen[m] bytes (NAME=FILE kept whole) */
+    int namelen[MAXM], shard_on;
+    qk_shard_spec shard;
+    /* the statAP form */
+    long sizes[64];
+    size_t ns;
+    int statap, logo, depths_set, trials_set;
+    const char *groups;
+    char sepc;
+} bargs;
+
+/* The options into a (operands from optind; argv unchanged, as a part
+ * records it); -1, or the exit code. */
+static int parse(int argc, char **argv, bargs *a)
+{
+    int c, rc = 0, speed;
+    static const long depths[4] = {10, 20, 50, 100};
+    memset(a, 0, sizeof *a);
+    qk_cost_sim_opts_init(&a->o);
+    memcpy(a->depths, depths, sizeof depths);
+    a->nd = 4;
+    a->nm = 1;
+    a->names[0] = "random";
+    a->namelen[0] = 6;
+    a->sepc = '-';
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'h': return qk_cli_help(qk_help_simulate_topics_budget);
+        case OPT_HOURS:
+            rc = qk_cli_double_list(CMD, "--budget-hours", optarg, 0, INFINITY, QK_NUM_LO_OPEN, a->hours, 64,
+                                    &a->nh);
+            break;
+        case OPT_DEPTHS:
+            a->depths_set = 1;
+            rc = qk_cli_long_list(CMD, "--depths", optarg, 1, 100000, a->depths, 64, &a->nd);
+            break;
+        case OPT_STATAP: a->statap = 1; break;
+        case OPT_TOPICS:
+            rc = qk_cli_long_list(CMD, "--topics", optarg, 1, 100000000, a->sizes, 64, &a->ns);
+            break;
+        case OPT_LOGO: a->logo = 1; break;
+        case OPT_GROUPS:
+            a->groups = optarg;
+            a->logo = 1;
+            break;
+        case OPT_GROUP_SEP:
+            if (strlen(optarg) != 1)
+                return qk_cli_usage(CMD, "--group-sep takes one character, not '%s'", optarg);
+            a->sepc = optarg[0];
+            break;
+        case OPT_SPEED:
+            if (!(rc = qk_cli_enum(CMD, qk_cost_speed_table, "--cost-model", optarg, &speed)))
+                a->o.cost.speed = (qk_cost_speed)speed;
+            break;
+        case OPT_SECONDS:
+            rc = qk_cli_double(CMD, "--seconds", optarg, 0, INFINITY, QK_NUM_LO_OPEN, &a->o.cost.seconds);
+            break;
+        case OPT_TDC: rc = qk_cli_double(CMD, "--tdc", optarg, 0, INFINITY, 0, &a->o.cost.tdc); break;
+        case OPT_ERROR: a->o.judging_error = 1; break;
+        case OPT_ORDER: {
+            char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg || !eq[1])
+                return qk_cli_usage(CMD, "--order takes NAME=FILE, not '%s'", optarg);
+            if (a->nm == MAXM)
+                return qk_cli_usage(CMD, "at most %d --order methods", MAXM - 1);
+            a->names[a->nm] = optarg;
+            a->namelen[a->nm] = (int)(eq - optarg);
+            a->files[a->nm++] = eq + 1;
+            break;
+        }
+        case OPT_TRIALS:
+            a->trials_set = 1;
+            rc = qk_cli_size(CMD, "--trials", optarg, 1, 100000000, &a->o.trials);
+            break;
+        case OPT_SEED: rc = qk_cli_seed(CMD, "--seed", optarg, &a->o.seed); break;
+        case OPT_SHARD:
+            if (!(rc = qk_cli_shard_parse(CMD, optarg, &a->shard)))
+                a->shard_on = 1;
+            break;
+        case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
+        default: return qk_cli_usage(CMD, "unknown option '%s' (with --budget-hours)", argv[optind - 1]);
+        }
+        if (rc)
+            return rc;
+    }
+    if (a->nh == 0)
+        return qk_cli_usage(CMD, "--budget-hours needs at least one budget");
+    if (argc - optind < 3)
+        return qk_cli_usage(CMD, "--budget-hours needs QRELS and at least two RUNs");
+    if (a->statap && a->depths_set)
+        return qk_cli_usage(CMD, "--statap takes --topics, not --depths (its pool depth is 100)");
+    if (a->statap && a->ns == 0)
+        return qk_cli_usage(CMD, "--statap needs --topics M[,M...]");
+    if (!a->statap && (a->ns || a->logo))
+        return qk_cli_usage(CMD, "%s needs --statap", a->ns ? "--topics" : "--logo");
+    if (a->statap && a->shard_on)
+        return qk_cli_usage(CMD, "--statap does not shard yet (run it whole)");
+    a->o.depths = a->depths;
+    a->o.ndepths = a->nd;
+    return -1;
+}
+
+static void print_header(const bargs *a, size_t ntopics, size_t nruns)
+{
+    printf("# budget experiment: %zu topics, %zu runs, speed %s", ntopics, nruns,
+           qk_enum_by_value(qk_cost_speed_table, (int)a->o.cost.speed)->name);
+    printf(", tdc %g s, judging error %s", a->o.cost.tdc, a->o.judging_error ? "on" : "off");
+    if (a->o.judging_error)
+        printf(" (accuracy %.4f)", qk_cost_accuracy(a->o.cost.tdc));
+    printf(", %zu trials, seed %llu\n", a->o.trials, (unsigned long long)a->o.seed);
+    printf("budget_h\tmethod\tdepth\ttopics\tjudgments\ttau\tsd\tn\n");
+}
+
+static void print_rows(const bargs *a, double hours, const qk_cost_sim_row *rows, size_t nrows)
+{
+    for (size_t i = 0; i < nrows; i++) {
+        printf("%g\t%.*s\t%ld\t%.2f\t%.1f\t", hours, a->namelen[rows[i].method], a->names[rows[i].method],
+               rows[i].depth, rows[i].topics, rows[i].judgments);
+        if (rows[i].n)
+            printf("%.4f\t%.4f\t%zu\n", rows[i].tau, rows[i].tau_sd, rows[i].n);
+        else
+            printf("NA\tNA\t0\n");
+    }
+}
+
+/* --shard: this shard's trials; a trial's item is its record for every
+ * budget in turn; the prologue holds the topic and run counts. */
+static int write_part(bargs *a, const qk_qrels *q, qk_run *const *runs, size_t nruns, size_t *const *orders,
+                      const size_t *lens, size_t ntopics, int argc, char **argv)
+{
+    qk_error err = {0};
+    qk_shard_part *part = NULL;
+    size_t first, end, nin = a->nm + nruns + 1;
+    const char **ins = calloc(nin, sizeof *ins);
+    char **items = NULL, pro[96];
+    int rc;
+    if (!ins)
+        return QK_EXIT_IO;
+    memcpy(ins, a->files, a->nm * sizeof *ins);
+    memcpy(ins + a->nm, argv + optind, (nruns + 1) * sizeof *ins);
+    rc = qk_cli_shard_begin(CMD, CMD, "simulate-topics-budget", a->shard, a->o.trials, argc, argv, ins, nin,
+                            &part);
+    free(ins);
+    if (rc)
+        return rc;
+    qk_shard_part_set_seed(part, a->o.seed);
+    qk_shard_range(a->shard, a->o.trials, &first, &end);
+    snprintf(pro, sizeof pro, "cost-sim %zu %zu\n", ntopics, nruns);
+    if (!(items = calloc(end - first + 1, sizeof *items)) ||
+        qk_shard_part_set_frame(part, pro, strlen(pro), NULL, 0, NULL, 0) != QK_OK)
+        rc = QK_EXIT_IO;
+    for (size_t h = 0; !rc && h < a->nh; h++) {
+        char **rec = NULL;
+        a->o.budget = a->hours[h] * 3600;
+        if (qk_cost_sim_trials(q, (const qk_run *const *)runs, nruns, (const size_t *const *)orders, lens,
+                               a->nm, &a->o, first, end, &rec, &err) != QK_OK) {
+            rc = qk_cli_fail(CMD, &err);
+            break;
+        }
+        for (size_t t = 0; t < end - first; t++) {
+            size_t l0 = items[t] ? strlen(items[t]) : 0, l1 = strlen(rec[t]);
+            char *g = rc ? NULL : realloc(items[t], l0 + l1 + 1);
+            if (g) {
+                memcpy(g + l0, rec[t], l1 + 1);
+                items[t] = g;
+            } else
+                rc = QK_EXIT_IO;
+            free(rec[t]);
+        }
+        free(rec);
+    }
+    for (size_t t = first; !rc && t < end; t++)
+        if (qk_shard_part_add_item(part, t, items[t - first], strlen(items[t - first]), &err) != QK_OK)
+            rc = qk_cli_fail(CMD, &err);
+    for (size_t t = 0; items && t < end - first; t++)
+        free(items[t]);
+    free(items);
+    if (rc) {
+        qk_shard_part_free(part);
+        return rc;
+    }
+    return qk_cli_shard_finish(CMD, part);
+}
+
+int qk_simulate_topics_budget_merge(const qk_shard_part *m)
+{
+    bargs a;
+    qk_error err = {0};
+    int argc, rc = 0;
+    char **argv = qk_cli_shard_argv(m, "topics", &argc), *e;
+    size_t n = qk_shard_part_num_held(m), ntopics = 0, nruns = 0;
+    const char **cur = calloc(n + 1, sizeof *cur), *pro = qk_shard_part_prologue(m, NULL);
+    if (!argv || !cur)
+        rc = QK_EXIT_IO;
+    if (!rc) {
+        rc = parse(argc, argv, &a);
+        rc = rc == -1 ? 0 : QK_EXIT_INPUT;
+    }
+    if (!rc && (strncmp(pro, "cost-sim ", 9) != 0 || pro[9] < '0' || pro[9] > '9' ||
+                (ntopics = strtoul(pro + 9, &e, 10), *e != ' ') || e[1] < '0' || e[1] > '9' ||
+                (nruns = strtoul(e + 1, &e, 10), *e != '\n'))) {
+        qk_cli_errorf("merge", "the parts' header of simulate topics --budget-hours is malformed");
+        rc = QK_EXIT_INPUT;
+    }
+    for (size_t k = 0; !rc && k < n; k++)
+        cur[k] = qk_shard_part_item(m, k, NULL, NULL);
+    if (!rc)
+        print_header(&a, ntopics, nruns);
+    for (size_t h = 0; !rc && h < a.nh; h++) {
+        qk_cost_sim_row *rows = NULL;
+        size_t nrows = 0;
+        if (qk_cost_sim_combine(&a.o, a.nm, cur, n, &rows, &nrows, &err) != QK_OK) {
+            rc = qk_cli_fail("merge", &err);
+            break;
+        }
+        print_rows(&a, a.hours[h], rows, nrows);
+        free(rows);
+    }
+    if (!rc)
+        rc = qk_cli_flush_stdout("merge");
+    free(argv);
+    free(cur);
+    return rc;
+}
+
 /* The statAP form: per budget, qk_cost_sim_statap's rows. */
-static int run_statap(const qk_qrels *q, qk_run **runs, size_t nruns, const size_t *const *orders,
-                      const size_t *lens, const char *const *names, size_t nm, const double *hours, size_t nh,
-                      qk_cost_statap_opts *so)
+static int run_statap(const bargs *a, const qk_qrels *q, qk_run **runs, size_t nruns,
+                      const size_t *const *orders, const size_t *lens, qk_cost_statap_opts *so)
 {
     qk_error err;
     printf("budget_h\tmethod\ttopics\tjudgments\tjudged\ttau\tsd\tn\n");
-    for (size_t h = 0; h < nh; h++) {
+    for (size_t h = 0; h < a->nh; h++) {
         qk_cost_statap_row *rows = NULL;
         size_t nrows = 0;
-        so->budget = hours[h] * 3600;
-        if (qk_cost_sim_statap(q, (const qk_run *const *)runs, nruns, orders, lens, nm, so, &rows, &nrows,
+        so->budget = a->hours[h] * 3600;
+        if (qk_cost_sim_statap(q, (const qk_run *const *)runs, nruns, orders, lens, a->nm, so, &rows, &nrows,
                                &err) != QK_OK)
             return qk_cli_fail(CMD, &err);
         for (size_t i = 0; i < nrows; i++) {
-            printf("%g\t%s\t%zu\t", hours[h], names[rows[i].method], rows[i].topics);
+            printf("%g\t%.*s\t%zu\t", a->hours[h], a->namelen[rows[i].method], a->names[rows[i].method],
+                   rows[i].topics);
             if (rows[i].judgments)
                 printf("%zu\t", rows[i].judgments);
             else
@@ -183,95 +421,75 @@ static int run_statap(const qk_qrels *q, qk_run **runs, size_t nruns, const size
     return 0;
 }
 
+/* --statap: the options, the groups of --logo, the header and the rows. */
+static int statap_form(const bargs *a, const qk_qrels *q, qk_run **runs, size_t nruns,
+                       const size_t *const *orders, const size_t *lens, size_t nc)
+{
+    qk_cost_statap_opts so;
+    size_t *sz = NULL, *group = NULL, ng = 0;
+    int rc = 0;
+    qk_cost_statap_opts_init(&so);
+    so.cost = a->o.cost;
+    so.judging_error = a->o.judging_error;
+    so.seed = a->o.seed;
+    if (a->trials_set)
+        so.trials = a->o.trials;
+    if (!(sz = malloc(a->ns * sizeof *sz)))
+        return QK_EXIT_IO;
+    for (size_t k = 0; k < a->ns; k++)
+        sz[k] = (size_t)a->sizes[k];
+    so.sizes = sz;
+    so.nsizes = a->ns;
+    if (a->logo) {
+        const char **ids = malloc(nruns * sizeof *ids);
+        if (!ids || !(group = malloc(nruns * sizeof *group))) {
+            free(ids);
+            rc = QK_EXIT_IO;
+            goto out;
+        }
+        for (size_t r = 0; r < nruns; r++)
+            ids[r] = qk_run_name(runs[r]);
+        rc = qk_cli_run_groups(CMD, a->groups, ids, nruns, a->sepc, group, &ng);
+        free(ids);
+        if (rc)
+            goto out;
+        if (ng < 2) {
+            rc = qk_cli_usage(CMD, "--logo needs runs of at least two groups (found %zu)", ng);
+            goto out;
+        }
+        so.group = group;
+    }
+    printf("# budget experiment, statAP form: %zu topics, %zu runs, speed %s", nc, nruns,
+           qk_enum_by_value(qk_cost_speed_table, (int)so.cost.speed)->name);
+    printf(", tdc %g s, judging error %s", so.cost.tdc, so.judging_error ? "on" : "off");
+    if (so.judging_error)
+        printf(" (accuracy %.4f)", qk_cost_accuracy(so.cost.tdc));
+    printf(", pool depth %zu, ", so.depth);
+    if (a->logo)
+        printf("leave one group out (%zu groups)", ng);
+    else
+        printf("every run pooled");
+    printf(", %zu trials, seed %llu\n", so.trials, (unsigned long long)so.seed);
+    if ((rc = run_statap(a, q, runs, nruns, orders, lens, &so)) == 0)
+        rc = qk_cli_flush_stdout(CMD);
+out:
+    free(sz);
+    free(group);
+    return rc;
+}
+
 int qk_simulate_topics_budget(int argc, char **argv)
 {
-    qk_cost_sim_opts o;
-    qk_cost_statap_opts so;
-    double hours[64];
-    long sizes[64];
-    size_t ns = 0, *sz = NULL, *group = NULL;
-    int statap = 0, logo = 0, depths_set = 0, trials_set = 0;
-    size_t ng = 0;
-    const char *groups = NULL;
-    char sepc = '-';
-    long depths[64] = {10, 20, 50, 100};
-    size_t nh = 0, nd = 4, nm = 1, nruns = 0, *cand_of = NULL, nc = 0;
-    const char *names[MAXM] = {"random"}, *files[MAXM] = {NULL};
+    bargs a;
+    size_t nruns = 0, *cand_of = NULL, nc = 0;
     size_t *orders[MAXM] = {NULL}, lens[MAXM] = {0};
-    int c, rc = 0, speed;
+    int rc;
     qk_qrels *q = NULL;
     qk_run **runs = NULL;
     qk_error err;
-    qk_cost_sim_opts_init(&o);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h': return qk_cli_help(qk_help_simulate_topics_budget);
-        case OPT_HOURS:
-            rc = qk_cli_double_list(CMD, "--budget-hours", optarg, 0, INFINITY, QK_NUM_LO_OPEN, hours, 64,
-                                    &nh);
-            break;
-        case OPT_DEPTHS:
-            depths_set = 1;
-            rc = qk_cli_long_list(CMD, "--depths", optarg, 1, 100000, depths, 64, &nd);
-            break;
-        case OPT_STATAP: statap = 1; break;
-        case OPT_TOPICS: rc = qk_cli_long_list(CMD, "--topics", optarg, 1, 100000000, sizes, 64, &ns); break;
-        case OPT_LOGO: logo = 1; break;
-        case OPT_GROUPS:
-            groups = optarg;
-            logo = 1;
-            break;
-        case OPT_GROUP_SEP:
-            if (strlen(optarg) != 1)
-                return qk_cli_usage(CMD, "--group-sep takes one character, not '%s'", optarg);
-            sepc = optarg[0];
-            break;
-        case OPT_SPEED:
-            if (!(rc = qk_cli_enum(CMD, qk_cost_speed_table, "--cost-model", optarg, &speed)))
-                o.cost.speed = (qk_cost_speed)speed;
-            break;
-        case OPT_SECONDS:
-            rc = qk_cli_double(CMD, "--seconds", optarg, 0, INFINITY, QK_NUM_LO_OPEN, &o.cost.seconds);
-            break;
-        case OPT_TDC: rc = qk_cli_double(CMD, "--tdc", optarg, 0, INFINITY, 0, &o.cost.tdc); break;
-        case OPT_ERROR: o.judging_error = 1; break;
-        case OPT_ORDER: {
-            char *eq = strchr(optarg, '=');
-            if (!eq || eq == optarg || !eq[1])
-                return qk_cli_usage(CMD, "--order takes NAME=FILE, not '%s'", optarg);
-            if (nm == MAXM)
-                return qk_cli_usage(CMD, "at most %d --order methods", MAXM - 1);
-            *eq = '\0';
-            names[nm] = optarg;
-            files[nm++] = eq + 1;
-            break;
-        }
-        case OPT_TRIALS:
-            trials_set = 1;
-            rc = qk_cli_size(CMD, "--trials", optarg, 1, 100000000, &o.trials);
-            break;
-        case OPT_SEED: rc = qk_cli_seed(CMD, "--seed", optarg, &o.seed); break;
-        case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
-        default: return qk_cli_usage(CMD, "unknown option '%s' (with --budget-hours)", argv[optind - 1]);
-        }
-        if (rc)
-            return rc;
-    }
-    if (nh == 0)
-        return qk_cli_usage(CMD, "--budget-hours needs at least one budget");
-    if (argc - optind < 3)
-        return qk_cli_usage(CMD, "--budget-hours needs QRELS and at least two RUNs");
-    if (statap && depths_set)
-        return qk_cli_usage(CMD, "--statap takes --topics, not --depths (its pool depth is 100)");
-    if (statap && ns == 0)
-        return qk_cli_usage(CMD, "--statap needs --topics M[,M...]");
-    if (!statap && (ns || logo))
-        return qk_cli_usage(CMD, "%s needs --statap", ns ? "--topics" : "--logo");
+    if ((rc = parse(argc, argv, &a)) != -1)
+        return rc;
     nruns = (size_t)(argc - optind - 1);
-    o.depths = depths;
-    o.ndepths = nd;
     if (qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_FIRST, &q, &err) != QK_OK ||
         qk_cli_read_runs((const char *const *)argv + optind + 1, nruns, QK_CLI_NAME_BASE, &runs, &err) !=
             QK_OK) {
@@ -289,92 +507,35 @@ int qk_simulate_topics_budget(int argc, char **argv)
             rel += j[k].rel > 0;
         cand_of[t] = rel ? nc++ : SIZE_MAX;
     }
-    for (size_t m = 1; m < nm; m++)
-        if (read_order(files[m], q, cand_of, &orders[m], &lens[m], &err) != QK_OK) {
+    for (size_t m = 1; m < a.nm; m++)
+        if (read_order(a.files[m], q, cand_of, &orders[m], &lens[m], &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
-    if (statap) {
-        qk_cost_statap_opts_init(&so);
-        so.cost = o.cost;
-        so.judging_error = o.judging_error;
-        so.seed = o.seed;
-        if (trials_set)
-            so.trials = o.trials;
-        if (!(sz = malloc(ns * sizeof *sz))) {
-            rc = QK_EXIT_IO;
-            goto out;
-        }
-        for (size_t k = 0; k < ns; k++)
-            sz[k] = (size_t)sizes[k];
-        so.sizes = sz;
-        so.nsizes = ns;
-        if (logo) {
-            const char **ids = malloc(nruns * sizeof *ids);
-            if (!ids || !(group = malloc(nruns * sizeof *group))) {
-                free(ids);
-                rc = QK_EXIT_IO;
-                goto out;
-            }
-            for (size_t r = 0; r < nruns; r++)
-                ids[r] = qk_run_name(runs[r]);
-            rc = qk_cli_run_groups(CMD, groups, ids, nruns, sepc, group, &ng);
-            free(ids);
-            if (rc)
-                goto out;
-            if (ng < 2) {
-                rc = qk_cli_usage(CMD, "--logo needs runs of at least two groups (found %zu)", ng);
-                goto out;
-            }
-            so.group = group;
-        }
-        printf("# budget experiment, statAP form: %zu topics, %zu runs, speed %s", nc, nruns,
-               qk_enum_by_value(qk_cost_speed_table, (int)so.cost.speed)->name);
-        printf(", tdc %g s, judging error %s", so.cost.tdc, so.judging_error ? "on" : "off");
-        if (so.judging_error)
-            printf(" (accuracy %.4f)", qk_cost_accuracy(so.cost.tdc));
-        printf(", pool depth %zu, ", so.depth);
-        if (logo)
-            printf("leave one group out (%zu groups)", ng);
-        else
-            printf("every run pooled");
-        printf(", %zu trials, seed %llu\n", so.trials, (unsigned long long)so.seed);
-        if ((rc = run_statap(q, runs, nruns, (const size_t *const *)orders, lens, names, nm, hours, nh,
-                             &so)) == 0)
-            rc = qk_cli_flush_stdout(CMD);
+    if (a.statap) {
+        rc = statap_form(&a, q, runs, nruns, (const size_t *const *)orders, lens, nc);
         goto out;
     }
-    printf("# budget experiment: %zu topics, %zu runs, speed %s", nc, nruns,
-           qk_enum_by_value(qk_cost_speed_table, (int)o.cost.speed)->name);
-    printf(", tdc %g s, judging error %s", o.cost.tdc, o.judging_error ? "on" : "off");
-    if (o.judging_error)
-        printf(" (accuracy %.4f)", qk_cost_accuracy(o.cost.tdc));
-    printf(", %zu trials, seed %llu\n", o.trials, (unsigned long long)o.seed);
-    printf("budget_h\tmethod\tdepth\ttopics\tjudgments\ttau\tsd\tn\n");
-    for (size_t h = 0; h < nh; h++) {
+    if (a.shard_on) {
+        rc = write_part(&a, q, runs, nruns, orders, lens, nc, argc, argv);
+        goto out;
+    }
+    print_header(&a, nc, nruns);
+    for (size_t h = 0; h < a.nh; h++) {
         qk_cost_sim_row *rows = NULL;
         size_t nrows = 0;
-        o.budget = hours[h] * 3600;
-        if (qk_cost_sim(q, (const qk_run *const *)runs, nruns, (const size_t *const *)orders, lens, nm, &o,
-                        &rows, &nrows, &err) != QK_OK) {
+        a.o.budget = a.hours[h] * 3600;
+        if (qk_cost_sim(q, (const qk_run *const *)runs, nruns, (const size_t *const *)orders, lens, a.nm,
+                        &a.o, &rows, &nrows, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             goto out;
         }
-        for (size_t i = 0; i < nrows; i++) {
-            printf("%g\t%s\t%ld\t%.2f\t%.1f\t", hours[h], names[rows[i].method], rows[i].depth,
-                   rows[i].topics, rows[i].judgments);
-            if (rows[i].n)
-                printf("%.4f\t%.4f\t%zu\n", rows[i].tau, rows[i].tau_sd, rows[i].n);
-            else
-                printf("NA\tNA\t0\n");
-        }
+        print_rows(&a, a.hours[h], rows, nrows);
         free(rows);
     }
     rc = qk_cli_flush_stdout(CMD);
 out:
-    free(sz);
-    free(group);
-    for (size_t m = 0; m < nm; m++)
+    for (size_t m = 0; m < MAXM; m++)
         free(orders[m]);
     free(cand_of);
     qk_cli_free_runs(runs, runs ? nruns : 0);

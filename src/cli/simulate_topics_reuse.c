@@ -10,6 +10,7 @@
 
 #include "cli_util.h"
 #include "qrelkit/topics.h"
+#include "shard_cli.h"
 #include "simulate_modes.h"
 
 #define CMD "simulate topics-reuse"
@@ -50,6 +51,8 @@ const char qk_help_simulate_topics_reuse[] =
     "  --dedup MODE        a docno repeated in a run topic: error (default) or\n"
     "                      first (keep its first line)\n"
     "  --precision N       decimals (default 4)\n"
+    "  --shard I/N         trials of shard I of N only (trial t is seeded by --seed\n"
+    "                      and t), as a part file for `qrelkit merge`\n"
     "\n"
     "Output (TSV): trial, runs participating / auxiliary / new, omega (the new\n"
     "systems' unjudged candidates), m (topics chosen), judgments spent by subset and\n"
@@ -74,7 +77,8 @@ enum {
     OPT_GROUPS,
     OPT_SEP,
     OPT_PRECISION,
-    OPT_DEDUP
+    OPT_DEDUP,
+    OPT_SHARD
 };
 
 static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
@@ -94,6 +98,7 @@ static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
                                          {"group-sep", required_argument, NULL, OPT_SEP},
                                          {"precision", required_argument, NULL, OPT_PRECISION},
                                          {"dedup", required_argument, NULL, OPT_DEDUP},
+                                         {"shard", required_argument, NULL, OPT_SHARD},
                                          {NULL, 0, NULL, 0}};
 
 static void put(double v, int prec)
@@ -157,90 +162,179 @@ static void print_rows(const qk_topics_reuse_row *r, size_t n, int prec)
     putchar('\n');
 }
 
-int qk_simulate_topics_reuse(int argc, char **argv)
-{
+typedef struct {
     qk_topics_reuse_opts o;
-    qk_topics_reuse_row *rows = NULL;
-    qk_qrels *q = NULL;
-    qk_run **runs = NULL;
-    size_t nrows = 0, nruns, *group = NULL;
-    const char *groups = NULL, *sep = "-";
-    const char **ids = NULL;
-    long prec = 4;
-    int c, rc, have_budget = 0;
-    qk_error err;
-    qk_topics_reuse_opts_init(&o);
+    const char *groups, *sep;
+    long prec;
+    int have_budget, shard_on;
+    qk_shard_spec shard;
+} rargs;
+
+/* The options into a (the operands start at optind); -1, or the exit code. */
+static int parse(int argc, char **argv, rargs *a)
+{
+    int c, rc;
+    memset(a, 0, sizeof *a);
+    qk_topics_reuse_opts_init(&a->o);
+    a->sep = "-";
+    a->prec = 4;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 'h': return qk_cli_help(qk_help_simulate_topics_reuse);
         case OPT_BUDGET:
-            if ((rc = qk_cli_double(CMD, "--budget", optarg, 0, 1e15, 0, &o.budget)))
+            if ((rc = qk_cli_double(CMD, "--budget", optarg, 0, 1e15, 0, &a->o.budget)))
                 return rc;
-            have_budget = 1;
+            a->have_budget = 1;
             break;
         case OPT_PART:
-            if ((rc = qk_cli_size(CMD, "--participating", optarg, 1, SIZE_MAX, &o.participating)))
+            if ((rc = qk_cli_size(CMD, "--participating", optarg, 1, SIZE_MAX, &a->o.participating)))
                 return rc;
             break;
         case OPT_NEW:
-            if ((rc = qk_cli_size(CMD, "--new-sites", optarg, 1, SIZE_MAX, &o.newsites)))
+            if ((rc = qk_cli_size(CMD, "--new-sites", optarg, 1, SIZE_MAX, &a->o.newsites)))
                 return rc;
             break;
         case OPT_K0:
-            if ((rc = qk_cli_long(CMD, "--k0", optarg, 1, 1000000, &o.k0)))
+            if ((rc = qk_cli_long(CMD, "--k0", optarg, 1, 1000000, &a->o.k0)))
                 return rc;
             break;
         case OPT_NEWDEPTH:
-            if ((rc = qk_cli_long(CMD, "--new-depth", optarg, 1, 1000000, &o.new_depth)))
+            if ((rc = qk_cli_long(CMD, "--new-depth", optarg, 1, 1000000, &a->o.new_depth)))
                 return rc;
             break;
         case OPT_MARDEPTH:
-            if ((rc = qk_cli_long(CMD, "--mar-depth", optarg, 1, 1000000, &o.mar_depth)))
+            if ((rc = qk_cli_long(CMD, "--mar-depth", optarg, 1, 1000000, &a->o.mar_depth)))
                 return rc;
             break;
         case OPT_KAPPA:
-            if ((rc = qk_cli_double(CMD, "--kappa", optarg, 0, INFINITY, QK_NUM_LO_OPEN, &o.kappa)))
+            if ((rc = qk_cli_double(CMD, "--kappa", optarg, 0, INFINITY, QK_NUM_LO_OPEN, &a->o.kappa)))
                 return rc;
             break;
         case OPT_TRIALS:
-            if ((rc = qk_cli_size(CMD, "--trials", optarg, 1, 100000, &o.trials)))
+            if ((rc = qk_cli_size(CMD, "--trials", optarg, 1, 100000, &a->o.trials)))
                 return rc;
             break;
         case OPT_SEED:
-            if ((rc = qk_cli_seed(CMD, "--seed", optarg, &o.seed)))
+            if ((rc = qk_cli_seed(CMD, "--seed", optarg, &a->o.seed)))
                 return rc;
             break;
         case OPT_ALPHA:
-            if ((rc = qk_cli_double(CMD, "--alpha", optarg, 0, 1, QK_NUM_LO_OPEN | QK_NUM_HI_OPEN, &o.alpha)))
+            if ((rc = qk_cli_double(CMD, "--alpha", optarg, 0, 1, QK_NUM_LO_OPEN | QK_NUM_HI_OPEN,
+                                    &a->o.alpha)))
                 return rc;
             break;
         case OPT_DEDUP:
             if (strcmp(optarg, "first") != 0 && strcmp(optarg, "error") != 0)
                 return qk_cli_usage(CMD, "--dedup takes error or first, not '%s'", optarg);
-            o.dedup = optarg[0] == 'f' ? QK_DEDUP_FIRST : QK_DEDUP_ERROR;
+            a->o.dedup = optarg[0] == 'f' ? QK_DEDUP_FIRST : QK_DEDUP_ERROR;
             break;
-        case OPT_ALL: o.subset_all_topics = 1; break;
-        case OPT_NOREDIST: o.no_redistribution = 1; break;
-        case OPT_GROUPS: groups = optarg; break;
+        case OPT_ALL: a->o.subset_all_topics = 1; break;
+        case OPT_NOREDIST: a->o.no_redistribution = 1; break;
+        case OPT_GROUPS: a->groups = optarg; break;
         case OPT_SEP:
             if (strlen(optarg) != 1)
                 return qk_cli_usage(CMD, "--group-sep takes one character, not '%s'", optarg);
-            sep = optarg;
+            a->sep = optarg;
             break;
         case OPT_PRECISION:
-            if ((rc = qk_cli_long(CMD, "--precision", optarg, 0, 17, &prec)))
+            if ((rc = qk_cli_long(CMD, "--precision", optarg, 0, 17, &a->prec)))
                 return rc;
+            break;
+        case OPT_SHARD:
+            if ((rc = qk_cli_shard_parse(CMD, optarg, &a->shard)))
+                return rc;
+            a->shard_on = 1;
             break;
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
         default: return qk_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (!have_budget)
+    if (!a->have_budget)
         return qk_cli_usage(CMD, "--budget B is required");
     if (argc - optind < 3)
         return qk_cli_usage(CMD, "needs QRELS and at least two RUNs");
+    return -1;
+}
+
+/* --shard: this shard's trials, one row each (qk_topics_reuse_row_encode). */
+static int write_part(const rargs *a, const qk_qrels *q, qk_run *const *runs, size_t nruns,
+                      const size_t *group, int argc, char **argv)
+{
+    qk_error err = {0};
+    qk_shard_part *part = NULL;
+    qk_topics_reuse_row *rows = NULL;
+    size_t first, end, nrows = 0;
+    const char **ins = calloc(nruns + 2, sizeof *ins);
+    int rc;
+    if (!ins)
+        return QK_EXIT_IO;
+    ins[0] = a->groups;
+    memcpy(ins + 1, argv + optind, (nruns + 1) * sizeof *ins);
+    rc = qk_cli_shard_begin(CMD, CMD, "simulate-topics-reuse", a->shard, a->o.trials, argc, argv, ins,
+                            nruns + 2, &part);
+    free(ins);
+    if (rc)
+        return rc;
+    qk_shard_part_set_seed(part, a->o.seed);
+    qk_shard_range(a->shard, a->o.trials, &first, &end);
+    if (qk_topics_reuse_range(q, (const qk_run *const *)runs, nruns, group, &a->o, first, end, &rows, &nrows,
+                              &err) != QK_OK)
+        rc = qk_cli_fail(CMD, &err);
+    for (size_t k = 0; !rc && k < nrows; k++) {
+        char *rec = NULL;
+        if (qk_topics_reuse_row_encode(&rows[k], &rec, &err) != QK_OK ||
+            qk_shard_part_add_item(part, first + k, rec, strlen(rec), &err) != QK_OK)
+            rc = qk_cli_fail(CMD, &err);
+        free(rec);
+    }
+    free(rows);
+    if (rc) {
+        qk_shard_part_free(part);
+        return rc;
+    }
+    return qk_cli_shard_finish(CMD, part);
+}
+
+int qk_simulate_topics_reuse_merge(const qk_shard_part *m)
+{
+    rargs a;
+    qk_error err = {0};
+    int argc, rc;
+    char **argv = qk_cli_shard_argv(m, "topics-reuse", &argc);
+    size_t n = qk_shard_part_num_held(m);
+    qk_topics_reuse_row *rows = NULL;
+    if (!argv)
+        return QK_EXIT_IO;
+    rc = parse(argc, argv, &a);
+    rc = rc == -1 ? 0 : rc ? QK_EXIT_INPUT : 0;
+    if (!rc && !(rows = calloc(n + 1, sizeof *rows)))
+        rc = QK_EXIT_IO;
+    for (size_t k = 0; !rc && k < n; k++)
+        if (qk_topics_reuse_row_decode(qk_shard_part_item(m, k, NULL, NULL), &rows[k], &err) != QK_OK)
+            rc = qk_cli_fail("merge", &err);
+    if (!rc) {
+        print_rows(rows, n, (int)a.prec);
+        rc = qk_cli_flush_stdout("merge");
+    }
+    free(rows);
+    free(argv);
+    return rc;
+}
+
+int qk_simulate_topics_reuse(int argc, char **argv)
+{
+    rargs a;
+    qk_topics_reuse_row *rows = NULL;
+    qk_qrels *q = NULL;
+    qk_run **runs = NULL;
+    size_t nrows = 0, nruns, *group = NULL;
+    const char **ids = NULL;
+    int rc;
+    qk_error err;
+    if ((rc = parse(argc, argv, &a)) != -1)
+        return rc;
     nruns = (size_t)(argc - optind - 1);
     if (qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err) != QK_OK ||
         qk_cli_read_runs((const char *const *)argv + optind + 1, nruns, QK_CLI_NAME_BASE, &runs, &err) !=
@@ -254,13 +348,17 @@ int qk_simulate_topics_reuse(int argc, char **argv)
     }
     for (size_t r = 0; r < nruns; r++)
         ids[r] = qk_run_name(runs[r]);
-    if ((rc = qk_cli_run_groups(CMD, groups, ids, nruns, sep[0], group, NULL)))
+    if ((rc = qk_cli_run_groups(CMD, a.groups, ids, nruns, a.sep[0], group, NULL)))
         goto out;
-    if (qk_topics_reuse(q, (const qk_run *const *)runs, nruns, group, &o, &rows, &nrows, &err) != QK_OK) {
+    if (a.shard_on) {
+        rc = write_part(&a, q, runs, nruns, group, argc, argv);
+        goto out;
+    }
+    if (qk_topics_reuse(q, (const qk_run *const *)runs, nruns, group, &a.o, &rows, &nrows, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }
-    print_rows(rows, nrows, (int)prec);
+    print_rows(rows, nrows, (int)a.prec);
     rc = QK_EXIT_OK;
 out:
     free(rows);

@@ -5,6 +5,7 @@
  * slots, and are summarised in trial order, so the results do not depend
  * on the number of threads. */
 #include "pool_sim_internal.h"
+#include "trial_seed.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -30,7 +31,7 @@ typedef struct cell {
 
 typedef struct job {
     const sim_ctx *c;
-    cell *cells; /* [m][b][trial] */
+    cell *cells;                               /* [m][b][trial] */
     size_t next_trial, end_trial, done, total; /* trials [next_trial, end_trial) */
     pthread_mutex_t mu;
     qk_status st;
@@ -43,21 +44,14 @@ static int deterministic(qk_pool_method m)
            m == QK_POOL_MTC || m == QK_POOL_RTC;
 }
 
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 /* The oracle's answer: the truth, flipped with the error rate by a coin
  * fixed per (trial, topic, document), so repeated questions agree. */
 static int oracle(const sim_ctx *c, size_t ci, uint32_t d, size_t trial)
 {
     int y = c->rel[ci][d] == 1;
     if (c->o->error_rate > 0) {
-        uint64_t h = mix(c->o->seed ^ mix(trial * 0x100000001b3ULL + c->topic[ci]) ^ ((uint64_t)d << 20));
+        uint64_t h = qk_sim_mix(c->o->seed ^ qk_sim_mix(trial * 0x100000001b3ULL + c->topic[ci]) ^
+                                ((uint64_t)d << 20));
         if ((double)(h >> 11) * 0x1.0p-53 < c->o->error_rate)
             y = !y;
     }
@@ -94,7 +88,7 @@ static qk_status run_pass(const sim_ctx *c, size_t mi, size_t trial, const unsig
     for (size_t i = 0; i < c->nt; i++)
         ci_of[c->topic[i]] = i;
     po.method = o->methods[mi];
-    po.seed = mix(o->seed + trial);
+    po.seed = qk_sim_trial_seed(o->seed, trial);
     po.exclude = mask;
     po.batch = po.method == QK_POOL_ACTIVE ? o->active_batch
                : (po.method == QK_POOL_MTC || po.method == QK_POOL_RTC || po.method == QK_POOL_MTF ||

@@ -12,6 +12,7 @@
 typedef struct {
     const qk_tar_sim_topic *topics;
     size_t ntopics;
+    size_t first, end; /* the topics reviewed (rows[0] is first's) */
     const qk_tar_opts *configs;
     size_t nconfigs;
     qk_tar_sim_row *rows;
@@ -36,7 +37,7 @@ static qk_status run_one(sim_job *jb, size_t k, qk_error *err)
 {
     const qk_tar_sim_topic *t = &jb->topics[k / jb->nconfigs];
     const qk_tar_opts *o = &jb->configs[k % jb->nconfigs];
-    qk_tar_sim_row *row = &jb->rows[k];
+    qk_tar_sim_row *row = &jb->rows[k - jb->first * jb->nconfigs];
     qk_tar_result r;
     int sd = o->stop == QK_TAR_STOP_SD_TRAINING || o->stop == QK_TAR_STOP_SD_SAMPLING;
     qk_status st;
@@ -84,8 +85,8 @@ static qk_status run_one(sim_job *jb, size_t k, qk_error *err)
     row->reliable = ev.reached;
     row->r_re = ev.rhat_re;
     if (jb->runs) {
-        jb->runs[k].n_shown = r.n_shown;
-        jb->runs[k].shown = r.shown;
+        jb->runs[k - jb->first * jb->nconfigs].n_shown = r.n_shown;
+        jb->runs[k - jb->first * jb->nconfigs].shown = r.shown;
         r.shown = NULL;
     }
     qk_tar_result_clear(&r);
@@ -95,13 +96,13 @@ static qk_status run_one(sim_job *jb, size_t k, qk_error *err)
 static void *worker(void *arg)
 {
     sim_job *jb = arg;
-    size_t total = jb->ntopics * jb->nconfigs;
+    size_t total = (jb->end - jb->first) * jb->nconfigs;
     for (;;) {
         pthread_mutex_lock(&jb->mu);
-        size_t k = jb->next++;
+        size_t k = jb->first * jb->nconfigs + jb->next++;
         int failed = jb->st != QK_OK;
         pthread_mutex_unlock(&jb->mu);
-        if (k >= total || failed)
+        if (k >= jb->end * jb->nconfigs || failed)
             return NULL;
         qk_error e;
         qk_error_clear(&e);
@@ -160,12 +161,24 @@ out:
     return st;
 }
 
-qk_status qk_tar_simulate(const qk_tar_sim_topic *topics, size_t ntopics, const qk_tar_opts *configs, size_t nconfigs,
-                          int threads, qk_tar_progress_fn progress, void *pctx, qk_tar_sim_row *rows,
-                          qk_tar_sim_run *runs, qk_error *err)
+qk_status qk_tar_simulate(const qk_tar_sim_topic *topics, size_t ntopics, const qk_tar_opts *configs,
+                          size_t nconfigs, int threads, qk_tar_progress_fn progress, void *pctx,
+                          qk_tar_sim_row *rows, qk_tar_sim_run *runs, qk_error *err)
+{
+    return qk_tar_simulate_range(topics, ntopics, 0, ntopics, configs, nconfigs, threads, progress, pctx,
+                                 rows, runs, err);
+}
+
+qk_status qk_tar_simulate_range(const qk_tar_sim_topic *topics, size_t ntopics, size_t first, size_t end,
+                                const qk_tar_opts *configs, size_t nconfigs, int threads,
+                                qk_tar_progress_fn progress, void *pctx, qk_tar_sim_row *rows,
+                                qk_tar_sim_run *runs, qk_error *err)
 {
     sim_job jb;
     pthread_t th[64];
+    if (first > end || end > ntopics)
+        return qk_error_set(err, QK_EUSAGE, "topics %zu to %zu are not within the %zu topics", first, end,
+                            ntopics);
     for (size_t c = 0; c < nconfigs; c++) {
         qk_status st = qk_tar_opts_check(&configs[c], err);
         if (st != QK_OK)
@@ -183,6 +196,8 @@ qk_status qk_tar_simulate(const qk_tar_sim_topic *topics, size_t ntopics, const 
     jb.sd_train = fits;
     jb.topics = topics;
     jb.ntopics = ntopics;
+    jb.first = first;
+    jb.end = end;
     jb.configs = configs;
     jb.nconfigs = nconfigs;
     jb.rows = rows;
@@ -190,7 +205,7 @@ qk_status qk_tar_simulate(const qk_tar_sim_topic *topics, size_t ntopics, const 
     jb.progress = progress;
     jb.pctx = pctx;
     if (runs)
-        memset(runs, 0, ntopics * nconfigs * sizeof *runs);
+        memset(runs, 0, (end - first) * nconfigs * sizeof *runs);
     pthread_mutex_init(&jb.mu, NULL);
     int nth = threads;
     if (nth <= 0) {
@@ -199,8 +214,8 @@ qk_status qk_tar_simulate(const qk_tar_sim_topic *topics, size_t ntopics, const 
     }
     if (nth > 64)
         nth = 64;
-    if ((size_t)nth > ntopics * nconfigs)
-        nth = (int)(ntopics * nconfigs);
+    if ((size_t)nth > (end - first) * nconfigs)
+        nth = (int)((end - first) * nconfigs);
     int started = 0;
     for (int k = 0; k < nth; k++) {
         if (pthread_create(&th[k], NULL, worker, &jb) != 0)

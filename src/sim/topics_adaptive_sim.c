@@ -4,8 +4,12 @@
  * Adaptive+, Adaptive* and greedy on the true scores, for participating
  * systems or for systems held out by group. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sim_record.h"
+#include "trial_seed.h"
 
 #include "qrelkit/stats.h"
 #include "qrelkit/topics_adaptive.h"
@@ -84,6 +88,8 @@ typedef struct sim {
     size_t *part; /* the participating rows (selection) */
     size_t npart;
     double *sub, *a, *b; /* l scratch */
+    cell *base;          /* the cells (a record names one by its index) */
+    FILE *trace;         /* when sharding: the item's record */
 } sim;
 
 static qk_status correlate(const sim *s, const size_t *chosen, size_t m, double *tau, double *rho,
@@ -107,8 +113,13 @@ static qk_status correlate(const sim *s, const size_t *chosen, size_t m, double 
     return QK_OK;
 }
 
-static qk_status cell_add(cell *c, size_t cap, double tau, double rho, qk_error *err)
+/* Append a trial's values to a cell: the only place cells grow, so a
+ * record ("INDEX TAU RHO EXHAUSTIVE" lines) replayed in item order gives the
+ * same cells. */
+static qk_status cell_add(const sim *s, cell *c, size_t cap, double tau, double rho, qk_error *err)
 {
+    if (s && s->trace)
+        fprintf(s->trace, "%zu %a %a %d\n", (size_t)(c - s->base), tau, rho, c->exhaustive ? 1 : 0);
     if (!c->tau) {
         c->tau = malloc(cap * sizeof *c->tau);
         c->rho = malloc(cap * sizeof *c->rho);
@@ -217,7 +228,7 @@ static qk_status adaptive_trial(const sim *s, const qk_run *const *runs, const c
         double tau, rho;
         st = correlate(s, order, o->sizes[k], &tau, &rho, err);
         if (st == QK_OK)
-            st = cell_add(&cells[k], cap, tau, rho, err);
+            st = cell_add(s, &cells[k], cap, tau, rho, err);
     }
 out:
     qk_adapt_data_free(d);
@@ -244,7 +255,7 @@ static qk_status greedy_trial(const sim *s, const qk_adapt_sim_opts *o, size_t f
         double tau, rho;
         st = correlate(s, order, o->sizes[k], &tau, &rho, err);
         if (st == QK_OK)
-            st = cell_add(&cells[k], cap, tau, rho, err);
+            st = cell_add(s, &cells[k], cap, tau, rho, err);
     }
 out:
     free(xp);
@@ -271,7 +282,7 @@ static qk_status random_draws(const sim *s, size_t draws, qk_rng *rng, cell *cel
             }
             st = correlate(s, perm, m, &tau, &rho, err);
             if (st == QK_OK)
-                st = cell_add(&cells[k], cap, tau, rho, err);
+                st = cell_add(s, &cells[k], cap, tau, rho, err);
         }
     return st;
 }
@@ -287,21 +298,58 @@ static qk_status oracle_sizes(const sim *s, const qk_adapt_sim_opts *o, uint64_t
                               o->oracle_trials, seed + k, buf, &v, &ex, err);
         if (st == QK_OK)
             st = correlate(s, buf, o->sizes[k], &tau, &rho, err);
-        if (st == QK_OK)
-            st = cell_add(&cells[k], cap, tau, rho, err);
-        cells[k].exhaustive = ex;
+        if (st == QK_OK) {
+            cells[k].exhaustive = ex;
+            st = cell_add(s, &cells[k], cap, tau, rho, err);
+        }
     }
     return st;
 }
 
-qk_status qk_adapt_simulate(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
-                            const qk_adapt_sim_opts *o, qk_adapt_sim_row **rows, size_t *nrows, qk_error *err)
+static void cells_free(const qk_adapt_sim_opts *o, cell *cells)
+{
+    for (size_t i = 0; cells && i < o->nmethods * o->nsizes; i++) {
+        free(cells[i].tau);
+        free(cells[i].rho);
+    }
+    free(cells);
+}
+
+/* The rows from the cells (sorts their taus). */
+static qk_status build_rows(const qk_adapt_sim_opts *o, cell *cells, qk_adapt_sim_row **rows, size_t *nrows,
+                            qk_error *err)
+{
+    *rows = calloc(o->nmethods * o->nsizes, sizeof **rows);
+    if (!*rows)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t mi = 0; mi < o->nmethods; mi++)
+        for (size_t k = 0; k < o->nsizes; k++) {
+            qk_adapt_sim_row *r = &(*rows)[mi * o->nsizes + k];
+            r->method = o->methods[mi];
+            r->size = o->sizes[k];
+            summarise(&cells[mi * o->nsizes + k], r);
+        }
+    *nrows = o->nmethods * o->nsizes;
+    return QK_OK;
+}
+
+size_t qk_adapt_simulate_num_items(const qk_adapt_sim_opts *o)
+{
+    return o->trials ? o->trials : 1;
+}
+
+/* Items [ifirst, iend) (item t: split t with groups, else trial t of the
+ * trial methods, item 0 also random's draws and the oracle); with records,
+ * each item's cell additions as text too. */
+static qk_status adapt_run(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                           const qk_adapt_sim_opts *o, size_t ifirst, size_t iend, char **records,
+                           qk_adapt_sim_row **rows, size_t *nrows, qk_error *err)
 {
     sim s = {0};
     const char **topics = NULL;
     qk_adapt_data *all = NULL;
     double *x = NULL;
-    size_t *perm = NULL, *gorder = NULL, mmax = 0, ntr, nsplits, cap;
+    size_t *perm = NULL, *gorder = NULL, mmax = 0, ntr, cap;
     cell *cells = NULL;
     qk_rng rng;
     qk_status st;
@@ -380,17 +428,22 @@ qk_status qk_adapt_simulate(const qk_qrels *truth, const qk_run *const *runs, si
         }
         for (size_t t = 0; t < ntr; t++)
             first[t] = perm[t % s.n];
-        nsplits = o->group ? ntr : 1;
-        for (size_t split = 0; split < nsplits && st == QK_OK; split++) {
+        s.base = cells;
+        for (size_t item = ifirst; item < iend && st == QK_OK; item++) {
+            size_t split = o->group ? item : 0, rlen = 0;
+            int once = o->group || item == 0; /* random's draws and the oracle: once per split */
+            if (records && !(s.trace = open_memstream(&records[item - ifirst], &rlen))) {
+                st = qk_error_set(err, QK_ENOMEM, "out of memory");
+                break;
+            }
             if (o->group) {
+                qk_rng_seed(&rng, qk_sim_trial_seed(o->seed, split));
                 split_groups(o->group, nruns, &rng, s.part, &s.npart, s.eval, &s.neval, gorder);
-                if (s.npart < 2 || s.neval < 2) {
+                if (s.npart < 2 || s.neval < 2)
                     st = qk_error_set(
                         err, QK_EUSAGE,
                         "holding out groups leaves %zu participating and %zu held-out runs (need 2 each)",
                         s.npart, s.neval);
-                    break;
-                }
             } else {
                 s.npart = s.neval = nruns;
                 for (size_t r = 0; r < nruns; r++)
@@ -401,44 +454,29 @@ qk_status qk_adapt_simulate(const qk_qrels *truth, const qk_run *const *runs, si
                 cell *c = cells + mi * o->nsizes;
                 if (m == QK_AS_RANDOM) {
                     size_t draws = o->group ? (o->random_trials + ntr - 1) / ntr : o->random_trials;
-                    st = random_draws(&s, draws, &rng, c, cap, o, buf, err);
+                    if (once)
+                        st = random_draws(&s, draws, &rng, c, cap, o, buf, err);
                 } else if (m == QK_AS_ORACLE) {
-                    st = oracle_sizes(&s, o, o->seed + 7919 * split, c, cap, buf, err);
+                    if (once)
+                        st = oracle_sizes(&s, o, o->seed + 7919 * split, c, cap, buf, err);
                 } else if (m == QK_AS_GREEDY_TRUE) {
-                    for (size_t t = o->group ? split : 0; st == QK_OK && t < (o->group ? split + 1 : ntr);
-                         t++)
-                        st = greedy_trial(&s, o, first[t], mmax, c, cap, err);
+                    st = greedy_trial(&s, o, first[item], mmax, c, cap, err);
                 } else {
-                    for (size_t t = o->group ? split : 0; st == QK_OK && t < (o->group ? split + 1 : ntr);
-                         t++)
-                        st = adaptive_trial(&s, runs, topics, truth, o, m, first[t], mmax, c, cap, err);
+                    st = adaptive_trial(&s, runs, topics, truth, o, m, first[item], mmax, c, cap, err);
                 }
             }
+            if (s.trace && fclose(s.trace) != 0 && st == QK_OK)
+                st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            s.trace = NULL;
         }
         free(first);
         free(buf);
     }
     if (st != QK_OK)
         goto out;
-    *rows = calloc(o->nmethods * o->nsizes, sizeof **rows);
-    if (!*rows) {
-        st = qk_error_set(err, QK_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (size_t mi = 0; mi < o->nmethods; mi++)
-        for (size_t k = 0; k < o->nsizes; k++) {
-            qk_adapt_sim_row *r = &(*rows)[mi * o->nsizes + k];
-            r->method = o->methods[mi];
-            r->size = o->sizes[k];
-            summarise(&cells[mi * o->nsizes + k], r);
-        }
-    *nrows = o->nmethods * o->nsizes;
+    st = build_rows(o, cells, rows, nrows, err);
 out:
-    for (size_t i = 0; cells && i < o->nmethods * o->nsizes; i++) {
-        free(cells[i].tau);
-        free(cells[i].rho);
-    }
-    free(cells);
+    cells_free(o, cells);
     qk_adapt_data_free(all);
     free((void *)topics);
     free(x);
@@ -450,5 +488,60 @@ out:
     free(s.b);
     free(perm);
     free(gorder);
+    return st;
+}
+
+qk_status qk_adapt_simulate(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                            const qk_adapt_sim_opts *o, qk_adapt_sim_row **rows, size_t *nrows, qk_error *err)
+{
+    return adapt_run(truth, runs, nruns, o, 0, qk_adapt_simulate_num_items(o), NULL, rows, nrows, err);
+}
+
+qk_status qk_adapt_simulate_items(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                  const qk_adapt_sim_opts *o, size_t first, size_t end, char ***records,
+                                  qk_error *err)
+{
+    size_t n = qk_adapt_simulate_num_items(o), nrows = 0;
+    qk_adapt_sim_row *rows = NULL;
+    char **rec;
+    qk_status st;
+    *records = NULL;
+    if (first > end || end > n)
+        return qk_error_set(err, QK_EUSAGE, "trials %zu to %zu are not within the %zu trials", first, end, n);
+    if (!(rec = calloc(end - first + 1, sizeof *rec)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    st = adapt_run(truth, runs, nruns, o, first, end, rec, &rows, &nrows, err);
+    free(rows);
+    return qk_simrec_hand_over(st, rec, end - first, records);
+}
+
+qk_status qk_adapt_simulate_combine(const qk_adapt_sim_opts *o, const char *const *records, size_t nitems,
+                                    qk_adapt_sim_row **rows, size_t *nrows, qk_error *err)
+{
+    size_t ncell = o->nmethods * o->nsizes, ntr = qk_adapt_simulate_num_items(o),
+           cap = o->random_trials + ntr;
+    cell *cells;
+    qk_status st = QK_OK;
+    *rows = NULL;
+    *nrows = 0;
+    if (ncell == 0 || nitems != ntr)
+        return qk_error_set(err, QK_EUSAGE, "the simulation needs methods, sizes and its %zu trials", ntr);
+    if (!(cells = calloc(ncell, sizeof *cells)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t t = 0; t < nitems && st == QK_OK; t++)
+        for (const char *p = records[t]; *p && st == QK_OK;) {
+            size_t idx, ex;
+            double tau, rho;
+            if (qk_simrec_count(&p, &idx, ' ') != 0 || idx >= ncell || qk_simrec_real(&p, &tau, ' ') != 0 ||
+                qk_simrec_real(&p, &rho, ' ') != 0 || qk_simrec_count(&p, &ex, '\n') != 0 || ex > 1)
+                st = qk_error_set(err, QK_EINPUT, "the record of trial %zu is malformed", t);
+            else {
+                cells[idx].exhaustive = (int)ex;
+                st = cell_add(NULL, &cells[idx], cap, tau, rho, err);
+            }
+        }
+    if (st == QK_OK)
+        st = build_rows(o, cells, rows, nrows, err);
+    cells_free(o, cells);
     return st;
 }

@@ -11,8 +11,12 @@
  * MAP@eval_depth on every topic with all judgments (the original labels).
  * Random orders are drawn anew each trial; fixed orders only see new coins. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sim_record.h"
+#include "trial_seed.h"
 
 #include "qrelkit/stats.h"
 #include "qrelkit/topics_l2r.h"
@@ -127,9 +131,51 @@ static double ap_of(const ctopic *t, size_t r, size_t e, size_t k, const unsigne
     return s / (double)R;
 }
 
-qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
-                      const size_t *const *orders, const size_t *lens, size_t nmethods,
-                      const qk_cost_sim_opts *o, qk_cost_sim_row **rows, size_t *nrows, qk_error *err)
+/* What a trial adds to a row: topics k, judgments jud and, when k > 0,
+ * tau v. The only place the sums grow, so a replayed record gives the same
+ * sums bit for bit. */
+static void row_add(double *ntop, double *njud, double *tau, double *tau2, size_t *cnt, size_t row, size_t k,
+                    double jud, double v)
+{
+    ntop[row] += (double)k;
+    njud[row] += jud;
+    if (k == 0)
+        return; /* not one topic fits: tau undefined (§7 C4) */
+    tau[row] += v;
+    tau2[row] += v * v;
+    cnt[row]++;
+}
+
+/* The rows from the sums. */
+static void finish_rows(const qk_cost_sim_opts *o, size_t nmethods, const double *ntop, const double *njud,
+                        const double *tau, const double *tau2, const size_t *cnt, qk_cost_sim_row *out)
+{
+    size_t nd = o->ndepths;
+    for (size_t m = 0; m < nmethods; m++)
+        for (size_t i = 0; i < nd; i++) {
+            size_t row = m * nd + i;
+            qk_cost_sim_row *w = &out[row];
+            w->method = m;
+            w->depth = o->depths[i];
+            w->topics = ntop[row] / (double)o->trials;
+            w->judgments = njud[row] / (double)o->trials;
+            w->n = cnt[row];
+            if (cnt[row]) {
+                double mu = tau[row] / (double)cnt[row], v = tau2[row] / (double)cnt[row] - mu * mu;
+                w->tau = mu;
+                w->tau_sd = v > 0 ? sqrt(v) : 0;
+            } else {
+                w->tau = w->tau_sd = NAN;
+            }
+        }
+}
+
+/* Trials [first, end) into rows; with records, each trial's additions as
+ * one line per row ("K JUD TAU", TAU nan where no topic fits) too. */
+static qk_status cost_sim_run(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                              const size_t *const *orders, const size_t *lens, size_t nmethods,
+                              const qk_cost_sim_opts *o, size_t first, size_t end, char **records,
+                              qk_cost_sim_row **rows, size_t *nrows, qk_error *err)
 {
     size_t n = 0, cut = o->eval_depth, nd = o->ndepths, nrow = nmethods * nd;
     size_t *qt = NULL, *pool = NULL, *order = NULL;
@@ -216,8 +262,14 @@ qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, size_t n
             goto out;
         }
     }
-    qk_rng_seed(&rng, o->seed);
-    for (size_t trial = 0; trial < o->trials; trial++) {
+    for (size_t trial = first; trial < end; trial++) {
+        size_t rlen = 0;
+        FILE *trace = NULL;
+        qk_rng_seed(&rng, qk_sim_trial_seed(o->seed, trial));
+        if (records && !(trace = open_memstream(&records[trial - first], &rlen))) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
         /* this trial's judgments of every pooled document, and the runs' AP */
         for (size_t t = 0; t < n; t++) {
             qk_rng_uniforms(&rng, u, tp[t].ndocs);
@@ -260,38 +312,25 @@ qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, size_t n
                     for (size_t r = 0; r < nruns; r++)
                         sum[r] += ap[(i * n + t) * nruns + r];
                 }
-                ntop[row] += (double)k;
-                njud[row] += jud;
-                if (k == 0)
-                    continue; /* not one topic fits: tau undefined (§7 C4) */
-                if ((st = qk_stats_kendall(full, sum, nruns, &kd, err)) != QK_OK)
+                if (k > 0 && (st = qk_stats_kendall(full, sum, nruns, &kd, err)) != QK_OK) {
+                    if (trace)
+                        fclose(trace);
                     goto out;
+                }
                 {
-                    double v = isnan(kd.tau_b) ? 0.0 : kd.tau_b;
-                    tau[row] += v;
-                    tau2[row] += v * v;
-                    cnt[row]++;
+                    double v = k == 0 ? NAN : isnan(kd.tau_b) ? 0.0 : kd.tau_b;
+                    if (trace)
+                        fprintf(trace, "%zu %a %a\n", k, jud, v);
+                    row_add(ntop, njud, tau, tau2, cnt, row, k, jud, v);
                 }
             }
         }
-    }
-    for (size_t m = 0; m < nmethods; m++)
-        for (size_t i = 0; i < nd; i++) {
-            size_t row = m * nd + i;
-            qk_cost_sim_row *w = &out[row];
-            w->method = m;
-            w->depth = o->depths[i];
-            w->topics = ntop[row] / (double)o->trials;
-            w->judgments = njud[row] / (double)o->trials;
-            w->n = cnt[row];
-            if (cnt[row]) {
-                double mu = tau[row] / (double)cnt[row], v = tau2[row] / (double)cnt[row] - mu * mu;
-                w->tau = mu;
-                w->tau_sd = v > 0 ? sqrt(v) : 0;
-            } else {
-                w->tau = w->tau_sd = NAN;
-            }
+        if (trace && fclose(trace) != 0) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
         }
+    }
+    finish_rows(o, nmethods, ntop, njud, tau, tau2, cnt, out);
     *rows = out;
     *nrows = nrow;
     out = NULL;
@@ -313,6 +352,70 @@ out:
     free(cnt);
     free(lab);
     free(u);
+    free(out);
+    return st;
+}
+
+qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                      const size_t *const *orders, const size_t *lens, size_t nmethods,
+                      const qk_cost_sim_opts *o, qk_cost_sim_row **rows, size_t *nrows, qk_error *err)
+{
+    return cost_sim_run(truth, runs, nruns, orders, lens, nmethods, o, 0, o->trials, NULL, rows, nrows, err);
+}
+
+qk_status qk_cost_sim_trials(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                             const size_t *const *orders, const size_t *lens, size_t nmethods,
+                             const qk_cost_sim_opts *o, size_t first, size_t end, char ***records,
+                             qk_error *err)
+{
+    qk_cost_sim_row *rows = NULL;
+    size_t nrows = 0;
+    char **rec;
+    qk_status st;
+    *records = NULL;
+    if (first > end || end > o->trials)
+        return qk_error_set(err, QK_EUSAGE, "trials %zu to %zu are not within the %zu trials", first, end,
+                            o->trials);
+    if (!(rec = calloc(end - first + 1, sizeof *rec)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    st = cost_sim_run(truth, runs, nruns, orders, lens, nmethods, o, first, end, rec, &rows, &nrows, err);
+    free(rows);
+    return qk_simrec_hand_over(st, rec, end - first, records);
+}
+
+qk_status qk_cost_sim_combine(const qk_cost_sim_opts *o, size_t nmethods, const char **cursors,
+                              size_t ntrials, qk_cost_sim_row **rows, size_t *nrows, qk_error *err)
+{
+    size_t nrow = nmethods * o->ndepths;
+    double *sums = calloc(5 * (nrow ? nrow : 1), sizeof *sums);
+    size_t *cnt = calloc(nrow ? nrow : 1, sizeof *cnt);
+    qk_cost_sim_row *out = calloc(nrow ? nrow : 1, sizeof *out);
+    qk_status st = QK_OK;
+    double *ntop = sums, *njud = sums + nrow, *tau = sums + 2 * nrow, *tau2 = sums + 3 * nrow;
+    *rows = NULL;
+    *nrows = 0;
+    if (!sums || !cnt || !out)
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    else if (nrow == 0 || ntrials != o->trials)
+        st = qk_error_set(err, QK_EUSAGE, "the budget experiment needs rows and its %zu trials", o->trials);
+    for (size_t t = 0; st == QK_OK && t < ntrials; t++)
+        for (size_t row = 0; st == QK_OK && row < nrow; row++) {
+            size_t k;
+            double jud, v;
+            if (qk_simrec_count(&cursors[t], &k, ' ') != 0 || qk_simrec_real(&cursors[t], &jud, ' ') != 0 ||
+                qk_simrec_real(&cursors[t], &v, '\n') != 0)
+                st = qk_error_set(err, QK_EINPUT, "the record of trial %zu is malformed", t);
+            else
+                row_add(ntop, njud, tau, tau2, cnt, row, k, jud, v);
+        }
+    if (st == QK_OK) {
+        finish_rows(o, nmethods, ntop, njud, tau, tau2, cnt, out);
+        *rows = out;
+        *nrows = nrow;
+        out = NULL;
+    }
+    free(sums);
+    free(cnt);
     free(out);
     return st;
 }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trial_seed.h"
+
 #include "qrelkit/stats.h"
 #include "qrelkit/topics.h"
 
@@ -493,6 +495,13 @@ qk_status qk_topics_reuse(const qk_qrels *truth, const qk_run *const *runs, size
                           const qk_topics_reuse_opts *o, qk_topics_reuse_row **rows, size_t *nrows,
                           qk_error *err)
 {
+    return qk_topics_reuse_range(truth, runs, nruns, group, o, 0, o->trials, rows, nrows, err);
+}
+
+qk_status qk_topics_reuse_range(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                const size_t *group, const qk_topics_reuse_opts *o, size_t first, size_t end,
+                                qk_topics_reuse_row **rows, size_t *nrows, qk_error *err)
+{
     ctx c;
     qk_rng rng;
     size_t nq = qk_qrels_num_topics(truth);
@@ -515,10 +524,13 @@ qk_status qk_topics_reuse(const qk_qrels *truth, const qk_run *const *runs, size
             o->participating, o->newsites, o->participating + o->newsites, c.ngroups);
     if (o->k0 < 1 || o->new_depth < 1 || o->mar_depth < 1 || !(o->budget >= 0) || o->trials < 1)
         return qk_error_set(err, QK_EUSAGE, "depths and trials must be positive and the budget >= 0");
+    if (first > end || end > o->trials)
+        return qk_error_set(err, QK_EUSAGE, "trials %zu to %zu are not within the %zu trials", first, end,
+                            o->trials);
     if (!(c.tt = malloc((nq ? nq : 1) * sizeof *c.tt)) ||
         !(c.tmap = malloc((nq ? nq : 1) * sizeof *c.tmap)) ||
         !(c.rtopic = calloc(nruns ? nruns : 1, sizeof *c.rtopic)) ||
-        !(*rows = calloc(o->trials, sizeof **rows))) {
+        !(*rows = calloc(end - first + 1, sizeof **rows))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
@@ -549,12 +561,12 @@ qk_status qk_topics_reuse(const qk_qrels *truth, const qk_run *const *runs, size
         (st = qk_measures_finalize(c.ms, err)) != QK_OK ||
         (st = qk_measures_value_index(c.ms, "map", &c.vi, err)) != QK_OK)
         goto out;
-    qk_rng_seed(&rng, o->seed);
-    for (size_t k = 0; k < o->trials; k++) {
-        if ((st = one_trial(&c, &rng, &(*rows)[k], err)) != QK_OK)
+    for (size_t k = first; k < end; k++) {
+        qk_rng_seed(&rng, qk_sim_trial_seed(o->seed, k));
+        if ((st = one_trial(&c, &rng, &(*rows)[k - first], err)) != QK_OK)
             goto out;
-        (*rows)[k].trial = k + 1;
-        *nrows = k + 1;
+        (*rows)[k - first].trial = k + 1;
+        *nrows = k - first + 1;
     }
 out:
     if (st != QK_OK) {

@@ -6,8 +6,12 @@
  * run gives every size; convex (and budget, in its fixed-size mode) is solved
  * per size. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sim_record.h"
+#include "trial_seed.h"
 
 #include "qrelkit/stats.h"
 #include "qrelkit/topics.h"
@@ -45,14 +49,36 @@ typedef struct {
     const unsigned char *held;
     double *sum;   /* running subset sums per system */
     double *a, *b; /* scratch: gathered M and M_Phi */
+    acc *base;     /* the accumulators (a record names one by its index) */
+    FILE *trace;   /* when sharding: the trial's record */
 } ctx;
+
+/* Add one comparison to an accumulator: the only place the sums grow, so a
+ * trial's record replayed in trial order gives the same sums bit for bit. */
+static qk_status acc_add(acc *ac, double tau, double rho, double rmse, int keep, qk_error *err)
+{
+    ac->s_tau += tau;
+    ac->s_tau2 += tau * tau;
+    ac->s_rmse += rmse;
+    ac->n++;
+    if (isfinite(rho)) {
+        ac->s_rho += rho;
+        ac->nrho++;
+    }
+    if (keep) {
+        if (qk_grow((void **)&ac->taus, &ac->cap, ac->ntaus + 1, sizeof *ac->taus) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        ac->taus[ac->ntaus++] = tau;
+    }
+    return QK_OK;
+}
 
 /* tau_a, Pearson and RMSE over the systems with held[s] == which. */
 static qk_status measure(ctx *c, size_t k, int which, acc *ac, int keep, qk_error *err)
 {
     size_t n = 0;
     qk_kendall kd;
-    double se = 0, rho;
+    double se = 0, rho, rmse;
     qk_status st;
     for (size_t s = 0; s < c->m->nsys; s++)
         if (c->held[s] == which) {
@@ -65,21 +91,11 @@ static qk_status measure(ctx *c, size_t k, int which, acc *ac, int keep, qk_erro
         return QK_OK;
     if ((st = qk_stats_kendall(c->a, c->b, n, &kd, err)) != QK_OK)
         return st;
-    ac->s_tau += kd.tau_a;
-    ac->s_tau2 += kd.tau_a * kd.tau_a;
-    ac->s_rmse += sqrt(se / (double)n);
-    ac->n++;
+    rmse = sqrt(se / (double)n);
     rho = qk_stats_pearson(c->a, c->b, n);
-    if (isfinite(rho)) {
-        ac->s_rho += rho;
-        ac->nrho++;
-    }
-    if (keep) {
-        if (qk_grow((void **)&ac->taus, &ac->cap, ac->ntaus + 1, sizeof *ac->taus) != QK_OK)
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
-        ac->taus[ac->ntaus++] = kd.tau_a;
-    }
-    return QK_OK;
+    if (c->trace)
+        fprintf(c->trace, "%zu %a %a %a %d\n", (size_t)(ac - c->base), kd.tau_a, rho, rmse, keep ? 1 : 0);
+    return acc_add(ac, kd.tau_a, rho, rmse, keep, err);
 }
 
 /* Evaluate the nested subsets order[0..k) for k = 1..len into acc[(k-1)*2+h]. */
@@ -203,72 +219,117 @@ static qk_status run_method(ctx *c, const qk_topic_matrix *sub, const qk_topics_
     }
 }
 
-qk_status qk_topics_sim(const qk_topic_matrix *m, const qk_topics_sim_opts *o, qk_topics_sim_row **rows,
-                        size_t *nrows, qk_error *err)
+static size_t sim_mmax(const qk_topics_sim_opts *o, size_t ntopics)
 {
-    size_t l = m->nsys, mmax = o->max_size < m->ntopics ? o->max_size : m->ntopics, ngroups = 0;
-    size_t trials = o->trials, nacc = o->nmethods * mmax * 2, *group = NULL, *prow = NULL;
-    acc *ac = calloc(nacc ? nacc : 1, sizeof *ac);
-    unsigned char *held = calloc(l, 1);
-    double *mall = malloc(l * sizeof *mall);
-    ctx c = {
-        m, mall, held, malloc(l * sizeof(double)), malloc(l * sizeof(double)), malloc(l * sizeof(double))};
-    qk_topics_sim_row *out = NULL;
+    return o->max_size < ntopics ? o->max_size : ntopics;
+}
+
+/* The systems' groups (o->group, or one each) into group[]; their number. */
+static size_t sim_groups(const qk_topic_matrix *m, const qk_topics_sim_opts *o, size_t *group)
+{
+    size_t ngroups = 0;
+    for (size_t s = 0; s < m->nsys; s++) {
+        size_t g = o->group ? o->group[s] : s;
+        if (group)
+            group[s] = g;
+        if (g + 1 > ngroups)
+            ngroups = g + 1;
+    }
+    return ngroups;
+}
+
+size_t qk_topics_sim_num_trials(const qk_topic_matrix *m, const qk_topics_sim_opts *o)
+{
+    if (o->holdout == QK_TOPICS_HOLD_GROUP && o->trials == 0)
+        return sim_groups(m, o, NULL);
+    return o->trials;
+}
+
+/* The checks before any trial: a method, a size, a trial. */
+static qk_status sim_check(const qk_topics_sim_opts *o, size_t ntopics, size_t trials, qk_error *err)
+{
+    if (sim_mmax(o, ntopics) == 0 || o->nmethods == 0)
+        return qk_error_set(err, QK_EUSAGE, "the experiment needs a method and a size >= 1");
+    if (trials == 0)
+        return qk_error_set(err, QK_EUSAGE, "the experiment needs at least one trial");
+    return QK_OK;
+}
+
+/* Trials [first, end) into the accumulators ac; with records, each trial's
+ * additions as text into records[t - first] too. */
+static qk_status run_trials(const qk_topic_matrix *m, const qk_topics_sim_opts *o, size_t first, size_t end,
+                            acc *ac, char **records, qk_error *err)
+{
+    size_t l = m->nsys, mmax = sim_mmax(o, m->ntopics), ngroups, *group = NULL, *prow = NULL;
+    unsigned char *held = calloc(l ? l : 1, 1);
+    double *mall = malloc((l ? l : 1) * sizeof *mall);
+    ctx c = {m,
+             mall,
+             held,
+             malloc((l ? l : 1) * sizeof(double)),
+             malloc((l ? l : 1) * sizeof(double)),
+             malloc((l ? l : 1) * sizeof(double)),
+             ac,
+             NULL};
     qk_rng rng;
     qk_status st = QK_OK;
-    *rows = NULL;
-    *nrows = 0;
-    if (!ac || !held || !mall || !c.sum || !c.a || !c.b || !(group = malloc(l * sizeof *group)) ||
-        !(prow = malloc(l * sizeof *prow)) || !(out = calloc(nacc ? nacc : 1, sizeof *out))) {
+    if (!held || !mall || !c.sum || !c.a || !c.b || !(group = malloc((l ? l : 1) * sizeof *group)) ||
+        !(prow = malloc((l ? l : 1) * sizeof *prow))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
-    if (mmax == 0 || o->nmethods == 0) {
-        st = qk_error_set(err, QK_EUSAGE, "the experiment needs a method and a size >= 1");
-        goto out;
-    }
-    for (size_t s = 0; s < l; s++) {
-        group[s] = o->group ? o->group[s] : s;
-        if (group[s] + 1 > ngroups)
-            ngroups = group[s] + 1;
-    }
-    if (o->holdout == QK_TOPICS_HOLD_GROUP && trials == 0)
-        trials = ngroups;
-    if (trials == 0) {
-        st = qk_error_set(err, QK_EUSAGE, "the experiment needs at least one trial");
-        goto out;
-    }
+    ngroups = sim_groups(m, o, group);
     qk_topics_subset_means(m, NULL, 0, mall);
-    qk_rng_seed(&rng, o->seed);
-    for (size_t t = 0; t < trials; t++) {
+    for (size_t t = first; t < end; t++) {
         qk_topic_matrix *sub = NULL;
-        size_t np = 0;
+        size_t np = 0, len = 0;
+        qk_rng_seed(&rng, qk_sim_trial_seed(o->seed, t));
         if ((st = split(m, o, group, ngroups, t, &rng, held, err)) != QK_OK)
             goto out;
         for (size_t s = 0; s < l; s++)
             if (!held[s])
                 prow[np++] = s;
+        if (records && !(c.trace = open_memstream(&records[t - first], &len))) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
         if (o->trial_matrix) {
             qk_topic_matrix *red = NULL;
-            if ((st = o->trial_matrix(o->trial_ctx, held, &red, err)) != QK_OK)
-                goto out;
-            if (red->nsys != l || red->ntopics != m->ntopics) {
+            if ((st = o->trial_matrix(o->trial_ctx, held, &red, err)) == QK_OK &&
+                (red->nsys != l || red->ntopics != m->ntopics)) {
                 qk_topics_matrix_free(red);
                 st = qk_error_set(err, QK_EINTERNAL, "a trial's matrix has another shape");
-                goto out;
             }
-            c.m = red;
+            if (st == QK_OK)
+                c.m = red;
         }
-        if ((st = qk_topics_matrix_rows(c.m, prow, np, &sub, err)) == QK_OK)
+        if (st == QK_OK && (st = qk_topics_matrix_rows(c.m, prow, np, &sub, err)) == QK_OK)
             for (size_t k = 0; k < o->nmethods && st == QK_OK; k++)
                 st = run_method(&c, sub, o, o->methods[k], mmax, &rng, ac + k * mmax * 2, err);
         qk_topics_matrix_free(sub);
         if (c.m != m)
             qk_topics_matrix_free((qk_topic_matrix *)c.m);
         c.m = m;
+        if (c.trace && fclose(c.trace) != 0 && st == QK_OK)
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        c.trace = NULL;
         if (st != QK_OK)
             goto out;
     }
+out:
+    free(held);
+    free(mall);
+    free(c.sum);
+    free(c.a);
+    free(c.b);
+    free(group);
+    free(prow);
+    return st;
+}
+
+/* The rows from the accumulators. */
+static void fill_rows(const qk_topics_sim_opts *o, size_t mmax, acc *ac, qk_topics_sim_row *out)
+{
     for (size_t k = 0; k < o->nmethods; k++)
         for (size_t i = 0; i < mmax * 2; i++) {
             acc *a = &ac[k * mmax * 2 + i];
@@ -293,20 +354,107 @@ qk_status qk_topics_sim(const qk_topic_matrix *m, const qk_topics_sim_opts *o, q
                 r->tau_lo = r->tau_hi = r->tau;
             }
         }
-    *rows = out;
-    *nrows = nacc;
-    out = NULL;
-out:
+}
+
+static void acc_free(acc *ac, size_t nacc)
+{
     for (size_t i = 0; ac && i < nacc; i++)
         free(ac[i].taus);
     free(ac);
-    free(held);
-    free(mall);
-    free(c.sum);
-    free(c.a);
-    free(c.b);
-    free(group);
-    free(prow);
+}
+
+qk_status qk_topics_sim(const qk_topic_matrix *m, const qk_topics_sim_opts *o, qk_topics_sim_row **rows,
+                        size_t *nrows, qk_error *err)
+{
+    size_t mmax = sim_mmax(o, m->ntopics), nacc = o->nmethods * mmax * 2;
+    size_t trials = qk_topics_sim_num_trials(m, o);
+    acc *ac = calloc(nacc ? nacc : 1, sizeof *ac);
+    qk_topics_sim_row *out = calloc(nacc ? nacc : 1, sizeof *out);
+    qk_status st;
+    *rows = NULL;
+    *nrows = 0;
+    if (!ac || !out)
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    else if ((st = sim_check(o, m->ntopics, trials, err)) == QK_OK &&
+             (st = run_trials(m, o, 0, trials, ac, NULL, err)) == QK_OK) {
+        fill_rows(o, mmax, ac, out);
+        *rows = out;
+        *nrows = nacc;
+        out = NULL;
+    }
+    acc_free(ac, nacc);
+    free(out);
+    return st;
+}
+
+qk_status qk_topics_sim_trials(const qk_topic_matrix *m, const qk_topics_sim_opts *o, size_t first,
+                               size_t end, char ***records, qk_error *err)
+{
+    size_t mmax = sim_mmax(o, m->ntopics), nacc = o->nmethods * mmax * 2;
+    size_t trials = qk_topics_sim_num_trials(m, o);
+    acc *ac = NULL;
+    char **rec = NULL;
+    qk_status st;
+    *records = NULL;
+    if ((st = sim_check(o, m->ntopics, trials, err)) != QK_OK)
+        return st;
+    if (first > end || end > trials)
+        return qk_error_set(err, QK_EUSAGE, "trials %zu to %zu are not within the %zu trials", first, end,
+                            trials);
+    if (!(ac = calloc(nacc ? nacc : 1, sizeof *ac)) || !(rec = calloc(end - first + 1, sizeof *rec)))
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    else
+        st = run_trials(m, o, first, end, ac, rec, err);
+    acc_free(ac, nacc);
+    return qk_simrec_hand_over(st, rec, end - first, records);
+}
+
+/* One line of a record: "INDEX TAU RHO RMSE KEEP\n"; advances *s. */
+static int parse_line(const char **s, size_t nacc, size_t *idx, double v[3], int *keep)
+{
+    if (qk_simrec_count(s, idx, ' ') != 0 || *idx >= nacc || qk_simrec_real(s, &v[0], ' ') != 0 ||
+        qk_simrec_real(s, &v[1], ' ') != 0 || qk_simrec_real(s, &v[2], ' ') != 0)
+        return -1;
+    if (((*s)[0] != '0' && (*s)[0] != '1') || (*s)[1] != '\n')
+        return -1;
+    *keep = (*s)[0] == '1';
+    *s += 2;
+    return 0;
+}
+
+qk_status qk_topics_sim_combine(const qk_topics_sim_opts *o, size_t ntopics, const char *const *records,
+                                size_t ntrials, qk_topics_sim_row **rows, size_t *nrows, qk_error *err)
+{
+    size_t mmax = sim_mmax(o, ntopics), nacc = o->nmethods * mmax * 2;
+    acc *ac = NULL;
+    qk_topics_sim_row *out = NULL;
+    qk_status st;
+    *rows = NULL;
+    *nrows = 0;
+    if ((st = sim_check(o, ntopics, ntrials, err)) != QK_OK)
+        return st;
+    if (!(ac = calloc(nacc ? nacc : 1, sizeof *ac)) || !(out = calloc(nacc ? nacc : 1, sizeof *out))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t t = 0; t < ntrials && st == QK_OK; t++)
+        for (const char *s = records[t]; *s && st == QK_OK;) {
+            size_t idx;
+            double v[3];
+            int keep;
+            if (parse_line(&s, nacc, &idx, v, &keep) != 0)
+                st = qk_error_set(err, QK_EINPUT, "the record of trial %zu is malformed", t);
+            else
+                st = acc_add(&ac[idx], v[0], v[1], v[2], keep, err);
+        }
+    if (st == QK_OK) {
+        fill_rows(o, mmax, ac, out);
+        *rows = out;
+        *nrows = nacc;
+        out = NULL;
+    }
+out:
+    acc_free(ac, nacc);
     free(out);
     return st;
 }

@@ -126,6 +126,39 @@ same "simulate budget MAR split" simulate budget --qrels b.qrels --budgets 24,36
     --participating 1 --new-sites 1 --docs sampled g1-r1.run g1-r2.run g2-r1.run g2-r2.run g3-r1.run g3-r2.run
 same "simulate budget tuned" simulate budget --qrels b.qrels --budgets 40 --trials 3 --depth 20 --methods qdp \
     --lambda tuned-new --group-sep none g1-r1.run g1-r2.run g2-r1.run g2-r2.run g3-r1.run g3-r2.run
+# simulate topics, its --budget-hours form, topics-reuse and
+# topics-adaptive (by trial: trial t is seeded mix(seed + t)) on a made-up collection's MAP matrix and runs, and simulate tar (by topic; the summary
+# is computed in the merge from the topics' exact rows) on its texts.
+cd "$work" || exit 1
+if "$qk" simulate collection --out coll --topics 12 --docs-per-topic 60 --depth 30 --runs 8 --seed 5 --quiet &&
+    "$qk" eval --matrix map coll/qrels.txt coll/runs/*.run >coll/map.tsv; then
+    same "simulate topics fraction" simulate topics --matrix coll/map.tsv --max-size 6 --trials 5 --draws 20 \
+        --holdout fraction --group-sep none --seed 4
+    same "simulate topics groups json" simulate topics --matrix coll/map.tsv --max-size 5 --trials 0 --draws 10 \
+        --methods random,greedy-kendall,convex --group-sep none --format json --precision 6
+    same "simulate topics reduced pool" simulate topics --methods random,greedy-pearson --max-size 4 --trials 4 \
+        --draws 5 --holdout fraction --group-sep none --reduced-pool 10 coll/qrels.txt coll/runs/*.run
+    same "simulate topics-reuse" simulate topics-reuse --budget 200 --participating 4 --new-sites 2 --k0 5 \
+        --trials 5 --seed 9 coll/qrels.txt coll/runs/*.run
+    same "simulate topics --budget-hours" simulate topics --budget-hours 0.05,0.2 --depths 2,5,10 --tdc 20 \
+        --judging-error --trials 6 --seed 2 coll/qrels.txt coll/runs/*.run
+    same "simulate topics-adaptive" simulate topics-adaptive --qrels coll/qrels.txt --runs coll/runs/*.run \
+        --methods random,adaptive,oracle,greedy-true --sizes 2,4 --trials 3 --random-trials 20 \
+        --oracle-trials 50 --pool-depth 20 --seed 3
+    same "simulate topics-adaptive held-out json" simulate topics-adaptive --qrels coll/qrels.txt \
+        --runs coll/runs/*.run --methods random,adaptive,iqp,oracle --sizes 1,3 --trials 4 --random-trials 10 \
+        --oracle-trials 30 --pool-depth 20 --held-out --format json
+    mkdir -p coll/texts
+    awk -v seed=3 -v ntopics=8 -v extra=40 -v dir=coll/texts -v topics=coll/tar-topics.tsv \
+        -f "$src/scripts/demo/corpus.awk" coll/qrels.txt
+    same "simulate tar, a corpus per topic" simulate tar --corpus coll/texts --topics coll/tar-topics.tsv \
+        --qrels coll/qrels.txt --stop autostop,knee,target,sd-training --target 0.8,1 --threads 2 --quiet
+else
+    echo "FAIL: cannot make the collection for simulate topics and tar"; rc=1
+fi
+cd "$src/tests/cli/tar" || exit 1
+same "simulate tar, one topic" simulate tar --corpus run-corpus.jsonl --topics run-topic.json --qrels run-qrels \
+    --stop knee,sd-sampling --sd-sample 0.5 --target 0.5,1 --threads 1
 
 clef=$shared/data/clef-tar-2017
 if [ -d "$clef/runs" ]; then

@@ -123,11 +123,88 @@ static void test_tdc_and_perfect_accuracy(void **state)
     teardown(q, runs);
 }
 
+/* Sharding: with a random order and the judging error (random per trial),
+ * the records of trials [0, k) and [k, 5) combine to qk_cost_sim's rows bit
+ * for bit for every k; a trial's record is the same whichever trials run
+ * with it (its seed is the master seed and its index); two budgets'
+ * records can follow each other; a malformed record fails. */
+static void test_shards(void **state)
+{
+    static const long depths[2] = {1, 2};
+    static const size_t ab[2] = {0, 1};
+    const size_t *orders[2] = {NULL, ab};
+    const size_t lens[2] = {0, 2};
+    qk_qrels *q = NULL;
+    qk_run *runs[3];
+    qk_cost_sim_opts o;
+    qk_cost_sim_row *want = NULL, *got = NULL;
+    size_t nw = 0, ng = 0;
+    char **all = NULL;
+    qk_error err;
+    (void)state;
+    setup(&q, runs);
+    qk_cost_sim_opts_init(&o);
+    o.cost.speed = QK_COST_CONSTANT;
+    o.cost.seconds = 10;
+    o.cost.tdc = 2;
+    o.budget = 55;
+    o.depths = depths;
+    o.ndepths = 2;
+    o.trials = 5;
+    o.seed = 11;
+    o.judging_error = 1;
+    assert_int_equal(qk_cost_sim(q, (const qk_run *const *)runs, 3, orders, lens, 2, &o, &want, &nw, NULL), QK_OK);
+    assert_int_equal(qk_cost_sim_trials(q, (const qk_run *const *)runs, 3, orders, lens, 2, &o, 0, 5, &all, NULL),
+                     QK_OK);
+    for (size_t k = 0; k <= 5; k++) {
+        char **a = NULL, **b = NULL;
+        const char *cur[5];
+        assert_int_equal(qk_cost_sim_trials(q, (const qk_run *const *)runs, 3, orders, lens, 2, &o, 0, k, &a, NULL),
+                         QK_OK);
+        assert_int_equal(qk_cost_sim_trials(q, (const qk_run *const *)runs, 3, orders, lens, 2, &o, k, 5, &b, NULL),
+                         QK_OK);
+        for (size_t t = 0; t < 5; t++) {
+            cur[t] = t < k ? a[t] : b[t - k];
+            assert_string_equal(cur[t], all[t]);
+        }
+        assert_int_equal(qk_cost_sim_combine(&o, 2, cur, 5, &got, &ng, NULL), QK_OK);
+        assert_int_equal(ng, nw);
+        assert_memory_equal(got, want, nw * sizeof *got);
+        for (size_t t = 0; t < 5; t++)
+            assert_int_equal(*cur[t], 0); /* every line read */
+        free(got);
+        for (size_t t = 0; t < 5; t++)
+            free(t < k ? a[t] : b[t - k]);
+        free(a);
+        free(b);
+    }
+    {
+        /* by hand: one trial, row 0 took 2 topics, 5 judgments, tau 1/2;
+         * the other rows none; a cut record fails */
+        const char *rec = "2 0x1.4p+2 0x1p-1\n0 0x0p+0 nan\n0 0x0p+0 nan\n0 0x0p+0 nan\n", *cur = rec;
+        const char *cut = "2 0x1.4p+2 0x1p-1\n0 0x0p+0 nan\n";
+        o.trials = 1;
+        assert_int_equal(qk_cost_sim_combine(&o, 2, &cur, 1, &got, &ng, NULL), QK_OK);
+        assert_true(got[0].topics == 2 && got[0].judgments == 5 && got[0].tau == 0.5 && got[0].tau_sd == 0);
+        assert_true(got[1].n == 0 && isnan(got[1].tau) && got[1].topics == 0);
+        free(got);
+        cur = cut;
+        assert_int_equal(qk_cost_sim_combine(&o, 2, &cur, 1, &got, &ng, &err), QK_EINPUT);
+        assert_non_null(strstr(err.message, "trial 0"));
+    }
+    for (size_t t = 0; t < 5; t++)
+        free(all[t]);
+    free(all);
+    free(want);
+    teardown(q, runs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_worked),
         cmocka_unit_test(test_tdc_and_perfect_accuracy),
+        cmocka_unit_test(test_shards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,18 @@ static qk_qrels *mk_truth(void)
     return q;
 }
 
+/* The four runs of the hand-made collection (groups a and b). */
+static void mk_runs(qk_run *runs[4])
+{
+    const char *a1t1[2] = {"d1", "d2"}, *a1t2[2] = {"e1", "e3"}, *a2t1[2] = {"d2", "d1"},
+               *a2t2[2] = {"e3", "e1"}, *b1t1[3] = {"d3", "d4", "d1"}, *b1t2[2] = {"e2", "e1"},
+               *b2t1[2] = {"d4", "d5"}, *b2t2[3] = {"e2", "e3", "e4"};
+    runs[0] = mk_run("a-1", a1t1, 2, a1t2, 2);
+    runs[1] = mk_run("a-2", a2t1, 2, a2t2, 2);
+    runs[2] = mk_run("b-1", b1t1, 3, b1t2, 2);
+    runs[3] = mk_run("b-2", b2t1, 2, b2t2, 3);
+}
+
 /* k0 = 1. Group a participates: J0 = {d1, d2}, {e1, e3}; the new runs b1
  * (d3 d4 d1 / e2 e1) and b2 (d4 d5 / e2 e3 e4) add d3, d4, d5 and e2, e4:
  * Omega = 5. Group b participates: J0 = {d3, d4}, {e2}; a1, a2 add d1, d2
@@ -33,9 +45,6 @@ static qk_qrels *mk_truth(void)
  * and a1 (AP 1 and 1) above a2 (1/2 and 1/2). */
 static void test_hand(void **state)
 {
-    const char *a1t1[2] = {"d1", "d2"}, *a1t2[2] = {"e1", "e3"}, *a2t1[2] = {"d2", "d1"},
-               *a2t2[2] = {"e3", "e1"}, *b1t1[3] = {"d3", "d4", "d1"}, *b1t2[2] = {"e2", "e1"},
-               *b2t1[2] = {"d4", "d5"}, *b2t2[3] = {"e2", "e3", "e4"};
     qk_run *runs[4];
     size_t group[4] = {0, 0, 1, 1}, nrows = 0, seen4 = 0, seen5 = 0;
     qk_qrels *q = mk_truth();
@@ -43,10 +52,7 @@ static void test_hand(void **state)
     qk_topics_reuse_row *rows = NULL;
     qk_error err;
     (void)state;
-    runs[0] = mk_run("a-1", a1t1, 2, a1t2, 2);
-    runs[1] = mk_run("a-2", a2t1, 2, a2t2, 2);
-    runs[2] = mk_run("b-1", b1t1, 3, b1t2, 2);
-    runs[3] = mk_run("b-2", b2t1, 2, b2t2, 3);
+    mk_runs(runs);
     qk_topics_reuse_opts_init(&o);
     o.newsites = 1;
     o.k0 = 1;
@@ -95,6 +101,68 @@ static void test_hand(void **state)
     o.newsites = 2;
     assert_int_equal(qk_topics_reuse(q, (const qk_run *const *)runs, 4, group, &o, &rows, &nrows, &err),
                      QK_EUSAGE);
+    for (int i = 0; i < 4; i++)
+        qk_run_free(runs[i]);
+    qk_qrels_free(q);
+}
+
+/* Sharding: the rows of trials [k, 8) alone are those of the whole run
+ * (trial t seeded by the seed and t only), and every row survives its text
+ * record bit for bit (NaN cells included); malformed records fail. */
+static void test_range_and_records(void **state)
+{
+    qk_run *runs[4];
+    size_t group[4] = {0, 0, 1, 1}, nall = 0, n = 0;
+    qk_qrels *q = mk_truth();
+    qk_topics_reuse_opts o;
+    qk_topics_reuse_row *all = NULL, *part = NULL, back;
+    qk_error err;
+    char *rec = NULL;
+    (void)state;
+    mk_runs(runs);
+    qk_topics_reuse_opts_init(&o);
+    o.newsites = 1;
+    o.k0 = 1;
+    o.trials = 8;
+    o.budget = 3;
+    o.seed = 77;
+    assert_int_equal(qk_topics_reuse(q, (const qk_run *const *)runs, 4, group, &o, &all, &nall, &err), QK_OK);
+    assert_int_equal(nall, 8);
+    for (size_t k = 0; k <= 8; k++) {
+        assert_int_equal(
+            qk_topics_reuse_range(q, (const qk_run *const *)runs, 4, group, &o, k, 8, &part, &n, &err),
+            QK_OK);
+        assert_int_equal(n, 8 - k);
+        if (n)
+            assert_memory_equal(part, all + k, n * sizeof *part);
+        free(part);
+    }
+    assert_int_equal(
+        qk_topics_reuse_range(q, (const qk_run *const *)runs, 4, group, &o, 3, 9, &part, &n, &err),
+        QK_EUSAGE);
+    for (size_t i = 0; i < nall; i++) {
+        assert_int_equal(qk_topics_reuse_row_encode(&all[i], &rec, &err), QK_OK);
+        assert_int_equal(qk_topics_reuse_row_decode(rec, &back, &err), QK_OK);
+        assert_memory_equal(&back, &all[i], sizeof back);
+        rec[strlen(rec) - 1] = 0; /* no newline */
+        assert_int_equal(qk_topics_reuse_row_decode(rec, &back, &err), QK_EINPUT);
+        free(rec);
+    }
+    {
+        qk_topics_reuse_row r;
+        memset(&r, 0, sizeof r);
+        r.trial = 3;
+        r.omega = 0.1;
+        r.tau_initial = NAN;
+        r.p_plus = -2;
+        assert_int_equal(qk_topics_reuse_row_encode(&r, &rec, &err), QK_OK);
+        assert_string_equal(rec,
+                            "3 0 0 0 0x1.999999999999ap-4 0 0x0p+0 0x0p+0 nan 0x0p+0 0x0p+0 0x0p+0 0x0p+0 "
+                            "0x0p+0 -0x1p+1 0x0p+0\n");
+        free(rec);
+        assert_int_equal(qk_topics_reuse_row_decode("3 0 0 0 0x1p-1 0\n", &back, &err), QK_EINPUT);
+    }
+    free(all);
     for (int i = 0; i < 4; i++)
         qk_run_free(runs[i]);
     qk_qrels_free(q);
@@ -150,6 +218,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand),
         cmocka_unit_test(test_mar_split_by_hand),
+        cmocka_unit_test(test_range_and_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
