@@ -1,10 +1,12 @@
-/* qrelkit compare: what cmd_compare.c (the modes, options and printing)
- * shares with compare_shard.c (--shard I/N and the merge of its parts). */
+/* qrelkit compare: what cmd_compare.c (the modes), compare_common.c (options,
+ * output and the shared rows) and compare_shard.c (--shard I/N and the merge
+ * of its parts) share. */
 #ifndef QK_CLI_COMPARE_H
 #define QK_CLI_COMPARE_H
 
 #include <jansson.h>
 
+#include "qrelkit/io.h"
 #include "qrelkit/shard.h"
 #include "qrelkit/stats.h"
 
@@ -34,6 +36,10 @@ typedef struct out {
     const opts *o;
 } out;
 
+/* A real as the output document holds it (exponent form from 1e15 on, NaN as
+ * null), and a key set on an object (the value's reference taken). */
+json_t *cmp_num(const out *w, double x);
+void cmp_put(json_t *obj, const char *key, json_t *v);
 void cmp_opts_defaults(opts *o);
 /* argv's options into *o; --shard into *sh and *shard_on. 0 ok, < 0 help,
  * else the exit code (the message is printed). */
@@ -41,7 +47,13 @@ int cmp_parse_args(int argc, char **argv, opts *o, qk_shard_spec *sh, int *shard
 void cmp_out_init(out *w, const opts *o, const char *mode, int with_rows);
 /* Print w as --format asks; the exit code. */
 int cmp_emit(out *w);
+typedef qk_status (*scores_parser)(qk_lines *l, qk_scores **out, qk_error *err);
+/* A score table read by parse (the file closed either way), and the warning
+ * for renamed duplicate runs. */
+qk_status cmp_read_scores(const char *path, scores_parser parse, qk_scores **res, qk_error *err);
+void cmp_warn_renamed(const char *path, const qk_scores *m);
 qk_status cmp_read_matrix(const char *path, qk_scores **m, qk_error *err);
+const char *cmp_transform_name(qk_transform t);
 void cmp_pairs_test_opts(const opts *o, qk_test_opts *to);
 /* --pairs' rows and summary from the corrected tests of all np pairs. */
 void cmp_pairs_output(const opts *o, out *w, char *const *runs, const double *mean, size_t nruns,
