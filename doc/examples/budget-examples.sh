@@ -26,6 +26,9 @@ for f in "$clef"/runs/*.run; do awk '!seen[$1 " " $3]++' "$f" > "$work/clef/$(ba
 "$qk" simulate budget --qrels "$clef/qrel_abs_test.txt" --budgets 300,600,1200,2400,4800 --trials 21 \
     --seed 17 --docs sampled --participating 3 --new-sites 2 --ra-draws 20 "$work"/clef/*.run \
     > "$here/budget-clef2017-sampled-mar.tsv"
+"$qk" simulate budget --qrels "$clef/qrel_abs_test.txt" --budgets 600,2400 --trials 21 --seed 17 \
+    --docs sampled --participating 3 --new-sites 2 --lambda tuned-new "$work"/clef/*.run \
+    > "$here/budget-clef2017-sampled-mar-tuned.tsv"
 "$qk" index --quiet -o "$work/p.idx" "$npl/corpus/doc-text.trec"
 "$qk" index --quiet -o "$work/n.idx" --stemmer none "$npl/corpus/doc-text.trec"
 "$qk" search -i "$work/p.idx" -i "$work/n.idx" -t "$npl/query-text.trec" --zoo 30 --seed 5 --threads 2 -o "$work/zoo"
