@@ -76,6 +76,9 @@ typedef struct qk_campaign_plan_opts {
     int budget;        /* -1 (default): pool.method plans; else a
                           qk_budget_method (qrelkit/budget.h) plans pool.batch
                           (topic, document) pairs in all, seed pool.seed      */
+    int tar;           /* 1: the AutoTAR / CAL loop (qrelkit/tar_stop.h, no
+                          stopping rule, seed pool.seed) plans: per topic the
+                          first pool.batch documents of its next batch       */
 } qk_campaign_plan_opts;
 QK_API void qk_campaign_plan_opts_init(qk_campaign_plan_opts *o);
 /* Ask the pool strategy for the next o->pool.batch documents per topic,
@@ -86,7 +89,11 @@ QK_API void qk_campaign_plan_opts_init(qk_campaign_plan_opts *o);
  * (document, assessor) assignments. o->budget >= 0: qk_budget_plan_next
  * with the method's defaults (budget o->pool.batch, seed o->pool.seed) on
  * the campaign's pool and the labels so far picks the pairs instead; the
- * campaign's per-topic budget does not apply. */
+ * campaign's per-topic budget does not apply. o->tar: per topic, the CAL
+ * loop over the pooled documents' stored text (tf-idf built in memory, the
+ * topic statement as seed), replayed from the labels so far, gives its
+ * next batch; a topic whose documents are all labelled gets none;
+ * QK_EUSAGE when the campaign stores no document text. */
 QK_API qk_status qk_campaign_plan(qk_campaign *c, const qk_campaign_plan_opts *o, size_t *assigned,
                                   qk_error *err);
 

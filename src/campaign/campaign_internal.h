@@ -1,6 +1,6 @@
 /* Private to src/campaign: the open database and the helpers the files of
  * the module share. Layering inside the module (no file calls back up):
- * sha256.c <- db.c <- auth.c <- label.c, plan.c <- export.c <- status.c <- server.c. */
+ * sha256.c <- db.c <- auth.c <- label.c, plan_tar.c <- plan.c <- export.c <- status.c <- server.c. */
 #ifndef QK_CAMPAIGN_INTERNAL_H
 #define QK_CAMPAIGN_INTERNAL_H
 
@@ -78,6 +78,7 @@ typedef struct qkc_state {
     qk_pool_opts opts;      /* method and seed of the design             */
     int planned;            /* a plan has fixed the method               */
     int budget;             /* the budget method that plans, or -1       */
+    int tar;                /* 1: the CAL loop plans (plan_tar.c)        */
     long rel_level, depth;
 } qkc_state;
 qk_status qkc_state_load(qk_campaign *c, qkc_state *s, qk_error *err);
@@ -86,5 +87,12 @@ void qkc_state_free(qkc_state *s);
 const char *qkc_method_name(const qkc_state *s);
 /* The qrels of the labels so far (majority, ties to the earliest label). */
 qk_status qkc_qrels(qk_campaign *c, qk_qrels **out, qk_error *err);
+
+/* ---- plan_tar.c (called by plan.c) ---- */
+/* --method tar: per pooled topic, the first `batch` documents of the CAL
+ * loop's next batch given the labels in s (pi 1, score = screening
+ * position). QK_EUSAGE when no document has text. */
+qk_status qkc_tar_picks(qk_campaign *c, const qkc_state *s, long batch, qk_pool_pick **pk, size_t *npk,
+                        qk_error *err);
 
 #endif

@@ -14,8 +14,13 @@ void qk_campaign_plan_opts_init(qk_campaign_plan_opts *o)
     o->budget = -1;
 }
 
+/* The design table's word for the CAL loop (plan_tar.c). */
+#define QKC_TAR_METHOD "tar"
+
 const char *qkc_method_name(const qkc_state *s)
 {
+    if (s->tar)
+        return QKC_TAR_METHOD;
     if (s->budget >= 0) {
         for (const qk_enum *e = qk_budget_method_table; e->name; e++)
             if (e->value == s->budget)
@@ -251,7 +256,11 @@ static qk_status load_design(qk_campaign *c, qkc_state *s, qk_error *err)
     if (sqlite3_step(st) == SQLITE_ROW) {
         qk_pool_method m;
         const qk_enum *b = qk_enum_find(qk_budget_method_table, (const char *)sqlite3_column_text(st, 0));
-        if (b) {
+        if (strcmp((const char *)sqlite3_column_text(st, 0), QKC_TAR_METHOD) == 0) {
+            s->tar = 1;
+            s->opts.seed = (uint64_t)sqlite3_column_int64(st, 1);
+            s->planned = 1;
+        } else if (b) {
             s->budget = b->value;
             s->opts.seed = (uint64_t)sqlite3_column_int64(st, 1);
             s->planned = 1;
@@ -506,8 +515,8 @@ qk_status qk_campaign_plan(qk_campaign *c, const qk_campaign_plan_opts *o, size_
         return r;
     if ((r = qkc_state_load(c, &s, err)) != QK_OK)
         goto rollback;
-    if (s.planned &&
-        (s.budget != o->budget || (o->budget < 0 && s.opts.method != po.method) || s.opts.seed != po.seed)) {
+    if (s.planned && (s.tar != (o->tar != 0) || s.budget != o->budget ||
+                      (o->budget < 0 && !o->tar && s.opts.method != po.method) || s.opts.seed != po.seed)) {
         r = qk_error_set(err, QK_EUSAGE,
                          "'%s': the campaign plans with --method %s --seed %llu; it cannot change", c->path,
                          qkc_method_name(&s), (unsigned long long)s.opts.seed);
@@ -516,6 +525,7 @@ qk_status qk_campaign_plan(qk_campaign *c, const qk_campaign_plan_opts *o, size_
     po.budget = s.opts.budget;
     s.opts = po;
     s.budget = o->budget;
+    s.tar = o->tar != 0;
     if ((r = load_assessors(c, &a, &na, err)) != QK_OK)
         goto fail;
     if (na < o->overlap) {
@@ -525,11 +535,13 @@ qk_status qk_campaign_plan(qk_campaign *c, const qk_campaign_plan_opts *o, size_
                          c->path, na, na == 1 ? "" : "s", o->overlap);
         goto fail;
     }
-    if (o->budget >= 0)
+    if (o->tar)
+        r = qkc_tar_picks(c, &s, po.batch, &pk, &npk, err);
+    else if (o->budget >= 0)
         r = budget_picks(&s, o, &pk, &npk, err);
     else if (qk_pool_method_samples(po.method) && !s.design)
         r = qk_pool_design_new(s.pool, &po, &s.design, err);
-    if (r == QK_OK && o->budget < 0)
+    if (r == QK_OK && o->budget < 0 && !o->tar)
         r = qk_pool_next(s.pool, s.judged, s.design, &po, &pk, &npk, err);
     if (r != QK_OK || (r = assign(c, &s, pk, npk, a, na, o->overlap, assigned, err)) != QK_OK ||
         (r = save_design(c, &s, err)) != QK_OK)

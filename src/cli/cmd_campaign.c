@@ -47,6 +47,12 @@ const char qk_help_campaign[] =
     "                       or a budget method (qrelkit budget plan): qdp,\n"
     "                       qdp-star, un, ra, sa; then --batch N is N (topic,\n"
     "                       document) pairs in all, topics chosen by the method\n"
+    "                       or tar: the AutoTAR / CAL loop (qrelkit tar run --stop\n"
+    "                       none) per topic over the pooled documents' text (init\n"
+    "                       --corpus), seeded by the topic statement; --batch N:\n"
+    "                       the first N documents per topic of the loop's next\n"
+    "                       batch (sizes 1, 2, 3, ... growing by a tenth); a topic\n"
+    "                       with every pooled document labelled gets none\n"
     "  --strata H           statap: H strata instead of pi-ps (0)\n"
     "export: write DIR/qrels (majority of the labels, ties to the earliest),\n"
     "DIR/labels ('topic docno assessor grade', for qrelkit aggregate) and, as\n"
@@ -212,7 +218,10 @@ static int cmd_plan(int argc, char **argv)
     while (rc == 0 && (ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (ch) {
         case 'm':
-            if (qk_enum_find(qk_budget_method_table, optarg)) {
+            if (strcmp(optarg, "tar") == 0) {
+                o.tar = 1;
+                have_method = 1;
+            } else if (qk_enum_find(qk_budget_method_table, optarg)) {
                 o.budget = qk_enum_find(qk_budget_method_table, optarg)->value;
                 have_method = 1;
             } else if (!(rc = qk_cli_enum(CMD, qk_pool_method_table, "--method", optarg, &w))) {

@@ -26,7 +26,8 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$src"/tests/cli/pool/A.run "$src"/tests/cli/pool/B.run "$src"/tests/cli/pool/full.qrels "$work/"
-cp "$src"/tests/cli/campaign/topics.tsv "$work/"
+cp "$src"/tests/cli/campaign/topics.tsv "$src"/tests/cli/campaign/corpus.jsonl "$work/"
+cp "$src"/tests/cli/campaign/A.run "$work/cA.run"; cp "$src"/tests/cli/campaign/B.run "$work/cB.run"
 touch "$work/not-a-dir"
 export TMPDIR="$work/not-a-dir/tmp"
 cd "$work" || exit 1
@@ -38,10 +39,13 @@ fi
 if ! "$qk" confidence --model rtc full.qrels A.run B.run > conf.out 2> conf.err; then
   echo "FAIL: confidence --model rtc with an unusable TMPDIR:"; cat conf.err; rc=1
 fi
-# A campaign with a sampling method (the design and prels code paths):
+# A campaign with a sampling method (the design and prels code paths) and
+# with the CAL loop (tf-idf features of the stored texts, built in memory):
 # only the database (and its SQLite side files) may appear.
-for m in statap active; do
-  if ! { "$qk" campaign init c-$m.db --runs A.run B.run --topics topics.tsv --budget 4 &&
+for m in statap active tar; do
+  init=(--runs A.run B.run)
+  [ $m = tar ] && init=(--runs cA.run cB.run --corpus corpus.jsonl)
+  if ! { "$qk" campaign init c-$m.db "${init[@]}" --topics topics.tsv --budget 4 &&
          "$qk" campaign person c-$m.db alice &&
          "$qk" campaign plan c-$m.db --method $m --batch 2 &&
          "$qk" campaign plan c-$m.db --method $m --batch 2 &&
@@ -53,5 +57,5 @@ after=$(ls -A | grep -vE '^((sim|conf|camp-[a-z]+)\.(out|err)|c-[a-z]+\.db(-wal|
 if [ "$before" != "$after" ]; then
   echo "FAIL: files appeared in the working directory:"; diff <(echo "$before") <(echo "$after"); rc=1
 fi
-[ $rc -eq 0 ] && echo "ok: no file access outside io and the stores; simulations and campaign plan/status run without a temporary directory"
+[ $rc -eq 0 ] && echo "ok: no file access outside io and the stores; simulations and campaign plan/status (statap, active, tar) run without a temporary directory"
 exit $rc
