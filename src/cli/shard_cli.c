@@ -105,12 +105,6 @@ int qk_cli_shard_finish(const char *cmd, qk_shard_part *p)
 
 char **qk_cli_shard_argv(const qk_shard_part *m, const char *argv0, int *argc)
 {
-    char **argv;
-    *argc = (int)qk_shard_part_num_args(m) + 1;
-    if (!(argv = calloc((size_t)*argc + 1, sizeof *argv)))
-        return NULL;
-    argv[0] = (char *)argv0;
-    for (int i = 1; i < *argc; i++)
-        argv[i] = (char *)qk_shard_part_arg(m, (size_t)i - 1);
-    return argv;
+    char **argv = NULL;
+    return qk_shard_part_argv(m, argv0, argc, &argv, NULL) == QK_OK ? argv : NULL;
 }
