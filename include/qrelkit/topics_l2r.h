@@ -288,6 +288,24 @@ QK_API qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *
                                     const size_t *const *orders, const size_t *lens, size_t nmethods,
                                     const qk_cost_statap_opts *o, qk_cost_statap_row **rows, size_t *nrows,
                                     qk_error *err);
+/* Sharding (doc/scale-out.md; trial t is seeded with o->seed and t only, and
+ * draws its flips, samples and random orders from that seed alone).
+ * qk_cost_sim_statap_trials: trials [first, end) as text records, one per
+ * trial (each and the array freed with free()): a line "C JUD TAU" per row,
+ * what the trial adds to it (C 1 when the row counts the trial, JUD the mean
+ * judged per topic and TAU as hexadecimal floats; "0 0x0p+0 nan" when the
+ * row is NA). qk_cost_sim_statap_combine: qk_cost_sim_statap's rows, bit for
+ * bit, from the records of all o->trials trials in order (o as for the
+ * trials, group aside: the x* are recomputed from o->budget); cursors[t] is
+ * advanced past the lines read, so records of several budgets can follow
+ * each other (QK_EINPUT when malformed). */
+QK_API qk_status qk_cost_sim_statap_trials(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                           const size_t *const *orders, const size_t *lens, size_t nmethods,
+                                           const qk_cost_statap_opts *o, size_t first, size_t end,
+                                           char ***records, qk_error *err);
+QK_API qk_status qk_cost_sim_statap_combine(const qk_cost_statap_opts *o, size_t nmethods,
+                                            const char **cursors, size_t ntrials, qk_cost_statap_row **rows,
+                                            size_t *nrows, qk_error *err);
 
 #ifdef __cplusplus
 }

@@ -22,8 +22,8 @@ const char qk_help_merge[] =
     "simulate pool (by trial), compare --pairs (by run pair and block of 1000\n"
     "replicates), compare --swap-rate (by size and trial), simulate crowd\n"
     "--curve (by crowd), tune --method grid|random (by evaluation), simulate\n"
-    "budget, simulate topics, its --budget-hours form, topics-reuse and\n"
-    "topics-adaptive (by trial) and simulate tar (by topic).\n"
+    "budget, simulate topics, its --budget-hours form (with --statap too),\n"
+    "topics-reuse and topics-adaptive (by trial) and simulate tar (by topic).\n"
     "Job-array and GNU parallel recipes: doc/scale-out.md.\n"
     "\n"
     "example:\n"
@@ -134,6 +134,9 @@ int qk_cmd_merge(int argc, char **argv)
         } else if (strcmp(qk_shard_part_kind(m), "simulate-topics-budget") == 0 &&
                    strcmp(qk_shard_part_command(m), "simulate topics") == 0) {
             rc = qk_simulate_topics_budget_merge(m);
+        } else if (strcmp(qk_shard_part_kind(m), "simulate-topics-statap") == 0 &&
+                   strcmp(qk_shard_part_command(m), "simulate topics") == 0) {
+            rc = qk_simulate_topics_statap_merge(m);
         } else if (strcmp(qk_shard_part_kind(m), "simulate-topics-adaptive") == 0 &&
                    strcmp(qk_shard_part_command(m), "simulate topics-adaptive") == 0) {
             rc = qk_simulate_topics_adaptive_merge(m);

@@ -48,6 +48,7 @@ int qk_simulate_topics_merge(const qk_shard_part *merged);
 int qk_simulate_tar_merge(const qk_shard_part *merged);
 int qk_simulate_topics_reuse_merge(const qk_shard_part *merged);
 int qk_simulate_topics_budget_merge(const qk_shard_part *merged);
+int qk_simulate_topics_statap_merge(const qk_shard_part *merged);
 int qk_simulate_topics_adaptive_merge(const qk_shard_part *merged);
 
 #endif

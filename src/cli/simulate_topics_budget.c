@@ -42,8 +42,8 @@ const char qk_help_simulate_topics_budget[] =
     "  --trials N           default 100 (--statap: 20)\n"
     "  --seed S             default 1\n"
     "  --shard I/N          trials of shard I of N only (trial t is seeded by --seed\n"
-    "                       and t), as a part file for `qrelkit merge`; not with\n"
-    "                       --statap\n"
+    "                       and t), as a part file for `qrelkit merge` (with\n"
+    "                       --statap too: a trial's samples and order likewise)\n"
     "\n"
     "statAP form (Kutlu's own; spec 001-004 §1.9-1.11):\n"
     "  --statap             for each number of topics M (--topics), split the\n"
@@ -261,8 +261,6 @@ static int parse(int argc, char **argv, bargs *a)
         return qk_cli_usage(CMD, "--statap needs --topics M[,M...]");
     if (!a->statap && (a->ns || a->logo))
         return qk_cli_usage(CMD, "%s needs --statap", a->ns ? "--topics" : "--logo");
-    if (a->statap && a->shard_on)
-        return qk_cli_usage(CMD, "--statap does not shard yet (run it whole)");
     a->o.depths = a->depths;
     a->o.ndepths = a->nd;
     return -1;
@@ -291,37 +289,59 @@ static void print_rows(const bargs *a, double hours, const qk_cost_sim_row *rows
     }
 }
 
-/* --shard: this shard's trials; a trial's item is its record for every
- * budget in turn; the prologue holds the topic and run counts. */
-static int write_part(bargs *a, const qk_qrels *q, qk_run *const *runs, size_t nruns, size_t *const *orders,
-                      const size_t *lens, size_t ntopics, int argc, char **argv)
+/* What the trials of either form need. */
+typedef struct {
+    const qk_qrels *q;
+    qk_run *const *runs;
+    size_t nruns;
+    const size_t *const *orders;
+    const size_t *lens;
+    qk_cost_statap_opts *so; /* NULL: the plain form (a->o) */
+} simctx;
+
+/* The records of trials [first, end) at one budget (hours). */
+static qk_status form_trials(bargs *a, const simctx *c, double hours, size_t first, size_t end, char ***rec,
+                             qk_error *err)
+{
+    if (c->so) {
+        c->so->budget = hours * 3600;
+        return qk_cost_sim_statap_trials(c->q, (const qk_run *const *)c->runs, c->nruns, c->orders, c->lens,
+                                         a->nm, c->so, first, end, rec, err);
+    }
+    a->o.budget = hours * 3600;
+    return qk_cost_sim_trials(c->q, (const qk_run *const *)c->runs, c->nruns, c->orders, c->lens, a->nm,
+                              &a->o, first, end, rec, err);
+}
+
+/* --shard: this shard's trials of `ntrials`; a trial's item is its record
+ * for every budget in turn; the prologue `pro` holds the counts the header
+ * prints. */
+static int write_part(bargs *a, const simctx *c, const char *kind, const char *pro, size_t ntrials, int argc,
+                      char **argv)
 {
     qk_error err = {0};
     qk_shard_part *part = NULL;
-    size_t first, end, nin = a->nm + nruns + 1;
+    size_t first, end, nin = a->nm + c->nruns + 2;
     const char **ins = calloc(nin, sizeof *ins);
-    char **items = NULL, pro[96];
+    char **items = NULL;
     int rc;
     if (!ins)
         return QK_EXIT_IO;
     memcpy(ins, a->files, a->nm * sizeof *ins);
-    memcpy(ins + a->nm, argv + optind, (nruns + 1) * sizeof *ins);
-    rc = qk_cli_shard_begin(CMD, CMD, "simulate-topics-budget", a->shard, a->o.trials, argc, argv, ins, nin,
-                            &part);
+    memcpy(ins + a->nm, argv + optind, (c->nruns + 1) * sizeof *ins);
+    ins[nin - 1] = a->groups;
+    rc = qk_cli_shard_begin(CMD, CMD, kind, a->shard, ntrials, argc, argv, ins, nin, &part);
     free(ins);
     if (rc)
         return rc;
     qk_shard_part_set_seed(part, a->o.seed);
-    qk_shard_range(a->shard, a->o.trials, &first, &end);
-    snprintf(pro, sizeof pro, "cost-sim %zu %zu\n", ntopics, nruns);
+    qk_shard_range(a->shard, ntrials, &first, &end);
     if (!(items = calloc(end - first + 1, sizeof *items)) ||
         qk_shard_part_set_frame(part, pro, strlen(pro), NULL, 0, NULL, 0) != QK_OK)
         rc = QK_EXIT_IO;
     for (size_t h = 0; !rc && h < a->nh; h++) {
         char **rec = NULL;
-        a->o.budget = a->hours[h] * 3600;
-        if (qk_cost_sim_trials(q, (const qk_run *const *)runs, nruns, (const size_t *const *)orders, lens,
-                               a->nm, &a->o, first, end, &rec, &err) != QK_OK) {
+        if (form_trials(a, c, a->hours[h], first, end, &rec, &err) != QK_OK) {
             rc = qk_cli_fail(CMD, &err);
             break;
         }
@@ -350,13 +370,60 @@ static int write_part(bargs *a, const qk_qrels *q, qk_run *const *runs, size_t n
     return qk_cli_shard_finish(CMD, part);
 }
 
-int qk_simulate_topics_budget_merge(const qk_shard_part *m)
+/* The counts of a part's prologue "TAG N N[ N]\n" into v[0..nv); 0 or -1. */
+static int parse_prologue(const char *pro, const char *tag, size_t *v, size_t nv)
+{
+    size_t l = strlen(tag);
+    const char *s = pro + l;
+    if (strncmp(pro, tag, l) != 0)
+        return -1;
+    for (size_t i = 0; i < nv; i++) {
+        char *e;
+        if (*s != ' ' || s[1] < '0' || s[1] > '9')
+            return -1;
+        v[i] = strtoul(s + 1, &e, 10);
+        s = e;
+    }
+    return strcmp(s, "\n") == 0 ? 0 : -1;
+}
+
+static int statap_setup(const bargs *a, qk_cost_statap_opts *so, size_t **sz);
+static void statap_header(const bargs *a, const qk_cost_statap_opts *so, size_t nc, size_t nruns, size_t ng);
+static void statap_rows(const bargs *a, double hours, const qk_cost_statap_row *rows, size_t nrows);
+
+/* The rows of one budget from the trials' records (cur advanced). */
+static qk_status form_combine(bargs *a, qk_cost_statap_opts *so, double hours, const char **cur, size_t n,
+                              qk_error *err)
+{
+    qk_status st;
+    if (so) {
+        qk_cost_statap_row *rows = NULL;
+        size_t nrows = 0;
+        so->budget = hours * 3600;
+        if ((st = qk_cost_sim_statap_combine(so, a->nm, cur, n, &rows, &nrows, err)) == QK_OK)
+            statap_rows(a, hours, rows, nrows);
+        free(rows);
+    } else {
+        qk_cost_sim_row *rows = NULL;
+        size_t nrows = 0;
+        a->o.budget = hours * 3600;
+        if ((st = qk_cost_sim_combine(&a->o, a->nm, cur, n, &rows, &nrows, err)) == QK_OK)
+            print_rows(a, hours, rows, nrows);
+        free(rows);
+    }
+    return st;
+}
+
+/* Either form's merge: the header from the prologue's counts, then every
+ * budget's rows. */
+static int merge_form(const qk_shard_part *m, int statap)
 {
     bargs a;
     qk_error err = {0};
+    qk_cost_statap_opts so;
     int argc, rc = 0;
-    char **argv = qk_cli_shard_argv(m, "topics", &argc), *e;
-    size_t n = qk_shard_part_num_held(m), ntopics = 0, nruns = 0;
+    char **argv = qk_cli_shard_argv(m, "topics", &argc);
+    size_t n = qk_shard_part_num_held(m), cnt[3] = {0, 0, 0}, *sz = NULL;
     const char **cur = calloc(n + 1, sizeof *cur), *pro = qk_shard_part_prologue(m, NULL);
     if (!argv || !cur)
         rc = QK_EXIT_IO;
@@ -364,31 +431,56 @@ int qk_simulate_topics_budget_merge(const qk_shard_part *m)
         rc = parse(argc, argv, &a);
         rc = rc == -1 ? 0 : QK_EXIT_INPUT;
     }
-    if (!rc && (strncmp(pro, "cost-sim ", 9) != 0 || pro[9] < '0' || pro[9] > '9' ||
-                (ntopics = strtoul(pro + 9, &e, 10), *e != ' ') || e[1] < '0' || e[1] > '9' ||
-                (nruns = strtoul(e + 1, &e, 10), *e != '\n'))) {
-        qk_cli_errorf("merge", "the parts' header of simulate topics --budget-hours is malformed");
+    if (!rc && (a.statap != statap || (statap ? parse_prologue(pro, "cost-statap", cnt, 3)
+                                              : parse_prologue(pro, "cost-sim", cnt, 2)) != 0)) {
+        qk_cli_errorf("merge", "the parts' header of simulate topics --budget-hours%s is malformed",
+                      statap ? " --statap" : "");
         rc = QK_EXIT_INPUT;
     }
+    if (!rc && statap)
+        rc = statap_setup(&a, &so, &sz);
     for (size_t k = 0; !rc && k < n; k++)
         cur[k] = qk_shard_part_item(m, k, NULL, NULL);
-    if (!rc)
-        print_header(&a, ntopics, nruns);
-    for (size_t h = 0; !rc && h < a.nh; h++) {
-        qk_cost_sim_row *rows = NULL;
-        size_t nrows = 0;
-        if (qk_cost_sim_combine(&a.o, a.nm, cur, n, &rows, &nrows, &err) != QK_OK) {
+    if (!rc && statap)
+        statap_header(&a, &so, cnt[0], cnt[1], cnt[2]);
+    else if (!rc)
+        print_header(&a, cnt[0], cnt[1]);
+    for (size_t h = 0; !rc && h < a.nh; h++)
+        if (form_combine(&a, statap ? &so : NULL, a.hours[h], cur, n, &err) != QK_OK)
             rc = qk_cli_fail("merge", &err);
-            break;
-        }
-        print_rows(&a, a.hours[h], rows, nrows);
-        free(rows);
-    }
     if (!rc)
         rc = qk_cli_flush_stdout("merge");
+    free(sz);
     free(argv);
     free(cur);
     return rc;
+}
+
+int qk_simulate_topics_budget_merge(const qk_shard_part *m)
+{
+    return merge_form(m, 0);
+}
+
+int qk_simulate_topics_statap_merge(const qk_shard_part *m)
+{
+    return merge_form(m, 1);
+}
+
+/* One budget's rows of the statAP form. */
+static void statap_rows(const bargs *a, double hours, const qk_cost_statap_row *rows, size_t nrows)
+{
+    for (size_t i = 0; i < nrows; i++) {
+        printf("%g\t%.*s\t%zu\t", hours, a->namelen[rows[i].method], a->names[rows[i].method],
+               rows[i].topics);
+        if (rows[i].judgments)
+            printf("%zu\t", rows[i].judgments);
+        else
+            printf("NA\t");
+        if (rows[i].n)
+            printf("%.1f\t%.4f\t%.4f\t%zu\n", rows[i].judged, rows[i].tau, rows[i].tau_sd, rows[i].n);
+        else
+            printf("NA\tNA\tNA\t0\n");
+    }
 }
 
 /* The statAP form: per budget, qk_cost_sim_statap's rows. */
@@ -396,7 +488,6 @@ static int run_statap(const bargs *a, const qk_qrels *q, qk_run **runs, size_t n
                       const size_t *const *orders, const size_t *lens, qk_cost_statap_opts *so)
 {
     qk_error err;
-    printf("budget_h\tmethod\ttopics\tjudgments\tjudged\ttau\tsd\tn\n");
     for (size_t h = 0; h < a->nh; h++) {
         qk_cost_statap_row *rows = NULL;
         size_t nrows = 0;
@@ -404,42 +495,58 @@ static int run_statap(const bargs *a, const qk_qrels *q, qk_run **runs, size_t n
         if (qk_cost_sim_statap(q, (const qk_run *const *)runs, nruns, orders, lens, a->nm, so, &rows, &nrows,
                                &err) != QK_OK)
             return qk_cli_fail(CMD, &err);
-        for (size_t i = 0; i < nrows; i++) {
-            printf("%g\t%.*s\t%zu\t", a->hours[h], a->namelen[rows[i].method], a->names[rows[i].method],
-                   rows[i].topics);
-            if (rows[i].judgments)
-                printf("%zu\t", rows[i].judgments);
-            else
-                printf("NA\t");
-            if (rows[i].n)
-                printf("%.1f\t%.4f\t%.4f\t%zu\n", rows[i].judged, rows[i].tau, rows[i].tau_sd, rows[i].n);
-            else
-                printf("NA\tNA\tNA\t0\n");
-        }
+        statap_rows(a, a->hours[h], rows, nrows);
         free(rows);
     }
     return 0;
 }
 
-/* --statap: the options, the groups of --logo, the header and the rows. */
-static int statap_form(const bargs *a, const qk_qrels *q, qk_run **runs, size_t nruns,
-                       const size_t *const *orders, const size_t *lens, size_t nc)
+/* The statAP options of a (groups aside); *sz holds the sizes (the
+ * caller's to free). 0 or an exit code. */
+static int statap_setup(const bargs *a, qk_cost_statap_opts *so, size_t **sz)
+{
+    qk_cost_statap_opts_init(so);
+    so->cost = a->o.cost;
+    so->judging_error = a->o.judging_error;
+    so->seed = a->o.seed;
+    if (a->trials_set)
+        so->trials = a->o.trials;
+    if (!(*sz = malloc(a->ns * sizeof **sz)))
+        return QK_EXIT_IO;
+    for (size_t k = 0; k < a->ns; k++)
+        (*sz)[k] = (size_t)a->sizes[k];
+    so->sizes = *sz;
+    so->nsizes = a->ns;
+    return 0;
+}
+
+/* The statAP form's header: nc candidate topics, ng groups (--logo). */
+static void statap_header(const bargs *a, const qk_cost_statap_opts *so, size_t nc, size_t nruns, size_t ng)
+{
+    printf("# budget experiment, statAP form: %zu topics, %zu runs, speed %s", nc, nruns,
+           qk_enum_by_value(qk_cost_speed_table, (int)so->cost.speed)->name);
+    printf(", tdc %g s, judging error %s", so->cost.tdc, so->judging_error ? "on" : "off");
+    if (so->judging_error)
+        printf(" (accuracy %.4f)", qk_cost_accuracy(so->cost.tdc));
+    printf(", pool depth %zu, ", so->depth);
+    if (a->logo)
+        printf("leave one group out (%zu groups)", ng);
+    else
+        printf("every run pooled");
+    printf(", %zu trials, seed %llu\n", so->trials, (unsigned long long)so->seed);
+    printf("budget_h\tmethod\ttopics\tjudgments\tjudged\ttau\tsd\tn\n");
+}
+
+/* --statap: the options, the groups of --logo, then the rows or (--shard)
+ * a part. */
+static int statap_form(bargs *a, const qk_qrels *q, qk_run **runs, size_t nruns, const size_t *const *orders,
+                       const size_t *lens, size_t nc, int argc, char **argv)
 {
     qk_cost_statap_opts so;
     size_t *sz = NULL, *group = NULL, ng = 0;
-    int rc = 0;
-    qk_cost_statap_opts_init(&so);
-    so.cost = a->o.cost;
-    so.judging_error = a->o.judging_error;
-    so.seed = a->o.seed;
-    if (a->trials_set)
-        so.trials = a->o.trials;
-    if (!(sz = malloc(a->ns * sizeof *sz)))
-        return QK_EXIT_IO;
-    for (size_t k = 0; k < a->ns; k++)
-        sz[k] = (size_t)a->sizes[k];
-    so.sizes = sz;
-    so.nsizes = a->ns;
+    int rc = statap_setup(a, &so, &sz);
+    if (rc)
+        goto out;
     if (a->logo) {
         const char **ids = malloc(nruns * sizeof *ids);
         if (!ids || !(group = malloc(nruns * sizeof *group))) {
@@ -459,17 +566,14 @@ static int statap_form(const bargs *a, const qk_qrels *q, qk_run **runs, size_t 
         }
         so.group = group;
     }
-    printf("# budget experiment, statAP form: %zu topics, %zu runs, speed %s", nc, nruns,
-           qk_enum_by_value(qk_cost_speed_table, (int)so.cost.speed)->name);
-    printf(", tdc %g s, judging error %s", so.cost.tdc, so.judging_error ? "on" : "off");
-    if (so.judging_error)
-        printf(" (accuracy %.4f)", qk_cost_accuracy(so.cost.tdc));
-    printf(", pool depth %zu, ", so.depth);
-    if (a->logo)
-        printf("leave one group out (%zu groups)", ng);
-    else
-        printf("every run pooled");
-    printf(", %zu trials, seed %llu\n", so.trials, (unsigned long long)so.seed);
+    if (a->shard_on) {
+        simctx c = {q, runs, nruns, orders, lens, &so};
+        char pro[96];
+        snprintf(pro, sizeof pro, "cost-statap %zu %zu %zu\n", nc, nruns, ng);
+        rc = write_part(a, &c, "simulate-topics-statap", pro, so.trials, argc, argv);
+        goto out;
+    }
+    statap_header(a, &so, nc, nruns, ng);
     if ((rc = run_statap(a, q, runs, nruns, orders, lens, &so)) == 0)
         rc = qk_cli_flush_stdout(CMD);
 out:
@@ -513,11 +617,14 @@ int qk_simulate_topics_budget(int argc, char **argv)
             goto out;
         }
     if (a.statap) {
-        rc = statap_form(&a, q, runs, nruns, (const size_t *const *)orders, lens, nc);
+        rc = statap_form(&a, q, runs, nruns, (const size_t *const *)orders, lens, nc, argc, argv);
         goto out;
     }
     if (a.shard_on) {
-        rc = write_part(&a, q, runs, nruns, orders, lens, nc, argc, argv);
+        simctx c = {q, runs, nruns, (const size_t *const *)orders, lens, NULL};
+        char pro[96];
+        snprintf(pro, sizeof pro, "cost-sim %zu %zu\n", nc, nruns);
+        rc = write_part(&a, &c, "simulate-topics-budget", pro, a.o.trials, argc, argv);
         goto out;
     }
     print_header(&a, nc, nruns);

@@ -371,13 +371,10 @@ qk_status qk_cost_sim_trials(const qk_qrels *truth, const qk_run *const *runs, s
     qk_cost_sim_row *rows = NULL;
     size_t nrows = 0;
     char **rec;
-    qk_status st;
+    qk_status st = qk_simrec_begin(first, end, o->trials, &rec, err);
     *records = NULL;
-    if (first > end || end > o->trials)
-        return qk_error_set(err, QK_EUSAGE, "trials %zu to %zu are not within the %zu trials", first, end,
-                            o->trials);
-    if (!(rec = calloc(end - first + 1, sizeof *rec)))
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (st != QK_OK)
+        return st;
     st = cost_sim_run(truth, runs, nruns, orders, lens, nmethods, o, first, end, rec, &rows, &nrows, err);
     free(rows);
     return qk_simrec_hand_over(st, rec, end - first, records);
@@ -402,8 +399,7 @@ qk_status qk_cost_sim_combine(const qk_cost_sim_opts *o, size_t nmethods, const 
         for (size_t row = 0; st == QK_OK && row < nrow; row++) {
             size_t k;
             double jud, v;
-            if (qk_simrec_count(&cursors[t], &k, ' ') != 0 || qk_simrec_real(&cursors[t], &jud, ' ') != 0 ||
-                qk_simrec_real(&cursors[t], &v, '\n') != 0)
+            if (qk_simrec_line3(&cursors[t], &k, &jud, &v) != 0)
                 st = qk_error_set(err, QK_EINPUT, "the record of trial %zu is malformed", t);
             else
                 row_add(ntop, njud, tau, tau2, cnt, row, k, jud, v);

@@ -6,11 +6,14 @@
  * (qk_pool_design, statap) and the estimator (statAP_MQ_eval's form) are
  * the library's; this file only runs the protocol. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pool_sim_internal.h"
 #include "qrelkit/topics_l2r.h"
+#include "sim_record.h"
+#include "trial_seed.h"
 
 void qk_cost_statap_opts_init(qk_cost_statap_opts *o)
 {
@@ -21,13 +24,10 @@ void qk_cost_statap_opts_init(qk_cost_statap_opts *o)
     o->depth = 100;
 }
 
-static uint64_t mix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
+/* splitmix64's step (trial_seed.h). Trial t's generator is seeded with
+ * mix64(seed ^ mix64(t + 1)) and its samples with seeds derived from that:
+ * the seed and t only, so any range of trials runs alone (--shard). */
+#define mix64 qk_sim_mix
 
 /* What stays fixed over the trials. */
 typedef struct sctx {
@@ -130,10 +130,65 @@ static int cmp_size(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
-                             const size_t *const *orders, const size_t *lens, size_t nmethods,
-                             const qk_cost_statap_opts *o, qk_cost_statap_row **rows, size_t *nrows,
-                             qk_error *err)
+/* x* of every size (0: not affordable). */
+static qk_status xstar_of(const qk_cost_statap_opts *o, size_t *xstar, qk_error *err)
+{
+    for (size_t k = 0; k < o->nsizes; k++) {
+        qk_cost_alloc a;
+        qk_status st = qk_cost_allocate(&o->cost, o->budget, o->sizes[k], 0, &a, err);
+        if (st != QK_OK)
+            return st;
+        xstar[k] = a.affordable ? a.judgments : 0;
+    }
+    return QK_OK;
+}
+
+/* What a trial adds to a row: when counted, tau v and the mean judged per
+ * topic jd. The only place the sums grow, so a replayed record gives the
+ * same sums bit for bit. */
+static void row_add(double *acc_t, double *acc_t2, double *jud, size_t *cnt, size_t row, size_t counted,
+                    double jd, double v)
+{
+    if (!counted)
+        return; /* no judgment affordable, or too few topics: NA (§7 C4) */
+    acc_t[row] += v;
+    acc_t2[row] += v * v;
+    jud[row] += jd;
+    cnt[row]++;
+}
+
+/* The rows from the sums. */
+static void finish_rows(const qk_cost_statap_opts *o, size_t nmethods, const size_t *xstar,
+                        const double *acc_t, const double *acc_t2, const double *jud, const size_t *cnt,
+                        qk_cost_statap_row *res)
+{
+    size_t ns = o->nsizes;
+    for (size_t m = 0; m < nmethods; m++)
+        for (size_t k = 0; k < ns; k++) {
+            size_t row = m * ns + k;
+            qk_cost_statap_row *w = &res[row];
+            w->method = m;
+            w->topics = o->sizes[k];
+            w->judgments = xstar[k];
+            w->n = cnt[row];
+            if (cnt[row]) {
+                double mu = acc_t[row] / (double)cnt[row], v = acc_t2[row] / (double)cnt[row] - mu * mu;
+                w->tau = mu;
+                w->tau_sd = v > 0 ? sqrt(v) : 0;
+                w->judged = jud[row] / (double)cnt[row];
+            } else {
+                w->tau = w->tau_sd = NAN;
+                w->judged = 0;
+            }
+        }
+}
+
+/* Trials [first, end) into rows; with records, each trial's additions as
+ * one line per row too ("C JD TAU": C 1 when counted, else "0 0x0p+0 nan"). */
+static qk_status statap_run(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                            const size_t *const *orders, const size_t *lens, size_t nmethods,
+                            const qk_cost_statap_opts *o, size_t first, size_t end, char **records,
+                            qk_cost_statap_row **rows, size_t *nrows, qk_error *err)
 {
     sctx c;
     qk_pool_runs *p = NULL;
@@ -246,14 +301,11 @@ qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, s
         }
     }
     /* x* of every size, and the distinct ones ascending */
-    for (size_t k = 0; k < ns; k++) {
-        qk_cost_alloc a;
-        if ((st = qk_cost_allocate(&o->cost, o->budget, o->sizes[k], 0, &a, err)) != QK_OK)
-            goto done;
-        xstar[k] = a.affordable ? a.judgments : 0;
+    if ((st = xstar_of(o, xstar, err)) != QK_OK)
+        goto done;
+    for (size_t k = 0; k < ns; k++)
         if (xstar[k])
             c.xs[c.nx++] = xstar[k];
-    }
     qsort(c.xs, c.nx, sizeof *c.xs, cmp_size);
     {
         size_t w = 0;
@@ -272,10 +324,16 @@ qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, s
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto done;
     }
-    for (size_t trial = 0; trial < o->trials; trial++) {
-        uint64_t ts = mix64(o->seed ^ mix64(trial + 1));
+    for (size_t trial = first; trial < end; trial++) {
+        uint64_t ts = mix64(o->seed ^ mix64(trial + 1)); /* (seed, trial) only: shards split freely */
         qk_rng rng;
+        size_t rlen = 0;
+        FILE *trace = NULL;
         qk_rng_seed(&rng, ts);
+        if (records && !(trace = open_memstream(&records[trial - first], &rlen))) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto done;
+        }
         /* this trial's judgments (§7 C7: flipped before sampling) */
         for (size_t i = 0; i < c.nc; i++) {
             size_t nd = c.pt[i] == SIZE_MAX ? 0 : qk_pool_topic_at(p, c.pt[i])->ndocs;
@@ -297,9 +355,7 @@ qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, s
                                      1.0 / (double)c.nused, est, judged, err);
             }
         }
-        if (st != QK_OK)
-            goto done;
-        for (size_t m = 0; m < nmethods; m++) {
+        for (size_t m = 0; st == QK_OK && m < nmethods; m++) {
             size_t len = c.nc;
             if (orders[m]) {
                 len = lens[m] < c.nc ? lens[m] : c.nc;
@@ -313,12 +369,15 @@ qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, s
                     order[x] = tmp;
                 }
             }
-            for (size_t k = 0; k < ns; k++) {
+            for (size_t k = 0; st == QK_OK && k < ns; k++) {
                 size_t row = m * ns + k, M = o->sizes[k];
                 double jd = 0;
                 qk_kendall kd;
-                if (!xstar[k] || M > len)
+                if (!xstar[k] || M > len) {
+                    if (trace)
+                        fprintf(trace, "0 %a nan\n", 0.0);
                     continue; /* no judgment affordable, or too few topics: NA (§7 C4) */
+                }
                 /* summed in candidate order, so that the same topics give
                  * the same sums (equal runs stay tied) whatever the order */
                 memset(sum, 0, nruns * sizeof *sum);
@@ -333,36 +392,20 @@ qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, s
                     for (size_t r = 0; r < nruns; r++)
                         sum[r] += est[base * nruns + r];
                 }
-                if ((st = qk_stats_kendall(full, sum, nruns, &kd, err)) != QK_OK)
-                    goto done;
-                {
+                if ((st = qk_stats_kendall(full, sum, nruns, &kd, err)) == QK_OK) {
                     double v = isnan(kd.tau_b) ? 0.0 : kd.tau_b;
-                    acc_t[row] += v;
-                    acc_t2[row] += v * v;
-                    jud[row] += jd / (double)M;
-                    cnt[row]++;
+                    if (trace)
+                        fprintf(trace, "1 %a %a\n", jd / (double)M, v);
+                    row_add(acc_t, acc_t2, jud, cnt, row, 1, jd / (double)M, v);
                 }
             }
         }
+        if (trace && fclose(trace) != 0 && st == QK_OK)
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        if (st != QK_OK)
+            goto done;
     }
-    for (size_t m = 0; m < nmethods; m++)
-        for (size_t k = 0; k < ns; k++) {
-            size_t row = m * ns + k;
-            qk_cost_statap_row *w = &res[row];
-            w->method = m;
-            w->topics = o->sizes[k];
-            w->judgments = xstar[k];
-            w->n = cnt[row];
-            if (cnt[row]) {
-                double mu = acc_t[row] / (double)cnt[row], v = acc_t2[row] / (double)cnt[row] - mu * mu;
-                w->tau = mu;
-                w->tau_sd = v > 0 ? sqrt(v) : 0;
-                w->judged = jud[row] / (double)cnt[row];
-            } else {
-                w->tau = w->tau_sd = NAN;
-                w->judged = 0;
-            }
-        }
+    finish_rows(o, nmethods, xstar, acc_t, acc_t2, jud, cnt, res);
     *rows = res;
     *nrows = nrow;
     res = NULL;
@@ -392,5 +435,72 @@ done:
     free(cnt);
     free(u);
     free(res);
+    return st;
+}
+
+qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                             const size_t *const *orders, const size_t *lens, size_t nmethods,
+                             const qk_cost_statap_opts *o, qk_cost_statap_row **rows, size_t *nrows,
+                             qk_error *err)
+{
+    return statap_run(truth, runs, nruns, orders, lens, nmethods, o, 0, o->trials, NULL, rows, nrows, err);
+}
+
+qk_status qk_cost_sim_statap_trials(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
+                                    const size_t *const *orders, const size_t *lens, size_t nmethods,
+                                    const qk_cost_statap_opts *o, size_t first, size_t end, char ***records,
+                                    qk_error *err)
+{
+    qk_cost_statap_row *rows = NULL;
+    size_t nrows = 0;
+    char **rec;
+    qk_status st = qk_simrec_begin(first, end, o->trials, &rec, err);
+    *records = NULL;
+    if (st != QK_OK)
+        return st;
+    st = statap_run(truth, runs, nruns, orders, lens, nmethods, o, first, end, rec, &rows, &nrows, err);
+    free(rows);
+    return qk_simrec_hand_over(st, rec, end - first, records);
+}
+
+qk_status qk_cost_sim_statap_combine(const qk_cost_statap_opts *o, size_t nmethods, const char **cursors,
+                                     size_t ntrials, qk_cost_statap_row **rows, size_t *nrows, qk_error *err)
+{
+    size_t nrow = nmethods * o->nsizes;
+    double *sums = calloc(3 * (nrow ? nrow : 1), sizeof *sums);
+    size_t *cnt = calloc(nrow ? nrow : 1, sizeof *cnt),
+           *xstar = calloc(o->nsizes ? o->nsizes : 1, sizeof *xstar);
+    qk_cost_statap_row *out = calloc(nrow ? nrow : 1, sizeof *out);
+    qk_status st = QK_OK;
+    double *acc_t = sums, *acc_t2 = sums + nrow, *jud = sums + 2 * nrow;
+    *rows = NULL;
+    *nrows = 0;
+    if (!sums || !cnt || !xstar || !out)
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    else if (nrow == 0 || ntrials != o->trials || !(o->budget > 0))
+        st = qk_error_set(err, QK_EUSAGE,
+                          "the statAP budget experiment needs rows, a budget > 0 and its %zu trials",
+                          o->trials);
+    else
+        st = xstar_of(o, xstar, err);
+    for (size_t t = 0; st == QK_OK && t < ntrials; t++)
+        for (size_t row = 0; st == QK_OK && row < nrow; row++) {
+            size_t c;
+            double jd, v;
+            if (qk_simrec_line3(&cursors[t], &c, &jd, &v) != 0 || c > 1)
+                st = qk_error_set(err, QK_EINPUT, "the record of trial %zu is malformed", t);
+            else
+                row_add(acc_t, acc_t2, jud, cnt, row, c, jd, v);
+        }
+    if (st == QK_OK) {
+        finish_rows(o, nmethods, xstar, acc_t, acc_t2, jud, cnt, out);
+        *rows = out;
+        *nrows = nrow;
+        out = NULL;
+    }
+    free(sums);
+    free(cnt);
+    free(xstar);
+    free(out);
     return st;
 }

@@ -12,7 +12,9 @@
 # eval of one run (by qrels topic) on a CLEF 2017 run and the trec_eval
 # test suite's inputs;
 # tune --method grid|random with the engine and a command objective;
-# simulate budget (by trial) on a generated fixture, literal and sampled.
+# simulate budget (by trial) on a generated fixture, literal and sampled;
+# simulate topics (every kind, --budget-hours --statap and --logo too) and
+# simulate tar on a generated collection.
 # Usage (ctest sets QK_SOURCE): shard_identity.sh path/to/qrelkit
 set -u
 src=${QK_SOURCE:?}
@@ -127,7 +129,8 @@ same "simulate budget MAR split" simulate budget --qrels b.qrels --budgets 24,36
 same "simulate budget tuned" simulate budget --qrels b.qrels --budgets 40 --trials 3 --depth 20 --methods qdp \
     --lambda tuned-new --group-sep none g1-r1.run g1-r2.run g2-r1.run g2-r2.run g3-r1.run g3-r2.run
 # simulate topics, its --budget-hours form, topics-reuse and
-# topics-adaptive (by trial: trial t is seeded mix(seed + t)) on a made-up collection's MAP matrix and runs, and simulate tar (by topic; the summary
+# topics-adaptive (by trial: trial t is seeded mix(seed + t); --statap's
+# from mix(seed ^ mix(t + 1))) on a made-up collection's MAP matrix and runs, and simulate tar (by topic; the summary
 # is computed in the merge from the topics' exact rows) on its texts.
 cd "$work" || exit 1
 if "$qk" simulate collection --out coll --topics 12 --docs-per-topic 60 --depth 30 --runs 8 --seed 5 --quiet &&
@@ -142,6 +145,10 @@ if "$qk" simulate collection --out coll --topics 12 --docs-per-topic 60 --depth 
         --trials 5 --seed 9 coll/qrels.txt coll/runs/*.run
     same "simulate topics --budget-hours" simulate topics --budget-hours 0.05,0.2 --depths 2,5,10 --tdc 20 \
         --judging-error --trials 6 --seed 2 coll/qrels.txt coll/runs/*.run
+    same "simulate topics --budget-hours --statap" simulate topics --budget-hours 0.05,0.3 --statap \
+        --topics 2,5,20 --tdc 20 --judging-error --trials 7 --seed 3 coll/qrels.txt coll/runs/*.run
+    same "simulate topics --budget-hours --statap --logo" simulate topics --budget-hours 0.2 --statap \
+        --topics 3,6 --tdc 10 --logo --trials 5 --seed 8 coll/qrels.txt coll/runs/*.run
     same "simulate topics-adaptive" simulate topics-adaptive --qrels coll/qrels.txt --runs coll/runs/*.run \
         --methods random,adaptive,oracle,greedy-true --sizes 2,4 --trials 3 --random-trials 20 \
         --oracle-trials 50 --pool-depth 20 --seed 3

@@ -192,6 +192,120 @@ static void test_bad_args(void **state)
     teardown(q, runs);
 }
 
+/* Sharding: with a random order, sampling (TDC 60: x* = 2 of a 3-document
+ * pool) and the judging error, with and without leave-one-group-out, the
+ * records of trials [0, i), [i, j) and [j, 6) combine to
+ * qk_cost_sim_statap's rows bit for bit for every i <= j (so a trial's
+ * randomness is its own: seeded by the master seed and its index only), and
+ * every line is read; two budgets' records follow each other. */
+static void test_shards(void **state)
+{
+    static const size_t group[3] = {0, 0, 1};
+    const size_t *rnd[2] = {NULL, ba};
+    const size_t rl[2] = {0, 2};
+    qk_qrels *q;
+    qk_run *runs[3];
+    qk_cost_statap_opts o;
+    (void)state;
+    setup(&q, runs);
+    for (int logo = 0; logo < 2; logo++) {
+        qk_cost_statap_row *want = NULL, *want2 = NULL, *got = NULL;
+        size_t nw = 0, ng = 0;
+        opts(&o, 90, 60);
+        o.trials = 6;
+        o.seed = 5;
+        o.judging_error = 1;
+        o.group = logo ? group : NULL;
+        assert_int_equal(
+            qk_cost_sim_statap(q, (const qk_run *const *)runs, 3, rnd, rl, 2, &o, &want, &nw, NULL), QK_OK);
+        assert_int_equal(nw, 4);
+        assert_true(want[0].n == 6 && want[0].judgments == 2);
+        o.budget = 90 + 60; /* two topics: x* = 1 */
+        assert_int_equal(
+            qk_cost_sim_statap(q, (const qk_run *const *)runs, 3, rnd, rl, 2, &o, &want2, &nw, NULL), QK_OK);
+        for (size_t i = 0; i <= 6; i++)
+            for (size_t j = i; j <= 6; j++) {
+                char **p[3][2] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}}, *cat[6];
+                const size_t cut[4] = {0, i, j, 6};
+                const char *cur[6];
+                for (int b = 0; b < 2; b++) {
+                    o.budget = b ? 150 : 90;
+                    for (int s = 0; s < 3; s++)
+                        assert_int_equal(qk_cost_sim_statap_trials(q, (const qk_run *const *)runs, 3, rnd, rl,
+                                                                   2, &o, cut[s], cut[s + 1], &p[s][b], NULL),
+                                         QK_OK);
+                }
+                for (size_t t = 0; t < 6; t++) {
+                    int s = t < i ? 0 : t < j ? 1 : 2;
+                    const char *r0 = p[s][0][t - cut[s]], *r1 = p[s][1][t - cut[s]];
+                    cat[t] = malloc(strlen(r0) + strlen(r1) + 1);
+                    strcpy(cat[t], r0);
+                    strcat(cat[t], r1);
+                    cur[t] = cat[t];
+                }
+                o.budget = 90;
+                assert_int_equal(qk_cost_sim_statap_combine(&o, 2, cur, 6, &got, &ng, NULL), QK_OK);
+                assert_int_equal(ng, 4);
+                assert_memory_equal(got, want, 4 * sizeof *got);
+                free(got);
+                o.budget = 150;
+                assert_int_equal(qk_cost_sim_statap_combine(&o, 2, cur, 6, &got, &ng, NULL), QK_OK);
+                assert_memory_equal(got, want2, 4 * sizeof *got);
+                free(got);
+                for (size_t t = 0; t < 6; t++) {
+                    assert_int_equal(*cur[t], 0);
+                    free(cat[t]);
+                }
+                for (int s = 0; s < 3; s++)
+                    for (int b = 0; b < 2; b++) {
+                        for (size_t t = 0; t < cut[s + 1] - cut[s]; t++)
+                            free(p[s][b][t]);
+                        free(p[s][b]);
+                    }
+            }
+        free(want);
+        free(want2);
+    }
+    teardown(q, runs);
+}
+
+/* Combining records written by hand: two trials, row 0 judged 3 then 1 per
+ * topic with tau 1/2 then 0 (mean 2, tau 1/4, sd 1/4); row 1 counts only
+ * the first trial; rows 2 and 3 none. x* comes from the allocation (90 s,
+ * 15 s a judgment: 6 and 3). A count other than 0 or 1, a cut record or the
+ * wrong number of trials fails. */
+static void test_combine_by_hand(void **state)
+{
+    const char *t0 = "1 0x1.8p+1 0x1p-1\n1 0x1p+1 0x1p+0\n0 0x0p+0 nan\n0 0x0p+0 nan\n";
+    const char *t1 = "1 0x1p+0 0x0p+0\n0 0x0p+0 nan\n0 0x0p+0 nan\n0 0x0p+0 nan\n";
+    const char *cur[2] = {t0, t1};
+    qk_cost_statap_opts o;
+    qk_cost_statap_row *got = NULL;
+    size_t ng = 0;
+    qk_error err;
+    (void)state;
+    opts(&o, 90, 0);
+    o.trials = 2;
+    assert_int_equal(qk_cost_sim_statap_combine(&o, 2, cur, 2, &got, &ng, NULL), QK_OK);
+    assert_int_equal(ng, 4);
+    assert_true(got[0].judged == 2 && got[0].tau == 0.25 && got[0].tau_sd == 0.25 && got[0].n == 2);
+    assert_true(got[0].judgments == 6 && got[0].topics == 1 && got[1].judgments == 3 && got[1].topics == 2);
+    assert_true(got[1].judged == 2 && got[1].tau == 1 && got[1].tau_sd == 0 && got[1].n == 1);
+    assert_true(got[2].method == 1 && got[2].n == 0 && isnan(got[2].tau) && isnan(got[3].tau_sd));
+    free(got);
+    cur[0] = "2 0x1.8p+1 0x1p-1\n1 0x1p+1 0x1p+0\n0 0x0p+0 nan\n0 0x0p+0 nan\n";
+    cur[1] = t1;
+    assert_int_equal(qk_cost_sim_statap_combine(&o, 2, cur, 2, &got, &ng, &err), QK_EINPUT);
+    assert_non_null(strstr(err.message, "trial 0"));
+    cur[0] = t0;
+    cur[1] = "1 0x1p+0 0x0p+0\n";
+    assert_int_equal(qk_cost_sim_statap_combine(&o, 2, cur, 2, &got, &ng, &err), QK_EINPUT);
+    assert_non_null(strstr(err.message, "trial 1"));
+    cur[0] = t0;
+    assert_int_equal(qk_cost_sim_statap_combine(&o, 2, cur, 1, &got, &ng, &err), QK_EUSAGE);
+    assert_null(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +313,8 @@ int main(void)
         cmocka_unit_test(test_allocation),
         cmocka_unit_test(test_leave_one_group_out),
         cmocka_unit_test(test_bad_args),
+        cmocka_unit_test(test_shards),
+        cmocka_unit_test(test_combine_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
