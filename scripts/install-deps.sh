@@ -21,8 +21,12 @@ optional=()
 dpkg -s gnuplot-nox >/dev/null 2>&1 || optional+=(gnuplot-nox)
 # node and npm install playwright-core (tests/browser/package.json), which
 # drives chromium through the campaign pages (tests/browser/run.sh).
+# node and npm count when their commands are there: a nodejs package of another
+# origin may carry npm itself and conflict with Debian's npm package.
 if [ "${1:-}" = --browser ]; then
-  for p in chromium nodejs npm; do dpkg -s "$p" >/dev/null 2>&1 || optional+=("$p"); done
+  dpkg -s chromium >/dev/null 2>&1 || optional+=(chromium)
+  command -v node >/dev/null 2>&1 || dpkg -s nodejs >/dev/null 2>&1 || optional+=(nodejs)
+  command -v npm >/dev/null 2>&1 || dpkg -s npm >/dev/null 2>&1 || optional+=(npm)
 fi
 # Scale-out (doc/scale-out.md): a one-node Slurm for scripts/slurm-local.sh
 # and the job-array test, GNU parallel for the other recipe. Their tests
@@ -42,5 +46,13 @@ if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update -qq
 [ ${#missing[@]} -eq 0 ] || "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-[ ${#optional[@]} -eq 0 ] || "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${optional[@]}" ||
-  echo "install-deps: optional ${optional[*]} not installed (gnuplot: only simulate pool --plot; chromium, nodejs, npm: only the browser tests and make screenshot; pandas/numpy: only the Python binding's DataFrames; slurm-wlm/munge/parallel: only the scale-out tests and scripts)" >&2
+# Optional packages all at once, and, when that fails (one of them cannot be
+# had or conflicts), one at a time, so one does not keep the others out.
+if [ ${#optional[@]} -gt 0 ] &&
+  ! "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${optional[@]}"; then
+  for p in "${optional[@]}"; do
+    "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "$p" >/dev/null 2>&1 ||
+      echo "install-deps: optional $p not installed (gnuplot: only simulate pool --plot; chromium, nodejs, npm: only the browser tests and make screenshot; pandas/numpy: only the Python binding's DataFrames; slurm-wlm/munge/parallel: only the scale-out tests and scripts)" >&2
+  done
+fi
+exit 0
