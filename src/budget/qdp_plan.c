@@ -226,15 +226,15 @@ static qk_status covariance(plan_ctx *x, qk_topic_matrix **mat, qk_topics_cov **
 {
     double *w = NULL;
     qk_status st;
-    if ((st = x->o->pi ? qk_budget_estimate_pi(x->p, x->j, x->o->pi, mat, err)
-                       : qk_budget_estimate(x->p, x->j, x->o->srswo, mat, err)) != QK_OK)
+    if ((st = qk_budget_estimate_rows(x->p, x->j, x->o->pi ? 1 : x->o->srswo, x->o->pi, x->o->pooled, mat,
+                                      err)) != QK_OK)
         return st;
     if (x->o->method == QK_BUDGET_QDP_STAR) {
         if (!(w = malloc(x->l * sizeof *w)))
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         if ((st = qk_topics_weights_top(*mat, x->o->star_top, w, err)) == QK_OK)
             for (size_t s = 0; s < x->l; s++)
-                x->runs[s] = w[s] > 0; /* M13 (b) */
+                x->runs[s] = w[s] > 0 && (!x->o->pooled || x->o->pooled[s]); /* M13 (b) */
     }
     if (st == QK_OK)
         st = qk_topics_cov_new(*mat, w, cov, err);
@@ -469,7 +469,8 @@ qk_status qk_budget_plan_next(const qk_pool_runs *p, const qk_pool_judged *j, co
         goto out;
     }
     qk_rng_seed(&x.rng, o->seed);
-    memset(x.runs, 1, x.l ? x.l : 1);
+    for (size_t s = 0; s < x.l; s++) /* auxiliary runs add no candidates */
+        x.runs[s] = !o->pooled || o->pooled[s];
     pl->ntopics = x.n;
     /* RA needs Sigma too: its number of topics is SA's */
     if (o->method != QK_BUDGET_UN && x.l >= 2 && any_relevant(j) &&
