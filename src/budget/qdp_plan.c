@@ -145,14 +145,15 @@ typedef struct plan_ctx {
 } plan_ctx;
 
 /* AP-prior weight (mean of W over the candidate runs) of topic t's unjudged
- * candidates, 0 elsewhere; returns the number of candidates. */
+ * candidates, 0 elsewhere; returns the number of candidates. An auxiliary
+ * run (o->pooled[s] == 0) is never a candidate run. */
 static size_t doc_weights(const plan_ctx *x, size_t t, double *w, double *prior)
 {
     const qk_pool_topic *tp = qk_pool_topic_at(x->p, t);
     size_t k = 0;
     memset(w, 0, (tp->ndocs ? tp->ndocs : 1) * sizeof *w);
     for (size_t s = 0; s < x->l; s++) {
-        if (!x->runs[s] || tp->len[s] == 0)
+        if (!x->runs[s] || (x->o->pooled && !x->o->pooled[s]) || tp->len[s] == 0)
             continue;
         qk_pool_ap_prior(tp->len[s], prior);
         for (size_t i = 0; i < tp->len[s]; i++)
@@ -234,7 +235,7 @@ static qk_status covariance(plan_ctx *x, qk_topic_matrix **mat, qk_topics_cov **
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         if ((st = qk_topics_weights_top(*mat, x->o->star_top, w, err)) == QK_OK)
             for (size_t s = 0; s < x->l; s++)
-                x->runs[s] = w[s] > 0 && (!x->o->pooled || x->o->pooled[s]); /* M13 (b) */
+                x->runs[s] = w[s] > 0; /* M13 (b) */
     }
     if (st == QK_OK)
         st = qk_topics_cov_new(*mat, w, cov, err);
@@ -469,8 +470,7 @@ qk_status qk_budget_plan_next(const qk_pool_runs *p, const qk_pool_judged *j, co
         goto out;
     }
     qk_rng_seed(&x.rng, o->seed);
-    for (size_t s = 0; s < x.l; s++) /* auxiliary runs add no candidates */
-        x.runs[s] = !o->pooled || o->pooled[s];
+    memset(x.runs, 1, x.l ? x.l : 1);
     pl->ntopics = x.n;
     /* RA needs Sigma too: its number of topics is SA's */
     if (o->method != QK_BUDGET_UN && x.l >= 2 && any_relevant(j) &&
