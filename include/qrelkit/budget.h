@@ -58,6 +58,15 @@ QK_API qk_status qk_budget_estimate(const qk_pool_runs *p, const qk_pool_judged 
  * u_k^2. A judged document with pi <= 0 counts as certain (pi = 1). */
 QK_API qk_status qk_budget_estimate_pi(const qk_pool_runs *p, const qk_pool_judged *j,
                                        const double *const *pi, qk_topic_matrix **out, qk_error *err);
+/* Both in one, with auxiliary systems (000b §3.11 step 4): pi NULL is
+ * qk_budget_estimate's reading (srswo as there), else
+ * qk_budget_estimate_pi's. pooled (NULL: every run) has one byte per run of
+ * p, 1 for the runs that contribute to the pool; every run is a row of
+ * X-hat and V, but the SRSWO reading's pool is the documents the pooled
+ * runs retrieve (pi = njudged / that count, at most 1). */
+QK_API qk_status qk_budget_estimate_rows(const qk_pool_runs *p, const qk_pool_judged *j, int srswo,
+                                         const double *const *pi, const unsigned char *pooled,
+                                         qk_topic_matrix **out, qk_error *err);
 
 /* ---- r_j, unseen relevant documents (M14, 000b §3.7) ----------------------
  * Features of a pooled document: one per run, 1/rank in that run's list to
@@ -115,6 +124,14 @@ typedef struct qk_budget_opts {
      * qk_budget_estimate_pi's. */
     int sampled;
     const double *const *pi;
+    /* pooled (NULL by default: every run contributes): one byte per run of
+     * the pool, 1 for a contributing run, 0 for an auxiliary system (000b
+     * §3.11 step 4): scored with the judgments as a row of X-hat (so it
+     * enters Sigma, U and QDP*'s top runs) but its documents are never
+     * candidates, and the SRSWO reading's pool (qk_budget_estimate_rows)
+     * is the contributing runs' documents. r_j (qk_budget_unseen) still
+     * reads every run of the pool. */
+    const unsigned char *pooled;
 } qk_budget_opts;
 QK_API void qk_budget_opts_init(qk_budget_opts *o);
 
@@ -246,8 +263,11 @@ typedef struct qk_budget_sim_opts {
      * generator seeded seed + 7919 t) whose runs contribute; for every
      * budget, stage 1's judgments score the other runs by MAR
      * (qk_topics_mar_split), and the `newsites` groups of lowest MAR are
-     * the new systems (tau_new, rmse_new), the rest auxiliary (scored by
-     * neither). Needs 1 <= newsites, participating + newsites <= groups. */
+     * the new systems (tau_new, rmse_new), the rest auxiliary: from then
+     * on (stage 1 again and the expansion stages) they are rows of X-hat
+     * (qk_budget_opts.pooled = 0: in Sigma and U, never a source of
+     * candidates) and enter neither score column. Needs 1 <= newsites,
+     * participating + newsites <= groups. */
     size_t participating, newsites;
     /* RA's values in a trial: the mean over ra_draws independent draws of
      * its random topics (the thesis averages 1,000; 0 or 1: one draw) */

@@ -9,6 +9,7 @@
  * sample, and statAP's 1/pi would inflate them. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "qrelkit/budget.h"
 #include "qrelkit/estimate.h"
@@ -100,21 +101,40 @@ static void topic_totals(const qk_pool_topic *tp, const signed char *x, const do
     }
 }
 
-static qk_status estimate(const qk_pool_runs *p, const qk_pool_judged *j, int srswo, const double *const *pid,
-                          qk_topic_matrix **out, qk_error *err)
+/* The pooled documents of topic t: those a pooled run retrieves (every
+ * document of the topic when pooled is NULL); seen is scratch of ndocs. */
+static size_t pooled_docs(const qk_pool_topic *tp, size_t l, const unsigned char *pooled, unsigned char *seen)
+{
+    size_t k = 0;
+    if (!pooled)
+        return tp->ndocs;
+    memset(seen, 0, tp->ndocs ? tp->ndocs : 1);
+    for (size_t s = 0; s < l; s++)
+        for (size_t i = 0; pooled[s] && i < tp->len[s]; i++)
+            if (!seen[tp->lists[s][i]]) {
+                seen[tp->lists[s][i]] = 1;
+                k++;
+            }
+    return k;
+}
+
+qk_status qk_budget_estimate_rows(const qk_pool_runs *p, const qk_pool_judged *j, int srswo,
+                                  const double *const *pid, const unsigned char *pooled,
+                                  qk_topic_matrix **out, qk_error *err)
 {
     size_t l = qk_pool_num_runs(p), n = qk_pool_num_topics(p), depth = (size_t)qk_pool_depth(p), maxd = 1;
     size_t cells = l * n > 0 ? l * n : 1;
     double *x = malloc(cells * sizeof *x), *v = malloc(cells * sizeof *v), *y = NULL, *pp = NULL;
     double *pc = malloc((depth ? depth : 1) * sizeof *pc);
     const char **sys = malloc((l ? l : 1) * sizeof *sys), **top = malloc((n ? n : 1) * sizeof *top);
+    unsigned char *seen = NULL;
     qk_status st;
     *out = NULL;
     for (size_t t = 0; t < n; t++)
         if (qk_pool_topic_at(p, t)->ndocs > maxd)
             maxd = qk_pool_topic_at(p, t)->ndocs;
     if (!x || !v || !pc || !sys || !top || !(y = malloc(maxd * sizeof *y)) ||
-        !(pp = malloc(maxd * sizeof *pp))) {
+        !(pp = malloc(maxd * sizeof *pp)) || !(seen = malloc(maxd))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory for %zu runs x %zu topics", l, n);
         goto out;
     }
@@ -122,7 +142,8 @@ static qk_status estimate(const qk_pool_runs *p, const qk_pool_judged *j, int sr
         sys[s] = qk_pool_runid(p, s);
     for (size_t t = 0; t < n; t++) {
         const qk_pool_topic *tp = qk_pool_topic_at(p, t);
-        double pi = tp->ndocs ? (double)j->njudged[t] / (double)tp->ndocs : 1, rw[2] = {0, 0};
+        size_t nd = pooled_docs(tp, l, pooled, seen);
+        double pi = nd ? fmin(1, (double)j->njudged[t] / (double)nd) : 1, rw[2] = {0, 0};
         top[t] = tp->qid;
         if (pid)
             topic_totals(tp, j->x[t], pid[t], y, pp, rw);
@@ -142,13 +163,14 @@ out:
     free(pc);
     free(sys);
     free(top);
+    free(seen);
     return st;
 }
 
 qk_status qk_budget_estimate(const qk_pool_runs *p, const qk_pool_judged *j, int srswo, qk_topic_matrix **out,
                              qk_error *err)
 {
-    return estimate(p, j, srswo, NULL, out, err);
+    return qk_budget_estimate_rows(p, j, srswo, NULL, NULL, out, err);
 }
 
 qk_status qk_budget_estimate_pi(const qk_pool_runs *p, const qk_pool_judged *j, const double *const *pi,
@@ -156,5 +178,5 @@ qk_status qk_budget_estimate_pi(const qk_pool_runs *p, const qk_pool_judged *j, 
 {
     if (!pi)
         return qk_error_set(err, QK_EUSAGE, "qk_budget_estimate_pi needs the inclusion probabilities");
-    return estimate(p, j, 1, pi, out, err);
+    return qk_budget_estimate_rows(p, j, 1, pi, NULL, out, err);
 }

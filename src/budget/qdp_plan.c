@@ -145,14 +145,15 @@ typedef struct plan_ctx {
 } plan_ctx;
 
 /* AP-prior weight (mean of W over the candidate runs) of topic t's unjudged
- * candidates, 0 elsewhere; returns the number of candidates. */
+ * candidates, 0 elsewhere; returns the number of candidates. An auxiliary
+ * run (o->pooled[s] == 0) is never a candidate run. */
 static size_t doc_weights(const plan_ctx *x, size_t t, double *w, double *prior)
 {
     const qk_pool_topic *tp = qk_pool_topic_at(x->p, t);
     size_t k = 0;
     memset(w, 0, (tp->ndocs ? tp->ndocs : 1) * sizeof *w);
     for (size_t s = 0; s < x->l; s++) {
-        if (!x->runs[s] || tp->len[s] == 0)
+        if (!x->runs[s] || (x->o->pooled && !x->o->pooled[s]) || tp->len[s] == 0)
             continue;
         qk_pool_ap_prior(tp->len[s], prior);
         for (size_t i = 0; i < tp->len[s]; i++)
@@ -226,8 +227,8 @@ static qk_status covariance(plan_ctx *x, qk_topic_matrix **mat, qk_topics_cov **
 {
     double *w = NULL;
     qk_status st;
-    if ((st = x->o->pi ? qk_budget_estimate_pi(x->p, x->j, x->o->pi, mat, err)
-                       : qk_budget_estimate(x->p, x->j, x->o->srswo, mat, err)) != QK_OK)
+    if ((st = qk_budget_estimate_rows(x->p, x->j, x->o->pi ? 1 : x->o->srswo, x->o->pi, x->o->pooled, mat,
+                                      err)) != QK_OK)
         return st;
     if (x->o->method == QK_BUDGET_QDP_STAR) {
         if (!(w = malloc(x->l * sizeof *w)))

@@ -281,6 +281,9 @@ qk_status qk_budget_tune_lambda(const qk_pool_runs *p, const qk_pool_judged *j, 
      * real pool's inclusion probabilities do not index their pools */
     lit.sampled = 0;
     lit.pi = NULL;
+    /* nor does the auxiliary runs' mask: the simulated worlds are built from
+     * every run of p, and only judged documents are ever drawn there */
+    lit.pooled = NULL;
     base = &lit;
     if (!res)
         return qk_error_set(err, QK_ENOMEM, "out of memory");

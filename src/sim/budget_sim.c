@@ -26,8 +26,10 @@ typedef struct trial {
     const qk_budget_sim_opts *o;
     const qk_qrels *truth;
     const qk_pool_runs *all; /* every run, for the estimates */
-    qk_pool_runs *part;      /* the contributors */
+    qk_pool_runs *part;      /* the runs the stages plan with: the contributors
+                                (and the auxiliary ones, pooled says which) */
     qk_pool_judged *oracle;  /* the truth on part's pool */
+    unsigned char *pooled;   /* part's runs: 1 contributing, 0 auxiliary (NULL: all) */
     size_t nruns, *tmap;     /* truth topic -> all-pool topic (SIZE_MAX: none) */
     size_t ntrue;
     const double *true_map;
@@ -121,6 +123,7 @@ static qk_status stage(const trial *tr, qk_budget_method m, size_t b, uint64_t s
     bo.srswo = tr->o->srswo;
     bo.sampled = g->pi != NULL;
     bo.pi = (const double *const *)g->pi;
+    bo.pooled = tr->pooled;
     if (tr->o->tune && (m == QK_BUDGET_QDP || m == QK_BUDGET_QDP_STAR) && judged_any(j)) {
         qk_budget_tune_opts to;
         qk_budget_tune *tu = NULL;
@@ -259,8 +262,6 @@ out:
     return st;
 }
 
-/* One trial: every budget and method; v[(b * nmethods + m) * 4 + i] = tau
- * and RMSE of the contributing (i = 0, 1) and held-out (2, 3) runs. */
 /* One run of method m at budget B (stage 1 of b1, then the expansion
  * stages from seed xseed on) into v[0..4). */
 static qk_status one_method(trial *tr, qk_budget_method m, size_t b1, size_t rest, uint64_t seed,
@@ -289,6 +290,48 @@ static qk_status one_method(trial *tr, qk_budget_method m, size_t b1, size_t res
     return st;
 }
 
+/* The pool the stages plan with after the MAR split (000b §3.11 step 4):
+ * the contributing and the auxiliary runs, in run order, the auxiliary ones
+ * rows of X-hat only (pooled = 0), with the truth on it. Into tr, the
+ * contributors' pool and its truth kept in *part / *oracle. */
+static qk_status rows_pool(trial *tr, qk_pool_runs **part, qk_pool_judged **oracle, qk_error *err)
+{
+    const qk_run **sub = malloc(tr->nruns * sizeof *sub);
+    size_t n = 0;
+    qk_status st;
+    *part = tr->part;
+    *oracle = tr->oracle;
+    tr->part = NULL;
+    tr->oracle = NULL;
+    if (!sub || !(tr->pooled = malloc(tr->nruns))) {
+        free(sub);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    for (size_t s = 0; s < tr->nruns; s++)
+        if (tr->role[s] != 0) {
+            tr->pooled[n] = tr->role[s] == 1;
+            sub[n++] = tr->runs[s];
+        }
+    if ((st = qk_pool_runs_from(sub, n, tr->o->depth, &tr->part, err)) == QK_OK &&
+        (st = qk_pool_judged_new(tr->part, &tr->oracle, err)) == QK_OK)
+        st = qk_pool_judged_from_qrels(tr->oracle, tr->part, tr->truth, tr->o->rel_level, err);
+    free(sub);
+    return st;
+}
+
+/* Back to the contributors' pool. */
+static void rows_pool_end(trial *tr, qk_pool_runs *part, qk_pool_judged *oracle)
+{
+    qk_pool_judged_free(tr->oracle);
+    qk_pool_runs_free(tr->part);
+    free(tr->pooled);
+    tr->pooled = NULL;
+    tr->part = part;
+    tr->oracle = oracle;
+}
+
+/* One trial: every budget and method; v[(b * nmethods + m) * 4 + i] = tau
+ * and RMSE of the contributing (i = 0, 1) and held-out (2, 3) runs. */
 static qk_status run_trial(trial *tr, uint64_t seed, double *vals, qk_error *err)
 {
     const qk_budget_sim_opts *o = tr->o;
@@ -298,8 +341,14 @@ static qk_status run_trial(trial *tr, uint64_t seed, double *vals, qk_error *err
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t bi = 0; bi < o->nbudgets && st == QK_OK; bi++) {
         size_t B = o->budgets[bi], b1 = (size_t)llround(o->stage1 * (double)B), rest = B - (b1 < B ? b1 : B);
+        qk_pool_runs *part = NULL;
+        qk_pool_judged *oracle = NULL;
         if (o->participating && (st = mar_split(tr, b1, seed, err)) != QK_OK)
             break;
+        if (o->participating && (st = rows_pool(tr, &part, &oracle, err)) != QK_OK) {
+            rows_pool_end(tr, part, oracle);
+            break;
+        }
         for (size_t mi = 0; mi < o->nmethods && st == QK_OK; mi++) {
             double *v = vals + (bi * o->nmethods + mi) * 4;
             size_t draws = o->methods[mi] == QK_BUDGET_RA && o->ra_draws > 1 ? o->ra_draws : 1;
@@ -320,6 +369,8 @@ static qk_status run_trial(trial *tr, uint64_t seed, double *vals, qk_error *err
             for (int i = 0; i < 4 && draws > 1; i++)
                 v[i] = cnt[i] ? sum[i] / (double)cnt[i] : NAN;
         }
+        if (o->participating)
+            rows_pool_end(tr, part, oracle);
     }
     free(map);
     return st;
