@@ -78,6 +78,10 @@ QK_API void qk_topics_metric_moments(const qk_topics_metric *m, size_t k, const 
 typedef struct qk_adapt_data qk_adapt_data;
 QK_API qk_status qk_adapt_data_new(const qk_run *const *runs, size_t nruns, const char *const *topics,
                                    size_t ntopics, long pool_depth, qk_adapt_data **out, qk_error *err);
+/* The same with the candidates the runs' topics that have a judgment in q
+ * (sorted as above): what a simulation with q as the assessor can judge. */
+QK_API qk_status qk_adapt_data_new_judged(const qk_run *const *runs, size_t nruns, const qk_qrels *q,
+                                          long pool_depth, qk_adapt_data **out, qk_error *err);
 QK_API void qk_adapt_data_free(qk_adapt_data *d);
 QK_API size_t qk_adapt_data_num_topics(const qk_adapt_data *d);
 QK_API size_t qk_adapt_data_num_systems(const qk_adapt_data *d);

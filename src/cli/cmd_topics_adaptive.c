@@ -427,7 +427,7 @@ int qk_topics_select_adaptive_main(int argc, char **argv)
     }
     if (rc || (rc = read_inputs(cmd, &a, &q, &runs)) != 0)
         goto out;
-    if (qk_adapt_data_new((const qk_run *const *)runs, a.nruns, NULL, 0, a.so.pool_depth, &d, &err) !=
+    if (qk_adapt_data_new_judged((const qk_run *const *)runs, a.nruns, q, a.so.pool_depth, &d, &err) !=
             QK_OK ||
         qk_adapt_data_set_labels(d, q, NULL, &err) != QK_OK) {
         rc = qk_cli_fail(cmd, &err);

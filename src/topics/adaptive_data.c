@@ -211,6 +211,36 @@ qk_status qk_adapt_data_new(const qk_run *const *runs, size_t nruns, const char 
     return QK_OK;
 }
 
+qk_status qk_adapt_data_new_judged(const qk_run *const *runs, size_t nruns, const qk_qrels *q,
+                                   long pool_depth, qk_adapt_data **out, qk_error *err)
+{
+    const char **all = NULL;
+    size_t na = 0, cap = 0, n = 0;
+    qk_status st;
+    *out = NULL;
+    for (size_t r = 0; r < nruns; r++)
+        for (size_t t = 0; t < qk_run_num_topics(runs[r]); t++) {
+            const char *qid = qk_run_topic_at(runs[r], t)->qid;
+            size_t qt;
+            if (!qk_qrels_find_topic(q, qid, strlen(qid), &qt))
+                continue;
+            if (qk_grow((void **)&all, &cap, na + 1, sizeof *all) != QK_OK) {
+                free((void *)all);
+                return qk_error_set(err, QK_ENOMEM, "out of memory");
+            }
+            all[na++] = qid;
+        }
+    if (na)
+        qsort((void *)all, na, sizeof *all, cmp_topic);
+    for (size_t i = 0; i < na; i++)
+        if (i == 0 || strcmp(all[i], all[n - 1]) != 0)
+            all[n++] = all[i];
+    st = n ? qk_adapt_data_new(runs, nruns, all, n, pool_depth, out, err)
+           : qk_error_set(err, QK_EINPUT, "no topic of the runs has a judgment in the qrels");
+    free((void *)all);
+    return st;
+}
+
 qk_status qk_adapt_data_set_labels(qk_adapt_data *d, const qk_qrels *q, unsigned char *judged, qk_error *err)
 {
     (void)err;
