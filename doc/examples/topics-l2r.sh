@@ -8,7 +8,8 @@
 #   halves: trained on the odd-numbered half of a collection's topics (in the
 #           qrels' order), tested on the even half, and the reverse
 # Against the Greedy Oracle (Alg. 1, needs all judgments), the prediction
-# baseline (Adaptive from a random first topic; 5 seeds) and random subsets
+# baseline (Adaptive from a random first topic; 5 seeds; in the cross and the
+# halves tables) and random subsets
 # (1,000 draws). Ablation: the CLEF-trained model without each feature subset,
 # tested on NPL, mean tau over every size.
 # Usage: doc/examples/topics-l2r.sh [path/to/qrelkit]   (about 15 min CPU)
@@ -78,8 +79,14 @@ for c in npl clef; do
         "$qk" topics select --method l2r --model $c-$h.model --size $m --qrels $c-$t-qrels.txt \
             $(runs_of $c) > l2r-half-$c-$t.tsv
         "$qk" topics select --method greedy-oracle --size $m --matrix $c-$t-ap.tsv > go-$c-$t.tsv
+        pred=""
+        for s in 1 2 3 4 5; do
+            "$qk" topics select --method prediction --size $((m < 50 ? m : 50)) --seed $s $c-$t-qrels.txt \
+                $(runs_of $c) > pred-$c-$t-$s.tsv 2>/dev/null
+            pred="$pred${pred:+,}pred-$c-$t-$s.tsv"
+        done
         $ev $c-$t-ap.tsv --order "l2r (trained on half $h)=l2r-half-$c-$t.tsv" --order greedy-oracle=go-$c-$t.tsv \
-            --draws 1000 --seed 7 > "$work/half-$c-$t.tsv"
+            --order "prediction (5 seeds)=$pred" --draws 1000 --seed 7 > "$work/half-$c-$t.tsv"
     done
 done
 # the halves plot: half B of each collection, L2R trained on half A
