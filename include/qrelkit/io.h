@@ -324,6 +324,15 @@ QK_API const char *qk_topics_qid(const qk_topics *t, size_t i);
 QK_API const char *qk_topics_text(const qk_topics *t, size_t i);
 QK_API void qk_topics_free(qk_topics *t);
 
+/* Create a temporary file and pass its path to qk_temp_note (core.h), with
+ * the calling thread's signals blocked from before the file exists until the
+ * hook has it, so an interrupt handler never misses a file already on disk.
+ * is_template != 0: path ends in XXXXXX, which is filled in (as mkstemp);
+ * otherwise path is created new (O_CREAT | O_EXCL, mode 0666 before the
+ * umask). Returns a descriptor open for reading and writing, or -1 with
+ * errno set. */
+QK_API int qk_temp_create(char *path, int is_template);
+
 /* ---- Output directories ----------------------------------------------------
  * A directory that a generator fills with files (a simulated collection):
  * each file is written under a temporary name (NAME.tmpPID-N, announced

@@ -283,7 +283,9 @@ static int names_stdout(const char *path)
 int qk_cli_out_open(const char *cmd, qk_cli_out *o, const char *path)
 {
     struct stat st;
+    int fd;
     o->path = path;
+    o->f = NULL;
     o->is_stdout = names_stdout(path);
     if (o->is_stdout) {
         o->tmp[0] = '\0';
@@ -302,11 +304,21 @@ int qk_cli_out_open(const char *cmd, qk_cli_out *o, const char *path)
     }
     snprintf(o->tmp, sizeof o->tmp, "%s.tmp%ld", path, (long)getpid());
     qk_cli_sweep_stale_for(path);
-    if (!(o->f = fopen(o->tmp, "w"))) {
-        qk_cli_errorf(cmd, "'%s': cannot write: %s", path, strerror(errno));
+    /* a leftover of this very pid (a reused pid, or the same path twice) is
+     * ours to replace */
+    if ((fd = qk_temp_create(o->tmp, 0)) < 0 && errno == EEXIST && unlink(o->tmp) == 0)
+        fd = qk_temp_create(o->tmp, 0);
+    if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+        int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            remove(o->tmp);
+            qk_cli_temp_forget(o->tmp);
+        }
+        o->tmp[0] = '\0';
+        qk_cli_errorf(cmd, "'%s': cannot write: %s", path, strerror(e));
         return QK_EXIT_IO;
     }
-    qk_cli_temp_add(o->tmp);
     return 0;
 }
 

@@ -198,13 +198,13 @@ static qk_status write_atomic(const char *path, write_fn fn, void *ctx, qk_error
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     qk_cli_sweep_stale_for(path);
     sprintf(tmp, "%s.tmp-%ld-XXXXXX", path, (long)getpid());
-    if ((fd = mkstemp(tmp)) >= 0)
-        qk_cli_temp_add(tmp);
+    fd = qk_temp_create(tmp, 1);
     if (fd < 0 || !(f = fdopen(fd, "w"))) {
         st = qk_error_set(err, QK_EIO, "cannot create '%s': %s", tmp, strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(tmp);
+            qk_cli_temp_forget(tmp);
         }
         free(tmp);
         return st;

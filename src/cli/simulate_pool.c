@@ -415,16 +415,16 @@ static int plot(const sargs *a, const qk_pool_sim_row *rows, qk_cli_out *o)
     FILE *f;
     snprintf(data, sizeof data, "/tmp/qk_simpool_%ld-XXXXXX", (long)getpid());
     qk_cli_sweep_stale("/tmp", "qk_simpool_");
-    if ((fd = mkstemp(data)) < 0 || !(f = fdopen(fd, "w"))) {
+    if ((fd = qk_temp_create(data, 1)) < 0 || !(f = fdopen(fd, "w"))) {
         if (fd >= 0) {
             close(fd);
             remove(data);
+            qk_cli_temp_forget(data);
         }
         qk_cli_out_abort(o);
         qk_cli_errorf(CMD, "cannot write a temporary file for gnuplot");
         return QK_EXIT_IO;
     }
-    qk_cli_temp_add(data);
     write_tsv(f, a, rows);
     rc = fclose(f) != 0 || run_gnuplot(a, data, o->f) != 0;
     remove(data);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/thread.h"
 #include "qrelkit/eval.h"
 
 typedef struct many {
@@ -74,7 +75,7 @@ qk_status qk_eval_streams(const qk_qrels *q, qk_run_stream *const *s, size_t n, 
     }
     pthread_mutex_init(&w.mu, NULL);
     /* The calling thread is one of the workers. */
-    while (started + 1 < nth && pthread_create(&th[started], NULL, worker, &w) == 0)
+    while (started + 1 < nth && qk_thread_create(&th[started], worker, &w) == 0)
         started++;
     worker(&w);
     for (size_t k = 0; k < started; k++)

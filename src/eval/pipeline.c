@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/thread.h"
 #include "pipeline.h"
 
 #define NSLOT QK_PIPE_SLOTS
@@ -150,7 +151,7 @@ qk_status qk_run_pipeline(qk_run_stream *s, qk_topic_keep_fn keep, qk_topic_fn p
     *split = 0;
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
-    if (pthread_create(&th, NULL, producer, &p) != 0) {
+    if (qk_thread_create(&th, producer, &p) != 0) {
         pthread_mutex_destroy(&p.mu);
         pthread_cond_destroy(&p.cv);
         return qk_error_set(err, QK_EINTERNAL, "cannot start the reader thread");

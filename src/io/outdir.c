@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -135,6 +137,21 @@ void qk_outdir_remove(const qk_outdir *d, const char *name)
     free(path);
 }
 
+int qk_temp_create(char *path, int is_template)
+{
+    sigset_t all, old;
+    int fd, e;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    fd = is_template ? mkstemp(path) : open(path, O_RDWR | O_CREAT | O_EXCL, 0666);
+    e = errno;
+    if (fd >= 0)
+        qk_temp_note(path, 1);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return fd;
+}
+
 qk_status qk_outfile_open(qk_outfile *sf, const qk_outdir *d, const char *name, size_t bufsize, qk_error *err)
 {
     char suffix[48];
@@ -154,7 +171,7 @@ qk_status qk_outfile_open(qk_outfile *sf, const qk_outdir *d, const char *name, 
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         strcpy(sf->tmp, sf->final);
         strcat(sf->tmp, suffix);
-        fd = open(sf->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        fd = qk_temp_create(sf->tmp, 0);
         if (fd >= 0 || errno != EEXIST)
             break;
     }
@@ -164,7 +181,6 @@ qk_status qk_outfile_open(qk_outfile *sf, const qk_outdir *d, const char *name, 
         sf->tmp = NULL; /* nothing of ours to remove */
         return st;
     }
-    qk_temp_note(sf->tmp, 1);
     sf->f = fdopen(fd, "w");
     if (!sf->f) {
         close(fd);

@@ -423,9 +423,7 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
         goto out;
     }
     sprintf(path, "%s/.qkrun-%ld-XXXXXX", b->run_dir, (long)getpid());
-    if ((fd = mkstemp(path)) >= 0)
-        qk_temp_note(path, 1);
-    if (fd < 0 || !(f = fdopen(fd, "wb"))) {
+    if ((fd = qk_temp_create(path, 1)) < 0 || !(f = fdopen(fd, "wb"))) {
         st = qk_error_set(err, QK_EIO, "cannot create a temporary run in '%s': %s", b->run_dir,
                           strerror(errno));
         if (fd >= 0) {

@@ -72,18 +72,18 @@ static qk_status text_start(qk_text_spill *t, qk_error *err)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     /* the runs' name pattern: a killed build's spill is swept like its runs */
     sprintf(t->path, "%s/.qkrun-%ld-XXXXXX", t->dir, (long)getpid());
-    if ((fd = mkstemp(t->path)) < 0 || !(t->f = fdopen(fd, "w+b"))) {
+    if ((fd = qk_temp_create(t->path, 1)) < 0 || !(t->f = fdopen(fd, "w+b"))) {
         qk_status st =
             qk_error_set(err, QK_EIO, "cannot create a temporary file in '%s': %s", t->dir, strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(t->path);
+            qk_temp_note(t->path, 0);
         }
         free(t->path);
         t->path = NULL;
         return st;
     }
-    qk_temp_note(t->path, 1);
     if (deflateInit2(&t->z, TEXT_LEVEL, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     t->z_ready = 1;

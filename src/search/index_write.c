@@ -587,12 +587,11 @@ qk_status qk_index_builder_finish(qk_index_builder *b, qk_index_build_stats *sta
         return qk_error_set(err, QK_EINPUT, "no documents to index");
     }
     sprintf(tmp, "%s.tmp-%ld-XXXXXX", b->out_path, (long)getpid());
-    if ((fd = mkstemp(tmp)) < 0) {
+    if ((fd = qk_temp_create(tmp, 1)) < 0) {
         st = qk_error_set(err, QK_EIO, "cannot create '%s': %s", tmp, strerror(errno));
         free(tmp);
         return st;
     }
-    qk_temp_note(tmp, 1);
     fchmod(fd, 0644);
     st = write_file(b, fd, tmp, stats, err);
     if (close(fd) != 0 && st == QK_OK)

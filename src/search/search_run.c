@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/thread.h"
 #include "search/index_internal.h"
 #include "search/search_internal.h"
 
@@ -156,7 +157,7 @@ static qk_status run_batch(const qk_index *ix, const qk_topics *topics, const qk
         worker(&j);
     } else {
         for (; started < threads; started++)
-            if (pthread_create(&tids[started], NULL, worker, &j) != 0)
+            if (qk_thread_create(&tids[started], worker, &j) != 0)
                 break;
         if (started == 0)
             worker(&j); /* no thread could start: do the work here */

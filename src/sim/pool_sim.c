@@ -4,6 +4,7 @@
  * sample sets). Trials run in parallel threads, each writing only its own
  * slots, and are summarised in trial order, so the results do not depend
  * on the number of threads. */
+#include "core/thread.h"
 #include "pool_sim_internal.h"
 #include "trial_seed.h"
 
@@ -373,7 +374,7 @@ static qk_status run_trials(job *jb, size_t first, size_t end, qk_error *err)
     if (nth > 64)
         nth = 64;
     for (int k = 0; k < nth; k++)
-        if (pthread_create(&th[k], NULL, worker, jb) != 0) {
+        if (qk_thread_create(&th[k], worker, jb) != 0) {
             nth = k;
             break;
         }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/thread.h"
 #include "qrelkit/tar.h"
 #include "qrelkit/tar_stop.h"
 
@@ -218,7 +219,7 @@ qk_status qk_tar_simulate_range(const qk_tar_sim_topic *topics, size_t ntopics, 
         nth = (int)((end - first) * nconfigs);
     int started = 0;
     for (int k = 0; k < nth; k++) {
-        if (pthread_create(&th[k], NULL, worker, &jb) != 0)
+        if (qk_thread_create(&th[k], worker, &jb) != 0)
             break;
         started++;
     }
