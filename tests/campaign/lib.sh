@@ -11,12 +11,13 @@ cleanup_campaign() {
 }
 trap cleanup_campaign EXIT
 
-# start_server DB: serve on port 0 (any free port), wait for "listening PORT".
+# start_server DB: serve on port 0 (any free port), wait for "listening PORT"
+# (up to 30 s: a sanitizer build on a busy machine starts slowly).
 start_server() {
   : > "$QK_TMP/server.out"
   "$QK" campaign serve "$1" --port 0 > "$QK_TMP/server.out" 2>> "$QK_TMP/server.log" &
   QK_SERVER_PID=$!
-  for _ in $(seq 100); do
+  for _ in $(seq 600); do
     QK_PORT=$(awk '$1 == "listening" {print $2}' "$QK_TMP/server.out")
     [ -n "$QK_PORT" ] && return 0
     kill -0 "$QK_SERVER_PID" 2>/dev/null || break

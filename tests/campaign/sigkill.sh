@@ -23,7 +23,7 @@ for _ in 1 2 3 4 5; do
   kills=$((kills + 1))
   "$QK" campaign serve "$db" --port "$port" > "$QK_TMP/server.out" 2>> "$QK_TMP/server.log" &
   QK_SERVER_PID=$!
-  for _ in $(seq 100); do grep -q listening "$QK_TMP/server.out" 2>/dev/null && break; sleep 0.05; done
+  for _ in $(seq 600); do grep -q listening "$QK_TMP/server.out" 2>/dev/null && break; sleep 0.05; done
   grep -q listening "$QK_TMP/server.out" || { echo "FAIL: the server did not come back"; cat "$QK_TMP/server.log"; exit 1; }
 done
 wait $lg
