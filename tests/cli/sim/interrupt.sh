@@ -1,5 +1,7 @@
 # SIGTERM during `sim collection` removes its temporary files; those of a
 # process killed with SIGKILL are removed by the next run into the directory.
+# The signal reaches a process stopped while its temporaries exist, so the
+# outcome does not depend on the machine's load.
 set -u
 set -m # job control: background commands do not start with SIGINT ignored
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
@@ -9,9 +11,22 @@ tmps() { find out -name '*.tmp*' | wc -l; }
 for sig in TERM KILL; do
     rm -rf out
     go & pid=$!
-    for i in $(seq 1 400); do [ -d out ] && [ "$(tmps)" -gt 0 ] && break; sleep 0.01; done
-    [ "$(tmps)" -gt 0 ] && echo "$sig: writing"
-    kill -$sig $pid; wait $pid; echo "$sig: status $?"
+    # Freeze it (SIGSTOP) at a moment it has temporaries on disk, so the
+    # signal finds it writing however late this shell gets to send it.
+    caught=0
+    for i in $(seq 1 2000); do
+        if [ -d out ] && [ "$(tmps)" -gt 0 ]; then
+            kill -STOP $pid 2>/dev/null
+            [ "$(tmps)" -gt 0 ] && caught=1 && break
+            kill -CONT $pid 2>/dev/null
+        fi
+        sleep 0.01
+    done
+    [ $caught = 1 ] && echo "$sig: writing"
+    kill -$sig $pid; kill -CONT $pid 2>/dev/null
+    # the shell reports the stop (128 + SIGSTOP) until it has heard of the end
+    for i in $(seq 1 600); do wait $pid; st=$?; [ $st != 147 ] && break; sleep 0.05; done
+    echo "$sig: status $st"
     [ "$(tmps)" -gt 0 ] && echo "$sig: temporary files left" || echo "$sig: none left"
 done
 touch out/notes.tmp1-2
