@@ -22,6 +22,9 @@
 #                     no other bench scripts: about a minute on a quiet machine
 #       TREC_EVAL=... the reference binary (default ../shared/bench/trec_eval)
 #       THREADS=N     qrelkit --threads (default: qrelkit's own choice)
+#       ROWS=A,E,B,R,S only these rows (A: trec_eval on A, E: eval on A, B: B or
+#                     B20k, R: the runs row, S: the scaling table); default all;
+#                     with ROWS set, no other bench scripts run
 # --write-results appends the tables, with machine, date, load and commit, to
 # bench/RESULTS.md (review, then commit it).
 set -euo pipefail
@@ -97,6 +100,9 @@ measure() {
     rm -f "$rss"
 }
 
+# want ROW: is ROW among $ROWS (all when ROWS is unset or empty)?
+want() { [ -z "${ROWS:-}" ] || [[ ",$ROWS," == *",$1,"* ]]; }
+
 median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # paired NAME -- QRELKIT CMD... -- TREC_EVAL CMD...: alternate the two
@@ -147,25 +153,26 @@ trap 'rm -f "$out"' EXIT
 {
     echo "| input | qrelkit (s) | trec_eval (s) | speed-up | qrelkit MB | trec_eval MB | memory | load |"
     echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
-    paired "5k x 1k, \`trec_eval -q -m all_trec\` (A)" -- "$qk" trec_eval "${threads[@]}" -q -m all_trec \
+    want A && paired "5k x 1k, \`trec_eval -q -m all_trec\` (A)" -- "$qk" trec_eval "${threads[@]}" -q -m all_trec \
         work/A/qrels.txt work/A/runs/run01.run -- "$te" -q -m all_trec work/A/qrels.txt work/A/runs/run01.run
-    paired "A, \`eval -q -m all_trec\`" -- "$qk" eval "${threads[@]}" -q -m all_trec \
+    want E && paired "A, \`eval -q -m all_trec\`" -- "$qk" eval "${threads[@]}" -q -m all_trec \
         work/A/qrels.txt work/A/runs/run01.run -- "$te" -q -m all_trec work/A/qrels.txt work/A/runs/run01.run
     if [ "$quick" = 1 ]; then
-        paired "20k x 10 (B20k), \`-q -m all_trec\`" -- "$qk" trec_eval "${threads[@]}" -q -m all_trec \
+        want B && paired "20k x 10 (B20k), \`-q -m all_trec\`" -- "$qk" trec_eval "${threads[@]}" -q -m all_trec \
             work/B20000.qrels work/B20000.run -- "$te" -q -m all_trec work/B20000.qrels work/B20000.run
         nr=5
     else
-        paired "80k x 10 (B), \`-q -m all_trec\`" -- "$qk" trec_eval "${threads[@]}" -q -m all_trec \
+        want B && paired "80k x 10 (B), \`-q -m all_trec\`" -- "$qk" trec_eval "${threads[@]}" -q -m all_trec \
             work/B/qrels.txt work/B/runs/run01.run -- "$te" -q -m all_trec work/B/qrels.txt work/B/runs/run01.run
         nr=30
     fi
     runs=()
     for ((k = 1; k <= nr; k++)); do runs+=("work/R/runs/run$(printf %02d "$k").run"); done
-    paired "$nr runs x 10^6 lines (R), one call vs $nr calls, \`-m all_trec\`" -- "$qk" eval "${threads[@]}" \
+    want R && paired "$nr runs x 10^6 lines (R), one call vs $nr calls, \`-m all_trec\`" -- "$qk" eval "${threads[@]}" \
         -m all_trec work/R/qrels.txt "${runs[@]}" -- \
         bash -c 'te=$1 q=$2; shift 2; for r in "$@"; do "$te" -m all_trec "$q" "$r" || exit 1; done' _ \
         "$te" work/R/qrels.txt "${runs[@]}"
+    if want S; then
     echo
     echo "Scaling (qrelkit alone, \`trec_eval -q -m all_trec\` on the first N topics of B, median of $reps):"
     echo
@@ -182,6 +189,7 @@ trap 'rm -f "$out"' EXIT
             -v m="$(printf '%s\n' "${ms[@]}" | median)" \
             'BEGIN { printf "| %d | %d | %.3f | %.1f | %.1f |\n", n, r, t, 1000 * t / (n / 1000), m / 1024 }'
     done
+    fi
     echo
     echo "Paired: the two programs alternate, $reps runs each per input; times and peak RSS (GNU time %M) are"
     echo "medians; speed-up = trec_eval time / qrelkit time, memory = qrelkit MB / trec_eval MB; load ="
@@ -204,7 +212,7 @@ if [ "$write" = 1 ]; then
 fi
 
 # Other sections: every bench/*.sh but this one and the stand-alone ones.
-if [ "$quick" != 1 ]; then
+if [ "$quick" != 1 ] && [ -z "${ROWS:-}" ]; then
     for s in "$here"/*.sh; do
         case "$(basename "$s")" in
         run.sh | active_compare.sh | campaign.sh | compare.sh | crowd.sh | pool.sh | search.sh) continue ;;
