@@ -39,6 +39,7 @@ lint:
 	@bash scripts/lint.sh
 
 bench: build
+	@bash scripts/install-deps.sh --bench
 	@bash bench/run.sh build/default/qrelkit
 
 fuzz: deps

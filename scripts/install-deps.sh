@@ -2,7 +2,9 @@
 # Install the Debian packages qrelkit needs to build and test. Idempotent: asks
 # dpkg first and installs only what is missing. Works as root or through sudo.
 # With --lint (`make lint`) it also installs the linters, which nothing else needs;
-# with --browser (`make test`, `make screenshot`) also chromium, optional like gnuplot.
+# with --browser (`make test`, `make screenshot`) also chromium, optional like gnuplot;
+# with --bench (`make bench`) also scikit-learn and XGBoost, the independent tree
+# learners bench/l2r-independent.sh compares `topics train` against.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config zlib1g-dev libjansson-dev libcmocka-dev pandoc
       libsqlite3-dev libmicrohttpd-dev sqlite3 curl
@@ -40,6 +42,11 @@ done
 for p in python3-pandas python3-numpy; do
   dpkg -s "$p" >/dev/null 2>&1 || optional+=("$p")
 done
+if [ "${1:-}" = --bench ]; then
+  for p in python3-sklearn python3-xgboost; do
+    dpkg -s "$p" >/dev/null 2>&1 || optional+=("$p")
+  done
+fi
 [ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
 echo "install-deps: installing ${missing[*]} ${optional[*]}" >&2
 if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
@@ -52,7 +59,7 @@ if [ ${#optional[@]} -gt 0 ] &&
   ! "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${optional[@]}"; then
   for p in "${optional[@]}"; do
     "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "$p" >/dev/null 2>&1 ||
-      echo "install-deps: optional $p not installed (gnuplot: only simulate pool --plot; chromium, nodejs, npm: only the browser tests and make screenshot; pandas/numpy: only the Python binding's DataFrames; slurm-wlm/munge/parallel: only the scale-out tests and scripts)" >&2
+      echo "install-deps: optional $p not installed (gnuplot: only simulate pool --plot; chromium, nodejs, npm: only the browser tests and make screenshot; pandas/numpy: only the Python binding's DataFrames; slurm-wlm/munge/parallel: only the scale-out tests and scripts; python3-sklearn/xgboost: only bench/l2r-independent.sh)" >&2
   done
 fi
 exit 0
