@@ -1,16 +1,14 @@
-/* TREC run reader, streamed topic by topic (see io.h). */
+/* TREC run reader, streamed topic by topic (see io.h). Lines of the common
+ * shape are parsed in place, many at a time (run_fast.c); the others, and
+ * every error, one at a time here. */
+#include "io/run_internal.h"
 #include "io/scan.h"
 #include "qrelkit/io.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct entry {
-    size_t doc_off; /* offset of the docno in the arena */
-    double score;
-    long line;
-    uint32_t topic; /* grouped mode only */
-} entry;
+typedef qk_run_entry entry;
 
 struct qk_run_stream {
     qk_lines *lines;
@@ -25,8 +23,11 @@ struct qk_run_stream {
     char *pending_qid;
     char *pending_doc;
     size_t pending_cap, pending_doc_cap;
-    char *cur_qid;
+    char *cur_qid; /* zero padded: 16 bytes readable (qk_run_fast) */
     size_t cur_qid_cap;
+    int isa;               /* qk_run_fast_best_isa */
+    unsigned fast_wait;    /* lines to read one at a time before trying qk_run_fast again */
+    unsigned fast_backoff; /* the next wait after a line of another shape */
     qk_strpool *seen; /* qids of blocks already returned */
     /* grouped mode */
     qk_strpool *topics;
@@ -52,6 +53,16 @@ static qk_status set_str(char **dst, size_t *cap, const char *s, size_t len)
     return QK_OK;
 }
 
+/* set_str with zeros up to 16 bytes past the string. */
+static qk_status set_padded(char **dst, size_t *cap, const char *s, size_t len)
+{
+    if (qk_grow((void **)dst, cap, len + 17, 1) != QK_OK)
+        return QK_ENOMEM;
+    memcpy(*dst, s, len);
+    memset(*dst + len, 0, 17);
+    return QK_OK;
+}
+
 qk_status qk_run_open(const char *path, int mode, qk_run_stream **out, qk_error *err)
 {
     qk_run_stream *s = calloc(1, sizeof *s);
@@ -62,6 +73,7 @@ qk_status qk_run_open(const char *path, int mode, qk_run_stream **out, qk_error 
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     s->mode = mode;
+    s->isa = qk_run_fast_best_isa();
     if ((st = qk_lines_open_rewindable(path, &s->lines, err)) != QK_OK) {
         qk_run_close(s);
         return st;
@@ -121,6 +133,63 @@ static qk_status push(qk_run_stream *s, const char *doc, size_t dlen, const entr
     return QK_OK;
 }
 
+/* The lines after the current one that continue the block of qid (stored
+ * padded), parsed in place as long as they have the common shape. */
+static qk_status fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint32_t topic, qk_error *err)
+{
+    enum { BATCH = 512 };
+    qk_run_fast f;
+    const char *p, *end;
+    size_t n = 0, total = 0, used;
+    if (s->fast_wait > 0) {
+        s->fast_wait--;
+        return QK_OK;
+    }
+    f.qid = qid;
+    f.qlen = qlen;
+    f.topic = topic;
+    f.tag = NULL;
+    f.tlen = 0;
+    f.stop = QK_FAST_ROOM;
+    f.line = qk_lines_lineno(s->lines);
+    for (;;) {
+        qk_lines_window(s->lines, &p, &end);
+        if (!p || end - p < QK_FAST_TAIL)
+            break;
+        if ((s->nents + BATCH > s->ents_cap &&
+             qk_grow((void **)&s->ents, &s->ents_cap, s->nents + BATCH, sizeof *s->ents) != QK_OK) ||
+            (s->arena_len + BATCH * QK_FAST_ARENA > s->arena_cap &&
+             qk_grow((void **)&s->arena, &s->arena_cap, s->arena_len + BATCH * QK_FAST_ARENA, 1) != QK_OK))
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        f.ents = s->ents + s->nents;
+        f.max = BATCH;
+        f.arena = s->arena;
+        f.arena_len = s->arena_len;
+        used = qk_run_fast_lines_isa(s->isa, &f, p, end, &n);
+        qk_lines_skip(s->lines, used, (long)n);
+        s->nents += n;
+        total += n;
+        s->arena_len = f.arena_len;
+        if (f.stop != QK_FAST_ROOM)
+            break;
+    }
+    /* Lines of another shape one after another (blanks around fields, long
+     * lines): try again only after a growing number of them. */
+    if (f.stop == QK_FAST_SHAPE && total == 0) {
+        s->fast_wait = s->fast_backoff;
+        s->fast_backoff = s->fast_backoff < 64 ? 2 * s->fast_backoff + 1 : 64;
+    } else if (total > 0) {
+        s->fast_backoff = 0;
+    }
+    /* The run id is the last line's: copy it only when it changes. */
+    if (f.tag && (f.tlen != s->runid_len || memcmp(s->runid, f.tag, f.tlen) != 0)) {
+        if (set_str(&s->runid, &s->runid_cap, f.tag, f.tlen) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        s->runid_len = f.tlen;
+    }
+    return QK_OK;
+}
+
 static qk_status make_view(qk_run_stream *s, const entry *ents, size_t n, qk_run_topic *t, qk_error *err)
 {
     if (qk_grow((void **)&s->docptrs, &s->view_cap, n, sizeof *s->docptrs) != QK_OK)
@@ -167,10 +236,10 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
         e = s->pending;
     }
     cur_len = strlen(s->pending_qid);
-    if (set_str(&s->cur_qid, &s->cur_qid_cap, s->pending_qid, cur_len) != QK_OK)
+    if (set_padded(&s->cur_qid, &s->cur_qid_cap, s->pending_qid, cur_len) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     s->have_pending = 0;
-    if ((st = push(s, doc, dlen, &e, err)) != QK_OK)
+    if ((st = push(s, doc, dlen, &e, err)) != QK_OK || (st = fast_lines(s, s->cur_qid, cur_len, 0, err)) != QK_OK)
         return st;
     while ((r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
         if (qlen != cur_len || memcmp(qid, s->cur_qid, qlen) != 0) {
@@ -181,7 +250,7 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
             s->have_pending = 1;
             break;
         }
-        if ((st = push(s, doc, dlen, &e, err)) != QK_OK)
+        if ((st = push(s, doc, dlen, &e, err)) != QK_OK || (st = fast_lines(s, s->cur_qid, cur_len, 0, err)) != QK_OK)
             return st;
     }
     if (r < 0)
@@ -211,9 +280,10 @@ static qk_status load_all(qk_run_stream *s, qk_error *err)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     while ((r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
         qk_status st;
-        if (qk_strpool_intern(s->topics, qid, qlen, &e.topic) != QK_OK)
+        if (qk_strpool_intern(s->topics, qid, qlen, &e.topic) != QK_OK ||
+            set_padded(&s->cur_qid, &s->cur_qid_cap, qid, qlen) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
-        if ((st = push(s, doc, dlen, &e, err)) != QK_OK)
+        if ((st = push(s, doc, dlen, &e, err)) != QK_OK || (st = fast_lines(s, s->cur_qid, qlen, e.topic, err)) != QK_OK)
             return st;
     }
     if (r < 0)
@@ -279,6 +349,7 @@ qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err)
     s->mode = mode;
     s->nents = s->arena_len = 0;
     s->have_pending = 0;
+    s->fast_wait = s->fast_backoff = 0;
     s->done = 0;
     s->loaded = 0;
     s->gnext = 0;
