@@ -8,22 +8,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef qk_run_entry entry;
+/* One line as the general reader parses it. */
+typedef struct entry {
+    double score;
+    long line;
+    uint32_t topic; /* grouped mode only */
+} entry;
 
 struct qk_run_stream {
     qk_lines *lines;
     int mode;
     char *arena; /* docnos of the current block (streaming) or of the whole file */
     size_t arena_len, arena_cap;
-    entry *ents;
-    size_t nents, ents_cap;
+    /* the entries, one array per field: the view hands out scores and
+     * linenos in place */
+    size_t *doc_off; /* offset of each docno in the arena */
+    double *scores;
+    long *linenos;
+    uint32_t *topic_of; /* grouped mode only */
+    size_t nents, off_cap, score_cap, line_cap, topic_cap;
     /* streaming: the first line of the next block, already parsed */
     int have_pending;
     entry pending;
     char *pending_qid;
     char *pending_doc;
     size_t pending_cap, pending_doc_cap;
-    char *cur_qid; /* zero padded: 16 bytes readable (qk_run_fast) */
+    char *cur_qid; /* zero padded: 32 bytes readable (qk_run_fast) */
     size_t cur_qid_cap;
     int isa;               /* qk_run_fast_best_isa */
     unsigned fast_wait;    /* lines to read one at a time before trying qk_run_fast again */
@@ -36,8 +46,6 @@ struct qk_run_stream {
     int loaded;
     /* the view handed out */
     const char **docptrs;
-    double *scores;
-    long *linenos;
     size_t view_cap;
     char *runid;
     size_t runid_cap, runid_len;
@@ -53,13 +61,13 @@ static qk_status set_str(char **dst, size_t *cap, const char *s, size_t len)
     return QK_OK;
 }
 
-/* set_str with zeros up to 16 bytes past the string. */
+/* set_str with zeros up to 32 bytes past the string (qk_run_fast). */
 static qk_status set_padded(char **dst, size_t *cap, const char *s, size_t len)
 {
-    if (qk_grow((void **)dst, cap, len + 17, 1) != QK_OK)
+    if (qk_grow((void **)dst, cap, len + 33, 1) != QK_OK)
         return QK_ENOMEM;
     memcpy(*dst, s, len);
-    memset(*dst + len, 0, 17);
+    memset(*dst + len, 0, 33);
     return QK_OK;
 }
 
@@ -117,15 +125,31 @@ static int read_entry(qk_run_stream *s, const char **qid, size_t *qlen, const ch
     return r;
 }
 
+/* Room for n more entries and arena bytes more docno bytes. */
+static qk_status reserve(qk_run_stream *s, size_t n, size_t arena, qk_error *err)
+{
+    size_t want = s->nents + n;
+    if ((want > s->off_cap && qk_grow((void **)&s->doc_off, &s->off_cap, want, sizeof *s->doc_off) != QK_OK) ||
+        (want > s->score_cap && qk_grow((void **)&s->scores, &s->score_cap, want, sizeof *s->scores) != QK_OK) ||
+        (want > s->line_cap && qk_grow((void **)&s->linenos, &s->line_cap, want, sizeof *s->linenos) != QK_OK) ||
+        (s->mode == QK_RUN_GROUP_ALL && want > s->topic_cap &&
+         qk_grow((void **)&s->topic_of, &s->topic_cap, want, sizeof *s->topic_of) != QK_OK) ||
+        (s->arena_len + arena > s->arena_cap &&
+         qk_grow((void **)&s->arena, &s->arena_cap, s->arena_len + arena, 1) != QK_OK))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    return QK_OK;
+}
+
 static qk_status push(qk_run_stream *s, const char *doc, size_t dlen, const entry *e, qk_error *err)
 {
-    if ((s->nents >= s->ents_cap &&
-         qk_grow((void **)&s->ents, &s->ents_cap, s->nents + 1, sizeof *s->ents) != QK_OK) ||
-        (s->arena_len + dlen >= s->arena_cap &&
-         qk_grow((void **)&s->arena, &s->arena_cap, s->arena_len + dlen + 1, 1) != QK_OK))
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    s->ents[s->nents] = *e;
-    s->ents[s->nents].doc_off = s->arena_len;
+    qk_status st = reserve(s, 1, dlen + 1, err);
+    if (st != QK_OK)
+        return st;
+    s->doc_off[s->nents] = s->arena_len;
+    s->scores[s->nents] = e->score;
+    s->linenos[s->nents] = e->line;
+    if (s->mode == QK_RUN_GROUP_ALL)
+        s->topic_of[s->nents] = e->topic;
     memcpy(s->arena + s->arena_len, doc, dlen);
     s->arena[s->arena_len + dlen] = '\0';
     s->arena_len += dlen + 1;
@@ -156,12 +180,13 @@ static qk_status fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint
         qk_lines_window(s->lines, &p, &end);
         if (!p || end - p < QK_FAST_TAIL)
             break;
-        if ((s->nents + BATCH > s->ents_cap &&
-             qk_grow((void **)&s->ents, &s->ents_cap, s->nents + BATCH, sizeof *s->ents) != QK_OK) ||
-            (s->arena_len + BATCH * QK_FAST_ARENA > s->arena_cap &&
-             qk_grow((void **)&s->arena, &s->arena_cap, s->arena_len + BATCH * QK_FAST_ARENA, 1) != QK_OK))
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
-        f.ents = s->ents + s->nents;
+        qk_status st = reserve(s, BATCH, BATCH * QK_FAST_ARENA, err);
+        if (st != QK_OK)
+            return st;
+        f.doc_off = s->doc_off + s->nents;
+        f.scores = s->scores + s->nents;
+        f.lines = s->linenos + s->nents;
+        f.topics = s->mode == QK_RUN_GROUP_ALL ? s->topic_of + s->nents : NULL;
         f.max = BATCH;
         f.arena = s->arena;
         f.arena_len = s->arena_len;
@@ -190,25 +215,18 @@ static qk_status fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint
     return QK_OK;
 }
 
-static qk_status make_view(qk_run_stream *s, const entry *ents, size_t n, qk_run_topic *t, qk_error *err)
+/* The view of entries [first, first + n). */
+static qk_status make_view(qk_run_stream *s, size_t first, size_t n, qk_run_topic *t, qk_error *err)
 {
+    const size_t *off = s->doc_off + first;
     if (qk_grow((void **)&s->docptrs, &s->view_cap, n, sizeof *s->docptrs) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    free(s->scores);
-    free(s->linenos);
-    s->scores = malloc((n ? n : 1) * sizeof *s->scores);
-    s->linenos = malloc((n ? n : 1) * sizeof *s->linenos);
-    if (!s->scores || !s->linenos)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        s->docptrs[i] = s->arena + ents[i].doc_off;
-        s->scores[i] = ents[i].score;
-        s->linenos[i] = ents[i].line;
-    }
+    for (size_t i = 0; i < n; i++)
+        s->docptrs[i] = s->arena + off[i];
     t->n = n;
     t->docnos = s->docptrs;
-    t->scores = s->scores;
-    t->lines = s->linenos;
+    t->scores = s->scores + first;
+    t->lines = s->linenos + first;
     return QK_OK;
 }
 
@@ -262,7 +280,7 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
             return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     t->qid = s->cur_qid;
-    if ((st = make_view(s, s->ents, s->nents, t, err)) != QK_OK)
+    if ((st = make_view(s, 0, s->nents, t, err)) != QK_OK)
         return st;
     return 1;
 }
@@ -274,8 +292,9 @@ static qk_status load_all(qk_run_stream *s, qk_error *err)
     size_t qlen, dlen, nt;
     entry e;
     int r;
-    entry *sorted;
-    size_t *pos;
+    size_t *pos, *off2;
+    double *sc2;
+    long *ln2;
     if (!(s->topics = qk_strpool_new()))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     while ((r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
@@ -291,23 +310,35 @@ static qk_status load_all(qk_run_stream *s, qk_error *err)
     nt = qk_strpool_count(s->topics);
     s->goffs = calloc(nt + 1, sizeof *s->goffs);
     pos = malloc((nt ? nt : 1) * sizeof *pos);
-    sorted = malloc((s->nents ? s->nents : 1) * sizeof *sorted);
-    if (!s->goffs || !pos || !sorted) {
+    off2 = malloc((s->nents ? s->nents : 1) * sizeof *off2);
+    sc2 = malloc((s->nents ? s->nents : 1) * sizeof *sc2);
+    ln2 = malloc((s->nents ? s->nents : 1) * sizeof *ln2);
+    if (!s->goffs || !pos || !off2 || !sc2 || !ln2) {
         free(pos);
-        free(sorted);
+        free(off2);
+        free(sc2);
+        free(ln2);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < s->nents; i++)
-        s->goffs[s->ents[i].topic + 1]++;
+        s->goffs[s->topic_of[i] + 1]++;
     for (size_t k = 0; k < nt; k++)
         s->goffs[k + 1] += s->goffs[k];
     memcpy(pos, s->goffs, nt * sizeof *pos);
-    for (size_t i = 0; i < s->nents; i++)
-        sorted[pos[s->ents[i].topic]++] = s->ents[i];
+    for (size_t i = 0; i < s->nents; i++) {
+        size_t j = pos[s->topic_of[i]]++;
+        off2[j] = s->doc_off[i];
+        sc2[j] = s->scores[i];
+        ln2[j] = s->linenos[i];
+    }
     free(pos);
-    free(s->ents);
-    s->ents = sorted;
-    s->ents_cap = s->nents;
+    free(s->doc_off);
+    free(s->scores);
+    free(s->linenos);
+    s->doc_off = off2;
+    s->scores = sc2;
+    s->linenos = ln2;
+    s->off_cap = s->score_cap = s->line_cap = s->nents;
     s->loaded = 1;
     return QK_OK;
 }
@@ -324,7 +355,7 @@ static int next_grouped(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_
     s->gnext++;
     *seen_before = 0;
     t->qid = qk_strpool_str(s->topics, (uint32_t)k);
-    if ((st = make_view(s, s->ents + s->goffs[k], s->goffs[k + 1] - s->goffs[k], t, err)) != QK_OK)
+    if ((st = make_view(s, s->goffs[k], s->goffs[k + 1] - s->goffs[k], t, err)) != QK_OK)
         return st;
     return 1;
 }
@@ -413,7 +444,8 @@ void qk_run_close(qk_run_stream *s)
         return;
     qk_lines_close(s->lines);
     free(s->arena);
-    free(s->ents);
+    free(s->doc_off);
+    free(s->topic_of);
     free(s->pending_qid);
     free(s->pending_doc);
     free(s->cur_qid);

@@ -6,14 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One run line as the reader keeps it. */
-typedef struct qk_run_entry {
-    size_t doc_off; /* offset of the docno in the reader's arena */
-    double score;
-    long line;
-    uint32_t topic; /* grouped mode only */
-} qk_run_entry;
-
 /* Why qk_run_fast_lines stopped. */
 enum {
     QK_FAST_ROOM,  /* max entries written, or fewer than QK_FAST_TAIL bytes left */
@@ -30,11 +22,15 @@ enum {
 #define QK_FAST_ARENA 96
 
 typedef struct qk_run_fast {
-    const char *qid; /* the block's qid, with 16 readable bytes (zero padded) */
+    const char *qid; /* the block's qid, with 32 readable bytes (zero padded) */
     size_t qlen;
-    uint32_t topic;  /* stored in each entry */
-    qk_run_entry *ents; /* entries go to ents[0 .. max) */
-    size_t max;
+    uint32_t topic;  /* stored in topics[i] when topics is not NULL */
+    /* entry i: docno at arena + doc_off[i], its score and line number */
+    size_t *doc_off;
+    double *scores;
+    long *lines;
+    uint32_t *topics;
+    size_t max;      /* room for max entries in each */
     char *arena;     /* docnos go to arena + arena_len, NUL-terminated; room */
     size_t arena_len; /* for max * QK_FAST_ARENA bytes there */
     long line;       /* the number of the line before p; advanced */

@@ -330,7 +330,10 @@ static void test_isa_agree(void **state)
 {
     gen g = {99};
     char *buf = malloc(400 * 160 + QK_FAST_TAIL);
-    qk_run_entry ents[2][512];
+    static size_t offs[2][512];
+    static double scores[2][512];
+    static long lines[2][512];
+    static uint32_t topics[2][512];
     char *arena[2];
     (void)state;
     assert_non_null(buf);
@@ -340,18 +343,16 @@ static void test_isa_agree(void **state)
     assert_non_null(arena[1]);
     for (int k = 0; k < 2000; k++) {
         size_t n = make_run(&g, buf, 1 + below(&g, 400), (unsigned)below(&g, 100), 100), used[2], cnt[2];
-        const char *q = "T0001";
+        char q[100] = "T0001"; /* zero padded, as the reader keeps it */
         qk_run_fast f[2];
         int isas = qk_run_fast_best_isa() == QK_FAST_AVX2 ? 2 : 1;
         memset(buf + n, 0, QK_FAST_TAIL);
         /* the first line's qid, when it has one */
         if (buf[0] != '#' && buf[0] > ' ') {
-            static char qid[80];
             size_t l = strcspn(buf, " \t\r\n\v\f");
             if (l < 64) {
-                memset(qid, 0, sizeof qid);
-                memcpy(qid, buf, l);
-                q = qid;
+                memset(q, 0, sizeof q);
+                memcpy(q, buf, l);
             }
         }
         for (int isa = 0; isa < isas; isa++) {
@@ -359,7 +360,10 @@ static void test_isa_agree(void **state)
             f[isa].qid = q;
             f[isa].qlen = strlen(q);
             f[isa].topic = 7;
-            f[isa].ents = ents[isa];
+            f[isa].doc_off = offs[isa];
+            f[isa].scores = scores[isa];
+            f[isa].lines = lines[isa];
+            f[isa].topics = topics[isa];
             f[isa].max = 512;
             f[isa].arena = arena[isa];
             f[isa].line = 10;
@@ -385,12 +389,11 @@ static void test_isa_agree(void **state)
                 assert_memory_equal(fl[0], q, fn[0]);
                 assert_int_equal(qk_parse_score(fl[4], fn[4], &v), 0);
                 for (int isa = 0; isa < isas; isa++) {
-                    const qk_run_entry *e = &ents[isa][i];
-                    assert_memory_equal(&e->score, &v, sizeof v);
-                    assert_int_equal(e->line, 11 + (long)i);
-                    assert_int_equal(e->topic, 7);
-                    assert_int_equal(strlen(arena[isa] + e->doc_off), fn[2]);
-                    assert_memory_equal(arena[isa] + e->doc_off, fl[2], fn[2]);
+                    assert_memory_equal(&scores[isa][i], &v, sizeof v);
+                    assert_int_equal(lines[isa][i], 11 + (long)i);
+                    assert_int_equal(topics[isa][i], 7);
+                    assert_int_equal(strlen(arena[isa] + offs[isa][i]), fn[2]);
+                    assert_memory_equal(arena[isa] + offs[isa][i], fl[2], fn[2]);
                 }
                 if (i + 1 == cnt[0]) {
                     assert_ptr_equal(f[0].tag, fl[5]);
