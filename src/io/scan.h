@@ -6,7 +6,6 @@
 #define QK_IO_SCAN_H
 
 #include <stdint.h>
-#include <string.h>
 
 #include "qrelkit/io.h"
 
@@ -54,82 +53,5 @@ int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char
  * qk_lines_next_fields, which refuses them. */
 void qk_lines_window(const qk_lines *l, const char **p, const char **end);
 void qk_lines_skip(qk_lines *l, size_t bytes, long lines);
-
-/* The score shapes of nearly every run, "[+-]I[.F]" with at most 8 digits
- * in I and in F (and one of them not empty), read from s, which must have
- * 32 readable bytes even when len is shorter (the bytes past len are not
- * looked at for the value). 1 with *out set to what strtod gives (Clinger:
- * the mantissa I * 10^|F| + F is below 2^53 and 10^|F| <= 10^8 is exact, so
- * one correctly rounded division is strtod's result), 0 for any other shape:
- * exponents, more digits, words, junk (qk_parse_score decides then).
- * Little-endian word arithmetic; elsewhere always 0. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-static inline uint64_t qk_scan_nondigits(uint64_t x)
-{
-    /* byte i nonzero when byte i is not '0'..'9' (exact up to the first such byte) */
-    return ((x & 0xF0F0F0F0F0F0F0F0ULL) | (((x + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) ^
-           0x3333333333333333ULL;
-}
-
-/* The value of the first k (1..8) bytes of x when they are all digits, else
- * UINT64_MAX. */
-static inline uint64_t qk_scan_digits(uint64_t x, unsigned k)
-{
-    unsigned shift = 8 * (8 - k);
-    x = shift ? (x << shift) | (0x3030303030303030ULL >> (64 - shift)) : x; /* '0's in front */
-    if (qk_scan_nondigits(x))
-        return UINT64_MAX;
-    x -= 0x3030303030303030ULL;
-    x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFULL;
-    x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFULL;
-    return (x * 10000 + (x >> 32)) & 0xFFFFFFFFULL;
-}
-
-static inline int qk_scan_decimal(const char *s, size_t len, double *out)
-{
-    static const double p10[9] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
-    static const uint64_t u10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
-    uint64_t x, y, ip = 0, fp = 0, nd;
-    unsigned a, b = 0;
-    int neg = 0;
-    double v;
-    if (len && (*s == '-' || *s == '+')) {
-        neg = *s == '-';
-        s++;
-        len--;
-    }
-    if (len == 0 || len > 17)
-        return 0;
-    memcpy(&x, s, 8);
-    nd = qk_scan_nondigits(x);
-    a = nd ? (unsigned)__builtin_ctzll(nd) / 8 : 8; /* digits before the first other byte */
-    if (a >= len) { /* digits only */
-        a = (unsigned)len;
-    } else if (s[a] != '.' || (b = (unsigned)len - a - 1) > 8 || a + b == 0) {
-        return 0;
-    }
-    if (a && (ip = qk_scan_digits(x, a)) == UINT64_MAX)
-        return 0;
-    if (b) {
-        memcpy(&y, s + a + 1, 8);
-        if ((fp = qk_scan_digits(y, b)) == UINT64_MAX)
-            return 0;
-    }
-    ip = ip * u10[b] + fp;
-    if (ip > (1ULL << 53))
-        return 0;
-    v = (double)ip / p10[b];
-    *out = neg ? -v : v;
-    return 1;
-}
-#else
-static inline int qk_scan_decimal(const char *s, size_t len, double *out)
-{
-    (void)s;
-    (void)len;
-    (void)out;
-    return 0;
-}
-#endif
 
 #endif

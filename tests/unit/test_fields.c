@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/scan.h"
 #include "qrelkit/io.h"
 
 static size_t split(const char *s, const char **f, size_t *fl, size_t max)
@@ -284,80 +283,6 @@ static void test_score_rejects(void **state)
     assert_int_not_equal(qk_parse_score("2.5", 0, &v), 0);
 }
 
-/* The shapes qk_scan_decimal must take, decided by hand: an optional sign,
- * at most 8 digits, an optional point and at most 8 digits, at least one
- * digit, and the digits as an integer at most 2^53. */
-static int decimal_shape(const char *s, size_t len)
-{
-    size_t i = 0, a = 0, b = 0;
-    uint64_t m = 0;
-    if (i < len && (s[i] == '-' || s[i] == '+'))
-        i++;
-    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, a++)
-        m = m * 10 + (uint64_t)(s[i] - '0');
-    if (i < len && s[i] == '.')
-        for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, b++)
-            m = m * 10 + (uint64_t)(s[i] - '0');
-    return i == len && a <= 8 && b <= 8 && a + b >= 1 && m <= (1ULL << 53);
-}
-
-/* qk_scan_decimal (the run reader's score fast path): on a million strings
- * of its shapes and their neighbours, each followed by random bytes (digits
- * among them) that must not change the value, it takes exactly the shapes
- * above and gives strtod's double, bit for bit. */
-static void test_scan_decimal(void **state)
-{
-    static const char alphabet[] = "0123456789.-+eE x";
-    qk_rng r;
-    long taken = 0;
-    (void)state;
-    qk_rng_seed(&r, 77);
-    for (int i = 0; i < 1000000; i++) {
-        char buf[64], str[40];
-        size_t n = 0;
-        uint64_t kind = qk_rng_below(&r, 8);
-        double got = -12345.0, want;
-        int ok;
-        for (size_t k = 0; k < sizeof buf; k++)
-            buf[k] = (char)(qk_rng_below(&r, 4) ? '0' + qk_rng_below(&r, 10) : qk_rng_below(&r, 256));
-        if (kind < 6) { /* [sign] 0-9 digits [. 0-9 digits] */
-            uint64_t sign = qk_rng_below(&r, 4), a = qk_rng_below(&r, 10), b = qk_rng_below(&r, 10);
-            if (sign == 1)
-                buf[n++] = '-';
-            else if (sign == 2)
-                buf[n++] = '+';
-            for (uint64_t k = 0; k < a; k++)
-                buf[n++] = rand_digit(&r);
-            if (qk_rng_below(&r, 5))
-                buf[n++] = '.';
-            for (uint64_t k = 0; k < b; k++)
-                buf[n++] = rand_digit(&r);
-        } else if (kind == 6) { /* 16 or 17 digits around 2^53 */
-            n = (size_t)sprintf(buf, "%llu", (unsigned long long)((1ULL << 53) - 50 + qk_rng_below(&r, 100)));
-            if (qk_rng_below(&r, 2)) {
-                memmove(buf + 9, buf + 8, n - 8);
-                buf[8] = '.';
-                n++;
-            }
-        } else { /* anything over the characters of a number */
-            n = 1 + qk_rng_below(&r, 12);
-            for (size_t k = 0; k < n; k++)
-                buf[k] = alphabet[qk_rng_below(&r, sizeof alphabet - 1)];
-        }
-        memcpy(str, buf, n);
-        str[n] = '\0';
-        ok = qk_scan_decimal(buf, n, &got);
-        if (ok != decimal_shape(str, n))
-            fail_msg("qk_scan_decimal(\"%s\") = %d", str, ok);
-        if (!ok)
-            continue;
-        taken++;
-        if (!reference(str, &want) || memcmp(&got, &want, sizeof got) != 0)
-            fail_msg("qk_scan_decimal(\"%s\") = %.17g; strtod gives %.17g", str, got, want);
-    }
-    assert_true(taken > 500000);
-}
-
 static void test_parse_long(void **state)
 {
     long v;
@@ -381,7 +306,6 @@ int main(void)
         cmocka_unit_test(test_skippable),    cmocka_unit_test(test_split),         cmocka_unit_test(test_split_random),
         cmocka_unit_test(test_score_examples),
         cmocka_unit_test(test_score_random),  cmocka_unit_test(test_score_rejects),
-        cmocka_unit_test(test_scan_decimal),
         cmocka_unit_test(test_parse_long),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,13 +6,15 @@
  * (qk_lines_next, qk_split_fields, qk_parse_score) gives: the same topics,
  * docnos, scores bit for bit, line numbers, run id, and the same error
  * message, line and column. Both byte classifiers (SSE2 and, where the CPU
- * has it, AVX2) must agree line for line. */
+ * has it, AVX2) must agree line for line, and the parser's scores must be
+ * strtod's on a million random score strings. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -409,10 +411,118 @@ static void test_isa_agree(void **state)
     free(buf);
 }
 
+/* A random score string: mostly the shapes the parser reads itself (signs,
+ * 0 to 10 digits on each side of a point, runs of 0 and 9, values around
+ * 2^53 / 10^8), and their neighbours it must leave to qk_parse_score:
+ * exponents, many digits, hex, words, junk. */
+static void rand_score(gen *g, char *w)
+{
+    static const char *const words[] = {"inf", "-inf", "nan", "NaN", "infinity", "0x1p3", "1e", "e5", ".", "-",
+                                        "+", "1.2.3", "--1", "1e400", "-1e309", "1e-400", "+-1", "1,5", "0.5x",
+                                        "90071992.54740993", "90071992.54740992", "99999999.99999999"};
+    static const char junk[] = "0123456789.eE+-xnaif#";
+    uint64_t k = below(g, 20);
+    size_t n = 0;
+    if (k < 14) {
+        uint64_t sign = below(g, 6), a = below(g, 11), b = below(g, 11), dot = below(g, 6);
+        if (sign == 1)
+            w[n++] = '-';
+        else if (sign == 2)
+            w[n++] = '+';
+        for (uint64_t i = 0; i < a; i++)
+            w[n++] = (char)(below(g, 5) ? '0' + below(g, 10) : below(g, 2) ? '0' : '9');
+        if (dot)
+            w[n++] = '.';
+        for (uint64_t i = 0; i < b; i++)
+            w[n++] = (char)(below(g, 5) ? '0' + below(g, 10) : below(g, 2) ? '0' : '9');
+        if (n == 0)
+            w[n++] = '7';
+        w[n] = '\0';
+    } else if (k < 16) {
+        sprintf(w, "%.*g", (int)(1 + below(g, 17)), (double)below(g, 1ULL << 40) * pow(10, (double)below(g, 40) - 30));
+    } else if (k < 17) {
+        sprintf(w, "%llu.%08llu", (unsigned long long)(90071990 + below(g, 4)),
+                (unsigned long long)below(g, 100000000));
+    } else if (k < 19) {
+        strcpy(w, words[below(g, sizeof words / sizeof words[0])]);
+    } else {
+        n = 1 + below(g, 10);
+        for (size_t i = 0; i < n; i++)
+            w[i] = junk[below(g, sizeof junk - 1)];
+        w[n] = '\0';
+    }
+}
+
+/* The parser's scores against strtod on more than a million random score
+ * strings in run lines: every line it takes has strtod's double, bit for
+ * bit; every line it leaves (and only those, among lines of the common
+ * shape) has a score strtod does not take whole or that is not finite. */
+static void test_scores(void **state)
+{
+    enum { LINES = 4096 };
+    static char buf[LINES * 64 + QK_FAST_TAIL], arena[512 * QK_FAST_ARENA];
+    static char scores_text[LINES][40];
+    static size_t offs[512];
+    static double got[512];
+    static long lines[512];
+    char qid[64] = "q7";
+    gen g = {2718};
+    long taken = 0, total = 0;
+    int isas = qk_run_fast_best_isa() == QK_FAST_AVX2 ? 2 : 1;
+    (void)state;
+    for (int round = 0; round < 260; round++) {
+        size_t n = 0;
+        for (int i = 0; i < LINES; i++) {
+            rand_score(&g, scores_text[i]);
+            n += (size_t)sprintf(buf + n, "q7 Q0 D%d %d %s r\n", i, i + 1, scores_text[i]);
+        }
+        memset(buf + n, 0, QK_FAST_TAIL);
+        for (int isa = 0; isa < isas; isa++) {
+            const char *p = buf, *end = buf + n + QK_FAST_TAIL - 1;
+            int i = 0;
+            while (i < LINES) {
+                qk_run_fast f;
+                size_t cnt, used;
+                memset(&f, 0, sizeof f);
+                f.qid = qid;
+                f.qlen = 2;
+                f.doc_off = offs;
+                f.scores = got;
+                f.lines = lines;
+                f.max = 512;
+                f.arena = arena;
+                used = qk_run_fast_lines_isa(isa, &f, p, end, &cnt);
+                for (size_t j = 0; j < cnt; j++, i++) {
+                    char *e;
+                    double want = strtod(scores_text[i], &e);
+                    if (*e || !isfinite(want) || memcmp(&got[j], &want, sizeof want) != 0)
+                        fail_msg("score \"%s\": %.17g, strtod %.17g%s", scores_text[i], got[j], want,
+                                 *e ? " (not whole)" : "");
+                    taken += isa == 0;
+                }
+                p += used;
+                if (i < LINES && cnt < f.max) { /* left to the general reader */
+                    char *e;
+                    double want = strtod(scores_text[i], &e);
+                    assert_int_equal(f.stop, QK_FAST_SHAPE);
+                    if (*scores_text[i] && !*e && isfinite(want))
+                        fail_msg("score \"%s\" left to the general reader", scores_text[i]);
+                    p += strcspn(p, "\n") + 1;
+                    i++;
+                }
+            }
+        }
+        total += LINES;
+    }
+    assert_true(total >= 1000000);
+    assert_true(taken > total / 2 && taken < total);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_isa_agree),
+        cmocka_unit_test(test_scores),
         cmocka_unit_test(test_random_runs),
         cmocka_unit_test(test_large_runs),
     };
