@@ -37,6 +37,12 @@ static const uint64_t qk_fast_low[9] = {0,
                                         0x00FFFFFFFFFFFFFFULL,
                                         0xFFFFFFFFFFFFFFFFULL};
 
+/* Trailing zeros, defined at 0 (bit 63 stands in). */
+static inline unsigned qk_fast_tzcnt(uint64_t x)
+{
+    return (unsigned)__builtin_ctzll(x | 1ULL << 63) + (x == 0);
+}
+
 /* Eight ASCII digits, the first in the lowest byte, as a number. */
 static inline uint64_t qk_fast_8digits(uint64_t x)
 {
@@ -74,6 +80,7 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
     *dig = d;
 }
 #define QK_FAST_FN fast_sse2
+#define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
 #define QK_FAST_CLASSIFY classify_sse2
 #define QK_FAST_QID_SIMD 16
@@ -84,6 +91,7 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
 #undef QK_FAST_CLASSIFY
 #undef QK_FAST_QID_SIMD
 #undef QK_FAST_MANTISSA
+#undef QK_FAST_TZCNT
 #else
 static inline void classify_plain(const char *p, const char *qid, uint64_t *good, uint64_t *sep, uint64_t *dig,
                                   uint64_t *same)
@@ -103,6 +111,7 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
     *dig = d;
 }
 #define QK_FAST_FN fast_plain
+#define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
 #define QK_FAST_CLASSIFY classify_plain
 #define QK_FAST_QID_SIMD 16
@@ -113,6 +122,7 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
 #undef QK_FAST_CLASSIFY
 #undef QK_FAST_QID_SIMD
 #undef QK_FAST_MANTISSA
+#undef QK_FAST_TZCNT
 #endif
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -151,6 +161,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t mantissa_avx2(ui
     return (uint64_t)(uint32_t)_mm_cvtsi128_si32(v) * 100000000 + (uint32_t)_mm_extract_epi32(v, 1);
 }
 #define QK_FAST_FN fast_avx2
+#define QK_FAST_TZCNT (unsigned)_tzcnt_u64
 #define QK_FAST_ATTR __attribute__((target("avx2,bmi,bmi2")))
 #define QK_FAST_CLASSIFY classify_avx2
 #define QK_FAST_QID_SIMD 32
@@ -161,6 +172,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t mantissa_avx2(ui
 #undef QK_FAST_CLASSIFY
 #undef QK_FAST_QID_SIMD
 #undef QK_FAST_MANTISSA
+#undef QK_FAST_TZCNT
 #endif
 
 size_t qk_run_fast_lines_isa(int isa, qk_run_fast *f, const char *p, const char *end, size_t *n)

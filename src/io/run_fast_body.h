@@ -4,8 +4,9 @@
  * function giving, for the 64 bytes at p, the masks of the bytes that are
  * not a control byte or a blank, of the separators ' ' and '\t', of the
  * digits, and of the first QK_FAST_QID_SIMD bytes equal to those of the
- * qid) and QK_FAST_MANTISSA (the 16-digit number of two words of 8 ASCII
- * digits), then includes this file. Internal to run_fast.c. */
+ * qid), QK_FAST_MANTISSA (the 16-digit number of two words of 8 ASCII
+ * digits) and QK_FAST_TZCNT (trailing zeros, 64 or more for 0), then
+ * includes this file. Internal to run_fast.c. */
 
 QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char *end, size_t *count)
 {
@@ -34,21 +35,21 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
             adv = n + 2;
         }
         /* Exactly five single separators, none first or last: six fields.
-         * Bit 63 (past any line here) keeps the walk defined when there
-         * are fewer than five, and must be all that is left after it. */
+         * Bit 63 (past any line here) must be all that is left after the
+         * walk; QK_FAST_TZCNT is defined at 0 (fewer than five). */
         sep &= (1ULL << n) - 1;
         if (p[0] == '#' || (sep & ((sep << 1) | 1 | ((1ULL << n) >> 1))))
             break;
         t = sep | 1ULL << 63;
-        s1 = (unsigned)__builtin_ctzll(t);
+        s1 = QK_FAST_TZCNT(t);
         t &= t - 1;
-        s2 = (unsigned)__builtin_ctzll(t);
+        s2 = QK_FAST_TZCNT(t);
         t &= t - 1;
-        s3 = (unsigned)__builtin_ctzll(t);
+        s3 = QK_FAST_TZCNT(t);
         t &= t - 1;
-        s4 = (unsigned)__builtin_ctzll(t);
+        s4 = QK_FAST_TZCNT(t);
         t &= t - 1;
-        s5 = (unsigned)__builtin_ctzll(t);
+        s5 = QK_FAST_TZCNT(t);
         t &= t - 1;
         if (t != 1ULL << 63)
             break;
