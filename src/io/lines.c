@@ -3,7 +3,8 @@
  * chunks when mapping fails or the file is not regular); gzip files and
  * standard input ("-") go through zlib, whose gzread gunzips gzip and passes
  * anything else through, so compression is transparent. */
-#define _DEFAULT_SOURCE /* madvise */
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for madvise
+#define _DEFAULT_SOURCE
 #include "io/scan.h"
 #include "qrelkit/io.h"
 

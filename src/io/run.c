@@ -180,7 +180,7 @@ static qk_status fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint
         qk_lines_window(s->lines, &p, &end);
         if (!p || end - p < QK_FAST_TAIL)
             break;
-        qk_status st = reserve(s, BATCH, BATCH * QK_FAST_ARENA, err);
+        qk_status st = reserve(s, BATCH, (size_t)BATCH * QK_FAST_ARENA, err);
         if (st != QK_OK)
             return st;
         f.doc_off = s->doc_off + s->nents;

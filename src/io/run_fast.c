@@ -65,7 +65,7 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
     *same = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p),
                                                       _mm_loadu_si128((const __m128i *)(const void *)qid)));
     for (unsigned j = 0; j < 4; j++) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * j));
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + (size_t)16 * j));
         __m128i blank = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
         /* bytes above ' ' (unsigned: UTF-8 and Latin-1 bytes are data) */
         __m128i data = _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x21)), x);
