@@ -1,7 +1,10 @@
-/* Line source. A named file that does not start with the gzip magic is
- * read with plain read(2) in large chunks straight into the line buffer;
- * gzip files and standard input ("-") go through zlib, whose gzread gunzips
- * gzip and passes anything else through, so compression is transparent. */
+/* Line source. A named regular file that does not start with the gzip
+ * magic is mapped into memory (no copy into a buffer; read(2) in large
+ * chunks when mapping fails or the file is not regular); gzip files and
+ * standard input ("-") go through zlib, whose gzread gunzips gzip and passes
+ * anything else through, so compression is transparent. */
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for madvise
+#define _DEFAULT_SOURCE
 #include "io/scan.h"
 #include "qrelkit/io.h"
 
@@ -9,6 +12,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -18,6 +23,17 @@
 struct qk_lines {
     gzFile gz; /* NULL once everything is in buf (memory mode) or in raw mode */
     int fd;    /* raw mode: a plain file read with read(2); else -1 */
+    /* mapped mode: buf is the whole file mapped read-only (map_len bytes,
+     * page-aligned); end grows by CHUNK per fill, and the pages before the
+     * line being read are dropped from the process's memory as it goes
+     * (they stay in the page cache), so resident memory stays that of a
+     * window, not of the file. NULL otherwise. */
+    char *map;
+    size_t map_len, dropped;
+    /* mapped mode: [0, clean) is known free of NUL bytes (lines handed to
+     * qk_lines_skip, or scanned when a line reached past it); the mapping
+     * is not scanned ahead of its reader, who may check lines itself. */
+    size_t clean;
     char *buf;
     size_t cap, start, end;
     int eof;
@@ -41,6 +57,20 @@ static qk_status open_gz(qk_lines *l, qk_error *err)
         /* A directory or unreadable file fails here or in the first read,
          * with the same message either way. */
         if (pread(fd, magic, 2, 0) != 2 || magic[0] != 0x1f || magic[1] != 0x8b) {
+            struct stat st;
+            void *m;
+            /* A regular file is mapped; the size is fixed here (a file that
+             * grows is read to its size at open). Empty files, devices,
+             * pipes and failed mappings are read. */
+            if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+                (uintmax_t)st.st_size <= SIZE_MAX &&
+                (m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
+                close(fd);
+                (void)posix_madvise(m, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
+                l->map = l->buf = m;
+                l->map_len = (size_t)st.st_size;
+                return QK_OK;
+            }
             l->fd = fd;
             return QK_OK;
         }
@@ -61,9 +91,46 @@ static qk_status open_gz(qk_lines *l, qk_error *err)
     return QK_OK;
 }
 
+/* Mapped mode: the window [0, end) of the mapping grows by one chunk. The
+ * bytes past end are the file's next bytes or, on the last page, zeros:
+ * readable, and masked like the slack of the buffered modes. */
+static void fill_mapped(qk_lines *l)
+{
+    size_t n = l->map_len - l->end < CHUNK ? l->map_len - l->end : CHUNK;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), done = l->start / page * page;
+    l->mblk = SIZE_MAX;
+    if (n == 0)
+        l->eof = 1;
+    l->end += n;
+    if (done >= l->dropped + CHUNK) {
+        (void)madvise(l->map + l->dropped, done - l->dropped, MADV_DONTNEED);
+        l->dropped = done;
+    }
+}
+
+/* The line [s, s + n) holds a NUL byte. Buffered modes scan each chunk as
+ * it is read (has_nul); the mapped mode scans lazily, a little past the
+ * line, and only what no reader vouched for. */
+static int line_has_nul(qk_lines *l, const char *s, size_t n)
+{
+    size_t b = (size_t)(s - l->buf) + n;
+    if (!l->has_nul && l->map && b > l->clean) {
+        size_t to = b + 4096 < l->end ? b + 4096 : l->end;
+        if (memchr(l->buf + l->clean, '\0', to - l->clean))
+            l->has_nul = 1;
+        else
+            l->clean = to;
+    }
+    return l->has_nul && memchr(s, '\0', n) != NULL;
+}
+
 static qk_status fill(qk_lines *l, qk_error *err)
 {
     int n;
+    if (l->map) {
+        fill_mapped(l);
+        return QK_OK;
+    }
     l->mblk = SIZE_MAX; /* the data moves or grows */
     if (l->start > 0) {
         // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): start > 0 needs a buffer
@@ -180,7 +247,7 @@ int qk_lines_next(qk_lines *l, const char **line, size_t *len, qk_error *err)
             n = nl ? (size_t)(nl - s) : avail;
             l->start += nl ? n + 1 : n;
             l->lineno++;
-            if (l->has_nul && memchr(s, '\0', n))
+            if (line_has_nul(l, s, n))
                 return qk_error_at(err, QK_EINPUT, l->path, l->lineno, 0,
                                    "binary data (NUL byte); expected a text file");
             *line = s;
@@ -294,7 +361,7 @@ int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char
         }
         l->start += found ? n + 1 : n;
         l->lineno++;
-        if (l->has_nul && memchr(s, '\0', n))
+        if (line_has_nul(l, s, n))
             return qk_error_at(err, QK_EINPUT, l->path, l->lineno, 0,
                                "binary data (NUL byte); expected a text file");
         *line = s;
@@ -302,6 +369,20 @@ int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char
         *nf = (k + 1) / 2;
         return 1;
     }
+}
+
+void qk_lines_window(const qk_lines *l, const char **p, const char **end)
+{
+    *p = l->buf ? l->buf + l->start : NULL;
+    *end = l->buf ? l->buf + l->end : NULL;
+}
+
+void qk_lines_skip(qk_lines *l, size_t bytes, long lines)
+{
+    l->start += bytes;
+    l->lineno += lines;
+    if (l->start > l->clean)
+        l->clean = l->start;
 }
 
 long qk_lines_lineno(const qk_lines *l)
@@ -317,13 +398,14 @@ qk_status qk_lines_rewind(qk_lines *l, qk_error *err)
 {
     l->lineno = 0;
     l->mblk = SIZE_MAX;
+    l->dropped = 0;
     if (l->memory) {
         l->start = 0;
         return QK_OK;
     }
     if (strcmp(l->path, "-") == 0)
         return qk_error_set(err, QK_EUSAGE, "standard input cannot be read twice");
-    if (l->fd >= 0 ? lseek(l->fd, 0, SEEK_SET) != 0 : gzrewind(l->gz) != 0)
+    if (!l->map && (l->fd >= 0 ? lseek(l->fd, 0, SEEK_SET) != 0 : gzrewind(l->gz) != 0))
         return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot rewind");
     l->start = l->end = 0;
     l->eof = 0;
@@ -338,7 +420,10 @@ void qk_lines_close(qk_lines *l)
         gzclose(l->gz);
     if (l->fd >= 0)
         close(l->fd);
-    free(l->buf);
+    if (l->map)
+        munmap(l->map, l->map_len);
+    else
+        free(l->buf);
     free(l->path);
     free(l);
 }

@@ -1,12 +1,15 @@
-/* TREC run reader, streamed topic by topic (see io.h). */
+/* TREC run reader, streamed topic by topic (see io.h). Lines of the common
+ * shape are parsed in place, many at a time (run_fast.c); the others, and
+ * every error, one at a time here. */
+#include "io/run_internal.h"
 #include "io/scan.h"
 #include "qrelkit/io.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* One line as the general reader parses it. */
 typedef struct entry {
-    size_t doc_off; /* offset of the docno in the arena */
     double score;
     long line;
     uint32_t topic; /* grouped mode only */
@@ -17,16 +20,24 @@ struct qk_run_stream {
     int mode;
     char *arena; /* docnos of the current block (streaming) or of the whole file */
     size_t arena_len, arena_cap;
-    entry *ents;
-    size_t nents, ents_cap;
+    /* the entries, one array per field: the view hands out scores and
+     * linenos in place */
+    size_t *doc_off; /* offset of each docno in the arena */
+    double *scores;
+    long *linenos;
+    uint32_t *topic_of; /* grouped mode only */
+    size_t nents, off_cap, score_cap, line_cap, topic_cap;
     /* streaming: the first line of the next block, already parsed */
     int have_pending;
     entry pending;
     char *pending_qid;
     char *pending_doc;
     size_t pending_cap, pending_doc_cap;
-    char *cur_qid;
+    char *cur_qid; /* zero padded: 32 bytes readable (qk_run_fast) */
     size_t cur_qid_cap;
+    int isa;               /* qk_run_fast_best_isa */
+    unsigned fast_wait;    /* lines to read one at a time before trying qk_run_fast again */
+    unsigned fast_backoff; /* the next wait after a line of another shape */
     qk_strpool *seen; /* qids of blocks already returned */
     /* grouped mode */
     qk_strpool *topics;
@@ -35,8 +46,6 @@ struct qk_run_stream {
     int loaded;
     /* the view handed out */
     const char **docptrs;
-    double *scores;
-    long *linenos;
     size_t view_cap;
     char *runid;
     size_t runid_cap, runid_len;
@@ -52,6 +61,16 @@ static qk_status set_str(char **dst, size_t *cap, const char *s, size_t len)
     return QK_OK;
 }
 
+/* set_str with zeros up to 32 bytes past the string (qk_run_fast). */
+static qk_status set_padded(char **dst, size_t *cap, const char *s, size_t len)
+{
+    if (qk_grow((void **)dst, cap, len + 33, 1) != QK_OK)
+        return QK_ENOMEM;
+    memcpy(*dst, s, len);
+    memset(*dst + len, 0, 33);
+    return QK_OK;
+}
+
 qk_status qk_run_open(const char *path, int mode, qk_run_stream **out, qk_error *err)
 {
     qk_run_stream *s = calloc(1, sizeof *s);
@@ -62,6 +81,7 @@ qk_status qk_run_open(const char *path, int mode, qk_run_stream **out, qk_error 
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     s->mode = mode;
+    s->isa = qk_run_fast_best_isa();
     if ((st = qk_lines_open_rewindable(path, &s->lines, err)) != QK_OK) {
         qk_run_close(s);
         return st;
@@ -105,15 +125,31 @@ static int read_entry(qk_run_stream *s, const char **qid, size_t *qlen, const ch
     return r;
 }
 
+/* Room for n more entries and arena bytes more docno bytes. */
+static qk_status reserve(qk_run_stream *s, size_t n, size_t arena, qk_error *err)
+{
+    size_t want = s->nents + n;
+    if ((want > s->off_cap && qk_grow((void **)&s->doc_off, &s->off_cap, want, sizeof *s->doc_off) != QK_OK) ||
+        (want > s->score_cap && qk_grow((void **)&s->scores, &s->score_cap, want, sizeof *s->scores) != QK_OK) ||
+        (want > s->line_cap && qk_grow((void **)&s->linenos, &s->line_cap, want, sizeof *s->linenos) != QK_OK) ||
+        (s->mode == QK_RUN_GROUP_ALL && want > s->topic_cap &&
+         qk_grow((void **)&s->topic_of, &s->topic_cap, want, sizeof *s->topic_of) != QK_OK) ||
+        (s->arena_len + arena > s->arena_cap &&
+         qk_grow((void **)&s->arena, &s->arena_cap, s->arena_len + arena, 1) != QK_OK))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    return QK_OK;
+}
+
 static qk_status push(qk_run_stream *s, const char *doc, size_t dlen, const entry *e, qk_error *err)
 {
-    if ((s->nents >= s->ents_cap &&
-         qk_grow((void **)&s->ents, &s->ents_cap, s->nents + 1, sizeof *s->ents) != QK_OK) ||
-        (s->arena_len + dlen >= s->arena_cap &&
-         qk_grow((void **)&s->arena, &s->arena_cap, s->arena_len + dlen + 1, 1) != QK_OK))
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    s->ents[s->nents] = *e;
-    s->ents[s->nents].doc_off = s->arena_len;
+    qk_status st = reserve(s, 1, dlen + 1, err);
+    if (st != QK_OK)
+        return st;
+    s->doc_off[s->nents] = s->arena_len;
+    s->scores[s->nents] = e->score;
+    s->linenos[s->nents] = e->line;
+    if (s->mode == QK_RUN_GROUP_ALL)
+        s->topic_of[s->nents] = e->topic;
     memcpy(s->arena + s->arena_len, doc, dlen);
     s->arena[s->arena_len + dlen] = '\0';
     s->arena_len += dlen + 1;
@@ -121,25 +157,76 @@ static qk_status push(qk_run_stream *s, const char *doc, size_t dlen, const entr
     return QK_OK;
 }
 
-static qk_status make_view(qk_run_stream *s, const entry *ents, size_t n, qk_run_topic *t, qk_error *err)
+/* The lines after the current one that continue the block of qid (stored
+ * padded), parsed in place as long as they have the common shape. */
+static qk_status fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint32_t topic, qk_error *err)
 {
+    enum { BATCH = 512 };
+    qk_run_fast f;
+    const char *p, *end;
+    size_t n = 0, total = 0, used;
+    if (s->fast_wait > 0) {
+        s->fast_wait--;
+        return QK_OK;
+    }
+    f.qid = qid;
+    f.qlen = qlen;
+    f.topic = topic;
+    f.tag = NULL;
+    f.tlen = 0;
+    f.stop = QK_FAST_ROOM;
+    f.line = qk_lines_lineno(s->lines);
+    for (;;) {
+        qk_lines_window(s->lines, &p, &end);
+        if (!p || end - p < QK_FAST_TAIL)
+            break;
+        qk_status st = reserve(s, BATCH, (size_t)BATCH * QK_FAST_ARENA, err);
+        if (st != QK_OK)
+            return st;
+        f.doc_off = s->doc_off + s->nents;
+        f.scores = s->scores + s->nents;
+        f.lines = s->linenos + s->nents;
+        f.topics = s->mode == QK_RUN_GROUP_ALL ? s->topic_of + s->nents : NULL;
+        f.max = BATCH;
+        f.arena = s->arena;
+        f.arena_len = s->arena_len;
+        used = qk_run_fast_lines_isa(s->isa, &f, p, end, &n);
+        qk_lines_skip(s->lines, used, (long)n);
+        s->nents += n;
+        total += n;
+        s->arena_len = f.arena_len;
+        if (f.stop != QK_FAST_ROOM)
+            break;
+    }
+    /* Lines of another shape one after another (blanks around fields, long
+     * lines): try again only after a growing number of them. */
+    if (f.stop == QK_FAST_SHAPE && total == 0) {
+        s->fast_wait = s->fast_backoff;
+        s->fast_backoff = s->fast_backoff < 64 ? 2 * s->fast_backoff + 1 : 64;
+    } else if (total > 0) {
+        s->fast_backoff = 0;
+    }
+    /* The run id is the last line's: copy it only when it changes. */
+    if (f.tag && (f.tlen != s->runid_len || memcmp(s->runid, f.tag, f.tlen) != 0)) {
+        if (set_str(&s->runid, &s->runid_cap, f.tag, f.tlen) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        s->runid_len = f.tlen;
+    }
+    return QK_OK;
+}
+
+/* The view of entries [first, first + n). */
+static qk_status make_view(qk_run_stream *s, size_t first, size_t n, qk_run_topic *t, qk_error *err)
+{
+    const size_t *off = s->doc_off + first;
     if (qk_grow((void **)&s->docptrs, &s->view_cap, n, sizeof *s->docptrs) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    free(s->scores);
-    free(s->linenos);
-    s->scores = malloc((n ? n : 1) * sizeof *s->scores);
-    s->linenos = malloc((n ? n : 1) * sizeof *s->linenos);
-    if (!s->scores || !s->linenos)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        s->docptrs[i] = s->arena + ents[i].doc_off;
-        s->scores[i] = ents[i].score;
-        s->linenos[i] = ents[i].line;
-    }
+    for (size_t i = 0; i < n; i++)
+        s->docptrs[i] = s->arena + off[i];
     t->n = n;
     t->docnos = s->docptrs;
-    t->scores = s->scores;
-    t->lines = s->linenos;
+    t->scores = s->scores + first;
+    t->lines = s->linenos + first;
     return QK_OK;
 }
 
@@ -167,10 +254,10 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
         e = s->pending;
     }
     cur_len = strlen(s->pending_qid);
-    if (set_str(&s->cur_qid, &s->cur_qid_cap, s->pending_qid, cur_len) != QK_OK)
+    if (set_padded(&s->cur_qid, &s->cur_qid_cap, s->pending_qid, cur_len) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     s->have_pending = 0;
-    if ((st = push(s, doc, dlen, &e, err)) != QK_OK)
+    if ((st = push(s, doc, dlen, &e, err)) != QK_OK || (st = fast_lines(s, s->cur_qid, cur_len, 0, err)) != QK_OK)
         return st;
     while ((r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
         if (qlen != cur_len || memcmp(qid, s->cur_qid, qlen) != 0) {
@@ -181,7 +268,7 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
             s->have_pending = 1;
             break;
         }
-        if ((st = push(s, doc, dlen, &e, err)) != QK_OK)
+        if ((st = push(s, doc, dlen, &e, err)) != QK_OK || (st = fast_lines(s, s->cur_qid, cur_len, 0, err)) != QK_OK)
             return st;
     }
     if (r < 0)
@@ -193,7 +280,7 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
             return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     t->qid = s->cur_qid;
-    if ((st = make_view(s, s->ents, s->nents, t, err)) != QK_OK)
+    if ((st = make_view(s, 0, s->nents, t, err)) != QK_OK)
         return st;
     return 1;
 }
@@ -205,15 +292,17 @@ static qk_status load_all(qk_run_stream *s, qk_error *err)
     size_t qlen, dlen, nt;
     entry e;
     int r;
-    entry *sorted;
-    size_t *pos;
+    size_t *pos, *off2;
+    double *sc2;
+    long *ln2;
     if (!(s->topics = qk_strpool_new()))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     while ((r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
         qk_status st;
-        if (qk_strpool_intern(s->topics, qid, qlen, &e.topic) != QK_OK)
+        if (qk_strpool_intern(s->topics, qid, qlen, &e.topic) != QK_OK ||
+            set_padded(&s->cur_qid, &s->cur_qid_cap, qid, qlen) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
-        if ((st = push(s, doc, dlen, &e, err)) != QK_OK)
+        if ((st = push(s, doc, dlen, &e, err)) != QK_OK || (st = fast_lines(s, s->cur_qid, qlen, e.topic, err)) != QK_OK)
             return st;
     }
     if (r < 0)
@@ -221,23 +310,35 @@ static qk_status load_all(qk_run_stream *s, qk_error *err)
     nt = qk_strpool_count(s->topics);
     s->goffs = calloc(nt + 1, sizeof *s->goffs);
     pos = malloc((nt ? nt : 1) * sizeof *pos);
-    sorted = malloc((s->nents ? s->nents : 1) * sizeof *sorted);
-    if (!s->goffs || !pos || !sorted) {
+    off2 = malloc((s->nents ? s->nents : 1) * sizeof *off2);
+    sc2 = malloc((s->nents ? s->nents : 1) * sizeof *sc2);
+    ln2 = malloc((s->nents ? s->nents : 1) * sizeof *ln2);
+    if (!s->goffs || !pos || !off2 || !sc2 || !ln2) {
         free(pos);
-        free(sorted);
+        free(off2);
+        free(sc2);
+        free(ln2);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < s->nents; i++)
-        s->goffs[s->ents[i].topic + 1]++;
+        s->goffs[s->topic_of[i] + 1]++;
     for (size_t k = 0; k < nt; k++)
         s->goffs[k + 1] += s->goffs[k];
     memcpy(pos, s->goffs, nt * sizeof *pos);
-    for (size_t i = 0; i < s->nents; i++)
-        sorted[pos[s->ents[i].topic]++] = s->ents[i];
+    for (size_t i = 0; i < s->nents; i++) {
+        size_t j = pos[s->topic_of[i]]++;
+        off2[j] = s->doc_off[i];
+        sc2[j] = s->scores[i];
+        ln2[j] = s->linenos[i];
+    }
     free(pos);
-    free(s->ents);
-    s->ents = sorted;
-    s->ents_cap = s->nents;
+    free(s->doc_off);
+    free(s->scores);
+    free(s->linenos);
+    s->doc_off = off2;
+    s->scores = sc2;
+    s->linenos = ln2;
+    s->off_cap = s->score_cap = s->line_cap = s->nents;
     s->loaded = 1;
     return QK_OK;
 }
@@ -254,7 +355,7 @@ static int next_grouped(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_
     s->gnext++;
     *seen_before = 0;
     t->qid = qk_strpool_str(s->topics, (uint32_t)k);
-    if ((st = make_view(s, s->ents + s->goffs[k], s->goffs[k + 1] - s->goffs[k], t, err)) != QK_OK)
+    if ((st = make_view(s, s->goffs[k], s->goffs[k + 1] - s->goffs[k], t, err)) != QK_OK)
         return st;
     return 1;
 }
@@ -279,6 +380,7 @@ qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err)
     s->mode = mode;
     s->nents = s->arena_len = 0;
     s->have_pending = 0;
+    s->fast_wait = s->fast_backoff = 0;
     s->done = 0;
     s->loaded = 0;
     s->gnext = 0;
@@ -342,7 +444,8 @@ void qk_run_close(qk_run_stream *s)
         return;
     qk_lines_close(s->lines);
     free(s->arena);
-    free(s->ents);
+    free(s->doc_off);
+    free(s->topic_of);
     free(s->pending_qid);
     free(s->pending_doc);
     free(s->cur_qid);

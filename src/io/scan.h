@@ -45,4 +45,13 @@ static inline void qk_scan16(const char *p, uint32_t *ws, uint32_t *nl)
 int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char **f, size_t *flen,
                          size_t max, size_t *nf, qk_error *err);
 
+/* For a reader that parses whole lines in place: the bytes read and not
+ * yet consumed, [*p, *end) (both NULL before the first read), valid until
+ * the next call on l. After parsing some of them, qk_lines_skip consumes
+ * bytes (whole lines, each with its newline) and counts lines of them. The
+ * caller vouches that they hold no NUL byte: lines with one must be left to
+ * qk_lines_next_fields, which refuses them. */
+void qk_lines_window(const qk_lines *l, const char **p, const char **end);
+void qk_lines_skip(qk_lines *l, size_t bytes, long lines);
+
 #endif

@@ -1,0 +1,204 @@
+/* The run reader's in-place parser for the common line shape (see
+ * run_internal.h): whole lines classified 64 bytes at a time, six fields
+ * found with five bit scans, the score read by qk_scan_decimal, the docno
+ * moved with one fixed-size copy. The line shape and every value are
+ * checked here; anything else goes back to the general reader (run.c),
+ * which owns every error message. One body (run_fast_body.h), compiled for
+ * SSE2 (every x86-64) and for AVX2 (chosen at run time), and as plain C
+ * elsewhere. */
+#include "io/run_internal.h"
+#include "io/scan.h"
+#include "qrelkit/io.h"
+
+#include <string.h>
+
+#if defined(__SSE2__)
+#define QK_FAST_SSE2 1
+#endif
+
+/* Bytes of a word kept from the top (the last a bytes, little-endian) and
+ * from the bottom (the first b bytes). */
+static const uint64_t qk_fast_high[9] = {0,
+                                         0xFF00000000000000ULL,
+                                         0xFFFF000000000000ULL,
+                                         0xFFFFFF0000000000ULL,
+                                         0xFFFFFFFF00000000ULL,
+                                         0xFFFFFFFFFF000000ULL,
+                                         0xFFFFFFFFFFFF0000ULL,
+                                         0xFFFFFFFFFFFFFF00ULL,
+                                         0xFFFFFFFFFFFFFFFFULL};
+static const uint64_t qk_fast_low[9] = {0,
+                                        0x00000000000000FFULL,
+                                        0x000000000000FFFFULL,
+                                        0x0000000000FFFFFFULL,
+                                        0x00000000FFFFFFFFULL,
+                                        0x000000FFFFFFFFFFULL,
+                                        0x0000FFFFFFFFFFFFULL,
+                                        0x00FFFFFFFFFFFFFFULL,
+                                        0xFFFFFFFFFFFFFFFFULL};
+
+/* Trailing zeros, defined at 0 (bit 63 stands in). */
+static inline unsigned qk_fast_tzcnt(uint64_t x)
+{
+    return (unsigned)__builtin_ctzll(x | 1ULL << 63) + (x == 0);
+}
+
+/* Eight ASCII digits, the first in the lowest byte, as a number. */
+static inline uint64_t qk_fast_8digits(uint64_t x)
+{
+    x -= 0x3030303030303030ULL;
+    x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFULL;
+    x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFULL;
+    return (x * 10000 + (x >> 32)) & 0xFFFFFFFFULL;
+}
+
+static inline uint64_t qk_fast_16digits(uint64_t hi, uint64_t lo)
+{
+    return qk_fast_8digits(hi) * 100000000 + qk_fast_8digits(lo);
+}
+
+#if defined(QK_FAST_SSE2)
+static inline void classify_sse2(const char *p, const char *qid, uint64_t *good, uint64_t *sep, uint64_t *dig,
+                                 uint64_t *same)
+{
+    uint64_t g = 0, s = 0, d = 0;
+    *same = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p),
+                                                      _mm_loadu_si128((const __m128i *)(const void *)qid)));
+    for (unsigned j = 0; j < 4; j++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + (size_t)16 * j));
+        __m128i blank = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
+        /* bytes above ' ' (unsigned: UTF-8 and Latin-1 bytes are data) */
+        __m128i data = _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x21)), x);
+        __m128i t = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+        __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t);
+        g |= (uint64_t)(unsigned)_mm_movemask_epi8(data) << (16 * j);
+        s |= (uint64_t)(unsigned)_mm_movemask_epi8(blank) << (16 * j);
+        d |= (uint64_t)(unsigned)_mm_movemask_epi8(digit) << (16 * j);
+    }
+    *good = g;
+    *sep = s;
+    *dig = d;
+}
+#define QK_FAST_FN fast_sse2
+#define QK_FAST_TZCNT qk_fast_tzcnt
+#define QK_FAST_ATTR
+#define QK_FAST_CLASSIFY classify_sse2
+#define QK_FAST_QID_SIMD 16
+#define QK_FAST_MANTISSA qk_fast_16digits
+#include "io/run_fast_body.h"
+#undef QK_FAST_FN
+#undef QK_FAST_ATTR
+#undef QK_FAST_CLASSIFY
+#undef QK_FAST_QID_SIMD
+#undef QK_FAST_MANTISSA
+#undef QK_FAST_TZCNT
+#else
+static inline void classify_plain(const char *p, const char *qid, uint64_t *good, uint64_t *sep, uint64_t *dig,
+                                  uint64_t *same)
+{
+    uint64_t g = 0, s = 0, d = 0, q = 0;
+    for (unsigned j = 0; j < 16; j++)
+        q |= (uint64_t)(p[j] == qid[j]) << j;
+    *same = q;
+    for (unsigned j = 0; j < 64; j++) {
+        unsigned char c = (unsigned char)p[j];
+        g |= (uint64_t)(c > ' ') << j;
+        s |= (uint64_t)(c == ' ' || c == '\t') << j;
+        d |= (uint64_t)(c >= '0' && c <= '9') << j;
+    }
+    *good = g;
+    *sep = s;
+    *dig = d;
+}
+#define QK_FAST_FN fast_plain
+#define QK_FAST_TZCNT qk_fast_tzcnt
+#define QK_FAST_ATTR
+#define QK_FAST_CLASSIFY classify_plain
+#define QK_FAST_QID_SIMD 16
+#define QK_FAST_MANTISSA qk_fast_16digits
+#include "io/run_fast_body.h"
+#undef QK_FAST_FN
+#undef QK_FAST_ATTR
+#undef QK_FAST_CLASSIFY
+#undef QK_FAST_QID_SIMD
+#undef QK_FAST_MANTISSA
+#undef QK_FAST_TZCNT
+#endif
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define QK_HAVE_AVX2_PATH 1
+__attribute__((target("avx2,bmi,bmi2"))) static inline void classify_avx2(const char *p, const char *qid,
+                                                                            uint64_t *good, uint64_t *sep,
+                                                                            uint64_t *dig, uint64_t *same)
+{
+    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    *same = (uint32_t)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(lo, _mm256_loadu_si256((const __m256i *)(const void *)qid)));
+    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+    __m256i sp = _mm256_set1_epi8(' '), tab = _mm256_set1_epi8('\t'), above = _mm256_set1_epi8(0x21);
+    __m256i blo = _mm256_or_si256(_mm256_cmpeq_epi8(lo, sp), _mm256_cmpeq_epi8(lo, tab));
+    __m256i bhi = _mm256_or_si256(_mm256_cmpeq_epi8(hi, sp), _mm256_cmpeq_epi8(hi, tab));
+    __m256i dlo = _mm256_cmpeq_epi8(_mm256_max_epu8(lo, above), lo);
+    __m256i dhi = _mm256_cmpeq_epi8(_mm256_max_epu8(hi, above), hi);
+    *good = (uint64_t)(uint32_t)_mm256_movemask_epi8(dlo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(dhi) << 32;
+    *sep = (uint64_t)(uint32_t)_mm256_movemask_epi8(blo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(bhi) << 32;
+    lo = _mm256_sub_epi8(lo, _mm256_set1_epi8('0'));
+    hi = _mm256_sub_epi8(hi, _mm256_set1_epi8('0'));
+    lo = _mm256_cmpeq_epi8(_mm256_min_epu8(lo, _mm256_set1_epi8(9)), lo);
+    hi = _mm256_cmpeq_epi8(_mm256_min_epu8(hi, _mm256_set1_epi8(9)), hi);
+    *dig = (uint64_t)(uint32_t)_mm256_movemask_epi8(lo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32;
+}
+/* Both words at once: digit pairs, fours, eights (SSSE3 and SSE4.1, which
+ * every AVX2 CPU has). */
+__attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t mantissa_avx2(uint64_t hi, uint64_t lo)
+{
+    __m128i v = _mm_sub_epi8(_mm_set_epi64x((long long)lo, (long long)hi), _mm_set1_epi8('0'));
+    v = _mm_maddubs_epi16(v, _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1));
+    v = _mm_madd_epi16(v, _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1));
+    v = _mm_packus_epi32(v, v);
+    v = _mm_madd_epi16(v, _mm_setr_epi16(10000, 1, 10000, 1, 10000, 1, 10000, 1));
+    return (uint64_t)(uint32_t)_mm_cvtsi128_si32(v) * 100000000 + (uint32_t)_mm_extract_epi32(v, 1);
+}
+#define QK_FAST_FN fast_avx2
+#define QK_FAST_TZCNT (unsigned)_tzcnt_u64
+#define QK_FAST_ATTR __attribute__((target("avx2,bmi,bmi2")))
+#define QK_FAST_CLASSIFY classify_avx2
+#define QK_FAST_QID_SIMD 32
+#define QK_FAST_MANTISSA mantissa_avx2
+#include "io/run_fast_body.h"
+#undef QK_FAST_FN
+#undef QK_FAST_ATTR
+#undef QK_FAST_CLASSIFY
+#undef QK_FAST_QID_SIMD
+#undef QK_FAST_MANTISSA
+#undef QK_FAST_TZCNT
+#endif
+
+size_t qk_run_fast_lines_isa(int isa, qk_run_fast *f, const char *p, const char *end, size_t *n)
+{
+#if defined(QK_HAVE_AVX2_PATH)
+    if (isa == QK_FAST_AVX2)
+        return fast_avx2(f, p, end, n);
+#endif
+    (void)isa;
+#if defined(QK_FAST_SSE2)
+    return fast_sse2(f, p, end, n);
+#else
+    return fast_plain(f, p, end, n);
+#endif
+}
+
+int qk_run_fast_best_isa(void)
+{
+#if defined(QK_HAVE_AVX2_PATH)
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2"))
+        return QK_FAST_AVX2;
+#endif
+    return QK_FAST_BASE;
+}
+
+size_t qk_run_fast_lines(qk_run_fast *f, const char *p, const char *end, size_t *n)
+{
+    return qk_run_fast_lines_isa(qk_run_fast_best_isa(), f, p, end, n);
+}

@@ -1,0 +1,123 @@
+/* The body of qk_run_fast_lines (run_fast.c), compiled once per byte
+ * classifier: run_fast.c defines QK_FAST_FN (the function's name),
+ * QK_FAST_ATTR (its target attribute, or nothing) and QK_FAST_CLASSIFY (a
+ * function giving, for the 64 bytes at p, the masks of the bytes that are
+ * not a control byte or a blank, of the separators ' ' and '\t', of the
+ * digits, and of the first QK_FAST_QID_SIMD bytes equal to those of the
+ * qid), QK_FAST_MANTISSA (the 16-digit number of two words of 8 ASCII
+ * digits) and QK_FAST_TZCNT (trailing zeros, 64 or more for 0), then
+ * includes this file. Internal to run_fast.c. */
+
+QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char *end, size_t *count)
+{
+    const char *start = p;
+    char *arena = f->arena + f->arena_len;
+    size_t k = 0;
+    long line = f->line;
+    f->stop = QK_FAST_ROOM;
+    while (k < f->max && end - p >= QK_FAST_TAIL) {
+        uint64_t good, sep, dig, same, t;
+        unsigned n, adv, s1, s2, s3, s4, s5;
+        size_t dl, sl;
+        double v;
+        QK_FAST_CLASSIFY(p, f->qid, &good, &sep, &dig, &same);
+        good |= sep;
+        /* The first byte that is neither data nor separator ends the line:
+         * the newline, or CR and newline; anything else (NUL, VT, FF, a CR
+         * inside, a line of 64 bytes or more) is for the general reader. */
+        if (!~good)
+            break;
+        n = (unsigned)__builtin_ctzll(~good);
+        adv = n + 1;
+        if (p[n] != '\n') {
+            if (p[n] != '\r' || p[n + 1] != '\n')
+                break;
+            adv = n + 2;
+        }
+        /* Exactly five single separators, none first or last: six fields.
+         * Bit 63 (past any line here) must be all that is left after the
+         * walk; QK_FAST_TZCNT is defined at 0 (fewer than five). */
+        sep &= (1ULL << n) - 1;
+        if (p[0] == '#' || (sep & ((sep << 1) | 1 | ((1ULL << n) >> 1))))
+            break;
+        t = sep | 1ULL << 63;
+        s1 = QK_FAST_TZCNT(t);
+        t &= t - 1;
+        s2 = QK_FAST_TZCNT(t);
+        t &= t - 1;
+        s3 = QK_FAST_TZCNT(t);
+        t &= t - 1;
+        s4 = QK_FAST_TZCNT(t);
+        t &= t - 1;
+        s5 = QK_FAST_TZCNT(t);
+        t &= t - 1;
+        if (t != 1ULL << 63)
+            break;
+        if (s1 != f->qlen || (s1 <= QK_FAST_QID_SIMD ? (~same & ((1ULL << s1) - 1)) != 0 : memcmp(p, f->qid, s1) != 0)) {
+            f->stop = QK_FAST_QID;
+            break;
+        }
+        /* The score [s4 + 1, s5): "[+-]I[.F]", at most 8 digits each side,
+         * checked on the digit mask and read as two 8-digit words, the
+         * integer part ending at the point and the fraction starting after
+         * it (padded with '0' to 8 digits, so the mantissa m carries 10^8
+         * and m / 10^8 is the value: exact operands below 2^53, one
+         * correctly rounded division, strtod's double). Other shapes go to
+         * qk_parse_score. */
+        {
+            unsigned st = s4 + 1 + (p[s4 + 1] == '-' || p[s4 + 1] == '+'), dot, a, b;
+            uint64_t nd = ~dig & (((1ULL << s5) - 1) ^ ((1ULL << st) - 1)), x, y, m;
+            dot = nd ? (unsigned)__builtin_ctzll(nd) : s5;
+            a = dot - st;
+            b = nd ? s5 - dot - 1 : 0;
+            if ((nd & (nd - 1)) == 0 && (!nd || p[dot] == '.') && a <= 8 && b <= 8 && a + b > 0) {
+                /* 4 fields and 4 separators before the score: dot >= 8 */
+                memcpy(&x, p + dot - 8, 8);
+                memcpy(&y, p + dot + 1, 8);
+                x = (x & qk_fast_high[a]) | (0x3030303030303030ULL & ~qk_fast_high[a]);
+                y = (y & qk_fast_low[b]) | (0x3030303030303030ULL & ~qk_fast_low[b]);
+                m = QK_FAST_MANTISSA(x, y);
+                if (m > 1ULL << 53)
+                    goto general;
+                v = (double)m / 1e8;
+                if (p[s4 + 1] == '-')
+                    v = -v;
+            } else {
+            general:
+                sl = s5 - s4 - 1;
+                if (qk_parse_score(p + s4 + 1, sl, &v) != 0)
+                    break;
+            }
+        }
+        /* The docno: one 32-byte move for the usual lengths, then its NUL. */
+        dl = s3 - s2 - 1;
+        if (dl < 32)
+            memcpy(arena, p + s2 + 1, 32);
+        else
+            memcpy(arena, p + s2 + 1, dl);
+        arena[dl] = '\0';
+        f->doc_off[k] = (size_t)(arena - f->arena);
+        f->scores[k] = v;
+        f->lines[k] = ++line;
+        if (f->topics)
+            f->topics[k] = f->topic;
+        k++;
+        arena += dl + 1;
+        p += adv;
+    }
+    if (k > 0) { /* the last line's tag: back from its end to a separator */
+        const char *e = p - 1, *t;
+        if (e[-1] == '\r')
+            e--;
+        for (t = e; t[-1] != ' ' && t[-1] != '\t'; t--)
+            ;
+        f->tag = t;
+        f->tlen = (size_t)(e - t);
+    }
+    if (k < f->max && end - p >= QK_FAST_TAIL && f->stop == QK_FAST_ROOM)
+        f->stop = QK_FAST_SHAPE;
+    f->arena_len = (size_t)(arena - f->arena);
+    f->line = line;
+    *count = k;
+    return (size_t)(p - start);
+}

@@ -1,0 +1,530 @@
+/* The run reader's in-place parser (src/io/run_fast.c) and the reader with
+ * it (src/io/run.c): on random run files of every line shape (the common
+ * one, blanks of every kind, CRLF, comments, long lines, many fields, bad
+ * scores, NUL bytes, qids and tags that change), the streamed and grouped
+ * readers must give what a reference built from the general primitives
+ * (qk_lines_next, qk_split_fields, qk_parse_score) gives: the same topics,
+ * docnos, scores bit for bit, line numbers, run id, and the same error
+ * message, line and column. Both byte classifiers (SSE2 and, where the CPU
+ * has it, AVX2) must agree line for line, and the parser's scores must be
+ * strtod's on a million random score strings. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "io/run_internal.h"
+#include "qrelkit/io.h"
+#include "tmpfile_util.h"
+
+typedef struct ref_entry {
+    char qid[64], doc[80];
+    double score;
+    long line;
+} ref_entry;
+
+typedef struct ref_run {
+    ref_entry *e;
+    size_t n;
+    char runid[80];
+    int failed;
+    qk_error err;
+} ref_run;
+
+/* read_entry's rules, one line at a time with the general primitives. */
+static void ref_read(const char *path, ref_run *r)
+{
+    qk_lines *l;
+    const char *line;
+    size_t len, cap = 0;
+    int rc;
+    memset(r, 0, sizeof *r);
+    assert_int_equal(qk_lines_open(path, &l, &r->err), QK_OK);
+    while ((rc = qk_lines_next(l, &line, &len, &r->err)) == 1) {
+        const char *f[6];
+        size_t fl[6], nf = qk_split_fields(line, len, f, fl, 6);
+        long ln = qk_lines_lineno(l);
+        double v;
+        if (nf == 0 || f[0][0] == '#')
+            continue;
+        if (nf < 6) {
+            qk_error_at(&r->err, QK_EINPUT, path, ln, 0,
+                        "expected 6 fields (qid iter docno rank score runid), found %zu", nf);
+            r->failed = 1;
+            break;
+        }
+        if (qk_parse_score(f[4], fl[4], &v) != 0) {
+            qk_error_at(&r->err, QK_EINPUT, path, ln, (long)(f[4] - line) + 1, "score '%.*s' is not a finite number",
+                        (int)(fl[4] > 64 ? 64 : fl[4]), f[4]);
+            r->failed = 1;
+            break;
+        }
+        if (r->n == cap) {
+            cap = cap ? 2 * cap : 256;
+            r->e = realloc(r->e, cap * sizeof *r->e);
+            assert_non_null(r->e);
+        }
+        assert_true(fl[0] < 64 && fl[2] < 80 && fl[5] < 80);
+        memcpy(r->e[r->n].qid, f[0], fl[0]);
+        r->e[r->n].qid[fl[0]] = '\0';
+        memcpy(r->e[r->n].doc, f[2], fl[2]);
+        r->e[r->n].doc[fl[2]] = '\0';
+        r->e[r->n].score = v;
+        r->e[r->n].line = ln;
+        r->n++;
+        memcpy(r->runid, f[5], fl[5]);
+        r->runid[fl[5]] = '\0';
+    }
+    if (rc < 0)
+        r->failed = 1;
+    qk_lines_close(l);
+}
+
+static void same_entry(const qk_run_topic *t, size_t i, const ref_entry *e)
+{
+    assert_string_equal(t->qid, e->qid);
+    assert_string_equal(t->docnos[i], e->doc);
+    if (memcmp(&t->scores[i], &e->score, sizeof e->score) != 0)
+        fail_msg("line %ld: score %.17g, expected %.17g", e->line, t->scores[i], e->score);
+    assert_int_equal(t->lines[i], e->line);
+}
+
+static void same_error(const qk_error *got, const qk_error *want)
+{
+    assert_string_equal(got->message, want->message);
+    assert_int_equal(got->code, want->code);
+    assert_int_equal(got->line, want->line);
+    assert_int_equal(got->column, want->column);
+}
+
+/* The streamed reader: blocks of consecutive lines in file order; on an
+ * error, the blocks before the one being read, then the error. */
+static void check_stream(const char *path, const ref_run *r)
+{
+    qk_run_stream *s;
+    qk_run_topic t;
+    qk_error err;
+    size_t i = 0, nblocks = 0;
+    int sb, rc;
+    assert_int_equal(qk_run_open(path, QK_RUN_STREAM, &s, &err), QK_OK);
+    while ((rc = qk_run_next(s, &t, &sb, &err)) == 1) {
+        size_t j = i;
+        int seen = 0;
+        while (j < r->n && strcmp(r->e[j].qid, r->e[i].qid) == 0)
+            j++;
+        if (r->failed)
+            assert_true(j < r->n); /* the last block is cut by the error */
+        assert_int_equal(t.n, j - i);
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = strcmp(r->e[k].qid, r->e[i].qid) == 0;
+        assert_int_equal(sb, seen);
+        for (size_t k = 0; k < t.n; k++)
+            same_entry(&t, k, &r->e[i + k]);
+        i = j;
+        nblocks++;
+    }
+    if (r->failed) {
+        assert_true(rc < 0);
+        same_error(&err, &r->err);
+    } else {
+        assert_int_equal(rc, 0);
+        assert_int_equal(i, r->n);
+        assert_string_equal(qk_run_id(s), r->runid);
+    }
+    qk_run_close(s);
+}
+
+/* The grouped reader: topics in order of first appearance, lines in file
+ * order within each; any error first. */
+static void check_grouped(const char *path, const ref_run *r)
+{
+    qk_run_stream *s;
+    qk_run_topic t;
+    qk_error err;
+    unsigned char *done = calloc(r->n ? r->n : 1, 1);
+    int sb, rc;
+    size_t i = 0;
+    assert_non_null(done);
+    assert_int_equal(qk_run_open(path, QK_RUN_GROUP_ALL, &s, &err), QK_OK);
+    while ((rc = qk_run_next(s, &t, &sb, &err)) == 1) {
+        size_t k = 0;
+        assert_false(r->failed);
+        while (i < r->n && done[i])
+            i++;
+        assert_true(i < r->n);
+        for (size_t j = i; j < r->n; j++)
+            if (!done[j] && strcmp(r->e[j].qid, r->e[i].qid) == 0) {
+                assert_true(k < t.n);
+                same_entry(&t, k++, &r->e[j]);
+                done[j] = 1;
+            }
+        assert_int_equal(k, t.n);
+    }
+    if (r->failed) {
+        assert_true(rc < 0);
+        same_error(&err, &r->err);
+    } else {
+        assert_int_equal(rc, 0);
+        for (size_t j = 0; j < r->n; j++)
+            assert_true(done[j]);
+        assert_string_equal(qk_run_id(s), r->runid);
+    }
+    qk_run_close(s);
+    free(done);
+}
+
+typedef struct gen {
+    uint64_t x;
+} gen;
+
+static uint64_t below(gen *g, uint64_t n)
+{
+    g->x = g->x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (g->x >> 33) % n;
+}
+
+/* One field separator: mostly one space, sometimes a tab, rarely blanks
+ * the fast parser leaves to the general reader. */
+static const char *sep(gen *g, int odd)
+{
+    static const char *const rare[] = {"  ", " \t", "\v", "\f", " \r "};
+    if (!odd || below(g, 40))
+        return below(g, 8) ? " " : "\t";
+    return rare[below(g, 5)];
+}
+
+static void put_score(gen *g, char *w, int bad)
+{
+    static const char *const bads[] = {"abc", "nan", "inf", "1e999", "0.5.1", "-", "1,5"};
+    static const char *const odd[] = {"1e-5", "-2.5E+3", "0.30000000000000004", "123456789012.5",
+                                      "9007199254740993", "-0", "+7", ".5", "5.", "0x1p3",
+                                      "1234567890.12345678", "000000000012.5"};
+    uint64_t k = below(g, 20);
+    if (bad) {
+        strcpy(w, bads[below(g, 7)]);
+    } else if (k < 12) {
+        sprintf(w, "%.6f", (double)below(g, 100000000) / 1e6);
+    } else if (k < 14) {
+        sprintf(w, "%s%llu.%0*llu", below(g, 2) ? "-" : "", (unsigned long long)below(g, 100000000),
+                (int)(1 + below(g, 8)), (unsigned long long)below(g, 100000000));
+    } else if (k < 16) {
+        sprintf(w, "%llu", (unsigned long long)below(g, 100000));
+    } else {
+        strcpy(w, odd[below(g, 12)]);
+    }
+}
+
+/* A random run of about `lines` lines: blocks of one qid, some qids coming
+ * back later; `odd` in 1000 lines of a shape other than the common one;
+ * with probability in 1000 one bad line somewhere. */
+static size_t make_run(gen *g, char *out, size_t lines, unsigned odd, unsigned bad_in_1000)
+{
+    static const char *const qids[] = {"T0001", "301", "q", "long-topic-id-of-24-byte",
+                                       "0123456789abcdef", "0123456789abcde", "T0002", "T0003"};
+    static const char *const tags[] = {"run01", "BM25", "a-much-longer-run-tag-x", "r"};
+    size_t n = 0, bad_at = below(g, 1000) < bad_in_1000 ? below(g, lines ? lines : 1) : (size_t)-1;
+    const char *tag = tags[0];
+    size_t i = 0;
+    while (i < lines) {
+        const char *qid = qids[below(g, 8)];
+        size_t block = 1 + below(g, below(g, 4) ? 300 : 5);
+        for (size_t k = 0; k < block && i < lines; k++, i++) {
+            int o = below(g, 1000) < odd;
+            char score[64], doc[72];
+            size_t dl = below(g, 10) ? 5 + below(g, 12) : 1 + below(g, 60);
+            if (below(g, 500) == 0)
+                tag = tags[below(g, 4)];
+            for (size_t d = 0; d < dl; d++)
+                doc[d] = (char)(below(g, 30) ? "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."[below(g, 39)]
+                                              : (int)(0x80 + below(g, 128)));
+            doc[dl] = '\0';
+            put_score(g, score, i == bad_at && below(g, 2));
+            if (o && below(g, 6) == 0) {
+                static const char *const specials[] = {"", "# a comment Q0 d 1 1 r", "   ", "\t# indented",
+                                                       "q1 Q0 d1 1 0.5", "T0001 Q0 d 1 1.5 r extra",
+                                                       "\r"};
+                n += (size_t)sprintf(out + n, "%s\n", specials[below(g, 7)]);
+                continue;
+            }
+            if (i == bad_at && below(g, 3) == 0) {
+                /* five fields, or a NUL inside */
+                if (below(g, 2)) {
+                    n += (size_t)sprintf(out + n, "%s Q0 %s 1 %s\n", qid, doc, score);
+                } else {
+                    n += (size_t)sprintf(out + n, "%s Q0 %s", qid, doc);
+                    out[n++] = '\0';
+                    n += (size_t)sprintf(out + n, "x 1 %s %s\n", score, tag);
+                }
+                continue;
+            }
+            n += (size_t)sprintf(out + n, "%s%s%sQ0%s%s%s%zu%s%s%s%s%s\n", o && below(g, 4) == 0 ? " " : "", qid,
+                                 sep(g, o), sep(g, o), doc, sep(g, o), k + 1, sep(g, o), score, sep(g, o), tag,
+                                 o && below(g, 3) == 0 ? (below(g, 2) ? "\r" : " ") : "");
+        }
+    }
+    return n;
+}
+
+static void check_file(const char *data, size_t n)
+{
+    char *p = qk_test_write_tmp(data, n);
+    ref_run r;
+    ref_read(p, &r);
+    check_stream(p, &r);
+    check_grouped(p, &r);
+    qk_test_drop(p);
+    free(r.e);
+}
+
+/* Many small files of every mix, mapped (regular files). */
+static void test_random_runs(void **state)
+{
+    gen g = {12345};
+    char *buf = malloc(4000 * 160);
+    (void)state;
+    assert_non_null(buf);
+    for (int k = 0; k < 300; k++) {
+        size_t lines = below(&g, 4) ? below(&g, 200) : below(&g, 4000);
+        unsigned odd = (unsigned)(k % 3 == 0 ? 0 : k % 3 == 1 ? 10 : 300);
+        size_t n = make_run(&g, buf, lines, odd, 300);
+        check_file(buf, n);
+    }
+    free(buf);
+}
+
+/* Files past the mapped reader's window of 256 KiB and the buffered
+ * reader's chunk (gzip): lines across every window edge. */
+static void test_large_runs(void **state)
+{
+    gen g = {777};
+    size_t cap = 40000 * 160;
+    char *buf = malloc(cap);
+    (void)state;
+    assert_non_null(buf);
+    for (int k = 0; k < 4; k++) {
+        size_t n = make_run(&g, buf, 20000 + below(&g, 20000), k < 2 ? 0 : 5, k == 3 ? 1000 : 0);
+        char *p = qk_test_tmp_path();
+        gzFile z = gzopen(p, "wb1");
+        ref_run r;
+        assert_non_null(z);
+        assert_int_equal(gzwrite(z, buf, (unsigned)n), (int)n);
+        assert_int_equal(gzclose(z), Z_OK);
+        ref_read(p, &r);
+        check_stream(p, &r);
+        check_grouped(p, &r);
+        qk_test_drop(p);
+        free(r.e);
+        check_file(buf, n);
+    }
+    free(buf);
+}
+
+/* The two classifiers give the same result on the same bytes, and what the
+ * parser takes matches the general reader line by line. */
+static void test_isa_agree(void **state)
+{
+    gen g = {99};
+    char *buf = malloc(400 * 160 + QK_FAST_TAIL);
+    static size_t offs[2][512];
+    static double scores[2][512];
+    static long lines[2][512];
+    static uint32_t topics[2][512];
+    char *arena[2];
+    (void)state;
+    assert_non_null(buf);
+    arena[0] = malloc(512 * QK_FAST_ARENA);
+    arena[1] = malloc(512 * QK_FAST_ARENA);
+    assert_non_null(arena[0]);
+    assert_non_null(arena[1]);
+    for (int k = 0; k < 2000; k++) {
+        size_t n = make_run(&g, buf, 1 + below(&g, 400), (unsigned)below(&g, 100), 100), used[2], cnt[2];
+        char q[100] = "T0001"; /* zero padded, as the reader keeps it */
+        qk_run_fast f[2];
+        int isas = qk_run_fast_best_isa() == QK_FAST_AVX2 ? 2 : 1;
+        memset(buf + n, 0, QK_FAST_TAIL);
+        /* the first line's qid, when it has one */
+        if (buf[0] != '#' && buf[0] > ' ') {
+            size_t l = strcspn(buf, " \t\r\n\v\f");
+            if (l < 64) {
+                memset(q, 0, sizeof q);
+                memcpy(q, buf, l);
+            }
+        }
+        for (int isa = 0; isa < isas; isa++) {
+            memset(&f[isa], 0, sizeof f[isa]);
+            f[isa].qid = q;
+            f[isa].qlen = strlen(q);
+            f[isa].topic = 7;
+            f[isa].doc_off = offs[isa];
+            f[isa].scores = scores[isa];
+            f[isa].lines = lines[isa];
+            f[isa].topics = topics[isa];
+            f[isa].max = 512;
+            f[isa].arena = arena[isa];
+            f[isa].line = 10;
+            used[isa] = qk_run_fast_lines_isa(isa, &f[isa], buf, buf + n + QK_FAST_TAIL - 1, &cnt[isa]);
+        }
+        if (isas == 2) {
+            assert_int_equal(used[0], used[1]);
+            assert_int_equal(cnt[0], cnt[1]);
+            assert_int_equal(f[0].stop, f[1].stop);
+            assert_int_equal(f[0].arena_len, f[1].arena_len);
+            assert_int_equal(f[0].tlen, f[1].tlen);
+        }
+        /* each entry: what the general primitives make of its line */
+        {
+            const char *line = buf;
+            for (size_t i = 0; i < cnt[0]; i++) {
+                size_t len = strcspn(line, "\n");
+                const char *fl[7];
+                size_t fn[7], nf = qk_split_fields(line, len, fl, fn, 7);
+                double v;
+                assert_int_equal(nf, 6);
+                assert_int_equal(fn[0], strlen(q));
+                assert_memory_equal(fl[0], q, fn[0]);
+                assert_int_equal(qk_parse_score(fl[4], fn[4], &v), 0);
+                for (int isa = 0; isa < isas; isa++) {
+                    assert_memory_equal(&scores[isa][i], &v, sizeof v);
+                    assert_int_equal(lines[isa][i], 11 + (long)i);
+                    assert_int_equal(topics[isa][i], 7);
+                    assert_int_equal(strlen(arena[isa] + offs[isa][i]), fn[2]);
+                    assert_memory_equal(arena[isa] + offs[isa][i], fl[2], fn[2]);
+                }
+                if (i + 1 == cnt[0]) {
+                    assert_ptr_equal(f[0].tag, fl[5]);
+                    assert_int_equal(f[0].tlen, fn[5]);
+                }
+                line += len + 1;
+            }
+            assert_int_equal(used[0], (size_t)(line - buf));
+        }
+    }
+    free(arena[0]);
+    free(arena[1]);
+    free(buf);
+}
+
+/* A random score string: mostly the shapes the parser reads itself (signs,
+ * 0 to 10 digits on each side of a point, runs of 0 and 9, values around
+ * 2^53 / 10^8), and their neighbours it must leave to qk_parse_score:
+ * exponents, many digits, hex, words, junk. */
+static void rand_score(gen *g, char *w)
+{
+    static const char *const words[] = {"inf", "-inf", "nan", "NaN", "infinity", "0x1p3", "1e", "e5", ".", "-",
+                                        "+", "1.2.3", "--1", "1e400", "-1e309", "1e-400", "+-1", "1,5", "0.5x",
+                                        "90071992.54740993", "90071992.54740992", "99999999.99999999"};
+    static const char junk[] = "0123456789.eE+-xnaif#";
+    uint64_t k = below(g, 20);
+    size_t n = 0;
+    if (k < 14) {
+        uint64_t sign = below(g, 6), a = below(g, 11), b = below(g, 11), dot = below(g, 6);
+        if (sign == 1)
+            w[n++] = '-';
+        else if (sign == 2)
+            w[n++] = '+';
+        for (uint64_t i = 0; i < a; i++)
+            w[n++] = (char)(below(g, 5) ? '0' + below(g, 10) : below(g, 2) ? '0' : '9');
+        if (dot)
+            w[n++] = '.';
+        for (uint64_t i = 0; i < b; i++)
+            w[n++] = (char)(below(g, 5) ? '0' + below(g, 10) : below(g, 2) ? '0' : '9');
+        if (n == 0)
+            w[n++] = '7';
+        w[n] = '\0';
+    } else if (k < 16) {
+        sprintf(w, "%.*g", (int)(1 + below(g, 17)), (double)below(g, 1ULL << 40) * pow(10, (double)below(g, 40) - 30));
+    } else if (k < 17) {
+        sprintf(w, "%llu.%08llu", (unsigned long long)(90071990 + below(g, 4)),
+                (unsigned long long)below(g, 100000000));
+    } else if (k < 19) {
+        strcpy(w, words[below(g, sizeof words / sizeof words[0])]);
+    } else {
+        n = 1 + below(g, 10);
+        for (size_t i = 0; i < n; i++)
+            w[i] = junk[below(g, sizeof junk - 1)];
+        w[n] = '\0';
+    }
+}
+
+/* The parser's scores against strtod on more than a million random score
+ * strings in run lines: every line it takes has strtod's double, bit for
+ * bit; every line it leaves (and only those, among lines of the common
+ * shape) has a score strtod does not take whole or that is not finite. */
+static void test_scores(void **state)
+{
+    enum { LINES = 4096 };
+    static char buf[LINES * 64 + QK_FAST_TAIL], arena[512 * QK_FAST_ARENA];
+    static char scores_text[LINES][40];
+    static size_t offs[512];
+    static double got[512];
+    static long lines[512];
+    char qid[64] = "q7";
+    gen g = {2718};
+    long taken = 0, total = 0;
+    int isas = qk_run_fast_best_isa() == QK_FAST_AVX2 ? 2 : 1;
+    (void)state;
+    for (int round = 0; round < 260; round++) {
+        size_t n = 0;
+        for (int i = 0; i < LINES; i++) {
+            rand_score(&g, scores_text[i]);
+            n += (size_t)sprintf(buf + n, "q7 Q0 D%d %d %s r\n", i, i + 1, scores_text[i]);
+        }
+        memset(buf + n, 0, QK_FAST_TAIL);
+        for (int isa = 0; isa < isas; isa++) {
+            const char *p = buf, *end = buf + n + QK_FAST_TAIL - 1;
+            int i = 0;
+            while (i < LINES) {
+                qk_run_fast f;
+                size_t cnt, used;
+                memset(&f, 0, sizeof f);
+                f.qid = qid;
+                f.qlen = 2;
+                f.doc_off = offs;
+                f.scores = got;
+                f.lines = lines;
+                f.max = 512;
+                f.arena = arena;
+                used = qk_run_fast_lines_isa(isa, &f, p, end, &cnt);
+                for (size_t j = 0; j < cnt; j++, i++) {
+                    char *e;
+                    double want = strtod(scores_text[i], &e);
+                    if (*e || !isfinite(want) || memcmp(&got[j], &want, sizeof want) != 0)
+                        fail_msg("score \"%s\": %.17g, strtod %.17g%s", scores_text[i], got[j], want,
+                                 *e ? " (not whole)" : "");
+                    taken += isa == 0;
+                }
+                p += used;
+                if (i < LINES && cnt < f.max) { /* left to the general reader */
+                    char *e;
+                    double want = strtod(scores_text[i], &e);
+                    assert_int_equal(f.stop, QK_FAST_SHAPE);
+                    if (*scores_text[i] && !*e && isfinite(want))
+                        fail_msg("score \"%s\" left to the general reader", scores_text[i]);
+                    p += strcspn(p, "\n") + 1;
+                    i++;
+                }
+            }
+        }
+        total += LINES;
+    }
+    assert_true(total >= 1000000);
+    assert_true(taken > total / 2 && taken < total);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_isa_agree),
+        cmocka_unit_test(test_scores),
+        cmocka_unit_test(test_random_runs),
+        cmocka_unit_test(test_large_runs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
