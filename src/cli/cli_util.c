@@ -427,8 +427,28 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+/* SIGBUS: the library maps regular input files, and a file cut short by
+ * another process while it is read faults on the pages past its new end.
+ * That is an input failure, not a crash: say so and exit with the I/O code. */
+static void on_bus(int sig)
+{
+    static const char msg[] = "qrelkit: an input file was truncated while it was being read\n";
+    (void)sig;
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (temp_used[i] == 1)
+            unlink(temp_path[i]);
+    if (write(2, msg, sizeof msg - 1) < 0) { /* nothing more to do */
+    }
+    _exit(QK_EXIT_IO);
+}
+
 void qk_cli_signals_install(void)
 {
+    struct sigaction bus;
+    memset(&bus, 0, sizeof bus);
+    bus.sa_handler = on_bus;
+    sigfillset(&bus.sa_mask);
+    sigaction(SIGBUS, &bus, NULL);
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -155,7 +155,9 @@ void qk_cli_free_runs(qk_run **runs, size_t n);
  * handlers for SIGINT, SIGTERM and SIGHUP (qk_cli_signals_install) that
  * remove every registered path, then die of the same signal. The registry
  * is a fixed table written before the handler may read it, so the handler
- * only calls unlink, signal and raise (async-signal-safe). */
+ * only calls unlink, signal and raise (async-signal-safe). SIGBUS (an
+ * input file truncated while mapped) removes them too, prints one line and
+ * exits with QK_EXIT_IO. */
 void qk_cli_signals_install(void);
 /* Register path (copied); 0, or -1 when the table is full or path too long
  * (the file is then just not cleaned on a signal). */
