@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int qk_rel_format_parse(const char *name, qk_rel_format *out)
 {
@@ -66,52 +67,125 @@ static const char *format_fields(qk_rel_format fmt)
     }
 }
 
-/* Intern the strings of one record (rec->rel already set). */
+/* Start a block of records of topic qid at record q->nrecs. */
+static qk_status new_block(qk_qrels *q, const char *qid, size_t ql)
+{
+    size_t known = qk_strpool_count(q->topics);
+    uint32_t id;
+    if (qk_strpool_intern(q->topics, qid, ql, &id) != QK_OK)
+        return QK_ENOMEM;
+    if (q->nblk == q->blk_cap) {
+        /* qk_grow picks the same capacity for equal (cap, need): the two
+         * arrays stay in step, and a failure leaves blk_cap as it was. */
+        size_t c1 = q->blk_cap, c2 = q->blk_cap;
+        if (qk_grow((void **)&q->blk_topic, &c1, q->nblk + 1, sizeof *q->blk_topic) != QK_OK ||
+            qk_grow((void **)&q->blk_start, &c2, q->nblk + 1, sizeof *q->blk_start) != QK_OK)
+            return QK_ENOMEM;
+        q->blk_cap = c1;
+    }
+    /* A topic seen before, or not after the last one in strcmp order. */
+    if (q->in_order && (id != known || (q->nblk > 0 && strcmp(qk_strpool_str(q->topics, q->blk_topic[q->nblk - 1]),
+                                                              qk_strpool_str(q->topics, id)) >= 0)))
+        q->in_order = 0;
+    q->blk_topic[q->nblk] = id;
+    q->blk_start[q->nblk++] = (uint32_t)q->nrecs;
+    q->cur_qid = qk_strpool_str(q->topics, id);
+    q->cur_qlen = ql;
+    return QK_OK;
+}
+
+static int same_topic(const qk_qrels *q, const char *qid, size_t len)
+{
+    return q->nblk > 0 && q->cur_qlen == len && memcmp(q->cur_qid, qid, len) == 0;
+}
+
+/* a (alen bytes) < b (blen bytes) in strcmp order; neither holds a NUL. */
+static int docno_less(const char *a, size_t alen, const char *b, size_t blen)
+{
+    int c = memcmp(a, b, alen < blen ? alen : blen);
+    return c < 0 || (c == 0 && alen < blen);
+}
+
+/* Make room for n more records of docnos of about dl bytes each (at most
+ * the dl bytes asked for are certain to fit). */
+static qk_status reserve(qk_qrels *q, size_t n, size_t dl)
+{
+    if (q->nrecs + n > q->rec_cap &&
+        qk_grow((void **)&q->recs, &q->rec_cap, q->nrecs + n, sizeof *q->recs) != QK_OK)
+        return QK_ENOMEM;
+    if (q->ndocs + n > q->doc_cap &&
+        qk_grow((void **)&q->doc_off, &q->doc_cap, q->ndocs + n, sizeof *q->doc_off) != QK_OK)
+        return QK_ENOMEM;
+    if (q->arena_len + dl > q->arena_cap && qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + dl, 1) != QK_OK)
+        return QK_ENOMEM;
+    return QK_OK;
+}
+
+/* Intern the strings of one record, q->recs[q->nrecs] (rel already set),
+ * and count it. */
 static qk_status add_record(qk_qrels *q, const char *qid, size_t ql, const char *jg, size_t jgl,
                             const char *jsg, size_t jsgl, const char *doc, size_t dl, long lineno,
-                            uint32_t *topic, qk_judgment *rec, qk_error *err)
+                            qk_error *err)
 {
-    qk_status st;
-    /* Files are grouped by topic: reuse the previous line's topic id. */
-    if (q->nrecs > 0 && qk_strpool_len(q->topics, topic[-1]) == ql &&
-        memcmp(qk_strpool_str(q->topics, topic[-1]), qid, ql) == 0)
-        *topic = topic[-1];
-    else if ((st = qk_strpool_intern(q->topics, qid, ql, topic)) != QK_OK)
-        return qk_error_set(err, st, "out of memory");
-    /* Until organise() numbers them per topic, a record's doc is its own string. */
-    if (q->ndocs >= UINT32_MAX ||
-        qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + dl + 1, 1) != QK_OK ||
-        qk_grow((void **)&q->doc_off, &q->doc_cap, q->ndocs + 1, sizeof *q->doc_off) != QK_OK)
+    qk_judgment *rec = &q->recs[q->nrecs];
+    char *d;
+    /* Files are grouped by topic: most lines continue the last block. */
+    if (same_topic(q, qid, ql)) {
+        if (q->in_order && !docno_less(q->arena + q->doc_off[q->ndocs - 1], q->prev_dlen, doc, dl))
+            q->in_order = 0;
+    } else if (new_block(q, qid, ql) != QK_OK) {
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    memcpy(q->arena + q->arena_len, doc, dl);
-    q->arena[q->arena_len + dl] = '\0';
+    }
+    /* Until organise() numbers them per topic, a record's doc is its own string. */
+    if (q->ndocs >= UINT32_MAX || (q->arena_len + dl + 1 > q->arena_cap && reserve(q, 1, dl + 1) != QK_OK))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    d = q->arena + q->arena_len;
+    memcpy(d, doc, dl);
+    d[dl] = '\0';
     q->doc_off[q->ndocs] = q->arena_len;
     q->arena_len += dl + 1;
+    q->prev_dlen = dl;
     rec->doc = (uint32_t)q->ndocs++;
     if (q->fmt == QK_REL_QRELS) {
         rec->jg = rec->jsg = 0;
-    } else if ((st = qk_strpool_intern(q->groups, jg, jgl, &rec->jg)) != QK_OK ||
-               (st = qk_strpool_intern(q->groups, jsg, jsgl, &rec->jsg)) != QK_OK) {
-        return qk_error_set(err, st, "out of memory");
+    } else if (qk_strpool_intern(q->groups, jg, jgl, &rec->jg) != QK_OK ||
+               qk_strpool_intern(q->groups, jsg, jsgl, &rec->jsg) != QK_OK) {
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     rec->line = (uint32_t)lineno;
     if (rec->rel > 0)
         q->npositive++;
+    q->nrecs++;
     return QK_OK;
 }
 
+/* qk_parse_long, with the one-digit grades of most qrels lines inline. */
+static inline int parse_grade(const char *s, size_t n, long *v)
+{
+    if (n == 1 && (unsigned)(s[0] - '0') < 10) {
+        *v = s[0] - '0';
+        return 0;
+    }
+    if (n == 2 && s[0] == '-' && (unsigned)(s[1] - '0') < 10) {
+        *v = '0' - s[1];
+        return 0;
+    }
+    return qk_parse_long(s, n, v);
+}
+
+/* Parse one line into q->recs[q->nrecs] (room reserved) and count it. */
 static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const char *line,
-                            const char *const *f, const size_t *fl, size_t nf, uint32_t *topic,
-                            qk_judgment *rec, qk_error *err)
+                            const char *const *f, const size_t *fl, size_t nf, qk_error *err)
 {
     size_t want = q->fmt == QK_REL_PREFS ? 5 : 4;
     size_t di = want == 5 ? 3 : 2;
+    qk_judgment *rec = &q->recs[q->nrecs];
     if (nf != want)
         return qk_error_at(err, QK_EINPUT, path, lineno, 0, "expected %zu fields (%s), found %zu", want,
                            format_fields(q->fmt), nf);
     if (q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG) {
         long v;
-        if (qk_parse_long(f[3], fl[3], &v) != 0)
+        if (parse_grade(f[3], fl[3], &v) != 0)
             return qk_error_at(err, QK_EINPUT, path, lineno, (long)(f[3] - line) + 1,
                                "relevance '%.*s' is not an integer", (int)(fl[3] > 64 ? 64 : fl[3]), f[3]);
         rec->rel = (double)v;
@@ -121,7 +195,7 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
                            (int)(fl[want - 1] > 64 ? 64 : fl[want - 1]), f[want - 1]);
     }
     return add_record(q, f[0], fl[0], f[1], fl[1], want == 5 ? f[2] : "0", want == 5 ? fl[2] : 1, f[di],
-                      fl[di], lineno, topic, rec, err);
+                      fl[di], lineno, err);
 }
 
 static int cmp_by_docno(const void *a, const void *b, void *ctx)
@@ -254,39 +328,101 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
     return QK_OK;
 }
 
-/* q->b_topic is freed once the records are bucketed, before numbering
- * allocates: a lower peak. */
-qk_status qk_qrels_organise(qk_qrels *q, const char *path, qk_dedup dedup, qk_error *err)
+/* A plain qrels whose records are in their final order already (in_order:
+ * block t holds topic t, topics in strcmp order, each topic's docnos
+ * strictly increasing): record i keeps docno id i and nothing moves. */
+static qk_status organise_in_order(qk_qrels *q, size_t nt)
 {
-    uint32_t **rec_topic = &q->b_topic;
-    size_t nt = qk_strpool_count(q->topics);
     uint32_t *group_order = NULL;
+    qk_status st = QK_ENOMEM;
+    if ((q->offs = malloc((nt + 1) * sizeof *q->offs)) &&
+        (q->doc_first = malloc((nt + 1) * sizeof *q->doc_first)) &&
+        (q->topic_order = malloc((nt ? nt : 1) * sizeof *q->topic_order)) &&
+        (q->topic_rank = malloc((nt ? nt : 1) * sizeof *q->topic_rank)) &&
+        rank_pool(q->groups, &group_order, &q->group_rank) == QK_OK) {
+        for (size_t t = 0; t < nt; t++) {
+            q->offs[t] = q->doc_first[t] = q->blk_start[t];
+            q->topic_order[t] = q->topic_rank[t] = (uint32_t)t;
+        }
+        q->offs[nt] = q->doc_first[nt] = q->nrecs;
+        st = QK_OK;
+    }
+    free(group_order);
+    return st;
+}
+
+/* Any other file: bucket the records by topic, then sort and number each
+ * topic's docnos. The blocks are freed once each record has its topic id,
+ * and those before numbering allocates: a lower peak. */
+static qk_status organise_any(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
+{
+    uint32_t *group_order = NULL, *rec_topic = malloc((q->nrecs ? q->nrecs : 1) * sizeof *rec_topic);
     qk_status st = QK_OK;
-    if (!(q->offs = calloc(nt + 1, sizeof *q->offs)) ||
+    if (rec_topic)
+        for (size_t k = 0; k < q->nblk; k++) {
+            size_t end = k + 1 < q->nblk ? q->blk_start[k + 1] : q->nrecs;
+            for (size_t i = q->blk_start[k]; i < end; i++)
+                rec_topic[i] = q->blk_topic[k];
+        }
+    free(q->blk_topic);
+    free(q->blk_start);
+    q->blk_topic = q->blk_start = NULL;
+    if (!rec_topic || !(q->offs = calloc(nt + 1, sizeof *q->offs)) ||
         rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
-        rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK ||
-        bucket_by_topic(q, *rec_topic, nt) != QK_OK)
+        rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK || bucket_by_topic(q, rec_topic, nt) != QK_OK)
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
     free(group_order);
-    free(*rec_topic);
-    *rec_topic = NULL;
+    free(rec_topic);
     return st != QK_OK ? st : number_docs(q, nt, path, dedup, err);
 }
 
-static int same_topic(const qk_qrels *q, uint32_t topic, const char *qid, size_t len)
+qk_status qk_qrels_organise(qk_qrels *q, const char *path, qk_dedup dedup, qk_error *err)
 {
-    return qk_strpool_len(q->topics, topic) == len && memcmp(qk_strpool_str(q->topics, topic), qid, len) == 0;
+    size_t nt = qk_strpool_count(q->topics);
+    qk_status st;
+    if (!q->in_order || q->nblk != nt)
+        return organise_any(q, nt, path, dedup, err);
+    st = organise_in_order(q, nt);
+    free(q->blk_topic);
+    free(q->blk_start);
+    q->blk_topic = q->blk_start = NULL;
+    return st == QK_OK ? st : qk_error_set(err, st, "out of memory");
 }
 
-/* The records' topic ids go to q->b_topic. */
+/* Size the arrays for size bytes of lines like the first `bytes` (which
+ * gave q's records): the estimate and 1/16 more, allocated once instead
+ * of regrown (each regrowth may copy). Only an estimate: on failure the
+ * arrays are left as they are and grow as needed. */
+static void presize(qk_qrels *q, size_t size, size_t bytes)
+{
+    double scale = (double)size / (double)bytes * (17.0 / 16.0);
+    size_t n = (size_t)((double)q->nrecs * scale) + 64, a = (size_t)((double)q->arena_len * scale) + 1024;
+    void *p;
+    if (scale < 1.5 || n >= UINT32_MAX)
+        return;
+    if (n > q->rec_cap && (p = realloc(q->recs, n * sizeof *q->recs))) {
+        q->recs = p;
+        q->rec_cap = n;
+    }
+    if (n > q->doc_cap && (p = realloc(q->doc_off, n * sizeof *q->doc_off))) {
+        q->doc_off = p;
+        q->doc_cap = n;
+    }
+    if (a > q->arena_cap && (p = realloc(q->arena, a))) {
+        q->arena = p;
+        q->arena_cap = a;
+    }
+}
+
+#define QK_PRESIZE_AFTER 4096 /* records read before the arrays are sized */
+
 qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t limit, held_line *held,
                               size_t size_hint, qk_error *err)
 {
     const char *line, *f[6];
-    size_t len, fl[6], nf;
+    size_t len, fl[6], nf, bytes = 0;
     long lineno;
     qk_status st;
-    (void)size_hint;
     for (;;) {
         if (held && held->have) {
             line = held->text;
@@ -298,10 +434,11 @@ qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t
             int r = qk_lines_next_fields(l, &line, &len, f, fl, 6, &nf, err);
             if (r <= 0)
                 return r < 0 ? (qk_status)r : QK_OK;
+            bytes += len + 1;
             if (nf == 0 || f[0][0] == '#') /* qk_line_skippable */
                 continue;
             lineno = qk_lines_lineno(l);
-            if (limit && q->nrecs >= limit && !same_topic(q, q->b_topic[q->nrecs - 1], f[0], fl[0])) {
+            if (limit && q->nrecs >= limit && !same_topic(q, f[0], fl[0])) {
                 if (qk_grow((void **)&held->text, &held->cap, len + 1, 1) != QK_OK)
                     return qk_error_set(err, QK_ENOMEM, "out of memory");
                 memcpy(held->text, line, len);
@@ -312,16 +449,13 @@ qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t
                 return QK_OK;
             }
         }
+        if (q->nrecs == QK_PRESIZE_AFTER && size_hint)
+            presize(q, size_hint, bytes);
         if (q->nrecs >= UINT32_MAX ||
-            (q->nrecs >= q->b_cap &&
-             qk_grow((void **)&q->recs, &q->b_cap, q->nrecs + 1, sizeof *q->recs) != QK_OK) ||
-            (q->nrecs >= q->b_tcap &&
-             qk_grow((void **)&q->b_topic, &q->b_tcap, q->nrecs + 1, sizeof *q->b_topic) != QK_OK))
+            ((q->nrecs >= q->rec_cap || q->ndocs >= q->doc_cap) && reserve(q, 1, 0) != QK_OK))
             return qk_error_set(err, QK_ENOMEM, "out of memory");
-        st = parse_line(q, path, lineno, line, f, fl, nf, &q->b_topic[q->nrecs], &q->recs[q->nrecs], err);
-        if (st != QK_OK)
+        if ((st = parse_line(q, path, lineno, line, f, fl, nf, err)) != QK_OK)
             return st;
-        q->nrecs++;
     }
 }
 
@@ -330,13 +464,17 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
     qk_qrels *q = qk_qrels_blank(fmt);
     qk_lines *lines = NULL;
     qk_status st = QK_ENOMEM;
+    struct stat sb;
+    size_t size = 0;
     *out = NULL;
     if (!q) {
         qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
+    if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
+        size = (size_t)sb.st_size;
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK ||
-        (st = qk_qrels_read_lines(q, lines, path, 0, NULL, 0, err)) != QK_OK)
+        (st = qk_qrels_read_lines(q, lines, path, 0, NULL, size, err)) != QK_OK)
         goto out;
     if (q->nrecs == 0) {
         st = qk_error_at(err, QK_EINPUT, path, 0, 0, "no judgments (the file is empty)");
@@ -377,6 +515,7 @@ qk_qrels *qk_qrels_blank(qk_rel_format fmt)
         return NULL;
     }
     q->fmt = fmt;
+    q->in_order = fmt == QK_REL_QRELS;
     return q;
 }
 
@@ -393,27 +532,17 @@ qk_status qk_qrels_new(qk_rel_format fmt, qk_qrels **out, qk_error *err)
 qk_status qk_qrels_add(qk_qrels *q, const char *qid, const char *jg, const char *docno, long rel,
                        qk_error *err)
 {
-    qk_judgment *rec;
     if (q->finished)
         return qk_error_set(err, QK_EUSAGE, "judgments added after qk_qrels_finish");
     if (!*qid || !*docno || strpbrk(qid, " \t\r\n") || strpbrk(docno, " \t\r\n"))
         return qk_error_set(err, QK_EUSAGE, "topic '%s' and docno '%s' must be non-empty words", qid, docno);
     if (!jg || !*jg)
         jg = "0";
-    if (q->nrecs >= UINT32_MAX ||
-        qk_grow((void **)&q->recs, &q->b_cap, q->nrecs + 1, sizeof *q->recs) != QK_OK ||
-        qk_grow((void **)&q->b_topic, &q->b_tcap, q->nrecs + 1, sizeof *q->b_topic) != QK_OK)
+    if (q->nrecs >= UINT32_MAX || reserve(q, 1, 0) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    rec = &q->recs[q->nrecs];
-    rec->rel = (double)rel;
-    {
-        qk_status st = add_record(q, qid, strlen(qid), jg, strlen(jg), "0", 1, docno, strlen(docno),
-                                  (long)q->nrecs + 1, &q->b_topic[q->nrecs], rec, err);
-        if (st != QK_OK)
-            return st;
-    }
-    q->nrecs++;
-    return QK_OK;
+    q->recs[q->nrecs].rel = (double)rel;
+    return add_record(q, qid, strlen(qid), jg, strlen(jg), "0", 1, docno, strlen(docno), (long)q->nrecs + 1,
+                      err);
 }
 
 qk_status qk_qrels_finish(qk_qrels *q, qk_dedup dedup, qk_error *err)
@@ -440,7 +569,8 @@ void qk_qrels_free(qk_qrels *q)
     free(q->group_rank);
     free(q->offs);
     free(q->recs);
-    free(q->b_topic);
+    free(q->blk_topic);
+    free(q->blk_start);
     window_free(q->win);
     free(q);
 }

@@ -23,11 +23,20 @@ struct qk_qrels {
     uint32_t *group_rank;  /* group id -> strcmp rank                  */
     size_t *offs;          /* topic t's records: [offs[t], offs[t+1]) */
     qk_judgment *recs;
-    size_t nrecs;
+    size_t nrecs, rec_cap;
     size_t npositive;
-    /* while built by qk_qrels_add: each record's topic id, capacities */
-    uint32_t *b_topic;
-    size_t b_cap, b_tcap;
+    /* While built (reading or qk_qrels_add): the records come in blocks of
+     * one topic each, block k = records [blk_start[k], blk_start[k + 1])
+     * of topic blk_topic[k]; cur_qid (in the topics pool, cur_qlen bytes)
+     * is the last block's topic. in_order stays 1 while a plain qrels
+     * lists each topic in one block, topics in strcmp order and each
+     * topic's docnos strictly increasing: then organising moves nothing
+     * and compares nothing. prev_dlen: the last docno's length. */
+    uint32_t *blk_topic, *blk_start;
+    size_t nblk, blk_cap;
+    const char *cur_qid;
+    size_t cur_qlen, prev_dlen;
+    int in_order;
     int finished;
     struct qrels_window *win; /* qk_qrels_read_windowed: the loaded topics */
 };
@@ -62,7 +71,8 @@ qk_qrels *qk_qrels_blank(qk_rel_format fmt);
 /* Read judgment lines from l into q (new, empty) up to the end of the
  * file, or, when limit > 0, up to the first line of a new topic once q
  * holds limit records or more: that line is kept in *held and read first
- * by the next call. size_hint: unused. */
+ * by the next call. size_hint > 0: the file's size in bytes, to size the
+ * arrays once from the first lines' average length. */
 qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t limit, held_line *held,
                               size_t size_hint, qk_error *err);
 
