@@ -5,12 +5,17 @@
  * global docno table: evaluation looks docnos up topic by topic, and a
  * global hash over millions of docnos cost more (cache misses, memory) than
  * everything else in reading a large qrels file. */
+/* feature-test macro for MADV_HUGEPAGE */
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
+#define _DEFAULT_SOURCE
 #include "io/qrels_internal.h"
 #include "io/scan.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int qk_rel_format_parse(const char *name, qk_rel_format *out)
 {
@@ -94,15 +99,74 @@ static qk_status new_block(qk_qrels *q, const char *qid, size_t ql)
     return QK_OK;
 }
 
-static int same_topic(const qk_qrels *q, const char *qid, size_t len)
+/* Short strings compared and copied without a library call: topic ids
+ * and docnos are mostly 4-16 bytes, where two overlapping loads cover
+ * every byte and read none past the end. */
+static inline uint64_t load8(const char *p)
 {
-    return q->nblk > 0 && q->cur_qlen == len && memcmp(q->cur_qid, qid, len) == 0;
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
 }
 
-/* a (alen bytes) < b (blen bytes) in strcmp order; neither holds a NUL. */
-static int docno_less(const char *a, size_t alen, const char *b, size_t blen)
+static inline uint32_t load4(const char *p)
 {
-    int c = memcmp(a, b, alen < blen ? alen : blen);
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* The 8 bytes at p as a number that orders like the bytes (memcmp). */
+static inline uint64_t load8_ordered(const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return __builtin_bswap64(load8(p));
+#else
+    return load8(p);
+#endif
+}
+
+static inline int same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n >= 8 && n <= 16)
+        return load8(a) == load8(b) && load8(a + n - 8) == load8(b + n - 8);
+    if (n >= 4 && n < 8)
+        return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
+    return memcmp(a, b, n) == 0;
+}
+
+static inline void copy_bytes(char *d, const char *s, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t x = load8(s), y = load8(s + n - 8);
+        memcpy(d, &x, 8);
+        memcpy(d + n - 8, &y, 8);
+    } else {
+        memcpy(d, s, n);
+    }
+}
+
+static int same_topic(const qk_qrels *q, const char *qid, size_t len)
+{
+    return q->nblk > 0 && q->cur_qlen == len && same_bytes(q->cur_qid, qid, len);
+}
+
+/* a (alen bytes) < b (blen bytes) in strcmp order; neither holds a NUL.
+ * With 8-16 bytes in common: the first 8, then the last 8 of the common
+ * part (its bytes before the 8th equal by then). */
+static inline int docno_less(const char *a, size_t alen, const char *b, size_t blen)
+{
+    size_t m = alen < blen ? alen : blen;
+    int c;
+    if (m >= 8 && m <= 16) {
+        uint64_t x = load8_ordered(a), y = load8_ordered(b);
+        if (x == y) {
+            x = load8_ordered(a + m - 8);
+            y = load8_ordered(b + m - 8);
+        }
+        return x != y ? x < y : alen < blen;
+    }
+    c = memcmp(a, b, m);
     return c < 0 || (c == 0 && alen < blen);
 }
 
@@ -123,7 +187,7 @@ static qk_status reserve(qk_qrels *q, size_t n, size_t dl)
 
 /* Intern the strings of one record, q->recs[q->nrecs] (rel already set),
  * and count it. */
-static qk_status add_record(qk_qrels *q, const char *qid, size_t ql, const char *jg, size_t jgl,
+static inline qk_status add_record(qk_qrels *q, const char *qid, size_t ql, const char *jg, size_t jgl,
                             const char *jsg, size_t jsgl, const char *doc, size_t dl, long lineno,
                             qk_error *err)
 {
@@ -140,7 +204,7 @@ static qk_status add_record(qk_qrels *q, const char *qid, size_t ql, const char 
     if (q->ndocs >= UINT32_MAX || (q->arena_len + dl + 1 > q->arena_cap && reserve(q, 1, dl + 1) != QK_OK))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     d = q->arena + q->arena_len;
-    memcpy(d, doc, dl);
+    copy_bytes(d, doc, dl);
     d[dl] = '\0';
     q->doc_off[q->ndocs] = q->arena_len;
     q->arena_len += dl + 1;
@@ -389,6 +453,28 @@ qk_status qk_qrels_organise(qk_qrels *q, const char *path, qk_dedup dedup, qk_er
     return st == QK_OK ? st : qk_error_set(err, st, "out of memory");
 }
 
+/* Ask for huge pages for the part of a large array about to be filled:
+ * 4 KiB pages cost a fault and a clear each (reading a file of 30 MB
+ * touches 16,000 of them), 2 MiB pages 512 times fewer faults. Only
+ * advice: nothing changes where the system has no huge pages. */
+static void advise_huge(void *p, size_t from, size_t to)
+{
+#if defined(MADV_HUGEPAGE)
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t a = (uintptr_t)p + from, e = (uintptr_t)p + to;
+    if (page <= 0 || to - from < ((size_t)4 << 20))
+        return;
+    a = (a + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    e &= ~((uintptr_t)page - 1);
+    if (e > a)
+        madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)from;
+    (void)to;
+#endif
+}
+
 /* Size the arrays for size bytes of lines like the first `bytes` (which
  * gave q's records): the estimate and 1/16 more, allocated once instead
  * of regrown (each regrowth may copy). Only an estimate: on failure the
@@ -403,14 +489,17 @@ static void presize(qk_qrels *q, size_t size, size_t bytes)
     if (n > q->rec_cap && (p = realloc(q->recs, n * sizeof *q->recs))) {
         q->recs = p;
         q->rec_cap = n;
+        advise_huge(p, q->nrecs * sizeof *q->recs, n * sizeof *q->recs);
     }
     if (n > q->doc_cap && (p = realloc(q->doc_off, n * sizeof *q->doc_off))) {
         q->doc_off = p;
         q->doc_cap = n;
+        advise_huge(p, q->ndocs * sizeof *q->doc_off, n * sizeof *q->doc_off);
     }
     if (a > q->arena_cap && (p = realloc(q->arena, a))) {
         q->arena = p;
         q->arena_cap = a;
+        advise_huge(p, q->arena_len, a);
     }
 }
 
