@@ -461,13 +461,12 @@ static void advise_huge(void *p, size_t from, size_t to)
 {
 #if defined(MADV_HUGEPAGE)
     long page = sysconf(_SC_PAGESIZE);
-    uintptr_t a = (uintptr_t)p + from, e = (uintptr_t)p + to;
+    size_t skip;
     if (page <= 0 || to - from < ((size_t)4 << 20))
         return;
-    a = (a + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-    e &= ~((uintptr_t)page - 1);
-    if (e > a)
-        madvise((void *)a, e - a, MADV_HUGEPAGE);
+    /* from the first page boundary at or after p + from, whole pages */
+    skip = ((size_t)page - (uintptr_t)((char *)p + from) % (size_t)page) % (size_t)page;
+    madvise((char *)p + from + skip, (to - from - skip) / (size_t)page * (size_t)page, MADV_HUGEPAGE);
 #else
     (void)p;
     (void)from;
