@@ -171,12 +171,12 @@ static qk_status add_obs(qk_crowd_labels *L, const char *task, size_t tlen, cons
             return QK_OK;
         }
         if (line > 0)
-            return qk_error_at(err, QK_EINPUT, L->path, line, 0, "label '%.*s' is not one of the declared classes",
-                               (int)llen, label);
-        return qk_error_set(err, QK_EINPUT, "label '%.*s' is not one of the declared classes", (int)llen, label);
+            return qk_error_at(err, QK_EINPUT, L->path, line, 0,
+                               "label '%.*s' is not one of the declared classes", (int)llen, label);
+        return qk_error_set(err, QK_EINPUT, "label '%.*s' is not one of the declared classes", (int)llen,
+                            label);
     }
-    if (intern_task(L, task, tlen, &t) != QK_OK ||
-        qk_strpool_intern(L->workers, worker, wlen, &w) != QK_OK)
+    if (intern_task(L, task, tlen, &t) != QK_OK || qk_strpool_intern(L->workers, worker, wlen, &w) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     return qk_crowd_labels_add_ids(L, t, w, c, line, err);
 }

@@ -89,8 +89,9 @@ static qk_status new_block(qk_qrels *q, const char *qid, size_t ql)
         q->blk_cap = c1;
     }
     /* A topic seen before, or not after the last one in strcmp order. */
-    if (q->in_order && (id != known || (q->nblk > 0 && strcmp(qk_strpool_str(q->topics, q->blk_topic[q->nblk - 1]),
-                                                              qk_strpool_str(q->topics, id)) >= 0)))
+    if (q->in_order &&
+        (id != known || (q->nblk > 0 && strcmp(qk_strpool_str(q->topics, q->blk_topic[q->nblk - 1]),
+                                               qk_strpool_str(q->topics, id)) >= 0)))
         q->in_order = 0;
     q->blk_topic[q->nblk] = id;
     q->blk_start[q->nblk++] = (uint32_t)q->nrecs;
@@ -170,8 +171,7 @@ static inline int docno_less(const char *a, size_t alen, const char *b, size_t b
     return c < 0 || (c == 0 && alen < blen);
 }
 
-/* Make room for n more records of docnos of about dl bytes each (at most
- * the dl bytes asked for are certain to fit). */
+/* Make room for n more records and dl more bytes of docnos. */
 static qk_status reserve(qk_qrels *q, size_t n, size_t dl)
 {
     if (q->nrecs + n > q->rec_cap &&
@@ -180,16 +180,17 @@ static qk_status reserve(qk_qrels *q, size_t n, size_t dl)
     if (q->ndocs + n > q->doc_cap &&
         qk_grow((void **)&q->doc_off, &q->doc_cap, q->ndocs + n, sizeof *q->doc_off) != QK_OK)
         return QK_ENOMEM;
-    if (q->arena_len + dl > q->arena_cap && qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + dl, 1) != QK_OK)
+    if (q->arena_len + dl > q->arena_cap &&
+        qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + dl, 1) != QK_OK)
         return QK_ENOMEM;
     return QK_OK;
 }
 
-/* Intern the strings of one record, q->recs[q->nrecs] (rel already set),
- * and count it. */
+/* Intern the strings of one record, q->recs[q->nrecs] (room reserved, rel
+ * already set), and count it. */
 static inline qk_status add_record(qk_qrels *q, const char *qid, size_t ql, const char *jg, size_t jgl,
-                            const char *jsg, size_t jsgl, const char *doc, size_t dl, long lineno,
-                            qk_error *err)
+                                   const char *jsg, size_t jsgl, const char *doc, size_t dl, long lineno,
+                                   qk_error *err)
 {
     qk_judgment *rec = &q->recs[q->nrecs];
     char *d;
@@ -201,7 +202,9 @@ static inline qk_status add_record(qk_qrels *q, const char *qid, size_t ql, cons
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     /* Until organise() numbers them per topic, a record's doc is its own string. */
-    if (q->ndocs >= UINT32_MAX || (q->arena_len + dl + 1 > q->arena_cap && reserve(q, 1, dl + 1) != QK_OK))
+    if (q->ndocs >= UINT32_MAX ||
+        (q->arena_len + dl + 1 > q->arena_cap &&
+         qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + dl + 1, 1) != QK_OK))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     d = q->arena + q->arena_len;
     copy_bytes(d, doc, dl);
@@ -433,7 +436,8 @@ static qk_status organise_any(qk_qrels *q, size_t nt, const char *path, qk_dedup
     q->blk_topic = q->blk_start = NULL;
     if (!rec_topic || !(q->offs = calloc(nt + 1, sizeof *q->offs)) ||
         rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
-        rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK || bucket_by_topic(q, rec_topic, nt) != QK_OK)
+        rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK ||
+        bucket_by_topic(q, rec_topic, nt) != QK_OK)
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
     free(group_order);
     free(rec_topic);
@@ -783,4 +787,3 @@ size_t qk_qrels_num_judgments(const qk_qrels *q)
 {
     return q->nrecs;
 }
-

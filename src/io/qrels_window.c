@@ -69,8 +69,8 @@ static int first_pass(qk_qrels *q, qk_lines *l, qk_status *st, qk_error *err)
             *st = qk_error_set(err, QK_ENOMEM, "out of memory");
             break;
         }
-        if ((*st = qk_qrels_read_lines(p, l, w->path, QK_WINDOW_RECS, &held, 0, err)) != QK_OK || p->nrecs == 0 ||
-            (*st = qk_qrels_organise(p, w->path, w->dedup, err)) != QK_OK) {
+        if ((*st = qk_qrels_read_lines(p, l, w->path, QK_WINDOW_RECS, &held, 0, err)) != QK_OK ||
+            p->nrecs == 0 || (*st = qk_qrels_organise(p, w->path, w->dedup, err)) != QK_OK) {
             ok = *st == QK_OK && q->nrecs > 0;
             qk_qrels_free(p);
             break;
@@ -108,7 +108,8 @@ qk_status qk_qrels_read_windowed(const char *path, qk_rel_format fmt, qk_dedup d
     *out = NULL;
     if (strcmp(path, "-") == 0 || count_blocks(path, min_topics) < min_topics)
         return qk_qrels_read(path, fmt, dedup, out, err);
-    if (!(q = qk_qrels_blank(fmt)) || !(q->win = calloc(1, sizeof *q->win)) || !(q->win->path = strdup(path))) {
+    if (!(q = qk_qrels_blank(fmt)) || !(q->win = calloc(1, sizeof *q->win)) ||
+        !(q->win->path = strdup(path))) {
         qk_qrels_free(q);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
