@@ -3,8 +3,11 @@
 # qrels), one thread: `qrelkit eval --threads 1 -m num_q` with a one-topic
 # qrels over the whole 195 MB run of input A (every line is split and its
 # score parsed; one topic is ranked and scored), and with the 31.5 MB qrels
-# of A against a one-line run (every qrels line is read and organised).
-# `wc -l` on the same file shows the floor of reading it at all.
+# of A against a one-line run (every qrels line is read and organised);
+# crowd labels: `qrelkit aggregate -m mv` over the 17 MB of 1,000,000
+# labels that bench/crowd.sh uses (every label read, interned and grouped
+# by task; majority vote is a small part). `wc -l` on the same file shows
+# the floor of reading it at all.
 # Median of REPS (default 3) runs, wall and CPU time; files from bench/gen.
 # Usage: bash bench/parse.sh [path/to/qrelkit]
 set -euo pipefail
@@ -12,7 +15,11 @@ qk=$(realpath "${1:-build/default/qrelkit}")
 reps=${REPS:-3}
 cd "$(dirname "$0")"
 bash gen "$qk" 2>/dev/null
-run=work/A/runs/run01.run qrels=work/A/qrels.txt
+run=work/A/runs/run01.run qrels=work/A/qrels.txt labels=work/crowd/labels.tsv
+if [ ! -s "$labels" ]; then # the input of bench/crowd.sh
+    "$qk" simulate crowd --out work/crowd --tasks 100000 --workers 5000 --labels-per-task 10 \
+        --accuracy-range 0.55,0.95 --seed 1 >/dev/null
+fi
 t1=$(head -n1 "$run" | cut -d' ' -f1)
 grep "^$t1 " "$qrels" >work/parse-one.qrels
 head -n1 "$run" >work/parse-one.run
@@ -43,5 +50,7 @@ row "run, qrelkit" "$run" "$(secs "$qk" eval --threads 1 -m num_q work/parse-one
 row "run, wc -l" "$run" "$(secs wc -l "$run")"
 row "qrels, qrelkit" "$qrels" "$(secs "$qk" eval --threads 1 -m num_q "$qrels" work/parse-one.run)"
 row "qrels, wc -l" "$qrels" "$(secs wc -l "$qrels")"
+row "labels, qrelkit" "$labels" "$(secs "$qk" aggregate -m mv "$labels")"
+row "labels, wc -l" "$labels" "$(secs wc -l "$labels")"
 echo
 echo "median of $reps; load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"

@@ -39,14 +39,64 @@ void qk_strpool_free(qk_strpool *p)
     free(p);
 }
 
-static int same(const qk_strpool *p, uint32_t id, const char *s, size_t len)
+static inline uint64_t load8(const char *s)
 {
-    return qk_strpool_len(p, id) == len && memcmp(p->arena + p->offs[id], s, len) == 0;
+    uint64_t v;
+    memcpy(&v, s, 8);
+    return v;
+}
+
+static inline uint32_t load4(const char *s)
+{
+    uint32_t v;
+    memcpy(&v, s, 4);
+    return v;
+}
+
+static inline size_t len_of(const qk_strpool *p, uint32_t id)
+{
+    uint64_t end = id + 1 < p->count ? p->offs[id + 1] : p->arena_len;
+    return (size_t)(end - p->offs[id] - 1);
+}
+
+/* Ids of 4-16 bytes (most topic, task and worker ids) are compared and
+ * hashed from two overlapping loads that cover every byte and read none
+ * past the end, without a library call or a loop over the bytes. */
+static inline int same(const qk_strpool *p, uint32_t id, const char *s, size_t len)
+{
+    const char *t = p->arena + p->offs[id];
+    if (len_of(p, id) != len)
+        return 0;
+    if (len >= 8 && len <= 16)
+        return load8(t) == load8(s) && load8(t + len - 8) == load8(s + len - 8);
+    if (len >= 4 && len < 8)
+        return load4(t) == load4(s) && load4(t + len - 4) == load4(s + len - 4);
+    return memcmp(t, s, len) == 0;
+}
+
+static inline uint64_t hash_of(const char *s, size_t len)
+{
+    uint64_t h;
+    if (len >= 8 && len <= 16)
+        h = load8(s) ^ (load8(s + len - 8) * 0x9E3779B97F4A7C15ULL);
+    else if (len >= 4 && len < 8)
+        h = ((uint64_t)load4(s) << 32 | load4(s + len - 4));
+    else
+        return qk_hash_bytes(s, len);
+    /* the same final mix as qk_hash_bytes: every input bit reaches the low
+     * bits (the slot) and the high 32 (the tag) */
+    h ^= len * 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ULL;
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ULL;
+    h ^= h >> 32;
+    return h;
 }
 
 static inline uint64_t tag_of(uint64_t h) { return h & 0xffffffff00000000ULL; }
 
-static int find_hashed(const qk_strpool *p, const char *s, size_t len, uint64_t h, uint32_t *id)
+static inline int find_hashed(const qk_strpool *p, const char *s, size_t len, uint64_t h, uint32_t *id)
 {
     size_t mask = p->nslots - 1;
     size_t i = (size_t)h & mask;
@@ -65,7 +115,7 @@ static int find_hashed(const qk_strpool *p, const char *s, size_t len, uint64_t 
 
 int qk_strpool_find(const qk_strpool *p, const char *s, size_t len, uint32_t *id)
 {
-    return find_hashed(p, s, len, qk_hash_bytes(s, len), id);
+    return find_hashed(p, s, len, hash_of(s, len), id);
 }
 
 static qk_status rehash(qk_strpool *p)
@@ -81,7 +131,7 @@ static qk_status rehash(qk_strpool *p)
         if (!v)
             continue;
         id = (uint32_t)v - 1;
-        i = (size_t)qk_hash_bytes(p->arena + p->offs[id], qk_strpool_len(p, id)) & (n - 1);
+        i = (size_t)hash_of(p->arena + p->offs[id], len_of(p, id)) & (n - 1);
         while (slots[i])
             i = (i + 1) & (n - 1);
         slots[i] = v;
@@ -94,7 +144,7 @@ static qk_status rehash(qk_strpool *p)
 
 qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *id)
 {
-    uint64_t h = qk_hash_bytes(s, len);
+    uint64_t h = hash_of(s, len);
     if (find_hashed(p, s, len, h, id))
         return QK_OK;
     if (p->count >= UINT32_MAX - 1)
@@ -121,10 +171,6 @@ qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *
 
 const char *qk_strpool_str(const qk_strpool *p, uint32_t id) { return p->arena + p->offs[id]; }
 
-size_t qk_strpool_len(const qk_strpool *p, uint32_t id)
-{
-    uint64_t end = id + 1 < p->count ? p->offs[id + 1] : p->arena_len;
-    return (size_t)(end - p->offs[id] - 1);
-}
+size_t qk_strpool_len(const qk_strpool *p, uint32_t id) { return len_of(p, id); }
 
 size_t qk_strpool_count(const qk_strpool *p) { return p->count; }

@@ -4,6 +4,14 @@
 
 #include "qrelkit/crowd.h"
 
+/* A short id (at most 23 bytes) and its id in a pool. */
+typedef struct qk_crowd_memo {
+    char s[24];
+    uint32_t len; /* 0: empty */
+    uint32_t id;
+} qk_crowd_memo;
+#define QK_CROWD_MEMO_CLASSES 6
+
 struct qk_crowd_labels {
     qk_strpool *tasks, *workers, *classes;
     /* Raw observations in input order; cls is an id in the classes pool. */
@@ -20,9 +28,13 @@ struct qk_crowd_labels {
     uint32_t *rank;  /* pool id -> class order position */
     size_t nclasses;
     const char *path; /* for messages while reading; not owned */
-    /* id + 1 of the last task and class interned (0: none): files list a
-     * task's labels together, so most lines repeat the previous task */
-    uint32_t last_task1, last_class1;
+    /* Copies of the last task and of the first few classes with their ids,
+     * compared before the pools are hashed: files list a task's labels
+     * together, so most lines repeat the previous task, and most label
+     * sets have two to five classes. */
+    qk_crowd_memo last_task;
+    qk_crowd_memo class_memo[QK_CROWD_MEMO_CLASSES];
+    size_t n_class_memo;
 };
 
 /* Append an observation by ids already interned in L's pools (tasks,

@@ -83,18 +83,76 @@ qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, ui
     return QK_OK;
 }
 
-/* Intern s in p, first trying the id last1 - 1 (the previous line's). */
-static qk_status intern_repeat(qk_strpool *p, const char *s, size_t len, uint32_t *last1, uint32_t *id)
+static inline uint64_t load8(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline uint32_t load4(const char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* m holds s (len bytes; an empty memo holds nothing): 4-16 bytes are
+ * compared without a library call, by two overlapping loads that cover
+ * every byte and read nothing past either string. */
+static inline int memo_is(const qk_crowd_memo *m, const char *s, size_t len)
+{
+    if (m->len != len || len == 0)
+        return 0;
+    if (len >= 8 && len <= 16)
+        return load8(m->s) == load8(s) && load8(m->s + len - 8) == load8(s + len - 8);
+    if (len >= 4 && len < 8)
+        return load4(m->s) == load4(s) && load4(m->s + len - 4) == load4(s + len - 4);
+    return memcmp(m->s, s, len) == 0;
+}
+
+static void memo_set(qk_crowd_memo *m, const char *s, size_t len, uint32_t id)
+{
+    if (len == 0 || len >= sizeof m->s) {
+        m->len = 0;
+        return;
+    }
+    memcpy(m->s, s, len);
+    m->len = (uint32_t)len;
+    m->id = id;
+}
+
+/* Intern the task s in L, first trying the last one. */
+static qk_status intern_task(qk_crowd_labels *L, const char *s, size_t len, uint32_t *id)
 {
     qk_status st;
-    if (*last1 && qk_strpool_len(p, *last1 - 1) == len &&
-        memcmp(qk_strpool_str(p, *last1 - 1), s, len) == 0) {
-        *id = *last1 - 1;
+    if (memo_is(&L->last_task, s, len)) {
+        *id = L->last_task.id;
         return QK_OK;
     }
-    if ((st = qk_strpool_intern(p, s, len, id)) == QK_OK)
-        *last1 = *id + 1;
+    if ((st = qk_strpool_intern(L->tasks, s, len, id)) == QK_OK)
+        memo_set(&L->last_task, s, len, *id);
     return st;
+}
+
+/* The class s: 1 and its id when known (interned when not declared, and
+ * then always known), 0 when declared classes do not hold it. */
+static int class_id(qk_crowd_labels *L, const char *s, size_t len, uint32_t *id, qk_status *st)
+{
+    int found;
+    *st = QK_OK;
+    for (size_t i = 0; i < L->n_class_memo; i++)
+        if (memo_is(&L->class_memo[i], s, len)) {
+            *id = L->class_memo[i].id;
+            return 1;
+        }
+    if (L->declared)
+        found = qk_strpool_find(L->classes, s, len, id);
+    else
+        found = (*st = qk_strpool_intern(L->classes, s, len, id)) == QK_OK;
+    if (found && L->n_class_memo < QK_CROWD_MEMO_CLASSES && len > 0 && len < sizeof L->class_memo[0].s)
+        memo_set(&L->class_memo[L->n_class_memo++], s, len, *id);
+    return found;
 }
 
 /* Intern one observation; line > 0 is used for messages. */
@@ -102,25 +160,23 @@ static qk_status add_obs(qk_crowd_labels *L, const char *task, size_t tlen, cons
                          const char *label, size_t llen, long line, int *unknown, qk_error *err)
 {
     uint32_t t, w, c;
+    qk_status st;
     if (L->finished)
         return qk_error_set(err, QK_EUSAGE, "labels were already finished; cannot add more");
-    if (L->declared) {
-        if (!qk_strpool_find(L->classes, label, llen, &c)) {
-            if (unknown) {
-                *unknown = 1;
-                return QK_OK;
-            }
-            if (line > 0)
-                return qk_error_at(err, QK_EINPUT, L->path, line, 0,
-                                   "label '%.*s' is not one of the declared classes", (int)llen, label);
-            return qk_error_set(err, QK_EINPUT, "label '%.*s' is not one of the declared classes", (int)llen,
-                                label);
+    if (!class_id(L, label, llen, &c, &st)) {
+        if (st != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        if (unknown) {
+            *unknown = 1;
+            return QK_OK;
         }
-    } else if (intern_repeat(L->classes, label, llen, &L->last_class1, &c) != QK_OK) {
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
+        if (line > 0)
+            return qk_error_at(err, QK_EINPUT, L->path, line, 0,
+                               "label '%.*s' is not one of the declared classes", (int)llen, label);
+        return qk_error_set(err, QK_EINPUT, "label '%.*s' is not one of the declared classes", (int)llen,
+                            label);
     }
-    if (intern_repeat(L->tasks, task, tlen, &L->last_task1, &t) != QK_OK ||
-        qk_strpool_intern(L->workers, worker, wlen, &w) != QK_OK)
+    if (intern_task(L, task, tlen, &t) != QK_OK || qk_strpool_intern(L->workers, worker, wlen, &w) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     return qk_crowd_labels_add_ids(L, t, w, c, line, err);
 }

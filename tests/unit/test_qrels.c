@@ -533,6 +533,81 @@ static void test_windowed_errors(void **state)
     free(text);
 }
 
+/* Every record of text (plain qrels, no duplicates) is found with its
+ * grade, topics come in strcmp order and each topic's records in strcmp
+ * order of their docnos: checked with the test's own strcmp. */
+static void check_ordered(const char *text)
+{
+    qk_qrels *q = read_ok(text, QK_REL_QRELS, QK_DEDUP_ERROR);
+    char qid[64], doc[64];
+    long rel;
+    int used;
+    size_t lines = 0;
+    for (const char *p = text; sscanf(p, "%63s %*s %63s %ld\n%n", qid, doc, &rel, &used) == 3; p += used) {
+        if (rel_of(q, qid, "0", doc) != (double)rel)
+            fail_msg("%s/%s: grade %g, expected %ld in:\n%s", qid, doc, rel_of(q, qid, "0", doc), rel, text);
+        lines++;
+    }
+    assert_int_equal(qk_qrels_num_judgments(q), lines);
+    for (size_t t = 0; t < qk_qrels_num_topics(q); t++) {
+        size_t n;
+        const qk_judgment *j = qk_qrels_judgments(q, t, &n);
+        if (t > 0)
+            assert_true(strcmp(qk_qrels_topic(q, t - 1), qk_qrels_topic(q, t)) < 0);
+        for (size_t i = 1; i < n; i++)
+            if (strcmp(qk_qrels_docno(q, j[i - 1].doc), qk_qrels_docno(q, j[i].doc)) >= 0)
+                fail_msg("topic %s: '%s' before '%s' in:\n%s", qk_qrels_topic(q, t),
+                         qk_qrels_docno(q, j[i - 1].doc), qk_qrels_docno(q, j[i].doc), text);
+    }
+    qk_qrels_free(q);
+}
+
+/* A file read as it comes when each topic is one block, topics and docnos
+ * in strcmp order; any other order is sorted. The order is judged on the
+ * bytes as unsigned, with topic ids and docnos of every length class of
+ * the reader's comparisons (1-3, 4-7, 8-16 and more bytes; differences
+ * at the start, in the middle and at the end; prefixes). */
+static void test_order_detection(void **state)
+{
+    static const char *const texts[] = {
+        /* in order */
+        "T1 0 DOCUMENT-0001 1\nT1 0 DOCUMENT-0002 2\nT2 0 DOCUMENT-0001 3\n",
+        "T 0 DOCUMENT-z 1\nT 0 DOCUMENT-\xc3\xa9 2\n",
+        "T 0 ABCDEFGH 1\nT 0 ABCDEFGH1 2\nT 0 ABCDEFGH12345678 3\nT 0 ABCDEFGH123456789 4\n",
+        "t 0 a 1\nt 0 ab 2\nt 0 abcd 3\nt 0 abce 4\nt 0 abcef 5\nt 0 b 6\n",
+        "topic-0001 0 d 1\ntopic-0002 0 d 2\ntopic-00020 0 d 3\ntopic-0002x 0 d 4\n",
+        "q 0 d 1\nqq 0 d 2\nqqq 0 d 3\nqqqq 0 d 4\nqqqqq 0 d 5\n",
+        "T0001 0 d 1\nT0002 0 d 2\nT0002x 0 d 3\n",
+        /* out of order inside a topic, each length class */
+        "T1 0 DOCUMENT-0002 1\nT1 0 DOCUMENT-0001 2\n",
+        "T1 0 DOCUMENT-0001 1\nT1 0 DOCUMENT-1001 2\nT1 0 DOCUMENT-0011 3\n",
+        "T 0 ABCDEFGH1 1\nT 0 ABCDEFGH 2\n",
+        "T 0 DOCUMENT-2 1\nT 0 DOCUMENT-10 2\n",
+        "T 0 abcd-2 1\nT 0 abcd-10 2\n",
+        "T 0 DOCUMENT-\xc3\xa9 1\nT 0 DOCUMENT-z 2\n",
+        "T 0 abcdf 1\nT 0 abcde 2\n",
+        "T 0 ab 1\nT 0 a 2\n",
+        "T 0 clueweb09-en0000-00-00002 1\nT 0 clueweb09-en0000-00-00001 2\n",
+        "T 0 ABCDEFGH123456780 1\nT 0 ABCDEFGH12345678 2\n",
+        "T 0 BBCDEFGH 1\nT 0 ABCDEFGH 2\n",
+        /* topics out of strcmp order, or one topic in two blocks */
+        "9 0 d 1\n10 0 d 2\n",
+        "A 0 d1 1\nB 0 d1 2\nA 0 d2 3\n",
+        "topic-0002 0 d 1\ntopic-0001 0 d 2\n",
+        "qq 0 d 1\nq 0 d 2\n",
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
+        check_ordered(texts[i]);
+    /* Duplicates of 8-16 byte docnos are found in an otherwise ordered file. */
+    read_bad("T 0 DOCUMENT-01 1\nT 0 DOCUMENT-01 2\n", QK_REL_QRELS, QK_DEDUP_ERROR, QK_EINPUT,
+             " line 2: docno 'DOCUMENT-01' is judged twice for topic 'T' (first on line 1); "
+             "use --dedup first to keep the first judgment");
+    read_bad("T 0 ABCDEFGH 1\nT 0 ABCDEFGH 2\n", QK_REL_QRELS, QK_DEDUP_ERROR, QK_EINPUT,
+             " line 2: docno 'ABCDEFGH' is judged twice for topic 'T' (first on line 1); "
+             "use --dedup first to keep the first judgment");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -547,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_format_parse_and_write),
         cmocka_unit_test(test_builder),
         cmocka_unit_test(test_numbering_in_place),
+        cmocka_unit_test(test_order_detection),
         cmocka_unit_test(test_windowed),
         cmocka_unit_test(test_windowed_errors),
     };
