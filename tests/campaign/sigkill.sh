@@ -21,7 +21,10 @@ for _ in 1 2 3 4 5; do
   sleep 1.$((RANDOM % 5))
   kill -KILL "$QK_SERVER_PID"; wait "$QK_SERVER_PID" 2>/dev/null
   kills=$((kills + 1))
-  "$QK" campaign serve "$db" --port "$port" > "$QK_TMP/server.out" 2>> "$QK_TMP/server.log" &
+  # emptied here, not by the background command's own redirection, which may
+  # come after the first look and leave the killed server's "listening" there
+  : > "$QK_TMP/server.out"
+  "$QK" campaign serve "$db" --port "$port" >> "$QK_TMP/server.out" 2>> "$QK_TMP/server.log" &
   QK_SERVER_PID=$!
   for _ in $(seq 600); do grep -q listening "$QK_TMP/server.out" 2>/dev/null && break; sleep 0.05; done
   grep -q listening "$QK_TMP/server.out" || { echo "FAIL: the server did not come back"; cat "$QK_TMP/server.log"; exit 1; }
