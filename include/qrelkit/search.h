@@ -40,13 +40,17 @@ typedef struct qk_index_build_opts {
     int skip_duplicates; /* a repeated docno: 0 = error, 1 = keep the first (default 0) */
     int store_text;      /* 1 (default): keep each document's text, compressed, in the
                             index (qk_index_doc_text); 0: postings and tables only */
+    size_t max_open_runs; /* most spilled runs read at once (default 64, at least 2): more
+                             are first merged in groups into longer runs, so the open
+                             files stay few however small memory_mb is */
     qk_index_progress_fn progress;
     void *progress_ctx;
 } qk_index_build_opts;
 
 typedef struct qk_index_build_stats {
     uint64_t docs, terms, postings, tokens;
-    uint64_t spilled_runs; /* sorted runs written to disk (0 = all in memory) */
+    uint64_t spilled_runs; /* sorted runs written to disk (0 = all in memory), before any
+                              merging of them in groups (max_open_runs) */
     uint64_t duplicates;   /* documents skipped for a repeated docno */
     uint64_t index_bytes;
 } qk_index_build_stats;

@@ -61,6 +61,7 @@ struct qk_index_builder {
     /* spilled sorted runs */
     char **run_paths;
     size_t nruns;
+    size_t spills; /* runs written in all (nruns falls when they are merged) */
     /* the documents' text, compressed into a spill file (index_text.c);
      * NULL when the index stores no text */
     struct qk_text_spill *text;
@@ -76,6 +77,33 @@ qk_status qk_build_sort_pool(const qk_strpool *pool, uint32_t **out);
 void qk_build_segment_reset(qk_index_builder *b);
 qk_status qk_build_sorted_terms(qk_index_builder *b, uint32_t **out);
 qk_status qk_build_spill(qk_index_builder *b, qk_error *err);
+/* ---- index_runs.c: reading and compacting spilled runs ---- */
+/* A merge source: a spilled run (f) or the in-memory segment (ids, n: its
+ * term ids in strcmp order). The current term, its df, cf and postings
+ * (pp, plen: doc gaps, the first from 0, each followed by tf). */
+typedef struct qk_build_src {
+    FILE *f;
+    const uint32_t *ids;
+    size_t i, n;
+    char *term;
+    size_t term_cap;
+    uint32_t df;
+    uint64_t cf;
+    uint8_t *post;
+    size_t post_cap;
+    const uint8_t *pp;
+    size_t plen;
+    int done;
+} qk_build_src;
+/* Advance to the source's next term; 0 ok (done set at the end), -1 error. */
+int qk_build_src_next(qk_index_builder *b, qk_build_src *s);
+/* One varint to a run file; 0 ok, -1 on a write error. */
+int qk_build_put_varint(FILE *f, uint64_t v);
+/* Merge the spilled runs in groups of o.max_open_runs, in document order,
+ * until at most that many remain (so a small memory budget on a large
+ * corpus never needs more open files than that). */
+qk_status qk_build_compact_runs(qk_index_builder *b, qk_error *err);
+
 /* index_fileio.c: pwrite / pread of n bytes at off, retrying short counts and EINTR:
  * 0 / bytes read (short only at the end of the file), -1 on error. */
 int qk_build_pwrite(int fd, const void *p, size_t n, uint64_t off);

@@ -6,7 +6,8 @@
  * run (terms in strcmp order) and memory starts afresh. finish merges the
  * runs and the last segment term by term into the final file, so peak memory
  * is the budget plus what is proportional to the documents (docnos,
- * lengths) and the vocabulary — never to the postings. The forward lists
+ * lengths) and the vocabulary — never to the postings. More runs than
+ * o.max_open_runs are first merged in groups (index_runs.c). The forward lists
  * used by RM3 are made in blocks of documents that fit the budget
  * (index_write.c), so they do not grow with the postings either. */
 /* feature-test macro for MADV_HUGEPAGE */
@@ -33,6 +34,7 @@ void qk_index_build_opts_init(qk_index_build_opts *o)
     o->tmp_dir = NULL;
     o->skip_duplicates = 0;
     o->store_text = 1;
+    o->max_open_runs = 64;
     o->progress = NULL;
     o->progress_ctx = NULL;
 }
@@ -50,6 +52,8 @@ qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *
     b->o = *o;
     if (b->o.memory_mb == 0)
         b->o.memory_mb = 1;
+    if (b->o.max_open_runs < 2)
+        b->o.max_open_runs = b->o.max_open_runs == 0 ? 64 : 2;
     /* Runs go next to the output unless told otherwise: same file system,
      * and the user chose a place with room for the index. */
     const char *slash = strrchr(out_path, '/');
@@ -358,7 +362,12 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
     b->bytes += text_len;
     if (b->o.progress && b->ndocs % 1000 == 0)
         b->o.progress(b->o.progress_ctx, b->ndocs, b->bytes);
-    if (b->mem + b->doc_mem > b->o.memory_mb * (size_t)1048576 && (st = qk_build_spill(b, err)) != QK_OK)
+    /* The segment gets what the documents' tables leave of the budget, and
+     * never less than a quarter of it: past that, tables larger than the
+     * budget would spill a run after every document. */
+    size_t budget = b->o.memory_mb * (size_t)1048576;
+    size_t seg = b->doc_mem + budget / 4 < budget ? budget - b->doc_mem : budget / 4;
+    if (b->mem > seg && (st = qk_build_spill(b, err)) != QK_OK)
         return st;
     return QK_OK;
 }
@@ -397,13 +406,6 @@ qk_status qk_build_sorted_terms(qk_index_builder *b, uint32_t **out)
     return qk_build_sort_pool(b->terms, out);
 }
 
-static int put_varint(FILE *f, uint64_t v)
-{
-    uint8_t tmp[10];
-    size_t n = qk_varint_put(tmp, v);
-    return fwrite(tmp, 1, n, f) == n ? 0 : -1;
-}
-
 /* Write the segment as a sorted run: per term, varints (term length, df, cf,
  * postings bytes), then the term and postings bytes. */
 qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
@@ -434,13 +436,14 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
         goto out;
     }
     b->run_paths[b->nruns++] = path;
+    b->spills++;
     path = NULL;
     for (size_t i = 0; i < n; i++) {
         // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.ArraySubscript): ids[0..n) are set
         const qk_plist *pl = &b->pl[ids[i]];
         size_t len = qk_strpool_len(b->terms, ids[i]);
-        if (put_varint(f, len) || put_varint(f, pl->df) || put_varint(f, pl->cf) || put_varint(f, pl->len) ||
-            fwrite(qk_strpool_str(b->terms, ids[i]), 1, len, f) != len ||
+        if (qk_build_put_varint(f, len) || qk_build_put_varint(f, pl->df) || qk_build_put_varint(f, pl->cf) ||
+            qk_build_put_varint(f, pl->len) || fwrite(qk_strpool_str(b->terms, ids[i]), 1, len, f) != len ||
             fwrite(pl->buf, 1, pl->len, f) != pl->len) {
             st = qk_error_set(err, QK_EIO, "cannot write a temporary run in '%s': %s", b->run_dir,
                               strerror(errno));

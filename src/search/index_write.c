@@ -78,75 +78,6 @@ static void wb_end(wbuf *w, qk_idx_header *h, int sec)
     *qk_idx_sec_len(h, sec) = w->pos - *qk_idx_sec_off(h, sec);
 }
 
-/* A merge source: a spilled run (f) or the in-memory segment (ids). */
-typedef struct {
-    FILE *f;
-    const uint32_t *ids;
-    size_t i, n;
-    char *term;
-    size_t term_cap;
-    uint32_t df;
-    uint64_t cf;
-    uint8_t *post;
-    size_t post_cap;
-    const uint8_t *pp;
-    size_t plen;
-    int done;
-} msrc;
-
-static int read_varint(FILE *f, uint64_t *v)
-{
-    uint64_t x = 0;
-    for (unsigned shift = 0; shift < 64; shift += 7) {
-        int c = getc(f);
-        if (c == EOF)
-            return -1;
-        x |= (uint64_t)(c & 0x7f) << shift;
-        if (!(c & 0x80)) {
-            *v = x;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-/* Advance to the source's next term; 0 ok (done set at the end), -1 error. */
-static int src_next(qk_index_builder *b, msrc *s)
-{
-    if (!s->f) {
-        if (s->i == s->n) {
-            s->done = 1;
-            return 0;
-        }
-        uint32_t id = s->ids[s->i++];
-        const qk_plist *pl = &b->pl[id];
-        s->term = (char *)qk_strpool_str(b->terms, id);
-        s->df = pl->df;
-        s->cf = pl->cf;
-        s->pp = pl->buf;
-        s->plen = pl->len;
-        return 0;
-    }
-    uint64_t len, df, cf, plen;
-    int c = getc(s->f);
-    if (c == EOF) {
-        s->done = 1;
-        return ferror(s->f) ? -1 : 0;
-    }
-    ungetc(c, s->f);
-    if (read_varint(s->f, &len) || read_varint(s->f, &df) || read_varint(s->f, &cf) ||
-        read_varint(s->f, &plen) || qk_grow((void **)&s->term, &s->term_cap, len + 1, 1) != QK_OK ||
-        qk_grow((void **)&s->post, &s->post_cap, plen + 1, 1) != QK_OK ||
-        fread(s->term, 1, len, s->f) != len || fread(s->post, 1, plen, s->f) != plen)
-        return -1;
-    s->term[len] = '\0';
-    s->df = (uint32_t)df;
-    s->cf = cf;
-    s->pp = s->post;
-    s->plen = plen;
-    return 0;
-}
-
 typedef struct {
     qk_index_builder *b;
     wbuf *w;
@@ -166,7 +97,7 @@ typedef struct {
  * only its first document is written again (as a gap from the previous
  * source's last); the rest are copied as they are, and decoded to check
  * them and to fill the forward lists. */
-static int copy_postings(merger *m, msrc *s, uint32_t tid, uint32_t *last, int *first)
+static int copy_postings(merger *m, qk_build_src *s, uint32_t tid, uint32_t *last, int *first)
 {
     const uint8_t *p = s->pp, *end = s->pp + s->plen;
     uint64_t prev = 0, gap, tf;
@@ -257,7 +188,7 @@ out:
     return rc;
 }
 
-static qk_status merge(merger *m, msrc *src, size_t nsrc, qk_error *err)
+static qk_status merge(merger *m, qk_build_src *src, size_t nsrc, qk_error *err)
 {
     for (;;) {
         const char *min = NULL;
@@ -286,6 +217,7 @@ static qk_status merge(merger *m, msrc *src, size_t nsrc, qk_error *err)
          * that advances, so compare against the copy in m->terms. */
         const char *term = m->terms + m->term_off[t];
         for (size_t i = 0; i < nsrc; i++) {
+            // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): a source not done has a term (qk_build_src_next)
             if (src[i].done || strcmp(src[i].term, term) != 0)
                 continue;
             if (copy_postings(m, &src[i], (uint32_t)t, &last, &first) != 0)
@@ -293,7 +225,7 @@ static qk_status merge(merger *m, msrc *src, size_t nsrc, qk_error *err)
                                     term);
             df += src[i].df;
             cf += src[i].cf;
-            if (src_next(m->b, &src[i]) != 0)
+            if (qk_build_src_next(m->b, &src[i]) != 0)
                 return qk_error_set(err, QK_EIO, "cannot read a temporary run in '%s'", m->b->run_dir);
         }
         m->df[t] = (uint32_t)df;
@@ -419,7 +351,7 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
 {
     qk_idx_header h;
     merger m;
-    msrc *src = NULL;
+    qk_build_src *src = NULL;
     uint32_t *seg_ids = NULL;
     size_t nsrc, blk_end;
     uint64_t budget;
@@ -433,6 +365,8 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
      * merge then holds no postings in memory. */
     if ((b->nruns > 0 || b->mem + b->doc_mem > b->o.memory_mb * (size_t)1048576 / 2) &&
         (st = qk_build_spill(b, err)) != QK_OK)
+        goto out;
+    if ((st = qk_build_compact_runs(b, err)) != QK_OK)
         goto out;
     nsrc = b->nruns + 1;
     src = calloc(nsrc, sizeof *src);
@@ -480,13 +414,13 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
     memcpy(m.fwd_pos, fwd_off, (b->ndocs + 1) * sizeof *fwd_off);
     m.fwd_end = fwd_off;
     for (size_t i = 0; i < b->nruns; i++)
-        if (!(src[i].f = fopen(b->run_paths[i], "rb")) || src_next(b, &src[i]) != 0) {
+        if (!(src[i].f = fopen(b->run_paths[i], "rb")) || qk_build_src_next(b, &src[i]) != 0) {
             st = qk_error_set(err, QK_EIO, "cannot read a temporary run in '%s'", b->run_dir);
             goto out;
         }
     src[b->nruns].ids = seg_ids;
     src[b->nruns].n = qk_strpool_count(b->terms);
-    src_next(b, &src[b->nruns]);
+    qk_build_src_next(b, &src[b->nruns]);
     wb_section(w, &h, SEC_POSTINGS);
     if ((st = merge(&m, src, nsrc, err)) != QK_OK)
         goto out;
@@ -547,7 +481,7 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
     stats->terms = m.nterms;
     stats->postings = b->postings;
     stats->tokens = b->tokens;
-    stats->spilled_runs = b->nruns;
+    stats->spilled_runs = b->spills;
     stats->duplicates = b->duplicates;
     stats->index_bytes = h.file_size;
 out:
