@@ -34,6 +34,7 @@ static void scratch_free(qk_scratch *sc)
     }
     free(sc->bufs);
     free(sc->merges);
+    qk_topic_cache_free(&sc->cache);
 }
 
 static qk_status ensure_bufs(qk_scratch *sc, size_t n)
@@ -109,8 +110,7 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
     const qk_qrels *q = r->q;
     const qk_measures *m = r->m;
     qk_rel_format f = qk_qrels_format(q);
-    qk_topic_cache cache = {NULL};
-    qk_topic tp = {qk_qrels_topic(q, t), o->rel_level, o->num_docs, NULL, NULL, 0, NULL, &cache};
+    qk_topic tp = {qk_qrels_topic(q, t), o->rel_level, o->num_docs, NULL, NULL, 0, NULL, &sc->cache};
     qk_prefs_topic *pt = NULL;
     double *row = row_of(r, t);
     qk_status st = qk_qrels_window(q, t, err); /* a windowed qrels: topics come in order */
@@ -148,7 +148,7 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
         }
     }
     qk_prefs_topic_free(pt);
-    qk_topic_cache_clear(&cache);
+    qk_topic_cache_clear(&sc->cache);
     if (st == QK_OK)
         r->evaluated[t] = 1;
     return st;

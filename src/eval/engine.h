@@ -30,6 +30,7 @@ typedef struct qk_scratch {
     qk_merge_buf *bufs; /* one per judgment group */
     qk_merge *merges;
     size_t nbufs;
+    qk_topic_cache cache; /* the measures' shared values, buffers kept from topic to topic */
 } qk_scratch;
 
 /* Rank (score desc, docno desc — or asc for prefs), dedup, truncate to -M. */
