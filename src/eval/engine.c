@@ -329,11 +329,16 @@ typedef struct run_ctx {
     qk_scratch *standin_sc; /* streaming -c stand-ins, apart from the topic being scored */
 } run_ctx;
 
+/* Is the run's qid a qrels topic the options ask for? *t receives it. */
+static int kept_topic(const run_ctx *c, const char *qid, size_t *t)
+{
+    return qk_qrels_find_topic(c->r->q, qid, strlen(qid), t) && wanted(c->o, *t, qid);
+}
+
 static int keep_topic(void *vc, const char *qid)
 {
-    const run_ctx *c = vc;
     size_t t;
-    return qk_qrels_find_topic(c->r->q, qid, strlen(qid), &t) && wanted(c->o, t, qid);
+    return kept_topic(vc, qid, &t);
 }
 
 /* Ranking needs nothing from the qrels, so the reader thread can do it. */
@@ -343,12 +348,10 @@ static qk_status rank_one(void *vc, const qk_run_topic *rt, void *state, qk_erro
     return qk_rank_topic(state, rt, c->o, prefs_format(qk_qrels_format(c->r->q)), c->path, err);
 }
 
-static qk_status score_one(void *vc, const qk_run_topic *rt, void *state, qk_error *err)
+/* Score qrels topic t, ranked in state. */
+static qk_status score_at(run_ctx *c, size_t t, void *state, qk_error *err)
 {
-    run_ctx *c = vc;
-    size_t t;
     qk_status st;
-    qk_qrels_find_topic(c->r->q, rt->qid, strlen(rt->qid), &t);
     if (c->r->streaming && (st = stream_upto(c->r, c->standin_sc, t, c->o, err)) != QK_OK)
         return st;
     if ((st = eval_topic(c->r, state, t, c->o, err)) != QK_OK || !c->r->streaming)
@@ -358,14 +361,23 @@ static qk_status score_one(void *vc, const qk_run_topic *rt, void *state, qk_err
     return QK_OK;
 }
 
+static qk_status score_one(void *vc, const qk_run_topic *rt, void *state, qk_error *err)
+{
+    run_ctx *c = vc;
+    size_t t;
+    qk_qrels_find_topic(c->r->q, rt->qid, strlen(rt->qid), &t);
+    return score_at(c, t, state, err);
+}
+
 static qk_status one_topic(void *vc, const qk_run_topic *rt, qk_error *err)
 {
     run_ctx *c = vc;
+    size_t t;
     qk_status st;
-    if (!keep_topic(c, rt->qid))
+    if (!kept_topic(c, rt->qid, &t))
         return QK_OK;
     st = rank_one(c, rt, c->sc, err);
-    return st != QK_OK ? st : score_one(c, rt, c->sc, err);
+    return st != QK_OK ? st : score_at(c, t, c->sc, err);
 }
 
 /* Below this many lines per topic the hand-over of each topic to the other
@@ -570,12 +582,13 @@ qk_status qk_eval_stream(const qk_qrels *q, qk_run_stream *s, const qk_measures 
 }
 
 /* qk_eval_stream_trec's check: the run's topic blocks, those with
- * judgments, come in strictly increasing qrels order and no qid has two
- * blocks (which would make the reader start again in grouped mode). */
+ * judgments, come in strictly increasing qrels order, which also means no
+ * such qid has two blocks (which would make the reader start again in
+ * grouped mode). Blocks of other qids are skipped unread whether or not
+ * they repeat, so they need no memory of qids. */
 typedef struct order_check {
     const qk_qrels *q;
     const char *only_topic;
-    qk_strpool *seen;
     size_t next;
     int ok;
 } order_check;
@@ -583,12 +596,7 @@ typedef struct order_check {
 static int check_block(void *vc, const char *qid, size_t len)
 {
     order_check *c = vc;
-    uint32_t id;
     size_t t;
-    if (qk_strpool_find(c->seen, qid, len, &id) || qk_strpool_intern(c->seen, qid, len, &id) != QK_OK) {
-        c->ok = 0;
-        return 0;
-    }
     if (!qk_qrels_find_topic(c->q, qid, len, &t) || (c->only_topic && strcmp(c->only_topic, qid) != 0))
         return 1;
     if (t < c->next) {
@@ -603,18 +611,12 @@ qk_status qk_eval_stream_trec(const qk_qrels *q, qk_run_stream *s, const qk_meas
                               const qk_eval_opts *opts, FILE *f, qk_eval_result **out, qk_error *err)
 {
     run_source src = {s, NULL};
-    order_check c = {q, opts->only_topic, qk_strpool_new(), 0, 1};
+    order_check c = {q, opts->only_topic, 0, 1};
     qk_status st;
     *out = NULL;
-    if (opts->topic_range) {
-        qk_strpool_free(c.seen);
+    if (opts->topic_range)
         return qk_error_set(err, QK_EUSAGE, "a topic range does not combine with streamed trec output");
-    }
-    if (!c.seen)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    st = qk_run_scan_topics(s, check_block, &c, err);
-    qk_strpool_free(c.seen);
-    if (st != QK_OK)
+    if ((st = qk_run_scan_topics(s, check_block, &c, err)) != QK_OK)
         return st;
     /* Each qid has one block: the reader need not remember them. */
     if (c.ok)
