@@ -34,8 +34,8 @@ static size_t put_fixed(char *buf, int neg, uint64_t q)
     }
     /* "0.0000" is already 6 wide: %6.4f never pads a finite value. */
     buf[len++] = '.';
-    memcpy(buf + len, pairs + 2 * (fp / 100), 2);
-    memcpy(buf + len + 2, pairs + 2 * (fp % 100), 2);
+    memcpy(buf + len, pairs + 2 * (size_t)(fp / 100), 2);
+    memcpy(buf + len + 2, pairs + 2 * (size_t)(fp % 100), 2);
     len += 4;
     buf[len] = '\0';
     return len;

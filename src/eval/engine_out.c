@@ -172,7 +172,8 @@ static void put_long_line(out_buf *o, const char *h, size_t hl, const col2 *c, i
         fwrite(s, 1, sl, o->f);
         fputs("'\n", o->f);
     } else {
-        fwrite(num, 1, put_value(num, kind, v, NULL, 0), o->f);
+        size_t k = put_value(num, kind, v, "", 0);
+        fwrite(num, 1, k, o->f);
     }
 }
 
@@ -180,7 +181,10 @@ static void put_long_line(out_buf *o, const char *h, size_t hl, const col2 *c, i
 static void put_line(out_buf *o, const qk_out_plan *pl, size_t i, const col2 *c, int kind, double v,
                      const char *s)
 {
-    size_t hl = pl->hlen[i], sl = kind == QK_OUT_STRING && s ? strlen(s) : 0;
+    size_t hl = pl->hlen[i], sl;
+    if (!s)
+        s = "";
+    sl = kind == QK_OUT_STRING ? strlen(s) : 0;
     /* head slot, second column, TAB, value (QK_FMT_BUFSIZE covers %6.4f and %ld), quotes, LF */
     size_t need = pl->stride + HEAD_MIN + c->len + 1 + QK_FMT_BUFSIZE + sl + 3;
     const char *h = pl->heads + i * pl->stride;
