@@ -8,15 +8,60 @@
 
 #include "qrelkit/core.h"
 
+static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+
+/* The digits of q / 10^4 with four decimals (q < 10^19), after a sign. */
+static size_t put_fixed(char *buf, int neg, uint64_t q)
+{
+    uint64_t ip = q / 10000;
+    unsigned fp = (unsigned)(q % 10000);
+    size_t len = 0;
+    if (neg)
+        buf[len++] = '-';
+    if (ip < 10) {
+        buf[len++] = (char)('0' + ip);
+    } else {
+        char digits[24];
+        size_t nd = 0;
+        do {
+            digits[nd++] = (char)('0' + ip % 10);
+            ip /= 10;
+        } while (ip);
+        while (nd)
+            buf[len++] = digits[--nd];
+    }
+    /* "0.0000" is already 6 wide: %6.4f never pads a finite value. */
+    buf[len++] = '.';
+    memcpy(buf + len, pairs + 2 * (size_t)(fp / 100), 2);
+    memcpy(buf + len + 2, pairs + 2 * (size_t)(fp % 100), 2);
+    len += 4;
+    buf[len] = '\0';
+    return len;
+}
+
+/* Below this magnitude x = |v| * 10^4 is under 2^50, so every half-integer
+ * near x is a double: the rounded product x lies on the same side of each
+ * one as the exact product, and only x landing exactly on one (a possible
+ * tie) needs the exact computation below. */
+#define QK_FAST_MAX 1e11
+
 size_t qk_fmt_fixed4(char *buf, double v)
 {
     int e;
     uint64_t bits, m, q;
     unsigned __int128 p;
-    char digits[24];
-    size_t nd = 0, len = 0;
     int neg = signbit(v) != 0;
-    if (!isfinite(v) || fabs(v) >= 1e15)
+    double a = fabs(v);
+    if (a < QK_FAST_MAX) {
+        double x = a * 10000.0;
+        uint64_t fq = (uint64_t)x;
+        double fr = x - (double)fq; /* exact: x < 2 fq when fq >= 1 */
+        if (fr != 0.5)
+            return put_fixed(buf, neg, fq + (fr > 0.5));
+    }
+    if (!isfinite(v) || a >= 1e15)
         return (size_t)snprintf(buf, QK_FMT_BUFSIZE, "%6.4f", v);
     /* |v| = m * 2^e exactly, from the bits (frexp and ldexp were calls). */
     memcpy(&bits, &v, sizeof bits);
@@ -41,23 +86,5 @@ size_t qk_fmt_fixed4(char *buf, double v)
         if (rem > half || (rem == half && (q & 1)))
             q++;
     }
-    {
-        uint64_t ip = q / 10000, fp = q % 10000;
-        do {
-            digits[nd++] = (char)('0' + ip % 10);
-            ip /= 10;
-        } while (ip);
-        /* "0.0000" is already 6 wide: %6.4f never pads a finite value. */
-        if (neg)
-            buf[len++] = '-';
-        while (nd)
-            buf[len++] = digits[--nd];
-        buf[len++] = '.';
-        buf[len++] = (char)('0' + fp / 1000);
-        buf[len++] = (char)('0' + fp / 100 % 10);
-        buf[len++] = (char)('0' + fp / 10 % 10);
-        buf[len++] = (char)('0' + fp % 10);
-    }
-    buf[len] = '\0';
-    return len;
+    return put_fixed(buf, neg, q);
 }

@@ -9,49 +9,9 @@
 #include "engine.h"
 #include "pipeline.h"
 #include "prefs.h"
+#include "result_internal.h"
 
 #include <unistd.h>
-
-struct qk_eval_result {
-    const qk_measures *m;
-    char *runid;
-    size_t nq;          /* qrels topics */
-    size_t nvalues;
-    double *vals;       /* nq x nvalues, rows of evaluated topics only */
-    char **strs;        /* nq x nstr: string values (relstring) only */
-    size_t nstr;
-    long *str_slot;     /* value i -> its column in strs, or -1 */
-    unsigned char *evaluated;
-    size_t *order;      /* evaluated topic indices, qrels order */
-    size_t ntopics;
-    const qk_qrels *q;
-    size_t *missing;
-    size_t nmissing;
-    double *summary;
-    const qk_measure_inst **value_inst;
-    int zmode;
-    int streaming; /* qk_eval_stream_trec on a run in qrels order */
-    size_t nrows; /* rows of vals and strs: nq, or 1 when streaming */
-    /* Streaming: each topic's per-topic lines are written to out (when not
-     * NULL) as soon as it is scored, in qrels order, and only the sums for
-     * the summary are kept. */
-    FILE *out;
-    size_t next_t; /* qrels topics before it are written or missing */
-    size_t nwritten;
-    double *sums; /* per value, added in qrels order as summarise does */
-};
-
-/* The values of qrels topic t (one shared row when streaming). */
-static double *row_of(const qk_eval_result *r, size_t t)
-{
-    return r->vals + (r->streaming ? 0 : t) * r->nvalues;
-}
-
-/* The string slot of value i of qrels topic t, or NULL for numeric values. */
-static char **str_at(const qk_eval_result *r, size_t t, size_t i)
-{
-    return r->str_slot[i] < 0 ? NULL : &r->strs[(r->streaming ? 0 : t) * r->nstr + (size_t)r->str_slot[i]];
-}
 
 void qk_eval_opts_init(qk_eval_opts *o)
 {
@@ -74,6 +34,7 @@ static void scratch_free(qk_scratch *sc)
     }
     free(sc->bufs);
     free(sc->merges);
+    qk_topic_cache_free(&sc->cache);
 }
 
 static qk_status ensure_bufs(qk_scratch *sc, size_t n)
@@ -149,8 +110,7 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
     const qk_qrels *q = r->q;
     const qk_measures *m = r->m;
     qk_rel_format f = qk_qrels_format(q);
-    qk_topic_cache cache = {NULL};
-    qk_topic tp = {qk_qrels_topic(q, t), o->rel_level, o->num_docs, NULL, NULL, 0, NULL, &cache};
+    qk_topic tp = {qk_qrels_topic(q, t), o->rel_level, o->num_docs, NULL, NULL, 0, NULL, &sc->cache};
     qk_prefs_topic *pt = NULL;
     double *row = row_of(r, t);
     qk_status st = qk_qrels_window(q, t, err); /* a windowed qrels: topics come in order */
@@ -188,7 +148,7 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
         }
     }
     qk_prefs_topic_free(pt);
-    qk_topic_cache_clear(&cache);
+    qk_topic_cache_clear(&sc->cache);
     if (st == QK_OK)
         r->evaluated[t] = 1;
     return st;
@@ -242,8 +202,6 @@ static int wanted(const qk_eval_opts *o, size_t t, const char *qid)
     return !o->only_topic || strcmp(o->only_topic, qid) == 0;
 }
 
-static void write_topic(FILE *f, const qk_eval_result *r, size_t t);
-
 /* Streaming: topic t is scored (in the shared row); write its lines and add
  * its values to the sums. */
 static void stream_topic(qk_eval_result *r, size_t t, const qk_eval_opts *o)
@@ -255,7 +213,7 @@ static void stream_topic(qk_eval_result *r, size_t t, const qk_eval_opts *o)
         r->sums[i] += row[i];
     r->nwritten++;
     if (r->out)
-        write_topic(r->out, r, t);
+        qk_result_write_topic(r->out, r, t);
     for (size_t i = 0; i < r->nstr; i++) {
         free(r->strs[i]);
         r->strs[i] = NULL;
@@ -315,7 +273,7 @@ static qk_status summarise(qk_eval_result *r, const qk_eval_opts *o)
     return QK_OK;
 }
 
-static qk_status result_new(const qk_qrels *q, const qk_measures *m, int streaming, FILE *stream_to,
+static qk_status result_new(const qk_qrels *q, const qk_measures *m, int streaming, int zmode, FILE *stream_to,
                             qk_eval_result **out)
 {
     qk_eval_result *r = calloc(1, sizeof *r);
@@ -328,6 +286,7 @@ static qk_status result_new(const qk_qrels *q, const qk_measures *m, int streami
     r->nq = nq;
     r->nvalues = m->nvalues;
     r->streaming = streaming;
+    r->zmode = zmode;
     r->out = stream_to;
     r->nrows = streaming ? 1 : nq;
     r->vals = calloc(r->nrows * m->nvalues + 1, sizeof *r->vals);
@@ -350,7 +309,7 @@ static qk_status result_new(const qk_qrels *q, const qk_measures *m, int streami
     for (size_t i = 0; i < m->ninst; i++)
         for (size_t k = 0; k < m->inst[i].nvalues; k++)
             r->value_inst[m->inst[i].first_value + k] = &m->inst[i];
-    return QK_OK;
+    return qk_out_plan_init(r);
 }
 
 static void reset_topics(qk_eval_result *r)
@@ -370,11 +329,16 @@ typedef struct run_ctx {
     qk_scratch *standin_sc; /* streaming -c stand-ins, apart from the topic being scored */
 } run_ctx;
 
+/* Is the run's qid a qrels topic the options ask for? *t receives it. */
+static int kept_topic(const run_ctx *c, const char *qid, size_t *t)
+{
+    return qk_qrels_find_topic(c->r->q, qid, strlen(qid), t) && wanted(c->o, *t, qid);
+}
+
 static int keep_topic(void *vc, const char *qid)
 {
-    const run_ctx *c = vc;
     size_t t;
-    return qk_qrels_find_topic(c->r->q, qid, strlen(qid), &t) && wanted(c->o, t, qid);
+    return kept_topic(vc, qid, &t);
 }
 
 /* Ranking needs nothing from the qrels, so the reader thread can do it. */
@@ -384,12 +348,10 @@ static qk_status rank_one(void *vc, const qk_run_topic *rt, void *state, qk_erro
     return qk_rank_topic(state, rt, c->o, prefs_format(qk_qrels_format(c->r->q)), c->path, err);
 }
 
-static qk_status score_one(void *vc, const qk_run_topic *rt, void *state, qk_error *err)
+/* Score qrels topic t, ranked in state. */
+static qk_status score_at(run_ctx *c, size_t t, void *state, qk_error *err)
 {
-    run_ctx *c = vc;
-    size_t t;
     qk_status st;
-    qk_qrels_find_topic(c->r->q, rt->qid, strlen(rt->qid), &t);
     if (c->r->streaming && (st = stream_upto(c->r, c->standin_sc, t, c->o, err)) != QK_OK)
         return st;
     if ((st = eval_topic(c->r, state, t, c->o, err)) != QK_OK || !c->r->streaming)
@@ -399,14 +361,23 @@ static qk_status score_one(void *vc, const qk_run_topic *rt, void *state, qk_err
     return QK_OK;
 }
 
+static qk_status score_one(void *vc, const qk_run_topic *rt, void *state, qk_error *err)
+{
+    run_ctx *c = vc;
+    size_t t;
+    qk_qrels_find_topic(c->r->q, rt->qid, strlen(rt->qid), &t);
+    return score_at(c, t, state, err);
+}
+
 static qk_status one_topic(void *vc, const qk_run_topic *rt, qk_error *err)
 {
     run_ctx *c = vc;
+    size_t t;
     qk_status st;
-    if (!keep_topic(c, rt->qid))
+    if (!kept_topic(c, rt->qid, &t))
         return QK_OK;
     st = rank_one(c, rt, c->sc, err);
-    return st != QK_OK ? st : score_one(c, rt, c->sc, err);
+    return st != QK_OK ? st : score_at(c, t, c->sc, err);
 }
 
 /* Below this many lines per topic the hand-over of each topic to the other
@@ -507,11 +478,10 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
     if ((st = check_formats(m, qk_qrels_format(q), err)) != QK_OK ||
         (!streaming && (st = qk_qrels_window(q, QK_QRELS_ALL, err)) != QK_OK))
         return st;
-    if ((st = result_new(q, m, streaming, stream_to, &r)) != QK_OK) {
+    if ((st = result_new(q, m, streaming, opts->zscores != NULL, stream_to, &r)) != QK_OK) {
         qk_error_set(err, st, "out of memory");
         goto out;
     }
-    r->zmode = opts->zscores != NULL;
     if ((st = read_source(r, &sc, &sc2, src, opts, err)) != QK_OK)
         goto out;
     runid = src->s ? qk_run_id(src->s) : qk_run_name(src->run);
@@ -571,11 +541,10 @@ qk_status qk_eval_result_assemble(const qk_qrels *q, const qk_measures *m, const
     *out = NULL;
     if (!m->finalized)
         return qk_error_set(err, QK_EUSAGE, "measures not finalized (call qk_measures_finalize)");
-    if (result_new(q, m, 0, NULL, &r) != QK_OK || !(r->runid = strdup(runid))) {
+    if (result_new(q, m, 0, opts->zscores != NULL, NULL, &r) != QK_OK || !(r->runid = strdup(runid))) {
         qk_eval_result_free(r);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
-    r->zmode = opts->zscores != NULL;
     for (size_t t = 0; t < r->nq; t++) {
         if (state[t] == QK_TOPIC_MISSING)
             r->missing[r->nmissing++] = t;
@@ -613,12 +582,13 @@ qk_status qk_eval_stream(const qk_qrels *q, qk_run_stream *s, const qk_measures 
 }
 
 /* qk_eval_stream_trec's check: the run's topic blocks, those with
- * judgments, come in strictly increasing qrels order and no qid has two
- * blocks (which would make the reader start again in grouped mode). */
+ * judgments, come in strictly increasing qrels order, which also means no
+ * such qid has two blocks (which would make the reader start again in
+ * grouped mode). Blocks of other qids are skipped unread whether or not
+ * they repeat, so they need no memory of qids. */
 typedef struct order_check {
     const qk_qrels *q;
     const char *only_topic;
-    qk_strpool *seen;
     size_t next;
     int ok;
 } order_check;
@@ -626,12 +596,7 @@ typedef struct order_check {
 static int check_block(void *vc, const char *qid, size_t len)
 {
     order_check *c = vc;
-    uint32_t id;
     size_t t;
-    if (qk_strpool_find(c->seen, qid, len, &id) || qk_strpool_intern(c->seen, qid, len, &id) != QK_OK) {
-        c->ok = 0;
-        return 0;
-    }
     if (!qk_qrels_find_topic(c->q, qid, len, &t) || (c->only_topic && strcmp(c->only_topic, qid) != 0))
         return 1;
     if (t < c->next) {
@@ -646,18 +611,12 @@ qk_status qk_eval_stream_trec(const qk_qrels *q, qk_run_stream *s, const qk_meas
                               const qk_eval_opts *opts, FILE *f, qk_eval_result **out, qk_error *err)
 {
     run_source src = {s, NULL};
-    order_check c = {q, opts->only_topic, qk_strpool_new(), 0, 1};
+    order_check c = {q, opts->only_topic, 0, 1};
     qk_status st;
     *out = NULL;
-    if (opts->topic_range) {
-        qk_strpool_free(c.seen);
+    if (opts->topic_range)
         return qk_error_set(err, QK_EUSAGE, "a topic range does not combine with streamed trec output");
-    }
-    if (!c.seen)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    st = qk_run_scan_topics(s, check_block, &c, err);
-    qk_strpool_free(c.seen);
-    if (st != QK_OK)
+    if ((st = qk_run_scan_topics(s, check_block, &c, err)) != QK_OK)
         return st;
     /* Each qid has one block: the reader need not remember them. */
     if (c.ok)
@@ -666,7 +625,7 @@ qk_status qk_eval_stream_trec(const qk_qrels *q, qk_run_stream *s, const qk_meas
     if ((st = eval_source(q, &src, m, opts, 0, NULL, out, err)) != QK_OK || !f)
         return st;
     for (size_t k = 0; k < (*out)->ntopics; k++)
-        write_topic(f, *out, (*out)->order[k]);
+        qk_result_write_topic(f, *out, (*out)->order[k]);
     if (ferror(f))
         return qk_error_set(err, QK_EIO, "cannot write the results: write error");
     return QK_OK;
@@ -696,6 +655,7 @@ void qk_eval_result_free(qk_eval_result *r)
     free(r->summary);
     free(r->value_inst);
     free(r->runid);
+    qk_out_plan_free(&r->plan);
     free(r);
 }
 
@@ -726,106 +686,3 @@ size_t qk_result_num_missing(const qk_eval_result *r) { return r->nmissing; }
 const char *qk_result_missing(const qk_eval_result *r, size_t k) { return qk_qrels_topic(r->q, r->missing[k]); }
 int qk_result_zmode(const qk_eval_result *r) { return r->zmode; }
 
-/* ---- trec_eval output (spec §7) ---- */
-/* One "%-22s\t%s\t%6.4f" line (with "Z" first in z-score mode), assembled
- * in a buffer and written at once: printf was most of the output's cost. */
-static void write_fixed4(FILE *f, const char *prefix, const char *name, const char *qid, double v)
-{
-    char line[512];
-    size_t nl = strlen(name), ql = strlen(qid), pl = strlen(prefix), k = 0;
-    if (pl + (nl > 22 ? nl : 22) + ql + QK_FMT_BUFSIZE + 4 > sizeof line) {
-        fprintf(f, "%s%-22s\t%s\t%6.4f\n", prefix, name, qid, v);
-        return;
-    }
-    memcpy(line, prefix, pl);
-    k = pl;
-    memcpy(line + k, name, nl);
-    k += nl;
-    while (k < pl + 22)
-        line[k++] = ' ';
-    line[k++] = '\t';
-    memcpy(line + k, qid, ql);
-    k += ql;
-    line[k++] = '\t';
-    k += qk_fmt_fixed4(line + k, v);
-    line[k++] = '\n';
-    fwrite(line, 1, k, f);
-}
-
-/* One "%-22s\t%s\t%ld" line, assembled like write_fixed4's (num_ret,
- * num_rel ... are a tenth of all_trec's lines). */
-static void write_long(FILE *f, const char *name, const char *qid, long v)
-{
-    char line[512], digits[24];
-    size_t nl = strlen(name), ql = strlen(qid), k, nd = 0;
-    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
-    if ((nl > 22 ? nl : 22) + ql + sizeof digits + 4 > sizeof line) {
-        fprintf(f, "%-22s\t%s\t%ld\n", name, qid, v);
-        return;
-    }
-    memcpy(line, name, nl);
-    k = nl;
-    while (k < 22)
-        line[k++] = ' ';
-    line[k++] = '\t';
-    memcpy(line + k, qid, ql);
-    k += ql;
-    line[k++] = '\t';
-    do {
-        digits[nd++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        line[k++] = '-';
-    while (nd)
-        line[k++] = digits[--nd];
-    line[k++] = '\n';
-    fwrite(line, 1, k, f);
-}
-
-static void write_value(FILE *f, const qk_eval_result *r, size_t i, const char *qid, double v, const char *s)
-{
-    const qk_measure_info *in = &r->value_inst[i]->def->info;
-    const char *name = r->m->value_names[i];
-    if (s)
-        fprintf(f, "%-22s\t%s\t'%s'\n", name, qid, s);
-    else if (r->zmode)
-        write_fixed4(f, "Z", name, qid, v);
-    else if (in->is_long)
-        write_long(f, name, qid, (long)v);
-    else
-        write_fixed4(f, "", name, qid, v);
-}
-
-/* The per-topic lines of qrels topic t. */
-static void write_topic(FILE *f, const qk_eval_result *r, size_t t)
-{
-    const char *qid = qk_qrels_topic(r->q, t);
-    const double *row = row_of(r, t);
-    for (size_t i = 0; i < r->nvalues; i++)
-        if (r->value_inst[i]->def->info.per_topic)
-            write_value(f, r, i, qid, row[i],
-                        r->value_inst[i]->def->info.summary == QK_SUMMARY_NONE
-                            ? (str_at(r, t, i) && *str_at(r, t, i) ? *str_at(r, t, i) : "")
-                            : NULL);
-}
-
-qk_status qk_result_write_trec(const qk_eval_result *r, FILE *f, int per_topic, int summary, qk_error *err)
-{
-    if (per_topic)
-        for (size_t k = 0; k < r->ntopics; k++)
-            write_topic(f, r, r->order[k]);
-    if (summary)
-        for (size_t i = 0; i < r->nvalues; i++) {
-            const qk_measure_info *in = &r->value_inst[i]->def->info;
-            if (in->summary == QK_SUMMARY_NONE)
-                continue;
-            if (in->summary == QK_SUMMARY_RUNID)
-                fprintf(f, "%-22s\tall\t%s\n", "runid", r->runid);
-            else
-                write_value(f, r, i, "all", r->summary[i], NULL);
-        }
-    if (ferror(f))
-        return qk_error_set(err, QK_EIO, "cannot write the results: write error");
-    return QK_OK;
-}

@@ -21,7 +21,7 @@ typedef struct qk_merge_buf {
 typedef struct qk_scratch {
     qk_ranked *ranked;
     size_t nranked, ranked_cap;
-    uint32_t *doc_ids;
+    uint32_t *doc_ids; /* per ranked doc: its index in the topic's judgments + 1, 0 = not judged */
     size_t doc_ids_cap;
     uint64_t *set;
     size_t set_cap;
@@ -30,6 +30,7 @@ typedef struct qk_scratch {
     qk_merge_buf *bufs; /* one per judgment group */
     qk_merge *merges;
     size_t nbufs;
+    qk_topic_cache cache; /* the measures' shared values, buffers kept from topic to topic */
 } qk_scratch;
 
 /* Rank (score desc, docno desc — or asc for prefs), dedup, truncate to -M. */

@@ -33,12 +33,21 @@ typedef struct qk_merge {
     long max_level;       /* the largest level with a record, -1 when none   */
 } qk_merge;
 
-/* Per-topic values shared by several measures, built on first use and
- * cleared by the engine after the topic (qk_topic_cache_clear, gain.c). */
+/* Per-topic values shared by several measures, built on first use. The
+ * engine keeps one cache per scratch space: qk_topic_cache_clear after each
+ * topic marks the values stale but keeps the buffers for the next topic
+ * (a topic of 10 documents used to pay a dozen allocations), and
+ * qk_topic_cache_free releases them (both in gain.c). */
 typedef struct qk_topic_cache {
     struct gain_ctx *gain; /* default gain table, DCG and ideal DCG */
+    int gain_ready;        /* gain holds this topic's values */
+    double *ip;            /* interpolated precision IP(1..nip), iprec.c */
+    size_t ip_cap;
+    long nip;
+    int ip_ready;
 } qk_topic_cache;
 void qk_topic_cache_clear(qk_topic_cache *tc);
+void qk_topic_cache_free(qk_topic_cache *tc);
 
 typedef struct qk_topic {
     const char *qid;

@@ -118,7 +118,34 @@ out:
     return rc;
 }
 
-static uint64_t hash_str(const char *s) { return qk_hash_bytes(s, strlen(s)); }
+static inline uint64_t mix64(uint64_t a, uint64_t b)
+{
+    unsigned __int128 p = (unsigned __int128)a * b;
+    return (uint64_t)p ^ (uint64_t)(p >> 64);
+}
+
+/* The docno hash of the per-topic tables below: eight bytes a step (FNV-1a
+ * went a byte a step and was a twentieth of a large evaluation). Only
+ * these tables use it, so it need not match qk_hash_bytes. */
+static uint32_t doc_hash(const char *s)
+{
+    size_t len = strlen(s), n = len;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w = 0;
+    const char *p = s;
+    for (; n > 8; p += 8, n -= 8) {
+        memcpy(&w, p, 8);
+        h = mix64(h ^ w, 0xa0761d6478bd642fULL);
+    }
+    if (len >= 8) {
+        memcpy(&w, s + len - 8, 8); /* the last 8 bytes, overlapping the step before */
+    } else {
+        w = 0;
+        for (size_t i = 0; i < n; i++)
+            w |= (uint64_t)(unsigned char)p[i] << (8 * i);
+    }
+    h = mix64(h ^ w, 0xe7037ed1a0b428dbULL);
+    return (uint32_t)(h ^ (h >> 32));
+}
 
 /* The small per-topic hash tables below hold (hash << 32) | (value + 1),
  * 0 = empty: comparing the stored hash first spares most string compares. */
@@ -165,7 +192,7 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_op
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++)
         sc->ranked[i] = (qk_ranked){rt->scores[i], rt->docnos[i], rt->lines ? rt->lines[i] : 0,
-                                    (uint32_t)hash_str(rt->docnos[i])};
+                                    doc_hash(rt->docnos[i])};
     if (o->dedup == QK_DEDUP_FIRST) {
         /* Keep the first copy in file order (the smaller line: a ranked
          * run from memory lists its entries in rank order, a stream in file
@@ -180,12 +207,13 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_op
     }
     {
         /* Runs usually come sorted already: check in O(n) before sorting. */
-        int (*cmp)(const void *, const void *) = prefs_order ? cmp_asc : cmp_desc;
+        const qk_ranked *r = sc->ranked;
         size_t i = 1;
-        while (i < n && cmp(&sc->ranked[i - 1], &sc->ranked[i]) <= 0)
+        while (i < n && (r[i - 1].score > r[i].score ||
+                         (r[i - 1].score == r[i].score && docno_cmp(&r[i - 1], &r[i], prefs_order) <= 0)))
             i++;
         if (i < n && (n < QK_RADIX_MIN || radix_rank(sc->ranked, n, prefs_order) != 0))
-            qsort(sc->ranked, n, sizeof *sc->ranked, cmp);
+            qsort(sc->ranked, n, sizeof *sc->ranked, prefs_order ? cmp_asc : cmp_desc);
     }
     if ((long)n > o->max_ret)
         n = (size_t)(o->max_ret < 0 ? 0 : o->max_ret);
@@ -271,29 +299,33 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
 {
     size_t nj, n = sc->nranked;
     const qk_judgment *j = qk_qrels_judgments(q, topic, &nj);
-    long L = o->rel_level, k = 0;
+    long L = o->rel_level, k = 0, rr = 0, nonpool = 0, unjudged = 0, rc = 0;
+    /* Plain qrels hold one record per docno, the one the lookup found. */
+    int direct = qk_qrels_format(q) == QK_REL_QRELS;
     if (qk_grow((void **)&b->v, &b->v_cap, n + 1, sizeof *b->v) != QK_OK ||
         qk_grow((void **)&b->rc, &b->rc_cap, n + 1, sizeof *b->rc) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     memset(m, 0, sizeof *m);
+    b->rc[0] = 0;
     for (size_t i = 0; i < n; i++) {
-        const qk_judgment *r = sc->doc_ids[i] == UINT32_MAX ? NULL : qk_qrels_get(q, topic, jg, sc->doc_ids[i]);
+        uint32_t d = sc->doc_ids[i];
+        const qk_judgment *r = !d ? NULL : direct ? &j[d - 1] : qk_qrels_get(q, topic, jg, j[d - 1].doc);
         long v = !r ? -1 : r->rel < 0 ? -2 : level_of(r->rel);
         if (o->judged_only && v < 0)
             continue;
         b->v[k++] = v;
+        rc += v >= L;
+        b->rc[k] = rc;
+        rr += v >= 0 && v >= L;
+        nonpool += v == -1;
+        unjudged += v == -2;
     }
     m->v = b->v;
     m->n = k;
-    b->rc[0] = 0;
-    for (long i = 0; i < k; i++) {
-        long v = b->v[i];
-        b->rc[i + 1] = b->rc[i] + (v >= L);
-        m->num_rel_ret += v >= 0 && v >= L;
-        m->num_nonpool += v == -1;
-        m->num_unjudged += v == -2;
-    }
     m->rc = b->rc;
+    m->num_rel_ret = rr;
+    m->num_nonpool = nonpool;
+    m->num_unjudged = unjudged;
     if (count_levels(j, nj, jg, b, m) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t i = m->nlevels; i-- > 0 && m->levels[i].level >= L;)
@@ -301,10 +333,11 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
     return QK_OK;
 }
 
-/* Docno ids of the ranked documents in this topic's judgments (UINT32_MAX:
- * not judged for the topic). A small hash table over the topic's own
- * judgments keeps every probe in cache; a global docno lookup per ranked
- * document was the main cost on large runs. */
+/* For each ranked document, its index in the topic's judgments + 1, or 0
+ * when the topic does not judge it (the first judgment of the docno: for
+ * qrels_jg the group's own record is found by qk_qrels_get). A small hash
+ * table over the topic's own judgments keeps every probe in cache; a global
+ * docno lookup per ranked document was the main cost on large runs. */
 qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_error *err)
 {
     size_t nj, mask;
@@ -313,20 +346,25 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
     if (!set || qk_grow((void **)&sc->doc_ids, &sc->doc_ids_cap, sc->nranked + 1, sizeof *sc->doc_ids) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t i = 0; i < nj; i++) {
-        uint32_t hv = (uint32_t)hash_str(qk_qrels_docno(q, j[i].doc));
-        size_t h = hv & mask;
-        while (set[h] && (uint32_t)set[h] - 1 != j[i].doc)
+        uint32_t hv;
+        size_t h;
+        if (i > 0 && j[i].doc == j[i - 1].doc)
+            continue; /* a docno is entered once, whatever its groups */
+        hv = doc_hash(qk_qrels_docno(q, j[i].doc));
+        h = hv & mask;
+        while (set[h] && j[(uint32_t)set[h] - 1].doc != j[i].doc)
             h = (h + 1) & mask;
-        set[h] = (uint64_t)hv << 32 | ((uint64_t)j[i].doc + 1);
+        if (!set[h])
+            set[h] = (uint64_t)hv << 32 | ((uint64_t)i + 1);
     }
     for (size_t i = 0; i < sc->nranked; i++) {
         const qk_ranked *r = &sc->ranked[i];
         size_t h = r->hash & mask;
-        sc->doc_ids[i] = UINT32_MAX;
+        sc->doc_ids[i] = 0;
         for (; set[h]; h = (h + 1) & mask)
             if ((uint32_t)(set[h] >> 32) == r->hash &&
-                strcmp(qk_qrels_docno(q, (uint32_t)set[h] - 1), r->docno) == 0) {
-                sc->doc_ids[i] = (uint32_t)set[h] - 1;
+                strcmp(qk_qrels_docno(q, j[(uint32_t)set[h] - 1].doc), r->docno) == 0) {
+                sc->doc_ids[i] = (uint32_t)set[h];
                 break;
             }
     }

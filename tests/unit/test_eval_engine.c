@@ -646,7 +646,7 @@ static void test_stream_trec_same_bytes(void **state)
         {"B 0 b1 1 1 r\nD 0 d1 1 1 r\n", 1},                                   /* A, C missing */
         {"C 0 c1 1 1 r\nA 0 a1 1 0.5 r\nA 0 a2 2 0.9 r\n", 0},                 /* out of order */
         {"A 0 a1 1 0.5 r\nB 0 b1 1 1 r\nA 0 a2 2 0.9 r\n", 0},                 /* A split */
-        {"A 0 a1 1 0.5 r\nX 0 x 1 1 r\nB 0 b1 1 1 r\nX 0 y 1 1 r\n", 0},       /* X split */
+        {"A 0 a1 1 0.5 r\nX 0 x 1 1 r\nB 0 b1 1 1 r\nX 0 y 1 1 r\n", 1},       /* X split, but unjudged: skipped */
     };
     static const char z[] = "A map 0.5 0.25\nB map 0.1 0\nC map 0 1\nD map 0.2 0.5\n"
                             "A num_ret 1 1\nB num_ret 1 2\nC num_ret 1 1\nD num_ret 2 1\n";

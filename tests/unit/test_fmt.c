@@ -52,8 +52,46 @@ static void test_random(void **state)
     }
 }
 
+/* The fast path rounds the double product v * 10^4; next to a decimal tie
+ * (q + 0.5) / 10^4 the product may land on the half-integer while v is
+ * above or below it, and magnitudes near the fast path's bound (1e11) and
+ * the exact path's (1e15) change how many bits the product keeps. */
+static void test_near_ties(void **state)
+{
+    qk_rng r;
+    static const double bounds[] = {1e11, 1e15, 1e7, 1.0, 0.0001};
+    (void)state;
+    qk_rng_seed(&r, 11);
+    for (int i = 0; i < 200000; i++) {
+        double mag = pow(10.0, (double)qk_rng_below(&r, 12));
+        double q = floor(qk_rng_uniform(&r) * mag);
+        double t = (q + 0.5) / 10000.0;
+        check(t);
+        check(-t);
+        check(nextafter(t, 0.0));
+        check(nextafter(t, INFINITY));
+        check(nextafter(nextafter(t, INFINITY), INFINITY));
+    }
+    for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {
+        double v = bounds[b];
+        for (int k = 0; k < 64; k++) {
+            check(v);
+            check(-v);
+            check(v + 0.00005);
+            v = nextafter(v, 0.0);
+        }
+        v = bounds[b];
+        for (int k = 0; k < 64; k++) {
+            check(v);
+            check(v - 0.00005);
+            v = nextafter(v, INFINITY);
+        }
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_edges), cmocka_unit_test(test_random)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_edges), cmocka_unit_test(test_random),
+                                       cmocka_unit_test(test_near_ties)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

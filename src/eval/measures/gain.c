@@ -13,7 +13,9 @@
 
 /* log2(i + 2), the DCG discount of rank i + 1, tabulated once: the gain
  * measures used to spend a tenth of a large evaluation in log2. The table
- * holds the same values log2 returns, so results are bit-identical. */
+ * holds the same values log2 returns, so results are bit-identical. Every
+ * function that reads it calls disc_ready first (once per topic, not per
+ * document). */
 #define DISC_N 4096
 static double disc_tab[DISC_N];
 static once_flag disc_once = ONCE_FLAG_INIT;
@@ -22,13 +24,19 @@ static void disc_init(void)
     for (int i = 0; i < DISC_N; i++)
         disc_tab[i] = log2((double)(i + 2));
 }
-static inline double disc(long i)
+static void disc_ready(void) { call_once(&disc_once, disc_init); }
+static inline double disc(long i) { return i < DISC_N ? disc_tab[i] : log2((double)(i + 2)); }
+
+/* log2(x) for the x = 2 + (a count) of binG and G: from the table when x is
+ * one of its integers, the same value log2 gives. */
+static inline double lg2(double x)
 {
-    if (i < DISC_N) {
-        call_once(&disc_once, disc_init);
-        return disc_tab[i];
+    if (x >= 2.0 && x < (double)(DISC_N + 2)) {
+        long k = (long)x;
+        if ((double)k == x)
+            return disc_tab[k - 2];
     }
-    return log2((double)(i + 2));
+    return log2(x);
 }
 
 static int is_level_name(const char *s)
@@ -134,14 +142,40 @@ static int index_cmp(const void *x, const void *y)
     return (a->i > b->i) - (a->i < b->i);
 }
 
+/* The dense lookup of qk_gain_of, when every level is in -2 .. QK_GAIN_DENSE_MAX. */
+static qk_status build_dense(qk_gains *g)
+{
+    long top = -2;
+    g->ndense = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        if (g->e[i].level < -2 || g->e[i].level > QK_GAIN_DENSE_MAX)
+            return QK_OK;
+        if (g->e[i].level > top)
+            top = g->e[i].level;
+    }
+    if (qk_grow((void **)&g->dense, &g->dense_cap, (size_t)(top + 3), sizeof *g->dense) != QK_OK ||
+        qk_grow((void **)&g->known, &g->known_cap, (size_t)(top + 3), 1) != QK_OK)
+        return QK_ENOMEM;
+    for (long v = 0; v < top + 3; v++) {
+        g->dense[v] = 0.0;
+        g->known[v] = 0;
+    }
+    for (size_t i = g->n; i-- > 0;) { /* the first entry of a level wins */
+        g->dense[g->e[i].level + 2] = g->e[i].gain;
+        g->known[g->e[i].level + 2] = 1;
+    }
+    g->ndense = (size_t)(top + 3);
+    return QK_OK;
+}
+
 qk_status qk_gains_build(const qk_topic *t, const qk_measure_inst *mi, qk_gains *g, qk_error *err)
 {
     const qk_merge *m = t->m;
     size_t np = 0, cap;
     double lo = 0.0, hi = m->max_level > 0 ? (double)m->max_level : 0.0;
     int total = 1; /* the comparator orders every pair of entries consistently */
-    qk_gain_entry *tmp;
-    memset(g, 0, sizeof *g);
+    g->n = 0;
+    g->ndense = 0;
     for (size_t i = 0; i < mi->npairs; i++) {
         double v = mi->pair_values[i];
         if (!is_level_name(mi->pair_names[i]))
@@ -162,13 +196,10 @@ qk_status qk_gains_build(const qk_topic *t, const qk_measure_inst *mi, qk_gains 
                             "or 2^31 or more apart (grades up to %d can be used with them)",
                             t->qid, m->max_level, DENSE_MAX - 1);
     cap = np + 1 + (total ? m->nlevels + 1 : (size_t)(m->max_level + 1));
-    g->e = malloc(cap * sizeof *g->e);
-    tmp = malloc(cap * sizeof *tmp);
-    if (!g->e || !tmp) {
-        free(tmp);
-        qk_gains_free(g);
+    if (qk_grow((void **)&g->e, &g->e_cap, cap, sizeof *g->e) != QK_OK ||
+        qk_grow((void **)&g->tmp, &g->tmp_cap, cap, sizeof *g->tmp) != QK_OK ||
+        qk_grow((void **)&g->by_level, &g->by_cap, cap, sizeof *g->by_level) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
     for (size_t i = 0; i < mi->npairs; i++)
         if (is_level_name(mi->pair_names[i]))
             g->e[g->n++] = (qk_gain_entry){strtol(mi->pair_names[i], NULL, 10), mi->pair_values[i], 0};
@@ -176,15 +207,14 @@ qk_status qk_gains_build(const qk_topic *t, const qk_measure_inst *mi, qk_gains 
         add_sparse(g, np, m);
     else
         add_dense(g, np, m);
-    msort(g->e, g->n, tmp);
-    free(tmp);
-    if (!(g->by_level = malloc((g->n ? g->n : 1) * sizeof *g->by_level))) {
-        qk_gains_free(g);
+    msort(g->e, g->n, g->tmp);
+    if (build_dense(g) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (g->ndense == 0) {
+        for (size_t i = 0; i < g->n; i++)
+            g->by_level[i] = (qk_gain_index){g->e[i].level, i};
+        qsort(g->by_level, g->n, sizeof *g->by_level, index_cmp);
     }
-    for (size_t i = 0; i < g->n; i++)
-        g->by_level[i] = (qk_gain_index){g->e[i].level, i};
-    qsort(g->by_level, g->n, sizeof *g->by_level, index_cmp);
     return QK_OK;
 }
 
@@ -192,50 +222,39 @@ void qk_gains_free(qk_gains *g)
 {
     free(g->e);
     free(g->by_level);
-    g->e = NULL;
-    g->by_level = NULL;
-    g->n = 0;
+    free(g->dense);
+    free(g->known);
+    free(g->tmp);
+    memset(g, 0, sizeof *g);
 }
 
-double qk_gain_of(const qk_gains *g, long v)
-{
-    size_t lo = 0, hi = g->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (g->by_level[mid].level < v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < g->n && g->by_level[lo].level == v ? g->e[g->by_level[lo].i].gain : 0.0;
-}
-
-/* Ideal gains IG_1..IG_K: entries from the highest, each repeated count
- * times, stopping at the first gain <= 0. *K receives K. */
-static double *ideal(const qk_gains *g, long *K)
+/* Ideal gains IG_1..IG_K into *ig (grown as needed): entries from the
+ * highest, each repeated count times, stopping at the first gain <= 0.
+ * *K receives K. */
+static qk_status ideal(const qk_gains *g, double **ig, size_t *cap, long *K)
 {
     long total = 0, k = 0;
-    double *ig;
     for (size_t i = 0; i < g->n; i++)
         // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign): counts are set for e[0..n)
         total += g->e[i].count;
-    ig = malloc((size_t)(total + 1) * sizeof *ig);
     *K = 0;
-    if (!ig)
-        return NULL;
+    if (qk_grow((void **)ig, cap, (size_t)total + 1, sizeof **ig) != QK_OK)
+        return QK_ENOMEM;
     if (g->n == 0 || g->e[g->n - 1].gain <= 0)
-        return ig;
+        return QK_OK;
     for (size_t i = g->n; i-- > 0;) {
         if (g->e[i].gain <= 0 && g->e[i].count > 0)
             break;
         for (long c = 0; c < g->e[i].count; c++)
-            ig[k++] = g->e[i].gain;
+            (*ig)[k++] = g->e[i].gain;
     }
     *K = k;
-    return ig;
+    return QK_OK;
 }
 
-/* Everything the pairs-based gain measures need, computed once per call. */
+/* Everything the pairs-based gain measures need, computed once per topic
+ * (the default table, shared through the topic cache) or per call (a
+ * measure's own gain pairs). The buffers are kept from topic to topic. */
 typedef struct gain_ctx {
     qk_gains g;
     double *ig;     /* IG_1..IG_K at ig[0..K-1] */
@@ -243,6 +262,7 @@ typedef struct gain_ctx {
     double *dcg;    /* DCG_i at dcg[i], i = 0..n */
     double *idcg;   /* IDCG_j at idcg[j], j = 0..K */
     double *gains;  /* gain of each ranked doc */
+    size_t ig_cap, dcg_cap, idcg_cap, gains_cap;
 } gain_ctx;
 
 static void ctx_free(gain_ctx *c)
@@ -257,16 +277,16 @@ static void ctx_free(gain_ctx *c)
 static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx *c, qk_error *err)
 {
     const qk_merge *m = t->m;
+    size_t n1 = (size_t)m->n + 1;
     qk_status st;
-    memset(c, 0, sizeof *c);
+    disc_ready();
     if ((st = qk_gains_build(t, mi, &c->g, err)) != QK_OK)
         return st;
-    if (!(c->ig = ideal(&c->g, &c->K)) || !(c->dcg = malloc((size_t)(m->n + 1) * sizeof *c->dcg)) ||
-        !(c->idcg = malloc((size_t)(c->K + 1) * sizeof *c->idcg)) ||
-        !(c->gains = malloc((size_t)(m->n + 1) * sizeof *c->gains))) {
-        ctx_free(c);
+    if (ideal(&c->g, &c->ig, &c->ig_cap, &c->K) != QK_OK ||
+        qk_grow((void **)&c->dcg, &c->dcg_cap, n1, sizeof *c->dcg) != QK_OK ||
+        qk_grow((void **)&c->idcg, &c->idcg_cap, (size_t)c->K + 1, sizeof *c->idcg) != QK_OK ||
+        qk_grow((void **)&c->gains, &c->gains_cap, n1, sizeof *c->gains) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
     c->dcg[0] = 0.0;
     for (long i = 0; i < m->n; i++) {
         c->gains[i] = qk_gain_of(&c->g, m->v[i]);
@@ -278,10 +298,20 @@ static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx
     return QK_OK;
 }
 
-/* A gain context in use by one measure call. The default table (no pairs)
- * is the same for every gain measure of a topic: it lives in the topic's
- * cache, which owns it (qk_topic_cache_clear frees it). A table built for
- * pairs, or when there is no cache, belongs to the call: owned = 1. */
+/* Does the measure name gain levels in its pairs? Without them its table
+ * is the default one, whatever else the pairs say (rbp's p). */
+static int has_level_pairs(const qk_measure_inst *mi)
+{
+    for (size_t i = 0; i < mi->npairs; i++)
+        if (is_level_name(mi->pair_names[i]))
+            return 1;
+    return 0;
+}
+
+/* A gain context in use by one measure call. The default table is the same
+ * for every gain measure of a topic: it lives in the topic's cache, which
+ * owns it. A table built for gain pairs, or when there is no cache, belongs
+ * to the call: owned = 1. */
 typedef struct gain_use {
     gain_ctx *c;
     int owned;
@@ -289,21 +319,27 @@ typedef struct gain_use {
 
 static qk_status ctx_get(const qk_topic *t, const qk_measure_inst *mi, gain_use *u, qk_error *err)
 {
-    int shared = mi->npairs == 0 && t->cache;
+    int shared = t->cache && !has_level_pairs(mi);
     gain_ctx *c;
     qk_status st;
-    if (shared && t->cache->gain) {
+    if (shared && t->cache->gain && t->cache->gain_ready) {
         *u = (gain_use){t->cache->gain, 0};
         return QK_OK;
     }
-    if (!(c = malloc(sizeof *c)))
+    c = shared ? t->cache->gain : NULL;
+    if (!c && !(c = calloc(1, sizeof *c)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (shared)
+        t->cache->gain = c;
     if ((st = ctx_init(t, mi, c, err)) != QK_OK) {
-        free(c);
+        if (!shared) {
+            ctx_free(c);
+            free(c);
+        }
         return st;
     }
     if (shared)
-        t->cache->gain = c;
+        t->cache->gain_ready = 1;
     *u = (gain_use){c, !shared};
     return QK_OK;
 }
@@ -319,11 +355,55 @@ static void ctx_release(gain_use *u)
 
 void qk_topic_cache_clear(qk_topic_cache *tc)
 {
+    tc->gain_ready = 0;
+    tc->ip_ready = 0;
+}
+
+void qk_topic_cache_free(qk_topic_cache *tc)
+{
     if (tc->gain) {
         ctx_free(tc->gain);
         free(tc->gain);
-        tc->gain = NULL;
     }
+    free(tc->ip);
+    memset(tc, 0, sizeof *tc);
+}
+
+/* rbp's sum (spec §5.9) over the table's gains, rescaled to [0, 1] when
+ * some gain lies outside: for the shared default table the per-document
+ * gains are already there. */
+double qk_rbp_sum(const qk_topic *t, const qk_measure_inst *mi, double p, qk_status *st, qk_error *err)
+{
+    const qk_merge *m = t->m;
+    gain_use u;
+    gain_ctx *c;
+    double lo = 0.0, hi = 0.0, sum = 0.0, pw = 1.0;
+    if ((*st = ctx_get(t, mi, &u, err)) != QK_OK)
+        return 0.0;
+    c = u.c;
+    for (size_t k = 0; k < c->g.n; k++) {
+        if (c->g.e[k].gain < lo)
+            lo = c->g.e[k].gain;
+        if (c->g.e[k].gain > hi)
+            hi = c->g.e[k].gain;
+    }
+    if (lo < 0 || hi > 1) {
+        /* A document whose level has no entry has gain 0, not rescaled. */
+        for (long i = 0; i < m->n; i++) {
+            double g;
+            if (qk_gain_find(&c->g, m->v[i], &g))
+                g = (g - lo) / (hi - lo);
+            sum += g * pw;
+            pw *= p;
+        }
+    } else {
+        for (long i = 0; i < m->n; i++) {
+            sum += c->gains[i] * pw;
+            pw *= p;
+        }
+    }
+    ctx_release(&u);
+    return (1.0 - p) * sum;
 }
 
 QK_MEASURE_FN(dcg)
@@ -465,7 +545,7 @@ QK_MEASURE_FN(G)
         S += gi;
         C += i <= c->K && c->ig[i - 1] >= 1 ? c->ig[i - 1] : 1.0;
         if (gi != 0)
-            num += gi / log2(2.0 + C - S);
+            num += gi / lg2(2.0 + C - S);
     }
     out[0] = den > 0 ? num / den : 0.0;
     ctx_release(&u);
@@ -477,27 +557,45 @@ QK_MEASURE_FN(binG)
     const qk_merge *m = t->m;
     double sum = 0.0;
     long rel_before = 0;
+    disc_ready();
     for (long i = 0; i < m->n; i++)
         if (qk_is_rel(m->v[i], t->L)) {
-            sum += 1.0 / log2(2.0 + (double)(i - rel_before));
+            sum += 1.0 / lg2(2.0 + (double)(i - rel_before));
             rel_before++;
         }
     out[0] = rel_before > 0 ? sum / (double)m->num_rel : 0.0;
     return QK_OK;
 }
 
+/* The cutoffs come sorted, so DCG@k and IDCG@k of every cutoff are prefixes
+ * of one pass each: the same additions in the same order as a pass per
+ * cutoff, so the same bits. */
 QK_MEASURE_FN(ndcg_cut)
 {
     const qk_merge *m = t->m;
+    long i = 0, pos = 0, r = 0;
+    size_t j = m->nlevels;
+    double dcg = 0.0, idcg = 0.0;
+    disc_ready();
     for (size_t c = 0; c < mi->nparams; c++) {
-        long k = mi->lparams[c], lim = k < m->n ? k : m->n, pos = 0;
-        double dcg = 0.0, idcg = 0.0;
-        for (long i = 0; i < lim; i++)
+        long k = mi->lparams[c], lim = k < m->n ? k : m->n;
+        if (k < pos || lim < i) { /* not ascending: start again */
+            i = pos = r = 0;
+            j = m->nlevels;
+            dcg = idcg = 0.0;
+        }
+        for (; i < lim; i++)
             if (m->v[i] > 0)
                 dcg += (double)m->v[i] / disc(i);
-        for (size_t j = m->nlevels; j-- > 0 && m->levels[j].level >= 1 && pos < k;)
-            for (long r = 0; r < m->levels[j].count && pos < k; r++, pos++)
-                idcg += (double)m->levels[j].level / disc(pos);
+        /* the ideal list: level levels[j-1] repeated count times, from the top, down to level 1 */
+        for (; j > 0 && m->levels[j - 1].level >= 1 && pos < k;) {
+            idcg += (double)m->levels[j - 1].level / disc(pos);
+            pos++;
+            if (++r == m->levels[j - 1].count) {
+                r = 0;
+                j--;
+            }
+        }
         out[c] = idcg > 0 ? dcg / idcg : dcg;
     }
     return QK_OK;

@@ -7,22 +7,42 @@
 
 /* ip[m-1] = IP(m) = max precision at or after the m-th relevant document.
  * Precision only rises at relevant ranks, so IP(m) = max over m' >= m of
- * m'/rank(m'). Returns the number of relevant ranks, or -1 on no memory. */
-static long interpolated(const qk_merge *m, long L, double **ip)
+ * m'/rank(m'). Fills ip[0..k) and returns k, the number of relevant ranks. */
+static long interpolated(const qk_merge *m, long L, double *ip)
 {
     long k = 0;
-    *ip = malloc((size_t)(m->n + 1) * sizeof **ip);
-    if (!*ip)
-        return -1;
     for (long i = 0; i < m->n; i++)
         if (qk_is_rel(m->v[i], L)) {
-            (*ip)[k] = (double)m->rc[i + 1] / (double)(i + 1);
+            ip[k] = (double)m->rc[i + 1] / (double)(i + 1);
             k++;
         }
     for (long j = k - 2; j >= 0; j--)
-        if ((*ip)[j + 1] > (*ip)[j])
-            (*ip)[j] = (*ip)[j + 1];
+        if (ip[j + 1] > ip[j])
+            ip[j] = ip[j + 1];
     return k;
+}
+
+/* The topic's IP(1..k), in the topic cache (iprec_at_recall and 11pt_avg
+ * both use it) or, without a cache, in *own (the caller frees it). NULL
+ * when out of memory. */
+static const double *ip_of(const qk_topic *t, double **own)
+{
+    qk_topic_cache *tc = t->cache;
+    size_t need = (size_t)t->m->n + 1;
+    *own = NULL;
+    if (!tc) {
+        if (!(*own = malloc(need * sizeof **own)))
+            return NULL;
+        interpolated(t->m, t->L, *own);
+        return *own;
+    }
+    if (!tc->ip_ready) {
+        if (qk_grow((void **)&tc->ip, &tc->ip_cap, need, sizeof *tc->ip) != QK_OK)
+            return NULL;
+        tc->nip = interpolated(t->m, t->L, tc->ip);
+        tc->ip_ready = 1;
+    }
+    return tc->ip;
 }
 
 /* Precision at recall 0: IP(1), or RR/n (NaN for an empty ranking, printed
@@ -39,8 +59,9 @@ static double ip_first(const qk_merge *m, const double *ip)
 QK_MEASURE_FN(iprec_at_recall)
 {
     const qk_merge *m = t->m;
-    double *ip;
-    if (interpolated(m, t->L, &ip) < 0)
+    double *own;
+    const double *ip = ip_of(t, &own);
+    if (!ip)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t c = 0; c < mi->nparams; c++) {
         long cnt = lround(mi->dparams[c] * (double)m->num_rel);
@@ -51,7 +72,7 @@ QK_MEASURE_FN(iprec_at_recall)
         else
             out[c] = ip_first(m, ip);
     }
-    free(ip);
+    free(own);
     return QK_OK;
 }
 
@@ -61,27 +82,31 @@ QK_MEASURE_FN(11pt_avg)
 {
     const qk_merge *m = t->m;
     size_t np = mi->nparams;
-    double *ip, sum = 0.0;
-    long *cnt = malloc((np ? np : 1) * sizeof *cnt);
-    long ti = (long)np - 1, RR = m->num_rel_ret;
-    if (!cnt || interpolated(m, t->L, &ip) < 0) {
-        free(cnt);
+    double *own, sum = 0.0;
+    const double *ip;
+    long cbuf[32], *cnt = np <= 32 ? cbuf : malloc(np * sizeof *cnt);
+    long ti = (long)np - 1, RR = m->num_rel_ret, r = RR;
+    if (!cnt || !(ip = ip_of(t, &own))) {
+        if (cnt != cbuf)
+            free(cnt);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     for (size_t c = 0; c < np; c++)
         cnt[c] = lround(mi->dparams[c] * (double)m->num_rel);
     while (ti >= 0 && cnt[ti] > RR)
         ti--;
-    for (long r = RR; r >= 1; r--)
-        while (ti >= 0 && cnt[ti] == r) {
-            sum += ip[r - 1];
-            ti--;
-        }
+    /* The scan from relevant-index RR down to 1 meets index ti exactly when
+     * 1 <= cnt[ti] <= the relevant-index where the previous one was met. */
+    for (; ti >= 0 && cnt[ti] >= 1 && cnt[ti] <= r; ti--) {
+        sum += ip[cnt[ti] - 1];
+        r = cnt[ti];
+    }
     for (; ti >= 0; ti--)
         sum += ip_first(m, ip);
     out[0] = sum / (double)np;
-    free(cnt);
-    free(ip);
+    if (cnt != cbuf)
+        free(cnt);
+    free(own);
     return QK_OK;
 }
 

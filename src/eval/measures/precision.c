@@ -84,12 +84,22 @@ QK_MEASURE_FN(relative_P)
     return QK_OK;
 }
 
+/* The cutoffs come sorted: each one's sum continues the previous one's,
+ * the same additions in the same order as a sum per cutoff. */
 QK_MEASURE_FN(map_cut)
 {
     const qk_merge *m = t->m;
+    long i = 0;
+    double s = 0.0;
     for (size_t c = 0; c < mi->nparams; c++) {
-        int any;
-        double s = ap_sum(m, t->L, mi->lparams[c], &any);
+        long k = mi->lparams[c], lim = k < m->n ? k : m->n;
+        if (lim < i) { /* not ascending: start again */
+            i = 0;
+            s = 0.0;
+        }
+        for (; i < lim; i++)
+            if (qk_is_rel(m->v[i], t->L))
+                s += (double)m->rc[i + 1] / (double)(i + 1);
         out[c] = m->num_rel ? s / (double)m->num_rel : 0.0;
     }
     return QK_OK;

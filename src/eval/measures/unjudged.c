@@ -43,27 +43,11 @@ static double persistence(const qk_measure_inst *mi)
 
 QK_MEASURE_FN(rbp)
 {
-    const qk_merge *m = t->m;
-    double p = persistence(mi), lo = 0.0, hi = 0.0, sum = 0.0, pw = 1.0;
-    qk_gains g;
-    qk_status st = qk_gains_build(t, mi, &g, err);
+    qk_status st;
+    double v = qk_rbp_sum(t, mi, persistence(mi), &st, err);
     if (st != QK_OK)
         return st;
-    for (size_t k = 0; k < g.n; k++) {
-        if (g.e[k].gain < lo)
-            lo = g.e[k].gain;
-        if (g.e[k].gain > hi)
-            hi = g.e[k].gain;
-    }
-    if (lo < 0 || hi > 1)
-        for (size_t k = 0; k < g.n; k++)
-            g.e[k].gain = (g.e[k].gain - lo) / (hi - lo);
-    for (long i = 0; i < m->n; i++) {
-        sum += qk_gain_of(&g, m->v[i]) * pw;
-        pw *= p;
-    }
-    out[0] = (1.0 - p) * sum;
-    qk_gains_free(&g);
+    out[0] = v;
     return QK_OK;
 }
 

@@ -1,0 +1,74 @@
+/* The evaluation result shared by engine.c (scoring) and engine_out.c
+ * (trec_eval's output format). */
+#ifndef QK_EVAL_RESULT_INTERNAL_H
+#define QK_EVAL_RESULT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "measure.h"
+
+/* Output kinds of a value's lines. */
+enum { QK_OUT_SKIP = 0, QK_OUT_FIXED4, QK_OUT_LONG, QK_OUT_STRING };
+
+/* Each value's line head ("[Z]name" padded to 22 columns, then a TAB),
+ * made once per result rather than once per line: on 80,000 topics the
+ * per-topic lines are 8.6 million. */
+typedef struct qk_out_plan {
+    char *heads;          /* value i's head at heads + i * stride */
+    size_t stride;        /* >= 32 and >= every head's length      */
+    unsigned char *hlen;  /* head lengths (<= 255: longer names are written with printf) */
+    unsigned char *kind;  /* per-topic kind of each value (QK_OUT_*) */
+    unsigned char *skind; /* summary kind of each value */
+    int long_names;       /* some head is longer than 255 bytes */
+} qk_out_plan;
+
+struct qk_eval_result {
+    const qk_measures *m;
+    char *runid;
+    size_t nq;          /* qrels topics */
+    size_t nvalues;
+    double *vals;       /* nq x nvalues, rows of evaluated topics only */
+    char **strs;        /* nq x nstr: string values (relstring) only */
+    size_t nstr;
+    long *str_slot;     /* value i -> its column in strs, or -1 */
+    unsigned char *evaluated;
+    size_t *order;      /* evaluated topic indices, qrels order */
+    size_t ntopics;
+    const qk_qrels *q;
+    size_t *missing;
+    size_t nmissing;
+    double *summary;
+    const qk_measure_inst **value_inst;
+    int zmode;
+    int streaming; /* qk_eval_stream_trec on a run in qrels order */
+    size_t nrows; /* rows of vals and strs: nq, or 1 when streaming */
+    /* Streaming: each topic's per-topic lines are written to out (when not
+     * NULL) as soon as it is scored, in qrels order, and only the sums for
+     * the summary are kept. */
+    FILE *out;
+    size_t next_t; /* qrels topics before it are written or missing */
+    size_t nwritten;
+    double *sums; /* per value, added in qrels order as summarise does */
+    qk_out_plan plan; /* how each value's lines are written (engine_out.c) */
+};
+
+/* The values of qrels topic t (one shared row when streaming). */
+static inline double *row_of(const qk_eval_result *r, size_t t)
+{
+    return r->vals + (r->streaming ? 0 : t) * r->nvalues;
+}
+
+/* The string slot of value i of qrels topic t, or NULL for numeric values. */
+static inline char **str_at(const qk_eval_result *r, size_t t, size_t i)
+{
+    return r->str_slot[i] < 0 ? NULL : &r->strs[(r->streaming ? 0 : t) * r->nstr + (size_t)r->str_slot[i]];
+}
+
+
+/* engine_out.c. Builds r->plan from r->m and r->zmode; QK_ENOMEM. */
+qk_status qk_out_plan_init(qk_eval_result *r);
+void qk_out_plan_free(qk_out_plan *p);
+/* The per-topic lines of qrels topic t. */
+void qk_result_write_topic(FILE *f, const qk_eval_result *r, size_t t);
+
+#endif
