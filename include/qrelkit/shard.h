@@ -114,6 +114,20 @@ QK_API int qk_shard_record_parse(const char *s, size_t len, double *v, size_t n,
  * *out (num_held * width doubles, item k at k * width; caller frees).
  * QK_EINPUT naming the item when one is malformed. */
 QK_API qk_status qk_shard_part_records(const qk_shard_part *p, size_t width, double **out, qk_error *err);
+/* Prologue lines. "TAG N1 N2 ...\n": n counts in decimal after the word
+ * tag; "TAG\tNAME\tNAME...\n": names (no tab or newline in them) after
+ * tag. The formats give the line in *out (*len bytes, NUL-terminated;
+ * caller frees). The parses read the line at *s and, on success, move *s
+ * past its newline: counts_parse returns 0, or -1 when the line is not
+ * exactly that; names_parse points (*names)[0..*n) into *buf (caller frees
+ * both) and returns QK_EINPUT when the line is malformed. */
+QK_API qk_status qk_shard_counts_format(const char *tag, const size_t *v, size_t n, char **out, size_t *len,
+                                        qk_error *err);
+QK_API int qk_shard_counts_parse(const char **s, const char *tag, size_t *v, size_t n);
+QK_API qk_status qk_shard_names_format(const char *tag, const char *const *names, size_t n, char **out,
+                                       size_t *len, qk_error *err);
+QK_API qk_status qk_shard_names_parse(const char **s, const char *tag, char **buf, const char ***names,
+                                      size_t *n, qk_error *err);
 /* The command line of p for its command's own merge: *argv = {argv0, the
  * part's arguments..., NULL}, *argc of them. The strings belong to p; free
  * only the array. */

@@ -54,6 +54,11 @@ QK_API qk_status qk_stats_read_scoring(qk_lines *l, qk_scores **out, qk_error *e
 QK_API qk_status qk_stats_scores_new(size_t nruns, size_t ntopics, const char *const *runs,
                               const char *const *topics, const double *v, qk_scores **out,
                               qk_error *err);
+/* A new matrix of the runs runs[0..n) of m, in that order (names, topics,
+ * values and means copied as they are). QK_EUSAGE for an index out of
+ * range. */
+QK_API qk_status qk_stats_scores_select(const qk_scores *m, const size_t *runs, size_t n, qk_scores **out,
+                                        qk_error *err);
 QK_API void qk_stats_scores_free(qk_scores *s);
 /* Index of a run by name; 1 when found. Hashed: O(1). */
 QK_API int qk_stats_scores_find(const qk_scores *s, const char *run, size_t *index);

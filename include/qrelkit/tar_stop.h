@@ -258,6 +258,14 @@ QK_API qk_status qk_tar_sim_rows_encode(const qk_tar_sim_row *rows, size_t nconf
                                         qk_error *err);
 QK_API qk_status qk_tar_sim_rows_decode(const char *rec, size_t topic, size_t nconfigs, qk_tar_sim_row *rows,
                                         qk_error *err);
+/* The rules and targets cfg[0..n) of a simulate tar part's prologue (stop
+ * rule and target of each, exact), *out (*len bytes) freed with free(); and
+ * back into cfg[0..*n), each qk_tar_opts_init'ed, *n <= max (QK_EINPUT for a
+ * malformed prologue or more than max). */
+QK_API qk_status qk_tar_sim_configs_encode(const qk_tar_opts *cfg, size_t n, char **out, size_t *len,
+                                           qk_error *err);
+QK_API qk_status qk_tar_sim_configs_decode(const char *pro, qk_tar_opts *cfg, size_t max, size_t *n,
+                                           qk_error *err);
 
 #ifdef __cplusplus
 }

@@ -75,7 +75,8 @@ const char qk_help_compare[] =
     "sizes up to half the topics), --bin-width W --bins K bins by |difference|,\n"
     "--on sd compares SDs of pairs Levene finds different (Hosseini App. F).\n"
     "Trial t of size c draws from seed S + c and t only; --shard I/N splits the\n"
-    "(size, trial) items as with --pairs.\n"
+    "(size, trial) items as with --pairs. --top F: only the pairs among the best\n"
+    "fraction F of runs by raw mean (as below).\n"
     "\n"
     "--variability / --variance MATRIX (Hosseini App. F): per-run mean, SD and the\n"
     "largest SD a [0,1] score with that mean can have (sqrt(m(1-m))); per pair, the\n"
@@ -252,7 +253,7 @@ static qk_status run_swap(const opts *o, out *w, qk_error *err)
     qk_swap_cell *cells = NULL;
     qk_swap_opts so;
     qk_status st = cmp_appf_matrix(o, &m, &keep, &nkeep, &deg, err);
-    if (st != QK_OK)
+    if (st != QK_OK || (st = cmp_swap_top(o, &m, keep, nkeep, err)) != QK_OK)
         goto out;
     if ((st = cmp_swap_sizes(o, m->ntopics, &sizes, &ns, err)) != QK_OK)
         goto out;

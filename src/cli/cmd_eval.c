@@ -1,7 +1,6 @@
 /* `qrelkit eval`: trec_eval's measures and flags, several runs per call,
  * TSV/JSON output, ir_measures-style names and the topic x run matrix. */
 #include <getopt.h>
-#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,24 +93,6 @@ const char qk_help_eval[] =
     "\n"
     "Exit codes: 0 ok, 1 usage (unknown measure, bad option), 2 bad input, 3 I/O.\n";
 
-typedef struct cli {
-    int trec_mode, per_topic, summary, list, precision, precision_set;
-    const char *format, *matrix, *zfile;
-    qk_rel_format relfmt;
-    qk_est_cli est; /* est.kind != 0: -R prels|strata, the sampling estimators */
-    const char *help_text;
-    qk_eval_opts o;
-    char only_topic[1024];
-    int shard_on;
-    qk_shard_spec shard;
-    /* ir_measures' rel=N: the level the rel= measures ask for, the first
-     * such spec and the first plain one (for the error when they disagree) */
-    int rel_given, level_given;
-    long rel;
-    const char *rel_spec, *plain_spec;
-    char matrix_buf[512];
-} cli;
-
 enum { OPT_FORMAT = 1000, OPT_PRECISION, OPT_MATRIX, OPT_LIST, OPT_DEDUP, OPT_VAR, OPT_COMPAT, OPT_THREADS };
 enum { OPT_JOINT = OPT_THREADS + 1, OPT_SHARD };
 
@@ -161,7 +142,7 @@ static int list_measures(void)
 
 /* -D N[.QID]: the debug level N (an integer, otherwise unused) and the one
  * topic to evaluate. */
-static int debug_topic(const char *cmd, const char *arg, cli *c)
+static int debug_topic(const char *cmd, const char *arg, qk_eval_cli *c)
 {
     char level[64];
     const char *dot = strchr(arg, '.');
@@ -178,7 +159,7 @@ static int debug_topic(const char *cmd, const char *arg, cli *c)
 
 /* Split ir_measures' rel=N off a spec ("P(rel=2)@5" -> "P@5", written to
  * buf) and note the level: the spec means its measure at trec_eval's -l N. */
-static int split_rel(const char *cmd, cli *c, const char *spec, char *buf, size_t bufsize)
+static int split_rel(const char *cmd, qk_eval_cli *c, const char *spec, char *buf, size_t bufsize)
 {
     qk_error err;
     long level = 0;
@@ -200,7 +181,7 @@ static int split_rel(const char *cmd, cli *c, const char *spec, char *buf, size_
     return 0;
 }
 
-static int add_measure(const char *cmd, cli *c, qk_measures *ms, const char *spec)
+static int add_measure(const char *cmd, qk_eval_cli *c, qk_measures *ms, const char *spec)
 {
     char buf[512];
     qk_error err;
@@ -214,7 +195,7 @@ static int add_measure(const char *cmd, cli *c, qk_measures *ms, const char *spe
 
 /* One call evaluates at one relevance level: rel= measures set it, and
  * plain measures or -l must agree with it. */
-static int settle_level(const char *cmd, cli *c)
+static int settle_level(const char *cmd, qk_eval_cli *c)
 {
     int rc;
     if (c->matrix) {
@@ -238,7 +219,7 @@ static int settle_level(const char *cmd, cli *c)
 }
 
 /* Parse options. Returns -1 to continue, otherwise an exit code. */
-static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_operand)
+static int parse(int argc, char **argv, qk_eval_cli *c, qk_measures *ms, int *first_operand)
 {
     const char *cmd = c->trec_mode ? "trec_eval" : "eval";
     int ch, help = 0, rc = 0, v;
@@ -342,105 +323,6 @@ static int parse(int argc, char **argv, cli *c, qk_measures *ms, int *first_oper
 }
 
 /* ---- output ---- */
-static void print_num(FILE *f, const qk_measure_info *in, double v, int prec, int zmode)
-{
-    if (in->is_long && !zmode)
-        fprintf(f, "%ld", (long)v);
-    else
-        fprintf(f, "%.*f", prec, v);
-}
-
-#define TSV_HEADER "run\tmeasure\ttopic\tvalue\n"
-
-static void write_tsv(FILE *f, qk_eval_result *const *res, size_t nres, const cli *c, int header)
-{
-    if (header)
-        fputs(TSV_HEADER, f);
-    for (size_t r = 0; r < nres; r++) {
-        const qk_eval_result *e = res[r];
-        int z = qk_result_zmode(e);
-        const char *run = qk_result_runid(e);
-        if (c->per_topic)
-            for (size_t t = 0; t < qk_result_num_topics(e); t++)
-                for (size_t i = 0; i < qk_result_num_values(e); i++) {
-                    const qk_measure_info *in = qk_result_value_measure(e, i);
-                    const char *s = qk_result_topic_string(e, t, i);
-                    if (!in->per_topic)
-                        continue;
-                    fprintf(f, "%s\t%s\t%s\t", run, qk_result_value_name(e, i), qk_result_topic(e, t));
-                    if (s)
-                        fprintf(f, "%s", s);
-                    else
-                        print_num(f, in, qk_result_topic_value(e, t, i), c->precision, z);
-                    fputc('\n', f);
-                }
-        if (c->summary)
-            for (size_t i = 0; i < qk_result_num_values(e); i++) {
-                const qk_measure_info *in = qk_result_value_measure(e, i);
-                if (in->summary == QK_SUMMARY_NONE || in->summary == QK_SUMMARY_RUNID)
-                    continue;
-                fprintf(f, "%s\t%s\tall\t", run, qk_result_value_name(e, i));
-                print_num(f, in, qk_result_summary(e, i), c->precision, z);
-                fputc('\n', f);
-            }
-    }
-}
-
-/* --precision in JSON: round to that many decimals (jansson counts significant digits). */
-static int json_decimals = -1;
-
-static json_t *num_json(const qk_measure_info *in, double v, int zmode)
-{
-    if (in->is_long && !zmode)
-        return json_integer((json_int_t)v);
-    if (v != v)
-        return json_null();
-    if (json_decimals >= 0) {
-        char buf[64];
-        snprintf(buf, sizeof buf, "%.*f", json_decimals, v);
-        v = strtod(buf, NULL);
-    }
-    return json_real(v);
-}
-
-static int write_json(FILE *f, qk_eval_result *const *res, char *const *paths, size_t nres, const cli *c)
-{
-    json_t *root = json_object(), *runs = json_array();
-    json_decimals = c->precision_set ? c->precision : -1;
-    json_object_set_new(root, "runs", runs);
-    for (size_t r = 0; r < nres; r++) {
-        const qk_eval_result *e = res[r];
-        int z = qk_result_zmode(e);
-        json_t *jr, *sum = json_object(), *topics = json_object(), *missing = json_array();
-        for (size_t i = 0; i < qk_result_num_values(e); i++) {
-            const qk_measure_info *in = qk_result_value_measure(e, i);
-            if (in->summary != QK_SUMMARY_NONE && in->summary != QK_SUMMARY_RUNID)
-                json_object_set_new(sum, qk_result_value_name(e, i), num_json(in, qk_result_summary(e, i), z));
-        }
-        if (c->per_topic)
-            for (size_t t = 0; t < qk_result_num_topics(e); t++) {
-                json_t *jt = json_object();
-                for (size_t i = 0; i < qk_result_num_values(e); i++) {
-                    const qk_measure_info *in = qk_result_value_measure(e, i);
-                    const char *s = qk_result_topic_string(e, t, i);
-                    if (!in->per_topic)
-                        continue;
-                    json_object_set_new(jt, qk_result_value_name(e, i),
-                                        s ? json_string(s) : num_json(in, qk_result_topic_value(e, t, i), z));
-                }
-                json_object_set_new(topics, qk_result_topic(e, t), jt);
-            }
-        for (size_t k = 0; k < qk_result_num_missing(e); k++)
-            json_array_append_new(missing, json_string(qk_result_missing(e, k)));
-        jr = qk_eval_json_run(qk_result_runid(e), paths[r], sum, c->summary, topics, c->per_topic);
-        json_object_set_new(jr, "skipped_topics", missing);
-        json_array_append_new(runs, jr);
-    }
-    json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(json_decimals >= 0 ? 15 : 17));
-    fputc('\n', f);
-    json_decref(root);
-    return QK_EXIT_OK;
-}
 
 /* Column names: the run ids, or the file names (without directory and
  * extension) when two runs share an id, as participants' runs often do. */
@@ -462,7 +344,7 @@ static void put_file_name(FILE *f, const char *path)
 }
 
 static int write_matrix(FILE *f, qk_eval_result *const *res, char *const *paths, size_t nres, size_t vi,
-                        const cli *c)
+                        const qk_eval_cli *c)
 {
     const qk_eval_result *e0 = res[0];
     int prec = c->precision_set ? c->precision : 6;
@@ -486,283 +368,11 @@ static int write_matrix(FILE *f, qk_eval_result *const *res, char *const *paths,
     return QK_EXIT_OK;
 }
 
-static void warn_missing(const char *cmd, const qk_eval_result *e, const char *path)
-{
-    size_t n = qk_result_num_missing(e);
-    if (n == 0)
-        return;
-    fprintf(stderr, "qrelkit %s: warning: '%s' has no lines for %zu qrels topic%s (skipped; -c scores them): ",
-            cmd, path, n, n == 1 ? "" : "s");
-    for (size_t k = 0; k < n && k < 10; k++)
-        fprintf(stderr, "%s%s", k ? ", " : "", qk_result_missing(e, k));
-    fprintf(stderr, "%s\n", n > 10 ? ", ..." : "");
-}
-
-/* Several runs, in parallel over runs (qk_eval_streams), a batch of open
- * files at a time; warnings and the first error come out in run order, as
- * if evaluated one after another. -1 when all went well, else the exit code. */
-static int eval_many(const char *cmd, const qk_qrels *q, const qk_measures *ms, const qk_eval_opts *o,
-                     char *const *paths, int n, qk_eval_result **res, int *nres)
-{
-    enum { BATCH = 64 };
-    qk_run_stream *rs[BATCH];
-    qk_error err;
-    for (int a = 0; a < n; a += BATCH) {
-        int k = 0, want = n - a < BATCH ? n - a : BATCH;
-        qk_status ost = QK_OK, st;
-        size_t failed;
-        while (k < want && (ost = qk_run_open(paths[a + k], QK_RUN_STREAM, &rs[k], &err)) == QK_OK)
-            k++;
-        if (ost != QK_OK) {
-            qk_error oerr = err;
-            st = qk_eval_streams(q, rs, (size_t)k, ms, o, o->threads, res + a, &failed, &err);
-            for (int i = 0; i < k; i++)
-                qk_run_close(rs[i]);
-            for (size_t i = 0; i < failed; i++)
-                warn_missing(cmd, res[a + (int)i], paths[a + (int)i]);
-            *nres = a + (int)failed;
-            return qk_cli_fail(cmd, st != QK_OK ? &err : &oerr);
-        }
-        st = qk_eval_streams(q, rs, (size_t)k, ms, o, o->threads, res + a, &failed, &err);
-        for (int i = 0; i < k; i++)
-            qk_run_close(rs[i]);
-        for (size_t i = 0; i < failed; i++)
-            warn_missing(cmd, res[a + (int)i], paths[a + (int)i]);
-        *nres = a + (int)failed;
-        if (st != QK_OK)
-            return qk_cli_fail(cmd, &err);
-    }
-    return -1;
-}
-
-/* The bytes eval prints for the one result e, run `r` of nall runs, into
- * *buf (caller frees): what the unsharded output holds for that run. */
-static int shard_item(qk_eval_result *e, char *path, size_t nall, const cli *c, char **buf, size_t *len)
-{
-    qk_error err;
-    FILE *f = open_memstream(buf, len);
-    int rc = 0;
-    if (!f)
-        return QK_EXIT_IO;
-    if (c->format && strcmp(c->format, "json") == 0)
-        write_json(f, &e, &path, 1, c);
-    else if ((c->format && strcmp(c->format, "tsv") == 0) || nall > 1 || c->precision_set)
-        write_tsv(f, &e, 1, c, 0);
-    else if (qk_result_write_trec(e, f, c->per_topic, c->summary, &err) != QK_OK)
-        rc = qk_cli_fail("eval", &err);
-    if (fclose(f) != 0 && !rc)
-        rc = QK_EXIT_IO;
-    return rc;
-}
-
-/* --shard: evaluate runs [first, end) of the nall RUN operands and write
- * them as a part. JSON: every run's object is cut out of a one-run document
- * (jansson indents by depth, so the text of a run does not depend on its
- * neighbours) and joined with ",\n" between the document's frame. */
-static int eval_shard(const cli *c, const qk_qrels *q, const qk_measures *ms, int argc, char **argv, int first)
-{
-    static const char jpro[] = "{\n  \"runs\": [\n", jepi[] = "\n  ]\n}\n", tsv_header[] = TSV_HEADER;
-    char **paths = argv + first + 1;
-    size_t nall = (size_t)(argc - first - 1), r0, r1;
-    int json = c->format && strcmp(c->format, "json") == 0, nres = 0, rc;
-    qk_eval_result **res = NULL;
-    qk_shard_part *part = NULL;
-    const char **ins = calloc(nall + 2, sizeof *ins);
-    if (!ins)
-        return QK_EXIT_IO;
-    ins[0] = argv[first];
-    ins[1] = c->zfile;
-    memcpy(ins + 2, paths, nall * sizeof *ins);
-    qk_shard_range(c->shard, nall, &r0, &r1);
-    rc = qk_cli_shard_begin("eval", "eval", "concat", c->shard, nall, argc, argv, ins, nall + 2, &part);
-    free(ins);
-    if (rc)
-        return rc;
-    if (json)
-        rc = qk_shard_part_set_frame(part, jpro, sizeof jpro - 1, ",\n", 2, jepi, sizeof jepi - 1) != QK_OK;
-    else if (c->format && strcmp(c->format, "tsv") == 0)
-        rc = qk_shard_part_set_frame(part, tsv_header, sizeof tsv_header - 1, NULL, 0, NULL, 0) != QK_OK;
-    if (rc)
-        rc = QK_EXIT_IO;
-    if (!rc && r1 > r0 && !(res = calloc(r1 - r0, sizeof *res)))
-        rc = QK_EXIT_IO;
-    if (!rc && r1 > r0 &&
-        (rc = eval_many("eval", q, ms, &c->o, paths + r0, (int)(r1 - r0), res, &nres)) < 0)
-        rc = 0;
-    for (size_t r = r0; !rc && r < r1; r++) {
-        char *buf = NULL, *item;
-        size_t len = 0, ilen;
-        qk_error err;
-        if ((rc = shard_item(res[r - r0], paths[r], nall, c, &buf, &len)) == 0) {
-            item = buf;
-            ilen = len;
-            if (json) {
-                /* strip the one-run document's frame */
-                if (len < sizeof jpro - 1 + sizeof jepi - 1 || memcmp(buf, jpro, sizeof jpro - 1) != 0 ||
-                    memcmp(buf + len - (sizeof jepi - 1), jepi, sizeof jepi - 1) != 0) {
-                    qk_cli_errorf("eval", "internal error: unexpected JSON frame");
-                    rc = QK_EXIT_IO;
-                }
-                item += sizeof jpro - 1;
-                ilen -= sizeof jpro - 1 + sizeof jepi - 1;
-            }
-            if (!rc && qk_shard_part_add_item(part, r, item, ilen, &err) != QK_OK)
-                rc = qk_cli_fail("eval", &err);
-        }
-        free(buf);
-    }
-    for (int r = 0; r < nres; r++)
-        qk_eval_result_free(res[r]);
-    free(res);
-    if (rc) {
-        qk_shard_part_free(part);
-        return rc;
-    }
-    return qk_cli_shard_finish("eval", part);
-}
-
-/* --shard with one RUN: by qrels topic. Item u (qrels topic u) is "E" and
- * the record of its raw values, then one line per string value (relstring),
- * or "M" (missing from the run, reported as such), or "-" (not asked for:
- * -D). The prologue is the run id. The merge rebuilds the result from all
- * topics (qk_eval_result_assemble, which runs the evaluation's own summary)
- * and prints it as the unsharded command does. */
-static int eval_shard_topics(const cli *c, const qk_qrels *q, const qk_measures *ms, int argc, char **argv,
-                             int first)
-{
-    const char *ins[3] = {argv[first], c->zfile, argv[first + 1]};
-    size_t nq = qk_qrels_num_topics(q), nv = qk_measures_num_values(ms), t0, t1;
-    qk_eval_opts o = c->o;
-    qk_eval_result *res = NULL;
-    qk_shard_part *part = NULL;
-    qk_run_stream *rs = NULL;
-    qk_error err = {0};
-    unsigned char *state = calloc(nq + 1, 1);
-    size_t *row = calloc(nq + 1, sizeof *row);
-    int rc = state && row ? 0 : QK_EXIT_IO;
-    qk_shard_range(c->shard, nq, &t0, &t1);
-    if (!rc)
-        rc = qk_cli_shard_begin("eval", "eval", "eval-topic", c->shard, nq, argc, argv, ins, 3, &part);
-    o.topic_range = 1;
-    o.topic_first = t0;
-    o.topic_end = t1;
-    /* every shard reads the whole run: the run id is the last line's */
-    if (!rc && (qk_run_open(argv[first + 1], QK_RUN_STREAM, &rs, &err) != QK_OK ||
-                qk_eval_stream(q, rs, ms, &o, &res, &err) != QK_OK))
-        rc = qk_cli_fail("eval", &err);
-    qk_run_close(rs);
-    if (!rc && res) {
-        const char *id = qk_result_runid(res);
-        size_t u;
-        if (qk_shard_part_set_frame(part, id, strlen(id), NULL, 0, NULL, 0) != QK_OK)
-            rc = QK_EXIT_IO;
-        for (size_t k = 0; k < qk_result_num_topics(res); k++)
-            if (qk_qrels_find_topic(q, qk_result_topic(res, k), strlen(qk_result_topic(res, k)), &u)) {
-                state[u] = QK_TOPIC_EVALUATED;
-                row[u] = k;
-            }
-        for (size_t k = 0; k < qk_result_num_missing(res); k++)
-            if (qk_qrels_find_topic(q, qk_result_missing(res, k), strlen(qk_result_missing(res, k)), &u))
-                state[u] = QK_TOPIC_MISSING;
-    }
-    for (size_t u = t0; !rc && u < t1; u++) {
-        char *buf = NULL, *rec = NULL;
-        size_t len = 0, rlen;
-        FILE *f = open_memstream(&buf, &len);
-        double *v = calloc(nv + 1, sizeof *v);
-        if (!f || !v)
-            rc = QK_EXIT_IO;
-        else if (state[u] == QK_TOPIC_EVALUATED) {
-            for (size_t i = 0; i < nv; i++)
-                v[i] = qk_result_topic_value(res, row[u], i);
-            if (qk_shard_record_format(v, nv, &rec, &rlen, &err) != QK_OK)
-                rc = QK_EXIT_IO;
-            else
-                fprintf(f, "E %s", rec);
-            for (size_t i = 0; !rc && i < nv; i++) {
-                const char *s = qk_result_topic_string(res, row[u], i);
-                if (s)
-                    fprintf(f, "\n%zu %s", i, s);
-            }
-        } else
-            fputs(state[u] == QK_TOPIC_MISSING ? "M" : "-", f);
-        if (f && fclose(f) != 0)
-            rc = QK_EXIT_IO;
-        if (!rc && qk_shard_part_add_item(part, u, buf, len, &err) != QK_OK)
-            rc = qk_cli_fail("eval", &err);
-        free(rec);
-        free(buf);
-        free(v);
-    }
-    qk_eval_result_free(res);
-    free(state);
-    free(row);
-    if (rc) {
-        qk_shard_part_free(part);
-        return rc;
-    }
-    return qk_cli_shard_finish("eval", part);
-}
-
-/* The result of the run from the merged part's topics. 0 or an exit code. */
-static int assemble_topics(const qk_shard_part *m, const qk_qrels *q, const qk_measures *ms,
-                           const qk_eval_opts *o, qk_eval_result **res)
-{
-    size_t nq = qk_qrels_num_topics(q), nv = qk_measures_num_values(ms);
-    unsigned char *state = calloc(nq + 1, 1);
-    double *vals = calloc(nq * nv + 1, sizeof *vals);
-    char **strs = calloc(nq * nv + 1, sizeof *strs);
-    qk_error err = {0};
-    int rc = state && vals && strs ? 0 : QK_EXIT_IO;
-    if (!rc && qk_shard_part_num_items(m) != nq)
-        rc = QK_EXIT_INPUT;
-    for (size_t u = 0; !rc && u < nq; u++) {
-        size_t len;
-        const char *it = qk_shard_part_item(m, u, NULL, &len), *s;
-        if (len == 1 && (it[0] == 'M' || it[0] == '-')) {
-            state[u] = it[0] == 'M' ? QK_TOPIC_MISSING : QK_TOPIC_NONE;
-            continue;
-        }
-        if (len < 2 || memcmp(it, "E ", 2) != 0 ||
-            qk_shard_record_parse(it + 2, len - 2, vals + u * nv, nv, &s)) {
-            rc = QK_EXIT_INPUT;
-            break;
-        }
-        state[u] = QK_TOPIC_EVALUATED;
-        while (!rc && *s == '\n') { /* "\nINDEX STRING" per string value */
-            char *e;
-            size_t i = (size_t)strtoul(s + 1, &e, 10), n;
-            const char *nl = strchr(e, '\n');
-            if (e == s + 1 || *e != ' ' || i >= nv || strs[u * nv + i]) {
-                rc = QK_EXIT_INPUT;
-                break;
-            }
-            n = nl ? (size_t)(nl - e - 1) : strlen(e + 1);
-            if (!(strs[u * nv + i] = strndup(e + 1, n)))
-                rc = QK_EXIT_IO;
-            s = e + 1 + n;
-        }
-        if (!rc && *s)
-            rc = QK_EXIT_INPUT;
-    }
-    if (rc == QK_EXIT_INPUT)
-        qk_cli_errorf("merge", "the parts of eval by topic are malformed");
-    else if (!rc && qk_eval_result_assemble(q, ms, o, qk_shard_part_prologue(m, NULL), state, vals, strs, res,
-                                            &err) != QK_OK)
-        rc = qk_cli_fail("merge", &err);
-    for (size_t k = 0; strs && k < nq * nv; k++)
-        free(strs[k]);
-    free(strs);
-    free(vals);
-    free(state);
-    return rc;
-}
-
 static const qk_shard_part *topic_merge; /* set by qk_eval_topic_merge */
 
 int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
 {
-    cli c;
+    qk_eval_cli c;
     qk_measures *ms = NULL;
     qk_qrels *q = NULL;
     qk_zscores *z = NULL;
@@ -823,8 +433,8 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
     c.o.zscores = z;
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     if (c.shard_on) {
-        rc = argc - first == 2 ? eval_shard_topics(&c, q, ms, argc, argv, first)
-                               : eval_shard(&c, q, ms, argc, argv, first);
+        rc = argc - first == 2 ? qk_eval_shard_topics(&c, q, ms, argc, argv, first)
+                               : qk_eval_shard_runs(&c, q, ms, argc, argv, first);
         goto out;
     }
     res = calloc((size_t)(argc - first), sizeof *res);
@@ -837,7 +447,7 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
         int stream = trec_out && qk_qrels_num_topics(q) * qk_measures_num_values(ms) >= ((size_t)1 << 20);
         qk_status st;
         if (topic_merge) {
-            if ((rc = assemble_topics(topic_merge, q, ms, &c.o, &res[0])) != 0)
+            if ((rc = qk_eval_assemble_topics(topic_merge, q, ms, &c.o, &res[0])) != 0)
                 goto out;
             stream = 0;
             st = QK_OK;
@@ -849,7 +459,7 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
             rc = qk_cli_fail(cmd, &err);
             goto out;
         }
-        warn_missing(cmd, res[0], argv[first + 1]);
+        qk_eval_warn_missing(cmd, res[0], argv[first + 1]);
         nres = 1;
         /* trec format streams run by run, so memory holds one result at a time. */
         if (trec_out &&
@@ -857,20 +467,20 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
             rc = qk_cli_fail(cmd, &err);
             goto out;
         }
-    } else if ((rc = eval_many(cmd, q, ms, &c.o, argv + first + 1, argc - first - 1, res, &nres)) >= 0) {
+    } else if ((rc = qk_eval_many(cmd, q, ms, &c.o, argv + first + 1, argc - first - 1, res, &nres)) >= 0) {
         goto out;
     }
     if (c.matrix)
         rc = write_matrix(stdout, res, argv + first + 1, (size_t)nres, matrix_value, &c);
     else if (c.format && strcmp(c.format, "json") == 0)
-        rc = write_json(stdout, res, argv + first + 1, (size_t)nres, &c);
+        rc = qk_eval_write_json(stdout, res, argv + first + 1, (size_t)nres, &c);
     else if (c.format && strcmp(c.format, "tsv") == 0) {
-        write_tsv(stdout, res, (size_t)nres, &c, 1);
+        qk_eval_write_tsv(stdout, res, (size_t)nres, &c, 1);
         rc = QK_EXIT_OK;
     } else if (nres > 1 || c.precision_set) {
         /* Several runs (or a custom precision): trec lines with the run id first. */
         for (int r = 0; r < nres; r++)
-            write_tsv(stdout, &res[r], 1, &c, 0);
+            qk_eval_write_tsv(stdout, &res[r], 1, &c, 0);
         rc = QK_EXIT_OK;
     } else {
         rc = QK_EXIT_OK;

@@ -628,27 +628,15 @@ static int write_part(const char *cmd, targs *a, const qk_qrels *q, qk_run *cons
     ins[0] = a->qrels;
     ins[1] = a->groups;
     memcpy(ins + 2, a->runs, a->nruns * sizeof *ins);
-    rc = qk_cli_shard_begin(cmd, cmd, "simulate-topics-adaptive", a->shard, n, argc, argv, ins, a->nruns + 2,
-                            &part);
+    rc = qk_cli_shard_open(cmd, "simulate-topics-adaptive", a->shard, n, a->so.seed, argc, argv, ins,
+                           a->nruns + 2, &part, &first, &end);
     free(ins);
     if (rc)
         return rc;
-    qk_shard_part_set_seed(part, a->so.seed);
-    qk_shard_range(a->shard, n, &first, &end);
     if (qk_adapt_simulate_items(q, (const qk_run *const *)runs, a->nruns, &a->so, first, end, &rec, &err) !=
         QK_OK)
         rc = qk_cli_fail(cmd, &err);
-    for (size_t t = first; !rc && t < end; t++)
-        if (qk_shard_part_add_item(part, t, rec[t - first], strlen(rec[t - first]), &err) != QK_OK)
-            rc = qk_cli_fail(cmd, &err);
-    for (size_t t = first; rec && t < end; t++)
-        free(rec[t - first]);
-    free(rec);
-    if (rc) {
-        qk_shard_part_free(part);
-        return rc;
-    }
-    return qk_cli_shard_finish(cmd, part);
+    return qk_cli_shard_commit(cmd, part, rc, NULL, 0, rec, first, end);
 }
 
 int qk_simulate_topics_adaptive_merge(const qk_shard_part *m)

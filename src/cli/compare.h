@@ -62,6 +62,9 @@ void cmp_pairs_output(const opts *o, out *w, char *const *runs, const double *me
  * library's options, and the rows and summary from the cells. */
 qk_status cmp_appf_matrix(const opts *o, qk_scores **m, size_t **keep, size_t *nkeep, size_t *degenerate,
                           qk_error *err);
+/* --swap-rate --top: *m cut to the kept runs keep[0..nkeep) (sorted here
+ * into the file's order); without --top *m stays whole. */
+qk_status cmp_swap_top(const opts *o, qk_scores **m, size_t *keep, size_t nkeep, qk_error *err);
 qk_status cmp_swap_sizes(const opts *o, size_t ntopics, size_t **sizes, size_t *n, qk_error *err);
 void cmp_swap_opts(const opts *o, const size_t *sizes, size_t nsizes, qk_swap_opts *so);
 void cmp_swap_output(const opts *o, out *w, const qk_swap_cell *cells, size_t ncells, size_t nruns,

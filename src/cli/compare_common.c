@@ -246,6 +246,26 @@ qk_status cmp_appf_matrix(const opts *o, qk_scores **m, size_t **keep, size_t *n
     return st;
 }
 
+static int cmp_index(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+qk_status cmp_swap_top(const opts *o, qk_scores **m, size_t *keep, size_t nkeep, qk_error *err)
+{
+    qk_scores *cut = NULL;
+    qk_status st;
+    if (o->top <= 0)
+        return QK_OK;
+    qsort(keep, nkeep, sizeof *keep, cmp_index);
+    if ((st = qk_stats_scores_select(*m, keep, nkeep, &cut, err)) == QK_OK) {
+        qk_stats_scores_free(*m);
+        *m = cut;
+    }
+    return st;
+}
+
 const char *cmp_transform_name(qk_transform t)
 {
     return t == QK_TRANSFORM_LOGIT ? "logit" : t == QK_TRANSFORM_Z ? "z" : "none";

@@ -93,7 +93,7 @@ static int shard_swap(const opts *o, qk_shard_spec sh, int argc, char **argv, qk
     double *v = NULL;
     int rc = 0;
     if (cmp_appf_matrix(o, &m, &keep, &nkeep, &deg, &err) != QK_OK ||
-        cmp_swap_sizes(o, m->ntopics, &sizes, &ns, &err) != QK_OK) {
+        cmp_swap_top(o, &m, keep, nkeep, &err) != QK_OK || cmp_swap_sizes(o, m->ntopics, &sizes, &ns, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
         goto out;
     }

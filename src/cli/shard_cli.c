@@ -77,6 +77,36 @@ int qk_cli_shard_begin(const char *cmd, const char *command, const char *kind, q
     return 0;
 }
 
+int qk_cli_shard_open(const char *cmd, const char *kind, qk_shard_spec s, size_t n, uint64_t seed, int argc,
+                      char **argv, const char *const *inputs, size_t ninputs, qk_shard_part **out,
+                      size_t *first, size_t *end)
+{
+    int rc = qk_cli_shard_begin(cmd, cmd, kind, s, n, argc, argv, inputs, ninputs, out);
+    qk_shard_range(s, n, first, end);
+    if (rc == 0)
+        qk_shard_part_set_seed(*out, seed);
+    return rc;
+}
+
+int qk_cli_shard_commit(const char *cmd, qk_shard_part *p, int rc, const char *pro, size_t plen, char **rec,
+                        size_t first, size_t end)
+{
+    qk_error err = {0};
+    if (!rc && pro && qk_shard_part_set_frame(p, pro, plen, NULL, 0, NULL, 0) != QK_OK)
+        rc = QK_EXIT_IO;
+    for (size_t t = first; !rc && rec && t < end; t++)
+        if (qk_shard_part_add_item(p, t, rec[t - first], strlen(rec[t - first]), &err) != QK_OK)
+            rc = qk_cli_fail(cmd, &err);
+    for (size_t t = first; rec && t < end; t++)
+        free(rec[t - first]);
+    free(rec);
+    if (rc) {
+        qk_shard_part_free(p);
+        return rc;
+    }
+    return qk_cli_shard_finish(cmd, p);
+}
+
 int qk_cli_shard_check_inputs(const char *cmd, const qk_shard_part *p)
 {
     for (size_t i = 0; i < qk_shard_part_num_inputs(p); i++) {

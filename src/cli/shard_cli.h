@@ -13,6 +13,20 @@ int qk_cli_shard_parse(const char *cmd, const char *arg, qk_shard_spec *s);
  * 0 or an exit code (message printed). */
 int qk_cli_shard_begin(const char *cmd, const char *command, const char *kind, qk_shard_spec s, size_t nitems,
                        int argc, char **argv, const char *const *inputs, size_t ninputs, qk_shard_part **out);
+/* The usual start of a part: qk_cli_shard_begin (cmd also names the
+ * command the merge dispatches on) for the n items, the master seed, and
+ * the items [*first, *end) that shard s covers (set even on failure). 0 or
+ * an exit code (message printed; *out NULL then). */
+int qk_cli_shard_open(const char *cmd, const char *kind, qk_shard_spec s, size_t n, uint64_t seed, int argc,
+                      char **argv, const char *const *inputs, size_t ninputs, qk_shard_part **out,
+                      size_t *first, size_t *end);
+/* The usual end of a part p covering items [first, end): when rc (the exit
+ * code so far) is 0, the prologue pro (plen bytes; NULL: none), the strings
+ * rec[0..end - first) as the payloads of items first.., and the part on
+ * standard output. p, the strings and rec (may be NULL) are freed in any
+ * case. Returns rc, or the exit code of what failed here. */
+int qk_cli_shard_commit(const char *cmd, qk_shard_part *p, int rc, const char *pro, size_t plen, char **rec,
+                        size_t first, size_t end);
 /* For a merge that reads the inputs again: every input of p still has its
  * checksum; 0 or an exit code (message printed). */
 int qk_cli_shard_check_inputs(const char *cmd, const qk_shard_part *p);

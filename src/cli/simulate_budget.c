@@ -273,38 +273,28 @@ static int write_part(const bargs *a, const qk_qrels *q, const qk_run *const *ru
     size_t first, end, R = a->o.nbudgets * a->o.nmethods;
     const char **ins = calloc(nruns + 2, sizeof *ins);
     double *vals = NULL;
+    char **rec = NULL;
     int rc;
     if (!ins)
         return QK_EXIT_IO;
     ins[0] = a->qrels;
     ins[1] = a->groups;
     memcpy(ins + 2, argv + optind, nruns * sizeof *ins);
-    qk_shard_range(a->shard, a->o.trials, &first, &end);
-    rc = qk_cli_shard_begin(CMD, CMD, "simulate-budget", a->shard, a->o.trials, argc, argv, ins, nruns + 2,
-                            &part);
+    rc = qk_cli_shard_open(CMD, "simulate-budget", a->shard, a->o.trials, a->o.seed, argc, argv, ins,
+                           nruns + 2, &part, &first, &end);
     free(ins);
     if (rc)
         return rc;
-    qk_shard_part_set_seed(part, a->o.seed);
-    if (!(vals = malloc(((end - first) * R * 4 + 1) * sizeof *vals))) {
-        qk_shard_part_free(part);
-        return QK_EXIT_IO;
-    }
-    if (qk_budget_sim_values(q, runs, nruns, &a->o, first, end, vals, &err) != QK_OK)
+    if (!(vals = malloc(((end - first) * R * 4 + 1) * sizeof *vals)) ||
+        !(rec = calloc(end - first + 1, sizeof *rec)))
+        rc = QK_EXIT_IO;
+    else if (qk_budget_sim_values(q, runs, nruns, &a->o, first, end, vals, &err) != QK_OK)
         rc = qk_cli_fail(CMD, &err);
-    for (size_t t = first; !rc && t < end; t++) {
-        char *rec = NULL;
-        if (qk_budget_sim_record_write(vals + (t - first) * R * 4, R, &rec, &err) != QK_OK ||
-            qk_shard_part_add_item(part, t, rec, strlen(rec), &err) != QK_OK)
+    for (size_t t = first; !rc && t < end; t++)
+        if (qk_budget_sim_record_write(vals + (t - first) * R * 4, R, &rec[t - first], &err) != QK_OK)
             rc = qk_cli_fail(CMD, &err);
-        free(rec);
-    }
     free(vals);
-    if (rc) {
-        qk_shard_part_free(part);
-        return rc;
-    }
-    return qk_cli_shard_finish(CMD, part);
+    return qk_cli_shard_commit(CMD, part, rc, NULL, 0, rec, first, end);
 }
 
 int qk_simulate_budget_merge(const qk_shard_part *m)

@@ -247,22 +247,17 @@ static int write_curve_part(const qk_crowd_sim_opts *o, const double *curve, siz
     qk_error err = {0};
     size_t n = ncurve * (size_t)reps, first, end;
     double acc[8] = {0};
-    int rc = qk_cli_shard_begin(CMD, CMD, "simulate-crowd", sh, n, argc, argv, NULL, 0, &part);
+    int rc =
+        qk_cli_shard_open(CMD, "simulate-crowd", sh, n, o->seed, argc, argv, NULL, 0, &part, &first, &end);
     if (rc)
         return rc;
-    qk_shard_part_set_seed(part, o->seed);
-    qk_shard_range(sh, n, &first, &end);
     for (size_t k = first; !rc && k < end; k++) {
         if ((rc = curve_crowd(o, curve, k / (size_t)reps, (long)(k % (size_t)reps), methods, nmethods, acc)))
             break;
         if (qk_shard_part_add_record(part, k, acc, nmethods, &err) != QK_OK)
             rc = qk_cli_fail(CMD, &err);
     }
-    if (rc) {
-        qk_shard_part_free(part);
-        return rc;
-    }
-    return qk_cli_shard_finish(CMD, part);
+    return qk_cli_shard_commit(CMD, part, rc, NULL, 0, NULL, first, end);
 }
 
 static int parse_methods(const char *s, qk_crowd_method *m, size_t *n)

@@ -126,7 +126,6 @@ typedef struct sargs {
     qk_shard_spec shard;
 } sargs;
 
-
 /* --methods M1,M2,...: words of qk_pool_method_table. */
 static int parse_methods(const char *s, sargs *a)
 {
@@ -445,8 +444,9 @@ static int write_part(const sargs *a, const qk_pool_runs *p, const qk_qrels *q, 
     qk_error err = {0};
     qk_shard_part *part = NULL;
     const char **ins = calloc(a->nruns + 2, sizeof *ins);
-    char **rec = NULL, *common = NULL, *pro = NULL;
-    size_t first, end, plen = 0;
+    char **rec = NULL, *common = NULL, *pro = NULL, *lb = NULL, *lr = NULL;
+    size_t first, end, plen = 0, len, bv[256], nr = qk_pool_num_runs(p);
+    const char **ids;
     FILE *f;
     int rc;
     if (!ins)
@@ -454,73 +454,33 @@ static int write_part(const sargs *a, const qk_pool_runs *p, const qk_qrels *q, 
     ins[0] = a->qrels;
     ins[1] = a->groups;
     memcpy(ins + 2, a->runs, a->nruns * sizeof *ins);
-    qk_shard_range(a->shard, a->o.trials, &first, &end);
-    rc = qk_cli_shard_begin(CMD, CMD, "simulate-pool", a->shard, a->o.trials, argc, argv, ins, a->nruns + 2,
-                            &part);
+    rc = qk_cli_shard_open(CMD, "simulate-pool", a->shard, a->o.trials, a->o.seed, argc, argv, ins,
+                           a->nruns + 2, &part, &first, &end);
     free(ins);
     if (rc)
         return rc;
-    qk_shard_part_set_seed(part, a->o.seed);
-    if (qk_pool_simulate_trials(p, q, &a->o, first, end, &rec, &common, &err) != QK_OK) {
-        qk_shard_part_free(part);
-        return qk_cli_fail(CMD, &err);
-    }
-    if ((f = open_memstream(&pro, &plen)) != NULL) {
-        fputs("budgets", f);
-        for (size_t b = 0; b < a->o.nbudgets; b++)
-            fprintf(f, " %ld", a->budgets[b]);
-        fputs("\nruns", f);
-        for (size_t r = 0; r < qk_pool_num_runs(p); r++)
-            fprintf(f, "\t%s", qk_pool_runid(p, r));
-        fprintf(f, "\n%s", common);
-        if (fclose(f) != 0)
+    if (qk_pool_simulate_trials(p, q, &a->o, first, end, &rec, &common, &err) != QK_OK)
+        return qk_cli_shard_commit(CMD, part, qk_cli_fail(CMD, &err), NULL, 0, NULL, first, end);
+    ids = calloc(nr + 1, sizeof *ids);
+    for (size_t b = 0; b < a->o.nbudgets; b++)
+        bv[b] = (size_t)a->budgets[b];
+    for (size_t r = 0; ids && r < nr; r++)
+        ids[r] = qk_pool_runid(p, r);
+    if (!ids || qk_shard_counts_format("budgets", bv, a->o.nbudgets, &lb, &len, &err) != QK_OK ||
+        qk_shard_names_format("runs", ids, nr, &lr, &len, &err) != QK_OK || !(f = open_memstream(&pro, &plen)))
+        rc = QK_EXIT_IO;
+    else {
+        int bad = fprintf(f, "%s%s%s", lb, lr, common) < 0;
+        if (fclose(f) != 0 || bad)
             rc = QK_EXIT_IO;
-    } else
-        rc = QK_EXIT_IO;
-    if (!rc && qk_shard_part_set_frame(part, pro, plen, NULL, 0, NULL, 0) != QK_OK)
-        rc = QK_EXIT_IO;
-    for (size_t t = first; !rc && t < end; t++)
-        if (qk_shard_part_add_item(part, t, rec[t - first], strlen(rec[t - first]), &err) != QK_OK)
-            rc = qk_cli_fail(CMD, &err);
-    for (size_t t = first; t < end; t++)
-        free(rec[t - first]);
-    free(rec);
+    }
+    rc = qk_cli_shard_commit(CMD, part, rc, pro, plen, rec, first, end);
+    free((void *)ids);
+    free(lb);
+    free(lr);
     free(common);
     free(pro);
-    if (rc) {
-        qk_shard_part_free(part);
-        return rc;
-    }
-    return qk_cli_shard_finish(CMD, part);
-}
-
-/* One line of the prologue: its text after `key` (up to the newline). */
-static const char *prologue_line(const char **s, const char *key, size_t *len)
-{
-    size_t k = strlen(key);
-    const char *nl, *v;
-    if (strncmp(*s, key, k) != 0 || !(nl = strchr(*s, '\n')))
-        return NULL;
-    v = *s + k;
-    *len = (size_t)(nl - v);
-    *s = nl + 1;
-    return v;
-}
-
-/* The run ids "\tID\tID..." (split in place) into ids; their number. */
-static size_t split_ids(char *s, const char **ids)
-{
-    size_t n = 0;
-    char *e;
-    if (*s != '\t')
-        return 0;
-    ids[n++] = ++s;
-    while ((e = strchr(s, '\t')) != NULL) {
-        *e = 0;
-        s = e + 1;
-        ids[n++] = s;
-    }
-    return n;
+    return rc;
 }
 
 int qk_simulate_pool_merge(const qk_shard_part *m)
@@ -529,11 +489,12 @@ int qk_simulate_pool_merge(const qk_shard_part *m)
     qk_error err = {0};
     int argc = (int)qk_shard_part_num_args(m) + 1, rc;
     char **argv = calloc((size_t)argc + 1, sizeof *argv);
-    const char **recs = NULL, **ids = NULL, *s, *v;
+    const char **recs = NULL, **ids = NULL, *s;
     char *idbuf = NULL;
-    size_t len, nr = 0, nb = 0;
+    size_t len, nr = 0, bv[256];
     qk_pool_sim_row *rows = NULL;
     double *tmap = NULL;
+    qk_status st;
     if (!argv)
         return QK_EXIT_IO;
     argv[0] = (char *)"pool";
@@ -546,28 +507,22 @@ int qk_simulate_pool_merge(const qk_shard_part *m)
         goto out;
     a.o.methods = a.methods;
     s = qk_shard_part_prologue(m, NULL);
-    if (!(v = prologue_line(&s, "budgets", &len))) {
+    if (qk_shard_counts_parse(&s, "budgets", bv, a.o.nbudgets) != 0 ||
+        (st = qk_shard_names_parse(&s, "runs", &idbuf, &ids, &nr, &err)) == QK_EINPUT) {
         rc = QK_EXIT_INPUT;
         goto bad;
     }
-    for (const char *t = v; t < v + len && nb < 256; nb++) {
-        char *e;
-        a.budgets[nb] = strtol(t, &e, 10);
-        if (e == t)
-            break;
-        t = e;
-    }
-    if (nb != a.o.nbudgets || !(v = prologue_line(&s, "runs", &len))) {
-        rc = QK_EXIT_INPUT;
-        goto bad;
-    }
-    a.o.budgets = a.budgets;
-    if (!(idbuf = strndup(v, len)) || !(ids = calloc(len + 1, sizeof *ids)) ||
-        !(recs = calloc(qk_shard_part_num_items(m) + 1, sizeof *recs))) {
+    if (st != QK_OK) {
         rc = QK_EXIT_IO;
         goto out;
     }
-    nr = split_ids(idbuf, ids);
+    for (size_t b = 0; b < a.o.nbudgets; b++)
+        a.budgets[b] = (long)bv[b];
+    a.o.budgets = a.budgets;
+    if (!(recs = calloc(qk_shard_part_num_items(m) + 1, sizeof *recs))) {
+        rc = QK_EXIT_IO;
+        goto out;
+    }
     for (size_t k = 0; k < qk_shard_part_num_held(m); k++)
         recs[k] = qk_shard_part_item(m, k, NULL, NULL);
     if (qk_pool_simulate_combine(&a.o, s, recs, &rows, &tmap, &len, &err) != QK_OK) {

@@ -253,9 +253,8 @@ static int write_part(qk_shard_spec shard, int argc, char **argv, char **tpaths,
     int per_topic = is_dir(corpus_path), rc;
     size_t nin = ntp + nqp + (per_topic ? ntopics : 1), first, end, plen = 0;
     const char **ins = calloc(nin, sizeof *ins);
-    char **cpaths = calloc(ntopics + 1, sizeof *cpaths), *pro = NULL;
+    char **cpaths = calloc(ntopics + 1, sizeof *cpaths), *pro = NULL, **rec = NULL;
     qk_tar_sim_row *rows = NULL;
-    FILE *f;
     if (!ins || !cpaths) {
         free(ins);
         free(cpaths);
@@ -271,42 +270,28 @@ static int write_part(qk_shard_spec shard, int argc, char **argv, char **tpaths,
     }
     if (!per_topic)
         ins[ntp + nqp] = corpus_path;
-    rc = qk_cli_shard_begin(CMD, CMD, "simulate-tar", shard, nused, argc, argv, ins, nin, &part);
+    rc = qk_cli_shard_open(CMD, "simulate-tar", shard, nused, cfg[0].seed, argc, argv, ins, nin, &part,
+                           &first, &end);
     free(ins);
     for (size_t t = 0; t < ntopics; t++)
         free(cpaths[t]);
     free(cpaths);
     if (rc)
         return rc;
-    qk_shard_part_set_seed(part, cfg[0].seed);
-    qk_shard_range(shard, nused, &first, &end);
-    if (!(rows = calloc((end - first) * ncfg + 1, sizeof *rows)) || !(f = open_memstream(&pro, &plen))) {
-        free(rows);
-        qk_shard_part_free(part);
-        return QK_EXIT_IO;
-    }
-    fprintf(f, "tar-sim %zu\n", ncfg);
-    for (size_t c = 0; c < ncfg; c++)
-        fprintf(f, "%d %a\n", (int)cfg[c].stop, cfg[c].target);
-    if (fclose(f) != 0 || qk_shard_part_set_frame(part, pro, plen, NULL, 0, NULL, 0) != QK_OK)
+    if (!(rows = calloc((end - first) * ncfg + 1, sizeof *rows)) ||
+        !(rec = calloc(end - first + 1, sizeof *rec)) ||
+        qk_tar_sim_configs_encode(cfg, ncfg, &pro, &plen, &err) != QK_OK)
         rc = QK_EXIT_IO;
     if (!rc && qk_tar_simulate_range(st, nused, first, end, cfg, ncfg, threads,
                                      !quiet && isatty(2) ? progress : NULL, NULL, rows, NULL, &err) != QK_OK)
         rc = qk_cli_fail(CMD, &err);
-    for (size_t t = first; !rc && t < end; t++) {
-        char *rec = NULL;
-        if (qk_tar_sim_rows_encode(rows + (t - first) * ncfg, ncfg, &rec, &err) != QK_OK ||
-            qk_shard_part_add_item(part, t, rec, strlen(rec), &err) != QK_OK)
+    for (size_t t = first; !rc && t < end; t++)
+        if (qk_tar_sim_rows_encode(rows + (t - first) * ncfg, ncfg, &rec[t - first], &err) != QK_OK)
             rc = qk_cli_fail(CMD, &err);
-        free(rec);
-    }
-    free(pro);
     free(rows);
-    if (rc) {
-        qk_shard_part_free(part);
-        return rc;
-    }
-    return qk_cli_shard_finish(CMD, part);
+    rc = qk_cli_shard_commit(CMD, part, rc, pro, plen, rec, first, end);
+    free(pro);
+    return rc;
 }
 
 int qk_simulate_tar_merge(const qk_shard_part *m)
@@ -316,29 +301,8 @@ int qk_simulate_tar_merge(const qk_shard_part *m)
     size_t ncfg = 0, n = qk_shard_part_num_items(m);
     const char *s = qk_shard_part_prologue(m, NULL);
     qk_tar_sim_row *rows = NULL;
-    char *e;
     int rc = 0;
-    if (strncmp(s, "tar-sim ", 8) != 0 || s[8] < '0' || s[8] > '9' ||
-        (ncfg = strtoul(s + 8, &e, 10), *e != '\n') || ncfg == 0 || ncfg > MAX_CONFIGS)
-        rc = -1;
-    for (size_t c = 0; !rc && c < ncfg; c++) {
-        long stop;
-        double target = 0;
-        int ok;
-        s = e + 1;
-        stop = strtol(s, &e, 10);
-        ok = e != s && *e == ' ' && qk_enum_by_value(qk_tar_stop_table, (int)stop) != NULL;
-        if (ok) {
-            s = e + 1;
-            target = strtod(s, &e);
-            ok = e != s && *e == '\n';
-        }
-        rc = ok ? 0 : -1;
-        qk_tar_opts_init(&cfg[c]);
-        cfg[c].stop = (qk_tar_stop)stop;
-        cfg[c].target = target;
-    }
-    if (rc) {
+    if (qk_tar_sim_configs_decode(s, cfg, MAX_CONFIGS, &ncfg, &err) != QK_OK) {
         qk_cli_errorf("merge", "the parts' header of simulate tar is malformed");
         return QK_EXIT_INPUT;
     }

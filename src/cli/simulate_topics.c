@@ -369,9 +369,9 @@ static int write_part(const targs *a, const qk_topic_matrix *m, int argc, char *
     qk_error err = {0};
     qk_shard_part *part = NULL;
     int nops = argc - optind;
-    size_t nin = a->matrix ? 2 : (size_t)nops + 1, first, end, n = qk_topics_sim_num_trials(m, &a->o);
+    size_t nin = a->matrix ? 2 : (size_t)nops + 1, first, end, n = qk_topics_sim_num_trials(m, &a->o), plen = 0;
     const char **ins = calloc(nin, sizeof *ins);
-    char **rec = NULL, pro[64];
+    char **rec = NULL, *pro = NULL;
     int rc;
     if (!ins)
         return QK_EXIT_IO;
@@ -380,30 +380,17 @@ static int write_part(const targs *a, const qk_topic_matrix *m, int argc, char *
         ins[1] = a->matrix;
     else
         memcpy(ins + 1, argv + optind, (size_t)nops * sizeof *ins);
-    rc = qk_cli_shard_begin(CMD, CMD, "simulate-topics", a->shard, n, argc, argv, ins, nin, &part);
+    rc = qk_cli_shard_open(CMD, "simulate-topics", a->shard, n, a->o.seed, argc, argv, ins, nin, &part,
+                           &first, &end);
     free(ins);
     if (rc)
         return rc;
-    qk_shard_part_set_seed(part, a->o.seed);
-    qk_shard_range(a->shard, n, &first, &end);
-    if (qk_topics_sim_trials(m, &a->o, first, end, &rec, &err) != QK_OK) {
-        qk_shard_part_free(part);
-        return qk_cli_fail(CMD, &err);
-    }
-    snprintf(pro, sizeof pro, "topics-sim %zu\n", m->ntopics);
-    if (qk_shard_part_set_frame(part, pro, strlen(pro), NULL, 0, NULL, 0) != QK_OK)
-        rc = QK_EXIT_IO;
-    for (size_t t = first; !rc && t < end; t++)
-        if (qk_shard_part_add_item(part, t, rec[t - first], strlen(rec[t - first]), &err) != QK_OK)
-            rc = qk_cli_fail(CMD, &err);
-    for (size_t t = first; t < end; t++)
-        free(rec[t - first]);
-    free(rec);
-    if (rc) {
-        qk_shard_part_free(part);
-        return rc;
-    }
-    return qk_cli_shard_finish(CMD, part);
+    if (qk_topics_sim_trials(m, &a->o, first, end, &rec, &err) != QK_OK ||
+        qk_shard_counts_format("topics-sim", &m->ntopics, 1, &pro, &plen, &err) != QK_OK)
+        rc = qk_cli_fail(CMD, &err);
+    rc = qk_cli_shard_commit(CMD, part, rc, pro, plen, rec, first, end);
+    free(pro);
+    return rc;
 }
 
 int qk_simulate_topics_merge(const qk_shard_part *m)
@@ -411,7 +398,7 @@ int qk_simulate_topics_merge(const qk_shard_part *m)
     targs a;
     qk_error err = {0};
     int argc, rc;
-    char **argv = qk_cli_shard_argv(m, "topics", &argc), *e;
+    char **argv = qk_cli_shard_argv(m, "topics", &argc);
     const char **recs = NULL, *pro;
     size_t ntopics, nrows = 0, n = qk_shard_part_num_items(m);
     qk_topics_sim_row *rows = NULL;
@@ -423,8 +410,7 @@ int qk_simulate_topics_merge(const qk_shard_part *m)
     else if (rc)
         rc = QK_EXIT_INPUT;
     pro = qk_shard_part_prologue(m, NULL);
-    if (!rc && (strncmp(pro, "topics-sim ", 11) != 0 || pro[11] < '0' || pro[11] > '9' ||
-                (ntopics = strtoul(pro + 11, &e, 10), *e != '\n'))) {
+    if (!rc && qk_shard_counts_parse(&pro, "topics-sim", &ntopics, 1) != 0) {
         qk_cli_errorf("merge", "the parts' header of simulate topics is malformed");
         rc = QK_EXIT_INPUT;
     }

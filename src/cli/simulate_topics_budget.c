@@ -314,31 +314,31 @@ static qk_status form_trials(bargs *a, const simctx *c, double hours, size_t fir
 }
 
 /* --shard: this shard's trials of `ntrials`; a trial's item is its record
- * for every budget in turn; the prologue `pro` holds the counts the header
- * prints. */
-static int write_part(bargs *a, const simctx *c, const char *kind, const char *pro, size_t ntrials, int argc,
-                      char **argv)
+ * for every budget in turn; the prologue holds the counts the header prints
+ * (cnt[0..ncnt) after the word kind of the form). */
+static int write_part(bargs *a, const simctx *c, const char *kind, const char *tag, const size_t *cnt,
+                      size_t ncnt, size_t ntrials, int argc, char **argv)
 {
     qk_error err = {0};
     qk_shard_part *part = NULL;
-    size_t first, end, nin = a->nm + c->nruns + 2;
+    size_t first, end, nin = a->nm + c->nruns + 2, plen = 0;
     const char **ins = calloc(nin, sizeof *ins);
-    char **items = NULL;
+    char **items = NULL, *pro = NULL;
     int rc;
     if (!ins)
         return QK_EXIT_IO;
     memcpy(ins, a->files, a->nm * sizeof *ins);
     memcpy(ins + a->nm, argv + optind, (c->nruns + 1) * sizeof *ins);
     ins[nin - 1] = a->groups;
-    rc = qk_cli_shard_begin(CMD, CMD, kind, a->shard, ntrials, argc, argv, ins, nin, &part);
+    rc =
+        qk_cli_shard_open(CMD, kind, a->shard, ntrials, a->o.seed, argc, argv, ins, nin, &part, &first, &end);
     free(ins);
     if (rc)
         return rc;
-    qk_shard_part_set_seed(part, a->o.seed);
-    qk_shard_range(a->shard, ntrials, &first, &end);
-    if (!(items = calloc(end - first + 1, sizeof *items)) ||
-        qk_shard_part_set_frame(part, pro, strlen(pro), NULL, 0, NULL, 0) != QK_OK)
+    if (!(items = calloc(end - first + 1, sizeof *items)))
         rc = QK_EXIT_IO;
+    else if (qk_shard_counts_format(tag, cnt, ncnt, &pro, &plen, &err) != QK_OK)
+        rc = qk_cli_fail(CMD, &err);
     for (size_t h = 0; !rc && h < a->nh; h++) {
         char **rec = NULL;
         if (form_trials(a, c, a->hours[h], first, end, &rec, &err) != QK_OK) {
@@ -357,34 +357,9 @@ static int write_part(bargs *a, const simctx *c, const char *kind, const char *p
         }
         free(rec);
     }
-    for (size_t t = first; !rc && t < end; t++)
-        if (qk_shard_part_add_item(part, t, items[t - first], strlen(items[t - first]), &err) != QK_OK)
-            rc = qk_cli_fail(CMD, &err);
-    for (size_t t = 0; items && t < end - first; t++)
-        free(items[t]);
-    free(items);
-    if (rc) {
-        qk_shard_part_free(part);
-        return rc;
-    }
-    return qk_cli_shard_finish(CMD, part);
-}
-
-/* The counts of a part's prologue "TAG N N[ N]\n" into v[0..nv); 0 or -1. */
-static int parse_prologue(const char *pro, const char *tag, size_t *v, size_t nv)
-{
-    size_t l = strlen(tag);
-    const char *s = pro + l;
-    if (strncmp(pro, tag, l) != 0)
-        return -1;
-    for (size_t i = 0; i < nv; i++) {
-        char *e;
-        if (*s != ' ' || s[1] < '0' || s[1] > '9')
-            return -1;
-        v[i] = strtoul(s + 1, &e, 10);
-        s = e;
-    }
-    return strcmp(s, "\n") == 0 ? 0 : -1;
+    rc = qk_cli_shard_commit(CMD, part, rc, pro, plen, items, first, end);
+    free(pro);
+    return rc;
 }
 
 static int statap_setup(const bargs *a, qk_cost_statap_opts *so, size_t **sz);
@@ -431,8 +406,8 @@ static int merge_form(const qk_shard_part *m, int statap)
         rc = parse(argc, argv, &a);
         rc = rc == -1 ? 0 : QK_EXIT_INPUT;
     }
-    if (!rc && (a.statap != statap || (statap ? parse_prologue(pro, "cost-statap", cnt, 3)
-                                              : parse_prologue(pro, "cost-sim", cnt, 2)) != 0)) {
+    if (!rc && (a.statap != statap || qk_shard_counts_parse(&pro, statap ? "cost-statap" : "cost-sim", cnt,
+                                                            statap ? 3 : 2) != 0 || *pro)) {
         qk_cli_errorf("merge", "the parts' header of simulate topics --budget-hours%s is malformed",
                       statap ? " --statap" : "");
         rc = QK_EXIT_INPUT;
@@ -568,9 +543,8 @@ static int statap_form(bargs *a, const qk_qrels *q, qk_run **runs, size_t nruns,
     }
     if (a->shard_on) {
         simctx c = {q, runs, nruns, orders, lens, &so};
-        char pro[96];
-        snprintf(pro, sizeof pro, "cost-statap %zu %zu %zu\n", nc, nruns, ng);
-        rc = write_part(a, &c, "simulate-topics-statap", pro, so.trials, argc, argv);
+        size_t cnt[3] = {nc, nruns, ng};
+        rc = write_part(a, &c, "simulate-topics-statap", "cost-statap", cnt, 3, so.trials, argc, argv);
         goto out;
     }
     statap_header(a, &so, nc, nruns, ng);
@@ -622,9 +596,8 @@ int qk_simulate_topics_budget(int argc, char **argv)
     }
     if (a.shard_on) {
         simctx c = {q, runs, nruns, (const size_t *const *)orders, lens, NULL};
-        char pro[96];
-        snprintf(pro, sizeof pro, "cost-sim %zu %zu\n", nc, nruns);
-        rc = write_part(&a, &c, "simulate-topics-budget", pro, a.o.trials, argc, argv);
+        size_t cnt[2] = {nc, nruns};
+        rc = write_part(&a, &c, "simulate-topics-budget", "cost-sim", cnt, 2, a.o.trials, argc, argv);
         goto out;
     }
     print_header(&a, nc, nruns);

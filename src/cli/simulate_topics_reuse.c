@@ -267,34 +267,27 @@ static int write_part(const rargs *a, const qk_qrels *q, qk_run *const *runs, si
     qk_topics_reuse_row *rows = NULL;
     size_t first, end, nrows = 0;
     const char **ins = calloc(nruns + 2, sizeof *ins);
+    char **rec = NULL;
     int rc;
     if (!ins)
         return QK_EXIT_IO;
     ins[0] = a->groups;
     memcpy(ins + 1, argv + optind, (nruns + 1) * sizeof *ins);
-    rc = qk_cli_shard_begin(CMD, CMD, "simulate-topics-reuse", a->shard, a->o.trials, argc, argv, ins,
-                            nruns + 2, &part);
+    rc = qk_cli_shard_open(CMD, "simulate-topics-reuse", a->shard, a->o.trials, a->o.seed, argc, argv, ins,
+                           nruns + 2, &part, &first, &end);
     free(ins);
     if (rc)
         return rc;
-    qk_shard_part_set_seed(part, a->o.seed);
-    qk_shard_range(a->shard, a->o.trials, &first, &end);
     if (qk_topics_reuse_range(q, (const qk_run *const *)runs, nruns, group, &a->o, first, end, &rows, &nrows,
                               &err) != QK_OK)
         rc = qk_cli_fail(CMD, &err);
-    for (size_t k = 0; !rc && k < nrows; k++) {
-        char *rec = NULL;
-        if (qk_topics_reuse_row_encode(&rows[k], &rec, &err) != QK_OK ||
-            qk_shard_part_add_item(part, first + k, rec, strlen(rec), &err) != QK_OK)
+    else if (!(rec = calloc(nrows + 1, sizeof *rec)))
+        rc = QK_EXIT_IO;
+    for (size_t k = 0; !rc && k < nrows; k++)
+        if (qk_topics_reuse_row_encode(&rows[k], &rec[k], &err) != QK_OK)
             rc = qk_cli_fail(CMD, &err);
-        free(rec);
-    }
     free(rows);
-    if (rc) {
-        qk_shard_part_free(part);
-        return rc;
-    }
-    return qk_cli_shard_finish(CMD, part);
+    return qk_cli_shard_commit(CMD, part, rc, NULL, 0, rec, first, first + nrows);
 }
 
 int qk_simulate_topics_reuse_merge(const qk_shard_part *m)

@@ -119,3 +119,95 @@ qk_status qk_shard_part_argv(const qk_shard_part *p, const char *argv0, int *arg
     *argc = (int)n + 1;
     return QK_OK;
 }
+
+qk_status qk_shard_counts_format(const char *tag, const size_t *v, size_t n, char **out, size_t *len,
+                                 qk_error *err)
+{
+    size_t cap = strlen(tag) + n * 21 + 2, k;
+    char *b = malloc(cap);
+    *out = NULL;
+    *len = 0;
+    if (!b)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    k = (size_t)snprintf(b, cap, "%s", tag);
+    for (size_t i = 0; i < n; i++)
+        k += (size_t)snprintf(b + k, cap - k, " %zu", v[i]);
+    b[k++] = '\n';
+    b[k] = 0;
+    *out = b;
+    *len = k;
+    return QK_OK;
+}
+
+int qk_shard_counts_parse(const char **s, const char *tag, size_t *v, size_t n)
+{
+    size_t l = strlen(tag);
+    const char *p = *s + l;
+    if (strncmp(*s, tag, l) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        char *e;
+        if (*p != ' ' || p[1] < '0' || p[1] > '9')
+            return -1;
+        v[i] = strtoul(p + 1, &e, 10);
+        p = e;
+    }
+    if (*p != '\n')
+        return -1;
+    *s = p + 1;
+    return 0;
+}
+
+qk_status qk_shard_names_format(const char *tag, const char *const *names, size_t n, char **out, size_t *len,
+                                qk_error *err)
+{
+    size_t cap = strlen(tag) + 2, k;
+    char *b;
+    for (size_t i = 0; i < n; i++)
+        cap += strlen(names[i]) + 1;
+    *out = NULL;
+    *len = 0;
+    if (!(b = malloc(cap)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    k = strlen(tag);
+    memcpy(b, tag, k);
+    for (size_t i = 0; i < n; i++) {
+        size_t m = strlen(names[i]);
+        b[k++] = '\t';
+        memcpy(b + k, names[i], m);
+        k += m;
+    }
+    b[k++] = '\n';
+    b[k] = 0;
+    *out = b;
+    *len = k;
+    return QK_OK;
+}
+
+qk_status qk_shard_names_parse(const char **s, const char *tag, char **buf, const char ***names, size_t *n,
+                               qk_error *err)
+{
+    size_t l = strlen(tag), cnt = 0;
+    const char *p = *s + l, *nl;
+    char *b, *e;
+    const char **a;
+    *buf = NULL;
+    *names = NULL;
+    *n = 0;
+    if (strncmp(*s, tag, l) != 0 || !(nl = strchr(p, '\n')) || (p != nl && *p != '\t'))
+        return qk_error_set(err, QK_EINPUT, "the line '%s' is malformed", tag);
+    for (const char *t = p; t < nl; t++)
+        cnt += *t == '\t';
+    if (!(b = strndup(p, (size_t)(nl - p))) || !(a = calloc(cnt + 1, sizeof *a))) {
+        free(b);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    for (e = b; cnt && (e = strchr(e, '\t')) != NULL;) {
+        *e++ = 0;
+        a[(*n)++] = e;
+    }
+    *buf = b;
+    *names = a;
+    *s = nl + 1;
+    return QK_OK;
+}

@@ -217,6 +217,40 @@ static qk_status estimate(const trial *tr, const qk_pool_judged *j, const design
     return st;
 }
 
+/* Stage 1 (uniform, seeded by the trial alone, never tuned) on tr->part:
+ * its judgments *j and, sampled, the design g. The same for every method
+ * and RA draw of a budget, so it is made once and copied. */
+static qk_status stage_one(const trial *tr, size_t b1, uint64_t seed, qk_pool_judged **j, design *g,
+                           qk_error *err)
+{
+    qk_status st;
+    if ((st = qk_pool_judged_new(tr->part, j, err)) != QK_OK ||
+        (tr->o->sampled && (st = design_new(tr->part, g, err)) != QK_OK))
+        return st;
+    return stage(tr, QK_BUDGET_UN, b1, seed, *j, g, err);
+}
+
+/* A copy (*j, g) of stage 1's state (j1, g1) on tr->part to go on from. */
+static qk_status stage_one_copy(const trial *tr, const qk_pool_judged *j1, const design *g1, qk_pool_judged **j,
+                                design *g, qk_error *err)
+{
+    qk_status st;
+    if ((st = qk_pool_judged_new(tr->part, j, err)) != QK_OK ||
+        (g1->pi && (st = design_new(tr->part, g, err)) != QK_OK))
+        return st;
+    for (size_t t = 0; t < j1->ntopics; t++) {
+        size_t nd = qk_pool_topic_at(tr->part, t)->ndocs;
+        for (uint32_t d = 0; d < nd; d++)
+            if (j1->x[t][d] >= 0)
+                qk_pool_judged_set(*j, t, d, j1->x[t][d]);
+        if (g1->pi && nd) {
+            memcpy(g->miss[t], g1->miss[t], nd * sizeof **g->miss);
+            memcpy(g->pi[t], g1->pi[t], nd * sizeof **g->pi);
+        }
+    }
+    return QK_OK;
+}
+
 /* The MAR split (000b §3.11 steps 3-4): stage 1's judgments (the same
  * pairs every method of the trial starts from) as qrels; the held-out
  * groups' runs scored by MAR over them (qk_topics_mar_split, to rank 1000),
@@ -232,10 +266,7 @@ static qk_status mar_split(trial *tr, size_t b1, uint64_t seed, qk_error *err)
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
-    if ((st = qk_pool_judged_new(tr->part, &j, err)) != QK_OK ||
-        (tr->o->sampled && (st = design_new(tr->part, &g, err)) != QK_OK) ||
-        (st = stage(tr, QK_BUDGET_UN, b1, seed, j, &g, err)) != QK_OK ||
-        (st = qk_qrels_new(QK_REL_QRELS, &q, err)) != QK_OK)
+    if ((st = stage_one(tr, b1, seed, &j, &g, err)) != QK_OK || (st = qk_qrels_new(QK_REL_QRELS, &q, err)) != QK_OK)
         goto out;
     for (size_t t = 0; t < qk_pool_num_topics(tr->part) && st == QK_OK; t++) {
         const qk_pool_topic *tp = qk_pool_topic_at(tr->part, t);
@@ -262,22 +293,16 @@ out:
     return st;
 }
 
-/* One run of method m at budget B (stage 1 of b1, then the expansion
- * stages from seed xseed on) into v[0..4). */
-static qk_status one_method(trial *tr, qk_budget_method m, size_t b1, size_t rest, uint64_t seed,
-                            uint64_t xseed, double *map, double *v, qk_error *err)
+/* One run of method m at budget B (from stage 1's state j1, g1, then the
+ * expansion stages from seed xseed on) into v[0..4). */
+static qk_status one_method(trial *tr, qk_budget_method m, const qk_pool_judged *j1, const design *g1,
+                            size_t rest, uint64_t xseed, double *map, double *v, qk_error *err)
 {
     const qk_budget_sim_opts *o = tr->o;
     qk_pool_judged *j = NULL;
     design g = {0, NULL, NULL};
-    qk_status st;
+    qk_status st = stage_one_copy(tr, j1, g1, &j, &g, err);
     v[0] = v[1] = v[2] = v[3] = NAN;
-    if ((st = qk_pool_judged_new(tr->part, &j, err)) != QK_OK ||
-        (o->sampled && (st = design_new(tr->part, &g, err)) != QK_OK)) {
-        qk_pool_judged_free(j);
-        return st;
-    }
-    st = stage(tr, QK_BUDGET_UN, b1, seed, j, &g, err);
     for (size_t k = 0; k < o->stages && st == QK_OK; k++) {
         size_t bk = rest / o->stages + (k + 1 == o->stages ? rest % o->stages : 0);
         st = stage(tr, m, bk, xseed + k, j, &g, err);
@@ -342,13 +367,15 @@ static qk_status run_trial(trial *tr, uint64_t seed, double *vals, qk_error *err
     for (size_t bi = 0; bi < o->nbudgets && st == QK_OK; bi++) {
         size_t B = o->budgets[bi], b1 = (size_t)llround(o->stage1 * (double)B), rest = B - (b1 < B ? b1 : B);
         qk_pool_runs *part = NULL;
-        qk_pool_judged *oracle = NULL;
+        qk_pool_judged *oracle = NULL, *j1 = NULL;
+        design g1 = {0, NULL, NULL};
         if (o->participating && (st = mar_split(tr, b1, seed, err)) != QK_OK)
             break;
         if (o->participating && (st = rows_pool(tr, &part, &oracle, err)) != QK_OK) {
             rows_pool_end(tr, part, oracle);
             break;
         }
+        st = stage_one(tr, b1, seed, &j1, &g1, err);
         for (size_t mi = 0; mi < o->nmethods && st == QK_OK; mi++) {
             double *v = vals + (bi * o->nmethods + mi) * 4;
             size_t draws = o->methods[mi] == QK_BUDGET_RA && o->ra_draws > 1 ? o->ra_draws : 1;
@@ -358,8 +385,7 @@ static qk_status run_trial(trial *tr, uint64_t seed, double *vals, qk_error *err
              * expansion stages seeded seed + 1 + 104729 k (draw 0 is the
              * single draw's) */
             for (size_t k = 0; k < draws && st == QK_OK; k++) {
-                st = one_method(tr, o->methods[mi], b1, rest, seed, seed + 1 + 104729 * (uint64_t)k, map, v,
-                                err);
+                st = one_method(tr, o->methods[mi], j1, &g1, rest, seed + 1 + 104729 * (uint64_t)k, map, v, err);
                 for (int i = 0; i < 4 && draws > 1; i++)
                     if (!isnan(v[i])) {
                         sum[i] += v[i];
@@ -369,6 +395,8 @@ static qk_status run_trial(trial *tr, uint64_t seed, double *vals, qk_error *err
             for (int i = 0; i < 4 && draws > 1; i++)
                 v[i] = cnt[i] ? sum[i] / (double)cnt[i] : NAN;
         }
+        qk_pool_judged_free(j1);
+        design_free(&g1);
         if (o->participating)
             rows_pool_end(tr, part, oracle);
     }

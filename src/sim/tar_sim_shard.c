@@ -1,5 +1,7 @@
-/* simulate tar --shard: a topic's review rows as an exact text record
- * (tar_stop.h, doc/scale-out.md). One line per rule and target:
+/* simulate tar --shard: the part's prologue (the rules and targets) and a
+ * topic's review rows as an exact text record (tar_stop.h,
+ * doc/scale-out.md). The prologue: "tar-sim N", then one line "STOP TARGET"
+ * per rule and target. A record: one line per rule and target:
  *   n_docs R n_shown rel_shown n_judged rounds recall cost re loss_er
  *   reliable stopped has_r_hat r_hat r_var r_lo r_hi r_re
  * counts in decimal, reals as hexadecimal floats, so the merged summary is
@@ -66,5 +68,54 @@ qk_status qk_tar_sim_rows_decode(const char *rec, size_t topic, size_t nconfigs,
     if (*s)
         return qk_error_set(err, QK_EINPUT, "the record of topic %zu has more than %zu rows", topic + 1,
                             nconfigs);
+    return QK_OK;
+}
+
+qk_status qk_tar_sim_configs_encode(const qk_tar_opts *cfg, size_t n, char **out, size_t *len, qk_error *err)
+{
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *f = open_memstream(&buf, &blen);
+    *out = NULL;
+    *len = 0;
+    if (!f)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    fprintf(f, "tar-sim %zu\n", n);
+    for (size_t c = 0; c < n; c++)
+        fprintf(f, "%d %a\n", (int)cfg[c].stop, cfg[c].target);
+    if (fclose(f) != 0) {
+        free(buf);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    *out = buf;
+    *len = blen;
+    return QK_OK;
+}
+
+qk_status qk_tar_sim_configs_decode(const char *pro, qk_tar_opts *cfg, size_t max, size_t *n, qk_error *err)
+{
+    const char *s = pro;
+    char *e;
+    size_t k = 0;
+    *n = 0;
+    if (strncmp(s, "tar-sim ", 8) != 0 || s[8] < '0' || s[8] > '9' || (k = strtoul(s + 8, &e, 10), *e != '\n') ||
+        k == 0 || k > max)
+        return qk_error_set(err, QK_EINPUT, "the prologue of simulate tar is malformed");
+    for (size_t c = 0; c < k; c++) {
+        long stop;
+        double target;
+        s = e + 1;
+        stop = strtol(s, &e, 10);
+        if (e == s || *e != ' ' || qk_enum_by_value(qk_tar_stop_table, (int)stop) == NULL)
+            return qk_error_set(err, QK_EINPUT, "the prologue of simulate tar is malformed at line %zu", c + 2);
+        s = e + 1;
+        target = strtod(s, &e);
+        if (e == s || *e != '\n')
+            return qk_error_set(err, QK_EINPUT, "the prologue of simulate tar is malformed at line %zu", c + 2);
+        qk_tar_opts_init(&cfg[c]);
+        cfg[c].stop = (qk_tar_stop)stop;
+        cfg[c].target = target;
+    }
+    *n = k;
     return QK_OK;
 }

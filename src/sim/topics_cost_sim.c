@@ -11,11 +11,12 @@
  * MAP@eval_depth on every topic with all judgments (the original labels).
  * Random orders are drawn anew each trial; fixed orders only see new coins. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_record.h"
+#include "topics_cost_internal.h"
 #include "trial_seed.h"
 
 #include "qrelkit/stats.h"
@@ -363,21 +364,37 @@ qk_status qk_cost_sim(const qk_qrels *truth, const qk_run *const *runs, size_t n
     return cost_sim_run(truth, runs, nruns, orders, lens, nmethods, o, 0, o->trials, NULL, rows, nrows, err);
 }
 
+/* qk_cost_trials' form: the records, not the rows. */
+static qk_status cost_records(const qk_cost_inputs *in, const void *o, size_t first, size_t end, char **rec,
+                              qk_error *err)
+{
+    qk_cost_sim_row *rows = NULL;
+    size_t nrows = 0;
+    qk_status st = cost_sim_run(in->truth, in->runs, in->nruns, in->orders, in->lens, in->nmethods, o, first, end,
+                                rec, &rows, &nrows, err);
+    free(rows);
+    return st;
+}
+
 qk_status qk_cost_sim_trials(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
                              const size_t *const *orders, const size_t *lens, size_t nmethods,
                              const qk_cost_sim_opts *o, size_t first, size_t end, char ***records,
                              qk_error *err)
 {
-    qk_cost_sim_row *rows = NULL;
-    size_t nrows = 0;
-    char **rec;
-    qk_status st = qk_simrec_begin(first, end, o->trials, &rec, err);
-    *records = NULL;
-    if (st != QK_OK)
-        return st;
-    st = cost_sim_run(truth, runs, nruns, orders, lens, nmethods, o, first, end, rec, &rows, &nrows, err);
-    free(rows);
-    return qk_simrec_hand_over(st, rec, end - first, records);
+    qk_cost_inputs in = {truth, runs, nruns, orders, lens, nmethods};
+    return qk_cost_trials(&in, o, o->trials, first, end, cost_records, records, err);
+}
+
+/* The sums a replayed record adds to (qk_cost_replay). */
+typedef struct {
+    double *ntop, *njud, *tau, *tau2;
+    size_t *cnt;
+} cost_sums;
+
+static void replay_add(void *sums, size_t row, size_t k, double jud, double v)
+{
+    cost_sums *c = sums;
+    row_add(c->ntop, c->njud, c->tau, c->tau2, c->cnt, row, k, jud, v);
 }
 
 qk_status qk_cost_sim_combine(const qk_cost_sim_opts *o, size_t nmethods, const char **cursors,
@@ -388,24 +405,17 @@ qk_status qk_cost_sim_combine(const qk_cost_sim_opts *o, size_t nmethods, const 
     size_t *cnt = calloc(nrow ? nrow : 1, sizeof *cnt);
     qk_cost_sim_row *out = calloc(nrow ? nrow : 1, sizeof *out);
     qk_status st = QK_OK;
-    double *ntop = sums, *njud = sums + nrow, *tau = sums + 2 * nrow, *tau2 = sums + 3 * nrow;
+    cost_sums c = {sums, sums + nrow, sums + 2 * nrow, sums + 3 * nrow, cnt};
     *rows = NULL;
     *nrows = 0;
     if (!sums || !cnt || !out)
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
     else if (nrow == 0 || ntrials != o->trials)
         st = qk_error_set(err, QK_EUSAGE, "the budget experiment needs rows and its %zu trials", o->trials);
-    for (size_t t = 0; st == QK_OK && t < ntrials; t++)
-        for (size_t row = 0; st == QK_OK && row < nrow; row++) {
-            size_t k;
-            double jud, v;
-            if (qk_simrec_line3(&cursors[t], &k, &jud, &v) != 0)
-                st = qk_error_set(err, QK_EINPUT, "the record of trial %zu is malformed", t);
-            else
-                row_add(ntop, njud, tau, tau2, cnt, row, k, jud, v);
-        }
+    else
+        st = qk_cost_replay(cursors, ntrials, nrow, SIZE_MAX, replay_add, &c, err);
     if (st == QK_OK) {
-        finish_rows(o, nmethods, ntop, njud, tau, tau2, cnt, out);
+        finish_rows(o, nmethods, c.ntop, c.njud, c.tau, c.tau2, cnt, out);
         *rows = out;
         *nrows = nrow;
         out = NULL;

@@ -12,7 +12,7 @@
 
 #include "pool_sim_internal.h"
 #include "qrelkit/topics_l2r.h"
-#include "sim_record.h"
+#include "topics_cost_internal.h"
 #include "trial_seed.h"
 
 void qk_cost_statap_opts_init(qk_cost_statap_opts *o)
@@ -446,21 +446,37 @@ qk_status qk_cost_sim_statap(const qk_qrels *truth, const qk_run *const *runs, s
     return statap_run(truth, runs, nruns, orders, lens, nmethods, o, 0, o->trials, NULL, rows, nrows, err);
 }
 
+/* qk_cost_trials' form: the records, not the rows. */
+static qk_status statap_records(const qk_cost_inputs *in, const void *o, size_t first, size_t end, char **rec,
+                                qk_error *err)
+{
+    qk_cost_statap_row *rows = NULL;
+    size_t nrows = 0;
+    qk_status st = statap_run(in->truth, in->runs, in->nruns, in->orders, in->lens, in->nmethods, o, first, end,
+                              rec, &rows, &nrows, err);
+    free(rows);
+    return st;
+}
+
 qk_status qk_cost_sim_statap_trials(const qk_qrels *truth, const qk_run *const *runs, size_t nruns,
                                     const size_t *const *orders, const size_t *lens, size_t nmethods,
                                     const qk_cost_statap_opts *o, size_t first, size_t end, char ***records,
                                     qk_error *err)
 {
-    qk_cost_statap_row *rows = NULL;
-    size_t nrows = 0;
-    char **rec;
-    qk_status st = qk_simrec_begin(first, end, o->trials, &rec, err);
-    *records = NULL;
-    if (st != QK_OK)
-        return st;
-    st = statap_run(truth, runs, nruns, orders, lens, nmethods, o, first, end, rec, &rows, &nrows, err);
-    free(rows);
-    return qk_simrec_hand_over(st, rec, end - first, records);
+    qk_cost_inputs in = {truth, runs, nruns, orders, lens, nmethods};
+    return qk_cost_trials(&in, o, o->trials, first, end, statap_records, records, err);
+}
+
+/* The sums a replayed record adds to (qk_cost_replay). */
+typedef struct {
+    double *acc_t, *acc_t2, *jud;
+    size_t *cnt;
+} statap_sums;
+
+static void replay_add(void *sums, size_t row, size_t counted, double jd, double v)
+{
+    statap_sums *c = sums;
+    row_add(c->acc_t, c->acc_t2, c->jud, c->cnt, row, counted, jd, v);
 }
 
 qk_status qk_cost_sim_statap_combine(const qk_cost_statap_opts *o, size_t nmethods, const char **cursors,
@@ -472,7 +488,7 @@ qk_status qk_cost_sim_statap_combine(const qk_cost_statap_opts *o, size_t nmetho
            *xstar = calloc(o->nsizes ? o->nsizes : 1, sizeof *xstar);
     qk_cost_statap_row *out = calloc(nrow ? nrow : 1, sizeof *out);
     qk_status st = QK_OK;
-    double *acc_t = sums, *acc_t2 = sums + nrow, *jud = sums + 2 * nrow;
+    statap_sums c = {sums, sums + nrow, sums + 2 * nrow, cnt};
     *rows = NULL;
     *nrows = 0;
     if (!sums || !cnt || !xstar || !out)
@@ -481,19 +497,10 @@ qk_status qk_cost_sim_statap_combine(const qk_cost_statap_opts *o, size_t nmetho
         st = qk_error_set(err, QK_EUSAGE,
                           "the statAP budget experiment needs rows, a budget > 0 and its %zu trials",
                           o->trials);
-    else
-        st = xstar_of(o, xstar, err);
-    for (size_t t = 0; st == QK_OK && t < ntrials; t++)
-        for (size_t row = 0; st == QK_OK && row < nrow; row++) {
-            size_t c;
-            double jd, v;
-            if (qk_simrec_line3(&cursors[t], &c, &jd, &v) != 0 || c > 1)
-                st = qk_error_set(err, QK_EINPUT, "the record of trial %zu is malformed", t);
-            else
-                row_add(acc_t, acc_t2, jud, cnt, row, c, jd, v);
-        }
+    else if ((st = xstar_of(o, xstar, err)) == QK_OK)
+        st = qk_cost_replay(cursors, ntrials, nrow, 1, replay_add, &c, err);
     if (st == QK_OK) {
-        finish_rows(o, nmethods, xstar, acc_t, acc_t2, jud, cnt, out);
+        finish_rows(o, nmethods, xstar, c.acc_t, c.acc_t2, c.jud, cnt, out);
         *rows = out;
         *nrows = nrow;
         out = NULL;

@@ -165,6 +165,37 @@ nomem:
     return qk_error_set(err, QK_ENOMEM, "out of memory for a %zu x %zu matrix", nruns, ntopics);
 }
 
+qk_status qk_stats_scores_select(const qk_scores *m, const size_t *runs, size_t n, qk_scores **out,
+                                 qk_error *err)
+{
+    size_t nt = m->ntopics;
+    const char **names = calloc(n + 1, sizeof *names);
+    double *v = nt ? malloc((n * nt + 1) * sizeof *v) : NULL;
+    qk_status st;
+    *out = NULL;
+    if (!names || (nt && !v)) {
+        free(names);
+        free(v);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (runs[i] >= m->nruns) {
+            free(names);
+            free(v);
+            return qk_error_set(err, QK_EUSAGE, "run %zu of %zu runs selected", runs[i] + 1, m->nruns);
+        }
+        names[i] = m->runs[runs[i]];
+        if (nt)
+            memcpy(v + i * nt, m->v + runs[i] * nt, nt * sizeof *v);
+    }
+    st = qk_stats_scores_new(n, nt, names, (const char *const *)m->topics, v, out, err);
+    for (size_t i = 0; st == QK_OK && i < n; i++)
+        (*out)->mean[i] = m->mean[runs[i]];
+    free(names);
+    free(v);
+    return st;
+}
+
 /* Topic-major values as read; transposed to run-major at the end. Topics
  * seen so far are hashed, so a repeat is found in constant time (a matrix
  * may have hundreds of thousands of topics). */

@@ -91,12 +91,67 @@ static void test_part_records_and_argv(void **state)
     qk_shard_part_free(p);
 }
 
+/* Prologue lines: counts and names, written and read back, and what a
+ * parse refuses; a parse moves past its line only. */
+static void test_prologue_lines(void **state)
+{
+    size_t v[3] = {7, 0, 12345}, back[3];
+    const char *names[] = {"run one", "b", ""}, **got = NULL, *s;
+    char *out, *buf;
+    size_t len, n;
+    qk_error err;
+    (void)state;
+    assert_int_equal(qk_shard_counts_format("cost-sim", v, 3, &out, &len, NULL), QK_OK);
+    assert_string_equal(out, "cost-sim 7 0 12345\n");
+    assert_int_equal(len, 19);
+    s = out;
+    assert_int_equal(qk_shard_counts_parse(&s, "cost-sim", back, 3), 0);
+    assert_true(back[0] == 7 && back[1] == 0 && back[2] == 12345 && *s == 0);
+    s = out;
+    assert_int_equal(qk_shard_counts_parse(&s, "cost-sim", back, 2), -1); /* one count too many */
+    assert_true(s == out);
+    free(out);
+    {
+        const char *bad[] = {"cost-sim 1 2", "cost-sim 1  2\n", "cost-sim 1 -2\n", "cost-sim 1 2x\n",
+                             "cost-statap 1 2\n", "cost-sim 1\n"};
+        for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+            s = bad[i];
+            assert_int_equal(qk_shard_counts_parse(&s, "cost-sim", back, 2), -1);
+        }
+    }
+    assert_int_equal(qk_shard_names_format("runs", names, 3, &out, &len, NULL), QK_OK);
+    assert_string_equal(out, "runs\trun one\tb\t\n");
+    assert_int_equal(len, strlen(out));
+    s = out;
+    assert_int_equal(qk_shard_names_parse(&s, "runs", &buf, &got, &n, NULL), QK_OK);
+    assert_int_equal(n, 3);
+    assert_string_equal(got[0], "run one");
+    assert_string_equal(got[1], "b");
+    assert_string_equal(got[2], "");
+    assert_true(*s == 0);
+    free(buf);
+    free((void *)got);
+    free(out);
+    s = "runs\nnext\n"; /* no names */
+    assert_int_equal(qk_shard_names_parse(&s, "runs", &buf, &got, &n, NULL), QK_OK);
+    assert_int_equal(n, 0);
+    assert_string_equal(s, "next\n");
+    free(buf);
+    free((void *)got);
+    s = "runsx\ta\n";
+    assert_int_equal(qk_shard_names_parse(&s, "runs", &buf, &got, &n, &err), QK_EINPUT);
+    s = "runs\ta";
+    assert_int_equal(qk_shard_names_parse(&s, "runs", &buf, &got, &n, &err), QK_EINPUT);
+    assert_null(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format_exact),
         cmocka_unit_test(test_parse_rejects),
         cmocka_unit_test(test_part_records_and_argv),
+        cmocka_unit_test(test_prologue_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

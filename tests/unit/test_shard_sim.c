@@ -173,6 +173,37 @@ static void test_tar_rows_round_trip(void **state)
     free(rec);
 }
 
+/* simulate tar's prologue: the rules and targets, exact, and back; what
+ * the merge refuses. */
+static void test_tar_configs(void **state)
+{
+    qk_tar_opts in[2], out[2];
+    char *pro = NULL;
+    size_t len, n;
+    qk_error err;
+    (void)state;
+    qk_tar_opts_init(&in[0]);
+    qk_tar_opts_init(&in[1]);
+    in[0].stop = (qk_tar_stop)qk_tar_stop_table[0].value;
+    in[0].target = 0.8;
+    in[1].stop = (qk_tar_stop)qk_tar_stop_table[1].value;
+    in[1].target = 1;
+    assert_int_equal(qk_tar_sim_configs_encode(in, 2, &pro, &len, NULL), QK_OK);
+    assert_int_equal(len, strlen(pro));
+    assert_int_equal(strncmp(pro, "tar-sim 2\n", 10), 0);
+    assert_non_null(strstr(pro, " 0x1.999999999999ap-1\n")); /* 0.8 */
+    assert_non_null(strstr(pro, " 0x1p+0\n"));
+    assert_int_equal(qk_tar_sim_configs_decode(pro, out, 2, &n, NULL), QK_OK);
+    assert_int_equal(n, 2);
+    assert_true(out[0].stop == in[0].stop && out[0].target == 0.8);
+    assert_true(out[1].stop == in[1].stop && out[1].target == 1);
+    assert_int_equal(qk_tar_sim_configs_decode(pro, out, 1, &n, &err), QK_EINPUT); /* more than max */
+    assert_int_equal(qk_tar_sim_configs_decode("tar-sim 1\n99999 0x1p+0\n", out, 2, &n, &err), QK_EINPUT);
+    assert_int_equal(qk_tar_sim_configs_decode("tar-sim 0\n", out, 2, &n, &err), QK_EINPUT);
+    assert_int_equal(qk_tar_sim_configs_decode("tar-sim 1\n", out, 2, &n, &err), QK_EINPUT);
+    free(pro);
+}
+
 /* simulate topics-adaptive's records by hand: random at size 1 over two
  * items, taus 1/2 and -1/2, rho 1/2 and undefined: mean 0, sd sqrt(1/2),
  * rho 1/2 (the undefined left out); the oracle's flag travels; malformed
@@ -216,6 +247,7 @@ int main(void)
         cmocka_unit_test(test_topics_group_trials),
         cmocka_unit_test(test_topics_malformed),
         cmocka_unit_test(test_tar_rows_round_trip),
+        cmocka_unit_test(test_tar_configs),
         cmocka_unit_test(test_adaptive_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

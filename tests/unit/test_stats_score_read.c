@@ -70,6 +70,36 @@ static void test_matrix(void **state)
     unlink(path);
 }
 
+/* Runs picked out of a matrix by index, in the order asked, with their
+ * topics, values and means; an index out of range refused. */
+static void test_select(void **state)
+{
+    const char *runs[] = {"a", "b", "c"}, *topics[] = {"q1", "q2"};
+    const double v[] = {0.5, 1, 0.25, 0.75, 0, 0.5}; /* run-major */
+    size_t pick[] = {2, 0}, bad[] = {3};
+    qk_scores *m = NULL, *s = NULL;
+    qk_error err;
+    (void)state;
+    assert_int_equal(qk_stats_scores_new(3, 2, runs, topics, v, &m, NULL), QK_OK);
+    assert_int_equal(qk_stats_scores_select(m, pick, 2, &s, NULL), QK_OK);
+    assert_int_equal(s->nruns, 2);
+    assert_int_equal(s->ntopics, 2);
+    assert_string_equal(s->runs[0], "c");
+    assert_string_equal(s->runs[1], "a");
+    assert_string_equal(s->topics[1], "q2");
+    NEAR(s->v[0], 0, 0);
+    NEAR(s->v[1], 0.5, 0);
+    NEAR(s->v[3], 1, 0);
+    NEAR(s->mean[0], 0.25, 0);
+    NEAR(s->mean[1], 0.75, 0);
+    assert_true(qk_stats_scores_find(s, "a", &pick[0]) && pick[0] == 1);
+    qk_stats_scores_free(s);
+    assert_int_equal(qk_stats_scores_select(m, bad, 1, &s, &err), QK_EUSAGE);
+    assert_null(s);
+    assert_string_equal(err.message, "run 4 of 3 runs selected");
+    qk_stats_scores_free(m);
+}
+
 static void test_repeated_run_names(void **state)
 {
     qk_scores *m = NULL;
@@ -259,6 +289,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matrix),      cmocka_unit_test(test_repeated_run_names),
+        cmocka_unit_test(test_select),
         cmocka_unit_test(test_scoring),     cmocka_unit_test(test_errors),
         cmocka_unit_test(test_predictions), cmocka_unit_test(test_comments),
         cmocka_unit_test(test_gzip),        cmocka_unit_test(test_many_topics),
