@@ -9,6 +9,7 @@
 // NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
 #define _DEFAULT_SOURCE
 #include "io/qrels_internal.h"
+#include "io/run_internal.h"
 #include "io/scan.h"
 
 #include <stdlib.h>
@@ -508,14 +509,62 @@ static void presize(qk_qrels *q, size_t size, size_t bytes)
 
 #define QK_PRESIZE_AFTER 4096 /* records read before the arrays are sized */
 
+/* The lines after the current one that continue its topic's block and
+ * have the common shape ("qid iter docno rel", see qk_fast_line_split, rel
+ * an integer parse_grade takes), parsed in place and added as the general
+ * reader would; any other line, a new topic's first among them, is left
+ * to it. *got: the lines added; *bytes grows by their length. */
+static qk_status fast_lines(qk_qrels *q, qk_lines *l, int isa, size_t size_hint, size_t *bytes, size_t *got,
+                            qk_error *err)
+{
+    const char *p, *end;
+    unsigned s[3];
+    size_t adv;
+    long rel;
+    qk_lines_window(l, &p, &end);
+    for (; p && end - p >= QK_FAST_TAIL; p += adv) {
+        size_t rl;
+        if (!(adv = qk_fast_line_split(isa, p, 3, s)) || !same_topic(q, p, s[0]))
+            break;
+        rl = adv - 1 - (size_t)s[2] - 1 - (p[adv - 2] == '\r');
+        if (parse_grade(p + s[2] + 1, rl, &rel) != 0)
+            break;
+        if (q->nrecs == QK_PRESIZE_AFTER && size_hint)
+            presize(q, size_hint, *bytes + adv);
+        if (q->nrecs >= UINT32_MAX ||
+            ((q->nrecs >= q->rec_cap || q->ndocs >= q->doc_cap) && reserve(q, 1, 0) != QK_OK))
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        q->recs[q->nrecs].rel = (double)rel;
+        qk_lines_skip(l, adv, 1);
+        *bytes += adv;
+        ++*got;
+        if (add_record(q, p, s[0], "0", 1, "0", 1, p + s[1] + 1, s[2] - s[1] - 1, qk_lines_lineno(l), err) !=
+            QK_OK)
+            return QK_ENOMEM;
+    }
+    return QK_OK;
+}
+
 qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t limit, held_line *held,
-                              size_t size_hint, qk_error *err)
+                              size_t size_hint, int isa, qk_error *err)
 {
     const char *line, *f[6];
     size_t len, fl[6], nf, bytes = 0;
     long lineno;
     qk_status st;
+    unsigned wait = 0, backoff = 0;
+    if (isa == QK_QRELS_BEST)
+        isa = qk_run_fast_best_isa();
     for (;;) {
+        if (isa >= 0 && q->fmt == QK_REL_QRELS && q->nblk > 0 && !(held && held->have) && wait-- == 0) {
+            size_t got = 0;
+            if ((st = fast_lines(q, l, isa, size_hint, &bytes, &got, err)) != QK_OK)
+                return st;
+            /* Lines of another shape one after another: try again only
+             * after a growing number of them. */
+            wait = got ? 0 : backoff;
+            backoff = got ? 0 : backoff < 64 ? 2 * backoff + 1 : 64;
+        }
         if (held && held->have) {
             line = held->text;
             len = held->len;
@@ -553,6 +602,12 @@ qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t
 
 qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_qrels **out, qk_error *err)
 {
+    return qk_qrels_read_isa(path, fmt, dedup, QK_QRELS_BEST, out, err);
+}
+
+qk_status qk_qrels_read_isa(const char *path, qk_rel_format fmt, qk_dedup dedup, int isa, qk_qrels **out,
+                            qk_error *err)
+{
     qk_qrels *q = qk_qrels_blank(fmt);
     qk_lines *lines = NULL;
     qk_status st = QK_ENOMEM;
@@ -566,7 +621,7 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
     if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
         size = (size_t)sb.st_size;
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK ||
-        (st = qk_qrels_read_lines(q, lines, path, 0, NULL, size, err)) != QK_OK)
+        (st = qk_qrels_read_lines(q, lines, path, 0, NULL, size, isa, err)) != QK_OK)
         goto out;
     if (q->nrecs == 0) {
         st = qk_error_at(err, QK_EINPUT, path, 0, 0, "no judgments (the file is empty)");

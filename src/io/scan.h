@@ -54,4 +54,12 @@ int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char
 void qk_lines_window(const qk_lines *l, const char **p, const char **end);
 void qk_lines_skip(qk_lines *l, size_t bytes, long lines);
 
+/* One line at p of nsep + 1 fields (run_fast.c's classifier): single ' '
+ * or '\t' between the fields and none around them, under 64 bytes, ended
+ * by its newline or CR and newline, no other control byte, not a comment.
+ * Returns its length with the line end and the separators' offsets in
+ * seps[0..nsep), or 0 for any other line (left to the general reader). 64
+ * bytes at p must be readable. isa: qk_run_fast_best_isa (run_internal.h). */
+size_t qk_fast_line_split(int isa, const char *p, unsigned nsep, unsigned *seps);
+
 #endif
