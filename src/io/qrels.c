@@ -148,7 +148,7 @@ static inline void copy_bytes(char *d, const char *s, size_t n)
     }
 }
 
-static int same_topic(const qk_qrels *q, const char *qid, size_t len)
+static inline int same_topic(const qk_qrels *q, const char *qid, size_t len)
 {
     return q->nblk > 0 && q->cur_qlen == len && same_bytes(q->cur_qid, qid, len);
 }
@@ -517,12 +517,13 @@ static void presize(qk_qrels *q, size_t size, size_t bytes)
 static qk_status fast_lines(qk_qrels *q, qk_lines *l, int isa, size_t size_hint, size_t *bytes, size_t *got,
                             qk_error *err)
 {
-    const char *p, *end;
+    const char *p, *end, *start;
     unsigned s[3];
     size_t adv;
-    long rel;
+    long rel, lineno = qk_lines_lineno(l);
+    qk_status st = QK_OK;
     qk_lines_window(l, &p, &end);
-    for (; p && end - p >= QK_FAST_TAIL; p += adv) {
+    for (start = p; p && end - p >= QK_FAST_TAIL; p += adv) {
         size_t rl;
         if (!(adv = qk_fast_line_split(isa, p, 3, s)) || !same_topic(q, p, s[0]))
             break;
@@ -530,19 +531,24 @@ static qk_status fast_lines(qk_qrels *q, qk_lines *l, int isa, size_t size_hint,
         if (parse_grade(p + s[2] + 1, rl, &rel) != 0)
             break;
         if (q->nrecs == QK_PRESIZE_AFTER && size_hint)
-            presize(q, size_hint, *bytes + adv);
+            presize(q, size_hint, *bytes + (size_t)(p - start) + adv);
         if (q->nrecs >= UINT32_MAX ||
-            ((q->nrecs >= q->rec_cap || q->ndocs >= q->doc_cap) && reserve(q, 1, 0) != QK_OK))
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
+            ((q->nrecs >= q->rec_cap || q->ndocs >= q->doc_cap) && reserve(q, 1, 0) != QK_OK)) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            break;
+        }
         q->recs[q->nrecs].rel = (double)rel;
-        qk_lines_skip(l, adv, 1);
-        *bytes += adv;
-        ++*got;
-        if (add_record(q, p, s[0], "0", 1, "0", 1, p + s[1] + 1, s[2] - s[1] - 1, qk_lines_lineno(l), err) !=
+        if ((st = add_record(q, p, s[0], "0", 1, "0", 1, p + s[1] + 1, s[2] - s[1] - 1, ++lineno, err)) !=
             QK_OK)
-            return QK_ENOMEM;
+            break;
     }
-    return QK_OK;
+    /* the lines added, consumed at once */
+    if (p) {
+        *got = (size_t)(lineno - qk_lines_lineno(l));
+        *bytes += (size_t)(p - start);
+        qk_lines_skip(l, (size_t)(p - start), (long)*got);
+    }
+    return st;
 }
 
 qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t limit, held_line *held,

@@ -176,7 +176,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t mantissa_avx2(ui
 #endif
 
 #if defined(QK_HAVE_AVX2_PATH)
-/* classify_avx2 for a caller compiled without AVX2 (qk_fast_line_split). */
+/* classify_avx2 for a caller compiled without AVX2 (qk_fast_classify). */
 __attribute__((target("avx2,bmi,bmi2"), noinline)) static void
 classify_avx2_call(const char *p, uint64_t *good, uint64_t *sep)
 {
@@ -185,47 +185,21 @@ classify_avx2_call(const char *p, uint64_t *good, uint64_t *sep)
 }
 #endif
 
-size_t qk_fast_line_split(int isa, const char *p, unsigned nsep, unsigned *seps)
+void qk_fast_classify(int isa, const char *p, uint64_t *good, uint64_t *sep)
 {
-    uint64_t good, sep, t;
-    unsigned n, adv;
+    uint64_t dig, same;
 #if defined(QK_HAVE_AVX2_PATH)
     if (isa == QK_FAST_AVX2) {
-        classify_avx2_call(p, &good, &sep);
-    } else
+        classify_avx2_call(p, good, sep);
+        return;
+    }
 #endif
-    {
-        uint64_t dig, same;
-        (void)isa;
+    (void)isa;
 #if defined(QK_FAST_SSE2)
-        classify_sse2(p, p, &good, &sep, &dig, &same);
+    classify_sse2(p, p, good, sep, &dig, &same);
 #else
-        classify_plain(p, p, &good, &sep, &dig, &same);
+    classify_plain(p, p, good, sep, &dig, &same);
 #endif
-    }
-    /* As in the body: the line ends at the first byte that is neither data
-     * nor a separator, which must be its newline (or CR and newline). */
-    good |= sep;
-    if (!~good)
-        return 0;
-    n = (unsigned)__builtin_ctzll(~good);
-    adv = n + 1;
-    if (p[n] != '\n') {
-        if (p[n] != '\r' || p[n + 1] != '\n')
-            return 0;
-        adv = n + 2;
-    }
-    sep &= (1ULL << n) - 1;
-    if (n == 0 || p[0] == '#' || (sep & ((sep << 1) | 1 | ((1ULL << n) >> 1))))
-        return 0;
-    t = sep;
-    for (unsigned i = 0; i < nsep; i++) {
-        if (!t)
-            return 0;
-        seps[i] = (unsigned)__builtin_ctzll(t);
-        t &= t - 1;
-    }
-    return t ? 0 : adv;
 }
 
 size_t qk_run_fast_lines_isa(int isa, qk_run_fast *f, const char *p, const char *end, size_t *n)
