@@ -5,18 +5,13 @@
  * global docno table: evaluation looks docnos up topic by topic, and a
  * global hash over millions of docnos cost more (cache misses, memory) than
  * everything else in reading a large qrels file. */
-/* feature-test macro for MADV_HUGEPAGE */
-// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
-#define _DEFAULT_SOURCE
 #include "io/qrels_internal.h"
 #include "io/run_internal.h"
 #include "io/scan.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 int qk_rel_format_parse(const char *name, qk_rel_format *out)
 {
@@ -458,55 +453,6 @@ qk_status qk_qrels_organise(qk_qrels *q, const char *path, qk_dedup dedup, qk_er
     return st == QK_OK ? st : qk_error_set(err, st, "out of memory");
 }
 
-/* Ask for huge pages for the part of a large array about to be filled:
- * 4 KiB pages cost a fault and a clear each (reading a file of 30 MB
- * touches 16,000 of them), 2 MiB pages 512 times fewer faults. Only
- * advice: nothing changes where the system has no huge pages. */
-static void advise_huge(void *p, size_t from, size_t to)
-{
-#if defined(MADV_HUGEPAGE)
-    long page = sysconf(_SC_PAGESIZE);
-    size_t skip;
-    if (page <= 0 || to - from < ((size_t)4 << 20))
-        return;
-    /* from the first page boundary at or after p + from, whole pages */
-    skip = ((size_t)page - (uintptr_t)((char *)p + from) % (size_t)page) % (size_t)page;
-    madvise((char *)p + from + skip, (to - from - skip) / (size_t)page * (size_t)page, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)from;
-    (void)to;
-#endif
-}
-
-/* Size the arrays for size bytes of lines like the first `bytes` (which
- * gave q's records): the estimate and 1/16 more, allocated once instead
- * of regrown (each regrowth may copy). Only an estimate: on failure the
- * arrays are left as they are and grow as needed. */
-static void presize(qk_qrels *q, size_t size, size_t bytes)
-{
-    double scale = (double)size / (double)bytes * (17.0 / 16.0);
-    size_t n = (size_t)((double)q->nrecs * scale) + 64, a = (size_t)((double)q->arena_len * scale) + 1024;
-    void *p;
-    if (scale < 1.5 || n >= UINT32_MAX)
-        return;
-    if (n > q->rec_cap && (p = realloc(q->recs, n * sizeof *q->recs))) {
-        q->recs = p;
-        q->rec_cap = n;
-        advise_huge(p, q->nrecs * sizeof *q->recs, n * sizeof *q->recs);
-    }
-    if (n > q->doc_cap && (p = realloc(q->doc_off, n * sizeof *q->doc_off))) {
-        q->doc_off = p;
-        q->doc_cap = n;
-        advise_huge(p, q->ndocs * sizeof *q->doc_off, n * sizeof *q->doc_off);
-    }
-    if (a > q->arena_cap && (p = realloc(q->arena, a))) {
-        q->arena = p;
-        q->arena_cap = a;
-        advise_huge(p, q->arena_len, a);
-    }
-}
-
 #define QK_PRESIZE_AFTER 4096 /* records read before the arrays are sized */
 
 /* The lines after the current one that continue its topic's block and
@@ -531,7 +477,7 @@ static qk_status fast_lines(qk_qrels *q, qk_lines *l, int isa, size_t size_hint,
         if (parse_grade(p + s[2] + 1, rl, &rel) != 0)
             break;
         if (q->nrecs == QK_PRESIZE_AFTER && size_hint)
-            presize(q, size_hint, *bytes + (size_t)(p - start) + adv);
+            qk_qrels_presize(q, size_hint, *bytes + (size_t)(p - start) + adv);
         if (q->nrecs >= UINT32_MAX ||
             ((q->nrecs >= q->rec_cap || q->ndocs >= q->doc_cap) && reserve(q, 1, 0) != QK_OK)) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -597,7 +543,7 @@ qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t
             }
         }
         if (q->nrecs == QK_PRESIZE_AFTER && size_hint)
-            presize(q, size_hint, bytes);
+            qk_qrels_presize(q, size_hint, bytes);
         if (q->nrecs >= UINT32_MAX ||
             ((q->nrecs >= q->rec_cap || q->ndocs >= q->doc_cap) && reserve(q, 1, 0) != QK_OK))
             return qk_error_set(err, QK_ENOMEM, "out of memory");

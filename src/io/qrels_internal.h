@@ -77,6 +77,10 @@ qk_qrels *qk_qrels_blank(qk_rel_format fmt);
 qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t limit, held_line *held,
                               size_t size_hint, int isa, qk_error *err);
 
+/* Size q's arrays for size bytes of lines like the first `bytes` (which
+ * gave q's records), once instead of regrowing them (qrels_size.c). */
+void qk_qrels_presize(qk_qrels *q, size_t size, size_t bytes);
+
 /* qk_qrels_read with a given parser for the lines of the common shape: a
  * classifier of run_internal.h (QK_FAST_BASE, QK_FAST_AVX2 where the CPU
  * has it), QK_QRELS_BEST (the CPU's best, what qk_qrels_read uses), or
