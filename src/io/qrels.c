@@ -5,17 +5,13 @@
  * global docno table: evaluation looks docnos up topic by topic, and a
  * global hash over millions of docnos cost more (cache misses, memory) than
  * everything else in reading a large qrels file. */
-/* feature-test macro for MADV_HUGEPAGE */
-// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
-#define _DEFAULT_SOURCE
 #include "io/qrels_internal.h"
+#include "io/run_internal.h"
 #include "io/scan.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 int qk_rel_format_parse(const char *name, qk_rel_format *out)
 {
@@ -147,7 +143,7 @@ static inline void copy_bytes(char *d, const char *s, size_t n)
     }
 }
 
-static int same_topic(const qk_qrels *q, const char *qid, size_t len)
+static inline int same_topic(const qk_qrels *q, const char *qid, size_t len)
 {
     return q->nblk > 0 && q->cur_qlen == len && same_bytes(q->cur_qid, qid, len);
 }
@@ -457,65 +453,70 @@ qk_status qk_qrels_organise(qk_qrels *q, const char *path, qk_dedup dedup, qk_er
     return st == QK_OK ? st : qk_error_set(err, st, "out of memory");
 }
 
-/* Ask for huge pages for the part of a large array about to be filled:
- * 4 KiB pages cost a fault and a clear each (reading a file of 30 MB
- * touches 16,000 of them), 2 MiB pages 512 times fewer faults. Only
- * advice: nothing changes where the system has no huge pages. */
-static void advise_huge(void *p, size_t from, size_t to)
-{
-#if defined(MADV_HUGEPAGE)
-    long page = sysconf(_SC_PAGESIZE);
-    size_t skip;
-    if (page <= 0 || to - from < ((size_t)4 << 20))
-        return;
-    /* from the first page boundary at or after p + from, whole pages */
-    skip = ((size_t)page - (uintptr_t)((char *)p + from) % (size_t)page) % (size_t)page;
-    madvise((char *)p + from + skip, (to - from - skip) / (size_t)page * (size_t)page, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)from;
-    (void)to;
-#endif
-}
-
-/* Size the arrays for size bytes of lines like the first `bytes` (which
- * gave q's records): the estimate and 1/16 more, allocated once instead
- * of regrown (each regrowth may copy). Only an estimate: on failure the
- * arrays are left as they are and grow as needed. */
-static void presize(qk_qrels *q, size_t size, size_t bytes)
-{
-    double scale = (double)size / (double)bytes * (17.0 / 16.0);
-    size_t n = (size_t)((double)q->nrecs * scale) + 64, a = (size_t)((double)q->arena_len * scale) + 1024;
-    void *p;
-    if (scale < 1.5 || n >= UINT32_MAX)
-        return;
-    if (n > q->rec_cap && (p = realloc(q->recs, n * sizeof *q->recs))) {
-        q->recs = p;
-        q->rec_cap = n;
-        advise_huge(p, q->nrecs * sizeof *q->recs, n * sizeof *q->recs);
-    }
-    if (n > q->doc_cap && (p = realloc(q->doc_off, n * sizeof *q->doc_off))) {
-        q->doc_off = p;
-        q->doc_cap = n;
-        advise_huge(p, q->ndocs * sizeof *q->doc_off, n * sizeof *q->doc_off);
-    }
-    if (a > q->arena_cap && (p = realloc(q->arena, a))) {
-        q->arena = p;
-        q->arena_cap = a;
-        advise_huge(p, q->arena_len, a);
-    }
-}
-
 #define QK_PRESIZE_AFTER 4096 /* records read before the arrays are sized */
 
+/* The lines after the current one that continue its topic's block and
+ * have the common shape ("qid iter docno rel", see qk_fast_line_split, rel
+ * an integer parse_grade takes), parsed in place and added as the general
+ * reader would; any other line, a new topic's first among them, is left
+ * to it. *got: the lines added; *bytes grows by their length. */
+static qk_status fast_lines(qk_qrels *q, qk_lines *l, int isa, size_t size_hint, size_t *bytes, size_t *got,
+                            qk_error *err)
+{
+    const char *p, *end, *start;
+    unsigned s[3];
+    size_t adv;
+    long rel, lineno = qk_lines_lineno(l);
+    qk_status st = QK_OK;
+    qk_lines_window(l, &p, &end);
+    for (start = p; p && end - p >= QK_FAST_TAIL; p += adv) {
+        size_t rl;
+        if (!(adv = qk_fast_line_split(isa, p, 3, s)) || !same_topic(q, p, s[0]))
+            break;
+        rl = adv - 1 - (size_t)s[2] - 1 - (p[adv - 2] == '\r');
+        if (parse_grade(p + s[2] + 1, rl, &rel) != 0)
+            break;
+        if (q->nrecs == QK_PRESIZE_AFTER && size_hint)
+            qk_qrels_presize(q, size_hint, *bytes + (size_t)(p - start) + adv);
+        if (q->nrecs >= UINT32_MAX ||
+            ((q->nrecs >= q->rec_cap || q->ndocs >= q->doc_cap) && reserve(q, 1, 0) != QK_OK)) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            break;
+        }
+        q->recs[q->nrecs].rel = (double)rel;
+        if ((st = add_record(q, p, s[0], "0", 1, "0", 1, p + s[1] + 1, s[2] - s[1] - 1, ++lineno, err)) !=
+            QK_OK)
+            break;
+    }
+    /* the lines added, consumed at once */
+    if (p) {
+        *got = (size_t)(lineno - qk_lines_lineno(l));
+        *bytes += (size_t)(p - start);
+        qk_lines_skip(l, (size_t)(p - start), (long)*got);
+    }
+    return st;
+}
+
 qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t limit, held_line *held,
-                              size_t size_hint, qk_error *err)
+                              size_t size_hint, int isa, qk_error *err)
 {
     const char *line, *f[6];
     size_t len, fl[6], nf, bytes = 0;
     long lineno;
     qk_status st;
+    unsigned wait = 0, backoff = 0;
+    if (isa == QK_QRELS_BEST)
+        isa = qk_run_fast_best_isa();
     for (;;) {
+        if (isa >= 0 && q->fmt == QK_REL_QRELS && q->nblk > 0 && !(held && held->have) && wait-- == 0) {
+            size_t got = 0;
+            if ((st = fast_lines(q, l, isa, size_hint, &bytes, &got, err)) != QK_OK)
+                return st;
+            /* Lines of another shape one after another: try again only
+             * after a growing number of them. */
+            wait = got ? 0 : backoff;
+            backoff = got ? 0 : backoff < 64 ? 2 * backoff + 1 : 64;
+        }
         if (held && held->have) {
             line = held->text;
             len = held->len;
@@ -542,7 +543,7 @@ qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t
             }
         }
         if (q->nrecs == QK_PRESIZE_AFTER && size_hint)
-            presize(q, size_hint, bytes);
+            qk_qrels_presize(q, size_hint, bytes);
         if (q->nrecs >= UINT32_MAX ||
             ((q->nrecs >= q->rec_cap || q->ndocs >= q->doc_cap) && reserve(q, 1, 0) != QK_OK))
             return qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -552,6 +553,12 @@ qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t
 }
 
 qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_qrels **out, qk_error *err)
+{
+    return qk_qrels_read_isa(path, fmt, dedup, QK_QRELS_BEST, out, err);
+}
+
+qk_status qk_qrels_read_isa(const char *path, qk_rel_format fmt, qk_dedup dedup, int isa, qk_qrels **out,
+                            qk_error *err)
 {
     qk_qrels *q = qk_qrels_blank(fmt);
     qk_lines *lines = NULL;
@@ -566,7 +573,7 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
     if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
         size = (size_t)sb.st_size;
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK ||
-        (st = qk_qrels_read_lines(q, lines, path, 0, NULL, size, err)) != QK_OK)
+        (st = qk_qrels_read_lines(q, lines, path, 0, NULL, size, isa, err)) != QK_OK)
         goto out;
     if (q->nrecs == 0) {
         st = qk_error_at(err, QK_EINPUT, path, 0, 0, "no judgments (the file is empty)");

@@ -72,9 +72,23 @@ qk_qrels *qk_qrels_blank(qk_rel_format fmt);
  * file, or, when limit > 0, up to the first line of a new topic once q
  * holds limit records or more: that line is kept in *held and read first
  * by the next call. size_hint > 0: the file's size in bytes, to size the
- * arrays once from the first lines' average length. */
+ * arrays once from the first lines' average length. isa: see
+ * qk_qrels_read_isa. */
 qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t limit, held_line *held,
-                              size_t size_hint, qk_error *err);
+                              size_t size_hint, int isa, qk_error *err);
+
+/* Size q's arrays for size bytes of lines like the first `bytes` (which
+ * gave q's records), once instead of regrowing them (qrels_size.c). */
+void qk_qrels_presize(qk_qrels *q, size_t size, size_t bytes);
+
+/* qk_qrels_read with a given parser for the lines of the common shape: a
+ * classifier of run_internal.h (QK_FAST_BASE, QK_FAST_AVX2 where the CPU
+ * has it), QK_QRELS_BEST (the CPU's best, what qk_qrels_read uses), or
+ * QK_QRELS_PER_LINE (every line split by qk_lines_next_fields, the
+ * reference the tests compare the others with). */
+enum { QK_QRELS_PER_LINE = -1, QK_QRELS_BEST = -2 };
+qk_status qk_qrels_read_isa(const char *path, qk_rel_format fmt, qk_dedup dedup, int isa, qk_qrels **out,
+                            qk_error *err);
 
 /* Sort q's records by topic and docno, number the docnos per topic and
  * apply the duplicate policy; frees the reading state. */

@@ -69,7 +69,8 @@ static int first_pass(qk_qrels *q, qk_lines *l, qk_status *st, qk_error *err)
             *st = qk_error_set(err, QK_ENOMEM, "out of memory");
             break;
         }
-        if ((*st = qk_qrels_read_lines(p, l, w->path, QK_WINDOW_RECS, &held, 0, err)) != QK_OK ||
+        if ((*st = qk_qrels_read_lines(p, l, w->path, QK_WINDOW_RECS, &held, 0, QK_QRELS_BEST, err)) !=
+                QK_OK ||
             p->nrecs == 0 || (*st = qk_qrels_organise(p, w->path, w->dedup, err)) != QK_OK) {
             ok = *st == QK_OK && q->nrecs > 0;
             qk_qrels_free(p);
@@ -148,7 +149,8 @@ static qk_status next_window(const qk_qrels *q, qk_error *err)
     w->part = NULL;
     if (!(p = qk_qrels_blank(q->fmt)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    if ((st = qk_qrels_read_lines(p, w->lines, w->path, QK_WINDOW_RECS, &w->held, 0, err)) != QK_OK ||
+    if ((st = qk_qrels_read_lines(p, w->lines, w->path, QK_WINDOW_RECS, &w->held, 0, QK_QRELS_BEST, err)) !=
+            QK_OK ||
         (p->nrecs > 0 && (st = qk_qrels_organise(p, w->path, w->dedup, err)) != QK_OK)) {
         qk_qrels_free(p);
         return st;

@@ -1,0 +1,307 @@
+/* The qrels reader's in-place path for the common line shape (src/io/qrels.c
+ * with qk_fast_line_split of src/io/run_fast.c): on random qrels files of
+ * every line shape (the common one, tabs, blanks of every kind, CRLF,
+ * comments, blank lines, negative, signed and multi-digit grades, long and
+ * non-ASCII docnos and qids, three or five fields, bad grades, NUL bytes,
+ * topics and docnos in and out of order, repeated judgments), read plain
+ * and gzipped, with both duplicate policies, every classifier (SSE2 and,
+ * where the CPU has it, AVX2) must give what the per-line reader gives:
+ * the same topics, judgments (docno, grade, line), totals and in-order
+ * detection, or the same error message, code, line and column. The
+ * windowed reader must give the same judgments topic by topic. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "io/qrels_internal.h"
+#include "io/run_internal.h"
+#include "qrelkit/io.h"
+#include "tmpfile_util.h"
+
+typedef struct gen {
+    uint64_t x;
+} gen;
+
+static uint64_t below(gen *g, uint64_t n)
+{
+    g->x = g->x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (g->x >> 33) % n;
+}
+
+/* One field separator: mostly one space, sometimes a tab, rarely blanks
+ * the in-place path leaves to the per-line reader. */
+static const char *sep(gen *g, int odd)
+{
+    static const char *const rare[] = {"  ", " \t", "\v", "\f", "\t\t", " \r "};
+    if (!odd || below(g, 20))
+        return below(g, 8) ? " " : "\t";
+    return rare[below(g, 6)];
+}
+
+static void put_grade(gen *g, char *w, int bad)
+{
+    static const char *const bads[] = {"x", "1.5", "-", "+", "1e3", "99999999999999999999", "0x10", "2a"};
+    static const char *const odd[] = {"10", "-10",        "123",        "+3",        "007",
+                                      "-0", "2147483648", "-999999999", "1000000000"};
+    uint64_t k = below(g, 20);
+    if (bad)
+        strcpy(w, bads[below(g, 8)]);
+    else if (k < 14)
+        sprintf(w, "%d", (int)below(g, 5));
+    else if (k < 17)
+        sprintf(w, "-%d", (int)below(g, 3));
+    else
+        strcpy(w, odd[below(g, 9)]);
+}
+
+static void put_word(gen *g, char *w, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        w[i] = (char)(below(g, 30) ? "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."[below(g, 39)]
+                                   : (int)(0x80 + below(g, 128)));
+    w[len] = '\0';
+}
+
+/* A random qrels file of about `lines` lines: blocks of one topic, topics
+ * mostly in strcmp order with docnos increasing (the reader's in-order
+ * case), sometimes not; `odd` in 1000 lines of another shape; with
+ * probability bad/1000 one bad line somewhere; dup/1000 lines repeat
+ * their block's previous docno. */
+static size_t make_qrels(gen *g, char *out, size_t lines, unsigned odd, unsigned bad, unsigned dup)
+{
+    static const char *const qids[] = {
+        "1", "301", "T0001", "T0002", "long-topic-id-of-24-byte", "q", "0123456789abcdef", "0123456789abcde"};
+    size_t n = 0, bad_at = below(g, 1000) < bad ? below(g, lines ? lines : 1) : (size_t)-1, i = 0;
+    unsigned t = 0, shuffled = below(g, 4) == 0, crlf = below(g, 4) == 0;
+    char prev[96] = "";
+    while (i < lines) {
+        const char *qid = qids[shuffled ? below(g, 8) : t++ % 8];
+        size_t block = 1 + below(g, below(g, 4) ? 300 : 5);
+        unsigned seq = 0;
+        for (size_t k = 0; k < block && i < lines; k++, i++) {
+            int o = below(g, 1000) < odd;
+            char grade[64], doc[96];
+            const char *iter = below(g, 10) ? "0" : below(g, 2) ? "Q0" : "iteration";
+            if (below(g, 1000) < dup && *prev)
+                strcpy(doc, prev);
+            else if (below(g, 8) && !shuffled)
+                sprintf(doc, "D%05u-%s", seq += 1 + (unsigned)below(g, 3),
+                        below(g, 3) ? "x" : "long-docno-suffix");
+            else
+                put_word(g, doc, below(g, 10) ? 4 + below(g, 14) : 1 + below(g, 90));
+            strcpy(prev, doc);
+            put_grade(g, grade, i == bad_at && below(g, 2));
+            if (o && below(g, 5) == 0) {
+                static const char *const specials[] = {
+                    "",         "# a comment 0 d 1", "   ", "\t# indented", "#",
+                    "301 0 d1", "301 0 d1 1 extra",  "\r",  "1 0 d 1 #"};
+                static const char *const ends[] = {"\rx", "\v", "\f2", "\r\r", "\r \r"};
+                if (below(g, 3)) /* the topic's line with another control byte at its end */
+                    n += (size_t)sprintf(out + n, "%s 0 %s %s%s\n", qid, doc, grade, ends[below(g, 5)]);
+                else
+                    n += (size_t)sprintf(out + n, "%s\n", specials[below(g, 9)]);
+                continue;
+            }
+            if (i == bad_at && below(g, 2)) {
+                static const char *const bads[] = {"%s 0 %s\n", "%s 0 %s 1 2\n", "%s 0 %s 1\0\n"};
+                unsigned b = (unsigned)below(g, 3);
+                if (b < 2) {
+                    n += (size_t)sprintf(out + n, bads[b], qid, doc);
+                } else {
+                    n += (size_t)sprintf(out + n, "%s 0 %s 1", qid, doc);
+                    out[n++] = '\0';
+                    out[n++] = '\n';
+                }
+                continue;
+            }
+            if (o && below(g, 3) == 0) /* blanks around the fields */
+                n += (size_t)sprintf(out + n, "%s", below(g, 2) ? " " : "\t");
+            n += (size_t)sprintf(out + n, "%s%s%s%s%s%s%s", qid, sep(g, o), iter, sep(g, o), doc, sep(g, o),
+                                 grade);
+            if (o && below(g, 3) == 0)
+                n += (size_t)sprintf(out + n, "%s", below(g, 2) ? " " : "\t");
+            n += (size_t)sprintf(out + n, "%s", crlf || (o && below(g, 2)) ? "\r\n" : "\n");
+        }
+    }
+    if (below(g, 8) == 0 && n > 0 && out[n - 1] == '\n') /* no newline at the end */
+        n -= out[n - 2] == '\r' ? 2 : 1;
+    return n;
+}
+
+static void same_error(const qk_error *got, const qk_error *want)
+{
+    assert_string_equal(got->message, want->message);
+    assert_int_equal(got->code, want->code);
+    assert_int_equal(got->line, want->line);
+    assert_int_equal(got->column, want->column);
+}
+
+static void same_topic_judgments(const qk_qrels *a, size_t ta, const qk_qrels *b, size_t tb)
+{
+    size_t na, nb;
+    const qk_judgment *ja = qk_qrels_judgments(a, ta, &na), *jb = qk_qrels_judgments(b, tb, &nb);
+    assert_int_equal(na, nb);
+    for (size_t i = 0; i < na; i++) {
+        assert_string_equal(qk_qrels_docno(a, ja[i].doc), qk_qrels_docno(b, jb[i].doc));
+        assert_true(ja[i].rel == jb[i].rel);
+        assert_int_equal(ja[i].line, jb[i].line);
+        assert_int_equal(ja[i].jg, jb[i].jg);
+        assert_int_equal(ja[i].doc, jb[i].doc);
+    }
+}
+
+static void same_qrels(const qk_qrels *a, const qk_qrels *b)
+{
+    size_t nt = qk_qrels_num_topics(a);
+    assert_int_equal(nt, qk_qrels_num_topics(b));
+    assert_int_equal(qk_qrels_num_judgments(a), qk_qrels_num_judgments(b));
+    assert_int_equal(qk_qrels_count_positive(a), qk_qrels_count_positive(b));
+    assert_int_equal(a->in_order, b->in_order);
+    for (size_t t = 0; t < nt; t++) {
+        assert_string_equal(qk_qrels_topic(a, t), qk_qrels_topic(b, t));
+        same_topic_judgments(a, t, b, t);
+    }
+}
+
+/* Every classifier against the per-line reader, both duplicate policies;
+ * the windowed reader against it too. Returns 1 when the file was read. */
+static int check_file(const char *path)
+{
+    int isas = qk_run_fast_best_isa() == QK_FAST_AVX2 ? 2 : 1, ok = 0;
+    for (int d = 0; d < 2; d++) {
+        qk_dedup dedup = d ? QK_DEDUP_FIRST : QK_DEDUP_ERROR;
+        qk_qrels *ref = NULL, *w = NULL;
+        qk_error ref_err, err;
+        qk_status ref_st = qk_qrels_read_isa(path, QK_REL_QRELS, dedup, QK_QRELS_PER_LINE, &ref, &ref_err),
+                  st;
+        for (int isa = 0; isa < isas; isa++) {
+            qk_qrels *q = NULL;
+            st = qk_qrels_read_isa(path, QK_REL_QRELS, dedup, isa, &q, &err);
+            assert_int_equal(st, ref_st);
+            if (st != QK_OK)
+                same_error(&err, &ref_err);
+            else
+                same_qrels(q, ref);
+            qk_qrels_free(q);
+        }
+        st = qk_qrels_read_windowed(path, QK_REL_QRELS, dedup, 1, &w, &err);
+        assert_int_equal(st, ref_st);
+        if (st != QK_OK) {
+            same_error(&err, &ref_err);
+        } else {
+            assert_int_equal(qk_qrels_num_topics(w), qk_qrels_num_topics(ref));
+            assert_int_equal(qk_qrels_num_judgments(w), qk_qrels_num_judgments(ref));
+            for (size_t t = 0; t < qk_qrels_num_topics(ref); t++) {
+                size_t n;
+                const qk_judgment *j;
+                assert_int_equal(qk_qrels_window(w, t, &err), QK_OK);
+                if (!w->win->all) { /* a window ends at the first topic end past its size */
+                    const qk_qrels *part = w->win->part;
+                    size_t last;
+                    qk_qrels_judgments(part, qk_qrels_num_topics(part) - 1, &last);
+                    assert_true(qk_qrels_num_judgments(part) - last < QK_WINDOW_RECS);
+                }
+                assert_string_equal(qk_qrels_topic(w, t), qk_qrels_topic(ref, t));
+                j = qk_qrels_judgments(ref, t, &n);
+                {
+                    size_t nw;
+                    const qk_judgment *jw = qk_qrels_judgments(w, t, &nw);
+                    assert_int_equal(nw, n);
+                    for (size_t i = 0; i < n; i++) {
+                        assert_string_equal(qk_qrels_docno(w, jw[i].doc), qk_qrels_docno(ref, j[i].doc));
+                        assert_true(jw[i].rel == j[i].rel);
+                        assert_int_equal(jw[i].line, j[i].line);
+                    }
+                }
+            }
+        }
+        ok += ref_st == QK_OK;
+        qk_qrels_free(w);
+        qk_qrels_free(ref);
+    }
+    return ok > 0;
+}
+
+static void write_gz(const char *path, const char *buf, size_t n)
+{
+    gzFile z = gzopen(path, "wb1");
+    assert_non_null(z);
+    if (n > 0)
+        assert_int_equal(gzwrite(z, buf, (unsigned)n), (int)n);
+    assert_int_equal(gzclose(z), Z_OK);
+}
+
+static void test_random_qrels(void **state)
+{
+    enum { MAXLINES = 3000 };
+    char *buf = malloc((size_t)MAXLINES * 160 + 4096);
+    gen g = {4242};
+    int read_ok = 0, read_bad = 0;
+    (void)state;
+    assert_non_null(buf);
+    for (int round = 0; round < 240; round++) {
+        unsigned odd = round % 4 == 0 ? 0 : round % 4 == 1 ? 5 : round % 4 == 2 ? 80 : 600;
+        unsigned bad = round % 3 == 0 ? 700 : 0, dup = round % 5 == 0 ? 3 : 0;
+        size_t n = make_qrels(&g, buf, 1 + below(&g, MAXLINES), odd, bad, dup);
+        char *p = qk_test_write_tmp(buf, n);
+        if (check_file(p))
+            read_ok++;
+        else
+            read_bad++;
+        if (round % 6 == 0) { /* streamed through the gzip reader's buffer */
+            char *z = malloc(strlen(p) + 4);
+            assert_non_null(z);
+            sprintf(z, "%s.gz", p);
+            write_gz(z, buf, n);
+            check_file(z);
+            remove(z);
+            free(z);
+        }
+        remove(p);
+        free(p);
+    }
+    /* both outcomes well represented */
+    assert_true(read_ok > 60);
+    assert_true(read_bad > 30);
+    free(buf);
+}
+
+/* Lines of the common shape only, grades of every width: the in-place
+ * path reads them all, and a large file crosses the sizing of the arrays
+ * (after 4,096 records) on it. */
+static void test_large_qrels(void **state)
+{
+    enum { LINES = 60000 };
+    char *buf = malloc((size_t)LINES * 64);
+    gen g = {99};
+    size_t n = 0;
+    char *p;
+    (void)state;
+    assert_non_null(buf);
+    for (unsigned i = 0; i < LINES; i++) {
+        char grade[32];
+        put_grade(&g, grade, 0);
+        n += (size_t)sprintf(buf + n, "T%04u 0 D%07u %s\n", i / 600, i * 3 + (unsigned)below(&g, 3), grade);
+    }
+    p = qk_test_write_tmp(buf, n);
+    assert_true(check_file(p));
+    remove(p);
+    free(p);
+    free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_qrels),
+        cmocka_unit_test(test_large_qrels),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
