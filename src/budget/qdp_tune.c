@@ -226,6 +226,7 @@ static qk_status fold(tune_ctx *c, const qk_pool_judged *j, const unsigned char 
                 const uint32_t *dm = w.dmap[t]; /* set for every topic by world_new */
                 for (uint32_t d = 0; dm && d < qk_pool_topic_at(w.ps, t)->ndocs; d++)
                     if (js->x[t][d] >= 0)
+                        // NOLINTNEXTLINE(clang-analyzer-core.CallAndMessage): world_new sets tmap for every topic of w.ps
                         qk_pool_judged_set(jf, w.tmap[t], dm[d], js->x[t][d]);
             }
             st = pool_map(c->p, jf, c->base->srswo, c->map, err);
