@@ -1,5 +1,6 @@
 /* String interning: an arena of NUL-terminated strings plus an open-addressing
  * hash table of ids (linear probing, power-of-two size, load <= 1/2). */
+#include "core/bytes.h"
 #include "qrelkit/core.h"
 
 #include <stdlib.h>
@@ -39,20 +40,6 @@ void qk_strpool_free(qk_strpool *p)
     free(p);
 }
 
-static inline uint64_t load8(const char *s)
-{
-    uint64_t v;
-    memcpy(&v, s, 8);
-    return v;
-}
-
-static inline uint32_t load4(const char *s)
-{
-    uint32_t v;
-    memcpy(&v, s, 4);
-    return v;
-}
-
 static inline size_t len_of(const qk_strpool *p, uint32_t id)
 {
     uint64_t end = id + 1 < p->count ? p->offs[id + 1] : p->arena_len;
@@ -64,23 +51,16 @@ static inline size_t len_of(const qk_strpool *p, uint32_t id)
  * past the end, without a library call or a loop over the bytes. */
 static inline int same(const qk_strpool *p, uint32_t id, const char *s, size_t len)
 {
-    const char *t = p->arena + p->offs[id];
-    if (len_of(p, id) != len)
-        return 0;
-    if (len >= 8 && len <= 16)
-        return load8(t) == load8(s) && load8(t + len - 8) == load8(s + len - 8);
-    if (len >= 4 && len < 8)
-        return load4(t) == load4(s) && load4(t + len - 4) == load4(s + len - 4);
-    return memcmp(t, s, len) == 0;
+    return len_of(p, id) == len && qk_same_bytes(p->arena + p->offs[id], s, len);
 }
 
 static inline uint64_t hash_of(const char *s, size_t len)
 {
     uint64_t h;
     if (len >= 8 && len <= 16)
-        h = load8(s) ^ (load8(s + len - 8) * 0x9E3779B97F4A7C15ULL);
+        h = qk_load8(s) ^ (qk_load8(s + len - 8) * 0x9E3779B97F4A7C15ULL);
     else if (len >= 4 && len < 8)
-        h = ((uint64_t)load4(s) << 32 | load4(s + len - 4));
+        h = ((uint64_t)qk_load4(s) << 32 | qk_load4(s + len - 4));
     else
         return qk_hash_bytes(s, len);
     /* the same final mix as qk_hash_bytes: every input bit reaches the low

@@ -1,6 +1,7 @@
 /* Crowd label store and reader: interns tasks, workers and classes, groups
  * the observations by task (counting sort, input order kept inside a task)
  * and applies the duplicate policy. */
+#include "core/bytes.h"
 #include "crowd/crowd_internal.h"
 #include "io/scan.h"
 #include "qrelkit/io.h"
@@ -83,32 +84,10 @@ qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, ui
     return QK_OK;
 }
 
-static inline uint64_t load8(const char *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-static inline uint32_t load4(const char *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-/* m holds s (len bytes; an empty memo holds nothing): 4-16 bytes are
- * compared without a library call, by two overlapping loads that cover
- * every byte and read nothing past either string. */
+/* m holds s (len bytes; an empty memo holds nothing). */
 static inline int memo_is(const qk_crowd_memo *m, const char *s, size_t len)
 {
-    if (m->len != len || len == 0)
-        return 0;
-    if (len >= 8 && len <= 16)
-        return load8(m->s) == load8(s) && load8(m->s + len - 8) == load8(s + len - 8);
-    if (len >= 4 && len < 8)
-        return load4(m->s) == load4(s) && load4(m->s + len - 4) == load4(s + len - 4);
-    return memcmp(m->s, s, len) == 0;
+    return m->len == len && len != 0 && qk_same_bytes(m->s, s, len);
 }
 
 static void memo_set(qk_crowd_memo *m, const char *s, size_t len, uint32_t id)

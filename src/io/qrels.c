@@ -5,6 +5,7 @@
  * global docno table: evaluation looks docnos up topic by topic, and a
  * global hash over millions of docnos cost more (cache misses, memory) than
  * everything else in reading a large qrels file. */
+#include "core/bytes.h"
 #include "io/qrels_internal.h"
 #include "io/run_internal.h"
 #include "io/scan.h"
@@ -96,46 +97,21 @@ static qk_status new_block(qk_qrels *q, const char *qid, size_t ql)
     return QK_OK;
 }
 
-/* Short strings compared and copied without a library call: topic ids
- * and docnos are mostly 4-16 bytes, where two overlapping loads cover
- * every byte and read none past the end. */
-static inline uint64_t load8(const char *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-static inline uint32_t load4(const char *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-/* The 8 bytes at p as a number that orders like the bytes (memcmp). */
+/* Short strings (core/bytes.h) are compared and copied without a library
+ * call. The 8 bytes at p as a number that orders like the bytes (memcmp). */
 static inline uint64_t load8_ordered(const char *p)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return __builtin_bswap64(load8(p));
+    return __builtin_bswap64(qk_load8(p));
 #else
-    return load8(p);
+    return qk_load8(p);
 #endif
-}
-
-static inline int same_bytes(const char *a, const char *b, size_t n)
-{
-    if (n >= 8 && n <= 16)
-        return load8(a) == load8(b) && load8(a + n - 8) == load8(b + n - 8);
-    if (n >= 4 && n < 8)
-        return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
-    return memcmp(a, b, n) == 0;
 }
 
 static inline void copy_bytes(char *d, const char *s, size_t n)
 {
     if (n >= 8 && n <= 16) {
-        uint64_t x = load8(s), y = load8(s + n - 8);
+        uint64_t x = qk_load8(s), y = qk_load8(s + n - 8);
         memcpy(d, &x, 8);
         memcpy(d + n - 8, &y, 8);
     } else {
@@ -145,7 +121,7 @@ static inline void copy_bytes(char *d, const char *s, size_t n)
 
 static inline int same_topic(const qk_qrels *q, const char *qid, size_t len)
 {
-    return q->nblk > 0 && q->cur_qlen == len && same_bytes(q->cur_qid, qid, len);
+    return q->nblk > 0 && q->cur_qlen == len && qk_same_bytes(q->cur_qid, qid, len);
 }
 
 /* a (alen bytes) < b (blen bytes) in strcmp order; neither holds a NUL.

@@ -1,0 +1,35 @@
+/* Short byte strings without a library call: ids and docnos are mostly
+ * 4-16 bytes, where two overlapping loads cover every byte and read none
+ * past the end. Internal to the library. */
+#ifndef QK_CORE_BYTES_H
+#define QK_CORE_BYTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+static inline uint64_t qk_load8(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline uint32_t qk_load4(const char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* a and b hold the same n bytes. */
+static inline int qk_same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n >= 8 && n <= 16)
+        return qk_load8(a) == qk_load8(b) && qk_load8(a + n - 8) == qk_load8(b + n - 8);
+    if (n >= 4 && n < 8)
+        return qk_load4(a) == qk_load4(b) && qk_load4(a + n - 4) == qk_load4(b + n - 4);
+    return memcmp(a, b, n) == 0;
+}
+
+#endif
