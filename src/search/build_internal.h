@@ -97,6 +97,9 @@ typedef struct qk_build_src {
 } qk_build_src;
 /* Advance to the source's next term; 0 ok (done set at the end), -1 error. */
 int qk_build_src_next(qk_index_builder *b, qk_build_src *s);
+/* A new temporary run file in b->run_dir (.qkrun-PID-XXXXXX, told to the
+ * temporary-file hook): *path malloc'd, *f open for writing. */
+qk_status qk_build_run_create(qk_index_builder *b, char **path, FILE **f, qk_error *err);
 /* One varint to a run file; 0 ok, -1 on a write error. */
 int qk_build_put_varint(FILE *f, uint64_t v);
 /* Merge the spilled runs in groups of o.max_open_runs, in document order,

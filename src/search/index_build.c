@@ -415,26 +415,15 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
     FILE *f = NULL;
     size_t n = qk_strpool_count(b->terms), cap = b->nruns;
     qk_status st = QK_OK;
-    int fd;
     if (n == 0)
         return QK_OK;
     if (qk_build_sorted_terms(b, &ids) != QK_OK ||
-        qk_grow((void **)&b->run_paths, &cap, b->nruns + 1, sizeof *b->run_paths) != QK_OK ||
-        !(path = malloc(strlen(b->run_dir) + 48))) {
+        qk_grow((void **)&b->run_paths, &cap, b->nruns + 1, sizeof *b->run_paths) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
-    sprintf(path, "%s/.qkrun-%ld-XXXXXX", b->run_dir, (long)getpid());
-    if ((fd = qk_temp_create(path, 1)) < 0 || !(f = fdopen(fd, "wb"))) {
-        st = qk_error_set(err, QK_EIO, "cannot create a temporary run in '%s': %s", b->run_dir,
-                          strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(path);
-            qk_temp_note(path, 0);
-        }
+    if ((st = qk_build_run_create(b, &path, &f, err)) != QK_OK)
         goto out;
-    }
     b->run_paths[b->nruns++] = path;
     b->spills++;
     path = NULL;

@@ -71,6 +71,28 @@ int qk_build_put_varint(FILE *f, uint64_t v)
     return fwrite(tmp, 1, n, f) == n ? 0 : -1;
 }
 
+qk_status qk_build_run_create(qk_index_builder *b, char **path, FILE **f, qk_error *err)
+{
+    int fd;
+    *f = NULL;
+    if (!(*path = malloc(strlen(b->run_dir) + 48)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    sprintf(*path, "%s/.qkrun-%ld-XXXXXX", b->run_dir, (long)getpid());
+    if ((fd = qk_temp_create(*path, 1)) < 0 || !(*f = fdopen(fd, "wb"))) {
+        qk_status st = qk_error_set(err, QK_EIO, "cannot create a temporary run in '%s': %s", b->run_dir,
+                                    strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(*path);
+            qk_temp_note(*path, 0);
+        }
+        free(*path);
+        *path = NULL;
+        return st;
+    }
+    return QK_OK;
+}
+
 /* The postings bytes of s with its first gap made relative to *last (when
  * not *first), appended to out; *last becomes its last document. */
 static int append_postings(const qk_build_src *s, uint8_t **out, size_t *len, size_t *cap, uint64_t *last,
@@ -107,15 +129,13 @@ static int append_postings(const qk_build_src *s, uint8_t **out, size_t *len, si
 static qk_status merge_group(qk_index_builder *b, char **paths, size_t k, char **out, qk_error *err)
 {
     qk_build_src *src = calloc(k, sizeof *src);
-    char *path = malloc(strlen(b->run_dir) + 48);
     uint8_t *post = NULL;
     char *term = NULL;
     size_t post_cap = 0, term_cap = 0;
     FILE *f = NULL;
     qk_status st = QK_OK;
-    int fd = -1;
     *out = NULL;
-    if (!src || !path) {
+    if (!src) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
@@ -125,19 +145,8 @@ static qk_status merge_group(qk_index_builder *b, char **paths, size_t k, char *
                               errno ? strerror(errno) : "truncated");
             goto out;
         }
-    sprintf(path, "%s/.qkrun-%ld-XXXXXX", b->run_dir, (long)getpid());
-    if ((fd = qk_temp_create(path, 1)) < 0 || !(f = fdopen(fd, "wb"))) {
-        st = qk_error_set(err, QK_EIO, "cannot create a temporary run in '%s': %s", b->run_dir,
-                          strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(path);
-            qk_temp_note(path, 0);
-        }
+    if ((st = qk_build_run_create(b, out, &f, err)) != QK_OK)
         goto out;
-    }
-    *out = path;
-    path = NULL;
     for (;;) {
         const char *min = NULL;
         uint64_t df = 0, cf = 0, last = 0;
@@ -156,7 +165,7 @@ static qk_status merge_group(qk_index_builder *b, char **paths, size_t k, char *
         }
         memcpy(term, min, tlen + 1);
         for (size_t i = 0; i < k; i++)
-            // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): a source not done has a term (qk_build_src_next)
+            // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): a live source has a term
             if (!src[i].done && strcmp(src[i].term, term) == 0) {
                 if (append_postings(&src[i], &post, &len, &post_cap, &last, &first) != 0) {
                     st = qk_error_set(err, QK_EINTERNAL, "index merge: inconsistent postings for term '%s'",
@@ -202,7 +211,6 @@ out:
         free(src[i].post);
     }
     free(src);
-    free(path);
     free(post);
     free(term);
     return st;
