@@ -15,8 +15,7 @@
 #include <stdlib.h>
 
 #include "qrelkit/core.h"
-#include "qrelkit/search.h"
-#include "tmpfile_util.h"
+#include "search_fixture.h"
 
 /* 20,000 documents of 10 terms from a 100,000-word vocabulary: at a 1 MB
  * budget the documents' tables alone pass three quarters of it, so the
@@ -36,40 +35,21 @@ static char *corpus(void)
     return c;
 }
 
-static char *build(const char *in, size_t memory_mb, size_t max_open, qk_index_build_stats *stats)
+static char *build(const char *corpus, size_t memory_mb, size_t max_open, qk_index_build_stats *stats)
 {
-    char *out = qk_test_tmp_path();
     qk_index_build_opts bo;
-    qk_corpus_opts co;
-    qk_index_builder *b;
-    qk_corpus *c;
-    qk_error err;
-    const char *docno, *t;
-    size_t dl, tl;
-    int r;
     qk_index_build_opts_init(&bo);
-    qk_corpus_opts_init(&co);
     bo.memory_mb = memory_mb;
     bo.max_open_runs = max_open;
-    if (qk_index_builder_new(out, &bo, &b, &err) != QK_OK || qk_corpus_open(in, &co, &c, &err) != QK_OK)
-        fail_msg("%s", err.message);
-    while ((r = qk_corpus_next(c, &docno, &dl, &t, &tl, &err)) == 1)
-        if (qk_index_builder_add(b, docno, dl, t, tl, &err) != QK_OK)
-            fail_msg("%s", err.message);
-    if (r < 0 || qk_index_builder_finish(b, stats, &err) != QK_OK)
-        fail_msg("%s", err.message);
-    qk_corpus_close(c);
-    qk_index_builder_free(b);
-    return out;
+    return sx_build_opts(corpus, &bo, NULL, stats);
 }
 
 static void test_grouped_merge_identical(void **state)
 {
     (void)state;
     char *text = corpus();
-    char *in = qk_test_write_text(text);
     qk_index_build_stats s0, s1, s2;
-    char *p0 = build(in, 256, 0, &s0), *p1 = build(in, 1, 0, &s1), *p2 = build(in, 1, 2, &s2);
+    char *p0 = build(text, 256, 0, &s0), *p1 = build(text, 1, 0, &s1), *p2 = build(text, 1, 2, &s2);
     size_t n0, n1, n2;
     char *x0 = qk_test_read_file(p0, &n0), *x1 = qk_test_read_file(p1, &n1), *x2 = qk_test_read_file(p2, &n2);
     assert_int_equal(s0.spilled_runs, 0);
@@ -85,7 +65,6 @@ static void test_grouped_merge_identical(void **state)
     qk_test_drop(p0);
     qk_test_drop(p1);
     qk_test_drop(p2);
-    qk_test_drop(in);
     free(text);
 }
 
