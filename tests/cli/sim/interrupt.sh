@@ -4,25 +4,14 @@
 # outcome does not depend on the machine's load.
 set -u
 set -m # job control: background commands do not start with SIGINT ignored
+. ./stopped.sh
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 cd "$d" || exit 1
 go() { exec "$QK" sim collection --out out --topics 100 --docs-per-topic 1000 --runs 10 --depth 1000 --seed 1; }
-tmps() { find out -name '*.tmp*' | wc -l; }
 for sig in TERM KILL; do
     rm -rf out
     go & pid=$!
-    # Freeze it (SIGSTOP) at a moment it has temporaries on disk, so the
-    # signal finds it writing however late this shell gets to send it.
-    caught=0
-    for i in $(seq 1 2000); do
-        if [ -d out ] && [ "$(tmps)" -gt 0 ]; then
-            kill -STOP $pid 2>/dev/null
-            [ "$(tmps)" -gt 0 ] && caught=1 && break
-            kill -CONT $pid 2>/dev/null
-        fi
-        sleep 0.01
-    done
-    [ $caught = 1 ] && echo "$sig: writing"
+    freeze_writing $pid && echo "$sig: writing"
     kill -$sig $pid; kill -CONT $pid 2>/dev/null
     # the shell reports the stop (128 + SIGSTOP) until it has heard of the end
     for i in $(seq 1 600); do wait $pid; st=$?; [ $st != 147 ] && break; sleep 0.05; done
