@@ -114,12 +114,17 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
     qk_prefs_topic *pt = NULL;
     double *row = row_of(r, t);
     qk_status st = qk_qrels_window(q, t, err); /* a windowed qrels: topics come in order */
-    if (st != QK_OK)
-        return st;
+    if (st != QK_OK) {
+        /* The run's error first, as when ranking checked it. */
+        qk_status d = qk_rank_check_dups(sc, tp.qid, err);
+        return d != QK_OK ? d : st;
+    }
     if (r->streaming)
         memset(row, 0, r->nvalues * sizeof *row);
     if (prefs_format(f)) {
         qk_prefs_input in;
+        if ((st = qk_rank_check_dups(sc, tp.qid, err)) != QK_OK)
+            return st;
         if (qk_grow((void **)&sc->docnos, &sc->docnos_cap, sc->nranked + 1, sizeof *sc->docnos) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         for (size_t i = 0; i < sc->nranked; i++)
@@ -162,7 +167,8 @@ static qk_status eval_standin(qk_eval_result *r, qk_scratch *sc, size_t t, const
     static const char *const doc[] = {"ceci_nest_pas_un_docno"};
     static const double score[] = {1.0};
     qk_run_topic rt = {qk_qrels_topic(r->q, t), 1, doc, score, NULL};
-    qk_status st = qk_rank_topic(sc, &rt, o, prefs_format(qk_qrels_format(r->q)), "-", err);
+    int prefs = prefs_format(qk_qrels_format(r->q));
+    qk_status st = qk_rank_topic(sc, &rt, o, prefs, !prefs, "-", err);
     if (st != QK_OK || (st = eval_topic(r, sc, t, o, err)) != QK_OK)
         return st;
     for (size_t i = 0; i < r->nvalues; i++) {
@@ -345,7 +351,8 @@ static int keep_topic(void *vc, const char *qid)
 static qk_status rank_one(void *vc, const qk_run_topic *rt, void *state, qk_error *err)
 {
     run_ctx *c = vc;
-    return qk_rank_topic(state, rt, c->o, prefs_format(qk_qrels_format(c->r->q)), c->path, err);
+    int prefs = prefs_format(qk_qrels_format(c->r->q));
+    return qk_rank_topic(state, rt, c->o, prefs, !prefs, c->path, err);
 }
 
 /* Score qrels topic t, ranked in state. */

@@ -25,6 +25,10 @@ typedef struct qk_scratch {
     size_t doc_ids_cap;
     uint64_t *set;
     size_t set_cap;
+    /* qk_rank_topic left the duplicate check to qk_lookup_docs, which finds
+     * repeats in the probes it makes anyway; run_path names the run then */
+    int dup_pending;
+    const char *run_path;
     const char **docnos; /* ranked docnos, for prefs */
     size_t docnos_cap;
     qk_merge_buf *bufs; /* one per judgment group */
@@ -33,9 +37,13 @@ typedef struct qk_scratch {
     qk_topic_cache cache; /* the measures' shared values, buffers kept from topic to topic */
 } qk_scratch;
 
-/* Rank (score desc, docno desc — or asc for prefs), dedup, truncate to -M. */
+/* Rank (score desc, docno desc — or asc for prefs), dedup, truncate to -M.
+ * With defer_dup, a repeated docno (dedup QK_DEDUP_ERROR) is reported by
+ * qk_lookup_docs or qk_rank_check_dups instead, whichever runs first. */
 qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_opts *o, int prefs_order,
-                        const char *run_path, qk_error *err);
+                        int defer_dup, const char *run_path, qk_error *err);
+/* The deferred duplicate check on its own (qid names the topic). */
+qk_status qk_rank_check_dups(qk_scratch *sc, const char *qid, qk_error *err);
 qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_error *err);
 qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32_t jg, const qk_eval_opts *o,
                          qk_merge *m, qk_merge_buf *b, qk_error *err);

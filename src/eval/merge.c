@@ -183,11 +183,36 @@ static long find_duplicate(qk_scratch *sc, const qk_ranked *r, size_t n, size_t 
     return -1;
 }
 
+/* The error for a docno at ranks first and second (in r order). */
+static qk_status dup_error(const qk_scratch *sc, size_t first, size_t second, const char *qid, qk_error *err)
+{
+    long l1 = sc->ranked[first].line, l2 = sc->ranked[second].line;
+    return qk_error_at(err, QK_EINPUT, sc->run_path, l1 > l2 ? l1 : l2, 0,
+                       "docno '%s' appears twice for topic '%s' (also on line %ld); "
+                       "use --dedup first to keep the first",
+                       sc->ranked[second].docno, qid, l1 > l2 ? l2 : l1);
+}
+
+qk_status qk_rank_check_dups(qk_scratch *sc, const char *qid, qk_error *err)
+{
+    size_t first;
+    long dup;
+    if (!sc->dup_pending)
+        return QK_OK;
+    sc->dup_pending = 0;
+    dup = find_duplicate(sc, sc->ranked, sc->nranked, &first);
+    if (dup == -2)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    return dup >= 0 ? dup_error(sc, first, (size_t)dup, qid, err) : QK_OK;
+}
+
 qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_opts *o, int prefs_order,
-                        const char *run_path, qk_error *err)
+                        int defer_dup, const char *run_path, qk_error *err)
 {
     size_t n = rt->n, first;
     long dup;
+    sc->dup_pending = 0;
+    sc->run_path = run_path;
     if (qk_grow((void **)&sc->ranked, &sc->ranked_cap, n + 1, sizeof *sc->ranked) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++)
@@ -217,19 +242,12 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_op
     }
     if ((long)n > o->max_ret)
         n = (size_t)(o->max_ret < 0 ? 0 : o->max_ret);
-    if (o->dedup == QK_DEDUP_ERROR) {
-        dup = find_duplicate(sc, sc->ranked, n, &first);
-        if (dup == -2)
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
-        if (dup >= 0) {
-            long l1 = sc->ranked[first].line, l2 = sc->ranked[dup].line;
-            return qk_error_at(err, QK_EINPUT, run_path, l1 > l2 ? l1 : l2, 0,
-                               "docno '%s' appears twice for topic '%s' (also on line %ld); "
-                               "use --dedup first to keep the first",
-                               sc->ranked[dup].docno, rt->qid, l1 > l2 ? l2 : l1);
-        }
-    }
     sc->nranked = n;
+    if (o->dedup == QK_DEDUP_ERROR) {
+        sc->dup_pending = 1;
+        if (!defer_dup)
+            return qk_rank_check_dups(sc, rt->qid, err);
+    }
     return QK_OK;
 }
 
@@ -333,17 +351,45 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
     return QK_OK;
 }
 
+/* The low word of a slot of the lookup table: a judgment index + 1, with
+ * LK_SEEN once a ranked document matched it, or with LK_RUN a ranked
+ * document's index + 1 (an unjudged docno, entered for the duplicate check). */
+#define LK_RUN 0x80000000u
+#define LK_SEEN 0x40000000u
+#define LK_INDEX (LK_SEEN - 1)
+
+/* The rank (< i) of the ranked document with judgment index + 1 d. */
+static size_t rank_of_judged(const qk_scratch *sc, size_t i, uint32_t d)
+{
+    size_t k = 0;
+    while (k < i && sc->doc_ids[k] != d)
+        k++;
+    return k;
+}
+
 /* For each ranked document, its index in the topic's judgments + 1, or 0
  * when the topic does not judge it (the first judgment of the docno: for
  * qrels_jg the group's own record is found by qk_qrels_get). A small hash
  * table over the topic's own judgments keeps every probe in cache; a global
- * docno lookup per ranked document was the main cost on large runs. */
+ * docno lookup per ranked document was the main cost on large runs. When
+ * qk_rank_topic left the duplicate check here, the same probes make it: a
+ * judged docno found twice is a repeat, and an unjudged one is entered in
+ * the table where its probe ended, so that a second copy finds it; this
+ * spares a table and a probe of every ranked document. */
 qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_error *err)
 {
-    size_t nj, mask;
+    size_t nj, mask, n = sc->nranked;
     const qk_judgment *j = qk_qrels_judgments(q, topic, &nj);
-    uint64_t *set = table(sc, nj, &mask);
-    if (!set || qk_grow((void **)&sc->doc_ids, &sc->doc_ids_cap, sc->nranked + 1, sizeof *sc->doc_ids) != QK_OK)
+    int dup = sc->dup_pending && nj < LK_INDEX && n < LK_INDEX;
+    uint64_t *set;
+    if (sc->dup_pending && !dup) {
+        qk_status st = qk_rank_check_dups(sc, qk_qrels_topic(q, topic), err);
+        if (st != QK_OK)
+            return st;
+    }
+    sc->dup_pending = 0;
+    set = table(sc, dup ? nj + n : nj, &mask);
+    if (!set || qk_grow((void **)&sc->doc_ids, &sc->doc_ids_cap, n + 1, sizeof *sc->doc_ids) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t i = 0; i < nj; i++) {
         uint32_t hv;
@@ -352,21 +398,33 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
             continue; /* a docno is entered once, whatever its groups */
         hv = doc_hash(qk_qrels_docno(q, j[i].doc));
         h = hv & mask;
-        while (set[h] && j[(uint32_t)set[h] - 1].doc != j[i].doc)
+        while (set[h] && j[((uint32_t)set[h] & LK_INDEX) - 1].doc != j[i].doc)
             h = (h + 1) & mask;
         if (!set[h])
             set[h] = (uint64_t)hv << 32 | ((uint64_t)i + 1);
     }
-    for (size_t i = 0; i < sc->nranked; i++) {
+    for (size_t i = 0; i < n; i++) {
         const qk_ranked *r = &sc->ranked[i];
         size_t h = r->hash & mask;
-        sc->doc_ids[i] = 0;
-        for (; set[h]; h = (h + 1) & mask)
-            if ((uint32_t)(set[h] >> 32) == r->hash &&
-                strcmp(qk_qrels_docno(q, j[(uint32_t)set[h] - 1].doc), r->docno) == 0) {
-                sc->doc_ids[i] = (uint32_t)set[h];
+        uint32_t d = 0;
+        for (; set[h]; h = (h + 1) & mask) {
+            uint32_t v = (uint32_t)set[h];
+            if ((uint32_t)(set[h] >> 32) != r->hash)
+                continue;
+            if (v & LK_RUN) {
+                if (strcmp(sc->ranked[(v & ~LK_RUN) - 1].docno, r->docno) == 0)
+                    return dup_error(sc, (v & ~LK_RUN) - 1, i, qk_qrels_topic(q, topic), err);
+            } else if (strcmp(qk_qrels_docno(q, j[(v & LK_INDEX) - 1].doc), r->docno) == 0) {
+                d = v & LK_INDEX;
+                if (dup && (v & LK_SEEN))
+                    return dup_error(sc, rank_of_judged(sc, i, d), i, qk_qrels_topic(q, topic), err);
+                set[h] |= LK_SEEN;
                 break;
             }
+        }
+        if (!d && dup)
+            set[h] = (uint64_t)r->hash << 32 | LK_RUN | ((uint64_t)i + 1);
+        sc->doc_ids[i] = d;
     }
     return QK_OK;
 }

@@ -102,7 +102,7 @@ static void test_rank_matches_rule(void **state)
         qsort(want, n, sizeof *want, ref_cmp);
         {
             qk_run_topic rt = {"q", n, docnos, scores, lines};
-            assert_int_equal(qk_rank_topic(&sc, &rt, &o, prefs, "run", &err), QK_OK);
+            assert_int_equal(qk_rank_topic(&sc, &rt, &o, prefs, 0, "run", &err), QK_OK);
         }
         assert_int_equal(sc.nranked, n);
         for (size_t i = 0; i < n; i++)
@@ -120,10 +120,115 @@ static void test_rank_matches_rule(void **state)
     free(want);
 }
 
+/* The duplicate check that qk_lookup_docs makes in its probes must report
+ * what a plain quadratic scan of the ranking finds: the first rank whose
+ * docno an earlier rank has, and that earlier rank's line; judged and
+ * unjudged repeats, after -M truncation, for qrels and qrels_jg, and the
+ * judgment index of every ranked document when there is no repeat. */
+static void test_lookup_finds_duplicates(void **state)
+{
+    qk_rng r;
+    char (*names)[24] = malloc(600 * sizeof *names);
+    const char **docnos = malloc(600 * sizeof *docnos);
+    double *scores = malloc(600 * sizeof *scores);
+    long *lines = malloc(600 * sizeof *lines);
+    qk_scratch sc;
+    qk_eval_opts o;
+    qk_error err;
+    int repeats = 0, judged_repeats = 0, clean = 0;
+    (void)state;
+    assert_non_null(names);
+    assert_non_null(docnos);
+    assert_non_null(scores);
+    assert_non_null(lines);
+    memset(&sc, 0, sizeof sc);
+    qk_eval_opts_init(&o);
+    qk_rng_seed(&r, 29);
+    for (int round = 0; round < 400; round++) {
+        qk_rel_format fmt = round % 3 == 0 ? QK_REL_QRELS_JG : QK_REL_QRELS;
+        size_t pool = 1 + qk_rng_below(&r, 500), nj = qk_rng_below(&r, pool + 1);
+        size_t n = 1 + qk_rng_below(&r, 600), first = 0, second = 0;
+        int has_dup = 0;
+        qk_qrels *q = NULL;
+        const qk_judgment *j;
+        size_t t, njr;
+        char want[160];
+        assert_int_equal(qk_qrels_new(fmt, &q, &err), QK_OK);
+        /* docnos d0 .. d<pool-1>; the first nj are judged (in one or two groups) */
+        for (size_t i = 0; i < nj; i++) {
+            char d[24];
+            snprintf(d, sizeof d, "d%zu", i);
+            assert_int_equal(qk_qrels_add(q, "t", fmt == QK_REL_QRELS ? NULL : "g1", d, (long)(i % 3), &err), QK_OK);
+            if (fmt == QK_REL_QRELS_JG && i % 2 == 0)
+                assert_int_equal(qk_qrels_add(q, "t", "g2", d, 1, &err), QK_OK);
+        }
+        if (nj == 0) /* a topic with judgments of another docno only */
+            assert_int_equal(qk_qrels_add(q, "t", fmt == QK_REL_QRELS ? NULL : "g1", "other", 1, &err), QK_OK);
+        assert_int_equal(qk_qrels_finish(q, QK_DEDUP_ERROR, &err), QK_OK);
+        assert_true(qk_qrels_find_topic(q, "t", 1, &t));
+        /* mostly distinct docnos, a repeat in about half of the rounds */
+        for (size_t i = 0; i < n; i++) {
+            size_t k = round % 2 ? qk_rng_below(&r, pool) : (i * 7919 + (size_t)round) % (pool + n);
+            snprintf(names[i], sizeof names[i], "d%zu", k);
+            docnos[i] = names[i];
+            scores[i] = (double)qk_rng_below(&r, 50);
+            lines[i] = (long)(n - i) * 2;
+        }
+        o.max_ret = qk_rng_below(&r, 4) == 0 ? (long)qk_rng_below(&r, (uint32_t)n + 1) : 2147483647L;
+        {
+            qk_run_topic rt = {"t", n, docnos, scores, lines};
+            assert_int_equal(qk_rank_topic(&sc, &rt, &o, 0, 1, "run", &err), QK_OK);
+        }
+        for (size_t b = 1; b < sc.nranked && !has_dup; b++)
+            for (size_t a = 0; a < b && !has_dup; a++)
+                if (strcmp(sc.ranked[a].docno, sc.ranked[b].docno) == 0) {
+                    has_dup = 1;
+                    first = a;
+                    second = b;
+                }
+        memset(&err, 0, sizeof err);
+        if (has_dup) {
+            long l1 = sc.ranked[first].line, l2 = sc.ranked[second].line;
+            size_t k = (size_t)strtoul(sc.ranked[second].docno + 1, NULL, 10);
+            repeats++;
+            judged_repeats += k < nj;
+            snprintf(want, sizeof want, "docno '%s' appears twice for topic 't' (also on line %ld)",
+                     sc.ranked[second].docno, l1 < l2 ? l1 : l2);
+            assert_int_equal(qk_lookup_docs(&sc, q, t, &err), QK_EINPUT);
+            if (!strstr(err.message, want) || err.line != (l1 > l2 ? l1 : l2))
+                fail_msg("round %d: got line %ld: %s; want line %ld: %s", round, err.line, err.message,
+                         l1 > l2 ? l1 : l2, want);
+        } else {
+            clean++;
+            assert_int_equal(qk_lookup_docs(&sc, q, t, &err), QK_OK);
+            j = qk_qrels_judgments(q, t, &njr);
+            for (size_t i = 0; i < sc.nranked; i++) {
+                uint32_t want_id = 0;
+                for (size_t k = 0; k < njr && !want_id; k++)
+                    if (strcmp(qk_qrels_docno(q, j[k].doc), sc.ranked[i].docno) == 0)
+                        want_id = (uint32_t)k + 1;
+                if (sc.doc_ids[i] != want_id)
+                    fail_msg("round %d rank %zu (%s): judgment %u, want %u", round, i, sc.ranked[i].docno,
+                             sc.doc_ids[i], want_id);
+            }
+        }
+        qk_qrels_free(q);
+    }
+    assert_true(repeats > 50 && judged_repeats > 10 && clean > 50);
+    free(sc.ranked);
+    free(sc.doc_ids);
+    free(sc.set);
+    free(names);
+    free(docnos);
+    free(scores);
+    free(lines);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rank_matches_rule),
+        cmocka_unit_test(test_lookup_finds_duplicates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
