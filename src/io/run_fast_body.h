@@ -10,17 +10,26 @@
 
 QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char *end, size_t *count)
 {
-    const char *start = p;
-    char *arena = f->arena + f->arena_len;
+    /* f's fields in locals: the docno stores (char) may alias anything, so
+     * the compiler would reload them from f after each line. */
+    const char *start = p, *const qid = f->qid;
+    char *const base = f->arena;
+    char *arena = base + f->arena_len;
+    size_t *const doc_off = f->doc_off;
+    double *const scores = f->scores;
+    long *const lines = f->lines;
+    uint32_t *const topics = f->topics;
+    const uint32_t topic = f->topic;
+    const size_t max = f->max, qlen = f->qlen;
     size_t k = 0;
     long line = f->line;
-    f->stop = QK_FAST_ROOM;
-    while (k < f->max && end - p >= QK_FAST_TAIL) {
+    int stop = QK_FAST_ROOM;
+    while (k < max && end - p >= QK_FAST_TAIL) {
         uint64_t good, sep, dig, same, t;
         unsigned n, adv, s1, s2, s3, s4, s5;
         size_t dl, sl;
         double v;
-        QK_FAST_CLASSIFY(p, f->qid, &good, &sep, &dig, &same);
+        QK_FAST_CLASSIFY(p, qid, &good, &sep, &dig, &same);
         good |= sep;
         /* The first byte that is neither data nor separator ends the line:
          * the newline, or CR and newline; anything else (NUL, VT, FF, a CR
@@ -53,8 +62,8 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
         t &= t - 1;
         if (t != 1ULL << 63)
             break;
-        if (s1 != f->qlen || (s1 <= QK_FAST_QID_SIMD ? (~same & ((1ULL << s1) - 1)) != 0 : memcmp(p, f->qid, s1) != 0)) {
-            f->stop = QK_FAST_QID;
+        if (s1 != qlen || (s1 <= QK_FAST_QID_SIMD ? (~same & ((1ULL << s1) - 1)) != 0 : memcmp(p, qid, s1) != 0)) {
+            stop = QK_FAST_QID;
             break;
         }
         /* The score [s4 + 1, s5): "[+-]I[.F]", at most 8 digits each side,
@@ -96,11 +105,11 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
         else
             memcpy(arena, p + s2 + 1, dl);
         arena[dl] = '\0';
-        f->doc_off[k] = (size_t)(arena - f->arena);
-        f->scores[k] = v;
-        f->lines[k] = ++line;
-        if (f->topics)
-            f->topics[k] = f->topic;
+        doc_off[k] = (size_t)(arena - base);
+        scores[k] = v;
+        lines[k] = ++line;
+        if (topics)
+            topics[k] = topic;
         k++;
         arena += dl + 1;
         p += adv;
@@ -114,9 +123,10 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
         f->tag = t;
         f->tlen = (size_t)(e - t);
     }
-    if (k < f->max && end - p >= QK_FAST_TAIL && f->stop == QK_FAST_ROOM)
-        f->stop = QK_FAST_SHAPE;
-    f->arena_len = (size_t)(arena - f->arena);
+    if (k < max && end - p >= QK_FAST_TAIL && stop == QK_FAST_ROOM)
+        stop = QK_FAST_SHAPE;
+    f->stop = stop;
+    f->arena_len = (size_t)(arena - base);
     f->line = line;
     *count = k;
     return (size_t)(p - start);
