@@ -148,11 +148,14 @@ static uint32_t doc_hash(const char *s)
 }
 
 /* The small per-topic hash tables below hold (hash << 32) | (value + 1),
- * 0 = empty: comparing the stored hash first spares most string compares. */
+ * 0 = empty: comparing the stored hash first spares most string compares.
+ * Room for n entries at a load of at most 2/3: the lookup table of a
+ * topic of 1,000 ranked and 300 judged documents takes 16 KB, half of a
+ * first-level cache, and the zeroing per topic stays small. */
 static uint64_t *table(qk_scratch *sc, size_t n, size_t *mask)
 {
     size_t nslots = 16;
-    while (nslots < 2 * n)
+    while (nslots < n + n / 2)
         nslots *= 2;
     if (qk_grow((void **)&sc->set, &sc->set_cap, nslots, sizeof *sc->set) != QK_OK)
         return NULL;
