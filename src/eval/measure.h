@@ -45,6 +45,10 @@ typedef struct qk_topic_cache {
     size_t ip_cap;
     long nip;
     int ip_ready;
+    double ap_sum;         /* AP's numerator over the whole ranking (precision.c) */
+    int ap_any, ap_ready;  /* ap_any: a relevant document was retrieved */
+    double bpref;          /* bpref (judged.c) */
+    int bpref_ready;
 } qk_topic_cache;
 void qk_topic_cache_clear(qk_topic_cache *tc);
 void qk_topic_cache_free(qk_topic_cache *tc);

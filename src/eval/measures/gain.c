@@ -262,7 +262,8 @@ typedef struct gain_ctx {
     double *dcg;    /* DCG_i at dcg[i], i = 0..n */
     double *idcg;   /* IDCG_j at idcg[j], j = 0..K */
     double *gains;  /* gain of each ranked doc */
-    size_t ig_cap, dcg_cap, idcg_cap, gains_cap;
+    double *scaled; /* rbp: the dense table's gains rescaled to [0, 1] */
+    size_t ig_cap, dcg_cap, idcg_cap, gains_cap, scaled_cap;
 } gain_ctx;
 
 static void ctx_free(gain_ctx *c)
@@ -272,6 +273,7 @@ static void ctx_free(gain_ctx *c)
     free(c->dcg);
     free(c->idcg);
     free(c->gains);
+    free(c->scaled);
 }
 
 static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx *c, qk_error *err)
@@ -357,6 +359,8 @@ void qk_topic_cache_clear(qk_topic_cache *tc)
 {
     tc->gain_ready = 0;
     tc->ip_ready = 0;
+    tc->ap_ready = 0;
+    tc->bpref_ready = 0;
 }
 
 void qk_topic_cache_free(qk_topic_cache *tc)
@@ -387,7 +391,19 @@ double qk_rbp_sum(const qk_topic *t, const qk_measure_inst *mi, double p, qk_sta
         if (c->g.e[k].gain > hi)
             hi = c->g.e[k].gain;
     }
-    if (lo < 0 || hi > 1) {
+    if ((lo < 0 || hi > 1) && c->g.ndense &&
+        qk_grow((void **)&c->scaled, &c->scaled_cap, c->g.ndense, sizeof *c->scaled) == QK_OK) {
+        /* Each level rescaled once (the same operations, so the same bits)
+         * instead of once per document. */
+        long top = (long)c->g.ndense - 2;
+        for (size_t k = 0; k < c->g.ndense; k++)
+            c->scaled[k] = c->g.known[k] ? (c->g.dense[k] - lo) / (hi - lo) : 0.0;
+        for (long i = 0; i < m->n; i++) {
+            long v = m->v[i];
+            sum += (v >= -2 && v < top ? c->scaled[v + 2] : 0.0) * pw;
+            pw *= p;
+        }
+    } else if (lo < 0 || hi > 1) {
         /* A document whose level has no entry has gain 0, not rescaled. */
         for (long i = 0; i < m->n; i++) {
             double g;

@@ -26,11 +26,24 @@ static double bpref_of(const qk_topic *t)
     return R > 0 ? sum / (double)R : sum;
 }
 
-QK_MEASURE_FN(bpref) { out[0] = bpref_of(t); return QK_OK; }
+/* bpref and gm_bpref share one pass through the topic cache. */
+static double topic_bpref(const qk_topic *t)
+{
+    qk_topic_cache *tc = t->cache;
+    if (!tc)
+        return bpref_of(t);
+    if (!tc->bpref_ready) {
+        tc->bpref = bpref_of(t);
+        tc->bpref_ready = 1;
+    }
+    return tc->bpref;
+}
+
+QK_MEASURE_FN(bpref) { out[0] = topic_bpref(t); return QK_OK; }
 
 QK_MEASURE_FN(gm_bpref)
 {
-    double b = bpref_of(t);
+    double b = topic_bpref(t);
     out[0] = log(b > 0.00001 ? b : 0.00001);
     return QK_OK;
 }

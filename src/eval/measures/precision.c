@@ -27,13 +27,35 @@ double qk_ap_of(const qk_merge *m, long L)
     return any ? s / (double)m->num_rel : 0.0;
 }
 
+/* ap_sum over the whole ranking of the topic's merge, kept in the topic
+ * cache: map, gm_map and map_cut's last cutoffs share one pass. */
+static double topic_ap_sum(const qk_topic *t, int *any)
+{
+    qk_topic_cache *tc = t->cache;
+    if (!tc)
+        return ap_sum(t->m, t->L, t->m->n, any);
+    if (!tc->ap_ready) {
+        tc->ap_sum = ap_sum(t->m, t->L, t->m->n, &tc->ap_any);
+        tc->ap_ready = 1;
+    }
+    *any = tc->ap_any;
+    return tc->ap_sum;
+}
+
+static double topic_ap(const qk_topic *t)
+{
+    int any;
+    double s = topic_ap_sum(t, &any);
+    return any ? s / (double)t->m->num_rel : 0.0;
+}
+
 double qk_p_at(const qk_merge *m, long k) { return (double)at(m, k) / (double)k; }
 
-QK_MEASURE_FN(map) { out[0] = qk_ap_of(t->m, t->L); return QK_OK; }
+QK_MEASURE_FN(map) { out[0] = topic_ap(t); return QK_OK; }
 
 QK_MEASURE_FN(gm_map)
 {
-    double ap = qk_ap_of(t->m, t->L);
+    double ap = topic_ap(t);
     out[0] = log(ap > 0.00001 ? ap : 0.00001);
     return QK_OK;
 }
@@ -97,6 +119,11 @@ QK_MEASURE_FN(map_cut)
             i = 0;
             s = 0.0;
         }
+        if (lim == m->n && i < lim && t->cache && t->cache->ap_ready) {
+            int any;
+            s = topic_ap_sum(t, &any); /* the same additions in the same order */
+            i = lim;
+        }
         for (; i < lim; i++)
             if (qk_is_rel(m->v[i], t->L))
                 s += (double)m->rc[i + 1] / (double)(i + 1);
@@ -115,7 +142,7 @@ QK_MEASURE_FN(success)
 QK_MEASURE_FN(yaap)
 {
     int any;
-    double s = ap_sum(t->m, t->L, t->m->n, &any);
+    double s = topic_ap_sum(t, &any);
     out[0] = log((1.0 + s) / (1.0 + (double)t->m->num_rel - s));
     return QK_OK;
 }
