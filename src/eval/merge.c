@@ -328,18 +328,36 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     memset(m, 0, sizeof *m);
     b->rc[0] = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t d = sc->doc_ids[i];
-        const qk_judgment *r = !d ? NULL : direct ? &j[d - 1] : qk_qrels_get(q, topic, jg, j[d - 1].doc);
-        long v = !r ? -1 : r->rel < 0 ? -2 : level_of(r->rel);
-        if (o->judged_only && v < 0)
-            continue;
-        b->v[k++] = v;
-        rc += v >= L;
-        b->rc[k] = rc;
-        rr += v >= 0 && v >= L;
-        nonpool += v == -1;
-        unjudged += v == -2;
+    if (direct && !o->judged_only) {
+        /* The usual case without the branches of the general loop below:
+         * every ranked document counts, its record found by index. */
+        for (size_t i = 0; i < n; i++) {
+            uint32_t d = sc->doc_ids[i];
+            long v = -1;
+            if (d)
+                v = j[d - 1].rel < 0 ? -2 : level_of(j[d - 1].rel);
+            b->v[i] = v;
+            rc += v >= L;
+            b->rc[i + 1] = rc;
+            rr += v >= 0 && v >= L;
+            nonpool += v == -1;
+            unjudged += v == -2;
+        }
+        k = (long)n;
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t d = sc->doc_ids[i];
+            const qk_judgment *r = !d ? NULL : direct ? &j[d - 1] : qk_qrels_get(q, topic, jg, j[d - 1].doc);
+            long v = !r ? -1 : r->rel < 0 ? -2 : level_of(r->rel);
+            if (o->judged_only && v < 0)
+                continue;
+            b->v[k++] = v;
+            rc += v >= L;
+            b->rc[k] = rc;
+            rr += v >= 0 && v >= L;
+            nonpool += v == -1;
+            unjudged += v == -2;
+        }
     }
     m->v = b->v;
     m->n = k;
