@@ -28,7 +28,7 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
         uint64_t good, sep, dig, same, t;
         unsigned n, adv, s1, s2, s3, s4, s5;
         size_t dl, sl;
-        double v;
+        double v, gv;
         QK_FAST_CLASSIFY(p, qid, &good, &sep, &dig, &same);
         good |= sep;
         /* The first byte that is neither data nor separator ends the line:
@@ -94,8 +94,10 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
             } else {
             general:
                 sl = s5 - s4 - 1;
-                if (qk_parse_score(p + s4 + 1, sl, &v) != 0)
+                /* not &v: v then stays in a register on the usual path */
+                if (qk_parse_score(p + s4 + 1, sl, &gv) != 0)
                     break;
+                v = gv;
             }
         }
         /* The docno: one 32-byte move for the usual lengths, then its NUL. */
