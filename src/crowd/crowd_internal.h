@@ -2,6 +2,7 @@
 #ifndef QK_CROWD_INTERNAL_H
 #define QK_CROWD_INTERNAL_H
 
+#include "core/keymap.h"
 #include "qrelkit/crowd.h"
 
 /* A short id (at most 23 bytes) and its id in a pool. */
@@ -11,13 +12,23 @@ typedef struct qk_crowd_memo {
     uint32_t id;
 } qk_crowd_memo;
 #define QK_CROWD_MEMO_CLASSES 6
+#define QK_CROWD_KEY_CLASSES 8
 
 struct qk_crowd_labels {
     qk_strpool *tasks, *workers, *classes;
     /* Raw observations in input order; cls is an id in the classes pool. */
     uint32_t *t, *w, *cls;
-    long *line;
     size_t n, cap;
+    /* The input line of each raw observation, for messages, as runs: from
+     * observation runs[j].at on, the lines count up from runs[j].line (or
+     * stay 0, the line of observations not read from a file). Files
+     * hold mostly one run; an array of a line per observation would be
+     * written for every label and read for none. */
+    struct qk_crowd_run {
+        size_t at;
+        long line;
+    } *runs;
+    size_t n_runs, runs_cap;
     int declared; /* classes fixed by qk_crowd_labels_set_classes */
     int finished;
     /* After finish: grouped by task, class ids in class order. */
@@ -35,6 +46,14 @@ struct qk_crowd_labels {
     qk_crowd_memo last_task;
     qk_crowd_memo class_memo[QK_CROWD_MEMO_CLASSES];
     size_t n_class_memo;
+    /* The file reader's ids of short workers and classes by key
+     * (core/keymap.h), and its last task, filled as lines add them through
+     * the pools: a line whose keys are all known is added without asking
+     * the pools. Dropped when reading ends. */
+    qk_keymap worker_keys;
+    qk_keymap_slot last_task_key; /* a == 0: none */
+    qk_keymap_slot class_keys[QK_CROWD_KEY_CLASSES];
+    size_t n_class_keys;
 };
 
 /* Append an observation by ids already interned in L's pools (tasks,

@@ -2,8 +2,9 @@
  * the observations by task (counting sort, input order kept inside a task)
  * and applies the duplicate policy. */
 #include "core/bytes.h"
+#include "core/huge.h"
 #include "crowd/crowd_internal.h"
-#include "io/scan.h"
+#include "io/io_lines.h"
 #include "qrelkit/io.h"
 
 #include <stdlib.h>
@@ -34,12 +35,13 @@ void qk_crowd_labels_free(qk_crowd_labels *L)
     free(L->t);
     free(L->w);
     free(L->cls);
-    free(L->line);
+    free(L->runs);
     free(L->off);
     free(L->gw);
     free(L->gc);
     free(L->order);
     free(L->rank);
+    qk_keymap_free(&L->worker_keys);
     free(L);
 }
 
@@ -60,26 +62,55 @@ qk_status qk_crowd_labels_set_classes(qk_crowd_labels *L, const char *const *nam
     return QK_OK;
 }
 
+/* Observation L->n comes from line (0: not from a file): a new run unless
+ * it continues the last one. */
+static qk_status note_line(qk_crowd_labels *L, long line)
+{
+    const struct qk_crowd_run *r = L->n_runs ? &L->runs[L->n_runs - 1] : NULL;
+    if (r && (r->line == 0 ? line == 0 : line == r->line + (long)(L->n - r->at)))
+        return QK_OK;
+    if (qk_grow((void **)&L->runs, &L->runs_cap, L->n_runs + 1, sizeof *L->runs) != QK_OK)
+        return QK_ENOMEM;
+    L->runs[L->n_runs].at = L->n;
+    L->runs[L->n_runs].line = line;
+    L->n_runs++;
+    return QK_OK;
+}
+
+/* The line of raw observation i (0: not from a file). */
+static long line_of(const qk_crowd_labels *L, size_t i)
+{
+    size_t lo = 0, hi = L->n_runs;
+    while (hi - lo > 1) { /* the last run that starts at or before i */
+        size_t mid = lo + (hi - lo) / 2;
+        if (L->runs[mid].at <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return L->runs[lo].line ? L->runs[lo].line + (long)(i - L->runs[lo].at) : 0;
+}
+
 qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, uint32_t c, long line,
                                   qk_error *err)
 {
     if (L->n == L->cap) {
-        /* qk_grow picks the same capacity for equal (cap, need), so the four
-         * arrays stay in step; on failure cap is left alone and the next call
-         * retries. */
-        // cppcheck-suppress duplicateAssignExpression ; four equal copies on purpose, see above
-        size_t c1 = L->cap, c2 = L->cap, c3 = L->cap, c4 = L->cap;
+        /* qk_grow picks the same capacity for equal (cap, need), so the
+         * three arrays stay in step; on failure cap is left alone and the
+         * next call retries. */
+        // cppcheck-suppress duplicateAssignExpression ; three equal copies on purpose, see above
+        size_t c1 = L->cap, c2 = L->cap, c3 = L->cap;
         if (qk_grow((void **)&L->t, &c1, L->n + 1, sizeof *L->t) ||
             qk_grow((void **)&L->w, &c2, L->n + 1, sizeof *L->w) ||
-            qk_grow((void **)&L->cls, &c3, L->n + 1, sizeof *L->cls) ||
-            qk_grow((void **)&L->line, &c4, L->n + 1, sizeof *L->line))
+            qk_grow((void **)&L->cls, &c3, L->n + 1, sizeof *L->cls))
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         L->cap = c1;
     }
+    if (note_line(L, line) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
     L->t[L->n] = t;
     L->w[L->n] = w;
     L->cls[L->n] = c;
-    L->line[L->n] = line;
     L->n++;
     return QK_OK;
 }
@@ -247,6 +278,16 @@ static qk_status order_classes(qk_crowd_labels *L, qk_error *err)
     return QK_OK;
 }
 
+/* The raw index of task t's j-th observation (the counting sort keeps
+ * their input order): for messages only, so a scan. */
+static size_t raw_index(const qk_crowd_labels *L, size_t t, size_t j)
+{
+    size_t i = 0;
+    for (;; i++)
+        if (L->t[i] == t && j-- == 0)
+            return i;
+}
+
 /* Duplicate state per worker while scanning one task. */
 enum { SEEN_ONCE = 1, SEEN_AGAIN = 2, SEEN_CONFLICT = 3 };
 
@@ -272,8 +313,7 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     mark = malloc((nw ? nw : 1) * sizeof *mark);
     first = malloc((nw ? nw : 1) * sizeof *first);
     state = malloc(nw ? nw : 1);
-    long *tl = malloc((L->n ? L->n : 1) * sizeof *tl);
-    if (!L->off || !pos || !tw || !tc || !mark || !first || !state || !tl) {
+    if (!L->off || !pos || !tw || !tc || !mark || !first || !state) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
@@ -287,7 +327,6 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
         size_t p = pos[L->t[i]]++;
         tw[p] = L->w[i];
         tc[p] = L->rank[L->cls[i]];
-        tl[p] = L->line[i];
     }
     for (size_t w = 0; w < nw; w++)
         mark[w] = UINT32_MAX;
@@ -304,10 +343,10 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
                 continue;
             }
             if (dup == QK_CROWD_DUP_ERROR) {
-                st = qk_error_at(err, QK_EINPUT, L->path, tl[k], 0,
+                st = qk_error_at(err, QK_EINPUT, L->path, line_of(L, raw_index(L, t, k - b)), 0,
                                  "worker '%s' labels task '%s' again (first on line %ld)",
                                  qk_strpool_str(L->workers, w), qk_strpool_str(L->tasks, (uint32_t)t),
-                                 tl[first[w]]);
+                                 line_of(L, raw_index(L, t, first[w] - b)));
                 goto out;
             }
             if (state[w] == SEEN_ONCE) {
@@ -343,18 +382,169 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     free(L->t);
     free(L->w);
     free(L->cls);
-    free(L->line);
+    free(L->runs);
     L->t = L->w = L->cls = NULL;
-    L->line = NULL;
+    L->runs = NULL;
+    L->n_runs = L->runs_cap = 0;
 out:
     free(pos);
     free(tw);
     free(tc);
-    free(tl);
     free(mark);
     free(first);
     free(state);
     return st;
+}
+
+/* Room for n observations in the raw arrays, allocated at once (no
+ * regrowth and its copies) with huge pages asked for. Only an estimate:
+ * on failure the arrays stay as they are and grow as needed. */
+static void reserve(qk_crowd_labels *L, size_t n)
+{
+    void *p;
+    if (n <= L->cap)
+        return;
+    if ((p = realloc(L->t, n * sizeof *L->t)) == NULL)
+        return;
+    L->t = p;
+    if ((p = realloc(L->w, n * sizeof *L->w)) == NULL)
+        return;
+    L->w = p;
+    if ((p = realloc(L->cls, n * sizeof *L->cls)) == NULL)
+        return;
+    L->cls = p;
+    L->cap = n;
+    qk_advise_huge(L->t, L->n * sizeof *L->t, n * sizeof *L->t);
+    qk_advise_huge(L->w, L->n * sizeof *L->w, n * sizeof *L->w);
+    qk_advise_huge(L->cls, L->n * sizeof *L->cls, n * sizeof *L->cls);
+}
+
+static inline int class_key(const qk_crowd_labels *L, uint64_t a, uint64_t b, uint32_t *id)
+{
+    for (size_t i = 0; i < L->n_class_keys; i++)
+        if (L->class_keys[i].a == a && L->class_keys[i].b == b) {
+            *id = L->class_keys[i].id;
+            return 1;
+        }
+    return 0;
+}
+
+/* After the pools took the line (task k[0..1] -> t, worker k[2..3] -> w,
+ * class k[4..5] -> c): its keys and ids, so that the next lines with them
+ * skip the pools. A map that cannot grow only stays as it is. */
+static void learn_keys(qk_crowd_labels *L, const uint64_t *k, uint32_t t, uint32_t w, uint32_t c)
+{
+    uint32_t id;
+    if (!qk_keymap_get(&L->worker_keys, k[2], k[3], &id))
+        (void)qk_keymap_put(&L->worker_keys, k[2], k[3], w);
+    if (!class_key(L, k[4], k[5], &id) && L->n_class_keys < QK_CROWD_KEY_CLASSES)
+        L->class_keys[L->n_class_keys++] = (qk_keymap_slot){k[4], k[5], c};
+    L->last_task_key = (qk_keymap_slot){k[0], k[1], t};
+}
+
+#define QK_CROWD_BATCH 512
+#define QK_CROWD_PRESIZE 4096 /* labels read before the arrays are sized */
+
+/* Lines i.. of a batch from the splitter (task worker label, as the
+ * general loop below takes them) whose keys are all short and known, added
+ * straight to the arrays while they have room; returns the index of the
+ * first other line (or k). Copies of L's fields in locals keep the loop in
+ * registers. */
+static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, size_t i, size_t k, long ln)
+{
+    uint32_t *tt = L->t, *ww = L->w, *cc = L->cls;
+    size_t n = L->n, cap = L->cap, nck = L->n_class_keys;
+    const qk_keymap wmap = L->worker_keys;
+    qk_keymap_slot last = L->last_task_key;
+    /* lines i.. are consecutive: one run of lines, if any is added */
+    if (i < k && note_line(L, ln + (long)i + 1) != QK_OK)
+        return i;
+    for (; i < k && n < cap; i++) {
+        const char *f0 = p + b[i].at, *f1 = f0 + b[i].s1 + 1, *f2 = f0 + b[i].s2 + 1;
+        size_t l0 = b[i].s1, l1 = (size_t)b[i].s2 - b[i].s1 - 1, l2 = (size_t)b[i].n - b[i].s2 - 1, j;
+        uint64_t ta, tb, wa, wb, ca, cb;
+        uint32_t t, w;
+        if (l0 > QK_KEYMAP_MAX_LEN || l1 > QK_KEYMAP_MAX_LEN || l2 > QK_KEYMAP_MAX_LEN)
+            break;
+        qk_keymap_key(f2, l2, &ca, &cb);
+        for (j = 0; j < nck && (L->class_keys[j].a != ca || L->class_keys[j].b != cb); j++)
+            ;
+        if (j == nck)
+            break;
+        qk_keymap_key(f1, l1, &wa, &wb);
+        if (!qk_keymap_get(&wmap, wa, wb, &w))
+            break;
+        /* A task not the last one is looked up in the pool itself: files
+         * list a task's labels together, so this is once a task, and a map
+         * of every task would only add a second table to miss in. */
+        qk_keymap_key(f0, l0, &ta, &tb);
+        if (last.a == ta && last.b == tb)
+            t = last.id;
+        else if (qk_strpool_find(L->tasks, f0, l0, &t))
+            last = (qk_keymap_slot){ta, tb, t};
+        else
+            break;
+        tt[n] = t;
+        ww[n] = w;
+        cc[n] = L->class_keys[j].id;
+        n++;
+    }
+    L->n = n;
+    L->last_task_key = last;
+    return i;
+}
+
+/* A line add_known left: through add_obs, which owns the messages; its
+ * keys and ids are learnt when it was added. */
+static qk_status add_line(qk_crowd_labels *L, const char *f0, const qk_line3 *r, long line,
+                          const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, qk_error *err)
+{
+    const char *f1 = f0 + r->s1 + 1, *f2 = f0 + r->s2 + 1;
+    size_t l0 = r->s1, l1 = (size_t)r->s2 - r->s1 - 1, l2 = (size_t)r->n - r->s2 - 1, n0 = L->n;
+    uint64_t k[6];
+    int unknown = 0;
+    qk_status st;
+    st = add_obs(L, f0, l0, f1, l1, f2, l2, line, opts->drop_unknown ? &unknown : NULL, err);
+    if (st != QK_OK)
+        return st;
+    stats->dropped_unknown += (size_t)unknown;
+    if (l0 <= QK_KEYMAP_MAX_LEN && l1 <= QK_KEYMAP_MAX_LEN && l2 <= QK_KEYMAP_MAX_LEN && L->n > n0) {
+        qk_keymap_key(f0, l0, &k[0], &k[1]);
+        qk_keymap_key(f1, l1, &k[2], &k[3]);
+        qk_keymap_key(f2, l2, &k[4], &k[5]);
+        learn_keys(L, k, L->t[n0], L->w[n0], L->cls[n0]);
+    }
+    return QK_OK;
+}
+
+/* The lines of three fields that follow, in batches from the splitter,
+ * consumed from lines as they are added; *got: how many. size: the file's
+ * size (0: unknown), to size the arrays once. */
+static qk_status fast_lines(qk_crowd_labels *L, qk_lines *lines, const qk_crowd_read_opts *opts, size_t size,
+                            qk_crowd_read_stats *stats, size_t *got, qk_error *err)
+{
+    qk_line3 b[QK_CROWD_BATCH];
+    qk_status st;
+    *got = 0;
+    for (;;) {
+        const char *p, *end;
+        size_t bytes, k, i = 0;
+        long ln = qk_lines_lineno(lines);
+        qk_lines_window(lines, &p, &end);
+        k = qk_lines_split3(p, end, b, QK_CROWD_BATCH, &bytes);
+        if (k == QK_CROWD_BATCH && size && L->n >= QK_CROWD_PRESIZE)
+            reserve(L, size / (bytes / k) / 16 * 17 + 64);
+        while ((i = add_known(L, p, b, i, k, ln)) < k) {
+            if ((st = add_line(L, p + b[i].at, &b[i], ln + (long)i + 1, opts, stats, err)) != QK_OK)
+                return st;
+            i++;
+        }
+        stats->rows += k;
+        qk_lines_skip(lines, bytes, (long)k);
+        *got += k;
+        if (k < QK_CROWD_BATCH)
+            return QK_OK;
+    }
 }
 
 static int is_header(const char *const *f, const size_t *fl, size_t nf)
@@ -373,10 +563,14 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
     size_t join_cap = 0;
     qk_status st;
     const char *line, *f[6];
-    size_t len, fl[6], nf;
-    int r;
+    size_t len, fl[6], nf, size = qk_lines_size_hint(lines);
+    unsigned wait = 0, backoff = 0;
+    int r, fast;
     if (!opts)
         opts = &dflt;
+    /* Lines of three fields go through the fast splitter first (never the
+     * first line, which may be the header). */
+    fast = opts->layout == QK_CROWD_LAYOUT_AUTO || opts->layout == QK_CROWD_LAYOUT_TASK;
     if (!stats)
         stats = &local;
     memset(stats, 0, sizeof *stats);
@@ -386,8 +580,20 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
     L->path = path;
     if (opts->classes && (st = qk_crowd_labels_set_classes(L, opts->classes, opts->n_classes, err)) != QK_OK)
         goto out;
-    while ((r = qk_lines_next_fields(lines, &line, &len, f, fl, 6, &nf, err)) > 0) {
-        long ln = qk_lines_lineno(lines);
+    for (;;) {
+        long ln;
+        if (fast && qk_lines_lineno(lines) > 0 && wait-- == 0) {
+            size_t got;
+            if ((st = fast_lines(L, lines, opts, size, stats, &got, err)) != QK_OK)
+                goto out;
+            /* Lines of another shape one after another: try again only
+             * after a growing number of them. */
+            wait = got ? 0 : backoff;
+            backoff = got ? 0 : backoff < 64 ? 2 * backoff + 1 : 64;
+        }
+        if ((r = qk_lines_next_fields(lines, &line, &len, f, fl, 6, &nf, err)) <= 0)
+            break;
+        ln = qk_lines_lineno(lines);
         const char *task, *worker, *label;
         size_t tlen, wlen, llen;
         int unknown = 0;
@@ -449,6 +655,9 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
     st = qk_crowd_labels_finish(L, opts->duplicates, stats, err);
 out:
     free(join);
+    if (L) {
+        qk_keymap_free(&L->worker_keys);
+    }
     if (st != QK_OK) {
         qk_crowd_labels_free(L);
         return st;
