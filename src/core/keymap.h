@@ -81,6 +81,13 @@ static inline int qk_keymap_get(const qk_keymap *m, uint64_t a, uint64_t b, uint
     }
 }
 
+/* Start loading the slot of key (a, b), to be looked up soon. */
+static inline void qk_keymap_prefetch(const qk_keymap *m, uint64_t a, uint64_t b)
+{
+    if (m->bits)
+        __builtin_prefetch(&m->slot[qk_keymap_home(m, a, b)]);
+}
+
 /* Hold the key (a, b), not held yet, with id; QK_ENOMEM leaves m as it was. */
 qk_status qk_keymap_put(qk_keymap *m, uint64_t a, uint64_t b, uint32_t id);
 void qk_keymap_free(qk_keymap *m);

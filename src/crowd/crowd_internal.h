@@ -53,6 +53,12 @@ struct qk_crowd_labels {
     qk_keymap worker_keys;
     qk_keymap_slot last_task_key; /* a == 0: none */
     qk_keymap_slot class_keys[QK_CROWD_KEY_CLASSES];
+    /* While every task so far (the first tasks_seen of the pool) came in
+     * increasing byte order, task_max is the key of the last: a task whose
+     * key sorts after it is new, and is added without a lookup. */
+    int tasks_unsorted;
+    size_t tasks_seen;
+    qk_keymap_slot task_max;
     size_t n_class_keys;
 };
 

@@ -3,6 +3,7 @@
  * and applies the duplicate policy. */
 #include "core/bytes.h"
 #include "core/huge.h"
+#include "core/strpool_add.h"
 #include "crowd/crowd_internal.h"
 #include "io/io_lines.h"
 #include "qrelkit/io.h"
@@ -397,11 +398,13 @@ out:
 }
 
 /* Room for n observations in the raw arrays, allocated at once (no
- * regrowth and its copies) with huge pages asked for. Only an estimate:
- * on failure the arrays stay as they are and grow as needed. */
+ * regrowth and its copies) with huge pages asked for, and for their tasks
+ * in the pool (no rehashing). Only an estimate: on failure the arrays stay
+ * as they are and grow as needed. */
 static void reserve(qk_crowd_labels *L, size_t n)
 {
     void *p;
+    size_t nt, tb = 0;
     if (n <= L->cap)
         return;
     if ((p = realloc(L->t, n * sizeof *L->t)) == NULL)
@@ -414,6 +417,14 @@ static void reserve(qk_crowd_labels *L, size_t n)
         return;
     L->cls = p;
     L->cap = n;
+    /* tasks in the proportion seen so far (labels of a task come
+     * together, so this holds from early on) */
+    nt = qk_strpool_count(L->tasks);
+    for (size_t i = 0; i < nt; i++)
+        tb += qk_strpool_len(L->tasks, (uint32_t)i) + 1;
+    if (L->n && nt)
+        (void)qk_strpool_reserve(L->tasks, (size_t)((double)nt / (double)L->n * (double)n) + 16,
+                                 (size_t)((double)n / (double)L->n * (double)tb) + 64);
     qk_advise_huge(L->t, L->n * sizeof *L->t, n * sizeof *L->t);
     qk_advise_huge(L->w, L->n * sizeof *L->w, n * sizeof *L->w);
     qk_advise_huge(L->cls, L->n * sizeof *L->cls, n * sizeof *L->cls);
@@ -442,8 +453,62 @@ static void learn_keys(qk_crowd_labels *L, const uint64_t *k, uint32_t t, uint32
     L->last_task_key = (qk_keymap_slot){k[0], k[1], t};
 }
 
-#define QK_CROWD_BATCH 512
+#define QK_CROWD_BATCH 128
 #define QK_CROWD_PRESIZE 4096 /* labels read before the arrays are sized */
+
+/* Key (a, b) sorts after key (x, y), as strcmp orders their strings (the
+ * bytes past a key's end are zero). */
+static inline int key_after(uint64_t a, uint64_t b, uint64_t x, uint64_t y)
+{
+    a = __builtin_bswap64(a), x = __builtin_bswap64(x);
+    return a != x ? a > x : __builtin_bswap64(b) > __builtin_bswap64(y);
+}
+
+/* 1 when the task of key (a, b) sorts after every task L holds, so is not
+ * one of them. Tasks added through the pools since the last call continue
+ * the order or end it for good. */
+static int task_after_all(qk_crowd_labels *L, uint64_t a, uint64_t b)
+{
+    size_t nt = qk_strpool_count(L->tasks);
+    for (; !L->tasks_unsorted && L->tasks_seen < nt; L->tasks_seen++) {
+        uint32_t id = (uint32_t)L->tasks_seen;
+        size_t len = qk_strpool_len(L->tasks, id);
+        char key[16] = {0};
+        uint64_t x, y;
+        if (len == 0 || len > sizeof key) {
+            L->tasks_unsorted = 1;
+            break;
+        }
+        memcpy(key, qk_strpool_str(L->tasks, id), len);
+        x = qk_load8(key), y = qk_load8(key + 8);
+        if (L->tasks_seen && !key_after(x, y, L->task_max.a, L->task_max.b))
+            L->tasks_unsorted = 1;
+        L->task_max = (qk_keymap_slot){x, y, id};
+    }
+    return !L->tasks_unsorted && (nt == 0 || key_after(a, b, L->task_max.a, L->task_max.b));
+}
+
+/* The hash slots that lines [0, k) of a batch will look up, loaded ahead
+ * (their workers', and their tasks' where the task changes): the maps are
+ * large enough to miss the cache, and adding the lines one by one would
+ * wait for each miss in turn. */
+static void prefetch_batch(const qk_crowd_labels *L, const char *p, const qk_line3 *b, size_t k)
+{
+    uint64_t prev = 0;
+    for (size_t i = 0; i < k; i++) {
+        const char *f0 = p + b[i].at, *f1 = f0 + b[i].s1 + 1;
+        size_t l0 = b[i].s1, l1 = (size_t)b[i].s2 - b[i].s1 - 1;
+        uint64_t a, x;
+        if (l0 > QK_KEYMAP_MAX_LEN || l1 > QK_KEYMAP_MAX_LEN)
+            continue;
+        qk_keymap_key(f1, l1, &a, &x);
+        qk_keymap_prefetch(&L->worker_keys, a, x);
+        qk_keymap_key(f0, l0, &a, &x);
+        if (a != prev)
+            qk_strpool_prefetch(L->tasks, f0, l0);
+        prev = a;
+    }
+}
 
 /* Lines i.. of a batch from the splitter (task worker label, as the
  * general loop below takes them) whose keys are all short and known, added
@@ -474,13 +539,20 @@ static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, si
         qk_keymap_key(f1, l1, &wa, &wb);
         if (!qk_keymap_get(&wmap, wa, wb, &w))
             break;
-        /* A task not the last one is looked up in the pool itself: files
-         * list a task's labels together, so this is once a task, and a map
-         * of every task would only add a second table to miss in. */
+        /* A task not the last one: new when it sorts after every task so
+         * far (files often list tasks in order), else looked up in the
+         * pool itself: files list a task's labels together, so this is
+         * once a task, and a map of every task would only add a second
+         * table to miss in. */
         qk_keymap_key(f0, l0, &ta, &tb);
         if (last.a == ta && last.b == tb)
             t = last.id;
-        else if (qk_strpool_find(L->tasks, f0, l0, &t))
+        else if (task_after_all(L, ta, tb)) {
+            if (qk_strpool_add_new(L->tasks, f0, l0, &t) != QK_OK)
+                break;
+            last = L->task_max = (qk_keymap_slot){ta, tb, t};
+            L->tasks_seen++;
+        } else if (qk_strpool_find(L->tasks, f0, l0, &t))
             last = (qk_keymap_slot){ta, tb, t};
         else
             break;
@@ -534,6 +606,7 @@ static qk_status fast_lines(qk_crowd_labels *L, qk_lines *lines, const qk_crowd_
         k = qk_lines_split3(p, end, b, QK_CROWD_BATCH, &bytes);
         if (k == QK_CROWD_BATCH && size && L->n >= QK_CROWD_PRESIZE)
             reserve(L, size / (bytes / k) / 16 * 17 + 64);
+        prefetch_batch(L, p, b, k);
         while ((i = add_known(L, p, b, i, k, ln)) < k) {
             if ((st = add_line(L, p + b[i].at, &b[i], ln + (long)i + 1, opts, stats, err)) != QK_OK)
                 return st;
