@@ -5,6 +5,8 @@
 #include "core/huge.h"
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -23,4 +25,19 @@ void qk_advise_huge(void *p, size_t from, size_t to)
     (void)from;
     (void)to;
 #endif
+}
+
+void *qk_realloc_huge(void *old, size_t used, size_t bytes)
+{
+    const size_t huge = (size_t)2 << 20;
+    void *p = NULL;
+    if (bytes < 2 * huge || bytes > SIZE_MAX - huge)
+        return realloc(old, bytes);
+    if (posix_memalign(&p, huge, (bytes + huge - 1) / huge * huge) != 0)
+        return NULL;
+    qk_advise_huge(p, 0, bytes);
+    if (used)
+        memcpy(p, old, used);
+    free(old);
+    return p;
 }

@@ -11,4 +11,10 @@
  * 4 MiB are left alone. */
 void qk_advise_huge(void *p, size_t from, size_t to);
 
+/* Move the array old (its first used bytes kept) to a new one of bytes
+ * bytes: from 4 MiB on aligned to 2 MiB and advised as above (an unaligned
+ * block holds fewer whole huge pages), else by realloc. NULL on failure,
+ * old untouched; else old is released. */
+void *qk_realloc_huge(void *old, size_t used, size_t bytes);
+
 #endif

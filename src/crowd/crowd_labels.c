@@ -301,6 +301,7 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     unsigned char *state = NULL;
     qk_status st = QK_OK;
     qk_crowd_read_stats local = {0};
+    int grouped = 0;
     if (!stats)
         stats = &local;
     if (L->finished)
@@ -308,26 +309,43 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     if ((st = order_classes(L, err)) != QK_OK)
         return st;
     L->off = calloc(nt + 1, sizeof *L->off);
-    pos = malloc((nt + 1) * sizeof *pos);
-    tw = malloc((L->n ? L->n : 1) * sizeof *tw);
-    tc = malloc((L->n ? L->n : 1) * sizeof *tc);
     mark = malloc((nw ? nw : 1) * sizeof *mark);
     first = malloc((nw ? nw : 1) * sizeof *first);
     state = malloc(nw ? nw : 1);
-    if (!L->off || !pos || !tw || !tc || !mark || !first || !state) {
+    if (!L->off || !mark || !first || !state) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
     /* Counting sort by task keeps the input order within each task. */
-    for (size_t i = 0; i < L->n; i++)
+    grouped = 1;
+    for (size_t i = 0; i < L->n; i++) {
         L->off[L->t[i] + 1]++;
+        grouped &= i == 0 || L->t[i] >= L->t[i - 1];
+    }
     for (size_t t = 0; t < nt; t++)
         L->off[t + 1] += L->off[t];
-    memcpy(pos, L->off, (nt + 1) * sizeof *pos);
-    for (size_t i = 0; i < L->n; i++) {
-        size_t p = pos[L->t[i]]++;
-        tw[p] = L->w[i];
-        tc[p] = L->rank[L->cls[i]];
+    if (grouped) {
+        /* Tasks already in order (a file that lists each task's labels
+         * together, tasks in first-seen order): the sort is the identity,
+         * and the raw arrays become the grouped ones. */
+        tw = L->w, tc = L->cls;
+        L->w = L->cls = NULL;
+        for (size_t i = 0; i < L->n; i++)
+            tc[i] = L->rank[tc[i]];
+    } else {
+        pos = malloc((nt + 1) * sizeof *pos);
+        tw = malloc((L->n ? L->n : 1) * sizeof *tw);
+        tc = malloc((L->n ? L->n : 1) * sizeof *tc);
+        if (!pos || !tw || !tc) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+        memcpy(pos, L->off, (nt + 1) * sizeof *pos);
+        for (size_t i = 0; i < L->n; i++) {
+            size_t p = pos[L->t[i]]++;
+            tw[p] = L->w[i];
+            tc[p] = L->rank[L->cls[i]];
+        }
     }
     for (size_t w = 0; w < nw; w++)
         mark[w] = UINT32_MAX;
@@ -388,6 +406,21 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     L->runs = NULL;
     L->n_runs = L->runs_cap = 0;
 out:
+    if (grouped && tw) {
+        /* an error (a repeated pair under QK_CROWD_DUP_ERROR, before
+         * which nothing was dropped or moved): the raw arrays back */
+        for (size_t i = 0; i < L->n; i++)
+            tc[i] = L->order[tc[i]];
+        L->w = tw, L->cls = tc;
+        tw = tc = NULL;
+    }
+    if (st != QK_OK) { /* as before the call: it may be made again */
+        free(L->off);
+        free(L->order);
+        free(L->rank);
+        L->off = NULL;
+        L->order = L->rank = NULL;
+    }
     free(pos);
     free(tw);
     free(tc);
@@ -407,13 +440,13 @@ static void reserve(qk_crowd_labels *L, size_t n)
     size_t nt, tb = 0;
     if (n <= L->cap)
         return;
-    if ((p = realloc(L->t, n * sizeof *L->t)) == NULL)
+    if ((p = qk_realloc_huge(L->t, L->n * sizeof *L->t, n * sizeof *L->t)) == NULL)
         return;
     L->t = p;
-    if ((p = realloc(L->w, n * sizeof *L->w)) == NULL)
+    if ((p = qk_realloc_huge(L->w, L->n * sizeof *L->w, n * sizeof *L->w)) == NULL)
         return;
     L->w = p;
-    if ((p = realloc(L->cls, n * sizeof *L->cls)) == NULL)
+    if ((p = qk_realloc_huge(L->cls, L->n * sizeof *L->cls, n * sizeof *L->cls)) == NULL)
         return;
     L->cls = p;
     L->cap = n;
@@ -425,9 +458,6 @@ static void reserve(qk_crowd_labels *L, size_t n)
     if (L->n && nt)
         (void)qk_strpool_reserve(L->tasks, (size_t)((double)nt / (double)L->n * (double)n) + 16,
                                  (size_t)((double)n / (double)L->n * (double)tb) + 64);
-    qk_advise_huge(L->t, L->n * sizeof *L->t, n * sizeof *L->t);
-    qk_advise_huge(L->w, L->n * sizeof *L->w, n * sizeof *L->w);
-    qk_advise_huge(L->cls, L->n * sizeof *L->cls, n * sizeof *L->cls);
 }
 
 static inline int class_key(const qk_crowd_labels *L, uint64_t a, uint64_t b, uint32_t *id)
@@ -728,9 +758,8 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
     st = qk_crowd_labels_finish(L, opts->duplicates, stats, err);
 out:
     free(join);
-    if (L) {
+    if (L)
         qk_keymap_free(&L->worker_keys);
-    }
     if (st != QK_OK) {
         qk_crowd_labels_free(L);
         return st;

@@ -471,6 +471,38 @@ static void test_fast_path_messages(void **state)
     free(buf);
 }
 
+/* A finish that fails (a repeated pair under the error policy) leaves the
+ * labels as they were, for a finish with another policy: tasks in order
+ * (whose raw arrays become the grouped ones) and not. */
+static void test_finish_again(void **state)
+{
+    static const char *const rows[2][5][3] = {
+        {{"t1", "w1", "a"}, {"t1", "w2", "b"}, {"t2", "w1", "b"}, {"t2", "w1", "a"}, {"t3", "w2", "a"}},
+        {{"t1", "w1", "a"}, {"t2", "w1", "b"}, {"t1", "w2", "b"}, {"t2", "w1", "a"}, {"t3", "w2", "a"}}};
+    (void)state;
+    for (int v = 0; v < 2; v++) {
+        qk_crowd_labels *L = qk_crowd_labels_new();
+        qk_crowd_read_stats rs = {0};
+        qk_error err = {0};
+        const size_t *off;
+        const uint32_t *w, *c;
+        size_t b;
+        for (int i = 0; i < 5; i++)
+            assert_int_equal(qk_crowd_labels_add(L, rows[v][i][0], rows[v][i][1], rows[v][i][2], NULL), QK_OK);
+        assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_ERROR, &rs, &err), QK_EINPUT);
+        assert_string_equal(err.message, "'-': worker 'w1' labels task 't2' again (first on line 0)");
+        assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_FIRST, &rs, NULL), QK_OK);
+        assert_int_equal(qk_crowd_num_labels(L), 4);
+        assert_true(qk_crowd_find_class(L, "b", &b));
+        qk_crowd_csr(L, &off, &w, &c);
+        /* t2 (id 1) keeps w1's first label, b */
+        assert_int_equal(off[2] - off[1], 1);
+        assert_int_equal(c[off[1]], b);
+        assert_int_equal(off[1], 2);
+        qk_crowd_labels_free(L);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -482,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_gold_weights),
         cmocka_unit_test(test_fast_path_matches),
         cmocka_unit_test(test_fast_path_messages),
+        cmocka_unit_test(test_finish_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
