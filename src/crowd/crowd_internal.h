@@ -12,7 +12,14 @@ typedef struct qk_crowd_memo {
     uint32_t id;
 } qk_crowd_memo;
 #define QK_CROWD_MEMO_CLASSES 6
-#define QK_CROWD_KEY_CLASSES 8
+
+/* From raw observation at on, lines count up from line (0: stay 0). */
+typedef struct qk_crowd_run {
+    size_t at;
+    long line;
+} qk_crowd_run;
+
+#define QK_CROWD_KEY_CLASSES 8 /* classes the file reader keeps keys of */
 
 struct qk_crowd_labels {
     qk_strpool *tasks, *workers, *classes;
@@ -24,10 +31,7 @@ struct qk_crowd_labels {
      * stay 0, the line of observations not read from a file). Files
      * hold mostly one run; an array of a line per observation would be
      * written for every label and read for none. */
-    struct qk_crowd_run {
-        size_t at;
-        long line;
-    } *runs;
+    qk_crowd_run *runs;
     size_t n_runs, runs_cap;
     int declared; /* classes fixed by qk_crowd_labels_set_classes */
     int finished;
@@ -66,6 +70,16 @@ struct qk_crowd_labels {
  * workers, classes): the fast path for generated data. */
 qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, uint32_t c, long line,
                                   qk_error *err);
+
+/* Observation L->n comes from line (0: not from a file): a new run of
+ * lines unless it continues the last one. */
+qk_status qk_crowd_note_line(qk_crowd_labels *L, long line);
+
+/* Intern one observation (the checks and messages of qk_crowd_labels_add);
+ * line > 0 names it in messages. With unknown, a label outside the declared
+ * classes sets *unknown and is skipped instead of being an error. */
+qk_status qk_crowd_add_obs(qk_crowd_labels *L, const char *task, size_t tlen, const char *worker, size_t wlen,
+                           const char *label, size_t llen, long line, int *unknown, qk_error *err);
 
 /* Allocate a result with every array the method fills (confusion when
  * with_confusion, difficulty when with_difficulty). */

@@ -18,7 +18,8 @@ static inline void classify64(const char *p, uint64_t *good, uint64_t *sep)
 #if defined(__SSE2__)
     for (unsigned j = 0; j < 4; j++) {
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + (size_t)16 * j));
-        __m128i blank = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
+        __m128i blank =
+            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
         __m128i data = _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x21)), x);
         g |= (uint64_t)(unsigned)_mm_movemask_epi8(data) << (16 * j);
         s |= (uint64_t)(unsigned)_mm_movemask_epi8(blank) << (16 * j);

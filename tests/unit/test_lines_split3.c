@@ -82,7 +82,8 @@ static void test_fields_match(void **state)
         for (int j = 0; j < 3; j++) {
             int len = 1 + (int)((seed >> (8 + 4 * j)) % (j == 2 ? 3 : 19));
             for (int c = 0; c < len; c++)
-                f[j][c] = (char)(c == 1 && j == 0 && seed % 7 == 0 ? 0xC3 : 'a' + (c + j + (int)(seed >> 20)) % 26);
+                f[j][c] =
+                    (char)(c == 1 && j == 0 && seed % 7 == 0 ? 0xC3 : 'a' + (c + j + (int)(seed >> 20)) % 26);
             f[j][len] = '\0';
         }
         if (seed % 23 == 0)
