@@ -15,7 +15,7 @@ static void place(qk_keymap_slot *slot, const qk_keymap *m, uint64_t a, uint64_t
 
 qk_status qk_keymap_put(qk_keymap *m, uint64_t a, uint64_t b, uint32_t id)
 {
-    if (!m->bits || (m->count + 1) * 4 > ((size_t)3 << m->bits)) {
+    if (!m->bits || (m->count + 1) * 2 > ((size_t)1 << m->bits)) {
         qk_keymap old = *m;
         unsigned bits = m->bits ? m->bits + 1 : 10;
         if (bits >= sizeof(size_t) * 8 - 6)

@@ -4,8 +4,7 @@
  * compares (no string compare, no arena access). A reader that interns
  * mostly short ids in a qk_strpool keeps their ids here as well and asks
  * the pool only on a miss. Open addressing, linear probing, power-of-two
- * size, load at most 3/4 (a smaller table stays in cache). Internal to the
- * library. */
+ * size, load at most 1/2. Internal to the library. */
 #ifndef QK_CORE_KEYMAP_H
 #define QK_CORE_KEYMAP_H
 
