@@ -37,18 +37,19 @@ static inline void classify64(const char *p, uint64_t *good, uint64_t *sep)
 
 size_t qk_lines_split3(const char *p, const char *end, qk_line3 *out, size_t max, size_t *bytes)
 {
-    const char *base = p;
+    const char *base = p, *last;
     uint64_t g0, s0, g1, s1;
     size_t pos = 0, k = 0;
     *bytes = 0;
     if (!p || max == 0 || end - p < QK_LINE3_TAIL)
         return 0;
+    last = end - QK_LINE3_TAIL; /* the last place a line may start */
     classify64(base, &g0, &s0);
     classify64(base + 64, &g1, &s1);
-    while (k < max && end - (base + pos) >= QK_LINE3_TAIL) {
+    while (k < max && base + pos <= last) {
         const char *q;
-        uint64_t g, s, s2;
-        unsigned n, a, b, adv;
+        uint64_t g, s, s2, bad;
+        unsigned n, adv;
         /* [base, base + 128) is classified and readable: the line starts in
          * its first half and, being under 64 bytes, ends in it. */
         while (pos >= 64) {
@@ -64,23 +65,18 @@ size_t qk_lines_split3(const char *p, const char *end, qk_line3 *out, size_t max
             break; /* 64 bytes or more */
         n = (unsigned)__builtin_ctzll(~(g | s));
         q = base + pos;
-        if (q[n] == '\n')
-            adv = n + 1;
-        else if (q[n] == '\r' && q[n + 1] == '\n')
-            adv = n + 2;
-        else
+        adv = n + 1 + (q[n] == '\r');
+        if (q[adv - 1] != '\n')
             break;
+        /* exactly two separators, neither first nor last nor together */
         s &= (1ULL << n) - 1;
         s2 = s & (s - 1);
-        if (n == 0 || q[0] == '#' || !s || !s2 || (s2 & (s2 - 1)))
-            break;
-        a = (unsigned)__builtin_ctzll(s);
-        b = (unsigned)__builtin_ctzll(s2);
-        if (a == 0 || b == a + 1 || b + 1 == n)
+        bad = (s & 1) | (s & (s >> 1)) | ((s << 1) >> n) | (s2 & (s2 - 1));
+        if (!s2 || bad || q[0] == '#')
             break;
         out[k].at = (uint32_t)(q - p);
-        out[k].s1 = (uint8_t)a;
-        out[k].s2 = (uint8_t)b;
+        out[k].s1 = (uint8_t)__builtin_ctzll(s);
+        out[k].s2 = (uint8_t)__builtin_ctzll(s2);
         out[k].n = (uint8_t)n;
         out[k].adv = (uint8_t)adv;
         k++;
