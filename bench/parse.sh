@@ -9,20 +9,29 @@
 # by task; majority vote is a small part). `wc -l` on the same file shows
 # the floor of reading it at all.
 # Median of REPS (default 3) runs, wall and CPU time; files from bench/gen.
+# ROWS (default "run qrels labels") picks the inputs: ROWS=labels needs
+# only the crowd labels, not bench/gen's collections.
 # Usage: bash bench/parse.sh [path/to/qrelkit]
 set -euo pipefail
 qk=$(realpath "${1:-build/default/qrelkit}")
 reps=${REPS:-3}
 cd "$(dirname "$0")"
-bash gen "$qk" 2>/dev/null
+rows=${ROWS:-run qrels labels}
+want() { case " $rows " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 run=work/A/runs/run01.run qrels=work/A/qrels.txt labels=work/crowd/labels.tsv
+if want run || want qrels; then
+    bash gen "$qk" 2>/dev/null
+fi
+mkdir -p work
 if [ ! -s "$labels" ]; then # the input of bench/crowd.sh
     "$qk" simulate crowd --out work/crowd --tasks 100000 --workers 5000 --labels-per-task 10 \
         --accuracy-range 0.55,0.95 --seed 1 >/dev/null
 fi
-t1=$(head -n1 "$run" | cut -d' ' -f1)
-grep "^$t1 " "$qrels" >work/parse-one.qrels
-head -n1 "$run" >work/parse-one.run
+if want run || want qrels; then
+    t1=$(head -n1 "$run" | cut -d' ' -f1)
+    grep "^$t1 " "$qrels" >work/parse-one.qrels
+    head -n1 "$run" >work/parse-one.run
+fi
 
 # secs CMD...: "wall cpu", the medians of REPS runs; cpu = user + system
 # time of the process, which a loaded machine inflates far less than wall
@@ -46,11 +55,17 @@ row() { # name file "wall cpu"
 
 echo "| reading | MB | wall (s) | MB/s | CPU (s) | MB per CPU s |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: |"
-row "run, qrelkit" "$run" "$(secs "$qk" eval --threads 1 -m num_q work/parse-one.qrels "$run")"
-row "run, wc -l" "$run" "$(secs wc -l "$run")"
-row "qrels, qrelkit" "$qrels" "$(secs "$qk" eval --threads 1 -m num_q "$qrels" work/parse-one.run)"
-row "qrels, wc -l" "$qrels" "$(secs wc -l "$qrels")"
-row "labels, qrelkit" "$labels" "$(secs "$qk" aggregate -m mv "$labels")"
-row "labels, wc -l" "$labels" "$(secs wc -l "$labels")"
+if want run; then
+    row "run, qrelkit" "$run" "$(secs "$qk" eval --threads 1 -m num_q work/parse-one.qrels "$run")"
+    row "run, wc -l" "$run" "$(secs wc -l "$run")"
+fi
+if want qrels; then
+    row "qrels, qrelkit" "$qrels" "$(secs "$qk" eval --threads 1 -m num_q "$qrels" work/parse-one.run)"
+    row "qrels, wc -l" "$qrels" "$(secs wc -l "$qrels")"
+fi
+if want labels; then
+    row "labels, qrelkit" "$labels" "$(secs "$qk" aggregate -m mv "$labels")"
+    row "labels, wc -l" "$labels" "$(secs wc -l "$labels")"
+fi
 echo
 echo "median of $reps; load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"

@@ -1,6 +1,7 @@
 /* String interning: an arena of NUL-terminated strings plus an open-addressing
  * hash table of ids (linear probing, power-of-two size, load <= 1/2). */
 #include "core/bytes.h"
+#include "core/strpool_add.h"
 #include "qrelkit/core.h"
 
 #include <stdlib.h>
@@ -98,9 +99,8 @@ int qk_strpool_find(const qk_strpool *p, const char *s, size_t len, uint32_t *id
     return find_hashed(p, s, len, hash_of(s, len), id);
 }
 
-static qk_status rehash(qk_strpool *p)
+static qk_status rehash_to(qk_strpool *p, size_t n)
 {
-    size_t n = p->nslots * 2;
     uint64_t *slots = calloc(n, sizeof *slots);
     if (!slots)
         return QK_ENOMEM;
@@ -122,11 +122,26 @@ static qk_status rehash(qk_strpool *p)
     return QK_OK;
 }
 
-qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *id)
+static qk_status rehash(qk_strpool *p) { return rehash_to(p, p->nslots * 2); }
+
+qk_status qk_strpool_reserve(qk_strpool *p, size_t n, size_t bytes)
 {
-    uint64_t h = hash_of(s, len);
-    if (find_hashed(p, s, len, h, id))
-        return QK_OK;
+    size_t slots = p->nslots;
+    while (slots / 2 < n) {
+        if (slots > SIZE_MAX / 4 / sizeof *p->slots)
+            return QK_ENOMEM;
+        slots *= 2;
+    }
+    if ((slots > p->nslots && rehash_to(p, slots) != QK_OK) ||
+        qk_grow((void **)&p->offs, &p->offs_cap, n, sizeof *p->offs) != QK_OK ||
+        qk_grow((void **)&p->arena, &p->arena_cap, bytes, 1) != QK_OK)
+        return QK_ENOMEM;
+    return QK_OK;
+}
+
+/* Append s, known not to be in p, whose hash is h. */
+static qk_status add_hashed(qk_strpool *p, const char *s, size_t len, uint64_t h, uint32_t *id)
+{
     if (p->count >= UINT32_MAX - 1)
         return QK_ENOMEM;
     if ((p->count + 1) * 2 > p->nslots && rehash(p) != QK_OK)
@@ -147,6 +162,24 @@ qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *
     }
     *id = (uint32_t)p->count++;
     return QK_OK;
+}
+
+qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *id)
+{
+    uint64_t h = hash_of(s, len);
+    if (find_hashed(p, s, len, h, id))
+        return QK_OK;
+    return add_hashed(p, s, len, h, id);
+}
+
+void qk_strpool_prefetch(const qk_strpool *p, const char *s, size_t len)
+{
+    __builtin_prefetch(&p->slots[(size_t)hash_of(s, len) & (p->nslots - 1)]);
+}
+
+qk_status qk_strpool_add_new(qk_strpool *p, const char *s, size_t len, uint32_t *id)
+{
+    return add_hashed(p, s, len, hash_of(s, len), id);
 }
 
 const char *qk_strpool_str(const qk_strpool *p, uint32_t id) { return p->arena + p->offs[id]; }

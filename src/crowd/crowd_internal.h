@@ -2,6 +2,7 @@
 #ifndef QK_CROWD_INTERNAL_H
 #define QK_CROWD_INTERNAL_H
 
+#include "core/keymap.h"
 #include "qrelkit/crowd.h"
 
 /* A short id (at most 23 bytes) and its id in a pool. */
@@ -12,12 +13,26 @@ typedef struct qk_crowd_memo {
 } qk_crowd_memo;
 #define QK_CROWD_MEMO_CLASSES 6
 
+/* From raw observation at on, lines count up from line (0: stay 0). */
+typedef struct qk_crowd_run {
+    size_t at;
+    long line;
+} qk_crowd_run;
+
+#define QK_CROWD_KEY_CLASSES 8 /* classes the file reader keeps keys of */
+
 struct qk_crowd_labels {
     qk_strpool *tasks, *workers, *classes;
     /* Raw observations in input order; cls is an id in the classes pool. */
     uint32_t *t, *w, *cls;
-    long *line;
     size_t n, cap;
+    /* The input line of each raw observation, for messages, as runs: from
+     * observation runs[j].at on, the lines count up from runs[j].line (or
+     * stay 0, the line of observations not read from a file). Files
+     * hold mostly one run; an array of a line per observation would be
+     * written for every label and read for none. */
+    qk_crowd_run *runs;
+    size_t n_runs, runs_cap;
     int declared; /* classes fixed by qk_crowd_labels_set_classes */
     int finished;
     /* After finish: grouped by task, class ids in class order. */
@@ -35,12 +50,36 @@ struct qk_crowd_labels {
     qk_crowd_memo last_task;
     qk_crowd_memo class_memo[QK_CROWD_MEMO_CLASSES];
     size_t n_class_memo;
+    /* The file reader's ids of short workers and classes by key
+     * (core/keymap.h), and its last task, filled as lines add them through
+     * the pools: a line whose keys are all known is added without asking
+     * the pools. Dropped when reading ends. */
+    qk_keymap worker_keys;
+    qk_keymap_slot last_task_key; /* a == 0: none */
+    qk_keymap_slot class_keys[QK_CROWD_KEY_CLASSES];
+    /* While every task so far (the first tasks_seen of the pool) came in
+     * increasing byte order, task_max is the key of the last: a task whose
+     * key sorts after it is new, and is added without a lookup. */
+    int tasks_unsorted;
+    size_t tasks_seen;
+    qk_keymap_slot task_max;
+    size_t n_class_keys;
 };
 
 /* Append an observation by ids already interned in L's pools (tasks,
  * workers, classes): the fast path for generated data. */
 qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, uint32_t c, long line,
                                   qk_error *err);
+
+/* Observation L->n comes from line (0: not from a file): a new run of
+ * lines unless it continues the last one. */
+qk_status qk_crowd_note_line(qk_crowd_labels *L, long line);
+
+/* Intern one observation (the checks and messages of qk_crowd_labels_add);
+ * line > 0 names it in messages. With unknown, a label outside the declared
+ * classes sets *unknown and is skipped instead of being an error. */
+qk_status qk_crowd_add_obs(qk_crowd_labels *L, const char *task, size_t tlen, const char *worker, size_t wlen,
+                           const char *label, size_t llen, long line, int *unknown, qk_error *err);
 
 /* Allocate a result with every array the method fills (confusion when
  * with_confusion, difficulty when with_difficulty). */

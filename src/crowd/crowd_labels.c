@@ -1,9 +1,8 @@
-/* Crowd label store and reader: interns tasks, workers and classes, groups
- * the observations by task (counting sort, input order kept inside a task)
- * and applies the duplicate policy. */
+/* Crowd label store: interns tasks, workers and classes, groups the
+ * observations by task (counting sort, input order kept inside a task) and
+ * applies the duplicate policy. The file reader is crowd_read.c. */
 #include "core/bytes.h"
 #include "crowd/crowd_internal.h"
-#include "io/scan.h"
 #include "qrelkit/io.h"
 
 #include <stdlib.h>
@@ -34,12 +33,13 @@ void qk_crowd_labels_free(qk_crowd_labels *L)
     free(L->t);
     free(L->w);
     free(L->cls);
-    free(L->line);
+    free(L->runs);
     free(L->off);
     free(L->gw);
     free(L->gc);
     free(L->order);
     free(L->rank);
+    qk_keymap_free(&L->worker_keys);
     free(L);
 }
 
@@ -60,26 +60,53 @@ qk_status qk_crowd_labels_set_classes(qk_crowd_labels *L, const char *const *nam
     return QK_OK;
 }
 
+qk_status qk_crowd_note_line(qk_crowd_labels *L, long line)
+{
+    const qk_crowd_run *r = L->n_runs ? &L->runs[L->n_runs - 1] : NULL;
+    if (r && (r->line == 0 ? line == 0 : line == r->line + (long)(L->n - r->at)))
+        return QK_OK;
+    if (qk_grow((void **)&L->runs, &L->runs_cap, L->n_runs + 1, sizeof *L->runs) != QK_OK)
+        return QK_ENOMEM;
+    L->runs[L->n_runs].at = L->n;
+    L->runs[L->n_runs].line = line;
+    L->n_runs++;
+    return QK_OK;
+}
+
+/* The line of raw observation i (0: not from a file). */
+static long line_of(const qk_crowd_labels *L, size_t i)
+{
+    size_t lo = 0, hi = L->n_runs;
+    while (hi - lo > 1) { /* the last run that starts at or before i */
+        size_t mid = lo + (hi - lo) / 2;
+        if (L->runs[mid].at <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return L->runs[lo].line ? L->runs[lo].line + (long)(i - L->runs[lo].at) : 0;
+}
+
 qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, uint32_t c, long line,
                                   qk_error *err)
 {
     if (L->n == L->cap) {
-        /* qk_grow picks the same capacity for equal (cap, need), so the four
-         * arrays stay in step; on failure cap is left alone and the next call
-         * retries. */
-        // cppcheck-suppress duplicateAssignExpression ; four equal copies on purpose, see above
-        size_t c1 = L->cap, c2 = L->cap, c3 = L->cap, c4 = L->cap;
+        /* qk_grow picks the same capacity for equal (cap, need), so the
+         * three arrays stay in step; on failure cap is left alone and the
+         * next call retries. */
+        // cppcheck-suppress duplicateAssignExpression ; three equal copies on purpose, see above
+        size_t c1 = L->cap, c2 = L->cap, c3 = L->cap;
         if (qk_grow((void **)&L->t, &c1, L->n + 1, sizeof *L->t) ||
             qk_grow((void **)&L->w, &c2, L->n + 1, sizeof *L->w) ||
-            qk_grow((void **)&L->cls, &c3, L->n + 1, sizeof *L->cls) ||
-            qk_grow((void **)&L->line, &c4, L->n + 1, sizeof *L->line))
+            qk_grow((void **)&L->cls, &c3, L->n + 1, sizeof *L->cls))
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         L->cap = c1;
     }
+    if (qk_crowd_note_line(L, line) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
     L->t[L->n] = t;
     L->w[L->n] = w;
     L->cls[L->n] = c;
-    L->line[L->n] = line;
     L->n++;
     return QK_OK;
 }
@@ -134,9 +161,8 @@ static int class_id(qk_crowd_labels *L, const char *s, size_t len, uint32_t *id,
     return found;
 }
 
-/* Intern one observation; line > 0 is used for messages. */
-static qk_status add_obs(qk_crowd_labels *L, const char *task, size_t tlen, const char *worker, size_t wlen,
-                         const char *label, size_t llen, long line, int *unknown, qk_error *err)
+qk_status qk_crowd_add_obs(qk_crowd_labels *L, const char *task, size_t tlen, const char *worker, size_t wlen,
+                           const char *label, size_t llen, long line, int *unknown, qk_error *err)
 {
     uint32_t t, w, c;
     qk_status st;
@@ -163,7 +189,8 @@ static qk_status add_obs(qk_crowd_labels *L, const char *task, size_t tlen, cons
 qk_status qk_crowd_labels_add(qk_crowd_labels *L, const char *task, const char *worker, const char *label,
                               qk_error *err)
 {
-    return add_obs(L, task, strlen(task), worker, strlen(worker), label, strlen(label), 0, NULL, err);
+    return qk_crowd_add_obs(L, task, strlen(task), worker, strlen(worker), label, strlen(label), 0, NULL,
+                            err);
 }
 
 qk_status qk_crowd_labels_add_task(qk_crowd_labels *L, const char *task, uint32_t *id, qk_error *err)
@@ -247,6 +274,16 @@ static qk_status order_classes(qk_crowd_labels *L, qk_error *err)
     return QK_OK;
 }
 
+/* The raw index of task t's j-th observation (the counting sort keeps
+ * their input order): for messages only, so a scan. */
+static size_t raw_index(const qk_crowd_labels *L, size_t t, size_t j)
+{
+    size_t i = 0;
+    for (;; i++)
+        if (L->t[i] == t && j-- == 0)
+            return i;
+}
+
 /* Duplicate state per worker while scanning one task. */
 enum { SEEN_ONCE = 1, SEEN_AGAIN = 2, SEEN_CONFLICT = 3 };
 
@@ -259,6 +296,7 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     unsigned char *state = NULL;
     qk_status st = QK_OK;
     qk_crowd_read_stats local = {0};
+    int grouped = 0;
     if (!stats)
         stats = &local;
     if (L->finished)
@@ -266,28 +304,43 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     if ((st = order_classes(L, err)) != QK_OK)
         return st;
     L->off = calloc(nt + 1, sizeof *L->off);
-    pos = malloc((nt + 1) * sizeof *pos);
-    tw = malloc((L->n ? L->n : 1) * sizeof *tw);
-    tc = malloc((L->n ? L->n : 1) * sizeof *tc);
     mark = malloc((nw ? nw : 1) * sizeof *mark);
     first = malloc((nw ? nw : 1) * sizeof *first);
     state = malloc(nw ? nw : 1);
-    long *tl = malloc((L->n ? L->n : 1) * sizeof *tl);
-    if (!L->off || !pos || !tw || !tc || !mark || !first || !state || !tl) {
+    if (!L->off || !mark || !first || !state) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
     /* Counting sort by task keeps the input order within each task. */
-    for (size_t i = 0; i < L->n; i++)
+    grouped = 1;
+    for (size_t i = 0; i < L->n; i++) {
         L->off[L->t[i] + 1]++;
+        grouped &= i == 0 || L->t[i] >= L->t[i - 1];
+    }
     for (size_t t = 0; t < nt; t++)
         L->off[t + 1] += L->off[t];
-    memcpy(pos, L->off, (nt + 1) * sizeof *pos);
-    for (size_t i = 0; i < L->n; i++) {
-        size_t p = pos[L->t[i]]++;
-        tw[p] = L->w[i];
-        tc[p] = L->rank[L->cls[i]];
-        tl[p] = L->line[i];
+    if (grouped) {
+        /* Tasks already in order (a file that lists each task's labels
+         * together, tasks in first-seen order): the sort is the identity,
+         * and the raw arrays become the grouped ones. */
+        tw = L->w, tc = L->cls;
+        L->w = L->cls = NULL;
+        for (size_t i = 0; i < L->n; i++)
+            tc[i] = L->rank[tc[i]];
+    } else {
+        pos = malloc((nt + 1) * sizeof *pos);
+        tw = malloc((L->n ? L->n : 1) * sizeof *tw);
+        tc = malloc((L->n ? L->n : 1) * sizeof *tc);
+        if (!pos || !tw || !tc) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+        memcpy(pos, L->off, (nt + 1) * sizeof *pos);
+        for (size_t i = 0; i < L->n; i++) {
+            size_t p = pos[L->t[i]]++;
+            tw[p] = L->w[i];
+            tc[p] = L->rank[L->cls[i]];
+        }
     }
     for (size_t w = 0; w < nw; w++)
         mark[w] = UINT32_MAX;
@@ -304,10 +357,10 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
                 continue;
             }
             if (dup == QK_CROWD_DUP_ERROR) {
-                st = qk_error_at(err, QK_EINPUT, L->path, tl[k], 0,
+                st = qk_error_at(err, QK_EINPUT, L->path, line_of(L, raw_index(L, t, k - b)), 0,
                                  "worker '%s' labels task '%s' again (first on line %ld)",
                                  qk_strpool_str(L->workers, w), qk_strpool_str(L->tasks, (uint32_t)t),
-                                 tl[first[w]]);
+                                 line_of(L, raw_index(L, t, first[w] - b)));
                 goto out;
             }
             if (state[w] == SEEN_ONCE) {
@@ -343,119 +396,33 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     free(L->t);
     free(L->w);
     free(L->cls);
-    free(L->line);
+    free(L->runs);
     L->t = L->w = L->cls = NULL;
-    L->line = NULL;
+    L->runs = NULL;
+    L->n_runs = L->runs_cap = 0;
 out:
+    if (grouped && tw) {
+        /* an error (a repeated pair under QK_CROWD_DUP_ERROR, before
+         * which nothing was dropped or moved): the raw arrays back */
+        for (size_t i = 0; i < L->n; i++)
+            tc[i] = L->order[tc[i]];
+        L->w = tw, L->cls = tc;
+        tw = tc = NULL;
+    }
+    if (st != QK_OK) { /* as before the call: it may be made again */
+        free(L->off);
+        free(L->order);
+        free(L->rank);
+        L->off = NULL;
+        L->order = L->rank = NULL;
+    }
     free(pos);
     free(tw);
     free(tc);
-    free(tl);
     free(mark);
     free(first);
     free(state);
     return st;
-}
-
-static int is_header(const char *const *f, const size_t *fl, size_t nf)
-{
-    return nf >= 3 && fl[nf - 1] == 5 && strncmp(f[nf - 1], "label", 5) == 0;
-}
-
-qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, qk_crowd_labels **out,
-                               qk_crowd_read_stats *stats, qk_error *err)
-{
-    qk_crowd_read_opts dflt = {0};
-    qk_crowd_read_stats local = {0};
-    const char *path = qk_lines_path(lines);
-    qk_crowd_labels *L = NULL;
-    char *join = NULL;
-    size_t join_cap = 0;
-    qk_status st;
-    const char *line, *f[6];
-    size_t len, fl[6], nf;
-    int r;
-    if (!opts)
-        opts = &dflt;
-    if (!stats)
-        stats = &local;
-    memset(stats, 0, sizeof *stats);
-    *out = NULL;
-    if (!(L = qk_crowd_labels_new()))
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    L->path = path;
-    if (opts->classes && (st = qk_crowd_labels_set_classes(L, opts->classes, opts->n_classes, err)) != QK_OK)
-        goto out;
-    while ((r = qk_lines_next_fields(lines, &line, &len, f, fl, 6, &nf, err)) > 0) {
-        long ln = qk_lines_lineno(lines);
-        const char *task, *worker, *label;
-        size_t tlen, wlen, llen;
-        int unknown = 0;
-        qk_crowd_layout lay = opts->layout;
-        if (nf == 0 || f[0][0] == '#')
-            continue;
-        /* nf counts every field, f[] holds the first 6: more is an error below */
-        if (stats->rows == 0 && nf <= sizeof f / sizeof *f && is_header(f, fl, nf) && ln == 1)
-            continue;
-        if (lay == QK_CROWD_LAYOUT_AUTO)
-            lay = nf == 4 ? QK_CROWD_LAYOUT_TOPIC_DOC : QK_CROWD_LAYOUT_TASK;
-        size_t want = lay == QK_CROWD_LAYOUT_TASK ? 3 : 4, di = 1, wi = 2;
-        if (lay == QK_CROWD_LAYOUT_TREC) {
-            want = nf == 6 ? 6 : 5;
-            wi = want == 6 ? 2 : 1, di = wi + 1;
-        }
-        if (nf != want) {
-            st = qk_error_at(err, QK_EINPUT, path, ln, 0, "expected %zu fields (%s), found %zu", want,
-                             want == 3   ? "task worker label"
-                             : want == 4 ? "topic docno worker label"
-                             : want == 5 ? "topic worker docno gold label"
-                                         : "topic hit worker docno gold label",
-                             nf);
-            goto out;
-        }
-        label = f[want - 1], llen = fl[want - 1];
-        if (lay == QK_CROWD_LAYOUT_TREC && llen > 1 && label[0] == '-') {
-            /* The tracks code "could not judge" (broken link, ...) as negative. */
-            stats->dropped_invalid++;
-            continue;
-        }
-        if (lay == QK_CROWD_LAYOUT_TASK) {
-            task = f[0], tlen = fl[0], worker = f[1], wlen = fl[1];
-        } else {
-            /* The task of a topic-document pair is "topic docno". */
-            tlen = fl[0] + 1 + fl[di];
-            if (qk_grow((void **)&join, &join_cap, tlen + 1, 1) != QK_OK) {
-                st = qk_error_set(err, QK_ENOMEM, "out of memory");
-                goto out;
-            }
-            memcpy(join, f[0], fl[0]);
-            join[fl[0]] = ' ';
-            memcpy(join + fl[0] + 1, f[di], fl[di]);
-            task = join, worker = f[wi], wlen = fl[wi];
-        }
-        stats->rows++;
-        st = add_obs(L, task, tlen, worker, wlen, label, llen, ln, opts->drop_unknown ? &unknown : NULL, err);
-        if (st != QK_OK)
-            goto out;
-        stats->dropped_unknown += (size_t)unknown;
-    }
-    if (r < 0) {
-        st = (qk_status)r;
-        goto out;
-    }
-    for (size_t i = 0; i < opts->n_extra_tasks; i++)
-        if ((st = qk_crowd_labels_add_task(L, opts->extra_tasks[i], NULL, err)) != QK_OK)
-            goto out;
-    st = qk_crowd_labels_finish(L, opts->duplicates, stats, err);
-out:
-    free(join);
-    if (st != QK_OK) {
-        qk_crowd_labels_free(L);
-        return st;
-    }
-    L->path = NULL;
-    *out = L;
-    return QK_OK;
 }
 
 size_t qk_crowd_num_tasks(const qk_crowd_labels *L)

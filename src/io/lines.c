@@ -385,6 +385,19 @@ void qk_lines_skip(qk_lines *l, size_t bytes, long lines)
         l->clean = l->start;
 }
 
+size_t qk_lines_size_hint(const qk_lines *l)
+{
+    struct stat st;
+    if (l->map)
+        return l->map_len;
+    if (l->memory)
+        return l->end;
+    if (l->fd >= 0 && fstat(l->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uintmax_t)st.st_size <= SIZE_MAX)
+        return (size_t)st.st_size;
+    return 0;
+}
+
 long qk_lines_lineno(const qk_lines *l)
 {
     return l->lineno;

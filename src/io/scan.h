@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "io/io_lines.h"
 #include "qrelkit/io.h"
 
 /* Whitespace is C-locale isspace: ' ', '\t', '\n', '\v', '\f', '\r'. */
@@ -37,22 +38,7 @@ static inline void qk_scan16(const char *p, uint32_t *ws, uint32_t *nl)
 
 #define QK_SCAN_MAX_FIELDS 15
 
-/* The next line of l split into whitespace-separated fields in one pass
- * (the fields as qk_split_fields gives them, *nf counting them all, f and
- * flen holding the first max, at most QK_SCAN_MAX_FIELDS). 1 on a line, 0
- * at end, <0 on error; the pointers stay valid until the next call. Lines
- * must fit in 32 bits. */
-int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char **f, size_t *flen,
-                         size_t max, size_t *nf, qk_error *err);
-
-/* For a reader that parses whole lines in place: the bytes read and not
- * yet consumed, [*p, *end) (both NULL before the first read), valid until
- * the next call on l. After parsing some of them, qk_lines_skip consumes
- * bytes (whole lines, each with its newline) and counts lines of them. The
- * caller vouches that they hold no NUL byte: lines with one must be left to
- * qk_lines_next_fields, which refuses them. */
-void qk_lines_window(const qk_lines *l, const char **p, const char **end);
-void qk_lines_skip(qk_lines *l, size_t bytes, long lines);
+/* qk_lines_next_fields, qk_lines_window and qk_lines_skip: io/io_lines.h */
 
 /* The masks of the 64 bytes at p (readable) that run_fast.c's classifier
  * gives: bytes above ' ' (data), and separators ' ' and '\t'. isa: a

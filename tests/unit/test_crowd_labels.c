@@ -302,6 +302,207 @@ static void test_gold_weights(void **state)
     qk_crowd_labels_free(L);
 }
 
+/* Files long enough for the reader's fast path (lines of three short
+ * fields, cut in batches, added by key) and lines of every shape it leaves
+ * to the general path: the labels, ids and grouping are those of the same
+ * labels added one by one through qk_crowd_labels_add. */
+struct gen {
+    char *text;
+    size_t n, cap;
+    char (*trip)[3][48]; /* the labels in order: task, worker, label */
+    size_t nt;
+    unsigned seed;
+};
+
+static unsigned gen_rand(struct gen *g)
+{
+    g->seed = g->seed * 1103515245u + 12345u;
+    return g->seed >> 8;
+}
+
+static void gen_line(struct gen *g, const char *fmt, const char *task, const char *worker, const char *label)
+{
+    if (g->n + 256 > g->cap) {
+        g->cap = 2 * g->cap + 4096;
+        g->text = realloc(g->text, g->cap);
+    }
+    g->n += (size_t)sprintf(g->text + g->n, fmt, task, worker, label);
+    if (label) {
+        g->trip = realloc(g->trip, (g->nt + 1) * sizeof *g->trip);
+        snprintf(g->trip[g->nt][0], 48, "%s", task);
+        snprintf(g->trip[g->nt][1], 48, "%s", worker);
+        snprintf(g->trip[g->nt][2], 48, "%s", label);
+        g->nt++;
+    }
+}
+
+static void gen_labels(struct gen *g)
+{
+    static const char *const seps[] = {"%s\t%s\t%s\n", "%s %s %s\n", "%s\t%s\t%s\r\n", "%s %s\t%s\n"};
+    static const char *const cls[] = {"0", "1", "2"};
+    char task[48], worker[48], topic[8];
+    gen_line(g, "task\tworker\tlabel\n", "", "", NULL);
+    for (int i = 0; i < 1500; i++) {
+        unsigned r = gen_rand(g);
+        /* tasks in order with a few labels each, then tasks again in any
+         * order, new ones among them */
+        int t = i < 800 ? i / 4 : (int)(r % 260);
+        snprintf(task, sizeof task, r % 41 == 0 ? "a-task-name-longer-than-16-%d" : "t%05d", t);
+        snprintf(worker, sizeof worker, r % 37 == 0 ? "worker-with-a-long-id-%u" : "w%03u", (r >> 4) % 60);
+        if (r % 53 == 0)
+            gen_line(g, "# a comment\n", "", "", NULL);
+        if (r % 59 == 0)
+            gen_line(g, "\n", "", "", NULL);
+        if (r % 31 == 0) {
+            /* a topic-document pair: its task is "topic docno" */
+            snprintf(topic, sizeof topic, "%u", r % 5);
+            char pair[40];
+            snprintf(pair, sizeof pair, "%s d%u", topic, (r >> 3) % 7);
+            g->n += (size_t)sprintf(g->text + g->n, "%s\td%u\t%s\t%s\n", topic, (r >> 3) % 7, worker,
+                                    cls[(r >> 12) % 3]);
+            g->trip = realloc(g->trip, (g->nt + 1) * sizeof *g->trip);
+            memcpy(g->trip[g->nt][0], pair, strlen(pair) + 1);
+            snprintf(g->trip[g->nt][1], 48, "%s", worker);
+            snprintf(g->trip[g->nt][2], 48, "%s", cls[(r >> 12) % 3]);
+            g->nt++;
+            continue;
+        }
+        gen_line(g, seps[(r >> 10) % 4], task, worker, cls[(r >> 12) % 3]);
+    }
+    g->text[g->n] = '\0';
+}
+
+static void test_fast_path_matches(void **state)
+{
+    struct gen g = {.seed = 11};
+    qk_crowd_read_opts o = {.duplicates = QK_CROWD_DUP_KEEP};
+    qk_crowd_read_stats rs, rs2;
+    qk_crowd_labels *L = NULL, *R = qk_crowd_labels_new();
+    const size_t *off, *off2;
+    const uint32_t *w, *c, *w2, *c2;
+    char *p;
+    (void)state;
+    gen_labels(&g);
+    p = write_tmp(g.text);
+    assert_int_equal(read_labels(p, &o, &L, &rs, NULL), QK_OK);
+    for (size_t i = 0; i < g.nt; i++)
+        assert_int_equal(qk_crowd_labels_add(R, g.trip[i][0], g.trip[i][1], g.trip[i][2], NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_finish(R, QK_CROWD_DUP_KEEP, &rs2, NULL), QK_OK);
+    assert_int_equal(rs.rows, g.nt);
+    assert_int_equal(qk_crowd_num_labels(L), g.nt);
+    assert_int_equal(qk_crowd_num_tasks(L), qk_crowd_num_tasks(R));
+    assert_int_equal(qk_crowd_num_workers(L), qk_crowd_num_workers(R));
+    assert_int_equal(qk_crowd_num_classes(L), 3);
+    for (size_t t = 0; t < qk_crowd_num_tasks(L); t++)
+        assert_string_equal(qk_crowd_task_name(L, t), qk_crowd_task_name(R, t));
+    for (size_t x = 0; x < qk_crowd_num_workers(L); x++)
+        assert_string_equal(qk_crowd_worker_name(L, x), qk_crowd_worker_name(R, x));
+    for (size_t x = 0; x < 3; x++)
+        assert_string_equal(qk_crowd_class_name(L, x), qk_crowd_class_name(R, x));
+    qk_crowd_csr(L, &off, &w, &c);
+    qk_crowd_csr(R, &off2, &w2, &c2);
+    assert_memory_equal(off, off2, (qk_crowd_num_tasks(L) + 1) * sizeof *off);
+    assert_memory_equal(w, w2, g.nt * sizeof *w);
+    assert_memory_equal(c, c2, g.nt * sizeof *c);
+    qk_crowd_labels_free(L);
+    qk_crowd_labels_free(R);
+    unlink(p);
+    free(g.text);
+    free(g.trip);
+}
+
+/* n lines "tNNNNN wNNN L", task i / 3, worker i % 3 + 3 * (i / 300). */
+static void plain_lines(char *buf, size_t *n, int from, int to, const char *label)
+{
+    for (int i = from; i < to; i++)
+        *n += (size_t)sprintf(buf + *n, "t%05d\tw%03d\t%s\n", i / 3, i % 3 + 3 * (i / 300), label ? label : (i % 2 ? "1" : "0"));
+}
+
+/* Messages from lines deep in a file (read by the fast path) name the same
+ * lines as before: the label rows, the comment and blank lines between
+ * them counted. */
+static void test_fast_path_messages(void **state)
+{
+    static const char *const cls[] = {"0", "1"};
+    char *buf = malloc(1 << 16), want[256];
+    size_t n = 0;
+    qk_error err = {0};
+    qk_crowd_labels *L = NULL;
+    qk_crowd_read_stats rs;
+    char *p;
+    (void)state;
+    /* line 1 is a label; 400 labels; a comment, a blank line; line 404 an
+     * unknown class; 200 labels more */
+    plain_lines(buf, &n, 0, 400, NULL);
+    n += (size_t)sprintf(buf + n, "# note\n\n");
+    plain_lines(buf, &n, 400, 401, "x");
+    plain_lines(buf, &n, 401, 600, NULL);
+    buf[n] = '\0';
+    p = write_tmp(buf);
+    qk_crowd_read_opts o = {.classes = cls, .n_classes = 2, .duplicates = QK_CROWD_DUP_ERROR};
+    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_EINPUT);
+    snprintf(want, sizeof want, "'%s' line 403: label 'x' is not one of the declared classes", p);
+    assert_string_equal(err.message, want);
+    o.drop_unknown = 1;
+    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_OK);
+    assert_int_equal(rs.dropped_unknown, 1);
+    assert_int_equal(rs.rows, 600);
+    assert_int_equal(qk_crowd_num_labels(L), 599);
+    qk_crowd_labels_free(L);
+    L = NULL;
+    unlink(p);
+    /* a repeated (task, worker) pair after a comment, a dropped line and
+     * a blank line: both line numbers right */
+    n = 0;
+    plain_lines(buf, &n, 0, 300, NULL);
+    n += (size_t)sprintf(buf + n, "# note\n");
+    plain_lines(buf, &n, 300, 310, NULL);
+    plain_lines(buf, &n, 310, 311, "x");
+    n += (size_t)sprintf(buf + n, "\n");
+    plain_lines(buf, &n, 311, 400, NULL);
+    n += (size_t)sprintf(buf + n, "t00105\tw003\t1\n"); /* label 315 (line 318) was the first */
+    plain_lines(buf, &n, 400, 500, NULL);
+    buf[n] = '\0';
+    p = write_tmp(buf);
+    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_EINPUT);
+    snprintf(want, sizeof want, "'%s' line 403: worker 'w003' labels task 't00105' again (first on line 318)", p);
+    assert_string_equal(err.message, want);
+    unlink(p);
+    free(buf);
+}
+
+/* A finish that fails (a repeated pair under the error policy) leaves the
+ * labels as they were, for a finish with another policy: tasks in order
+ * (whose raw arrays become the grouped ones) and not. */
+static void test_finish_again(void **state)
+{
+    static const char *const rows[2][5][3] = {
+        {{"t1", "w1", "a"}, {"t1", "w2", "b"}, {"t2", "w1", "b"}, {"t2", "w1", "a"}, {"t3", "w2", "a"}},
+        {{"t1", "w1", "a"}, {"t2", "w1", "b"}, {"t1", "w2", "b"}, {"t2", "w1", "a"}, {"t3", "w2", "a"}}};
+    (void)state;
+    for (int v = 0; v < 2; v++) {
+        qk_crowd_labels *L = qk_crowd_labels_new();
+        qk_crowd_read_stats rs = {0};
+        qk_error err = {0};
+        const size_t *off;
+        const uint32_t *w, *c;
+        size_t b;
+        for (int i = 0; i < 5; i++)
+            assert_int_equal(qk_crowd_labels_add(L, rows[v][i][0], rows[v][i][1], rows[v][i][2], NULL), QK_OK);
+        assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_ERROR, &rs, &err), QK_EINPUT);
+        assert_string_equal(err.message, "'-': worker 'w1' labels task 't2' again (first on line 0)");
+        assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_FIRST, &rs, NULL), QK_OK);
+        assert_int_equal(qk_crowd_num_labels(L), 4);
+        assert_true(qk_crowd_find_class(L, "b", &b));
+        qk_crowd_csr(L, &off, &w, &c);
+        /* t2 (id 1) keeps w1's first label, b */
+        assert_int_equal(off[2] - off[1], 1);
+        assert_int_equal(c[off[1]], b);
+        assert_int_equal(off[1], 2);
+        qk_crowd_labels_free(L);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -311,6 +512,9 @@ int main(void)
         cmocka_unit_test(test_score_tnr),
         cmocka_unit_test(test_add_by_id),
         cmocka_unit_test(test_gold_weights),
+        cmocka_unit_test(test_fast_path_matches),
+        cmocka_unit_test(test_fast_path_messages),
+        cmocka_unit_test(test_finish_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/strpool_add.h"
 #include "qrelkit/core.h"
 
 static void test_basic(void **state)
@@ -117,6 +118,47 @@ static void test_lengths(void **state)
     qk_strpool_free(p);
 }
 
+/* qk_strpool_add_new gives the ids intern would, and the strings stay
+ * findable and internable; qk_strpool_reserve and qk_strpool_prefetch
+ * change nothing a caller sees. */
+static void test_add_new_reserve(void **state)
+{
+    qk_strpool *p = qk_strpool_new(), *q = qk_strpool_new();
+    char s[32];
+    uint32_t a, b;
+    (void)state;
+    assert_int_equal(qk_strpool_reserve(p, 5000, 5000 * 8), QK_OK);
+    for (unsigned i = 0; i < 3000; i++) {
+        int len = snprintf(s, sizeof s, "t%06u", i);
+        qk_strpool_prefetch(p, s, (size_t)len);
+        if (i % 5 == 0)
+            assert_int_equal(qk_strpool_intern(p, s, (size_t)len, &a), QK_OK);
+        else
+            assert_int_equal(qk_strpool_add_new(p, s, (size_t)len, &a), QK_OK);
+        assert_int_equal(qk_strpool_intern(q, s, (size_t)len, &b), QK_OK);
+        assert_int_equal(a, b);
+        assert_int_equal(a, i);
+    }
+    /* past the reserved room: the pool grows as before */
+    assert_int_equal(qk_strpool_reserve(p, 10, 10), QK_OK);
+    for (unsigned i = 3000; i < 9000; i++) {
+        int len = snprintf(s, sizeof s, "t%06u", i);
+        assert_int_equal(qk_strpool_add_new(p, s, (size_t)len, &a), QK_OK);
+        assert_int_equal(a, i);
+    }
+    for (unsigned i = 0; i < 9000; i++) {
+        int len = snprintf(s, sizeof s, "t%06u", i);
+        assert_true(qk_strpool_find(p, s, (size_t)len, &a));
+        assert_int_equal(a, i);
+        assert_int_equal(qk_strpool_intern(p, s, (size_t)len, &b), QK_OK);
+        assert_int_equal(b, i);
+        assert_string_equal(qk_strpool_str(p, i), s);
+    }
+    assert_int_equal(qk_strpool_count(p), 9000);
+    qk_strpool_free(p);
+    qk_strpool_free(q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -124,6 +166,7 @@ int main(void)
         cmocka_unit_test(test_special_bytes),
         cmocka_unit_test(test_many),
         cmocka_unit_test(test_lengths),
+        cmocka_unit_test(test_add_new_reserve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,94 @@
+/* Ids of short keys: strings of 1-16 bytes, none of them NUL, held as two
+ * little-endian words with the bytes past the end zeroed, so that equal
+ * words mean equal strings and the lookup is one hash, one slot and two
+ * compares (no string compare, no arena access). A reader that interns
+ * mostly short ids in a qk_strpool keeps their ids here as well and asks
+ * the pool only on a miss. Open addressing, linear probing, power-of-two
+ * size, load at most 1/2. Internal to the library. */
+#ifndef QK_CORE_KEYMAP_H
+#define QK_CORE_KEYMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/bytes.h"
+#include "qrelkit/core.h"
+
+typedef struct qk_keymap_slot {
+    uint64_t a, b; /* a == 0: empty (a key's first byte is not NUL) */
+    uint32_t id;
+} qk_keymap_slot;
+
+/* Zero-initialised: empty; released with qk_keymap_free. */
+typedef struct qk_keymap {
+    qk_keymap_slot *slot;
+    size_t count;
+    unsigned bits; /* 1 << bits slots (0: none yet) */
+} qk_keymap;
+
+#define QK_KEYMAP_MAX_LEN 16
+
+/* The key of s[0..len), 1 <= len <= 16, none of its bytes NUL; 16 bytes
+ * at s must be readable. */
+static inline void qk_keymap_key(const char *s, size_t len, uint64_t *a, uint64_t *b)
+{
+    /* the bytes of each word that belong to a key of len bytes */
+    static const uint64_t ka[17] = {0,
+                                    0xFFULL,
+                                    0xFFFFULL,
+                                    0xFFFFFFULL,
+                                    0xFFFFFFFFULL,
+                                    0xFFFFFFFFFFULL,
+                                    0xFFFFFFFFFFFFULL,
+                                    0xFFFFFFFFFFFFFFULL,
+                                    ~0ULL,
+                                    ~0ULL,
+                                    ~0ULL,
+                                    ~0ULL,
+                                    ~0ULL,
+                                    ~0ULL,
+                                    ~0ULL,
+                                    ~0ULL,
+                                    ~0ULL};
+    *a = qk_load8(s) & ka[len];
+    *b = qk_load8(s + 8) & (len > 8 ? ka[len - 8] : 0);
+}
+
+static inline size_t qk_keymap_home(const qk_keymap *m, uint64_t a, uint64_t b)
+{
+    /* multiplicative hashing: the top bits of the product depend on
+     * every bit of the key */
+    uint64_t h = (a ^ (b * 0xD6E8FEB86659FD93ULL)) * 0x9E3779B97F4A7C15ULL;
+    return (size_t)(h >> (64 - m->bits));
+}
+
+/* 1 and *id when the key (a, b) is held, else 0. */
+static inline int qk_keymap_get(const qk_keymap *m, uint64_t a, uint64_t b, uint32_t *id)
+{
+    size_t mask, i;
+    if (!m->bits)
+        return 0;
+    mask = ((size_t)1 << m->bits) - 1;
+    for (i = qk_keymap_home(m, a, b);; i = (i + 1) & mask) {
+        const qk_keymap_slot *s = &m->slot[i];
+        if (s->a == a && s->b == b) {
+            *id = s->id;
+            return 1;
+        }
+        if (s->a == 0)
+            return 0;
+    }
+}
+
+/* Start loading the slot of key (a, b), to be looked up soon. */
+static inline void qk_keymap_prefetch(const qk_keymap *m, uint64_t a, uint64_t b)
+{
+    if (m->bits)
+        __builtin_prefetch(&m->slot[qk_keymap_home(m, a, b)]);
+}
+
+/* Hold the key (a, b), not held yet, with id; QK_ENOMEM leaves m as it was. */
+qk_status qk_keymap_put(qk_keymap *m, uint64_t a, uint64_t b, uint32_t id);
+void qk_keymap_free(qk_keymap *m);
+
+#endif

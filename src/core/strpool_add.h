@@ -1,0 +1,25 @@
+/* More ways into a qk_strpool (internal to the library). */
+#ifndef QK_CORE_STRPOOL_ADD_H
+#define QK_CORE_STRPOOL_ADD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qrelkit/core.h"
+
+/* Append s[0..len), which the caller knows p does not hold (for instance
+ * because it sorts after every string p holds), without looking it up;
+ * *id as qk_strpool_intern gives it. QK_ENOMEM leaves p as it was. */
+qk_status qk_strpool_add_new(qk_strpool *p, const char *s, size_t len, uint32_t *id);
+
+/* Start loading the hash slot where s[0..len) is looked up or added: a
+ * reader that knows its next strings early hides the cache misses of a
+ * large pool. Changes nothing. */
+void qk_strpool_prefetch(const qk_strpool *p, const char *s, size_t len);
+
+/* Room for n strings of bytes bytes in all (their NULs counted), so that
+ * adding up to that many does not grow or rehash p on the way; only an
+ * estimate. QK_ENOMEM when some of it could not be had (p stays valid). */
+qk_status qk_strpool_reserve(qk_strpool *p, size_t n, size_t bytes);
+
+#endif

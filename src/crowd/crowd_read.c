@@ -1,0 +1,354 @@
+/* Crowd label file reader: lines of three short fields (the common
+ * "task worker label" file) are cut in batches (io_lines.h) and added by
+ * their keys without asking the string pools; every other line, and every
+ * line with a new worker or class, goes through the general path
+ * (qk_lines_next_fields, qk_crowd_add_obs), which owns the messages. */
+#include "core/bytes.h"
+#include "core/huge.h"
+#include "core/strpool_add.h"
+#include "crowd/crowd_internal.h"
+#include "io/io_lines.h"
+#include "qrelkit/io.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Room for n observations in the raw arrays, allocated at once (no
+ * regrowth and its copies) with huge pages asked for, and for their tasks
+ * in the pool (no rehashing). Only an estimate: on failure the arrays stay
+ * as they are and grow as needed. */
+static void reserve(qk_crowd_labels *L, size_t n)
+{
+    void *p;
+    size_t nt, tb = 0;
+    if (n <= L->cap)
+        return;
+    if ((p = qk_realloc_huge(L->t, L->n * sizeof *L->t, n * sizeof *L->t)) == NULL)
+        return;
+    L->t = p;
+    if ((p = qk_realloc_huge(L->w, L->n * sizeof *L->w, n * sizeof *L->w)) == NULL)
+        return;
+    L->w = p;
+    if ((p = qk_realloc_huge(L->cls, L->n * sizeof *L->cls, n * sizeof *L->cls)) == NULL)
+        return;
+    L->cls = p;
+    L->cap = n;
+    /* tasks in the proportion seen so far (labels of a task come
+     * together, so this holds from early on) */
+    nt = qk_strpool_count(L->tasks);
+    for (size_t i = 0; i < nt; i++)
+        tb += qk_strpool_len(L->tasks, (uint32_t)i) + 1;
+    if (L->n && nt)
+        (void)qk_strpool_reserve(L->tasks, (size_t)((double)nt / (double)L->n * (double)n) + 16,
+                                 (size_t)((double)n / (double)L->n * (double)tb) + 64);
+}
+
+static inline int class_key(const qk_crowd_labels *L, uint64_t a, uint64_t b, uint32_t *id)
+{
+    for (size_t i = 0; i < L->n_class_keys; i++)
+        if (L->class_keys[i].a == a && L->class_keys[i].b == b) {
+            *id = L->class_keys[i].id;
+            return 1;
+        }
+    return 0;
+}
+
+/* After the pools took the line (task k[0..1] -> t, worker k[2..3] -> w,
+ * class k[4..5] -> c): its keys and ids, so that the next lines with them
+ * skip the pools. A map that cannot grow only stays as it is. */
+static void learn_keys(qk_crowd_labels *L, const uint64_t *k, uint32_t t, uint32_t w, uint32_t c)
+{
+    uint32_t id;
+    if (!qk_keymap_get(&L->worker_keys, k[2], k[3], &id))
+        (void)qk_keymap_put(&L->worker_keys, k[2], k[3], w);
+    if (!class_key(L, k[4], k[5], &id) && L->n_class_keys < QK_CROWD_KEY_CLASSES)
+        L->class_keys[L->n_class_keys++] = (qk_keymap_slot){k[4], k[5], c};
+    L->last_task_key = (qk_keymap_slot){k[0], k[1], t};
+}
+
+#define QK_CROWD_BATCH 128
+#define QK_CROWD_PRESIZE 4096 /* labels read before the arrays are sized */
+
+/* Key (a, b) sorts after key (x, y), as strcmp orders their strings (the
+ * bytes past a key's end are zero). */
+static inline int key_after(uint64_t a, uint64_t b, uint64_t x, uint64_t y)
+{
+    a = __builtin_bswap64(a), x = __builtin_bswap64(x);
+    return a != x ? a > x : __builtin_bswap64(b) > __builtin_bswap64(y);
+}
+
+/* 1 when the task of key (a, b) sorts after every task L holds, so is not
+ * one of them. Tasks added through the pools since the last call continue
+ * the order or end it for good. */
+static int task_after_all(qk_crowd_labels *L, uint64_t a, uint64_t b)
+{
+    size_t nt = qk_strpool_count(L->tasks);
+    for (; !L->tasks_unsorted && L->tasks_seen < nt; L->tasks_seen++) {
+        uint32_t id = (uint32_t)L->tasks_seen;
+        size_t len = qk_strpool_len(L->tasks, id);
+        char key[16] = {0};
+        uint64_t x, y;
+        if (len == 0 || len > sizeof key) {
+            L->tasks_unsorted = 1;
+            break;
+        }
+        memcpy(key, qk_strpool_str(L->tasks, id), len);
+        x = qk_load8(key), y = qk_load8(key + 8);
+        if (L->tasks_seen && !key_after(x, y, L->task_max.a, L->task_max.b))
+            L->tasks_unsorted = 1;
+        L->task_max = (qk_keymap_slot){x, y, id};
+    }
+    return !L->tasks_unsorted && (nt == 0 || key_after(a, b, L->task_max.a, L->task_max.b));
+}
+
+/* The hash slots that lines [0, k) of a batch will look up, loaded ahead
+ * (their workers', and their tasks' where the task changes): the maps are
+ * large enough to miss the cache, and adding the lines one by one would
+ * wait for each miss in turn. */
+static void prefetch_batch(const qk_crowd_labels *L, const char *p, const qk_line3 *b, size_t k)
+{
+    uint64_t prev = 0;
+    for (size_t i = 0; i < k; i++) {
+        const char *f0 = p + b[i].at, *f1 = f0 + b[i].s1 + 1;
+        size_t l0 = b[i].s1, l1 = (size_t)b[i].s2 - b[i].s1 - 1;
+        uint64_t a, x;
+        if (l0 > QK_KEYMAP_MAX_LEN || l1 > QK_KEYMAP_MAX_LEN)
+            continue;
+        qk_keymap_key(f1, l1, &a, &x);
+        qk_keymap_prefetch(&L->worker_keys, a, x);
+        qk_keymap_key(f0, l0, &a, &x);
+        if (a != prev)
+            qk_strpool_prefetch(L->tasks, f0, l0);
+        prev = a;
+    }
+}
+
+/* Lines i.. of a batch from the splitter (task worker label, as the
+ * general loop below takes them) whose keys are all short and known, added
+ * straight to the arrays while they have room; returns the index of the
+ * first other line (or k). Copies of L's fields in locals keep the loop in
+ * registers. */
+static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, size_t i, size_t k, long ln)
+{
+    uint32_t *tt = L->t, *ww = L->w, *cc = L->cls;
+    size_t n = L->n, cap = L->cap, nck = L->n_class_keys;
+    const qk_keymap wmap = L->worker_keys;
+    qk_keymap_slot last = L->last_task_key;
+    /* lines i.. are consecutive: one run of lines, if any is added */
+    if (i < k && qk_crowd_note_line(L, ln + (long)i + 1) != QK_OK)
+        return i;
+    for (; i < k && n < cap; i++) {
+        const char *f0 = p + b[i].at, *f1 = f0 + b[i].s1 + 1, *f2 = f0 + b[i].s2 + 1;
+        size_t l0 = b[i].s1, l1 = (size_t)b[i].s2 - b[i].s1 - 1, l2 = (size_t)b[i].n - b[i].s2 - 1, j;
+        uint64_t ta, tb, wa, wb, ca, cb;
+        uint32_t t, w;
+        if (l0 > QK_KEYMAP_MAX_LEN || l1 > QK_KEYMAP_MAX_LEN || l2 > QK_KEYMAP_MAX_LEN)
+            break;
+        qk_keymap_key(f2, l2, &ca, &cb);
+        for (j = 0; j < nck && (L->class_keys[j].a != ca || L->class_keys[j].b != cb); j++)
+            ;
+        if (j == nck)
+            break;
+        qk_keymap_key(f1, l1, &wa, &wb);
+        if (!qk_keymap_get(&wmap, wa, wb, &w))
+            break;
+        /* A task not the last one: new when it sorts after every task so
+         * far (files often list tasks in order), else looked up in the
+         * pool itself: files list a task's labels together, so this is
+         * once a task, and a map of every task would only add a second
+         * table to miss in. */
+        qk_keymap_key(f0, l0, &ta, &tb);
+        if (last.a == ta && last.b == tb)
+            t = last.id;
+        else if (task_after_all(L, ta, tb)) {
+            if (qk_strpool_add_new(L->tasks, f0, l0, &t) != QK_OK)
+                break;
+            last = L->task_max = (qk_keymap_slot){ta, tb, t};
+            L->tasks_seen++;
+        } else if (qk_strpool_find(L->tasks, f0, l0, &t))
+            last = (qk_keymap_slot){ta, tb, t};
+        else
+            break;
+        tt[n] = t;
+        ww[n] = w;
+        cc[n] = L->class_keys[j].id;
+        n++;
+    }
+    L->n = n;
+    L->last_task_key = last;
+    return i;
+}
+
+/* A line add_known left: through add_obs, which owns the messages; its
+ * keys and ids are learnt when it was added. */
+static qk_status add_line(qk_crowd_labels *L, const char *f0, const qk_line3 *r, long line,
+                          const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, qk_error *err)
+{
+    const char *f1 = f0 + r->s1 + 1, *f2 = f0 + r->s2 + 1;
+    size_t l0 = r->s1, l1 = (size_t)r->s2 - r->s1 - 1, l2 = (size_t)r->n - r->s2 - 1, n0 = L->n;
+    uint64_t k[6];
+    int unknown = 0;
+    qk_status st;
+    st = qk_crowd_add_obs(L, f0, l0, f1, l1, f2, l2, line, opts->drop_unknown ? &unknown : NULL, err);
+    if (st != QK_OK)
+        return st;
+    stats->dropped_unknown += (size_t)unknown;
+    if (l0 <= QK_KEYMAP_MAX_LEN && l1 <= QK_KEYMAP_MAX_LEN && l2 <= QK_KEYMAP_MAX_LEN && L->n > n0) {
+        qk_keymap_key(f0, l0, &k[0], &k[1]);
+        qk_keymap_key(f1, l1, &k[2], &k[3]);
+        qk_keymap_key(f2, l2, &k[4], &k[5]);
+        learn_keys(L, k, L->t[n0], L->w[n0], L->cls[n0]);
+    }
+    return QK_OK;
+}
+
+/* The lines of three fields that follow, in batches from the splitter,
+ * consumed from lines as they are added; *got: how many. size: the file's
+ * size (0: unknown), to size the arrays once. */
+static qk_status fast_lines(qk_crowd_labels *L, qk_lines *lines, const qk_crowd_read_opts *opts, size_t size,
+                            qk_crowd_read_stats *stats, size_t *got, qk_error *err)
+{
+    qk_line3 b[QK_CROWD_BATCH];
+    qk_status st;
+    *got = 0;
+    for (;;) {
+        const char *p, *end;
+        size_t bytes, k, i = 0;
+        long ln = qk_lines_lineno(lines);
+        qk_lines_window(lines, &p, &end);
+        k = qk_lines_split3(p, end, b, QK_CROWD_BATCH, &bytes);
+        if (k == QK_CROWD_BATCH && size && L->n >= QK_CROWD_PRESIZE)
+            reserve(L, size / (bytes / k) / 16 * 17 + 64);
+        prefetch_batch(L, p, b, k);
+        while ((i = add_known(L, p, b, i, k, ln)) < k) {
+            if ((st = add_line(L, p + b[i].at, &b[i], ln + (long)i + 1, opts, stats, err)) != QK_OK)
+                return st;
+            i++;
+        }
+        stats->rows += k;
+        qk_lines_skip(lines, bytes, (long)k);
+        *got += k;
+        if (k < QK_CROWD_BATCH)
+            return QK_OK;
+    }
+}
+
+static int is_header(const char *const *f, const size_t *fl, size_t nf)
+{
+    return nf >= 3 && fl[nf - 1] == 5 && strncmp(f[nf - 1], "label", 5) == 0;
+}
+
+qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, qk_crowd_labels **out,
+                               qk_crowd_read_stats *stats, qk_error *err)
+{
+    qk_crowd_read_opts dflt = {0};
+    qk_crowd_read_stats local = {0};
+    const char *path = qk_lines_path(lines);
+    qk_crowd_labels *L = NULL;
+    char *join = NULL;
+    size_t join_cap = 0;
+    qk_status st;
+    const char *line, *f[6];
+    size_t len, fl[6], nf, size = qk_lines_size_hint(lines);
+    unsigned wait = 0, backoff = 0;
+    int r, fast;
+    if (!opts)
+        opts = &dflt;
+    /* Lines of three fields go through the fast splitter first (never the
+     * first line, which may be the header). */
+    fast = opts->layout == QK_CROWD_LAYOUT_AUTO || opts->layout == QK_CROWD_LAYOUT_TASK;
+    if (!stats)
+        stats = &local;
+    memset(stats, 0, sizeof *stats);
+    *out = NULL;
+    if (!(L = qk_crowd_labels_new()))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    L->path = path;
+    if (opts->classes && (st = qk_crowd_labels_set_classes(L, opts->classes, opts->n_classes, err)) != QK_OK)
+        goto out;
+    for (;;) {
+        long ln;
+        if (fast && qk_lines_lineno(lines) > 0 && wait-- == 0) {
+            size_t got;
+            if ((st = fast_lines(L, lines, opts, size, stats, &got, err)) != QK_OK)
+                goto out;
+            /* Lines of another shape one after another: try again only
+             * after a growing number of them. */
+            wait = got ? 0 : backoff;
+            backoff = got ? 0 : backoff < 64 ? 2 * backoff + 1 : 64;
+        }
+        if ((r = qk_lines_next_fields(lines, &line, &len, f, fl, 6, &nf, err)) <= 0)
+            break;
+        ln = qk_lines_lineno(lines);
+        const char *task, *worker, *label;
+        size_t tlen, wlen, llen;
+        int unknown = 0;
+        qk_crowd_layout lay = opts->layout;
+        if (nf == 0 || f[0][0] == '#')
+            continue;
+        /* nf counts every field, f[] holds the first 6: more is an error below */
+        if (stats->rows == 0 && nf <= sizeof f / sizeof *f && is_header(f, fl, nf) && ln == 1)
+            continue;
+        if (lay == QK_CROWD_LAYOUT_AUTO)
+            lay = nf == 4 ? QK_CROWD_LAYOUT_TOPIC_DOC : QK_CROWD_LAYOUT_TASK;
+        size_t want = lay == QK_CROWD_LAYOUT_TASK ? 3 : 4, di = 1, wi = 2;
+        if (lay == QK_CROWD_LAYOUT_TREC) {
+            want = nf == 6 ? 6 : 5;
+            wi = want == 6 ? 2 : 1, di = wi + 1;
+        }
+        if (nf != want) {
+            st = qk_error_at(err, QK_EINPUT, path, ln, 0, "expected %zu fields (%s), found %zu", want,
+                             want == 3   ? "task worker label"
+                             : want == 4 ? "topic docno worker label"
+                             : want == 5 ? "topic worker docno gold label"
+                                         : "topic hit worker docno gold label",
+                             nf);
+            goto out;
+        }
+        label = f[want - 1], llen = fl[want - 1];
+        if (lay == QK_CROWD_LAYOUT_TREC && llen > 1 && label[0] == '-') {
+            /* The tracks code "could not judge" (broken link, ...) as negative. */
+            stats->dropped_invalid++;
+            continue;
+        }
+        if (lay == QK_CROWD_LAYOUT_TASK) {
+            task = f[0], tlen = fl[0], worker = f[1], wlen = fl[1];
+        } else {
+            /* The task of a topic-document pair is "topic docno". */
+            tlen = fl[0] + 1 + fl[di];
+            if (qk_grow((void **)&join, &join_cap, tlen + 1, 1) != QK_OK) {
+                st = qk_error_set(err, QK_ENOMEM, "out of memory");
+                goto out;
+            }
+            memcpy(join, f[0], fl[0]);
+            join[fl[0]] = ' ';
+            memcpy(join + fl[0] + 1, f[di], fl[di]);
+            task = join, worker = f[wi], wlen = fl[wi];
+        }
+        stats->rows++;
+        st = qk_crowd_add_obs(L, task, tlen, worker, wlen, label, llen, ln,
+                              opts->drop_unknown ? &unknown : NULL, err);
+        if (st != QK_OK)
+            goto out;
+        stats->dropped_unknown += (size_t)unknown;
+    }
+    if (r < 0) {
+        st = (qk_status)r;
+        goto out;
+    }
+    for (size_t i = 0; i < opts->n_extra_tasks; i++)
+        if ((st = qk_crowd_labels_add_task(L, opts->extra_tasks[i], NULL, err)) != QK_OK)
+            goto out;
+    st = qk_crowd_labels_finish(L, opts->duplicates, stats, err);
+out:
+    free(join);
+    if (L)
+        qk_keymap_free(&L->worker_keys);
+    if (st != QK_OK) {
+        qk_crowd_labels_free(L);
+        return st;
+    }
+    L->path = NULL;
+    *out = L;
+    return QK_OK;
+}

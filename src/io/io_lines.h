@@ -1,0 +1,58 @@
+/* The line source as the library's readers outside src/io use it (internal
+ * API, not exported): lines split into fields, the bytes read and not yet
+ * consumed for readers that parse lines in place, and a batched splitter
+ * for lines of three fields. */
+#ifndef QK_IO_LINES_H
+#define QK_IO_LINES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qrelkit/io.h"
+
+/* The next line of l split into whitespace-separated fields in one pass
+ * (the fields as qk_split_fields gives them, *nf counting them all, f and
+ * flen holding the first max, at most QK_SCAN_MAX_FIELDS of io/scan.h). 1
+ * on a line, 0 at end, <0 on error; the pointers stay valid until the next
+ * call. Lines must fit in 32 bits. */
+int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char **f, size_t *flen,
+                         size_t max, size_t *nf, qk_error *err);
+
+/* For a reader that parses whole lines in place: the bytes read and not
+ * yet consumed, [*p, *end) (both NULL before the first read), valid until
+ * the next call on l. After parsing some of them, qk_lines_skip consumes
+ * bytes (whole lines, each with its newline) and counts lines of them. The
+ * caller vouches that they hold no NUL byte: lines with one must be left to
+ * qk_lines_next_fields, which refuses them. */
+void qk_lines_window(const qk_lines *l, const char **p, const char **end);
+void qk_lines_skip(qk_lines *l, size_t bytes, long lines);
+
+/* The size in bytes of the file behind l (its size on disk: compressed for
+ * gzip), 0 for standard input or when unknown. Only a hint for sizing. */
+size_t qk_lines_size_hint(const qk_lines *l);
+
+/* One line of three fields, "a b c" with single ' ' or '\t' between them:
+ * the line starts at the window's p + at, the fields end at s1 and s2 (the
+ * separators' offsets from the line start) and at n (the line's length
+ * without CR and newline); adv is n plus its line end. */
+typedef struct qk_line3 {
+    uint32_t at;
+    uint8_t s1, s2, n, adv;
+} qk_line3;
+
+/* Fewer bytes than this before the window's end and the splitter stops
+ * (it reads whole 64-byte blocks ahead of the line it is on). */
+#define QK_LINE3_TAIL 128
+
+/* The lines of three fields at [p, end) in the shape qk_line3 describes,
+ * under 64 bytes, ended by a newline (or CR and newline), no other control
+ * byte, no empty field, not starting with '#'; up to max of them into
+ * out[], stopping before the first other line or when fewer than
+ * QK_LINE3_TAIL bytes remain. Every field byte is above ' ' (NUL and
+ * other control bytes are never in a field), so their words loaded and
+ * masked to the field's length tell fields apart. Such lines and every
+ * other one are split by qk_lines_next_fields into the same fields.
+ * Returns the lines written; *bytes receives the bytes they take. */
+size_t qk_lines_split3(const char *p, const char *end, qk_line3 *out, size_t max, size_t *bytes);
+
+#endif
