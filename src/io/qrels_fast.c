@@ -127,6 +127,40 @@ static inline int fast_grade(const char *s, size_t n, long *v)
     return qk_parse_long(s, n, v);
 }
 
+/* The topic id as two masked words: a line at p has it as its first field
+ * (qlen bytes, then a separator) when its first field has qlen bytes and
+ * same_qid(p) holds. Ids over 16 bytes compare the rest with memcmp. */
+typedef struct qid_words {
+    uint64_t w0, w1, m0, m1;
+    const char *qid;
+    size_t qlen;
+} qid_words;
+
+static inline void qid_words_set(qid_words *k, const char *qid, size_t qlen)
+{
+    char b[16] = {0};
+    if (qlen)
+        memcpy(b, qid, qlen < 16 ? qlen : 16);
+    k->w0 = qk_load8(b);
+    k->w1 = qk_load8(b + 8);
+    k->m0 = qlen >= 8 ? ~0ULL : (1ULL << (8 * qlen)) - 1;
+    k->m1 = qlen >= 16 ? ~0ULL : qlen <= 8 ? 0 : (1ULL << (8 * (qlen - 8))) - 1;
+    k->qid = qid;
+    k->qlen = qlen;
+}
+
+/* 16 bytes at p are readable. */
+static inline int same_qid(const qid_words *k, const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if ((((qk_load8(p) ^ k->w0) & k->m0) | ((qk_load8(p + 8) ^ k->w1) & k->m1)) != 0)
+        return 0;
+    return k->qlen <= 16 || memcmp(p + 16, k->qid + 16, k->qlen - 16) == 0;
+#else
+    return memcmp(p, k->qid, k->qlen) == 0;
+#endif
+}
+
 /* Why a batch stopped. */
 enum { STOP_LINE, STOP_ROOM, STOP_TOPIC, STOP_NOMEM };
 
@@ -152,12 +186,13 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
                                                             long *line, size_t limit, size_t size_hint,
                                                             size_t bytes, int avx2)
 {
-    const char *p = *pp, *start = p, *qid = q->cur_qid;
+    const char *p = *pp, *start = p, *prev = NULL;
     qk_judgment *recs = q->recs;
     uint64_t *doc_off = q->doc_off;
     char *arena = q->arena;
-    size_t n0 = q->nrecs, n = n0, qlen = q->cur_qlen, alen = q->arena_len, prev = n ? doc_off[n - 1] : 0,
-           prev_dlen = q->prev_dlen, npos = q->npositive, room = 0, presize_at = 0;
+    size_t n0 = q->nrecs, n = n0, alen = q->arena_len, prev_dlen = q->prev_dlen, npos = q->npositive, room = 0,
+           presize_at = 0;
+    qid_words k;
     uint32_t linebase = (uint32_t)*line - (uint32_t)n0;
     int why = STOP_ROOM, in_order = q->in_order;
     unsigned o = 0; /* the next line's offset in the block at p */
@@ -165,8 +200,8 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
     (q->nrecs = q->ndocs = n, q->arena_len = alen, q->prev_dlen = prev_dlen, q->npositive = npos,             \
      q->in_order = in_order)
 #define QK_BATCH_LOAD()                                                                                        \
-    (recs = q->recs, doc_off = q->doc_off, arena = q->arena, qid = q->cur_qid, qlen = q->cur_qlen,             \
-     in_order = q->in_order)
+    (recs = q->recs, doc_off = q->doc_off, arena = q->arena, in_order = q->in_order)
+    qid_words_set(&k, q->cur_qid, q->cur_qlen);
     while (end - p >= QK_FAST_TAIL) {
         uint64_t sep, stop;
         /* Room for a block's records (below `room`) and docnos; the
@@ -181,6 +216,10 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
             if (room > UINT32_MAX - 1)
                 room = UINT32_MAX - 1;
             presize_at = size_hint && !q->presized ? QK_PRESIZE_AFTER : SIZE_MAX;
+            /* the last docno: in the arena until a line of this batch,
+             * then in the file (whose window stays put meanwhile) */
+            if (n == n0 && n > 0)
+                prev = arena + doc_off[n - 1];
         }
 #if defined(QK_QRELS_AVX2)
         stop = avx2 ? classify_avx2(p, &sep) : QK_QRELS_CLASSIFY_BASE(p, &sep);
@@ -226,8 +265,8 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
             }
             doc = p + s2 + 1;
             dl = s3 - s2 - 1;
-            if (s1 - o == qlen && qk_same_bytes(qid, p + o, qlen)) {
-                if (in_order && !qk_qrels_docno_less(arena + prev, prev_dlen, doc, dl))
+            if (s1 - o == k.qlen && same_qid(&k, p + o)) {
+                if (in_order && !qk_qrels_docno_less(prev, prev_dlen, doc, dl))
                     in_order = 0;
             } else {
                 /* a new block; the windowed reader stops before one once
@@ -242,6 +281,7 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
                     goto out;
                 }
                 QK_BATCH_LOAD();
+                qid_words_set(&k, q->cur_qid, q->cur_qlen);
             }
             /* one 32-byte move for the usual docno lengths, then its NUL */
             if (dl < 32)
@@ -250,7 +290,7 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
                 memcpy(arena + alen, doc, dl);
             arena[alen + dl] = '\0';
             doc_off[n] = alen;
-            prev = alen;
+            prev = doc;
             prev_dlen = dl;
             alen += dl + 1;
             recs[n].doc = (uint32_t)n;
