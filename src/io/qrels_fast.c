@@ -107,8 +107,10 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t classify_avx2(co
     __m256i bhi = _mm256_or_si256(_mm256_cmpeq_epi8(hi, sp), _mm256_cmpeq_epi8(hi, tab));
     __m256i dlo = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(lo, above), lo), blo);
     __m256i dhi = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(hi, above), hi), bhi);
-    *sep = (uint64_t)(uint32_t)_mm256_movemask_epi8(blo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(bhi) << 32;
-    return ~((uint64_t)(uint32_t)_mm256_movemask_epi8(dlo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(dhi) << 32);
+    *sep = (uint64_t)(uint32_t)_mm256_movemask_epi8(blo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(bhi)
+                                                               << 32;
+    return ~((uint64_t)(uint32_t)_mm256_movemask_epi8(dlo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(dhi)
+                                                                 << 32);
 }
 #endif
 
@@ -180,27 +182,27 @@ static int make_room(qk_qrels *q, size_t size_hint, size_t bytes)
  * from *pp while at least QK_FAST_TAIL bytes are left before end; *pp
  * ends at the first line not taken, *line at its number less one. The
  * reader's counters are locals meanwhile (n: q->nrecs, which q->ndocs
- * equals while reading; the docno of record i - 1 at arena + prev) and
- * go back to q before anything else looks at it. */
+ * equals while reading; prev: the last docno, in the arena until the
+ * batch adds a line, then in the file, whose window stays put) and go
+ * back to q before anything else looks at it. */
 static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const char **pp, const char *end,
-                                                            long *line, size_t limit, size_t size_hint,
-                                                            size_t bytes, int avx2)
+                                                           long *line, size_t limit, size_t size_hint,
+                                                           size_t bytes, int avx2)
 {
     const char *p = *pp, *start = p, *prev = NULL;
     qk_judgment *recs = q->recs;
     uint64_t *doc_off = q->doc_off;
     char *arena = q->arena;
-    size_t n0 = q->nrecs, n = n0, alen = q->arena_len, prev_dlen = q->prev_dlen, npos = q->npositive, room = 0,
-           presize_at = 0;
+    size_t n0 = q->nrecs, n = n0, alen = q->arena_len, prev_dlen = q->prev_dlen, npos = q->npositive,
+           room = 0, presize_at = 0;
     qid_words k;
     uint32_t linebase = (uint32_t)*line - (uint32_t)n0;
     int why = STOP_ROOM, in_order = q->in_order;
     unsigned o = 0; /* the next line's offset in the block at p */
-#define QK_BATCH_STORE()                                                                                       \
-    (q->nrecs = q->ndocs = n, q->arena_len = alen, q->prev_dlen = prev_dlen, q->npositive = npos,             \
+#define QK_BATCH_STORE()                                                                                     \
+    (q->nrecs = q->ndocs = n, q->arena_len = alen, q->prev_dlen = prev_dlen, q->npositive = npos,            \
      q->in_order = in_order)
-#define QK_BATCH_LOAD()                                                                                        \
-    (recs = q->recs, doc_off = q->doc_off, arena = q->arena, in_order = q->in_order)
+#define QK_BATCH_LOAD() (recs = q->recs, doc_off = q->doc_off, arena = q->arena, in_order = q->in_order)
     qid_words_set(&k, q->cur_qid, q->cur_qlen);
     while (end - p >= QK_FAST_TAIL) {
         uint64_t sep, stop;
@@ -216,8 +218,7 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
             if (room > UINT32_MAX - 1)
                 room = UINT32_MAX - 1;
             presize_at = size_hint && !q->presized ? QK_PRESIZE_AFTER : SIZE_MAX;
-            /* the last docno: in the arena until a line of this batch,
-             * then in the file (whose window stays put meanwhile) */
+            /* the arena may have moved */
             if (n == n0 && n > 0)
                 prev = arena + doc_off[n - 1];
         }
@@ -318,23 +319,23 @@ out:
     return why;
 }
 
-static int fast_base(qk_qrels *q, const char **pp, const char *end, long *line, size_t limit, size_t size_hint,
-                     size_t bytes)
+static int fast_base(qk_qrels *q, const char **pp, const char *end, long *line, size_t limit,
+                     size_t size_hint, size_t bytes)
 {
     return fast_body(q, pp, end, line, limit, size_hint, bytes, 0);
 }
 
 #if defined(QK_QRELS_AVX2)
 __attribute__((target("avx2,bmi,bmi2"))) static int fast_avx2(qk_qrels *q, const char **pp, const char *end,
-                                                               long *line, size_t limit, size_t size_hint,
-                                                               size_t bytes)
+                                                              long *line, size_t limit, size_t size_hint,
+                                                              size_t bytes)
 {
     return fast_body(q, pp, end, line, limit, size_hint, bytes, 1);
 }
 #endif
 
-qk_status qk_qrels_fast_lines(qk_qrels *q, qk_lines *l, int isa, size_t limit, size_t size_hint, size_t *bytes,
-                              size_t *got, qk_error *err)
+qk_status qk_qrels_fast_lines(qk_qrels *q, qk_lines *l, int isa, size_t limit, size_t size_hint,
+                              size_t *bytes, size_t *got, qk_error *err)
 {
     const char *p, *end, *start;
     long line0 = qk_lines_lineno(l), line = line0;

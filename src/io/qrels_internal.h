@@ -110,11 +110,11 @@ qk_status qk_qrels_reserve(qk_qrels *q, size_t n, size_t dl);
  * to a 64-byte classification and added as the general reader adds them;
  * a new topic starts its block here too, unless limit > 0 and q holds
  * limit records or more (the windowed reader's stop). Any other line is
- * left to the general reader, which owns every error message. q must hold
- * a block already. isa: QK_FAST_BASE or QK_FAST_AVX2 (run_internal.h).
+ * left to the general reader, which owns every error message. An empty q
+ * starts its first block here. isa: QK_FAST_BASE or QK_FAST_AVX2 (run_internal.h).
  * *got: the lines added; *bytes grows by their length (qrels_fast.c). */
-qk_status qk_qrels_fast_lines(qk_qrels *q, qk_lines *l, int isa, size_t limit, size_t size_hint, size_t *bytes,
-                              size_t *got, qk_error *err);
+qk_status qk_qrels_fast_lines(qk_qrels *q, qk_lines *l, int isa, size_t limit, size_t size_hint,
+                              size_t *bytes, size_t *got, qk_error *err);
 
 /* Short strings (core/bytes.h) are compared and copied without a library
  * call. The 8 bytes at p as a number that orders like the bytes (memcmp). */

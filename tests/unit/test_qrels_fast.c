@@ -103,8 +103,8 @@ static size_t make_qrels(gen *g, char *out, size_t lines, unsigned odd, unsigned
             put_grade(g, grade, i == bad_at && below(g, 2));
             if (o && below(g, 5) == 0) {
                 static const char *const specials[] = {
-                    "",         "# a comment 0 d 1", "   ", "\t# indented", "#",
-                    "301 0 d1", "301  d1 1", "301 0 d1 1 extra",  "\r",  "1 0 d 1 #"};
+                    "",          "# a comment 0 d 1", "   ", "\t# indented", "#", "301 0 d1",
+                    "301  d1 1", "301 0 d1 1 extra",  "\r",  "1 0 d 1 #"};
                 static const char *const ends[] = {"\rx", "\v", "\f2", "\r\r", "\r \r"};
                 if (below(g, 3)) /* the topic's line with another control byte at its end */
                     n += (size_t)sprintf(out + n, "%s 0 %s %s%s\n", qid, doc, grade, ends[below(g, 5)]);
@@ -300,7 +300,6 @@ static void test_large_qrels(void **state)
     free(buf);
 }
 
-
 /* The batch on its own: `fast` lines of the common shape (topics changing
  * every `every` lines, several times within a 64-byte block), then `stop`
  * (a line the batch must leave to the per-line reader) and filler lines,
@@ -362,10 +361,28 @@ static void test_batch_stops(void **state)
      * non-integer grades, other field counts, control bytes, 64 bytes or
      * more, a CR alone */
     static const char *const stops[] = {
-        "T0 0  D9 1",  "T0  D9 1", "T0 0  1", "T0\t 9 1", " T0 0 D9 1", "T0 0 D9 1 ", "T0 0 D9 1\t", "T0\t\t0 D9 1",
-        "T0 0 D9 1.5", "T0 0 D9 x",  "T0 0 D9 1e3", "T0 0 D9 -",   "T0 0 D9 99999999999999999999",
-        "T0 0 D9",     "T0 0 D9 1 2", "#T0 0 D9 1", "",             "   ",
-        "T0 0 D9\v1", "T0 0 D9 1\r\r", "T0 0 D9 1\rx", "T0 0 D9\f 1",
+        "T0 0  D9 1",
+        "T0  D9 1",
+        "T0 0  1",
+        "T0\t 9 1",
+        " T0 0 D9 1",
+        "T0 0 D9 1 ",
+        "T0 0 D9 1\t",
+        "T0\t\t0 D9 1",
+        "T0 0 D9 1.5",
+        "T0 0 D9 x",
+        "T0 0 D9 1e3",
+        "T0 0 D9 -",
+        "T0 0 D9 99999999999999999999",
+        "T0 0 D9",
+        "T0 0 D9 1 2",
+        "#T0 0 D9 1",
+        "",
+        "   ",
+        "T0 0 D9\v1",
+        "T0 0 D9 1\r\r",
+        "T0 0 D9 1\rx",
+        "T0 0 D9\f 1",
         "T0 0 D-long-docno-that-makes-the-line-64-bytes-or-more-0123456 1",
     };
     int isas = qk_run_fast_best_isa() == QK_FAST_AVX2 ? 2 : 1;
