@@ -368,7 +368,8 @@ qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t
     if (isa == QK_QRELS_BEST)
         isa = qk_run_fast_best_isa();
     for (;;) {
-        if (isa >= 0 && q->fmt == QK_REL_QRELS && q->nblk > 0 && !(held && held->have) && wait-- == 0) {
+        if (isa >= 0 && (q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG) && q->nblk > 0 &&
+            !(held && held->have) && wait-- == 0) {
             size_t got = 0;
             if ((st = qk_qrels_fast_lines(q, l, isa, limit, size_hint, &bytes, &got, err)) != QK_OK)
                 return st;

@@ -187,7 +187,7 @@ static int make_room(qk_qrels *q, size_t size_hint, size_t bytes)
  * back to q before anything else looks at it. */
 static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const char **pp, const char *end,
                                                            long *line, size_t limit, size_t size_hint,
-                                                           size_t bytes, int avx2)
+                                                           size_t bytes, int avx2, int groups)
 {
     const char *p = *pp, *start = p, *prev = NULL;
     qk_judgment *recs = q->recs;
@@ -196,6 +196,11 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
     size_t n0 = q->nrecs, n = n0, alen = q->arena_len, prev_dlen = q->prev_dlen, npos = q->npositive,
            room = 0, presize_at = 0;
     qid_words k;
+    /* qrels_jg (groups): the last line's group, in the file, and its id;
+     * the id of "0", every record's jsg, interned with the first record */
+    const char *gs = NULL;
+    size_t gl = 0;
+    uint32_t g = 0, zero = 0;
     uint32_t linebase = (uint32_t)*line - (uint32_t)n0;
     int why = STOP_ROOM, in_order = q->in_order;
     unsigned o = 0; /* the next line's offset in the block at p */
@@ -204,6 +209,8 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
      q->in_order = in_order)
 #define QK_BATCH_LOAD() (recs = q->recs, doc_off = q->doc_off, arena = q->arena, in_order = q->in_order)
     qid_words_set(&k, q->cur_qid, q->cur_qlen);
+    if (groups && !qk_strpool_find(q->groups, "0", 1, &zero))
+        end = p; /* no record yet: the per-line reader takes the first */
     while (end - p >= QK_FAST_TAIL) {
         uint64_t sep, stop;
         /* Room for a block's records (below `room`) and docnos; the
@@ -284,6 +291,14 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
                 QK_BATCH_LOAD();
                 qid_words_set(&k, q->cur_qid, q->cur_qlen);
             }
+            if (groups && (s2 - s1 - 1 != gl || !qk_same_bytes(gs, p + s1 + 1, gl))) {
+                gs = p + s1 + 1;
+                gl = s2 - s1 - 1;
+                if (qk_strpool_intern(q->groups, gs, gl, &g) != QK_OK) {
+                    why = STOP_NOMEM;
+                    goto out;
+                }
+            }
             /* one 32-byte move for the usual docno lengths, then its NUL */
             if (dl < 32)
                 memcpy(arena + alen, doc, 32);
@@ -295,7 +310,8 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
             prev_dlen = dl;
             alen += dl + 1;
             recs[n].doc = (uint32_t)n;
-            recs[n].jg = recs[n].jsg = 0;
+            recs[n].jg = g;
+            recs[n].jsg = zero;
             recs[n].line = (uint32_t)n + linebase + 1;
             recs[n].rel = (double)v;
             npos += v > 0;
@@ -319,18 +335,25 @@ out:
     return why;
 }
 
-static int fast_base(qk_qrels *q, const char **pp, const char *end, long *line, size_t limit,
-                     size_t size_hint, size_t bytes)
+/* One function per classifier and format: each its own registers. */
+#define QK_QRELS_FAST_ARGS                                                                                   \
+    qk_qrels *q, const char **pp, const char *end, long *line, size_t limit, size_t size_hint, size_t bytes
+static int fast_base(QK_QRELS_FAST_ARGS)
 {
-    return fast_body(q, pp, end, line, limit, size_hint, bytes, 0);
+    return fast_body(q, pp, end, line, limit, size_hint, bytes, 0, 0);
 }
-
-#if defined(QK_QRELS_AVX2)
-__attribute__((target("avx2,bmi,bmi2"))) static int fast_avx2(qk_qrels *q, const char **pp, const char *end,
-                                                              long *line, size_t limit, size_t size_hint,
-                                                              size_t bytes)
+static int fast_base_jg(QK_QRELS_FAST_ARGS)
 {
-    return fast_body(q, pp, end, line, limit, size_hint, bytes, 1);
+    return fast_body(q, pp, end, line, limit, size_hint, bytes, 0, 1);
+}
+#if defined(QK_QRELS_AVX2)
+__attribute__((target("avx2,bmi,bmi2"))) static int fast_avx2(QK_QRELS_FAST_ARGS)
+{
+    return fast_body(q, pp, end, line, limit, size_hint, bytes, 1, 0);
+}
+__attribute__((target("avx2,bmi,bmi2"))) static int fast_avx2_jg(QK_QRELS_FAST_ARGS)
+{
+    return fast_body(q, pp, end, line, limit, size_hint, bytes, 1, 1);
 }
 #endif
 
@@ -346,12 +369,15 @@ qk_status qk_qrels_fast_lines(qk_qrels *q, qk_lines *l, int isa, size_t limit, s
         return QK_OK;
     start = p;
 #if defined(QK_QRELS_AVX2)
-    why = isa == QK_FAST_AVX2 ? fast_avx2(q, &p, end, &line, limit, size_hint, *bytes)
-                              : fast_base(q, &p, end, &line, limit, size_hint, *bytes);
+    if (isa == QK_FAST_AVX2)
+        why = q->fmt == QK_REL_QRELS ? fast_avx2(q, &p, end, &line, limit, size_hint, *bytes)
+                                     : fast_avx2_jg(q, &p, end, &line, limit, size_hint, *bytes);
+    else
 #else
     (void)isa;
-    why = fast_base(q, &p, end, &line, limit, size_hint, *bytes);
 #endif
+        why = q->fmt == QK_REL_QRELS ? fast_base(q, &p, end, &line, limit, size_hint, *bytes)
+                                     : fast_base_jg(q, &p, end, &line, limit, size_hint, *bytes);
     /* the lines added, consumed at once */
     *got = (size_t)(line - line0);
     *bytes += (size_t)(p - start);

@@ -104,15 +104,18 @@ qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql);
 qk_status qk_qrels_reserve(qk_qrels *q, size_t n, size_t dl);
 
 /* The lines at the reader's position that have the common shape ("qid
- * iter docno rel": 4 fields, single ' ' or '\t' between them and none
- * around, an optional CR before the newline, under 64 bytes, not a
- * comment, rel an integer qk_parse_long takes), parsed in place several
- * to a 64-byte classification and added as the general reader adds them;
- * a new topic starts its block here too, unless limit > 0 and q holds
- * limit records or more (the windowed reader's stop). Any other line is
- * left to the general reader, which owns every error message. An empty q
- * starts its first block here. isa: QK_FAST_BASE or QK_FAST_AVX2 (run_internal.h).
- * *got: the lines added; *bytes grows by their length (qrels_fast.c). */
+ * iter docno rel", for qrels_jg "qid jg docno rel": 4 fields, single ' '
+ * or '\t' between them and none around, an optional CR before the
+ * newline, under 64 bytes, not a comment, rel an integer qk_parse_long
+ * takes), parsed in place several to a 64-byte classification and added
+ * as the general reader adds them (groups interned as it interns them); a
+ * new topic starts its block here too, unless limit > 0 and q holds limit
+ * records or more (the windowed reader's stop). Any other line is left to
+ * the general reader, which owns every error message. An empty qrels
+ * starts its first block here; an empty qrels_jg leaves its first record
+ * to the general reader (which interns "0", every record's jsg). isa:
+ * QK_FAST_BASE or QK_FAST_AVX2 (run_internal.h). *got: the lines added;
+ * *bytes grows by their length (qrels_fast.c). */
 qk_status qk_qrels_fast_lines(qk_qrels *q, qk_lines *l, int isa, size_t limit, size_t size_hint,
                               size_t *bytes, size_t *got, qk_error *err);
 

@@ -91,7 +91,8 @@ static size_t make_qrels(gen *g, char *out, size_t lines, unsigned odd, unsigned
         for (size_t k = 0; k < block && i < lines; k++, i++) {
             int o = below(g, 1000) < odd;
             char grade[64], doc[96];
-            const char *iter = below(g, 10) ? "0" : below(g, 2) ? "Q0" : "iteration";
+            static const char *const iters[] = {"1", "Q0", "Q1", "iteration"};
+            const char *iter = below(g, 10) ? "0" : iters[below(g, 4)];
             if (below(g, 1000) < dup && *prev)
                 strcpy(doc, prev);
             else if (below(g, 8) && !shuffled)
@@ -173,20 +174,23 @@ static void same_qrels(const qk_qrels *a, const qk_qrels *b)
     }
 }
 
-/* Every classifier against the per-line reader, both duplicate policies;
- * the windowed reader against it too. Returns 1 when the file was read. */
+/* Every classifier against the per-line reader, both duplicate policies,
+ * the file read as qrels and as qrels_jg (the second field a judgment
+ * group); the windowed reader against it too. Returns 1 when the file was
+ * read as qrels. */
 static int check_file(const char *path)
 {
     int isas = qk_run_fast_best_isa() == QK_FAST_AVX2 ? 2 : 1, ok = 0;
-    for (int d = 0; d < 2; d++) {
-        qk_dedup dedup = d ? QK_DEDUP_FIRST : QK_DEDUP_ERROR;
+    for (int d = 0; d < 4; d++) {
+        qk_rel_format fmt = d < 2 ? QK_REL_QRELS : QK_REL_QRELS_JG;
+        qk_dedup dedup = d % 2 ? QK_DEDUP_FIRST : QK_DEDUP_ERROR;
         qk_qrels *ref = NULL, *w = NULL;
         qk_error ref_err, err;
-        qk_status ref_st = qk_qrels_read_isa(path, QK_REL_QRELS, dedup, QK_QRELS_PER_LINE, &ref, &ref_err),
+        qk_status ref_st = qk_qrels_read_isa(path, fmt, dedup, QK_QRELS_PER_LINE, &ref, &ref_err),
                   st;
         for (int isa = 0; isa < isas; isa++) {
             qk_qrels *q = NULL;
-            st = qk_qrels_read_isa(path, QK_REL_QRELS, dedup, isa, &q, &err);
+            st = qk_qrels_read_isa(path, fmt, dedup, isa, &q, &err);
             assert_int_equal(st, ref_st);
             if (st != QK_OK)
                 same_error(&err, &ref_err);
@@ -194,7 +198,7 @@ static int check_file(const char *path)
                 same_qrels(q, ref);
             qk_qrels_free(q);
         }
-        st = qk_qrels_read_windowed(path, QK_REL_QRELS, dedup, 1, &w, &err);
+        st = qk_qrels_read_windowed(path, fmt, dedup, 1, &w, &err);
         assert_int_equal(st, ref_st);
         if (st != QK_OK) {
             same_error(&err, &ref_err);
@@ -225,7 +229,7 @@ static int check_file(const char *path)
                 }
             }
         }
-        ok += ref_st == QK_OK;
+        ok += ref_st == QK_OK && fmt == QK_REL_QRELS;
         qk_qrels_free(w);
         qk_qrels_free(ref);
     }
