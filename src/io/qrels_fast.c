@@ -198,7 +198,7 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
     qid_words k;
     /* qrels_jg (groups): the last line's group, in the file, and its id;
      * the id of "0", every record's jsg, interned with the first record */
-    const char *gs = NULL;
+    const char *gs = "";
     size_t gl = 0;
     uint32_t g = 0, zero = 0;
     uint32_t linebase = (uint32_t)*line - (uint32_t)n0;
