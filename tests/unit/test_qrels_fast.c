@@ -4,8 +4,9 @@
  * comments, blank lines, negative, signed and multi-digit grades, long and
  * non-ASCII docnos and qids, three or five fields, bad grades, NUL bytes,
  * topics and docnos in and out of order, repeated judgments), read plain
- * and gzipped, with both duplicate policies, every classifier (SSE2 and,
- * where the CPU has it, AVX2) must give what the per-line reader gives:
+ * and gzipped, as qrels and as qrels_jg, with both duplicate policies,
+ * every classifier (SSE2 and, where the CPU has it, AVX2) must give what
+ * the per-line reader gives:
  * the same topics, judgments (docno, grade, line), totals and in-order
  * detection, or the same error message, code, line and column. The
  * windowed reader must give the same judgments topic by topic. The batch
@@ -186,8 +187,7 @@ static int check_file(const char *path)
         qk_dedup dedup = d % 2 ? QK_DEDUP_FIRST : QK_DEDUP_ERROR;
         qk_qrels *ref = NULL, *w = NULL;
         qk_error ref_err, err;
-        qk_status ref_st = qk_qrels_read_isa(path, fmt, dedup, QK_QRELS_PER_LINE, &ref, &ref_err),
-                  st;
+        qk_status ref_st = qk_qrels_read_isa(path, fmt, dedup, QK_QRELS_PER_LINE, &ref, &ref_err), st;
         for (int isa = 0; isa < isas; isa++) {
             qk_qrels *q = NULL;
             st = qk_qrels_read_isa(path, fmt, dedup, isa, &q, &err);
