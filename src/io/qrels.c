@@ -69,45 +69,7 @@ static const char *format_fields(qk_rel_format fmt)
     }
 }
 
-/* Start a block of records of topic qid at record q->nrecs. */
-static qk_status new_block(qk_qrels *q, const char *qid, size_t ql)
-{
-    size_t known = qk_strpool_count(q->topics);
-    uint32_t id;
-    if (qk_strpool_intern(q->topics, qid, ql, &id) != QK_OK)
-        return QK_ENOMEM;
-    if (q->nblk == q->blk_cap) {
-        /* qk_grow picks the same capacity for equal (cap, need): the two
-         * arrays stay in step, and a failure leaves blk_cap as it was. */
-        size_t c1 = q->blk_cap, c2 = q->blk_cap;
-        if (qk_grow((void **)&q->blk_topic, &c1, q->nblk + 1, sizeof *q->blk_topic) != QK_OK ||
-            qk_grow((void **)&q->blk_start, &c2, q->nblk + 1, sizeof *q->blk_start) != QK_OK)
-            return QK_ENOMEM;
-        q->blk_cap = c1;
-    }
-    /* A topic seen before, or not after the last one in strcmp order. */
-    if (q->in_order &&
-        (id != known || (q->nblk > 0 && strcmp(qk_strpool_str(q->topics, q->blk_topic[q->nblk - 1]),
-                                               qk_strpool_str(q->topics, id)) >= 0)))
-        q->in_order = 0;
-    q->blk_topic[q->nblk] = id;
-    q->blk_start[q->nblk++] = (uint32_t)q->nrecs;
-    q->cur_qid = qk_strpool_str(q->topics, id);
-    q->cur_qlen = ql;
-    return QK_OK;
-}
-
-/* Short strings (core/bytes.h) are compared and copied without a library
- * call. The 8 bytes at p as a number that orders like the bytes (memcmp). */
-static inline uint64_t load8_ordered(const char *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return __builtin_bswap64(qk_load8(p));
-#else
-    return qk_load8(p);
-#endif
-}
-
+/* Docnos of 8-16 bytes are copied with two overlapping word moves. */
 static inline void copy_bytes(char *d, const char *s, size_t n)
 {
     if (n >= 8 && n <= 16) {
@@ -124,40 +86,6 @@ static inline int same_topic(const qk_qrels *q, const char *qid, size_t len)
     return q->nblk > 0 && q->cur_qlen == len && qk_same_bytes(q->cur_qid, qid, len);
 }
 
-/* a (alen bytes) < b (blen bytes) in strcmp order; neither holds a NUL.
- * With 8-16 bytes in common: the first 8, then the last 8 of the common
- * part (its bytes before the 8th equal by then). */
-static inline int docno_less(const char *a, size_t alen, const char *b, size_t blen)
-{
-    size_t m = alen < blen ? alen : blen;
-    int c;
-    if (m >= 8 && m <= 16) {
-        uint64_t x = load8_ordered(a), y = load8_ordered(b);
-        if (x == y) {
-            x = load8_ordered(a + m - 8);
-            y = load8_ordered(b + m - 8);
-        }
-        return x != y ? x < y : alen < blen;
-    }
-    c = memcmp(a, b, m);
-    return c < 0 || (c == 0 && alen < blen);
-}
-
-/* Make room for n more records and dl more bytes of docnos. */
-static qk_status reserve(qk_qrels *q, size_t n, size_t dl)
-{
-    if (q->nrecs + n > q->rec_cap &&
-        qk_grow((void **)&q->recs, &q->rec_cap, q->nrecs + n, sizeof *q->recs) != QK_OK)
-        return QK_ENOMEM;
-    if (q->ndocs + n > q->doc_cap &&
-        qk_grow((void **)&q->doc_off, &q->doc_cap, q->ndocs + n, sizeof *q->doc_off) != QK_OK)
-        return QK_ENOMEM;
-    if (q->arena_len + dl > q->arena_cap &&
-        qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + dl, 1) != QK_OK)
-        return QK_ENOMEM;
-    return QK_OK;
-}
-
 /* Intern the strings of one record, q->recs[q->nrecs] (room reserved, rel
  * already set), and count it. */
 static inline qk_status add_record(qk_qrels *q, const char *qid, size_t ql, const char *jg, size_t jgl,
@@ -168,9 +96,9 @@ static inline qk_status add_record(qk_qrels *q, const char *qid, size_t ql, cons
     char *d;
     /* Files are grouped by topic: most lines continue the last block. */
     if (same_topic(q, qid, ql)) {
-        if (q->in_order && !docno_less(q->arena + q->doc_off[q->ndocs - 1], q->prev_dlen, doc, dl))
+        if (q->in_order && !qk_qrels_docno_less(q->arena + q->doc_off[q->ndocs - 1], q->prev_dlen, doc, dl))
             q->in_order = 0;
-    } else if (new_block(q, qid, ql) != QK_OK) {
+    } else if (qk_qrels_new_block(q, qid, ql) != QK_OK) {
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     /* Until organise() numbers them per topic, a record's doc is its own string. */
@@ -429,50 +357,6 @@ qk_status qk_qrels_organise(qk_qrels *q, const char *path, qk_dedup dedup, qk_er
     return st == QK_OK ? st : qk_error_set(err, st, "out of memory");
 }
 
-#define QK_PRESIZE_AFTER 4096 /* records read before the arrays are sized */
-
-/* The lines after the current one that continue its topic's block and
- * have the common shape ("qid iter docno rel", see qk_fast_line_split, rel
- * an integer parse_grade takes), parsed in place and added as the general
- * reader would; any other line, a new topic's first among them, is left
- * to it. *got: the lines added; *bytes grows by their length. */
-static qk_status fast_lines(qk_qrels *q, qk_lines *l, int isa, size_t size_hint, size_t *bytes, size_t *got,
-                            qk_error *err)
-{
-    const char *p, *end, *start;
-    unsigned s[3];
-    size_t adv;
-    long rel, lineno = qk_lines_lineno(l);
-    qk_status st = QK_OK;
-    qk_lines_window(l, &p, &end);
-    for (start = p; p && end - p >= QK_FAST_TAIL; p += adv) {
-        size_t rl;
-        if (!(adv = qk_fast_line_split(isa, p, 3, s)) || !same_topic(q, p, s[0]))
-            break;
-        rl = adv - 1 - (size_t)s[2] - 1 - (p[adv - 2] == '\r');
-        if (parse_grade(p + s[2] + 1, rl, &rel) != 0)
-            break;
-        if (q->nrecs == QK_PRESIZE_AFTER && size_hint)
-            qk_qrels_presize(q, size_hint, *bytes + (size_t)(p - start) + adv);
-        if (q->nrecs >= UINT32_MAX ||
-            ((q->nrecs >= q->rec_cap || q->ndocs >= q->doc_cap) && reserve(q, 1, 0) != QK_OK)) {
-            st = qk_error_set(err, QK_ENOMEM, "out of memory");
-            break;
-        }
-        q->recs[q->nrecs].rel = (double)rel;
-        if ((st = add_record(q, p, s[0], "0", 1, "0", 1, p + s[1] + 1, s[2] - s[1] - 1, ++lineno, err)) !=
-            QK_OK)
-            break;
-    }
-    /* the lines added, consumed at once */
-    if (p) {
-        *got = (size_t)(lineno - qk_lines_lineno(l));
-        *bytes += (size_t)(p - start);
-        qk_lines_skip(l, (size_t)(p - start), (long)*got);
-    }
-    return st;
-}
-
 qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t limit, held_line *held,
                               size_t size_hint, int isa, qk_error *err)
 {
@@ -484,9 +368,10 @@ qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t
     if (isa == QK_QRELS_BEST)
         isa = qk_run_fast_best_isa();
     for (;;) {
-        if (isa >= 0 && q->fmt == QK_REL_QRELS && q->nblk > 0 && !(held && held->have) && wait-- == 0) {
+        if (isa >= 0 && (q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG) && q->nblk > 0 &&
+            !(held && held->have) && wait-- == 0) {
             size_t got = 0;
-            if ((st = fast_lines(q, l, isa, size_hint, &bytes, &got, err)) != QK_OK)
+            if ((st = qk_qrels_fast_lines(q, l, isa, limit, size_hint, &bytes, &got, err)) != QK_OK)
                 return st;
             /* Lines of another shape one after another: try again only
              * after a growing number of them. */
@@ -518,10 +403,10 @@ qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t
                 return QK_OK;
             }
         }
-        if (q->nrecs == QK_PRESIZE_AFTER && size_hint)
+        if (q->nrecs >= QK_PRESIZE_AFTER && !q->presized && size_hint)
             qk_qrels_presize(q, size_hint, bytes);
         if (q->nrecs >= UINT32_MAX ||
-            ((q->nrecs >= q->rec_cap || q->ndocs >= q->doc_cap) && reserve(q, 1, 0) != QK_OK))
+            ((q->nrecs >= q->rec_cap || q->ndocs >= q->doc_cap) && qk_qrels_reserve(q, 1, 0) != QK_OK))
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         if ((st = parse_line(q, path, lineno, line, f, fl, nf, err)) != QK_OK)
             return st;
@@ -613,7 +498,7 @@ qk_status qk_qrels_add(qk_qrels *q, const char *qid, const char *jg, const char 
         return qk_error_set(err, QK_EUSAGE, "topic '%s' and docno '%s' must be non-empty words", qid, docno);
     if (!jg || !*jg)
         jg = "0";
-    if (q->nrecs >= UINT32_MAX || reserve(q, 1, 0) != QK_OK)
+    if (q->nrecs >= UINT32_MAX || qk_qrels_reserve(q, 1, 0) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     q->recs[q->nrecs].rel = (double)rel;
     return add_record(q, qid, strlen(qid), jg, strlen(jg), "0", 1, docno, strlen(docno), (long)q->nrecs + 1,

@@ -4,10 +4,12 @@
 #ifndef QK_IO_QRELS_INTERNAL_H
 #define QK_IO_QRELS_INTERNAL_H
 
+#include "core/bytes.h"
 #include "qrelkit/io.h"
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct qk_qrels {
     qk_rel_format fmt;
@@ -37,6 +39,7 @@ struct qk_qrels {
     const char *cur_qid;
     size_t cur_qlen, prev_dlen;
     int in_order;
+    int presized; /* qk_qrels_presize was called (once, by the reader) */
     int finished;
     struct qrels_window *win; /* qk_qrels_read_windowed: the loaded topics */
 };
@@ -61,6 +64,9 @@ typedef struct qrels_window {
     size_t t0, t1;
     int all; /* part is the whole file */
 } qrels_window;
+
+/* Records read before the arrays are sized from the file size. */
+#define QK_PRESIZE_AFTER 4096
 
 /* Records a window holds at least (a window ends at a topic's end). */
 #define QK_WINDOW_RECS ((size_t)1 << 14)
@@ -89,6 +95,59 @@ void qk_qrels_presize(qk_qrels *q, size_t size, size_t bytes);
 enum { QK_QRELS_PER_LINE = -1, QK_QRELS_BEST = -2 };
 qk_status qk_qrels_read_isa(const char *path, qk_rel_format fmt, qk_dedup dedup, int isa, qk_qrels **out,
                             qk_error *err);
+
+/* Start a block of records of topic qid (ql bytes) at record q->nrecs
+ * (qrels_fast.c). */
+qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql);
+
+/* Make room for n more records and dl more bytes of docnos (qrels_fast.c). */
+qk_status qk_qrels_reserve(qk_qrels *q, size_t n, size_t dl);
+
+/* The lines at the reader's position that have the common shape ("qid
+ * iter docno rel", for qrels_jg "qid jg docno rel": 4 fields, single ' '
+ * or '\t' between them and none around, an optional CR before the
+ * newline, under 64 bytes, not a comment, rel an integer qk_parse_long
+ * takes), parsed in place several to a 64-byte classification and added
+ * as the general reader adds them (groups interned as it interns them); a
+ * new topic starts its block here too, unless limit > 0 and q holds limit
+ * records or more (the windowed reader's stop). Any other line is left to
+ * the general reader, which owns every error message. An empty qrels
+ * starts its first block here; an empty qrels_jg leaves its first record
+ * to the general reader (which interns "0", every record's jsg). isa:
+ * QK_FAST_BASE or QK_FAST_AVX2 (run_internal.h). *got: the lines added;
+ * *bytes grows by their length (qrels_fast.c). */
+qk_status qk_qrels_fast_lines(qk_qrels *q, qk_lines *l, int isa, size_t limit, size_t size_hint,
+                              size_t *bytes, size_t *got, qk_error *err);
+
+/* Short strings (core/bytes.h) are compared and copied without a library
+ * call. The 8 bytes at p as a number that orders like the bytes (memcmp). */
+static inline uint64_t qk_qrels_load8_ordered(const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return __builtin_bswap64(qk_load8(p));
+#else
+    return qk_load8(p);
+#endif
+}
+
+/* a (alen bytes) < b (blen bytes) in strcmp order; neither holds a NUL.
+ * With 8-16 bytes in common: the first 8, then the last 8 of the common
+ * part (its bytes before the 8th equal by then). */
+static inline int qk_qrels_docno_less(const char *a, size_t alen, const char *b, size_t blen)
+{
+    size_t m = alen < blen ? alen : blen;
+    int c;
+    if (m >= 8 && m <= 16) {
+        uint64_t x = qk_qrels_load8_ordered(a), y = qk_qrels_load8_ordered(b);
+        if (x == y) {
+            x = qk_qrels_load8_ordered(a + m - 8);
+            y = qk_qrels_load8_ordered(b + m - 8);
+        }
+        return x != y ? x < y : alen < blen;
+    }
+    c = memcmp(a, b, m);
+    return c < 0 || (c == 0 && alen < blen);
+}
 
 /* Sort q's records by topic and docno, number the docnos per topic and
  * apply the duplicate policy; frees the reading state. */

@@ -39,6 +39,7 @@ void qk_qrels_presize(qk_qrels *q, size_t size, size_t bytes)
     double scale = (double)size / (double)bytes * (17.0 / 16.0);
     size_t n = (size_t)((double)q->nrecs * scale) + 64, a = (size_t)((double)q->arena_len * scale) + 1024;
     void *p;
+    q->presized = 1;
     if (scale < 1.5 || n >= UINT32_MAX)
         return;
     if (n > q->rec_cap && (p = realloc(q->recs, n * sizeof *q->recs))) {

@@ -3,6 +3,7 @@
  * again a window of about QK_WINDOW_RECS records at a time, so memory holds
  * the topic ids, the totals and one window. Also the qrels writer, which
  * walks the windows. */
+#include "core/bytes.h"
 #include "io/qrels_internal.h"
 
 #include <stdlib.h>
@@ -32,6 +33,11 @@ static size_t count_blocks(const char *path, size_t stop)
         size_t a = 0, b;
         if (size && bytes < size / 16 && (bytes += len + 1) >= size / 16 && n < stop / 32)
             break;
+        /* most lines: the previous line's id, then a blank (prev never
+         * starts with a blank or '#', so its bytes are the first field) */
+        if (prev_len != SIZE_MAX && len > prev_len && (line[prev_len] == ' ' || line[prev_len] == '\t') &&
+            qk_same_bytes(prev, line, prev_len))
+            continue;
         while (a < len && (line[a] == ' ' || (line[a] >= '\t' && line[a] <= '\r')))
             a++;
         if (a == len || line[a] == '#')

@@ -1,14 +1,18 @@
 /* The qrels reader's in-place path for the common line shape (src/io/qrels.c
- * with qk_fast_line_split of src/io/run_fast.c): on random qrels files of
+ * with qk_qrels_fast_lines of src/io/qrels_fast.c): on random qrels files of
  * every line shape (the common one, tabs, blanks of every kind, CRLF,
  * comments, blank lines, negative, signed and multi-digit grades, long and
  * non-ASCII docnos and qids, three or five fields, bad grades, NUL bytes,
  * topics and docnos in and out of order, repeated judgments), read plain
- * and gzipped, with both duplicate policies, every classifier (SSE2 and,
- * where the CPU has it, AVX2) must give what the per-line reader gives:
+ * and gzipped, as qrels and as qrels_jg, with both duplicate policies,
+ * every classifier (SSE2 and, where the CPU has it, AVX2) must give what
+ * the per-line reader gives:
  * the same topics, judgments (docno, grade, line), totals and in-order
  * detection, or the same error message, code, line and column. The
- * windowed reader must give the same judgments topic by topic. */
+ * windowed reader must give the same judgments topic by topic. The batch
+ * itself (qk_qrels_fast_lines) must take every line of the common shape,
+ * a new topic's included, and stop exactly at the first line of any
+ * other shape, leaving it to the per-line reader. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -88,7 +92,8 @@ static size_t make_qrels(gen *g, char *out, size_t lines, unsigned odd, unsigned
         for (size_t k = 0; k < block && i < lines; k++, i++) {
             int o = below(g, 1000) < odd;
             char grade[64], doc[96];
-            const char *iter = below(g, 10) ? "0" : below(g, 2) ? "Q0" : "iteration";
+            static const char *const iters[] = {"1", "Q0", "Q1", "iteration"};
+            const char *iter = below(g, 10) ? "0" : iters[below(g, 4)];
             if (below(g, 1000) < dup && *prev)
                 strcpy(doc, prev);
             else if (below(g, 8) && !shuffled)
@@ -100,13 +105,13 @@ static size_t make_qrels(gen *g, char *out, size_t lines, unsigned odd, unsigned
             put_grade(g, grade, i == bad_at && below(g, 2));
             if (o && below(g, 5) == 0) {
                 static const char *const specials[] = {
-                    "",         "# a comment 0 d 1", "   ", "\t# indented", "#",
-                    "301 0 d1", "301 0 d1 1 extra",  "\r",  "1 0 d 1 #"};
+                    "",          "# a comment 0 d 1", "   ", "\t# indented", "#", "301 0 d1",
+                    "301  d1 1", "301 0 d1 1 extra",  "\r",  "1 0 d 1 #"};
                 static const char *const ends[] = {"\rx", "\v", "\f2", "\r\r", "\r \r"};
                 if (below(g, 3)) /* the topic's line with another control byte at its end */
                     n += (size_t)sprintf(out + n, "%s 0 %s %s%s\n", qid, doc, grade, ends[below(g, 5)]);
                 else
-                    n += (size_t)sprintf(out + n, "%s\n", specials[below(g, 9)]);
+                    n += (size_t)sprintf(out + n, "%s\n", specials[below(g, 10)]);
                 continue;
             }
             if (i == bad_at && below(g, 2)) {
@@ -170,20 +175,22 @@ static void same_qrels(const qk_qrels *a, const qk_qrels *b)
     }
 }
 
-/* Every classifier against the per-line reader, both duplicate policies;
- * the windowed reader against it too. Returns 1 when the file was read. */
+/* Every classifier against the per-line reader, both duplicate policies,
+ * the file read as qrels and as qrels_jg (the second field a judgment
+ * group); the windowed reader against it too. Returns 1 when the file was
+ * read as qrels. */
 static int check_file(const char *path)
 {
     int isas = qk_run_fast_best_isa() == QK_FAST_AVX2 ? 2 : 1, ok = 0;
-    for (int d = 0; d < 2; d++) {
-        qk_dedup dedup = d ? QK_DEDUP_FIRST : QK_DEDUP_ERROR;
+    for (int d = 0; d < 4; d++) {
+        qk_rel_format fmt = d < 2 ? QK_REL_QRELS : QK_REL_QRELS_JG;
+        qk_dedup dedup = d % 2 ? QK_DEDUP_FIRST : QK_DEDUP_ERROR;
         qk_qrels *ref = NULL, *w = NULL;
         qk_error ref_err, err;
-        qk_status ref_st = qk_qrels_read_isa(path, QK_REL_QRELS, dedup, QK_QRELS_PER_LINE, &ref, &ref_err),
-                  st;
+        qk_status ref_st = qk_qrels_read_isa(path, fmt, dedup, QK_QRELS_PER_LINE, &ref, &ref_err), st;
         for (int isa = 0; isa < isas; isa++) {
             qk_qrels *q = NULL;
-            st = qk_qrels_read_isa(path, QK_REL_QRELS, dedup, isa, &q, &err);
+            st = qk_qrels_read_isa(path, fmt, dedup, isa, &q, &err);
             assert_int_equal(st, ref_st);
             if (st != QK_OK)
                 same_error(&err, &ref_err);
@@ -191,7 +198,7 @@ static int check_file(const char *path)
                 same_qrels(q, ref);
             qk_qrels_free(q);
         }
-        st = qk_qrels_read_windowed(path, QK_REL_QRELS, dedup, 1, &w, &err);
+        st = qk_qrels_read_windowed(path, fmt, dedup, 1, &w, &err);
         assert_int_equal(st, ref_st);
         if (st != QK_OK) {
             same_error(&err, &ref_err);
@@ -222,7 +229,7 @@ static int check_file(const char *path)
                 }
             }
         }
-        ok += ref_st == QK_OK;
+        ok += ref_st == QK_OK && fmt == QK_REL_QRELS;
         qk_qrels_free(w);
         qk_qrels_free(ref);
     }
@@ -297,11 +304,148 @@ static void test_large_qrels(void **state)
     free(buf);
 }
 
+/* The batch on its own: `fast` lines of the common shape (topics changing
+ * every `every` lines, several times within a 64-byte block), then `stop`
+ * (a line the batch must leave to the per-line reader) and filler lines,
+ * so that the stop line starts well before the last QK_FAST_TAIL bytes.
+ * The batch must add exactly the `fast` lines, as the per-line reader
+ * would (topic blocks, docnos, grades, line numbers), and leave the
+ * reader at the stop line. limit: the windowed reader's; then the batch
+ * stops at the first new topic once it holds limit records. */
+static void check_batch(int isa, const char *stop, unsigned fast, unsigned every, size_t limit, size_t want)
+{
+    char *buf = malloc((size_t)fast * 64 + 4096);
+    size_t n = 0, got = 0, bytes = 0;
+    qk_lines *l = NULL;
+    qk_error err;
+    qk_qrels *q = qk_qrels_blank(QK_REL_QRELS);
+    const char *line;
+    size_t len;
+    assert_non_null(buf);
+    assert_non_null(q);
+    for (unsigned i = 0; i < fast; i++)
+        n += (size_t)sprintf(buf + n, "T%03u%s%s0%sD%05u %d%s", i / every, (i / every) % 3 == 2 ? "-x" : "",
+                             i % 5 == 4 ? "\t" : " ", i % 7 == 6 ? "\t" : " ", i, (int)(i % 5) - 1,
+                             i % 4 == 3 ? "\r\n" : "\n");
+    n += (size_t)sprintf(buf + n, "%s\n", stop);
+    for (unsigned i = 0; i < 20; i++)
+        n += (size_t)sprintf(buf + n, "Z 0 filler-%u 1\n", i);
+    assert_int_equal(qk_lines_open_memory("batch", buf, n, &l, &err), QK_OK);
+    assert_int_equal(qk_qrels_fast_lines(q, l, isa, limit, 0, &bytes, &got, &err), QK_OK);
+    assert_int_equal(got, want);
+    assert_int_equal(q->nrecs, want);
+    assert_int_equal(qk_lines_lineno(l), (long)want);
+    for (size_t i = 0; i < want; i++) {
+        char doc[32];
+        sprintf(doc, "D%05u", (unsigned)i);
+        assert_string_equal(q->arena + q->doc_off[q->recs[i].doc], doc);
+        assert_true(q->recs[i].rel == (double)((int)(i % 5) - 1));
+        assert_int_equal(q->recs[i].line, i + 1);
+    }
+    /* one block a topic, starting at its first line */
+    assert_int_equal(q->nblk, (want + every - 1) / every);
+    for (size_t k = 0; k < q->nblk; k++)
+        assert_int_equal(q->blk_start[k], k * every);
+    assert_int_equal(q->npositive, want - (want + 4) / 5 - (want + 3) / 5);
+    assert_int_equal(q->in_order, 1);
+    /* the per-line reader goes on at the stop line */
+    if (want == fast) {
+        assert_int_equal(qk_lines_next(l, &line, &len, &err), 1);
+        assert_int_equal(len, strlen(stop));
+        assert_memory_equal(line, stop, len);
+    }
+    qk_lines_close(l);
+    qk_qrels_free(q);
+    free(buf);
+}
+
+static void test_batch_stops(void **state)
+{
+    /* lines the per-line reader must take: odd blanks, comments, bad or
+     * non-integer grades, other field counts, control bytes, 64 bytes or
+     * more, a CR alone */
+    static const char *const stops[] = {
+        "T0 0  D9 1",
+        "T0  D9 1",
+        "T0 0  1",
+        "T0\t 9 1",
+        " T0 0 D9 1",
+        "T0 0 D9 1 ",
+        "T0 0 D9 1\t",
+        "T0\t\t0 D9 1",
+        "T0 0 D9 1.5",
+        "T0 0 D9 x",
+        "T0 0 D9 1e3",
+        "T0 0 D9 -",
+        "T0 0 D9 99999999999999999999",
+        "T0 0 D9",
+        "T0 0 D9 1 2",
+        "#T0 0 D9 1",
+        "",
+        "   ",
+        "T0 0 D9\v1",
+        "T0 0 D9 1\r\r",
+        "T0 0 D9 1\rx",
+        "T0 0 D9\f 1",
+        "T0 0 D-long-docno-that-makes-the-line-64-bytes-or-more-0123456 1",
+    };
+    int isas = qk_run_fast_best_isa() == QK_FAST_AVX2 ? 2 : 1;
+    (void)state;
+    for (int isa = 0; isa < isas; isa++) {
+        for (size_t i = 0; i < sizeof stops / sizeof *stops; i++)
+            for (unsigned every = 1; every <= 4; every++)
+                check_batch(isa, stops[i], 37, every, 0, 37);
+        /* the windowed reader's stop: the first new topic at 10 records or more */
+        check_batch(isa, "T0 0 D9 1.5", 37, 4, 10, 12);
+        check_batch(isa, "T0 0 D9 1.5", 37, 1, 10, 10);
+        check_batch(isa, "T0 0 D9 1.5", 37, 40, 10, 37);
+    }
+}
+
+/* Short files whose last lines are cut at every byte (the last line
+ * without its newline, or cut in a field), lines of every length up to
+ * and past the 64-byte limit, topic ids of 1-20 bytes, pairs of them
+ * alike but for their last byte, topics changing every line or few: the
+ * same as the per-line reader, error or not. (The batch classifies a
+ * block only with QK_FAST_TAIL bytes left after its start, so a file's
+ * end never falls inside a classified block; these files check that.) */
+static void test_batch_edges(void **state)
+{
+    char *buf = malloc(1 << 16);
+    gen g = {7};
+    (void)state;
+    assert_non_null(buf);
+    for (int round = 0; round < 50; round++) {
+        size_t n = 0;
+        unsigned lines = 4 + (unsigned)below(&g, 40), every = 1 + (unsigned)below(&g, 4);
+        for (unsigned i = 0; i < lines; i++) {
+            unsigned t = i / every;
+            size_t ql = 1 + (t / 2 * 7) % 20, dl = below(&g, 4) ? 2 + below(&g, 14) : 20 + below(&g, 45);
+            char qid[32], doc[96];
+            memset(qid, 'q', ql);
+            qid[ql - 1] = (char)('a' + t % 3);
+            qid[ql] = '\0';
+            sprintf(doc, "%0*u", (int)dl, below(&g, 8) ? i : 0);
+            n += (size_t)sprintf(buf + n, "%s%s0 %s %d%s", qid, below(&g, 6) ? " " : "\t", doc,
+                                 (int)below(&g, 5) - 1, below(&g, 5) ? "\n" : "\r\n");
+        }
+        for (size_t cut = n > 70 ? n - 70 : 1; cut <= n; cut += 1 + below(&g, 4)) {
+            char *p = qk_test_write_tmp(buf, cut);
+            check_file(p);
+            remove(p);
+            free(p);
+        }
+    }
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_qrels),
         cmocka_unit_test(test_large_qrels),
+        cmocka_unit_test(test_batch_stops),
+        cmocka_unit_test(test_batch_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
