@@ -462,7 +462,8 @@ static const char *fj_string(const char *p, const char *end, const char **s, siz
         size_t k = *q >= 0x80 ? fj_utf8(q, e) : *q == '\\' ? fj_escape(q, e, tmp, &tn) : 0;
         if (k == 0)
             return NULL; /* an escape left to jansson, control character or bad UTF-8 */
-        *esc |= *q == '\\';
+        if (*q == '\\')
+            *esc = 1;
         q += k;
     }
     *n = (size_t)((const char *)q - *s);
