@@ -51,7 +51,9 @@ for c in $corpora; do
 done
 npl=$data/vaswani-npl/corpus/doc-text.trec
 for m in 256 1; do
+    # shellcheck disable=SC2086
     "$old" index --quiet -o "$work/o.idx" --memory $m $extra "$npl"
+    # shellcheck disable=SC2086
     "$new" index --quiet -o "$work/n.idx" --memory $m $extra "$npl"
     cmp -s "$work/o.idx" "$work/n.idx" && echo "NPL --memory $m: identical" || echo "NPL --memory $m: DIFFER"
 done
