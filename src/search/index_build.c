@@ -349,6 +349,15 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t i = 0; i < b->ntouched; i++) {
         uint32_t t = b->touched[i];
+        /* Each posting lands in another term's list: ask for the entries
+         * and the list tails a few terms ahead, so their cache misses
+         * overlap instead of following one another. */
+        if (i + 8 < b->ntouched)
+            __builtin_prefetch(&b->pl[b->touched[i + 8]]);
+        if (i + 4 < b->ntouched) {
+            const qk_plist *ahead = &b->pl[b->touched[i + 4]];
+            __builtin_prefetch(ahead->buf + ahead->len, 1);
+        }
         if (add_posting(b, t, (uint32_t)b->ndocs, b->cur_tf[t]) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         b->cur_tf[t] = 0;
