@@ -11,7 +11,7 @@
 #   30 runs  R: 30 runs x 10^6 lines, one qrelkit call against 30 trec_eval calls
 # then the scaling table (qrelkit alone: ms per 1,000 topics at 1k, 5k, 20k,
 # 80k topics, prefixes of B), and finally every other bench/*.sh that is not
-# one of the stand-alone benchmarks (compare, crowd, pool, search), so that
+# one of the stand-alone benchmarks (compare, crowd, index-pair, pool, search), so that
 # new sections join `make bench` by adding a script.
 #
 # Usage: bash bench/run.sh [--write-results] [--dry-run] [path/to/qrelkit]
@@ -215,7 +215,7 @@ fi
 if [ "$quick" != 1 ] && [ -z "${ROWS:-}" ]; then
     for s in "$here"/*.sh; do
         case "$(basename "$s")" in
-        run.sh | active_compare.sh | campaign.sh | compare.sh | crowd.sh | pool.sh | search.sh) continue ;;
+        run.sh | active_compare.sh | campaign.sh | compare.sh | crowd.sh | index-pair.sh | pool.sh | search.sh) continue ;;
         esac
         echo
         echo "== bench/$(basename "$s")"

@@ -1,4 +1,7 @@
 /* Corpus readers: TREC <DOC> files and JSON lines, plain or gzip (qk_lines). */
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,8 +295,9 @@ static qk_status add_json_value(qk_corpus *c, json_t *v)
  * strings have no escapes, so their values are their bytes in the line.
  * fj_* scan such a line strictly (the JSON grammar, UTF-8 checked) and
  * give up — returning NULL — on anything they do not handle exactly as
- * jansson does: escapes, numbers with exponents or many digits, deep
- * nesting, repeated keys. A line they give up on, or whose document would
+ * jansson does: escapes in keys or ids, \u0000 and unpaired surrogates,
+ * numbers with exponents or many digits, deep nesting, repeated keys. A
+ * string value with escapes is decoded as jansson decodes it. A line they give up on, or whose document would
  * be an error, is read again with jansson, which also makes the message. */
 
 /* 1 for the bytes a string may hold as they are in the ASCII range. */
@@ -311,8 +315,10 @@ static const uint8_t fj_plain[128] = {
     ['|'] = 1, ['}'] = 1, ['~'] = 1,
 };
 
-/* Test hook: 0 makes every line go through jansson (tests compare both). */
+/* Test hooks: 0 makes every line go through jansson (tests compare both);
+ * the count of lines read with jansson (tests check which path a line took). */
 int qk_corpus_json_fast = 1;
+_Atomic unsigned long qk_corpus_json_slow;
 
 #define FJ_MAX_MEMBERS 64
 #define FJ_MAX_DEPTH 32
@@ -321,6 +327,7 @@ typedef struct {
     const char *key, *val; /* val: a string's bytes, else the value's text */
     size_t klen, vlen;
     char type; /* 's' string, 'a' array, 'o' other */
+    char esc;  /* a string with escapes: val is its text in the line, undecoded */
 } fj_member;
 
 static const char *fj_ws(const char *p, const char *end)
@@ -354,22 +361,109 @@ static size_t fj_utf8(const unsigned char *p, const unsigned char *end)
     return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : len;
 }
 
-/* A string without escapes at p (on '"'); sets its bytes, returns the
- * position after the closing quote. */
-static const char *fj_string(const char *p, const char *end, const char **s, size_t *n)
+static int fj_hex4(const unsigned char *p, unsigned *v)
+{
+    *v = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned c = p[i], d;
+        if (c >= '0' && c <= '9')
+            d = c - '0';
+        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+            d = (c | 0x20) - 'a' + 10;
+        else
+            return 0;
+        *v = *v << 4 | d;
+    }
+    return 1;
+}
+
+/* The escape at p (on '\\'): its bytes in out (UTF-8, at most 4), their
+ * count in *olen; returns the escape's length in the line, 0 for one that
+ * jansson rejects or that is left to it (\u0000, a lone surrogate). */
+static size_t fj_escape(const unsigned char *p, const unsigned char *end, char out[4], size_t *olen)
+{
+    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+    unsigned cp, lo;
+    size_t k = 6;
+    if (end - p < 2)
+        return 0;
+    if (p[1] != 'u') {
+        const char *f = p[1] ? strchr(from, p[1]) : NULL;
+        if (!f)
+            return 0;
+        out[0] = to[f - from];
+        *olen = 1;
+        return 2;
+    }
+    if (end - p < 6 || !fj_hex4(p + 2, &cp) || cp == 0 || (cp >= 0xDC00 && cp <= 0xDFFF))
+        return 0;
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+        if (end - p < 12 || p[6] != '\\' || p[7] != 'u' || !fj_hex4(p + 8, &lo) || lo < 0xDC00 || lo > 0xDFFF)
+            return 0;
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        k = 12;
+    }
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        *olen = 1;
+    } else if (cp < 0x800) {
+        out[0] = (char)(0xC0 | cp >> 6);
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        *olen = 2;
+    } else if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | cp >> 12);
+        out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        *olen = 3;
+    } else {
+        out[0] = (char)(0xF0 | cp >> 18);
+        out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
+        out[2] = (char)(0x80 | (cp >> 6 & 0x3F));
+        out[3] = (char)(0x80 | (cp & 0x3F));
+        *olen = 4;
+    }
+    return k;
+}
+
+/* A string at p (on '"'); sets its bytes in the line (escapes undecoded)
+ * and *esc when it has escapes, returns the position after the closing
+ * quote. */
+static const char *fj_string(const char *p, const char *end, const char **s, size_t *n, char *esc)
 {
     const unsigned char *q = (const unsigned char *)p + 1, *e = (const unsigned char *)end;
+    char tmp[4];
+    size_t tn;
     *s = (const char *)q;
+    *esc = 0;
     for (;;) {
+#ifdef __SSE2__
+        /* 16 plain bytes at a time: ' ' .. '~' but '"' and '\\' (signed
+         * compares: bytes from 0x80 are negative) */
+        while (e - q >= 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
+            __m128i ok =
+                _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(0x1f)), _mm_cmplt_epi8(x, _mm_set1_epi8(0x7f)));
+            __m128i bad =
+                _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+            unsigned m = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(bad, ok)) ^ 0xFFFFu;
+            if (m) {
+                q += __builtin_ctz(m);
+                break;
+            }
+            q += 16;
+        }
+#endif
         while (q < e && *q < 0x80 && fj_plain[*q])
             q++;
         if (q == e)
             return NULL;
         if (*q == '"')
             break;
-        size_t k = *q >= 0x80 ? fj_utf8(q, e) : 0;
+        size_t k = *q >= 0x80 ? fj_utf8(q, e) : *q == '\\' ? fj_escape(q, e, tmp, &tn) : 0;
         if (k == 0)
-            return NULL; /* escape, control character or bad UTF-8 */
+            return NULL; /* an escape left to jansson, control character or bad UTF-8 */
+        if (*q == '\\')
+            *esc = 1;
         q += k;
     }
     *n = (size_t)((const char *)q - *s);
@@ -410,6 +504,7 @@ static const char *fj_container(const char *p, const char *end, int depth, int o
     char close = object ? '}' : ']';
     const char *s;
     size_t n;
+    char esc;
     if (depth > FJ_MAX_DEPTH)
         return NULL;
     p = fj_ws(p, end);
@@ -417,7 +512,7 @@ static const char *fj_container(const char *p, const char *end, int depth, int o
         return p + 1;
     for (;;) {
         if (object) {
-            if (p == end || *p != '"' || !(p = fj_string(p, end, &s, &n)))
+            if (p == end || *p != '"' || !(p = fj_string(p, end, &s, &n, &esc)))
                 return NULL;
             p = fj_ws(p, end);
             if (p == end || *p != ':')
@@ -446,10 +541,11 @@ static const char *fj_value(const char *p, const char *end, int depth)
 {
     const char *s;
     size_t n;
+    char esc;
     if (p == end)
         return NULL;
     switch (*p) {
-    case '"': return fj_string(p, end, &s, &n);
+    case '"': return fj_string(p, end, &s, &n, &esc);
     case '[': return fj_container(p + 1, end, depth, 0);
     case '{': return fj_container(p + 1, end, depth, 1);
     case 't': return fj_literal(p, end, "true");
@@ -472,7 +568,8 @@ static int fj_object(const char *line, size_t len, fj_member *m)
     if (p < end && *p == '}')
         return fj_ws(p + 1, end) == end ? 0 : -1;
     for (;;) {
-        if (n == FJ_MAX_MEMBERS || p == end || *p != '"' || !(p = fj_string(p, end, &m[n].key, &m[n].klen)))
+        if (n == FJ_MAX_MEMBERS || p == end || *p != '"' ||
+            !(p = fj_string(p, end, &m[n].key, &m[n].klen, &m[n].esc)) || m[n].esc)
             return -1;
         for (int i = 0; i < n; i++)
             if (m[i].klen == m[n].klen && memcmp(m[i].key, m[n].key, m[n].klen) == 0)
@@ -482,13 +579,14 @@ static int fj_object(const char *line, size_t len, fj_member *m)
             return -1;
         p = fj_ws(p + 1, end);
         if (p < end && *p == '"') {
-            if (!(p = fj_string(p, end, &m[n].val, &m[n].vlen)))
+            if (!(p = fj_string(p, end, &m[n].val, &m[n].vlen, &m[n].esc)))
                 return -1;
             m[n].type = 's';
         } else {
             if (!(v = fj_value(p, end, 1)))
                 return -1;
             m[n].type = *p == '[' ? 'a' : 'o';
+            m[n].esc = 0;
             m[n].val = p;
             m[n].vlen = (size_t)(v - p);
             p = v;
@@ -512,11 +610,32 @@ static const fj_member *fj_get(const fj_member *m, int n, const char *key)
     return NULL;
 }
 
-static qk_status fj_add_string(qk_corpus *c, const char *s, size_t n)
+/* A string's bytes s[0..n) in the line (checked by fj_string), escapes
+ * decoded when esc, after a blank when the text is not empty. */
+static qk_status fj_add_string(qk_corpus *c, const char *s, size_t n, char esc)
 {
     if (c->text_len && append(&c->text, &c->text_len, &c->text_cap, " ", 1) != QK_OK)
         return QK_ENOMEM;
-    return append(&c->text, &c->text_len, &c->text_cap, s, n);
+    if (!esc)
+        return append(&c->text, &c->text_len, &c->text_cap, s, n);
+    /* decoded, it is no longer than in the line */
+    if (qk_grow((void **)&c->text, &c->text_cap, c->text_len + n + 1, 1) != QK_OK)
+        return QK_ENOMEM;
+    const unsigned char *q = (const unsigned char *)s, *e = q + n;
+    char *o = c->text + c->text_len;
+    while (q < e) {
+        const unsigned char *b = memchr(q, '\\', (size_t)(e - q));
+        size_t k = b ? (size_t)(b - q) : (size_t)(e - q), on;
+        memcpy(o, q, k);
+        o += k, q += k;
+        if (q < e) {
+            q += fj_escape(q, e, o, &on);
+            o += on;
+        }
+    }
+    *o = '\0';
+    c->text_len = (size_t)(o - c->text);
+    return QK_OK;
 }
 
 /* The strings of an array's text p[0..) (already checked), nested arrays
@@ -529,9 +648,10 @@ static const char *fj_add_array(qk_corpus *c, const char *p, const char *end, qk
     for (;;) {
         const char *s, *q;
         size_t n;
+        char esc;
         if (*p == '"') {
-            q = fj_string(p, end, &s, &n);
-            if (fj_add_string(c, s, n) != QK_OK)
+            q = fj_string(p, end, &s, &n, &esc);
+            if (fj_add_string(c, s, n, esc) != QK_OK)
                 *st = QK_ENOMEM;
         } else if (*p == '[') {
             q = fj_add_array(c, p, end, st);
@@ -551,7 +671,7 @@ static qk_status fj_add(qk_corpus *c, const fj_member *v)
     if (!v)
         return QK_OK;
     if (v->type == 's')
-        return fj_add_string(c, v->val, v->vlen);
+        return fj_add_string(c, v->val, v->vlen, v->esc);
     if (v->type == 'a')
         fj_add_array(c, v->val, v->val + v->vlen, &st);
     return st;
@@ -575,7 +695,7 @@ static int fj_document(qk_corpus *c, const char *line, size_t len)
             if ((id = fj_get(m, n, id_keys[k])) != NULL)
                 idkey = id_keys[k];
     /* Integer ids (formatted by jansson) and every error go the slow way. */
-    if (!id || id->type != 's' || id->vlen == 0 || memchr(id->val, ' ', id->vlen))
+    if (!id || id->type != 's' || id->esc || id->vlen == 0 || memchr(id->val, ' ', id->vlen))
         return 0;
     if (qk_grow((void **)&c->docno, &c->docno_cap, id->vlen + 1, 1) != QK_OK)
         return QK_ENOMEM;
@@ -587,7 +707,7 @@ static int fj_document(qk_corpus *c, const char *line, size_t len)
     if (c->nfields == 1) {
         /* One string field, the common case: its bytes are the text. */
         const fj_member *v = fj_get(m, n, c->fields[0]);
-        if (v && v->type == 's') {
+        if (v && v->type == 's' && !v->esc) {
             c->view = v->val;
             c->view_len = v->vlen;
             return 1;
@@ -630,6 +750,7 @@ static int next_json(qk_corpus *c, qk_error *err)
         if (f != 0)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
+    qk_corpus_json_slow++;
     json_decref(c->json);
     c->json = json_loadb(line, len, 0, &je);
     if (!c->json || !json_is_object(c->json))

@@ -219,7 +219,11 @@ static int term_id(qk_index_builder *b, const char *term, size_t len, uint32_t *
         memset(b->cur_tf + b->cur_tf_cap, 0, (cap - b->cur_tf_cap) * sizeof *b->cur_tf);
         b->cur_tf_cap = cap;
         memset(&b->pl[tid], 0, sizeof b->pl[tid]);
-        b->mem += len + 64;
+        /* what a term holds, counting the slack of tables that double: the
+         * string pool's bytes, offset and hash slots (2 len + 50), its pl
+         * entry (64) and cur_tf (8), its postings block's malloc header
+         * (16), and the spill's sort of the terms (36) */
+        b->mem += 2 * len + 176;
     }
     *out = tid;
     return 0;
@@ -345,6 +349,15 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t i = 0; i < b->ntouched; i++) {
         uint32_t t = b->touched[i];
+        /* Each posting lands in another term's list: ask for the entries
+         * and the list tails a few terms ahead, so their cache misses
+         * overlap instead of following one another. */
+        if (i + 8 < b->ntouched)
+            __builtin_prefetch(&b->pl[b->touched[i + 8]]);
+        if (i + 4 < b->ntouched) {
+            const qk_plist *ahead = &b->pl[b->touched[i + 4]];
+            __builtin_prefetch(ahead->buf + ahead->len, 1);
+        }
         if (add_posting(b, t, (uint32_t)b->ndocs, b->cur_tf[t]) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         b->cur_tf[t] = 0;
@@ -367,7 +380,12 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
      * budget would spill a run after every document. */
     size_t budget = b->o.memory_mb * (size_t)1048576;
     size_t seg = b->doc_mem + budget / 4 < budget ? budget - b->doc_mem : budget / 4;
-    if (b->mem > seg && (st = qk_build_spill(b, err)) != QK_OK)
+    /* The token cache doubles when half full, and while it is rehashed
+     * the old table and the new one (twice its size) are both held: when
+     * it nears that point, the segment ends unless the budget has room
+     * for the new table besides all it holds now. */
+    size_t grow = b->tc_used * 16 >= b->tc_slots * 7 ? b->tc_slots * 2 * sizeof *b->tc : 0;
+    if (b->mem + grow > seg && (st = qk_build_spill(b, err)) != QK_OK)
         return st;
     return QK_OK;
 }

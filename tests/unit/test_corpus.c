@@ -131,6 +131,19 @@ static void test_lines_both_ways(void **state)
         "{\"\": \"empty key\", \"id\": \"d1\"}",
         "{\"id\": \"d1\", \"title\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"deep\"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
         "\xef\xbb\xbf{\"id\": \"bom\"}",
+        "{\"id\": \"d1\", \"title\": \"all \\\" \\\\ \\/ \\b \\f \\n \\r \\t escapes\"}",
+        "{\"id\": \"d1\", \"title\": \"\\u0041\\u00e9\\u00E9\\u20ac\\uFFFF\\u0001 \\ud83d\\ude00 end\"}",
+        "{\"id\": \"d1\", \"title\": \"\\\"\", \"text\": [\"\\n\", \"\\u00e9x\"], \"body\": \"b\\u00e9\"}",
+        "{\"id\": \"d1\", \"title\": \"\\u0000 nul\"}",
+        "{\"id\": \"d1\", \"title\": \"lone \\ud83d high\"}",
+        "{\"id\": \"d1\", \"title\": \"lone \\ude00 low\"}",
+        "{\"id\": \"d1\", \"title\": \"high then \\ud83d\\u0041\"}",
+        "{\"id\": \"d1\", \"title\": \"bad \\x escape\"}",
+        "{\"id\": \"d1\", \"title\": \"short \\u12\"}",
+        "{\"id\": \"d1\", \"title\": \"bad hex \\u12g4\"}",
+        "{\"id\": \"d1\", \"title\": \"end \\\"}",
+        "{\"id\": \"d1\", \"ti\\u0074le\": \"escaped key\"}",
+        "{\"id\": \"d1\", \"k\": {\"n\\u00e9\": \"\\t\"}, \"title\": \"nested escapes\"}",
     };
     static const char *const fields[] = {NULL, "title,text,body", "text"};
     static const char *const ids[] = {NULL, "docno", "title"};
@@ -163,6 +176,33 @@ static void test_fast_document(void **state)
     char *got = read_corpus(p, &o, 1, &n);
     assert_int_equal(n, 2);
     assert_string_equal(got, "x1\1T\xc3\xa9 a b c\2x2\1\2=0 0 ");
+    free(got);
+    unlink(p);
+    free(p);
+}
+
+extern _Atomic unsigned long qk_corpus_json_slow; /* corpus.c: lines read with jansson */
+
+/* Strings with escapes are decoded on the fast path, as jansson decodes
+ * them; jansson reads only the lines with escapes it rejects. */
+static void test_fast_escapes(void **state)
+{
+    (void)state;
+    const char *line = "{\"id\": \"x1\", \"content\": \"a\\\"b\\\\c\\/d\\ne\\u00e9\\u20AC\\ud83d\\ude00f\"}\n"
+                       "{\"id\": \"x2\", \"content\": [\"\\t\", \"g\"], \"title\": \"\\u0041\"}\n"
+                       "{\"id\": \"x3\", \"content\": \"nul \\u0000\"}\n";
+    char *p = qk_test_write_tmp(line, strlen(line));
+    qk_corpus_opts o;
+    size_t n;
+    qk_corpus_opts_init(&o);
+    o.fields = "content";
+    unsigned long before = qk_corpus_json_slow;
+    char *got = read_corpus(p, &o, 1, &n);
+    assert_int_equal(n, 2);
+    assert_int_equal(qk_corpus_json_slow - before, 1); /* the third line only */
+    assert_memory_equal(strchr(got, '='), "=-", 2); /* jansson's error for \\u0000 */
+    *strchr(got, '=') = '\0';
+    assert_string_equal(got, "x1\1a\"b\\c/d\ne\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80" "f\2x2\1\t g\2");
     free(got);
     unlink(p);
     free(p);
@@ -249,6 +289,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lines_both_ways),
         cmocka_unit_test(test_fast_document),
+        cmocka_unit_test(test_fast_escapes),
         cmocka_unit_test(test_fuzz_seeds_both_ways),
         cmocka_unit_test(test_clef_both_ways),
     };
