@@ -60,6 +60,7 @@ struct qk_index_builder {
     size_t tc_len, tc_cap;
     /* spilled sorted runs */
     char **run_paths;
+    unsigned char *run_level; /* per run: how many merges made it (index_runs.c) */
     size_t nruns;
     size_t spills; /* runs written in all (nruns falls when they are merged) */
     /* the documents' text, compressed into a spill file (index_text.c);
@@ -106,6 +107,15 @@ int qk_build_put_varint(FILE *f, uint64_t v);
  * until at most that many remain (so a small memory budget on a large
  * corpus never needs more open files than that). */
 qk_status qk_build_compact_runs(qk_index_builder *b, qk_error *err);
+/* After a spill: while the newest QK_BUILD_LIVE_FAN runs (or o.max_open_runs,
+ * if fewer) were made by the same number of merges, merge them into one run
+ * of the next level. A build then holds at most about fan - 1 runs per level
+ * (a logarithmic number of levels) on disk at once, whatever the corpus and
+ * the budget, so its temporaries stay few enough to be removed on a signal;
+ * each posting is merged once per level. Document order is kept: only
+ * neighbouring runs are merged. */
+#define QK_BUILD_LIVE_FAN 8
+qk_status qk_build_runs_settle(qk_index_builder *b, qk_error *err);
 
 /* index_fileio.c: pwrite / pread of n bytes at off, retrying short counts and EINTR:
  * 0 / bytes read (short only at the end of the file), -1 on error. */

@@ -88,6 +88,7 @@ void qk_index_builder_free(qk_index_builder *b)
         free(b->run_paths[i]);
     }
     free(b->run_paths);
+    free(b->run_level);
     qk_build_text_free(b->text);
     qk_build_segment_reset(b);
     qk_strpool_free(b->terms);
@@ -431,17 +432,19 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
     uint32_t *ids = NULL;
     char *path = NULL;
     FILE *f = NULL;
-    size_t n = qk_strpool_count(b->terms), cap = b->nruns;
+    size_t n = qk_strpool_count(b->terms), cap = b->nruns, lcap = b->nruns;
     qk_status st = QK_OK;
     if (n == 0)
         return QK_OK;
     if (qk_build_sorted_terms(b, &ids) != QK_OK ||
-        qk_grow((void **)&b->run_paths, &cap, b->nruns + 1, sizeof *b->run_paths) != QK_OK) {
+        qk_grow((void **)&b->run_paths, &cap, b->nruns + 1, sizeof *b->run_paths) != QK_OK ||
+        qk_grow((void **)&b->run_level, &lcap, b->nruns + 1, 1) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
     if ((st = qk_build_run_create(b, &path, &f, err)) != QK_OK)
         goto out;
+    b->run_level[b->nruns] = 0;
     b->run_paths[b->nruns++] = path;
     b->spills++;
     path = NULL;
@@ -474,6 +477,8 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
      * or the next segment's peak adds to this one's in resident memory. */
     malloc_trim(0);
 #endif
+    if (st == QK_OK)
+        st = qk_build_runs_settle(b, err);
 out:
     if (f)
         fclose(f);

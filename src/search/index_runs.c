@@ -6,6 +6,7 @@
  * order, so a term's postings in a merged run are those of each run in turn,
  * only the first document of each after the first re-encoded as a gap. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -228,6 +229,7 @@ qk_status qk_build_compact_runs(qk_index_builder *b, qk_error *err)
             if (st != QK_OK) {
                 /* close the gap, so the builder removes every run left */
                 memmove(b->run_paths + n, b->run_paths + g, (b->nruns - g) * sizeof *b->run_paths);
+                memmove(b->run_level + n, b->run_level + g, b->nruns - g);
                 b->nruns = n + (b->nruns - g);
                 return st;
             }
@@ -240,9 +242,39 @@ qk_status qk_build_compact_runs(qk_index_builder *b, qk_error *err)
                     free(b->run_paths[i]);
                 }
             }
+            b->run_level[n] = b->run_level[g];
             b->run_paths[n++] = merged;
         }
         b->nruns = n;
     }
     return QK_OK;
+}
+
+qk_status qk_build_runs_settle(qk_index_builder *b, qk_error *err)
+{
+    size_t fan = b->o.max_open_runs < QK_BUILD_LIVE_FAN ? b->o.max_open_runs : QK_BUILD_LIVE_FAN;
+    for (;;) {
+        size_t k = 0, g;
+        unsigned char level;
+        char *merged = NULL;
+        qk_status st;
+        if (b->nruns < fan)
+            return QK_OK;
+        level = b->run_level[b->nruns - 1];
+        while (k < b->nruns && b->run_level[b->nruns - 1 - k] == level)
+            k++;
+        if (k < fan)
+            return QK_OK;
+        g = b->nruns - k;
+        if ((st = merge_group(b, b->run_paths + g, k, &merged, err)) != QK_OK)
+            return st; /* the runs stay listed; the builder removes them */
+        for (size_t i = g; i < b->nruns; i++) {
+            unlink(b->run_paths[i]);
+            qk_temp_note(b->run_paths[i], 0);
+            free(b->run_paths[i]);
+        }
+        b->run_paths[g] = merged;
+        b->run_level[g] = (unsigned char)(level < UCHAR_MAX ? level + 1 : level);
+        b->nruns = g + 1;
+    }
 }

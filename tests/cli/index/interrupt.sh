@@ -6,8 +6,7 @@
 # input. The signal arrives while it sits in that read, never in the middle
 # of a spill, and the number of spilled runs does not depend on how fast the
 # test shell polls (it used to kill a running index, which under load could
-# be caught between creating a run and registering it, or after more runs
-# than the CLI's table of temporaries holds).
+# be caught between creating a run and registering it).
 set -u
 set -m # job control: background commands do not start with SIGINT ignored
 d=$(mktemp -d); p=$(mktemp -d); trap 'exec 3>&-; rm -rf "$d" "$p"' EXIT
@@ -21,13 +20,14 @@ blocked() {
         [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = S ] &&
         grep -q 'pipe' "/proc/$1/wchan" 2>/dev/null
 }
-# Start an index reading the FIFO and feed it the first 3,000 documents
-# (about 0.7 MB: enough for the 1 MB budget to spill, far fewer runs than 64).
+# Start an index reading the FIFO and feed it the first 8,000 documents
+# (about 1.9 MB at a 1 MB budget: well over a hundred spills, which the
+# build merges as it goes, so the runs on disk stay few).
 start() {
     rm -f "$p/in"; mkfifo "$p/in"
     "$QK" index --quiet --memory 1 -o out.idx - < "$p/in" & pid=$!
     exec 3> "$p/in"
-    head -n 3000 c.trec >&3
+    head -n 8000 c.trec >&3
     until blocked $pid; do sleep 0.05; done
 }
 for sig in TERM INT; do
