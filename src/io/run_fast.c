@@ -1,7 +1,7 @@
 /* The run reader's in-place parser for the common line shape (see
- * run_internal.h): the text classified 64 bytes at a time, each block once
- * however many lines it holds, six fields found with five bit scans, the
- * score read by qk_scan_decimal, the docno moved with one fixed-size copy. The line shape and every value are
+ * run_internal.h): whole lines classified 64 bytes at a time, six fields
+ * found with five bit scans, the score read by qk_scan_decimal, the docno
+ * moved with one fixed-size copy. The line shape and every value are
  * checked here; anything else goes back to the general reader (run.c),
  * which owns every error message. One body (run_fast_body.h), compiled for
  * SSE2 (every x86-64) and for AVX2 (chosen at run time), and as plain C
@@ -57,26 +57,13 @@ static inline uint64_t qk_fast_16digits(uint64_t hi, uint64_t lo)
     return qk_fast_8digits(hi) * 100000000 + qk_fast_8digits(lo);
 }
 
-/* Bits off.. of the 128-bit mask hi:lo (off < 64): the mask of the 64
- * bytes at off from a window's masks (one shrd on x86-64). */
-static inline uint64_t qk_fast_splice(uint64_t lo, uint64_t hi, size_t off)
-{
-#if defined(__SIZEOF_INT128__)
-    return (uint64_t)((((unsigned __int128)hi << 64) | lo) >> (off & 63));
-#else
-    return (lo >> off) | (hi << 1 << (63 - off));
-#endif
-}
-
 #if defined(QK_FAST_SSE2)
-static inline uint64_t same_sse2(const char *p, const char *qid)
-{
-    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p),
-                                                     _mm_loadu_si128((const __m128i *)(const void *)qid)));
-}
-static inline void classify_sse2(const char *p, uint64_t *good, uint64_t *sep, uint64_t *dig)
+static inline void classify_sse2(const char *p, const char *qid, uint64_t *good, uint64_t *sep, uint64_t *dig,
+                                 uint64_t *same)
 {
     uint64_t g = 0, s = 0, d = 0;
+    *same = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p),
+                                                      _mm_loadu_si128((const __m128i *)(const void *)qid)));
     for (unsigned j = 0; j < 4; j++) {
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + (size_t)16 * j));
         __m128i blank = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
@@ -96,28 +83,23 @@ static inline void classify_sse2(const char *p, uint64_t *good, uint64_t *sep, u
 #define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
 #define QK_FAST_CLASSIFY classify_sse2
-#define QK_FAST_SAME same_sse2
 #define QK_FAST_QID_SIMD 16
 #define QK_FAST_MANTISSA qk_fast_16digits
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
-#undef QK_FAST_SAME
 #undef QK_FAST_QID_SIMD
 #undef QK_FAST_MANTISSA
 #undef QK_FAST_TZCNT
 #else
-static inline uint64_t same_plain(const char *p, const char *qid)
+static inline void classify_plain(const char *p, const char *qid, uint64_t *good, uint64_t *sep, uint64_t *dig,
+                                  uint64_t *same)
 {
-    uint64_t q = 0;
+    uint64_t g = 0, s = 0, d = 0, q = 0;
     for (unsigned j = 0; j < 16; j++)
         q |= (uint64_t)(p[j] == qid[j]) << j;
-    return q;
-}
-static inline void classify_plain(const char *p, uint64_t *good, uint64_t *sep, uint64_t *dig)
-{
-    uint64_t g = 0, s = 0, d = 0;
+    *same = q;
     for (unsigned j = 0; j < 64; j++) {
         unsigned char c = (unsigned char)p[j];
         g |= (uint64_t)(c > ' ') << j;
@@ -132,14 +114,12 @@ static inline void classify_plain(const char *p, uint64_t *good, uint64_t *sep, 
 #define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
 #define QK_FAST_CLASSIFY classify_plain
-#define QK_FAST_SAME same_plain
 #define QK_FAST_QID_SIMD 16
 #define QK_FAST_MANTISSA qk_fast_16digits
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
-#undef QK_FAST_SAME
 #undef QK_FAST_QID_SIMD
 #undef QK_FAST_MANTISSA
 #undef QK_FAST_TZCNT
@@ -148,15 +128,13 @@ static inline void classify_plain(const char *p, uint64_t *good, uint64_t *sep, 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define QK_HAVE_AVX2_PATH 1
-__attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t same_avx2(const char *p, const char *qid)
-{
-    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p),
-                                                            _mm256_loadu_si256((const __m256i *)(const void *)qid)));
-}
-__attribute__((target("avx2,bmi,bmi2"))) static inline void classify_avx2(const char *p, uint64_t *good,
-                                                                            uint64_t *sep, uint64_t *dig)
+__attribute__((target("avx2,bmi,bmi2"))) static inline void classify_avx2(const char *p, const char *qid,
+                                                                            uint64_t *good, uint64_t *sep,
+                                                                            uint64_t *dig, uint64_t *same)
 {
     __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    *same = (uint32_t)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(lo, _mm256_loadu_si256((const __m256i *)(const void *)qid)));
     __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
     __m256i sp = _mm256_set1_epi8(' '), tab = _mm256_set1_epi8('\t'), above = _mm256_set1_epi8(0x21);
     __m256i blo = _mm256_or_si256(_mm256_cmpeq_epi8(lo, sp), _mm256_cmpeq_epi8(lo, tab));
@@ -186,14 +164,12 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t mantissa_avx2(ui
 #define QK_FAST_TZCNT (unsigned)_tzcnt_u64
 #define QK_FAST_ATTR __attribute__((target("avx2,bmi,bmi2")))
 #define QK_FAST_CLASSIFY classify_avx2
-#define QK_FAST_SAME same_avx2
 #define QK_FAST_QID_SIMD 32
 #define QK_FAST_MANTISSA mantissa_avx2
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
-#undef QK_FAST_SAME
 #undef QK_FAST_QID_SIMD
 #undef QK_FAST_MANTISSA
 #undef QK_FAST_TZCNT
@@ -204,14 +180,14 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t mantissa_avx2(ui
 __attribute__((target("avx2,bmi,bmi2"), noinline)) static void
 classify_avx2_call(const char *p, uint64_t *good, uint64_t *sep)
 {
-    uint64_t dig;
-    classify_avx2(p, good, sep, &dig);
+    uint64_t dig, same;
+    classify_avx2(p, p, good, sep, &dig, &same);
 }
 #endif
 
 void qk_fast_classify(int isa, const char *p, uint64_t *good, uint64_t *sep)
 {
-    uint64_t dig;
+    uint64_t dig, same;
 #if defined(QK_HAVE_AVX2_PATH)
     if (isa == QK_FAST_AVX2) {
         classify_avx2_call(p, good, sep);
@@ -220,9 +196,9 @@ void qk_fast_classify(int isa, const char *p, uint64_t *good, uint64_t *sep)
 #endif
     (void)isa;
 #if defined(QK_FAST_SSE2)
-    classify_sse2(p, good, sep, &dig);
+    classify_sse2(p, p, good, sep, &dig, &same);
 #else
-    classify_plain(p, good, sep, &dig);
+    classify_plain(p, p, good, sep, &dig, &same);
 #endif
 }
 

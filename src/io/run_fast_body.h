@@ -1,10 +1,10 @@
 /* The body of qk_run_fast_lines (run_fast.c), compiled once per byte
  * classifier: run_fast.c defines QK_FAST_FN (the function's name),
- * QK_FAST_ATTR (its target attribute, or nothing), QK_FAST_CLASSIFY (a
+ * QK_FAST_ATTR (its target attribute, or nothing) and QK_FAST_CLASSIFY (a
  * function giving, for the 64 bytes at p, the masks of the bytes that are
- * not a control byte or a blank, of the separators ' ' and '\t', and of the
- * digits), QK_FAST_SAME (the mask of the first QK_FAST_QID_SIMD bytes at p
- * equal to those of the qid), QK_FAST_MANTISSA (the 16-digit number of two words of 8 ASCII
+ * not a control byte or a blank, of the separators ' ' and '\t', of the
+ * digits, and of the first QK_FAST_QID_SIMD bytes equal to those of the
+ * qid), QK_FAST_MANTISSA (the 16-digit number of two words of 8 ASCII
  * digits) and QK_FAST_TZCNT (trailing zeros, 64 or more for 0), then
  * includes this file. Internal to run_fast.c. */
 
@@ -24,36 +24,13 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
     size_t k = 0;
     long line = f->line;
     int stop = QK_FAST_ROOM;
-    /* A window of 128 bytes from wb (wb <= p < wb + 64), classified 64
-     * bytes at a time, each block once however many lines it holds: a
-     * line's masks are the window's from p on. Every line start here has
-     * QK_FAST_TAIL bytes after it, so the window never reads past end. */
-    const char *wb = p;
-    uint64_t g0 = 0, s0 = 0, d0 = 0, g1 = 0, s1w = 0, d1 = 0;
-    if (k < max && end - p >= QK_FAST_TAIL) {
-        QK_FAST_CLASSIFY(wb, &g0, &s0, &d0);
-        QK_FAST_CLASSIFY(wb + 64, &g1, &s1w, &d1);
-        g0 |= s0;
-        g1 |= s1w;
-    }
     while (k < max && end - p >= QK_FAST_TAIL) {
         uint64_t good, sep, dig, same, t;
         unsigned n, adv, s1, s2, s3, s4, s5;
-        size_t dl, sl, off = (size_t)(p - wb);
+        size_t dl, sl;
         double v, gv;
-        while (off >= 64) {
-            wb += 64;
-            off -= 64;
-            g0 = g1;
-            s0 = s1w;
-            d0 = d1;
-            QK_FAST_CLASSIFY(wb + 64, &g1, &s1w, &d1);
-            g1 |= s1w;
-        }
-        good = qk_fast_splice(g0, g1, off);
-        sep = qk_fast_splice(s0, s1w, off);
-        dig = qk_fast_splice(d0, d1, off);
-        same = QK_FAST_SAME(p, qid);
+        QK_FAST_CLASSIFY(p, qid, &good, &sep, &dig, &same);
+        good |= sep;
         /* The first byte that is neither data nor separator ends the line:
          * the newline, or CR and newline; anything else (NUL, VT, FF, a CR
          * inside, a line of 64 bytes or more) is for the general reader. */
