@@ -411,6 +411,128 @@ static void test_isa_agree(void **state)
     free(buf);
 }
 
+/* The parser on buf[0, n) (n + QK_FAST_TAIL bytes readable) with the qid of
+ * the first line, by each classifier: every entry is what the general
+ * primitives make of its line; returns the entries (the same for both). */
+static size_t parse_direct(char *buf, size_t n, const char *qid, size_t *used_out, int *stop)
+{
+    static size_t offs[2][512];
+    static double scores[2][512];
+    static long lines[2][512];
+    static char arena[2][512 * QK_FAST_ARENA];
+    char q[100] = {0};
+    qk_run_fast f[2];
+    size_t used[2], cnt[2];
+    int isas = qk_run_fast_best_isa() == QK_FAST_AVX2 ? 2 : 1;
+    strcpy(q, qid);
+    for (int isa = 0; isa < isas; isa++) {
+        const char *line = buf;
+        memset(&f[isa], 0, sizeof f[isa]);
+        f[isa].qid = q;
+        f[isa].qlen = strlen(q);
+        f[isa].doc_off = offs[isa];
+        f[isa].scores = scores[isa];
+        f[isa].lines = lines[isa];
+        f[isa].max = 512;
+        f[isa].arena = arena[isa];
+        used[isa] = qk_run_fast_lines_isa(isa, &f[isa], buf, buf + n, &cnt[isa]);
+        for (size_t i = 0; i < cnt[isa]; i++) {
+            size_t len = strcspn(line, "\n"), nf;
+            const char *fl[7];
+            size_t fn[7];
+            double v;
+            nf = qk_split_fields(line, len, fl, fn, 7);
+            assert_int_equal(nf, 6);
+            assert_int_equal(qk_parse_score(fl[4], fn[4], &v), 0);
+            assert_memory_equal(&scores[isa][i], &v, sizeof v);
+            assert_int_equal(lines[isa][i], 1 + (long)i);
+            assert_int_equal(strlen(arena[isa] + offs[isa][i]), fn[2]);
+            assert_memory_equal(arena[isa] + offs[isa][i], fl[2], fn[2]);
+            line += len + 1;
+        }
+        assert_int_equal(used[isa], (size_t)(line - buf));
+    }
+    if (isas == 2) {
+        assert_int_equal(used[0], used[1]);
+        assert_int_equal(cnt[0], cnt[1]);
+        assert_int_equal(f[0].stop, f[1].stop);
+    }
+    *used_out = used[0];
+    *stop = f[0].stop;
+    return cnt[0];
+}
+
+/* Lines at every offset from a 64-byte block edge (a first line of 6 to 69
+ * bytes before the rest), each block classified once for all its lines:
+ * lines across block edges, two and three lines in a block, lines of 63
+ * bytes and CRLF (a step of 65 bytes, past the next block), tabs, a qid
+ * change inside a block, a long line that falls back, and the end of the
+ * text inside a block; then the same texts through the whole reader (last
+ * line with and without its newline). */
+static void test_block_edges(void **state)
+{
+    static char buf[8192 + 3 * QK_FAST_TAIL];
+    (void)state;
+    for (int lead = 0; lead < 64; lead++) {
+        for (int shape = 0; shape < 6; shape++) {
+            size_t n = 0, used, cnt, want = 0;
+            int stop;
+            char pad[80];
+            memset(pad, 'x', sizeof pad);
+            pad[lead] = '\0';
+            /* the leading line "q Q0 d<pad> 1 1 r": 12 bytes + lead */
+            n += (size_t)sprintf(buf + n, "q Q0 d%s 1 1 r\n", pad);
+            want++;
+            for (int i = 0; i < 40; i++, want++) {
+                if (shape == 0) /* short lines: two or three in a block */
+                    n += (size_t)sprintf(buf + n, "q Q0 D%d %d %d.5 r\n", i, i + 1, i);
+                else if (shape == 1) /* 63 bytes before CRLF */
+                    n += (size_t)sprintf(buf + n, "q\tQ0\tD%045d\t%03d\t%02d.25\tr\r\n", i, i + 1, i % 100);
+                else if (shape == 2) /* mixed lengths, tabs */
+                    n += (size_t)sprintf(buf + n, "q%sQ0 D%.*s %d -%d.%d run-%d\n", i % 3 ? " " : "\t",
+                                         (i * 7) % 40, pad, i, i, i % 10, i % 5);
+                else
+                    n += (size_t)sprintf(buf + n, "q Q0 doc-%d %d 0.%d r\n", i * 37, i + 1, i);
+            }
+            if (shape == 3) { /* a qid change inside a block */
+                n += (size_t)sprintf(buf + n, "q2 Q0 e 1 1 r\nq2 Q0 f 2 1 r\n");
+            } else if (shape == 4) { /* a line of 64 bytes or more */
+                n += (size_t)sprintf(buf + n, "q Q0 %.*s 1 1 r\n", 60, "Ylongdocnolongdocnolongdocnolongdocnolongdocnolongdocnolongdocno");
+            }
+            memset(buf + n, 0, QK_FAST_TAIL);
+            if (shape == 5) {
+                /* the text ends inside a block: a line taken only while
+                 * QK_FAST_TAIL bytes follow its start */
+                size_t end = n - 17 - (size_t)lead % 9;
+                cnt = parse_direct(buf, end, "q", &used, &stop);
+                if (lead + 12 < 64) {
+                    assert_true(cnt > 30);
+                    assert_true(end - used < QK_FAST_TAIL);
+                    assert_int_equal(stop, QK_FAST_ROOM);
+                } else {
+                    assert_int_equal(cnt, 0);
+                    assert_int_equal(stop, QK_FAST_SHAPE);
+                }
+                check_file(buf, n);
+                check_file(buf, n - 1); /* the last line without its newline */
+                continue;
+            }
+            /* then a line of 64 bytes or more: no line is taken past n */
+            memset(buf + n, 'z', 2 * QK_FAST_TAIL);
+            cnt = parse_direct(buf, n + QK_FAST_TAIL + 64, "q", &used, &stop);
+            if (lead + 12 >= 64) { /* the leading line itself is long */
+                assert_int_equal(cnt, 0);
+                assert_int_equal(stop, QK_FAST_SHAPE);
+            } else {
+                assert_int_equal(cnt, want);
+                assert_int_equal(stop, shape == 3 ? QK_FAST_QID : QK_FAST_SHAPE);
+            }
+            buf[n] = '\0';
+            check_file(buf, n);
+        }
+    }
+}
+
 /* A random score string: mostly the shapes the parser reads itself (signs,
  * 0 to 10 digits on each side of a point, runs of 0 and 9, values around
  * 2^53 / 10^8), and their neighbours it must leave to qk_parse_score:
@@ -523,6 +645,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_isa_agree),
         cmocka_unit_test(test_scores),
+        cmocka_unit_test(test_block_edges),
         cmocka_unit_test(test_random_runs),
         cmocka_unit_test(test_large_runs),
     };
