@@ -432,7 +432,8 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
     uint32_t *ids = NULL;
     char *path = NULL;
     FILE *f = NULL;
-    size_t n = qk_strpool_count(b->terms), cap = b->nruns, lcap = b->nruns;
+    size_t n = qk_strpool_count(b->terms), cap = b->nruns;
+    size_t lcap = cap; /* run_level has run_paths' length */
     qk_status st = QK_OK;
     if (n == 0)
         return QK_OK;
