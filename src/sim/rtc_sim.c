@@ -12,6 +12,7 @@
 #include "qrelkit/estimate.h"
 #include "qrelkit/io.h"
 
+#include "core/lazylib.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -580,6 +581,10 @@ qk_status qk_rtc_simulate(const qk_qrels *q, const qk_run *const *run_in, size_t
     }
     if (qk_qrels_format(q) != QK_REL_QRELS) {
         st = qk_error_set(err, QK_EUSAGE, "the truth must be plain qrels");
+        goto out;
+    }
+    if (!qk_lapacke(err)) { /* RTC's fits; opened on first use */
+        st = QK_EIO;
         goto out;
     }
     /* pairs_out names runs by qk_run_name: the caller makes them unique */
