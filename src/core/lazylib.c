@@ -7,11 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The sonames come from the build (CMakeLists.txt reads them from the very libraries the
+/* QK_SONAME_* come from the build (CMakeLists.txt reads them from the very libraries the
  * headers belong to), so the library opened is the one the program was built against. */
-#ifndef QK_SONAME_MICROHTTPD
-#error "QK_SONAME_MICROHTTPD must be defined by the build"
-#endif
 
 typedef struct lazy_sym {
     const char *name;
@@ -69,7 +66,7 @@ static qk_nlopt_api nlopt_table;
 static qk_liblinear_api liblinear_table;
 
 #define LIB(key, soname, syms, table)                                                              \
-    { key, soname, syms, sizeof syms / sizeof syms[0], &table, PTHREAD_ONCE_INIT, 0, "" }
+    { key, soname, syms, sizeof(syms) / sizeof((syms)[0]), &(table), PTHREAD_ONCE_INIT, 0, "" }
 
 static lazy_lib libs[] = {
     LIB("microhttpd", QK_SONAME_MICROHTTPD, mhd_syms, mhd_table),
