@@ -7,7 +7,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
-#include "core/lazylib.h"
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -17,6 +16,7 @@
 
 #include "campaign/campaign_internal.h"
 #include "campaign/pages.h"
+#include "core/lazylib.h"
 
 void qk_campaign_serve_opts_init(qk_campaign_serve_opts *o)
 {
@@ -139,7 +139,8 @@ static void logf_(server *s, const char *fmt, ...)
 
 static void client_ip(struct MHD_Connection *con, char *ip, size_t n)
 {
-    const union MHD_ConnectionInfo *ci = QK_MHD(MHD_get_connection_info)(con, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const union MHD_ConnectionInfo *ci =
+        QK_MHD(MHD_get_connection_info)(con, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     snprintf(ip, n, "?");
     if (!ci || !ci->client_addr)
         return;
@@ -185,14 +186,16 @@ static const qkc_asset *asset(const char *name)
 static enum MHD_Result send_(struct MHD_Connection *con, unsigned code, const char *type, const char *body,
                              size_t len, const char *location, const char *cookie)
 {
-    struct MHD_Response *r = QK_MHD(MHD_create_response_from_buffer)(len, (void *)body, MHD_RESPMEM_MUST_COPY);
+    struct MHD_Response *r =
+        QK_MHD(MHD_create_response_from_buffer)(len, (void *)body, MHD_RESPMEM_MUST_COPY);
     enum MHD_Result ret;
     if (!r)
         return MHD_NO;
     QK_MHD(MHD_add_response_header)(r, "Content-Type", type);
-    QK_MHD(MHD_add_response_header)(r, "Content-Security-Policy",
-                            "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
-                            "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    QK_MHD(MHD_add_response_header)
+    (r, "Content-Security-Policy",
+     "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
+     "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
     QK_MHD(MHD_add_response_header)(r, "X-Content-Type-Options", "nosniff");
     QK_MHD(MHD_add_response_header)(r, "X-Frame-Options", "DENY");
     QK_MHD(MHD_add_response_header)(r, "Referrer-Policy", "no-referrer");
@@ -755,10 +758,11 @@ qk_status qk_campaign_serve(const char *path, const qk_campaign_serve_opts *o, q
     pthread_mutex_init(&s->lock, NULL);
     pthread_key_create(&s->conn_key, close_conn);
     d = QK_MHD(MHD_start_daemon)(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, handle, s,
-                         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_THREAD_POOL_SIZE,
-                         (unsigned)(o->threads ? o->threads : 4), MHD_OPTION_CONNECTION_LIMIT, (unsigned)512,
-                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-                         (size_t)65536, MHD_OPTION_NOTIFY_COMPLETED, completed, s, MHD_OPTION_END);
+                                 MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_THREAD_POOL_SIZE,
+                                 (unsigned)(o->threads ? o->threads : 4), MHD_OPTION_CONNECTION_LIMIT,
+                                 (unsigned)512, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
+                                 MHD_OPTION_NOTIFY_COMPLETED, completed, s, MHD_OPTION_END);
     if (!d) {
         st = qk_error_set(err, QK_EIO, "cannot listen on %s:%u", o->address ? o->address : "127.0.0.1",
                           o->port);

@@ -26,14 +26,19 @@ typedef struct lazy_lib {
     char reason[400]; /* dlerror() at the failure, copied: it is per-thread and transient */
 } lazy_lib;
 
+// clang-format off
 #define SYM(type, fn) { #fn, offsetof(type, fn) }
+// clang-format on
 
 static const lazy_sym mhd_syms[] = {
-    SYM(qk_mhd_api, MHD_start_daemon),        SYM(qk_mhd_api, MHD_stop_daemon),
-    SYM(qk_mhd_api, MHD_get_daemon_info),     SYM(qk_mhd_api, MHD_get_connection_info),
+    SYM(qk_mhd_api, MHD_start_daemon),
+    SYM(qk_mhd_api, MHD_stop_daemon),
+    SYM(qk_mhd_api, MHD_get_daemon_info),
+    SYM(qk_mhd_api, MHD_get_connection_info),
     SYM(qk_mhd_api, MHD_lookup_connection_value),
     SYM(qk_mhd_api, MHD_create_response_from_buffer),
-    SYM(qk_mhd_api, MHD_add_response_header), SYM(qk_mhd_api, MHD_queue_response),
+    SYM(qk_mhd_api, MHD_add_response_header),
+    SYM(qk_mhd_api, MHD_queue_response),
     SYM(qk_mhd_api, MHD_destroy_response),
 };
 static const lazy_sym lapacke_syms[] = {
@@ -43,12 +48,18 @@ static const lazy_sym lapacke_syms[] = {
     SYM(qk_lapacke_api, LAPACKE_dtrtrs),
 };
 static const lazy_sym nlopt_syms[] = {
-    SYM(qk_nlopt_api, nlopt_create),           SYM(qk_nlopt_api, nlopt_destroy),
-    SYM(qk_nlopt_api, nlopt_optimize),         SYM(qk_nlopt_api, nlopt_set_lower_bounds),
-    SYM(qk_nlopt_api, nlopt_set_upper_bounds), SYM(qk_nlopt_api, nlopt_set_max_objective),
-    SYM(qk_nlopt_api, nlopt_set_maxeval),      SYM(qk_nlopt_api, nlopt_set_ftol_rel),
-    SYM(qk_nlopt_api, nlopt_get_numevals),     SYM(qk_nlopt_api, nlopt_set_lower_bounds1),
-    SYM(qk_nlopt_api, nlopt_set_upper_bounds1), SYM(qk_nlopt_api, nlopt_set_xtol_abs1),
+    SYM(qk_nlopt_api, nlopt_create),
+    SYM(qk_nlopt_api, nlopt_destroy),
+    SYM(qk_nlopt_api, nlopt_optimize),
+    SYM(qk_nlopt_api, nlopt_set_lower_bounds),
+    SYM(qk_nlopt_api, nlopt_set_upper_bounds),
+    SYM(qk_nlopt_api, nlopt_set_max_objective),
+    SYM(qk_nlopt_api, nlopt_set_maxeval),
+    SYM(qk_nlopt_api, nlopt_set_ftol_rel),
+    SYM(qk_nlopt_api, nlopt_get_numevals),
+    SYM(qk_nlopt_api, nlopt_set_lower_bounds1),
+    SYM(qk_nlopt_api, nlopt_set_upper_bounds1),
+    SYM(qk_nlopt_api, nlopt_set_xtol_abs1),
 };
 static const lazy_sym liblinear_syms[] = {
     SYM(qk_liblinear_api, train),
@@ -65,8 +76,10 @@ static qk_lapacke_api lapacke_table;
 static qk_nlopt_api nlopt_table;
 static qk_liblinear_api liblinear_table;
 
-#define LIB(key, soname, syms, table)                                                              \
+// clang-format off
+#define LIB(key, soname, syms, table) \
     { key, soname, syms, sizeof(syms) / sizeof((syms)[0]), &(table), PTHREAD_ONCE_INIT, 0, "" }
+// clang-format on
 
 static lazy_lib libs[] = {
     LIB("microhttpd", QK_SONAME_MICROHTTPD, mhd_syms, mhd_table),
@@ -104,26 +117,50 @@ static void open_lib(lazy_lib *l)
     l->ok = 1;
 }
 
-static void once_mhd(void) { open_lib(&libs[L_MHD]); }
-static void once_lapacke(void) { open_lib(&libs[L_LAPACKE]); }
-static void once_nlopt(void) { open_lib(&libs[L_NLOPT]); }
-static void once_linear(void) { open_lib(&libs[L_LINEAR]); }
+static void once_mhd(void)
+{
+    open_lib(&libs[L_MHD]);
+}
+static void once_lapacke(void)
+{
+    open_lib(&libs[L_LAPACKE]);
+}
+static void once_nlopt(void)
+{
+    open_lib(&libs[L_NLOPT]);
+}
+static void once_linear(void)
+{
+    open_lib(&libs[L_LINEAR]);
+}
 
 static const void *get(int which, void (*init)(void), qk_error *err)
 {
     lazy_lib *l = &libs[which];
     if (pthread_once(&l->once, init) != 0 || !l->ok) {
-        qk_error_set(err, QK_EIO, "cannot load %s (%s); install it with scripts/install-deps.sh",
-                     l->soname, l->reason[0] ? l->reason : "pthread_once failed");
+        qk_error_set(err, QK_EIO, "cannot load %s (%s); install it with scripts/install-deps.sh", l->soname,
+                     l->reason[0] ? l->reason : "pthread_once failed");
         return NULL;
     }
     return l->table;
 }
 
-const qk_mhd_api *qk_mhd(qk_error *err) { return get(L_MHD, once_mhd, err); }
-const qk_lapacke_api *qk_lapacke(qk_error *err) { return get(L_LAPACKE, once_lapacke, err); }
-const qk_nlopt_api *qk_nlopt(qk_error *err) { return get(L_NLOPT, once_nlopt, err); }
-const qk_liblinear_api *qk_liblinear(qk_error *err) { return get(L_LINEAR, once_linear, err); }
+const qk_mhd_api *qk_mhd(qk_error *err)
+{
+    return get(L_MHD, once_mhd, err);
+}
+const qk_lapacke_api *qk_lapacke(qk_error *err)
+{
+    return get(L_LAPACKE, once_lapacke, err);
+}
+const qk_nlopt_api *qk_nlopt(qk_error *err)
+{
+    return get(L_NLOPT, once_nlopt, err);
+}
+const qk_liblinear_api *qk_liblinear(qk_error *err)
+{
+    return get(L_LINEAR, once_linear, err);
+}
 
 int qk_lazylib_test_soname(const char *lib, const char *soname)
 {

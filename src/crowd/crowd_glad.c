@@ -8,10 +8,10 @@
  * EM: the E-step gives the task posteriors under a uniform class prior; the
  * M-step maximises the expected complete log-likelihood plus the log priors
  * over all alpha and b jointly with L-BFGS (NLopt). */
+#include "core/lazylib.h"
 #include "crowd/crowd_internal.h"
 
 #include <math.h>
-#include "core/lazylib.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -8,11 +8,11 @@
  * code; it uses Adam). A task is relevant iff f_i >= 0, and P(relevant) is
  * reported as Phi(f_i); a task without labels stays at f = 0 (LK cannot
  * predict it). */
+#include "core/lazylib.h"
 #include "crowd/crowd_internal.h"
 #include "learn/learn_gp.h"
 
 #include <math.h>
-#include "core/lazylib.h"
 #include <stdlib.h>
 #include <string.h>
 

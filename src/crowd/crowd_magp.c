@@ -19,11 +19,11 @@
  * GPMV (Li's baseline, spec 003b A5.3) runs the same machinery on one label
  * per task, its majority vote, with no noise at all: P(y = 1 | f_i) =
  * Phi(f_i), a plain GP classifier (qk_crowd_magp_fit with mv set). */
+#include "core/lazylib.h"
 #include "crowd/crowd_internal.h"
 #include "learn/learn_gp.h"
 
 #include <math.h>
-#include "core/lazylib.h"
 #include <stdlib.h>
 #include <string.h>
 

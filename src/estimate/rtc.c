@@ -14,9 +14,9 @@
  *     (mod folds), as the author's reference code does (spec 002 Sec. 4.3).
  * All three are Newton steps on a concave log-posterior; dense systems are
  * solved with LAPACK's Cholesky (dposv). */
+#include "core/lazylib.h"
 #include "est_internal.h"
 
-#include "core/lazylib.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,11 +2,11 @@
  * and 5.4.2; Rasmussen & Williams 2006, alg. 2.1 and eq. 5.9 for the
  * gradient of the marginal likelihood). Matrices are row-major; K is
  * symmetric, so LAPACKE's lower Cholesky factor of it is used as is. */
-#include "core/lazylib.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lazylib.h"
 #include "qrelkit/tune.h"
 
 #ifndef M_PI

@@ -2,8 +2,8 @@
  * through LAPACKE; the blocks are small (one topic's tasks), so the O(n²)
  * loops around it are written out. */
 #include "learn/learn_gp.h"
-
 #include "core/lazylib.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

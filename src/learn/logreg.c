@@ -2,9 +2,9 @@
  * matrix is converted once into liblinear's feature_node rows, with the
  * bias node appended as liblinear-train -B does, so that training on a
  * subset of rows each round costs no copying. */
+#include "core/lazylib.h"
 #include "qrelkit/tar_stop.h"
 
-#include "core/lazylib.h"
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>

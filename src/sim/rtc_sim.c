@@ -9,10 +9,10 @@
  * judgments with the two runs as experts, then with all k), and IP (MTC's
  * number of judgments spent in rank order, unjudged = non-relevant, or
  * p = ip_prior). */
+#include "core/lazylib.h"
 #include "qrelkit/estimate.h"
 #include "qrelkit/io.h"
 
-#include "core/lazylib.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

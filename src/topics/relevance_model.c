@@ -10,9 +10,9 @@
  * linear score either way). Features are z-scored with the training mean
  * and standard deviation (sd 0 -> 1). With one class only in training,
  * every prediction is the Laplace base rate (N+ + 1) / (N + 2). */
+#include "core/lazylib.h"
 #include "topics/adaptive_internal.h"
 
-#include "core/lazylib.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

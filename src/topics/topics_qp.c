@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "core/lazylib.h"
-
 #include "qrelkit/topics.h"
 #include "topics_internal.h"
 

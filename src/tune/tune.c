@@ -6,11 +6,11 @@
  * tune resumed from its log continues exactly, and the baselines can be
  * sharded by index. */
 #include <math.h>
-#include "core/lazylib.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/lazylib.h"
 #include "qrelkit/tune.h"
 
 const qk_enum qk_tune_method_table[] = {

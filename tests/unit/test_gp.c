@@ -12,11 +12,11 @@
 
 #include <cmocka.h>
 
-#include "core/lazylib.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lazylib.h"
 #include "qrelkit/tune.h"
 
 static void check_three_points(qk_kernel kern, double a, double c)
