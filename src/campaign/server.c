@@ -7,7 +7,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -17,6 +16,7 @@
 
 #include "campaign/campaign_internal.h"
 #include "campaign/pages.h"
+#include "core/lazylib.h"
 
 void qk_campaign_serve_opts_init(qk_campaign_serve_opts *o)
 {
@@ -139,7 +139,8 @@ static void logf_(server *s, const char *fmt, ...)
 
 static void client_ip(struct MHD_Connection *con, char *ip, size_t n)
 {
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(con, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const union MHD_ConnectionInfo *ci =
+        QK_MHD(MHD_get_connection_info)(con, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     snprintf(ip, n, "?");
     if (!ci || !ci->client_addr)
         return;
@@ -185,24 +186,26 @@ static const qkc_asset *asset(const char *name)
 static enum MHD_Result send_(struct MHD_Connection *con, unsigned code, const char *type, const char *body,
                              size_t len, const char *location, const char *cookie)
 {
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
+    struct MHD_Response *r =
+        QK_MHD(MHD_create_response_from_buffer)(len, (void *)body, MHD_RESPMEM_MUST_COPY);
     enum MHD_Result ret;
     if (!r)
         return MHD_NO;
-    MHD_add_response_header(r, "Content-Type", type);
-    MHD_add_response_header(r, "Content-Security-Policy",
-                            "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
-                            "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(r, "X-Frame-Options", "DENY");
-    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
-    MHD_add_response_header(r, "Cache-Control", "no-store");
+    QK_MHD(MHD_add_response_header)(r, "Content-Type", type);
+    QK_MHD(MHD_add_response_header)
+    (r, "Content-Security-Policy",
+     "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
+     "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    QK_MHD(MHD_add_response_header)(r, "X-Content-Type-Options", "nosniff");
+    QK_MHD(MHD_add_response_header)(r, "X-Frame-Options", "DENY");
+    QK_MHD(MHD_add_response_header)(r, "Referrer-Policy", "no-referrer");
+    QK_MHD(MHD_add_response_header)(r, "Cache-Control", "no-store");
     if (location)
-        MHD_add_response_header(r, "Location", location);
+        QK_MHD(MHD_add_response_header)(r, "Location", location);
     if (cookie)
-        MHD_add_response_header(r, "Set-Cookie", cookie);
-    ret = MHD_queue_response(con, code, r);
-    MHD_destroy_response(r);
+        QK_MHD(MHD_add_response_header)(r, "Set-Cookie", cookie);
+    ret = QK_MHD(MHD_queue_response)(con, code, r);
+    QK_MHD(MHD_destroy_response)(r);
     return ret;
 }
 
@@ -338,13 +341,13 @@ static int session(server *s, qk_campaign *c, struct MHD_Connection *con, qkc_pe
 {
     int expired = 0;
     qk_error err = {0};
-    *token = MHD_lookup_connection_value(con, MHD_COOKIE_KIND, "qk_session");
+    *token = QK_MHD(MHD_lookup_connection_value)(con, MHD_COOKIE_KIND, "qk_session");
     return *token && qkc_token_lookup(c, *token, p, &expired, &err) == 1;
 }
 
 static enum MHD_Result do_login(server *s, qk_campaign *c, struct MHD_Connection *con, const char *url)
 {
-    const char *t = MHD_lookup_connection_value(con, MHD_GET_ARGUMENT_KIND, "t");
+    const char *t = QK_MHD(MHD_lookup_connection_value)(con, MHD_GET_ARGUMENT_KIND, "t");
     char ip[48], cookie[160];
     qkc_person p;
     int expired = 0;
@@ -461,7 +464,7 @@ static enum MHD_Result do_post(server *s, qk_campaign *c, struct MHD_Connection 
     int64_t a = 0, v = 0, shown = 0, owner = 0;
     int open = 0;
     qk_error err = {0};
-    const char *type = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Content-Type");
+    const char *type = QK_MHD(MHD_lookup_connection_value)(con, MHD_HEADER_KIND, "Content-Type");
     const char *body = rq->body ? rq->body : "";
     if (!type || strncmp(type, "application/x-www-form-urlencoded", 33) != 0)
         return refuse(s, con, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, url, "Bad request", "not a form post");
@@ -647,7 +650,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *con, const char 
     const char *token = NULL;
     (void)version;
     if (!rq) {
-        const char *len = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Content-Length");
+        const char *len = QK_MHD(MHD_lookup_connection_value)(con, MHD_HEADER_KIND, "Content-Length");
         if (!(rq = calloc(1, sizeof *rq)))
             return MHD_NO;
         *con_cls = rq;
@@ -732,6 +735,11 @@ qk_status qk_campaign_serve(const char *path, const qk_campaign_serve_opts *o, q
     qk_status st;
     if (!s)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    /* libmicrohttpd is opened on first use; the handlers below find it loaded */
+    if (!qk_mhd(err)) {
+        free(s);
+        return QK_EIO;
+    }
     /* open once here so a wrong path fails before we listen */
     if ((st = qk_campaign_open(path, &probe, err)) != QK_OK) {
         free(s);
@@ -749,18 +757,19 @@ qk_status qk_campaign_serve(const char *path, const qk_campaign_serve_opts *o, q
     s->o = o;
     pthread_mutex_init(&s->lock, NULL);
     pthread_key_create(&s->conn_key, close_conn);
-    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, handle, s,
-                         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_THREAD_POOL_SIZE,
-                         (unsigned)(o->threads ? o->threads : 4), MHD_OPTION_CONNECTION_LIMIT, (unsigned)512,
-                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-                         (size_t)65536, MHD_OPTION_NOTIFY_COMPLETED, completed, s, MHD_OPTION_END);
+    d = QK_MHD(MHD_start_daemon)(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, handle, s,
+                                 MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_THREAD_POOL_SIZE,
+                                 (unsigned)(o->threads ? o->threads : 4), MHD_OPTION_CONNECTION_LIMIT,
+                                 (unsigned)512, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
+                                 MHD_OPTION_NOTIFY_COMPLETED, completed, s, MHD_OPTION_END);
     if (!d) {
         st = qk_error_set(err, QK_EIO, "cannot listen on %s:%u", o->address ? o->address : "127.0.0.1",
                           o->port);
         goto out;
     }
     {
-        const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+        const union MHD_DaemonInfo *di = QK_MHD(MHD_get_daemon_info)(d, MHD_DAEMON_INFO_BIND_PORT);
         if (o->on_ready)
             o->on_ready(o->ctx, di ? di->port : o->port);
     }
@@ -768,7 +777,7 @@ qk_status qk_campaign_serve(const char *path, const qk_campaign_serve_opts *o, q
         struct timespec ts = {0, 50000000L};
         nanosleep(&ts, NULL);
     }
-    MHD_stop_daemon(d);
+    QK_MHD(MHD_stop_daemon)(d);
     st = QK_OK;
 out:
     pthread_key_delete(s->conn_key);

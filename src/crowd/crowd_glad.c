@@ -8,10 +8,10 @@
  * EM: the E-step gives the task posteriors under a uniform class prior; the
  * M-step maximises the expected complete log-likelihood plus the log priors
  * over all alpha and b jointly with L-BFGS (NLopt). */
+#include "core/lazylib.h"
 #include "crowd/crowd_internal.h"
 
 #include <math.h>
-#include <nlopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,7 +95,11 @@ qk_status qk_crowd_run_glad(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
     double prev = -INFINITY, fval;
     qk_status st = QK_OK;
     c.logkm1 = c.k > 1 ? log((double)(c.k - 1)) : 0;
-    if (!x || !lo || !hi || !(opt = nlopt_create(NLOPT_LD_LBFGS, (unsigned)n))) {
+    if (!qk_nlopt(err)) { /* opened on first use */
+        st = QK_EIO;
+        goto out;
+    }
+    if (!x || !lo || !hi || !(opt = QK_NLOPT(nlopt_create)(NLOPT_LD_LBFGS, (unsigned)n))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
@@ -105,15 +109,15 @@ qk_status qk_crowd_run_glad(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
         lo[i] = i < c.nw ? -100 : -20;
         hi[i] = i < c.nw ? 100 : 20;
     }
-    nlopt_set_lower_bounds(opt, lo);
-    nlopt_set_upper_bounds(opt, hi);
-    nlopt_set_max_objective(opt, objective, &c);
-    nlopt_set_maxeval(opt, 25);
-    nlopt_set_ftol_rel(opt, 1e-10);
+    QK_NLOPT(nlopt_set_lower_bounds)(opt, lo);
+    QK_NLOPT(nlopt_set_upper_bounds)(opt, hi);
+    QK_NLOPT(nlopt_set_max_objective)(opt, objective, &c);
+    QK_NLOPT(nlopt_set_maxeval)(opt, 25);
+    QK_NLOPT(nlopt_set_ftol_rel)(opt, 1e-10);
     r->loglik = estep(&c, x, r->post);
     qk_crowd_clamp_gold(o, r);
     for (int it = 0; it < o->max_iter; it++) {
-        nlopt_result nr = nlopt_optimize(opt, x, &fval);
+        nlopt_result nr = QK_NLOPT(nlopt_optimize)(opt, x, &fval);
         if (nr < 0 && nr != NLOPT_ROUNDOFF_LIMITED) {
             st = qk_error_set(err, QK_EINTERNAL, "GLAD M-step: L-BFGS failed (NLopt code %d)", (int)nr);
             goto out;
@@ -142,7 +146,8 @@ qk_status qk_crowd_run_glad(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
     for (size_t t = 0; t < c.nt; t++)
         r->difficulty[t] = exp(-x[c.nw + t]);
 out:
-    nlopt_destroy(opt);
+    if (opt)
+        QK_NLOPT(nlopt_destroy)(opt);
     free(x);
     free(lo);
     free(hi);

@@ -8,11 +8,11 @@
  * code; it uses Adam). A task is relevant iff f_i >= 0, and P(relevant) is
  * reported as Phi(f_i); a task without labels stays at f = 0 (LK cannot
  * predict it). */
+#include "core/lazylib.h"
 #include "crowd/crowd_internal.h"
 #include "learn/learn_gp.h"
 
 #include <math.h>
-#include <nlopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,7 +70,9 @@ qk_status qk_crowd_run_lk(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_c
     qk_status st = QK_OK;
     if (r->n_classes != 2)
         st = qk_error_set(err, QK_EINPUT, "LK needs binary labels, found %zu classes", r->n_classes);
-    else if (!p || !lo || !hi || !(opt = nlopt_create(NLOPT_LD_LBFGS, (unsigned)np)))
+    else if (!qk_nlopt(err)) /* opened on first use */
+        st = QK_EIO;
+    else if (!p || !lo || !hi || !(opt = QK_NLOPT(nlopt_create)(NLOPT_LD_LBFGS, (unsigned)np)))
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
     if (st != QK_OK)
         goto out;
@@ -80,20 +82,20 @@ qk_status qk_crowd_run_lk(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_c
         lo[i] = i < nt ? -30 : -12;
         hi[i] = i < nt ? 30 : 5;
     }
-    nlopt_set_lower_bounds(opt, lo);
-    nlopt_set_upper_bounds(opt, hi);
-    nlopt_set_max_objective(opt, lk_obj, &k);
+    QK_NLOPT(nlopt_set_lower_bounds)(opt, lo);
+    QK_NLOPT(nlopt_set_upper_bounds)(opt, hi);
+    QK_NLOPT(nlopt_set_max_objective)(opt, lk_obj, &k);
     /* max_iter 0 = the starting point only, as for the EM methods. */
-    nlopt_set_maxeval(opt, o->max_iter > 0 ? 20 * o->max_iter : 1);
-    nlopt_set_ftol_rel(opt, o->tol > 0 ? o->tol : 1e-12);
-    nlopt_result res = o->max_iter > 0 ? nlopt_optimize(opt, p, &fval) : NLOPT_MAXEVAL_REACHED;
+    QK_NLOPT(nlopt_set_maxeval)(opt, o->max_iter > 0 ? 20 * o->max_iter : 1);
+    QK_NLOPT(nlopt_set_ftol_rel)(opt, o->tol > 0 ? o->tol : 1e-12);
+    nlopt_result res = o->max_iter > 0 ? QK_NLOPT(nlopt_optimize)(opt, p, &fval) : NLOPT_MAXEVAL_REACHED;
     if (res == NLOPT_INVALID_ARGS || res == NLOPT_OUT_OF_MEMORY) {
         st = qk_error_set(err, QK_EINTERNAL, "LK: L-BFGS failed (NLopt code %d)", (int)res);
         goto out;
     }
     /* NLopt leaves its best point in p; evaluate there for the likelihood. */
     fval = lk_obj((unsigned)np, p, NULL, &k);
-    r->iterations = nlopt_get_numevals(opt);
+    r->iterations = QK_NLOPT(nlopt_get_numevals)(opt);
     r->converged = res == NLOPT_FTOL_REACHED || res == NLOPT_XTOL_REACHED || res == NLOPT_SUCCESS;
     if (o->max_iter > 0)
         r->history[0] = fval;
@@ -114,7 +116,7 @@ qk_status qk_crowd_run_lk(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_c
     r->prior[0] = 1 - r->prior[1];
 out:
     if (opt)
-        nlopt_destroy(opt);
+        QK_NLOPT(nlopt_destroy)(opt);
     free(p);
     free(lo);
     free(hi);

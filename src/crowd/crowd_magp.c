@@ -19,11 +19,11 @@
  * GPMV (Li's baseline, spec 003b A5.3) runs the same machinery on one label
  * per task, its majority vote, with no noise at all: P(y = 1 | f_i) =
  * Phi(f_i), a plain GP classifier (qk_crowd_magp_fit with mv set). */
+#include "core/lazylib.h"
 #include "crowd/crowd_internal.h"
 #include "learn/learn_gp.h"
 
 #include <math.h>
-#include <nlopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -267,7 +267,7 @@ static qk_status mstep(magp *g, qk_error *err)
 {
     unsigned np = (unsigned)(g->nt + g->nw);
     double *p = malloc(np * sizeof *p), fval;
-    nlopt_opt opt = nlopt_create(NLOPT_LD_LBFGS, np);
+    nlopt_opt opt = QK_NLOPT(nlopt_create)(NLOPT_LD_LBFGS, np);
     qk_status st = QK_OK;
     if (!p || !opt) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -276,12 +276,12 @@ static qk_status mstep(magp *g, qk_error *err)
     for (unsigned i = 0; i < np; i++)
         p[i] = log(g->sn[i]);
     /* s in [e^-12, e^5]: beyond, the slope 1/sqrt(1 + s) no longer moves. */
-    nlopt_set_lower_bounds1(opt, -12);
-    nlopt_set_upper_bounds1(opt, 5);
-    nlopt_set_max_objective(opt, mobj, g);
-    nlopt_set_maxeval(opt, 30);
-    nlopt_set_ftol_rel(opt, 1e-9);
-    nlopt_result r = nlopt_optimize(opt, p, &fval);
+    QK_NLOPT(nlopt_set_lower_bounds1)(opt, -12);
+    QK_NLOPT(nlopt_set_upper_bounds1)(opt, 5);
+    QK_NLOPT(nlopt_set_max_objective)(opt, mobj, g);
+    QK_NLOPT(nlopt_set_maxeval)(opt, 30);
+    QK_NLOPT(nlopt_set_ftol_rel)(opt, 1e-9);
+    nlopt_result r = QK_NLOPT(nlopt_optimize)(opt, p, &fval);
     /* A failed line search still leaves the best point found in p. */
     if (r == NLOPT_INVALID_ARGS || r == NLOPT_OUT_OF_MEMORY || !isfinite(fval)) {
         st = qk_error_set(err, QK_EINTERNAL, "MAGP M-step: L-BFGS failed (NLopt code %d)", (int)r);
@@ -290,7 +290,7 @@ static qk_status mstep(magp *g, qk_error *err)
     for (unsigned i = 0; i < np; i++)
         g->sn[i] = exp(p[i]);
 out:
-    nlopt_destroy(opt);
+    QK_NLOPT(nlopt_destroy)(opt);
     free(p);
     return st;
 }
@@ -359,14 +359,14 @@ static qk_status mstep_kernel(magp *g, qk_error *err)
             lo[n] = -7, hi[n] = 5;
             n++;
         }
-    if (!(opt = nlopt_create(NLOPT_LD_LBFGS, n)))
+    if (!(opt = QK_NLOPT(nlopt_create)(NLOPT_LD_LBFGS, n)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    nlopt_set_lower_bounds(opt, lo);
-    nlopt_set_upper_bounds(opt, hi);
-    nlopt_set_max_objective(opt, kobj, g);
-    nlopt_set_maxeval(opt, 8);
-    nlopt_optimize(opt, p, &fval);
-    nlopt_destroy(opt);
+    QK_NLOPT(nlopt_set_lower_bounds)(opt, lo);
+    QK_NLOPT(nlopt_set_upper_bounds)(opt, hi);
+    QK_NLOPT(nlopt_set_max_objective)(opt, kobj, g);
+    QK_NLOPT(nlopt_set_maxeval)(opt, 8);
+    QK_NLOPT(nlopt_optimize)(opt, p, &fval);
+    QK_NLOPT(nlopt_destroy)(opt);
     /* NLopt returns its best point in p; rebuild the kernels there. */
     kobj_value(g, p);
     return QK_OK;
@@ -399,6 +399,8 @@ qk_status qk_crowd_magp_fit(const qk_crowd_labels *L, const qk_crowd_opts *o, co
     if (r->n_classes != 2)
         return qk_error_set(err, QK_EINPUT, "%s needs binary labels, found %zu classes", mv ? "GPMV" : "MAGP",
                             r->n_classes);
+    if (!qk_lapacke(err) || !qk_nlopt(err)) /* opened on first use */
+        return QK_EIO;
     if ((st = qk_gp_hermite(GH, g.t, g.w)) != QK_OK)
         return qk_error_set(err, st, "Gauss-Hermite rule failed");
     g.hyp[0] = o->kernel_variance, g.hyp[1] = o->lengthscale, g.hyp[2] = o->topic_variance,

@@ -3,6 +3,7 @@
  * probabilities of relevance (judged 0/1, unjudged from the model), E/Var of
  * AP per run and of dAP per pair, then EMAP, E/Var of dMAP and
  * P(dMAP < 0) = Phi(-E/sqrt(V)). */
+#include "core/lazylib.h"
 #include "est_internal.h"
 
 #include <math.h>
@@ -291,6 +292,10 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
         }
         ut[r->ntopics] = tc[r->ntopics].d;
         r->ntopics++;
+    }
+    if (o->model == QK_PROB_RTC && r->ntopics > 0 && !qk_lapacke(err)) { /* opened on first use */
+        st = QK_EIO;
+        goto out;
     }
     if (o->model == QK_PROB_RTC && r->ntopics > 0 &&
         (st = qk_rtc_fit(ut, r->ntopics, nruns, o->depth, &o->rtc, &cache)) != QK_OK) {

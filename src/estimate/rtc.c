@@ -14,9 +14,9 @@
  *     (mod folds), as the author's reference code does (spec 002 Sec. 4.3).
  * All three are Newton steps on a concave log-posterior; dense systems are
  * solved with LAPACK's Cholesky (dposv). */
+#include "core/lazylib.h"
 #include "est_internal.h"
 
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,10 +26,15 @@ static double sig(double z)
     return z >= 0 ? 1 / (1 + exp(-z)) : exp(z) / (1 + exp(z));
 }
 
-/* Solve (-H) d = g in place (g becomes d); -H is positive definite here. */
-static int solve_pd(int n, double *negh, double *g)
+/* Solve (-H) d = g in place (g becomes d); -H is positive definite here. QK_EIO when
+ * LAPACKE cannot be opened (these entry points take no qk_error: their callers that do
+ * open it first, for the message). */
+static qk_status solve_pd(int n, double *negh, double *g)
 {
-    return LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', n, 1, negh, n, g, 1) == 0 ? 0 : -1;
+    const qk_lapacke_api *la = qk_lapacke(NULL);
+    if (!la)
+        return QK_EIO;
+    return la->LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', n, 1, negh, n, g, 1) == 0 ? QK_OK : QK_EINTERNAL;
 }
 
 void qk_rtc_params_init(qk_rtc_params *p)
@@ -73,10 +78,8 @@ qk_status qk_rtc_bt_fit_ab(long depth, double a, double b, double *qstar)
                 h[r * d + q] -= w;
                 h[q * d + r] -= w;
             }
-        if (solve_pd(d, h, g) != 0) {
-            st = QK_EINTERNAL;
+        if ((st = solve_pd(d, h, g)) != QK_OK)
             goto out;
-        }
         for (int r = 0; r < d; r++) {
             th[r] += g[r];
             step = fmax(step, fabs(g[r]));
@@ -146,10 +149,8 @@ static qk_status logit_fit(size_t n, int k, const double *x, const double *w1, c
         }
         for (int j = 0; j < k; j++)
             h[j * k + j] += 1e-12; /* keeps the factorisation defined when s(1-s) underflows */
-        if (solve_pd(k, h, g) != 0) {
-            st = QK_EINTERNAL;
+        if ((st = solve_pd(k, h, g)) != QK_OK)
             break;
-        }
         memcpy(old, beta, (size_t)k * sizeof *beta);
         for (int half = 0; half < 40; half++, t /= 2) { // NOLINT(cert-flp30-c): the counter is half
             for (int j = 0; j < k; j++)

@@ -2,12 +2,11 @@
  * and 5.4.2; Rasmussen & Williams 2006, alg. 2.1 and eq. 5.9 for the
  * gradient of the marginal likelihood). Matrices are row-major; K is
  * symmetric, so LAPACKE's lower Cholesky factor of it is used as is. */
-#include <lapacke.h>
 #include <math.h>
-#include <nlopt.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lazylib.h"
 #include "qrelkit/tune.h"
 
 #ifndef M_PI
@@ -40,6 +39,8 @@ qk_status qk_gpr_new(size_t dim, const int *hamming, qk_kernel kernel, qk_gpr **
     *out = NULL;
     if (dim == 0)
         return qk_error_set(err, QK_EUSAGE, "a GP needs at least one input dimension");
+    if (!qk_lapacke(err)) /* every fit's Cholesky factor; opened on first use */
+        return QK_EIO;
     if (!(g = calloc(1, sizeof *g)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     g->dim = dim;
@@ -158,7 +159,7 @@ static int factor(const qk_gpr *g, size_t n, const double *X, const double *y, d
         for (size_t b = 0; b < a; b++)
             L[a * n + b] = L[b * n + a] = kern(g, rho, ell, X + a * g->dim, X + b * g->dim);
     }
-    if (n && LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, L, (lapack_int)n) != 0)
+    if (n && QK_LAPACKE(LAPACKE_dpotrf)(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, L, (lapack_int)n) != 0)
         return -1;
     for (size_t a = 0; a < n; a++)
         alpha[a] = y[a] - mean;
@@ -300,7 +301,7 @@ static double hyp_objective(unsigned nt, const double *th, double *grad, void *d
         return ll;
     /* D = alpha alpha' - K^-1 (K^-1 from the Cholesky factor). */
     memcpy(c->D, c->L, n * n * sizeof *c->D);
-    if (LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, c->D, (lapack_int)n) != 0) {
+    if (QK_LAPACKE(LAPACKE_dpotri)(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, c->D, (lapack_int)n) != 0) {
         memset(grad, 0, nt * sizeof *grad);
         return ll;
     }
@@ -338,6 +339,8 @@ qk_status qk_gpr_optimize(qk_gpr *g, size_t n, const double *X, const double *y,
     qk_status st = QK_OK;
     if (n == 0)
         return qk_error_set(err, QK_EUSAGE, "no observations to fit the GP to");
+    if (!qk_nlopt(err)) /* opened on first use */
+        return QK_EIO;
     for (size_t a = 0; a < n; a++)
         mean += y[a];
     mean /= (double)n;
@@ -348,7 +351,7 @@ qk_status qk_gpr_optimize(qk_gpr *g, size_t n, const double *X, const double *y,
         var = 1e-12 + 1e-6 * mean * mean;
     hyp_ctx c = {g, n, X, y, mean, var, NULL, NULL, NULL, NULL, 0};
     double *buf = malloc((2 * n * n + n + dim + 5 * nt) * sizeof *buf);
-    nlopt_opt opt = nlopt_create(NLOPT_LD_LBFGS, (unsigned)nt);
+    nlopt_opt opt = QK_NLOPT(nlopt_create)(NLOPT_LD_LBFGS, (unsigned)nt);
     if (!buf || !opt) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
@@ -371,11 +374,11 @@ qk_status qk_gpr_optimize(qk_gpr *g, size_t n, const double *X, const double *y,
     start[1] = log(g->noise > 0 ? g->noise : var * 1e-6);
     for (size_t d = 0; d < dim; d++)
         start[2 + d] = log(g->ell[d]);
-    nlopt_set_lower_bounds(opt, lo);
-    nlopt_set_upper_bounds(opt, hi);
-    nlopt_set_max_objective(opt, hyp_objective, &c);
-    nlopt_set_maxeval(opt, 200);
-    nlopt_set_ftol_rel(opt, 1e-6);
+    QK_NLOPT(nlopt_set_lower_bounds)(opt, lo);
+    QK_NLOPT(nlopt_set_upper_bounds)(opt, hi);
+    QK_NLOPT(nlopt_set_max_objective)(opt, hyp_objective, &c);
+    QK_NLOPT(nlopt_set_maxeval)(opt, 200);
+    QK_NLOPT(nlopt_set_ftol_rel)(opt, 1e-6);
     qk_rng rng;
     qk_rng_seed(&rng, seed);
     double fbest = -INFINITY;
@@ -389,7 +392,7 @@ qk_status qk_gpr_optimize(qk_gpr *g, size_t n, const double *X, const double *y,
             th[t] = v < lo[t] ? lo[t] : v > hi[t] ? hi[t] : v;
         }
         double f = -INFINITY;
-        nlopt_result res = nlopt_optimize(opt, th, &f);
+        nlopt_result res = QK_NLOPT(nlopt_optimize)(opt, th, &f);
         if (res < 0 && res != NLOPT_ROUNDOFF_LIMITED) /* keep whatever it reached */
             f = hyp_objective((unsigned)nt, th, NULL, &c);
         if (f > fbest) {
@@ -410,7 +413,7 @@ qk_status qk_gpr_optimize(qk_gpr *g, size_t n, const double *X, const double *y,
     st = qk_gpr_fit(g, n, X, y, err);
 out:
     if (opt)
-        nlopt_destroy(opt);
+        QK_NLOPT(nlopt_destroy)(opt);
     free(buf);
     return st;
 }

@@ -2,8 +2,8 @@
  * through LAPACKE; the blocks are small (one topic's tasks), so the O(n²)
  * loops around it are written out. */
 #include "learn/learn_gp.h"
+#include "core/lazylib.h"
 
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,9 @@ qk_status qk_gp_hermite(int H, double *t, double *w)
     /* Golub–Welsch: nodes are the eigenvalues of the Jacobi matrix of the
      * Hermite polynomials (zero diagonal, off-diagonal sqrt(k/2)); weights
      * are sqrt(pi) times the squared first eigenvector components. */
+    const qk_lapacke_api *la = qk_lapacke(NULL); /* the caller opened it, for the message */
+    if (!la)
+        return QK_EIO;
     double *e = malloc((size_t)H * sizeof *e), *z = malloc((size_t)H * (size_t)H * sizeof *z);
     qk_status st = QK_OK;
     if (!e || !z) {
@@ -23,7 +26,7 @@ qk_status qk_gp_hermite(int H, double *t, double *w)
         t[k] = 0;
     for (int k = 0; k + 1 < H; k++)
         e[k] = sqrt((k + 1) / 2.0);
-    if (LAPACKE_dstev(LAPACK_COL_MAJOR, 'V', H, t, e, z, H) != 0) {
+    if (la->LAPACKE_dstev(LAPACK_COL_MAJOR, 'V', H, t, e, z, H) != 0) {
         st = QK_EINTERNAL;
         goto out;
     }
@@ -68,6 +71,9 @@ qk_status qk_gp_oa_moments(size_t n, const double *K, const double *alpha, const
 {
     double *B = work, *Z = work + n * n, logdet = 0, tr = 0, aka = 0;
     int N = (int)n;
+    const qk_lapacke_api *la = qk_lapacke(NULL); /* the caller opened it, for the message */
+    if (!la)
+        return QK_EIO;
     for (size_t i = 0; i < n; i++) {
         double s = 0;
         for (size_t j = 0; j < n; j++)
@@ -78,7 +84,7 @@ qk_status qk_gp_oa_moments(size_t n, const double *K, const double *alpha, const
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < n; i++)
             B[j * n + i] = lambda[i] * K[j * n + i] * lambda[j] + (i == j);
-    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', N, B, N) != 0)
+    if (la->LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', N, B, N) != 0)
         return QK_ECALC;
     for (size_t i = 0; i < n; i++)
         logdet += 2 * log(B[i * n + i]);
@@ -86,7 +92,7 @@ qk_status qk_gp_oa_moments(size_t n, const double *K, const double *alpha, const
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < n; i++)
             Z[j * n + i] = lambda[i] * K[j * n + i];
-    if (LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'L', 'N', 'N', N, N, B, N, Z, N) != 0)
+    if (la->LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'L', 'N', 'N', N, N, B, N, Z, N) != 0)
         return QK_ECALC;
     for (size_t i = 0; i < n; i++) {
         double s = 0;
@@ -99,7 +105,7 @@ qk_status qk_gp_oa_moments(size_t n, const double *K, const double *alpha, const
     if (!kl)
         return QK_OK;
     /* tr(B^-1) = |L_B^-1|_F². */
-    if (LAPACKE_dtrtri(LAPACK_COL_MAJOR, 'L', 'N', N, B, N) != 0)
+    if (la->LAPACKE_dtrtri(LAPACK_COL_MAJOR, 'L', 'N', N, B, N) != 0)
         return QK_ECALC;
     for (size_t j = 0; j < n; j++)
         for (size_t i = j; i < n; i++)
@@ -113,6 +119,9 @@ qk_status qk_gp_newton_step(size_t n, const double *K, const double *lambda, con
 {
     double *B = work, *u = work + n * n;
     int N = (int)n;
+    const qk_lapacke_api *la = qk_lapacke(NULL); /* the caller opened it, for the message */
+    if (!la)
+        return QK_EIO;
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < n; i++)
             B[j * n + i] = lambda[i] * K[j * n + i] * lambda[j] + (i == j);
@@ -122,8 +131,8 @@ qk_status qk_gp_newton_step(size_t n, const double *K, const double *lambda, con
             s += K[j * n + i] * b[j];
         u[i] = lambda[i] * s;
     }
-    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', N, B, N) != 0 ||
-        LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', N, 1, B, N, u, N) != 0)
+    if (la->LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', N, B, N) != 0 ||
+        la->LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', N, 1, B, N, u, N) != 0)
         return QK_ECALC;
     for (size_t i = 0; i < n; i++)
         a[i] = b[i] - lambda[i] * u[i];

@@ -2,9 +2,9 @@
  * matrix is converted once into liblinear's feature_node rows, with the
  * bias node appended as liblinear-train -B does, so that training on a
  * subset of rows each round costs no copying. */
+#include "core/lazylib.h"
 #include "qrelkit/tar_stop.h"
 
-#include <linear.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -90,7 +90,7 @@ static void quiet(const char *s)
 static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
 static void set_quiet(void)
 {
-    set_print_string_function(quiet);
+    QK_LIBLINEAR(set_print_string_function)(quiet);
 }
 
 qk_status qk_lr_train(const qk_lr_data *d, size_t n, const size_t *rows, const int *labels,
@@ -113,6 +113,8 @@ qk_status qk_lr_train(const qk_lr_data *d, size_t n, const size_t *rows, const i
             return qk_error_set(err, QK_EINTERNAL, "logistic regression: row %zu out of range", rows[k]);
         npos += labels[k] != 0;
     }
+    if (!qk_liblinear(err)) /* opened on first use */
+        return QK_EIO;
     qk_lr_model *m = calloc(1, sizeof *m);
     if (!m)
         return qk_error_set(err, QK_ENOMEM, "logistic regression: out of memory");
@@ -140,13 +142,13 @@ qk_status qk_lr_train(const qk_lr_data *d, size_t n, const size_t *rows, const i
     param.C = o->C;
     param.eps = o->eps;
     param.p = 0.1;
-    const char *bad = check_parameter(&prob, &param);
+    const char *bad = QK_LIBLINEAR(check_parameter)(&prob, &param);
     if (bad) {
         st = qk_error_set(err, QK_EUSAGE, "logistic regression: %s", bad);
         goto out;
     }
     pthread_once(&quiet_once, set_quiet);
-    m->m = train(&prob, &param);
+    m->m = QK_LIBLINEAR(train)(&prob, &param);
     if (!m->m) {
         st = qk_error_set(err, QK_ENOMEM, "logistic regression: training failed");
         goto out;
@@ -169,7 +171,7 @@ double qk_lr_decision(const qk_lr_model *m, const qk_lr_data *d, size_t row)
     double dec = 0;
     if (!m->m)
         return m->constant;
-    predict_values(m->m, d->row[row], &dec);
+    QK_LIBLINEAR(predict_values)(m->m, d->row[row], &dec);
     return m->sign * dec;
 }
 
@@ -183,6 +185,6 @@ void qk_lr_model_free(qk_lr_model *m)
     if (!m)
         return;
     if (m->m)
-        free_and_destroy_model(&m->m);
+        QK_LIBLINEAR(free_and_destroy_model)(&m->m);
     free(m);
 }

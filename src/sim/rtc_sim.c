@@ -9,6 +9,7 @@
  * judgments with the two runs as experts, then with all k), and IP (MTC's
  * number of judgments spent in rank order, unjudged = non-relevant, or
  * p = ip_prior). */
+#include "core/lazylib.h"
 #include "qrelkit/estimate.h"
 #include "qrelkit/io.h"
 
@@ -580,6 +581,10 @@ qk_status qk_rtc_simulate(const qk_qrels *q, const qk_run *const *run_in, size_t
     }
     if (qk_qrels_format(q) != QK_REL_QRELS) {
         st = qk_error_set(err, QK_EUSAGE, "the truth must be plain qrels");
+        goto out;
+    }
+    if (!qk_lapacke(err)) { /* RTC's fits; opened on first use */
+        st = QK_EIO;
         goto out;
     }
     /* pairs_out names runs by qk_run_name: the caller makes them unique */

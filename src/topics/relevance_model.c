@@ -10,9 +10,9 @@
  * linear score either way). Features are z-scored with the training mean
  * and standard deviation (sd 0 -> 1). With one class only in training,
  * every prediction is the Laplace base rate (N+ + 1) / (N + 2). */
+#include "core/lazylib.h"
 #include "topics/adaptive_internal.h"
 
-#include <linear.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +66,10 @@ static qk_status fit_predict_rows(size_t ntr, size_t nf, struct feature_node **r
     qk_status st = QK_ENOMEM;
     if (!one)
         goto out;
+    if (!qk_liblinear(err)) { /* opened on first use */
+        st = QK_EIO;
+        goto out;
+    }
     prob_.l = (int)ntr;
     prob_.n = (int)nf + 1;
     prob_.y = yy;
@@ -74,15 +78,15 @@ static qk_status fit_predict_rows(size_t ntr, size_t nf, struct feature_node **r
     par.solver_type = L2R_LR;
     par.eps = 0.01;
     par.C = C;
-    if (check_parameter(&prob_, &par)) {
-        st = qk_error_set(err, QK_EUSAGE, "liblinear: %s", check_parameter(&prob_, &par));
+    if (QK_LIBLINEAR(check_parameter)(&prob_, &par)) {
+        st = qk_error_set(err, QK_EUSAGE, "liblinear: %s", QK_LIBLINEAR(check_parameter)(&prob_, &par));
         goto out;
     }
-    set_print_string_function(quiet);
-    mdl = train(&prob_, &par);
+    QK_LIBLINEAR(set_print_string_function)(quiet);
+    mdl = QK_LIBLINEAR(train)(&prob_, &par);
     if (!mdl)
         goto out;
-    get_labels(mdl, labels);
+    QK_LIBLINEAR(get_labels)(mdl, labels);
     pos_index = labels[0] == 1 ? 0 : 1;
     for (size_t i = 0; i < npr; i++) {
         double pe[2];
@@ -94,13 +98,13 @@ static qk_status fit_predict_rows(size_t ntr, size_t nf, struct feature_node **r
         one[k].index = (int)nf + 1; /* the bias feature */
         one[k++].value = 1;
         one[k].index = -1;
-        predict_probability(mdl, one, pe);
+        QK_LIBLINEAR(predict_probability)(mdl, one, pe);
         prob[i] = pe[pos_index];
     }
     st = QK_OK;
 out:
     if (mdl)
-        free_and_destroy_model(&mdl);
+        QK_LIBLINEAR(free_and_destroy_model)(&mdl);
     free(one);
     if (st == QK_ENOMEM)
         return qk_error_set(err, st, "out of memory");

@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <lapacke.h>
-
+#include "core/lazylib.h"
 #include "qrelkit/topics.h"
 #include "topics_internal.h"
 
@@ -25,6 +24,8 @@ qk_status qk_topics_qp_new_(const qk_topics_cov *c, qk_topics_qp *qp, qk_error *
     memset(qp, 0, sizeof *qp);
     qp->cov = c;
     qp->max_sweeps = QP_MAX_SWEEPS;
+    if (!qk_lapacke(err)) /* the polish's solves; opened on first use */
+        return QK_EIO;
     if (!(qp->zt = malloc((n ? n : 1) * (l ? l : 1) * sizeof *qp->zt)) ||
         !(qp->r = malloc((l ? l : 1) * sizeof *qp->r))) {
         qk_topics_qp_free_(qp);
@@ -115,7 +116,7 @@ static int solve_free(const qk_topics_qp *qp, const size_t *f, size_t k, double 
         goto out;
     memcpy(a0, a, k * k * sizeof *a);
     memcpy(a0 + k * k, b, k * sizeof *b);
-    if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)k, 1, a, (lapack_int)k, b, 1) != 0) {
+    if (QK_LAPACKE(LAPACKE_dposv)(LAPACK_ROW_MAJOR, 'L', (lapack_int)k, 1, a, (lapack_int)k, b, 1) != 0) {
         /* Sigma_FF + U_FF is singular (fewer systems than free topics, no
          * uncertainty on them): a proximal step instead, the minimiser of the
          * objective plus eps/2 |b_F - beta_F|^2, which is a descent step and,
@@ -129,7 +130,7 @@ static int solve_free(const qk_topics_qp *qp, const size_t *f, size_t k, double 
             a[i * k + i] += eps;
             b[i] = a0[k * k + i] + eps * beta[f[i]];
         }
-        if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)k, 1, a, (lapack_int)k, b, 1) != 0)
+        if (QK_LAPACKE(LAPACKE_dposv)(LAPACK_ROW_MAJOR, 'L', (lapack_int)k, 1, a, (lapack_int)k, b, 1) != 0)
             goto out;
     }
     rc = 0;

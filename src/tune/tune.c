@@ -6,11 +6,11 @@
  * tune resumed from its log continues exactly, and the baselines can be
  * sharded by index. */
 #include <math.h>
-#include <nlopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/lazylib.h"
 #include "qrelkit/tune.h"
 
 const qk_enum qk_tune_method_table[] = {
@@ -112,6 +112,8 @@ static qk_status propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n
                          const double *y, size_t na, const double *avoid, uint64_t seed, double *hyp,
                          double *next, qk_error *err)
 {
+    if (!qk_nlopt(err)) /* the local searches; opened on first use */
+        return QK_EIO;
     size_t dim = qk_tune_space_dim(s), nc = o->candidates ? o->candidates : 1000;
     size_t nl = o->local < nc ? o->local : nc;
     int *ham = calloc(dim, sizeof *ham);
@@ -188,7 +190,7 @@ static qk_status propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n
             double v[64], lo[64], hi[64], fl = -INFINITY;
             if (c.nfree > 64)
                 c.nfree = 64;
-            opt = nlopt_create(NLOPT_LN_BOBYQA, (unsigned)c.nfree);
+            opt = QK_NLOPT(nlopt_create)(NLOPT_LN_BOBYQA, (unsigned)c.nfree);
             if (!opt) {
                 st = qk_error_set(err, QK_ENOMEM, "out of memory");
                 goto out;
@@ -198,12 +200,12 @@ static qk_status propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n
                 lo[j] = 0;
                 hi[j] = 1;
             }
-            nlopt_set_lower_bounds(opt, lo);
-            nlopt_set_upper_bounds(opt, hi);
-            nlopt_set_max_objective(opt, acq_local, &c);
-            nlopt_set_maxeval(opt, 30 * (int)c.nfree);
-            nlopt_set_xtol_abs1(opt, 1e-4);
-            if (nlopt_optimize(opt, v, &fl) >= 0 || fl > f) {
+            QK_NLOPT(nlopt_set_lower_bounds)(opt, lo);
+            QK_NLOPT(nlopt_set_upper_bounds)(opt, hi);
+            QK_NLOPT(nlopt_set_max_objective)(opt, acq_local, &c);
+            QK_NLOPT(nlopt_set_maxeval)(opt, 30 * (int)c.nfree);
+            QK_NLOPT(nlopt_set_xtol_abs1)(opt, 1e-4);
+            if (QK_NLOPT(nlopt_optimize)(opt, v, &fl) >= 0 || fl > f) {
                 for (size_t j = 0; j < c.nfree; j++)
                     u[free_dims[j]] = v[j];
                 qk_tune_space_decode(s, u, z);
@@ -212,7 +214,7 @@ static qk_status propose(const qk_tune_space *s, const qk_tune_opts *o, size_t n
                     memcpy(x, z, dim * sizeof *z);
                 }
             }
-            nlopt_destroy(opt);
+            QK_NLOPT(nlopt_destroy)(opt);
             opt = NULL;
         }
         if (f > fbest) {
@@ -252,7 +254,7 @@ static qk_status latent_refine(acq_ctx *c, double *x, double *f, qk_error *err)
             c->free_dims[c->nfree++] = d;
     if (!c->nfree)
         return QK_OK;
-    nlopt_opt opt = nlopt_create(NLOPT_LN_BOBYQA, (unsigned)c->nfree);
+    nlopt_opt opt = QK_NLOPT(nlopt_create)(NLOPT_LN_BOBYQA, (unsigned)c->nfree);
     if (!opt)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t j = 0; j < c->nfree; j++) {
@@ -260,13 +262,13 @@ static qk_status latent_refine(acq_ctx *c, double *x, double *f, qk_error *err)
         lo[j] = 0;
         hi[j] = 1;
     }
-    nlopt_set_lower_bounds(opt, lo);
-    nlopt_set_upper_bounds(opt, hi);
-    nlopt_set_max_objective(opt, acq_local, c);
-    nlopt_set_maxeval(opt, 50 * (int)c->nfree);
-    nlopt_set_xtol_abs1(opt, 1e-6);
-    nlopt_optimize(opt, v, &fl);
-    nlopt_destroy(opt);
+    QK_NLOPT(nlopt_set_lower_bounds)(opt, lo);
+    QK_NLOPT(nlopt_set_upper_bounds)(opt, hi);
+    QK_NLOPT(nlopt_set_max_objective)(opt, acq_local, c);
+    QK_NLOPT(nlopt_set_maxeval)(opt, 50 * (int)c->nfree);
+    QK_NLOPT(nlopt_set_xtol_abs1)(opt, 1e-6);
+    QK_NLOPT(nlopt_optimize)(opt, v, &fl);
+    QK_NLOPT(nlopt_destroy)(opt);
     /* Re-score the point the search ended at (its reported value may come
      * from another one when it stopped early). */
     encode(s, x, c->u);
@@ -292,6 +294,8 @@ qk_status qk_tune_latent(const qk_tune_space *s, const qk_tune_opts *o, size_t n
     size_t dim = qk_tune_space_dim(s);
     if (n == 0)
         return qk_error_set(err, QK_EUSAGE, "the latent choice needs at least 1 observation");
+    if (!qk_nlopt(err)) /* opened on first use */
+        return QK_EIO;
     int *ham = calloc(dim, sizeof *ham);
     double *Z = malloc((n * dim + 4 * dim) * sizeof *Z);
     size_t *free_dims = malloc(dim * sizeof *free_dims);
