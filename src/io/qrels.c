@@ -126,20 +126,6 @@ static inline qk_status add_record(qk_qrels *q, const char *qid, size_t ql, cons
     return QK_OK;
 }
 
-/* qk_parse_long, with the one-digit grades of most qrels lines inline. */
-static inline int parse_grade(const char *s, size_t n, long *v)
-{
-    if (n == 1 && (unsigned)(s[0] - '0') < 10) {
-        *v = s[0] - '0';
-        return 0;
-    }
-    if (n == 2 && s[0] == '-' && (unsigned)(s[1] - '0') < 10) {
-        *v = '0' - s[1];
-        return 0;
-    }
-    return qk_parse_long(s, n, v);
-}
-
 /* Parse one line into q->recs[q->nrecs] (room reserved) and count it. */
 static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const char *line,
                             const char *const *f, const size_t *fl, size_t nf, qk_error *err)
@@ -152,7 +138,7 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
                            format_fields(q->fmt), nf);
     if (q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG) {
         long v;
-        if (parse_grade(f[3], fl[3], &v) != 0)
+        if (qk_qrels_grade(f[3], fl[3], &v) != 0)
             return qk_error_at(err, QK_EINPUT, path, lineno, (long)(f[3] - line) + 1,
                                "relevance '%.*s' is not an integer", (int)(fl[3] > 64 ? 64 : fl[3]), f[3]);
         rec->rel = (double)v;

@@ -114,21 +114,6 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t classify_avx2(co
 }
 #endif
 
-/* The grade [s, s + n): one digit or a minus and one inline, else
- * qk_parse_long. 0 when it is an integer. */
-static inline int fast_grade(const char *s, size_t n, long *v)
-{
-    if (n == 1 && (unsigned)(s[0] - '0') < 10) {
-        *v = s[0] - '0';
-        return 0;
-    }
-    if (n == 2 && s[0] == '-' && (unsigned)(s[1] - '0') < 10) {
-        *v = '0' - s[1];
-        return 0;
-    }
-    return qk_parse_long(s, n, v);
-}
-
 /* The topic id as two masked words: a line at p has it as its first field
  * (qlen bytes, then a separator) when its first field has qlen bytes and
  * same_qid(p) holds. Ids over 16 bytes compare the rest with memcmp. */
@@ -267,7 +252,7 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
             t &= t - 1;
             s3 = (unsigned)__builtin_ctzll(t);
             t &= t - 1;
-            if (t != 1ULL << 63 || fast_grade(p + s3 + 1, e - s3 - 1, &v) != 0) {
+            if (t != 1ULL << 63 || qk_qrels_grade(p + s3 + 1, e - s3 - 1, &v) != 0) {
                 why = STOP_LINE;
                 goto out;
             }

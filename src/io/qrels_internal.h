@@ -119,6 +119,22 @@ qk_status qk_qrels_reserve(qk_qrels *q, size_t n, size_t dl);
 qk_status qk_qrels_fast_lines(qk_qrels *q, qk_lines *l, int isa, size_t limit, size_t size_hint,
                               size_t *bytes, size_t *got, qk_error *err);
 
+/* A grade [s, s + n): the one-digit grades of most qrels lines (and a minus
+ * and one digit) inline, anything else through qk_parse_long; 0 when it is
+ * an integer. */
+static inline int qk_qrels_grade(const char *s, size_t n, long *v)
+{
+    if (n == 1 && (unsigned)(s[0] - '0') < 10) {
+        *v = s[0] - '0';
+        return 0;
+    }
+    if (n == 2 && s[0] == '-' && (unsigned)(s[1] - '0') < 10) {
+        *v = '0' - s[1];
+        return 0;
+    }
+    return qk_parse_long(s, n, v);
+}
+
 /* Short strings (core/bytes.h) are compared and copied without a library
  * call. The 8 bytes at p as a number that orders like the bytes (memcmp). */
 static inline uint64_t qk_qrels_load8_ordered(const char *p)
