@@ -175,33 +175,6 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t mantissa_avx2(ui
 #undef QK_FAST_TZCNT
 #endif
 
-#if defined(QK_HAVE_AVX2_PATH)
-/* classify_avx2 for a caller compiled without AVX2 (qk_fast_classify). */
-__attribute__((target("avx2,bmi,bmi2"), noinline)) static void
-classify_avx2_call(const char *p, uint64_t *good, uint64_t *sep)
-{
-    uint64_t dig, same;
-    classify_avx2(p, p, good, sep, &dig, &same);
-}
-#endif
-
-void qk_fast_classify(int isa, const char *p, uint64_t *good, uint64_t *sep)
-{
-    uint64_t dig, same;
-#if defined(QK_HAVE_AVX2_PATH)
-    if (isa == QK_FAST_AVX2) {
-        classify_avx2_call(p, good, sep);
-        return;
-    }
-#endif
-    (void)isa;
-#if defined(QK_FAST_SSE2)
-    classify_sse2(p, p, good, sep, &dig, &same);
-#else
-    classify_plain(p, p, good, sep, &dig, &same);
-#endif
-}
-
 size_t qk_run_fast_lines_isa(int isa, qk_run_fast *f, const char *p, const char *end, size_t *n)
 {
 #if defined(QK_HAVE_AVX2_PATH)

@@ -40,45 +40,4 @@ static inline void qk_scan16(const char *p, uint32_t *ws, uint32_t *nl)
 
 /* qk_lines_next_fields, qk_lines_window and qk_lines_skip: io/io_lines.h */
 
-/* The masks of the 64 bytes at p (readable) that run_fast.c's classifier
- * gives: bytes above ' ' (data), and separators ' ' and '\t'. isa: a
- * classifier of run_internal.h (QK_FAST_BASE, or QK_FAST_AVX2 where
- * qk_run_fast_best_isa gives it). */
-void qk_fast_classify(int isa, const char *p, uint64_t *good, uint64_t *sep);
-
-/* One line at p of nsep + 1 fields, as run_fast.c's parser takes them:
- * single ' ' or '\t' between the fields and none around them, under 64
- * bytes, ended by its newline or CR and newline, no other control byte,
- * not a comment. Returns its length with the line end and the separators'
- * offsets in seps[0..nsep), or 0 for any other line (left to the general
- * reader). 64 bytes at p must be readable. */
-static inline size_t qk_fast_line_split(int isa, const char *p, unsigned nsep, unsigned *seps)
-{
-    uint64_t good, sep;
-    unsigned n, adv;
-    qk_fast_classify(isa, p, &good, &sep);
-    /* The line ends at the first byte that is neither data nor a
-     * separator, which must be its newline (or CR and newline). */
-    good |= sep;
-    if (!~good)
-        return 0;
-    n = (unsigned)__builtin_ctzll(~good);
-    adv = n + 1;
-    if (p[n] != '\n') {
-        if (p[n] != '\r' || p[n + 1] != '\n')
-            return 0;
-        adv = n + 2;
-    }
-    sep &= (1ULL << n) - 1;
-    if (n == 0 || p[0] == '#' || (sep & ((sep << 1) | 1 | ((1ULL << n) >> 1))))
-        return 0;
-    for (unsigned i = 0; i < nsep; i++) {
-        if (!sep)
-            return 0;
-        seps[i] = (unsigned)__builtin_ctzll(sep);
-        sep &= sep - 1;
-    }
-    return sep ? 0 : adv;
-}
-
 #endif
