@@ -379,8 +379,21 @@ void qk_cli_out_abort(qk_cli_out *o)
 
 #define TEMP_SLOTS 64
 #define TEMP_PATH_MAX 4096
-static char temp_path[TEMP_SLOTS][TEMP_PATH_MAX];
-static volatile sig_atomic_t temp_used[TEMP_SLOTS];
+/* The registry is a chain of 64-slot chunks: the first is static, more are
+ * added when every slot is taken (an index build with many runs, several
+ * threads writing at once), so no temporary goes unregistered. Chunks are
+ * never freed; the signal handlers walk the chain without locks. */
+struct temp_chunk {
+    char path[TEMP_SLOTS][TEMP_PATH_MAX];
+    volatile sig_atomic_t used[TEMP_SLOTS];
+    struct temp_chunk *next; /* set once, with an atomic compare-exchange */
+};
+static struct temp_chunk temp_first;
+
+static struct temp_chunk *temp_next(struct temp_chunk *c)
+{
+    return __atomic_load_n(&c->next, __ATOMIC_ACQUIRE);
+}
 
 /* Slot states: 0 free, 2 being filled, 1 in use (the handler reads only 1). */
 int qk_cli_temp_add(const char *path)
@@ -388,41 +401,65 @@ int qk_cli_temp_add(const char *path)
     size_t len = strlen(path);
     if (len >= TEMP_PATH_MAX)
         return -1;
-    for (int i = 0; i < TEMP_SLOTS; i++) {
-        sig_atomic_t expect = 0;
-        if (__atomic_compare_exchange_n(&temp_used[i], &expect, 2, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-            memcpy(temp_path[i], path, len + 1);
-            /* the path is complete before the handler can see the slot */
-            __atomic_store_n(&temp_used[i], 1, __ATOMIC_SEQ_CST);
-            return 0;
+    for (struct temp_chunk *c = &temp_first;;) {
+        for (int i = 0; i < TEMP_SLOTS; i++) {
+            sig_atomic_t expect = 0;
+            if (__atomic_compare_exchange_n(&c->used[i], &expect, 2, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+                memcpy(c->path[i], path, len + 1);
+                /* the path is complete before the handler can see the slot */
+                __atomic_store_n(&c->used[i], 1, __ATOMIC_SEQ_CST);
+                return 0;
+            }
         }
+        struct temp_chunk *n = temp_next(c);
+        if (!n) {
+            struct temp_chunk *fresh = calloc(1, sizeof *fresh), *expect = NULL;
+            if (!fresh)
+                return -1;
+            if (__atomic_compare_exchange_n(&c->next, &expect, fresh, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+                n = fresh;
+            else { /* another thread linked one first */
+                free(fresh);
+                n = expect;
+            }
+        }
+        c = n;
     }
-    return -1;
 }
 
 void qk_cli_temp_forget(const char *path)
 {
-    for (int i = 0; i < TEMP_SLOTS; i++)
-        if (__atomic_load_n(&temp_used[i], __ATOMIC_SEQ_CST) == 1 && strcmp(temp_path[i], path) == 0) {
-            __atomic_store_n(&temp_used[i], 0, __ATOMIC_SEQ_CST);
-            return;
-        }
+    for (struct temp_chunk *c = &temp_first; c; c = temp_next(c))
+        for (int i = 0; i < TEMP_SLOTS; i++)
+            if (__atomic_load_n(&c->used[i], __ATOMIC_SEQ_CST) == 1 && strcmp(c->path[i], path) == 0) {
+                __atomic_store_n(&c->used[i], 0, __ATOMIC_SEQ_CST);
+                return;
+            }
+}
+
+/* Async-signal-safe: unlink every registered temporary. */
+static void temp_unlink_all(void)
+{
+    for (struct temp_chunk *c = &temp_first; c; c = temp_next(c))
+        for (int i = 0; i < TEMP_SLOTS; i++)
+            if (c->used[i] == 1)
+                unlink(c->path[i]);
 }
 
 void qk_cli_temp_hook(void *ctx, const char *path, int created)
 {
     (void)ctx;
-    if (created)
-        qk_cli_temp_add(path);
-    else
+    if (!created)
         qk_cli_temp_forget(path);
+    else if (qk_cli_temp_add(path) != 0)
+        fprintf(stderr, "qrelkit: warning: temporary file %s is not registered (out of memory or path too long); "
+                        "an interrupt may leave it behind\n",
+                path);
 }
 
 static void on_signal(int sig)
 {
-    for (int i = 0; i < TEMP_SLOTS; i++)
-        if (temp_used[i] == 1)
-            unlink(temp_path[i]);
+    temp_unlink_all();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -434,9 +471,7 @@ static void on_bus(int sig)
 {
     static const char msg[] = "qrelkit: an input file was truncated while it was being read\n";
     (void)sig;
-    for (int i = 0; i < TEMP_SLOTS; i++)
-        if (temp_used[i] == 1)
-            unlink(temp_path[i]);
+    temp_unlink_all();
     if (write(2, msg, sizeof msg - 1) < 0) { /* nothing more to do */
     }
     _exit(QK_EXIT_IO);

@@ -159,8 +159,9 @@ void qk_cli_free_runs(qk_run **runs, size_t n);
  * input file truncated while mapped) removes them too, prints one line and
  * exits with QK_EXIT_IO. */
 void qk_cli_signals_install(void);
-/* Register path (copied); 0, or -1 when the table is full or path too long
- * (the file is then just not cleaned on a signal). */
+/* Register path (copied; the registry grows as needed); 0, or -1 when path
+ * is 4096 bytes or longer or memory runs out (the file is then not cleaned
+ * on a signal; qk_cli_temp_hook says so on stderr). */
 int qk_cli_temp_add(const char *path);
 /* Forget path (after it was renamed or removed). */
 void qk_cli_temp_forget(const char *path);
