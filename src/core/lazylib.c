@@ -129,9 +129,18 @@ static void once_nlopt(void)
 {
     open_lib(&libs[L_NLOPT]);
 }
+/* liblinear prints its training progress through one process-wide hook;
+ * the library never wants it, so the hook is set here, once, before any
+ * thread can train (it used to be reset on every fit, a data race). */
+static void linear_quiet(const char *s)
+{
+    (void)s;
+}
 static void once_linear(void)
 {
     open_lib(&libs[L_LINEAR]);
+    if (libs[L_LINEAR].ok)
+        liblinear_table.set_print_string_function(linear_quiet);
 }
 
 static const void *get(int which, void (*init)(void), qk_error *err)

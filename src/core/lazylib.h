@@ -82,6 +82,7 @@ typedef struct qk_liblinear_api {
 const qk_mhd_api *qk_mhd(qk_error *err);
 const qk_lapacke_api *qk_lapacke(qk_error *err);
 const qk_nlopt_api *qk_nlopt(qk_error *err);
+/* liblinear comes with its progress printing switched off. */
 const qk_liblinear_api *qk_liblinear(qk_error *err);
 
 /* Tests only: open `soname` instead of the configured library `lib` ("microhttpd",

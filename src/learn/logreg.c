@@ -6,7 +6,6 @@
 #include "qrelkit/tar_stop.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,18 +79,6 @@ void qk_lr_data_free(qk_lr_data *d)
     free(d);
 }
 
-static void quiet(const char *s)
-{
-    (void)s;
-}
-
-/* liblinear's print hook is one global: set it once, not from every
- * training of every thread. */
-static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
-static void set_quiet(void)
-{
-    QK_LIBLINEAR(set_print_string_function)(quiet);
-}
 
 qk_status qk_lr_train(const qk_lr_data *d, size_t n, const size_t *rows, const int *labels,
                       const qk_lr_opts *o, qk_lr_model **out, qk_error *err)
@@ -147,7 +134,6 @@ qk_status qk_lr_train(const qk_lr_data *d, size_t n, const size_t *rows, const i
         st = qk_error_set(err, QK_EUSAGE, "logistic regression: %s", bad);
         goto out;
     }
-    pthread_once(&quiet_once, set_quiet);
     m->m = QK_LIBLINEAR(train)(&prob, &param);
     if (!m->m) {
         st = qk_error_set(err, QK_ENOMEM, "logistic regression: training failed");

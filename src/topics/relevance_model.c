@@ -17,11 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void quiet(const char *s)
-{
-    (void)s;
-}
-
 void qk_adapt_true_topic(const qk_adapt_data *d, size_t t, const qk_topics_metric *m, double *x)
 {
     const qk_adapt_topic *tp = &d->t[t];
@@ -82,7 +77,6 @@ static qk_status fit_predict_rows(size_t ntr, size_t nf, struct feature_node **r
         st = qk_error_set(err, QK_EUSAGE, "liblinear: %s", QK_LIBLINEAR(check_parameter)(&prob_, &par));
         goto out;
     }
-    QK_LIBLINEAR(set_print_string_function)(quiet);
     mdl = QK_LIBLINEAR(train)(&prob_, &par);
     if (!mdl)
         goto out;
