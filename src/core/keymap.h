@@ -54,22 +54,28 @@ static inline void qk_keymap_key(const char *s, size_t len, uint64_t *a, uint64_
     *b = qk_load8(s + 8) & (len > 8 ? ka[len - 8] : 0);
 }
 
-static inline size_t qk_keymap_home(const qk_keymap *m, uint64_t a, uint64_t b)
+/* The hash of key (a, b): multiplicative hashing, so that the top bits
+ * (a map's home slot) depend on every bit of the key. A reader that looks
+ * keys up some time after building them keeps this, not the slot, which
+ * moves when the map grows. */
+static inline uint64_t qk_keymap_hash(uint64_t a, uint64_t b)
 {
-    /* multiplicative hashing: the top bits of the product depend on
-     * every bit of the key */
-    uint64_t h = (a ^ (b * 0xD6E8FEB86659FD93ULL)) * 0x9E3779B97F4A7C15ULL;
-    return (size_t)(h >> (64 - m->bits));
+    return (a ^ (b * 0xD6E8FEB86659FD93ULL)) * 0x9E3779B97F4A7C15ULL;
 }
 
-/* 1 and *id when the key (a, b) is held, else 0. */
-static inline int qk_keymap_get(const qk_keymap *m, uint64_t a, uint64_t b, uint32_t *id)
+static inline size_t qk_keymap_home(const qk_keymap *m, uint64_t a, uint64_t b)
+{
+    return (size_t)(qk_keymap_hash(a, b) >> (64 - m->bits));
+}
+
+/* 1 and *id when the key (a, b), whose hash is h, is held, else 0. */
+static inline int qk_keymap_get_hashed(const qk_keymap *m, uint64_t a, uint64_t b, uint64_t h, uint32_t *id)
 {
     size_t mask, i;
     if (!m->bits)
         return 0;
     mask = ((size_t)1 << m->bits) - 1;
-    for (i = qk_keymap_home(m, a, b);; i = (i + 1) & mask) {
+    for (i = (size_t)(h >> (64 - m->bits));; i = (i + 1) & mask) {
         const qk_keymap_slot *s = &m->slot[i];
         if (s->a == a && s->b == b) {
             *id = s->id;
@@ -80,11 +86,23 @@ static inline int qk_keymap_get(const qk_keymap *m, uint64_t a, uint64_t b, uint
     }
 }
 
+/* 1 and *id when the key (a, b) is held, else 0. */
+static inline int qk_keymap_get(const qk_keymap *m, uint64_t a, uint64_t b, uint32_t *id)
+{
+    return qk_keymap_get_hashed(m, a, b, qk_keymap_hash(a, b), id);
+}
+
+/* Start loading the slot of the key whose hash is h, to be looked up soon. */
+static inline void qk_keymap_prefetch_hashed(const qk_keymap *m, uint64_t h)
+{
+    if (m->bits)
+        __builtin_prefetch(&m->slot[h >> (64 - m->bits)]);
+}
+
 /* Start loading the slot of key (a, b), to be looked up soon. */
 static inline void qk_keymap_prefetch(const qk_keymap *m, uint64_t a, uint64_t b)
 {
-    if (m->bits)
-        __builtin_prefetch(&m->slot[qk_keymap_home(m, a, b)]);
+    qk_keymap_prefetch_hashed(m, qk_keymap_hash(a, b));
 }
 
 /* Hold the key (a, b), not held yet, with id; QK_ENOMEM leaves m as it was. */

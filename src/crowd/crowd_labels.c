@@ -2,6 +2,7 @@
  * observations by task (counting sort, input order kept inside a task) and
  * applies the duplicate policy. The file reader is crowd_read.c. */
 #include "core/bytes.h"
+#include "core/strpool_add.h"
 #include "crowd/crowd_internal.h"
 #include "qrelkit/io.h"
 
@@ -301,6 +302,9 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
         stats = &local;
     if (L->finished)
         return qk_error_set(err, QK_EUSAGE, "labels were already finished");
+    /* the file reader appends new tasks to the pool without hashing them */
+    if (qk_strpool_index(L->tasks) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
     if ((st = order_classes(L, err)) != QK_OK)
         return st;
     L->off = calloc(nt + 1, sizeof *L->off);
@@ -323,9 +327,12 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
         /* Tasks already in order (a file that lists each task's labels
          * together, tasks in first-seen order): the sort is the identity,
          * and the raw arrays become the grouped ones. */
+        size_t c = 0;
         tw = L->w, tc = L->cls;
         L->w = L->cls = NULL;
-        for (size_t i = 0; i < L->n; i++)
+        while (c < L->nclasses && L->rank[c] == c)
+            c++;
+        for (size_t i = 0; c < L->nclasses && i < L->n; i++) /* unless the order is the pool's */
             tc[i] = L->rank[tc[i]];
     } else {
         pos = malloc((nt + 1) * sizeof *pos);
@@ -348,6 +355,7 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     size_t out_n = 0;
     for (size_t t = 0; t < nt; t++) {
         size_t b = L->off[t], e = L->off[t + 1];
+        int again = 0;
         for (size_t k = b; k < e; k++) {
             uint32_t w = tw[k];
             if (mark[w] != t) {
@@ -356,6 +364,7 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
                 state[w] = SEEN_ONCE;
                 continue;
             }
+            again = 1;
             if (dup == QK_CROWD_DUP_ERROR) {
                 st = qk_error_at(err, QK_EINPUT, L->path, line_of(L, raw_index(L, t, k - b)), 0,
                                  "worker '%s' labels task '%s' again (first on line %ld)",
@@ -373,6 +382,14 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
             }
         }
         L->off[t] = out_n;
+        if (!again) { /* no worker twice (the common case): every label kept */
+            if (out_n != b) {
+                memmove(tw + out_n, tw + b, (e - b) * sizeof *tw);
+                memmove(tc + out_n, tc + b, (e - b) * sizeof *tc);
+            }
+            out_n += e - b;
+            continue;
+        }
         for (size_t k = b; k < e; k++) {
             uint32_t w = tw[k];
             int keep = dup == QK_CROWD_DUP_KEEP ||

@@ -101,34 +101,42 @@ static int task_after_all(qk_crowd_labels *L, uint64_t a, uint64_t b)
     return !L->tasks_unsorted && (nt == 0 || key_after(a, b, L->task_max.a, L->task_max.b));
 }
 
-/* The hash slots that lines [0, k) of a batch will look up, loaded ahead
- * (their workers', and their tasks' where the task changes): the maps are
- * large enough to miss the cache, and adding the lines one by one would
- * wait for each miss in turn. */
-static void prefetch_batch(const qk_crowd_labels *L, const char *p, const qk_line3 *b, size_t k)
+/* The keys of a batch's lines, built once for the lookups and for loading
+ * their worker slots ahead: task (ta, tb), worker (wa, wb) and its hash wh,
+ * class (ca, cb). ta == 0 (no key starts with NUL) marks a line with a
+ * field longer than a key. */
+typedef struct qk_line_keys {
+    uint64_t ta, tb, wa, wb, wh, ca, cb;
+} qk_line_keys;
+
+static void batch_keys(const char *p, const qk_line3 *b, size_t k, qk_line_keys *K)
 {
-    uint64_t prev = 0;
     for (size_t i = 0; i < k; i++) {
-        const char *f0 = p + b[i].at, *f1 = f0 + b[i].s1 + 1;
-        size_t l0 = b[i].s1, l1 = (size_t)b[i].s2 - b[i].s1 - 1;
-        uint64_t a, x;
-        if (l0 > QK_KEYMAP_MAX_LEN || l1 > QK_KEYMAP_MAX_LEN)
+        const char *f0 = p + b[i].at, *f1 = f0 + b[i].s1 + 1, *f2 = f0 + b[i].s2 + 1;
+        size_t l0 = b[i].s1, l1 = (size_t)b[i].s2 - b[i].s1 - 1, l2 = (size_t)b[i].n - b[i].s2 - 1;
+        if (l0 > QK_KEYMAP_MAX_LEN || l1 > QK_KEYMAP_MAX_LEN || l2 > QK_KEYMAP_MAX_LEN) {
+            K[i].ta = 0;
             continue;
-        qk_keymap_key(f1, l1, &a, &x);
-        qk_keymap_prefetch(&L->worker_keys, a, x);
-        qk_keymap_key(f0, l0, &a, &x);
-        if (a != prev)
-            qk_strpool_prefetch(L->tasks, f0, l0);
-        prev = a;
+        }
+        qk_keymap_key(f0, l0, &K[i].ta, &K[i].tb);
+        qk_keymap_key(f1, l1, &K[i].wa, &K[i].wb);
+        qk_keymap_key(f2, l2, &K[i].ca, &K[i].cb);
+        K[i].wh = qk_keymap_hash(K[i].wa, K[i].wb);
     }
 }
 
+/* Lines ahead whose worker slots are loaded while a line is added: the
+ * map is large enough to miss the cache, and adding the lines one by one
+ * would wait for each miss in turn. */
+#define QK_CROWD_AHEAD 8
+
 /* Lines i.. of a batch from the splitter (task worker label, as the
- * general loop below takes them) whose keys are all short and known, added
- * straight to the arrays while they have room; returns the index of the
- * first other line (or k). Copies of L's fields in locals keep the loop in
- * registers. */
-static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, size_t i, size_t k, long ln)
+ * general loop below takes them), with their keys K, whose keys are all
+ * short and known, added straight to the arrays while they have room;
+ * returns the index of the first other line (or k). Copies of L's fields
+ * in locals keep the loop in registers. */
+static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, const qk_line_keys *K, size_t i,
+                        size_t k, long ln)
 {
     uint32_t *tt = L->t, *ww = L->w, *cc = L->cls;
     size_t n = L->n, cap = L->cap, nck = L->n_class_keys;
@@ -137,36 +145,38 @@ static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, si
     /* lines i.. are consecutive: one run of lines, if any is added */
     if (i < k && qk_crowd_note_line(L, ln + (long)i + 1) != QK_OK)
         return i;
+    for (size_t j = i; j < i + QK_CROWD_AHEAD && j < k; j++)
+        qk_keymap_prefetch_hashed(&wmap, K[j].wh);
     for (; i < k && n < cap; i++) {
-        const char *f0 = p + b[i].at, *f1 = f0 + b[i].s1 + 1, *f2 = f0 + b[i].s2 + 1;
-        size_t l0 = b[i].s1, l1 = (size_t)b[i].s2 - b[i].s1 - 1, l2 = (size_t)b[i].n - b[i].s2 - 1, j;
-        uint64_t ta, tb, wa, wb, ca, cb;
+        const qk_line_keys *e = &K[i];
+        size_t j;
         uint32_t t, w;
-        if (l0 > QK_KEYMAP_MAX_LEN || l1 > QK_KEYMAP_MAX_LEN || l2 > QK_KEYMAP_MAX_LEN)
+        if (i + QK_CROWD_AHEAD < k)
+            qk_keymap_prefetch_hashed(&wmap, K[i + QK_CROWD_AHEAD].wh);
+        if (e->ta == 0)
             break;
-        qk_keymap_key(f2, l2, &ca, &cb);
-        for (j = 0; j < nck && (L->class_keys[j].a != ca || L->class_keys[j].b != cb); j++)
+        for (j = 0; j < nck && (L->class_keys[j].a != e->ca || L->class_keys[j].b != e->cb); j++)
             ;
         if (j == nck)
             break;
-        qk_keymap_key(f1, l1, &wa, &wb);
-        if (!qk_keymap_get(&wmap, wa, wb, &w))
+        if (!qk_keymap_get_hashed(&wmap, e->wa, e->wb, e->wh, &w))
             break;
         /* A task not the last one: new when it sorts after every task so
          * far (files often list tasks in order), else looked up in the
          * pool itself: files list a task's labels together, so this is
          * once a task, and a map of every task would only add a second
-         * table to miss in. */
-        qk_keymap_key(f0, l0, &ta, &tb);
-        if (last.a == ta && last.b == tb)
+         * table to miss in. New tasks are appended without a hash: the
+         * pool takes them into its table in one pass at the end. */
+        if (last.a == e->ta && last.b == e->tb)
             t = last.id;
-        else if (task_after_all(L, ta, tb)) {
-            if (qk_strpool_add_new(L->tasks, f0, l0, &t) != QK_OK)
+        else if (task_after_all(L, e->ta, e->tb)) {
+            const char *f0 = p + b[i].at;
+            if (qk_strpool_append(L->tasks, f0, b[i].s1, &t) != QK_OK)
                 break;
-            last = L->task_max = (qk_keymap_slot){ta, tb, t};
+            last = L->task_max = (qk_keymap_slot){e->ta, e->tb, t};
             L->tasks_seen++;
-        } else if (qk_strpool_find(L->tasks, f0, l0, &t))
-            last = (qk_keymap_slot){ta, tb, t};
+        } else if (qk_strpool_index(L->tasks) == QK_OK && qk_strpool_find(L->tasks, p + b[i].at, b[i].s1, &t))
+            last = (qk_keymap_slot){e->ta, e->tb, t};
         else
             break;
         tt[n] = t;
@@ -209,6 +219,7 @@ static qk_status fast_lines(qk_crowd_labels *L, qk_lines *lines, const qk_crowd_
                             qk_crowd_read_stats *stats, size_t *got, qk_error *err)
 {
     qk_line3 b[QK_CROWD_BATCH];
+    qk_line_keys K[QK_CROWD_BATCH];
     qk_status st;
     *got = 0;
     for (;;) {
@@ -219,8 +230,8 @@ static qk_status fast_lines(qk_crowd_labels *L, qk_lines *lines, const qk_crowd_
         k = qk_lines_split3(p, end, b, QK_CROWD_BATCH, &bytes);
         if (k == QK_CROWD_BATCH && size && L->n >= QK_CROWD_PRESIZE)
             reserve(L, size / (bytes / k) / 16 * 17 + 64);
-        prefetch_batch(L, p, b, k);
-        while ((i = add_known(L, p, b, i, k, ln)) < k) {
+        batch_keys(p, b, k, K);
+        while ((i = add_known(L, p, b, K, i, k, ln)) < k) {
             if ((st = add_line(L, p + b[i].at, &b[i], ln + (long)i + 1, opts, stats, err)) != QK_OK)
                 return st;
             i++;
