@@ -14,17 +14,29 @@
 #include "core/bytes.h"
 #include "qrelkit/core.h"
 
+/* 16 bytes, so that the map of a few thousand keys stays in a core's
+ * cache: the first word a and a 32-bit tag of the second word b (0 when
+ * b is 0, as for every key of up to 8 bytes); b itself, of keys longer
+ * than 8 bytes, lies in the map's second array bw, read only for them. */
 typedef struct qk_keymap_slot {
-    uint64_t a, b; /* a == 0: empty (a key's first byte is not NUL) */
+    uint64_t a; /* 0: empty (a key's first byte is not NUL) */
+    uint32_t bt;
     uint32_t id;
 } qk_keymap_slot;
 
 /* Zero-initialised: empty; released with qk_keymap_free. */
 typedef struct qk_keymap {
     qk_keymap_slot *slot;
+    uint64_t *bw; /* b of the key in slot i (NULL until a key has b != 0) */
     size_t count;
     unsigned bits; /* 1 << bits slots (0: none yet) */
 } qk_keymap;
+
+/* The tag of a key's second word: 0 for 0, else odd. */
+static inline uint32_t qk_keymap_btag(uint64_t b)
+{
+    return b ? (uint32_t)(b ^ b >> 32) | 1 : 0;
+}
 
 #define QK_KEYMAP_MAX_LEN 16
 
@@ -72,12 +84,14 @@ static inline size_t qk_keymap_home(const qk_keymap *m, uint64_t a, uint64_t b)
 static inline int qk_keymap_get_hashed(const qk_keymap *m, uint64_t a, uint64_t b, uint64_t h, uint32_t *id)
 {
     size_t mask, i;
+    uint32_t bt;
     if (!m->bits)
         return 0;
     mask = ((size_t)1 << m->bits) - 1;
+    bt = qk_keymap_btag(b);
     for (i = (size_t)(h >> (64 - m->bits));; i = (i + 1) & mask) {
         const qk_keymap_slot *s = &m->slot[i];
-        if (s->a == a && s->b == b) {
+        if (s->a == a && s->bt == bt && (bt == 0 || m->bw[i] == b)) {
             *id = s->id;
             return 1;
         }
