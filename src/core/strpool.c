@@ -189,7 +189,7 @@ static inline uint64_t hash_id(const qk_strpool *p, size_t id)
 
 static qk_status catch_up(qk_strpool *p)
 {
-    enum { AHEAD = 8 };
+    enum { AHEAD = 32 };
     uint64_t ring[AHEAD]; /* the hash of id in ring[id % AHEAD] */
     size_t n = p->nslots, from = p->indexed;
     if (from == p->count)
@@ -207,7 +207,7 @@ static qk_status catch_up(qk_strpool *p)
         uint64_t h = ring[id % AHEAD];
         if (id + AHEAD < p->count) {
             uint64_t g = hash_id(p, id + AHEAD);
-            __builtin_prefetch(&p->slots[(size_t)g & (p->nslots - 1)]);
+            __builtin_prefetch(&p->slots[(size_t)g & (p->nslots - 1)], 1);
             ring[id % AHEAD] = g;
         }
         put_slot(p, h, (uint32_t)id);

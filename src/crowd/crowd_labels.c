@@ -354,9 +354,23 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     /* Per task: find repeated workers, then keep what the policy keeps. */
     size_t out_n = 0;
     for (size_t t = 0; t < nt; t++) {
-        size_t b = L->off[t], e = L->off[t + 1];
-        int again = 0;
-        for (size_t k = b; k < e; k++) {
+        size_t b = L->off[t], e = L->off[t + 1], k;
+        /* First only whether a worker repeats (it rarely does): marks
+         * alone, then every label kept. */
+        for (k = b; k < e && mark[tw[k]] != t; k++)
+            mark[tw[k]] = (uint32_t)t;
+        if (k == e) {
+            L->off[t] = out_n;
+            if (out_n != b) {
+                memmove(tw + out_n, tw + b, (e - b) * sizeof *tw);
+                memmove(tc + out_n, tc + b, (e - b) * sizeof *tc);
+            }
+            out_n += e - b;
+            continue;
+        }
+        for (k = b; k < e; k++)
+            mark[tw[k]] = UINT32_MAX;
+        for (k = b; k < e; k++) {
             uint32_t w = tw[k];
             if (mark[w] != t) {
                 mark[w] = (uint32_t)t;
@@ -364,7 +378,6 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
                 state[w] = SEEN_ONCE;
                 continue;
             }
-            again = 1;
             if (dup == QK_CROWD_DUP_ERROR) {
                 st = qk_error_at(err, QK_EINPUT, L->path, line_of(L, raw_index(L, t, k - b)), 0,
                                  "worker '%s' labels task '%s' again (first on line %ld)",
@@ -382,15 +395,7 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
             }
         }
         L->off[t] = out_n;
-        if (!again) { /* no worker twice (the common case): every label kept */
-            if (out_n != b) {
-                memmove(tw + out_n, tw + b, (e - b) * sizeof *tw);
-                memmove(tc + out_n, tc + b, (e - b) * sizeof *tc);
-            }
-            out_n += e - b;
-            continue;
-        }
-        for (size_t k = b; k < e; k++) {
+        for (k = b; k < e; k++) {
             uint32_t w = tw[k];
             int keep = dup == QK_CROWD_DUP_KEEP ||
                        (k == first[w] && (dup == QK_CROWD_DUP_FIRST || state[w] != SEEN_CONFLICT));
