@@ -42,7 +42,8 @@ static inline void classify64(const char *p, uint64_t *stop, uint64_t *sep)
 
 #if defined(QK_SPLIT3_AVX2)
 /* classify64 in two 32-byte halves */
-__attribute__((target("avx2"))) static inline void classify64_avx2(const char *p, uint64_t *stop, uint64_t *sep)
+__attribute__((target("avx2"))) static inline void classify64_avx2(const char *p, uint64_t *stop,
+                                                                   uint64_t *sep)
 {
     __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
     __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
@@ -51,8 +52,9 @@ __attribute__((target("avx2"))) static inline void classify64_avx2(const char *p
     __m256i bhi = _mm256_or_si256(_mm256_cmpeq_epi8(hi, sp), _mm256_cmpeq_epi8(hi, tab));
     __m256i glo = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(lo, above), lo), blo);
     __m256i ghi = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(hi, above), hi), bhi);
-    *stop = ~((uint64_t)(uint32_t)_mm256_movemask_epi8(glo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(ghi) << 32);
-    *sep = (uint64_t)(uint32_t)_mm256_movemask_epi8(blo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(bhi) << 32;
+    uint64_t g = (uint32_t)_mm256_movemask_epi8(glo), s = (uint32_t)_mm256_movemask_epi8(blo);
+    *stop = ~(g | (uint64_t)(uint32_t)_mm256_movemask_epi8(ghi) << 32);
+    *sep = s | (uint64_t)(uint32_t)_mm256_movemask_epi8(bhi) << 32;
 }
 #endif
 
@@ -74,9 +76,8 @@ static inline void classify(const char *p, uint64_t *stop, uint64_t *sep, int wi
  * its blocks classified by AVX2 when wide (always inlined: each caller
  * gets a copy for its constants, without a test per line, and the AVX2
  * one is compiled with BMI's shifts and bit counts). */
-static inline __attribute__((always_inline)) size_t split(const char *p, const char *end, qk_line3 *out,
-                                                          qk_line3_keys *keys, size_t max, size_t *bytes,
-                                                          int wide)
+static inline __attribute__((always_inline)) size_t
+split(const char *p, const char *end, qk_line3 *out, qk_line3_keys *keys, size_t max, size_t *bytes, int wide)
 {
     const char *base = p, *last;
     uint64_t e0, s0, e1, s1;
@@ -152,9 +153,8 @@ size_t qk_lines_split3(const char *p, const char *end, qk_line3 *out, size_t max
 }
 
 #if defined(QK_SPLIT3_AVX2)
-__attribute__((target("avx2,bmi,bmi2"))) static size_t split_keys_avx2(const char *p, const char *end,
-                                                                       qk_line3 *out, qk_line3_keys *keys,
-                                                                       size_t max, size_t *bytes)
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+split_keys_avx2(const char *p, const char *end, qk_line3 *out, qk_line3_keys *keys, size_t max, size_t *bytes)
 {
     return split(p, end, out, keys, max, bytes, 1);
 }
