@@ -143,7 +143,8 @@ static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, co
          * pool itself: files list a task's labels together, so this is
          * once a task, and a map of every task would only add a second
          * table to miss in. New tasks are appended without a hash: the
-         * pool takes them into its table in one pass at the end. */
+         * pool hashes them in batches, when a lookup (a line through the
+         * general path) or qk_crowd_labels_finish needs them. */
         if (last.a == e[0] && last.b == e[1])
             t = last.id;
         else if (task_after_all(L, e[0], e[1])) {
