@@ -65,6 +65,13 @@ if want qrels; then
 fi
 if want labels; then
     row "labels, qrelkit" "$labels" "$(secs "$qk" aggregate -m mv "$labels")"
+    if [ -f "$(dirname "$qk")/libqrelkit.a" ] &&
+        cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I../include read_labels.c -o work/read_labels \
+            "$(dirname "$qk")/libqrelkit.a" $(pkg-config --libs jansson sqlite3 zlib) -lpthread -ldl -lm 2>/dev/null; then
+        r=$(work/read_labels "$labels" "$reps")
+        awk -v r="$r" 'BEGIN { split(r, x, " "); m = x[1] / 1048576
+                 printf "| labels, reading only | %.1f | | | %.3f | %.0f |\n", m, x[3] / 1000, x[4] }'
+    fi
     row "labels, wc -l" "$labels" "$(secs wc -l "$labels")"
 fi
 echo

@@ -14,17 +14,29 @@
 #include "core/bytes.h"
 #include "qrelkit/core.h"
 
+/* 16 bytes, so that the map of a few thousand keys stays in a core's
+ * cache: the first word a and a 32-bit tag of the second word b (0 when
+ * b is 0, as for every key of up to 8 bytes); b itself, of keys longer
+ * than 8 bytes, lies in the map's second array bw, read only for them. */
 typedef struct qk_keymap_slot {
-    uint64_t a, b; /* a == 0: empty (a key's first byte is not NUL) */
+    uint64_t a; /* 0: empty (a key's first byte is not NUL) */
+    uint32_t bt;
     uint32_t id;
 } qk_keymap_slot;
 
 /* Zero-initialised: empty; released with qk_keymap_free. */
 typedef struct qk_keymap {
     qk_keymap_slot *slot;
+    uint64_t *bw; /* b of the key in slot i (NULL until a key has b != 0) */
     size_t count;
     unsigned bits; /* 1 << bits slots (0: none yet) */
 } qk_keymap;
+
+/* The tag of a key's second word: 0 for 0, else odd. */
+static inline uint32_t qk_keymap_btag(uint64_t b)
+{
+    return b ? (uint32_t)(b ^ b >> 32) | 1 : 0;
+}
 
 #define QK_KEYMAP_MAX_LEN 16
 
@@ -54,24 +66,32 @@ static inline void qk_keymap_key(const char *s, size_t len, uint64_t *a, uint64_
     *b = qk_load8(s + 8) & (len > 8 ? ka[len - 8] : 0);
 }
 
-static inline size_t qk_keymap_home(const qk_keymap *m, uint64_t a, uint64_t b)
+/* The hash of key (a, b): multiplicative hashing, so that the top bits
+ * (a map's home slot) depend on every bit of the key. A reader that looks
+ * keys up some time after building them keeps this, not the slot, which
+ * moves when the map grows. */
+static inline uint64_t qk_keymap_hash(uint64_t a, uint64_t b)
 {
-    /* multiplicative hashing: the top bits of the product depend on
-     * every bit of the key */
-    uint64_t h = (a ^ (b * 0xD6E8FEB86659FD93ULL)) * 0x9E3779B97F4A7C15ULL;
-    return (size_t)(h >> (64 - m->bits));
+    return (a ^ (b * 0xD6E8FEB86659FD93ULL)) * 0x9E3779B97F4A7C15ULL;
 }
 
-/* 1 and *id when the key (a, b) is held, else 0. */
-static inline int qk_keymap_get(const qk_keymap *m, uint64_t a, uint64_t b, uint32_t *id)
+static inline size_t qk_keymap_home(const qk_keymap *m, uint64_t a, uint64_t b)
+{
+    return (size_t)(qk_keymap_hash(a, b) >> (64 - m->bits));
+}
+
+/* 1 and *id when the key (a, b), whose hash is h, is held, else 0. */
+static inline int qk_keymap_get_hashed(const qk_keymap *m, uint64_t a, uint64_t b, uint64_t h, uint32_t *id)
 {
     size_t mask, i;
+    uint32_t bt;
     if (!m->bits)
         return 0;
     mask = ((size_t)1 << m->bits) - 1;
-    for (i = qk_keymap_home(m, a, b);; i = (i + 1) & mask) {
+    bt = qk_keymap_btag(b);
+    for (i = (size_t)(h >> (64 - m->bits));; i = (i + 1) & mask) {
         const qk_keymap_slot *s = &m->slot[i];
-        if (s->a == a && s->b == b) {
+        if (s->a == a && s->bt == bt && (bt == 0 || m->bw[i] == b)) {
             *id = s->id;
             return 1;
         }
@@ -80,11 +100,23 @@ static inline int qk_keymap_get(const qk_keymap *m, uint64_t a, uint64_t b, uint
     }
 }
 
+/* 1 and *id when the key (a, b) is held, else 0. */
+static inline int qk_keymap_get(const qk_keymap *m, uint64_t a, uint64_t b, uint32_t *id)
+{
+    return qk_keymap_get_hashed(m, a, b, qk_keymap_hash(a, b), id);
+}
+
+/* Start loading the slot of the key whose hash is h, to be looked up soon. */
+static inline void qk_keymap_prefetch_hashed(const qk_keymap *m, uint64_t h)
+{
+    if (m->bits)
+        __builtin_prefetch(&m->slot[h >> (64 - m->bits)]);
+}
+
 /* Start loading the slot of key (a, b), to be looked up soon. */
 static inline void qk_keymap_prefetch(const qk_keymap *m, uint64_t a, uint64_t b)
 {
-    if (m->bits)
-        __builtin_prefetch(&m->slot[qk_keymap_home(m, a, b)]);
+    qk_keymap_prefetch_hashed(m, qk_keymap_hash(a, b));
 }
 
 /* Hold the key (a, b), not held yet, with id; QK_ENOMEM leaves m as it was. */

@@ -15,6 +15,10 @@ struct qk_strpool {
     uint64_t *slots; /* (hash tag << 32) | (id + 1); 0 = empty. The tag spares
                         most string compares, which are cache misses. */
     size_t nslots;
+    /* Ids [indexed, count) were appended by qk_strpool_append and are not
+     * in slots yet: a reader adding strings it knows to be new leaves
+     * the random writes into slots to one pass (catch_up), or to none. */
+    size_t indexed;
 };
 
 qk_strpool *qk_strpool_new(void)
@@ -96,7 +100,16 @@ static inline int find_hashed(const qk_strpool *p, const char *s, size_t len, ui
 
 int qk_strpool_find(const qk_strpool *p, const char *s, size_t len, uint32_t *id)
 {
-    return find_hashed(p, s, len, hash_of(s, len), id);
+    if (find_hashed(p, s, len, hash_of(s, len), id))
+        return 1;
+    /* not indexed yet (qk_strpool_append): compared one by one, as this
+     * function may not change p; qk_strpool_index avoids it */
+    for (size_t i = p->indexed; i < p->count; i++)
+        if (same(p, (uint32_t)i, s, len)) {
+            *id = (uint32_t)i;
+            return 1;
+        }
+    return 0;
 }
 
 static qk_status rehash_to(qk_strpool *p, size_t n)
@@ -139,27 +152,91 @@ qk_status qk_strpool_reserve(qk_strpool *p, size_t n, size_t bytes)
     return QK_OK;
 }
 
-/* Append s, known not to be in p, whose hash is h. */
-static qk_status add_hashed(qk_strpool *p, const char *s, size_t len, uint64_t h, uint32_t *id)
+static inline void put_slot(qk_strpool *p, uint64_t h, uint32_t id)
+{
+    size_t mask = p->nslots - 1;
+    size_t i = (size_t)h & mask;
+    while (p->slots[i])
+        i = (i + 1) & mask;
+    p->slots[i] = tag_of(h) | ((uint64_t)id + 1);
+}
+
+/* Room for s in the arena and for its id, then s copied in; the id is
+ * p->count (not counted yet). */
+static inline qk_status store(qk_strpool *p, const char *s, size_t len)
 {
     if (p->count >= UINT32_MAX - 1)
         return QK_ENOMEM;
-    if ((p->count + 1) * 2 > p->nslots && rehash(p) != QK_OK)
-        return QK_ENOMEM;
-    if (qk_grow((void **)&p->arena, &p->arena_cap, p->arena_len + len + 1, 1) != QK_OK ||
-        qk_grow((void **)&p->offs, &p->offs_cap, p->count + 1, sizeof *p->offs) != QK_OK)
+    if ((p->arena_len + len + 1 > p->arena_cap &&
+         qk_grow((void **)&p->arena, &p->arena_cap, p->arena_len + len + 1, 1) != QK_OK) ||
+        (p->count + 1 > p->offs_cap &&
+         qk_grow((void **)&p->offs, &p->offs_cap, p->count + 1, sizeof *p->offs) != QK_OK))
         return QK_ENOMEM;
     memcpy(p->arena + p->arena_len, s, len);
     p->arena[p->arena_len + len] = '\0';
     p->offs[p->count] = p->arena_len;
     p->arena_len += len + 1;
-    {
-        size_t mask = p->nslots - 1;
-        size_t i = (size_t)h & mask;
-        while (p->slots[i])
-            i = (i + 1) & mask;
-        p->slots[i] = tag_of(h) | ((uint64_t)p->count + 1);
+    return QK_OK;
+}
+
+/* Every id into slots (grown first to keep the load at most 1/2). The hash
+ * of the string some ids ahead is taken early and its slot loaded: the
+ * slots of a large pool miss the cache, in an order no prefetcher guesses. */
+static inline uint64_t hash_id(const qk_strpool *p, size_t id)
+{
+    return hash_of(p->arena + p->offs[id], len_of(p, (uint32_t)id));
+}
+
+static qk_status catch_up(qk_strpool *p)
+{
+    enum { AHEAD = 32 };
+    uint64_t ring[AHEAD]; /* the hash of id in ring[id % AHEAD] */
+    size_t n = p->nslots, from = p->indexed;
+    if (from == p->count)
+        return QK_OK;
+    while (n / 2 < p->count) {
+        if (n > SIZE_MAX / 4 / sizeof *p->slots)
+            return QK_ENOMEM;
+        n *= 2;
     }
+    if (n > p->nslots && rehash_to(p, n) != QK_OK)
+        return QK_ENOMEM;
+    for (size_t id = from; id < p->count && id < from + AHEAD; id++)
+        ring[id % AHEAD] = hash_id(p, id);
+    for (size_t id = from; id < p->count; id++) {
+        uint64_t h = ring[id % AHEAD];
+        if (id + AHEAD < p->count) {
+            uint64_t g = hash_id(p, id + AHEAD);
+            __builtin_prefetch(&p->slots[(size_t)g & (p->nslots - 1)], 1);
+            ring[id % AHEAD] = g;
+        }
+        put_slot(p, h, (uint32_t)id);
+    }
+    p->indexed = p->count;
+    return QK_OK;
+}
+
+qk_status qk_strpool_index(qk_strpool *p) { return catch_up(p); }
+
+/* Append s, known not to be in p, whose hash is h. */
+static qk_status add_hashed(qk_strpool *p, const char *s, size_t len, uint64_t h, uint32_t *id)
+{
+    if (catch_up(p) != QK_OK)
+        return QK_ENOMEM;
+    if ((p->count + 1) * 2 > p->nslots && rehash(p) != QK_OK)
+        return QK_ENOMEM;
+    if (store(p, s, len) != QK_OK)
+        return QK_ENOMEM;
+    put_slot(p, h, (uint32_t)p->count);
+    *id = (uint32_t)p->count++;
+    p->indexed = p->count;
+    return QK_OK;
+}
+
+qk_status qk_strpool_append(qk_strpool *p, const char *s, size_t len, uint32_t *id)
+{
+    if (store(p, s, len) != QK_OK)
+        return QK_ENOMEM;
     *id = (uint32_t)p->count++;
     return QK_OK;
 }
@@ -167,6 +244,8 @@ static qk_status add_hashed(qk_strpool *p, const char *s, size_t len, uint64_t h
 qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *id)
 {
     uint64_t h = hash_of(s, len);
+    if (catch_up(p) != QK_OK)
+        return QK_ENOMEM;
     if (find_hashed(p, s, len, h, id))
         return QK_OK;
     return add_hashed(p, s, len, h, id);

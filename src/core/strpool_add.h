@@ -12,6 +12,19 @@
  * *id as qk_strpool_intern gives it. QK_ENOMEM leaves p as it was. */
 qk_status qk_strpool_add_new(qk_strpool *p, const char *s, size_t len, uint32_t *id);
 
+/* Append s[0..len), which the caller knows p does not hold, without
+ * touching the hash table: the id is as above, and p holds s at once
+ * (every function finds it), but qk_strpool_find compares such strings
+ * one by one until qk_strpool_index (or any call that adds) takes them
+ * into the table in one pass. For a reader adding many new strings, whose
+ * random writes into a large table would each miss the cache. QK_ENOMEM
+ * leaves p as it was. */
+qk_status qk_strpool_append(qk_strpool *p, const char *s, size_t len, uint32_t *id);
+
+/* Take every string qk_strpool_append added into the hash table. QK_ENOMEM
+ * leaves them where they were (still found, one by one). */
+qk_status qk_strpool_index(qk_strpool *p);
+
 /* Start loading the hash slot where s[0..len) is looked up or added: a
  * reader that knows its next strings early hides the cache misses of a
  * large pool. Changes nothing. */

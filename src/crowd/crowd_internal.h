@@ -19,6 +19,12 @@ typedef struct qk_crowd_run {
     long line;
 } qk_crowd_run;
 
+/* A short string's key (core/keymap.h) and its id in a pool. */
+typedef struct qk_crowd_key {
+    uint64_t a, b;
+    uint32_t id;
+} qk_crowd_key;
+
 #define QK_CROWD_KEY_CLASSES 8 /* classes the file reader keeps keys of */
 
 struct qk_crowd_labels {
@@ -55,14 +61,14 @@ struct qk_crowd_labels {
      * the pools: a line whose keys are all known is added without asking
      * the pools. Dropped when reading ends. */
     qk_keymap worker_keys;
-    qk_keymap_slot last_task_key; /* a == 0: none */
-    qk_keymap_slot class_keys[QK_CROWD_KEY_CLASSES];
+    qk_crowd_key last_task_key; /* a == 0: none */
+    qk_crowd_key class_keys[QK_CROWD_KEY_CLASSES];
     /* While every task so far (the first tasks_seen of the pool) came in
      * increasing byte order, task_max is the key of the last: a task whose
      * key sorts after it is new, and is added without a lookup. */
     int tasks_unsorted;
     size_t tasks_seen;
-    qk_keymap_slot task_max;
+    qk_crowd_key task_max;
     size_t n_class_keys;
 };
 

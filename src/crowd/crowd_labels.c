@@ -2,6 +2,7 @@
  * observations by task (counting sort, input order kept inside a task) and
  * applies the duplicate policy. The file reader is crowd_read.c. */
 #include "core/bytes.h"
+#include "core/strpool_add.h"
 #include "crowd/crowd_internal.h"
 #include "qrelkit/io.h"
 
@@ -301,6 +302,9 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
         stats = &local;
     if (L->finished)
         return qk_error_set(err, QK_EUSAGE, "labels were already finished");
+    /* the file reader appends new tasks to the pool without hashing them */
+    if (qk_strpool_index(L->tasks) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
     if ((st = order_classes(L, err)) != QK_OK)
         return st;
     L->off = calloc(nt + 1, sizeof *L->off);
@@ -323,9 +327,12 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
         /* Tasks already in order (a file that lists each task's labels
          * together, tasks in first-seen order): the sort is the identity,
          * and the raw arrays become the grouped ones. */
+        size_t c = 0;
         tw = L->w, tc = L->cls;
         L->w = L->cls = NULL;
-        for (size_t i = 0; i < L->n; i++)
+        while (c < L->nclasses && L->rank[c] == c)
+            c++;
+        for (size_t i = 0; c < L->nclasses && i < L->n; i++) /* unless the order is the pool's */
             tc[i] = L->rank[tc[i]];
     } else {
         pos = malloc((nt + 1) * sizeof *pos);
@@ -347,8 +354,23 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     /* Per task: find repeated workers, then keep what the policy keeps. */
     size_t out_n = 0;
     for (size_t t = 0; t < nt; t++) {
-        size_t b = L->off[t], e = L->off[t + 1];
-        for (size_t k = b; k < e; k++) {
+        size_t b = L->off[t], e = L->off[t + 1], k;
+        /* First only whether a worker repeats (it rarely does): marks
+         * alone, then every label kept. */
+        for (k = b; k < e && mark[tw[k]] != t; k++)
+            mark[tw[k]] = (uint32_t)t;
+        if (k == e) {
+            L->off[t] = out_n;
+            if (out_n != b) {
+                memmove(tw + out_n, tw + b, (e - b) * sizeof *tw);
+                memmove(tc + out_n, tc + b, (e - b) * sizeof *tc);
+            }
+            out_n += e - b;
+            continue;
+        }
+        for (k = b; k < e; k++)
+            mark[tw[k]] = UINT32_MAX;
+        for (k = b; k < e; k++) {
             uint32_t w = tw[k];
             if (mark[w] != t) {
                 mark[w] = (uint32_t)t;
@@ -373,7 +395,7 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
             }
         }
         L->off[t] = out_n;
-        for (size_t k = b; k < e; k++) {
+        for (k = b; k < e; k++) {
             uint32_t w = tw[k];
             int keep = dup == QK_CROWD_DUP_KEEP ||
                        (k == first[w] && (dup == QK_CROWD_DUP_FIRST || state[w] != SEEN_CONFLICT));

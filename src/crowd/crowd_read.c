@@ -62,8 +62,8 @@ static void learn_keys(qk_crowd_labels *L, const uint64_t *k, uint32_t t, uint32
     if (!qk_keymap_get(&L->worker_keys, k[2], k[3], &id))
         (void)qk_keymap_put(&L->worker_keys, k[2], k[3], w);
     if (!class_key(L, k[4], k[5], &id) && L->n_class_keys < QK_CROWD_KEY_CLASSES)
-        L->class_keys[L->n_class_keys++] = (qk_keymap_slot){k[4], k[5], c};
-    L->last_task_key = (qk_keymap_slot){k[0], k[1], t};
+        L->class_keys[L->n_class_keys++] = (qk_crowd_key){k[4], k[5], c};
+    L->last_task_key = (qk_crowd_key){k[0], k[1], t};
 }
 
 #define QK_CROWD_BATCH 128
@@ -96,77 +96,65 @@ static int task_after_all(qk_crowd_labels *L, uint64_t a, uint64_t b)
         x = qk_load8(key), y = qk_load8(key + 8);
         if (L->tasks_seen && !key_after(x, y, L->task_max.a, L->task_max.b))
             L->tasks_unsorted = 1;
-        L->task_max = (qk_keymap_slot){x, y, id};
+        L->task_max = (qk_crowd_key){x, y, id};
     }
     return !L->tasks_unsorted && (nt == 0 || key_after(a, b, L->task_max.a, L->task_max.b));
 }
 
-/* The hash slots that lines [0, k) of a batch will look up, loaded ahead
- * (their workers', and their tasks' where the task changes): the maps are
- * large enough to miss the cache, and adding the lines one by one would
- * wait for each miss in turn. */
-static void prefetch_batch(const qk_crowd_labels *L, const char *p, const qk_line3 *b, size_t k)
-{
-    uint64_t prev = 0;
-    for (size_t i = 0; i < k; i++) {
-        const char *f0 = p + b[i].at, *f1 = f0 + b[i].s1 + 1;
-        size_t l0 = b[i].s1, l1 = (size_t)b[i].s2 - b[i].s1 - 1;
-        uint64_t a, x;
-        if (l0 > QK_KEYMAP_MAX_LEN || l1 > QK_KEYMAP_MAX_LEN)
-            continue;
-        qk_keymap_key(f1, l1, &a, &x);
-        qk_keymap_prefetch(&L->worker_keys, a, x);
-        qk_keymap_key(f0, l0, &a, &x);
-        if (a != prev)
-            qk_strpool_prefetch(L->tasks, f0, l0);
-        prev = a;
-    }
-}
+/* Lines ahead whose worker slots are loaded while a line is added: the
+ * map is large enough to miss the cache, and adding the lines one by one
+ * would wait for each miss in turn. */
+#define QK_CROWD_AHEAD 16
 
 /* Lines i.. of a batch from the splitter (task worker label, as the
- * general loop below takes them) whose keys are all short and known, added
- * straight to the arrays while they have room; returns the index of the
- * first other line (or k). Copies of L's fields in locals keep the loop in
- * registers. */
-static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, size_t i, size_t k, long ln)
+ * general loop below takes them), with their keys K (k[0] == 0: a long
+ * field), whose keys are all
+ * short and known, added straight to the arrays while they have room;
+ * returns the index of the first other line (or k). Copies of L's fields
+ * in locals keep the loop in registers. */
+static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, const qk_line3_keys *K,
+                        size_t i, size_t k, long ln)
 {
     uint32_t *tt = L->t, *ww = L->w, *cc = L->cls;
     size_t n = L->n, cap = L->cap, nck = L->n_class_keys;
     const qk_keymap wmap = L->worker_keys;
-    qk_keymap_slot last = L->last_task_key;
+    qk_crowd_key last = L->last_task_key;
     /* lines i.. are consecutive: one run of lines, if any is added */
     if (i < k && qk_crowd_note_line(L, ln + (long)i + 1) != QK_OK)
         return i;
+    for (size_t j = i; j < i + QK_CROWD_AHEAD && j < k; j++)
+        qk_keymap_prefetch(&wmap, K[j].k[2], K[j].k[3]);
     for (; i < k && n < cap; i++) {
-        const char *f0 = p + b[i].at, *f1 = f0 + b[i].s1 + 1, *f2 = f0 + b[i].s2 + 1;
-        size_t l0 = b[i].s1, l1 = (size_t)b[i].s2 - b[i].s1 - 1, l2 = (size_t)b[i].n - b[i].s2 - 1, j;
-        uint64_t ta, tb, wa, wb, ca, cb;
+        const uint64_t *e = K[i].k;
+        size_t j;
         uint32_t t, w;
-        if (l0 > QK_KEYMAP_MAX_LEN || l1 > QK_KEYMAP_MAX_LEN || l2 > QK_KEYMAP_MAX_LEN)
+        if (i + QK_CROWD_AHEAD < k)
+            qk_keymap_prefetch(&wmap, K[i + QK_CROWD_AHEAD].k[2], K[i + QK_CROWD_AHEAD].k[3]);
+        if (e[0] == 0)
             break;
-        qk_keymap_key(f2, l2, &ca, &cb);
-        for (j = 0; j < nck && (L->class_keys[j].a != ca || L->class_keys[j].b != cb); j++)
+        for (j = 0; j < nck && (L->class_keys[j].a != e[4] || L->class_keys[j].b != e[5]); j++)
             ;
         if (j == nck)
             break;
-        qk_keymap_key(f1, l1, &wa, &wb);
-        if (!qk_keymap_get(&wmap, wa, wb, &w))
+        if (!qk_keymap_get(&wmap, e[2], e[3], &w))
             break;
         /* A task not the last one: new when it sorts after every task so
          * far (files often list tasks in order), else looked up in the
          * pool itself: files list a task's labels together, so this is
          * once a task, and a map of every task would only add a second
-         * table to miss in. */
-        qk_keymap_key(f0, l0, &ta, &tb);
-        if (last.a == ta && last.b == tb)
+         * table to miss in. New tasks are appended without a hash: the
+         * pool hashes them in batches, when a lookup (a line through the
+         * general path) or qk_crowd_labels_finish needs them. */
+        if (last.a == e[0] && last.b == e[1])
             t = last.id;
-        else if (task_after_all(L, ta, tb)) {
-            if (qk_strpool_add_new(L->tasks, f0, l0, &t) != QK_OK)
+        else if (task_after_all(L, e[0], e[1])) {
+            const char *f0 = p + b[i].at;
+            if (qk_strpool_append(L->tasks, f0, b[i].s1, &t) != QK_OK)
                 break;
-            last = L->task_max = (qk_keymap_slot){ta, tb, t};
+            last = L->task_max = (qk_crowd_key){e[0], e[1], t};
             L->tasks_seen++;
-        } else if (qk_strpool_find(L->tasks, f0, l0, &t))
-            last = (qk_keymap_slot){ta, tb, t};
+        } else if (qk_strpool_index(L->tasks) == QK_OK && qk_strpool_find(L->tasks, p + b[i].at, b[i].s1, &t))
+            last = (qk_crowd_key){e[0], e[1], t};
         else
             break;
         tt[n] = t;
@@ -209,6 +197,7 @@ static qk_status fast_lines(qk_crowd_labels *L, qk_lines *lines, const qk_crowd_
                             qk_crowd_read_stats *stats, size_t *got, qk_error *err)
 {
     qk_line3 b[QK_CROWD_BATCH];
+    qk_line3_keys K[QK_CROWD_BATCH];
     qk_status st;
     *got = 0;
     for (;;) {
@@ -216,11 +205,10 @@ static qk_status fast_lines(qk_crowd_labels *L, qk_lines *lines, const qk_crowd_
         size_t bytes, k, i = 0;
         long ln = qk_lines_lineno(lines);
         qk_lines_window(lines, &p, &end);
-        k = qk_lines_split3(p, end, b, QK_CROWD_BATCH, &bytes);
+        k = qk_lines_split3_keys(p, end, b, K, QK_CROWD_BATCH, &bytes);
         if (k == QK_CROWD_BATCH && size && L->n >= QK_CROWD_PRESIZE)
             reserve(L, size / (bytes / k) / 16 * 17 + 64);
-        prefetch_batch(L, p, b, k);
-        while ((i = add_known(L, p, b, i, k, ln)) < k) {
+        while ((i = add_known(L, p, b, K, i, k, ln)) < k) {
             if ((st = add_line(L, p + b[i].at, &b[i], ln + (long)i + 1, opts, stats, err)) != QK_OK)
                 return st;
             i++;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/keymap.h"
 #include "qrelkit/io.h"
 
 /* The next line of l split into whitespace-separated fields in one pass
@@ -54,5 +55,18 @@ typedef struct qk_line3 {
  * other one are split by qk_lines_next_fields into the same fields.
  * Returns the lines written; *bytes receives the bytes they take. */
 size_t qk_lines_split3(const char *p, const char *end, qk_line3 *out, size_t max, size_t *bytes);
+
+/* The keys (core/keymap.h) of a line's three fields, (k[0], k[1]) the
+ * first's, (k[2], k[3]) the second's, (k[4], k[5]) the third's; k[0] == 0
+ * (no key starts with NUL) when a field is longer than QK_KEYMAP_MAX_LEN. */
+typedef struct qk_line3_keys {
+    uint64_t k[6];
+} qk_line3_keys;
+
+/* qk_lines_split3, with each line's keys into keys[] as well: built while
+ * the line is split, from the separators found, for a reader that looks
+ * its fields up by key. */
+size_t qk_lines_split3_keys(const char *p, const char *end, qk_line3 *out, qk_line3_keys *keys, size_t max,
+                            size_t *bytes);
 
 #endif

@@ -82,11 +82,56 @@ static void test_map(void **state)
     qk_keymap_free(&m);
 }
 
+/* Keys of 9-16 bytes that share the first word and whose second words
+ * fold to the same 32-bit tag ("AAAABBBB", "BBBBAAAA") are still told
+ * apart, short keys are not mistaken for long ones with the same first
+ * word, and both survive growth. */
+static void test_long_keys(void **state)
+{
+    qk_keymap m = {0};
+    char s[40];
+    uint64_t x, y;
+    uint32_t id;
+    (void)state;
+    memset(s, 0, sizeof s);
+    memcpy(s, "01234567AAAABBBB", 16);
+    qk_keymap_key(s, 16, &x, &y);
+    assert_int_equal(qk_keymap_put(&m, x, y, 1), QK_OK);
+    memcpy(s, "01234567BBBBAAAA", 16);
+    qk_keymap_key(s, 16, &x, &y);
+    assert_int_equal(qk_keymap_btag(y), qk_keymap_btag(qk_load8("AAAABBBB")));
+    assert_false(qk_keymap_get(&m, x, y, &id));
+    assert_int_equal(qk_keymap_put(&m, x, y, 2), QK_OK);
+    qk_keymap_key(s, 8, &x, &y); /* "01234567" */
+    assert_false(qk_keymap_get(&m, x, y, &id));
+    assert_int_equal(qk_keymap_put(&m, x, y, 3), QK_OK);
+    for (uint32_t i = 0; i < 5000; i++) {
+        int len = snprintf(s, sizeof s, "%u", i + 100000);
+        qk_keymap_key(s, (size_t)len, &x, &y);
+        assert_int_equal(qk_keymap_put(&m, x, y, 10 + i), QK_OK);
+    }
+    memcpy(s, "01234567AAAABBBB", 16);
+    qk_keymap_key(s, 16, &x, &y);
+    assert_true(qk_keymap_get(&m, x, y, &id));
+    assert_int_equal(id, 1);
+    memcpy(s, "01234567BBBBAAAA", 16);
+    qk_keymap_key(s, 16, &x, &y);
+    assert_true(qk_keymap_get(&m, x, y, &id));
+    assert_int_equal(id, 2);
+    qk_keymap_key(s, 8, &x, &y);
+    assert_true(qk_keymap_get(&m, x, y, &id));
+    assert_int_equal(id, 3);
+    qk_keymap_key(s, 12, &x, &y); /* "01234567BBBB": not held */
+    assert_false(qk_keymap_get(&m, x, y, &id));
+    qk_keymap_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_map),
+        cmocka_unit_test(test_long_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

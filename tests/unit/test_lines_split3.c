@@ -30,12 +30,15 @@ static void check_stops_at(const char *bad, size_t badlen)
     char buf[4096];
     size_t n = 0, bytes;
     qk_line3 out[64];
+    qk_line3_keys keys[64];
     plain(buf, &n, 10);
     size_t before = n;
     memcpy(buf + n, bad, badlen);
     n += badlen;
     plain(buf, &n, 40);
     assert_int_equal(qk_lines_split3(buf, buf + n, out, 64, &bytes), 10);
+    assert_int_equal(bytes, before);
+    assert_int_equal(qk_lines_split3_keys(buf, buf + n, out, keys, 64, &bytes), 10);
     assert_int_equal(bytes, before);
 }
 
@@ -69,7 +72,7 @@ static void test_fields_match(void **state)
 {
     static const char *const shapes[] = {"%s %s %s\n", "%s\t%s\t%s\n", "%s %s\t%s\r\n", "%s\t%s %s\n"};
     char *buf = malloc(1 << 16);
-    size_t n = 0, got = 0;
+    size_t n = 0, got = 0, long_fields = 0;
     qk_lines *l = NULL;
     qk_error err = {0};
     unsigned seed = 7;
@@ -96,11 +99,33 @@ static void test_fields_match(void **state)
     assert_int_equal(qk_lines_open_memory("mem", buf, n, &l, &err), QK_OK);
     for (;;) {
         const char *p, *end, *line, *fs[6];
-        size_t bytes, k, len, fl[6], nf;
-        qk_line3 out[37];
+        size_t bytes, bytes2, k, len, fl[6], nf;
+        qk_line3 out[37], out2[37];
+        qk_line3_keys keys[37];
         long ln;
         qk_lines_window(l, &p, &end);
         k = qk_lines_split3(p, end, out, 37, &bytes);
+        /* the same lines with their keys (the AVX2 copy where the CPU has
+         * it, against the plain one above) */
+        assert_int_equal(qk_lines_split3_keys(p, end, out2, keys, 37, &bytes2), k);
+        assert_int_equal(bytes2, bytes);
+        assert_memory_equal(out2, out, k * sizeof *out);
+        for (size_t i = 0; i < k; i++) {
+            const char *q = p + out[i].at;
+            size_t f0 = out[i].s1, f1 = out[i].s2 - out[i].s1 - 1, f2 = out[i].n - out[i].s2 - 1;
+            if (f0 > 16 || f1 > 16 || f2 > 16) {
+                assert_true(keys[i].k[0] == 0);
+                long_fields++;
+            } else {
+                uint64_t a, b;
+                qk_keymap_key(q, f0, &a, &b);
+                assert_true(keys[i].k[0] == a && keys[i].k[1] == b && a != 0);
+                qk_keymap_key(q + out[i].s1 + 1, f1, &a, &b);
+                assert_true(keys[i].k[2] == a && keys[i].k[3] == b);
+                qk_keymap_key(q + out[i].s2 + 1, f2, &a, &b);
+                assert_true(keys[i].k[4] == a && keys[i].k[5] == b);
+            }
+        }
         for (size_t i = 0; i < k; i++) {
             const char *q = p + out[i].at;
             ln = qk_lines_lineno(l);
@@ -125,6 +150,7 @@ static void test_fields_match(void **state)
             break;
     }
     assert_true(got > 1000);
+    assert_true(long_fields > 10);
     qk_lines_close(l);
     free(buf);
 }

@@ -159,6 +159,53 @@ static void test_add_new_reserve(void **state)
     qk_strpool_free(q);
 }
 
+/* qk_strpool_append: ids in order, strings found before and after
+ * qk_strpool_index (which must take each into the table once: the pool
+ * then grows through several rehashes and every string is still found),
+ * and interning after appends neither duplicates nor loses a string. */
+static void test_append_index(void **state)
+{
+    qk_strpool *p = qk_strpool_new();
+    char s[32];
+    uint32_t a;
+    (void)state;
+    for (unsigned i = 0; i < 3000; i++) {
+        int len = snprintf(s, sizeof s, i % 7 ? "t%u" : "long-task-name-%u", i);
+        assert_int_equal(qk_strpool_append(p, s, (size_t)len, &a), QK_OK);
+        assert_int_equal(a, i);
+    }
+    /* found while not indexed */
+    assert_true(qk_strpool_find(p, "t2999", 5, &a));
+    assert_int_equal(a, 2999);
+    assert_true(qk_strpool_find(p, "long-task-name-0", 16, &a));
+    assert_int_equal(a, 0);
+    assert_false(qk_strpool_find(p, "t3000", 5, &a));
+    /* intern takes the appended strings into the table first */
+    assert_int_equal(qk_strpool_intern(p, "t1", 2, &a), QK_OK);
+    assert_int_equal(a, 1);
+    assert_int_equal(qk_strpool_intern(p, "new", 3, &a), QK_OK);
+    assert_int_equal(a, 3000);
+    for (unsigned i = 3001; i < 20000; i++) {
+        int len = snprintf(s, sizeof s, "t%u", i);
+        assert_int_equal(qk_strpool_append(p, s, (size_t)len, &a), QK_OK);
+        assert_int_equal(a, i);
+    }
+    assert_int_equal(qk_strpool_index(p), QK_OK);
+    assert_int_equal(qk_strpool_index(p), QK_OK);
+    for (unsigned i = 0; i < 20000; i++) {
+        int len = snprintf(s, sizeof s, i == 3000 ? "new" : i % 7 || i > 3000 ? "t%u" : "long-task-name-%u", i);
+        assert_true(qk_strpool_find(p, s, (size_t)len, &a));
+        assert_int_equal(a, i);
+        assert_int_equal(qk_strpool_intern(p, s, (size_t)len, &a), QK_OK);
+        assert_int_equal(a, i);
+        assert_string_equal(qk_strpool_str(p, i), s);
+        assert_int_equal(qk_strpool_len(p, i), (size_t)len);
+    }
+    assert_false(qk_strpool_find(p, "t20000", 6, &a));
+    assert_int_equal(qk_strpool_count(p), 20000);
+    qk_strpool_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_many),
         cmocka_unit_test(test_lengths),
         cmocka_unit_test(test_add_new_reserve),
+        cmocka_unit_test(test_append_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
