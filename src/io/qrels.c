@@ -96,7 +96,8 @@ static inline qk_status add_record(qk_qrels *q, const char *qid, size_t ql, cons
     char *d;
     /* Files are grouped by topic: most lines continue the last block. */
     if (same_topic(q, qid, ql)) {
-        if (q->in_order && !qk_qrels_docno_less(q->arena + q->doc_off[q->ndocs - 1], q->prev_dlen, doc, dl))
+        if (q->in_order &&
+            !qk_qrels_docno_less(q->arena + qk_qrels_doc_at(q, q->ndocs - 1), q->prev_dlen, doc, dl))
             q->in_order = 0;
     } else if (qk_qrels_new_block(q, qid, ql) != QK_OK) {
         return qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -106,10 +107,12 @@ static inline qk_status add_record(qk_qrels *q, const char *qid, size_t ql, cons
         (q->arena_len + dl + 1 > q->arena_cap &&
          qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + dl + 1, 1) != QK_OK))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (!q->doc_off64 && q->arena_len > q->off_max && qk_qrels_widen(q) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
     d = q->arena + q->arena_len;
     copy_bytes(d, doc, dl);
     d[dl] = '\0';
-    q->doc_off[q->ndocs] = q->arena_len;
+    qk_qrels_off_put(q->doc_off, q->doc_off64, q->ndocs, q->arena_len);
     q->arena_len += dl + 1;
     q->prev_dlen = dl;
     rec->doc = (uint32_t)q->ndocs++;
@@ -155,7 +158,7 @@ static int cmp_by_docno(const void *a, const void *b, void *ctx)
 {
     const qk_judgment *x = a, *y = b;
     const qk_qrels *sort_q = ctx;
-    int c = strcmp(sort_q->arena + sort_q->doc_off[x->doc], sort_q->arena + sort_q->doc_off[y->doc]);
+    int c = strcmp(sort_q->arena + qk_qrels_doc_at(sort_q, x->doc), sort_q->arena + qk_qrels_doc_at(sort_q, y->doc));
     if (c)
         return c;
     if (x->jg != y->jg)
@@ -194,28 +197,44 @@ static qk_status bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt)
     return QK_OK;
 }
 
+/* A docno offset array of n entries, 8 bytes each when wide, else 4. */
+static qk_status offs_new(size_t n, int wide, uint32_t **off, uint64_t **off64)
+{
+    *off = NULL;
+    *off64 = NULL;
+    if (wide)
+        *off64 = malloc((n ? n : 1) * sizeof **off64);
+    else
+        *off = malloc((n ? n : 1) * sizeof **off);
+    return *off || *off64 ? QK_OK : QK_ENOMEM;
+}
+
 /* Number the docnos of each topic in strcmp order and find duplicates. */
 static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
 {
-    uint64_t *off = NULL;
+    uint32_t *off = NULL;
+    uint64_t *off64 = NULL;
     size_t nd = 0, w = 0;
-    int check = q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG, in_place = 1;
+    int check = q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG, in_place = 1, wide = q->doc_off64 != NULL;
+    qk_status st = QK_OK;
     /* When every record still sits at its line's place (a file grouped by
      * topic in strcmp order, the usual case), the numbered offsets can
-     * overwrite doc_off as they go: entry nd <= i is written after entry i
-     * was read. A topic that needs sorting moves later entries of its own
-     * below nd, so from there on a second array (8 bytes a record) is used;
-     * the entries of later topics (>= offs[t] >= nd) are still intact. */
+     * overwrite the docno offsets as they go: entry nd <= i is written
+     * after entry i was read. A topic that needs sorting moves later
+     * entries of its own below nd, so from there on a second array is
+     * used; the entries of later topics (>= offs[t] >= nd) are still
+     * intact. */
     for (size_t i = 0; i < q->nrecs && in_place; i++)
         in_place = q->recs[i].doc == i;
-    if (in_place)
+    if (in_place) {
         off = q->doc_off;
-    else if (!(off = malloc((q->nrecs ? q->nrecs : 1) * sizeof *off)))
+        off64 = q->doc_off64;
+    } else if (offs_new(q->nrecs, wide, &off, &off64) != QK_OK) {
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
     if (!(q->doc_first = calloc(nt + 1, sizeof *q->doc_first))) {
-        if (!in_place)
-            free(off);
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
     }
     for (size_t t = 0; t < nt; t++) {
         size_t b = w, first_doc = nd;
@@ -226,25 +245,32 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
             while (i < q->offs[t + 1] && cmp_by_docno(&q->recs[i - 1], &q->recs[i], q) <= 0)
                 i++;
             if (i < q->offs[t + 1] && in_place) {
-                uint64_t *copy = malloc((q->nrecs ? q->nrecs : 1) * sizeof *copy);
-                if (!copy)
-                    return qk_error_set(err, QK_ENOMEM, "out of memory");
-                memcpy(copy, off, nd * sizeof *copy);
+                uint32_t *copy = NULL;
+                uint64_t *copy64 = NULL;
+                if (offs_new(q->nrecs, wide, &copy, &copy64) != QK_OK) {
+                    st = qk_error_set(err, QK_ENOMEM, "out of memory");
+                    goto out;
+                }
+                if (wide)
+                    memcpy(copy64, off64, nd * sizeof *copy64);
+                else
+                    memcpy(copy, off, nd * sizeof *copy);
                 off = copy;
+                off64 = copy64;
                 in_place = 0;
             }
             if (i < q->offs[t + 1] && qk_sort_r(q->recs + q->offs[t], q->offs[t + 1] - q->offs[t],
                                                 sizeof *q->recs, cmp_by_docno, q) != QK_OK) {
-                if (!in_place)
-                    free(off);
-                return qk_error_set(err, QK_ENOMEM, "out of memory");
+                st = qk_error_set(err, QK_ENOMEM, "out of memory");
+                goto out;
             }
         }
         for (size_t i = q->offs[t]; i < q->offs[t + 1]; i++) {
             qk_judgment r = q->recs[i];
-            const char *d = q->arena + q->doc_off[r.doc];
-            if (nd == first_doc || strcmp(q->arena + off[nd - 1], d) != 0) {
-                off[nd++] = q->doc_off[r.doc];
+            size_t at = qk_qrels_doc_at(q, r.doc);
+            const char *d = q->arena + at;
+            if (nd == first_doc || strcmp(q->arena + qk_qrels_off_get(off, off64, nd - 1), d) != 0) {
+                qk_qrels_off_put(off, off64, nd++, at);
             } else if (check && w > b && q->recs[w - 1].jg == r.jg) {
                 /* Prefs may repeat a line on purpose (each copy is a preference); qrels may not. */
                 if (dedup == QK_DEDUP_FIRST) {
@@ -252,12 +278,11 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
                         q->npositive--;
                     continue;
                 }
-                if (!in_place)
-                    free(off);
-                return qk_error_at(err, QK_EINPUT, path, (long)r.line, 0,
-                                   "docno '%s' is judged twice for topic '%s' (first on line %u); "
-                                   "use --dedup first to keep the first judgment",
-                                   d, qk_strpool_str(q->topics, q->topic_order[t]), q->recs[w - 1].line);
+                st = qk_error_at(err, QK_EINPUT, path, (long)r.line, 0,
+                                 "docno '%s' is judged twice for topic '%s' (first on line %u); "
+                                 "use --dedup first to keep the first judgment",
+                                 d, qk_strpool_str(q->topics, q->topic_order[t]), q->recs[w - 1].line);
+                goto out;
             }
             r.doc = (uint32_t)(nd - 1);
             q->recs[w++] = r;
@@ -266,18 +291,28 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
         /* Lookups want (group, docno id) order; one group is already in it. */
         if (q->fmt != QK_REL_QRELS &&
             qk_sort_r(q->recs + b, w - b, sizeof *q->recs, cmp_recs, q->group_rank) != QK_OK) {
-            if (!in_place)
-                free(off);
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
         }
     }
     q->offs[nt] = w;
     q->doc_first[nt] = nd;
     q->nrecs = w;
-    if (!in_place)
-        free(q->doc_off);
-    q->doc_off = off;
     q->ndocs = nd;
+out:
+    if (st != QK_OK) {
+        if (!in_place) {
+            free(off);
+            free(off64);
+        }
+        return st;
+    }
+    if (!in_place) {
+        free(q->doc_off);
+        free(q->doc_off64);
+    }
+    q->doc_off = off;
+    q->doc_off64 = off64;
     return QK_OK;
 }
 
@@ -407,6 +442,12 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
 qk_status qk_qrels_read_isa(const char *path, qk_rel_format fmt, qk_dedup dedup, int isa, qk_qrels **out,
                             qk_error *err)
 {
+    return qk_qrels_read_offs(path, fmt, dedup, isa, UINT32_MAX, out, err);
+}
+
+qk_status qk_qrels_read_offs(const char *path, qk_rel_format fmt, qk_dedup dedup, int isa, size_t off_max,
+                             qk_qrels **out, qk_error *err)
+{
     qk_qrels *q = qk_qrels_blank(fmt);
     qk_lines *lines = NULL;
     qk_status st = QK_ENOMEM;
@@ -417,6 +458,7 @@ qk_status qk_qrels_read_isa(const char *path, qk_rel_format fmt, qk_dedup dedup,
         qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
+    q->off_max = off_max;
     if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
         size = (size_t)sb.st_size;
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK ||
@@ -462,6 +504,7 @@ qk_qrels *qk_qrels_blank(qk_rel_format fmt)
     }
     q->fmt = fmt;
     q->in_order = fmt == QK_REL_QRELS;
+    q->off_max = UINT32_MAX;
     return q;
 }
 
@@ -508,6 +551,7 @@ void qk_qrels_free(qk_qrels *q)
     qk_strpool_free(q->topics);
     free(q->arena);
     free(q->doc_off);
+    free(q->doc_off64);
     free(q->doc_first);
     qk_strpool_free(q->groups);
     free(q->topic_order);
@@ -571,7 +615,7 @@ const char *qk_qrels_docno(const qk_qrels *q, uint32_t doc)
 {
     if (q->win)
         q = q->win->part;
-    return q ? q->arena + q->doc_off[doc] : "";
+    return q ? q->arena + qk_qrels_doc_at(q, doc) : "";
 }
 
 const char *qk_qrels_group(const qk_qrels *q, uint32_t g)
@@ -590,7 +634,7 @@ int qk_qrels_find_doc(const qk_qrels *q, size_t t, const char *docno, size_t len
     hi = q->doc_first[t + 1];
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        const char *d = q->arena + q->doc_off[mid];
+        const char *d = q->arena + qk_qrels_doc_at(q, mid);
         int c = strncmp(d, docno, len);
         if (c == 0)
             c = d[len] != '\0';

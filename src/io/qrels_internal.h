@@ -16,7 +16,12 @@ struct qk_qrels {
     qk_strpool *topics; /* pool id -> string                          */
     char *arena;        /* docno strings, NUL-terminated               */
     size_t arena_len, arena_cap;
-    uint64_t *doc_off; /* docno id -> offset in arena                 */
+    /* docno id -> offset in arena: 4 bytes a docno while every offset
+     * fits in off_max (UINT32_MAX but in tests), then 8 (doc_off64, and
+     * doc_off NULL). Read through qk_qrels_doc_at. */
+    uint32_t *doc_off;
+    uint64_t *doc_off64;
+    size_t off_max;
     size_t *doc_first; /* topic t's docno ids: [doc_first[t], doc_first[t+1]), strcmp order */
     size_t ndocs, doc_cap;
     qk_strpool *groups;    /* jg and jsg strings                          */
@@ -65,6 +70,23 @@ typedef struct qrels_window {
     int all; /* part is the whole file */
 } qrels_window;
 
+/* The arena offset of docno id i (doc_off or doc_off64 below it). */
+static inline size_t qk_qrels_off_get(const uint32_t *off, const uint64_t *off64, size_t i)
+{
+    return off64 ? (size_t)off64[i] : off[i];
+}
+static inline void qk_qrels_off_put(uint32_t *off, uint64_t *off64, size_t i, size_t v)
+{
+    if (off64)
+        off64[i] = v;
+    else
+        off[i] = (uint32_t)v;
+}
+static inline size_t qk_qrels_doc_at(const qk_qrels *q, size_t i)
+{
+    return qk_qrels_off_get(q->doc_off, q->doc_off64, i);
+}
+
 /* Records read before the arrays are sized from the file size. */
 #define QK_PRESIZE_AFTER 4096
 
@@ -96,9 +118,19 @@ enum { QK_QRELS_PER_LINE = -1, QK_QRELS_BEST = -2 };
 qk_status qk_qrels_read_isa(const char *path, qk_rel_format fmt, qk_dedup dedup, int isa, qk_qrels **out,
                             qk_error *err);
 
+/* qk_qrels_read_isa with the docno offsets moved to 8 bytes each once the
+ * arena passes off_max bytes (off_max <= UINT32_MAX; qk_qrels_read_isa's
+ * is UINT32_MAX: 4 GB of docnos), for tests of both widths. */
+qk_status qk_qrels_read_offs(const char *path, qk_rel_format fmt, qk_dedup dedup, int isa, size_t off_max,
+                             qk_qrels **out, qk_error *err);
+
 /* Start a block of records of topic qid (ql bytes) at record q->nrecs
  * (qrels_fast.c). */
 qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql);
+
+/* Move the docno offsets to 8 bytes each, for an arena past off_max
+ * (qrels_fast.c). */
+qk_status qk_qrels_widen(qk_qrels *q);
 
 /* Make room for n more records and dl more bytes of docnos (qrels_fast.c). */
 qk_status qk_qrels_reserve(qk_qrels *q, size_t n, size_t dl);

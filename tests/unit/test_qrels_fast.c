@@ -198,6 +198,26 @@ static int check_file(const char *path)
                 same_qrels(q, ref);
             qk_qrels_free(q);
         }
+        /* docno offsets of 8 bytes from some point of the file on (as
+         * past 4 GB of docnos), in the batch and the per-line reader */
+        for (int isa = -1; isa < isas; isa++) {
+            qk_qrels *q = NULL;
+            size_t off_max = 40 + (size_t)d * 1000;
+            st = qk_qrels_read_offs(path, fmt, dedup, isa, off_max, &q, &err);
+            assert_int_equal(st, ref_st);
+            if (st != QK_OK) {
+                same_error(&err, &ref_err);
+            } else {
+                same_qrels(q, ref);
+                /* wide from the first docno stored past off_max on (docnos
+                 * are under 100 bytes) */
+                if (q->arena_len <= off_max)
+                    assert_null(q->doc_off64);
+                else if (q->arena_len > off_max + 100)
+                    assert_non_null(q->doc_off64);
+            }
+            qk_qrels_free(q);
+        }
         st = qk_qrels_read_windowed(path, fmt, dedup, 1, &w, &err);
         assert_int_equal(st, ref_st);
         if (st != QK_OK) {
@@ -338,7 +358,7 @@ static void check_batch(int isa, const char *stop, unsigned fast, unsigned every
     for (size_t i = 0; i < want; i++) {
         char doc[32];
         sprintf(doc, "D%05u", (unsigned)i);
-        assert_string_equal(q->arena + q->doc_off[q->recs[i].doc], doc);
+        assert_string_equal(q->arena + qk_qrels_doc_at(q, q->recs[i].doc), doc);
         assert_true(q->recs[i].rel == (double)((int)(i % 5) - 1));
         assert_int_equal(q->recs[i].line, i + 1);
     }
