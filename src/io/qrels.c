@@ -50,7 +50,7 @@ static qk_status rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **ran
 
 static int cmp_recs(const void *a, const void *b, void *ctx)
 {
-    const qk_judgment *x = a, *y = b;
+    const qrels_full *x = a, *y = b;
     const uint32_t *sort_group_rank = ctx;
     uint32_t gx = sort_group_rank[x->jg], gy = sort_group_rank[y->jg];
     if (gx != gy)
@@ -93,6 +93,7 @@ static inline qk_status add_record(qk_qrels *q, const char *qid, size_t ql, cons
                                    qk_error *err)
 {
     qk_judgment *rec = &q->recs[q->nrecs];
+    uint32_t sub;
     char *d;
     /* Files are grouped by topic: most lines continue the last block. */
     if (same_topic(q, qid, ql)) {
@@ -117,12 +118,17 @@ static inline qk_status add_record(qk_qrels *q, const char *qid, size_t ql, cons
     q->prev_dlen = dl;
     rec->doc = (uint32_t)q->ndocs++;
     if (q->fmt == QK_REL_QRELS) {
-        rec->jg = rec->jsg = 0;
+        rec->jg = 0;
     } else if (qk_strpool_intern(q->groups, jg, jgl, &rec->jg) != QK_OK ||
-               qk_strpool_intern(q->groups, jsg, jsgl, &rec->jsg) != QK_OK) {
+               qk_strpool_intern(q->groups, jsg, jsgl, &sub) != QK_OK ||
+               (q->fmt == QK_REL_PREFS && q->nrecs >= q->jsg_cap &&
+                qk_grow((void **)&q->jsgs, &q->jsg_cap, q->nrecs + 1, sizeof *q->jsgs) != QK_OK)) {
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
-    rec->line = (uint32_t)lineno;
+    if (q->fmt == QK_REL_PREFS)
+        q->jsgs[q->nrecs] = sub;
+    if (qk_qrels_note_line(q, (uint32_t)q->nrecs, (uint32_t)lineno - (uint32_t)q->nrecs - 1) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
     if (rec->rel > 0)
         q->npositive++;
     q->nrecs++;
@@ -156,7 +162,7 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
 
 static int cmp_by_docno(const void *a, const void *b, void *ctx)
 {
-    const qk_judgment *x = a, *y = b;
+    const qrels_full *x = a, *y = b;
     const qk_qrels *sort_q = ctx;
     int c = strcmp(sort_q->arena + qk_qrels_doc_at(sort_q, x->doc), sort_q->arena + qk_qrels_doc_at(sort_q, y->doc));
     if (c)
@@ -183,11 +189,11 @@ static qk_status bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt)
             size_t b = q->topic_rank[rec_topic[i]];
             while (b != t) {
                 size_t j = next[b]++;
-                qk_judgment tr = q->recs[i];
+                qrels_full tr = q->full[i];
                 uint32_t tt = rec_topic[i];
-                q->recs[i] = q->recs[j];
+                q->full[i] = q->full[j];
                 rec_topic[i] = rec_topic[j];
-                q->recs[j] = tr;
+                q->full[j] = tr;
                 rec_topic[j] = tt;
                 b = q->topic_rank[rec_topic[i]];
             }
@@ -225,7 +231,7 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
      * used; the entries of later topics (>= offs[t] >= nd) are still
      * intact. */
     for (size_t i = 0; i < q->nrecs && in_place; i++)
-        in_place = q->recs[i].doc == i;
+        in_place = q->full[i].doc == i;
     if (in_place) {
         off = q->doc_off;
         off64 = q->doc_off64;
@@ -242,7 +248,7 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
         {
             /* qrels files usually list a topic's docnos in order already. */
             size_t i = q->offs[t] + 1;
-            while (i < q->offs[t + 1] && cmp_by_docno(&q->recs[i - 1], &q->recs[i], q) <= 0)
+            while (i < q->offs[t + 1] && cmp_by_docno(&q->full[i - 1], &q->full[i], q) <= 0)
                 i++;
             if (i < q->offs[t + 1] && in_place) {
                 uint32_t *copy = NULL;
@@ -259,19 +265,19 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
                 off64 = copy64;
                 in_place = 0;
             }
-            if (i < q->offs[t + 1] && qk_sort_r(q->recs + q->offs[t], q->offs[t + 1] - q->offs[t],
-                                                sizeof *q->recs, cmp_by_docno, q) != QK_OK) {
+            if (i < q->offs[t + 1] && qk_sort_r(q->full + q->offs[t], q->offs[t + 1] - q->offs[t],
+                                                sizeof *q->full, cmp_by_docno, q) != QK_OK) {
                 st = qk_error_set(err, QK_ENOMEM, "out of memory");
                 goto out;
             }
         }
         for (size_t i = q->offs[t]; i < q->offs[t + 1]; i++) {
-            qk_judgment r = q->recs[i];
+            qrels_full r = q->full[i];
             size_t at = qk_qrels_doc_at(q, r.doc);
             const char *d = q->arena + at;
             if (nd == first_doc || strcmp(q->arena + qk_qrels_off_get(off, off64, nd - 1), d) != 0) {
                 qk_qrels_off_put(off, off64, nd++, at);
-            } else if (check && w > b && q->recs[w - 1].jg == r.jg) {
+            } else if (check && w > b && q->full[w - 1].jg == r.jg) {
                 /* Prefs may repeat a line on purpose (each copy is a preference); qrels may not. */
                 if (dedup == QK_DEDUP_FIRST) {
                     if (r.rel > 0)
@@ -281,16 +287,16 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
                 st = qk_error_at(err, QK_EINPUT, path, (long)r.line, 0,
                                  "docno '%s' is judged twice for topic '%s' (first on line %u); "
                                  "use --dedup first to keep the first judgment",
-                                 d, qk_strpool_str(q->topics, q->topic_order[t]), q->recs[w - 1].line);
+                                 d, qk_strpool_str(q->topics, q->topic_order[t]), q->full[w - 1].line);
                 goto out;
             }
             r.doc = (uint32_t)(nd - 1);
-            q->recs[w++] = r;
+            q->full[w++] = r;
         }
         q->offs[t] = b;
         /* Lookups want (group, docno id) order; one group is already in it. */
         if (q->fmt != QK_REL_QRELS &&
-            qk_sort_r(q->recs + b, w - b, sizeof *q->recs, cmp_recs, q->group_rank) != QK_OK) {
+            qk_sort_r(q->full + b, w - b, sizeof *q->full, cmp_recs, q->group_rank) != QK_OK) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }
@@ -342,7 +348,7 @@ static qk_status organise_in_order(qk_qrels *q, size_t nt)
 /* Any other file: bucket the records by topic, then sort and number each
  * topic's docnos. The blocks are freed once each record has its topic id,
  * and those before numbering allocates: a lower peak. */
-static qk_status organise_any(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
+static qk_status organise_full(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
 {
     uint32_t *group_order = NULL, *rec_topic = malloc((q->nrecs ? q->nrecs : 1) * sizeof *rec_topic);
     qk_status st = QK_OK;
@@ -363,6 +369,81 @@ static qk_status organise_any(qk_qrels *q, size_t nt, const char *path, qk_dedup
     free(group_order);
     free(rec_topic);
     return st != QK_OK ? st : number_docs(q, nt, path, dedup, err);
+}
+
+/* The records widened in place to qrels_full (the array grown, each
+ * record moved from the last on: record i's new place starts at or after
+ * its old end for i >= 2, record 1's after record 0's end), lines and
+ * sub-groups filled in. */
+static qk_status widen_records(qk_qrels *q)
+{
+    size_t n = q->nrecs, k = q->nruns;
+    uint32_t zero = 0;
+    char *p = realloc(q->recs, (n ? n : 1) * sizeof(qrels_full));
+    if (!p)
+        return QK_ENOMEM;
+    q->recs = NULL;
+    q->rec_cap = 0;
+    if (q->fmt != QK_REL_PREFS)
+        (void)qk_strpool_find(q->groups, "0", 1, &zero);
+    for (size_t i = n; i-- > 0;) {
+        qk_judgment r;
+        qrels_full x;
+        while (k > 1 && q->run_at[k - 1] > i)
+            k--;
+        memcpy(&r, p + i * sizeof r, sizeof r);
+        x.doc = r.doc;
+        x.jg = r.jg;
+        x.jsg = q->jsgs ? q->jsgs[i] : zero;
+        x.line = (uint32_t)i + 1 + (k ? q->run_delta[k - 1] : 0);
+        x.rel = r.rel;
+        memcpy(p + i * sizeof x, &x, sizeof x);
+    }
+    q->full = (qrels_full *)(void *)p;
+    free(q->jsgs);
+    q->jsgs = NULL;
+    q->jsg_cap = 0;
+    return QK_OK;
+}
+
+/* Back to 16-byte records (moved from the first on), their lines and
+ * sub-groups apart. */
+static qk_status narrow_records(qk_qrels *q)
+{
+    size_t n = q->nrecs;
+    char *p = (char *)q->full, *small;
+    if (!(q->lines = malloc((n ? n : 1) * sizeof *q->lines)) ||
+        (q->fmt == QK_REL_PREFS && !(q->jsgs = malloc((n ? n : 1) * sizeof *q->jsgs))))
+        return QK_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        qrels_full x;
+        qk_judgment r;
+        memcpy(&x, p + i * sizeof x, sizeof x);
+        q->lines[i] = x.line;
+        if (q->jsgs)
+            q->jsgs[i] = x.jsg;
+        r.doc = x.doc;
+        r.jg = x.jg;
+        r.rel = x.rel;
+        memcpy(p + i * sizeof r, &r, sizeof r);
+    }
+    small = realloc(p, (n ? n : 1) * sizeof(qk_judgment));
+    q->recs = (qk_judgment *)(void *)(small ? small : p);
+    q->rec_cap = n;
+    q->full = NULL;
+    q->jsg_cap = q->jsgs ? n : 0;
+    return QK_OK;
+}
+
+/* Records that move take their lines and sub-groups with them. */
+static qk_status organise_any(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
+{
+    qk_status st;
+    if (widen_records(q) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if ((st = organise_full(q, nt, path, dedup, err)) != QK_OK)
+        return st;
+    return narrow_records(q) == QK_OK ? QK_OK : qk_error_set(err, QK_ENOMEM, "out of memory");
 }
 
 qk_status qk_qrels_organise(qk_qrels *q, const char *path, qk_dedup dedup, qk_error *err)
@@ -559,6 +640,11 @@ void qk_qrels_free(qk_qrels *q)
     free(q->group_rank);
     free(q->offs);
     free(q->recs);
+    free(q->full);
+    free(q->run_at);
+    free(q->run_delta);
+    free(q->lines);
+    free(q->jsgs);
     free(q->blk_topic);
     free(q->blk_start);
     window_free(q->win);
@@ -609,6 +695,24 @@ const qk_judgment *qk_qrels_judgments(const qk_qrels *q, size_t t, size_t *n)
     }
     *n = q->offs[t + 1] - q->offs[t];
     return q->recs + q->offs[t];
+}
+
+uint32_t qk_qrels_judgment_line(const qk_qrels *q, size_t t, size_t k)
+{
+    if (!(q = holder(q, &t)))
+        return 0;
+    return qk_qrels_rec_line(q, q->offs[t] + k);
+}
+
+uint32_t qk_qrels_judgment_jsg(const qk_qrels *q, size_t t, size_t k)
+{
+    uint32_t zero = 0;
+    if (!(q = holder(q, &t)))
+        return 0;
+    if (q->jsgs)
+        return q->jsgs[q->offs[t] + k];
+    (void)qk_strpool_find(q->groups, "0", 1, &zero);
+    return zero;
 }
 
 const char *qk_qrels_docno(const qk_qrels *q, uint32_t doc)

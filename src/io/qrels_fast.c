@@ -42,6 +42,26 @@ qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql)
     return QK_OK;
 }
 
+qk_status qk_qrels_note_line(qk_qrels *q, uint32_t at, uint32_t delta)
+{
+    if (q->nruns > 0 && q->run_delta[q->nruns - 1] == delta)
+        return QK_OK;
+    if (q->nruns > 0 && q->run_at[q->nruns - 1] == at) { /* a run with no record yet */
+        q->run_delta[q->nruns - 1] = delta;
+        return QK_OK;
+    }
+    if (q->nruns == q->run_cap) {
+        size_t c1 = q->run_cap, c2 = q->run_cap;
+        if (qk_grow((void **)&q->run_at, &c1, q->nruns + 1, sizeof *q->run_at) != QK_OK ||
+            qk_grow((void **)&q->run_delta, &c2, q->nruns + 1, sizeof *q->run_delta) != QK_OK)
+            return QK_ENOMEM;
+        q->run_cap = c1;
+    }
+    q->run_at[q->nruns] = at;
+    q->run_delta[q->nruns++] = delta;
+    return QK_OK;
+}
+
 qk_status qk_qrels_widen(qk_qrels *q)
 {
     size_t cap = q->doc_cap ? q->doc_cap : 1;
@@ -201,7 +221,7 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
            room = 0, alim = 0, presize_at = 0;
     qid_words k;
     /* qrels_jg (groups): the last line's group, in the file, and its id;
-     * the id of "0", every record's jsg, interned with the first record */
+     * "0", every record's jsg, is interned with the first record */
     const char *gs = "";
     size_t gl = 0;
     uint32_t g = 0, zero = 0;
@@ -212,6 +232,9 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
     (q->nrecs = q->ndocs = n, q->arena_len = alen, q->prev_dlen = prev_dlen, q->npositive = npos,            \
      q->in_order = in_order)
 #define QK_BATCH_LOAD() (recs = q->recs, doc_off = q->doc_off, arena = q->arena, in_order = q->in_order)
+    /* the batch's lines follow one another: one run of lines */
+    if (qk_qrels_note_line(q, (uint32_t)n0, linebase) != QK_OK)
+        return STOP_NOMEM;
     qid_words_set(&k, q->cur_qid, q->cur_qlen);
     if (groups && !qk_strpool_find(q->groups, "0", 1, &zero))
         end = p; /* no record yet: the per-line reader takes the first */
@@ -317,8 +340,6 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
             alen += dl + 1;
             recs[n].doc = (uint32_t)n;
             recs[n].jg = g;
-            recs[n].jsg = zero;
-            recs[n].line = (uint32_t)n + linebase + 1;
             recs[n].rel = (double)v;
             npos += v > 0;
             n++;

@@ -11,6 +11,13 @@
 #include <stdint.h>
 #include <string.h>
 
+/* A record while organising moves records (qk_qrels_organise): the
+ * judgment with its sub-group and line, which travel with it. */
+typedef struct qrels_full {
+    uint32_t doc, jg, jsg, line;
+    double rel;
+} qrels_full;
+
 struct qk_qrels {
     qk_rel_format fmt;
     qk_strpool *topics; /* pool id -> string                          */
@@ -31,6 +38,18 @@ struct qk_qrels {
     size_t *offs;          /* topic t's records: [offs[t], offs[t+1]) */
     qk_judgment *recs;
     size_t nrecs, rec_cap;
+    /* A record's line: run k covers the records from run_at[k] on (to the
+     * next run's), record i of it on line i + 1 + run_delta[k]; a file
+     * without comments or blank lines is one run. Once organising has
+     * moved the records, lines[i] instead (else NULL). */
+    uint32_t *run_at, *run_delta;
+    size_t nruns, run_cap;
+    uint32_t *lines;
+    /* prefs: record -> sub-group id (NULL for the other formats, whose
+     * sub-group is always "0"); jsg_cap entries */
+    uint32_t *jsgs;
+    size_t jsg_cap;
+    qrels_full *full; /* while organising: the records, recs NULL */
     size_t npositive;
     /* While built (reading or qk_qrels_add): the records come in blocks of
      * one topic each, block k = records [blk_start[k], blk_start[k + 1])
@@ -48,6 +67,26 @@ struct qk_qrels {
     int finished;
     struct qrels_window *win; /* qk_qrels_read_windowed: the loaded topics */
 };
+
+/* The line of record i (in reading order until organised). */
+static inline uint32_t qk_qrels_rec_line(const qk_qrels *q, size_t i)
+{
+    size_t lo = 0, hi = q->nruns;
+    if (q->lines)
+        return q->lines[i];
+    while (hi - lo > 1) { /* the last run starting at or before i */
+        size_t mid = lo + (hi - lo) / 2;
+        if (q->run_at[mid] <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (uint32_t)i + 1 + (q->nruns ? q->run_delta[lo] : 0);
+}
+
+/* Note that record `at` (the next one) is on line at + 1 + delta and the
+ * following records on the next lines (qrels_fast.c). */
+qk_status qk_qrels_note_line(qk_qrels *q, uint32_t at, uint32_t delta);
 
 /* A line kept for the next window: the first line of its first topic. */
 typedef struct held_line {

@@ -111,9 +111,9 @@ static void test_qrels_basic(void **state)
     j = qk_qrels_judgments(q, 0, &n);
     assert_int_equal(n, 2);
     assert_string_equal(qk_qrels_docno(q, j[0].doc), "dA");
-    assert_int_equal(j[0].line, 10); /* physical line numbers, for messages */
+    assert_int_equal(qk_qrels_judgment_line(q, 0, 0), 10); /* physical line numbers, for messages */
     assert_string_equal(qk_qrels_docno(q, j[1].doc), "dC");
-    assert_int_equal(j[1].line, 6);
+    assert_int_equal(qk_qrels_judgment_line(q, 0, 1), 6);
     assert_string_equal(qk_qrels_group(q, j[0].jg), "0");
     qk_qrels_free(q);
     qk_qrels_free(NULL);
@@ -189,8 +189,10 @@ static void test_prefs(void **state)
     assert_string_equal(qk_qrels_docno(q, j[0].doc), "dA");
     assert_true(j[0].rel == 2.5);
     assert_string_equal(qk_qrels_group(q, j[0].jg), "jg1");
-    assert_string_equal(qk_qrels_group(q, j[0].jsg), "s1");
-    assert_string_equal(qk_qrels_group(q, j[2].jsg), "s2");
+    assert_string_equal(qk_qrels_group(q, qk_qrels_judgment_jsg(q, 0, 0)), "s1");
+    assert_string_equal(qk_qrels_group(q, qk_qrels_judgment_jsg(q, 0, 1)), "s1");
+    assert_string_equal(qk_qrels_group(q, qk_qrels_judgment_jsg(q, 0, 2)), "s2");
+    assert_int_equal(qk_qrels_judgment_line(q, 0, 2), 3);
     qk_qrels_free(q);
     read_bad("q1 jg1 s1 dA\n", QK_REL_PREFS, QK_DEDUP_ERROR, QK_EINPUT,
              " line 1: expected 5 fields (qid jg jsg docno rel_level), found 4");
@@ -211,7 +213,8 @@ static void test_qrels_prefs(void **state)
     j = qk_qrels_judgments(q, 0, &n);
     assert_int_equal(n, 2);
     assert_string_equal(qk_qrels_group(q, j[0].jg), "0");
-    assert_string_equal(qk_qrels_group(q, j[0].jsg), "0");
+    assert_string_equal(qk_qrels_group(q, qk_qrels_judgment_jsg(q, 0, 0)), "0");
+    assert_string_equal(qk_qrels_group(q, qk_qrels_judgment_jsg(q, 0, 1)), "0");
     assert_true(j[1].rel == 0.5);
     qk_qrels_free(q);
 }
@@ -416,7 +419,7 @@ static void same_topic_records(const qk_qrels *w, const qk_qrels *q, size_t t)
         uint32_t doc;
         assert_string_equal(qk_qrels_docno(w, jw[i].doc), d);
         assert_string_equal(qk_qrels_group(w, jw[i].jg), qk_qrels_group(q, jq[i].jg));
-        assert_int_equal(jw[i].line, jq[i].line);
+        assert_int_equal(qk_qrels_judgment_line(w, t, i), qk_qrels_judgment_line(q, t, i));
         assert_true(jw[i].rel == jq[i].rel);
         assert_true(qk_qrels_find_doc(w, t, d, strlen(d), &doc));
         assert_true(qk_qrels_get(w, t, jw[i].jg, doc)->rel == jq[i].rel);
