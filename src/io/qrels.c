@@ -164,7 +164,8 @@ static int cmp_by_docno(const void *a, const void *b, void *ctx)
 {
     const qrels_full *x = a, *y = b;
     const qk_qrels *sort_q = ctx;
-    int c = strcmp(sort_q->arena + qk_qrels_doc_at(sort_q, x->doc), sort_q->arena + qk_qrels_doc_at(sort_q, y->doc));
+    int c = strcmp(sort_q->arena + qk_qrels_doc_at(sort_q, x->doc),
+                   sort_q->arena + qk_qrels_doc_at(sort_q, y->doc));
     if (c)
         return c;
     if (x->jg != y->jg)
@@ -221,7 +222,8 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
     uint32_t *off = NULL;
     uint64_t *off64 = NULL;
     size_t nd = 0, w = 0;
-    int check = q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG, in_place = 1, wide = q->doc_off64 != NULL;
+    int check = q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG, in_place = 1,
+        wide = q->doc_off64 != NULL;
     qk_status st = QK_OK;
     /* When every record still sits at its line's place (a file grouped by
      * topic in strcmp order, the usual case), the numbered offsets can
@@ -379,8 +381,9 @@ static qk_status widen_records(qk_qrels *q)
 {
     size_t n = q->nrecs, k = q->nruns;
     uint32_t zero = 0;
-    char *p = realloc(q->recs, (n ? n : 1) * sizeof(qrels_full));
-    if (!p)
+    qrels_full *f = realloc(q->recs, (n ? n : 1) * sizeof *f);
+    char *p = (char *)f;
+    if (!f)
         return QK_ENOMEM;
     q->recs = NULL;
     q->rec_cap = 0;
@@ -399,7 +402,7 @@ static qk_status widen_records(qk_qrels *q)
         x.rel = r.rel;
         memcpy(p + i * sizeof x, &x, sizeof x);
     }
-    q->full = (qrels_full *)(void *)p;
+    q->full = f;
     free(q->jsgs);
     q->jsgs = NULL;
     q->jsg_cap = 0;
@@ -411,7 +414,8 @@ static qk_status widen_records(qk_qrels *q)
 static qk_status narrow_records(qk_qrels *q)
 {
     size_t n = q->nrecs;
-    char *p = (char *)q->full, *small;
+    char *p = (char *)q->full;
+    qk_judgment *small;
     if (!(q->lines = malloc((n ? n : 1) * sizeof *q->lines)) ||
         (q->fmt == QK_REL_PREFS && !(q->jsgs = malloc((n ? n : 1) * sizeof *q->jsgs))))
         return QK_ENOMEM;
@@ -427,8 +431,8 @@ static qk_status narrow_records(qk_qrels *q)
         r.rel = x.rel;
         memcpy(p + i * sizeof r, &r, sizeof r);
     }
-    small = realloc(p, (n ? n : 1) * sizeof(qk_judgment));
-    q->recs = (qk_judgment *)(void *)(small ? small : p);
+    small = realloc(q->full, (n ? n : 1) * sizeof *small);
+    q->recs = small ? small : (qk_judgment *)(void *)p;
     q->rec_cap = n;
     q->full = NULL;
     q->jsg_cap = q->jsgs ? n : 0;

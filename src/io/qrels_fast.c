@@ -83,8 +83,9 @@ qk_status qk_qrels_reserve(qk_qrels *q, size_t n, size_t dl)
         qk_grow((void **)&q->recs, &q->rec_cap, q->nrecs + n, sizeof *q->recs) != QK_OK)
         return QK_ENOMEM;
     if (q->ndocs + n > q->doc_cap &&
-        (q->doc_off64 ? qk_grow((void **)&q->doc_off64, &q->doc_cap, q->ndocs + n, sizeof *q->doc_off64)
-                      : qk_grow((void **)&q->doc_off, &q->doc_cap, q->ndocs + n, sizeof *q->doc_off)) != QK_OK)
+        (q->doc_off64
+             ? qk_grow((void **)&q->doc_off64, &q->doc_cap, q->ndocs + n, sizeof *q->doc_off64)
+             : qk_grow((void **)&q->doc_off, &q->doc_cap, q->ndocs + n, sizeof *q->doc_off)) != QK_OK)
         return QK_ENOMEM;
     if (q->arena_len + dl > q->arena_cap &&
         qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + dl, 1) != QK_OK)
