@@ -445,9 +445,11 @@ static qk_status organise_any(qk_qrels *q, size_t nt, const char *path, qk_dedup
     qk_status st;
     if (widen_records(q) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    if ((st = organise_full(q, nt, path, dedup, err)) != QK_OK)
-        return st;
-    return narrow_records(q) == QK_OK ? QK_OK : qk_error_set(err, QK_ENOMEM, "out of memory");
+    /* narrowed back on failure too: q->recs stays an array of records */
+    st = organise_full(q, nt, path, dedup, err);
+    if (narrow_records(q) != QK_OK && st == QK_OK)
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    return st;
 }
 
 qk_status qk_qrels_organise(qk_qrels *q, const char *path, qk_dedup dedup, qk_error *err)
