@@ -55,13 +55,14 @@ typedef enum {
 /* Parse "qrels", "qrels_jg", "prefs", "qrels_prefs". 0 on success. */
 QK_API int qk_rel_format_parse(const char *name, qk_rel_format *out);
 
-/* One judgment. doc is an id in the qrels' docno pool; jg/jsg are ids in its
- * group pool (both 0 = "0" for plain qrels). */
+/* One judgment, 16 bytes: doc is an id in the qrels' docno pool; jg an id
+ * in its group pool (0 = "0" for plain qrels). What evaluation reads of a
+ * judgment and nothing more, since a large qrels holds millions: a
+ * judgment's line and prefs sub-group are asked for apart
+ * (qk_qrels_judgment_line, qk_qrels_judgment_jsg). */
 typedef struct qk_judgment {
     uint32_t doc;
     uint32_t jg;
-    uint32_t jsg;
-    uint32_t line; /* record number in the file (1-based), for messages */
     double rel;
 } qk_judgment;
 
@@ -104,6 +105,12 @@ QK_API int qk_qrels_find_topic(const qk_qrels *q, const char *qid, size_t len, s
  * are numbered per topic in strcmp order of the docnos (the same docno in
  * two topics has two ids). */
 QK_API const qk_judgment *qk_qrels_judgments(const qk_qrels *q, size_t t, size_t *n);
+/* The line in the file (1-based; for qk_qrels_add, the judgment's number)
+ * of judgment k of topic t, k < n of qk_qrels_judgments, for messages. */
+QK_API uint32_t qk_qrels_judgment_line(const qk_qrels *q, size_t t, size_t k);
+/* The sub-group id (in the group pool) of judgment k of topic t: a prefs
+ * file's jsg field; "0" for every other format. */
+QK_API uint32_t qk_qrels_judgment_jsg(const qk_qrels *q, size_t t, size_t k);
 QK_API const char *qk_qrels_docno(const qk_qrels *q, uint32_t doc);
 QK_API const char *qk_qrels_group(const qk_qrels *q, uint32_t jg_or_jsg);
 /* Docno id of a string in topic t; 1 when topic t judges it, else 0. Binary search. */

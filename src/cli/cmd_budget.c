@@ -192,7 +192,7 @@ static int load_judged(const args *a, const qk_pool_runs *p, qk_pool_judged *j, 
         const qk_judgment *jd = qk_qrels_judgments(q, t, &n);
         if (!qk_pool_find_topic(p, qk_qrels_topic(q, t), &pt)) {
             fprintf(stderr, "qrelkit budget: '%s' line %u: topic '%s' is not in the runs\n", a->judged,
-                    (unsigned)(n ? jd[0].line : 0), qk_qrels_topic(q, t));
+                    (unsigned)(n ? qk_qrels_judgment_line(q, t, 0) : 0), qk_qrels_topic(q, t));
             rc = QK_EXIT_INPUT;
             break;
         }

@@ -168,7 +168,7 @@ int tar_cli_truth(const char *cmd, const qk_qrels *q, const char *qrels_path, co
         if (!qk_strpool_find(c->ids, d, strlen(d), &id)) {
             if (j[k].rel > 0) {
                 qk_cli_errorf(cmd, "'%s' line %u: relevant document '%s' of topic '%s' is not in the corpus '%s'",
-                              qrels_path, (unsigned)j[k].line, d, qid, corpus_path);
+                              qrels_path, (unsigned)qk_qrels_judgment_line(q, t, k), d, qid, corpus_path);
                 return QK_EXIT_INPUT;
             }
             (*missing)++;

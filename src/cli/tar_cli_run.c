@@ -128,7 +128,7 @@ static int read_judgments(const char *path, const char *qid, const tar_corpus *c
             const char *d = qk_qrels_docno(q, j[k].doc);
             uint32_t id;
             if (!qk_strpool_find(c->ids, d, strlen(d), &id)) {
-                qk_cli_errorf(CMD, "'%s' line %u: document '%s' is not in the corpus", path, (unsigned)j[k].line, d);
+                qk_cli_errorf(CMD, "'%s' line %u: document '%s' is not in the corpus", path, (unsigned)qk_qrels_judgment_line(q, t, k), d);
                 qk_qrels_free(q);
                 return QK_EXIT_INPUT;
             }

@@ -593,7 +593,8 @@ qk_status qk_prefs_topic_new(const qk_prefs_input *in, qk_prefs_topic **out, qk_
         return qk_error_set(err, QK_ENOMEM, "out of memory preparing preferences of topic '%s'",
                             in->qid);
     for (size_t i = 0; i < n; i++)
-        lines[i] = (qk_prefs_line){qk_qrels_group(in->q, j[i].jg), qk_qrels_group(in->q, j[i].jsg),
+        lines[i] = (qk_prefs_line){qk_qrels_group(in->q, j[i].jg),
+                                   qk_qrels_group(in->q, qk_qrels_judgment_jsg(in->q, in->topic, i)),
                                    qk_qrels_docno(in->q, j[i].doc), j[i].rel};
     st = qk_prefs_topic_new_raw(in->qid, in->ranked, in->nranked, lines, n, out, err);
     free(lines);

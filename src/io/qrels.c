@@ -50,7 +50,7 @@ static qk_status rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **ran
 
 static int cmp_recs(const void *a, const void *b, void *ctx)
 {
-    const qk_judgment *x = a, *y = b;
+    const qrels_full *x = a, *y = b;
     const uint32_t *sort_group_rank = ctx;
     uint32_t gx = sort_group_rank[x->jg], gy = sort_group_rank[y->jg];
     if (gx != gy)
@@ -93,10 +93,12 @@ static inline qk_status add_record(qk_qrels *q, const char *qid, size_t ql, cons
                                    qk_error *err)
 {
     qk_judgment *rec = &q->recs[q->nrecs];
+    uint32_t sub;
     char *d;
     /* Files are grouped by topic: most lines continue the last block. */
     if (same_topic(q, qid, ql)) {
-        if (q->in_order && !qk_qrels_docno_less(q->arena + q->doc_off[q->ndocs - 1], q->prev_dlen, doc, dl))
+        if (q->in_order &&
+            !qk_qrels_docno_less(q->arena + qk_qrels_doc_at(q, q->ndocs - 1), q->prev_dlen, doc, dl))
             q->in_order = 0;
     } else if (qk_qrels_new_block(q, qid, ql) != QK_OK) {
         return qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -106,20 +108,27 @@ static inline qk_status add_record(qk_qrels *q, const char *qid, size_t ql, cons
         (q->arena_len + dl + 1 > q->arena_cap &&
          qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + dl + 1, 1) != QK_OK))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (!q->doc_off64 && q->arena_len > q->off_max && qk_qrels_widen(q) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
     d = q->arena + q->arena_len;
     copy_bytes(d, doc, dl);
     d[dl] = '\0';
-    q->doc_off[q->ndocs] = q->arena_len;
+    qk_qrels_off_put(q->doc_off, q->doc_off64, q->ndocs, q->arena_len);
     q->arena_len += dl + 1;
     q->prev_dlen = dl;
     rec->doc = (uint32_t)q->ndocs++;
     if (q->fmt == QK_REL_QRELS) {
-        rec->jg = rec->jsg = 0;
+        rec->jg = 0;
     } else if (qk_strpool_intern(q->groups, jg, jgl, &rec->jg) != QK_OK ||
-               qk_strpool_intern(q->groups, jsg, jsgl, &rec->jsg) != QK_OK) {
+               qk_strpool_intern(q->groups, jsg, jsgl, &sub) != QK_OK ||
+               (q->fmt == QK_REL_PREFS && q->nrecs >= q->jsg_cap &&
+                qk_grow((void **)&q->jsgs, &q->jsg_cap, q->nrecs + 1, sizeof *q->jsgs) != QK_OK)) {
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
-    rec->line = (uint32_t)lineno;
+    if (q->fmt == QK_REL_PREFS)
+        q->jsgs[q->nrecs] = sub;
+    if (qk_qrels_note_line(q, (uint32_t)q->nrecs, (uint32_t)lineno - (uint32_t)q->nrecs - 1) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
     if (rec->rel > 0)
         q->npositive++;
     q->nrecs++;
@@ -153,9 +162,10 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
 
 static int cmp_by_docno(const void *a, const void *b, void *ctx)
 {
-    const qk_judgment *x = a, *y = b;
+    const qrels_full *x = a, *y = b;
     const qk_qrels *sort_q = ctx;
-    int c = strcmp(sort_q->arena + sort_q->doc_off[x->doc], sort_q->arena + sort_q->doc_off[y->doc]);
+    int c = strcmp(sort_q->arena + qk_qrels_doc_at(sort_q, x->doc),
+                   sort_q->arena + qk_qrels_doc_at(sort_q, y->doc));
     if (c)
         return c;
     if (x->jg != y->jg)
@@ -180,11 +190,11 @@ static qk_status bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt)
             size_t b = q->topic_rank[rec_topic[i]];
             while (b != t) {
                 size_t j = next[b]++;
-                qk_judgment tr = q->recs[i];
+                qrels_full tr = q->full[i];
                 uint32_t tt = rec_topic[i];
-                q->recs[i] = q->recs[j];
+                q->full[i] = q->full[j];
                 rec_topic[i] = rec_topic[j];
-                q->recs[j] = tr;
+                q->full[j] = tr;
                 rec_topic[j] = tt;
                 b = q->topic_rank[rec_topic[i]];
             }
@@ -194,28 +204,45 @@ static qk_status bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt)
     return QK_OK;
 }
 
+/* A docno offset array of n entries, 8 bytes each when wide, else 4. */
+static qk_status offs_new(size_t n, int wide, uint32_t **off, uint64_t **off64)
+{
+    *off = NULL;
+    *off64 = NULL;
+    if (wide)
+        *off64 = malloc((n ? n : 1) * sizeof **off64);
+    else
+        *off = malloc((n ? n : 1) * sizeof **off);
+    return *off || *off64 ? QK_OK : QK_ENOMEM;
+}
+
 /* Number the docnos of each topic in strcmp order and find duplicates. */
 static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
 {
-    uint64_t *off = NULL;
+    uint32_t *off = NULL;
+    uint64_t *off64 = NULL;
     size_t nd = 0, w = 0;
-    int check = q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG, in_place = 1;
+    int check = q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG, in_place = 1,
+        wide = q->doc_off64 != NULL;
+    qk_status st = QK_OK;
     /* When every record still sits at its line's place (a file grouped by
      * topic in strcmp order, the usual case), the numbered offsets can
-     * overwrite doc_off as they go: entry nd <= i is written after entry i
-     * was read. A topic that needs sorting moves later entries of its own
-     * below nd, so from there on a second array (8 bytes a record) is used;
-     * the entries of later topics (>= offs[t] >= nd) are still intact. */
+     * overwrite the docno offsets as they go: entry nd <= i is written
+     * after entry i was read. A topic that needs sorting moves later
+     * entries of its own below nd, so from there on a second array is
+     * used; the entries of later topics (>= offs[t] >= nd) are still
+     * intact. */
     for (size_t i = 0; i < q->nrecs && in_place; i++)
-        in_place = q->recs[i].doc == i;
-    if (in_place)
+        in_place = q->full[i].doc == i;
+    if (in_place) {
         off = q->doc_off;
-    else if (!(off = malloc((q->nrecs ? q->nrecs : 1) * sizeof *off)))
+        off64 = q->doc_off64;
+    } else if (offs_new(q->nrecs, wide, &off, &off64) != QK_OK) {
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
     if (!(q->doc_first = calloc(nt + 1, sizeof *q->doc_first))) {
-        if (!in_place)
-            free(off);
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
     }
     for (size_t t = 0; t < nt; t++) {
         size_t b = w, first_doc = nd;
@@ -223,61 +250,77 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
         {
             /* qrels files usually list a topic's docnos in order already. */
             size_t i = q->offs[t] + 1;
-            while (i < q->offs[t + 1] && cmp_by_docno(&q->recs[i - 1], &q->recs[i], q) <= 0)
+            while (i < q->offs[t + 1] && cmp_by_docno(&q->full[i - 1], &q->full[i], q) <= 0)
                 i++;
             if (i < q->offs[t + 1] && in_place) {
-                uint64_t *copy = malloc((q->nrecs ? q->nrecs : 1) * sizeof *copy);
-                if (!copy)
-                    return qk_error_set(err, QK_ENOMEM, "out of memory");
-                memcpy(copy, off, nd * sizeof *copy);
+                uint32_t *copy = NULL;
+                uint64_t *copy64 = NULL;
+                if (offs_new(q->nrecs, wide, &copy, &copy64) != QK_OK) {
+                    st = qk_error_set(err, QK_ENOMEM, "out of memory");
+                    goto out;
+                }
+                if (wide)
+                    memcpy(copy64, off64, nd * sizeof *copy64);
+                else
+                    memcpy(copy, off, nd * sizeof *copy);
                 off = copy;
+                off64 = copy64;
                 in_place = 0;
             }
-            if (i < q->offs[t + 1] && qk_sort_r(q->recs + q->offs[t], q->offs[t + 1] - q->offs[t],
-                                                sizeof *q->recs, cmp_by_docno, q) != QK_OK) {
-                if (!in_place)
-                    free(off);
-                return qk_error_set(err, QK_ENOMEM, "out of memory");
+            if (i < q->offs[t + 1] && qk_sort_r(q->full + q->offs[t], q->offs[t + 1] - q->offs[t],
+                                                sizeof *q->full, cmp_by_docno, q) != QK_OK) {
+                st = qk_error_set(err, QK_ENOMEM, "out of memory");
+                goto out;
             }
         }
         for (size_t i = q->offs[t]; i < q->offs[t + 1]; i++) {
-            qk_judgment r = q->recs[i];
-            const char *d = q->arena + q->doc_off[r.doc];
-            if (nd == first_doc || strcmp(q->arena + off[nd - 1], d) != 0) {
-                off[nd++] = q->doc_off[r.doc];
-            } else if (check && w > b && q->recs[w - 1].jg == r.jg) {
+            qrels_full r = q->full[i];
+            size_t at = qk_qrels_doc_at(q, r.doc);
+            const char *d = q->arena + at;
+            if (nd == first_doc || strcmp(q->arena + qk_qrels_off_get(off, off64, nd - 1), d) != 0) {
+                qk_qrels_off_put(off, off64, nd++, at);
+            } else if (check && w > b && q->full[w - 1].jg == r.jg) {
                 /* Prefs may repeat a line on purpose (each copy is a preference); qrels may not. */
                 if (dedup == QK_DEDUP_FIRST) {
                     if (r.rel > 0)
                         q->npositive--;
                     continue;
                 }
-                if (!in_place)
-                    free(off);
-                return qk_error_at(err, QK_EINPUT, path, (long)r.line, 0,
-                                   "docno '%s' is judged twice for topic '%s' (first on line %u); "
-                                   "use --dedup first to keep the first judgment",
-                                   d, qk_strpool_str(q->topics, q->topic_order[t]), q->recs[w - 1].line);
+                st = qk_error_at(err, QK_EINPUT, path, (long)r.line, 0,
+                                 "docno '%s' is judged twice for topic '%s' (first on line %u); "
+                                 "use --dedup first to keep the first judgment",
+                                 d, qk_strpool_str(q->topics, q->topic_order[t]), q->full[w - 1].line);
+                goto out;
             }
             r.doc = (uint32_t)(nd - 1);
-            q->recs[w++] = r;
+            q->full[w++] = r;
         }
         q->offs[t] = b;
         /* Lookups want (group, docno id) order; one group is already in it. */
         if (q->fmt != QK_REL_QRELS &&
-            qk_sort_r(q->recs + b, w - b, sizeof *q->recs, cmp_recs, q->group_rank) != QK_OK) {
-            if (!in_place)
-                free(off);
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
+            qk_sort_r(q->full + b, w - b, sizeof *q->full, cmp_recs, q->group_rank) != QK_OK) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
         }
     }
     q->offs[nt] = w;
     q->doc_first[nt] = nd;
     q->nrecs = w;
-    if (!in_place)
-        free(q->doc_off);
-    q->doc_off = off;
     q->ndocs = nd;
+out:
+    if (st != QK_OK) {
+        if (!in_place) {
+            free(off);
+            free(off64);
+        }
+        return st;
+    }
+    if (!in_place) {
+        free(q->doc_off);
+        free(q->doc_off64);
+    }
+    q->doc_off = off;
+    q->doc_off64 = off64;
     return QK_OK;
 }
 
@@ -307,7 +350,7 @@ static qk_status organise_in_order(qk_qrels *q, size_t nt)
 /* Any other file: bucket the records by topic, then sort and number each
  * topic's docnos. The blocks are freed once each record has its topic id,
  * and those before numbering allocates: a lower peak. */
-static qk_status organise_any(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
+static qk_status organise_full(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
 {
     uint32_t *group_order = NULL, *rec_topic = malloc((q->nrecs ? q->nrecs : 1) * sizeof *rec_topic);
     qk_status st = QK_OK;
@@ -328,6 +371,85 @@ static qk_status organise_any(qk_qrels *q, size_t nt, const char *path, qk_dedup
     free(group_order);
     free(rec_topic);
     return st != QK_OK ? st : number_docs(q, nt, path, dedup, err);
+}
+
+/* The records widened in place to qrels_full (the array grown, each
+ * record moved from the last on: record i's new place starts at or after
+ * its old end for i >= 2, record 1's after record 0's end), lines and
+ * sub-groups filled in. */
+static qk_status widen_records(qk_qrels *q)
+{
+    size_t n = q->nrecs, k = q->nruns;
+    uint32_t zero = 0;
+    qrels_full *f = realloc(q->recs, (n ? n : 1) * sizeof *f);
+    char *p = (char *)f;
+    if (!f)
+        return QK_ENOMEM;
+    q->recs = NULL;
+    q->rec_cap = 0;
+    if (q->fmt != QK_REL_PREFS)
+        (void)qk_strpool_find(q->groups, "0", 1, &zero);
+    for (size_t i = n; i-- > 0;) {
+        qk_judgment r;
+        qrels_full x;
+        while (k > 1 && q->run_at[k - 1] > i)
+            k--;
+        memcpy(&r, p + i * sizeof r, sizeof r);
+        x.doc = r.doc;
+        x.jg = r.jg;
+        x.jsg = q->jsgs ? q->jsgs[i] : zero;
+        x.line = (uint32_t)i + 1 + (k ? q->run_delta[k - 1] : 0);
+        x.rel = r.rel;
+        memcpy(p + i * sizeof x, &x, sizeof x);
+    }
+    q->full = f;
+    free(q->jsgs);
+    q->jsgs = NULL;
+    q->jsg_cap = 0;
+    return QK_OK;
+}
+
+/* Back to 16-byte records (moved from the first on), their lines and
+ * sub-groups apart. */
+static qk_status narrow_records(qk_qrels *q)
+{
+    size_t n = q->nrecs;
+    char *p = (char *)q->full;
+    qk_judgment *small;
+    if (!(q->lines = malloc((n ? n : 1) * sizeof *q->lines)) ||
+        (q->fmt == QK_REL_PREFS && !(q->jsgs = malloc((n ? n : 1) * sizeof *q->jsgs))))
+        return QK_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        qrels_full x;
+        qk_judgment r;
+        memcpy(&x, p + i * sizeof x, sizeof x);
+        q->lines[i] = x.line;
+        if (q->jsgs)
+            q->jsgs[i] = x.jsg;
+        r.doc = x.doc;
+        r.jg = x.jg;
+        r.rel = x.rel;
+        memcpy(p + i * sizeof r, &r, sizeof r);
+    }
+    small = realloc(q->full, (n ? n : 1) * sizeof *small);
+    q->recs = small ? small : (qk_judgment *)(void *)p;
+    q->rec_cap = n;
+    q->full = NULL;
+    q->jsg_cap = q->jsgs ? n : 0;
+    return QK_OK;
+}
+
+/* Records that move take their lines and sub-groups with them. */
+static qk_status organise_any(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
+{
+    qk_status st;
+    if (widen_records(q) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    /* narrowed back on failure too: q->recs stays an array of records */
+    st = organise_full(q, nt, path, dedup, err);
+    if (narrow_records(q) != QK_OK && st == QK_OK)
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    return st;
 }
 
 qk_status qk_qrels_organise(qk_qrels *q, const char *path, qk_dedup dedup, qk_error *err)
@@ -407,6 +529,12 @@ qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup dedup, qk_
 qk_status qk_qrels_read_isa(const char *path, qk_rel_format fmt, qk_dedup dedup, int isa, qk_qrels **out,
                             qk_error *err)
 {
+    return qk_qrels_read_offs(path, fmt, dedup, isa, UINT32_MAX, out, err);
+}
+
+qk_status qk_qrels_read_offs(const char *path, qk_rel_format fmt, qk_dedup dedup, int isa, size_t off_max,
+                             qk_qrels **out, qk_error *err)
+{
     qk_qrels *q = qk_qrels_blank(fmt);
     qk_lines *lines = NULL;
     qk_status st = QK_ENOMEM;
@@ -417,6 +545,7 @@ qk_status qk_qrels_read_isa(const char *path, qk_rel_format fmt, qk_dedup dedup,
         qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
+    q->off_max = off_max;
     if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
         size = (size_t)sb.st_size;
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK ||
@@ -462,6 +591,7 @@ qk_qrels *qk_qrels_blank(qk_rel_format fmt)
     }
     q->fmt = fmt;
     q->in_order = fmt == QK_REL_QRELS;
+    q->off_max = UINT32_MAX;
     return q;
 }
 
@@ -508,6 +638,7 @@ void qk_qrels_free(qk_qrels *q)
     qk_strpool_free(q->topics);
     free(q->arena);
     free(q->doc_off);
+    free(q->doc_off64);
     free(q->doc_first);
     qk_strpool_free(q->groups);
     free(q->topic_order);
@@ -515,6 +646,11 @@ void qk_qrels_free(qk_qrels *q)
     free(q->group_rank);
     free(q->offs);
     free(q->recs);
+    free(q->full);
+    free(q->run_at);
+    free(q->run_delta);
+    free(q->lines);
+    free(q->jsgs);
     free(q->blk_topic);
     free(q->blk_start);
     window_free(q->win);
@@ -567,11 +703,29 @@ const qk_judgment *qk_qrels_judgments(const qk_qrels *q, size_t t, size_t *n)
     return q->recs + q->offs[t];
 }
 
+uint32_t qk_qrels_judgment_line(const qk_qrels *q, size_t t, size_t k)
+{
+    if (!(q = holder(q, &t)))
+        return 0;
+    return qk_qrels_rec_line(q, q->offs[t] + k);
+}
+
+uint32_t qk_qrels_judgment_jsg(const qk_qrels *q, size_t t, size_t k)
+{
+    uint32_t zero = 0;
+    if (!(q = holder(q, &t)))
+        return 0;
+    if (q->jsgs)
+        return q->jsgs[q->offs[t] + k];
+    (void)qk_strpool_find(q->groups, "0", 1, &zero);
+    return zero;
+}
+
 const char *qk_qrels_docno(const qk_qrels *q, uint32_t doc)
 {
     if (q->win)
         q = q->win->part;
-    return q ? q->arena + q->doc_off[doc] : "";
+    return q ? q->arena + qk_qrels_doc_at(q, doc) : "";
 }
 
 const char *qk_qrels_group(const qk_qrels *q, uint32_t g)
@@ -590,7 +744,7 @@ int qk_qrels_find_doc(const qk_qrels *q, size_t t, const char *docno, size_t len
     hi = q->doc_first[t + 1];
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        const char *d = q->arena + q->doc_off[mid];
+        const char *d = q->arena + qk_qrels_doc_at(q, mid);
         int c = strncmp(d, docno, len);
         if (c == 0)
             c = d[len] != '\0';

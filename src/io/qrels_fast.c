@@ -12,6 +12,7 @@
 #include "io/run_internal.h"
 #include "io/scan.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql)
@@ -41,13 +42,50 @@ qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql)
     return QK_OK;
 }
 
+qk_status qk_qrels_note_line(qk_qrels *q, uint32_t at, uint32_t delta)
+{
+    if (q->nruns > 0 && q->run_delta[q->nruns - 1] == delta)
+        return QK_OK;
+    if (q->nruns > 0 && q->run_at[q->nruns - 1] == at) { /* a run with no record yet */
+        q->run_delta[q->nruns - 1] = delta;
+        return QK_OK;
+    }
+    if (q->nruns == q->run_cap) {
+        size_t c1 = q->run_cap, c2 = q->run_cap;
+        if (qk_grow((void **)&q->run_at, &c1, q->nruns + 1, sizeof *q->run_at) != QK_OK ||
+            qk_grow((void **)&q->run_delta, &c2, q->nruns + 1, sizeof *q->run_delta) != QK_OK)
+            return QK_ENOMEM;
+        q->run_cap = c1;
+    }
+    q->run_at[q->nruns] = at;
+    q->run_delta[q->nruns++] = delta;
+    return QK_OK;
+}
+
+qk_status qk_qrels_widen(qk_qrels *q)
+{
+    size_t cap = q->doc_cap ? q->doc_cap : 1;
+    uint64_t *w = malloc(cap * sizeof *w);
+    if (!w)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < q->ndocs; i++)
+        w[i] = q->doc_off[i];
+    free(q->doc_off);
+    q->doc_off = NULL;
+    q->doc_off64 = w;
+    q->doc_cap = cap;
+    return QK_OK;
+}
+
 qk_status qk_qrels_reserve(qk_qrels *q, size_t n, size_t dl)
 {
     if (q->nrecs + n > q->rec_cap &&
         qk_grow((void **)&q->recs, &q->rec_cap, q->nrecs + n, sizeof *q->recs) != QK_OK)
         return QK_ENOMEM;
     if (q->ndocs + n > q->doc_cap &&
-        qk_grow((void **)&q->doc_off, &q->doc_cap, q->ndocs + n, sizeof *q->doc_off) != QK_OK)
+        (q->doc_off64
+             ? qk_grow((void **)&q->doc_off64, &q->doc_cap, q->ndocs + n, sizeof *q->doc_off64)
+             : qk_grow((void **)&q->doc_off, &q->doc_cap, q->ndocs + n, sizeof *q->doc_off)) != QK_OK)
         return QK_ENOMEM;
     if (q->arena_len + dl > q->arena_cap &&
         qk_grow((void **)&q->arena, &q->arena_cap, q->arena_len + dl, 1) != QK_OK)
@@ -158,8 +196,10 @@ static int make_room(qk_qrels *q, size_t size_hint, size_t bytes)
 {
     if (size_hint && !q->presized && q->nrecs >= QK_PRESIZE_AFTER)
         qk_qrels_presize(q, size_hint, bytes);
-    if (q->nrecs + QK_BLOCK_LINES >= UINT32_MAX)
-        return STOP_LINE; /* the general reader reports it */
+    /* the general reader reports too many records, and takes the lines
+     * whose docno offsets need 8 bytes */
+    if (q->nrecs + QK_BLOCK_LINES >= UINT32_MAX || q->doc_off64 || q->arena_len + QK_BLOCK_ARENA > q->off_max)
+        return STOP_LINE;
     return qk_qrels_reserve(q, QK_BLOCK_LINES, QK_BLOCK_ARENA) == QK_OK ? STOP_ROOM : STOP_NOMEM;
 }
 
@@ -176,13 +216,13 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
 {
     const char *p = *pp, *start = p, *prev = NULL;
     qk_judgment *recs = q->recs;
-    uint64_t *doc_off = q->doc_off;
+    uint32_t *doc_off = q->doc_off;
     char *arena = q->arena;
     size_t n0 = q->nrecs, n = n0, alen = q->arena_len, prev_dlen = q->prev_dlen, npos = q->npositive,
-           room = 0, presize_at = 0;
+           room = 0, alim = 0, presize_at = 0;
     qid_words k;
     /* qrels_jg (groups): the last line's group, in the file, and its id;
-     * the id of "0", every record's jsg, interned with the first record */
+     * "0", every record's jsg, is interned with the first record */
     const char *gs = "";
     size_t gl = 0;
     uint32_t g = 0, zero = 0;
@@ -193,6 +233,9 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
     (q->nrecs = q->ndocs = n, q->arena_len = alen, q->prev_dlen = prev_dlen, q->npositive = npos,            \
      q->in_order = in_order)
 #define QK_BATCH_LOAD() (recs = q->recs, doc_off = q->doc_off, arena = q->arena, in_order = q->in_order)
+    /* the batch's lines follow one another: one run of lines */
+    if (qk_qrels_note_line(q, (uint32_t)n0, linebase) != QK_OK)
+        return STOP_NOMEM;
     qid_words_set(&k, q->cur_qid, q->cur_qlen);
     if (groups && !qk_strpool_find(q->groups, "0", 1, &zero))
         end = p; /* no record yet: the per-line reader takes the first */
@@ -201,7 +244,7 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
         /* Room for a block's records (below `room`) and docnos; the
          * arrays sized once when n reaches presize_at. The first pass
          * here only learns the capacities. */
-        if (n + QK_BLOCK_LINES > room || alen + QK_BLOCK_ARENA > q->arena_cap || n >= presize_at) {
+        if (n + QK_BLOCK_LINES > room || alen + QK_BLOCK_ARENA > alim || n >= presize_at) {
             QK_BATCH_STORE();
             if ((why = make_room(q, size_hint, bytes + (size_t)(p - start))) != STOP_ROOM)
                 break;
@@ -209,6 +252,8 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
             room = q->rec_cap < q->doc_cap ? q->rec_cap : q->doc_cap;
             if (room > UINT32_MAX - 1)
                 room = UINT32_MAX - 1;
+            /* every offset a block stores is below alim: 4 bytes each */
+            alim = q->arena_cap < q->off_max ? q->arena_cap : q->off_max;
             presize_at = size_hint && !q->presized ? QK_PRESIZE_AFTER : SIZE_MAX;
             /* the arena may have moved */
             if (n == n0 && n > 0)
@@ -290,14 +335,12 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
             else
                 memcpy(arena + alen, doc, dl);
             arena[alen + dl] = '\0';
-            doc_off[n] = alen;
+            doc_off[n] = (uint32_t)alen;
             prev = doc;
             prev_dlen = dl;
             alen += dl + 1;
             recs[n].doc = (uint32_t)n;
             recs[n].jg = g;
-            recs[n].jsg = zero;
-            recs[n].line = (uint32_t)n + linebase + 1;
             recs[n].rel = (double)v;
             npos += v > 0;
             n++;

@@ -11,12 +11,24 @@
 #include <stdint.h>
 #include <string.h>
 
+/* A record while organising moves records (qk_qrels_organise): the
+ * judgment with its sub-group and line, which travel with it. */
+typedef struct qrels_full {
+    uint32_t doc, jg, jsg, line;
+    double rel;
+} qrels_full;
+
 struct qk_qrels {
     qk_rel_format fmt;
     qk_strpool *topics; /* pool id -> string                          */
     char *arena;        /* docno strings, NUL-terminated               */
     size_t arena_len, arena_cap;
-    uint64_t *doc_off; /* docno id -> offset in arena                 */
+    /* docno id -> offset in arena: 4 bytes a docno while every offset
+     * fits in off_max (UINT32_MAX but in tests), then 8 (doc_off64, and
+     * doc_off NULL). Read through qk_qrels_doc_at. */
+    uint32_t *doc_off;
+    uint64_t *doc_off64;
+    size_t off_max;
     size_t *doc_first; /* topic t's docno ids: [doc_first[t], doc_first[t+1]), strcmp order */
     size_t ndocs, doc_cap;
     qk_strpool *groups;    /* jg and jsg strings                          */
@@ -26,6 +38,18 @@ struct qk_qrels {
     size_t *offs;          /* topic t's records: [offs[t], offs[t+1]) */
     qk_judgment *recs;
     size_t nrecs, rec_cap;
+    /* A record's line: run k covers the records from run_at[k] on (to the
+     * next run's), record i of it on line i + 1 + run_delta[k]; a file
+     * without comments or blank lines is one run. Once organising has
+     * moved the records, lines[i] instead (else NULL). */
+    uint32_t *run_at, *run_delta;
+    size_t nruns, run_cap;
+    uint32_t *lines;
+    /* prefs: record -> sub-group id (NULL for the other formats, whose
+     * sub-group is always "0"); jsg_cap entries */
+    uint32_t *jsgs;
+    size_t jsg_cap;
+    qrels_full *full; /* while organising: the records, recs NULL */
     size_t npositive;
     /* While built (reading or qk_qrels_add): the records come in blocks of
      * one topic each, block k = records [blk_start[k], blk_start[k + 1])
@@ -43,6 +67,26 @@ struct qk_qrels {
     int finished;
     struct qrels_window *win; /* qk_qrels_read_windowed: the loaded topics */
 };
+
+/* The line of record i (in reading order until organised). */
+static inline uint32_t qk_qrels_rec_line(const qk_qrels *q, size_t i)
+{
+    size_t lo = 0, hi = q->nruns;
+    if (q->lines)
+        return q->lines[i];
+    while (hi - lo > 1) { /* the last run starting at or before i */
+        size_t mid = lo + (hi - lo) / 2;
+        if (q->run_at[mid] <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (uint32_t)i + 1 + (q->nruns ? q->run_delta[lo] : 0);
+}
+
+/* Note that record `at` (the next one) is on line at + 1 + delta and the
+ * following records on the next lines (qrels_fast.c). */
+qk_status qk_qrels_note_line(qk_qrels *q, uint32_t at, uint32_t delta);
 
 /* A line kept for the next window: the first line of its first topic. */
 typedef struct held_line {
@@ -64,6 +108,23 @@ typedef struct qrels_window {
     size_t t0, t1;
     int all; /* part is the whole file */
 } qrels_window;
+
+/* The arena offset of docno id i (doc_off or doc_off64 below it). */
+static inline size_t qk_qrels_off_get(const uint32_t *off, const uint64_t *off64, size_t i)
+{
+    return off64 ? (size_t)off64[i] : off[i];
+}
+static inline void qk_qrels_off_put(uint32_t *off, uint64_t *off64, size_t i, size_t v)
+{
+    if (off64)
+        off64[i] = v;
+    else
+        off[i] = (uint32_t)v;
+}
+static inline size_t qk_qrels_doc_at(const qk_qrels *q, size_t i)
+{
+    return qk_qrels_off_get(q->doc_off, q->doc_off64, i);
+}
 
 /* Records read before the arrays are sized from the file size. */
 #define QK_PRESIZE_AFTER 4096
@@ -96,9 +157,19 @@ enum { QK_QRELS_PER_LINE = -1, QK_QRELS_BEST = -2 };
 qk_status qk_qrels_read_isa(const char *path, qk_rel_format fmt, qk_dedup dedup, int isa, qk_qrels **out,
                             qk_error *err);
 
+/* qk_qrels_read_isa with the docno offsets moved to 8 bytes each once the
+ * arena passes off_max bytes (off_max <= UINT32_MAX; qk_qrels_read_isa's
+ * is UINT32_MAX: 4 GB of docnos), for tests of both widths. */
+qk_status qk_qrels_read_offs(const char *path, qk_rel_format fmt, qk_dedup dedup, int isa, size_t off_max,
+                             qk_qrels **out, qk_error *err);
+
 /* Start a block of records of topic qid (ql bytes) at record q->nrecs
  * (qrels_fast.c). */
 qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql);
+
+/* Move the docno offsets to 8 bytes each, for an arena past off_max
+ * (qrels_fast.c). */
+qk_status qk_qrels_widen(qk_qrels *q);
 
 /* Make room for n more records and dl more bytes of docnos (qrels_fast.c). */
 qk_status qk_qrels_reserve(qk_qrels *q, size_t n, size_t dl);

@@ -22,7 +22,7 @@ void qk_qrels_presize(qk_qrels *q, size_t size, size_t bytes)
         q->rec_cap = n;
         qk_advise_huge(p, q->nrecs * sizeof *q->recs, n * sizeof *q->recs);
     }
-    if (n > q->doc_cap && (p = realloc(q->doc_off, n * sizeof *q->doc_off))) {
+    if (n > q->doc_cap && !q->doc_off64 && (p = realloc(q->doc_off, n * sizeof *q->doc_off))) {
         q->doc_off = p;
         q->doc_cap = n;
         qk_advise_huge(p, q->ndocs * sizeof *q->doc_off, n * sizeof *q->doc_off);

@@ -38,7 +38,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
             if (fmt != QK_REL_PREFS && fmt != QK_REL_QRELS_PREFS && qk_qrels_get(q, t, j[i].jg, j[i].doc) != &j[i])
                 abort();
-            (void)qk_qrels_group(q, j[i].jsg);
+            (void)qk_qrels_group(q, qk_qrels_judgment_jsg(q, t, i));
+            if (qk_qrels_judgment_line(q, t, i) == 0)
+                abort(); /* lines are 1-based */
         }
     }
     {

@@ -111,9 +111,9 @@ static void test_qrels_basic(void **state)
     j = qk_qrels_judgments(q, 0, &n);
     assert_int_equal(n, 2);
     assert_string_equal(qk_qrels_docno(q, j[0].doc), "dA");
-    assert_int_equal(j[0].line, 10); /* physical line numbers, for messages */
+    assert_int_equal(qk_qrels_judgment_line(q, 0, 0), 10); /* physical line numbers, for messages */
     assert_string_equal(qk_qrels_docno(q, j[1].doc), "dC");
-    assert_int_equal(j[1].line, 6);
+    assert_int_equal(qk_qrels_judgment_line(q, 0, 1), 6);
     assert_string_equal(qk_qrels_group(q, j[0].jg), "0");
     qk_qrels_free(q);
     qk_qrels_free(NULL);
@@ -189,8 +189,10 @@ static void test_prefs(void **state)
     assert_string_equal(qk_qrels_docno(q, j[0].doc), "dA");
     assert_true(j[0].rel == 2.5);
     assert_string_equal(qk_qrels_group(q, j[0].jg), "jg1");
-    assert_string_equal(qk_qrels_group(q, j[0].jsg), "s1");
-    assert_string_equal(qk_qrels_group(q, j[2].jsg), "s2");
+    assert_string_equal(qk_qrels_group(q, qk_qrels_judgment_jsg(q, 0, 0)), "s1");
+    assert_string_equal(qk_qrels_group(q, qk_qrels_judgment_jsg(q, 0, 1)), "s1");
+    assert_string_equal(qk_qrels_group(q, qk_qrels_judgment_jsg(q, 0, 2)), "s2");
+    assert_int_equal(qk_qrels_judgment_line(q, 0, 2), 3);
     qk_qrels_free(q);
     read_bad("q1 jg1 s1 dA\n", QK_REL_PREFS, QK_DEDUP_ERROR, QK_EINPUT,
              " line 1: expected 5 fields (qid jg jsg docno rel_level), found 4");
@@ -211,7 +213,8 @@ static void test_qrels_prefs(void **state)
     j = qk_qrels_judgments(q, 0, &n);
     assert_int_equal(n, 2);
     assert_string_equal(qk_qrels_group(q, j[0].jg), "0");
-    assert_string_equal(qk_qrels_group(q, j[0].jsg), "0");
+    assert_string_equal(qk_qrels_group(q, qk_qrels_judgment_jsg(q, 0, 0)), "0");
+    assert_string_equal(qk_qrels_group(q, qk_qrels_judgment_jsg(q, 0, 1)), "0");
     assert_true(j[1].rel == 0.5);
     qk_qrels_free(q);
 }
@@ -416,7 +419,7 @@ static void same_topic_records(const qk_qrels *w, const qk_qrels *q, size_t t)
         uint32_t doc;
         assert_string_equal(qk_qrels_docno(w, jw[i].doc), d);
         assert_string_equal(qk_qrels_group(w, jw[i].jg), qk_qrels_group(q, jq[i].jg));
-        assert_int_equal(jw[i].line, jq[i].line);
+        assert_int_equal(qk_qrels_judgment_line(w, t, i), qk_qrels_judgment_line(q, t, i));
         assert_true(jw[i].rel == jq[i].rel);
         assert_true(qk_qrels_find_doc(w, t, d, strlen(d), &doc));
         assert_true(qk_qrels_get(w, t, jw[i].jg, doc)->rel == jq[i].rel);
@@ -608,6 +611,78 @@ static void test_order_detection(void **state)
              "use --dedup first to keep the first judgment");
 }
 
+/* Every judgment's line is its physical line in the file: lines kept as
+ * runs (a file in order, read in place) across comments, blank lines and
+ * long lines, and as an array once organising moves the records (topics
+ * out of order, qrels_jg, prefs with their sub-groups). Each line's docno
+ * names its line: "d<line>-" and padding. */
+static void check_lines(const char *text, qk_rel_format fmt, size_t want_n)
+{
+    qk_qrels *q = read_ok(text, fmt, QK_DEDUP_ERROR), *w = NULL;
+    char *p = write_tmp(text);
+    qk_error err;
+    size_t total = 0;
+    assert_int_equal(qk_qrels_read_windowed(p, fmt, QK_DEDUP_ERROR, 1, &w, &err), QK_OK);
+    for (size_t t = 0; t < qk_qrels_num_topics(q); t++) {
+        size_t n, nw;
+        const qk_judgment *j = qk_qrels_judgments(q, t, &n);
+        assert_int_equal(qk_qrels_window(w, t, &err), QK_OK);
+        qk_qrels_judgments(w, t, &nw);
+        assert_int_equal(nw, n);
+        for (size_t k = 0; k < n; k++) {
+            const char *d = qk_qrels_docno(q, j[k].doc);
+            unsigned long want = strtoul(d + 1, NULL, 10);
+            assert_int_equal(qk_qrels_judgment_line(q, t, k), want);
+            assert_int_equal(qk_qrels_judgment_line(w, t, k), want);
+            /* prefs: the sub-group is "s" and the line; else "0" */
+            if (fmt == QK_REL_PREFS) {
+                const char *g = qk_qrels_group(q, qk_qrels_judgment_jsg(q, t, k));
+                assert_int_equal(g[0], 's');
+                assert_int_equal(strtoul(g + 1, NULL, 10), want);
+            } else {
+                assert_string_equal(qk_qrels_group(q, qk_qrels_judgment_jsg(q, t, k)), "0");
+            }
+        }
+        total += n;
+    }
+    assert_int_equal(total, want_n);
+    qk_qrels_free(w);
+    qk_qrels_free(q);
+    drop(p);
+}
+
+static void test_judgment_lines(void **state)
+{
+    enum { LINES = 6000 };
+    char *text = malloc((size_t)LINES * 120), *prefs = malloc((size_t)LINES * 120);
+    size_t n = 0, np = 0, nj = 0;
+    (void)state;
+    assert_non_null(text);
+    assert_non_null(prefs);
+    for (unsigned line = 1; line <= LINES; line++) {
+        /* topics in strcmp order, docnos increasing (the line number padded
+         * to 6 digits), then on two topics out of order */
+        unsigned topic = line < LINES - 200 ? line / 700 : 20 - line % 2;
+        if (line % 97 == 0 || line % 1000 == 1) {
+            n += (size_t)sprintf(text + n, line % 2 ? "# comment\n" : "\n");
+            np += (size_t)sprintf(prefs + np, "\n");
+            continue;
+        }
+        n += (size_t)sprintf(text + n, "T%02u 0 d%06u-%s 1\n", topic, line,
+                             line % 89 == 0 ? "a-docno-long-enough-for-a-line-of-more-than-64-bytes" : "x");
+        np += (size_t)sprintf(prefs + np, "T%02u g s%u d%06u-x 1\n", topic, line, line);
+        nj++;
+    }
+    check_lines(text, QK_REL_QRELS, nj);
+    check_lines(text, QK_REL_QRELS_JG, nj);
+    check_lines(prefs, QK_REL_PREFS, nj);
+    /* only the in-order part: no record moves */
+    text[strstr(text, "T20 ") - text] = '\0';
+    check_lines(text, QK_REL_QRELS, nj - 199);
+    free(text);
+    free(prefs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -625,6 +700,7 @@ int main(void)
         cmocka_unit_test(test_order_detection),
         cmocka_unit_test(test_windowed),
         cmocka_unit_test(test_windowed_errors),
+        cmocka_unit_test(test_judgment_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,7 +156,7 @@ static void same_topic_judgments(const qk_qrels *a, size_t ta, const qk_qrels *b
     for (size_t i = 0; i < na; i++) {
         assert_string_equal(qk_qrels_docno(a, ja[i].doc), qk_qrels_docno(b, jb[i].doc));
         assert_true(ja[i].rel == jb[i].rel);
-        assert_int_equal(ja[i].line, jb[i].line);
+        assert_int_equal(qk_qrels_judgment_line(a, ta, i), qk_qrels_judgment_line(b, tb, i));
         assert_int_equal(ja[i].jg, jb[i].jg);
         assert_int_equal(ja[i].doc, jb[i].doc);
     }
@@ -198,6 +198,26 @@ static int check_file(const char *path)
                 same_qrels(q, ref);
             qk_qrels_free(q);
         }
+        /* docno offsets of 8 bytes from some point of the file on (as
+         * past 4 GB of docnos), in the batch and the per-line reader */
+        for (int isa = -1; isa < isas; isa++) {
+            qk_qrels *q = NULL;
+            size_t off_max = 40 + (size_t)d * 1000;
+            st = qk_qrels_read_offs(path, fmt, dedup, isa, off_max, &q, &err);
+            assert_int_equal(st, ref_st);
+            if (st != QK_OK) {
+                same_error(&err, &ref_err);
+            } else {
+                same_qrels(q, ref);
+                /* wide from the first docno stored past off_max on (docnos
+                 * are under 100 bytes) */
+                if (q->arena_len <= off_max)
+                    assert_null(q->doc_off64);
+                else if (q->arena_len > off_max + 100)
+                    assert_non_null(q->doc_off64);
+            }
+            qk_qrels_free(q);
+        }
         st = qk_qrels_read_windowed(path, fmt, dedup, 1, &w, &err);
         assert_int_equal(st, ref_st);
         if (st != QK_OK) {
@@ -224,7 +244,7 @@ static int check_file(const char *path)
                     for (size_t i = 0; i < n; i++) {
                         assert_string_equal(qk_qrels_docno(w, jw[i].doc), qk_qrels_docno(ref, j[i].doc));
                         assert_true(jw[i].rel == j[i].rel);
-                        assert_int_equal(jw[i].line, j[i].line);
+                        assert_int_equal(qk_qrels_judgment_line(w, t, i), qk_qrels_judgment_line(ref, t, i));
                     }
                 }
             }
@@ -338,9 +358,9 @@ static void check_batch(int isa, const char *stop, unsigned fast, unsigned every
     for (size_t i = 0; i < want; i++) {
         char doc[32];
         sprintf(doc, "D%05u", (unsigned)i);
-        assert_string_equal(q->arena + q->doc_off[q->recs[i].doc], doc);
+        assert_string_equal(q->arena + qk_qrels_doc_at(q, q->recs[i].doc), doc);
         assert_true(q->recs[i].rel == (double)((int)(i % 5) - 1));
-        assert_int_equal(q->recs[i].line, i + 1);
+        assert_int_equal(qk_qrels_rec_line(q, i), i + 1);
     }
     /* one block a topic, starting at its first line */
     assert_int_equal(q->nblk, (want + every - 1) / every);
