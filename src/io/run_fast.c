@@ -80,6 +80,7 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
     *dig = d;
 }
 #define QK_FAST_FN fast_sse2
+#define QK_FAST_SCORES scores_sse2
 #define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
 #define QK_FAST_CLASSIFY classify_sse2
@@ -87,6 +88,7 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
 #define QK_FAST_MANTISSA qk_fast_16digits
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
+#undef QK_FAST_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
 #undef QK_FAST_QID_SIMD
@@ -111,6 +113,7 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
     *dig = d;
 }
 #define QK_FAST_FN fast_plain
+#define QK_FAST_SCORES scores_plain
 #define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
 #define QK_FAST_CLASSIFY classify_plain
@@ -118,6 +121,7 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
 #define QK_FAST_MANTISSA qk_fast_16digits
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
+#undef QK_FAST_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
 #undef QK_FAST_QID_SIMD
@@ -161,6 +165,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t mantissa_avx2(ui
     return (uint64_t)(uint32_t)_mm_cvtsi128_si32(v) * 100000000 + (uint32_t)_mm_extract_epi32(v, 1);
 }
 #define QK_FAST_FN fast_avx2
+#define QK_FAST_SCORES scores_avx2
 #define QK_FAST_TZCNT (unsigned)_tzcnt_u64
 #define QK_FAST_ATTR __attribute__((target("avx2,bmi,bmi2")))
 #define QK_FAST_CLASSIFY classify_avx2
@@ -168,6 +173,7 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t mantissa_avx2(ui
 #define QK_FAST_MANTISSA mantissa_avx2
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
+#undef QK_FAST_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
 #undef QK_FAST_QID_SIMD
