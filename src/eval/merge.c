@@ -149,13 +149,12 @@ static uint32_t doc_hash(const char *s)
 
 /* The small per-topic hash tables below hold (hash << 32) | (value + 1),
  * 0 = empty: comparing the stored hash first spares most string compares.
- * Room for n entries at a load of at most 2/3: the lookup table of a
- * topic of 1,000 ranked and 300 judged documents takes 16 KB, half of a
- * first-level cache, and the zeroing per topic stays small. */
-static uint64_t *table(qk_scratch *sc, size_t n, size_t *mask)
+ * Room for n entries with at least spread slots per entry (load <= 1 /
+ * spread). */
+static uint64_t *table(qk_scratch *sc, size_t n, size_t spread, size_t *mask)
 {
     size_t nslots = 16;
-    while (nslots < n + n / 2)
+    while (nslots < n * spread)
         nslots *= 2;
     if (qk_grow((void **)&sc->set, &sc->set_cap, nslots, sizeof *sc->set) != QK_OK)
         return NULL;
@@ -169,7 +168,7 @@ static uint64_t *table(qk_scratch *sc, size_t n, size_t *mask)
 static long find_duplicate(qk_scratch *sc, const qk_ranked *r, size_t n, size_t *first)
 {
     size_t mask;
-    uint64_t *set = table(sc, n, &mask);
+    uint64_t *set = table(sc, n, 2, &mask);
     if (!set)
         return -2;
     for (size_t i = 0; i < n; i++) {
@@ -409,7 +408,14 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
             return st;
     }
     sc->dup_pending = 0;
-    set = table(sc, dup ? nj + n : nj, &mask);
+    /* Most probes of a ranked document end at an empty slot (most ranked
+     * documents are unjudged), and under linear probing an unsuccessful
+     * probe walks about (1 + 1 / (1 - load)^2) / 2 slots, each step a
+     * branch that goes either way: five steps at a load of 2/3, about
+     * 1.4 at a load of at most 1/4. The larger table to zero (64 KB for
+     * 1,000 ranked and 300 judged documents) costs less than the steps
+     * it spares (bench/RESULTS.md, 2026-11-29, row A). */
+    set = table(sc, dup ? nj + n : nj, 4, &mask);
     if (!set || qk_grow((void **)&sc->doc_ids, &sc->doc_ids_cap, n + 1, sizeof *sc->doc_ids) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t i = 0; i < nj; i++) {
