@@ -6,8 +6,8 @@
  * digits, and of the first QK_FAST_QID_SIMD bytes equal to those of the
  * qid), QK_FAST_MANTISSA (the 16-digit number of two words of 8 ASCII
  * digits), QK_FAST_TZCNT (trailing zeros, 64 or more for 0) and
- * QK_FAST_SCORES (the name of the deferred score conversion below), then
- * includes this file. Internal to run_fast.c. */
+ * QK_FAST_SCORES (the name of the deferred score conversion below, or of
+ * its own one when it defines QK_FAST_OWN_SCORES), then includes this file. Internal to run_fast.c. */
 
 /* Scores of entries [kb, kb + n) whose digits wait in wx/wy (bit j of
  * defer set; the others already hold their value; bit j of neg: negative).
@@ -15,6 +15,7 @@
  * a 16-digit number, to a double, one division): done here, many lines at
  * a time, the chains of successive lines overlap instead of each line's
  * waiting at the end of its own. */
+#if !defined(QK_FAST_OWN_SCORES)
 QK_FAST_ATTR static void QK_FAST_SCORES(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t defer,
                                         uint64_t neg, size_t n)
 {
@@ -24,6 +25,7 @@ QK_FAST_ATTR static void QK_FAST_SCORES(double *scores, const uint64_t *wx, cons
             scores[j] = neg >> j & 1 ? -v : v;
         }
 }
+#endif
 
 QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char *end, size_t *count)
 {
@@ -42,7 +44,7 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
     long line = f->line;
     int stop = QK_FAST_ROOM;
     /* the digit words of entries [kb, k) whose score waits (QK_FAST_SCORES) */
-    uint64_t wx[64], wy[64], defer = 0, neg = 0;
+    uint64_t wx[64] = {0}, wy[64] = {0}, defer = 0, neg = 0; /* read 4 at a time */
     while (k < max && end - p >= QK_FAST_TAIL) {
         uint64_t good, sep, dig, same, t;
         unsigned n, adv, s1, s2, s3, s4, s5;
