@@ -111,7 +111,6 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
                     wy[k - kb] = y;
                     defer |= 1ULL << (k - kb);
                     neg |= (uint64_t)(p[s4 + 1] == '-') << (k - kb);
-                    v = 0;
                     goto stored;
                 }
                 m = QK_FAST_MANTISSA(x, y);
