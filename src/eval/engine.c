@@ -32,6 +32,7 @@ static void scratch_free(qk_scratch *sc)
         free(sc->bufs[i].rc);
         free(sc->bufs[i].levels);
         free(sc->bufs[i].grades);
+        free(sc->bufs[i].lv);
     }
     free(sc->bufs);
     free(sc->merges);
