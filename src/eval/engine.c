@@ -25,12 +25,14 @@ static void scratch_free(qk_scratch *sc)
     free(sc->ranked);
     free(sc->doc_ids);
     free(sc->set);
+    free(sc->slots);
     free(sc->docnos);
     for (size_t i = 0; i < sc->nbufs; i++) {
         free(sc->bufs[i].v);
         free(sc->bufs[i].rc);
         free(sc->bufs[i].levels);
         free(sc->bufs[i].grades);
+        free(sc->bufs[i].lv);
     }
     free(sc->bufs);
     free(sc->merges);

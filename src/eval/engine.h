@@ -13,8 +13,9 @@ typedef struct qk_ranked {
 
 typedef struct qk_merge_buf {
     long *v, *rc, *grades;
+    long *lv; /* qk_merge_topic: the level of judgment index + 1 (lv[0] = -1) */
     qk_level_count *levels;
-    size_t v_cap, rc_cap, grades_cap, levels_cap;
+    size_t v_cap, rc_cap, grades_cap, levels_cap, lv_cap;
 } qk_merge_buf;
 
 /* Per-run scratch space, reused from topic to topic. */
@@ -23,8 +24,10 @@ typedef struct qk_scratch {
     size_t nranked, ranked_cap;
     uint32_t *doc_ids; /* per ranked doc: its index in the topic's judgments + 1, 0 = not judged */
     size_t doc_ids_cap;
-    uint64_t *set;
+    uint64_t *set; /* the duplicate check's table */
     size_t set_cap;
+    uint32_t *slots; /* qk_lookup_docs' table, then its judgments' hashes */
+    size_t slots_cap;
     /* qk_rank_topic left the duplicate check to qk_lookup_docs, which finds
      * repeats in the probes it makes anyway; run_path names the run then */
     int dup_pending;

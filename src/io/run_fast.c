@@ -80,6 +80,7 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
     *dig = d;
 }
 #define QK_FAST_FN fast_sse2
+#define QK_FAST_SCORES scores_sse2
 #define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
 #define QK_FAST_CLASSIFY classify_sse2
@@ -87,6 +88,7 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
 #define QK_FAST_MANTISSA qk_fast_16digits
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
+#undef QK_FAST_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
 #undef QK_FAST_QID_SIMD
@@ -111,6 +113,7 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
     *dig = d;
 }
 #define QK_FAST_FN fast_plain
+#define QK_FAST_SCORES scores_plain
 #define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
 #define QK_FAST_CLASSIFY classify_plain
@@ -118,6 +121,7 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
 #define QK_FAST_MANTISSA qk_fast_16digits
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
+#undef QK_FAST_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
 #undef QK_FAST_QID_SIMD
@@ -160,7 +164,51 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t mantissa_avx2(ui
     v = _mm_madd_epi16(v, _mm_setr_epi16(10000, 1, 10000, 1, 10000, 1, 10000, 1));
     return (uint64_t)(uint32_t)_mm_cvtsi128_si32(v) * 100000000 + (uint32_t)_mm_extract_epi32(v, 1);
 }
+/* 8 ASCII digits in each 64-bit lane (the first in the lowest byte) as
+ * numbers. */
+__attribute__((target("avx2,bmi,bmi2"))) static inline __m256i digits8_avx2(__m256i v)
+{
+    v = _mm256_sub_epi8(v, _mm256_set1_epi8('0'));
+    v = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x010A));  /* 10 * first + second */
+    v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x00010064)); /* 100 * first pair + second */
+    return _mm256_add_epi64(_mm256_mul_epu32(v, _mm256_set1_epi64x(10000)), _mm256_srli_epi64(v, 32));
+}
+/* QK_FAST_SCORES four lines at a time: the mantissas of deferred scores are
+ * below 10^15 < 2^52, so each becomes a double exactly by the 2^52 trick,
+ * and vdivpd rounds each lane as vdivsd would: the same bits. */
+__attribute__((target("avx2,bmi,bmi2"))) static void
+scores_avx2(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t defer, uint64_t neg, size_t n)
+{
+    const __m256i lanes = _mm256_setr_epi64x(63, 62, 61, 60),
+                  top = _mm256_set1_epi64x((long long)(1ULL << 63));
+    const __m256i magic = _mm256_set1_epi64x(0x4330000000000000LL);
+    size_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        uint64_t d = defer >> j & 15;
+        __m256i x, y, m, sign;
+        __m256d v;
+        if (!d)
+            continue;
+        x = digits8_avx2(_mm256_loadu_si256((const __m256i *)(const void *)(wx + j)));
+        y = digits8_avx2(_mm256_loadu_si256((const __m256i *)(const void *)(wy + j)));
+        m = _mm256_add_epi64(_mm256_mul_epu32(x, _mm256_set1_epi64x(100000000)), y);
+        v = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(m, magic)), _mm256_set1_pd(0x1p52));
+        v = _mm256_div_pd(v, _mm256_set1_pd(1e8));
+        /* bit i of a nibble to the top bit of lane i */
+        sign =
+            _mm256_and_si256(_mm256_sllv_epi64(_mm256_set1_epi64x((long long)(neg >> j & 15)), lanes), top);
+        v = _mm256_xor_pd(v, _mm256_castsi256_pd(sign));
+        _mm256_maskstore_pd(scores + j, _mm256_sllv_epi64(_mm256_set1_epi64x((long long)d), lanes), v);
+    }
+    for (; j < n; j++)
+        if (defer >> j & 1) {
+            double v = (double)mantissa_avx2(wx[j], wy[j]) / 1e8;
+            scores[j] = neg >> j & 1 ? -v : v;
+        }
+}
+#define QK_FAST_OWN_SCORES 1
 #define QK_FAST_FN fast_avx2
+#define QK_FAST_SCORES scores_avx2
 #define QK_FAST_TZCNT (unsigned)_tzcnt_u64
 #define QK_FAST_ATTR __attribute__((target("avx2,bmi,bmi2")))
 #define QK_FAST_CLASSIFY classify_avx2
@@ -168,6 +216,8 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t mantissa_avx2(ui
 #define QK_FAST_MANTISSA mantissa_avx2
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
+#undef QK_FAST_SCORES
+#undef QK_FAST_OWN_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
 #undef QK_FAST_QID_SIMD

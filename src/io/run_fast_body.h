@@ -5,8 +5,27 @@
  * not a control byte or a blank, of the separators ' ' and '\t', of the
  * digits, and of the first QK_FAST_QID_SIMD bytes equal to those of the
  * qid), QK_FAST_MANTISSA (the 16-digit number of two words of 8 ASCII
- * digits) and QK_FAST_TZCNT (trailing zeros, 64 or more for 0), then
- * includes this file. Internal to run_fast.c. */
+ * digits), QK_FAST_TZCNT (trailing zeros, 64 or more for 0) and
+ * QK_FAST_SCORES (the name of the deferred score conversion below, or of
+ * its own one when it defines QK_FAST_OWN_SCORES), then includes this file. Internal to run_fast.c. */
+
+/* Scores of entries [kb, kb + n) whose digits wait in wx/wy (bit j of
+ * defer set; the others already hold their value; bit j of neg: negative).
+ * The conversion ends in a long chain of dependent steps (digit words to
+ * a 16-digit number, to a double, one division): done here, many lines at
+ * a time, the chains of successive lines overlap instead of each line's
+ * waiting at the end of its own. */
+#if !defined(QK_FAST_OWN_SCORES)
+QK_FAST_ATTR static void QK_FAST_SCORES(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t defer,
+                                        uint64_t neg, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        if (defer >> j & 1) {
+            double v = (double)QK_FAST_MANTISSA(wx[j], wy[j]) / 1e8;
+            scores[j] = neg >> j & 1 ? -v : v;
+        }
+}
+#endif
 
 QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char *end, size_t *count)
 {
@@ -21,9 +40,11 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
     uint32_t *const topics = f->topics;
     const uint32_t topic = f->topic;
     const size_t max = f->max, qlen = f->qlen;
-    size_t k = 0;
+    size_t k = 0, kb = 0;
     long line = f->line;
     int stop = QK_FAST_ROOM;
+    /* the digit words of entries [kb, k) whose score waits (QK_FAST_SCORES) */
+    uint64_t wx[64] = {0}, wy[64] = {0}, defer = 0, neg = 0; /* read 4 at a time */
     while (k < max && end - p >= QK_FAST_TAIL) {
         uint64_t good, sep, dig, same, t;
         unsigned n, adv, s1, s2, s3, s4, s5;
@@ -85,6 +106,13 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
                 memcpy(&y, p + dot + 1, 8);
                 x = (x & qk_fast_high[a]) | (0x3030303030303030ULL & ~qk_fast_high[a]);
                 y = (y & qk_fast_low[b]) | (0x3030303030303030ULL & ~qk_fast_low[b]);
+                if (a < 8) { /* below 10^15 < 2^53: exact, converted later */
+                    wx[k - kb] = x;
+                    wy[k - kb] = y;
+                    defer |= 1ULL << (k - kb);
+                    neg |= (uint64_t)(p[s4 + 1] == '-') << (k - kb);
+                    goto stored;
+                }
                 m = QK_FAST_MANTISSA(x, y);
                 if (m > 1ULL << 53)
                     goto general;
@@ -100,6 +128,8 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
                 v = gv;
             }
         }
+        scores[k] = v;
+    stored:
         /* The docno: one 32-byte move for the usual lengths, then its NUL. */
         dl = s3 - s2 - 1;
         if (dl < 32)
@@ -108,14 +138,19 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
             memcpy(arena, p + s2 + 1, dl);
         arena[dl] = '\0';
         doc_off[k] = (size_t)(arena - base);
-        scores[k] = v;
         lines[k] = ++line;
         if (topics)
             topics[k] = topic;
         k++;
         arena += dl + 1;
         p += adv;
+        if (k - kb == 64) {
+            QK_FAST_SCORES(scores + kb, wx, wy, defer, neg, 64);
+            kb = k;
+            defer = neg = 0;
+        }
     }
+    QK_FAST_SCORES(scores + kb, wx, wy, defer, neg, k - kb);
     if (k > 0) { /* the last line's tag: back from its end to a separator */
         const char *e = p - 1, *t;
         if (e[-1] == '\r')

@@ -218,6 +218,7 @@ static void test_lookup_finds_duplicates(void **state)
     free(sc.ranked);
     free(sc.doc_ids);
     free(sc.set);
+    free(sc.slots);
     free(names);
     free(docnos);
     free(scores);

@@ -56,11 +56,13 @@ QK_MEASURE_FN(rbp_resid)
     const qk_merge *m = t->m;
     double p = persistence(mi), pw = 1.0, sum = 0.0;
     int any = 0;
+    /* Without a branch on the judgment, which follows no pattern: pw is in
+     * (0, 1] (p in (0, 1), selection.c), so pw * 0.0 = +0.0, and adding it
+     * leaves the sum (never -0.0) as it was, bit for bit. */
     for (long i = 0; i < m->n; i++) {
-        if (m->v[i] < 0) {
-            sum += pw;
-            any = 1;
-        }
+        int unj = m->v[i] < 0;
+        sum += pw * (double)unj;
+        any |= unj;
         pw *= p;
     }
     out[0] = any ? pw + (1.0 - p) * sum : 0.0;
