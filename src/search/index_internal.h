@@ -23,6 +23,9 @@ struct qk_index {
     const uint32_t *docsort;
     const uint64_t *text_off;
     const uint8_t *text_data;
+    /* version 3 with text: TEXT_BLK's pairs, nblk blocks (NULL before) */
+    const uint64_t *text_blk;
+    size_t text_nblk;
     char *path; /* for messages */
 };
 
