@@ -219,6 +219,7 @@ static void test_without_text(void **state)
     }
     assert_int_equal(qk_index_open(p0, &ix, &err), QK_OK);
     qk_index_get_info(ix, &in);
+    assert_int_equal(in.version, 2); /* without text, the layout of version 2 */
     assert_false(in.has_text);
     assert_int_equal(in.text_bytes, 0);
     assert_true(qk_index_find_doc(ix, "utf8", &doc));
