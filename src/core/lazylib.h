@@ -76,7 +76,9 @@ typedef struct qk_zstd_api {
     QK_LAZY_FN(ZSTD_freeCCtx);
     QK_LAZY_FN(ZSTD_CCtx_setParameter);
     QK_LAZY_FN(ZSTD_compressStream2);
-    QK_LAZY_FN(ZSTD_decompress);
+    QK_LAZY_FN(ZSTD_createDCtx);
+    QK_LAZY_FN(ZSTD_freeDCtx);
+    QK_LAZY_FN(ZSTD_decompressDCtx);
     QK_LAZY_FN(ZSTD_getFrameContentSize);
     QK_LAZY_FN(ZSTD_isError);
     QK_LAZY_FN(ZSTD_getErrorName);

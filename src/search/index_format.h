@@ -55,7 +55,7 @@
 /* Version 3: a block of TEXT closes at the first document end at or past
  * this many bytes of text (the size a text lookup decompresses at most,
  * unless one document is longer). */
-#define QK_IDX_TEXT_BLOCK (32u << 10)
+#define QK_IDX_TEXT_BLOCK (16u << 10)
 
 enum {
     SEC_DOCLEN = 0,

@@ -26,6 +26,7 @@ struct qk_index {
     /* version 3 with text: TEXT_BLK's pairs, nblk blocks (NULL before) */
     const uint64_t *text_blk;
     size_t text_nblk;
+    struct qk_text_cache *text_cache; /* the last block read, its decompressor */
     char *path; /* for messages */
 };
 
@@ -33,5 +34,10 @@ struct qk_index {
  * (cmp < 0: entry i sorts before key), or -1. */
 int64_t qk_index_bsearch(const qk_index *ix, size_t n, int (*cmp)(const qk_index *, size_t, const void *),
                          const void *key);
+
+/* index_text.c: the cache a version 3 index with text keeps (made at open,
+ * freed at close; free accepts an index without one). */
+qk_status qk_index_text_cache_new(qk_index *ix);
+void qk_index_text_cache_free(qk_index *ix);
 
 #endif

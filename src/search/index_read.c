@@ -129,7 +129,7 @@ static qk_status check_v2_sections(qk_index *ix, const char *path, qk_error *err
     if (!blocks_ok(ix->text_blk, blk_len / 16, n, text_len, ix->text_off[n]))
         return bad(err, path, "bad text block table (corrupt index)");
     ix->text_nblk = (size_t)(blk_len / 16 - 1);
-    return QK_OK;
+    return qk_index_text_cache_new(ix) == QK_OK ? QK_OK : qk_error_set(err, QK_ENOMEM, "out of memory");
 }
 
 static qk_status check_sections(qk_index *ix, const char *path, qk_error *err)
@@ -250,6 +250,7 @@ void qk_index_close(qk_index *ix)
 {
     if (!ix)
         return;
+    qk_index_text_cache_free(ix);
     if (ix->map != MAP_FAILED)
         munmap(ix->map, ix->map_len);
     free(ix->path);

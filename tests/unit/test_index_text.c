@@ -457,13 +457,17 @@ static void test_blocks(void **state)
     char *t;
     size_t tl;
     assert_int_equal(qk_index_open(paths[0], &ix, &err), QK_OK);
-    for (int i = MANY - 1; i >= 0; i--) {
-        assert_int_equal(qk_index_doc_text(ix, (uint32_t)i, &t, &tl, &err), QK_OK);
-        assert_int_equal(tl, ml[i]);
-        assert_memory_equal(t, mt[i], tl);
-        assert_int_equal(t[tl], '\0');
-        free(t);
-    }
+    /* backwards, forwards (the reader keeps the last block), and hopping
+     * between blocks */
+    for (int pass = 0; pass < 3; pass++)
+        for (int k = 0; k < MANY; k++) {
+            int i = pass == 0 ? MANY - 1 - k : pass == 1 ? k : (k * 173) % MANY;
+            assert_int_equal(qk_index_doc_text(ix, (uint32_t)i, &t, &tl, &err), QK_OK);
+            assert_int_equal(tl, ml[i]);
+            assert_memory_equal(t, mt[i], tl);
+            assert_int_equal(t[tl], '\0');
+            free(t);
+        }
     qk_index_close(ix);
     for (int i = 0; i < MANY; i++)
         free(mt[i]);
