@@ -3,11 +3,25 @@
 #ifndef QK_SEARCH_INDEX_INTERNAL_H
 #define QK_SEARCH_INDEX_INTERNAL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "qrelkit/search.h"
 #include "search/index_format.h"
+
+/* Version 3's text reader state (index_text.c reads through it; made at
+ * open, freed at close by index_read.c): one decompressor, and the last
+ * block read, so that documents read in order (or several from one block)
+ * decompress their block once; a mutex, since a const index may be shared
+ * by threads. */
+struct qk_text_cache {
+    pthread_mutex_t mu;
+    struct ZSTD_DCtx_s *dctx; /* made on first use, after libzstd was opened */
+    char *buf;                /* the block of index blk_at when have */
+    size_t cap, blk_at;
+    int have;
+};
 
 struct qk_index {
     void *map;
@@ -34,10 +48,5 @@ struct qk_index {
  * (cmp < 0: entry i sorts before key), or -1. */
 int64_t qk_index_bsearch(const qk_index *ix, size_t n, int (*cmp)(const qk_index *, size_t, const void *),
                          const void *key);
-
-/* index_text.c: the cache a version 3 index with text keeps (made at open,
- * freed at close; free accepts an index without one). */
-qk_status qk_index_text_cache_new(qk_index *ix);
-void qk_index_text_cache_free(qk_index *ix);
 
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/lazylib.h"
 #include "qrelkit/search.h"
 #include "search/index_format.h"
 #include "search/index_internal.h"
@@ -60,6 +61,30 @@ static qk_status check_header(const qk_idx_header *h, uint64_t size, const char 
                             "'%s': index is %llu bytes, its header says %llu (truncated or appended to)",
                             path, (unsigned long long)size, (unsigned long long)h->file_size);
     return QK_OK;
+}
+
+static qk_status text_cache_new(qk_index *ix)
+{
+    struct qk_text_cache *c = calloc(1, sizeof *c);
+    if (!c || pthread_mutex_init(&c->mu, NULL) != 0) {
+        free(c);
+        return QK_ENOMEM;
+    }
+    ix->text_cache = c;
+    return QK_OK;
+}
+
+static void text_cache_free(qk_index *ix)
+{
+    struct qk_text_cache *c = ix->text_cache;
+    if (!c)
+        return;
+    if (c->dctx) /* made only after libzstd was opened */
+        qk_zstd(NULL)->ZSTD_freeDCtx(c->dctx);
+    pthread_mutex_destroy(&c->mu);
+    free(c->buf);
+    free(c);
+    ix->text_cache = NULL;
 }
 
 /* Version 3's block table: B+1 pairs, first documents rising strictly
@@ -129,7 +154,7 @@ static qk_status check_v2_sections(qk_index *ix, const char *path, qk_error *err
     if (!blocks_ok(ix->text_blk, blk_len / 16, n, text_len, ix->text_off[n]))
         return bad(err, path, "bad text block table (corrupt index)");
     ix->text_nblk = (size_t)(blk_len / 16 - 1);
-    return qk_index_text_cache_new(ix) == QK_OK ? QK_OK : qk_error_set(err, QK_ENOMEM, "out of memory");
+    return text_cache_new(ix) == QK_OK ? QK_OK : qk_error_set(err, QK_ENOMEM, "out of memory");
 }
 
 static qk_status check_sections(qk_index *ix, const char *path, qk_error *err)
@@ -250,7 +275,7 @@ void qk_index_close(qk_index *ix)
 {
     if (!ix)
         return;
-    qk_index_text_cache_free(ix);
+    text_cache_free(ix);
     if (ix->map != MAP_FAILED)
         munmap(ix->map, ix->map_len);
     free(ix->path);

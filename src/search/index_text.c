@@ -14,12 +14,11 @@
  * spill into the index after the other sections.
  *
  * Read side: one document's block is decompressed on request (at most
- * about twice QK_IDX_TEXT_BLOCK bytes unless the document alone is longer),
- * and kept until another block is read; nothing else of the section is
- * touched. Version 2 files (one raw deflate
- * stream per document) are still read, by zlib. */
+ * about twice QK_IDX_TEXT_BLOCK bytes unless the document alone is longer)
+ * and kept until another block is read (struct qk_text_cache); nothing
+ * else of the section is touched. Version 2 files (one raw deflate stream
+ * per document) are still read, by zlib. */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -353,43 +352,6 @@ static size_t block_of(const qk_index *ix, uint32_t doc)
             hi = mid;
     }
     return lo;
-}
-
-/* Version 3's reader state: one decompressor, and the last block read, so
- * that documents read in order (or several from one block) decompress
- * their block once; a mutex, since a const index may be shared by
- * threads. A document alone in its block (a long one) bypasses the
- * cached block: it goes straight into the result. */
-struct qk_text_cache {
-    pthread_mutex_t mu;
-    ZSTD_DCtx *dctx;
-    char *buf; /* the block of index blk_at when have */
-    size_t cap, blk_at;
-    int have;
-};
-
-qk_status qk_index_text_cache_new(qk_index *ix)
-{
-    struct qk_text_cache *c = calloc(1, sizeof *c);
-    if (!c || pthread_mutex_init(&c->mu, NULL) != 0) {
-        free(c);
-        return QK_ENOMEM;
-    }
-    ix->text_cache = c;
-    return QK_OK;
-}
-
-void qk_index_text_cache_free(qk_index *ix)
-{
-    struct qk_text_cache *c = ix->text_cache;
-    if (!c)
-        return;
-    if (c->dctx) /* made only after libzstd was opened */
-        qk_zstd(NULL)->ZSTD_freeDCtx(c->dctx);
-    pthread_mutex_destroy(&c->mu);
-    free(c->buf);
-    free(c);
-    ix->text_cache = NULL;
 }
 
 /* Frame [src, src+csize) into dst, which takes exactly usize bytes; with
