@@ -6,7 +6,7 @@
 # with --bench (`make bench`) also scikit-learn and XGBoost, the independent tree
 # learners bench/l2r-independent.sh compares `topics train` against.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config zlib1g-dev libjansson-dev libcmocka-dev pandoc
+pkgs=(build-essential cmake pkg-config zlib1g-dev libzstd-dev libjansson-dev libcmocka-dev pandoc
       libsqlite3-dev libmicrohttpd-dev sqlite3 curl
       liblapacke-dev libnlopt-dev liblinear-dev liblinear-tools python3
       python3-dev python3-setuptools python3-pytest)

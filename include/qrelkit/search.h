@@ -72,8 +72,9 @@ QK_API void qk_index_builder_free(qk_index_builder *b);
 
 /* ---- Index (read side) ---------------------------------------------------- */
 /* The version written; version 1 files (no document text, no docno table)
- * are read too. */
-#define QK_INDEX_VERSION 2
+ * and version 2 files (each document's text deflated on its own) are read
+ * too. */
+#define QK_INDEX_VERSION 3
 typedef struct qk_index qk_index;
 typedef struct qk_index_info {
     uint32_t version;

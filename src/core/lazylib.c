@@ -70,11 +70,24 @@ static const lazy_sym liblinear_syms[] = {
     SYM(qk_liblinear_api, free_and_destroy_model),
     SYM(qk_liblinear_api, set_print_string_function),
 };
+static const lazy_sym zstd_syms[] = {
+    SYM(qk_zstd_api, ZSTD_createCCtx),
+    SYM(qk_zstd_api, ZSTD_freeCCtx),
+    SYM(qk_zstd_api, ZSTD_CCtx_setParameter),
+    SYM(qk_zstd_api, ZSTD_compressStream2),
+    SYM(qk_zstd_api, ZSTD_createDCtx),
+    SYM(qk_zstd_api, ZSTD_freeDCtx),
+    SYM(qk_zstd_api, ZSTD_decompressDCtx),
+    SYM(qk_zstd_api, ZSTD_getFrameContentSize),
+    SYM(qk_zstd_api, ZSTD_isError),
+    SYM(qk_zstd_api, ZSTD_getErrorName),
+};
 
 static qk_mhd_api mhd_table;
 static qk_lapacke_api lapacke_table;
 static qk_nlopt_api nlopt_table;
 static qk_liblinear_api liblinear_table;
+static qk_zstd_api zstd_table;
 
 // clang-format off
 #define LIB(key, soname, syms, table) \
@@ -86,8 +99,9 @@ static lazy_lib libs[] = {
     LIB("lapacke", QK_SONAME_LAPACKE, lapacke_syms, lapacke_table),
     LIB("nlopt", QK_SONAME_NLOPT, nlopt_syms, nlopt_table),
     LIB("linear", QK_SONAME_LINEAR, liblinear_syms, liblinear_table),
+    LIB("zstd", QK_SONAME_ZSTD, zstd_syms, zstd_table),
 };
-enum { L_MHD, L_LAPACKE, L_NLOPT, L_LINEAR };
+enum { L_MHD, L_LAPACKE, L_NLOPT, L_LINEAR, L_ZSTD };
 
 static void copy_reason(lazy_lib *l)
 {
@@ -142,6 +156,10 @@ static void once_linear(void)
     if (libs[L_LINEAR].ok)
         liblinear_table.set_print_string_function(linear_quiet);
 }
+static void once_zstd(void)
+{
+    open_lib(&libs[L_ZSTD]);
+}
 
 static const void *get(int which, void (*init)(void), qk_error *err)
 {
@@ -169,6 +187,10 @@ const qk_nlopt_api *qk_nlopt(qk_error *err)
 const qk_liblinear_api *qk_liblinear(qk_error *err)
 {
     return get(L_LINEAR, once_linear, err);
+}
+const qk_zstd_api *qk_zstd(qk_error *err)
+{
+    return get(L_ZSTD, once_zstd, err);
 }
 
 int qk_lazylib_test_soname(const char *lib, const char *soname)

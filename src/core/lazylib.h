@@ -1,7 +1,7 @@
 /* The heavy optional libraries (libmicrohttpd, LAPACKE, NLopt, liblinear), opened with
  * dlopen the first time a command needs one, so that evaluation commands never map them
  * (with their TLS, Fortran and C++ runtimes, 20-odd shared objects and ~8 ms of loader
- * work per process).
+ * work per process); and libzstd, which only the index's stored text needs.
  *
  * Each library has a table of function pointers typed from its own header. qk_<lib>(err)
  * opens the library once per process (thread-safe), fills the table and returns it; on
@@ -20,6 +20,7 @@
 #include <linear.h>
 #include <microhttpd.h>
 #include <nlopt.h>
+#include <zstd.h>
 
 #define QK_LAZY_FN(name) __typeof__(&(name)) name
 
@@ -70,6 +71,19 @@ typedef struct qk_liblinear_api {
     QK_LAZY_FN(set_print_string_function);
 } qk_liblinear_api;
 
+typedef struct qk_zstd_api {
+    QK_LAZY_FN(ZSTD_createCCtx);
+    QK_LAZY_FN(ZSTD_freeCCtx);
+    QK_LAZY_FN(ZSTD_CCtx_setParameter);
+    QK_LAZY_FN(ZSTD_compressStream2);
+    QK_LAZY_FN(ZSTD_createDCtx);
+    QK_LAZY_FN(ZSTD_freeDCtx);
+    QK_LAZY_FN(ZSTD_decompressDCtx);
+    QK_LAZY_FN(ZSTD_getFrameContentSize);
+    QK_LAZY_FN(ZSTD_isError);
+    QK_LAZY_FN(ZSTD_getErrorName);
+} qk_zstd_api;
+
 #undef QK_LAZY_FN
 
 /* A call through the table of a library that the public entry point above has already
@@ -78,15 +92,17 @@ typedef struct qk_liblinear_api {
 #define QK_LAPACKE(fn) (qk_lapacke(NULL)->fn)
 #define QK_NLOPT(fn) (qk_nlopt(NULL)->fn)
 #define QK_LIBLINEAR(fn) (qk_liblinear(NULL)->fn)
+#define QK_ZSTD(fn) (qk_zstd(NULL)->fn)
 
 const qk_mhd_api *qk_mhd(qk_error *err);
 const qk_lapacke_api *qk_lapacke(qk_error *err);
 const qk_nlopt_api *qk_nlopt(qk_error *err);
 /* liblinear comes with its progress printing switched off. */
 const qk_liblinear_api *qk_liblinear(qk_error *err);
+const qk_zstd_api *qk_zstd(qk_error *err);
 
 /* Tests only: open `soname` instead of the configured library `lib` ("microhttpd",
- * "lapacke", "nlopt" or "linear"). Takes effect only before that library's first use;
+ * "lapacke", "nlopt", "linear" or "zstd"). Takes effect only before that library's first use;
  * returns 0, or -1 for an unknown name or a library already opened. */
 int qk_lazylib_test_soname(const char *lib, const char *soname);
 

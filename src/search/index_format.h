@@ -1,4 +1,4 @@
-/* The index file layout (version 2), shared by the writer and the reader.
+/* The index file layout (version 3), shared by the writer and the reader.
  * doc/qrelkit-index.md describes it for users.
  *
  *   header (512 bytes, below)
@@ -17,15 +17,27 @@
  *     DF        u32[T]     document frequency of each term
  *     TERM_OFF  u64[T+1]   offsets into TERMS
  *     TERMS     bytes      terms in strcmp order, NUL-terminated
- *     TEXT_OFF  u64[N+1]   offsets into TEXT                            [v2]
- *     TEXT      bytes      per document: varint L (bytes of text), then a
- *                          raw deflate stream (RFC 1951) of exactly L bytes
- *                          ending at the entry's end                   [v2]
+ *     TEXT_OFF  u64[N+1]   where each document's text starts in the
+ *                          concatenation of all documents' texts (so
+ *                          document i has TEXT_OFF[i+1] - TEXT_OFF[i]
+ *                          bytes)                                      [v3]
+ *     TEXT_BLK  u64[2(B+1)] the B blocks of TEXT, in pairs: the block's
+ *                          first document, where its frame starts in
+ *                          TEXT; then the pair (N, length of TEXT)     [v3]
+ *     TEXT      bytes      B Zstandard frames (RFC 8878) back to back, each
+ *                          the concatenated texts of its block's
+ *                          documents (blocks end at a document's end,
+ *                          about QK_IDX_TEXT_BLOCK bytes of text each, a
+ *                          longer document alone)                      [v3]
  *
- * Version 1 is version 2 without DOCSORT and the text (its header has zeros
- * where version 2 keeps flags and those sections); the reader reads both.
- * TEXT_OFF and TEXT are present when flags has QK_IDX_F_TEXT (an index
- * built with --no-text has neither: their offsets and lengths are 0).
+ * Version 2 has no TEXT_BLK (its header has zeros there), and its
+ * TEXT_OFF u64[N+1] are offsets into TEXT, which holds per document a
+ * varint L (bytes of text), then a raw deflate stream (RFC 1951) of
+ * exactly L bytes ending at the entry's end. Version 1 is version 2
+ * without DOCSORT and the text (its header has zeros where version 2 keeps
+ * flags and those sections). The reader reads all three.
+ * TEXT_OFF, TEXT_BLK and TEXT are present when flags has QK_IDX_F_TEXT (an
+ * index built with --no-text has none: their offsets and lengths are 0).
  * All integers are in the byte order of the writing machine; the header's
  * byte-order mark makes a reader on the other order refuse the file. The
  * body CRC covers every byte after the header; the header CRC covers the
@@ -40,6 +52,10 @@
 #define QK_IDX_BOM 0x01020304u
 #define QK_IDX_HEADER_SIZE 512
 #define QK_IDX_F_TEXT 1u /* flags: the TEXT sections are present */
+/* Version 3: a block of TEXT closes at the first document end at or past
+ * this many bytes of text (the size a text lookup decompresses at most,
+ * unless one document is longer). */
+#define QK_IDX_TEXT_BLOCK (16u << 10)
 
 enum {
     SEC_DOCLEN = 0,
@@ -58,9 +74,12 @@ enum {
     SEC_DOCSORT = SEC_V1_COUNT,
     SEC_TEXT_OFF,
     SEC_TEXT,
+    SEC_V2_END,
+    SEC_TEXT_BLK = SEC_V2_END, /* version 3 */
     SEC_COUNT
 };
-#define SEC_V2_COUNT (SEC_COUNT - SEC_V1_COUNT)
+#define SEC_V2_COUNT (SEC_V2_END - SEC_V1_COUNT)
+#define SEC_V3_COUNT (SEC_COUNT - SEC_V2_END)
 
 typedef struct qk_idx_header {
     char magic[8];
@@ -79,6 +98,9 @@ typedef struct qk_idx_header {
     uint32_t pad;
     uint64_t sec2_off[SEC_V2_COUNT]; /* sections SEC_V1_COUNT.. */
     uint64_t sec2_len[SEC_V2_COUNT];
+    /* version 3, in what version 2 left reserved (zero there) */
+    uint64_t sec3_off[SEC_V3_COUNT]; /* sections SEC_V2_END.. */
+    uint64_t sec3_len[SEC_V3_COUNT];
     uint8_t reserved[QK_IDX_HEADER_SIZE - 8 - 4 * 4 - 8 * 5 - 16 * SEC_COUNT - 8 - 8];
 } qk_idx_header;
 
@@ -87,11 +109,15 @@ _Static_assert(sizeof(qk_idx_header) == QK_IDX_HEADER_SIZE, "index header is 512
 /* Where the header keeps section sec's offset and length. */
 static inline uint64_t *qk_idx_sec_off(qk_idx_header *h, int sec)
 {
-    return sec < SEC_V1_COUNT ? &h->sec_off[sec] : &h->sec2_off[sec - SEC_V1_COUNT];
+    return sec < SEC_V1_COUNT ? &h->sec_off[sec]
+           : sec < SEC_V2_END ? &h->sec2_off[sec - SEC_V1_COUNT]
+                              : &h->sec3_off[sec - SEC_V2_END];
 }
 static inline uint64_t *qk_idx_sec_len(qk_idx_header *h, int sec)
 {
-    return sec < SEC_V1_COUNT ? &h->sec_len[sec] : &h->sec2_len[sec - SEC_V1_COUNT];
+    return sec < SEC_V1_COUNT ? &h->sec_len[sec]
+           : sec < SEC_V2_END ? &h->sec2_len[sec - SEC_V1_COUNT]
+                              : &h->sec3_len[sec - SEC_V2_END];
 }
 
 /* LEB128 varint v into p (at most 10 bytes); the bytes written. */

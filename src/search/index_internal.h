@@ -3,11 +3,25 @@
 #ifndef QK_SEARCH_INDEX_INTERNAL_H
 #define QK_SEARCH_INDEX_INTERNAL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "qrelkit/search.h"
 #include "search/index_format.h"
+
+/* Version 3's text reader state (index_text.c reads through it; made at
+ * open, freed at close by index_read.c): one decompressor, and the last
+ * block read, so that documents read in order (or several from one block)
+ * decompress their block once; a mutex, since a const index may be shared
+ * by threads. */
+struct qk_text_cache {
+    pthread_mutex_t mu;
+    struct ZSTD_DCtx_s *dctx; /* made on first use, after libzstd was opened */
+    char *buf;                /* the block of index blk_at when have */
+    size_t cap, blk_at;
+    int have;
+};
 
 struct qk_index {
     void *map;
@@ -23,6 +37,10 @@ struct qk_index {
     const uint32_t *docsort;
     const uint64_t *text_off;
     const uint8_t *text_data;
+    /* version 3 with text: TEXT_BLK's pairs, nblk blocks (NULL before) */
+    const uint64_t *text_blk;
+    size_t text_nblk;
+    struct qk_text_cache *text_cache; /* the last block read, its decompressor */
     char *path; /* for messages */
 };
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/lazylib.h"
 #include "qrelkit/search.h"
 #include "search/index_format.h"
 #include "search/index_internal.h"
@@ -62,8 +63,50 @@ static qk_status check_header(const qk_idx_header *h, uint64_t size, const char 
     return QK_OK;
 }
 
+static qk_status text_cache_new(qk_index *ix)
+{
+    struct qk_text_cache *c = calloc(1, sizeof *c);
+    if (!c || pthread_mutex_init(&c->mu, NULL) != 0) {
+        free(c);
+        return QK_ENOMEM;
+    }
+    ix->text_cache = c;
+    return QK_OK;
+}
+
+static void text_cache_free(qk_index *ix)
+{
+    struct qk_text_cache *c = ix->text_cache;
+    if (!c)
+        return;
+    if (c->dctx) /* made only after libzstd was opened */
+        qk_zstd(NULL)->ZSTD_freeDCtx(c->dctx);
+    pthread_mutex_destroy(&c->mu);
+    free(c->buf);
+    free(c);
+    ix->text_cache = NULL;
+}
+
+/* Version 3's block table: B+1 pairs, first documents rising strictly
+ * from 0 to n, frame offsets rising strictly from 0 to the length of TEXT
+ * (a frame is never empty); no blocks at all when there is no text. */
+static int blocks_ok(const uint64_t *blk, uint64_t pairs, uint64_t n, uint64_t text_len, uint64_t ulen)
+{
+    if (pairs == 0 || blk[2 * (pairs - 1)] != n || blk[2 * (pairs - 1) + 1] != text_len)
+        return 0;
+    if (pairs == 1)
+        return text_len == 0 && ulen == 0;
+    if (blk[0] != 0 || blk[1] != 0)
+        return 0;
+    for (uint64_t b = 0; b + 1 < pairs; b++)
+        if (blk[2 * b + 2] <= blk[2 * b] || blk[2 * b + 3] <= blk[2 * b + 1])
+            return 0;
+    return 1;
+}
+
 /* Version 2's sections: DOCSORT the inverse of DOCORDER, the text's
- * offsets in order and inside TEXT. Version 1 has zeros there. */
+ * offsets in order and inside TEXT; version 3's TEXT_BLK. Version 1 has
+ * zeros there, version 2 zeros where version 3 keeps TEXT_BLK. */
 static qk_status check_v2_sections(qk_index *ix, const char *path, qk_error *err)
 {
     qk_idx_header *h = &ix->h;
@@ -75,6 +118,10 @@ static qk_status check_v2_sections(qk_index *ix, const char *path, qk_error *err
                 return bad(err, path, "version 1 index with version 2 sections (corrupt index)");
         return h->flags ? bad(err, path, "version 1 index with flags (corrupt index)") : QK_OK;
     }
+    if (h->version < 3)
+        for (int s = SEC_V2_END; s < SEC_COUNT; s++)
+            if (*qk_idx_sec_off(h, s) || *qk_idx_sec_len(h, s))
+                return bad(err, path, "version 2 index with version 3 sections (corrupt index)");
     if (h->flags & ~QK_IDX_F_TEXT)
         return bad(err, path, "unknown flags in the header");
     if (!section_ok(h, SEC_DOCSORT, n * 4))
@@ -84,7 +131,7 @@ static qk_status check_v2_sections(qk_index *ix, const char *path, qk_error *err
         if (ix->docsort[r] >= n || ix->docorder[ix->docsort[r]] != r)
             return bad(err, path, "bad docno table (corrupt index)");
     if (!(h->flags & QK_IDX_F_TEXT)) {
-        for (int s = SEC_TEXT_OFF; s <= SEC_TEXT; s++)
+        for (int s = SEC_TEXT_OFF; s < SEC_COUNT; s++) /* TEXT_OFF, TEXT, TEXT_BLK */
             if (*qk_idx_sec_off(h, s) || *qk_idx_sec_len(h, s))
                 return bad(err, path, "text sections without the text flag (corrupt index)");
         return QK_OK;
@@ -93,9 +140,21 @@ static qk_status check_v2_sections(qk_index *ix, const char *path, qk_error *err
         return bad(err, path, "a section lies outside the file (corrupt index)");
     ix->text_off = (const uint64_t *)(base + *qk_idx_sec_off(h, SEC_TEXT_OFF));
     ix->text_data = base + *qk_idx_sec_off(h, SEC_TEXT);
-    if (!offsets_ok(ix->text_off, n, *qk_idx_sec_len(h, SEC_TEXT)))
+    uint64_t text_len = *qk_idx_sec_len(h, SEC_TEXT);
+    if (h->version < 3)
+        return offsets_ok(ix->text_off, n, text_len) ? QK_OK
+                                                      : bad(err, path, "an offset table is out of order (corrupt index)");
+    /* version 3: TEXT_OFF counts the uncompressed texts, which TEXT does not bound */
+    if (!offsets_ok(ix->text_off, n, UINT64_MAX))
         return bad(err, path, "an offset table is out of order (corrupt index)");
-    return QK_OK;
+    uint64_t blk_len = *qk_idx_sec_len(h, SEC_TEXT_BLK);
+    if (!section_ok(h, SEC_TEXT_BLK, UINT64_MAX) || blk_len % 16 != 0)
+        return bad(err, path, "a section lies outside the file (corrupt index)");
+    ix->text_blk = (const uint64_t *)(base + *qk_idx_sec_off(h, SEC_TEXT_BLK));
+    if (!blocks_ok(ix->text_blk, blk_len / 16, n, text_len, ix->text_off[n]))
+        return bad(err, path, "bad text block table (corrupt index)");
+    ix->text_nblk = (size_t)(blk_len / 16 - 1);
+    return text_cache_new(ix) == QK_OK ? QK_OK : qk_error_set(err, QK_ENOMEM, "out of memory");
 }
 
 static qk_status check_sections(qk_index *ix, const char *path, qk_error *err)
@@ -216,6 +275,7 @@ void qk_index_close(qk_index *ix)
 {
     if (!ix)
         return;
+    text_cache_free(ix);
     if (ix->map != MAP_FAILED)
         munmap(ix->map, ix->map_len);
     free(ix->path);

@@ -466,7 +466,9 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
     if ((st = write_fwd_blocks(&m, fd, fwd_off, blk_end, budget, tmp, err)) != QK_OK)
         goto out;
     memcpy(h.magic, QK_IDX_MAGIC, 8);
-    h.version = QK_INDEX_VERSION;
+    /* without text, version 3 is version 2 byte for byte: say 2, so that
+     * such an index stays the same file and earlier readers open it */
+    h.version = b->text ? QK_INDEX_VERSION : 2;
     h.bom = QK_IDX_BOM;
     h.header_size = QK_IDX_HEADER_SIZE;
     h.text_opts = qk_text_opts_pack(&b->o.text);

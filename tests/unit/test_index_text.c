@@ -1,11 +1,13 @@
-/* The index's document text (format version 2, src/search/index_text.c):
+/* The index's document text (format version 3, src/search/index_text.c):
  * every document's text comes back byte for byte (empty, non-ASCII UTF-8,
  * longer than every buffer of the writer and the reader), by id and by
- * docno, from in-memory and spilled builds alike; the other sections are
- * the same with and without text (and the same as a version 1 file written
- * by the previous qrelkit), so search results do not change; version 1
- * files still open and say they have no text; a corrupt entry is an error,
- * never a crash. */
+ * docno, from in-memory and spilled builds alike, whether it shares a
+ * compressed block with others or fills blocks alone; the other sections
+ * are the same with and without text (and the same as a version 1 file
+ * written by an earlier qrelkit), so search results do not change; version
+ * 1 files still open and say they have no text, version 2 files (zlib, one
+ * entry per document) give the same texts; a corrupt block or block table
+ * is an error, never a crash. */
 /* cmocka.h needs these first; keep clang-format from sorting them. */
 // clang-format off
 #include <setjmp.h>
@@ -97,7 +99,7 @@ static void expect_texts(const char *path)
     uint32_t doc;
     assert_int_equal(qk_index_open(path, &ix, &err), QK_OK);
     qk_index_get_info(ix, &in);
-    assert_int_equal(in.version, 2);
+    assert_int_equal(in.version, 3);
     assert_true(in.has_text);
     assert_true(qk_index_has_text(ix));
     for (int i = 0; i < NDOCS; i++) {
@@ -118,7 +120,7 @@ static void expect_texts(const char *path)
     assert_false(qk_index_find_doc(ix, "a", &doc));
     assert_int_equal(qk_index_docno_text(ix, "nope", &t, &n, &err), 0);
     assert_null(t);
-    /* the 3 MB text deflates to over 1 MB, the entries of the others are small */
+    /* the 3 MB text compresses to over 1 MB, the blocks of the others are small */
     assert_true(in.text_bytes > (1u << 20) && in.text_bytes < lens[LONG_DOC]);
     qk_index_close(ix);
 }
@@ -217,6 +219,7 @@ static void test_without_text(void **state)
     }
     assert_int_equal(qk_index_open(p0, &ix, &err), QK_OK);
     qk_index_get_info(ix, &in);
+    assert_int_equal(in.version, 2); /* without text, the layout of version 2 */
     assert_false(in.has_text);
     assert_int_equal(in.text_bytes, 0);
     assert_true(qk_index_find_doc(ix, "utf8", &doc));
@@ -306,6 +309,174 @@ static void test_version_1(void **state)
     qk_test_drop(topics);
 }
 
+/* tests/cli/index/v2.idx: tests/cli/campaign/corpus.jsonl indexed with
+ * the default settings by the qrelkit of index format version 2 (commit
+ * ced7016: one raw deflate stream per document). Its texts are the
+ * corpus's, as the corpus reader gives them, and the same as version 3's. */
+static void test_version_2(void **state)
+{
+    (void)state;
+    char *v2 = fixture("tests/cli/index/v2.idx"), *corpus = fixture("tests/cli/campaign/corpus.jsonl");
+    char *topics = qk_test_write_text("1\tsolar panels\n2\twind farms birds\n");
+    char *v3 = qk_test_tmp_path();
+    qk_index_build_opts bo;
+    qk_index_builder *b;
+    qk_corpus_opts co;
+    qk_corpus *c;
+    qk_index *i2, *i3;
+    qk_index_info in;
+    qk_error err;
+    const char *dn, *tx;
+    size_t dl, tl, n2, n3, ndocs = 0;
+    char *t2, *t3;
+    int r;
+    qk_index_build_opts_init(&bo);
+    qk_corpus_opts_init(&co);
+    assert_int_equal(qk_index_builder_new(v3, &bo, &b, &err), QK_OK);
+    assert_int_equal(qk_corpus_open(corpus, &co, &c, &err), QK_OK);
+    while ((r = qk_corpus_next(c, &dn, &dl, &tx, &tl, &err)) == 1)
+        assert_int_equal(qk_index_builder_add(b, dn, dl, tx, tl, &err), QK_OK);
+    assert_int_equal(r, 0);
+    qk_corpus_close(c);
+    assert_int_equal(qk_index_builder_finish(b, NULL, &err), QK_OK);
+    qk_index_builder_free(b);
+
+    assert_int_equal(qk_index_open(v2, &i2, &err), QK_OK);
+    assert_int_equal(qk_index_open(v3, &i3, &err), QK_OK);
+    qk_index_get_info(i2, &in);
+    assert_int_equal(in.version, 2);
+    assert_true(in.has_text);
+    qk_index_get_info(i3, &in);
+    assert_int_equal(in.version, 3);
+    assert_int_equal(qk_corpus_open(corpus, &co, &c, &err), QK_OK);
+    while ((r = qk_corpus_next(c, &dn, &dl, &tx, &tl, &err)) == 1) {
+        char *key = strndup(dn, dl);
+        assert_int_equal(qk_index_docno_text(i2, key, &t2, &n2, &err), 1);
+        assert_int_equal(qk_index_docno_text(i3, key, &t3, &n3, &err), 1);
+        assert_int_equal(n2, tl);
+        assert_memory_equal(t2, tx, tl);
+        assert_int_equal(n3, tl);
+        assert_memory_equal(t3, tx, tl);
+        free(t2);
+        free(t3);
+        free(key);
+        ndocs++;
+    }
+    assert_int_equal(r, 0);
+    assert_int_equal(ndocs, 9);
+    qk_corpus_close(c);
+    qk_index_close(i2);
+    qk_index_close(i3);
+
+    /* the sections before the text are the same bytes, so is every ranking */
+    size_t l2, l3;
+    char *x = qk_test_read_file(v2, &l2), *y = qk_test_read_file(v3, &l3);
+    expect_same_sections(x, y);
+    for (int m = 0; m < 3; m++) {
+        char *r2 = run_search(v2, topics, m), *r3 = run_search(v3, topics, m);
+        assert_true(strlen(r2) > 0);
+        assert_string_equal(r2, r3);
+        free(r2);
+        free(r3);
+    }
+    free(x);
+    free(y);
+    free(v2);
+    free(corpus);
+    qk_test_drop(v3);
+    qk_test_drop(topics);
+}
+
+/* Many documents around the block size: blocks close at the first
+ * document end at or past QK_IDX_TEXT_BLOCK bytes, a document that would
+ * take the pending block past twice that closes it first and, when a
+ * block's worth alone, is a block by itself; empty documents anywhere.
+ * Every text comes back, and a spilling build writes the same file. */
+enum { MANY = 400 };
+static void test_blocks(void **state)
+{
+    (void)state;
+    static char *mt[MANY];
+    static size_t ml[MANY];
+    char *paths[2];
+    qk_rng r;
+    qk_rng_seed(&r, 5);
+    for (int i = 0; i < MANY; i++) {
+        size_t len = i % 13 == 0   ? 0
+                     : i % 97 == 1 ? QK_IDX_TEXT_BLOCK                  /* exactly a block */
+                     : i % 89 == 2 ? 2 * QK_IDX_TEXT_BLOCK + 1          /* over the pending bound */
+                     : i % 50 == 3 ? QK_IDX_TEXT_BLOCK + 100            /* a block and a bit */
+                                   : 1 + (size_t)qk_rng_below(&r, 3000); /* abstract-sized */
+        ml[i] = len;
+        mt[i] = malloc(len + 1);
+        for (size_t k = 0; k < len; k++)
+            mt[i][k] = "abcdefghij klmnop"[qk_rng_below(&r, 17)];
+        mt[i][len] = '\0';
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        qk_index_build_opts bo;
+        qk_index_builder *b;
+        qk_error err;
+        char dn[16];
+        paths[pass] = qk_test_tmp_path();
+        qk_index_build_opts_init(&bo);
+        bo.memory_mb = pass ? 1 : 256;
+        assert_int_equal(qk_index_builder_new(paths[pass], &bo, &b, &err), QK_OK);
+        for (int i = 0; i < MANY; i++) {
+            snprintf(dn, sizeof dn, "d%d", i);
+            assert_int_equal(qk_index_builder_add(b, dn, strlen(dn), mt[i], ml[i], &err), QK_OK);
+        }
+        assert_int_equal(qk_index_builder_finish(b, NULL, &err), QK_OK);
+        qk_index_builder_free(b);
+    }
+    size_t n0, n1;
+    char *x = qk_test_read_file(paths[0], &n0), *y = qk_test_read_file(paths[1], &n1);
+    assert_int_equal(n0, n1);
+    assert_memory_equal(x, y, n0);
+    /* the block table against the lengths: each block's text adds up to at
+     * least a block's worth (but the last), at most twice (but a document
+     * alone) */
+    qk_idx_header h;
+    memcpy(&h, x, sizeof h);
+    uint64_t nblk = *qk_idx_sec_len(&h, SEC_TEXT_BLK) / 16 - 1;
+    const char *bt = x + *qk_idx_sec_off(&h, SEC_TEXT_BLK);
+    assert_true(nblk > 20);
+    for (uint64_t k = 0; k < nblk; k++) {
+        uint64_t f0, f1, sum = 0;
+        memcpy(&f0, bt + 16 * k, 8);
+        memcpy(&f1, bt + 16 * (k + 1), 8);
+        assert_true(f0 < f1);
+        for (uint64_t d = f0; d < f1; d++)
+            sum += ml[d];
+        if (k + 1 < nblk)
+            assert_true(sum >= QK_IDX_TEXT_BLOCK || ml[f1] + sum > 2 * QK_IDX_TEXT_BLOCK);
+        assert_true(sum <= 2 * QK_IDX_TEXT_BLOCK || (f1 - f0 == 1));
+    }
+    qk_index *ix;
+    qk_error err;
+    char *t;
+    size_t tl;
+    assert_int_equal(qk_index_open(paths[0], &ix, &err), QK_OK);
+    /* backwards, forwards (the reader keeps the last block), and hopping
+     * between blocks */
+    for (int pass = 0; pass < 3; pass++)
+        for (int k = 0; k < MANY; k++) {
+            int i = pass == 0 ? MANY - 1 - k : pass == 1 ? k : (k * 173) % MANY;
+            assert_int_equal(qk_index_doc_text(ix, (uint32_t)i, &t, &tl, &err), QK_OK);
+            assert_int_equal(tl, ml[i]);
+            assert_memory_equal(t, mt[i], tl);
+            assert_int_equal(t[tl], '\0');
+            free(t);
+        }
+    qk_index_close(ix);
+    for (int i = 0; i < MANY; i++)
+        free(mt[i]);
+    free(x);
+    free(y);
+    qk_test_drop(paths[0]);
+    qk_test_drop(paths[1]);
+}
+
 /* Write buf with the file size and both checksums made right again, so the
  * reader gets past them to the structure checks. */
 static void write_repaired(const char *path, char *buf, size_t n)
@@ -326,7 +497,7 @@ static void write_repaired(const char *path, char *buf, size_t n)
 static void test_corrupt_entry(void **state)
 {
     (void)state;
-    char *p = build(256, 1, 1, NULL), *q = qk_test_tmp_path();
+    char *p = build(256, 1, 0, NULL), *q = qk_test_tmp_path();
     size_t n;
     char *good = qk_test_read_file(p, &n), *bad = malloc(n);
     qk_idx_header h;
@@ -336,46 +507,94 @@ static void test_corrupt_entry(void **state)
     size_t tl;
     memcpy(&h, good, sizeof h);
     uint64_t toff = *qk_idx_sec_off(&h, SEC_TEXT_OFF), text = *qk_idx_sec_off(&h, SEC_TEXT);
-    uint64_t e0, e1;
-    memcpy(&e0, good + toff, 8);
-    memcpy(&e1, good + toff + 8, 8);
-    /* every byte of document 0's entry changed in turn: open succeeds (the
-     * entry is only read on request), the read is the text or an error */
+    uint64_t boff = *qk_idx_sec_off(&h, SEC_TEXT_BLK), blen = *qk_idx_sec_len(&h, SEC_TEXT_BLK);
+    uint64_t blk[8], e0, e1;
+    /* documents 0-2 in block 0, the 3 MB document 3 alone in block 1,
+     * documents 4-6 in block 2 */
+    assert_int_equal(blen, 4 * 16);
+    memcpy(blk, good + boff, sizeof blk);
+    assert_int_equal(blk[0], 0);
+    assert_int_equal(blk[2], 3);
+    assert_int_equal(blk[4], 4);
+    assert_int_equal(blk[6], NDOCS);
+    assert_int_equal(blk[7], *qk_idx_sec_len(&h, SEC_TEXT));
+    e0 = blk[1];
+    e1 = blk[3];
+    /* every byte of block 0's frame changed in turn: open succeeds (the
+     * frame is only read on request), a read is some text or an error */
     for (uint64_t i = e0; i < e1; i++) {
-        for (int v = 0; v < 256; v += 37) {
+        /* three values a byte (the file is 2 MB: each is a rewrite and a checksum) */
+        for (int v = 0; v < 3; v++) {
             memcpy(bad, good, n);
-            bad[text + i] = (char)v;
+            bad[text + i] = v == 2 ? (char)~good[text + i] : (char)(v * 0x80);
             write_repaired(q, bad, n);
             assert_int_equal(qk_index_open(q, &ix, &err), QK_OK);
-            qk_status st = qk_index_doc_text(ix, 0, &t, &tl, &err);
-            if (st == QK_OK) {
-                free(t);
-            } else {
-                assert_int_equal(st, QK_EINPUT);
-                assert_non_null(strstr(err.message, "corrupt"));
-                assert_null(t);
+            for (uint32_t d = 0; d < 3; d++) {
+                qk_status st = qk_index_doc_text(ix, d, &t, &tl, &err);
+                if (st == QK_OK) {
+                    assert_int_equal(tl, lens[d]);
+                    free(t);
+                } else {
+                    assert_int_equal(st, QK_EINPUT);
+                    assert_non_null(strstr(err.message, "corrupt"));
+                    assert_null(t);
+                }
             }
-            /* the neighbour is untouched */
-            assert_int_equal(qk_index_doc_text(ix, 1, &t, &tl, &err), QK_OK);
-            assert_memory_equal(t, docs[1], lens[1]);
+            /* a document of another block is untouched */
+            assert_int_equal(qk_index_doc_text(ix, 4, &t, &tl, &err), QK_OK);
+            assert_memory_equal(t, docs[4], lens[4]);
             free(t);
             qk_index_close(ix);
         }
     }
-    /* a length far beyond what the entry can inflate to */
+    /* a frame that is not one */
     memcpy(bad, good, n);
     bad[text + e0] = (char)0xff;
     write_repaired(q, bad, n);
     assert_int_equal(qk_index_open(q, &ix, &err), QK_OK);
     assert_int_equal(qk_index_doc_text(ix, 0, &t, &tl, &err), QK_EINPUT);
+    assert_non_null(strstr(err.message, "'z1' is corrupt"));
     qk_index_close(ix);
-    /* offsets out of order, DOCSORT not DOCORDER's inverse, unknown flags */
+    /* a block claiming more text than its frame holds: the frame's own size
+     * disagrees, an error */
+    uint64_t big;
     memcpy(bad, good, n);
+    memcpy(&big, good + toff + 3 * 8, 8);
+    big += 5;
+    for (int d = 3; d <= NDOCS; d++) {
+        uint64_t o;
+        memcpy(&o, good + toff + (uint64_t)d * 8, 8);
+        o += 5;
+        memcpy(bad + toff + (uint64_t)d * 8, &o, 8);
+    }
+    write_repaired(q, bad, n);
+    assert_int_equal(qk_index_open(q, &ix, &err), QK_OK);
+    assert_int_equal(qk_index_doc_text(ix, 2, &t, &tl, &err), QK_EINPUT);
+    assert_int_equal(qk_index_doc_text(ix, 4, &t, &tl, &err), QK_OK);
+    free(t);
+    qk_index_close(ix);
+    /* offsets out of order; the block table out of order, not starting at
+     * document 0, not ending at the end of TEXT */
+    memcpy(bad, good, n);
+    memcpy(&e0, good + toff + 8, 8);
+    memcpy(&e1, good + toff + 16, 8);
     memcpy(bad + toff + 8, &e1, 8);
     memcpy(bad + toff + 16, &e0, 8);
     write_repaired(q, bad, n);
     assert_int_equal(qk_index_open(q, &ix, &err), QK_EINPUT);
     assert_non_null(strstr(err.message, "out of order"));
+    static const struct {
+        int at;
+        uint64_t v;
+    } blk_bad[] = {{2, 5}, {2, 0}, {0, 1}, {3, 0}, {7, 1}, {6, NDOCS + 1}};
+    for (size_t k = 0; k < sizeof blk_bad / sizeof blk_bad[0]; k++) {
+        memcpy(bad, good, n);
+        memcpy(bad + boff + 8 * (uint64_t)blk_bad[k].at, &blk_bad[k].v, 8);
+        write_repaired(q, bad, n);
+        assert_int_equal(qk_index_open(q, &ix, &err), QK_EINPUT);
+        assert_non_null(strstr(err.message, "text block table"));
+    }
+    /* DOCSORT not DOCORDER's inverse, unknown flags */
     memcpy(bad, good, n);
     bad[*qk_idx_sec_off(&h, SEC_DOCSORT)] ^= 1;
     write_repaired(q, bad, n);
@@ -386,12 +605,18 @@ static void test_corrupt_entry(void **state)
     write_repaired(q, bad, n);
     assert_int_equal(qk_index_open(q, &ix, &err), QK_EINPUT);
     assert_non_null(strstr(err.message, "flags"));
-    /* a version 1 header over version 2 sections */
+    /* a version 1 header over version 2 sections, a version 2 header over
+     * version 3's */
     memcpy(bad, good, n);
     ((qk_idx_header *)(void *)bad)->version = 1;
     write_repaired(q, bad, n);
     assert_int_equal(qk_index_open(q, &ix, &err), QK_EINPUT);
     assert_non_null(strstr(err.message, "version 1 index with"));
+    memcpy(bad, good, n);
+    ((qk_idx_header *)(void *)bad)->version = 2;
+    write_repaired(q, bad, n);
+    assert_int_equal(qk_index_open(q, &ix, &err), QK_EINPUT);
+    assert_non_null(strstr(err.message, "version 2 index with version 3 sections"));
     free(good);
     free(bad);
     qk_test_drop(p);
@@ -416,7 +641,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip), cmocka_unit_test(test_without_text),
-        cmocka_unit_test(test_version_1),  cmocka_unit_test(test_corrupt_entry),
+        cmocka_unit_test(test_version_1),  cmocka_unit_test(test_version_2),
+        cmocka_unit_test(test_blocks),     cmocka_unit_test(test_corrupt_entry),
         cmocka_unit_test(test_is_index),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "core/lazylib.h"
+#include "qrelkit/search.h"
 #include "qrelkit/tune.h"
+#include "tmpfile_util.h"
 
 #define MISSING "libqrelkit-test-missing.so.0"
 
@@ -76,6 +78,28 @@ static void test_entry_point_reports_it(void **state)
     assert_non_null(strstr(err.message, "cannot load " MISSING " ("));
 }
 
+/* libzstd, which only the index's stored text needs: a build that stores text says so
+ * before it writes anything; one without text needs no libzstd at all. */
+static void test_index_text_needs_zstd(void **state)
+{
+    (void)state;
+    qk_error err = {0};
+    qk_index_build_opts bo;
+    qk_index_builder *b = NULL;
+    char *path = qk_test_tmp_path();
+    assert_int_equal(qk_lazylib_test_soname("zstd", MISSING), 0);
+    qk_index_build_opts_init(&bo);
+    assert_int_equal(qk_index_builder_new(path, &bo, &b, &err), QK_EIO);
+    assert_null(b);
+    assert_non_null(strstr(err.message, "cannot load " MISSING " ("));
+    bo.store_text = 0;
+    assert_int_equal(qk_index_builder_new(path, &bo, &b, &err), QK_OK);
+    assert_int_equal(qk_index_builder_add(b, "d1", 2, "solar panels", 12, &err), QK_OK);
+    assert_int_equal(qk_index_builder_finish(b, NULL, &err), QK_OK);
+    qk_index_builder_free(b);
+    qk_test_drop(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -83,6 +107,7 @@ int main(void)
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_missing_symbol),
         cmocka_unit_test(test_entry_point_reports_it),
+        cmocka_unit_test(test_index_text_needs_zstd),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

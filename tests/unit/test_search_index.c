@@ -189,9 +189,9 @@ static void test_corrupt(void **state)
     write_all(q, bad, n);
     expect_open_error(q, "not a qrelkit index");
     memcpy(bad, good, n);
-    bad[8] = 3; /* version */
+    bad[8] = 4; /* a version after this qrelkit's */
     write_all(q, bad, n);
-    expect_open_error(q, "version 3");
+    expect_open_error(q, "version 4");
     /* Every single flipped bit anywhere in the file is caught, with a message. */
     for (size_t i = 0; i < 8 * n; i++) {
         memcpy(bad, good, n);
