@@ -164,6 +164,12 @@ typedef struct qk_crowd_opts {
     const double *worker_weight; /* MV: one weight per worker id, or NULL = 1      */
     const int32_t *gold;         /* per task: known class id (clamped), or -1; NULL = none */
     double spam_threshold;       /* flag workers whose spammer score is below (default 0.1) */
+    /* 1: skip the worker reports (skill, spam_score, spammer, worker_n and,
+     * for methods without confusion matrices of their own, confusion): they
+     * stay NULL in the result, which saves a pass over every label and
+     * n_workers × K × K doubles. Default 0: computed. A caller that sets it
+     * and then wants them calls qk_crowd_worker_reports. */
+    int skip_worker_reports;
     /* MAGP only. features: n_tasks × n_features, row-major by task id (NULL:
      * no feature kernel). The covariance of tasks a, b is
      *   kernel_variance · k(x_a, x_b) [same block]  +  topic_variance [same topic]
@@ -195,7 +201,11 @@ typedef struct qk_crowd_result {
     uint32_t *label;        /* n_tasks: predicted class id                           */
     uint32_t *n_labels;     /* n_tasks: observations per task                        */
     double *prior;          /* n_classes: class prior (MV: mean vote fractions)      */
-    double *confusion;      /* n_workers × K × K, [w][true][observed], or NULL (MV)   */
+    /* The worker reports (confusion for MV, GLAD, MACE, MAGP, GPMV and LK,
+     * skill, spam_score, worker_n, spammer) are NULL when the options set
+     * skip_worker_reports, until qk_crowd_worker_reports fills them. */
+    double *confusion;      /* n_workers × K × K, [w][true][observed]: the method's own
+                               (DS, one-coin) or the soft counts the posteriors imply */
     double *skill;          /* n_workers: expected share of the worker's labels that are
                                correct under the posteriors                          */
     double *ability;        /* n_workers: the method's own worker parameter (one-coin
@@ -216,6 +226,13 @@ typedef struct qk_crowd_result {
 QK_API qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result **out,
                              qk_error *err);
 QK_API void qk_crowd_result_free(qk_crowd_result *r);
+/* Fill the worker reports of a result aggregated with skip_worker_reports:
+ * L is the labels r was aggregated from, o gives spam_threshold. Afterwards
+ * r holds what qk_crowd_aggregate without skip_worker_reports would have
+ * given. Does nothing when r already has them; QK_ENOMEM leaves r as it
+ * was. The arrays belong to r (freed by qk_crowd_result_free). */
+QK_API qk_status qk_crowd_worker_reports(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                                         qk_error *err);
 
 /* MV weights from gold: per worker the log-odds (K-1)·a/(1-a) of its accuracy
  * a on gold tasks, shrunk towards the mean accuracy of all workers with gold
@@ -292,7 +309,8 @@ QK_API qk_status qk_crowd_class_qrels(const qk_crowd_labels *L, const int32_t *c
 /* TSV: task label n_labels p_<class>... */
 QK_API qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *r, FILE *f,
                                int precision, qk_error *err);
-/* TSV: worker n_labels skill spam_score spammer [e_<true>_<obs>...] */
+/* TSV: worker n_labels skill spam_score spammer [e_<true>_<obs>...];
+ * QK_EUSAGE when r has no worker reports (skip_worker_reports). */
 QK_API qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result *r, FILE *f,
                                  int precision, qk_error *err);
 

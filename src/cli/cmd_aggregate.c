@@ -640,6 +640,12 @@ int qk_cmd_aggregate(int argc, char **argv)
         }
         a.o.worker_weight = weight;
     }
+    /* Keep stdout for the summary only when no file went there. */
+    int quiet_stdout =
+        (a.out_qrels && !strcmp(a.out_qrels, "-")) || (a.out_probs && !strcmp(a.out_probs, "-")) ||
+        (a.out_workers && !strcmp(a.out_workers, "-")) || (a.out_features && !strcmp(a.out_features, "-"));
+    /* The worker reports feed --workers and the summary's spammer count. */
+    a.o.skip_worker_reports = !a.out_workers && quiet_stdout;
     t1 = now();
     if (qk_crowd_aggregate(L, &a.o, &r, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
@@ -653,14 +659,10 @@ int qk_cmd_aggregate(int argc, char **argv)
             (a.out_workers && (rc = qk_cli_write_file(CMD, a.out_workers, write_workers, &w)) != 0))
             goto out;
     }
-    for (size_t w = 0; w < nw; w++)
-        spammers += r->spammer[w];
-    /* Keep stdout for the summary only when no file went there. */
-    int quiet_stdout =
-        (a.out_qrels && !strcmp(a.out_qrels, "-")) || (a.out_probs && !strcmp(a.out_probs, "-")) ||
-        (a.out_workers && !strcmp(a.out_workers, "-")) || (a.out_features && !strcmp(a.out_features, "-"));
     if (quiet_stdout)
         goto out;
+    for (size_t w = 0; w < nw; w++)
+        spammers += r->spammer[w];
     s.json = a.json;
     if (s.json)
         s.doc = json_object();

@@ -21,20 +21,21 @@ const qk_enum qk_crowd_method_table[] = {
     {NULL, 0, NULL},
 };
 
-/* Indexed by qk_crowd_method. difficulty: the method fills r->difficulty. */
+/* Indexed by qk_crowd_method. confusion, difficulty: the method fills
+ * r->confusion, r->difficulty. */
 static const struct {
     crowd_runner run;
-    int difficulty;
+    int confusion, difficulty;
 } methods[] = {
     /* clang-format off */
-    [QK_CROWD_MV] = {qk_crowd_run_mv, 0},
-    [QK_CROWD_DS] = {qk_crowd_run_ds, 0},
-    [QK_CROWD_ONECOIN] = {qk_crowd_run_ds, 0},
-    [QK_CROWD_GLAD] = {qk_crowd_run_glad, 1},
-    [QK_CROWD_MACE] = {qk_crowd_run_mace, 0},
-    [QK_CROWD_MAGP] = {qk_crowd_run_magp, 1},
-    [QK_CROWD_GPMV] = {qk_crowd_run_gpmv, 0},
-    [QK_CROWD_LK] = {qk_crowd_run_lk, 1},
+    [QK_CROWD_MV] = {qk_crowd_run_mv, 0, 0},
+    [QK_CROWD_DS] = {qk_crowd_run_ds, 1, 0},
+    [QK_CROWD_ONECOIN] = {qk_crowd_run_ds, 1, 0},
+    [QK_CROWD_GLAD] = {qk_crowd_run_glad, 0, 1},
+    [QK_CROWD_MACE] = {qk_crowd_run_mace, 0, 0},
+    [QK_CROWD_MAGP] = {qk_crowd_run_magp, 0, 1},
+    [QK_CROWD_GPMV] = {qk_crowd_run_gpmv, 0, 0},
+    [QK_CROWD_LK] = {qk_crowd_run_lk, 0, 1},
     /* clang-format on */
 };
 #define NMETHODS (sizeof methods / sizeof *methods)
@@ -86,15 +87,17 @@ qk_status qk_crowd_aggregate(const qk_crowd_labels *L, const qk_crowd_opts *o, q
         return qk_error_set(err, QK_EUSAGE, "the iteration limit must not be negative");
     if ((unsigned)o->method >= NMETHODS)
         return qk_error_set(err, QK_EUSAGE, "unknown aggregation method %d", (int)o->method);
-    st = qk_crowd_result_alloc(L, 1, methods[o->method].difficulty, o->max_iter, &r, err);
+    st = qk_crowd_result_alloc(L, methods[o->method].confusion, methods[o->method].difficulty, o->max_iter,
+                               &r, err);
     if (st != QK_OK)
         return st;
     st = methods[o->method].run(L, o, r, err);
+    if (st == QK_OK)
+        st = qk_crowd_finish_result(L, o, r, err);
     if (st != QK_OK) {
         qk_crowd_result_free(r);
         return st;
     }
-    qk_crowd_finish_result(L, o, r);
     *out = r;
     return QK_OK;
 }

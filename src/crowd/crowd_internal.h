@@ -88,12 +88,15 @@ qk_status qk_crowd_add_obs(qk_crowd_labels *L, const char *task, size_t tlen, co
                            const char *label, size_t llen, long line, int *unknown, qk_error *err);
 
 /* Allocate a result with every array the method fills (confusion when
- * with_confusion, difficulty when with_difficulty). */
+ * with_confusion, difficulty when with_difficulty); the worker reports are
+ * left to qk_crowd_worker_reports. */
 qk_status qk_crowd_result_alloc(const qk_crowd_labels *L, int with_confusion, int with_difficulty,
                                 int max_iter, qk_crowd_result **out, qk_error *err);
-/* Hard labels (argmax with the tie rule), per-worker counts, spam scores from
- * the confusion matrices, and flags: shared finishing step of every method. */
-void qk_crowd_finish_result(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r);
+/* Hard labels (argmax with the tie rule), per-task counts and, unless
+ * o->skip_worker_reports, the worker reports: shared finishing step of every
+ * method. */
+qk_status qk_crowd_finish_result(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                                 qk_error *err);
 /* Posteriors of gold tasks become one-hot on their gold class. */
 void qk_crowd_clamp_gold(const qk_crowd_opts *o, qk_crowd_result *r);
 

@@ -1,5 +1,6 @@
 /* The result object and the helpers every method shares (vote fractions,
- * softmax, gold clamping, the finishing step: hard labels, worker reports),
+ * softmax, gold clamping, the finishing step: hard labels; the worker
+ * reports, computed then or later on request),
  * gold weights and gold scoring. Nothing here calls a method: the methods
  * build on this file, and crowd_aggregate.c on both. */
 #include "crowd/crowd_internal.h"
@@ -41,17 +42,14 @@ qk_status qk_crowd_result_alloc(const qk_crowd_labels *L, int with_confusion, in
     r->label = calloc(nt + 1, sizeof *r->label);
     r->n_labels = calloc(nt + 1, sizeof *r->n_labels);
     r->prior = calloc(k + 1, sizeof *r->prior);
-    r->confusion = calloc(nw * k * k + 1, sizeof *r->confusion);
-    r->skill = calloc(nw + 1, sizeof *r->skill);
-    r->spam_score = calloc(nw + 1, sizeof *r->spam_score);
-    r->worker_n = calloc(nw + 1, sizeof *r->worker_n);
-    r->spammer = calloc(nw + 1, 1);
     r->history = calloc((size_t)(max_iter > 0 ? max_iter : 0) + 1, sizeof *r->history);
+    /* The worker reports are qk_crowd_worker_reports' to allocate. */
+    if (with_confusion)
+        r->confusion = calloc(nw * k * k + 1, sizeof *r->confusion);
     if (with_difficulty)
         r->difficulty = calloc(nt + 1, sizeof *r->difficulty);
-    (void)with_confusion;
-    if (!r->post || !r->label || !r->n_labels || !r->prior || !r->confusion || !r->skill || !r->spam_score ||
-        !r->worker_n || !r->spammer || !r->history || (with_difficulty && !r->difficulty)) {
+    if (!r->post || !r->label || !r->n_labels || !r->prior || !r->history ||
+        (with_confusion && !r->confusion) || (with_difficulty && !r->difficulty)) {
         qk_crowd_result_free(r);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
@@ -133,9 +131,10 @@ static uint32_t pick(const double *q, size_t k, qk_crowd_tie tie, qk_rng *rng, i
     return (uint32_t)arg;
 }
 
-void qk_crowd_finish_result(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r)
+qk_status qk_crowd_finish_result(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                                 qk_error *err)
 {
-    size_t nt = r->n_tasks, nw = r->n_workers, k = r->n_classes;
+    size_t nt = r->n_tasks, k = r->n_classes;
     qk_rng rng;
     qk_rng_seed(&rng, o->seed);
     r->ties = 0;
@@ -145,47 +144,101 @@ void qk_crowd_finish_result(const qk_crowd_labels *L, const qk_crowd_opts *o, qk
         r->ties += (size_t)tied;
         r->n_labels[t] = (uint32_t)(L->off[t + 1] - L->off[t]);
     }
-    /* Worker reports. Methods without confusion matrices of their own (MV,
-     * GLAD, MACE) get the soft ones the posteriors imply: one DS M-step. */
-    int own = o->method == QK_CROWD_DS || o->method == QK_CROWD_ONECOIN;
-    if (!own)
-        memset(r->confusion, 0, nw * k * k * sizeof *r->confusion);
-    memset(r->skill, 0, nw * sizeof *r->skill);
-    for (size_t t = 0; t < nt; t++)
+    return o->skip_worker_reports ? QK_OK : qk_crowd_worker_reports(L, o, r, err);
+}
+
+/* Per-worker sums, one record per worker: the label count, the skill sum and
+ * (without a confusion matrix of the method's own) the K × K soft counts.
+ * A record is a whole number of 64-byte lines, so each label touches one
+ * line where three separate arrays would cost three. */
+#define REC_ALIGN 8 /* doubles per 64-byte line */
+static size_t record_stride(size_t k)
+{
+    return (k * k + 2 + REC_ALIGN - 1) / REC_ALIGN * REC_ALIGN;
+}
+
+static void sum_workers(const qk_crowd_labels *L, const qk_crowd_result *r, int own, double *acc,
+                        size_t stride)
+{
+    size_t nt = r->n_tasks, k = r->n_classes;
+    for (size_t t = 0; t < nt; t++) {
+        const double *q = r->post + t * k;
         for (size_t i = L->off[t]; i < L->off[t + 1]; i++) {
-            uint32_t w = L->gw[i], y = L->gc[i];
-            r->worker_n[w]++;
-            r->skill[w] += r->post[t * k + y];
+            double *a = acc + (size_t)L->gw[i] * stride;
+            uint32_t y = L->gc[i];
+            a[0] += 1;
+            a[1] += q[y];
             if (!own)
                 for (size_t c = 0; c < k; c++)
-                    r->confusion[(w * k + c) * k + y] += r->post[t * k + c];
+                    a[2 + c * k + y] += q[c];
         }
+    }
+}
+
+/* Spammer score: mean total-variation distance between the rows of the
+ * confusion matrix e. A worker whose answer does not depend on the truth has
+ * identical rows (score 0); binary: |TPR + TNR - 1|, the score of Raykar &
+ * Yu (2011). */
+static double spam_score(const double *e, size_t k)
+{
+    double tv = 0;
+    size_t pairs = 0;
+    for (size_t a = 0; a < k; a++)
+        for (size_t b = a + 1; b < k; b++, pairs++) {
+            double d = 0;
+            for (size_t y = 0; y < k; y++)
+                d += fabs(e[a * k + y] - e[b * k + y]);
+            tv += d / 2;
+        }
+    return pairs ? tv / (double)pairs : 0;
+}
+
+qk_status qk_crowd_worker_reports(const qk_crowd_labels *L, const qk_crowd_opts *o, qk_crowd_result *r,
+                                  qk_error *err)
+{
+    size_t nw = r->n_workers, k = r->n_classes, stride = record_stride(k);
+    if (r->skill)
+        return QK_OK;
+    /* Methods without confusion matrices of their own (MV, GLAD, MACE, the
+     * GP models) get the soft ones the posteriors imply: one DS M-step. */
+    int own = r->confusion != NULL;
+    /* The size is a multiple of 64 bytes, as aligned_alloc wants. */
+    double *acc = aligned_alloc(REC_ALIGN * sizeof(double), (nw + 1) * stride * sizeof(double));
+    double *conf = own ? r->confusion : malloc((nw * k * k + 1) * sizeof *conf);
+    double *skill = malloc((nw + 1) * sizeof *skill), *spam = malloc((nw + 1) * sizeof *spam);
+    uint32_t *wn = malloc((nw + 1) * sizeof *wn);
+    unsigned char *flag = malloc(nw + 1);
+    if (!acc || !conf || !skill || !spam || !wn || !flag) {
+        free(acc);
+        if (!own)
+            free(conf);
+        free(skill);
+        free(spam);
+        free(wn);
+        free(flag);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    memset(acc, 0, (nw + 1) * stride * sizeof *acc);
+    sum_workers(L, r, own, acc, stride);
     for (size_t w = 0; w < nw; w++) {
-        double *e = r->confusion + w * k * k, tv = 0;
-        size_t pairs = 0;
-        r->skill[w] = r->worker_n[w] ? r->skill[w] / r->worker_n[w] : 0;
+        const double *a = acc + w * stride;
+        double *e = conf + w * k * k;
+        wn[w] = (uint32_t)a[0];
+        skill[w] = wn[w] ? a[1] / wn[w] : 0;
         if (!own)
             for (size_t c = 0; c < k; c++) {
                 double s = 0;
                 for (size_t y = 0; y < k; y++)
-                    s += e[c * k + y];
+                    s += a[2 + c * k + y];
                 for (size_t y = 0; y < k; y++)
-                    e[c * k + y] = s > 0 ? e[c * k + y] / s : 1.0 / (double)k;
+                    e[c * k + y] = s > 0 ? a[2 + c * k + y] / s : 1.0 / (double)k;
             }
-        /* Spammer score: mean total-variation distance between the rows of
-         * the confusion matrix. A worker whose answer does not depend on the
-         * truth has identical rows (score 0); binary: |TPR + TNR - 1|, the
-         * score of Raykar & Yu (2011). */
-        for (size_t a = 0; a < k; a++)
-            for (size_t b = a + 1; b < k; b++, pairs++) {
-                double d = 0;
-                for (size_t y = 0; y < k; y++)
-                    d += fabs(e[a * k + y] - e[b * k + y]);
-                tv += d / 2;
-            }
-        r->spam_score[w] = pairs ? tv / (double)pairs : 0;
-        r->spammer[w] = r->spam_score[w] < o->spam_threshold;
+        spam[w] = spam_score(e, k);
+        flag[w] = spam[w] < o->spam_threshold;
     }
+    free(acc);
+    r->confusion = conf, r->skill = skill, r->spam_score = spam, r->worker_n = wn, r->spammer = flag;
+    return QK_OK;
 }
 
 qk_status qk_crowd_gold_weights(const qk_crowd_labels *L, const int32_t *gold, double *weight, qk_error *err)

@@ -172,7 +172,10 @@ qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result
 {
     out_file o;
     size_t k = r->n_classes;
-    qk_status st = open_out(&o, f, err);
+    qk_status st;
+    if (!r->skill || !r->confusion)
+        return qk_error_set(err, QK_EUSAGE, "no worker reports: aggregated with skip_worker_reports");
+    st = open_out(&o, f, err);
     if (st != QK_OK)
         return st;
     fputs("worker\tn_labels\taccuracy\tability\tspam_score\tspammer", o.f);
