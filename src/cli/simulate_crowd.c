@@ -179,6 +179,7 @@ static int curve_crowd(const qk_crowd_sim_opts *o, const double *curve, size_t c
         ao.features = s->x;
         ao.n_features = s->x ? 2 : 0;
         ao.block_by_topic = 0;
+        ao.skip_worker_reports = 1; /* only the task labels are scored */
         if (qk_crowd_aggregate(s->labels, &ao, &res, &err) != QK_OK ||
             qk_crowd_score_gold(res, s->truth, res->n_classes - 1, &sc, &err) != QK_OK) {
             qk_crowd_result_free(res);
