@@ -402,6 +402,7 @@ double qk_rbp_sum(const qk_topic *t, const qk_measure_inst *mi, double p, qk_sta
     gain_use u;
     gain_ctx *c;
     double lo = 0.0, hi = 0.0, sum = 0.0, pw = 1.0;
+    int finite = 1, may_stop;
     if ((*st = ctx_get(t, mi, &u, err)) != QK_OK)
         return 0.0;
     c = u.c;
@@ -410,7 +411,13 @@ double qk_rbp_sum(const qk_topic *t, const qk_measure_inst *mi, double p, qk_sta
             lo = c->g.e[k].gain;
         if (c->g.e[k].gain > hi)
             hi = c->g.e[k].gain;
+        finite &= isfinite(c->g.e[k].gain) != 0;
     }
+    /* Every term is a gain in [0, 1] times pw, and pw only shrinks (p in
+     * (0, 1)): once pw < sum / 2^54, each later term is below half an ulp
+     * of sum and adding it leaves sum as it is, bit for bit, so the loop
+     * may stop (after about 350 ranks at p = 0.9, 55 at p = 0.5). */
+    may_stop = finite && p > 0 && p < 1 && isfinite(hi - lo);
     if ((lo < 0 || hi > 1) && c->g.ndense &&
         qk_grow((void **)&c->scaled, &c->scaled_cap, c->g.ndense, sizeof *c->scaled) == QK_OK) {
         /* Each level rescaled once (the same operations, so the same bits)
@@ -422,6 +429,8 @@ double qk_rbp_sum(const qk_topic *t, const qk_measure_inst *mi, double p, qk_sta
             long v = m->v[i];
             sum += (v >= -2 && v < top ? c->scaled[v + 2] : 0.0) * pw;
             pw *= p;
+            if ((i & 15) == 15 && may_stop && pw * 0x1p54 < sum)
+                break;
         }
     } else if (lo < 0 || hi > 1) {
         /* A document whose level has no entry has gain 0, not rescaled. */
@@ -436,6 +445,8 @@ double qk_rbp_sum(const qk_topic *t, const qk_measure_inst *mi, double p, qk_sta
         for (long i = 0; i < m->n; i++) {
             sum += c->gains[i] * pw;
             pw *= p;
+            if ((i & 15) == 15 && may_stop && pw * 0x1p54 < sum)
+                break;
         }
     }
     ctx_release(&u);
