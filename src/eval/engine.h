@@ -28,11 +28,6 @@ typedef struct qk_scratch {
     size_t set_cap;
     uint32_t *slots; /* qk_lookup_docs' table, then its judgments' hashes */
     size_t slots_cap;
-    /* slots[0..slots_clean) are zero but for the slots listed in used[0..nused),
-     * the ones the last lookup wrote: clearing those is cheaper than zeroing
-     * the whole table for each topic */
-    uint32_t *used;
-    size_t used_cap, nused, slots_clean;
     /* qk_rank_topic left the duplicate check to qk_lookup_docs, which finds
      * repeats in the probes it makes anyway; run_path names the run then */
     int dup_pending;

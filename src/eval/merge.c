@@ -380,7 +380,7 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
  * (an unjudged docno, entered for the duplicate check); 0 = empty. The
  * docno hashes are beside it (the judgments' in an array after the slots,
  * the ranked documents' in sc->ranked), not in the slot: four-byte slots
- * halve the table that the probes walk. */
+ * halve the table that every topic zeroes and that the probes walk. */
 #define LK_RUN 0x80000000u
 #define LK_SEEN 0x40000000u
 #define LK_INDEX (LK_SEEN - 1)
@@ -392,21 +392,6 @@ static size_t rank_of_judged(const qk_scratch *sc, size_t i, uint32_t d)
     while (k < i && sc->doc_ids[k] != d)
         k++;
     return k;
-}
-
-/* Makes slots[0..nslots) zero: the slots the last lookup wrote are
- * cleared one by one (about 1,300 of 8,192 for 1,000 ranked and 300
- * judged documents), and only the part past the last table is zeroed
- * whole (that part held the last lookup's judgment hashes, or was never
- * written). */
-static void clear_slots(qk_scratch *sc, size_t nslots)
-{
-    for (size_t k = 0; k < sc->nused; k++)
-        sc->slots[sc->used[k]] = 0;
-    sc->nused = 0;
-    if (nslots > sc->slots_clean)
-        memset(sc->slots + sc->slots_clean, 0, (nslots - sc->slots_clean) * sizeof *sc->slots);
-    sc->slots_clean = nslots;
 }
 
 /* For each ranked document, its index in the topic's judgments + 1, or 0
@@ -423,8 +408,7 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
     size_t nj, mask, nslots, n = sc->nranked;
     const qk_judgment *j = qk_qrels_judgments(q, topic, &nj);
     int dup = sc->dup_pending && nj < LK_INDEX && n < LK_INDEX;
-    uint32_t *slot, *jh, *used;
-    size_t nu = 0; /* slots written, listed in used[0..nu) (sc->nused on return) */
+    uint32_t *slot, *jh;
     if (sc->dup_pending && !dup) {
         qk_status st = qk_rank_check_dups(sc, qk_qrels_topic(q, topic), err);
         if (st != QK_OK)
@@ -441,14 +425,12 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
     while (nslots < 4 * (dup ? nj + n : nj))
         nslots *= 2;
     if (qk_grow((void **)&sc->slots, &sc->slots_cap, nslots + nj + 1, sizeof *sc->slots) != QK_OK ||
-        qk_grow((void **)&sc->used, &sc->used_cap, nj + n + 1, sizeof *sc->used) != QK_OK ||
         qk_grow((void **)&sc->doc_ids, &sc->doc_ids_cap, n + 1, sizeof *sc->doc_ids) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     slot = sc->slots;
     jh = slot + nslots;
     mask = nslots - 1;
-    clear_slots(sc, nslots);
-    used = sc->used;
+    memset(slot, 0, nslots * sizeof *slot);
     for (size_t i = 0; i < nj; i++) {
         size_t h;
         if (i > 0 && j[i].doc == j[i - 1].doc)
@@ -457,10 +439,8 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
         h = jh[i] & mask;
         while (slot[h] && j[(slot[h] & LK_INDEX) - 1].doc != j[i].doc)
             h = (h + 1) & mask;
-        if (!slot[h]) {
+        if (!slot[h])
             slot[h] = (uint32_t)i + 1;
-            used[nu++] = (uint32_t)h;
-        }
     }
     for (size_t i = 0; i < n; i++) {
         const qk_ranked *r = &sc->ranked[i];
@@ -469,27 +449,20 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
         for (; (v = slot[h]) != 0; h = (h + 1) & mask) {
             if (v & LK_RUN) {
                 size_t k = (v & ~LK_RUN) - 1;
-                if (sc->ranked[k].hash == r->hash && strcmp(sc->ranked[k].docno, r->docno) == 0) {
-                    sc->nused = nu;
+                if (sc->ranked[k].hash == r->hash && strcmp(sc->ranked[k].docno, r->docno) == 0)
                     return dup_error(sc, k, i, qk_qrels_topic(q, topic), err);
-                }
             } else if (jh[(v & LK_INDEX) - 1] == r->hash &&
                        strcmp(qk_qrels_docno(q, j[(v & LK_INDEX) - 1].doc), r->docno) == 0) {
                 d = v & LK_INDEX;
-                if (dup && (v & LK_SEEN)) {
-                    sc->nused = nu;
+                if (dup && (v & LK_SEEN))
                     return dup_error(sc, rank_of_judged(sc, i, d), i, qk_qrels_topic(q, topic), err);
-                }
                 slot[h] |= LK_SEEN;
                 break;
             }
         }
-        if (!d && dup) {
+        if (!d && dup)
             slot[h] = LK_RUN | ((uint32_t)i + 1);
-            used[nu++] = (uint32_t)h;
-        }
         sc->doc_ids[i] = d;
     }
-    sc->nused = nu;
     return QK_OK;
 }

@@ -219,7 +219,6 @@ static void test_lookup_finds_duplicates(void **state)
     free(sc.doc_ids);
     free(sc.set);
     free(sc.slots);
-    free(sc.used);
     free(names);
     free(docnos);
     free(scores);
