@@ -453,6 +453,57 @@ static void test_large_grade_pairs(void **state)
     fx_done(&e);
 }
 
+/* rbp's sum may stop once the weights left are below half an ulp of it
+ * (gain.c): its value must still be the full sum's, bit for bit. Two
+ * topics of 400 ranks: T1 relevant at rank 1 (the sum stops early), T2
+ * only from rank 31 on, with relevant documents far down the ranking. The
+ * reference adds every term in rank order, gains 2 -> 1 and 1 -> 0.5 (the
+ * levels rescaled by the largest, spec §5.9). */
+static void test_rbp_long_ranking(void **state)
+{
+    static const double ps[] = {0.5, 0.9, 0.99, 0.2};
+    static const char *const specs[] = {"rbp.p=0.5", "rbp.p=0.9", "rbp.p=0.99", "rbp.p=0.2"};
+    static const char *const names[] = {"rbp_p=0.5", "rbp_p=0.9", "rbp_p=0.99", "rbp_p=0.2"};
+    static const long t2_rel[] = {30, 60, 85, 100, 200, 350, 399};
+    char *qrels = malloc(4096), *run = malloc(400 * 2 * 40);
+    size_t ql = 0, rl = 0;
+    fx_eval e;
+    (void)state;
+    assert_non_null(qrels);
+    assert_non_null(run);
+    ql += (size_t)snprintf(qrels + ql, 4096 - ql, "T1 0 d0 2\nT1 0 d1 1\nT1 0 d399 2\n");
+    for (size_t k = 0; k < sizeof t2_rel / sizeof t2_rel[0]; k++)
+        ql += (size_t)snprintf(qrels + ql, 4096 - ql, "T2 0 d%ld %d\n", t2_rel[k], k % 2 ? 1 : 2);
+    for (int t = 1; t <= 2; t++)
+        for (int i = 0; i < 400; i++)
+            rl += (size_t)snprintf(run + rl, 400 * 2 * 40 - rl, "T%d Q0 d%d %d %d r\n", t, i, i + 1, 1000 - i);
+    for (size_t c = 0; c < sizeof ps / sizeof ps[0]; c++) {
+        fx_run(&e, QK_REL_QRELS, qrels, run, specs[c], NULL);
+        for (int t = 1; t <= 2; t++) {
+            double sum = 0.0, pw = 1.0, want, got;
+            char qid[4];
+            for (long i = 0; i < 400; i++) {
+                double g = 0.0;
+                if (t == 1)
+                    g = i == 0 || i == 399 ? 1.0 : i == 1 ? 0.5 : 0.0;
+                for (size_t k = 0; t == 2 && k < sizeof t2_rel / sizeof t2_rel[0]; k++)
+                    if (t2_rel[k] == i)
+                        g = k % 2 ? 0.5 : 1.0;
+                sum += g * pw;
+                pw *= ps[c];
+            }
+            want = (1.0 - ps[c]) * sum;
+            snprintf(qid, sizeof qid, "T%d", t);
+            got = fx_val(&e, qid, names[c]);
+            if (memcmp(&got, &want, sizeof got) != 0)
+                fail_msg("%s %s: %.17g, want %.17g", qid, names[c], got, want);
+        }
+        fx_done(&e);
+    }
+    free(qrels);
+    free(run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -473,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_large_grades),
         cmocka_unit_test(test_large_grade_pairs),
         cmocka_unit_test(test_small_cases),
+        cmocka_unit_test(test_rbp_long_ranking),
     };
     return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }
