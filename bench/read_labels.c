@@ -12,18 +12,7 @@
 #include "qrelkit/crowd.h"
 #include "qrelkit/io.h"
 
-static double cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "bench_cpu.h"
 
 int main(int argc, char **argv)
 {
@@ -38,7 +27,7 @@ int main(int argc, char **argv)
         qk_error err = {0};
         qk_lines *l = NULL;
         qk_crowd_labels *L = NULL;
-        double t0 = cpu();
+        double t0 = bench_cpu();
         if (qk_lines_open(argv[1], &l, &err) != QK_OK ||
             qk_crowd_labels_read(l, NULL, &L, NULL, &err) != QK_OK) {
             fprintf(stderr, "read_labels: %s\n", err.message);
@@ -46,10 +35,10 @@ int main(int argc, char **argv)
         }
         qk_lines_close(l);
         qk_crowd_labels_free(L);
-        t[i] = cpu() - t0;
+        t[i] = bench_cpu() - t0;
     }
     double first = t[0];
-    qsort(t, (size_t)reps, sizeof *t, cmp);
+    qsort(t, (size_t)reps, sizeof *t, bench_cmp_double);
     printf("%lld %.1f %.1f %.0f\n", (long long)sb.st_size, 1e3 * first, 1e3 * t[reps / 2],
            (double)sb.st_size / 1048576.0 / t[reps / 2]);
     free(t);

@@ -12,18 +12,7 @@
 
 #include "qrelkit/tune.h"
 
-static double cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "bench_cpu.h"
 
 int main(int argc, char **argv)
 {
@@ -56,22 +45,22 @@ int main(int argc, char **argv)
     if (reps > 16)
         reps = 16;
     for (size_t r = 0; r < reps; r++) {
-        double t0 = cpu();
+        double t0 = bench_cpu();
         hyp[0] = 0;
         if (qk_tune_propose(s, &o, n, X, y, 7 + r, hyp, next, &err) != QK_OK) {
             fprintf(stderr, "%s\n", err.message);
             return 3;
         }
-        double t1 = cpu();
+        double t1 = bench_cpu();
         if (qk_tune_propose(s, &o, n, X, y, 7 + r, hyp, next, &err) != QK_OK) {
             fprintf(stderr, "%s\n", err.message);
             return 3;
         }
         cold[r] = t1 - t0;
-        warm[r] = cpu() - t1;
+        warm[r] = bench_cpu() - t1;
     }
-    qsort(cold, reps, sizeof *cold, cmp);
-    qsort(warm, reps, sizeof *warm, cmp);
+    qsort(cold, reps, sizeof *cold, bench_cmp_double);
+    qsort(warm, reps, sizeof *warm, bench_cmp_double);
     printf("%zu\t%.1f\t%.1f\n", n, 1e3 * cold[reps / 2], 1e3 * warm[reps / 2]);
     free(U);
     free(X);
