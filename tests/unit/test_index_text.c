@@ -237,6 +237,29 @@ static void test_without_text(void **state)
     qk_test_drop(tp);
 }
 
+/* Index the corpus file at corpus into out with the default settings. */
+static void index_corpus(const char *out, const char *corpus)
+{
+    qk_index_build_opts bo;
+    qk_index_builder *b;
+    qk_corpus_opts co;
+    qk_corpus *c;
+    qk_error err;
+    const char *dn, *tx;
+    size_t dl, tl;
+    int r;
+    qk_index_build_opts_init(&bo);
+    qk_corpus_opts_init(&co);
+    assert_int_equal(qk_index_builder_new(out, &bo, &b, &err), QK_OK);
+    assert_int_equal(qk_corpus_open(corpus, &co, &c, &err), QK_OK);
+    while ((r = qk_corpus_next(c, &dn, &dl, &tx, &tl, &err)) == 1)
+        assert_int_equal(qk_index_builder_add(b, dn, dl, tx, tl, &err), QK_OK);
+    assert_int_equal(r, 0);
+    qk_corpus_close(c);
+    assert_int_equal(qk_index_builder_finish(b, NULL, &err), QK_OK);
+    qk_index_builder_free(b);
+}
+
 /* tests/cli/index/v1.idx: tests/cli/campaign/corpus.jsonl indexed by the
  * qrelkit before format version 2 (commit 516646d). */
 static char *fixture(const char *rel)
@@ -254,29 +277,14 @@ static void test_version_1(void **state)
     char *v1 = fixture("tests/cli/index/v1.idx"), *corpus = fixture("tests/cli/campaign/corpus.jsonl");
     char *topics = qk_test_write_text("1\tsolar panels\n2\twind farms birds\n");
     char *v2 = qk_test_tmp_path();
-    qk_index_build_opts bo;
-    qk_index_builder *b;
-    qk_corpus_opts co;
-    qk_corpus *c;
     qk_index *ix;
     qk_index_info in;
     qk_error err;
-    const char *dn, *tx;
-    size_t dl, tl, n1, n2;
+    size_t n1, n2;
     uint32_t doc;
     char *t;
-    int r;
     /* the same corpus, default settings, through this qrelkit */
-    qk_index_build_opts_init(&bo);
-    qk_corpus_opts_init(&co);
-    assert_int_equal(qk_index_builder_new(v2, &bo, &b, &err), QK_OK);
-    assert_int_equal(qk_corpus_open(corpus, &co, &c, &err), QK_OK);
-    while ((r = qk_corpus_next(c, &dn, &dl, &tx, &tl, &err)) == 1)
-        assert_int_equal(qk_index_builder_add(b, dn, dl, tx, tl, &err), QK_OK);
-    assert_int_equal(r, 0);
-    qk_corpus_close(c);
-    assert_int_equal(qk_index_builder_finish(b, NULL, &err), QK_OK);
-    qk_index_builder_free(b);
+    index_corpus(v2, corpus);
 
     assert_int_equal(qk_index_open(v1, &ix, &err), QK_OK);
     qk_index_get_info(ix, &in);
@@ -319,8 +327,6 @@ static void test_version_2(void **state)
     char *v2 = fixture("tests/cli/index/v2.idx"), *corpus = fixture("tests/cli/campaign/corpus.jsonl");
     char *topics = qk_test_write_text("1\tsolar panels\n2\twind farms birds\n");
     char *v3 = qk_test_tmp_path();
-    qk_index_build_opts bo;
-    qk_index_builder *b;
     qk_corpus_opts co;
     qk_corpus *c;
     qk_index *i2, *i3;
@@ -330,16 +336,7 @@ static void test_version_2(void **state)
     size_t dl, tl, n2, n3, ndocs = 0;
     char *t2, *t3;
     int r;
-    qk_index_build_opts_init(&bo);
-    qk_corpus_opts_init(&co);
-    assert_int_equal(qk_index_builder_new(v3, &bo, &b, &err), QK_OK);
-    assert_int_equal(qk_corpus_open(corpus, &co, &c, &err), QK_OK);
-    while ((r = qk_corpus_next(c, &dn, &dl, &tx, &tl, &err)) == 1)
-        assert_int_equal(qk_index_builder_add(b, dn, dl, tx, tl, &err), QK_OK);
-    assert_int_equal(r, 0);
-    qk_corpus_close(c);
-    assert_int_equal(qk_index_builder_finish(b, NULL, &err), QK_OK);
-    qk_index_builder_free(b);
+    index_corpus(v3, corpus);
 
     assert_int_equal(qk_index_open(v2, &i2, &err), QK_OK);
     assert_int_equal(qk_index_open(v3, &i3, &err), QK_OK);
@@ -348,6 +345,7 @@ static void test_version_2(void **state)
     assert_true(in.has_text);
     qk_index_get_info(i3, &in);
     assert_int_equal(in.version, 3);
+    qk_corpus_opts_init(&co);
     assert_int_equal(qk_corpus_open(corpus, &co, &c, &err), QK_OK);
     while ((r = qk_corpus_next(c, &dn, &dl, &tx, &tl, &err)) == 1) {
         char *key = strndup(dn, dl);
