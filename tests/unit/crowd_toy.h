@@ -11,4 +11,16 @@ static const char *const toy[][3] = {
     {"t2", "w5", "no"},  {"t3", "w5", "no"},  {"t4", "w5", "yes"}, {"t5", "w5", "no"},
 };
 
+/* The toy labels read into a finished label set (repeats kept). Include
+ * after cmocka.h and qrelkit/crowd.h. */
+static inline qk_crowd_labels *crowd_toy_labels(void)
+{
+    qk_crowd_labels *L = qk_crowd_labels_new();
+    assert_non_null(L);
+    for (size_t i = 0; i < sizeof toy / sizeof *toy; i++)
+        assert_int_equal(qk_crowd_labels_add(L, toy[i][0], toy[i][1], toy[i][2], NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
+    return L;
+}
+
 #endif

@@ -21,16 +21,6 @@
 
 #include "crowd_toy.h"
 
-static qk_crowd_labels *toy_labels(void)
-{
-    qk_crowd_labels *L = qk_crowd_labels_new();
-    assert_non_null(L);
-    for (size_t i = 0; i < sizeof toy / sizeof *toy; i++)
-        assert_int_equal(qk_crowd_labels_add(L, toy[i][0], toy[i][1], toy[i][2], NULL), QK_OK);
-    assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
-    return L;
-}
-
 /* One step table: priors, posteriors P(no) per task, and per worker the
  * entries e(no|no), e(yes|no), e(no|yes), e(yes|yes) (observed | true). */
 typedef struct {
@@ -99,7 +89,7 @@ static qk_crowd_result *run(qk_crowd_labels *L, qk_crowd_method m, int iters, do
 
 static void test_steps(void **state)
 {
-    qk_crowd_labels *L = toy_labels();
+    qk_crowd_labels *L = crowd_toy_labels();
     size_t no, yes, t, w;
     char name[8];
     assert_true(qk_crowd_find_class(L, "no", &no) && qk_crowd_find_class(L, "yes", &yes));
@@ -137,7 +127,7 @@ static void test_steps(void **state)
 /* B0/A1: the initial labels break the t1 tie towards the first class, 'no'. */
 static void test_init_tie(void **state)
 {
-    qk_crowd_labels *L = toy_labels();
+    qk_crowd_labels *L = crowd_toy_labels();
     qk_crowd_result *r = run(L, QK_CROWD_DS, 0, -1, QK_CROWD_STOP_LOGLIK, NULL);
     size_t t1;
     assert_true(qk_crowd_find_task(L, "t1", &t1));
@@ -154,7 +144,7 @@ static void test_crowdkit_loss(void **state)
     static const double loss[6] = {-1.0697608706302788, -1.017690152021535,  -0.9849568901496716,
                                    -0.9765156097719556, -0.9762247050340861, -0.9762244965136584};
     static const char *const gold[5] = {"yes", "yes", "no", "yes", "no"};
-    qk_crowd_labels *L = toy_labels();
+    qk_crowd_labels *L = crowd_toy_labels();
     qk_crowd_result *r = run(L, QK_CROWD_DS, 100, 1e-5, QK_CROWD_STOP_CROWDKIT, NULL);
     char name[8];
     size_t t;
@@ -177,7 +167,7 @@ static void test_partial_gold(void **state)
 {
     static const double loss[4] = {-0.9905379239297941, -0.9769709014949403, -0.9762253386763774,
                                    -0.9762244965143726};
-    qk_crowd_labels *L = toy_labels();
+    qk_crowd_labels *L = crowd_toy_labels();
     int32_t gold[5] = {-1, -1, -1, -1, -1};
     size_t t1, t2, w;
     assert_true(qk_crowd_find_task(L, "t1", &t1) && qk_crowd_find_task(L, "t2", &t2));
@@ -204,7 +194,7 @@ static void test_onecoin(void **state)
     static const double loss[7] = {-1.1810672430422684, -1.1385048079833278, -1.1081923599241617,
                                    -1.1011873792005316, -1.1004718760881276, -1.1004079577608425,
                                    -1.1004022657530137};
-    qk_crowd_labels *L = toy_labels();
+    qk_crowd_labels *L = crowd_toy_labels();
     qk_crowd_result *r = run(L, QK_CROWD_ONECOIN, 100, 1e-5, QK_CROWD_STOP_CROWDKIT, NULL);
     char name[8];
     size_t w, t1;
@@ -254,7 +244,7 @@ static void test_overlap(void **state)
 /* EM never lowers the log-likelihood (hosseini spec, §4.3, [DERIVED]). */
 static void test_loglik_monotone(void **state)
 {
-    qk_crowd_labels *L = toy_labels();
+    qk_crowd_labels *L = crowd_toy_labels();
     qk_crowd_result *r = run(L, QK_CROWD_DS, 30, -1, QK_CROWD_STOP_LOGLIK, NULL);
     for (int i = 1; i < r->iterations; i++)
         assert_true(r->history[i] >= r->history[i - 1] - 1e-9);

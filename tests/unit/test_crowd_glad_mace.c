@@ -21,14 +21,11 @@ static const char *const gold[5] = {"yes", "yes", "no", "yes", "no"};
 
 static void check_gold(qk_crowd_method m, int max_iter, int restarts)
 {
-    qk_crowd_labels *L = qk_crowd_labels_new();
+    qk_crowd_labels *L = crowd_toy_labels();
     qk_crowd_result *r = NULL;
     qk_crowd_opts o;
     char name[8];
     size_t t;
-    for (size_t i = 0; i < sizeof toy / sizeof *toy; i++)
-        assert_int_equal(qk_crowd_labels_add(L, toy[i][0], toy[i][1], toy[i][2], NULL), QK_OK);
-    assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
     qk_crowd_opts_init(&o);
     o.method = m, o.max_iter = max_iter, o.restarts = restarts;
     assert_int_equal(qk_crowd_aggregate(L, &o, &r, NULL), QK_OK);

@@ -24,16 +24,6 @@
 
 #include "crowd_toy.h"
 
-static qk_crowd_labels *toy_labels(void)
-{
-    qk_crowd_labels *L = qk_crowd_labels_new();
-    assert_non_null(L);
-    for (size_t i = 0; i < sizeof toy / sizeof *toy; i++)
-        assert_int_equal(qk_crowd_labels_add(L, toy[i][0], toy[i][1], toy[i][2], NULL), QK_OK);
-    assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
-    return L;
-}
-
 static qk_crowd_result *run(const qk_crowd_labels *L, qk_crowd_method m, int skip)
 {
     qk_crowd_opts o;
@@ -57,7 +47,7 @@ static size_t worker(const qk_crowd_labels *L, const char *name)
 static void test_mv_reports(void **state)
 {
     (void)state;
-    qk_crowd_labels *L = toy_labels();
+    qk_crowd_labels *L = crowd_toy_labels();
     qk_crowd_result *r = run(L, QK_CROWD_MV, 0);
     size_t w3 = worker(L, "w3"), w1 = worker(L, "w1"), nspam = 0;
     const double *e3 = r->confusion + w3 * 4, *e1 = r->confusion + w1 * 4;
@@ -86,7 +76,7 @@ static void test_mv_reports(void **state)
  * them later gives the eager values bit for bit; a second fill is a no-op. */
 static void check_lazy(qk_crowd_method m)
 {
-    qk_crowd_labels *L = toy_labels();
+    qk_crowd_labels *L = crowd_toy_labels();
     qk_crowd_result *a = run(L, m, 0), *b = run(L, m, 1);
     qk_crowd_opts o;
     size_t nt = a->n_tasks, nw = a->n_workers, k = a->n_classes;
