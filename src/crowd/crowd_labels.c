@@ -379,10 +379,21 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
                 continue;
             }
             if (dup == QK_CROWD_DUP_ERROR) {
-                st = qk_error_at(err, QK_EINPUT, L->path, line_of(L, raw_index(L, t, k - b)), 0,
-                                 "worker '%s' labels task '%s' again (first on line %ld)",
-                                 qk_strpool_str(L->workers, w), qk_strpool_str(L->tasks, (uint32_t)t),
-                                 line_of(L, raw_index(L, t, first[w] - b)));
+                size_t again = raw_index(L, t, k - b), was = raw_index(L, t, first[w] - b);
+                long line = line_of(L, again), was_line = line_of(L, was);
+                /* labels added through the API have no line: say which
+                 * labels, counted in the order they were added */
+                if (was_line > 0)
+                    st = qk_error_at(err, QK_EINPUT, L->path, line, 0,
+                                     "worker '%s' labels task '%s' again (first on line %ld)",
+                                     qk_strpool_str(L->workers, w), qk_strpool_str(L->tasks, (uint32_t)t),
+                                     was_line);
+                else
+                    st = qk_error_at(
+                        err, QK_EINPUT, L->path, line, 0,
+                        "worker '%s' labels task '%s' again (labels %zu and %zu in the order added)",
+                        qk_strpool_str(L->workers, w), qk_strpool_str(L->tasks, (uint32_t)t), was + 1,
+                        again + 1);
                 goto out;
             }
             if (state[w] == SEEN_ONCE) {
