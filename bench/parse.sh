@@ -50,7 +50,9 @@ secs() {
 row() { # name file "wall cpu"
     awk -v n="$1" -v b="$(stat -c %s "$2")" -v t="$3" \
         'BEGIN { split(t, x, " "); m = b / 1048576
-                 printf "| %s | %.1f | %.3f | %.0f | %.3f | %.0f |\n", n, m, x[1], m / x[1], x[2], (x[2] > 0 ? m / x[2] : 0) }'
+                 printf "| %s | %.1f | %.3f | %s | %.3f | %s |\n", n, m, x[1], rate(m, x[1]), x[2], rate(m, x[2]) }
+                 # below the 10 ms resolution of time(1) there is no rate to give
+                 function rate(mb, s) { return s > 0 ? sprintf("%.0f", mb / s) : "-" }'
 }
 
 echo "| reading | MB | wall (s) | MB/s | CPU (s) | MB per CPU s |"
