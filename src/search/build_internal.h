@@ -30,11 +30,21 @@ typedef struct qk_tc_slot {
 
 #define QK_TC_STOP UINT32_MAX
 
-/* The hot cache in front of the token cache: direct-mapped, a copy of
- * recently seen slots (tokens of up to 16 bytes). Word frequencies are
- * skewed, so a few thousand slots that stay in the CPU's cache answer
- * most tokens; the main table is probed on a miss. */
-#define QK_TC_HOT_BITS 12
+/* Tokens wait in a batch of up to QK_TB_MAX before they are looked up in
+ * the token cache: the lookups of a batch then ask for the cache slots of
+ * tokens a few places ahead (prefetch), so the cache misses of a large
+ * table overlap instead of following one another. A token keeps its first
+ * 16 bytes as two words (zero past its end) and the rest in tails. */
+#define QK_TB_MAX 1024
+typedef struct qk_tb_tok {
+    uint64_t w[2];
+    uint32_t len, hash, tail, tid;
+} qk_tb_tok;
+typedef struct qk_tok_batch {
+    size_t n, tails_len;
+    qk_tb_tok tok[QK_TB_MAX];
+    char tails[QK_TB_MAX * (QK_TEXT_MAX_TOKEN - 16)];
+} qk_tok_batch;
 
 struct qk_index_builder {
     qk_index_build_opts o;
@@ -54,7 +64,7 @@ struct qk_index_builder {
     /* token cache of the current segment: the stop list, the stemmer and
      * the term dictionary run once per distinct token form */
     qk_tc_slot *tc;
-    qk_tc_slot *tc_hot; /* 1 << QK_TC_HOT_BITS slots */
+    qk_tok_batch *batch; /* the tokens not looked up yet */
     size_t tc_slots, tc_used;
     char *tc_arena;
     size_t tc_len, tc_cap;

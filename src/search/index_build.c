@@ -45,7 +45,7 @@ qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *
     qk_index_builder *b = calloc(1, sizeof *b);
     *out = NULL;
     if (!b || !(b->out_path = strdup(out_path)) || !(b->docnos = qk_strpool_new()) ||
-        !(b->terms = qk_strpool_new())) {
+        !(b->terms = qk_strpool_new()) || !(b->batch = malloc(sizeof *b->batch))) {
         qk_index_builder_free(b);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
@@ -97,6 +97,7 @@ void qk_index_builder_free(qk_index_builder *b)
     free(b->distinct);
     free(b->cur_tf);
     free(b->touched);
+    free(b->batch);
     free(b->run_dir);
     free(b->out_path);
     free(b);
@@ -112,10 +113,8 @@ void qk_build_segment_reset(qk_index_builder *b)
     b->pl_cap = 0;
     b->mem = 0;
     free(b->tc);
-    free(b->tc_hot);
     free(b->tc_arena);
     b->tc = NULL;
-    b->tc_hot = NULL;
     b->tc_arena = NULL;
     b->tc_slots = b->tc_used = b->tc_len = b->tc_cap = 0;
 }
@@ -135,6 +134,31 @@ static uint64_t load_word(const char *p, size_t n)
 #endif
 }
 
+/* The bytes p[0..n) as a word (zero past n), for n <= 8, read without
+ * touching p[n]. The tokeniser has just stored the token (in blocks of 16
+ * bytes) and then its NUL: a load that covered both would wait until the
+ * stores reach the cache, as the CPU cannot forward two stores to one load;
+ * loads within the token's bytes are forwarded at once. */
+static uint64_t token_word(const char *p, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const unsigned char *u = (const unsigned char *)p;
+    uint32_t lo, hi;
+    if (n >= 8)
+        return load_word(p, 8);
+    if (n >= 4) {
+        memcpy(&lo, p, 4);
+        memcpy(&hi, p + n - 4, 4);
+        return lo | (uint64_t)hi << (8 * (n - 4));
+    }
+    if (n == 0)
+        return 0;
+    return u[0] | (uint64_t)u[n >> 1] << (8 * (n >> 1)) | (uint64_t)u[n - 1] << (8 * (n - 1));
+#else
+    return load_word(p, n);
+#endif
+}
+
 static uint64_t mix(uint64_t h)
 {
     h ^= h >> 32;
@@ -143,14 +167,15 @@ static uint64_t mix(uint64_t h)
     return h;
 }
 
-/* The cache's hash of a token: its two key words and length, then the
- * bytes past 16 eight at a time (tokens that long are rare). */
-static uint32_t tc_hash(const uint64_t w[2], const char *s, size_t n)
+/* The cache's hash of a token of n bytes: its two key words and length,
+ * then its bytes past 16 (at tail) eight at a time (tokens that long are
+ * rare). */
+static uint32_t tc_hash(const uint64_t w[2], const char *tail, size_t n)
 {
     const uint64_t k = 0x9E3779B97F4A7C15u;
     uint64_t h = (w[0] ^ ((uint64_t)n << 56)) * k + w[1];
     for (size_t i = 16; i < n; i += 8)
-        h = (h ^ load_word(s + i, n - i)) * k;
+        h = (h ^ token_word(tail + i - 16, n - i < 8 ? n - i : 8)) * k;
     return (uint32_t)mix(h * k);
 }
 
@@ -182,13 +207,8 @@ static qk_status tc_grow(qk_index_builder *b)
     qk_tc_slot *t = tc_alloc(n);
     if (!t)
         return QK_ENOMEM;
-    if (!b->tc_hot) {
-        if (!(b->tc_hot = calloc((size_t)1 << QK_TC_HOT_BITS, sizeof *b->tc_hot))) {
-            free(t);
-            return QK_ENOMEM;
-        }
-        b->mem += ((size_t)1 << QK_TC_HOT_BITS) * sizeof *t;
-    }
+    if (!b->tc)
+        b->mem += sizeof *b->batch; /* held for the whole build, counted in each segment */
     for (size_t i = 0; i < b->tc_slots; i++) {
         if (!b->tc[i].len)
             continue;
@@ -232,13 +252,14 @@ static int term_id(qk_index_builder *b, const char *term, size_t len, uint32_t *
 
 /* A new token: analyse it (stop list, stemmer, dictionary) and remember the
  * result in the free slot sl. */
-static int tc_add(qk_index_builder *b, qk_tc_slot *sl, const uint64_t w[2], uint32_t h, const char *tok,
-                  size_t len)
+static int tc_add(qk_index_builder *b, qk_tc_slot *sl, const qk_tb_tok *k, const char *tails)
 {
     char t[QK_TEXT_MAX_TOKEN + 1];
-    size_t n, tail = len > 16 ? len - 16 : 0;
+    size_t n, len = k->len, tail = len > 16 ? len - 16 : 0;
     uint32_t tid;
-    memcpy(t, tok, len + 1);
+    memcpy(t, k->w, 16);
+    memcpy(t + 16, tails + k->tail, tail);
+    t[len] = '\0';
     if (!qk_text_term(&b->o.text, t, len, &n))
         tid = QK_TC_STOP;
     else if (term_id(b, t, n, &tid) != 0)
@@ -250,11 +271,11 @@ static int tc_add(qk_index_builder *b, qk_tc_slot *sl, const uint64_t w[2], uint
             return QK_ENOMEM;
         b->mem += cap - b->tc_cap;
         b->tc_cap = cap;
-        memcpy(b->tc_arena + b->tc_len, tok + 16, tail);
+        memcpy(b->tc_arena + b->tc_len, tails + k->tail, tail);
     }
-    sl->w[0] = w[0];
-    sl->w[1] = w[1];
-    sl->hash = h;
+    sl->w[0] = k->w[0];
+    sl->w[1] = k->w[1];
+    sl->hash = k->hash;
     sl->off = (uint32_t)b->tc_len;
     sl->tid = tid;
     sl->len = (uint32_t)len;
@@ -263,47 +284,71 @@ static int tc_add(qk_index_builder *b, qk_tc_slot *sl, const uint64_t w[2], uint
     return 0;
 }
 
-/* One token: look its analysis up in the cache, or analyse it and
- * remember the result; then count the term. tok comes from qk_text_tokens,
- * so 16 bytes past its end may be read (text_internal.h). */
+/* How many tokens ahead the batch's lookups ask for a cache slot, and
+ * its counts for a term's count. */
+enum { TC_AHEAD = 16, TF_AHEAD = 16 };
+
+/* The batch's tokens: look each up in the cache (or analyse it and remember
+ * the result), then count the terms of the document. */
+static int batch_flush(qk_index_builder *b)
+{
+    qk_tok_batch *tb = b->batch;
+    qk_tb_tok *tok = tb->tok;
+    size_t n = tb->n;
+    tb->n = 0;
+    tb->tails_len = 0;
+    for (size_t j = 0; j < n; j++) {
+        const qk_tb_tok *k = &tok[j];
+        size_t i, mask;
+        if (b->tc_used * 2 >= b->tc_slots && tc_grow(b) != QK_OK)
+            return QK_ENOMEM;
+        mask = b->tc_slots - 1;
+        if (j + TC_AHEAD < n)
+            __builtin_prefetch(&b->tc[tok[j + TC_AHEAD].hash & mask]);
+        for (i = k->hash & mask;; i = (i + 1) & mask) {
+            const qk_tc_slot *sl = &b->tc[i];
+            if (sl->w[0] == k->w[0] && sl->w[1] == k->w[1] && sl->len == k->len &&
+                (k->len <= 16 || memcmp(b->tc_arena + sl->off, tb->tails + k->tail, k->len - 16) == 0))
+                break;
+            if (!sl->len) {
+                if (tc_add(b, &b->tc[i], k, tb->tails) != 0)
+                    return QK_ENOMEM;
+                break;
+            }
+        }
+        tok[j].tid = b->tc[i].tid;
+    }
+    if (qk_grow((void **)&b->touched, &b->touched_cap, b->ntouched + n, sizeof *b->touched) != QK_OK)
+        return QK_ENOMEM;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t tid = tok[j].tid;
+        if (j + TF_AHEAD < n && tok[j + TF_AHEAD].tid != QK_TC_STOP)
+            __builtin_prefetch(&b->cur_tf[tok[j + TF_AHEAD].tid], 1);
+        if (tid == QK_TC_STOP)
+            continue;
+        if (b->cur_tf[tid]++ == 0)
+            b->touched[b->ntouched++] = tid;
+        b->cur_len++;
+    }
+    return 0;
+}
+
+/* One token, as qk_text_tokens cut it: into the batch. */
 static int on_token(void *ctx, const char *tok, size_t len)
 {
     qk_index_builder *b = ctx;
-    uint64_t w[2] = {load_word(tok, len), len > 8 ? load_word(tok + 8, len - 8) : 0};
-    uint32_t h = tc_hash(w, tok, len), tid;
-    size_t i, mask;
-    qk_tc_slot *hot = b->tc_hot ? &b->tc_hot[h >> (32 - QK_TC_HOT_BITS)] : NULL;
-    if (hot && hot->w[0] == w[0] && hot->w[1] == w[1] && hot->len == len) {
-        tid = hot->tid;
-        goto found;
+    qk_tok_batch *tb = b->batch;
+    qk_tb_tok *k = &tb->tok[tb->n++];
+    k->w[0] = token_word(tok, len);
+    k->w[1] = len <= 8 ? 0 : len >= 16 ? load_word(tok + 8, 8) : token_word(tok + 8, len - 8);
+    k->len = (uint32_t)len;
+    k->tail = (uint32_t)tb->tails_len;
+    if (len > 16) {
+        memcpy(tb->tails + tb->tails_len, tok + 16, len - 16);
+        tb->tails_len += len - 16;
     }
-    if (b->tc_used * 2 >= b->tc_slots && tc_grow(b) != QK_OK)
-        return QK_ENOMEM;
-    mask = b->tc_slots - 1;
-    for (i = h & mask;; i = (i + 1) & mask) {
-        const qk_tc_slot *sl = &b->tc[i];
-        if (sl->w[0] == w[0] && sl->w[1] == w[1] && sl->len == len &&
-            (len <= 16 || memcmp(b->tc_arena + sl->off, tok + 16, len - 16) == 0))
-            break;
-        if (!sl->len) {
-            if (tc_add(b, &b->tc[i], w, h, tok, len) != 0)
-                return QK_ENOMEM;
-            break;
-        }
-    }
-    tid = b->tc[i].tid;
-    if (len <= 16 && b->tc_hot)
-        b->tc_hot[h >> (32 - QK_TC_HOT_BITS)] = b->tc[i];
-found:
-    if (tid == QK_TC_STOP)
-        return 0;
-    if (b->cur_tf[tid]++ == 0) {
-        if (qk_grow((void **)&b->touched, &b->touched_cap, b->ntouched + 1, sizeof *b->touched) != QK_OK)
-            return QK_ENOMEM;
-        b->touched[b->ntouched++] = tid;
-    }
-    b->cur_len++;
-    return 0;
+    k->hash = tc_hash(k->w, tb->tails + k->tail, len);
+    return tb->n == QK_TB_MAX ? batch_flush(b) : 0;
 }
 
 static qk_status add_posting(qk_index_builder *b, uint32_t tid, uint32_t doc, uint32_t tf)
@@ -346,7 +391,9 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     b->cur_len = 0;
     b->ntouched = 0;
-    if (qk_text_tokens(&b->o.text, text, text_len, on_token, b) != 0)
+    b->batch->n = 0;
+    b->batch->tails_len = 0;
+    if (qk_text_tokens(&b->o.text, text, text_len, on_token, b) != 0 || batch_flush(b) != 0)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t i = 0; i < b->ntouched; i++) {
         uint32_t t = b->touched[i];
