@@ -169,7 +169,13 @@ static uint64_t mix(uint64_t h)
 
 /* The cache's hash of a token of n bytes: its two key words and length,
  * then its bytes past 16 (at tail) eight at a time (tokens that long are
- * rare). */
+ * rare). tc_hash_short is the same for n <= 16. */
+static uint32_t tc_hash_short(const uint64_t w[2], size_t n)
+{
+    const uint64_t k = 0x9E3779B97F4A7C15u;
+    return (uint32_t)mix(((w[0] ^ ((uint64_t)n << 56)) * k + w[1]) * k);
+}
+
 static uint32_t tc_hash(const uint64_t w[2], const char *tail, size_t n)
 {
     const uint64_t k = 0x9E3779B97F4A7C15u;
@@ -289,7 +295,12 @@ static int tc_add(qk_index_builder *b, qk_tc_slot *sl, const qk_tb_tok *k, const
 enum { TC_AHEAD = 16, TF_AHEAD = 16 };
 
 /* The batch's tokens: look each up in the cache (or analyse it and remember
- * the result), then count the terms of the document. */
+ * the result), then count the terms of the document. Not inlined: in
+ * on_token, which runs once per token, it would cost saving registers on
+ * every call. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static int batch_flush(qk_index_builder *b)
 {
     qk_tok_batch *tb = b->batch;
@@ -333,14 +344,17 @@ static int batch_flush(qk_index_builder *b)
     return 0;
 }
 
-/* One token, as qk_text_tokens cut it: into the batch. */
-static int on_token(void *ctx, const char *tok, size_t len)
+/* A token into the batch: its words from its bytes (and its bytes past
+ * 16 into the batch's tails). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int on_token_bytes(qk_index_builder *b, const char *tok, size_t len)
 {
-    qk_index_builder *b = ctx;
     qk_tok_batch *tb = b->batch;
     qk_tb_tok *k = &tb->tok[tb->n++];
-    k->w[0] = token_word(tok, len);
-    k->w[1] = len <= 8 ? 0 : len >= 16 ? load_word(tok + 8, 8) : token_word(tok + 8, len - 8);
+    k->w[0] = token_word(tok, len < 8 ? len : 8);
+    k->w[1] = len <= 8 ? 0 : token_word(tok + 8, len < 16 ? len - 8 : 8);
     k->len = (uint32_t)len;
     k->tail = (uint32_t)tb->tails_len;
     if (len > 16) {
@@ -348,6 +362,23 @@ static int on_token(void *ctx, const char *tok, size_t len)
         tb->tails_len += len - 16;
     }
     k->hash = tc_hash(k->w, tb->tails + k->tail, len);
+    return tb->n == QK_TB_MAX ? batch_flush(b) : 0;
+}
+
+/* One token, as qk_text_tokens_words cut it: into the batch. Most come
+ * with their words (w), at most 15 bytes long. */
+static int on_token(void *ctx, const char *tok, size_t len, const uint64_t *w)
+{
+    qk_index_builder *b = ctx;
+    qk_tok_batch *tb = b->batch;
+    if (!w)
+        return on_token_bytes(b, tok, len);
+    qk_tb_tok *k = &tb->tok[tb->n++];
+    k->w[0] = w[0];
+    k->w[1] = w[1];
+    k->len = (uint32_t)len;
+    k->tail = 0;
+    k->hash = tc_hash_short(w, len);
     return tb->n == QK_TB_MAX ? batch_flush(b) : 0;
 }
 
@@ -393,7 +424,7 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
     b->ntouched = 0;
     b->batch->n = 0;
     b->batch->tails_len = 0;
-    if (qk_text_tokens(&b->o.text, text, text_len, on_token, b) != 0 || batch_flush(b) != 0)
+    if (qk_text_tokens_words(&b->o.text, text, text_len, on_token, b) != 0 || batch_flush(b) != 0)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t i = 0; i < b->ntouched; i++) {
         uint32_t t = b->touched[i];

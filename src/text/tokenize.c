@@ -146,17 +146,22 @@ typedef struct {
     size_t len;
     int too_long;
     qk_text_term_fn fn;
+    qk_text_word_fn wfn; /* instead of fn, when set */
     void *ctx;
+    int w_ok; /* w holds the token's first 16 bytes (one block made it) */
+    uint64_t w[2];
 } tokstate;
 
-static void tok_init(tokstate *t, const qk_text_opts *o, qk_text_term_fn fn, void *ctx)
+static void tok_init(tokstate *t, const qk_text_opts *o, qk_text_term_fn fn, qk_text_word_fn wfn, void *ctx)
 {
     memset(t->buf, 0, sizeof t->buf);
     t->o = o;
     t->len = 0;
     t->too_long = 0;
     t->fn = fn;
+    t->wfn = wfn;
     t->ctx = ctx;
+    t->w_ok = 0;
 }
 
 static void push(tokstate *t, const char *s, size_t n)
@@ -165,6 +170,7 @@ static void push(tokstate *t, const char *s, size_t n)
         t->too_long = 1;
         return;
     }
+    t->w_ok = 0;
     for (size_t i = 0; i < n; i++) {
         char c = s[i]; // NOLINT(clang-analyzer-core.uninitialized.Assign): s[0..n) is written by the caller
         if (t->o->lowercase && c >= 'A' && c <= 'Z')
@@ -179,11 +185,15 @@ static int emit(tokstate *t)
 {
     size_t n = t->len;
     int skip = t->too_long || n == 0;
+    int w_ok = t->w_ok;
     t->len = 0;
     t->too_long = 0;
+    t->w_ok = 0;
     if (skip)
         return 0;
     t->buf[n] = '\0';
+    if (t->wfn)
+        return t->wfn(t->ctx, t->buf, n, w_ok ? t->w : NULL);
     return t->fn(t->ctx, t->buf, n);
 }
 
@@ -231,6 +241,7 @@ static size_t ascii_run(tokstate *t, const unsigned char *s, size_t len, size_t 
     const __m128i bias = _mm_set1_epi8((char)0x80), zero = _mm_set1_epi8('0'), a = _mm_set1_epi8('a');
     const __m128i ten = _mm_set1_epi8((char)(10 ^ 0x80)), l26 = _mm_set1_epi8((char)(26 ^ 0x80));
     const __m128i bit5 = _mm_set1_epi8(0x20);
+    const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     while (i + 16 <= len) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
         /* unsigned x < k as signed (x ^ 0x80) < (k ^ 0x80) */
@@ -244,6 +255,13 @@ static size_t ascii_run(tokstate *t, const unsigned char *s, size_t len, size_t 
             if (t->o->lowercase)
                 v = _mm_or_si128(v, _mm_and_si128(letter, bit5));
             _mm_storeu_si128((__m128i *)(void *)(t->buf + t->len), v);
+            /* a token that starts and ends in this block: its words are
+             * the block's first k bytes (lanes from k cleared) */
+            t->w_ok = t->len == 0 && k < 16;
+            if (t->w_ok) {
+                __m128i kept = _mm_and_si128(v, _mm_cmplt_epi8(lane, _mm_set1_epi8((char)k)));
+                _mm_storeu_si128((__m128i *)(void *)t->w, kept);
+            }
             t->len += k;
         }
         i += k;
@@ -255,14 +273,14 @@ static size_t ascii_run(tokstate *t, const unsigned char *s, size_t len, size_t 
 }
 
 /* The tokeniser's loop; fast takes ASCII runs in blocks (ascii_run). */
-static int tokens(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx,
-                  int fast)
+static int tokens(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, qk_text_word_fn wfn,
+                  void *ctx, int fast)
 {
     tokstate t;
     const unsigned char *s = (const unsigned char *)text;
     size_t i = 0;
     int rc;
-    tok_init(&t, o, fn, ctx);
+    tok_init(&t, o, fn, wfn, ctx);
     while (i < len) {
         unsigned c = s[i];
         if (c < 0x80) {
@@ -283,12 +301,17 @@ static int tokens(const qk_text_opts *o, const char *text, size_t len, qk_text_t
 
 int qk_text_tokens(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx)
 {
-    return tokens(o, text, len, fn, ctx, 1);
+    return tokens(o, text, len, fn, NULL, ctx, 1);
+}
+
+int qk_text_tokens_words(const qk_text_opts *o, const char *text, size_t len, qk_text_word_fn fn, void *ctx)
+{
+    return tokens(o, text, len, NULL, fn, ctx, 1);
 }
 
 int qk_text_tokens_ref(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, void *ctx)
 {
-    return tokens(o, text, len, fn, ctx, 0);
+    return tokens(o, text, len, fn, NULL, ctx, 0);
 }
 
 int qk_text_term(const qk_text_opts *o, char *w, size_t len, size_t *out_len)

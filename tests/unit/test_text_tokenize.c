@@ -188,13 +188,36 @@ static int collect(void *ctx, const char *t, size_t len)
     return 0;
 }
 
+/* Tokens that came with their words, and all, from qk_text_tokens_words. */
+static size_t words_given, words_tokens;
+
+/* collect, for qk_text_tokens_words: the words, when given, must be the
+ * token's first 16 bytes with zeros past its end. */
+static int collect_words(void *ctx, const char *t, size_t len, const uint64_t *w)
+{
+    words_tokens++;
+    if (w) {
+        char want[16] = {0}, got[16];
+        words_given++;
+        assert_true(len < 16);
+        memcpy(want, t, len);
+        memcpy(got, w, 16);
+        if (memcmp(want, got, 16) != 0)
+            fail_msg("words of token '%s' (%zu bytes) are not its bytes", t, len);
+    }
+    return collect(ctx, t, len);
+}
+
 static void same_both_ways(const qk_text_opts *o, const char *text, size_t len)
 {
-    toks a = {.n = 0}, b = {.n = 0};
+    toks a = {.n = 0}, b = {.n = 0}, c = {.n = 0};
     assert_int_equal(qk_text_tokens(o, text, len, collect, &a), 0);
     assert_int_equal(qk_text_tokens_ref(o, text, len, collect, &b), 0);
     if (a.n != b.n || memcmp(a.s, b.s, a.n) != 0)
         fail_msg("fast '%s' != byte-at-a-time '%s' (text of %zu bytes)", a.s, b.s, len);
+    assert_int_equal(qk_text_tokens_words(o, text, len, collect_words, &c), 0);
+    if (a.n != c.n || memcmp(a.s, c.s, a.n) != 0)
+        fail_msg("with words '%s' != without '%s' (text of %zu bytes)", c.s, a.s, len);
 }
 
 /* Runs of ASCII letters and digits cut at the block edges of the fast
@@ -317,6 +340,8 @@ static void test_fast_equals_reference(void **state)
         same_both_ways(&o, t, sizeof t);
         same_both_ways(&o, t + 17, 1);
     }
+    /* most tokens come with their words, not all (long or pieced ones) */
+    assert_true(words_given > words_tokens / 4 && words_given < words_tokens);
 }
 
 int main(void)
