@@ -240,9 +240,10 @@ static int term_id(qk_index_builder *b, const char *term, size_t len, uint32_t *
     if (qk_strpool_count(b->terms) != before) {
         size_t cap = b->cur_tf_cap;
         if (qk_grow((void **)&b->pl, &b->pl_cap, tid + 1, sizeof *b->pl) != QK_OK ||
-            qk_grow((void **)&b->cur_tf, &cap, tid + 1, sizeof *b->cur_tf) != QK_OK)
+            qk_grow((void **)&b->cur_tf, &cap, tid + 2, sizeof *b->cur_tf) != QK_OK)
             return QK_ENOMEM;
-        /* Grown parts of cur_tf must read as zero counts. */
+        /* Grown parts of cur_tf must read as zero counts; its last entry
+         * is batch_flush's sink, past every term. */
         memset(b->cur_tf + b->cur_tf_cap, 0, (cap - b->cur_tf_cap) * sizeof *b->cur_tf);
         b->cur_tf_cap = cap;
         memset(&b->pl[tid], 0, sizeof b->pl[tid]);
@@ -331,16 +332,32 @@ static int batch_flush(qk_index_builder *b)
     }
     if (qk_grow((void **)&b->touched, &b->touched_cap, b->ntouched + n, sizeof *b->touched) != QK_OK)
         return QK_ENOMEM;
-    for (size_t j = 0; j < n; j++) {
-        uint32_t tid = tok[j].tid;
-        if (j + TF_AHEAD < n && tok[j + TF_AHEAD].tid != QK_TC_STOP)
-            __builtin_prefetch(&b->cur_tf[tok[j + TF_AHEAD].tid], 1);
-        if (tid == QK_TC_STOP)
-            continue;
-        if (b->cur_tf[tid]++ == 0)
-            b->touched[b->ntouched++] = tid;
-        b->cur_len++;
+    /* Without a branch on whether a token is a stop word or a term's first
+     * in the document (neither is predictable): a stop word counts in
+     * cur_tf's last entry, a sink past every term (term_id keeps one), and
+     * a term is always written past the touched ones, which only grow by
+     * its first. */
+    if (b->cur_tf_cap == 0) {
+        if (!(b->cur_tf = calloc(1, sizeof *b->cur_tf)))
+            return QK_ENOMEM;
+        b->cur_tf_cap = 1;
     }
+    uint32_t *cur_tf = b->cur_tf, *touched = b->touched, sink = (uint32_t)b->cur_tf_cap - 1;
+    size_t ntouched = b->ntouched, kept = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t tid = tok[j].tid, keep = tid != QK_TC_STOP, at = tid < sink ? tid : sink;
+        if (j + TF_AHEAD < n) {
+            uint32_t ahead = tok[j + TF_AHEAD].tid;
+            __builtin_prefetch(&cur_tf[ahead & (0u - (uint32_t)(ahead != QK_TC_STOP))], 1);
+        }
+        uint32_t was = cur_tf[at]++;
+        touched[ntouched] = tid;
+        ntouched += (was == 0) & keep;
+        kept += keep;
+    }
+    cur_tf[sink] = 0;
+    b->ntouched = ntouched;
+    b->cur_len += kept;
     return 0;
 }
 
