@@ -399,6 +399,9 @@ static int on_token(void *ctx, const char *tok, size_t len, const uint64_t *w)
     return tb->n == QK_TB_MAX ? batch_flush(b) : 0;
 }
 
+/* How many terms ahead a document's postings ask for a list's tail. */
+enum { PL_AHEAD = 8 };
+
 static qk_status add_posting(qk_index_builder *b, uint32_t tid, uint32_t doc, uint32_t tf)
 {
     qk_plist *pl = &b->pl[tid];
@@ -443,15 +446,15 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
     b->batch->tails_len = 0;
     if (qk_text_tokens_words(&b->o.text, text, text_len, on_token, b) != 0 || batch_flush(b) != 0)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    /* Each posting lands in another term's list: ask for all the lists'
+     * entries first, then for each list's tail a few terms ahead, so their
+     * cache misses overlap instead of following one another. */
+    for (size_t i = 0; i < b->ntouched; i++)
+        __builtin_prefetch(&b->pl[b->touched[i]]);
     for (size_t i = 0; i < b->ntouched; i++) {
         uint32_t t = b->touched[i];
-        /* Each posting lands in another term's list: ask for the entries
-         * and the list tails a few terms ahead, so their cache misses
-         * overlap instead of following one another. */
-        if (i + 8 < b->ntouched)
-            __builtin_prefetch(&b->pl[b->touched[i + 8]]);
-        if (i + 4 < b->ntouched) {
-            const qk_plist *ahead = &b->pl[b->touched[i + 4]];
+        if (i + PL_AHEAD < b->ntouched) {
+            const qk_plist *ahead = &b->pl[b->touched[i + PL_AHEAD]];
             __builtin_prefetch(ahead->buf + ahead->len, 1);
         }
         if (add_posting(b, t, (uint32_t)b->ndocs, b->cur_tf[t]) != QK_OK)
