@@ -213,7 +213,7 @@ static qk_status tc_grow(qk_index_builder *b)
     qk_tc_slot *t = tc_alloc(n);
     if (!t)
         return QK_ENOMEM;
-    if (!b->tc)
+    if (b->tc_slots == 0)
         b->mem += sizeof *b->batch; /* held for the whole build, counted in each segment */
     for (size_t i = 0; i < b->tc_slots; i++) {
         if (!b->tc[i].len)
