@@ -277,7 +277,7 @@ typedef struct hot {
     char *arena;
     int in_order;
     qid_words k;
-    size_t qlen16; /* k.qlen when at most 16, else SIZE_MAX */
+    size_t qlen16;  /* k.qlen when at most 16, else SIZE_MAX */
     const char *gs; /* qrels_jg: the last line's group, in the file, and its id */
     size_t gl;
     uint32_t g;

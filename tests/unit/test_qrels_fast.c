@@ -472,13 +472,20 @@ static void test_batch_edges(void **state)
  * reader. */
 static void test_docno_order(void **state)
 {
-    static const char *const docs[] = {
-        "a", "ab", "a!", "b", "aa", "D0001-0009", "D0001-0010", "D0001-001",
-        "0123456789abcdef0123456789abcde",   /* 31 bytes */
-        "0123456789abcdef0123456789abcdef",  /* 32 */
-        "0123456789abcdef0123456789abcdef0", /* 33 */
-        "0123456789abcdef0123456789abcdef1", "0123456789abcdef0123456789abcdeg",
-        "0123456789abcdef0123456789abcdef01234567890123456789"};
+    static const char *const docs[] = {"a",
+                                       "ab",
+                                       "a!",
+                                       "b",
+                                       "aa",
+                                       "D0001-0009",
+                                       "D0001-0010",
+                                       "D0001-001",
+                                       "0123456789abcdef0123456789abcde",   /* 31 bytes */
+                                       "0123456789abcdef0123456789abcdef",  /* 32 */
+                                       "0123456789abcdef0123456789abcdef0", /* 33 */
+                                       "0123456789abcdef0123456789abcdef1",
+                                       "0123456789abcdef0123456789abcdeg",
+                                       "0123456789abcdef0123456789abcdef01234567890123456789"};
     static const char *const seps[] = {" ", "\t"};
     enum { NDOCS = sizeof docs / sizeof *docs };
     char buf[4096];
