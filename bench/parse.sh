@@ -7,7 +7,8 @@
 # crowd labels: `qrelkit aggregate -m mv` over the 17 MB of 1,000,000
 # labels that bench/crowd.sh uses (every label read, interned and grouped
 # by task; majority vote is a small part). `wc -l` on the same file shows
-# the floor of reading it at all.
+# the floor of reading it at all. The "reading only" rows time the
+# library's reader alone, in-process (bench/read_qrels.c, read_labels.c).
 # Median of REPS (default 3) runs, wall and CPU time; files from bench/gen.
 # ROWS (default "run qrels labels") picks the inputs: ROWS=labels needs
 # only the crowd labels, not bench/gen's collections.
@@ -63,6 +64,16 @@ if want run; then
 fi
 if want qrels; then
     row "qrels, qrelkit" "$qrels" "$(secs "$qk" eval --threads 1 -m num_q "$qrels" work/parse-one.run)"
+    # reading alone (bench/read_qrels.c): the first read of the process,
+    # with fresh pages as the command has, then the median of REPS reads
+    if [ -f "$(dirname "$qk")/libqrelkit.a" ] &&
+        cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I../include read_qrels.c -o work/read_qrels \
+            "$(dirname "$qk")/libqrelkit.a" $(pkg-config --libs jansson sqlite3 zlib) -lpthread -ldl -lm 2>/dev/null; then
+        r=$(work/read_qrels "$qrels" "$reps")
+        awk -v r="$r" 'BEGIN { split(r, x, " "); m = x[1] / 1048576
+                 printf "| qrels, reading only (first read) | %.1f | | | %.4f | %.0f |\n", m, x[2] / 1000, x[4]
+                 printf "| qrels, reading only (median of %d) | %.1f | | | %.4f | %.0f |\n", '"$reps"', m, x[3] / 1000, x[5] }'
+    fi
     row "qrels, wc -l" "$qrels" "$(secs wc -l "$qrels")"
 fi
 if want labels; then

@@ -3,15 +3,18 @@
  * qrels.c fill. 64 bytes of the mapped file are classified at once (SSE2
  * on every x86-64, AVX2 where the CPU has it, plain C elsewhere) and every
  * whole line in them is split from the masks: a qrels line of about 20
- * bytes costs a third of a classification. The reader's counters live in
- * locals while a batch runs (a docno's bytes are written through a char
- * pointer, which would otherwise make the compiler reload every field of
- * q after each line) and go back to q before anything else looks at q. */
+ * bytes costs a third of a classification. The lines that need no call
+ * (the same topic and group as the last line, a one-digit grade, a docno
+ * of under 32 bytes told apart from the last one in its first 32) are
+ * added by a loop without calls, hot_body, whose counters then all fit
+ * in registers; it hands any other line to slow_line. The counters go
+ * back to q before anything else looks at q. */
 #include "core/bytes.h"
 #include "io/qrels_internal.h"
 #include "io/run_internal.h"
 #include "io/scan.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,6 +189,16 @@ static inline int same_qid(const qid_words *k, const char *p)
 #endif
 }
 
+/* same_qid for an id of at most 16 bytes. */
+static inline int same_qid16(const qid_words *k, const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return (((qk_load8(p) ^ k->w0) & k->m0) | ((qk_load8(p + 8) ^ k->w1) & k->m1)) == 0;
+#else
+    return memcmp(p, k->qid, k->qlen) == 0;
+#endif
+}
+
 /* Why a batch stopped. */
 enum { STOP_LINE, STOP_ROOM, STOP_TOPIC, STOP_NOMEM };
 
@@ -203,163 +216,397 @@ static int make_room(qk_qrels *q, size_t size_hint, size_t bytes)
     return qk_qrels_reserve(q, QK_BLOCK_LINES, QK_BLOCK_ARENA) == QK_OK ? STOP_ROOM : STOP_NOMEM;
 }
 
-/* The body, compiled once per classifier (avx2 a constant). Parses lines
+/* The bytes where 32 bytes at a and at b differ, bit i for byte i. */
+static inline uint32_t diff32_base(const char *a, const char *b)
+{
+#if defined(__SSE2__)
+    __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)a);
+    __m128i b0 = _mm_loadu_si128((const __m128i *)(const void *)b);
+    __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(a + 16));
+    __m128i b1 = _mm_loadu_si128((const __m128i *)(const void *)(b + 16));
+    return ~((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a0, b0)) |
+             (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a1, b1)) << 16);
+#else
+    uint32_t d = 0;
+    for (unsigned j = 0; j < 32; j++)
+        d |= (uint32_t)(a[j] != b[j]) << j;
+    return d;
+#endif
+}
+#if defined(QK_QRELS_AVX2)
+__attribute__((target("avx2,bmi,bmi2"))) static inline uint32_t diff32_avx2(const char *a, const char *b)
+{
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)a);
+    __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)b);
+    return ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, y));
+}
+#endif
+
+/* The index of x's lowest set bit, or 63 or more when x is 0: BMI's
+ * tzcnt (64 for 0) where the AVX2 classifier runs, else with bit 63 set. */
+#if defined(QK_QRELS_AVX2)
+__attribute__((target("bmi"))) static inline unsigned tz_bmi(uint64_t x)
+{
+    return (unsigned)_tzcnt_u64(x);
+}
+#endif
+static inline __attribute__((always_inline)) unsigned tz_any(uint64_t x, int avx2)
+{
+#if defined(QK_QRELS_AVX2)
+    if (avx2)
+        return tz_bmi(x);
+#else
+    (void)avx2;
+#endif
+    return (unsigned)__builtin_ctzll(x | 1ULL << 63);
+}
+
+/* The reader's state while a batch runs: its counters (n: q->nrecs,
+ * which q->ndocs equals while reading; prev: the last docno, copied from
+ * the arena into pbuf until the batch adds a line, then in the file,
+ * whose window stays put), the block at p (its line ends and separators
+ * left in stop and m) and the line handed back
+ * by EV_LINE. They go back to q before anything else looks at it. */
+typedef struct hot {
+    const char *p, *end, *prev;
+    uint64_t stop, m;
+    unsigned o;
+    size_t n, alen, npos, prev_dlen, room, alim, presize_at;
+    qk_judgment *recs;
+    uint32_t *doc_off;
+    char *arena;
+    int in_order;
+    qid_words k;
+    size_t qlen16;  /* k.qlen when at most 16, else SIZE_MAX */
+    const char *gs; /* qrels_jg: the last line's group, in the file, and its id */
+    size_t gl;
+    uint32_t g;
+    unsigned lo, f1, f2, f3, f4; /* EV_LINE: the line at p + lo and its field ends */
+    char pbuf[32];
+} hot;
+
+/* Why hot_body handed back. EV_LINE: a line of the common shape it leaves
+ * to the caller (a new topic, a group change, a grade of more than one
+ * digit, a docno of 32 bytes or more or not told apart from the last in
+ * 32 bytes, a topic id over 16 bytes), consumed: the next line is at o. */
+enum { EV_TAIL, EV_ROOM, EV_BAD, EV_LINE };
+
+static void hot_set_topic(hot *h, const char *qid, size_t qlen)
+{
+    qid_words_set(&h->k, qid, qlen);
+    h->qlen16 = qlen <= 16 ? qlen : SIZE_MAX;
+}
+
+/* A one-digit grade's relevance. */
+static const double digit_rel[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+
+/* The lines of the common shape that need no call, block after block,
+ * until one does (the event returned). No call here (but memcmp for a
+ * qrels_jg group of under 4 or over 16 bytes), so the counters stay in
+ * registers. A block's line ends and separators are one mask, walked
+ * a field end at a time: a line of the common shape has exactly four,
+ * three separators and its end. */
+static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int groups)
+{
+    const char *p = h->p, *prev = h->prev, *gs = h->gs;
+    uint64_t stop = h->stop, m = h->m;
+    unsigned o = h->o;
+    size_t n = h->n, alen = h->alen, npos = h->npos, gl = h->gl;
+    qk_judgment *recs = h->recs;
+    uint32_t *doc_off = h->doc_off;
+    char *arena = h->arena;
+    const uint32_t g = groups ? h->g : 0;
+    int in_order = h->in_order, ev;
+    for (;;) {
+        unsigned e, f1, f2, f3, f4, lo, gd;
+        size_t dl, ql;
+        const char *doc;
+        if (!stop) {
+            uint64_t sep, bad;
+            p += o;
+            o = 0;
+            if (h->end - p < QK_FAST_TAIL) {
+                ev = EV_TAIL;
+                break;
+            }
+            if (n + QK_BLOCK_LINES > h->room || alen + QK_BLOCK_ARENA > h->alim || n >= h->presize_at) {
+                ev = EV_ROOM;
+                break;
+            }
+#if defined(QK_QRELS_AVX2)
+            stop = avx2 ? classify_avx2(p, &sep) : QK_QRELS_CLASSIFY_BASE(p, &sep);
+#else
+            (void)avx2;
+            stop = QK_QRELS_CLASSIFY_BASE(p, &sep);
+#endif
+            /* bit 63 stands in for a missing field end: a line that ends
+             * in the block has its own end at or below it. bad:
+             * separators next to one another, at a line's start or before
+             * its end (an empty field); the line ends from the first one
+             * on are dropped, so its line starts the next block, where it
+             * ends none: EV_BAD. */
+            m = sep | stop | 1ULL << 63;
+            bad = sep & ((sep << 1) | (stop << 1) | 1 | (stop >> 1));
+            stop &= (bad & (0 - bad)) - 1;
+            if (!stop) {
+                ev = EV_BAD;
+                break;
+            }
+        }
+        lo = o;
+        e = (unsigned)__builtin_ctzll(stop);
+        /* m holds e, so f1 <= e; past a short line's end the next ones
+         * may take the stand-in bit 63 and leave m empty */
+        f1 = (unsigned)__builtin_ctzll(m);
+        m &= m - 1;
+        f2 = tz_any(m, avx2);
+        m &= m - 1;
+        f3 = tz_any(m, avx2);
+        m &= m - 1;
+        f4 = tz_any(m, avx2);
+        m &= m - 1;
+        stop &= stop - 1;
+        /* three separators, then the line's end */
+        if (__builtin_expect((f4 != e) | (p[lo] == '#'), 0)) {
+            ev = EV_BAD;
+            break;
+        }
+        if (__builtin_expect(p[e] != '\n', 0)) {
+            if (p[e] != '\r' || p[e + 1] != '\n') {
+                ev = EV_BAD;
+                break;
+            }
+            m &= m - 1; /* the '\n' after the CR */
+            stop &= stop - 1;
+            e++;
+        }
+        o = e + 1;
+        gd = (unsigned)(unsigned char)p[f3 + 1] - '0';
+        doc = p + f2 + 1;
+        dl = f3 - f2 - 1;
+        ql = f1 - lo;
+        /* a one-digit grade, a docno under 32 bytes, the topic of the
+         * last line (its id at most 16 bytes: qlen16) */
+        if (__builtin_expect(((f4 - f3 - 2) | (dl >> 5) | (ql ^ h->qlen16) | (gd > 9)) != 0 ||
+                                 !same_qid16(&h->k, p + lo) ||
+                                 (groups && (f2 - f1 - 1 != gl || !qk_same_bytes(gs, p + f1 + 1, gl))),
+                             0)) {
+            h->lo = lo;
+            h->f1 = f1;
+            h->f2 = f2;
+            h->f3 = f3;
+            h->f4 = f4;
+            ev = EV_LINE;
+            break;
+        }
+        if (in_order) {
+            /* doc after prev in strcmp order: each is followed by a byte
+             * below every docno byte (a separator in the file, the NUL in
+             * pbuf), so the first of their 32 bytes that differs decides,
+             * unless it is doc's end (equal docnos, or prev longer); 32
+             * equal bytes: slow_line compares */
+            uint32_t d;
+            unsigned i;
+#if defined(QK_QRELS_AVX2)
+            d = avx2 ? diff32_avx2(doc, prev) : diff32_base(doc, prev);
+#else
+            d = diff32_base(doc, prev);
+#endif
+            if (__builtin_expect(!d, 0)) {
+                h->lo = lo;
+                h->f1 = f1;
+                h->f2 = f2;
+                h->f3 = f3;
+                h->f4 = f4;
+                ev = EV_LINE;
+                break;
+            }
+            i = (unsigned)__builtin_ctz(d);
+            in_order = (i < dl) & ((unsigned char)doc[i] > (unsigned char)prev[i]);
+        }
+        /* one 32-byte move, then the docno's NUL */
+        memcpy(arena + alen, doc, 32);
+        arena[alen + dl] = '\0';
+        doc_off[n] = (uint32_t)alen;
+        prev = doc;
+        alen += dl + 1;
+        {
+            uint64_t ids = (uint64_t)g << 32 | (uint32_t)n;
+            double rel = digit_rel[gd];
+            char *r = (char *)(recs + n);
+            memcpy(r + offsetof(qk_judgment, doc), &ids, 8);
+            memcpy(r + offsetof(qk_judgment, rel), &rel, 8);
+        }
+        npos += gd > 0;
+        n++;
+    }
+    h->p = p;
+    h->prev = prev;
+    h->stop = stop;
+    h->m = m;
+    h->o = o;
+    h->alen = alen;
+    h->npos = npos;
+    if (n > h->n)
+        h->prev_dlen = alen - doc_off[n - 1] - 1;
+    h->n = n;
+    h->in_order = in_order;
+    return ev;
+}
+
+__attribute__((noinline)) static int hot_base(hot *h)
+{
+    return hot_body(h, 0, 0);
+}
+__attribute__((noinline)) static int hot_base_jg(hot *h)
+{
+    return hot_body(h, 0, 1);
+}
+#if defined(QK_QRELS_AVX2)
+__attribute__((target("avx2,bmi,bmi2"), noinline)) static int hot_avx2(hot *h)
+{
+    return hot_body(h, 1, 0);
+}
+__attribute__((target("avx2,bmi,bmi2"), noinline)) static int hot_avx2_jg(hot *h)
+{
+    return hot_body(h, 1, 1);
+}
+#endif
+
+/* The line EV_LINE handed back, added as hot_body adds lines but with the
+ * calls it avoids. STOP_ROOM when added, else why not (the line then left
+ * to the per-line reader, or, STOP_TOPIC, to the next window). */
+static int slow_line(qk_qrels *q, hot *h, size_t limit, int groups)
+{
+    const char *p = h->p, *doc = p + h->f2 + 1, *qid = p + h->lo;
+    size_t dl = h->f3 - h->f2 - 1, ql = h->f1 - h->lo;
+    long v;
+    if (qk_qrels_grade(p + h->f3 + 1, h->f4 - h->f3 - 1, &v) != 0)
+        return STOP_LINE;
+    if (ql == h->k.qlen && same_qid(&h->k, qid)) {
+        if (h->in_order && !qk_qrels_docno_less(h->prev, h->prev_dlen, doc, dl))
+            h->in_order = 0;
+    } else {
+        /* a new block; the windowed reader stops before one once it
+         * holds its records */
+        if (limit && h->n >= limit)
+            return STOP_TOPIC;
+        q->nrecs = q->ndocs = h->n;
+        q->arena_len = h->alen;
+        q->prev_dlen = h->prev_dlen;
+        q->npositive = h->npos;
+        q->in_order = h->in_order;
+        if (qk_qrels_new_block(q, qid, ql) != QK_OK)
+            return STOP_NOMEM;
+        h->in_order = q->in_order;
+        hot_set_topic(h, q->cur_qid, q->cur_qlen);
+    }
+    if (groups && (h->f2 - h->f1 - 1 != h->gl || !qk_same_bytes(h->gs, p + h->f1 + 1, h->gl))) {
+        h->gs = p + h->f1 + 1;
+        h->gl = h->f2 - h->f1 - 1;
+        if (qk_strpool_intern(q->groups, h->gs, h->gl, &h->g) != QK_OK)
+            return STOP_NOMEM;
+    }
+    if (dl < 32)
+        memcpy(h->arena + h->alen, doc, 32);
+    else
+        memcpy(h->arena + h->alen, doc, dl);
+    h->arena[h->alen + dl] = '\0';
+    h->doc_off[h->n] = (uint32_t)h->alen;
+    h->prev = doc;
+    h->prev_dlen = dl;
+    h->alen += dl + 1;
+    h->recs[h->n].doc = (uint32_t)h->n;
+    h->recs[h->n].jg = h->g;
+    h->recs[h->n].rel = (double)v;
+    h->npos += v > 0;
+    h->n++;
+    return STOP_ROOM;
+}
+
+/* The batch, compiled once per classifier (avx2 a constant). Parses lines
  * from *pp while at least QK_FAST_TAIL bytes are left before end; *pp
- * ends at the first line not taken, *line at its number less one. The
- * reader's counters are locals meanwhile (n: q->nrecs, which q->ndocs
- * equals while reading; prev: the last docno, in the arena until the
- * batch adds a line, then in the file, whose window stays put) and go
- * back to q before anything else looks at it. */
+ * ends at the first line not taken, *line at its number less one. */
 static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const char **pp, const char *end,
                                                            long *line, size_t limit, size_t size_hint,
                                                            size_t bytes, int avx2, int groups)
 {
-    const char *p = *pp, *start = p, *prev = NULL;
-    qk_judgment *recs = q->recs;
-    uint32_t *doc_off = q->doc_off;
-    char *arena = q->arena;
-    size_t n0 = q->nrecs, n = n0, alen = q->arena_len, prev_dlen = q->prev_dlen, npos = q->npositive,
-           room = 0, alim = 0, presize_at = 0;
-    qid_words k;
-    /* qrels_jg (groups): the last line's group, in the file, and its id;
-     * "0", every record's jsg, is interned with the first record */
-    const char *gs = "";
-    size_t gl = 0;
-    uint32_t g = 0, zero = 0;
+    hot h;
+    size_t n0 = q->nrecs;
+    uint32_t zero = 0;
     uint32_t linebase = (uint32_t)*line - (uint32_t)n0;
-    int why = STOP_ROOM, in_order = q->in_order;
-    unsigned o = 0; /* the next line's offset in the block at p */
-#define QK_BATCH_STORE()                                                                                     \
-    (q->nrecs = q->ndocs = n, q->arena_len = alen, q->prev_dlen = prev_dlen, q->npositive = npos,            \
-     q->in_order = in_order)
-#define QK_BATCH_LOAD() (recs = q->recs, doc_off = q->doc_off, arena = q->arena, in_order = q->in_order)
+    int why = STOP_ROOM;
     /* the batch's lines follow one another: one run of lines */
     if (qk_qrels_note_line(q, (uint32_t)n0, linebase) != QK_OK)
         return STOP_NOMEM;
-    qid_words_set(&k, q->cur_qid, q->cur_qlen);
+    memset(&h, 0, sizeof h);
+    h.p = *pp;
+    h.end = end;
+    h.n = n0;
+    h.alen = q->arena_len;
+    h.npos = q->npositive;
+    h.prev_dlen = q->prev_dlen;
+    h.in_order = q->in_order;
+    h.gs = "";
+    /* room 0: the first event only learns the capacities */
+    hot_set_topic(&h, q->cur_qid, q->cur_qlen);
     if (groups && !qk_strpool_find(q->groups, "0", 1, &zero))
-        end = p; /* no record yet: the per-line reader takes the first */
-    while (end - p >= QK_FAST_TAIL) {
-        uint64_t sep, stop;
-        /* Room for a block's records (below `room`) and docnos; the
-         * arrays sized once when n reaches presize_at. The first pass
-         * here only learns the capacities. */
-        if (n + QK_BLOCK_LINES > room || alen + QK_BLOCK_ARENA > alim || n >= presize_at) {
-            QK_BATCH_STORE();
-            if ((why = make_room(q, size_hint, bytes + (size_t)(p - start))) != STOP_ROOM)
-                break;
-            QK_BATCH_LOAD();
-            room = q->rec_cap < q->doc_cap ? q->rec_cap : q->doc_cap;
-            if (room > UINT32_MAX - 1)
-                room = UINT32_MAX - 1;
-            /* every offset a block stores is below alim: 4 bytes each */
-            alim = q->arena_cap < q->off_max ? q->arena_cap : q->off_max;
-            presize_at = size_hint && !q->presized ? QK_PRESIZE_AFTER : SIZE_MAX;
-            /* the arena may have moved */
-            if (n == n0 && n > 0)
-                prev = arena + doc_off[n - 1];
-        }
+        h.end = h.p; /* no record yet: the per-line reader takes the first */
+    for (;;) {
+        int ev;
 #if defined(QK_QRELS_AVX2)
-        stop = avx2 ? classify_avx2(p, &sep) : QK_QRELS_CLASSIFY_BASE(p, &sep);
-#else
-        (void)avx2;
-        stop = QK_QRELS_CLASSIFY_BASE(p, &sep);
+        if (avx2)
+            ev = groups ? hot_avx2_jg(&h) : hot_avx2(&h);
+        else
 #endif
-        for (;;) {
-            uint64_t s, t;
-            unsigned e, adv, s1, s2, s3;
-            size_t dl;
-            long v;
-            const char *doc;
-            if (o >= 64 || !(stop >> o))
-                break; /* the next line goes on past the block */
-            e = o + (unsigned)__builtin_ctzll(stop >> o);
-            adv = e + 1;
-            if (p[e] != '\n') {
-                if (p[e] != '\r' || p[e + 1] != '\n') {
-                    why = STOP_LINE;
-                    goto out;
-                }
-                adv = e + 2;
-            }
-            /* Exactly three single separators, none first or last; bit 63
-             * (past any line ending in the block) stands in for a missing
-             * one, and must be all that is left after the walk. */
-            s = sep & (((1ULL << e) - 1) ^ ((1ULL << o) - 1));
-            if (e == o || p[o] == '#' || (s & ((s << 1) | (1ULL << o) | (1ULL << (e - 1))))) {
-                why = STOP_LINE;
-                goto out;
-            }
-            t = s | 1ULL << 63;
-            s1 = (unsigned)__builtin_ctzll(t);
-            t &= t - 1;
-            s2 = (unsigned)__builtin_ctzll(t);
-            t &= t - 1;
-            s3 = (unsigned)__builtin_ctzll(t);
-            t &= t - 1;
-            if (t != 1ULL << 63 || qk_qrels_grade(p + s3 + 1, e - s3 - 1, &v) != 0) {
-                why = STOP_LINE;
-                goto out;
-            }
-            doc = p + s2 + 1;
-            dl = s3 - s2 - 1;
-            if (s1 - o == k.qlen && same_qid(&k, p + o)) {
-                if (in_order && !qk_qrels_docno_less(prev, prev_dlen, doc, dl))
-                    in_order = 0;
-            } else {
-                /* a new block; the windowed reader stops before one once
-                 * it holds its records */
-                if (limit && n >= limit) {
-                    why = STOP_TOPIC;
-                    goto out;
-                }
-                QK_BATCH_STORE();
-                if (qk_qrels_new_block(q, p + o, s1 - o) != QK_OK) {
-                    why = STOP_NOMEM;
-                    goto out;
-                }
-                QK_BATCH_LOAD();
-                qid_words_set(&k, q->cur_qid, q->cur_qlen);
-            }
-            if (groups && (s2 - s1 - 1 != gl || !qk_same_bytes(gs, p + s1 + 1, gl))) {
-                gs = p + s1 + 1;
-                gl = s2 - s1 - 1;
-                if (qk_strpool_intern(q->groups, gs, gl, &g) != QK_OK) {
-                    why = STOP_NOMEM;
-                    goto out;
-                }
-            }
-            /* one 32-byte move for the usual docno lengths, then its NUL */
-            if (dl < 32)
-                memcpy(arena + alen, doc, 32);
-            else
-                memcpy(arena + alen, doc, dl);
-            arena[alen + dl] = '\0';
-            doc_off[n] = (uint32_t)alen;
-            prev = doc;
-            prev_dlen = dl;
-            alen += dl + 1;
-            recs[n].doc = (uint32_t)n;
-            recs[n].jg = g;
-            recs[n].rel = (double)v;
-            npos += v > 0;
-            n++;
-            o = adv;
-        }
-        if (o == 0) { /* a line of 64 bytes or more */
+            ev = groups ? hot_base_jg(&h) : hot_base(&h);
+        if (ev == EV_TAIL)
+            break;
+        if (ev == EV_BAD) {
             why = STOP_LINE;
             break;
         }
-        p += o;
-        o = 0;
+        if (ev == EV_LINE) {
+            if ((why = slow_line(q, &h, limit, groups)) != STOP_ROOM) {
+                h.o = h.lo; /* the line is not taken */
+                break;
+            }
+            continue;
+        }
+        /* EV_ROOM: room for a block's records (below room) and docnos;
+         * the arrays sized once when n reaches presize_at */
+        q->nrecs = q->ndocs = h.n;
+        q->arena_len = h.alen;
+        q->prev_dlen = h.prev_dlen;
+        q->npositive = h.npos;
+        q->in_order = h.in_order;
+        if ((why = make_room(q, size_hint, bytes + (size_t)(h.p - *pp))) != STOP_ROOM)
+            break;
+        h.recs = q->recs;
+        h.doc_off = q->doc_off;
+        h.arena = q->arena;
+        h.room = q->rec_cap < q->doc_cap ? q->rec_cap : q->doc_cap;
+        if (h.room > UINT32_MAX - 1)
+            h.room = UINT32_MAX - 1;
+        /* every offset a block stores is below alim: 4 bytes each */
+        h.alim = q->arena_cap < q->off_max ? q->arena_cap : q->off_max;
+        h.presize_at = size_hint && !q->presized ? QK_PRESIZE_AFTER : SIZE_MAX;
+        /* the arena may have moved */
+        if (h.n == n0 && h.n > 0) {
+            h.prev = h.arena + h.doc_off[h.n - 1];
+            if (h.prev_dlen < sizeof h.pbuf) {
+                memcpy(h.pbuf, h.prev, h.prev_dlen);
+                h.prev = h.pbuf;
+            }
+        }
     }
-out:
-    p += o;
-    QK_BATCH_STORE();
-#undef QK_BATCH_STORE
-#undef QK_BATCH_LOAD
-    *pp = p;
-    *line += (long)(n - n0);
+    q->nrecs = q->ndocs = h.n;
+    q->arena_len = h.alen;
+    q->prev_dlen = h.prev_dlen;
+    q->npositive = h.npos;
+    q->in_order = h.in_order;
+    *pp = h.p + h.o;
+    *line += (long)(h.n - n0);
     return why;
 }
 

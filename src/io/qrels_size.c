@@ -1,5 +1,9 @@
-/* Sizing the reader's arrays once from the file size (qrels.c), with
- * huge pages asked for the parts about to be filled (core/huge.h). */
+/* Sizing the reader's arrays once from the file size (qrels.c), moved to
+ * blocks aligned to huge pages (core/huge.h): the first fill of a large
+ * array is mostly the kernel's page faults and clearing, and a 4 KiB
+ * fault costs about as much as clearing the page, so every page the
+ * arrays fill should be a huge one, not only those past the first 2 MiB
+ * boundary of a block realloc places anywhere. */
 #include "core/huge.h"
 #include "io/qrels_internal.h"
 
@@ -7,8 +11,9 @@
 
 /* Size the arrays for size bytes of lines like the first `bytes` (which
  * gave q's records): the estimate and 1/16 more, allocated once instead
- * of regrown (each regrowth may copy). Only an estimate: on failure the
- * arrays are left as they are and grow as needed. */
+ * of regrown (each regrowth may copy), the records read so far copied.
+ * Only an estimate: on failure the arrays are left as they are and grow
+ * as needed (by realloc). */
 void qk_qrels_presize(qk_qrels *q, size_t size, size_t bytes)
 {
     double scale = (double)size / (double)bytes * (17.0 / 16.0);
@@ -17,19 +22,17 @@ void qk_qrels_presize(qk_qrels *q, size_t size, size_t bytes)
     q->presized = 1;
     if (scale < 1.5 || n >= UINT32_MAX)
         return;
-    if (n > q->rec_cap && (p = realloc(q->recs, n * sizeof *q->recs))) {
+    if (n > q->rec_cap && (p = qk_realloc_huge(q->recs, q->nrecs * sizeof *q->recs, n * sizeof *q->recs))) {
         q->recs = p;
         q->rec_cap = n;
-        qk_advise_huge(p, q->nrecs * sizeof *q->recs, n * sizeof *q->recs);
     }
-    if (n > q->doc_cap && !q->doc_off64 && (p = realloc(q->doc_off, n * sizeof *q->doc_off))) {
+    if (n > q->doc_cap && !q->doc_off64 &&
+        (p = qk_realloc_huge(q->doc_off, q->ndocs * sizeof *q->doc_off, n * sizeof *q->doc_off))) {
         q->doc_off = p;
         q->doc_cap = n;
-        qk_advise_huge(p, q->ndocs * sizeof *q->doc_off, n * sizeof *q->doc_off);
     }
-    if (a > q->arena_cap && (p = realloc(q->arena, a))) {
+    if (a > q->arena_cap && (p = qk_realloc_huge(q->arena, q->arena_len, a))) {
         q->arena = p;
         q->arena_cap = a;
-        qk_advise_huge(p, q->arena_len, a);
     }
 }

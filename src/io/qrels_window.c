@@ -4,18 +4,47 @@
  * the topic ids, the totals and one window. Also the qrels writer, which
  * walks the windows. */
 #include "core/bytes.h"
+#include "io/io_lines.h"
 #include "io/qrels_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+/* Whether the line [s, s + len) starts a new topic block after the id in
+ * prev (prev_len bytes, SIZE_MAX before the first id), which it then
+ * becomes. Blank lines and comments start none. */
+static int new_block(const char *s, size_t len, char *prev, size_t *prev_len, size_t cap)
+{
+    size_t a = 0, b, pl = *prev_len;
+    /* most lines: the previous line's id, then a blank (prev never starts
+     * with a blank or '#', so its bytes are the first field) */
+    if (pl != SIZE_MAX && len > pl && (s[pl] == ' ' || s[pl] == '\t') && qk_same_bytes(prev, s, pl))
+        return 0;
+    while (a < len && (s[a] == ' ' || (s[a] >= '\t' && s[a] <= '\r')))
+        a++;
+    if (a == len || s[a] == '#')
+        return 0;
+    for (b = a; b < len && !(s[b] == ' ' || (s[b] >= '\t' && s[b] <= '\r'));)
+        b++;
+    if (b - a == pl && memcmp(prev, s + a, pl) == 0)
+        return 0;
+    /* A longer id than prev holds counts every line as a new block: more
+     * blocks, never fewer. */
+    *prev_len = b - a <= cap ? b - a : SIZE_MAX;
+    if (*prev_len != SIZE_MAX)
+        memcpy(prev, s + a, *prev_len);
+    return 1;
+}
+
 /* Topic blocks (runs of lines with the same first field) of a file, counted
  * up to at most stop; 0 when it cannot be read (the reader says why). The
  * count stops early, below stop, when the first 1/16 of the file's bytes
  * hold fewer than stop / 32 blocks (fewer than half of stop in the file at
  * that rate): a windowed read would not pay, and the scan of a file read
- * whole anyway costs 1/16 of a full one. */
+ * whole anyway costs 1/16 of a full one. The lines in the reader's window
+ * are split here (memchr), the one across its end by qk_lines_next, which
+ * reads on. */
 static size_t count_blocks(const char *path, size_t stop)
 {
     qk_lines *l;
@@ -25,33 +54,35 @@ static size_t count_blocks(const char *path, size_t stop)
     char prev[256];
     size_t prev_len = SIZE_MAX;
     struct stat sb;
+    int done = 0;
     if (stat(path, &sb) == 0 && sb.st_size > 0)
         size = (size_t)sb.st_size;
     if (qk_lines_open(path, &l, &e) != QK_OK)
         return 0;
-    while (n < stop && qk_lines_next(l, &line, &len, &e) == 1) {
-        size_t a = 0, b;
+    while (!done && n < stop) {
+        const char *p, *end, *s;
+        long lines = 0;
+        qk_lines_window(l, &p, &end);
+        for (s = p; p && s < end && n < stop;) {
+            const char *nl = memchr(s, '\n', (size_t)(end - s));
+            if (!nl)
+                break;
+            len = (size_t)(nl - s);
+            if (size && bytes < size / 16 && (bytes += len + 1) >= size / 16 && n < stop / 32) {
+                done = 1;
+                break;
+            }
+            n += (size_t)new_block(s, len, prev, &prev_len, sizeof prev);
+            s = nl + 1;
+            lines++;
+        }
+        if (p)
+            qk_lines_skip(l, (size_t)(s - p), lines);
+        if (done || n >= stop || qk_lines_next(l, &line, &len, &e) != 1)
+            break;
         if (size && bytes < size / 16 && (bytes += len + 1) >= size / 16 && n < stop / 32)
             break;
-        /* most lines: the previous line's id, then a blank (prev never
-         * starts with a blank or '#', so its bytes are the first field) */
-        if (prev_len != SIZE_MAX && len > prev_len && (line[prev_len] == ' ' || line[prev_len] == '\t') &&
-            qk_same_bytes(prev, line, prev_len))
-            continue;
-        while (a < len && (line[a] == ' ' || (line[a] >= '\t' && line[a] <= '\r')))
-            a++;
-        if (a == len || line[a] == '#')
-            continue;
-        for (b = a; b < len && !(line[b] == ' ' || (line[b] >= '\t' && line[b] <= '\r'));)
-            b++;
-        if (b - a == prev_len && memcmp(prev, line + a, prev_len) == 0)
-            continue;
-        n++;
-        /* A longer id than prev holds counts every line as a new block:
-         * more blocks, never fewer. */
-        prev_len = b - a <= sizeof prev ? b - a : SIZE_MAX;
-        if (prev_len != SIZE_MAX)
-            memcpy(prev, line + a, prev_len);
+        n += (size_t)new_block(line, len, prev, &prev_len, sizeof prev);
     }
     qk_lines_close(l);
     return n;

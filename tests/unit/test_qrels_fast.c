@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "io/qrels_internal.h"
@@ -459,6 +460,127 @@ static void test_batch_edges(void **state)
     free(buf);
 }
 
+/* The batch's docno order test (consecutive docnos of a topic strictly
+ * increasing in strcmp order, told from the first 32 bytes where they
+ * differ, with the byte after each docno, a space or a tab, below every
+ * docno byte) on every pair of docnos of a set with shared prefixes,
+ * prefixes of one another, the lowest docno byte '!', equal docnos, and
+ * docnos of 31-33 bytes and longer alike in their first 32; each pair as
+ * the two lines of a topic with every pair of separators after them,
+ * then lines of a later topic so that the pair is read by the batch: the
+ * same order flag, judgments and duplicate errors as the per-line
+ * reader. */
+static void test_docno_order(void **state)
+{
+    static const char *const docs[] = {"a",
+                                       "ab",
+                                       "a!",
+                                       "b",
+                                       "aa",
+                                       "D0001-0009",
+                                       "D0001-0010",
+                                       "D0001-001",
+                                       "0123456789abcdef0123456789abcde",   /* 31 bytes */
+                                       "0123456789abcdef0123456789abcdef",  /* 32 */
+                                       "0123456789abcdef0123456789abcdef0", /* 33 */
+                                       "0123456789abcdef0123456789abcdef1",
+                                       "0123456789abcdef0123456789abcdeg",
+                                       "0123456789abcdef0123456789abcdef01234567890123456789"};
+    static const char *const seps[] = {" ", "\t"};
+    enum { NDOCS = sizeof docs / sizeof *docs };
+    char buf[4096];
+    int fast_lines = 0;
+    (void)state;
+    for (size_t x = 0; x < NDOCS; x++)
+        for (size_t y = 0; y < NDOCS; y++)
+            for (int sx = 0; sx < 2; sx++)
+                for (int sy = 0; sy < 2; sy++) {
+                    size_t n = 0;
+                    char *p;
+                    /* a first line for the batch to start on, then the pair */
+                    n += (size_t)sprintf(buf + n, "T1 0 0 1\nT1 0 %s%s1\nT1 0 %s%s2\n", docs[x], seps[sx],
+                                         docs[y], seps[sy]);
+                    for (int k = 0; k < 12; k++)
+                        n += (size_t)sprintf(buf + n, "T2 0 filler-%02d 1\n", k);
+                    p = qk_test_write_tmp(buf, n);
+                    check_file(p);
+                    remove(p);
+                    free(p);
+                    fast_lines++;
+                }
+    assert_int_equal(fast_lines, NDOCS * NDOCS * 4);
+}
+
+/* The windowed reader's first look counts topic blocks from the reader's
+ * window, line by line, and the line across the window's end through the
+ * reader: on a file of one-line topics several windows long, a count one
+ * short or one over flips whether asking for exactly that many topics
+ * reads windowed or whole. (A gzipped file's first 1/16 is measured by
+ * its compressed size, so the count stops early there.) */
+static void test_block_count(void **state)
+{
+    enum { TOPICS = 60000 };
+    char *buf = malloc((size_t)TOPICS * 32), *p;
+    size_t n = 0;
+    qk_qrels *w = NULL;
+    qk_error err;
+    (void)state;
+    assert_non_null(buf);
+    for (unsigned t = 0; t < TOPICS; t++)
+        n += (size_t)sprintf(buf + n, "T%06u%s0 D%u %u\n", t, t % 9 == 4 ? "\t" : " ", t * 7, t % 3);
+    assert_true(n > 3 * (1u << 18)); /* several of the mapped reader's 256 KB windows */
+    p = qk_test_write_tmp(buf, n);
+    assert_int_equal(qk_qrels_read_windowed(p, QK_REL_QRELS, QK_DEDUP_ERROR, TOPICS, &w, &err), QK_OK);
+    assert_non_null(w->win);
+    assert_int_equal(qk_qrels_num_topics(w), TOPICS);
+    qk_qrels_free(w);
+    assert_int_equal(qk_qrels_read_windowed(p, QK_REL_QRELS, QK_DEDUP_ERROR, TOPICS + 1, &w, &err), QK_OK);
+    assert_null(w->win);
+    assert_int_equal(qk_qrels_num_judgments(w), TOPICS);
+    qk_qrels_free(w);
+    remove(p);
+    free(p);
+    free(buf);
+}
+
+/* Qrels from a pipe (standard input, read through the buffered reader,
+ * not mapped): the same as the file read, every line of the common shape
+ * taken by the batch. */
+static void test_pipe(void **state)
+{
+    enum { LINES = 2000 };
+    char *buf = malloc((size_t)LINES * 32);
+    size_t n = 0;
+    int fds[2], saved;
+    qk_qrels *q = NULL, *ref = NULL;
+    qk_error err;
+    char *p;
+    (void)state;
+    assert_non_null(buf);
+    for (unsigned i = 0; i < LINES; i++)
+        n += (size_t)sprintf(buf + n, "T%03u 0 D%05u %u\n", i / 100, i, i % 4);
+    assert_true(n < 60000); /* fits in a pipe's buffer: written before it is read */
+    p = qk_test_write_tmp(buf, n);
+    assert_int_equal(qk_qrels_read(p, QK_REL_QRELS, QK_DEDUP_ERROR, &ref, &err), QK_OK);
+    assert_int_equal(pipe(fds), 0);
+    assert_int_equal(write(fds[1], buf, n), (ssize_t)n);
+    close(fds[1]);
+    saved = dup(0);
+    assert_true(saved >= 0);
+    assert_int_equal(dup2(fds[0], 0), 0);
+    close(fds[0]);
+    assert_int_equal(qk_qrels_read("-", QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_OK);
+    assert_int_equal(dup2(saved, 0), 0);
+    close(saved);
+    same_qrels(q, ref);
+    assert_int_equal(q->in_order, 1);
+    qk_qrels_free(q);
+    qk_qrels_free(ref);
+    remove(p);
+    free(p);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -466,6 +588,9 @@ int main(void)
         cmocka_unit_test(test_large_qrels),
         cmocka_unit_test(test_batch_stops),
         cmocka_unit_test(test_batch_edges),
+        cmocka_unit_test(test_docno_order),
+        cmocka_unit_test(test_block_count),
+        cmocka_unit_test(test_pipe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
