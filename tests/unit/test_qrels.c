@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "qrelkit/io.h"
 #include "tmpfile_util.h"
@@ -489,6 +490,41 @@ static void test_windowed(void **state)
     }
 }
 
+/* A gzip file is judged by its uncompressed bytes: 1,200 topics spread
+ * over the file are enough for a windowed read asked for 1,200, as in the
+ * plain file (by the compressed size, the first 1/16 looked like a file of
+ * far fewer topics, and it was read whole). */
+static void test_windowed_gzip(void **state)
+{
+    char *text = windowed_text(0, 0), *p = write_tmp(text), *z = malloc(strlen(p) + 4);
+    size_t len = strlen(text), n;
+    gzFile g;
+    (void)state;
+    assert_non_null(z);
+    sprintf(z, "%s.gz", p);
+    assert_non_null(g = gzopen(z, "wb9"));
+    assert_int_equal(gzwrite(g, text, (unsigned)len), (int)len);
+    assert_int_equal(gzclose(g), Z_OK);
+    for (int gz = 0; gz < 2; gz++) {
+        qk_qrels *q = NULL, *w = NULL;
+        qk_error err;
+        const char *path = gz ? z : p;
+        assert_int_equal(qk_qrels_read(path, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_OK);
+        assert_int_equal(qk_qrels_read_windowed(path, QK_REL_QRELS, QK_DEDUP_ERROR, WT_TOPICS, &w, &err), QK_OK);
+        qk_qrels_judgments(w, 0, &n);
+        assert_int_equal(n, 0); /* windowed: nothing loaded yet */
+        assert_int_equal(qk_qrels_num_judgments(w), qk_qrels_num_judgments(q));
+        assert_int_equal(qk_qrels_window(w, WT_TOPICS - 1, &err), QK_OK);
+        same_topic_records(w, q, WT_TOPICS - 1);
+        qk_qrels_free(w);
+        qk_qrels_free(q);
+    }
+    remove(z);
+    free(z);
+    drop(p);
+    free(text);
+}
+
 /* Errors of a windowed read are those of a whole read: the first malformed
  * line of the file even after a duplicate in an earlier window, else the
  * duplicate; --dedup first drops it from the totals. */
@@ -699,6 +735,7 @@ int main(void)
         cmocka_unit_test(test_numbering_in_place),
         cmocka_unit_test(test_order_detection),
         cmocka_unit_test(test_windowed),
+        cmocka_unit_test(test_windowed_gzip),
         cmocka_unit_test(test_windowed_errors),
         cmocka_unit_test(test_judgment_lines),
     };
