@@ -33,6 +33,8 @@ static void scratch_free(qk_scratch *sc)
         free(sc->bufs[i].levels);
         free(sc->bufs[i].grades);
         free(sc->bufs[i].lv);
+        free(sc->bufs[i].rel);
+        free(sc->bufs[i].judged);
     }
     free(sc->bufs);
     free(sc->merges);

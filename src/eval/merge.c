@@ -318,12 +318,17 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
 {
     size_t nj, n = sc->nranked;
     const qk_judgment *j = qk_qrels_judgments(q, topic, &nj);
-    long L = o->rel_level, k = 0, rr = 0, nonpool = 0, unjudged = 0, rc = 0;
+    long L = o->rel_level, k = 0, rr = 0, nonpool = 0, unjudged = 0, rc = 0, nju = 0;
+    long *rel, *jd;
     /* Plain qrels hold one record per docno, the one the lookup found. */
     int direct = qk_qrels_format(q) == QK_REL_QRELS;
     if (qk_grow((void **)&b->v, &b->v_cap, n + 1, sizeof *b->v) != QK_OK ||
-        qk_grow((void **)&b->rc, &b->rc_cap, n + 1, sizeof *b->rc) != QK_OK)
+        qk_grow((void **)&b->rc, &b->rc_cap, n + 1, sizeof *b->rc) != QK_OK ||
+        qk_grow((void **)&b->rel, &b->rel_cap, n + 1, sizeof *b->rel) != QK_OK ||
+        qk_grow((void **)&b->judged, &b->judged_cap, n + 1, sizeof *b->judged) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    rel = b->rel;
+    jd = b->judged;
     memset(m, 0, sizeof *m);
     b->rc[0] = 0;
     if (direct && !o->judged_only) {
@@ -337,10 +342,15 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
         b->lv[0] = -1;
         for (size_t i = 0; i < nj; i++)
             b->lv[i + 1] = j[i].rel < 0 ? -2 : level_of(j[i].rel);
+        /* The rank lists are written without a branch: each rank is
+         * stored at the list's end, which moves on only when it belongs. */
         for (size_t i = 0; i < n; i++) {
             long v = b->lv[sc->doc_ids[i]];
             b->v[i] = v;
+            rel[rc] = (long)i;
             rc += v >= L;
+            jd[nju] = (long)i;
+            nju += v != -1;
             b->rc[i + 1] = rc;
             rr += v >= 0 && v >= L;
             nonpool += v == -1;
@@ -354,8 +364,11 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
             long v = !r ? -1 : r->rel < 0 ? -2 : level_of(r->rel);
             if (o->judged_only && v < 0)
                 continue;
+            rel[rc] = k;
+            jd[nju] = k;
             b->v[k++] = v;
             rc += v >= L;
+            nju += v != -1;
             b->rc[k] = rc;
             rr += v >= 0 && v >= L;
             nonpool += v == -1;
@@ -365,6 +378,9 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
     m->v = b->v;
     m->n = k;
     m->rc = b->rc;
+    m->rel = rel;
+    m->judged = jd;
+    m->njudged = nju;
     m->num_rel_ret = rr;
     m->num_nonpool = nonpool;
     m->num_unjudged = unjudged;

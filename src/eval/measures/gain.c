@@ -263,7 +263,9 @@ typedef struct gain_ctx {
     double *idcg;   /* IDCG_j at idcg[j], j = 0..K */
     double *gains;  /* gain of each ranked doc */
     double *scaled; /* rbp: the dense table's gains rescaled to [0, 1] */
-    size_t ig_cap, dcg_cap, idcg_cap, gains_cap, scaled_cap;
+    long *pos;      /* the ranks (0-based, ascending) with a gain > 0 */
+    long npos;
+    size_t ig_cap, dcg_cap, idcg_cap, gains_cap, scaled_cap, pos_cap;
 } gain_ctx;
 
 static void ctx_free(gain_ctx *c)
@@ -274,6 +276,7 @@ static void ctx_free(gain_ctx *c)
     free(c->idcg);
     free(c->gains);
     free(c->scaled);
+    free(c->pos);
 }
 
 static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx *c, qk_error *err)
@@ -287,18 +290,27 @@ static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx
     if (ideal(&c->g, &c->ig, &c->ig_cap, &c->K) != QK_OK ||
         qk_grow((void **)&c->dcg, &c->dcg_cap, n1, sizeof *c->dcg) != QK_OK ||
         qk_grow((void **)&c->idcg, &c->idcg_cap, (size_t)c->K + 1, sizeof *c->idcg) != QK_OK ||
-        qk_grow((void **)&c->gains, &c->gains_cap, n1, sizeof *c->gains) != QK_OK)
+        qk_grow((void **)&c->gains, &c->gains_cap, n1, sizeof *c->gains) != QK_OK ||
+        qk_grow((void **)&c->pos, &c->pos_cap, n1, sizeof *c->pos) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    /* The ranks with a gain > 0 listed on the way, without a branch: each
+     * is stored at the list's end, which moves on only when it belongs. */
+    c->npos = 0;
     if (c->g.ndense) {
         const double *dense = c->g.dense;
         long top = (long)c->g.ndense - 2;
         for (long i = 0; i < m->n; i++) {
             long v = m->v[i];
             c->gains[i] = v >= -2 && v < top ? dense[v + 2] : 0.0;
+            c->pos[c->npos] = i;
+            c->npos += c->gains[i] > 0;
         }
     } else {
-        for (long i = 0; i < m->n; i++)
+        for (long i = 0; i < m->n; i++) {
             c->gains[i] = qk_gain_of(&c->g, m->v[i]);
+            c->pos[c->npos] = i;
+            c->npos += c->gains[i] > 0;
+        }
     }
     /* The quotients first (independent divisions, vectorised over the
      * table part), then the running sum in rank order: the same operations
@@ -498,19 +510,17 @@ QK_MEASURE_FN(ndcg_rel)
     gain_use u;
     gain_ctx *c;
     double sum = 0.0;
-    long h = 0;
     qk_status st = ctx_get(t, mi, &u, err);
     if (st != QK_OK)
         return st;
     c = u.c;
     out[0] = 0.0;
     if (c->K > 0) {
-        for (long i = 1; i <= m->n; i++)
-            if (c->gains[i - 1] > 0) {
-                sum += c->dcg[i] / c->idcg[i < c->K ? i : c->K];
-                h++;
-            }
-        sum += (double)(c->K - h) * c->dcg[m->n] / c->idcg[c->K];
+        for (long q = 0; q < c->npos; q++) { /* the ranks i with a gain > 0 */
+            long i = c->pos[q] + 1;
+            sum += c->dcg[i] / c->idcg[i < c->K ? i : c->K];
+        }
+        sum += (double)(c->K - c->npos) * c->dcg[m->n] / c->idcg[c->K];
         if (sum > 0)
             out[0] = sum / (double)c->K;
     }
@@ -603,26 +613,37 @@ QK_MEASURE_FN(binG)
 {
     const qk_merge *m = t->m;
     double sum = 0.0;
-    long rel_before = 0;
+    long nrel = m->rc[m->n]; /* the merge's relevant ranks (its L is the topic's) */
     disc_ready();
-    for (long i = 0; i < m->n; i++)
-        if (qk_is_rel(m->v[i], t->L)) {
-            sum += 1.0 / lg2(2.0 + (double)(i - rel_before));
-            rel_before++;
-        }
-    out[0] = rel_before > 0 ? sum / (double)m->num_rel : 0.0;
+    for (long r = 0; r < nrel; r++) /* r relevant before rank rel[r] */
+        sum += 1.0 / lg2(2.0 + (double)(m->rel[r] - r));
+    out[0] = nrel > 0 ? sum / (double)m->num_rel : 0.0;
     return QK_OK;
 }
 
 /* The cutoffs come sorted, so DCG@k and IDCG@k of every cutoff are prefixes
  * of one pass each: the same additions in the same order as a pass per
- * cutoff, so the same bits. */
+ * cutoff, so the same bits. When another measure built the topic's default
+ * gain context, its prefix sums are those passes already: its gains are the
+ * levels (0 below level 1), and its extra terms, 0 / log2(i + 2) = +0.0
+ * added to a sum that is never -0.0, change no bit; its ideal list is the
+ * levels >= 1 from the top, each count times. */
 QK_MEASURE_FN(ndcg_cut)
 {
     const qk_merge *m = t->m;
     long i = 0, pos = 0, r = 0;
     size_t j = m->nlevels;
     double dcg = 0.0, idcg = 0.0;
+    if (t->cache && t->cache->gain && t->cache->gain_ready) {
+        const gain_ctx *c = t->cache->gain;
+        for (size_t k = 0; k < mi->nparams; k++) {
+            long cut = mi->lparams[k];
+            dcg = c->dcg[cut < m->n ? cut : m->n];
+            idcg = c->idcg[cut < c->K ? cut : c->K];
+            out[k] = idcg > 0 ? dcg / idcg : dcg;
+        }
+        return QK_OK;
+    }
     disc_ready();
     for (size_t c = 0; c < mi->nparams; c++) {
         long k = mi->lparams[c], lim = k < m->n ? k : m->n;
