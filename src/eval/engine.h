@@ -42,10 +42,12 @@ typedef struct qk_scratch {
 } qk_scratch;
 
 /* Rank (score desc, docno desc — or asc for prefs), dedup, truncate to -M.
- * With defer_dup, a repeated docno (dedup QK_DEDUP_ERROR) is reported by
- * qk_lookup_docs or qk_rank_check_dups instead, whichever runs first. */
-qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_opts *o, int prefs_order,
-                        int defer_dup, const char *run_path, qk_error *err);
+ * lens: strlen of each of rt's docnos when the caller knows them (the run
+ * reader does, qk_run_doc_lengths), else NULL. With defer_dup, a repeated
+ * docno (dedup QK_DEDUP_ERROR) is reported by qk_lookup_docs or
+ * qk_rank_check_dups instead, whichever runs first. */
+qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const uint32_t *lens, const qk_eval_opts *o,
+                        int prefs_order, int defer_dup, const char *run_path, qk_error *err);
 /* The deferred duplicate check on its own (qid names the topic). */
 qk_status qk_rank_check_dups(qk_scratch *sc, const char *qid, qk_error *err);
 qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_error *err);

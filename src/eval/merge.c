@@ -127,9 +127,9 @@ static inline uint64_t mix64(uint64_t a, uint64_t b)
 /* The docno hash of the per-topic tables below: eight bytes a step (FNV-1a
  * went a byte a step and was a twentieth of a large evaluation). Only
  * these tables use it, so it need not match qk_hash_bytes. */
-static uint32_t doc_hash(const char *s)
+static uint32_t doc_hash(const char *s, size_t len)
 {
-    size_t len = strlen(s), n = len;
+    size_t n = len;
     uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w = 0;
     const char *p = s;
     for (; n > 8; p += 8, n -= 8) {
@@ -207,8 +207,8 @@ qk_status qk_rank_check_dups(qk_scratch *sc, const char *qid, qk_error *err)
     return dup >= 0 ? dup_error(sc, first, (size_t)dup, qid, err) : QK_OK;
 }
 
-qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_opts *o, int prefs_order,
-                        int defer_dup, const char *run_path, qk_error *err)
+qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const uint32_t *lens, const qk_eval_opts *o,
+                        int prefs_order, int defer_dup, const char *run_path, qk_error *err)
 {
     size_t n = rt->n, first;
     long dup;
@@ -216,9 +216,13 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_op
     sc->run_path = run_path;
     if (qk_grow((void **)&sc->ranked, &sc->ranked_cap, n + 1, sizeof *sc->ranked) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        sc->ranked[i] = (qk_ranked){rt->scores[i], rt->docnos[i], rt->lines ? rt->lines[i] : 0,
-                                    doc_hash(rt->docnos[i])};
+    if (lens && rt->lines)
+        for (size_t i = 0; i < n; i++)
+            sc->ranked[i] = (qk_ranked){rt->scores[i], rt->docnos[i], rt->lines[i], doc_hash(rt->docnos[i], lens[i])};
+    else
+        for (size_t i = 0; i < n; i++)
+            sc->ranked[i] = (qk_ranked){rt->scores[i], rt->docnos[i], rt->lines ? rt->lines[i] : 0,
+                                        doc_hash(rt->docnos[i], lens ? lens[i] : strlen(rt->docnos[i]))};
     if (o->dedup == QK_DEDUP_FIRST) {
         /* Keep the first copy in file order (the smaller line: a ranked
          * run from memory lists its entries in rank order, a stream in file
@@ -451,7 +455,8 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
         size_t h;
         if (i > 0 && j[i].doc == j[i - 1].doc)
             continue; /* a docno is entered once, whatever its groups */
-        jh[i] = doc_hash(qk_qrels_docno(q, j[i].doc));
+        const char *d = qk_qrels_docno(q, j[i].doc);
+        jh[i] = doc_hash(d, strlen(d));
         h = jh[i] & mask;
         while (slot[h] && j[(slot[h] & LK_INDEX) - 1].doc != j[i].doc)
             h = (h + 1) & mask;
