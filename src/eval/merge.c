@@ -118,16 +118,18 @@ out:
     return rc;
 }
 
+/* The two halves of a * b, xored. The low half as a 64-bit product of its
+ * own: GCC 12 moves the 128-bit product's halves through the stack in the
+ * ranking loop, two store-to-load round trips a step. */
 static inline uint64_t mix64(uint64_t a, uint64_t b)
 {
-    unsigned __int128 p = (unsigned __int128)a * b;
-    return (uint64_t)p ^ (uint64_t)(p >> 64);
+    return a * b ^ (uint64_t)((unsigned __int128)a * b >> 64);
 }
 
 /* The docno hash of the per-topic tables below: eight bytes a step (FNV-1a
  * went a byte a step and was a twentieth of a large evaluation). Only
  * these tables use it, so it need not match qk_hash_bytes. */
-static uint32_t doc_hash(const char *s, size_t len)
+static uint32_t doc_hash_any(const char *s, size_t len)
 {
     size_t n = len;
     uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w = 0;
@@ -144,6 +146,20 @@ static uint32_t doc_hash(const char *s, size_t len)
             w |= (uint64_t)(unsigned char)p[i] << (8 * i);
     }
     h = mix64(h ^ w, 0xe7037ed1a0b428dbULL);
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+/* doc_hash_any, its one step of the usual docno lengths (9 to 16 bytes)
+ * written out, inline: the ranking loop then keeps its values in
+ * registers. */
+static inline uint32_t doc_hash(const char *s, size_t len)
+{
+    uint64_t w, w2, h;
+    if (len <= 8 || len > 16)
+        return doc_hash_any(s, len);
+    memcpy(&w, s, 8);
+    memcpy(&w2, s + len - 8, 8);
+    h = mix64(mix64(0x9e3779b97f4a7c15ULL ^ len ^ w, 0xa0761d6478bd642fULL) ^ w2, 0xe7037ed1a0b428dbULL);
     return (uint32_t)(h ^ (h >> 32));
 }
 
@@ -212,14 +228,26 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const uint32_t *
 {
     size_t n = rt->n, first;
     long dup;
+    int strict = 0; /* the scores are strictly descending: ranked already */
     sc->dup_pending = 0;
     sc->run_path = run_path;
     if (qk_grow((void **)&sc->ranked, &sc->ranked_cap, n + 1, sizeof *sc->ranked) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    if (lens && rt->lines)
+    if (lens && rt->lines) {
+        const double *sco = rt->scores;
+        const char *const *doc = rt->docnos;
+        const long *ln = rt->lines;
+        qk_ranked *r = sc->ranked;
+        unsigned down = 1;
         for (size_t i = 0; i < n; i++)
-            sc->ranked[i] = (qk_ranked){rt->scores[i], rt->docnos[i], rt->lines[i], doc_hash(rt->docnos[i], lens[i])};
-    else
+            r[i] = (qk_ranked){sco[i], doc[i], ln[i], doc_hash(doc[i], lens[i])};
+        /* The ranking check of the usual case over the plain scores, a
+         * loop without branches (NaN and ties leave it to the full check
+         * below). */
+        for (size_t i = 1; i < n; i++)
+            down &= sco[i - 1] > sco[i];
+        strict = (int)down;
+    } else
         for (size_t i = 0; i < n; i++)
             sc->ranked[i] = (qk_ranked){rt->scores[i], rt->docnos[i], rt->lines ? rt->lines[i] : 0,
                                         doc_hash(rt->docnos[i], lens ? lens[i] : strlen(rt->docnos[i]))};
@@ -236,9 +264,10 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const uint32_t *
             return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     {
-        /* Runs usually come sorted already: check in O(n) before sorting. */
+        /* Runs usually come sorted already: check in O(n) before sorting
+         * (dropping copies above kept a strict order strict). */
         const qk_ranked *r = sc->ranked;
-        size_t i = 1;
+        size_t i = strict ? n : 1;
         while (i < n && (r[i - 1].score > r[i].score ||
                          (r[i - 1].score == r[i].score && docno_cmp(&r[i - 1], &r[i], prefs_order) <= 0)))
             i++;

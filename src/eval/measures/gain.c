@@ -294,23 +294,31 @@ static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx
         qk_grow((void **)&c->pos, &c->pos_cap, n1, sizeof *c->pos) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     /* The ranks with a gain > 0 listed on the way, without a branch: each
-     * is stored at the list's end, which moves on only when it belongs. */
-    c->npos = 0;
-    if (c->g.ndense) {
-        const double *dense = c->g.dense;
-        long top = (long)c->g.ndense - 2;
-        for (long i = 0; i < m->n; i++) {
-            long v = m->v[i];
-            c->gains[i] = v >= -2 && v < top ? dense[v + 2] : 0.0;
-            c->pos[c->npos] = i;
-            c->npos += c->gains[i] > 0;
+     * is stored at the list's end, which moves on only when it belongs
+     * (in locals: the stores through long and double pointers could
+     * alias the context's fields). */
+    {
+        const long *v = m->v, n = m->n;
+        double *gains = c->gains;
+        long *pos = c->pos, np = 0;
+        if (c->g.ndense) {
+            const double *dense = c->g.dense;
+            long top = (long)c->g.ndense - 2;
+            for (long i = 0; i < n; i++) {
+                double g = v[i] >= -2 && v[i] < top ? dense[v[i] + 2] : 0.0;
+                gains[i] = g;
+                pos[np] = i;
+                np += g > 0;
+            }
+        } else {
+            for (long i = 0; i < n; i++) {
+                double g = qk_gain_of(&c->g, v[i]);
+                gains[i] = g;
+                pos[np] = i;
+                np += g > 0;
+            }
         }
-    } else {
-        for (long i = 0; i < m->n; i++) {
-            c->gains[i] = qk_gain_of(&c->g, m->v[i]);
-            c->pos[c->npos] = i;
-            c->npos += c->gains[i] > 0;
-        }
+        c->npos = np;
     }
     /* The quotients first (independent divisions, vectorised over the
      * table part), then the running sum in rank order: the same operations
