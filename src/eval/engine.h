@@ -9,6 +9,7 @@ typedef struct qk_ranked {
     const char *docno;
     long line;
     uint32_t hash; /* of the docno, for the per-topic tables */
+    uint32_t len;  /* strlen(docno) */
 } qk_ranked;
 
 typedef struct qk_merge_buf {
@@ -27,8 +28,10 @@ typedef struct qk_scratch {
     size_t doc_ids_cap;
     uint64_t *set; /* the duplicate check's table */
     size_t set_cap;
-    uint32_t *slots; /* qk_lookup_docs' table, then its judgments' hashes */
+    uint32_t *slots; /* qk_lookup_docs' table, then its judgments' hashes and docno lengths */
     size_t slots_cap;
+    const char **jdocs; /* qk_lookup_docs: its judgments' docnos */
+    size_t jdocs_cap;
     /* qk_rank_topic left the duplicate check to qk_lookup_docs, which finds
      * repeats in the probes it makes anyway; run_path names the run then */
     int dup_pending;

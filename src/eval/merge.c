@@ -240,7 +240,7 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const uint32_t *
         qk_ranked *r = sc->ranked;
         unsigned down = 1;
         for (size_t i = 0; i < n; i++)
-            r[i] = (qk_ranked){sco[i], doc[i], ln[i], doc_hash(doc[i], lens[i])};
+            r[i] = (qk_ranked){sco[i], doc[i], ln[i], doc_hash(doc[i], lens[i]), lens[i]};
         /* The ranking check of the usual case over the plain scores, a
          * loop without branches (NaN and ties leave it to the full check
          * below). */
@@ -248,9 +248,11 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const uint32_t *
             down &= sco[i - 1] > sco[i];
         strict = (int)down;
     } else
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
+            size_t len = lens ? lens[i] : strlen(rt->docnos[i]);
             sc->ranked[i] = (qk_ranked){rt->scores[i], rt->docnos[i], rt->lines ? rt->lines[i] : 0,
-                                        doc_hash(rt->docnos[i], lens ? lens[i] : strlen(rt->docnos[i]))};
+                                        doc_hash(rt->docnos[i], len), (uint32_t)len};
+        }
     if (o->dedup == QK_DEDUP_FIRST) {
         /* Keep the first copy in file order (the smaller line: a ranked
          * run from memory lists its entries in rank order, a stream in file
@@ -443,6 +445,20 @@ static size_t rank_of_judged(const qk_scratch *sc, size_t i, uint32_t d)
     return k;
 }
 
+/* Do a and b, both len bytes long, hold the same bytes? The usual docno
+ * lengths (9 to 16) in two overlapping words each, inline. */
+static inline int same_bytes(const char *a, const char *b, size_t len)
+{
+    uint64_t a0, a1, b0, b1;
+    if (len <= 8 || len > 16)
+        return memcmp(a, b, len) == 0;
+    memcpy(&a0, a, 8);
+    memcpy(&b0, b, 8);
+    memcpy(&a1, a + len - 8, 8);
+    memcpy(&b1, b + len - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
 /* For each ranked document, its index in the topic's judgments + 1, or 0
  * when the topic does not judge it (the first judgment of the docno: for
  * qrels_jg the group's own record is found by qk_qrels_get). A small hash
@@ -457,7 +473,8 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
     size_t nj, mask, nslots, n = sc->nranked;
     const qk_judgment *j = qk_qrels_judgments(q, topic, &nj);
     int dup = sc->dup_pending && nj < LK_INDEX && n < LK_INDEX;
-    uint32_t *slot, *jh;
+    uint32_t *slot, *jh, *jl;
+    const char **jd;
     if (sc->dup_pending && !dup) {
         qk_status st = qk_rank_check_dups(sc, qk_qrels_topic(q, topic), err);
         if (st != QK_OK)
@@ -473,11 +490,14 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
     nslots = 16;
     while (nslots < 4 * (dup ? nj + n : nj))
         nslots *= 2;
-    if (qk_grow((void **)&sc->slots, &sc->slots_cap, nslots + nj + 1, sizeof *sc->slots) != QK_OK ||
+    if (qk_grow((void **)&sc->slots, &sc->slots_cap, nslots + 2 * nj + 1, sizeof *sc->slots) != QK_OK ||
+        qk_grow((void **)&sc->jdocs, &sc->jdocs_cap, nj + 1, sizeof *sc->jdocs) != QK_OK ||
         qk_grow((void **)&sc->doc_ids, &sc->doc_ids_cap, n + 1, sizeof *sc->doc_ids) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     slot = sc->slots;
     jh = slot + nslots;
+    jl = jh + nj;
+    jd = sc->jdocs;
     mask = nslots - 1;
     memset(slot, 0, nslots * sizeof *slot);
     for (size_t i = 0; i < nj; i++) {
@@ -485,7 +505,10 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
         if (i > 0 && j[i].doc == j[i - 1].doc)
             continue; /* a docno is entered once, whatever its groups */
         const char *d = qk_qrels_docno(q, j[i].doc);
-        jh[i] = doc_hash(d, strlen(d));
+        size_t len = strlen(d);
+        jd[i] = d;
+        jl[i] = (uint32_t)len;
+        jh[i] = doc_hash(d, len);
         h = jh[i] & mask;
         while (slot[h] && j[(slot[h] & LK_INDEX) - 1].doc != j[i].doc)
             h = (h + 1) & mask;
@@ -501,8 +524,8 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
                 size_t k = (v & ~LK_RUN) - 1;
                 if (sc->ranked[k].hash == r->hash && strcmp(sc->ranked[k].docno, r->docno) == 0)
                     return dup_error(sc, k, i, qk_qrels_topic(q, topic), err);
-            } else if (jh[(v & LK_INDEX) - 1] == r->hash &&
-                       strcmp(qk_qrels_docno(q, j[(v & LK_INDEX) - 1].doc), r->docno) == 0) {
+            } else if (jh[(v & LK_INDEX) - 1] == r->hash && jl[(v & LK_INDEX) - 1] == r->len &&
+                       same_bytes(jd[(v & LK_INDEX) - 1], r->docno, r->len)) {
                 d = v & LK_INDEX;
                 if (dup && (v & LK_SEEN))
                     return dup_error(sc, rank_of_judged(sc, i, d), i, qk_qrels_topic(q, topic), err);

@@ -128,7 +128,7 @@ static void test_rank_matches_rule(void **state)
 static void test_lookup_finds_duplicates(void **state)
 {
     qk_rng r;
-    char (*names)[24] = malloc(600 * sizeof *names);
+    char (*names)[32] = malloc(600 * sizeof *names);
     const char **docnos = malloc(600 * sizeof *docnos);
     double *scores = malloc(600 * sizeof *scores);
     long *lines = malloc(600 * sizeof *lines);
@@ -154,11 +154,14 @@ static void test_lookup_finds_duplicates(void **state)
         const qk_judgment *j;
         size_t t, njr;
         char want[160];
+        /* docnos of 2 to 24 bytes: the compare's word path (9 to 16) and its ends */
+        static const char *const prefixes[] = {"d", "doc-", "document", "document-", "D0001-", "a-docno-of-twenty-"};
+        const char *pre = prefixes[round % 6];
         assert_int_equal(qk_qrels_new(fmt, &q, &err), QK_OK);
         /* docnos d0 .. d<pool-1>; the first nj are judged (in one or two groups) */
         for (size_t i = 0; i < nj; i++) {
-            char d[24];
-            snprintf(d, sizeof d, "d%zu", i);
+            char d[32];
+            snprintf(d, sizeof d, "%s%zu", pre, i);
             assert_int_equal(qk_qrels_add(q, "t", fmt == QK_REL_QRELS ? NULL : "g1", d, (long)(i % 3), &err), QK_OK);
             if (fmt == QK_REL_QRELS_JG && i % 2 == 0)
                 assert_int_equal(qk_qrels_add(q, "t", "g2", d, 1, &err), QK_OK);
@@ -170,7 +173,7 @@ static void test_lookup_finds_duplicates(void **state)
         /* mostly distinct docnos, a repeat in about half of the rounds */
         for (size_t i = 0; i < n; i++) {
             size_t k = round % 2 ? qk_rng_below(&r, pool) : (i * 7919 + (size_t)round) % (pool + n);
-            snprintf(names[i], sizeof names[i], "d%zu", k);
+            snprintf(names[i], sizeof names[i], "%s%zu", pre, k);
             docnos[i] = names[i];
             scores[i] = (double)qk_rng_below(&r, 50);
             lines[i] = (long)(n - i) * 2;
@@ -193,7 +196,7 @@ static void test_lookup_finds_duplicates(void **state)
         memset(&err, 0, sizeof err);
         if (has_dup) {
             long l1 = sc.ranked[first].line, l2 = sc.ranked[second].line;
-            size_t k = (size_t)strtoul(sc.ranked[second].docno + 1, NULL, 10);
+            size_t k = (size_t)strtoul(sc.ranked[second].docno + strlen(pre), NULL, 10);
             repeats++;
             judged_repeats += k < nj;
             snprintf(want, sizeof want, "docno '%s' appears twice for topic 't' (also on line %ld)",
@@ -223,6 +226,7 @@ static void test_lookup_finds_duplicates(void **state)
     free(sc.doc_ids);
     free(sc.set);
     free(sc.slots);
+    free(sc.jdocs);
     free(names);
     free(docnos);
     free(scores);
