@@ -263,9 +263,9 @@ typedef struct gain_ctx {
     double *idcg;   /* IDCG_j at idcg[j], j = 0..K */
     double *gains;  /* gain of each ranked doc */
     double *scaled; /* rbp: the dense table's gains rescaled to [0, 1] */
-    long *pos;      /* the ranks (0-based, ascending) with a gain > 0 */
-    long npos;
-    size_t ig_cap, dcg_cap, idcg_cap, gains_cap, scaled_cap, pos_cap;
+    long *nz;       /* the ranks (0-based, ascending) with a gain other than 0 */
+    long nnz;
+    size_t ig_cap, dcg_cap, idcg_cap, gains_cap, scaled_cap, nz_cap;
 } gain_ctx;
 
 static void ctx_free(gain_ctx *c)
@@ -276,7 +276,7 @@ static void ctx_free(gain_ctx *c)
     free(c->idcg);
     free(c->gains);
     free(c->scaled);
-    free(c->pos);
+    free(c->nz);
 }
 
 static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx *c, qk_error *err)
@@ -291,48 +291,56 @@ static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx
         qk_grow((void **)&c->dcg, &c->dcg_cap, n1, sizeof *c->dcg) != QK_OK ||
         qk_grow((void **)&c->idcg, &c->idcg_cap, (size_t)c->K + 1, sizeof *c->idcg) != QK_OK ||
         qk_grow((void **)&c->gains, &c->gains_cap, n1, sizeof *c->gains) != QK_OK ||
-        qk_grow((void **)&c->pos, &c->pos_cap, n1, sizeof *c->pos) != QK_OK)
+        qk_grow((void **)&c->nz, &c->nz_cap, n1, sizeof *c->nz) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    /* The ranks with a gain > 0 listed on the way, without a branch: each
-     * is stored at the list's end, which moves on only when it belongs
-     * (in locals: the stores through long and double pointers could
-     * alias the context's fields). */
+    /* The ranks with a gain other than 0 listed on the way, without a
+     * branch: each is stored at the list's end, which moves on only when
+     * it belongs (in locals: the stores through long and double pointers
+     * could alias the context's fields). */
     {
         const long *v = m->v, n = m->n;
         double *gains = c->gains;
-        long *pos = c->pos, np = 0;
+        long *nz = c->nz, k = 0;
         if (c->g.ndense) {
             const double *dense = c->g.dense;
             long top = (long)c->g.ndense - 2;
             for (long i = 0; i < n; i++) {
                 double g = v[i] >= -2 && v[i] < top ? dense[v[i] + 2] : 0.0;
                 gains[i] = g;
-                pos[np] = i;
-                np += g > 0;
+                nz[k] = i;
+                k += g != 0;
             }
         } else {
             for (long i = 0; i < n; i++) {
                 double g = qk_gain_of(&c->g, v[i]);
                 gains[i] = g;
-                pos[np] = i;
-                np += g > 0;
+                nz[k] = i;
+                k += g != 0;
             }
         }
-        c->npos = np;
+        c->nnz = k;
     }
-    /* The quotients first (independent divisions, vectorised over the
-     * table part), then the running sum in rank order: the same operations
-     * as one loop, so the same bits. */
-    c->dcg[0] = 0.0;
+    /* DCG_{i+1} = DCG_i + gain_i / log2(i + 2) in rank order, but only at
+     * the ranks with a gain other than 0 (a few in a large ranking): a
+     * zero gain adds 0 / log2(i + 2) = +0.0 (or -0.0), which leaves every
+     * sum here as it was (x + 0 = x unless x is -0.0, and a sum that
+     * starts at +0.0 is never -0.0 when rounding to nearest), so DCG
+     * stays constant up to the next such rank: the same bits as the sum
+     * over every rank. */
     {
-        long nt = m->n < DISC_N ? m->n : DISC_N;
-        double *q = c->dcg + 1;
-        for (long i = 0; i < nt; i++)
-            q[i] = c->gains[i] / disc_tab[i];
-        for (long i = nt; i < m->n; i++)
-            q[i] = c->gains[i] / disc(i);
-        for (long i = 0; i < m->n; i++)
-            c->dcg[i + 1] += c->dcg[i];
+        double *dcg = c->dcg, sum = 0.0;
+        long next = 0; /* dcg[0..next] are written */
+        dcg[0] = 0.0;
+        for (long q = 0; q < c->nnz; q++) {
+            long i = c->nz[q];
+            for (long k = next + 1; k <= i; k++)
+                dcg[k] = sum;
+            sum += c->gains[i] / disc(i);
+            dcg[i + 1] = sum;
+            next = i + 1;
+        }
+        for (long k = next + 1; k <= m->n; k++)
+            dcg[k] = sum;
     }
     c->idcg[0] = 0.0;
     for (long j = 0; j < c->K; j++)
@@ -524,11 +532,15 @@ QK_MEASURE_FN(ndcg_rel)
     c = u.c;
     out[0] = 0.0;
     if (c->K > 0) {
-        for (long q = 0; q < c->npos; q++) { /* the ranks i with a gain > 0 */
-            long i = c->pos[q] + 1;
-            sum += c->dcg[i] / c->idcg[i < c->K ? i : c->K];
+        long h = 0;
+        for (long q = 0; q < c->nnz; q++) { /* the ranks i with a gain > 0 */
+            long i = c->nz[q] + 1;
+            if (c->gains[i - 1] > 0) {
+                sum += c->dcg[i] / c->idcg[i < c->K ? i : c->K];
+                h++;
+            }
         }
-        sum += (double)(c->K - c->npos) * c->dcg[m->n] / c->idcg[c->K];
+        sum += (double)(c->K - h) * c->dcg[m->n] / c->idcg[c->K];
         if (sum > 0)
             out[0] = sum / (double)c->K;
     }
