@@ -57,6 +57,10 @@ typedef struct qk_topic_cache {
     int ap_any, ap_ready;  /* ap_any: a relevant document was retrieved */
     double bpref;          /* bpref (judged.c) */
     int bpref_ready;
+    /* p^0 .. p^(npows - 1) for p = pows_p (qk_topic_powers, gain.c): the
+     * same for every topic, so kept from topic to topic, not cleared */
+    double *pows, pows_p;
+    size_t npows, pows_cap;
 } qk_topic_cache;
 void qk_topic_cache_clear(qk_topic_cache *tc);
 void qk_topic_cache_free(qk_topic_cache *tc);

@@ -418,7 +418,26 @@ void qk_topic_cache_free(qk_topic_cache *tc)
         free(tc->gain);
     }
     free(tc->ip);
+    free(tc->pows);
     memset(tc, 0, sizeof *tc);
+}
+
+const double *qk_topic_powers(qk_topic_cache *tc, double p, long n)
+{
+    size_t need = (size_t)(n < 0 ? 0 : n) + 1;
+    if (tc->npows == 0 || memcmp(&tc->pows_p, &p, sizeof p) != 0) {
+        tc->npows = 0;
+        tc->pows_p = p;
+    }
+    if (need > tc->npows) {
+        if (qk_grow((void **)&tc->pows, &tc->pows_cap, need, sizeof *tc->pows) != QK_OK)
+            return NULL;
+        if (tc->npows == 0)
+            tc->pows[tc->npows++] = 1.0;
+        for (; tc->npows < need; tc->npows++)
+            tc->pows[tc->npows] = tc->pows[tc->npows - 1] * p;
+    }
+    return tc->pows;
 }
 
 /* rbp's sum (spec §5.9) over the table's gains, rescaled to [0, 1] when
@@ -451,14 +470,25 @@ double qk_rbp_sum(const qk_topic *t, const qk_measure_inst *mi, double p, qk_sta
         /* Each level rescaled once (the same operations, so the same bits)
          * instead of once per document. */
         long top = (long)c->g.ndense - 2;
+        const double *pws = t->cache && lo == 0 ? qk_topic_powers(t->cache, p, m->n) : NULL;
         for (size_t k = 0; k < c->g.ndense; k++)
             c->scaled[k] = c->g.known[k] ? (c->g.dense[k] - lo) / (hi - lo) : 0.0;
-        for (long i = 0; i < m->n; i++) {
-            long v = m->v[i];
-            sum += (v >= -2 && v < top ? c->scaled[v + 2] : 0.0) * pw;
-            pw *= p;
-            if ((i & 15) == 15 && may_stop && pw * 0x1p54 < sum)
-                break;
+        if (pws) {
+            /* lo = 0: a rank's rescaled gain is 0 where its gain is 0, and
+             * adding 0 * p^i leaves the sum as it is (see below): only the
+             * ranks with a gain, the same bits. */
+            for (long q = 0; q < c->nnz; q++) {
+                long i = c->nz[q], v = m->v[i];
+                sum += (v >= -2 && v < top ? c->scaled[v + 2] : 0.0) * pws[i];
+            }
+        } else {
+            for (long i = 0; i < m->n; i++) {
+                long v = m->v[i];
+                sum += (v >= -2 && v < top ? c->scaled[v + 2] : 0.0) * pw;
+                pw *= p;
+                if ((i & 15) == 15 && may_stop && pw * 0x1p54 < sum)
+                    break;
+            }
         }
     } else if (lo < 0 || hi > 1) {
         /* A document whose level has no entry has gain 0, not rescaled. */
@@ -470,11 +500,21 @@ double qk_rbp_sum(const qk_topic *t, const qk_measure_inst *mi, double p, qk_sta
             pw *= p;
         }
     } else {
-        for (long i = 0; i < m->n; i++) {
-            sum += c->gains[i] * pw;
-            pw *= p;
-            if ((i & 15) == 15 && may_stop && pw * 0x1p54 < sum)
-                break;
+        const double *pws = t->cache ? qk_topic_powers(t->cache, p, m->n) : NULL;
+        if (pws) {
+            /* Only the ranks with a gain: the others add gain * p^i =
+             * +0.0 or -0.0, which leaves the sum (never -0.0) as it is;
+             * and the terms past where the loop below stops change
+             * nothing either. The same bits. */
+            for (long q = 0; q < c->nnz; q++)
+                sum += c->gains[c->nz[q]] * pws[c->nz[q]];
+        } else {
+            for (long i = 0; i < m->n; i++) {
+                sum += c->gains[i] * pw;
+                pw *= p;
+                if ((i & 15) == 15 && may_stop && pw * 0x1p54 < sum)
+                    break;
+            }
         }
     }
     ctx_release(&u);
