@@ -657,12 +657,40 @@ QK_MEASURE_FN(G)
     c = u.c;
     for (long k = 0; k < c->K; k++)
         den += c->ig[k];
-    for (long i = 1; i <= m->n; i++) {
-        double gi = c->gains[i - 1];
-        S += gi;
-        C += i <= c->K && c->ig[i - 1] >= 1 ? c->ig[i - 1] : 1.0;
-        if (gi != 0)
-            num += gi / lg2(2.0 + C - S);
+    {
+        long lim = c->K < m->n ? c->K : m->n, i = 1;
+        for (; i <= lim; i++) {
+            double gi = c->gains[i - 1];
+            S += gi;
+            C += c->ig[i - 1] >= 1 ? c->ig[i - 1] : 1.0;
+            if (gi != 0)
+                num += gi / lg2(2.0 + C - S);
+        }
+        /* Past the ideal list C grows by 1.0 a rank: while C is a whole
+         * number below 2^53 each step is exact, so C at rank i is
+         * C_lim + (i - lim) in one addition, and S changes only where a
+         * gain is not 0 (adding 0 leaves it as it is): only the ranks with
+         * a gain, the same bits. */
+        if (i <= m->n && C == floor(C) && fabs(C) + (double)m->n < 0x1p53) {
+            double C0 = C;
+            for (long q = 0; q < c->nnz; q++) {
+                long r = c->nz[q] + 1;
+                double gi = c->gains[r - 1];
+                if (r <= lim)
+                    continue;
+                S += gi;
+                C = C0 + (double)(r - lim);
+                num += gi / lg2(2.0 + C - S);
+            }
+        } else {
+            for (; i <= m->n; i++) {
+                double gi = c->gains[i - 1];
+                S += gi;
+                C += 1.0;
+                if (gi != 0)
+                    num += gi / lg2(2.0 + C - S);
+            }
+        }
     }
     out[0] = den > 0 ? num / den : 0.0;
     ctx_release(&u);
