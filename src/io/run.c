@@ -229,12 +229,14 @@ static qk_status fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint
 static qk_status arena_lengths(qk_run_stream *s, size_t n)
 {
     const size_t *off = s->doc_off;
+    uint32_t *len;
     if (qk_grow((void **)&s->lens, &s->lens_cap, n + 1, sizeof *s->lens) != QK_OK)
         return QK_ENOMEM;
+    len = s->lens;
     for (size_t i = 0; i + 1 < n; i++)
-        s->lens[i] = (uint32_t)(off[i + 1] - off[i] - 1);
+        len[i] = (uint32_t)(off[i + 1] - off[i] - 1);
     if (n > 0)
-        s->lens[n - 1] = (uint32_t)(s->arena_len - off[n - 1] - 1);
+        len[n - 1] = (uint32_t)(s->arena_len - off[n - 1] - 1);
     return QK_OK;
 }
 
@@ -246,8 +248,12 @@ static qk_status make_view(qk_run_stream *s, size_t first, size_t n, qk_run_topi
     if (qk_grow((void **)&s->docptrs, &s->view_cap, n, sizeof *s->docptrs) != QK_OK ||
         (!s->loaded && arena_lengths(s, n) != QK_OK))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        s->docptrs[i] = s->arena + off[i];
+    {
+        const char **doc = s->docptrs;
+        const char *arena = s->arena;
+        for (size_t i = 0; i < n; i++)
+            doc[i] = arena + off[i];
+    }
     s->view_lens = s->lens + first;
     t->n = n;
     t->docnos = s->docptrs;
