@@ -425,7 +425,10 @@ void qk_topic_cache_free(qk_topic_cache *tc)
 const double *qk_topic_powers(qk_topic_cache *tc, double p, long n)
 {
     size_t need = (size_t)(n < 0 ? 0 : n) + 1;
-    if (tc->npows == 0 || memcmp(&tc->pows_p, &p, sizeof p) != 0) {
+    uint64_t had, want; /* p's bits: -0.0 and 0.0, or two NaNs, are not the same table */
+    memcpy(&had, &tc->pows_p, sizeof had);
+    memcpy(&want, &p, sizeof want);
+    if (tc->npows == 0 || had != want) {
         tc->npows = 0;
         tc->pows_p = p;
     }

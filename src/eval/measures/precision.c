@@ -120,7 +120,6 @@ QK_MEASURE_FN(map_cut)
         if (lim == m->n && i < lim && t->cache && t->cache->ap_ready) {
             int any;
             s = topic_ap_sum(t, &any); /* the same additions in the same order */
-            i = lim;
             r = nrel;
         }
         /* the relevant ranks below lim, from the merge's list */
