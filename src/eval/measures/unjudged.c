@@ -64,9 +64,11 @@ QK_MEASURE_FN(rbp_resid)
          * p^(i+1) < sum / 2^54. Unjudged ranked documents (v < 0) are the
          * merge's nonpool and unjudged counts. */
         long n = m->n;
-        for (long i = 0; i < n; i++) {
-            sum += pws[i] * (double)(m->v[i] < 0);
-            if ((i & 15) == 15 && pws[i + 1] * 0x1p54 < sum)
+        for (long i = 0; i < n;) { /* blocks of 16 ranks: loops of one length, predicted */
+            long e = n - i > 16 ? i + 16 : n;
+            for (; i < e; i++)
+                sum += pws[i] * (double)(m->v[i] < 0);
+            if (pws[i] * 0x1p54 < sum)
                 break;
         }
         out[0] = m->num_nonpool + m->num_unjudged > 0 ? pws[n] + (1.0 - p) * sum : 0.0;
