@@ -14,7 +14,7 @@ typedef struct qk_ranked {
 
 typedef struct qk_merge_buf {
     long *v, *rc, *grades;
-    long *lv; /* qk_merge_topic: the level of judgment index + 1 (lv[0] = -1) */
+    long *lv;           /* qk_merge_topic: the level of judgment index + 1 (lv[0] = -1) */
     long *rel, *judged; /* qk_merge's lists of ranks */
     qk_level_count *levels;
     size_t v_cap, rc_cap, grades_cap, levels_cap, lv_cap, rel_cap, judged_cap;

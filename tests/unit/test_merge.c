@@ -155,7 +155,8 @@ static void test_lookup_finds_duplicates(void **state)
         size_t t, njr;
         char want[160];
         /* docnos of 2 to 24 bytes: the compare's word path (9 to 16) and its ends */
-        static const char *const prefixes[] = {"d", "doc-", "document", "document-", "D0001-", "a-docno-of-twenty-"};
+        static const char *const prefixes[] = {"d",         "doc-",   "document",
+                                               "document-", "D0001-", "a-docno-of-twenty-"};
         const char *pre = prefixes[round % 6];
         assert_int_equal(qk_qrels_new(fmt, &q, &err), QK_OK);
         /* docnos d0 .. d<pool-1>; the first nj are judged (in one or two groups) */

@@ -314,10 +314,11 @@ static void test_doc_lengths(void **state)
                 doc[k] = (char)('a' + (x >> (k % 50)) % 26);
             doc[len] = '\0';
             /* q % 7 == 6: the block of topic q - 1 continues after it (a split topic) */
-            w += sprintf(w, shape == 0   ? "t%d  Q0 %s %d 1.5 r\n"
-                            : shape == 1 ? "t%d Q0 %s %d 1.5 r\r\n"
-                            : shape == 2 ? "# a comment t%d %s %d\n"
-                                         : "t%d Q0 %s %d 1.5 r\n",
+            w += sprintf(w,
+                         shape == 0   ? "t%d  Q0 %s %d 1.5 r\n"
+                         : shape == 1 ? "t%d Q0 %s %d 1.5 r\r\n"
+                         : shape == 2 ? "# a comment t%d %s %d\n"
+                                      : "t%d Q0 %s %d 1.5 r\n",
                          q % 7 == 6 ? q - 1 : q, doc, d + 1);
         }
     }
@@ -388,9 +389,11 @@ static void test_scan_topics(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_blocks),  cmocka_unit_test(test_group_all), cmocka_unit_test(test_skipped_lines),
-        cmocka_unit_test(test_empty),   cmocka_unit_test(test_errors),    cmocka_unit_test(test_errors_nul),
-        cmocka_unit_test(test_large),   cmocka_unit_test(test_scan_topics), cmocka_unit_test(test_doc_lengths),
+        cmocka_unit_test(test_blocks),        cmocka_unit_test(test_group_all),
+        cmocka_unit_test(test_skipped_lines), cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_errors),        cmocka_unit_test(test_errors_nul),
+        cmocka_unit_test(test_large),         cmocka_unit_test(test_scan_topics),
+        cmocka_unit_test(test_doc_lengths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
