@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "io/run_view.h"
 #include "pipeline.h"
 #include "prefs.h"
 #include "result_internal.h"
@@ -26,6 +27,7 @@ static void scratch_free(qk_scratch *sc)
     free(sc->doc_ids);
     free(sc->set);
     free(sc->slots);
+    free(sc->jdocs);
     free(sc->docnos);
     for (size_t i = 0; i < sc->nbufs; i++) {
         free(sc->bufs[i].v);
@@ -33,6 +35,8 @@ static void scratch_free(qk_scratch *sc)
         free(sc->bufs[i].levels);
         free(sc->bufs[i].grades);
         free(sc->bufs[i].lv);
+        free(sc->bufs[i].rel);
+        free(sc->bufs[i].judged);
     }
     free(sc->bufs);
     free(sc->merges);
@@ -170,7 +174,7 @@ static qk_status eval_standin(qk_eval_result *r, qk_scratch *sc, size_t t, const
     static const double score[] = {1.0};
     qk_run_topic rt = {qk_qrels_topic(r->q, t), 1, doc, score, NULL};
     int prefs = prefs_format(qk_qrels_format(r->q));
-    qk_status st = qk_rank_topic(sc, &rt, o, prefs, !prefs, "-", err);
+    qk_status st = qk_rank_topic(sc, &rt, NULL, o, prefs, !prefs, "-", err);
     if (st != QK_OK || (st = eval_topic(r, sc, t, o, err)) != QK_OK)
         return st;
     for (size_t i = 0; i < r->nvalues; i++) {
@@ -335,6 +339,7 @@ typedef struct run_ctx {
     const char *path;
     const qk_eval_opts *o;
     qk_scratch *standin_sc; /* streaming -c stand-ins, apart from the topic being scored */
+    qk_run_stream *s;       /* the stream one_topic's topics come from, NULL for a run in memory */
 } run_ctx;
 
 /* Is the run's qid a qrels topic the options ask for? *t receives it. */
@@ -349,12 +354,18 @@ static int keep_topic(void *vc, const char *qid)
     return kept_topic(vc, qid, &t);
 }
 
-/* Ranking needs nothing from the qrels, so the reader thread can do it. */
+static qk_status rank_with(const run_ctx *c, const qk_run_topic *rt, const uint32_t *lens, void *state,
+                           qk_error *err)
+{
+    int prefs = prefs_format(qk_qrels_format(c->r->q));
+    return qk_rank_topic(state, rt, lens, c->o, prefs, !prefs, c->path, err);
+}
+
+/* Ranking needs nothing from the qrels, so the reader thread can do it
+ * (on its copy of the topic, without the reader's docno lengths). */
 static qk_status rank_one(void *vc, const qk_run_topic *rt, void *state, qk_error *err)
 {
-    run_ctx *c = vc;
-    int prefs = prefs_format(qk_qrels_format(c->r->q));
-    return qk_rank_topic(state, rt, c->o, prefs, !prefs, c->path, err);
+    return rank_with(vc, rt, NULL, state, err);
 }
 
 /* Score qrels topic t, ranked in state. */
@@ -385,7 +396,7 @@ static qk_status one_topic(void *vc, const qk_run_topic *rt, qk_error *err)
     qk_status st;
     if (!kept_topic(c, rt->qid, &t))
         return QK_OK;
-    st = rank_one(c, rt, c->sc, err);
+    st = rank_with(c, rt, c->s ? qk_run_doc_lengths(c->s) : NULL, c->sc, err);
     return st != QK_OK ? st : score_at(c, t, c->sc, err);
 }
 
@@ -412,7 +423,7 @@ static int auto_threads(size_t first_topic_lines)
 static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2, qk_run_stream *s,
                              const qk_eval_opts *o, qk_error *err)
 {
-    run_ctx c = {r, sc, qk_run_path(s), o, sc2};
+    run_ctx c = {r, sc, qk_run_path(s), o, sc2, s};
     qk_run_topic rt;
     int seen, rc, split = 0, pipe = o->threads > 1;
     qk_status st;
@@ -461,7 +472,7 @@ typedef struct run_source {
 static qk_status read_source(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2, const run_source *src,
                              const qk_eval_opts *o, qk_error *err)
 {
-    run_ctx c = {r, sc, src->run ? qk_run_source(src->run) : NULL, o, sc2};
+    run_ctx c = {r, sc, src->run ? qk_run_source(src->run) : NULL, o, sc2, NULL};
     qk_status st;
     if (src->s)
         return read_stream(r, sc, sc2, src->s, o, err);

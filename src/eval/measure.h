@@ -21,6 +21,14 @@ typedef struct qk_merge {
     const long *v;        /* v[0..n-1]: relevance of each ranked doc; -1 non-pool, -2 unjudged */
     long n;               /* num_ret */
     const long *rc;       /* rc[i] = number of relevant (v >= L) docs in the first i, i = 0..n */
+    /* The ranks (0-based, ascending) of the relevant docs (v >= L), rc[n]
+     * of them, and of the judged ones (v != -1), njudged of them: most
+     * ranked docs of a large run are neither, and a measure that walks
+     * these lists skips them without a branch on each (which would go
+     * either way in no pattern). */
+    const long *rel;
+    const long *judged;
+    long njudged;
     long num_rel;         /* R: judged records with rel >= max(L, 0)          */
     long num_rel_ret;     /* RR                                               */
     long num_nonpool;     /* ranked docs at -1                                */
@@ -49,6 +57,10 @@ typedef struct qk_topic_cache {
     int ap_any, ap_ready;  /* ap_any: a relevant document was retrieved */
     double bpref;          /* bpref (judged.c) */
     int bpref_ready;
+    /* p^0 .. p^(npows - 1) for p = pows_p (qk_topic_powers, gain.c): the
+     * same for every topic, so kept from topic to topic, not cleared */
+    double *pows, pows_p;
+    size_t npows, pows_cap;
 } qk_topic_cache;
 void qk_topic_cache_clear(qk_topic_cache *tc);
 void qk_topic_cache_free(qk_topic_cache *tc);

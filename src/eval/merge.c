@@ -118,18 +118,20 @@ out:
     return rc;
 }
 
+/* The two halves of a * b, xored. The low half as a 64-bit product of its
+ * own: GCC 12 moves the 128-bit product's halves through the stack in the
+ * ranking loop, two store-to-load round trips a step. */
 static inline uint64_t mix64(uint64_t a, uint64_t b)
 {
-    unsigned __int128 p = (unsigned __int128)a * b;
-    return (uint64_t)p ^ (uint64_t)(p >> 64);
+    return a * b ^ (uint64_t)((unsigned __int128)a * b >> 64);
 }
 
 /* The docno hash of the per-topic tables below: eight bytes a step (FNV-1a
  * went a byte a step and was a twentieth of a large evaluation). Only
  * these tables use it, so it need not match qk_hash_bytes. */
-static uint32_t doc_hash(const char *s)
+static uint32_t doc_hash_any(const char *s, size_t len)
 {
-    size_t len = strlen(s), n = len;
+    size_t n = len;
     uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w = 0;
     const char *p = s;
     for (; n > 8; p += 8, n -= 8) {
@@ -144,6 +146,20 @@ static uint32_t doc_hash(const char *s)
             w |= (uint64_t)(unsigned char)p[i] << (8 * i);
     }
     h = mix64(h ^ w, 0xe7037ed1a0b428dbULL);
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+/* doc_hash_any, its one step of the usual docno lengths (9 to 16 bytes)
+ * written out, inline: the ranking loop then keeps its values in
+ * registers. */
+static inline uint32_t doc_hash(const char *s, size_t len)
+{
+    uint64_t w, w2, h;
+    if (len <= 8 || len > 16)
+        return doc_hash_any(s, len);
+    memcpy(&w, s, 8);
+    memcpy(&w2, s + len - 8, 8);
+    h = mix64(mix64(0x9e3779b97f4a7c15ULL ^ len ^ w, 0xa0761d6478bd642fULL) ^ w2, 0xe7037ed1a0b428dbULL);
     return (uint32_t)(h ^ (h >> 32));
 }
 
@@ -207,18 +223,36 @@ qk_status qk_rank_check_dups(qk_scratch *sc, const char *qid, qk_error *err)
     return dup >= 0 ? dup_error(sc, first, (size_t)dup, qid, err) : QK_OK;
 }
 
-qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_opts *o, int prefs_order,
-                        int defer_dup, const char *run_path, qk_error *err)
+qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const uint32_t *lens, const qk_eval_opts *o,
+                        int prefs_order, int defer_dup, const char *run_path, qk_error *err)
 {
     size_t n = rt->n, first;
     long dup;
+    int strict = 0; /* the scores are strictly descending: ranked already */
     sc->dup_pending = 0;
     sc->run_path = run_path;
     if (qk_grow((void **)&sc->ranked, &sc->ranked_cap, n + 1, sizeof *sc->ranked) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        sc->ranked[i] = (qk_ranked){rt->scores[i], rt->docnos[i], rt->lines ? rt->lines[i] : 0,
-                                    doc_hash(rt->docnos[i])};
+    if (lens && rt->lines) {
+        const double *sco = rt->scores;
+        const char *const *doc = rt->docnos;
+        const long *ln = rt->lines;
+        qk_ranked *r = sc->ranked;
+        unsigned down = 1;
+        for (size_t i = 0; i < n; i++)
+            r[i] = (qk_ranked){sco[i], doc[i], ln[i], doc_hash(doc[i], lens[i]), lens[i]};
+        /* The ranking check of the usual case over the plain scores, a
+         * loop without branches (NaN and ties leave it to the full check
+         * below). */
+        for (size_t i = 1; i < n; i++)
+            down &= sco[i - 1] > sco[i];
+        strict = (int)down;
+    } else
+        for (size_t i = 0; i < n; i++) {
+            size_t len = lens ? lens[i] : strlen(rt->docnos[i]);
+            sc->ranked[i] = (qk_ranked){rt->scores[i], rt->docnos[i], rt->lines ? rt->lines[i] : 0,
+                                        doc_hash(rt->docnos[i], len), (uint32_t)len};
+        }
     if (o->dedup == QK_DEDUP_FIRST) {
         /* Keep the first copy in file order (the smaller line: a ranked
          * run from memory lists its entries in rank order, a stream in file
@@ -232,9 +266,10 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const qk_eval_op
             return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     {
-        /* Runs usually come sorted already: check in O(n) before sorting. */
+        /* Runs usually come sorted already: check in O(n) before sorting
+         * (dropping copies above kept a strict order strict). */
         const qk_ranked *r = sc->ranked;
-        size_t i = 1;
+        size_t i = strict ? n : 1;
         while (i < n && (r[i - 1].score > r[i].score ||
                          (r[i - 1].score == r[i].score && docno_cmp(&r[i - 1], &r[i], prefs_order) <= 0)))
             i++;
@@ -318,12 +353,17 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
 {
     size_t nj, n = sc->nranked;
     const qk_judgment *j = qk_qrels_judgments(q, topic, &nj);
-    long L = o->rel_level, k = 0, rr = 0, nonpool = 0, unjudged = 0, rc = 0;
+    long L = o->rel_level, k = 0, rr = 0, nonpool = 0, unjudged = 0, rc = 0, nju = 0;
+    long *rel, *jd;
     /* Plain qrels hold one record per docno, the one the lookup found. */
     int direct = qk_qrels_format(q) == QK_REL_QRELS;
     if (qk_grow((void **)&b->v, &b->v_cap, n + 1, sizeof *b->v) != QK_OK ||
-        qk_grow((void **)&b->rc, &b->rc_cap, n + 1, sizeof *b->rc) != QK_OK)
+        qk_grow((void **)&b->rc, &b->rc_cap, n + 1, sizeof *b->rc) != QK_OK ||
+        qk_grow((void **)&b->rel, &b->rel_cap, n + 1, sizeof *b->rel) != QK_OK ||
+        qk_grow((void **)&b->judged, &b->judged_cap, n + 1, sizeof *b->judged) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    rel = b->rel;
+    jd = b->judged;
     memset(m, 0, sizeof *m);
     b->rc[0] = 0;
     if (direct && !o->judged_only) {
@@ -337,10 +377,15 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
         b->lv[0] = -1;
         for (size_t i = 0; i < nj; i++)
             b->lv[i + 1] = j[i].rel < 0 ? -2 : level_of(j[i].rel);
+        /* The rank lists are written without a branch: each rank is
+         * stored at the list's end, which moves on only when it belongs. */
         for (size_t i = 0; i < n; i++) {
             long v = b->lv[sc->doc_ids[i]];
             b->v[i] = v;
+            rel[rc] = (long)i;
             rc += v >= L;
+            jd[nju] = (long)i;
+            nju += v != -1;
             b->rc[i + 1] = rc;
             rr += v >= 0 && v >= L;
             nonpool += v == -1;
@@ -354,8 +399,11 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
             long v = !r ? -1 : r->rel < 0 ? -2 : level_of(r->rel);
             if (o->judged_only && v < 0)
                 continue;
+            rel[rc] = k;
+            jd[nju] = k;
             b->v[k++] = v;
             rc += v >= L;
+            nju += v != -1;
             b->rc[k] = rc;
             rr += v >= 0 && v >= L;
             nonpool += v == -1;
@@ -365,6 +413,9 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
     m->v = b->v;
     m->n = k;
     m->rc = b->rc;
+    m->rel = rel;
+    m->judged = jd;
+    m->njudged = nju;
     m->num_rel_ret = rr;
     m->num_nonpool = nonpool;
     m->num_unjudged = unjudged;
@@ -394,6 +445,20 @@ static size_t rank_of_judged(const qk_scratch *sc, size_t i, uint32_t d)
     return k;
 }
 
+/* Do a and b, both len bytes long, hold the same bytes? The usual docno
+ * lengths (9 to 16) in two overlapping words each, inline. */
+static inline int same_bytes(const char *a, const char *b, size_t len)
+{
+    uint64_t a0, a1, b0, b1;
+    if (len <= 8 || len > 16)
+        return memcmp(a, b, len) == 0;
+    memcpy(&a0, a, 8);
+    memcpy(&b0, b, 8);
+    memcpy(&a1, a + len - 8, 8);
+    memcpy(&b1, b + len - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
 /* For each ranked document, its index in the topic's judgments + 1, or 0
  * when the topic does not judge it (the first judgment of the docno: for
  * qrels_jg the group's own record is found by qk_qrels_get). A small hash
@@ -408,7 +473,8 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
     size_t nj, mask, nslots, n = sc->nranked;
     const qk_judgment *j = qk_qrels_judgments(q, topic, &nj);
     int dup = sc->dup_pending && nj < LK_INDEX && n < LK_INDEX;
-    uint32_t *slot, *jh;
+    uint32_t *slot, *jh, *jl;
+    const char **jd;
     if (sc->dup_pending && !dup) {
         qk_status st = qk_rank_check_dups(sc, qk_qrels_topic(q, topic), err);
         if (st != QK_OK)
@@ -424,18 +490,25 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
     nslots = 16;
     while (nslots < 4 * (dup ? nj + n : nj))
         nslots *= 2;
-    if (qk_grow((void **)&sc->slots, &sc->slots_cap, nslots + nj + 1, sizeof *sc->slots) != QK_OK ||
+    if (qk_grow((void **)&sc->slots, &sc->slots_cap, nslots + 2 * nj + 1, sizeof *sc->slots) != QK_OK ||
+        qk_grow((void **)&sc->jdocs, &sc->jdocs_cap, nj + 1, sizeof *sc->jdocs) != QK_OK ||
         qk_grow((void **)&sc->doc_ids, &sc->doc_ids_cap, n + 1, sizeof *sc->doc_ids) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     slot = sc->slots;
     jh = slot + nslots;
+    jl = jh + nj;
+    jd = sc->jdocs;
     mask = nslots - 1;
     memset(slot, 0, nslots * sizeof *slot);
     for (size_t i = 0; i < nj; i++) {
         size_t h;
         if (i > 0 && j[i].doc == j[i - 1].doc)
             continue; /* a docno is entered once, whatever its groups */
-        jh[i] = doc_hash(qk_qrels_docno(q, j[i].doc));
+        const char *d = qk_qrels_docno(q, j[i].doc);
+        size_t len = strlen(d);
+        jd[i] = d;
+        jl[i] = (uint32_t)len;
+        jh[i] = doc_hash(d, len);
         h = jh[i] & mask;
         while (slot[h] && j[(slot[h] & LK_INDEX) - 1].doc != j[i].doc)
             h = (h + 1) & mask;
@@ -451,8 +524,8 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
                 size_t k = (v & ~LK_RUN) - 1;
                 if (sc->ranked[k].hash == r->hash && strcmp(sc->ranked[k].docno, r->docno) == 0)
                     return dup_error(sc, k, i, qk_qrels_topic(q, topic), err);
-            } else if (jh[(v & LK_INDEX) - 1] == r->hash &&
-                       strcmp(qk_qrels_docno(q, j[(v & LK_INDEX) - 1].doc), r->docno) == 0) {
+            } else if (jh[(v & LK_INDEX) - 1] == r->hash && jl[(v & LK_INDEX) - 1] == r->len &&
+                       same_bytes(jd[(v & LK_INDEX) - 1], r->docno, r->len)) {
                 d = v & LK_INDEX;
                 if (dup && (v & LK_SEEN))
                     return dup_error(sc, rank_of_judged(sc, i, d), i, qk_qrels_topic(q, topic), err);

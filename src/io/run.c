@@ -2,6 +2,7 @@
  * shape are parsed in place, many at a time (run_fast.c); the others, and
  * every error, one at a time here. */
 #include "io/run_internal.h"
+#include "io/run_view.h"
 #include "io/scan.h"
 #include "qrelkit/io.h"
 
@@ -18,7 +19,10 @@ typedef struct entry {
 struct qk_run_stream {
     qk_lines *lines;
     int mode;
-    char *arena; /* docnos of the current block (streaming) or of the whole file */
+    /* docnos of the current block (streaming) or of the whole file, each
+     * NUL-terminated right after the one before (push, qk_run_fast): a
+     * docno's length is the distance to the next offset, less one */
+    char *arena;
     size_t arena_len, arena_cap;
     /* the entries, one array per field: the view hands out scores and
      * linenos in place */
@@ -44,9 +48,14 @@ struct qk_run_stream {
     size_t *goffs;     /* topic k's entries: [goffs[k], goffs[k+1]) after bucketing */
     size_t gnext;
     int loaded;
-    /* the view handed out */
+    /* the view handed out, and its docnos' lengths (qk_run_doc_lengths):
+     * in the view's order (streaming) or of every entry, bucketed like
+     * them (grouped) */
     const char **docptrs;
     size_t view_cap;
+    uint32_t *lens;
+    size_t lens_cap;
+    const uint32_t *view_lens;
     char *runid;
     size_t runid_cap, runid_len;
     int done;
@@ -215,14 +224,37 @@ static qk_status fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint
     return QK_OK;
 }
 
-/* The view of entries [first, first + n). */
+/* The docno lengths of entries [0, n) in arena order (the last one's
+ * docno ends the arena) into s->lens. */
+static qk_status arena_lengths(qk_run_stream *s, size_t n)
+{
+    const size_t *off = s->doc_off;
+    uint32_t *len;
+    if (qk_grow((void **)&s->lens, &s->lens_cap, n + 1, sizeof *s->lens) != QK_OK)
+        return QK_ENOMEM;
+    len = s->lens;
+    for (size_t i = 0; i + 1 < n; i++)
+        len[i] = (uint32_t)(off[i + 1] - off[i] - 1);
+    if (n > 0)
+        len[n - 1] = (uint32_t)(s->arena_len - off[n - 1] - 1);
+    return QK_OK;
+}
+
+/* The view of entries [first, first + n); streaming (the block's entries
+ * are the arena's) also works out their docnos' lengths. */
 static qk_status make_view(qk_run_stream *s, size_t first, size_t n, qk_run_topic *t, qk_error *err)
 {
     const size_t *off = s->doc_off + first;
-    if (qk_grow((void **)&s->docptrs, &s->view_cap, n, sizeof *s->docptrs) != QK_OK)
+    if (qk_grow((void **)&s->docptrs, &s->view_cap, n, sizeof *s->docptrs) != QK_OK ||
+        (!s->loaded && arena_lengths(s, n) != QK_OK))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        s->docptrs[i] = s->arena + off[i];
+    {
+        const char **doc = s->docptrs;
+        const char *arena = s->arena;
+        for (size_t i = 0; i < n; i++)
+            doc[i] = arena + off[i];
+    }
+    s->view_lens = s->lens + first;
     t->n = n;
     t->docnos = s->docptrs;
     t->scores = s->scores + first;
@@ -295,6 +327,7 @@ static qk_status load_all(qk_run_stream *s, qk_error *err)
     size_t *pos, *off2;
     double *sc2;
     long *ln2;
+    uint32_t *len2;
     if (!(s->topics = qk_strpool_new()))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     while ((r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
@@ -313,11 +346,13 @@ static qk_status load_all(qk_run_stream *s, qk_error *err)
     off2 = malloc((s->nents ? s->nents : 1) * sizeof *off2);
     sc2 = malloc((s->nents ? s->nents : 1) * sizeof *sc2);
     ln2 = malloc((s->nents ? s->nents : 1) * sizeof *ln2);
-    if (!s->goffs || !pos || !off2 || !sc2 || !ln2) {
+    len2 = malloc((s->nents ? s->nents : 1) * sizeof *len2);
+    if (!s->goffs || !pos || !off2 || !sc2 || !ln2 || !len2 || arena_lengths(s, s->nents) != QK_OK) {
         free(pos);
         free(off2);
         free(sc2);
         free(ln2);
+        free(len2);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < s->nents; i++)
@@ -330,15 +365,18 @@ static qk_status load_all(qk_run_stream *s, qk_error *err)
         off2[j] = s->doc_off[i];
         sc2[j] = s->scores[i];
         ln2[j] = s->linenos[i];
+        len2[j] = s->lens[i];
     }
     free(pos);
     free(s->doc_off);
     free(s->scores);
     free(s->linenos);
+    free(s->lens);
     s->doc_off = off2;
     s->scores = sc2;
     s->linenos = ln2;
-    s->off_cap = s->score_cap = s->line_cap = s->nents;
+    s->lens = len2;
+    s->off_cap = s->score_cap = s->line_cap = s->lens_cap = s->nents;
     s->loaded = 1;
     return QK_OK;
 }
@@ -370,6 +408,7 @@ int qk_run_next(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *e
 }
 
 const char *qk_run_id(const qk_run_stream *s) { return s->runid; }
+const uint32_t *qk_run_doc_lengths(const qk_run_stream *s) { return s->view_lens; }
 const char *qk_run_path(const qk_run_stream *s) { return qk_lines_path(s->lines); }
 
 qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err)
@@ -453,6 +492,7 @@ void qk_run_close(qk_run_stream *s)
     qk_strpool_free(s->topics);
     free(s->goffs);
     free(s->docptrs);
+    free(s->lens);
     free(s->scores);
     free(s->linenos);
     free(s->runid);

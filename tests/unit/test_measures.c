@@ -462,8 +462,11 @@ static void test_large_grade_pairs(void **state)
 static void test_rbp_long_ranking(void **state)
 {
     static const double ps[] = {0.5, 0.9, 0.99, 0.2};
-    static const char *const specs[] = {"rbp.p=0.5", "rbp.p=0.9", "rbp.p=0.99", "rbp.p=0.2"};
+    static const char *const specs[] = {"rbp.p=0.5 rbp_resid.p=0.5 G", "rbp.p=0.9 rbp_resid.p=0.9",
+                                        "rbp.p=0.99 rbp_resid.p=0.99", "rbp.p=0.2 rbp_resid.p=0.2"};
     static const char *const names[] = {"rbp_p=0.5", "rbp_p=0.9", "rbp_p=0.99", "rbp_p=0.2"};
+    static const char *const resid[] = {"rbp_resid_p=0.5", "rbp_resid_p=0.9", "rbp_resid_p=0.99",
+                                        "rbp_resid_p=0.2"};
     static const long t2_rel[] = {30, 60, 85, 100, 200, 350, 399};
     char *qrels = malloc(4096), *run = malloc(400 * 2 * 40);
     size_t ql = 0, rl = 0;
@@ -480,16 +483,25 @@ static void test_rbp_long_ranking(void **state)
     for (size_t c = 0; c < sizeof ps / sizeof ps[0]; c++) {
         fx_run(&e, QK_REL_QRELS, qrels, run, specs[c], NULL);
         for (int t = 1; t <= 2; t++) {
-            double sum = 0.0, pw = 1.0, want, got;
+            /* rbp_resid (every rank summed as well): p^400 + (1 - p) * sum
+             * of p^i over the unjudged ranks */
+            double sum = 0.0, pw = 1.0, usum = 0.0, want, got;
             char qid[4];
             for (long i = 0; i < 400; i++) {
                 double g = 0.0;
-                if (t == 1)
+                int judged = 0;
+                if (t == 1) {
                     g = i == 0 || i == 399 ? 1.0 : i == 1 ? 0.5 : 0.0;
+                    judged = g > 0;
+                }
                 for (size_t k = 0; t == 2 && k < sizeof t2_rel / sizeof t2_rel[0]; k++)
-                    if (t2_rel[k] == i)
+                    if (t2_rel[k] == i) {
                         g = k % 2 ? 0.5 : 1.0;
+                        judged = 1;
+                    }
                 sum += g * pw;
+                if (!judged)
+                    usum += pw;
                 pw *= ps[c];
             }
             want = (1.0 - ps[c]) * sum;
@@ -497,6 +509,39 @@ static void test_rbp_long_ranking(void **state)
             got = fx_val(&e, qid, names[c]);
             if (memcmp(&got, &want, sizeof got) != 0)
                 fail_msg("%s %s: %.17g, want %.17g", qid, names[c], got, want);
+            want = pw + (1.0 - ps[c]) * usum;
+            got = fx_val(&e, qid, resid[c]);
+            if (memcmp(&got, &want, sizeof got) != 0)
+                fail_msg("%s %s: %.17g, want %.17g", qid, resid[c], got, want);
+            if (c == 0) { /* G: gain = level, the ideal list the levels from the top */
+                double S = 0.0, C = 0.0, num = 0.0, ig[8];
+                long K = 0;
+                for (long l = 2; l >= 1; l--)
+                    for (size_t k = 0; k < (t == 1 ? 3 : sizeof t2_rel / sizeof t2_rel[0]); k++)
+                        if ((t == 1 ? (k == 1 ? 1 : 2) : (k % 2 ? 1 : 2)) == l)
+                            ig[K++] = (double)l;
+                for (long i = 1; i <= 400; i++) {
+                    double g = 0.0;
+                    if (t == 1)
+                        g = i == 1 || i == 400 ? 2.0 : i == 2 ? 1.0 : 0.0;
+                    for (size_t k = 0; t == 2 && k < sizeof t2_rel / sizeof t2_rel[0]; k++)
+                        if (t2_rel[k] == i - 1)
+                            g = k % 2 ? 1.0 : 2.0;
+                    S += g;
+                    C += i <= K && ig[i - 1] >= 1 ? ig[i - 1] : 1.0;
+                    if (g != 0)
+                        num += g / log2(2.0 + C - S);
+                }
+                {
+                    double den = 0.0;
+                    for (long k = 0; k < K; k++)
+                        den += ig[k];
+                    want = num / den;
+                }
+                got = fx_val(&e, qid, "G");
+                if (memcmp(&got, &want, sizeof got) != 0)
+                    fail_msg("%s G: %.17g, want %.17g", qid, got, want);
+            }
         }
         fx_done(&e);
     }

@@ -102,7 +102,7 @@ static void test_rank_matches_rule(void **state)
         qsort(want, n, sizeof *want, ref_cmp);
         {
             qk_run_topic rt = {"q", n, docnos, scores, lines};
-            assert_int_equal(qk_rank_topic(&sc, &rt, &o, prefs, 0, "run", &err), QK_OK);
+            assert_int_equal(qk_rank_topic(&sc, &rt, NULL, &o, prefs, 0, "run", &err), QK_OK);
         }
         assert_int_equal(sc.nranked, n);
         for (size_t i = 0; i < n; i++)
@@ -128,10 +128,11 @@ static void test_rank_matches_rule(void **state)
 static void test_lookup_finds_duplicates(void **state)
 {
     qk_rng r;
-    char (*names)[24] = malloc(600 * sizeof *names);
+    char (*names)[32] = malloc(600 * sizeof *names);
     const char **docnos = malloc(600 * sizeof *docnos);
     double *scores = malloc(600 * sizeof *scores);
     long *lines = malloc(600 * sizeof *lines);
+    uint32_t lens[600];
     qk_scratch sc;
     qk_eval_opts o;
     qk_error err;
@@ -153,11 +154,15 @@ static void test_lookup_finds_duplicates(void **state)
         const qk_judgment *j;
         size_t t, njr;
         char want[160];
+        /* docnos of 2 to 24 bytes: the compare's word path (9 to 16) and its ends */
+        static const char *const prefixes[] = {"d",         "doc-",   "document",
+                                               "document-", "D0001-", "a-docno-of-twenty-"};
+        const char *pre = prefixes[round % 6];
         assert_int_equal(qk_qrels_new(fmt, &q, &err), QK_OK);
         /* docnos d0 .. d<pool-1>; the first nj are judged (in one or two groups) */
         for (size_t i = 0; i < nj; i++) {
-            char d[24];
-            snprintf(d, sizeof d, "d%zu", i);
+            char d[32];
+            snprintf(d, sizeof d, "%s%zu", pre, i);
             assert_int_equal(qk_qrels_add(q, "t", fmt == QK_REL_QRELS ? NULL : "g1", d, (long)(i % 3), &err), QK_OK);
             if (fmt == QK_REL_QRELS_JG && i % 2 == 0)
                 assert_int_equal(qk_qrels_add(q, "t", "g2", d, 1, &err), QK_OK);
@@ -169,15 +174,18 @@ static void test_lookup_finds_duplicates(void **state)
         /* mostly distinct docnos, a repeat in about half of the rounds */
         for (size_t i = 0; i < n; i++) {
             size_t k = round % 2 ? qk_rng_below(&r, pool) : (i * 7919 + (size_t)round) % (pool + n);
-            snprintf(names[i], sizeof names[i], "d%zu", k);
+            snprintf(names[i], sizeof names[i], "%s%zu", pre, k);
             docnos[i] = names[i];
             scores[i] = (double)qk_rng_below(&r, 50);
             lines[i] = (long)(n - i) * 2;
         }
         o.max_ret = qk_rng_below(&r, 4) == 0 ? (long)qk_rng_below(&r, (uint32_t)n + 1) : 2147483647L;
         {
+            /* every other round with the docno lengths the run reader gives */
             qk_run_topic rt = {"t", n, docnos, scores, lines};
-            assert_int_equal(qk_rank_topic(&sc, &rt, &o, 0, 1, "run", &err), QK_OK);
+            for (size_t i = 0; i < n; i++)
+                lens[i] = (uint32_t)strlen(docnos[i]);
+            assert_int_equal(qk_rank_topic(&sc, &rt, round % 4 < 2 ? lens : NULL, &o, 0, 1, "run", &err), QK_OK);
         }
         for (size_t b = 1; b < sc.nranked && !has_dup; b++)
             for (size_t a = 0; a < b && !has_dup; a++)
@@ -189,7 +197,7 @@ static void test_lookup_finds_duplicates(void **state)
         memset(&err, 0, sizeof err);
         if (has_dup) {
             long l1 = sc.ranked[first].line, l2 = sc.ranked[second].line;
-            size_t k = (size_t)strtoul(sc.ranked[second].docno + 1, NULL, 10);
+            size_t k = (size_t)strtoul(sc.ranked[second].docno + strlen(pre), NULL, 10);
             repeats++;
             judged_repeats += k < nj;
             snprintf(want, sizeof want, "docno '%s' appears twice for topic 't' (also on line %ld)",
@@ -219,6 +227,7 @@ static void test_lookup_finds_duplicates(void **state)
     free(sc.doc_ids);
     free(sc.set);
     free(sc.slots);
+    free(sc.jdocs);
     free(names);
     free(docnos);
     free(scores);

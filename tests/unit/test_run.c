@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/run_view.h"
 #include "qrelkit/io.h"
 #include "tmpfile_util.h"
 
@@ -271,6 +272,69 @@ static void test_large(void **state)
     free(text);
 }
 
+/* Every view's docno lengths (qk_run_doc_lengths) in stream order and in
+ * grouped order, when lines of the common shape (parsed in place, many at
+ * a time) and lines for the general reader (blanks around fields, long
+ * lines, CRLF, comments) alternate within blocks, docnos of 1 to 90 bytes. */
+static void check_lengths(qk_run_stream *s, size_t *entries)
+{
+    qk_run_topic t;
+    qk_error err;
+    int sb;
+    while (qk_run_next(s, &t, &sb, &err) == 1) {
+        const uint32_t *lens = qk_run_doc_lengths(s);
+        assert_non_null(lens);
+        for (size_t i = 0; i < t.n; i++)
+            if (lens[i] != strlen(t.docnos[i]))
+                fail_msg("topic %s entry %zu (%s): length %u", t.qid, i, t.docnos[i], (unsigned)lens[i]);
+        *entries += t.n;
+    }
+}
+
+static void test_doc_lengths(void **state)
+{
+    char *text = malloc(3000 * 160), *w = text, *p;
+    qk_run_stream *s;
+    qk_error err;
+    uint64_t x = 88172645463325252ULL;
+    size_t lines = 0, got = 0;
+    (void)state;
+    assert_non_null(text);
+    for (int q = 0; q < 40; q++) {
+        int n = q == 5 ? 0 : 1 + (q * 37) % 150;
+        for (int d = 0; d < n; d++, lines++) {
+            char doc[100];
+            unsigned len, shape;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            len = 1 + (unsigned)(x % 90);
+            shape = (unsigned)(x >> 40) % 8;
+            for (unsigned k = 0; k < len; k++)
+                doc[k] = (char)('a' + (x >> (k % 50)) % 26);
+            doc[len] = '\0';
+            /* q % 7 == 6: the block of topic q - 1 continues after it (a split topic) */
+            w += sprintf(w,
+                         shape == 0   ? "t%d  Q0 %s %d 1.5 r\n"
+                         : shape == 1 ? "t%d Q0 %s %d 1.5 r\r\n"
+                         : shape == 2 ? "# a comment t%d %s %d\n"
+                                      : "t%d Q0 %s %d 1.5 r\n",
+                         q % 7 == 6 ? q - 1 : q, doc, d + 1);
+        }
+    }
+    p = write_tmp(text);
+    assert_int_equal(qk_run_open(p, QK_RUN_STREAM, &s, &err), QK_OK);
+    check_lengths(s, &got);
+    assert_true(got > lines / 2);
+    assert_int_equal(qk_run_restart(s, QK_RUN_GROUP_ALL, &err), QK_OK);
+    got = 0;
+    check_lengths(s, &got);
+    assert_true(got > lines / 2);
+    qk_run_close(s);
+    drop(p);
+    free(text);
+}
+
 /* qk_run_scan_topics: one visit per block of consecutive lines (repeats of a
  * qid after another block visited again), comments and blank lines skipped,
  * whitespace of any C-locale kind around the qid, early stop, and the
@@ -325,9 +389,11 @@ static void test_scan_topics(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_blocks),  cmocka_unit_test(test_group_all), cmocka_unit_test(test_skipped_lines),
-        cmocka_unit_test(test_empty),   cmocka_unit_test(test_errors),    cmocka_unit_test(test_errors_nul),
-        cmocka_unit_test(test_large),   cmocka_unit_test(test_scan_topics),
+        cmocka_unit_test(test_blocks),        cmocka_unit_test(test_group_all),
+        cmocka_unit_test(test_skipped_lines), cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_errors),        cmocka_unit_test(test_errors_nul),
+        cmocka_unit_test(test_large),         cmocka_unit_test(test_scan_topics),
+        cmocka_unit_test(test_doc_lengths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

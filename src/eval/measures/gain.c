@@ -263,7 +263,9 @@ typedef struct gain_ctx {
     double *idcg;   /* IDCG_j at idcg[j], j = 0..K */
     double *gains;  /* gain of each ranked doc */
     double *scaled; /* rbp: the dense table's gains rescaled to [0, 1] */
-    size_t ig_cap, dcg_cap, idcg_cap, gains_cap, scaled_cap;
+    long *nz;       /* the ranks (0-based, ascending) with a gain other than 0 */
+    long nnz;
+    size_t ig_cap, dcg_cap, idcg_cap, gains_cap, scaled_cap, nz_cap;
 } gain_ctx;
 
 static void ctx_free(gain_ctx *c)
@@ -274,6 +276,7 @@ static void ctx_free(gain_ctx *c)
     free(c->idcg);
     free(c->gains);
     free(c->scaled);
+    free(c->nz);
 }
 
 static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx *c, qk_error *err)
@@ -287,32 +290,57 @@ static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx
     if (ideal(&c->g, &c->ig, &c->ig_cap, &c->K) != QK_OK ||
         qk_grow((void **)&c->dcg, &c->dcg_cap, n1, sizeof *c->dcg) != QK_OK ||
         qk_grow((void **)&c->idcg, &c->idcg_cap, (size_t)c->K + 1, sizeof *c->idcg) != QK_OK ||
-        qk_grow((void **)&c->gains, &c->gains_cap, n1, sizeof *c->gains) != QK_OK)
+        qk_grow((void **)&c->gains, &c->gains_cap, n1, sizeof *c->gains) != QK_OK ||
+        qk_grow((void **)&c->nz, &c->nz_cap, n1, sizeof *c->nz) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    if (c->g.ndense) {
-        const double *dense = c->g.dense;
-        long top = (long)c->g.ndense - 2;
-        for (long i = 0; i < m->n; i++) {
-            long v = m->v[i];
-            c->gains[i] = v >= -2 && v < top ? dense[v + 2] : 0.0;
-        }
-    } else {
-        for (long i = 0; i < m->n; i++)
-            c->gains[i] = qk_gain_of(&c->g, m->v[i]);
-    }
-    /* The quotients first (independent divisions, vectorised over the
-     * table part), then the running sum in rank order: the same operations
-     * as one loop, so the same bits. */
-    c->dcg[0] = 0.0;
+    /* The ranks with a gain other than 0 listed on the way, without a
+     * branch: each is stored at the list's end, which moves on only when
+     * it belongs (in locals: the stores through long and double pointers
+     * could alias the context's fields). */
     {
-        long nt = m->n < DISC_N ? m->n : DISC_N;
-        double *q = c->dcg + 1;
-        for (long i = 0; i < nt; i++)
-            q[i] = c->gains[i] / disc_tab[i];
-        for (long i = nt; i < m->n; i++)
-            q[i] = c->gains[i] / disc(i);
-        for (long i = 0; i < m->n; i++)
-            c->dcg[i + 1] += c->dcg[i];
+        const long *v = m->v, n = m->n;
+        double *gains = c->gains;
+        long *nz = c->nz, k = 0;
+        if (c->g.ndense) {
+            const double *dense = c->g.dense;
+            long top = (long)c->g.ndense - 2;
+            for (long i = 0; i < n; i++) {
+                double g = v[i] >= -2 && v[i] < top ? dense[v[i] + 2] : 0.0;
+                gains[i] = g;
+                nz[k] = i;
+                k += g != 0;
+            }
+        } else {
+            for (long i = 0; i < n; i++) {
+                double g = qk_gain_of(&c->g, v[i]);
+                gains[i] = g;
+                nz[k] = i;
+                k += g != 0;
+            }
+        }
+        c->nnz = k;
+    }
+    /* DCG_{i+1} = DCG_i + gain_i / log2(i + 2) in rank order, but only at
+     * the ranks with a gain other than 0 (a few in a large ranking): a
+     * zero gain adds 0 / log2(i + 2) = +0.0 (or -0.0), which leaves every
+     * sum here as it was (x + 0 = x unless x is -0.0, and a sum that
+     * starts at +0.0 is never -0.0 when rounding to nearest), so DCG
+     * stays constant up to the next such rank: the same bits as the sum
+     * over every rank. */
+    {
+        double *dcg = c->dcg, sum = 0.0;
+        long next = 0; /* dcg[0..next] are written */
+        dcg[0] = 0.0;
+        for (long q = 0; q < c->nnz; q++) {
+            long i = c->nz[q];
+            for (long k = next + 1; k <= i; k++)
+                dcg[k] = sum;
+            sum += c->gains[i] / disc(i);
+            dcg[i + 1] = sum;
+            next = i + 1;
+        }
+        for (long k = next + 1; k <= m->n; k++)
+            dcg[k] = sum;
     }
     c->idcg[0] = 0.0;
     for (long j = 0; j < c->K; j++)
@@ -390,7 +418,29 @@ void qk_topic_cache_free(qk_topic_cache *tc)
         free(tc->gain);
     }
     free(tc->ip);
+    free(tc->pows);
     memset(tc, 0, sizeof *tc);
+}
+
+const double *qk_topic_powers(qk_topic_cache *tc, double p, long n)
+{
+    size_t need = (size_t)(n < 0 ? 0 : n) + 1;
+    uint64_t had, want; /* p's bits: -0.0 and 0.0, or two NaNs, are not the same table */
+    memcpy(&had, &tc->pows_p, sizeof had);
+    memcpy(&want, &p, sizeof want);
+    if (tc->npows == 0 || had != want) {
+        tc->npows = 0;
+        tc->pows_p = p;
+    }
+    if (need > tc->npows) {
+        if (qk_grow((void **)&tc->pows, &tc->pows_cap, need, sizeof *tc->pows) != QK_OK)
+            return NULL;
+        if (tc->npows == 0)
+            tc->pows[tc->npows++] = 1.0;
+        for (; tc->npows < need; tc->npows++)
+            tc->pows[tc->npows] = tc->pows[tc->npows - 1] * p;
+    }
+    return tc->pows;
 }
 
 /* rbp's sum (spec §5.9) over the table's gains, rescaled to [0, 1] when
@@ -423,14 +473,25 @@ double qk_rbp_sum(const qk_topic *t, const qk_measure_inst *mi, double p, qk_sta
         /* Each level rescaled once (the same operations, so the same bits)
          * instead of once per document. */
         long top = (long)c->g.ndense - 2;
+        const double *pws = t->cache && lo == 0 ? qk_topic_powers(t->cache, p, m->n) : NULL;
         for (size_t k = 0; k < c->g.ndense; k++)
             c->scaled[k] = c->g.known[k] ? (c->g.dense[k] - lo) / (hi - lo) : 0.0;
-        for (long i = 0; i < m->n; i++) {
-            long v = m->v[i];
-            sum += (v >= -2 && v < top ? c->scaled[v + 2] : 0.0) * pw;
-            pw *= p;
-            if ((i & 15) == 15 && may_stop && pw * 0x1p54 < sum)
-                break;
+        if (pws) {
+            /* lo = 0: a rank's rescaled gain is 0 where its gain is 0, and
+             * adding 0 * p^i leaves the sum as it is (see below): only the
+             * ranks with a gain, the same bits. */
+            for (long q = 0; q < c->nnz; q++) {
+                long i = c->nz[q], v = m->v[i];
+                sum += (v >= -2 && v < top ? c->scaled[v + 2] : 0.0) * pws[i];
+            }
+        } else {
+            for (long i = 0; i < m->n; i++) {
+                long v = m->v[i];
+                sum += (v >= -2 && v < top ? c->scaled[v + 2] : 0.0) * pw;
+                pw *= p;
+                if ((i & 15) == 15 && may_stop && pw * 0x1p54 < sum)
+                    break;
+            }
         }
     } else if (lo < 0 || hi > 1) {
         /* A document whose level has no entry has gain 0, not rescaled. */
@@ -442,11 +503,21 @@ double qk_rbp_sum(const qk_topic *t, const qk_measure_inst *mi, double p, qk_sta
             pw *= p;
         }
     } else {
-        for (long i = 0; i < m->n; i++) {
-            sum += c->gains[i] * pw;
-            pw *= p;
-            if ((i & 15) == 15 && may_stop && pw * 0x1p54 < sum)
-                break;
+        const double *pws = t->cache ? qk_topic_powers(t->cache, p, m->n) : NULL;
+        if (pws) {
+            /* Only the ranks with a gain: the others add gain * p^i =
+             * +0.0 or -0.0, which leaves the sum (never -0.0) as it is;
+             * and the terms past where the loop below stops change
+             * nothing either. The same bits. */
+            for (long q = 0; q < c->nnz; q++)
+                sum += c->gains[c->nz[q]] * pws[c->nz[q]];
+        } else {
+            for (long i = 0; i < m->n; i++) {
+                sum += c->gains[i] * pw;
+                pw *= p;
+                if ((i & 15) == 15 && may_stop && pw * 0x1p54 < sum)
+                    break;
+            }
         }
     }
     ctx_release(&u);
@@ -498,18 +569,20 @@ QK_MEASURE_FN(ndcg_rel)
     gain_use u;
     gain_ctx *c;
     double sum = 0.0;
-    long h = 0;
     qk_status st = ctx_get(t, mi, &u, err);
     if (st != QK_OK)
         return st;
     c = u.c;
     out[0] = 0.0;
     if (c->K > 0) {
-        for (long i = 1; i <= m->n; i++)
+        long h = 0;
+        for (long q = 0; q < c->nnz; q++) { /* the ranks i with a gain > 0 */
+            long i = c->nz[q] + 1;
             if (c->gains[i - 1] > 0) {
                 sum += c->dcg[i] / c->idcg[i < c->K ? i : c->K];
                 h++;
             }
+        }
         sum += (double)(c->K - h) * c->dcg[m->n] / c->idcg[c->K];
         if (sum > 0)
             out[0] = sum / (double)c->K;
@@ -587,12 +660,40 @@ QK_MEASURE_FN(G)
     c = u.c;
     for (long k = 0; k < c->K; k++)
         den += c->ig[k];
-    for (long i = 1; i <= m->n; i++) {
-        double gi = c->gains[i - 1];
-        S += gi;
-        C += i <= c->K && c->ig[i - 1] >= 1 ? c->ig[i - 1] : 1.0;
-        if (gi != 0)
-            num += gi / lg2(2.0 + C - S);
+    {
+        long lim = c->K < m->n ? c->K : m->n, i = 1;
+        for (; i <= lim; i++) {
+            double gi = c->gains[i - 1];
+            S += gi;
+            C += c->ig[i - 1] >= 1 ? c->ig[i - 1] : 1.0;
+            if (gi != 0)
+                num += gi / lg2(2.0 + C - S);
+        }
+        /* Past the ideal list C grows by 1.0 a rank: while C is a whole
+         * number below 2^53 each step is exact, so C at rank i is
+         * C_lim + (i - lim) in one addition, and S changes only where a
+         * gain is not 0 (adding 0 leaves it as it is): only the ranks with
+         * a gain, the same bits. */
+        if (i <= m->n && C == floor(C) && fabs(C) + (double)m->n < 0x1p53) {
+            double C0 = C;
+            for (long q = 0; q < c->nnz; q++) {
+                long r = c->nz[q] + 1;
+                double gi = c->gains[r - 1];
+                if (r <= lim)
+                    continue;
+                S += gi;
+                C = C0 + (double)(r - lim);
+                num += gi / lg2(2.0 + C - S);
+            }
+        } else {
+            for (; i <= m->n; i++) {
+                double gi = c->gains[i - 1];
+                S += gi;
+                C += 1.0;
+                if (gi != 0)
+                    num += gi / lg2(2.0 + C - S);
+            }
+        }
     }
     out[0] = den > 0 ? num / den : 0.0;
     ctx_release(&u);
@@ -603,26 +704,37 @@ QK_MEASURE_FN(binG)
 {
     const qk_merge *m = t->m;
     double sum = 0.0;
-    long rel_before = 0;
+    long nrel = m->rc[m->n]; /* the merge's relevant ranks (its L is the topic's) */
     disc_ready();
-    for (long i = 0; i < m->n; i++)
-        if (qk_is_rel(m->v[i], t->L)) {
-            sum += 1.0 / lg2(2.0 + (double)(i - rel_before));
-            rel_before++;
-        }
-    out[0] = rel_before > 0 ? sum / (double)m->num_rel : 0.0;
+    for (long r = 0; r < nrel; r++) /* r relevant before rank rel[r] */
+        sum += 1.0 / lg2(2.0 + (double)(m->rel[r] - r));
+    out[0] = nrel > 0 ? sum / (double)m->num_rel : 0.0;
     return QK_OK;
 }
 
 /* The cutoffs come sorted, so DCG@k and IDCG@k of every cutoff are prefixes
  * of one pass each: the same additions in the same order as a pass per
- * cutoff, so the same bits. */
+ * cutoff, so the same bits. When another measure built the topic's default
+ * gain context, its prefix sums are those passes already: its gains are the
+ * levels (0 below level 1), and its extra terms, 0 / log2(i + 2) = +0.0
+ * added to a sum that is never -0.0, change no bit; its ideal list is the
+ * levels >= 1 from the top, each count times. */
 QK_MEASURE_FN(ndcg_cut)
 {
     const qk_merge *m = t->m;
     long i = 0, pos = 0, r = 0;
     size_t j = m->nlevels;
     double dcg = 0.0, idcg = 0.0;
+    if (t->cache && t->cache->gain && t->cache->gain_ready) {
+        const gain_ctx *c = t->cache->gain;
+        for (size_t k = 0; k < mi->nparams; k++) {
+            long cut = mi->lparams[k];
+            dcg = c->dcg[cut < m->n ? cut : m->n];
+            idcg = c->idcg[cut < c->K ? cut : c->K];
+            out[k] = idcg > 0 ? dcg / idcg : dcg;
+        }
+        return QK_OK;
+    }
     disc_ready();
     for (size_t c = 0; c < mi->nparams; c++) {
         long k = mi->lparams[c], lim = k < m->n ? k : m->n;

@@ -77,6 +77,11 @@ static inline double qk_gain_of(const qk_gains *g, long v)
     return gain;
 }
 
+/* p^0 .. p^n, each the one before times p (the order rbp's sums multiply
+ * in, so the same bits), kept in the topic cache for the last p asked
+ * (owned by the cache, valid until the next call); NULL without memory. */
+const double *qk_topic_powers(qk_topic_cache *tc, double p, long n);
+
 /* rbp's (1 - p) * sum of gain(v_i) p^(i-1) with the measure's gain table
  * rescaled as spec §5.9 says. *st receives the status (err filled). */
 double qk_rbp_sum(const qk_topic *t, const qk_measure_inst *mi, double p, qk_status *st, qk_error *err);

@@ -8,14 +8,11 @@
 /* ip[m-1] = IP(m) = max precision at or after the m-th relevant document.
  * Precision only rises at relevant ranks, so IP(m) = max over m' >= m of
  * m'/rank(m'). Fills ip[0..k) and returns k, the number of relevant ranks. */
-static long interpolated(const qk_merge *m, long L, double *ip)
+static long interpolated(const qk_merge *m, double *ip)
 {
-    long k = 0;
-    for (long i = 0; i < m->n; i++)
-        if (qk_is_rel(m->v[i], L)) {
-            ip[k] = (double)m->rc[i + 1] / (double)(i + 1);
-            k++;
-        }
+    long k = m->rc[m->n]; /* the merge's relevant ranks (its L is the topic's) */
+    for (long r = 0; r < k; r++)
+        ip[r] = (double)m->rc[m->rel[r] + 1] / (double)(m->rel[r] + 1);
     for (long j = k - 2; j >= 0; j--)
         if (ip[j + 1] > ip[j])
             ip[j] = ip[j + 1];
@@ -33,13 +30,13 @@ static const double *ip_of(const qk_topic *t, double **own)
     if (!tc) {
         if (!(*own = malloc(need * sizeof **own)))
             return NULL;
-        interpolated(t->m, t->L, *own);
+        interpolated(t->m, *own);
         return *own;
     }
     if (!tc->ip_ready) {
         if (qk_grow((void **)&tc->ip, &tc->ip_cap, need, sizeof *tc->ip) != QK_OK)
             return NULL;
-        tc->nip = interpolated(t->m, t->L, tc->ip);
+        tc->nip = interpolated(t->m, tc->ip);
         tc->ip_ready = 1;
     }
     return tc->ip;

@@ -10,8 +10,8 @@ static double bpref_of(const qk_topic *t)
     double sum = 0.0;
     for (size_t k = 0; k < m->nlevels && m->levels[k].level < t->L; k++)
         NN += m->levels[k].count;
-    for (long i = 0; i < m->n; i++) {
-        long v = m->v[i];
+    for (long q = 0; q < m->njudged; q++) { /* the ranks with v != -1 */
+        long v = m->v[m->judged[q]];
         if (v < 0)
             continue;
         if (v < t->L) {
@@ -54,10 +54,8 @@ QK_MEASURE_FN(infAP)
     const double eps = 0.00001;
     double sum = 0.0;
     long r = 0, nr = 0, u = 0;
-    for (long j = 0; j < m->n; j++) {
-        long v = m->v[j];
-        if (v == -1)
-            continue;
+    for (long q = 0; q < m->njudged; q++) { /* the ranks with v != -1 */
+        long j = m->judged[q], v = m->v[j];
         if (v == -2) {
             u++;
         } else if (v < t->L) {

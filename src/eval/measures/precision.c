@@ -6,24 +6,27 @@
 
 static long at(const qk_merge *m, long k) { return m->rc[k < m->n ? k : m->n]; }
 
-/* Sum over relevant ranks i <= k of rc(i)/i: the AP numerator. */
-static double ap_sum(const qk_merge *m, long L, long k, int *any)
+/* Sum over relevant ranks i <= k of rc(i)/i: the AP numerator, walking the
+ * merge's list of relevant ranks (v >= the merge's L: the engine merges
+ * and measures with one -l). */
+static double ap_sum(const qk_merge *m, long k, int *any)
 {
     double s = 0.0;
-    long lim = k < m->n ? k : m->n;
+    long lim = k < m->n ? k : m->n, nrel = m->rc[m->n];
     *any = 0;
-    for (long i = 0; i < lim; i++)
-        if (qk_is_rel(m->v[i], L)) {
-            s += (double)m->rc[i + 1] / (double)(i + 1);
-            *any = 1;
-        }
+    for (long r = 0; r < nrel && m->rel[r] < lim; r++) {
+        long i = m->rel[r];
+        s += (double)m->rc[i + 1] / (double)(i + 1);
+        *any = 1;
+    }
     return s;
 }
 
 double qk_ap_of(const qk_merge *m, long L)
 {
     int any;
-    double s = ap_sum(m, L, m->n, &any);
+    double s = ap_sum(m, m->n, &any);
+    (void)L; /* the merge's own */
     return any ? s / (double)m->num_rel : 0.0;
 }
 
@@ -33,9 +36,9 @@ static double topic_ap_sum(const qk_topic *t, int *any)
 {
     qk_topic_cache *tc = t->cache;
     if (!tc)
-        return ap_sum(t->m, t->L, t->m->n, any);
+        return ap_sum(t->m, t->m->n, any);
     if (!tc->ap_ready) {
-        tc->ap_sum = ap_sum(t->m, t->L, t->m->n, &tc->ap_any);
+        tc->ap_sum = ap_sum(t->m, t->m->n, &tc->ap_any);
         tc->ap_ready = 1;
     }
     *any = tc->ap_any;
@@ -71,12 +74,7 @@ QK_MEASURE_FN(Rprec)
 QK_MEASURE_FN(recip_rank)
 {
     const qk_merge *m = t->m;
-    out[0] = 0.0;
-    for (long i = 0; i < m->n; i++)
-        if (qk_is_rel(m->v[i], t->L)) {
-            out[0] = 1.0 / (double)(i + 1);
-            break;
-        }
+    out[0] = m->rc[m->n] > 0 ? 1.0 / (double)(m->rel[0] + 1) : 0.0;
     return QK_OK;
 }
 
@@ -111,22 +109,23 @@ QK_MEASURE_FN(relative_P)
 QK_MEASURE_FN(map_cut)
 {
     const qk_merge *m = t->m;
-    long i = 0;
+    long i = 0, r = 0, nrel = m->rc[m->n];
     double s = 0.0;
     for (size_t c = 0; c < mi->nparams; c++) {
         long k = mi->lparams[c], lim = k < m->n ? k : m->n;
         if (lim < i) { /* not ascending: start again */
-            i = 0;
+            i = r = 0;
             s = 0.0;
         }
         if (lim == m->n && i < lim && t->cache && t->cache->ap_ready) {
             int any;
             s = topic_ap_sum(t, &any); /* the same additions in the same order */
-            i = lim;
+            r = nrel;
         }
-        for (; i < lim; i++)
-            if (qk_is_rel(m->v[i], t->L))
-                s += (double)m->rc[i + 1] / (double)(i + 1);
+        /* the relevant ranks below lim, from the merge's list */
+        for (; r < nrel && m->rel[r] < lim; r++)
+            s += (double)m->rc[m->rel[r] + 1] / (double)(m->rel[r] + 1);
+        i = lim;
         out[c] = m->num_rel ? s / (double)m->num_rel : 0.0;
     }
     return QK_OK;

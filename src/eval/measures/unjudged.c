@@ -55,7 +55,25 @@ QK_MEASURE_FN(rbp_resid)
 {
     const qk_merge *m = t->m;
     double p = persistence(mi), pw = 1.0, sum = 0.0;
+    const double *pws = t->cache ? qk_topic_powers(t->cache, p, m->n) : NULL;
     int any = 0;
+    if (pws && p > 0 && p < 1) {
+        /* The powers from the table (the same products), so that only the
+         * sum is a chain; and it stops where rbp's does (qk_rbp_sum): each
+         * later term is at most p^(i+1), under half an ulp of the sum once
+         * p^(i+1) < sum / 2^54. Unjudged ranked documents (v < 0) are the
+         * merge's nonpool and unjudged counts. */
+        long n = m->n;
+        for (long i = 0; i < n;) { /* blocks of 16 ranks: loops of one length, predicted */
+            long e = n - i > 16 ? i + 16 : n;
+            for (; i < e; i++)
+                sum += pws[i] * (double)(m->v[i] < 0);
+            if (pws[i] * 0x1p54 < sum)
+                break;
+        }
+        out[0] = m->num_nonpool + m->num_unjudged > 0 ? pws[n] + (1.0 - p) * sum : 0.0;
+        return QK_OK;
+    }
     /* Without a branch on the judgment, which follows no pattern: pw is in
      * (0, 1] (p in (0, 1), selection.c), so pw * 0.0 = +0.0, and adding it
      * leaves the sum (never -0.0) as it was, bit for bit. */

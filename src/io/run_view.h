@@ -1,0 +1,17 @@
+/* The run stream as the evaluation engine reads it (internal API, not
+ * exported): what the reader knows of each entry beyond the public view. */
+#ifndef QK_IO_RUN_VIEW_H
+#define QK_IO_RUN_VIEW_H
+
+#include <stdint.h>
+
+#include "qrelkit/io.h"
+
+/* The lengths of the docnos of the topic qk_run_next handed out last, in
+ * its order (t->n of them, each strlen(t->docnos[i])), valid as long as
+ * that view; NULL before the first topic. The reader knows them without
+ * reading the strings again: every docno goes to the end of one arena,
+ * so each one's length is the distance to the next one's offset. */
+const uint32_t *qk_run_doc_lengths(const qk_run_stream *s);
+
+#endif
