@@ -29,9 +29,21 @@ typedef struct qk_crowd_key {
 
 struct qk_crowd_labels {
     qk_strpool *tasks, *workers, *classes;
-    /* Raw observations in input order; cls is an id in the classes pool. */
+    /* Raw observations in input order; cls is an id in the classes pool.
+     * t is written only once t_written (see tstart). */
     uint32_t *t, *w, *cls;
     size_t n, cap;
+    /* While the observations come grouped by task, in increasing task id
+     * (files list a task's labels together, and new tasks take the next
+     * id), t[] is not written: the tasks t_next - 1, t_next - 2, ... have
+     * their first observation at tstart[t_next - 1], tstart[t_next - 2],
+     * ... (tasks between them have none), the last one reaching to n.
+     * The grouping by task is then known without a pass over t[]. The
+     * first observation out of that order writes t[] for every one before
+     * it (qk_crowd_put_task), and t_written stays 1. */
+    int t_written;
+    uint32_t t_next;
+    size_t *tstart, tstart_cap;
     /* The input line of each raw observation, for messages, as runs: from
      * observation runs[j].at on, the lines count up from runs[j].line (or
      * stay 0, the line of observations not read from a file). Files
@@ -63,6 +75,9 @@ struct qk_crowd_labels {
     qk_keymap worker_keys;
     qk_crowd_key last_task_key; /* a == 0: none */
     qk_crowd_key class_keys[QK_CROWD_KEY_CLASSES];
+    /* The same classes' ids + 1 by their one byte, for the classes of one
+     * byte (0: not a known class of one byte): most labels are a digit. */
+    uint8_t class_byte[256];
     /* While every task so far (the first tasks_seen of the pool) came in
      * increasing byte order, task_max is the key of the last: a task whose
      * key sorts after it is new, and is added without a lookup. */
@@ -76,6 +91,23 @@ struct qk_crowd_labels {
  * workers, classes): the fast path for generated data. */
 qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, uint32_t c, long line,
                                   qk_error *err);
+
+/* Task t for observation i (the one after every observation so far, i <
+ * L->cap): t[i] = t, or nothing while the grouping by task holds and t
+ * is the last task; the rest by qk_crowd_put_task_slow (QK_ENOMEM leaves L
+ * as it was). */
+qk_status qk_crowd_put_task_slow(qk_crowd_labels *L, size_t i, uint32_t t);
+static inline qk_status qk_crowd_put_task(qk_crowd_labels *L, size_t i, uint32_t t)
+{
+    if (L->t_written) {
+        L->t[i] = t;
+        return QK_OK;
+    }
+    return L->t_next && t == L->t_next - 1 ? QK_OK : qk_crowd_put_task_slow(L, i, t);
+}
+
+/* The task of observation i < L->n. */
+uint32_t qk_crowd_task_of(const qk_crowd_labels *L, size_t i);
 
 /* Observation L->n comes from line (0: not from a file): a new run of
  * lines unless it continues the last one. */
