@@ -84,8 +84,32 @@ struct qk_crowd_labels {
     int tasks_unsorted;
     size_t tasks_seen;
     qk_crowd_key task_max;
+    /* Set by finish when every task name is of 1-16 bytes and they came
+     * in increasing byte order: the names are then found by binary search
+     * and the pool of task names is not hashed (the reader appends them
+     * without a hash, and a file of tasks in order needs no lookup). */
+    int tasks_by_name;
     size_t n_class_keys;
 };
+
+/* Key (a, b) sorts after key (x, y), as strcmp orders their strings (the
+ * bytes past a key's end are zero). */
+static inline int qk_crowd_key_after(uint64_t a, uint64_t b, uint64_t x, uint64_t y)
+{
+    a = __builtin_bswap64(a), x = __builtin_bswap64(x);
+    return a != x ? a > x : __builtin_bswap64(b) > __builtin_bswap64(y);
+}
+
+/* 1 while every task of L, in id order, has a name of 1-16 bytes that
+ * sorts after the one before (task_max: the key of the last); the tasks
+ * added since the last call are checked, and once out of order, L stays
+ * so. */
+int qk_crowd_tasks_in_order(qk_crowd_labels *L);
+
+/* The task named s (len bytes) by binary search over the names, which must
+ * be in increasing byte order (qk_crowd_tasks_in_order): 1 and *id when
+ * held, else 0. The pool of task names needs no hash for it. */
+int qk_crowd_find_sorted(const qk_crowd_labels *L, const char *s, size_t len, uint32_t *id);
 
 /* Append an observation by ids already interned in L's pools (tasks,
  * workers, classes): the fast path for generated data. */

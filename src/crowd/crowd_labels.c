@@ -126,6 +126,47 @@ uint32_t qk_crowd_task_of(const qk_crowd_labels *L, size_t i)
     return (uint32_t)lo;
 }
 
+int qk_crowd_tasks_in_order(qk_crowd_labels *L)
+{
+    size_t nt = qk_strpool_count(L->tasks);
+    for (; !L->tasks_unsorted && L->tasks_seen < nt; L->tasks_seen++) {
+        uint32_t id = (uint32_t)L->tasks_seen;
+        size_t len = qk_strpool_len(L->tasks, id);
+        char key[16] = {0};
+        uint64_t x, y;
+        if (len == 0 || len > sizeof key) {
+            L->tasks_unsorted = 1;
+            break;
+        }
+        memcpy(key, qk_strpool_str(L->tasks, id), len);
+        x = qk_load8(key), y = qk_load8(key + 8);
+        if (L->tasks_seen && !qk_crowd_key_after(x, y, L->task_max.a, L->task_max.b))
+            L->tasks_unsorted = 1;
+        L->task_max = (qk_crowd_key){x, y, id};
+    }
+    return !L->tasks_unsorted;
+}
+
+int qk_crowd_find_sorted(const qk_crowd_labels *L, const char *s, size_t len, uint32_t *id)
+{
+    size_t lo = 0, hi = qk_strpool_count(L->tasks);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2, ml = qk_strpool_len(L->tasks, (uint32_t)mid);
+        int c = memcmp(qk_strpool_str(L->tasks, (uint32_t)mid), s, ml < len ? ml : len);
+        if (c == 0)
+            c = (ml > len) - (ml < len);
+        if (c == 0) {
+            *id = (uint32_t)mid;
+            return 1;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
 /* The line of raw observation i (0: not from a file). */
 static long line_of(const qk_crowd_labels *L, size_t i)
 {
@@ -180,13 +221,34 @@ static void memo_set(qk_crowd_memo *m, const char *s, size_t len, uint32_t id)
     m->id = id;
 }
 
-/* Intern the task s in L, first trying the last one. */
+/* Intern the task s in L, first trying the last one. A task that sorts
+ * after every one so far (tasks in order, qk_crowd_tasks_in_order) is new
+ * and appended without a hash, as the file reader's fast path does: the
+ * pool is hashed only if a lookup needs it. */
 static qk_status intern_task(qk_crowd_labels *L, const char *s, size_t len, uint32_t *id)
 {
     qk_status st;
     if (memo_is(&L->last_task, s, len)) {
         *id = L->last_task.id;
         return QK_OK;
+    }
+    if (len >= 1 && len <= 16 && !memchr(s, '\0', len) && qk_crowd_tasks_in_order(L)) {
+        char key[16] = {0};
+        uint64_t a, b;
+        memcpy(key, s, len);
+        a = qk_load8(key), b = qk_load8(key + 8);
+        if (L->tasks_seen == 0 || qk_crowd_key_after(a, b, L->task_max.a, L->task_max.b)) {
+            if ((st = qk_strpool_append(L->tasks, s, len, id)) != QK_OK)
+                return st;
+            L->task_max = (qk_crowd_key){a, b, *id};
+            L->tasks_seen++;
+            memo_set(&L->last_task, s, len, *id);
+            return QK_OK;
+        }
+        if (qk_crowd_find_sorted(L, s, len, id)) { /* one of them: no hash either */
+            memo_set(&L->last_task, s, len, *id);
+            return QK_OK;
+        }
     }
     if ((st = qk_strpool_intern(L->tasks, s, len, id)) == QK_OK)
         memo_set(&L->last_task, s, len, *id);
@@ -355,8 +417,10 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
         stats = &local;
     if (L->finished)
         return qk_error_set(err, QK_EUSAGE, "labels were already finished");
-    /* the file reader appends new tasks to the pool without hashing them */
-    if (qk_strpool_index(L->tasks) != QK_OK)
+    /* The file reader appends new tasks to the pool without hashing
+     * them: hashed now unless they are in order, to be found by name. */
+    L->tasks_by_name = qk_crowd_tasks_in_order(L);
+    if (!L->tasks_by_name && qk_strpool_index(L->tasks) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if ((st = order_classes(L, err)) != QK_OK)
         return st;
@@ -552,7 +616,8 @@ const char *qk_crowd_class_name(const qk_crowd_labels *L, size_t c)
 int qk_crowd_find_task(const qk_crowd_labels *L, const char *task, size_t *id)
 {
     uint32_t t;
-    if (!qk_strpool_find(L->tasks, task, strlen(task), &t))
+    if (L->tasks_by_name ? !qk_crowd_find_sorted(L, task, strlen(task), &t)
+                         : !qk_strpool_find(L->tasks, task, strlen(task), &t))
         return 0;
     *id = t;
     return 1;

@@ -74,36 +74,13 @@ static void learn_keys(qk_crowd_labels *L, const uint64_t *k, uint32_t t, uint32
 #define QK_CROWD_BATCH 128
 #define QK_CROWD_PRESIZE 4096 /* labels read before the arrays are sized */
 
-/* Key (a, b) sorts after key (x, y), as strcmp orders their strings (the
- * bytes past a key's end are zero). */
-static inline int key_after(uint64_t a, uint64_t b, uint64_t x, uint64_t y)
-{
-    a = __builtin_bswap64(a), x = __builtin_bswap64(x);
-    return a != x ? a > x : __builtin_bswap64(b) > __builtin_bswap64(y);
-}
-
 /* 1 when the task of key (a, b) sorts after every task L holds, so is not
  * one of them. Tasks added through the pools since the last call continue
  * the order or end it for good. */
 static int task_after_all(qk_crowd_labels *L, uint64_t a, uint64_t b)
 {
-    size_t nt = qk_strpool_count(L->tasks);
-    for (; !L->tasks_unsorted && L->tasks_seen < nt; L->tasks_seen++) {
-        uint32_t id = (uint32_t)L->tasks_seen;
-        size_t len = qk_strpool_len(L->tasks, id);
-        char key[16] = {0};
-        uint64_t x, y;
-        if (len == 0 || len > sizeof key) {
-            L->tasks_unsorted = 1;
-            break;
-        }
-        memcpy(key, qk_strpool_str(L->tasks, id), len);
-        x = qk_load8(key), y = qk_load8(key + 8);
-        if (L->tasks_seen && !key_after(x, y, L->task_max.a, L->task_max.b))
-            L->tasks_unsorted = 1;
-        L->task_max = (qk_crowd_key){x, y, id};
-    }
-    return !L->tasks_unsorted && (nt == 0 || key_after(a, b, L->task_max.a, L->task_max.b));
+    return qk_crowd_tasks_in_order(L) &&
+           (L->tasks_seen == 0 || qk_crowd_key_after(a, b, L->task_max.a, L->task_max.b));
 }
 
 /* Lines ahead whose worker slots are loaded while a line is added: the
@@ -185,12 +162,13 @@ static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, co
         cc[n + (stop - i)] = c;
     }
     /* A task not the last one: new when it sorts after every task so far
-     * (files often list tasks in order), else looked up in the pool
-     * itself: files list a task's labels together, so this is once a task,
-     * and a map of every task would only add a second table to miss in.
-     * New tasks are appended without a hash: the pool hashes them in
-     * batches, when a lookup (a line through the general path) or
-     * qk_crowd_labels_finish needs them. */
+     * (files often list tasks in order), else looked up: by binary search
+     * over the names while they are in order, else in the pool's hash.
+     * Files list a task's labels together, so this is once a task, and a
+     * map of every task would only add a second table to miss in. New
+     * tasks are appended without a hash: the pool hashes them in one
+     * batch, when a lookup of tasks out of order or qk_crowd_labels_finish
+     * needs them. */
     for (; i < stop; i++, n++) {
         const uint64_t *e = K[i].k;
         uint32_t t;
@@ -204,7 +182,9 @@ static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, co
                 break;
             L->task_max = (qk_crowd_key){e[0], e[1], t};
             L->tasks_seen++;
-        } else if (!(qk_strpool_index(L->tasks) == QK_OK && qk_strpool_find(L->tasks, p + b[i].at, b[i].s1, &t)))
+        } else if (!L->tasks_unsorted ? !qk_crowd_find_sorted(L, p + b[i].at, b[i].s1, &t)
+                                        : !(qk_strpool_index(L->tasks) == QK_OK &&
+                                            qk_strpool_find(L->tasks, p + b[i].at, b[i].s1, &t)))
             break;
         if (tt)
             tt[n] = t;

@@ -544,7 +544,7 @@ static void test_task_grouping_paths(void **state)
     char task[48], worker[48];
     char *p;
     (void)state;
-    for (int v = 0; v < 4; v++) {
+    for (int v = 0; v < 5; v++) {
         g.n = g.nt = 0;
         gen_line(&g, "task\tworker\tlabel\n", "", "", NULL);
         for (int i = 0; i < 3000; i++) {
@@ -554,12 +554,15 @@ static void test_task_grouping_paths(void **state)
              * go the fast way), every 7th label goes back to task 3; v 2:
              * from there on, every 11th label's task has a long name (the
              * general way), its task before and after the same short
-             * one; v 3: tasks 0 and 1 take turns first */
+             * one; v 3: tasks 0 and 1 take turns first; v 4: new tasks
+             * that sort before the others, now and then */
             if (v == 1 && i >= 1000 && i % 7 == 0)
                 t = 3;
             if (v == 3 && i < 40)
                 t = i % 2;
             snprintf(task, sizeof task, v == 2 && i >= 1000 && i % 11 == 0 ? "a-task-name-longer-than-16-%d" : "t%05d", t);
+            if (v == 4 && i >= 1000 && i % 13 == 0)
+                snprintf(task, sizeof task, "s%05d", i % 26 ? i : 1000);
             snprintf(worker, sizeof worker, "w%03u", (r >> 4) % 90);
             gen_line(&g, "%s\t%s\t%s\n", task, worker, (r >> 12) % 2 ? "1" : "0");
         }
@@ -568,6 +571,18 @@ static void test_task_grouping_paths(void **state)
         assert_int_equal(read_labels(p, &o, &L, NULL, NULL), QK_OK);
         assert_int_equal(qk_crowd_num_labels(L), g.nt);
         check_grouping(L, g.trip, g.nt);
+        /* every task found by name (tasks in byte order, v 0, 1, 3: by
+         * binary search; v 2, 4: hashed), and no other name */
+        for (size_t i = 0; i < g.nt; i++) {
+            size_t t;
+            assert_true(qk_crowd_find_task(L, g.trip[i][0], &t));
+            assert_string_equal(qk_crowd_task_name(L, t), g.trip[i][0]);
+        }
+        static const char *const absent[] = {"", "a", "t", "t0000", "t00000x", "t00001 ", "t99999", "zz"};
+        for (size_t i = 0; i < sizeof absent / sizeof *absent; i++) {
+            size_t t;
+            assert_false(qk_crowd_find_task(L, absent[i], &t));
+        }
         qk_crowd_labels_free(L);
         L = NULL;
         unlink(p);
