@@ -80,15 +80,14 @@ struct qk_crowd_labels {
     uint8_t class_byte[256];
     /* While every task so far (the first tasks_seen of the pool) came in
      * increasing byte order, task_max is the key of the last: a task whose
-     * key sorts after it is new, and is added without a lookup. */
+     * key sorts after it is new, and is added without a lookup. While all
+     * tasks are checked and in order (tasks_seen == the pool's count),
+     * names are found by binary search (qk_crowd_find_sorted) and new
+     * tasks are appended without a hash: the pool is hashed only once a
+     * task comes out of order. */
     int tasks_unsorted;
     size_t tasks_seen;
     qk_crowd_key task_max;
-    /* Set by finish when every task name is of 1-16 bytes and they came
-     * in increasing byte order: the names are then found by binary search
-     * and the pool of task names is not hashed (the reader appends them
-     * without a hash, and a file of tasks in order needs no lookup). */
-    int tasks_by_name;
     size_t n_class_keys;
 };
 

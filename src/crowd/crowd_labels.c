@@ -419,8 +419,7 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
         return qk_error_set(err, QK_EUSAGE, "labels were already finished");
     /* The file reader appends new tasks to the pool without hashing
      * them: hashed now unless they are in order, to be found by name. */
-    L->tasks_by_name = qk_crowd_tasks_in_order(L);
-    if (!L->tasks_by_name && qk_strpool_index(L->tasks) != QK_OK)
+    if (!qk_crowd_tasks_in_order(L) && qk_strpool_index(L->tasks) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if ((st = order_classes(L, err)) != QK_OK)
         return st;
@@ -616,8 +615,10 @@ const char *qk_crowd_class_name(const qk_crowd_labels *L, size_t c)
 int qk_crowd_find_task(const qk_crowd_labels *L, const char *task, size_t *id)
 {
     uint32_t t;
-    if (L->tasks_by_name ? !qk_crowd_find_sorted(L, task, strlen(task), &t)
-                         : !qk_strpool_find(L->tasks, task, strlen(task), &t))
+    /* tasks in order (every one checked): unhashed, found by name */
+    int sorted = !L->tasks_unsorted && L->tasks_seen == qk_strpool_count(L->tasks);
+    if (sorted ? !qk_crowd_find_sorted(L, task, strlen(task), &t)
+               : !qk_strpool_find(L->tasks, task, strlen(task), &t))
         return 0;
     *id = t;
     return 1;

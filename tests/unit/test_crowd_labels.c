@@ -601,6 +601,13 @@ static void test_task_grouping_paths(void **state)
         for (int f = 0; f < 3; f++)
             strcpy(trip[i][f], rows[i][f]);
     }
+    /* found before finish too: "a" hashed, the rest appended in order */
+    {
+        size_t t;
+        assert_true(qk_crowd_find_task(L, "a", &t) && t == 0);
+        assert_true(qk_crowd_find_task(L, "d", &t) && t == 3);
+        assert_false(qk_crowd_find_task(L, "bb", &t));
+    }
     assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
     check_grouping(L, trip, 6);
     qk_crowd_labels_free(L);
