@@ -29,9 +29,21 @@ typedef struct qk_crowd_key {
 
 struct qk_crowd_labels {
     qk_strpool *tasks, *workers, *classes;
-    /* Raw observations in input order; cls is an id in the classes pool. */
+    /* Raw observations in input order; cls is an id in the classes pool.
+     * t is written only once t_written (see tstart). */
     uint32_t *t, *w, *cls;
     size_t n, cap;
+    /* While the observations come grouped by task, in increasing task id
+     * (files list a task's labels together, and new tasks take the next
+     * id), t[] is not written: the tasks t_next - 1, t_next - 2, ... have
+     * their first observation at tstart[t_next - 1], tstart[t_next - 2],
+     * ... (tasks between them have none), the last one reaching to n.
+     * The grouping by task is then known without a pass over t[]. The
+     * first observation out of that order writes t[] for every one before
+     * it (qk_crowd_put_task), and t_written stays 1. */
+    int t_written;
+    uint32_t t_next;
+    size_t *tstart, tstart_cap;
     /* The input line of each raw observation, for messages, as runs: from
      * observation runs[j].at on, the lines count up from runs[j].line (or
      * stay 0, the line of observations not read from a file). Files
@@ -63,19 +75,62 @@ struct qk_crowd_labels {
     qk_keymap worker_keys;
     qk_crowd_key last_task_key; /* a == 0: none */
     qk_crowd_key class_keys[QK_CROWD_KEY_CLASSES];
+    /* The same classes' ids + 1 by their one byte, for the classes of one
+     * byte (0: not a known class of one byte): most labels are a digit. */
+    uint8_t class_byte[256];
     /* While every task so far (the first tasks_seen of the pool) came in
      * increasing byte order, task_max is the key of the last: a task whose
-     * key sorts after it is new, and is added without a lookup. */
+     * key sorts after it is new, and is added without a lookup. While all
+     * tasks are checked and in order (tasks_seen == the pool's count),
+     * names are found by binary search (qk_crowd_find_sorted) and new
+     * tasks are appended without a hash: the pool is hashed only once a
+     * task comes out of order. */
     int tasks_unsorted;
     size_t tasks_seen;
     qk_crowd_key task_max;
     size_t n_class_keys;
 };
 
+/* Key (a, b) sorts after key (x, y), as strcmp orders their strings (the
+ * bytes past a key's end are zero). */
+static inline int qk_crowd_key_after(uint64_t a, uint64_t b, uint64_t x, uint64_t y)
+{
+    a = __builtin_bswap64(a), x = __builtin_bswap64(x);
+    return a != x ? a > x : __builtin_bswap64(b) > __builtin_bswap64(y);
+}
+
+/* 1 while every task of L, in id order, has a name of 1-16 bytes that
+ * sorts after the one before (task_max: the key of the last); the tasks
+ * added since the last call are checked, and once out of order, L stays
+ * so. */
+int qk_crowd_tasks_in_order(qk_crowd_labels *L);
+
+/* The task named s (len bytes) by binary search over the names, which must
+ * be in increasing byte order (qk_crowd_tasks_in_order): 1 and *id when
+ * held, else 0. The pool of task names needs no hash for it. */
+int qk_crowd_find_sorted(const qk_crowd_labels *L, const char *s, size_t len, uint32_t *id);
+
 /* Append an observation by ids already interned in L's pools (tasks,
  * workers, classes): the fast path for generated data. */
 qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, uint32_t c, long line,
                                   qk_error *err);
+
+/* Task t for observation i (the one after every observation so far, i <
+ * L->cap): t[i] = t, or nothing while the grouping by task holds and t
+ * is the last task; the rest by qk_crowd_put_task_slow (QK_ENOMEM leaves L
+ * as it was). */
+qk_status qk_crowd_put_task_slow(qk_crowd_labels *L, size_t i, uint32_t t);
+static inline qk_status qk_crowd_put_task(qk_crowd_labels *L, size_t i, uint32_t t)
+{
+    if (L->t_written) {
+        L->t[i] = t;
+        return QK_OK;
+    }
+    return L->t_next && t == L->t_next - 1 ? QK_OK : qk_crowd_put_task_slow(L, i, t);
+}
+
+/* The task of observation i < L->n. */
+uint32_t qk_crowd_task_of(const qk_crowd_labels *L, size_t i);
 
 /* Observation L->n comes from line (0: not from a file): a new run of
  * lines unless it continues the last one. */

@@ -2,6 +2,7 @@
  * observations by task (counting sort, input order kept inside a task) and
  * applies the duplicate policy. The file reader is crowd_read.c. */
 #include "core/bytes.h"
+#include "core/huge.h"
 #include "core/strpool_add.h"
 #include "crowd/crowd_internal.h"
 #include "qrelkit/io.h"
@@ -32,6 +33,7 @@ void qk_crowd_labels_free(qk_crowd_labels *L)
     qk_strpool_free(L->workers);
     qk_strpool_free(L->classes);
     free(L->t);
+    free(L->tstart);
     free(L->w);
     free(L->cls);
     free(L->runs);
@@ -74,6 +76,97 @@ qk_status qk_crowd_note_line(qk_crowd_labels *L, long line)
     return QK_OK;
 }
 
+/* t[] for the first i observations, from tstart (L->cap entries, as w
+ * and cls have). */
+static qk_status write_tasks(qk_crowd_labels *L, size_t i)
+{
+    uint32_t *t = qk_realloc_huge(NULL, 0, (L->cap ? L->cap : 1) * sizeof *t);
+    if (!t)
+        return QK_ENOMEM;
+    for (uint32_t x = 0; x < L->t_next; x++) {
+        size_t e = x + 1 < L->t_next ? L->tstart[x + 1] : i;
+        for (size_t j = L->tstart[x]; j < e; j++)
+            t[j] = x;
+    }
+    L->t = t;
+    L->t_written = 1;
+    return QK_OK;
+}
+
+qk_status qk_crowd_put_task_slow(qk_crowd_labels *L, size_t i, uint32_t t)
+{
+    if (!L->t_written && t >= L->t_next) {
+        /* a later task: it starts here, and tasks between have none */
+        if (qk_grow((void **)&L->tstart, &L->tstart_cap, (size_t)t + 1, sizeof *L->tstart) != QK_OK)
+            return QK_ENOMEM;
+        for (size_t x = L->t_next; x <= t; x++)
+            L->tstart[x] = i;
+        L->t_next = t + 1;
+        return QK_OK;
+    }
+    if (!L->t_written && write_tasks(L, i) != QK_OK)
+        return QK_ENOMEM;
+    L->t[i] = t;
+    return QK_OK;
+}
+
+uint32_t qk_crowd_task_of(const qk_crowd_labels *L, size_t i)
+{
+    size_t lo = 0, hi;
+    if (L->t_written)
+        return L->t[i];
+    hi = L->t_next;
+    while (hi - lo > 1) { /* the last task that starts at or before i */
+        size_t mid = lo + (hi - lo) / 2;
+        if (L->tstart[mid] <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (uint32_t)lo;
+}
+
+int qk_crowd_tasks_in_order(qk_crowd_labels *L)
+{
+    size_t nt = qk_strpool_count(L->tasks);
+    for (; !L->tasks_unsorted && L->tasks_seen < nt; L->tasks_seen++) {
+        uint32_t id = (uint32_t)L->tasks_seen;
+        size_t len = qk_strpool_len(L->tasks, id);
+        char key[16] = {0};
+        uint64_t x, y;
+        if (len == 0 || len > sizeof key) {
+            L->tasks_unsorted = 1;
+            break;
+        }
+        memcpy(key, qk_strpool_str(L->tasks, id), len);
+        x = qk_load8(key), y = qk_load8(key + 8);
+        if (L->tasks_seen && !qk_crowd_key_after(x, y, L->task_max.a, L->task_max.b))
+            L->tasks_unsorted = 1;
+        L->task_max = (qk_crowd_key){x, y, id};
+    }
+    return !L->tasks_unsorted;
+}
+
+int qk_crowd_find_sorted(const qk_crowd_labels *L, const char *s, size_t len, uint32_t *id)
+{
+    size_t lo = 0, hi = qk_strpool_count(L->tasks);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2, ml = qk_strpool_len(L->tasks, (uint32_t)mid);
+        int c = memcmp(qk_strpool_str(L->tasks, (uint32_t)mid), s, ml < len ? ml : len);
+        if (c == 0)
+            c = (ml > len) - (ml < len);
+        if (c == 0) {
+            *id = (uint32_t)mid;
+            return 1;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
 /* The line of raw observation i (0: not from a file). */
 static long line_of(const qk_crowd_labels *L, size_t i)
 {
@@ -97,15 +190,14 @@ qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, ui
          * next call retries. */
         // cppcheck-suppress duplicateAssignExpression ; three equal copies on purpose, see above
         size_t c1 = L->cap, c2 = L->cap, c3 = L->cap;
-        if (qk_grow((void **)&L->t, &c1, L->n + 1, sizeof *L->t) ||
+        if ((L->t_written && qk_grow((void **)&L->t, &c1, L->n + 1, sizeof *L->t)) ||
             qk_grow((void **)&L->w, &c2, L->n + 1, sizeof *L->w) ||
             qk_grow((void **)&L->cls, &c3, L->n + 1, sizeof *L->cls))
             return qk_error_set(err, QK_ENOMEM, "out of memory");
-        L->cap = c1;
+        L->cap = c2;
     }
-    if (qk_crowd_note_line(L, line) != QK_OK)
+    if (qk_crowd_note_line(L, line) != QK_OK || qk_crowd_put_task(L, L->n, t) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    L->t[L->n] = t;
     L->w[L->n] = w;
     L->cls[L->n] = c;
     L->n++;
@@ -129,13 +221,34 @@ static void memo_set(qk_crowd_memo *m, const char *s, size_t len, uint32_t id)
     m->id = id;
 }
 
-/* Intern the task s in L, first trying the last one. */
+/* Intern the task s in L, first trying the last one. A task that sorts
+ * after every one so far (tasks in order, qk_crowd_tasks_in_order) is new
+ * and appended without a hash, as the file reader's fast path does: the
+ * pool is hashed only if a lookup needs it. */
 static qk_status intern_task(qk_crowd_labels *L, const char *s, size_t len, uint32_t *id)
 {
     qk_status st;
     if (memo_is(&L->last_task, s, len)) {
         *id = L->last_task.id;
         return QK_OK;
+    }
+    if (len >= 1 && len <= 16 && !memchr(s, '\0', len) && qk_crowd_tasks_in_order(L)) {
+        char key[16] = {0};
+        uint64_t a, b;
+        memcpy(key, s, len);
+        a = qk_load8(key), b = qk_load8(key + 8);
+        if (L->tasks_seen == 0 || qk_crowd_key_after(a, b, L->task_max.a, L->task_max.b)) {
+            if ((st = qk_strpool_append(L->tasks, s, len, id)) != QK_OK)
+                return st;
+            L->task_max = (qk_crowd_key){a, b, *id};
+            L->tasks_seen++;
+            memo_set(&L->last_task, s, len, *id);
+            return QK_OK;
+        }
+        if (qk_crowd_find_sorted(L, s, len, id)) { /* one of them: no hash either */
+            memo_set(&L->last_task, s, len, *id);
+            return QK_OK;
+        }
     }
     if ((st = qk_strpool_intern(L->tasks, s, len, id)) == QK_OK)
         memo_set(&L->last_task, s, len, *id);
@@ -280,6 +393,8 @@ static qk_status order_classes(qk_crowd_labels *L, qk_error *err)
 static size_t raw_index(const qk_crowd_labels *L, size_t t, size_t j)
 {
     size_t i = 0;
+    if (!L->t_written) /* grouped: the task's labels are together */
+        return L->tstart[t] + j;
     for (;; i++)
         if (L->t[i] == t && j-- == 0)
             return i;
@@ -302,8 +417,9 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
         stats = &local;
     if (L->finished)
         return qk_error_set(err, QK_EUSAGE, "labels were already finished");
-    /* the file reader appends new tasks to the pool without hashing them */
-    if (qk_strpool_index(L->tasks) != QK_OK)
+    /* The file reader appends new tasks to the pool without hashing
+     * them: hashed now unless they are in order, to be found by name. */
+    if (!qk_crowd_tasks_in_order(L) && qk_strpool_index(L->tasks) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if ((st = order_classes(L, err)) != QK_OK)
         return st;
@@ -317,12 +433,18 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     }
     /* Counting sort by task keeps the input order within each task. */
     grouped = 1;
-    for (size_t i = 0; i < L->n; i++) {
-        L->off[L->t[i] + 1]++;
-        grouped &= i == 0 || L->t[i] >= L->t[i - 1];
+    if (!L->t_written) { /* grouped as they came: the starts are known */
+        for (size_t t = 0; t < nt; t++)
+            L->off[t] = t < L->t_next ? L->tstart[t] : L->n;
+        L->off[nt] = L->n;
+    } else {
+        for (size_t i = 0; i < L->n; i++) {
+            L->off[L->t[i] + 1]++;
+            grouped &= i == 0 || L->t[i] >= L->t[i - 1];
+        }
+        for (size_t t = 0; t < nt; t++)
+            L->off[t + 1] += L->off[t];
     }
-    for (size_t t = 0; t < nt; t++)
-        L->off[t + 1] += L->off[t];
     if (grouped) {
         /* Tasks already in order (a file that lists each task's labels
          * together, tasks in first-seen order): the sort is the identity,
@@ -427,10 +549,13 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     L->finished = 1;
     /* The raw arrays are no longer needed: halve the memory. */
     free(L->t);
+    free(L->tstart);
     free(L->w);
     free(L->cls);
     free(L->runs);
     L->t = L->w = L->cls = NULL;
+    L->tstart = NULL;
+    L->tstart_cap = 0;
     L->runs = NULL;
     L->n_runs = L->runs_cap = 0;
 out:
@@ -490,7 +615,10 @@ const char *qk_crowd_class_name(const qk_crowd_labels *L, size_t c)
 int qk_crowd_find_task(const qk_crowd_labels *L, const char *task, size_t *id)
 {
     uint32_t t;
-    if (!qk_strpool_find(L->tasks, task, strlen(task), &t))
+    /* tasks in order (every one checked): unhashed, found by name */
+    int sorted = !L->tasks_unsorted && L->tasks_seen == qk_strpool_count(L->tasks);
+    if (sorted ? !qk_crowd_find_sorted(L, task, strlen(task), &t)
+               : !qk_strpool_find(L->tasks, task, strlen(task), &t))
         return 0;
     *id = t;
     return 1;

@@ -23,9 +23,11 @@ static void reserve(qk_crowd_labels *L, size_t n)
     size_t nt, tb = 0;
     if (n <= L->cap)
         return;
-    if ((p = qk_realloc_huge(L->t, L->n * sizeof *L->t, n * sizeof *L->t)) == NULL)
-        return;
-    L->t = p;
+    if (L->t_written) {
+        if ((p = qk_realloc_huge(L->t, L->n * sizeof *L->t, n * sizeof *L->t)) == NULL)
+            return;
+        L->t = p;
+    }
     if ((p = qk_realloc_huge(L->w, L->n * sizeof *L->w, n * sizeof *L->w)) == NULL)
         return;
     L->w = p;
@@ -61,44 +63,24 @@ static void learn_keys(qk_crowd_labels *L, const uint64_t *k, uint32_t t, uint32
     uint32_t id;
     if (!qk_keymap_get(&L->worker_keys, k[2], k[3], &id))
         (void)qk_keymap_put(&L->worker_keys, k[2], k[3], w);
-    if (!class_key(L, k[4], k[5], &id) && L->n_class_keys < QK_CROWD_KEY_CLASSES)
+    if (!class_key(L, k[4], k[5], &id) && L->n_class_keys < QK_CROWD_KEY_CLASSES) {
         L->class_keys[L->n_class_keys++] = (qk_crowd_key){k[4], k[5], c};
+        if (k[4] < 256 && c < 255) /* a class of one byte */
+            L->class_byte[k[4]] = (uint8_t)(c + 1);
+    }
     L->last_task_key = (qk_crowd_key){k[0], k[1], t};
 }
 
 #define QK_CROWD_BATCH 128
 #define QK_CROWD_PRESIZE 4096 /* labels read before the arrays are sized */
 
-/* Key (a, b) sorts after key (x, y), as strcmp orders their strings (the
- * bytes past a key's end are zero). */
-static inline int key_after(uint64_t a, uint64_t b, uint64_t x, uint64_t y)
-{
-    a = __builtin_bswap64(a), x = __builtin_bswap64(x);
-    return a != x ? a > x : __builtin_bswap64(b) > __builtin_bswap64(y);
-}
-
 /* 1 when the task of key (a, b) sorts after every task L holds, so is not
  * one of them. Tasks added through the pools since the last call continue
  * the order or end it for good. */
 static int task_after_all(qk_crowd_labels *L, uint64_t a, uint64_t b)
 {
-    size_t nt = qk_strpool_count(L->tasks);
-    for (; !L->tasks_unsorted && L->tasks_seen < nt; L->tasks_seen++) {
-        uint32_t id = (uint32_t)L->tasks_seen;
-        size_t len = qk_strpool_len(L->tasks, id);
-        char key[16] = {0};
-        uint64_t x, y;
-        if (len == 0 || len > sizeof key) {
-            L->tasks_unsorted = 1;
-            break;
-        }
-        memcpy(key, qk_strpool_str(L->tasks, id), len);
-        x = qk_load8(key), y = qk_load8(key + 8);
-        if (L->tasks_seen && !key_after(x, y, L->task_max.a, L->task_max.b))
-            L->tasks_unsorted = 1;
-        L->task_max = (qk_crowd_key){x, y, id};
-    }
-    return !L->tasks_unsorted && (nt == 0 || key_after(a, b, L->task_max.a, L->task_max.b));
+    return qk_crowd_tasks_in_order(L) &&
+           (L->tasks_seen == 0 || qk_crowd_key_after(a, b, L->task_max.a, L->task_max.b));
 }
 
 /* Lines ahead whose worker slots are loaded while a line is added: the
@@ -115,52 +97,107 @@ static int task_after_all(qk_crowd_labels *L, uint64_t a, uint64_t b)
 static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, const qk_line3_keys *K,
                         size_t i, size_t k, long ln)
 {
-    uint32_t *tt = L->t, *ww = L->w, *cc = L->cls;
-    size_t n = L->n, cap = L->cap, nck = L->n_class_keys;
-    const qk_keymap wmap = L->worker_keys;
+    /* tt: NULL while the labels' tasks are not written (qk_crowd_put_task) */
+    uint32_t *tt = L->t_written ? L->t : NULL, *ww = L->w, *cc = L->cls;
+    uint32_t cur = L->t_next ? L->t_next - 1 : UINT32_MAX;
+    size_t n = L->n, lim = k, stop, nck = L->n_class_keys;
+    const qk_keymap_slot *slot = L->worker_keys.slot;
+    const uint64_t *bw = L->worker_keys.bw;
+    unsigned shift = 64 - L->worker_keys.bits;
+    size_t mask = ((size_t)1 << L->worker_keys.bits) - 1;
+    const uint8_t *cbyte = L->class_byte;
     qk_crowd_key last = L->last_task_key;
+    uint64_t hw[QK_CROWD_BATCH];
+    /* no worker known yet: every line goes the general way */
+    if (!L->worker_keys.bits)
+        return i;
     /* lines i.. are consecutive: one run of lines, if any is added */
     if (i < k && qk_crowd_note_line(L, ln + (long)i + 1) != QK_OK)
         return i;
-    for (size_t j = i; j < i + QK_CROWD_AHEAD && j < k; j++)
-        qk_keymap_prefetch(&wmap, K[j].k[2], K[j].k[3]);
-    for (; i < k && n < cap; i++) {
-        const uint64_t *e = K[i].k;
-        size_t j;
-        uint32_t t, w;
-        if (i + QK_CROWD_AHEAD < k)
-            qk_keymap_prefetch(&wmap, K[i + QK_CROWD_AHEAD].k[2], K[i + QK_CROWD_AHEAD].k[3]);
+    if (L->cap - n < k - i)
+        lim = i + (L->cap - n);
+    /* While the tasks are not written, the last task key is the last
+     * label's task (cur) or none, so that a line of that task adds nothing
+     * for its task. */
+    if (!tt && last.id != cur)
+        last.a = 0;
+    /* First the workers and classes of lines i.. into w[] and cls[] from
+     * n on, up to the first line with an unknown one (stop), then their
+     * tasks: two short loops, each with its values in registers. */
+    for (size_t j = i; j < i + QK_CROWD_AHEAD && j < lim; j++) {
+        hw[j] = qk_keymap_hash(K[j].k[2], K[j].k[3]);
+        __builtin_prefetch(&slot[hw[j] >> shift]);
+    }
+    for (stop = i; stop < lim; stop++) {
+        const uint64_t *e = K[stop].k;
+        uint32_t c, bt;
+        size_t h;
+        /* the worker slots of lines ahead, loading while this one is added */
+        if (stop + QK_CROWD_AHEAD < lim) {
+            size_t j = stop + QK_CROWD_AHEAD;
+            hw[j] = qk_keymap_hash(K[j].k[2], K[j].k[3]);
+            __builtin_prefetch(&slot[hw[j] >> shift]);
+        }
         if (e[0] == 0)
             break;
-        for (j = 0; j < nck && (L->class_keys[j].a != e[4] || L->class_keys[j].b != e[5]); j++)
-            ;
-        if (j == nck)
-            break;
-        if (!qk_keymap_get(&wmap, e[2], e[3], &w))
-            break;
-        /* A task not the last one: new when it sorts after every task so
-         * far (files often list tasks in order), else looked up in the
-         * pool itself: files list a task's labels together, so this is
-         * once a task, and a map of every task would only add a second
-         * table to miss in. New tasks are appended without a hash: the
-         * pool hashes them in batches, when a lookup (a line through the
-         * general path) or qk_crowd_labels_finish needs them. */
-        if (last.a == e[0] && last.b == e[1])
-            t = last.id;
-        else if (task_after_all(L, e[0], e[1])) {
-            const char *f0 = p + b[i].at;
-            if (qk_strpool_append(L->tasks, f0, b[i].s1, &t) != QK_OK)
+        /* a class of one byte from the table, any other from the keys */
+        if (e[4] < 256 && cbyte[e[4]])
+            c = cbyte[e[4]] - 1u;
+        else {
+            size_t j;
+            for (j = 0; j < nck && (L->class_keys[j].a != e[4] || L->class_keys[j].b != e[5]); j++)
+                ;
+            if (j == nck)
                 break;
-            last = L->task_max = (qk_crowd_key){e[0], e[1], t};
-            L->tasks_seen++;
-        } else if (qk_strpool_index(L->tasks) == QK_OK && qk_strpool_find(L->tasks, p + b[i].at, b[i].s1, &t))
-            last = (qk_crowd_key){e[0], e[1], t};
-        else
+            c = L->class_keys[j].id;
+        }
+        /* the worker (qk_keymap_get_hashed, with the map's fields in locals) */
+        bt = qk_keymap_btag(e[3]);
+        for (h = (size_t)(hw[stop] >> shift);; h = (h + 1) & mask)
+            if ((slot[h].a == e[2] && slot[h].bt == bt && (bt == 0 || bw[h] == e[3])) || slot[h].a == 0)
+                break;
+        if (slot[h].a == 0)
             break;
-        tt[n] = t;
-        ww[n] = w;
-        cc[n] = L->class_keys[j].id;
-        n++;
+        ww[n + (stop - i)] = slot[h].id;
+        cc[n + (stop - i)] = c;
+    }
+    /* A task not the last one: new when it sorts after every task so far
+     * (files often list tasks in order), else looked up: by binary search
+     * over the names while they are in order, else in the pool's hash.
+     * Files list a task's labels together, so this is once a task, and a
+     * map of every task would only add a second table to miss in. New
+     * tasks are appended without a hash: the pool hashes them in one
+     * batch, when a lookup of tasks out of order or qk_crowd_labels_finish
+     * needs them. */
+    for (; i < stop; i++, n++) {
+        const uint64_t *e = K[i].k;
+        uint32_t t;
+        if (last.a == e[0] && last.b == e[1]) {
+            if (tt)
+                tt[n] = last.id;
+            continue;
+        }
+        if (task_after_all(L, e[0], e[1])) {
+            if (qk_strpool_append(L->tasks, p + b[i].at, b[i].s1, &t) != QK_OK)
+                break;
+            L->task_max = (qk_crowd_key){e[0], e[1], t};
+            L->tasks_seen++;
+        } else if (!L->tasks_unsorted ? !qk_crowd_find_sorted(L, p + b[i].at, b[i].s1, &t)
+                                        : !(qk_strpool_index(L->tasks) == QK_OK &&
+                                            qk_strpool_find(L->tasks, p + b[i].at, b[i].s1, &t)))
+            break;
+        if (tt)
+            tt[n] = t;
+        else if (t != cur) { /* the next task, or the grouping ends here */
+            if (t == cur + 1 && t < L->tstart_cap) {
+                L->tstart[t] = n;
+                L->t_next = t + 1;
+            } else if (qk_crowd_put_task_slow(L, n, t) != QK_OK)
+                break;
+            tt = L->t_written ? L->t : NULL;
+            cur = t;
+        }
+        last = (qk_crowd_key){e[0], e[1], t};
     }
     L->n = n;
     L->last_task_key = last;
@@ -185,7 +222,7 @@ static qk_status add_line(qk_crowd_labels *L, const char *f0, const qk_line3 *r,
         qk_keymap_key(f0, l0, &k[0], &k[1]);
         qk_keymap_key(f1, l1, &k[2], &k[3]);
         qk_keymap_key(f2, l2, &k[4], &k[5]);
-        learn_keys(L, k, L->t[n0], L->w[n0], L->cls[n0]);
+        learn_keys(L, k, qk_crowd_task_of(L, n0), L->w[n0], L->cls[n0]);
     }
     return QK_OK;
 }

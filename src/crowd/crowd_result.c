@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define QK_CROWD_COUNT_CLASSES 16 /* classes count_votes counts on the stack */
+
 void qk_crowd_result_free(qk_crowd_result *r)
 {
     if (!r)
@@ -57,9 +59,41 @@ qk_status qk_crowd_result_alloc(const qk_crowd_labels *L, int with_confusion, in
     return QK_OK;
 }
 
+/* Unweighted vote fractions: votes of 1 summed in doubles are whole
+ * numbers, exact below 2^53, so counting them in integers gives the same
+ * bits without a chain of floating adds through memory. Two classes
+ * (ids 0 and 1): the votes for class 1 are the sum of the ids. */
+static void count_votes(const qk_crowd_labels *L, double *post)
+{
+    size_t nt = qk_crowd_num_tasks(L), k = L->nclasses;
+    size_t cnt[QK_CROWD_COUNT_CLASSES];
+    for (size_t t = 0; t < nt; t++) {
+        double *q = post + t * k;
+        size_t b = L->off[t], e = L->off[t + 1], s = e - b;
+        if (k == 2) {
+            size_t ones = 0;
+            for (size_t i = b; i < e; i++)
+                ones += L->gc[i];
+            cnt[0] = s - ones, cnt[1] = ones;
+        } else {
+            for (size_t c = 0; c < k; c++)
+                cnt[c] = 0;
+            for (size_t i = b; i < e; i++)
+                cnt[L->gc[i]]++;
+        }
+        /* No labels: no evidence either way. */
+        for (size_t c = 0; c < k; c++)
+            q[c] = s > 0 ? (double)cnt[c] / (double)s : 1.0 / (double)k;
+    }
+}
+
 void qk_crowd_vote_fractions(const qk_crowd_labels *L, const double *weight, double *post)
 {
     size_t nt = qk_crowd_num_tasks(L), k = L->nclasses;
+    if (!weight && k <= QK_CROWD_COUNT_CLASSES) {
+        count_votes(L, post);
+        return;
+    }
     for (size_t t = 0; t < nt; t++) {
         double *q = post + t * k, s = 0;
         for (size_t c = 0; c < k; c++)
@@ -161,6 +195,23 @@ static void sum_workers(const qk_crowd_labels *L, const qk_crowd_result *r, int 
                         size_t stride)
 {
     size_t nt = r->n_tasks, k = r->n_classes;
+    if (!own && k == 2) {
+        /* two classes, the most common case: the same adds in the same
+         * order, without the loop over classes */
+        for (size_t t = 0; t < nt; t++) {
+            const double *q = r->post + t * 2;
+            double q0 = q[0], q1 = q[1];
+            for (size_t i = L->off[t]; i < L->off[t + 1]; i++) {
+                double *a = acc + (size_t)L->gw[i] * stride;
+                uint32_t y = L->gc[i];
+                a[0] += 1;
+                a[1] += q[y];
+                a[2 + y] += q0;
+                a[4 + y] += q1;
+            }
+        }
+        return;
+    }
     for (size_t t = 0; t < nt; t++) {
         const double *q = r->post + t * k;
         for (size_t i = L->off[t]; i < L->off[t + 1]; i++) {

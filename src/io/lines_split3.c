@@ -72,6 +72,32 @@ static inline void classify(const char *p, uint64_t *stop, uint64_t *sep, int wi
     classify64(p, stop, sep);
 }
 
+/* The keys of three fields of 1-16 bytes (16 bytes readable at each) into
+ * K[0..6), as qk_keymap_key builds them: each field's 16 bytes masked to
+ * its length in one vector operation. */
+static inline void keys3(const char *f0, unsigned l0, const char *f1, unsigned l1, const char *f2, unsigned l2,
+                         uint64_t *K)
+{
+#if defined(__SSE2__)
+    /* 16 bytes from win + 16 - len: len 0xFF bytes, then zeros */
+    static const unsigned char win[32] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                          0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    _mm_storeu_si128((__m128i *)(void *)K,
+                     _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)f0),
+                                   _mm_loadu_si128((const __m128i *)(const void *)(win + 16 - l0))));
+    _mm_storeu_si128((__m128i *)(void *)(K + 2),
+                     _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)f1),
+                                   _mm_loadu_si128((const __m128i *)(const void *)(win + 16 - l1))));
+    _mm_storeu_si128((__m128i *)(void *)(K + 4),
+                     _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)f2),
+                                   _mm_loadu_si128((const __m128i *)(const void *)(win + 16 - l2))));
+#else
+    qk_keymap_key(f0, l0, &K[0], &K[1]);
+    qk_keymap_key(f1, l1, &K[2], &K[3]);
+    qk_keymap_key(f2, l2, &K[4], &K[5]);
+#endif
+}
+
 /* The splitter, with the fields' keys into keys[] when keys is not NULL,
  * its blocks classified by AVX2 when wide (always inlined: each caller
  * gets a copy for its constants, without a test per line, and the AVX2
@@ -90,7 +116,7 @@ split(const char *p, const char *end, qk_line3 *out, qk_line3_keys *keys, size_t
     classify(base + 64, &e1, &s1, wide);
     while (k < max && base + pos <= last) {
         const char *q;
-        uint64_t e, s;
+        uint64_t e, s, s2;
         unsigned n, a, b, adv;
         /* [base, base + 128) is classified and readable: the line starts in
          * its first half and, being under 64 bytes, ends in it. */
@@ -111,17 +137,15 @@ split(const char *p, const char *end, qk_line3 *out, qk_line3_keys *keys, size_t
         adv = n + 1 + (q[n] == '\r');
         if (q[adv - 1] != '\n' || q[0] == '#')
             break;
-        /* exactly two separators, neither first nor last nor together */
+        /* exactly two separators (s2: s without its first, one bit), and
+         * no empty field: no field end (a separator or the line end) right
+         * at a field start (the line start or after a separator) */
         s &= ((uint64_t)1 << n) - 1;
-        if (!s)
+        s2 = s & (s - 1);
+        if (!s2 || (s2 & (s2 - 1)) || ((s | (uint64_t)1 << n) & (s << 1 | 1)))
             break;
         a = (unsigned)__builtin_ctzll(s);
-        s &= s - 1;
-        if (!s)
-            break;
-        b = (unsigned)__builtin_ctzll(s);
-        if ((s & (s - 1)) || a == 0 || b == a + 1 || b + 1 == n)
-            break;
+        b = (unsigned)__builtin_ctzll(s2);
         out[k].at = (uint32_t)(q - p);
         out[k].s1 = (uint8_t)a;
         out[k].s2 = (uint8_t)b;
@@ -131,14 +155,12 @@ split(const char *p, const char *end, qk_line3 *out, qk_line3_keys *keys, size_t
             /* the fields are under 64 bytes and start at least
              * QK_LINE3_TAIL bytes before end: 16 bytes at each are readable */
             uint64_t *K = keys[k].k;
-            size_t l1 = b - a - 1, l2 = n - b - 1;
-            if (a > QK_KEYMAP_MAX_LEN || l1 > QK_KEYMAP_MAX_LEN || l2 > QK_KEYMAP_MAX_LEN) {
+            unsigned l1 = b - a - 1, l2 = n - b - 1;
+            /* every length is 1 or more: one test that each is at most 16 */
+            if (((a - 1) | (l1 - 1) | (l2 - 1)) >= QK_KEYMAP_MAX_LEN)
                 K[0] = 0;
-            } else {
-                qk_keymap_key(q, a, &K[0], &K[1]);
-                qk_keymap_key(q + a + 1, l1, &K[2], &K[3]);
-                qk_keymap_key(q + b + 1, l2, &K[4], &K[5]);
-            }
+            else
+                keys3(q, a, q + a + 1, l1, q + b + 1, l2, K);
         }
         k++;
         pos += adv;
@@ -156,6 +178,8 @@ size_t qk_lines_split3(const char *p, const char *end, qk_line3 *out, size_t max
 __attribute__((target("avx2,bmi,bmi2"))) static size_t
 split_keys_avx2(const char *p, const char *end, qk_line3 *out, qk_line3_keys *keys, size_t max, size_t *bytes)
 {
+    if (!keys) /* never (the keys are what this copy is for): no test per line */
+        __builtin_unreachable();
     return split(p, end, out, keys, max, bytes, 1);
 }
 #endif

@@ -505,6 +505,150 @@ static void test_finish_again(void **state)
     }
 }
 
+/* The labels of L grouped by task are those of the lines in trip (task,
+ * worker, label in input order): task by task, in input order, by name. */
+static void check_grouping(const qk_crowd_labels *L, char (*trip)[3][48], size_t n)
+{
+    const size_t *off;
+    const uint32_t *w, *c;
+    size_t total = 0;
+    qk_crowd_csr(L, &off, &w, &c);
+    for (size_t t = 0; t < qk_crowd_num_tasks(L); t++) {
+        const char *name = qk_crowd_task_name(L, t);
+        size_t j = off[t];
+        for (size_t i = 0; i < n; i++) {
+            if (strcmp(trip[i][0], name) != 0)
+                continue;
+            assert_true(j < off[t + 1]);
+            assert_string_equal(qk_crowd_worker_name(L, w[j]), trip[i][1]);
+            assert_string_equal(qk_crowd_class_name(L, c[j]), trip[i][2]);
+            j++;
+        }
+        assert_int_equal(j, off[t + 1]);
+        total += j - off[t];
+    }
+    assert_int_equal(total, n);
+}
+
+/* The reader keeps a file's grouping by task without writing each label's
+ * task while the tasks come in order, one after another: lines of the
+ * last task (the repeated-key path), a task coming back after others
+ * (the grouping written out in the middle of a batch), a task of a long
+ * name between lines of a short one (read the general way), a task
+ * interned before its first label; each grouped as the lines say. */
+static void test_task_grouping_paths(void **state)
+{
+    struct gen g = {.seed = 5};
+    qk_crowd_read_opts o = {.duplicates = QK_CROWD_DUP_KEEP};
+    qk_crowd_labels *L = NULL;
+    char task[48], worker[48];
+    char *p;
+    (void)state;
+    for (int v = 0; v < 5; v++) {
+        g.n = g.nt = 0;
+        gen_line(&g, "task\tworker\tlabel\n", "", "", NULL);
+        for (int i = 0; i < 3000; i++) {
+            unsigned r = gen_rand(&g);
+            int t = i / 5;
+            /* v 1: from label 1000 on (every worker known, so the lines
+             * go the fast way), every 7th label goes back to task 3; v 2:
+             * from there on, every 11th label's task has a long name (the
+             * general way), its task before and after the same short
+             * one; v 3: tasks 0 and 1 take turns first; v 4: new tasks
+             * that sort before the others, now and then */
+            if (v == 1 && i >= 1000 && i % 7 == 0)
+                t = 3;
+            if (v == 3 && i < 40)
+                t = i % 2;
+            snprintf(task, sizeof task, v == 2 && i >= 1000 && i % 11 == 0 ? "a-task-name-longer-than-16-%d" : "t%05d", t);
+            if (v == 4 && i >= 1000 && i % 13 == 0)
+                snprintf(task, sizeof task, "s%05d", i % 26 ? i : 1000);
+            snprintf(worker, sizeof worker, "w%03u", (r >> 4) % 90);
+            gen_line(&g, "%s\t%s\t%s\n", task, worker, (r >> 12) % 2 ? "1" : "0");
+        }
+        g.text[g.n] = '\0';
+        p = write_tmp(g.text);
+        assert_int_equal(read_labels(p, &o, &L, NULL, NULL), QK_OK);
+        assert_int_equal(qk_crowd_num_labels(L), g.nt);
+        check_grouping(L, g.trip, g.nt);
+        /* every task found by name (tasks in byte order, v 0, 1, 3: by
+         * binary search; v 2, 4: hashed), and no other name */
+        for (size_t i = 0; i < g.nt; i++) {
+            size_t t;
+            assert_true(qk_crowd_find_task(L, g.trip[i][0], &t));
+            assert_string_equal(qk_crowd_task_name(L, t), g.trip[i][0]);
+        }
+        static const char *const absent[] = {"", "a", "t", "t0000", "t00000x", "t00001 ", "t99999", "zz"};
+        for (size_t i = 0; i < sizeof absent / sizeof *absent; i++) {
+            size_t t;
+            assert_false(qk_crowd_find_task(L, absent[i], &t));
+        }
+        qk_crowd_labels_free(L);
+        L = NULL;
+        unlink(p);
+    }
+    free(g.text);
+    free(g.trip);
+    /* through the API: a task without labels first, then labels of
+     * later tasks, one going back */
+    static const char *const rows[][3] = {{"b", "w1", "x"}, {"b", "w2", "y"}, {"c", "w1", "x"},
+                                          {"d", "w2", "y"}, {"c", "w2", "x"}, {"e", "w1", "y"}};
+    char(*trip)[3][48] = calloc(6, sizeof *trip);
+    L = qk_crowd_labels_new();
+    assert_int_equal(qk_crowd_labels_add_task(L, "a", NULL, NULL), QK_OK);
+    for (size_t i = 0; i < 6; i++) {
+        assert_int_equal(qk_crowd_labels_add(L, rows[i][0], rows[i][1], rows[i][2], NULL), QK_OK);
+        for (int f = 0; f < 3; f++)
+            strcpy(trip[i][f], rows[i][f]);
+    }
+    /* found before finish too: "a" hashed, the rest appended in order */
+    {
+        size_t t;
+        assert_true(qk_crowd_find_task(L, "a", &t) && t == 0);
+        assert_true(qk_crowd_find_task(L, "d", &t) && t == 3);
+        assert_false(qk_crowd_find_task(L, "bb", &t));
+    }
+    assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
+    check_grouping(L, trip, 6);
+    qk_crowd_labels_free(L);
+    free(trip);
+}
+
+/* A repeated (task, worker) pair inside the task being read, tasks still in
+ * order (their grouping not written per label): the policies count and
+ * drop as they do elsewhere, and the error names both lines. */
+static void test_duplicates_in_order(void **state)
+{
+    char *buf = malloc(1 << 16), want[256];
+    size_t n = 0;
+    qk_error err = {0};
+    qk_crowd_labels *L = NULL;
+    qk_crowd_read_stats rs;
+    char *p;
+    (void)state;
+    /* labels 0..299 (task i / 3, lines 1..300); line 301 repeats worker
+     * w001 (label 298, line 299) on task t00099, the last one, with the
+     * other label; then 50 labels more */
+    plain_lines(buf, &n, 0, 300, NULL);
+    n += (size_t)sprintf(buf + n, "t00099\tw001\t1\n");
+    plain_lines(buf, &n, 300, 350, NULL);
+    buf[n] = '\0';
+    p = write_tmp(buf);
+    qk_crowd_read_opts o = {.duplicates = QK_CROWD_DUP_ERROR};
+    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_EINPUT);
+    snprintf(want, sizeof want, "'%s' line 301: worker 'w001' labels task 't00099' again (first on line 299)", p);
+    assert_string_equal(err.message, want);
+    o.duplicates = QK_CROWD_DUP_DROP_CONFLICTS;
+    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_OK);
+    assert_int_equal(rs.dup_pairs, 1);
+    assert_int_equal(rs.dup_conflicts, 1);
+    assert_int_equal(rs.dropped_dups, 2);
+    assert_int_equal(qk_crowd_num_labels(L), 349);
+    qk_crowd_labels_free(L);
+    unlink(p);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -517,6 +661,8 @@ int main(void)
         cmocka_unit_test(test_fast_path_matches),
         cmocka_unit_test(test_fast_path_messages),
         cmocka_unit_test(test_finish_again),
+        cmocka_unit_test(test_task_grouping_paths),
+        cmocka_unit_test(test_duplicates_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
