@@ -34,6 +34,7 @@ void qk_crowd_labels_free(qk_crowd_labels *L)
     qk_strpool_free(L->classes);
     free(L->t);
     free(L->tstart);
+    free(L->wlast);
     free(L->w);
     free(L->cls);
     free(L->runs);
@@ -196,8 +197,16 @@ qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, ui
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         L->cap = c2;
     }
+    if (w >= L->wlast_cap) { /* zero past the last written (see wlast) */
+        size_t was = L->wlast_cap;
+        if (qk_grow((void **)&L->wlast, &L->wlast_cap, (size_t)w + 1, sizeof *L->wlast) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        memset(L->wlast + was, 0, (L->wlast_cap - was) * sizeof *L->wlast);
+    }
     if (qk_crowd_note_line(L, line) != QK_OK || qk_crowd_put_task(L, L->n, t) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    L->dup_maybe |= L->wlast[w] == t + 1;
+    L->wlast[w] = t + 1;
     L->w[L->n] = w;
     L->cls[L->n] = c;
     L->n++;
@@ -394,7 +403,7 @@ static size_t raw_index(const qk_crowd_labels *L, size_t t, size_t j)
 {
     size_t i = 0;
     if (!L->t_written) /* grouped: the task's labels are together */
-        return L->tstart[t] + j;
+        return L->off[t] + j;
     for (;; i++)
         if (L->t[i] == t && j-- == 0)
             return i;
@@ -423,7 +432,16 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if ((st = order_classes(L, err)) != QK_OK)
         return st;
-    L->off = calloc(nt + 1, sizeof *L->off);
+    /* Grouped as they came (!t_written): the task starts are known, and
+     * tstart becomes off (given back on an error, see out). */
+    if (!L->t_written) {
+        if (qk_grow((void **)&L->tstart, &L->tstart_cap, nt + 1, sizeof *L->tstart) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        for (size_t t = L->t_next; t <= nt; t++) /* tasks with no labels */
+            L->tstart[t] = L->n;
+        L->off = L->tstart;
+    } else
+        L->off = calloc(nt + 1, sizeof *L->off);
     mark = malloc((nw ? nw : 1) * sizeof *mark);
     first = malloc((nw ? nw : 1) * sizeof *first);
     state = malloc(nw ? nw : 1);
@@ -433,11 +451,7 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     }
     /* Counting sort by task keeps the input order within each task. */
     grouped = 1;
-    if (!L->t_written) { /* grouped as they came: the starts are known */
-        for (size_t t = 0; t < nt; t++)
-            L->off[t] = t < L->t_next ? L->tstart[t] : L->n;
-        L->off[nt] = L->n;
-    } else {
+    if (L->t_written) {
         for (size_t i = 0; i < L->n; i++) {
             L->off[L->t[i] + 1]++;
             grouped &= i == 0 || L->t[i] >= L->t[i - 1];
@@ -473,9 +487,12 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     }
     for (size_t w = 0; w < nw; w++)
         mark[w] = UINT32_MAX;
-    /* Per task: find repeated workers, then keep what the policy keeps. */
-    size_t out_n = 0;
-    for (size_t t = 0; t < nt; t++) {
+    /* Per task: find repeated workers, then keep what the policy keeps;
+     * none to find when grouped as they came and none was seen then. */
+    size_t out_n = 0, nt_scan = !L->t_written && !L->dup_maybe ? 0 : nt;
+    if (!nt_scan)
+        out_n = L->n;
+    for (size_t t = 0; t < nt_scan; t++) {
         size_t b = L->off[t], e = L->off[t + 1], k;
         /* First only whether a worker repeats (it rarely does): marks
          * alone, then every label kept. */
@@ -549,13 +566,17 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     L->finished = 1;
     /* The raw arrays are no longer needed: halve the memory. */
     free(L->t);
-    free(L->tstart);
+    if (L->tstart != L->off)
+        free(L->tstart);
+    free(L->wlast);
     free(L->w);
     free(L->cls);
     free(L->runs);
     L->t = L->w = L->cls = NULL;
     L->tstart = NULL;
     L->tstart_cap = 0;
+    L->wlast = NULL;
+    L->wlast_cap = 0;
     L->runs = NULL;
     L->n_runs = L->runs_cap = 0;
 out:
@@ -568,7 +589,8 @@ out:
         tw = tc = NULL;
     }
     if (st != QK_OK) { /* as before the call: it may be made again */
-        free(L->off);
+        if (L->off != L->tstart) /* else its values are still the starts */
+            free(L->off);
         free(L->order);
         free(L->rank);
         L->off = NULL;

@@ -649,6 +649,60 @@ static void test_duplicates_in_order(void **state)
     free(buf);
 }
 
+/* Repeats seen while reading (the grouping by task kept, no per-task scan
+ * at finish unless one is): of a task's first label, by the fast path, and
+ * of a worker's first label, added the general way (a new worker), by the
+ * fast path. Either is reported, and dropped under DUP_FIRST. */
+static void test_duplicates_seen_while_reading(void **state)
+{
+    static const struct {
+        const char *extra, *worker;
+        int again, was;
+    } cases[] = {
+        {"t00099\tw000\t0\n", "w000", 301, 298},
+        {"t00099\twnew\t1\nt00099\twnew\t0\n", "wnew", 302, 301},
+    };
+    char *buf = malloc(1 << 16), want[256];
+    (void)state;
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        size_t n = 0, lines;
+        qk_error err = {0};
+        qk_crowd_labels *L = NULL;
+        qk_crowd_read_stats rs;
+        char *p;
+        plain_lines(buf, &n, 0, 300, NULL);
+        n += (size_t)sprintf(buf + n, "%s", cases[c].extra);
+        plain_lines(buf, &n, 300, 350, NULL);
+        buf[n] = '\0';
+        lines = 350 + c + 1;
+        p = write_tmp(buf);
+        qk_crowd_read_opts o = {.duplicates = QK_CROWD_DUP_ERROR};
+        assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_EINPUT);
+        snprintf(want, sizeof want, "'%s' line %d: worker '%s' labels task 't00099' again (first on line %d)", p,
+                 cases[c].again, cases[c].worker, cases[c].was);
+        assert_string_equal(err.message, want);
+        o.duplicates = QK_CROWD_DUP_FIRST;
+        assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_OK);
+        assert_int_equal(rs.dup_pairs, 1);
+        assert_int_equal(rs.dropped_dups, 1);
+        assert_int_equal(qk_crowd_num_labels(L), lines - 1);
+        qk_crowd_labels_free(L);
+        /* and none without the repeat: every label kept */
+        n = 0;
+        plain_lines(buf, &n, 0, 350, NULL);
+        buf[n] = '\0';
+        unlink(p);
+        p = write_tmp(buf);
+        o.duplicates = QK_CROWD_DUP_ERROR;
+        assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_OK);
+        assert_int_equal(rs.dup_pairs, 0);
+        assert_int_equal(qk_crowd_num_labels(L), 350);
+        qk_crowd_labels_free(L);
+        unlink(p);
+    }
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -663,6 +717,7 @@ int main(void)
         cmocka_unit_test(test_finish_again),
         cmocka_unit_test(test_task_grouping_paths),
         cmocka_unit_test(test_duplicates_in_order),
+        cmocka_unit_test(test_duplicates_seen_while_reading),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
