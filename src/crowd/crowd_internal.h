@@ -44,14 +44,6 @@ struct qk_crowd_labels {
     int t_written;
     uint32_t t_next;
     size_t *tstart, tstart_cap;
-    /* While grouped so (!t_written), each task's labels come together, so
-     * a repeated (task, worker) pair is seen as it is added: wlast[w] is
-     * 1 + the task of worker w's last observation (wlast_cap entries, 0
-     * past the last written), and dup_maybe is set by the first repeat.
-     * Without one, finish has no duplicates to look for. */
-    uint32_t *wlast;
-    size_t wlast_cap;
-    int dup_maybe;
     /* The input line of each raw observation, for messages, as runs: from
      * observation runs[j].at on, the lines count up from runs[j].line (or
      * stay 0, the line of observations not read from a file). Files

@@ -34,7 +34,6 @@ void qk_crowd_labels_free(qk_crowd_labels *L)
     qk_strpool_free(L->classes);
     free(L->t);
     free(L->tstart);
-    free(L->wlast);
     free(L->w);
     free(L->cls);
     free(L->runs);
@@ -197,16 +196,8 @@ qk_status qk_crowd_labels_add_ids(qk_crowd_labels *L, uint32_t t, uint32_t w, ui
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         L->cap = c2;
     }
-    if (w >= L->wlast_cap) { /* zero past the last written (see wlast) */
-        size_t was = L->wlast_cap;
-        if (qk_grow((void **)&L->wlast, &L->wlast_cap, (size_t)w + 1, sizeof *L->wlast) != QK_OK)
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
-        memset(L->wlast + was, 0, (L->wlast_cap - was) * sizeof *L->wlast);
-    }
     if (qk_crowd_note_line(L, line) != QK_OK || qk_crowd_put_task(L, L->n, t) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    L->dup_maybe |= L->wlast[w] == t + 1;
-    L->wlast[w] = t + 1;
     L->w[L->n] = w;
     L->cls[L->n] = c;
     L->n++;
@@ -487,12 +478,9 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     }
     for (size_t w = 0; w < nw; w++)
         mark[w] = UINT32_MAX;
-    /* Per task: find repeated workers, then keep what the policy keeps;
-     * none to find when grouped as they came and none was seen then. */
-    size_t out_n = 0, nt_scan = !L->t_written && !L->dup_maybe ? 0 : nt;
-    if (!nt_scan)
-        out_n = L->n;
-    for (size_t t = 0; t < nt_scan; t++) {
+    /* Per task: find repeated workers, then keep what the policy keeps. */
+    size_t out_n = 0;
+    for (size_t t = 0; t < nt; t++) {
         size_t b = L->off[t], e = L->off[t + 1], k;
         /* First only whether a worker repeats (it rarely does): marks
          * alone, then every label kept. */
@@ -568,15 +556,12 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     free(L->t);
     if (L->tstart != L->off)
         free(L->tstart);
-    free(L->wlast);
     free(L->w);
     free(L->cls);
     free(L->runs);
     L->t = L->w = L->cls = NULL;
     L->tstart = NULL;
     L->tstart_cap = 0;
-    L->wlast = NULL;
-    L->wlast_cap = 0;
     L->runs = NULL;
     L->n_runs = L->runs_cap = 0;
 out:

@@ -88,46 +88,6 @@ static int task_after_all(qk_crowd_labels *L, uint64_t a, uint64_t b)
  * would wait for each miss in turn. */
 #define QK_CROWD_AHEAD 16
 
-/* Observations from..to-1, just added while grouped by task (!t_written):
- * each worker's mark (wlast) becomes 1 + its task, the observation's
- * worker already marked so being a repeat; returns 1 if there is one. A
- * pass of its own, task by task from the starts, keeps the loop short. */
-static int mark_workers(qk_crowd_labels *L, size_t from, size_t to)
-{
-    const uint32_t *ww = L->w;
-    const size_t *ts = L->tstart;
-    uint32_t *wl = L->wlast, t = 0, nt = L->t_next;
-    int rep = 0;
-    /* the task of observation from: the last that starts at or before it */
-    for (uint32_t lo = 0, hi = nt; hi - lo > 1;) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (ts[mid] <= from)
-            t = lo = mid;
-        else
-            hi = mid;
-    }
-    for (; from < to; t++) {
-        size_t e = t + 1 < nt && ts[t + 1] < to ? ts[t + 1] : to;
-        uint32_t m = t + 1;
-        /* two at a time: the loop's own steps were half of its work */
-        for (; from + 2 <= e; from += 2) {
-            uint32_t w0 = ww[from], w1 = ww[from + 1];
-            if (wl[w0] == m)
-                rep = 1;
-            wl[w0] = m;
-            if (wl[w1] == m)
-                rep = 1;
-            wl[w1] = m;
-        }
-        if (from < e) {
-            if (wl[ww[from]] == m)
-                rep = 1;
-            wl[ww[from++]] = m;
-        }
-    }
-    return rep;
-}
-
 /* Lines i.. of a batch from the splitter (task worker label, as the
  * general loop below takes them), with their keys K (k[0] == 0: a long
  * field), whose keys are all
@@ -140,7 +100,7 @@ static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, co
     /* tt: NULL while the labels' tasks are not written (qk_crowd_put_task) */
     uint32_t *tt = L->t_written ? L->t : NULL, *ww = L->w, *cc = L->cls;
     uint32_t cur = L->t_next ? L->t_next - 1 : UINT32_MAX;
-    size_t n = L->n, n0 = n, lim = k, stop, nck = L->n_class_keys;
+    size_t n = L->n, lim = k, stop, nck = L->n_class_keys;
     const qk_keymap_slot *slot = L->worker_keys.slot;
     const uint64_t *bw = L->worker_keys.bw;
     unsigned shift = 64 - L->worker_keys.bits;
@@ -239,8 +199,6 @@ static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, co
         }
         last = (qk_crowd_key){e[0], e[1], t};
     }
-    if (!L->t_written && n > n0)
-        L->dup_maybe |= mark_workers(L, n0, n);
     L->n = n;
     L->last_task_key = last;
     return i;

@@ -493,14 +493,20 @@ static void test_finish_again(void **state)
         /* no lines: the labels are counted in the order they were added */
         assert_string_equal(err.message, v == 0 ? "'-': worker 'w1' labels task 't2' again (labels 3 and 4 in the order added)"
                                                 : "'-': worker 'w1' labels task 't2' again (labels 2 and 4 in the order added)");
+        /* labels may still be added after the failed call */
+        assert_int_equal(qk_crowd_labels_add(L, "t4", "w3", "b", NULL), QK_OK);
         assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_FIRST, &rs, NULL), QK_OK);
-        assert_int_equal(qk_crowd_num_labels(L), 4);
+        assert_int_equal(qk_crowd_num_labels(L), 5);
+        assert_int_equal(qk_crowd_num_tasks(L), 4);
         assert_true(qk_crowd_find_class(L, "b", &b));
         qk_crowd_csr(L, &off, &w, &c);
         /* t2 (id 1) keeps w1's first label, b */
         assert_int_equal(off[2] - off[1], 1);
         assert_int_equal(c[off[1]], b);
         assert_int_equal(off[1], 2);
+        assert_int_equal(off[3], 4); /* t4: the last label */
+        assert_int_equal(off[4], 5);
+        assert_int_equal(c[4], b);
         qk_crowd_labels_free(L);
     }
 }
@@ -649,10 +655,10 @@ static void test_duplicates_in_order(void **state)
     free(buf);
 }
 
-/* Repeats seen while reading (the grouping by task kept, no per-task scan
- * at finish unless one is): of a task's first label, by the fast path, and
- * of a worker's first label, added the general way (a new worker), by the
- * fast path. Either is reported, and dropped under DUP_FIRST. */
+/* Repeats while the grouping by task is kept (the task starts become the
+ * offsets at finish): of a task's first label, by the fast path, and of a
+ * worker's first label, added the general way (a new worker), by the fast
+ * path. Either is reported, and dropped under DUP_FIRST. */
 static void test_duplicates_seen_while_reading(void **state)
 {
     static const struct {
