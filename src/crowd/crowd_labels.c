@@ -394,7 +394,7 @@ static size_t raw_index(const qk_crowd_labels *L, size_t t, size_t j)
 {
     size_t i = 0;
     if (!L->t_written) /* grouped: the task's labels are together */
-        return L->tstart[t] + j;
+        return L->off[t] + j;
     for (;; i++)
         if (L->t[i] == t && j-- == 0)
             return i;
@@ -423,7 +423,16 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if ((st = order_classes(L, err)) != QK_OK)
         return st;
-    L->off = calloc(nt + 1, sizeof *L->off);
+    /* Grouped as they came (!t_written): the task starts are known, and
+     * tstart becomes off (given back on an error, see out). */
+    if (!L->t_written) {
+        if (qk_grow((void **)&L->tstart, &L->tstart_cap, nt + 1, sizeof *L->tstart) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        for (size_t t = L->t_next; t <= nt; t++) /* tasks with no labels */
+            L->tstart[t] = L->n;
+        L->off = L->tstart;
+    } else
+        L->off = calloc(nt + 1, sizeof *L->off);
     mark = malloc((nw ? nw : 1) * sizeof *mark);
     first = malloc((nw ? nw : 1) * sizeof *first);
     state = malloc(nw ? nw : 1);
@@ -433,11 +442,7 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     }
     /* Counting sort by task keeps the input order within each task. */
     grouped = 1;
-    if (!L->t_written) { /* grouped as they came: the starts are known */
-        for (size_t t = 0; t < nt; t++)
-            L->off[t] = t < L->t_next ? L->tstart[t] : L->n;
-        L->off[nt] = L->n;
-    } else {
+    if (L->t_written) {
         for (size_t i = 0; i < L->n; i++) {
             L->off[L->t[i] + 1]++;
             grouped &= i == 0 || L->t[i] >= L->t[i - 1];
@@ -549,7 +554,8 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     L->finished = 1;
     /* The raw arrays are no longer needed: halve the memory. */
     free(L->t);
-    free(L->tstart);
+    if (L->tstart != L->off)
+        free(L->tstart);
     free(L->w);
     free(L->cls);
     free(L->runs);
@@ -568,7 +574,8 @@ out:
         tw = tc = NULL;
     }
     if (st != QK_OK) { /* as before the call: it may be made again */
-        free(L->off);
+        if (L->off != L->tstart) /* else its values are still the starts */
+            free(L->off);
         free(L->order);
         free(L->rank);
         L->off = NULL;

@@ -493,14 +493,20 @@ static void test_finish_again(void **state)
         /* no lines: the labels are counted in the order they were added */
         assert_string_equal(err.message, v == 0 ? "'-': worker 'w1' labels task 't2' again (labels 3 and 4 in the order added)"
                                                 : "'-': worker 'w1' labels task 't2' again (labels 2 and 4 in the order added)");
+        /* labels may still be added after the failed call */
+        assert_int_equal(qk_crowd_labels_add(L, "t4", "w3", "b", NULL), QK_OK);
         assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_FIRST, &rs, NULL), QK_OK);
-        assert_int_equal(qk_crowd_num_labels(L), 4);
+        assert_int_equal(qk_crowd_num_labels(L), 5);
+        assert_int_equal(qk_crowd_num_tasks(L), 4);
         assert_true(qk_crowd_find_class(L, "b", &b));
         qk_crowd_csr(L, &off, &w, &c);
         /* t2 (id 1) keeps w1's first label, b */
         assert_int_equal(off[2] - off[1], 1);
         assert_int_equal(c[off[1]], b);
         assert_int_equal(off[1], 2);
+        assert_int_equal(off[3], 4); /* t4: the last label */
+        assert_int_equal(off[4], 5);
+        assert_int_equal(c[4], b);
         qk_crowd_labels_free(L);
     }
 }
@@ -649,6 +655,60 @@ static void test_duplicates_in_order(void **state)
     free(buf);
 }
 
+/* Repeats while the grouping by task is kept (the task starts become the
+ * offsets at finish): of a task's first label, by the fast path, and of a
+ * worker's first label, added the general way (a new worker), by the fast
+ * path. Either is reported, and dropped under DUP_FIRST. */
+static void test_duplicates_seen_while_reading(void **state)
+{
+    static const struct {
+        const char *extra, *worker;
+        int again, was;
+    } cases[] = {
+        {"t00099\tw000\t0\n", "w000", 301, 298},
+        {"t00099\twnew\t1\nt00099\twnew\t0\n", "wnew", 302, 301},
+    };
+    char *buf = malloc(1 << 16), want[256];
+    (void)state;
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        size_t n = 0, lines;
+        qk_error err = {0};
+        qk_crowd_labels *L = NULL;
+        qk_crowd_read_stats rs;
+        char *p;
+        plain_lines(buf, &n, 0, 300, NULL);
+        n += (size_t)sprintf(buf + n, "%s", cases[c].extra);
+        plain_lines(buf, &n, 300, 350, NULL);
+        buf[n] = '\0';
+        lines = 350 + c + 1;
+        p = write_tmp(buf);
+        qk_crowd_read_opts o = {.duplicates = QK_CROWD_DUP_ERROR};
+        assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_EINPUT);
+        snprintf(want, sizeof want, "'%s' line %d: worker '%s' labels task 't00099' again (first on line %d)", p,
+                 cases[c].again, cases[c].worker, cases[c].was);
+        assert_string_equal(err.message, want);
+        o.duplicates = QK_CROWD_DUP_FIRST;
+        assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_OK);
+        assert_int_equal(rs.dup_pairs, 1);
+        assert_int_equal(rs.dropped_dups, 1);
+        assert_int_equal(qk_crowd_num_labels(L), lines - 1);
+        qk_crowd_labels_free(L);
+        /* and none without the repeat: every label kept */
+        n = 0;
+        plain_lines(buf, &n, 0, 350, NULL);
+        buf[n] = '\0';
+        unlink(p);
+        p = write_tmp(buf);
+        o.duplicates = QK_CROWD_DUP_ERROR;
+        assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_OK);
+        assert_int_equal(rs.dup_pairs, 0);
+        assert_int_equal(qk_crowd_num_labels(L), 350);
+        qk_crowd_labels_free(L);
+        unlink(p);
+    }
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -663,6 +723,7 @@ int main(void)
         cmocka_unit_test(test_finish_again),
         cmocka_unit_test(test_task_grouping_paths),
         cmocka_unit_test(test_duplicates_in_order),
+        cmocka_unit_test(test_duplicates_seen_while_reading),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
