@@ -523,6 +523,9 @@ qk_status qk_build_sorted_terms(qk_index_builder *b, uint32_t **out)
     return qk_build_sort_pool(b->terms, out);
 }
 
+/* How many terms ahead a spill asks for a term's tables. */
+enum { SPILL_AHEAD = 16 };
+
 /* Write the segment as a sorted run: per term, varints (term length, df, cf,
  * postings bytes), then the term and postings bytes. */
 qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
@@ -548,6 +551,16 @@ qk_status qk_build_spill(qk_index_builder *b, qk_error *err)
     b->spills++;
     path = NULL;
     for (size_t i = 0; i < n; i++) {
+        /* in strcmp order the terms' tables are met at random: ask for
+         * those of the terms ahead (as qk_build_src_next does) */
+        if (i + SPILL_AHEAD < n)
+            // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.ArraySubscript): ids[0..n) are set
+            __builtin_prefetch(&b->pl[ids[i + SPILL_AHEAD]]);
+        if (i + SPILL_AHEAD / 2 < n) {
+            // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.ArraySubscript): ids[0..n) are set
+            __builtin_prefetch(b->pl[ids[i + SPILL_AHEAD / 2]].buf);
+            __builtin_prefetch(qk_strpool_str(b->terms, ids[i + SPILL_AHEAD / 2]));
+        }
         // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.ArraySubscript): ids[0..n) are set
         const qk_plist *pl = &b->pl[ids[i]];
         size_t len = qk_strpool_len(b->terms, ids[i]);

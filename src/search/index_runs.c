@@ -29,12 +29,27 @@ static int read_varint(FILE *f, uint64_t *v)
     return -1;
 }
 
+/* How many terms ahead a segment source asks for a term's tables. */
+enum { SRC_AHEAD = 16 };
+
 int qk_build_src_next(qk_index_builder *b, qk_build_src *s)
 {
     if (!s->f) {
         if (s->i == s->n) {
             s->done = 1;
             return 0;
+        }
+        /* Terms in strcmp order land anywhere in the segment's tables:
+         * ask for the list entry SRC_AHEAD terms ahead, and for the
+         * postings and string of the term half as far ahead (their
+         * addresses are in that entry and the pool's offsets), so the
+         * misses of the terms to come overlap with this one's copy. */
+        if (s->i + SRC_AHEAD < s->n)
+            __builtin_prefetch(&b->pl[s->ids[s->i + SRC_AHEAD]]);
+        if (s->i + SRC_AHEAD / 2 < s->n) {
+            uint32_t ahead = s->ids[s->i + SRC_AHEAD / 2];
+            __builtin_prefetch(b->pl[ahead].buf);
+            __builtin_prefetch(qk_strpool_str(b->terms, ahead));
         }
         uint32_t id = s->ids[s->i++];
         const qk_plist *pl = &b->pl[id];
