@@ -300,6 +300,18 @@ static void hot_set_topic(hot *h, const char *qid, size_t qlen)
 /* A one-digit grade's relevance. */
 static const double digit_rel[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
 
+/* EV_LINE for the line at p + lo with field ends f1..f4. */
+static inline __attribute__((always_inline)) int hand_back(hot *h, unsigned lo, unsigned f1, unsigned f2,
+                                                           unsigned f3, unsigned f4)
+{
+    h->lo = lo;
+    h->f1 = f1;
+    h->f2 = f2;
+    h->f3 = f3;
+    h->f4 = f4;
+    return EV_LINE;
+}
+
 /* The lines of the common shape that need no call, block after block,
  * until one does (the event returned). No call here (but memcmp for a
  * qrels_jg group of under 4 or over 16 bytes), so the counters stay in
@@ -391,12 +403,7 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
                                  !same_qid16(&h->k, p + lo) ||
                                  (groups && (f2 - f1 - 1 != gl || !qk_same_bytes(gs, p + f1 + 1, gl))),
                              0)) {
-            h->lo = lo;
-            h->f1 = f1;
-            h->f2 = f2;
-            h->f3 = f3;
-            h->f4 = f4;
-            ev = EV_LINE;
+            ev = hand_back(h, lo, f1, f2, f3, f4);
             break;
         }
         if (in_order) {
@@ -413,12 +420,7 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
             d = diff32_base(doc, prev);
 #endif
             if (__builtin_expect(!d, 0)) {
-                h->lo = lo;
-                h->f1 = f1;
-                h->f2 = f2;
-                h->f3 = f3;
-                h->f4 = f4;
-                ev = EV_LINE;
+                ev = hand_back(h, lo, f1, f2, f3, f4);
                 break;
             }
             i = (unsigned)__builtin_ctz(d);
