@@ -7,8 +7,11 @@
  * (the same topic and group as the last line, a one-digit grade, a docno
  * of under 32 bytes told apart from the last one in its first 32) are
  * added by a loop without calls, hot_body, whose counters then all fit
- * in registers; it hands any other line to slow_line. The counters go
- * back to q before anything else looks at q. */
+ * in registers; it hands any other line to slow_line. A line laid out
+ * as the last one it added in full (the same field ends and length, so
+ * the same topic id, docno and grade widths) is settled by comparing its
+ * mask with that line's, not by finding its fields one by one. The
+ * counters go back to q before anything else looks at q. */
 #include "core/bytes.h"
 #include "io/qrels_internal.h"
 #include "io/run_internal.h"
@@ -282,6 +285,13 @@ typedef struct hot {
     size_t gl;
     uint32_t g;
     unsigned lo, f1, f2, f3, f4; /* EV_LINE: the line at p + lo and its field ends */
+    /* The layout of the last line hot_body added in full: its field ends
+     * and line end (bits of the line's mask from its first byte), its
+     * length, where its docno and grade start, its docno's and group's
+     * lengths. pat 0: none yet. */
+    uint64_t pat, pat_mask;
+    unsigned pat_len, pat_doc, pat_grade, pat_dl, pat_gl;
+    size_t pat_ql;
     char pbuf[32];
 } hot;
 
@@ -365,6 +375,62 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
                 break;
             }
         }
+        /* Lines laid out as the last line added here in full (most files
+         * give every topic id, docno and grade a fixed width): the line's
+         * mask equal to that line's settles its shape, field ends and
+         * length, so only its bytes are looked at (the topic, the
+         * newline, the grade's digit, the group, the docno's order). The
+         * first other line goes on below, with the masks from it on. */
+        if (h->pat && o + h->pat_len <= 64 && h->pat_ql == h->qlen16 && (!groups || h->pat_gl == gl)) {
+            const uint64_t pat = h->pat, pmask = h->pat_mask;
+            const unsigned len = h->pat_len, pd = h->pat_doc, pg = h->pat_grade;
+            const size_t pdl = h->pat_dl;
+            const unsigned o0 = o;
+            do {
+                const char *s = p + o;
+                const char *d = s + pd;
+                unsigned g1 = (unsigned)(unsigned char)s[pg] - '0';
+                if (((m >> o) & pmask) != pat || s[len - 1] != '\n' || g1 > 9 || !same_qid16(&h->k, s) ||
+                    (groups && !qk_same_bytes(gs, s + h->qlen16 + 1, gl)))
+                    break;
+                if (in_order) {
+                    uint32_t dd;
+                    unsigned i;
+#if defined(QK_QRELS_AVX2)
+                    dd = avx2 ? diff32_avx2(d, prev) : diff32_base(d, prev);
+#else
+                    dd = diff32_base(d, prev);
+#endif
+                    if (__builtin_expect(!dd, 0))
+                        break;
+                    i = (unsigned)__builtin_ctz(dd);
+                    in_order = (i < pdl) & ((unsigned char)d[i] > (unsigned char)prev[i]);
+                }
+                memcpy(arena + alen, d, 32);
+                arena[alen + pdl] = '\0';
+                doc_off[n] = (uint32_t)alen;
+                prev = d;
+                alen += pdl + 1;
+                {
+                    uint64_t ids = (uint64_t)g << 32 | (uint32_t)n;
+                    double rel = digit_rel[g1];
+                    char *r = (char *)(recs + n);
+                    memcpy(r + offsetof(qk_judgment, doc), &ids, 8);
+                    memcpy(r + offsetof(qk_judgment, rel), &rel, 8);
+                }
+                npos += g1 > 0;
+                n++;
+                o += len;
+            } while (o + len <= 64);
+            if (o != o0) {
+                /* the masks from the next line on */
+                uint64_t keep = o < 64 ? ~0ULL << o : 0;
+                stop &= keep;
+                m &= keep;
+                if (!stop)
+                    continue;
+            }
+        }
         lo = o;
         e = (unsigned)__builtin_ctzll(stop);
         /* m holds e, so f1 <= e; past a short line's end the next ones
@@ -441,6 +507,16 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
         }
         npos += gd > 0;
         n++;
+        if (f4 == e) { /* this line's layout (not CRLF), for the lines after it */
+            h->pat = (1ULL << (f1 - lo)) | (1ULL << (f2 - lo)) | (1ULL << (f3 - lo)) | (1ULL << (e - lo));
+            h->pat_len = e - lo + 1;
+            h->pat_mask = h->pat_len < 64 ? (1ULL << h->pat_len) - 1 : ~0ULL;
+            h->pat_doc = f2 + 1 - lo;
+            h->pat_grade = f3 + 1 - lo;
+            h->pat_dl = (unsigned)dl;
+            h->pat_ql = ql;
+            h->pat_gl = f2 - f1 - 1;
+        }
     }
     h->p = p;
     h->prev = prev;
