@@ -14,7 +14,14 @@
 # only the crowd labels, not bench/gen's collections.
 # Usage: bash bench/parse.sh [path/to/qrelkit]
 set -euo pipefail
-qk=$(realpath "${1:-build/default/qrelkit}")
+# the binary's absolute path as given (-s: symlinks kept), so that the
+# library is looked for beside a symlinked binary first, then beside its
+# target
+qk=$(realpath -s "${1:-build/default/qrelkit}")
+lib=
+for d in "$(dirname "$qk")" "$(dirname "$(realpath "$qk")")"; do
+    if [ -f "$d/libqrelkit.a" ]; then lib=$d/libqrelkit.a && break; fi
+done
 reps=${REPS:-3}
 cd "$(dirname "$0")"
 rows=${ROWS:-run qrels labels}
@@ -66,9 +73,9 @@ if want qrels; then
     row "qrels, qrelkit" "$qrels" "$(secs "$qk" eval --threads 1 -m num_q "$qrels" work/parse-one.run)"
     # reading alone (bench/read_qrels.c): the first read of the process,
     # with fresh pages as the command has, then the median of REPS reads
-    if [ -f "$(dirname "$qk")/libqrelkit.a" ] &&
+    if [ -n "$lib" ] &&
         cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I../include read_qrels.c -o work/read_qrels \
-            "$(dirname "$qk")/libqrelkit.a" $(pkg-config --libs jansson sqlite3 zlib) -lpthread -ldl -lm 2>/dev/null; then
+            "$lib" $(pkg-config --libs jansson sqlite3 zlib) -lpthread -ldl -lm 2>/dev/null; then
         r=$(work/read_qrels "$qrels" "$reps")
         awk -v r="$r" 'BEGIN { split(r, x, " "); m = x[1] / 1048576
                  printf "| qrels, reading only (first read) | %.1f | | | %.4f | %.0f |\n", m, x[2] / 1000, x[4]
@@ -78,9 +85,9 @@ if want qrels; then
 fi
 if want labels; then
     row "labels, qrelkit" "$labels" "$(secs "$qk" aggregate -m mv "$labels")"
-    if [ -f "$(dirname "$qk")/libqrelkit.a" ] &&
+    if [ -n "$lib" ] &&
         cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I../include read_labels.c -o work/read_labels \
-            "$(dirname "$qk")/libqrelkit.a" $(pkg-config --libs jansson sqlite3 zlib) -lpthread -ldl -lm 2>/dev/null; then
+            "$lib" $(pkg-config --libs jansson sqlite3 zlib) -lpthread -ldl -lm 2>/dev/null; then
         r=$(work/read_labels "$labels" "$reps")
         awk -v r="$r" 'BEGIN { split(r, x, " "); m = x[1] / 1048576
                  printf "| labels, reading only | %.1f | | | %.3f | %.0f |\n", m, x[3] / 1000, x[4] }'

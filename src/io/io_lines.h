@@ -28,8 +28,12 @@ int qk_lines_next_fields(qk_lines *l, const char **line, size_t *len, const char
 void qk_lines_window(const qk_lines *l, const char **p, const char **end);
 void qk_lines_skip(qk_lines *l, size_t bytes, long lines);
 
-/* The size in bytes of the file behind l (its size on disk: compressed for
- * gzip), 0 for standard input or when unknown. Only a hint for sizing. */
+/* The size in bytes of the lines behind l, only a hint for sizing: a plain
+ * file's size; for a gzip file the uncompressed size its trailer records
+ * when plausible, else its compressed size (lines.c, gzip_size_hint, has
+ * the rule: a lower bound for an intact file, bounded for a corrupt one);
+ * the bytes read for input read whole into memory; 0 for standard input,
+ * pipes and other inputs of unknown size. */
 size_t qk_lines_size_hint(const qk_lines *l);
 
 /* One line of three fields, "a b c" with single ' ' or '\t' between them:

@@ -36,6 +36,7 @@ struct qk_lines {
     size_t clean;
     char *buf;
     size_t cap, start, end;
+    size_t gz_hint; /* gzip files: gzip_size_hint at open; else 0 */
     int eof;
     int memory;  /* buf holds the whole input: rewind resets start */
     int has_nul; /* a NUL byte was read: lines are checked one by one from now */
@@ -45,6 +46,37 @@ struct qk_lines {
     size_t mblk;
     uint64_t mws, mnl;
 };
+
+/* Deflate stores at most about 1032 bytes per byte it writes (zlib's
+ * technical notes): no gzip member holds more. */
+#define GZIP_MAX_RATIO 1032u
+
+/* The size hint of the gzip file open as fd (a regular file; 0 when it is
+ * not): the uncompressed size its trailer records (ISIZE, the last four
+ * bytes, little-endian: the size mod 2^32 of the last member) when that is
+ * at least the compressed size and at most GZIP_MAX_RATIO times it, else
+ * the compressed size. Either is a lower bound of the uncompressed size up
+ * to stored-block overhead (a few bytes per 64 KiB) for an intact file:
+ * deflate output is never much larger than its input, a multi-member file
+ * holds at least its last member, and a file of 4 GiB or more has an ISIZE
+ * that wrapped. A corrupt trailer gives at most GZIP_MAX_RATIO times the
+ * compressed size, so the hint never sizes arrays without bound. */
+static size_t gzip_size_hint(int fd)
+{
+    struct stat st;
+    unsigned char b[4];
+    uint64_t c, isize;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+        return 0;
+    c = (uint64_t)st.st_size;
+    /* 18: the fixed header (10 bytes) and the trailer (8) */
+    if (c >= 18 && pread(fd, b, 4, st.st_size - 4) == 4) {
+        isize = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24;
+        if (isize >= c && isize / GZIP_MAX_RATIO <= c)
+            c = isize;
+    }
+    return c <= SIZE_MAX ? (size_t)c : SIZE_MAX;
+}
 
 static qk_status open_gz(qk_lines *l, qk_error *err)
 {
@@ -74,6 +106,7 @@ static qk_status open_gz(qk_lines *l, qk_error *err)
             l->fd = fd;
             return QK_OK;
         }
+        l->gz_hint = gzip_size_hint(fd);
         close(fd);
     }
     if (strcmp(l->path, "-") == 0) {
@@ -395,7 +428,7 @@ size_t qk_lines_size_hint(const qk_lines *l)
     if (l->fd >= 0 && fstat(l->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
         (uintmax_t)st.st_size <= SIZE_MAX)
         return (size_t)st.st_size;
-    return 0;
+    return l->gz_hint;
 }
 
 long qk_lines_lineno(const qk_lines *l)

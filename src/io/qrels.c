@@ -12,7 +12,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 int qk_rel_format_parse(const char *name, qk_rel_format *out)
 {
@@ -538,18 +537,15 @@ qk_status qk_qrels_read_offs(const char *path, qk_rel_format fmt, qk_dedup dedup
     qk_qrels *q = qk_qrels_blank(fmt);
     qk_lines *lines = NULL;
     qk_status st = QK_ENOMEM;
-    struct stat sb;
-    size_t size = 0;
     *out = NULL;
     if (!q) {
         qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
     q->off_max = off_max;
-    if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
-        size = (size_t)sb.st_size;
+    /* sized from the uncompressed size for gzip (io_lines.h) */
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK ||
-        (st = qk_qrels_read_lines(q, lines, path, 0, NULL, size, isa, err)) != QK_OK)
+        (st = qk_qrels_read_lines(q, lines, path, 0, NULL, qk_lines_size_hint(lines), isa, err)) != QK_OK)
         goto out;
     if (q->nrecs == 0) {
         st = qk_error_at(err, QK_EINPUT, path, 0, 0, "no judgments (the file is empty)");

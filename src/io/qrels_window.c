@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* Whether the line [s, s + len) starts a new topic block after the id in
  * prev (prev_len bytes, SIZE_MAX before the first id), which it then
@@ -39,52 +38,28 @@ static int new_block(const char *s, size_t len, char *prev, size_t *prev_len, si
     return 1;
 }
 
-/* The number of bytes the lines of path hold: the file's size, or for a
- * gzip file the uncompressed size its trailer records (ISIZE: the size mod
- * 2^32 of its last member, taken only when it exceeds the compressed size);
- * 0 when unknown. Only a hint for count_blocks' early stop. */
-static size_t content_size(const char *path)
-{
-    struct stat sb;
-    unsigned char b[4];
-    size_t size;
-    FILE *f;
-    if (stat(path, &sb) != 0 || sb.st_size <= 0)
-        return 0;
-    size = (size_t)sb.st_size;
-    if (size < 18 || !(f = fopen(path, "rb")))
-        return size;
-    if (fread(b, 1, 2, f) == 2 && b[0] == 0x1f && b[1] == 0x8b) {
-        uint32_t isize;
-        size = 0;
-        if (fseek(f, -4, SEEK_END) == 0 && fread(b, 1, 4, f) == 4 &&
-            (isize = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24) >
-                (uint64_t)sb.st_size)
-            size = isize;
-    }
-    fclose(f);
-    return size;
-}
-
 /* Topic blocks (runs of lines with the same first field) of a file, counted
  * up to at most stop; 0 when it cannot be read (the reader says why). The
  * count stops early, below stop, when the first 1/16 of the file's bytes
  * hold fewer than stop / 32 blocks (fewer than half of stop in the file at
- * that rate; for gzip, 1/16 of its uncompressed bytes): a windowed read
- * would not pay, and the scan of a file read whole anyway costs 1/16 of a
- * full one. The lines in the reader's window are split here (memchr), the
- * one across its end by qk_lines_next, which reads on. */
+ * that rate): a windowed read would not pay, and the scan of a file read
+ * whole anyway costs 1/16 of a full one. The bytes are those of
+ * qk_lines_size_hint: for gzip the uncompressed size (or a lower bound of
+ * it); no early stop when it gives none. The lines in the reader's window
+ * are split here (memchr), the one across its end by qk_lines_next, which
+ * reads on. */
 static size_t count_blocks(const char *path, size_t stop)
 {
     qk_lines *l;
     qk_error e;
     const char *line;
-    size_t len, n = 0, bytes = 0, size = content_size(path);
+    size_t len, n = 0, bytes = 0, size;
     char prev[256];
     size_t prev_len = SIZE_MAX;
     int done = 0;
     if (qk_lines_open(path, &l, &e) != QK_OK)
         return 0;
+    size = qk_lines_size_hint(l);
     while (!done && n < stop) {
         const char *p, *end, *s;
         long lines = 0;
