@@ -7,11 +7,12 @@
  * (the same topic and group as the last line, a one-digit grade, a docno
  * of under 32 bytes told apart from the last one in its first 32) are
  * added by a loop without calls, hot_body, whose counters then all fit
- * in registers; it hands any other line to slow_line. A line laid out
- * as the last one it added in full (the same field ends and length, so
- * the same topic id, docno and grade widths) is settled by comparing its
- * mask with that line's, not by finding its fields one by one. The
- * counters go back to q before anything else looks at q. */
+ * in registers; it hands any other line to slow_line. Lines laid out as
+ * the last one it added in full (the same field ends and length: the same
+ * topic id, docno and grade widths, as in most files) go through
+ * fixed_body, which settles each one's shape by comparing its masks with
+ * that line's instead of finding its fields one by one. The counters go
+ * back to q before anything else looks at q. */
 #include "core/bytes.h"
 #include "io/qrels_internal.h"
 #include "io/run_internal.h"
@@ -322,6 +323,101 @@ static inline __attribute__((always_inline)) int hand_back(hot *h, unsigned lo, 
     return EV_LINE;
 }
 
+/* Lines laid out as the last line hot_body added in full (most files give
+ * every topic id, docno and grade a fixed width), block after block: a
+ * line whose bytes above ' ' (data) and separators sit where that line's
+ * did, with a newline at its end, has that line's shape, field ends and
+ * length, so only its bytes are looked at (the topic, the grade's digit,
+ * the group, the docno's order). Ends at the first other line, with h->p
+ * at its start (and the counters in h), or where hot_body checks room. */
+static inline __attribute__((always_inline)) void fixed_body(hot *h, int avx2, int groups)
+{
+    const char *p = h->p, *prev = h->prev;
+    const uint64_t pat = h->pat, pmask = h->pat_mask, psep = pat & pmask >> 1; /* the separators */
+    const unsigned len = h->pat_len, pd = h->pat_doc, pg = h->pat_grade, gl = groups ? h->pat_gl : 0;
+    const size_t pdl = h->pat_dl, goff = h->pat_ql + 1;
+    size_t n = h->n, alen = h->alen, npos = h->npos;
+    qk_judgment *const recs = h->recs;
+    uint32_t *const doc_off = h->doc_off;
+    char *const arena = h->arena;
+    const uint64_t gid = groups ? (uint64_t)h->g << 32 : 0;
+    int in_order = h->in_order;
+    while (h->end - p >= QK_FAST_TAIL && n + QK_BLOCK_LINES <= h->room && alen + QK_BLOCK_ARENA <= h->alim &&
+           n < h->presize_at) {
+        uint64_t sep, nd;
+        unsigned o = 0;
+#if defined(QK_QRELS_AVX2)
+        nd = avx2 ? classify_avx2(p, &sep) : QK_QRELS_CLASSIFY_BASE(p, &sep);
+#else
+        nd = QK_QRELS_CLASSIFY_BASE(p, &sep);
+#endif
+        nd |= sep; /* every byte that is not data */
+        do {
+            const char *s = p + o, *d = s + pd;
+            unsigned g1 = (unsigned)(unsigned char)s[pg] - '0';
+            if (((nd >> o) & pmask) != pat || (psep & ~(sep >> o)) != 0 || s[len - 1] != '\n' || g1 > 9 ||
+                !same_qid16(&h->k, s) || (groups && !qk_same_bytes(h->gs, s + goff, gl)))
+                break;
+            if (in_order) {
+                uint32_t dd;
+                unsigned i;
+#if defined(QK_QRELS_AVX2)
+                dd = avx2 ? diff32_avx2(d, prev) : diff32_base(d, prev);
+#else
+                dd = diff32_base(d, prev);
+#endif
+                if (__builtin_expect(!dd, 0))
+                    break;
+                i = (unsigned)__builtin_ctz(dd);
+                in_order = (i < pdl) & ((unsigned char)d[i] > (unsigned char)prev[i]);
+            }
+            memcpy(arena + alen, d, 32);
+            arena[alen + pdl] = '\0';
+            doc_off[n] = (uint32_t)alen;
+            prev = d;
+            alen += pdl + 1;
+            {
+                uint64_t ids = gid | (uint32_t)n;
+                double rel = digit_rel[g1];
+                char *r = (char *)(recs + n);
+                memcpy(r + offsetof(qk_judgment, doc), &ids, 8);
+                memcpy(r + offsetof(qk_judgment, rel), &rel, 8);
+            }
+            npos += g1 > 0;
+            n++;
+            o += len;
+        } while (o + len <= 64);
+        p += o;
+        if (o + len <= 64) /* a line of another layout */
+            break;
+    }
+    h->p = p;
+    h->prev = prev;
+    h->n = n;
+    h->alen = alen;
+    h->npos = npos;
+    h->in_order = in_order;
+}
+
+__attribute__((noinline)) static void fixed_base(hot *h)
+{
+    fixed_body(h, 0, 0);
+}
+__attribute__((noinline)) static void fixed_base_jg(hot *h)
+{
+    fixed_body(h, 0, 1);
+}
+#if defined(QK_QRELS_AVX2)
+__attribute__((target("avx2,bmi,bmi2"), noinline)) static void fixed_avx2(hot *h)
+{
+    fixed_body(h, 1, 0);
+}
+__attribute__((target("avx2,bmi,bmi2"), noinline)) static void fixed_avx2_jg(hot *h)
+{
+    fixed_body(h, 1, 1);
+}
+#endif
+
 /* The lines of the common shape that need no call, block after block,
  * until one does (the event returned). No call here (but memcmp for a
  * qrels_jg group of under 4 or over 16 bytes), so the counters stay in
@@ -338,6 +434,7 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
     uint32_t *doc_off = h->doc_off;
     char *arena = h->arena;
     const uint32_t g = groups ? h->g : 0;
+    const size_t n_in = n;
     int in_order = h->in_order, ev;
     for (;;) {
         unsigned e, f1, f2, f3, f4, lo, gd;
@@ -354,6 +451,31 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
             if (n + QK_BLOCK_LINES > h->room || alen + QK_BLOCK_ARENA > h->alim || n >= h->presize_at) {
                 ev = EV_ROOM;
                 break;
+            }
+            if (h->pat && h->pat_ql == h->qlen16 && (!groups || h->pat_gl == gl)) {
+                /* the lines laid out as the last one, by fixed_run */
+                size_t n0 = n;
+                h->p = p;
+                h->prev = prev;
+                h->n = n;
+                h->alen = alen;
+                h->npos = npos;
+                h->in_order = in_order;
+#if defined(QK_QRELS_AVX2)
+                if (avx2)
+                    groups ? fixed_avx2_jg(h) : fixed_avx2(h);
+                else
+#endif
+                    groups ? fixed_base_jg(h) : fixed_base(h);
+                p = h->p;
+                prev = h->prev;
+                n = h->n;
+                alen = h->alen;
+                npos = h->npos;
+                in_order = h->in_order;
+                /* its first line not taken goes on below */
+                if (n != n0)
+                    continue;
             }
 #if defined(QK_QRELS_AVX2)
             stop = avx2 ? classify_avx2(p, &sep) : QK_QRELS_CLASSIFY_BASE(p, &sep);
@@ -373,62 +495,6 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
             if (!stop) {
                 ev = EV_BAD;
                 break;
-            }
-        }
-        /* Lines laid out as the last line added here in full (most files
-         * give every topic id, docno and grade a fixed width): the line's
-         * mask equal to that line's settles its shape, field ends and
-         * length, so only its bytes are looked at (the topic, the
-         * newline, the grade's digit, the group, the docno's order). The
-         * first other line goes on below, with the masks from it on. */
-        if (h->pat && o + h->pat_len <= 64 && h->pat_ql == h->qlen16 && (!groups || h->pat_gl == gl)) {
-            const uint64_t pat = h->pat, pmask = h->pat_mask;
-            const unsigned len = h->pat_len, pd = h->pat_doc, pg = h->pat_grade;
-            const size_t pdl = h->pat_dl;
-            const unsigned o0 = o;
-            do {
-                const char *s = p + o;
-                const char *d = s + pd;
-                unsigned g1 = (unsigned)(unsigned char)s[pg] - '0';
-                if (((m >> o) & pmask) != pat || s[len - 1] != '\n' || g1 > 9 || !same_qid16(&h->k, s) ||
-                    (groups && !qk_same_bytes(gs, s + h->qlen16 + 1, gl)))
-                    break;
-                if (in_order) {
-                    uint32_t dd;
-                    unsigned i;
-#if defined(QK_QRELS_AVX2)
-                    dd = avx2 ? diff32_avx2(d, prev) : diff32_base(d, prev);
-#else
-                    dd = diff32_base(d, prev);
-#endif
-                    if (__builtin_expect(!dd, 0))
-                        break;
-                    i = (unsigned)__builtin_ctz(dd);
-                    in_order = (i < pdl) & ((unsigned char)d[i] > (unsigned char)prev[i]);
-                }
-                memcpy(arena + alen, d, 32);
-                arena[alen + pdl] = '\0';
-                doc_off[n] = (uint32_t)alen;
-                prev = d;
-                alen += pdl + 1;
-                {
-                    uint64_t ids = (uint64_t)g << 32 | (uint32_t)n;
-                    double rel = digit_rel[g1];
-                    char *r = (char *)(recs + n);
-                    memcpy(r + offsetof(qk_judgment, doc), &ids, 8);
-                    memcpy(r + offsetof(qk_judgment, rel), &rel, 8);
-                }
-                npos += g1 > 0;
-                n++;
-                o += len;
-            } while (o + len <= 64);
-            if (o != o0) {
-                /* the masks from the next line on */
-                uint64_t keep = o < 64 ? ~0ULL << o : 0;
-                stop &= keep;
-                m &= keep;
-                if (!stop)
-                    continue;
             }
         }
         lo = o;
@@ -525,7 +591,7 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
     h->o = o;
     h->alen = alen;
     h->npos = npos;
-    if (n > h->n)
+    if (n > n_in) /* fixed_run's lines too */
         h->prev_dlen = alen - doc_off[n - 1] - 1;
     h->n = n;
     h->in_order = in_order;

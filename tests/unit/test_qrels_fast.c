@@ -587,8 +587,9 @@ static void test_pipe(void **state)
  * (another topic or group of the same width, earlier topics again, a grade
  * that is not a digit, a control byte or CR at the newline's place, a
  * comment, docnos equal, decreasing, with UTF-8 or NUL bytes, a tab for a
- * space, a line of a topic one byte shorter, a two-digit grade after a
- * CRLF line of the same length) and lines of other widths. Every such file reads as the per-line
+ * space, a control byte or vertical tab for a separator, a line of a topic
+ * one byte shorter, a two-digit grade after a CRLF line of the same
+ * length) and lines of other widths. Every such file reads as the per-line
  * reader reads it, at every qid and docno width, across block ends. */
 static void test_same_layout(void **state)
 {
@@ -627,24 +628,37 @@ static void test_same_layout(void **state)
                     if (dw == 1)
                         d[0] = (char)('a' + doc % 26);
                     switch (k) {
-                    case 0: grade = 'x'; break;                                   /* bad grade */
-                    case 1: sprintf(q, "%0*u", (int)qw, topic > 1 ? topic - 1 : 9); q[qw] = '\0'; break;
-                    case 2: group = '7'; break;                                   /* another group */
-                    case 3: end = '\f'; break;                                    /* not a newline */
-                    case 4: end = '\r'; break;                                    /* CR, then the newline */
-                    case 5: q[0] = '#'; break;                                    /* a comment */
-                    case 6: doc -= 2; break;                                      /* docno order */
-                    case 7: doc -= 1 + (unsigned)below(&g, 3); break;             /* equal or earlier */
-                    case 8: if (dw >= 3) { d[1] = (char)0xC3; d[2] = (char)0xA9; } break;
-                    case 9: if (dw >= 2) d[1] = '\0'; break;                      /* NUL in the docno */
+                    case 0: grade = 'x'; break; /* bad grade */
+                    case 1:
+                        sprintf(q, "%0*u", (int)qw, topic > 1 ? topic - 1 : 9);
+                        q[qw] = '\0';
+                        break;
+                    case 2: group = '7'; break;                       /* another group */
+                    case 3: end = '\f'; break;                        /* not a newline */
+                    case 4: end = '\r'; break;                        /* CR, then the newline */
+                    case 5: q[0] = '#'; break;                        /* a comment */
+                    case 6: doc -= 2; break;                          /* docno order */
+                    case 7: doc -= 1 + (unsigned)below(&g, 3); break; /* equal or earlier */
+                    case 8:
+                        if (dw >= 3) {
+                            d[1] = (char)0xC3;
+                            d[2] = (char)0xA9;
+                        }
+                        break;
+                    case 9:
+                        if (dw >= 2)
+                            d[1] = '\0';
+                        break; /* NUL in the docno */
                     case 10: s1 = "\t"; break;
                     case 11: s3 = "\t"; break;
                     case 12: grade = '-'; break;
-                    case 13: strcat(d, "x"); break;                               /* one line wider */
+                    case 13: strcat(d, "x"); break; /* one line wider */
                     case 14: /* a topic one byte shorter, the start of the next line's */
                         if (qw >= 2)
                             n += (size_t)sprintf(buf + n, "%.*s 0 %s 1\n", (int)qw - 1, q, d);
                         break;
+                    case 15: s1 = "\x01"; break; /* a control byte for a separator */
+                    case 16: s3 = "\v"; break;
                     default: break;
                     }
                     n += (size_t)sprintf(buf + n, "%s%s%c %s%s%c", q, s1, group, d, s3, grade);
