@@ -640,6 +640,87 @@ static void test_scores(void **state)
     assert_true(taken > total / 2 && taken < total);
 }
 
+/* Runs whose lines mostly share one layout (fixed widths of qid, docno,
+ * rank and score, as most runs have over long stretches), which the
+ * parser reads by comparing each line's masks with the last line's: lines
+ * of the same layout but other content in between (another qid of the
+ * same width, a sign, point or digit replaced by another byte, a control
+ * byte or vertical tab for a separator, CR or a form feed for the newline,
+ * a NUL, a comment) and lines of other widths, at several score shapes
+ * (signed, with 1 to 8 integer digits, without a point, 16 digits past
+ * 2^53). Every file reads as the general primitives read it. */
+static void test_same_layout(void **state)
+{
+    static const char *const shapes[] = {"%d.%06d", "-%d.%06d",       "+%d.%03d", "%d%06d",
+                                         "%07d.%d", "%d0000000.%08d", "-%d.%d"};
+    static const unsigned dws[] = {1, 9, 24, 40};
+    enum { LINES = 400 };
+    char *buf = malloc((size_t)LINES * 160);
+    gen g = {31337};
+    int rounds = 0;
+    (void)state;
+    assert_non_null(buf);
+    for (size_t sh = 0; sh < sizeof shapes / sizeof *shapes; sh++)
+        for (size_t b = 0; b < sizeof dws / sizeof *dws; b++)
+            for (unsigned odd = 0; odd < 3; odd++) {
+                unsigned dw = dws[b];
+                size_t n = 0;
+                for (unsigned i = 0; i < LINES; i++) {
+                    /* odd 1: often, lines any reader takes; 2: now and then, any */
+                    static const unsigned fine[] = {1, 2, 3, 4, 5, 9, 10, 11};
+                    unsigned k = odd == 0             ? 99
+                                 : odd == 2           ? (unsigned)below(&g, 200)
+                                 : below(&g, 10) == 0 ? fine[below(&g, sizeof fine / sizeof *fine)]
+                                                      : 99;
+                    char q[16] = "T0001", d[64], sc[64], line[200];
+                    const char *s1 = " ", *s4 = " ", *tag = "run01", *endl = "\n";
+                    size_t at;
+                    unsigned rank = 100 + i % 900;
+                    sprintf(d, "D%0*u", (int)dw, 1000000 + i);
+                    d[dw] = '\0';
+                    if (dw == 1)
+                        d[0] = (char)('a' + i % 26);
+                    sprintf(sc, shapes[sh], (int)(1 + below(&g, 9)), (int)below(&g, 1000));
+                    if (sh == 6) /* a 16-digit mantissa of 2^53 or more: qk_parse_score's */
+                        strcpy(sc, below(&g, 2) ? "-9007199.254740993" : "-9.999999999999999");
+                    switch (k) {
+                    case 1: strcpy(q, i % 2 ? "T0002" : "T0000"); break; /* another qid */
+                    case 2: strcpy(q, "#0001"); break;                   /* a comment */
+                    case 3: s1 = "\v"; break;
+                    case 4: s4 = "\t"; break;
+                    case 5: tag = "RUN02"; break;
+                    case 6: sc[0] = 'x'; break; /* sign or digit */
+                    case 7:
+                        if ((at = strcspn(sc, ".")) < strlen(sc))
+                            sc[at] = ',';
+                        break;
+                    case 8: sc[strlen(sc) - 1] = 'e'; break;
+                    case 9: rank = 1000 + i; break; /* wider */
+                    case 10: endl = "\r\n"; break;
+                    case 11: sc[0] = sc[0] == '-' ? '+' : sc[0] == '+' ? '-' : sc[0]; break;
+                    case 12: s1 = "\x01"; break;
+                    case 13: endl = "\f\n"; break;
+                    case 14: d[0] = '\0'; break; /* a NUL: set below */
+                    default: break;
+                    }
+                    if (k == 14) {
+                        int len =
+                            sprintf(line, "%s%sQ0 X%s %u%s%s %s%s", q, s1, d + 1, rank, s4, sc, tag, endl);
+                        line[strlen(q) + strlen(s1) + 3] = '\0';
+                        memcpy(buf + n, line, (size_t)len);
+                        n += (size_t)len;
+                    } else {
+                        n += (size_t)sprintf(buf + n, "%s%sQ0 %s %u%s%s %s%s", q, s1, d, rank, s4, sc, tag,
+                                             endl);
+                    }
+                }
+                check_file(buf, n);
+                rounds++;
+            }
+    assert_int_equal(rounds, 7 * 4 * 3);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -648,6 +729,7 @@ int main(void)
         cmocka_unit_test(test_block_edges),
         cmocka_unit_test(test_random_runs),
         cmocka_unit_test(test_large_runs),
+        cmocka_unit_test(test_same_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
