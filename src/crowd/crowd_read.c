@@ -1,8 +1,11 @@
 /* Crowd label file reader: lines of three short fields (the common
- * "task worker label" file) are cut in batches (io_lines.h) and added by
- * their keys without asking the string pools; every other line, and every
- * line with a new worker or class, goes through the general path
- * (qk_lines_next_fields, qk_crowd_add_obs), which owns the messages. */
+ * "task worker label" file) are added by their keys without asking the
+ * string pools: cut and added in one loop straight from the window while
+ * the labels come grouped by task (add_window, on io_blocks.h's masks),
+ * else cut in batches (io_lines.h) and added by add_known; every other
+ * line, and every line with a new worker or class, goes through the
+ * general path (qk_lines_next_fields, qk_crowd_add_obs), which owns the
+ * messages. */
 #include "core/bytes.h"
 #include "core/huge.h"
 #include "core/strpool_add.h"
