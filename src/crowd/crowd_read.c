@@ -1,12 +1,16 @@
 /* Crowd label file reader: lines of three short fields (the common
- * "task worker label" file) are cut in batches (io_lines.h) and added by
- * their keys without asking the string pools; every other line, and every
- * line with a new worker or class, goes through the general path
- * (qk_lines_next_fields, qk_crowd_add_obs), which owns the messages. */
+ * "task worker label" file) are added by their keys without asking the
+ * string pools: cut and added in one loop straight from the window while
+ * the labels come grouped by task (add_window, on io_blocks.h's masks),
+ * else cut in batches (io_lines.h) and added by add_known; every other
+ * line, and every line with a new worker or class, goes through the
+ * general path (qk_lines_next_fields, qk_crowd_add_obs), which owns the
+ * messages. */
 #include "core/bytes.h"
 #include "core/huge.h"
 #include "core/strpool_add.h"
 #include "crowd/crowd_internal.h"
+#include "io/io_blocks.h"
 #include "io/io_lines.h"
 #include "qrelkit/io.h"
 
@@ -81,6 +85,40 @@ static int task_after_all(qk_crowd_labels *L, uint64_t a, uint64_t b)
 {
     return qk_crowd_tasks_in_order(L) &&
            (L->tasks_seen == 0 || qk_crowd_key_after(a, b, L->task_max.a, L->task_max.b));
+}
+
+/* Observation n's task, of key (a, b) and name s (len bytes), when it is
+ * not the last label's: new when it sorts after every task so far (files
+ * often list tasks in order), else looked up: by binary search over the
+ * names while they are in order, else in the pool's hash. Files list a
+ * task's labels together, so this is once a task, and a map of every task
+ * would only add a second table to miss in. New tasks are appended
+ * without a hash: the pool hashes them in one batch, when a lookup of
+ * tasks out of order or qk_crowd_labels_finish needs them. Then the task
+ * is written to the labels' tasks or, while the labels come grouped (the
+ * last label's task is t_next - 1), noted as the next task's start. 1 and
+ * *t, or 0: the line is left to add_line. */
+static int next_task(qk_crowd_labels *L, uint64_t a, uint64_t b, const char *s, size_t len, size_t n,
+                     uint32_t *t)
+{
+    if (task_after_all(L, a, b)) {
+        if (qk_strpool_append(L->tasks, s, len, t) != QK_OK)
+            return 0;
+        L->task_max = (qk_crowd_key){a, b, *t};
+        L->tasks_seen++;
+    } else if (!L->tasks_unsorted ? !qk_crowd_find_sorted(L, s, len, t)
+                                  : !(qk_strpool_index(L->tasks) == QK_OK && qk_strpool_find(L->tasks, s, len, t)))
+        return 0;
+    if (L->t_written)
+        L->t[n] = *t;
+    else if (!L->t_next || *t != L->t_next - 1) { /* the next task, or the grouping ends here */
+        if (*t == L->t_next && *t < L->tstart_cap) {
+            L->tstart[*t] = n;
+            L->t_next = *t + 1;
+        } else if (qk_crowd_put_task_slow(L, n, *t) != QK_OK)
+            return 0;
+    }
+    return 1;
 }
 
 /* Lines ahead whose worker slots are loaded while a line is added: the
@@ -161,14 +199,7 @@ static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, co
         ww[n + (stop - i)] = slot[h].id;
         cc[n + (stop - i)] = c;
     }
-    /* A task not the last one: new when it sorts after every task so far
-     * (files often list tasks in order), else looked up: by binary search
-     * over the names while they are in order, else in the pool's hash.
-     * Files list a task's labels together, so this is once a task, and a
-     * map of every task would only add a second table to miss in. New
-     * tasks are appended without a hash: the pool hashes them in one
-     * batch, when a lookup of tasks out of order or qk_crowd_labels_finish
-     * needs them. */
+    /* then the tasks (next_task) */
     for (; i < stop; i++, n++) {
         const uint64_t *e = K[i].k;
         uint32_t t;
@@ -177,31 +208,245 @@ static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, co
                 tt[n] = last.id;
             continue;
         }
-        if (task_after_all(L, e[0], e[1])) {
-            if (qk_strpool_append(L->tasks, p + b[i].at, b[i].s1, &t) != QK_OK)
-                break;
-            L->task_max = (qk_crowd_key){e[0], e[1], t};
-            L->tasks_seen++;
-        } else if (!L->tasks_unsorted ? !qk_crowd_find_sorted(L, p + b[i].at, b[i].s1, &t)
-                                        : !(qk_strpool_index(L->tasks) == QK_OK &&
-                                            qk_strpool_find(L->tasks, p + b[i].at, b[i].s1, &t)))
+        if (!next_task(L, e[0], e[1], p + b[i].at, b[i].s1, n, &t))
             break;
-        if (tt)
-            tt[n] = t;
-        else if (t != cur) { /* the next task, or the grouping ends here */
-            if (t == cur + 1 && t < L->tstart_cap) {
-                L->tstart[t] = n;
-                L->t_next = t + 1;
-            } else if (qk_crowd_put_task_slow(L, n, t) != QK_OK)
-                break;
-            tt = L->t_written ? L->t : NULL;
-            cur = t;
-        }
+        tt = L->t_written ? L->t : NULL;
         last = (qk_crowd_key){e[0], e[1], t};
     }
     L->n = n;
     L->last_task_key = last;
     return i;
+}
+
+/* The key words (core/keymap.h) of s[0..len), 1 <= len <= 16, 16 bytes
+ * at s readable. */
+static inline void key_words(const char *s, unsigned len, uint64_t *a, uint64_t *b)
+{
+#if defined(__SSE2__) && defined(__x86_64__)
+    __m128i k = qk_blocks_key16(s, len);
+    *a = (uint64_t)_mm_cvtsi128_si64(k);
+    *b = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(k, k));
+#else
+    qk_keymap_key(s, len, a, b);
+#endif
+}
+
+/* Bytes add_window needs from a block that it starts a line in: the
+ * block and the next, classified, and 16 more for the last field's key. */
+#define ADD_WINDOW_TAIL (128 + 16)
+
+/* Offset of the lowest set bit of x, which has one */
+static inline unsigned low_bit(uint64_t x)
+{
+    return (unsigned)__builtin_ctzll(x);
+}
+
+/* Lines add_window cuts before it looks their workers up: the map is
+ * large enough to miss the cache, and the slots of a chunk's workers,
+ * asked for while it is cut, load together. */
+#define ADD_WINDOW_CHUNK 32
+
+/* The common lines straight from the window [p, end), without the
+ * splitter's batch, while the labels come grouped by task (their tasks
+ * not written): each "task worker label" line of three fields of 1-16
+ * bytes, separated by sep (' ' or '\t') once, ended by a newline (or CR
+ * and newline), whose worker and class are known and whose task is the
+ * last one or found by next_task, is added to the arrays while they have
+ * room. The field ends are the first three bytes at or below ' ' from the
+ * line start, from one mask a 64-byte block (io/io_blocks.h), told apart
+ * by their bytes; the keys are loaded as 16-byte words and the class is
+ * found by its byte. A chunk of lines is cut first (their workers' slots
+ * asked for), then added. Stops before the first other line (left to the
+ * splitter's batch and the general path, which take every line this loop
+ * takes in the same way) or when fewer than ADD_WINDOW_TAIL bytes remain
+ * from the line's block. Returns the lines added; *bytes, the bytes they
+ * take. A copy per value of wide (AVX2 and BMI, or not) and of sep. */
+static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_labels *L, const char *p,
+                                                                    const char *end, size_t *bytes, int wide,
+                                                                    char sep)
+{
+    const qk_keymap_slot *slot = L->worker_keys.slot;
+    const unsigned shift = 64 - L->worker_keys.bits;
+    const size_t mask = ((size_t)1 << L->worker_keys.bits) - 1, first = L->n, lim = L->cap;
+    const char *base = p, *const stopat = end - ADD_WINDOW_TAIL, *cut = NULL;
+    uint64_t m0 = qk_blocks_ends64(p, wide), m1 = qk_blocks_ends64(p + 64, wide);
+    uint32_t cur = L->t_next ? L->t_next - 1 : UINT32_MAX; /* the last label's task */
+    size_t pos = 0, n = L->n;
+    qk_crowd_key last = L->last_task_key;
+    /* a chunk's lines: start, task length, worker key, its slot, class,
+     * and whether the task is the line before's */
+    const char *lq[ADD_WINDOW_CHUNK];
+    uint64_t lw[ADD_WINDOW_CHUNK][2];
+    uint32_t lh[ADD_WINDOW_CHUNK], lc[ADD_WINDOW_CHUNK];
+    unsigned char ll[ADD_WINDOW_CHUNK], lsame[ADD_WINDOW_CHUNK];
+    if (last.id != cur) /* as in add_known */
+        last.a = 0;
+#if defined(__SSE2__) && defined(__x86_64__)
+    __m128i prev = _mm_set_epi64x((long long)last.b, (long long)last.a);
+#else
+    uint64_t pa = last.a, pb = last.b;
+#endif
+    while (n < lim) {
+        size_t k, j, room = lim - n < ADD_WINDOW_CHUNK ? lim - n : ADD_WINDOW_CHUNK;
+        int whole = 0;
+        /* cut up to room lines; whole: all room of them */
+        for (k = 0;; k++) {
+            const char *q;
+            uint64_t m, wa, wb;
+            unsigned f1, f2, f3, adv;
+            uint32_t c;
+            if (k == room) {
+                whole = 1;
+                break;
+            }
+            /* [base, base + 128) is classified, and the line, of at most
+             * 50 bytes if taken, starts in its first half, so the 16 bytes
+             * at each of its fields are in [base, base + ADD_WINDOW_TAIL) */
+            if (pos >= 64) {
+                if (base + 64 > stopat)
+                    break;
+                base += 64;
+                pos -= 64;
+                m0 = m1;
+                m1 = qk_blocks_ends64(base + 64, wide);
+            }
+            q = base + pos;
+            /* the ends from the line start; the top three bits set so
+             * that there are three (61 or more: a line too long, refused
+             * below) */
+            m = m0 >> pos | m1 << 1 << (63 - pos) | (uint64_t)7 << 61;
+            f1 = low_bit(m);
+            m &= m - 1;
+            f2 = low_bit(m);
+            m &= m - 1;
+            f3 = low_bit(m);
+            /* task and worker of 1-16 bytes (an empty one wraps round),
+             * the separator after each, a label and the line end */
+            if (((f1 - 1) | (f2 - f1 - 2)) >= QK_KEYMAP_MAX_LEN || f3 < f2 + 2 || q[f1] != sep || q[f2] != sep)
+                break;
+            adv = f3 + 1;
+            if (q[f3] != '\n') {
+                if (q[f3] != '\r' || q[f3 + 1] != '\n')
+                    break;
+                adv++;
+            }
+            /* a class of one byte from the table, any other (up to 16
+             * bytes) from the keys */
+            if (f3 == f2 + 2) {
+                if (!(c = L->class_byte[(unsigned char)q[f2 + 1]]))
+                    break;
+                c--;
+            } else {
+                uint64_t ca, cb;
+                size_t i, nck = L->n_class_keys;
+                if (f3 - f2 - 1 > QK_KEYMAP_MAX_LEN)
+                    break;
+                key_words(q + f2 + 1, f3 - f2 - 1, &ca, &cb);
+                for (i = 0; i < nck && (L->class_keys[i].a != ca || L->class_keys[i].b != cb); i++)
+                    ;
+                if (i == nck)
+                    break;
+                c = L->class_keys[i].id;
+            }
+            /* the task against the line before's */
+#if defined(__SSE2__) && defined(__x86_64__)
+            __m128i tk = qk_blocks_key16(q, f1);
+            lsame[k] = _mm_movemask_epi8(_mm_cmpeq_epi8(tk, prev)) == 0xFFFF;
+            prev = tk;
+#else
+            uint64_t ta, tb;
+            key_words(q, f1, &ta, &tb);
+            lsame[k] = ta == pa && tb == pb;
+            pa = ta, pb = tb;
+#endif
+            /* the worker's slot, asked for now */
+            key_words(q + f1 + 1, f2 - f1 - 1, &wa, &wb);
+            lh[k] = (uint32_t)(qk_keymap_hash(wa, wb) >> shift);
+            __builtin_prefetch(&slot[lh[k]]);
+            lw[k][0] = wa, lw[k][1] = wb;
+            lq[k] = q, ll[k] = (unsigned char)f1, lc[k] = c;
+            pos += adv;
+        }
+        /* then add them: the worker (qk_keymap_get, with the map's
+         * fields in locals), and the task when not the line before's */
+        for (j = 0; j < k; j++, n++) {
+            uint64_t wa = lw[j][0], wb = lw[j][1];
+            uint32_t bt = qk_keymap_btag(wb);
+            size_t h;
+            for (h = lh[j];; h = (h + 1) & mask) {
+                if (slot[h].a == wa && slot[h].bt == bt && (bt == 0 || L->worker_keys.bw[h] == wb))
+                    break;
+                if (slot[h].a == 0)
+                    goto stop;
+            }
+            L->w[n] = slot[h].id;
+            L->cls[n] = lc[j];
+            if (!lsame[j]) {
+                /* a new task (a line starting with '#', a comment, is none) */
+                uint64_t ta, tb;
+                uint32_t t;
+                key_words(lq[j], ll[j], &ta, &tb);
+                if ((ta & 0xFF) == '#' || !next_task(L, ta, tb, lq[j], ll[j], n, &t))
+                    goto stop;
+                last = (qk_crowd_key){ta, tb, t};
+                if (L->t_written) { /* the grouping ended at this label */
+                    n++;
+                    j++;
+                    goto stop;
+                }
+            }
+        }
+        if (!whole)
+            break;
+        continue;
+    stop:
+        cut = j < k ? lq[j] : base + pos;
+        break;
+    }
+    *bytes = (size_t)((cut ? cut : base + pos) - p);
+    L->n = n;
+    L->last_task_key = last;
+    return n - first;
+}
+
+static size_t add_window_tab(qk_crowd_labels *L, const char *p, const char *end, size_t *bytes)
+{
+    return add_window_body(L, p, end, bytes, 0, '\t');
+}
+static size_t add_window_space(qk_crowd_labels *L, const char *p, const char *end, size_t *bytes)
+{
+    return add_window_body(L, p, end, bytes, 0, ' ');
+}
+#if defined(QK_BLOCKS_AVX2)
+__attribute__((target("avx2,bmi,bmi2"))) static size_t add_window_tab_avx2(qk_crowd_labels *L, const char *p,
+                                                                            const char *end, size_t *bytes)
+{
+    return add_window_body(L, p, end, bytes, 1, '\t');
+}
+__attribute__((target("avx2,bmi,bmi2"))) static size_t add_window_space_avx2(qk_crowd_labels *L, const char *p,
+                                                                              const char *end, size_t *bytes)
+{
+    return add_window_body(L, p, end, bytes, 1, ' ');
+}
+#endif
+
+/* add_window_body's copy for the window's separator (the first line's)
+ * and the CPU (wide: qk_blocks_wide), after the checks that it may run */
+static size_t add_window(qk_crowd_labels *L, const char *p, const char *end, long ln, size_t *bytes, int wide)
+{
+    char sep;
+    *bytes = 0;
+    if (L->t_written || !L->worker_keys.bits || !p || end - p < ADD_WINDOW_TAIL || L->n >= L->cap)
+        return 0;
+    sep = p[low_bit(qk_blocks_ends64(p, 0) | (uint64_t)1 << 63)];
+    if ((sep != '\t' && sep != ' ') || qk_crowd_note_line(L, ln + 1) != QK_OK)
+        return 0;
+#if defined(QK_BLOCKS_AVX2)
+    if (wide)
+        return sep == '\t' ? add_window_tab_avx2(L, p, end, bytes) : add_window_space_avx2(L, p, end, bytes);
+#endif
+    (void)wide;
+    return sep == '\t' ? add_window_tab(L, p, end, bytes) : add_window_space(L, p, end, bytes);
 }
 
 /* A line add_known left: through add_obs, which owns the messages; its
@@ -236,12 +481,29 @@ static qk_status fast_lines(qk_crowd_labels *L, qk_lines *lines, const qk_crowd_
     qk_line3 b[QK_CROWD_BATCH];
     qk_line3_keys K[QK_CROWD_BATCH];
     qk_status st;
+    int wide = 0;
+#if defined(QK_BLOCKS_AVX2)
+    wide = qk_blocks_wide();
+#endif
     *got = 0;
     for (;;) {
         const char *p, *end;
         size_t bytes, k, i = 0;
         long ln = qk_lines_lineno(lines);
         qk_lines_window(lines, &p, &end);
+        /* the common lines first, straight from the window */
+        if ((k = add_window(L, p, end, ln, &bytes, wide)) > 0) {
+            stats->rows += k;
+            qk_lines_skip(lines, bytes, (long)k);
+            *got += k;
+            /* arrays full: room for the rest of the file (estimated from
+             * these lines), or twice the room, so that the loop goes on */
+            if (L->n == L->cap) {
+                size_t want = size && L->n >= QK_CROWD_PRESIZE ? size / (bytes / k) / 16 * 17 + 64 : 0;
+                reserve(L, want > 2 * L->cap ? want : 2 * L->cap);
+            }
+            continue;
+        }
         k = qk_lines_split3_keys(p, end, b, K, QK_CROWD_BATCH, &bytes);
         if (k == QK_CROWD_BATCH && size && L->n >= QK_CROWD_PRESIZE)
             reserve(L, size / (bytes / k) / 16 * 17 + 64);

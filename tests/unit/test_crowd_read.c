@@ -1,0 +1,306 @@
+/* Crowd label file reader (src/crowd/crowd_read.c): the loop that adds
+ * the common lines straight from the window (three fields of 1-16 bytes,
+ * one separator, known worker and class) and every line it leaves to the
+ * splitter's batch and the general path. Each file is checked against the
+ * same labels added one by one through qk_crowd_labels_add (the general
+ * interning, no file): the same tasks, workers, classes, grouping, labels
+ * and counts. The files are written so that long runs of lines take the
+ * window loop, and each run ends in a line of another shape. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "qrelkit/crowd.h"
+
+static qk_status read_labels(const char *file, const qk_crowd_read_opts *o, qk_crowd_labels **L,
+                             qk_crowd_read_stats *rs, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_status st = qk_lines_open(file, &l, err);
+    if (st == QK_OK)
+        st = qk_crowd_labels_read(l, o, L, rs, err);
+    qk_lines_close(l);
+    return st;
+}
+
+static char *write_tmp(const char *text, size_t n)
+{
+    static char path[64];
+    strcpy(path, "/tmp/qk_crowd_read_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, n), (ssize_t)n);
+    close(fd);
+    return path;
+}
+
+/* A file and the labels it holds, in order. */
+struct file {
+    char *text;
+    size_t n, cap;
+    char (*trip)[3][48];
+    size_t nt, trip_cap;
+};
+
+static void put(struct file *f, const char *text, size_t len)
+{
+    if (f->n + len + 1 > f->cap) {
+        f->cap = 2 * (f->n + len) + 4096;
+        f->text = realloc(f->text, f->cap);
+    }
+    memcpy(f->text + f->n, text, len);
+    f->n += len;
+}
+
+/* The label (task, worker, cls), the next one in the file. */
+static void keep(struct file *f, const char *task, const char *worker, const char *cls)
+{
+    if (f->nt == f->trip_cap) {
+        f->trip_cap = 2 * f->trip_cap + 64;
+        f->trip = realloc(f->trip, f->trip_cap * sizeof *f->trip);
+    }
+    snprintf(f->trip[f->nt][0], 48, "%s", task);
+    snprintf(f->trip[f->nt][1], 48, "%s", worker);
+    snprintf(f->trip[f->nt][2], 48, "%s", cls);
+    f->nt++;
+}
+
+/* One label line: task, sep, worker, sep, label, end; the label kept. */
+static void label(struct file *f, const char *task, const char *sep, const char *worker, const char *cls,
+                  const char *end)
+{
+    char line[256];
+    int len = snprintf(line, sizeof line, "%s%s%s%s%s%s", task, sep, worker, sep, cls, end);
+    put(f, line, (size_t)len);
+    keep(f, task, worker, cls);
+}
+
+/* Read f's text and compare with its labels added one by one. */
+static void check_file(struct file *f, qk_crowd_dup dup)
+{
+    qk_crowd_read_opts o = {.duplicates = dup};
+    qk_crowd_read_stats rs, rs2 = {0};
+    qk_crowd_labels *L = NULL, *R = qk_crowd_labels_new();
+    qk_error err = {0};
+    const size_t *off, *off2;
+    const uint32_t *w, *c, *w2, *c2;
+    char *p = write_tmp(f->text, f->n);
+    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_OK);
+    for (size_t i = 0; i < f->nt; i++)
+        assert_int_equal(qk_crowd_labels_add(R, f->trip[i][0], f->trip[i][1], f->trip[i][2], NULL), QK_OK);
+    assert_int_equal(qk_crowd_labels_finish(R, dup, &rs2, NULL), QK_OK);
+    assert_int_equal(rs.rows, f->nt);
+    assert_int_equal(rs.dup_pairs, rs2.dup_pairs);
+    assert_int_equal(rs.dropped_dups, rs2.dropped_dups);
+    assert_int_equal(qk_crowd_num_labels(L), qk_crowd_num_labels(R));
+    assert_int_equal(qk_crowd_num_tasks(L), qk_crowd_num_tasks(R));
+    assert_int_equal(qk_crowd_num_workers(L), qk_crowd_num_workers(R));
+    assert_int_equal(qk_crowd_num_classes(L), qk_crowd_num_classes(R));
+    for (size_t t = 0; t < qk_crowd_num_tasks(L); t++)
+        assert_string_equal(qk_crowd_task_name(L, t), qk_crowd_task_name(R, t));
+    for (size_t x = 0; x < qk_crowd_num_workers(L); x++)
+        assert_string_equal(qk_crowd_worker_name(L, x), qk_crowd_worker_name(R, x));
+    for (size_t x = 0; x < qk_crowd_num_classes(L); x++)
+        assert_string_equal(qk_crowd_class_name(L, x), qk_crowd_class_name(R, x));
+    qk_crowd_csr(L, &off, &w, &c);
+    qk_crowd_csr(R, &off2, &w2, &c2);
+    assert_memory_equal(off, off2, (qk_crowd_num_tasks(L) + 1) * sizeof *off);
+    assert_memory_equal(w, w2, qk_crowd_num_labels(L) * sizeof *w);
+    assert_memory_equal(c, c2, qk_crowd_num_labels(L) * sizeof *c);
+    qk_crowd_labels_free(L);
+    qk_crowd_labels_free(R);
+    unlink(p);
+}
+
+/* Runs of 400 lines in one shape each (after 300 lines that teach the
+ * reader 60 workers), each run broken in its middle by one line of
+ * another kind. */
+static void test_window_runs(void **state)
+{
+    /* separator, line end, worker and class formats of each run */
+    static const struct {
+        const char *sep, *end, *worker, *cls[2];
+    } runs[] = {
+        {"\t", "\n", "w%03u", {"0", "1"}},
+        {" ", "\n", "w%03u", {"0", "1"}},
+        {"\t", "\r\n", "w%03u", {"0", "1"}},
+        {" ", "\r\n", "w%03u", {"1", "0"}},
+        {"\t", "\n", "worker-%05u", {"yes", "no"}},                          /* 12-byte workers, words */
+        {"\t", "\n", "worker-000000%03u", {"relevant-16bytes", "0"}},        /* 16 bytes each */
+        {"\t", "\n", "worker-0000000%03u", {"1", "relevant-17-bytes"}},      /* 17: the general way */
+        {"\t", "\n", "w\xc3\xa9%03u", {"\xc3\xa9t\xc3\xa9", "1"}},           /* UTF-8 bytes */
+    };
+    /* what breaks each run: every kind of line the window loop leaves,
+     * with the label it holds (task from %u, worker, class; none: NULL) */
+    static const struct {
+        const char *line, *task, *worker, *cls;
+    } breaks[] = {
+        {"# a comment\n", NULL, NULL, NULL},
+        {"\n", NULL, NULL, NULL},
+        {"t%05u\t\tw001\t1\n", "t%05u", "w001", "1"},          /* two separators */
+        {"t%05u\tw001\t1\textra\n", "t%05u w001", "1", "extra"}, /* four fields: topic docno worker label */
+        {"t%05u\tw001 \t1\n", "t%05u", "w001", "1"},            /* a blank before the separator */
+        {"t%05u\tw001\t1\r\r\n", "t%05u", "w001", "1"},         /* CR CR LF */
+        {"t%05u\tw001\v\t1\n", "t%05u", "w001", "1"},           /* a vertical tab */
+        {"t%05u\tw999\t1\n", "t%05u", "w999", "1"},             /* a new worker */
+        {"t%05u\tw001\t7\n", "t%05u", "w001", "7"},             /* a new class */
+        {"task-name-17bytes\tw001\t1\n", "task-name-17bytes", "w001", "1"},
+        {"t%05u\t\xc3\xa9\t1\n", "t%05u", "\xc3\xa9", "1"},       /* a new worker of UTF-8 bytes */
+        {"#c%05u\tw001\t1\n", NULL, NULL, NULL},                /* a comment of the run's shape */
+        {"task-name-17byteA\tw001\t1\ntask-name-17byteB\tw002\t1\n", "task-name-17byteA", "w001", "1"},
+        {"t00003\tw001\t0\n", "t00003", "w001", "0"},           /* a task back: ungrouped from here */
+    };
+    struct file f = {0};
+    char task[48], worker[48], line[128];
+    unsigned t = 0, seed = 7;
+    (void)state;
+    /* every worker and class of the runs first, so that each run takes
+     * the window loop up to its break */
+    put(&f, "task\tworker\tlabel\n", 18);
+    for (size_t s = 0; s < sizeof runs / sizeof *runs; s++)
+        for (unsigned i = 0; i < 60; i++, t += i % 5 == 0) {
+            snprintf(task, sizeof task, "t%05u", t);
+            snprintf(worker, sizeof worker, runs[s].worker, i);
+            label(&f, task, "\t", worker, runs[s].cls[i % 2], "\n");
+        }
+    for (size_t r = 0; r < sizeof breaks / sizeof *breaks; r++) {
+        size_t s = r % (sizeof runs / sizeof *runs);
+        for (unsigned i = 0; i < 400; i++, t += i % 7 == 0) {
+            seed = seed * 1103515245u + 12345u;
+            snprintf(task, sizeof task, "t%05u", t);
+            snprintf(worker, sizeof worker, runs[s].worker, (seed >> 8) % 60);
+            label(&f, task, runs[s].sep, worker, runs[s].cls[(seed >> 20) & 1], runs[s].end);
+            if (i != 200)
+                continue;
+            put(&f, line, (size_t)snprintf(line, sizeof line, breaks[r].line, t));
+            if (breaks[r].task) {
+                snprintf(task, sizeof task, breaks[r].task, t);
+                keep(&f, task, breaks[r].worker, breaks[r].cls);
+            }
+            if (strstr(breaks[r].line, "17byteB")) /* two tasks alike in their first 16 bytes */
+                keep(&f, "task-name-17byteB", "w002", "1");
+        }
+    }
+    /* the last line without its newline */
+    label(&f, "t99999", "\t", "w002", "1", "");
+    check_file(&f, QK_CROWD_DUP_KEEP);
+    check_file(&f, QK_CROWD_DUP_FIRST);
+    free(f.text);
+    free(f.trip);
+}
+
+/* The same file through gzip: the window is the decompressed buffer, read
+ * in pieces, so that runs end at the window's end as well. */
+static void test_window_gzip(void **state)
+{
+    struct file f = {0};
+    char task[48], worker[48], p[64];
+    qk_crowd_read_opts o = {.duplicates = QK_CROWD_DUP_KEEP};
+    qk_crowd_labels *L = NULL, *R = NULL;
+    qk_error err = {0};
+    const size_t *off, *off2;
+    const uint32_t *w, *c, *w2, *c2;
+    (void)state;
+    for (unsigned i = 0; i < 60000; i++) {
+        snprintf(task, sizeof task, "t%06u", i / 6);
+        snprintf(worker, sizeof worker, "w%04u", (i * 7919u) % 997u);
+        label(&f, task, "\t", worker, i % 3 ? "1" : "0", "\n");
+    }
+    strcpy(p, "/tmp/qk_crowd_read_XXXXXX");
+    int fd = mkstemp(p);
+    assert_true(fd >= 0);
+    close(fd);
+    char *gz = malloc(strlen(p) + 4);
+    sprintf(gz, "%s.gz", p);
+    gzFile z = gzopen(gz, "wb");
+    assert_non_null(z);
+    assert_int_equal(gzwrite(z, f.text, (unsigned)f.n), (int)f.n);
+    gzclose(z);
+    assert_int_equal(write(fd = open(p, O_WRONLY), f.text, f.n), (ssize_t)f.n);
+    close(fd);
+    assert_int_equal(read_labels(gz, &o, &L, NULL, &err), QK_OK);
+    assert_int_equal(read_labels(p, &o, &R, NULL, &err), QK_OK);
+    assert_int_equal(qk_crowd_num_labels(L), 60000);
+    assert_int_equal(qk_crowd_num_tasks(L), 10000);
+    assert_int_equal(qk_crowd_num_workers(L), qk_crowd_num_workers(R));
+    for (size_t x = 0; x < qk_crowd_num_workers(L); x++)
+        assert_string_equal(qk_crowd_worker_name(L, x), qk_crowd_worker_name(R, x));
+    qk_crowd_csr(L, &off, &w, &c);
+    qk_crowd_csr(R, &off2, &w2, &c2);
+    assert_memory_equal(off, off2, 10001 * sizeof *off);
+    assert_memory_equal(w, w2, 60000 * sizeof *w);
+    assert_memory_equal(c, c2, 60000 * sizeof *c);
+    qk_crowd_labels_free(L);
+    qk_crowd_labels_free(R);
+    check_file(&f, QK_CROWD_DUP_ERROR);
+    unlink(gz);
+    unlink(p);
+    free(gz);
+    free(f.text);
+    free(f.trip);
+}
+
+/* Line numbers in messages after runs of the window loop: lines ended by
+ * CR and newline, or by CR, CR and newline, a comment of the run's
+ * shape; and a line of two fields
+ * whose next line has one (together, three fields over two lines). */
+static void test_window_line_numbers(void **state)
+{
+    static const char *const cls[] = {"0", "1"};
+    static const char *const ends[] = {"\n", "\r\n"};
+    struct file f = {0};
+    char task[48], worker[48], want[256];
+    qk_crowd_read_opts o = {.classes = cls, .n_classes = 2};
+    qk_crowd_labels *L = NULL;
+    qk_error err = {0};
+    (void)state;
+    for (int e = 0; e < 2; e++)
+        for (int bad = 0; bad < 2; bad++) {
+            char *p;
+            f.n = f.nt = 0;
+            for (unsigned i = 0; i < 900; i++) {
+                snprintf(task, sizeof task, "t%05u", i / 4);
+                snprintf(worker, sizeof worker, "w%03u", i % 50);
+                label(&f, task, "\t", worker, i % 2 ? "1" : "0", ends[e]);
+                if (i == 300)
+                    put(&f, "t00075\tw001\t1\r\r\n", 16);
+                if (i == 500)
+                    put(&f, "#t00999\tw001\t1\n", 15);
+            }
+            /* line 903: an unknown class, or two fields and then one */
+            const char *last = bad ? "t00999\tw001\n1\n" : "t00999\tw001\t2\n";
+            put(&f, last, strlen(last));
+            for (unsigned i = 0; i < 20; i++) /* the window loop's tail */
+                put(&f, "t01000\tw002\t1\n", 15);
+            p = write_tmp(f.text, f.n);
+            assert_int_equal(read_labels(p, &o, &L, NULL, &err), QK_EINPUT);
+            if (bad)
+                snprintf(want, sizeof want, "'%s' line 903: expected 3 fields (task worker label), found 2", p);
+            else
+                snprintf(want, sizeof want, "'%s' line 903: label '2' is not one of the declared classes", p);
+            assert_string_equal(err.message, want);
+            unlink(p);
+        }
+    free(f.text);
+    free(f.trip);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_window_runs),
+        cmocka_unit_test(test_window_gzip),
+        cmocka_unit_test(test_window_line_numbers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
