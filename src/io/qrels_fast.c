@@ -292,6 +292,45 @@ static inline __attribute__((always_inline)) int hand_back(hot *h, unsigned lo, 
     return EV_LINE;
 }
 
+/* Is doc (dl bytes) after prev in strcmp order? Each is followed by a
+ * byte below every docno byte (a separator in the file, the NUL in pbuf),
+ * so the first of their 32 bytes that differs decides, unless it is doc's
+ * end (equal docnos, or prev longer). *in_order becomes 0 when not; 0
+ * when their 32 bytes are equal (left to a comparison of lengths). */
+static inline __attribute__((always_inline)) int order_after(const char *doc, const char *prev, size_t dl,
+                                                             int avx2, int *in_order)
+{
+    uint32_t d;
+    unsigned i;
+#if defined(QK_QRELS_AVX2)
+    d = avx2 ? diff32_avx2(doc, prev) : diff32_base(doc, prev);
+#else
+    (void)avx2;
+    d = diff32_base(doc, prev);
+#endif
+    if (__builtin_expect(!d, 0))
+        return 0;
+    i = (unsigned)__builtin_ctz(d);
+    *in_order = (i < dl) & ((unsigned char)doc[i] > (unsigned char)prev[i]);
+    return 1;
+}
+
+/* Record n: docno doc (dl bytes, under 32) at arena + alen by one 32-byte
+ * move and its NUL, its offset, the ids (group << 32 | n) and the
+ * one-digit grade gd. */
+static inline __attribute__((always_inline)) void put_record(char *arena, size_t alen, uint32_t *doc_off,
+                                                             qk_judgment *recs, size_t n, const char *doc,
+                                                             size_t dl, uint64_t ids, unsigned gd)
+{
+    double rel = digit_rel[gd];
+    char *r = (char *)(recs + n);
+    memcpy(arena + alen, doc, 32);
+    arena[alen + dl] = '\0';
+    doc_off[n] = (uint32_t)alen;
+    memcpy(r + offsetof(qk_judgment, doc), &ids, 8);
+    memcpy(r + offsetof(qk_judgment, rel), &rel, 8);
+}
+
 /* Lines laid out as the last line hot_body added in full (most files give
  * every topic id, docno and grade a fixed width), block after block: a
  * line whose bytes above ' ' (data) and separators sit where that line's
@@ -327,31 +366,11 @@ static inline __attribute__((always_inline)) void fixed_body(hot *h, int avx2, i
             if (((nd >> o) & pmask) != pat || (psep & ~(sep >> o)) != 0 || s[len - 1] != '\n' || g1 > 9 ||
                 !same_qid16(&h->k, s) || (groups && !qk_same_bytes(h->gs, s + goff, gl)))
                 break;
-            if (in_order) {
-                uint32_t dd;
-                unsigned i;
-#if defined(QK_QRELS_AVX2)
-                dd = avx2 ? diff32_avx2(d, prev) : diff32_base(d, prev);
-#else
-                dd = diff32_base(d, prev);
-#endif
-                if (__builtin_expect(!dd, 0))
-                    break;
-                i = (unsigned)__builtin_ctz(dd);
-                in_order = (i < pdl) & ((unsigned char)d[i] > (unsigned char)prev[i]);
-            }
-            memcpy(arena + alen, d, 32);
-            arena[alen + pdl] = '\0';
-            doc_off[n] = (uint32_t)alen;
+            if (in_order && !order_after(d, prev, pdl, avx2, &in_order))
+                break;
+            put_record(arena, alen, doc_off, recs, n, d, pdl, gid | (uint32_t)n, g1);
             prev = d;
             alen += pdl + 1;
-            {
-                uint64_t ids = gid | (uint32_t)n;
-                double rel = digit_rel[g1];
-                char *r = (char *)(recs + n);
-                memcpy(r + offsetof(qk_judgment, doc), &ids, 8);
-                memcpy(r + offsetof(qk_judgment, rel), &rel, 8);
-            }
             npos += g1 > 0;
             n++;
             o += len;
@@ -422,7 +441,7 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
                 break;
             }
             if (h->pat && h->pat_ql == h->qlen16 && (!groups || h->pat_gl == gl)) {
-                /* the lines laid out as the last one, by fixed_run */
+                /* the lines laid out as the last one, by fixed_body */
                 size_t n0 = n;
                 h->p = p;
                 h->prev = prev;
@@ -507,39 +526,14 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
             ev = hand_back(h, lo, f1, f2, f3, f4);
             break;
         }
-        if (in_order) {
-            /* doc after prev in strcmp order: each is followed by a byte
-             * below every docno byte (a separator in the file, the NUL in
-             * pbuf), so the first of their 32 bytes that differs decides,
-             * unless it is doc's end (equal docnos, or prev longer); 32
-             * equal bytes: slow_line compares */
-            uint32_t d;
-            unsigned i;
-#if defined(QK_QRELS_AVX2)
-            d = avx2 ? diff32_avx2(doc, prev) : diff32_base(doc, prev);
-#else
-            d = diff32_base(doc, prev);
-#endif
-            if (__builtin_expect(!d, 0)) {
-                ev = hand_back(h, lo, f1, f2, f3, f4);
-                break;
-            }
-            i = (unsigned)__builtin_ctz(d);
-            in_order = (i < dl) & ((unsigned char)doc[i] > (unsigned char)prev[i]);
+        /* 32 equal bytes: slow_line compares */
+        if (in_order && !order_after(doc, prev, dl, avx2, &in_order)) {
+            ev = hand_back(h, lo, f1, f2, f3, f4);
+            break;
         }
-        /* one 32-byte move, then the docno's NUL */
-        memcpy(arena + alen, doc, 32);
-        arena[alen + dl] = '\0';
-        doc_off[n] = (uint32_t)alen;
+        put_record(arena, alen, doc_off, recs, n, doc, dl, (uint64_t)g << 32 | (uint32_t)n, gd);
         prev = doc;
         alen += dl + 1;
-        {
-            uint64_t ids = (uint64_t)g << 32 | (uint32_t)n;
-            double rel = digit_rel[gd];
-            char *r = (char *)(recs + n);
-            memcpy(r + offsetof(qk_judgment, doc), &ids, 8);
-            memcpy(r + offsetof(qk_judgment, rel), &rel, 8);
-        }
         npos += gd > 0;
         n++;
         if (f4 == e) { /* this line's layout (not CRLF), for the lines after it */
@@ -560,7 +554,7 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
     h->o = o;
     h->alen = alen;
     h->npos = npos;
-    if (n > n_in) /* fixed_run's lines too */
+    if (n > n_in) /* fixed_body's lines too */
         h->prev_dlen = alen - doc_off[n - 1] - 1;
     h->n = n;
     h->in_order = in_order;
