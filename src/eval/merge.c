@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "io/qrels_view.h"
 
 static int cmp_desc(const void *a, const void *b)
 {
@@ -500,15 +501,12 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
     jd = sc->jdocs;
     mask = nslots - 1;
     memset(slot, 0, nslots * sizeof *slot);
+    qk_qrels_topic_docnos(q, topic, jd, jl);
     for (size_t i = 0; i < nj; i++) {
         size_t h;
         if (i > 0 && j[i].doc == j[i - 1].doc)
             continue; /* a docno is entered once, whatever its groups */
-        const char *d = qk_qrels_docno(q, j[i].doc);
-        size_t len = strlen(d);
-        jd[i] = d;
-        jl[i] = (uint32_t)len;
-        jh[i] = doc_hash(d, len);
+        jh[i] = doc_hash(jd[i], jl[i]);
         h = jh[i] & mask;
         while (slot[h] && j[(slot[h] & LK_INDEX) - 1].doc != j[i].doc)
             h = (h + 1) & mask;

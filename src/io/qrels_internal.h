@@ -64,6 +64,10 @@ struct qk_qrels {
     size_t cur_qlen, prev_dlen;
     int in_order;
     int presized; /* qk_qrels_presize was called (once, by the reader) */
+    /* Organised without moving anything (qk_qrels_organise, in_order):
+     * docno id i + 1 starts right after docno i's NUL, so a docno's length
+     * is the distance to the next offset (qk_qrels_topic_docnos). */
+    int packed;
     int finished;
     struct qrels_window *win; /* qk_qrels_read_windowed: the loaded topics */
 };
