@@ -726,7 +726,7 @@ void qk_qrels_topic_docnos(const qk_qrels *q, size_t t, const char **docs, uint3
     const qk_qrels *d = q->win ? q->win->part : q;
     if (!d)
         return;
-    if (d->packed && d->doc_off) { /* the usual case, without the width's branches */
+    if (d->packed && !d->doc_off64) { /* the usual case, without the width's branches */
         const uint32_t *off = d->doc_off;
         for (size_t i = 0; i < n; i++) {
             uint32_t id = j[i].doc;
