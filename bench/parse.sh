@@ -8,7 +8,9 @@
 # labels that bench/crowd.sh uses (every label read, interned and grouped
 # by task; majority vote is a small part). `wc -l` on the same file shows
 # the floor of reading it at all. The "reading only" rows time the
-# library's reader alone, in-process (bench/read_qrels.c, read_labels.c).
+# library's reader alone, in-process (bench/read_qrels.c, read_labels.c);
+# the qrels "floor" row a process that maps and reads the file and writes
+# arrays of the reader's sizes without parsing (bench/floor_qrels.c).
 # Median of REPS (default 3) runs, wall and CPU time; files from bench/gen.
 # ROWS (default "run qrels labels") picks the inputs: ROWS=labels needs
 # only the crowd labels, not bench/gen's collections.
@@ -82,6 +84,17 @@ if want qrels; then
                  printf "| qrels, reading only (median of %d) | %.1f | | | %.4f | %.0f |\n", '"$reps"', m, x[3] / 1000, x[5] }'
     fi
     row "qrels, wc -l" "$qrels" "$(secs wc -l "$qrels")"
+    # the floor under the qrels row (bench/floor_qrels.c: the file mapped and
+    # read, arrays of the reader's sizes written to fresh pages, no parsing)
+    # and the command, both by perf stat's task-clock (time(1)'s 10 ms
+    # resolution is too coarse at these times)
+    if command -v perf >/dev/null && cc -O2 -std=c11 floor_qrels.c -o work/floor_qrels 2>/dev/null; then
+        tc() { perf stat -r "$reps" -x, -e task-clock "$@" 2>&1 >/dev/null | awk -F, '/task-clock/ { print $1 / 1000 }'; }
+        f=$(tc work/floor_qrels "$qrels") c=$(tc "$qk" eval --threads 1 -m num_q "$qrels" work/parse-one.run)
+        awk -v b="$(stat -c %s "$qrels")" -v f="$f" -v c="$c" 'BEGIN { m = b / 1048576
+                 printf "| qrels, floor (floor_qrels.c; perf stat) | %.1f | | | %.4f | %.0f |\n", m, f, m / f
+                 printf "| qrels, qrelkit (perf stat) | %.1f | | | %.4f | %.0f |\n", m, c, m / c }'
+    fi
 fi
 if want labels; then
     row "labels, qrelkit" "$labels" "$(secs "$qk" aggregate -m mv "$labels")"
