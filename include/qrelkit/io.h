@@ -76,8 +76,9 @@ QK_API qk_status qk_qrels_read(const char *path, qk_rel_format fmt, qk_dedup ded
  * then reads the judgments of the topics asked for, about 16,384 records
  * at a time, from the file again. Memory holds the topic ids and one
  * window instead of every judgment. A file with fewer than min_topics topic
- * blocks, standard input, or a file whose topics are not grouped in strcmp
- * order is read whole, as by qk_qrels_read. */
+ * blocks, standard input or anything else that is not a regular file (a
+ * pipe), or a file whose topics are not grouped in strcmp order is read
+ * whole, as by qk_qrels_read. */
 QK_API qk_status qk_qrels_read_windowed(const char *path, qk_rel_format fmt, qk_dedup dedup, size_t min_topics,
                                         qk_qrels **out, qk_error *err);
 #define QK_QRELS_ALL ((size_t)-1)

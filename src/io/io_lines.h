@@ -36,6 +36,10 @@ void qk_lines_skip(qk_lines *l, size_t bytes, long lines);
  * pipes and other inputs of unknown size. */
 size_t qk_lines_size_hint(const qk_lines *l);
 
+/* 1 when path names a regular file (after symbolic links): a reader may
+ * open it again; 0 for "-", pipes, devices, directories, missing paths. */
+int qk_path_is_regular(const char *path);
+
 /* One line of three fields, "a b c" with single ' ' or '\t' between them:
  * the line starts at the window's p + at, the fields end at s1 and s2 (the
  * separators' offsets from the line start) and at n (the line's length

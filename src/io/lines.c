@@ -103,6 +103,16 @@ static qk_status open_gz(qk_lines *l, qk_error *err)
                 l->map_len = (size_t)st.st_size;
                 return QK_OK;
             }
+            /* A pipe (a shell's <(...)) cannot be looked at before it is
+             * read: zlib reads it, gzip or not, as it reads standard input. */
+            if (fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+                if (!(l->gz = gzdopen(fd, "rb"))) {
+                    close(fd);
+                    return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot open: out of memory");
+                }
+                gzbuffer(l->gz, CHUNK);
+                return QK_OK;
+            }
             l->fd = fd;
             return QK_OK;
         }
@@ -416,6 +426,12 @@ void qk_lines_skip(qk_lines *l, size_t bytes, long lines)
     l->lineno += lines;
     if (l->start > l->clean)
         l->clean = l->start;
+}
+
+int qk_path_is_regular(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 size_t qk_lines_size_hint(const qk_lines *l)

@@ -145,7 +145,9 @@ qk_status qk_qrels_read_windowed(const char *path, qk_rel_format fmt, qk_dedup d
     size_t nt;
     int ok;
     *out = NULL;
-    if (strcmp(path, "-") == 0 || count_blocks(path, min_topics) < min_topics)
+    /* A windowed read reads the file more than once: standard input, pipes
+     * (a shell's <(...)) and devices are read whole, once. */
+    if (strcmp(path, "-") == 0 || !qk_path_is_regular(path) || count_blocks(path, min_topics) < min_topics)
         return qk_qrels_read(path, fmt, dedup, out, err);
     if (!(q = qk_qrels_blank(fmt)) || !(q->win = calloc(1, sizeof *q->win)) ||
         !(q->win->path = strdup(path))) {
