@@ -7,14 +7,9 @@
  * (the same topic and group as the last line, a one-digit grade, a docno
  * of under 32 bytes told apart from the last one in its first 32) are
  * added by a loop without calls, hot_body, whose counters then all fit
- * in registers; it hands any other line to slow_line. Lines laid out as
- * the last one it added in full (the same field ends and length: the same
- * topic id, docno and grade widths, as in most files) go through
- * fixed_body, which settles each one's shape by comparing its masks with
- * that line's instead of finding its fields one by one. The counters go
+ * in registers; it hands any other line to slow_line. The counters go
  * back to q before anything else looks at q. */
 #include "core/bytes.h"
-#include "io/io_blocks.h"
 #include "io/qrels_internal.h"
 #include "io/run_internal.h"
 #include "io/scan.h"
@@ -107,24 +102,56 @@ qk_status qk_qrels_reserve(qk_qrels *q, size_t n, size_t dl)
 #define QK_BLOCK_LINES 8
 #define QK_BLOCK_ARENA (QK_BLOCK_LINES * 64 + 32)
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
 /* Bit i of the result: byte i of p ends a line or is bad (neither above
- * ' ', unsigned, nor a ' ' or '\t' separator); bit i of *sep: a separator
- * (io_blocks.h's classification, which the other in-place readers use). */
-static inline uint64_t classify_base(const char *p, uint64_t *sep)
+ * ' ', unsigned, nor a ' ' or '\t' separator); bit i of *sep: a separator. */
+static inline uint64_t classify_sse2(const char *p, uint64_t *sep)
 {
-    uint64_t stop;
-    qk_blocks_classify64(p, &stop, sep);
-    return stop;
+    uint64_t g = 0, s = 0;
+    for (unsigned j = 0; j < 4; j++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + (size_t)16 * j));
+        __m128i blank =
+            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
+        __m128i data = _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x21)), x);
+        g |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(data, blank)) << (16 * j);
+        s |= (uint64_t)(unsigned)_mm_movemask_epi8(blank) << (16 * j);
+    }
+    *sep = s;
+    return ~g;
 }
-#define QK_QRELS_CLASSIFY_BASE classify_base
+#define QK_QRELS_CLASSIFY_BASE classify_sse2
+#else
+static inline uint64_t classify_plain(const char *p, uint64_t *sep)
+{
+    uint64_t g = 0, s = 0;
+    for (unsigned j = 0; j < 64; j++) {
+        unsigned char c = (unsigned char)p[j];
+        g |= (uint64_t)(c > ' ' || c == ' ' || c == '\t') << j;
+        s |= (uint64_t)(c == ' ' || c == '\t') << j;
+    }
+    *sep = s;
+    return ~g;
+}
+#define QK_QRELS_CLASSIFY_BASE classify_plain
+#endif
 
-#if defined(QK_BLOCKS_AVX2)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
 #define QK_QRELS_AVX2 1
 __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t classify_avx2(const char *p, uint64_t *sep)
 {
-    uint64_t stop;
-    qk_blocks_classify64_avx2(p, &stop, sep);
-    return stop;
+    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+    __m256i sp = _mm256_set1_epi8(' '), tab = _mm256_set1_epi8('\t'), above = _mm256_set1_epi8(0x21);
+    __m256i blo = _mm256_or_si256(_mm256_cmpeq_epi8(lo, sp), _mm256_cmpeq_epi8(lo, tab));
+    __m256i bhi = _mm256_or_si256(_mm256_cmpeq_epi8(hi, sp), _mm256_cmpeq_epi8(hi, tab));
+    __m256i dlo = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(lo, above), lo), blo);
+    __m256i dhi = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(hi, above), hi), bhi);
+    *sep = (uint64_t)(uint32_t)_mm256_movemask_epi8(blo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(bhi)
+                                                               << 32;
+    return ~((uint64_t)(uint32_t)_mm256_movemask_epi8(dlo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(dhi)
+                                                                 << 32);
 }
 #endif
 
@@ -255,13 +282,6 @@ typedef struct hot {
     size_t gl;
     uint32_t g;
     unsigned lo, f1, f2, f3, f4; /* EV_LINE: the line at p + lo and its field ends */
-    /* The layout of the last line hot_body added in full: its field ends
-     * and line end (bits of the line's mask from its first byte), its
-     * length, where its docno and grade start, its docno's and group's
-     * lengths. pat 0: none yet. */
-    uint64_t pat, pat_mask;
-    unsigned pat_len, pat_doc, pat_grade, pat_dl, pat_gl;
-    size_t pat_ql;
     char pbuf[32];
 } hot;
 
@@ -292,120 +312,6 @@ static inline __attribute__((always_inline)) int hand_back(hot *h, unsigned lo, 
     return EV_LINE;
 }
 
-/* Is doc (dl bytes) after prev in strcmp order? Each is followed by a
- * byte below every docno byte (a separator in the file, the NUL in pbuf),
- * so the first of their 32 bytes that differs decides, unless it is doc's
- * end (equal docnos, or prev longer). *in_order becomes 0 when not; 0
- * when their 32 bytes are equal (left to a comparison of lengths). */
-static inline __attribute__((always_inline)) int order_after(const char *doc, const char *prev, size_t dl,
-                                                             int avx2, int *in_order)
-{
-    uint32_t d;
-    unsigned i;
-#if defined(QK_QRELS_AVX2)
-    d = avx2 ? diff32_avx2(doc, prev) : diff32_base(doc, prev);
-#else
-    (void)avx2;
-    d = diff32_base(doc, prev);
-#endif
-    if (__builtin_expect(!d, 0))
-        return 0;
-    i = (unsigned)__builtin_ctz(d);
-    *in_order = (i < dl) & ((unsigned char)doc[i] > (unsigned char)prev[i]);
-    return 1;
-}
-
-/* Record n: docno doc (dl bytes, under 32) at arena + alen by one 32-byte
- * move and its NUL, its offset, the ids (group << 32 | n) and the
- * one-digit grade gd. */
-static inline __attribute__((always_inline)) void put_record(char *arena, size_t alen, uint32_t *doc_off,
-                                                             qk_judgment *recs, size_t n, const char *doc,
-                                                             size_t dl, uint64_t ids, unsigned gd)
-{
-    double rel = digit_rel[gd];
-    char *r = (char *)(recs + n);
-    memcpy(arena + alen, doc, 32);
-    arena[alen + dl] = '\0';
-    doc_off[n] = (uint32_t)alen;
-    memcpy(r + offsetof(qk_judgment, doc), &ids, 8);
-    memcpy(r + offsetof(qk_judgment, rel), &rel, 8);
-}
-
-/* Lines laid out as the last line hot_body added in full (most files give
- * every topic id, docno and grade a fixed width), block after block: a
- * line whose bytes above ' ' (data) and separators sit where that line's
- * did, with a newline at its end, has that line's shape, field ends and
- * length, so only its bytes are looked at (the topic, the grade's digit,
- * the group, the docno's order). Ends at the first other line, with h->p
- * at its start (and the counters in h), or where hot_body checks room. */
-static inline __attribute__((always_inline)) void fixed_body(hot *h, int avx2, int groups)
-{
-    const char *p = h->p, *prev = h->prev;
-    const uint64_t pat = h->pat, pmask = h->pat_mask, psep = pat & pmask >> 1; /* the separators */
-    const unsigned len = h->pat_len, pd = h->pat_doc, pg = h->pat_grade, gl = groups ? h->pat_gl : 0;
-    const size_t pdl = h->pat_dl, goff = h->pat_ql + 1;
-    size_t n = h->n, alen = h->alen, npos = h->npos;
-    qk_judgment *const recs = h->recs;
-    uint32_t *const doc_off = h->doc_off;
-    char *const arena = h->arena;
-    const uint64_t gid = groups ? (uint64_t)h->g << 32 : 0;
-    int in_order = h->in_order;
-    while (h->end - p >= QK_FAST_TAIL && n + QK_BLOCK_LINES <= h->room && alen + QK_BLOCK_ARENA <= h->alim &&
-           n < h->presize_at) {
-        uint64_t sep, nd;
-        unsigned o = 0;
-#if defined(QK_QRELS_AVX2)
-        nd = avx2 ? classify_avx2(p, &sep) : QK_QRELS_CLASSIFY_BASE(p, &sep);
-#else
-        nd = QK_QRELS_CLASSIFY_BASE(p, &sep);
-#endif
-        nd |= sep; /* every byte that is not data */
-        do {
-            const char *s = p + o, *d = s + pd;
-            unsigned g1 = (unsigned)(unsigned char)s[pg] - '0';
-            if (((nd >> o) & pmask) != pat || (psep & ~(sep >> o)) != 0 || s[len - 1] != '\n' || g1 > 9 ||
-                !same_qid16(&h->k, s) || (groups && !qk_same_bytes(h->gs, s + goff, gl)))
-                break;
-            if (in_order && !order_after(d, prev, pdl, avx2, &in_order))
-                break;
-            put_record(arena, alen, doc_off, recs, n, d, pdl, gid | (uint32_t)n, g1);
-            prev = d;
-            alen += pdl + 1;
-            npos += g1 > 0;
-            n++;
-            o += len;
-        } while (o + len <= 64);
-        p += o;
-        if (o + len <= 64) /* a line of another layout */
-            break;
-    }
-    h->p = p;
-    h->prev = prev;
-    h->n = n;
-    h->alen = alen;
-    h->npos = npos;
-    h->in_order = in_order;
-}
-
-__attribute__((noinline)) static void fixed_base(hot *h)
-{
-    fixed_body(h, 0, 0);
-}
-__attribute__((noinline)) static void fixed_base_jg(hot *h)
-{
-    fixed_body(h, 0, 1);
-}
-#if defined(QK_QRELS_AVX2)
-__attribute__((target("avx2,bmi,bmi2"), noinline)) static void fixed_avx2(hot *h)
-{
-    fixed_body(h, 1, 0);
-}
-__attribute__((target("avx2,bmi,bmi2"), noinline)) static void fixed_avx2_jg(hot *h)
-{
-    fixed_body(h, 1, 1);
-}
-#endif
-
 /* The lines of the common shape that need no call, block after block,
  * until one does (the event returned). No call here (but memcmp for a
  * qrels_jg group of under 4 or over 16 bytes), so the counters stay in
@@ -422,7 +328,6 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
     uint32_t *doc_off = h->doc_off;
     char *arena = h->arena;
     const uint32_t g = groups ? h->g : 0;
-    const size_t n_in = n;
     int in_order = h->in_order, ev;
     for (;;) {
         unsigned e, f1, f2, f3, f4, lo, gd;
@@ -439,31 +344,6 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
             if (n + QK_BLOCK_LINES > h->room || alen + QK_BLOCK_ARENA > h->alim || n >= h->presize_at) {
                 ev = EV_ROOM;
                 break;
-            }
-            if (h->pat && h->pat_ql == h->qlen16 && (!groups || h->pat_gl == gl)) {
-                /* the lines laid out as the last one, by fixed_body */
-                size_t n0 = n;
-                h->p = p;
-                h->prev = prev;
-                h->n = n;
-                h->alen = alen;
-                h->npos = npos;
-                h->in_order = in_order;
-#if defined(QK_QRELS_AVX2)
-                if (avx2)
-                    groups ? fixed_avx2_jg(h) : fixed_avx2(h);
-                else
-#endif
-                    groups ? fixed_base_jg(h) : fixed_base(h);
-                p = h->p;
-                prev = h->prev;
-                n = h->n;
-                alen = h->alen;
-                npos = h->npos;
-                in_order = h->in_order;
-                /* its first line not taken goes on below */
-                if (n != n0)
-                    continue;
             }
 #if defined(QK_QRELS_AVX2)
             stop = avx2 ? classify_avx2(p, &sep) : QK_QRELS_CLASSIFY_BASE(p, &sep);
@@ -526,26 +406,41 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
             ev = hand_back(h, lo, f1, f2, f3, f4);
             break;
         }
-        /* 32 equal bytes: slow_line compares */
-        if (in_order && !order_after(doc, prev, dl, avx2, &in_order)) {
-            ev = hand_back(h, lo, f1, f2, f3, f4);
-            break;
+        if (in_order) {
+            /* doc after prev in strcmp order: each is followed by a byte
+             * below every docno byte (a separator in the file, the NUL in
+             * pbuf), so the first of their 32 bytes that differs decides,
+             * unless it is doc's end (equal docnos, or prev longer); 32
+             * equal bytes: slow_line compares */
+            uint32_t d;
+            unsigned i;
+#if defined(QK_QRELS_AVX2)
+            d = avx2 ? diff32_avx2(doc, prev) : diff32_base(doc, prev);
+#else
+            d = diff32_base(doc, prev);
+#endif
+            if (__builtin_expect(!d, 0)) {
+                ev = hand_back(h, lo, f1, f2, f3, f4);
+                break;
+            }
+            i = (unsigned)__builtin_ctz(d);
+            in_order = (i < dl) & ((unsigned char)doc[i] > (unsigned char)prev[i]);
         }
-        put_record(arena, alen, doc_off, recs, n, doc, dl, (uint64_t)g << 32 | (uint32_t)n, gd);
+        /* one 32-byte move, then the docno's NUL */
+        memcpy(arena + alen, doc, 32);
+        arena[alen + dl] = '\0';
+        doc_off[n] = (uint32_t)alen;
         prev = doc;
         alen += dl + 1;
+        {
+            uint64_t ids = (uint64_t)g << 32 | (uint32_t)n;
+            double rel = digit_rel[gd];
+            char *r = (char *)(recs + n);
+            memcpy(r + offsetof(qk_judgment, doc), &ids, 8);
+            memcpy(r + offsetof(qk_judgment, rel), &rel, 8);
+        }
         npos += gd > 0;
         n++;
-        if (f4 == e) { /* this line's layout (not CRLF), for the lines after it */
-            h->pat = (1ULL << (f1 - lo)) | (1ULL << (f2 - lo)) | (1ULL << (f3 - lo)) | (1ULL << (e - lo));
-            h->pat_len = e - lo + 1;
-            h->pat_mask = h->pat_len < 64 ? (1ULL << h->pat_len) - 1 : ~0ULL;
-            h->pat_doc = f2 + 1 - lo;
-            h->pat_grade = f3 + 1 - lo;
-            h->pat_dl = (unsigned)dl;
-            h->pat_ql = ql;
-            h->pat_gl = f2 - f1 - 1;
-        }
     }
     h->p = p;
     h->prev = prev;
@@ -554,7 +449,7 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
     h->o = o;
     h->alen = alen;
     h->npos = npos;
-    if (n > n_in) /* fixed_body's lines too */
+    if (n > h->n)
         h->prev_dlen = alen - doc_off[n - 1] - 1;
     h->n = n;
     h->in_order = in_order;

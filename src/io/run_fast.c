@@ -1,8 +1,7 @@
 /* The run reader's in-place parser for the common line shape (see
  * run_internal.h): whole lines classified 64 bytes at a time, six fields
- * found with five bit scans (or, for a line laid out as the last one,
- * known from that line's), the score read from two words of digits, the
- * docno moved with one fixed-size copy. The line shape and every value are
+ * found with five bit scans, the score read by qk_scan_decimal, the docno
+ * moved with one fixed-size copy. The line shape and every value are
  * checked here; anything else goes back to the general reader (run.c),
  * which owns every error message. One body (run_fast_body.h), compiled for
  * SSE2 (every x86-64) and for AVX2 (chosen at run time), and as plain C

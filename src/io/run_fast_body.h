@@ -45,39 +45,13 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
     int stop = QK_FAST_ROOM;
     /* the digit words of entries [kb, k) whose score waits (QK_FAST_SCORES) */
     uint64_t wx[64] = {0}, wy[64] = {0}, defer = 0, neg = 0; /* read 4 at a time */
-    /* The layout of the last line whose fields were found one by one and
-     * whose score was read from its digit words (see below): a line laid
-     * out the same way (data, separators and the score's digits at the
-     * same bytes, a newline at the same end, the sign and point where they
-     * were) has its fields, point and digit counts without looking for
-     * them; most runs keep one layout over long stretches. end 0: none. */
-    struct {
-        uint64_t line, sep, score, dig, qid, hi, lo;
-        unsigned end, s2, s3, s4, s5, dot, a, sign, point;
-    } lay = {0};
     while (k < max && end - p >= QK_FAST_TAIL) {
-        uint64_t good, sep, dig, same, t, x, y, m, hi, lo;
-        unsigned n, adv, s1, s2, s3, s4, s5, a, dot;
+        uint64_t good, sep, dig, same, t;
+        unsigned n, adv, s1, s2, s3, s4, s5;
         size_t dl, sl;
         double v, gv;
         QK_FAST_CLASSIFY(p, qid, &good, &sep, &dig, &same);
         good |= sep;
-        if (lay.end &&
-            (((~good & lay.line) ^ (1ULL << lay.end)) | ((sep & lay.line) ^ lay.sep) |
-             ((dig & lay.score) ^ lay.dig) | (~same & lay.qid)) == 0 &&
-            p[lay.end] == '\n' && (!lay.point || p[lay.dot] == '.') &&
-            (!lay.sign || p[lay.s4 + 1] == '-' || p[lay.s4 + 1] == '+')) {
-            adv = lay.end + 1;
-            s2 = lay.s2;
-            s3 = lay.s3;
-            s4 = lay.s4;
-            s5 = lay.s5;
-            dot = lay.dot;
-            a = lay.a;
-            hi = lay.hi;
-            lo = lay.lo;
-            goto words;
-        }
         /* The first byte that is neither data nor separator ends the line:
          * the newline, or CR and newline; anything else (NUL, VT, FF, a CR
          * inside, a line of 64 bytes or more) is for the general reader. */
@@ -121,42 +95,17 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
          * correctly rounded division, strtod's double). Other shapes go to
          * qk_parse_score. */
         {
-            unsigned st = s4 + 1 + (p[s4 + 1] == '-' || p[s4 + 1] == '+'), b;
-            uint64_t nd = ~dig & (((1ULL << s5) - 1) ^ ((1ULL << st) - 1));
+            unsigned st = s4 + 1 + (p[s4 + 1] == '-' || p[s4 + 1] == '+'), dot, a, b;
+            uint64_t nd = ~dig & (((1ULL << s5) - 1) ^ ((1ULL << st) - 1)), x, y, m;
             dot = nd ? (unsigned)__builtin_ctzll(nd) : s5;
             a = dot - st;
             b = nd ? s5 - dot - 1 : 0;
             if ((nd & (nd - 1)) == 0 && (!nd || p[dot] == '.') && a <= 8 && b <= 8 && a + b > 0) {
-                hi = qk_fast_high[a];
-                lo = qk_fast_low[b];
-                /* this line's layout, for the lines after it, when its
-                 * topic id is compared by the mask (a CRLF line's is not
-                 * kept: its end is the CR, where a line of that layout
-                 * must have its newline) */
-                if (n == adv - 1 && s1 <= QK_FAST_QID_SIMD) {
-                    lay.end = n;
-                    lay.line = n == 63 ? ~0ULL : (2ULL << n) - 1;
-                    lay.sep = sep;
-                    lay.score = ((1ULL << s5) - 1) ^ ((1ULL << (s4 + 1)) - 1);
-                    lay.dig = dig & lay.score;
-                    lay.qid = (1ULL << s1) - 1;
-                    lay.s2 = s2;
-                    lay.s3 = s3;
-                    lay.s4 = s4;
-                    lay.dot = dot;
-                    lay.a = a;
-                    lay.hi = hi;
-                    lay.lo = lo;
-                    lay.s5 = s5;
-                    lay.sign = st > s4 + 1;
-                    lay.point = nd != 0;
-                }
-            words:
                 /* 4 fields and 4 separators before the score: dot >= 8 */
                 memcpy(&x, p + dot - 8, 8);
                 memcpy(&y, p + dot + 1, 8);
-                x = (x & hi) | (0x3030303030303030ULL & ~hi);
-                y = (y & lo) | (0x3030303030303030ULL & ~lo);
+                x = (x & qk_fast_high[a]) | (0x3030303030303030ULL & ~qk_fast_high[a]);
+                y = (y & qk_fast_low[b]) | (0x3030303030303030ULL & ~qk_fast_low[b]);
                 if (a < 8) { /* below 10^15 < 2^53: exact, converted later */
                     wx[k - kb] = x;
                     wy[k - kb] = y;
