@@ -10,6 +10,7 @@
  * in registers; it hands any other line to slow_line. The counters go
  * back to q before anything else looks at q. */
 #include "core/bytes.h"
+#include "io/io_blocks.h"
 #include "io/qrels_internal.h"
 #include "io/run_internal.h"
 #include "io/scan.h"
@@ -102,56 +103,24 @@ qk_status qk_qrels_reserve(qk_qrels *q, size_t n, size_t dl)
 #define QK_BLOCK_LINES 8
 #define QK_BLOCK_ARENA (QK_BLOCK_LINES * 64 + 32)
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
 /* Bit i of the result: byte i of p ends a line or is bad (neither above
- * ' ', unsigned, nor a ' ' or '\t' separator); bit i of *sep: a separator. */
-static inline uint64_t classify_sse2(const char *p, uint64_t *sep)
+ * ' ', unsigned, nor a ' ' or '\t' separator); bit i of *sep: a separator
+ * (io_blocks.h's classification, which the other in-place readers use). */
+static inline uint64_t classify_base(const char *p, uint64_t *sep)
 {
-    uint64_t g = 0, s = 0;
-    for (unsigned j = 0; j < 4; j++) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + (size_t)16 * j));
-        __m128i blank =
-            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
-        __m128i data = _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x21)), x);
-        g |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(data, blank)) << (16 * j);
-        s |= (uint64_t)(unsigned)_mm_movemask_epi8(blank) << (16 * j);
-    }
-    *sep = s;
-    return ~g;
+    uint64_t stop;
+    qk_blocks_classify64(p, &stop, sep);
+    return stop;
 }
-#define QK_QRELS_CLASSIFY_BASE classify_sse2
-#else
-static inline uint64_t classify_plain(const char *p, uint64_t *sep)
-{
-    uint64_t g = 0, s = 0;
-    for (unsigned j = 0; j < 64; j++) {
-        unsigned char c = (unsigned char)p[j];
-        g |= (uint64_t)(c > ' ' || c == ' ' || c == '\t') << j;
-        s |= (uint64_t)(c == ' ' || c == '\t') << j;
-    }
-    *sep = s;
-    return ~g;
-}
-#define QK_QRELS_CLASSIFY_BASE classify_plain
-#endif
+#define QK_QRELS_CLASSIFY_BASE classify_base
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
+#if defined(QK_BLOCKS_AVX2)
 #define QK_QRELS_AVX2 1
 __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t classify_avx2(const char *p, uint64_t *sep)
 {
-    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
-    __m256i sp = _mm256_set1_epi8(' '), tab = _mm256_set1_epi8('\t'), above = _mm256_set1_epi8(0x21);
-    __m256i blo = _mm256_or_si256(_mm256_cmpeq_epi8(lo, sp), _mm256_cmpeq_epi8(lo, tab));
-    __m256i bhi = _mm256_or_si256(_mm256_cmpeq_epi8(hi, sp), _mm256_cmpeq_epi8(hi, tab));
-    __m256i dlo = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(lo, above), lo), blo);
-    __m256i dhi = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(hi, above), hi), bhi);
-    *sep = (uint64_t)(uint32_t)_mm256_movemask_epi8(blo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(bhi)
-                                                               << 32;
-    return ~((uint64_t)(uint32_t)_mm256_movemask_epi8(dlo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(dhi)
-                                                                 << 32);
+    uint64_t stop;
+    qk_blocks_classify64_avx2(p, &stop, sep);
+    return stop;
 }
 #endif
 
