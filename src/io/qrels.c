@@ -7,7 +7,6 @@
  * everything else in reading a large qrels file. */
 #include "core/bytes.h"
 #include "io/qrels_internal.h"
-#include "io/qrels_view.h"
 #include "io/run_internal.h"
 #include "io/scan.h"
 
@@ -717,34 +716,6 @@ uint32_t qk_qrels_judgment_jsg(const qk_qrels *q, size_t t, size_t k)
         return q->jsgs[q->offs[t] + k];
     (void)qk_strpool_find(q->groups, "0", 1, &zero);
     return zero;
-}
-
-void qk_qrels_topic_docnos(const qk_qrels *q, size_t t, const char **docs, uint32_t *lens)
-{
-    size_t n;
-    const qk_judgment *j = qk_qrels_judgments(q, t, &n);
-    const qk_qrels *d = q->win ? q->win->part : q;
-    if (!d)
-        return;
-    if (d->packed && !d->doc_off64) { /* the usual case, without the width's branches */
-        const uint32_t *off = d->doc_off;
-        for (size_t i = 0; i < n; i++) {
-            uint32_t id = j[i].doc;
-            size_t at = off[id], next = id + 1 < d->ndocs ? off[id + 1] : d->arena_len;
-            docs[i] = d->arena + at;
-            lens[i] = (uint32_t)(next - at - 1);
-        }
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t at = qk_qrels_doc_at(d, j[i].doc);
-        docs[i] = d->arena + at;
-        if (d->packed)
-            lens[i] = (uint32_t)((j[i].doc + 1 < d->ndocs ? qk_qrels_doc_at(d, j[i].doc + 1) : d->arena_len) -
-                                 at - 1);
-        else
-            lens[i] = (uint32_t)strlen(docs[i]);
-    }
 }
 
 const char *qk_qrels_docno(const qk_qrels *q, uint32_t doc)
