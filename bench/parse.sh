@@ -37,6 +37,8 @@ if [ ! -s "$labels" ]; then # the input of bench/crowd.sh
     "$qk" simulate crowd --out work/crowd --tasks 100000 --workers 5000 --labels-per-task 10 \
         --accuracy-range 0.55,0.95 --seed 1 >/dev/null
 fi
+# the libraries libqrelkit.a needs, as words (bench/read_qrels.c, read_labels.c)
+read -r -a deplibs <<<"$(pkg-config --libs jansson sqlite3 zlib)"
 if want run || want qrels; then
     t1=$(head -n1 "$run" | cut -d' ' -f1)
     grep "^$t1 " "$qrels" >work/parse-one.qrels
@@ -77,7 +79,7 @@ if want qrels; then
     # with fresh pages as the command has, then the median of REPS reads
     if [ -n "$lib" ] &&
         cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I../include read_qrels.c -o work/read_qrels \
-            "$lib" $(pkg-config --libs jansson sqlite3 zlib) -lpthread -ldl -lm 2>/dev/null; then
+            "$lib" "${deplibs[@]}" -lpthread -ldl -lm 2>/dev/null; then
         r=$(work/read_qrels "$qrels" "$reps")
         awk -v r="$r" 'BEGIN { split(r, x, " "); m = x[1] / 1048576
                  printf "| qrels, reading only (first read) | %.1f | | | %.4f | %.0f |\n", m, x[2] / 1000, x[4]
@@ -100,7 +102,7 @@ if want labels; then
     row "labels, qrelkit" "$labels" "$(secs "$qk" aggregate -m mv "$labels")"
     if [ -n "$lib" ] &&
         cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I../include read_labels.c -o work/read_labels \
-            "$lib" $(pkg-config --libs jansson sqlite3 zlib) -lpthread -ldl -lm 2>/dev/null; then
+            "$lib" "${deplibs[@]}" -lpthread -ldl -lm 2>/dev/null; then
         r=$(work/read_labels "$labels" "$reps")
         awk -v r="$r" 'BEGIN { split(r, x, " "); m = x[1] / 1048576
                  printf "| labels, reading only | %.1f | | | %.3f | %.0f |\n", m, x[3] / 1000, x[4] }'
