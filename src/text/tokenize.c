@@ -234,8 +234,11 @@ static size_t ascii_run_bytes(tokstate *t, const unsigned char *s, size_t len, s
 /* Append the run of ASCII letters and digits at s[i..) to the token and
  * return its end. 16 bytes at a time where the text has them: a class mask
  * of the block gives the run's length without a branch per byte, and the
- * block is stored lower-cased whole (buf has room past the longest token). */
-static size_t ascii_run(tokstate *t, const unsigned char *s, size_t len, size_t i)
+ * block is stored lower-cased whole (buf has room past the longest token).
+ * When the run ends on an ASCII separator in the block, *ended is set and
+ * the separators that follow it in the block are passed too: the token
+ * ends there whatever follows, and the next one starts after them. */
+static size_t ascii_run(tokstate *t, const unsigned char *s, size_t len, size_t i, int *ended)
 {
 #ifdef __SSE2__
     const __m128i bias = _mm_set1_epi8((char)0x80), zero = _mm_set1_epi8('0'), a = _mm_set1_epi8('a');
@@ -247,7 +250,8 @@ static size_t ascii_run(tokstate *t, const unsigned char *s, size_t len, size_t 
         /* unsigned x < k as signed (x ^ 0x80) < (k ^ 0x80) */
         __m128i digit = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(v, zero), bias), ten);
         __m128i letter = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(_mm_or_si128(v, bit5), a), bias), l26);
-        unsigned run = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter)) | 0x10000u;
+        unsigned alnum = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter));
+        unsigned run = ~alnum | 0x10000u;
         size_t k = (size_t)__builtin_ctz(run);
         if (t->len + k > QK_TEXT_MAX_TOKEN) {
             t->too_long = 1;
@@ -265,8 +269,16 @@ static size_t ascii_run(tokstate *t, const unsigned char *s, size_t len, size_t 
             t->len += k;
         }
         i += k;
-        if (k < 16)
+        if (k < 16) {
+            /* ASCII bytes that are neither letters nor digits, from the
+             * run's end on; their first run (bit 16 stops the count) */
+            unsigned sep = ~(alnum | (unsigned)_mm_movemask_epi8(v)) & 0xffffu;
+            if (sep >> k & 1u) {
+                *ended = 1;
+                i += (size_t)__builtin_ctz(~(sep >> k) | (0x10000u >> k));
+            }
             return i;
+        }
     }
 #endif
     return ascii_run_bytes(t, s, len, i);
@@ -285,8 +297,12 @@ static int tokens(const qk_text_opts *o, const char *text, size_t len, qk_text_t
         unsigned c = s[i];
         if (c < 0x80) {
             if (ascii_alnum[c]) {
-                /* A run of ASCII letters and digits, the common case, at once. */
-                i = fast ? ascii_run(&t, s, len, i) : ascii_run_bytes(&t, s, len, i);
+                /* A run of ASCII letters and digits, the common case, at once;
+                 * with the separators after it when they end the token. */
+                int ended = 0;
+                i = fast ? ascii_run(&t, s, len, i, &ended) : ascii_run_bytes(&t, s, len, i);
+                if (ended && (rc = emit(&t)) != 0)
+                    return rc;
                 continue;
             }
             i++;
