@@ -377,7 +377,7 @@ static int on_token_bytes(qk_index_builder *b, const char *tok, size_t len)
         tb->tails_len += len - 16;
     }
     k->hash = tc_hash(k->w, tb->tails + k->tail, len);
-    if (b->tc)
+    if (b->tc_slots) /* the table is made at the first batch */
         __builtin_prefetch(&b->tc[k->hash & (b->tc_slots - 1)]);
     return tb->n == QK_TB_MAX ? batch_flush(b) : 0;
 }
@@ -396,7 +396,7 @@ static int on_token(void *ctx, const char *tok, size_t len, const uint64_t *w)
     k->len = (uint32_t)len;
     k->tail = 0;
     k->hash = tc_hash_short(w, len);
-    if (b->tc)
+    if (b->tc_slots) /* the table is made at the first batch */
         __builtin_prefetch(&b->tc[k->hash & (b->tc_slots - 1)]);
     return tb->n == QK_TB_MAX ? batch_flush(b) : 0;
 }

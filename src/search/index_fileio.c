@@ -51,12 +51,14 @@ ssize_t qk_build_pread(int fd, void *p, size_t n, uint64_t off)
 
 __attribute__((target("pclmul,sse2"))) static __m128i crc_fold(__m128i x, __m128i d, __m128i k)
 {
-    return _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_clmulepi64_si128(x, k, 0x11)), d);
+    return _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_clmulepi64_si128(x, k, 0x11)),
+                         d);
 }
 
 __attribute__((target("pclmul,sse2"))) static uint32_t crc_clmul(uint32_t crc, const uint8_t *p, size_t n)
 {
-    const __m128i k12 = _mm_set_epi64x(0x1c6e41596, 0x154442bd4), k34 = _mm_set_epi64x(0x0ccaa009e, 0x1751997d0);
+    const __m128i k12 = _mm_set_epi64x(0x1c6e41596, 0x154442bd4),
+                  k34 = _mm_set_epi64x(0x0ccaa009e, 0x1751997d0);
     __m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)p);
     __m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
     __m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));

@@ -48,16 +48,29 @@ static void test_crc_equals_zlib(void **state)
     free(b);
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static void test_sort_pool_is_strcmp_order(void **state)
 {
     (void)state;
     /* strings that share 8-byte prefixes, end within and past 8 bytes,
      * hold bytes >= 0x80 (compared unsigned) and one empty string */
-    static const char *fixed[] = {"",         "a",         "ab",        "abcdefgh",  "abcdefghi",
-                                  "abcdefgha", "abcdefgh\xc3\xa9", "abcdefg", "\xff",      "\x80z",
-                                  "zzzzzzzzzzzzzzzzzzzz", "zzzzzzzzzzzzzzzzzzzy", "b\x01"};
+    static const char *fixed[] = {"",
+                                  "a",
+                                  "ab",
+                                  "abcdefgh",
+                                  "abcdefghi",
+                                  "abcdefgha",
+                                  "abcdefgh\xc3\xa9",
+                                  "abcdefg",
+                                  "\xff",
+                                  "\x80z",
+                                  "zzzzzzzzzzzzzzzzzzzz",
+                                  "zzzzzzzzzzzzzzzzzzzy",
+                                  "b\x01"};
     qk_strpool *p = qk_strpool_new();
     qk_rng r;
     uint32_t *ids = NULL, id;
