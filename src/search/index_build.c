@@ -315,8 +315,6 @@ static int batch_flush(qk_index_builder *b)
         if (b->tc_used * 2 >= b->tc_slots && tc_grow(b) != QK_OK)
             return QK_ENOMEM;
         mask = b->tc_slots - 1;
-        if (j + TC_AHEAD < n)
-            __builtin_prefetch(&b->tc[tok[j + TC_AHEAD].hash & mask]);
         for (i = k->hash & mask;; i = (i + 1) & mask) {
             const qk_tc_slot *sl = &b->tc[i];
             if (sl->w[0] == k->w[0] && sl->w[1] == k->w[1] && sl->len == k->len &&
@@ -379,6 +377,8 @@ static int on_token_bytes(qk_index_builder *b, const char *tok, size_t len)
         tb->tails_len += len - 16;
     }
     k->hash = tc_hash(k->w, tb->tails + k->tail, len);
+    if (b->tc_slots) /* the table is made at the first batch */
+        __builtin_prefetch(&b->tc[k->hash & (b->tc_slots - 1)]);
     return tb->n == QK_TB_MAX ? batch_flush(b) : 0;
 }
 
@@ -396,6 +396,8 @@ static int on_token(void *ctx, const char *tok, size_t len, const uint64_t *w)
     k->len = (uint32_t)len;
     k->tail = 0;
     k->hash = tc_hash_short(w, len);
+    if (b->tc_slots) /* the table is made at the first batch */
+        __builtin_prefetch(&b->tc[k->hash & (b->tc_slots - 1)]);
     return tb->n == QK_TB_MAX ? batch_flush(b) : 0;
 }
 
@@ -489,28 +491,104 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
     return QK_OK;
 }
 
-/* Sorting (string, id) pairs keeps qsort free of global state, so two
- * builders may run in two threads. */
+/* The sort keeps no global state, so two builders may run in two
+ * threads. The strings of a pool lie all over its arena, so a sort
+ * that compared them (strcmp) would miss the cache at most comparisons:
+ * strings are sorted by their first 8 bytes as a big-endian word (zero
+ * past the end), which orders them as strcmp does as far as those bytes
+ * go, and only strings that share all 8 are compared further. */
+typedef struct qk_keyed {
+    uint64_t key;
+    uint32_t id;
+} qk_keyed;
+
+/* v[0..n) in key order, ties in id order (the order given: the sort is
+ * stable), with tmp[0..n) for scratch: a byte at a time from the lowest,
+ * skipping the bytes all keys share. */
+static void radix_keyed(qk_keyed *v, qk_keyed *tmp, size_t n)
+{
+    size_t c[8][256];
+    memset(c, 0, sizeof c);
+    for (size_t i = 0; i < n; i++)
+        for (int b = 0; b < 8; b++)
+            c[b][(v[i].key >> (8 * b)) & 0xff]++;
+    for (int b = 0; b < 8; b++) {
+        if (n == 0 || c[b][(v[0].key >> (8 * b)) & 0xff] == n)
+            continue;
+        for (size_t d = 0, at = 0; d < 256; d++) {
+            size_t k = c[b][d];
+            c[b][d] = at;
+            at += k;
+        }
+        for (size_t i = 0; i < n; i++)
+            tmp[c[b][(v[i].key >> (8 * b)) & 0xff]++] = v[i];
+        memcpy(v, tmp, n * sizeof *v);
+    }
+}
+
 static int cmp_named(const void *a, const void *b)
 {
-    return strcmp(((const qk_named *)a)->s, ((const qk_named *)b)->s);
+    const qk_named *x = a, *y = b;
+    int c = strcmp(x->s, y->s);
+    return c ? c : (x->id < y->id ? -1 : x->id > y->id);
+}
+
+/* The first 8 bytes of the NUL-terminated s as a big-endian word, zero
+ * from its NUL on. */
+static uint64_t sort_key(const char *s)
+{
+    uint64_t k = 0;
+    size_t i = 0;
+    for (; i < 8 && s[i]; i++)
+        k = k << 8 | (unsigned char)s[i];
+    return i ? k << (8 * (8 - i)) : 0;
+}
+
+/* v[0..n) share their key: order them by the rest of their strings. */
+static qk_status sort_tied(const qk_strpool *pool, qk_keyed *v, size_t n)
+{
+    qk_named *t = malloc(n * sizeof *t);
+    if (!t)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        t[i].s = qk_strpool_str(pool, v[i].id) + 8;
+        t[i].id = v[i].id;
+    }
+    qsort(t, n, sizeof *t, cmp_named);
+    for (size_t i = 0; i < n; i++)
+        v[i].id = t[i].id;
+    free(t);
+    return QK_OK;
 }
 
 qk_status qk_build_sort_pool(const qk_strpool *pool, uint32_t **out)
 {
     size_t n = qk_strpool_count(pool);
-    qk_named *v = malloc((n ? n : 1) * sizeof *v);
+    qk_keyed *v = malloc((n ? n : 1) * sizeof *v), *tmp = malloc((n ? n : 1) * sizeof *tmp);
     uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
-    if (!v || !ids) {
+    if (!v || !tmp || !ids) {
         free(v);
+        free(tmp);
         free(ids);
         return QK_ENOMEM;
     }
     for (size_t i = 0; i < n; i++) {
-        v[i].s = qk_strpool_str(pool, (uint32_t)i);
+        v[i].key = sort_key(qk_strpool_str(pool, (uint32_t)i));
         v[i].id = (uint32_t)i;
     }
-    qsort(v, n, sizeof *v, cmp_named);
+    radix_keyed(v, tmp, n);
+    free(tmp);
+    /* a run of equal keys whose last byte is not zero: strings that go on
+     * past 8 bytes (equal keys ending in zero are equal strings) */
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && v[j].key == v[i].key; j++)
+            ;
+        if (j - i > 1 && (v[i].key & 0xff) && sort_tied(pool, v + i, j - i) != QK_OK) {
+            free(v);
+            free(ids);
+            return QK_ENOMEM;
+        }
+    }
     for (size_t i = 0; i < n; i++)
         ids[i] = v[i].id;
     free(v);

@@ -152,4 +152,8 @@ static inline int qk_varint_get(const uint8_t **p, const uint8_t *end, uint64_t 
     return 0;
 }
 
+/* The checksums' CRC-32: zlib's crc32(crc, p, n), faster where the CPU
+ * multiplies without carry (index_fileio.c). */
+uint32_t qk_idx_crc32(uint32_t crc, const void *p, size_t n);
+
 #endif

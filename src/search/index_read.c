@@ -245,13 +245,9 @@ qk_status qk_index_open(const char *path, qk_index **out, qk_error *err)
     memcpy(&ix->h, ix->map, sizeof ix->h);
     if ((st = check_header(&ix->h, (uint64_t)sb.st_size, path, err)) != QK_OK)
         goto fail;
-    uLong crc = crc32(0L, Z_NULL, 0);
-    for (uint64_t at = QK_IDX_HEADER_SIZE; at < ix->h.file_size;) {
-        uint64_t k = ix->h.file_size - at > (1u << 30) ? (1u << 30) : ix->h.file_size - at;
-        crc = crc32(crc, (const Bytef *)ix->map + at, (uInt)k);
-        at += k;
-    }
-    if ((uint32_t)crc != ix->h.body_crc) {
+    uint32_t crc = qk_idx_crc32(0, (const uint8_t *)ix->map + QK_IDX_HEADER_SIZE,
+                                (size_t)(ix->h.file_size - QK_IDX_HEADER_SIZE));
+    if (crc != ix->h.body_crc) {
         st = bad(err, path, "checksum mismatch (corrupt index; rebuild it with 'qrelkit index')");
         goto fail;
     }

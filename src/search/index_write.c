@@ -301,7 +301,7 @@ static qk_status checksum_and_header(int fd, qk_idx_header *h, qk_error *err, co
 {
     enum { CHUNK = 1 << 20 };
     uint8_t *buf = malloc(CHUNK);
-    uLong crc = crc32(0L, Z_NULL, 0);
+    uint32_t crc = 0;
     if (!buf)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (uint64_t at = QK_IDX_HEADER_SIZE; at < h->file_size;) {
@@ -311,11 +311,11 @@ static qk_status checksum_and_header(int fd, qk_idx_header *h, qk_error *err, co
             return qk_error_set(err, QK_EIO, "cannot read '%s' back to checksum it: %s", path,
                                 strerror(errno));
         }
-        crc = crc32(crc, buf, (uInt)k);
+        crc = qk_idx_crc32(crc, buf, k);
         at += k;
     }
     free(buf);
-    h->body_crc = (uint32_t)crc;
+    h->body_crc = crc;
     h->header_crc = 0;
     h->header_crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), (const Bytef *)h, sizeof *h);
     if (pwrite(fd, h, sizeof *h, 0) != (ssize_t)sizeof *h)

@@ -234,8 +234,11 @@ static size_t ascii_run_bytes(tokstate *t, const unsigned char *s, size_t len, s
 /* Append the run of ASCII letters and digits at s[i..) to the token and
  * return its end. 16 bytes at a time where the text has them: a class mask
  * of the block gives the run's length without a branch per byte, and the
- * block is stored lower-cased whole (buf has room past the longest token). */
-static size_t ascii_run(tokstate *t, const unsigned char *s, size_t len, size_t i)
+ * block is stored lower-cased whole (buf has room past the longest token).
+ * When the run ends on an ASCII separator in the block, *ended is set and
+ * the separators that follow it in the block are passed too: the token
+ * ends there whatever follows, and the next one starts after them. */
+static size_t ascii_run(tokstate *t, const unsigned char *s, size_t len, size_t i, int *ended)
 {
 #ifdef __SSE2__
     const __m128i bias = _mm_set1_epi8((char)0x80), zero = _mm_set1_epi8('0'), a = _mm_set1_epi8('a');
@@ -247,7 +250,8 @@ static size_t ascii_run(tokstate *t, const unsigned char *s, size_t len, size_t 
         /* unsigned x < k as signed (x ^ 0x80) < (k ^ 0x80) */
         __m128i digit = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(v, zero), bias), ten);
         __m128i letter = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(_mm_or_si128(v, bit5), a), bias), l26);
-        unsigned run = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter)) | 0x10000u;
+        unsigned alnum = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter));
+        unsigned run = ~alnum | 0x10000u;
         size_t k = (size_t)__builtin_ctz(run);
         if (t->len + k > QK_TEXT_MAX_TOKEN) {
             t->too_long = 1;
@@ -265,12 +269,72 @@ static size_t ascii_run(tokstate *t, const unsigned char *s, size_t len, size_t 
             t->len += k;
         }
         i += k;
-        if (k < 16)
+        if (k < 16) {
+            /* ASCII bytes that are neither letters nor digits, from the
+             * run's end on; their first run (bit 16 stops the count) */
+            unsigned sep = ~(alnum | (unsigned)_mm_movemask_epi8(v)) & 0xffffu;
+            if (sep >> k & 1u) {
+                *ended = 1;
+                i += (size_t)__builtin_ctz(~(sep >> k) | (0x10000u >> k));
+            }
             return i;
+        }
     }
 #endif
     return ascii_run_bytes(t, s, len, i);
 }
+
+#ifdef __SSE2__
+/* From s[i], with no token in progress: the tokens that are ASCII runs of
+ * fewer than 16 letters and digits ended by an ASCII separator in the same
+ * 16-byte block, and the ASCII separators around them, handed on straight
+ * from the block's class masks (most tokens of most texts). Stops where
+ * that does not hold (a run that reaches the block's end, a byte >= 0x80,
+ * the text's last 16 bytes) and returns the place, a token's start or a
+ * byte the main loop must look at; *rc is the callback's non-zero result. */
+static size_t ascii_tokens(tokstate *t, const unsigned char *s, size_t len, size_t i, int *rc)
+{
+    const __m128i bias = _mm_set1_epi8((char)0x80), zero = _mm_set1_epi8('0'), a = _mm_set1_epi8('a');
+    const __m128i ten = _mm_set1_epi8((char)(10 ^ 0x80)), l26 = _mm_set1_epi8((char)(26 ^ 0x80));
+    const __m128i bit5 = _mm_set1_epi8(0x20);
+    const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const int lower = t->o->lowercase;
+    while (i + 16 <= len) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        __m128i digit = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(v, zero), bias), ten);
+        __m128i letter = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(_mm_or_si128(v, bit5), a), bias), l26);
+        unsigned alnum = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter));
+        unsigned high = (unsigned)_mm_movemask_epi8(v);
+        unsigned sep = ~(alnum | high) & 0xffffu;
+        if (!(alnum & 1u)) {
+            /* separators first: pass them; stop at a byte >= 0x80 */
+            size_t z = (size_t)__builtin_ctz(~sep | 0x10000u);
+            i += z;
+            if (z < 16 && (high >> z & 1u))
+                return i;
+            continue;
+        }
+        size_t k = (size_t)__builtin_ctz(~alnum | 0x10000u);
+        if (k == 16 || !(sep >> k & 1u))
+            return i;
+        if (lower)
+            v = _mm_or_si128(v, _mm_and_si128(letter, bit5));
+        __m128i kept = _mm_and_si128(v, _mm_cmplt_epi8(lane, _mm_set1_epi8((char)k)));
+        /* the token and its NUL (lanes from k are zero) */
+        _mm_storeu_si128((__m128i *)(void *)t->buf, kept);
+        if (t->wfn) {
+            _mm_storeu_si128((__m128i *)(void *)t->w, kept);
+            *rc = t->wfn(t->ctx, t->buf, k, t->w);
+        } else {
+            *rc = t->fn(t->ctx, t->buf, k);
+        }
+        if (*rc)
+            return i;
+        i += k + (size_t)__builtin_ctz(~(sep >> k) | (0x10000u >> k));
+    }
+    return i;
+}
+#endif
 
 /* The tokeniser's loop; fast takes ASCII runs in blocks (ascii_run). */
 static int tokens(const qk_text_opts *o, const char *text, size_t len, qk_text_term_fn fn, qk_text_word_fn wfn,
@@ -279,14 +343,29 @@ static int tokens(const qk_text_opts *o, const char *text, size_t len, qk_text_t
     tokstate t;
     const unsigned char *s = (const unsigned char *)text;
     size_t i = 0;
-    int rc;
+    int rc = 0;
     tok_init(&t, o, fn, wfn, ctx);
     while (i < len) {
+#ifdef __SSE2__
+        if (fast && t.len == 0 && !t.too_long && i + 16 <= len) {
+            size_t j = ascii_tokens(&t, s, len, i, &rc);
+            if (rc)
+                return rc;
+            if (j != i) {
+                i = j;
+                continue;
+            }
+        }
+#endif
         unsigned c = s[i];
         if (c < 0x80) {
             if (ascii_alnum[c]) {
-                /* A run of ASCII letters and digits, the common case, at once. */
-                i = fast ? ascii_run(&t, s, len, i) : ascii_run_bytes(&t, s, len, i);
+                /* A run of ASCII letters and digits, the common case, at once;
+                 * with the separators after it when they end the token. */
+                int ended = 0;
+                i = fast ? ascii_run(&t, s, len, i, &ended) : ascii_run_bytes(&t, s, len, i);
+                if (ended && (rc = emit(&t)) != 0)
+                    return rc;
                 continue;
             }
             i++;
