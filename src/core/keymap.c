@@ -15,6 +15,49 @@ static void place(qk_keymap *m, uint64_t a, uint64_t b, uint32_t id)
         m->bw[i] = b;
 }
 
+static void drop_direct(qk_keymap *m)
+{
+    free(m->direct);
+    m->direct = NULL;
+    m->no_direct = 1;
+}
+
+/* The key (a, 0), held in the slots, into the direct table: rebuilt from
+ * the slots when a differs from the keys so far in new bits, dropped for
+ * good when they become too many (or memory runs out). */
+static void direct_put(qk_keymap *m, uint64_t a, uint32_t id)
+{
+    uint64_t mask = m->direct ? m->dmask | ((a ^ m->dfix) & ~m->dmask) : 0;
+    if (m->no_direct)
+        return;
+    if (id == UINT32_MAX) {
+        drop_direct(m);
+        return;
+    }
+    if (!m->direct || mask != m->dmask) {
+        uint32_t *t;
+        if (__builtin_popcountll(mask) > QK_KEYMAP_DIRECT_BITS ||
+            !(t = calloc((size_t)1 << __builtin_popcountll(mask), sizeof *t))) {
+            drop_direct(m);
+            return;
+        }
+        free(m->direct);
+        m->direct = t;
+        m->dmask = mask;
+        m->dfix = a & ~mask;
+        /* every key of one word held so far (a itself among them) */
+        for (size_t i = 0; i < (size_t)1 << m->bits; i++)
+            if (m->slot[i].a && m->slot[i].bt == 0) {
+                if (m->slot[i].id == UINT32_MAX) {
+                    drop_direct(m);
+                    return;
+                }
+                t[qk_keymap_gather(m->slot[i].a, mask)] = m->slot[i].id + 1;
+            }
+    }
+    m->direct[qk_keymap_gather(a, m->dmask)] = id + 1;
+}
+
 qk_status qk_keymap_put(qk_keymap *m, uint64_t a, uint64_t b, uint32_t id)
 {
     int grow = !m->bits || (m->count + 1) * 2 > ((size_t)1 << m->bits);
@@ -41,6 +84,8 @@ qk_status qk_keymap_put(qk_keymap *m, uint64_t a, uint64_t b, uint32_t id)
     }
     place(m, a, b, id);
     m->count++;
+    if (b == 0)
+        direct_put(m, a, id);
     return QK_OK;
 }
 
@@ -48,8 +93,6 @@ void qk_keymap_free(qk_keymap *m)
 {
     free(m->slot);
     free(m->bw);
-    m->slot = NULL;
-    m->bw = NULL;
-    m->count = 0;
-    m->bits = 0;
+    free(m->direct);
+    *m = (qk_keymap){0};
 }

@@ -24,13 +24,50 @@ typedef struct qk_keymap_slot {
     uint32_t id;
 } qk_keymap_slot;
 
-/* Zero-initialised: empty; released with qk_keymap_free. */
+/* Zero-initialised: empty; released with qk_keymap_free.
+ *
+ * Beside the slots, the keys of one word (b == 0: up to 8 bytes) that
+ * differ from each other in few bits (ids of one prefix and a few digits,
+ * "w02545") have a direct table: the bits of a in which such keys differ
+ * (dmask), the bits they share (dfix, the rest of a), and direct[x] = id
+ * + 1 for the key whose dmask bits, gathered into the low bits in order
+ * (qk_keymap_gather, BMI2's pext), are x; 0: no key. A key of one word
+ * is held iff its a has the shared bits and its entry is not 0: no hash
+ * and no compare, in a table a few times smaller than the slots (5,000
+ * ids of 4 digits: 2^15 entries, of which the ones used share 500
+ * lines). direct is NULL before the first such key, and for good once
+ * they differ in more than QK_KEYMAP_DIRECT_BITS bits. */
 typedef struct qk_keymap {
     qk_keymap_slot *slot;
     uint64_t *bw; /* b of the key in slot i (NULL until a key has b != 0) */
     size_t count;
     unsigned bits; /* 1 << bits slots (0: none yet) */
+    uint32_t *direct;
+    uint64_t dmask, dfix;
+    int no_direct; /* 1: the keys of one word differ in too many bits */
 } qk_keymap;
+
+#define QK_KEYMAP_DIRECT_BITS 18
+
+/* The bits of a at the set bits of mask, in order, as the low bits of the
+ * result (BMI2's pext, portably). */
+static inline uint64_t qk_keymap_gather(uint64_t a, uint64_t mask)
+{
+    uint64_t r = 0;
+    for (unsigned k = 0; mask; mask &= mask - 1, k++)
+        r |= (a >> __builtin_ctzll(mask) & 1) << k;
+    return r;
+}
+
+/* With m->direct: 1 and *id when the key (a, 0) is held, else 0. */
+static inline int qk_keymap_get_direct(const qk_keymap *m, uint64_t a, uint32_t *id)
+{
+    uint32_t v;
+    if ((a & ~m->dmask) != m->dfix || !(v = m->direct[qk_keymap_gather(a, m->dmask)]))
+        return 0;
+    *id = v - 1;
+    return 1;
+}
 
 /* The tag of a key's second word: 0 for 0, else odd. */
 static inline uint32_t qk_keymap_btag(uint64_t b)
