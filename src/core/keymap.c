@@ -18,44 +18,59 @@ static void place(qk_keymap *m, uint64_t a, uint64_t b, uint32_t id)
 static void drop_direct(qk_keymap *m)
 {
     free(m->direct);
+    free(m->direct16);
     m->direct = NULL;
+    m->direct16 = NULL;
     m->no_direct = 1;
 }
 
+static void direct_set(qk_keymap *m, uint64_t x, uint32_t id)
+{
+    if (m->direct)
+        m->direct[x] = id + 1;
+    else
+        m->direct16[x] = (uint16_t)(id + 1);
+}
+
 /* The key (a, 0), held in the slots, into the direct table: rebuilt from
- * the slots when a differs from the keys so far in new bits, dropped for
- * good when they become too many (or memory runs out). */
+ * the slots when a differs from the keys so far in new bits or its id
+ * needs entries of 4 bytes, dropped for good when the bits become too
+ * many (or memory runs out). */
 static void direct_put(qk_keymap *m, uint64_t a, uint32_t id)
 {
-    uint64_t mask = m->direct ? m->dmask | ((a ^ m->dfix) & ~m->dmask) : 0;
+    int have = m->direct || m->direct16, four = m->direct || id >= 0xFFFF;
+    uint64_t mask = have ? m->dmask | ((a ^ m->dfix) & ~m->dmask) : 0;
     if (m->no_direct)
         return;
     if (id == UINT32_MAX) {
         drop_direct(m);
         return;
     }
-    if (!m->direct || mask != m->dmask) {
-        uint32_t *t;
+    if (!have || mask != m->dmask || (four && !m->direct)) {
+        void *t;
         if (__builtin_popcountll(mask) > QK_KEYMAP_DIRECT_BITS ||
-            !(t = calloc((size_t)1 << __builtin_popcountll(mask), sizeof *t))) {
+            !(t = calloc((size_t)1 << __builtin_popcountll(mask), four ? 4 : 2))) {
             drop_direct(m);
             return;
         }
         free(m->direct);
-        m->direct = t;
+        free(m->direct16);
+        m->direct = four ? t : NULL;
+        m->direct16 = four ? NULL : t;
         m->dmask = mask;
         m->dfix = a & ~mask;
-        /* every key of one word held so far (a itself among them) */
+        /* every key of one word held so far (a itself among them), whose
+         * ids are below 0xFFFF unless four */
         for (size_t i = 0; i < (size_t)1 << m->bits; i++)
             if (m->slot[i].a && m->slot[i].bt == 0) {
                 if (m->slot[i].id == UINT32_MAX) {
                     drop_direct(m);
                     return;
                 }
-                t[qk_keymap_gather(m->slot[i].a, mask)] = m->slot[i].id + 1;
+                direct_set(m, qk_keymap_gather(m->slot[i].a, mask), m->slot[i].id);
             }
     }
-    m->direct[qk_keymap_gather(a, m->dmask)] = id + 1;
+    direct_set(m, qk_keymap_gather(a, m->dmask), id);
 }
 
 qk_status qk_keymap_put(qk_keymap *m, uint64_t a, uint64_t b, uint32_t id)
@@ -94,5 +109,6 @@ void qk_keymap_free(qk_keymap *m)
     free(m->slot);
     free(m->bw);
     free(m->direct);
+    free(m->direct16);
     *m = (qk_keymap){0};
 }

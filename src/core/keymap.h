@@ -33,16 +33,18 @@ typedef struct qk_keymap_slot {
  * + 1 for the key whose dmask bits, gathered into the low bits in order
  * (qk_keymap_gather, BMI2's pext), are x; 0: no key. A key of one word
  * is held iff its a has the shared bits and its entry is not 0: no hash
- * and no compare, in a table a few times smaller than the slots (5,000
- * ids of 4 digits: 2^15 entries, of which the ones used share 500
- * lines). direct is NULL before the first such key, and for good once
- * they differ in more than QK_KEYMAP_DIRECT_BITS bits. */
+ * and no compare, in a table several times smaller than the slots (5,000
+ * ids of 4 digits: 2^15 entries of 2 bytes, of which the ones used share
+ * 250 lines). The entries take 2 bytes (direct16) while every id is
+ * below 0xFFFF, else 4 (direct); both are NULL before the first such key,
+ * and for good once they differ in more than QK_KEYMAP_DIRECT_BITS bits. */
 typedef struct qk_keymap {
     qk_keymap_slot *slot;
     uint64_t *bw; /* b of the key in slot i (NULL until a key has b != 0) */
     size_t count;
     unsigned bits; /* 1 << bits slots (0: none yet) */
     uint32_t *direct;
+    uint16_t *direct16;
     uint64_t dmask, dfix;
     int no_direct; /* 1: the keys of one word differ in too many bits */
 } qk_keymap;
@@ -59,11 +61,16 @@ static inline uint64_t qk_keymap_gather(uint64_t a, uint64_t mask)
     return r;
 }
 
-/* With m->direct: 1 and *id when the key (a, 0) is held, else 0. */
+/* With a direct table (m->direct or m->direct16): 1 and *id when the key
+ * (a, 0) is held, else 0. */
 static inline int qk_keymap_get_direct(const qk_keymap *m, uint64_t a, uint32_t *id)
 {
+    uint64_t x;
     uint32_t v;
-    if ((a & ~m->dmask) != m->dfix || !(v = m->direct[qk_keymap_gather(a, m->dmask)]))
+    if ((a & ~m->dmask) != m->dfix)
+        return 0;
+    x = qk_keymap_gather(a, m->dmask);
+    if (!(v = m->direct ? m->direct[x] : m->direct16[x]))
         return 0;
     *id = v - 1;
     return 1;

@@ -275,13 +275,17 @@ static inline uint64_t gather_bits(uint64_t a, uint64_t mask, int wide)
  * splitter's batch and the general path, which take every line this loop
  * takes in the same way) or when fewer than ADD_WINDOW_TAIL bytes remain
  * from the line's block. Returns the lines added; *bytes, the bytes they
- * take. A copy per value of wide (AVX2 and BMI, or not) and of sep. */
+ * take. A copy per value of wide (AVX2 and BMI, or not), of sep and of
+ * direct (0: workers by the slots, the chunk's slots asked for first, then
+ * added; 1 or 2, only when wide: the direct table of entries of 4 or 2
+ * bytes, each label added as it is cut, then the new tasks). */
 static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_labels *L, const char *p,
                                                                     const char *end, size_t *bytes, int wide,
                                                                     char sep, int direct)
 {
     const qk_keymap_slot *slot = L->worker_keys.slot;
     const uint32_t *dt = L->worker_keys.direct;
+    const uint16_t *dt16 = L->worker_keys.direct16;
     const uint64_t dmask = L->worker_keys.dmask, dfix = L->worker_keys.dfix;
     const unsigned shift = 64 - L->worker_keys.bits;
     const size_t mask = ((size_t)1 << L->worker_keys.bits) - 1, first = L->n, lim = L->cap;
@@ -384,7 +388,11 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
                  * straight to the arrays */
                 uint32_t w;
                 if (wb == 0) {
-                    if ((wa & ~dmask) != dfix || !(w = dt[gather_bits(wa, dmask, wide)]))
+                    uint64_t x;
+                    if ((wa & ~dmask) != dfix)
+                        break;
+                    x = gather_bits(wa, dmask, wide);
+                    if (!(w = direct == 2 ? dt16[x] : dt[x]))
                         break;
                     w--;
                 } else if (!qk_keymap_get(&L->worker_keys, wa, wb, &w))
@@ -474,11 +482,13 @@ static size_t add_window_space(qk_crowd_labels *L, const char *p, const char *en
     return add_window_body(L, p, end, bytes, 0, ' ', 0);
 }
 #if defined(QK_BLOCKS_AVX2)
-/* the wide copies: with the direct table (core/keymap.h) when the map
- * has one, else with the slots */
+/* the wide copies: with the direct table (core/keymap.h) of entries of 2
+ * or 4 bytes when the map has one (direct 2 or 1), else with the slots */
 __attribute__((target("avx2,bmi,bmi2"))) static size_t add_window_tab_avx2(qk_crowd_labels *L, const char *p,
                                                                             const char *end, size_t *bytes)
 {
+    if (L->worker_keys.direct16)
+        return add_window_body(L, p, end, bytes, 1, '\t', 2);
     if (L->worker_keys.direct)
         return add_window_body(L, p, end, bytes, 1, '\t', 1);
     return add_window_body(L, p, end, bytes, 1, '\t', 0);
@@ -486,6 +496,8 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t add_window_tab_avx2(qk_cr
 __attribute__((target("avx2,bmi,bmi2"))) static size_t add_window_space_avx2(qk_crowd_labels *L, const char *p,
                                                                               const char *end, size_t *bytes)
 {
+    if (L->worker_keys.direct16)
+        return add_window_body(L, p, end, bytes, 1, ' ', 2);
     if (L->worker_keys.direct)
         return add_window_body(L, p, end, bytes, 1, ' ', 1);
     return add_window_body(L, p, end, bytes, 1, ' ', 0);
