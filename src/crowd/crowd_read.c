@@ -1,8 +1,10 @@
 /* Crowd label file reader: lines of three short fields (the common
  * "task worker label" file) are added by their keys without asking the
  * string pools: cut and added in one loop straight from the window while
- * the labels come grouped by task (add_window, on io_blocks.h's masks),
- * else cut in batches (io_lines.h) and added by add_known; every other
+ * the labels come grouped by task (add_window, on io_blocks.h's masks;
+ * workers of one word found through the keymap's direct table when the
+ * CPU gathers bits in one instruction, else through its slots), else cut
+ * in batches (io_lines.h) and added by add_known; every other
  * line, and every line with a new worker or class, goes through the
  * general path (qk_lines_next_fields, qk_crowd_add_obs), which owns the
  * messages. */
@@ -286,6 +288,9 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
     const qk_keymap_slot *slot = L->worker_keys.slot;
     const uint32_t *dt = L->worker_keys.direct;
     const uint16_t *dt16 = L->worker_keys.direct16;
+    /* the label arrays, which nothing here moves (in locals: a store
+     * through them could otherwise be L's fields, to be loaded again) */
+    uint32_t *const ww = L->w, *const cc = L->cls;
     const uint64_t dmask = L->worker_keys.dmask, dfix = L->worker_keys.dfix;
     const unsigned shift = 64 - L->worker_keys.bits;
     const size_t mask = ((size_t)1 << L->worker_keys.bits) - 1, first = L->n, lim = L->cap;
@@ -397,8 +402,8 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
                     w--;
                 } else if (!qk_keymap_get(&L->worker_keys, wa, wb, &w))
                     break;
-                L->w[n + k] = w;
-                L->cls[n + k] = c;
+                ww[n + k] = w;
+                cc[n + k] = c;
                 if (!same)
                     nl[nn++] = (unsigned char)k;
             } else {
