@@ -35,7 +35,7 @@ typedef struct qk_keymap_slot {
  * is held iff its a has the shared bits and its entry is not 0: no hash
  * and no compare, in a table several times smaller than the slots (5,000
  * ids of 4 digits: 2^15 entries of 2 bytes, of which the ones used share
- * 250 lines). The entries take 2 bytes (direct16) while every id is
+ * about 300 lines). The entries take 2 bytes (direct16) while every id is
  * below 0xFFFF, else 4 (direct); both are NULL before the first such key,
  * and for good once they differ in more than QK_KEYMAP_DIRECT_BITS bits. */
 typedef struct qk_keymap {
