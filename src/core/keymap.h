@@ -24,13 +24,57 @@ typedef struct qk_keymap_slot {
     uint32_t id;
 } qk_keymap_slot;
 
-/* Zero-initialised: empty; released with qk_keymap_free. */
+/* Zero-initialised: empty; released with qk_keymap_free.
+ *
+ * Beside the slots, the keys of one word (b == 0: up to 8 bytes) that
+ * differ from each other in few bits (ids of one prefix and a few digits,
+ * "w02545") have a direct table: the bits of a in which such keys differ
+ * (dmask), the bits they share (dfix, the rest of a), and direct[x] = id
+ * + 1 for the key whose dmask bits, gathered into the low bits in order
+ * (qk_keymap_gather, BMI2's pext), are x; 0: no key. A key of one word
+ * is held iff its a has the shared bits and its entry is not 0: no hash
+ * and no compare, in a table several times smaller than the slots (5,000
+ * ids of 4 digits: 2^15 entries of 2 bytes, of which the ones used share
+ * about 300 lines). The entries take 2 bytes (direct16) while every id is
+ * below 0xFFFF, else 4 (direct); both are NULL before the first such key,
+ * and for good once they differ in more than QK_KEYMAP_DIRECT_BITS bits. */
 typedef struct qk_keymap {
     qk_keymap_slot *slot;
     uint64_t *bw; /* b of the key in slot i (NULL until a key has b != 0) */
     size_t count;
     unsigned bits; /* 1 << bits slots (0: none yet) */
+    uint32_t *direct;
+    uint16_t *direct16;
+    uint64_t dmask, dfix;
+    int no_direct; /* 1: the keys of one word differ in too many bits */
 } qk_keymap;
+
+#define QK_KEYMAP_DIRECT_BITS 18
+
+/* The bits of a at the set bits of mask, in order, as the low bits of the
+ * result (BMI2's pext, portably). */
+static inline uint64_t qk_keymap_gather(uint64_t a, uint64_t mask)
+{
+    uint64_t r = 0;
+    for (unsigned k = 0; mask; mask &= mask - 1, k++)
+        r |= (a >> __builtin_ctzll(mask) & 1) << k;
+    return r;
+}
+
+/* With a direct table (m->direct or m->direct16): 1 and *id when the key
+ * (a, 0) is held, else 0. */
+static inline int qk_keymap_get_direct(const qk_keymap *m, uint64_t a, uint32_t *id)
+{
+    uint64_t x;
+    uint32_t v;
+    if ((a & ~m->dmask) != m->dfix)
+        return 0;
+    x = qk_keymap_gather(a, m->dmask);
+    if (!(v = m->direct ? m->direct[x] : m->direct16[x]))
+        return 0;
+    *id = v - 1;
+    return 1;
+}
 
 /* The tag of a key's second word: 0 for 0, else odd. */
 static inline uint32_t qk_keymap_btag(uint64_t b)

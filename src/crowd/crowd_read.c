@@ -1,8 +1,10 @@
 /* Crowd label file reader: lines of three short fields (the common
  * "task worker label" file) are added by their keys without asking the
  * string pools: cut and added in one loop straight from the window while
- * the labels come grouped by task (add_window, on io_blocks.h's masks),
- * else cut in batches (io_lines.h) and added by add_known; every other
+ * the labels come grouped by task (add_window, on io_blocks.h's masks;
+ * workers of one word found through the keymap's direct table when the
+ * CPU gathers bits in one instruction, else through its slots), else cut
+ * in batches (io_lines.h) and added by add_known; every other
  * line, and every line with a new worker or class, goes through the
  * general path (qk_lines_next_fields, qk_crowd_add_obs), which owns the
  * messages. */
@@ -241,6 +243,21 @@ static inline unsigned low_bit(uint64_t x)
     return (unsigned)__builtin_ctzll(x);
 }
 
+/* BMI2's pext (qk_keymap_gather), as one instruction in the copies that
+ * run only where the CPU has BMI2 (wide) */
+static inline uint64_t gather_bits(uint64_t a, uint64_t mask, int wide)
+{
+#if defined(QK_BLOCKS_AVX2)
+    if (wide) {
+        uint64_t r;
+        __asm__("pextq %2, %1, %0" : "=r"(r) : "r"(a), "rm"(mask));
+        return r;
+    }
+#endif
+    (void)wide;
+    return qk_keymap_gather(a, mask);
+}
+
 /* Lines add_window cuts before it looks their workers up: the map is
  * large enough to miss the cache, and the slots of a chunk's workers,
  * asked for while it is cut, load together. */
@@ -260,12 +277,21 @@ static inline unsigned low_bit(uint64_t x)
  * splitter's batch and the general path, which take every line this loop
  * takes in the same way) or when fewer than ADD_WINDOW_TAIL bytes remain
  * from the line's block. Returns the lines added; *bytes, the bytes they
- * take. A copy per value of wide (AVX2 and BMI, or not) and of sep. */
+ * take. A copy per value of wide (AVX2 and BMI, or not), of sep and of
+ * direct (0: workers by the slots, the chunk's slots asked for first, then
+ * added; 1 or 2, only when wide: the direct table of entries of 4 or 2
+ * bytes, each label added as it is cut, then the new tasks). */
 static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_labels *L, const char *p,
                                                                     const char *end, size_t *bytes, int wide,
-                                                                    char sep)
+                                                                    char sep, int direct)
 {
     const qk_keymap_slot *slot = L->worker_keys.slot;
+    const uint32_t *dt = L->worker_keys.direct;
+    const uint16_t *dt16 = L->worker_keys.direct16;
+    /* the label arrays, which nothing here moves (in locals: a store
+     * through them could otherwise be L's fields, to be loaded again) */
+    uint32_t *const ww = L->w, *const cc = L->cls;
+    const uint64_t dmask = L->worker_keys.dmask, dfix = L->worker_keys.dfix;
     const unsigned shift = 64 - L->worker_keys.bits;
     const size_t mask = ((size_t)1 << L->worker_keys.bits) - 1, first = L->n, lim = L->cap;
     const char *base = p, *const stopat = end - ADD_WINDOW_TAIL, *cut = NULL;
@@ -273,12 +299,13 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
     uint32_t cur = L->t_next ? L->t_next - 1 : UINT32_MAX; /* the last label's task */
     size_t pos = 0, n = L->n;
     qk_crowd_key last = L->last_task_key;
-    /* a chunk's lines: start, task length, worker key, its slot, class,
-     * and whether the task is the line before's */
+    /* a chunk's lines: start, task length and, without the direct
+     * table, worker key, its slot, class, and whether the task is the
+     * line before's; with it, the lines of a new task (nl) */
     const char *lq[ADD_WINDOW_CHUNK];
     uint64_t lw[ADD_WINDOW_CHUNK][2];
     uint32_t lh[ADD_WINDOW_CHUNK], lc[ADD_WINDOW_CHUNK];
-    unsigned char ll[ADD_WINDOW_CHUNK], lsame[ADD_WINDOW_CHUNK];
+    unsigned char ll[ADD_WINDOW_CHUNK], lsame[ADD_WINDOW_CHUNK], nl[ADD_WINDOW_CHUNK];
     if (last.id != cur) /* as in add_known */
         last.a = 0;
 #if defined(__SSE2__) && defined(__x86_64__)
@@ -287,13 +314,13 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
     uint64_t pa = last.a, pb = last.b;
 #endif
     while (n < lim) {
-        size_t k, j, room = lim - n < ADD_WINDOW_CHUNK ? lim - n : ADD_WINDOW_CHUNK;
+        size_t k, j, nn = 0, room = lim - n < ADD_WINDOW_CHUNK ? lim - n : ADD_WINDOW_CHUNK;
         int whole = 0;
         /* cut up to room lines; whole: all room of them */
         for (k = 0;; k++) {
             const char *q;
             uint64_t m, wa, wb;
-            unsigned f1, f2, f3, adv;
+            unsigned f1, f2, f3, adv, same;
             uint32_t c;
             if (k == room) {
                 whole = 1;
@@ -351,25 +378,67 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
             /* the task against the line before's */
 #if defined(__SSE2__) && defined(__x86_64__)
             __m128i tk = qk_blocks_key16(q, f1);
-            lsame[k] = _mm_movemask_epi8(_mm_cmpeq_epi8(tk, prev)) == 0xFFFF;
+            same = _mm_movemask_epi8(_mm_cmpeq_epi8(tk, prev)) == 0xFFFF;
             prev = tk;
 #else
             uint64_t ta, tb;
             key_words(q, f1, &ta, &tb);
-            lsame[k] = ta == pa && tb == pb;
+            same = ta == pa && tb == pb;
             pa = ta, pb = tb;
 #endif
-            /* the worker's slot, asked for now */
             key_words(q + f1 + 1, f2 - f1 - 1, &wa, &wb);
-            lh[k] = (uint32_t)(qk_keymap_hash(wa, wb) >> shift);
-            __builtin_prefetch(&slot[lh[k]]);
-            lw[k][0] = wa, lw[k][1] = wb;
-            lq[k] = q, ll[k] = (unsigned char)f1, lc[k] = c;
+            if (direct) {
+                /* the worker, from the direct table when of one word (not
+                 * known without the bits all those share), and the label
+                 * straight to the arrays */
+                uint32_t w;
+                if (wb == 0) {
+                    uint64_t x;
+                    if ((wa & ~dmask) != dfix)
+                        break;
+                    x = gather_bits(wa, dmask, wide);
+                    if (!(w = direct == 2 ? dt16[x] : dt[x]))
+                        break;
+                    w--;
+                } else if (!qk_keymap_get(&L->worker_keys, wa, wb, &w))
+                    break;
+                ww[n + k] = w;
+                cc[n + k] = c;
+                if (!same)
+                    nl[nn++] = (unsigned char)k;
+            } else {
+                /* the worker's slot, asked for now */
+                lh[k] = (uint32_t)(qk_keymap_hash(wa, wb) >> shift);
+                __builtin_prefetch(&slot[lh[k]]);
+                lw[k][0] = wa, lw[k][1] = wb;
+                lc[k] = c, lsame[k] = (unsigned char)same;
+            }
+            lq[k] = q, ll[k] = (unsigned char)f1;
             pos += adv;
         }
-        /* then add them: the worker (qk_keymap_get, with the map's
-         * fields in locals), and the task when not the line before's */
-        for (j = 0; j < k; j++, n++) {
+        /* then add them: with the direct table, the new tasks (of lines
+         * n + nl[...]) */
+        if (direct) {
+            size_t n0 = n;
+            for (size_t x = 0; x < nn; x++) {
+                uint64_t ta, tb;
+                uint32_t t;
+                j = nl[x], n = n0 + j;
+                key_words(lq[j], ll[j], &ta, &tb);
+                if ((ta & 0xFF) == '#' || !next_task(L, ta, tb, lq[j], ll[j], n, &t))
+                    goto stop;
+                last = (qk_crowd_key){ta, tb, t};
+                if (L->t_written) { /* the grouping ended at this label */
+                    n++;
+                    j++;
+                    goto stop;
+                }
+            }
+            n = n0 + k;
+        }
+        /* else the worker (qk_keymap_get, with the map's fields in
+         * locals), and the task when not the line before's */
+        for (j = 0; !direct && j < k; j++, n++) {
             uint64_t wa = lw[j][0], wb = lw[j][1];
             uint32_t bt = qk_keymap_btag(wb);
             size_t h;
@@ -411,22 +480,32 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
 
 static size_t add_window_tab(qk_crowd_labels *L, const char *p, const char *end, size_t *bytes)
 {
-    return add_window_body(L, p, end, bytes, 0, '\t');
+    return add_window_body(L, p, end, bytes, 0, '\t', 0);
 }
 static size_t add_window_space(qk_crowd_labels *L, const char *p, const char *end, size_t *bytes)
 {
-    return add_window_body(L, p, end, bytes, 0, ' ');
+    return add_window_body(L, p, end, bytes, 0, ' ', 0);
 }
 #if defined(QK_BLOCKS_AVX2)
+/* the wide copies: with the direct table (core/keymap.h) of entries of 2
+ * or 4 bytes when the map has one (direct 2 or 1), else with the slots */
 __attribute__((target("avx2,bmi,bmi2"))) static size_t add_window_tab_avx2(qk_crowd_labels *L, const char *p,
                                                                             const char *end, size_t *bytes)
 {
-    return add_window_body(L, p, end, bytes, 1, '\t');
+    if (L->worker_keys.direct16)
+        return add_window_body(L, p, end, bytes, 1, '\t', 2);
+    if (L->worker_keys.direct)
+        return add_window_body(L, p, end, bytes, 1, '\t', 1);
+    return add_window_body(L, p, end, bytes, 1, '\t', 0);
 }
 __attribute__((target("avx2,bmi,bmi2"))) static size_t add_window_space_avx2(qk_crowd_labels *L, const char *p,
                                                                               const char *end, size_t *bytes)
 {
-    return add_window_body(L, p, end, bytes, 1, ' ');
+    if (L->worker_keys.direct16)
+        return add_window_body(L, p, end, bytes, 1, ' ', 2);
+    if (L->worker_keys.direct)
+        return add_window_body(L, p, end, bytes, 1, ' ', 1);
+    return add_window_body(L, p, end, bytes, 1, ' ', 0);
 }
 #endif
 

@@ -17,27 +17,7 @@
 
 #include "qrelkit/crowd.h"
 
-static qk_status read_labels(const char *file, const qk_crowd_read_opts *o, qk_crowd_labels **L,
-                             qk_crowd_read_stats *rs, qk_error *err)
-{
-    qk_lines *l = NULL;
-    qk_status st = qk_lines_open(file, &l, err);
-    if (st == QK_OK)
-        st = qk_crowd_labels_read(l, o, L, rs, err);
-    qk_lines_close(l);
-    return st;
-}
-
-static char *write_tmp(const char *text)
-{
-    static char path[64];
-    strcpy(path, "/tmp/qk_crowd_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-    return path;
-}
+#include "crowd_file_fixture.h"
 
 static void test_unknown_label(void **state)
 {
@@ -46,15 +26,15 @@ static void test_unknown_label(void **state)
     qk_crowd_read_stats rs;
     qk_crowd_labels *L = NULL;
     qk_error err = {0};
-    char *p = write_tmp("task\tworker\tlabel\nt1\tw1\t1\nt1\tw2\tx\nt2\tw1\t0\n");
+    char *p = crowd_write_text("task\tworker\tlabel\nt1\tw1\t1\nt1\tw2\tx\nt2\tw1\t0\n");
     char want[256];
-    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_EINPUT);
+    assert_int_equal(crowd_read_file(p, &o, &L, &rs, &err), QK_EINPUT);
     assert_null(L);
     snprintf(want, sizeof want, "'%s' line 3: label 'x' is not one of the declared classes", p);
     assert_string_equal(err.message, want);
     /* Skipping instead: two labels kept, one counted as dropped. */
     o.drop_unknown = 1;
-    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_OK);
+    assert_int_equal(crowd_read_file(p, &o, &L, &rs, &err), QK_OK);
     assert_int_equal(rs.dropped_unknown, 1);
     assert_int_equal(qk_crowd_num_labels(L), 2);
     assert_int_equal(qk_crowd_num_classes(L), 2);
@@ -66,15 +46,15 @@ static void test_bad_fields(void **state)
 {
     qk_crowd_labels *L = NULL;
     qk_error err = {0};
-    char *p = write_tmp("t1 w1 1\nt2 w1\n");
+    char *p = crowd_write_text("t1 w1 1\nt2 w1\n");
     char want[256];
-    assert_int_equal(read_labels(p, NULL, &L, NULL, &err), QK_EINPUT);
+    assert_int_equal(crowd_read_file(p, NULL, &L, NULL, &err), QK_EINPUT);
     snprintf(want, sizeof want, "'%s' line 2: expected 3 fields (task worker label), found 2", p);
     assert_string_equal(err.message, want);
     unlink(p);
     /* A file with only a header has no labels: aggregating is bad input. */
-    p = write_tmp("task\tworker\tlabel\n");
-    assert_int_equal(read_labels(p, NULL, &L, NULL, &err), QK_OK);
+    p = crowd_write_text("task\tworker\tlabel\n");
+    assert_int_equal(crowd_read_file(p, NULL, &L, NULL, &err), QK_OK);
     qk_crowd_opts opts;
     qk_crowd_result *r = NULL;
     qk_crowd_opts_init(&opts);
@@ -99,7 +79,7 @@ static void test_duplicates(void **state)
         {QK_CROWD_DUP_FIRST, 3, 2, 2.0 / 2},          /* yes (w1), yes (w2)       */
         {QK_CROWD_DUP_DROP_CONFLICTS, 2, 3, 1.0 / 1}, /* w1 dropped, w2 once      */
     };
-    char *p = write_tmp(dup_text);
+    char *p = crowd_write_text(dup_text);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         qk_crowd_read_opts o = {.duplicates = cases[i].policy};
         qk_crowd_read_stats rs;
@@ -107,7 +87,7 @@ static void test_duplicates(void **state)
         qk_crowd_result *r = NULL;
         qk_crowd_opts opts;
         size_t t1, yes;
-        assert_int_equal(read_labels(p, &o, &L, &rs, NULL), QK_OK);
+        assert_int_equal(crowd_read_file(p, &o, &L, &rs, NULL), QK_OK);
         assert_int_equal(rs.dup_pairs, 2);
         assert_int_equal(rs.dup_conflicts, 1);
         assert_int_equal(rs.dropped_dups, cases[i].dropped);
@@ -125,7 +105,7 @@ static void test_duplicates(void **state)
     qk_crowd_labels *L = NULL;
     qk_error err = {0};
     char want[256];
-    assert_int_equal(read_labels(p, &o, &L, NULL, &err), QK_EINPUT);
+    assert_int_equal(crowd_read_file(p, &o, &L, NULL, &err), QK_EINPUT);
     snprintf(want, sizeof want, "'%s' line 2: worker 'w1' labels task 't1' again (first on line 1)", p);
     assert_string_equal(err.message, want);
     unlink(p);
@@ -180,8 +160,8 @@ static void test_layouts(void **state)
     size_t t;
     /* Four fields: topic docno worker label; the task is "topic docno". */
     char *p =
-        write_tmp("topic\tdocno\tworker\tlabel\n401\tFT-1\tw1\t2\n401\tFT-1\tw2\t0\n402\tLA-7\tw1\t10\n");
-    assert_int_equal(read_labels(p, NULL, &L, &rs, NULL), QK_OK);
+        crowd_write_text("topic\tdocno\tworker\tlabel\n401\tFT-1\tw1\t2\n401\tFT-1\tw2\t0\n402\tLA-7\tw1\t10\n");
+    assert_int_equal(crowd_read_file(p, NULL, &L, &rs, NULL), QK_OK);
     assert_true(qk_crowd_find_task(L, "401 FT-1", &t));
     assert_int_equal(qk_crowd_num_tasks(L), 2);
     /* Integer classes are ordered by value: 0 < 2 < 10. */
@@ -192,8 +172,8 @@ static void test_layouts(void **state)
     unlink(p);
     /* TREC 2010 layout: topic worker docno gold label; -2 is "broken link". */
     qk_crowd_read_opts o = {.layout = QK_CROWD_LAYOUT_TREC};
-    p = write_tmp("20 w1 d1 1 1\n20 w2 d1 1 -2\n20 w2 d2 -1 0\n");
-    assert_int_equal(read_labels(p, &o, &L, &rs, NULL), QK_OK);
+    p = crowd_write_text("20 w1 d1 1 1\n20 w2 d1 1 -2\n20 w2 d2 -1 0\n");
+    assert_int_equal(crowd_read_file(p, &o, &L, &rs, NULL), QK_OK);
     assert_int_equal(rs.dropped_invalid, 1);
     assert_int_equal(qk_crowd_num_labels(L), 2);
     assert_true(qk_crowd_find_task(L, "20 d2", &t));
@@ -383,8 +363,8 @@ static void test_fast_path_matches(void **state)
     char *p;
     (void)state;
     gen_labels(&g);
-    p = write_tmp(g.text);
-    assert_int_equal(read_labels(p, &o, &L, &rs, NULL), QK_OK);
+    p = crowd_write_text(g.text);
+    assert_int_equal(crowd_read_file(p, &o, &L, &rs, NULL), QK_OK);
     for (size_t i = 0; i < g.nt; i++)
         assert_int_equal(qk_crowd_labels_add(R, g.trip[i][0], g.trip[i][1], g.trip[i][2], NULL), QK_OK);
     assert_int_equal(qk_crowd_labels_finish(R, QK_CROWD_DUP_KEEP, &rs2, NULL), QK_OK);
@@ -438,13 +418,13 @@ static void test_fast_path_messages(void **state)
     plain_lines(buf, &n, 400, 401, "x");
     plain_lines(buf, &n, 401, 600, NULL);
     buf[n] = '\0';
-    p = write_tmp(buf);
+    p = crowd_write_text(buf);
     qk_crowd_read_opts o = {.classes = cls, .n_classes = 2, .duplicates = QK_CROWD_DUP_ERROR};
-    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_EINPUT);
+    assert_int_equal(crowd_read_file(p, &o, &L, &rs, &err), QK_EINPUT);
     snprintf(want, sizeof want, "'%s' line 403: label 'x' is not one of the declared classes", p);
     assert_string_equal(err.message, want);
     o.drop_unknown = 1;
-    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_OK);
+    assert_int_equal(crowd_read_file(p, &o, &L, &rs, &err), QK_OK);
     assert_int_equal(rs.dropped_unknown, 1);
     assert_int_equal(rs.rows, 600);
     assert_int_equal(qk_crowd_num_labels(L), 599);
@@ -463,8 +443,8 @@ static void test_fast_path_messages(void **state)
     n += (size_t)sprintf(buf + n, "t00105\tw003\t1\n"); /* label 315 (line 318) was the first */
     plain_lines(buf, &n, 400, 500, NULL);
     buf[n] = '\0';
-    p = write_tmp(buf);
-    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_EINPUT);
+    p = crowd_write_text(buf);
+    assert_int_equal(crowd_read_file(p, &o, &L, &rs, &err), QK_EINPUT);
     snprintf(want, sizeof want, "'%s' line 403: worker 'w003' labels task 't00105' again (first on line 318)", p);
     assert_string_equal(err.message, want);
     unlink(p);
@@ -573,8 +553,8 @@ static void test_task_grouping_paths(void **state)
             gen_line(&g, "%s\t%s\t%s\n", task, worker, (r >> 12) % 2 ? "1" : "0");
         }
         g.text[g.n] = '\0';
-        p = write_tmp(g.text);
-        assert_int_equal(read_labels(p, &o, &L, NULL, NULL), QK_OK);
+        p = crowd_write_text(g.text);
+        assert_int_equal(crowd_read_file(p, &o, &L, NULL, NULL), QK_OK);
         assert_int_equal(qk_crowd_num_labels(L), g.nt);
         check_grouping(L, g.trip, g.nt);
         /* every task found by name (tasks in byte order, v 0, 1, 3: by
@@ -639,13 +619,13 @@ static void test_duplicates_in_order(void **state)
     n += (size_t)sprintf(buf + n, "t00099\tw001\t1\n");
     plain_lines(buf, &n, 300, 350, NULL);
     buf[n] = '\0';
-    p = write_tmp(buf);
+    p = crowd_write_text(buf);
     qk_crowd_read_opts o = {.duplicates = QK_CROWD_DUP_ERROR};
-    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_EINPUT);
+    assert_int_equal(crowd_read_file(p, &o, &L, &rs, &err), QK_EINPUT);
     snprintf(want, sizeof want, "'%s' line 301: worker 'w001' labels task 't00099' again (first on line 299)", p);
     assert_string_equal(err.message, want);
     o.duplicates = QK_CROWD_DUP_DROP_CONFLICTS;
-    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_OK);
+    assert_int_equal(crowd_read_file(p, &o, &L, &rs, &err), QK_OK);
     assert_int_equal(rs.dup_pairs, 1);
     assert_int_equal(rs.dup_conflicts, 1);
     assert_int_equal(rs.dropped_dups, 2);
@@ -681,14 +661,14 @@ static void test_duplicates_seen_while_reading(void **state)
         plain_lines(buf, &n, 300, 350, NULL);
         buf[n] = '\0';
         lines = 350 + c + 1;
-        p = write_tmp(buf);
+        p = crowd_write_text(buf);
         qk_crowd_read_opts o = {.duplicates = QK_CROWD_DUP_ERROR};
-        assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_EINPUT);
+        assert_int_equal(crowd_read_file(p, &o, &L, &rs, &err), QK_EINPUT);
         snprintf(want, sizeof want, "'%s' line %d: worker '%s' labels task 't00099' again (first on line %d)", p,
                  cases[c].again, cases[c].worker, cases[c].was);
         assert_string_equal(err.message, want);
         o.duplicates = QK_CROWD_DUP_FIRST;
-        assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_OK);
+        assert_int_equal(crowd_read_file(p, &o, &L, &rs, &err), QK_OK);
         assert_int_equal(rs.dup_pairs, 1);
         assert_int_equal(rs.dropped_dups, 1);
         assert_int_equal(qk_crowd_num_labels(L), lines - 1);
@@ -698,9 +678,9 @@ static void test_duplicates_seen_while_reading(void **state)
         plain_lines(buf, &n, 0, 350, NULL);
         buf[n] = '\0';
         unlink(p);
-        p = write_tmp(buf);
+        p = crowd_write_text(buf);
         o.duplicates = QK_CROWD_DUP_ERROR;
-        assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_OK);
+        assert_int_equal(crowd_read_file(p, &o, &L, &rs, &err), QK_OK);
         assert_int_equal(rs.dup_pairs, 0);
         assert_int_equal(qk_crowd_num_labels(L), 350);
         qk_crowd_labels_free(L);

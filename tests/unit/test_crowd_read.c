@@ -22,27 +22,7 @@
 
 #include "qrelkit/crowd.h"
 
-static qk_status read_labels(const char *file, const qk_crowd_read_opts *o, qk_crowd_labels **L,
-                             qk_crowd_read_stats *rs, qk_error *err)
-{
-    qk_lines *l = NULL;
-    qk_status st = qk_lines_open(file, &l, err);
-    if (st == QK_OK)
-        st = qk_crowd_labels_read(l, o, L, rs, err);
-    qk_lines_close(l);
-    return st;
-}
-
-static char *write_tmp(const char *text, size_t n)
-{
-    static char path[64];
-    strcpy(path, "/tmp/qk_crowd_read_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, n), (ssize_t)n);
-    close(fd);
-    return path;
-}
+#include "crowd_file_fixture.h"
 
 /* A file and the labels it holds, in order. */
 struct file {
@@ -94,8 +74,8 @@ static void check_file(struct file *f, qk_crowd_dup dup)
     qk_error err = {0};
     const size_t *off, *off2;
     const uint32_t *w, *c, *w2, *c2;
-    char *p = write_tmp(f->text, f->n);
-    assert_int_equal(read_labels(p, &o, &L, &rs, &err), QK_OK);
+    char *p = crowd_write_tmp(f->text, f->n);
+    assert_int_equal(crowd_read_file(p, &o, &L, &rs, &err), QK_OK);
     for (size_t i = 0; i < f->nt; i++)
         assert_int_equal(qk_crowd_labels_add(R, f->trip[i][0], f->trip[i][1], f->trip[i][2], NULL), QK_OK);
     assert_int_equal(qk_crowd_labels_finish(R, dup, &rs2, NULL), QK_OK);
@@ -228,8 +208,8 @@ static void test_window_gzip(void **state)
     gzclose(z);
     assert_int_equal(write(fd = open(p, O_WRONLY), f.text, f.n), (ssize_t)f.n);
     close(fd);
-    assert_int_equal(read_labels(gz, &o, &L, NULL, &err), QK_OK);
-    assert_int_equal(read_labels(p, &o, &R, NULL, &err), QK_OK);
+    assert_int_equal(crowd_read_file(gz, &o, &L, NULL, &err), QK_OK);
+    assert_int_equal(crowd_read_file(p, &o, &R, NULL, &err), QK_OK);
     assert_int_equal(qk_crowd_num_labels(L), 60000);
     assert_int_equal(qk_crowd_num_tasks(L), 10000);
     assert_int_equal(qk_crowd_num_workers(L), qk_crowd_num_workers(R));
@@ -282,8 +262,8 @@ static void test_window_line_numbers(void **state)
             put(&f, last, strlen(last));
             for (unsigned i = 0; i < 20; i++) /* the window loop's tail */
                 put(&f, "t01000\tw002\t1\n", 15);
-            p = write_tmp(f.text, f.n);
-            assert_int_equal(read_labels(p, &o, &L, NULL, &err), QK_EINPUT);
+            p = crowd_write_tmp(f.text, f.n);
+            assert_int_equal(crowd_read_file(p, &o, &L, NULL, &err), QK_EINPUT);
             if (bad)
                 snprintf(want, sizeof want, "'%s' line 903: expected 3 fields (task worker label), found 2", p);
             else
@@ -295,12 +275,88 @@ static void test_window_line_numbers(void **state)
     free(f.trip);
 }
 
+/* Workers of one word that differ in few bits, which the window loop finds
+ * through the keymap's direct table (core/keymap.h): ids of 4 digits met
+ * a few at a time (the table rebuilt as their bits grow), new ids of the
+ * same shape amid runs of known ones, ids of another first letter, long
+ * workers (found in the slots) in the same runs. Then, with late: a new
+ * worker whose gathered bits are a known one's ("u0007": 'u' and 'w'
+ * differ in a bit outside those gathered), one whose first five bytes are
+ * a known one's ("w00007"; too many new bits: the table dropped, the
+ * slots from there on) and one of many new bits; else a task back (the
+ * grouping ends, so the window loop with it). */
+static void test_window_direct(void **state)
+{
+    (void)state;
+    for (int late = 0; late < 2; late++) {
+        struct file f = {0};
+        char task[48], worker[48];
+        unsigned t = 0, seed = 11;
+        put(&f, "task\tworker\tlabel\n", 18);
+        for (unsigned i = 0; i < 12000; i++, t += i % 6 == 0) {
+            /* 300 ids met in turn, then one more every 100 lines up to
+             * line 6000, then only known ones */
+            unsigned w = i < 3000 ? i % 300 : i < 6000 && i % 100 == 0 ? 300 + (i - 3000) / 100 : 0;
+            seed = seed * 1103515245u + 12345u;
+            if (i >= 3000 && !w)
+                w = (seed >> 8) % (i < 6000 ? 300 + (i - 3000) / 100 : 330);
+            snprintf(task, sizeof task, "t%06u", t);
+            if (i % 53 == 0)
+                snprintf(worker, sizeof worker, "worker-%06u", (seed >> 8) % 20);
+            else if (i % 211 == 0)
+                snprintf(worker, sizeof worker, "v%04u", (seed >> 8) % 30);
+            else
+                snprintf(worker, sizeof worker, "w%04u", w * 7);
+            label(&f, task, "\t", worker, (seed >> 20) & 1 ? "1" : "0", "\n");
+            if (late && i == 7000)
+                label(&f, task, "\t", "u0007", "1", "\n");
+            if (late && i == 8000)
+                label(&f, task, "\t", "w00007", "1", "\n");
+            if (late && i == 9000)
+                label(&f, task, "\t", "zzzzzzzz", "1", "\n");
+            if (!late && i == 9000)
+                label(&f, "t000004", "\t", "w0007", "1", "\n");
+        }
+        check_file(&f, QK_CROWD_DUP_KEEP);
+        check_file(&f, QK_CROWD_DUP_FIRST);
+        free(f.text);
+        free(f.trip);
+    }
+}
+
+/* More than 2^16 workers of one word in the direct table: its entries
+ * become 4 bytes once an id passes 0xFFFF, and every worker is found in
+ * the runs after that. The ids are 4 bytes of 3 + 5 + 5 + 5 bits. */
+static void test_window_direct_many(void **state)
+{
+    struct file f = {0};
+    char task[48], worker[8] = {0};
+    unsigned seed = 5;
+    (void)state;
+    for (unsigned i = 0; i < 140000; i++) {
+        unsigned w = i < 70000 ? i : (seed = seed * 1103515245u + 12345u) >> 8 & 0x3FFFF;
+        if (w >= 70000)
+            w -= 70000 * (w / 70000);
+        worker[0] = (char)(0x40 + (w & 7));
+        worker[1] = (char)(0x40 + (w >> 3 & 31));
+        worker[2] = (char)(0x40 + (w >> 8 & 31));
+        worker[3] = (char)(0x40 + (w >> 13 & 31));
+        snprintf(task, sizeof task, "t%06u", i / 7);
+        label(&f, task, "\t", worker, w % 3 ? "1" : "0", "\n");
+    }
+    check_file(&f, QK_CROWD_DUP_KEEP);
+    free(f.text);
+    free(f.trip);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_window_runs),
         cmocka_unit_test(test_window_gzip),
         cmocka_unit_test(test_window_line_numbers),
+        cmocka_unit_test(test_window_direct),
+        cmocka_unit_test(test_window_direct_many),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,12 +126,101 @@ static void test_long_keys(void **state)
     qk_keymap_free(&m);
 }
 
+/* The key of the string s (1-16 bytes, NUL-padded in 16 readable bytes) */
+static void key_of(const char *s, uint64_t *x, uint64_t *y)
+{
+    char buf[40] = {0};
+    memcpy(buf, s, strlen(s));
+    qk_keymap_key(buf, strlen(s), x, y);
+}
+
+/* The direct table of keys of one word: every key held is found there
+ * with its id, as in the slots, and no other key, while the bits in which
+ * the keys differ grow, the ids pass 0xFFFF (entries of 2, then 4 bytes),
+ * long keys stay out of it, and too many differing bits drop it for
+ * good. */
+static void test_direct(void **state)
+{
+    qk_keymap m = {0};
+    char s[40];
+    uint64_t x, y;
+    uint32_t id = 0, id2 = 0;
+    (void)state;
+    /* pext by hand: bits 2-5 of 0xF0 are 0, 0, 1, 1 */
+    assert_int_equal(qk_keymap_gather(0xF0, 0x3C), 0xC);
+    assert_int_equal(qk_keymap_gather(0x8000000000000001ULL, 0x8000000000000001ULL), 3);
+    assert_int_equal(qk_keymap_gather(0x1234, 0), 0);
+    for (uint32_t i = 0; i < 3000; i++) {
+        snprintf(s, sizeof s, "w%04u", i);
+        key_of(s, &x, &y);
+        assert_int_equal(qk_keymap_put(&m, x, y, 3 * i), QK_OK);
+        assert_non_null(m.direct16);
+        assert_null(m.direct);
+    }
+    /* ids of 4 digits, the first below 3: 2 + 4 + 4 + 4 bits */
+    assert_int_equal(__builtin_popcountll(m.dmask), 14);
+    for (uint32_t i = 0; i < 10000; i++) {
+        snprintf(s, sizeof s, "w%04u", i);
+        key_of(s, &x, &y);
+        assert_int_equal(qk_keymap_get_direct(&m, x, &id), i < 3000);
+        assert_int_equal(qk_keymap_get(&m, x, y, &id2), i < 3000);
+        if (i < 3000)
+            assert_true(id == 3 * i && id2 == 3 * i);
+    }
+    /* keys that share no pattern with those held, or a shorter or longer
+     * one: not held */
+    static const char *const absent[] = {"x0001", "w001", "w00001", "w0001x", "W0001", "w"};
+    for (size_t i = 0; i < sizeof absent / sizeof *absent; i++) {
+        key_of(absent[i], &x, &y);
+        assert_false(qk_keymap_get_direct(&m, x, &id));
+        assert_false(qk_keymap_get(&m, x, y, &id));
+    }
+    /* an id of 0xFFFF: entries of 4 bytes, every key still there */
+    key_of("w9999", &x, &y);
+    assert_int_equal(qk_keymap_put(&m, x, y, 0xFFFF), QK_OK);
+    assert_non_null(m.direct);
+    assert_null(m.direct16);
+    assert_true(qk_keymap_get_direct(&m, x, &id));
+    assert_int_equal(id, 0xFFFF);
+    key_of("w2999", &x, &y);
+    assert_true(qk_keymap_get_direct(&m, x, &id));
+    assert_int_equal(id, 3 * 2999);
+    /* a long key: in the slots only */
+    key_of("w0001-long-key", &x, &y);
+    assert_int_equal(qk_keymap_put(&m, x, y, 7), QK_OK);
+    assert_true(qk_keymap_get(&m, x, y, &id));
+    assert_int_equal(id, 7);
+    assert_false(qk_keymap_get_direct(&m, x, &id));
+    /* a key of new bits (the table rebuilt), then one of too many */
+    key_of("v0001", &x, &y);
+    assert_int_equal(qk_keymap_put(&m, x, y, 0x12345), QK_OK);
+    assert_true(qk_keymap_get_direct(&m, x, &id));
+    assert_int_equal(id, 0x12345);
+    key_of("w1234", &x, &y);
+    assert_true(qk_keymap_get_direct(&m, x, &id));
+    assert_int_equal(id, 3 * 1234);
+    key_of("zzzzzzzz", &x, &y);
+    assert_int_equal(qk_keymap_put(&m, x, y, 8), QK_OK);
+    assert_true(m.no_direct && !m.direct && !m.direct16);
+    key_of("w0002", &x, &y);
+    assert_true(qk_keymap_get(&m, x, y, &id));
+    assert_int_equal(id, 6);
+    key_of("w3000", &x, &y);
+    assert_int_equal(qk_keymap_put(&m, x, y, 9), QK_OK);
+    assert_true(!m.direct && !m.direct16);
+    assert_true(qk_keymap_get(&m, x, y, &id));
+    assert_int_equal(id, 9);
+    qk_keymap_free(&m);
+    assert_true(!m.direct && !m.direct16 && !m.no_direct);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_map),
         cmocka_unit_test(test_long_keys),
+        cmocka_unit_test(test_direct),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

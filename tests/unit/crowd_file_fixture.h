@@ -1,0 +1,44 @@
+/* Label files for the crowd reader tests (test_crowd_labels.c,
+ * test_crowd_read.c): a text written to a temporary file, and a file read
+ * into a label set. Include after cmocka.h. */
+#ifndef QK_TEST_CROWD_FILE_FIXTURE_H
+#define QK_TEST_CROWD_FILE_FIXTURE_H
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "qrelkit/crowd.h"
+#include "qrelkit/io.h"
+
+/* file read through qk_lines_open and qk_crowd_labels_read */
+static inline qk_status crowd_read_file(const char *file, const qk_crowd_read_opts *o, qk_crowd_labels **L,
+                                        qk_crowd_read_stats *rs, qk_error *err)
+{
+    qk_lines *l = NULL;
+    qk_status st = qk_lines_open(file, &l, err);
+    if (st == QK_OK)
+        st = qk_crowd_labels_read(l, o, L, rs, err);
+    qk_lines_close(l);
+    return st;
+}
+
+/* text[0..n) in a new file under /tmp; the path stays valid until the
+ * next call */
+static inline char *crowd_write_tmp(const char *text, size_t n)
+{
+    static char path[64];
+    strcpy(path, "/tmp/qk_crowd_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, n), (ssize_t)n);
+    close(fd);
+    return path;
+}
+
+static inline char *crowd_write_text(const char *text)
+{
+    return crowd_write_tmp(text, strlen(text));
+}
+
+#endif
