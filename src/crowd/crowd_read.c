@@ -487,30 +487,42 @@ static size_t add_window_space(qk_crowd_labels *L, const char *p, const char *en
     return add_window_body(L, p, end, bytes, 0, ' ', 0);
 }
 #if defined(QK_BLOCKS_AVX2)
-/* the wide copies: with the direct table (core/keymap.h) of entries of 2
- * or 4 bytes when the map has one (direct 2 or 1), else with the slots */
-__attribute__((target("avx2,bmi,bmi2"))) static size_t add_window_tab_avx2(qk_crowd_labels *L, const char *p,
-                                                                            const char *end, size_t *bytes)
+/* 1 when BMI2's pext takes a few cycles: AMD's families 15h and 17h
+ * (Bulldozer to Zen 2) run it in microcode, at tens of cycles a bit of
+ * the mask, slower than the slots' probe it replaces */
+static int fast_pext(void)
 {
-    if (L->worker_keys.direct16)
+    return !__builtin_cpu_is("amdfam15h") && !__builtin_cpu_is("amdfam17h");
+}
+
+/* the wide copies: with the direct table (core/keymap.h) of entries of 2
+ * or 4 bytes when the map has one (direct 2 or 1) and pext is fast, else
+ * with the slots */
+__attribute__((target("avx2,bmi,bmi2"))) static size_t add_window_tab_avx2(qk_crowd_labels *L, const char *p,
+                                                                            const char *end, size_t *bytes,
+                                                                            int pext)
+{
+    if (pext && L->worker_keys.direct16)
         return add_window_body(L, p, end, bytes, 1, '\t', 2);
-    if (L->worker_keys.direct)
+    if (pext && L->worker_keys.direct)
         return add_window_body(L, p, end, bytes, 1, '\t', 1);
     return add_window_body(L, p, end, bytes, 1, '\t', 0);
 }
 __attribute__((target("avx2,bmi,bmi2"))) static size_t add_window_space_avx2(qk_crowd_labels *L, const char *p,
-                                                                              const char *end, size_t *bytes)
+                                                                              const char *end, size_t *bytes,
+                                                                              int pext)
 {
-    if (L->worker_keys.direct16)
+    if (pext && L->worker_keys.direct16)
         return add_window_body(L, p, end, bytes, 1, ' ', 2);
-    if (L->worker_keys.direct)
+    if (pext && L->worker_keys.direct)
         return add_window_body(L, p, end, bytes, 1, ' ', 1);
     return add_window_body(L, p, end, bytes, 1, ' ', 0);
 }
 #endif
 
 /* add_window_body's copy for the window's separator (the first line's)
- * and the CPU (wide: qk_blocks_wide), after the checks that it may run */
+ * and the CPU (wide: qk_blocks_wide, 2 with a fast pext), after the
+ * checks that it may run */
 static size_t add_window(qk_crowd_labels *L, const char *p, const char *end, long ln, size_t *bytes, int wide)
 {
     char sep;
@@ -522,7 +534,8 @@ static size_t add_window(qk_crowd_labels *L, const char *p, const char *end, lon
         return 0;
 #if defined(QK_BLOCKS_AVX2)
     if (wide)
-        return sep == '\t' ? add_window_tab_avx2(L, p, end, bytes) : add_window_space_avx2(L, p, end, bytes);
+        return sep == '\t' ? add_window_tab_avx2(L, p, end, bytes, wide > 1)
+                            : add_window_space_avx2(L, p, end, bytes, wide > 1);
 #endif
     (void)wide;
     return sep == '\t' ? add_window_tab(L, p, end, bytes) : add_window_space(L, p, end, bytes);
@@ -560,9 +573,9 @@ static qk_status fast_lines(qk_crowd_labels *L, qk_lines *lines, const qk_crowd_
     qk_line3 b[QK_CROWD_BATCH];
     qk_line3_keys K[QK_CROWD_BATCH];
     qk_status st;
-    int wide = 0;
+    int wide = 0; /* 1: AVX2, BMI and BMI2; 2: and a fast pext */
 #if defined(QK_BLOCKS_AVX2)
-    wide = qk_blocks_wide();
+    wide = qk_blocks_wide() ? 1 + fast_pext() : 0;
 #endif
     *got = 0;
     for (;;) {
