@@ -64,6 +64,10 @@ struct qk_qrels {
     size_t cur_qlen, prev_dlen;
     int in_order;
     int presized; /* qk_qrels_presize was called (once, by the reader) */
+    /* The in-place reader's same-layout loop (qrels_fast.c try_fixed):
+     * the record count from which it is tried next and its wait, kept
+     * from one batch to the next. */
+    size_t fixed_next, fixed_wait;
     /* Organised without moving anything (qk_qrels_organise, in_order):
      * docno id i + 1 starts right after docno i's NUL, so a docno's length
      * is the distance to the next offset (qk_qrels_topic_docnos). */
