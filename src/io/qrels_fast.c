@@ -574,6 +574,8 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
         q->in_order = h.in_order;
         if ((why = make_room(q, size_hint, bytes + (size_t)(h.p - *pp))) != STOP_ROOM)
             break;
+        if (h.presize_lim != SIZE_MAX && q->presized) /* the topic pool may have moved */
+            hot_set_topic(&h, q->cur_qid, q->cur_qlen);
         h.recs = q->recs;
         h.doc_off = q->doc_off;
         h.arena = q->arena;
