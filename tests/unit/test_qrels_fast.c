@@ -540,6 +540,26 @@ static void test_block_count(void **state)
     qk_qrels_free(w);
     remove(p);
     free(p);
+    /* a first topic of more than 1/16 of the bytes: the count stops at
+     * 1/16 with one block, under TOPICS / 32, and the file is read whole
+     * although it has more than TOPICS topics */
+    {
+        size_t m = 0;
+        char *big = malloc(n + 20000 * 24), *q;
+        assert_non_null(big);
+        for (unsigned i = 0; i < 20000; i++)
+            m += (size_t)sprintf(big + m, "A 0 D%07u 1\n", i);
+        assert_true(m * 16 > n + m);
+        memcpy(big + m, buf, n);
+        q = qk_test_write_tmp(big, m + n);
+        assert_int_equal(qk_qrels_read_windowed(q, QK_REL_QRELS, QK_DEDUP_ERROR, TOPICS, &w, &err), QK_OK);
+        assert_null(w->win);
+        assert_int_equal(qk_qrels_num_topics(w), TOPICS + 1);
+        qk_qrels_free(w);
+        remove(q);
+        free(q);
+        free(big);
+    }
     free(buf);
 }
 
