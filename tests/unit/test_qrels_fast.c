@@ -30,15 +30,7 @@
 #include "qrelkit/io.h"
 #include "tmpfile_util.h"
 
-typedef struct gen {
-    uint64_t x;
-} gen;
-
-static uint64_t below(gen *g, uint64_t n)
-{
-    g->x = g->x * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (g->x >> 33) % n;
-}
+#include "qrels_fixture.h"
 
 /* One field separator: mostly one space, sometimes a tab, rarely blanks
  * the in-place path leaves to the per-line reader. */
@@ -141,121 +133,6 @@ static size_t make_qrels(gen *g, char *out, size_t lines, unsigned odd, unsigned
     return n;
 }
 
-static void same_error(const qk_error *got, const qk_error *want)
-{
-    assert_string_equal(got->message, want->message);
-    assert_int_equal(got->code, want->code);
-    assert_int_equal(got->line, want->line);
-    assert_int_equal(got->column, want->column);
-}
-
-static void same_topic_judgments(const qk_qrels *a, size_t ta, const qk_qrels *b, size_t tb)
-{
-    size_t na, nb;
-    const qk_judgment *ja = qk_qrels_judgments(a, ta, &na), *jb = qk_qrels_judgments(b, tb, &nb);
-    assert_int_equal(na, nb);
-    for (size_t i = 0; i < na; i++) {
-        assert_string_equal(qk_qrels_docno(a, ja[i].doc), qk_qrels_docno(b, jb[i].doc));
-        assert_true(ja[i].rel == jb[i].rel);
-        assert_int_equal(qk_qrels_judgment_line(a, ta, i), qk_qrels_judgment_line(b, tb, i));
-        assert_int_equal(ja[i].jg, jb[i].jg);
-        assert_int_equal(ja[i].doc, jb[i].doc);
-    }
-}
-
-static void same_qrels(const qk_qrels *a, const qk_qrels *b)
-{
-    size_t nt = qk_qrels_num_topics(a);
-    assert_int_equal(nt, qk_qrels_num_topics(b));
-    assert_int_equal(qk_qrels_num_judgments(a), qk_qrels_num_judgments(b));
-    assert_int_equal(qk_qrels_count_positive(a), qk_qrels_count_positive(b));
-    assert_int_equal(a->in_order, b->in_order);
-    for (size_t t = 0; t < nt; t++) {
-        assert_string_equal(qk_qrels_topic(a, t), qk_qrels_topic(b, t));
-        same_topic_judgments(a, t, b, t);
-    }
-}
-
-/* Every classifier against the per-line reader, both duplicate policies,
- * the file read as qrels and as qrels_jg (the second field a judgment
- * group); the windowed reader against it too. Returns 1 when the file was
- * read as qrels. */
-static int check_file(const char *path)
-{
-    int isas = qk_run_fast_best_isa() == QK_FAST_AVX2 ? 2 : 1, ok = 0;
-    for (int d = 0; d < 4; d++) {
-        qk_rel_format fmt = d < 2 ? QK_REL_QRELS : QK_REL_QRELS_JG;
-        qk_dedup dedup = d % 2 ? QK_DEDUP_FIRST : QK_DEDUP_ERROR;
-        qk_qrels *ref = NULL, *w = NULL;
-        qk_error ref_err, err;
-        qk_status ref_st = qk_qrels_read_isa(path, fmt, dedup, QK_QRELS_PER_LINE, &ref, &ref_err), st;
-        for (int isa = 0; isa < isas; isa++) {
-            qk_qrels *q = NULL;
-            st = qk_qrels_read_isa(path, fmt, dedup, isa, &q, &err);
-            assert_int_equal(st, ref_st);
-            if (st != QK_OK)
-                same_error(&err, &ref_err);
-            else
-                same_qrels(q, ref);
-            qk_qrels_free(q);
-        }
-        /* docno offsets of 8 bytes from some point of the file on (as
-         * past 4 GB of docnos), in the batch and the per-line reader */
-        for (int isa = -1; isa < isas; isa++) {
-            qk_qrels *q = NULL;
-            size_t off_max = 40 + (size_t)d * 1000;
-            st = qk_qrels_read_offs(path, fmt, dedup, isa, off_max, &q, &err);
-            assert_int_equal(st, ref_st);
-            if (st != QK_OK) {
-                same_error(&err, &ref_err);
-            } else {
-                same_qrels(q, ref);
-                /* wide from the first docno stored past off_max on (docnos
-                 * are under 100 bytes) */
-                if (q->arena_len <= off_max)
-                    assert_null(q->doc_off64);
-                else if (q->arena_len > off_max + 100)
-                    assert_non_null(q->doc_off64);
-            }
-            qk_qrels_free(q);
-        }
-        st = qk_qrels_read_windowed(path, fmt, dedup, 1, &w, &err);
-        assert_int_equal(st, ref_st);
-        if (st != QK_OK) {
-            same_error(&err, &ref_err);
-        } else {
-            assert_int_equal(qk_qrels_num_topics(w), qk_qrels_num_topics(ref));
-            assert_int_equal(qk_qrels_num_judgments(w), qk_qrels_num_judgments(ref));
-            for (size_t t = 0; t < qk_qrels_num_topics(ref); t++) {
-                size_t n;
-                const qk_judgment *j;
-                assert_int_equal(qk_qrels_window(w, t, &err), QK_OK);
-                if (!w->win->all) { /* a window ends at the first topic end past its size */
-                    const qk_qrels *part = w->win->part;
-                    size_t last;
-                    qk_qrels_judgments(part, qk_qrels_num_topics(part) - 1, &last);
-                    assert_true(qk_qrels_num_judgments(part) - last < QK_WINDOW_RECS);
-                }
-                assert_string_equal(qk_qrels_topic(w, t), qk_qrels_topic(ref, t));
-                j = qk_qrels_judgments(ref, t, &n);
-                {
-                    size_t nw;
-                    const qk_judgment *jw = qk_qrels_judgments(w, t, &nw);
-                    assert_int_equal(nw, n);
-                    for (size_t i = 0; i < n; i++) {
-                        assert_string_equal(qk_qrels_docno(w, jw[i].doc), qk_qrels_docno(ref, j[i].doc));
-                        assert_true(jw[i].rel == j[i].rel);
-                        assert_int_equal(qk_qrels_judgment_line(w, t, i), qk_qrels_judgment_line(ref, t, i));
-                    }
-                }
-            }
-        }
-        ok += ref_st == QK_OK && fmt == QK_REL_QRELS;
-        qk_qrels_free(w);
-        qk_qrels_free(ref);
-    }
-    return ok > 0;
-}
 
 static void write_gz(const char *path, const char *buf, size_t n)
 {
@@ -708,114 +585,6 @@ static void test_same_layout(void **state)
     free(buf);
 }
 
-/* Runs of lines of one layout (topic id, group, docno and grade widths and
- * separators fixed for a run, as most qrels have) of random lengths, the
- * layout changing between runs (often the docno width by one byte, so
- * that widths change inside a 64-byte block) or from line to line (docno
- * widths alternating); within a run: topics and groups changing to others
- * of the same width, docnos increasing, equal or decreasing, grades of one
- * digit and now and then two digits, a minus sign or a letter, CRLF runs,
- * comments, blank lines, trailing blanks, control and NUL bytes in a
- * docno. Read as qrels and as qrels_jg by every classifier: the same as
- * the per-line reader. */
-static size_t make_runs(gen *g, char *out, size_t lines, int bad)
-{
-    static const char *const groups[] = {"0", "1", "Q0", "Q1", "it9", "it8"};
-    static const char *const odds[] = {"# comment 0 d 1", "", "  ", "\t"};
-    unsigned topic = 1 + (unsigned)below(g, 50), doc = 1, tw = 1, dw = 1, gi = 0, alt = 0, crlf = 0;
-    size_t n = 0, left = 0;
-    const char *s1 = " ", *s2 = " ", *s3 = " ";
-    for (size_t i = 0; i < lines; i++) {
-        char q[32], d[64], grade[8];
-        if (left == 0) {
-            if (below(g, 2) && i > 0) {
-                dw = dw > 1 && below(g, 2) ? dw - 1 : dw + 1; /* one byte wider or narrower */
-                if (dw > 34)
-                    dw = 20;
-            } else {
-                tw = 1 + (unsigned)below(g, 18);
-                dw = 1 + (unsigned)below(g, 34);
-                gi = (unsigned)below(g, 6) & ~1u;
-                s1 = below(g, 6) ? " " : "\t";
-                s2 = below(g, 6) ? " " : "\t";
-                s3 = below(g, 6) ? " " : "\t";
-                crlf = below(g, 8) == 0;
-            }
-            alt = below(g, 6) == 0;
-            left = below(g, 4) ? 1 + below(g, 300) : 1 + below(g, 6);
-        }
-        left--;
-        if (below(g, 60) == 0)
-            topic++; /* a topic of the same width */
-        if (below(g, 150) == 0)
-            topic -= 2; /* an earlier one again */
-        if (below(g, 100) == 0)
-            gi ^= 1; /* another group of the same width */
-        doc += below(g, 120) ? 1 + (unsigned)below(g, 3) : 0;
-        if (below(g, 200) == 0)
-            doc -= 2 + (unsigned)below(g, 3);
-        sprintf(q, "T%020u", topic);
-        memmove(q, q + 21 - tw, tw + 1); /* the last tw digits */
-        if (tw == 1)
-            q[0] = (char)('A' + topic % 26);
-        {
-            unsigned w = dw + (alt && i % 2), dn = doc;
-            sprintf(d, "D%040u", dn);
-            memmove(d + 1, d + 41 - (w - 1), w); /* 'D' and the last w - 1 digits */
-            if (w == 1)
-                d[0] = (char)('a' + doc % 26);
-        }
-        {
-            uint64_t k = below(g, 200);
-            if (k == 0)
-                strcpy(grade, "10");
-            else if (k == 1)
-                strcpy(grade, "-1");
-            else if (k == 2 && bad)
-                strcpy(grade, "x");
-            else
-                sprintf(grade, "%u", (unsigned)below(g, k < 20 ? 10 : 4));
-        }
-        if (below(g, 300) == 0) { /* a line of another kind */
-            uint64_t k = below(g, bad ? 7 : 5);
-            if (k < 4) {
-                n += (size_t)sprintf(out + n, "%s\n", odds[k]);
-                continue;
-            }
-            if (k == 4) { /* trailing blank */
-                n += (size_t)sprintf(out + n, "%s%s%s%s%s%s%s \n", q, s1, groups[gi], s2, d, s3, grade);
-                continue;
-            }
-            d[dw / 2] = k == 5 ? '\x01' : '\0'; /* a control byte or NUL in the docno */
-            n += (size_t)sprintf(out + n, "%s%s%s%s", q, s1, groups[gi], s2);
-            memcpy(out + n, d, strlen(d + dw / 2 + 1) + dw / 2 + 1);
-            n += strlen(d + dw / 2 + 1) + dw / 2 + 1;
-            n += (size_t)sprintf(out + n, "%s%s\n", s3, grade);
-            continue;
-        }
-        n += (size_t)sprintf(out + n, "%s%s%s%s%s%s%s%s", q, s1, groups[gi], s2, d, s3, grade, crlf ? "\r\n" : "\n");
-    }
-    return n;
-}
-
-static void test_fixed_runs(void **state)
-{
-    enum { MAXLINES = 2500 };
-    char *buf = malloc((size_t)MAXLINES * 96 + 4096);
-    gen g = {31337};
-    int read_ok = 0;
-    (void)state;
-    assert_non_null(buf);
-    for (int round = 0; round < 120; round++) {
-        size_t n = make_runs(&g, buf, 1 + below(&g, MAXLINES), round % 4 == 3);
-        char *p = qk_test_write_tmp(buf, n);
-        read_ok += check_file(p);
-        remove(p);
-        free(p);
-    }
-    assert_true(read_ok > 40);
-    free(buf);
-}
 
 int main(void)
 {
@@ -828,7 +597,6 @@ int main(void)
         cmocka_unit_test(test_block_count),
         cmocka_unit_test(test_pipe),
         cmocka_unit_test(test_same_layout),
-        cmocka_unit_test(test_fixed_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
