@@ -7,8 +7,11 @@
  * (the same topic and group as the last line, a one-digit grade, a docno
  * of under 32 bytes told apart from the last one in its first 32) are
  * added by a loop without calls, hot_body, whose counters then all fit
- * in registers; it hands any other line to slow_line. The counters go
- * back to q before anything else looks at q. */
+ * in registers; it hands any other line to slow_line. Runs of lines laid
+ * out alike (the same field widths, as in most qrels) go through
+ * fixed_body (qrels_fixed.h), entered after a new topic's first line and
+ * now and then at a block's start. The counters go back to q before
+ * anything else looks at q. */
 #include "core/bytes.h"
 #include "io/io_blocks.h"
 #include "io/qrels_internal.h"
@@ -240,7 +243,13 @@ typedef struct hot {
     const char *p, *end, *prev;
     uint64_t stop, m;
     unsigned o;
+    /* presize_at: hot_body hands back (EV_ROOM) at a block's start once
+     * n reaches it, the lesser of presize_lim (where the arrays are sized
+     * from the file size) and next_try (fixed_body's next entry, after
+     * skip lines: see try_fixed) */
     size_t n, alen, npos, prev_dlen, room, alim, presize_at;
+    size_t presize_lim, skip, next_try;
+    int new_topic; /* slow_line began a topic's block */
     qk_judgment *recs;
     uint32_t *doc_off;
     char *arena;
@@ -444,8 +453,11 @@ __attribute__((target("avx2,bmi,bmi2"), noinline)) static int hot_avx2_jg(hot *h
 }
 #endif
 
+#include "io/qrels_fixed.h"
+
 /* The line EV_LINE handed back, added as hot_body adds lines but with the
- * calls it avoids. STOP_ROOM when added, else why not (the line then left
+ * calls it avoids (new_topic set when it starts a new topic's block).
+ * STOP_ROOM when added, else why not (the line then left
  * to the per-line reader, or, STOP_TOPIC, to the next window). */
 static int slow_line(qk_qrels *q, hot *h, size_t limit, int groups)
 {
@@ -471,6 +483,7 @@ static int slow_line(qk_qrels *q, hot *h, size_t limit, int groups)
             return STOP_NOMEM;
         h->in_order = q->in_order;
         hot_set_topic(h, q->cur_qid, q->cur_qlen);
+        h->new_topic = 1;
     }
     if (groups && (h->f2 - h->f1 - 1 != h->gl || !qk_same_bytes(h->gs, p + h->f1 + 1, h->gl))) {
         h->gs = p + h->f1 + 1;
@@ -519,6 +532,8 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
     h.prev_dlen = q->prev_dlen;
     h.in_order = q->in_order;
     h.gs = "";
+    h.skip = q->fixed_wait;
+    h.next_try = q->fixed_next;
     /* room 0: the first event only learns the capacities */
     hot_set_topic(&h, q->cur_qid, q->cur_qlen);
     if (groups && !qk_strpool_find(q->groups, "0", 1, &zero))
@@ -542,6 +557,12 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
                 h.o = h.lo; /* the line is not taken */
                 break;
             }
+            /* a new topic's first line: its other lines may share a
+             * layout (after any other line, the next block's start) */
+            if (h.new_topic) {
+                h.new_topic = 0;
+                try_fixed(&h, avx2, groups);
+            }
             continue;
         }
         /* EV_ROOM: room for a block's records (below room) and docnos;
@@ -553,6 +574,8 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
         q->in_order = h.in_order;
         if ((why = make_room(q, size_hint, bytes + (size_t)(h.p - *pp))) != STOP_ROOM)
             break;
+        if (h.presize_lim != SIZE_MAX && q->presized) /* the topic pool may have moved */
+            hot_set_topic(&h, q->cur_qid, q->cur_qlen);
         h.recs = q->recs;
         h.doc_off = q->doc_off;
         h.arena = q->arena;
@@ -561,7 +584,8 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
             h.room = UINT32_MAX - 1;
         /* every offset a block stores is below alim: 4 bytes each */
         h.alim = q->arena_cap < q->off_max ? q->arena_cap : q->off_max;
-        h.presize_at = size_hint && !q->presized ? QK_PRESIZE_AFTER : SIZE_MAX;
+        h.presize_lim = size_hint && !q->presized ? QK_PRESIZE_AFTER : SIZE_MAX;
+        h.presize_at = h.next_try < h.presize_lim ? h.next_try : h.presize_lim;
         /* the arena may have moved */
         if (h.n == n0 && h.n > 0) {
             h.prev = h.arena + h.doc_off[h.n - 1];
@@ -570,12 +594,15 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
                 h.prev = h.pbuf;
             }
         }
+        try_fixed(&h, avx2, groups);
     }
     q->nrecs = q->ndocs = h.n;
     q->arena_len = h.alen;
     q->prev_dlen = h.prev_dlen;
     q->npositive = h.npos;
     q->in_order = h.in_order;
+    q->fixed_wait = h.skip;
+    q->fixed_next = h.next_try;
     *pp = h.p + h.o;
     *line += (long)(h.n - n0);
     return why;

@@ -64,6 +64,10 @@ struct qk_qrels {
     size_t cur_qlen, prev_dlen;
     int in_order;
     int presized; /* qk_qrels_presize was called (once, by the reader) */
+    /* The in-place reader's same-layout loop (qrels_fast.c try_fixed):
+     * the record count from which it is tried next and its wait, kept
+     * from one batch to the next. */
+    size_t fixed_next, fixed_wait;
     /* Organised without moving anything (qk_qrels_organise, in_order):
      * docno id i + 1 starts right after docno i's NUL, so a docno's length
      * is the distance to the next offset (qk_qrels_topic_docnos). */
@@ -149,7 +153,9 @@ qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t
                               size_t size_hint, int isa, qk_error *err);
 
 /* Size q's arrays for size bytes of lines like the first `bytes` (which
- * gave q's records), once instead of regrowing them (qrels_size.c). */
+ * gave q's records), once instead of regrowing them, and its topic pool
+ * when each block so far was a new topic; cur_qid is looked up again, as
+ * the pool's strings may move (qrels_size.c). */
 void qk_qrels_presize(qk_qrels *q, size_t size, size_t bytes);
 
 /* qk_qrels_read with a given parser for the lines of the common shape: a

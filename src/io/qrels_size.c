@@ -5,6 +5,7 @@
  * arrays fill should be a huge one, not only those past the first 2 MiB
  * boundary of a block realloc places anywhere. */
 #include "core/huge.h"
+#include "core/strpool_add.h"
 #include "io/qrels_internal.h"
 
 #include <stdlib.h>
@@ -34,5 +35,16 @@ void qk_qrels_presize(qk_qrels *q, size_t size, size_t bytes)
     if (a > q->arena_cap && (p = qk_realloc_huge(q->arena, q->arena_len, a))) {
         q->arena = p;
         q->arena_cap = a;
+    }
+    /* the topic pool too, when every block so far was a topic of its own
+     * (topics listed once each, as most files do): no rehash on the way.
+     * Its strings may move: cur_qid is looked up again. */
+    {
+        size_t nt = qk_strpool_count(q->topics);
+        if (nt > 0 && nt == q->nblk && (double)nt * scale < (double)n) {
+            qk_strpool_reserve(q->topics, (size_t)((double)nt * scale) + 16,
+                               (size_t)((double)nt * scale) * (q->cur_qlen + 2));
+            q->cur_qid = qk_strpool_str(q->topics, q->blk_topic[q->nblk - 1]);
+        }
     }
 }

@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Whether the line [s, s + len) starts a new topic block after the id in
  * prev (prev_len bytes, SIZE_MAX before the first id), which it then
@@ -38,6 +41,43 @@ static int new_block(const char *s, size_t len, char *prev, size_t *prev_len, si
     return 1;
 }
 
+/* count_blocks' state: blocks counted (n, up to stop), bytes seen while
+ * below lim (1/16 of the size hint, 0 for none), the last topic id. */
+typedef struct block_count {
+    size_t n, stop, bytes, lim, prev_len;
+    char prev[256];
+} block_count;
+
+/* One line [s, s + len) counted; 1 when the count stops early (the first
+ * 1/16 of the bytes hold fewer than stop / 32 blocks: a windowed read
+ * would not pay), the line not counted. */
+static inline int count_line(block_count *c, const char *s, size_t len)
+{
+    size_t pl = c->prev_len;
+    if (c->bytes < c->lim && (c->bytes += len + 1) >= c->lim && c->n < c->stop / 32)
+        return 1;
+    /* most lines: new_block's first test, here */
+    if (!(pl != SIZE_MAX && len > pl && (s[pl] == ' ' || s[pl] == '\t') && qk_same_bytes(c->prev, s, pl)))
+        c->n += (size_t)new_block(s, len, c->prev, &c->prev_len, sizeof c->prev);
+    return 0;
+}
+
+/* The '\n' bytes of the 64 at p, bit i for byte i. */
+static inline uint64_t newlines64(const char *p)
+{
+    uint64_t m = 0;
+#if defined(__SSE2__)
+    for (unsigned j = 0; j < 64; j += 16)
+        m |= (uint64_t)(uint32_t)_mm_movemask_epi8(
+                 _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + j)), _mm_set1_epi8('\n')))
+             << j;
+#else
+    for (unsigned j = 0; j < 64; j++)
+        m |= (uint64_t)(p[j] == '\n') << j;
+#endif
+    return m;
+}
+
 /* Topic blocks (runs of lines with the same first field) of a file, counted
  * up to at most stop; 0 when it cannot be read (the reader says why). The
  * count stops early, below stop, when the first 1/16 of the file's bytes
@@ -46,47 +86,53 @@ static int new_block(const char *s, size_t len, char *prev, size_t *prev_len, si
  * whole anyway costs 1/16 of a full one. The bytes are those of
  * qk_lines_size_hint: for gzip the uncompressed size (or a lower bound of
  * it); no early stop when it gives none. The lines in the reader's window
- * are split here (memchr), the one across its end by qk_lines_next, which
- * reads on. */
+ * are split here (a newline mask 64 bytes at a time, then memchr), the one
+ * across its end by qk_lines_next, which reads on. */
 static size_t count_blocks(const char *path, size_t stop)
 {
     qk_lines *l;
     qk_error e;
     const char *line;
-    size_t len, n = 0, bytes = 0, size;
-    char prev[256];
-    size_t prev_len = SIZE_MAX;
+    size_t len;
+    block_count c;
     int done = 0;
     if (qk_lines_open(path, &l, &e) != QK_OK)
         return 0;
-    size = qk_lines_size_hint(l);
-    while (!done && n < stop) {
-        const char *p, *end, *s;
+    c.n = c.bytes = 0;
+    c.stop = stop;
+    c.lim = qk_lines_size_hint(l) / 16;
+    c.prev_len = SIZE_MAX;
+    while (!done && c.n < stop) {
+        const char *p, *end, *s, *b;
         long lines = 0;
         qk_lines_window(l, &p, &end);
-        for (s = p; p && s < end && n < stop;) {
-            const char *nl = memchr(s, '\n', (size_t)(end - s));
-            if (!nl)
-                break;
-            len = (size_t)(nl - s);
-            if (size && bytes < size / 16 && (bytes += len + 1) >= size / 16 && n < stop / 32) {
-                done = 1;
-                break;
+        for (s = b = p; p && !done && c.n < stop && end - b >= 64; b += 64) {
+            uint64_t m = newlines64(b);
+            for (; m && c.n < stop; m &= m - 1) {
+                const char *nl = b + __builtin_ctzll(m);
+                if ((done = count_line(&c, s, (size_t)(nl - s))) != 0)
+                    break;
+                s = nl + 1;
+                lines++;
             }
-            n += (size_t)new_block(s, len, prev, &prev_len, sizeof prev);
+            if (m)
+                break;
+        }
+        while (p && !done && s < end && c.n < stop) {
+            const char *nl = memchr(s, '\n', (size_t)(end - s));
+            if (!nl || (done = count_line(&c, s, (size_t)(nl - s))) != 0)
+                break;
             s = nl + 1;
             lines++;
         }
         if (p)
             qk_lines_skip(l, (size_t)(s - p), lines);
-        if (done || n >= stop || qk_lines_next(l, &line, &len, &e) != 1)
+        if (done || c.n >= stop || qk_lines_next(l, &line, &len, &e) != 1)
             break;
-        if (size && bytes < size / 16 && (bytes += len + 1) >= size / 16 && n < stop / 32)
-            break;
-        n += (size_t)new_block(line, len, prev, &prev_len, sizeof prev);
+        done = count_line(&c, line, len);
     }
     qk_lines_close(l);
-    return n;
+    return c.n;
 }
 
 /* The first pass of a windowed read: every window is read and organised

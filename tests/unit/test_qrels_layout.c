@@ -1,0 +1,132 @@
+/* The qrels reader's loop for lines laid out alike (src/io/qrels_fixed.h)
+ * against the per-line reader, on files of runs of one layout (see
+ * test_fixed_runs). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qrels_fixture.h"
+#include "tmpfile_util.h"
+
+/* Runs of lines of one layout (topic id, group, docno and grade widths and
+ * separators fixed for a run, as most qrels have) of random lengths, the
+ * layout changing between runs (often the docno width by one byte, so
+ * that widths change inside a 64-byte block) or from line to line (docno
+ * widths alternating); within a run: topics and groups changing to others
+ * of the same width, docnos increasing, equal or decreasing, grades of one
+ * digit and now and then two digits, a minus sign or a letter, CRLF runs,
+ * comments, blank lines, trailing blanks, control and NUL bytes in a
+ * docno. Read as qrels and as qrels_jg by every classifier: the same as
+ * the per-line reader. */
+static size_t make_runs(gen *g, char *out, size_t lines, int bad)
+{
+    static const char *const groups[] = {"0", "1", "Q0", "Q1", "it9", "it8"};
+    static const char *const odds[] = {"# comment 0 d 1", "", "  ", "\t"};
+    unsigned topic = 1 + (unsigned)below(g, 50), doc = 1, tw = 1, dw = 1, gi = 0, alt = 0, crlf = 0;
+    size_t n = 0, left = 0;
+    const char *s1 = " ", *s2 = " ", *s3 = " ";
+    for (size_t i = 0; i < lines; i++) {
+        char q[32], d[64], grade[8];
+        if (left == 0) {
+            if (below(g, 2) && i > 0) {
+                dw = dw > 1 && below(g, 2) ? dw - 1 : dw + 1; /* one byte wider or narrower */
+                if (dw > 34)
+                    dw = 20;
+            } else {
+                tw = 1 + (unsigned)below(g, 18);
+                dw = 1 + (unsigned)below(g, 34);
+                gi = (unsigned)below(g, 6) & ~1u;
+                s1 = below(g, 6) ? " " : "\t";
+                s2 = below(g, 6) ? " " : "\t";
+                s3 = below(g, 6) ? " " : "\t";
+                crlf = below(g, 8) == 0;
+            }
+            alt = below(g, 6) == 0;
+            left = below(g, 4) ? 1 + below(g, 300) : 1 + below(g, 6);
+        }
+        left--;
+        if (below(g, 60) == 0)
+            topic++; /* a topic of the same width */
+        if (below(g, 150) == 0)
+            topic -= 2; /* an earlier one again */
+        if (below(g, 100) == 0)
+            gi ^= 1; /* another group of the same width */
+        doc += below(g, 120) ? 1 + (unsigned)below(g, 3) : 0;
+        if (below(g, 200) == 0)
+            doc -= 2 + (unsigned)below(g, 3);
+        sprintf(q, "T%020u", topic);
+        memmove(q, q + 21 - tw, tw + 1); /* the last tw digits */
+        if (tw == 1)
+            q[0] = (char)('A' + topic % 26);
+        {
+            unsigned w = dw + (alt && i % 2), dn = doc;
+            sprintf(d, "D%040u", dn);
+            memmove(d + 1, d + 41 - (w - 1), w); /* 'D' and the last w - 1 digits */
+            if (w == 1)
+                d[0] = (char)('a' + doc % 26);
+        }
+        {
+            uint64_t k = below(g, 200);
+            if (k == 0)
+                strcpy(grade, "10");
+            else if (k == 1)
+                strcpy(grade, "-1");
+            else if (k == 2 && bad)
+                strcpy(grade, "x");
+            else
+                sprintf(grade, "%u", (unsigned)below(g, k < 20 ? 10 : 4));
+        }
+        if (below(g, 300) == 0) { /* a line of another kind */
+            uint64_t k = below(g, bad ? 7 : 5);
+            if (k < 4) {
+                n += (size_t)sprintf(out + n, "%s\n", odds[k]);
+                continue;
+            }
+            if (k == 4) { /* trailing blank */
+                n += (size_t)sprintf(out + n, "%s%s%s%s%s%s%s \n", q, s1, groups[gi], s2, d, s3, grade);
+                continue;
+            }
+            d[dw / 2] = k == 5 ? '\x01' : '\0'; /* a control byte or NUL in the docno */
+            n += (size_t)sprintf(out + n, "%s%s%s%s", q, s1, groups[gi], s2);
+            memcpy(out + n, d, strlen(d + dw / 2 + 1) + dw / 2 + 1);
+            n += strlen(d + dw / 2 + 1) + dw / 2 + 1;
+            n += (size_t)sprintf(out + n, "%s%s\n", s3, grade);
+            continue;
+        }
+        n += (size_t)sprintf(out + n, "%s%s%s%s%s%s%s%s", q, s1, groups[gi], s2, d, s3, grade, crlf ? "\r\n" : "\n");
+    }
+    return n;
+}
+
+static void test_fixed_runs(void **state)
+{
+    enum { MAXLINES = 2500 };
+    char *buf = malloc((size_t)MAXLINES * 96 + 4096);
+    gen g = {31337};
+    int read_ok = 0;
+    (void)state;
+    assert_non_null(buf);
+    for (int round = 0; round < 120; round++) {
+        size_t n = make_runs(&g, buf, 1 + below(&g, MAXLINES), round % 4 == 3);
+        char *p = qk_test_write_tmp(buf, n);
+        read_ok += check_file(p);
+        remove(p);
+        free(p);
+    }
+    assert_true(read_ok > 40);
+    free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixed_runs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
