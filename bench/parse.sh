@@ -60,7 +60,7 @@ secs() {
 }
 
 row() { # name file "wall cpu"
-    awk -v n="$1" -v b="$(stat -c %s "$2")" -v t="$3" \
+    awk -v n="$1" -v b="$(stat -L -c %s "$2")" -v t="$3" \
         'BEGIN { split(t, x, " "); m = b / 1048576
                  printf "| %s | %.1f | %.3f | %s | %.3f | %s |\n", n, m, x[1], rate(m, x[1]), x[2], rate(m, x[2]) }
                  # below the 10 ms resolution of time(1) there is no rate to give
@@ -93,7 +93,7 @@ if want qrels; then
     if command -v perf >/dev/null && cc -O2 -std=c11 floor_qrels.c -o work/floor_qrels 2>/dev/null; then
         tc() { perf stat -r "$reps" -x, -e task-clock "$@" 2>&1 >/dev/null | awk -F, '/task-clock/ { print $1 / 1000 }'; }
         f=$(tc work/floor_qrels "$qrels") c=$(tc "$qk" eval --threads 1 -m num_q "$qrels" work/parse-one.run)
-        awk -v b="$(stat -c %s "$qrels")" -v f="$f" -v c="$c" 'BEGIN { m = b / 1048576
+        awk -v b="$(stat -L -c %s "$qrels")" -v f="$f" -v c="$c" 'BEGIN { m = b / 1048576
                  printf "| qrels, floor (floor_qrels.c; perf stat) | %.1f | | | %.4f | %.0f |\n", m, f, m / f
                  printf "| qrels, qrelkit (perf stat) | %.1f | | | %.4f | %.0f |\n", m, c, m / c }'
     fi
@@ -108,6 +108,13 @@ if want labels; then
                  printf "| labels, reading only | %.1f | | | %.3f | %.0f |\n", m, x[3] / 1000, x[4] }'
     fi
     row "labels, wc -l" "$labels" "$(secs wc -l "$labels")"
+    # the command by perf stat's task-clock, as the qrels row above
+    if command -v perf >/dev/null; then
+        c=$(perf stat -r "$reps" -x, -e task-clock "$qk" aggregate -m mv "$labels" 2>&1 >/dev/null |
+            awk -F, '/task-clock/ { print $1 / 1000 }')
+        awk -v b="$(stat -L -c %s "$labels")" -v c="$c" 'BEGIN { m = b / 1048576
+                 printf "| labels, qrelkit (perf stat) | %.1f | | | %.4f | %.0f |\n", m, c, m / c }'
+    fi
 fi
 echo
 echo "median of $reps; load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
