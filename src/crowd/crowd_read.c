@@ -233,6 +233,21 @@ static inline void key_words(const char *s, unsigned len, uint64_t *a, uint64_t 
 #endif
 }
 
+/* The task of the label at n, whose line starts a new one (a line
+ * starting with '#', a comment, is none): 0, found and made the last;
+ * 1, stop before the label; 2, stop after it (the grouping ended there). */
+static inline __attribute__((always_inline)) int task_step(qk_crowd_labels *L, const char *q, unsigned ql,
+                                                           size_t n, qk_crowd_key *last)
+{
+    uint64_t ta, tb;
+    uint32_t t;
+    key_words(q, ql, &ta, &tb);
+    if ((ta & 0xFF) == '#' || !next_task(L, ta, tb, q, ql, n, &t))
+        return 1;
+    *last = (qk_crowd_key){ta, tb, t};
+    return L->t_written ? 2 : 0;
+}
+
 /* Bytes add_window needs from a block that it starts a line in: the
  * block and the next, classified, and 16 more for the last field's key. */
 #define ADD_WINDOW_TAIL (128 + 16)
@@ -298,6 +313,7 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
     uint64_t m0 = qk_blocks_ends64(p, wide), m1 = qk_blocks_ends64(p + 64, wide);
     uint32_t cur = L->t_next ? L->t_next - 1 : UINT32_MAX; /* the last label's task */
     size_t pos = 0, n = L->n;
+    int r; /* task_step's answer */
     qk_crowd_key last = L->last_task_key;
     /* a chunk's lines: start, task length and, without the direct
      * table, worker key, its slot, class, and whether the task is the
@@ -421,16 +437,9 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
         if (direct) {
             size_t n0 = n;
             for (size_t x = 0; x < nn; x++) {
-                uint64_t ta, tb;
-                uint32_t t;
                 j = nl[x], n = n0 + j;
-                key_words(lq[j], ll[j], &ta, &tb);
-                if ((ta & 0xFF) == '#' || !next_task(L, ta, tb, lq[j], ll[j], n, &t))
-                    goto stop;
-                last = (qk_crowd_key){ta, tb, t};
-                if (L->t_written) { /* the grouping ended at this label */
-                    n++;
-                    j++;
+                if ((r = task_step(L, lq[j], ll[j], n, &last)) != 0) {
+                    n += r == 2, j += r == 2;
                     goto stop;
                 }
             }
@@ -450,19 +459,9 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
             }
             L->w[n] = slot[h].id;
             L->cls[n] = lc[j];
-            if (!lsame[j]) {
-                /* a new task (a line starting with '#', a comment, is none) */
-                uint64_t ta, tb;
-                uint32_t t;
-                key_words(lq[j], ll[j], &ta, &tb);
-                if ((ta & 0xFF) == '#' || !next_task(L, ta, tb, lq[j], ll[j], n, &t))
-                    goto stop;
-                last = (qk_crowd_key){ta, tb, t};
-                if (L->t_written) { /* the grouping ended at this label */
-                    n++;
-                    j++;
-                    goto stop;
-                }
+            if (!lsame[j] && (r = task_step(L, lq[j], ll[j], n, &last)) != 0) {
+                n += r == 2, j += r == 2;
+                goto stop;
             }
         }
         if (!whole)

@@ -214,6 +214,17 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint32_t diff32_avx2(cons
 }
 #endif
 
+/* diff32_avx2 where the AVX2 loop runs (avx2), else diff32_base */
+static inline __attribute__((always_inline)) uint32_t diff32_any(const char *a, const char *b, int avx2)
+{
+#if defined(QK_QRELS_AVX2)
+    return avx2 ? diff32_avx2(a, b) : diff32_base(a, b);
+#else
+    (void)avx2;
+    return diff32_base(a, b);
+#endif
+}
+
 /* The index of x's lowest set bit, or 63 or more when x is 0: BMI's
  * tzcnt (64 for 0) where the AVX2 classifier runs, else with bit 63 set. */
 #if defined(QK_QRELS_AVX2)
@@ -384,19 +395,15 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
             ev = hand_back(h, lo, f1, f2, f3, f4);
             break;
         }
+        /* doc after prev; 32 equal bytes: slow_line compares */
         if (in_order) {
             /* doc after prev in strcmp order: each is followed by a byte
              * below every docno byte (a separator in the file, the NUL in
              * pbuf), so the first of their 32 bytes that differs decides,
              * unless it is doc's end (equal docnos, or prev longer); 32
              * equal bytes: slow_line compares */
-            uint32_t d;
+            uint32_t d = diff32_any(doc, prev, avx2);
             unsigned i;
-#if defined(QK_QRELS_AVX2)
-            d = avx2 ? diff32_avx2(doc, prev) : diff32_base(doc, prev);
-#else
-            d = diff32_base(doc, prev);
-#endif
             if (__builtin_expect(!d, 0)) {
                 ev = hand_back(h, lo, f1, f2, f3, f4);
                 break;

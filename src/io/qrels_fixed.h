@@ -146,13 +146,8 @@ static inline __attribute__((always_inline)) void fixed_body(hot *h, int avx2, i
                 break;
             if (in_order) {
                 /* as in hot_body; 32 equal bytes: hot_body's caller compares */
-                uint32_t dd;
+                uint32_t dd = diff32_any(d, prev, avx2);
                 unsigned i;
-#if defined(QK_QRELS_AVX2)
-                dd = avx2 ? diff32_avx2(d, prev) : diff32_base(d, prev);
-#else
-                dd = diff32_base(d, prev);
-#endif
                 if (!dd)
                     break;
                 i = (unsigned)__builtin_ctz(dd);
