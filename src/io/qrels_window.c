@@ -18,7 +18,7 @@
 /* Whether the line [s, s + len) starts a new topic block after the id in
  * prev (prev_len bytes, SIZE_MAX before the first id), which it then
  * becomes. Blank lines and comments start none. */
-static int new_block(const char *s, size_t len, char *prev, size_t *prev_len, size_t cap)
+static inline int new_block(const char *s, size_t len, char *prev, size_t *prev_len, size_t cap)
 {
     size_t a = 0, b, pl = *prev_len;
     /* most lines: the previous line's id, then a blank (prev never starts
@@ -53,12 +53,9 @@ typedef struct block_count {
  * would not pay), the line not counted. */
 static inline int count_line(block_count *c, const char *s, size_t len)
 {
-    size_t pl = c->prev_len;
     if (c->bytes < c->lim && (c->bytes += len + 1) >= c->lim && c->n < c->stop / 32)
         return 1;
-    /* most lines: new_block's first test, here */
-    if (!(pl != SIZE_MAX && len > pl && (s[pl] == ' ' || s[pl] == '\t') && qk_same_bytes(c->prev, s, pl)))
-        c->n += (size_t)new_block(s, len, c->prev, &c->prev_len, sizeof c->prev);
+    c->n += (size_t)new_block(s, len, c->prev, &c->prev_len, sizeof c->prev);
     return 0;
 }
 
