@@ -231,6 +231,33 @@ static size_t ascii_run_bytes(tokstate *t, const unsigned char *s, size_t len, s
     return j;
 }
 
+#ifdef __SSE2__
+/* The ASCII letters and digits of the 16 bytes v, bit i for byte i;
+ * *letter: the lanes of its ASCII letters (0xFF). */
+static inline unsigned ascii_classes(__m128i v, __m128i *letter)
+{
+    const __m128i bias = _mm_set1_epi8((char)0x80), zero = _mm_set1_epi8('0'), a = _mm_set1_epi8('a');
+    const __m128i ten = _mm_set1_epi8((char)(10 ^ 0x80)), l26 = _mm_set1_epi8((char)(26 ^ 0x80));
+    /* unsigned x < k as signed (x ^ 0x80) < (k ^ 0x80) */
+    __m128i digit = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(v, zero), bias), ten);
+    *letter = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), a), bias), l26);
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, *letter));
+}
+
+/* v with its letters (the lanes of letter) lower-cased */
+static inline __m128i ascii_lower(__m128i v, __m128i letter)
+{
+    return _mm_or_si128(v, _mm_and_si128(letter, _mm_set1_epi8(0x20)));
+}
+
+/* v's first k bytes (k <= 16), the lanes from k zero */
+static inline __m128i first_bytes(__m128i v, size_t k)
+{
+    const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    return _mm_and_si128(v, _mm_cmplt_epi8(lane, _mm_set1_epi8((char)k)));
+}
+#endif
+
 /* Append the run of ASCII letters and digits at s[i..) to the token and
  * return its end. 16 bytes at a time where the text has them: a class mask
  * of the block gives the run's length without a branch per byte, and the
@@ -241,31 +268,22 @@ static size_t ascii_run_bytes(tokstate *t, const unsigned char *s, size_t len, s
 static size_t ascii_run(tokstate *t, const unsigned char *s, size_t len, size_t i, int *ended)
 {
 #ifdef __SSE2__
-    const __m128i bias = _mm_set1_epi8((char)0x80), zero = _mm_set1_epi8('0'), a = _mm_set1_epi8('a');
-    const __m128i ten = _mm_set1_epi8((char)(10 ^ 0x80)), l26 = _mm_set1_epi8((char)(26 ^ 0x80));
-    const __m128i bit5 = _mm_set1_epi8(0x20);
-    const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     while (i + 16 <= len) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        /* unsigned x < k as signed (x ^ 0x80) < (k ^ 0x80) */
-        __m128i digit = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(v, zero), bias), ten);
-        __m128i letter = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(_mm_or_si128(v, bit5), a), bias), l26);
-        unsigned alnum = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter));
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i)), letter;
+        unsigned alnum = ascii_classes(v, &letter);
         unsigned run = ~alnum | 0x10000u;
         size_t k = (size_t)__builtin_ctz(run);
         if (t->len + k > QK_TEXT_MAX_TOKEN) {
             t->too_long = 1;
         } else if (!t->too_long) {
             if (t->o->lowercase)
-                v = _mm_or_si128(v, _mm_and_si128(letter, bit5));
+                v = ascii_lower(v, letter);
             _mm_storeu_si128((__m128i *)(void *)(t->buf + t->len), v);
             /* a token that starts and ends in this block: its words are
              * the block's first k bytes (lanes from k cleared) */
             t->w_ok = t->len == 0 && k < 16;
-            if (t->w_ok) {
-                __m128i kept = _mm_and_si128(v, _mm_cmplt_epi8(lane, _mm_set1_epi8((char)k)));
-                _mm_storeu_si128((__m128i *)(void *)t->w, kept);
-            }
+            if (t->w_ok)
+                _mm_storeu_si128((__m128i *)(void *)t->w, first_bytes(v, k));
             t->len += k;
         }
         i += k;
@@ -294,16 +312,10 @@ static size_t ascii_run(tokstate *t, const unsigned char *s, size_t len, size_t 
  * byte the main loop must look at; *rc is the callback's non-zero result. */
 static size_t ascii_tokens(tokstate *t, const unsigned char *s, size_t len, size_t i, int *rc)
 {
-    const __m128i bias = _mm_set1_epi8((char)0x80), zero = _mm_set1_epi8('0'), a = _mm_set1_epi8('a');
-    const __m128i ten = _mm_set1_epi8((char)(10 ^ 0x80)), l26 = _mm_set1_epi8((char)(26 ^ 0x80));
-    const __m128i bit5 = _mm_set1_epi8(0x20);
-    const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const int lower = t->o->lowercase;
     while (i + 16 <= len) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        __m128i digit = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(v, zero), bias), ten);
-        __m128i letter = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(_mm_or_si128(v, bit5), a), bias), l26);
-        unsigned alnum = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter));
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i)), letter;
+        unsigned alnum = ascii_classes(v, &letter);
         unsigned high = (unsigned)_mm_movemask_epi8(v);
         unsigned sep = ~(alnum | high) & 0xffffu;
         if (!(alnum & 1u)) {
@@ -318,8 +330,8 @@ static size_t ascii_tokens(tokstate *t, const unsigned char *s, size_t len, size
         if (k == 16 || !(sep >> k & 1u))
             return i;
         if (lower)
-            v = _mm_or_si128(v, _mm_and_si128(letter, bit5));
-        __m128i kept = _mm_and_si128(v, _mm_cmplt_epi8(lane, _mm_set1_epi8((char)k)));
+            v = ascii_lower(v, letter);
+        __m128i kept = first_bytes(v, k);
         /* the token and its NUL (lanes from k are zero) */
         _mm_storeu_si128((__m128i *)(void *)t->buf, kept);
         if (t->wfn) {
