@@ -1,9 +1,10 @@
 /* Sorting with a context argument (qsort has none, which forced file-scope
- * state on the readers and made them unsafe to call from two threads), and
- * the one ranking rule of the project. */
+ * state on the readers and made them unsafe to call from two threads), the
+ * one ranking rule of the project, and the radix sort of core/radix.h. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/radix.h"
 #include "qrelkit/core.h"
 
 int qk_rank_cmp(double score_a, const char *docno_a, double score_b, const char *docno_b)
@@ -67,4 +68,29 @@ qk_status qk_sort_r(void *base, size_t n, size_t size, qk_cmp_r cmp, void *ctx)
     merge_sort(base, buf, n, size, cmp, ctx);
     free(buf);
     return QK_OK;
+}
+
+qk_keyed *qk_radix_keyed(qk_keyed *v, qk_keyed *tmp, size_t n)
+{
+    uint64_t all_and = ~0ULL, all_or = 0;
+    for (size_t i = 0; i < n; i++) {
+        all_and &= v[i].key;
+        all_or |= v[i].key;
+    }
+    for (int shift = 0; shift < 64; shift += 8) {
+        size_t count[257] = {0};
+        qk_keyed *t;
+        if ((((all_and ^ all_or) >> shift) & 0xff) == 0)
+            continue; /* every key has the same byte here */
+        for (size_t i = 0; i < n; i++)
+            count[((v[i].key >> shift) & 0xff) + 1]++;
+        for (int d = 0; d < 256; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++)
+            tmp[count[(v[i].key >> shift) & 0xff]++] = v[i];
+        t = v;
+        v = tmp;
+        tmp = t;
+    }
+    return v;
 }

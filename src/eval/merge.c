@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/radix.h"
 #include "engine.h"
 #include "io/qrels_view.h"
 
@@ -30,11 +31,6 @@ static int cmp_asc(const void *a, const void *b)
  * comparison functions above define; NaN scores (never from the readers)
  * and short topics take qsort. */
 #define QK_RADIX_MIN 64
-
-typedef struct keyed {
-    uint64_t key;
-    uint32_t idx;
-} keyed;
 
 static uint64_t desc_key(double v)
 {
@@ -74,38 +70,21 @@ static void order_ties(qk_ranked *a, size_t n, int asc)
 /* 0 on success, -1 when the caller should fall back to qsort. */
 static int radix_rank(qk_ranked *r, size_t n, int asc)
 {
-    keyed *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    qk_keyed *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *s;
     qk_ranked *tmp = malloc(n * sizeof *tmp);
-    uint64_t all_and = ~0ULL, all_or = 0;
     int rc = -1;
     if (!a || !b || !tmp || n > UINT32_MAX)
         goto out;
     for (size_t i = 0; i < n; i++) {
         if (r[i].score != r[i].score)
             goto out; /* NaN */
-        a[i] = (keyed){desc_key(r[i].score), (uint32_t)i};
-        all_and &= a[i].key;
-        all_or |= a[i].key;
+        a[i] = (qk_keyed){desc_key(r[i].score), (uint32_t)i};
     }
-    for (int shift = 0; shift < 64; shift += 8) {
-        size_t count[257] = {0};
-        keyed *t;
-        if ((((all_and ^ all_or) >> shift) & 0xff) == 0)
-            continue; /* every key has the same byte here */
-        for (size_t i = 0; i < n; i++)
-            count[((a[i].key >> shift) & 0xff) + 1]++;
-        for (int d = 0; d < 256; d++)
-            count[d + 1] += count[d];
-        for (size_t i = 0; i < n; i++)
-            b[count[(a[i].key >> shift) & 0xff]++] = a[i];
-        t = a;
-        a = b;
-        b = t;
-    }
+    s = qk_radix_keyed(a, b, n);
     for (size_t i = 0; i < n; i++)
-        tmp[i] = r[a[i].idx];
+        tmp[i] = r[s[i].id];
     for (size_t i = 0, j; i < n; i = j) {
-        for (j = i + 1; j < n && a[j].key == a[i].key; j++)
+        for (j = i + 1; j < n && s[j].key == s[i].key; j++)
             ;
         if (j - i > 1)
             order_ties(tmp + i, j - i, asc);

@@ -23,6 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/radix.h"
 #include "qrelkit/search.h"
 #include "search/build_internal.h"
 #include "text/text_internal.h"
@@ -494,38 +495,10 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
 /* The sort keeps no global state, so two builders may run in two
  * threads. The strings of a pool lie all over its arena, so a sort
  * that compared them (strcmp) would miss the cache at most comparisons:
- * strings are sorted by their first 8 bytes as a big-endian word (zero
- * past the end), which orders them as strcmp does as far as those bytes
- * go, and only strings that share all 8 are compared further. */
-typedef struct qk_keyed {
-    uint64_t key;
-    uint32_t id;
-} qk_keyed;
-
-/* v[0..n) in key order, ties in id order (the order given: the sort is
- * stable), with tmp[0..n) for scratch: a byte at a time from the lowest,
- * skipping the bytes all keys share. */
-static void radix_keyed(qk_keyed *v, qk_keyed *tmp, size_t n)
-{
-    size_t c[8][256];
-    memset(c, 0, sizeof c);
-    for (size_t i = 0; i < n; i++)
-        for (int b = 0; b < 8; b++)
-            c[b][(v[i].key >> (8 * b)) & 0xff]++;
-    for (int b = 0; b < 8; b++) {
-        if (n == 0 || c[b][(v[0].key >> (8 * b)) & 0xff] == n)
-            continue;
-        for (size_t d = 0, at = 0; d < 256; d++) {
-            size_t k = c[b][d];
-            c[b][d] = at;
-            at += k;
-        }
-        for (size_t i = 0; i < n; i++)
-            tmp[c[b][(v[i].key >> (8 * b)) & 0xff]++] = v[i];
-        memcpy(v, tmp, n * sizeof *v);
-    }
-}
-
+ * strings are sorted (core/radix.h) by their first 8 bytes as a
+ * big-endian word (zero past the end), which orders them as strcmp does
+ * as far as those bytes go, and only strings that share all 8 are
+ * compared further. */
 static int cmp_named(const void *a, const void *b)
 {
     const qk_named *x = a, *y = b;
@@ -564,7 +537,7 @@ static qk_status sort_tied(const qk_strpool *pool, qk_keyed *v, size_t n)
 qk_status qk_build_sort_pool(const qk_strpool *pool, uint32_t **out)
 {
     size_t n = qk_strpool_count(pool);
-    qk_keyed *v = malloc((n ? n : 1) * sizeof *v), *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    qk_keyed *v = malloc((n ? n : 1) * sizeof *v), *tmp = malloc((n ? n : 1) * sizeof *tmp), *s;
     uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
     if (!v || !tmp || !ids) {
         free(v);
@@ -576,22 +549,23 @@ qk_status qk_build_sort_pool(const qk_strpool *pool, uint32_t **out)
         v[i].key = sort_key(qk_strpool_str(pool, (uint32_t)i));
         v[i].id = (uint32_t)i;
     }
-    radix_keyed(v, tmp, n);
-    free(tmp);
+    s = qk_radix_keyed(v, tmp, n);
     /* a run of equal keys whose last byte is not zero: strings that go on
      * past 8 bytes (equal keys ending in zero are equal strings) */
     for (size_t i = 0, j; i < n; i = j) {
-        for (j = i + 1; j < n && v[j].key == v[i].key; j++)
+        for (j = i + 1; j < n && s[j].key == s[i].key; j++)
             ;
-        if (j - i > 1 && (v[i].key & 0xff) && sort_tied(pool, v + i, j - i) != QK_OK) {
+        if (j - i > 1 && (s[i].key & 0xff) && sort_tied(pool, s + i, j - i) != QK_OK) {
             free(v);
+            free(tmp);
             free(ids);
             return QK_ENOMEM;
         }
     }
     for (size_t i = 0; i < n; i++)
-        ids[i] = v[i].id;
+        ids[i] = s[i].id;
     free(v);
+    free(tmp);
     *out = ids;
     return QK_OK;
 }

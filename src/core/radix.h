@@ -1,0 +1,22 @@
+/* An LSD radix sort of 64-bit keys carrying 32-bit ids, for orders that a
+ * key can settle without comparisons (scores by their bits in
+ * eval/merge.c, strings by their first 8 bytes in search/index_build.c).
+ * Internal to the library (core/sort.c). */
+#ifndef QK_CORE_RADIX_H
+#define QK_CORE_RADIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct qk_keyed {
+    uint64_t key;
+    uint32_t id;
+} qk_keyed;
+
+/* v[0..n) in ascending key order, equal keys in the order given (the
+ * sort is stable): a byte a pass from the lowest, skipping the bytes that
+ * every key shares. tmp[0..n) is scratch. Returns the array that holds
+ * the result, v or tmp. */
+qk_keyed *qk_radix_keyed(qk_keyed *v, qk_keyed *tmp, size_t n);
+
+#endif
