@@ -18,6 +18,19 @@ typedef struct qk_plist {
     uint64_t cf;
 } qk_plist;
 
+/* Where the segment's postings lists live: blocks of 2^k bytes (16 and
+ * up, as the lists double) cut from chunks of `chunk` bytes, on huge pages
+ * when a chunk is that large (the appends of a document land in lists
+ * all over the segment: with 4 KiB pages most would also miss the TLB).
+ * A list that outgrows its block leaves it to a free list of its size;
+ * blocks over chunk / 4 are malloc'd. The budget counts whole chunks. */
+#define QK_PA_CLASSES 40
+typedef struct qk_post_arena {
+    char **chunks;
+    size_t nchunks, chunks_cap, chunk, used;
+    void *free_blocks[QK_PA_CLASSES];
+} qk_post_arena;
+
 /* A cache entry: a token as qk_text_tokens cut it -> its term in the
  * current segment (or QK_TC_STOP). The token's first 16 bytes are kept in
  * the slot as two words (zero past its end), so most probes compare two
@@ -59,6 +72,7 @@ struct qk_index_builder {
     qk_strpool *terms;
     qk_plist *pl;
     size_t pl_cap, mem;
+    qk_post_arena pa;
     uint32_t *cur_tf, *touched;
     size_t cur_tf_cap, ntouched, touched_cap, cur_len;
     /* token cache of the current segment: the stop list, the stemmer and

@@ -107,8 +107,14 @@ void qk_index_builder_free(qk_index_builder *b)
 void qk_build_segment_reset(qk_index_builder *b)
 {
     size_t n = b->terms ? qk_strpool_count(b->terms) : 0;
+    qk_post_arena *pa = &b->pa;
     for (size_t i = 0; i < n && b->pl; i++)
-        free(b->pl[i].buf);
+        if (b->pl[i].cap > pa->chunk / 4)
+            free(b->pl[i].buf);
+    for (size_t i = 0; i < pa->nchunks; i++)
+        free(pa->chunks[i]);
+    free(pa->chunks);
+    memset(pa, 0, sizeof *pa);
     free(b->pl);
     b->pl = NULL;
     b->pl_cap = 0;
@@ -250,9 +256,9 @@ static int term_id(qk_index_builder *b, const char *term, size_t len, uint32_t *
         memset(&b->pl[tid], 0, sizeof b->pl[tid]);
         /* what a term holds, counting the slack of tables that double: the
          * string pool's bytes, offset and hash slots (2 len + 50), its pl
-         * entry (64) and cur_tf (8), its postings block's malloc header
-         * (16), and the spill's sort of the terms (36) */
-        b->mem += 2 * len + 176;
+         * entry (64) and cur_tf (8), and the spill's sort of the terms
+         * (36); its postings are counted in the arena's chunks */
+        b->mem += 2 * len + 160;
     }
     *out = tid;
     return 0;
@@ -402,6 +408,93 @@ static int on_token(void *ctx, const char *tok, size_t len, const uint64_t *w)
     return tb->n == QK_TB_MAX ? batch_flush(b) : 0;
 }
 
+enum { PA_HUGE = 2 << 20 };
+
+/* A new chunk for the arena; the rest of the current one goes to the free
+ * lists in blocks of 2^k bytes. */
+static int pa_chunk(qk_index_builder *b)
+{
+    qk_post_arena *pa = &b->pa;
+    void *c = NULL;
+    if (!pa->chunk) {
+        /* a 16th of the budget, between 64 KiB and 4 MiB: small budgets
+         * keep several segments' worth of chunks */
+        size_t want = b->o.memory_mb * (size_t)(1048576 / 16);
+        pa->chunk = (size_t)64 << 10;
+        while (pa->chunk < ((size_t)4 << 20) && pa->chunk * 2 <= want)
+            pa->chunk *= 2;
+    }
+    if (pa->nchunks == pa->chunks_cap &&
+        qk_grow((void **)&pa->chunks, &pa->chunks_cap, pa->nchunks + 1, sizeof *pa->chunks) != QK_OK)
+        return -1;
+    if (posix_memalign(&c, pa->chunk >= PA_HUGE ? PA_HUGE : 64, pa->chunk) != 0)
+        return -1;
+#if defined(MADV_HUGEPAGE)
+    if (pa->chunk >= PA_HUGE)
+        madvise(c, pa->chunk, MADV_HUGEPAGE);
+#endif
+    for (size_t k = QK_PA_CLASSES; pa->nchunks && k-- > 0;) {
+        size_t sz = (size_t)16 << k;
+        char *last = pa->chunks[pa->nchunks - 1];
+        while (sz <= pa->chunk - pa->used) {
+            void *blk = last + pa->used;
+            memcpy(blk, &pa->free_blocks[k], sizeof(void *));
+            pa->free_blocks[k] = blk;
+            pa->used += sz;
+        }
+    }
+    pa->chunks[pa->nchunks++] = c;
+    pa->used = 0;
+    b->mem += pa->chunk;
+    return 0;
+}
+
+/* Class of a block of cap = 2^k bytes, cap >= 16. */
+static unsigned pa_class(size_t cap)
+{
+    return (unsigned)__builtin_ctzll((unsigned long long)cap) - 4;
+}
+
+/* A block of cap bytes (a power of two, at least 16); NULL when out of
+ * memory. */
+static void *pa_alloc(qk_index_builder *b, size_t cap)
+{
+    qk_post_arena *pa = &b->pa;
+    void *p;
+    if (!pa->chunk && pa_chunk(b) != 0)
+        return NULL;
+    if (cap > pa->chunk / 4) {
+        if ((p = malloc(cap)))
+            b->mem += cap;
+        return p;
+    }
+    unsigned k = pa_class(cap);
+    if ((p = pa->free_blocks[k])) {
+        memcpy(&pa->free_blocks[k], p, sizeof(void *));
+        return p;
+    }
+    if (pa->used + cap > pa->chunk && pa_chunk(b) != 0)
+        return NULL;
+    p = pa->chunks[pa->nchunks - 1] + pa->used;
+    pa->used += cap;
+    return p;
+}
+
+static void pa_free(qk_index_builder *b, void *p, size_t cap)
+{
+    qk_post_arena *pa = &b->pa;
+    if (!p)
+        return;
+    if (cap > pa->chunk / 4) {
+        free(p);
+        b->mem -= cap;
+        return;
+    }
+    unsigned k = pa_class(cap);
+    memcpy(p, &pa->free_blocks[k], sizeof(void *));
+    pa->free_blocks[k] = p;
+}
+
 /* How many terms ahead a document's postings ask for a list's tail. */
 enum { PL_AHEAD = 8 };
 
@@ -409,11 +502,17 @@ static qk_status add_posting(qk_index_builder *b, uint32_t tid, uint32_t doc, ui
 {
     qk_plist *pl = &b->pl[tid];
     if (pl->len + 10 > pl->cap) {
-        size_t cap = pl->cap, old = cap;
-        if (qk_grow((void **)&pl->buf, &cap, (size_t)pl->len + 10, 1) != QK_OK || cap > UINT32_MAX)
+        size_t cap = pl->cap ? (size_t)pl->cap * 2 : 16;
+        uint8_t *nb;
+        while (cap < (size_t)pl->len + 10)
+            cap *= 2;
+        if (cap > UINT32_MAX || !(nb = pa_alloc(b, cap)))
             return QK_ENOMEM;
+        if (pl->len)
+            memcpy(nb, pl->buf, pl->len);
+        pa_free(b, pl->buf, pl->cap);
+        pl->buf = nb;
         pl->cap = (uint32_t)cap;
-        b->mem += cap - old;
     }
     pl->len += (uint32_t)qk_varint_put(pl->buf + pl->len, doc - (pl->df ? pl->last : 0));
     pl->len += (uint32_t)qk_varint_put(pl->buf + pl->len, tf);

@@ -1,7 +1,9 @@
 /* Parts of the index build that must equal what they replace: the
  * checksum (qk_idx_crc32, index_fileio.c) is zlib's crc32 for any length,
- * alignment and start value, and a pool's ids sorted by qk_build_sort_pool
- * (index_build.c) are in strcmp order of their strings. */
+ * alignment and start value, a pool's ids sorted by qk_build_sort_pool
+ * (index_build.c) are in strcmp order of their strings, and the postings
+ * lists kept in the segment's arena (index_build.c) read back as written
+ * at every budget. */
 /* cmocka.h needs these first; keep clang-format from sorting them. */
 // clang-format off
 #include <setjmp.h>
@@ -19,6 +21,7 @@
 #include "qrelkit/core.h"
 #include "search/build_internal.h"
 #include "search/index_format.h"
+#include "search_fixture.h"
 
 static void test_crc_equals_zlib(void **state)
 {
@@ -101,11 +104,85 @@ static void test_sort_pool_is_strcmp_order(void **state)
     qk_strpool_free(p);
 }
 
+/* Document d holds "all" once and k<j> (d / j % 3 + 1 times) for each j of
+ * 1..ARENA_TERMS dividing d: lists that grow at 300 different rates, so
+ * blocks of every size are left to the free lists and taken again, and
+ * "all" outgrows the arena's largest block at the 1 and 2 MB budgets
+ * (chunks of 64 and 128 KiB) and is malloc'd. */
+enum { ARENA_DOCS = 12000, ARENA_TERMS = 300 };
+
+static char *arena_corpus(void)
+{
+    size_t cap = (size_t)ARENA_DOCS * 64 + 4096, n = 0;
+    char *c = malloc(cap);
+    for (int d = 0; d < ARENA_DOCS; d++) {
+        if (cap - n < 4096) {
+            cap *= 2;
+            c = realloc(c, cap);
+        }
+        n += (size_t)sprintf(c + n, "<DOC><DOCNO>d%05d</DOCNO> all", d);
+        for (int j = 1; j <= ARENA_TERMS; j++)
+            for (int t = 0; d % j == 0 && t < d / j % 3 + 1; t++)
+                n += (size_t)sprintf(c + n, " k%d", j);
+        n += (size_t)sprintf(c + n, "</DOC>\n");
+    }
+    return c;
+}
+
+/* The postings of term: every step-th document from 0, tf 1 or (varied)
+ * the n-th posting n % 3 + 1. */
+static void check_list(const qk_index *ix, const char *term, int step, int varied)
+{
+    uint32_t tid, doc, tf, n = 0;
+    qk_postings it;
+    int r;
+    if (!qk_index_find_term(ix, term, strlen(term), &tid))
+        fail_msg("term '%s' missing", term);
+    qk_index_postings(ix, tid, &it);
+    while ((r = qk_postings_next(&it, &doc, &tf)) == 1) {
+        uint32_t want_tf = varied ? n % 3 + 1 : 1;
+        if (doc != n * (uint32_t)step || tf != want_tf)
+            fail_msg("'%s' posting %u: (%u, %u), want (%u, %u)", term, n, doc, tf, n * (uint32_t)step,
+                     want_tf);
+        n++;
+    }
+    assert_int_equal(r, 0);
+    assert_int_equal(n, (ARENA_DOCS + step - 1) / step);
+    assert_int_equal(qk_index_df(ix, tid), n);
+}
+
+static void test_arena_lists_read_back(void **state)
+{
+    (void)state;
+    static const size_t budgets[] = {256, 2, 1};
+    char *text = arena_corpus();
+    for (size_t i = 0; i < sizeof budgets / sizeof *budgets; i++) {
+        qk_text_opts o = sx_plain();
+        qk_index_build_stats st;
+        qk_index *ix = NULL;
+        qk_error err;
+        char *path = sx_build(text, &o, budgets[i], NULL, &st);
+        char term[16];
+        assert_int_equal(qk_index_open(path, &ix, &err), QK_OK);
+        check_list(ix, "all", 1, 0);
+        for (int j = 1; j <= ARENA_TERMS; j++) {
+            snprintf(term, sizeof term, "k%d", j);
+            check_list(ix, term, j, 1);
+        }
+        if (budgets[i] < 256)
+            assert_true(st.spilled_runs > 0);
+        qk_index_close(ix);
+        qk_test_drop(path);
+    }
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crc_equals_zlib),
         cmocka_unit_test(test_sort_pool_is_strcmp_order),
+        cmocka_unit_test(test_arena_lists_read_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
