@@ -148,8 +148,11 @@ static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, co
     const uint8_t *cbyte = L->class_byte;
     qk_crowd_key last = L->last_task_key;
     uint64_t hw[QK_CROWD_BATCH];
-    /* no worker known yet: every line goes the general way */
-    if (!L->worker_keys.bits)
+    /* no worker known yet, or a long field first: the line goes the
+     * general way (before the slots of the lines ahead are asked for,
+     * which a file of many long fields would otherwise do again for
+     * every line) */
+    if (!L->worker_keys.bits || (i < k && K[i].k[0] == 0))
         return i;
     /* lines i.. are consecutive: one run of lines, if any is added */
     if (i < k && qk_crowd_note_line(L, ln + (long)i + 1) != QK_OK)
