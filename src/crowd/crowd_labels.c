@@ -252,7 +252,8 @@ static void long_task_key(const char *s, size_t len, uint64_t *a, uint64_t *b)
  * which then adds it when new; the pool's id is learnt by the map unless
  * another name has its key. Until tasks come back often enough
  * (crowd_internal.h), by the pool alone. */
-__attribute__((noinline)) static qk_status intern_long_task(qk_crowd_labels *L, const char *s, size_t len, uint32_t *id)
+__attribute__((noinline)) static qk_status intern_long_task(qk_crowd_labels *L, const char *s, size_t len,
+                                                            uint32_t *id)
 {
     uint64_t a, b;
     uint32_t t;
@@ -306,8 +307,8 @@ static qk_status intern_task(qk_crowd_labels *L, const char *s, size_t len, uint
             return QK_OK;
         }
     }
-    if ((st = len > QK_KEYMAP_MAX_LEN ? intern_long_task(L, s, len, id) : qk_strpool_intern(L->tasks, s, len, id)) ==
-        QK_OK)
+    if ((st = len > QK_KEYMAP_MAX_LEN ? intern_long_task(L, s, len, id)
+                                      : qk_strpool_intern(L->tasks, s, len, id)) == QK_OK)
         task_memo_set(&L->last_task, s, len, *id);
     return st;
 }
