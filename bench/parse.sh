@@ -8,7 +8,9 @@
 # labels that bench/crowd.sh uses (every label read, interned and grouped
 # by task; majority vote is a small part). `wc -l` on the same file shows
 # the floor of reading it at all. The "reading only" rows time the
-# library's reader alone, in-process (bench/read_qrels.c, read_labels.c);
+# library's reader alone, in-process (bench/read_qrels.c, read_labels.c),
+# the labels also on the real crowd sets of ../shared/data/crowd
+# (QK_CROWD_DATA) when present;
 # the qrels "floor" row a process that maps and reads the file and writes
 # arrays of the reader's sizes without parsing (bench/floor_qrels.c).
 # Median of REPS (default 3) runs, wall and CPU time; files from bench/gen.
@@ -29,6 +31,7 @@ cd "$(dirname "$0")"
 rows=${ROWS:-run qrels labels}
 want() { case " $rows " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 run=work/A/runs/run01.run qrels=work/A/qrels.txt labels=work/crowd/labels.tsv
+crowd=${QK_CROWD_DATA:-../../shared/data/crowd}
 if want run || want qrels; then
     bash gen "$qk" 2>/dev/null
 fi
@@ -106,6 +109,15 @@ if want labels; then
         r=$(work/read_labels "$labels" "$reps")
         awk -v r="$r" 'BEGIN { split(r, x, " "); m = x[1] / 1048576
                  printf "| labels, reading only | %.1f | | | %.3f | %.0f |\n", m, x[3] / 1000, x[4] }'
+        # the real crowd sets (../shared/data/crowd, when present): long
+        # task names, URLs, tasks out of order, workers of two words
+        for set in trec2011 hitspam-crowdflower adultcontent2; do
+            f=$crowd/$set/labels.tsv
+            [ -f "$f" ] || continue
+            r=$(work/read_labels "$f" "$reps")
+            awk -v r="$r" -v n="$set" 'BEGIN { split(r, x, " "); m = x[1] / 1048576
+                     printf "| labels, reading only, %s | %.1f | | | %.4f | %.0f |\n", n, m, x[3] / 1000, x[4] }'
+        done
     fi
     row "labels, wc -l" "$labels" "$(secs wc -l "$labels")"
     # the command by perf stat's task-clock, as the qrels row above

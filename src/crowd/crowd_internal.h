@@ -13,6 +13,16 @@ typedef struct qk_crowd_memo {
 } qk_crowd_memo;
 #define QK_CROWD_MEMO_CLASSES 6
 
+/* The last task's name and id: tasks far longer than a memo's 23 bytes
+ * (URLs, "topic_docno" pairs) are common, and a file that lists a task's
+ * labels together would otherwise hash the name again on every line. */
+#define QK_CROWD_TASK_MEMO 256
+typedef struct qk_crowd_task_memo {
+    char s[QK_CROWD_TASK_MEMO];
+    uint32_t len; /* 0: empty */
+    uint32_t id;
+} qk_crowd_task_memo;
+
 /* From raw observation at on, lines count up from line (0: stay 0). */
 typedef struct qk_crowd_run {
     size_t at;
@@ -65,7 +75,17 @@ struct qk_crowd_labels {
      * compared before the pools are hashed: files list a task's labels
      * together, so most lines repeat the previous task, and most label
      * sets have two to five classes. */
-    qk_crowd_memo last_task;
+    qk_crowd_task_memo last_task;
+    /* Ids of tasks longer than a key (core/keymap.h) by a digest of their
+     * name (long_task_key), checked against the pool's name: tasks out of
+     * order are otherwise hashed by the pool a byte at a time, on every
+     * line. Used once tasks come back after others often enough (more
+     * than 16 times and for more than 1 in 16 tasks, long_tasks_back so
+     * far): a file that lists each task's labels together, or nearly so,
+     * needs no map. */
+    qk_keymap long_tasks;
+    int long_tasks_on;
+    size_t long_tasks_back;
     qk_crowd_memo class_memo[QK_CROWD_MEMO_CLASSES];
     size_t n_class_memo;
     /* The file reader's ids of short workers and classes by key

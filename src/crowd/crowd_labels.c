@@ -43,6 +43,7 @@ void qk_crowd_labels_free(qk_crowd_labels *L)
     free(L->order);
     free(L->rank);
     qk_keymap_free(&L->worker_keys);
+    qk_keymap_free(&L->long_tasks);
     free(L);
 }
 
@@ -221,6 +222,62 @@ static void memo_set(qk_crowd_memo *m, const char *s, size_t len, uint32_t id)
     m->id = id;
 }
 
+/* The last task is s (len bytes), of id: remembered unless too long. */
+static void task_memo_set(qk_crowd_task_memo *m, const char *s, size_t len, uint32_t id)
+{
+    if (len == 0 || len > sizeof m->s) {
+        m->len = 0;
+        return;
+    }
+    memcpy(m->s, s, len);
+    m->len = (uint32_t)len;
+    m->id = id;
+}
+
+/* The key in L->long_tasks of the name s of len > QK_KEYMAP_MAX_LEN
+ * bytes: a digest of its 8-byte words (the last one overlapping) in a,
+ * never 0, and its length in b. Different names may share it, so an id
+ * found is checked against the name. */
+static void long_task_key(const char *s, size_t len, uint64_t *a, uint64_t *b)
+{
+    uint64_t h = len * 0x9E3779B97F4A7C15ULL;
+    for (size_t i = 0; i + 8 < len; i += 8)
+        h = (h ^ qk_load8(s + i)) * 0xD6E8FEB86659FD93ULL, h ^= h >> 29;
+    h = (h ^ qk_load8(s + len - 8)) * 0xD6E8FEB86659FD93ULL;
+    *a = (h ^ h >> 32) | 1;
+    *b = len;
+}
+
+/* A task name longer than a key by L->long_tasks, else by the pool,
+ * which then adds it when new; the pool's id is learnt by the map unless
+ * another name has its key. Until tasks come back often enough
+ * (crowd_internal.h), by the pool alone. */
+__attribute__((noinline)) static qk_status intern_long_task(qk_crowd_labels *L, const char *s, size_t len,
+                                                            uint32_t *id)
+{
+    uint64_t a, b;
+    uint32_t t;
+    qk_status st;
+    if (!L->long_tasks_on) {
+        size_t n0 = qk_strpool_count(L->tasks);
+        if ((st = qk_strpool_intern(L->tasks, s, len, id)) == QK_OK && qk_strpool_count(L->tasks) == n0 &&
+            ++L->long_tasks_back > 16 && L->long_tasks_back * 16 > n0)
+            L->long_tasks_on = 1;
+        return st;
+    }
+    long_task_key(s, len, &a, &b);
+    if (qk_keymap_get(&L->long_tasks, a, b, &t)) {
+        if (qk_strpool_len(L->tasks, t) == len && memcmp(qk_strpool_str(L->tasks, t), s, len) == 0) {
+            *id = t;
+            return QK_OK;
+        }
+        return qk_strpool_intern(L->tasks, s, len, id);
+    }
+    if ((st = qk_strpool_intern(L->tasks, s, len, id)) == QK_OK)
+        (void)qk_keymap_put(&L->long_tasks, a, b, *id); /* a map that cannot grow stays as it is */
+    return st;
+}
+
 /* Intern the task s in L, first trying the last one. A task that sorts
  * after every one so far (tasks in order, qk_crowd_tasks_in_order) is new
  * and appended without a hash, as the file reader's fast path does: the
@@ -228,7 +285,7 @@ static void memo_set(qk_crowd_memo *m, const char *s, size_t len, uint32_t id)
 static qk_status intern_task(qk_crowd_labels *L, const char *s, size_t len, uint32_t *id)
 {
     qk_status st;
-    if (memo_is(&L->last_task, s, len)) {
+    if (L->last_task.len == len && len != 0 && qk_same_bytes(L->last_task.s, s, len)) {
         *id = L->last_task.id;
         return QK_OK;
     }
@@ -242,16 +299,17 @@ static qk_status intern_task(qk_crowd_labels *L, const char *s, size_t len, uint
                 return st;
             L->task_max = (qk_crowd_key){a, b, *id};
             L->tasks_seen++;
-            memo_set(&L->last_task, s, len, *id);
+            task_memo_set(&L->last_task, s, len, *id);
             return QK_OK;
         }
         if (qk_crowd_find_sorted(L, s, len, id)) { /* one of them: no hash either */
-            memo_set(&L->last_task, s, len, *id);
+            task_memo_set(&L->last_task, s, len, *id);
             return QK_OK;
         }
     }
-    if ((st = qk_strpool_intern(L->tasks, s, len, id)) == QK_OK)
-        memo_set(&L->last_task, s, len, *id);
+    if ((st = len > QK_KEYMAP_MAX_LEN ? intern_long_task(L, s, len, id)
+                                      : qk_strpool_intern(L->tasks, s, len, id)) == QK_OK)
+        task_memo_set(&L->last_task, s, len, *id);
     return st;
 }
 

@@ -148,8 +148,11 @@ static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, co
     const uint8_t *cbyte = L->class_byte;
     qk_crowd_key last = L->last_task_key;
     uint64_t hw[QK_CROWD_BATCH];
-    /* no worker known yet: every line goes the general way */
-    if (!L->worker_keys.bits)
+    /* no worker known yet, or a long field first: the line goes the
+     * general way (before the slots of the lines ahead are asked for,
+     * which a file of many long fields would otherwise do again for
+     * every line) */
+    if (!L->worker_keys.bits || (i < k && K[i].k[0] == 0))
         return i;
     /* lines i.. are consecutive: one run of lines, if any is added */
     if (i < k && qk_crowd_note_line(L, ln + (long)i + 1) != QK_OK)
@@ -627,7 +630,7 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
     size_t join_cap = 0;
     qk_status st;
     const char *line, *f[6];
-    size_t len, fl[6], nf, size = qk_lines_size_hint(lines);
+    size_t len, fl[6], nf, size = qk_lines_size_hint(lines), line_bytes = 0, lines_here = 0;
     unsigned wait = 0, backoff = 0;
     int r, fast;
     if (!opts)
@@ -704,6 +707,13 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
             task = join, worker = f[wi], wlen = fl[wi];
         }
         stats->rows++;
+        /* Lines the fast path does not take (longer than 64 bytes, say):
+         * the arrays and the task pool sized once for the whole file, as
+         * fast_lines does, estimated from these lines' lengths, so that
+         * they grow without copies and the pool hashes its names once. */
+        line_bytes += len + 1;
+        if (++lines_here == QK_CROWD_PRESIZE && size)
+            reserve(L, size / (line_bytes / lines_here) / 16 * 17 + 64);
         st = qk_crowd_add_obs(L, task, tlen, worker, wlen, label, llen, ln,
                               opts->drop_unknown ? &unknown : NULL, err);
         if (st != QK_OK)

@@ -349,6 +349,69 @@ static void test_window_direct_many(void **state)
     free(f.trip);
 }
 
+/* Task i's name: 37-327 bytes, longer than a key (16 bytes), some longer
+ * than the last task's copy (256); the first 100 of one length, all
+ * alike in their first 32 bytes */
+static void long_task_name(char *s, size_t cap, unsigned i)
+{
+    unsigned pad = i < 100 ? 20 : i * 37 % 290;
+    int n = snprintf(s, cap, "http://example.org/clueweb09-en-%05u", i);
+    memset(s + n, 'a' + (char)(i % 26), pad);
+    s[n + pad] = '\0';
+}
+
+/* Long task names, first grouped (each task's labels together), then
+ * coming back out of order, among new ones: every task's labels, in file
+ * order, are the lines that name it (checked from the text, not through
+ * the labels' own interning). */
+static void test_long_tasks(void **state)
+{
+    enum { LABELS = 6000, TASKS = 300 };
+    static char text[LABELS * 340];
+    static unsigned task_of[LABELS], worker_of[LABELS];
+    char name[400];
+    size_t n = 0;
+    qk_crowd_labels *L = NULL;
+    qk_error err = {0};
+    const size_t *off;
+    const uint32_t *w, *c;
+    (void)state;
+    n += (size_t)snprintf(text + n, sizeof text - n, "task\tworker\tlabel\n");
+    for (unsigned i = 0; i < LABELS; i++) {
+        /* 1,000 labels of tasks 0-199, 5 a task; then tasks 0-299 in a
+         * stride of 7, 5 labels at a time */
+        unsigned t = i < 1000 ? i / 5 : (i / 5 * 7) % TASKS;
+        task_of[i] = t;
+        worker_of[i] = i < 1000 ? i % 5 : 5 + i / 5 % 40 * 5 + i % 5;
+        long_task_name(name, sizeof name, t);
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s\tw%03u\t%u\n", name, worker_of[i], i % 3 == 0);
+    }
+    char *p = crowd_write_tmp(text, n);
+    assert_int_equal(crowd_read_file(p, NULL, &L, NULL, &err), QK_OK);
+    unlink(p);
+    assert_int_equal(qk_crowd_num_labels(L), LABELS);
+    assert_int_equal(qk_crowd_num_tasks(L), TASKS);
+    qk_crowd_csr(L, &off, &w, &c);
+    for (unsigned t = 0; t < TASKS; t++) {
+        size_t id, k;
+        char wn[8];
+        long_task_name(name, sizeof name, t);
+        assert_true(qk_crowd_find_task(L, name, &id));
+        assert_string_equal(qk_crowd_task_name(L, id), name);
+        k = off[id];
+        for (unsigned i = 0; i < LABELS; i++)
+            if (task_of[i] == t) {
+                assert_true(k < off[id + 1]);
+                snprintf(wn, sizeof wn, "w%03u", worker_of[i]);
+                assert_string_equal(qk_crowd_worker_name(L, w[k]), wn);
+                assert_string_equal(qk_crowd_class_name(L, c[k]), i % 3 == 0 ? "1" : "0");
+                k++;
+            }
+        assert_int_equal(k, off[id + 1]);
+    }
+    qk_crowd_labels_free(L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_window_line_numbers),
         cmocka_unit_test(test_window_direct),
         cmocka_unit_test(test_window_direct_many),
+        cmocka_unit_test(test_long_tasks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
