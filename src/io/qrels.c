@@ -159,19 +159,6 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
                       fl[di], lineno, err);
 }
 
-static int cmp_by_docno(const void *a, const void *b, void *ctx)
-{
-    const qrels_full *x = a, *y = b;
-    const qk_qrels *sort_q = ctx;
-    int c = strcmp(sort_q->arena + qk_qrels_doc_at(sort_q, x->doc),
-                   sort_q->arena + qk_qrels_doc_at(sort_q, y->doc));
-    if (c)
-        return c;
-    if (x->jg != y->jg)
-        return sort_q->group_rank[x->jg] < sort_q->group_rank[y->jg] ? -1 : 1;
-    return x->line < y->line ? -1 : x->line > y->line;
-}
-
 /* In-place bucket permutation (American flag sort): no second record array. */
 static qk_status bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt)
 {
@@ -221,6 +208,7 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
     uint32_t *off = NULL;
     uint64_t *off64 = NULL;
     size_t nd = 0, w = 0;
+    qrels_sort_buf sb = {NULL, NULL, 0};
     int check = q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG, in_place = 1,
         wide = q->doc_off64 != NULL;
     qk_status st = QK_OK;
@@ -249,7 +237,7 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
         {
             /* qrels files usually list a topic's docnos in order already. */
             size_t i = q->offs[t] + 1;
-            while (i < q->offs[t + 1] && cmp_by_docno(&q->full[i - 1], &q->full[i], q) <= 0)
+            while (i < q->offs[t + 1] && qk_qrels_cmp_docno(&q->full[i - 1], &q->full[i], q) <= 0)
                 i++;
             if (i < q->offs[t + 1] && in_place) {
                 uint32_t *copy = NULL;
@@ -266,8 +254,8 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
                 off64 = copy64;
                 in_place = 0;
             }
-            if (i < q->offs[t + 1] && qk_sort_r(q->full + q->offs[t], q->offs[t + 1] - q->offs[t],
-                                                sizeof *q->full, cmp_by_docno, q) != QK_OK) {
+            if (i < q->offs[t + 1] &&
+                qk_qrels_sort_docnos(q, q->full + q->offs[t], q->offs[t + 1] - q->offs[t], &sb) != QK_OK) {
                 st = qk_error_set(err, QK_ENOMEM, "out of memory");
                 goto out;
             }
@@ -307,6 +295,7 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
     q->nrecs = w;
     q->ndocs = nd;
 out:
+    qk_qrels_sort_buf_free(&sb);
     if (st != QK_OK) {
         if (!in_place) {
             free(off);
