@@ -6,6 +6,7 @@
  * global hash over millions of docnos cost more (cache misses, memory) than
  * everything else in reading a large qrels file. */
 #include "core/bytes.h"
+#include "core/radix.h"
 #include "io/qrels_internal.h"
 #include "io/run_internal.h"
 #include "io/scan.h"
@@ -202,13 +203,30 @@ static qk_status offs_new(size_t n, int wide, uint32_t **off, uint64_t **off64)
     return *off || *off64 ? QK_OK : QK_ENOMEM;
 }
 
+/* Record k of a topic (sorted; keys: their docno prefixes from
+ * qk_qrels_sort_docnos, or NULL) has the docno d of numbered docno id
+ * `last`, that of record k - 1. Different prefixes settle it without
+ * reading the strings, and so do equal ones that hold the docno's end. */
+static inline int same_docno(const qk_qrels *q, const qk_keyed *keys, size_t k, const uint32_t *off,
+                             const uint64_t *off64, size_t last, const char *d)
+{
+    if (keys && k > 0) {
+        if (keys[k].key != keys[k - 1].key)
+            return 0;
+        if ((keys[k].key & 0xff) == 0)
+            return 1;
+    }
+    return strcmp(q->arena + qk_qrels_off_get(off, off64, last), d) == 0;
+}
+
 /* Number the docnos of each topic in strcmp order and find duplicates. */
 static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
 {
     uint32_t *off = NULL;
     uint64_t *off64 = NULL;
     size_t nd = 0, w = 0;
-    qrels_sort_buf sb = {NULL, NULL, 0};
+    qrels_sort_buf sb = {NULL, NULL, NULL, 0};
+    const qk_keyed *keys = NULL;
     int check = q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG, in_place = 1,
         wide = q->doc_off64 != NULL;
     qk_status st = QK_OK;
@@ -254,17 +272,20 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
                 off64 = copy64;
                 in_place = 0;
             }
-            if (i < q->offs[t + 1] &&
-                qk_qrels_sort_docnos(q, q->full + q->offs[t], q->offs[t + 1] - q->offs[t], &sb) != QK_OK) {
-                st = qk_error_set(err, QK_ENOMEM, "out of memory");
-                goto out;
+            keys = NULL;
+            if (i < q->offs[t + 1]) {
+                if (qk_qrels_sort_docnos(q, q->full + q->offs[t], q->offs[t + 1] - q->offs[t], &sb) != QK_OK) {
+                    st = qk_error_set(err, QK_ENOMEM, "out of memory");
+                    goto out;
+                }
+                keys = sb.sorted;
             }
         }
         for (size_t i = q->offs[t]; i < q->offs[t + 1]; i++) {
             qrels_full r = q->full[i];
             size_t at = qk_qrels_doc_at(q, r.doc);
             const char *d = q->arena + at;
-            if (nd == first_doc || strcmp(q->arena + qk_qrels_off_get(off, off64, nd - 1), d) != 0) {
+            if (nd == first_doc || !same_docno(q, keys, i - q->offs[t], off, off64, nd - 1, d)) {
                 qk_qrels_off_put(off, off64, nd++, at);
             } else if (check && w > b && q->full[w - 1].jg == r.jg) {
                 /* Prefs may repeat a line on purpose (each copy is a preference); qrels may not. */

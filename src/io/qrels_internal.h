@@ -253,8 +253,9 @@ int qk_qrels_cmp_docno(const void *a, const void *b, void *ctx);
 /* Scratch of qk_qrels_sort_docnos, kept from one topic to the next; zeroed
  * before the first call, freed by qk_qrels_sort_buf_free. */
 typedef struct qrels_sort_buf {
-    struct qk_keyed *keyed; /* 2 * cap */
-    qrels_full *recs;       /* cap */
+    struct qk_keyed *keyed;  /* 2 * cap */
+    struct qk_keyed *sorted; /* the last call's prefixes, in its records' order */
+    qrels_full *recs;        /* cap */
     size_t cap;
 } qrels_sort_buf;
 

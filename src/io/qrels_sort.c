@@ -54,6 +54,7 @@ qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_
 {
     qk_keyed *v, *s;
     size_t a = 0;
+    buf->sorted = NULL;
     if (n < 2)
         return QK_OK;
     if (n > buf->cap) {
@@ -71,7 +72,7 @@ qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_
         v[i].key = prefix_key(q->arena, q->arena_len, qk_qrels_doc_at(q, r[i].doc));
         v[i].id = (uint32_t)i;
     }
-    s = qk_radix_keyed(v, v + n, n);
+    s = buf->sorted = qk_radix_keyed_fused(v, v + n, n);
     memcpy(buf->recs, r, n * sizeof *r);
     for (size_t i = 0; i < n; i++)
         r[i] = buf->recs[s[i].id];
@@ -91,7 +92,7 @@ void qk_qrels_sort_buf_free(qrels_sort_buf *buf)
 {
     free(buf->keyed);
     free(buf->recs);
-    buf->keyed = NULL;
+    buf->keyed = buf->sorted = NULL;
     buf->recs = NULL;
     buf->cap = 0;
 }
