@@ -160,37 +160,6 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
                       fl[di], lineno, err);
 }
 
-/* In-place bucket permutation (American flag sort): no second record array. */
-static qk_status bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt)
-{
-    size_t *next = malloc((nt ? nt : 1) * sizeof *next);
-    if (!next)
-        return QK_ENOMEM;
-    for (size_t i = 0; i < q->nrecs; i++)
-        q->offs[q->topic_rank[rec_topic[i]] + 1]++;
-    for (size_t t = 0; t < nt; t++)
-        q->offs[t + 1] += q->offs[t];
-    memcpy(next, q->offs, nt * sizeof *next);
-    for (size_t t = 0; t < nt; t++)
-        while (next[t] < q->offs[t + 1]) {
-            size_t i = next[t];
-            size_t b = q->topic_rank[rec_topic[i]];
-            while (b != t) {
-                size_t j = next[b]++;
-                qrels_full tr = q->full[i];
-                uint32_t tt = rec_topic[i];
-                q->full[i] = q->full[j];
-                rec_topic[i] = rec_topic[j];
-                q->full[j] = tr;
-                rec_topic[j] = tt;
-                b = q->topic_rank[rec_topic[i]];
-            }
-            next[t]++;
-        }
-    free(next);
-    return QK_OK;
-}
-
 /* A docno offset array of n entries, 8 bytes each when wide, else 4. */
 static qk_status offs_new(size_t n, int wide, uint32_t **off, uint64_t **off64)
 {
@@ -361,9 +330,18 @@ static qk_status organise_in_order(qk_qrels *q, size_t nt)
  * and those before numbering allocates: a lower peak. */
 static qk_status organise_full(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
 {
-    uint32_t *group_order = NULL, *rec_topic = malloc((q->nrecs ? q->nrecs : 1) * sizeof *rec_topic);
+    uint32_t *group_order = NULL, *rec_topic = NULL;
     qk_status st = QK_OK;
-    if (rec_topic)
+    int by_topic = 1;
+    if (!(q->offs = calloc(nt + 1, sizeof *q->offs)) ||
+        rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
+        rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (q->nblk == nt)
+        by_topic = qk_qrels_bucket_blocks(q, nt);
+    if (by_topic && (rec_topic = malloc((q->nrecs ? q->nrecs : 1) * sizeof *rec_topic)))
         for (size_t k = 0; k < q->nblk; k++) {
             size_t end = k + 1 < q->nblk ? q->blk_start[k + 1] : q->nrecs;
             for (size_t i = q->blk_start[k]; i < end; i++)
@@ -372,11 +350,9 @@ static qk_status organise_full(qk_qrels *q, size_t nt, const char *path, qk_dedu
     free(q->blk_topic);
     free(q->blk_start);
     q->blk_topic = q->blk_start = NULL;
-    if (!rec_topic || !(q->offs = calloc(nt + 1, sizeof *q->offs)) ||
-        rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
-        rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK ||
-        bucket_by_topic(q, rec_topic, nt) != QK_OK)
+    if (by_topic && (!rec_topic || qk_qrels_bucket_by_topic(q, rec_topic, nt) != QK_OK))
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
+out:
     free(group_order);
     free(rec_topic);
     return st != QK_OK ? st : number_docs(q, nt, path, dedup, err);

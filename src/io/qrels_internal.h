@@ -246,6 +246,16 @@ static inline int qk_qrels_docno_less(const char *a, size_t alen, const char *b,
     return c < 0 || (c == 0 && alen < blen);
 }
 
+/* While organising (qrels_sort.c): the records q->full bucketed by topic
+ * rank into q->offs (zeroed, nt + 1 entries): rec_topic[i] is record i's
+ * topic id; in place, the records of a topic in no particular order. */
+qk_status qk_qrels_bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt);
+
+/* The same for topics that come one block each (q->nblk == nt), each
+ * block's records in their order; returns 1 (nothing done, offs zeroed)
+ * when there is no memory for the copy it needs when blocks move. */
+int qk_qrels_bucket_blocks(qk_qrels *q, size_t nt);
+
 /* The organising order of a topic's records (qrels_sort.c): docno in
  * strcmp order, then group rank (q->group_rank), then line; a qk_cmp_r. */
 int qk_qrels_cmp_docno(const void *a, const void *b, void *ctx);

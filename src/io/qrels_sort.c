@@ -1,17 +1,83 @@
-/* The order of a topic's records while organising (qk_qrels_organise):
- * docno in strcmp order, then judgment group rank, then line. Real qrels
- * files often list a topic's docnos out of order (CLEF TAR, estimator
- * qrels), and a merge sort comparing docno strings cost about a thousand
- * instructions a record there. Here the records are first put in order of
- * the docnos' first 8 bytes by a radix sort (core/radix.h), which settles
- * most of the order without a comparison; only records whose first 8
- * bytes are the same are then compared in full. The result is the one
- * total order above, whatever the records' order before. */
+/* The order of the records while organising (qk_qrels_organise): by topic
+ * (topics in strcmp order), within a topic by docno in strcmp order, then
+ * judgment group rank, then line. Real qrels files often list a topic's
+ * docnos out of order (CLEF TAR) or their topics out of strcmp order (the
+ * estimator qrels), and a merge sort comparing docno strings cost about a
+ * thousand instructions a record there. Topics that come one block each
+ * are moved a block at a time, which keeps each block's order (a topic
+ * listed in docno order needs no sort then). A topic's records are put in
+ * order of the docnos' first 8 bytes by a radix sort (core/radix.h),
+ * which settles most of the order without a comparison; only records
+ * whose first 8 bytes are the same are then compared in full. The result
+ * is the one total order above, whatever the records' order before. */
 #include "core/radix.h"
 #include "io/qrels_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* In-place bucket permutation (American flag sort): no second record array. */
+qk_status qk_qrels_bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt)
+{
+    size_t *next = malloc((nt ? nt : 1) * sizeof *next);
+    if (!next)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < q->nrecs; i++)
+        q->offs[q->topic_rank[rec_topic[i]] + 1]++;
+    for (size_t t = 0; t < nt; t++)
+        q->offs[t + 1] += q->offs[t];
+    memcpy(next, q->offs, nt * sizeof *next);
+    for (size_t t = 0; t < nt; t++)
+        while (next[t] < q->offs[t + 1]) {
+            size_t i = next[t];
+            size_t b = q->topic_rank[rec_topic[i]];
+            while (b != t) {
+                size_t j = next[b]++;
+                qrels_full tr = q->full[i];
+                uint32_t tt = rec_topic[i];
+                q->full[i] = q->full[j];
+                rec_topic[i] = rec_topic[j];
+                q->full[j] = tr;
+                rec_topic[j] = tt;
+                b = q->topic_rank[rec_topic[i]];
+            }
+            next[t]++;
+        }
+    free(next);
+    return QK_OK;
+}
+
+/* Topics that come one block each (q->nblk == nt): offs from the blocks,
+ * and when they are out of strcmp order the blocks copied in topic order
+ * into a new array, each keeping its records' order (the permutation of
+ * qk_qrels_bucket_by_topic does not), so that a topic listed in docno order is not
+ * sorted again. 1 when there is no memory for the copy (nothing moved). */
+int qk_qrels_bucket_blocks(qk_qrels *q, size_t nt)
+{
+    qrels_full *out;
+    int moved = 0;
+    for (size_t k = 0; k < nt; k++) {
+        size_t end = k + 1 < nt ? q->blk_start[k + 1] : q->nrecs, t = q->topic_rank[q->blk_topic[k]];
+        q->offs[t + 1] = end - q->blk_start[k];
+        moved |= t != k;
+    }
+    for (size_t t = 0; t < nt; t++)
+        q->offs[t + 1] += q->offs[t];
+    if (!moved)
+        return 0;
+    if (!(out = malloc((q->nrecs ? q->nrecs : 1) * sizeof *out))) {
+        memset(q->offs, 0, (nt + 1) * sizeof *q->offs);
+        return 1;
+    }
+    for (size_t k = 0; k < nt; k++) {
+        size_t end = k + 1 < nt ? q->blk_start[k + 1] : q->nrecs;
+        memcpy(out + q->offs[q->topic_rank[q->blk_topic[k]]], q->full + q->blk_start[k],
+               (end - q->blk_start[k]) * sizeof *out);
+    }
+    free(q->full);
+    q->full = out;
+    return 0;
+}
 
 int qk_qrels_cmp_docno(const void *a, const void *b, void *ctx)
 {
