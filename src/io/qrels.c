@@ -220,12 +220,21 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
     }
     for (size_t t = 0; t < nt; t++) {
         size_t b = w, first_doc = nd;
+        int distinct = 1;
         q->doc_first[t] = nd;
         {
-            /* qrels files usually list a topic's docnos in order already. */
+            /* qrels files usually list a topic's docnos in order already,
+             * most often each once (distinct: then each record is a new
+             * docno, with no second comparison below). */
             size_t i = q->offs[t] + 1;
-            while (i < q->offs[t + 1] && qk_qrels_cmp_docno(&q->full[i - 1], &q->full[i], q) <= 0)
-                i++;
+            for (; i < q->offs[t + 1]; i++) {
+                const qrels_full *x = &q->full[i - 1], *y = &q->full[i];
+                int c = strcmp(q->arena + qk_qrels_doc_at(q, x->doc), q->arena + qk_qrels_doc_at(q, y->doc));
+                if (c > 0 || (c == 0 && qk_qrels_cmp_docno(x, y, q) > 0))
+                    break;
+                distinct &= c != 0;
+            }
+            distinct &= i >= q->offs[t + 1];
             if (i < q->offs[t + 1] && in_place) {
                 uint32_t *copy = NULL;
                 uint64_t *copy64 = NULL;
@@ -254,7 +263,7 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
             qrels_full r = q->full[i];
             size_t at = qk_qrels_doc_at(q, r.doc);
             const char *d = q->arena + at;
-            if (nd == first_doc || !same_docno(q, keys, i - q->offs[t], off, off64, nd - 1, d)) {
+            if (nd == first_doc || distinct || !same_docno(q, keys, i - q->offs[t], off, off64, nd - 1, d)) {
                 qk_qrels_off_put(off, off64, nd++, at);
             } else if (check && w > b && q->full[w - 1].jg == r.jg) {
                 /* Prefs may repeat a line on purpose (each copy is a preference); qrels may not. */

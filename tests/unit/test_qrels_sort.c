@@ -160,7 +160,8 @@ static int by_topic_doc_line(const void *x, const void *y)
 }
 
 /* Random files (topics one block each out of strcmp order, or now and
- * then a line of another topic; docnos out of order, duplicates)
+ * then a line of another topic; docnos out of order, or in order;
+ * duplicates)
  * read as qrels: each topic holds its distinct docnos in strcmp order, the
  * first line's grade and line with --dedup first; without it, the error
  * names the first repeated docno in that order and its two first lines. */
@@ -185,9 +186,15 @@ static void test_files_against_own_order(void **state)
             memcpy(seen[i], r[i].doc, 80);
             r[i].rel = (long)below(&g, 4) - 1;
             r[i].line = (unsigned)i + 1;
+        }
+        if (round % 4 == 3) { /* each topic in docno order, duplicates side by side */
+            qsort(r, n, sizeof *r, by_topic_doc_line);
+            for (size_t i = 0; i < n; i++)
+                r[i].line = (unsigned)i + 1;
+        }
+        for (size_t i = 0; i < n; i++)
             len += (size_t)snprintf(text + len, cap - len, "%s%s0\t%s %ld\n", r[i].qid, below(&g, 2) ? " " : "\t",
                                     r[i].doc, r[i].rel);
-        }
         path = qk_test_write_tmp(text, len);
         qsort(r, n, sizeof *r, by_topic_doc_line);
         for (int d = 0; d < 2; d++) {
