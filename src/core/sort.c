@@ -94,3 +94,33 @@ qk_keyed *qk_radix_keyed(qk_keyed *v, qk_keyed *tmp, size_t n)
     }
     return v;
 }
+
+qk_keyed *qk_radix_keyed_fused(qk_keyed *v, qk_keyed *tmp, size_t n)
+{
+    size_t(*count)[256] = calloc(8, sizeof *count);
+    if (!count)
+        return qk_radix_keyed(v, tmp, n);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = v[i].key;
+        for (int b = 0; b < 8; b++)
+            count[b][(k >> (8 * b)) & 0xff]++;
+    }
+    for (int b = 0; b < 8; b++) {
+        size_t *c = count[b], sum = 0;
+        qk_keyed *t;
+        if (n == 0 || c[(v[0].key >> (8 * b)) & 0xff] == n)
+            continue; /* every key has the same byte here */
+        for (int d = 0; d < 256; d++) {
+            size_t x = c[d];
+            c[d] = sum;
+            sum += x;
+        }
+        for (size_t i = 0; i < n; i++)
+            tmp[c[(v[i].key >> (8 * b)) & 0xff]++] = v[i];
+        t = v;
+        v = tmp;
+        tmp = t;
+    }
+    free(count);
+    return v;
+}

@@ -6,6 +6,7 @@
  * global hash over millions of docnos cost more (cache misses, memory) than
  * everything else in reading a large qrels file. */
 #include "core/bytes.h"
+#include "core/radix.h"
 #include "io/qrels_internal.h"
 #include "io/run_internal.h"
 #include "io/scan.h"
@@ -159,50 +160,6 @@ static qk_status parse_line(qk_qrels *q, const char *path, long lineno, const ch
                       fl[di], lineno, err);
 }
 
-static int cmp_by_docno(const void *a, const void *b, void *ctx)
-{
-    const qrels_full *x = a, *y = b;
-    const qk_qrels *sort_q = ctx;
-    int c = strcmp(sort_q->arena + qk_qrels_doc_at(sort_q, x->doc),
-                   sort_q->arena + qk_qrels_doc_at(sort_q, y->doc));
-    if (c)
-        return c;
-    if (x->jg != y->jg)
-        return sort_q->group_rank[x->jg] < sort_q->group_rank[y->jg] ? -1 : 1;
-    return x->line < y->line ? -1 : x->line > y->line;
-}
-
-/* In-place bucket permutation (American flag sort): no second record array. */
-static qk_status bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt)
-{
-    size_t *next = malloc((nt ? nt : 1) * sizeof *next);
-    if (!next)
-        return QK_ENOMEM;
-    for (size_t i = 0; i < q->nrecs; i++)
-        q->offs[q->topic_rank[rec_topic[i]] + 1]++;
-    for (size_t t = 0; t < nt; t++)
-        q->offs[t + 1] += q->offs[t];
-    memcpy(next, q->offs, nt * sizeof *next);
-    for (size_t t = 0; t < nt; t++)
-        while (next[t] < q->offs[t + 1]) {
-            size_t i = next[t];
-            size_t b = q->topic_rank[rec_topic[i]];
-            while (b != t) {
-                size_t j = next[b]++;
-                qrels_full tr = q->full[i];
-                uint32_t tt = rec_topic[i];
-                q->full[i] = q->full[j];
-                rec_topic[i] = rec_topic[j];
-                q->full[j] = tr;
-                rec_topic[j] = tt;
-                b = q->topic_rank[rec_topic[i]];
-            }
-            next[t]++;
-        }
-    free(next);
-    return QK_OK;
-}
-
 /* A docno offset array of n entries, 8 bytes each when wide, else 4. */
 static qk_status offs_new(size_t n, int wide, uint32_t **off, uint64_t **off64)
 {
@@ -215,12 +172,30 @@ static qk_status offs_new(size_t n, int wide, uint32_t **off, uint64_t **off64)
     return *off || *off64 ? QK_OK : QK_ENOMEM;
 }
 
+/* Record k of a topic (sorted; keys: their docno prefixes from
+ * qk_qrels_sort_docnos, or NULL) has the docno d of numbered docno id
+ * `last`, that of record k - 1. Different prefixes settle it without
+ * reading the strings, and so do equal ones that hold the docno's end. */
+static inline int same_docno(const qk_qrels *q, const qk_keyed *keys, size_t k, const uint32_t *off,
+                             const uint64_t *off64, size_t last, const char *d)
+{
+    if (keys && k > 0) {
+        if (keys[k].key != keys[k - 1].key)
+            return 0;
+        if ((keys[k].key & 0xff) == 0)
+            return 1;
+    }
+    return strcmp(q->arena + qk_qrels_off_get(off, off64, last), d) == 0;
+}
+
 /* Number the docnos of each topic in strcmp order and find duplicates. */
 static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
 {
     uint32_t *off = NULL;
     uint64_t *off64 = NULL;
     size_t nd = 0, w = 0;
+    qrels_sort_buf sb = {NULL, NULL, NULL, 0};
+    const qk_keyed *keys = NULL;
     int check = q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG, in_place = 1,
         wide = q->doc_off64 != NULL;
     qk_status st = QK_OK;
@@ -245,12 +220,21 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
     }
     for (size_t t = 0; t < nt; t++) {
         size_t b = w, first_doc = nd;
+        int distinct = 1;
         q->doc_first[t] = nd;
         {
-            /* qrels files usually list a topic's docnos in order already. */
+            /* qrels files usually list a topic's docnos in order already,
+             * most often each once (distinct: then each record is a new
+             * docno, with no second comparison below). */
             size_t i = q->offs[t] + 1;
-            while (i < q->offs[t + 1] && cmp_by_docno(&q->full[i - 1], &q->full[i], q) <= 0)
-                i++;
+            for (; i < q->offs[t + 1]; i++) {
+                const qrels_full *x = &q->full[i - 1], *y = &q->full[i];
+                int c = strcmp(q->arena + qk_qrels_doc_at(q, x->doc), q->arena + qk_qrels_doc_at(q, y->doc));
+                if (c > 0 || (c == 0 && qk_qrels_cmp_docno(x, y, q) > 0))
+                    break;
+                distinct &= c != 0;
+            }
+            distinct &= i >= q->offs[t + 1];
             if (i < q->offs[t + 1] && in_place) {
                 uint32_t *copy = NULL;
                 uint64_t *copy64 = NULL;
@@ -266,17 +250,20 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
                 off64 = copy64;
                 in_place = 0;
             }
-            if (i < q->offs[t + 1] && qk_sort_r(q->full + q->offs[t], q->offs[t + 1] - q->offs[t],
-                                                sizeof *q->full, cmp_by_docno, q) != QK_OK) {
-                st = qk_error_set(err, QK_ENOMEM, "out of memory");
-                goto out;
+            keys = NULL;
+            if (i < q->offs[t + 1]) {
+                if (qk_qrels_sort_docnos(q, q->full + q->offs[t], q->offs[t + 1] - q->offs[t], &sb) != QK_OK) {
+                    st = qk_error_set(err, QK_ENOMEM, "out of memory");
+                    goto out;
+                }
+                keys = sb.sorted;
             }
         }
         for (size_t i = q->offs[t]; i < q->offs[t + 1]; i++) {
             qrels_full r = q->full[i];
             size_t at = qk_qrels_doc_at(q, r.doc);
             const char *d = q->arena + at;
-            if (nd == first_doc || strcmp(q->arena + qk_qrels_off_get(off, off64, nd - 1), d) != 0) {
+            if (nd == first_doc || distinct || !same_docno(q, keys, i - q->offs[t], off, off64, nd - 1, d)) {
                 qk_qrels_off_put(off, off64, nd++, at);
             } else if (check && w > b && q->full[w - 1].jg == r.jg) {
                 /* Prefs may repeat a line on purpose (each copy is a preference); qrels may not. */
@@ -307,6 +294,7 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
     q->nrecs = w;
     q->ndocs = nd;
 out:
+    qk_qrels_sort_buf_free(&sb);
     if (st != QK_OK) {
         if (!in_place) {
             free(off);
@@ -351,9 +339,18 @@ static qk_status organise_in_order(qk_qrels *q, size_t nt)
  * and those before numbering allocates: a lower peak. */
 static qk_status organise_full(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
 {
-    uint32_t *group_order = NULL, *rec_topic = malloc((q->nrecs ? q->nrecs : 1) * sizeof *rec_topic);
+    uint32_t *group_order = NULL, *rec_topic = NULL;
     qk_status st = QK_OK;
-    if (rec_topic)
+    int by_topic = 1;
+    if (!(q->offs = calloc(nt + 1, sizeof *q->offs)) ||
+        rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
+        rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (q->nblk == nt)
+        by_topic = qk_qrels_bucket_blocks(q, nt);
+    if (by_topic && (rec_topic = malloc((q->nrecs ? q->nrecs : 1) * sizeof *rec_topic)))
         for (size_t k = 0; k < q->nblk; k++) {
             size_t end = k + 1 < q->nblk ? q->blk_start[k + 1] : q->nrecs;
             for (size_t i = q->blk_start[k]; i < end; i++)
@@ -362,11 +359,9 @@ static qk_status organise_full(qk_qrels *q, size_t nt, const char *path, qk_dedu
     free(q->blk_topic);
     free(q->blk_start);
     q->blk_topic = q->blk_start = NULL;
-    if (!rec_topic || !(q->offs = calloc(nt + 1, sizeof *q->offs)) ||
-        rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
-        rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK ||
-        bucket_by_topic(q, rec_topic, nt) != QK_OK)
+    if (by_topic && (!rec_topic || qk_qrels_bucket_by_topic(q, rec_topic, nt) != QK_OK))
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
+out:
     free(group_order);
     free(rec_topic);
     return st != QK_OK ? st : number_docs(q, nt, path, dedup, err);

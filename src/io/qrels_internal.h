@@ -246,6 +246,36 @@ static inline int qk_qrels_docno_less(const char *a, size_t alen, const char *b,
     return c < 0 || (c == 0 && alen < blen);
 }
 
+/* While organising (qrels_sort.c): the records q->full bucketed by topic
+ * rank into q->offs (zeroed, nt + 1 entries): rec_topic[i] is record i's
+ * topic id; in place, the records of a topic in no particular order. */
+qk_status qk_qrels_bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt);
+
+/* The same for topics that come one block each (q->nblk == nt), each
+ * block's records in their order; returns 1 (nothing done, offs zeroed)
+ * when there is no memory for the copy it needs when blocks move. */
+int qk_qrels_bucket_blocks(qk_qrels *q, size_t nt);
+
+/* The organising order of a topic's records (qrels_sort.c): docno in
+ * strcmp order, then group rank (q->group_rank), then line; a qk_cmp_r. */
+int qk_qrels_cmp_docno(const void *a, const void *b, void *ctx);
+
+/* Scratch of qk_qrels_sort_docnos, kept from one topic to the next; zeroed
+ * before the first call, freed by qk_qrels_sort_buf_free. */
+typedef struct qrels_sort_buf {
+    struct qk_keyed *keyed;  /* 2 * cap */
+    struct qk_keyed *sorted; /* the last call's prefixes, in its records' order */
+    qrels_full *recs;        /* cap */
+    size_t cap;
+} qrels_sort_buf;
+
+/* r[0..n) (records of q) in qk_qrels_cmp_docno order, the order
+ * qk_sort_r with it gives: a radix sort on the docnos' first 8 bytes, the
+ * records that share them then compared in full. QK_ENOMEM leaves r in
+ * some order of the same records. */
+qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_buf *buf);
+void qk_qrels_sort_buf_free(qrels_sort_buf *buf);
+
 /* Sort q's records by topic and docno, number the docnos per topic and
  * apply the duplicate policy; frees the reading state. */
 qk_status qk_qrels_organise(qk_qrels *q, const char *path, qk_dedup dedup, qk_error *err);

@@ -1,0 +1,164 @@
+/* The order of the records while organising (qk_qrels_organise): by topic
+ * (topics in strcmp order), within a topic by docno in strcmp order, then
+ * judgment group rank, then line. Real qrels files often list a topic's
+ * docnos out of order (CLEF TAR) or their topics out of strcmp order (the
+ * estimator qrels), and a merge sort comparing docno strings cost about a
+ * thousand instructions a record there. Topics that come one block each
+ * are moved a block at a time, which keeps each block's order (a topic
+ * listed in docno order needs no sort then). A topic's records are put in
+ * order of the docnos' first 8 bytes by a radix sort (core/radix.h),
+ * which settles most of the order without a comparison; only records
+ * whose first 8 bytes are the same are then compared in full. The result
+ * is the one total order above, whatever the records' order before. */
+#include "core/radix.h"
+#include "io/qrels_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* In-place bucket permutation (American flag sort): no second record array. */
+qk_status qk_qrels_bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt)
+{
+    size_t *next = malloc((nt ? nt : 1) * sizeof *next);
+    if (!next)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < q->nrecs; i++)
+        q->offs[q->topic_rank[rec_topic[i]] + 1]++;
+    for (size_t t = 0; t < nt; t++)
+        q->offs[t + 1] += q->offs[t];
+    memcpy(next, q->offs, nt * sizeof *next);
+    for (size_t t = 0; t < nt; t++)
+        while (next[t] < q->offs[t + 1]) {
+            size_t i = next[t];
+            size_t b = q->topic_rank[rec_topic[i]];
+            while (b != t) {
+                size_t j = next[b]++;
+                qrels_full tr = q->full[i];
+                uint32_t tt = rec_topic[i];
+                q->full[i] = q->full[j];
+                rec_topic[i] = rec_topic[j];
+                q->full[j] = tr;
+                rec_topic[j] = tt;
+                b = q->topic_rank[rec_topic[i]];
+            }
+            next[t]++;
+        }
+    free(next);
+    return QK_OK;
+}
+
+/* Topics that come one block each (q->nblk == nt): offs from the blocks,
+ * and when they are out of strcmp order the blocks copied in topic order
+ * into a new array, each keeping its records' order (the permutation of
+ * qk_qrels_bucket_by_topic does not), so that a topic listed in docno order is not
+ * sorted again. 1 when there is no memory for the copy (nothing moved). */
+int qk_qrels_bucket_blocks(qk_qrels *q, size_t nt)
+{
+    qrels_full *out;
+    int moved = 0;
+    for (size_t k = 0; k < nt; k++) {
+        size_t end = k + 1 < nt ? q->blk_start[k + 1] : q->nrecs, t = q->topic_rank[q->blk_topic[k]];
+        q->offs[t + 1] = end - q->blk_start[k];
+        moved |= t != k;
+    }
+    for (size_t t = 0; t < nt; t++)
+        q->offs[t + 1] += q->offs[t];
+    if (!moved)
+        return 0;
+    if (!(out = malloc((q->nrecs ? q->nrecs : 1) * sizeof *out))) {
+        memset(q->offs, 0, (nt + 1) * sizeof *q->offs);
+        return 1;
+    }
+    for (size_t k = 0; k < nt; k++) {
+        size_t end = k + 1 < nt ? q->blk_start[k + 1] : q->nrecs;
+        memcpy(out + q->offs[q->topic_rank[q->blk_topic[k]]], q->full + q->blk_start[k],
+               (end - q->blk_start[k]) * sizeof *out);
+    }
+    free(q->full);
+    q->full = out;
+    return 0;
+}
+
+int qk_qrels_cmp_docno(const void *a, const void *b, void *ctx)
+{
+    const qrels_full *x = a, *y = b;
+    const qk_qrels *q = ctx;
+    int c = strcmp(q->arena + qk_qrels_doc_at(q, x->doc), q->arena + qk_qrels_doc_at(q, y->doc));
+    if (c)
+        return c;
+    if (x->jg != y->jg)
+        return q->group_rank[x->jg] < q->group_rank[y->jg] ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The first 8 bytes of the NUL-terminated string at arena + at, bytes past
+ * its end 0, as a number that orders like strcmp orders their strings
+ * (a shorter string first when it is a prefix of the other). A string
+ * with 8 bytes of arena after it is loaded at once and cut at its NUL. */
+static inline uint64_t prefix_key(const char *arena, size_t len, size_t at)
+{
+    uint64_t x = 0;
+    if (at + 8 <= len) {
+        uint64_t w = qk_load8(arena + at);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* the lowest 0x80 bit of z marks the first NUL (bytes above it may
+         * be marked wrongly; they are cleared anyway) */
+        uint64_t z = (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+        if (z)
+            w &= (z & -z) - 1; /* the bytes below the first NUL */
+        return __builtin_bswap64(w);
+#else
+        (void)w;
+#endif
+    }
+    for (int k = 0; k < 8 && arena[at + (size_t)k]; k++)
+        x |= (uint64_t)(unsigned char)arena[at + (size_t)k] << (56 - 8 * k);
+    return x;
+}
+
+qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_buf *buf)
+{
+    qk_keyed *v, *s;
+    size_t a = 0;
+    buf->sorted = NULL;
+    if (n < 2)
+        return QK_OK;
+    if (n > buf->cap) {
+        free(buf->keyed);
+        free(buf->recs);
+        buf->cap = 0;
+        buf->keyed = malloc(2 * n * sizeof *buf->keyed);
+        buf->recs = malloc(n * sizeof *buf->recs);
+        if (!buf->keyed || !buf->recs)
+            return QK_ENOMEM;
+        buf->cap = n;
+    }
+    v = buf->keyed;
+    for (size_t i = 0; i < n; i++) {
+        v[i].key = prefix_key(q->arena, q->arena_len, qk_qrels_doc_at(q, r[i].doc));
+        v[i].id = (uint32_t)i;
+    }
+    s = buf->sorted = qk_radix_keyed_fused(v, v + n, n);
+    memcpy(buf->recs, r, n * sizeof *r);
+    for (size_t i = 0; i < n; i++)
+        r[i] = buf->recs[s[i].id];
+    /* Records with the same first 8 bytes: the full order among them. */
+    while (a < n) {
+        size_t b = a + 1;
+        while (b < n && s[b].key == s[a].key)
+            b++;
+        if (b - a > 1 && qk_sort_r(r + a, b - a, sizeof *r, qk_qrels_cmp_docno, q) != QK_OK)
+            return QK_ENOMEM;
+        a = b;
+    }
+    return QK_OK;
+}
+
+void qk_qrels_sort_buf_free(qrels_sort_buf *buf)
+{
+    free(buf->keyed);
+    free(buf->recs);
+    buf->keyed = buf->sorted = NULL;
+    buf->recs = NULL;
+    buf->cap = 0;
+}

@@ -1,0 +1,290 @@
+/* The order of a topic's records while organising (src/io/qrels_sort.c):
+ * the radix sort on docno prefixes against the comparison sort it replaced
+ * (qk_sort_r with qk_qrels_cmp_docno), and whole files read with both
+ * duplicate policies against an order and a duplicate report computed here
+ * from the lines alone; qk_radix_keyed_fused against qk_radix_keyed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/radix.h"
+#include "io/qrels_internal.h"
+#include "tmpfile_util.h"
+
+typedef struct gen {
+    uint64_t x;
+} gen;
+
+static uint64_t next64(gen *g)
+{
+    g->x = g->x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return g->x ^ (g->x >> 29);
+}
+
+static uint64_t below(gen *g, uint64_t n)
+{
+    return (next64(g) >> 33) % n;
+}
+
+/* Docnos as real collections name them and worse: digits of 6-9 bytes
+ * (PubMed ids, 7 and 8 mixed), shared prefixes ending before, at and past
+ * the 8th byte, docnos longer than 8, 16 and 32 bytes that differ only at
+ * their end, one a prefix of another, bytes over 0x7f; often a docno
+ * already used (duplicates, and ties that only the group or line order
+ * settles). */
+static void make_docno(gen *g, char *out, char (*seen)[80], size_t nseen)
+{
+    static const char *const prefixes[] = {"",        "LA",           "FBIS3-1", "WTX001-B",
+                                           "clueweb", "clueweb09-en", "AP8",     "0123456789abcdefghijklmnopqrstuvwxyz-",
+                                           "\xc3\xa9t\xc3\xa9", "ABCDEFG"};
+    size_t n;
+    if (nseen && below(g, 4) == 0) {
+        memcpy(out, seen[below(g, nseen)], 80);
+        return;
+    }
+    n = (size_t)snprintf(out, 80, "%s", prefixes[below(g, 10)]);
+    switch (below(g, 4)) {
+    case 0:
+        n += (size_t)snprintf(out + n, 80 - n, "%llu", (unsigned long long)(100000 + below(g, 900000000)));
+        break;
+    case 1: /* 0-3 letters of a small alphabet: many prefixes of each other */
+        for (uint64_t k = below(g, 4); k > 0; k--)
+            out[n++] = "ab\x7f\x80"[below(g, 4)];
+        out[n] = '\0';
+        break;
+    case 2:
+        n += (size_t)snprintf(out + n, 80 - n, "-%llu-%02llu", (unsigned long long)below(g, 30),
+                              (unsigned long long)below(g, 100));
+        break;
+    default:
+        for (uint64_t k = 6 + below(g, 30); k > 0 && n < 78; k--)
+            out[n++] = (char)('0' + below(g, 3));
+        out[n] = '\0';
+    }
+    if (n == 0) { /* docnos are not empty */
+        out[0] = 'z';
+        out[1] = '\0';
+    }
+}
+
+/* Records of one topic in random order, with random groups (ranked in a
+ * random order) and distinct lines, sorted both ways: the same records in
+ * the same order. */
+static void check_sort_once(gen *g, size_t n, size_t ngroups)
+{
+    qk_qrels *q = NULL;
+    qk_error err;
+    char (*seen)[80] = calloc(n + 1, sizeof *seen);
+    qrels_full *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
+    uint32_t *rank = malloc(ngroups * sizeof *rank);
+    qrels_sort_buf buf = {NULL, NULL, NULL, 0};
+    assert_non_null(seen);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(rank);
+    assert_int_equal(qk_qrels_new(QK_REL_QRELS_JG, &q, &err), QK_OK);
+    for (size_t i = 0; i < n; i++) {
+        make_docno(g, seen[i], seen, i);
+        assert_int_equal(qk_qrels_add(q, "T", "0", seen[i], (long)below(g, 3), &err), QK_OK);
+    }
+    for (size_t k = 0; k < ngroups; k++)
+        rank[k] = (uint32_t)k;
+    for (size_t k = ngroups; k > 1; k--) {
+        size_t j = below(g, k);
+        uint32_t x = rank[k - 1];
+        rank[k - 1] = rank[j];
+        rank[j] = x;
+    }
+    q->group_rank = rank;
+    for (size_t i = 0; i < n; i++) {
+        a[i].doc = q->recs[i].doc;
+        a[i].jg = (uint32_t)below(g, ngroups);
+        a[i].jsg = (uint32_t)i;
+        a[i].line = (uint32_t)(i * 7919 % 100003) + 1; /* distinct, not increasing */
+        a[i].rel = q->recs[i].rel;
+    }
+    memcpy(b, a, n * sizeof *a);
+    assert_int_equal(qk_sort_r(a, n, sizeof *a, qk_qrels_cmp_docno, q), QK_OK);
+    assert_int_equal(qk_qrels_sort_docnos(q, b, n, &buf), QK_OK);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(b[i].doc, a[i].doc);
+        assert_int_equal(b[i].line, a[i].line);
+        assert_int_equal(b[i].jg, a[i].jg);
+        assert_int_equal(b[i].jsg, a[i].jsg);
+        /* the prefixes kept for numbering are those of the sorted records:
+         * their first 8 bytes, big-endian, 0 past the end */
+        if (buf.sorted) {
+            const char *d = q->arena + qk_qrels_doc_at(q, b[i].doc);
+            uint64_t want = 0;
+            for (int k = 0; k < 8 && d[k]; k++)
+                want |= (uint64_t)(unsigned char)d[k] << (56 - 8 * k);
+            assert_true(buf.sorted[i].key == want);
+        }
+    }
+    qk_qrels_sort_buf_free(&buf);
+    qk_qrels_free(q);
+    free(seen);
+    free(a);
+    free(b);
+}
+
+static void test_sort_matches_comparison_sort(void **state)
+{
+    gen g = {12345};
+    (void)state;
+    for (int round = 0; round < 300; round++)
+        check_sort_once(&g, below(&g, 3) ? 1 + below(&g, 40) : 1 + below(&g, 3000), 1 + below(&g, 4));
+    check_sort_once(&g, 0, 1);
+}
+
+/* A record of a random file as the test keeps it. */
+typedef struct line_rec {
+    char qid[8], doc[80];
+    long rel;
+    unsigned line;
+} line_rec;
+
+static int by_topic_doc_line(const void *x, const void *y)
+{
+    const line_rec *a = x, *b = y;
+    int c = strcmp(a->qid, b->qid);
+    if (!c)
+        c = strcmp(a->doc, b->doc);
+    return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+/* Random files (topics one block each out of strcmp order, or now and
+ * then a line of another topic; docnos out of order, or in order;
+ * duplicates)
+ * read as qrels: each topic holds its distinct docnos in strcmp order, the
+ * first line's grade and line with --dedup first; without it, the error
+ * names the first repeated docno in that order and its two first lines. */
+static void test_files_against_own_order(void **state)
+{
+    gen g = {777};
+    (void)state;
+    for (int round = 0; round < 40; round++) {
+        size_t n = 1 + below(&g, round % 4 ? 400 : 6000), cap = n * 100 + 1, len = 0;
+        line_rec *r = malloc(n * sizeof *r);
+        char *text = malloc(cap), *path;
+        char (*seen)[80] = calloc(n + 1, sizeof *seen);
+        unsigned ntopics = 1 + (unsigned)below(&g, 5);
+        assert_non_null(r);
+        assert_non_null(text);
+        assert_non_null(seen);
+        for (size_t i = 0; i < n; i++) {
+            snprintf(r[i].qid, sizeof r[i].qid, "%u", (unsigned)(i * ntopics / n * 7 % 11));
+            if (round % 3 && below(&g, 20) == 0) /* now and then a line of another topic */
+                snprintf(r[i].qid, sizeof r[i].qid, "%u", (unsigned)below(&g, 11));
+            make_docno(&g, r[i].doc, seen, i);
+            memcpy(seen[i], r[i].doc, 80);
+            r[i].rel = (long)below(&g, 4) - 1;
+            r[i].line = (unsigned)i + 1;
+        }
+        if (round % 4 == 3) { /* each topic in docno order, duplicates side by side */
+            qsort(r, n, sizeof *r, by_topic_doc_line);
+            for (size_t i = 0; i < n; i++)
+                r[i].line = (unsigned)i + 1;
+        }
+        for (size_t i = 0; i < n; i++)
+            len += (size_t)snprintf(text + len, cap - len, "%s%s0\t%s %ld\n", r[i].qid, below(&g, 2) ? " " : "\t",
+                                    r[i].doc, r[i].rel);
+        path = qk_test_write_tmp(text, len);
+        qsort(r, n, sizeof *r, by_topic_doc_line);
+        for (int d = 0; d < 2; d++) {
+            qk_qrels *q = NULL;
+            qk_error err;
+            qk_status st = qk_qrels_read(path, QK_REL_QRELS, d ? QK_DEDUP_FIRST : QK_DEDUP_ERROR, &q, &err);
+            size_t dup = n;
+            for (size_t i = 1; i < n && dup == n; i++)
+                if (!strcmp(r[i].qid, r[i - 1].qid) && !strcmp(r[i].doc, r[i - 1].doc))
+                    dup = i;
+            if (!d && dup < n) {
+                char want[400];
+                assert_int_equal(st, QK_EINPUT);
+                assert_int_equal(err.line, r[dup].line);
+                snprintf(want, sizeof want,
+                         "docno '%s' is judged twice for topic '%s' (first on line %u); "
+                         "use --dedup first to keep the first judgment",
+                         r[dup].doc, r[dup].qid, r[dup - 1].line);
+                assert_non_null(strstr(err.message, want));
+                continue;
+            }
+            assert_int_equal(st, QK_OK);
+            {
+                size_t i = 0, t = 0, total = 0;
+                while (i < n) {
+                    size_t nj, k = 0;
+                    const qk_judgment *j;
+                    assert_string_equal(qk_qrels_topic(q, t), r[i].qid);
+                    j = qk_qrels_judgments(q, t, &nj);
+                    for (size_t e = i; e < n && !strcmp(r[e].qid, r[i].qid); e++) {
+                        if (e > i && !strcmp(r[e].doc, r[e - 1].doc))
+                            continue; /* a later line of the same docno */
+                        assert_true(k < nj);
+                        assert_string_equal(qk_qrels_docno(q, j[k].doc), r[e].doc);
+                        assert_true(j[k].rel == (double)r[e].rel);
+                        assert_int_equal(qk_qrels_judgment_line(q, t, k), r[e].line);
+                        k++;
+                    }
+                    assert_int_equal(k, nj);
+                    total += nj;
+                    while (++i < n && !strcmp(r[i].qid, r[i - 1].qid))
+                        ;
+                    t++;
+                }
+                assert_int_equal(t, qk_qrels_num_topics(q));
+                assert_int_equal(total, qk_qrels_num_judgments(q));
+            }
+            qk_qrels_free(q);
+        }
+        qk_test_drop(path);
+        free(r);
+        free(text);
+        free(seen);
+    }
+}
+
+static void test_fused_radix_matches(void **state)
+{
+    gen g = {99};
+    (void)state;
+    for (int round = 0; round < 200; round++) {
+        size_t n = round < 3 ? (size_t)round : 1 + below(&g, 5000);
+        qk_keyed *a = malloc((2 * n + 1) * sizeof *a), *b = malloc((2 * n + 1) * sizeof *b), *ra, *rb;
+        uint64_t mask = round % 5 == 0 ? 0 : round % 5 == 1 ? 0xff00ff : round % 5 == 2 ? 0x0f0f0f0f0f0f0f0fULL : ~0ULL;
+        assert_non_null(a);
+        assert_non_null(b);
+        for (size_t i = 0; i < n; i++) {
+            a[i].key = next64(&g) & mask;
+            a[i].id = (uint32_t)i;
+        }
+        memcpy(b, a, n * sizeof *a);
+        ra = qk_radix_keyed(a, a + n, n);
+        rb = qk_radix_keyed_fused(b, b + n, n);
+        for (size_t i = 0; i < n; i++) {
+            assert_true(ra[i].key == rb[i].key);
+            assert_int_equal(ra[i].id, rb[i].id);
+            if (i > 0)
+                assert_true(rb[i - 1].key < rb[i].key || (rb[i - 1].key == rb[i].key && rb[i - 1].id < rb[i].id));
+        }
+        free(a);
+        free(b);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sort_matches_comparison_sort),
+        cmocka_unit_test(test_files_against_own_order),
+        cmocka_unit_test(test_fused_radix_matches),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
