@@ -1,6 +1,8 @@
 /* The run reader's in-place parser for the common line shape (see
  * run_internal.h): whole lines classified 64 bytes at a time, six fields
- * found with five bit scans, the score read by qk_scan_decimal, the docno
+ * found with five bit scans (single separators) or from the edges of the
+ * data bytes' mask (runs of blanks, lines of 64 to 127 bytes in two
+ * blocks), the score read from the digit mask or by qk_parse_score, the docno
  * moved with one fixed-size copy. The line shape and every value are
  * checked here; anything else goes back to the general reader (run.c),
  * which owns every error message. One body (run_fast_body.h), compiled for
@@ -57,6 +59,49 @@ static inline uint64_t qk_fast_16digits(uint64_t hi, uint64_t lo)
     return qk_fast_8digits(hi) * 100000000 + qk_fast_8digits(lo);
 }
 
+/* The fields of a line from its data bytes (above ' ', not a blank), bit
+ * i of d0 for byte i and bit i of d1 for byte 64 + i, no bit at or past
+ * the line's end (so a field ends at it at the latest): 0 unless there are
+ * exactly six fields; else field 0 is [*q0, *s1), field 2 [*s2, *s3) and
+ * field 4 [*s4, *s5). For lines with runs of blanks between, before or
+ * after the fields, and for lines of 64 bytes or more. */
+static inline int qk_fast_fields(uint64_t d0, uint64_t d1, unsigned *q0, unsigned *s1, unsigned *s2, unsigned *s3,
+                                 unsigned *s4, unsigned *s5)
+{
+    const uint64_t c = d0 >> 63; /* byte 63 is data: byte 64 does not start a field */
+    uint64_t b0 = d0 & ~(d0 << 1), b1 = d1 & ~(d1 << 1 | c);
+    uint64_t e0 = ~d0 & d0 << 1, e1 = ~d1 & (d1 << 1 | c);
+    unsigned b[6], e[6];
+    for (unsigned i = 0; i < 6; i++) {
+        if (b0) {
+            b[i] = (unsigned)__builtin_ctzll(b0);
+            b0 &= b0 - 1;
+        } else if (b1) {
+            b[i] = 64 + (unsigned)__builtin_ctzll(b1);
+            b1 &= b1 - 1;
+        } else {
+            return 0;
+        }
+        /* a field that starts ends: e0 | e1 has a bit left */
+        if (e0) {
+            e[i] = (unsigned)__builtin_ctzll(e0);
+            e0 &= e0 - 1;
+        } else {
+            e[i] = 64 + (unsigned)__builtin_ctzll(e1);
+            e1 &= e1 - 1;
+        }
+    }
+    if (b0 | b1)
+        return 0;
+    *q0 = b[0];
+    *s1 = e[0];
+    *s2 = b[2];
+    *s3 = e[2];
+    *s4 = b[4];
+    *s5 = e[4];
+    return 1;
+}
+
 #if defined(QK_FAST_SSE2)
 static inline void classify_sse2(const char *p, const char *qid, uint64_t *good, uint64_t *sep, uint64_t *dig,
                                  uint64_t *same)
@@ -80,6 +125,7 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
     *dig = d;
 }
 #define QK_FAST_FN fast_sse2
+#define QK_FAST_ODD odd_sse2
 #define QK_FAST_SCORES scores_sse2
 #define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
@@ -88,6 +134,7 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
 #define QK_FAST_MANTISSA qk_fast_16digits
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
+#undef QK_FAST_ODD
 #undef QK_FAST_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
@@ -113,6 +160,7 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
     *dig = d;
 }
 #define QK_FAST_FN fast_plain
+#define QK_FAST_ODD odd_plain
 #define QK_FAST_SCORES scores_plain
 #define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
@@ -121,6 +169,7 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
 #define QK_FAST_MANTISSA qk_fast_16digits
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
+#undef QK_FAST_ODD
 #undef QK_FAST_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
@@ -208,6 +257,7 @@ scores_avx2(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t def
 }
 #define QK_FAST_OWN_SCORES 1
 #define QK_FAST_FN fast_avx2
+#define QK_FAST_ODD odd_avx2
 #define QK_FAST_SCORES scores_avx2
 #define QK_FAST_TZCNT (unsigned)_tzcnt_u64
 #define QK_FAST_ATTR __attribute__((target("avx2,bmi,bmi2")))
@@ -216,6 +266,7 @@ scores_avx2(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t def
 #define QK_FAST_MANTISSA mantissa_avx2
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
+#undef QK_FAST_ODD
 #undef QK_FAST_SCORES
 #undef QK_FAST_OWN_SCORES
 #undef QK_FAST_ATTR
@@ -225,18 +276,61 @@ scores_avx2(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t def
 #undef QK_FAST_TZCNT
 #endif
 
+/* One parser's entries and bytes: the next go after them. */
+static void fast_advance(qk_run_fast *g, size_t c)
+{
+    g->doc_off += c;
+    g->scores += c;
+    g->lines += c;
+    if (g->topics)
+        g->topics += c;
+    g->max -= c;
+}
+
 size_t qk_run_fast_lines_isa(int isa, qk_run_fast *f, const char *p, const char *end, size_t *n)
 {
-#if defined(QK_HAVE_AVX2_PATH)
-    if (isa == QK_FAST_AVX2)
-        return fast_avx2(f, p, end, n);
-#endif
+    qk_run_fast g = *f;
+    size_t used = 0, total = 0, c;
+    int simple = 0;
     (void)isa;
-#if defined(QK_FAST_SSE2)
-    return fast_sse2(f, p, end, n);
-#else
-    return fast_plain(f, p, end, n);
+    /* the usual lines, then those of the other shapes, in turn */
+    for (;;) {
+#if defined(QK_HAVE_AVX2_PATH)
+        if (isa == QK_FAST_AVX2)
+            used += fast_avx2(&g, p + used, end, &c);
+        else
 #endif
+#if defined(QK_FAST_SSE2)
+            used += fast_sse2(&g, p + used, end, &c);
+#else
+            used += fast_plain(&g, p + used, end, &c);
+#endif
+        fast_advance(&g, c);
+        total += c;
+        if (g.stop != QK_FAST_SHAPE)
+            break;
+#if defined(QK_HAVE_AVX2_PATH)
+        if (isa == QK_FAST_AVX2)
+            used += odd_avx2(&g, p + used, end, &c, &simple);
+        else
+#endif
+#if defined(QK_FAST_SSE2)
+            used += odd_sse2(&g, p + used, end, &c, &simple);
+#else
+            used += odd_plain(&g, p + used, end, &c, &simple);
+#endif
+        fast_advance(&g, c);
+        total += c;
+        if (c == 0 || !simple)
+            break;
+    }
+    f->stop = g.stop;
+    f->tag = g.tag;
+    f->tlen = g.tlen;
+    f->arena_len = g.arena_len;
+    f->line = g.line;
+    *n = total;
+    return used;
 }
 
 int qk_run_fast_best_isa(void)

@@ -7,7 +7,9 @@
  * qid), QK_FAST_MANTISSA (the 16-digit number of two words of 8 ASCII
  * digits), QK_FAST_TZCNT (trailing zeros, 64 or more for 0) and
  * QK_FAST_SCORES (the name of the deferred score conversion below, or of
- * its own one when it defines QK_FAST_OWN_SCORES), then includes this file. Internal to run_fast.c. */
+ * its own one when it defines QK_FAST_OWN_SCORES) and QK_FAST_ODD (the
+ * name of the parser of lines of the other shapes below), then includes
+ * this file. Internal to run_fast.c. */
 
 /* Scores of entries [kb, kb + n) whose digits wait in wx/wy (bit j of
  * defer set; the others already hold their value; bit j of neg: negative).
@@ -45,7 +47,7 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
     int stop = QK_FAST_ROOM;
     /* the digit words of entries [kb, k) whose score waits (QK_FAST_SCORES) */
     uint64_t wx[64] = {0}, wy[64] = {0}, defer = 0, neg = 0; /* read 4 at a time */
-    while (k < max && end - p >= QK_FAST_TAIL) {
+    while (k < max && end - p >= QK_RUN_FAST_TAIL) {
         uint64_t good, sep, dig, same, t;
         unsigned n, adv, s1, s2, s3, s4, s5;
         size_t dl, sl;
@@ -160,7 +162,95 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
         f->tag = t;
         f->tlen = (size_t)(e - t);
     }
-    if (k < max && end - p >= QK_FAST_TAIL && stop == QK_FAST_ROOM)
+    if (k < max && end - p >= QK_RUN_FAST_TAIL && stop == QK_FAST_ROOM)
+        stop = QK_FAST_SHAPE;
+    f->stop = stop;
+    f->arena_len = (size_t)(arena - base);
+    f->line = line;
+    *count = k;
+    return (size_t)(p - start);
+}
+
+/* Lines of the shape of run_internal.h that QK_FAST_FN leaves: runs of
+ * blanks between, before or after the fields, or 64 to 127 bytes (the end
+ * in the next block), one at a time with the fields from the edges of the
+ * data bytes' mask (qk_fast_fields) and the score read by qk_parse_score.
+ * Stops before a line QK_FAST_FN takes (*simple set) or neither does,
+ * like QK_FAST_FN otherwise (f->stop, the bytes taken, *count). A loop of
+ * its own, so that QK_FAST_FN's stays as it was for the usual lines. */
+QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char *end, size_t *count, int *simple)
+{
+    const char *start = p, *const qid = f->qid, *tag = NULL;
+    char *const base = f->arena;
+    char *arena = base + f->arena_len;
+    const size_t max = f->max, qlen = f->qlen;
+    size_t k = 0, tlen = 0;
+    long line = f->line;
+    int stop = QK_FAST_ROOM;
+    *simple = 0;
+    while (k < max && end - p >= QK_RUN_FAST_TAIL) {
+        uint64_t good, sep, dig, same, d1 = 0;
+        unsigned n, adv, q0, s1, s2, s3, s4, s5;
+        size_t dl;
+        double v;
+        QK_FAST_CLASSIFY(p, qid, &good, &sep, &dig, &same);
+        if (~(good | sep)) {
+            n = (unsigned)__builtin_ctzll(~(good | sep));
+            good &= (1ULL << n) - 1;
+            sep &= (1ULL << n) - 1;
+            if (p[0] != '#' && !(sep & ((sep << 1) | 1 | ((1ULL << n) >> 1)))) {
+                *simple = 1; /* single separators: QK_FAST_FN's */
+                break;
+            }
+        } else {
+            uint64_t g2, b2, dig2, same2;
+            QK_FAST_CLASSIFY(p + 64, qid, &g2, &b2, &dig2, &same2);
+            if (!~(g2 | b2))
+                break;
+            n = 64 + (unsigned)__builtin_ctzll(~(g2 | b2));
+            d1 = g2 & ((1ULL << (n - 64)) - 1);
+        }
+        adv = n + 1;
+        if (p[n] != '\n') {
+            if (p[n] != '\r' || p[n + 1] != '\n')
+                break;
+            adv = n + 2;
+        }
+        if (!qk_fast_fields(good, d1, &q0, &s1, &s2, &s3, &s4, &s5) || p[q0] == '#')
+            break;
+        if (s1 - q0 != qlen || (q0 == 0 && s1 <= QK_FAST_QID_SIMD ? (~same & ((1ULL << s1) - 1)) != 0
+                                                                   : memcmp(p + q0, qid, qlen) != 0)) {
+            stop = QK_FAST_QID;
+            break;
+        }
+        if (qk_parse_score(p + s4, s5 - s4, &v) != 0)
+            break;
+        f->scores[k] = v;
+        dl = s3 - s2;
+        if (dl < 32)
+            memcpy(arena, p + s2, 32);
+        else
+            memcpy(arena, p + s2, dl);
+        arena[dl] = '\0';
+        f->doc_off[k] = (size_t)(arena - base);
+        f->lines[k] = ++line;
+        if (f->topics)
+            f->topics[k] = f->topic;
+        k++;
+        arena += dl + 1;
+        /* the tag: the sixth field, from its start to the next blank or the line end */
+        tag = p + s5;
+        while (*tag == ' ' || *tag == '\t')
+            tag++;
+        for (tlen = 0; (unsigned char)tag[tlen] > ' '; tlen++)
+            ;
+        p += adv;
+    }
+    if (tag) {
+        f->tag = tag;
+        f->tlen = tlen;
+    }
+    if (k < max && end - p >= QK_RUN_FAST_TAIL && stop == QK_FAST_ROOM)
         stop = QK_FAST_SHAPE;
     f->stop = stop;
     f->arena_len = (size_t)(arena - base);
