@@ -8,6 +8,7 @@
  * which owns every error message. One body (run_fast_body.h), compiled for
  * SSE2 (every x86-64) and for AVX2 (chosen at run time), and as plain C
  * elsewhere. */
+#include "io/decimal.h"
 #include "io/run_internal.h"
 #include "io/scan.h"
 #include "qrelkit/io.h"
@@ -39,6 +40,10 @@ static const uint64_t qk_fast_low[9] = {0,
                                         0x00FFFFFFFFFFFFFFULL,
                                         0xFFFFFFFFFFFFFFFFULL};
 
+static const uint64_t qk_fast_pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+static const double qk_fast_pow10d[17] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7, 1e8,
+                                          1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
+
 /* Trailing zeros, defined at 0 (bit 63 stands in). */
 static inline unsigned qk_fast_tzcnt(uint64_t x)
 {
@@ -57,49 +62,6 @@ static inline uint64_t qk_fast_8digits(uint64_t x)
 static inline uint64_t qk_fast_16digits(uint64_t hi, uint64_t lo)
 {
     return qk_fast_8digits(hi) * 100000000 + qk_fast_8digits(lo);
-}
-
-/* The fields of a line from its data bytes (above ' ', not a blank), bit
- * i of d0 for byte i and bit i of d1 for byte 64 + i, no bit at or past
- * the line's end (so a field ends at it at the latest): 0 unless there are
- * exactly six fields; else field 0 is [*q0, *s1), field 2 [*s2, *s3) and
- * field 4 [*s4, *s5). For lines with runs of blanks between, before or
- * after the fields, and for lines of 64 bytes or more. */
-static inline int qk_fast_fields(uint64_t d0, uint64_t d1, unsigned *q0, unsigned *s1, unsigned *s2, unsigned *s3,
-                                 unsigned *s4, unsigned *s5)
-{
-    const uint64_t c = d0 >> 63; /* byte 63 is data: byte 64 does not start a field */
-    uint64_t b0 = d0 & ~(d0 << 1), b1 = d1 & ~(d1 << 1 | c);
-    uint64_t e0 = ~d0 & d0 << 1, e1 = ~d1 & (d1 << 1 | c);
-    unsigned b[6], e[6];
-    for (unsigned i = 0; i < 6; i++) {
-        if (b0) {
-            b[i] = (unsigned)__builtin_ctzll(b0);
-            b0 &= b0 - 1;
-        } else if (b1) {
-            b[i] = 64 + (unsigned)__builtin_ctzll(b1);
-            b1 &= b1 - 1;
-        } else {
-            return 0;
-        }
-        /* a field that starts ends: e0 | e1 has a bit left */
-        if (e0) {
-            e[i] = (unsigned)__builtin_ctzll(e0);
-            e0 &= e0 - 1;
-        } else {
-            e[i] = 64 + (unsigned)__builtin_ctzll(e1);
-            e1 &= e1 - 1;
-        }
-    }
-    if (b0 | b1)
-        return 0;
-    *q0 = b[0];
-    *s1 = e[0];
-    *s2 = b[2];
-    *s3 = e[2];
-    *s4 = b[4];
-    *s5 = e[4];
-    return 1;
 }
 
 #if defined(QK_FAST_SSE2)
@@ -126,6 +88,7 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
 }
 #define QK_FAST_FN fast_sse2
 #define QK_FAST_ODD odd_sse2
+#define QK_FAST_N(name) name##_sse2
 #define QK_FAST_SCORES scores_sse2
 #define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
@@ -135,6 +98,7 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
 #undef QK_FAST_ODD
+#undef QK_FAST_N
 #undef QK_FAST_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
@@ -161,6 +125,7 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
 }
 #define QK_FAST_FN fast_plain
 #define QK_FAST_ODD odd_plain
+#define QK_FAST_N(name) name##_plain
 #define QK_FAST_SCORES scores_plain
 #define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
@@ -170,6 +135,7 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
 #undef QK_FAST_ODD
+#undef QK_FAST_N
 #undef QK_FAST_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
@@ -258,6 +224,7 @@ scores_avx2(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t def
 #define QK_FAST_OWN_SCORES 1
 #define QK_FAST_FN fast_avx2
 #define QK_FAST_ODD odd_avx2
+#define QK_FAST_N(name) name##_avx2
 #define QK_FAST_SCORES scores_avx2
 #define QK_FAST_TZCNT (unsigned)_tzcnt_u64
 #define QK_FAST_ATTR __attribute__((target("avx2,bmi,bmi2")))
@@ -267,6 +234,7 @@ scores_avx2(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t def
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
 #undef QK_FAST_ODD
+#undef QK_FAST_N
 #undef QK_FAST_SCORES
 #undef QK_FAST_OWN_SCORES
 #undef QK_FAST_ATTR

@@ -537,6 +537,47 @@ static void test_block_edges(void **state)
     }
 }
 
+/* The shapes real runs have besides the common one, each taken in place
+ * (not left to the general reader) and read as the general primitives
+ * read them: runs of blanks between fields (two spaces before the tag,
+ * docnos right-aligned in padding), leading and trailing blanks, tabs and
+ * spaces mixed, lines of 64 to 127 bytes (a long tag, a long docno),
+ * scores of 9 to 16 fraction digits (Python's repr) and exponents, CRLF;
+ * then each shape mixed line by line with the common one. */
+static void test_odd_shapes(void **state)
+{
+    static char buf[400 * 140 + 2 * QK_RUN_FAST_TAIL];
+    static const char *const fmts[] = {
+        "CD007431 AF %u %u 0.%u  AL30\n",                          /* two blanks before the tag */
+        "CD007431 NF %9u %u 0.%u 1\n",                             /* docno right-aligned */
+        "  CD007431\t Q0 \t%u  %u  %u.5\t\trun  \n",                /* leading, mixed and trailing */
+        "CD007431 AFS %u %u 33.%u ims_iafapc_m10p10f0t150p2m10\n", /* 64 bytes or more */
+        "CD007431 Q0 %u %u 2.94641814068%u 3\r\n",                 /* 16 digits, CRLF */
+        "CD007431 Q0 %u %u %u.25e-3 tag\n",                        /* an exponent */
+        "CD007431   Q0   doc-%060u   %u   -%u.0   a-tag-of-twenty-bytes\n", /* 120 bytes, a long docno */
+        "CD007431 Q0 %u %u 12345678.%u12345678 r\n",               /* past 2^53: Eisel-Lemire */
+    };
+    enum { NF = sizeof fmts / sizeof *fmts };
+    (void)state;
+    for (unsigned mix = 0; mix <= NF; mix++) {
+        for (unsigned k = 0; k < NF; k++) {
+            size_t n = 0, used, cnt;
+            int stop;
+            for (unsigned i = 0; i < 400; i++) {
+                /* mix == NF: every line this shape; else every other line the common one */
+                const char *fmt = mix < NF && i % 2 ? "CD007431 Q0 %u %u 0.%u r\n" : fmts[k];
+                n += (size_t)sprintf(buf + n, fmt, 1000000 + i * 7919, i + 1, i * 37 % 1000);
+            }
+            memset(buf + n, 0, 2 * QK_RUN_FAST_TAIL);
+            cnt = parse_direct(buf, n + QK_RUN_FAST_TAIL, "CD007431", &used, &stop);
+            if (cnt != 400)
+                fail_msg("shape %u (mix %u): %zu of 400 lines taken, stop %d", k, mix, cnt, stop);
+            assert_int_equal(used, n);
+            check_file(buf, n);
+        }
+    }
+}
+
 /* A random score string: mostly the shapes the parser reads itself (signs,
  * 0 to 10 digits on each side of a point, runs of 0 and 9, values around
  * 2^53 / 10^8), and their neighbours it must leave to qk_parse_score:
@@ -731,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_isa_agree),
         cmocka_unit_test(test_scores),
         cmocka_unit_test(test_block_edges),
+        cmocka_unit_test(test_odd_shapes),
         cmocka_unit_test(test_random_runs),
         cmocka_unit_test(test_large_runs),
         cmocka_unit_test(test_same_layout),
