@@ -40,9 +40,29 @@ static const uint64_t qk_fast_low[9] = {0,
                                         0x00FFFFFFFFFFFFFFULL,
                                         0xFFFFFFFFFFFFFFFFULL};
 
-static const uint64_t qk_fast_pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+static const uint64_t qk_fast_pow10[17] = {1ULL,
+                                           10ULL,
+                                           100ULL,
+                                           1000ULL,
+                                           10000ULL,
+                                           100000ULL,
+                                           1000000ULL,
+                                           10000000ULL,
+                                           100000000ULL,
+                                           1000000000ULL,
+                                           10000000000ULL,
+                                           100000000000ULL,
+                                           1000000000000ULL,
+                                           10000000000000ULL,
+                                           100000000000000ULL,
+                                           1000000000000000ULL,
+                                           10000000000000000ULL};
 static const double qk_fast_pow10d[17] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7, 1e8,
                                           1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
+
+/* Lines of the usual shape in a row after which QK_FAST_ODD leaves them to
+ * QK_FAST_FN. */
+#define QK_FAST_USUAL_RUN 8
 
 /* Trailing zeros, defined at 0 (bit 63 stands in). */
 static inline unsigned qk_fast_tzcnt(uint64_t x)

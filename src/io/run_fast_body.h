@@ -84,9 +84,10 @@ QK_FAST_ATTR static inline int QK_FAST_N(fields)(uint64_t d0, uint64_t d1, unsig
 /* The score at p[s4, s5), "[+-]I[.F]" with its point (or end) at dot, a
  * integer digits (at most 8) and b fraction digits (at most 16), 19 in
  * all, the shape checked by the caller: read as up to three 8-digit words
- * into the exact m = I F and converted as m / 10^b (exact operands: one
- * division) or by the Eisel-Lemire conversion, or by qk_parse_score when
- * that cannot tell. 0 and *v as qk_parse_score gives. */
+ * into an exact m, I F or (8 fraction digits or fewer) I F * 10^(8 - b),
+ * and converted as m / 10^b or m / 10^8 (exact operands: one division,
+ * strtod's double) or by the Eisel-Lemire conversion, or by
+ * qk_parse_score when that cannot tell. 0 and *v as qk_parse_score gives. */
 QK_FAST_ATTR static inline int QK_FAST_N(digits)(const char *p, unsigned s4, unsigned dot, unsigned s5, unsigned a,
                                                  unsigned b, double *v)
 {
@@ -96,16 +97,16 @@ QK_FAST_ATTR static inline int QK_FAST_N(digits)(const char *p, unsigned s4, uns
      * fraction digits, s5 >= dot + 10 >= 18 */
     memcpy(&x, p + dot - 8, 8);
     x = (x & qk_fast_high[a]) | (0x3030303030303030ULL & ~qk_fast_high[a]);
-    m = qk_fast_8digits(x);
-    if (b > 8) {
+    if (b > 8) { /* I * 10^b + the fraction's 16-digit number (its first 16 - b made '0') */
         memcpy(&y, p + s5 - 16, 8);
         memcpy(&z, p + s5 - 8, 8);
         y = (y & qk_fast_high[b - 8]) | (0x3030303030303030ULL & ~qk_fast_high[b - 8]);
-        m = (m * qk_fast_pow10[b - 8] + qk_fast_8digits(y)) * 100000000 + qk_fast_8digits(z);
-    } else if (b > 0) {
-        memcpy(&z, p + s5 - 8, 8);
-        z = (z & qk_fast_high[b]) | (0x3030303030303030ULL & ~qk_fast_high[b]);
-        m = m * qk_fast_pow10[b] + qk_fast_8digits(z);
+        m = qk_fast_8digits(x) * qk_fast_pow10[b] + QK_FAST_MANTISSA(y, z);
+    } else { /* I F * 10^(8 - b): the fraction padded with '0' to 8 digits */
+        memcpy(&z, p + dot + 1, 8);
+        z = (z & qk_fast_low[b]) | (0x3030303030303030ULL & ~qk_fast_low[b]);
+        m = QK_FAST_MANTISSA(x, z);
+        b = 8;
     }
     if (m == 0)
         r = 0.0;
@@ -285,6 +286,7 @@ QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char
     size_t k = 0, tlen = 0;
     long line = f->line;
     int stop = QK_FAST_ROOM;
+    unsigned usual = 0; /* lines of QK_FAST_FN's shape in a row */
     *simple = 0;
     while (k < max && end - p >= QK_RUN_FAST_TAIL) {
         uint64_t good, sep, dig, same, d1 = 0;
@@ -329,10 +331,14 @@ QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char
             a = dot - st;
             b = nd ? s5 - dot - 1 : 0;
             if ((nd & (nd - 1)) == 0 && (!nd || p[dot] == '.') && a <= 8 && b <= 16 && a + b > 0 && a + b <= 19) {
-                if (single && a < 8 && b <= 8) {
-                    *simple = 1; /* single separators, a short score: QK_FAST_FN's */
+                /* single separators, a short score: QK_FAST_FN's line, left
+                 * to it after a few in a row (switching loops costs more
+                 * than a few lines here, in runs that mix the shapes) */
+                if (single && a < 8 && b <= 8 && ++usual >= QK_FAST_USUAL_RUN) {
+                    *simple = 1;
                     break;
                 }
+                usual *= single && a < 8 && b <= 8;
                 if (QK_FAST_N(digits)(p, s4, dot, s5, a, b, &v) != 0)
                     break;
             } else if (qk_parse_score(p + s4, s5 - s4, &v) != 0) {
