@@ -43,9 +43,11 @@ double qk_decimal_to_double(uint64_t w, int q)
         return -1; /* a margin kept beyond the method's proof: strtod */
     up = (unsigned)(hi >> 63);
     mant = hi >> (up + 9);
-    /* the binary exponent: floor(q * log2(10)) + 63, plus the product's top
-     * bit, less the normalising shift, biased */
-    e2 = (int)(((152170 + 65536) * (int64_t)q) >> 16) + 63 + (int)up - (int)lz + 1023;
+    /* the binary exponent: floor(q * log2(10)) (217706 / 2^16 = log2(10)
+     * closely enough for |q| <= 342) + 63, plus the product's top bit,
+     * less the normalising shift, biased */
+    e2 = (int)((217706 * (int64_t)q + ((int64_t)2048 << 16)) >> 16) - 2048 /* a non-negative shift */
+         + 63 + (int)up - (int)lz + 1023;
     if (e2 <= 0)
         return -1; /* subnormal or zero: strtod */
     if (lo <= 1 && q >= -4 && q <= 23 && (mant & 3) == 1 && (mant << (up + 9)) == hi)
