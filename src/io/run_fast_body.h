@@ -280,9 +280,15 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
  * its own, so that QK_FAST_FN's stays as it was for the usual lines. */
 QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char *end, size_t *count, int *simple)
 {
+    /* f's fields in locals, as in QK_FAST_FN (the docno stores may alias) */
     const char *start = p, *const qid = f->qid, *tag = NULL;
     char *const base = f->arena;
     char *arena = base + f->arena_len;
+    size_t *const doc_off = f->doc_off;
+    double *const scores = f->scores;
+    long *const lines = f->lines;
+    uint32_t *const topics = f->topics;
+    const uint32_t topic = f->topic;
     const size_t max = f->max, qlen = f->qlen;
     size_t k = 0, tlen = 0;
     long line = f->line;
@@ -346,17 +352,17 @@ QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char
                 break;
             }
         }
-        f->scores[k] = v;
+        scores[k] = v;
         dl = s3 - s2;
         if (dl < 32)
             memcpy(arena, p + s2, 32);
         else
             memcpy(arena, p + s2, dl);
         arena[dl] = '\0';
-        f->doc_off[k] = (size_t)(arena - base);
-        f->lines[k] = ++line;
-        if (f->topics)
-            f->topics[k] = f->topic;
+        doc_off[k] = (size_t)(arena - base);
+        lines[k] = ++line;
+        if (topics)
+            topics[k] = topic;
         k++;
         arena += dl + 1;
         tag = p + s5; /* the last line's score end: its tag follows */
