@@ -1,4 +1,5 @@
 /* Tokenising and number parsing shared by the readers. */
+#include "io/decimal.h"
 #include "io/scan.h"
 #include "qrelkit/io.h"
 
@@ -98,17 +99,83 @@ static inline uint64_t parse_8digits(uint64_t x)
     return (x * 10000 + (x >> 32)) & 0xFFFFFFFFULL;    /* eight */
 }
 
-/* Clinger's fast path: a decimal m * 10^e with m <= 2^53 and |e| <= 22 has
- * m and 10^|e| exact as doubles, so one IEEE multiplication or division
- * gives the correctly rounded value, the same double as strtod. Everything
- * else (more digits, larger exponents, hex, inf/nan words, junk) goes to
- * strtod through qk_parse_double, which also refuses non-finite values. */
+/* m * 10^e10 (m != 0, its 19 digits exact) as a double: Clinger's fast
+ * path when m <= 2^53 and |e10| <= 22 (m and 10^|e10| exact as doubles:
+ * one IEEE multiplication or division, strtod's double), else the
+ * Eisel-Lemire conversion (io/decimal.c). -1 when neither can tell. */
+static inline double to_double(uint64_t m, int e10)
+{
+    if (m <= (1ULL << 53) && e10 >= -22 && e10 <= 22) {
+        double x = (double)m;
+        return e10 < 0 ? x / pow10_tab[-e10] : x * pow10_tab[e10];
+    }
+    return qk_decimal_to_double(m, e10);
+}
+
+/* A decimal of more than 19 digits "[+-]I[.F][(e|E)[+-]X]" (already
+ * checked whole by qk_parse_score): its first 19 significant digits m,
+ * the value lying in [m, m + 1) * 10^e10; when both ends give the same
+ * double, it is strtod's. Else strtod decides. */
+__attribute__((noinline)) static int parse_long_decimal(const char *s, size_t len, double *out)
+{
+    const char *p = s, *end = s + len;
+    uint64_t m = 0;
+    unsigned nd = 0;
+    int neg = 0, e10 = 0, frac = 0, x = 0, eneg = 0;
+    double lo, hi;
+    if (*p == '-' || *p == '+')
+        neg = *p++ == '-';
+    for (; p < end && *p != 'e' && *p != 'E'; p++) {
+        if (*p == '.') {
+            frac = 1;
+        } else if (nd < 19) {
+            m = m * 10 + (uint64_t)(*p - '0');
+            nd += m != 0; /* leading zeros are not significant */
+            e10 -= frac;
+        } else {
+            e10 += !frac; /* dropped: digits that are not all '0' widen [m, m + 1) */
+        }
+    }
+    if (p < end) {
+        p++;
+        if (*p == '-' || *p == '+')
+            eneg = *p++ == '-';
+        for (; p < end; p++)
+            x = x * 10 + (*p - '0');
+        e10 += eneg ? -x : x;
+    }
+    if (m == 0 || (lo = to_double(m, e10)) < 0 || (hi = to_double(m + 1, e10)) < 0 || lo != hi)
+        return qk_parse_double(s, len, out);
+    *out = neg ? -lo : lo;
+    return 0;
+}
+
+/* The value of qk_parse_score's s when m * 10^e10 is out of Clinger's
+ * reach: the Eisel-Lemire conversion, or strtod when it cannot tell. Out
+ * of line and called last, so that qk_parse_score keeps nothing across
+ * a call. */
+__attribute__((noinline)) static int parse_far(uint64_t m, int e10, int neg, const char *s, size_t len, double *out)
+{
+    double v = qk_decimal_to_double(m, e10);
+    if (v < 0)
+        return qk_parse_double(s, len, out);
+    *out = neg ? -v : v;
+    return 0;
+}
+
+/* A decimal "[+-]I[.F][(e|E)[+-]X]" of up to 19 digits: its digits m
+ * (eight at a time where eight follow) and exponent, then to_double. More
+ * digits: parse_long_decimal. Everything else (hex, inf/nan words, junk,
+ * 128 bytes or more, subnormal, past the largest double, the rare rounding
+ * edges the conversion cannot tell) goes to strtod through
+ * qk_parse_double, which also refuses non-finite values. */
 int qk_parse_score(const char *s, size_t len, double *out)
 {
     const char *p = s, *end = s + len, *d;
-    uint64_t m = 0; /* wraps past 19 digits, which go to strtod anyway */
+    uint64_t m = 0; /* wraps past 19 digits, which parse_long_decimal reads */
     size_t ndig, nfrac = 0;
     int neg = 0, e10;
+    double v;
     if (p < end && (*p == '-' || *p == '+'))
         neg = *p++ == '-';
     for (d = p; p < end && (unsigned)(*p - '0') < 10; p++)
@@ -117,19 +184,21 @@ int qk_parse_score(const char *s, size_t len, double *out)
     if (p < end && *p == '.') {
         d = ++p;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (end - p >= 8) { /* eight digits at once when they are digits */
-            uint64_t x;
+        uint64_t x;
+        while (end - p >= 8) { /* eight digits at once while they are digits */
             memcpy(&x, p, 8);
-            if (is_8digits(x)) {
-                m = m * 100000000 + parse_8digits(x);
-                p += 8;
-            }
-        } else if (end > p && end - s >= 8) {
-            /* k < 8 bytes left ("2.858187"): the string's last 8 bytes with
-             * the 8 - k before p made '0', read as eight digits when the k
-             * are all digits. Nothing outside [s, end) is read. */
+            if (!is_8digits(x))
+                break;
+            m = m * 100000000 + parse_8digits(x);
+            p += 8;
+        }
+        if (end - p >= 4 && end - p < 8 && end - s >= 8) {
+            /* 4 <= k < 8 bytes left ("2.858187"): the string's last 8
+             * bytes with the 8 - k before p made '0', read as eight digits
+             * when the k are all digits (fewer: the loop below is
+             * cheaper). Nothing outside [s, end) is read. */
             size_t k = (size_t)(end - p);
-            uint64_t x, keep = ~0ULL << (8 * (8 - k)); /* little-endian: the last k bytes */
+            uint64_t keep = ~0ULL << (8 * (8 - k)); /* little-endian: the last k bytes */
             memcpy(&x, end - 8, 8);
             x = (x & keep) | (0x3030303030303030ULL & ~keep);
             if (is_8digits(x)) {
@@ -143,7 +212,7 @@ int qk_parse_score(const char *s, size_t len, double *out)
         nfrac = (size_t)(p - d);
         ndig += nfrac;
     }
-    if (ndig == 0 || ndig > 19 || nfrac > 22)
+    if (ndig == 0 || len >= 128)
         return qk_parse_double(s, len, out);
     e10 = -(int)nfrac;
     if (p < end && (*p == 'e' || *p == 'E')) {
@@ -157,14 +226,20 @@ int qk_parse_score(const char *s, size_t len, double *out)
             return qk_parse_double(s, len, out);
         e10 += eneg ? -x : x;
     }
-    if (p != end || m > (1ULL << 53) || e10 < -22 || e10 > 22)
+    if (p != end)
         return qk_parse_double(s, len, out);
-    {
-        double v = (double)m;
+    if (ndig > 19)
+        return parse_long_decimal(s, len, out);
+    if (m == 0) {
+        v = 0.0;
+    } else if (m <= (1ULL << 53) && e10 >= -22 && e10 <= 22) {
+        v = (double)m;
         v = e10 < 0 ? v / pow10_tab[-e10] : v * pow10_tab[e10];
-        *out = neg ? -v : v;
-        return 0;
+    } else {
+        return parse_far(m, e10, neg, s, len, out);
     }
+    *out = neg ? -v : v;
+    return 0;
 }
 
 int qk_line_skippable(const char *line, size_t len)

@@ -187,7 +187,7 @@ static qk_status fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint
     f.line = qk_lines_lineno(s->lines);
     for (;;) {
         qk_lines_window(s->lines, &p, &end);
-        if (!p || end - p < QK_FAST_TAIL)
+        if (!p || end - p < QK_RUN_FAST_TAIL)
             break;
         qk_status st = reserve(s, BATCH, (size_t)BATCH * QK_FAST_ARENA, err);
         if (st != QK_OK)
@@ -207,8 +207,9 @@ static qk_status fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint
         if (f.stop != QK_FAST_ROOM)
             break;
     }
-    /* Lines of another shape one after another (blanks around fields, long
-     * lines): try again only after a growing number of them. */
+    /* Lines of another shape one after another (vertical tabs or form feeds
+     * between fields, lines of 128 bytes or more, comments): try again only
+     * after a growing number of them. */
     if (f.stop == QK_FAST_SHAPE && total == 0) {
         s->fast_wait = s->fast_backoff;
         s->fast_backoff = s->fast_backoff < 64 ? 2 * s->fast_backoff + 1 : 64;

@@ -1,11 +1,14 @@
 /* The run reader's in-place parser for the common line shape (see
  * run_internal.h): whole lines classified 64 bytes at a time, six fields
- * found with five bit scans, the score read by qk_scan_decimal, the docno
+ * found with five bit scans (single separators) or from the edges of the
+ * data bytes' mask (runs of blanks, lines of 64 to 127 bytes in two
+ * blocks), the score read from the digit mask or by qk_parse_score, the docno
  * moved with one fixed-size copy. The line shape and every value are
  * checked here; anything else goes back to the general reader (run.c),
  * which owns every error message. One body (run_fast_body.h), compiled for
  * SSE2 (every x86-64) and for AVX2 (chosen at run time), and as plain C
  * elsewhere. */
+#include "io/decimal.h"
 #include "io/run_internal.h"
 #include "io/scan.h"
 #include "qrelkit/io.h"
@@ -36,6 +39,30 @@ static const uint64_t qk_fast_low[9] = {0,
                                         0x0000FFFFFFFFFFFFULL,
                                         0x00FFFFFFFFFFFFFFULL,
                                         0xFFFFFFFFFFFFFFFFULL};
+
+static const uint64_t qk_fast_pow10[17] = {1ULL,
+                                           10ULL,
+                                           100ULL,
+                                           1000ULL,
+                                           10000ULL,
+                                           100000ULL,
+                                           1000000ULL,
+                                           10000000ULL,
+                                           100000000ULL,
+                                           1000000000ULL,
+                                           10000000000ULL,
+                                           100000000000ULL,
+                                           1000000000000ULL,
+                                           10000000000000ULL,
+                                           100000000000000ULL,
+                                           1000000000000000ULL,
+                                           10000000000000000ULL};
+static const double qk_fast_pow10d[17] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7, 1e8,
+                                          1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
+
+/* Lines of the usual shape in a row after which QK_FAST_ODD leaves them to
+ * QK_FAST_FN. */
+#define QK_FAST_USUAL_RUN 8
 
 /* Trailing zeros, defined at 0 (bit 63 stands in). */
 static inline unsigned qk_fast_tzcnt(uint64_t x)
@@ -80,6 +107,8 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
     *dig = d;
 }
 #define QK_FAST_FN fast_sse2
+#define QK_FAST_ODD odd_sse2
+#define QK_FAST_N(name) name##_sse2
 #define QK_FAST_SCORES scores_sse2
 #define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
@@ -88,6 +117,8 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
 #define QK_FAST_MANTISSA qk_fast_16digits
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
+#undef QK_FAST_ODD
+#undef QK_FAST_N
 #undef QK_FAST_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
@@ -113,6 +144,8 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
     *dig = d;
 }
 #define QK_FAST_FN fast_plain
+#define QK_FAST_ODD odd_plain
+#define QK_FAST_N(name) name##_plain
 #define QK_FAST_SCORES scores_plain
 #define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
@@ -121,6 +154,8 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
 #define QK_FAST_MANTISSA qk_fast_16digits
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
+#undef QK_FAST_ODD
+#undef QK_FAST_N
 #undef QK_FAST_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
@@ -208,6 +243,8 @@ scores_avx2(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t def
 }
 #define QK_FAST_OWN_SCORES 1
 #define QK_FAST_FN fast_avx2
+#define QK_FAST_ODD odd_avx2
+#define QK_FAST_N(name) name##_avx2
 #define QK_FAST_SCORES scores_avx2
 #define QK_FAST_TZCNT (unsigned)_tzcnt_u64
 #define QK_FAST_ATTR __attribute__((target("avx2,bmi,bmi2")))
@@ -216,6 +253,8 @@ scores_avx2(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t def
 #define QK_FAST_MANTISSA mantissa_avx2
 #include "io/run_fast_body.h"
 #undef QK_FAST_FN
+#undef QK_FAST_ODD
+#undef QK_FAST_N
 #undef QK_FAST_SCORES
 #undef QK_FAST_OWN_SCORES
 #undef QK_FAST_ATTR
@@ -225,18 +264,61 @@ scores_avx2(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t def
 #undef QK_FAST_TZCNT
 #endif
 
+/* One parser's entries and bytes: the next go after them. */
+static void fast_advance(qk_run_fast *g, size_t c)
+{
+    g->doc_off += c;
+    g->scores += c;
+    g->lines += c;
+    if (g->topics)
+        g->topics += c;
+    g->max -= c;
+}
+
 size_t qk_run_fast_lines_isa(int isa, qk_run_fast *f, const char *p, const char *end, size_t *n)
 {
-#if defined(QK_HAVE_AVX2_PATH)
-    if (isa == QK_FAST_AVX2)
-        return fast_avx2(f, p, end, n);
-#endif
+    qk_run_fast g = *f;
+    size_t used = 0, total = 0, c;
+    int simple = 0;
     (void)isa;
-#if defined(QK_FAST_SSE2)
-    return fast_sse2(f, p, end, n);
-#else
-    return fast_plain(f, p, end, n);
+    /* the usual lines, then those of the other shapes, in turn */
+    for (;;) {
+#if defined(QK_HAVE_AVX2_PATH)
+        if (isa == QK_FAST_AVX2)
+            used += fast_avx2(&g, p + used, end, &c);
+        else
 #endif
+#if defined(QK_FAST_SSE2)
+            used += fast_sse2(&g, p + used, end, &c);
+#else
+            used += fast_plain(&g, p + used, end, &c);
+#endif
+        fast_advance(&g, c);
+        total += c;
+        if (g.stop != QK_FAST_SHAPE)
+            break;
+#if defined(QK_HAVE_AVX2_PATH)
+        if (isa == QK_FAST_AVX2)
+            used += odd_avx2(&g, p + used, end, &c, &simple);
+        else
+#endif
+#if defined(QK_FAST_SSE2)
+            used += odd_sse2(&g, p + used, end, &c, &simple);
+#else
+            used += odd_plain(&g, p + used, end, &c, &simple);
+#endif
+        fast_advance(&g, c);
+        total += c;
+        if (c == 0 || !simple)
+            break;
+    }
+    f->stop = g.stop;
+    f->tag = g.tag;
+    f->tlen = g.tlen;
+    f->arena_len = g.arena_len;
+    f->line = g.line;
+    *n = total;
+    return used;
 }
 
 int qk_run_fast_best_isa(void)

@@ -8,18 +8,23 @@
 
 /* Why qk_run_fast_lines stopped. */
 enum {
-    QK_FAST_ROOM,  /* max entries written, or fewer than QK_FAST_TAIL bytes left */
+    QK_FAST_ROOM,  /* max entries written, or fewer than QK_RUN_FAST_TAIL bytes left */
     QK_FAST_QID,   /* the next line has another qid */
     QK_FAST_SHAPE, /* the next line is not of the common shape (or is bad) */
 };
 
-/* Bytes the parser wants after a line's start: it classifies 64 bytes at a
- * time and moves docnos and scores with fixed-size loads. */
+/* Bytes the qrels parser wants after a line's start (qrels_fixed.h): it
+ * classifies 64 bytes at a time and moves fields with fixed-size loads. */
 #define QK_FAST_TAIL 128
 
-/* Arena bytes each entry may take (a docno of a line under 64 bytes, its
+/* Bytes the run parser wants after a line's start: a line of up to 127
+ * bytes (two 64-byte blocks classified) and a 32-byte move of a docno
+ * that starts in its last bytes. */
+#define QK_RUN_FAST_TAIL 160
+
+/* Arena bytes each entry may take (a docno of a line under 128 bytes, its
  * NUL, and the fixed-size move's overrun). */
-#define QK_FAST_ARENA 96
+#define QK_FAST_ARENA 160
 
 typedef struct qk_run_fast {
     const char *qid; /* the block's qid, with 32 readable bytes (zero padded) */
@@ -40,10 +45,11 @@ typedef struct qk_run_fast {
 } qk_run_fast;
 
 /* Parses the lines at [p, end) that have the common shape ("qid Q0 docno
- * rank score tag\n" with single spaces or tabs, an optional CR before the
- * newline, a score qk_parse_score accepts, under 64 bytes, not a comment)
- * and the qid f->qid, stopping before the first that does not or when fewer
- * than QK_FAST_TAIL bytes remain; such lines (and every bad one) are left to
+ * rank score tag\n" with runs of spaces and tabs between, before or after
+ * the six fields, an optional CR before the newline, a score qk_parse_score
+ * accepts, under 128 bytes, not a comment) and the qid f->qid, stopping
+ * before the first that does not or when fewer than QK_RUN_FAST_TAIL bytes
+ * remain; such lines (and every bad one) are left to
  * the general reader, which gives them the same meaning or error. Returns
  * the bytes consumed; *n receives the entries written. */
 size_t qk_run_fast_lines(qk_run_fast *f, const char *p, const char *end, size_t *n);

@@ -1,5 +1,7 @@
 /* Token helpers (src/io/fields.c): qk_split_fields and qk_parse_score.
- * qk_parse_score has a fast path (Clinger) and a strtod fallback; the
+ * qk_parse_score has a fast path (Clinger), the Eisel-Lemire conversion
+ * (src/io/decimal.c) for up to 19 significant digits and for longer ones
+ * by truncation, and a strtod fallback; the
  * reference for every accepted string is the C library's strtod, compared
  * bit for bit (so -0 and the last ulp count). */
 #include <setjmp.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/decimal.h"
 #include "qrelkit/io.h"
 
 static size_t split(const char *s, const char **f, size_t *fl, size_t max)
@@ -265,6 +268,114 @@ static void test_score_random(void **state)
     assert_true(accepted > total / 2 && accepted < total);
 }
 
+/* A random double of any finite magnitude (random bits). */
+static double rand_double(qk_rng *r)
+{
+    uint64_t bits = qk_rng_next(r) & ~(1ULL << 63);
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return isfinite(d) ? d : 1.0;
+}
+
+/* The inputs the Eisel-Lemire path is for, two million of them: 15 to 19
+ * significant digits as Python's repr and printf write doubles (the scores
+ * of real runs), 20 to 40 digit mantissas (truncated to 19, decided by
+ * the conversion of both neighbours), exponents at the subnormal and the
+ * overflow edges, and exact halfway points between two doubles written in
+ * full (round to even), with their neighbours one unit in the last digit
+ * either side. Each agrees with strtod bit for bit, or is refused as it
+ * refuses. */
+static void test_score_long_digits(void **state)
+{
+    qk_rng r;
+    char buf[200];
+    long accepted = 0, total = 0;
+    (void)state;
+    qk_rng_seed(&r, 1453);
+    for (int i = 0; i < 2000000; i++, total++) {
+        uint64_t kind = qk_rng_below(&r, 8);
+        size_t n = 0;
+        if (kind < 2) { /* 15 to 19 digits, %.Ng of a double near 1 or anywhere */
+            double d = kind == 0 ? (double)qk_rng_below(&r, 1ULL << 53) / (double)(1ULL << qk_rng_below(&r, 60))
+                                 : rand_double(&r);
+            sprintf(buf, "%s%.*g", qk_rng_below(&r, 4) ? "" : "-", 15 + (int)qk_rng_below(&r, 5), d);
+        } else if (kind == 2) { /* 20 to 40 digits, a dot somewhere, an exponent sometimes */
+            int nd = 20 + (int)qk_rng_below(&r, 21), dot = (int)qk_rng_below(&r, (uint64_t)nd + 1);
+            buf[n++] = (char)('1' + qk_rng_below(&r, 9));
+            for (int d = 1; d < nd; d++) {
+                if (d == dot)
+                    buf[n++] = '.';
+                buf[n++] = rand_digit(&r);
+            }
+            if (qk_rng_below(&r, 2))
+                n += (size_t)sprintf(buf + n, "e%d", (int)qk_rng_below(&r, 641) - 330);
+            buf[n] = '\0';
+        } else if (kind == 3) { /* the subnormal and overflow edges */
+            static const char *const tails[] = {"e-306", "e-307", "e-308", "e-309", "e-324", "e-325", "e307", "e308"};
+            buf[n++] = (char)('1' + qk_rng_below(&r, 9));
+            buf[n++] = '.';
+            for (uint64_t d = 1 + qk_rng_below(&r, 25); d > 0; d--)
+                buf[n++] = rand_digit(&r);
+            strcpy(buf + n, tails[qk_rng_below(&r, 8)]);
+        } else if (kind == 4) { /* halfway between two integer doubles of 2^53 to 2^64 */
+            unsigned sh = (unsigned)qk_rng_below(&r, 11);
+            uint64_t m = (1ULL << 52) | (qk_rng_next(&r) >> 12), half = m << (sh + 1) | 1ULL << sh;
+            long delta = (long)qk_rng_below(&r, 3) - 1;
+            sprintf(buf, "%llu", (unsigned long long)(half + (uint64_t)delta));
+        } else if (kind == 5) { /* halfway between two doubles of a fraction, written exactly */
+            double lo = ldexp((double)((1ULL << 52) | (qk_rng_next(&r) >> 12)), -(int)qk_rng_below(&r, 60));
+            double hi = nextafter(lo, INFINITY);
+            /* (lo + hi) / 2 is exact in long double (64-bit significand) */
+            long double mid = ((long double)lo + (long double)hi) / 2;
+            int len = sprintf(buf, "%.70Lf", mid);
+            while (len > 1 && buf[len - 1] == '0')
+                buf[--len] = '\0';
+            if (qk_rng_below(&r, 3) == 0 && len > 2 && buf[len - 1] != '.') /* a neighbour */
+                buf[len - 1] = (char)(buf[len - 1] == '9' ? '8' : buf[len - 1] + 1);
+        } else if (kind == 6) { /* a mantissa of 19 nines or 19 digits, exponents across the table */
+            uint64_t w = qk_rng_below(&r, 2) ? 9999999999999999999ULL : 1000000000000000000ULL + qk_rng_below(&r, 8999999999999999999ULL);
+            sprintf(buf, "%llue%d", (unsigned long long)w, (int)qk_rng_below(&r, 700) - 360);
+        } else { /* %.17g (repr) of any double */
+            sprintf(buf, "%.17g", rand_double(&r));
+        }
+        if (strlen(buf) >= 128)
+            buf[100] = '\0';
+        check_random(buf, &accepted);
+    }
+    assert_true(accepted > total * 9 / 10);
+}
+
+/* The conversion itself (not strtod behind it): w * 10^q for random w and
+ * q across the table, refused only at rounding edges it cannot tell, out
+ * of the normal range, and bit for bit strtod's otherwise. */
+static void test_decimal_direct(void **state)
+{
+    qk_rng r;
+    long done = 0, total = 0;
+    (void)state;
+    qk_rng_seed(&r, 77);
+    for (int i = 0; i < 1000000; i++, total++) {
+        uint64_t w = qk_rng_next(&r) >> qk_rng_below(&r, 64);
+        int q = (int)qk_rng_below(&r, 2 * 330) - 330;
+        char buf[64];
+        double got, want;
+        if (w == 0)
+            w = 1;
+        sprintf(buf, "%llue%d", (unsigned long long)w, q);
+        want = strtod(buf, NULL);
+        if ((got = qk_decimal_to_double(w, q)) >= 0) {
+            if (memcmp(&got, &want, sizeof got) != 0)
+                fail_msg("%s: %.17g, strtod %.17g", buf, got, want);
+            done++;
+        }
+    }
+    /* refusals are for subnormal, zero and infinite results, in effect */
+    assert_true(done > total * 8 / 10);
+    assert_true(qk_decimal_to_double(0, 0) < 0);
+    assert_true(qk_decimal_to_double(1, 309) < 0);
+    assert_true(qk_decimal_to_double(1, -343) < 0);
+}
+
 static void test_score_rejects(void **state)
 {
     static const char *const bad[] = {
@@ -305,7 +416,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_skippable),    cmocka_unit_test(test_split),         cmocka_unit_test(test_split_random),
         cmocka_unit_test(test_score_examples),
-        cmocka_unit_test(test_score_random),  cmocka_unit_test(test_score_rejects),
+        cmocka_unit_test(test_score_random),  cmocka_unit_test(test_score_long_digits),
+        cmocka_unit_test(test_decimal_direct), cmocka_unit_test(test_score_rejects),
         cmocka_unit_test(test_parse_long),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,7 +25,7 @@
 #include "tmpfile_util.h"
 
 typedef struct ref_entry {
-    char qid[64], doc[80];
+    char qid[64], doc[160];
     double score;
     long line;
 } ref_entry;
@@ -71,7 +71,7 @@ static void ref_read(const char *path, ref_run *r)
             r->e = realloc(r->e, cap * sizeof *r->e);
             assert_non_null(r->e);
         }
-        assert_true(fl[0] < 64 && fl[2] < 80 && fl[5] < 80);
+        assert_true(fl[0] < 64 && fl[2] < 160 && fl[5] < 80);
         memcpy(r->e[r->n].qid, f[0], fl[0]);
         r->e[r->n].qid[fl[0]] = '\0';
         memcpy(r->e[r->n].doc, f[2], fl[2]);
@@ -331,7 +331,7 @@ static void test_large_runs(void **state)
 static void test_isa_agree(void **state)
 {
     gen g = {99};
-    char *buf = malloc(400 * 160 + QK_FAST_TAIL);
+    char *buf = malloc(400 * 160 + QK_RUN_FAST_TAIL);
     static size_t offs[2][512];
     static double scores[2][512];
     static long lines[2][512];
@@ -348,7 +348,7 @@ static void test_isa_agree(void **state)
         char q[100] = "T0001"; /* zero padded, as the reader keeps it */
         qk_run_fast f[2];
         int isas = qk_run_fast_best_isa() == QK_FAST_AVX2 ? 2 : 1;
-        memset(buf + n, 0, QK_FAST_TAIL);
+        memset(buf + n, 0, QK_RUN_FAST_TAIL);
         /* the first line's qid, when it has one */
         if (buf[0] != '#' && buf[0] > ' ') {
             size_t l = strcspn(buf, " \t\r\n\v\f");
@@ -369,7 +369,7 @@ static void test_isa_agree(void **state)
             f[isa].max = 512;
             f[isa].arena = arena[isa];
             f[isa].line = 10;
-            used[isa] = qk_run_fast_lines_isa(isa, &f[isa], buf, buf + n + QK_FAST_TAIL - 1, &cnt[isa]);
+            used[isa] = qk_run_fast_lines_isa(isa, &f[isa], buf, buf + n + QK_RUN_FAST_TAIL - 1, &cnt[isa]);
         }
         if (isas == 2) {
             assert_int_equal(used[0], used[1]);
@@ -411,7 +411,7 @@ static void test_isa_agree(void **state)
     free(buf);
 }
 
-/* The parser on buf[0, n) (n + QK_FAST_TAIL bytes readable) with the qid of
+/* The parser on buf[0, n) (n + QK_RUN_FAST_TAIL bytes readable) with the qid of
  * the first line, by each classifier: every entry is what the general
  * primitives make of its line; returns the entries (the same for both). */
 static size_t parse_direct(char *buf, size_t n, const char *qid, size_t *used_out, int *stop)
@@ -471,7 +471,7 @@ static size_t parse_direct(char *buf, size_t n, const char *qid, size_t *used_ou
  * line with and without its newline). */
 static void test_block_edges(void **state)
 {
-    static char buf[8192 + 3 * QK_FAST_TAIL];
+    static char buf[8192 + 3 * QK_RUN_FAST_TAIL];
     (void)state;
     for (int lead = 0; lead < 64; lead++) {
         for (int shape = 0; shape < 6; shape++) {
@@ -496,18 +496,22 @@ static void test_block_edges(void **state)
             }
             if (shape == 3) { /* a qid change inside a block */
                 n += (size_t)sprintf(buf + n, "q2 Q0 e 1 1 r\nq2 Q0 f 2 1 r\n");
-            } else if (shape == 4) { /* a line of 64 bytes or more */
+            } else if (shape == 4) { /* lines of 64 to 127 bytes: taken in two blocks */
                 n += (size_t)sprintf(buf + n, "q Q0 %.*s 1 1 r\n", 60, "Ylongdocnolongdocnolongdocnolongdocnolongdocnolongdocnolongdocno");
+                n += (size_t)sprintf(buf + n, "q  Q0\t %.*s  1 1.5 r  \r\n", 100,
+                                     "Zlongdocnolongdocnolongdocnolongdocnolongdocnolongdocnolongdocno"
+                                     "longdocnolongdocnolongdocnolongdocnolongdocno");
+                want += 2;
             }
-            memset(buf + n, 0, QK_FAST_TAIL);
+            memset(buf + n, 0, QK_RUN_FAST_TAIL);
             if (shape == 5) {
                 /* the text ends inside a block: a line taken only while
-                 * QK_FAST_TAIL bytes follow its start */
+                 * QK_RUN_FAST_TAIL bytes follow its start */
                 size_t end = n - 17 - (size_t)lead % 9;
                 cnt = parse_direct(buf, end, "q", &used, &stop);
-                if (lead + 12 < 64) {
+                if (lead + 12 < 128) {
                     assert_true(cnt > 30);
-                    assert_true(end - used < QK_FAST_TAIL);
+                    assert_true(end - used < QK_RUN_FAST_TAIL);
                     assert_int_equal(stop, QK_FAST_ROOM);
                 } else {
                     assert_int_equal(cnt, 0);
@@ -517,10 +521,10 @@ static void test_block_edges(void **state)
                 check_file(buf, n - 1); /* the last line without its newline */
                 continue;
             }
-            /* then a line of 64 bytes or more: no line is taken past n */
-            memset(buf + n, 'z', 2 * QK_FAST_TAIL);
-            cnt = parse_direct(buf, n + QK_FAST_TAIL + 64, "q", &used, &stop);
-            if (lead + 12 >= 64) { /* the leading line itself is long */
+            /* then a line of 128 bytes or more: no line is taken past n */
+            memset(buf + n, 'z', 2 * QK_RUN_FAST_TAIL);
+            cnt = parse_direct(buf, n + QK_RUN_FAST_TAIL + 64, "q", &used, &stop);
+            if (lead + 12 >= 128) { /* the leading line itself is too long */
                 assert_int_equal(cnt, 0);
                 assert_int_equal(stop, QK_FAST_SHAPE);
             } else {
@@ -528,6 +532,47 @@ static void test_block_edges(void **state)
                 assert_int_equal(stop, shape == 3 ? QK_FAST_QID : QK_FAST_SHAPE);
             }
             buf[n] = '\0';
+            check_file(buf, n);
+        }
+    }
+}
+
+/* The shapes real runs have besides the common one, each taken in place
+ * (not left to the general reader) and read as the general primitives
+ * read them: runs of blanks between fields (two spaces before the tag,
+ * docnos right-aligned in padding), leading and trailing blanks, tabs and
+ * spaces mixed, lines of 64 to 127 bytes (a long tag, a long docno),
+ * scores of 9 to 16 fraction digits (Python's repr) and exponents, CRLF;
+ * then each shape mixed line by line with the common one. */
+static void test_odd_shapes(void **state)
+{
+    static char buf[400 * 140 + 2 * QK_RUN_FAST_TAIL];
+    static const char *const fmts[] = {
+        "CD007431 AF %u %u 0.%u  AL30\n",                          /* two blanks before the tag */
+        "CD007431 NF %9u %u 0.%u 1\n",                             /* docno right-aligned */
+        "  CD007431\t Q0 \t%u  %u  %u.5\t\trun  \n",                /* leading, mixed and trailing */
+        "CD007431 AFS %u %u 33.%u ims_iafapc_m10p10f0t150p2m10\n", /* 64 bytes or more */
+        "CD007431 Q0 %u %u 2.94641814068%u 3\r\n",                 /* 16 digits, CRLF */
+        "CD007431 Q0 %u %u %u.25e-3 tag\n",                        /* an exponent */
+        "CD007431   Q0   doc-%060u   %u   -%u.0   a-tag-of-twenty-bytes\n", /* 120 bytes, a long docno */
+        "CD007431 Q0 %u %u 12345678.%u12345678 r\n",               /* past 2^53: Eisel-Lemire */
+    };
+    enum { NF = sizeof fmts / sizeof *fmts };
+    (void)state;
+    for (unsigned mix = 0; mix <= NF; mix++) {
+        for (unsigned k = 0; k < NF; k++) {
+            size_t n = 0, used, cnt;
+            int stop;
+            for (unsigned i = 0; i < 400; i++) {
+                /* mix == NF: every line this shape; else every other line the common one */
+                const char *fmt = mix < NF && i % 2 ? "CD007431 Q0 %u %u 0.%u r\n" : fmts[k];
+                n += (size_t)sprintf(buf + n, fmt, 1000000 + i * 7919, i + 1, i * 37 % 1000);
+            }
+            memset(buf + n, 0, 2 * QK_RUN_FAST_TAIL);
+            cnt = parse_direct(buf, n + QK_RUN_FAST_TAIL, "CD007431", &used, &stop);
+            if (cnt != 400)
+                fail_msg("shape %u (mix %u): %zu of 400 lines taken, stop %d", k, mix, cnt, stop);
+            assert_int_equal(used, n);
             check_file(buf, n);
         }
     }
@@ -582,7 +627,7 @@ static void rand_score(gen *g, char *w)
 static void test_scores(void **state)
 {
     enum { LINES = 4096 };
-    static char buf[LINES * 64 + QK_FAST_TAIL], arena[512 * QK_FAST_ARENA];
+    static char buf[LINES * 64 + QK_RUN_FAST_TAIL], arena[512 * QK_FAST_ARENA];
     static char scores_text[LINES][40];
     static size_t offs[512];
     static double got[512];
@@ -598,9 +643,9 @@ static void test_scores(void **state)
             rand_score(&g, scores_text[i]);
             n += (size_t)sprintf(buf + n, "q7 Q0 D%d %d %s r\n", i, i + 1, scores_text[i]);
         }
-        memset(buf + n, 0, QK_FAST_TAIL);
+        memset(buf + n, 0, QK_RUN_FAST_TAIL);
         for (int isa = 0; isa < isas; isa++) {
-            const char *p = buf, *end = buf + n + QK_FAST_TAIL - 1;
+            const char *p = buf, *end = buf + n + QK_RUN_FAST_TAIL - 1;
             int i = 0;
             while (i < LINES) {
                 qk_run_fast f;
@@ -727,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_isa_agree),
         cmocka_unit_test(test_scores),
         cmocka_unit_test(test_block_edges),
+        cmocka_unit_test(test_odd_shapes),
         cmocka_unit_test(test_random_runs),
         cmocka_unit_test(test_large_runs),
         cmocka_unit_test(test_same_layout),
