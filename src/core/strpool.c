@@ -225,7 +225,7 @@ qk_status qk_strpool_index(qk_strpool *p) { return catch_up(p); }
 /* Append s, known not to be in p, whose hash is h. */
 static qk_status add_hashed(qk_strpool *p, const char *s, size_t len, uint64_t h, uint32_t *id)
 {
-    if (catch_up(p) != QK_OK)
+    if (p->indexed != p->count && catch_up(p) != QK_OK)
         return QK_ENOMEM;
     if ((p->count + 1) * 2 > p->nslots && rehash(p) != QK_OK)
         return QK_ENOMEM;
@@ -248,7 +248,7 @@ qk_status qk_strpool_append(qk_strpool *p, const char *s, size_t len, uint32_t *
 qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *id)
 {
     uint64_t h = hash_of(s, len);
-    if (catch_up(p) != QK_OK)
+    if (p->indexed != p->count && catch_up(p) != QK_OK)
         return QK_ENOMEM;
     if (find_hashed(p, s, len, h, id))
         return QK_OK;
