@@ -5,7 +5,7 @@
 # two binaries run alternately (A B A B ...), REPS times each; the table gives
 # median CPU seconds (user + system), MB per CPU second, highest peak RSS and
 # the load average before and after the row. Every pair of index files is
-# compared byte for byte (cmp), and NPL at --memory 256 and 1.
+# compared byte for byte (cmp), and NPL at --memory 256, 32 and 1.
 # Usage: bash bench/index-pair.sh OLD NEW   (env: REPS=3, MEMS="256 32 16 8",
 #        CORPORA="clef clef5", EXTRA="--no-text" to add an option)
 set -euo pipefail
@@ -50,7 +50,7 @@ for c in $corpora; do
     done
 done
 npl=$data/vaswani-npl/corpus/doc-text.trec
-for m in 256 1; do
+for m in 256 32 1; do
     # shellcheck disable=SC2086
     "$old" index --quiet -o "$work/o.idx" --memory $m $extra "$npl"
     # shellcheck disable=SC2086

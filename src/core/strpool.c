@@ -81,10 +81,16 @@ static inline uint64_t hash_of(const char *s, size_t len)
 
 static inline uint64_t tag_of(uint64_t h) { return h & 0xffffffff00000000ULL; }
 
+/* A string's first slot comes from the bits of its tag, which its slot
+ * keeps: growing the table then moves each id without reading its string
+ * (two cache misses each, offs and arena, in a large pool). The slots near
+ * one another share the tag's low bits, so the tag filters on the rest. */
+static inline size_t home(uint64_t h, size_t mask) { return (size_t)(h >> 32) & mask; }
+
 static inline int find_hashed(const qk_strpool *p, const char *s, size_t len, uint64_t h, uint32_t *id)
 {
     size_t mask = p->nslots - 1;
-    size_t i = (size_t)h & mask;
+    size_t i = home(h, mask);
     uint64_t tag = tag_of(h);
     for (;;) {
         uint64_t v = p->slots[i];
@@ -119,12 +125,10 @@ static qk_status rehash_to(qk_strpool *p, size_t n)
         return QK_ENOMEM;
     for (size_t k = 0; k < p->nslots; k++) {
         uint64_t v = p->slots[k];
-        uint32_t id;
         size_t i;
         if (!v)
             continue;
-        id = (uint32_t)v - 1;
-        i = (size_t)hash_of(p->arena + p->offs[id], len_of(p, id)) & (n - 1);
+        i = home(v, n - 1);
         while (slots[i])
             i = (i + 1) & (n - 1);
         slots[i] = v;
@@ -155,7 +159,7 @@ qk_status qk_strpool_reserve(qk_strpool *p, size_t n, size_t bytes)
 static inline void put_slot(qk_strpool *p, uint64_t h, uint32_t id)
 {
     size_t mask = p->nslots - 1;
-    size_t i = (size_t)h & mask;
+    size_t i = home(h, mask);
     while (p->slots[i])
         i = (i + 1) & mask;
     p->slots[i] = tag_of(h) | ((uint64_t)id + 1);
@@ -207,7 +211,7 @@ static qk_status catch_up(qk_strpool *p)
         uint64_t h = ring[id % AHEAD];
         if (id + AHEAD < p->count) {
             uint64_t g = hash_id(p, id + AHEAD);
-            __builtin_prefetch(&p->slots[(size_t)g & (p->nslots - 1)], 1);
+            __builtin_prefetch(&p->slots[home(g, p->nslots - 1)], 1);
             ring[id % AHEAD] = g;
         }
         put_slot(p, h, (uint32_t)id);
@@ -221,7 +225,7 @@ qk_status qk_strpool_index(qk_strpool *p) { return catch_up(p); }
 /* Append s, known not to be in p, whose hash is h. */
 static qk_status add_hashed(qk_strpool *p, const char *s, size_t len, uint64_t h, uint32_t *id)
 {
-    if (catch_up(p) != QK_OK)
+    if (p->indexed != p->count && catch_up(p) != QK_OK)
         return QK_ENOMEM;
     if ((p->count + 1) * 2 > p->nslots && rehash(p) != QK_OK)
         return QK_ENOMEM;
@@ -244,7 +248,7 @@ qk_status qk_strpool_append(qk_strpool *p, const char *s, size_t len, uint32_t *
 qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *id)
 {
     uint64_t h = hash_of(s, len);
-    if (catch_up(p) != QK_OK)
+    if (p->indexed != p->count && catch_up(p) != QK_OK)
         return QK_ENOMEM;
     if (find_hashed(p, s, len, h, id))
         return QK_OK;
@@ -253,7 +257,7 @@ qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *
 
 void qk_strpool_prefetch(const qk_strpool *p, const char *s, size_t len)
 {
-    __builtin_prefetch(&p->slots[(size_t)hash_of(s, len) & (p->nslots - 1)]);
+    __builtin_prefetch(&p->slots[home(hash_of(s, len), p->nslots - 1)]);
 }
 
 qk_status qk_strpool_add_new(qk_strpool *p, const char *s, size_t len, uint32_t *id)
