@@ -466,12 +466,11 @@ __attribute__((target("avx2,bmi,bmi2"), noinline)) static int hot_avx2_jg(hot *h
  * calls it avoids (new_topic set when it starts a new topic's block).
  * STOP_ROOM when added, else why not (the line then left
  * to the per-line reader, or, STOP_TOPIC, to the next window). */
-static int slow_line(qk_qrels *q, hot *h, size_t limit, int groups)
+static int slow_fields(qk_qrels *q, hot *h, size_t limit, int groups, const char *qid, size_t ql,
+                       const char *gs, size_t gl, const char *doc, size_t dl, const char *gr, size_t grl)
 {
-    const char *p = h->p, *doc = p + h->f2 + 1, *qid = p + h->lo;
-    size_t dl = h->f3 - h->f2 - 1, ql = h->f1 - h->lo;
     long v;
-    if (qk_qrels_grade(p + h->f3 + 1, h->f4 - h->f3 - 1, &v) != 0)
+    if (qk_qrels_grade(gr, grl, &v) != 0)
         return STOP_LINE;
     if (ql == h->k.qlen && same_qid(&h->k, qid)) {
         if (h->in_order && !qk_qrels_docno_less(h->prev, h->prev_dlen, doc, dl))
@@ -492,9 +491,9 @@ static int slow_line(qk_qrels *q, hot *h, size_t limit, int groups)
         hot_set_topic(h, q->cur_qid, q->cur_qlen);
         h->new_topic = 1;
     }
-    if (groups && (h->f2 - h->f1 - 1 != h->gl || !qk_same_bytes(h->gs, p + h->f1 + 1, h->gl))) {
-        h->gs = p + h->f1 + 1;
-        h->gl = h->f2 - h->f1 - 1;
+    if (groups && (gl != h->gl || !qk_same_bytes(h->gs, gs, gl))) {
+        h->gs = gs;
+        h->gl = gl;
         if (qk_strpool_intern(q->groups, h->gs, h->gl, &h->g) != QK_OK)
             return STOP_NOMEM;
     }
@@ -513,6 +512,81 @@ static int slow_line(qk_qrels *q, hot *h, size_t limit, int groups)
     h->npos += v > 0;
     h->n++;
     return STOP_ROOM;
+}
+
+static int slow_line(qk_qrels *q, hot *h, size_t limit, int groups)
+{
+    const char *p = h->p;
+    return slow_fields(q, h, limit, groups, p + h->lo, h->f1 - h->lo, p + h->f1 + 1, h->f2 - h->f1 - 1,
+                       p + h->f2 + 1, h->f3 - h->f2 - 1, p + h->f3 + 1, h->f4 - h->f3 - 1);
+}
+
+/* Blanks as the per-line reader's splitter sees them ('\n' ends the line):
+ * 1 for a blank, 2 for a byte no field of the in-place path holds (the
+ * other control bytes, NUL among them), 0 for a field's byte. */
+static const unsigned char odd_class[256] = {
+    [0] = 2,    [1] = 2,    [2] = 2,    [3] = 2,    [4] = 2,    [5] = 2,    [6] = 2,    [7] = 2,
+    [8] = 2,    ['\t'] = 1, ['\n'] = 2, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [14] = 2,   [15] = 2,
+    [16] = 2,   [17] = 2,   [18] = 2,   [19] = 2,   [20] = 2,   [21] = 2,   [22] = 2,   [23] = 2,
+    [24] = 2,   [25] = 2,   [26] = 2,   [27] = 2,   [28] = 2,   [29] = 2,   [30] = 2,   [31] = 2,
+    [' '] = 1,
+};
+
+/* Lines hot_body leaves as bad for their blanks (runs of spaces and tabs,
+ * blanks before the first field or after the last, '\r', '\v' or '\f'
+ * where a blank may be) or their length (64 bytes or more): split in place with a byte loop and added as slow_line adds a
+ * line, one after another while they come; the first line of the common
+ * shape goes back to hot_body. STOP_ROOM when the loop may go on in
+ * hot_body (from h->p + h->o), else why not: STOP_LINE leaves the line
+ * at h->o (a comment, an empty line, another field count, a bad byte, no
+ * room) to the per-line reader. */
+static int odd_lines(qk_qrels *q, hot *h, size_t limit, int groups)
+{
+    int taken = 0;
+    h->stop = 0; /* hot_body classifies again from p + o */
+    for (;;) {
+        const char *s = h->p + h->o, *c = s, *f[4], *stop;
+        size_t fl[4], nf = 0;
+        int plain, why;
+        /* the line, its docno's 32-byte move and the next block's
+         * classification stay inside the window */
+        if (h->end - s < QK_FAST_TAIL || h->n + 1 > h->room || h->n >= h->presize_at)
+            return STOP_ROOM;
+        stop = h->end - 64;
+        plain = odd_class[(unsigned char)*c] == 0;
+        for (;;) {
+            while (c < stop && odd_class[(unsigned char)*c] == 1)
+                c++;
+            if (c >= stop || odd_class[(unsigned char)*c] == 2)
+                break;
+            if (nf == 4)
+                return STOP_LINE;
+            f[nf] = c;
+            while (c < stop && odd_class[(unsigned char)*c] == 0)
+                c++;
+            fl[nf] = (size_t)(c - f[nf]);
+            /* hot_body's shape: one ' ' or '\t' between fields, the
+             * line's end ("\n" or "\r\n") right after the last */
+            if (nf < 3 ? (*c != ' ' && *c != '\t') || odd_class[(unsigned char)c[1]] != 0
+                       : *c != '\n' && (*c != '\r' || c[1] != '\n'))
+                plain = 0;
+            nf++;
+        }
+        if (c >= stop || *c != '\n' || nf != 4 || f[0][0] == '#' || h->alen + fl[2] + 33 > h->alim)
+            return STOP_LINE;
+        /* the common shape: hot_body takes it unless it ends no block
+         * (64 bytes or more); one it handed back here goes to the per-line
+         * reader */
+        if (plain && c - s < 63)
+            return taken ? STOP_ROOM : STOP_LINE;
+        if ((why = slow_fields(q, h, limit, groups, f[0], fl[0], f[1], fl[1], f[2], fl[2], f[3], fl[3])) !=
+            STOP_ROOM)
+            return why;
+        h->new_topic = 0;
+        h->p = c + 1;
+        h->o = 0;
+        taken = 1;
+    }
 }
 
 /* The batch, compiled once per classifier (avx2 a constant). Parses lines
@@ -556,8 +630,11 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
         if (ev == EV_TAIL)
             break;
         if (ev == EV_BAD) {
-            why = STOP_LINE;
-            break;
+            /* the line at o, in the block at p: blanks out of the
+             * common shape are split by odd_lines */
+            if ((why = odd_lines(q, &h, limit, groups)) != STOP_ROOM)
+                break;
+            continue;
         }
         if (ev == EV_LINE) {
             if ((why = slow_line(q, &h, limit, groups)) != STOP_ROOM) {
