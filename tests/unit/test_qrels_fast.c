@@ -257,35 +257,80 @@ static void check_batch(int isa, const char *stop, unsigned fast, unsigned every
     free(buf);
 }
 
+/* Lines the batch takes though they are not of the common shape: runs of
+ * blanks ('\r', '\v' and '\f' among them) between, before or after the
+ * fields, 64 bytes or more. */
+static const char *const takes[] = {
+    "T0 0  D9 1",
+    " T0 0 D9 1",
+    "T0 0 D9 1 ",
+    "T0 0 D9 1\t",
+    "T0\t\t0 D9 1",
+    "T0 0 D9\v1",
+    "T0 0 D9 1\r\r",
+    "T0 0 D9\f 1",
+    " \t T0 \r 0\t\t D9  1 \t ",
+    "T0 0 D-long-docno-that-makes-the-line-64-bytes-or-more-0123456 1",
+};
+
+/* `fast` lines of the common shape as in check_batch, then `take` and
+ * filler lines: the batch adds `take` after them (docno, grade 1, its line
+ * number) and goes on. */
+static void check_taken(int isa, const char *take, unsigned fast, unsigned every)
+{
+    char *buf = malloc((size_t)fast * 64 + 4096), doc[80];
+    size_t n = 0, got = 0, bytes = 0;
+    qk_lines *l = NULL;
+    qk_error err;
+    qk_qrels *q = qk_qrels_blank(QK_REL_QRELS);
+    const char *d = strchr(take, 'D');
+    assert_non_null(buf);
+    assert_non_null(q);
+    for (unsigned i = 0; i < fast; i++)
+        n += (size_t)sprintf(buf + n, "T%03u 0 D%05u %d\n", i / every, i, (int)(i % 5) - 1);
+    n += (size_t)sprintf(buf + n, "%s\n", take);
+    for (unsigned i = 0; i < 20; i++)
+        n += (size_t)sprintf(buf + n, "Z 0 filler-%u 1\n", i);
+    memcpy(doc, d, strcspn(d, " \t\v\f\r"));
+    doc[strcspn(d, " \t\v\f\r")] = '\0';
+    assert_int_equal(qk_lines_open_memory("batch", buf, n, &l, &err), QK_OK);
+    assert_int_equal(qk_qrels_fast_lines(q, l, isa, 0, 0, &bytes, &got, &err), QK_OK);
+    assert_true(got > fast + 1);
+    assert_int_equal(q->nrecs, got);
+    assert_int_equal(qk_lines_lineno(l), (long)got);
+    assert_string_equal(q->arena + qk_qrels_doc_at(q, q->recs[fast].doc), doc);
+    assert_true(q->recs[fast].rel == 1.0);
+    assert_int_equal(qk_qrels_rec_line(q, fast), fast + 1);
+    assert_string_equal(q->arena + qk_qrels_doc_at(q, q->recs[fast + 1].doc), "filler-0");
+    assert_int_equal(qk_qrels_rec_line(q, fast + 1), fast + 2);
+    assert_int_equal(q->nblk, (fast + every - 1) / every + 2);
+    qk_lines_close(l);
+    qk_qrels_free(q);
+    free(buf);
+}
+
 static void test_batch_stops(void **state)
 {
-    /* lines the per-line reader must take: odd blanks, comments, bad or
-     * non-integer grades, other field counts, control bytes, 64 bytes or
-     * more, a CR alone */
+    /* lines the per-line reader must take: comments, bad or non-integer
+     * grades, other field counts (runs of blanks or not), a CR inside a
+     * field, blank lines */
     static const char *const stops[] = {
-        "T0 0  D9 1",
         "T0  D9 1",
         "T0 0  1",
         "T0\t 9 1",
-        " T0 0 D9 1",
-        "T0 0 D9 1 ",
-        "T0 0 D9 1\t",
-        "T0\t\t0 D9 1",
         "T0 0 D9 1.5",
-        "T0 0 D9 x",
+        "T0  0 D9 x",
         "T0 0 D9 1e3",
-        "T0 0 D9 -",
+        " T0 0 D9 -",
         "T0 0 D9 99999999999999999999",
         "T0 0 D9",
         "T0 0 D9 1 2",
         "#T0 0 D9 1",
+        " #T0  0 D9 1",
         "",
         "   ",
-        "T0 0 D9\v1",
-        "T0 0 D9 1\r\r",
         "T0 0 D9 1\rx",
-        "T0 0 D9\f 1",
-        "T0 0 D-long-docno-that-makes-the-line-64-bytes-or-more-0123456 1",
+        "T0 0 D-long-docno-that-makes-the-line-64-bytes-or-more-0123456 1x",
     };
     int isas = qk_run_fast_best_isa() == QK_FAST_AVX2 ? 2 : 1;
     (void)state;
@@ -293,6 +338,9 @@ static void test_batch_stops(void **state)
         for (size_t i = 0; i < sizeof stops / sizeof *stops; i++)
             for (unsigned every = 1; every <= 4; every++)
                 check_batch(isa, stops[i], 37, every, 0, 37);
+        for (size_t i = 0; i < sizeof takes / sizeof *takes; i++)
+            for (unsigned every = 1; every <= 4; every++)
+                check_taken(isa, takes[i], 37, every);
         /* the windowed reader's stop: the first new topic at 10 records or more */
         check_batch(isa, "T0 0 D9 1.5", 37, 4, 10, 12);
         check_batch(isa, "T0 0 D9 1.5", 37, 1, 10, 10);

@@ -123,10 +123,110 @@ static void test_fixed_runs(void **state)
     free(buf);
 }
 
+/* A run of blanks as the per-line reader splits on them: spaces and tabs
+ * mostly, now and then '\r', '\v' or '\f'; one byte when one is 0. */
+static size_t blanks(gen *g, char *out, int one)
+{
+    static const char set[] = " \t \t \t\r\v\f";
+    size_t k = one ? 1 : 1 + below(g, below(g, 4) ? 4 : 12);
+    for (size_t i = 0; i < k; i++)
+        out[i] = one ? (below(g, 4) ? ' ' : '\t') : set[below(g, below(g, 8) ? 6 : 9)];
+    return k;
+}
+
+/* Lines whose fields are separated by runs of blanks (as CLEF TAR's
+ * qrel_abs_test.txt: "CD007431   0  7072537   0"), blanks before the first
+ * field and after the last, CRLF, runs of such lines and of lines of the
+ * common shape mixed, docnos of mixed widths in and out of order, long
+ * docnos; and when bad, lines of 3 or 5 fields, a bad grade, a comment, a
+ * NUL or control byte, a blank line among them. */
+static size_t make_blank_runs(gen *g, char *out, size_t lines, int bad)
+{
+    unsigned topic = 1 + (unsigned)below(g, 50), doc = 1000000 + (unsigned)below(g, 9000000);
+    int odd = 1;
+    size_t n = 0;
+    for (size_t i = 0; i < lines; i++) {
+        char q[32], d[80], grade[8];
+        const char *gr = below(g, 3) ? "0" : below(g, 2) ? "Q0" : "1";
+        size_t dl;
+        if (below(g, 40) == 0)
+            odd = !odd; /* a run of the other kind */
+        if (below(g, 80) == 0)
+            topic++;
+        if (below(g, 300) == 0)
+            topic -= 2;
+        doc = below(g, 10) ? doc + 1 + (unsigned)below(g, 5000) : doc - (unsigned)below(g, 90000);
+        if (below(g, 4) == 0)
+            doc = below(g, 2) ? doc % 10000000u : doc % 100000000u + 10000000u; /* 7 or 8 digits */
+        sprintf(q, "CD%06u", topic);
+        dl = (size_t)sprintf(d, "%u", doc);
+        if (below(g, 100) == 0) { /* a long docno */
+            size_t w = 20 + below(g, 60);
+            memset(d + dl, 'x', w - dl);
+            dl = w;
+            d[dl] = '\0';
+        }
+        {
+            uint64_t k = below(g, 100);
+            if (k == 0)
+                strcpy(grade, "12");
+            else if (k == 1)
+                strcpy(grade, "-1");
+            else if (k == 2 && bad)
+                strcpy(grade, "1x");
+            else
+                sprintf(grade, "%u", (unsigned)below(g, 3));
+        }
+        if (odd && below(g, 4) == 0)
+            n += blanks(g, out + n, 0); /* leading blanks */
+        if (bad && below(g, 200) == 0) {
+            uint64_t k = below(g, 6);
+            static const char *const odds[] = {"# c 0 d 1", "", " \t ", "a b c", "a b c d e"};
+            if (k < 5) {
+                n += (size_t)sprintf(out + n, "%s\n", odds[k]);
+                continue;
+            }
+            d[dl / 2] = below(g, 2) ? '\x01' : '\0';
+        }
+        n += (size_t)sprintf(out + n, "%s", q);
+        n += blanks(g, out + n, !odd);
+        n += (size_t)sprintf(out + n, "%s", gr);
+        n += blanks(g, out + n, !odd);
+        memcpy(out + n, d, dl);
+        n += dl;
+        n += blanks(g, out + n, !odd);
+        n += (size_t)sprintf(out + n, "%s", grade);
+        if (odd && below(g, 4) == 0)
+            n += blanks(g, out + n, 0); /* trailing blanks */
+        n += (size_t)sprintf(out + n, "%s", below(g, 10) ? "\n" : "\r\n");
+    }
+    return n;
+}
+
+static void test_blank_runs(void **state)
+{
+    enum { MAXLINES = 3000 };
+    char *buf = malloc((size_t)MAXLINES * 160 + 4096);
+    gen g = {4242};
+    int read_ok = 0;
+    (void)state;
+    assert_non_null(buf);
+    for (int round = 0; round < 100; round++) {
+        size_t n = make_blank_runs(&g, buf, 1 + below(&g, MAXLINES), round % 4 == 3);
+        char *p = qk_test_write_tmp(buf, n);
+        read_ok += check_file(p);
+        remove(p);
+        free(p);
+    }
+    assert_true(read_ok > 40);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixed_runs),
+        cmocka_unit_test(test_blank_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
