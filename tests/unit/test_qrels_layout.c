@@ -104,16 +104,18 @@ static size_t make_runs(gen *g, char *out, size_t lines, int bad)
     return n;
 }
 
-static void test_fixed_runs(void **state)
+/* rounds random files from make (of up to maxlines lines, each under
+ * line_max bytes; every fourth with bad lines), each read by every reader
+ * and compared (check_file); most must read without an error. */
+static void check_made(size_t (*make)(gen *, char *, size_t, int), uint64_t seed, int rounds, size_t maxlines,
+                       size_t line_max)
 {
-    enum { MAXLINES = 2500 };
-    char *buf = malloc((size_t)MAXLINES * 96 + 4096);
-    gen g = {31337};
+    char *buf = malloc(maxlines * line_max + 4096);
+    gen g = {seed};
     int read_ok = 0;
-    (void)state;
     assert_non_null(buf);
-    for (int round = 0; round < 120; round++) {
-        size_t n = make_runs(&g, buf, 1 + below(&g, MAXLINES), round % 4 == 3);
+    for (int round = 0; round < rounds; round++) {
+        size_t n = make(&g, buf, 1 + below(&g, maxlines), round % 4 == 3);
         char *p = qk_test_write_tmp(buf, n);
         read_ok += check_file(p);
         remove(p);
@@ -121,6 +123,12 @@ static void test_fixed_runs(void **state)
     }
     assert_true(read_ok > 40);
     free(buf);
+}
+
+static void test_fixed_runs(void **state)
+{
+    (void)state;
+    check_made(make_runs, 31337, 120, 2500, 96);
 }
 
 /* A run of blanks as the per-line reader splits on them: spaces and tabs
@@ -205,21 +213,8 @@ static size_t make_blank_runs(gen *g, char *out, size_t lines, int bad)
 
 static void test_blank_runs(void **state)
 {
-    enum { MAXLINES = 3000 };
-    char *buf = malloc((size_t)MAXLINES * 160 + 4096);
-    gen g = {4242};
-    int read_ok = 0;
     (void)state;
-    assert_non_null(buf);
-    for (int round = 0; round < 100; round++) {
-        size_t n = make_blank_runs(&g, buf, 1 + below(&g, MAXLINES), round % 4 == 3);
-        char *p = qk_test_write_tmp(buf, n);
-        read_ok += check_file(p);
-        remove(p);
-        free(p);
-    }
-    assert_true(read_ok > 40);
-    free(buf);
+    check_made(make_blank_runs, 4242, 100, 3000, 160);
 }
 
 int main(void)
