@@ -1,0 +1,156 @@
+/* The qrels reader's loop for lines the block loop leaves for their blanks
+ * (odd_lines): runs of spaces and tabs, blanks before the first field or
+ * after the last, '\r', '\v' or '\f', lines of 64 bytes or more. Internal
+ * to qrels_fast.c, which includes this file after slow_fields and what it
+ * uses (the hot state, STOP_*). Kept apart from hot_body, as qrels_fixed.h
+ * is, so that the usual lines' loop keeps its registers. */
+#ifndef QK_IO_QRELS_ODD_H
+#define QK_IO_QRELS_ODD_H
+
+/* Blanks as the per-line reader's splitter sees them ('\n' ends the line):
+ * 1 for a blank, 2 for a byte no field of the in-place path holds (the
+ * other control bytes, NUL among them), 0 for a field's byte. */
+static const unsigned char odd_class[256] = {
+    [0] = 2,    [1] = 2,    [2] = 2,    [3] = 2,    [4] = 2,    [5] = 2,   [6] = 2,  [7] = 2,  [8] = 2,
+    ['\t'] = 1, ['\n'] = 2, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [14] = 2,  [15] = 2, [16] = 2, [17] = 2,
+    [18] = 2,   [19] = 2,   [20] = 2,   [21] = 2,   [22] = 2,   [23] = 2,  [24] = 2, [25] = 2, [26] = 2,
+    [27] = 2,   [28] = 2,   [29] = 2,   [30] = 2,   [31] = 2,   [' '] = 1,
+};
+
+/* The 64 bytes at s as the per-line reader's splitter sees them: bit i of
+ * the result for a blank or '\n' (bytes 9-13 and ' '), of *nl for a '\n',
+ * of *ctl for another byte below ' ' (NUL among them); with SSE2, only up
+ * to the 16 bytes holding the first '\n'. */
+static inline uint64_t blank_mask64(const char *s, uint64_t *nl, uint64_t *ctl)
+{
+    uint64_t ws = 0, n = 0, c = 0;
+#if defined(__SSE2__)
+    const __m128i sp = _mm_set1_epi8(' '), nine = _mm_set1_epi8(9), four = _mm_set1_epi8(4),
+                  lf = _mm_set1_epi8('\n'), low = _mm_set1_epi8(0x1f);
+    for (unsigned k = 0; k < 4; k++) {
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + (size_t)16 * k));
+        __m128i t = _mm_sub_epi8(b, nine);
+        __m128i r = _mm_cmpeq_epi8(_mm_min_epu8(t, four), t); /* 9-13 */
+        __m128i w = _mm_or_si128(r, _mm_cmpeq_epi8(b, sp));
+        __m128i l = _mm_andnot_si128(r, _mm_cmpeq_epi8(_mm_min_epu8(b, low), b));
+        ws |= (uint64_t)(uint16_t)_mm_movemask_epi8(w) << (16 * k);
+        n |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, lf)) << (16 * k);
+        c |= (uint64_t)(uint16_t)_mm_movemask_epi8(l) << (16 * k);
+        if (n) /* the line's end: the bytes after it are not looked at */
+            break;
+    }
+#else
+    for (unsigned k = 0; k < 64; k++) {
+        unsigned char b = (unsigned char)s[k];
+        ws |= (uint64_t)(b == ' ' || (b >= 9 && b <= 13)) << k;
+        n |= (uint64_t)(b == '\n') << k;
+        c |= (uint64_t)(b < ' ' && !(b >= 9 && b <= 13)) << k;
+    }
+#endif
+    *nl = n;
+    *ctl = c;
+    return ws;
+}
+
+/* A separator of hot_body's lines. */
+static inline int odd_sep(char b)
+{
+    return (b == ' ') | (b == '\t');
+}
+
+/* Lines hot_body leaves as bad for their blanks (runs of spaces and tabs,
+ * blanks before the first field or after the last, '\r', '\v' or '\f'
+ * where a blank may be) or their length (64 bytes or more): split in place with a byte loop and added as
+ * slow_line adds a line, one after another while they come; the first line of the common shape goes back to
+ * hot_body. STOP_ROOM when the loop may go on in hot_body (from h->p + h->o), else why not: STOP_LINE leaves
+ * the line at h->o (a comment, an empty line, another field count, a bad byte, no room) to the per-line
+ * reader. */
+static int odd_lines(qk_qrels *q, hot *h, size_t limit, int groups)
+{
+    int taken = 0;
+    h->stop = 0; /* hot_body classifies again from p + o */
+    for (;;) {
+        const char *s = h->p + h->o, *c = s, *f[4], *stop;
+        size_t fl[4], nf = 0;
+        int plain, why;
+        /* the line, its docno's 32-byte move and the next block's
+         * classification stay inside the window */
+        if (h->end - s < QK_FAST_TAIL || h->n + 1 > h->room || h->n >= h->presize_at)
+            return STOP_ROOM;
+        {
+            /* a line of under 64 bytes: its fields from the masks */
+            uint64_t nl, ctl, ws = blank_mask64(s, &nl, &ctl), below, fld, st, en;
+            if (nl) {
+                unsigned e = (unsigned)__builtin_ctzll(nl);
+                below = (1ULL << e) - 1;
+                fld = ~ws & below;
+                st = fld & ~(fld << 1);
+                en = fld & ~(fld >> 1);
+                if (ctl & below)
+                    return STOP_LINE;
+                for (unsigned j = 0; j < 4; j++) {
+                    unsigned a, z;
+                    if (!st)
+                        return STOP_LINE;
+                    a = (unsigned)__builtin_ctzll(st);
+                    z = (unsigned)__builtin_ctzll(en);
+                    f[j] = s + a;
+                    fl[j] = z + 1 - a;
+                    st &= st - 1;
+                    en &= en - 1;
+                }
+                if (st)
+                    return STOP_LINE;
+                c = s + e;
+                /* one ' ' or '\t' between fields, no blank before the
+                 * first, the line's end ("\n" or "\r\n") right after the
+                 * last */
+                plain = (f[0] == s) & (f[1] == f[0] + fl[0] + 1) & (f[2] == f[1] + fl[1] + 1) &
+                        (f[3] == f[2] + fl[2] + 1) & (f[3] + fl[3] == c - (c[-1] == '\r')) &
+                        odd_sep(f[0][fl[0]]) & odd_sep(f[1][fl[1]]) & odd_sep(f[2][fl[2]]);
+                if (f[0][0] == '#' || h->alen + fl[2] + 33 > h->alim)
+                    return STOP_LINE;
+                if (plain)
+                    return taken ? STOP_ROOM : STOP_LINE;
+                goto add;
+            }
+        }
+        stop = h->end - 64;
+        plain = odd_class[(unsigned char)*c] == 0;
+        for (;;) {
+            while (c < stop && odd_class[(unsigned char)*c] == 1)
+                c++;
+            if (c >= stop || odd_class[(unsigned char)*c] == 2)
+                break;
+            if (nf == 4)
+                return STOP_LINE;
+            f[nf] = c;
+            while (c < stop && odd_class[(unsigned char)*c] == 0)
+                c++;
+            fl[nf] = (size_t)(c - f[nf]);
+            /* hot_body's shape: one ' ' or '\t' between fields, the
+             * line's end ("\n" or "\r\n") right after the last */
+            if (nf < 3 ? (*c != ' ' && *c != '\t') || odd_class[(unsigned char)c[1]] != 0
+                       : *c != '\n' && (*c != '\r' || c[1] != '\n'))
+                plain = 0;
+            nf++;
+        }
+        if (c >= stop || *c != '\n' || nf != 4 || f[0][0] == '#' || h->alen + fl[2] + 33 > h->alim)
+            return STOP_LINE;
+        /* the common shape: hot_body takes it unless it ends no block
+         * (64 bytes or more); one it handed back here goes to the per-line
+         * reader */
+        if (plain && c - s < 63)
+            return taken ? STOP_ROOM : STOP_LINE;
+    add:
+        if ((why = slow_fields(q, h, limit, groups, f[0], fl[0], f[1], fl[1], f[2], fl[2], f[3], fl[3])) !=
+            STOP_ROOM)
+            return why;
+        h->new_topic = 0;
+        h->p = c + 1;
+        h->o = 0;
+        taken = 1;
+    }
+}
+
+#endif
