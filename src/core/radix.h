@@ -26,4 +26,11 @@ qk_keyed *qk_radix_keyed(qk_keyed *v, qk_keyed *tmp, size_t n);
  * qk_radix_keyed. */
 qk_keyed *qk_radix_keyed_fused(qk_keyed *v, qk_keyed *tmp, size_t n);
 
+/* The same sort and result for keys below 2^bits (bits <= 64), in as few
+ * passes of at most 11 bits as cover them, the counts of all passes taken
+ * in one read of the keys: 3 passes for keys of 28 bits (packed digit
+ * prefixes in io/qrels_sort.c) where the byte-wise sorts make 4 or more.
+ * A failed allocation of its counts falls back on qk_radix_keyed. */
+qk_keyed *qk_radix_keyed_bits(qk_keyed *v, qk_keyed *tmp, size_t n, int bits);
+
 #endif

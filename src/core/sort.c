@@ -124,3 +124,56 @@ qk_keyed *qk_radix_keyed_fused(qk_keyed *v, qk_keyed *tmp, size_t n)
     free(count);
     return v;
 }
+
+/* count[p * nb + digit]: how many keys have that digit of `width` bits in
+ * pass p, for all passes in one read of the keys (three spelt out: the
+ * keys of 23-33 bits that qk_radix_keyed_bits is for). */
+static void count_digits(const qk_keyed *v, size_t n, size_t *count, size_t nb, int width, int passes)
+{
+    size_t mask = nb - 1;
+    if (passes == 3) {
+        size_t *c1 = count + nb, *c2 = count + 2 * nb;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t k = v[i].key;
+            count[k & mask]++;
+            c1[(k >> width) & mask]++;
+            c2[(k >> 2 * width) & mask]++;
+        }
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = v[i].key;
+        for (int p = 0; p < passes; p++)
+            count[(size_t)p * nb + ((k >> (p * width)) & mask)]++;
+    }
+}
+
+qk_keyed *qk_radix_keyed_bits(qk_keyed *v, qk_keyed *tmp, size_t n, int bits)
+{
+    int passes = (bits + 10) / 11, width = passes ? (bits + passes - 1) / passes : 0;
+    size_t nb = (size_t)1 << width, mask = nb - 1, *count;
+    if (n < 2 || passes == 0)
+        return v;
+    if (!(count = calloc((size_t)passes * nb, sizeof *count)))
+        return qk_radix_keyed(v, tmp, n);
+    count_digits(v, n, count, nb, width, passes);
+    for (int p = 0; p < passes; p++) {
+        size_t *c = count + (size_t)p * nb, sum = 0;
+        int shift = p * width;
+        qk_keyed *t;
+        if (c[(v[0].key >> shift) & mask] == n)
+            continue; /* every key has the same digit here */
+        for (size_t d = 0; d < nb; d++) {
+            size_t x = c[d];
+            c[d] = sum;
+            sum += x;
+        }
+        for (size_t i = 0; i < n; i++)
+            tmp[c[(v[i].key >> shift) & mask]++] = v[i];
+        t = v;
+        v = tmp;
+        tmp = t;
+    }
+    free(count);
+    return v;
+}

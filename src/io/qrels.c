@@ -176,13 +176,13 @@ static qk_status offs_new(size_t n, int wide, uint32_t **off, uint64_t **off64)
  * qk_qrels_sort_docnos, or NULL) has the docno d of numbered docno id
  * `last`, that of record k - 1. Different prefixes settle it without
  * reading the strings, and so do equal ones that hold the docno's end. */
-static inline int same_docno(const qk_qrels *q, const qk_keyed *keys, size_t k, const uint32_t *off,
-                             const uint64_t *off64, size_t last, const char *d)
+static inline int same_docno(const qk_qrels *q, const qrels_sort_buf *sb, const qk_keyed *keys, size_t k,
+                             const uint32_t *off, const uint64_t *off64, size_t last, const char *d)
 {
     if (keys && k > 0) {
         if (keys[k].key != keys[k - 1].key)
             return 0;
-        if ((keys[k].key & 0xff) == 0)
+        if (qk_qrels_prefix_ends(sb, keys[k].key))
             return 1;
     }
     return strcmp(q->arena + qk_qrels_off_get(off, off64, last), d) == 0;
@@ -194,7 +194,7 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
     uint32_t *off = NULL;
     uint64_t *off64 = NULL;
     size_t nd = 0, w = 0;
-    qrels_sort_buf sb = {NULL, NULL, NULL, 0};
+    qrels_sort_buf sb = {NULL, NULL, NULL, 0, 0, 0};
     const qk_keyed *keys = NULL;
     int check = q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG, in_place = 1,
         wide = q->doc_off64 != NULL;
@@ -218,6 +218,8 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
+    for (size_t t = 0; t < nt; t++) /* the largest topic: room for it at once */
+        sb.want = q->offs[t + 1] - q->offs[t] > sb.want ? q->offs[t + 1] - q->offs[t] : sb.want;
     for (size_t t = 0; t < nt; t++) {
         size_t b = w, first_doc = nd;
         int distinct = 1;
@@ -252,7 +254,8 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
             }
             keys = NULL;
             if (i < q->offs[t + 1]) {
-                if (qk_qrels_sort_docnos(q, q->full + q->offs[t], q->offs[t + 1] - q->offs[t], &sb) != QK_OK) {
+                if (qk_qrels_sort_docnos(q, q->full + q->offs[t], q->offs[t + 1] - q->offs[t], &sb) !=
+                    QK_OK) {
                     st = qk_error_set(err, QK_ENOMEM, "out of memory");
                     goto out;
                 }
@@ -263,7 +266,8 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
             qrels_full r = q->full[i];
             size_t at = qk_qrels_doc_at(q, r.doc);
             const char *d = q->arena + at;
-            if (nd == first_doc || distinct || !same_docno(q, keys, i - q->offs[t], off, off64, nd - 1, d)) {
+            if (nd == first_doc || distinct ||
+                !same_docno(q, &sb, keys, i - q->offs[t], off, off64, nd - 1, d)) {
                 qk_qrels_off_put(off, off64, nd++, at);
             } else if (check && w > b && q->full[w - 1].jg == r.jg) {
                 /* Prefs may repeat a line on purpose (each copy is a preference); qrels may not. */

@@ -267,14 +267,24 @@ typedef struct qrels_sort_buf {
     struct qk_keyed *sorted; /* the last call's prefixes, in its records' order */
     qrels_full *recs;        /* cap */
     size_t cap;
+    /* the most records a call will be given (0: not known): the first
+     * allocation takes room for that many, so that growing from topic to
+     * topic does not touch fresh pages each time */
+    size_t want;
+    int packed; /* sorted's keys are digit prefixes packed in base 11 */
 } qrels_sort_buf;
 
 /* r[0..n) (records of q) in qk_qrels_cmp_docno order, the order
- * qk_sort_r with it gives: a radix sort on the docnos' first 8 bytes, the
- * records that share them then compared in full. QK_ENOMEM leaves r in
+ * qk_sort_r with it gives: a radix sort on the docnos' first 8 bytes
+ * (packed into 28 bits when every docno is digits), the records that
+ * share them then compared in full. QK_ENOMEM leaves r in
  * some order of the same records. */
 qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_buf *buf);
 void qk_qrels_sort_buf_free(qrels_sort_buf *buf);
+
+/* 1 when the docno whose key (in buf->sorted) is key ends inside its
+ * first 8 bytes, so that an equal key means an equal docno. */
+int qk_qrels_prefix_ends(const qrels_sort_buf *buf, uint64_t key);
 
 /* Sort q's records by topic and docno, number the docnos per topic and
  * apply the duplicate policy; frees the reading state. */

@@ -2,7 +2,9 @@
  * the radix sort on docno prefixes against the comparison sort it replaced
  * (qk_sort_r with qk_qrels_cmp_docno), and whole files read with both
  * duplicate policies against an order and a duplicate report computed here
- * from the lines alone; qk_radix_keyed_fused against qk_radix_keyed. */
+ * from the lines alone; qk_radix_keyed_fused and qk_radix_keyed_bits
+ * against qk_radix_keyed. Topics of digit docnos only take the packed
+ * keys (3 radix passes); the others the byte keys. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -73,24 +75,64 @@ static void make_docno(gen *g, char *out, char (*seen)[80], size_t nseen)
     }
 }
 
+/* Docnos of digits only, as PubMed names them: 1-12 digits (mostly 7 and
+ * 8), many sharing their first digits, some a prefix of another, often one
+ * already used. */
+static void make_digits(gen *g, char *out, char (*seen)[80], size_t nseen)
+{
+    size_t n = below(g, 4) ? 7 + below(g, 2) : 1 + below(g, 12);
+    if (nseen && below(g, 4) == 0) {
+        memcpy(out, seen[below(g, nseen)], 80);
+        if (below(g, 2)) { /* a prefix of one used, or one used and more digits */
+            size_t l = strlen(out);
+            if (l > 1 && below(g, 2))
+                out[1 + below(g, l - 1)] = '\0';
+            else if (l < 20)
+                snprintf(out + l, 80 - l, "%u", (unsigned)below(g, 100));
+        }
+        return;
+    }
+    for (size_t k = 0; k < n; k++)
+        out[k] = (char)('0' + (k < 3 ? below(g, 3) : below(g, 10)));
+    out[n] = '\0';
+}
+
+/* The key qk_qrels_sort_docnos keeps for docno d: its first 8 bytes,
+ * big-endian, 0 past the end; when packed, those bytes (0 past the end,
+ * '0'-'9' as 1-10) as the digits of a number in base 11. */
+static uint64_t want_key(const char *d, int packed)
+{
+    uint64_t want = 0;
+    for (int k = 0; k < 8; k++) {
+        unsigned c = k < (int)strlen(d) ? (unsigned char)d[k] : 0;
+        want = packed ? want * 11 + (c ? c - '0' + 1 : 0) : want | (uint64_t)c << (56 - 8 * k);
+    }
+    return want;
+}
+
 /* Records of one topic in random order, with random groups (ranked in a
  * random order) and distinct lines, sorted both ways: the same records in
- * the same order. */
-static void check_sort_once(gen *g, size_t n, size_t ngroups)
+ * the same order. digits: docnos of digits only (the packed keys). */
+static void check_sort_once(gen *g, size_t n, size_t ngroups, int digits)
 {
     qk_qrels *q = NULL;
     qk_error err;
     char (*seen)[80] = calloc(n + 1, sizeof *seen);
     qrels_full *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
     uint32_t *rank = malloc(ngroups * sizeof *rank);
-    qrels_sort_buf buf = {NULL, NULL, NULL, 0};
+    qrels_sort_buf buf = {NULL, NULL, NULL, 0, 0, 0};
+    int all_digits = 1;
     assert_non_null(seen);
     assert_non_null(a);
     assert_non_null(b);
     assert_non_null(rank);
     assert_int_equal(qk_qrels_new(QK_REL_QRELS_JG, &q, &err), QK_OK);
     for (size_t i = 0; i < n; i++) {
-        make_docno(g, seen[i], seen, i);
+        if (digits)
+            make_digits(g, seen[i], seen, i);
+        else
+            make_docno(g, seen[i], seen, i);
+        all_digits &= strspn(seen[i], "0123456789") == strlen(seen[i]);
         assert_int_equal(qk_qrels_add(q, "T", "0", seen[i], (long)below(g, 3), &err), QK_OK);
     }
     for (size_t k = 0; k < ngroups; k++)
@@ -110,21 +152,21 @@ static void check_sort_once(gen *g, size_t n, size_t ngroups)
         a[i].rel = q->recs[i].rel;
     }
     memcpy(b, a, n * sizeof *a);
+    buf.want = below(g, 2) ? n + below(g, 100) : 0; /* room for more than n, or n */
     assert_int_equal(qk_sort_r(a, n, sizeof *a, qk_qrels_cmp_docno, q), QK_OK);
     assert_int_equal(qk_qrels_sort_docnos(q, b, n, &buf), QK_OK);
+    assert_int_equal(buf.packed, n > 1 && all_digits);
     for (size_t i = 0; i < n; i++) {
         assert_int_equal(b[i].doc, a[i].doc);
         assert_int_equal(b[i].line, a[i].line);
         assert_int_equal(b[i].jg, a[i].jg);
         assert_int_equal(b[i].jsg, a[i].jsg);
-        /* the prefixes kept for numbering are those of the sorted records:
-         * their first 8 bytes, big-endian, 0 past the end */
+        /* the keys kept for numbering are those of the sorted records, and
+         * say whether the docno ends inside its first 8 bytes */
         if (buf.sorted) {
             const char *d = q->arena + qk_qrels_doc_at(q, b[i].doc);
-            uint64_t want = 0;
-            for (int k = 0; k < 8 && d[k]; k++)
-                want |= (uint64_t)(unsigned char)d[k] << (56 - 8 * k);
-            assert_true(buf.sorted[i].key == want);
+            assert_true(buf.sorted[i].key == want_key(d, buf.packed));
+            assert_int_equal(qk_qrels_prefix_ends(&buf, buf.sorted[i].key), strlen(d) < 8);
         }
     }
     qk_qrels_sort_buf_free(&buf);
@@ -139,8 +181,9 @@ static void test_sort_matches_comparison_sort(void **state)
     gen g = {12345};
     (void)state;
     for (int round = 0; round < 300; round++)
-        check_sort_once(&g, below(&g, 3) ? 1 + below(&g, 40) : 1 + below(&g, 3000), 1 + below(&g, 4));
-    check_sort_once(&g, 0, 1);
+        check_sort_once(&g, below(&g, 3) ? 1 + below(&g, 40) : 1 + below(&g, 3000), 1 + below(&g, 4),
+                        round % 2);
+    check_sort_once(&g, 0, 1, 0);
 }
 
 /* A record of a random file as the test keeps it. */
@@ -182,7 +225,10 @@ static void test_files_against_own_order(void **state)
             snprintf(r[i].qid, sizeof r[i].qid, "%u", (unsigned)(i * ntopics / n * 7 % 11));
             if (round % 3 && below(&g, 20) == 0) /* now and then a line of another topic */
                 snprintf(r[i].qid, sizeof r[i].qid, "%u", (unsigned)below(&g, 11));
-            make_docno(&g, r[i].doc, seen, i);
+            if (round % 5 == 1) /* digit docnos: packed keys */
+                make_digits(&g, r[i].doc, seen, i);
+            else
+                make_docno(&g, r[i].doc, seen, i);
             memcpy(seen[i], r[i].doc, 80);
             r[i].rel = (long)below(&g, 4) - 1;
             r[i].line = (unsigned)i + 1;
@@ -279,12 +325,41 @@ static void test_fused_radix_matches(void **state)
     }
 }
 
+static void test_bits_radix_matches(void **state)
+{
+    gen g = {4242};
+    (void)state;
+    for (int round = 0; round < 300; round++) {
+        size_t n = round < 3 ? (size_t)round : 1 + below(&g, round % 7 ? 300 : 6000);
+        int bits = round % 65;
+        qk_keyed *a = malloc((2 * n + 1) * sizeof *a), *b = malloc((2 * n + 1) * sizeof *b), *ra, *rb;
+        assert_non_null(a);
+        assert_non_null(b);
+        for (size_t i = 0; i < n; i++) {
+            a[i].key = bits >= 64 ? next64(&g) : next64(&g) & ((1ULL << bits) - 1);
+            if (round % 3 == 0)
+                a[i].key &= ~0x5555ULL; /* digits the same in every key */
+            a[i].id = (uint32_t)i;
+        }
+        memcpy(b, a, n * sizeof *a);
+        ra = qk_radix_keyed(a, a + n, n);
+        rb = qk_radix_keyed_bits(b, b + n, n, bits);
+        for (size_t i = 0; i < n; i++) {
+            assert_true(ra[i].key == rb[i].key);
+            assert_int_equal(ra[i].id, rb[i].id);
+        }
+        free(a);
+        free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sort_matches_comparison_sort),
         cmocka_unit_test(test_files_against_own_order),
         cmocka_unit_test(test_fused_radix_matches),
+        cmocka_unit_test(test_bits_radix_matches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
