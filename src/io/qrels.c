@@ -315,24 +315,30 @@ out:
     return QK_OK;
 }
 
-/* A plain qrels whose records are in their final order already (in_order:
- * block t holds topic t, topics in strcmp order, each topic's docnos
- * strictly increasing): record i keeps docno id i and nothing moves. */
+/* A plain qrels read in_order (each topic one block, its docnos strictly
+ * increasing). With topics_sorted (block t holds topic t) the records are
+ * in their final order already: record i keeps docno id i and nothing
+ * moves. Else (numeric topic ids of different widths, 7431 before 10023)
+ * the blocks are moved as they are (qk_qrels_move_blocks). */
 static qk_status organise_in_order(qk_qrels *q, size_t nt)
 {
     uint32_t *group_order = NULL;
     qk_status st = QK_ENOMEM;
     if ((q->offs = malloc((nt + 1) * sizeof *q->offs)) &&
         (q->doc_first = malloc((nt + 1) * sizeof *q->doc_first)) &&
-        (q->topic_order = malloc((nt ? nt : 1) * sizeof *q->topic_order)) &&
-        (q->topic_rank = malloc((nt ? nt : 1) * sizeof *q->topic_rank)) &&
         rank_pool(q->groups, &group_order, &q->group_rank) == QK_OK) {
-        for (size_t t = 0; t < nt; t++) {
-            q->offs[t] = q->doc_first[t] = q->blk_start[t];
-            q->topic_order[t] = q->topic_rank[t] = (uint32_t)t;
+        if (!q->topics_sorted) {
+            if ((st = rank_pool(q->topics, &q->topic_order, &q->topic_rank)) == QK_OK)
+                st = qk_qrels_move_blocks(q, nt);
+        } else if ((q->topic_order = malloc((nt ? nt : 1) * sizeof *q->topic_order)) &&
+                   (q->topic_rank = malloc((nt ? nt : 1) * sizeof *q->topic_rank))) {
+            for (size_t t = 0; t < nt; t++) {
+                q->offs[t] = q->doc_first[t] = q->blk_start[t];
+                q->topic_order[t] = q->topic_rank[t] = (uint32_t)t;
+            }
+            q->offs[nt] = q->doc_first[nt] = q->nrecs;
+            st = QK_OK;
         }
-        q->offs[nt] = q->doc_first[nt] = q->nrecs;
-        st = QK_OK;
     }
     free(group_order);
     return st;
@@ -457,7 +463,7 @@ qk_status qk_qrels_organise(qk_qrels *q, const char *path, qk_dedup dedup, qk_er
     if (!q->in_order || q->nblk != nt)
         return organise_any(q, nt, path, dedup, err);
     st = organise_in_order(q, nt);
-    q->packed = st == QK_OK && q->ndocs == q->nrecs;
+    q->packed = st == QK_OK && q->topics_sorted && q->ndocs == q->nrecs;
     free(q->blk_topic);
     free(q->blk_start);
     q->blk_topic = q->blk_start = NULL;
@@ -586,7 +592,7 @@ qk_qrels *qk_qrels_blank(qk_rel_format fmt)
         return NULL;
     }
     q->fmt = fmt;
-    q->in_order = fmt == QK_REL_QRELS;
+    q->in_order = q->topics_sorted = fmt == QK_REL_QRELS;
     q->off_max = UINT32_MAX;
     return q;
 }

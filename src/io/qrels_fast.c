@@ -37,11 +37,12 @@ qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql)
             return QK_ENOMEM;
         q->blk_cap = c1;
     }
-    /* A topic seen before, or not after the last one in strcmp order. */
-    if (q->in_order &&
-        (id != known || (q->nblk > 0 && strcmp(qk_strpool_str(q->topics, q->blk_topic[q->nblk - 1]),
-                                               qk_strpool_str(q->topics, id)) >= 0)))
+    /* A topic seen before; one not after the last one in strcmp order. */
+    if (id != known)
         q->in_order = 0;
+    if (q->in_order && q->topics_sorted && q->nblk > 0 &&
+        strcmp(qk_strpool_str(q->topics, q->blk_topic[q->nblk - 1]), qk_strpool_str(q->topics, id)) >= 0)
+        q->topics_sorted = 0;
     q->blk_topic[q->nblk] = id;
     q->blk_start[q->nblk++] = (uint32_t)q->nrecs;
     q->cur_qid = qk_strpool_str(q->topics, id);

@@ -55,14 +55,16 @@ struct qk_qrels {
      * one topic each, block k = records [blk_start[k], blk_start[k + 1])
      * of topic blk_topic[k]; cur_qid (in the topics pool, cur_qlen bytes)
      * is the last block's topic. in_order stays 1 while a plain qrels
-     * lists each topic in one block, topics in strcmp order and each
-     * topic's docnos strictly increasing: then organising moves nothing
-     * and compares nothing. prev_dlen: the last docno's length. */
+     * lists each topic in one block and each topic's docnos strictly
+     * increasing, topics_sorted while those blocks are in strcmp order of
+     * their topics too: then organising moves nothing and compares
+     * nothing (with in_order alone, it moves whole blocks and compares
+     * nothing). prev_dlen: the last docno's length. */
     uint32_t *blk_topic, *blk_start;
     size_t nblk, blk_cap;
     const char *cur_qid;
     size_t cur_qlen, prev_dlen;
-    int in_order;
+    int in_order, topics_sorted;
     int presized; /* qk_qrels_presize was called (once, by the reader) */
     /* The in-place reader's same-layout loop (qrels_fast.c try_fixed):
      * the record count from which it is tried next and its wait, kept
@@ -255,6 +257,15 @@ qk_status qk_qrels_bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt);
  * block's records in their order; returns 1 (nothing done, offs zeroed)
  * when there is no memory for the copy it needs when blocks move. */
 int qk_qrels_bucket_blocks(qk_qrels *q, size_t nt);
+
+/* A plain qrels read in_order (each topic one block of strictly
+ * increasing docnos) whose blocks are not in strcmp order of their topics
+ * (q->topic_rank set; q->offs and q->doc_first room for nt + 1): the
+ * records, their docno offsets and lines copied into new arrays in topic
+ * order, record i of docno id i. No comparison: the numbering and
+ * duplicate check of qk_qrels_organise have nothing to do. QK_ENOMEM
+ * leaves q as it was. */
+qk_status qk_qrels_move_blocks(qk_qrels *q, size_t nt);
 
 /* The organising order of a topic's records (qrels_sort.c): docno in
  * strcmp order, then group rank (q->group_rank), then line; a qk_cmp_r. */

@@ -297,6 +297,108 @@ static void test_files_against_own_order(void **state)
     }
 }
 
+static int by_doc(const void *x, const void *y)
+{
+    return strcmp(((const line_rec *)x)->doc, ((const line_rec *)y)->doc);
+}
+
+/* Files whose topics come one block each, each block's docnos strictly
+ * increasing, the blocks in a random order (numeric ids of 1-4 digits, so
+ * rarely in strcmp order), blank lines now and then: read, each topic
+ * holds its docnos, grades and lines, docno ids in order; the blocks out
+ * of strcmp order take the block move (in_order without topics_sorted). */
+static void test_sorted_blocks_out_of_topic_order(void **state)
+{
+    gen g = {31337};
+    (void)state;
+    for (int round = 0; round < 60; round++) {
+        size_t nt = 1 + below(&g, 12), n = 0, len = 0, cap, line = 0;
+        size_t per = round % 5 ? 200 : 3000;
+        line_rec *r = malloc(nt * per * sizeof *r);
+        char (*seen)[80] = calloc(per + 1, sizeof *seen), *text, *path;
+        unsigned ids[12];
+        int sorted_ids = 1;
+        qk_qrels *q = NULL;
+        qk_error err;
+        assert_non_null(r);
+        assert_non_null(seen);
+        for (size_t t = 0; t < nt; t++) {
+            size_t m = 1 + below(&g, per), b = n;
+            int fresh;
+            do {
+                ids[t] = (unsigned)(1 + below(&g, round % 3 ? 2000 : 20));
+                fresh = 1;
+                for (size_t u = 0; u < t; u++)
+                    fresh &= ids[u] != ids[t];
+            } while (!fresh);
+            for (size_t i = 0; i < m; i++) {
+                snprintf(r[n].qid, sizeof r[n].qid, "%u", ids[t]);
+                if (round % 2)
+                    make_digits(&g, r[n].doc, seen, i);
+                else
+                    make_docno(&g, r[n].doc, seen, i);
+                memcpy(seen[i], r[n].doc, 80);
+                r[n].rel = (long)below(&g, 4) - 1;
+                n++;
+            }
+            qsort(r + b, n - b, sizeof *r, by_doc);
+            for (size_t i = b + 1, w = b + 1; i <= n; i++) { /* distinct docnos */
+                if (i == n) {
+                    n = w;
+                    break;
+                }
+                if (strcmp(r[i].doc, r[w - 1].doc))
+                    r[w++] = r[i];
+            }
+        }
+        cap = n * 100 + 1;
+        text = malloc(cap);
+        assert_non_null(text);
+        for (size_t i = 0; i < n; i++) {
+            while (below(&g, 50) == 0) {
+                text[len++] = '\n';
+                line++;
+            }
+            r[i].line = (unsigned)++line;
+            len += (size_t)snprintf(text + len, cap - len, "%s 0 %s %ld\n", r[i].qid, r[i].doc, r[i].rel);
+            if (i > 0 && strcmp(r[i].qid, r[i - 1].qid) && strcmp(r[i - 1].qid, r[i].qid) > 0)
+                sorted_ids = 0;
+        }
+        path = qk_test_write_tmp(text, len);
+        assert_int_equal(qk_qrels_read(path, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_OK);
+        assert_true(q->in_order);
+        assert_int_equal(q->topics_sorted, sorted_ids);
+        qsort(r, n, sizeof *r, by_topic_doc_line);
+        {
+            size_t i = 0, t = 0, total = 0;
+            while (i < n) {
+                size_t nj, k = 0;
+                const qk_judgment *j;
+                assert_string_equal(qk_qrels_topic(q, t), r[i].qid);
+                j = qk_qrels_judgments(q, t, &nj);
+                for (size_t e = i; e < n && !strcmp(r[e].qid, r[i].qid); e++, k++) {
+                    assert_true(k < nj);
+                    assert_string_equal(qk_qrels_docno(q, j[k].doc), r[e].doc);
+                    assert_int_equal(j[k].doc, total + k);
+                    assert_true(j[k].rel == (double)r[e].rel);
+                    assert_int_equal(qk_qrels_judgment_line(q, t, k), r[e].line);
+                }
+                assert_int_equal(k, nj);
+                total += nj;
+                i += nj;
+                t++;
+            }
+            assert_int_equal(t, qk_qrels_num_topics(q));
+            assert_int_equal(total, qk_qrels_num_judgments(q));
+        }
+        qk_qrels_free(q);
+        qk_test_drop(path);
+        free(r);
+        free(text);
+        free(seen);
+    }
+}
+
 static void test_fused_radix_matches(void **state)
 {
     gen g = {99};
@@ -358,6 +460,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sort_matches_comparison_sort),
         cmocka_unit_test(test_files_against_own_order),
+        cmocka_unit_test(test_sorted_blocks_out_of_topic_order),
         cmocka_unit_test(test_fused_radix_matches),
         cmocka_unit_test(test_bits_radix_matches),
     };
