@@ -5,7 +5,8 @@
 # under `perf stat` (task-clock, user and system time) for one binary,
 # then the other. The table gives per file and binary the median over
 # rounds of the mean CPU ms (task-clock), user ms and system ms, the
-# new/base ratio, and the reading rate: file MB (10^6 bytes) per CPU
+# new/base ratio of those medians and the median (min-max) of the
+# per-round new/base ratios, and the reading rate: file MB (10^6 bytes) per CPU
 # second of (CPU of the file - CPU of a 1-line qrels file), the start-up
 # taken out that way. Load averages before and after are printed.
 # Usage: bash bench/qrels-real.sh BASE NEW
@@ -44,14 +45,16 @@ for line in open(raw):
     f, who, t, u, s = line.split()
     rows.setdefault(f, {}).setdefault(who, []).append((float(t), float(u), float(s)))
 med = {f: {w: [st.median(x[i] for x in v) for i in range(3)] for w, v in d.items()} for f, d in rows.items()}
-print("| file | MB | base CPU ms (user/sys) | new CPU ms (user/sys) | new/base | base MB/CPU-s | new MB/CPU-s |")
-print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+print("| file | MB | base CPU ms (user/sys) | new CPU ms (user/sys) | new/base | new/base per round: median (min-max) | base MB/CPU-s | new MB/CPU-s |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for f, d in med.items():
     path = f if f.startswith('/') else os.path.join(data, f)
     mb = os.path.getsize(path) / 1e6
     b, n = d['base'], d['new']
     name = 'one-line qrels (start-up)' if f == oneq else f
     rate = lambda x, one: (mb / ((x[0] - one[0]) / 1e3)) if f != oneq and x[0] > one[0] else float('nan')
+    pr = [y[0] / x[0] for x, y in zip(rows[f]['base'], rows[f]['new'])]
     print(f"| {name} | {mb:.2f} | {b[0]:.2f} ({b[1]:.2f}/{b[2]:.2f}) | {n[0]:.2f} ({n[1]:.2f}/{n[2]:.2f}) | "
-          f"{n[0]/b[0]:.3f} | {rate(b, med[oneq]['base']):.0f} | {rate(n, med[oneq]['new']):.0f} |")
+          f"{n[0]/b[0]:.3f} | {st.median(pr):.3f} ({min(pr):.2f}-{max(pr):.2f}) | "
+          f"{rate(b, med[oneq]['base']):.0f} | {rate(n, med[oneq]['new']):.0f} |")
 PY

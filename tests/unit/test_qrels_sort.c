@@ -202,6 +202,37 @@ static int by_topic_doc_line(const void *x, const void *y)
     return c ? c : (a->line > b->line) - (a->line < b->line);
 }
 
+/* q, read from the lines r[0..n) (now sorted by topic, docno, line): its
+ * topics in that order, each with its distinct docnos in order, docno ids
+ * counting up, the grade and line of each docno's first line. */
+static void check_read(const qk_qrels *q, const line_rec *r, size_t n)
+{
+    size_t i = 0, t = 0, total = 0;
+    while (i < n) {
+        size_t nj, k = 0;
+        const qk_judgment *j;
+        assert_string_equal(qk_qrels_topic(q, t), r[i].qid);
+        j = qk_qrels_judgments(q, t, &nj);
+        for (size_t e = i; e < n && !strcmp(r[e].qid, r[i].qid); e++) {
+            if (e > i && !strcmp(r[e].doc, r[e - 1].doc))
+                continue; /* a later line of the same docno */
+            assert_true(k < nj);
+            assert_string_equal(qk_qrels_docno(q, j[k].doc), r[e].doc);
+            assert_int_equal(j[k].doc, total + k);
+            assert_true(j[k].rel == (double)r[e].rel);
+            assert_int_equal(qk_qrels_judgment_line(q, t, k), r[e].line);
+            k++;
+        }
+        assert_int_equal(k, nj);
+        total += nj;
+        while (++i < n && !strcmp(r[i].qid, r[i - 1].qid))
+            ;
+        t++;
+    }
+    assert_int_equal(t, qk_qrels_num_topics(q));
+    assert_int_equal(total, qk_qrels_num_judgments(q));
+}
+
 /* Random files (topics one block each out of strcmp order, or now and
  * then a line of another topic; docnos out of order, or in order;
  * duplicates)
@@ -263,31 +294,7 @@ static void test_files_against_own_order(void **state)
                 continue;
             }
             assert_int_equal(st, QK_OK);
-            {
-                size_t i = 0, t = 0, total = 0;
-                while (i < n) {
-                    size_t nj, k = 0;
-                    const qk_judgment *j;
-                    assert_string_equal(qk_qrels_topic(q, t), r[i].qid);
-                    j = qk_qrels_judgments(q, t, &nj);
-                    for (size_t e = i; e < n && !strcmp(r[e].qid, r[i].qid); e++) {
-                        if (e > i && !strcmp(r[e].doc, r[e - 1].doc))
-                            continue; /* a later line of the same docno */
-                        assert_true(k < nj);
-                        assert_string_equal(qk_qrels_docno(q, j[k].doc), r[e].doc);
-                        assert_true(j[k].rel == (double)r[e].rel);
-                        assert_int_equal(qk_qrels_judgment_line(q, t, k), r[e].line);
-                        k++;
-                    }
-                    assert_int_equal(k, nj);
-                    total += nj;
-                    while (++i < n && !strcmp(r[i].qid, r[i - 1].qid))
-                        ;
-                    t++;
-                }
-                assert_int_equal(t, qk_qrels_num_topics(q));
-                assert_int_equal(total, qk_qrels_num_judgments(q));
-            }
+            check_read(q, r, n);
             qk_qrels_free(q);
         }
         qk_test_drop(path);
@@ -369,28 +376,7 @@ static void test_sorted_blocks_out_of_topic_order(void **state)
         assert_true(q->in_order);
         assert_int_equal(q->topics_sorted, sorted_ids);
         qsort(r, n, sizeof *r, by_topic_doc_line);
-        {
-            size_t i = 0, t = 0, total = 0;
-            while (i < n) {
-                size_t nj, k = 0;
-                const qk_judgment *j;
-                assert_string_equal(qk_qrels_topic(q, t), r[i].qid);
-                j = qk_qrels_judgments(q, t, &nj);
-                for (size_t e = i; e < n && !strcmp(r[e].qid, r[i].qid); e++, k++) {
-                    assert_true(k < nj);
-                    assert_string_equal(qk_qrels_docno(q, j[k].doc), r[e].doc);
-                    assert_int_equal(j[k].doc, total + k);
-                    assert_true(j[k].rel == (double)r[e].rel);
-                    assert_int_equal(qk_qrels_judgment_line(q, t, k), r[e].line);
-                }
-                assert_int_equal(k, nj);
-                total += nj;
-                i += nj;
-                t++;
-            }
-            assert_int_equal(t, qk_qrels_num_topics(q));
-            assert_int_equal(total, qk_qrels_num_judgments(q));
-        }
+        check_read(q, r, n);
         qk_qrels_free(q);
         qk_test_drop(path);
         free(r);
