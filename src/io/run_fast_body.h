@@ -87,7 +87,11 @@ QK_FAST_ATTR static inline int QK_FAST_N(fields)(uint64_t d0, uint64_t d1, unsig
  * into an exact m, I F or (8 fraction digits or fewer) I F * 10^(8 - b),
  * and converted as m / 10^b or m / 10^8 (exact operands: one division,
  * strtod's double) or by the Eisel-Lemire conversion, or by
- * qk_parse_score when that cannot tell. 0 and *v as qk_parse_score gives. */
+ * qk_parse_score when that cannot tell. 0 and *v as qk_parse_score gives.
+ * Scores of 16 digits or more always go to Eisel-Lemire (inline), whether
+ * m is below 2^53 or not: in Python's repr (16-17 digits) the two come
+ * about equally often, in no order, and a branch on m would be
+ * mispredicted on every other line; with fewer digits m < 10^15 always. */
 QK_FAST_ATTR static inline int QK_FAST_N(digits)(const char *p, unsigned s4, unsigned dot, unsigned s5, unsigned a,
                                                  unsigned b, double *v)
 {
@@ -111,9 +115,9 @@ QK_FAST_ATTR static inline int QK_FAST_N(digits)(const char *p, unsigned s4, uns
     }
     if (m == 0)
         r = 0.0;
-    else if (m <= 1ULL << 53)
+    else if (a + b < 16 && m <= 1ULL << 53)
         r = (double)m / qk_fast_pow10d[b];
-    else if ((r = qk_decimal_to_double(m, -(int)b)) < 0)
+    else if ((r = qk_decimal_to_double_inline(m, -(int)b)) < 0)
         return qk_parse_score(p + s4, s5 - s4, v);
     *v = p[s4] == '-' ? -r : r;
     return 0;
