@@ -87,7 +87,11 @@ QK_FAST_ATTR static inline int QK_FAST_N(fields)(uint64_t d0, uint64_t d1, unsig
  * into an exact m, I F or (8 fraction digits or fewer) I F * 10^(8 - b),
  * and converted as m / 10^b or m / 10^8 (exact operands: one division,
  * strtod's double) or by the Eisel-Lemire conversion, or by
- * qk_parse_score when that cannot tell. 0 and *v as qk_parse_score gives. */
+ * qk_parse_score when that cannot tell. 0 and *v as qk_parse_score gives.
+ * Scores of 16 digits or more always go to Eisel-Lemire (inline), whether
+ * m is below 2^53 or not: in Python's repr (16-17 digits) the two come
+ * about equally often, in no order, and a branch on m would be
+ * mispredicted on every other line; with fewer digits m < 10^15 always. */
 QK_FAST_ATTR static inline int QK_FAST_N(digits)(const char *p, unsigned s4, unsigned dot, unsigned s5, unsigned a,
                                                  unsigned b, double *v)
 {
@@ -111,9 +115,9 @@ QK_FAST_ATTR static inline int QK_FAST_N(digits)(const char *p, unsigned s4, uns
     }
     if (m == 0)
         r = 0.0;
-    else if (m <= 1ULL << 53)
+    else if (a + b < 16 && m <= 1ULL << 53)
         r = (double)m / qk_fast_pow10d[b];
-    else if ((r = qk_decimal_to_double(m, -(int)b)) < 0)
+    else if ((r = qk_decimal_to_double_inline(m, -(int)b)) < 0)
         return qk_parse_score(p + s4, s5 - s4, v);
     *v = p[s4] == '-' ? -r : r;
     return 0;
@@ -274,8 +278,9 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
  * the next block), or scores of other shapes (9 to 16 fraction digits as
  * Python's repr writes them, exponents), one at a time with the fields
  * from the edges of the data bytes' mask (QK_FAST_N(fields)) and the score
- * read by QK_FAST_N(digits) or qk_parse_score. Stops before a line
- * QK_FAST_FN takes (*simple set) or neither does,
+ * read by QK_FAST_N(digits) or qk_parse_score or (up to 7 integer and 8
+ * fraction digits) left to QK_FAST_SCORES as in QK_FAST_FN. Stops before
+ * a line QK_FAST_FN takes (*simple set) or neither does,
  * like QK_FAST_FN otherwise (f->stop, the bytes taken, *count). A loop of
  * its own, so that QK_FAST_FN's stays as it was for the usual lines. */
 QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char *end, size_t *count, int *simple)
@@ -294,6 +299,9 @@ QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char
     long line = f->line;
     int stop = QK_FAST_ROOM;
     unsigned usual = 0; /* lines of QK_FAST_FN's shape in a row */
+    size_t kb = 0;
+    /* the digit words of entries [kb, k) whose score waits, as in QK_FAST_FN */
+    uint64_t wx[64] = {0}, wy[64] = {0}, defer = 0, neg = 0;
     *simple = 0;
     while (k < max && end - p >= QK_RUN_FAST_TAIL) {
         uint64_t good, sep, dig, same, d1 = 0;
@@ -338,14 +346,29 @@ QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char
             a = dot - st;
             b = nd ? s5 - dot - 1 : 0;
             if ((nd & (nd - 1)) == 0 && (!nd || p[dot] == '.') && a <= 8 && b <= 16 && a + b > 0 && a + b <= 19) {
-                /* single separators, a short score: QK_FAST_FN's line, left
-                 * to it after a few in a row (switching loops costs more
-                 * than a few lines here, in runs that mix the shapes) */
-                if (single && a < 8 && b <= 8 && ++usual >= QK_FAST_USUAL_RUN) {
-                    *simple = 1;
-                    break;
+                if (a < 8 && b <= 8) {
+                    /* a short score: its digit words wait, as in
+                     * QK_FAST_FN (the conversion's chain of dependent
+                     * steps then overlaps other lines'). With single
+                     * separators, QK_FAST_FN's line, left to it after a
+                     * few in a row (switching loops costs more than a few
+                     * lines here, in runs that mix the shapes). */
+                    uint64_t x, z;
+                    if (!single) {
+                        usual = 0;
+                    } else if (++usual >= QK_FAST_USUAL_RUN) {
+                        *simple = 1;
+                        break;
+                    }
+                    memcpy(&x, p + dot - 8, 8);
+                    memcpy(&z, p + dot + 1, 8);
+                    wx[k - kb] = (x & qk_fast_high[a]) | (0x3030303030303030ULL & ~qk_fast_high[a]);
+                    wy[k - kb] = (z & qk_fast_low[b]) | (0x3030303030303030ULL & ~qk_fast_low[b]);
+                    defer |= 1ULL << (k - kb);
+                    neg |= (uint64_t)(p[s4] == '-') << (k - kb);
+                    goto stored;
                 }
-                usual *= single && a < 8 && b <= 8;
+                usual = 0;
                 if (QK_FAST_N(digits)(p, s4, dot, s5, a, b, &v) != 0)
                     break;
             } else if (qk_parse_score(p + s4, s5 - s4, &v) != 0) {
@@ -353,6 +376,7 @@ QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char
             }
         }
         scores[k] = v;
+    stored:
         dl = s3 - s2;
         if (dl < 32)
             memcpy(arena, p + s2, 32);
@@ -367,7 +391,13 @@ QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char
         arena += dl + 1;
         tag = p + s5; /* the last line's score end: its tag follows */
         p += adv;
+        if (k - kb == 64) {
+            QK_FAST_SCORES(scores + kb, wx, wy, defer, neg, 64);
+            kb = k;
+            defer = neg = 0;
+        }
     }
+    QK_FAST_SCORES(scores + kb, wx, wy, defer, neg, k - kb);
     if (tag) { /* the sixth field, from its start to the next blank or the line end */
         while (*tag == ' ' || *tag == '\t')
             tag++;
