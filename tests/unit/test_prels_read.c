@@ -23,6 +23,7 @@
 #include <zlib.h>
 
 #include "io/prels_internal.h"
+#include "io/sample_index.h"
 #include "qrelkit/estimate.h"
 #include "qrelkit/io.h"
 #include "tmpfile_util.h"
@@ -305,12 +306,52 @@ static void test_digits(void **state)
     }
 }
 
+static int est_cmp_ids(const void *a, const void *b, void *ctx)
+{
+    const qk_strpool *pool = ctx;
+    return qk_est_topic_cmp(qk_strpool_str(pool, *(const uint32_t *)a), qk_strpool_str(pool, *(const uint32_t *)b));
+}
+
+/* qk_sidx_order_topics, which reads each id's number once, orders the
+ * topics as the merge sort comparing them with qk_est_topic_cmp does, on
+ * ids that are numbers, that are not, and that mix both (where the order
+ * is not transitive and depends on the sort's steps). */
+static void test_topic_order(void **state)
+{
+    static const char *const ids[] = {"10", "9",   "100", "1e1",  "10.0", "010", "2",   "-3",  "0x1A", "a1",
+                                      "b",  "Z",   "nan", "NaN",  "inf",  "-0",  "0",   "1.5", " 7",   "7 ",
+                                      "",   "1e400", "x9", "0.5e1", "5",   "33",  "3.3", "+4",  "4",    "1"};
+    gen g = {7};
+    (void)state;
+    for (int round = 0; round < 300; round++) {
+        qk_strpool *pool = qk_strpool_new();
+        uint32_t order[64], rank[64], want[64], id;
+        size_t n = 1 + below(&g, 30);
+        assert_non_null(pool);
+        for (size_t i = 0; i < n; i++) {
+            const char *t = ids[below(&g, 30)];
+            assert_int_equal(qk_strpool_intern(pool, t, strlen(t), &id), QK_OK);
+        }
+        n = qk_strpool_count(pool);
+        for (uint32_t i = 0; i < n; i++)
+            want[i] = i;
+        assert_int_equal(qk_sort_r(want, n, sizeof *want, est_cmp_ids, pool), QK_OK);
+        assert_int_equal(qk_sidx_order_topics(pool, order, rank), QK_OK);
+        for (uint32_t i = 0; i < n; i++) {
+            assert_int_equal(order[i], want[i]);
+            assert_int_equal(rank[order[i]], i);
+        }
+        qk_strpool_free(pool);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_prels),
         cmocka_unit_test(test_large_topic),
         cmocka_unit_test(test_digits),
+        cmocka_unit_test(test_topic_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
