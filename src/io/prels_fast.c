@@ -202,12 +202,11 @@ static qk_status fast_lines(rd *r, const char *p, const char *lim, const char *e
     return st;
 }
 
-/* The word of docno id's bytes [8 depth, 8 depth + 8) that orders like
- * them, bytes past its end 0. */
-static inline uint64_t doc_key(const rd *r, uint32_t id, size_t depth)
+/* The word of docno id's bytes [at, at + 8) that orders like them, bytes
+ * past its end 0. */
+static inline uint64_t doc_key(const rd *r, uint32_t id, size_t at)
 {
     const prec *x = &r->recs[id];
-    size_t at = 8 * depth;
     uint64_t w;
     if (at >= x->dlen)
         return 0;
@@ -254,10 +253,49 @@ static void merge_keys(qk_keyed *v, qk_keyed *tmp, size_t m)
         v[k++] = tmp[i++];
 }
 
-/* v[0..m), keyed by their docnos' words at depth, in docno order; the
+/* The bytes that the docnos of s[0..m) (m > 1) all begin with, given
+ * that they share the first `from` and are longer: the next words are
+ * taken from there, so that docnos alike for many bytes (a topic's
+ * clueweb09-en0003-55-31884 share "clueweb09-en00") need no sort for
+ * each word they share. */
+static size_t common_prefix(const rd *r, const qk_keyed *s, size_t m, size_t from)
+{
+    const char *p0 = r->arena + r->recs[s[0].id].off;
+    size_t c = r->recs[s[0].id].dlen;
+    for (size_t i = 1; i < m && c > from; i++) {
+        /* a shorter docno's NUL differs from p0's byte there; the words
+         * read past it stay in the arena, whose 8 bytes after the last
+         * docno are zeroed */
+        const char *q = r->arena + r->recs[s[i].id].off;
+        size_t k = from;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        for (;;) {
+            uint64_t d = qk_load8(p0 + k) ^ qk_load8(q + k);
+            if (c - k < 8)
+                d &= (1ULL << (8 * (c - k))) - 1;
+            if (d) {
+                k += (size_t)__builtin_ctzll(d) / 8;
+                break;
+            }
+            if ((k += 8) >= c) {
+                k = c;
+                break;
+            }
+        }
+#else
+        while (k < c && p0[k] == q[k])
+            k++;
+#endif
+        c = k;
+    }
+    return c;
+}
+
+/* v[0..m), keyed by their docnos' words at byte at (the bytes before it
+ * the same in all), in docno order; the
  * records of one docno keep their order. tmp: m entries of scratch.
  * Returns the array holding the result (v or tmp). */
-static qk_keyed *sort_docnos(const rd *r, qk_keyed *v, qk_keyed *tmp, size_t m, size_t depth)
+static qk_keyed *sort_docnos(const rd *r, qk_keyed *v, qk_keyed *tmp, size_t m, size_t at)
 {
     qk_keyed *s = v;
     size_t a = 0;
@@ -265,16 +303,18 @@ static qk_keyed *sort_docnos(const rd *r, qk_keyed *v, qk_keyed *tmp, size_t m, 
         merge_keys(v, tmp, m);
     else
         s = qk_radix_keyed(v, tmp, m);
-    /* equal words of docnos that go on past them: the next 8 bytes */
+    /* equal words of docnos that go on past them: the words after the
+     * bytes they share */
     while (a < m) {
         size_t b = a + 1;
         while (b < m && s[b].key == s[a].key)
             b++;
         if (b - a > 1 && (s[a].key & 0xff) != 0) {
             qk_keyed *o = (s == v ? tmp : v) + a, *res;
+            size_t c = common_prefix(r, s + a, b - a, at + 8);
             for (size_t j = a; j < b; j++)
-                s[j].key = doc_key(r, s[j].id, depth + 1);
-            if ((res = sort_docnos(r, s + a, o, b - a, depth + 1)) != s + a)
+                s[j].key = doc_key(r, s[j].id, c);
+            if ((res = sort_docnos(r, s + a, o, b - a, c)) != s + a)
                 memcpy(s + a, res, (b - a) * sizeof *s);
         }
         a = b;
@@ -318,11 +358,16 @@ static qk_status organise(rd *r, qk_error *err)
     for (size_t t = 0; t < nt && st == QK_OK; t++) {
         size_t a = p->start[t], m = p->start[t + 1] - a;
         const qk_keyed *s;
+        size_t c = 0;
         for (size_t j = 0; j < m; j++) {
             v[j].id = idx[a + j];
             v[j].key = doc_key(r, idx[a + j], 0);
         }
-        s = sort_docnos(r, v, v + m, m, 0);
+        /* the first two docnos alike for a word: maybe all are */
+        if (m > 1 && v[0].key == v[1].key && (c = common_prefix(r, v, m, 0)) > 0)
+            for (size_t j = 0; j < m; j++)
+                v[j].key = doc_key(r, v[j].id, c);
+        s = sort_docnos(r, v, v + m, m, c);
         for (size_t j = 0; j < m; j++) {
             const prec *x = &r->recs[s[j].id];
             qk_prel *e = &p->ent[a + j];
@@ -388,8 +433,12 @@ qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, qk_error *err)
         if ((st = add(&r, qk_lines_lineno(l), line, f, fl, nf, 0, err)) != QK_OK)
             goto out;
     }
-    if (st == QK_OK)
+    if (st == QK_OK && reserve(&r, 0, 0) != QK_OK)
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (st == QK_OK) {
+        memset(r.arena + r.alen, 0, 8);
         st = organise(&r, err);
+    }
 out:
     /* the docnos stay in the arena, where the entries point */
     p->arena = r.arena;
