@@ -143,15 +143,7 @@ const char *qk_prels_topic(const qk_prels *p, size_t t)
 }
 int qk_prels_find_topic(const qk_prels *p, const char *qid, size_t *t)
 {
-    uint32_t id;
-    if (!qk_strpool_find(p->topics, qid, strlen(qid), &id))
-        return 0;
-    for (size_t i = 0; i < p->ntopics; i++)
-        if (p->order[i] == id) {
-            *t = i;
-            return 1;
-        }
-    return 0;
+    return qk_sidx_topic_index(p->topics, p->order, p->ntopics, qid, t);
 }
 
 const qk_prel *qk_prels_entries(const qk_prels *p, size_t t, size_t *n)

@@ -132,17 +132,23 @@ out:
     return st;
 }
 
-int qk_sidx_find_topic(const qk_sidx *x, const char *qid, size_t *t)
+int qk_sidx_topic_index(const qk_strpool *topics, const uint32_t *order, size_t ntopics, const char *qid,
+                        size_t *t)
 {
     uint32_t id;
-    if (!qk_strpool_find(x->topics, qid, strlen(qid), &id))
+    if (!qk_strpool_find(topics, qid, strlen(qid), &id))
         return 0;
-    for (size_t i = 0; i < x->ntopics; i++)
-        if (x->order[i] == id) {
+    for (size_t i = 0; i < ntopics; i++)
+        if (order[i] == id) {
             *t = i;
             return 1;
         }
     return 0;
+}
+
+int qk_sidx_find_topic(const qk_sidx *x, const char *qid, size_t *t)
+{
+    return qk_sidx_topic_index(x->topics, x->order, x->ntopics, qid, t);
 }
 
 const char *qk_sidx_topic(const qk_sidx *x, size_t t)
