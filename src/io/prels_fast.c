@@ -8,11 +8,12 @@
  * line. A topic id is looked up only when it changes from the last line;
  * docnos are copied into one arena, not interned. The records are then
  * put in topic order by counting and within a topic in docno order by
- * radix sorts on 8 bytes of the docnos at a time (core/radix.h): records
- * whose first 8 bytes agree are sorted by the next 8, and so on, so no
- * string is compared; the sorts are stable, so the records of a repeated
- * docno stay in line order and the first repeat found is the one the
- * comparison sort of sample_index.c reports. */
+ * sorts on 8-byte words of the docnos (insertion for a few records,
+ * merging, the radix sort of core/radix.h for many): records whose words
+ * tie are sorted by the words after the bytes they share, and so on, so
+ * no string is compared; the sorts are stable, so the records of a
+ * repeated docno stay in line order and the first repeat found is the one
+ * the comparison sort of sample_index.c reports. */
 #include "core/bytes.h"
 #include "core/radix.h"
 #include "io/io_blocks.h"
