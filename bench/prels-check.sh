@@ -5,9 +5,9 @@
 # the docs and tests use (the default table, -q, -q --compat, -q --var,
 # -m num_q) and, per prels file, `topics select --estimate statap` over
 # each run directory's runs: stdout, stderr and exit code must be the same
-# for BASE and NEW (most pairs share no topic: then the error and exit
-# code). Prints the number of invocations and of differences; exit 1 on
-# any difference.
+# for BASE and NEW (a pair that shares no topic prints its NA rows, and
+# an error must be the same message and exit code). Prints the number of
+# invocations and of differences; exit 1 on any difference.
 # Usage: bash bench/prels-check.sh BASE NEW
 set -uo pipefail
 base=$1 new=$2
