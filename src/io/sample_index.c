@@ -36,22 +36,46 @@ void qk_sidx_free(qk_sidx *x)
     memset(x, 0, sizeof *x);
 }
 
+/* The topics with each id's number read once: qk_est_topic_cmp's answer
+ * without its two strtod calls a comparison. */
+typedef struct topic_nums {
+    const qk_strpool *topics;
+    double *x;
+    unsigned char *num; /* the id is a number: strtod read it all, and it is not empty */
+} topic_nums;
+
 static int topic_id_cmp(const void *a, const void *b, void *ctx)
 {
-    const qk_strpool *topics = ctx;
-    return qk_est_topic_cmp(qk_strpool_str(topics, *(const uint32_t *)a), qk_strpool_str(topics, *(const uint32_t *)b));
+    const topic_nums *c = ctx;
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    if (c->num[i] && c->num[j] && c->x[i] != c->x[j])
+        return c->x[i] < c->x[j] ? -1 : 1;
+    return strcmp(qk_strpool_str(c->topics, i), qk_strpool_str(c->topics, j));
 }
 
 qk_status qk_sidx_order_topics(const qk_strpool *topics, uint32_t *order, uint32_t *rank)
 {
     size_t nt = qk_strpool_count(topics);
-    for (uint32_t i = 0; i < nt; i++)
+    topic_nums c = {topics, malloc((nt ? nt : 1) * sizeof *c.x), malloc(nt ? nt : 1)};
+    qk_status st = QK_ENOMEM;
+    if (!c.x || !c.num)
+        goto out;
+    for (uint32_t i = 0; i < nt; i++) {
+        const char *s = qk_strpool_str(topics, i);
+        char *e;
+        c.x[i] = strtod(s, &e);
+        c.num[i] = *s && !*e;
         order[i] = i;
-    if (qk_sort_r(order, nt, sizeof *order, topic_id_cmp, (void *)topics) != QK_OK)
-        return QK_ENOMEM;
+    }
+    if (qk_sort_r(order, nt, sizeof *order, topic_id_cmp, &c) != QK_OK)
+        goto out;
     for (uint32_t i = 0; i < nt; i++)
         rank[order[i]] = i;
-    return QK_OK;
+    st = QK_OK;
+out:
+    free(c.x);
+    free(c.num);
+    return st;
 }
 
 typedef struct rec_ctx {
@@ -108,17 +132,23 @@ out:
     return st;
 }
 
-int qk_sidx_find_topic(const qk_sidx *x, const char *qid, size_t *t)
+int qk_sidx_topic_index(const qk_strpool *topics, const uint32_t *order, size_t ntopics, const char *qid,
+                        size_t *t)
 {
     uint32_t id;
-    if (!qk_strpool_find(x->topics, qid, strlen(qid), &id))
+    if (!qk_strpool_find(topics, qid, strlen(qid), &id))
         return 0;
-    for (size_t i = 0; i < x->ntopics; i++)
-        if (x->order[i] == id) {
+    for (size_t i = 0; i < ntopics; i++)
+        if (order[i] == id) {
             *t = i;
             return 1;
         }
     return 0;
+}
+
+int qk_sidx_find_topic(const qk_sidx *x, const char *qid, size_t *t)
+{
+    return qk_sidx_topic_index(x->topics, x->order, x->ntopics, qid, t);
 }
 
 const char *qk_sidx_topic(const qk_sidx *x, size_t t)

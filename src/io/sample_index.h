@@ -45,6 +45,10 @@ qk_status qk_sidx_read(qk_sidx *x, const char *path, qk_sidx_parse_fn fn, void *
 qk_status qk_sidx_read_lines(qk_sidx *x, qk_lines *l, qk_sidx_parse_fn fn, void *ctx, qk_srec **recs,
                              size_t *n, qk_error *err);
 int qk_sidx_find_topic(const qk_sidx *x, const char *qid, size_t *t);
+/* The same for topics kept outside an index: pool topics, order[i] the
+ * id of output topic i, ntopics of them (the prels reader's). */
+int qk_sidx_topic_index(const qk_strpool *topics, const uint32_t *order, size_t ntopics, const char *qid,
+                        size_t *t);
 /* Id string of the t-th topic in output order; owned by x. */
 const char *qk_sidx_topic(const qk_sidx *x, size_t t);
 /* First sorted position of topic t's records; *n = how many it has. */

@@ -1,0 +1,448 @@
+/* The prels reader (see qk_prels_read_fast in prels_internal.h). The
+ * lines of the common shape (five fields split by blanks, under 64 bytes,
+ * ended by a newline or CR and newline, no other control byte, not a
+ * comment) are split in place from one 64-byte classification each
+ * (io_blocks.h) and parsed without a copy; any other line goes through
+ * qk_lines_next and qk_split_fields, which split it into the same fields,
+ * and both are parsed by qk_prels_fields, which owns every message about a
+ * line. A topic id is looked up only when it changes from the last line;
+ * docnos are copied into one arena, not interned. The records are then
+ * put in topic order by counting and within a topic in docno order by
+ * sorts on 8-byte words of the docnos (insertion for a few records,
+ * merging, the radix sort of core/radix.h for many): records whose words
+ * tie are sorted by the words after the bytes they share, and so on, so
+ * no string is compared; the sorts are stable, so the records of a
+ * repeated docno stay in line order and the first repeat found is the one
+ * the comparison sort of sample_index.c reports. */
+#include "core/bytes.h"
+#include "core/radix.h"
+#include "io/io_blocks.h"
+#include "io/io_lines.h"
+#include "io/prels_internal.h"
+#include "io/sample_index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A record while reading: its docno at arena + off (dlen bytes, then a NUL). */
+typedef struct prec {
+    double rel, prob;
+    size_t off, dlen;
+    long line;
+    uint32_t topic; /* id in the topics pool */
+    int method;
+} prec;
+
+typedef struct rd {
+    qk_prels *p;
+    const char *path;
+    prec *recs;
+    size_t n, cap;
+    char *arena;
+    size_t alen, acap;
+    const char *qid; /* the last record's topic (in the pool), qlen bytes, id tid */
+    size_t qlen;
+    uint32_t tid;
+    int have_qid;
+    uint64_t qw[2], qm[2]; /* its first 16 bytes, 0 past its end, and their mask */
+} rd;
+
+/* Bytes the in-place loop reads a batch at most, for which it makes room
+ * at once: its lines have at least 10 bytes ("a b 1 1 1\n"). */
+#define BATCH ((size_t)1 << 16)
+#define MIN_LINE 10
+
+/* Room for nrec more records and bytes more docno bytes; the arena keeps 8
+ * bytes past its end so that a docno's last word loads from it. */
+static qk_status reserve(rd *r, size_t nrec, size_t bytes)
+{
+    if (r->n + nrec > r->cap && qk_grow((void **)&r->recs, &r->cap, r->n + nrec, sizeof *r->recs) != QK_OK)
+        return QK_ENOMEM;
+    if (r->alen + bytes + 8 > r->acap &&
+        qk_grow((void **)&r->arena, &r->acap, r->alen + bytes + 8, 1) != QK_OK)
+        return QK_ENOMEM;
+    return QK_OK;
+}
+
+/* The last record's topic is the room bytes at f (of which fl are the
+ * id): compared word by word when 16 bytes can be read there. */
+static inline int same_topic(const rd *r, const char *f, size_t fl, size_t room)
+{
+    if (!r->have_qid || fl != r->qlen)
+        return 0;
+    if (room >= 16)
+        return ((qk_load8(f) & r->qm[0]) ^ r->qw[0]) == 0 && ((qk_load8(f + 8) & r->qm[1]) ^ r->qw[1]) == 0 &&
+               (fl <= 16 || memcmp(f + 16, r->qid + 16, fl - 16) == 0);
+    return memcmp(f, r->qid, fl) == 0;
+}
+
+static void set_topic(rd *r, const char *f, size_t fl)
+{
+    char b[16] = {0}, m[16] = {0};
+    memcpy(b, f, fl < 16 ? fl : 16);
+    memset(m, 0xff, fl < 16 ? fl : 16);
+    r->qw[0] = qk_load8(b);
+    r->qw[1] = qk_load8(b + 8);
+    r->qm[0] = qk_load8(m);
+    r->qm[1] = qk_load8(m + 8);
+}
+
+/* Parse the line at line (ln) with fields f, fl (nf) and add its record
+ * (room made by the caller). room: the bytes that can be read from the
+ * line's start, 64 or more when its docno can be copied and its topic
+ * compared a word at a time (the in-place loop), else 0. */
+static inline __attribute__((always_inline)) qk_status add(rd *r, long ln, const char *line,
+                                                           const char *const *f, const size_t *fl, size_t nf,
+                                                           size_t room, qk_error *err)
+{
+    qk_prel e;
+    prec *x;
+    int keep;
+    qk_status st = qk_prels_fields(r->path, ln, line, f, fl, nf, &e, &keep, err);
+    if (st != QK_OK || !keep)
+        return st;
+    if (!same_topic(r, f[0], fl[0], room ? room - (size_t)(f[0] - line) : 0)) {
+        if (qk_strpool_intern(r->p->topics, f[0], fl[0], &r->tid) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        /* the pool's strings may move when it grows: looked up again */
+        r->qid = qk_strpool_str(r->p->topics, r->tid);
+        r->qlen = fl[0];
+        r->have_qid = 1;
+        set_topic(r, f[0], fl[0]);
+    }
+    x = &r->recs[r->n++];
+    x->rel = e.rel;
+    x->prob = e.prob;
+    x->method = e.method;
+    x->line = ln;
+    x->topic = r->tid;
+    x->off = r->alen;
+    x->dlen = fl[1];
+    /* In the loop three fields of at least 2 bytes each follow the docno
+     * in the line's 64 bytes, so its words end inside them, and the
+     * arena keeps 8 bytes past the reserved room. */
+    if (room)
+        for (size_t k = 0; k < fl[1]; k += 8)
+            memcpy(r->arena + r->alen + k, f[1] + k, 8);
+    else
+        memcpy(r->arena + r->alen, f[1], fl[1]);
+    r->arena[r->alen + fl[1]] = '\0';
+    r->alen += fl[1] + 1;
+    return QK_OK;
+}
+
+/* The lines of the common shape from p on, while they start before lim
+ * and 64 bytes and their line end are left before end: added one after
+ * another (ln0: the line before p's). *used and *lines: the bytes and
+ * lines taken. An error is a line's, as the per-line path reports it. */
+static qk_status fast_lines(rd *r, const char *p, const char *lim, const char *end, long ln0, size_t *used,
+                            long *lines, qk_error *err)
+{
+    const char *s = p;
+    long k = 0;
+    qk_status st = QK_OK;
+    while (s < lim && end - s > 64) {
+        uint64_t stop, sep;
+        const char *f[5];
+        size_t fl[5];
+        unsigned e, adv, i;
+        qk_blocks_classify64(s, &stop, &sep);
+        if (!stop)
+            break; /* 64 bytes or more */
+        e = (unsigned)__builtin_ctzll(stop);
+        if (e == 0)
+            break; /* an empty line */
+        adv = e + 1;
+        if (s[e] != '\n') {
+            if (s[e] != '\r' || s[e + 1] != '\n')
+                break;
+            adv = e + 2;
+        }
+        sep &= (1ULL << e) - 1;
+        if (!(sep & (1 | sep >> 1 | 1ULL << (e - 1)))) {
+            /* one blank between fields, none around them: the fields end
+             * at the blanks */
+            unsigned b[4];
+            for (i = 0; i < 4 && sep; i++) {
+                b[i] = (unsigned)__builtin_ctzll(sep);
+                sep &= sep - 1;
+            }
+            if (i < 4 || sep || s[0] == '#')
+                break;
+            f[0] = s;
+            fl[0] = b[0];
+            for (i = 1; i < 4; i++) {
+                f[i] = s + b[i - 1] + 1;
+                fl[i] = b[i] - b[i - 1] - 1;
+            }
+            f[4] = s + b[3] + 1;
+            fl[4] = e - b[3] - 1;
+        } else {
+            /* the fields: runs of data bytes before the line end */
+            uint64_t data = ~sep & ((1ULL << e) - 1), starts = data & ~(data << 1),
+                     ends = data & ~(data >> 1);
+            if (!starts || s[__builtin_ctzll(starts)] == '#')
+                break;
+            for (i = 0; i < 5 && starts; i++) {
+                unsigned a = (unsigned)__builtin_ctzll(starts), b = (unsigned)__builtin_ctzll(ends);
+                f[i] = s + a;
+                fl[i] = b + 1 - a;
+                starts &= starts - 1;
+                ends &= ends - 1;
+            }
+            if (i < 5 || starts)
+                break;
+        }
+        if ((st = add(r, ln0 + k + 1, s, f, fl, 5, (size_t)(end - s), err)) != QK_OK)
+            break;
+        s += adv;
+        k++;
+    }
+    *used = (size_t)(s - p);
+    *lines = k;
+    return st;
+}
+
+/* The word of docno id's bytes [at, at + 8) that orders like them, bytes
+ * past its end 0. */
+static inline uint64_t doc_key(const rd *r, uint32_t id, size_t at)
+{
+    const prec *x = &r->recs[id];
+    uint64_t w;
+    if (at >= x->dlen)
+        return 0;
+    w = qk_load8(r->arena + x->off + at);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (x->dlen - at < 8)
+        w &= (1ULL << (8 * (x->dlen - at))) - 1;
+    return __builtin_bswap64(w);
+#else
+    if (x->dlen - at < 8)
+        w &= ~0ULL << (8 * (8 - (x->dlen - at)));
+    return w;
+#endif
+}
+
+/* Spans shorter than SMALL are sorted by insertion, those of BIG or more
+ * by the radix sort, the others by merging. */
+#define SMALL 16
+#define BIG 4096
+
+/* v[0..m) in key order, equal keys in the order given; tmp: m / 2 entries
+ * of scratch. */
+static void merge_keys(qk_keyed *v, qk_keyed *tmp, size_t m)
+{
+    size_t h = m / 2, i = 0, j = h, k = 0;
+    if (m < SMALL) {
+        for (size_t a = 1; a < m; a++) {
+            qk_keyed t = v[a];
+            size_t b = a;
+            for (; b > 0 && v[b - 1].key > t.key; b--)
+                v[b] = v[b - 1];
+            v[b] = t;
+        }
+        return;
+    }
+    merge_keys(v, tmp, h);
+    merge_keys(v + h, tmp, m - h);
+    if (v[h - 1].key <= v[h].key)
+        return;
+    memcpy(tmp, v, h * sizeof *v);
+    while (i < h && j < m)
+        v[k++] = v[j].key < tmp[i].key ? v[j++] : tmp[i++];
+    while (i < h)
+        v[k++] = tmp[i++];
+}
+
+/* The bytes that the docnos of s[0..m) (m > 1) all begin with, given
+ * that they share the first `from` and are longer: the next words are
+ * taken from there, so that docnos alike for many bytes (a topic's
+ * clueweb09-en0003-55-31884 share "clueweb09-en00") need no sort for
+ * each word they share. */
+static size_t common_prefix(const rd *r, const qk_keyed *s, size_t m, size_t from)
+{
+    const char *p0 = r->arena + r->recs[s[0].id].off;
+    size_t c = r->recs[s[0].id].dlen;
+    for (size_t i = 1; i < m && c > from; i++) {
+        /* a shorter docno's NUL differs from p0's byte there; the words
+         * read past it stay in the arena, whose 8 bytes after the last
+         * docno are zeroed */
+        const char *q = r->arena + r->recs[s[i].id].off;
+        size_t k = from;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        for (;;) {
+            uint64_t d = qk_load8(p0 + k) ^ qk_load8(q + k);
+            if (c - k < 8)
+                d &= (1ULL << (8 * (c - k))) - 1;
+            if (d) {
+                k += (size_t)__builtin_ctzll(d) / 8;
+                break;
+            }
+            if ((k += 8) >= c) {
+                k = c;
+                break;
+            }
+        }
+#else
+        while (k < c && p0[k] == q[k])
+            k++;
+#endif
+        c = k;
+    }
+    return c;
+}
+
+/* v[0..m), keyed by their docnos' words at byte at (the bytes before it
+ * the same in all), in docno order; the
+ * records of one docno keep their order. tmp: m entries of scratch.
+ * Returns the array holding the result (v or tmp). */
+static qk_keyed *sort_docnos(const rd *r, qk_keyed *v, qk_keyed *tmp, size_t m, size_t at)
+{
+    qk_keyed *s = v;
+    size_t a = 0;
+    if (m < BIG)
+        merge_keys(v, tmp, m);
+    else
+        s = qk_radix_keyed(v, tmp, m);
+    /* equal words of docnos that go on past them: the words after the
+     * bytes they share */
+    while (a < m) {
+        size_t b = a + 1;
+        while (b < m && s[b].key == s[a].key)
+            b++;
+        if (b - a > 1 && (s[a].key & 0xff) != 0) {
+            qk_keyed *o = (s == v ? tmp : v) + a, *res;
+            size_t c = common_prefix(r, s + a, b - a, at + 8);
+            for (size_t j = a; j < b; j++)
+                s[j].key = doc_key(r, s[j].id, c);
+            if ((res = sort_docnos(r, s + a, o, b - a, c)) != s + a)
+                memcpy(s + a, res, (b - a) * sizeof *s);
+        }
+        a = b;
+    }
+    return s;
+}
+
+/* The records into p: topics in qk_est_topic_cmp order, each topic's
+ * docnos in strcmp order, a repeated docno an error. */
+static qk_status organise(rd *r, qk_error *err)
+{
+    qk_prels *p = r->p;
+    size_t nt = qk_strpool_count(p->topics), n = r->n, maxspan = 0;
+    uint32_t *rank = malloc((nt ? nt : 1) * sizeof *rank), *idx = malloc((n ? n : 1) * sizeof *idx);
+    size_t *pos = malloc((nt ? nt : 1) * sizeof *pos);
+    qk_keyed *v = NULL;
+    qk_status st = QK_OK;
+    p->ntopics = nt;
+    p->order = malloc((nt ? nt : 1) * sizeof *p->order);
+    p->start = calloc(nt + 1, sizeof *p->start);
+    p->ent = malloc((n ? n : 1) * sizeof *p->ent);
+    if (!rank || !idx || !pos || !p->order || !p->start || !p->ent || n >= UINT32_MAX ||
+        qk_sidx_order_topics(p->topics, p->order, rank) != QK_OK) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        p->start[rank[r->recs[i].topic] + 1]++;
+    for (size_t t = 0; t < nt; t++) {
+        if (p->start[t + 1] > maxspan)
+            maxspan = p->start[t + 1];
+        p->start[t + 1] += p->start[t];
+        pos[t] = p->start[t];
+    }
+    for (size_t i = 0; i < n; i++)
+        idx[pos[rank[r->recs[i].topic]]++] = (uint32_t)i;
+    if (!(v = malloc((2 * maxspan + 1) * sizeof *v))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t t = 0; t < nt && st == QK_OK; t++) {
+        size_t a = p->start[t], m = p->start[t + 1] - a;
+        const qk_keyed *s;
+        size_t c = 0;
+        for (size_t j = 0; j < m; j++) {
+            v[j].id = idx[a + j];
+            v[j].key = doc_key(r, idx[a + j], 0);
+        }
+        /* the first two docnos alike for a word: maybe all are */
+        if (m > 1 && v[0].key == v[1].key && (c = common_prefix(r, v, m, 0)) > 0)
+            for (size_t j = 0; j < m; j++)
+                v[j].key = doc_key(r, v[j].id, c);
+        s = sort_docnos(r, v, v + m, m, c);
+        for (size_t j = 0; j < m; j++) {
+            const prec *x = &r->recs[s[j].id];
+            qk_prel *e = &p->ent[a + j];
+            e->docno = r->arena + x->off;
+            e->rel = x->rel;
+            e->method = x->method;
+            e->prob = x->prob;
+            if (j > 0 && s[j].key == s[j - 1].key && x->dlen == r->recs[s[j - 1].id].dlen &&
+                memcmp(e->docno, e[-1].docno, x->dlen) == 0) {
+                long l0 = r->recs[s[j - 1].id].line, l1 = x->line;
+                st = qk_error_at(err, QK_EINPUT, r->path, l0 < l1 ? l1 : l0, 0,
+                                 "document '%s' of topic '%s' repeats line %ld", e->docno,
+                                 qk_strpool_str(p->topics, x->topic), l0 < l1 ? l0 : l1);
+                break;
+            }
+        }
+    }
+out:
+    free(rank);
+    free(idx);
+    free(pos);
+    free(v);
+    return st;
+}
+
+qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, qk_error *err)
+{
+    rd r;
+    qk_status st = QK_OK;
+    memset(&r, 0, sizeof r);
+    r.p = p;
+    r.path = qk_lines_path(l);
+    for (;;) {
+        const char *w, *wend, *line, *f[6];
+        size_t len, fl[6], nf;
+        int got;
+        qk_lines_window(l, &w, &wend);
+        while (w && wend - w > 64) {
+            const char *lim = (size_t)(wend - w) > BATCH ? w + BATCH : wend;
+            size_t used;
+            long k;
+            if (reserve(&r, (size_t)(lim - w) / MIN_LINE + 1, (size_t)(lim - w) + 64) != QK_OK) {
+                st = qk_error_set(err, QK_ENOMEM, "out of memory");
+                goto out;
+            }
+            if ((st = fast_lines(&r, w, lim, wend, qk_lines_lineno(l), &used, &k, err)) != QK_OK)
+                goto out;
+            qk_lines_skip(l, used, k);
+            if (w + used < lim)
+                break; /* a line of another shape, or too near the end */
+            w += used;
+        }
+        if ((got = qk_lines_next(l, &line, &len, err)) <= 0) {
+            st = (qk_status)got;
+            break;
+        }
+        if (qk_line_skippable(line, len) || (nf = qk_split_fields(line, len, f, fl, 6)) == 0)
+            continue;
+        if (reserve(&r, 1, len) != QK_OK) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+        if ((st = add(&r, qk_lines_lineno(l), line, f, fl, nf, 0, err)) != QK_OK)
+            goto out;
+    }
+    if (st == QK_OK && reserve(&r, 0, 0) != QK_OK)
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (st == QK_OK) {
+        memset(r.arena + r.alen, 0, 8);
+        st = organise(&r, err);
+    }
+out:
+    /* the docnos stay in the arena, where the entries point */
+    p->arena = r.arena;
+    free(r.recs);
+    return st;
+}

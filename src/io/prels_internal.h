@@ -1,0 +1,76 @@
+/* Internals of the prels reader shared by prels.c (the object, its
+ * lookups and the per-line reference reader) and prels_fast.c (the reader
+ * that parses lines in place). Internal to src/io and its tests. */
+#ifndef QK_IO_PRELS_INTERNAL_H
+#define QK_IO_PRELS_INTERNAL_H
+
+#include "qrelkit/core.h"
+#include "qrelkit/io.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+struct qk_prels {
+    qk_strpool *topics; /* topic ids                                         */
+    size_t ntopics;
+    uint32_t *order; /* output topic index -> topic id (qk_est_topic_cmp) */
+    size_t *start;   /* ntopics + 1 offsets into ent                      */
+    qk_prel *ent;    /* in sorted (topic, docno) order                     */
+    /* where ent's docnos live: an arena of NUL-terminated docnos (the
+     * in-place reader), or a pool (the per-line reader); the other NULL */
+    char *arena;
+    qk_strpool *docs;
+};
+
+/* The fields of one prels line as qk_split_fields gives them (nf in all,
+ * the first five in f and fl) at line ln of path, line its first byte:
+ * QK_OK with *keep = 1 and *e filled but for its docno, or *keep = 0 for
+ * a line the MQ tools skip (relevance -999, probability "NA"), else the
+ * error naming the line and column. A one-digit grade, method or
+ * probability is read inline: qk_parse_score and qk_parse_long give the same values. */
+static inline qk_status qk_prels_fields(const char *path, long ln, const char *line, const char *const *f,
+                                        const size_t *fl, size_t nf, qk_prel *e, int *keep, qk_error *err)
+{
+    long method;
+    *keep = 0;
+    if (nf != 5)
+        return qk_error_at(err, QK_EINPUT, path, ln, 0,
+                           "expected 5 fields (topic docno rel method prob), found %zu", nf);
+    if (fl[2] == 1 && (unsigned)(f[2][0] - '0') < 10)
+        e->rel = f[2][0] - '0';
+    else if (qk_parse_score(f[2], fl[2], &e->rel) != 0)
+        return qk_error_at(err, QK_EINPUT, path, ln, (long)(f[2] - line) + 1,
+                           "relevance '%.*s' is not a number", (int)(fl[2] > 64 ? 64 : fl[2]), f[2]);
+    if (e->rel == -999 || (fl[4] == 2 && memcmp(f[4], "NA", 2) == 0))
+        return QK_OK; /* pooled but not sampled, or no inclusion probability */
+    if (fl[3] == 1 && (unsigned)(f[3][0] - '0') < 10)
+        method = f[3][0] - '0';
+    else if (qk_parse_long(f[3], fl[3], &method) != 0)
+        return qk_error_at(err, QK_EINPUT, path, ln, (long)(f[3] - line) + 1,
+                           "method '%.*s' is not an integer", (int)(fl[3] > 64 ? 64 : fl[3]), f[3]);
+    if (fl[4] == 1 && (unsigned)(f[4][0] - '0') < 10)
+        e->prob = f[4][0] - '0';
+    else if (qk_parse_score(f[4], fl[4], &e->prob) != 0)
+        e->prob = 0; /* refused below */
+    if (!(e->prob > 0 && e->prob <= 1))
+        return qk_error_at(err, QK_EINPUT, path, ln, (long)(f[4] - line) + 1,
+                           "inclusion probability '%.*s' is not a number in (0, 1]",
+                           (int)(fl[4] > 64 ? 64 : fl[4]), f[4]);
+    e->method = (int)method;
+    e->docno = NULL;
+    *keep = 1;
+    return QK_OK;
+}
+
+/* Read the prels lines of l (path names it in messages) into p (zeroed,
+ * topics pool made): lines of the common shape parsed in place, the others
+ * one at a time, then sorted (prels_fast.c). */
+qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, qk_error *err);
+
+/* The reference: every line through qk_lines_next and qk_split_fields,
+ * records indexed by the sampled-judgment index (sample_index.h) and
+ * sorted by comparisons; the tests compare the in-place reader with it. */
+qk_status qk_prels_read_per_line(const char *path, qk_prels **out, qk_error *err);
+
+#endif
