@@ -197,18 +197,10 @@ qk_status qk_crowd_intern_task(qk_crowd_labels *L, const char *s, size_t len, ui
  * first. */
 void qk_crowd_keep_last_task(qk_crowd_labels *L, const char *s, size_t len, uint32_t id);
 
-/* A line of the file reader's (task f0, worker f1, label f2, line) through
- * qk_crowd_add_obs, with opts' unknown-label policy counted in stats; the
- * keys of its worker and class (and task) of at most QK_KEYMAP_MAX_LEN
- * bytes are learnt, so that the next lines with them skip the pools. 16
- * bytes at each field of at most QK_KEYMAP_MAX_LEN bytes must be readable. */
-qk_status qk_crowd_add_fields(qk_crowd_labels *L, const char *f0, size_t l0, const char *f1, size_t l1,
-                              const char *f2, size_t l2, long line, const qk_crowd_read_opts *opts,
-                              qk_crowd_read_stats *stats, qk_error *err);
-
 /* The lines of a task longer than a key from the window [p, end) of line
  * ln (crowd_read_long.c; wide: the CPU has AVX2): the lines taken, *bytes
- * the bytes they take, *st a refusal of qk_crowd_add_fields. */
+ * the bytes they take, *st a refusal of qk_crowd_add_fields
+ * (crowd_read_add.h). */
 size_t qk_crowd_add_long(qk_crowd_labels *L, const char *p, const char *end, long ln,
                          const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, size_t *bytes,
                          qk_status *st, qk_error *err, int wide);

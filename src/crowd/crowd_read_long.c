@@ -11,6 +11,7 @@
  * keys, and the loop goes on. */
 #include "core/bytes.h"
 #include "crowd/crowd_internal.h"
+#include "crowd/crowd_read_add.h"
 #include "io/io_blocks.h"
 
 #include <stdint.h>
@@ -39,6 +40,15 @@ static inline __attribute__((always_inline)) size_t next_end(const char *p, size
         *blk = from;
         *m = qk_blocks_ends64(p + from, wide);
     }
+}
+
+/* A line the loop leaves: qk_crowd_add_fields, out of the loop */
+__attribute__((noinline)) static qk_status add_general(qk_crowd_labels *L, const char *f0, size_t l0,
+                                                       const char *f1, size_t l1, const char *f2, size_t l2,
+                                                       long line, const qk_crowd_read_opts *opts,
+                                                       qk_crowd_read_stats *stats, qk_error *err)
+{
+    return qk_crowd_add_fields(L, f0, l0, f1, l1, f2, l2, line, opts, stats, err);
 }
 
 /* The lines of three fields from the window [p, end) of line ln: a task
@@ -131,7 +141,7 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
              * next line's run of lines */
             if (ptl)
                 qk_crowd_keep_last_task(L, pq, ptl, pt);
-            *st = qk_crowd_add_fields(L, q, tl, wq, wl, cq, cl, ln + (long)lines + 1, opts, stats, err);
+            *st = add_general(L, q, tl, wq, wl, cq, cl, ln + (long)lines + 1, opts, stats, err);
             if (*st != QK_OK)
                 break;
             ptl = 0; /* the line before's task: qk_crowd_add_obs's last one */
