@@ -19,6 +19,8 @@ struct qk_strpool {
      * in slots yet: a reader adding strings it knows to be new leaves
      * the random writes into slots to one pass (catch_up), or to none. */
     size_t indexed;
+    /* 1: strings over 16 bytes hashed 8 bytes at a time (qk_strpool_hash_words) */
+    int words;
 };
 
 qk_strpool *qk_strpool_new(void)
@@ -59,13 +61,25 @@ static inline int same(const qk_strpool *p, uint32_t id, const char *s, size_t l
     return len_of(p, id) == len && qk_same_bytes(p->arena + p->offs[id], s, len);
 }
 
-static inline uint64_t hash_of(const char *s, size_t len)
+/* A string over 16 bytes, 8 bytes at a time (the last 8 overlapping the
+ * ones before), for a pool of qk_strpool_hash_words. */
+static uint64_t hash_words(const char *s, size_t len)
+{
+    uint64_t h = len * 0x9E3779B97F4A7C15ULL;
+    for (size_t i = 0; i + 8 < len; i += 8)
+        h = (h ^ qk_load8(s + i)) * 0xD6E8FEB86659FD93ULL, h ^= h >> 29;
+    return h ^ qk_load8(s + len - 8) * 0x9E3779B97F4A7C15ULL;
+}
+
+static inline uint64_t hash_of(const qk_strpool *p, const char *s, size_t len)
 {
     uint64_t h;
     if (len >= 8 && len <= 16)
         h = qk_load8(s) ^ (qk_load8(s + len - 8) * 0x9E3779B97F4A7C15ULL);
     else if (len >= 4 && len < 8)
         h = ((uint64_t)qk_load4(s) << 32 | qk_load4(s + len - 4));
+    else if (len > 16 && p->words)
+        h = hash_words(s, len);
     else
         return qk_hash_bytes(s, len);
     /* the same final mix as qk_hash_bytes: every input bit reaches the low
@@ -106,7 +120,7 @@ static inline int find_hashed(const qk_strpool *p, const char *s, size_t len, ui
 
 int qk_strpool_find(const qk_strpool *p, const char *s, size_t len, uint32_t *id)
 {
-    if (find_hashed(p, s, len, hash_of(s, len), id))
+    if (find_hashed(p, s, len, hash_of(p, s, len), id))
         return 1;
     /* not indexed yet (qk_strpool_append): compared one by one, as this
      * function may not change p; qk_strpool_index avoids it */
@@ -188,7 +202,7 @@ static inline qk_status store(qk_strpool *p, const char *s, size_t len)
  * slots of a large pool miss the cache, in an order no prefetcher guesses. */
 static inline uint64_t hash_id(const qk_strpool *p, size_t id)
 {
-    return hash_of(p->arena + p->offs[id], len_of(p, (uint32_t)id));
+    return hash_of(p, p->arena + p->offs[id], len_of(p, (uint32_t)id));
 }
 
 static qk_status catch_up(qk_strpool *p)
@@ -247,7 +261,7 @@ qk_status qk_strpool_append(qk_strpool *p, const char *s, size_t len, uint32_t *
 
 qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *id)
 {
-    uint64_t h = hash_of(s, len);
+    uint64_t h = hash_of(p, s, len);
     if (p->indexed != p->count && catch_up(p) != QK_OK)
         return QK_ENOMEM;
     if (find_hashed(p, s, len, h, id))
@@ -257,12 +271,12 @@ qk_status qk_strpool_intern(qk_strpool *p, const char *s, size_t len, uint32_t *
 
 void qk_strpool_prefetch(const qk_strpool *p, const char *s, size_t len)
 {
-    __builtin_prefetch(&p->slots[home(hash_of(s, len), p->nslots - 1)]);
+    __builtin_prefetch(&p->slots[home(hash_of(p, s, len), p->nslots - 1)]);
 }
 
 qk_status qk_strpool_add_new(qk_strpool *p, const char *s, size_t len, uint32_t *id)
 {
-    return add_hashed(p, s, len, hash_of(s, len), id);
+    return add_hashed(p, s, len, hash_of(p, s, len), id);
 }
 
 const char *qk_strpool_str(const qk_strpool *p, uint32_t id) { return p->arena + p->offs[id]; }
@@ -270,3 +284,11 @@ const char *qk_strpool_str(const qk_strpool *p, uint32_t id) { return p->arena +
 size_t qk_strpool_len(const qk_strpool *p, uint32_t id) { return len_of(p, id); }
 
 size_t qk_strpool_count(const qk_strpool *p) { return p->count; }
+
+int qk_strpool_hash_words(qk_strpool *p)
+{
+    if (p->count)
+        return 0;
+    p->words = 1;
+    return 1;
+}

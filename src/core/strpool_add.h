@@ -35,4 +35,10 @@ void qk_strpool_prefetch(const qk_strpool *p, const char *s, size_t len);
  * estimate. QK_ENOMEM when some of it could not be had (p stays valid). */
 qk_status qk_strpool_reserve(qk_strpool *p, size_t n, size_t bytes);
 
+/* From now on, strings over 16 bytes are hashed 8 bytes at a time, not a
+ * byte at a time: for a pool of long names (URLs), where the hash of
+ * every new name is most of its cost. Only for an empty pool (1; else 0
+ * and nothing changes): the ids, and every answer, are as without it. */
+int qk_strpool_hash_words(qk_strpool *p);
+
 #endif

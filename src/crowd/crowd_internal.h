@@ -2,8 +2,13 @@
 #ifndef QK_CROWD_INTERNAL_H
 #define QK_CROWD_INTERNAL_H
 
+#include "core/bytes.h"
 #include "core/keymap.h"
 #include "qrelkit/crowd.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* A short id (at most 23 bytes) and its id in a pool. */
 typedef struct qk_crowd_memo {
@@ -119,6 +124,27 @@ static inline int qk_crowd_key_after(uint64_t a, uint64_t b, uint64_t x, uint64_
     return a != x ? a > x : __builtin_bswap64(b) > __builtin_bswap64(y);
 }
 
+/* 1 when the n bytes at a and at b are the same (all readable): names
+ * of over 16 bytes 16 at a time, the last 16 overlapping the ones before,
+ * without a library call. */
+static inline int qk_crowd_same_bytes(const char *a, const char *b, size_t n)
+{
+#if defined(__SSE2__)
+    if (n > 16) {
+        for (size_t i = 0;; i += 16) {
+            size_t at = i + 16 < n ? i : n - 16;
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + at));
+            __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b + at));
+            if (_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) != 0xFFFF)
+                return 0;
+            if (at + 16 == n)
+                return 1;
+        }
+    }
+#endif
+    return qk_same_bytes(a, b, n);
+}
+
 /* 1 while every task of L, in id order, has a name of 1-16 bytes that
  * sorts after the one before (task_max: the key of the last); the tasks
  * added since the last call are checked, and once out of order, L stays
@@ -161,6 +187,23 @@ qk_status qk_crowd_note_line(qk_crowd_labels *L, long line);
  * classes sets *unknown and is skipped instead of being an error. */
 qk_status qk_crowd_add_obs(qk_crowd_labels *L, const char *task, size_t tlen, const char *worker, size_t wlen,
                            const char *label, size_t llen, long line, int *unknown, qk_error *err);
+
+/* Intern the task s (len bytes) as qk_crowd_add_obs does (tasks in order
+ * without a hash, long names by their digest, long_tasks), but trying the
+ * last task qk_crowd_add_obs kept only when last is 1, and keeping none:
+ * for a caller that compares each line's task with the line before's. */
+qk_status qk_crowd_intern_task(qk_crowd_labels *L, const char *s, size_t len, uint32_t *id, int last);
+/* The task s (len bytes) of id is the last one qk_crowd_add_obs tries
+ * first. */
+void qk_crowd_keep_last_task(qk_crowd_labels *L, const char *s, size_t len, uint32_t id);
+
+/* The lines of a task longer than a key from the window [p, end) of line
+ * ln (crowd_read_long.c; wide: the CPU has AVX2): the lines taken, *bytes
+ * the bytes they take, *st a refusal of qk_crowd_add_fields
+ * (crowd_read_add.h). */
+size_t qk_crowd_add_long(qk_crowd_labels *L, const char *p, const char *end, long ln,
+                         const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, size_t *bytes,
+                         qk_status *st, qk_error *err, int wide);
 
 /* Allocate a result with every array the method fills (confusion when
  * with_confusion, difficulty when with_difficulty); the worker reports are

@@ -22,6 +22,8 @@ qk_crowd_labels *qk_crowd_labels_new(void)
         qk_crowd_labels_free(L);
         return NULL;
     }
+    /* task names are often URLs or "topic_docno" pairs */
+    (void)qk_strpool_hash_words(L->tasks);
     return L;
 }
 
@@ -267,7 +269,7 @@ __attribute__((noinline)) static qk_status intern_long_task(qk_crowd_labels *L, 
     }
     long_task_key(s, len, &a, &b);
     if (qk_keymap_get(&L->long_tasks, a, b, &t)) {
-        if (qk_strpool_len(L->tasks, t) == len && memcmp(qk_strpool_str(L->tasks, t), s, len) == 0) {
+        if (qk_strpool_len(L->tasks, t) == len && qk_crowd_same_bytes(qk_strpool_str(L->tasks, t), s, len)) {
             *id = t;
             return QK_OK;
         }
@@ -278,14 +280,17 @@ __attribute__((noinline)) static qk_status intern_long_task(qk_crowd_labels *L, 
     return st;
 }
 
-/* Intern the task s in L, first trying the last one. A task that sorts
- * after every one so far (tasks in order, qk_crowd_tasks_in_order) is new
- * and appended without a hash, as the file reader's fast path does: the
- * pool is hashed only if a lookup needs it. */
-static qk_status intern_task(qk_crowd_labels *L, const char *s, size_t len, uint32_t *id)
+/* Intern the task s in L, first trying the last one (memo & 1) and
+ * keeping it as the last one (memo & 2): a caller that compares each
+ * line's task with the line before's itself needs neither. A task that
+ * sorts after every one so far (tasks in order, qk_crowd_tasks_in_order)
+ * is new and appended without a hash, as the file reader's fast path
+ * does: the pool is hashed only if a lookup needs it. */
+static inline __attribute__((always_inline)) qk_status intern_task(qk_crowd_labels *L, const char *s,
+                                                                   size_t len, uint32_t *id, int memo)
 {
     qk_status st;
-    if (L->last_task.len == len && len != 0 && qk_same_bytes(L->last_task.s, s, len)) {
+    if ((memo & 1) && L->last_task.len == len && len != 0 && qk_same_bytes(L->last_task.s, s, len)) {
         *id = L->last_task.id;
         return QK_OK;
     }
@@ -299,18 +304,28 @@ static qk_status intern_task(qk_crowd_labels *L, const char *s, size_t len, uint
                 return st;
             L->task_max = (qk_crowd_key){a, b, *id};
             L->tasks_seen++;
-            task_memo_set(&L->last_task, s, len, *id);
-            return QK_OK;
+            goto found;
         }
-        if (qk_crowd_find_sorted(L, s, len, id)) { /* one of them: no hash either */
-            task_memo_set(&L->last_task, s, len, *id);
-            return QK_OK;
-        }
+        if (qk_crowd_find_sorted(L, s, len, id)) /* one of them: no hash either */
+            goto found;
     }
     if ((st = len > QK_KEYMAP_MAX_LEN ? intern_long_task(L, s, len, id)
-                                      : qk_strpool_intern(L->tasks, s, len, id)) == QK_OK)
+                                      : qk_strpool_intern(L->tasks, s, len, id)) != QK_OK)
+        return st;
+found:
+    if (memo & 2)
         task_memo_set(&L->last_task, s, len, *id);
-    return st;
+    return QK_OK;
+}
+
+void qk_crowd_keep_last_task(qk_crowd_labels *L, const char *s, size_t len, uint32_t id)
+{
+    task_memo_set(&L->last_task, s, len, id);
+}
+
+qk_status qk_crowd_intern_task(qk_crowd_labels *L, const char *s, size_t len, uint32_t *id, int last)
+{
+    return intern_task(L, s, len, id, last ? 1 : 0);
 }
 
 /* The class s: 1 and its id when known (interned when not declared, and
@@ -353,7 +368,8 @@ qk_status qk_crowd_add_obs(qk_crowd_labels *L, const char *task, size_t tlen, co
         return qk_error_set(err, QK_EINPUT, "label '%.*s' is not one of the declared classes", (int)llen,
                             label);
     }
-    if (intern_task(L, task, tlen, &t) != QK_OK || qk_strpool_intern(L->workers, worker, wlen, &w) != QK_OK)
+    if (intern_task(L, task, tlen, &t, 3) != QK_OK ||
+        qk_strpool_intern(L->workers, worker, wlen, &w) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     return qk_crowd_labels_add_ids(L, t, w, c, line, err);
 }

@@ -12,6 +12,7 @@
 #include "core/huge.h"
 #include "core/strpool_add.h"
 #include "crowd/crowd_internal.h"
+#include "crowd/crowd_read_add.h"
 #include "io/io_blocks.h"
 #include "io/io_lines.h"
 #include "qrelkit/io.h"
@@ -49,32 +50,6 @@ static void reserve(qk_crowd_labels *L, size_t n)
     if (L->n && nt)
         (void)qk_strpool_reserve(L->tasks, (size_t)((double)nt / (double)L->n * (double)n) + 16,
                                  (size_t)((double)n / (double)L->n * (double)tb) + 64);
-}
-
-static inline int class_key(const qk_crowd_labels *L, uint64_t a, uint64_t b, uint32_t *id)
-{
-    for (size_t i = 0; i < L->n_class_keys; i++)
-        if (L->class_keys[i].a == a && L->class_keys[i].b == b) {
-            *id = L->class_keys[i].id;
-            return 1;
-        }
-    return 0;
-}
-
-/* After the pools took the line (task k[0..1] -> t, worker k[2..3] -> w,
- * class k[4..5] -> c): its keys and ids, so that the next lines with them
- * skip the pools. A map that cannot grow only stays as it is. */
-static void learn_keys(qk_crowd_labels *L, const uint64_t *k, uint32_t t, uint32_t w, uint32_t c)
-{
-    uint32_t id;
-    if (!qk_keymap_get(&L->worker_keys, k[2], k[3], &id))
-        (void)qk_keymap_put(&L->worker_keys, k[2], k[3], w);
-    if (!class_key(L, k[4], k[5], &id) && L->n_class_keys < QK_CROWD_KEY_CLASSES) {
-        L->class_keys[L->n_class_keys++] = (qk_crowd_key){k[4], k[5], c};
-        if (k[4] < 256 && c < 255) /* a class of one byte */
-            L->class_byte[k[4]] = (uint8_t)(c + 1);
-    }
-    L->last_task_key = (qk_crowd_key){k[0], k[1], t};
 }
 
 #define QK_CROWD_BATCH 128
@@ -546,27 +521,12 @@ static size_t add_window(qk_crowd_labels *L, const char *p, const char *end, lon
     return sep == '\t' ? add_window_tab(L, p, end, bytes) : add_window_space(L, p, end, bytes);
 }
 
-/* A line add_known left: through add_obs, which owns the messages; its
- * keys and ids are learnt when it was added. */
+/* A line add_known left: through qk_crowd_add_fields. */
 static qk_status add_line(qk_crowd_labels *L, const char *f0, const qk_line3 *r, long line,
                           const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, qk_error *err)
 {
-    const char *f1 = f0 + r->s1 + 1, *f2 = f0 + r->s2 + 1;
-    size_t l0 = r->s1, l1 = (size_t)r->s2 - r->s1 - 1, l2 = (size_t)r->n - r->s2 - 1, n0 = L->n;
-    uint64_t k[6];
-    int unknown = 0;
-    qk_status st;
-    st = qk_crowd_add_obs(L, f0, l0, f1, l1, f2, l2, line, opts->drop_unknown ? &unknown : NULL, err);
-    if (st != QK_OK)
-        return st;
-    stats->dropped_unknown += (size_t)unknown;
-    if (l0 <= QK_KEYMAP_MAX_LEN && l1 <= QK_KEYMAP_MAX_LEN && l2 <= QK_KEYMAP_MAX_LEN && L->n > n0) {
-        qk_keymap_key(f0, l0, &k[0], &k[1]);
-        qk_keymap_key(f1, l1, &k[2], &k[3]);
-        qk_keymap_key(f2, l2, &k[4], &k[5]);
-        learn_keys(L, k, qk_crowd_task_of(L, n0), L->w[n0], L->cls[n0]);
-    }
-    return QK_OK;
+    return qk_crowd_add_fields(L, f0, r->s1, f0 + r->s1 + 1, (size_t)r->s2 - r->s1 - 1, f0 + r->s2 + 1,
+                               (size_t)r->n - r->s2 - 1, line, opts, stats, err);
 }
 
 /* The lines of three fields that follow, in batches from the splitter,
@@ -599,6 +559,17 @@ static qk_status fast_lines(qk_crowd_labels *L, qk_lines *lines, const qk_crowd_
                 size_t want = size && L->n >= QK_CROWD_PRESIZE ? size / (bytes / k) / 16 * 17 + 64 : 0;
                 reserve(L, want > 2 * L->cap ? want : 2 * L->cap);
             }
+            continue;
+        }
+        /* then lines whose task is longer than a key (crowd_read_long.c) */
+        if ((k = qk_crowd_add_long(L, p, end, ln, opts, stats, &bytes, &st, err, wide)) > 0 || st != QK_OK) {
+            if (st != QK_OK)
+                return st;
+            stats->rows += k;
+            qk_lines_skip(lines, bytes, (long)k);
+            *got += k;
+            if (size && L->n >= QK_CROWD_PRESIZE && L->n + L->n / 8 >= L->cap)
+                reserve(L, size / (bytes / k) / 16 * 17 + 64);
             continue;
         }
         k = qk_lines_split3_keys(p, end, b, K, QK_CROWD_BATCH, &bytes);

@@ -41,4 +41,27 @@ static inline char *crowd_write_text(const char *text)
     return crowd_write_tmp(text, strlen(text));
 }
 
+/* L and R hold the same tasks, workers and classes (names in id order)
+ * and the same labels, grouped alike */
+static inline void crowd_assert_same(const qk_crowd_labels *L, const qk_crowd_labels *R)
+{
+    const size_t *off, *off2;
+    const uint32_t *w, *c, *w2, *c2;
+    assert_int_equal(qk_crowd_num_labels(L), qk_crowd_num_labels(R));
+    assert_int_equal(qk_crowd_num_tasks(L), qk_crowd_num_tasks(R));
+    assert_int_equal(qk_crowd_num_workers(L), qk_crowd_num_workers(R));
+    assert_int_equal(qk_crowd_num_classes(L), qk_crowd_num_classes(R));
+    for (size_t t = 0; t < qk_crowd_num_tasks(L); t++)
+        assert_string_equal(qk_crowd_task_name(L, t), qk_crowd_task_name(R, t));
+    for (size_t x = 0; x < qk_crowd_num_workers(L); x++)
+        assert_string_equal(qk_crowd_worker_name(L, x), qk_crowd_worker_name(R, x));
+    for (size_t x = 0; x < qk_crowd_num_classes(L); x++)
+        assert_string_equal(qk_crowd_class_name(L, x), qk_crowd_class_name(R, x));
+    qk_crowd_csr(L, &off, &w, &c);
+    qk_crowd_csr(R, &off2, &w2, &c2);
+    assert_memory_equal(off, off2, (qk_crowd_num_tasks(L) + 1) * sizeof *off);
+    assert_memory_equal(w, w2, qk_crowd_num_labels(L) * sizeof *w);
+    assert_memory_equal(c, c2, qk_crowd_num_labels(L) * sizeof *c);
+}
+
 #endif

@@ -72,8 +72,6 @@ static void check_file(struct file *f, qk_crowd_dup dup)
     qk_crowd_read_stats rs, rs2 = {0};
     qk_crowd_labels *L = NULL, *R = qk_crowd_labels_new();
     qk_error err = {0};
-    const size_t *off, *off2;
-    const uint32_t *w, *c, *w2, *c2;
     char *p = crowd_write_tmp(f->text, f->n);
     assert_int_equal(crowd_read_file(p, &o, &L, &rs, &err), QK_OK);
     for (size_t i = 0; i < f->nt; i++)
@@ -82,21 +80,7 @@ static void check_file(struct file *f, qk_crowd_dup dup)
     assert_int_equal(rs.rows, f->nt);
     assert_int_equal(rs.dup_pairs, rs2.dup_pairs);
     assert_int_equal(rs.dropped_dups, rs2.dropped_dups);
-    assert_int_equal(qk_crowd_num_labels(L), qk_crowd_num_labels(R));
-    assert_int_equal(qk_crowd_num_tasks(L), qk_crowd_num_tasks(R));
-    assert_int_equal(qk_crowd_num_workers(L), qk_crowd_num_workers(R));
-    assert_int_equal(qk_crowd_num_classes(L), qk_crowd_num_classes(R));
-    for (size_t t = 0; t < qk_crowd_num_tasks(L); t++)
-        assert_string_equal(qk_crowd_task_name(L, t), qk_crowd_task_name(R, t));
-    for (size_t x = 0; x < qk_crowd_num_workers(L); x++)
-        assert_string_equal(qk_crowd_worker_name(L, x), qk_crowd_worker_name(R, x));
-    for (size_t x = 0; x < qk_crowd_num_classes(L); x++)
-        assert_string_equal(qk_crowd_class_name(L, x), qk_crowd_class_name(R, x));
-    qk_crowd_csr(L, &off, &w, &c);
-    qk_crowd_csr(R, &off2, &w2, &c2);
-    assert_memory_equal(off, off2, (qk_crowd_num_tasks(L) + 1) * sizeof *off);
-    assert_memory_equal(w, w2, qk_crowd_num_labels(L) * sizeof *w);
-    assert_memory_equal(c, c2, qk_crowd_num_labels(L) * sizeof *c);
+    crowd_assert_same(L, R);
     qk_crowd_labels_free(L);
     qk_crowd_labels_free(R);
     unlink(p);

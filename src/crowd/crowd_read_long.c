@@ -1,0 +1,185 @@
+/* Crowd label file reader, lines whose task is longer than a key (URLs,
+ * "topic_docno" pairs, core/keymap.h): the window loop of crowd_read.c
+ * and the splitter's batch take only fields of 1-16 bytes (and lines under
+ * 64 bytes), so such files went through the general path a line at a
+ * time, splitting each line into up to six fields and asking the pools
+ * for its worker and class. Here they are cut straight from the window
+ * and added by the file reader's keys of workers and classes; the task is
+ * compared with the line before's, and interned (qk_crowd_intern_task)
+ * only when it differs. A line with an unknown worker or class goes
+ * through qk_crowd_add_fields, which owns the messages and learns its
+ * keys, and the loop goes on. */
+#include "core/bytes.h"
+#include "crowd/crowd_internal.h"
+#include "crowd/crowd_read_add.h"
+#include "io/io_blocks.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Bytes the loop may read past the block that holds a field's end: the
+ * 16 of a key loaded at the field's start, and the newline after a CR. */
+#define LONG_TAIL 16
+
+/* The offset from p of the first byte at or below ' ' at or after from,
+ * from the mask m of the 64 bytes at p + *blk, loaded anew (at from) once
+ * from is past them; SIZE_MAX when such a block would reach past lim. */
+static inline __attribute__((always_inline)) size_t next_end(const char *p, size_t lim, size_t *blk,
+                                                             uint64_t *m, size_t from, int wide)
+{
+    for (;;) {
+        size_t d = from - *blk;
+        if (d < 64) {
+            uint64_t x = *m >> d;
+            if (x)
+                return from + (size_t)__builtin_ctzll(x);
+            from = *blk + 64;
+        }
+        if (from + 64 > lim)
+            return SIZE_MAX;
+        *blk = from;
+        *m = qk_blocks_ends64(p + from, wide);
+    }
+}
+
+/* A line the loop leaves: qk_crowd_add_fields, out of the loop */
+__attribute__((noinline)) static qk_status add_general(qk_crowd_labels *L, const char *f0, size_t l0,
+                                                       const char *f1, size_t l1, const char *f2, size_t l2,
+                                                       long line, const qk_crowd_read_opts *opts,
+                                                       qk_crowd_read_stats *stats, qk_error *err)
+{
+    return qk_crowd_add_fields(L, f0, l0, f1, l1, f2, l2, line, opts, stats, err);
+}
+
+/* The lines of three fields from the window [p, end) of line ln: a task
+ * of any length, a worker and a label of 1-16 bytes, each separator one
+ * ' ' or '\t', ended by a newline (or CR and newline), no other byte at
+ * or below ' ' (so qk_lines_next_fields would split them into the same
+ * three fields). Only when the first line's task is longer than
+ * QK_KEYMAP_MAX_LEN: shorter ones are the window loop's. Stops before the
+ * first other line, or where fewer than 64 + LONG_TAIL bytes remain from
+ * the block it reads, or after a line qk_crowd_add_fields refused (*st).
+ * Returns the lines taken; *bytes, the bytes they take. */
+static inline __attribute__((always_inline)) size_t
+add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const qk_crowd_read_opts *opts,
+              qk_crowd_read_stats *stats, size_t *bytes, qk_status *st, qk_error *err, int wide)
+{
+    size_t lim, blk = SIZE_MAX - 63, pos = 0, lines = 0, ptl = 0;
+    uint64_t m = 0;
+    const char *pq = NULL; /* the task of the last line added here, of ptl bytes and id pt */
+    uint32_t pt = 0;
+    *bytes = 0;
+    *st = QK_OK;
+    if (!p || end - p < 64 + LONG_TAIL)
+        return 0;
+    lim = (size_t)(end - p) - LONG_TAIL;
+    {
+        size_t f = next_end(p, lim, &blk, &m, 0, wide);
+        if (f == SIZE_MAX || f <= QK_KEYMAP_MAX_LEN || qk_crowd_note_line(L, ln + 1) != QK_OK)
+            return 0;
+    }
+    for (;;) {
+        const char *q = p + pos, *wq, *cq;
+        size_t f1, f2, f3, tl, wl, cl, adv;
+        uint64_t wa, wb;
+        uint32_t c = 0, w = 0, t = 0;
+        int fast;
+        if ((f1 = next_end(p, lim, &blk, &m, pos, wide)) == SIZE_MAX ||
+            (f2 = next_end(p, lim, &blk, &m, f1 + 1, wide)) == SIZE_MAX ||
+            (f3 = next_end(p, lim, &blk, &m, f2 + 1, wide)) == SIZE_MAX)
+            break;
+        tl = f1 - pos, wl = f2 - f1 - 1, cl = f3 - f2 - 1;
+        /* a task (not a comment), a worker and a label of 1-16 bytes (an
+         * empty one wraps round), one separator each, and the line end */
+        if (tl == 0 || q[0] == '#' || wl - 1 >= QK_KEYMAP_MAX_LEN || cl - 1 >= QK_KEYMAP_MAX_LEN ||
+            (p[f1] != '\t' && p[f1] != ' ') || (p[f2] != '\t' && p[f2] != ' '))
+            break;
+        if (p[f3] == '\n')
+            adv = f3 + 1 - pos;
+        else if (p[f3] == '\r' && p[f3 + 1] == '\n')
+            adv = f3 + 2 - pos;
+        else
+            break;
+        wq = p + f1 + 1, cq = p + f2 + 1;
+        /* the class, by its byte or its key */
+        fast = L->n < L->cap;
+        if (fast && cl == 1) {
+            c = L->class_byte[(unsigned char)*cq];
+            fast = c != 0;
+            c--;
+        } else if (fast) {
+            uint64_t ca, cb;
+            size_t i, nck = L->n_class_keys;
+            qk_keymap_key(cq, cl, &ca, &cb);
+            for (i = 0; i < nck && (L->class_keys[i].a != ca || L->class_keys[i].b != cb); i++)
+                ;
+            fast = i < nck;
+            if (fast)
+                c = L->class_keys[i].id;
+        }
+        /* the worker by its key */
+        if (fast) {
+            qk_keymap_key(wq, wl, &wa, &wb);
+            fast = qk_keymap_get(&L->worker_keys, wa, wb, &w);
+        }
+        /* the task: the line before's, or interned */
+        if (fast) {
+            if (tl == ptl && qk_crowd_same_bytes(q, pq, tl))
+                t = pt;
+            else if (qk_crowd_intern_task(L, q, tl, &t, ptl == 0) == QK_OK)
+                pq = q, ptl = tl, pt = t;
+            else
+                fast = 0;
+        }
+        if (fast && qk_crowd_put_task(L, L->n, t) == QK_OK) {
+            L->w[L->n] = w;
+            L->cls[L->n] = c;
+            L->n++;
+        } else {
+            /* the general way (the line before's task, if taken here,
+             * tried first, as when every line went that way), then the
+             * next line's run of lines */
+            if (ptl)
+                qk_crowd_keep_last_task(L, pq, ptl, pt);
+            *st = add_general(L, q, tl, wq, wl, cq, cl, ln + (long)lines + 1, opts, stats, err);
+            if (*st != QK_OK)
+                break;
+            ptl = 0; /* the line before's task: qk_crowd_add_obs's last one */
+            if (qk_crowd_note_line(L, ln + (long)lines + 2) != QK_OK) {
+                lines++, pos += adv;
+                break;
+            }
+        }
+        lines++, pos += adv;
+    }
+    *bytes = pos;
+    return lines;
+}
+
+static size_t add_long_plain(qk_crowd_labels *L, const char *p, const char *end, long ln,
+                             const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, size_t *bytes,
+                             qk_status *st, qk_error *err)
+{
+    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, 0);
+}
+
+#if defined(QK_BLOCKS_AVX2)
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+add_long_avx2(qk_crowd_labels *L, const char *p, const char *end, long ln, const qk_crowd_read_opts *opts,
+              qk_crowd_read_stats *stats, size_t *bytes, qk_status *st, qk_error *err)
+{
+    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, 1);
+}
+#endif
+
+size_t qk_crowd_add_long(qk_crowd_labels *L, const char *p, const char *end, long ln,
+                         const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, size_t *bytes,
+                         qk_status *st, qk_error *err, int wide)
+{
+#if defined(QK_BLOCKS_AVX2)
+    if (wide)
+        return add_long_avx2(L, p, end, ln, opts, stats, bytes, st, err);
+#endif
+    (void)wide;
+    return add_long_plain(L, p, end, ln, opts, stats, bytes, st, err);
+}
