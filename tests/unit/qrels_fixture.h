@@ -1,8 +1,8 @@
 /* Shared helpers of the qrels reader's unit tests (test_qrels_fast.c,
- * test_qrels_layout.c): a small random generator, and check_file, which
- * reads a file with every classifier, as qrels and as qrels_jg, with both
- * duplicate policies, windowed and with 8-byte docno offsets, and compares
- * each with the per-line reader.
+ * test_qrels_layout.c): check_file, which reads a file with every
+ * classifier, as qrels and as qrels_jg, with both duplicate policies,
+ * windowed and with 8-byte docno offsets, and compares each with the
+ * per-line reader (the random generator is test_gen.h's).
  *
  * Include after <cmocka.h>. */
 #ifndef QK_TEST_QRELS_FIXTURE_H
@@ -14,24 +14,7 @@
 #include "io/qrels_internal.h"
 #include "io/run_internal.h"
 #include "qrelkit/io.h"
-
-typedef struct gen {
-    uint64_t x;
-} gen;
-
-static uint64_t below(gen *g, uint64_t n)
-{
-    g->x = g->x * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (g->x >> 33) % n;
-}
-
-static void same_error(const qk_error *got, const qk_error *want)
-{
-    assert_string_equal(got->message, want->message);
-    assert_int_equal(got->code, want->code);
-    assert_int_equal(got->line, want->line);
-    assert_int_equal(got->column, want->column);
-}
+#include "test_gen.h"
 
 static void same_topic_judgments(const qk_qrels *a, size_t ta, const qk_qrels *b, size_t tb)
 {

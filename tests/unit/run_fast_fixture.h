@@ -2,8 +2,8 @@
  * test_run_odd.c): a reference reader built from the general primitives
  * (qk_lines_next, qk_split_fields, qk_parse_score), check_file, which reads
  * a file with the streamed and grouped readers and compares both with it,
- * parse_direct, which runs the in-place parser alone with each classifier,
- * and a small random generator.
+ * and parse_direct, which runs the in-place parser alone with each
+ * classifier (the random generator is test_gen.h's).
  *
  * Include after <cmocka.h>. */
 #ifndef QK_TEST_RUN_FAST_FIXTURE_H
@@ -16,6 +16,7 @@
 
 #include "io/run_internal.h"
 #include "qrelkit/io.h"
+#include "test_gen.h"
 #include "tmpfile_util.h"
 
 typedef struct ref_entry {
@@ -55,8 +56,8 @@ static void ref_read(const char *path, ref_run *r)
             break;
         }
         if (qk_parse_score(f[4], fl[4], &v) != 0) {
-            qk_error_at(&r->err, QK_EINPUT, path, ln, (long)(f[4] - line) + 1, "score '%.*s' is not a finite number",
-                        (int)(fl[4] > 64 ? 64 : fl[4]), f[4]);
+            qk_error_at(&r->err, QK_EINPUT, path, ln, (long)(f[4] - line) + 1,
+                        "score '%.*s' is not a finite number", (int)(fl[4] > 64 ? 64 : fl[4]), f[4]);
             r->failed = 1;
             break;
         }
@@ -88,14 +89,6 @@ static void same_entry(const qk_run_topic *t, size_t i, const ref_entry *e)
     if (memcmp(&t->scores[i], &e->score, sizeof e->score) != 0)
         fail_msg("line %ld: score %.17g, expected %.17g", e->line, t->scores[i], e->score);
     assert_int_equal(t->lines[i], e->line);
-}
-
-static void same_error(const qk_error *got, const qk_error *want)
-{
-    assert_string_equal(got->message, want->message);
-    assert_int_equal(got->code, want->code);
-    assert_int_equal(got->line, want->line);
-    assert_int_equal(got->column, want->column);
 }
 
 /* The streamed reader: blocks of consecutive lines in file order; on an
@@ -172,16 +165,6 @@ static void check_grouped(const char *path, const ref_run *r)
     }
     qk_run_close(s);
     free(done);
-}
-
-typedef struct gen {
-    uint64_t x;
-} gen;
-
-static uint64_t below(gen *g, uint64_t n)
-{
-    g->x = g->x * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (g->x >> 33) % n;
 }
 
 static void check_file(const char *data, size_t n)

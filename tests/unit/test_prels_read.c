@@ -26,25 +26,8 @@
 #include "io/sample_index.h"
 #include "qrelkit/estimate.h"
 #include "qrelkit/io.h"
+#include "test_gen.h"
 #include "tmpfile_util.h"
-
-typedef struct gen {
-    uint64_t x;
-} gen;
-
-static uint64_t below(gen *g, uint64_t n)
-{
-    g->x = g->x * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (g->x >> 33) % n;
-}
-
-static void same_error(const qk_error *got, const qk_error *want)
-{
-    assert_string_equal(got->message, want->message);
-    assert_int_equal(got->code, want->code);
-    assert_int_equal(got->line, want->line);
-    assert_int_equal(got->column, want->column);
-}
 
 static void same_prels(const qk_prels *a, const qk_prels *b)
 {
@@ -309,7 +292,8 @@ static void test_digits(void **state)
 static int est_cmp_ids(const void *a, const void *b, void *ctx)
 {
     const qk_strpool *pool = ctx;
-    return qk_est_topic_cmp(qk_strpool_str(pool, *(const uint32_t *)a), qk_strpool_str(pool, *(const uint32_t *)b));
+    return qk_est_topic_cmp(qk_strpool_str(pool, *(const uint32_t *)a),
+                            qk_strpool_str(pool, *(const uint32_t *)b));
 }
 
 /* qk_sidx_order_topics, which reads each id's number once, orders the
@@ -318,9 +302,10 @@ static int est_cmp_ids(const void *a, const void *b, void *ctx)
  * is not transitive and depends on the sort's steps). */
 static void test_topic_order(void **state)
 {
-    static const char *const ids[] = {"10", "9",   "100", "1e1",  "10.0", "010", "2",   "-3",  "0x1A", "a1",
-                                      "b",  "Z",   "nan", "NaN",  "inf",  "-0",  "0",   "1.5", " 7",   "7 ",
-                                      "",   "1e400", "x9", "0.5e1", "5",   "33",  "3.3", "+4",  "4",    "1"};
+    static const char *const ids[] = {"10",   "9",   "100", "1e1", "10.0", "010",   "2",   "-3",
+                                      "0x1A", "a1",  "b",   "Z",   "nan",  "NaN",   "inf", "-0",
+                                      "0",    "1.5", " 7",  "7 ",  "",     "1e400", "x9",  "0.5e1",
+                                      "5",    "33",  "3.3", "+4",  "4",    "1"};
     gen g = {7};
     (void)state;
     for (int round = 0; round < 300; round++) {
