@@ -472,7 +472,7 @@ static size_t add_window_space(qk_crowd_labels *L, const char *p, const char *en
  * the mask, slower than the slots' probe it replaces */
 static int fast_pext(void)
 {
-    return !__builtin_cpu_is("amdfam15h") && !__builtin_cpu_is("amdfam17h");
+    return !qk_cpu_has(QK_CPU_SLOW_PEXT);
 }
 
 /* the wide copies: with the direct table (core/keymap.h) of entries of 2

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "core/cpu.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -63,7 +65,7 @@ __attribute__((target("avx2"))) static inline void qk_blocks_classify64_avx2(con
 /* 1 when the CPU runs the AVX2, BMI and BMI2 copies of a loop */
 static inline int qk_blocks_wide(void)
 {
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+    return qk_cpu_has(QK_CPU_AVX2 | QK_CPU_BMI | QK_CPU_BMI2);
 }
 #endif
 

@@ -8,6 +8,7 @@
  * which owns every error message. One body (run_fast_body.h), compiled for
  * SSE2 (every x86-64) and for AVX2 (chosen at run time), and as plain C
  * elsewhere. */
+#include "core/cpu.h"
 #include "io/decimal.h"
 #include "io/run_internal.h"
 #include "io/scan.h"
@@ -324,7 +325,7 @@ size_t qk_run_fast_lines_isa(int isa, qk_run_fast *f, const char *p, const char 
 int qk_run_fast_best_isa(void)
 {
 #if defined(QK_HAVE_AVX2_PATH)
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2"))
+    if (qk_cpu_has(QK_CPU_AVX2 | QK_CPU_BMI | QK_CPU_BMI2))
         return QK_FAST_AVX2;
 #endif
     return QK_FAST_BASE;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/cpu.h"
 #include "search/build_internal.h"
 #include "search/index_format.h"
 
@@ -84,7 +85,7 @@ __attribute__((target("pclmul,sse2"))) static uint32_t crc_clmul(uint32_t crc, c
 uint32_t qk_idx_crc32(uint32_t crc, const void *p, size_t n)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (n >= 64 && __builtin_cpu_supports("pclmul"))
+    if (n >= 64 && qk_cpu_has(QK_CPU_PCLMUL))
         return crc_clmul(crc, p, n);
 #endif
     const uint8_t *s = p;
