@@ -276,7 +276,6 @@ int qk_qrels_cmp_docno(const void *a, const void *b, void *ctx);
 typedef struct qrels_sort_buf {
     struct qk_keyed *keyed;  /* 2 * cap */
     struct qk_keyed *sorted; /* the last call's prefixes, in its records' order */
-    qrels_full *recs;        /* cap */
     size_t cap;
     /* the most records a call will be given (0: not known): the first
      * allocation takes room for that many, so that growing from topic to

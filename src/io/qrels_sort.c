@@ -208,11 +208,8 @@ qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_
     if (n > buf->cap) {
         size_t c = buf->want > n ? buf->want : n;
         free(buf->keyed);
-        free(buf->recs);
         buf->cap = 0;
-        buf->keyed = malloc(2 * c * sizeof *buf->keyed);
-        buf->recs = malloc(c * sizeof *buf->recs);
-        if (!buf->keyed || !buf->recs)
+        if (!(buf->keyed = malloc(2 * c * sizeof *buf->keyed)))
             return QK_ENOMEM;
         buf->cap = c;
     }
@@ -238,11 +235,25 @@ qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_
         s = qk_radix_keyed_fused(v, v + n, n);
     }
     buf->sorted = s;
-    memcpy(buf->recs, r, n * sizeof *r);
-    r[0] = buf->recs[s[0].id];
-    for (i = 1; i < n; i++) {
-        r[i] = buf->recs[s[i].id];
-        ties |= s[i].key == s[i - 1].key;
+    /* r[i] = old r[s[i].id], in place, a cycle of the permutation at a
+     * time: no copy of the records (for the largest topic of a big file
+     * a megabyte of fresh pages, each a page fault). A placed record's id
+     * is set to its own place; later readers only use the keys. */
+    for (i = 0; i < n; i++) {
+        size_t j = i, k;
+        qrels_full first;
+        if (i > 0)
+            ties |= s[i].key == s[i - 1].key;
+        if (s[i].id == i)
+            continue;
+        first = r[i];
+        while ((k = s[j].id) != i) {
+            r[j] = r[k];
+            s[j].id = (uint32_t)j;
+            j = k;
+        }
+        r[j] = first;
+        s[j].id = (uint32_t)j;
     }
     /* Records with the same first 8 bytes: the full order among them. */
     while (ties && a < n) {
@@ -259,9 +270,7 @@ qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_
 void qk_qrels_sort_buf_free(qrels_sort_buf *buf)
 {
     free(buf->keyed);
-    free(buf->recs);
     buf->keyed = buf->sorted = NULL;
-    buf->recs = NULL;
     buf->cap = buf->want = 0;
     buf->packed = 0;
 }
