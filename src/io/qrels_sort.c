@@ -11,6 +11,7 @@
  * settles most of the order without a comparison; only records
  * whose first 8 bytes are the same are then compared in full. The result
  * is the one total order above, whatever the records' order before. */
+#include "core/huge.h"
 #include "core/radix.h"
 #include "io/qrels_internal.h"
 
@@ -83,7 +84,7 @@ int qk_qrels_bucket_blocks(qk_qrels *q, size_t nt)
 qk_status qk_qrels_move_blocks(qk_qrels *q, size_t nt)
 {
     size_t n = q->nrecs, run = 0, one = n ? n : 1;
-    qk_judgment *recs = malloc(one * sizeof *recs);
+    qk_judgment *recs = qk_realloc_huge_from(NULL, 0, one * sizeof *recs, QK_QRELS_HUGE);
     uint32_t *lines = malloc(one * sizeof *lines), *off = NULL;
     uint64_t *off64 = NULL;
     if (q->doc_off64)
@@ -209,7 +210,7 @@ qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_
         size_t c = buf->want > n ? buf->want : n;
         free(buf->keyed);
         buf->cap = 0;
-        if (!(buf->keyed = malloc(2 * c * sizeof *buf->keyed)))
+        if (!(buf->keyed = qk_realloc_huge_from(NULL, 0, 2 * c * sizeof *buf->keyed, QK_QRELS_HUGE)))
             return QK_ENOMEM;
         buf->cap = c;
     }
