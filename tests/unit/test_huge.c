@@ -3,6 +3,7 @@
  * whole block rounded up to huge pages (its last huge page too), and below
  * the threshold (or under 1 MiB) is a plain realloc; qk_realloc_huge keeps
  * its 4 MiB threshold. */
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for MADV_HUGEPAGE
 #define _DEFAULT_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -92,7 +93,8 @@ static void test_small_sizes_are_realloc(void **state)
 
 static void test_huge_blocks_aligned_and_kept(void **state)
 {
-    static const size_t sizes[] = {MIB, MIB + 1, HUGE_PAGE - 16, HUGE_PAGE, HUGE_PAGE + 4096 + 3, 5 * MIB + 7};
+    static const size_t sizes[] = {MIB,        MIB + 1, HUGE_PAGE - 16, HUGE_PAGE, HUGE_PAGE + 4096 + 3,
+                                   5 * MIB + 7};
     unsigned char *p = NULL;
     size_t used = 0;
     (void)state;
