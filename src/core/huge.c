@@ -27,6 +27,27 @@ void qk_advise_huge(void *p, size_t from, size_t to)
 #endif
 }
 
+void *qk_realloc_huge_from(void *old, size_t used, size_t bytes, size_t min)
+{
+    const size_t huge = (size_t)2 << 20;
+    size_t whole;
+    void *p = NULL;
+    if (bytes < min || bytes < huge / 2 || bytes > SIZE_MAX - huge)
+        return realloc(old, bytes);
+    whole = (bytes + huge - 1) / huge * huge;
+    if (posix_memalign(&p, huge, whole) != 0)
+        return NULL;
+#if defined(MADV_HUGEPAGE)
+    /* the whole block, its last huge page too: a range that ends inside
+     * a huge page gets 4 KiB pages there */
+    (void)madvise(p, whole, MADV_HUGEPAGE);
+#endif
+    if (used)
+        memcpy(p, old, used);
+    free(old);
+    return p;
+}
+
 void *qk_realloc_huge(void *old, size_t used, size_t bytes)
 {
     const size_t huge = (size_t)2 << 20;

@@ -17,4 +17,8 @@ void qk_advise_huge(void *p, size_t from, size_t to);
  * old untouched; else old is released. */
 void *qk_realloc_huge(void *old, size_t used, size_t bytes);
 
+/* qk_realloc_huge from bytes >= min (at least 1 MiB) on, the block
+ * rounded up to whole huge pages and all of it advised. */
+void *qk_realloc_huge_from(void *old, size_t used, size_t bytes, size_t min);
+
 #endif

@@ -23,16 +23,18 @@ void qk_qrels_presize(qk_qrels *q, size_t size, size_t bytes)
     q->presized = 1;
     if (scale < 1.5 || n >= UINT32_MAX)
         return;
-    if (n > q->rec_cap && (p = qk_realloc_huge(q->recs, q->nrecs * sizeof *q->recs, n * sizeof *q->recs))) {
+    if (n > q->rec_cap &&
+        (p = qk_realloc_huge_from(q->recs, q->nrecs * sizeof *q->recs, n * sizeof *q->recs, QK_QRELS_HUGE))) {
         q->recs = p;
         q->rec_cap = n;
     }
     if (n > q->doc_cap && !q->doc_off64 &&
-        (p = qk_realloc_huge(q->doc_off, q->ndocs * sizeof *q->doc_off, n * sizeof *q->doc_off))) {
+        (p = qk_realloc_huge_from(q->doc_off, q->ndocs * sizeof *q->doc_off, n * sizeof *q->doc_off,
+                                  QK_QRELS_HUGE))) {
         q->doc_off = p;
         q->doc_cap = n;
     }
-    if (a > q->arena_cap && (p = qk_realloc_huge(q->arena, q->arena_len, a))) {
+    if (a > q->arena_cap && (p = qk_realloc_huge_from(q->arena, q->arena_len, a, QK_QRELS_HUGE))) {
         q->arena = p;
         q->arena_cap = a;
     }

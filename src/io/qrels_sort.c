@@ -11,6 +11,7 @@
  * settles most of the order without a comparison; only records
  * whose first 8 bytes are the same are then compared in full. The result
  * is the one total order above, whatever the records' order before. */
+#include "core/huge.h"
 #include "core/radix.h"
 #include "io/qrels_internal.h"
 
@@ -83,7 +84,7 @@ int qk_qrels_bucket_blocks(qk_qrels *q, size_t nt)
 qk_status qk_qrels_move_blocks(qk_qrels *q, size_t nt)
 {
     size_t n = q->nrecs, run = 0, one = n ? n : 1;
-    qk_judgment *recs = malloc(one * sizeof *recs);
+    qk_judgment *recs = qk_realloc_huge_from(NULL, 0, one * sizeof *recs, QK_QRELS_HUGE);
     uint32_t *lines = malloc(one * sizeof *lines), *off = NULL;
     uint64_t *off64 = NULL;
     if (q->doc_off64)
@@ -208,11 +209,8 @@ qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_
     if (n > buf->cap) {
         size_t c = buf->want > n ? buf->want : n;
         free(buf->keyed);
-        free(buf->recs);
         buf->cap = 0;
-        buf->keyed = malloc(2 * c * sizeof *buf->keyed);
-        buf->recs = malloc(c * sizeof *buf->recs);
-        if (!buf->keyed || !buf->recs)
+        if (!(buf->keyed = qk_realloc_huge_from(NULL, 0, 2 * c * sizeof *buf->keyed, QK_QRELS_HUGE)))
             return QK_ENOMEM;
         buf->cap = c;
     }
@@ -238,11 +236,25 @@ qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_
         s = qk_radix_keyed_fused(v, v + n, n);
     }
     buf->sorted = s;
-    memcpy(buf->recs, r, n * sizeof *r);
-    r[0] = buf->recs[s[0].id];
-    for (i = 1; i < n; i++) {
-        r[i] = buf->recs[s[i].id];
-        ties |= s[i].key == s[i - 1].key;
+    /* r[i] = old r[s[i].id], in place, a cycle of the permutation at a
+     * time: no copy of the records (for the largest topic of a big file
+     * a megabyte of fresh pages, each a page fault). A placed record's id
+     * is set to its own place; later readers only use the keys. */
+    for (i = 0; i < n; i++) {
+        size_t j = i, k;
+        qrels_full first;
+        if (i > 0)
+            ties |= s[i].key == s[i - 1].key;
+        if (s[i].id == i)
+            continue;
+        first = r[i];
+        while ((k = s[j].id) != i) {
+            r[j] = r[k];
+            s[j].id = (uint32_t)j;
+            j = k;
+        }
+        r[j] = first;
+        s[j].id = (uint32_t)j;
     }
     /* Records with the same first 8 bytes: the full order among them. */
     while (ties && a < n) {
@@ -259,9 +271,7 @@ qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_
 void qk_qrels_sort_buf_free(qrels_sort_buf *buf)
 {
     free(buf->keyed);
-    free(buf->recs);
     buf->keyed = buf->sorted = NULL;
-    buf->recs = NULL;
     buf->cap = buf->want = 0;
     buf->packed = 0;
 }
