@@ -1,4 +1,4 @@
-/* qk_advise_huge (huge.h). */
+/* qk_advise_huge, qk_realloc_huge and qk_realloc_huge_from (huge.h). */
 /* feature-test macro for MADV_HUGEPAGE */
 // NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
 #define _DEFAULT_SOURCE
@@ -27,38 +27,43 @@ void qk_advise_huge(void *p, size_t from, size_t to)
 #endif
 }
 
-void *qk_realloc_huge_from(void *old, size_t used, size_t bytes, size_t min)
+/* Both reallocs: a block of bytes (at least threshold, else plain
+ * realloc) on 2 MiB-aligned memory rounded up to whole 2 MiB pages, the
+ * first used bytes of old copied over and old freed. whole_advised says
+ * how much is advised for huge pages: the whole rounded block, or only
+ * the page-rounded bytes asked for (qk_advise_huge's range). */
+static void *realloc_aligned(void *old, size_t used, size_t bytes, size_t threshold, int whole_advised)
 {
     const size_t huge = (size_t)2 << 20;
     size_t whole;
     void *p = NULL;
-    if (bytes < min || bytes < huge / 2 || bytes > SIZE_MAX - huge)
+    if (bytes < threshold || bytes > SIZE_MAX - huge)
         return realloc(old, bytes);
     whole = (bytes + huge - 1) / huge * huge;
     if (posix_memalign(&p, huge, whole) != 0)
         return NULL;
+    if (whole_advised) {
 #if defined(MADV_HUGEPAGE)
-    /* the whole block, its last huge page too: a range that ends inside
-     * a huge page gets 4 KiB pages there */
-    (void)madvise(p, whole, MADV_HUGEPAGE);
+        /* the last huge page too: a range that ends inside a huge page
+         * gets 4 KiB pages there */
+        (void)madvise(p, whole, MADV_HUGEPAGE);
 #endif
+    } else {
+        qk_advise_huge(p, 0, bytes);
+    }
     if (used)
         memcpy(p, old, used);
     free(old);
     return p;
 }
 
+void *qk_realloc_huge_from(void *old, size_t used, size_t bytes, size_t min)
+{
+    const size_t half = (size_t)1 << 20;
+    return realloc_aligned(old, used, bytes, min > half ? min : half, 1);
+}
+
 void *qk_realloc_huge(void *old, size_t used, size_t bytes)
 {
-    const size_t huge = (size_t)2 << 20;
-    void *p = NULL;
-    if (bytes < 2 * huge || bytes > SIZE_MAX - huge)
-        return realloc(old, bytes);
-    if (posix_memalign(&p, huge, (bytes + huge - 1) / huge * huge) != 0)
-        return NULL;
-    qk_advise_huge(p, 0, bytes);
-    if (used)
-        memcpy(p, old, used);
-    free(old);
-    return p;
+    return realloc_aligned(old, used, bytes, (size_t)4 << 20, 0);
 }
