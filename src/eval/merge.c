@@ -358,7 +358,12 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
         for (size_t i = 0; i < nj; i++)
             b->lv[i + 1] = j[i].rel < 0 ? -2 : level_of(j[i].rel);
         /* The rank lists are written without a branch: each rank is
-         * stored at the list's end, which moves on only when it belongs. */
+         * stored at the list's end, which moves on only when it belongs.
+         * A level is -1 (not judged), -2 (a negative grade) or >= 0, so
+         * the counts of the loop below follow from three: the documents
+         * not in the pool are the unjudged ones, and the relevant ones
+         * retrieved are those at or past L, or (L < 0) the judged ones
+         * that are not negative. */
         for (size_t i = 0; i < n; i++) {
             long v = b->lv[sc->doc_ids[i]];
             b->v[i] = v;
@@ -367,11 +372,11 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
             jd[nju] = (long)i;
             nju += v != -1;
             b->rc[i + 1] = rc;
-            rr += v >= 0 && v >= L;
-            nonpool += v == -1;
             unjudged += v == -2;
         }
         k = (long)n;
+        nonpool = k - nju;
+        rr = L >= 0 ? rc : nju - unjudged;
     } else {
         for (size_t i = 0; i < n; i++) {
             uint32_t d = sc->doc_ids[i];

@@ -234,11 +234,84 @@ static void test_lookup_finds_duplicates(void **state)
     free(lines);
 }
 
+/* The merge's counts of plain qrels, which the loop over the ranks takes
+ * from fewer sums: relevant retrieved, not in the pool and judged with a
+ * negative grade, against a count over the levels it gives, for relevance
+ * levels -l below, at and above 0. */
+static void test_merge_counts(void **state)
+{
+    char names[300][16];
+    const char *docnos[300];
+    double scores[300];
+    qk_scratch sc;
+    qk_merge_buf b;
+    qk_merge m;
+    qk_eval_opts o;
+    qk_error err;
+    qk_rng r;
+    (void)state;
+    memset(&sc, 0, sizeof sc);
+    memset(&b, 0, sizeof b);
+    qk_eval_opts_init(&o);
+    qk_rng_seed(&r, 7);
+    for (int round = 0; round < 200; round++) {
+        size_t n = 1 + qk_rng_below(&r, 300), t;
+        qk_qrels *q = NULL;
+        assert_int_equal(qk_qrels_new(QK_REL_QRELS, &q, &err), QK_OK);
+        for (size_t k = 0; k < 400; k += 1 + qk_rng_below(&r, 3)) {
+            char d[16];
+            snprintf(d, sizeof d, "d%zu", k);
+            assert_int_equal(qk_qrels_add(q, "t", NULL, d, (long)qk_rng_below(&r, 6) - 2, &err), QK_OK);
+        }
+        assert_int_equal(qk_qrels_finish(q, QK_DEDUP_ERROR, &err), QK_OK);
+        assert_true(qk_qrels_find_topic(q, "t", 1, &t));
+        for (size_t i = 0; i < n; i++) {
+            snprintf(names[i], sizeof names[i], "d%zu", (i * 37 + (size_t)round) % 400);
+            docnos[i] = names[i];
+            scores[i] = (double)(n - i);
+        }
+        o.rel_level = (long)(round % 5) - 2;
+        {
+            qk_run_topic rt = {"t", n, docnos, scores, NULL};
+            assert_int_equal(qk_rank_topic(&sc, &rt, NULL, &o, 0, 1, "run", &err), QK_OK);
+        }
+        assert_int_equal(qk_lookup_docs(&sc, q, t, &err), QK_OK);
+        assert_int_equal(qk_merge_topic(&sc, q, t, 0, &o, &m, &b, &err), QK_OK);
+        {
+            long rr = 0, nonpool = 0, unjudged = 0;
+            for (long i = 0; i < m.n; i++) {
+                rr += m.v[i] >= 0 && m.v[i] >= o.rel_level;
+                nonpool += m.v[i] == -1;
+                unjudged += m.v[i] == -2;
+            }
+            assert_true(unjudged > 0 || round % 50 != 0 || n < 20);
+            if (m.num_rel_ret != rr || m.num_nonpool != nonpool || m.num_unjudged != unjudged)
+                fail_msg("round %d (-l %ld, n %zu): rel_ret %ld nonpool %ld unjudged %ld, want %ld %ld %ld",
+                         round, o.rel_level, n, m.num_rel_ret, m.num_nonpool, m.num_unjudged, rr, nonpool,
+                         unjudged);
+        }
+        qk_qrels_free(q);
+    }
+    free(sc.ranked);
+    free(sc.doc_ids);
+    free(sc.set);
+    free(sc.slots);
+    free(sc.jdocs);
+    free(b.v);
+    free(b.rc);
+    free(b.grades);
+    free(b.lv);
+    free(b.rel);
+    free(b.judged);
+    free(b.levels);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rank_matches_rule),
         cmocka_unit_test(test_lookup_finds_duplicates),
+        cmocka_unit_test(test_merge_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
