@@ -28,6 +28,7 @@ static void scratch_free(qk_scratch *sc)
     free(sc->set);
     free(sc->slots);
     free(sc->jdocs);
+    free(sc->bits);
     free(sc->docnos);
     for (size_t i = 0; i < sc->nbufs; i++) {
         free(sc->bufs[i].v);

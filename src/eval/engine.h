@@ -32,6 +32,8 @@ typedef struct qk_scratch {
     size_t slots_cap;
     const char **jdocs; /* qk_lookup_docs: its judgments' docnos */
     size_t jdocs_cap;
+    uint64_t *bits; /* qk_lookup_docs' bit filters: judged hashes, ranked hashes */
+    size_t bits_cap;
     /* qk_rank_topic left the duplicate check to qk_lookup_docs, which finds
      * repeats in the probes it makes anyway; run_path names the run then */
     int dup_pending;
