@@ -219,13 +219,15 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const uint32_t *
         const long *ln = rt->lines;
         qk_ranked *r = sc->ranked;
         unsigned down = 1;
-        for (size_t i = 0; i < n; i++)
+        /* With the entries, the ranking check of the usual case over the
+         * plain scores, without a branch (NaN and ties leave it to the
+         * full check below). */
+        if (n > 0)
+            r[0] = (qk_ranked){sco[0], doc[0], ln[0], doc_hash(doc[0], lens[0]), lens[0]};
+        for (size_t i = 1; i < n; i++) {
             r[i] = (qk_ranked){sco[i], doc[i], ln[i], doc_hash(doc[i], lens[i]), lens[i]};
-        /* The ranking check of the usual case over the plain scores, a
-         * loop without branches (NaN and ties leave it to the full check
-         * below). */
-        for (size_t i = 1; i < n; i++)
             down &= sco[i - 1] > sco[i];
+        }
         strict = (int)down;
     } else
         for (size_t i = 0; i < n; i++) {
