@@ -46,6 +46,9 @@ typedef struct qk_scratch {
     qk_topic_cache cache; /* the measures' shared values, buffers kept from topic to topic */
 } qk_scratch;
 
+/* Frees the buffers of a scratch space (not sc itself). */
+void qk_scratch_free(qk_scratch *sc);
+
 /* Rank (score desc, docno desc — or asc for prefs), dedup, truncate to -M.
  * lens: strlen of each of rt's docnos when the caller knows them (the run
  * reader does, qk_run_doc_lengths), else NULL. With defer_dup, a repeated

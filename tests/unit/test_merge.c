@@ -116,9 +116,7 @@ static void test_rank_matches_rule(void **state)
                 fail_msg("topic %d (n %zu, prefs %d) rank %zu: got %s %.17g, rule gives %s %.17g", topic, n, prefs,
                          i, sc.ranked[i].docno, sc.ranked[i].score, want[i].docno, want[i].score);
     }
-    free(sc.ranked);
-    free(sc.doc_ids);
-    free(sc.set);
+    qk_scratch_free(&sc);
     free(names);
     free(docnos);
     free(scores);
@@ -230,12 +228,7 @@ static void test_lookup_finds_duplicates(void **state)
         qk_qrels_free(q);
     }
     assert_true(repeats > 50 && judged_repeats > 10 && clean > 50);
-    free(sc.ranked);
-    free(sc.doc_ids);
-    free(sc.set);
-    free(sc.slots);
-    free(sc.jdocs);
-    free(sc.bits);
+    qk_scratch_free(&sc);
     free(names);
     free(docnos);
     free(scores);
@@ -331,12 +324,7 @@ static void test_lookup_large_topics(void **state)
         }
         qk_qrels_free(q);
     }
-    free(sc.ranked);
-    free(sc.doc_ids);
-    free(sc.set);
-    free(sc.slots);
-    free(sc.jdocs);
-    free(sc.bits);
+    qk_scratch_free(&sc);
     free(names);
     free(docnos);
     free(scores);
@@ -403,12 +391,7 @@ static void test_merge_counts(void **state)
         }
         qk_qrels_free(q);
     }
-    free(sc.ranked);
-    free(sc.doc_ids);
-    free(sc.set);
-    free(sc.slots);
-    free(sc.jdocs);
-    free(sc.bits);
+    qk_scratch_free(&sc);
     free(b.v);
     free(b.rc);
     free(b.grades);
