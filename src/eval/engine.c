@@ -21,13 +21,14 @@ void qk_eval_opts_init(qk_eval_opts *o)
     o->max_ret = 2147483647L;
 }
 
-static void scratch_free(qk_scratch *sc)
+void qk_scratch_free(qk_scratch *sc)
 {
     free(sc->ranked);
     free(sc->doc_ids);
     free(sc->set);
     free(sc->slots);
     free(sc->jdocs);
+    free(sc->bits);
     free(sc->docnos);
     for (size_t i = 0; i < sc->nbufs; i++) {
         free(sc->bufs[i].v);
@@ -443,7 +444,7 @@ static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2,
             states[k] = &slots[k];
         st = qk_run_pipeline(s, keep_topic, rank_one, score_one, &c, states, &split, err);
         for (int k = 0; k < QK_PIPE_SLOTS; k++)
-            scratch_free(&slots[k]);
+            qk_scratch_free(&slots[k]);
         if (st != QK_OK || !split)
             return st;
         reset_topics(r);
@@ -542,8 +543,8 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
     if ((st = summarise(r, opts)) != QK_OK)
         qk_error_set(err, st, "out of memory");
 out:
-    scratch_free(&sc);
-    scratch_free(&sc2);
+    qk_scratch_free(&sc);
+    qk_scratch_free(&sc2);
     if (st != QK_OK) {
         qk_eval_result_free(r);
         return st;

@@ -32,6 +32,8 @@ typedef struct qk_scratch {
     size_t slots_cap;
     const char **jdocs; /* qk_lookup_docs: its judgments' docnos */
     size_t jdocs_cap;
+    uint64_t *bits; /* qk_lookup_docs' bit filters: judged hashes, ranked hashes */
+    size_t bits_cap;
     /* qk_rank_topic left the duplicate check to qk_lookup_docs, which finds
      * repeats in the probes it makes anyway; run_path names the run then */
     int dup_pending;
@@ -43,6 +45,9 @@ typedef struct qk_scratch {
     size_t nbufs;
     qk_topic_cache cache; /* the measures' shared values, buffers kept from topic to topic */
 } qk_scratch;
+
+/* Frees the buffers of a scratch space (not sc itself). */
+void qk_scratch_free(qk_scratch *sc);
 
 /* Rank (score desc, docno desc — or asc for prefs), dedup, truncate to -M.
  * lens: strlen of each of rt's docnos when the caller knows them (the run

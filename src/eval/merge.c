@@ -219,13 +219,15 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const uint32_t *
         const long *ln = rt->lines;
         qk_ranked *r = sc->ranked;
         unsigned down = 1;
-        for (size_t i = 0; i < n; i++)
+        /* With the entries, the ranking check of the usual case over the
+         * plain scores, without a branch (NaN and ties leave it to the
+         * full check below). */
+        if (n > 0)
+            r[0] = (qk_ranked){sco[0], doc[0], ln[0], doc_hash(doc[0], lens[0]), lens[0]};
+        for (size_t i = 1; i < n; i++) {
             r[i] = (qk_ranked){sco[i], doc[i], ln[i], doc_hash(doc[i], lens[i]), lens[i]};
-        /* The ranking check of the usual case over the plain scores, a
-         * loop without branches (NaN and ties leave it to the full check
-         * below). */
-        for (size_t i = 1; i < n; i++)
             down &= sco[i - 1] > sco[i];
+        }
         strict = (int)down;
     } else
         for (size_t i = 0; i < n; i++) {
@@ -358,7 +360,12 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
         for (size_t i = 0; i < nj; i++)
             b->lv[i + 1] = j[i].rel < 0 ? -2 : level_of(j[i].rel);
         /* The rank lists are written without a branch: each rank is
-         * stored at the list's end, which moves on only when it belongs. */
+         * stored at the list's end, which moves on only when it belongs.
+         * A level is -1 (not judged), -2 (a negative grade) or >= 0, so
+         * the counts of the loop below follow from three: the documents
+         * not in the pool are the unjudged ones, and the relevant ones
+         * retrieved are those at or past L, or (L < 0) the judged ones
+         * that are not negative. */
         for (size_t i = 0; i < n; i++) {
             long v = b->lv[sc->doc_ids[i]];
             b->v[i] = v;
@@ -367,11 +374,11 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
             jd[nju] = (long)i;
             nju += v != -1;
             b->rc[i + 1] = rc;
-            rr += v >= 0 && v >= L;
-            nonpool += v == -1;
             unjudged += v == -2;
         }
         k = (long)n;
+        nonpool = k - nju;
+        rr = L >= 0 ? rc : nju - unjudged;
     } else {
         for (size_t i = 0; i < n; i++) {
             uint32_t d = sc->doc_ids[i];
@@ -439,6 +446,100 @@ static inline int same_bytes(const char *a, const char *b, size_t len)
     return ((a0 ^ b0) | (a1 ^ b1)) == 0;
 }
 
+/* Topics of at most this many ranked documents take the bit filters of
+ * lookup_filtered; larger ones the table alone (the duplicate filter's
+ * false hits, each a scan of the ranks before, grow with n: about n /
+ * 3,000 of them a topic, and its bits with 64 n). */
+#define LK_FILTER_MAX 16384
+
+/* Bits of a filter for n hashes: a power of two, at least 64 a hash (one
+ * bit of 64 set, about 1 % false hits), at least one word. */
+static size_t filter_bits(size_t n)
+{
+    size_t b = 64;
+    while (b < 64 * n)
+        b *= 2;
+    return b;
+}
+
+static inline int has_bit(const uint64_t *f, size_t mask, uint32_t hash)
+{
+    size_t b = hash & mask;
+    return (int)(f[b >> 6] >> (b & 63) & 1);
+}
+
+/* Is r[i]'s docno one of r[0..i)'s? */
+__attribute__((noinline, cold)) static int repeats(const qk_ranked *r, size_t i)
+{
+    for (size_t k = 0; k < i; k++)
+        if (r[k].hash == r[i].hash && strcmp(r[k].docno, r[i].docno) == 0)
+            return 1;
+    return 0;
+}
+
+/* The first rank of r[0..n) whose docno one before it has, or -1: a
+ * filter of two bits a hash (from its low and high half), the ranks before
+ * searched where both are set already. */
+static long first_repeat(const qk_ranked *r, size_t n, uint64_t *seen, size_t smask)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t h = r[i].hash;
+        size_t b = h & smask, c = (h >> 16 ^ h << 16) & smask;
+        uint64_t bb = (uint64_t)1 << (b & 63), cb = (uint64_t)1 << (c & 63);
+        if ((seen[b >> 6] & bb) && (seen[c >> 6] & cb) && repeats(r, i))
+            return (long)i;
+        seen[b >> 6] |= bb;
+        seen[c >> 6] |= cb;
+    }
+    return -1;
+}
+
+/* qk_lookup_docs for topics of up to LK_FILTER_MAX ranked documents. The
+ * table holds the judged docnos only, and a bit filter of their hashes
+ * picks the ranked documents that may be judged (about a fifth of bench
+ * input A's, plus 1 %): a first loop lists them without a branch, a second
+ * probes the table for them. The table's probe of every ranked document
+ * took a branch on an empty slot, either way in no order. The duplicate
+ * check is a second filter, two bits of each ranked hash so far: where
+ * both are set already (a repeat, or rarely not: about once in three
+ * topics of A's size), the ranks before are searched; so the first rank
+ * that repeats one before is found, with the same message as the table's
+ * check. */
+__attribute__((noinline)) static qk_status
+lookup_filtered(qk_scratch *sc, const qk_qrels *q, size_t topic, int dup, uint32_t *slot, size_t mask,
+                const uint32_t *jh, const uint32_t *jl, const char *const *jd, const uint64_t *judged,
+                size_t jmask, uint64_t *seen, size_t smask, qk_error *err)
+{
+    const qk_ranked *r = sc->ranked;
+    uint32_t *ids = sc->doc_ids, *cand = sc->doc_ids + sc->nranked;
+    size_t nc = 0, n = sc->nranked;
+    if (dup) {
+        long k = first_repeat(r, n, seen, smask);
+        if (k >= 0) {
+            size_t i = (size_t)k, f = 0;
+            while (r[f].hash != r[i].hash || strcmp(r[f].docno, r[i].docno) != 0)
+                f++;
+            return dup_error(sc, f, i, qk_qrels_topic(q, topic), err);
+        }
+    }
+    /* a loop without calls, its values in registers */
+    for (size_t i = 0; i < n; i++) {
+        ids[i] = 0;
+        cand[nc] = (uint32_t)i;
+        nc += (size_t)has_bit(judged, jmask, r[i].hash);
+    }
+    for (size_t c = 0; c < nc; c++) {
+        const qk_ranked *x = &r[cand[c]];
+        uint32_t v;
+        for (size_t h = x->hash & mask; (v = slot[h]) != 0; h = (h + 1) & mask)
+            if (jh[v - 1] == x->hash && jl[v - 1] == x->len && same_bytes(jd[v - 1], x->docno, x->len)) {
+                ids[cand[c]] = v;
+                break;
+            }
+    }
+    return QK_OK;
+}
+
 /* For each ranked document, its index in the topic's judgments + 1, or 0
  * when the topic does not judge it (the first judgment of the docno: for
  * qrels_jg the group's own record is found by qk_qrels_get). A small hash
@@ -447,12 +548,13 @@ static inline int same_bytes(const char *a, const char *b, size_t len)
  * qk_rank_topic left the duplicate check here, the same probes make it: a
  * judged docno found twice is a repeat, and an unjudged one is entered in
  * the table where its probe ended, so that a second copy finds it; this
- * spares a table and a probe of every ranked document. */
+ * spares a table and a probe of every ranked document. Topics of up to
+ * LK_FILTER_MAX ranked documents go to lookup_filtered instead. */
 qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_error *err)
 {
-    size_t nj, mask, nslots, n = sc->nranked;
+    size_t nj, mask, nslots, n = sc->nranked, jbits = 0, sbits = 0;
     const qk_judgment *j = qk_qrels_judgments(q, topic, &nj);
-    int dup = sc->dup_pending && nj < LK_INDEX && n < LK_INDEX;
+    int dup = sc->dup_pending && nj < LK_INDEX && n < LK_INDEX, filter = n <= LK_FILTER_MAX;
     uint32_t *slot, *jh, *jl;
     const char **jd;
     if (sc->dup_pending && !dup) {
@@ -468,11 +570,16 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
      * 1.4 at a load of at most 1/4 (32 KB of slots for 1,000 ranked and
      * 300 judged documents). */
     nslots = 16;
-    while (nslots < 4 * (dup ? nj + n : nj))
+    while (nslots < 4 * (dup && !filter ? nj + n : nj))
         nslots *= 2;
-    if (qk_grow((void **)&sc->slots, &sc->slots_cap, nslots + 2 * nj + 1, sizeof *sc->slots) != QK_OK ||
+    if (filter) {
+        jbits = filter_bits(nj);
+        sbits = dup ? filter_bits(n) : 0;
+    }
+    if (qk_grow((void **)&sc->bits, &sc->bits_cap, (jbits + sbits) / 64 + 1, sizeof *sc->bits) != QK_OK ||
+        qk_grow((void **)&sc->slots, &sc->slots_cap, nslots + 2 * nj + 1, sizeof *sc->slots) != QK_OK ||
         qk_grow((void **)&sc->jdocs, &sc->jdocs_cap, nj + 1, sizeof *sc->jdocs) != QK_OK ||
-        qk_grow((void **)&sc->doc_ids, &sc->doc_ids_cap, n + 1, sizeof *sc->doc_ids) != QK_OK)
+        qk_grow((void **)&sc->doc_ids, &sc->doc_ids_cap, 2 * n + 1, sizeof *sc->doc_ids) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     slot = sc->slots;
     jh = slot + nslots;
@@ -491,6 +598,17 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
             h = (h + 1) & mask;
         if (!slot[h])
             slot[h] = (uint32_t)i + 1;
+    }
+    if (filter) {
+        uint64_t *jf = sc->bits, *sf = sc->bits + jbits / 64;
+        memset(sc->bits, 0, (jbits + sbits) / 8);
+        for (size_t i = 0; i < nj; i++) {
+            size_t b = jh[i] & (jbits - 1);
+            if (i == 0 || j[i].doc != j[i - 1].doc)
+                jf[b >> 6] |= (uint64_t)1 << (b & 63);
+        }
+        return lookup_filtered(sc, q, topic, dup, slot, mask, jh, jl, jd, jf, jbits - 1, sf,
+                               sbits ? sbits - 1 : 0, err);
     }
     for (size_t i = 0; i < n; i++) {
         const qk_ranked *r = &sc->ranked[i];

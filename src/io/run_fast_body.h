@@ -242,9 +242,6 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
             memcpy(arena, p + s2 + 1, dl);
         arena[dl] = '\0';
         doc_off[k] = (size_t)(arena - base);
-        lines[k] = ++line;
-        if (topics)
-            topics[k] = topic;
         k++;
         arena += dl + 1;
         p += adv;
@@ -255,6 +252,15 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
         }
     }
     QK_FAST_SCORES(scores + kb, wx, wy, defer, neg, k - kb);
+    /* Every line taken is an entry: their numbers follow one another, and
+     * the topic is one. Filled here, not in the loop above, which then
+     * keeps fewer values in registers (it spilled them to the stack). */
+    for (size_t j = 0; j < k; j++)
+        lines[j] = line + 1 + (long)j;
+    line += (long)k;
+    if (topics)
+        for (size_t j = 0; j < k; j++)
+            topics[j] = topic;
     if (k > 0) { /* the last line's tag: back from its end to a separator */
         const char *e = p - 1, *t;
         if (e[-1] == '\r')

@@ -62,6 +62,7 @@ static void test_rank_matches_rule(void **state)
     double *scores = malloc(2000 * sizeof *scores);
     long *lines = malloc(2000 * sizeof *lines);
     ref *want = malloc(2000 * sizeof *want);
+    uint32_t *lens = malloc(2000 * sizeof *lens);
     qk_scratch sc;
     qk_eval_opts o;
     qk_error err;
@@ -71,6 +72,7 @@ static void test_rank_matches_rule(void **state)
     assert_non_null(scores);
     assert_non_null(lines);
     assert_non_null(want);
+    assert_non_null(lens);
     memset(&sc, 0, sizeof sc);
     qk_eval_opts_init(&o);
     qk_rng_seed(&r, 14);
@@ -101,8 +103,12 @@ static void test_rank_matches_rule(void **state)
         ref_asc_ties = prefs;
         qsort(want, n, sizeof *want, ref_cmp);
         {
+            /* every other topic with the docno lengths the run reader gives
+             * (the path that checks the order as it builds the entries) */
             qk_run_topic rt = {"q", n, docnos, scores, lines};
-            assert_int_equal(qk_rank_topic(&sc, &rt, NULL, &o, prefs, 0, "run", &err), QK_OK);
+            for (size_t i = 0; i < n; i++)
+                lens[i] = (uint32_t)strlen(docnos[i]);
+            assert_int_equal(qk_rank_topic(&sc, &rt, topic % 2 ? lens : NULL, &o, prefs, 0, "run", &err), QK_OK);
         }
         assert_int_equal(sc.nranked, n);
         for (size_t i = 0; i < n; i++)
@@ -110,14 +116,13 @@ static void test_rank_matches_rule(void **state)
                 fail_msg("topic %d (n %zu, prefs %d) rank %zu: got %s %.17g, rule gives %s %.17g", topic, n, prefs,
                          i, sc.ranked[i].docno, sc.ranked[i].score, want[i].docno, want[i].score);
     }
-    free(sc.ranked);
-    free(sc.doc_ids);
-    free(sc.set);
+    qk_scratch_free(&sc);
     free(names);
     free(docnos);
     free(scores);
     free(lines);
     free(want);
+    free(lens);
 }
 
 /* The duplicate check that qk_lookup_docs makes in its probes must report
@@ -223,15 +228,177 @@ static void test_lookup_finds_duplicates(void **state)
         qk_qrels_free(q);
     }
     assert_true(repeats > 50 && judged_repeats > 10 && clean > 50);
-    free(sc.ranked);
-    free(sc.doc_ids);
-    free(sc.set);
-    free(sc.slots);
-    free(sc.jdocs);
+    qk_scratch_free(&sc);
     free(names);
     free(docnos);
     free(scores);
     free(lines);
+}
+
+/* Topics around qk_lookup_docs' switch from the bit filters to the table
+ * alone (16,384 ranked documents) and far past it: the judgment index of
+ * every ranked document, and the first repeat, placed at a known rank
+ * (every other docno distinct), with the earlier rank's line. So many
+ * distinct docnos also set both filter bits of some that repeat nothing:
+ * those must not be reported. */
+static void test_lookup_large_topics(void **state)
+{
+    enum { MAXN = 20000 };
+    static const size_t sizes[] = {1, 2, 3000, 16383, 16384, 16385, 16390, 20000};
+    char (*names)[24] = malloc(MAXN * sizeof *names);
+    const char **docnos = malloc(MAXN * sizeof *docnos);
+    double *scores = malloc(MAXN * sizeof *scores);
+    long *lines = malloc(MAXN * sizeof *lines);
+    uint32_t *lens = malloc(MAXN * sizeof *lens), *id_of = malloc(4 * MAXN * sizeof *id_of);
+    qk_scratch sc;
+    qk_eval_opts o;
+    qk_error err;
+    qk_rng r;
+    (void)state;
+    assert_non_null(names);
+    assert_non_null(docnos);
+    assert_non_null(scores);
+    assert_non_null(lines);
+    assert_non_null(lens);
+    assert_non_null(id_of);
+    memset(&sc, 0, sizeof sc);
+    qk_eval_opts_init(&o);
+    qk_rng_seed(&r, 41);
+    for (size_t round = 0; round < 3 * sizeof sizes / sizeof sizes[0]; round++) {
+        size_t n = sizes[round / 3], nj = qk_rng_below(&r, (uint32_t)(2 * n)), t, njr;
+        int dup = round % 3 != 0 && n > 1;
+        size_t second = dup ? 1 + qk_rng_below(&r, (uint32_t)(n - 1)) : 0;
+        size_t first = dup ? qk_rng_below(&r, (uint32_t)second) : 0;
+        const qk_judgment *j;
+        qk_qrels *q = NULL;
+        assert_int_equal(qk_qrels_new(QK_REL_QRELS, &q, &err), QK_OK);
+        /* judged: docnos D<k> for even k < 2 nj, grades -1 to 2 */
+        for (size_t k = 0; k < nj; k++) {
+            char d[24];
+            snprintf(d, sizeof d, "D%07zu", 2 * k);
+            assert_int_equal(qk_qrels_add(q, "t", NULL, d, (long)(k % 4) - 1, &err), QK_OK);
+        }
+        assert_int_equal(qk_qrels_add(q, "t", NULL, "other", 1, &err), QK_OK);
+        assert_int_equal(qk_qrels_finish(q, QK_DEDUP_ERROR, &err), QK_OK);
+        assert_true(qk_qrels_find_topic(q, "t", 1, &t));
+        j = qk_qrels_judgments(q, t, &njr);
+        memset(id_of, 0, 4 * MAXN * sizeof *id_of);
+        for (size_t k = 0; k < njr; k++) {
+            const char *d = qk_qrels_docno(q, j[k].doc);
+            if (d[0] == 'D')
+                id_of[strtoul(d + 1, NULL, 10)] = (uint32_t)k + 1;
+        }
+        /* distinct docnos D<k> for k < 2 n (judged or not), scores strictly
+         * descending, so the ranks are the input order */
+        for (size_t i = 0; i < n; i++) {
+            size_t k = (i * 7919 + round) % (2 * n);
+            snprintf(names[i], sizeof names[i], "D%07zu", k);
+            if (dup && i == second)
+                memcpy(names[i], names[first], sizeof names[i]);
+            docnos[i] = names[i];
+            scores[i] = (double)(n - i);
+            lines[i] = (long)i + 1;
+            lens[i] = (uint32_t)strlen(names[i]);
+        }
+        {
+            qk_run_topic rt = {"t", n, docnos, scores, lines};
+            assert_int_equal(qk_rank_topic(&sc, &rt, lens, &o, 0, 1, "run", &err), QK_OK);
+        }
+        memset(&err, 0, sizeof err);
+        if (dup) {
+            char want[160];
+            snprintf(want, sizeof want, "docno '%s' appears twice for topic 't' (also on line %zu)",
+                     names[first], first + 1);
+            assert_int_equal(qk_lookup_docs(&sc, q, t, &err), QK_EINPUT);
+            if (!strstr(err.message, want) || err.line != (long)second + 1)
+                fail_msg("n %zu: got line %ld: %s; want line %zu: %s", n, err.line, err.message, second + 1,
+                         want);
+        } else {
+            assert_int_equal(qk_lookup_docs(&sc, q, t, &err), QK_OK);
+            for (size_t i = 0; i < n; i++) {
+                uint32_t want_id = id_of[strtoul(names[i] + 1, NULL, 10)];
+                if (sc.doc_ids[i] != want_id)
+                    fail_msg("n %zu rank %zu (%s): judgment %u, want %u", n, i, names[i], sc.doc_ids[i],
+                             want_id);
+            }
+        }
+        qk_qrels_free(q);
+    }
+    qk_scratch_free(&sc);
+    free(names);
+    free(docnos);
+    free(scores);
+    free(lines);
+    free(lens);
+    free(id_of);
+}
+
+/* The merge's counts of plain qrels, which the loop over the ranks takes
+ * from fewer sums: relevant retrieved, not in the pool and judged with a
+ * negative grade, against a count over the levels it gives, for relevance
+ * levels -l below, at and above 0. */
+static void test_merge_counts(void **state)
+{
+    char names[300][16];
+    const char *docnos[300];
+    double scores[300];
+    qk_scratch sc;
+    qk_merge_buf b;
+    qk_merge m;
+    qk_eval_opts o;
+    qk_error err;
+    qk_rng r;
+    (void)state;
+    memset(&sc, 0, sizeof sc);
+    memset(&b, 0, sizeof b);
+    qk_eval_opts_init(&o);
+    qk_rng_seed(&r, 7);
+    for (int round = 0; round < 200; round++) {
+        size_t n = 1 + qk_rng_below(&r, 300), t;
+        qk_qrels *q = NULL;
+        assert_int_equal(qk_qrels_new(QK_REL_QRELS, &q, &err), QK_OK);
+        for (size_t k = 0; k < 400; k += 1 + qk_rng_below(&r, 3)) {
+            char d[16];
+            snprintf(d, sizeof d, "d%zu", k);
+            assert_int_equal(qk_qrels_add(q, "t", NULL, d, (long)qk_rng_below(&r, 6) - 2, &err), QK_OK);
+        }
+        assert_int_equal(qk_qrels_finish(q, QK_DEDUP_ERROR, &err), QK_OK);
+        assert_true(qk_qrels_find_topic(q, "t", 1, &t));
+        for (size_t i = 0; i < n; i++) {
+            snprintf(names[i], sizeof names[i], "d%zu", (i * 37 + (size_t)round) % 400);
+            docnos[i] = names[i];
+            scores[i] = (double)(n - i);
+        }
+        o.rel_level = (long)(round % 5) - 2;
+        {
+            qk_run_topic rt = {"t", n, docnos, scores, NULL};
+            assert_int_equal(qk_rank_topic(&sc, &rt, NULL, &o, 0, 1, "run", &err), QK_OK);
+        }
+        assert_int_equal(qk_lookup_docs(&sc, q, t, &err), QK_OK);
+        assert_int_equal(qk_merge_topic(&sc, q, t, 0, &o, &m, &b, &err), QK_OK);
+        {
+            long rr = 0, nonpool = 0, unjudged = 0;
+            for (long i = 0; i < m.n; i++) {
+                rr += m.v[i] >= 0 && m.v[i] >= o.rel_level;
+                nonpool += m.v[i] == -1;
+                unjudged += m.v[i] == -2;
+            }
+            assert_true(unjudged > 0 || round % 50 != 0 || n < 20);
+            if (m.num_rel_ret != rr || m.num_nonpool != nonpool || m.num_unjudged != unjudged)
+                fail_msg("round %d (-l %ld, n %zu): rel_ret %ld nonpool %ld unjudged %ld, want %ld %ld %ld",
+                         round, o.rel_level, n, m.num_rel_ret, m.num_nonpool, m.num_unjudged, rr, nonpool,
+                         unjudged);
+        }
+        qk_qrels_free(q);
+    }
+    qk_scratch_free(&sc);
+    free(b.v);
+    free(b.rc);
+    free(b.grades);
+    free(b.lv);
+    free(b.rel);
+    free(b.judged);
+    free(b.levels);
 }
 
 int main(void)
@@ -239,6 +406,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rank_matches_rule),
         cmocka_unit_test(test_lookup_finds_duplicates),
+        cmocka_unit_test(test_lookup_large_topics),
+        cmocka_unit_test(test_merge_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
