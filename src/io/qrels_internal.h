@@ -5,6 +5,7 @@
 #define QK_IO_QRELS_INTERNAL_H
 
 #include "core/bytes.h"
+#include "core/radix.h"
 #include "qrelkit/io.h"
 
 #include <stddef.h>
@@ -302,6 +303,37 @@ void qk_qrels_sort_buf_free(qrels_sort_buf *buf);
 /* 1 when the docno whose key (in buf->sorted) is key ends inside its
  * first 8 bytes, so that an equal key means an equal docno. */
 int qk_qrels_prefix_ends(const qrels_sort_buf *buf, uint64_t key);
+
+/* Record k of a topic (sorted; keys: their docno prefixes from
+ * qk_qrels_sort_docnos, or NULL) has the docno d of numbered docno id
+ * `last`, that of record k - 1. Different prefixes settle it without
+ * reading the strings, and so do equal ones that hold the docno's end. */
+static inline int qk_qrels_same_docno(const qk_qrels *q, const qrels_sort_buf *sb, const qk_keyed *keys,
+                                      size_t k, const uint32_t *off, const uint64_t *off64, size_t last,
+                                      const char *d)
+{
+    if (keys && k > 0) {
+        if (keys[k].key != keys[k - 1].key)
+            return 0;
+        if (qk_qrels_prefix_ends(sb, keys[k].key))
+            return 1;
+    }
+    return strcmp(q->arena + qk_qrels_off_get(off, off64, last), d) == 0;
+}
+
+/* order[i] = id of the i-th string of p in strcmp order; rank = its
+ * inverse (qrels_sort.c). */
+qk_status qk_qrels_rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **rank);
+
+/* Organising a plain qrels whose topics come one block each, some block
+ * out of docno order (CLEF TAR): topics ranked, then block by block in
+ * topic order the records' docno prefixes radix-sorted and the records,
+ * their docno offsets and lines gathered in that order into new arrays,
+ * each docno numbered and duplicates dropped or reported as
+ * qk_qrels_organise does; the records stay 16 bytes, with no pass that
+ * widens them to qrels_full and back. Any error leaves q's records,
+ * blocks and offsets as they were. */
+qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err);
 
 /* Sort q's records by topic and docno, number the docnos per topic and
  * apply the duplicate policy; frees the reading state. */
