@@ -359,8 +359,11 @@ static const qk_keyed *sort_block(const qk_qrels *q, const qk_judgment *src, siz
     return s;
 }
 
-/* The lines of records [s, s + m) (reading order) into out. */
-static void block_lines(const qk_qrels *q, size_t s, size_t m, uint32_t *out)
+/* The lines of records [s, s + m) (reading order): 1 and *first, the
+ * line of record s, when they are all in one line run (each record on
+ * the line after the one before: the usual file), else 0 and each
+ * record's line in out. */
+static int block_lines(const qk_qrels *q, size_t s, size_t m, uint32_t *first, uint32_t *out)
 {
     size_t lo = 0, hi = q->nruns;
     while (hi - lo > 1) { /* the last run starting at or before s */
@@ -370,11 +373,15 @@ static void block_lines(const qk_qrels *q, size_t s, size_t m, uint32_t *out)
         else
             hi = mid;
     }
+    *first = (uint32_t)s + 1 + (q->nruns ? q->run_delta[lo] : 0);
+    if (lo + 1 >= q->nruns || q->run_at[lo + 1] >= s + m)
+        return 1;
     for (size_t i = s; i < s + m; i++) {
         while (lo + 1 < q->nruns && q->run_at[lo + 1] <= i)
             lo++;
-        out[i - s] = (uint32_t)i + 1 + (q->nruns ? q->run_delta[lo] : 0);
+        out[i - s] = (uint32_t)i + 1 + q->run_delta[lo];
     }
+    return 0;
 }
 
 /* The arrays qk_qrels_sort_blocks fills before it puts them in q. */
@@ -406,9 +413,10 @@ static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, siz
     size_t m = e - s, i = 1, first_doc = *nd;
     const qk_judgment *src = q->recs + s;
     const qk_keyed *keys = NULL;
+    uint32_t line0;
+    int one_run = block_lines(q, s, m, &line0, g->bline);
     g->offs[t] = *w;
     g->first[t] = *nd;
-    block_lines(q, s, m, g->bline);
     /* a block already in docno order (equal docnos in line order) is
      * gathered as it is */
     while (i < m && strcmp(q->arena + qk_qrels_doc_at(q, src[i - 1].doc),
@@ -421,6 +429,7 @@ static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, siz
         qk_judgment r = src[x];
         size_t at = qk_qrels_doc_at(q, r.doc);
         const char *d = q->arena + at;
+        uint32_t line = one_run ? line0 + (uint32_t)x : g->bline[x];
         if (*nd > first_doc && qk_qrels_same_docno(q, sb, keys, j, g->off, g->off64, *nd - 1, d)) {
             /* Prefs may repeat a line on purpose; qrels may not. */
             if (dedup == QK_DEDUP_FIRST) {
@@ -428,7 +437,7 @@ static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, siz
                     q->npositive--;
                 continue;
             }
-            return qk_error_at(err, QK_EINPUT, path, (long)g->bline[x], 0,
+            return qk_error_at(err, QK_EINPUT, path, (long)line, 0,
                                "docno '%s' is judged twice for topic '%s' (first on line %u); "
                                "use --dedup first to keep the first judgment",
                                d, qk_strpool_str(q->topics, q->topic_order[t]), g->lines[*w - 1]);
@@ -436,7 +445,7 @@ static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, siz
         qk_qrels_off_put(g->off, g->off64, (*nd)++, at);
         r.doc = (uint32_t)(*nd - 1);
         g->recs[*w] = r;
-        g->lines[(*w)++] = g->bline[x];
+        g->lines[(*w)++] = line;
     }
     return QK_OK;
 }
