@@ -79,20 +79,27 @@ struct qk_qrels {
     struct qrels_window *win; /* qk_qrels_read_windowed: the loaded topics */
 };
 
-/* The line of record i (in reading order until organised). */
-static inline uint32_t qk_qrels_rec_line(const qk_qrels *q, size_t i)
+/* The line run of record i (reading order): the last run starting at or
+ * before it (0 when there is none). */
+static inline size_t qk_qrels_run_of(const qk_qrels *q, size_t i)
 {
     size_t lo = 0, hi = q->nruns;
-    if (q->lines)
-        return q->lines[i];
-    while (hi - lo > 1) { /* the last run starting at or before i */
+    while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (q->run_at[mid] <= i)
             lo = mid;
         else
             hi = mid;
     }
-    return (uint32_t)i + 1 + (q->nruns ? q->run_delta[lo] : 0);
+    return lo;
+}
+
+/* The line of record i (in reading order until organised). */
+static inline uint32_t qk_qrels_rec_line(const qk_qrels *q, size_t i)
+{
+    if (q->lines)
+        return q->lines[i];
+    return (uint32_t)i + 1 + (q->nruns ? q->run_delta[qk_qrels_run_of(q, i)] : 0);
 }
 
 /* Note that record `at` (the next one) is on line at + 1 + delta and the

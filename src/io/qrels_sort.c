@@ -365,14 +365,7 @@ static const qk_keyed *sort_block(const qk_qrels *q, const qk_judgment *src, siz
  * record's line in out. */
 static int block_lines(const qk_qrels *q, size_t s, size_t m, uint32_t *first, uint32_t *out)
 {
-    size_t lo = 0, hi = q->nruns;
-    while (hi - lo > 1) { /* the last run starting at or before s */
-        size_t mid = lo + (hi - lo) / 2;
-        if (q->run_at[mid] <= s)
-            lo = mid;
-        else
-            hi = mid;
-    }
+    size_t lo = qk_qrels_run_of(q, s);
     *first = (uint32_t)s + 1 + (q->nruns ? q->run_delta[lo] : 0);
     if (lo + 1 >= q->nruns || q->run_at[lo + 1] >= s + m)
         return 1;
