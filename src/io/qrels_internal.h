@@ -338,8 +338,9 @@ qk_status qk_qrels_rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **r
  * their docno offsets and lines gathered in that order into new arrays,
  * each docno numbered and duplicates dropped or reported as
  * qk_qrels_organise does; the records stay 16 bytes, with no pass that
- * widens them to qrels_full and back. Any error leaves q's records,
- * blocks and offsets as they were. */
+ * widens them to qrels_full and back; when the blocks are in topic
+ * order, in q's own record and docno offset arrays. After an error q is
+ * only to be freed, as after any error of qk_qrels_organise. */
 qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err);
 
 /* Sort q's records by topic and docno, number the docnos per topic and

@@ -339,7 +339,7 @@ static int cmp_block_ids(const void *a, const void *b, void *ctx)
 /* The keys of a block's m records (m >= 2) sorted by docno, then place:
  * the radix order, the places of equal prefixes that do not hold their
  * docnos' end then compared in full. NULL when out of memory. */
-static const qk_keyed *sort_block(const qk_qrels *q, const qk_judgment *src, size_t m, qrels_sort_buf *sb)
+static qk_keyed *sort_block(const qk_qrels *q, const qk_judgment *src, size_t m, qrels_sort_buf *sb)
 {
     block_ctx c = {q, src};
     qk_keyed *s;
@@ -377,24 +377,62 @@ static int block_lines(const qk_qrels *q, size_t s, size_t m, uint32_t *first, u
     return 0;
 }
 
-/* The arrays qk_qrels_sort_blocks fills before it puts them in q. */
+/* The arrays qk_qrels_sort_blocks fills before it puts them in q. In
+ * place (the blocks in topic order, record i of docno id i: the usual
+ * file), recs and off/off64 are q's own: each block is put in docno order
+ * where it is, and its numbered records and offsets moved down onto the
+ * ones before; no fresh array the size of the file, whose pages the
+ * kernel would clear. */
 typedef struct gathered {
     qk_judgment *recs;
     uint32_t *lines, *off, *bline, *blk;
     uint64_t *off64;
     size_t *offs, *first;
+    int in_place;
 } gathered;
 
 static void gathered_free(gathered *g)
 {
-    free(g->recs);
+    if (!g->in_place) {
+        free(g->recs);
+        free(g->off);
+        free(g->off64);
+    }
     free(g->lines);
-    free(g->off);
-    free(g->off64);
     free(g->bline);
     free(g->blk);
     free(g->offs);
     free(g->first);
+}
+
+/* An id of the sorted keys whose record has been put in place. */
+#define PLACED 0x80000000u
+
+/* Records [s, s + m) of q and their docno offsets put in the order of
+ * keys (record j from place keys[j].id), in place, a cycle of the
+ * permutation at a time; each id is marked PLACED (the places stay
+ * readable below it). */
+static void permute_block(qk_qrels *q, size_t s, qk_keyed *keys, size_t m)
+{
+    qk_judgment *r = q->recs + s;
+    for (size_t i = 0; i < m; i++) {
+        size_t j = i, k;
+        qk_judgment first;
+        size_t first_off;
+        if (keys[i].id & PLACED)
+            continue;
+        first = r[i];
+        first_off = qk_qrels_doc_at(q, s + i);
+        while ((k = keys[j].id) != i) {
+            r[j] = r[k];
+            qk_qrels_off_put(q->doc_off, q->doc_off64, s + j, qk_qrels_doc_at(q, s + k));
+            keys[j].id |= PLACED;
+            j = k;
+        }
+        r[j] = first;
+        qk_qrels_off_put(q->doc_off, q->doc_off64, s + j, first_off);
+        keys[j].id |= PLACED;
+    }
 }
 
 /* Topic rank t's block, gathered in docno order onto g at record *w and
@@ -405,7 +443,7 @@ static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, siz
     size_t k = g->blk[t], s = q->blk_start[k], e = k + 1 < q->nblk ? q->blk_start[k + 1] : q->nrecs;
     size_t m = e - s, i = 1, first_doc = *nd;
     const qk_judgment *src = q->recs + s;
-    const qk_keyed *keys = NULL;
+    qk_keyed *keys = NULL;
     uint32_t line0;
     int one_run = block_lines(q, s, m, &line0, g->bline);
     g->offs[t] = *w;
@@ -417,10 +455,14 @@ static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, siz
         i++;
     if (i < m && !(keys = sort_block(q, src, m, sb)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (keys && g->in_place)
+        permute_block(q, s, keys, m);
     for (size_t j = 0; j < m; j++) {
-        size_t x = keys ? keys[j].id : j;
-        qk_judgment r = src[x];
-        size_t at = qk_qrels_doc_at(q, r.doc);
+        /* in place: record j is here, its offset read before the
+         * numbered ones (at most up to place j) overwrite it */
+        size_t x = keys ? keys[j].id & ~PLACED : j;
+        qk_judgment r = src[g->in_place ? j : x];
+        size_t at = g->in_place ? qk_qrels_doc_at(q, s + j) : qk_qrels_doc_at(q, r.doc);
         const char *d = q->arena + at;
         uint32_t line = one_run ? line0 + (uint32_t)x : g->bline[x];
         if (*nd > first_doc && qk_qrels_same_docno(q, sb, keys, j, g->off, g->off64, *nd - 1, d)) {
@@ -447,7 +489,7 @@ qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedu
 {
     size_t n = q->nrecs, one = n ? n : 1, big = 1, w = 0, nd = 0, np = q->npositive;
     uint32_t *group_order = NULL;
-    gathered g = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    gathered g = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0};
     qrels_sort_buf sb = {NULL, NULL, 0, 0, 0};
     qk_status st = QK_OK;
     for (size_t k = 0; k < nt; k++) {
@@ -455,17 +497,12 @@ qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedu
         big = e - q->blk_start[k] > big ? e - q->blk_start[k] : big;
     }
     sb.want = big;
-    g.recs = qk_realloc_huge_from(NULL, 0, one * sizeof *g.recs, QK_QRELS_HUGE);
     g.lines = malloc(one * sizeof *g.lines);
-    if (q->doc_off64)
-        g.off64 = malloc(one * sizeof *g.off64);
-    else
-        g.off = malloc(one * sizeof *g.off);
     g.bline = calloc(big, sizeof *g.bline);
     g.blk = calloc(nt ? nt : 1, sizeof *g.blk); /* a permutation once filled */
     g.offs = malloc((nt + 1) * sizeof *g.offs);
     g.first = malloc((nt + 1) * sizeof *g.first);
-    if (!g.recs || !g.lines || (!g.off && !g.off64) || !g.bline || !g.blk || !g.offs || !g.first ||
+    if (!g.lines || !g.bline || !g.blk || !g.offs || !g.first ||
         qk_qrels_rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
         qk_qrels_rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -473,6 +510,26 @@ qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedu
     }
     for (size_t k = 0; k < nt; k++)
         g.blk[q->topic_rank[q->blk_topic[k]]] = (uint32_t)k;
+    g.in_place = n < PLACED;
+    for (size_t k = 0; k < nt && g.in_place; k++)
+        g.in_place = g.blk[k] == k;
+    for (size_t i = 0; i < n && g.in_place; i++)
+        g.in_place = q->recs[i].doc == i;
+    if (g.in_place) {
+        g.recs = q->recs;
+        g.off = q->doc_off;
+        g.off64 = q->doc_off64;
+    } else {
+        g.recs = qk_realloc_huge_from(NULL, 0, one * sizeof *g.recs, QK_QRELS_HUGE);
+        if (q->doc_off64)
+            g.off64 = malloc(one * sizeof *g.off64);
+        else
+            g.off = malloc(one * sizeof *g.off);
+        if (!g.recs || (!g.off && !g.off64)) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+    }
     for (size_t t = 0; t < nt && st == QK_OK; t++)
         st = gather_block(q, &g, t, &w, &nd, &sb, path, dedup, err);
 out:
@@ -489,18 +546,20 @@ out:
     }
     g.offs[nt] = w;
     g.first[nt] = nd;
-    free(q->recs);
-    free(q->doc_off);
-    free(q->doc_off64);
+    if (!g.in_place) {
+        free(q->recs);
+        free(q->doc_off);
+        free(q->doc_off64);
+        q->recs = g.recs;
+        q->rec_cap = n;
+        q->doc_off = g.off;
+        q->doc_off64 = g.off64;
+        q->doc_cap = n;
+    }
     free(q->blk_topic);
     free(q->blk_start);
     q->blk_topic = q->blk_start = NULL;
-    q->recs = g.recs;
-    q->rec_cap = n;
     q->lines = g.lines;
-    q->doc_off = g.off;
-    q->doc_off64 = g.off64;
-    q->doc_cap = n;
     q->offs = g.offs;
     q->doc_first = g.first;
     q->nrecs = w;

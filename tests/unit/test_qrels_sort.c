@@ -400,9 +400,9 @@ static size_t first_repeat(const line_rec *r, size_t n, size_t *pos)
     return dup;
 }
 
-/* A plain qrels whose topics come one block each, the blocks out of strcmp
- * order and most out of docno order (the gathering organiser,
- * qk_qrels_sort_blocks): files with blank lines (several line runs),
+/* A plain qrels whose topics come one block each, the blocks in strcmp
+ * order (gathered in place) or not (into new arrays), most out of docno
+ * order (the gathering organiser, qk_qrels_sort_blocks): files with blank lines (several line runs),
  * blocks already in docno order with repeats side by side, repeats apart,
  * 4- and 8-byte docno offsets, both duplicate policies, and the same
  * lines given to qk_qrels_add: each topic's distinct docnos in strcmp
@@ -424,7 +424,10 @@ static void test_blocks_gathered(void **state)
         for (size_t t = 0; t < nt; t++) {
             size_t m = 1 + below(&g, per), b = n;
             for (size_t i = 0; i < m; i++) {
-                snprintf(r[n].qid, sizeof r[n].qid, "%u", (unsigned)(t * 37 % 101 + 1)); /* 1, 38, 75, 11, ... */
+                if (round % 5 < 2) /* blocks in topic order: gathered in place */
+                    snprintf(r[n].qid, sizeof r[n].qid, "q%02u", (unsigned)t);
+                else /* 1, 38, 75, 11, ...: into new arrays */
+                    snprintf(r[n].qid, sizeof r[n].qid, "%u", (unsigned)(t * 37 % 101 + 1));
                 if (round % 2)
                     make_digits(&g, r[n].doc, seen, n);
                 else
