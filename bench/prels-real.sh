@@ -10,28 +10,20 @@
 # averages before and after are printed.
 # Usage: bash bench/prels-real.sh BASE NEW
 set -euo pipefail
-base=$1 new=$2 rounds=${ROUNDS:-9} reps=${REPS:-3}
-data=$(cd "$(dirname "$0")/../../shared/data" 2>/dev/null && pwd || echo /work/shared/data)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-printf '1 Q0 d1 1 1 x\n' >"$work/one.run"
+rounds=${ROUNDS:-9} reps=${REPS:-3}
+. "$(dirname "$0")/real-pair.sh"
+real_pair_setup "$1" "$2"
 printf '1 d1 1 1 0.5\n' >"$work/one.prels"
 files="$work/one.prels mq-prels/prels.mq.1-10000.txt mq-prels/prels.mq.10001-20000.txt
 mq-prels/prels.mq.20001-60000.txt mq-prels/prels.web.1-50.txt estimators/qrels/statap.prels"
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 one() { # binary file -> task-clock ms (mean of reps)
     local f=$2
     case $f in /*) ;; *) f=$data/$f ;; esac
     perf stat -x, -r "$reps" -e task-clock "$1" eval --threads 1 -m num_q -R prels "$f" "$work/one.run" 2>&1 \
         >/dev/null | awk -F, '$3 == "task-clock" { printf "%.3f\n", $1 }'
 }
-for r in $(seq "$rounds"); do
-    for f in $files; do
-        echo "$r $f base $(one "$base" "$f")" >>"$work/raw"
-        echo "$r $f new $(one "$new" "$f")" >>"$work/raw"
-    done
-done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# shellcheck disable=SC2086 # the file list splits on blanks
+real_pair_rounds $files
 python3 - "$work/raw" "$data" "$work/one.prels" <<'PY'
 import os, statistics as st, sys
 raw, data, one = sys.argv[1:4]

@@ -11,16 +11,13 @@
 # taken out that way. Load averages before and after are printed.
 # Usage: bash bench/qrels-real.sh BASE NEW
 set -euo pipefail
-base=$1 new=$2 rounds=${ROUNDS:-9} reps=${REPS:-5}
-data=$(cd "$(dirname "$0")/../../shared/data" 2>/dev/null && pwd || echo /work/shared/data)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-printf '1 Q0 d1 1 1 x\n' >"$work/one.run"
+rounds=${ROUNDS:-9} reps=${REPS:-5}
+. "$(dirname "$0")/real-pair.sh"
+real_pair_setup "$1" "$2"
 printf '1 0 d1 1\n' >"$work/one.qrels"
 files="$work/one.qrels clef-tar-2017/train.clef2017.qrels clef-tar-2017/qrel_abs_test.txt
 estimators/qrels/full.qrels mq-prels/qrels.adhoc.451-550.txt mq-prels/qrels.adhoc.351-400.txt
 trec_eval-suite/qrels.test mq-prels/prels.mq.1-10000.txt"
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 one() { # binary file -> "task user sys" in ms (means of reps)
     local fmt=() f=$2
     case $f in */prels*) fmt=(-R prels) ;; esac
@@ -30,19 +27,14 @@ one() { # binary file -> "task user sys" in ms (means of reps)
         $3 == "task-clock" { t = $1 } $3 == "user_time" { u = $1 / 1e6 } $3 == "system_time" { s = $1 / 1e6 }
         END { printf "%.3f %.3f %.3f\n", t, u, s }'
 }
-for r in $(seq "$rounds"); do
-    for f in $files; do
-        echo "$f base $(one "$base" "$f")" >>"$work/raw"
-        echo "$f new $(one "$new" "$f")" >>"$work/raw"
-    done
-done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# shellcheck disable=SC2086 # the file list splits on blanks
+real_pair_rounds $files
 python3 - "$work/raw" "$data" "$work/one.qrels" <<'PY'
 import os, statistics as st, sys
 raw, data, oneq = sys.argv[1:4]
 rows = {}
 for line in open(raw):
-    f, who, t, u, s = line.split()
+    _, f, who, t, u, s = line.split()
     rows.setdefault(f, {}).setdefault(who, []).append((float(t), float(u), float(s)))
 med = {f: {w: [st.median(x[i] for x in v) for i in range(3)] for w, v in d.items()} for f, d in rows.items()}
 print("| file | MB | base CPU ms (user/sys) | new CPU ms (user/sys) | new/base | new/base per round: median (min-max) | base MB/CPU-s | new MB/CPU-s |")

@@ -12,36 +12,24 @@
 # Usage: bash bench/runs-real.sh BASE NEW [RUN...] (default: every file of
 # clef-tar-2017/runs and estimators/runs)
 set -euo pipefail
-base=$1 new=$2
-shift 2
 rounds=${ROUNDS:-9} reps=${REPS:-5}
-data=$(cd "$(dirname "$0")/../../shared/data" 2>/dev/null && pwd || echo /work/shared/data)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-printf '1 Q0 d1 1 1 x\n' >"$work/one.run"
+. "$(dirname "$0")/real-pair.sh"
+real_pair_setup "$1" "$2"
+shift 2
 printf '1 0 d1 1\n' >"$work/one.qrels"
 if [ $# -gt 0 ]; then files=("$@"); else files=("$data"/clef-tar-2017/runs/* "$data"/estimators/runs/*); fi
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 one() { # binary run -> task-clock ms (mean of reps)
     perf stat -x, -r "$reps" -e task-clock "$1" eval --threads 1 -m num_q "$work/one.qrels" "$2" 2>&1 >/dev/null |
         awk -F, '$3 == "task-clock" { printf "%.4f\n", $1 }'
 }
-for r in $(seq "$rounds"); do
-    echo "one base $(one "$base" "$work/one.run")" >>"$work/raw"
-    echo "one new $(one "$new" "$work/one.run")" >>"$work/raw"
-    for f in "${files[@]}"; do
-        echo "$f base $(one "$base" "$f")" >>"$work/raw"
-        echo "$f new $(one "$new" "$f")" >>"$work/raw"
-    done
-done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$work/raw" <<'PY'
+real_pair_rounds "$work/one.run" "${files[@]}"
+python3 - "$work/raw" "$work/one.run" <<'PY'
 import os, statistics as st, sys
 rows = {}
 for line in open(sys.argv[1]):
-    f, who, t = line.split()
+    _, f, who, t = line.split()
     rows.setdefault(f, {}).setdefault(who, []).append(float(t))
-one = {w: st.median(v) for w, v in rows.pop('one').items()}
+one = {w: st.median(v) for w, v in rows.pop(sys.argv[2]).items()}
 print(f"one-line run (start-up): base {one['base']:.2f} ms, new {one['new']:.2f} ms")
 print("| run | MB | base CPU ms | new CPU ms | new/base (new faster) | base MB/CPU-s | new MB/CPU-s |")
 print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")

@@ -25,29 +25,6 @@ int qk_rel_format_parse(const char *name, qk_rel_format *out)
     return -1;
 }
 
-static int cmp_pool_ids(const void *a, const void *b, void *ctx)
-{
-    const qk_strpool *pool = ctx;
-    return strcmp(qk_strpool_str(pool, *(const uint32_t *)a), qk_strpool_str(pool, *(const uint32_t *)b));
-}
-
-/* order[i] = id of the i-th string in strcmp order; rank = its inverse. */
-static qk_status rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **rank)
-{
-    size_t n = qk_strpool_count(p);
-    *order = malloc((n ? n : 1) * sizeof **order);
-    *rank = malloc((n ? n : 1) * sizeof **rank);
-    if (!*order || !*rank)
-        return QK_ENOMEM;
-    for (size_t i = 0; i < n; i++)
-        (*order)[i] = (uint32_t)i;
-    if (qk_sort_r(*order, n, sizeof **order, cmp_pool_ids, (void *)p) != QK_OK)
-        return QK_ENOMEM;
-    for (size_t i = 0; i < n; i++)
-        (*rank)[(*order)[i]] = (uint32_t)i;
-    return QK_OK;
-}
-
 static int cmp_recs(const void *a, const void *b, void *ctx)
 {
     const qrels_full *x = a, *y = b;
@@ -172,22 +149,6 @@ static qk_status offs_new(size_t n, int wide, uint32_t **off, uint64_t **off64)
     return *off || *off64 ? QK_OK : QK_ENOMEM;
 }
 
-/* Record k of a topic (sorted; keys: their docno prefixes from
- * qk_qrels_sort_docnos, or NULL) has the docno d of numbered docno id
- * `last`, that of record k - 1. Different prefixes settle it without
- * reading the strings, and so do equal ones that hold the docno's end. */
-static inline int same_docno(const qk_qrels *q, const qrels_sort_buf *sb, const qk_keyed *keys, size_t k,
-                             const uint32_t *off, const uint64_t *off64, size_t last, const char *d)
-{
-    if (keys && k > 0) {
-        if (keys[k].key != keys[k - 1].key)
-            return 0;
-        if (qk_qrels_prefix_ends(sb, keys[k].key))
-            return 1;
-    }
-    return strcmp(q->arena + qk_qrels_off_get(off, off64, last), d) == 0;
-}
-
 /* Number the docnos of each topic in strcmp order and find duplicates. */
 static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
 {
@@ -267,7 +228,7 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
             size_t at = qk_qrels_doc_at(q, r.doc);
             const char *d = q->arena + at;
             if (nd == first_doc || distinct ||
-                !same_docno(q, &sb, keys, i - q->offs[t], off, off64, nd - 1, d)) {
+                !qk_qrels_same_docno(q, &sb, keys, i - q->offs[t], off, off64, nd - 1, d)) {
                 qk_qrels_off_put(off, off64, nd++, at);
             } else if (check && w > b && q->full[w - 1].jg == r.jg) {
                 /* Prefs may repeat a line on purpose (each copy is a preference); qrels may not. */
@@ -326,9 +287,9 @@ static qk_status organise_in_order(qk_qrels *q, size_t nt)
     qk_status st = QK_ENOMEM;
     if ((q->offs = malloc((nt + 1) * sizeof *q->offs)) &&
         (q->doc_first = malloc((nt + 1) * sizeof *q->doc_first)) &&
-        rank_pool(q->groups, &group_order, &q->group_rank) == QK_OK) {
+        qk_qrels_rank_pool(q->groups, &group_order, &q->group_rank) == QK_OK) {
         if (!q->topics_sorted) {
-            if ((st = rank_pool(q->topics, &q->topic_order, &q->topic_rank)) == QK_OK)
+            if ((st = qk_qrels_rank_pool(q->topics, &q->topic_order, &q->topic_rank)) == QK_OK)
                 st = qk_qrels_move_blocks(q, nt);
         } else if ((q->topic_order = malloc((nt ? nt : 1) * sizeof *q->topic_order)) &&
                    (q->topic_rank = malloc((nt ? nt : 1) * sizeof *q->topic_rank))) {
@@ -353,8 +314,8 @@ static qk_status organise_full(qk_qrels *q, size_t nt, const char *path, qk_dedu
     qk_status st = QK_OK;
     int by_topic = 1;
     if (!(q->offs = calloc(nt + 1, sizeof *q->offs)) ||
-        rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
-        rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK) {
+        qk_qrels_rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
+        qk_qrels_rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
@@ -447,6 +408,8 @@ static qk_status narrow_records(qk_qrels *q)
 static qk_status organise_any(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
 {
     qk_status st;
+    if (q->fmt == QK_REL_QRELS && q->nblk == nt)
+        return qk_qrels_sort_blocks(q, nt, path, dedup, err);
     if (widen_records(q) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     /* narrowed back on failure too: q->recs stays an array of records */

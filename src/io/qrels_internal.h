@@ -5,6 +5,7 @@
 #define QK_IO_QRELS_INTERNAL_H
 
 #include "core/bytes.h"
+#include "core/radix.h"
 #include "qrelkit/io.h"
 
 #include <stddef.h>
@@ -78,20 +79,27 @@ struct qk_qrels {
     struct qrels_window *win; /* qk_qrels_read_windowed: the loaded topics */
 };
 
-/* The line of record i (in reading order until organised). */
-static inline uint32_t qk_qrels_rec_line(const qk_qrels *q, size_t i)
+/* The line run of record i (reading order): the last run starting at or
+ * before it (0 when there is none). */
+static inline size_t qk_qrels_run_of(const qk_qrels *q, size_t i)
 {
     size_t lo = 0, hi = q->nruns;
-    if (q->lines)
-        return q->lines[i];
-    while (hi - lo > 1) { /* the last run starting at or before i */
+    while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (q->run_at[mid] <= i)
             lo = mid;
         else
             hi = mid;
     }
-    return (uint32_t)i + 1 + (q->nruns ? q->run_delta[lo] : 0);
+    return lo;
+}
+
+/* The line of record i (in reading order until organised). */
+static inline uint32_t qk_qrels_rec_line(const qk_qrels *q, size_t i)
+{
+    if (q->lines)
+        return q->lines[i];
+    return (uint32_t)i + 1 + (q->nruns ? q->run_delta[qk_qrels_run_of(q, i)] : 0);
 }
 
 /* Note that record `at` (the next one) is on line at + 1 + delta and the
@@ -302,6 +310,38 @@ void qk_qrels_sort_buf_free(qrels_sort_buf *buf);
 /* 1 when the docno whose key (in buf->sorted) is key ends inside its
  * first 8 bytes, so that an equal key means an equal docno. */
 int qk_qrels_prefix_ends(const qrels_sort_buf *buf, uint64_t key);
+
+/* Record k of a topic (sorted; keys: their docno prefixes from
+ * qk_qrels_sort_docnos, or NULL) has the docno d of numbered docno id
+ * `last`, that of record k - 1. Different prefixes settle it without
+ * reading the strings, and so do equal ones that hold the docno's end. */
+static inline int qk_qrels_same_docno(const qk_qrels *q, const qrels_sort_buf *sb, const qk_keyed *keys,
+                                      size_t k, const uint32_t *off, const uint64_t *off64, size_t last,
+                                      const char *d)
+{
+    if (keys && k > 0) {
+        if (keys[k].key != keys[k - 1].key)
+            return 0;
+        if (qk_qrels_prefix_ends(sb, keys[k].key))
+            return 1;
+    }
+    return strcmp(q->arena + qk_qrels_off_get(off, off64, last), d) == 0;
+}
+
+/* order[i] = id of the i-th string of p in strcmp order; rank = its
+ * inverse (qrels_sort.c). */
+qk_status qk_qrels_rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **rank);
+
+/* Organising a plain qrels whose topics come one block each, some block
+ * out of docno order (CLEF TAR): topics ranked, then block by block in
+ * topic order the records' docno prefixes radix-sorted and the records,
+ * their docno offsets and lines gathered in that order into new arrays,
+ * each docno numbered and duplicates dropped or reported as
+ * qk_qrels_organise does; the records stay 16 bytes, with no pass that
+ * widens them to qrels_full and back; when the blocks are in topic
+ * order, in q's own record and docno offset arrays. After an error q is
+ * only to be freed, as after any error of qk_qrels_organise. */
+qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err);
 
 /* Sort q's records by topic and docno, number the docnos per topic and
  * apply the duplicate policy; frees the reading state. */

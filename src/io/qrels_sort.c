@@ -10,7 +10,10 @@
  * those bytes packed into 28 bits when every docno is digits, which
  * settles most of the order without a comparison; only records
  * whose first 8 bytes are the same are then compared in full. The result
- * is the one total order above, whatever the records' order before. */
+ * is the one total order above, whatever the records' order before. A
+ * plain qrels of one block a topic (CLEF TAR) is gathered in that order
+ * into new arrays of 16-byte records (qk_qrels_sort_blocks) rather than
+ * widened to qrels_full, sorted in place and narrowed back. */
 #include "core/huge.h"
 #include "core/radix.h"
 #include "io/qrels_internal.h"
@@ -196,29 +199,32 @@ int qk_qrels_prefix_ends(const qrels_sort_buf *buf, uint64_t key)
     return buf->packed ? key % 11 == 0 : (key & 0xff) == 0;
 }
 
-qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_buf *buf)
+/* The docno prefix keys of n records, the docno id of record i the
+ * uint32_t at recs + i * stride, radix-sorted into buf (grown as needed),
+ * each id its record's place: buf->sorted and buf->packed set. NULL when
+ * out of memory. */
+static inline qk_keyed *sort_prefixes(const qk_qrels *q, const char *recs, size_t stride, size_t n,
+                                      qrels_sort_buf *buf)
 {
-    qk_keyed *v, *s;
-    size_t a = 0, i = 0;
+    qk_keyed *v;
+    size_t i = 0;
     uint64_t all = 0;
-    int ties = 0;
-    buf->sorted = NULL;
-    buf->packed = 0;
-    if (n < 2)
-        return QK_OK;
     if (n > buf->cap) {
         size_t c = buf->want > n ? buf->want : n;
         free(buf->keyed);
         buf->cap = 0;
         if (!(buf->keyed = qk_realloc_huge_from(NULL, 0, 2 * c * sizeof *buf->keyed, QK_QRELS_HUGE)))
-            return QK_ENOMEM;
+            return NULL;
         buf->cap = c;
     }
     v = buf->keyed;
     /* Docnos of digits (PubMed ids): their prefixes packed into 28 bits, 3
      * radix passes instead of one for each of the 8 bytes, which all vary. */
     for (; i < n; i++) {
-        uint64_t k = prefix_key(q->arena, q->arena_len, qk_qrels_doc_at(q, r[i].doc));
+        uint32_t doc;
+        uint64_t k;
+        memcpy(&doc, recs + i * stride, sizeof doc);
+        k = prefix_key(q->arena, q->arena_len, qk_qrels_doc_at(q, doc));
         if (not_digits(k))
             break;
         v[i].key = pack_digits(k);
@@ -227,15 +233,30 @@ qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_
     }
     if (i == n) {
         buf->packed = 1;
-        s = qk_radix_keyed_bits(v, v + n, n, all ? 64 - __builtin_clzll(all) : 0);
-    } else {
-        for (i = 0; i < n; i++) {
-            v[i].key = prefix_key(q->arena, q->arena_len, qk_qrels_doc_at(q, r[i].doc));
-            v[i].id = (uint32_t)i;
-        }
-        s = qk_radix_keyed_fused(v, v + n, n);
+        buf->sorted = qk_radix_keyed_bits(v, v + n, n, all ? 64 - __builtin_clzll(all) : 0);
+        return buf->sorted;
     }
-    buf->sorted = s;
+    for (i = 0; i < n; i++) {
+        uint32_t doc;
+        memcpy(&doc, recs + i * stride, sizeof doc);
+        v[i].key = prefix_key(q->arena, q->arena_len, qk_qrels_doc_at(q, doc));
+        v[i].id = (uint32_t)i;
+    }
+    buf->sorted = qk_radix_keyed_fused(v, v + n, n);
+    return buf->sorted;
+}
+
+qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_buf *buf)
+{
+    qk_keyed *s;
+    size_t a = 0, i;
+    int ties = 0;
+    buf->sorted = NULL;
+    buf->packed = 0;
+    if (n < 2)
+        return QK_OK;
+    if (!(s = sort_prefixes(q, (const char *)r, sizeof *r, n, buf)))
+        return QK_ENOMEM;
     /* r[i] = old r[s[i].id], in place, a cycle of the permutation at a
      * time: no copy of the records (for the largest topic of a big file
      * a megabyte of fresh pages, each a page fault). A placed record's id
@@ -274,4 +295,276 @@ void qk_qrels_sort_buf_free(qrels_sort_buf *buf)
     buf->keyed = buf->sorted = NULL;
     buf->cap = buf->want = 0;
     buf->packed = 0;
+}
+
+static int cmp_pool_ids(const void *a, const void *b, void *ctx)
+{
+    const qk_strpool *pool = ctx;
+    return strcmp(qk_strpool_str(pool, *(const uint32_t *)a), qk_strpool_str(pool, *(const uint32_t *)b));
+}
+
+qk_status qk_qrels_rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **rank)
+{
+    size_t n = qk_strpool_count(p);
+    *order = malloc((n ? n : 1) * sizeof **order);
+    *rank = malloc((n ? n : 1) * sizeof **rank);
+    if (!*order || !*rank)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        (*order)[i] = (uint32_t)i;
+    if (qk_sort_r(*order, n, sizeof **order, cmp_pool_ids, (void *)p) != QK_OK)
+        return QK_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        (*rank)[(*order)[i]] = (uint32_t)i;
+    return QK_OK;
+}
+
+/* A block being gathered: its records (reading order) for the tie order. */
+typedef struct block_ctx {
+    const qk_qrels *q;
+    const qk_judgment *src;
+} block_ctx;
+
+/* Entries of the sorted keys (ids: places in the block) whose prefixes
+ * are equal: docno in strcmp order, then place (the line order). */
+static int cmp_block_ids(const void *a, const void *b, void *ctx)
+{
+    const block_ctx *c = ctx;
+    uint32_t x = ((const qk_keyed *)a)->id, y = ((const qk_keyed *)b)->id;
+    int d = strcmp(c->q->arena + qk_qrels_doc_at(c->q, c->src[x].doc),
+                   c->q->arena + qk_qrels_doc_at(c->q, c->src[y].doc));
+    return d ? d : (x > y) - (x < y);
+}
+
+/* The keys of a block's m records (m >= 2) sorted by docno, then place:
+ * the radix order, the places of equal prefixes that do not hold their
+ * docnos' end then compared in full. NULL when out of memory. */
+static qk_keyed *sort_block(const qk_qrels *q, const qk_judgment *src, size_t m, qrels_sort_buf *sb)
+{
+    block_ctx c = {q, src};
+    qk_keyed *s;
+    size_t a = 0;
+    sb->packed = 0;
+    if (!(s = sort_prefixes(q, (const char *)src, sizeof *src, m, sb)))
+        return NULL;
+    while (a < m) {
+        size_t b = a + 1;
+        while (b < m && s[b].key == s[a].key)
+            b++;
+        if (b - a > 1 && !qk_qrels_prefix_ends(sb, s[a].key) &&
+            qk_sort_r(s + a, b - a, sizeof *s, cmp_block_ids, &c) != QK_OK)
+            return NULL;
+        a = b;
+    }
+    return s;
+}
+
+/* The lines of records [s, s + m) (reading order): 1 and *first, the
+ * line of record s, when they are all in one line run (each record on
+ * the line after the one before: the usual file), else 0 and each
+ * record's line in out. */
+static int block_lines(const qk_qrels *q, size_t s, size_t m, uint32_t *first, uint32_t *out)
+{
+    size_t lo = qk_qrels_run_of(q, s);
+    *first = (uint32_t)s + 1 + (q->nruns ? q->run_delta[lo] : 0);
+    if (lo + 1 >= q->nruns || q->run_at[lo + 1] >= s + m)
+        return 1;
+    for (size_t i = s; i < s + m; i++) {
+        while (lo + 1 < q->nruns && q->run_at[lo + 1] <= i)
+            lo++;
+        out[i - s] = (uint32_t)i + 1 + q->run_delta[lo];
+    }
+    return 0;
+}
+
+/* The arrays qk_qrels_sort_blocks fills before it puts them in q. In
+ * place (the blocks in topic order, record i of docno id i: the usual
+ * file), recs and off/off64 are q's own: each block is put in docno order
+ * where it is, and its numbered records and offsets moved down onto the
+ * ones before; no fresh array the size of the file, whose pages the
+ * kernel would clear. */
+typedef struct gathered {
+    qk_judgment *recs;
+    uint32_t *lines, *off, *bline, *blk;
+    uint64_t *off64;
+    size_t *offs, *first;
+    int in_place;
+} gathered;
+
+static void gathered_free(gathered *g)
+{
+    if (!g->in_place) {
+        free(g->recs);
+        free(g->off);
+        free(g->off64);
+    }
+    free(g->lines);
+    free(g->bline);
+    free(g->blk);
+    free(g->offs);
+    free(g->first);
+}
+
+/* An id of the sorted keys whose record has been put in place. */
+#define PLACED 0x80000000u
+
+/* Records [s, s + m) of q and their docno offsets put in the order of
+ * keys (record j from place keys[j].id), in place, a cycle of the
+ * permutation at a time; each id is marked PLACED (the places stay
+ * readable below it). */
+static void permute_block(qk_qrels *q, size_t s, qk_keyed *keys, size_t m)
+{
+    qk_judgment *r = q->recs + s;
+    for (size_t i = 0; i < m; i++) {
+        size_t j = i, k;
+        qk_judgment first;
+        size_t first_off;
+        if (keys[i].id & PLACED)
+            continue;
+        first = r[i];
+        first_off = qk_qrels_doc_at(q, s + i);
+        while ((k = keys[j].id) != i) {
+            r[j] = r[k];
+            qk_qrels_off_put(q->doc_off, q->doc_off64, s + j, qk_qrels_doc_at(q, s + k));
+            keys[j].id |= PLACED;
+            j = k;
+        }
+        r[j] = first;
+        qk_qrels_off_put(q->doc_off, q->doc_off64, s + j, first_off);
+        keys[j].id |= PLACED;
+    }
+}
+
+/* Topic rank t's block, gathered in docno order onto g at record *w and
+ * docno id *nd. */
+static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, size_t *nd, qrels_sort_buf *sb,
+                              const char *path, qk_dedup dedup, qk_error *err)
+{
+    size_t k = g->blk[t], s = q->blk_start[k], e = k + 1 < q->nblk ? q->blk_start[k + 1] : q->nrecs;
+    size_t m = e - s, i = 1, first_doc = *nd;
+    const qk_judgment *src = q->recs + s;
+    qk_keyed *keys = NULL;
+    uint32_t line0;
+    int one_run = block_lines(q, s, m, &line0, g->bline);
+    g->offs[t] = *w;
+    g->first[t] = *nd;
+    /* a block already in docno order (equal docnos in line order) is
+     * gathered as it is */
+    while (i < m && strcmp(q->arena + qk_qrels_doc_at(q, src[i - 1].doc),
+                           q->arena + qk_qrels_doc_at(q, src[i].doc)) <= 0)
+        i++;
+    if (i < m && !(keys = sort_block(q, src, m, sb)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (keys && g->in_place)
+        permute_block(q, s, keys, m);
+    for (size_t j = 0; j < m; j++) {
+        /* in place: record j is here, its offset read before the
+         * numbered ones (at most up to place j) overwrite it */
+        size_t x = keys ? keys[j].id & ~PLACED : j;
+        qk_judgment r = src[g->in_place ? j : x];
+        size_t at = g->in_place ? qk_qrels_doc_at(q, s + j) : qk_qrels_doc_at(q, r.doc);
+        const char *d = q->arena + at;
+        uint32_t line = one_run ? line0 + (uint32_t)x : g->bline[x];
+        if (*nd > first_doc && qk_qrels_same_docno(q, sb, keys, j, g->off, g->off64, *nd - 1, d)) {
+            /* Prefs may repeat a line on purpose; qrels may not. */
+            if (dedup == QK_DEDUP_FIRST) {
+                if (r.rel > 0)
+                    q->npositive--;
+                continue;
+            }
+            return qk_error_at(err, QK_EINPUT, path, (long)line, 0,
+                               "docno '%s' is judged twice for topic '%s' (first on line %u); "
+                               "use --dedup first to keep the first judgment",
+                               d, qk_strpool_str(q->topics, q->topic_order[t]), g->lines[*w - 1]);
+        }
+        qk_qrels_off_put(g->off, g->off64, (*nd)++, at);
+        r.doc = (uint32_t)(*nd - 1);
+        g->recs[*w] = r;
+        g->lines[(*w)++] = line;
+    }
+    return QK_OK;
+}
+
+qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
+{
+    size_t n = q->nrecs, one = n ? n : 1, big = 1, w = 0, nd = 0, np = q->npositive;
+    uint32_t *group_order = NULL;
+    gathered g = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+    qrels_sort_buf sb = {NULL, NULL, 0, 0, 0};
+    qk_status st = QK_OK;
+    for (size_t k = 0; k < nt; k++) {
+        size_t e = k + 1 < nt ? q->blk_start[k + 1] : n;
+        big = e - q->blk_start[k] > big ? e - q->blk_start[k] : big;
+    }
+    sb.want = big;
+    g.lines = malloc(one * sizeof *g.lines);
+    g.bline = calloc(big, sizeof *g.bline);
+    g.blk = calloc(nt ? nt : 1, sizeof *g.blk); /* a permutation once filled */
+    g.offs = malloc((nt + 1) * sizeof *g.offs);
+    g.first = malloc((nt + 1) * sizeof *g.first);
+    if (!g.lines || !g.bline || !g.blk || !g.offs || !g.first ||
+        qk_qrels_rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
+        qk_qrels_rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t k = 0; k < nt; k++)
+        g.blk[q->topic_rank[q->blk_topic[k]]] = (uint32_t)k;
+    g.in_place = n < PLACED;
+    for (size_t k = 0; k < nt && g.in_place; k++)
+        g.in_place = g.blk[k] == k;
+    for (size_t i = 0; i < n && g.in_place; i++)
+        g.in_place = q->recs[i].doc == i;
+    if (g.in_place) {
+        g.recs = q->recs;
+        g.off = q->doc_off;
+        g.off64 = q->doc_off64;
+    } else {
+        g.recs = qk_realloc_huge_from(NULL, 0, one * sizeof *g.recs, QK_QRELS_HUGE);
+        if (q->doc_off64)
+            g.off64 = malloc(one * sizeof *g.off64);
+        else
+            g.off = malloc(one * sizeof *g.off);
+        if (!g.recs || (!g.off && !g.off64)) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+    }
+    for (size_t t = 0; t < nt && st == QK_OK; t++)
+        st = gather_block(q, &g, t, &w, &nd, &sb, path, dedup, err);
+out:
+    qk_qrels_sort_buf_free(&sb);
+    free(group_order);
+    if (st != QK_OK) {
+        gathered_free(&g);
+        free(q->topic_order);
+        free(q->topic_rank);
+        free(q->group_rank);
+        q->topic_order = q->topic_rank = q->group_rank = NULL;
+        q->npositive = np;
+        return st;
+    }
+    g.offs[nt] = w;
+    g.first[nt] = nd;
+    if (!g.in_place) {
+        free(q->recs);
+        free(q->doc_off);
+        free(q->doc_off64);
+        q->recs = g.recs;
+        q->rec_cap = n;
+        q->doc_off = g.off;
+        q->doc_off64 = g.off64;
+        q->doc_cap = n;
+    }
+    free(q->blk_topic);
+    free(q->blk_start);
+    q->blk_topic = q->blk_start = NULL;
+    q->lines = g.lines;
+    q->offs = g.offs;
+    q->doc_first = g.first;
+    q->nrecs = w;
+    q->ndocs = nd;
+    free(g.bline);
+    free(g.blk);
+    return QK_OK;
 }

@@ -385,6 +385,130 @@ static void test_sorted_blocks_out_of_topic_order(void **state)
     }
 }
 
+/* The first repeated line of r[0..n) (sorted by topic, docno, line), n
+ * when none; *pos: the positive grades of each docno's first line. */
+static size_t first_repeat(const line_rec *r, size_t n, size_t *pos)
+{
+    size_t dup = n;
+    *pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        int again = i > 0 && !strcmp(r[i].qid, r[i - 1].qid) && !strcmp(r[i].doc, r[i - 1].doc);
+        if (again && dup == n)
+            dup = i;
+        *pos += !again && r[i].rel > 0;
+    }
+    return dup;
+}
+
+/* A plain qrels whose topics come one block each, the blocks in strcmp
+ * order (gathered in place) or not (into new arrays), most out of docno
+ * order (the gathering organiser, qk_qrels_sort_blocks): files with blank lines (several line runs),
+ * blocks already in docno order with repeats side by side, repeats apart,
+ * 4- and 8-byte docno offsets, both duplicate policies, and the same
+ * lines given to qk_qrels_add: each topic's distinct docnos in strcmp
+ * order with ids counting up, the first line's grade and line, the
+ * positive count; or the error that names the first repeat in that order. */
+static void test_blocks_gathered(void **state)
+{
+    gen g = {2718};
+    (void)state;
+    for (int round = 0; round < 80; round++) {
+        size_t nt = 1 + below(&g, 9), n = 0, len = 0, cap, line = 0, per = round % 7 ? 300 : 5000;
+        line_rec *r = malloc(nt * per * sizeof *r), *fo = malloc(nt * per * sizeof *r),
+                 *ra = malloc(nt * per * sizeof *r);
+        char (*seen)[80] = calloc(nt * per + 1, sizeof *seen), *text, *path;
+        assert_non_null(r);
+        assert_non_null(fo);
+        assert_non_null(ra);
+        assert_non_null(seen);
+        for (size_t t = 0; t < nt; t++) {
+            size_t m = 1 + below(&g, per), b = n;
+            for (size_t i = 0; i < m; i++) {
+                if (round % 5 < 2) /* blocks in topic order: gathered in place */
+                    snprintf(r[n].qid, sizeof r[n].qid, "q%02u", (unsigned)t);
+                else /* 1, 38, 75, 11, ...: into new arrays */
+                    snprintf(r[n].qid, sizeof r[n].qid, "%u", (unsigned)(t * 37 % 101 + 1));
+                if (round % 2)
+                    make_digits(&g, r[n].doc, seen, n);
+                else
+                    make_docno(&g, r[n].doc, seen, n);
+                if (round % 3 == 0) { /* few repeats: more files without an error */
+                    size_t l = strlen(r[n].doc);
+                    snprintf(r[n].doc + l, sizeof r[n].doc - l, "x%zu", n);
+                }
+                memcpy(seen[n], r[n].doc, 80);
+                r[n].rel = (long)below(&g, 4) - 1;
+                n++;
+            }
+            if (below(&g, 4) == 0) /* this block in docno order, repeats side by side */
+                qsort(r + b, n - b, sizeof *r, by_doc);
+        }
+        cap = n * 100 + 1;
+        text = malloc(cap);
+        assert_non_null(text);
+        for (size_t i = 0; i < n; i++) {
+            /* now and then a blank line, and often one before a block's
+             * last line (a line run that starts there) */
+            if (round % 4 && (i + 1 == n || strcmp(r[i + 1].qid, r[i].qid)) && below(&g, 2)) {
+                text[len++] = '\n';
+                line++;
+            }
+            while (round % 4 && below(&g, 40) == 0) {
+                text[len++] = '\n';
+                line++;
+            }
+            r[i].line = (unsigned)++line;
+            len += (size_t)snprintf(text + len, cap - len, "%s 0 %s %ld\n", r[i].qid, r[i].doc, r[i].rel);
+        }
+        memcpy(fo, r, n * sizeof *r);
+        path = qk_test_write_tmp(text, len);
+        /* added one by one, a judgment's line is its number */
+        memcpy(ra, r, n * sizeof *r);
+        for (size_t i = 0; i < n; i++)
+            ra[i].line = (unsigned)i + 1;
+        qsort(r, n, sizeof *r, by_topic_doc_line);
+        qsort(ra, n, sizeof *ra, by_topic_doc_line);
+        for (int d = 0; d < 6; d++) {
+            qk_qrels *q = NULL;
+            qk_error err;
+            qk_dedup dd = d % 2 ? QK_DEDUP_FIRST : QK_DEDUP_ERROR;
+            const line_rec *want_r = d < 4 ? r : ra;
+            size_t pos, dup = first_repeat(want_r, n, &pos);
+            qk_status st;
+            if (d < 4) {
+                st = qk_qrels_read_offs(path, QK_REL_QRELS, dd, QK_QRELS_BEST, d < 2 ? UINT32_MAX : 64, &q, &err);
+            } else {
+                assert_int_equal(qk_qrels_new(QK_REL_QRELS, &q, &err), QK_OK);
+                for (size_t i = 0; i < n; i++)
+                    assert_int_equal(qk_qrels_add(q, fo[i].qid, "0", fo[i].doc, fo[i].rel, &err), QK_OK);
+                st = qk_qrels_finish(q, dd, &err);
+            }
+            if (!(d % 2) && dup < n) {
+                char want[400];
+                assert_int_equal(st, QK_EINPUT);
+                assert_int_equal(err.line, want_r[dup].line);
+                snprintf(want, sizeof want,
+                         "docno '%s' is judged twice for topic '%s' (first on line %u); "
+                         "use --dedup first to keep the first judgment",
+                         want_r[dup].doc, want_r[dup].qid, want_r[dup - 1].line);
+                assert_non_null(strstr(err.message, want));
+                qk_qrels_free(q);
+                continue;
+            }
+            assert_int_equal(st, QK_OK);
+            check_read(q, want_r, n);
+            assert_int_equal(qk_qrels_count_positive(q), pos);
+            qk_qrels_free(q);
+        }
+        free(fo);
+        free(ra);
+        qk_test_drop(path);
+        free(r);
+        free(text);
+        free(seen);
+    }
+}
+
 static void test_fused_radix_matches(void **state)
 {
     gen g = {99};
@@ -447,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_sort_matches_comparison_sort),
         cmocka_unit_test(test_files_against_own_order),
         cmocka_unit_test(test_sorted_blocks_out_of_topic_order),
+        cmocka_unit_test(test_blocks_gathered),
         cmocka_unit_test(test_fused_radix_matches),
         cmocka_unit_test(test_bits_radix_matches),
     };
