@@ -46,9 +46,10 @@ typedef struct qk_crowd_long_entry {
 
 /* Zero-initialised: empty; released with qk_crowd_long_free. */
 typedef struct qk_crowd_long_tasks {
-    qk_crowd_long_entry *e; /* 2^bits entries, 64-byte aligned (NULL: bits 0) */
+    uint64_t *slot;         /* 2^bits: the digest's high half << 32 | entry + 1; 0: empty */
+    qk_crowd_long_entry *e; /* count entries of cap, 64-byte aligned */
     void *raw;              /* the block e lies in */
-    size_t count;
+    size_t count, cap;
     unsigned bits;
 } qk_crowd_long_tasks;
 

@@ -3,11 +3,14 @@
  * so nearly every line names another task that came before). Each entry
  * is one cache line: a digest of the name's 8-byte words, its length, its
  * id and, for names of up to QK_CROWD_LONG_NAME bytes, the name itself,
- * so that a name is found and checked there, without the pool's offsets
- * and arena (a longer name is checked against the pool). Names are
- * compared whole: two names of one digest and length take two entries.
- * Open addressing, linear probing, power-of-two size, load at most 1/2.
- * Internal to the crowd labels (crowd_labels.c). */
+ * so that a name is checked there, without the pool's offsets and arena
+ * (a longer name is checked against the pool). The entries lie in the
+ * order they came, behind 8-byte slots of the digest's high half and the
+ * entry's number: the slots, open addressing with linear probing at a
+ * load of at most 1/2, take 16 KB a thousand names, and a slot of another
+ * digest is passed without reading its entry. Names are compared whole:
+ * two names of one digest and length take two entries. Internal to the
+ * crowd labels (crowd_labels.c). */
 #ifndef QK_CROWD_LONG_TASKS_H
 #define QK_CROWD_LONG_TASKS_H
 
@@ -45,9 +48,13 @@ static inline int qk_crowd_long_get(const qk_crowd_long_tasks *m, const qk_strpo
         return 0;
     mask = ((size_t)1 << m->bits) - 1;
     for (i = qk_crowd_long_home(h, m->bits);; i = (i + 1) & mask) {
-        const qk_crowd_long_entry *e = &m->e[i];
-        if (!e->h)
+        uint64_t v = m->slot[i];
+        const qk_crowd_long_entry *e;
+        if (!v)
             return 0;
+        if (v >> 32 != h >> 32)
+            continue;
+        e = &m->e[(uint32_t)v - 1];
         if (e->h == h && e->len == len &&
             qk_crowd_same_bytes(len <= QK_CROWD_LONG_NAME ? e->s : qk_strpool_str(tasks, e->id), s, len)) {
             *id = e->id;

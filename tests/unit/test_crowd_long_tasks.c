@@ -113,6 +113,16 @@ static void test_same_digest(void **state)
             /* the same bytes under another digest: not found there */
             assert_false(qk_crowd_long_get(&m, pool, s, len, 54321, &id));
         }
+        /* nor under a digest of the same high half and first slot */
+        uint64_t other = 12345;
+        do
+            other += 2;
+        while (qk_crowd_long_home(other, m.bits) != qk_crowd_long_home(12345, m.bits));
+        for (unsigned i = 0; i < 300; i++) {
+            memset(s, 'x', len);
+            s[i % len] = (char)('A' + i / len);
+            assert_false(qk_crowd_long_get(&m, pool, s, len, other, &id));
+        }
         memset(s, 'x', len);
         assert_false(qk_crowd_long_get(&m, pool, s, len, 12345, &id));
         qk_crowd_long_free(&m);
