@@ -31,11 +31,11 @@ static qk_status grow_slots(qk_crowd_long_tasks *m, unsigned bits)
 static qk_status grow_entries(qk_crowd_long_tasks *m)
 {
     size_t cap = m->cap ? 2 * m->cap : 64;
-    char *raw = malloc((cap + 1) * sizeof(qk_crowd_long_entry));
+    void *raw = malloc((cap + 1) * sizeof(qk_crowd_long_entry));
     qk_crowd_long_entry *e;
     if (!raw)
         return QK_ENOMEM;
-    e = (qk_crowd_long_entry *)(void *)(raw + (64 - (uintptr_t)raw % 64) % 64);
+    e = (qk_crowd_long_entry *)(void *)((char *)raw + (64 - (uintptr_t)raw % 64) % 64);
     if (m->count)
         memcpy(e, m->e, m->count * sizeof *e);
     free(m->raw);
