@@ -34,6 +34,25 @@ typedef struct qk_crowd_run {
     long line;
 } qk_crowd_run;
 
+/* A task name longer than a key, its digest and its id
+ * (crowd_long_tasks.h): the name itself when of at most
+ * QK_CROWD_LONG_NAME bytes, so that an entry fills one cache line. */
+#define QK_CROWD_LONG_NAME 48
+typedef struct qk_crowd_long_entry {
+    uint64_t h; /* 0: empty */
+    uint32_t len, id;
+    char s[QK_CROWD_LONG_NAME];
+} qk_crowd_long_entry;
+
+/* Zero-initialised: empty; released with qk_crowd_long_free. */
+typedef struct qk_crowd_long_tasks {
+    uint64_t *slot;         /* 2^bits: the digest's high half << 32 | entry + 1; 0: empty */
+    qk_crowd_long_entry *e; /* count entries of cap, 64-byte aligned */
+    void *raw;              /* the block e lies in */
+    size_t count, cap;
+    unsigned bits;
+} qk_crowd_long_tasks;
+
 /* A short string's key (core/keymap.h) and its id in a pool. */
 typedef struct qk_crowd_key {
     uint64_t a, b;
@@ -57,6 +76,7 @@ struct qk_crowd_labels {
      * first observation out of that order writes t[] for every one before
      * it (qk_crowd_put_task), and t_written stays 1. */
     int t_written;
+    size_t t_back; /* the observation whose task made t[] be written */
     uint32_t t_next;
     size_t *tstart, tstart_cap;
     /* The input line of each raw observation, for messages, as runs: from
@@ -82,13 +102,13 @@ struct qk_crowd_labels {
      * sets have two to five classes. */
     qk_crowd_task_memo last_task;
     /* Ids of tasks longer than a key (core/keymap.h) by a digest of their
-     * name (long_task_key), checked against the pool's name: tasks out of
-     * order are otherwise hashed by the pool a byte at a time, on every
-     * line. Used once tasks come back after others often enough (more
+     * name, checked against the name (crowd_long_tasks.h): tasks out of
+     * order are otherwise hashed by the pool and checked against its
+     * offsets and arena, on every line. Used once tasks come back after others often enough (more
      * than 16 times and for more than 1 in 16 tasks, long_tasks_back so
      * far): a file that lists each task's labels together, or nearly so,
      * needs no map. */
-    qk_keymap long_tasks;
+    qk_crowd_long_tasks long_tasks;
     int long_tasks_on;
     size_t long_tasks_back;
     qk_crowd_memo class_memo[QK_CROWD_MEMO_CLASSES];
@@ -99,6 +119,12 @@ struct qk_crowd_labels {
      * the pools. Dropped when reading ends. */
     qk_keymap worker_keys;
     qk_crowd_key last_task_key; /* a == 0: none */
+    /* The worker of the last line crowd_read_long.c found in worker_keys
+     * (a == 0: none): files listed by worker repeat it line after line. */
+    qk_crowd_key long_worker;
+    /* The lines crowd_read_long.c took in its last call were of 64 bytes
+     * or more on average (0: shorter, or no call yet). */
+    int long_lines;
     qk_crowd_key class_keys[QK_CROWD_KEY_CLASSES];
     /* The same classes' ids + 1 by their one byte, for the classes of one
      * byte (0: not a known class of one byte): most labels are a digit. */

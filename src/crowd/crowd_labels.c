@@ -5,6 +5,7 @@
 #include "core/huge.h"
 #include "core/strpool_add.h"
 #include "crowd/crowd_internal.h"
+#include "crowd/crowd_long_tasks.h"
 #include "qrelkit/io.h"
 
 #include <stdlib.h>
@@ -45,7 +46,7 @@ void qk_crowd_labels_free(qk_crowd_labels *L)
     free(L->order);
     free(L->rank);
     qk_keymap_free(&L->worker_keys);
-    qk_keymap_free(&L->long_tasks);
+    qk_crowd_long_free(&L->long_tasks);
     free(L);
 }
 
@@ -107,8 +108,11 @@ qk_status qk_crowd_put_task_slow(qk_crowd_labels *L, size_t i, uint32_t t)
         L->t_next = t + 1;
         return QK_OK;
     }
-    if (!L->t_written && write_tasks(L, i) != QK_OK)
-        return QK_ENOMEM;
+    if (!L->t_written) {
+        if (write_tasks(L, i) != QK_OK)
+            return QK_ENOMEM;
+        L->t_back = i;
+    }
     L->t[i] = t;
     return QK_OK;
 }
@@ -236,29 +240,13 @@ static void task_memo_set(qk_crowd_task_memo *m, const char *s, size_t len, uint
     m->id = id;
 }
 
-/* The key in L->long_tasks of the name s of len > QK_KEYMAP_MAX_LEN
- * bytes: a digest of its 8-byte words (the last one overlapping) in a,
- * never 0, and its length in b. Different names may share it, so an id
- * found is checked against the name. */
-static void long_task_key(const char *s, size_t len, uint64_t *a, uint64_t *b)
-{
-    uint64_t h = len * 0x9E3779B97F4A7C15ULL;
-    for (size_t i = 0; i + 8 < len; i += 8)
-        h = (h ^ qk_load8(s + i)) * 0xD6E8FEB86659FD93ULL, h ^= h >> 29;
-    h = (h ^ qk_load8(s + len - 8)) * 0xD6E8FEB86659FD93ULL;
-    *a = (h ^ h >> 32) | 1;
-    *b = len;
-}
-
 /* A task name longer than a key by L->long_tasks, else by the pool,
- * which then adds it when new; the pool's id is learnt by the map unless
- * another name has its key. Until tasks come back often enough
- * (crowd_internal.h), by the pool alone. */
+ * which then adds it when new; the table learns the pool's id. Until
+ * tasks come back often enough (crowd_internal.h), by the pool alone. */
 __attribute__((noinline)) static qk_status intern_long_task(qk_crowd_labels *L, const char *s, size_t len,
                                                             uint32_t *id)
 {
-    uint64_t a, b;
-    uint32_t t;
+    uint64_t h;
     qk_status st;
     if (!L->long_tasks_on) {
         size_t n0 = qk_strpool_count(L->tasks);
@@ -267,16 +255,11 @@ __attribute__((noinline)) static qk_status intern_long_task(qk_crowd_labels *L, 
             L->long_tasks_on = 1;
         return st;
     }
-    long_task_key(s, len, &a, &b);
-    if (qk_keymap_get(&L->long_tasks, a, b, &t)) {
-        if (qk_strpool_len(L->tasks, t) == len && qk_crowd_same_bytes(qk_strpool_str(L->tasks, t), s, len)) {
-            *id = t;
-            return QK_OK;
-        }
-        return qk_strpool_intern(L->tasks, s, len, id);
-    }
+    h = qk_crowd_long_digest(s, len);
+    if (qk_crowd_long_get(&L->long_tasks, L->tasks, s, len, h, id))
+        return QK_OK;
     if ((st = qk_strpool_intern(L->tasks, s, len, id)) == QK_OK)
-        (void)qk_keymap_put(&L->long_tasks, a, b, *id); /* a map that cannot grow stays as it is */
+        (void)qk_crowd_long_put(&L->long_tasks, s, len, h, *id); /* a table that cannot grow stays as it is */
     return st;
 }
 
@@ -517,10 +500,15 @@ qk_status qk_crowd_labels_finish(qk_crowd_labels *L, qk_crowd_dup dup, qk_crowd_
     /* Counting sort by task keeps the input order within each task. */
     grouped = 1;
     if (L->t_written) {
-        for (size_t i = 0; i < L->n; i++) {
+        /* t[] out of order: seen at t_back, the observation that made it
+         * be written, in any file whose tasks come back; else looked for */
+        size_t b = L->t_back;
+        if (b > 0 && b < L->n && L->t[b] < L->t[b - 1])
+            grouped = 0;
+        for (size_t i = 1; grouped && i < L->n; i++)
+            grouped = L->t[i] >= L->t[i - 1];
+        for (size_t i = 0; i < L->n; i++)
             L->off[L->t[i] + 1]++;
-            grouped &= i == 0 || L->t[i] >= L->t[i - 1];
-        }
         for (size_t t = 0; t < nt; t++)
             L->off[t + 1] += L->off[t];
     }
@@ -647,7 +635,7 @@ out:
         L->w = tw, L->cls = tc;
         tw = tc = NULL;
     }
-    if (st != QK_OK) { /* as before the call: it may be made again */
+    if (st != QK_OK) {           /* as before the call: it may be made again */
         if (L->off != L->tstart) /* else its values are still the starts */
             free(L->off);
         free(L->order);

@@ -21,6 +21,9 @@
  * 16 of a key loaded at the field's start, and the newline after a CR. */
 #define LONG_TAIL 16
 
+/* The loop's copies (add_long_body's by_worker and short_lines) */
+enum { LONG_SHORT, LONG_BY_WORKER, LONG_LINES };
+
 /* The offset from p of the first byte at or below ' ' at or after from,
  * from the mask m of the 64 bytes at p + *blk, loaded anew (at from) once
  * from is past them; SIZE_MAX when such a block would reach past lim. */
@@ -59,10 +62,17 @@ __attribute__((noinline)) static qk_status add_general(qk_crowd_labels *L, const
  * QK_KEYMAP_MAX_LEN: shorter ones are the window loop's. Stops before the
  * first other line, or where fewer than 64 + LONG_TAIL bytes remain from
  * the block it reads, or after a line qk_crowd_add_fields refused (*st).
- * Returns the lines taken; *bytes, the bytes they take. */
+ * Returns the lines taken; *bytes, the bytes they take. With by_worker
+ * (a file whose tasks come back, L->long_tasks_on: listed by worker, as
+ * trec2011), each line tries the worker of the line before
+ * (L->long_worker) before the worker keys; files listed by task change
+ * the worker line after line, and take a copy without the test. With
+ * short_lines (the last call's lines were under 64 bytes on average), a
+ * line's three ends come from one block's mask where they can. */
 static inline __attribute__((always_inline)) size_t
 add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const qk_crowd_read_opts *opts,
-              qk_crowd_read_stats *stats, size_t *bytes, qk_status *st, qk_error *err, int wide)
+              qk_crowd_read_stats *stats, size_t *bytes, qk_status *st, qk_error *err, int wide,
+              int by_worker, int short_lines)
 {
     size_t lim, blk = SIZE_MAX - 63, pos = 0, lines = 0, ptl = 0;
     uint64_t m = 0;
@@ -84,9 +94,26 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
         uint64_t wa, wb;
         uint32_t c = 0, w = 0, t = 0;
         int fast;
-        if ((f1 = next_end(p, lim, &blk, &m, pos, wide)) == SIZE_MAX ||
-            (f2 = next_end(p, lim, &blk, &m, f1 + 1, wide)) == SIZE_MAX ||
-            (f3 = next_end(p, lim, &blk, &m, f2 + 1, wide)) == SIZE_MAX)
+        /* the first three ends at or after pos. Lines under 64 bytes
+         * (short): from the block's mask when it holds them (the lowest bit
+         * cleared twice), or from a block loaded at pos; else, and in
+         * files of longer lines, block by block */
+        uint64_t r0 = 0, r1 = 0, r2 = 0;
+        if (short_lines) {
+            r0 = pos - blk < 64 ? m >> (pos - blk) : 0, r1 = r0 & (r0 - 1), r2 = r1 & (r1 - 1);
+            if (!r2 && pos + 64 <= lim) {
+                blk = pos;
+                r0 = m = qk_blocks_ends64(p + pos, wide);
+                r1 = r0 & (r0 - 1), r2 = r1 & (r1 - 1);
+            }
+        }
+        if (r2) {
+            f1 = pos + (size_t)__builtin_ctzll(r0);
+            f2 = pos + (size_t)__builtin_ctzll(r1);
+            f3 = pos + (size_t)__builtin_ctzll(r2);
+        } else if ((f1 = next_end(p, lim, &blk, &m, pos, wide)) == SIZE_MAX ||
+                   (f2 = next_end(p, lim, &blk, &m, f1 + 1, wide)) == SIZE_MAX ||
+                   (f3 = next_end(p, lim, &blk, &m, f2 + 1, wide)) == SIZE_MAX)
             break;
         tl = f1 - pos, wl = f2 - f1 - 1, cl = f3 - f2 - 1;
         /* a task (not a comment), a worker and a label of 1-16 bytes (an
@@ -117,10 +144,14 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
             if (fast)
                 c = L->class_keys[i].id;
         }
-        /* the worker by its key */
+        /* the worker: in a file listed by worker, the line before's
+         * first; else by its key */
         if (fast) {
             qk_keymap_key(wq, wl, &wa, &wb);
-            fast = qk_keymap_get(&L->worker_keys, wa, wb, &w);
+            if (by_worker && wa == L->long_worker.a && wb == L->long_worker.b)
+                w = L->long_worker.id;
+            else if ((fast = qk_keymap_get(&L->worker_keys, wa, wb, &w)) != 0 && by_worker)
+                L->long_worker = (qk_crowd_key){wa, wb, w};
         }
         /* the task: the line before's, or interned */
         if (fast) {
@@ -158,9 +189,10 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
 
 static size_t add_long_plain(qk_crowd_labels *L, const char *p, const char *end, long ln,
                              const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, size_t *bytes,
-                             qk_status *st, qk_error *err)
+                             qk_status *st, qk_error *err, int shape)
 {
-    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, 0);
+    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, 0, shape == LONG_BY_WORKER,
+                         shape != LONG_LINES);
 }
 
 #if defined(QK_BLOCKS_AVX2)
@@ -168,7 +200,23 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t
 add_long_avx2(qk_crowd_labels *L, const char *p, const char *end, long ln, const qk_crowd_read_opts *opts,
               qk_crowd_read_stats *stats, size_t *bytes, qk_status *st, qk_error *err)
 {
-    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, 1);
+    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, 1, 0, 0);
+}
+
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+add_long_avx2_short(qk_crowd_labels *L, const char *p, const char *end, long ln,
+                    const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, size_t *bytes, qk_status *st,
+                    qk_error *err)
+{
+    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, 1, 0, 1);
+}
+
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+add_long_avx2_by_worker(qk_crowd_labels *L, const char *p, const char *end, long ln,
+                        const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, size_t *bytes,
+                        qk_status *st, qk_error *err)
+{
+    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, 1, 1, 1);
 }
 #endif
 
@@ -176,10 +224,20 @@ size_t qk_crowd_add_long(qk_crowd_labels *L, const char *p, const char *end, lon
                          const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, size_t *bytes,
                          qk_status *st, qk_error *err, int wide)
 {
+    /* the shape of the lines of the last call: 64 bytes or more on
+     * average, else listed by worker (tasks come back), else by task */
+    int shape = L->long_lines ? LONG_LINES : L->long_tasks_on ? LONG_BY_WORKER : LONG_SHORT;
+    size_t n;
 #if defined(QK_BLOCKS_AVX2)
     if (wide)
-        return add_long_avx2(L, p, end, ln, opts, stats, bytes, st, err);
+        n = shape == LONG_LINES       ? add_long_avx2(L, p, end, ln, opts, stats, bytes, st, err)
+            : shape == LONG_BY_WORKER ? add_long_avx2_by_worker(L, p, end, ln, opts, stats, bytes, st, err)
+                                      : add_long_avx2_short(L, p, end, ln, opts, stats, bytes, st, err);
+    else
 #endif
+        n = add_long_plain(L, p, end, ln, opts, stats, bytes, st, err, shape);
     (void)wide;
-    return add_long_plain(L, p, end, ln, opts, stats, bytes, st, err);
+    if (n)
+        L->long_lines = *bytes >= 64 * n;
+    return n;
 }

@@ -8,7 +8,8 @@
  * general interning, no file): the same tasks, workers, classes, labels
  * in order, counts and duplicate handling; with declared classes and
  * dropped labels, and the line of a repeated pair under the error
- * policy. */
+ * policy. Files listed by worker as well (tasks coming back on nearly
+ * every line). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,6 +96,25 @@ static void task_name(char *s, unsigned t)
     }
 }
 
+/* Worker wk's name: of 1-16 bytes, one word or two (the 16-byte ones
+ * alike in their first 8 bytes), some of UTF-8 bytes. */
+static void worker_name(char *s, unsigned wk)
+{
+    switch (wk % 5) {
+    case 0: snprintf(s, NAME, "w%u", wk); break;
+    case 1:
+        snprintf(s, NAME, "worker-00%07u", wk); /* 16 bytes */
+        break;
+    case 2:
+        snprintf(s, NAME, "A1%012uXZ", wk * 7919u); /* two words */
+        break;
+    case 3:
+        snprintf(s, NAME, "\xc3\xa9%u", wk); /* UTF-8 bytes */
+        break;
+    default: snprintf(s, NAME, "%u", 100000 + wk);
+    }
+}
+
 /* A random file of nlab labels of ntask tasks, nwork known workers and
  * the classes cls[0..ncls); unknown: a class line now and then outside
  * them (for declared classes); distinct: no worker labels a task twice
@@ -122,19 +142,7 @@ static void make_file(struct file *f, unsigned seed, size_t nlab, unsigned ntask
         if (distinct) /* and no line of another shape, which starts a new run of lines */
             wk = count[t]++ % nwork, r %= 985;
         task_name(task, t);
-        switch (wk % 5) {
-        case 0: snprintf(worker, sizeof worker, "w%u", wk); break;
-        case 1:
-            snprintf(worker, sizeof worker, "worker-00%07u", wk); /* 16 bytes */
-            break;
-        case 2:
-            snprintf(worker, sizeof worker, "A1%012uXZ", wk * 7919u); /* two words */
-            break;
-        case 3:
-            snprintf(worker, sizeof worker, "\xc3\xa9%u", wk); /* UTF-8 bytes */
-            break;
-        default: snprintf(worker, sizeof worker, "%u", 100000 + wk);
-        }
+        worker_name(worker, wk);
         if (unknown && r % 53 == 0)
             c = "unknown-class";
         if (r < 985) {
@@ -256,6 +264,64 @@ static void test_long_random(void **state)
     }
 }
 
+/* A random file listed by worker, as trec2011: each worker labels a run
+ * of 1-80 tasks drawn from all of them (so tasks come back, and a worker
+ * may label a task twice), in stretches of task names that make lines
+ * under 64 bytes, of 64 bytes or more, and of both; CR LF, blanks and a
+ * line of another shape now and then. */
+static void make_by_worker(struct file *f, unsigned seed, size_t nlab, unsigned ntask, unsigned nwork)
+{
+    static const char *const cls[] = {"0", "1", "2"};
+    char task[NAME], worker[NAME], line[3 * NAME];
+    size_t i = 0;
+    put(f, "task\tworker\tlabel\n");
+    while (i < nlab) {
+        unsigned wk = rnd(&seed) % nwork, run = 1 + rnd(&seed) % 80, stretch = (unsigned)(i / 2500) % 3;
+        worker_name(worker, wk);
+        for (unsigned k = 0; k < run && i < nlab; k++, i++) {
+            unsigned t = rnd(&seed) % ntask, r = rnd(&seed) % 200;
+            const char *c = cls[rnd(&seed) % 3], *end = r % 13 ? "\n" : "\r\n", *sep = r % 17 ? "\t" : " ";
+            if (stretch == 0) /* 31 bytes: lines of 40-50 */
+                task_name(task, t * 7 + 1);
+            else if (stretch == 1) /* 66 bytes and more */
+                task_name(task, t * 7);
+            else
+                task_name(task, t);
+            if (r == 0) {
+                put(f, "# a comment\n");
+                continue;
+            }
+            if (r == 1) { /* a new worker, through the general way */
+                snprintf(line, sizeof line, "%s\tnew%u\t%s\n", task, (unsigned)i, c);
+                put(f, line);
+                snprintf(line, sizeof line, "new%u", (unsigned)i);
+                keep(f, task, line, c);
+                continue;
+            }
+            snprintf(line, sizeof line, "%s%s%s%s%s%s", task, sep, worker, sep, c, end);
+            put(f, line);
+            keep(f, task, worker, c);
+        }
+    }
+}
+
+/* Files listed by worker: tasks come back (the long-task table, the
+ * worker of the line before tried first), lines under 64 bytes and
+ * longer in stretches (the loop's copies change between calls). */
+static void test_long_by_worker(void **state)
+{
+    (void)state;
+    for (unsigned round = 0; round < 4; round++) {
+        struct file f = {0};
+        make_by_worker(&f, 7 + round, 15000 + 5000 * round, 400 + 900 * round, 30 + 60 * round);
+        for (int d = QK_CROWD_DUP_KEEP; d <= QK_CROWD_DUP_DROP_CONFLICTS; d++) {
+            qk_crowd_read_opts o = {.duplicates = (qk_crowd_dup)d};
+            check_file(&f, &o);
+        }
+        free_file(&f);
+    }
+}
+
 /* Declared classes, a label outside them now and then: dropped and
  * counted, and the lines after it still of their own line. */
 static void test_long_declared(void **state)
@@ -302,6 +368,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_long_random),
+        cmocka_unit_test(test_long_by_worker),
         cmocka_unit_test(test_long_declared),
         cmocka_unit_test(test_long_error_line),
     };

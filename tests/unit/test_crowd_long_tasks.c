@@ -1,0 +1,238 @@
+/* Long task names by digest (src/crowd/crowd_long_tasks.c, .h): every
+ * name put is found with its id through growth, names held in the entry
+ * do not depend on the caller's bytes, names of one digest and length are
+ * told apart by their bytes (in the entry up to QK_CROWD_LONG_NAME bytes,
+ * in the pool past it), and absent names are absent. And the reader's
+ * witness of labels out of task order (t_back) on files whose tasks come
+ * back, and the long-task loop's copies taking every line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crowd/crowd_long_tasks.h"
+#include "qrelkit/core.h"
+#include "qrelkit/crowd.h"
+
+#include "crowd_file_fixture.h"
+
+enum { NAMES = 6000, LEN = 200 };
+
+/* Name i: 17-199 bytes, many alike but for one byte near the start, in
+ * the middle or at the end. */
+static size_t name_of(char *s, unsigned i)
+{
+    size_t len = 17 + (i * 37u) % 183;
+    memset(s, 'a' + (char)(i % 3), len);
+    s[len] = '\0';
+    switch (i % 4) {
+    case 0: memcpy(s, "http://", 7); break;
+    case 1: s[len / 2] = (char)('0' + i % 10); break;
+    default: break;
+    }
+    char num[16];
+    int k = snprintf(num, sizeof num, "%u", i);
+    memcpy(s + (i % 2 ? len - (size_t)k : 8), num, (size_t)k);
+    return len;
+}
+
+static void test_put_get(void **state)
+{
+    qk_crowd_long_tasks m = {0};
+    qk_strpool *pool = qk_strpool_new();
+    char s[LEN + 16], t[LEN + 16];
+    uint32_t id;
+    (void)state;
+    assert_non_null(pool);
+    memset(s, 0, sizeof s);
+    name_of(s, 0);
+    assert_false(qk_crowd_long_get(&m, pool, s, strlen(s), qk_crowd_long_digest(s, strlen(s)), &id));
+    for (unsigned i = 0; i < NAMES; i++) {
+        size_t len = name_of(s, i);
+        uint32_t pid;
+        assert_int_equal(qk_strpool_intern(pool, s, len, &pid), QK_OK);
+        assert_int_equal(pid, i);
+        assert_false(qk_crowd_long_get(&m, pool, s, len, qk_crowd_long_digest(s, len), &id));
+        assert_int_equal(qk_crowd_long_put(&m, s, len, qk_crowd_long_digest(s, len), pid), QK_OK);
+        memset(s, 'Z', sizeof s); /* the entry keeps its own copy */
+    }
+    assert_int_equal(m.count, NAMES);
+    assert_true(((uintptr_t)m.e % 64) == 0);
+    for (unsigned i = 0; i < NAMES; i++) {
+        size_t len = name_of(t, i);
+        t[len] = 'q'; /* bytes past the name do not count */
+        assert_true(qk_crowd_long_get(&m, pool, t, len, qk_crowd_long_digest(t, len), &id));
+        assert_int_equal(id, i);
+        /* one byte off at either end, or one byte shorter: absent */
+        t[0] ^= 1;
+        assert_false(qk_crowd_long_get(&m, pool, t, len, qk_crowd_long_digest(t, len), &id));
+        t[0] ^= 1;
+        t[len - 1] ^= 1;
+        assert_false(qk_crowd_long_get(&m, pool, t, len, qk_crowd_long_digest(t, len), &id));
+        t[len - 1] ^= 1;
+        assert_false(qk_crowd_long_get(&m, pool, t, len - 1, qk_crowd_long_digest(t, len - 1), &id));
+    }
+    qk_crowd_long_free(&m);
+    assert_null(m.e);
+    qk_strpool_free(pool);
+}
+
+/* Names of one length under one digest (as different names may share
+ * it): each found by its bytes, for lengths held in the entry and past. */
+static void test_same_digest(void **state)
+{
+    static const size_t lens[] = {17, 31, QK_CROWD_LONG_NAME - 1, QK_CROWD_LONG_NAME, QK_CROWD_LONG_NAME + 1,
+                                  120};
+    (void)state;
+    for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+        qk_crowd_long_tasks m = {0};
+        qk_strpool *pool = qk_strpool_new();
+        char s[LEN];
+        size_t len = lens[k];
+        uint32_t id;
+        assert_non_null(pool);
+        for (unsigned i = 0; i < 300; i++) {
+            uint32_t pid;
+            memset(s, 'x', len);
+            s[i % len] = (char)('A' + i / len); /* one byte differs */
+            assert_int_equal(qk_strpool_intern(pool, s, len, &pid), QK_OK);
+            assert_false(qk_crowd_long_get(&m, pool, s, len, 12345, &id));
+            assert_int_equal(qk_crowd_long_put(&m, s, len, 12345, pid), QK_OK);
+        }
+        for (unsigned i = 0; i < 300; i++) {
+            memset(s, 'x', len);
+            s[i % len] = (char)('A' + i / len);
+            assert_true(qk_crowd_long_get(&m, pool, s, len, 12345, &id));
+            assert_int_equal(id, i);
+            /* the same bytes under another digest: not found there */
+            assert_false(qk_crowd_long_get(&m, pool, s, len, 54321, &id));
+        }
+        /* nor under a digest of the same high half and first slot */
+        uint64_t other = 12345;
+        do
+            other += 2;
+        while (qk_crowd_long_home(other, m.bits) != qk_crowd_long_home(12345, m.bits));
+        for (unsigned i = 0; i < 300; i++) {
+            memset(s, 'x', len);
+            s[i % len] = (char)('A' + i / len);
+            assert_false(qk_crowd_long_get(&m, pool, s, len, other, &id));
+        }
+        memset(s, 'x', len);
+        assert_false(qk_crowd_long_get(&m, pool, s, len, 12345, &id));
+        qk_crowd_long_free(&m);
+        qk_strpool_free(pool);
+    }
+}
+
+/* Labels listed by worker (tasks come back): t[] is written, and t_back
+ * is an observation whose task is below the one before it. */
+static void test_t_back(void **state)
+{
+    qk_crowd_labels *L = qk_crowd_labels_new();
+    (void)state;
+    assert_non_null(L);
+    for (unsigned w = 0; w < 40; w++)
+        for (unsigned t = 0; t < 50; t++) {
+            char task[64], worker[32];
+            snprintf(task, sizeof task, "%05u_clueweb09-en0000-00-%05u", 20000 + t % 7,
+                     (t * 7919u + w * 13u) % 50);
+            snprintf(worker, sizeof worker, "worker_%u", w);
+            assert_int_equal(qk_crowd_labels_add(L, task, worker, (t + w) % 2 ? "1" : "0", NULL), QK_OK);
+        }
+    assert_true(L->t_written);
+    assert_true(L->t_back > 0 && L->t_back < L->n);
+    assert_true(L->t[L->t_back] < L->t[L->t_back - 1]);
+    assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
+    assert_int_equal(qk_crowd_num_labels(L), 2000);
+    qk_crowd_labels_free(L);
+}
+
+/* Lines of long tasks listed by worker (tasks:  31 bytes, or 66 and
+ * more with wide), each worker's run of tasks in another order, LF or
+ * CR LF, then a comment line and room after it. */
+static size_t by_worker_text(char *buf, size_t cap, int wide_tasks, int crlf, size_t *nlines)
+{
+    size_t n = 0;
+    *nlines = 0;
+    for (unsigned w = 0; w < 30; w++)
+        for (unsigned k = 0; k < 40; k++) {
+            unsigned t = (k * 17u + w * 5u) % 40;
+            int len =
+                wide_tasks
+                    ? snprintf(buf + n, cap - n, "http://www.example.org/hit/%08x%08x%08x/%u\tA1%012u\t%u%s",
+                               t * 2654435761u, t, ~t, t, w * 7919u, (t + w) % 3, crlf ? "\r\n" : "\n")
+                    : snprintf(buf + n, cap - n, "%05u_clueweb09-en0000-00-%05u\tworker_%u\t%u%s",
+                               20000 + t % 3, t, w, (t + w) % 3, crlf ? "\r\n" : "\n");
+            n += (size_t)len;
+            (*nlines)++;
+        }
+    n += (size_t)snprintf(buf + n, cap - n, "# end\n");
+    memset(buf + n, 'x', 256);
+    return n;
+}
+
+/* qk_crowd_add_long (crowd_read_long.c) in each of its copies takes every
+ * line up to the comment, whether their three ends lie in one block's
+ * mask or not, and adds the labels that qk_crowd_labels_add adds. */
+static void test_add_long_takes_all(void **state)
+{
+    enum { CAP = 1 << 17 };
+    char *buf = malloc(CAP + 512);
+    int wides = 1;
+    (void)state;
+    assert_non_null(buf);
+#if defined(__x86_64__)
+    wides = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") ? 2 : 1;
+#endif
+    for (int shape = 0; shape < 12; shape++)
+        for (int wide = 0; wide < wides; wide++) {
+            size_t nlines, end = by_worker_text(buf, CAP, shape % 2, shape / 2 % 2, &nlines), bytes = 0;
+            qk_crowd_labels *L = qk_crowd_labels_new(), *R = qk_crowd_labels_new();
+            qk_crowd_read_opts o = {0};
+            qk_crowd_read_stats rs = {0};
+            qk_error err = {0};
+            qk_status st = QK_OK;
+            assert_non_null(L);
+            assert_non_null(R);
+            L->cap = nlines;
+            L->w = malloc(nlines * sizeof *L->w);
+            L->cls = malloc(nlines * sizeof *L->cls);
+            L->long_tasks_on = shape / 4 == 1; /* the copy of files listed by worker */
+            L->long_lines = shape / 4 == 2;    /* the copy of lines of 64 bytes or more */
+            assert_int_equal(qk_crowd_add_long(L, buf, buf + end + 256, 0, &o, &rs, &bytes, &st, &err, wide),
+                             nlines);
+            assert_int_equal(st, QK_OK);
+            assert_int_equal(bytes, end - 6);
+            assert_int_equal(L->n, nlines);
+            for (char *p = buf; p < buf + end - 6;) {
+                char *f1 = strpbrk(p, "\t"), *f2 = strpbrk(f1 + 1, "\t"), *nl = strchr(f2, '\n');
+                *f1 = *f2 = '\0';
+                nl[nl[-1] == '\r' ? -1 : 0] = '\0';
+                assert_int_equal(qk_crowd_labels_add(R, p, f1 + 1, f2 + 1, NULL), QK_OK);
+                p = nl + 1;
+            }
+            assert_int_equal(qk_crowd_labels_finish(L, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
+            assert_int_equal(qk_crowd_labels_finish(R, QK_CROWD_DUP_KEEP, NULL, NULL), QK_OK);
+            crowd_assert_same(L, R);
+            qk_crowd_labels_free(L);
+            qk_crowd_labels_free(R);
+        }
+    free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_put_get),
+        cmocka_unit_test(test_same_digest),
+        cmocka_unit_test(test_t_back),
+        cmocka_unit_test(test_add_long_takes_all),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
