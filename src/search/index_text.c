@@ -46,7 +46,7 @@ struct qk_text_spill {
     size_t n, cap;
     uint64_t *blk; /* pairs: first document, start of the frame in the spill */
     size_t nblk, blk_cap;
-    uint64_t spilled; /* bytes in the spill */
+    uint64_t spilled;            /* bytes in the spill */
     size_t block;                /* a block closes at a document end at or past this */
     size_t pend_first, pend_len; /* the pending block: first document, bytes */
     char pend[PEND_MAX];

@@ -386,6 +386,41 @@ static void test_version_2(void **state)
     qk_test_drop(topics);
 }
 
+/* Index texts mt[0..n) (lengths ml, docnos d0, d1 ...) into path under a
+ * memory budget of memory_mb; text_block 0 keeps the builder's own text
+ * store, another value puts one with blocks of that many bytes in its place
+ * (the layout of earlier versions). */
+static void build_texts(const char *path, size_t memory_mb, size_t text_block, char *const *mt,
+                        const size_t *ml, int n)
+{
+    qk_index_build_opts bo;
+    qk_index_builder *b;
+    qk_error err;
+    char dn[16];
+    qk_index_build_opts_init(&bo);
+    bo.memory_mb = memory_mb;
+    assert_int_equal(qk_index_builder_new(path, &bo, &b, &err), QK_OK);
+    if (text_block) {
+        qk_build_text_free(b->text);
+        assert_int_equal(qk_build_text_new(b->run_dir, text_block, &b->text, &err), QK_OK);
+    }
+    for (int i = 0; i < n; i++) {
+        snprintf(dn, sizeof dn, "d%d", i);
+        assert_int_equal(qk_index_builder_add(b, dn, strlen(dn), mt[i], ml[i], &err), QK_OK);
+    }
+    assert_int_equal(qk_index_builder_finish(b, NULL, &err), QK_OK);
+    qk_index_builder_free(b);
+}
+
+/* The block table's blocks (pairs: first document, frame start), n of them. */
+static const char *block_table(const char *file, uint64_t *n)
+{
+    qk_idx_header h;
+    memcpy(&h, file, sizeof h);
+    *n = *qk_idx_sec_len(&h, SEC_TEXT_BLK) / 16 - 1;
+    return file + *qk_idx_sec_off(&h, SEC_TEXT_BLK);
+}
+
 /* Many documents around the block size: blocks close at the first
  * document end at or past QK_IDX_TEXT_BLOCK bytes, a document that would
  * take the pending block past twice that closes it first and, when a
@@ -413,20 +448,8 @@ static void test_blocks(void **state)
         mt[i][len] = '\0';
     }
     for (int pass = 0; pass < 2; pass++) {
-        qk_index_build_opts bo;
-        qk_index_builder *b;
-        qk_error err;
-        char dn[16];
         paths[pass] = qk_test_tmp_path();
-        qk_index_build_opts_init(&bo);
-        bo.memory_mb = pass ? 1 : 256;
-        assert_int_equal(qk_index_builder_new(paths[pass], &bo, &b, &err), QK_OK);
-        for (int i = 0; i < MANY; i++) {
-            snprintf(dn, sizeof dn, "d%d", i);
-            assert_int_equal(qk_index_builder_add(b, dn, strlen(dn), mt[i], ml[i], &err), QK_OK);
-        }
-        assert_int_equal(qk_index_builder_finish(b, NULL, &err), QK_OK);
-        qk_index_builder_free(b);
+        build_texts(paths[pass], pass ? 1 : 256, 0, mt, ml, MANY);
     }
     size_t n0, n1;
     char *x = qk_test_read_file(paths[0], &n0), *y = qk_test_read_file(paths[1], &n1);
@@ -435,10 +458,8 @@ static void test_blocks(void **state)
     /* the block table against the lengths: each block's text adds up to at
      * least a block's worth (but the last), at most twice (but a document
      * alone) */
-    qk_idx_header h;
-    memcpy(&h, x, sizeof h);
-    uint64_t nblk = *qk_idx_sec_len(&h, SEC_TEXT_BLK) / 16 - 1;
-    const char *bt = x + *qk_idx_sec_off(&h, SEC_TEXT_BLK);
+    uint64_t nblk;
+    const char *bt = block_table(x, &nblk);
     assert_true(nblk > 20);
     for (uint64_t k = 0; k < nblk; k++) {
         uint64_t f0, f1, sum = 0;
@@ -476,15 +497,6 @@ static void test_blocks(void **state)
     qk_test_drop(paths[1]);
 }
 
-/* The block table's blocks (pairs: first document, frame start), n of them. */
-static const char *block_table(const char *file, uint64_t *n)
-{
-    qk_idx_header h;
-    memcpy(&h, file, sizeof h);
-    *n = *qk_idx_sec_len(&h, SEC_TEXT_BLK) / 16 - 1;
-    return file + *qk_idx_sec_off(&h, SEC_TEXT_BLK);
-}
-
 /* Blocks of 64 KiB, and files written with the 16 KiB blocks of earlier
  * versions (the same builder, its text store swapped for one with the old
  * block) read the same texts: the reader takes block sizes from the block
@@ -506,23 +518,8 @@ static void test_block_sizes(void **state)
         mt[i][ml[i]] = '\0';
     }
     for (int pass = 0; pass < 2; pass++) {
-        qk_index_build_opts bo;
-        qk_index_builder *b;
-        qk_error err;
-        char dn[16];
         paths[pass] = qk_test_tmp_path();
-        qk_index_build_opts_init(&bo);
-        assert_int_equal(qk_index_builder_new(paths[pass], &bo, &b, &err), QK_OK);
-        if (pass == 1) {
-            qk_build_text_free(b->text);
-            assert_int_equal(qk_build_text_new(b->run_dir, 16u << 10, &b->text, &err), QK_OK);
-        }
-        for (int i = 0; i < N; i++) {
-            snprintf(dn, sizeof dn, "d%d", i);
-            assert_int_equal(qk_index_builder_add(b, dn, strlen(dn), mt[i], ml[i], &err), QK_OK);
-        }
-        assert_int_equal(qk_index_builder_finish(b, NULL, &err), QK_OK);
-        qk_index_builder_free(b);
+        build_texts(paths[pass], 256, pass ? 16u << 10 : 0, mt, ml, N);
     }
     size_t n0, n1;
     char *x = qk_test_read_file(paths[0], &n0), *y = qk_test_read_file(paths[1], &n1);
@@ -730,9 +727,9 @@ static void test_is_index(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip), cmocka_unit_test(test_without_text),
-        cmocka_unit_test(test_version_1),  cmocka_unit_test(test_version_2),
-        cmocka_unit_test(test_blocks),     cmocka_unit_test(test_block_sizes),
+        cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_without_text),
+        cmocka_unit_test(test_version_1),     cmocka_unit_test(test_version_2),
+        cmocka_unit_test(test_blocks),        cmocka_unit_test(test_block_sizes),
         cmocka_unit_test(test_corrupt_entry), cmocka_unit_test(test_is_index),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
