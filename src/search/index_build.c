@@ -69,7 +69,7 @@ qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     if (o->store_text) {
-        qk_status st = qk_build_text_new(b->run_dir, &b->text, err);
+        qk_status st = qk_build_text_new(b->run_dir, QK_IDX_TEXT_BLOCK, &b->text, err);
         if (st != QK_OK) {
             qk_index_builder_free(b);
             return st;

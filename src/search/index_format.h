@@ -53,9 +53,11 @@
 #define QK_IDX_HEADER_SIZE 512
 #define QK_IDX_F_TEXT 1u /* flags: the TEXT sections are present */
 /* Version 3: a block of TEXT closes at the first document end at or past
- * this many bytes of text (the size a text lookup decompresses at most,
- * unless one document is longer). */
-#define QK_IDX_TEXT_BLOCK (16u << 10)
+ * this many bytes of text (about what a text lookup decompresses, at most
+ * twice that unless one document is longer). The reader takes each block's
+ * size from TEXT_BLK, not from this, so files written with the 16 KiB
+ * blocks of earlier qrelkit read the same. */
+#define QK_IDX_TEXT_BLOCK (64u << 10)
 
 enum {
     SEC_DOCLEN = 0,

@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "qrelkit/search.h"
+#include "search/build_internal.h"
 #include "search/index_format.h"
 #include "tmpfile_util.h"
 
@@ -385,6 +386,41 @@ static void test_version_2(void **state)
     qk_test_drop(topics);
 }
 
+/* Index texts mt[0..n) (lengths ml, docnos d0, d1 ...) into path under a
+ * memory budget of memory_mb; text_block 0 keeps the builder's own text
+ * store, another value puts one with blocks of that many bytes in its place
+ * (the layout of earlier versions). */
+static void build_texts(const char *path, size_t memory_mb, size_t text_block, char *const *mt,
+                        const size_t *ml, int n)
+{
+    qk_index_build_opts bo;
+    qk_index_builder *b;
+    qk_error err;
+    char dn[16];
+    qk_index_build_opts_init(&bo);
+    bo.memory_mb = memory_mb;
+    assert_int_equal(qk_index_builder_new(path, &bo, &b, &err), QK_OK);
+    if (text_block) {
+        qk_build_text_free(b->text);
+        assert_int_equal(qk_build_text_new(b->run_dir, text_block, &b->text, &err), QK_OK);
+    }
+    for (int i = 0; i < n; i++) {
+        snprintf(dn, sizeof dn, "d%d", i);
+        assert_int_equal(qk_index_builder_add(b, dn, strlen(dn), mt[i], ml[i], &err), QK_OK);
+    }
+    assert_int_equal(qk_index_builder_finish(b, NULL, &err), QK_OK);
+    qk_index_builder_free(b);
+}
+
+/* The block table's blocks (pairs: first document, frame start), n of them. */
+static const char *block_table(const char *file, uint64_t *n)
+{
+    qk_idx_header h;
+    memcpy(&h, file, sizeof h);
+    *n = *qk_idx_sec_len(&h, SEC_TEXT_BLK) / 16 - 1;
+    return file + *qk_idx_sec_off(&h, SEC_TEXT_BLK);
+}
+
 /* Many documents around the block size: blocks close at the first
  * document end at or past QK_IDX_TEXT_BLOCK bytes, a document that would
  * take the pending block past twice that closes it first and, when a
@@ -412,20 +448,8 @@ static void test_blocks(void **state)
         mt[i][len] = '\0';
     }
     for (int pass = 0; pass < 2; pass++) {
-        qk_index_build_opts bo;
-        qk_index_builder *b;
-        qk_error err;
-        char dn[16];
         paths[pass] = qk_test_tmp_path();
-        qk_index_build_opts_init(&bo);
-        bo.memory_mb = pass ? 1 : 256;
-        assert_int_equal(qk_index_builder_new(paths[pass], &bo, &b, &err), QK_OK);
-        for (int i = 0; i < MANY; i++) {
-            snprintf(dn, sizeof dn, "d%d", i);
-            assert_int_equal(qk_index_builder_add(b, dn, strlen(dn), mt[i], ml[i], &err), QK_OK);
-        }
-        assert_int_equal(qk_index_builder_finish(b, NULL, &err), QK_OK);
-        qk_index_builder_free(b);
+        build_texts(paths[pass], pass ? 1 : 256, 0, mt, ml, MANY);
     }
     size_t n0, n1;
     char *x = qk_test_read_file(paths[0], &n0), *y = qk_test_read_file(paths[1], &n1);
@@ -434,10 +458,8 @@ static void test_blocks(void **state)
     /* the block table against the lengths: each block's text adds up to at
      * least a block's worth (but the last), at most twice (but a document
      * alone) */
-    qk_idx_header h;
-    memcpy(&h, x, sizeof h);
-    uint64_t nblk = *qk_idx_sec_len(&h, SEC_TEXT_BLK) / 16 - 1;
-    const char *bt = x + *qk_idx_sec_off(&h, SEC_TEXT_BLK);
+    uint64_t nblk;
+    const char *bt = block_table(x, &nblk);
     assert_true(nblk > 20);
     for (uint64_t k = 0; k < nblk; k++) {
         uint64_t f0, f1, sum = 0;
@@ -473,6 +495,73 @@ static void test_blocks(void **state)
     free(y);
     qk_test_drop(paths[0]);
     qk_test_drop(paths[1]);
+}
+
+/* Blocks of 64 KiB, and files written with the 16 KiB blocks of earlier
+ * versions (the same builder, its text store swapped for one with the old
+ * block) read the same texts: the reader takes block sizes from the block
+ * table. The sections before the text are the same either way. */
+static void test_block_sizes(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    static char *mt[N];
+    static size_t ml[N];
+    char *paths[2];
+    qk_rng r;
+    qk_rng_seed(&r, 9);
+    for (int i = 0; i < N; i++) {
+        ml[i] = 200 + (size_t)qk_rng_below(&r, 2600);
+        mt[i] = malloc(ml[i] + 1);
+        for (size_t k = 0; k < ml[i]; k++)
+            mt[i][k] = "abcdefghij klmnop"[qk_rng_below(&r, 17)];
+        mt[i][ml[i]] = '\0';
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        paths[pass] = qk_test_tmp_path();
+        build_texts(paths[pass], 256, pass ? 16u << 10 : 0, mt, ml, N);
+    }
+    size_t n0, n1;
+    char *x = qk_test_read_file(paths[0], &n0), *y = qk_test_read_file(paths[1], &n1);
+    qk_idx_header h;
+    memcpy(&h, x, sizeof h);
+    uint64_t text_at = *qk_idx_sec_off(&h, SEC_TEXT_OFF);
+    assert_true(text_at > sizeof h && text_at < n0 && text_at < n1);
+    assert_memory_equal(x + sizeof h, y + sizeof h, text_at - sizeof h);
+    /* each block but the last holds at least its size of text */
+    for (int pass = 0; pass < 2; pass++) {
+        uint64_t nblk, want = pass ? 16u << 10 : 64u << 10;
+        const char *bt = block_table(pass ? y : x, &nblk);
+        assert_true(nblk >= 2);
+        for (uint64_t k = 0; k + 1 < nblk; k++) {
+            uint64_t f0, f1, sum = 0;
+            memcpy(&f0, bt + 16 * k, 8);
+            memcpy(&f1, bt + 16 * (k + 1), 8);
+            for (uint64_t d = f0; d < f1; d++)
+                sum += ml[d];
+            assert_true(sum >= want && sum - ml[f1 - 1] < want);
+        }
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        qk_index *ix;
+        qk_error err;
+        char *t;
+        size_t tl;
+        assert_int_equal(qk_index_open(paths[pass], &ix, &err), QK_OK);
+        for (int k = 0; k < 2 * N; k++) {
+            int i = k < N ? (k * 131) % N : k - N;
+            assert_int_equal(qk_index_doc_text(ix, (uint32_t)i, &t, &tl, &err), QK_OK);
+            assert_int_equal(tl, ml[i]);
+            assert_memory_equal(t, mt[i], tl);
+            free(t);
+        }
+        qk_index_close(ix);
+        qk_test_drop(paths[pass]);
+    }
+    for (int i = 0; i < N; i++)
+        free(mt[i]);
+    free(x);
+    free(y);
 }
 
 /* Write buf with the file size and both checksums made right again, so the
@@ -638,10 +727,10 @@ static void test_is_index(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip), cmocka_unit_test(test_without_text),
-        cmocka_unit_test(test_version_1),  cmocka_unit_test(test_version_2),
-        cmocka_unit_test(test_blocks),     cmocka_unit_test(test_corrupt_entry),
-        cmocka_unit_test(test_is_index),
+        cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_without_text),
+        cmocka_unit_test(test_version_1),     cmocka_unit_test(test_version_2),
+        cmocka_unit_test(test_blocks),        cmocka_unit_test(test_block_sizes),
+        cmocka_unit_test(test_corrupt_entry), cmocka_unit_test(test_is_index),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
