@@ -239,6 +239,20 @@ static void check_read(const qk_qrels *q, const line_rec *r, size_t n)
  * read as qrels: each topic holds its distinct docnos in strcmp order, the
  * first line's grade and line with --dedup first; without it, the error
  * names the first repeated docno in that order and its two first lines. */
+/* The read refused r[dup], a repeat of r[dup - 1] (r sorted by topic,
+ * docno, line), with the reader's message and r[dup]'s line. */
+static void check_judged_twice(qk_status st, const qk_error *err, const line_rec *r, size_t dup)
+{
+    char want[400];
+    assert_int_equal(st, QK_EINPUT);
+    assert_int_equal(err->line, r[dup].line);
+    snprintf(want, sizeof want,
+             "docno '%s' is judged twice for topic '%s' (first on line %u); "
+             "use --dedup first to keep the first judgment",
+             r[dup].doc, r[dup].qid, r[dup - 1].line);
+    assert_non_null(strstr(err->message, want));
+}
+
 static void test_files_against_own_order(void **state)
 {
     gen g = {777};
@@ -283,14 +297,7 @@ static void test_files_against_own_order(void **state)
                 if (!strcmp(r[i].qid, r[i - 1].qid) && !strcmp(r[i].doc, r[i - 1].doc))
                     dup = i;
             if (!d && dup < n) {
-                char want[400];
-                assert_int_equal(st, QK_EINPUT);
-                assert_int_equal(err.line, r[dup].line);
-                snprintf(want, sizeof want,
-                         "docno '%s' is judged twice for topic '%s' (first on line %u); "
-                         "use --dedup first to keep the first judgment",
-                         r[dup].doc, r[dup].qid, r[dup - 1].line);
-                assert_non_null(strstr(err.message, want));
+                check_judged_twice(st, &err, r, dup);
                 continue;
             }
             assert_int_equal(st, QK_OK);
@@ -484,14 +491,7 @@ static void test_blocks_gathered(void **state)
                 st = qk_qrels_finish(q, dd, &err);
             }
             if (!(d % 2) && dup < n) {
-                char want[400];
-                assert_int_equal(st, QK_EINPUT);
-                assert_int_equal(err.line, want_r[dup].line);
-                snprintf(want, sizeof want,
-                         "docno '%s' is judged twice for topic '%s' (first on line %u); "
-                         "use --dedup first to keep the first judgment",
-                         want_r[dup].doc, want_r[dup].qid, want_r[dup - 1].line);
-                assert_non_null(strstr(err.message, want));
+                check_judged_twice(st, &err, want_r, dup);
                 qk_qrels_free(q);
                 continue;
             }
