@@ -45,6 +45,9 @@ typedef struct qk_index_build_opts {
                              files stay few however small memory_mb is */
     qk_index_progress_fn progress;
     void *progress_ctx;
+    int threads; /* 0 (default): with store_text, the text is compressed on a second
+                    thread when more than one CPU is online; 1: all on the calling
+                    thread. The index is byte for byte the same either way. */
 } qk_index_build_opts;
 
 typedef struct qk_index_build_stats {

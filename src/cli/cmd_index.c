@@ -46,6 +46,9 @@ const char qk_help_index[] =
     "  --no-text            do not store the documents' text (a smaller index that\n"
     "                       search needs no less; campaign init cannot use it)\n"
     "  --memory MB          postings held in memory before spilling (default 256)\n"
+    "  --threads N          0 (default): the stored text is compressed on a second\n"
+    "                       thread when another CPU is online; 1: one thread (the\n"
+    "                       same index, in about 1.4x the wall time on CLEF)\n"
     "  --tmp-dir DIR        where spilled runs go (default: next to INDEX)\n"
     "  --info INDEX         check an index and print its header and counts\n"
     "  --quiet              no summary or progress on stderr\n"
@@ -114,7 +117,8 @@ enum {
     O_INFO,
     O_QUIET,
     O_SKIPDUP,
-    O_NOTEXT
+    O_NOTEXT,
+    O_THREADS
 };
 
 static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
@@ -131,6 +135,7 @@ static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
                                          {"quiet", no_argument, NULL, O_QUIET},
                                          {"skip-duplicates", no_argument, NULL, O_SKIPDUP},
                                          {"no-text", no_argument, NULL, O_NOTEXT},
+                                         {"threads", required_argument, NULL, O_THREADS},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
 
@@ -233,6 +238,13 @@ int qk_cmd_index(int argc, char **argv)
         case O_QUIET: quiet = 1; break;
         case O_SKIPDUP: bo.skip_duplicates = 1; break;
         case O_NOTEXT: bo.store_text = 0; break;
+        case O_THREADS: {
+            long th;
+            if ((rc = qk_cli_long(CMD, "--threads", optarg, 0, 1024, &th)) != 0)
+                return rc;
+            bo.threads = (int)th;
+            break;
+        }
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
         default: return qk_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
         }

@@ -151,8 +151,11 @@ typedef struct qk_text_spill qk_text_spill;
 /* A text store whose spill file goes to dir (made at the first document),
  * whose blocks close at the first document end at or past block bytes
  * (the builder: QK_IDX_TEXT_BLOCK, also what 0 or more means; tests write
- * the smaller blocks of earlier files with it). */
-qk_status qk_build_text_new(const char *dir, size_t block, qk_text_spill **out, qk_error *err);
+ * the smaller blocks of earlier files with it). threaded: the blocks are
+ * compressed and spilled on a worker thread while the next one fills
+ * (falls back to the caller's thread when none can be started); the
+ * spill is the same either way. */
+qk_status qk_build_text_new(const char *dir, size_t block, int threaded, qk_text_spill **out, qk_error *err);
 /* Compress the next document's text and append it to the spill. */
 qk_status qk_build_text_add(qk_text_spill *t, const char *text, size_t len, qk_error *err);
 /* Write TEXT_OFF and TEXT to fd from *pos (8-aligned each), set their

@@ -28,6 +28,15 @@
 #include "search/build_internal.h"
 #include "text/text_internal.h"
 
+/* The text on a second thread: asked for (threads 0 or 2 and more), and
+ * with 0 only when another CPU is online to run it. */
+static int text_threaded(const qk_index_build_opts *o)
+{
+    if (o->threads == 1)
+        return 0;
+    return o->threads > 1 || sysconf(_SC_NPROCESSORS_ONLN) > 1;
+}
+
 void qk_index_build_opts_init(qk_index_build_opts *o)
 {
     qk_text_opts_init(&o->text);
@@ -38,6 +47,7 @@ void qk_index_build_opts_init(qk_index_build_opts *o)
     o->max_open_runs = 64;
     o->progress = NULL;
     o->progress_ctx = NULL;
+    o->threads = 0;
 }
 
 qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *o, qk_index_builder **out,
@@ -69,7 +79,7 @@ qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     if (o->store_text) {
-        qk_status st = qk_build_text_new(b->run_dir, QK_IDX_TEXT_BLOCK, &b->text, err);
+        qk_status st = qk_build_text_new(b->run_dir, QK_IDX_TEXT_BLOCK, text_threaded(o), &b->text, err);
         if (st != QK_OK) {
             qk_index_builder_free(b);
             return st;

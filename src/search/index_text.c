@@ -20,6 +20,7 @@
  * else of the section is touched. Version 2 files (one raw deflate stream
  * per document) are still read, by zlib. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,6 +37,8 @@ enum { TEXT_LEVEL = 1, COPY_CHUNK = 1 << 20 };
  * overflow it closes the block before it. Its buffers are sized for the
  * format's block; a spill made for tests may use smaller blocks. */
 #define PEND_MAX (2 * (size_t)QK_IDX_TEXT_BLOCK)
+/* Pending blocks in the ring when the text is compressed on a worker. */
+#define TEXT_BUFS 4
 
 struct qk_text_spill {
     char *dir, *path; /* path: the spill file, once made */
@@ -49,11 +52,87 @@ struct qk_text_spill {
     uint64_t spilled;            /* bytes in the spill */
     size_t block;                /* a block closes at a document end at or past this */
     size_t pend_first, pend_len; /* the pending block: first document, bytes */
-    char pend[PEND_MAX];
+    char *pend;                  /* bufs[fill] */
+    /* With a worker thread (threaded): a full pending block is queued as a
+     * job (its buffer, first document and length) and the next buffer of
+     * the ring fills while the worker compresses the queued ones in order;
+     * the queue holds up to TEXT_BUFS - 1 jobs, so the producer rarely
+     * waits on a block that compresses slowly. The worker alone touches f,
+     * cc, out, blk and spilled while jobs are queued; mu and cv guard
+     * queued, quit and the worker's first error. */
+    int threaded, quit;
+    size_t fill, queued, next; /* next: the ring slot of the oldest job */
+    size_t job_first[TEXT_BUFS], job_len[TEXT_BUFS];
+    qk_status wst;
+    qk_error werr;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    char bufs[TEXT_BUFS][PEND_MAX];
     uint8_t out[ZSTD_COMPRESSBOUND(PEND_MAX)];
 };
 
-qk_status qk_build_text_new(const char *dir, size_t block, qk_text_spill **out, qk_error *err)
+static qk_status put_block(qk_text_spill *t, size_t first, const char *p, size_t len, qk_error *err);
+
+static void *text_worker(void *arg)
+{
+    qk_text_spill *t = arg;
+    pthread_mutex_lock(&t->mu);
+    for (;;) {
+        while (!t->queued && !t->quit)
+            pthread_cond_wait(&t->cv, &t->mu);
+        if (!t->queued)
+            break;
+        size_t k = t->next;
+        pthread_mutex_unlock(&t->mu);
+        qk_error e;
+        qk_status st = t->wst == QK_OK ? put_block(t, t->job_first[k], t->bufs[k], t->job_len[k], &e) : QK_OK;
+        pthread_mutex_lock(&t->mu);
+        if (st != QK_OK) {
+            t->wst = st;
+            t->werr = e;
+        }
+        t->next = (k + 1) % TEXT_BUFS;
+        t->queued--;
+        pthread_cond_broadcast(&t->cv);
+    }
+    pthread_mutex_unlock(&t->mu);
+    return NULL;
+}
+
+/* Threaded: wait until the worker has no job left, and give its first
+ * error. */
+static qk_status wait_idle(qk_text_spill *t, qk_error *err)
+{
+    qk_status st;
+    if (!t->threaded)
+        return QK_OK;
+    pthread_mutex_lock(&t->mu);
+    while (t->queued)
+        pthread_cond_wait(&t->cv, &t->mu);
+    st = t->wst;
+    if (st != QK_OK && err)
+        *err = t->werr;
+    pthread_mutex_unlock(&t->mu);
+    return st;
+}
+
+/* Threaded: the worker finishes its job and ends. */
+static void stop_worker(qk_text_spill *t)
+{
+    if (!t->threaded)
+        return;
+    pthread_mutex_lock(&t->mu);
+    t->quit = 1;
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    pthread_join(t->th, NULL);
+    pthread_cond_destroy(&t->cv);
+    pthread_mutex_destroy(&t->mu);
+    t->threaded = 0;
+}
+
+qk_status qk_build_text_new(const char *dir, size_t block, int threaded, qk_text_spill **out, qk_error *err)
 {
     const qk_zstd_api *zs = qk_zstd(err);
     qk_text_spill *t;
@@ -68,6 +147,20 @@ qk_status qk_build_text_new(const char *dir, size_t block, qk_text_spill **out, 
     t->zs = zs;
     t->block = block == 0 || block > QK_IDX_TEXT_BLOCK ? QK_IDX_TEXT_BLOCK : block;
     t->off[0] = 0;
+    t->pend = t->bufs[0];
+    if (threaded) {
+        if (pthread_mutex_init(&t->mu, NULL) != 0)
+            threaded = 0;
+        else if (pthread_cond_init(&t->cv, NULL) != 0) {
+            pthread_mutex_destroy(&t->mu);
+            threaded = 0;
+        } else if (pthread_create(&t->th, NULL, text_worker, t) != 0) {
+            pthread_cond_destroy(&t->cv);
+            pthread_mutex_destroy(&t->mu);
+            threaded = 0; /* no thread to spare: compress on the caller's */
+        }
+        t->threaded = threaded;
+    }
     *out = t;
     return QK_OK;
 }
@@ -76,6 +169,7 @@ void qk_build_text_free(qk_text_spill *t)
 {
     if (!t)
         return;
+    stop_worker(t);
     if (t->f)
         fclose(t->f);
     if (t->path) {
@@ -154,8 +248,32 @@ static qk_status put_block(qk_text_spill *t, size_t first, const char *p, size_t
 static qk_status flush_pending(qk_text_spill *t, qk_error *err)
 {
     qk_status st = QK_OK;
-    if (t->pend_len)
+    if (t->pend_len && !t->threaded)
         st = put_block(t, t->pend_first, t->pend, t->pend_len, err);
+    else if (t->pend_len) {
+        /* the spill is made here, on the caller's thread, where the other
+         * temporary files are noted */
+        if (!t->f && (st = text_start(t, err)) != QK_OK)
+            return st;
+        pthread_mutex_lock(&t->mu);
+        while (t->queued == TEXT_BUFS - 1)
+            pthread_cond_wait(&t->cv, &t->mu);
+        if ((st = t->wst) != QK_OK) {
+            if (err)
+                *err = t->werr;
+            pthread_mutex_unlock(&t->mu);
+            return st;
+        }
+        /* the jobs hold the ring slots next .. fill, so the slot after
+         * fill is free once fewer than TEXT_BUFS - 1 are queued */
+        t->job_first[t->fill] = t->pend_first;
+        t->job_len[t->fill] = t->pend_len;
+        t->queued++;
+        pthread_cond_broadcast(&t->cv);
+        pthread_mutex_unlock(&t->mu);
+        t->fill = (t->fill + 1) % TEXT_BUFS;
+        t->pend = t->bufs[t->fill];
+    }
     t->pend_len = 0;
     t->pend_first = t->n;
     return st;
@@ -172,7 +290,8 @@ qk_status qk_build_text_add(qk_text_spill *t, const char *text, size_t len, qk_e
         if ((st = flush_pending(t, err)) != QK_OK)
             return st;
         if (len >= t->block) {
-            if ((st = put_block(t, t->n, text, len, err)) != QK_OK)
+            /* the caller's text, compressed before this returns */
+            if ((st = wait_idle(t, err)) != QK_OK || (st = put_block(t, t->n, text, len, err)) != QK_OK)
                 return st;
             t->off[t->n + 1] = t->off[t->n] + len;
             t->n++;
@@ -221,8 +340,9 @@ qk_status qk_build_text_write(qk_text_spill *t, size_t ndocs, int fd, uint64_t *
     qk_status st;
     if (t->n != ndocs)
         return qk_error_set(err, QK_EINTERNAL, "index: %zu texts for %zu documents", t->n, ndocs);
-    if ((st = flush_pending(t, err)) != QK_OK)
+    if ((st = flush_pending(t, err)) != QK_OK || (st = wait_idle(t, err)) != QK_OK)
         return st;
+    stop_worker(t);
     if (qk_grow((void **)&t->blk, &t->blk_cap, 2 * t->nblk + 2, sizeof *t->blk) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     t->blk[2 * t->nblk] = t->n;

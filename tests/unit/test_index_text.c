@@ -7,7 +7,8 @@
  * written by an earlier qrelkit), so search results do not change; version
  * 1 files still open and say they have no text, version 2 files (zlib, one
  * entry per document) give the same texts; a corrupt block or block table
- * is an error, never a crash. */
+ * is an error, never a crash; compressing the text on a worker thread
+ * writes the same file. */
 /* cmocka.h needs these first; keep clang-format from sorting them. */
 // clang-format off
 #include <setjmp.h>
@@ -17,6 +18,10 @@
 #include <cmocka.h>
 // clang-format on
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "qrelkit/search.h"
@@ -387,10 +392,10 @@ static void test_version_2(void **state)
 }
 
 /* Index texts mt[0..n) (lengths ml, docnos d0, d1 ...) into path under a
- * memory budget of memory_mb; text_block 0 keeps the builder's own text
- * store, another value puts one with blocks of that many bytes in its place
- * (the layout of earlier versions). */
-static void build_texts(const char *path, size_t memory_mb, size_t text_block, char *const *mt,
+ * memory budget of memory_mb, with the builder's threads option; text_block
+ * 0 keeps the builder's own text store, another value puts one with blocks
+ * of that many bytes in its place (the layout of earlier versions). */
+static void build_texts(const char *path, size_t memory_mb, int threads, size_t text_block, char *const *mt,
                         const size_t *ml, int n)
 {
     qk_index_build_opts bo;
@@ -399,10 +404,11 @@ static void build_texts(const char *path, size_t memory_mb, size_t text_block, c
     char dn[16];
     qk_index_build_opts_init(&bo);
     bo.memory_mb = memory_mb;
+    bo.threads = threads;
     assert_int_equal(qk_index_builder_new(path, &bo, &b, &err), QK_OK);
     if (text_block) {
         qk_build_text_free(b->text);
-        assert_int_equal(qk_build_text_new(b->run_dir, text_block, &b->text, &err), QK_OK);
+        assert_int_equal(qk_build_text_new(b->run_dir, text_block, 0, &b->text, &err), QK_OK);
     }
     for (int i = 0; i < n; i++) {
         snprintf(dn, sizeof dn, "d%d", i);
@@ -425,14 +431,16 @@ static const char *block_table(const char *file, uint64_t *n)
  * document end at or past QK_IDX_TEXT_BLOCK bytes, a document that would
  * take the pending block past twice that closes it first and, when a
  * block's worth alone, is a block by itself; empty documents anywhere.
- * Every text comes back, and a spilling build writes the same file. */
+ * Every text comes back, and a spilling build and builds that compress the
+ * text on a worker thread (whose queue the long documents wait out) write
+ * the same file as one thread. */
 enum { MANY = 400 };
 static void test_blocks(void **state)
 {
     (void)state;
     static char *mt[MANY];
     static size_t ml[MANY];
-    char *paths[2];
+    char *paths[3];
     qk_rng r;
     qk_rng_seed(&r, 5);
     for (int i = 0; i < MANY; i++) {
@@ -447,14 +455,17 @@ static void test_blocks(void **state)
             mt[i][k] = "abcdefghij klmnop"[qk_rng_below(&r, 17)];
         mt[i][len] = '\0';
     }
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 3; pass++) {
         paths[pass] = qk_test_tmp_path();
-        build_texts(paths[pass], pass ? 1 : 256, 0, mt, ml, MANY);
+        build_texts(paths[pass], pass == 1 ? 1 : 256, pass ? 2 : 1, 0, mt, ml, MANY);
     }
-    size_t n0, n1;
-    char *x = qk_test_read_file(paths[0], &n0), *y = qk_test_read_file(paths[1], &n1);
+    size_t n0, n1, n2;
+    char *x = qk_test_read_file(paths[0], &n0), *y = qk_test_read_file(paths[1], &n1),
+         *z = qk_test_read_file(paths[2], &n2);
     assert_int_equal(n0, n1);
     assert_memory_equal(x, y, n0);
+    assert_int_equal(n0, n2);
+    assert_memory_equal(x, z, n0);
     /* the block table against the lengths: each block's text adds up to at
      * least a block's worth (but the last), at most twice (but a document
      * alone) */
@@ -476,7 +487,7 @@ static void test_blocks(void **state)
     qk_error err;
     char *t;
     size_t tl;
-    assert_int_equal(qk_index_open(paths[0], &ix, &err), QK_OK);
+    assert_int_equal(qk_index_open(paths[2], &ix, &err), QK_OK);
     /* backwards, forwards (the reader keeps the last block), and hopping
      * between blocks */
     for (int pass = 0; pass < 3; pass++)
@@ -493,8 +504,38 @@ static void test_blocks(void **state)
         free(mt[i]);
     free(x);
     free(y);
-    qk_test_drop(paths[0]);
-    qk_test_drop(paths[1]);
+    free(z);
+    for (int pass = 0; pass < 3; pass++)
+        qk_test_drop(paths[pass]);
+}
+
+/* A builder freed before finish, its text worker busy with queued
+ * blocks: the worker ends, nothing leaks (the sanitizer build) and no
+ * spill is left in the temporary directory. */
+static void test_text_worker_freed(void **state)
+{
+    (void)state;
+    qk_index_build_opts bo;
+    qk_index_builder *b;
+    qk_error err;
+    char dn[16], *text = malloc(QK_IDX_TEXT_BLOCK / 3 + 1), *path = qk_test_tmp_path(),
+                 dir[] = "/tmp/qk-worker-XXXXXX";
+    assert_non_null(text);
+    assert_non_null(mkdtemp(dir));
+    for (size_t k = 0; k < QK_IDX_TEXT_BLOCK / 3; k++)
+        text[k] = "qrst uvwxyz"[k % 11];
+    qk_index_build_opts_init(&bo);
+    bo.threads = 2;
+    bo.tmp_dir = dir;
+    assert_int_equal(qk_index_builder_new(path, &bo, &b, &err), QK_OK);
+    for (int i = 0; i < 200; i++) {
+        snprintf(dn, sizeof dn, "d%d", i);
+        assert_int_equal(qk_index_builder_add(b, dn, strlen(dn), text, QK_IDX_TEXT_BLOCK / 3, &err), QK_OK);
+    }
+    qk_index_builder_free(b);
+    assert_int_equal(rmdir(dir), 0); /* the text's spill is gone */
+    free(text);
+    qk_test_drop(path);
 }
 
 /* Blocks of 64 KiB, and files written with the 16 KiB blocks of earlier
@@ -519,7 +560,7 @@ static void test_block_sizes(void **state)
     }
     for (int pass = 0; pass < 2; pass++) {
         paths[pass] = qk_test_tmp_path();
-        build_texts(paths[pass], 256, pass ? 16u << 10 : 0, mt, ml, N);
+        build_texts(paths[pass], 256, 0, pass ? 16u << 10 : 0, mt, ml, N);
     }
     size_t n0, n1;
     char *x = qk_test_read_file(paths[0], &n0), *y = qk_test_read_file(paths[1], &n1);
@@ -731,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_version_1),     cmocka_unit_test(test_version_2),
         cmocka_unit_test(test_blocks),        cmocka_unit_test(test_block_sizes),
         cmocka_unit_test(test_corrupt_entry), cmocka_unit_test(test_is_index),
+        cmocka_unit_test(test_text_worker_freed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
