@@ -6,14 +6,16 @@
 
 #include "crowd/crowd_internal.h"
 
+/* 1 and the class's id when L knows the class of key (a, b), else 0. */
 static inline int qk_crowd_class_key(const qk_crowd_labels *L, uint64_t a, uint64_t b, uint32_t *id)
 {
-    for (size_t i = 0; i < L->n_class_keys; i++)
-        if (L->class_keys[i].a == a && L->class_keys[i].b == b) {
-            *id = L->class_keys[i].id;
-            return 1;
-        }
-    return 0;
+    size_t i, n = L->n_class_keys;
+    for (i = 0; i < n && (L->class_keys[i].a != a || L->class_keys[i].b != b); i++)
+        ;
+    if (i == n)
+        return 0;
+    *id = L->class_keys[i].id;
+    return 1;
 }
 
 /* After the pools took the line (task k[0..1] -> t, worker k[2..3] -> w,

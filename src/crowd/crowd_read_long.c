@@ -136,13 +136,8 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
             c--;
         } else if (fast) {
             uint64_t ca, cb;
-            size_t i, nck = L->n_class_keys;
             qk_keymap_key(cq, cl, &ca, &cb);
-            for (i = 0; i < nck && (L->class_keys[i].a != ca || L->class_keys[i].b != cb); i++)
-                ;
-            fast = i < nck;
-            if (fast)
-                c = L->class_keys[i].id;
+            fast = qk_crowd_class_key(L, ca, cb, &c);
         }
         /* the worker: in a file listed by worker, the line before's
          * first; else by its key */
