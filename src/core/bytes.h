@@ -32,4 +32,16 @@ static inline int qk_same_bytes(const char *a, const char *b, size_t n)
     return memcmp(a, b, n) == 0;
 }
 
+/* The 8-byte words of s (len > 8 bytes) but the last, mixed into a seed of
+ * len: the shared part of the long-name hashes (the string pool's with
+ * qk_strpool_hash_words, the crowd's long-task digest), each of which then
+ * takes the last word, overlapping the ones before, its own way. */
+static inline uint64_t qk_mix_words8(const char *s, size_t len)
+{
+    uint64_t h = len * 0x9E3779B97F4A7C15ULL;
+    for (size_t i = 0; i + 8 < len; i += 8)
+        h = (h ^ qk_load8(s + i)) * 0xD6E8FEB86659FD93ULL, h ^= h >> 29;
+    return h;
+}
+
 #endif

@@ -65,10 +65,7 @@ static inline int same(const qk_strpool *p, uint32_t id, const char *s, size_t l
  * ones before), for a pool of qk_strpool_hash_words. */
 static uint64_t hash_words(const char *s, size_t len)
 {
-    uint64_t h = len * 0x9E3779B97F4A7C15ULL;
-    for (size_t i = 0; i + 8 < len; i += 8)
-        h = (h ^ qk_load8(s + i)) * 0xD6E8FEB86659FD93ULL, h ^= h >> 29;
-    return h ^ qk_load8(s + len - 8) * 0x9E3779B97F4A7C15ULL;
+    return qk_mix_words8(s, len) ^ qk_load8(s + len - 8) * 0x9E3779B97F4A7C15ULL;
 }
 
 static inline uint64_t hash_of(const qk_strpool *p, const char *s, size_t len)

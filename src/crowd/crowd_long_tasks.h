@@ -25,10 +25,7 @@
  * one overlapping), mixed; never 0 (0 marks an empty entry). */
 static inline uint64_t qk_crowd_long_digest(const char *s, size_t len)
 {
-    uint64_t h = len * 0x9E3779B97F4A7C15ULL;
-    for (size_t i = 0; i + 8 < len; i += 8)
-        h = (h ^ qk_load8(s + i)) * 0xD6E8FEB86659FD93ULL, h ^= h >> 29;
-    h = (h ^ qk_load8(s + len - 8)) * 0xD6E8FEB86659FD93ULL;
+    uint64_t h = (qk_mix_words8(s, len) ^ qk_load8(s + len - 8)) * 0xD6E8FEB86659FD93ULL;
     return (h ^ h >> 32) | 1;
 }
 
