@@ -328,6 +328,12 @@ static inline int qk_qrels_same_docno(const qk_qrels *q, const qrels_sort_buf *s
     return strcmp(q->arena + qk_qrels_off_get(off, off64, last), d) == 0;
 }
 
+/* The refusal of a repeated judgment under QK_DEDUP_ERROR: docno d of
+ * topic rank t (q->topic_order) on line, first judged on line first
+ * (qrels.c); QK_EINPUT. */
+qk_status qk_qrels_judged_twice(const qk_qrels *q, size_t t, const char *path, uint32_t line, const char *d,
+                                uint32_t first, qk_error *err);
+
 /* order[i] = id of the i-th string of p in strcmp order; rank = its
  * inverse (qrels_sort.c). */
 qk_status qk_qrels_rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **rank);

@@ -472,10 +472,7 @@ static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, siz
                     q->npositive--;
                 continue;
             }
-            return qk_error_at(err, QK_EINPUT, path, (long)line, 0,
-                               "docno '%s' is judged twice for topic '%s' (first on line %u); "
-                               "use --dedup first to keep the first judgment",
-                               d, qk_strpool_str(q->topics, q->topic_order[t]), g->lines[*w - 1]);
+            return qk_qrels_judged_twice(q, t, path, line, d, g->lines[*w - 1], err);
         }
         qk_qrels_off_put(g->off, g->off64, (*nd)++, at);
         r.doc = (uint32_t)(*nd - 1);
