@@ -468,30 +468,34 @@ static inline int has_bit(const uint64_t *f, size_t mask, uint32_t hash)
     return (int)(f[b >> 6] >> (b & 63) & 1);
 }
 
-/* Is r[i]'s docno one of r[0..i)'s? */
-__attribute__((noinline, cold)) static int repeats(const qk_ranked *r, size_t i)
+/* The first rank of r[0..i) with r[i]'s docno, or i when none has it. */
+__attribute__((noinline, cold)) static size_t earlier_copy(const qk_ranked *r, size_t i)
 {
-    for (size_t k = 0; k < i; k++)
-        if (r[k].hash == r[i].hash && strcmp(r[k].docno, r[i].docno) == 0)
-            return 1;
-    return 0;
+    size_t k = 0;
+    while (k < i && (r[k].hash != r[i].hash || strcmp(r[k].docno, r[i].docno) != 0))
+        k++;
+    return k;
 }
 
-/* The first rank of r[0..n) whose docno one before it has, or -1: a
- * filter of two bits a hash (from its low and high half), the ranks before
- * searched where both are set already. */
-static long first_repeat(const qk_ranked *r, size_t n, uint64_t *seen, size_t smask)
+/* The first rank of r[0..n) whose docno one before it has: 1, that rank
+ * in *again and the first with its docno in *first; else 0. A filter of
+ * two bits a hash (from its low and high half), the ranks before searched
+ * where both are set already. */
+static int first_repeat(const qk_ranked *r, size_t n, uint64_t *seen, size_t smask, size_t *first,
+                        size_t *again)
 {
     for (size_t i = 0; i < n; i++) {
         uint32_t h = r[i].hash;
         size_t b = h & smask, c = (h >> 16 ^ h << 16) & smask;
         uint64_t bb = (uint64_t)1 << (b & 63), cb = (uint64_t)1 << (c & 63);
-        if ((seen[b >> 6] & bb) && (seen[c >> 6] & cb) && repeats(r, i))
-            return (long)i;
+        if ((seen[b >> 6] & bb) && (seen[c >> 6] & cb) && (*first = earlier_copy(r, i)) < i) {
+            *again = i;
+            return 1;
+        }
         seen[b >> 6] |= bb;
         seen[c >> 6] |= cb;
     }
-    return -1;
+    return 0;
 }
 
 /* qk_lookup_docs for topics of up to LK_FILTER_MAX ranked documents. The
@@ -512,16 +516,9 @@ lookup_filtered(qk_scratch *sc, const qk_qrels *q, size_t topic, int dup, uint32
 {
     const qk_ranked *r = sc->ranked;
     uint32_t *ids = sc->doc_ids, *cand = sc->doc_ids + sc->nranked;
-    size_t nc = 0, n = sc->nranked;
-    if (dup) {
-        long k = first_repeat(r, n, seen, smask);
-        if (k >= 0) {
-            size_t i = (size_t)k, f = 0;
-            while (r[f].hash != r[i].hash || strcmp(r[f].docno, r[i].docno) != 0)
-                f++;
-            return dup_error(sc, f, i, qk_qrels_topic(q, topic), err);
-        }
-    }
+    size_t nc = 0, n = sc->nranked, first, again;
+    if (dup && first_repeat(r, n, seen, smask, &first, &again))
+        return dup_error(sc, first, again, qk_qrels_topic(q, topic), err);
     /* a loop without calls, its values in registers */
     for (size_t i = 0; i < n; i++) {
         ids[i] = 0;
