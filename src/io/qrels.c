@@ -149,15 +149,6 @@ static qk_status offs_new(size_t n, int wide, uint32_t **off, uint64_t **off64)
     return *off || *off64 ? QK_OK : QK_ENOMEM;
 }
 
-qk_status qk_qrels_judged_twice(const qk_qrels *q, size_t t, const char *path, uint32_t line, const char *d,
-                                uint32_t first, qk_error *err)
-{
-    return qk_error_at(err, QK_EINPUT, path, (long)line, 0,
-                       "docno '%s' is judged twice for topic '%s' (first on line %u); "
-                       "use --dedup first to keep the first judgment",
-                       d, qk_strpool_str(q->topics, q->topic_order[t]), first);
-}
-
 /* Number the docnos of each topic in strcmp order and find duplicates. */
 static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
 {

@@ -330,7 +330,7 @@ static inline int qk_qrels_same_docno(const qk_qrels *q, const qrels_sort_buf *s
 
 /* The refusal of a repeated judgment under QK_DEDUP_ERROR: docno d of
  * topic rank t (q->topic_order) on line, first judged on line first
- * (qrels.c); QK_EINPUT. */
+ * (qrels_sort.c); QK_EINPUT. */
 qk_status qk_qrels_judged_twice(const qk_qrels *q, size_t t, const char *path, uint32_t line, const char *d,
                                 uint32_t first, qk_error *err);
 

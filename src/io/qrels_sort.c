@@ -319,6 +319,15 @@ qk_status qk_qrels_rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **r
     return QK_OK;
 }
 
+qk_status qk_qrels_judged_twice(const qk_qrels *q, size_t t, const char *path, uint32_t line, const char *d,
+                                uint32_t first, qk_error *err)
+{
+    return qk_error_at(err, QK_EINPUT, path, (long)line, 0,
+                       "docno '%s' is judged twice for topic '%s' (first on line %u); "
+                       "use --dedup first to keep the first judgment",
+                       d, qk_strpool_str(q->topics, q->topic_order[t]), first);
+}
+
 /* A block being gathered: its records (reading order) for the tie order. */
 typedef struct block_ctx {
     const qk_qrels *q;
