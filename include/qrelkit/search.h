@@ -48,7 +48,12 @@ typedef struct qk_index_build_opts {
     int threads; /* 0 (default): with store_text, the text is compressed on a second
                     thread when more than one CPU is online; 1: all on the calling
                     thread. The index is byte for byte the same either way. */
+    int text_level; /* Zstandard level of the stored text, QK_INDEX_TEXT_LEVEL_MIN..
+                       QK_INDEX_TEXT_LEVEL_MAX (default 1); negative levels are zstd's
+                       fast modes: less CPU, a larger index. Any level reads the same. */
 } qk_index_build_opts;
+#define QK_INDEX_TEXT_LEVEL_MIN (-100)
+#define QK_INDEX_TEXT_LEVEL_MAX 19
 
 typedef struct qk_index_build_stats {
     uint64_t docs, terms, postings, tokens;

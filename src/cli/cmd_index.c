@@ -46,6 +46,11 @@ const char qk_help_index[] =
     "  --no-text            do not store the documents' text (a smaller index that\n"
     "                       search needs no less; campaign init cannot use it)\n"
     "  --memory MB          postings held in memory before spilling (default 256)\n"
+    "  --text-level N       the Zstandard level of the stored text, -100..19\n"
+    "                       (default 1): lower is faster, higher is smaller. On\n"
+    "                       the CLEF abstracts -5 takes 0.9x the CPU for 1.5x the\n"
+    "                       text bytes, 9 takes 2.7x for 0.88x; -100 stores the\n"
+    "                       text nearly raw. Any level reads back the same\n"
     "  --threads N          0 (default): the stored text is compressed on a second\n"
     "                       thread when another CPU is online; 1: one thread (the\n"
     "                       same index, in about 1.4x the wall time on CLEF)\n"
@@ -118,7 +123,8 @@ enum {
     O_QUIET,
     O_SKIPDUP,
     O_NOTEXT,
-    O_THREADS
+    O_THREADS,
+    O_TEXTLEVEL
 };
 
 static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
@@ -136,6 +142,7 @@ static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
                                          {"skip-duplicates", no_argument, NULL, O_SKIPDUP},
                                          {"no-text", no_argument, NULL, O_NOTEXT},
                                          {"threads", required_argument, NULL, O_THREADS},
+                                         {"text-level", required_argument, NULL, O_TEXTLEVEL},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
 
@@ -243,6 +250,14 @@ int qk_cmd_index(int argc, char **argv)
             if ((rc = qk_cli_long(CMD, "--threads", optarg, 0, 1024, &th)) != 0)
                 return rc;
             bo.threads = (int)th;
+            break;
+        }
+        case O_TEXTLEVEL: {
+            long lv;
+            if ((rc = qk_cli_long(CMD, "--text-level", optarg, QK_INDEX_TEXT_LEVEL_MIN,
+                                  QK_INDEX_TEXT_LEVEL_MAX, &lv)) != 0)
+                return rc;
+            bo.text_level = (int)lv;
             break;
         }
         case ':': return qk_cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);

@@ -155,7 +155,8 @@ typedef struct qk_text_spill qk_text_spill;
  * compressed and spilled on a worker thread while the next one fills
  * (falls back to the caller's thread when none can be started); the
  * spill is the same either way. */
-qk_status qk_build_text_new(const char *dir, size_t block, int threaded, qk_text_spill **out, qk_error *err);
+qk_status qk_build_text_new(const char *dir, size_t block, int threaded, int level, qk_text_spill **out,
+                            qk_error *err);
 /* Compress the next document's text and append it to the spill. */
 qk_status qk_build_text_add(qk_text_spill *t, const char *text, size_t len, qk_error *err);
 /* Write TEXT_OFF and TEXT to fd from *pos (8-aligned each), set their

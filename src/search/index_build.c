@@ -48,6 +48,7 @@ void qk_index_build_opts_init(qk_index_build_opts *o)
     o->progress = NULL;
     o->progress_ctx = NULL;
     o->threads = 0;
+    o->text_level = 1;
 }
 
 qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *o, qk_index_builder **out,
@@ -59,6 +60,12 @@ qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *
         !(b->terms = qk_strpool_new()) || !(b->batch = malloc(sizeof *b->batch))) {
         qk_index_builder_free(b);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    if (o->store_text &&
+        (o->text_level < QK_INDEX_TEXT_LEVEL_MIN || o->text_level > QK_INDEX_TEXT_LEVEL_MAX)) {
+        qk_index_builder_free(b);
+        return qk_error_set(err, QK_EUSAGE, "the text level %d is outside %d..%d", o->text_level,
+                            QK_INDEX_TEXT_LEVEL_MIN, QK_INDEX_TEXT_LEVEL_MAX);
     }
     b->o = *o;
     if (b->o.memory_mb == 0)
@@ -79,7 +86,8 @@ qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     if (o->store_text) {
-        qk_status st = qk_build_text_new(b->run_dir, QK_IDX_TEXT_BLOCK, text_threaded(o), &b->text, err);
+        qk_status st =
+            qk_build_text_new(b->run_dir, QK_IDX_TEXT_BLOCK, text_threaded(o), o->text_level, &b->text, err);
         if (st != QK_OK) {
             qk_index_builder_free(b);
             return st;

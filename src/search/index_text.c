@@ -3,7 +3,8 @@
  *
  * Build side: the texts are gathered into blocks of about
  * QK_IDX_TEXT_BLOCK bytes that end at a document's end, and each block is
- * compressed as one Zstandard frame at level 1 and appended to a spill file
+ * compressed as one Zstandard frame (level 1 unless the builder's
+ * text_level says otherwise) and appended to a spill file
  * next to the sorted runs, so the text never accumulates in memory. A block
  * of many short documents compresses far better than each on its own (the
  * CLEF abstracts, 1.3 kB each: 36 % of the text in 64 KiB blocks, 39 % in
@@ -32,7 +33,7 @@
 #include "search/build_internal.h"
 #include "search/index_internal.h"
 
-enum { TEXT_LEVEL = 1, COPY_CHUNK = 1 << 20 };
+enum { COPY_CHUNK = 1 << 20 };
 /* The pending block holds at most two blocks' worth: a document that would
  * overflow it closes the block before it. Its buffers are sized for the
  * format's block; a spill made for tests may use smaller blocks. */
@@ -51,6 +52,7 @@ struct qk_text_spill {
     size_t nblk, blk_cap;
     uint64_t spilled;            /* bytes in the spill */
     size_t block;                /* a block closes at a document end at or past this */
+    int level;                   /* zstd's compression level */
     size_t pend_first, pend_len; /* the pending block: first document, bytes */
     char *pend;                  /* bufs[fill] */
     /* With a worker thread (threaded): a full pending block is queued as a
@@ -132,7 +134,8 @@ static void stop_worker(qk_text_spill *t)
     t->threaded = 0;
 }
 
-qk_status qk_build_text_new(const char *dir, size_t block, int threaded, qk_text_spill **out, qk_error *err)
+qk_status qk_build_text_new(const char *dir, size_t block, int threaded, int level, qk_text_spill **out,
+                            qk_error *err)
 {
     const qk_zstd_api *zs = qk_zstd(err);
     qk_text_spill *t;
@@ -145,6 +148,7 @@ qk_status qk_build_text_new(const char *dir, size_t block, int threaded, qk_text
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     t->zs = zs;
+    t->level = level;
     t->block = block == 0 || block > QK_IDX_TEXT_BLOCK ? QK_IDX_TEXT_BLOCK : block;
     t->off[0] = 0;
     t->pend = t->bufs[0];
@@ -206,7 +210,7 @@ static qk_status text_start(qk_text_spill *t, qk_error *err)
         return st;
     }
     if (!(t->cc = t->zs->ZSTD_createCCtx()) ||
-        t->zs->ZSTD_isError(t->zs->ZSTD_CCtx_setParameter(t->cc, ZSTD_c_compressionLevel, TEXT_LEVEL)))
+        t->zs->ZSTD_isError(t->zs->ZSTD_CCtx_setParameter(t->cc, ZSTD_c_compressionLevel, t->level)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     return QK_OK;
 }

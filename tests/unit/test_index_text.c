@@ -408,7 +408,7 @@ static void build_texts(const char *path, size_t memory_mb, int threads, size_t 
     assert_int_equal(qk_index_builder_new(path, &bo, &b, &err), QK_OK);
     if (text_block) {
         qk_build_text_free(b->text);
-        assert_int_equal(qk_build_text_new(b->run_dir, text_block, 0, &b->text, &err), QK_OK);
+        assert_int_equal(qk_build_text_new(b->run_dir, text_block, 0, 1, &b->text, &err), QK_OK);
     }
     for (int i = 0; i < n; i++) {
         snprintf(dn, sizeof dn, "d%d", i);
