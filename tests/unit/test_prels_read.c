@@ -289,6 +289,53 @@ static void test_digits(void **state)
     }
 }
 
+/* qk_prels_prob gives qk_parse_score's double, bit for bit, and strtod's
+ * where strtod takes the whole string as a finite number: "0." and 1-20
+ * digits (m from 0 to past 2^53: the division, and the strings left to
+ * qk_parse_score), a byte of them at times not a digit, other shapes;
+ * each string after the bytes of a prels line's first four fields, in a
+ * buffer of just those bytes (a read outside it: AddressSanitizer). */
+static void test_prob(void **state)
+{
+    static const char odd[] = {'e', '.', '+', '-', '/', ':', 'a', 'E', ' ', 0x7f, '0'};
+    gen g = {2017};
+    long fast = 0;
+    (void)state;
+    for (int round = 0; round < 1000000; round++) {
+        size_t k = 1 + below(&g, 20), len = k + 2;
+        char *buf = malloc(8 + len), *s = buf + 8; /* exactly the line */
+        double got = -7, want = -7, ref;
+        int r, w;
+        assert_non_null(buf);
+        memcpy(buf, "1 d 1 1 ", 8);
+        s[0] = '0';
+        s[1] = '.';
+        for (size_t i = 0; i < k; i++)
+            s[2 + i] = (char)('0' + below(&g, 10));
+        if (k == 16 && below(&g, 2)) /* around 2^53 = 9007199254740992 */
+            memcpy(s + 2, below(&g, 2) ? "90071992547409" : "90071992547410", 14);
+        if (below(&g, 8) == 0) /* not a digit, or not "0." */
+            s[below(&g, len)] = odd[below(&g, sizeof odd)];
+        r = qk_prels_prob(s, len, &got);
+        w = qk_parse_score(s, len, &want);
+        assert_int_equal(r, w);
+        if (r == 0) {
+            char z[32];
+            char *e;
+            assert_memory_equal(&got, &want, sizeof got);
+            memcpy(z, s, len);
+            z[len] = '\0';
+            ref = strtod(z, &e);
+            assert_true(e == z + len);
+            assert_memory_equal(&got, &ref, sizeof got);
+            fast += len <= 20 && s[0] == '0' && s[1] == '.';
+        }
+        free(buf);
+    }
+    print_message("%ld strings of the \"0.ddd\" shape agreed\n", fast);
+    assert_true(fast > 700000);
+}
+
 static int est_cmp_ids(const void *a, const void *b, void *ctx)
 {
     const qk_strpool *pool = ctx;
@@ -333,9 +380,8 @@ static void test_topic_order(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_random_prels),
-        cmocka_unit_test(test_large_topic),
-        cmocka_unit_test(test_digits),
+        cmocka_unit_test(test_random_prels), cmocka_unit_test(test_large_topic),
+        cmocka_unit_test(test_digits),       cmocka_unit_test(test_prob),
         cmocka_unit_test(test_topic_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
