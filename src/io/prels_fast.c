@@ -132,42 +132,53 @@ static inline __attribute__((always_inline)) qk_status add(rd *r, long ln, const
 }
 
 /* The lines of the common shape from p on, while they start before lim
- * and 64 bytes and their line end are left before end: added one after
- * another (ln0: the line before p's). *used and *lines: the bytes and
- * lines taken. An error is a line's, as the per-line path reports it. */
-static qk_status fast_lines(rd *r, const char *p, const char *lim, const char *end, long ln0, size_t *used,
-                            long *lines, qk_error *err)
+ * and lie in 64 bytes classified at once, with a byte after them, before
+ * end: added one after another (ln0: the line before p's). A block's
+ * masks serve every line that ends in it (one or two of the MQ prels'
+ * 25-56 byte lines); the first line that does not starts the next block.
+ * *used and *lines: the bytes and lines taken. An error is a line's, as
+ * the per-line path reports it. wide: the AVX2 classification (a
+ * constant in each copy). */
+static inline __attribute__((always_inline)) qk_status fast_body(rd *r, const char *p, const char *lim,
+                                                                 const char *end, long ln0, size_t *used,
+                                                                 long *lines, qk_error *err, int wide)
 {
     const char *s = p;
     long k = 0;
     qk_status st = QK_OK;
-    while (s < lim && end - s > 64) {
-        uint64_t stop, sep;
+    uint64_t stop = 0, sep = 0; /* the block's masks from s on; 0 past it */
+    while (s < lim) {
         const char *f[5];
         size_t fl[5];
         unsigned e, adv, i;
-        qk_blocks_classify64(s, &stop, &sep);
-        if (!stop)
-            break; /* 64 bytes or more */
+        uint64_t ls;
+        if (!stop) {
+            if (end - s <= 64)
+                break;
+            qk_blocks_classify(s, &stop, &sep, wide);
+            if (!stop)
+                break; /* 64 bytes or more */
+        }
         e = (unsigned)__builtin_ctzll(stop);
         if (e == 0)
             break; /* an empty line */
         adv = e + 1;
         if (s[e] != '\n') {
+            /* s + e + 1 is at most the block's end, before end */
             if (s[e] != '\r' || s[e + 1] != '\n')
                 break;
             adv = e + 2;
         }
-        sep &= (1ULL << e) - 1;
-        if (!(sep & (1 | sep >> 1 | 1ULL << (e - 1)))) {
+        ls = sep & ((1ULL << e) - 1);
+        if (!(ls & (1 | ls >> 1 | 1ULL << (e - 1)))) {
             /* one blank between fields, none around them: the fields end
              * at the blanks */
             unsigned b[4];
-            for (i = 0; i < 4 && sep; i++) {
-                b[i] = (unsigned)__builtin_ctzll(sep);
-                sep &= sep - 1;
+            for (i = 0; i < 4 && ls; i++) {
+                b[i] = (unsigned)__builtin_ctzll(ls);
+                ls &= ls - 1;
             }
-            if (i < 4 || sep || s[0] == '#')
+            if (i < 4 || ls || s[0] == '#')
                 break;
             f[0] = s;
             fl[0] = b[0];
@@ -179,8 +190,7 @@ static qk_status fast_lines(rd *r, const char *p, const char *lim, const char *e
             fl[4] = e - b[3] - 1;
         } else {
             /* the fields: runs of data bytes before the line end */
-            uint64_t data = ~sep & ((1ULL << e) - 1), starts = data & ~(data << 1),
-                     ends = data & ~(data >> 1);
+            uint64_t data = ~ls & ((1ULL << e) - 1), starts = data & ~(data << 1), ends = data & ~(data >> 1);
             if (!starts || s[__builtin_ctzll(starts)] == '#')
                 break;
             for (i = 0; i < 5 && starts; i++) {
@@ -193,14 +203,48 @@ static qk_status fast_lines(rd *r, const char *p, const char *lim, const char *e
             if (i < 5 || starts)
                 break;
         }
+        /* the line, its end included, lies in the block: add's word reads
+         * (the docno's, ended by the fields after it) stay in it */
         if ((st = add(r, ln0 + k + 1, s, f, fl, 5, (size_t)(end - s), err)) != QK_OK)
             break;
         s += adv;
         k++;
+        if (adv < 64) {
+            stop >>= adv;
+            sep >>= adv;
+        } else {
+            stop = 0;
+        }
     }
     *used = (size_t)(s - p);
     *lines = k;
     return st;
+}
+
+#define FAST_ARGS                                                                                            \
+    rd *r, const char *p, const char *lim, const char *end, long ln0, size_t *used, long *lines, qk_error *err
+
+static qk_status fast_base(FAST_ARGS)
+{
+    return fast_body(r, p, lim, end, ln0, used, lines, err, 0);
+}
+
+#if defined(QK_BLOCKS_AVX2)
+__attribute__((target("avx2,bmi,bmi2"))) static qk_status fast_avx2(FAST_ARGS)
+{
+    return fast_body(r, p, lim, end, ln0, used, lines, err, 1);
+}
+#endif
+
+/* fast_base or, when wide, fast_avx2 */
+static qk_status fast_lines(FAST_ARGS, int wide)
+{
+#if defined(QK_BLOCKS_AVX2)
+    if (wide)
+        return fast_avx2(r, p, lim, end, ln0, used, lines, err);
+#endif
+    (void)wide;
+    return fast_base(r, p, lim, end, ln0, used, lines, err);
 }
 
 /* The word of docno id's bytes [at, at + 8) that orders like them, bytes
@@ -394,7 +438,7 @@ out:
     return st;
 }
 
-qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, qk_error *err)
+qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, int wide, qk_error *err)
 {
     rd r;
     qk_status st = QK_OK;
@@ -414,7 +458,7 @@ qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, qk_error *err)
                 st = qk_error_set(err, QK_ENOMEM, "out of memory");
                 goto out;
             }
-            if ((st = fast_lines(&r, w, lim, wend, qk_lines_lineno(l), &used, &k, err)) != QK_OK)
+            if ((st = fast_lines(&r, w, lim, wend, qk_lines_lineno(l), &used, &k, err, wide)) != QK_OK)
                 goto out;
             qk_lines_skip(l, used, k);
             if (w + used < lim)

@@ -111,9 +111,14 @@ static inline qk_status qk_prels_fields(const char *path, long ln, const char *l
 }
 
 /* Read the prels lines of l (path names it in messages) into p (zeroed,
- * topics pool made): lines of the common shape parsed in place, the others
- * one at a time, then sorted (prels_fast.c). */
-qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, qk_error *err);
+ * topics pool made): lines of the common shape parsed in place, blocks of
+ * them classified with AVX2 when wide (the CPU has it: qk_blocks_wide),
+ * the others one at a time, then sorted (prels_fast.c). */
+qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, int wide, qk_error *err);
+
+/* qk_prels_read_lines with the classification chosen: wide as above
+ * (1 only where the CPU has AVX2, BMI and BMI2); the tests read with both. */
+qk_status qk_prels_read_lines_as(qk_lines *l, int wide, qk_prels **out, qk_error *err);
 
 /* The reference: every line through qk_lines_next and qk_split_fields,
  * records indexed by the sampled-judgment index (sample_index.h) and
