@@ -15,6 +15,7 @@
  * repeated docno stay in line order and the first repeat found is the one
  * the comparison sort of sample_index.c reports. */
 #include "core/bytes.h"
+#include "core/huge.h"
 #include "core/radix.h"
 #include "io/io_blocks.h"
 #include "io/io_lines.h"
@@ -52,16 +53,70 @@ typedef struct rd {
 #define BATCH ((size_t)1 << 16)
 #define MIN_LINE 10
 
+/* Arrays that will hold HUGE_FROM bytes or more sit on huge pages
+ * (core/huge.h): their first fill is mostly page faults, 512 times fewer
+ * that way. Not smaller ones: a huge page is cleared whole, and clearing
+ * a 4 KiB page costs about what its fault does, so a huge page pays only
+ * when about half of it or more is filled. */
+#define HUGE_FROM ((size_t)1 << 20)
+
+/* *ptr (cap elements of elsize, the first used kept) made n elements, on
+ * huge pages when fill (the elements it is expected to hold) reaches
+ * HUGE_FROM bytes. */
+static qk_status resize(void **ptr, size_t *cap, size_t used, size_t n, size_t fill, size_t elsize)
+{
+    void *q;
+    if (n > SIZE_MAX / elsize ||
+        !(q = qk_realloc_huge_from(*ptr, used * elsize, n * elsize,
+                                   fill >= HUGE_FROM / elsize ? HUGE_FROM : SIZE_MAX)))
+        return QK_ENOMEM;
+    *ptr = q;
+    *cap = n;
+    return QK_OK;
+}
+
+/* Room for need elements: the capacity doubled until it holds them (half
+ * of it expected to fill). */
+static qk_status grow(void **ptr, size_t *cap, size_t used, size_t need, size_t elsize)
+{
+    size_t n = *cap ? *cap : 16;
+    if (need <= *cap)
+        return QK_OK;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / elsize)
+            return QK_ENOMEM;
+        n *= 2;
+    }
+    return resize(ptr, cap, used, n, n / 2, elsize);
+}
+
 /* Room for nrec more records and bytes more docno bytes; the arena keeps 8
  * bytes past its end so that a docno's last word loads from it. */
 static qk_status reserve(rd *r, size_t nrec, size_t bytes)
 {
-    if (r->n + nrec > r->cap && qk_grow((void **)&r->recs, &r->cap, r->n + nrec, sizeof *r->recs) != QK_OK)
-        return QK_ENOMEM;
-    if (r->alen + bytes + 8 > r->acap &&
-        qk_grow((void **)&r->arena, &r->acap, r->alen + bytes + 8, 1) != QK_OK)
+    if (grow((void **)&r->recs, &r->cap, r->n, r->n + nrec, sizeof *r->recs) != QK_OK ||
+        grow((void **)&r->arena, &r->acap, r->alen, r->alen + bytes + 8, 1) != QK_OK)
         return QK_ENOMEM;
     return QK_OK;
+}
+
+/* Once the first `bytes` of a file of size bytes are read: the records
+ * and arena sized for lines like those so far, 1/16 more, and a batch's
+ * reservation, at once instead of doubled (each doubling copies, and
+ * faults in the pages of a new block). Only an estimate: on failure they
+ * stay as they are and grow as needed. */
+static void presize(rd *r, size_t size, size_t bytes)
+{
+    double scale = (double)size / (double)bytes * (17.0 / 16.0);
+    size_t n, a;
+    if (scale < 1.5 || scale * (double)(r->n + r->alen) >= (double)(SIZE_MAX / 64))
+        return;
+    n = (size_t)((double)r->n * scale);
+    a = (size_t)((double)r->alen * scale);
+    if (n + BATCH / MIN_LINE + 1 > r->cap)
+        (void)resize((void **)&r->recs, &r->cap, r->n, n + BATCH / MIN_LINE + 1, n, sizeof *r->recs);
+    if (a + BATCH + 64 + 8 > r->acap)
+        (void)resize((void **)&r->arena, &r->acap, r->alen, a + BATCH + 64 + 8, a, 1);
 }
 
 /* The last record's topic is the room bytes at f (of which fl are the
@@ -380,7 +435,7 @@ static qk_status organise(rd *r, qk_error *err)
     p->ntopics = nt;
     p->order = malloc((nt ? nt : 1) * sizeof *p->order);
     p->start = calloc(nt + 1, sizeof *p->start);
-    p->ent = malloc((n ? n : 1) * sizeof *p->ent);
+    p->ent = qk_realloc_huge_from(NULL, 0, (n ? n : 1) * sizeof *p->ent, HUGE_FROM); /* filled whole */
     if (!rank || !idx || !pos || !p->order || !p->start || !p->ent || n >= UINT32_MAX ||
         qk_sidx_order_topics(p->topics, p->order, rank) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -442,6 +497,8 @@ qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, int wide, qk_error *err)
 {
     rd r;
     qk_status st = QK_OK;
+    size_t done = 0; /* bytes the in-place loop took, until presize */
+    int presized = 0;
     memset(&r, 0, sizeof r);
     r.p = p;
     r.path = qk_lines_path(l);
@@ -461,6 +518,10 @@ qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, int wide, qk_error *err)
             if ((st = fast_lines(&r, w, lim, wend, qk_lines_lineno(l), &used, &k, err, wide)) != QK_OK)
                 goto out;
             qk_lines_skip(l, used, k);
+            if (!presized && (done += used) >= BATCH) {
+                presize(&r, qk_lines_size_hint(l), done);
+                presized = 1;
+            }
             if (w + used < lim)
                 break; /* a line of another shape, or too near the end */
             w += used;
