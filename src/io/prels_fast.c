@@ -1,19 +1,22 @@
 /* The prels reader (see qk_prels_read_fast in prels_internal.h). The
  * lines of the common shape (five fields split by blanks, under 64 bytes,
  * ended by a newline or CR and newline, no other control byte, not a
- * comment) are split in place from one 64-byte classification each
- * (io_blocks.h) and parsed without a copy; any other line goes through
- * qk_lines_next and qk_split_fields, which split it into the same fields,
- * and both are parsed by qk_prels_fields, which owns every message about a
- * line. A topic id is looked up only when it changes from the last line;
- * docnos are copied into one arena, not interned. The records are then
- * put in topic order by counting and within a topic in docno order by
- * sorts on 8-byte words of the docnos (insertion for a few records,
- * merging, the radix sort of core/radix.h for many): records whose words
- * tie are sorted by the words after the bytes they share, and so on, so
- * no string is compared; the sorts are stable, so the records of a
- * repeated docno stay in line order and the first repeat found is the one
- * the comparison sort of sample_index.c reports. */
+ * comment) are split in place from 64-byte classifications (io_blocks.h;
+ * AVX2 where the CPU has it), one for every line that ends in the block,
+ * and parsed without a copy; any other line goes through qk_lines_next and
+ * qk_split_fields, which split it into the same fields, and both are
+ * parsed by qk_prels_fields, which owns every message about a line. A
+ * topic id is looked up only when it changes from the last line; docnos
+ * are copied into one arena, not interned; the arrays are sized from the
+ * file size and sit on huge pages when large. The records are then put in
+ * topic order (each topic's run of lines taken whole when every topic has
+ * one, else by counting) and within a topic in docno order by sorts on
+ * 8-byte words of the docnos (insertion for a few records, merging, the
+ * radix sort of core/radix.h for many): records whose words tie are
+ * sorted by the words after the bytes they share, and so on, so no string
+ * is compared; the sorts are stable, so the records of a repeated docno
+ * stay in line order and the first repeat found is the one the comparison
+ * sort of sample_index.c reports. */
 #include "core/bytes.h"
 #include "core/huge.h"
 #include "core/radix.h"
@@ -41,6 +44,8 @@ typedef struct rd {
     size_t n, cap;
     char *arena;
     size_t alen, acap;
+    uint32_t *blk; /* the first record of each run of one topic's records */
+    size_t nblk, blk_cap;
     const char *qid; /* the last record's topic (in the pool), qlen bytes, id tid */
     size_t qlen;
     uint32_t tid;
@@ -157,8 +162,10 @@ static inline __attribute__((always_inline)) qk_status add(rd *r, long ln, const
     if (st != QK_OK || !keep)
         return st;
     if (!same_topic(r, f[0], fl[0], room ? room - (size_t)(f[0] - line) : 0)) {
-        if (qk_strpool_intern(r->p->topics, f[0], fl[0], &r->tid) != QK_OK)
+        if (qk_strpool_intern(r->p->topics, f[0], fl[0], &r->tid) != QK_OK ||
+            grow((void **)&r->blk, &r->blk_cap, r->nblk, r->nblk + 1, sizeof *r->blk) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
+        r->blk[r->nblk++] = (uint32_t)r->n; /* below UINT32_MAX: organise checks */
         /* the pool's strings may move when it grows: looked up again */
         r->qid = qk_strpool_str(r->p->topics, r->tid);
         r->qlen = fl[0];
@@ -428,7 +435,12 @@ static qk_status organise(rd *r, qk_error *err)
 {
     qk_prels *p = r->p;
     size_t nt = qk_strpool_count(p->topics), n = r->n, maxspan = 0;
-    uint32_t *rank = malloc((nt ? nt : 1) * sizeof *rank), *idx = malloc((n ? n : 1) * sizeof *idx);
+    /* each topic's records in one run (nt runs, as the MQ files list
+     * them): a topic's are those of its run, in line order, and at[rank]
+     * is where they begin; else idx lists them topic by topic */
+    int runs = r->nblk == nt;
+    uint32_t *rank = malloc((nt ? nt : 1) * sizeof *rank),
+             *idx = malloc((runs ? nt + 1 : n + 1) * sizeof *idx);
     size_t *pos = malloc((nt ? nt : 1) * sizeof *pos);
     qk_keyed *v = NULL;
     qk_status st = QK_OK;
@@ -441,16 +453,25 @@ static qk_status organise(rd *r, qk_error *err)
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
-    for (size_t i = 0; i < n; i++)
-        p->start[rank[r->recs[i].topic] + 1]++;
+    if (runs) {
+        for (size_t b = 0; b < nt; b++) {
+            uint32_t t = rank[r->recs[r->blk[b]].topic];
+            p->start[t + 1] = (b + 1 < nt ? r->blk[b + 1] : n) - r->blk[b];
+            idx[t] = r->blk[b];
+        }
+    } else {
+        for (size_t i = 0; i < n; i++)
+            p->start[rank[r->recs[i].topic] + 1]++;
+    }
     for (size_t t = 0; t < nt; t++) {
         if (p->start[t + 1] > maxspan)
             maxspan = p->start[t + 1];
         p->start[t + 1] += p->start[t];
         pos[t] = p->start[t];
     }
-    for (size_t i = 0; i < n; i++)
-        idx[pos[rank[r->recs[i].topic]]++] = (uint32_t)i;
+    if (!runs)
+        for (size_t i = 0; i < n; i++)
+            idx[pos[rank[r->recs[i].topic]]++] = (uint32_t)i;
     if (!(v = malloc((2 * maxspan + 1) * sizeof *v))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
@@ -460,8 +481,8 @@ static qk_status organise(rd *r, qk_error *err)
         const qk_keyed *s;
         size_t c = 0;
         for (size_t j = 0; j < m; j++) {
-            v[j].id = idx[a + j];
-            v[j].key = doc_key(r, idx[a + j], 0);
+            v[j].id = runs ? idx[t] + (uint32_t)j : idx[a + j];
+            v[j].key = doc_key(r, v[j].id, 0);
         }
         /* the first two docnos alike for a word: maybe all are */
         if (m > 1 && v[0].key == v[1].key && (c = common_prefix(r, v, m, 0)) > 0)
@@ -549,5 +570,6 @@ out:
     /* the docnos stay in the arena, where the entries point */
     p->arena = r.arena;
     free(r.recs);
+    free(r.blk);
     return st;
 }
