@@ -24,6 +24,28 @@ extern const uint64_t qk_pow5_128[QK_POW5_MAX - QK_POW5_MIN + 1][2];
  * callers keep it in a register.) */
 double qk_decimal_to_double(uint64_t w, int q);
 
+/* 10^0 .. 10^22: every one exact as a double, so that m / 10^k and m *
+ * 10^k with m <= 2^53 are one correctly rounded operation, strtod's
+ * double (Clinger's fast path; fields.c). */
+extern const double qk_pow10_exact[23];
+
+/* Eight ASCII digits in a little-endian word (the first digit in the
+ * lowest byte): all digits? */
+static inline int qk_digits8_ok(uint64_t x)
+{
+    return ((x & 0xF0F0F0F0F0F0F0F0ULL) | (((x + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) ==
+           0x3333333333333333ULL;
+}
+
+/* ... and their value. */
+static inline uint64_t qk_digits8_value(uint64_t x)
+{
+    x -= 0x3030303030303030ULL;
+    x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFULL;   /* pairs */
+    x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFULL; /* fours */
+    return (x * 10000 + (x >> 32)) & 0xFFFFFFFFULL;    /* eight */
+}
+
 /* The 128-bit product of a and b: *hi and the low word returned. */
 static inline uint64_t qk_mul128(uint64_t a, uint64_t b, uint64_t *hi)
 {

@@ -8,8 +8,12 @@
 #include <string.h>
 
 /* C-locale isspace as a table: the splitter runs over every input byte. */
-static const unsigned char space_tab[256] = {['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1};
-static inline int is_space(unsigned char c) { return space_tab[c]; }
+static const unsigned char space_tab[256] = {
+    ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1};
+static inline int is_space(unsigned char c)
+{
+    return space_tab[c];
+}
 
 /* The splitter classifies a line 64 bytes at a time into a whitespace bit
  * mask (bit i set when byte i is whitespace; see scan.h) and reads the
@@ -76,28 +80,12 @@ size_t qk_split_fields(const char *line, size_t len, const char **f, size_t *fle
     return ns;
 }
 
-static const double pow10_tab[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+const double qk_pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 static const uint64_t pow10_u64[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
 #endif
-
-/* Eight ASCII digits in a little-endian word: all digits? and their value. */
-static inline int is_8digits(uint64_t x)
-{
-    return ((x & 0xF0F0F0F0F0F0F0F0ULL) | (((x + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) ==
-           0x3333333333333333ULL;
-}
-
-static inline uint64_t parse_8digits(uint64_t x)
-{
-    x -= 0x3030303030303030ULL;
-    x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFULL;   /* pairs */
-    x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFULL; /* fours */
-    return (x * 10000 + (x >> 32)) & 0xFFFFFFFFULL;    /* eight */
-}
 
 /* m * 10^e10 (m != 0, its 19 digits exact) as a double: Clinger's fast
  * path when m <= 2^53 and |e10| <= 22 (m and 10^|e10| exact as doubles:
@@ -107,7 +95,7 @@ static inline double to_double(uint64_t m, int e10)
 {
     if (m <= (1ULL << 53) && e10 >= -22 && e10 <= 22) {
         double x = (double)m;
-        return e10 < 0 ? x / pow10_tab[-e10] : x * pow10_tab[e10];
+        return e10 < 0 ? x / qk_pow10_exact[-e10] : x * qk_pow10_exact[e10];
     }
     return qk_decimal_to_double(m, e10);
 }
@@ -154,7 +142,8 @@ __attribute__((noinline)) static int parse_long_decimal(const char *s, size_t le
  * reach: the Eisel-Lemire conversion, or strtod when it cannot tell. Out
  * of line and called last, so that qk_parse_score keeps nothing across
  * a call. */
-__attribute__((noinline)) static int parse_far(uint64_t m, int e10, int neg, const char *s, size_t len, double *out)
+__attribute__((noinline)) static int parse_far(uint64_t m, int e10, int neg, const char *s, size_t len,
+                                               double *out)
 {
     double v = qk_decimal_to_double(m, e10);
     if (v < 0)
@@ -187,9 +176,9 @@ int qk_parse_score(const char *s, size_t len, double *out)
         uint64_t x;
         while (end - p >= 8) { /* eight digits at once while they are digits */
             memcpy(&x, p, 8);
-            if (!is_8digits(x))
+            if (!qk_digits8_ok(x))
                 break;
-            m = m * 100000000 + parse_8digits(x);
+            m = m * 100000000 + qk_digits8_value(x);
             p += 8;
         }
         if (end - p >= 4 && end - p < 8 && end - s >= 8) {
@@ -201,8 +190,8 @@ int qk_parse_score(const char *s, size_t len, double *out)
             uint64_t keep = ~0ULL << (8 * (8 - k)); /* little-endian: the last k bytes */
             memcpy(&x, end - 8, 8);
             x = (x & keep) | (0x3030303030303030ULL & ~keep);
-            if (is_8digits(x)) {
-                m = m * pow10_u64[k] + parse_8digits(x);
+            if (qk_digits8_ok(x)) {
+                m = m * pow10_u64[k] + qk_digits8_value(x);
                 p = end;
             }
         }
@@ -234,7 +223,7 @@ int qk_parse_score(const char *s, size_t len, double *out)
         v = 0.0;
     } else if (m <= (1ULL << 53) && e10 >= -22 && e10 <= 22) {
         v = (double)m;
-        v = e10 < 0 ? v / pow10_tab[-e10] : v * pow10_tab[e10];
+        v = e10 < 0 ? v / qk_pow10_exact[-e10] : v * qk_pow10_exact[e10];
     } else {
         return parse_far(m, e10, neg, s, len, out);
     }

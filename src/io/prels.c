@@ -4,6 +4,7 @@
  * input share this layout, so one reader serves both. The lines are read
  * by prels_fast.c; this file holds the object, its lookups and the
  * per-line reader the tests compare prels_fast.c with. */
+#include "io/io_blocks.h"
 #include "io/prels_internal.h"
 #include "io/sample_index.h"
 #include "qrelkit/estimate.h"
@@ -25,8 +26,19 @@ void qk_prels_free(qk_prels *p)
     free(p);
 }
 
-/* Read through an open line source (l) or the file path. */
-static qk_status prels_read(const char *path, qk_lines *l, qk_prels **out, qk_error *err)
+/* 1 when the CPU runs the AVX2 copy of the in-place loop */
+static int cpu_wide(void)
+{
+#if defined(QK_BLOCKS_AVX2)
+    return qk_blocks_wide();
+#else
+    return 0;
+#endif
+}
+
+/* Read through an open line source (l) or the file path, wide as
+ * qk_prels_read_fast's. */
+static qk_status prels_read(const char *path, qk_lines *l, int wide, qk_prels **out, qk_error *err)
 {
     qk_prels *p = calloc(1, sizeof *p);
     qk_lines *own = NULL;
@@ -40,7 +52,7 @@ static qk_status prels_read(const char *path, qk_lines *l, qk_prels **out, qk_er
         qk_prels_free(p);
         return st;
     }
-    st = qk_prels_read_fast(p, l ? l : own, err);
+    st = qk_prels_read_fast(p, l ? l : own, wide, err);
     qk_lines_close(own);
     if (st != QK_OK) {
         qk_prels_free(p);
@@ -52,12 +64,17 @@ static qk_status prels_read(const char *path, qk_lines *l, qk_prels **out, qk_er
 
 qk_status qk_prels_read(const char *path, qk_prels **out, qk_error *err)
 {
-    return prels_read(path, NULL, out, err);
+    return prels_read(path, NULL, cpu_wide(), out, err);
 }
 
 qk_status qk_prels_read_lines(qk_lines *l, qk_prels **out, qk_error *err)
 {
-    return prels_read(NULL, l, out, err);
+    return prels_read(NULL, l, cpu_wide(), out, err);
+}
+
+qk_status qk_prels_read_lines_as(qk_lines *l, int wide, qk_prels **out, qk_error *err)
+{
+    return prels_read(NULL, l, wide, out, err);
 }
 
 typedef struct ctx {

@@ -1,20 +1,24 @@
 /* The prels reader (see qk_prels_read_fast in prels_internal.h). The
  * lines of the common shape (five fields split by blanks, under 64 bytes,
  * ended by a newline or CR and newline, no other control byte, not a
- * comment) are split in place from one 64-byte classification each
- * (io_blocks.h) and parsed without a copy; any other line goes through
- * qk_lines_next and qk_split_fields, which split it into the same fields,
- * and both are parsed by qk_prels_fields, which owns every message about a
- * line. A topic id is looked up only when it changes from the last line;
- * docnos are copied into one arena, not interned. The records are then
- * put in topic order by counting and within a topic in docno order by
- * sorts on 8-byte words of the docnos (insertion for a few records,
- * merging, the radix sort of core/radix.h for many): records whose words
- * tie are sorted by the words after the bytes they share, and so on, so
- * no string is compared; the sorts are stable, so the records of a
- * repeated docno stay in line order and the first repeat found is the one
- * the comparison sort of sample_index.c reports. */
+ * comment) are split in place from 64-byte classifications (io_blocks.h;
+ * AVX2 where the CPU has it), one for every line that ends in the block,
+ * and parsed without a copy; any other line goes through qk_lines_next and
+ * qk_split_fields, which split it into the same fields, and both are
+ * parsed by qk_prels_fields, which owns every message about a line. A
+ * topic id is looked up only when it changes from the last line; docnos
+ * are copied into one arena, not interned; the arrays are sized from the
+ * file size and sit on huge pages when large. The records are then put in
+ * topic order (each topic's run of lines taken whole when every topic has
+ * one, else by counting) and within a topic in docno order by sorts on
+ * 8-byte words of the docnos (insertion for a few records, merging, the
+ * radix sort of core/radix.h for many): records whose words tie are
+ * sorted by the words after the bytes they share, and so on, so no string
+ * is compared; the sorts are stable, so the records of a repeated docno
+ * stay in line order and the first repeat found is the one the comparison
+ * sort of sample_index.c reports. */
 #include "core/bytes.h"
+#include "core/huge.h"
 #include "core/radix.h"
 #include "io/io_blocks.h"
 #include "io/io_lines.h"
@@ -40,6 +44,8 @@ typedef struct rd {
     size_t n, cap;
     char *arena;
     size_t alen, acap;
+    uint32_t *blk; /* the first record of each run of one topic's records */
+    size_t nblk, blk_cap;
     const char *qid; /* the last record's topic (in the pool), qlen bytes, id tid */
     size_t qlen;
     uint32_t tid;
@@ -52,16 +58,70 @@ typedef struct rd {
 #define BATCH ((size_t)1 << 16)
 #define MIN_LINE 10
 
+/* Arrays that will hold HUGE_FROM bytes or more sit on huge pages
+ * (core/huge.h): their first fill is mostly page faults, 512 times fewer
+ * that way. Not smaller ones: a huge page is cleared whole, and clearing
+ * a 4 KiB page costs about what its fault does, so a huge page pays only
+ * when about half of it or more is filled. */
+#define HUGE_FROM ((size_t)1 << 20)
+
+/* *ptr (cap elements of elsize, the first used kept) made n elements, on
+ * huge pages when fill (the elements it is expected to hold) reaches
+ * HUGE_FROM bytes. */
+static qk_status resize(void **ptr, size_t *cap, size_t used, size_t n, size_t fill, size_t elsize)
+{
+    void *q;
+    if (n > SIZE_MAX / elsize ||
+        !(q = qk_realloc_huge_from(*ptr, used * elsize, n * elsize,
+                                   fill >= HUGE_FROM / elsize ? HUGE_FROM : SIZE_MAX)))
+        return QK_ENOMEM;
+    *ptr = q;
+    *cap = n;
+    return QK_OK;
+}
+
+/* Room for need elements: the capacity doubled until it holds them (half
+ * of it expected to fill). */
+static qk_status grow(void **ptr, size_t *cap, size_t used, size_t need, size_t elsize)
+{
+    size_t n = *cap ? *cap : 16;
+    if (need <= *cap)
+        return QK_OK;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / elsize)
+            return QK_ENOMEM;
+        n *= 2;
+    }
+    return resize(ptr, cap, used, n, n / 2, elsize);
+}
+
 /* Room for nrec more records and bytes more docno bytes; the arena keeps 8
  * bytes past its end so that a docno's last word loads from it. */
 static qk_status reserve(rd *r, size_t nrec, size_t bytes)
 {
-    if (r->n + nrec > r->cap && qk_grow((void **)&r->recs, &r->cap, r->n + nrec, sizeof *r->recs) != QK_OK)
-        return QK_ENOMEM;
-    if (r->alen + bytes + 8 > r->acap &&
-        qk_grow((void **)&r->arena, &r->acap, r->alen + bytes + 8, 1) != QK_OK)
+    if (grow((void **)&r->recs, &r->cap, r->n, r->n + nrec, sizeof *r->recs) != QK_OK ||
+        grow((void **)&r->arena, &r->acap, r->alen, r->alen + bytes + 8, 1) != QK_OK)
         return QK_ENOMEM;
     return QK_OK;
+}
+
+/* Once the first `bytes` of a file of size bytes are read: the records
+ * and arena sized for lines like those so far, 1/16 more, and a batch's
+ * reservation, at once instead of doubled (each doubling copies, and
+ * faults in the pages of a new block). Only an estimate: on failure they
+ * stay as they are and grow as needed. */
+static void presize(rd *r, size_t size, size_t bytes)
+{
+    double scale = (double)size / (double)bytes * (17.0 / 16.0);
+    size_t n, a;
+    if (scale < 1.5 || scale * (double)(r->n + r->alen) >= (double)(SIZE_MAX / 64))
+        return;
+    n = (size_t)((double)r->n * scale);
+    a = (size_t)((double)r->alen * scale);
+    if (n + BATCH / MIN_LINE + 1 > r->cap)
+        (void)resize((void **)&r->recs, &r->cap, r->n, n + BATCH / MIN_LINE + 1, n, sizeof *r->recs);
+    if (a + BATCH + 64 + 8 > r->acap)
+        (void)resize((void **)&r->arena, &r->acap, r->alen, a + BATCH + 64 + 8, a, 1);
 }
 
 /* The last record's topic is the room bytes at f (of which fl are the
@@ -102,8 +162,10 @@ static inline __attribute__((always_inline)) qk_status add(rd *r, long ln, const
     if (st != QK_OK || !keep)
         return st;
     if (!same_topic(r, f[0], fl[0], room ? room - (size_t)(f[0] - line) : 0)) {
-        if (qk_strpool_intern(r->p->topics, f[0], fl[0], &r->tid) != QK_OK)
+        if (qk_strpool_intern(r->p->topics, f[0], fl[0], &r->tid) != QK_OK ||
+            grow((void **)&r->blk, &r->blk_cap, r->nblk, r->nblk + 1, sizeof *r->blk) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
+        r->blk[r->nblk++] = (uint32_t)r->n; /* below UINT32_MAX: organise checks */
         /* the pool's strings may move when it grows: looked up again */
         r->qid = qk_strpool_str(r->p->topics, r->tid);
         r->qlen = fl[0];
@@ -132,42 +194,53 @@ static inline __attribute__((always_inline)) qk_status add(rd *r, long ln, const
 }
 
 /* The lines of the common shape from p on, while they start before lim
- * and 64 bytes and their line end are left before end: added one after
- * another (ln0: the line before p's). *used and *lines: the bytes and
- * lines taken. An error is a line's, as the per-line path reports it. */
-static qk_status fast_lines(rd *r, const char *p, const char *lim, const char *end, long ln0, size_t *used,
-                            long *lines, qk_error *err)
+ * and lie in 64 bytes classified at once, with a byte after them, before
+ * end: added one after another (ln0: the line before p's). A block's
+ * masks serve every line that ends in it (one or two of the MQ prels'
+ * 25-56 byte lines); the first line that does not starts the next block.
+ * *used and *lines: the bytes and lines taken. An error is a line's, as
+ * the per-line path reports it. wide: the AVX2 classification (a
+ * constant in each copy). */
+static inline __attribute__((always_inline)) qk_status fast_body(rd *r, const char *p, const char *lim,
+                                                                 const char *end, long ln0, size_t *used,
+                                                                 long *lines, qk_error *err, int wide)
 {
     const char *s = p;
     long k = 0;
     qk_status st = QK_OK;
-    while (s < lim && end - s > 64) {
-        uint64_t stop, sep;
+    uint64_t stop = 0, sep = 0; /* the block's masks from s on; 0 past it */
+    while (s < lim) {
         const char *f[5];
         size_t fl[5];
         unsigned e, adv, i;
-        qk_blocks_classify64(s, &stop, &sep);
-        if (!stop)
-            break; /* 64 bytes or more */
+        uint64_t ls;
+        if (!stop) {
+            if (end - s <= 64)
+                break;
+            qk_blocks_classify(s, &stop, &sep, wide);
+            if (!stop)
+                break; /* 64 bytes or more */
+        }
         e = (unsigned)__builtin_ctzll(stop);
         if (e == 0)
             break; /* an empty line */
         adv = e + 1;
         if (s[e] != '\n') {
+            /* s + e + 1 is at most the block's end, before end */
             if (s[e] != '\r' || s[e + 1] != '\n')
                 break;
             adv = e + 2;
         }
-        sep &= (1ULL << e) - 1;
-        if (!(sep & (1 | sep >> 1 | 1ULL << (e - 1)))) {
+        ls = sep & ((1ULL << e) - 1);
+        if (!(ls & (1 | ls >> 1 | 1ULL << (e - 1)))) {
             /* one blank between fields, none around them: the fields end
              * at the blanks */
             unsigned b[4];
-            for (i = 0; i < 4 && sep; i++) {
-                b[i] = (unsigned)__builtin_ctzll(sep);
-                sep &= sep - 1;
+            for (i = 0; i < 4 && ls; i++) {
+                b[i] = (unsigned)__builtin_ctzll(ls);
+                ls &= ls - 1;
             }
-            if (i < 4 || sep || s[0] == '#')
+            if (i < 4 || ls || s[0] == '#')
                 break;
             f[0] = s;
             fl[0] = b[0];
@@ -179,8 +252,7 @@ static qk_status fast_lines(rd *r, const char *p, const char *lim, const char *e
             fl[4] = e - b[3] - 1;
         } else {
             /* the fields: runs of data bytes before the line end */
-            uint64_t data = ~sep & ((1ULL << e) - 1), starts = data & ~(data << 1),
-                     ends = data & ~(data >> 1);
+            uint64_t data = ~ls & ((1ULL << e) - 1), starts = data & ~(data << 1), ends = data & ~(data >> 1);
             if (!starts || s[__builtin_ctzll(starts)] == '#')
                 break;
             for (i = 0; i < 5 && starts; i++) {
@@ -193,14 +265,48 @@ static qk_status fast_lines(rd *r, const char *p, const char *lim, const char *e
             if (i < 5 || starts)
                 break;
         }
+        /* the line, its end included, lies in the block: add's word reads
+         * (the docno's, ended by the fields after it) stay in it */
         if ((st = add(r, ln0 + k + 1, s, f, fl, 5, (size_t)(end - s), err)) != QK_OK)
             break;
         s += adv;
         k++;
+        if (adv < 64) {
+            stop >>= adv;
+            sep >>= adv;
+        } else {
+            stop = 0;
+        }
     }
     *used = (size_t)(s - p);
     *lines = k;
     return st;
+}
+
+#define FAST_ARGS                                                                                            \
+    rd *r, const char *p, const char *lim, const char *end, long ln0, size_t *used, long *lines, qk_error *err
+
+static qk_status fast_base(FAST_ARGS)
+{
+    return fast_body(r, p, lim, end, ln0, used, lines, err, 0);
+}
+
+#if defined(QK_BLOCKS_AVX2)
+__attribute__((target("avx2,bmi,bmi2"))) static qk_status fast_avx2(FAST_ARGS)
+{
+    return fast_body(r, p, lim, end, ln0, used, lines, err, 1);
+}
+#endif
+
+/* fast_base or, when wide, fast_avx2 */
+static qk_status fast_lines(FAST_ARGS, int wide)
+{
+#if defined(QK_BLOCKS_AVX2)
+    if (wide)
+        return fast_avx2(r, p, lim, end, ln0, used, lines, err);
+#endif
+    (void)wide;
+    return fast_base(r, p, lim, end, ln0, used, lines, err);
 }
 
 /* The word of docno id's bytes [at, at + 8) that orders like them, bytes
@@ -329,29 +435,43 @@ static qk_status organise(rd *r, qk_error *err)
 {
     qk_prels *p = r->p;
     size_t nt = qk_strpool_count(p->topics), n = r->n, maxspan = 0;
-    uint32_t *rank = malloc((nt ? nt : 1) * sizeof *rank), *idx = malloc((n ? n : 1) * sizeof *idx);
+    /* each topic's records in one run (nt runs, as the MQ files list
+     * them): a topic's are those of its run, in line order, and at[rank]
+     * is where they begin; else idx lists them topic by topic */
+    int runs = r->nblk == nt;
+    uint32_t *rank = malloc((nt ? nt : 1) * sizeof *rank),
+             *idx = malloc((runs ? nt + 1 : n + 1) * sizeof *idx);
     size_t *pos = malloc((nt ? nt : 1) * sizeof *pos);
     qk_keyed *v = NULL;
     qk_status st = QK_OK;
     p->ntopics = nt;
     p->order = malloc((nt ? nt : 1) * sizeof *p->order);
     p->start = calloc(nt + 1, sizeof *p->start);
-    p->ent = malloc((n ? n : 1) * sizeof *p->ent);
+    p->ent = qk_realloc_huge_from(NULL, 0, (n ? n : 1) * sizeof *p->ent, HUGE_FROM); /* filled whole */
     if (!rank || !idx || !pos || !p->order || !p->start || !p->ent || n >= UINT32_MAX ||
         qk_sidx_order_topics(p->topics, p->order, rank) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
-    for (size_t i = 0; i < n; i++)
-        p->start[rank[r->recs[i].topic] + 1]++;
+    if (runs) {
+        for (size_t b = 0; b < nt; b++) {
+            uint32_t t = rank[r->recs[r->blk[b]].topic];
+            p->start[t + 1] = (b + 1 < nt ? r->blk[b + 1] : n) - r->blk[b];
+            idx[t] = r->blk[b];
+        }
+    } else {
+        for (size_t i = 0; i < n; i++)
+            p->start[rank[r->recs[i].topic] + 1]++;
+    }
     for (size_t t = 0; t < nt; t++) {
         if (p->start[t + 1] > maxspan)
             maxspan = p->start[t + 1];
         p->start[t + 1] += p->start[t];
         pos[t] = p->start[t];
     }
-    for (size_t i = 0; i < n; i++)
-        idx[pos[rank[r->recs[i].topic]]++] = (uint32_t)i;
+    if (!runs)
+        for (size_t i = 0; i < n; i++)
+            idx[pos[rank[r->recs[i].topic]]++] = (uint32_t)i;
     if (!(v = malloc((2 * maxspan + 1) * sizeof *v))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
@@ -361,8 +481,8 @@ static qk_status organise(rd *r, qk_error *err)
         const qk_keyed *s;
         size_t c = 0;
         for (size_t j = 0; j < m; j++) {
-            v[j].id = idx[a + j];
-            v[j].key = doc_key(r, idx[a + j], 0);
+            v[j].id = runs ? idx[t] + (uint32_t)j : idx[a + j];
+            v[j].key = doc_key(r, v[j].id, 0);
         }
         /* the first two docnos alike for a word: maybe all are */
         if (m > 1 && v[0].key == v[1].key && (c = common_prefix(r, v, m, 0)) > 0)
@@ -394,10 +514,12 @@ out:
     return st;
 }
 
-qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, qk_error *err)
+qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, int wide, qk_error *err)
 {
     rd r;
     qk_status st = QK_OK;
+    size_t done = 0; /* bytes the in-place loop took, until presize */
+    int presized = 0;
     memset(&r, 0, sizeof r);
     r.p = p;
     r.path = qk_lines_path(l);
@@ -414,9 +536,13 @@ qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, qk_error *err)
                 st = qk_error_set(err, QK_ENOMEM, "out of memory");
                 goto out;
             }
-            if ((st = fast_lines(&r, w, lim, wend, qk_lines_lineno(l), &used, &k, err)) != QK_OK)
+            if ((st = fast_lines(&r, w, lim, wend, qk_lines_lineno(l), &used, &k, err, wide)) != QK_OK)
                 goto out;
             qk_lines_skip(l, used, k);
+            if (!presized && (done += used) >= BATCH) {
+                presize(&r, qk_lines_size_hint(l), done);
+                presized = 1;
+            }
             if (w + used < lim)
                 break; /* a line of another shape, or too near the end */
             w += used;
@@ -444,5 +570,6 @@ out:
     /* the docnos stay in the arena, where the entries point */
     p->arena = r.arena;
     free(r.recs);
+    free(r.blk);
     return st;
 }

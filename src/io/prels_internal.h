@@ -4,6 +4,8 @@
 #ifndef QK_IO_PRELS_INTERNAL_H
 #define QK_IO_PRELS_INTERNAL_H
 
+#include "core/bytes.h"
+#include "io/decimal.h"
 #include "qrelkit/core.h"
 #include "qrelkit/io.h"
 
@@ -23,12 +25,57 @@ struct qk_prels {
     qk_strpool *docs;
 };
 
+/* Bytes of one '0' in each byte of a word. */
+#define QK_PRELS_ZEROS 0x3030303030303030ULL
+
+/* The k digits that end at end (k >= 1), to the left of end - k as '0':
+ * the word of 8 bytes that ends at end, 8 * (8 - k) low bits (the bytes
+ * before the digits) made '0', read as eight digits; -1 when a byte of
+ * the k is not a digit. end - 8 must be readable. */
+static inline int64_t qk_prels_digits_left(const char *end, size_t k)
+{
+    uint64_t x = qk_load8(end - 8);
+    if (k < 8) {
+        uint64_t keep = ~0ULL << (8 * (8 - k));
+        x = (x & keep) | (QK_PRELS_ZEROS & ~keep);
+    }
+    return qk_digits8_ok(x) ? (int64_t)qk_digits8_value(x) : -1;
+}
+
+/* A probability "0." and k = len - 2 digits (1 <= k <= 18, the shape
+ * of the MQ prels' 15-digit probabilities) as qk_parse_score reads it:
+ * the digits as m, at most three overlapping words read from the field's
+ * end, and m / 10^k when m <= 2^53, the one division qk_parse_score makes
+ * there (exact operands, so strtod's double); any other string, and a
+ * larger m, through qk_parse_score. The 5 bytes before s must be
+ * readable: a prels line has four fields and their separators before
+ * its probability. 0 and *out as qk_parse_score gives. */
+static inline int qk_prels_prob(const char *s, size_t len, double *out)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    size_t k = len - 2;
+    const char *end = s + len;
+    int64_t lo, mid = 0, hi = 0;
+    if (len >= 3 && len <= 20 && s[0] == '0' && s[1] == '.' && (lo = qk_prels_digits_left(end, k)) >= 0 &&
+        (k <= 8 || (mid = qk_prels_digits_left(end - 8, k - 8)) >= 0) &&
+        (k <= 16 || (hi = qk_prels_digits_left(end - 16, k - 16)) >= 0)) {
+        uint64_t m = (uint64_t)hi * 10000000000000000ULL + (uint64_t)mid * 100000000 + (uint64_t)lo;
+        if (m <= 1ULL << 53) {
+            *out = (double)m / qk_pow10_exact[k];
+            return 0;
+        }
+    }
+#endif
+    return qk_parse_score(s, len, out);
+}
+
 /* The fields of one prels line as qk_split_fields gives them (nf in all,
  * the first five in f and fl) at line ln of path, line its first byte:
  * QK_OK with *keep = 1 and *e filled but for its docno, or *keep = 0 for
  * a line the MQ tools skip (relevance -999, probability "NA"), else the
  * error naming the line and column. A one-digit grade, method or
- * probability is read inline: qk_parse_score and qk_parse_long give the same values. */
+ * probability is read inline, and a probability "0.ddd..." by
+ * qk_prels_prob: qk_parse_score and qk_parse_long give the same values. */
 static inline qk_status qk_prels_fields(const char *path, long ln, const char *line, const char *const *f,
                                         const size_t *fl, size_t nf, qk_prel *e, int *keep, qk_error *err)
 {
@@ -51,7 +98,7 @@ static inline qk_status qk_prels_fields(const char *path, long ln, const char *l
                            "method '%.*s' is not an integer", (int)(fl[3] > 64 ? 64 : fl[3]), f[3]);
     if (fl[4] == 1 && (unsigned)(f[4][0] - '0') < 10)
         e->prob = f[4][0] - '0';
-    else if (qk_parse_score(f[4], fl[4], &e->prob) != 0)
+    else if (qk_prels_prob(f[4], fl[4], &e->prob) != 0)
         e->prob = 0; /* refused below */
     if (!(e->prob > 0 && e->prob <= 1))
         return qk_error_at(err, QK_EINPUT, path, ln, (long)(f[4] - line) + 1,
@@ -64,9 +111,14 @@ static inline qk_status qk_prels_fields(const char *path, long ln, const char *l
 }
 
 /* Read the prels lines of l (path names it in messages) into p (zeroed,
- * topics pool made): lines of the common shape parsed in place, the others
- * one at a time, then sorted (prels_fast.c). */
-qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, qk_error *err);
+ * topics pool made): lines of the common shape parsed in place, blocks of
+ * them classified with AVX2 when wide (the CPU has it: qk_blocks_wide),
+ * the others one at a time, then sorted (prels_fast.c). */
+qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, int wide, qk_error *err);
+
+/* qk_prels_read_lines with the classification chosen: wide as above
+ * (1 only where the CPU has AVX2, BMI and BMI2); the tests read with both. */
+qk_status qk_prels_read_lines_as(qk_lines *l, int wide, qk_prels **out, qk_error *err);
 
 /* The reference: every line through qk_lines_next and qk_split_fields,
  * records indexed by the sampled-judgment index (sample_index.h) and

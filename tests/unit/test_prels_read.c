@@ -6,7 +6,8 @@
  * -999 and NA lines, comments, blank lines, CRLF, tabs and runs of blanks,
  * lines of 64 bytes and more, bad field counts, grades, methods and
  * probabilities, NUL bytes, no final newline), read from a file, from
- * memory and gzipped, it must give what the per-line reader over the
+ * memory (classified with AVX2 where the CPU has it, and without) and
+ * gzipped, it must give what the per-line reader over the
  * sampled-judgment index gives (qk_prels_read_per_line): the same topics
  * in the same order, the same entries (docno, grade, method, probability)
  * and lookups, or the same error message, code, line and column. */
@@ -195,11 +196,15 @@ static qk_status check_buf(const char *buf, size_t n, int gz)
     memset(&werr, 0, sizeof werr);
     memset(&err, 0, sizeof err);
     assert_int_equal(qk_prels_read_per_line(path, &ref, &werr), want);
-    /* from memory (a NUL byte is refused the same way there) */
-    assert_int_equal(qk_lines_open_memory(path, buf, n, &l, &err), QK_OK);
-    st = qk_prels_read_lines(l, &p, &err);
-    qk_lines_close(l);
-    check_same(st, p, &err, want, ref, &werr);
+    /* from memory (a NUL byte is refused the same way there), with the
+     * classification the CPU chooses and with the one every CPU has */
+    for (int narrow = 0; narrow < 2; narrow++) {
+        memset(&err, 0, sizeof err);
+        assert_int_equal(qk_lines_open_memory(path, buf, n, &l, &err), QK_OK);
+        st = narrow ? qk_prels_read_lines_as(l, 0, &p, &err) : qk_prels_read_lines(l, &p, &err);
+        qk_lines_close(l);
+        check_same(st, p, &err, want, ref, &werr);
+    }
     qk_prels_free(ref);
     if (gz) { /* through zlib's buffer, not a mapping */
         char z[4200];
@@ -289,6 +294,53 @@ static void test_digits(void **state)
     }
 }
 
+/* qk_prels_prob gives qk_parse_score's double, bit for bit, and strtod's
+ * where strtod takes the whole string as a finite number: "0." and 1-20
+ * digits (m from 0 to past 2^53: the division, and the strings left to
+ * qk_parse_score), a byte of them at times not a digit, other shapes;
+ * each string after the bytes of a prels line's first four fields, in a
+ * buffer of just those bytes (a read outside it: AddressSanitizer). */
+static void test_prob(void **state)
+{
+    static const char odd[] = {'e', '.', '+', '-', '/', ':', 'a', 'E', ' ', 0x7f, '0'};
+    gen g = {2017};
+    long fast = 0;
+    (void)state;
+    for (int round = 0; round < 1000000; round++) {
+        size_t k = 1 + below(&g, 20), len = k + 2;
+        char *buf = malloc(8 + len), *s = buf + 8; /* exactly the line */
+        double got = -7, want = -7, ref;
+        int r, w;
+        assert_non_null(buf);
+        memcpy(buf, "1 d 1 1 ", 8);
+        s[0] = '0';
+        s[1] = '.';
+        for (size_t i = 0; i < k; i++)
+            s[2 + i] = (char)('0' + below(&g, 10));
+        if (k == 16 && below(&g, 2)) /* around 2^53 = 9007199254740992 */
+            memcpy(s + 2, below(&g, 2) ? "90071992547409" : "90071992547410", 14);
+        if (below(&g, 8) == 0) /* not a digit, or not "0." */
+            s[below(&g, len)] = odd[below(&g, sizeof odd)];
+        r = qk_prels_prob(s, len, &got);
+        w = qk_parse_score(s, len, &want);
+        assert_int_equal(r, w);
+        if (r == 0) {
+            char z[32];
+            char *e;
+            assert_memory_equal(&got, &want, sizeof got);
+            memcpy(z, s, len);
+            z[len] = '\0';
+            ref = strtod(z, &e);
+            assert_true(e == z + len);
+            assert_memory_equal(&got, &ref, sizeof got);
+            fast += len <= 20 && s[0] == '0' && s[1] == '.';
+        }
+        free(buf);
+    }
+    print_message("%ld strings of the \"0.ddd\" shape agreed\n", fast);
+    assert_true(fast > 700000);
+}
+
 static int est_cmp_ids(const void *a, const void *b, void *ctx)
 {
     const qk_strpool *pool = ctx;
@@ -333,9 +385,8 @@ static void test_topic_order(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_random_prels),
-        cmocka_unit_test(test_large_topic),
-        cmocka_unit_test(test_digits),
+        cmocka_unit_test(test_random_prels), cmocka_unit_test(test_large_topic),
+        cmocka_unit_test(test_digits),       cmocka_unit_test(test_prob),
         cmocka_unit_test(test_topic_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
