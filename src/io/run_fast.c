@@ -61,6 +61,38 @@ static const uint64_t qk_fast_pow10[17] = {1ULL,
 static const double qk_fast_pow10d[17] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7, 1e8,
                                           1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
 
+/* 1 for the bytes a score may start with before its digits ('+', '-'). */
+static const unsigned char qk_fast_sign[256] = {['+'] = 1, ['-'] = 1};
+
+/* Marks of an entry of a batch whose score does not wait for its digits
+ * (qk_fast_wait): already in place, or its bits in x. */
+#define QK_FAST_NOWAIT 0xFF
+#define QK_FAST_VALUE 0xFE
+/* The scores of up to 64 lines waiting: x the 8 bytes ending at the point
+ * (or at the end of a whole number), y the 8 bytes after it, as they are in
+ * the line; a (at most 7) and b (at most 8) the integer and fraction digits
+ * there; a = QK_FAST_VALUE when x holds the score's bits instead, and
+ * QK_FAST_NOWAIT when the entry's score is already in place. The
+ * byte of x before its a digits is the sign or a blank. Room for four
+ * entries past 64 (read four at a time, marked QK_FAST_NOWAIT). */
+typedef struct qk_fast_wait {
+    uint64_t x[68], y[68];
+    unsigned char a[68], b[68];
+} qk_fast_wait;
+
+/* Entry j's two words of 8 ASCII digits (the integer digits ending the
+ * first, padded with '0' before them; the fraction's starting the second,
+ * padded with '0' after them); 1 when the score is negative. */
+static inline int qk_fast_wait_words(const qk_fast_wait *w, size_t j, uint64_t *x, uint64_t *y)
+{
+    unsigned a = w->a[j], b = w->b[j];
+    uint64_t vx = w->x[j], vy = w->y[j];
+    int neg = (unsigned char)(vx >> (56 - 8 * a)) == '-';
+    *x = (vx & qk_fast_high[a]) | (0x3030303030303030ULL & ~qk_fast_high[a]);
+    *y = (vy & qk_fast_low[b]) | (0x3030303030303030ULL & ~qk_fast_low[b]);
+    return neg;
+}
+
 /* Lines of the usual shape in a row after which QK_FAST_ODD leaves them to
  * QK_FAST_FN. */
 #define QK_FAST_USUAL_RUN 8
@@ -86,12 +118,12 @@ static inline uint64_t qk_fast_16digits(uint64_t hi, uint64_t lo)
 }
 
 #if defined(QK_FAST_SSE2)
-static inline void classify_sse2(const char *p, const char *qid, uint64_t *good, uint64_t *sep, uint64_t *dig,
+static inline void classify_sse2(const char *p, __m128i qid, uint64_t *good, uint64_t *sep, uint64_t *dig,
                                  uint64_t *same)
 {
     uint64_t g = 0, s = 0, d = 0;
-    *same = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p),
-                                                      _mm_loadu_si128((const __m128i *)(const void *)qid)));
+    *same =
+        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), qid));
     for (unsigned j = 0; j < 4; j++) {
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + (size_t)16 * j));
         __m128i blank = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
@@ -114,6 +146,8 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
 #define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
 #define QK_FAST_CLASSIFY classify_sse2
+#define QK_FAST_QIDV __m128i
+#define QK_FAST_QIDV_LOAD(q) _mm_loadu_si128((const __m128i *)(const void *)(q))
 #define QK_FAST_QID_SIMD 16
 #define QK_FAST_MANTISSA qk_fast_16digits
 #include "io/run_fast_body.h"
@@ -123,6 +157,8 @@ static inline void classify_sse2(const char *p, const char *qid, uint64_t *good,
 #undef QK_FAST_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
+#undef QK_FAST_QIDV
+#undef QK_FAST_QIDV_LOAD
 #undef QK_FAST_QID_SIMD
 #undef QK_FAST_MANTISSA
 #undef QK_FAST_TZCNT
@@ -151,6 +187,8 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
 #define QK_FAST_TZCNT qk_fast_tzcnt
 #define QK_FAST_ATTR
 #define QK_FAST_CLASSIFY classify_plain
+#define QK_FAST_QIDV const char *
+#define QK_FAST_QIDV_LOAD(q) (q)
 #define QK_FAST_QID_SIMD 16
 #define QK_FAST_MANTISSA qk_fast_16digits
 #include "io/run_fast_body.h"
@@ -160,6 +198,8 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
 #undef QK_FAST_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
+#undef QK_FAST_QIDV
+#undef QK_FAST_QIDV_LOAD
 #undef QK_FAST_QID_SIMD
 #undef QK_FAST_MANTISSA
 #undef QK_FAST_TZCNT
@@ -168,13 +208,11 @@ static inline void classify_plain(const char *p, const char *qid, uint64_t *good
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define QK_HAVE_AVX2_PATH 1
-__attribute__((target("avx2,bmi,bmi2"))) static inline void classify_avx2(const char *p, const char *qid,
-                                                                            uint64_t *good, uint64_t *sep,
-                                                                            uint64_t *dig, uint64_t *same)
+__attribute__((target("avx2,bmi,bmi2"))) static inline void
+classify_avx2(const char *p, __m256i qid, uint64_t *good, uint64_t *sep, uint64_t *dig, uint64_t *same)
 {
     __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    *same = (uint32_t)_mm256_movemask_epi8(
-        _mm256_cmpeq_epi8(lo, _mm256_loadu_si256((const __m256i *)(const void *)qid)));
+    *same = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, qid));
     __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
     __m256i sp = _mm256_set1_epi8(' '), tab = _mm256_set1_epi8('\t'), above = _mm256_set1_epi8(0x21);
     __m256i blo = _mm256_or_si256(_mm256_cmpeq_epi8(lo, sp), _mm256_cmpeq_epi8(lo, tab));
@@ -200,47 +238,56 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t mantissa_avx2(ui
     v = _mm_madd_epi16(v, _mm_setr_epi16(10000, 1, 10000, 1, 10000, 1, 10000, 1));
     return (uint64_t)(uint32_t)_mm_cvtsi128_si32(v) * 100000000 + (uint32_t)_mm_extract_epi32(v, 1);
 }
-/* 8 ASCII digits in each 64-bit lane (the first in the lowest byte) as
- * numbers. */
+/* 8 digits (their values, not ASCII) in each 64-bit lane (the first in
+ * the lowest byte) as numbers. */
 __attribute__((target("avx2,bmi,bmi2"))) static inline __m256i digits8_avx2(__m256i v)
 {
-    v = _mm256_sub_epi8(v, _mm256_set1_epi8('0'));
     v = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x010A));  /* 10 * first + second */
     v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x00010064)); /* 100 * first pair + second */
     return _mm256_add_epi64(_mm256_mul_epu32(v, _mm256_set1_epi64x(10000)), _mm256_srli_epi64(v, 32));
 }
-/* QK_FAST_SCORES four lines at a time: the mantissas of deferred scores are
- * below 10^15 < 2^52, so each becomes a double exactly by the 2^52 trick,
- * and vdivpd rounds each lane as vdivsd would: the same bits. */
-__attribute__((target("avx2,bmi,bmi2"))) static void
-scores_avx2(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t defer, uint64_t neg, size_t n)
+/* QK_FAST_SCORES four lines at a time: each lane's words masked by its
+ * digit counts (shifts by 64 - 8a and 64 - 8b), the sign the byte before
+ * the integer digits; the mantissas are below 10^15 < 2^52, so each
+ * becomes a double exactly by the 2^52 trick, and vdivpd rounds each lane
+ * as vdivsd would: the same bits. */
+__attribute__((target("avx2,bmi,bmi2"))) static void scores_avx2(double *scores, qk_fast_wait *w, size_t n)
 {
-    const __m256i lanes = _mm256_setr_epi64x(63, 62, 61, 60),
+    const __m256i magic = _mm256_set1_epi64x(0x4330000000000000LL), zero = _mm256_set1_epi8('0'),
+                  ones = _mm256_set1_epi64x(-1), c64 = _mm256_set1_epi64x(64),
+                  nowait = _mm256_set1_epi64x(QK_FAST_NOWAIT), value = _mm256_set1_epi64x(QK_FAST_VALUE),
                   top = _mm256_set1_epi64x((long long)(1ULL << 63));
-    const __m256i magic = _mm256_set1_epi64x(0x4330000000000000LL);
     size_t j = 0;
-    for (; j + 4 <= n; j += 4) {
-        uint64_t d = defer >> j & 15;
-        __m256i x, y, m, sign;
+    memset(w->a + n, QK_FAST_NOWAIT, 4);
+    for (; j < n; j += 4) {
+        int32_t a4, b4;
+        __m256i x, y, ca, cb, m, sign, skip, a4v, w4;
         __m256d v;
-        if (!d)
-            continue;
-        x = digits8_avx2(_mm256_loadu_si256((const __m256i *)(const void *)(wx + j)));
-        y = digits8_avx2(_mm256_loadu_si256((const __m256i *)(const void *)(wy + j)));
-        m = _mm256_add_epi64(_mm256_mul_epu32(x, _mm256_set1_epi64x(100000000)), y);
+        memcpy(&a4, w->a + j, 4);
+        memcpy(&b4, w->b + j, 4);
+        /* shift counts 64 - 8a, 64 - 8b: 64 or more keeps no byte */
+        a4v = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(a4));
+        ca = _mm256_sub_epi64(c64, _mm256_slli_epi64(a4v, 3));
+        cb = _mm256_sub_epi64(c64, _mm256_slli_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(b4)), 3));
+        skip = _mm256_cmpeq_epi64(a4v, nowait);
+        x = _mm256_loadu_si256((const __m256i *)(const void *)(w->x + j));
+        w4 = x;
+        y = _mm256_loadu_si256((const __m256i *)(const void *)(w->y + j));
+        /* the byte before the integer digits, 8 bits below them */
+        sign = _mm256_srlv_epi64(x, _mm256_sub_epi64(ca, _mm256_set1_epi64x(8)));
+        sign = _mm256_and_si256(
+            _mm256_cmpeq_epi64(_mm256_and_si256(sign, _mm256_set1_epi64x(0xFF)), _mm256_set1_epi64x('-')),
+            top);
+        x = _mm256_and_si256(_mm256_sub_epi8(x, zero), _mm256_sllv_epi64(ones, ca));
+        y = _mm256_and_si256(_mm256_sub_epi8(y, zero), _mm256_srlv_epi64(ones, cb));
+        m = _mm256_add_epi64(_mm256_mul_epu32(digits8_avx2(x), _mm256_set1_epi64x(100000000)),
+                             digits8_avx2(y));
         v = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(m, magic)), _mm256_set1_pd(0x1p52));
         v = _mm256_div_pd(v, _mm256_set1_pd(1e8));
-        /* bit i of a nibble to the top bit of lane i */
-        sign =
-            _mm256_and_si256(_mm256_sllv_epi64(_mm256_set1_epi64x((long long)(neg >> j & 15)), lanes), top);
         v = _mm256_xor_pd(v, _mm256_castsi256_pd(sign));
-        _mm256_maskstore_pd(scores + j, _mm256_sllv_epi64(_mm256_set1_epi64x((long long)d), lanes), v);
+        v = _mm256_blendv_pd(v, _mm256_castsi256_pd(w4), _mm256_castsi256_pd(_mm256_cmpeq_epi64(a4v, value)));
+        _mm256_maskstore_pd(scores + j, _mm256_xor_si256(skip, ones), v);
     }
-    for (; j < n; j++)
-        if (defer >> j & 1) {
-            double v = (double)mantissa_avx2(wx[j], wy[j]) / 1e8;
-            scores[j] = neg >> j & 1 ? -v : v;
-        }
 }
 #define QK_FAST_OWN_SCORES 1
 #define QK_FAST_FN fast_avx2
@@ -250,6 +297,8 @@ scores_avx2(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t def
 #define QK_FAST_TZCNT (unsigned)_tzcnt_u64
 #define QK_FAST_ATTR __attribute__((target("avx2,bmi,bmi2")))
 #define QK_FAST_CLASSIFY classify_avx2
+#define QK_FAST_QIDV __m256i
+#define QK_FAST_QIDV_LOAD(q) _mm256_loadu_si256((const __m256i *)(const void *)(q))
 #define QK_FAST_QID_SIMD 32
 #define QK_FAST_MANTISSA mantissa_avx2
 #include "io/run_fast_body.h"
@@ -260,6 +309,8 @@ scores_avx2(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t def
 #undef QK_FAST_OWN_SCORES
 #undef QK_FAST_ATTR
 #undef QK_FAST_CLASSIFY
+#undef QK_FAST_QIDV
+#undef QK_FAST_QIDV_LOAD
 #undef QK_FAST_QID_SIMD
 #undef QK_FAST_MANTISSA
 #undef QK_FAST_TZCNT

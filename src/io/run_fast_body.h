@@ -12,12 +12,6 @@
  * (the names of the helpers below, one set per classifier), then includes
  * this file. Internal to run_fast.c. */
 
-/* Scores of entries [kb, kb + n) whose digits wait in wx/wy (bit j of
- * defer set; the others already hold their value; bit j of neg: negative).
- * The conversion ends in a long chain of dependent steps (digit words to
- * a 16-digit number, to a double, one division): done here, many lines at
- * a time, the chains of successive lines overlap instead of each line's
- * waiting at the end of its own. */
 /* The fields of a line from its data bytes (above ' ', not a blank), bit
  * i of d0 for byte i and bit i of d1 for byte 64 + i, no bit at or past
  * the line's end (so a field ends at it at the latest): 0 unless there are
@@ -123,17 +117,71 @@ QK_FAST_ATTR static inline int QK_FAST_N(digits)(const char *p, unsigned s4, uns
     return 0;
 }
 
+/* Scores of entries [0, n) whose digits wait in w (qk_fast_wait; the
+ * entries marked QK_FAST_NOWAIT already hold their value). The conversion
+ * ends in a long chain of dependent steps (digit words to a 16-digit
+ * number, to a double, one division): done here, many lines at a time,
+ * the chains of successive lines overlap instead of each line's waiting at
+ * the end of its own. */
 #if !defined(QK_FAST_OWN_SCORES)
-QK_FAST_ATTR static void QK_FAST_SCORES(double *scores, const uint64_t *wx, const uint64_t *wy, uint64_t defer,
-                                        uint64_t neg, size_t n)
+QK_FAST_ATTR static void QK_FAST_SCORES(double *scores, qk_fast_wait *w, size_t n)
 {
     for (size_t j = 0; j < n; j++)
-        if (defer >> j & 1) {
-            double v = (double)QK_FAST_MANTISSA(wx[j], wy[j]) / 1e8;
-            scores[j] = neg >> j & 1 ? -v : v;
+        if (w->a[j] == QK_FAST_VALUE) {
+            memcpy(&scores[j], &w->x[j], sizeof scores[j]);
+        } else if (w->a[j] != QK_FAST_NOWAIT) {
+            uint64_t x, y;
+            int neg = qk_fast_wait_words(w, j, &x, &y);
+            double v = (double)QK_FAST_MANTISSA(x, y) / 1e8;
+            scores[j] = neg ? -v : v;
         }
 }
 #endif
+
+/* Whether bytes [QK_FAST_QID_SIMD, qlen) of p and qid differ (the
+ * classifier compares those before); a loop, not a call, in QK_FAST_FN's. */
+QK_FAST_ATTR static inline int QK_FAST_N(qid_rest)(const char *p, const char *qid, size_t qlen)
+{
+    unsigned char d = 0;
+    for (size_t i = QK_FAST_QID_SIMD; i < qlen; i++)
+        d |= (unsigned char)(p[i] ^ qid[i]);
+    return d != 0;
+}
+
+/* The score of a line QK_FAST_FN takes, [st, s5) after its sign, when it
+ * is not of the usual shape there: a whole number of up to 8 digits (waits
+ * in w's entry j as the usual ones do) or 8 integer digits and up to 8
+ * fraction digits (converted here, its bits kept in w->x[j], the entry
+ * marked QK_FAST_VALUE), as QK_FAST_FN took them before; nonzero for any
+ * other shape (QK_FAST_ODD's or the general reader's). */
+QK_FAST_ATTR __attribute__((noinline)) static int
+QK_FAST_N(score_other)(const char *p, uint64_t dig, unsigned st, unsigned s5, qk_fast_wait *w, size_t j)
+{
+    uint64_t nd = ~dig & (((1ULL << s5) - 1) ^ ((1ULL << st) - 1)), x, y, m;
+    unsigned dot = nd ? (unsigned)__builtin_ctzll(nd) : s5, a = dot - st, b = nd ? s5 - dot - 1 : 0;
+    double v;
+    if ((nd & (nd - 1)) != 0 || (nd && p[dot] != '.') || a > 8 || b > 8 || a + b == 0)
+        return -1;
+    /* 4 fields and 4 separators before the score: dot >= 8 */
+    memcpy(&x, p + dot - 8, 8);
+    memcpy(&y, p + dot + 1, 8);
+    if (a < 8) {
+        w->x[j] = x;
+        w->y[j] = y;
+        w->a[j] = (unsigned char)a;
+        w->b[j] = (unsigned char)b;
+        return 0;
+    }
+    y = (y & qk_fast_low[b]) | (0x3030303030303030ULL & ~qk_fast_low[b]);
+    m = QK_FAST_MANTISSA(x, y);
+    if (m > 1ULL << 53)
+        return -1;
+    v = (double)m / 1e8;
+    v = p[st - 1] == '-' ? -v : v;
+    memcpy(&w->x[j], &v, sizeof v);
+    w->a[j] = QK_FAST_VALUE;
+    return 0;
+}
 
 QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char *end, size_t *count)
 {
@@ -148,110 +196,109 @@ QK_FAST_ATTR static size_t QK_FAST_FN(qk_run_fast *f, const char *p, const char 
     uint32_t *const topics = f->topics;
     const uint32_t topic = f->topic;
     const size_t max = f->max, qlen = f->qlen;
-    size_t k = 0, kb = 0;
+    /* the qid's bytes the classifier compares, and whether there are more
+     * (memcmp) */
+    const QK_FAST_QIDV qv = QK_FAST_QIDV_LOAD(qid);
+    const int qlong = qlen > QK_FAST_QID_SIMD;
+    const uint64_t qmask = (1ULL << (qlong ? QK_FAST_QID_SIMD : qlen)) - 1;
+    size_t k = 0;
     long line = f->line;
-    int stop = QK_FAST_ROOM;
-    /* the digit words of entries [kb, k) whose score waits (QK_FAST_SCORES) */
-    uint64_t wx[64] = {0}, wy[64] = {0}, defer = 0, neg = 0; /* read 4 at a time */
-    while (k < max && end - p >= QK_RUN_FAST_TAIL) {
-        uint64_t good, sep, dig, same, t;
-        unsigned n, adv, s1, s2, s3, s4, s5;
-        size_t dl;
-        double v;
-        QK_FAST_CLASSIFY(p, qid, &good, &sep, &dig, &same);
-        good |= sep;
-        /* The first byte that is neither data nor separator ends the line:
-         * the newline, or CR and newline; anything else (NUL, VT, FF, a CR
-         * inside, a line of 64 bytes or more) is for the general reader. */
-        if (!~good)
-            break;
-        n = (unsigned)__builtin_ctzll(~good);
-        adv = n + 1;
-        if (p[n] != '\n') {
-            if (p[n] != '\r' || p[n + 1] != '\n')
+    int stop = QK_FAST_ROOM, more = 1;
+    /* the digit words of the batch's scores (QK_FAST_SCORES) */
+    qk_fast_wait w;
+    memset(&w, 0, sizeof w);
+    while (more && k < max && (size_t)(end - p) >= QK_RUN_FAST_TAIL) {
+        /* A batch of up to 64 lines, as many as there is room for and as
+         * the bytes left allow at 65 bytes a line (the longest line taken
+         * here, with CR and newline): one test a line ends the loop. */
+        size_t room = (size_t)(end - p) - QK_RUN_FAST_TAIL, nb = max - k < 64 ? max - k : 64, j;
+        size_t *const off = doc_off + k;
+        if (nb > room / 65 + 1)
+            nb = room / 65 + 1;
+        for (j = 0; j < nb; j++) {
+            uint64_t good, sep, dig, same, t, nd;
+            unsigned n, adv, s1, s2, s3, s4, s5, fs, sg, a, b, pt;
+            size_t dl;
+            QK_FAST_CLASSIFY(p, qv, &good, &sep, &dig, &same);
+            good |= sep;
+            /* The first byte that is neither data nor separator ends the
+             * line: the newline, or CR and newline; anything else (NUL,
+             * VT, FF, a CR inside, a line of 64 bytes or more) is for the
+             * general reader. */
+            if (!~good)
                 break;
-            adv = n + 2;
-        }
-        /* Exactly five single separators, none first or last: six fields.
-         * Bit 63 (past any line here) must be all that is left after the
-         * walk; QK_FAST_TZCNT is defined at 0 (fewer than five). */
-        sep &= (1ULL << n) - 1;
-        if (p[0] == '#' || (sep & ((sep << 1) | 1 | ((1ULL << n) >> 1))))
-            break;
-        t = sep | 1ULL << 63;
-        s1 = QK_FAST_TZCNT(t);
-        t &= t - 1;
-        s2 = QK_FAST_TZCNT(t);
-        t &= t - 1;
-        s3 = QK_FAST_TZCNT(t);
-        t &= t - 1;
-        s4 = QK_FAST_TZCNT(t);
-        t &= t - 1;
-        s5 = QK_FAST_TZCNT(t);
-        t &= t - 1;
-        if (t != 1ULL << 63)
-            break;
-        if (s1 != qlen || (s1 <= QK_FAST_QID_SIMD ? (~same & ((1ULL << s1) - 1)) != 0 : memcmp(p, qid, s1) != 0)) {
-            stop = QK_FAST_QID;
-            break;
-        }
-        /* The score [s4 + 1, s5): "[+-]I[.F]", at most 8 digits each side,
-         * checked on the digit mask and read as two 8-digit words, the
-         * integer part ending at the point and the fraction starting after
-         * it (padded with '0' to 8 digits, so the mantissa m carries 10^8
-         * and m / 10^8 is the value: exact operands below 2^53, one
-         * correctly rounded division, strtod's double). Other shapes are
-         * QK_FAST_ODD's. */
-        {
-            unsigned st = s4 + 1 + (p[s4 + 1] == '-' || p[s4 + 1] == '+'), dot, a, b;
-            uint64_t nd = ~dig & (((1ULL << s5) - 1) ^ ((1ULL << st) - 1)), x, y, m;
-            dot = nd ? (unsigned)__builtin_ctzll(nd) : s5;
-            a = dot - st;
-            b = nd ? s5 - dot - 1 : 0;
-            if ((nd & (nd - 1)) == 0 && (!nd || p[dot] == '.') && a <= 8 && b <= 8 && a + b > 0) {
-                /* 4 fields and 4 separators before the score: dot >= 8 */
-                memcpy(&x, p + dot - 8, 8);
-                memcpy(&y, p + dot + 1, 8);
-                x = (x & qk_fast_high[a]) | (0x3030303030303030ULL & ~qk_fast_high[a]);
-                y = (y & qk_fast_low[b]) | (0x3030303030303030ULL & ~qk_fast_low[b]);
-                if (a < 8) { /* below 10^15 < 2^53: exact, converted later */
-                    wx[k - kb] = x;
-                    wy[k - kb] = y;
-                    defer |= 1ULL << (k - kb);
-                    neg |= (uint64_t)(p[s4 + 1] == '-') << (k - kb);
-                    goto stored;
-                }
-                m = QK_FAST_MANTISSA(x, y);
-                if (m > 1ULL << 53)
-                    goto general;
-                v = (double)m / 1e8;
-                if (p[s4 + 1] == '-')
-                    v = -v;
-            } else {
-            general: /* other shapes: QK_FAST_ODD's */
+            n = (unsigned)__builtin_ctzll(~good);
+            adv = n + 1;
+            if (p[n] != '\n') {
+                if (p[n] != '\r' || p[n + 1] != '\n')
+                    break;
+                adv = n + 2;
+            }
+            /* Exactly five single separators, none first or last: six
+             * fields. Bit 63 (past any line here) must be all that is left
+             * after the walk; QK_FAST_TZCNT is defined at 0 (fewer than
+             * five). */
+            sep &= (1ULL << n) - 1;
+            if (p[0] == '#' || (sep & ((sep << 1) | 1 | ((1ULL << n) >> 1))))
+                break;
+            t = sep | 1ULL << 63;
+            s1 = QK_FAST_TZCNT(t);
+            t &= t - 1;
+            s2 = QK_FAST_TZCNT(t);
+            t &= t - 1;
+            s3 = QK_FAST_TZCNT(t);
+            t &= t - 1;
+            s4 = QK_FAST_TZCNT(t);
+            t &= t - 1;
+            s5 = QK_FAST_TZCNT(t);
+            t &= t - 1;
+            if (t != 1ULL << 63)
+                break;
+            if (s1 != qlen || (~same & qmask) != 0 || (qlong && QK_FAST_N(qid_rest)(p, qid, qlen) != 0)) {
+                stop = QK_FAST_QID;
                 break;
             }
-        }
-        scores[k] = v;
-    stored:
-        /* The docno: one 32-byte move for the usual lengths, then its NUL. */
-        dl = s3 - s2 - 1;
-        if (dl < 32)
+            /* The docno: one 32-byte move for the usual lengths, two for
+             * the others (under 64 bytes), then its NUL. No call in the
+             * loop: the classifier's constants stay in registers. Written
+             * before the score is read (fewer values live at once), taken
+             * after (arena). */
+            dl = s3 - s2 - 1;
             memcpy(arena, p + s2 + 1, 32);
-        else
-            memcpy(arena, p + s2 + 1, dl);
-        arena[dl] = '\0';
-        doc_off[k] = (size_t)(arena - base);
-        k++;
-        arena += dl + 1;
-        p += adv;
-        if (k - kb == 64) {
-            QK_FAST_SCORES(scores + kb, wx, wy, defer, neg, 64);
-            kb = k;
-            defer = neg = 0;
+            if (dl >= 32)
+                memcpy(arena + 32, p + s2 + 33, 32);
+            arena[dl] = '\0';
+            off[j] = (size_t)(arena - base);
+            /* The score [fs, s5): usually "[+-]I.F" with a <= 7 integer
+             * and b <= 8 fraction digits, a + b >= 1. Its non-digits nd
+             * (bit 0 its first byte, the sign dropped) must be the point
+             * alone; then the two 8-digit words around the point wait
+             * unmasked with a and b (QK_FAST_SCORES: the mantissa I F *
+             * 10^(8 - b) < 10^15 < 2^53 exactly, m / 10^8 one correctly
+             * rounded division, strtod's double; the sign is the byte
+             * before the integer digits). */
+            fs = s4 + 1;
+            nd = (~dig & ((1ULL << s5) - 1)) >> fs;
+            sg = qk_fast_sign[(unsigned char)p[fs]];
+            nd >>= sg;
+            a = QK_FAST_TZCNT(nd);
+            pt = fs + sg + a;
+            b = s5 - pt - 1;
+            if (((nd & (nd - 1)) | (a >> 3) | ((b + 7) >> 4) | ((a + b - 1) >> 4)) == 0 && p[pt] == '.') {
+                memcpy(&w.x[j], p + pt - 8, 8); /* 4 fields, 4 separators before */
+                memcpy(&w.y[j], p + pt + 1, 8);
+                w.a[j] = (unsigned char)a;
+                w.b[j] = (unsigned char)b;
+            } else if (QK_FAST_N(score_other)(p, dig, fs + sg, s5, &w, j) != 0) {
+                break;
+            }
+            arena += dl + 1;
+            p += adv;
         }
+        QK_FAST_SCORES(scores + k, &w, j);
+        k += j;
+        more = j == nb;
     }
-    QK_FAST_SCORES(scores + kb, wx, wy, defer, neg, k - kb);
     /* Every line taken is an entry: their numbers follow one another, and
      * the topic is one. Filled here, not in the loop above, which then
      * keeps fewer values in registers (it spilled them to the stack). */
@@ -305,9 +352,11 @@ QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char
     long line = f->line;
     int stop = QK_FAST_ROOM;
     unsigned usual = 0; /* lines of QK_FAST_FN's shape in a row */
+    const QK_FAST_QIDV qv = QK_FAST_QIDV_LOAD(qid);
     size_t kb = 0;
     /* the digit words of entries [kb, k) whose score waits, as in QK_FAST_FN */
-    uint64_t wx[64] = {0}, wy[64] = {0}, defer = 0, neg = 0;
+    qk_fast_wait w;
+    memset(&w, 0, sizeof w);
     *simple = 0;
     while (k < max && end - p >= QK_RUN_FAST_TAIL) {
         uint64_t good, sep, dig, same, d1 = 0;
@@ -315,7 +364,7 @@ QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char
         size_t dl;
         double v;
         int single = 0;
-        QK_FAST_CLASSIFY(p, qid, &good, &sep, &dig, &same);
+        QK_FAST_CLASSIFY(p, qv, &good, &sep, &dig, &same);
         if (~(good | sep)) {
             n = (unsigned)__builtin_ctzll(~(good | sep));
             good &= (1ULL << n) - 1;
@@ -323,7 +372,7 @@ QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char
             single = !(sep & ((sep << 1) | 1 | ((1ULL << n) >> 1)));
         } else {
             uint64_t g2, b2, dig2, same2;
-            QK_FAST_CLASSIFY(p + 64, qid, &g2, &b2, &dig2, &same2);
+            QK_FAST_CLASSIFY(p + 64, qv, &g2, &b2, &dig2, &same2);
             if (!~(g2 | b2))
                 break;
             n = 64 + (unsigned)__builtin_ctzll(~(g2 | b2));
@@ -368,10 +417,10 @@ QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char
                     }
                     memcpy(&x, p + dot - 8, 8);
                     memcpy(&z, p + dot + 1, 8);
-                    wx[k - kb] = (x & qk_fast_high[a]) | (0x3030303030303030ULL & ~qk_fast_high[a]);
-                    wy[k - kb] = (z & qk_fast_low[b]) | (0x3030303030303030ULL & ~qk_fast_low[b]);
-                    defer |= 1ULL << (k - kb);
-                    neg |= (uint64_t)(p[s4] == '-') << (k - kb);
+                    w.x[k - kb] = x;
+                    w.y[k - kb] = z;
+                    w.a[k - kb] = (unsigned char)a;
+                    w.b[k - kb] = (unsigned char)b;
                     goto stored;
                 }
                 usual = 0;
@@ -382,6 +431,7 @@ QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char
             }
         }
         scores[k] = v;
+        w.a[k - kb] = QK_FAST_NOWAIT;
     stored:
         dl = s3 - s2;
         if (dl < 32)
@@ -398,12 +448,11 @@ QK_FAST_ATTR static size_t QK_FAST_ODD(qk_run_fast *f, const char *p, const char
         tag = p + s5; /* the last line's score end: its tag follows */
         p += adv;
         if (k - kb == 64) {
-            QK_FAST_SCORES(scores + kb, wx, wy, defer, neg, 64);
+            QK_FAST_SCORES(scores + kb, &w, 64);
             kb = k;
-            defer = neg = 0;
         }
     }
-    QK_FAST_SCORES(scores + kb, wx, wy, defer, neg, k - kb);
+    QK_FAST_SCORES(scores + kb, &w, k - kb);
     if (tag) { /* the sixth field, from its start to the next blank or the line end */
         while (*tag == ' ' || *tag == '\t')
             tag++;

@@ -234,6 +234,82 @@ static void test_isa_agree(void **state)
     free(buf);
 }
 
+/* The parser's batches of lines: it takes a line only while at least
+ * QK_RUN_FAST_TAIL bytes remain from its start (lines of 15 to 63 bytes,
+ * the text ending exactly at end, so that the batch's bound on the lines
+ * that fit is what stops it), and qids longer than the classifier's compare
+ * (16 or 32 bytes), of 17 to 48 bytes, that differ from the block's only
+ * past that compare: the parser stops there with QK_FAST_QID, line for
+ * line with the general primitives. */
+static void test_batch_bounds(void **state)
+{
+    enum { CAP = 300 * 72 };
+    static char buf[CAP], arena[512 * QK_FAST_ARENA];
+    static size_t offs[512];
+    static double scores[512];
+    static long lines[512];
+    gen g = {4242};
+    int isas = qk_run_fast_best_isa() == QK_FAST_AVX2 ? 2 : 1;
+    (void)state;
+    for (int round = 0; round < 3000; round++) {
+        char q[100] = {0}, other[100];
+        size_t qlen = round % 2 ? 17 + below(&g, 32) : 1 + below(&g, 8), n = 0, nl = 1 + below(&g, 280);
+        size_t change = below(&g, 2) ? below(&g, nl) : nl, starts[300];
+        for (size_t i = 0; i < qlen; i++)
+            q[i] = (char)('a' + below(&g, 26));
+        memcpy(other, q, sizeof q);
+        /* the other qid differs in one byte past the first 16 */
+        if (qlen > 16)
+            other[16 + below(&g, qlen - 16)] ^= 1;
+        else
+            other[below(&g, qlen)] ^= 1;
+        for (size_t i = 0; i < nl; i++) {
+            size_t dl = 1 + below(&g, 50 - qlen < 30 ? 50 - qlen : 30); /* lines under 64 bytes */
+            char doc[64];
+            for (size_t d = 0; d < dl; d++)
+                doc[d] = (char)('A' + below(&g, 26));
+            doc[dl] = '\0';
+            starts[i] = n;
+            n += (size_t)sprintf(buf + n, "%s Q0 %s %zu %u.%u r\n", i == change ? other : q, doc, i % 10,
+                                 (unsigned)below(&g, 10), (unsigned)below(&g, 10));
+        }
+        for (int isa = 0; isa < isas; isa++) {
+            qk_run_fast f;
+            size_t cnt, used;
+            memset(&f, 0, sizeof f);
+            f.qid = q;
+            f.qlen = qlen;
+            f.doc_off = offs;
+            f.scores = scores;
+            f.lines = lines;
+            f.max = 512;
+            f.arena = arena;
+            used = qk_run_fast_lines_isa(isa, &f, buf, buf + n, &cnt);
+            /* every line taken had the tail after its start; the next one
+             * is another qid's or has fewer bytes after it */
+            if (cnt > 0)
+                assert_true(n - starts[cnt - 1] >= QK_RUN_FAST_TAIL);
+            assert_true(cnt <= change && cnt <= nl);
+            assert_int_equal(used, cnt < nl ? starts[cnt] : n);
+            if (cnt < nl && cnt == change && n - starts[cnt] >= QK_RUN_FAST_TAIL)
+                assert_int_equal(f.stop, QK_FAST_QID);
+            else if (cnt < nl)
+                assert_true(n - starts[cnt] < QK_RUN_FAST_TAIL);
+            for (size_t i = 0; i < cnt; i++) {
+                const char *fl[7];
+                size_t fn[7], len = strcspn(buf + starts[i], "\n");
+                size_t nf = qk_split_fields(buf + starts[i], len, fl, fn, 7);
+                double v;
+                assert_int_equal(nf, 6);
+                assert_int_equal(qk_parse_score(fl[4], fn[4], &v), 0);
+                assert_memory_equal(&scores[i], &v, sizeof v);
+                assert_int_equal(strlen(arena + offs[i]), fn[2]);
+                assert_memory_equal(arena + offs[i], fl[2], fn[2]);
+            }
+        }
+    }
+}
+
 /* Lines at every offset from a 64-byte block edge (a first line of 6 to 69
  * bytes before the rest), each block classified once for all its lines:
  * lines across block edges, two and three lines in a block, lines of 63
@@ -544,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_isa_agree),
         cmocka_unit_test(test_scores),
         cmocka_unit_test(test_block_edges),
+        cmocka_unit_test(test_batch_bounds),
         cmocka_unit_test(test_odd_shapes),
         cmocka_unit_test(test_random_runs),
         cmocka_unit_test(test_large_runs),
