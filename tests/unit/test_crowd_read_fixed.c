@@ -196,35 +196,10 @@ static void test_add_fixed_stops(void **state)
     free(buf);
 }
 
-/* A file and its labels in order. */
-struct file {
-    char *text;
-    size_t n, cap;
-    char (*trip)[3][48];
-    size_t nt, trip_cap;
-};
-
-static void put(struct file *f, const char *s)
+/* A line of text added to f's. */
+static void put(struct crowd_file *f, const char *s)
 {
-    size_t len = strlen(s);
-    if (f->n + len + 1 > f->cap) {
-        f->cap = 2 * (f->n + len) + 4096;
-        f->text = realloc(f->text, f->cap);
-    }
-    memcpy(f->text + f->n, s, len);
-    f->n += len;
-}
-
-static void keep(struct file *f, const char *task, const char *worker, const char *cls)
-{
-    if (f->nt == f->trip_cap) {
-        f->trip_cap = 2 * f->trip_cap + 64;
-        f->trip = realloc(f->trip, f->trip_cap * sizeof *f->trip);
-    }
-    snprintf(f->trip[f->nt][0], 48, "%s", task);
-    snprintf(f->trip[f->nt][1], 48, "%s", worker);
-    snprintf(f->trip[f->nt][2], 48, "%s", cls);
-    f->nt++;
+    crowd_file_put(f, s, strlen(s));
 }
 
 /* nlab labels in stretches of one layout (task and worker lengths,
@@ -232,7 +207,7 @@ static void keep(struct file *f, const char *task, const char *worker, const cha
  * task coming back now and then, workers out of nwork (of two shapes of
  * one length: "w..." and "x..."), classes 0, 1, 2 and 5; now and then a
  * line of another shape, a new worker or a repeated pair. */
-static void make_file(struct file *f, unsigned seed, size_t nlab, unsigned nwork)
+static void make_file(struct crowd_file *f, unsigned seed, size_t nlab, unsigned nwork)
 {
     static const char *const cls[] = {"0", "1", "2", "5", "0", "1"};
     char task[48], worker[48], line[160];
@@ -270,10 +245,10 @@ static void make_file(struct file *f, unsigned seed, size_t nlab, unsigned nwork
         if (r < 997) {
             snprintf(line, sizeof line, "%s%s%s%s%s%s", task, sep, worker, sep, c, eol);
             put(f, line);
-            keep(f, task, worker, c);
+            crowd_file_keep(f, task, worker, c);
             if (r < 2) { /* the pair again */
                 put(f, line);
-                keep(f, task, worker, c);
+                crowd_file_keep(f, task, worker, c);
             }
             continue;
         }
@@ -284,23 +259,23 @@ static void make_file(struct file *f, unsigned seed, size_t nlab, unsigned nwork
             snprintf(worker, sizeof worker, "n%u", (unsigned)i);
             snprintf(line, sizeof line, "%s\t%s\t%s\n", task, worker, c);
             put(f, line);
-            keep(f, task, worker, c);
+            crowd_file_keep(f, task, worker, c);
             break;
         case 3: /* a class of words */
             snprintf(line, sizeof line, "%s%s%s%syes%s", task, sep, worker, sep, eol);
             put(f, line);
-            keep(f, task, worker, "yes");
+            crowd_file_keep(f, task, worker, "yes");
             break;
         default: /* a task of 21 bytes of its own, then the next task */
             snprintf(task, sizeof task, "t%05u~long-task-name", t);
             left = 0;
             snprintf(line, sizeof line, "%s\t%s\t%s\n", task, worker, c);
             put(f, line);
-            keep(f, task, worker, c);
+            crowd_file_keep(f, task, worker, c);
         }
     }
     put(f, "tlast\tw0\t0"); /* the last line without its newline */
-    keep(f, "tlast", "w0", "0");
+    crowd_file_keep(f, "tlast", "w0", "0");
 }
 
 /* Random files under every duplicate policy but the error one, against
@@ -309,7 +284,7 @@ static void test_fixed_random(void **state)
 {
     (void)state;
     for (unsigned round = 0; round < 6; round++) {
-        struct file f = {0};
+        struct crowd_file f = {0};
         make_file(&f, 31 + round, 20000 + 6000 * round, 30 + 200 * round);
         char *p = crowd_write_tmp(f.text, f.n);
         for (int d = QK_CROWD_DUP_KEEP; d <= QK_CROWD_DUP_DROP_CONFLICTS; d++) {
