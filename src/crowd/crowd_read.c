@@ -3,7 +3,8 @@
  * string pools: cut and added in one loop straight from the window while
  * the labels come grouped by task (add_window, on io_blocks.h's masks;
  * workers of one word found through the keymap's direct table when the
- * CPU gathers bits in one instruction, else through its slots), else cut
+ * CPU gathers bits in one instruction, else through its slots; lines
+ * of one layout before them, in crowd_read_fixed.c), else cut
  * in batches (io_lines.h) and added by add_known; every other
  * line, and every line with a new worker or class, goes through the
  * general path (qk_lines_next_fields, qk_crowd_add_obs), which owns the

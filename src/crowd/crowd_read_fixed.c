@@ -147,15 +147,15 @@ fixed_body(qk_crowd_labels *L, const char *p, size_t nl, const fixed_layout *f, 
     const uint32_t tm = ((uint32_t)2 << f->tl) - 1;
     const unsigned wat = f->tl + 1, cat = f->tl + f->wl + 2, len = f->len;
     const uint32_t *const cls = f->cls;
-    /* the label arrays, which nothing here moves */
-    uint32_t *const ww = L->w + L->n, *const cc = L->cls + L->n;
+    /* the label arrays, which nothing here moves, from the next label */
+    uint32_t *const w0 = L->w + L->n, *ww = w0, *cc = L->cls + L->n;
     const __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)f->lo),
                   hi = _mm256_loadu_si256((const __m256i *)(const void *)f->hi),
                   nd = _mm256_loadu_si256((const __m256i *)(const void *)f->nd),
                   df = _mm256_loadu_si256((const __m256i *)(const void *)f->df);
     uint32_t cur = L->t_next ? L->t_next - 1 : UINT32_MAX; /* the last label's task */
     qk_crowd_key last = L->last_task_key;
-    const char *q = p;
+    const char *q = p, *const qend = p + nl * len;
     size_t i;
     __m256i prev;
     uint64_t ta, tb;
@@ -166,31 +166,36 @@ fixed_body(qk_crowd_labels *L, const char *p, size_t nl, const fixed_layout *f, 
     qk_crowd_key_words(p, f->tl, &ta, &tb);
     prev = last.a == ta && last.b == tb ? _mm256_loadu_si256((const __m256i *)(const void *)p)
                                         : _mm256_setzero_si256();
-    for (i = 0; i < nl; i++, q += len) {
+    for (; q != qend; q += len, ww++, cc++) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)q);
         __m256i in = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(v, lo), v),
                                                        _mm256_cmpeq_epi8(_mm256_min_epu8(v, hi), v)),
                                       _mm256_cmpeq_epi8(_mm256_and_si256(v, nd), df));
         uint64_t x;
         uint32_t w, differs;
+        const char *at = q;
         if ((uint32_t)_mm256_movemask_epi8(in) != UINT32_MAX)
             break;
-        __asm__("pextq %2, %1, %0" : "=r"(x) : "r"(qk_load8(q + wat)), "rm"(dm));
+        /* the worker and class read at their offsets from the line start
+         * (not as pointers of their own, which the loop would step too) */
+        __asm__("" : "+r"(at));
+        __asm__("pextq %2, %1, %0" : "=r"(x) : "r"(qk_load8(at + wat)), "rm"(dm));
         if (!(w = direct16 ? dt16[x] : dt[x]))
             break;
-        ww[i] = w - 1;
-        cc[i] = cls[(unsigned char)q[cat]];
+        *ww = w - 1;
+        *cc = cls[(unsigned char)at[cat]];
         differs = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, prev)) & tm;
         prev = v;
         if (differs) {
-            int r = qk_crowd_task_step(L, q, f->tl, L->n + i, &last);
+            int r = qk_crowd_task_step(L, q, f->tl, L->n + (size_t)(ww - w0), &last);
             if (r) {
-                i += r == 2;
+                ww += r == 2;
                 q += r == 2 ? len : 0;
                 break;
             }
         }
     }
+    i = (size_t)(ww - w0);
     *bytes = (size_t)(q - p);
     L->n += i;
     L->last_task_key = last;
