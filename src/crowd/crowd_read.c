@@ -3,7 +3,8 @@
  * string pools: cut and added in one loop straight from the window while
  * the labels come grouped by task (add_window, on io_blocks.h's masks;
  * workers of one word found through the keymap's direct table when the
- * CPU gathers bits in one instruction, else through its slots), else cut
+ * CPU gathers bits in one instruction, else through its slots; lines
+ * of one layout before them, in crowd_read_fixed.c), else cut
  * in batches (io_lines.h) and added by add_known; every other
  * line, and every line with a new worker or class, goes through the
  * general path (qk_lines_next_fields, qk_crowd_add_obs), which owns the
@@ -54,52 +55,6 @@ static void reserve(qk_crowd_labels *L, size_t n)
 
 #define QK_CROWD_BATCH 128
 #define QK_CROWD_PRESIZE 4096 /* labels read before the arrays are sized */
-
-/* 1 when the task of key (a, b) sorts after every task L holds, so is not
- * one of them. Tasks added through the pools since the last call continue
- * the order or end it for good. */
-static int task_after_all(qk_crowd_labels *L, uint64_t a, uint64_t b)
-{
-    /* the pool's tasks checked only when some came by another way (once
-     * a new task, a call and a loop set-up of 25 instructions) */
-    if (L->tasks_unsorted || (L->tasks_seen != qk_strpool_count(L->tasks) && !qk_crowd_tasks_in_order(L)))
-        return 0;
-    return L->tasks_seen == 0 || qk_crowd_key_after(a, b, L->task_max.a, L->task_max.b);
-}
-
-/* Observation n's task, of key (a, b) and name s (len bytes), when it is
- * not the last label's: new when it sorts after every task so far (files
- * often list tasks in order), else looked up: by binary search over the
- * names while they are in order, else in the pool's hash. Files list a
- * task's labels together, so this is once a task, and a map of every task
- * would only add a second table to miss in. New tasks are appended
- * without a hash: the pool hashes them in one batch, when a lookup of
- * tasks out of order or qk_crowd_labels_finish needs them. Then the task
- * is written to the labels' tasks or, while the labels come grouped (the
- * last label's task is t_next - 1), noted as the next task's start. 1 and
- * *t, or 0: the line is left to add_line. */
-static int next_task(qk_crowd_labels *L, uint64_t a, uint64_t b, const char *s, size_t len, size_t n,
-                     uint32_t *t)
-{
-    if (task_after_all(L, a, b)) {
-        if (qk_strpool_append(L->tasks, s, len, t) != QK_OK)
-            return 0;
-        L->task_max = (qk_crowd_key){a, b, *t};
-        L->tasks_seen++;
-    } else if (!L->tasks_unsorted ? !qk_crowd_find_sorted(L, s, len, t)
-                                  : !(qk_strpool_index(L->tasks) == QK_OK && qk_strpool_find(L->tasks, s, len, t)))
-        return 0;
-    if (L->t_written)
-        L->t[n] = *t;
-    else if (!L->t_next || *t != L->t_next - 1) { /* the next task, or the grouping ends here */
-        if (*t == L->t_next && *t < L->tstart_cap) {
-            L->tstart[*t] = n;
-            L->t_next = *t + 1;
-        } else if (qk_crowd_put_task_slow(L, n, *t) != QK_OK)
-            return 0;
-    }
-    return 1;
-}
 
 /* Lines ahead whose worker slots are loaded while a line is added: the
  * map is large enough to miss the cache, and adding the lines one by one
@@ -182,7 +137,7 @@ static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, co
         ww[n + (stop - i)] = slot[h].id;
         cc[n + (stop - i)] = c;
     }
-    /* then the tasks (next_task) */
+    /* then the tasks (qk_crowd_next_task) */
     for (; i < stop; i++, n++) {
         const uint64_t *e = K[i].k;
         uint32_t t;
@@ -191,7 +146,7 @@ static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, co
                 tt[n] = last.id;
             continue;
         }
-        if (!next_task(L, e[0], e[1], p + b[i].at, b[i].s1, n, &t))
+        if (!qk_crowd_next_task(L, e[0], e[1], p + b[i].at, b[i].s1, n, &t))
             break;
         tt = L->t_written ? L->t : NULL;
         last = (qk_crowd_key){e[0], e[1], t};
@@ -199,34 +154,6 @@ static size_t add_known(qk_crowd_labels *L, const char *p, const qk_line3 *b, co
     L->n = n;
     L->last_task_key = last;
     return i;
-}
-
-/* The key words (core/keymap.h) of s[0..len), 1 <= len <= 16, 16 bytes
- * at s readable. */
-static inline void key_words(const char *s, unsigned len, uint64_t *a, uint64_t *b)
-{
-#if defined(__SSE2__) && defined(__x86_64__)
-    __m128i k = qk_blocks_key16(s, len);
-    *a = (uint64_t)_mm_cvtsi128_si64(k);
-    *b = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(k, k));
-#else
-    qk_keymap_key(s, len, a, b);
-#endif
-}
-
-/* The task of the label at n, whose line starts a new one (a line
- * starting with '#', a comment, is none): 0, found and made the last;
- * 1, stop before the label; 2, stop after it (the grouping ended there). */
-static inline __attribute__((always_inline)) int task_step(qk_crowd_labels *L, const char *q, unsigned ql,
-                                                           size_t n, qk_crowd_key *last)
-{
-    uint64_t ta, tb;
-    uint32_t t;
-    key_words(q, ql, &ta, &tb);
-    if ((ta & 0xFF) == '#' || !next_task(L, ta, tb, q, ql, n, &t))
-        return 1;
-    *last = (qk_crowd_key){ta, tb, t};
-    return L->t_written ? 2 : 0;
 }
 
 /* Bytes add_window needs from a block that it starts a line in: the
@@ -264,7 +191,7 @@ static inline uint64_t gather_bits(uint64_t a, uint64_t mask, int wide)
  * not written): each "task worker label" line of three fields of 1-16
  * bytes, separated by sep (' ' or '\t') once, ended by a newline (or CR
  * and newline), whose worker and class are known and whose task is the
- * last one or found by next_task, is added to the arrays while they have
+ * last one or found by qk_crowd_next_task, is added to the arrays while they have
  * room. The field ends are the first three bytes at or below ' ' from the
  * line start, from one mask a 64-byte block (io/io_blocks.h), told apart
  * by their bytes; the keys are loaded as 16-byte words and the class is
@@ -294,7 +221,7 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
     uint64_t m0 = qk_blocks_ends64(p, wide), m1 = qk_blocks_ends64(p + 64, wide);
     uint32_t cur = L->t_next ? L->t_next - 1 : UINT32_MAX; /* the last label's task */
     size_t pos = 0, n = L->n;
-    int r; /* task_step's answer */
+    int r; /* qk_crowd_task_step's answer */
     qk_crowd_key last = L->last_task_key;
     /* a chunk's lines: start, task length and, without the direct
      * table, worker key, its slot, class, and whether the task is the
@@ -346,7 +273,8 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
             f3 = low_bit(m);
             /* task and worker of 1-16 bytes (an empty one wraps round),
              * the separator after each, a label and the line end */
-            if (((f1 - 1) | (f2 - f1 - 2)) >= QK_KEYMAP_MAX_LEN || f3 < f2 + 2 || q[f1] != sep || q[f2] != sep)
+            if (((f1 - 1) | (f2 - f1 - 2)) >= QK_KEYMAP_MAX_LEN || f3 < f2 + 2 || q[f1] != sep ||
+                q[f2] != sep)
                 break;
             adv = f3 + 1;
             if (q[f3] != '\n') {
@@ -365,7 +293,7 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
                 size_t i, nck = L->n_class_keys;
                 if (f3 - f2 - 1 > QK_KEYMAP_MAX_LEN)
                     break;
-                key_words(q + f2 + 1, f3 - f2 - 1, &ca, &cb);
+                qk_crowd_key_words(q + f2 + 1, f3 - f2 - 1, &ca, &cb);
                 for (i = 0; i < nck && (L->class_keys[i].a != ca || L->class_keys[i].b != cb); i++)
                     ;
                 if (i == nck)
@@ -379,11 +307,11 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
             prev = tk;
 #else
             uint64_t ta, tb;
-            key_words(q, f1, &ta, &tb);
+            qk_crowd_key_words(q, f1, &ta, &tb);
             same = ta == pa && tb == pb;
             pa = ta, pb = tb;
 #endif
-            key_words(q + f1 + 1, f2 - f1 - 1, &wa, &wb);
+            qk_crowd_key_words(q + f1 + 1, f2 - f1 - 1, &wa, &wb);
             if (direct) {
                 /* the worker, from the direct table when of one word (not
                  * known without the bits all those share), and the label
@@ -419,7 +347,7 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
             size_t n0 = n;
             for (size_t x = 0; x < nn; x++) {
                 j = nl[x], n = n0 + j;
-                if ((r = task_step(L, lq[j], ll[j], n, &last)) != 0) {
+                if ((r = qk_crowd_task_step(L, lq[j], ll[j], n, &last)) != 0) {
                     n += r == 2, j += r == 2;
                     goto stop;
                 }
@@ -440,7 +368,7 @@ static inline __attribute__((always_inline)) size_t add_window_body(qk_crowd_lab
             }
             L->w[n] = slot[h].id;
             L->cls[n] = lc[j];
-            if (!lsame[j] && (r = task_step(L, lq[j], ll[j], n, &last)) != 0) {
+            if (!lsame[j] && (r = qk_crowd_task_step(L, lq[j], ll[j], n, &last)) != 0) {
                 n += r == 2, j += r == 2;
                 goto stop;
             }
@@ -478,9 +406,8 @@ static int fast_pext(void)
 /* the wide copies: with the direct table (core/keymap.h) of entries of 2
  * or 4 bytes when the map has one (direct 2 or 1) and pext is fast, else
  * with the slots */
-__attribute__((target("avx2,bmi,bmi2"))) static size_t add_window_tab_avx2(qk_crowd_labels *L, const char *p,
-                                                                            const char *end, size_t *bytes,
-                                                                            int pext)
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+add_window_tab_avx2(qk_crowd_labels *L, const char *p, const char *end, size_t *bytes, int pext)
 {
     if (pext && L->worker_keys.direct16)
         return add_window_body(L, p, end, bytes, 1, '\t', 2);
@@ -488,9 +415,8 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t add_window_tab_avx2(qk_cr
         return add_window_body(L, p, end, bytes, 1, '\t', 1);
     return add_window_body(L, p, end, bytes, 1, '\t', 0);
 }
-__attribute__((target("avx2,bmi,bmi2"))) static size_t add_window_space_avx2(qk_crowd_labels *L, const char *p,
-                                                                              const char *end, size_t *bytes,
-                                                                              int pext)
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+add_window_space_avx2(qk_crowd_labels *L, const char *p, const char *end, size_t *bytes, int pext)
 {
     if (pext && L->worker_keys.direct16)
         return add_window_body(L, p, end, bytes, 1, ' ', 2);
@@ -502,9 +428,12 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t add_window_space_avx2(qk_
 
 /* add_window_body's copy for the window's separator (the first line's)
  * and the CPU (wide: qk_blocks_wide, 2 with a fast pext), after the
- * checks that it may run */
+ * checks that it may run; with a fast pext and the workers' direct
+ * table, lines of one layout first (qk_crowd_add_fixed), and the loop
+ * for any layout on from the first line of another, in the same call. */
 static size_t add_window(qk_crowd_labels *L, const char *p, const char *end, long ln, size_t *bytes, int wide)
 {
+    size_t k = 0, b = 0;
     char sep;
     *bytes = 0;
     if (L->t_written || !L->worker_keys.bits || !p || end - p < ADD_WINDOW_TAIL || L->n >= L->cap)
@@ -513,12 +442,25 @@ static size_t add_window(qk_crowd_labels *L, const char *p, const char *end, lon
     if ((sep != '\t' && sep != ' ') || qk_crowd_note_line(L, ln + 1) != QK_OK)
         return 0;
 #if defined(QK_BLOCKS_AVX2)
-    if (wide)
-        return sep == '\t' ? add_window_tab_avx2(L, p, end, bytes, wide > 1)
-                            : add_window_space_avx2(L, p, end, bytes, wide > 1);
+    if (wide > 1 && (k = qk_crowd_add_fixed(L, p, end, &b)) > 0) {
+        *bytes = b, p += b;
+        if (L->t_written || end - p < ADD_WINDOW_TAIL || L->n >= L->cap)
+            return k;
+        sep = p[low_bit(qk_blocks_ends64(p, 0) | (uint64_t)1 << 63)];
+        if (sep != '\t' && sep != ' ')
+            return k;
+    }
+    if (wide) {
+        k += sep == '\t' ? add_window_tab_avx2(L, p, end, &b, wide > 1)
+                         : add_window_space_avx2(L, p, end, &b, wide > 1);
+        *bytes += b;
+        return k;
+    }
 #endif
     (void)wide;
-    return sep == '\t' ? add_window_tab(L, p, end, bytes) : add_window_space(L, p, end, bytes);
+    k = sep == '\t' ? add_window_tab(L, p, end, &b) : add_window_space(L, p, end, &b);
+    *bytes = b;
+    return k;
 }
 
 /* A line add_known left: through qk_crowd_add_fields. */

@@ -5,6 +5,7 @@
 #define QK_CROWD_READ_ADD_H
 
 #include "crowd/crowd_internal.h"
+#include "io/io_blocks.h"
 
 /* 1 and the class's id when L knows the class of key (a, b), else 0. */
 static inline int qk_crowd_class_key(const qk_crowd_labels *L, uint64_t a, uint64_t b, uint32_t *id)
@@ -67,5 +68,47 @@ qk_crowd_add_fields(qk_crowd_labels *L, const char *f0, size_t l0, const char *f
     }
     return QK_OK;
 }
+
+/* Observation n's task, of key (a, b) and name s (len bytes), when it is
+ * not the last label's (crowd_read_fixed.c): new when it sorts after every
+ * task so far, else looked up; then written to the labels' tasks or noted
+ * as the next task's start. 1 and *t, or 0: the line is left to the
+ * general way. */
+int qk_crowd_next_task(qk_crowd_labels *L, uint64_t a, uint64_t b, const char *s, size_t len, size_t n,
+                       uint32_t *t);
+
+/* The key words (core/keymap.h) of s[0..len), 1 <= len <= 16, 16 bytes
+ * at s readable. */
+static inline void qk_crowd_key_words(const char *s, unsigned len, uint64_t *a, uint64_t *b)
+{
+#if defined(__SSE2__) && defined(__x86_64__)
+    __m128i k = qk_blocks_key16(s, len);
+    *a = (uint64_t)_mm_cvtsi128_si64(k);
+    *b = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(k, k));
+#else
+    qk_keymap_key(s, len, a, b);
+#endif
+}
+
+/* The task of the label at n, whose line starts a new one (a line
+ * starting with '#', a comment, is none): 0, found and made the last;
+ * 1, stop before the label; 2, stop after it (the grouping ended there). */
+static inline __attribute__((always_inline)) int qk_crowd_task_step(qk_crowd_labels *L, const char *q,
+                                                                    unsigned ql, size_t n, qk_crowd_key *last)
+{
+    uint64_t ta, tb;
+    uint32_t t;
+    qk_crowd_key_words(q, ql, &ta, &tb);
+    if ((ta & 0xFF) == '#' || !qk_crowd_next_task(L, ta, tb, q, ql, n, &t))
+        return 1;
+    *last = (qk_crowd_key){ta, tb, t};
+    return L->t_written ? 2 : 0;
+}
+
+/* Lines of one layout from the window [p, end), while the labels come
+ * grouped by task (crowd_read_fixed.c; only where the CPU has AVX2 and a
+ * fast pext, and the worker map a direct table): 0, or the lines added
+ * and *bytes, the bytes they take. */
+size_t qk_crowd_add_fixed(qk_crowd_labels *L, const char *p, const char *end, size_t *bytes);
 
 #endif

@@ -4,6 +4,7 @@
 #ifndef QK_TEST_CROWD_FILE_FIXTURE_H
 #define QK_TEST_CROWD_FILE_FIXTURE_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -62,6 +63,39 @@ static inline void crowd_assert_same(const qk_crowd_labels *L, const qk_crowd_la
     assert_memory_equal(off, off2, (qk_crowd_num_tasks(L) + 1) * sizeof *off);
     assert_memory_equal(w, w2, qk_crowd_num_labels(L) * sizeof *w);
     assert_memory_equal(c, c2, qk_crowd_num_labels(L) * sizeof *c);
+}
+
+/* A label file being written (text) and the labels it holds, in order
+ * (test_crowd_read.c, test_crowd_read_fixed.c). */
+struct crowd_file {
+    char *text;
+    size_t n, cap;
+    char (*trip)[3][48];
+    size_t nt, trip_cap;
+};
+
+static inline void crowd_file_put(struct crowd_file *f, const char *text, size_t len)
+{
+    if (f->n + len + 1 > f->cap) {
+        f->cap = 2 * (f->n + len) + 4096;
+        f->text = realloc(f->text, f->cap);
+    }
+    memcpy(f->text + f->n, text, len);
+    f->n += len;
+}
+
+/* The label (task, worker, cls), the next one in the file. */
+static inline void crowd_file_keep(struct crowd_file *f, const char *task, const char *worker,
+                                   const char *cls)
+{
+    if (f->nt == f->trip_cap) {
+        f->trip_cap = 2 * f->trip_cap + 64;
+        f->trip = realloc(f->trip, f->trip_cap * sizeof *f->trip);
+    }
+    snprintf(f->trip[f->nt][0], 48, "%s", task);
+    snprintf(f->trip[f->nt][1], 48, "%s", worker);
+    snprintf(f->trip[f->nt][2], 48, "%s", cls);
+    f->nt++;
 }
 
 #endif

@@ -13,10 +13,10 @@
 
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -24,49 +24,18 @@
 
 #include "crowd_file_fixture.h"
 
-/* A file and the labels it holds, in order. */
-struct file {
-    char *text;
-    size_t n, cap;
-    char (*trip)[3][48];
-    size_t nt, trip_cap;
-};
-
-static void put(struct file *f, const char *text, size_t len)
-{
-    if (f->n + len + 1 > f->cap) {
-        f->cap = 2 * (f->n + len) + 4096;
-        f->text = realloc(f->text, f->cap);
-    }
-    memcpy(f->text + f->n, text, len);
-    f->n += len;
-}
-
-/* The label (task, worker, cls), the next one in the file. */
-static void keep(struct file *f, const char *task, const char *worker, const char *cls)
-{
-    if (f->nt == f->trip_cap) {
-        f->trip_cap = 2 * f->trip_cap + 64;
-        f->trip = realloc(f->trip, f->trip_cap * sizeof *f->trip);
-    }
-    snprintf(f->trip[f->nt][0], 48, "%s", task);
-    snprintf(f->trip[f->nt][1], 48, "%s", worker);
-    snprintf(f->trip[f->nt][2], 48, "%s", cls);
-    f->nt++;
-}
-
 /* One label line: task, sep, worker, sep, label, end; the label kept. */
-static void label(struct file *f, const char *task, const char *sep, const char *worker, const char *cls,
-                  const char *end)
+static void label(struct crowd_file *f, const char *task, const char *sep, const char *worker,
+                  const char *cls, const char *end)
 {
     char line[256];
     int len = snprintf(line, sizeof line, "%s%s%s%s%s%s", task, sep, worker, sep, cls, end);
-    put(f, line, (size_t)len);
-    keep(f, task, worker, cls);
+    crowd_file_put(f, line, (size_t)len);
+    crowd_file_keep(f, task, worker, cls);
 }
 
 /* Read f's text and compare with its labels added one by one. */
-static void check_file(struct file *f, qk_crowd_dup dup)
+static void check_file(struct crowd_file *f, qk_crowd_dup dup)
 {
     qk_crowd_read_opts o = {.duplicates = dup};
     qk_crowd_read_stats rs, rs2 = {0};
@@ -99,10 +68,10 @@ static void test_window_runs(void **state)
         {" ", "\n", "w%03u", {"0", "1"}},
         {"\t", "\r\n", "w%03u", {"0", "1"}},
         {" ", "\r\n", "w%03u", {"1", "0"}},
-        {"\t", "\n", "worker-%05u", {"yes", "no"}},                          /* 12-byte workers, words */
-        {"\t", "\n", "worker-000000%03u", {"relevant-16bytes", "0"}},        /* 16 bytes each */
-        {"\t", "\n", "worker-0000000%03u", {"1", "relevant-17-bytes"}},      /* 17: the general way */
-        {"\t", "\n", "w\xc3\xa9%03u", {"\xc3\xa9t\xc3\xa9", "1"}},           /* UTF-8 bytes */
+        {"\t", "\n", "worker-%05u", {"yes", "no"}},                     /* 12-byte workers, words */
+        {"\t", "\n", "worker-000000%03u", {"relevant-16bytes", "0"}},   /* 16 bytes each */
+        {"\t", "\n", "worker-0000000%03u", {"1", "relevant-17-bytes"}}, /* 17: the general way */
+        {"\t", "\n", "w\xc3\xa9%03u", {"\xc3\xa9t\xc3\xa9", "1"}},      /* UTF-8 bytes */
     };
     /* what breaks each run: every kind of line the window loop leaves,
      * with the label it holds (task from %u, worker, class; none: NULL) */
@@ -111,26 +80,26 @@ static void test_window_runs(void **state)
     } breaks[] = {
         {"# a comment\n", NULL, NULL, NULL},
         {"\n", NULL, NULL, NULL},
-        {"t%05u\t\tw001\t1\n", "t%05u", "w001", "1"},          /* two separators */
+        {"t%05u\t\tw001\t1\n", "t%05u", "w001", "1"},            /* two separators */
         {"t%05u\tw001\t1\textra\n", "t%05u w001", "1", "extra"}, /* four fields: topic docno worker label */
-        {"t%05u\tw001 \t1\n", "t%05u", "w001", "1"},            /* a blank before the separator */
-        {"t%05u\tw001\t1\r\r\n", "t%05u", "w001", "1"},         /* CR CR LF */
-        {"t%05u\tw001\v\t1\n", "t%05u", "w001", "1"},           /* a vertical tab */
-        {"t%05u\tw999\t1\n", "t%05u", "w999", "1"},             /* a new worker */
-        {"t%05u\tw001\t7\n", "t%05u", "w001", "7"},             /* a new class */
+        {"t%05u\tw001 \t1\n", "t%05u", "w001", "1"},             /* a blank before the separator */
+        {"t%05u\tw001\t1\r\r\n", "t%05u", "w001", "1"},          /* CR CR LF */
+        {"t%05u\tw001\v\t1\n", "t%05u", "w001", "1"},            /* a vertical tab */
+        {"t%05u\tw999\t1\n", "t%05u", "w999", "1"},              /* a new worker */
+        {"t%05u\tw001\t7\n", "t%05u", "w001", "7"},              /* a new class */
         {"task-name-17bytes\tw001\t1\n", "task-name-17bytes", "w001", "1"},
-        {"t%05u\t\xc3\xa9\t1\n", "t%05u", "\xc3\xa9", "1"},       /* a new worker of UTF-8 bytes */
-        {"#c%05u\tw001\t1\n", NULL, NULL, NULL},                /* a comment of the run's shape */
+        {"t%05u\t\xc3\xa9\t1\n", "t%05u", "\xc3\xa9", "1"}, /* a new worker of UTF-8 bytes */
+        {"#c%05u\tw001\t1\n", NULL, NULL, NULL},            /* a comment of the run's shape */
         {"task-name-17byteA\tw001\t1\ntask-name-17byteB\tw002\t1\n", "task-name-17byteA", "w001", "1"},
-        {"t00003\tw001\t0\n", "t00003", "w001", "0"},           /* a task back: ungrouped from here */
+        {"t00003\tw001\t0\n", "t00003", "w001", "0"}, /* a task back: ungrouped from here */
     };
-    struct file f = {0};
+    struct crowd_file f = {0};
     char task[48], worker[48], line[128];
     unsigned t = 0, seed = 7;
     (void)state;
     /* every worker and class of the runs first, so that each run takes
      * the window loop up to its break */
-    put(&f, "task\tworker\tlabel\n", 18);
+    crowd_file_put(&f, "task\tworker\tlabel\n", 18);
     for (size_t s = 0; s < sizeof runs / sizeof *runs; s++)
         for (unsigned i = 0; i < 60; i++, t += i % 5 == 0) {
             snprintf(task, sizeof task, "t%05u", t);
@@ -146,13 +115,13 @@ static void test_window_runs(void **state)
             label(&f, task, runs[s].sep, worker, runs[s].cls[(seed >> 20) & 1], runs[s].end);
             if (i != 200)
                 continue;
-            put(&f, line, (size_t)snprintf(line, sizeof line, breaks[r].line, t));
+            crowd_file_put(&f, line, (size_t)snprintf(line, sizeof line, breaks[r].line, t));
             if (breaks[r].task) {
                 snprintf(task, sizeof task, breaks[r].task, t);
-                keep(&f, task, breaks[r].worker, breaks[r].cls);
+                crowd_file_keep(&f, task, breaks[r].worker, breaks[r].cls);
             }
             if (strstr(breaks[r].line, "17byteB")) /* two tasks alike in their first 16 bytes */
-                keep(&f, "task-name-17byteB", "w002", "1");
+                crowd_file_keep(&f, "task-name-17byteB", "w002", "1");
         }
     }
     /* the last line without its newline */
@@ -167,7 +136,7 @@ static void test_window_runs(void **state)
  * in pieces, so that runs end at the window's end as well. */
 static void test_window_gzip(void **state)
 {
-    struct file f = {0};
+    struct crowd_file f = {0};
     char task[48], worker[48], p[64];
     qk_crowd_read_opts o = {.duplicates = QK_CROWD_DUP_KEEP};
     qk_crowd_labels *L = NULL, *R = NULL;
@@ -222,7 +191,7 @@ static void test_window_line_numbers(void **state)
 {
     static const char *const cls[] = {"0", "1"};
     static const char *const ends[] = {"\n", "\r\n"};
-    struct file f = {0};
+    struct crowd_file f = {0};
     char task[48], worker[48], want[256];
     qk_crowd_read_opts o = {.classes = cls, .n_classes = 2};
     qk_crowd_labels *L = NULL;
@@ -237,19 +206,20 @@ static void test_window_line_numbers(void **state)
                 snprintf(worker, sizeof worker, "w%03u", i % 50);
                 label(&f, task, "\t", worker, i % 2 ? "1" : "0", ends[e]);
                 if (i == 300)
-                    put(&f, "t00075\tw001\t1\r\r\n", 16);
+                    crowd_file_put(&f, "t00075\tw001\t1\r\r\n", 16);
                 if (i == 500)
-                    put(&f, "#t00999\tw001\t1\n", 15);
+                    crowd_file_put(&f, "#t00999\tw001\t1\n", 15);
             }
             /* line 903: an unknown class, or two fields and then one */
             const char *last = bad ? "t00999\tw001\n1\n" : "t00999\tw001\t2\n";
-            put(&f, last, strlen(last));
+            crowd_file_put(&f, last, strlen(last));
             for (unsigned i = 0; i < 20; i++) /* the window loop's tail */
-                put(&f, "t01000\tw002\t1\n", 15);
+                crowd_file_put(&f, "t01000\tw002\t1\n", 15);
             p = crowd_write_tmp(f.text, f.n);
             assert_int_equal(crowd_read_file(p, &o, &L, NULL, &err), QK_EINPUT);
             if (bad)
-                snprintf(want, sizeof want, "'%s' line 903: expected 3 fields (task worker label), found 2", p);
+                snprintf(want, sizeof want, "'%s' line 903: expected 3 fields (task worker label), found 2",
+                         p);
             else
                 snprintf(want, sizeof want, "'%s' line 903: label '2' is not one of the declared classes", p);
             assert_string_equal(err.message, want);
@@ -273,10 +243,10 @@ static void test_window_direct(void **state)
 {
     (void)state;
     for (int late = 0; late < 2; late++) {
-        struct file f = {0};
+        struct crowd_file f = {0};
         char task[48], worker[48];
         unsigned t = 0, seed = 11;
-        put(&f, "task\tworker\tlabel\n", 18);
+        crowd_file_put(&f, "task\tworker\tlabel\n", 18);
         for (unsigned i = 0; i < 12000; i++, t += i % 6 == 0) {
             /* 300 ids met in turn, then one more every 100 lines up to
              * line 6000, then only known ones */
@@ -313,7 +283,7 @@ static void test_window_direct(void **state)
  * the runs after that. The ids are 4 bytes of 3 + 5 + 5 + 5 bits. */
 static void test_window_direct_many(void **state)
 {
-    struct file f = {0};
+    struct crowd_file f = {0};
     char task[48], worker[8] = {0};
     unsigned seed = 5;
     (void)state;
@@ -399,12 +369,9 @@ static void test_long_tasks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_window_runs),
-        cmocka_unit_test(test_window_gzip),
-        cmocka_unit_test(test_window_line_numbers),
-        cmocka_unit_test(test_window_direct),
-        cmocka_unit_test(test_window_direct_many),
-        cmocka_unit_test(test_long_tasks),
+        cmocka_unit_test(test_window_runs),         cmocka_unit_test(test_window_gzip),
+        cmocka_unit_test(test_window_line_numbers), cmocka_unit_test(test_window_direct),
+        cmocka_unit_test(test_window_direct_many),  cmocka_unit_test(test_long_tasks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
