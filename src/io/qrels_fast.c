@@ -261,7 +261,8 @@ typedef struct hot {
      * skip lines: see try_fixed) */
     size_t n, alen, npos, prev_dlen, room, alim, presize_at;
     size_t presize_lim, skip, next_try;
-    int new_topic; /* slow_line began a topic's block */
+    size_t pad_skip, pad_next; /* try_padded's wait and next entry (qrels_odd.h) */
+    int new_topic;             /* slow_line began a topic's block */
     qk_judgment *recs;
     uint32_t *doc_off;
     char *arena;

@@ -279,12 +279,68 @@ static void test_varied_runs(void **state)
     check_made(make_varied_runs, 777, 100, 3000, 96);
 }
 
+/* Lines in columns as CLEF TAR's qrel_abs_test.txt writes them
+ * ("CD007431     0  7072537      0  "): the docno left-aligned in its
+ * column, spaces up to the grade's (the loop for lines in columns,
+ * padded_lines), runs of one layout and others; now and then a docno that
+ * fills its column, a tab or other blank in the padding, a grade of two
+ * digits or a minus, a longer line, CRLF, another topic; when bad a docno
+ * that runs into the grade, a control byte or a 5th field. */
+static size_t make_column_runs(gen *g, char *out, size_t lines, int bad)
+{
+    unsigned topic = 1 + (unsigned)below(g, 50), pad1 = 5, pad2 = 2, colw = 14, tail = 2;
+    unsigned long doc = 1000000 + below(g, 9000000);
+    size_t n = 0;
+    int ordered = below(g, 3) == 0; /* topics and docnos in order: the reader's in_order kept */
+    for (size_t i = 0; i < lines; i++) {
+        char d[80], line[200];
+        size_t dl, k = 0;
+        if (below(g, 100) == 0)
+            topic++;
+        if (below(g, 300) == 0) { /* another layout */
+            pad1 = 1 + (unsigned)below(g, 6);
+            pad2 = 1 + (unsigned)below(g, 3);
+            colw = 2 + (unsigned)below(g, 36);
+            tail = (unsigned)below(g, 4);
+        }
+        doc = ordered ? doc + 1 + below(g, 500) : below(g, 6) ? doc + below(g, 50000) : doc - below(g, 50000);
+        dl = (size_t)sprintf(d, "%lu", ordered ? doc : below(g, 3) ? doc % 10000000ul : doc % 100000000ul);
+        if (!ordered && below(g, 40) == 0) { /* 1 byte up to the column's width */
+            dl = 1 + below(g, colw);
+            memset(d, 'z', dl);
+            d[dl] = '\0';
+        }
+        if (dl >= colw && !bad) /* a docno that would run into the grade */
+            dl = colw - 1;
+        k += (size_t)sprintf(line + k, "CD%06u%*s0%*s", topic, (int)pad1, "", (int)pad2, "");
+        memcpy(line + k, d, dl);
+        memset(line + k + dl, ' ', colw > dl ? colw - dl : 0);
+        if (colw > dl + 1 && below(g, 80) == 0)
+            line[k + dl + below(g, colw - dl)] = "\t\v\f\r"[below(g, 4)];
+        if (bad && below(g, 200) == 0)
+            line[k + below(g, colw > dl ? colw : dl)] = '\x02';
+        k += colw > dl ? colw : dl;
+        k += (size_t)sprintf(line + k, "%s%*s%s%s", below(g, 80) ? (below(g, 10) ? "0" : "1") : below(g, 2) ? "11" : "-1",
+                             (int)tail, "", bad && below(g, 300) == 0 ? " x" : "", below(g, 40) ? "\n" : "\r\n");
+        memcpy(out + n, line, k);
+        n += k;
+    }
+    return n;
+}
+
+static void test_column_runs(void **state)
+{
+    (void)state;
+    check_made(make_column_runs, 2024, 100, 3000, 96);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixed_runs),
         cmocka_unit_test(test_blank_runs),
         cmocka_unit_test(test_varied_runs),
+        cmocka_unit_test(test_column_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
