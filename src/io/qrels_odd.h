@@ -113,7 +113,7 @@ static void padded_lines(hot *h, const padded *t)
 {
     const char *p = h->p, *prev = h->prev;
     size_t n = h->n, alen = h->alen, npos = h->npos, pdl = h->prev_dlen;
-    const uint64_t col = (1ULL << (t->g0 - t->d0)) - 1, ids = (uint64_t)h->g << 32;
+    const uint64_t col = (1ULL << (t->g0 - t->d0)) - 1, gid = (uint64_t)h->g << 32;
     const unsigned d0 = t->d0, g0 = t->g0, len = t->len;
     qk_judgment *const recs = h->recs;
     uint32_t *const doc_off = h->doc_off;
@@ -141,26 +141,14 @@ static void padded_lines(hot *h, const padded *t)
         arena[alen + w] = '\0';
         doc_off[n] = (uint32_t)alen;
         alen += w + 1;
-        {
-            uint64_t id = ids | (uint32_t)n;
-            double rel = digit_rel[gd];
-            char *r = (char *)(recs + n);
-            memcpy(r + offsetof(qk_judgment, doc), &id, 8);
-            memcpy(r + offsetof(qk_judgment, rel), &rel, 8);
-        }
+        put_judgment(recs, n, gid, digit_rel[gd]);
         npos += gd > 0;
         n++;
         prev = doc;
         pdl = w;
         p += len;
     }
-    h->p = p;
-    h->prev = prev;
-    h->prev_dlen = pdl;
-    h->n = n;
-    h->alen = alen;
-    h->npos = npos;
-    h->in_order = in_order;
+    loop_done(h, p, prev, pdl, n, alen, npos, in_order);
 }
 
 /* padded_lines after the line at s, just added (its fields f, fl, its
