@@ -47,6 +47,35 @@ static inline __attribute__((always_inline)) void loop_done(hot *h, const char *
         body(h, 1, 1);                                                                                       \
     }
 
+/* The line at p (64 bytes readable) as a template for the lines after
+ * it: three non-empty fields (the last line's topic id, and group for
+ * qrels_jg), single separators, a one-digit grade, then its '\n' within
+ * the 64 bytes, a docno under 32 bytes; its field ends in *f1..*f4. */
+static inline __attribute__((always_inline)) int first_layout(const hot *h, const char *p, int avx2,
+                                                              int groups, unsigned *f1, unsigned *f2,
+                                                              unsigned *f3, unsigned *f4)
+{
+    uint64_t sep, m;
+#if defined(QK_QRELS_AVX2)
+    m = avx2 ? classify_avx2(p, &sep) : QK_QRELS_CLASSIFY_BASE(p, &sep);
+#else
+    (void)avx2;
+    m = QK_QRELS_CLASSIFY_BASE(p, &sep);
+#endif
+    m |= sep | 1ULL << 63;
+    *f1 = (unsigned)__builtin_ctzll(m);
+    m &= m - 1;
+    *f2 = (unsigned)__builtin_ctzll(m | 1ULL << 63);
+    m &= m - 1;
+    *f3 = (unsigned)__builtin_ctzll(m | 1ULL << 63);
+    m &= m - 1;
+    *f4 = (unsigned)__builtin_ctzll(m | 1ULL << 63);
+    return !(*f1 == 0 || *f1 != h->qlen16 || *f2 <= *f1 + 1 || *f3 <= *f2 + 1 || *f3 - *f2 - 1 >= 32 ||
+             *f4 != *f3 + 2 || *f4 >= 63 || p[*f4] != '\n' ||
+             ((sep >> *f1) & (sep >> *f2) & (sep >> *f3) & 1) == 0 || !same_qid16(&h->k, p) ||
+             (groups && (*f2 - *f1 - 1 != h->gl || !qk_same_bytes(h->gs, p + *f1 + 1, h->gl))));
+}
+
 /* Bit i: byte i of the 64 at p is in place for a block of the template
  * tpl: equal to tpl[i] where want[i] is 0xff (a topic id, group,
  * separator or newline), else data (above ' ', unsigned). */
@@ -126,27 +155,9 @@ static inline __attribute__((always_inline)) void fixed_body(hot *h, int avx2, i
         uint64_t bad;
         const char *d, *d0, *dend;
         if (!kl) {
-            /* the first line's layout: three non-empty fields (the
-             * last line's topic id) and a one-digit grade, then its
-             * newline within the block */
-            uint64_t sep, m;
-#if defined(QK_QRELS_AVX2)
-            m = avx2 ? classify_avx2(p, &sep) : QK_QRELS_CLASSIFY_BASE(p, &sep);
-#else
-            m = QK_QRELS_CLASSIFY_BASE(p, &sep);
-#endif
-            m |= sep | 1ULL << 63;
-            unsigned f1 = (unsigned)__builtin_ctzll(m), f2, f3, f4, k;
-            m &= m - 1;
-            f2 = (unsigned)__builtin_ctzll(m | 1ULL << 63);
-            m &= m - 1;
-            f3 = (unsigned)__builtin_ctzll(m | 1ULL << 63);
-            m &= m - 1;
-            f4 = (unsigned)__builtin_ctzll(m | 1ULL << 63);
-            if (f1 == 0 || f1 != h->qlen16 || f2 <= f1 + 1 || f3 <= f2 + 1 || f3 - f2 - 1 >= 32 ||
-                f4 != f3 + 2 || f4 >= 63 || p[f4] != '\n' ||
-                ((sep >> f1) & (sep >> f2) & (sep >> f3) & 1) == 0 || !same_qid16(&h->k, p) ||
-                (groups && (f2 - f1 - 1 != h->gl || !qk_same_bytes(h->gs, p + f1 + 1, h->gl))))
+            /* the first line's layout */
+            unsigned f1, f2, f3, f4, k;
+            if (!first_layout(h, p, avx2, groups, &f1, &f2, &f3, &f4))
                 break;
             len = f4 + 1;
             k = 64 / len;
@@ -262,28 +273,10 @@ static inline __attribute__((always_inline)) void varied_body(hot *h, int avx2, 
     if (h->end - p < QK_FAST_TAIL || h->room < 1 || h->alim < QK_BLOCK_ARENA || !h->presize_lim)
         return;
     {
-        /* the first line's prefix: three non-empty fields (the last
-         * line's topic id, group) and a one-digit grade, then '\n' */
-        uint64_t sep, m;
+        /* the first line's prefix, at most 16 bytes */
         unsigned f1, f2, f3, f4;
         char b[16] = {0};
-#if defined(QK_QRELS_AVX2)
-        m = avx2 ? classify_avx2(p, &sep) : QK_QRELS_CLASSIFY_BASE(p, &sep);
-#else
-        m = QK_QRELS_CLASSIFY_BASE(p, &sep);
-#endif
-        m |= sep | 1ULL << 63;
-        f1 = (unsigned)__builtin_ctzll(m);
-        m &= m - 1;
-        f2 = (unsigned)__builtin_ctzll(m | 1ULL << 63);
-        m &= m - 1;
-        f3 = (unsigned)__builtin_ctzll(m | 1ULL << 63);
-        m &= m - 1;
-        f4 = (unsigned)__builtin_ctzll(m | 1ULL << 63);
-        if (f1 == 0 || f1 != h->qlen16 || f2 <= f1 + 1 || f2 >= 16 || f3 <= f2 + 1 || f3 - f2 - 1 >= 32 ||
-            f4 != f3 + 2 || f4 >= 63 || p[f4] != '\n' || ((sep >> f1) & (sep >> f2) & (sep >> f3) & 1) == 0 ||
-            !same_qid16(&h->k, p) ||
-            (groups && (f2 - f1 - 1 != h->gl || !qk_same_bytes(h->gs, p + f1 + 1, h->gl))))
+        if (!first_layout(h, p, avx2, groups, &f1, &f2, &f3, &f4) || f2 >= 16)
             return;
         d0 = f2 + 1;
         memcpy(b, p, d0);
