@@ -426,8 +426,7 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
         }
         /* doc after prev; 32 equal bytes: slow_line compares */
         if (in_order) {
-            /* as after_prev, written out: through the helper the loops
-             * of the generated qrels took 2 % more instructions */
+            /* as after_prev, written out as fixed_body's is (see there) */
             uint32_t d = diff32_any(doc, prev, avx2);
             unsigned i;
             if (__builtin_expect(!d, 0)) {

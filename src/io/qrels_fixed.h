@@ -195,7 +195,7 @@ static inline __attribute__((always_inline)) void fixed_body(hot *h, int avx2, i
                 break;
             if (in_order) {
                 /* as after_prev, written out as in hot_body (through the
-                 * helper this loop took 2 % more instructions on generated
+                 * function this loop took 2 % more instructions on generated
                  * qrels); 32 equal bytes: hot_body's caller compares */
                 uint32_t dd = diff32_any(d, prev, avx2);
                 unsigned i;
