@@ -261,7 +261,8 @@ typedef struct hot {
      * skip lines: see try_fixed) */
     size_t n, alen, npos, prev_dlen, room, alim, presize_at;
     size_t presize_lim, skip, next_try;
-    int new_topic; /* slow_line began a topic's block */
+    size_t pad_skip, pad_next; /* try_padded's wait and next entry (qrels_odd.h) */
+    int new_topic;             /* slow_line began a topic's block */
     qk_judgment *recs;
     uint32_t *doc_off;
     char *arena;
@@ -289,6 +290,33 @@ static void hot_set_topic(hot *h, const char *qid, size_t qlen)
 
 /* A one-digit grade's relevance. */
 static const double digit_rel[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+
+/* Record n of recs: docno id n, group gid >> 32, relevance rel (two
+ * 8-byte stores). */
+static inline __attribute__((always_inline)) void put_judgment(qk_judgment *recs, size_t n, uint64_t gid,
+                                                               double rel)
+{
+    uint64_t ids = gid | (uint32_t)n;
+    char *r = (char *)(recs + n);
+    memcpy(r + offsetof(qk_judgment, doc), &ids, 8);
+    memcpy(r + offsetof(qk_judgment, rel), &rel, 8);
+}
+
+/* doc (dl bytes) after prev in strcmp order, 1 or 0: each is followed by
+ * a byte below every docno byte (a separator in the file, the NUL in
+ * pbuf), so the first of their 32 bytes that differs decides, unless it
+ * is doc's end (equal docnos, or prev longer). -1 when the 32 bytes are
+ * equal: the caller leaves the line to slow_line, which compares. */
+static inline __attribute__((always_inline)) int after_prev(const char *doc, const char *prev, size_t dl,
+                                                            int avx2)
+{
+    uint32_t d = diff32_any(doc, prev, avx2);
+    unsigned i;
+    if (__builtin_expect(!d, 0))
+        return -1;
+    i = (unsigned)__builtin_ctz(d);
+    return (i < dl) & ((unsigned char)doc[i] > (unsigned char)prev[i]);
+}
 
 /* EV_LINE for the line at p + lo with field ends f1..f4. */
 static inline __attribute__((always_inline)) int hand_back(hot *h, unsigned lo, unsigned f1, unsigned f2,
@@ -398,11 +426,7 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
         }
         /* doc after prev; 32 equal bytes: slow_line compares */
         if (in_order) {
-            /* doc after prev in strcmp order: each is followed by a byte
-             * below every docno byte (a separator in the file, the NUL in
-             * pbuf), so the first of their 32 bytes that differs decides,
-             * unless it is doc's end (equal docnos, or prev longer); 32
-             * equal bytes: slow_line compares */
+            /* as after_prev, written out as fixed_body's is (see there) */
             uint32_t d = diff32_any(doc, prev, avx2);
             unsigned i;
             if (__builtin_expect(!d, 0)) {
@@ -418,13 +442,7 @@ static inline __attribute__((always_inline)) int hot_body(hot *h, int avx2, int 
         doc_off[n] = (uint32_t)alen;
         prev = doc;
         alen += dl + 1;
-        {
-            uint64_t ids = (uint64_t)g << 32 | (uint32_t)n;
-            double rel = digit_rel[gd];
-            char *r = (char *)(recs + n);
-            memcpy(r + offsetof(qk_judgment, doc), &ids, 8);
-            memcpy(r + offsetof(qk_judgment, rel), &rel, 8);
-        }
+        put_judgment(recs, n, (uint64_t)g << 32, digit_rel[gd]);
         npos += gd > 0;
         n++;
     }

@@ -52,6 +52,127 @@ static inline uint64_t blank_mask64(const char *s, uint64_t *nl, uint64_t *ctl)
     return ws;
 }
 
+/* Lines in columns, as CLEF TAR's qrel_abs_test.txt pads them ("CD007431
+ * 0  7072537      0  "): every line as long as the one that set the
+ * template, the same bytes but for the docno, left-aligned in its column
+ * and padded with spaces up to the grade's, and the grade's one digit. */
+typedef struct padded {
+    char tpl[64];  /* the line, its docno's column all spaces */
+    uint64_t want; /* the bytes to equal tpl's: all of the line but the docno and the grade */
+    unsigned len, d0, g0;
+} padded;
+
+/* The template of the line at s (len bytes, its '\n' last), whose docno
+ * (dl bytes) starts at d0 and whose one-digit grade, its last field, is
+ * at g0, a blank between them; 0 when the line does not make one (over 64
+ * bytes, a docno column of over 32). */
+static int padded_set(padded *t, const char *s, unsigned len, unsigned d0, unsigned dl, unsigned g0)
+{
+    if (len > 64 || g0 - d0 > 32 || g0 <= d0 + dl)
+        return 0;
+    memset(t->tpl, 0, sizeof t->tpl);
+    memcpy(t->tpl, s, len);
+    memset(t->tpl + d0, ' ', g0 - d0);
+    t->want = (len == 64 ? ~0ULL : (1ULL << len) - 1) & ~(1ULL << g0);
+    t->len = len;
+    t->d0 = d0;
+    t->g0 = g0;
+    return 1;
+}
+
+/* Bit i for byte i of the 64 at p: the result equal to tpl's, *data
+ * above ' ' (unsigned: a field's byte). */
+static inline __attribute__((always_inline)) uint64_t padded_masks(const char *p, const char *tpl,
+                                                                   uint64_t *data)
+{
+    uint64_t e = 0, d = 0;
+#if defined(__SSE2__)
+    const __m128i lo = _mm_set1_epi8(0x21);
+    for (unsigned k = 0; k < 4; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + (size_t)16 * k));
+        __m128i t = _mm_loadu_si128((const __m128i *)(const void *)(tpl + (size_t)16 * k));
+        e |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, t)) << (16 * k);
+        d |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, lo), x)) << (16 * k);
+    }
+#else
+    for (unsigned k = 0; k < 64; k++) {
+        e |= (uint64_t)(p[k] == tpl[k]) << k;
+        d |= (uint64_t)((unsigned char)p[k] > ' ') << k;
+    }
+#endif
+    *data = d;
+    return e;
+}
+
+/* The lines from h->p on laid out as t, added as slow_fields adds them
+ * (the same topic and group: their bytes are the template's), until one
+ * is not or the room runs out; h->p at the first line not taken. Such a
+ * line splits into the template's fields but for the docno, the run of
+ * field bytes at d0 (spaces after it up to the grade), and the grade. */
+static void padded_lines(hot *h, const padded *t)
+{
+    const char *p = h->p, *prev = h->prev;
+    size_t n = h->n, alen = h->alen, npos = h->npos, pdl = h->prev_dlen;
+    const uint64_t col = (1ULL << (t->g0 - t->d0)) - 1, gid = (uint64_t)h->g << 32;
+    const unsigned d0 = t->d0, g0 = t->g0, len = t->len;
+    qk_judgment *const recs = h->recs;
+    uint32_t *const doc_off = h->doc_off;
+    char *const arena = h->arena;
+    int in_order = h->in_order;
+    /* a line starts at p <= plim while n < nend and alen <= alim */
+    const char *const plim = h->end - QK_FAST_TAIL;
+    size_t nend = h->room < h->presize_at + 1 ? h->room : h->presize_at + 1;
+    if (h->end - p < QK_FAST_TAIL || h->alim < 64 || nend == 0)
+        return;
+    nend--;
+    while (p <= plim && n < nend && alen <= h->alim - 64) {
+        uint64_t data, eq = padded_masks(p, t->tpl, &data), dr;
+        unsigned w, gd = (unsigned)(unsigned char)p[g0] - '0';
+        const char *doc = p + d0;
+        /* the docno's column: a run of field bytes from its start, not
+         * all of it, then the template's spaces */
+        dr = (data >> d0) & col;
+        if ((~eq & t->want & ~(dr << d0)) | (gd > 9) | (~dr & 1) | (dr & (dr + 1)) | (dr == col))
+            break;
+        w = (unsigned)__builtin_ctzll(~dr);
+        if (in_order && !qk_qrels_docno_less(prev, pdl, doc, w))
+            in_order = 0;
+        memcpy(arena + alen, doc, 32);
+        arena[alen + w] = '\0';
+        doc_off[n] = (uint32_t)alen;
+        alen += w + 1;
+        put_judgment(recs, n, gid, digit_rel[gd]);
+        npos += gd > 0;
+        n++;
+        prev = doc;
+        pdl = w;
+        p += len;
+    }
+    loop_done(h, p, prev, pdl, n, alen, npos, in_order);
+}
+
+/* padded_lines after the line at s, just added (its fields f, fl, its
+ * '\n' at c), when h->n has reached h->pad_next: an entry that takes
+ * PADDED_GOOD lines or more comes back at the next line it did not take;
+ * one that takes fewer waits twice as many lines as the last (16 to
+ * 8192), so that files of blank runs but no columns hardly ever enter. */
+#define PADDED_GOOD 8
+static void try_padded(hot *h, const char *s, const char *const *f, const size_t *fl, const char *c)
+{
+    padded t;
+    size_t n0 = h->n;
+    if (n0 < h->pad_next)
+        return;
+    if (fl[3] == 1 && fl[2] < 32 && c - s < 64 &&
+        padded_set(&t, s, (unsigned)(c - s + 1), (unsigned)(f[2] - s), (unsigned)fl[2], (unsigned)(f[3] - s)))
+        padded_lines(h, &t);
+    if (h->n - n0 >= PADDED_GOOD)
+        h->pad_skip = 1;
+    else
+        h->pad_skip = h->pad_skip < 16 ? 16 : h->pad_skip < 8192 ? 2 * h->pad_skip : 8192;
+    h->pad_next = h->n + h->pad_skip;
+}
+
 /* A separator of hot_body's lines. */
 static inline int odd_sep(char b)
 {
@@ -150,6 +271,7 @@ static int odd_lines(qk_qrels *q, hot *h, size_t limit, int groups)
         h->p = c + 1;
         h->o = 0;
         taken = 1;
+        try_padded(h, s, f, fl, c);
     }
 }
 

@@ -194,9 +194,55 @@ static inline uint64_t pack_digits(uint64_t k)
     return (d >> 32) * 14641 + (d & 0xffffffffULL);
 }
 
+/* The docno at arena + at (NUL-terminated inside the arena's len bytes)
+ * packed as pack_digits packs a prefix key, when it is 1-8 digits: then
+ * the key holds the whole docno, so equal keys are equal docnos and the
+ * keys order as the docnos do. UINT64_MAX (above every packed key) when
+ * it has another byte or more than 8. */
+static inline uint64_t whole_digits_key(const char *arena, size_t len, size_t at)
+{
+    uint64_t k = 0;
+    size_t l;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (at + 9 <= len) {
+        uint64_t w = qk_load8(arena + at);
+        uint64_t z = (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+        if (z)
+            w &= (z & -z) - 1; /* the bytes below the first NUL */
+        else if (arena[at + 8])
+            return UINT64_MAX;
+        k = __builtin_bswap64(w);
+        return not_digits(k) ? UINT64_MAX : pack_digits(k);
+    }
+#else
+    (void)len;
+#endif
+    for (l = 0; l < 8 && arena[at + l]; l++)
+        k |= (uint64_t)(unsigned char)arena[at + l] << (56 - 8 * l);
+    if ((l == 8 && arena[at + 8]) || not_digits(k))
+        return UINT64_MAX;
+    return pack_digits(k);
+}
+
 int qk_qrels_prefix_ends(const qrels_sort_buf *buf, uint64_t key)
 {
     return buf->packed ? key % 11 == 0 : (key & 0xff) == 0;
+}
+
+/* Room in buf for the keys of n records and the radix sort's scratch:
+ * 2 * n entries (buf->want or more at the first call). NULL when out of
+ * memory. */
+static qk_keyed *sort_room(qrels_sort_buf *buf, size_t n)
+{
+    if (n > buf->cap) {
+        size_t c = buf->want > n ? buf->want : n;
+        free(buf->keyed);
+        buf->cap = 0;
+        if (!(buf->keyed = qk_realloc_huge_from(NULL, 0, 2 * c * sizeof *buf->keyed, QK_QRELS_HUGE)))
+            return NULL;
+        buf->cap = c;
+    }
+    return buf->keyed;
 }
 
 /* The docno prefix keys of n records, the docno id of record i the
@@ -209,15 +255,8 @@ static inline qk_keyed *sort_prefixes(const qk_qrels *q, const char *recs, size_
     qk_keyed *v;
     size_t i = 0;
     uint64_t all = 0;
-    if (n > buf->cap) {
-        size_t c = buf->want > n ? buf->want : n;
-        free(buf->keyed);
-        buf->cap = 0;
-        if (!(buf->keyed = qk_realloc_huge_from(NULL, 0, 2 * c * sizeof *buf->keyed, QK_QRELS_HUGE)))
-            return NULL;
-        buf->cap = c;
-    }
-    v = buf->keyed;
+    if (!(v = sort_room(buf, n)))
+        return NULL;
     /* Docnos of digits (PubMed ids): their prefixes packed into 28 bits, 3
      * radix passes instead of one for each of the 8 bytes, which all vary. */
     for (; i < n; i++) {
@@ -444,6 +483,78 @@ static void permute_block(qk_qrels *q, size_t s, qk_keyed *keys, size_t m)
     }
 }
 
+/* A block gather_block puts in order: topic rank t, records [s, s + m)
+ * in reading order, their lines line0 on when one_run (else in g->bline). */
+typedef struct block_at {
+    size_t t, s, m;
+    uint32_t line0;
+    int one_run;
+} block_at;
+
+_Static_assert(sizeof(qk_judgment) <= sizeof(qk_keyed), "a block's records fit in the sort's scratch");
+
+/* gather_block for a block out of docno order whose docnos are all 1-8
+ * digits (PubMed ids) and whose offsets are 4 bytes: the packed keys are
+ * whole docnos, so the radix order (stable: equal docnos in line order)
+ * is the final one, with no tie left to sort and no string to compare.
+ * The records are copied into the half of the sort's scratch the keys
+ * left free, each with its docno's offset for its id, and numbered from
+ * there straight onto g: no permutation in place. *taken 0, nothing
+ * written, when some docno does not qualify (or no memory: sort_block
+ * reports it). */
+static qk_status gather_digits(qk_qrels *q, gathered *g, const block_at *b, size_t *w, size_t *nd,
+                               qrels_sort_buf *sb, const char *path, qk_dedup dedup, qk_error *err,
+                               int *taken)
+{
+    const qk_judgment *src = q->recs + b->s;
+    const uint32_t *off = q->doc_off;
+    qk_judgment *copy;
+    qk_keyed *v, *s;
+    uint64_t all = 0, prev = 0;
+    size_t m = b->m, at = *w, id = *nd;
+    *taken = 0;
+    if (!off || !(v = sort_room(sb, m)))
+        return QK_OK;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t k = whole_digits_key(q->arena, q->arena_len, off[src[i].doc]);
+        if (k == UINT64_MAX)
+            return QK_OK;
+        v[i].key = k;
+        v[i].id = (uint32_t)i;
+        all |= k;
+    }
+    s = qk_radix_keyed_bits(v, v + m, m, all ? 64 - __builtin_clzll(all) : 0);
+    copy = (qk_judgment *)(void *)(s == v ? v + m : v);
+    for (size_t i = 0; i < m; i++) {
+        copy[i] = src[i];
+        copy[i].doc = off[src[i].doc];
+    }
+    *taken = 1;
+    /* in place, the writes below stay at or below record s + j and docno
+     * id s + j, whose originals are in copy by now */
+    for (size_t j = 0; j < m; j++) {
+        uint32_t x = s[j].id;
+        qk_judgment r = copy[x];
+        uint32_t line = b->one_run ? b->line0 + x : g->bline[x];
+        if (j > 0 && s[j].key == prev) {
+            if (dedup == QK_DEDUP_FIRST) {
+                if (r.rel > 0)
+                    q->npositive--;
+                continue;
+            }
+            return qk_qrels_judged_twice(q, b->t, path, line, q->arena + r.doc, g->lines[at - 1], err);
+        }
+        prev = s[j].key;
+        g->off[id] = r.doc;
+        r.doc = (uint32_t)id++;
+        g->recs[at] = r;
+        g->lines[at++] = line;
+    }
+    *w = at;
+    *nd = id;
+    return QK_OK;
+}
+
 /* Topic rank t's block, gathered in docno order onto g at record *w and
  * docno id *nd. */
 static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, size_t *nd, qrels_sort_buf *sb,
@@ -454,7 +565,7 @@ static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, siz
     const qk_judgment *src = q->recs + s;
     qk_keyed *keys = NULL;
     uint32_t line0;
-    int one_run = block_lines(q, s, m, &line0, g->bline);
+    int one_run = block_lines(q, s, m, &line0, g->bline), taken = 0;
     g->offs[t] = *w;
     g->first[t] = *nd;
     /* a block already in docno order (equal docnos in line order) is
@@ -462,6 +573,12 @@ static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, siz
     while (i < m && strcmp(q->arena + qk_qrels_doc_at(q, src[i - 1].doc),
                            q->arena + qk_qrels_doc_at(q, src[i].doc)) <= 0)
         i++;
+    if (i < m) {
+        block_at b = {t, s, m, line0, one_run};
+        qk_status st = gather_digits(q, g, &b, w, nd, sb, path, dedup, err, &taken);
+        if (taken || st != QK_OK)
+            return st;
+    }
     if (i < m && !(keys = sort_block(q, src, m, sb)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if (keys && g->in_place)
@@ -519,8 +636,12 @@ qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedu
     g.in_place = n < PLACED;
     for (size_t k = 0; k < nt && g.in_place; k++)
         g.in_place = g.blk[k] == k;
-    for (size_t i = 0; i < n && g.in_place; i++)
-        g.in_place = q->recs[i].doc == i;
+    if (g.in_place) { /* without an early exit, the compiler's loop is short */
+        uint32_t off_id = 0;
+        for (size_t i = 0; i < n; i++)
+            off_id |= q->recs[i].doc ^ (uint32_t)i;
+        g.in_place = off_id == 0;
+    }
     if (g.in_place) {
         g.recs = q->recs;
         g.off = q->doc_off;

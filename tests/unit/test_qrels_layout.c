@@ -217,11 +217,130 @@ static void test_blank_runs(void **state)
     check_made(make_blank_runs, 4242, 100, 3000, 160);
 }
 
+/* Runs of lines of one prefix (topic id, group, their separators) whose
+ * docnos change width from line to line (as CLEF TAR's
+ * train.clef2017.qrels mixes 7- and 8-digit PubMed ids: the loop for one
+ * prefix and varied docnos, varied_body): docnos of 1-34 bytes, around 31
+ * and 32 now and then, in and out of order, equal to the last; a space or
+ * tab before the grade; and now and then a grade of two digits or a
+ * minus, CRLF, a trailing blank, another topic or group, and when bad a
+ * control byte in a docno or an empty field. */
+static size_t make_varied_runs(gen *g, char *out, size_t lines, int bad)
+{
+    static const char *const groups[] = {"0", "Q0", "1", "it12"};
+    unsigned topic = 1 + (unsigned)below(g, 50), gi = 0, tw = 2 + (unsigned)below(g, 10);
+    unsigned long doc = 1000 + below(g, 90000000);
+    size_t n = 0;
+    int ordered = below(g, 3) == 0; /* docnos in order but now and then: in_order kept or dropped */
+    unsigned long ord = 100000;
+    for (size_t i = 0; i < lines; i++) {
+        char q[40], d[80];
+        size_t dl;
+        const char *end = below(g, 50) ? "\n" : below(g, 2) ? "\r\n" : " \n";
+        if (below(g, 100) == 0)
+            topic++;
+        if (!ordered && below(g, 200) == 0)
+            tw = 1 + (unsigned)below(g, 16); /* a prefix up to 16 bytes long and past it */
+        if (below(g, 150) == 0)
+            gi = (unsigned)below(g, 4);
+        doc = below(g, 8) ? doc + below(g, 3000) : doc - below(g, 5000);
+        sprintf(q, "T%030u", topic);
+        memmove(q, q + 31 - tw, tw + 1);
+        /* 7 and 8 digits mixed; or (ordered) 6 digits counting up, now and then
+         * down, and 0-12 letters: widths that change, in strcmp order */
+        if (ordered) {
+            ord = below(g, 1000) ? ord + 1 : ord - 2;
+            dl = (size_t)sprintf(d, "%06lu%.*s", ord, (int)below(g, 13), "abcdefghijkl");
+        } else {
+            dl = (size_t)sprintf(d, "%lu", below(g, 3) ? doc % 10000000ul : doc);
+        }
+        if (!ordered && below(g, 20) == 0) { /* another width: 1 to 34 bytes, 31 and 32 often */
+            size_t w = below(g, 2) ? 30 + below(g, 4) : 1 + below(g, 34);
+            if (w > dl)
+                memset(d + dl, 'y', w - dl);
+            dl = w;
+            d[dl] = '\0';
+        }
+        if (bad && below(g, 150) == 0)
+            d[below(g, dl)] = below(g, 2) ? '\x01' : '\x7f';
+        n += (size_t)sprintf(out + n, "%s %s\t%s%s", q, groups[gi], d,
+                             bad && below(g, 200) == 0 ? "\x01" : below(g, 3) ? "\t" : " ");
+        if (bad && below(g, 300) == 0)
+            out[n++] = ' '; /* an empty field */
+        n += (size_t)sprintf(out + n, "%s%s", below(g, 60) ? (below(g, 5) ? "0" : "1") : below(g, 2) ? "10" : "-2",
+                             end);
+    }
+    return n;
+}
+
+static void test_varied_runs(void **state)
+{
+    (void)state;
+    check_made(make_varied_runs, 777, 100, 3000, 96);
+}
+
+/* Lines in columns as CLEF TAR's qrel_abs_test.txt writes them
+ * ("CD007431     0  7072537      0  "): the docno left-aligned in its
+ * column, spaces up to the grade's (the loop for lines in columns,
+ * padded_lines), runs of one layout and others; now and then a docno that
+ * fills its column, a tab or other blank in the padding, a grade of two
+ * digits or a minus, a longer line, CRLF, another topic; when bad a docno
+ * that runs into the grade, a control byte or a 5th field. */
+static size_t make_column_runs(gen *g, char *out, size_t lines, int bad)
+{
+    unsigned topic = 1 + (unsigned)below(g, 50), pad1 = 5, pad2 = 2, colw = 14, tail = 2;
+    unsigned long doc = 1000000 + below(g, 9000000);
+    size_t n = 0;
+    int ordered = below(g, 3) == 0; /* topics and docnos in order: the reader's in_order kept */
+    for (size_t i = 0; i < lines; i++) {
+        char d[80], line[200];
+        size_t dl, k = 0;
+        if (below(g, 100) == 0)
+            topic++;
+        if (below(g, 300) == 0) { /* another layout */
+            pad1 = 1 + (unsigned)below(g, 6);
+            pad2 = 1 + (unsigned)below(g, 3);
+            colw = 2 + (unsigned)below(g, 36);
+            tail = (unsigned)below(g, 4);
+        }
+        doc = ordered ? doc + 1 + below(g, 500) : below(g, 6) ? doc + below(g, 50000) : doc - below(g, 50000);
+        dl = (size_t)sprintf(d, "%lu", ordered ? doc : below(g, 3) ? doc % 10000000ul : doc % 100000000ul);
+        if (!ordered && below(g, 40) == 0) { /* 1 byte up to the column's width */
+            dl = 1 + below(g, colw);
+            memset(d, 'z', dl);
+            d[dl] = '\0';
+        }
+        if (dl >= colw && !bad) /* a docno that would run into the grade */
+            dl = colw - 1;
+        k += (size_t)sprintf(line + k, "CD%06u%*s0%*s", topic, (int)pad1, "", (int)pad2, "");
+        memcpy(line + k, d, dl);
+        memset(line + k + dl, ' ', colw > dl ? colw - dl : 0);
+        if (colw > dl + 1 && below(g, 80) == 0)
+            line[k + dl + below(g, colw - dl)] = "\t\v\f\r"[below(g, 4)];
+        if (bad && below(g, 200) == 0)
+            line[k + below(g, colw > dl ? colw : dl)] = '\x02';
+        k += colw > dl ? colw : dl;
+        k += (size_t)sprintf(line + k, "%s%*s%s%s", below(g, 80) ? (below(g, 10) ? "0" : "1") : below(g, 2) ? "11" : "-1",
+                             (int)tail, "", bad && below(g, 300) == 0 ? " x" : "", below(g, 40) ? "\n" : "\r\n");
+        memcpy(out + n, line, k);
+        n += k;
+    }
+    return n;
+}
+
+static void test_column_runs(void **state)
+{
+    (void)state;
+    check_made(make_column_runs, 2024, 100, 3000, 96);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixed_runs),
         cmocka_unit_test(test_blank_runs),
+        cmocka_unit_test(test_varied_runs),
+        cmocka_unit_test(test_column_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -415,11 +415,44 @@ static size_t first_repeat(const line_rec *r, size_t n, size_t *pos)
  * lines given to qk_qrels_add: each topic's distinct docnos in strcmp
  * order with ids counting up, the first line's grade and line, the
  * positive count; or the error that names the first repeat in that order. */
-static void test_blocks_gathered(void **state)
+/* Docnos as CLEF TAR's PubMed ids: 1-8 digits, mostly 7 and 8, many
+ * sharing their first digits, some a prefix of another, a repeat when
+ * repeats (of one already used); in one block of `odd` one docno of 9
+ * digits or with a letter, which sends its block to the general sort. */
+static void make_pubmed(gen *g, char *out, char (*seen)[80], size_t nseen, int repeats, int odd)
 {
-    gen g = {2718};
-    (void)state;
-    for (int round = 0; round < 80; round++) {
+    size_t n = below(g, 5) ? 7 + below(g, 2) : 1 + below(g, 8);
+    if (repeats && nseen && below(g, 5) == 0) {
+        memcpy(out, seen[below(g, nseen)], 80);
+        return;
+    }
+    if (nseen && below(g, 6) == 0) { /* a prefix of one used, or one used with a digit more */
+        size_t l;
+        memcpy(out, seen[below(g, nseen)], 80);
+        l = strlen(out);
+        if (l > 1 && (l == 8 || below(g, 2)))
+            out[1 + below(g, l - 1)] = '\0';
+        else if (l < 8)
+            snprintf(out + l, 80 - l, "%u", (unsigned)below(g, 10));
+        return;
+    }
+    for (size_t k = 0; k < n; k++)
+        out[k] = (char)('0' + (k < 3 ? below(g, 3) : below(g, 10)));
+    out[n] = '\0';
+    if (odd && below(g, 200) == 0) {
+        if (below(g, 2))
+            snprintf(out + n, 80 - n, "%u", 10 + (unsigned)below(g, 90)); /* 9 digits or more */
+        else
+            out[below(g, n)] = "aZ:/"[below(g, 4)];
+    }
+}
+
+/* test_blocks_gathered's files: rounds of random files, docnos as
+ * make_docno and make_digits make them, or (pubmed) as make_pubmed. */
+static void check_gathered(gen *gp, int rounds, int pubmed)
+{
+    gen g = *gp;
+    for (int round = 0; round < rounds; round++) {
         size_t nt = 1 + below(&g, 9), n = 0, len = 0, cap, line = 0, per = round % 7 ? 300 : 5000;
         line_rec *r = malloc(nt * per * sizeof *r), *fo = malloc(nt * per * sizeof *r),
                  *ra = malloc(nt * per * sizeof *r);
@@ -435,11 +468,13 @@ static void test_blocks_gathered(void **state)
                     snprintf(r[n].qid, sizeof r[n].qid, "q%02u", (unsigned)t);
                 else /* 1, 38, 75, 11, ...: into new arrays */
                     snprintf(r[n].qid, sizeof r[n].qid, "%u", (unsigned)(t * 37 % 101 + 1));
-                if (round % 2)
+                if (pubmed)
+                    make_pubmed(&g, r[n].doc, seen, n, round % 3 != 0, t % 4 == 1);
+                else if (round % 2)
                     make_digits(&g, r[n].doc, seen, n);
                 else
                     make_docno(&g, r[n].doc, seen, n);
-                if (round % 3 == 0) { /* few repeats: more files without an error */
+                if (!pubmed && round % 3 == 0) { /* few repeats: more files without an error */
                     size_t l = strlen(r[n].doc);
                     snprintf(r[n].doc + l, sizeof r[n].doc - l, "x%zu", n);
                 }
@@ -507,6 +542,25 @@ static void test_blocks_gathered(void **state)
         free(text);
         free(seen);
     }
+    *gp = g;
+}
+
+static void test_blocks_gathered(void **state)
+{
+    gen g = {2718};
+    (void)state;
+    check_gathered(&g, 80, 0);
+}
+
+/* The same with PubMed-like docnos of 1-8 digits, which most blocks put
+ * in order by their whole packed docnos, numbered straight from the radix
+ * order (gather_digits); a few blocks hold a docno that is not, and take
+ * the general sort. */
+static void test_blocks_gathered_pubmed(void **state)
+{
+    gen g = {4242};
+    (void)state;
+    check_gathered(&g, 80, 1);
 }
 
 static void test_fused_radix_matches(void **state)
@@ -572,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_files_against_own_order),
         cmocka_unit_test(test_sorted_blocks_out_of_topic_order),
         cmocka_unit_test(test_blocks_gathered),
+        cmocka_unit_test(test_blocks_gathered_pubmed),
         cmocka_unit_test(test_fused_radix_matches),
         cmocka_unit_test(test_bits_radix_matches),
     };
