@@ -65,6 +65,20 @@ static inline void crowd_assert_same(const qk_crowd_labels *L, const qk_crowd_la
     assert_memory_equal(c, c2, qk_crowd_num_labels(L) * sizeof *c);
 }
 
+/* L, read from a file (stats rs), against R, the same labels added one by
+ * one and finished (stats rs2): the same duplicate counts and the same
+ * labels. Frees both. */
+static inline void crowd_assert_read_as_added(qk_crowd_labels *L, qk_crowd_labels *R, const qk_crowd_read_stats *rs,
+                                              const qk_crowd_read_stats *rs2)
+{
+    assert_int_equal(rs->dup_pairs, rs2->dup_pairs);
+    assert_int_equal(rs->dup_conflicts, rs2->dup_conflicts);
+    assert_int_equal(rs->dropped_dups, rs2->dropped_dups);
+    crowd_assert_same(L, R);
+    qk_crowd_labels_free(L);
+    qk_crowd_labels_free(R);
+}
+
 /* A label file being written (text) and the labels it holds, in order
  * (test_crowd_read.c, test_crowd_read_fixed.c). */
 struct crowd_file {
