@@ -68,8 +68,8 @@ static inline void crowd_assert_same(const qk_crowd_labels *L, const qk_crowd_la
 /* L, read from a file (stats rs), against R, the same labels added one by
  * one and finished (stats rs2): the same duplicate counts and the same
  * labels. Frees both. */
-static inline void crowd_assert_read_as_added(qk_crowd_labels *L, qk_crowd_labels *R, const qk_crowd_read_stats *rs,
-                                              const qk_crowd_read_stats *rs2)
+static inline void crowd_assert_read_as_added(qk_crowd_labels *L, qk_crowd_labels *R,
+                                              const qk_crowd_read_stats *rs, const qk_crowd_read_stats *rs2)
 {
     assert_int_equal(rs->dup_pairs, rs2->dup_pairs);
     assert_int_equal(rs->dup_conflicts, rs2->dup_conflicts);
