@@ -46,6 +46,21 @@ static inline uint64_t qk_digits8_value(uint64_t x)
     return (x * 10000 + (x >> 32)) & 0xFFFFFFFFULL;    /* eight */
 }
 
+/* The k >= 1 digits that end at end, as one little-endian word: the 8
+ * bytes before end, the 8 - k of them before the digits (k < 8) taken as
+ * '0'. Their value, or -1 when a byte of the k is not a digit. end - 8
+ * must be readable. */
+static inline int64_t qk_digits8_tail(const char *end, size_t k)
+{
+    uint64_t x;
+    memcpy(&x, end - 8, 8);
+    if (k < 8) {
+        uint64_t keep = ~0ULL << (8 * (8 - k)); /* the last k bytes */
+        x = (x & keep) | (0x3030303030303030ULL & ~keep);
+    }
+    return qk_digits8_ok(x) ? (int64_t)qk_digits8_value(x) : -1;
+}
+
 /* The 128-bit product of a and b: *hi and the low word returned. */
 static inline uint64_t qk_mul128(uint64_t a, uint64_t b, uint64_t *hi)
 {

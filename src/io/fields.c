@@ -187,11 +187,9 @@ int qk_parse_score(const char *s, size_t len, double *out)
              * when the k are all digits (fewer: the loop below is
              * cheaper). Nothing outside [s, end) is read. */
             size_t k = (size_t)(end - p);
-            uint64_t keep = ~0ULL << (8 * (8 - k)); /* little-endian: the last k bytes */
-            memcpy(&x, end - 8, 8);
-            x = (x & keep) | (0x3030303030303030ULL & ~keep);
-            if (qk_digits8_ok(x)) {
-                m = m * pow10_u64[k] + qk_digits8_value(x);
+            int64_t tail = qk_digits8_tail(end, k);
+            if (tail >= 0) {
+                m = m * pow10_u64[k] + (uint64_t)tail;
                 p = end;
             }
         }

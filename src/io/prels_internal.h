@@ -4,7 +4,6 @@
 #ifndef QK_IO_PRELS_INTERNAL_H
 #define QK_IO_PRELS_INTERNAL_H
 
-#include "core/bytes.h"
 #include "io/decimal.h"
 #include "qrelkit/core.h"
 #include "qrelkit/io.h"
@@ -25,23 +24,6 @@ struct qk_prels {
     qk_strpool *docs;
 };
 
-/* Bytes of one '0' in each byte of a word. */
-#define QK_PRELS_ZEROS 0x3030303030303030ULL
-
-/* The k digits that end at end (k >= 1), to the left of end - k as '0':
- * the word of 8 bytes that ends at end, 8 * (8 - k) low bits (the bytes
- * before the digits) made '0', read as eight digits; -1 when a byte of
- * the k is not a digit. end - 8 must be readable. */
-static inline int64_t qk_prels_digits_left(const char *end, size_t k)
-{
-    uint64_t x = qk_load8(end - 8);
-    if (k < 8) {
-        uint64_t keep = ~0ULL << (8 * (8 - k));
-        x = (x & keep) | (QK_PRELS_ZEROS & ~keep);
-    }
-    return qk_digits8_ok(x) ? (int64_t)qk_digits8_value(x) : -1;
-}
-
 /* A probability "0." and k = len - 2 digits (1 <= k <= 18, the shape
  * of the MQ prels' 15-digit probabilities) as qk_parse_score reads it:
  * the digits as m, at most three overlapping words read from the field's
@@ -56,9 +38,9 @@ static inline int qk_prels_prob(const char *s, size_t len, double *out)
     size_t k = len - 2;
     const char *end = s + len;
     int64_t lo, mid = 0, hi = 0;
-    if (len >= 3 && len <= 20 && s[0] == '0' && s[1] == '.' && (lo = qk_prels_digits_left(end, k)) >= 0 &&
-        (k <= 8 || (mid = qk_prels_digits_left(end - 8, k - 8)) >= 0) &&
-        (k <= 16 || (hi = qk_prels_digits_left(end - 16, k - 16)) >= 0)) {
+    if (len >= 3 && len <= 20 && s[0] == '0' && s[1] == '.' && (lo = qk_digits8_tail(end, k)) >= 0 &&
+        (k <= 8 || (mid = qk_digits8_tail(end - 8, k - 8)) >= 0) &&
+        (k <= 16 || (hi = qk_digits8_tail(end - 16, k - 16)) >= 0)) {
         uint64_t m = (uint64_t)hi * 10000000000000000ULL + (uint64_t)mid * 100000000 + (uint64_t)lo;
         if (m <= 1ULL << 53) {
             *out = (double)m / qk_pow10_exact[k];
