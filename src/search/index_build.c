@@ -54,18 +54,16 @@ void qk_index_build_opts_init(qk_index_build_opts *o)
 qk_status qk_index_builder_new(const char *out_path, const qk_index_build_opts *o, qk_index_builder **out,
                                qk_error *err)
 {
-    qk_index_builder *b = calloc(1, sizeof *b);
+    qk_index_builder *b;
     *out = NULL;
+    if (o->store_text && (o->text_level < QK_INDEX_TEXT_LEVEL_MIN || o->text_level > QK_INDEX_TEXT_LEVEL_MAX))
+        return qk_error_set(err, QK_EUSAGE, "the text level %d is outside %d..%d", o->text_level,
+                            QK_INDEX_TEXT_LEVEL_MIN, QK_INDEX_TEXT_LEVEL_MAX);
+    b = calloc(1, sizeof *b);
     if (!b || !(b->out_path = strdup(out_path)) || !(b->docnos = qk_strpool_new()) ||
         !(b->terms = qk_strpool_new()) || !(b->batch = malloc(sizeof *b->batch))) {
         qk_index_builder_free(b);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
-    if (o->store_text &&
-        (o->text_level < QK_INDEX_TEXT_LEVEL_MIN || o->text_level > QK_INDEX_TEXT_LEVEL_MAX)) {
-        qk_index_builder_free(b);
-        return qk_error_set(err, QK_EUSAGE, "the text level %d is outside %d..%d", o->text_level,
-                            QK_INDEX_TEXT_LEVEL_MIN, QK_INDEX_TEXT_LEVEL_MAX);
     }
     b->o = *o;
     if (b->o.memory_mb == 0)
