@@ -2,8 +2,8 @@
  * file as the reader does (read-only, sequential advice), looks at every
  * byte once (memchr for the newlines) and writes arrays of the sizes the
  * reader fills for it: a 16-byte qk_judgment, a 4-byte docno offset and
- * the third field's bytes and NUL per line, on fresh 2 MiB-aligned huge
- * pages as qk_realloc_huge places them. No parsing: what is left between
+ * the third field's bytes and NUL per line, mapped at once as
+ * qk_realloc_prefault_from maps them. No parsing: what is left between
  * this process's CPU time and the command's is the reader's own work.
  * Usage: floor_qrels FILE (prints the line count; time it with
  * `perf stat -e task-clock`). */
@@ -17,14 +17,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *huge_block(size_t bytes)
+static char *fresh_block(size_t bytes)
 {
-    const size_t huge = (size_t)2 << 20;
-    size_t n = (bytes + huge - 1) / huge * huge;
-    void *p = NULL;
-    if (n == 0 || posix_memalign(&p, huge, n) != 0)
+    char *p = malloc(bytes ? bytes : 1);
+    if (!p)
         exit(2);
-    (void)madvise(p, n, MADV_HUGEPAGE);
+#if defined(MADV_POPULATE_WRITE)
+    {
+        const size_t page = 4096;
+        uintptr_t a = ((uintptr_t)p + page - 1) / page * page, b = ((uintptr_t)p + bytes) / page * page;
+        if (b > a)
+            (void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+    }
+#endif
     return p;
 }
 
@@ -51,9 +56,9 @@ int main(int argc, char **argv)
         docs += len > 10 ? len - 10 : 1;
         lines++;
     }
-    recs = huge_block(lines * 16);
-    offs = huge_block(lines * 4);
-    arena = huge_block(docs + lines);
+    recs = fresh_block(lines * 16);
+    offs = fresh_block(lines * 4);
+    arena = fresh_block(docs + lines);
     memset(recs, 1, lines * 16);
     memset(offs, 1, lines * 4);
     memset(arena, 1, docs + lines);

@@ -2,7 +2,7 @@
  * observations by task (counting sort, input order kept inside a task) and
  * applies the duplicate policy. The file reader is crowd_read.c. */
 #include "core/bytes.h"
-#include "core/huge.h"
+#include "core/prefault.h"
 #include "core/strpool_add.h"
 #include "crowd/crowd_internal.h"
 #include "crowd/crowd_long_tasks.h"
@@ -84,7 +84,7 @@ qk_status qk_crowd_note_line(qk_crowd_labels *L, long line)
  * and cls have). */
 static qk_status write_tasks(qk_crowd_labels *L, size_t i)
 {
-    uint32_t *t = qk_realloc_huge(NULL, 0, (L->cap ? L->cap : 1) * sizeof *t);
+    uint32_t *t = qk_realloc_prefault(NULL, 0, (L->cap ? L->cap : 1) * sizeof *t);
     if (!t)
         return QK_ENOMEM;
     for (uint32_t x = 0; x < L->t_next; x++) {

@@ -10,7 +10,7 @@
  * general path (qk_lines_next_fields, qk_crowd_add_obs), which owns the
  * messages. */
 #include "core/bytes.h"
-#include "core/huge.h"
+#include "core/prefault.h"
 #include "core/strpool_add.h"
 #include "crowd/crowd_internal.h"
 #include "crowd/crowd_read_add.h"
@@ -22,7 +22,7 @@
 #include <string.h>
 
 /* Room for n observations in the raw arrays, allocated at once (no
- * regrowth and its copies) with huge pages asked for, and for their tasks
+ * regrowth and its copies) and prefaulted (core/prefault.h), and for their tasks
  * in the pool (no rehashing). Only an estimate: on failure the arrays stay
  * as they are and grow as needed. */
 static void reserve(qk_crowd_labels *L, size_t n)
@@ -32,14 +32,14 @@ static void reserve(qk_crowd_labels *L, size_t n)
     if (n <= L->cap)
         return;
     if (L->t_written) {
-        if ((p = qk_realloc_huge(L->t, L->n * sizeof *L->t, n * sizeof *L->t)) == NULL)
+        if ((p = qk_realloc_prefault(L->t, L->n * sizeof *L->t, n * sizeof *L->t)) == NULL)
             return;
         L->t = p;
     }
-    if ((p = qk_realloc_huge(L->w, L->n * sizeof *L->w, n * sizeof *L->w)) == NULL)
+    if ((p = qk_realloc_prefault(L->w, L->n * sizeof *L->w, n * sizeof *L->w)) == NULL)
         return;
     L->w = p;
-    if ((p = qk_realloc_huge(L->cls, L->n * sizeof *L->cls, n * sizeof *L->cls)) == NULL)
+    if ((p = qk_realloc_prefault(L->cls, L->n * sizeof *L->cls, n * sizeof *L->cls)) == NULL)
         return;
     L->cls = p;
     L->cap = n;

@@ -8,7 +8,7 @@
  * parsed by qk_prels_fields, which owns every message about a line. A
  * topic id is looked up only when it changes from the last line; docnos
  * are copied into one arena, not interned; the arrays are sized from the
- * file size and sit on huge pages when large. The records are then put in
+ * file size and prefaulted when large. The records are then put in
  * topic order (each topic's run of lines taken whole when every topic has
  * one, else by counting) and within a topic in docno order by sorts on
  * 8-byte words of the docnos (insertion for a few records, merging, the
@@ -18,7 +18,7 @@
  * stay in line order and the first repeat found is the one the comparison
  * sort of sample_index.c reports. */
 #include "core/bytes.h"
-#include "core/huge.h"
+#include "core/prefault.h"
 #include "core/radix.h"
 #include "io/io_blocks.h"
 #include "io/io_lines.h"
@@ -58,22 +58,21 @@ typedef struct rd {
 #define BATCH ((size_t)1 << 16)
 #define MIN_LINE 10
 
-/* Arrays that will hold HUGE_FROM bytes or more sit on huge pages
- * (core/huge.h): their first fill is mostly page faults, 512 times fewer
- * that way. Not smaller ones: a huge page is cleared whole, and clearing
- * a 4 KiB page costs about what its fault does, so a huge page pays only
- * when about half of it or more is filled. */
-#define HUGE_FROM ((size_t)1 << 20)
+/* Arrays that will hold PREFAULT_FROM bytes or more are mapped at once
+ * (core/prefault.h): their first fill is otherwise mostly page faults.
+ * Not smaller ones: an estimate's spare pages would be cleared for
+ * nothing. */
+#define PREFAULT_FROM ((size_t)1 << 20)
 
-/* *ptr (cap elements of elsize, the first used kept) made n elements, on
- * huge pages when fill (the elements it is expected to hold) reaches
- * HUGE_FROM bytes. */
+/* *ptr (cap elements of elsize, the first used kept) made n elements,
+ * prefaulted when fill (the elements it is expected to hold) reaches
+ * PREFAULT_FROM bytes. */
 static qk_status resize(void **ptr, size_t *cap, size_t used, size_t n, size_t fill, size_t elsize)
 {
     void *q;
     if (n > SIZE_MAX / elsize ||
-        !(q = qk_realloc_huge_from(*ptr, used * elsize, n * elsize,
-                                   fill >= HUGE_FROM / elsize ? HUGE_FROM : SIZE_MAX)))
+        !(q = qk_realloc_prefault_from(*ptr, used * elsize, n * elsize,
+                                       fill >= PREFAULT_FROM / elsize ? PREFAULT_FROM : SIZE_MAX)))
         return QK_ENOMEM;
     *ptr = q;
     *cap = n;
@@ -447,7 +446,8 @@ static qk_status organise(rd *r, qk_error *err)
     p->ntopics = nt;
     p->order = malloc((nt ? nt : 1) * sizeof *p->order);
     p->start = calloc(nt + 1, sizeof *p->start);
-    p->ent = qk_realloc_huge_from(NULL, 0, (n ? n : 1) * sizeof *p->ent, HUGE_FROM); /* filled whole */
+    p->ent =
+        qk_realloc_prefault_from(NULL, 0, (n ? n : 1) * sizeof *p->ent, PREFAULT_FROM); /* filled whole */
     if (!rank || !idx || !pos || !p->order || !p->start || !p->ent || n >= UINT32_MAX ||
         qk_sidx_order_topics(p->topics, p->order, rank) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");

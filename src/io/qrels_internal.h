@@ -279,12 +279,11 @@ qk_status qk_qrels_move_blocks(qk_qrels *q, size_t nt);
  * strcmp order, then group rank (q->group_rank), then line; a qk_cmp_r. */
 int qk_qrels_cmp_docno(const void *a, const void *b, void *ctx);
 
-/* The reader's arrays from this size on are put on huge pages
- * (qk_realloc_huge_from, core/huge.h): a real qrels file of 1-4 MB fills
- * arrays of 1-4 MB, and there a 4 KiB page fault costs as much as clearing
- * the page. Below it the 4 KiB pages a small file touches cost less than
- * clearing a whole huge page. */
-#define QK_QRELS_HUGE ((size_t)1 << 20)
+/* The reader's arrays from this size on are prefaulted
+ * (qk_realloc_prefault_from, core/prefault.h): a real qrels file of 1-4 MB
+ * fills arrays of 1-4 MB, and there a 4 KiB page fault costs as much as
+ * clearing the page. */
+#define QK_QRELS_PREFAULT ((size_t)1 << 20)
 
 /* Scratch of qk_qrels_sort_docnos, kept from one topic to the next; zeroed
  * before the first call, freed by qk_qrels_sort_buf_free. */

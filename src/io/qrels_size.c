@@ -1,10 +1,8 @@
-/* Sizing the reader's arrays once from the file size (qrels.c), moved to
- * blocks aligned to huge pages (core/huge.h): the first fill of a large
- * array is mostly the kernel's page faults and clearing, and a 4 KiB
- * fault costs about as much as clearing the page, so every page the
- * arrays fill should be a huge one, not only those past the first 2 MiB
- * boundary of a block realloc places anywhere. */
-#include "core/huge.h"
+/* Sizing the reader's arrays once from the file size (qrels.c), their new
+ * pages mapped at once (core/prefault.h): the first fill of a large array
+ * is mostly the kernel's page faults and clearing, and a 4 KiB fault costs
+ * about as much as clearing the page. */
+#include "core/prefault.h"
 #include "core/strpool_add.h"
 #include "io/qrels_internal.h"
 
@@ -23,18 +21,18 @@ void qk_qrels_presize(qk_qrels *q, size_t size, size_t bytes)
     q->presized = 1;
     if (scale < 1.5 || n >= UINT32_MAX)
         return;
-    if (n > q->rec_cap &&
-        (p = qk_realloc_huge_from(q->recs, q->nrecs * sizeof *q->recs, n * sizeof *q->recs, QK_QRELS_HUGE))) {
+    if (n > q->rec_cap && (p = qk_realloc_prefault_from(q->recs, q->nrecs * sizeof *q->recs,
+                                                        n * sizeof *q->recs, QK_QRELS_PREFAULT))) {
         q->recs = p;
         q->rec_cap = n;
     }
     if (n > q->doc_cap && !q->doc_off64 &&
-        (p = qk_realloc_huge_from(q->doc_off, q->ndocs * sizeof *q->doc_off, n * sizeof *q->doc_off,
-                                  QK_QRELS_HUGE))) {
+        (p = qk_realloc_prefault_from(q->doc_off, q->ndocs * sizeof *q->doc_off, n * sizeof *q->doc_off,
+                                      QK_QRELS_PREFAULT))) {
         q->doc_off = p;
         q->doc_cap = n;
     }
-    if (a > q->arena_cap && (p = qk_realloc_huge_from(q->arena, q->arena_len, a, QK_QRELS_HUGE))) {
+    if (a > q->arena_cap && (p = qk_realloc_prefault_from(q->arena, q->arena_len, a, QK_QRELS_PREFAULT))) {
         q->arena = p;
         q->arena_cap = a;
     }

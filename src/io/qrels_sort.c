@@ -14,7 +14,7 @@
  * plain qrels of one block a topic (CLEF TAR) is gathered in that order
  * into new arrays of 16-byte records (qk_qrels_sort_blocks) rather than
  * widened to qrels_full, sorted in place and narrowed back. */
-#include "core/huge.h"
+#include "core/prefault.h"
 #include "core/radix.h"
 #include "io/qrels_internal.h"
 
@@ -87,7 +87,7 @@ int qk_qrels_bucket_blocks(qk_qrels *q, size_t nt)
 qk_status qk_qrels_move_blocks(qk_qrels *q, size_t nt)
 {
     size_t n = q->nrecs, run = 0, one = n ? n : 1;
-    qk_judgment *recs = qk_realloc_huge_from(NULL, 0, one * sizeof *recs, QK_QRELS_HUGE);
+    qk_judgment *recs = qk_realloc_prefault_from(NULL, 0, one * sizeof *recs, QK_QRELS_PREFAULT);
     uint32_t *lines = malloc(one * sizeof *lines), *off = NULL;
     uint64_t *off64 = NULL;
     if (q->doc_off64)
@@ -238,7 +238,7 @@ static qk_keyed *sort_room(qrels_sort_buf *buf, size_t n)
         size_t c = buf->want > n ? buf->want : n;
         free(buf->keyed);
         buf->cap = 0;
-        if (!(buf->keyed = qk_realloc_huge_from(NULL, 0, 2 * c * sizeof *buf->keyed, QK_QRELS_HUGE)))
+        if (!(buf->keyed = qk_realloc_prefault_from(NULL, 0, 2 * c * sizeof *buf->keyed, QK_QRELS_PREFAULT)))
             return NULL;
         buf->cap = c;
     }
@@ -647,7 +647,7 @@ qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedu
         g.off = q->doc_off;
         g.off64 = q->doc_off64;
     } else {
-        g.recs = qk_realloc_huge_from(NULL, 0, one * sizeof *g.recs, QK_QRELS_HUGE);
+        g.recs = qk_realloc_prefault_from(NULL, 0, one * sizeof *g.recs, QK_QRELS_PREFAULT);
         if (q->doc_off64)
             g.off64 = malloc(one * sizeof *g.off64);
         else

@@ -19,9 +19,8 @@ typedef struct qk_plist {
 } qk_plist;
 
 /* Where the segment's postings lists live: blocks of 2^k bytes (16 and
- * up, as the lists double) cut from chunks of `chunk` bytes, on huge pages
- * when a chunk is that large (the appends of a document land in lists
- * all over the segment: with 4 KiB pages most would also miss the TLB).
+ * up, as the lists double) cut from chunks of `chunk` bytes, each mapped
+ * at once when made (core/prefault.h).
  * A list that outgrows its block leaves it to a free list of its size;
  * blocks over chunk / 4 are malloc'd. The budget counts whole chunks. */
 #define QK_PA_CLASSES 40

@@ -10,7 +10,7 @@
  * o.max_open_runs are first merged in groups (index_runs.c). The forward lists
  * used by RM3 are made in blocks of documents that fit the budget
  * (index_write.c), so they do not grow with the postings either. */
-/* feature-test macro for MADV_HUGEPAGE */
+/* feature-test macro for posix_memalign */
 // NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
 #define _DEFAULT_SOURCE
 #include <errno.h>
@@ -20,9 +20,9 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/prefault.h"
 #include "core/radix.h"
 #include "qrelkit/search.h"
 #include "search/build_internal.h"
@@ -209,24 +209,14 @@ static uint32_t tc_hash(const uint64_t w[2], const char *tail, size_t n)
 }
 
 /* A zeroed table of n slots. Probes land anywhere in it, so a table of
- * megabytes asks for huge pages where the system has them: with 4 KiB
- * pages most probes of a rare token would miss the TLB as well as the
- * cache. */
+ * megabytes is mapped at once (core/prefault.h), not a fault per page
+ * at its first probes. */
 static qk_tc_slot *tc_alloc(size_t n)
 {
-    size_t bytes = n * sizeof(qk_tc_slot);
-#if defined(MADV_HUGEPAGE)
-    enum { HUGE = 2 << 20 };
-    if (bytes >= HUGE) {
-        void *p = NULL;
-        if (posix_memalign(&p, HUGE, bytes) != 0)
-            return NULL;
-        madvise(p, bytes, MADV_HUGEPAGE);
-        memset(p, 0, bytes);
-        return p;
-    }
-#endif
-    return calloc(n, sizeof(qk_tc_slot));
+    qk_tc_slot *p = calloc(n, sizeof(qk_tc_slot));
+    if (p)
+        qk_prefault(p, 0, n * sizeof(qk_tc_slot));
+    return p;
 }
 
 /* Double the cache's table (or make its first), keeping load at most 1/2. */
@@ -424,8 +414,6 @@ static int on_token(void *ctx, const char *tok, size_t len, const uint64_t *w)
     return tb->n == QK_TB_MAX ? batch_flush(b) : 0;
 }
 
-enum { PA_HUGE = 2 << 20 };
-
 /* A new chunk for the arena; the rest of the current one goes to the free
  * lists in blocks of 2^k bytes. */
 static int pa_chunk(qk_index_builder *b)
@@ -443,12 +431,9 @@ static int pa_chunk(qk_index_builder *b)
     if (pa->nchunks == pa->chunks_cap &&
         qk_grow((void **)&pa->chunks, &pa->chunks_cap, pa->nchunks + 1, sizeof *pa->chunks) != QK_OK)
         return -1;
-    if (posix_memalign(&c, pa->chunk >= PA_HUGE ? PA_HUGE : 64, pa->chunk) != 0)
+    if (posix_memalign(&c, 64, pa->chunk) != 0)
         return -1;
-#if defined(MADV_HUGEPAGE)
-    if (pa->chunk >= PA_HUGE)
-        madvise(c, pa->chunk, MADV_HUGEPAGE);
-#endif
+    qk_prefault(c, 0, pa->chunk);
     for (size_t k = QK_PA_CLASSES; pa->nchunks && k-- > 0;) {
         size_t sz = (size_t)16 << k;
         char *last = pa->chunks[pa->nchunks - 1];

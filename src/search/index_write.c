@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "core/huge.h"
+#include "core/prefault.h"
 #include "search/build_internal.h"
 #include "search/index_format.h"
 
@@ -344,7 +344,7 @@ static qk_status write_fwd_blocks(merger *m, int fd, const uint64_t *fwd_off, si
         most = fwd_off[d1] - fwd_off[d] > most ? fwd_off[d1] - fwd_off[d] : most;
         d = d1;
     }
-    if (!(m->fwd = qk_realloc_huge(NULL, 0, most ? most * 8 : 8)))
+    if (!(m->fwd = qk_realloc_prefault(NULL, 0, most ? most * 8 : 8)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     while (d0 < b->ndocs) {
         size_t d1 = fwd_block_end(fwd_off, b->ndocs, d0, budget);
@@ -416,9 +416,8 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
     // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign): write_doc_sections set fwd_off[0..ndocs]
     m.fwd_hi = fwd_off[blk_end];
     /* The merge stores each posting's pair into its document's list, all
-     * over the block: on huge pages those stores miss the TLB far less
-     * often, and the block's first touch faults once per 2 MiB. */
-    if (!(m.fwd = qk_realloc_huge(NULL, 0, m.fwd_hi ? m.fwd_hi * 8 : 8))) {
+     * over the block: the block is mapped at once, not a fault at a time. */
+    if (!(m.fwd = qk_realloc_prefault(NULL, 0, m.fwd_hi ? m.fwd_hi * 8 : 8))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }

@@ -1,0 +1,54 @@
+/* qk_prefault, qk_realloc_prefault and qk_realloc_prefault_from
+ * (prefault.h). */
+/* feature-test macro for MADV_POPULATE_WRITE */
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
+#define _DEFAULT_SOURCE
+#include "core/prefault.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+void qk_prefault(void *p, size_t from, size_t to)
+{
+#if defined(MADV_POPULATE_WRITE)
+    long page = sysconf(_SC_PAGESIZE);
+    char *c = p;
+    size_t pg, lo, hi;
+    if (!p || page <= 0 || to < from || to - from < ((size_t)64 << 10))
+        return;
+    /* the whole pages inside the range: the partial ones at its ends
+     * fault when touched, as they would have */
+    pg = (size_t)page;
+    lo = from + (pg - (uintptr_t)(c + from) % pg) % pg;
+    hi = to - (uintptr_t)(c + to) % pg;
+    if (hi > lo)
+        (void)madvise(c + lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)from;
+    (void)to;
+#endif
+}
+
+/* Both reallocs: realloc, and from threshold bytes on the new bytes past
+ * used prefaulted. */
+static void *realloc_prefault(void *old, size_t used, size_t bytes, size_t threshold)
+{
+    void *p = realloc(old, bytes);
+    if (p && bytes >= threshold)
+        qk_prefault(p, used < bytes ? used : bytes, bytes);
+    return p;
+}
+
+void *qk_realloc_prefault_from(void *old, size_t used, size_t bytes, size_t min)
+{
+    const size_t mib = (size_t)1 << 20;
+    return realloc_prefault(old, used, bytes, min > mib ? min : mib);
+}
+
+void *qk_realloc_prefault(void *old, size_t used, size_t bytes)
+{
+    return realloc_prefault(old, used, bytes, (size_t)4 << 20);
+}
