@@ -11,6 +11,7 @@
  * keys, and the loop goes on. */
 #include "core/bytes.h"
 #include "crowd/crowd_internal.h"
+#include "crowd/crowd_long_tasks.h"
 #include "crowd/crowd_read_add.h"
 #include "io/io_blocks.h"
 
@@ -152,7 +153,9 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
         if (fast) {
             if (tl == ptl && qk_crowd_same_bytes(q, pq, tl))
                 t = pt;
-            else if (qk_crowd_intern_task(L, q, tl, &t, ptl == 0) == QK_OK)
+            else if ((by_worker && tl > QK_KEYMAP_MAX_LEN && L->long_tasks_on &&
+                      qk_crowd_long_get(&L->long_tasks, L->tasks, q, tl, qk_crowd_long_digest(q, tl), &t)) ||
+                     qk_crowd_intern_task(L, q, tl, &t, ptl == 0) == QK_OK)
                 pq = q, ptl = tl, pt = t;
             else
                 fast = 0;
