@@ -16,11 +16,33 @@
 #include "io/io_blocks.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Bytes the loop may read past the block that holds a field's end: the
  * 16 of a key loaded at the field's start, and the newline after a CR. */
 #define LONG_TAIL 16
+
+/* Entries of L->long_wcache: 2^LONG_WCACHE_BITS */
+#define LONG_WCACHE_BITS 10
+
+/* The worker of key (a, b): from the cache wc (the entry of the key
+ * map's hash), else from the key map, whose answer the entry then keeps.
+ * 1 and *w, or 0 when the key map does not hold it. */
+static inline __attribute__((always_inline)) int cached_worker(const qk_crowd_labels *L, qk_crowd_key *wc,
+                                                               uint64_t a, uint64_t b, uint32_t *w)
+{
+    uint64_t h = qk_keymap_hash(a, b);
+    qk_crowd_key *e = &wc[h >> (64 - LONG_WCACHE_BITS)];
+    if (e->a == a && e->b == b) {
+        *w = e->id;
+        return 1;
+    }
+    if (!qk_keymap_get_hashed(&L->worker_keys, a, b, h, w))
+        return 0;
+    *e = (qk_crowd_key){a, b, *w};
+    return 1;
+}
 
 /* The loop's copies (add_long_body's by_worker and short_lines) */
 enum { LONG_SHORT, LONG_BY_WORKER, LONG_LINES };
@@ -79,10 +101,14 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
     uint64_t m = 0;
     const char *pq = NULL; /* the task of the last line added here, of ptl bytes and id pt */
     uint32_t pt = 0;
+    qk_crowd_key *wc;
     *bytes = 0;
     *st = QK_OK;
     if (!p || end - p < 64 + LONG_TAIL)
         return 0;
+    if (!L->long_wcache) /* without it, the key map alone */
+        L->long_wcache = calloc((size_t)1 << LONG_WCACHE_BITS, sizeof *L->long_wcache);
+    wc = L->long_wcache;
     lim = (size_t)(end - p) - LONG_TAIL;
     {
         size_t f = next_end(p, lim, &blk, &m, 0, wide);
@@ -146,7 +172,9 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
             qk_keymap_key(wq, wl, &wa, &wb);
             if (by_worker && wa == L->long_worker.a && wb == L->long_worker.b)
                 w = L->long_worker.id;
-            else if ((fast = qk_keymap_get(&L->worker_keys, wa, wb, &w)) != 0 && by_worker)
+            else if ((fast = wc ? cached_worker(L, wc, wa, wb, &w) : qk_keymap_get(&L->worker_keys, wa, wb, &w)) !=
+                         0 &&
+                     by_worker)
                 L->long_worker = (qk_crowd_key){wa, wb, w};
         }
         /* the task: the line before's, or interned */
