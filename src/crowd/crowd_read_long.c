@@ -122,17 +122,18 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
         uint32_t c = 0, w = 0, t = 0;
         int fast;
         /* the first three ends at or after pos. Lines under 64 bytes
-         * (short): from the block's mask when it holds them (the lowest bit
-         * cleared twice), or from a block loaded at pos; else, and in
-         * files of longer lines, block by block */
+         * (short): from a block loaded at pos (the lowest bit cleared
+         * twice; the block before rarely holds a line of 30-60 bytes
+         * whole), or near the window's end from the block's mask; else,
+         * and in files of longer lines, block by block */
         uint64_t r0 = 0, r1 = 0, r2 = 0;
         if (short_lines) {
-            r0 = pos - blk < 64 ? m >> (pos - blk) : 0, r1 = r0 & (r0 - 1), r2 = r1 & (r1 - 1);
-            if (!r2 && pos + 64 <= lim) {
+            if (pos + 64 <= lim) {
                 blk = pos;
                 r0 = m = qk_blocks_ends64(p + pos, wide);
-                r1 = r0 & (r0 - 1), r2 = r1 & (r1 - 1);
-            }
+            } else
+                r0 = pos - blk < 64 ? m >> (pos - blk) : 0;
+            r1 = r0 & (r0 - 1), r2 = r1 & (r1 - 1);
         }
         if (r2) {
             f1 = pos + (size_t)__builtin_ctzll(r0);
