@@ -102,6 +102,12 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
     const char *pq = NULL; /* the task of the last line added here, of ptl bytes and id pt */
     uint32_t pt = 0;
     qk_crowd_key *wc;
+    /* L's label count and arrays, in locals (a store through the arrays
+     * could otherwise be one of L's fields, to be loaded again each
+     * line); L->n is kept up to date before each call out of the loop,
+     * and all four loaded again after the general way */
+    size_t n = L->n, cap = L->cap;
+    uint32_t *ww = L->w, *cc = L->cls;
     *bytes = 0;
     *st = QK_OK;
     if (!p || end - p < 64 + LONG_TAIL)
@@ -157,7 +163,7 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
             break;
         wq = p + f1 + 1, cq = p + f2 + 1;
         /* the class, by its byte or its key */
-        fast = L->n < L->cap;
+        fast = n < cap;
         if (fast && cl == 1) {
             c = L->class_byte[(unsigned char)*cq];
             fast = c != 0;
@@ -184,22 +190,26 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
                 t = pt;
             else if ((by_worker && tl > QK_KEYMAP_MAX_LEN && L->long_tasks_on &&
                       qk_crowd_long_get(&L->long_tasks, L->tasks, q, tl, qk_crowd_long_digest(q, tl), &t)) ||
-                     qk_crowd_intern_task(L, q, tl, &t, ptl == 0) == QK_OK)
+                     (L->n = n, qk_crowd_intern_task(L, q, tl, &t, ptl == 0)) == QK_OK)
                 pq = q, ptl = tl, pt = t;
             else
                 fast = 0;
         }
-        if (fast && qk_crowd_put_task(L, L->n, t) == QK_OK) {
-            L->w[L->n] = w;
-            L->cls[L->n] = c;
-            L->n++;
+        if (fast && (L->t_written ? (L->t[n] = t, 1)
+                                  : (L->t_next && t == L->t_next - 1) ||
+                                        (L->n = n, qk_crowd_put_task_slow(L, n, t)) == QK_OK)) {
+            ww[n] = w;
+            cc[n] = c;
+            n++;
         } else {
             /* the general way (the line before's task, if taken here,
              * tried first, as when every line went that way), then the
              * next line's run of lines */
             if (ptl)
                 qk_crowd_keep_last_task(L, pq, ptl, pt);
+            L->n = n;
             *st = add_general(L, q, tl, wq, wl, cq, cl, ln + (long)lines + 1, opts, stats, err);
+            n = L->n, cap = L->cap, ww = L->w, cc = L->cls;
             if (*st != QK_OK)
                 break;
             ptl = 0; /* the line before's task: qk_crowd_add_obs's last one */
@@ -210,6 +220,7 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
         }
         lines++, pos += adv;
     }
+    L->n = n;
     *bytes = pos;
     return lines;
 }
