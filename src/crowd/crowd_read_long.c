@@ -176,7 +176,10 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
         /* the worker: in a file listed by worker, the line before's
          * first; else by its key */
         if (fast) {
-            qk_keymap_key(wq, wl, &wa, &wb);
+            if (short_lines) /* as a vector: fewer steps, more registers */
+                qk_crowd_key_words(wq, (unsigned)wl, &wa, &wb);
+            else
+                qk_keymap_key(wq, wl, &wa, &wb);
             if (by_worker && wa == L->long_worker.a && wb == L->long_worker.b)
                 w = L->long_worker.id;
             else if ((fast = wc ? cached_worker(L, wc, wa, wb, &w) : qk_keymap_get(&L->worker_keys, wa, wb, &w)) !=
