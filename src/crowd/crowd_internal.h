@@ -165,10 +165,11 @@ static inline int qk_crowd_same_bytes(const char *a, const char *b, size_t n)
 {
 #if defined(__SSE2__)
     if (n > 16) {
-        __m128i eq = _mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)a),
-                                                  _mm_loadu_si128((const __m128i *)(const void *)b)),
-                                   _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + n - 16)),
-                                                  _mm_loadu_si128((const __m128i *)(const void *)(b + n - 16))));
+        __m128i eq =
+            _mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)a),
+                                         _mm_loadu_si128((const __m128i *)(const void *)b)),
+                          _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + n - 16)),
+                                         _mm_loadu_si128((const __m128i *)(const void *)(b + n - 16))));
         for (size_t i = 16; i + 16 < n; i += 16)
             eq = _mm_and_si128(eq, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + i)),
                                                   _mm_loadu_si128((const __m128i *)(const void *)(b + i))));

@@ -182,8 +182,8 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
                 qk_keymap_key(wq, wl, &wa, &wb);
             if (by_worker && wa == L->long_worker.a && wb == L->long_worker.b)
                 w = L->long_worker.id;
-            else if ((fast = wc ? cached_worker(L, wc, wa, wb, &w) : qk_keymap_get(&L->worker_keys, wa, wb, &w)) !=
-                         0 &&
+            else if ((fast = wc ? cached_worker(L, wc, wa, wb, &w)
+                                : qk_keymap_get(&L->worker_keys, wa, wb, &w)) != 0 &&
                      by_worker)
                 L->long_worker = (qk_crowd_key){wa, wb, w};
         }

@@ -186,8 +186,8 @@ static void test_digest_words(void **state)
         size_t distinct = 1;
         for (unsigned i = 0; i < N; i++) {
             int len = kind ? snprintf(s, sizeof s, "http://%u.example.cc/%u", i % 977, i / 977)
-                           : snprintf(s, sizeof s, "%05u_clueweb09-en%04u-%02u-%05u", 20000 + i % 50, i / 50 % 9999,
-                                      i % 97, i / 7);
+                           : snprintf(s, sizeof s, "%05u_clueweb09-en%04u-%02u-%05u", 20000 + i % 50,
+                                      i / 50 % 9999, i % 97, i / 7);
             assert_true(len > 16 && len <= 32);
             h[i] = qk_crowd_long_digest(s, (size_t)len);
         }
@@ -298,12 +298,9 @@ static void test_add_long_takes_all(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_put_get),
-        cmocka_unit_test(test_same_digest),
-        cmocka_unit_test(test_same_bytes),
-        cmocka_unit_test(test_digest_words),
-        cmocka_unit_test(test_t_back),
-        cmocka_unit_test(test_add_long_takes_all),
+        cmocka_unit_test(test_put_get),    cmocka_unit_test(test_same_digest),
+        cmocka_unit_test(test_same_bytes), cmocka_unit_test(test_digest_words),
+        cmocka_unit_test(test_t_back),     cmocka_unit_test(test_add_long_takes_all),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -384,10 +384,8 @@ static void test_long_error_line(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_long_random),
-        cmocka_unit_test(test_long_by_worker),
-        cmocka_unit_test(test_long_many_workers),
-        cmocka_unit_test(test_long_declared),
+        cmocka_unit_test(test_long_random),       cmocka_unit_test(test_long_by_worker),
+        cmocka_unit_test(test_long_many_workers), cmocka_unit_test(test_long_declared),
         cmocka_unit_test(test_long_error_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
