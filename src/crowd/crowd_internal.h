@@ -122,11 +122,12 @@ struct qk_crowd_labels {
     /* The worker of the last line crowd_read_long.c found in worker_keys
      * (a == 0: none): files listed by worker repeat it line after line. */
     qk_crowd_key long_worker;
-    /* crowd_read_long.c's workers by the key map's hash of their key, one
-     * entry a hash (the last key of that hash; a == 0: none), so that a
-     * worker seen before is found by one compare rather than the key
-     * map's tag, probe and second word (NULL: none yet, or no memory).
-     * Dropped with worker_keys when reading ends. */
+    /* crowd_read_long.c's workers in files listed by worker, by the key
+     * map's hash of their key, one entry a hash (the last key of that
+     * hash; a == 0: none), so that a worker seen before is found by one
+     * compare rather than the key map's tag, probe and second word (NULL:
+     * none yet, or no memory). Dropped with worker_keys when reading
+     * ends. */
     qk_crowd_key *long_wcache;
     /* The lines crowd_read_long.c took in its last call were of 64 bytes
      * or more on average (0: shorter, or no call yet). */

@@ -319,8 +319,9 @@ static void test_long_by_worker(void **state)
 }
 
 /* More workers than the loop's worker cache has entries (so that they
- * share entries and replace each other): files listed by task, where the
- * worker changes on nearly every line, and by worker. */
+ * share entries and replace each other): files listed by worker, which
+ * ask the cache whenever the worker changes, and by task, where the
+ * worker changes on nearly every line. */
 static void test_long_many_workers(void **state)
 {
     static const char *const digits[] = {"0", "1"};
