@@ -46,6 +46,7 @@ void qk_crowd_labels_free(qk_crowd_labels *L)
     free(L->order);
     free(L->rank);
     qk_keymap_free(&L->worker_keys);
+    free(L->long_wcache);
     qk_crowd_long_free(&L->long_tasks);
     free(L);
 }

@@ -22,10 +22,19 @@
 #include "qrelkit/core.h"
 
 /* The digest of the name s of len > 8 bytes: its 8-byte words (the last
- * one overlapping), mixed; never 0 (0 marks an empty entry). */
+ * one overlapping), mixed; never 0 (0 marks an empty entry). Names of
+ * 17-32 bytes (trec2011's "topic_docno" tasks) as their first two and
+ * last two words, each multiplied on its own (no chain of multiplies a
+ * word long). */
 static inline uint64_t qk_crowd_long_digest(const char *s, size_t len)
 {
-    uint64_t h = (qk_mix_words8(s, len) ^ qk_load8(s + len - 8)) * 0xD6E8FEB86659FD93ULL;
+    uint64_t h;
+    if (len > 16 && len <= 32)
+        h = ((qk_load8(s) ^ len) * 0x9E3779B97F4A7C15ULL) ^ (qk_load8(s + 8) * 0xC2B2AE3D27D4EB4FULL) ^
+            ((qk_load8(s + len - 16) * 0x165667B19E3779F9ULL) >> 29) ^
+            ((qk_load8(s + len - 8) * 0xD6E8FEB86659FD93ULL) >> 31);
+    else
+        h = (qk_mix_words8(s, len) ^ qk_load8(s + len - 8)) * 0xD6E8FEB86659FD93ULL;
     return (h ^ h >> 32) | 1;
 }
 

@@ -646,8 +646,11 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
     st = qk_crowd_labels_finish(L, opts->duplicates, stats, err);
 out:
     free(join);
-    if (L)
+    if (L) {
         qk_keymap_free(&L->worker_keys);
+        free(L->long_wcache);
+        L->long_wcache = NULL;
+    }
     if (st != QK_OK) {
         qk_crowd_labels_free(L);
         return st;

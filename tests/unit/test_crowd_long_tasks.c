@@ -2,7 +2,8 @@
  * name put is found with its id through growth, names held in the entry
  * do not depend on the caller's bytes, names of one digest and length are
  * told apart by their bytes (in the entry up to QK_CROWD_LONG_NAME bytes,
- * in the pool past it), and absent names are absent. And the reader's
+ * in the pool past it), and absent names are absent; names compared
+ * whole, and digests that tell names of one byte apart. And the reader's
  * witness of labels out of task order (t_back) on files whose tasks come
  * back, and the long-task loop's copies taking every line. */
 #include <setjmp.h>
@@ -23,6 +24,12 @@
 #include "crowd_file_fixture.h"
 
 enum { NAMES = 6000, LEN = 200 };
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
 
 /* Name i: 17-199 bytes, many alike but for one byte near the start, in
  * the middle or at the end. */
@@ -130,6 +137,68 @@ static void test_same_digest(void **state)
     }
 }
 
+/* qk_crowd_same_bytes on names of 1-100 bytes: the same bytes are the
+ * same, and one byte off anywhere (first, last, in the 16s between, or in
+ * the overlap of the last 16 with the ones before) is not; the bytes past
+ * the names do not count. */
+static void test_same_bytes(void **state)
+{
+    char a[128], b[128];
+    (void)state;
+    for (size_t n = 1; n <= 100; n++) {
+        for (size_t i = 0; i < sizeof a; i++)
+            a[i] = b[i] = (char)('a' + (i * 7) % 26);
+        a[n] = 'X', b[n] = 'Y';
+        assert_true(qk_crowd_same_bytes(a, b, n));
+        for (size_t i = 0; i < n; i++) {
+            b[i] ^= 0x20;
+            assert_false(qk_crowd_same_bytes(a, b, n));
+            assert_false(qk_crowd_same_bytes(b, a, n));
+            b[i] ^= 0x20;
+        }
+    }
+}
+
+/* The digest of names of 9-64 bytes: one byte changed anywhere, or the
+ * length, changes it; and 20,000 "topic_docno" names of 31 bytes (as
+ * trec2011's) and URLs of 17-32 bytes have as many digests, none 0. */
+static void test_digest_words(void **state)
+{
+    enum { N = 20000 };
+    uint64_t *h = malloc(N * sizeof *h);
+    char s[80];
+    (void)state;
+    assert_non_null(h);
+    for (size_t len = 9; len <= 64; len++) {
+        uint64_t d;
+        for (size_t i = 0; i < sizeof s; i++)
+            s[i] = (char)('0' + i % 10);
+        d = qk_crowd_long_digest(s, len);
+        assert_true(d & 1);
+        assert_true(qk_crowd_long_digest(s, len - 1) != d);
+        for (size_t i = 0; i < len; i++) {
+            s[i] ^= 1;
+            assert_true(qk_crowd_long_digest(s, len) != d);
+            s[i] ^= 1;
+        }
+    }
+    for (int kind = 0; kind < 2; kind++) {
+        size_t distinct = 1;
+        for (unsigned i = 0; i < N; i++) {
+            int len = kind ? snprintf(s, sizeof s, "http://%u.example.cc/%u", i % 977, i / 977)
+                           : snprintf(s, sizeof s, "%05u_clueweb09-en%04u-%02u-%05u", 20000 + i % 50,
+                                      i / 50 % 9999, i % 97, i / 7);
+            assert_true(len > 16 && len <= 32);
+            h[i] = qk_crowd_long_digest(s, (size_t)len);
+        }
+        qsort(h, N, sizeof *h, cmp_u64);
+        for (size_t i = 1; i < N; i++)
+            distinct += h[i] != h[i - 1];
+        assert_int_equal(distinct, N);
+    }
+    free(h);
+}
+
 /* Labels listed by worker (tasks come back): t[] is written, and t_back
  * is an observation whose task is below the one before it. */
 static void test_t_back(void **state)
@@ -229,10 +298,9 @@ static void test_add_long_takes_all(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_put_get),
-        cmocka_unit_test(test_same_digest),
-        cmocka_unit_test(test_t_back),
-        cmocka_unit_test(test_add_long_takes_all),
+        cmocka_unit_test(test_put_get),    cmocka_unit_test(test_same_digest),
+        cmocka_unit_test(test_same_bytes), cmocka_unit_test(test_digest_words),
+        cmocka_unit_test(test_t_back),     cmocka_unit_test(test_add_long_takes_all),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

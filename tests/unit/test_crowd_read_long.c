@@ -9,7 +9,8 @@
  * in order, counts and duplicate handling; with declared classes and
  * dropped labels, and the line of a repeated pair under the error
  * policy. Files listed by worker as well (tasks coming back on nearly
- * every line). */
+ * every line), and files of more workers than the loop's worker cache
+ * holds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -317,6 +318,28 @@ static void test_long_by_worker(void **state)
     }
 }
 
+/* More workers than the loop's worker cache has entries (so that they
+ * share entries and replace each other): files listed by worker, which
+ * ask the cache whenever the worker changes, and by task, where the
+ * worker changes on nearly every line. */
+static void test_long_many_workers(void **state)
+{
+    static const char *const digits[] = {"0", "1"};
+    (void)state;
+    for (unsigned round = 0; round < 2; round++) {
+        struct file f = {0}, g = {0};
+        make_file(&f, 41 + round, 40000, 1500, 2500 + 2000 * round, digits, 2, 0, 0);
+        make_by_worker(&g, 43 + round, 30000, 3000, 3000 + 2000 * round);
+        for (int d = QK_CROWD_DUP_KEEP; d <= QK_CROWD_DUP_DROP_CONFLICTS; d += 2) {
+            qk_crowd_read_opts o = {.duplicates = (qk_crowd_dup)d};
+            check_file(&f, &o);
+            check_file(&g, &o);
+        }
+        free_file(&f);
+        free_file(&g);
+    }
+}
+
 /* Declared classes, a label outside them now and then: dropped and
  * counted, and the lines after it still of their own line. */
 static void test_long_declared(void **state)
@@ -362,9 +385,8 @@ static void test_long_error_line(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_long_random),
-        cmocka_unit_test(test_long_by_worker),
-        cmocka_unit_test(test_long_declared),
+        cmocka_unit_test(test_long_random),       cmocka_unit_test(test_long_by_worker),
+        cmocka_unit_test(test_long_many_workers), cmocka_unit_test(test_long_declared),
         cmocka_unit_test(test_long_error_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
