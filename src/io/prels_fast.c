@@ -429,6 +429,118 @@ static qk_keyed *sort_docnos(const rd *r, qk_keyed *v, qk_keyed *tmp, size_t m, 
     return s;
 }
 
+/* Topics of at most SHORT records (the MQ files': about 40) are sorted
+ * without a branch on the keys: each record's key is 7 bytes of its docno
+ * above its place in the topic (one byte), so that no two keys are equal
+ * and the order of equal docno bytes is the line order. */
+#define SHORT 256
+
+/* a <= b after, by the smaller and the larger (cmov, no branch) */
+#define CSWAP(u, i, j)                                                                                       \
+    do {                                                                                                     \
+        uint64_t x_ = (u)[i], y_ = (u)[j];                                                                   \
+        (u)[i] = x_ < y_ ? x_ : y_;                                                                          \
+        (u)[j] = x_ < y_ ? y_ : x_;                                                                          \
+    } while (0)
+
+/* u[0..8) in order: a 19-comparator network. */
+static inline void sort8(uint64_t *u)
+{
+    CSWAP(u, 0, 2);
+    CSWAP(u, 1, 3);
+    CSWAP(u, 4, 6);
+    CSWAP(u, 5, 7);
+    CSWAP(u, 0, 4);
+    CSWAP(u, 1, 5);
+    CSWAP(u, 2, 6);
+    CSWAP(u, 3, 7);
+    CSWAP(u, 0, 1);
+    CSWAP(u, 2, 3);
+    CSWAP(u, 4, 5);
+    CSWAP(u, 6, 7);
+    CSWAP(u, 2, 4);
+    CSWAP(u, 3, 5);
+    CSWAP(u, 1, 4);
+    CSWAP(u, 3, 6);
+    CSWAP(u, 1, 2);
+    CSWAP(u, 3, 4);
+    CSWAP(u, 5, 6);
+}
+
+/* The sorted a[0..na) and b[0..nb) merged into out, the loop's select a
+ * conditional move. */
+static inline void merge_u64(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, uint64_t *out)
+{
+    const uint64_t *ae = a + na, *be = b + nb;
+    while (a < ae && b < be) {
+        uint64_t x = *a, y = *b;
+        int t = y < x;
+        *out++ = t ? y : x;
+        b += t;
+        a += !t;
+    }
+    memcpy(out, a, (size_t)(ae - a) * sizeof *a);
+    out += ae - a;
+    memcpy(out, b, (size_t)(be - b) * sizeof *b);
+}
+
+/* u[0..m) (m <= SHORT, no two equal; tmp: room for as many) in order: runs
+ * of 8 by the network (the last padded with UINT64_MAX, above every key),
+ * then merged in pairs of runs. Returns the array that holds them. */
+static uint64_t *sort_u64(uint64_t *u, uint64_t *tmp, size_t m)
+{
+    size_t pad = (m + 7) & ~(size_t)7;
+    for (size_t i = m; i < pad; i++)
+        u[i] = UINT64_MAX;
+    for (size_t i = 0; i < pad; i += 8)
+        sort8(u + i);
+    for (size_t w = 8; w < m; w *= 2) {
+        uint64_t *t;
+        for (size_t i = 0; i < m; i += 2 * w) {
+            size_t na = m - i < w ? m - i : w, nb = m - i - na < w ? m - i - na : w;
+            merge_u64(u + i, na, u + i + na, nb, tmp + i);
+        }
+        t = u;
+        u = tmp;
+        tmp = t;
+    }
+    return u;
+}
+
+/* The m (2 <= m <= SHORT) records of v (ids; their keys their docnos'
+ * words at byte c, as doc_key gives them) into ord in docno order, and
+ * their 7-byte keys into pre: a record with the same key as the one
+ * before it shares its docno's bytes up to c + 7. v is scratch after. */
+static void sort_short(const rd *r, qk_keyed *v, size_t m, size_t c, uint32_t *ord, uint64_t *pre)
+{
+    uint64_t u[2 * SHORT], *s;
+    for (size_t j = 0; j < m; j++)
+        u[j] = (v[j].key & ~(uint64_t)0xff) | j;
+    s = sort_u64(u, u + SHORT, m);
+    for (size_t j = 0; j < m; j++) {
+        ord[j] = v[s[j] & 0xff].id;
+        pre[j] = s[j] >> 8;
+    }
+    /* runs of one key whose docnos go on past it (its last byte not 0):
+     * sorted by the words after the bytes they share */
+    for (size_t a = 0, b; a < m; a = b) {
+        for (b = a + 1; b < m && pre[b] == pre[a];)
+            b++;
+        if (b - a > 1 && (pre[a] & 0xff) != 0) {
+            size_t g = b - a, cc;
+            qk_keyed *res;
+            for (size_t j = 0; j < g; j++)
+                v[j].id = ord[a + j];
+            cc = common_prefix(r, v, g, c + 7);
+            for (size_t j = 0; j < g; j++)
+                v[j].key = doc_key(r, v[j].id, cc);
+            res = sort_docnos(r, v, v + g, g, cc);
+            for (size_t j = 0; j < g; j++)
+                ord[a + j] = res[j].id;
+        }
+    }
+}
+
 /* The records into p: topics in qk_est_topic_cmp order, each topic's
  * docnos in strcmp order, a repeated docno an error. */
 static qk_status organise(rd *r, qk_error *err)
@@ -443,6 +555,8 @@ static qk_status organise(rd *r, qk_error *err)
              *idx = malloc((runs ? nt + 1 : n + 1) * sizeof *idx);
     size_t *pos = malloc((nt ? nt : 1) * sizeof *pos);
     qk_keyed *v = NULL;
+    uint32_t *ord = NULL; /* a topic's records in docno order */
+    uint64_t *pre = NULL; /* their keys: equal where their docnos may be */
     qk_status st = QK_OK;
     p->ntopics = nt;
     p->order = malloc((nt ? nt : 1) * sizeof *p->order);
@@ -472,7 +586,8 @@ static qk_status organise(rd *r, qk_error *err)
     if (!runs)
         for (size_t i = 0; i < n; i++)
             idx[pos[rank[r->recs[i].topic]]++] = (uint32_t)i;
-    if (!(v = malloc((2 * maxspan + 1) * sizeof *v))) {
+    if (!(v = malloc((2 * maxspan + 1) * sizeof *v)) || !(ord = malloc((maxspan + 1) * sizeof *ord)) ||
+        !(pre = malloc((maxspan + 1) * sizeof *pre))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
@@ -488,17 +603,25 @@ static qk_status organise(rd *r, qk_error *err)
         if (m > 1 && v[0].key == v[1].key && (c = common_prefix(r, v, m, 0)) > 0)
             for (size_t j = 0; j < m; j++)
                 v[j].key = doc_key(r, v[j].id, c);
-        s = sort_docnos(r, v, v + m, m, c);
+        if (m > 1 && m <= SHORT) {
+            sort_short(r, v, m, c, ord, pre);
+        } else {
+            s = sort_docnos(r, v, v + m, m, c);
+            for (size_t j = 0; j < m; j++) {
+                ord[j] = s[j].id;
+                pre[j] = s[j].key;
+            }
+        }
         for (size_t j = 0; j < m; j++) {
-            const prec *x = &r->recs[s[j].id];
+            const prec *x = &r->recs[ord[j]];
             qk_prel *e = &p->ent[a + j];
             e->docno = r->arena + x->off;
             e->rel = x->rel;
             e->method = x->method;
             e->prob = x->prob;
-            if (j > 0 && s[j].key == s[j - 1].key && x->dlen == r->recs[s[j - 1].id].dlen &&
+            if (j > 0 && pre[j] == pre[j - 1] && x->dlen == r->recs[ord[j - 1]].dlen &&
                 memcmp(e->docno, e[-1].docno, x->dlen) == 0) {
-                long l0 = r->recs[s[j - 1].id].line, l1 = x->line;
+                long l0 = r->recs[ord[j - 1]].line, l1 = x->line;
                 st = qk_error_at(err, QK_EINPUT, r->path, l0 < l1 ? l1 : l0, 0,
                                  "document '%s' of topic '%s' repeats line %ld", e->docno,
                                  qk_strpool_str(p->topics, x->topic), l0 < l1 ? l0 : l1);
@@ -511,6 +634,8 @@ out:
     free(idx);
     free(pos);
     free(v);
+    free(ord);
+    free(pre);
     return st;
 }
 

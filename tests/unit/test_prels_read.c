@@ -263,6 +263,60 @@ static void test_large_topic(void **state)
     free(buf);
 }
 
+/* Topics of 1-300 records in one run each (the sizes around the
+ * network's 8, the merges' powers of two and the branch-free sort's 256
+ * records), their docnos of 1-45 bytes (the copies of 1-8, 9-16, 17-32
+ * and more bytes) alike for 7 bytes and more (the branch-free sort's key)
+ * and prefixes of one another, in random order, a docno repeated at
+ * times (once, twice). */
+static void test_topic_runs(void **state)
+{
+    static const size_t sizes[] = {1,  2,  3,  7,  8,   9,   15,  16,  17,  31,  32,  33,  40,
+                                   41, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257, 300};
+    static const char *const pre[] = {"GX253-9", "GX253-98-", "GX253-98", "clueweb09-en0000-",
+                                      "abcdefg", "",          "G"};
+    enum { CAP = 1 << 20 };
+    char *buf = malloc(CAP);
+    gen g = {4242};
+    int ok = 0, failed = 0;
+    (void)state;
+    assert_non_null(buf);
+    for (int round = 0; round < 6 * (int)(sizeof sizes / sizeof *sizes); round++) {
+        size_t m = sizes[(size_t)round % (sizeof sizes / sizeof *sizes)], n = 0;
+        int repeat = round % 3 == 2;
+        for (int t = 0; t < 3; t++) {
+            size_t first = n, again = below(&g, m);
+            for (size_t i = 0; i < m; i++) {
+                char d[64];
+                size_t k = (size_t)sprintf(d, "%s", pre[below(&g, 7)]), tail = below(&g, 28);
+                for (size_t j = 0; j < tail; j++)
+                    d[k++] = "0189-z"[below(&g, 6)];
+                d[k] = '\0';
+                if (!*d)
+                    strcpy(d, "q");
+                if (repeat && i > 0 && i == again) { /* an earlier line of the run again */
+                    size_t a = first, len;
+                    while (buf[a] != '\n')
+                        a++;
+                    len = a + 1 - first;
+                    memmove(buf + n, buf + first, len);
+                    n += len;
+                    continue;
+                }
+                n += (size_t)sprintf(buf + n, "%d %s %d %d %s\n", 7 - t, d, (int)below(&g, 3),
+                                     (int)below(&g, 3), below(&g, 3) ? "0.165904710473544" : "1");
+            }
+        }
+        if (check_buf(buf, n, 0) == QK_OK)
+            ok++;
+        else
+            failed++;
+    }
+    print_message("%d files read, %d refused\n", ok, failed);
+    assert_true(ok > 40 && failed > 40);
+    free(buf);
+}
+
 /* The inline reading of one-digit grades, methods and probabilities gives
  * what qk_parse_score and qk_parse_long give. */
 static void test_digits(void **state)
@@ -386,8 +440,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_prels), cmocka_unit_test(test_large_topic),
-        cmocka_unit_test(test_digits),       cmocka_unit_test(test_prob),
-        cmocka_unit_test(test_topic_order),
+        cmocka_unit_test(test_topic_runs),   cmocka_unit_test(test_digits),
+        cmocka_unit_test(test_prob),         cmocka_unit_test(test_topic_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
