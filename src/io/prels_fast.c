@@ -183,10 +183,28 @@ static inline __attribute__((always_inline)) qk_status add(rd *r, long ln, const
     /* In the loop three fields of at least 2 bytes each follow the docno
      * in the line's 64 bytes, so its words end inside them, and the
      * arena keeps 8 bytes past the reserved room. */
-    if (room)
-        for (size_t k = 0; k < fl[1]; k += 8)
-            memcpy(r->arena + r->alen + k, f[1] + k, 8);
-    else
+    if (room) {
+        /* words inside [f[1], f[1] + fl[1] + 7): two that overlap for
+         * 9-32 bytes (the MQ docnos' 16-25), else one after another */
+        char *d = r->arena + r->alen;
+        const char *q = f[1];
+        size_t dl = fl[1];
+        if (dl - 9 < 8) {
+            uint64_t w0 = qk_load8(q), w1 = qk_load8(q + dl - 8);
+            memcpy(d, &w0, 8);
+            memcpy(d + dl - 8, &w1, 8);
+        } else if (dl - 17 < 16) {
+            uint64_t w0 = qk_load8(q), w1 = qk_load8(q + 8), w2 = qk_load8(q + dl - 16),
+                     w3 = qk_load8(q + dl - 8);
+            memcpy(d, &w0, 8);
+            memcpy(d + 8, &w1, 8);
+            memcpy(d + dl - 16, &w2, 8);
+            memcpy(d + dl - 8, &w3, 8);
+        } else {
+            for (size_t k = 0; k < dl; k += 8)
+                memcpy(d + k, q + k, 8);
+        }
+    } else
         memcpy(r->arena + r->alen, f[1], fl[1]);
     r->arena[r->alen + fl[1]] = '\0';
     r->alen += fl[1] + 1;
@@ -235,21 +253,26 @@ static inline __attribute__((always_inline)) qk_status fast_body(rd *r, const ch
         if (!(ls & (1 | ls >> 1 | 1ULL << (e - 1)))) {
             /* one blank between fields, none around them: the fields end
              * at the blanks */
-            unsigned b[4];
-            for (i = 0; i < 4 && ls; i++) {
-                b[i] = (unsigned)__builtin_ctzll(ls);
-                ls &= ls - 1;
-            }
-            if (i < 4 || ls || s[0] == '#')
+            unsigned b0, b1, b2, b3;
+            if (__builtin_popcountll(ls) != 4 || s[0] == '#')
                 break;
+            b0 = (unsigned)__builtin_ctzll(ls);
+            ls &= ls - 1;
+            b1 = (unsigned)__builtin_ctzll(ls);
+            ls &= ls - 1;
+            b2 = (unsigned)__builtin_ctzll(ls);
+            ls &= ls - 1;
+            b3 = (unsigned)__builtin_ctzll(ls);
             f[0] = s;
-            fl[0] = b[0];
-            for (i = 1; i < 4; i++) {
-                f[i] = s + b[i - 1] + 1;
-                fl[i] = b[i] - b[i - 1] - 1;
-            }
-            f[4] = s + b[3] + 1;
-            fl[4] = e - b[3] - 1;
+            fl[0] = b0;
+            f[1] = s + b0 + 1;
+            fl[1] = b1 - b0 - 1;
+            f[2] = s + b1 + 1;
+            fl[2] = b2 - b1 - 1;
+            f[3] = s + b2 + 1;
+            fl[3] = b3 - b2 - 1;
+            f[4] = s + b3 + 1;
+            fl[4] = e - b3 - 1;
         } else {
             /* the fields: runs of data bytes before the line end */
             uint64_t data = ~ls & ((1ULL << e) - 1), starts = data & ~(data << 1), ends = data & ~(data >> 1);
