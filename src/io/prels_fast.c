@@ -150,15 +150,16 @@ static void set_topic(rd *r, const char *f, size_t fl)
 /* Parse the line at line (ln) with fields f, fl (nf) and add its record
  * (room made by the caller). room: the bytes that can be read from the
  * line's start, 64 or more when its docno can be copied and its topic
- * compared a word at a time (the in-place loop), else 0. */
+ * compared a word at a time (the in-place loop), else 0. wide: the
+ * probability read as qk_prels_fields_as's wide (the AVX2 loop). */
 static inline __attribute__((always_inline)) qk_status add(rd *r, long ln, const char *line,
                                                            const char *const *f, const size_t *fl, size_t nf,
-                                                           size_t room, qk_error *err)
+                                                           size_t room, qk_error *err, int wide)
 {
     qk_prel e;
     prec *x;
     int keep;
-    qk_status st = qk_prels_fields(r->path, ln, line, f, fl, nf, &e, &keep, err);
+    qk_status st = qk_prels_fields_as(r->path, ln, line, f, fl, nf, &e, &keep, err, wide);
     if (st != QK_OK || !keep)
         return st;
     if (!same_topic(r, f[0], fl[0], room ? room - (size_t)(f[0] - line) : 0)) {
@@ -290,7 +291,7 @@ static inline __attribute__((always_inline)) qk_status fast_body(rd *r, const ch
         }
         /* the line, its end included, lies in the block: add's word reads
          * (the docno's, ended by the fields after it) stay in it */
-        if ((st = add(r, ln0 + k + 1, s, f, fl, 5, (size_t)(end - s), err)) != QK_OK)
+        if ((st = add(r, ln0 + k + 1, s, f, fl, 5, (size_t)(end - s), err, wide)) != QK_OK)
             break;
         s += adv;
         k++;
@@ -705,7 +706,7 @@ qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, int wide, qk_error *err)
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }
-        if ((st = add(&r, qk_lines_lineno(l), line, f, fl, nf, 0, err)) != QK_OK)
+        if ((st = add(&r, qk_lines_lineno(l), line, f, fl, nf, 0, err, 0)) != QK_OK)
             goto out;
     }
     if (st == QK_OK && reserve(&r, 0, 0) != QK_OK)

@@ -348,7 +348,8 @@ static void test_digits(void **state)
     }
 }
 
-/* qk_prels_prob gives qk_parse_score's double, bit for bit, and strtod's
+/* qk_prels_prob (and, where the CPU has AVX2, qk_prels_prob_wide) gives
+ * qk_parse_score's double, bit for bit, and strtod's
  * where strtod takes the whole string as a finite number: "0." and 1-20
  * digits (m from 0 to past 2^53: the division, and the strings left to
  * qk_parse_score), a byte of them at times not a digit, other shapes;
@@ -358,7 +359,10 @@ static void test_prob(void **state)
 {
     static const char odd[] = {'e', '.', '+', '-', '/', ':', 'a', 'E', ' ', 0x7f, '0'};
     gen g = {2017};
-    long fast = 0;
+    long fast = 0, fast_wide = 0;
+#if defined(QK_BLOCKS_AVX2)
+    int wide = qk_blocks_wide();
+#endif
     (void)state;
     for (int round = 0; round < 1000000; round++) {
         size_t k = 1 + below(&g, 20), len = k + 2;
@@ -378,6 +382,15 @@ static void test_prob(void **state)
         r = qk_prels_prob(s, len, &got);
         w = qk_parse_score(s, len, &want);
         assert_int_equal(r, w);
+#if defined(QK_BLOCKS_AVX2)
+        if (wide) { /* the AVX2 loop's copy: the same */
+            double gw = -7;
+            assert_int_equal(qk_prels_prob_wide(s, len, &gw), w);
+            if (w == 0)
+                assert_memory_equal(&gw, &want, sizeof gw);
+            fast_wide += w == 0 && len >= 8 && len <= 18 && s[0] == '0' && s[1] == '.';
+        }
+#endif
         if (r == 0) {
             char z[32];
             char *e;
@@ -391,8 +404,12 @@ static void test_prob(void **state)
         }
         free(buf);
     }
-    print_message("%ld strings of the \"0.ddd\" shape agreed\n", fast);
+    print_message("%ld strings of the \"0.ddd\" shape agreed, %ld of 8-18 bytes through the AVX2 copy\n", fast,
+                  fast_wide);
     assert_true(fast > 700000);
+#if defined(QK_BLOCKS_AVX2)
+    assert_true(!wide || fast_wide > 400000);
+#endif
 }
 
 static int est_cmp_ids(const void *a, const void *b, void *ctx)
