@@ -50,6 +50,7 @@ typedef struct rd {
     size_t qlen;
     uint32_t tid;
     int have_qid;
+    int wide;              /* the CPU runs the AVX2 copies */
     uint64_t qw[2], qm[2]; /* its first 16 bytes, 0 past its end, and their mask */
 } rd;
 
@@ -531,6 +532,35 @@ static uint64_t *sort_u64(uint64_t *u, uint64_t *tmp, size_t m)
     return u;
 }
 
+#if defined(QK_BLOCKS_AVX2)
+/* Topics of at most RANKED records are sorted on CPUs with AVX2 by
+ * counting for each key the keys below it (its place in the order),
+ * four at a time: no chain of dependent loads as in a merge. */
+#define RANKED 64
+
+/* The m (<= RANKED) distinct keys of u into out in order, u padded
+ * here to a multiple of 4 with UINT64_MAX (below no key). */
+__attribute__((target("avx2"))) static void sort_ranked(uint64_t *u, size_t m, uint64_t *out)
+{
+    const __m256i flip = _mm256_set1_epi64x(INT64_MIN); /* unsigned order as signed */
+    __m256i x[RANKED / 4];
+    size_t nv = (m + 3) / 4;
+    for (size_t j = m; j < 4 * nv; j++)
+        u[j] = UINT64_MAX;
+    for (size_t j = 0; j < nv; j++)
+        x[j] = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(u + 4 * j)), flip);
+    for (size_t i = 0; i < m; i++) {
+        __m256i k = _mm256_set1_epi64x((long long)(u[i] ^ (uint64_t)INT64_MIN)), c = _mm256_setzero_si256();
+        __m128i h;
+        for (size_t j = 0; j < nv; j++)
+            c = _mm256_sub_epi64(c, _mm256_cmpgt_epi64(k, x[j]));
+        h = _mm_add_epi64(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
+        h = _mm_add_epi64(h, _mm_unpackhi_epi64(h, h));
+        out[_mm_cvtsi128_si64(h)] = u[i];
+    }
+}
+#endif
+
 /* The m (2 <= m <= SHORT) records of v (ids; their keys their docnos'
  * words at byte c, as doc_key gives them) into ord in docno order, and
  * their 7-byte keys into pre: a record with the same key as the one
@@ -540,7 +570,13 @@ static void sort_short(const rd *r, qk_keyed *v, size_t m, size_t c, uint32_t *o
     uint64_t u[2 * SHORT], *s;
     for (size_t j = 0; j < m; j++)
         u[j] = (v[j].key & ~(uint64_t)0xff) | j;
-    s = sort_u64(u, u + SHORT, m);
+#if defined(QK_BLOCKS_AVX2)
+    if (r->wide && m <= RANKED) {
+        sort_ranked(u, m, u + SHORT);
+        s = u + SHORT;
+    } else
+#endif
+        s = sort_u64(u, u + SHORT, m);
     for (size_t j = 0; j < m; j++) {
         ord[j] = v[s[j] & 0xff].id;
         pre[j] = s[j] >> 8;
@@ -672,6 +708,7 @@ qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, int wide, qk_error *err)
     memset(&r, 0, sizeof r);
     r.p = p;
     r.path = qk_lines_path(l);
+    r.wide = wide;
     for (;;) {
         const char *w, *wend, *line, *f[6];
         size_t len, fl[6], nf;

@@ -264,8 +264,8 @@ static void test_large_topic(void **state)
 }
 
 /* Topics of 1-300 records in one run each (the sizes around the
- * network's 8, the merges' powers of two and the branch-free sort's 256
- * records), their docnos of 1-45 bytes (the copies of 1-8, 9-16, 17-32
+ * network's 8, the merges' powers of two, the AVX2 counting sort's 64
+ * and the branch-free sort's 256 records; read with and without AVX2), their docnos of 1-45 bytes (the copies of 1-8, 9-16, 17-32
  * and more bytes) alike for 7 bytes and more (the branch-free sort's key)
  * and prefixes of one another, in random order, a docno repeated at
  * times (once, twice). */
