@@ -532,34 +532,30 @@ static uint64_t *sort_u64(uint64_t *u, uint64_t *tmp, size_t m)
     return u;
 }
 
-#if defined(QK_BLOCKS_AVX2)
-/* Topics of at most RANKED records are sorted on CPUs with AVX2 by
- * counting for each key the keys below it (its place in the order),
- * four at a time: no chain of dependent loads as in a merge. */
-#define RANKED 64
-
-/* The m (<= RANKED) distinct keys of u into out in order, u padded
- * here to a multiple of 4 with UINT64_MAX (below no key). */
-__attribute__((target("avx2"))) static void sort_ranked(uint64_t *u, size_t m, uint64_t *out)
+/* ord[0..m) and pre[0..m) (a topic's records in order and their keys,
+ * the docnos' kb bytes at c): runs of one key whose docnos go on past it
+ * (its last byte not 0) sorted by the words after the bytes they share.
+ * v: 2m entries of scratch. */
+static void sort_ties(const rd *r, qk_keyed *v, size_t m, size_t c, size_t kb, uint32_t *ord,
+                      const uint64_t *pre)
 {
-    const __m256i flip = _mm256_set1_epi64x(INT64_MIN); /* unsigned order as signed */
-    __m256i x[RANKED / 4];
-    size_t nv = (m + 3) / 4;
-    for (size_t j = m; j < 4 * nv; j++)
-        u[j] = UINT64_MAX;
-    for (size_t j = 0; j < nv; j++)
-        x[j] = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(u + 4 * j)), flip);
-    for (size_t i = 0; i < m; i++) {
-        __m256i k = _mm256_set1_epi64x((long long)(u[i] ^ (uint64_t)INT64_MIN)), c = _mm256_setzero_si256();
-        __m128i h;
-        for (size_t j = 0; j < nv; j++)
-            c = _mm256_sub_epi64(c, _mm256_cmpgt_epi64(k, x[j]));
-        h = _mm_add_epi64(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
-        h = _mm_add_epi64(h, _mm_unpackhi_epi64(h, h));
-        out[_mm_cvtsi128_si64(h)] = u[i];
+    for (size_t a = 0, b; a < m; a = b) {
+        for (b = a + 1; b < m && pre[b] == pre[a];)
+            b++;
+        if (b - a > 1 && (pre[a] & 0xff) != 0) {
+            size_t g = b - a, cc;
+            qk_keyed *res;
+            for (size_t j = 0; j < g; j++)
+                v[j].id = ord[a + j];
+            cc = common_prefix(r, v, g, c + kb);
+            for (size_t j = 0; j < g; j++)
+                v[j].key = doc_key(r, v[j].id, cc);
+            res = sort_docnos(r, v, v + g, g, cc);
+            for (size_t j = 0; j < g; j++)
+                ord[a + j] = res[j].id;
+        }
     }
 }
-#endif
 
 /* The m (2 <= m <= SHORT) records of v (ids; their keys their docnos'
  * words at byte c, as doc_key gives them) into ord in docno order, and
@@ -570,36 +566,70 @@ static void sort_short(const rd *r, qk_keyed *v, size_t m, size_t c, uint32_t *o
     uint64_t u[2 * SHORT], *s;
     for (size_t j = 0; j < m; j++)
         u[j] = (v[j].key & ~(uint64_t)0xff) | j;
-#if defined(QK_BLOCKS_AVX2)
-    if (r->wide && m <= RANKED) {
-        sort_ranked(u, m, u + SHORT);
-        s = u + SHORT;
-    } else
-#endif
-        s = sort_u64(u, u + SHORT, m);
+    s = sort_u64(u, u + SHORT, m);
     for (size_t j = 0; j < m; j++) {
         ord[j] = v[s[j] & 0xff].id;
         pre[j] = s[j] >> 8;
     }
-    /* runs of one key whose docnos go on past it (its last byte not 0):
-     * sorted by the words after the bytes they share */
-    for (size_t a = 0, b; a < m; a = b) {
-        for (b = a + 1; b < m && pre[b] == pre[a];)
-            b++;
-        if (b - a > 1 && (pre[a] & 0xff) != 0) {
-            size_t g = b - a, cc;
-            qk_keyed *res;
-            for (size_t j = 0; j < g; j++)
-                v[j].id = ord[a + j];
-            cc = common_prefix(r, v, g, c + 7);
-            for (size_t j = 0; j < g; j++)
-                v[j].key = doc_key(r, v[j].id, cc);
-            res = sort_docnos(r, v, v + g, g, cc);
-            for (size_t j = 0; j < g; j++)
-                ord[a + j] = res[j].id;
+    sort_ties(r, v, m, c, 7, ord, pre);
+}
+
+#if defined(QK_BLOCKS_AVX2)
+/* Topics of at most RANKED records are sorted on CPUs with AVX2 by
+ * counting for each key the keys below it (its place in the order), four
+ * keys against four at a time: no chain of dependent loads as in a
+ * merge, and the whole 8-byte word as the key. */
+#define RANKED 64
+
+/* sort_short for m <= RANKED records, the keys v's 8-byte words: equal
+ * words take the places after their count in record order (a mask of the
+ * places taken), so the order is stable; their runs then go to
+ * sort_ties. */
+__attribute__((target("avx2"))) static void sort_ranked(const rd *r, qk_keyed *v, size_t m, size_t c,
+                                                        uint32_t *ord, uint64_t *pre)
+{
+    uint64_t u[RANKED + 3], taken = 0, tie = 0; /* u: the keys' unsigned order as signed */
+    __m256i x[RANKED / 4];
+    size_t nv = (m + 3) / 4;
+    for (size_t j = 0; j < m; j++)
+        u[j] = v[j].key ^ (uint64_t)INT64_MIN;
+    for (size_t j = m; j < 4 * nv; j++)
+        u[j] = (uint64_t)INT64_MAX; /* UINT64_MAX flipped: below no key */
+    for (size_t j = 0; j < nv; j++)
+        x[j] = _mm256_loadu_si256((const __m256i *)(const void *)(u + 4 * j));
+    for (size_t i = 0; i < m; i += 4) {
+        __m256i k0 = _mm256_set1_epi64x((long long)u[i]), k1 = _mm256_set1_epi64x((long long)u[i + 1]),
+                k2 = _mm256_set1_epi64x((long long)u[i + 2]), k3 = _mm256_set1_epi64x((long long)u[i + 3]);
+        __m256i c0 = _mm256_setzero_si256(), c1 = c0, c2 = c0, c3 = c0, t01, t23;
+        uint64_t rank[4];
+        for (size_t j = 0; j < nv; j++) {
+            c0 = _mm256_sub_epi64(c0, _mm256_cmpgt_epi64(k0, x[j]));
+            c1 = _mm256_sub_epi64(c1, _mm256_cmpgt_epi64(k1, x[j]));
+            c2 = _mm256_sub_epi64(c2, _mm256_cmpgt_epi64(k2, x[j]));
+            c3 = _mm256_sub_epi64(c3, _mm256_cmpgt_epi64(k3, x[j]));
+        }
+        /* the four counts' lanes summed: [c0, c1, c2, c3] */
+        t01 = _mm256_add_epi64(_mm256_unpacklo_epi64(c0, c1), _mm256_unpackhi_epi64(c0, c1));
+        t23 = _mm256_add_epi64(_mm256_unpacklo_epi64(c2, c3), _mm256_unpackhi_epi64(c2, c3));
+        _mm256_storeu_si256((__m256i *)(void *)rank,
+                            _mm256_add_epi64(_mm256_permute2x128_si256(t01, t23, 0x20),
+                                             _mm256_permute2x128_si256(t01, t23, 0x31)));
+        for (size_t q = 0; q < 4 && i + q < m; q++) {
+            uint64_t at = rank[q];
+            if ((taken >> at) & 1) { /* an equal key before: the next free place */
+                tie = 1;
+                while ((taken >> at) & 1)
+                    at++;
+            }
+            taken |= 1ULL << at;
+            ord[at] = v[i + q].id;
+            pre[at] = v[i + q].key;
         }
     }
+    if (tie)
+        sort_ties(r, v, m, c, 8, ord, pre);
 }
+#endif
 
 /* The records into p: topics in qk_est_topic_cmp order, each topic's
  * docnos in strcmp order, a repeated docno an error. */
@@ -663,7 +693,12 @@ static qk_status organise(rd *r, qk_error *err)
         if (m > 1 && v[0].key == v[1].key && (c = common_prefix(r, v, m, 0)) > 0)
             for (size_t j = 0; j < m; j++)
                 v[j].key = doc_key(r, v[j].id, c);
-        if (m > 1 && m <= SHORT) {
+#if defined(QK_BLOCKS_AVX2)
+        if (r->wide && m > 1 && m <= RANKED) {
+            sort_ranked(r, v, m, c, ord, pre);
+        } else
+#endif
+            if (m > 1 && m <= SHORT) {
             sort_short(r, v, m, c, ord, pre);
         } else {
             s = sort_docnos(r, v, v + m, m, c);

@@ -268,7 +268,7 @@ static void test_large_topic(void **state)
  * and the branch-free sort's 256 records; read with and without AVX2), their docnos of 1-45 bytes (the copies of 1-8, 9-16, 17-32
  * and more bytes) alike for 7 bytes and more (the branch-free sort's key)
  * and prefixes of one another, in random order, a docno repeated at
- * times (once, twice). */
+ * times. */
 static void test_topic_runs(void **state)
 {
     static const size_t sizes[] = {1,  2,  3,  7,  8,   9,   15,  16,  17,  31,  32,  33,  40,
