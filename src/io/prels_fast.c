@@ -689,10 +689,18 @@ static qk_status organise(rd *r, qk_error *err)
             v[j].id = runs ? idx[t] + (uint32_t)j : idx[a + j];
             v[j].key = doc_key(r, v[j].id, 0);
         }
-        /* the first two docnos alike for a word: maybe all are */
-        if (m > 1 && v[0].key == v[1].key && (c = common_prefix(r, v, m, 0)) > 0)
-            for (size_t j = 0; j < m; j++)
-                v[j].key = doc_key(r, v[j].id, c);
+        /* the first two docnos alike for a word and going on past it:
+         * when all are (their words tell), the bytes they share after it */
+        if (m > 1 && v[0].key == v[1].key && (v[0].key & 0xff) != 0) {
+            uint64_t d = 0;
+            for (size_t j = 2; j < m; j++)
+                d |= v[j].key ^ v[0].key;
+            if (d == 0) {
+                c = common_prefix(r, v, m, 8);
+                for (size_t j = 0; j < m; j++)
+                    v[j].key = doc_key(r, v[j].id, c);
+            }
+        }
 #if defined(QK_BLOCKS_AVX2)
         if (r->wide && m > 1 && m <= RANKED) {
             sort_ranked(r, v, m, c, ord, pre);
