@@ -542,7 +542,16 @@ static void sort_ties(const rd *r, qk_keyed *v, size_t m, size_t c, size_t kb, u
     for (size_t a = 0, b; a < m; a = b) {
         for (b = a + 1; b < m && pre[b] == pre[a];)
             b++;
-        if (b - a > 1 && (pre[a] & 0xff) != 0) {
+        if (b - a == 2 && (pre[a] & 0xff) != 0) {
+            /* two (the usual tie): their NUL-ended rest compared, the
+             * bytes as unsigned, so a prefix first, as the words order */
+            const prec *x0 = &r->recs[ord[a]], *x1 = &r->recs[ord[a + 1]];
+            if (strcmp(r->arena + x0->off + c + kb, r->arena + x1->off + c + kb) > 0) {
+                uint32_t t = ord[a];
+                ord[a] = ord[a + 1];
+                ord[a + 1] = t;
+            }
+        } else if (b - a > 2 && (pre[a] & 0xff) != 0) {
             size_t g = b - a, cc;
             qk_keyed *res;
             for (size_t j = 0; j < g; j++)
