@@ -454,11 +454,11 @@ static qk_keyed *sort_docnos(const rd *r, qk_keyed *v, qk_keyed *tmp, size_t m, 
     return s;
 }
 
-/* Topics of at most SHORT records (the MQ files': about 40) are sorted
- * without a branch on the keys: each record's key is 7 bytes of its docno
- * above its place in the topic (one byte), so that no two keys are equal
- * and the order of equal docno bytes is the line order. */
-#define SHORT 256
+/* Topics of fewer than BIG records are sorted without a branch on the
+ * keys: each record's key is the top bits of its docno's word above its
+ * place in the topic (8 bits, or as many as the topic needs), so that no
+ * two keys are equal and the order of equal docno bits is the line
+ * order. */
 
 /* a <= b after, by the smaller and the larger (cmov, no branch) */
 #define CSWAP(u, i, j)                                                                                       \
@@ -509,9 +509,9 @@ static inline void merge_u64(const uint64_t *a, size_t na, const uint64_t *b, si
     memcpy(out, b, (size_t)(be - b) * sizeof *b);
 }
 
-/* u[0..m) (m <= SHORT, no two equal; tmp: room for as many) in order: runs
- * of 8 by the network (the last padded with UINT64_MAX, above every key),
- * then merged in pairs of runs. Returns the array that holds them. */
+/* u[0..m) (no two equal but UINT64_MAX; u and tmp: room for m rounded
+ * up to 8) in order: runs of 8 by the network (the last padded with
+ * UINT64_MAX, above every other key), then merged in pairs of runs. Returns the array that holds them. */
 static uint64_t *sort_u64(uint64_t *u, uint64_t *tmp, size_t m)
 {
     size_t pad = (m + 7) & ~(size_t)7;
@@ -532,17 +532,19 @@ static uint64_t *sort_u64(uint64_t *u, uint64_t *tmp, size_t m)
     return u;
 }
 
-/* ord[0..m) and pre[0..m) (a topic's records in order and their keys,
- * the docnos' kb bytes at c): runs of one key whose docnos go on past it
- * (its last byte not 0) sorted by the words after the bytes they share.
- * v: 2m entries of scratch. */
-static void sort_ties(const rd *r, qk_keyed *v, size_t m, size_t c, size_t kb, uint32_t *ord,
+/* ord[0..m) and pre[0..m) (a topic's records in order and their keys:
+ * the docnos' kb bytes at c, then sh bits of the next): runs of one key
+ * whose docnos go on past its kb bytes (the last not 0) sorted by the
+ * bytes after them. v: 2m entries of scratch. */
+static void sort_ties(const rd *r, qk_keyed *v, size_t m, size_t c, size_t kb, unsigned sh, uint32_t *ord,
                       const uint64_t *pre)
 {
     for (size_t a = 0, b; a < m; a = b) {
+        int on;
         for (b = a + 1; b < m && pre[b] == pre[a];)
             b++;
-        if (b - a == 2 && (pre[a] & 0xff) != 0) {
+        on = ((pre[a] >> sh) & 0xff) != 0;
+        if (b - a == 2 && on) {
             /* two (the usual tie): their NUL-ended rest compared, the
              * bytes as unsigned, so a prefix first, as the words order */
             const prec *x0 = &r->recs[ord[a]], *x1 = &r->recs[ord[a + 1]];
@@ -551,7 +553,7 @@ static void sort_ties(const rd *r, qk_keyed *v, size_t m, size_t c, size_t kb, u
                 ord[a] = ord[a + 1];
                 ord[a + 1] = t;
             }
-        } else if (b - a > 2 && (pre[a] & 0xff) != 0) {
+        } else if (b - a > 2 && on) {
             size_t g = b - a, cc;
             qk_keyed *res;
             for (size_t j = 0; j < g; j++)
@@ -566,21 +568,24 @@ static void sort_ties(const rd *r, qk_keyed *v, size_t m, size_t c, size_t kb, u
     }
 }
 
-/* The m (2 <= m <= SHORT) records of v (ids; their keys their docnos'
+/* The m (2 <= m < BIG) records of v (ids; their keys their docnos'
  * words at byte c, as doc_key gives them) into ord in docno order, and
- * their 7-byte keys into pre: a record with the same key as the one
- * before it shares its docno's bytes up to c + 7. v is scratch after. */
-static void sort_short(const rd *r, qk_keyed *v, size_t m, size_t c, uint32_t *ord, uint64_t *pre)
+ * their keys' top bits into pre: a record with the same as the one before
+ * it shares its docno's bits that far. u: room for 2 (m + 8) keys. v is
+ * scratch after. */
+static void sort_short(const rd *r, qk_keyed *v, size_t m, size_t c, uint32_t *ord, uint64_t *pre,
+                       uint64_t *u)
 {
-    uint64_t u[2 * SHORT], *s;
+    unsigned ib = m <= 256 ? 8 : 64 - (unsigned)__builtin_clzll((uint64_t)m - 1); /* bits for the place */
+    uint64_t low = ((uint64_t)1 << ib) - 1, *s;
     for (size_t j = 0; j < m; j++)
-        u[j] = (v[j].key & ~(uint64_t)0xff) | j;
-    s = sort_u64(u, u + SHORT, m);
+        u[j] = (v[j].key & ~low) | j;
+    s = sort_u64(u, u + ((m + 7) & ~(size_t)7), m);
     for (size_t j = 0; j < m; j++) {
-        ord[j] = v[s[j] & 0xff].id;
-        pre[j] = s[j] >> 8;
+        ord[j] = v[s[j] & low].id;
+        pre[j] = s[j] >> ib;
     }
-    sort_ties(r, v, m, c, 7, ord, pre);
+    sort_ties(r, v, m, c, (64 - ib) / 8, (64 - ib) % 8, ord, pre);
 }
 
 #if defined(QK_BLOCKS_AVX2)
@@ -636,7 +641,7 @@ __attribute__((target("avx2"))) static void sort_ranked(const rd *r, qk_keyed *v
         }
     }
     if (tie)
-        sort_ties(r, v, m, c, 8, ord, pre);
+        sort_ties(r, v, m, c, 8, 0, ord, pre);
 }
 #endif
 
@@ -654,8 +659,9 @@ static qk_status organise(rd *r, qk_error *err)
              *idx = malloc((runs ? nt + 1 : n + 1) * sizeof *idx);
     size_t *pos = malloc((nt ? nt : 1) * sizeof *pos);
     qk_keyed *v = NULL;
-    uint32_t *ord = NULL; /* a topic's records in docno order */
-    uint64_t *pre = NULL; /* their keys: equal where their docnos may be */
+    uint32_t *ord = NULL;  /* a topic's records in docno order */
+    uint64_t *pre = NULL;  /* their keys: equal where their docnos may be */
+    uint64_t *ubuf = NULL; /* sort_short's keys */
     qk_status st = QK_OK;
     p->ntopics = nt;
     p->order = malloc((nt ? nt : 1) * sizeof *p->order);
@@ -686,7 +692,8 @@ static qk_status organise(rd *r, qk_error *err)
         for (size_t i = 0; i < n; i++)
             idx[pos[rank[r->recs[i].topic]]++] = (uint32_t)i;
     if (!(v = malloc((2 * maxspan + 1) * sizeof *v)) || !(ord = malloc((maxspan + 1) * sizeof *ord)) ||
-        !(pre = malloc((maxspan + 1) * sizeof *pre))) {
+        !(pre = malloc((maxspan + 1) * sizeof *pre)) ||
+        !(ubuf = malloc(2 * (((maxspan < BIG ? maxspan : BIG) + 8) & ~(size_t)7) * sizeof *ubuf))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
@@ -715,8 +722,8 @@ static qk_status organise(rd *r, qk_error *err)
             sort_ranked(r, v, m, c, ord, pre);
         } else
 #endif
-            if (m > 1 && m <= SHORT) {
-            sort_short(r, v, m, c, ord, pre);
+            if (m > 1 && m < BIG) {
+            sort_short(r, v, m, c, ord, pre, ubuf);
         } else {
             s = sort_docnos(r, v, v + m, m, c);
             for (size_t j = 0; j < m; j++) {
@@ -748,6 +755,7 @@ out:
     free(v);
     free(ord);
     free(pre);
+    free(ubuf);
     return st;
 }
 

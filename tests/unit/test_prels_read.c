@@ -263,19 +263,23 @@ static void test_large_topic(void **state)
     free(buf);
 }
 
-/* Topics of 1-300 records in one run each (the sizes around the
- * network's 8, the merges' powers of two, the AVX2 counting sort's 64
- * and the branch-free sort's 256 records; read with and without AVX2), their docnos of 1-45 bytes (the copies of 1-8, 9-16, 17-32
- * and more bytes) alike for 7 bytes and more (the branch-free sort's key)
- * and prefixes of one another, in random order, a docno repeated at
- * times. */
+/* Topics of 1-4,096 records in one run each (the sizes around the
+ * network's 8, the merges' powers of two, the AVX2 counting sort's 64,
+ * the 256 records whose places fit a byte of the branch-free sort's key
+ * and the 4,096 of the radix sort; read with and without AVX2), their
+ * docnos of 1-45 bytes (the copies of 1-8, 9-16, 17-32 and more bytes)
+ * alike for 6 bytes and more, and in the top bits of the next (the
+ * branch-free sort's keys), and prefixes of one another, in random
+ * order, a docno repeated at times. */
 static void test_topic_runs(void **state)
 {
-    static const size_t sizes[] = {1,  2,  3,  7,  8,   9,   15,  16,  17,  31,  32,  33,  40,
-                                   41, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257, 300};
+    static const size_t sizes[] = {1,   2,   3,   7,   8,   9,   15,  16,   17,   31,  32,
+                                   33,  40,  41,  63,  64,  65,  100, 127,  128,  129, 200,
+                                   255, 256, 257, 300, 511, 512, 513, 1500, 4095, 4096};
+    /* "GX253-8" and "GX253-9": bytes alike but for their last bits */
     static const char *const pre[] = {"GX253-9", "GX253-98-", "GX253-98", "clueweb09-en0000-",
-                                      "abcdefg", "",          "G"};
-    enum { CAP = 1 << 20 };
+                                      "abcdefg", "",          "G",        "GX253-8"};
+    enum { CAP = 1 << 21 };
     char *buf = malloc(CAP);
     gen g = {4242};
     int ok = 0, failed = 0;
@@ -288,7 +292,7 @@ static void test_topic_runs(void **state)
             size_t first = n, again = below(&g, m);
             for (size_t i = 0; i < m; i++) {
                 char d[64];
-                size_t k = (size_t)sprintf(d, "%s", pre[below(&g, 7)]), tail = below(&g, 28);
+                size_t k = (size_t)sprintf(d, "%s", pre[below(&g, 8)]), tail = below(&g, 28);
                 for (size_t j = 0; j < tail; j++)
                     d[k++] = "0189-z"[below(&g, 6)];
                 d[k] = '\0';
@@ -404,8 +408,8 @@ static void test_prob(void **state)
         }
         free(buf);
     }
-    print_message("%ld strings of the \"0.ddd\" shape agreed, %ld of 8-18 bytes through the AVX2 copy\n", fast,
-                  fast_wide);
+    print_message("%ld strings of the \"0.ddd\" shape agreed, %ld of 8-18 bytes through the AVX2 copy\n",
+                  fast, fast_wide);
     assert_true(fast > 700000);
 #if defined(QK_BLOCKS_AVX2)
     assert_true(!wide || fast_wide > 400000);
