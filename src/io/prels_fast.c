@@ -582,7 +582,7 @@ static void sort_short(const rd *r, qk_keyed *v, size_t m, size_t c, uint32_t *o
         u[j] = (v[j].key & ~low) | j;
     s = sort_u64(u, u + ((m + 7) & ~(size_t)7), m);
     for (size_t j = 0; j < m; j++) {
-        ord[j] = v[s[j] & low].id;
+        ord[j] = v[s[j] & low].id; // NOLINT(clang-analyzer-core.uninitialized.Assign): sort_u64 fills s[0..m)
         pre[j] = s[j] >> ib;
     }
     sort_ties(r, v, m, c, (64 - ib) / 8, (64 - ib) % 8, ord, pre);
