@@ -23,6 +23,7 @@
 #include "io/io_blocks.h"
 #include "io/io_lines.h"
 #include "io/prels_internal.h"
+#include "io/prels_sort.h"
 #include "io/sample_index.h"
 
 #include <stdlib.h>
@@ -50,6 +51,7 @@ typedef struct rd {
     size_t qlen;
     uint32_t tid;
     int have_qid;
+    int wide;              /* the CPU runs the AVX2 copies */
     uint64_t qw[2], qm[2]; /* its first 16 bytes, 0 past its end, and their mask */
 } rd;
 
@@ -149,15 +151,16 @@ static void set_topic(rd *r, const char *f, size_t fl)
 /* Parse the line at line (ln) with fields f, fl (nf) and add its record
  * (room made by the caller). room: the bytes that can be read from the
  * line's start, 64 or more when its docno can be copied and its topic
- * compared a word at a time (the in-place loop), else 0. */
+ * compared a word at a time (the in-place loop), else 0. wide: the
+ * probability read as qk_prels_fields_as's wide (the AVX2 loop). */
 static inline __attribute__((always_inline)) qk_status add(rd *r, long ln, const char *line,
                                                            const char *const *f, const size_t *fl, size_t nf,
-                                                           size_t room, qk_error *err)
+                                                           size_t room, qk_error *err, int wide)
 {
     qk_prel e;
     prec *x;
     int keep;
-    qk_status st = qk_prels_fields(r->path, ln, line, f, fl, nf, &e, &keep, err);
+    qk_status st = qk_prels_fields_as(r->path, ln, line, f, fl, nf, &e, &keep, err, wide);
     if (st != QK_OK || !keep)
         return st;
     if (!same_topic(r, f[0], fl[0], room ? room - (size_t)(f[0] - line) : 0)) {
@@ -182,10 +185,28 @@ static inline __attribute__((always_inline)) qk_status add(rd *r, long ln, const
     /* In the loop three fields of at least 2 bytes each follow the docno
      * in the line's 64 bytes, so its words end inside them, and the
      * arena keeps 8 bytes past the reserved room. */
-    if (room)
-        for (size_t k = 0; k < fl[1]; k += 8)
-            memcpy(r->arena + r->alen + k, f[1] + k, 8);
-    else
+    if (room) {
+        /* words inside [f[1], f[1] + fl[1] + 7): two that overlap for
+         * 9-32 bytes (the MQ docnos' 16-25), else one after another */
+        char *d = r->arena + r->alen;
+        const char *q = f[1];
+        size_t dl = fl[1];
+        if (dl - 9 < 8) {
+            uint64_t w0 = qk_load8(q), w1 = qk_load8(q + dl - 8);
+            memcpy(d, &w0, 8);
+            memcpy(d + dl - 8, &w1, 8);
+        } else if (dl - 17 < 16) {
+            uint64_t w0 = qk_load8(q), w1 = qk_load8(q + 8), w2 = qk_load8(q + dl - 16),
+                     w3 = qk_load8(q + dl - 8);
+            memcpy(d, &w0, 8);
+            memcpy(d + 8, &w1, 8);
+            memcpy(d + dl - 16, &w2, 8);
+            memcpy(d + dl - 8, &w3, 8);
+        } else {
+            for (size_t k = 0; k < dl; k += 8)
+                memcpy(d + k, q + k, 8);
+        }
+    } else
         memcpy(r->arena + r->alen, f[1], fl[1]);
     r->arena[r->alen + fl[1]] = '\0';
     r->alen += fl[1] + 1;
@@ -234,21 +255,26 @@ static inline __attribute__((always_inline)) qk_status fast_body(rd *r, const ch
         if (!(ls & (1 | ls >> 1 | 1ULL << (e - 1)))) {
             /* one blank between fields, none around them: the fields end
              * at the blanks */
-            unsigned b[4];
-            for (i = 0; i < 4 && ls; i++) {
-                b[i] = (unsigned)__builtin_ctzll(ls);
-                ls &= ls - 1;
-            }
-            if (i < 4 || ls || s[0] == '#')
+            unsigned b0, b1, b2, b3;
+            if (__builtin_popcountll(ls) != 4 || s[0] == '#')
                 break;
+            b0 = (unsigned)__builtin_ctzll(ls);
+            ls &= ls - 1;
+            b1 = (unsigned)__builtin_ctzll(ls);
+            ls &= ls - 1;
+            b2 = (unsigned)__builtin_ctzll(ls);
+            ls &= ls - 1;
+            b3 = (unsigned)__builtin_ctzll(ls);
             f[0] = s;
-            fl[0] = b[0];
-            for (i = 1; i < 4; i++) {
-                f[i] = s + b[i - 1] + 1;
-                fl[i] = b[i] - b[i - 1] - 1;
-            }
-            f[4] = s + b[3] + 1;
-            fl[4] = e - b[3] - 1;
+            fl[0] = b0;
+            f[1] = s + b0 + 1;
+            fl[1] = b1 - b0 - 1;
+            f[2] = s + b1 + 1;
+            fl[2] = b2 - b1 - 1;
+            f[3] = s + b2 + 1;
+            fl[3] = b3 - b2 - 1;
+            f[4] = s + b3 + 1;
+            fl[4] = e - b3 - 1;
         } else {
             /* the fields: runs of data bytes before the line end */
             uint64_t data = ~ls & ((1ULL << e) - 1), starts = data & ~(data << 1), ends = data & ~(data >> 1);
@@ -266,7 +292,7 @@ static inline __attribute__((always_inline)) qk_status fast_body(rd *r, const ch
         }
         /* the line, its end included, lies in the block: add's word reads
          * (the docno's, ended by the fields after it) stay in it */
-        if ((st = add(r, ln0 + k + 1, s, f, fl, 5, (size_t)(end - s), err)) != QK_OK)
+        if ((st = add(r, ln0 + k + 1, s, f, fl, 5, (size_t)(end - s), err, wide)) != QK_OK)
             break;
         s += adv;
         k++;
@@ -428,6 +454,125 @@ static qk_keyed *sort_docnos(const rd *r, qk_keyed *v, qk_keyed *tmp, size_t m, 
     return s;
 }
 
+/* Topics of fewer than BIG records are sorted without a branch on the
+ * keys: each record's key is the top bits of its docno's word above its
+ * place in the topic (8 bits, or as many as the topic needs), so that no
+ * two keys are equal and the order of equal docno bits is the line
+ * order. */
+
+/* ord[0..m) and pre[0..m) (a topic's records in order and their keys:
+ * the docnos' kb bytes at c, then sh bits of the next): runs of one key
+ * whose docnos go on past its kb bytes (the last not 0) sorted by the
+ * bytes after them. v: 2m entries of scratch. */
+static void sort_ties(const rd *r, qk_keyed *v, size_t m, size_t c, size_t kb, unsigned sh, uint32_t *ord,
+                      const uint64_t *pre)
+{
+    for (size_t a = 0, b; a < m; a = b) {
+        int on;
+        for (b = a + 1; b < m && pre[b] == pre[a];)
+            b++;
+        on = ((pre[a] >> sh) & 0xff) != 0;
+        if (b - a == 2 && on) {
+            /* two (the usual tie): their NUL-ended rest compared, the
+             * bytes as unsigned, so a prefix first, as the words order */
+            const prec *x0 = &r->recs[ord[a]], *x1 = &r->recs[ord[a + 1]];
+            if (strcmp(r->arena + x0->off + c + kb, r->arena + x1->off + c + kb) > 0) {
+                uint32_t t = ord[a];
+                ord[a] = ord[a + 1];
+                ord[a + 1] = t;
+            }
+        } else if (b - a > 2 && on) {
+            size_t g = b - a, cc;
+            qk_keyed *res;
+            for (size_t j = 0; j < g; j++)
+                v[j].id = ord[a + j];
+            cc = common_prefix(r, v, g, c + kb);
+            for (size_t j = 0; j < g; j++)
+                v[j].key = doc_key(r, v[j].id, cc);
+            res = sort_docnos(r, v, v + g, g, cc);
+            for (size_t j = 0; j < g; j++)
+                ord[a + j] = res[j].id;
+        }
+    }
+}
+
+/* The m (2 <= m < BIG) records of v (ids; their keys their docnos'
+ * words at byte c, as doc_key gives them) into ord in docno order, and
+ * their keys' top bits into pre: a record with the same as the one before
+ * it shares its docno's bits that far. u: room for 2 (m + 8) keys. v is
+ * scratch after. */
+static void sort_short(const rd *r, qk_keyed *v, size_t m, size_t c, uint32_t *ord, uint64_t *pre,
+                       uint64_t *u)
+{
+    unsigned ib = m <= 256 ? 8 : 64 - (unsigned)__builtin_clzll((uint64_t)m - 1); /* bits for the place */
+    uint64_t low = ((uint64_t)1 << ib) - 1, *s;
+    for (size_t j = 0; j < m; j++)
+        u[j] = (v[j].key & ~low) | j;
+    s = sort_u64(u, u + ((m + 7) & ~(size_t)7), m);
+    for (size_t j = 0; j < m; j++) {
+        ord[j] = v[s[j] & low].id; // NOLINT(clang-analyzer-core.uninitialized.Assign): sort_u64 fills s[0..m)
+        pre[j] = s[j] >> ib;
+    }
+    sort_ties(r, v, m, c, (64 - ib) / 8, (64 - ib) % 8, ord, pre);
+}
+
+#if defined(QK_BLOCKS_AVX2)
+/* Topics of at most RANKED records are sorted on CPUs with AVX2 by
+ * counting for each key the keys below it (its place in the order), four
+ * keys against four at a time: no chain of dependent loads as in a
+ * merge, and the whole 8-byte word as the key. */
+#define RANKED 64
+
+/* sort_short for m <= RANKED records, the keys v's 8-byte words: equal
+ * words take the places after their count in record order (a mask of the
+ * places taken), so the order is stable; their runs then go to
+ * sort_ties. */
+__attribute__((target("avx2"))) static void sort_ranked(const rd *r, qk_keyed *v, size_t m, size_t c,
+                                                        uint32_t *ord, uint64_t *pre)
+{
+    uint64_t u[RANKED + 3], taken = 0, tie = 0; /* u: the keys' unsigned order as signed */
+    __m256i x[RANKED / 4];
+    size_t nv = (m + 3) / 4;
+    for (size_t j = 0; j < m; j++)
+        u[j] = v[j].key ^ (uint64_t)INT64_MIN;
+    for (size_t j = m; j < 4 * nv; j++)
+        u[j] = (uint64_t)INT64_MAX; /* UINT64_MAX flipped: below no key */
+    for (size_t j = 0; j < nv; j++)
+        x[j] = _mm256_loadu_si256((const __m256i *)(const void *)(u + 4 * j));
+    for (size_t i = 0; i < m; i += 4) {
+        __m256i k0 = _mm256_set1_epi64x((long long)u[i]), k1 = _mm256_set1_epi64x((long long)u[i + 1]),
+                k2 = _mm256_set1_epi64x((long long)u[i + 2]), k3 = _mm256_set1_epi64x((long long)u[i + 3]);
+        __m256i c0 = _mm256_setzero_si256(), c1 = c0, c2 = c0, c3 = c0, t01, t23;
+        uint64_t rank[4];
+        for (size_t j = 0; j < nv; j++) {
+            c0 = _mm256_sub_epi64(c0, _mm256_cmpgt_epi64(k0, x[j]));
+            c1 = _mm256_sub_epi64(c1, _mm256_cmpgt_epi64(k1, x[j]));
+            c2 = _mm256_sub_epi64(c2, _mm256_cmpgt_epi64(k2, x[j]));
+            c3 = _mm256_sub_epi64(c3, _mm256_cmpgt_epi64(k3, x[j]));
+        }
+        /* the four counts' lanes summed: [c0, c1, c2, c3] */
+        t01 = _mm256_add_epi64(_mm256_unpacklo_epi64(c0, c1), _mm256_unpackhi_epi64(c0, c1));
+        t23 = _mm256_add_epi64(_mm256_unpacklo_epi64(c2, c3), _mm256_unpackhi_epi64(c2, c3));
+        _mm256_storeu_si256((__m256i *)(void *)rank,
+                            _mm256_add_epi64(_mm256_permute2x128_si256(t01, t23, 0x20),
+                                             _mm256_permute2x128_si256(t01, t23, 0x31)));
+        for (size_t q = 0; q < 4 && i + q < m; q++) {
+            uint64_t at = rank[q];
+            if ((taken >> at) & 1) { /* an equal key before: the next free place */
+                tie = 1;
+                while ((taken >> at) & 1)
+                    at++;
+            }
+            taken |= 1ULL << at;
+            ord[at] = v[i + q].id;
+            pre[at] = v[i + q].key;
+        }
+    }
+    if (tie)
+        sort_ties(r, v, m, c, 8, 0, ord, pre);
+}
+#endif
+
 /* The records into p: topics in qk_est_topic_cmp order, each topic's
  * docnos in strcmp order, a repeated docno an error. */
 static qk_status organise(rd *r, qk_error *err)
@@ -442,6 +587,9 @@ static qk_status organise(rd *r, qk_error *err)
              *idx = malloc((runs ? nt + 1 : n + 1) * sizeof *idx);
     size_t *pos = malloc((nt ? nt : 1) * sizeof *pos);
     qk_keyed *v = NULL;
+    uint32_t *ord = NULL;  /* a topic's records in docno order */
+    uint64_t *pre = NULL;  /* their keys: equal where their docnos may be */
+    uint64_t *ubuf = NULL; /* sort_short's keys */
     qk_status st = QK_OK;
     p->ntopics = nt;
     p->order = malloc((nt ? nt : 1) * sizeof *p->order);
@@ -472,7 +620,9 @@ static qk_status organise(rd *r, qk_error *err)
     if (!runs)
         for (size_t i = 0; i < n; i++)
             idx[pos[rank[r->recs[i].topic]]++] = (uint32_t)i;
-    if (!(v = malloc((2 * maxspan + 1) * sizeof *v))) {
+    if (!(v = malloc((2 * maxspan + 1) * sizeof *v)) || !(ord = malloc((maxspan + 1) * sizeof *ord)) ||
+        !(pre = malloc((maxspan + 1) * sizeof *pre)) ||
+        !(ubuf = malloc(2 * (((maxspan < BIG ? maxspan : BIG) + 8) & ~(size_t)7) * sizeof *ubuf))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
@@ -484,21 +634,42 @@ static qk_status organise(rd *r, qk_error *err)
             v[j].id = runs ? idx[t] + (uint32_t)j : idx[a + j];
             v[j].key = doc_key(r, v[j].id, 0);
         }
-        /* the first two docnos alike for a word: maybe all are */
-        if (m > 1 && v[0].key == v[1].key && (c = common_prefix(r, v, m, 0)) > 0)
-            for (size_t j = 0; j < m; j++)
-                v[j].key = doc_key(r, v[j].id, c);
-        s = sort_docnos(r, v, v + m, m, c);
+        /* the first two docnos alike for a word and going on past it:
+         * when all are (their words tell), the bytes they share after it */
+        if (m > 1 && v[0].key == v[1].key && (v[0].key & 0xff) != 0) {
+            uint64_t d = 0;
+            for (size_t j = 2; j < m; j++)
+                d |= v[j].key ^ v[0].key;
+            if (d == 0) {
+                c = common_prefix(r, v, m, 8);
+                for (size_t j = 0; j < m; j++)
+                    v[j].key = doc_key(r, v[j].id, c);
+            }
+        }
+#if defined(QK_BLOCKS_AVX2)
+        if (r->wide && m > 1 && m <= RANKED) {
+            sort_ranked(r, v, m, c, ord, pre);
+        } else
+#endif
+            if (m > 1 && m < BIG) {
+            sort_short(r, v, m, c, ord, pre, ubuf);
+        } else {
+            s = sort_docnos(r, v, v + m, m, c);
+            for (size_t j = 0; j < m; j++) {
+                ord[j] = s[j].id;
+                pre[j] = s[j].key;
+            }
+        }
         for (size_t j = 0; j < m; j++) {
-            const prec *x = &r->recs[s[j].id];
+            const prec *x = &r->recs[ord[j]];
             qk_prel *e = &p->ent[a + j];
             e->docno = r->arena + x->off;
             e->rel = x->rel;
             e->method = x->method;
             e->prob = x->prob;
-            if (j > 0 && s[j].key == s[j - 1].key && x->dlen == r->recs[s[j - 1].id].dlen &&
+            if (j > 0 && pre[j] == pre[j - 1] && x->dlen == r->recs[ord[j - 1]].dlen &&
                 memcmp(e->docno, e[-1].docno, x->dlen) == 0) {
-                long l0 = r->recs[s[j - 1].id].line, l1 = x->line;
+                long l0 = r->recs[ord[j - 1]].line, l1 = x->line;
                 st = qk_error_at(err, QK_EINPUT, r->path, l0 < l1 ? l1 : l0, 0,
                                  "document '%s' of topic '%s' repeats line %ld", e->docno,
                                  qk_strpool_str(p->topics, x->topic), l0 < l1 ? l0 : l1);
@@ -511,6 +682,9 @@ out:
     free(idx);
     free(pos);
     free(v);
+    free(ord);
+    free(pre);
+    free(ubuf);
     return st;
 }
 
@@ -523,6 +697,7 @@ qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, int wide, qk_error *err)
     memset(&r, 0, sizeof r);
     r.p = p;
     r.path = qk_lines_path(l);
+    r.wide = wide;
     for (;;) {
         const char *w, *wend, *line, *f[6];
         size_t len, fl[6], nf;
@@ -557,7 +732,7 @@ qk_status qk_prels_read_fast(qk_prels *p, qk_lines *l, int wide, qk_error *err)
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }
-        if ((st = add(&r, qk_lines_lineno(l), line, f, fl, nf, 0, err)) != QK_OK)
+        if ((st = add(&r, qk_lines_lineno(l), line, f, fl, nf, 0, err, 0)) != QK_OK)
             goto out;
     }
     if (st == QK_OK && reserve(&r, 0, 0) != QK_OK)

@@ -218,6 +218,13 @@ static qk_status check_buf(const char *buf, size_t n, int gz)
     return want;
 }
 
+/* Files read and refused: both outcomes covered, more than least each. */
+static void both_outcomes(int ok, int failed, int least)
+{
+    print_message("%d files read, %d refused\n", ok, failed);
+    assert_true(ok > least && failed > least);
+}
+
 static void test_random_prels(void **state)
 {
     enum { CAP = 1 << 18 };
@@ -228,14 +235,9 @@ static void test_random_prels(void **state)
     assert_non_null(buf);
     for (int round = 0; round < 400; round++) {
         size_t n = make_file(&g, buf, CAP, round % 8 < 5 ? 0 : round % 8 - 4);
-        if (check_buf(buf, n, round % 5 == 0) == QK_OK)
-            ok++;
-        else
-            failed++;
+        *(check_buf(buf, n, round % 5 == 0) == QK_OK ? &ok : &failed) += 1;
     }
-    /* both outcomes are covered */
-    print_message("%d files read, %d refused\n", ok, failed);
-    assert_true(ok > 100 && failed > 100);
+    both_outcomes(ok, failed, 100);
     free(buf);
 }
 
@@ -260,6 +262,60 @@ static void test_large_topic(void **state)
         }
         check_buf(buf, n, 0);
     }
+    free(buf);
+}
+
+/* Topics of 1-4,096 records in one run each (the sizes around the
+ * network's 8, the merges' powers of two, the AVX2 counting sort's 64,
+ * the 256 records whose places fit a byte of the branch-free sort's key
+ * and the 4,096 of the radix sort; read with and without AVX2), their
+ * docnos of 1-45 bytes (the copies of 1-8, 9-16, 17-32 and more bytes)
+ * alike for 6 bytes and more, and in the top bits of the next (the
+ * branch-free sort's keys), and prefixes of one another, in random
+ * order, a docno repeated at times. */
+static void test_topic_runs(void **state)
+{
+    static const size_t sizes[] = {1,   2,   3,   7,   8,   9,   15,  16,   17,   31,  32,
+                                   33,  40,  41,  63,  64,  65,  100, 127,  128,  129, 200,
+                                   255, 256, 257, 300, 511, 512, 513, 1500, 4095, 4096};
+    /* "GX253-8" and "GX253-9": bytes alike but for their last bits */
+    static const char *const pre[] = {"GX253-9", "GX253-98-", "GX253-98", "clueweb09-en0000-",
+                                      "abcdefg", "",          "G",        "GX253-8"};
+    enum { CAP = 1 << 21 };
+    char *buf = malloc(CAP);
+    gen g = {4242};
+    int ok = 0, failed = 0;
+    (void)state;
+    assert_non_null(buf);
+    for (int round = 0; round < 6 * (int)(sizeof sizes / sizeof *sizes); round++) {
+        size_t m = sizes[(size_t)round % (sizeof sizes / sizeof *sizes)], n = 0;
+        int repeat = round % 3 == 2;
+        for (int t = 0; t < 3; t++) {
+            size_t first = n, again = below(&g, m);
+            for (size_t i = 0; i < m; i++) {
+                char d[64];
+                size_t k = (size_t)sprintf(d, "%s", pre[below(&g, 8)]), tail = below(&g, 28);
+                for (size_t j = 0; j < tail; j++)
+                    d[k++] = "0189-z"[below(&g, 6)];
+                d[k] = '\0';
+                if (!*d)
+                    strcpy(d, "q");
+                if (repeat && i > 0 && i == again) { /* an earlier line of the run again */
+                    size_t a = first, len;
+                    while (buf[a] != '\n')
+                        a++;
+                    len = a + 1 - first;
+                    memmove(buf + n, buf + first, len);
+                    n += len;
+                    continue;
+                }
+                n += (size_t)sprintf(buf + n, "%d %s %d %d %s\n", 7 - t, d, (int)below(&g, 3),
+                                     (int)below(&g, 3), below(&g, 3) ? "0.165904710473544" : "1");
+            }
+        }
+        *(check_buf(buf, n, 0) == QK_OK ? &ok : &failed) += 1;
+    }
+    both_outcomes(ok, failed, 40);
     free(buf);
 }
 
@@ -294,7 +350,8 @@ static void test_digits(void **state)
     }
 }
 
-/* qk_prels_prob gives qk_parse_score's double, bit for bit, and strtod's
+/* qk_prels_prob (and, where the CPU has AVX2, qk_prels_prob_wide) gives
+ * qk_parse_score's double, bit for bit, and strtod's
  * where strtod takes the whole string as a finite number: "0." and 1-20
  * digits (m from 0 to past 2^53: the division, and the strings left to
  * qk_parse_score), a byte of them at times not a digit, other shapes;
@@ -304,7 +361,10 @@ static void test_prob(void **state)
 {
     static const char odd[] = {'e', '.', '+', '-', '/', ':', 'a', 'E', ' ', 0x7f, '0'};
     gen g = {2017};
-    long fast = 0;
+    long fast = 0, fast_wide = 0;
+#if defined(QK_BLOCKS_AVX2)
+    int wide = qk_blocks_wide();
+#endif
     (void)state;
     for (int round = 0; round < 1000000; round++) {
         size_t k = 1 + below(&g, 20), len = k + 2;
@@ -324,6 +384,15 @@ static void test_prob(void **state)
         r = qk_prels_prob(s, len, &got);
         w = qk_parse_score(s, len, &want);
         assert_int_equal(r, w);
+#if defined(QK_BLOCKS_AVX2)
+        if (wide) { /* the AVX2 loop's copy: the same */
+            double gw = -7;
+            assert_int_equal(qk_prels_prob_wide(s, len, &gw), w);
+            if (w == 0)
+                assert_memory_equal(&gw, &want, sizeof gw);
+            fast_wide += w == 0 && len >= 8 && len <= 18 && s[0] == '0' && s[1] == '.';
+        }
+#endif
         if (r == 0) {
             char z[32];
             char *e;
@@ -337,8 +406,12 @@ static void test_prob(void **state)
         }
         free(buf);
     }
-    print_message("%ld strings of the \"0.ddd\" shape agreed\n", fast);
+    print_message("%ld strings of the \"0.ddd\" shape agreed, %ld of 8-18 bytes through the AVX2 copy\n",
+                  fast, fast_wide);
     assert_true(fast > 700000);
+#if defined(QK_BLOCKS_AVX2)
+    assert_true(!wide || fast_wide > 400000);
+#endif
 }
 
 static int est_cmp_ids(const void *a, const void *b, void *ctx)
@@ -386,8 +459,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_prels), cmocka_unit_test(test_large_topic),
-        cmocka_unit_test(test_digits),       cmocka_unit_test(test_prob),
-        cmocka_unit_test(test_topic_order),
+        cmocka_unit_test(test_topic_runs),   cmocka_unit_test(test_digits),
+        cmocka_unit_test(test_prob),         cmocka_unit_test(test_topic_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
