@@ -321,14 +321,15 @@ static inline __attribute__((always_inline)) void varied_body(hot *h, int avx2, 
         dl = (unsigned)__builtin_ctz(nd | 1U << 31);
         gd = (unsigned)(unsigned char)doc[dl + 1] - '0';
 #if defined(__SSE2__)
-        if ((((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), pre)) &
+        if ((((unsigned)_mm_movemask_epi8(
+                  _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), pre)) &
               pm) ^
              pm) |
             ((qk_load4(doc + dl) ^ tail) & tail_mask) | (gd > 9) | (dl - 1 >= 30))
             break;
 #else
-        if ((((qk_load8(p) ^ w0) & m0) | ((qk_load8(p + 8) ^ w1) & m1)) | ((qk_load4(doc + dl) ^ tail) & tail_mask) |
-            (gd > 9) | (dl - 1 >= 30))
+        if ((((qk_load8(p) ^ w0) & m0) | ((qk_load8(p + 8) ^ w1) & m1)) |
+            ((qk_load4(doc + dl) ^ tail) & tail_mask) | (gd > 9) | (dl - 1 >= 30))
             break;
 #endif
         if (in_order) {

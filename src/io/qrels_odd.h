@@ -104,8 +104,8 @@ static inline __attribute__((always_inline)) uint64_t padded_masks(const char *p
     return e;
 }
 #if defined(QK_QRELS_AVX2)
-__attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t padded_masks_avx2(const char *p, const char *tpl,
-                                                                                 uint64_t *data)
+__attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t
+padded_masks_avx2(const char *p, const char *tpl, uint64_t *data)
 {
     const __m256i lo = _mm256_set1_epi8(0x21);
     __m256i x0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
@@ -204,8 +204,8 @@ static void try_padded(hot *h, const char *s, const char *const *f, const size_t
     if (n0 < h->pad_next)
         return;
     if (fl[3] == 1 && fl[2] < 32 && c - s < 64 &&
-        padded_set(&t, s, (unsigned)(c - s + 1), (unsigned)(f[2] - s), (unsigned)fl[2], (unsigned)(f[3] - s)))
-    {
+        padded_set(&t, s, (unsigned)(c - s + 1), (unsigned)(f[2] - s), (unsigned)fl[2],
+                   (unsigned)(f[3] - s))) {
 #if defined(QK_QRELS_AVX2)
         if (avx2)
             padded_lines_avx2(h, &t);

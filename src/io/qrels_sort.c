@@ -469,8 +469,8 @@ static qk_status gather_digits(qk_qrels *q, gathered *g, const block_at *b, size
     const qk_judgment *src = q->recs + b->s;
     const uint32_t *off = q->doc_off, *bline = b->one_run ? NULL : g->bline;
     qk_judgment *copy, *recs = g->recs;
-    uint32_t *goff = g->off, *lines = g->lines, line0 = b->line0;
-    uint64_t *s, prev = UINT64_MAX;
+    uint32_t *goff = g->off, *lines = g->lines, line0 = b->line0, last = 0; /* the line put last */
+    uint64_t *s, prev = UINT64_MAX; /* above every key: none before the first */
     size_t m = b->m, at = *w, id = *nd;
     *taken = 0;
     if (!off || !sort_room(sb, m))
@@ -485,22 +485,23 @@ static qk_status gather_digits(qk_qrels *q, gathered *g, const block_at *b, size
      * id s + j, whose originals are in copy by now */
     for (size_t j = 0; j < m; j++) {
         uint64_t e = s[j];
-        uint32_t x = (uint32_t)e;
+        uint32_t x = (uint32_t)e, key = (uint32_t)(e >> 32);
         const qk_judgment *r = copy + x;
         uint32_t line = bline ? bline[x] : line0 + x;
-        if (e >> 32 == prev) {
+        if (key == prev) {
             if (dedup == QK_DEDUP_FIRST) {
                 if (r->rel > 0)
                     q->npositive--;
                 continue;
             }
-            return qk_qrels_judged_twice(q, b->t, path, line, q->arena + r->doc, lines[at - 1], err);
+            return qk_qrels_judged_twice(q, b->t, path, line, q->arena + r->doc, last, err);
         }
-        prev = e >> 32;
+        prev = key;
         goff[id] = r->doc;
         recs[at] = *r;
         recs[at].doc = (uint32_t)id++;
         lines[at++] = line;
+        last = line;
     }
     *w = at;
     *nd = id;
