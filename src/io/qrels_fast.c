@@ -585,7 +585,7 @@ static inline __attribute__((always_inline)) int fast_body(qk_qrels *q, const ch
         if (ev == EV_BAD) {
             /* the line at o, in the block at p: blanks out of the
              * common shape are split by odd_lines */
-            if ((why = odd_lines(q, &h, limit, groups)) != STOP_ROOM)
+            if ((why = odd_lines(q, &h, limit, groups, avx2)) != STOP_ROOM)
                 break;
             continue;
         }

@@ -268,22 +268,39 @@ static inline __attribute__((always_inline)) void varied_body(hot *h, int avx2, 
     char *const arena = h->arena;
     const uint64_t gid = groups ? (uint64_t)h->g << 32 : 0;
     int in_order = h->in_order;
-    uint64_t w0, w1, m0, m1;
+    uint32_t tail, tail_mask;
     unsigned d0;
+#if defined(__SSE2__)
+    __m128i pre;
+    unsigned pm;
+#else
+    uint64_t w0, w1, m0, m1;
+#endif
     if (h->end - p < QK_FAST_TAIL || h->room < 1 || h->alim < QK_BLOCK_ARENA || !h->presize_lim)
         return;
     {
-        /* the first line's prefix, at most 16 bytes */
+        /* the first line's prefix, at most 16 bytes; the bytes after its
+         * docno: its separator, the grade (apart), '\n' */
         unsigned f1, f2, f3, f4;
-        char b[16] = {0};
+        char b[16] = {0}, t[4] = {0}, tm[4] = {0};
         if (!first_layout(h, p, avx2, groups, &f1, &f2, &f3, &f4) || f2 >= 16)
             return;
         d0 = f2 + 1;
         memcpy(b, p, d0);
+#if defined(__SSE2__)
+        pre = _mm_loadu_si128((const __m128i *)(const void *)b);
+        pm = d0 >= 16 ? 0xffffU : (1U << d0) - 1;
+#else
         w0 = qk_load8(b);
         w1 = qk_load8(b + 8);
         m0 = d0 >= 8 ? ~0ULL : (1ULL << (8 * d0)) - 1;
         m1 = d0 >= 16 ? ~0ULL : d0 <= 8 ? 0 : (1ULL << (8 * (d0 - 8))) - 1;
+#endif
+        t[0] = p[f3];
+        t[2] = '\n';
+        tm[0] = tm[2] = (char)0xff;
+        tail = qk_load4(t);
+        tail_mask = qk_load4(tm);
     }
     plim = h->end - QK_FAST_TAIL;
     nlim = h->room - 1;
@@ -299,12 +316,22 @@ static inline __attribute__((always_inline)) void varied_body(hot *h, int avx2, 
 #else
         nd = not_data32_base(doc);
 #endif
-        /* a docno of 1-31 bytes, one separator, a digit, the newline */
+        /* the template's prefix, a docno of 1-30 bytes, the template's
+         * separator, a digit, the newline */
         dl = (unsigned)__builtin_ctz(nd | 1U << 31);
         gd = (unsigned)(unsigned char)doc[dl + 1] - '0';
-        if ((((qk_load8(p) ^ w0) & m0) | ((qk_load8(p + 8) ^ w1) & m1)) != 0 || dl == 0 || dl == 31 ||
-            (doc[dl] != ' ' && doc[dl] != '\t') || gd > 9 || doc[dl + 2] != '\n')
+#if defined(__SSE2__)
+        if ((((unsigned)_mm_movemask_epi8(
+                  _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), pre)) &
+              pm) ^
+             pm) |
+            ((qk_load4(doc + dl) ^ tail) & tail_mask) | (gd > 9) | (dl - 1 >= 30))
             break;
+#else
+        if ((((qk_load8(p) ^ w0) & m0) | ((qk_load8(p + 8) ^ w1) & m1)) |
+            ((qk_load4(doc + dl) ^ tail) & tail_mask) | (gd > 9) | (dl - 1 >= 30))
+            break;
+#endif
         if (in_order) {
             /* 32 equal bytes: hot_body's caller compares */
             int af = after_prev(doc, prev, dl, avx2);

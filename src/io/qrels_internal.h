@@ -285,6 +285,27 @@ int qk_qrels_cmp_docno(const void *a, const void *b, void *ctx);
  * clearing the page. */
 #define QK_QRELS_PREFAULT ((size_t)1 << 20)
 
+/* Nonzero when some byte of the 8 bytes k is neither 0 nor a digit. */
+static inline uint64_t qk_qrels_not_digits(uint64_t k)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    /* bytes under 0x80 (checked apart): the top bit of each byte of k + c
+     * says byte >= 0x80 - c, with no carry into the next byte */
+    uint64_t nonzero = k + 0x7f * ones, ge0 = k + 0x50 * ones, past9 = k + 0x46 * ones;
+    return (k | (nonzero ^ ge0) | past9) & high;
+}
+
+/* The records src[0..m) of a block (docno offsets off[src[i].doc], 4
+ * bytes) in docno order, equal docnos in place order, when every docno
+ * is 1-8 digits: entries key << 32 | place, key the whole docno in base
+ * 11, first byte highest ('0'-'9' as 1-10, 0 past its end: strcmp's
+ * order, equal keys equal docnos). a and b hold m entries each; the one
+ * holding the order is returned. copy[i] is src[i] with its docno's
+ * offset for its id (filled up to where a docno fails). NULL when some
+ * docno is not 1-8 digits or m > UINT32_MAX (qrels_digits.c). */
+uint64_t *qk_qrels_digit_order(const char *arena, size_t len, const qk_judgment *src, const uint32_t *off,
+                               size_t m, uint64_t *a, uint64_t *b, qk_judgment *copy);
+
 /* Scratch of qk_qrels_sort_docnos, kept from one topic to the next; zeroed
  * before the first call, freed by qk_qrels_sort_buf_free. */
 typedef struct qrels_sort_buf {

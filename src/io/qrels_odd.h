@@ -103,13 +103,41 @@ static inline __attribute__((always_inline)) uint64_t padded_masks(const char *p
     *data = d;
     return e;
 }
+#if defined(QK_QRELS_AVX2)
+__attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t
+padded_masks_avx2(const char *p, const char *tpl, uint64_t *data)
+{
+    const __m256i lo = _mm256_set1_epi8(0x21);
+    __m256i x0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i x1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+    __m256i t0 = _mm256_loadu_si256((const __m256i *)(const void *)tpl);
+    __m256i t1 = _mm256_loadu_si256((const __m256i *)(const void *)(tpl + 32));
+    *data = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(x0, lo), x0)) |
+            (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(x1, lo), x1)) << 32;
+    return (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x0, t0)) |
+           (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x1, t1)) << 32;
+}
+#endif
+
+/* padded_masks_avx2 where the AVX2 loop runs (avx2), else padded_masks */
+static inline __attribute__((always_inline)) uint64_t padded_masks_any(const char *p, const char *tpl,
+                                                                       uint64_t *data, int avx2)
+{
+#if defined(QK_QRELS_AVX2)
+    if (avx2)
+        return padded_masks_avx2(p, tpl, data);
+#else
+    (void)avx2;
+#endif
+    return padded_masks(p, tpl, data);
+}
 
 /* The lines from h->p on laid out as t, added as slow_fields adds them
  * (the same topic and group: their bytes are the template's), until one
  * is not or the room runs out; h->p at the first line not taken. Such a
  * line splits into the template's fields but for the docno, the run of
  * field bytes at d0 (spaces after it up to the grade), and the grade. */
-static void padded_lines(hot *h, const padded *t)
+static inline __attribute__((always_inline)) void padded_body(hot *h, const padded *t, int avx2)
 {
     const char *p = h->p, *prev = h->prev;
     size_t n = h->n, alen = h->alen, npos = h->npos, pdl = h->prev_dlen;
@@ -122,11 +150,13 @@ static void padded_lines(hot *h, const padded *t)
     /* a line starts at p <= plim while n < nend and alen <= alim */
     const char *const plim = h->end - QK_FAST_TAIL;
     size_t nend = h->room < h->presize_at + 1 ? h->room : h->presize_at + 1;
+    size_t alim;
     if (h->end - p < QK_FAST_TAIL || h->alim < 64 || nend == 0)
         return;
     nend--;
-    while (p <= plim && n < nend && alen <= h->alim - 64) {
-        uint64_t data, eq = padded_masks(p, t->tpl, &data), dr;
+    alim = h->alim - 64; /* a local: the arena's stores may alias h */
+    while (p <= plim && n < nend && alen <= alim) {
+        uint64_t data, eq = padded_masks_any(p, t->tpl, &data, avx2), dr;
         unsigned w, gd = (unsigned)(unsigned char)p[g0] - '0';
         const char *doc = p + d0;
         /* the docno's column: a run of field bytes from its start, not
@@ -150,22 +180,41 @@ static void padded_lines(hot *h, const padded *t)
     }
     loop_done(h, p, prev, pdl, n, alen, npos, in_order);
 }
+__attribute__((noinline)) static void padded_lines_base(hot *h, const padded *t)
+{
+    padded_body(h, t, 0);
+}
+#if defined(QK_QRELS_AVX2)
+__attribute__((target("avx2,bmi,bmi2"), noinline)) static void padded_lines_avx2(hot *h, const padded *t)
+{
+    padded_body(h, t, 1);
+}
+#endif
 
-/* padded_lines after the line at s, just added (its fields f, fl, its
+/* padded_body (its AVX2 copy where the AVX2 loop runs) after the line at s, just added (its fields f, fl, its
  * '\n' at c), when h->n has reached h->pad_next: an entry that takes
  * PADDED_GOOD lines or more comes back at the next line it did not take;
  * one that takes fewer waits twice as many lines as the last (16 to
  * 8192), so that files of blank runs but no columns hardly ever enter. */
 #define PADDED_GOOD 8
-static void try_padded(hot *h, const char *s, const char *const *f, const size_t *fl, const char *c)
+static void try_padded(hot *h, const char *s, const char *const *f, const size_t *fl, const char *c, int avx2)
 {
     padded t;
     size_t n0 = h->n;
     if (n0 < h->pad_next)
         return;
     if (fl[3] == 1 && fl[2] < 32 && c - s < 64 &&
-        padded_set(&t, s, (unsigned)(c - s + 1), (unsigned)(f[2] - s), (unsigned)fl[2], (unsigned)(f[3] - s)))
-        padded_lines(h, &t);
+        padded_set(&t, s, (unsigned)(c - s + 1), (unsigned)(f[2] - s), (unsigned)fl[2],
+                   (unsigned)(f[3] - s))) {
+#if defined(QK_QRELS_AVX2)
+        if (avx2)
+            padded_lines_avx2(h, &t);
+        else
+#else
+        (void)avx2;
+#endif
+            padded_lines_base(h, &t);
+    }
     if (h->n - n0 >= PADDED_GOOD)
         h->pad_skip = 1;
     else
@@ -186,7 +235,7 @@ static inline int odd_sep(char b)
  * hot_body. STOP_ROOM when the loop may go on in hot_body (from h->p + h->o), else why not: STOP_LINE leaves
  * the line at h->o (a comment, an empty line, another field count, a bad byte, no room) to the per-line
  * reader. */
-static int odd_lines(qk_qrels *q, hot *h, size_t limit, int groups)
+static int odd_lines(qk_qrels *q, hot *h, size_t limit, int groups, int avx2)
 {
     int taken = 0;
     h->stop = 0; /* hot_body classifies again from p + o */
@@ -271,7 +320,7 @@ static int odd_lines(qk_qrels *q, hot *h, size_t limit, int groups)
         h->p = c + 1;
         h->o = 0;
         taken = 1;
-        try_padded(h, s, f, fl, c);
+        try_padded(h, s, f, fl, c, avx2);
     }
 }
 

@@ -171,17 +171,7 @@ static inline uint64_t prefix_key(const char *arena, size_t len, size_t at)
     return x;
 }
 
-/* Nonzero when some byte of the prefix key k is neither 0 nor a digit. */
-static inline uint64_t not_digits(uint64_t k)
-{
-    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-    /* bytes under 0x80 (checked apart): the top bit of each byte of k + c
-     * says byte >= 0x80 - c, with no carry into the next byte */
-    uint64_t nonzero = k + 0x7f * ones, ge0 = k + 0x50 * ones, past9 = k + 0x46 * ones;
-    return (k | (nonzero ^ ge0) | past9) & high;
-}
-
-/* A prefix key of digits (not_digits(k) == 0) as the base-11 number of its
+/* A prefix key of digits (qk_qrels_not_digits(k) == 0) as the base-11 number of its
  * 8 bytes, 0 past the end and '0'-'9' as 1-10, first byte highest: below
  * 11^8 < 2^28, in the same order as the keys, 0 as its last base-11 digit
  * exactly when the docno ends inside the 8 bytes. */
@@ -192,36 +182,6 @@ static inline uint64_t pack_digits(uint64_t k)
     d = ((d >> 8) & 0x00ff00ff00ff00ffULL) * 11 + (d & 0x00ff00ff00ff00ffULL);
     d = ((d >> 16) & 0x0000ffff0000ffffULL) * 121 + (d & 0x0000ffff0000ffffULL);
     return (d >> 32) * 14641 + (d & 0xffffffffULL);
-}
-
-/* The docno at arena + at (NUL-terminated inside the arena's len bytes)
- * packed as pack_digits packs a prefix key, when it is 1-8 digits: then
- * the key holds the whole docno, so equal keys are equal docnos and the
- * keys order as the docnos do. UINT64_MAX (above every packed key) when
- * it has another byte or more than 8. */
-static inline uint64_t whole_digits_key(const char *arena, size_t len, size_t at)
-{
-    uint64_t k = 0;
-    size_t l;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (at + 9 <= len) {
-        uint64_t w = qk_load8(arena + at);
-        uint64_t z = (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
-        if (z)
-            w &= (z & -z) - 1; /* the bytes below the first NUL */
-        else if (arena[at + 8])
-            return UINT64_MAX;
-        k = __builtin_bswap64(w);
-        return not_digits(k) ? UINT64_MAX : pack_digits(k);
-    }
-#else
-    (void)len;
-#endif
-    for (l = 0; l < 8 && arena[at + l]; l++)
-        k |= (uint64_t)(unsigned char)arena[at + l] << (56 - 8 * l);
-    if ((l == 8 && arena[at + 8]) || not_digits(k))
-        return UINT64_MAX;
-    return pack_digits(k);
 }
 
 int qk_qrels_prefix_ends(const qrels_sort_buf *buf, uint64_t key)
@@ -264,7 +224,7 @@ static inline qk_keyed *sort_prefixes(const qk_qrels *q, const char *recs, size_
         uint64_t k;
         memcpy(&doc, recs + i * stride, sizeof doc);
         k = prefix_key(q->arena, q->arena_len, qk_qrels_doc_at(q, doc));
-        if (not_digits(k))
+        if (qk_qrels_not_digits(k))
             break;
         v[i].key = pack_digits(k);
         v[i].id = (uint32_t)i;
@@ -494,61 +454,54 @@ typedef struct block_at {
 _Static_assert(sizeof(qk_judgment) <= sizeof(qk_keyed), "a block's records fit in the sort's scratch");
 
 /* gather_block for a block out of docno order whose docnos are all 1-8
- * digits (PubMed ids) and whose offsets are 4 bytes: the packed keys are
- * whole docnos, so the radix order (stable: equal docnos in line order)
- * is the final one, with no tie left to sort and no string to compare.
- * The records are copied into the half of the sort's scratch the keys
- * left free, each with its docno's offset for its id, and numbered from
- * there straight onto g: no permutation in place. *taken 0, nothing
- * written, when some docno does not qualify (or no memory: sort_block
- * reports it). */
+ * digits (PubMed ids) and whose offsets are 4 bytes: sorted on their
+ * whole docnos (qk_qrels_digit_order), an order that is final (stable:
+ * equal docnos in line order), with no tie left to sort and no string to
+ * compare. The sort's scratch holds its two arrays of 8-byte entries in
+ * its first half and a copy of the records, each with its docno's offset
+ * for its id, in the second, numbered from there straight onto g: no
+ * permutation in place. *taken 0, nothing written, when some docno does
+ * not qualify (or no memory: sort_block reports it). */
 static qk_status gather_digits(qk_qrels *q, gathered *g, const block_at *b, size_t *w, size_t *nd,
                                qrels_sort_buf *sb, const char *path, qk_dedup dedup, qk_error *err,
                                int *taken)
 {
     const qk_judgment *src = q->recs + b->s;
-    const uint32_t *off = q->doc_off;
-    qk_judgment *copy;
-    qk_keyed *v, *s;
-    uint64_t all = 0, prev = 0;
+    const uint32_t *off = q->doc_off, *bline = b->one_run ? NULL : g->bline;
+    qk_judgment *copy, *recs = g->recs;
+    uint32_t *goff = g->off, *lines = g->lines, line0 = b->line0, last = 0; /* the line put last */
+    uint64_t *s, prev = UINT64_MAX; /* above every key: none before the first */
     size_t m = b->m, at = *w, id = *nd;
     *taken = 0;
-    if (!off || !(v = sort_room(sb, m)))
+    if (!off || !sort_room(sb, m))
         return QK_OK;
-    for (size_t i = 0; i < m; i++) {
-        uint64_t k = whole_digits_key(q->arena, q->arena_len, off[src[i].doc]);
-        if (k == UINT64_MAX)
-            return QK_OK;
-        v[i].key = k;
-        v[i].id = (uint32_t)i;
-        all |= k;
-    }
-    s = qk_radix_keyed_bits(v, v + m, m, all ? 64 - __builtin_clzll(all) : 0);
-    copy = (qk_judgment *)(void *)(s == v ? v + m : v);
-    for (size_t i = 0; i < m; i++) {
-        copy[i] = src[i];
-        copy[i].doc = off[src[i].doc];
-    }
+    _Static_assert(2 * sizeof(uint64_t) <= sizeof(qk_keyed), "two entries fit in a keyed entry");
+    copy = (qk_judgment *)(void *)(sb->keyed + m);
+    if (!(s = qk_qrels_digit_order(q->arena, q->arena_len, src, off, m, (uint64_t *)(void *)sb->keyed,
+                                   (uint64_t *)(void *)sb->keyed + m, copy)))
+        return QK_OK;
     *taken = 1;
     /* in place, the writes below stay at or below record s + j and docno
      * id s + j, whose originals are in copy by now */
     for (size_t j = 0; j < m; j++) {
-        uint32_t x = s[j].id;
-        qk_judgment r = copy[x];
-        uint32_t line = b->one_run ? b->line0 + x : g->bline[x];
-        if (j > 0 && s[j].key == prev) {
+        uint64_t e = s[j];
+        uint32_t x = (uint32_t)e, key = (uint32_t)(e >> 32);
+        const qk_judgment *r = copy + x;
+        uint32_t line = bline ? bline[x] : line0 + x;
+        if (key == prev) {
             if (dedup == QK_DEDUP_FIRST) {
-                if (r.rel > 0)
+                if (r->rel > 0)
                     q->npositive--;
                 continue;
             }
-            return qk_qrels_judged_twice(q, b->t, path, line, q->arena + r.doc, g->lines[at - 1], err);
+            return qk_qrels_judged_twice(q, b->t, path, line, q->arena + r->doc, last, err);
         }
-        prev = s[j].key;
-        g->off[id] = r.doc;
-        r.doc = (uint32_t)id++;
-        g->recs[at] = r;
-        g->lines[at++] = line;
+        prev = key;
+        goff[id] = r->doc;
+        recs[at] = *r;
+        recs[at].doc = (uint32_t)id++;
+        lines[at++] = line;
+        last = line;
     }
     *w = at;
     *nd = id;

@@ -224,7 +224,8 @@ static void test_blank_runs(void **state)
  * and 32 now and then, in and out of order, equal to the last; a space or
  * tab before the grade; and now and then a grade of two digits or a
  * minus, CRLF, a trailing blank, another topic or group, and when bad a
- * control byte in a docno or an empty field. */
+ * control byte in a docno, an empty field or no separator before the
+ * docno (the group and docno one field: three fields). */
 static size_t make_varied_runs(gen *g, char *out, size_t lines, int bad)
 {
     static const char *const groups[] = {"0", "Q0", "1", "it12"};
@@ -263,7 +264,7 @@ static size_t make_varied_runs(gen *g, char *out, size_t lines, int bad)
         }
         if (bad && below(g, 150) == 0)
             d[below(g, dl)] = below(g, 2) ? '\x01' : '\x7f';
-        n += (size_t)sprintf(out + n, "%s %s\t%s%s", q, groups[gi], d,
+        n += (size_t)sprintf(out + n, "%s %s%s%s%s", q, groups[gi], bad && below(g, 40) == 0 ? "x" : "\t", d,
                              bad && below(g, 200) == 0 ? "\x01" : below(g, 3) ? "\t" : " ");
         if (bad && below(g, 300) == 0)
             out[n++] = ' '; /* an empty field */

@@ -619,6 +619,84 @@ static void test_bits_radix_matches(void **state)
     }
 }
 
+/* qsort order of test_digit_order's places: docno, then place. */
+static const char *const *digit_docs;
+static int by_docno_place(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    int c = strcmp(digit_docs[a], digit_docs[b]);
+    return c ? c : (a > b) - (a < b);
+}
+
+/* qk_qrels_digit_order (src/io/qrels_digits.c) against qsort by strcmp
+ * and place and against the base-11 key of want_key: blocks of 1-8 digit
+ * docnos (7 and 8 mixed, prefixes of one another, repeats), blocks whose
+ * keys share their top digits or all but the lowest (passes skipped),
+ * the last docno at the arena's very end (read a byte at a time), and
+ * now and then a docno of 9 digits or another byte, for which the block
+ * is refused. */
+static void test_digit_order(void **state)
+{
+    gen g = {777};
+    (void)state;
+    for (int round = 0; round < 400; round++) {
+        size_t m = round < 3 ? (size_t)round : 1 + below(&g, round % 9 ? 400 : 6000), len = 0;
+        int odd = round % 4 == 3, shared = round % 5;
+        char (*d)[80] = calloc(m + 1, sizeof *d), *arena = malloc(m * 80 + 1);
+        const char **docs = malloc((m + 1) * sizeof *docs);
+        qk_judgment *src = malloc((m + 1) * sizeof *src), *copy = malloc((m + 1) * sizeof *copy);
+        uint32_t *off = malloc((m + 1) * sizeof *off), *want = malloc((m + 1) * sizeof *want);
+        uint64_t *a = malloc((m + 1) * sizeof *a), *b = malloc((m + 1) * sizeof *b), *got;
+        int ok = 1;
+        assert_true(d && arena && docs && src && copy && off && want && a && b);
+        for (size_t i = 0; i < m; i++) {
+            make_pubmed(&g, d[i], d, i, 1, odd);
+            if (shared == 1 && strlen(d[i]) >= 4) /* the top digits alike */
+                memcpy(d[i], "2345", 4);
+            else if (shared == 2) /* all but the lowest digit alike */
+                snprintf(d[i], 80, "1234567%u", (unsigned)below(&g, 10));
+        }
+        for (size_t i = 0; i < m; i++) {
+            size_t j = (i + m / 3) % m; /* arena order unlike place order */
+            off[j] = (uint32_t)len;
+            len += (size_t)snprintf(arena + len, 80, "%s", d[j]) + 1;
+        }
+        for (size_t i = 0; i < m; i++) {
+            src[i].doc = (uint32_t)(m - 1 - i);
+            src[i].jg = (uint32_t)below(&g, 5);
+            src[i].rel = (double)below(&g, 3) - 1;
+            docs[i] = arena + off[src[i].doc];
+            want[i] = (uint32_t)i;
+            ok &= strlen(docs[i]) >= 1 && strlen(docs[i]) <= 8 && strspn(docs[i], "0123456789") == strlen(docs[i]);
+        }
+        got = qk_qrels_digit_order(arena, len, src, off, m, a, b, copy);
+        if (!ok) {
+            assert_null(got);
+        } else {
+            assert_non_null(got);
+            digit_docs = docs;
+            qsort(want, m, sizeof *want, by_docno_place);
+            for (size_t i = 0; i < m; i++) {
+                uint32_t x = (uint32_t)got[i];
+                assert_int_equal(x, want[i]);
+                assert_true(got[i] >> 32 == want_key(docs[x], 1));
+                assert_int_equal(copy[i].doc, off[src[i].doc]);
+                assert_int_equal(copy[i].jg, src[i].jg);
+                assert_true(copy[i].rel == src[i].rel);
+            }
+        }
+        free(d);
+        free(arena);
+        free(docs);
+        free(src);
+        free(copy);
+        free(off);
+        free(want);
+        free(a);
+        free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -629,6 +707,7 @@ int main(void)
         cmocka_unit_test(test_blocks_gathered_pubmed),
         cmocka_unit_test(test_fused_radix_matches),
         cmocka_unit_test(test_bits_radix_matches),
+        cmocka_unit_test(test_digit_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

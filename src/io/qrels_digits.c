@@ -1,0 +1,111 @@
+/* The docno order of a block of 1-8 digit docnos (PubMed ids: every
+ * block of the CLEF TAR qrels), for qk_qrels_sort_blocks. Each docno is
+ * packed whole in base 11 ('0'-'9' as 1-10, 0 past its end: strcmp's
+ * order, and equal keys are equal docnos) by three multiplications of its
+ * little-endian word, and the keys, 8 bytes each with the record's place
+ * below them, sorted by 10-bit digits whose counts are taken while the
+ * keys are built: no pass of its own for the counts, half the bytes a
+ * move of 16-byte keyed entries, and a pass skipped when every key has
+ * the same digit there (the top digit of a block of 8-digit ids often). */
+#include "io/qrels_internal.h"
+
+#include <string.h>
+
+#define DIGIT_BITS 10
+#define NDIGIT ((size_t)1 << DIGIT_BITS)
+#define DIGIT_MASK (NDIGIT - 1)
+#define NPASS 3 /* 3 * 10 bits cover the keys, below 11^8 < 2^28 */
+#define KEY_SHIFT 32
+
+/* The 8 bytes at p, the first lowest. */
+static inline uint64_t first_low(const char *p)
+{
+    uint64_t w = qk_load8(p);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+/* The docno at arena + at (NUL-terminated inside the arena's len bytes)
+ * as the base-11 number of its bytes, first byte highest, when it is 1-8
+ * digits; UINT64_MAX (above every such key) when it is not. */
+static inline uint64_t digits_key(const char *arena, size_t len, size_t at)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    uint64_t w = 0, z, v, keep = UINT64_MAX;
+    if (at + 9 <= len) {
+        w = first_low(arena + at);
+    } else { /* near the arena's end: the bytes up to the NUL alone */
+        for (size_t k = 0; k < 8 && arena[at + k]; k++)
+            w |= (uint64_t)(unsigned char)arena[at + k] << (8 * k);
+    }
+    z = (w - ones) & ~w & high; /* its lowest 0x80 bit marks the first NUL */
+    if (z)
+        keep = ((z & -z) >> 7) - 1; /* the bytes below it */
+    else if (arena[at + 8])
+        return UINT64_MAX; /* 9 bytes or more */
+    /* a digit's byte as 0-9 and each other byte of the docno as 10 or
+     * more (b ^ '0' <= 9 only for '0'-'9'), the bytes past its end 0 */
+    v = (w ^ (0x30 * ones)) & keep;
+    if ((v | (v + 0x76 * ones)) & high)
+        return UINT64_MAX;
+    v += ones & keep; /* '0'-'9' as 1-10 */
+    /* each step puts 11^s times the lower-addressed (earlier) lane above
+     * the next; no lane carries (at most 120, 14,640 and 214,358,880) */
+    v = ((v * (11 << 8 | 1)) >> 8) & 0x00ff00ff00ff00ffULL;
+    v = ((v * (121 << 16 | 1)) >> 16) & 0x0000ffff0000ffffULL;
+    return (v * (14641ULL << 32 | 1)) >> 32;
+}
+
+/* a[0..m) scattered into b by the digit at shift, counts c (the digit's
+ * count, nd of them) turned into places first. */
+static void scatter(const uint64_t *a, uint64_t *b, size_t m, uint32_t *c, size_t nd, int shift)
+{
+    uint32_t sum = 0;
+    for (size_t d = 0; d < nd; d++) {
+        uint32_t x = c[d];
+        c[d] = sum;
+        sum += x;
+    }
+    size_t i = 0;
+    for (; i + 2 <= m; i += 2) { /* two a turn: fewer loop steps */
+        uint64_t e = a[i], f = a[i + 1];
+        b[c[(e >> shift) & DIGIT_MASK]++] = e;
+        b[c[(f >> shift) & DIGIT_MASK]++] = f;
+    }
+    if (i < m)
+        b[c[(a[i] >> shift) & DIGIT_MASK]++] = a[i];
+}
+
+uint64_t *qk_qrels_digit_order(const char *arena, size_t len, const qk_judgment *src, const uint32_t *off,
+                               size_t m, uint64_t *a, uint64_t *b, qk_judgment *copy)
+{
+    uint32_t count[NPASS][NDIGIT];
+    if (m > UINT32_MAX)
+        return NULL;
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < m; i++) {
+        uint32_t at = off[src[i].doc];
+        uint64_t k = digits_key(arena, len, at);
+        if (k == UINT64_MAX)
+            return NULL;
+        copy[i] = src[i];
+        copy[i].doc = at;
+        a[i] = (k << KEY_SHIFT) | i;
+        count[0][k & DIGIT_MASK]++;
+        count[1][(k >> DIGIT_BITS) & DIGIT_MASK]++;
+        count[2][k >> 2 * DIGIT_BITS]++; /* below 2^8 */
+    }
+    for (int p = 0; p < NPASS; p++) {
+        int shift = KEY_SHIFT + p * DIGIT_BITS;
+        uint64_t *t;
+        if (m == 0 || count[p][(a[0] >> shift) & DIGIT_MASK] == m)
+            continue; /* every key has the same digit here */
+        scatter(a, b, m, count[p], p == NPASS - 1 ? NDIGIT >> 2 : NDIGIT, shift);
+        t = a;
+        a = b;
+        b = t;
+    }
+    return a;
+}
