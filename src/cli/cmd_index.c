@@ -51,6 +51,7 @@ const char qk_help_index[] =
     "                       the CLEF abstracts -5 takes 0.9x the CPU for 1.5x the\n"
     "                       text bytes, 9 takes 2.7x for 0.88x; -100 stores the\n"
     "                       text nearly raw. Any level reads back the same\n"
+    "                       texts.\n"
     "  --threads N          0 (default): the stored text is compressed on a second\n"
     "                       thread when another CPU is online; 1: one thread (the\n"
     "                       same index, in about 1.4x the wall time on CLEF)\n"
