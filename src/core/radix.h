@@ -18,6 +18,20 @@ typedef struct qk_keyed {
  * every key shares. tmp[0..n) is scratch. Returns the array that holds
  * the result, v or tmp. */
 qk_keyed *qk_radix_keyed(qk_keyed *v, qk_keyed *tmp, size_t n);
+/* v[0..n) in ascending key order, equal keys in the order given, by
+ * insertion: for the few keys where a radix sort's counts would cost more
+ * than the moves (the sorts below call it for at most 32 keys). */
+static inline qk_keyed *qk_insert_keyed(qk_keyed *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        qk_keyed e = v[i];
+        size_t j = i;
+        for (; j > 0 && v[j - 1].key > e.key; j--)
+            v[j] = v[j - 1];
+        v[j] = e;
+    }
+    return v;
+}
 
 /* The same sort and result as qk_radix_keyed, the counts of all 8 bytes
  * taken in one read of the keys instead of one a pass: fewer

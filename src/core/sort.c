@@ -70,8 +70,15 @@ qk_status qk_sort_r(void *base, size_t n, size_t size, qk_cmp_r cmp, void *ctx)
     return QK_OK;
 }
 
+/* At most this many keys are sorted by insertion: clearing and summing a
+ * radix sort's counts (256 to 2,048 a pass) would cost more than the
+ * moves, as for the records of a topic in a qrels of many small topics. */
+#define SMALL_KEYED 32
+
 qk_keyed *qk_radix_keyed(qk_keyed *v, qk_keyed *tmp, size_t n)
 {
+    if (n <= SMALL_KEYED)
+        return qk_insert_keyed(v, n);
     uint64_t all_and = ~0ULL, all_or = 0;
     for (size_t i = 0; i < n; i++) {
         all_and &= v[i].key;
@@ -97,8 +104,10 @@ qk_keyed *qk_radix_keyed(qk_keyed *v, qk_keyed *tmp, size_t n)
 
 qk_keyed *qk_radix_keyed_fused(qk_keyed *v, qk_keyed *tmp, size_t n)
 {
-    size_t(*count)[256] = calloc(8, sizeof *count);
-    if (!count)
+    size_t(*count)[256];
+    if (n <= SMALL_KEYED)
+        return qk_insert_keyed(v, n);
+    if (!(count = calloc(8, sizeof *count)))
         return qk_radix_keyed(v, tmp, n);
     for (size_t i = 0; i < n; i++) {
         uint64_t k = v[i].key;
@@ -154,6 +163,8 @@ qk_keyed *qk_radix_keyed_bits(qk_keyed *v, qk_keyed *tmp, size_t n, int bits)
     size_t nb = (size_t)1 << width, mask = nb - 1, *count;
     if (n < 2 || passes == 0)
         return v;
+    if (n <= SMALL_KEYED)
+        return qk_insert_keyed(v, n);
     if (!(count = calloc((size_t)passes * nb, sizeof *count)))
         return qk_radix_keyed(v, tmp, n);
     count_digits(v, n, count, nb, width, passes);

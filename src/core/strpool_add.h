@@ -41,4 +41,9 @@ qk_status qk_strpool_reserve(qk_strpool *p, size_t n, size_t bytes);
  * and nothing changes): the ids, and every answer, are as without it. */
 int qk_strpool_hash_words(qk_strpool *p);
 
+/* out[0..qk_strpool_count(p)) = p's ids in strcmp order of their strings
+ * (core/strpool_sort.c: a radix sort on their first 8 bytes, strings
+ * sharing those compared further). QK_ENOMEM leaves out unspecified. */
+qk_status qk_strpool_sorted(const qk_strpool *p, uint32_t *out);
+
 #endif

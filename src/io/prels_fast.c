@@ -365,13 +365,7 @@ static void merge_keys(qk_keyed *v, qk_keyed *tmp, size_t m)
 {
     size_t h = m / 2, i = 0, j = h, k = 0;
     if (m < SMALL) {
-        for (size_t a = 1; a < m; a++) {
-            qk_keyed t = v[a];
-            size_t b = a;
-            for (; b > 0 && v[b - 1].key > t.key; b--)
-                v[b] = v[b - 1];
-            v[b] = t;
-        }
+        qk_insert_keyed(v, m);
         return;
     }
     merge_keys(v, tmp, h);

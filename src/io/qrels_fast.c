@@ -13,6 +13,7 @@
  * now and then at a block's start. The counters go back to q before
  * anything else looks at q. */
 #include "core/bytes.h"
+#include "core/strpool_add.h"
 #include "io/io_blocks.h"
 #include "io/qrels_internal.h"
 #include "io/run_internal.h"
@@ -481,6 +482,45 @@ __attribute__((target("avx2,bmi,bmi2"), noinline)) static int hot_avx2_jg(hot *h
 
 #include "io/qrels_fixed.h"
 
+/* A qrels of many small topics (hundreds of thousands of queries, a line
+ * or two each) interns a topic every line or two, and each lookup in a
+ * table that large misses the cache: start loading the slot of the next
+ * line's topic now, so that its miss overlaps this line's work. s: the end
+ * of this line's last field. Only reads below end. */
+static void prefetch_next_topic(const qk_qrels *q, const char *s, const char *end)
+{
+    const char *t;
+    if (qk_strpool_count(q->topics) < 4096)
+        return; /* a small table stays in the cache */
+    if (s < end && *s == '\r')
+        s++;
+    if (s >= end || *s != '\n')
+        return;
+    t = ++s;
+    if (end - t >= 8) {
+        /* a topic id of at most 7 bytes ends in the next 8: the first
+         * blank there, found by the zero-byte test on the word xor ' '
+         * and xor '\t' */
+        const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+        uint64_t w = qk_load8(t), a = w ^ (ones * ' '), b = w ^ (ones * '\t');
+        uint64_t z = ((a - ones) & ~a & high) | ((b - ones) & ~b & high);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (z) {
+            size_t n = (size_t)__builtin_ctzll(z) / 8;
+            if (n > 0)
+                qk_strpool_prefetch(q->topics, t, n);
+            return;
+        }
+#else
+        (void)z;
+#endif
+    }
+    while (s < end && s - t < 32 && *s != ' ' && *s != '\t' && *s != '\n')
+        s++;
+    if (s < end && s > t && (*s == ' ' || *s == '\t'))
+        qk_strpool_prefetch(q->topics, t, (size_t)(s - t));
+}
+
 /* The line EV_LINE handed back, added as hot_body adds lines but with the
  * calls it avoids (new_topic set when it starts a new topic's block).
  * STOP_ROOM when added, else why not (the line then left
@@ -504,6 +544,7 @@ static int slow_fields(qk_qrels *q, hot *h, size_t limit, int groups, const char
         q->prev_dlen = h->prev_dlen;
         q->npositive = h->npos;
         q->in_order = h->in_order;
+        prefetch_next_topic(q, gr + grl, h->end);
         if (qk_qrels_new_block(q, qid, ql) != QK_OK)
             return STOP_NOMEM;
         h->in_order = q->in_order;

@@ -16,6 +16,7 @@
  * widened to qrels_full, sorted in place and narrowed back. */
 #include "core/prefault.h"
 #include "core/radix.h"
+#include "core/strpool_add.h"
 #include "io/qrels_internal.h"
 
 #include <stdlib.h>
@@ -205,6 +206,40 @@ static qk_keyed *sort_room(qrels_sort_buf *buf, size_t n)
     return buf->keyed;
 }
 
+/* How many leading bytes the docnos of n records (n >= 1; the docno id of
+ * record i the uint32_t at recs + i * stride) all share. Docnos of one
+ * collection often share their first 8 bytes or more (msmarco_passage_,
+ * clueweb09-en00), which would leave a prefix key nothing to tell them
+ * apart by: the keys are taken after the shared bytes instead, an order
+ * that is still strcmp's. */
+static size_t common_prefix(const qk_qrels *q, const char *recs, size_t stride, size_t n)
+{
+    uint32_t doc;
+    const char *f;
+    size_t lcp;
+    memcpy(&doc, recs, sizeof doc);
+    f = q->arena + qk_qrels_doc_at(q, doc);
+    lcp = strlen(f);
+    for (size_t i = 1; i < n && lcp > 0; i++) {
+        size_t at, k = 0;
+        memcpy(&doc, recs + i * stride, sizeof doc);
+        at = qk_qrels_doc_at(q, doc);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* 8 bytes a step while both lie in the arena: past d's NUL the
+         * bytes differ from f's (f's first lcp are not NUL) by then */
+        for (uint64_t x; k + 8 <= lcp && at + k + 8 <= q->arena_len; k += 8)
+            if ((x = qk_load8(q->arena + at + k) ^ qk_load8(f + k)) != 0) {
+                k += (size_t)__builtin_ctzll(x) / 8;
+                break;
+            }
+#endif
+        while (k < lcp && q->arena[at + k] == f[k])
+            k++;
+        lcp = k;
+    }
+    return lcp;
+}
+
 /* The docno prefix keys of n records, the docno id of record i the
  * uint32_t at recs + i * stride, radix-sorted into buf (grown as needed),
  * each id its record's place: buf->sorted and buf->packed set. NULL when
@@ -213,7 +248,7 @@ static inline qk_keyed *sort_prefixes(const qk_qrels *q, const char *recs, size_
                                       qrels_sort_buf *buf)
 {
     qk_keyed *v;
-    size_t i = 0;
+    size_t i = 0, lcp;
     uint64_t all = 0;
     if (!(v = sort_room(buf, n)))
         return NULL;
@@ -235,10 +270,11 @@ static inline qk_keyed *sort_prefixes(const qk_qrels *q, const char *recs, size_
         buf->sorted = qk_radix_keyed_bits(v, v + n, n, all ? 64 - __builtin_clzll(all) : 0);
         return buf->sorted;
     }
+    lcp = common_prefix(q, recs, stride, n);
     for (i = 0; i < n; i++) {
         uint32_t doc;
         memcpy(&doc, recs + i * stride, sizeof doc);
-        v[i].key = prefix_key(q->arena, q->arena_len, qk_qrels_doc_at(q, doc));
+        v[i].key = prefix_key(q->arena, q->arena_len, qk_qrels_doc_at(q, doc) + lcp);
         v[i].id = (uint32_t)i;
     }
     buf->sorted = qk_radix_keyed_fused(v, v + n, n);
@@ -296,22 +332,12 @@ void qk_qrels_sort_buf_free(qrels_sort_buf *buf)
     buf->packed = 0;
 }
 
-static int cmp_pool_ids(const void *a, const void *b, void *ctx)
-{
-    const qk_strpool *pool = ctx;
-    return strcmp(qk_strpool_str(pool, *(const uint32_t *)a), qk_strpool_str(pool, *(const uint32_t *)b));
-}
-
 qk_status qk_qrels_rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **rank)
 {
     size_t n = qk_strpool_count(p);
     *order = malloc((n ? n : 1) * sizeof **order);
     *rank = malloc((n ? n : 1) * sizeof **rank);
-    if (!*order || !*rank)
-        return QK_ENOMEM;
-    for (size_t i = 0; i < n; i++)
-        (*order)[i] = (uint32_t)i;
-    if (qk_sort_r(*order, n, sizeof **order, cmp_pool_ids, (void *)p) != QK_OK)
+    if (!*order || !*rank || qk_strpool_sorted(p, *order) != QK_OK)
         return QK_ENOMEM;
     for (size_t i = 0; i < n; i++)
         (*rank)[(*order)[i]] = (uint32_t)i;
@@ -561,6 +587,26 @@ static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, siz
     return QK_OK;
 }
 
+/* Start loading what gather_block will read of topic rank t's block
+ * (none past nt): its first record and docno offset, or (docno) the
+ * first docno, whose offset the call for t + 4 began to load. With many
+ * small topics listed out of order (a qrels of hundreds of thousands of
+ * queries), every block lies elsewhere in the arrays and each of these
+ * reads would miss the cache. */
+static void prefetch_block(const qk_qrels *q, const gathered *g, size_t t, size_t nt, int docno)
+{
+    size_t s;
+    if (t >= nt)
+        return;
+    s = q->blk_start[g->blk[t]];
+    if (!docno) {
+        __builtin_prefetch(q->recs + s);
+        __builtin_prefetch(q->doc_off ? (const void *)(q->doc_off + s) : (const void *)(q->doc_off64 + s));
+    } else {
+        __builtin_prefetch(q->arena + qk_qrels_doc_at(q, s));
+    }
+}
+
 qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
 {
     size_t n = q->nrecs, one = n ? n : 1, big = 1, w = 0, nd = 0, np = q->npositive;
@@ -610,8 +656,11 @@ qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedu
             goto out;
         }
     }
-    for (size_t t = 0; t < nt && st == QK_OK; t++)
+    for (size_t t = 0; t < nt && st == QK_OK; t++) {
+        prefetch_block(q, &g, t + 8, nt, 0);
+        prefetch_block(q, &g, t + 4, nt, 1);
         st = gather_block(q, &g, t, &w, &nd, &sb, path, dedup, err);
+    }
 out:
     qk_qrels_sort_buf_free(&sb);
     free(group_order);

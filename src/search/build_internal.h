@@ -91,11 +91,6 @@ struct qk_index_builder {
     struct qk_text_spill *text;
 };
 
-typedef struct qk_named {
-    const char *s;
-    uint32_t id;
-} qk_named;
-
 /* Ids of a string pool in strcmp order of their strings (*out: malloc'd). */
 qk_status qk_build_sort_pool(const qk_strpool *pool, uint32_t **out);
 void qk_build_segment_reset(qk_index_builder *b);

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "core/prefault.h"
-#include "core/radix.h"
+#include "core/strpool_add.h"
 #include "qrelkit/search.h"
 #include "search/build_internal.h"
 #include "text/text_internal.h"
@@ -592,80 +592,15 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
     return QK_OK;
 }
 
-/* The sort keeps no global state, so two builders may run in two
- * threads. The strings of a pool lie all over its arena, so a sort
- * that compared them (strcmp) would miss the cache at most comparisons:
- * strings are sorted (core/radix.h) by their first 8 bytes as a
- * big-endian word (zero past the end), which orders them as strcmp does
- * as far as those bytes go, and only strings that share all 8 are
- * compared further. */
-static int cmp_named(const void *a, const void *b)
-{
-    const qk_named *x = a, *y = b;
-    int c = strcmp(x->s, y->s);
-    return c ? c : (x->id < y->id ? -1 : x->id > y->id);
-}
-
-/* The first 8 bytes of the NUL-terminated s as a big-endian word, zero
- * from its NUL on. */
-static uint64_t sort_key(const char *s)
-{
-    uint64_t k = 0;
-    size_t i = 0;
-    for (; i < 8 && s[i]; i++)
-        k = k << 8 | (unsigned char)s[i];
-    return i ? k << (8 * (8 - i)) : 0;
-}
-
-/* v[0..n) share their key: order them by the rest of their strings. */
-static qk_status sort_tied(const qk_strpool *pool, qk_keyed *v, size_t n)
-{
-    qk_named *t = malloc(n * sizeof *t);
-    if (!t)
-        return QK_ENOMEM;
-    for (size_t i = 0; i < n; i++) {
-        t[i].s = qk_strpool_str(pool, v[i].id) + 8;
-        t[i].id = v[i].id;
-    }
-    qsort(t, n, sizeof *t, cmp_named);
-    for (size_t i = 0; i < n; i++)
-        v[i].id = t[i].id;
-    free(t);
-    return QK_OK;
-}
-
+/* Ids of a pool in strcmp order (core/strpool_sort.c), in a fresh array. */
 qk_status qk_build_sort_pool(const qk_strpool *pool, uint32_t **out)
 {
     size_t n = qk_strpool_count(pool);
-    qk_keyed *v = malloc((n ? n : 1) * sizeof *v), *tmp = malloc((n ? n : 1) * sizeof *tmp), *s;
     uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
-    if (!v || !tmp || !ids) {
-        free(v);
-        free(tmp);
+    if (!ids || qk_strpool_sorted(pool, ids) != QK_OK) {
         free(ids);
         return QK_ENOMEM;
     }
-    for (size_t i = 0; i < n; i++) {
-        v[i].key = sort_key(qk_strpool_str(pool, (uint32_t)i));
-        v[i].id = (uint32_t)i;
-    }
-    s = qk_radix_keyed(v, tmp, n);
-    /* a run of equal keys whose last byte is not zero: strings that go on
-     * past 8 bytes (equal keys ending in zero are equal strings) */
-    for (size_t i = 0, j; i < n; i = j) {
-        for (j = i + 1; j < n && s[j].key == s[i].key; j++)
-            ;
-        if (j - i > 1 && (s[i].key & 0xff) && sort_tied(pool, s + i, j - i) != QK_OK) {
-            free(v);
-            free(tmp);
-            free(ids);
-            return QK_ENOMEM;
-        }
-    }
-    for (size_t i = 0; i < n; i++)
-        ids[i] = s[i].id;
-    free(v);
-    free(tmp);
     *out = ids;
     return QK_OK;
 }

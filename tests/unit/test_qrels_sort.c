@@ -17,6 +17,7 @@
 
 #include "core/radix.h"
 #include "io/qrels_internal.h"
+#include "qrels_order_fixture.h"
 #include "tmpfile_util.h"
 
 typedef struct gen {
@@ -112,9 +113,12 @@ static uint64_t want_key(const char *d, int packed)
 
 /* Records of one topic in random order, with random groups (ranked in a
  * random order) and distinct lines, sorted both ways: the same records in
- * the same order. digits: docnos of digits only (the packed keys). */
-static void check_sort_once(gen *g, size_t n, size_t ngroups, int digits)
+ * the same order. digits: docnos of digits only (the packed keys); pre:
+ * NULL, or bytes every docno starts with (as msmarco_passage_), which the
+ * byte keys skip. */
+static void check_sort_once(gen *g, size_t n, size_t ngroups, int digits, const char *pre)
 {
+    size_t lcp = SIZE_MAX;
     qk_qrels *q = NULL;
     qk_error err;
     char (*seen)[80] = calloc(n + 1, sizeof *seen);
@@ -132,6 +136,17 @@ static void check_sort_once(gen *g, size_t n, size_t ngroups, int digits)
             make_digits(g, seen[i], seen, i);
         else
             make_docno(g, seen[i], seen, i);
+        if (pre && strncmp(seen[i], pre, strlen(pre)) != 0) { /* not a repeat of one prefixed */
+            char d[80];
+            snprintf(d, sizeof d, "%s%s", pre, seen[i]);
+            memcpy(seen[i], d, sizeof d);
+        }
+        if (i > 0) { /* the bytes all docnos share */
+            size_t k = 0;
+            while (k < lcp && seen[i][k] && seen[i][k] == seen[0][k])
+                k++;
+            lcp = k;
+        }
         all_digits &= strspn(seen[i], "0123456789") == strlen(seen[i]);
         assert_int_equal(qk_qrels_add(q, "T", "0", seen[i], (long)below(g, 3), &err), QK_OK);
     }
@@ -165,8 +180,11 @@ static void check_sort_once(gen *g, size_t n, size_t ngroups, int digits)
          * say whether the docno ends inside its first 8 bytes */
         if (buf.sorted) {
             const char *d = q->arena + qk_qrels_doc_at(q, b[i].doc);
-            assert_true(buf.sorted[i].key == want_key(d, buf.packed));
-            assert_int_equal(qk_qrels_prefix_ends(&buf, buf.sorted[i].key), strlen(d) < 8);
+            size_t skip = buf.packed || lcp == SIZE_MAX ? 0 : lcp; /* byte keys: past the shared bytes */
+            if (lcp != SIZE_MAX && pre && !buf.packed)
+                assert_true(lcp >= strlen(pre));
+            assert_true(buf.sorted[i].key == want_key(d + skip, buf.packed));
+            assert_int_equal(qk_qrels_prefix_ends(&buf, buf.sorted[i].key), strlen(d + skip) < 8);
         }
     }
     qk_qrels_sort_buf_free(&buf);
@@ -180,57 +198,11 @@ static void test_sort_matches_comparison_sort(void **state)
 {
     gen g = {12345};
     (void)state;
+    static const char *const shared[] = {NULL, "msmarco_passage_", "clueweb09-en0000-", "abcdefg", NULL};
     for (int round = 0; round < 300; round++)
         check_sort_once(&g, below(&g, 3) ? 1 + below(&g, 40) : 1 + below(&g, 3000), 1 + below(&g, 4),
-                        round % 2);
-    check_sort_once(&g, 0, 1, 0);
-}
-
-/* A record of a random file as the test keeps it. */
-typedef struct line_rec {
-    char qid[8], doc[80];
-    long rel;
-    unsigned line;
-} line_rec;
-
-static int by_topic_doc_line(const void *x, const void *y)
-{
-    const line_rec *a = x, *b = y;
-    int c = strcmp(a->qid, b->qid);
-    if (!c)
-        c = strcmp(a->doc, b->doc);
-    return c ? c : (a->line > b->line) - (a->line < b->line);
-}
-
-/* q, read from the lines r[0..n) (now sorted by topic, docno, line): its
- * topics in that order, each with its distinct docnos in order, docno ids
- * counting up, the grade and line of each docno's first line. */
-static void check_read(const qk_qrels *q, const line_rec *r, size_t n)
-{
-    size_t i = 0, t = 0, total = 0;
-    while (i < n) {
-        size_t nj, k = 0;
-        const qk_judgment *j;
-        assert_string_equal(qk_qrels_topic(q, t), r[i].qid);
-        j = qk_qrels_judgments(q, t, &nj);
-        for (size_t e = i; e < n && !strcmp(r[e].qid, r[i].qid); e++) {
-            if (e > i && !strcmp(r[e].doc, r[e - 1].doc))
-                continue; /* a later line of the same docno */
-            assert_true(k < nj);
-            assert_string_equal(qk_qrels_docno(q, j[k].doc), r[e].doc);
-            assert_int_equal(j[k].doc, total + k);
-            assert_true(j[k].rel == (double)r[e].rel);
-            assert_int_equal(qk_qrels_judgment_line(q, t, k), r[e].line);
-            k++;
-        }
-        assert_int_equal(k, nj);
-        total += nj;
-        while (++i < n && !strcmp(r[i].qid, r[i - 1].qid))
-            ;
-        t++;
-    }
-    assert_int_equal(t, qk_qrels_num_topics(q));
-    assert_int_equal(total, qk_qrels_num_judgments(q));
+                        round % 2, round % 2 ? NULL : shared[round / 2 % 5]);
+    check_sort_once(&g, 0, 1, 0, NULL);
 }
 
 /* Random files (topics one block each out of strcmp order, or now and
@@ -239,20 +211,6 @@ static void check_read(const qk_qrels *q, const line_rec *r, size_t n)
  * read as qrels: each topic holds its distinct docnos in strcmp order, the
  * first line's grade and line with --dedup first; without it, the error
  * names the first repeated docno in that order and its two first lines. */
-/* The read refused r[dup], a repeat of r[dup - 1] (r sorted by topic,
- * docno, line), with the reader's message and r[dup]'s line. */
-static void check_judged_twice(qk_status st, const qk_error *err, const line_rec *r, size_t dup)
-{
-    char want[400];
-    assert_int_equal(st, QK_EINPUT);
-    assert_int_equal(err->line, r[dup].line);
-    snprintf(want, sizeof want,
-             "docno '%s' is judged twice for topic '%s' (first on line %u); "
-             "use --dedup first to keep the first judgment",
-             r[dup].doc, r[dup].qid, r[dup - 1].line);
-    assert_non_null(strstr(err->message, want));
-}
-
 static void test_files_against_own_order(void **state)
 {
     gen g = {777};
@@ -390,21 +348,6 @@ static void test_sorted_blocks_out_of_topic_order(void **state)
         free(text);
         free(seen);
     }
-}
-
-/* The first repeated line of r[0..n) (sorted by topic, docno, line), n
- * when none; *pos: the positive grades of each docno's first line. */
-static size_t first_repeat(const line_rec *r, size_t n, size_t *pos)
-{
-    size_t dup = n;
-    *pos = 0;
-    for (size_t i = 0; i < n; i++) {
-        int again = i > 0 && !strcmp(r[i].qid, r[i - 1].qid) && !strcmp(r[i].doc, r[i - 1].doc);
-        if (again && dup == n)
-            dup = i;
-        *pos += !again && r[i].rel > 0;
-    }
-    return dup;
 }
 
 /* A plain qrels whose topics come one block each, the blocks in strcmp
