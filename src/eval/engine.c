@@ -119,13 +119,16 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
     qk_rel_format f = qk_qrels_format(q);
     qk_topic tp = {qk_qrels_topic(q, t), o->rel_level, o->num_docs, NULL, NULL, 0, NULL, &sc->cache};
     qk_prefs_topic *pt = NULL;
-    double *row = row_of(r, t);
+    double *row;
     qk_status st = qk_qrels_window(q, t, err); /* a windowed qrels: topics come in order */
     if (st != QK_OK) {
         /* The run's error first, as when ranking checked it. */
         qk_status d = qk_rank_check_dups(sc, tp.qid, err);
         return d != QK_OK ? d : st;
     }
+    if (qk_result_row_take(r, t) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    row = row_of(r, t);
     if (r->streaming)
         memset(row, 0, r->nvalues * sizeof *row);
     if (prefs_format(f)) {
@@ -268,7 +271,7 @@ static qk_status summarise(qk_eval_result *r, const qk_eval_opts *o)
             s = r->sums[i];
         else
             for (size_t k = 0; k < E; k++)
-                s += r->vals[r->order[k] * r->nvalues + i];
+                s += row_of(r, r->order[k])[i];
         switch (in->summary) {
         case QK_SUMMARY_MEAN: r->summary[i] = s / D; break;
         case QK_SUMMARY_SUM:
@@ -298,11 +301,14 @@ static qk_status result_new(const qk_qrels *q, const qk_measures *m, int streami
     r->m = m;
     r->nq = nq;
     r->nvalues = m->nvalues;
-    r->streaming = streaming;
+    r->streaming = streaming == 1;
+    r->drain = streaming == 2;
     r->zmode = zmode;
     r->out = stream_to;
-    r->nrows = streaming ? 1 : nq;
-    r->vals = calloc(r->nrows * m->nvalues + 1, sizeof *r->vals);
+    r->nrows = r->streaming ? 1 : 0;
+    r->rows_cap = 1;
+    r->vals = calloc(m->nvalues + 1, sizeof *r->vals);
+    r->rowmap = r->streaming ? NULL : calloc(nq + 1, sizeof *r->rowmap);
     r->sums = calloc(m->nvalues + 1, sizeof *r->sums);
     r->str_slot = calloc(m->nvalues + 1, sizeof *r->str_slot);
     if (!r->str_slot)
@@ -312,17 +318,39 @@ static qk_status result_new(const qk_qrels *q, const qk_measures *m, int streami
     for (size_t i = 0; i < m->ninst; i++)
         if (m->inst[i].def->info.summary == QK_SUMMARY_NONE)
             r->str_slot[m->inst[i].first_value] = (long)r->nstr++;
-    r->strs = calloc(r->nrows * r->nstr + 1, sizeof *r->strs);
+    r->strs = calloc(r->nstr + 1, sizeof *r->strs);
     r->evaluated = calloc(nq + 1, 1);
     r->order = calloc(nq + 1, sizeof *r->order);
     r->missing = calloc(nq + 1, sizeof *r->missing);
     r->value_inst = calloc(m->nvalues + 1, sizeof *r->value_inst);
-    if (!r->vals || !r->sums || !r->strs || !r->evaluated || !r->order || !r->missing || !r->value_inst)
+    if (!r->vals || !r->sums || !r->strs || !r->evaluated || !r->order || !r->missing || !r->value_inst ||
+        (!r->streaming && !r->rowmap) || nq >= UINT32_MAX)
         return QK_ENOMEM;
     for (size_t i = 0; i < m->ninst; i++)
         for (size_t k = 0; k < m->inst[i].nvalues; k++)
             r->value_inst[m->inst[i].first_value + k] = &m->inst[i];
     return qk_out_plan_init(r);
+}
+
+qk_status qk_result_row_take(qk_eval_result *r, size_t t)
+{
+    size_t cap = r->rows_cap, scap = r->rows_cap, k = r->nrows;
+    if (r->streaming || r->rowmap[t])
+        return QK_OK;
+    if (k == r->rows_cap) {
+        /* both arrays grow to the same number of rows (qk_grow picks the
+         * capacity from the same cap and need) */
+        if (qk_grow((void **)&r->vals, &cap, k + 1, r->nvalues * sizeof *r->vals) != QK_OK ||
+            qk_grow((void **)&r->strs, &scap, k + 1, (r->nstr ? r->nstr : 1) * sizeof *r->strs) != QK_OK)
+            return QK_ENOMEM;
+        r->rows_cap = cap;
+    }
+    memset(r->vals + k * r->nvalues, 0, r->nvalues * sizeof *r->vals);
+    if (r->nstr)
+        memset(r->strs + k * r->nstr, 0, r->nstr * sizeof *r->strs);
+    r->rowmap[t] = (uint32_t)k + 1;
+    r->nrows = k + 1;
+    return QK_OK;
 }
 
 static void reset_topics(qk_eval_result *r)
@@ -483,6 +511,50 @@ static qk_status read_source(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2,
     return QK_OK;
 }
 
+/* A result in drain mode (r->drain), its run read: every wanted qrels
+ * topic in qrels order written to r->out (when not NULL) and added to the
+ * sums as streaming does, -c stand-ins scored on the way in one row that
+ * each reuses; then the result is a streamed one. The sums come out as
+ * summarise adds the rows, so the summary is the same to the bit. */
+static qk_status drain(qk_eval_result *r, qk_scratch *sc, const qk_eval_opts *o, qk_error *err)
+{
+    uint32_t shared = 0; /* the stand-ins' row + 1 */
+    for (size_t t = 0; t < r->nq; t++) {
+        int standin = !r->evaluated[t];
+        qk_status st;
+        if (standin) {
+            if (!wanted(o, t, qk_qrels_topic(r->q, t)))
+                continue;
+            if (!o->complete) {
+                r->missing[r->nmissing++] = t;
+                continue;
+            }
+            r->rowmap[t] = shared; /* 0 the first time: eval_topic takes a row */
+            if ((st = eval_standin(r, sc, t, o, err)) != QK_OK)
+                return st;
+            shared = r->rowmap[t];
+        }
+        if (o->zscores)
+            apply_zscores(r, t, o->zscores);
+        for (size_t i = 0; i < r->nvalues; i++)
+            r->sums[i] += row_of(r, t)[i];
+        r->nwritten++;
+        if (r->out)
+            qk_result_write_topic(r->out, r, t);
+        if (standin) {
+            for (size_t i = 0; i < r->nstr; i++) {
+                char **slot = &r->strs[(size_t)(shared - 1) * r->nstr + i];
+                free(*slot);
+                *slot = NULL;
+            }
+            memset(row_of(r, t), 0, r->nvalues * sizeof *r->vals);
+            r->rowmap[t] = 0;
+        }
+    }
+    r->streaming = 1; /* the summary from the sums; rows no longer read */
+    return QK_OK;
+}
+
 static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_measures *m,
                              const qk_eval_opts *opts, int streaming, FILE *stream_to, qk_eval_result **out,
                              qk_error *err)
@@ -497,7 +569,7 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
     if (!m->finalized)
         return qk_error_set(err, QK_EUSAGE, "measures not finalized (call qk_measures_finalize)");
     if ((st = check_formats(m, qk_qrels_format(q), err)) != QK_OK ||
-        (!streaming && (st = qk_qrels_window(q, QK_QRELS_ALL, err)) != QK_OK))
+        (streaming != 1 && (st = qk_qrels_window(q, QK_QRELS_ALL, err)) != QK_OK))
         return st;
     if ((st = result_new(q, m, streaming, opts->zscores != NULL, stream_to, &r)) != QK_OK) {
         qk_error_set(err, st, "out of memory");
@@ -511,8 +583,8 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
-    if (r->streaming) {
-        if ((st = stream_upto(r, &sc, r->nq, opts, err)) != QK_OK)
+    if (r->streaming || r->drain) {
+        if ((st = r->drain ? drain(r, &sc, opts, err) : stream_upto(r, &sc, r->nq, opts, err)) != QK_OK)
             goto out;
         if (r->nwritten == 0) {
             st = qk_error_set(err, QK_EINPUT, "'%s': no topic has both run lines and judgments", source);
@@ -573,6 +645,10 @@ qk_status qk_eval_result_assemble(const qk_qrels *q, const qk_measures *m, const
             continue;
         r->evaluated[t] = 1;
         r->order[r->ntopics++] = t;
+        if (qk_result_row_take(r, t) != QK_OK) {
+            qk_eval_result_free(r);
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        }
         memcpy(row_of(r, t), vals + t * r->nvalues, r->nvalues * sizeof *vals);
         for (size_t i = 0; i < r->nvalues; i++) {
             char **slot = str_at(r, t, i);
@@ -643,10 +719,9 @@ qk_status qk_eval_stream_trec(const qk_qrels *q, qk_run_stream *s, const qk_meas
     if (c.ok)
         return (st = qk_run_restart(s, QK_RUN_STREAM_ONCE, err)) != QK_OK ? st
                                                                           : eval_source(q, &src, m, opts, 1, f, out, err);
-    if ((st = eval_source(q, &src, m, opts, 0, NULL, out, err)) != QK_OK || !f)
+    /* Out of qrels order: scored into rows, then written in order. */
+    if ((st = eval_source(q, &src, m, opts, 2, f, out, err)) != QK_OK || !f)
         return st;
-    for (size_t k = 0; k < (*out)->ntopics; k++)
-        qk_result_write_topic(f, *out, (*out)->order[k]);
     if (ferror(f))
         return qk_error_set(err, QK_EIO, "cannot write the results: write error");
     return QK_OK;
@@ -669,6 +744,7 @@ void qk_eval_result_free(qk_eval_result *r)
     free(r->strs);
     free(r->str_slot);
     free(r->vals);
+    free(r->rowmap);
     free(r->sums);
     free(r->evaluated);
     free(r->order);
@@ -695,7 +771,7 @@ size_t qk_result_find_value(const qk_eval_result *r, const char *name)
 
 size_t qk_result_num_topics(const qk_eval_result *r) { return r->ntopics; }
 const char *qk_result_topic(const qk_eval_result *r, size_t t) { return qk_qrels_topic(r->q, r->order[t]); }
-double qk_result_topic_value(const qk_eval_result *r, size_t t, size_t i) { return r->vals[r->order[t] * r->nvalues + i]; }
+double qk_result_topic_value(const qk_eval_result *r, size_t t, size_t i) { return row_of(r, r->order[t])[i]; }
 const char *qk_result_topic_string(const qk_eval_result *r, size_t t, size_t i)
 {
     char **slot = str_at(r, r->order[t], i);

@@ -3,6 +3,7 @@
 #ifndef QK_EVAL_RESULT_INTERNAL_H
 #define QK_EVAL_RESULT_INTERNAL_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "measure.h"
@@ -27,8 +28,8 @@ struct qk_eval_result {
     char *runid;
     size_t nq;          /* qrels topics */
     size_t nvalues;
-    double *vals;       /* nq x nvalues, rows of evaluated topics only */
-    char **strs;        /* nq x nstr: string values (relstring) only */
+    double *vals;       /* nrows x nvalues: a row per scored topic (rowmap) */
+    char **strs;        /* nrows x nstr: string values (relstring) only */
     size_t nstr;
     long *str_slot;     /* value i -> its column in strs, or -1 */
     unsigned char *evaluated;
@@ -41,7 +42,17 @@ struct qk_eval_result {
     const qk_measure_inst **value_inst;
     int zmode;
     int streaming; /* qk_eval_stream_trec on a run in qrels order */
-    size_t nrows; /* rows of vals and strs: nq, or 1 when streaming */
+    /* qk_eval_stream_trec on a run out of qrels order: the run's topics
+     * are scored into rows, then every topic is written and summed in
+     * qrels order (-c stand-ins scored then, in one shared row), and the
+     * result ends as a streamed one */
+    int drain;
+    /* Rows of vals and strs: 1 when streaming, else one per topic scored,
+     * taken as topics are scored (qk_result_row_take): a qrels of 500,000
+     * topics and a run of 20,000 holds 20,000 rows, not 500,000.
+     * rowmap[t]: qrels topic t's row + 1, 0 before it has one. */
+    size_t nrows, rows_cap;
+    uint32_t *rowmap;
     /* Streaming: each topic's per-topic lines are written to out (when not
      * NULL) as soon as it is scored, in qrels order, and only the sums for
      * the summary are kept. */
@@ -52,17 +63,26 @@ struct qk_eval_result {
     qk_out_plan plan; /* how each value's lines are written (engine_out.c) */
 };
 
+/* The row of qrels topic t (the shared row when streaming); t has one. */
+static inline size_t row_index(const qk_eval_result *r, size_t t)
+{
+    return r->streaming ? 0 : (size_t)r->rowmap[t] - 1;
+}
+
 /* The values of qrels topic t (one shared row when streaming). */
 static inline double *row_of(const qk_eval_result *r, size_t t)
 {
-    return r->vals + (r->streaming ? 0 : t) * r->nvalues;
+    return r->vals + row_index(r, t) * r->nvalues;
 }
 
 /* The string slot of value i of qrels topic t, or NULL for numeric values. */
 static inline char **str_at(const qk_eval_result *r, size_t t, size_t i)
 {
-    return r->str_slot[i] < 0 ? NULL : &r->strs[(r->streaming ? 0 : t) * r->nstr + (size_t)r->str_slot[i]];
+    return r->str_slot[i] < 0 ? NULL : &r->strs[row_index(r, t) * r->nstr + (size_t)r->str_slot[i]];
 }
+
+/* Give qrels topic t a row (zeroed) unless it has one (engine.c); QK_ENOMEM. */
+qk_status qk_result_row_take(qk_eval_result *r, size_t t);
 
 
 /* engine_out.c. Builds r->plan from r->m and r->zmode; QK_ENOMEM. */
