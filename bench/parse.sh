@@ -14,8 +14,10 @@
 # the qrels "floor" row a process that maps and reads the file and writes
 # arrays of the reader's sizes without parsing (bench/floor_qrels.c).
 # Median of REPS (default 3) runs, wall and CPU time; files from bench/gen.
-# ROWS (default "run qrels labels") picks the inputs: ROWS=labels needs
-# only the crowd labels, not bench/gen's collections.
+# ROWS (default "run qrels many labels") picks the inputs: ROWS=labels
+# needs only the crowd labels, not bench/gen's collections; "many" is the
+# qrels of 502,000 small topics listed in no order (bench/gen's M, shaped
+# as MS MARCO's train qrels).
 # Usage: bash bench/parse.sh [path/to/qrelkit]
 set -euo pipefail
 # the binary's absolute path as given (-s: symlinks kept), so that the
@@ -28,11 +30,11 @@ for d in "$(dirname "$qk")" "$(dirname "$(realpath "$qk")")"; do
 done
 reps=${REPS:-3}
 cd "$(dirname "$0")"
-rows=${ROWS:-run qrels labels}
+rows=${ROWS:-run qrels many labels}
 want() { case " $rows " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 run=work/A/runs/run01.run qrels=work/A/qrels.txt labels=work/crowd/labels.tsv
 crowd=${QK_CROWD_DATA:-../../shared/data/crowd}
-if want run || want qrels; then
+if want run || want qrels || want many; then
     bash gen "$qk" 2>/dev/null
 fi
 mkdir -p work
@@ -99,6 +101,18 @@ if want qrels; then
         awk -v b="$(stat -L -c %s "$qrels")" -v f="$f" -v c="$c" 'BEGIN { m = b / 1048576
                  printf "| qrels, floor (floor_qrels.c; perf stat) | %.1f | | | %.4f | %.0f |\n", m, f, m / f
                  printf "| qrels, qrelkit (perf stat) | %.1f | | | %.4f | %.0f |\n", m, c, m / c }'
+    fi
+fi
+if want many; then
+    many=work/M/qrels.txt
+    head -n1 work/M/run.run >work/parse-many.run
+    row "qrels of 502,000 topics in no order (M), qrelkit" "$many" \
+        "$(secs "$qk" eval --threads 1 -m num_q "$many" work/parse-many.run)"
+    if command -v perf >/dev/null; then
+        c=$(perf stat -r "$reps" -x, -e task-clock "$qk" eval --threads 1 -m num_q "$many" work/parse-many.run \
+            2>&1 >/dev/null | awk -F, '/task-clock/ { print $1 / 1000 }')
+        awk -v b="$(stat -L -c %s "$many")" -v c="$c" 'BEGIN { m = b / 1048576
+                 printf "| qrels of 502,000 topics (M), qrelkit (perf stat) | %.1f | | | %.4f | %.0f |\n", m, c, m / c }'
     fi
 fi
 if want labels; then
