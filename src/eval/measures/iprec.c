@@ -100,7 +100,10 @@ QK_MEASURE_FN(11pt_avg)
     }
     for (; ti >= 0; ti--)
         sum += ip_first(m, ip);
-    out[0] = sum / (double)np;
+    /* A NaN point (an empty ranking) makes the average the -nan trec_eval
+     * prints: adding -NaN may not keep its sign (the compiler may turn
+     * x + -NaN into x - NaN), so the sign is set here. */
+    out[0] = isnan(sum) ? copysign(NAN, -1.0) : sum / (double)np;
     if (cnt != cbuf)
         free(cnt);
     free(own);
