@@ -44,4 +44,17 @@ static inline uint64_t qk_mix_words8(const char *s, size_t len)
     return h;
 }
 
+/* The first 8 bytes of the NUL-terminated s as a big-endian word, zero
+ * from its NUL on: ascending words order strings as strcmp does as far as
+ * those bytes go (a string that ends inside them, first when a prefix of
+ * the other); the low byte is zero exactly when s ends inside them. */
+static inline uint64_t qk_prefix8(const char *s)
+{
+    uint64_t k = 0;
+    size_t i = 0;
+    for (; i < 8 && s[i]; i++)
+        k = k << 8 | (unsigned char)s[i];
+    return i ? k << (8 * (8 - i)) : 0;
+}
+
 #endif

@@ -7,6 +7,7 @@
  * word (zero past the end), which orders them as strcmp does as far as
  * those bytes go, and only strings that share all 8 are compared further.
  * The sort keeps no global state, so two threads may sort two pools. */
+#include "core/bytes.h"
 #include "core/radix.h"
 #include "core/strpool_add.h"
 
@@ -23,17 +24,6 @@ static int cmp_named(const void *a, const void *b)
     const named *x = a, *y = b;
     int c = strcmp(x->s, y->s);
     return c ? c : (x->id < y->id ? -1 : x->id > y->id);
-}
-
-/* The first 8 bytes of the NUL-terminated s as a big-endian word, zero
- * from its NUL on. */
-static uint64_t sort_key(const char *s)
-{
-    uint64_t k = 0;
-    size_t i = 0;
-    for (; i < 8 && s[i]; i++)
-        k = k << 8 | (unsigned char)s[i];
-    return i ? k << (8 * (8 - i)) : 0;
 }
 
 /* v[0..n) share their key: order them by the rest of their strings. */
@@ -74,7 +64,7 @@ qk_status qk_strpool_sorted(const qk_strpool *pool, uint32_t *out)
         goto out;
     }
     for (size_t i = 0; i < n; i++) {
-        v[i].key = sort_key(qk_strpool_str(pool, (uint32_t)i));
+        v[i].key = qk_prefix8(qk_strpool_str(pool, (uint32_t)i));
         v[i].id = (uint32_t)i;
     }
     s = qk_radix_keyed_fused(v, tmp, n);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "core/radix.h"
 #include "engine.h"
 #include "io/qrels_view.h"
@@ -48,11 +49,77 @@ static int docno_cmp(const qk_ranked *x, const qk_ranked *y, int asc)
     return asc ? c : -c;
 }
 
+/* The bytes the docnos of a[0..n) (n >= 1) all share at their start. */
+static size_t shared_prefix(const qk_ranked *a, size_t n)
+{
+    const char *f = a[0].docno;
+    size_t lcp = strlen(f);
+    for (size_t i = 1; i < n && lcp > 0; i++) {
+        const char *d = a[i].docno;
+        size_t k = 0;
+        while (k < lcp && d[k] == f[k])
+            k++;
+        lcp = k;
+    }
+    return lcp;
+}
+
+static void insert_ties(qk_ranked *a, size_t n, int asc);
+
+/* Order a long run a[0..n) of equal scores (a run that gives many
+ * documents one score: integer or quantised scores, Boolean runs) by
+ * docno without comparing strings at every step: keys of the 8 bytes
+ * after the bytes all the docnos share (core/bytes.h qk_prefix8; inverted
+ * for the descending order), a radix sort, then docno comparisons only
+ * among keys that tie and go on past their 8 bytes. 0, or -1 when out of
+ * memory (nothing moved). */
+static int radix_ties(qk_ranked *a, size_t n, int asc)
+{
+    qk_keyed *k = malloc(2 * n * sizeof *k), *s;
+    qk_ranked *tmp = malloc(n * sizeof *tmp);
+    size_t lcp;
+    if (!k || !tmp || n > UINT32_MAX) {
+        free(k);
+        free(tmp);
+        return -1;
+    }
+    lcp = shared_prefix(a, n);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t w = qk_prefix8(a[i].docno + lcp);
+        k[i] = (qk_keyed){asc ? w : ~w, (uint32_t)i};
+    }
+    s = qk_radix_keyed_fused(k, k + n, n);
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = a[s[i].id];
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && s[j].key == s[i].key; j++)
+            ;
+        /* equal keys whose docnos end inside them are equal docnos */
+        if (j - i > 1 && ((asc ? s[i].key : ~s[i].key) & 0xff))
+            insert_ties(tmp + i, j - i, asc);
+    }
+    memcpy(a, tmp, n * sizeof *a);
+    free(k);
+    free(tmp);
+    return 0;
+}
+
 /* Order a[0..n) (equal scores) by docno: insertion sort for the usual short
- * runs of ties, qsort for long ones (a run that gives many documents one score). */
+ * runs of ties, a radix sort on docno bytes for long ones. */
 static void order_ties(qk_ranked *a, size_t n, int asc)
 {
     if (n > 16) {
+        if (radix_ties(a, n, asc) != 0)
+            qsort(a, n, sizeof *a, asc ? cmp_asc : cmp_desc);
+        return;
+    }
+    insert_ties(a, n, asc);
+}
+
+/* order_ties by insertion: n small, or keys that tie. */
+static void insert_ties(qk_ranked *a, size_t n, int asc)
+{
+    if (n > 64) { /* many long docnos alike in their 8 bytes after the shared ones */
         qsort(a, n, sizeof *a, asc ? cmp_asc : cmp_desc);
         return;
     }

@@ -2,8 +2,9 @@
  * sort must give exactly the order of trec_eval's rule (score descending,
  * ties by docno descending; the preference formats: ties ascending), which
  * the reference below sorts with its own comparison, for topics of every
- * size around the radix threshold, many ties, -0/+0, negative, subnormal
- * and huge scores. */
+ * size around the radix threshold, many ties (long runs of them ordered by
+ * a radix sort on docno bytes past the shared ones), -0/+0, negative,
+ * subnormal and huge scores. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -57,7 +58,7 @@ static double rand_score(qk_rng *r)
 static void test_rank_matches_rule(void **state)
 {
     qk_rng r;
-    char (*names)[32] = malloc(2000 * sizeof *names);
+    char(*names)[48] = malloc(2000 * sizeof *names);
     const char **docnos = malloc(2000 * sizeof *docnos);
     double *scores = malloc(2000 * sizeof *scores);
     long *lines = malloc(2000 * sizeof *lines);
@@ -81,11 +82,21 @@ static void test_rank_matches_rule(void **state)
         int prefs = (int)qk_rng_below(&r, 2);
         int sorted_scores = qk_rng_below(&r, 4) == 0; /* mostly ranked, docno ties shuffled */
         for (size_t i = 0; i < n; i++) {
-            /* Unique docnos (the index is part of the name), in random order. */
-            snprintf(names[i], sizeof names[i], "%c%06llu-%zu", (char)('a' + qk_rng_below(&r, 3)),
-                     (unsigned long long)qk_rng_below(&r, 1000000), i);
+            /* Unique docnos (the index is part of the name), in random order;
+             * every third topic of docnos that share their first 12 bytes and
+             * often the 8 after (ClueWeb's), every third of runs of one letter
+             * whose lengths differ (prefixes of one another) */
+            if (topic % 3 == 1)
+                snprintf(names[i], sizeof names[i], "clueweb09-en%04llu-%02llu-%zu",
+                         (unsigned long long)qk_rng_below(&r, 3), (unsigned long long)qk_rng_below(&r, 4), i);
+            else if (topic % 3 == 2)
+                snprintf(names[i], sizeof names[i], "%.*s%zu", (int)qk_rng_below(&r, 20),
+                         "xxxxxxxxxxxxxxxxxxxx", i);
+            else
+                snprintf(names[i], sizeof names[i], "%c%06llu-%zu", (char)('a' + qk_rng_below(&r, 3)),
+                         (unsigned long long)qk_rng_below(&r, 1000000), i);
             docnos[i] = names[i];
-            scores[i] = rand_score(&r);
+            scores[i] = topic % 7 == 3 ? 1.0 : rand_score(&r); /* now and then all tied */
             lines[i] = (long)i + 1;
         }
         if (sorted_scores)
