@@ -155,7 +155,7 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
     uint32_t *off = NULL;
     uint64_t *off64 = NULL;
     size_t nd = 0, w = 0;
-    qrels_sort_buf sb = {NULL, NULL, 0, 0, 0};
+    qrels_sort_buf sb = {NULL, NULL, 0, 0, 0, 0};
     const qk_keyed *keys = NULL;
     int check = q->fmt == QK_REL_QRELS || q->fmt == QK_REL_QRELS_JG, in_place = 1,
         wide = q->doc_off64 != NULL;

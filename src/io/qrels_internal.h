@@ -317,6 +317,7 @@ typedef struct qrels_sort_buf {
      * topic does not touch fresh pages each time */
     size_t want;
     int packed; /* sorted's keys are digit prefixes packed in base 11 */
+    size_t lcp; /* byte keys: taken after these bytes, which all docnos share */
 } qrels_sort_buf;
 
 /* r[0..n) (records of q) in qk_qrels_cmp_docno order, the order

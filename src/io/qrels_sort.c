@@ -14,6 +14,7 @@
  * plain qrels of one block a topic (CLEF TAR) is gathered in that order
  * into new arrays of 16-byte records (qk_qrels_sort_blocks) rather than
  * widened to qrels_full, sorted in place and narrowed back. */
+#include "core/bytes.h"
 #include "core/prefault.h"
 #include "core/radix.h"
 #include "core/strpool_add.h"
@@ -265,12 +266,13 @@ static inline qk_keyed *sort_prefixes(const qk_qrels *q, const char *recs, size_
         v[i].id = (uint32_t)i;
         all |= v[i].key;
     }
+    buf->lcp = 0;
     if (i == n) {
         buf->packed = 1;
         buf->sorted = qk_radix_keyed_bits(v, v + n, n, all ? 64 - __builtin_clzll(all) : 0);
         return buf->sorted;
     }
-    lcp = common_prefix(q, recs, stride, n);
+    buf->lcp = lcp = common_prefix(q, recs, stride, n);
     for (i = 0; i < n; i++) {
         uint32_t doc;
         memcpy(&doc, recs + i * stride, sizeof doc);
@@ -359,6 +361,9 @@ typedef struct block_ctx {
     const qk_judgment *src;
 } block_ctx;
 
+/* Tie groups of at most this many places are sorted by insertion. */
+#define SMALL_TIES 32
+
 /* Entries of the sorted keys (ids: places in the block) whose prefixes
  * are equal: docno in strcmp order, then place (the line order). */
 static int cmp_block_ids(const void *a, const void *b, void *ctx)
@@ -370,23 +375,56 @@ static int cmp_block_ids(const void *a, const void *b, void *ctx)
     return d ? d : (x > y) - (x < y);
 }
 
+/* s[0..g) (g >= 2), places of docnos that share their first `off` bytes
+ * and go on past them, in docno order, then place: sorted on the 8 bytes
+ * after those (a second radix pass, as the first; e for their entries, g
+ * of scratch beside it for the radix sort of a large group), and only
+ * places whose 8 bytes tie again and go on compared in full. The keys of
+ * s are left as they are (qk_qrels_same_docno reads them). */
+static qk_status sort_tied(const block_ctx *c, qk_keyed *s, size_t g, size_t off, qk_keyed *e)
+{
+    qk_keyed *r, *own = NULL;
+    for (size_t i = 0; i < g; i++) {
+        const char *d = c->q->arena + qk_qrels_doc_at(c->q, c->src[s[i].id].doc);
+        e[i] = (qk_keyed){qk_prefix8(d + off), s[i].id};
+    }
+    if (g > SMALL_TIES && !(own = malloc(g * sizeof *own)))
+        return QK_ENOMEM;
+    r = own ? qk_radix_keyed_fused(e, own, g) : qk_insert_keyed(e, g);
+    for (size_t i = 0; i < g; i++)
+        s[i].id = r[i].id;
+    for (size_t a = 0, b; a < g; a = b) {
+        for (b = a + 1; b < g && r[b].key == r[a].key; b++)
+            ;
+        if (b - a > 1 && (r[a].key & 0xff) &&
+            qk_sort_r(s + a, b - a, sizeof *s, cmp_block_ids, (void *)c) != QK_OK) {
+            free(own);
+            return QK_ENOMEM;
+        }
+    }
+    free(own);
+    return QK_OK;
+}
+
 /* The keys of a block's m records (m >= 2) sorted by docno, then place:
  * the radix order, the places of equal prefixes that do not hold their
- * docnos' end then compared in full. NULL when out of memory. */
+ * docnos' end then sorted on their next 8 bytes (sort_tied). NULL when
+ * out of memory. */
 static qk_keyed *sort_block(const qk_qrels *q, const qk_judgment *src, size_t m, qrels_sort_buf *sb)
 {
     block_ctx c = {q, src};
-    qk_keyed *s;
+    qk_keyed *s, *spare;
     size_t a = 0;
     sb->packed = 0;
     if (!(s = sort_prefixes(q, (const char *)src, sizeof *src, m, sb)))
         return NULL;
+    spare = s == sb->keyed ? sb->keyed + m : sb->keyed; /* the radix sort's other half */
     while (a < m) {
         size_t b = a + 1;
         while (b < m && s[b].key == s[a].key)
             b++;
         if (b - a > 1 && !qk_qrels_prefix_ends(sb, s[a].key) &&
-            qk_sort_r(s + a, b - a, sizeof *s, cmp_block_ids, &c) != QK_OK)
+            sort_tied(&c, s + a, b - a, sb->packed ? 8 : sb->lcp + 8, spare + a) != QK_OK)
             return NULL;
         a = b;
     }
@@ -612,7 +650,7 @@ qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedu
     size_t n = q->nrecs, one = n ? n : 1, big = 1, w = 0, nd = 0, np = q->npositive;
     uint32_t *group_order = NULL;
     gathered g = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0};
-    qrels_sort_buf sb = {NULL, NULL, 0, 0, 0};
+    qrels_sort_buf sb = {NULL, NULL, 0, 0, 0, 0};
     qk_status st = QK_OK;
     for (size_t k = 0; k < nt; k++) {
         size_t e = k + 1 < nt ? q->blk_start[k + 1] : n;

@@ -124,7 +124,7 @@ static void check_sort_once(gen *g, size_t n, size_t ngroups, int digits, const 
     char (*seen)[80] = calloc(n + 1, sizeof *seen);
     qrels_full *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
     uint32_t *rank = malloc(ngroups * sizeof *rank);
-    qrels_sort_buf buf = {NULL, NULL, 0, 0, 0};
+    qrels_sort_buf buf = {NULL, NULL, 0, 0, 0, 0};
     int all_digits = 1;
     assert_non_null(seen);
     assert_non_null(a);
