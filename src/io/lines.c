@@ -37,6 +37,7 @@ struct qk_lines {
     char *buf;
     size_t cap, start, end;
     size_t gz_hint; /* gzip files: gzip_size_hint at open; else 0 */
+    int stdin_file; /* "-" read from a regular file, not mapped (seekable: rewinds) */
     int eof;
     int memory;  /* buf holds the whole input: rewind resets start */
     int has_nul; /* a NUL byte was read: lines are checked one by one from now */
@@ -78,12 +79,28 @@ static size_t gzip_size_hint(int fd)
     return c <= SIZE_MAX ? (size_t)c : SIZE_MAX;
 }
 
+/* Standard input redirected from a regular file, at its start (`< file`):
+ * a descriptor of its own, read as a named file is (mapped, or gunzipped
+ * with a size hint), so that it is neither copied whole nor read once
+ * only. -1 for anything else (a pipe, a terminal, an offset past 0). */
+static int stdin_file(void)
+{
+    struct stat st;
+    int fd;
+    if (fstat(0, &st) != 0 || !S_ISREG(st.st_mode) || lseek(0, 0, SEEK_CUR) != 0)
+        return -1;
+    if ((fd = dup(0)) >= 0)
+        (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+}
+
 static qk_status open_gz(qk_lines *l, qk_error *err)
 {
+    int in = strcmp(l->path, "-") == 0, fd0 = in ? stdin_file() : -1;
     l->fd = -1;
-    if (strcmp(l->path, "-") != 0) {
+    if (!in || fd0 >= 0) {
         unsigned char magic[2];
-        int fd = open(l->path, O_RDONLY);
+        int fd = in ? fd0 : open(l->path, O_RDONLY);
         if (fd < 0)
             return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot open: %s", strerror(errno));
         /* A directory or unreadable file fails here or in the first read,
@@ -114,12 +131,23 @@ static qk_status open_gz(qk_lines *l, qk_error *err)
                 return QK_OK;
             }
             l->fd = fd;
+            l->stdin_file = in; /* an empty file on standard input: seekable */
             return QK_OK;
         }
         l->gz_hint = gzip_size_hint(fd);
+        if (in) { /* gzip on standard input, from its start */
+            if (lseek(fd, 0, SEEK_SET) != 0 || !(l->gz = gzdopen(fd, "rb"))) {
+                close(fd);
+                return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot open: %s",
+                                   errno ? strerror(errno) : "out of memory");
+            }
+            l->stdin_file = 1;
+            gzbuffer(l->gz, CHUNK);
+            return QK_OK;
+        }
         close(fd);
     }
-    if (strcmp(l->path, "-") == 0) {
+    if (in) {
         int fd = dup(0);
         l->gz = fd >= 0 ? gzdopen(fd, "rb") : NULL;
         if (!l->gz && fd >= 0)
@@ -235,8 +263,8 @@ static qk_status open_common(const char *path, int rewindable, qk_lines **out, q
     }
     l->mblk = SIZE_MAX;
     errno = 0;
-    if ((st = open_gz(l, err)) != QK_OK ||
-        (rewindable && strcmp(path, "-") == 0 && (st = slurp(l, err)) != QK_OK)) {
+    if ((st = open_gz(l, err)) != QK_OK || (rewindable && strcmp(path, "-") == 0 && !l->map &&
+                                            !l->stdin_file && (st = slurp(l, err)) != QK_OK)) {
         qk_lines_close(l);
         return st;
     }
@@ -465,7 +493,7 @@ qk_status qk_lines_rewind(qk_lines *l, qk_error *err)
         l->start = 0;
         return QK_OK;
     }
-    if (strcmp(l->path, "-") == 0)
+    if (strcmp(l->path, "-") == 0 && !l->map && !l->stdin_file)
         return qk_error_set(err, QK_EUSAGE, "standard input cannot be read twice");
     if (!l->map && (l->fd >= 0 ? lseek(l->fd, 0, SEEK_SET) != 0 : gzrewind(l->gz) != 0))
         return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot rewind");

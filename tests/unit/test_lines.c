@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,38 +380,78 @@ static void test_memory(void **state)
     qk_lines_close(l);
 }
 
-/* "-" reads standard input; the rewindable form buffers it so rewind works,
- * the plain form refuses to rewind. */
+/* "-" reads standard input. Redirected from a regular file at its start
+ * (`< file`, plain or gzip), it is read as that file is, so both forms
+ * rewind; from a pipe, or a file read past its start, the rewindable form
+ * buffers it so rewind works and the plain form refuses to rewind. */
 static void test_stdin(void **state)
 {
     static const char data[] = "s1\ns2\n";
-    char *p = write_tmp(data, sizeof data - 1);
-    int saved = dup(0);
+    char *p = write_tmp(data, sizeof data - 1), *gp = tmp_path();
+    int saved = dup(0), fds[2];
     qk_lines *l;
     qk_error err;
-    FILE *f;
+    gzFile gz = gzopen(gp, "wb");
     (void)state;
-    f = freopen(p, "rb", stdin);
-    assert_non_null(f);
-    assert_int_equal(qk_lines_open_rewindable("-", &l, &err), QK_OK);
-    assert_string_equal(qk_lines_path(l), "-");
-    EXPECT(l, "s1", 1);
-    EXPECT(l, "s2", 2);
-    expect_end(l);
-    assert_int_equal(qk_lines_rewind(l, &err), QK_OK);
-    EXPECT(l, "s1", 1);
-    qk_lines_close(l);
+    assert_non_null(gz);
+    assert_true(gzputs(gz, data) > 0);
+    gzclose(gz);
+    for (int form = 0; form < 4; form++) { /* a regular file, plain or gzip, both forms */
+        int fd = open(form < 2 ? p : gp, O_RDONLY);
+        assert_true(fd >= 0 && dup2(fd, 0) == 0);
+        close(fd);
+        if (form % 2)
+            assert_int_equal(qk_lines_open_rewindable("-", &l, &err), QK_OK);
+        else
+            assert_int_equal(qk_lines_open("-", &l, &err), QK_OK);
+        assert_string_equal(qk_lines_path(l), "-");
+        EXPECT(l, "s1", 1);
+        EXPECT(l, "s2", 2);
+        expect_end(l);
+        assert_int_equal(qk_lines_rewind(l, &err), QK_OK);
+        EXPECT(l, "s1", 1);
+        qk_lines_close(l);
+    }
 
-    f = freopen(p, "rb", stdin);
-    assert_non_null(f);
-    assert_int_equal(qk_lines_open("-", &l, &err), QK_OK);
-    EXPECT(l, "s1", 1);
-    assert_int_equal(qk_lines_rewind(l, &err), QK_EUSAGE);
-    assert_string_equal(err.message, "standard input cannot be read twice");
-    qk_lines_close(l);
+    /* a pipe */
+    for (int form = 0; form < 2; form++) {
+        assert_int_equal(pipe(fds), 0);
+        assert_int_equal(write(fds[1], data, sizeof data - 1), (long)sizeof data - 1);
+        close(fds[1]);
+        assert_int_equal(dup2(fds[0], 0), 0);
+        close(fds[0]);
+        if (form) {
+            assert_int_equal(qk_lines_open_rewindable("-", &l, &err), QK_OK);
+            EXPECT(l, "s1", 1);
+            EXPECT(l, "s2", 2);
+            expect_end(l);
+            assert_int_equal(qk_lines_rewind(l, &err), QK_OK);
+            EXPECT(l, "s1", 1);
+        } else {
+            assert_int_equal(qk_lines_open("-", &l, &err), QK_OK);
+            EXPECT(l, "s1", 1);
+            assert_int_equal(qk_lines_rewind(l, &err), QK_EUSAGE);
+            assert_string_equal(err.message, "standard input cannot be read twice");
+        }
+        qk_lines_close(l);
+    }
+
+    /* a regular file already read past its start: from where it stands */
+    {
+        int fd = open(p, O_RDONLY);
+        assert_true(fd >= 0 && dup2(fd, 0) == 0);
+        close(fd);
+        assert_int_equal(lseek(0, 3, SEEK_SET), 3);
+        assert_int_equal(qk_lines_open("-", &l, &err), QK_OK);
+        EXPECT(l, "s2", 1);
+        expect_end(l);
+        assert_int_equal(qk_lines_rewind(l, &err), QK_EUSAGE);
+        qk_lines_close(l);
+    }
     dup2(saved, 0);
     close(saved);
     drop(p);
+    drop(gp);
 }
 
 int main(void)
