@@ -334,19 +334,25 @@ static qk_status result_new(const qk_qrels *q, const qk_measures *m, int streami
 
 qk_status qk_result_row_take(qk_eval_result *r, size_t t)
 {
-    size_t cap = r->rows_cap, scap = r->rows_cap, k = r->nrows;
+    size_t k = r->nrows;
     if (r->streaming || r->rowmap[t])
         return QK_OK;
     if (k == r->rows_cap) {
-        /* both arrays grow to the same number of rows (qk_grow picks the
-         * capacity from the same cap and need) */
-        if (qk_grow((void **)&r->vals, &cap, k + 1, r->nvalues * sizeof *r->vals) != QK_OK ||
-            qk_grow((void **)&r->strs, &scap, k + 1, (r->nstr ? r->nstr : 1) * sizeof *r->strs) != QK_OK)
+        /* the rows every topic will take (-c) at once, else twice as many */
+        size_t want = r->rows_hint > k ? r->rows_hint : 2 * k + 16;
+        double *v =
+            want <= SIZE_MAX / 8 / (r->nvalues + 1) ? realloc(r->vals, want * r->nvalues * sizeof *v) : NULL;
+        char **sv = NULL;
+        if (v)
+            r->vals = v;
+        if (v && r->nstr && (sv = realloc(r->strs, want * r->nstr * sizeof *sv)) != NULL)
+            r->strs = sv;
+        if (!v || (r->nstr && !sv))
             return QK_ENOMEM;
-        r->rows_cap = cap;
+        r->rows_cap = want;
     }
     memset(r->vals + k * r->nvalues, 0, r->nvalues * sizeof *r->vals);
-    if (r->nstr)
+    if (r->nstr && r->strs)
         memset(r->strs + k * r->nstr, 0, r->nstr * sizeof *r->strs);
     r->rowmap[t] = (uint32_t)k + 1;
     r->nrows = k + 1;
@@ -575,6 +581,8 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
         qk_error_set(err, st, "out of memory");
         goto out;
     }
+    if (!streaming && opts->complete)
+        r->rows_hint = r->nq; /* every topic will be scored, stand-ins too */
     if ((st = read_source(r, &sc, &sc2, src, opts, err)) != QK_OK)
         goto out;
     runid = src->s ? qk_run_id(src->s) : qk_run_name(src->run);

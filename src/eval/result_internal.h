@@ -51,7 +51,7 @@ struct qk_eval_result {
      * taken as topics are scored (qk_result_row_take): a qrels of 500,000
      * topics and a run of 20,000 holds 20,000 rows, not 500,000.
      * rowmap[t]: qrels topic t's row + 1, 0 before it has one. */
-    size_t nrows, rows_cap;
+    size_t nrows, rows_cap, rows_hint; /* rows_hint: rows to take at once (-c: nq), or 0 */
     uint32_t *rowmap;
     /* Streaming: each topic's per-topic lines are written to out (when not
      * NULL) as soon as it is scored, in qrels order, and only the sums for
