@@ -134,6 +134,35 @@ static void insert_ties(qk_ranked *a, size_t n, int asc)
     }
 }
 
+/* Are the scores of r[from - 1 .. n) non-increasing (no NaN)? A ranked
+ * run whose only disorder is among equal scores (BM25 scores to 6
+ * decimals tie often, and systems break ties their own way). */
+static int scores_descend(const qk_ranked *r, size_t from, size_t n)
+{
+    unsigned ok = 1;
+    for (size_t i = from; i < n; i++)
+        ok &= r[i - 1].score >= r[i].score; /* false for NaN */
+    return (int)ok;
+}
+
+/* r[0..n) with non-increasing scores, in order up to `from` (the first
+ * place out of order, whose tie run may begin before it): each run of
+ * equal scores from there put in docno order, nothing else moved. */
+static void ties_in_place(qk_ranked *r, size_t from, size_t n, int asc)
+{
+    size_t a = from - 1;
+    while (a > 0 && r[a - 1].score == r[a].score)
+        a--;
+    while (a < n) {
+        size_t b = a + 1;
+        while (b < n && r[b].score == r[a].score)
+            b++;
+        if (b - a > 1)
+            order_ties(r + a, b - a, asc);
+        a = b;
+    }
+}
+
 /* 0 on success, -1 when the caller should fall back to qsort. */
 static int radix_rank(qk_ranked *r, size_t n, int asc)
 {
@@ -322,7 +351,9 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const uint32_t *
         while (i < n && (r[i - 1].score > r[i].score ||
                          (r[i - 1].score == r[i].score && docno_cmp(&r[i - 1], &r[i], prefs_order) <= 0)))
             i++;
-        if (i < n && (n < QK_RADIX_MIN || radix_rank(sc->ranked, n, prefs_order) != 0))
+        if (i < n && scores_descend(r, i, n))
+            ties_in_place(sc->ranked, i, n, prefs_order);
+        else if (i < n && (n < QK_RADIX_MIN || radix_rank(sc->ranked, n, prefs_order) != 0))
             qsort(sc->ranked, n, sizeof *sc->ranked, prefs_order ? cmp_asc : cmp_desc);
     }
     if ((long)n > o->max_ret)
