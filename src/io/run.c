@@ -318,6 +318,30 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
     return 1;
 }
 
+/* arr[0..n) (elements of elsize bytes: 4 or 8) bucketed by topic_of,
+ * stable, into a new array that replaces it: the entries of topic k at
+ * goffs[k] on (pos: scratch of nt places). One array at a time, each old
+ * one freed as soon as it is copied, so that memory holds one copy of
+ * one field more than the entries, not of all four. */
+static qk_status bucket_array(void **arr, size_t elsize, const qk_run_stream *s, size_t *pos, size_t nt)
+{
+    size_t n = s->nents;
+    char *dst = malloc((n ? n : 1) * elsize);
+    const char *src = *arr;
+    if (!dst)
+        return QK_ENOMEM;
+    memcpy(pos, s->goffs, nt * sizeof *pos);
+    if (elsize == 8)
+        for (size_t i = 0; i < n; i++)
+            ((uint64_t *)(void *)dst)[pos[s->topic_of[i]]++] = ((const uint64_t *)(const void *)src)[i];
+    else
+        for (size_t i = 0; i < n; i++)
+            ((uint32_t *)(void *)dst)[pos[s->topic_of[i]]++] = ((const uint32_t *)(const void *)src)[i];
+    free(*arr);
+    *arr = dst;
+    return QK_OK;
+}
+
 /* Grouped mode: read everything, then bucket entries by topic (stable). */
 static qk_status load_all(qk_run_stream *s, qk_error *err)
 {
@@ -325,10 +349,10 @@ static qk_status load_all(qk_run_stream *s, qk_error *err)
     size_t qlen, dlen, nt;
     entry e;
     int r;
-    size_t *pos, *off2;
-    double *sc2;
-    long *ln2;
-    uint32_t *len2;
+    size_t *pos;
+    _Static_assert(sizeof *s->doc_off == 8 && sizeof *s->scores == 8 && sizeof *s->linenos == 8 &&
+                       sizeof *s->lens == 4,
+                   "bucket_array copies 4- and 8-byte fields");
     if (!(s->topics = qk_strpool_new()))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     while ((r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
@@ -344,39 +368,22 @@ static qk_status load_all(qk_run_stream *s, qk_error *err)
     nt = qk_strpool_count(s->topics);
     s->goffs = calloc(nt + 1, sizeof *s->goffs);
     pos = malloc((nt ? nt : 1) * sizeof *pos);
-    off2 = malloc((s->nents ? s->nents : 1) * sizeof *off2);
-    sc2 = malloc((s->nents ? s->nents : 1) * sizeof *sc2);
-    ln2 = malloc((s->nents ? s->nents : 1) * sizeof *ln2);
-    len2 = malloc((s->nents ? s->nents : 1) * sizeof *len2);
-    if (!s->goffs || !pos || !off2 || !sc2 || !ln2 || !len2 || arena_lengths(s, s->nents) != QK_OK) {
+    if (!s->goffs || !pos || arena_lengths(s, s->nents) != QK_OK) {
         free(pos);
-        free(off2);
-        free(sc2);
-        free(ln2);
-        free(len2);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < s->nents; i++)
         s->goffs[s->topic_of[i] + 1]++;
     for (size_t k = 0; k < nt; k++)
         s->goffs[k + 1] += s->goffs[k];
-    memcpy(pos, s->goffs, nt * sizeof *pos);
-    for (size_t i = 0; i < s->nents; i++) {
-        size_t j = pos[s->topic_of[i]]++;
-        off2[j] = s->doc_off[i];
-        sc2[j] = s->scores[i];
-        ln2[j] = s->linenos[i];
-        len2[j] = s->lens[i];
+    if (bucket_array((void **)&s->doc_off, sizeof *s->doc_off, s, pos, nt) != QK_OK ||
+        bucket_array((void **)&s->scores, sizeof *s->scores, s, pos, nt) != QK_OK ||
+        bucket_array((void **)&s->linenos, sizeof *s->linenos, s, pos, nt) != QK_OK ||
+        bucket_array((void **)&s->lens, sizeof *s->lens, s, pos, nt) != QK_OK) {
+        free(pos);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     free(pos);
-    free(s->doc_off);
-    free(s->scores);
-    free(s->linenos);
-    free(s->lens);
-    s->doc_off = off2;
-    s->scores = sc2;
-    s->linenos = ln2;
-    s->lens = len2;
     s->off_cap = s->score_cap = s->line_cap = s->lens_cap = s->nents;
     s->loaded = 1;
     return QK_OK;
