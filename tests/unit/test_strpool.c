@@ -1,6 +1,7 @@
 /* String pool (src/core/strpool.c): interning gives dense ids from 0, equal
  * byte strings share an id, lookups survive table growth, and strings are
- * compared as bytes (embedded NUL, high bytes, empty string). */
+ * compared as bytes (embedded NUL, high bytes, empty string); the table's
+ * size after a large reserve. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -206,6 +207,50 @@ static void test_append_index(void **state)
     qk_strpool_free(p);
 }
 
+
+/* A table qk_strpool_reserve sizes for over 2^19 ids holds up to 3/4 of
+ * its slots: 600,000 ids in 2^20 slots (at most 1/2 would take 2^21), no
+ * rehash while they are added, each then found; a pool that only grows
+ * keeps the load at most 1/2; a small reserve keeps 1/2 too. */
+static void test_reserve_dense(void **state)
+{
+    enum { N = 600000 };
+    qk_strpool *p = qk_strpool_new(), *g = qk_strpool_new(), *small = qk_strpool_new();
+    char s[32];
+    uint32_t a;
+    (void)state;
+    assert_int_equal(qk_strpool_reserve(p, N, (size_t)N * 8), QK_OK);
+    assert_int_equal(qk_strpool_slots(p), (size_t)1 << 20);
+    assert_int_equal(qk_strpool_reserve(small, 100000, 800000), QK_OK);
+    assert_int_equal(qk_strpool_slots(small), (size_t)1 << 18);
+    for (unsigned i = 0; i < N; i++) {
+        int len = snprintf(s, sizeof s, "%u", i * 7919u % 1000003u);
+        assert_int_equal(qk_strpool_intern(p, s, (size_t)len, &a), QK_OK);
+        assert_int_equal(a, i);
+        assert_int_equal(qk_strpool_intern(g, s, (size_t)len, &a), QK_OK);
+    }
+    assert_int_equal(qk_strpool_slots(p), (size_t)1 << 20);
+    assert_int_equal(qk_strpool_slots(g), (size_t)1 << 21);
+    for (unsigned i = 0; i < N; i++) {
+        int len = snprintf(s, sizeof s, "%u", i * 7919u % 1000003u);
+        assert_true(qk_strpool_find(p, s, (size_t)len, &a));
+        assert_int_equal(a, i);
+    }
+    assert_false(qk_strpool_find(p, "1000003", 7, &a));
+    /* past 3/4 the table doubles */
+    for (unsigned i = 0; i < 200000; i++) {
+        int len = snprintf(s, sizeof s, "x%u", i);
+        assert_int_equal(qk_strpool_intern(p, s, (size_t)len, &a), QK_OK);
+        assert_int_equal(a, N + i);
+    }
+    assert_int_equal(qk_strpool_slots(p), (size_t)1 << 21);
+    assert_true(qk_strpool_find(p, "x199999", 7, &a));
+    assert_int_equal(a, N + 199999);
+    qk_strpool_free(p);
+    qk_strpool_free(g);
+    qk_strpool_free(small);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_lengths),
         cmocka_unit_test(test_add_new_reserve),
         cmocka_unit_test(test_append_index),
+        cmocka_unit_test(test_reserve_dense),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
