@@ -1,7 +1,7 @@
 /* String pool (src/core/strpool.c): interning gives dense ids from 0, equal
  * byte strings share an id, lookups survive table growth, and strings are
  * compared as bytes (embedded NUL, high bytes, empty string); the table's
- * size after a large reserve. */
+ * size after a large reserve; the ids' strcmp order (core/strpool_sort.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/strpool_add.h"
@@ -251,6 +252,53 @@ static void test_reserve_dense(void **state)
     qk_strpool_free(small);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* qk_strpool_sorted against qsort with strcmp: pools of numbers of 1-8
+ * digits (the packed keys: leading zeros, "0" before "00", 8 digits,
+ * prefixes of one another), the same with a string of 9 digits or of a
+ * letter late in the pool (the byte keys then), and a small pool. */
+static void test_sorted_digits(void **state)
+{
+    enum { N = 5000 };
+    static char buf[N][16];
+    char *names[N];
+    uint32_t *out = malloc(N * sizeof *out);
+    (void)state;
+    assert_non_null(out);
+    for (int round = 0; round < 4; round++) {
+        qk_strpool *p = qk_strpool_new();
+        size_t n = round == 3 ? 40 : N;
+        uint32_t id;
+        for (size_t i = 0; i < n; i++) {
+            unsigned v = (unsigned)(i * 2654435761u % 100000000u);
+            switch (i % 5) {
+            case 0: snprintf(buf[i], sizeof buf[i], "%u", v % 1000); break;
+            case 1: snprintf(buf[i], sizeof buf[i], "%08u", v); break;
+            case 2: snprintf(buf[i], sizeof buf[i], "%0*u", (int)(i % 7) + 1, 0u); break;
+            default: snprintf(buf[i], sizeof buf[i], "%u", v); break;
+            }
+            if (round == 1 && i == n - 2)
+                snprintf(buf[i], sizeof buf[i], "123456789");
+            if (round == 2 && i == n - 2)
+                snprintf(buf[i], sizeof buf[i], "5a");
+            assert_int_equal(qk_strpool_intern(p, buf[i], strlen(buf[i]), &id), QK_OK);
+        }
+        n = qk_strpool_count(p);
+        for (size_t i = 0; i < n; i++)
+            names[i] = (char *)(uintptr_t)qk_strpool_str(p, (uint32_t)i);
+        qsort(names, n, sizeof *names, cmp_str);
+        assert_int_equal(qk_strpool_sorted(p, out), QK_OK);
+        for (size_t i = 0; i < n; i++)
+            assert_string_equal(qk_strpool_str(p, out[i]), names[i]);
+        qk_strpool_free(p);
+    }
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -261,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_add_new_reserve),
         cmocka_unit_test(test_append_index),
         cmocka_unit_test(test_reserve_dense),
+        cmocka_unit_test(test_sorted_digits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
