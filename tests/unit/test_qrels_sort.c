@@ -708,6 +708,43 @@ static void test_blocks_moved_in_place(void **state)
     qk_qrels_free(q);
 }
 
+/* Blocks out of topic order of 10 records each (CLEF TAR's are of
+ * thousands) are gathered into new arrays, each block read in order, not
+ * moved in place: the records end in another array, in order. */
+static void test_large_blocks_gathered_anew(void **state)
+{
+    enum { NT = 20, K = 10 };
+    qk_qrels *q = NULL;
+    qk_error err = {0};
+    const qk_judgment *saved;
+    (void)state;
+    assert_int_equal(qk_qrels_new(QK_REL_QRELS, &q, &err), QK_OK);
+    for (size_t t = 0; t < NT; t++) {
+        char qid[16], doc[24];
+        snprintf(qid, sizeof qid, "t%02u", (unsigned)(t * 7 % NT));
+        for (size_t i = 0; i < K; i++) {
+            snprintf(doc, sizeof doc, "d%zu", K - 1 - i);
+            assert_int_equal(qk_qrels_add(q, qid, NULL, doc, (long)(i % 2), &err), QK_OK);
+        }
+    }
+    saved = q->recs;
+    assert_int_equal(qk_qrels_finish(q, QK_DEDUP_ERROR, &err), QK_OK);
+    assert_true(q->recs != saved);
+    for (size_t r = 0; r < NT; r++) {
+        size_t n;
+        char want[24];
+        const qk_judgment *j = qk_qrels_judgments(q, r, &n);
+        snprintf(want, sizeof want, "t%02u", (unsigned)r);
+        assert_string_equal(qk_qrels_topic(q, r), want);
+        assert_int_equal(n, K);
+        for (size_t i = 0; i < n; i++) {
+            snprintf(want, sizeof want, "d%zu", i);
+            assert_string_equal(qk_qrels_docno(q, j[i].doc), want);
+        }
+    }
+    qk_qrels_free(q);
+}
+
 /* The arrays a large file's size sized (its first lines' average and
  * 1/16 more) are cut to the records read before organising: 20,000
  * lines of 4,000 topics in order, whose records stay where they are. */
@@ -747,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_bits_radix_matches),
         cmocka_unit_test(test_digit_order),
         cmocka_unit_test(test_blocks_moved_in_place),
+        cmocka_unit_test(test_large_blocks_gathered_anew),
         cmocka_unit_test(test_arrays_fit_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
