@@ -625,6 +625,7 @@ static inline __attribute__((always_inline)) void move_cycles(qk_judgment *recs,
 {
     for (size_t i = 0; i < n; i++) {
         qk_judgment r;
+        // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign): the blocks cover [0, n), every dest set
         size_t o, d = dest[i];
         if ((d & PLACED) || d == i)
             continue;
