@@ -370,8 +370,10 @@ qk_status qk_qrels_rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **r
  * each docno numbered and duplicates dropped or reported as
  * qk_qrels_organise does; the records stay 16 bytes, with no pass that
  * widens them to qrels_full and back; when the blocks are in topic
- * order, in q's own record and docno offset arrays. After an error q is
- * only to be freed, as after any error of qk_qrels_organise. */
+ * order, or small ones out of it have been moved to their topics' places
+ * (many small topics: qrels_sort.c move_records), in q's own record and
+ * docno offset arrays. After an error q is only to be freed, as after
+ * any error of qk_qrels_organise. */
 qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err);
 
 /* Sort q's records by topic and docno, number the docnos per topic and
