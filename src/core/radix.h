@@ -47,4 +47,24 @@ qk_keyed *qk_radix_keyed_fused(qk_keyed *v, qk_keyed *tmp, size_t n);
  * A failed allocation of its counts falls back on qk_radix_keyed. */
 qk_keyed *qk_radix_keyed_bits(qk_keyed *v, qk_keyed *tmp, size_t n, int bits);
 
+/* Entries of 8 bytes, a key of at most 30 bits above a 32-bit id (key
+ * << 32 | id), for keys a caller packs small (digit strings in base 11):
+ * half the bytes a move of qk_keyed entries. a[0..m) in ascending order
+ * by 10-bit digits of the key from the lowest, count[p][d] the entries
+ * whose digit p is d, which the caller takes while it builds the entries
+ * (no pass of its own), only the digits below 2^(bits - 20) counted in
+ * the last pass (keys below 2^bits, 20 < bits <= 30); a pass is skipped
+ * when every entry has the same digit there. b[0..m) is scratch; returns
+ * the array that holds the result, a or b. m < 2^32. */
+#define QK_RADIX10 ((size_t)1 << 10)
+uint64_t *qk_radix_key10(uint64_t *a, uint64_t *b, size_t m, uint32_t (*count)[QK_RADIX10], int bits);
+
+/* count for qk_radix_key10: entry e's three digits counted. */
+static inline void qk_radix_key10_count(uint32_t (*count)[QK_RADIX10], uint64_t e)
+{
+    count[0][(e >> 32) & (QK_RADIX10 - 1)]++;
+    count[1][(e >> 42) & (QK_RADIX10 - 1)]++;
+    count[2][(e >> 52) & (QK_RADIX10 - 1)]++;
+}
+
 #endif

@@ -188,3 +188,39 @@ qk_keyed *qk_radix_keyed_bits(qk_keyed *v, qk_keyed *tmp, size_t n, int bits)
     free(count);
     return v;
 }
+
+/* a[0..m) scattered into b by the 10-bit digit at shift, counts c (the
+ * digit's count, nd of them) turned into places first. */
+static void scatter10(const uint64_t *a, uint64_t *b, size_t m, uint32_t *c, size_t nd, int shift)
+{
+    const uint64_t mask = QK_RADIX10 - 1;
+    uint32_t sum = 0;
+    size_t i = 0;
+    for (size_t d = 0; d < nd; d++) {
+        uint32_t x = c[d];
+        c[d] = sum;
+        sum += x;
+    }
+    for (; i + 2 <= m; i += 2) { /* two a turn: fewer loop steps */
+        uint64_t e = a[i], f = a[i + 1];
+        b[c[(e >> shift) & mask]++] = e;
+        b[c[(f >> shift) & mask]++] = f;
+    }
+    if (i < m)
+        b[c[(a[i] >> shift) & mask]++] = a[i];
+}
+
+uint64_t *qk_radix_key10(uint64_t *a, uint64_t *b, size_t m, uint32_t (*count)[QK_RADIX10], int bits)
+{
+    for (int p = 0; p < 3; p++) {
+        int shift = 32 + p * 10;
+        uint64_t *t;
+        if (m == 0 || count[p][(a[0] >> shift) & (QK_RADIX10 - 1)] == m)
+            continue; /* every key has the same digit here */
+        scatter10(a, b, m, count[p], p == 2 ? (size_t)1 << (bits - 20) : QK_RADIX10, shift);
+        t = a;
+        a = b;
+        b = t;
+    }
+    return a;
+}

@@ -30,9 +30,18 @@ qk_status qk_strpool_index(qk_strpool *p);
  * large pool. Changes nothing. */
 void qk_strpool_prefetch(const qk_strpool *p, const char *s, size_t len);
 
+/* A hash table that qk_strpool_reserve sized for more ids than half this
+ * many slots holds up to 3/4 of its slots (strpool.c room_for), any other
+ * half. */
+#define QK_STRPOOL_DENSE ((size_t)1 << 20)
+
+/* The slots of p's hash table (for tests of its sizing). */
+size_t qk_strpool_slots(const qk_strpool *p);
+
 /* Room for n strings of bytes bytes in all (their NULs counted), so that
  * adding up to that many does not grow or rehash p on the way; only an
- * estimate. QK_ENOMEM when some of it could not be had (p stays valid). */
+ * estimate (for more than QK_STRPOOL_DENSE / 2, the table is filled up to
+ * 3/4 from then on). QK_ENOMEM when some of it could not be had (p stays valid). */
 qk_status qk_strpool_reserve(qk_strpool *p, size_t n, size_t bytes);
 
 /* From now on, strings over 16 bytes are hashed 8 bytes at a time, not a

@@ -247,7 +247,7 @@ static qk_status stream_upto(qk_eval_result *r, qk_scratch *sc, size_t t, const 
         if (!wanted(o, u, qk_qrels_topic(r->q, u)))
             continue;
         if (!o->complete) {
-            r->missing[r->nmissing++] = u;
+            r->missing[r->nmissing++] = (uint32_t)u;
             continue;
         }
         if ((st = eval_standin(r, sc, u, o, err)) != QK_OK)
@@ -532,7 +532,7 @@ static qk_status drain(qk_eval_result *r, qk_scratch *sc, const qk_eval_opts *o,
             if (!wanted(o, t, qk_qrels_topic(r->q, t)))
                 continue;
             if (!o->complete) {
-                r->missing[r->nmissing++] = t;
+                r->missing[r->nmissing++] = (uint32_t)t;
                 continue;
             }
             r->rowmap[t] = shared; /* 0 the first time: eval_topic takes a row */
@@ -606,7 +606,7 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
         if (r->evaluated[t] || !wanted(opts, t, qk_qrels_topic(q, t)))
             continue;
         if (!opts->complete)
-            r->missing[r->nmissing++] = t;
+            r->missing[r->nmissing++] = (uint32_t)t;
         else if ((st = eval_standin(r, &sc, t, opts, err)) != QK_OK)
             goto out;
     }
@@ -614,7 +614,7 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
         if (r->evaluated[t]) {
             if (opts->zscores)
                 apply_zscores(r, t, opts->zscores);
-            r->order[r->ntopics++] = t;
+            r->order[r->ntopics++] = (uint32_t)t;
         }
     if (r->ntopics == 0 && !opts->topic_range) { /* a range of topics may hold none */
         st = qk_error_set(err, QK_EINPUT, "'%s': no topic has both run lines and judgments", source);
@@ -648,11 +648,11 @@ qk_status qk_eval_result_assemble(const qk_qrels *q, const qk_measures *m, const
     }
     for (size_t t = 0; t < r->nq; t++) {
         if (state[t] == QK_TOPIC_MISSING)
-            r->missing[r->nmissing++] = t;
+            r->missing[r->nmissing++] = (uint32_t)t;
         if (state[t] != QK_TOPIC_EVALUATED)
             continue;
         r->evaluated[t] = 1;
-        r->order[r->ntopics++] = t;
+        r->order[r->ntopics++] = (uint32_t)t;
         if (qk_result_row_take(r, t) != QK_OK) {
             qk_eval_result_free(r);
             return qk_error_set(err, QK_ENOMEM, "out of memory");

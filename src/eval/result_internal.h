@@ -33,10 +33,12 @@ struct qk_eval_result {
     size_t nstr;
     long *str_slot;     /* value i -> its column in strs, or -1 */
     unsigned char *evaluated;
-    size_t *order;      /* evaluated topic indices, qrels order */
+    /* evaluated and missing topic indices, qrels order: 4 bytes a qrels
+     * topic each (result_new refuses UINT32_MAX topics or more) */
+    uint32_t *order;
     size_t ntopics;
     const qk_qrels *q;
-    size_t *missing;
+    uint32_t *missing;
     size_t nmissing;
     double *summary;
     const qk_measure_inst **value_inst;

@@ -11,10 +11,8 @@
 
 #include <string.h>
 
-#define DIGIT_BITS 10
-#define NDIGIT ((size_t)1 << DIGIT_BITS)
-#define DIGIT_MASK (NDIGIT - 1)
-#define NPASS 3 /* 3 * 10 bits cover the keys, below 11^8 < 2^28 */
+#define NPASS 3     /* 3 * 10 bits cover the keys, below 11^8 < 2^28 */
+#define KEY_BITS 28 /* the keys' last pass counts 2^8 digits */
 #define KEY_SHIFT 32
 
 /* The 8 bytes at p, the first lowest. */
@@ -58,26 +56,6 @@ static inline uint64_t digits_key(const char *arena, size_t len, size_t at)
     return (v * (14641ULL << 32 | 1)) >> 32;
 }
 
-/* a[0..m) scattered into b by the digit at shift, counts c (the digit's
- * count, nd of them) turned into places first. */
-static void scatter(const uint64_t *a, uint64_t *b, size_t m, uint32_t *c, size_t nd, int shift)
-{
-    uint32_t sum = 0;
-    for (size_t d = 0; d < nd; d++) {
-        uint32_t x = c[d];
-        c[d] = sum;
-        sum += x;
-    }
-    size_t i = 0;
-    for (; i + 2 <= m; i += 2) { /* two a turn: fewer loop steps */
-        uint64_t e = a[i], f = a[i + 1];
-        b[c[(e >> shift) & DIGIT_MASK]++] = e;
-        b[c[(f >> shift) & DIGIT_MASK]++] = f;
-    }
-    if (i < m)
-        b[c[(a[i] >> shift) & DIGIT_MASK]++] = a[i];
-}
-
 /* Blocks of at most this many records are put in order by insertion:
  * clearing and summing the passes' 3 x 1,024 counts would cost more than
  * the moves (a qrels of many small topics: a few records a query). */
@@ -107,7 +85,7 @@ static uint64_t *small_order(const char *arena, size_t len, const qk_judgment *s
 uint64_t *qk_qrels_digit_order(const char *arena, size_t len, const qk_judgment *src, const uint32_t *off,
                                size_t m, uint64_t *a, uint64_t *b, qk_judgment *copy)
 {
-    uint32_t count[NPASS][NDIGIT];
+    uint32_t count[NPASS][QK_RADIX10];
     if (m > UINT32_MAX)
         return NULL;
     if (m <= SMALL_BLOCK)
@@ -121,19 +99,7 @@ uint64_t *qk_qrels_digit_order(const char *arena, size_t len, const qk_judgment 
         copy[i] = src[i];
         copy[i].doc = at;
         a[i] = (k << KEY_SHIFT) | i;
-        count[0][k & DIGIT_MASK]++;
-        count[1][(k >> DIGIT_BITS) & DIGIT_MASK]++;
-        count[2][k >> 2 * DIGIT_BITS]++; /* below 2^8 */
+        qk_radix_key10_count(count, a[i]);
     }
-    for (int p = 0; p < NPASS; p++) {
-        int shift = KEY_SHIFT + p * DIGIT_BITS;
-        uint64_t *t;
-        if (m == 0 || count[p][(a[0] >> shift) & DIGIT_MASK] == m)
-            continue; /* every key has the same digit here */
-        scatter(a, b, m, count[p], p == NPASS - 1 ? NDIGIT >> 2 : NDIGIT, shift);
-        t = a;
-        a = b;
-        b = t;
-    }
-    return a;
+    return qk_radix_key10(a, b, m, count, KEY_BITS);
 }

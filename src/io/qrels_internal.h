@@ -30,13 +30,18 @@ struct qk_qrels {
     uint32_t *doc_off;
     uint64_t *doc_off64;
     size_t off_max;
-    size_t *doc_first; /* topic t's docno ids: [doc_first[t], doc_first[t+1]), strcmp order */
+    /* topic t's docno ids: [doc_first[t], doc_first[t+1]), strcmp order;
+     * 4 bytes a topic, as for offs: a qrels holds under UINT32_MAX
+     * records (the reader refuses more), and ids and places count them.
+     * The same array as offs (freed with it) when each record has a
+     * docno id of its own, record i id i: a plain qrels. */
+    uint32_t *doc_first;
     size_t ndocs, doc_cap;
     qk_strpool *groups;    /* jg and jsg strings                          */
     uint32_t *topic_order; /* sorted index -> pool id                  */
     uint32_t *topic_rank;  /* pool id -> sorted index                  */
     uint32_t *group_rank;  /* group id -> strcmp rank                  */
-    size_t *offs;          /* topic t's records: [offs[t], offs[t+1]) */
+    uint32_t *offs;        /* topic t's records: [offs[t], offs[t+1]) */
     qk_judgment *recs;
     size_t nrecs, rec_cap;
     /* A record's line: run k covers the records from run_at[k] on (to the
@@ -268,7 +273,7 @@ int qk_qrels_bucket_blocks(qk_qrels *q, size_t nt);
 
 /* A plain qrels read in_order (each topic one block of strictly
  * increasing docnos) whose blocks are not in strcmp order of their topics
- * (q->topic_rank set; q->offs and q->doc_first room for nt + 1): the
+ * (q->topic_rank set; q->offs room for nt + 1, q->doc_first the same array): the
  * records, their docno offsets and lines copied into new arrays in topic
  * order, record i of docno id i. No comparison: the numbering and
  * duplicate check of qk_qrels_organise have nothing to do. QK_ENOMEM
@@ -366,8 +371,10 @@ qk_status qk_qrels_rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **r
  * each docno numbered and duplicates dropped or reported as
  * qk_qrels_organise does; the records stay 16 bytes, with no pass that
  * widens them to qrels_full and back; when the blocks are in topic
- * order, in q's own record and docno offset arrays. After an error q is
- * only to be freed, as after any error of qk_qrels_organise. */
+ * order, or small ones out of it have been moved to their topics' places
+ * (many small topics: qrels_sort.c move_records), in q's own record and
+ * docno offset arrays. After an error q is only to be freed, as after
+ * any error of qk_qrels_organise. */
 qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err);
 
 /* Sort q's records by topic and docno, number the docnos per topic and

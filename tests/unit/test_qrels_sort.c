@@ -640,6 +640,138 @@ static void test_digit_order(void **state)
     }
 }
 
+
+/* Blocks out of topic order, each needing its docnos sorted, one with a
+ * repeated docno: the records are moved to their topics' places in the
+ * array they were read into (qk_qrels_sort_blocks, move_records), no new
+ * one; each topic then holds its docnos in strcmp order with the grade
+ * and line they were added with, the repeat dropped, and a topic's first
+ * docno id is its first record (doc_first shares offs). 100 topics of
+ * 1-4 records: 250 records, in arrays of 256 that shrinking leaves. */
+static void test_blocks_moved_in_place(void **state)
+{
+    enum { NT = 100 };
+    qk_qrels *q = NULL;
+    qk_error err = {0};
+    const qk_judgment *saved;
+    uint32_t line = 0, want_line[NT][4];
+    long want_rel[NT][4];
+    size_t count[NT], total = 0;
+    (void)state;
+    assert_int_equal(qk_qrels_new(QK_REL_QRELS, &q, &err), QK_OK);
+    for (size_t t = 0; t < NT; t++) {
+        char qid[16], doc[24];
+        size_t k = t % 4 + 1;
+        snprintf(qid, sizeof qid, "%u", (unsigned)(t * 37 % 101));
+        for (size_t i = 0; i < k; i++) {
+            long rel = (long)((t + i) % 3);
+            /* docnos added in decreasing order: d3, d2, d1, d0; topic
+             * 7 adds d2 again in d0's place (dropped: d1, d2, d3 kept) */
+            size_t d = t == 7 && i == 3 ? 2 : k - 1 - i;
+            snprintf(doc, sizeof doc, "d%zu", d);
+            assert_int_equal(qk_qrels_add(q, qid, NULL, doc, rel, &err), QK_OK);
+            line++;
+            if (t == 7 && i == 3)
+                continue;
+            want_line[t][d] = line;
+            want_rel[t][d] = rel;
+        }
+        count[t] = t == 7 ? 3 : k;
+        total += count[t];
+    }
+    saved = q->recs;
+    assert_int_equal(qk_qrels_finish(q, QK_DEDUP_FIRST, &err), QK_OK);
+    assert_ptr_equal(q->recs, saved);
+    assert_ptr_equal(q->doc_first, q->offs);
+    assert_int_equal(qk_qrels_num_topics(q), NT);
+    assert_int_equal(qk_qrels_num_judgments(q), total);
+    for (size_t r = 0; r < NT; r++) {
+        size_t n, t = 0;
+        const char *name = qk_qrels_topic(q, r);
+        const qk_judgment *j = qk_qrels_judgments(q, r, &n);
+        if (r > 0)
+            assert_true(strcmp(qk_qrels_topic(q, r - 1), name) < 0);
+        while (t < NT && (unsigned)atoi(name) != (unsigned)(t * 37 % 101))
+            t++;
+        assert_true(t < NT);
+        assert_int_equal(n, count[t]);
+        for (size_t i = 0; i < n; i++) {
+            char doc[16];
+            unsigned d = (unsigned)i + (t == 7);
+            snprintf(doc, sizeof doc, "d%u", d);
+            assert_string_equal(qk_qrels_docno(q, j[i].doc), doc);
+            assert_int_equal(j[i].doc, q->doc_first[r] + i);
+            assert_true(j[i].rel == (double)want_rel[t][d]);
+            assert_int_equal(qk_qrels_judgment_line(q, r, i), want_line[t][d]);
+        }
+    }
+    qk_qrels_free(q);
+}
+
+/* Blocks out of topic order of 10 records each (CLEF TAR's are of
+ * thousands) are gathered into new arrays, each block read in order, not
+ * moved in place: the records end in another array, in order. */
+static void test_large_blocks_gathered_anew(void **state)
+{
+    enum { NT = 20, K = 10 };
+    qk_qrels *q = NULL;
+    qk_error err = {0};
+    const qk_judgment *saved;
+    (void)state;
+    assert_int_equal(qk_qrels_new(QK_REL_QRELS, &q, &err), QK_OK);
+    for (size_t t = 0; t < NT; t++) {
+        char qid[16], doc[24];
+        snprintf(qid, sizeof qid, "t%02u", (unsigned)(t * 7 % NT));
+        for (size_t i = 0; i < K; i++) {
+            snprintf(doc, sizeof doc, "d%zu", K - 1 - i);
+            assert_int_equal(qk_qrels_add(q, qid, NULL, doc, (long)(i % 2), &err), QK_OK);
+        }
+    }
+    saved = q->recs;
+    assert_int_equal(qk_qrels_finish(q, QK_DEDUP_ERROR, &err), QK_OK);
+    assert_true(q->recs != saved);
+    for (size_t r = 0; r < NT; r++) {
+        size_t n;
+        char want[24];
+        const qk_judgment *j = qk_qrels_judgments(q, r, &n);
+        snprintf(want, sizeof want, "t%02u", (unsigned)r);
+        assert_string_equal(qk_qrels_topic(q, r), want);
+        assert_int_equal(n, K);
+        for (size_t i = 0; i < n; i++) {
+            snprintf(want, sizeof want, "d%zu", i);
+            assert_string_equal(qk_qrels_docno(q, j[i].doc), want);
+        }
+    }
+    qk_qrels_free(q);
+}
+
+/* The arrays a large file's size sized (its first lines' average and
+ * 1/16 more) are cut to the records read before organising: 20,000
+ * lines of 4,000 topics in order, whose records stay where they are. */
+static void test_arrays_fit_records(void **state)
+{
+    enum { N = 20000 };
+    char *text = malloc((size_t)N * 32), *path;
+    size_t len = 0;
+    qk_qrels *q = NULL;
+    qk_error err = {0};
+    (void)state;
+    assert_non_null(text);
+    for (size_t i = 0; i < N; i++)
+        len += (size_t)snprintf(text + len, 32, "q%05zu 0 doc%06zu %zu\n", i / 5, i, i % 2);
+    path = qk_test_write_tmp(text, len);
+    assert_int_equal(qk_qrels_read(path, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_OK);
+    assert_int_equal(qk_qrels_num_judgments(q), N);
+    assert_int_equal(q->rec_cap, q->nrecs);
+    assert_int_equal(q->doc_cap, q->ndocs);
+    assert_int_equal(q->arena_cap, q->arena_len);
+    assert_ptr_equal(q->doc_first, q->offs);
+    qk_qrels_free(q);
+    remove(path);
+    free(path);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -651,6 +783,9 @@ int main(void)
         cmocka_unit_test(test_fused_radix_matches),
         cmocka_unit_test(test_bits_radix_matches),
         cmocka_unit_test(test_digit_order),
+        cmocka_unit_test(test_blocks_moved_in_place),
+        cmocka_unit_test(test_large_blocks_gathered_anew),
+        cmocka_unit_test(test_arrays_fit_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

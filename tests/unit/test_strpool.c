@@ -1,6 +1,7 @@
 /* String pool (src/core/strpool.c): interning gives dense ids from 0, equal
  * byte strings share an id, lookups survive table growth, and strings are
- * compared as bytes (embedded NUL, high bytes, empty string). */
+ * compared as bytes (embedded NUL, high bytes, empty string); the table's
+ * size after a large reserve; the ids' strcmp order (core/strpool_sort.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/strpool_add.h"
@@ -206,6 +208,97 @@ static void test_append_index(void **state)
     qk_strpool_free(p);
 }
 
+
+/* A table qk_strpool_reserve sizes for over 2^19 ids holds up to 3/4 of
+ * its slots: 600,000 ids in 2^20 slots (at most 1/2 would take 2^21), no
+ * rehash while they are added, each then found; a pool that only grows
+ * keeps the load at most 1/2; a small reserve keeps 1/2 too. */
+static void test_reserve_dense(void **state)
+{
+    enum { N = 600000 };
+    qk_strpool *p = qk_strpool_new(), *g = qk_strpool_new(), *small = qk_strpool_new();
+    char s[32];
+    uint32_t a;
+    (void)state;
+    assert_int_equal(qk_strpool_reserve(p, N, (size_t)N * 8), QK_OK);
+    assert_int_equal(qk_strpool_slots(p), (size_t)1 << 20);
+    assert_int_equal(qk_strpool_reserve(small, 100000, 800000), QK_OK);
+    assert_int_equal(qk_strpool_slots(small), (size_t)1 << 18);
+    for (unsigned i = 0; i < N; i++) {
+        int len = snprintf(s, sizeof s, "%u", i * 7919u % 1000003u);
+        assert_int_equal(qk_strpool_intern(p, s, (size_t)len, &a), QK_OK);
+        assert_int_equal(a, i);
+        assert_int_equal(qk_strpool_intern(g, s, (size_t)len, &a), QK_OK);
+    }
+    assert_int_equal(qk_strpool_slots(p), (size_t)1 << 20);
+    assert_int_equal(qk_strpool_slots(g), (size_t)1 << 21);
+    for (unsigned i = 0; i < N; i++) {
+        int len = snprintf(s, sizeof s, "%u", i * 7919u % 1000003u);
+        assert_true(qk_strpool_find(p, s, (size_t)len, &a));
+        assert_int_equal(a, i);
+    }
+    assert_false(qk_strpool_find(p, "1000003", 7, &a));
+    /* past 3/4 the table doubles */
+    for (unsigned i = 0; i < 200000; i++) {
+        int len = snprintf(s, sizeof s, "x%u", i);
+        assert_int_equal(qk_strpool_intern(p, s, (size_t)len, &a), QK_OK);
+        assert_int_equal(a, N + i);
+    }
+    assert_int_equal(qk_strpool_slots(p), (size_t)1 << 21);
+    assert_true(qk_strpool_find(p, "x199999", 7, &a));
+    assert_int_equal(a, N + 199999);
+    qk_strpool_free(p);
+    qk_strpool_free(g);
+    qk_strpool_free(small);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* qk_strpool_sorted against qsort with strcmp: pools of numbers of 1-8
+ * digits (the packed keys: leading zeros, "0" before "00", 8 digits,
+ * prefixes of one another), the same with a string of 9 digits or of a
+ * letter late in the pool (the byte keys then), and a small pool. */
+static void test_sorted_digits(void **state)
+{
+    enum { N = 5000 };
+    static char buf[N][16];
+    char *names[N];
+    uint32_t *out = malloc(N * sizeof *out);
+    (void)state;
+    assert_non_null(out);
+    for (int round = 0; round < 4; round++) {
+        qk_strpool *p = qk_strpool_new();
+        size_t n = round == 3 ? 40 : N;
+        uint32_t id;
+        for (size_t i = 0; i < n; i++) {
+            unsigned v = (unsigned)(i * 2654435761u % 100000000u);
+            switch (i % 5) {
+            case 0: snprintf(buf[i], sizeof buf[i], "%u", v % 1000); break;
+            case 1: snprintf(buf[i], sizeof buf[i], "%08u", v); break;
+            case 2: snprintf(buf[i], sizeof buf[i], "%0*u", (int)(i % 7) + 1, 0u); break;
+            default: snprintf(buf[i], sizeof buf[i], "%u", v); break;
+            }
+            if (round == 1 && i == n - 2)
+                snprintf(buf[i], sizeof buf[i], "123456789");
+            if (round == 2 && i == n - 2)
+                snprintf(buf[i], sizeof buf[i], "5a");
+            assert_int_equal(qk_strpool_intern(p, buf[i], strlen(buf[i]), &id), QK_OK);
+        }
+        n = qk_strpool_count(p);
+        for (size_t i = 0; i < n; i++)
+            names[i] = (char *)(uintptr_t)qk_strpool_str(p, (uint32_t)i);
+        qsort(names, n, sizeof *names, cmp_str);
+        assert_int_equal(qk_strpool_sorted(p, out), QK_OK);
+        for (size_t i = 0; i < n; i++)
+            assert_string_equal(qk_strpool_str(p, out[i]), names[i]);
+        qk_strpool_free(p);
+    }
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +308,8 @@ int main(void)
         cmocka_unit_test(test_lengths),
         cmocka_unit_test(test_add_new_reserve),
         cmocka_unit_test(test_append_index),
+        cmocka_unit_test(test_reserve_dense),
+        cmocka_unit_test(test_sorted_digits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
