@@ -57,4 +57,43 @@ static inline uint64_t qk_prefix8(const char *s)
     return i ? k << (8 * (8 - i)) : 0;
 }
 
+/* The NUL-terminated s as the base-11 number of its bytes, first byte
+ * highest, '0'-'9' as 1-10 and 0 past its end, when it is at most 8
+ * digits: the key orders such strings as strcmp does and equal keys are
+ * equal strings (below 11^8 < 2^28). UINT64_MAX (above every such key)
+ * when s is not such a string. wide: the 9 bytes at s are readable, and
+ * its first 8 are taken in one load; else a byte at a time up to its NUL.
+ * Digit docnos (PubMed ids, io/qrels_digits.c) and numeric topic ids
+ * (core/strpool_sort.c). */
+static inline uint64_t qk_digits_key(const char *s, int wide)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    uint64_t w = 0, z, v, keep = UINT64_MAX;
+    if (wide) {
+        w = qk_load8(s);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w); /* the first byte lowest */
+#endif
+    } else {
+        for (size_t k = 0; k < 8 && s[k]; k++)
+            w |= (uint64_t)(unsigned char)s[k] << (8 * k);
+    }
+    z = (w - ones) & ~w & high; /* its lowest 0x80 bit marks the first NUL */
+    if (z)
+        keep = ((z & -z) >> 7) - 1; /* the bytes below it */
+    else if (s[8])
+        return UINT64_MAX; /* 9 bytes or more */
+    /* a digit's byte as 0-9 and each other byte of s as 10 or more
+     * (b ^ '0' <= 9 only for '0'-'9'), the bytes past its end 0 */
+    v = (w ^ (0x30 * ones)) & keep;
+    if ((v | (v + 0x76 * ones)) & high)
+        return UINT64_MAX;
+    v += ones & keep; /* '0'-'9' as 1-10 */
+    /* each step puts 11^s times the lower-addressed (earlier) lane above
+     * the next; no lane carries (at most 120, 14,640 and 214,358,880) */
+    v = ((v * (11 << 8 | 1)) >> 8) & 0x00ff00ff00ff00ffULL;
+    v = ((v * (121 << 16 | 1)) >> 16) & 0x0000ffff0000ffffULL;
+    return (v * (14641ULL << 32 | 1)) >> 32;
+}
+
 #endif

@@ -43,27 +43,6 @@ static qk_status sort_tied(const qk_strpool *pool, qk_keyed *v, size_t n)
     return QK_OK;
 }
 
-/* s as the base-11 number of its bytes, first byte highest, '0'-'9' as
- * 1-10 and 0 past its end (below 11^8 < 2^28), when it is at most 8
- * digits: the key orders such strings as strcmp does, and equal keys are
- * equal strings. UINT64_MAX when s is not such a string. */
-static uint64_t digits_key(const char *s)
-{
-    uint64_t k = 0;
-    size_t i = 0;
-    for (; i < 8 && s[i]; i++) {
-        unsigned d = (unsigned)(unsigned char)s[i] - '0';
-        if (d > 9)
-            return UINT64_MAX;
-        k = k * 11 + d + 1;
-    }
-    if (s[i])
-        return UINT64_MAX;
-    for (; i < 8; i++)
-        k *= 11;
-    return k;
-}
-
 /* out = the ids of a pool of n > 64 strings in strcmp order when every
  * string is at most 8 digits (numeric topic ids: MS MARCO's 502,000
  * train queries): 8-byte entries, key << 32 | id, in 3 radix passes of
@@ -78,13 +57,13 @@ static int sorted_digits(const qk_strpool *pool, size_t n, uint32_t *out)
     int ok = -1;
     /* a few strings go to the sort below, as do pools of other names
      * (most of which the first string tells) */
-    if (n <= 64 || digits_key(qk_strpool_str(pool, 0)) == UINT64_MAX)
+    if (n <= 64 || qk_digits_key(qk_strpool_str(pool, 0), 0) == UINT64_MAX)
         return 0;
     if (!(count = calloc(3, sizeof *count)) || !(a = malloc(n * sizeof *a)) || !(b = malloc(n * sizeof *b)))
         goto out;
     ok = 1;
     for (size_t i = 0; i < n && ok; i++) {
-        uint64_t k = digits_key(qk_strpool_str(pool, (uint32_t)i));
+        uint64_t k = qk_digits_key(qk_strpool_str(pool, (uint32_t)i), 0);
         ok = k != UINT64_MAX;
         a[i] = k << 32 | i;
         qk_radix_key10_count(count, a[i]);

@@ -15,47 +15,6 @@
 #define KEY_BITS 28 /* the keys' last pass counts 2^8 digits */
 #define KEY_SHIFT 32
 
-/* The 8 bytes at p, the first lowest. */
-static inline uint64_t first_low(const char *p)
-{
-    uint64_t w = qk_load8(p);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    return w;
-}
-
-/* The docno at arena + at (NUL-terminated inside the arena's len bytes)
- * as the base-11 number of its bytes, first byte highest, when it is 1-8
- * digits; UINT64_MAX (above every such key) when it is not. */
-static inline uint64_t digits_key(const char *arena, size_t len, size_t at)
-{
-    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-    uint64_t w = 0, z, v, keep = UINT64_MAX;
-    if (at + 9 <= len) {
-        w = first_low(arena + at);
-    } else { /* near the arena's end: the bytes up to the NUL alone */
-        for (size_t k = 0; k < 8 && arena[at + k]; k++)
-            w |= (uint64_t)(unsigned char)arena[at + k] << (8 * k);
-    }
-    z = (w - ones) & ~w & high; /* its lowest 0x80 bit marks the first NUL */
-    if (z)
-        keep = ((z & -z) >> 7) - 1; /* the bytes below it */
-    else if (arena[at + 8])
-        return UINT64_MAX; /* 9 bytes or more */
-    /* a digit's byte as 0-9 and each other byte of the docno as 10 or
-     * more (b ^ '0' <= 9 only for '0'-'9'), the bytes past its end 0 */
-    v = (w ^ (0x30 * ones)) & keep;
-    if ((v | (v + 0x76 * ones)) & high)
-        return UINT64_MAX;
-    v += ones & keep; /* '0'-'9' as 1-10 */
-    /* each step puts 11^s times the lower-addressed (earlier) lane above
-     * the next; no lane carries (at most 120, 14,640 and 214,358,880) */
-    v = ((v * (11 << 8 | 1)) >> 8) & 0x00ff00ff00ff00ffULL;
-    v = ((v * (121 << 16 | 1)) >> 16) & 0x0000ffff0000ffffULL;
-    return (v * (14641ULL << 32 | 1)) >> 32;
-}
-
 /* Blocks of at most this many records are put in order by insertion:
  * clearing and summing the passes' 3 x 1,024 counts would cost more than
  * the moves (a qrels of many small topics: a few records a query). */
@@ -68,7 +27,7 @@ static uint64_t *small_order(const char *arena, size_t len, const qk_judgment *s
 {
     for (size_t i = 0; i < m; i++) {
         uint32_t at = off[src[i].doc];
-        uint64_t k = digits_key(arena, len, at), e;
+        uint64_t k = qk_digits_key(arena + at, at + 9 <= len), e;
         size_t j = i;
         if (k == UINT64_MAX)
             return NULL;
@@ -93,7 +52,7 @@ uint64_t *qk_qrels_digit_order(const char *arena, size_t len, const qk_judgment 
     memset(count, 0, sizeof count);
     for (size_t i = 0; i < m; i++) {
         uint32_t at = off[src[i].doc];
-        uint64_t k = digits_key(arena, len, at);
+        uint64_t k = qk_digits_key(arena + at, at + 9 <= len);
         if (k == UINT64_MAX)
             return NULL;
         copy[i] = src[i];
