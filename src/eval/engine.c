@@ -223,6 +223,7 @@ static int wanted(const qk_eval_opts *o, size_t t, const char *qid)
 static void stream_topic(qk_eval_result *r, size_t t, const qk_eval_opts *o)
 {
     const double *row = row_of(r, t);
+    char **strs = r->strs + row_index(r, t) * r->nstr;
     if (o->zscores)
         apply_zscores(r, t, o->zscores);
     for (size_t i = 0; i < r->nvalues; i++)
@@ -231,28 +232,40 @@ static void stream_topic(qk_eval_result *r, size_t t, const qk_eval_opts *o)
     if (r->out)
         qk_result_write_topic(r->out, r, t);
     for (size_t i = 0; i < r->nstr; i++) {
-        free(r->strs[i]);
-        r->strs[i] = NULL;
+        free(strs[i]);
+        strs[i] = NULL;
     }
 }
 
+/* Qrels topic t, which the run did not have: left out when the options
+ * do not ask for it, noted missing without -c, scored on the stand-in
+ * run with -c (*scored 1, else 0). */
+static qk_status absent_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const qk_eval_opts *o, int *scored,
+                              qk_error *err)
+{
+    *scored = 0;
+    if (!wanted(o, t, qk_qrels_topic(r->q, t)))
+        return QK_OK;
+    if (!o->complete) {
+        r->missing[r->nmissing++] = (uint32_t)t;
+        return QK_OK;
+    }
+    *scored = 1;
+    return eval_standin(r, sc, t, o, err);
+}
+
 /* Streaming: the qrels topics before t that the run did not have (topics
- * arrive in qrels order) are missing, or scored as stand-ins with -c. */
+ * arrive in qrels order), through absent_topic. */
 static qk_status stream_upto(qk_eval_result *r, qk_scratch *sc, size_t t, const qk_eval_opts *o,
                              qk_error *err)
 {
     for (; r->next_t < t; r->next_t++) {
-        size_t u = r->next_t;
-        qk_status st;
-        if (!wanted(o, u, qk_qrels_topic(r->q, u)))
-            continue;
-        if (!o->complete) {
-            r->missing[r->nmissing++] = (uint32_t)u;
-            continue;
-        }
-        if ((st = eval_standin(r, sc, u, o, err)) != QK_OK)
+        int scored;
+        qk_status st = absent_topic(r, sc, r->next_t, o, &scored, err);
+        if (st != QK_OK)
             return st;
-        stream_topic(r, u, o);
+        if (scored)
+            stream_topic(r, r->next_t, o);
     }
     return QK_OK;
 }
@@ -527,32 +540,20 @@ static qk_status drain(qk_eval_result *r, qk_scratch *sc, const qk_eval_opts *o,
     uint32_t shared = 0; /* the stand-ins' row + 1 */
     for (size_t t = 0; t < r->nq; t++) {
         int standin = !r->evaluated[t];
-        qk_status st;
         if (standin) {
-            if (!wanted(o, t, qk_qrels_topic(r->q, t)))
-                continue;
-            if (!o->complete) {
-                r->missing[r->nmissing++] = (uint32_t)t;
+            int scored;
+            qk_status st;
+            r->rowmap[t] = shared; /* 0 the first time: eval_topic takes a row */
+            if ((st = absent_topic(r, sc, t, o, &scored, err)) != QK_OK)
+                return st;
+            if (!scored) {
+                r->rowmap[t] = 0;
                 continue;
             }
-            r->rowmap[t] = shared; /* 0 the first time: eval_topic takes a row */
-            if ((st = eval_standin(r, sc, t, o, err)) != QK_OK)
-                return st;
             shared = r->rowmap[t];
         }
-        if (o->zscores)
-            apply_zscores(r, t, o->zscores);
-        for (size_t i = 0; i < r->nvalues; i++)
-            r->sums[i] += row_of(r, t)[i];
-        r->nwritten++;
-        if (r->out)
-            qk_result_write_topic(r->out, r, t);
-        if (standin) {
-            for (size_t i = 0; i < r->nstr; i++) {
-                char **slot = &r->strs[(size_t)(shared - 1) * r->nstr + i];
-                free(*slot);
-                *slot = NULL;
-            }
+        stream_topic(r, t, o); /* its strings freed: rows are not read again */
+        if (standin) {         /* the shared row zeroed for the next stand-in */
             memset(row_of(r, t), 0, r->nvalues * sizeof *r->vals);
             r->rowmap[t] = 0;
         }
@@ -603,11 +604,8 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
         goto out;
     }
     for (size_t t = 0; t < r->nq; t++) {
-        if (r->evaluated[t] || !wanted(opts, t, qk_qrels_topic(q, t)))
-            continue;
-        if (!opts->complete)
-            r->missing[r->nmissing++] = (uint32_t)t;
-        else if ((st = eval_standin(r, &sc, t, opts, err)) != QK_OK)
+        int scored;
+        if (!r->evaluated[t] && (st = absent_topic(r, &sc, t, opts, &scored, err)) != QK_OK)
             goto out;
     }
     for (size_t t = 0; t < r->nq; t++)
