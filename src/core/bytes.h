@@ -96,4 +96,24 @@ static inline uint64_t qk_digits_key(const char *s, int wide)
     return (v * (14641ULL << 32 | 1)) >> 32;
 }
 
+/* How many of the first lim bytes b shares with a, lim at most a's
+ * length (a has no NUL before it, so past b's NUL they differ). 8 bytes a
+ * step while they lie within the `readable` bytes known readable at b
+ * (0: none known, a byte at a time), then a byte at a time. The bytes all
+ * docnos of a topic share (io/qrels_sort.c, eval/merge.c). */
+static inline size_t qk_shared_prefix(const char *a, const char *b, size_t lim, size_t readable)
+{
+    size_t k = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (uint64_t x; k + 8 <= lim && k + 8 <= readable; k += 8)
+        if ((x = qk_load8(b + k) ^ qk_load8(a + k)) != 0)
+            return k + (size_t)__builtin_ctzll(x) / 8;
+#else
+    (void)readable;
+#endif
+    while (k < lim && b[k] == a[k])
+        k++;
+    return k;
+}
+
 #endif

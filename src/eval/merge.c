@@ -52,19 +52,48 @@ static int docno_cmp(const qk_ranked *x, const qk_ranked *y, int asc)
 /* The bytes the docnos of a[0..n) (n >= 1) all share at their start. */
 static size_t shared_prefix(const qk_ranked *a, size_t n)
 {
-    const char *f = a[0].docno;
-    size_t lcp = strlen(f);
-    for (size_t i = 1; i < n && lcp > 0; i++) {
-        const char *d = a[i].docno;
-        size_t k = 0;
-        while (k < lcp && d[k] == f[k])
-            k++;
-        lcp = k;
-    }
+    size_t lcp = strlen(a[0].docno);
+    for (size_t i = 1; i < n && lcp > 0; i++)
+        lcp = qk_shared_prefix(a[0].docno, a[i].docno, lcp, 0);
     return lcp;
 }
 
 static void insert_ties(qk_ranked *a, size_t n, int asc);
+
+/* r[0..n) put in the order of the keys k[0..n) (the id of entry i: place
+ * i; k + n: scratch for `sort`, one of core/radix.h's radix sorts),
+ * stably; each run of equal keys that `goes_on` says does not settle the
+ * order (every run when it is NULL) then ordered by `tie`. 0, or -1 when
+ * out of memory (nothing moved). The ranking's sort on score bits and the
+ * tie runs' sort on docno bytes below. */
+static int order_by_keys(qk_ranked *r, qk_keyed *k, size_t n, int asc,
+                         qk_keyed *(*sort)(qk_keyed *, qk_keyed *, size_t),
+                         int (*goes_on)(uint64_t key, int asc), void (*tie)(qk_ranked *, size_t, int))
+{
+    qk_ranked *tmp = malloc(n * sizeof *tmp);
+    qk_keyed *s;
+    if (!tmp)
+        return -1;
+    s = sort(k, k + n, n);
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = r[s[i].id];
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && s[j].key == s[i].key; j++)
+            ;
+        if (j - i > 1 && (!goes_on || goes_on(s[i].key, asc)))
+            tie(tmp + i, j - i, asc);
+    }
+    memcpy(r, tmp, n * sizeof *r);
+    free(tmp);
+    return 0;
+}
+
+/* A docno key (below) whose docnos go on past its 8 bytes: equal keys
+ * whose docnos end inside them are equal docnos. */
+static int docno_goes_on(uint64_t key, int asc)
+{
+    return ((asc ? key : ~key) & 0xff) != 0;
+}
 
 /* Order a long run a[0..n) of equal scores (a run that gives many
  * documents one score: integer or quantised scores, Boolean runs) by
@@ -75,33 +104,19 @@ static void insert_ties(qk_ranked *a, size_t n, int asc);
  * memory (nothing moved). */
 static int radix_ties(qk_ranked *a, size_t n, int asc)
 {
-    qk_keyed *k = malloc(2 * n * sizeof *k), *s;
-    qk_ranked *tmp = malloc(n * sizeof *tmp);
+    qk_keyed *k = n <= UINT32_MAX ? malloc(2 * n * sizeof *k) : NULL;
     size_t lcp;
-    if (!k || !tmp || n > UINT32_MAX) {
-        free(k);
-        free(tmp);
+    int rc;
+    if (!k)
         return -1;
-    }
     lcp = shared_prefix(a, n);
     for (size_t i = 0; i < n; i++) {
         uint64_t w = qk_prefix8(a[i].docno + lcp);
         k[i] = (qk_keyed){asc ? w : ~w, (uint32_t)i};
     }
-    s = qk_radix_keyed_fused(k, k + n, n);
-    for (size_t i = 0; i < n; i++)
-        tmp[i] = a[s[i].id];
-    for (size_t i = 0, j; i < n; i = j) {
-        for (j = i + 1; j < n && s[j].key == s[i].key; j++)
-            ;
-        /* equal keys whose docnos end inside them are equal docnos */
-        if (j - i > 1 && ((asc ? s[i].key : ~s[i].key) & 0xff))
-            insert_ties(tmp + i, j - i, asc);
-    }
-    memcpy(a, tmp, n * sizeof *a);
+    rc = order_by_keys(a, k, n, asc, qk_radix_keyed_fused, docno_goes_on, insert_ties);
     free(k);
-    free(tmp);
-    return 0;
+    return rc;
 }
 
 /* Order a[0..n) (equal scores) by docno: insertion sort for the usual short
@@ -166,31 +181,18 @@ static void ties_in_place(qk_ranked *r, size_t from, size_t n, int asc)
 /* 0 on success, -1 when the caller should fall back to qsort. */
 static int radix_rank(qk_ranked *r, size_t n, int asc)
 {
-    qk_keyed *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *s;
-    qk_ranked *tmp = malloc(n * sizeof *tmp);
+    qk_keyed *k = n <= UINT32_MAX ? malloc(2 * n * sizeof *k) : NULL;
     int rc = -1;
-    if (!a || !b || !tmp || n > UINT32_MAX)
-        goto out;
+    if (!k)
+        return -1;
     for (size_t i = 0; i < n; i++) {
         if (r[i].score != r[i].score)
             goto out; /* NaN */
-        a[i] = (qk_keyed){desc_key(r[i].score), (uint32_t)i};
+        k[i] = (qk_keyed){desc_key(r[i].score), (uint32_t)i};
     }
-    s = qk_radix_keyed(a, b, n);
-    for (size_t i = 0; i < n; i++)
-        tmp[i] = r[s[i].id];
-    for (size_t i = 0, j; i < n; i = j) {
-        for (j = i + 1; j < n && s[j].key == s[i].key; j++)
-            ;
-        if (j - i > 1)
-            order_ties(tmp + i, j - i, asc);
-    }
-    memcpy(r, tmp, n * sizeof *r);
-    rc = 0;
+    rc = order_by_keys(r, k, n, asc, qk_radix_keyed, NULL, order_ties);
 out:
-    free(a);
-    free(b);
-    free(tmp);
+    free(k);
     return rc;
 }
 

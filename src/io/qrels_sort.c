@@ -221,21 +221,10 @@ static size_t common_prefix(const qk_qrels *q, const char *recs, size_t stride, 
     f = q->arena + qk_qrels_doc_at(q, doc);
     lcp = strlen(f);
     for (size_t i = 1; i < n && lcp > 0; i++) {
-        size_t at, k = 0;
+        size_t at;
         memcpy(&doc, recs + i * stride, sizeof doc);
         at = qk_qrels_doc_at(q, doc);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        /* 8 bytes a step while both lie in the arena: past d's NUL the
-         * bytes differ from f's (f's first lcp are not NUL) by then */
-        for (uint64_t x; k + 8 <= lcp && at + k + 8 <= q->arena_len; k += 8)
-            if ((x = qk_load8(q->arena + at + k) ^ qk_load8(f + k)) != 0) {
-                k += (size_t)__builtin_ctzll(x) / 8;
-                break;
-            }
-#endif
-        while (k < lcp && q->arena[at + k] == f[k])
-            k++;
-        lcp = k;
+        lcp = qk_shared_prefix(f, q->arena + at, lcp, q->arena_len - at);
     }
     return lcp;
 }
