@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "eval/result_internal.h"
 #include "eval_fixture.h"
 
 /* §8.2: -J on ranking (rel a, non-pool z, non-rel b) closes up the ranks. */
@@ -697,52 +696,6 @@ static void test_stream_trec_same_bytes(void **state)
     qk_zscores_free(zs);
 }
 
-/* A run out of qrels order over a few of many qrels topics: the topics
- * are scored into one row each as they come, and with -c the stand-ins
- * all share one more, written in qrels order as they are scored (a qrels
- * of 500,000 topics would otherwise hold a row of every measure for each);
- * the bytes are the per-topic table's. */
-static void test_stream_trec_rows(void **state)
-{
-    enum { NT = 2000 };
-    char *q = malloc(NT * 16 + 1), *want, *got;
-    size_t len = 0;
-    const char *qf, *rf = fx_file("T1500 0 d1 1 1 r\nT0003 0 x 1 2 r\nT0003 0 d3 2 1 r\nT0700 0 d700 1 1 r\n");
-    (void)state;
-    assert_non_null(q);
-    for (int t = 0; t < NT; t++)
-        len += (size_t)sprintf(q + len, "T%04d 0 d%d %d\n", t, t, t % 3);
-    qf = fx_file(q);
-    for (int c = 0; c < 2; c++) {
-        qk_qrels *qr = NULL;
-        qk_measures *m = NULL;
-        qk_run_stream *rs = NULL;
-        qk_eval_result *r = NULL;
-        qk_error err = {0};
-        qk_eval_opts o;
-        int streamed = -1;
-        qk_eval_opts_init(&o);
-        o.complete = c;
-        STATUS(qk_qrels_read(qf, QK_REL_QRELS, QK_DEDUP_ERROR, &qr, &err), QK_OK);
-        STATUS(fx_measures("all_trec", &m, &err), QK_OK);
-        STATUS(qk_run_open(rf, QK_RUN_STREAM, &rs, &err), QK_OK);
-        STATUS(qk_eval_stream_trec(qr, rs, m, &o, NULL, &r, &err), QK_OK);
-        COUNT(r->nrows, 3 + (size_t)c); /* the run's 3 topics, and the stand-ins' one */
-        COUNT(r->nwritten, c ? NT : 3);
-        qk_eval_result_free(r);
-        qk_run_close(rs);
-        qk_measures_free(m);
-        qk_qrels_free(qr);
-        want = table_trec_bytes(qf, rf, "all_trec", &o, 1);
-        got = stream_trec_bytes(qf, rf, "all_trec", &o, 1, &streamed);
-        STREQ(got, want);
-        COUNT(streamed, 1);
-        free(want);
-        free(got);
-    }
-    free(q);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -764,7 +717,6 @@ int main(void)
         cmocka_unit_test(test_zscores_complete),
         cmocka_unit_test(test_stream_trec_by_hand),
         cmocka_unit_test(test_stream_trec_same_bytes),
-        cmocka_unit_test(test_stream_trec_rows),
     };
     return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }
