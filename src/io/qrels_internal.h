@@ -333,6 +333,18 @@ typedef struct qrels_sort_buf {
 qk_status qk_qrels_sort_docnos(qk_qrels *q, qrels_full *r, size_t n, qrels_sort_buf *buf);
 void qk_qrels_sort_buf_free(qrels_sort_buf *buf);
 
+/* Room in buf for the keys of n records and the radix sort's scratch:
+ * 2 * n entries (buf->want or more at the first call). NULL when out of
+ * memory. */
+qk_keyed *qk_qrels_sort_room(qrels_sort_buf *buf, size_t n);
+
+/* The keys of a block's m records (m >= 2; src: the block's records in
+ * reading order) sorted by docno, then place (the ids): the radix order,
+ * the places of equal prefixes that do not hold their docnos' end then
+ * sorted on their next 8 bytes. In sb (qk_qrels_sort_room); NULL when out
+ * of memory. For qk_qrels_sort_blocks (qrels_gather.c). */
+qk_keyed *qk_qrels_sort_block(const qk_qrels *q, const qk_judgment *src, size_t m, qrels_sort_buf *sb);
+
 /* 1 when the docno whose key (in buf->sorted) is key ends inside its
  * first 8 bytes, so that an equal key means an equal docno. */
 int qk_qrels_prefix_ends(const qrels_sort_buf *buf, uint64_t key);
@@ -364,7 +376,7 @@ qk_status qk_qrels_judged_twice(const qk_qrels *q, size_t t, const char *path, u
  * inverse (qrels_sort.c). */
 qk_status qk_qrels_rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **rank);
 
-/* Organising a plain qrels whose topics come one block each, some block
+/* (qrels_gather.c) Organising a plain qrels whose topics come one block each, some block
  * out of docno order (CLEF TAR): topics ranked, then block by block in
  * topic order the records' docno prefixes radix-sorted and the records,
  * their docno offsets and lines gathered in that order into new arrays,
@@ -372,7 +384,7 @@ qk_status qk_qrels_rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **r
  * qk_qrels_organise does; the records stay 16 bytes, with no pass that
  * widens them to qrels_full and back; when the blocks are in topic
  * order, or small ones out of it have been moved to their topics' places
- * (many small topics: qrels_sort.c move_records), in q's own record and
+ * (many small topics: qrels_gather.c move_records), in q's own record and
  * docno offset arrays. After an error q is only to be freed, as after
  * any error of qk_qrels_organise. */
 qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err);
