@@ -240,8 +240,8 @@ static void stream_topic(qk_eval_result *r, size_t t, const qk_eval_opts *o)
 /* Qrels topic t, which the run did not have: left out when the options
  * do not ask for it, noted missing without -c, scored on the stand-in
  * run with -c (*scored 1, else 0). */
-static qk_status absent_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const qk_eval_opts *o, int *scored,
-                              qk_error *err)
+static inline qk_status absent_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const qk_eval_opts *o,
+                                     int *scored, qk_error *err)
 {
     *scored = 0;
     if (!wanted(o, t, qk_qrels_topic(r->q, t)))
