@@ -47,11 +47,26 @@ static inline uint64_t qk_mix_words8(const char *s, size_t len)
 /* The first 8 bytes of the NUL-terminated s as a big-endian word, zero
  * from its NUL on: ascending words order strings as strcmp does as far as
  * those bytes go (a string that ends inside them, first when a prefix of
- * the other); the low byte is zero exactly when s ends inside them. */
-static inline uint64_t qk_prefix8(const char *s)
+ * the other); the low byte is zero exactly when s ends inside them.
+ * wide: the 8 bytes at s are readable, and taken in one load cut at the
+ * NUL; else a byte at a time up to it. */
+static inline uint64_t qk_prefix8(const char *s, int wide)
 {
     uint64_t k = 0;
     size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (wide) {
+        uint64_t w = qk_load8(s);
+        /* the lowest 0x80 bit of z marks the first NUL (bytes above it may
+         * be marked wrongly; they are cleared anyway) */
+        uint64_t z = (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+        if (z)
+            w &= (z & -z) - 1; /* the bytes below the first NUL */
+        return __builtin_bswap64(w);
+    }
+#else
+    (void)wide;
+#endif
     for (; i < 8 && s[i]; i++)
         k = k << 8 | (unsigned char)s[i];
     return i ? k << (8 * (8 - i)) : 0;

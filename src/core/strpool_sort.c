@@ -108,7 +108,7 @@ qk_status qk_strpool_sorted(const qk_strpool *pool, uint32_t *out)
         goto out;
     }
     for (size_t i = 0; i < n; i++) {
-        v[i].key = qk_prefix8(qk_strpool_str(pool, (uint32_t)i));
+        v[i].key = qk_prefix8(qk_strpool_str(pool, (uint32_t)i), 0);
         v[i].id = (uint32_t)i;
     }
     s = qk_radix_keyed_fused(v, tmp, n);

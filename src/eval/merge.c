@@ -111,7 +111,7 @@ static int radix_ties(qk_ranked *a, size_t n, int asc)
         return -1;
     lcp = shared_prefix(a, n);
     for (size_t i = 0; i < n; i++) {
-        uint64_t w = qk_prefix8(a[i].docno + lcp);
+        uint64_t w = qk_prefix8(a[i].docno + lcp, 0);
         k[i] = (qk_keyed){asc ? w : ~w, (uint32_t)i};
     }
     rc = order_by_keys(a, k, n, asc, qk_radix_keyed_fused, docno_goes_on, insert_ties);

@@ -149,28 +149,11 @@ int qk_qrels_cmp_docno(const void *a, const void *b, void *ctx)
 }
 
 /* The first 8 bytes of the NUL-terminated string at arena + at, bytes past
- * its end 0, as a number that orders like strcmp orders their strings
- * (a shorter string first when it is a prefix of the other). A string
- * with 8 bytes of arena after it is loaded at once and cut at its NUL. */
+ * its end 0 (core/bytes.h qk_prefix8, in one load when 8 bytes of arena
+ * follow it). */
 static inline uint64_t prefix_key(const char *arena, size_t len, size_t at)
 {
-    uint64_t x = 0;
-    if (at + 8 <= len) {
-        uint64_t w = qk_load8(arena + at);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        /* the lowest 0x80 bit of z marks the first NUL (bytes above it may
-         * be marked wrongly; they are cleared anyway) */
-        uint64_t z = (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
-        if (z)
-            w &= (z & -z) - 1; /* the bytes below the first NUL */
-        return __builtin_bswap64(w);
-#else
-        (void)w;
-#endif
-    }
-    for (int k = 0; k < 8 && arena[at + (size_t)k]; k++)
-        x |= (uint64_t)(unsigned char)arena[at + (size_t)k] << (56 - 8 * k);
-    return x;
+    return qk_prefix8(arena + at, at + 8 <= len);
 }
 
 /* A prefix key of digits (qk_qrels_not_digits(k) == 0) as the base-11 number of its
@@ -372,7 +355,7 @@ static qk_status sort_tied(const block_ctx *c, qk_keyed *s, size_t g, size_t off
     qk_keyed *r, *own = NULL;
     for (size_t i = 0; i < g; i++) {
         const char *d = c->q->arena + qk_qrels_doc_at(c->q, c->src[s[i].id].doc);
-        e[i] = (qk_keyed){qk_prefix8(d + off), s[i].id};
+        e[i] = (qk_keyed){qk_prefix8(d + off, 0), s[i].id};
     }
     if (g > SMALL_TIES && !(own = malloc(g * sizeof *own)))
         return QK_ENOMEM;
