@@ -274,10 +274,11 @@ out:
 }
 
 /* A plain qrels read in_order (each topic one block, its docnos strictly
- * increasing). With topics_sorted (block t holds topic t) the records are
- * in their final order already: record i keeps docno id i and nothing
- * moves. Else (numeric topic ids of different widths, 7431 before 10023)
- * the blocks are moved as they are (qk_qrels_move_blocks). */
+ * increasing): the records are in their final places already, record i
+ * keeps docno id i and nothing moves. With topics_sorted block t holds
+ * topic t; else (numeric topic ids of different widths, 7431 before 10023)
+ * offs and doc_first stay in reading order, pool id order (by_pool), and
+ * a sorted topic finds its block through topic_order. */
 static qk_status organise_in_order(qk_qrels *q, size_t nt)
 {
     uint32_t *group_order = NULL;
@@ -285,17 +286,20 @@ static qk_status organise_in_order(qk_qrels *q, size_t nt)
     /* record i has docno id i: a topic's first docno id is its first record */
     if ((q->offs = malloc((nt + 1) * sizeof *q->offs)) && (q->doc_first = q->offs) &&
         qk_qrels_rank_pool(q->groups, &group_order, &q->group_rank) == QK_OK) {
-        if (!q->topics_sorted) {
-            if ((st = qk_qrels_rank_pool(q->topics, &q->topic_order, &q->topic_rank)) == QK_OK)
-                st = qk_qrels_move_blocks(q, nt);
-        } else if ((q->topic_order = malloc((nt ? nt : 1) * sizeof *q->topic_order)) &&
-                   (q->topic_rank = malloc((nt ? nt : 1) * sizeof *q->topic_rank))) {
-            for (size_t t = 0; t < nt; t++) {
-                q->offs[t] = q->blk_start[t];
+        if (!q->topics_sorted)
+            st = qk_qrels_rank_pool(q->topics, &q->topic_order, &q->topic_rank);
+        else if ((q->topic_order = malloc((nt ? nt : 1) * sizeof *q->topic_order)) &&
+                 (q->topic_rank = malloc((nt ? nt : 1) * sizeof *q->topic_rank))) {
+            for (size_t t = 0; t < nt; t++)
                 q->topic_order[t] = q->topic_rank[t] = (uint32_t)t;
-            }
-            q->offs[nt] = (uint32_t)q->nrecs;
             st = QK_OK;
+        }
+        if (st == QK_OK) {
+            /* in_order: block k is pool id k's (a new topic takes the next id) */
+            for (size_t k = 0; k < nt; k++)
+                q->offs[k] = q->blk_start[k];
+            q->offs[nt] = (uint32_t)q->nrecs;
+            q->by_pool = !q->topics_sorted;
         }
     }
     free(group_order);
@@ -453,7 +457,7 @@ qk_status qk_qrels_organise(qk_qrels *q, const char *path, qk_dedup dedup, qk_er
     if (!q->in_order || q->nblk != nt)
         return organise_any(q, nt, path, dedup, err);
     st = organise_in_order(q, nt);
-    q->packed = st == QK_OK && q->topics_sorted && q->ndocs == q->nrecs;
+    q->packed = st == QK_OK && q->ndocs == q->nrecs;
     free(q->blk_topic);
     free(q->blk_start);
     q->blk_topic = q->blk_start = NULL;
@@ -692,6 +696,7 @@ const qk_judgment *qk_qrels_judgments(const qk_qrels *q, size_t t, size_t *n)
         *n = 0;
         return &none;
     }
+    t = qk_qrels_slot(q, t);
     *n = q->offs[t + 1] - q->offs[t];
     return q->recs + q->offs[t];
 }
@@ -700,7 +705,7 @@ uint32_t qk_qrels_judgment_line(const qk_qrels *q, size_t t, size_t k)
 {
     if (!(q = holder(q, &t)))
         return 0;
-    return qk_qrels_rec_line(q, q->offs[t] + k);
+    return qk_qrels_rec_line(q, q->offs[qk_qrels_slot(q, t)] + k);
 }
 
 uint32_t qk_qrels_judgment_jsg(const qk_qrels *q, size_t t, size_t k)
@@ -709,7 +714,7 @@ uint32_t qk_qrels_judgment_jsg(const qk_qrels *q, size_t t, size_t k)
     if (!(q = holder(q, &t)))
         return 0;
     if (q->jsgs)
-        return q->jsgs[q->offs[t] + k];
+        return q->jsgs[q->offs[qk_qrels_slot(q, t)] + k];
     (void)qk_strpool_find(q->groups, "0", 1, &zero);
     return zero;
 }
@@ -733,6 +738,7 @@ int qk_qrels_find_doc(const qk_qrels *q, size_t t, const char *docno, size_t len
     size_t lo, hi;
     if (!(q = holder(q, &t)))
         return 0;
+    t = qk_qrels_slot(q, t);
     lo = q->doc_first[t];
     hi = q->doc_first[t + 1];
     while (lo < hi) {
@@ -757,6 +763,7 @@ const qk_judgment *qk_qrels_get(const qk_qrels *q, size_t t, uint32_t jg, uint32
 {
     if (!(q = holder(q, &t)))
         return NULL;
+    t = qk_qrels_slot(q, t);
     if (q->fmt == QK_REL_QRELS) {
         /* One record per docno id, ids contiguous per topic: direct index. */
         size_t k = q->offs[t] + (doc - q->doc_first[t]);

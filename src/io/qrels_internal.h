@@ -30,18 +30,23 @@ struct qk_qrels {
     uint32_t *doc_off;
     uint64_t *doc_off64;
     size_t off_max;
-    /* topic t's docno ids: [doc_first[t], doc_first[t+1]), strcmp order;
-     * 4 bytes a topic, as for offs: a qrels holds under UINT32_MAX
-     * records (the reader refuses more), and ids and places count them.
-     * The same array as offs (freed with it) when each record has a
-     * docno id of its own, record i id i: a plain qrels. */
+    /* a topic's docno ids (see offs), strcmp order; 4 bytes a topic,
+     * as for offs: a qrels holds under UINT32_MAX records (the reader
+     * refuses more), and ids and places count them. The same array as
+     * offs (freed with it) when each record has a docno id of its own,
+     * record i id i: a plain qrels. */
     uint32_t *doc_first;
     size_t ndocs, doc_cap;
     qk_strpool *groups;    /* jg and jsg strings                          */
     uint32_t *topic_order; /* sorted index -> pool id                  */
     uint32_t *topic_rank;  /* pool id -> sorted index                  */
     uint32_t *group_rank;  /* group id -> strcmp rank                  */
-    uint32_t *offs;        /* topic t's records: [offs[t], offs[t+1]) */
+    /* topic t's records: [offs[s], offs[s + 1]) with s = qk_qrels_slot(q,
+     * t), its docno ids [doc_first[s], doc_first[s + 1]): s is t, or with
+     * by_pool (a file read in order whose topics are not in strcmp order:
+     * nothing is moved) t's pool id, the reading order. */
+    uint32_t *offs;
+    int by_pool;
     qk_judgment *recs;
     size_t nrecs, rec_cap;
     /* A record's line: run k covers the records from run_at[k] on (to the
@@ -83,6 +88,12 @@ struct qk_qrels {
     int finished;
     struct qrels_window *win; /* qk_qrels_read_windowed: the loaded topics */
 };
+
+/* The place of sorted topic t in offs and doc_first (see by_pool). */
+static inline size_t qk_qrels_slot(const qk_qrels *q, size_t t)
+{
+    return q->by_pool ? q->topic_order[t] : t;
+}
 
 /* The line run of record i (reading order): the last run starting at or
  * before it (0 when there is none). */
@@ -270,15 +281,6 @@ qk_status qk_qrels_bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt);
  * block's records in their order; returns 1 (nothing done, offs zeroed)
  * when there is no memory for the copy it needs when blocks move. */
 int qk_qrels_bucket_blocks(qk_qrels *q, size_t nt);
-
-/* A plain qrels read in_order (each topic one block of strictly
- * increasing docnos) whose blocks are not in strcmp order of their topics
- * (q->topic_rank set; q->offs room for nt + 1, q->doc_first the same array): the
- * records, their docno offsets and lines copied into new arrays in topic
- * order, record i of docno id i. No comparison: the numbering and
- * duplicate check of qk_qrels_organise have nothing to do. QK_ENOMEM
- * leaves q as it was. */
-qk_status qk_qrels_move_blocks(qk_qrels *q, size_t nt);
 
 /* The organising order of a topic's records (qrels_sort.c): docno in
  * strcmp order, then group rank (q->group_rank), then line; a qk_cmp_r. */

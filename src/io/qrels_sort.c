@@ -87,55 +87,6 @@ int qk_qrels_bucket_blocks(qk_qrels *q, size_t nt)
     return 0;
 }
 
-qk_status qk_qrels_move_blocks(qk_qrels *q, size_t nt)
-{
-    size_t n = q->nrecs, run = 0, one = n ? n : 1;
-    qk_judgment *recs = qk_realloc_prefault_from(NULL, 0, one * sizeof *recs, QK_QRELS_PREFAULT);
-    uint32_t *lines = malloc(one * sizeof *lines), *off = NULL;
-    uint64_t *off64 = NULL;
-    if (q->doc_off64)
-        off64 = malloc(one * sizeof *off64);
-    else
-        off = malloc(one * sizeof *off);
-    if (!recs || !lines || (!off && !off64)) {
-        free(recs);
-        free(lines);
-        free(off);
-        free(off64);
-        return QK_ENOMEM;
-    }
-    for (size_t k = 0; k < nt; k++) {
-        size_t end = k + 1 < nt ? q->blk_start[k + 1] : n;
-        q->offs[q->topic_rank[q->blk_topic[k]] + 1] = (uint32_t)(end - q->blk_start[k]);
-    }
-    q->offs[0] = 0;
-    for (size_t t = 0; t < nt; t++)
-        q->offs[t + 1] += q->offs[t];
-    /* the blocks in reading order, so the line runs are walked once */
-    for (size_t k = 0; k < nt; k++) {
-        size_t end = k + 1 < nt ? q->blk_start[k + 1] : n, at = q->offs[q->topic_rank[q->blk_topic[k]]];
-        for (size_t i = q->blk_start[k]; i < end; i++, at++) {
-            while (run + 1 < q->nruns && q->run_at[run + 1] <= i)
-                run++;
-            recs[at] = q->recs[i];
-            recs[at].doc = (uint32_t)at;
-            qk_qrels_off_put(off, off64, at, qk_qrels_off_get(q->doc_off, q->doc_off64, i));
-            lines[at] = (uint32_t)i + 1 + (q->nruns ? q->run_delta[run] : 0);
-        }
-    }
-    free(q->recs);
-    free(q->doc_off);
-    free(q->doc_off64);
-    q->recs = recs;
-    q->rec_cap = n;
-    q->doc_off = off;
-    q->doc_off64 = off64;
-    q->doc_cap = n;
-    q->lines = lines;
-    q->ndocs = n;
-    return QK_OK;
-}
-
 int qk_qrels_cmp_docno(const void *a, const void *b, void *ctx)
 {
     const qrels_full *x = a, *y = b;

@@ -9,6 +9,7 @@
 #define QK_TEST_QRELS_ORDER_FIXTURE_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "qrelkit/io.h"
@@ -31,10 +32,15 @@ static int by_topic_doc_line(const void *x, const void *y)
 
 /* q, read from the lines r[0..n) (now sorted by topic, docno, line): its
  * topics in that order, each with its distinct docnos in order, docno ids
- * counting up, the grade and line of each docno's first line. */
+ * counting up in a topic and each id below the judgment count taken once
+ * (a file read in order keeps its reading order's ids, so the topics'
+ * ranges need not follow their order), found by qk_qrels_find_doc and
+ * qk_qrels_get, the grade and line of each docno's first line. */
 static void check_read(const qk_qrels *q, const line_rec *r, size_t n)
 {
-    size_t i = 0, t = 0, total = 0;
+    size_t i = 0, t = 0, total = 0, all = qk_qrels_num_judgments(q);
+    unsigned char *taken = calloc(all ? all : 1, 1);
+    assert_non_null(taken);
     while (i < n) {
         size_t nj, k = 0;
         const qk_judgment *j;
@@ -45,7 +51,14 @@ static void check_read(const qk_qrels *q, const line_rec *r, size_t n)
                 continue; /* a later line of the same docno */
             assert_true(k < nj);
             assert_string_equal(qk_qrels_docno(q, j[k].doc), r[e].doc);
-            assert_int_equal(j[k].doc, total + k);
+            uint32_t found = UINT32_MAX;
+            assert_int_equal(j[k].doc, j[0].doc + k);
+            /* the lookups find it in its topic */
+            assert_true(qk_qrels_find_doc(q, t, r[e].doc, strlen(r[e].doc), &found));
+            assert_int_equal(found, j[k].doc);
+            assert_ptr_equal(qk_qrels_get(q, t, j[k].jg, j[k].doc), &j[k]);
+            assert_true(j[k].doc < all && !taken[j[k].doc]);
+            taken[j[k].doc] = 1;
             assert_true(j[k].rel == (double)r[e].rel);
             assert_int_equal(qk_qrels_judgment_line(q, t, k), r[e].line);
             k++;
@@ -57,7 +70,8 @@ static void check_read(const qk_qrels *q, const line_rec *r, size_t n)
         t++;
     }
     assert_int_equal(t, qk_qrels_num_topics(q));
-    assert_int_equal(total, qk_qrels_num_judgments(q));
+    assert_int_equal(total, all);
+    free(taken);
 }
 
 /* The read refused r[dup], a repeat of r[dup - 1] (r sorted by topic,
