@@ -1,11 +1,11 @@
 /* Gathering a plain qrels of one block a topic (CLEF TAR, MS MARCO's
- * queries) in topic order and, within each block, in docno order
- * (qk_qrels_sort_blocks): blocks already in docno order taken as they
- * are, blocks of 1-8 digit docnos on their packed docnos
- * (qrels_digits.c), any other block on its docno keys (qrels_sort.c
- * qk_qrels_sort_block); the records numbered as they are put in place,
- * in q's own arrays when the blocks come in topic order (or, small, were
- * moved there), else in new ones. */
+ * queries) in docno order within each block (qk_qrels_sort_blocks):
+ * blocks already in docno order taken as they are, blocks of 1-8 digit
+ * docnos on their packed docnos (qrels_digits.c), any other block on its
+ * docno keys (qrels_sort.c qk_qrels_sort_block); the records numbered as
+ * they are put in place, in q's own arrays (every file read), a block at
+ * a time in reading order. When the blocks are not in topic order, offs
+ * and doc_first stay in reading order (q->by_pool). */
 #include "core/prefault.h"
 #include "core/radix.h"
 #include "io/qrels_internal.h"
@@ -35,18 +35,42 @@ static int block_lines(const qk_qrels *q, size_t s, size_t m, uint32_t *first, u
  * place (record i of docno id i: every file read), recs and off/off64 are
  * q's own: each block is put in docno order where it is, and its numbered
  * records and offsets moved down onto the ones before; no fresh array the
- * size of the file, whose pages the kernel would clear. Blocks out of
- * topic order are first moved to their topics' places (moved: see
- * move_records). */
+ * size of the file, whose pages the kernel would clear. Else new arrays,
+ * filled in topic order. */
 typedef struct gathered {
     qk_judgment *recs;
     uint32_t *lines, *off, *bline, *blk;
     uint64_t *off64;
-    /* topic t's first record, which is also its first docno id (a
-     * record dropped as a repeat takes no id): q->offs and q->doc_first */
+    /* a topic's first record, which is also its first docno id (a record
+     * dropped as a repeat takes no id), at its slot (qk_qrels_slot):
+     * q->offs and q->doc_first */
     uint32_t *offs;
-    int in_place, moved;
+    int in_place;
+    /* Blocks gathered in reading order (by_pool) report a docno judged
+     * twice as topic order would have: the first topic's in strcmp order
+     * (dup_t, SIZE_MAX while none), whose block stopped there. */
+    int defer;
+    size_t dup_t;
+    uint32_t dup_line, dup_first;
+    const char *dup_doc;
 } gathered;
+
+/* Docno d of topic rank t judged twice, on line and first on line first:
+ * the error, or with g->defer noted for the end (QK_OK: the caller leaves
+ * the block). */
+static qk_status judged_twice(const qk_qrels *q, gathered *g, size_t t, const char *path, uint32_t line,
+                              const char *d, uint32_t first, qk_error *err)
+{
+    if (!g->defer)
+        return qk_qrels_judged_twice(q, t, path, line, d, first, err);
+    if (t < g->dup_t) {
+        g->dup_t = t;
+        g->dup_line = line;
+        g->dup_first = first;
+        g->dup_doc = d;
+    }
+    return QK_OK;
+}
 
 static void gathered_free(gathered *g)
 {
@@ -142,7 +166,7 @@ static qk_status gather_digits(qk_qrels *q, gathered *g, const block_at *b, size
                     q->npositive--;
                 continue;
             }
-            return qk_qrels_judged_twice(q, b->t, path, line, q->arena + r->doc, last, err);
+            return judged_twice(q, g, b->t, path, line, q->arena + r->doc, last, err);
         }
         prev = key;
         goff[id] = r->doc;
@@ -156,32 +180,25 @@ static qk_status gather_digits(qk_qrels *q, gathered *g, const block_at *b, size
     return QK_OK;
 }
 
-/* Where topic rank t's block is now (before gather_block takes it): its
- * place in reading order, or, moved, the one move_records gave it. */
-static inline size_t block_place(const qk_qrels *q, const gathered *g, size_t t)
+/* Topic rank t's block, block k of the reading order, gathered in docno
+ * order onto g at record *w and docno id *nd, which g->offs[slot] notes. */
+static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t k, size_t slot, size_t *w,
+                              size_t *nd, qrels_sort_buf *sb, const char *path, qk_dedup dedup, qk_error *err)
 {
-    return g->moved ? g->offs[t] : q->blk_start[g->blk[t]];
-}
-
-/* Topic rank t's block, gathered in docno order onto g at record *w and
- * docno id *nd. s: where it was read (its lines), pos: where it is. */
-static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, size_t *nd, qrels_sort_buf *sb,
-                              const char *path, qk_dedup dedup, qk_error *err)
-{
-    size_t k = g->blk[t], s = q->blk_start[k], e = k + 1 < q->nblk ? q->blk_start[k + 1] : q->nrecs;
-    size_t m = e - s, i = 1, first_doc = *nd, pos = block_place(q, g, t);
-    const qk_judgment *src = q->recs + pos;
+    size_t s = q->blk_start[k], e = k + 1 < q->nblk ? q->blk_start[k + 1] : q->nrecs;
+    size_t m = e - s, i = 1, first_doc = *nd;
+    const qk_judgment *src = q->recs + s;
     qk_keyed *keys = NULL;
     uint32_t line0;
     int one_run = block_lines(q, s, m, &line0, g->bline), taken = 0;
-    g->offs[t] = (uint32_t)*w;
+    g->offs[slot] = (uint32_t)*w;
     /* a block already in docno order (equal docnos in line order) is
      * gathered as it is */
     while (i < m && strcmp(q->arena + qk_qrels_doc_at(q, src[i - 1].doc),
                            q->arena + qk_qrels_doc_at(q, src[i].doc)) <= 0)
         i++;
     if (i < m) {
-        block_at b = {t, pos, m, line0, one_run};
+        block_at b = {t, s, m, line0, one_run};
         qk_status st = gather_digits(q, g, &b, w, nd, sb, path, dedup, err, &taken);
         if (taken || st != QK_OK)
             return st;
@@ -189,13 +206,13 @@ static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, siz
     if (i < m && !(keys = qk_qrels_sort_block(q, src, m, sb)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if (keys && g->in_place)
-        permute_block(q, pos, keys, m);
+        permute_block(q, s, keys, m);
     for (size_t j = 0; j < m; j++) {
         /* in place: record j is here, its offset read before the
          * numbered ones (at most up to place j) overwrite it */
         size_t x = keys ? keys[j].id & ~PLACED : j;
         qk_judgment r = src[g->in_place ? j : x];
-        size_t at = g->in_place ? qk_qrels_doc_at(q, pos + j) : qk_qrels_doc_at(q, r.doc);
+        size_t at = g->in_place ? qk_qrels_doc_at(q, s + j) : qk_qrels_doc_at(q, r.doc);
         const char *d = q->arena + at;
         uint32_t line = one_run ? line0 + (uint32_t)x : g->bline[x];
         if (*nd > first_doc && qk_qrels_same_docno(q, sb, keys, j, g->off, g->off64, *nd - 1, d)) {
@@ -205,7 +222,7 @@ static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, siz
                     q->npositive--;
                 continue;
             }
-            return qk_qrels_judged_twice(q, t, path, line, d, g->lines[*w - 1], err);
+            return judged_twice(q, g, t, path, line, d, g->lines[*w - 1], err);
         }
         qk_qrels_off_put(g->off, g->off64, (*nd)++, at);
         r.doc = (uint32_t)(*nd - 1);
@@ -215,21 +232,19 @@ static qk_status gather_block(qk_qrels *q, gathered *g, size_t t, size_t *w, siz
     return QK_OK;
 }
 
-/* Start loading what gather_block will read of topic rank t's block
- * (none past nt): its first record and docno offset, or (docno) the
- * first docno, whose offset the call for t + 4 began to load. With many
- * small topics listed out of order (a qrels of hundreds of thousands of
- * queries), every block lies elsewhere in the arrays and each of these
- * reads would miss the cache. */
+/* Start loading what gather_block will read of block k (none past nt)
+ * when blocks are gathered in topic order into new arrays: its first
+ * record and docno offset, or (docno) the first docno, whose offset the
+ * call for the block 4 topics on began to load. Blocks out of reading
+ * order lie elsewhere in the arrays and each of these reads would miss
+ * the cache. */
 static void prefetch_block(const qk_qrels *q, const gathered *g, size_t t, size_t nt, int docno)
 {
     size_t s;
     if (t >= nt)
         return;
-    s = block_place(q, g, t);
+    s = q->blk_start[g->blk[t]];
     if (!docno) {
-        if (g->moved)
-            return; /* records in order, read one after another */
         __builtin_prefetch(q->recs + s);
         __builtin_prefetch(q->doc_off ? (const void *)(q->doc_off + s) : (const void *)(q->doc_off64 + s));
     } else {
@@ -237,80 +252,14 @@ static void prefetch_block(const qk_qrels *q, const gathered *g, size_t t, size_
     }
 }
 
-/* recs[i] and its docno offset (off or off64) moved to place dest[i],
- * each record numbered with its place: the record in hand goes to its
- * place d, whose record is taken in hand next, until the cycle comes back
- * to where it began; PLACED marks the places done (n < PLACED). */
-static inline __attribute__((always_inline)) void move_cycles(qk_judgment *recs, uint32_t *off,
-                                                              uint64_t *off64, uint32_t *dest, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        qk_judgment r;
-        // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign): the blocks cover [0, n), every dest set
-        size_t o, d = dest[i];
-        if ((d & PLACED) || d == i)
-            continue;
-        r = recs[i];
-        o = qk_qrels_off_get(off, off64, i);
-        while (d != i) {
-            qk_judgment r2 = recs[d];
-            size_t o2 = qk_qrels_off_get(off, off64, d), d2 = dest[d];
-            r.doc = (uint32_t)d;
-            recs[d] = r;
-            qk_qrels_off_put(off, off64, d, o);
-            dest[d] = (uint32_t)d2 | PLACED;
-            r = r2;
-            o = o2;
-            d = d2;
-        }
-        r.doc = (uint32_t)i;
-        recs[i] = r;
-        qk_qrels_off_put(off, off64, i, o);
-    }
-}
-
-/* Blocks out of topic order (g->in_place: record i of docno id i), each
- * moved with its docno offsets to its topic's place, the records after
- * those of the topics before it: g->offs[t] is that place, record p is
- * then of docno id p, and gathering goes on in place as for blocks that
- * came in order, with 4 bytes a record for the moves (dest, freed after)
- * where gathering into new arrays took 20 (a record and its offset): on
- * 502,000 topics in no order 10 MB less at the peak. The moves follow
- * the permutation's cycles, each record moved once. 0 when done, -1 when
- * out of memory (nothing moved). */
-static int move_records(qk_qrels *q, gathered *g, size_t nt)
-{
-    size_t n = q->nrecs, at = 0;
-    uint32_t *dest = malloc((n ? n : 1) * sizeof *dest);
-    if (!dest)
-        return -1;
-    for (size_t t = 0; t < nt; t++) {
-        size_t k = g->blk[t], s = q->blk_start[k], e = k + 1 < q->nblk ? q->blk_start[k + 1] : n;
-        g->offs[t] = (uint32_t)at;
-        for (size_t i = s; i < e; i++)
-            dest[i] = (uint32_t)(at + (i - s));
-        at += e - s;
-    }
-    if (q->doc_off64)
-        move_cycles(q->recs, NULL, q->doc_off64, dest, n);
-    else
-        move_cycles(q->recs, q->doc_off, NULL, dest, n);
-    free(dest);
-    g->moved = 1;
-    return 0;
-}
-
-/* Blocks out of topic order averaging fewer records than this are moved
- * in place (move_records), larger ones gathered into new arrays. */
-#define MOVE_BLOCK_RECS 8
-
 qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err)
 {
     size_t n = q->nrecs, one = n ? n : 1, big = 1, w = 0, nd = 0, np = q->npositive;
     uint32_t *group_order = NULL;
-    gathered g = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0};
+    gathered g = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, SIZE_MAX, 0, 0, NULL};
     qrels_sort_buf sb = {NULL, NULL, 0, 0, 0, 0};
     qk_status st = QK_OK;
+    int by_pool = 0;
     for (size_t k = 0; k < nt; k++) {
         size_t e = k + 1 < nt ? q->blk_start[k + 1] : n;
         big = e - q->blk_start[k] > big ? e - q->blk_start[k] : big;
@@ -340,20 +289,15 @@ qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedu
         g.in_place = off_id == 0;
     }
     if (g.in_place) {
-        int moved = 0;
+        /* Blocks out of topic order (numeric topic ids, MS MARCO's and
+         * CLEF TAR's queries listed as they came) are gathered where they
+         * are, in reading order: no record moves to another block's
+         * place, and each block is read after the one before it. Block k
+         * is topic (pool id) k's: one block a topic, each new topic the
+         * next id. */
         for (size_t k = 0; k < nt; k++)
-            moved |= g.blk[k] != k;
-        /* Blocks out of topic order are moved in place when they are
-         * small (a few records a topic, as MS MARCO's queries: gathering
-         * them reads scattered records anyway, and the moves spare a copy
-         * of every record); larger ones (CLEF TAR's) are gathered into
-         * new arrays, each block read in order, which is faster there:
-         * 0.89x the CPU of moving on qrel_abs_test.txt. So are they when
-         * there is no memory for the moves. */
-        if (moved && (n >= MOVE_BLOCK_RECS * nt || move_records(q, &g, nt) != 0))
-            g.in_place = 0;
-    }
-    if (g.in_place) {
+            by_pool |= g.blk[k] != k;
+        g.defer = by_pool && dedup == QK_DEDUP_ERROR;
         g.recs = q->recs;
         g.off = q->doc_off;
         g.off64 = q->doc_off64;
@@ -368,11 +312,19 @@ qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedu
             goto out;
         }
     }
-    for (size_t t = 0; t < nt && st == QK_OK; t++) {
-        prefetch_block(q, &g, t + 8, nt, 0);
-        prefetch_block(q, &g, t + 4, nt, 1);
-        st = gather_block(q, &g, t, &w, &nd, &sb, path, dedup, err);
+    for (size_t i = 0; i < nt && st == QK_OK; i++) {
+        if (by_pool) { /* block i, topic (pool id) i */
+            st = gather_block(q, &g, q->topic_rank[i], i, i, &w, &nd, &sb, path, dedup, err);
+            continue;
+        }
+        if (!g.in_place) {
+            prefetch_block(q, &g, i + 8, nt, 0);
+            prefetch_block(q, &g, i + 4, nt, 1);
+        }
+        st = gather_block(q, &g, i, g.blk[i], i, &w, &nd, &sb, path, dedup, err);
     }
+    if (st == QK_OK && g.dup_t != SIZE_MAX)
+        st = qk_qrels_judged_twice(q, g.dup_t, path, g.dup_line, g.dup_doc, g.dup_first, err);
 out:
     qk_qrels_sort_buf_free(&sb);
     free(group_order);
@@ -401,6 +353,7 @@ out:
     q->blk_topic = q->blk_start = NULL;
     q->lines = g.lines;
     q->offs = q->doc_first = g.offs;
+    q->by_pool = by_pool;
     q->nrecs = w;
     q->ndocs = nd;
     free(g.bline);

@@ -378,17 +378,16 @@ qk_status qk_qrels_judged_twice(const qk_qrels *q, size_t t, const char *path, u
  * inverse (qrels_sort.c). */
 qk_status qk_qrels_rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **rank);
 
-/* (qrels_gather.c) Organising a plain qrels whose topics come one block each, some block
- * out of docno order (CLEF TAR): topics ranked, then block by block in
- * topic order the records' docno prefixes radix-sorted and the records,
- * their docno offsets and lines gathered in that order into new arrays,
- * each docno numbered and duplicates dropped or reported as
- * qk_qrels_organise does; the records stay 16 bytes, with no pass that
- * widens them to qrels_full and back; when the blocks are in topic
- * order, or small ones out of it have been moved to their topics' places
- * (many small topics: qrels_gather.c move_records), in q's own record and
- * docno offset arrays. After an error q is only to be freed, as after
- * any error of qk_qrels_organise. */
+/* (qrels_gather.c) Organising a plain qrels whose topics come one block
+ * each, some block out of docno order (CLEF TAR): topics ranked, then
+ * block by block the records' docno prefixes radix-sorted and the
+ * records, their docno offsets and lines put in that order, each docno
+ * numbered and duplicates dropped or reported as qk_qrels_organise does;
+ * the records stay 16 bytes, with no pass that widens them to qrels_full
+ * and back. Every file read is gathered in q's own record and docno
+ * offset arrays in reading order (by_pool when that is not topic order);
+ * records added otherwise into new arrays in topic order. After an error
+ * q is only to be freed, as after any error of qk_qrels_organise. */
 qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedup dedup, qk_error *err);
 
 /* Sort q's records by topic and docno, number the docnos per topic and

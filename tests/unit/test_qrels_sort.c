@@ -640,15 +640,15 @@ static void test_digit_order(void **state)
     }
 }
 
-
 /* Blocks out of topic order, each needing its docnos sorted, one with a
- * repeated docno: the records are moved to their topics' places in the
- * array they were read into (qk_qrels_sort_blocks, move_records), no new
- * one; each topic then holds its docnos in strcmp order with the grade
- * and line they were added with, the repeat dropped, and a topic's first
- * docno id is its first record (doc_first shares offs). 100 topics of
- * 1-4 records: 250 records, in arrays of 256 that shrinking leaves. */
-static void test_blocks_moved_in_place(void **state)
+ * repeated docno: the records are put in order where they were read, in
+ * the array they were read into, block after block (qk_qrels_sort_blocks,
+ * by_pool), no new one; each topic then holds its docnos in strcmp order
+ * with the grade and line they were added with, the repeat dropped, and
+ * its docno ids count up from its first record's (doc_first shares offs).
+ * 100 topics of 1-4 records: 250 records, in arrays of 256 that
+ * shrinking leaves. */
+static void test_blocks_gathered_where_read(void **state)
 {
     enum { NT = 100 };
     qk_qrels *q = NULL;
@@ -700,7 +700,7 @@ static void test_blocks_moved_in_place(void **state)
             unsigned d = (unsigned)i + (t == 7);
             snprintf(doc, sizeof doc, "d%u", d);
             assert_string_equal(qk_qrels_docno(q, j[i].doc), doc);
-            assert_int_equal(j[i].doc, q->doc_first[r] + i);
+            assert_int_equal(j[i].doc, j[0].doc + i);
             assert_true(j[i].rel == (double)want_rel[t][d]);
             assert_int_equal(qk_qrels_judgment_line(q, r, i), want_line[t][d]);
         }
@@ -709,9 +709,11 @@ static void test_blocks_moved_in_place(void **state)
 }
 
 /* Blocks out of topic order of 10 records each (CLEF TAR's are of
- * thousands) are gathered into new arrays, each block read in order, not
- * moved in place: the records end in another array, in order. */
-static void test_large_blocks_gathered_anew(void **state)
+ * thousands) are gathered where they were read, each in docno order: the
+ * records stay in their array. A docno judged twice in two topics is
+ * reported for the first topic in strcmp order, as gathering in topic
+ * order would: t1's, though t2's repeat is read first. */
+static void test_large_blocks_gathered_where_read(void **state)
 {
     enum { NT = 20, K = 10 };
     qk_qrels *q = NULL;
@@ -729,7 +731,8 @@ static void test_large_blocks_gathered_anew(void **state)
     }
     saved = q->recs;
     assert_int_equal(qk_qrels_finish(q, QK_DEDUP_ERROR, &err), QK_OK);
-    assert_true(q->recs != saved);
+    assert_ptr_equal(q->recs, saved);
+    assert_true(q->by_pool);
     for (size_t r = 0; r < NT; r++) {
         size_t n;
         char want[24];
@@ -740,8 +743,25 @@ static void test_large_blocks_gathered_anew(void **state)
         for (size_t i = 0; i < n; i++) {
             snprintf(want, sizeof want, "d%zu", i);
             assert_string_equal(qk_qrels_docno(q, j[i].doc), want);
+            assert_int_equal(qk_qrels_judgment_line(q, r, i), (r * 3 % NT) * K + K - i);
         }
     }
+    qk_qrels_free(q);
+
+    /* t2: d9 .. d0 then d5 again (lines 1-11); t1: d9 .. d0 then d3 again
+     * (lines 12-22) */
+    assert_int_equal(qk_qrels_new(QK_REL_QRELS, &q, &err), QK_OK);
+    for (int t = 2; t >= 1; t--) {
+        char qid[8], doc[8];
+        snprintf(qid, sizeof qid, "t%d", t);
+        for (int i = 0; i <= K; i++) {
+            snprintf(doc, sizeof doc, "d%d", i < K ? K - 1 - i : t == 2 ? 5 : 3);
+            assert_int_equal(qk_qrels_add(q, qid, NULL, doc, 1, &err), QK_OK);
+        }
+    }
+    assert_int_equal(qk_qrels_finish(q, QK_DEDUP_ERROR, &err), QK_EINPUT);
+    assert_int_equal(err.line, 22);
+    assert_non_null(strstr(err.message, "docno 'd3' is judged twice for topic 't1' (first on line 18)"));
     qk_qrels_free(q);
 }
 
@@ -783,8 +803,8 @@ int main(void)
         cmocka_unit_test(test_fused_radix_matches),
         cmocka_unit_test(test_bits_radix_matches),
         cmocka_unit_test(test_digit_order),
-        cmocka_unit_test(test_blocks_moved_in_place),
-        cmocka_unit_test(test_large_blocks_gathered_anew),
+        cmocka_unit_test(test_blocks_gathered_where_read),
+        cmocka_unit_test(test_large_blocks_gathered_where_read),
         cmocka_unit_test(test_arrays_fit_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
