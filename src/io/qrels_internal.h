@@ -43,8 +43,9 @@ struct qk_qrels {
     uint32_t *group_rank;  /* group id -> strcmp rank                  */
     /* topic t's records: [offs[s], offs[s + 1]) with s = qk_qrels_slot(q,
      * t), its docno ids [doc_first[s], doc_first[s + 1]): s is t, or with
-     * by_pool (a file read in order whose topics are not in strcmp order:
-     * nothing is moved) t's pool id, the reading order. */
+     * by_pool t's pool id, the reading order (a plain qrels of one block a
+     * topic whose topics are not in strcmp order: its blocks stay where
+     * they were read, organise_in_order and qk_qrels_sort_blocks). */
     uint32_t *offs;
     int by_pool;
     qk_judgment *recs;
