@@ -254,8 +254,9 @@ static void test_lookup_finds_duplicates(void **state)
  * those must not be reported. */
 static void test_lookup_large_topics(void **state)
 {
-    enum { MAXN = 20000 };
-    static const size_t sizes[] = {1, 2, 3000, 16383, 16384, 16385, 16390, 20000};
+    enum { MAXN = 300000 };
+    /* 300,000 ranked and up to 600,000 judged: a table past LK_WIDE_SLOTS */
+    static const size_t sizes[] = {1, 2, 3000, 16383, 16384, 16385, 16390, 20000, 300000};
     char (*names)[24] = malloc(MAXN * sizeof *names);
     const char **docnos = malloc(MAXN * sizeof *docnos);
     double *scores = malloc(MAXN * sizeof *scores);
@@ -412,6 +413,99 @@ static void test_merge_counts(void **state)
     free(b.levels);
 }
 
+/* --dedup first, as the rule reads: while some docno repeats, take the
+ * first rank (in input order) that repeats one before it and drop the
+ * copy of the two with the larger line (the later one when the lines are
+ * equal), the rest in order. */
+static size_t ref_dedup(const char **docnos, double *scores, long *lines, size_t n)
+{
+    for (;;) {
+        size_t i, k = 0;
+        for (i = 1; i < n; i++) {
+            for (k = 0; k < i && strcmp(docnos[k], docnos[i]) != 0; k++)
+                ;
+            if (k < i)
+                break;
+        }
+        if (i >= n)
+            return n;
+        i = lines[k] > lines[i] ? k : i;
+        memmove(docnos + i, docnos + i + 1, (n - i - 1) * sizeof *docnos);
+        memmove(scores + i, scores + i + 1, (n - i - 1) * sizeof *scores);
+        memmove(lines + i, lines + i + 1, (n - i - 1) * sizeof *lines);
+        n--;
+    }
+}
+
+/* qk_rank_topic under --dedup first keeps the same copy of each repeated
+ * docno as ref_dedup (each copy has a score of its own, so another choice
+ * ranks differently): docnos drawn from a small pool (pairs, triples and
+ * more), lines in input order, shuffled, or all 0 (a ranked run from
+ * memory); topics of up to 400 entries. */
+static void test_dedup_first_keeps_first_line(void **state)
+{
+    enum { MAXN = 400 };
+    char(*names)[16] = malloc(MAXN * sizeof *names);
+    const char **docnos = malloc(MAXN * sizeof *docnos), **rd = malloc(MAXN * sizeof *rd);
+    double *scores = malloc(MAXN * sizeof *scores), *rs = malloc(MAXN * sizeof *rs);
+    long *lines = malloc(MAXN * sizeof *lines), *rl = malloc(MAXN * sizeof *rl);
+    ref *want = malloc(MAXN * sizeof *want);
+    qk_scratch sc;
+    qk_eval_opts o;
+    qk_error err;
+    qk_rng r;
+    (void)state;
+    assert_true(names && docnos && rd && scores && rs && lines && rl && want);
+    memset(&sc, 0, sizeof sc);
+    qk_eval_opts_init(&o);
+    o.dedup = QK_DEDUP_FIRST;
+    qk_rng_seed(&r, 77);
+    for (int topic = 0; topic < 400; topic++) {
+        size_t n = topic < 5 ? (size_t)topic : 1 + qk_rng_below(&r, topic % 20 == 0 ? MAXN : 100), m;
+        size_t pool = 1 + qk_rng_below(&r, (uint32_t)n + 1);
+        int line_kind = topic % 3; /* 0 input order, 1 shuffled, 2 all 0 */
+        for (size_t i = 0; i < n; i++) {
+            snprintf(names[i], sizeof names[i], "d%u", (unsigned)qk_rng_below(&r, (uint32_t)pool));
+            docnos[i] = names[i];
+            scores[i] = (double)(3 * n - i) + 0.25 * (double)qk_rng_below(&r, 4);
+            lines[i] = line_kind == 2 ? 0 : (long)i + 1;
+        }
+        if (line_kind == 1)
+            for (size_t i = n; i > 1; i--) {
+                size_t k = qk_rng_below(&r, (uint32_t)i);
+                long t = lines[i - 1];
+                lines[i - 1] = lines[k];
+                lines[k] = t;
+            }
+        memcpy(rd, docnos, n * sizeof *rd);
+        memcpy(rs, scores, n * sizeof *rs);
+        memcpy(rl, lines, n * sizeof *rl);
+        m = ref_dedup(rd, rs, rl, n);
+        for (size_t i = 0; i < m; i++)
+            want[i] = (ref){rs[i], rd[i]};
+        ref_asc_ties = 0;
+        qsort(want, m, sizeof *want, ref_cmp);
+        {
+            qk_run_topic rt = {"q", n, docnos, scores, lines};
+            assert_int_equal(qk_rank_topic(&sc, &rt, NULL, &o, 0, 0, "run", &err), QK_OK);
+        }
+        assert_int_equal(sc.nranked, m);
+        for (size_t i = 0; i < m; i++)
+            if (strcmp(sc.ranked[i].docno, want[i].docno) != 0 || !(sc.ranked[i].score == want[i].score))
+                fail_msg("topic %d (n %zu, lines %d) rank %zu: got %s %.17g, rule gives %s %.17g", topic, n,
+                         line_kind, i, sc.ranked[i].docno, sc.ranked[i].score, want[i].docno, want[i].score);
+    }
+    qk_scratch_free(&sc);
+    free(names);
+    free(docnos);
+    free(rd);
+    free(scores);
+    free(rs);
+    free(lines);
+    free(rl);
+    free(want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -419,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_lookup_finds_duplicates),
         cmocka_unit_test(test_lookup_large_topics),
         cmocka_unit_test(test_merge_counts),
+        cmocka_unit_test(test_dedup_first_keeps_first_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
