@@ -677,16 +677,19 @@ int qk_qrels_find_topic(const qk_qrels *q, const char *qid, size_t len, size_t *
 }
 
 /* The qrels holding topic t's records: q, or for a windowed q its loaded
- * part (t made the part's index); NULL when t is not loaded. */
+ * part; NULL when t is not loaded. *t is made the place of the topic's
+ * records in the holder's offs and doc_first (qk_qrels_slot). */
 static const qk_qrels *holder(const qk_qrels *q, size_t *t)
 {
     const qrels_window *w = q->win;
-    if (!w)
-        return q;
-    if (!w->part || *t < w->t0 || *t >= w->t1)
-        return NULL;
-    *t -= w->t0;
-    return w->part;
+    if (w) {
+        if (!w->part || *t < w->t0 || *t >= w->t1)
+            return NULL;
+        *t -= w->t0;
+        q = w->part;
+    }
+    *t = qk_qrels_slot(q, *t);
+    return q;
 }
 
 const qk_judgment *qk_qrels_judgments(const qk_qrels *q, size_t t, size_t *n)
@@ -696,7 +699,6 @@ const qk_judgment *qk_qrels_judgments(const qk_qrels *q, size_t t, size_t *n)
         *n = 0;
         return &none;
     }
-    t = qk_qrels_slot(q, t);
     *n = q->offs[t + 1] - q->offs[t];
     return q->recs + q->offs[t];
 }
@@ -705,7 +707,7 @@ uint32_t qk_qrels_judgment_line(const qk_qrels *q, size_t t, size_t k)
 {
     if (!(q = holder(q, &t)))
         return 0;
-    return qk_qrels_rec_line(q, q->offs[qk_qrels_slot(q, t)] + k);
+    return qk_qrels_rec_line(q, q->offs[t] + k);
 }
 
 uint32_t qk_qrels_judgment_jsg(const qk_qrels *q, size_t t, size_t k)
@@ -714,7 +716,7 @@ uint32_t qk_qrels_judgment_jsg(const qk_qrels *q, size_t t, size_t k)
     if (!(q = holder(q, &t)))
         return 0;
     if (q->jsgs)
-        return q->jsgs[q->offs[qk_qrels_slot(q, t)] + k];
+        return q->jsgs[q->offs[t] + k];
     (void)qk_strpool_find(q->groups, "0", 1, &zero);
     return zero;
 }
@@ -738,7 +740,6 @@ int qk_qrels_find_doc(const qk_qrels *q, size_t t, const char *docno, size_t len
     size_t lo, hi;
     if (!(q = holder(q, &t)))
         return 0;
-    t = qk_qrels_slot(q, t);
     lo = q->doc_first[t];
     hi = q->doc_first[t + 1];
     while (lo < hi) {
@@ -763,7 +764,6 @@ const qk_judgment *qk_qrels_get(const qk_qrels *q, size_t t, uint32_t jg, uint32
 {
     if (!(q = holder(q, &t)))
         return NULL;
-    t = qk_qrels_slot(q, t);
     if (q->fmt == QK_REL_QRELS) {
         /* One record per docno id, ids contiguous per topic: direct index. */
         size_t k = q->offs[t] + (doc - q->doc_first[t]);
