@@ -256,6 +256,18 @@ static uint64_t *table(qk_scratch *sc, size_t n, size_t *mask)
     return sc->set;
 }
 
+/* The slot of the duplicate check's table (below) that holds x's docno,
+ * or the empty one where it goes: entries (hash << 32) | (index into r +
+ * 1), 0 = empty, linear probing. */
+static inline size_t probe(const uint64_t *set, size_t mask, const qk_ranked *r, const qk_ranked *x)
+{
+    size_t h = x->hash & mask;
+    for (; set[h]; h = (h + 1) & mask)
+        if ((uint32_t)(set[h] >> 32) == x->hash && strcmp(r[(uint32_t)set[h] - 1].docno, x->docno) == 0)
+            break;
+    return h;
+}
+
 /* Finds a repeated docno among r[0..n) (hashes already in r); returns the
  * index of the second copy (in r order), -1 when none, -2 without memory. */
 static long find_duplicate(qk_scratch *sc, const qk_ranked *r, size_t n, size_t *first)
@@ -265,13 +277,10 @@ static long find_duplicate(qk_scratch *sc, const qk_ranked *r, size_t n, size_t 
     if (!set)
         return -2;
     for (size_t i = 0; i < n; i++) {
-        size_t h = r[i].hash & mask;
-        for (; set[h]; h = (h + 1) & mask) {
-            size_t k = (size_t)(uint32_t)set[h] - 1;
-            if ((uint32_t)(set[h] >> 32) == r[i].hash && strcmp(r[k].docno, r[i].docno) == 0) {
-                *first = k;
-                return (long)i;
-            }
+        size_t h = probe(set, mask, r, &r[i]);
+        if (set[h]) {
+            *first = (size_t)(uint32_t)set[h] - 1;
+            return (long)i;
         }
         set[h] = (uint64_t)r[i].hash << 32 | (i + 1);
     }
@@ -294,12 +303,7 @@ static int drop_repeats(qk_scratch *sc, size_t *n)
     if (!set)
         return -1;
     for (size_t i = 0; i < *n; i++) {
-        size_t h = r[i].hash & mask;
-        for (; set[h]; h = (h + 1) & mask) {
-            size_t k = (size_t)(uint32_t)set[h] - 1;
-            if ((uint32_t)(set[h] >> 32) == r[i].hash && strcmp(r[k].docno, r[i].docno) == 0)
-                break;
-        }
+        size_t h = probe(set, mask, r, &r[i]);
         if (set[h]) {
             size_t k = (size_t)(uint32_t)set[h] - 1;
             dropped++;
