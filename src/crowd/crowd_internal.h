@@ -238,7 +238,20 @@ void qk_crowd_keep_last_task(qk_crowd_labels *L, const char *s, size_t len, uint
  * (crowd_read_add.h). */
 size_t qk_crowd_add_long(qk_crowd_labels *L, const char *p, const char *end, long ln,
                          const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, size_t *bytes,
-                         qk_status *st, qk_error *err, int wide);
+                         qk_status *st, qk_error *err, int wide, size_t rest);
+
+/* The file reader's sizing (crowd_read.c). qk_crowd_reserve: room for n
+ * labels in the raw arrays at once, prefaulted, and for their tasks in
+ * the pool; on failure the arrays stay as they are. qk_crowd_room: the
+ * room to ask for when L's arrays are full, rest bytes of the file still
+ * to read (0: unknown) after bytes that held lines labels: the labels
+ * those bytes should hold at the lines' mean length, with 1/16 and 64
+ * spare, at least an eighth more than L->n, so that a low estimate costs
+ * few copies; twice the room while fewer than QK_CROWD_PRESIZE labels
+ * have been read or the rest is unknown. */
+#define QK_CROWD_PRESIZE ((size_t)4096)
+void qk_crowd_reserve(qk_crowd_labels *L, size_t n);
+size_t qk_crowd_room(const qk_crowd_labels *L, size_t rest, size_t bytes, size_t lines);
 
 /* Allocate a result with every array the method fills (confusion when
  * with_confusion, difficulty when with_difficulty); the worker reports are

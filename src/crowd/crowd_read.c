@@ -25,7 +25,7 @@
  * regrowth and its copies) and prefaulted (core/prefault.h), and for their tasks
  * in the pool (no rehashing). Only an estimate: on failure the arrays stay
  * as they are and grow as needed. */
-static void reserve(qk_crowd_labels *L, size_t n)
+void qk_crowd_reserve(qk_crowd_labels *L, size_t n)
 {
     void *p;
     size_t nt, tb = 0;
@@ -43,8 +43,12 @@ static void reserve(qk_crowd_labels *L, size_t n)
         return;
     L->cls = p;
     L->cap = n;
-    /* tasks in the proportion seen so far (labels of a task come
-     * together, so this holds from early on) */
+    /* tasks in the proportion seen so far, when labels of a task come
+     * together (so that this holds from early on); not in a file whose
+     * tasks come back (listed by worker, L->long_tasks_on), where the
+     * first labels name new tasks far more often than the rest */
+    if (L->long_tasks_on)
+        return;
     nt = qk_strpool_count(L->tasks);
     for (size_t i = 0; i < nt; i++)
         tb += qk_strpool_len(L->tasks, (uint32_t)i) + 1;
@@ -54,7 +58,16 @@ static void reserve(qk_crowd_labels *L, size_t n)
 }
 
 #define QK_CROWD_BATCH 128
-#define QK_CROWD_PRESIZE 4096 /* labels read before the arrays are sized */
+
+size_t qk_crowd_room(const qk_crowd_labels *L, size_t rest, size_t bytes, size_t lines)
+{
+    size_t n = L->n, twice = L->cap > 8 ? 2 * L->cap : 16, per, want;
+    if (!rest || n < QK_CROWD_PRESIZE || !lines || !(per = bytes / lines))
+        return twice;
+    want = rest / per / 16 * 17 + 64;
+    want = want > n / 8 + 64 ? want : n / 8 + 64;
+    return n + want > L->cap ? n + want : twice;
+}
 
 /* Lines ahead whose worker slots are loaded while a line is added: the
  * map is large enough to miss the cache, and adding the lines one by one
@@ -473,9 +486,10 @@ static qk_status add_line(qk_crowd_labels *L, const char *f0, const qk_line3 *r,
 
 /* The lines of three fields that follow, in batches from the splitter,
  * consumed from lines as they are added; *got: how many. size: the file's
- * size (0: unknown), to size the arrays once. */
+ * size (0: unknown), to size the arrays once; *done: the bytes of the file
+ * read so far, counted on. */
 static qk_status fast_lines(qk_crowd_labels *L, qk_lines *lines, const qk_crowd_read_opts *opts, size_t size,
-                            qk_crowd_read_stats *stats, size_t *got, qk_error *err)
+                            size_t *done, qk_crowd_read_stats *stats, size_t *got, qk_error *err)
 {
     qk_line3 b[QK_CROWD_BATCH];
     qk_line3_keys K[QK_CROWD_BATCH];
@@ -491,32 +505,33 @@ static qk_status fast_lines(qk_crowd_labels *L, qk_lines *lines, const qk_crowd_
         long ln = qk_lines_lineno(lines);
         qk_lines_window(lines, &p, &end);
         /* the common lines first, straight from the window */
+        size_t rest = size > *done ? size - *done : 0;
         if ((k = add_window(L, p, end, ln, &bytes, wide)) > 0) {
             stats->rows += k;
             qk_lines_skip(lines, bytes, (long)k);
             *got += k;
+            *done += bytes;
             /* arrays full: room for the rest of the file (estimated from
              * these lines), or twice the room, so that the loop goes on */
-            if (L->n == L->cap) {
-                size_t want = size && L->n >= QK_CROWD_PRESIZE ? size / (bytes / k) / 16 * 17 + 64 : 0;
-                reserve(L, want > 2 * L->cap ? want : 2 * L->cap);
-            }
+            if (L->n == L->cap)
+                qk_crowd_reserve(L, qk_crowd_room(L, rest > bytes ? rest - bytes : 0, bytes, k));
             continue;
         }
-        /* then lines whose task is longer than a key (crowd_read_long.c) */
-        if ((k = qk_crowd_add_long(L, p, end, ln, opts, stats, &bytes, &st, err, wide)) > 0 || st != QK_OK) {
+        /* then lines whose task is longer than a key (crowd_read_long.c),
+         * which sizes the arrays itself when they fill */
+        if ((k = qk_crowd_add_long(L, p, end, ln, opts, stats, &bytes, &st, err, wide, rest)) > 0 ||
+            st != QK_OK) {
             if (st != QK_OK)
                 return st;
             stats->rows += k;
             qk_lines_skip(lines, bytes, (long)k);
             *got += k;
-            if (size && L->n >= QK_CROWD_PRESIZE && L->n + L->n / 8 >= L->cap)
-                reserve(L, size / (bytes / k) / 16 * 17 + 64);
+            *done += bytes;
             continue;
         }
         k = qk_lines_split3_keys(p, end, b, K, QK_CROWD_BATCH, &bytes);
         if (k == QK_CROWD_BATCH && size && L->n >= QK_CROWD_PRESIZE)
-            reserve(L, size / (bytes / k) / 16 * 17 + 64);
+            qk_crowd_reserve(L, size / (bytes / k) / 16 * 17 + 64);
         while ((i = add_known(L, p, b, K, i, k, ln)) < k) {
             if ((st = add_line(L, p + b[i].at, &b[i], ln + (long)i + 1, opts, stats, err)) != QK_OK)
                 return st;
@@ -525,6 +540,7 @@ static qk_status fast_lines(qk_crowd_labels *L, qk_lines *lines, const qk_crowd_
         stats->rows += k;
         qk_lines_skip(lines, bytes, (long)k);
         *got += k;
+        *done += bytes;
         if (k < QK_CROWD_BATCH)
             return QK_OK;
     }
@@ -546,7 +562,7 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
     size_t join_cap = 0;
     qk_status st;
     const char *line, *f[6];
-    size_t len, fl[6], nf, size = qk_lines_size_hint(lines), line_bytes = 0, lines_here = 0;
+    size_t len, fl[6], nf, size = qk_lines_size_hint(lines), line_bytes = 0, lines_here = 0, done = 0;
     unsigned wait = 0, backoff = 0;
     int r, fast;
     if (!opts)
@@ -567,7 +583,7 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
         long ln;
         if (fast && qk_lines_lineno(lines) > 0 && wait-- == 0) {
             size_t got;
-            if ((st = fast_lines(L, lines, opts, size, stats, &got, err)) != QK_OK)
+            if ((st = fast_lines(L, lines, opts, size, &done, stats, &got, err)) != QK_OK)
                 goto out;
             /* Lines of another shape one after another: try again only
              * after a growing number of them. */
@@ -576,6 +592,7 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
         }
         if ((r = qk_lines_next_fields(lines, &line, &len, f, fl, 6, &nf, err)) <= 0)
             break;
+        done += len + 1;
         ln = qk_lines_lineno(lines);
         const char *task, *worker, *label;
         size_t tlen, wlen, llen;
@@ -629,7 +646,7 @@ qk_status qk_crowd_labels_read(qk_lines *lines, const qk_crowd_read_opts *opts, 
          * they grow without copies and the pool hashes its names once. */
         line_bytes += len + 1;
         if (++lines_here == QK_CROWD_PRESIZE && size)
-            reserve(L, size / (line_bytes / lines_here) / 16 * 17 + 64);
+            qk_crowd_reserve(L, size / (line_bytes / lines_here) / 16 * 17 + 64);
         st = qk_crowd_add_obs(L, task, tlen, worker, wlen, label, llen, ln,
                               opts->drop_unknown ? &unknown : NULL, err);
         if (st != QK_OK)

@@ -95,10 +95,12 @@ __attribute__((noinline)) static qk_status add_general(qk_crowd_labels *L, const
  * (L->long_worker) before the worker keys; files listed by task change
  * the worker line after line, and take a copy without the test. With
  * short_lines (the last call's lines were under 64 bytes on average), a
- * line's three ends come from one block's mask where they can. */
+ * line's three ends come from one block's mask where they can. rest:
+ * the bytes of the file from p on (0: unknown), to size the arrays when
+ * they fill. */
 static inline __attribute__((always_inline)) size_t
 add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const qk_crowd_read_opts *opts,
-              qk_crowd_read_stats *stats, size_t *bytes, qk_status *st, qk_error *err, int wide,
+              qk_crowd_read_stats *stats, size_t *bytes, qk_status *st, qk_error *err, size_t rest, int wide,
               int by_worker, int short_lines)
 {
     size_t lim, blk = SIZE_MAX - 63, pos = 0, lines = 0, ptl = 0;
@@ -166,6 +168,14 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
         else
             break;
         wq = p + f1 + 1, cq = p + f2 + 1;
+        /* arrays full: room for the rest of the file, estimated from the
+         * lines so far (the general way would double them, copy after
+         * copy, and sized them once more near the end) */
+        if (n == cap) {
+            L->n = n;
+            qk_crowd_reserve(L, qk_crowd_room(L, rest > pos ? rest - pos : 0, pos, lines));
+            cap = L->cap, ww = L->w, cc = L->cls;
+        }
         /* the class, by its byte or its key */
         fast = n < cap;
         if (fast && cl == 1) {
@@ -234,40 +244,40 @@ add_long_body(qk_crowd_labels *L, const char *p, const char *end, long ln, const
 
 static size_t add_long_plain(qk_crowd_labels *L, const char *p, const char *end, long ln,
                              const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, size_t *bytes,
-                             qk_status *st, qk_error *err, int shape)
+                             qk_status *st, qk_error *err, size_t rest, int shape)
 {
-    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, 0, shape == LONG_BY_WORKER,
+    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, rest, 0, shape == LONG_BY_WORKER,
                          shape != LONG_LINES);
 }
 
 #if defined(QK_BLOCKS_AVX2)
 __attribute__((target("avx2,bmi,bmi2"))) static size_t
 add_long_avx2(qk_crowd_labels *L, const char *p, const char *end, long ln, const qk_crowd_read_opts *opts,
-              qk_crowd_read_stats *stats, size_t *bytes, qk_status *st, qk_error *err)
+              qk_crowd_read_stats *stats, size_t *bytes, qk_status *st, qk_error *err, size_t rest)
 {
-    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, 1, 0, 0);
+    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, rest, 1, 0, 0);
 }
 
 __attribute__((target("avx2,bmi,bmi2"))) static size_t
 add_long_avx2_short(qk_crowd_labels *L, const char *p, const char *end, long ln,
                     const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, size_t *bytes, qk_status *st,
-                    qk_error *err)
+                    qk_error *err, size_t rest)
 {
-    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, 1, 0, 1);
+    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, rest, 1, 0, 1);
 }
 
 __attribute__((target("avx2,bmi,bmi2"))) static size_t
 add_long_avx2_by_worker(qk_crowd_labels *L, const char *p, const char *end, long ln,
                         const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, size_t *bytes,
-                        qk_status *st, qk_error *err)
+                        qk_status *st, qk_error *err, size_t rest)
 {
-    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, 1, 1, 1);
+    return add_long_body(L, p, end, ln, opts, stats, bytes, st, err, rest, 1, 1, 1);
 }
 #endif
 
 size_t qk_crowd_add_long(qk_crowd_labels *L, const char *p, const char *end, long ln,
                          const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, size_t *bytes,
-                         qk_status *st, qk_error *err, int wide)
+                         qk_status *st, qk_error *err, int wide, size_t rest)
 {
     /* the shape of the lines of the last call: 64 bytes or more on
      * average, else listed by worker (tasks come back), else by task */
@@ -275,12 +285,13 @@ size_t qk_crowd_add_long(qk_crowd_labels *L, const char *p, const char *end, lon
     size_t n;
 #if defined(QK_BLOCKS_AVX2)
     if (wide)
-        n = shape == LONG_LINES       ? add_long_avx2(L, p, end, ln, opts, stats, bytes, st, err)
-            : shape == LONG_BY_WORKER ? add_long_avx2_by_worker(L, p, end, ln, opts, stats, bytes, st, err)
-                                      : add_long_avx2_short(L, p, end, ln, opts, stats, bytes, st, err);
+        n = shape == LONG_LINES ? add_long_avx2(L, p, end, ln, opts, stats, bytes, st, err, rest)
+            : shape == LONG_BY_WORKER
+                ? add_long_avx2_by_worker(L, p, end, ln, opts, stats, bytes, st, err, rest)
+                : add_long_avx2_short(L, p, end, ln, opts, stats, bytes, st, err, rest);
     else
 #endif
-        n = add_long_plain(L, p, end, ln, opts, stats, bytes, st, err, shape);
+        n = add_long_plain(L, p, end, ln, opts, stats, bytes, st, err, rest, shape);
     (void)wide;
     if (n)
         L->long_lines = *bytes >= 64 * n;

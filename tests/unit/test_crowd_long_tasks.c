@@ -20,6 +20,7 @@
 #include "crowd/crowd_long_tasks.h"
 #include "qrelkit/core.h"
 #include "qrelkit/crowd.h"
+#include "qrelkit/io.h"
 
 #include "crowd_file_fixture.h"
 
@@ -259,7 +260,7 @@ static void test_add_long_takes_all(void **state)
 #if defined(__x86_64__)
     wides = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") ? 2 : 1;
 #endif
-    for (int shape = 0; shape < 12; shape++)
+    for (int shape = 0; shape < 24; shape++)
         for (int wide = 0; wide < wides; wide++) {
             size_t nlines, end = by_worker_text(buf, CAP, shape % 2, shape / 2 % 2, &nlines), bytes = 0;
             qk_crowd_labels *L = qk_crowd_labels_new(), *R = qk_crowd_labels_new();
@@ -269,13 +270,19 @@ static void test_add_long_takes_all(void **state)
             qk_status st = QK_OK;
             assert_non_null(L);
             assert_non_null(R);
-            L->cap = nlines;
-            L->w = malloc(nlines * sizeof *L->w);
-            L->cls = malloc(nlines * sizeof *L->cls);
-            L->long_tasks_on = shape / 4 == 1; /* the copy of files listed by worker */
-            L->long_lines = shape / 4 == 2;    /* the copy of lines of 64 bytes or more */
-            assert_int_equal(qk_crowd_add_long(L, buf, buf + end + 256, 0, &o, &rs, &bytes, &st, &err, wide),
-                             nlines);
+            /* shapes 12-23: arrays that start empty, grown by the loop
+             * (qk_crowd_room, qk_crowd_reserve) as they fill */
+            if (shape < 12) {
+                L->cap = nlines;
+                L->w = malloc(nlines * sizeof *L->w);
+                L->cls = malloc(nlines * sizeof *L->cls);
+            }
+            L->long_tasks_on = shape % 12 / 4 == 1; /* the copy of files listed by worker */
+            L->long_lines = shape % 12 / 4 == 2;    /* the copy of lines of 64 bytes or more */
+            assert_int_equal(
+                qk_crowd_add_long(L, buf, buf + end + 256, 0, &o, &rs, &bytes, &st, &err, wide, end + 256),
+                nlines);
+            assert_true(L->cap >= nlines);
             assert_int_equal(st, QK_OK);
             assert_int_equal(bytes, end - 6);
             assert_int_equal(L->n, nlines);
@@ -295,12 +302,70 @@ static void test_add_long_takes_all(void **state)
     free(buf);
 }
 
+/* The room asked for when the arrays fill: twice the room until
+ * QK_CROWD_PRESIZE labels were read or when the rest of the file is not
+ * known; then the labels the rest should hold at the mean line length,
+ * 1/16 and 64 more, but at least an eighth of the labels read and 64. */
+static void test_room(void **state)
+{
+    qk_crowd_labels *L = qk_crowd_labels_new();
+    (void)state;
+    assert_non_null(L);
+    L->n = L->cap = 0;
+    assert_int_equal(qk_crowd_room(L, 1000, 100, 10), 16);
+    L->n = L->cap = 1024;
+    assert_int_equal(qk_crowd_room(L, 1 << 20, 40960, 1024), 2048); /* too few read */
+    L->n = L->cap = QK_CROWD_PRESIZE;
+    assert_int_equal(qk_crowd_room(L, 0, 40 * QK_CROWD_PRESIZE, QK_CROWD_PRESIZE), 2 * QK_CROWD_PRESIZE);
+    /* 1.6 MB left at 40 bytes a line: 40,000 lines, 42,500 with 1/16 */
+    assert_int_equal(qk_crowd_room(L, 1600000, 40 * QK_CROWD_PRESIZE, QK_CROWD_PRESIZE),
+                     QK_CROWD_PRESIZE + 42500 + 64);
+    /* the mean from these lines alone: 40 bytes over 100 lines */
+    assert_int_equal(qk_crowd_room(L, 1600000, 4000, 100), QK_CROWD_PRESIZE + 42500 + 64);
+    /* near the end: an eighth more, not a few lines */
+    L->n = L->cap = 80000;
+    assert_int_equal(qk_crowd_room(L, 400, 4000, 100), 80000 + 10000 + 64);
+    assert_int_equal(qk_crowd_room(L, 1, 4000, 100), 80000 + 10000 + 64);
+    /* lines longer than the bytes say (0 bytes a line): twice */
+    assert_int_equal(qk_crowd_room(L, 400, 10, 100), 160000);
+    L->n = L->cap = 0;
+    qk_crowd_labels_free(L);
+}
+
+/* A file of long tasks read whole: the arrays sized from the file once
+ * QK_CROWD_PRESIZE labels were read, not doubled to the next power of
+ * two (20,000 labels took 32,768 entries before), nor grown again on the
+ * last lines. */
+static void test_sized_once(void **state)
+{
+    enum { N = 20000 };
+    char *text = malloc((size_t)N * 64 + 64), *p = text;
+    qk_lines *l = NULL;
+    qk_crowd_labels *L = NULL;
+    qk_error err = {0};
+    (void)state;
+    assert_non_null(text);
+    p += sprintf(p, "task\tworker\tlabel\n");
+    for (unsigned i = 0; i < N; i++)
+        p += sprintf(p, "http://example.org/hit/%08x/%u\tw%u\t%u\n", i / 7 * 2654435761u, i / 7, i % 50,
+                     i % 2);
+    assert_int_equal(qk_lines_open_memory("sized.tsv", text, (size_t)(p - text), &l, &err), QK_OK);
+    assert_int_equal(qk_crowd_labels_read(l, NULL, &L, NULL, &err), QK_OK);
+    assert_int_equal(L->n, N);
+    assert_true(L->cap >= N);
+    assert_true(L->cap <= N + N / 8);
+    qk_lines_close(l);
+    qk_crowd_labels_free(L);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_put_get),    cmocka_unit_test(test_same_digest),
         cmocka_unit_test(test_same_bytes), cmocka_unit_test(test_digest_words),
         cmocka_unit_test(test_t_back),     cmocka_unit_test(test_add_long_takes_all),
+        cmocka_unit_test(test_room),       cmocka_unit_test(test_sized_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
