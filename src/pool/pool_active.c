@@ -371,10 +371,23 @@ static long round_until(const qk_pool_topic *tp, const signed char *x, unsigned 
     return N;
 }
 
+/* 1 when a round of probabilities p can draw a document no one has judged. */
+static int can_find_new(size_t n, const signed char *x, const double *p)
+{
+    for (size_t i = 0; i < n; i++)
+        if (x[i] < 0 && p[i] > 0)
+            return 1;
+    return 0;
+}
+
 /* Adds one round to the design: run probabilities from the sample so far,
  * then the round's draw counts: until `cap` new documents (or exactly `cap`
  * draws when fixed), appending new documents to out. *spent counts the
- * draws. The design keeps the round's counts per document. */
+ * draws. The design keeps the round's counts per document. A round until
+ * new documents that can draw none (every document judged, or those left
+ * at p = 0 in this round) is not added: it would spend all its
+ * active_max_draws draws on judged documents, raise their pi for nothing,
+ * and do so again on every later call while other topics are judged. */
 static qk_status one_round(const qk_pool_topic *tp, size_t nruns, const signed char *x, design_topic *dt,
                            const qk_pool_opts *o, size_t t, long cap, long max_draws, unsigned char *taken,
                            double *rw, round_work *wk, pool_out *out, size_t *k, long *spent)
@@ -389,6 +402,8 @@ static qk_status one_round(const qk_pool_topic *tp, size_t nruns, const signed c
         return st;
     for (size_t i = 0; i < tp->ndocs; i++)
         total += wk->p[i];
+    if (!o->active_fixed && !can_find_new(tp->ndocs, x, wk->p))
+        return QK_OK;
     if (pool_design_push_round(dt, nruns, rw) != QK_OK)
         return QK_ENOMEM;
     /* One generator per (topic, round): a resumed loop draws exactly what
@@ -405,15 +420,6 @@ static qk_status one_round(const qk_pool_topic *tp, size_t nruns, const signed c
         }
     *spent += draws;
     return QK_OK;
-}
-
-/* 1 when the last round could have drawn a document no one has judged. */
-static int can_find_new(size_t n, const signed char *x, const double *p)
-{
-    for (size_t i = 0; i < n; i++)
-        if (x[i] < 0 && p[i] > 0)
-            return 1;
-    return 0;
 }
 
 qk_status pool_active_next(const qk_pool_topic *tp, size_t nruns, const signed char *x, design_topic *dt,

@@ -574,6 +574,70 @@ static void test_active_design_counts(void **state)
     qk_pool_runs_free(p);
 }
 
+/* Once every pooled document of a topic is judged, further calls (a
+ * judging loop goes on while other topics have documents left) hand out
+ * nothing and leave the design as it is: no round of active_max_draws
+ * draws on judged documents, which raised their pi and made the design
+ * and --write-draws grow by a round each call. */
+static void test_active_exhausted_adds_nothing(void **state)
+{
+    char names[60][8];
+    qk_pool_runs *p = pool_fixture_random_runs(3, names);
+    qk_pool_opts o;
+    qk_pool_design *d = NULL;
+    qk_pool_judged *j = NULL;
+    qk_error err = {0};
+    char *path = qk_test_tmp_path(), *path2 = qk_test_tmp_path();
+    FILE *f, *g;
+    int c1, c2, calls = 0;
+    (void)state;
+    qk_pool_opts_init(&o);
+    o.method = QK_POOL_ACTIVE;
+    o.batch = 8;
+    o.budget = 1000;
+    o.seed = 5;
+    o.active_max_draws = 5000;
+    assert_int_equal(qk_pool_design_new(p, &o, &d, &err), QK_OK);
+    assert_int_equal(qk_pool_judged_new(p, &j, &err), QK_OK);
+    for (;;) {
+        qk_pool_pick *pk = NULL;
+        size_t n = 0;
+        assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
+        for (size_t i = 0; i < n; i++)
+            qk_pool_judged_set(j, 0, pk[i].doc, pk[i].doc % 4 == 0);
+        free(pk);
+        assert_true(++calls < 100);
+        if (n == 0)
+            break;
+    }
+    assert_int_equal(j->njudged[0], qk_pool_topic_at(p, 0)->ndocs);
+    assert_int_equal(fx_design_write(d, p, path, &err), QK_OK);
+    for (int more = 0; more < 3; more++) {
+        qk_pool_pick *pk = NULL;
+        size_t n = 0;
+        assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
+        assert_int_equal(n, 0);
+        free(pk);
+    }
+    assert_int_equal(fx_design_write(d, p, path2, &err), QK_OK);
+    assert_non_null(f = fopen(path, "r"));
+    assert_non_null(g = fopen(path2, "r"));
+    do {
+        c1 = fgetc(f);
+        c2 = fgetc(g);
+        assert_int_equal(c1, c2);
+    } while (c1 != EOF);
+    fclose(f);
+    fclose(g);
+    remove(path);
+    remove(path2);
+    free(path);
+    free(path2);
+    qk_pool_judged_free(j);
+    qk_pool_design_free(d);
+    qk_pool_runs_free(p);
+}
+
 /* A design written draw by draw (before the counts, "design 1") is still
  * read: the draws a, b, a of one round are a drawn twice and b once, pi by
  * Eq. 2.5 with N = 3 (p = .3125, .5 as in test_active_first_round), and it
@@ -631,6 +695,7 @@ int main(void)
         cmocka_unit_test(test_design_file_continues), cmocka_unit_test(test_active_fixed_reaches_budget),
         cmocka_unit_test(test_active_run_weights),    cmocka_unit_test(test_active_round_law),
         cmocka_unit_test(test_active_design_counts), cmocka_unit_test(test_active_design_old_draws),
+        cmocka_unit_test(test_active_exhausted_adds_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
