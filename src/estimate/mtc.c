@@ -5,12 +5,18 @@
  * the papers' ratio approximation. The variance uses the O(n^2) identity
  *   Var N = sum_i p_i q_i [(c_ii + S_i)^2 - Q_i] + sum_{i<j} c_ij^2 p_i p_j (1 - p_i p_j),
  *   S_i = sum_{j!=i} c_ij p_j,  Q_i = sum_{j!=i} c_ij^2 p_j^2,
- * which equals the papers' four-term O(n^3) sum (doc/estimators.md). */
+ * which equals the papers' four-term O(n^3) sum (doc/estimators.md). Past
+ * QK_MTC_PAIRS_MAX active documents the same sums come from sweeps in rank
+ * order and a Fenwick tree (moments_sweep), O(n + depth log depth). */
 #include "qrelkit/distributions.h"
 #include "qrelkit/estimate.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "estimate/mtc_internal.h"
 
 static inline double a_coef(long ri, long rj)
 {
@@ -24,7 +30,215 @@ static inline double c_coef(const long *ra, const long *rb, size_t i, size_t j)
     return a_coef(ra[i], ra[j]) - (rb ? a_coef(rb[i], rb[j]) : 0);
 }
 
-static qk_status moments(size_t n, const double *p, const long *ra, const long *rb, qk_mtc_moments *out)
+/* The moments by the O(na^2) identity over the na active documents act[]
+ * (see qk_mtc_moments_by): each pair's terms, Kahan sums throughout. */
+static void moments_pairs(const size_t *act, size_t na, const double *p, const long *ra, const long *rb,
+                          qk_ksum *e, qk_ksum *v)
+{
+    for (size_t x = 0; x < na; x++) {
+        size_t i = act[x];
+        double pi = p[i], qi = 1 - p[i], cii = c_coef(ra, rb, i, i);
+        qk_ksum s = {0, 0}, q = {0, 0};
+        qk_ksum_add(e, cii * pi);
+        for (size_t y = 0; y < na; y++) {
+            size_t j = act[y];
+            double cij, t;
+            if (j == i)
+                continue;
+            cij = c_coef(ra, rb, i, j);
+            t = cij * p[j];
+            qk_ksum_add(&s, t);
+            qk_ksum_add(&q, t * t);
+            if (y > x) {
+                qk_ksum_add(e, cij * pi * p[j]);
+                /* A pair of judged documents has p_i p_j in {0, 1}: no variance. */
+                qk_ksum_add(v, cij * cij * pi * p[j] * (1 - pi * p[j]));
+            }
+        }
+        if (pi * qi > 0) {
+            double a = cii + qk_ksum_value(&s);
+            qk_ksum_add(v, pi * qi * (a * a - qk_ksum_value(&q)));
+        }
+    }
+}
+
+/* Fenwick tree over ranks 1..m, K doubles a node: prefix sums of values
+ * added at ranks. */
+enum { FK = 4 };
+typedef struct fen {
+    double (*t)[FK];
+    size_t m;
+} fen;
+
+static void fen_add(fen *f, size_t r, const double *x)
+{
+    for (; r <= f->m; r += r & (~r + 1))
+        for (int k = 0; k < FK; k++)
+            f->t[r][k] += x[k];
+}
+
+static void fen_prefix(const fen *f, size_t r, double *out)
+{
+    for (int k = 0; k < FK; k++)
+        out[k] = 0;
+    for (; r > 0; r -= r & (~r + 1))
+        for (int k = 0; k < FK; k++)
+            out[k] += f->t[r][k];
+}
+
+/* For one ranking, the documents it ranks in rank order (by[1..m],
+ * SIZE_MAX at a rank no active document has), with a_ij = 1 / max(r_i, r_j):
+ *   s1[i] += sign * sum_{j != i} a_ij w1_j,
+ *   t2[i], q2[i] += sum_{j != i} a_ij^2 wt_j, a_ij^2 wq_j
+ * from the sums below and above each rank: O(m). */
+static void one_ranking(const size_t *by, size_t m, const double *w1, const double *wt, const double *wq,
+                        double sign, double *s1, double *t2, double *q2)
+{
+    double lo1 = 0, lot = 0, loq = 0, up1 = 0, upt = 0, upq = 0;
+    for (size_t r = 1; r <= m; r++) { /* below: sums of w over lower ranks */
+        size_t i = by[r];
+        double x;
+        if (i == SIZE_MAX)
+            continue;
+        x = 1.0 / (double)r;
+        s1[i] += sign * lo1 * x;
+        t2[i] += lot * x * x;
+        q2[i] += loq * x * x;
+        lo1 += w1[i], lot += wt[i], loq += wq[i];
+    }
+    for (size_t r = m; r >= 1; r--) { /* above: sums of w / r and w / r^2 over higher ranks */
+        size_t i = by[r];
+        double x;
+        if (i == SIZE_MAX)
+            continue;
+        x = 1.0 / (double)r;
+        s1[i] += sign * up1;
+        t2[i] += upt;
+        q2[i] += upq;
+        up1 += w1[i] * x, upt += wt[i] * x * x, upq += wq[i] * x * x;
+    }
+}
+
+/* The cross sums X_i = sum_{j != i} a^A_ij a^B_ij (wT_j, wQ_j) over the
+ * documents both rankings rank, by their A ranks (byA) and a Fenwick tree
+ * over their B ranks: j below i in A and in B gives w_j / (rA_i rB_i),
+ * below in A and above in B w_j / (rA_i rB_j), above in A and below in B
+ * w_j / (rA_j rB_i), above in both w_j / (rA_j rB_j). */
+static void cross(const size_t *byA, size_t mA, const long *rb, const double *wt, const double *wq, fen *f,
+                  double *xt, double *xq)
+{
+    double tot[FK] = {0}, pre[FK], add[FK];
+    for (size_t r = 1; r <= mA; r++) { /* A ranks below */
+        size_t i = byA[r];
+        double ia, ib;
+        if (i == SIZE_MAX || rb[i] <= 0)
+            continue;
+        ia = 1.0 / (double)r, ib = 1.0 / (double)rb[i];
+        fen_prefix(f, (size_t)rb[i] - 1, pre);
+        xt[i] += pre[0] * ia * ib + (tot[2] - pre[2]) * ia;
+        xq[i] += pre[1] * ia * ib + (tot[3] - pre[3]) * ia;
+        add[0] = wt[i], add[1] = wq[i], add[2] = wt[i] * ib, add[3] = wq[i] * ib;
+        fen_add(f, (size_t)rb[i], add);
+        for (int k = 0; k < FK; k++)
+            tot[k] += add[k];
+    }
+    memset(f->t, 0, (f->m + 1) * sizeof *f->t);
+    memset(tot, 0, sizeof tot);
+    for (size_t r = mA; r >= 1; r--) { /* A ranks above */
+        size_t i = byA[r];
+        double ia, ib;
+        if (i == SIZE_MAX || rb[i] <= 0)
+            continue;
+        ia = 1.0 / (double)r, ib = 1.0 / (double)rb[i];
+        fen_prefix(f, (size_t)rb[i] - 1, pre);
+        xt[i] += pre[0] * ib + (tot[2] - pre[2]);
+        xq[i] += pre[1] * ib + (tot[3] - pre[3]);
+        add[0] = wt[i] * ia, add[1] = wq[i] * ia, add[2] = wt[i] * ia * ib, add[3] = wq[i] * ia * ib;
+        fen_add(f, (size_t)rb[i], add);
+        for (int k = 0; k < FK; k++)
+            tot[k] += add[k];
+    }
+}
+
+/* The same moments in O(na + ranks log ranks): with c_ij = a^A_ij - a^B_ij,
+ *   S_i = sum_{j != i} c_ij p_j                       (sums below and above i's ranks)
+ *   T_i, Q_i = sum_{j != i} c_ij^2 (p_j, p_j^2) over the uncertain j (0 < p_j < 1)
+ *            = (a^A)^2 sums + (a^B)^2 sums - 2 X_i      (X: the cross sums, cross())
+ * and, summed over the uncertain i only (a judged pair has no variance),
+ *   E N   = sum_i c_ii p_i + 1/2 sum_i p_i S_i
+ *   Var N = sum_i p_i q_i [(c_ii + S_i)^2 - Q_i] + 1/2 sum_i (p_i T_i - p_i^2 Q_i)
+ * which is the identity of the file's head with its pair sum split by
+ * judged (p = 1) and uncertain documents: the judged part of Q_i's sum and
+ * the pairs of an uncertain and a judged document cancel. Returns
+ * QK_ENOMEM only. */
+static qk_status moments_sweep(const size_t *act, size_t na, const double *p, const long *ra, const long *rb,
+                               qk_ksum *e, qk_ksum *v)
+{
+    size_t mA = 0, mB = 0, n = 0;
+    size_t *byA, *byB;
+    double *w1, *wt, *wq, *s1, *t2, *q2, *xt, *xq, *blk;
+    fen f;
+    qk_status st = QK_ENOMEM;
+    for (size_t x = 0; x < na; x++) {
+        size_t i = act[x];
+        if (ra[i] > 0 && (size_t)ra[i] > mA)
+            mA = (size_t)ra[i];
+        if (rb && rb[i] > 0 && (size_t)rb[i] > mB)
+            mB = (size_t)rb[i];
+        if (i + 1 > n)
+            n = i + 1;
+    }
+    byA = malloc((mA + 1) * sizeof *byA);
+    byB = malloc((mB + 1) * sizeof *byB);
+    blk = calloc(8 * n + 1, sizeof *blk);
+    f.m = mB;
+    f.t = calloc(mB + 1, sizeof *f.t);
+    if (!byA || !byB || !blk || !f.t)
+        goto out;
+    w1 = blk, wt = blk + n, wq = blk + 2 * n, s1 = blk + 3 * n, t2 = blk + 4 * n, q2 = blk + 5 * n,
+    xt = blk + 6 * n, xq = blk + 7 * n;
+    for (size_t r = 0; r <= mA; r++)
+        byA[r] = SIZE_MAX;
+    for (size_t r = 0; r <= mB; r++)
+        byB[r] = SIZE_MAX;
+    for (size_t x = 0; x < na; x++) {
+        size_t i = act[x];
+        int unc = p[i] < 1;
+        w1[i] = p[i];
+        wt[i] = unc ? p[i] : 0;
+        wq[i] = unc ? p[i] * p[i] : 0;
+        if (ra[i] > 0)
+            byA[ra[i]] = i;
+        if (rb && rb[i] > 0)
+            byB[rb[i]] = i;
+    }
+    one_ranking(byA, mA, w1, wt, wq, 1.0, s1, t2, q2);
+    if (rb) {
+        one_ranking(byB, mB, w1, wt, wq, -1.0, s1, t2, q2);
+        cross(byA, mA, rb, wt, wq, &f, xt, xq);
+    }
+    for (size_t x = 0; x < na; x++) {
+        size_t i = act[x];
+        double pi = p[i], qi = 1 - p[i], cii = c_coef(ra, rb, i, i);
+        qk_ksum_add(e, cii * pi);
+        qk_ksum_add(e, 0.5 * pi * s1[i]);
+        if (pi * qi > 0) {
+            double a = cii + s1[i], ti = t2[i] - 2 * xt[i], qq = q2[i] - 2 * xq[i];
+            qk_ksum_add(v, pi * qi * (a * a - qq));
+            qk_ksum_add(v, 0.5 * (pi * ti - pi * pi * qq));
+        }
+    }
+    st = QK_OK;
+out:
+    free(byA);
+    free(byB);
+    free(blk);
+    free(f.t);
+    return st;
+}
+
+qk_status qk_mtc_moments_by(size_t n, const double *p, const long *ra, const long *rb, size_t pairs_max,
+                            qk_mtc_moments *out)
 {
     size_t *act = malloc((n ? n : 1) * sizeof *act), na = 0;
     qk_ksum e = {0, 0}, v = {0, 0}, r = {0, 0};
@@ -37,30 +251,11 @@ static qk_status moments(size_t n, const double *p, const long *ra, const long *
         if (p[i] > 0 && (ra[i] > 0 || (rb && rb[i] > 0)))
             act[na++] = i;
     }
-    for (size_t x = 0; x < na; x++) {
-        size_t i = act[x];
-        double pi = p[i], qi = 1 - p[i], cii = c_coef(ra, rb, i, i);
-        qk_ksum s = {0, 0}, q = {0, 0};
-        qk_ksum_add(&e, cii * pi);
-        for (size_t y = 0; y < na; y++) {
-            size_t j = act[y];
-            double cij, t;
-            if (j == i)
-                continue;
-            cij = c_coef(ra, rb, i, j);
-            t = cij * p[j];
-            qk_ksum_add(&s, t);
-            qk_ksum_add(&q, t * t);
-            if (y > x) {
-                qk_ksum_add(&e, cij * pi * p[j]);
-                /* A pair of judged documents has p_i p_j in {0, 1}: no variance. */
-                qk_ksum_add(&v, cij * cij * pi * p[j] * (1 - pi * p[j]));
-            }
-        }
-        if (pi * qi > 0) {
-            double a = cii + qk_ksum_value(&s);
-            qk_ksum_add(&v, pi * qi * (a * a - qk_ksum_value(&q)));
-        }
+    if (na <= pairs_max)
+        moments_pairs(act, na, p, ra, rb, &e, &v);
+    else if (moments_sweep(act, na, p, ra, rb, &e, &v) != QK_OK) {
+        free(act);
+        return QK_ENOMEM;
     }
     free(act);
     out->e_num = qk_ksum_value(&e);
@@ -71,6 +266,11 @@ static qk_status moments(size_t n, const double *p, const long *ra, const long *
     out->e = out->e_num / out->rhat;
     out->var = out->var_num / (out->rhat * out->rhat);
     return QK_OK;
+}
+
+static qk_status moments(size_t n, const double *p, const long *ra, const long *rb, qk_mtc_moments *out)
+{
+    return qk_mtc_moments_by(n, p, ra, rb, QK_MTC_PAIRS_MAX, out);
 }
 
 qk_status qk_mtc_ap_moments(size_t n, const double *p, const long *ra, qk_mtc_moments *out)

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "estimate/mtc_internal.h"
 #include "qrelkit/core.h"
 #include "qrelkit/estimate.h"
 #include "tmpfile_util.h"
@@ -158,6 +159,81 @@ static void test_variance_equals_enumeration(void **state)
     }
 }
 
+/* Ranks of n documents for one run: a random order of all of them, the
+ * first `depth` ranked (1..depth), the rest not (0). */
+static void random_ranks(qk_rng *g, size_t n, size_t depth, long *r, size_t *perm)
+{
+    for (size_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)qk_rng_below(g, i), t = perm[i - 1];
+        perm[i - 1] = perm[j];
+        perm[j] = t;
+    }
+    for (size_t i = 0; i < n; i++)
+        r[perm[i]] = i < depth ? (long)i + 1 : 0;
+}
+
+/* The sweeps (sums below and above each rank, Fenwick cross sums) give
+ * the moments the pair sums give: small topics against enumeration too,
+ * then topics of up to 600 documents with judged (0/1) and unjudged p,
+ * runs of different depths sharing part of their documents, with and
+ * without a second run. */
+static void test_sweep_equals_pairs(void **state)
+{
+    enum { N = 600 };
+    static double p[N];
+    static long ra[N], rb[N];
+    static size_t perm[N];
+    qk_rng g;
+    (void)state;
+    qk_rng_seed(&g, 3007);
+    for (int trial = 0; trial < 300; trial++) {
+        size_t n = 1 + (size_t)qk_rng_below(&g, trial < 100 ? 12 : N);
+        int two = trial % 4 != 3;
+        qk_mtc_moments a, b;
+        double en, vn, ea, va;
+        random_ranks(&g, n, 1 + (size_t)qk_rng_below(&g, n), ra, perm);
+        random_ranks(&g, n, 1 + (size_t)qk_rng_below(&g, n), rb, perm);
+        for (size_t i = 0; i < n; i++) {
+            double u = qk_rng_uniform(&g);
+            p[i] = u < 0.1 ? 0 : u < 0.3 ? 1 : qk_rng_uniform(&g);
+        }
+        assert_int_equal(qk_mtc_moments_by(n, p, ra, two ? rb : NULL, 0, &a), QK_OK);
+        assert_int_equal(qk_mtc_moments_by(n, p, ra, two ? rb : NULL, SIZE_MAX, &b), QK_OK);
+        near(a.e_num, b.e_num, 1e-11 * (1 + fabs(b.e_num)));
+        near(a.var_num, b.var_num, 1e-11 * (1 + b.var_num));
+        near(a.rhat, b.rhat, 0);
+        if (n <= 12) {
+            qk_mtc_enumerate(n, p, ra, two ? rb : NULL, &en, &vn, &ea, &va);
+            near(a.e_num, en, 1e-12);
+            near(a.var_num, vn, 1e-12);
+        }
+    }
+}
+
+/* A judged topic has no variance by the sweeps either: no uncertain
+ * document, no variance term at all (not a difference that rounds). */
+static void test_sweep_judged_no_variance(void **state)
+{
+    enum { N = 300 };
+    static double p[N];
+    static long ra[N], rb[N];
+    static size_t perm[N];
+    qk_rng g;
+    qk_mtc_moments m;
+    (void)state;
+    qk_rng_seed(&g, 11);
+    random_ranks(&g, N, 200, ra, perm);
+    random_ranks(&g, N, 250, rb, perm);
+    for (size_t i = 0; i < N; i++)
+        p[i] = qk_rng_uniform(&g) < 0.4;
+    assert_int_equal(qk_mtc_moments_by(N, p, ra, rb, 0, &m), QK_OK);
+    assert_true(m.var_num == 0);
+    assert_int_equal(qk_mtc_moments_by(N, p, ra, NULL, 0, &m), QK_OK);
+    assert_true(m.var_num == 0);
+}
+
 static void test_judged_topic_has_no_variance(void **state)
 {
     static const double p[4] = {1, 0, 1, 0};
@@ -285,6 +361,8 @@ int main(void)
         cmocka_unit_test(test_confidence_zero_variance),
         cmocka_unit_test(test_variance_equals_enumeration),
         cmocka_unit_test(test_judged_topic_has_no_variance),
+        cmocka_unit_test(test_sweep_equals_pairs),
+        cmocka_unit_test(test_sweep_judged_no_variance),
         cmocka_unit_test(test_prec_moments),
         cmocka_unit_test(test_ht_hh),
         cmocka_unit_test(test_conf_per_topic),
