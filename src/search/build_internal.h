@@ -4,6 +4,7 @@
 #define QK_SEARCH_BUILD_INTERNAL_H
 
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "qrelkit/search.h"
@@ -137,6 +138,43 @@ qk_status qk_build_runs_settle(qk_index_builder *b, qk_error *err);
 
 /* index_fileio.c: pwrite / pread of n bytes at off, retrying short counts and EINTR:
  * 0 / bytes read (short only at the end of the file), -1 on error. */
+/* One FWD pair (term id, tf) at slot, as a single 8-byte store: the
+ * stores go to every document's list in turn and most miss the cache, so
+ * one store per pair instead of two halves the store buffer's entries that
+ * wait for their lines. The bytes are those of two uint32_t in a row. */
+static inline void qk_fwd_put(uint32_t *slot, uint32_t tid, uint32_t tf)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    uint64_t v = (uint64_t)tid << 32 | tf;
+#else
+    uint64_t v = tid | (uint64_t)tf << 32;
+#endif
+    memcpy(slot, &v, 8);
+}
+
+/* The end of the FWD block that starts at document d0: as many documents
+ * as fit in cap pairs, at least one (index_fwd.c). */
+size_t qk_build_fwd_block_end(const uint64_t *fwd_off, size_t ndocs, size_t d0, uint64_t cap);
+
+/* What qk_build_fwd_rest reads and writes: the index file being written
+ * (fd, its name tmp for messages), its POSTINGS section (offset, bytes,
+ * nterms + 1 term offsets), the FWD section's offset, each document's
+ * first pair (fwd_off[0..ndocs]), a cursor array of ndocs + 1 to use,
+ * and the directory for a temporary file. */
+typedef struct qk_build_fwd_in {
+    int fd;
+    const char *tmp, *run_dir;
+    uint64_t post_base, post_len, fwd_base;
+    const uint64_t *post_off, *fwd_off;
+    uint64_t *pos;
+    size_t nterms, ndocs;
+} qk_build_fwd_in;
+
+/* The FWD lists of documents [d0, ndocs) from the written POSTINGS, in
+ * blocks of at most budget pairs (index_fwd.c: one pass over POSTINGS
+ * whatever the number of blocks). */
+qk_status qk_build_fwd_rest(const qk_build_fwd_in *in, size_t d0, uint64_t budget, qk_error *err);
+
 int qk_build_pwrite(int fd, const void *p, size_t n, uint64_t off);
 ssize_t qk_build_pread(int fd, void *p, size_t n, uint64_t off);
 

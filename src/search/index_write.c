@@ -93,20 +93,6 @@ typedef struct {
     size_t nterms, terms_len, cap_off, cap_cf, cap_df, cap_toff, cap_terms;
 } merger;
 
-/* One FWD pair (term id, tf) at slot, as a single 8-byte store: the
- * stores go to every document's list in turn and most miss the cache, so
- * one store per pair instead of two halves the store buffer's entries that
- * wait for their lines. The bytes are those of two uint32_t in a row. */
-static inline void fwd_put(uint32_t *slot, uint32_t tid, uint32_t tf)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    uint64_t v = (uint64_t)tid << 32 | tf;
-#else
-    uint64_t v = tid | (uint64_t)tf << 32;
-#endif
-    memcpy(slot, &v, 8);
-}
-
 /* Append one source's postings of term tid to the output. The source
  * holds them in the file's own encoding (doc gaps, the first from 0), so
  * only its first document is written again (as a gap from the previous
@@ -134,71 +120,10 @@ static int copy_postings(merger *m, qk_build_src *s, uint32_t tid, uint32_t *las
         if (at >= m->fwd_end[doc + 1])
             return -1;
         if (at >= m->fwd_lo && at < m->fwd_hi) {
-            fwd_put(m->fwd + 2 * (at - m->fwd_lo), tid, (uint32_t)tf);
+            qk_fwd_put(m->fwd + 2 * (at - m->fwd_lo), tid, (uint32_t)tf);
         }
     }
     return 0;
-}
-
-/* The end of the FWD block that starts at document d0: as many documents as
- * fit in cap pairs, at least one. */
-static size_t fwd_block_end(const uint64_t *fwd_off, size_t ndocs, size_t d0, uint64_t cap)
-{
-    size_t d1 = d0 + 1;
-    while (d1 < ndocs && fwd_off[d1 + 1] - fwd_off[d0] <= cap)
-        d1++;
-    return d1;
-}
-
-/* Fill the FWD block of documents [d0, d1) (m->fwd, pairs from m->fwd_lo)
- * by reading the written POSTINGS section back: used when the forward lists
- * do not fit the memory budget at once, so they are made a block at a time
- * (the file is in the page cache; decoding is cheap next to a mapping that
- * holds every forward list in resident memory). */
-static int fwd_rescan(merger *m, int fd, size_t d0, size_t d1)
-{
-    enum { CHUNK = 1 << 20 };
-    uint8_t *buf = malloc(CHUNK);
-    const uint64_t base = m->h->sec_off[SEC_POSTINGS], total = m->h->sec_len[SEC_POSTINGS];
-    uint64_t at = 0; /* section offset of buf[pos] */
-    size_t pos = 0, have = 0;
-    int rc = -1;
-    if (!buf)
-        return -1;
-    for (size_t d = d0; d < d1; d++)
-        m->fwd_pos[d] = m->fwd_end[d];
-    for (size_t t = 0; t < m->nterms; t++) {
-        uint64_t end = m->post_off[t + 1], doc = 0, gap, tf;
-        for (int first = 1; at < end; first = 0) {
-            if (have - pos < 20 && at + (have - pos) < total) {
-                memmove(buf, buf + pos, have - pos);
-                have -= pos, pos = 0;
-                uint64_t want = total - (at + have) < CHUNK - have ? total - (at + have) : CHUNK - have;
-                ssize_t k = qk_build_pread(fd, buf + have, (size_t)want, base + at + have);
-                if (k != (ssize_t)want)
-                    goto out;
-                have += (size_t)k;
-            }
-            const uint8_t *p = buf + pos, *q = p;
-            if (!qk_varint_get(&q, buf + have, &gap) || !qk_varint_get(&q, buf + have, &tf))
-                goto out;
-            pos += (size_t)(q - p), at += (uint64_t)(q - p);
-            doc = first ? gap : doc + gap;
-            if (doc >= d0 && doc < d1) {
-                uint64_t k = m->fwd_pos[doc]++;
-                if (k >= m->fwd_end[doc + 1])
-                    goto out;
-                fwd_put(m->fwd + 2 * (k - m->fwd_lo), (uint32_t)t, (uint32_t)tf);
-            }
-        }
-    }
-    rc = 0;
-    for (size_t d = d0; d < d1; d++)
-        if (m->fwd_pos[d] != m->fwd_end[d + 1])
-            rc = -1;
-out:
-    free(buf);
-    return rc;
 }
 
 static qk_status merge(merger *m, qk_build_src *src, size_t nsrc, qk_error *err)
@@ -323,40 +248,27 @@ static qk_status checksum_and_header(int fd, qk_idx_header *h, qk_error *err, co
     return QK_OK;
 }
 
-/* Write the first FWD block (filled while merging), then make and write the
- * others a block at a time. The last segment is no longer needed, so each
- * later block may take the whole budget. */
+/* Write the first FWD block (filled while merging), then the others from
+ * the written postings (qk_build_fwd_rest). The last segment is no longer
+ * needed, so each later block may take the whole budget. */
 static qk_status write_fwd_blocks(merger *m, int fd, const uint64_t *fwd_off, size_t d0, uint64_t budget,
                                   const char *tmp, qk_error *err)
 {
     qk_index_builder *b = m->b;
-    uint64_t base = m->h->sec_off[SEC_FWD];
-    if (qk_build_pwrite(fd, m->fwd, (size_t)(m->fwd_hi - m->fwd_lo) * 8, base) != 0)
+    qk_build_fwd_in in;
+    if (qk_build_pwrite(fd, m->fwd, (size_t)(m->fwd_hi - m->fwd_lo) * 8, m->h->sec_off[SEC_FWD]) != 0)
         return qk_error_set(err, QK_EIO, "cannot write '%s': %s", tmp, strerror(errno));
     if (d0 >= b->ndocs)
         return QK_OK;
     qk_build_segment_reset(b);
     free(m->fwd);
     m->fwd = NULL;
-    uint64_t most = 0;
-    for (size_t d = d0; d < b->ndocs;) {
-        size_t d1 = fwd_block_end(fwd_off, b->ndocs, d, budget);
-        most = fwd_off[d1] - fwd_off[d] > most ? fwd_off[d1] - fwd_off[d] : most;
-        d = d1;
-    }
-    if (!(m->fwd = qk_realloc_prefault(NULL, 0, most ? most * 8 : 8)))
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    while (d0 < b->ndocs) {
-        size_t d1 = fwd_block_end(fwd_off, b->ndocs, d0, budget);
-        m->fwd_lo = fwd_off[d0];
-        m->fwd_hi = fwd_off[d1];
-        if (fwd_rescan(m, fd, d0, d1) != 0)
-            return qk_error_set(err, QK_EINTERNAL, "index: cannot read the postings of '%s' back", tmp);
-        if (qk_build_pwrite(fd, m->fwd, (size_t)(m->fwd_hi - m->fwd_lo) * 8, base + m->fwd_lo * 8) != 0)
-            return qk_error_set(err, QK_EIO, "cannot write '%s': %s", tmp, strerror(errno));
-        d0 = d1;
-    }
-    return QK_OK;
+    in.fd = fd, in.tmp = tmp, in.run_dir = b->run_dir;
+    in.post_base = m->h->sec_off[SEC_POSTINGS], in.post_len = m->h->sec_len[SEC_POSTINGS];
+    in.fwd_base = m->h->sec_off[SEC_FWD];
+    in.post_off = m->post_off, in.fwd_off = fwd_off, in.pos = m->fwd_pos;
+    in.nterms = m->nterms, in.ndocs = b->ndocs;
+    return qk_build_fwd_rest(&in, d0, budget, err);
 }
 
 static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_index_build_stats *stats,
@@ -411,7 +323,7 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
      * overhead), at least an eighth of the budget */
     budget = b->o.memory_mb * (uint64_t)1048576;
     budget = (b->doc_mem < budget - budget / 8 ? (budget - b->doc_mem) / 4 * 3 : budget / 8) / 8;
-    blk_end = fwd_block_end(fwd_off, b->ndocs, 0, qk_strpool_count(b->terms) ? budget / 2 : budget);
+    blk_end = qk_build_fwd_block_end(fwd_off, b->ndocs, 0, qk_strpool_count(b->terms) ? budget / 2 : budget);
     m.fwd_lo = 0;
     // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign): write_doc_sections set fwd_off[0..ndocs]
     m.fwd_hi = fwd_off[blk_end];
@@ -441,6 +353,8 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
         goto out;
     wb_end(w, &h, SEC_POSTINGS);
     for (size_t d = 0; d < b->ndocs; d++)
+        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): write_doc_sections set
+        // fwd_off[0..ndocs]
         if (m.fwd_pos[d] != fwd_off[d + 1]) {
             st = qk_error_set(err, QK_EINTERNAL, "index merge: forward list of document %zu incomplete", d);
             goto out;
