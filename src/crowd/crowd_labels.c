@@ -709,3 +709,51 @@ void qk_crowd_csr(const qk_crowd_labels *L, const size_t **off, const uint32_t *
     *w = L->gw;
     *c = L->gc;
 }
+
+/* The file reader's sizing (crowd_internal.h; crowd_read.c and
+ * crowd_read_long.c call it). */
+/* Room for n observations in the raw arrays, allocated at once (no
+ * regrowth and its copies) and prefaulted (core/prefault.h), and for their tasks
+ * in the pool (no rehashing). Only an estimate: on failure the arrays stay
+ * as they are and grow as needed. */
+void qk_crowd_reserve(qk_crowd_labels *L, size_t n)
+{
+    void *p;
+    size_t nt, tb = 0;
+    if (n <= L->cap)
+        return;
+    if (L->t_written) {
+        if ((p = qk_realloc_prefault(L->t, L->n * sizeof *L->t, n * sizeof *L->t)) == NULL)
+            return;
+        L->t = p;
+    }
+    if ((p = qk_realloc_prefault(L->w, L->n * sizeof *L->w, n * sizeof *L->w)) == NULL)
+        return;
+    L->w = p;
+    if ((p = qk_realloc_prefault(L->cls, L->n * sizeof *L->cls, n * sizeof *L->cls)) == NULL)
+        return;
+    L->cls = p;
+    L->cap = n;
+    /* tasks in the proportion seen so far, when labels of a task come
+     * together (so that this holds from early on); not in a file whose
+     * tasks come back (listed by worker, L->long_tasks_on), where the
+     * first labels name new tasks far more often than the rest */
+    if (L->long_tasks_on)
+        return;
+    nt = qk_strpool_count(L->tasks);
+    for (size_t i = 0; i < nt; i++)
+        tb += qk_strpool_len(L->tasks, (uint32_t)i) + 1;
+    if (L->n && nt)
+        (void)qk_strpool_reserve(L->tasks, (size_t)((double)nt / (double)L->n * (double)n) + 16,
+                                 (size_t)((double)n / (double)L->n * (double)tb) + 64);
+}
+
+size_t qk_crowd_room(const qk_crowd_labels *L, size_t rest, size_t bytes, size_t lines)
+{
+    size_t n = L->n, twice = L->cap > 8 ? 2 * L->cap : 16, per, want;
+    if (!rest || n < QK_CROWD_PRESIZE || !lines || !(per = bytes / lines))
+        return twice;
+    want = rest / per / 16 * 17 + 64;
+    want = want > n / 8 + 64 ? want : n / 8 + 64;
+    return n + want > L->cap ? n + want : twice;
+}

@@ -10,7 +10,6 @@
  * general path (qk_lines_next_fields, qk_crowd_add_obs), which owns the
  * messages. */
 #include "core/bytes.h"
-#include "core/prefault.h"
 #include "core/strpool_add.h"
 #include "crowd/crowd_internal.h"
 #include "crowd/crowd_read_add.h"
@@ -21,53 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room for n observations in the raw arrays, allocated at once (no
- * regrowth and its copies) and prefaulted (core/prefault.h), and for their tasks
- * in the pool (no rehashing). Only an estimate: on failure the arrays stay
- * as they are and grow as needed. */
-void qk_crowd_reserve(qk_crowd_labels *L, size_t n)
-{
-    void *p;
-    size_t nt, tb = 0;
-    if (n <= L->cap)
-        return;
-    if (L->t_written) {
-        if ((p = qk_realloc_prefault(L->t, L->n * sizeof *L->t, n * sizeof *L->t)) == NULL)
-            return;
-        L->t = p;
-    }
-    if ((p = qk_realloc_prefault(L->w, L->n * sizeof *L->w, n * sizeof *L->w)) == NULL)
-        return;
-    L->w = p;
-    if ((p = qk_realloc_prefault(L->cls, L->n * sizeof *L->cls, n * sizeof *L->cls)) == NULL)
-        return;
-    L->cls = p;
-    L->cap = n;
-    /* tasks in the proportion seen so far, when labels of a task come
-     * together (so that this holds from early on); not in a file whose
-     * tasks come back (listed by worker, L->long_tasks_on), where the
-     * first labels name new tasks far more often than the rest */
-    if (L->long_tasks_on)
-        return;
-    nt = qk_strpool_count(L->tasks);
-    for (size_t i = 0; i < nt; i++)
-        tb += qk_strpool_len(L->tasks, (uint32_t)i) + 1;
-    if (L->n && nt)
-        (void)qk_strpool_reserve(L->tasks, (size_t)((double)nt / (double)L->n * (double)n) + 16,
-                                 (size_t)((double)n / (double)L->n * (double)tb) + 64);
-}
-
 #define QK_CROWD_BATCH 128
 
-size_t qk_crowd_room(const qk_crowd_labels *L, size_t rest, size_t bytes, size_t lines)
-{
-    size_t n = L->n, twice = L->cap > 8 ? 2 * L->cap : 16, per, want;
-    if (!rest || n < QK_CROWD_PRESIZE || !lines || !(per = bytes / lines))
-        return twice;
-    want = rest / per / 16 * 17 + 64;
-    want = want > n / 8 + 64 ? want : n / 8 + 64;
-    return n + want > L->cap ? n + want : twice;
-}
 
 /* Lines ahead whose worker slots are loaded while a line is added: the
  * map is large enough to miss the cache, and adding the lines one by one
