@@ -177,6 +177,13 @@ typedef struct qk_conf_opts {
                                them): e_dmap, v_dmap, e_dap, v_dap stay 0 and
                                p_less 0.5 (E/Var of each run's AP only)     */
     qk_rtc_params rtc;      /* QK_PROB_RTC: priors and variants               */
+    /* npairs > 0 (and not no_pairs): the pairwise moments of these pairs
+     * of run indices only, pairs[2k] and pairs[2k + 1] (either order; a
+     * pair listed twice counts once): the other pairs' e_dmap, v_dmap,
+     * e_dap, v_dap stay 0 and p_less 0.5, as with no_pairs. The listed
+     * pairs get the values the whole matrix would give them. */
+    const size_t *pairs;
+    size_t npairs;
 } qk_conf_opts;
 QK_API void qk_conf_opts_init(qk_conf_opts *o);
 typedef struct qk_conf_result {

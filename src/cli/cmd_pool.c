@@ -290,10 +290,15 @@ static int target_reached(const args *a, const qk_qrels *q, int *reached, qk_err
     qk_conf_result *r = NULL;
     qk_qrels *none = NULL;
     qk_status st;
+    size_t pair[2];
     qk_conf_opts_init(&co);
     co.model = a->o.method == QK_POOL_RTC ? QK_PROB_RTC : QK_PROB_MTC;
     co.depth = a->depth;
     co.rel_level = a->rel_level;
+    if (a->o.pair_a >= 0) { /* --pair: that pair's moments alone */
+        pair[0] = (size_t)a->o.pair_a, pair[1] = (size_t)a->o.pair_b;
+        co.pairs = pair, co.npairs = 1;
+    }
     /* nothing judged yet: an empty set of judgments */
     if (!q && ((st = qk_qrels_new(QK_REL_QRELS, &none, err)) != QK_OK ||
                (st = qk_qrels_finish(none, QK_DEDUP_ERROR, err)) != QK_OK)) {

@@ -22,7 +22,6 @@
 
 #define QK_CROWD_BATCH 128
 
-
 /* Lines ahead whose worker slots are loaded while a line is added: the
  * map is large enough to miss the cache, and adding the lines one by one
  * would wait for each miss in turn. */

@@ -147,12 +147,34 @@ static qk_status alloc_result(size_t nruns, qk_conf_result **out)
     return QK_OK;
 }
 
-/* Add topic t's moments to the sums (and to the per-topic arrays). */
-static qk_status score_topic(const est_utopic *c, size_t t, size_t nruns, long prec_k, int pairs,
-                             qk_conf_result *r)
+/* The moments of the pair a < b on topic t, added to the sums (and to
+ * the per-topic arrays). */
+static qk_status score_pair(const est_utopic *c, size_t t, size_t nruns, size_t a, size_t b,
+                            qk_conf_result *r)
 {
     double *te = r->e_dap ? r->e_dap + t * nruns * nruns : NULL,
            *tv = r->v_dap ? r->v_dap + t * nruns * nruns : NULL;
+    qk_mtc_moments m;
+    if (qk_mtc_dap_moments(c->n, c->p, c->rank + a * c->n, c->rank + b * c->n, &m) != QK_OK)
+        return QK_ENOMEM;
+    r->e_dmap[a * nruns + b] += m.e;
+    r->e_dmap[b * nruns + a] -= m.e;
+    r->v_dmap[a * nruns + b] += m.var;
+    r->v_dmap[b * nruns + a] += m.var;
+    if (te && tv) {
+        te[a * nruns + b] = m.e;
+        te[b * nruns + a] = -m.e;
+        tv[a * nruns + b] = tv[b * nruns + a] = m.var;
+    }
+    return QK_OK;
+}
+
+/* Add topic t's moments to the sums (and to the per-topic arrays): every
+ * pair of runs when pairs, else none; or only the listed ones (o->pairs,
+ * checked and normalised by qk_conf_eval to a < b, each once). */
+static qk_status score_topic(const est_utopic *c, size_t t, size_t nruns, long prec_k, int pairs,
+                             const size_t *list, size_t nlist, qk_conf_result *r)
+{
     qk_mtc_moments m;
     for (size_t a = 0; a < nruns; a++) {
         if (prec_k > 0 && qk_mtc_prec_moments(c->n, c->p, c->rank + a * c->n, NULL, prec_k, &m) == QK_OK) {
@@ -167,20 +189,50 @@ static qk_status score_topic(const est_utopic *c, size_t t, size_t nruns, long p
             r->e_ap[t * nruns + a] = m.e;
             r->v_ap[t * nruns + a] = m.var;
         }
-        for (size_t b = a + 1; pairs && b < nruns; b++) {
-            if (qk_mtc_dap_moments(c->n, c->p, c->rank + a * c->n, c->rank + b * c->n, &m) != QK_OK)
+        for (size_t b = a + 1; pairs && !nlist && b < nruns; b++)
+            if (score_pair(c, t, nruns, a, b, r) != QK_OK)
                 return QK_ENOMEM;
-            r->e_dmap[a * nruns + b] += m.e;
-            r->e_dmap[b * nruns + a] -= m.e;
-            r->v_dmap[a * nruns + b] += m.var;
-            r->v_dmap[b * nruns + a] += m.var;
-            if (te) {
-                te[a * nruns + b] = m.e;
-                te[b * nruns + a] = -m.e;
-                tv[a * nruns + b] = tv[b * nruns + a] = m.var;
-            }
+    }
+    for (size_t k = 0; pairs && k < nlist; k++)
+        if (score_pair(c, t, nruns, list[2 * k], list[2 * k + 1], r) != QK_OK)
+            return QK_ENOMEM;
+    return QK_OK;
+}
+
+/* o->pairs as pairs a < b, each once, in *out (nruns: for the range
+ * check); *n of them. */
+static qk_status pair_list(const qk_conf_opts *o, size_t nruns, size_t **out, size_t *n, qk_error *err)
+{
+    size_t *l;
+    *out = NULL;
+    *n = 0;
+    if (!o->npairs || o->no_pairs)
+        return QK_OK;
+    if (!o->pairs)
+        return qk_error_set(err, QK_EUSAGE, "npairs without pairs");
+    if (!(l = malloc(2 * o->npairs * sizeof *l)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t k = 0; k < o->npairs; k++) {
+        size_t a = o->pairs[2 * k], b = o->pairs[2 * k + 1], j;
+        if (a >= nruns || b >= nruns || a == b) {
+            free(l);
+            return qk_error_set(err, QK_EUSAGE, "pair %zu: runs %zu and %zu (of %zu) are not a pair of runs",
+                                k, a, b, nruns);
+        }
+        if (a > b) {
+            size_t x = a;
+            a = b;
+            b = x;
+        }
+        for (j = 0; j < *n && !(l[2 * j] == a && l[2 * j + 1] == b); j++)
+            ;
+        if (j == *n) {
+            l[2 * *n] = a;
+            l[2 * *n + 1] = b;
+            ++*n;
         }
     }
+    *out = l;
     return QK_OK;
 }
 
@@ -234,7 +286,7 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
     topic_ctx *tc = NULL;
     est_utopic *ut = NULL;
     est_rtc_cache cache = {0, 0, NULL, NULL, NULL};
-    size_t ntc = 0;
+    size_t ntc = 0, *plist = NULL, nplist = 0;
     qk_status st = QK_OK; /* also the result with no runs and no topics */
     *out = NULL;
     if (!runs || !rt || !len || alloc_result(nruns, &r) != QK_OK) {
@@ -249,6 +301,8 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
         st = qk_error_set(err, QK_EUSAGE, "the judgments must be plain qrels");
         goto out;
     }
+    if ((st = pair_list(o, nruns, &plist, &nplist, err)) != QK_OK)
+        goto out;
     if (o->want_probs && (st = qk_doc_probs_new(&r->probs, err)) != QK_OK)
         goto out;
     for (size_t k = 0; k < nruns; k++) {
@@ -311,7 +365,7 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
         goto out;
     }
     for (size_t t = 0; t < r->ntopics; t++) {
-        if (score_topic(&ut[t], t, nruns, o->prec_k, !o->no_pairs, r) != QK_OK) {
+        if (score_topic(&ut[t], t, nruns, o->prec_k, !o->no_pairs, plist, nplist, r) != QK_OK) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;
         }
@@ -326,6 +380,7 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
 out:
     for (size_t t = 0; t < ntc; t++)
         free_topic(&tc[t]);
+    free(plist);
     free(tc);
     free(ut);
     qk_rtc_cache_free(&cache);

@@ -332,6 +332,7 @@ qk_status sim_rtc(const sim_ctx *c, const qk_pool_judged *j, double *est, double
     qk_conf_opts co;
     qk_conf_result *res = NULL;
     qk_status st = QK_OK;
+    size_t *plist = NULL;
     if (!prob) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
@@ -355,6 +356,18 @@ qk_status sim_rtc(const sim_ctx *c, const qk_pool_judged *j, double *est, double
     co.model = QK_PROB_RTC;
     co.depth = qk_pool_depth(p);
     co.want_probs = 1;
+    /* only the pairs whose confidence is asked for (every pair of runs
+     * made the moments O(runs^2) a trial) */
+    if (!pneg || !c->npairs)
+        co.no_pairs = 1;
+    else if (!(plist = malloc(2 * c->npairs * sizeof *plist))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    } else {
+        for (size_t k = 0; k < c->npairs; k++)
+            plist[2 * k] = c->pair_a[k], plist[2 * k + 1] = c->pair_b[k];
+        co.pairs = plist, co.npairs = c->npairs;
+    }
     if ((st = qk_conf_eval(q, c->o->runs, nr, &co, &res, err)) != QK_OK)
         goto out;
     for (size_t t = 0; t < nt; t++) {
@@ -378,6 +391,7 @@ qk_status sim_rtc(const sim_ctx *c, const qk_pool_judged *j, double *est, double
     for (size_t k = 0; pneg && k < c->npairs; k++)
         pneg[k] = res->p_less[c->pair_a[k] * res->nruns + c->pair_b[k]];
 out:
+    free(plist);
     qk_conf_result_free(res);
     qk_qrels_free(q);
     for (size_t t = 0; prob && t < nt; t++)

@@ -331,6 +331,73 @@ static void test_conf_per_topic(void **state)
     qk_test_drop(r[1]);
 }
 
+/* opts.pairs: the listed pairs (either order, repeated) get exactly the
+ * values of the whole matrix, per topic too; the others stay at 0 and
+ * p_less 0.5; a run outside the range or a run paired with itself is a
+ * usage error. Four runs on two topics. */
+static void test_conf_pair_list(void **state)
+{
+    static const size_t pairs[] = {3, 1, 0, 2, 1, 3};
+    static const size_t bad[][2] = {{0, 4}, {2, 2}};
+    char *q = qk_test_write_text("1 0 d1 1\n1 0 d3 0\n1 0 d5 1\n2 0 e2 1\n2 0 e5 0\n");
+    char *r[4];
+    qk_run *ro[4];
+    qk_conf_opts o;
+    qk_conf_result *all = NULL, *some = NULL;
+    qk_error err;
+    qk_qrels *qo = qk_test_qrels(q);
+    (void)state;
+    for (int k = 0; k < 4; k++) {
+        char text[512];
+        size_t n = 0;
+        for (int t = 1; t <= 2; t++)
+            for (int i = 0; i < 6; i++)
+                n += (size_t)snprintf(text + n, sizeof text - n, "%d Q0 %c%d %d %d R%d\n", t,
+                                      t == 1 ? 'd' : 'e', 1 + (i * (k + 1) + k) % 7, i + 1, 10 - i, k);
+        r[k] = qk_test_write_text(text);
+        ro[k] = qk_test_run(r[k]);
+    }
+    qk_conf_opts_init(&o);
+    o.per_topic = 1;
+    assert_int_equal(qk_conf_eval(qo, (const qk_run *const *)ro, 4, &o, &all, &err), QK_OK);
+    o.pairs = pairs;
+    o.npairs = 3;
+    assert_int_equal(qk_conf_eval(qo, (const qk_run *const *)ro, 4, &o, &some, &err), QK_OK);
+    for (size_t a = 0; a < 4; a++)
+        for (size_t b = 0; b < 4; b++) {
+            int listed = (a == 1 && b == 3) || (a == 3 && b == 1) || (a == 0 && b == 2) || (a == 2 && b == 0);
+            size_t ab = a * 4 + b;
+            assert_true(some->emap[a] == all->emap[a] && some->vmap[a] == all->vmap[a]);
+            if (listed) {
+                assert_true(some->e_dmap[ab] == all->e_dmap[ab]);
+                assert_true(some->v_dmap[ab] == all->v_dmap[ab]);
+                assert_true(some->p_less[ab] == all->p_less[ab]);
+                for (size_t t = 0; t < 2; t++)
+                    assert_true(some->e_dap[t * 16 + ab] == all->e_dap[t * 16 + ab] &&
+                                some->v_dap[t * 16 + ab] == all->v_dap[t * 16 + ab]);
+            } else if (a != b) {
+                assert_true(some->e_dmap[ab] == 0 && some->v_dmap[ab] == 0);
+                assert_true(some->p_less[ab] == 0.5);
+            }
+        }
+    assert_true(all->v_dmap[1 * 4 + 3] > 0); /* a pair with something to compare */
+    qk_conf_result_free(all);
+    qk_conf_result_free(some);
+    for (int k = 0; k < 2; k++) {
+        o.pairs = bad[k];
+        o.npairs = 1;
+        some = NULL;
+        assert_int_equal(qk_conf_eval(qo, (const qk_run *const *)ro, 4, &o, &some, &err), QK_EUSAGE);
+        qk_conf_result_free(some);
+    }
+    qk_qrels_free(qo);
+    qk_test_drop(q);
+    for (int k = 0; k < 4; k++) {
+        qk_run_free(ro[k]);
+        qk_test_drop(r[k]);
+    }
+}
+
 /* No runs: nothing to compare, but not an error. The status was left
  * unassigned on this path (found by the static analyzer). */
 static void test_conf_no_runs(void **state)
@@ -367,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_ht_hh),
         cmocka_unit_test(test_conf_per_topic),
         cmocka_unit_test(test_conf_no_runs),
+        cmocka_unit_test(test_conf_pair_list),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
