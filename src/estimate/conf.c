@@ -5,6 +5,7 @@
  * P(dMAP < 0) = Phi(-E/sqrt(V)). */
 #include "core/lazylib.h"
 #include "est_internal.h"
+#include "estimate/mtc_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -149,13 +150,12 @@ static qk_status alloc_result(size_t nruns, qk_conf_result **out)
 
 /* The moments of the pair a < b on topic t, added to the sums (and to
  * the per-topic arrays). */
-static qk_status score_pair(const est_utopic *c, size_t t, size_t nruns, size_t a, size_t b,
-                            qk_conf_result *r)
+static qk_status score_pair(qk_mtc_topic *T, size_t t, size_t nruns, size_t a, size_t b, qk_conf_result *r)
 {
     double *te = r->e_dap ? r->e_dap + t * nruns * nruns : NULL,
            *tv = r->v_dap ? r->v_dap + t * nruns * nruns : NULL;
     qk_mtc_moments m;
-    if (qk_mtc_dap_moments(c->n, c->p, c->rank + a * c->n, c->rank + b * c->n, &m) != QK_OK)
+    if (qk_mtc_topic_pair(T, a, b, &m) != QK_OK)
         return QK_ENOMEM;
     r->e_dmap[a * nruns + b] += m.e;
     r->e_dmap[b * nruns + a] -= m.e;
@@ -176,13 +176,18 @@ static qk_status score_topic(const est_utopic *c, size_t t, size_t nruns, long p
                              const size_t *list, size_t nlist, qk_conf_result *r)
 {
     qk_mtc_moments m;
+    qk_mtc_topic T;
+    qk_status st = QK_ENOMEM;
+    /* each run's active documents found once for all its pairs */
+    if (qk_mtc_topic_init(&T, c->n, c->p, c->rank, nruns) != QK_OK)
+        goto out;
     for (size_t a = 0; a < nruns; a++) {
         if (prec_k > 0 && qk_mtc_prec_moments(c->n, c->p, c->rank + a * c->n, NULL, prec_k, &m) == QK_OK) {
             r->eprec[a] += m.e;
             r->vprec[a] += m.var;
         }
-        if (qk_mtc_ap_moments(c->n, c->p, c->rank + a * c->n, &m) != QK_OK)
-            return QK_ENOMEM;
+        if (qk_mtc_topic_pair(&T, a, SIZE_MAX, &m) != QK_OK)
+            goto out;
         r->emap[a] += m.e;
         r->vmap[a] += m.var;
         if (r->e_ap) {
@@ -190,13 +195,16 @@ static qk_status score_topic(const est_utopic *c, size_t t, size_t nruns, long p
             r->v_ap[t * nruns + a] = m.var;
         }
         for (size_t b = a + 1; pairs && !nlist && b < nruns; b++)
-            if (score_pair(c, t, nruns, a, b, r) != QK_OK)
-                return QK_ENOMEM;
+            if (score_pair(&T, t, nruns, a, b, r) != QK_OK)
+                goto out;
     }
     for (size_t k = 0; pairs && k < nlist; k++)
-        if (score_pair(c, t, nruns, list[2 * k], list[2 * k + 1], r) != QK_OK)
-            return QK_ENOMEM;
-    return QK_OK;
+        if (score_pair(&T, t, nruns, list[2 * k], list[2 * k + 1], r) != QK_OK)
+            goto out;
+    st = QK_OK;
+out:
+    qk_mtc_topic_free(&T);
+    return st;
 }
 
 /* o->pairs as pairs a < b, each once, in *out (nruns: for the range

@@ -64,11 +64,8 @@ static void moments_pairs(const size_t *act, size_t na, const double *p, const l
 
 /* Fenwick tree over ranks 1..m, K doubles a node: prefix sums of values
  * added at ranks. */
-enum { FK = 4 };
-typedef struct fen {
-    double (*t)[FK];
-    size_t m;
-} fen;
+#define FK QK_MTC_FK
+typedef qk_mtc_fen fen;
 
 static void fen_add(fen *f, size_t r, const double *x)
 {
@@ -128,6 +125,7 @@ static void cross(const size_t *byA, size_t mA, const long *rb, const double *wt
                   double *xt, double *xq)
 {
     double tot[FK] = {0}, pre[FK], add[FK];
+    memset(f->t, 0, (f->m + 1) * sizeof *f->t);
     for (size_t r = 1; r <= mA; r++) { /* A ranks below */
         size_t i = byA[r];
         double ia, ib;
@@ -171,12 +169,52 @@ static void cross(const size_t *byA, size_t mA, const long *rb, const double *wt
  * judged (p = 1) and uncertain documents: the judged part of Q_i's sum and
  * the pairs of an uncertain and a judged document cancel. Returns
  * QK_ENOMEM only. */
+/* The sweeps themselves: act's documents ranked by A at byA[1..mA] and
+ * by B at byB[1..mB] (SIZE_MAX elsewhere; rb NULL: one run), the per-
+ * document scratch blk (8 arrays of stride entries, indexed by document;
+ * those of act's documents are cleared here) and a Fenwick tree of at
+ * least mB + 1 nodes (cleared by cross()). */
+static void sweep_core(const size_t *act, size_t na, const double *p, const long *ra, const long *rb,
+                       const size_t *byA, size_t mA, const size_t *byB, size_t mB, double *blk, size_t stride,
+                       fen *f, qk_ksum *e, qk_ksum *v)
+{
+    double *w1 = blk, *wt = blk + stride, *wq = blk + 2 * stride, *s1 = blk + 3 * stride,
+           *t2 = blk + 4 * stride, *q2 = blk + 5 * stride, *xt = blk + 6 * stride, *xq = blk + 7 * stride;
+    for (size_t x = 0; x < na; x++) {
+        size_t i = act[x];
+        int unc = p[i] < 1;
+        w1[i] = p[i];
+        wt[i] = unc ? p[i] : 0;
+        wq[i] = unc ? p[i] * p[i] : 0;
+        s1[i] = t2[i] = q2[i] = xt[i] = xq[i] = 0;
+    }
+    one_ranking(byA, mA, w1, wt, wq, 1.0, s1, t2, q2);
+    if (rb) {
+        one_ranking(byB, mB, w1, wt, wq, -1.0, s1, t2, q2);
+        f->m = mB;
+        cross(byA, mA, rb, wt, wq, f, xt, xq);
+    }
+    for (size_t x = 0; x < na; x++) {
+        size_t i = act[x];
+        double pi = p[i], qi = 1 - p[i], cii = c_coef(ra, rb, i, i);
+        qk_ksum_add(e, cii * pi);
+        qk_ksum_add(e, 0.5 * pi * s1[i]);
+        if (pi * qi > 0) {
+            double a = cii + s1[i], ti = t2[i] - 2 * xt[i], qq = q2[i] - 2 * xq[i];
+            qk_ksum_add(v, pi * qi * (a * a - qq));
+            qk_ksum_add(v, 0.5 * (pi * ti - pi * pi * qq));
+        }
+    }
+}
+
+/* The sweeps with scratch of their own, for one call. Returns QK_ENOMEM
+ * only. */
 static qk_status moments_sweep(const size_t *act, size_t na, const double *p, const long *ra, const long *rb,
                                qk_ksum *e, qk_ksum *v)
 {
     size_t mA = 0, mB = 0, n = 0;
     size_t *byA, *byB;
-    double *w1, *wt, *wq, *s1, *t2, *q2, *xt, *xq, *blk;
+    double *blk;
     fen f;
     qk_status st = QK_ENOMEM;
     for (size_t x = 0; x < na; x++) {
@@ -190,44 +228,23 @@ static qk_status moments_sweep(const size_t *act, size_t na, const double *p, co
     }
     byA = malloc((mA + 1) * sizeof *byA);
     byB = malloc((mB + 1) * sizeof *byB);
-    blk = calloc(8 * n + 1, sizeof *blk);
+    blk = malloc((8 * n + 1) * sizeof *blk);
     f.m = mB;
-    f.t = calloc(mB + 1, sizeof *f.t);
+    f.t = malloc((mB + 1) * sizeof *f.t);
     if (!byA || !byB || !blk || !f.t)
         goto out;
-    w1 = blk, wt = blk + n, wq = blk + 2 * n, s1 = blk + 3 * n, t2 = blk + 4 * n, q2 = blk + 5 * n,
-    xt = blk + 6 * n, xq = blk + 7 * n;
     for (size_t r = 0; r <= mA; r++)
         byA[r] = SIZE_MAX;
     for (size_t r = 0; r <= mB; r++)
         byB[r] = SIZE_MAX;
     for (size_t x = 0; x < na; x++) {
         size_t i = act[x];
-        int unc = p[i] < 1;
-        w1[i] = p[i];
-        wt[i] = unc ? p[i] : 0;
-        wq[i] = unc ? p[i] * p[i] : 0;
         if (ra[i] > 0)
             byA[ra[i]] = i;
         if (rb && rb[i] > 0)
             byB[rb[i]] = i;
     }
-    one_ranking(byA, mA, w1, wt, wq, 1.0, s1, t2, q2);
-    if (rb) {
-        one_ranking(byB, mB, w1, wt, wq, -1.0, s1, t2, q2);
-        cross(byA, mA, rb, wt, wq, &f, xt, xq);
-    }
-    for (size_t x = 0; x < na; x++) {
-        size_t i = act[x];
-        double pi = p[i], qi = 1 - p[i], cii = c_coef(ra, rb, i, i);
-        qk_ksum_add(e, cii * pi);
-        qk_ksum_add(e, 0.5 * pi * s1[i]);
-        if (pi * qi > 0) {
-            double a = cii + s1[i], ti = t2[i] - 2 * xt[i], qq = q2[i] - 2 * xq[i];
-            qk_ksum_add(v, pi * qi * (a * a - qq));
-            qk_ksum_add(v, 0.5 * (pi * ti - pi * pi * qq));
-        }
-    }
+    sweep_core(act, na, p, ra, rb, byA, mA, byB, mB, blk, n, &f, e, v);
     st = QK_OK;
 out:
     free(byA);
@@ -235,6 +252,107 @@ out:
     free(blk);
     free(f.t);
     return st;
+}
+
+/* The moments from their sums, as qk_mtc_moments_by gives them. */
+static void moments_out(const qk_ksum *e, const qk_ksum *v, double rsum, qk_mtc_moments *out)
+{
+    out->e_num = qk_ksum_value(e);
+    out->var_num = qk_ksum_value(v);
+    if (out->var_num < 0)
+        out->var_num = 0; /* rounding on a zero variance */
+    out->rhat = rsum > 0 ? rsum : 1;
+    out->e = out->e_num / out->rhat;
+    out->var = out->var_num / (out->rhat * out->rhat);
+}
+
+qk_status qk_mtc_topic_init(qk_mtc_topic *T, size_t n, const double *p, const long *rank, size_t nruns)
+{
+    qk_ksum r = {0, 0};
+    size_t most = 0, mmax = 0;
+    memset(T, 0, sizeof *T);
+    T->n = n, T->p = p, T->rank = rank, T->nruns = nruns;
+    for (size_t i = 0; i < n; i++)
+        qk_ksum_add(&r, p[i]);
+    T->rsum = qk_ksum_value(&r);
+    T->act = calloc(nruns ? nruns : 1, sizeof *T->act);
+    T->by = calloc(nruns ? nruns : 1, sizeof *T->by);
+    T->nact = calloc(nruns ? nruns : 1, sizeof *T->nact);
+    T->m = calloc(nruns ? nruns : 1, sizeof *T->m);
+    if (!T->act || !T->by || !T->nact || !T->m)
+        return QK_ENOMEM;
+    for (size_t j = 0; j < nruns; j++) {
+        const long *rj = rank + j * n;
+        size_t na = 0, m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (p[i] > 0 && rj[i] > 0) {
+                na++;
+                m = (size_t)rj[i] > m ? (size_t)rj[i] : m;
+            }
+        if (!(T->act[j] = malloc((na ? na : 1) * sizeof **T->act)) ||
+            !(T->by[j] = malloc((m + 1) * sizeof **T->by)))
+            return QK_ENOMEM;
+        for (size_t k = 0; k <= m; k++)
+            T->by[j][k] = SIZE_MAX;
+        na = 0;
+        for (size_t i = 0; i < n; i++)
+            if (p[i] > 0 && rj[i] > 0) {
+                T->act[j][na++] = i;
+                T->by[j][rj[i]] = i;
+            }
+        T->nact[j] = na, T->m[j] = m;
+        most = na > most ? na : most;
+        mmax = m > mmax ? m : mmax;
+    }
+    T->u = malloc((2 * most + 1) * sizeof *T->u);
+    T->blk = malloc((8 * n + 1) * sizeof *T->blk);
+    T->f.t = malloc((mmax + 1) * sizeof *T->f.t);
+    if (!T->u || !T->blk || !T->f.t)
+        return QK_ENOMEM;
+    return QK_OK;
+}
+
+qk_status qk_mtc_topic_pair(qk_mtc_topic *T, size_t a, size_t b, qk_mtc_moments *out)
+{
+    const size_t *x = T->act[a], *y = b == SIZE_MAX ? NULL : T->act[b];
+    size_t nx = T->nact[a], ny = y ? T->nact[b] : 0, na = 0, i = 0, j = 0;
+    const long *ra = T->rank + a * T->n, *rb = y ? T->rank + b * T->n : NULL;
+    qk_ksum e = {0, 0}, v = {0, 0};
+    /* the active documents of the pair, by index, as qk_mtc_moments_by
+     * lists them */
+    while (i < nx || j < ny) {
+        size_t d = j >= ny || (i < nx && x[i] < y[j]) ? x[i] : y[j];
+        T->u[na++] = d;
+        if (i < nx && x[i] == d)
+            i++;
+        if (j < ny && y[j] == d)
+            j++;
+    }
+    if (na <= QK_MTC_PAIRS_MAX)
+        moments_pairs(T->u, na, T->p, ra, rb, &e, &v);
+    else
+        sweep_core(T->u, na, T->p, ra, rb, T->by[a], T->m[a], y ? T->by[b] : NULL, y ? T->m[b] : 0, T->blk,
+                   T->n, &T->f, &e, &v);
+    moments_out(&e, &v, T->rsum, out);
+    return QK_OK;
+}
+
+void qk_mtc_topic_free(qk_mtc_topic *T)
+{
+    for (size_t j = 0; j < T->nruns; j++) {
+        if (T->act)
+            free(T->act[j]);
+        if (T->by)
+            free(T->by[j]);
+    }
+    free(T->act);
+    free(T->by);
+    free(T->nact);
+    free(T->m);
+    free(T->u);
+    free(T->blk);
+    free(T->f.t);
+    memset(T, 0, sizeof *T);
 }
 
 qk_status qk_mtc_moments_by(size_t n, const double *p, const long *ra, const long *rb, size_t pairs_max,
@@ -258,13 +376,7 @@ qk_status qk_mtc_moments_by(size_t n, const double *p, const long *ra, const lon
         return QK_ENOMEM;
     }
     free(act);
-    out->e_num = qk_ksum_value(&e);
-    out->var_num = qk_ksum_value(&v);
-    if (out->var_num < 0)
-        out->var_num = 0; /* rounding on a zero variance */
-    out->rhat = qk_ksum_value(&r) > 0 ? qk_ksum_value(&r) : 1;
-    out->e = out->e_num / out->rhat;
-    out->var = out->var_num / (out->rhat * out->rhat);
+    moments_out(&e, &v, qk_ksum_value(&r), out);
     return QK_OK;
 }
 

@@ -19,4 +19,34 @@
 qk_status qk_mtc_moments_by(size_t n, const double *p, const long *ra, const long *rb, size_t pairs_max,
                             qk_mtc_moments *out);
 
+/* Fenwick tree over ranks 1..m, FK doubles a node (mtc.c). */
+enum { QK_MTC_FK = 4 };
+typedef struct qk_mtc_fen {
+    double (*t)[QK_MTC_FK];
+    size_t m;
+} qk_mtc_fen;
+
+/* One topic's universe ready for many pairs of runs (conf.c): its
+ * documents' sum of p, and for each run its active documents (p > 0,
+ * ranked) by index and by rank, so that a pair costs O(its documents +
+ * depth log depth), not O(n) to find them; scratch shared by the pairs. */
+typedef struct qk_mtc_topic {
+    size_t n, nruns;
+    const double *p;
+    const long *rank; /* nruns x n, as qk_universe */
+    double rsum;      /* sum of p (Kahan), before R-hat's rule for 0 */
+    size_t **act, *nact, **by, *m;
+    size_t *u;   /* a pair's active documents */
+    double *blk; /* 8 x n */
+    qk_mtc_fen f;
+} qk_mtc_topic;
+
+/* The arrays for n documents of p and rank (kept, not copied); QK_ENOMEM
+ * (then free what was made with qk_mtc_topic_free). */
+qk_status qk_mtc_topic_init(qk_mtc_topic *T, size_t n, const double *p, const long *rank, size_t nruns);
+/* The moments of run a against run b (b SIZE_MAX: of run a's AP alone),
+ * the same bytes as qk_mtc_dap_moments (qk_mtc_ap_moments) give. */
+qk_status qk_mtc_topic_pair(qk_mtc_topic *T, size_t a, size_t b, qk_mtc_moments *out);
+void qk_mtc_topic_free(qk_mtc_topic *T);
+
 #endif

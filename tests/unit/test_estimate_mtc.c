@@ -212,6 +212,46 @@ static void test_sweep_equals_pairs(void **state)
     }
 }
 
+/* The per-topic workspace (each run's active documents found once, as
+ * conf.c uses it) gives the bytes qk_mtc_ap_moments and qk_mtc_dap_moments
+ * give: random universes of 1-500 documents and 2-6 runs of any depth, on
+ * both sides of the pair sums' threshold. */
+static void test_topic_pairs_same_bytes(void **state)
+{
+    enum { N = 500, R = 6 };
+    static double p[N];
+    static long rank[R * N];
+    static size_t perm[N];
+    qk_rng g;
+    (void)state;
+    qk_rng_seed(&g, 77);
+    for (int trial = 0; trial < 60; trial++) {
+        size_t n = 1 + (size_t)qk_rng_below(&g, N), nr = 2 + (size_t)qk_rng_below(&g, R - 1);
+        qk_mtc_topic T;
+        for (size_t j = 0; j < nr; j++)
+            random_ranks(&g, n, 1 + (size_t)qk_rng_below(&g, n < 120 ? n : 120), rank + j * n, perm);
+        for (size_t i = 0; i < n; i++) {
+            double u = qk_rng_uniform(&g);
+            p[i] = u < 0.2 ? 0 : u < 0.4 ? 1 : qk_rng_uniform(&g);
+        }
+        assert_int_equal(qk_mtc_topic_init(&T, n, p, rank, nr), QK_OK);
+        for (size_t a = 0; a < nr; a++) {
+            qk_mtc_moments x, y;
+            assert_int_equal(qk_mtc_topic_pair(&T, a, SIZE_MAX, &x), QK_OK);
+            assert_int_equal(qk_mtc_ap_moments(n, p, rank + a * n, &y), QK_OK);
+            assert_memory_equal(&x, &y, sizeof x);
+            for (size_t b = 0; b < nr; b++) {
+                if (b == a)
+                    continue;
+                assert_int_equal(qk_mtc_topic_pair(&T, a, b, &x), QK_OK);
+                assert_int_equal(qk_mtc_dap_moments(n, p, rank + a * n, rank + b * n, &y), QK_OK);
+                assert_memory_equal(&x, &y, sizeof x);
+            }
+        }
+        qk_mtc_topic_free(&T);
+    }
+}
+
 /* A judged topic has no variance by the sweeps either: no uncertain
  * document, no variance term at all (not a difference that rounds). */
 static void test_sweep_judged_no_variance(void **state)
@@ -430,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_judged_topic_has_no_variance),
         cmocka_unit_test(test_sweep_equals_pairs),
         cmocka_unit_test(test_sweep_judged_no_variance),
+        cmocka_unit_test(test_topic_pairs_same_bytes),
         cmocka_unit_test(test_prec_moments),
         cmocka_unit_test(test_ht_hh),
         cmocka_unit_test(test_conf_per_topic),
