@@ -57,7 +57,8 @@ const char qk_help_simulate_topics_budget[] =
     "  --logo               leave-one-group-out (with --statap): each group's runs\n"
     "                       are scored from a sample of the pool of the others\n"
     "  --groups FILE        'run group' lines (implies --logo)\n"
-    "  --group-sep C        default group: the run name up to the first C ('-')\n"
+    "  --group-sep C        default group: the run name up to the first C ('-');\n"
+    "                       'none': every run is its own group\n"
     "\n"
     "example:\n"
     "  qrelkit topics select --method greedy-oracle --size 93 qrels runs/* > go.tsv\n"
@@ -212,9 +213,11 @@ static int parse(int argc, char **argv, bargs *a)
             a->logo = 1;
             break;
         case OPT_GROUP_SEP:
-            if (strlen(optarg) != 1)
-                return qk_cli_usage(CMD, "--group-sep takes one character, not '%s'", optarg);
+            if (strcmp(optarg, "none") != 0 && strlen(optarg) != 1)
+                return qk_cli_usage(CMD, "--group-sep takes one character or 'none', not '%s'", optarg);
             a->sepc = optarg[0];
+            if (strcmp(optarg, "none") == 0)
+                a->sepc = '\0'; /* every run its own group */
             break;
         case OPT_SPEED:
             if (!(rc = qk_cli_enum(CMD, qk_cost_speed_table, "--cost-model", optarg, &speed)))

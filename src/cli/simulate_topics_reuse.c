@@ -47,7 +47,7 @@ const char qk_help_simulate_topics_reuse[] =
     "                      rest unspent (default: it goes evenly to the others)\n"
     "  --groups FILE       'run group' lines; default: a run's group is its name\n"
     "                      up to the first --group-sep character\n"
-    "  --group-sep C       default '-'\n"
+    "  --group-sep C       default '-'; 'none': every run is its own group\n"
     "  --dedup MODE        a docno repeated in a run topic: error (default) or\n"
     "                      first (keep its first line)\n"
     "  --precision N       decimals (default 4)\n"
@@ -234,8 +234,8 @@ static int parse(int argc, char **argv, rargs *a)
         case OPT_NOREDIST: a->o.no_redistribution = 1; break;
         case OPT_GROUPS: a->groups = optarg; break;
         case OPT_SEP:
-            if (strlen(optarg) != 1)
-                return qk_cli_usage(CMD, "--group-sep takes one character, not '%s'", optarg);
+            if (strcmp(optarg, "none") != 0 && strlen(optarg) != 1)
+                return qk_cli_usage(CMD, "--group-sep takes one character or 'none', not '%s'", optarg);
             a->sep = optarg;
             break;
         case OPT_PRECISION:
@@ -325,9 +325,11 @@ int qk_simulate_topics_reuse(int argc, char **argv)
     size_t nrows = 0, nruns, *group = NULL;
     const char **ids = NULL;
     int rc;
+    char sepc;
     qk_error err;
     if ((rc = parse(argc, argv, &a)) != -1)
         return rc;
+    sepc = a.sep[0];
     nruns = (size_t)(argc - optind - 1);
     if (qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err) != QK_OK ||
         qk_cli_read_runs((const char *const *)argv + optind + 1, nruns, QK_CLI_NAME_BASE, &runs, &err) !=
@@ -341,7 +343,9 @@ int qk_simulate_topics_reuse(int argc, char **argv)
     }
     for (size_t r = 0; r < nruns; r++)
         ids[r] = qk_run_name(runs[r]);
-    if ((rc = qk_cli_run_groups(CMD, a.groups, ids, nruns, a.sep[0], group, NULL)))
+    if (strcmp(a.sep, "none") == 0)
+        sepc = '\0'; /* every run its own group */
+    if ((rc = qk_cli_run_groups(CMD, a.groups, ids, nruns, sepc, group, NULL)))
         goto out;
     if (a.shard_on) {
         rc = write_part(&a, q, runs, nruns, group, argc, argv);
