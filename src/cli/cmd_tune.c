@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -672,6 +673,18 @@ int qk_cmd_tune(int argc, char **argv)
             goto out;
         }
         qk_status st;
+        struct stat sb;
+        /* every evaluation would fail to write its run there: say so
+         * before the first, not after the whole budget */
+        if (a.cmd && a.run_dir) {
+            int e = stat(a.run_dir, &sb) != 0 ? errno : 0;
+            if (e || !S_ISDIR(sb.st_mode)) {
+                qk_cli_errorf(CMD, "--run-dir '%s' is not a directory%s%s", a.run_dir, e ? ": " : "",
+                              e ? strerror(e) : "");
+                rc = QK_EXIT_IO;
+                goto out;
+            }
+        }
         if (a.cmd) {
             st = qk_tune_command_new(a.cmd, a.run_dir, qrels, a.measure, s, exec_command, NULL, &command,
                                      &err);
