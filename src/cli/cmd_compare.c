@@ -3,7 +3,9 @@
  * (significance over all run pairs), --calibration (confidence bins and W),
  * --swap-rate, --variability and --variance (Hosseini App. F).
  * Every mode builds one JSON document (rows + summary) and prints it either
- * as JSON or as TSV, so the two formats cannot drift apart. */
+ * as JSON or as TSV, so the two formats cannot drift apart; --pairs in TSV
+ * prints each row's object as it is made and drops it (a row a pair of
+ * runs: held whole, 640 runs took 358 MB), through the same printer. */
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>

@@ -34,6 +34,7 @@ typedef struct opts {
 typedef struct out {
     json_t *doc, *rows, *summary;
     const opts *o;
+    int streamed; /* TSV rows already printed as they were made (--pairs) */
 } out;
 
 /* A real as the output document holds it (exponent form from 1e15 on, NaN as
