@@ -98,9 +98,8 @@ int cmp_emit(out *w)
     } else if (json_array_size(w->rows) == 0) {
         putchar('\n'); /* no rows: an empty header */
     } else {
-        size_t i;
-        json_t *row;
-        json_array_foreach(w->rows, i, row) print_row(w, row, i == 0);
+        for (size_t i = 0; i < json_array_size(w->rows); i++)
+            print_row(w, json_array_get(w->rows, i), i == 0);
     }
     return fflush(stdout) == 0 ? QK_EXIT_OK : QK_EXIT_IO;
 }
