@@ -334,11 +334,10 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
     for (size_t t = 0; t < qk_qrels_num_topics(q); t++) {
         int any = 0;
         const char *qid = qk_qrels_topic(q, t);
-        for (size_t k = 0; k < nruns; k++) {
-            rt[k] = (size_t)-1;
-            for (size_t i = 0; i < runs[k].ntopics; i++)
-                if (strcmp(runs[k].t[i].qid, qid) == 0)
-                    rt[k] = i;
+        for (size_t k = 0; k < nruns; k++) { /* the run's topic by its hash (a scan of
+                                                 its topics made this quadratic in topics) */
+            size_t i;
+            rt[k] = qk_run_find_topic(run_in[k], qid, &i) ? i : (size_t)-1;
             any |= rt[k] != (size_t)-1;
         }
         if (!any)

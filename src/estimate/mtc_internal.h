@@ -11,7 +11,7 @@
  * while a pair of runs has at most this many active documents (p > 0,
  * ranked by either run); past it, by sums below and above each rank and a
  * Fenwick tree over ranks (O(na + ranks log ranks)). */
-#define QK_MTC_PAIRS_MAX 48
+#define QK_MTC_PAIRS_MAX 16
 
 /* qk_mtc_dap_moments (rb: NULL for qk_mtc_ap_moments) with the pair sums
  * up to pairs_max active documents: 0 takes the sweeps always,

@@ -46,6 +46,7 @@ typedef struct est_rtopic {
 } est_rtopic;
 typedef struct est_run {
     const char *runid;
+    const qk_run *run; /* its topics found by qid (qk_run_find_topic) */
     size_t ntopics;
     est_rtopic *t;
 } est_run;
@@ -54,6 +55,7 @@ static qk_status run_view(const qk_run *run, est_run *out)
 {
     size_t nt = qk_run_num_topics(run);
     out->runid = qk_run_name(run);
+    out->run = run;
     out->ntopics = nt;
     if (!(out->t = calloc(nt ? nt : 1, sizeof *out->t)))
         return QK_ENOMEM;
@@ -106,12 +108,13 @@ static qk_status build_global(sim *s, const qk_qrels *q, est_run *runs)
             free(rel);
             return QK_ENOMEM;
         }
-        for (size_t k = 0; k < s->nruns; k++)
-            for (size_t i = 0; i < runs[k].ntopics; i++)
-                if (strcmp(runs[k].t[i].qid, qid) == 0) {
-                    rt[k] = &runs[k].t[i];
-                    cap += rt[k]->n < depth ? rt[k]->n : depth;
-                }
+        for (size_t k = 0; k < s->nruns; k++) {
+            size_t i;
+            if (qk_run_find_topic(runs[k].run, qid, &i)) {
+                rt[k] = &runs[k].t[i];
+                cap += rt[k]->n < depth ? rt[k]->n : depth;
+            }
+        }
         for (size_t k = 0; k < s->nruns; k++)
             len[k] = rt[k] ? rt[k]->n : 0;
         qk_count_short_lists(len, s->nruns, depth, s->short_lists);
