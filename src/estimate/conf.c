@@ -285,6 +285,23 @@ void qk_count_short_lists(const size_t *len, size_t nruns, size_t depth, size_t 
     free(sorted);
 }
 
+/* Score topic t (its universe u, built in c), record its documents' p
+ * when asked, and free its tables. */
+static qk_status score_and_keep(topic_ctx *c, const est_utopic *u, size_t t, size_t nruns,
+                                const qk_conf_opts *o, const size_t *plist, size_t nplist, qk_conf_result *r,
+                                qk_error *err)
+{
+    qk_status st;
+    if (score_topic(u, t, nruns, o->prec_k, !o->no_pairs, plist, nplist, r) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t i = 0; r->probs && i < u->n; i++)
+        // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): build_topic set u for the topic's n documents
+        if ((st = qk_doc_probs_set(r->probs, c->qid, c->u[i], u->p[i], err)) != QK_OK)
+            return st;
+    free_topic(c);
+    return QK_OK;
+}
+
 qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nruns, const qk_conf_opts *o,
                        qk_conf_result **out, qk_error *err)
 {
@@ -294,7 +311,8 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
     topic_ctx *tc = NULL;
     est_utopic *ut = NULL;
     est_rtc_cache cache = {0, 0, NULL, NULL, NULL};
-    size_t ntc = 0, *plist = NULL, nplist = 0;
+    size_t ntc = 0, *plist = NULL, nplist = 0, nwant = 0;
+    int rtc = o->model == QK_PROB_RTC;
     qk_status st = QK_OK; /* also the result with no runs and no topics */
     *out = NULL;
     if (!runs || !rt || !len || alloc_result(nruns, &r) != QK_OK) {
@@ -331,6 +349,25 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
+    /* The topics some run retrieves, counted first: the per-topic arrays
+     * are sized by them. */
+    for (size_t t = 0; t < qk_qrels_num_topics(q); t++)
+        for (size_t k = 0, i; k < nruns; k++)
+            if (qk_run_find_topic(run_in[k], qk_qrels_topic(q, t), &i)) {
+                nwant++;
+                break;
+            }
+    if (o->per_topic && (!(r->e_dap = calloc((nwant ? nwant : 1) * nruns * nruns, sizeof *r->e_dap)) ||
+                         !(r->v_dap = calloc((nwant ? nwant : 1) * nruns * nruns, sizeof *r->v_dap)) ||
+                         !(r->e_ap = calloc((nwant ? nwant : 1) * nruns, sizeof *r->e_ap)) ||
+                         !(r->v_ap = calloc((nwant ? nwant : 1) * nruns, sizeof *r->v_ap)))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (rtc && nwant > 0 && !qk_lapacke(err)) { /* opened on first use */
+        st = QK_EIO;
+        goto out;
+    }
     for (size_t t = 0; t < qk_qrels_num_topics(q); t++) {
         int any = 0;
         const char *qid = qk_qrels_topic(q, t);
@@ -353,34 +390,21 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
         }
         ut[r->ntopics] = tc[r->ntopics].d;
         r->ntopics++;
+        /* Without a model fitted over all topics, each topic is scored
+         * and let go at once: one topic's table of ranks in memory, not
+         * every topic's (universe x runs each). */
+        if (!rtc && (st = score_and_keep(&tc[r->ntopics - 1], &ut[r->ntopics - 1], r->ntopics - 1, nruns, o,
+                                         plist, nplist, r, err)) != QK_OK)
+            goto out;
     }
-    if (o->model == QK_PROB_RTC && r->ntopics > 0 && !qk_lapacke(err)) { /* opened on first use */
-        st = QK_EIO;
-        goto out;
-    }
-    if (o->model == QK_PROB_RTC && r->ntopics > 0 &&
+    if (rtc && r->ntopics > 0 &&
         (st = qk_rtc_fit(ut, r->ntopics, nruns, o->depth, &o->rtc, &cache)) != QK_OK) {
         st = qk_error_set(err, st, "the RTC model could not be fitted");
         goto out;
     }
-    if (o->per_topic &&
-        (!(r->e_dap = calloc((r->ntopics ? r->ntopics : 1) * nruns * nruns, sizeof *r->e_dap)) ||
-         !(r->v_dap = calloc((r->ntopics ? r->ntopics : 1) * nruns * nruns, sizeof *r->v_dap)) ||
-         !(r->e_ap = calloc((r->ntopics ? r->ntopics : 1) * nruns, sizeof *r->e_ap)) ||
-         !(r->v_ap = calloc((r->ntopics ? r->ntopics : 1) * nruns, sizeof *r->v_ap)))) {
-        st = qk_error_set(err, QK_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (size_t t = 0; t < r->ntopics; t++) {
-        if (score_topic(&ut[t], t, nruns, o->prec_k, !o->no_pairs, plist, nplist, r) != QK_OK) {
-            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t t = 0; rtc && t < r->ntopics; t++)
+        if ((st = score_and_keep(&tc[t], &ut[t], t, nruns, o, plist, nplist, r, err)) != QK_OK)
             goto out;
-        }
-        for (size_t i = 0; r->probs && i < ut[t].n; i++)
-            // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): u is set for each of the ntopics
-            if ((st = qk_doc_probs_set(r->probs, tc[t].qid, tc[t].u[i], ut[t].p[i], err)) != QK_OK)
-                goto out;
-    }
     finish(r);
     *out = r;
     r = NULL;
