@@ -481,6 +481,43 @@ static void test_active_round_law(void **state)
     }
 }
 
+/* A judging loop on topic 0 until a call hands out nothing: document k
+ * judged relevant when k % every == 0. Returns the calls made. */
+static int judge_to_end(const qk_pool_runs *p, qk_pool_judged *j, qk_pool_design *d, const qk_pool_opts *o,
+                        uint32_t every)
+{
+    qk_error err = {0};
+    for (int calls = 1;; calls++) {
+        qk_pool_pick *pk = NULL;
+        size_t n = 0;
+        assert_int_equal(qk_pool_next(p, j, d, o, &pk, &n, &err), QK_OK);
+        for (size_t i = 0; i < n; i++)
+            qk_pool_judged_set(j, 0, pk[i].doc, pk[i].doc % every == 0);
+        free(pk);
+        if (n == 0)
+            return calls;
+        assert_true(calls < 1000);
+    }
+}
+
+/* The two files hold the same bytes; both removed. */
+static void assert_same_file(const char *path, const char *path2)
+{
+    FILE *f, *g;
+    int c1, c2;
+    assert_non_null(f = fopen(path, "r"));
+    assert_non_null(g = fopen(path2, "r"));
+    do {
+        c1 = fgetc(f);
+        c2 = fgetc(g);
+        assert_int_equal(c1, c2);
+    } while (c1 != EOF);
+    fclose(f);
+    fclose(g);
+    remove(path);
+    remove(path2);
+}
+
 /* The design file of a loop judged to the end (rounds of thousands of
  * draws in the tail): per round one `drawn` record per document, adding up
  * to the round's N; over the rounds, the sample's draw counts; read back
@@ -497,10 +534,9 @@ static void test_active_design_counts(void **state)
     size_t nu = 0;
     qk_error err = {0};
     char *path = qk_test_tmp_path(), *path2 = qk_test_tmp_path();
-    FILE *f, *g;
+    FILE *f;
     long cnt[60] = {0}, total = 0, rounds = 0, left = 0;
     int inround[60] = {0};
-    int c1, c2;
     (void)state;
     qk_pool_opts_init(&o);
     o.method = QK_POOL_ACTIVE;
@@ -510,16 +546,7 @@ static void test_active_design_counts(void **state)
     o.active_max_draws = 20000;
     assert_int_equal(qk_pool_design_new(p, &o, &d, &err), QK_OK);
     assert_int_equal(qk_pool_judged_new(p, &j, &err), QK_OK);
-    for (;;) {
-        qk_pool_pick *pk = NULL;
-        size_t n = 0;
-        assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
-        for (size_t i = 0; i < n; i++)
-            qk_pool_judged_set(j, 0, pk[i].doc, pk[i].doc % 5 == 0);
-        free(pk);
-        if (n == 0)
-            break;
-    }
+    judge_to_end(p, j, d, &o, 5);
     assert_int_equal(fx_design_write(d, p, path, &err), QK_OK);
     assert_non_null(f = fopen(path, "r"));
     while (fgets(line, sizeof line, f)) {
@@ -555,17 +582,7 @@ static void test_active_design_counts(void **state)
     free(u);
     assert_int_equal(fx_design_read(path, p, &o, &d2, &err), QK_OK);
     assert_int_equal(fx_design_write(d2, p, path2, &err), QK_OK);
-    assert_non_null(f = fopen(path, "r"));
-    assert_non_null(g = fopen(path2, "r"));
-    do {
-        c1 = fgetc(f);
-        c2 = fgetc(g);
-        assert_int_equal(c1, c2);
-    } while (c1 != EOF);
-    fclose(f);
-    fclose(g);
-    remove(path);
-    remove(path2);
+    assert_same_file(path, path2);
     free(path);
     free(path2);
     qk_pool_judged_free(j);
@@ -588,8 +605,6 @@ static void test_active_exhausted_adds_nothing(void **state)
     qk_pool_judged *j = NULL;
     qk_error err = {0};
     char *path = qk_test_tmp_path(), *path2 = qk_test_tmp_path();
-    FILE *f, *g;
-    int c1, c2, calls = 0;
     (void)state;
     qk_pool_opts_init(&o);
     o.method = QK_POOL_ACTIVE;
@@ -599,17 +614,7 @@ static void test_active_exhausted_adds_nothing(void **state)
     o.active_max_draws = 5000;
     assert_int_equal(qk_pool_design_new(p, &o, &d, &err), QK_OK);
     assert_int_equal(qk_pool_judged_new(p, &j, &err), QK_OK);
-    for (;;) {
-        qk_pool_pick *pk = NULL;
-        size_t n = 0;
-        assert_int_equal(qk_pool_next(p, j, d, &o, &pk, &n, &err), QK_OK);
-        for (size_t i = 0; i < n; i++)
-            qk_pool_judged_set(j, 0, pk[i].doc, pk[i].doc % 4 == 0);
-        free(pk);
-        assert_true(++calls < 100);
-        if (n == 0)
-            break;
-    }
+    assert_true(judge_to_end(p, j, d, &o, 4) < 100);
     assert_int_equal(j->njudged[0], qk_pool_topic_at(p, 0)->ndocs);
     assert_int_equal(fx_design_write(d, p, path, &err), QK_OK);
     for (int more = 0; more < 3; more++) {
@@ -620,17 +625,7 @@ static void test_active_exhausted_adds_nothing(void **state)
         free(pk);
     }
     assert_int_equal(fx_design_write(d, p, path2, &err), QK_OK);
-    assert_non_null(f = fopen(path, "r"));
-    assert_non_null(g = fopen(path2, "r"));
-    do {
-        c1 = fgetc(f);
-        c2 = fgetc(g);
-        assert_int_equal(c1, c2);
-    } while (c1 != EOF);
-    fclose(f);
-    fclose(g);
-    remove(path);
-    remove(path2);
+    assert_same_file(path, path2);
     free(path);
     free(path2);
     qk_pool_judged_free(j);
