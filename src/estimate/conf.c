@@ -212,18 +212,25 @@ out:
 static qk_status pair_list(const qk_conf_opts *o, size_t nruns, size_t **out, size_t *n, qk_error *err)
 {
     size_t *l;
+    unsigned char *seen; /* a bit per pair a < b, row-major */
     *out = NULL;
     *n = 0;
     if (!o->npairs || o->no_pairs)
         return QK_OK;
     if (!o->pairs)
         return qk_error_set(err, QK_EUSAGE, "npairs without pairs");
-    if (!(l = malloc(2 * o->npairs * sizeof *l)))
+    l = malloc(2 * o->npairs * sizeof *l);
+    seen = calloc(nruns * nruns / 8 + 1, 1);
+    if (!l || !seen) {
+        free(l);
+        free(seen);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
     for (size_t k = 0; k < o->npairs; k++) {
-        size_t a = o->pairs[2 * k], b = o->pairs[2 * k + 1], j;
+        size_t a = o->pairs[2 * k], b = o->pairs[2 * k + 1], bit;
         if (a >= nruns || b >= nruns || a == b) {
             free(l);
+            free(seen);
             return qk_error_set(err, QK_EUSAGE, "pair %zu: runs %zu and %zu (of %zu) are not a pair of runs",
                                 k, a, b, nruns);
         }
@@ -232,14 +239,15 @@ static qk_status pair_list(const qk_conf_opts *o, size_t nruns, size_t **out, si
             a = b;
             b = x;
         }
-        for (j = 0; j < *n && !(l[2 * j] == a && l[2 * j + 1] == b); j++)
-            ;
-        if (j == *n) {
-            l[2 * *n] = a;
-            l[2 * *n + 1] = b;
-            ++*n;
-        }
+        bit = a * nruns + b;
+        if (seen[bit / 8] & (1u << (bit % 8)))
+            continue;
+        seen[bit / 8] |= (unsigned char)(1u << (bit % 8));
+        l[2 * *n] = a;
+        l[2 * *n + 1] = b;
+        ++*n;
     }
+    free(seen);
     *out = l;
     return QK_OK;
 }

@@ -62,7 +62,7 @@ static void moments_pairs(const size_t *act, size_t na, const double *p, const l
     }
 }
 
-/* Fenwick tree over ranks 1..m, K doubles a node: prefix sums of values
+/* Fenwick tree over ranks 1..m, FK doubles a node: prefix sums of values
  * added at ranks. */
 #define FK QK_MTC_FK
 typedef qk_mtc_fen fen;
@@ -167,9 +167,9 @@ static void cross(const size_t *byA, size_t mA, const long *rb, const double *wt
  *   Var N = sum_i p_i q_i [(c_ii + S_i)^2 - Q_i] + 1/2 sum_i (p_i T_i - p_i^2 Q_i)
  * which is the identity of the file's head with its pair sum split by
  * judged (p = 1) and uncertain documents: the judged part of Q_i's sum and
- * the pairs of an uncertain and a judged document cancel. Returns
- * QK_ENOMEM only. */
-/* The sweeps themselves: act's documents ranked by A at byA[1..mA] and
+ * the pairs of an uncertain and a judged document cancel.
+ *
+ * The sweeps themselves: act's documents ranked by A at byA[1..mA] and
  * by B at byB[1..mB] (SIZE_MAX elsewhere; rb NULL: one run), the per-
  * document scratch blk (8 arrays of stride entries, indexed by document;
  * those of act's documents are cleared here) and a Fenwick tree of at

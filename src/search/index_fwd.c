@@ -34,10 +34,11 @@ typedef struct fwd_pass {
     const uint64_t *post_off;
     size_t nterms, ndocs;
     const uint64_t *fwd_off; /* a document's first pair in FWD; fwd_off[ndocs]: all */
-    /* one block filled straight (nb == 0) */
+    /* the block being filled (pairs from lo) and each document's next
+     * pair; a single block is filled straight from the pass (nb == 0) */
     uint32_t *fwd;
     uint64_t lo, *pos;
-    /* blocks [start[k], start[k + 1]) of documents, nb of them */
+    /* blocks [start[k], start[k + 1]) of documents, nb of them (two or more) */
     const size_t *start;
     size_t nb;
     int tf_fd;         /* the temporary file of chunks */
