@@ -353,8 +353,7 @@ static qk_status write_file(qk_index_builder *b, int fd, const char *tmp, qk_ind
         goto out;
     wb_end(w, &h, SEC_POSTINGS);
     for (size_t d = 0; d < b->ndocs; d++)
-        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): write_doc_sections set
-        // fwd_off[0..ndocs]
+        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): fwd_off is all set
         if (m.fwd_pos[d] != fwd_off[d + 1]) {
             st = qk_error_set(err, QK_EINTERNAL, "index merge: forward list of document %zu incomplete", d);
             goto out;
