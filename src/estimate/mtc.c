@@ -7,7 +7,7 @@
  *   S_i = sum_{j!=i} c_ij p_j,  Q_i = sum_{j!=i} c_ij^2 p_j^2,
  * which equals the papers' four-term O(n^3) sum (doc/estimators.md). Past
  * QK_MTC_PAIRS_MAX active documents the same sums come from sweeps in rank
- * order and a Fenwick tree (moments_sweep), O(n + depth log depth). */
+ * order and a Fenwick tree (sweep_core), O(n + depth log depth). */
 #include "qrelkit/distributions.h"
 #include "qrelkit/estimate.h"
 
@@ -116,6 +116,33 @@ static void one_ranking(const size_t *by, size_t m, const double *w1, const doub
     }
 }
 
+/* One pass of cross() over A's ranks, ascending (up: the j already
+ * inserted are below i in A) or descending (above). The j below i in A
+ * weigh w_j and i takes 1 / rA_i; those above weigh w_j / rA_j and i takes
+ * 1: with the B side from the tree, w_j / rB_i for j below i in B, w_j /
+ * rB_j above. */
+static void cross_pass(const size_t *byA, size_t mA, const long *rb, const double *wt, const double *wq,
+                       fen *f, int up, double *xt, double *xq)
+{
+    double tot[FK] = {0}, pre[FK], add[FK];
+    memset(f->t, 0, (f->m + 1) * sizeof *f->t);
+    for (size_t s = 0; s < mA; s++) {
+        size_t r = up ? s + 1 : mA - s, i = byA[r];
+        double ia, ib, fi, gj;
+        if (i == SIZE_MAX || rb[i] <= 0)
+            continue;
+        ia = 1.0 / (double)r, ib = 1.0 / (double)rb[i];
+        fi = up ? ia : 1, gj = up ? 1 : ia;
+        fen_prefix(f, (size_t)rb[i] - 1, pre);
+        xt[i] += pre[0] * fi * ib + (tot[2] - pre[2]) * fi;
+        xq[i] += pre[1] * fi * ib + (tot[3] - pre[3]) * fi;
+        add[0] = wt[i] * gj, add[1] = wq[i] * gj, add[2] = wt[i] * gj * ib, add[3] = wq[i] * gj * ib;
+        fen_add(f, (size_t)rb[i], add);
+        for (int k = 0; k < FK; k++)
+            tot[k] += add[k];
+    }
+}
+
 /* The cross sums X_i = sum_{j != i} a^A_ij a^B_ij (wT_j, wQ_j) over the
  * documents both rankings rank, by their A ranks (byA) and a Fenwick tree
  * over their B ranks: j below i in A and in B gives w_j / (rA_i rB_i),
@@ -124,38 +151,8 @@ static void one_ranking(const size_t *by, size_t m, const double *w1, const doub
 static void cross(const size_t *byA, size_t mA, const long *rb, const double *wt, const double *wq, fen *f,
                   double *xt, double *xq)
 {
-    double tot[FK] = {0}, pre[FK], add[FK];
-    memset(f->t, 0, (f->m + 1) * sizeof *f->t);
-    for (size_t r = 1; r <= mA; r++) { /* A ranks below */
-        size_t i = byA[r];
-        double ia, ib;
-        if (i == SIZE_MAX || rb[i] <= 0)
-            continue;
-        ia = 1.0 / (double)r, ib = 1.0 / (double)rb[i];
-        fen_prefix(f, (size_t)rb[i] - 1, pre);
-        xt[i] += pre[0] * ia * ib + (tot[2] - pre[2]) * ia;
-        xq[i] += pre[1] * ia * ib + (tot[3] - pre[3]) * ia;
-        add[0] = wt[i], add[1] = wq[i], add[2] = wt[i] * ib, add[3] = wq[i] * ib;
-        fen_add(f, (size_t)rb[i], add);
-        for (int k = 0; k < FK; k++)
-            tot[k] += add[k];
-    }
-    memset(f->t, 0, (f->m + 1) * sizeof *f->t);
-    memset(tot, 0, sizeof tot);
-    for (size_t r = mA; r >= 1; r--) { /* A ranks above */
-        size_t i = byA[r];
-        double ia, ib;
-        if (i == SIZE_MAX || rb[i] <= 0)
-            continue;
-        ia = 1.0 / (double)r, ib = 1.0 / (double)rb[i];
-        fen_prefix(f, (size_t)rb[i] - 1, pre);
-        xt[i] += pre[0] * ib + (tot[2] - pre[2]);
-        xq[i] += pre[1] * ib + (tot[3] - pre[3]);
-        add[0] = wt[i] * ia, add[1] = wq[i] * ia, add[2] = wt[i] * ia * ib, add[3] = wq[i] * ia * ib;
-        fen_add(f, (size_t)rb[i], add);
-        for (int k = 0; k < FK; k++)
-            tot[k] += add[k];
-    }
+    cross_pass(byA, mA, rb, wt, wq, f, 1, xt, xq);
+    cross_pass(byA, mA, rb, wt, wq, f, 0, xt, xq);
 }
 
 /* The same moments in O(na + ranks log ranks): with c_ij = a^A_ij - a^B_ij,
@@ -207,53 +204,6 @@ static void sweep_core(const size_t *act, size_t na, const double *p, const long
     }
 }
 
-/* The sweeps with scratch of their own, for one call. Returns QK_ENOMEM
- * only. */
-static qk_status moments_sweep(const size_t *act, size_t na, const double *p, const long *ra, const long *rb,
-                               qk_ksum *e, qk_ksum *v)
-{
-    size_t mA = 0, mB = 0, n = 0;
-    size_t *byA, *byB;
-    double *blk;
-    fen f;
-    qk_status st = QK_ENOMEM;
-    for (size_t x = 0; x < na; x++) {
-        size_t i = act[x];
-        if (ra[i] > 0 && (size_t)ra[i] > mA)
-            mA = (size_t)ra[i];
-        if (rb && rb[i] > 0 && (size_t)rb[i] > mB)
-            mB = (size_t)rb[i];
-        if (i + 1 > n)
-            n = i + 1;
-    }
-    byA = malloc((mA + 1) * sizeof *byA);
-    byB = malloc((mB + 1) * sizeof *byB);
-    blk = malloc((8 * n + 1) * sizeof *blk);
-    f.m = mB;
-    f.t = malloc((mB + 1) * sizeof *f.t);
-    if (!byA || !byB || !blk || !f.t)
-        goto out;
-    for (size_t r = 0; r <= mA; r++)
-        byA[r] = SIZE_MAX;
-    for (size_t r = 0; r <= mB; r++)
-        byB[r] = SIZE_MAX;
-    for (size_t x = 0; x < na; x++) {
-        size_t i = act[x];
-        if (ra[i] > 0)
-            byA[ra[i]] = i;
-        if (rb && rb[i] > 0)
-            byB[rb[i]] = i;
-    }
-    sweep_core(act, na, p, ra, rb, byA, mA, byB, mB, blk, n, &f, e, v);
-    st = QK_OK;
-out:
-    free(byA);
-    free(byB);
-    free(blk);
-    free(f.t);
-    return st;
-}
-
 /* The moments from their sums, as qk_mtc_moments_by gives them. */
 static void moments_out(const qk_ksum *e, const qk_ksum *v, double rsum, qk_mtc_moments *out)
 {
@@ -266,12 +216,12 @@ static void moments_out(const qk_ksum *e, const qk_ksum *v, double rsum, qk_mtc_
     out->var = out->var_num / (out->rhat * out->rhat);
 }
 
-qk_status qk_mtc_topic_init(qk_mtc_topic *T, size_t n, const double *p, const long *rank, size_t nruns)
+/* The workspace for runs whose ranks T->r already holds. */
+static qk_status topic_runs(qk_mtc_topic *T, size_t n, const double *p, size_t nruns)
 {
     qk_ksum r = {0, 0};
-    size_t most = 0, mmax = 0;
-    memset(T, 0, sizeof *T);
-    T->n = n, T->p = p, T->rank = rank, T->nruns = nruns;
+    size_t most = 0;
+    T->n = n, T->p = p, T->nruns = nruns;
     for (size_t i = 0; i < n; i++)
         qk_ksum_add(&r, p[i]);
     T->rsum = qk_ksum_value(&r);
@@ -282,7 +232,7 @@ qk_status qk_mtc_topic_init(qk_mtc_topic *T, size_t n, const double *p, const lo
     if (!T->act || !T->by || !T->nact || !T->m)
         return QK_ENOMEM;
     for (size_t j = 0; j < nruns; j++) {
-        const long *rj = rank + j * n;
+        const long *rj = T->r[j];
         size_t na = 0, m = 0;
         for (size_t i = 0; i < n; i++)
             if (p[i] > 0 && rj[i] > 0) {
@@ -302,24 +252,30 @@ qk_status qk_mtc_topic_init(qk_mtc_topic *T, size_t n, const double *p, const lo
             }
         T->nact[j] = na, T->m[j] = m;
         most = na > most ? na : most;
-        mmax = m > mmax ? m : mmax;
+        T->mmax = m > T->mmax ? m : T->mmax;
     }
-    T->u = malloc((2 * most + 1) * sizeof *T->u);
-    T->blk = malloc((8 * n + 1) * sizeof *T->blk);
-    T->f.t = malloc((mmax + 1) * sizeof *T->f.t);
-    if (!T->u || !T->blk || !T->f.t)
-        return QK_ENOMEM;
-    return QK_OK;
+    return (T->u = malloc((2 * most + 1) * sizeof *T->u)) ? QK_OK : QK_ENOMEM;
 }
 
-qk_status qk_mtc_topic_pair(qk_mtc_topic *T, size_t a, size_t b, qk_mtc_moments *out)
+qk_status qk_mtc_topic_init(qk_mtc_topic *T, size_t n, const double *p, const long *rank, size_t nruns)
+{
+    memset(T, 0, sizeof *T);
+    if (!(T->r = malloc((nruns ? nruns : 1) * sizeof *T->r)))
+        return QK_ENOMEM;
+    for (size_t j = 0; j < nruns; j++)
+        T->r[j] = rank + j * n;
+    return topic_runs(T, n, p, nruns);
+}
+
+/* qk_mtc_topic_pair with the pair sums up to pairs_max active documents. */
+static qk_status topic_pair(qk_mtc_topic *T, size_t a, size_t b, size_t pairs_max, qk_mtc_moments *out)
 {
     const size_t *x = T->act[a], *y = b == SIZE_MAX ? NULL : T->act[b];
     size_t nx = T->nact[a], ny = y ? T->nact[b] : 0, na = 0, i = 0, j = 0;
-    const long *ra = T->rank + a * T->n, *rb = y ? T->rank + b * T->n : NULL;
+    const long *ra = T->r[a], *rb = y ? T->r[b] : NULL;
     qk_ksum e = {0, 0}, v = {0, 0};
-    /* the active documents of the pair, by index, as qk_mtc_moments_by
-     * lists them */
+    /* the active documents of the pair (p > 0, ranked by either run), by
+     * index */
     while (i < nx || j < ny) {
         size_t d = j >= ny || (i < nx && x[i] < y[j]) ? x[i] : y[j];
         T->u[na++] = d;
@@ -328,13 +284,24 @@ qk_status qk_mtc_topic_pair(qk_mtc_topic *T, size_t a, size_t b, qk_mtc_moments 
         if (j < ny && y[j] == d)
             j++;
     }
-    if (na <= QK_MTC_PAIRS_MAX)
+    if (na <= pairs_max)
         moments_pairs(T->u, na, T->p, ra, rb, &e, &v);
-    else
+    else {
+        /* the sweeps' scratch, made on the first pair that needs it */
+        if (!T->blk && !(T->blk = malloc((8 * T->n + 1) * sizeof *T->blk)))
+            return QK_ENOMEM;
+        if (!T->f.t && !(T->f.t = malloc((T->mmax + 1) * sizeof *T->f.t)))
+            return QK_ENOMEM;
         sweep_core(T->u, na, T->p, ra, rb, T->by[a], T->m[a], y ? T->by[b] : NULL, y ? T->m[b] : 0, T->blk,
                    T->n, &T->f, &e, &v);
+    }
     moments_out(&e, &v, T->rsum, out);
     return QK_OK;
+}
+
+qk_status qk_mtc_topic_pair(qk_mtc_topic *T, size_t a, size_t b, qk_mtc_moments *out)
+{
+    return topic_pair(T, a, b, QK_MTC_PAIRS_MAX, out);
 }
 
 void qk_mtc_topic_free(qk_mtc_topic *T)
@@ -345,6 +312,8 @@ void qk_mtc_topic_free(qk_mtc_topic *T)
         if (T->by)
             free(T->by[j]);
     }
+    if (T->r != T->two)
+        free(T->r);
     free(T->act);
     free(T->by);
     free(T->nact);
@@ -355,29 +324,20 @@ void qk_mtc_topic_free(qk_mtc_topic *T)
     memset(T, 0, sizeof *T);
 }
 
+/* One run (rb NULL) or a pair, through the same workspace as conf.c's
+ * topics: the same documents, in the same order, the same sums. */
 qk_status qk_mtc_moments_by(size_t n, const double *p, const long *ra, const long *rb, size_t pairs_max,
                             qk_mtc_moments *out)
 {
-    size_t *act = malloc((n ? n : 1) * sizeof *act), na = 0;
-    qk_ksum e = {0, 0}, v = {0, 0}, r = {0, 0};
-    if (!act)
-        return QK_ENOMEM;
-    for (size_t i = 0; i < n; i++) {
-        qk_ksum_add(&r, p[i]);
-        /* Documents that cannot be relevant, or that neither system ranks,
-         * have no term in N: only the denominator sees them. */
-        if (p[i] > 0 && (ra[i] > 0 || (rb && rb[i] > 0)))
-            act[na++] = i;
-    }
-    if (na <= pairs_max)
-        moments_pairs(act, na, p, ra, rb, &e, &v);
-    else if (moments_sweep(act, na, p, ra, rb, &e, &v) != QK_OK) {
-        free(act);
-        return QK_ENOMEM;
-    }
-    free(act);
-    moments_out(&e, &v, qk_ksum_value(&r), out);
-    return QK_OK;
+    qk_mtc_topic T;
+    qk_status st;
+    memset(&T, 0, sizeof T);
+    T.two[0] = ra, T.two[1] = rb;
+    T.r = T.two;
+    if ((st = topic_runs(&T, n, p, rb ? 2 : 1)) == QK_OK)
+        st = topic_pair(&T, 0, rb ? 1 : SIZE_MAX, pairs_max, out);
+    qk_mtc_topic_free(&T);
+    return st;
 }
 
 static qk_status moments(size_t n, const double *p, const long *ra, const long *rb, qk_mtc_moments *out)

@@ -15,7 +15,7 @@
 
 /* qk_mtc_dap_moments (rb: NULL for qk_mtc_ap_moments) with the pair sums
  * up to pairs_max active documents: 0 takes the sweeps always,
- * SIZE_MAX the pair sums always. */
+ * SIZE_MAX the pair sums always. It is a qk_mtc_topic of one or two runs. */
 qk_status qk_mtc_moments_by(size_t n, const double *p, const long *ra, const long *rb, size_t pairs_max,
                             qk_mtc_moments *out);
 
@@ -33,16 +33,18 @@ typedef struct qk_mtc_fen {
 typedef struct qk_mtc_topic {
     size_t n, nruns;
     const double *p;
-    const long *rank; /* nruns x n, as qk_universe */
-    double rsum;      /* sum of p (Kahan), before R-hat's rule for 0 */
-    size_t **act, *nact, **by, *m;
+    const long **r;     /* r[j]: run j's ranks of the n documents */
+    const long *two[2]; /* r for qk_mtc_moments_by's one or two runs */
+    double rsum;        /* sum of p (Kahan), before R-hat's rule for 0 */
+    size_t **act, *nact, **by, *m, mmax;
     size_t *u;   /* a pair's active documents */
-    double *blk; /* 8 x n */
+    double *blk; /* 8 x n, for the sweeps (made on first use, as f.t) */
     qk_mtc_fen f;
 } qk_mtc_topic;
 
-/* The arrays for n documents of p and rank (kept, not copied); QK_ENOMEM
- * (then free what was made with qk_mtc_topic_free). */
+/* The arrays for n documents of p and rank (nruns x n, as qk_universe;
+ * kept, not copied); QK_ENOMEM (then free what was made with
+ * qk_mtc_topic_free). */
 qk_status qk_mtc_topic_init(qk_mtc_topic *T, size_t n, const double *p, const long *rank, size_t nruns);
 /* The moments of run a against run b (b SIZE_MAX: of run a's AP alone),
  * the same bytes as qk_mtc_dap_moments (qk_mtc_ap_moments) give. */
