@@ -319,7 +319,7 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
     topic_ctx *tc = NULL;
     est_utopic *ut = NULL;
     est_rtc_cache cache = {0, 0, NULL, NULL, NULL};
-    size_t ntc = 0, *plist = NULL, nplist = 0, nwant = 0;
+    size_t ntc = 0, *plist = NULL, nplist = 0, ntq = qk_qrels_num_topics(q);
     int rtc = o->model == QK_PROB_RTC;
     qk_status st = QK_OK; /* also the result with no runs and no topics */
     *out = NULL;
@@ -357,23 +357,13 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
-    /* The topics some run retrieves, counted first: the per-topic arrays
-     * are sized by them. */
-    for (size_t t = 0; t < qk_qrels_num_topics(q); t++)
-        for (size_t k = 0, i; k < nruns; k++)
-            if (qk_run_find_topic(run_in[k], qk_qrels_topic(q, t), &i)) {
-                nwant++;
-                break;
-            }
-    if (o->per_topic && (!(r->e_dap = calloc((nwant ? nwant : 1) * nruns * nruns, sizeof *r->e_dap)) ||
-                         !(r->v_dap = calloc((nwant ? nwant : 1) * nruns * nruns, sizeof *r->v_dap)) ||
-                         !(r->e_ap = calloc((nwant ? nwant : 1) * nruns, sizeof *r->e_ap)) ||
-                         !(r->v_ap = calloc((nwant ? nwant : 1) * nruns, sizeof *r->v_ap)))) {
+    /* The per-topic arrays, for every qrels topic (topics are scored as
+     * they are built; those no run retrieves are left unused at the end) */
+    if (o->per_topic && (!(r->e_dap = calloc((ntq ? ntq : 1) * nruns * nruns, sizeof *r->e_dap)) ||
+                         !(r->v_dap = calloc((ntq ? ntq : 1) * nruns * nruns, sizeof *r->v_dap)) ||
+                         !(r->e_ap = calloc((ntq ? ntq : 1) * nruns, sizeof *r->e_ap)) ||
+                         !(r->v_ap = calloc((ntq ? ntq : 1) * nruns, sizeof *r->v_ap)))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
-        goto out;
-    }
-    if (rtc && nwant > 0 && !qk_lapacke(err)) { /* opened on first use */
-        st = QK_EIO;
         goto out;
     }
     for (size_t t = 0; t < qk_qrels_num_topics(q); t++) {
@@ -404,6 +394,10 @@ qk_status qk_conf_eval(const qk_qrels *q, const qk_run *const *run_in, size_t nr
         if (!rtc && (st = score_and_keep(&tc[r->ntopics - 1], &ut[r->ntopics - 1], r->ntopics - 1, nruns, o,
                                          plist, nplist, r, err)) != QK_OK)
             goto out;
+    }
+    if (rtc && r->ntopics > 0 && !qk_lapacke(err)) { /* opened on first use */
+        st = QK_EIO;
+        goto out;
     }
     if (rtc && r->ntopics > 0 &&
         (st = qk_rtc_fit(ut, r->ntopics, nruns, o->depth, &o->rtc, &cache)) != QK_OK) {
