@@ -138,6 +138,9 @@ qk_status qk_build_runs_settle(qk_index_builder *b, qk_error *err);
 
 /* index_fileio.c: pwrite / pread of n bytes at off, retrying short counts and EINTR:
  * 0 / bytes read (short only at the end of the file), -1 on error. */
+int qk_build_pwrite(int fd, const void *p, size_t n, uint64_t off);
+ssize_t qk_build_pread(int fd, void *p, size_t n, uint64_t off);
+
 /* One FWD pair (term id, tf) at slot, as a single 8-byte store: the
  * stores go to every document's list in turn and most miss the cache, so
  * one store per pair instead of two halves the store buffer's entries that
@@ -174,9 +177,6 @@ typedef struct qk_build_fwd_in {
  * blocks of at most budget pairs (index_fwd.c: one pass over POSTINGS
  * whatever the number of blocks). */
 qk_status qk_build_fwd_rest(const qk_build_fwd_in *in, size_t d0, uint64_t budget, qk_error *err);
-
-int qk_build_pwrite(int fd, const void *p, size_t n, uint64_t off);
-ssize_t qk_build_pread(int fd, void *p, size_t n, uint64_t off);
 
 /* ---- index_text.c: the TEXT_OFF and TEXT sections ---- */
 typedef struct qk_text_spill qk_text_spill;

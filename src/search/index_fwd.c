@@ -12,15 +12,13 @@
  * --memory). A block's postings come out in the pass's order, so each
  * document's pairs are in term order, as a pass per block gave them: the
  * bytes are the same. A single block is filled straight from the pass. */
-/* feature-test macro for mkstemp */
-// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
-#define _DEFAULT_SOURCE
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/prefault.h"
+#include "qrelkit/io.h"
 #include "search/build_internal.h"
 
 /* A posting handed to a block: document, term id, tf. */
@@ -212,12 +210,15 @@ qk_status qk_build_fwd_rest(const qk_build_fwd_in *in, size_t d0, uint64_t budge
         if (!(path = malloc(strlen(in->run_dir) + 48)))
             goto nomem;
         sprintf(path, "%s/.qkfwd-%ld-XXXXXX", in->run_dir, (long)getpid());
-        if ((f.tf_fd = mkstemp(path)) < 0) {
+        /* made as the spilled runs are (the interrupt hook sees it), and
+         * gone at once: closing it removes it, whatever happens */
+        if ((f.tf_fd = qk_temp_create(path, 1)) < 0) {
             st = qk_error_set(err, QK_EIO, "cannot create a temporary file in '%s': %s", in->run_dir,
                               strerror(errno));
             goto out;
         }
-        unlink(path); /* gone when closed, whatever happens */
+        unlink(path);
+        qk_temp_note(path, 0);
         /* the buffers and then the blocks share one region: freed
          * buffers would stay in the heap under the blocks */
         if (nb * f.cap * sizeof *f.buf > region)
