@@ -549,6 +549,18 @@ static qk_status group_file_read(const char *path, group_file *g, qk_error *err)
     return r < 0 ? (qk_status)r : QK_OK;
 }
 
+int qk_cli_group_sep(const char *cmd, const char *arg, char *sep)
+{
+    if (strcmp(arg, "none") == 0) {
+        *sep = '\0';
+        return 0;
+    }
+    if (strlen(arg) != 1)
+        return qk_cli_usage(cmd, "--group-sep takes one character or 'none', not '%s'", arg);
+    *sep = arg[0];
+    return 0;
+}
+
 int qk_cli_run_groups(const char *cmd, const char *path, const char *const *ids, size_t nr, char sep,
                       size_t *group, size_t *ngroups)
 {

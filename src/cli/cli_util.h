@@ -91,6 +91,11 @@ int qk_cli_is_stdout(const char *path);
  * its exit code; otherwise return 0. path may be NULL. */
 int qk_cli_no_stdout(const char *cmd, const char *opt, const char *path, const char *why);
 
+/* --group-sep's value: one character, or 'none' (every run its own
+ * group: *sep = 0). 0, or prints the usage error and returns its exit
+ * code. */
+int qk_cli_group_sep(const char *cmd, const char *arg, char *sep);
+
 /* Group of each of nr runs (ids): from path ('run group' lines; the last
  * line for a run wins; a run without a line is an input error), else the id
  * up to its first sep (sep 0: every id its own group). Groups are numbered

@@ -163,7 +163,8 @@ typedef struct bargs {
     qk_budget_sim_opts o;
     qk_budget_method methods[8];
     size_t budgets[64];
-    const char *qrels, *groups, *plot, *sep;
+    const char *qrels, *groups, *plot;
+    char sep; /* --group-sep (0: none) */
     int shard_on;
     qk_shard_spec shard;
 } bargs;
@@ -183,7 +184,7 @@ static int parse(int argc, char **argv, bargs *a)
     a->methods[4] = QK_BUDGET_SA;
     a->o.methods = a->methods;
     a->o.nmethods = 5;
-    a->sep = "-";
+    a->sep = '-';
     optind = 1;
     opterr = 0;
     while (rc == 0 && (c = getopt_long(argc, argv, ":hl:", longopts, NULL)) != -1) {
@@ -215,9 +216,8 @@ static int parse(int argc, char **argv, bargs *a)
         case OPT_SEED: rc = qk_cli_seed(CMD, "--seed", optarg, &a->o.seed); break;
         case OPT_GROUPS: a->groups = optarg; break;
         case OPT_SEP:
-            if (strcmp(optarg, "none") != 0 && strlen(optarg) != 1)
-                return qk_cli_usage(CMD, "--group-sep takes one character or 'none', not '%s'", optarg);
-            a->sep = optarg;
+            if ((rc = qk_cli_group_sep(CMD, optarg, &a->sep)))
+                return rc;
             break;
         case OPT_PLOT: a->plot = optarg; break;
         case OPT_EST:
@@ -346,7 +346,7 @@ int qk_simulate_budget(int argc, char **argv)
 {
     bargs a;
     size_t *group = NULL;
-    char sepc = '\0';
+
     qk_qrels *q = NULL;
     qk_run **runs = NULL;
     qk_budget_sim_row *rows = NULL;
@@ -356,8 +356,6 @@ int qk_simulate_budget(int argc, char **argv)
     if (rc != -1)
         return rc;
     nruns = argc - optind;
-    if (strcmp(a.sep, "none") != 0)
-        sepc = a.sep[0];
     if (qk_qrels_read(a.qrels, QK_REL_QRELS, QK_DEDUP_FIRST, &q, &err) != QK_OK ||
         qk_cli_read_runs((const char *const *)argv + optind, (size_t)nruns, QK_CLI_NAME_BASE, &runs, &err) !=
             QK_OK) {
@@ -376,7 +374,7 @@ int qk_simulate_budget(int argc, char **argv)
         }
         for (int s = 0; s < nruns; s++)
             ids[s] = qk_run_name(runs[s]);
-        rc = qk_cli_run_groups(CMD, a.groups, ids, (size_t)nruns, sepc, group, NULL);
+        rc = qk_cli_run_groups(CMD, a.groups, ids, (size_t)nruns, a.sep, group, NULL);
         free(ids);
         if (rc)
             goto out;

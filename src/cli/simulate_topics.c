@@ -247,7 +247,8 @@ typedef struct {
     qk_topics_sim_opts o;
     qk_topics_method methods[16];
     int json, spread, shard_on;
-    const char *matrix, *measure, *groups, *plot, *sep;
+    const char *matrix, *measure, *groups, *plot;
+    char sep; /* --group-sep (0: none) */
     long reduced, prec;
     qk_shard_spec shard;
 } targs;
@@ -263,7 +264,7 @@ static int parse(int argc, char **argv, targs *a)
     a->methods[2] = QK_TOPICS_GREEDY_KENDALL;
     a->methods[3] = QK_TOPICS_CONVEX;
     a->measure = "map";
-    a->sep = "-";
+    a->sep = '-';
     a->prec = 4;
     qk_topics_sim_opts_init(&a->o);
     a->o.methods = a->methods;
@@ -304,9 +305,8 @@ static int parse(int argc, char **argv, targs *a)
             break;
         case OPT_GROUPS: a->groups = optarg; break;
         case OPT_SEP:
-            if (strcmp(optarg, "none") != 0 && strlen(optarg) != 1)
-                return qk_cli_usage(CMD, "--group-sep takes one character or 'none', not '%s'", optarg);
-            a->sep = optarg;
+            if ((rc = qk_cli_group_sep(CMD, optarg, &a->sep)))
+                return rc;
             break;
         case OPT_COV:
             if ((rc = qk_cli_enum(CMD, qk_topics_cov_table, "--cov", optarg, &cov)))
@@ -443,7 +443,7 @@ int qk_simulate_topics(int argc, char **argv)
     qk_run **runs = NULL;
     qk_topics_reduced red;
     size_t nrows = 0, *group = NULL;
-    char sepc = '\0';
+
     qk_cli_out po = {0};
     qk_error err;
     for (int i = 1; i < argc; i++) /* Kutlu's fixed-budget experiment has its own parser */
@@ -480,13 +480,11 @@ int qk_simulate_topics(int argc, char **argv)
         rc = QK_EXIT_OK;
         goto out;
     }
-    if (strcmp(a.sep, "none") != 0)
-        sepc = a.sep[0];
     if (!(group = malloc(m->nsys * sizeof *group))) {
         rc = QK_EXIT_IO;
         goto out;
     }
-    if ((rc = qk_cli_run_groups(CMD, a.groups, (const char *const *)m->systems, m->nsys, sepc, group, NULL)))
+    if ((rc = qk_cli_run_groups(CMD, a.groups, (const char *const *)m->systems, m->nsys, a.sep, group, NULL)))
         goto out;
     a.o.group = group;
     if (a.shard_on) {

@@ -213,11 +213,8 @@ static int parse(int argc, char **argv, bargs *a)
             a->logo = 1;
             break;
         case OPT_GROUP_SEP:
-            if (strcmp(optarg, "none") != 0 && strlen(optarg) != 1)
-                return qk_cli_usage(CMD, "--group-sep takes one character or 'none', not '%s'", optarg);
-            a->sepc = optarg[0];
-            if (strcmp(optarg, "none") == 0)
-                a->sepc = '\0'; /* every run its own group */
+            if ((rc = qk_cli_group_sep(CMD, optarg, &a->sepc)))
+                return rc;
             break;
         case OPT_SPEED:
             if (!(rc = qk_cli_enum(CMD, qk_cost_speed_table, "--cost-model", optarg, &speed)))

@@ -164,7 +164,8 @@ static void print_rows(const qk_topics_reuse_row *r, size_t n, int prec)
 
 typedef struct {
     qk_topics_reuse_opts o;
-    const char *groups, *sep;
+    const char *groups;
+    char sep; /* --group-sep (0: none) */
     long prec;
     int have_budget, shard_on;
     qk_shard_spec shard;
@@ -176,7 +177,7 @@ static int parse(int argc, char **argv, rargs *a)
     int c, rc;
     memset(a, 0, sizeof *a);
     qk_topics_reuse_opts_init(&a->o);
-    a->sep = "-";
+    a->sep = '-';
     a->prec = 4;
     optind = 1;
     opterr = 0;
@@ -234,9 +235,8 @@ static int parse(int argc, char **argv, rargs *a)
         case OPT_NOREDIST: a->o.no_redistribution = 1; break;
         case OPT_GROUPS: a->groups = optarg; break;
         case OPT_SEP:
-            if (strcmp(optarg, "none") != 0 && strlen(optarg) != 1)
-                return qk_cli_usage(CMD, "--group-sep takes one character or 'none', not '%s'", optarg);
-            a->sep = optarg;
+            if ((rc = qk_cli_group_sep(CMD, optarg, &a->sep)))
+                return rc;
             break;
         case OPT_PRECISION:
             if ((rc = qk_cli_long(CMD, "--precision", optarg, 0, 17, &a->prec)))
@@ -325,11 +325,9 @@ int qk_simulate_topics_reuse(int argc, char **argv)
     size_t nrows = 0, nruns, *group = NULL;
     const char **ids = NULL;
     int rc;
-    char sepc;
     qk_error err;
     if ((rc = parse(argc, argv, &a)) != -1)
         return rc;
-    sepc = a.sep[0];
     nruns = (size_t)(argc - optind - 1);
     if (qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err) != QK_OK ||
         qk_cli_read_runs((const char *const *)argv + optind + 1, nruns, QK_CLI_NAME_BASE, &runs, &err) !=
@@ -343,9 +341,7 @@ int qk_simulate_topics_reuse(int argc, char **argv)
     }
     for (size_t r = 0; r < nruns; r++)
         ids[r] = qk_run_name(runs[r]);
-    if (strcmp(a.sep, "none") == 0)
-        sepc = '\0'; /* every run its own group */
-    if ((rc = qk_cli_run_groups(CMD, a.groups, ids, nruns, sepc, group, NULL)))
+    if ((rc = qk_cli_run_groups(CMD, a.groups, ids, nruns, a.sep, group, NULL)))
         goto out;
     if (a.shard_on) {
         rc = write_part(&a, q, runs, nruns, group, argc, argv);
