@@ -240,7 +240,7 @@ size_t qk_crowd_add_long(qk_crowd_labels *L, const char *p, const char *end, lon
                          const qk_crowd_read_opts *opts, qk_crowd_read_stats *stats, size_t *bytes,
                          qk_status *st, qk_error *err, int wide, size_t rest);
 
-/* The file reader's sizing (crowd_read.c). qk_crowd_reserve: room for n
+/* The file reader's sizing (crowd_labels.c). qk_crowd_reserve: room for n
  * labels in the raw arrays at once, prefaulted, and for their tasks in
  * the pool; on failure the arrays stay as they are. qk_crowd_room: the
  * room to ask for when L's arrays are full, rest bytes of the file still

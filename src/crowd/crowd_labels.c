@@ -711,11 +711,11 @@ void qk_crowd_csr(const qk_crowd_labels *L, const size_t **off, const uint32_t *
 }
 
 /* The file reader's sizing (crowd_internal.h; crowd_read.c and
- * crowd_read_long.c call it). */
-/* Room for n observations in the raw arrays, allocated at once (no
- * regrowth and its copies) and prefaulted (core/prefault.h), and for their tasks
- * in the pool (no rehashing). Only an estimate: on failure the arrays stay
- * as they are and grow as needed. */
+ * crowd_read_long.c call it). Room for n observations in the raw arrays,
+ * allocated at once (no regrowth and its copies) and prefaulted
+ * (core/prefault.h), and for their tasks in the pool (no rehashing). Only
+ * an estimate: on failure the arrays stay as they are and grow as
+ * needed. */
 void qk_crowd_reserve(qk_crowd_labels *L, size_t n)
 {
     void *p;
