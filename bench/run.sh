@@ -11,6 +11,8 @@
 #   30 runs  R: 30 runs x 10^6 lines, one qrelkit call against 30 trec_eval calls
 #   M        MS MARCO-shaped: 100,000 qrels topics of 1-4 judgments and a run of
 #            5,000 of them in no order, `trec_eval -c -m recip_rank -m map -m ndcg_cut.10`
+#   D        one topic of 951,714 ranked documents and 951,940 judgments,
+#            `trec_eval -m all_trec` (memory: one deep topic's arrays)
 # then the scaling table (qrelkit alone: ms per 1,000 topics at 1k, 5k, 20k,
 # 80k topics, prefixes of B), and finally every other bench/*.sh that is not
 # one of the stand-alone benchmarks (compare, crowd, index-pair, pool, search), so that
@@ -24,9 +26,9 @@
 #                     no other bench scripts: about a minute on a quiet machine
 #       TREC_EVAL=... the reference binary (default ../shared/bench/trec_eval)
 #       THREADS=N     qrelkit --threads (default: qrelkit's own choice)
-#       ROWS=A,E,B,R,M,S only these rows (A: trec_eval on A, E: eval on A, B: B or
-#                     B20k, R: the runs row, M: MS MARCO-shaped, S: the scaling
-#                     table); default all;
+#       ROWS=A,E,B,R,M,D,S only these rows (A: trec_eval on A, E: eval on A, B: B or
+#                     B20k, R: the runs row, M: MS MARCO-shaped, D: one deep topic,
+#                     S: the scaling table); default all;
 #                     with ROWS set, no other bench scripts run
 # --write-results appends the tables, with machine, date, load and commit, to
 # bench/RESULTS.md (review, then commit it).
@@ -178,6 +180,8 @@ trap 'rm -f "$out"' EXIT
     want M && paired "MS MARCO-shaped (M): 100k qrels topics, a run of 5k in no order, \`-c -m recip_rank -m map -m ndcg_cut.10\`" -- \
         "$qk" trec_eval "${threads[@]}" -c -m recip_rank -m map -m ndcg_cut.10 work/M/qrels100k.txt work/M/run.run -- \
         "$te" -c -m recip_rank -m map -m ndcg_cut.10 work/M/qrels100k.txt work/M/run.run
+    want D && paired "one topic of 951,714 documents (D), \`trec_eval -m all_trec\`" -- "$qk" trec_eval "${threads[@]}" \
+        -m all_trec work/D/qrels.txt work/D/run.run -- "$te" -m all_trec work/D/qrels.txt work/D/run.run
     if want S; then
     echo
     echo "Scaling (qrelkit alone, \`trec_eval -q -m all_trec\` on the first N topics of B, median of $reps):"

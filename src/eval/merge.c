@@ -6,6 +6,7 @@
 
 #include "core/bytes.h"
 #include "core/radix.h"
+#include "core/shed.h"
 #include "engine.h"
 #include "io/qrels_view.h"
 
@@ -514,6 +515,8 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
             b->rc[i + 1] = rc;
             unjudged += v == -2;
         }
+        if (qk_shed_deep(b->lv_cap))
+            qk_shed((void **)&b->lv, &b->lv_cap); /* only this loop reads it */
         k = (long)n;
         nonpool = k - nju;
         rr = L >= 0 ? rc : nju - unjudged;
@@ -589,6 +592,9 @@ static inline int same_bytes(const char *a, const char *b, size_t len)
  * false hits, each a scan of the ranks before, grow with n: about n /
  * 3,000 of them a topic, and its bits with 64 n). */
 #define LK_FILTER_MAX 16384
+
+/* The ranked document whose first slot the table's loop asks for ahead. */
+#define LK_AHEAD 16
 
 /* Lookup tables of more slots than this are filled to a load of 1/2, not
  * 1/4 (qk_lookup_docs): 4 MB of slots. */
@@ -759,6 +765,8 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
         const qk_ranked *r = &sc->ranked[i];
         size_t h = r->hash & mask;
         uint32_t d = 0, v;
+        if (i + LK_AHEAD < n)
+            __builtin_prefetch(&slot[sc->ranked[i + LK_AHEAD].hash & mask], 1);
         for (; (v = slot[h]) != 0; h = (h + 1) & mask) {
             if (v & LK_RUN) {
                 size_t k = (v & ~LK_RUN) - 1;

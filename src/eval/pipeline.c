@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/shed.h"
 #include "core/thread.h"
+#include "io/run_view.h"
 #include "pipeline.h"
 
 #define NSLOT QK_PIPE_SLOTS
@@ -76,6 +78,20 @@ static int copy_topic(slot *sl, const qk_run_topic *rt)
     return 0;
 }
 
+/* A very deep topic's entries, spent once it is ranked (core/shed.h). */
+static void shed_slot(slot *sl)
+{
+    if (!qk_shed_deep(sl->cap))
+        return;
+    free(sl->docnos);
+    free(sl->scores);
+    free(sl->lines);
+    sl->docnos = NULL;
+    sl->scores = NULL;
+    sl->lines = NULL;
+    sl->cap = 0;
+}
+
 static void finish(pipe_state *p, qk_status st, int split)
 {
     pthread_mutex_lock(&p->mu);
@@ -120,6 +136,7 @@ static void *producer(void *arg)
             finish(p, QK_ENOMEM, 0);
             return NULL;
         }
+        qk_run_shed(p->s);
         {
             slot *sl = &p->slots[tail];
             qk_run_topic own = {sl->qid, sl->n, sl->docnos, sl->scores, sl->lines};
@@ -128,6 +145,7 @@ static void *producer(void *arg)
                 finish(p, st, 0);
                 return NULL;
             }
+            shed_slot(sl); /* ranked: its docnos stay in the slot's arena */
         }
         pthread_mutex_lock(&p->mu);
         p->count++;

@@ -1,6 +1,7 @@
 /* TREC run reader, streamed topic by topic (see io.h). Lines of the common
  * shape are parsed in place, many at a time (run_fast.c); the others, and
  * every error, one at a time here. */
+#include "core/shed.h"
 #include "io/run_internal.h"
 #include "io/run_view.h"
 #include "io/scan.h"
@@ -417,6 +418,18 @@ int qk_run_next(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *e
 
 const char *qk_run_id(const qk_run_stream *s) { return s->runid; }
 const uint32_t *qk_run_doc_lengths(const qk_run_stream *s) { return s->view_lens; }
+
+void qk_run_shed(qk_run_stream *s)
+{
+    if (s->mode == QK_RUN_GROUP_ALL || s->loaded || !qk_shed_deep(s->off_cap))
+        return; /* grouped: the arrays hold every topic's entries */
+    qk_shed((void **)&s->doc_off, &s->off_cap);
+    qk_shed((void **)&s->scores, &s->score_cap);
+    qk_shed((void **)&s->linenos, &s->line_cap);
+    qk_shed((void **)&s->docptrs, &s->view_cap);
+    qk_shed((void **)&s->lens, &s->lens_cap);
+    s->view_lens = NULL;
+}
 const char *qk_run_path(const qk_run_stream *s) { return qk_lines_path(s->lines); }
 
 qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err)

@@ -14,4 +14,11 @@
  * so each one's length is the distance to the next one's offset. */
 const uint32_t *qk_run_doc_lengths(const qk_run_stream *s);
 
+/* Streaming: the last topic's per-entry arrays (the view's docno
+ * pointers, scores and lines, and the docno lengths; not the docnos
+ * themselves, which stay until the next qk_run_next) released when they
+ * are of a very deep topic (core/shed.h), for a caller that has copied
+ * what it needs: the view is gone then. Nothing in grouped mode. */
+void qk_run_shed(qk_run_stream *s);
+
 #endif

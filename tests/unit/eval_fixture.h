@@ -23,14 +23,14 @@ static char *fx_files[FX_MAX_FILES];
 static size_t fx_nfiles;
 static unsigned long fx_checks; /* value assertions made, reported by fx_teardown */
 
-static int fx_setup(void **state)
+static inline int fx_setup(void **state)
 {
     (void)state;
     strcpy(fx_dir, "/tmp/qk_eval_test_XXXXXX");
     return mkdtemp(fx_dir) ? 0 : -1;
 }
 
-static int fx_teardown(void **state)
+static inline int fx_teardown(void **state)
 {
     (void)state;
     for (size_t i = 0; i < fx_nfiles; i++) {
@@ -71,7 +71,7 @@ typedef struct fx_eval {
 
 /* Build a measure set from space-separated -m arguments ("map P.1,2 official").
  * Returns the status of the first failing add, or of finalize. */
-static qk_status fx_measures(const char *specs, qk_measures **out, qk_error *err)
+static inline qk_status fx_measures(const char *specs, qk_measures **out, qk_error *err)
 {
     char buf[1024], *tok, *save = NULL;
     qk_status st;
@@ -84,8 +84,8 @@ static qk_status fx_measures(const char *specs, qk_measures **out, qk_error *err
 }
 
 /* Evaluate; returns the status (the caller checks it), e->r set on success. */
-static qk_status fx_try(fx_eval *e, qk_rel_format fmt, const char *qrels, const char *run,
-                        const char *specs, const qk_eval_opts *opts)
+static inline qk_status fx_try(fx_eval *e, qk_rel_format fmt, const char *qrels, const char *run,
+                               const char *specs, const qk_eval_opts *opts)
 {
     qk_eval_opts def;
     memset(e, 0, sizeof *e);
@@ -110,14 +110,14 @@ static qk_status fx_try(fx_eval *e, qk_rel_format fmt, const char *qrels, const 
 }
 
 /* Evaluate and require success. */
-static void fx_run(fx_eval *e, qk_rel_format fmt, const char *qrels, const char *run,
-                   const char *specs, const qk_eval_opts *opts)
+static inline void fx_run(fx_eval *e, qk_rel_format fmt, const char *qrels, const char *run,
+                          const char *specs, const qk_eval_opts *opts)
 {
     if (fx_try(e, fmt, qrels, run, specs, opts) != QK_OK)
         fail_msg("evaluation failed (%d): %s", e->st, e->err.message);
 }
 
-static void fx_done(fx_eval *e)
+static inline void fx_done(fx_eval *e)
 {
     qk_eval_result_free(e->r);
     qk_measures_free(e->m);
@@ -125,7 +125,7 @@ static void fx_done(fx_eval *e)
     memset(e, 0, sizeof *e);
 }
 
-static size_t fx_index_(const fx_eval *e, const char *name, const char *file, int line)
+static inline size_t fx_index_(const fx_eval *e, const char *name, const char *file, int line)
 {
     size_t i = qk_result_find_value(e->r, name);
     if (i == (size_t)-1) {
@@ -135,7 +135,7 @@ static size_t fx_index_(const fx_eval *e, const char *name, const char *file, in
     return i;
 }
 
-static size_t fx_topic_(const fx_eval *e, const char *qid, const char *file, int line)
+static inline size_t fx_topic_(const fx_eval *e, const char *qid, const char *file, int line)
 {
     for (size_t t = 0; t < qk_result_num_topics(e->r); t++)
         if (strcmp(qk_result_topic(e->r, t), qid) == 0)
@@ -154,8 +154,8 @@ static size_t fx_topic_(const fx_eval *e, const char *qid, const char *file, int
     qk_result_topic_string((e)->r, fx_topic_((e), (qid), __FILE__, __LINE__),                      \
                            fx_index_((e), (name), __FILE__, __LINE__))
 
-static void fx_close_(double got, double want, double tol, const char *expr, const char *file,
-                      int line)
+static inline void fx_close_(double got, double want, double tol, const char *expr, const char *file,
+                             int line)
 {
     fx_checks++;
     if (!(fabs(got - want) <= tol)) {
@@ -169,8 +169,7 @@ static void fx_close_(double got, double want, double tol, const char *expr, con
 #define CLOSE(got, want) fx_close_((got), (want), 1e-12, #got, __FILE__, __LINE__)
 #define NEAR4(got, want) fx_close_((got), (want), 5e-5, #got, __FILE__, __LINE__)
 
-static void fx_streq_(const char *got, const char *want, const char *expr, const char *file,
-                      int line)
+static inline void fx_streq_(const char *got, const char *want, const char *expr, const char *file, int line)
 {
     fx_checks++;
     if (!got || strcmp(got, want) != 0) {
@@ -180,7 +179,7 @@ static void fx_streq_(const char *got, const char *want, const char *expr, const
 }
 #define STREQ(got, want) fx_streq_((got), (want), #got, __FILE__, __LINE__)
 
-static void fx_status_(qk_status got, qk_status want, const char *expr, const char *file, int line)
+static inline void fx_status_(qk_status got, qk_status want, const char *expr, const char *file, int line)
 {
     fx_checks++;
     if (got != want) {
@@ -191,7 +190,7 @@ static void fx_status_(qk_status got, qk_status want, const char *expr, const ch
 }
 #define STATUS(got, want) fx_status_((got), (want), #got, __FILE__, __LINE__)
 
-static void fx_count_(long got, long want, const char *expr, const char *file, int line)
+static inline void fx_count_(long got, long want, const char *expr, const char *file, int line)
 {
     fx_checks++;
     if (got != want) {

@@ -8,6 +8,7 @@
 
 #include <threads.h>
 
+#include "core/shed.h"
 #include "gain.h"
 #include "measures.h"
 
@@ -405,6 +406,21 @@ static void ctx_release(gain_use *u)
 
 void qk_topic_cache_clear(qk_topic_cache *tc)
 {
+    gain_ctx *c = tc->gain;
+    if (c && qk_shed_deep(c->dcg_cap)) { /* a very deep topic's arrays released (core/shed.h) */
+        qk_shed((void **)&c->dcg, &c->dcg_cap);
+        qk_shed((void **)&c->gains, &c->gains_cap);
+        qk_shed((void **)&c->nz, &c->nz_cap);
+        qk_shed((void **)&c->ig, &c->ig_cap);
+        qk_shed((void **)&c->idcg, &c->idcg_cap);
+        qk_shed((void **)&c->scaled, &c->scaled_cap);
+    }
+    if (qk_shed_deep(tc->ip_cap))
+        qk_shed((void **)&tc->ip, &tc->ip_cap);
+    if (qk_shed_deep(tc->pows_cap)) {
+        tc->npows = 0; /* made again from p^0 */
+        qk_shed((void **)&tc->pows, &tc->pows_cap);
+    }
     tc->gain_ready = 0;
     tc->ip_ready = 0;
     tc->ap_ready = 0;
