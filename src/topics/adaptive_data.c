@@ -1,8 +1,10 @@
 /* The collection behind adaptive topic selection: per topic the documents
  * the runs rank (down to 1000, trec_eval's cut) with the pool (the top
- * pool_depth of every run) first, each run's ranks and min-max normalised
- * scores of the pooled documents (the classifier's features), and the labels
- * once judgments are known. */
+ * pool_depth of every run) first, each run's list of them in rank order
+ * with the min-max normalised scores of its pooled ones (the classifier's
+ * features come from these lists, qk_adapt_features; a table of runs x
+ * pooled documents took 16 bytes a cell, 707 MB for 96 runs that share few
+ * documents), and the labels once judgments are known. */
 #include "topics/adaptive_internal.h"
 
 #include <math.h>
@@ -29,10 +31,11 @@ void qk_adapt_data_free(qk_adapt_data *d)
         qk_strpool_free(tp->docs);
         for (size_t s = 0; tp->list && s < d->l; s++)
             free(tp->list[s]);
+        for (size_t s = 0; tp->lscore && s < d->l; s++)
+            free(tp->lscore[s]);
         free(tp->list);
+        free(tp->lscore);
         free(tp->len);
-        free(tp->prank);
-        free(tp->pscore);
         free(tp->label);
     }
     free(d->topic);
@@ -103,16 +106,43 @@ static qk_status collect_topics(qk_adapt_data *d, const qk_run *const *runs, siz
     return QK_OK;
 }
 
+/* Run s's normalised scores of the pooled documents of its list (the
+ * run's best-ranked entry of each: its entries in rank order hold
+ * duplicates at worse ranks), through pos (npool zeros, left zeros): a
+ * pooled document's place in the list + 1. */
+static void list_scores(qk_adapt_topic *tp, size_t s, const qk_run_topic *rtp, uint32_t *pos)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t e = 0; e < rtp->n; e++) {
+        lo = fmin(lo, rtp->scores[e]);
+        hi = fmax(hi, rtp->scores[e]);
+    }
+    for (size_t i = 0; i < tp->len[s]; i++)
+        if (tp->list[s][i] < tp->npool)
+            pos[tp->list[s][i]] = (uint32_t)i + 1;
+    for (size_t e = rtp->n; e-- > 0;) {
+        uint32_t id;
+        if (qk_strpool_find(tp->docs, rtp->docnos[e], strlen(rtp->docnos[e]), &id) && id < tp->npool &&
+            pos[id])
+            tp->lscore[s][pos[id] - 1] = hi > lo ? (rtp->scores[e] - lo) / (hi - lo) : 1;
+    }
+    for (size_t i = 0; i < tp->len[s]; i++)
+        if (tp->list[s][i] < tp->npool)
+            pos[tp->list[s][i]] = 0;
+}
+
 static qk_status build_topic(qk_adapt_data *d, size_t t, const qk_run *const *runs, qk_error *err)
 {
     qk_adapt_topic *tp = &d->t[t];
     const char *const **docs = calloc(d->l, sizeof *docs);
     size_t *nd = calloc(d->l, sizeof *nd);
+    uint32_t *pos = NULL;
     qk_status st = QK_ENOMEM;
     tp->docs = qk_strpool_new();
     tp->list = calloc(d->l, sizeof *tp->list);
+    tp->lscore = calloc(d->l, sizeof *tp->lscore);
     tp->len = calloc(d->l, sizeof *tp->len);
-    if (!docs || !nd || !tp->docs || !tp->list || !tp->len)
+    if (!docs || !nd || !tp->docs || !tp->list || !tp->lscore || !tp->len)
         goto out;
     for (size_t s = 0; s < d->l; s++) {
         size_t rt;
@@ -137,46 +167,28 @@ static qk_status build_topic(qk_adapt_data *d, size_t t, const qk_run *const *ru
                 tp->npool = qk_strpool_count(tp->docs);
         }
     tp->nu = qk_strpool_count(tp->docs);
-    tp->prank = calloc(d->l * tp->npool + 1, sizeof *tp->prank);
-    tp->pscore = calloc(d->l * tp->npool + 1, sizeof *tp->pscore);
     tp->label = malloc(tp->nu + 1);
-    if (!tp->prank || !tp->pscore || !tp->label)
+    pos = calloc(tp->npool + 1, sizeof *pos);
+    if (!tp->label || !pos)
         goto out;
     memset(tp->label, -1, tp->nu + 1);
     for (size_t s = 0; s < d->l; s++) {
-        const qk_run_topic *rtp = NULL;
         size_t rt;
-        double lo = INFINITY, hi = -INFINITY;
         tp->len[s] = nd[s];
         tp->list[s] = malloc((nd[s] + 1) * sizeof **tp->list);
-        if (!tp->list[s])
+        tp->lscore[s] = calloc(nd[s] + 1, sizeof **tp->lscore);
+        if (!tp->list[s] || !tp->lscore[s])
             goto out;
-        if (nd[s] && qk_run_find_topic(runs[s], d->topic[t], &rt))
-            rtp = qk_run_topic_at(runs[s], rt);
         for (size_t i = 0; docs[s] && i < nd[s]; i++)
             qk_strpool_find(tp->docs, docs[s][i], strlen(docs[s][i]), &tp->list[s][i]);
-        /* Scores: the run's entries in rank order hold duplicates at worse
-         * ranks; the best-ranked score of each document is the first seen. */
-        if (!rtp)
-            continue;
-        for (size_t e = 0; e < rtp->n; e++) {
-            lo = fmin(lo, rtp->scores[e]);
-            hi = fmax(hi, rtp->scores[e]);
-        }
-        for (size_t i = 0; i < nd[s]; i++)
-            if (tp->list[s][i] < tp->npool)
-                tp->prank[s * tp->npool + tp->list[s][i]] = (long)(i + 1);
-        for (size_t e = rtp->n; e-- > 0;) {
-            uint32_t id;
-            if (qk_strpool_find(tp->docs, rtp->docnos[e], strlen(rtp->docnos[e]), &id) && id < tp->npool &&
-                tp->prank[s * tp->npool + id] > 0)
-                tp->pscore[s * tp->npool + id] = hi > lo ? (rtp->scores[e] - lo) / (hi - lo) : 1;
-        }
+        if (nd[s] && qk_run_find_topic(runs[s], d->topic[t], &rt))
+            list_scores(tp, s, qk_run_topic_at(runs[s], rt), pos);
     }
     st = QK_OK;
 out:
     free((void *)docs);
     free(nd);
+    free(pos);
     if (st != QK_OK)
         return qk_error_set(err, st, "out of memory");
     return QK_OK;

@@ -12,8 +12,7 @@ typedef struct qk_adapt_topic {
     size_t nu, npool;
     uint32_t **list;    /* [s]: universe ids in rank order                */
     size_t *len;        /* [s]: list length                               */
-    long *prank;        /* [s * npool + i]: rank of pooled doc i (0: none) */
-    double *pscore;     /* [s * npool + i]: min-max normalised score       */
+    double **lscore;    /* [s][i]: min-max normalised score of list[s][i] (pooled ids only) */
     signed char *label; /* [nu]: 1, 0, -1 unknown (treated as 0)         */
     double nrel;        /* relevant documents in the qrels                 */
 } qk_adapt_topic;
@@ -32,6 +31,12 @@ struct qk_adapt_data {
  * of p, or with hard (IQP) the standard metric on the 0/1 predictions, v = 0. */
 qk_status qk_adapt_matrices(const qk_adapt_data *d, const qk_topics_metric *m, double *const *p,
                             const unsigned char *selected, int hard, double *xhat, double *v);
+/* The classifier's features of topic t's pooled documents, one row of
+ * 7 + l a document (rows[i * (7 + l) ..]): how many runs rank it, its mean,
+ * best and worst rank among them, the mean, least and greatest of those
+ * runs' mean metric past[s] over the selected topics, then each run's
+ * normalised score (0 where the run does not rank it). */
+void qk_adapt_features(const qk_adapt_data *d, size_t t, const double *past, double *rows);
 /* The probabilities of every topic's universe documents: judged labels for
  * selected topics; for the others, the classifier trained on the selected
  * topics' pooled documents (features from the system scores, ranks and the

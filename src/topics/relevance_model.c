@@ -47,24 +47,18 @@ qk_status qk_adapt_true_matrix(const qk_adapt_data *d, const qk_topics_metric *m
     return QK_OK;
 }
 
-/* Train on the prepared rows (each: its entries, the bias feature, the
- * terminator; yy = +1 / -1) and predict the CSR rows pr_* one by one. */
-static qk_status fit_predict_rows(size_t ntr, size_t nf, struct feature_node **rows, double *yy, size_t npr,
-                                  const size_t *pr_start, const uint32_t *pr_idx, const double *pr_val,
-                                  double C, double *prob, qk_error *err)
+/* liblinear's model trained on the prepared rows (each: its entries, the
+ * bias feature, the terminator; yy = +1 / -1), and which of its labels is
+ * +1. */
+static qk_status lr_train(size_t ntr, size_t nf, struct feature_node **rows, double *yy, double C,
+                          struct model **out, int *pos_index, qk_error *err)
 {
-    struct feature_node *one = malloc((nf + 2) * sizeof *one);
-    struct model *mdl = NULL;
     struct problem prob_ = {0};
     struct parameter par = {0};
-    int pos_index = 0, labels[2];
-    qk_status st = QK_ENOMEM;
-    if (!one)
-        goto out;
-    if (!qk_liblinear(err)) { /* opened on first use */
-        st = QK_EIO;
-        goto out;
-    }
+    int labels[2];
+    *out = NULL;
+    if (!qk_liblinear(err)) /* opened on first use */
+        return QK_EIO;
     prob_.l = (int)ntr;
     prob_.n = (int)nf + 1;
     prob_.y = yy;
@@ -73,35 +67,51 @@ static qk_status fit_predict_rows(size_t ntr, size_t nf, struct feature_node **r
     par.solver_type = L2R_LR;
     par.eps = 0.01;
     par.C = C;
-    if (QK_LIBLINEAR(check_parameter)(&prob_, &par)) {
-        st = qk_error_set(err, QK_EUSAGE, "liblinear: %s", QK_LIBLINEAR(check_parameter)(&prob_, &par));
-        goto out;
-    }
-    mdl = QK_LIBLINEAR(train)(&prob_, &par);
-    if (!mdl)
-        goto out;
-    QK_LIBLINEAR(get_labels)(mdl, labels);
-    pos_index = labels[0] == 1 ? 0 : 1;
-    for (size_t i = 0; i < npr; i++) {
-        double pe[2];
-        size_t k = 0;
-        for (size_t e = pr_start[i]; e < pr_start[i + 1] && k < nf; e++, k++) {
-            one[k].index = (int)pr_idx[e] + 1;
-            one[k].value = pr_val[e];
+    if (QK_LIBLINEAR(check_parameter)(&prob_, &par))
+        return qk_error_set(err, QK_EUSAGE, "liblinear: %s", QK_LIBLINEAR(check_parameter)(&prob_, &par));
+    if (!(*out = QK_LIBLINEAR(train)(&prob_, &par)))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    QK_LIBLINEAR(get_labels)(*out, labels);
+    *pos_index = labels[0] == 1 ? 0 : 1;
+    return QK_OK;
+}
+
+/* The model's probability of +1 for the row one[0..k) (k <= nf entries):
+ * the bias feature and the terminator are put after them. */
+static double lr_predict(const struct model *mdl, int pos_index, struct feature_node *one, size_t k,
+                         size_t nf)
+{
+    double pe[2];
+    one[k].index = (int)nf + 1; /* the bias feature */
+    one[k++].value = 1;
+    one[k].index = -1;
+    QK_LIBLINEAR(predict_probability)(mdl, one, pe);
+    return pe[pos_index];
+}
+
+/* Train on the prepared rows and predict the CSR rows pr_* one by one. */
+static qk_status fit_predict_rows(size_t ntr, size_t nf, struct feature_node **rows, double *yy, size_t npr,
+                                  const size_t *pr_start, const uint32_t *pr_idx, const double *pr_val,
+                                  double C, double *prob, qk_error *err)
+{
+    struct feature_node *one = malloc((nf + 2) * sizeof *one);
+    struct model *mdl = NULL;
+    int pos_index = 0;
+    qk_status st;
+    if (!one)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if ((st = lr_train(ntr, nf, rows, yy, C, &mdl, &pos_index, err)) == QK_OK)
+        for (size_t i = 0; i < npr; i++) {
+            size_t k = 0;
+            for (size_t e = pr_start[i]; e < pr_start[i + 1] && k < nf; e++, k++) {
+                one[k].index = (int)pr_idx[e] + 1;
+                one[k].value = pr_val[e];
+            }
+            prob[i] = lr_predict(mdl, pos_index, one, k, nf);
         }
-        one[k].index = (int)nf + 1; /* the bias feature */
-        one[k++].value = 1;
-        one[k].index = -1;
-        QK_LIBLINEAR(predict_probability)(mdl, one, pe);
-        prob[i] = pe[pos_index];
-    }
-    st = QK_OK;
-out:
     if (mdl)
         QK_LIBLINEAR(free_and_destroy_model)(&mdl);
     free(one);
-    if (st == QK_ENOMEM)
-        return qk_error_set(err, st, "out of memory");
     return st;
 }
 
@@ -154,59 +164,43 @@ out:
     return st;
 }
 
-/* The dense rows as a sparse matrix with every index present: row i's
- * entries are ftr[i*nf .. i*nf+nf), so the values need no copy. */
-qk_status qk_adapt_fit_predict(size_t ntr, size_t nf, const double *ftr, const signed char *y, size_t npr,
-                               const double *fpr, double C, double *prob, qk_error *err)
-{
-    size_t nmax = ntr > npr ? ntr : npr, *start = NULL;
-    uint32_t *idx = NULL;
-    qk_status st;
-    if (one_class(ntr, y, npr, prob))
-        return QK_OK;
-    start = malloc((nmax + 1) * sizeof *start);
-    idx = malloc((nmax * nf + 1) * sizeof *idx);
-    if (!start || !idx) {
-        st = qk_error_set(err, QK_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i <= nmax; i++)
-        start[i] = i * nf;
-    for (size_t e = 0; e < nmax * nf; e++)
-        idx[e] = (uint32_t)(e % nf);
-    st = qk_adapt_fit_predict_sparse(ntr, nf, start, idx, ftr, y, npr, start, idx, fpr, C, prob, err);
-out:
-    free(start);
-    free(idx);
-    return st;
-}
-
-/* Features of pooled document i of topic t into f[0 .. 7 + l). */
-static void features(const qk_adapt_data *d, size_t t, size_t i, const double *past, double *f)
+void qk_adapt_features(const qk_adapt_data *d, size_t t, const double *past, double *rows)
 {
     const qk_adapt_topic *tp = &d->t[t];
-    size_t cnt = 0;
-    double rs = 0, rmin = INFINITY, rmax = -INFINITY, ps = 0, pmin = INFINITY, pmax = -INFINITY;
-    for (size_t s = 0; s < d->l; s++) {
-        long r = tp->prank[s * tp->npool + i];
-        f[7 + s] = tp->pscore[s * tp->npool + i];
-        if (r <= 0)
-            continue;
-        cnt++;
-        rs += (double)r;
-        rmin = fmin(rmin, (double)r);
-        rmax = fmax(rmax, (double)r);
-        ps += past[s];
-        pmin = fmin(pmin, past[s]);
-        pmax = fmax(pmax, past[s]);
+    size_t nf = 7 + d->l;
+    for (size_t i = 0; i < tp->npool; i++) {
+        double *f = rows + i * nf;
+        memset(f, 0, nf * sizeof *f); /* f[0]: runs, f[1]: rank sum, f[4]: past sum */
+        f[2] = f[5] = INFINITY;
+        f[3] = f[6] = -INFINITY;
     }
-    f[0] = (double)cnt;
-    f[1] = cnt ? rs / (double)cnt : 0;
-    f[2] = cnt ? rmin : 0;
-    f[3] = cnt ? rmax : 0;
-    f[4] = cnt ? ps / (double)cnt : 0;
-    f[5] = cnt ? pmin : 0;
-    f[6] = cnt ? pmax : 0;
+    /* Run by run down each run's list: every document's sums take their
+     * terms in run order. */
+    for (size_t s = 0; s < d->l; s++)
+        for (size_t i = 0; i < tp->len[s]; i++) {
+            uint32_t id = tp->list[s][i];
+            double r = (double)(i + 1), *f;
+            if (id >= tp->npool)
+                continue;
+            f = rows + (size_t)id * nf;
+            f[7 + s] = tp->lscore[s][i];
+            f[0] += 1;
+            f[1] += r;
+            f[2] = fmin(f[2], r);
+            f[3] = fmax(f[3], r);
+            f[4] += past[s];
+            f[5] = fmin(f[5], past[s]);
+            f[6] = fmax(f[6], past[s]);
+        }
+    for (size_t i = 0; i < tp->npool; i++) {
+        double *f = rows + i * nf, cnt = f[0];
+        if (cnt > 0) {
+            f[1] /= cnt;
+            f[4] /= cnt;
+        } else {
+            f[1] = f[2] = f[3] = f[4] = f[5] = f[6] = 0;
+        }
+    }
 }
 
 void qk_adapt_probs_free(const qk_adapt_data *d, double **p)
@@ -218,36 +212,112 @@ void qk_adapt_probs_free(const qk_adapt_data *d, double **p)
     free(p);
 }
 
-static void zscore(size_t ntr, size_t npr, size_t nf, double *ftr, double *fpr)
+/* The training rows' mean and standard deviation of each feature (sd 0
+ * -> 1), and the rows z-scored with them. */
+static void zscore(size_t ntr, size_t nf, double *ftr, double *mean, double *sd)
 {
     for (size_t f = 0; f < nf; f++) {
-        double m = 0, v = 0, sd;
+        double m = 0, v = 0;
         for (size_t i = 0; i < ntr; i++)
             m += ftr[i * nf + f];
         m /= (double)ntr;
         for (size_t i = 0; i < ntr; i++)
             v += (ftr[i * nf + f] - m) * (ftr[i * nf + f] - m);
-        sd = ntr > 1 ? sqrt(v / (double)(ntr - 1)) : 0;
-        if (!(sd > 0))
-            sd = 1;
+        sd[f] = ntr > 1 ? sqrt(v / (double)(ntr - 1)) : 0;
+        if (!(sd[f] > 0))
+            sd[f] = 1;
+        mean[f] = m;
         for (size_t i = 0; i < ntr; i++)
-            ftr[i * nf + f] = (ftr[i * nf + f] - m) / sd;
-        for (size_t i = 0; i < npr; i++)
-            fpr[i * nf + f] = (fpr[i * nf + f] - m) / sd;
+            ftr[i * nf + f] = (ftr[i * nf + f] - m) / sd[f];
     }
 }
 
+/* The classifier trained on the z-scored rows ftr (labels y; one class
+ * only: *base set to the Laplace base rate, no model), as liblinear's rows
+ * in *nodes (the caller frees them after the model). */
+static qk_status fit(size_t ntr, size_t nf, const double *ftr, const signed char *y, double C,
+                     struct feature_node **nodes, struct model **mdl, int *pos_index, double *base,
+                     qk_error *err)
+{
+    struct feature_node **rows;
+    double *yy;
+    qk_status st;
+    size_t npos = 0;
+    *mdl = NULL;
+    for (size_t i = 0; i < ntr; i++)
+        npos += y[i] == 1;
+    if (npos == 0 || npos == ntr) {
+        *base = ((double)npos + 1) / ((double)ntr + 2);
+        return QK_OK;
+    }
+    *nodes = malloc(ntr * (nf + 2) * sizeof **nodes);
+    rows = malloc(ntr * sizeof *rows);
+    yy = malloc(ntr * sizeof *yy);
+    if (!*nodes || !rows || !yy) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+    } else {
+        for (size_t i = 0; i < ntr; i++) {
+            struct feature_node *n = *nodes + i * (nf + 2);
+            rows[i] = n;
+            for (size_t f = 0; f < nf; f++)
+                n[f] = (struct feature_node){(int)f + 1, ftr[i * nf + f]};
+            n[nf] = (struct feature_node){(int)nf + 1, 1}; /* the bias feature */
+            n[nf + 1].index = -1;
+            yy[i] = y[i] == 1 ? 1 : -1;
+        }
+        st = lr_train(ntr, nf, rows, yy, C, mdl, pos_index, err);
+    }
+    free(rows);
+    free(yy);
+    return st;
+}
+
+/* The dense rows straight into liblinear's rows, every index present. */
+qk_status qk_adapt_fit_predict(size_t ntr, size_t nf, const double *ftr, const signed char *y, size_t npr,
+                               const double *fpr, double C, double *prob, qk_error *err)
+{
+    struct feature_node *nodes = NULL, *one = malloc((nf + 2) * sizeof *one);
+    struct model *mdl = NULL;
+    int pos_index = 0;
+    double base = 0.5;
+    qk_status st = one ? fit(ntr, nf, ftr, y, C, &nodes, &mdl, &pos_index, &base, err)
+                       : qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t i = 0; st == QK_OK && i < npr; i++) {
+        if (!mdl) {
+            prob[i] = base;
+            continue;
+        }
+        for (size_t k = 0; k < nf; k++)
+            one[k] = (struct feature_node){(int)k + 1, fpr[i * nf + k]};
+        prob[i] = lr_predict(mdl, pos_index, one, nf, nf);
+    }
+    if (mdl)
+        QK_LIBLINEAR(free_and_destroy_model)(&mdl);
+    free(nodes);
+    free(one);
+    return st;
+}
+
+/* The training rows are the selected topics' pooled documents; the others
+ * are made, z-scored and predicted a topic at a time, so that memory holds
+ * the training rows and one topic's, not every pooled document's. */
 qk_status qk_adapt_probabilities(const qk_adapt_data *d, const unsigned char *selected,
                                  const qk_topics_metric *m, double C, int hard, double ***pout, qk_error *err)
 {
-    size_t nf = 7 + d->l, ntr = 0, npr = 0, a = 0, b = 0, nsel = 0;
+    size_t nf = 7 + d->l, ntr = 0, maxpool = 0, a = 0, nsel = 0;
     double *past = calloc(d->l, sizeof *past), *col = malloc(d->l * sizeof *col);
-    double *ftr = NULL, *fpr = NULL, *prob = NULL, **p = calloc(d->n, sizeof *p);
+    double *ftr = NULL, *rows = NULL, *mean = calloc(nf, sizeof *mean), *sd = malloc(nf * sizeof *sd);
+    double **p = calloc(d->n, sizeof *p), base = 0.5;
+    struct feature_node *nodes = NULL, *one = malloc((nf + 2) * sizeof *one);
+    struct model *mdl = NULL;
+    int pos_index = 0;
     signed char *y = NULL;
     qk_status st = QK_ENOMEM;
     *pout = NULL;
-    if (!past || !col || !p)
+    if (!past || !col || !p || !mean || !sd || !one)
         goto out;
+    for (size_t k = 0; k < nf; k++)
+        sd[k] = 1; /* no training rows: no z-scores (and no model) */
     for (size_t t = 0; t < d->n; t++) {
         if (selected[t]) {
             nsel++;
@@ -255,8 +325,8 @@ qk_status qk_adapt_probabilities(const qk_adapt_data *d, const unsigned char *se
             qk_adapt_true_topic(d, t, m, col);
             for (size_t s = 0; s < d->l; s++)
                 past[s] += col[s];
-        } else {
-            npr += d->t[t].npool;
+        } else if (d->t[t].npool > maxpool) {
+            maxpool = d->t[t].npool;
         }
         p[t] = calloc(d->t[t].nu + 1, sizeof **p);
         if (!p[t])
@@ -265,26 +335,22 @@ qk_status qk_adapt_probabilities(const qk_adapt_data *d, const unsigned char *se
     for (size_t s = 0; s < d->l && nsel; s++)
         past[s] /= (double)nsel;
     ftr = malloc((ntr * nf + 1) * sizeof *ftr);
-    fpr = malloc((npr * nf + 1) * sizeof *fpr);
+    rows = malloc((maxpool * nf + 1) * sizeof *rows);
     y = malloc(ntr + 1);
-    prob = malloc((npr + 1) * sizeof *prob);
-    if (!ftr || !fpr || !y || !prob)
+    if (!ftr || !rows || !y)
         goto out;
     for (size_t t = 0; t < d->n; t++)
-        for (size_t i = 0; i < d->t[t].npool; i++) {
-            if (selected[t]) {
-                features(d, t, i, past, ftr + a * nf);
+        if (selected[t]) {
+            qk_adapt_features(d, t, past, ftr + a * nf);
+            for (size_t i = 0; i < d->t[t].npool; i++)
                 y[a++] = d->t[t].label[i] == 1 ? 1 : 0;
-            } else {
-                features(d, t, i, past, fpr + b++ * nf);
-            }
         }
     if (ntr)
-        zscore(ntr, npr, nf, ftr, fpr);
-    st = qk_adapt_fit_predict(ntr, nf, ftr, y, npr, fpr, C, prob, err);
-    if (st != QK_OK)
+        zscore(ntr, nf, ftr, mean, sd);
+    if ((st = fit(ntr, nf, ftr, y, C, &nodes, &mdl, &pos_index, &base, err)) != QK_OK)
         goto out;
-    b = 0;
+    free(ftr);
+    ftr = NULL;
     for (size_t t = 0; t < d->n; t++) {
         const qk_adapt_topic *tp = &d->t[t];
         if (selected[t]) {
@@ -292,20 +358,35 @@ qk_status qk_adapt_probabilities(const qk_adapt_data *d, const unsigned char *se
                 p[t][u] = tp->label[u] == 1;
             continue;
         }
-        for (size_t i = 0; i < tp->npool; i++, b++)
-            p[t][i] = hard ? (prob[b] > 0.5) : prob[b];
+        if (mdl)
+            qk_adapt_features(d, t, past, rows);
+        for (size_t i = 0; i < tp->npool; i++) {
+            double pr = base;
+            if (mdl) {
+                const double *f = rows + i * nf;
+                for (size_t k = 0; k < nf; k++)
+                    one[k] = (struct feature_node){(int)k + 1, (f[k] - mean[k]) / sd[k]};
+                pr = lr_predict(mdl, pos_index, one, nf, nf);
+            }
+            p[t][i] = hard ? (pr > 0.5) : pr;
+        }
     }
     *pout = p;
     p = NULL;
     st = QK_OK;
 out:
+    if (mdl)
+        QK_LIBLINEAR(free_and_destroy_model)(&mdl);
     qk_adapt_probs_free(d, p);
+    free(nodes);
+    free(one);
     free(past);
     free(col);
     free(ftr);
-    free(fpr);
+    free(rows);
+    free(mean);
+    free(sd);
     free(y);
-    free(prob);
     if (st == QK_ENOMEM)
         return qk_error_set(err, st, "out of memory");
     return st;
