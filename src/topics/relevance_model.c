@@ -115,16 +115,25 @@ static qk_status fit_predict_rows(size_t ntr, size_t nf, struct feature_node **r
     return st;
 }
 
-/* One class only in training: every prediction is the Laplace base rate. */
-static int one_class(size_t ntr, const signed char *y, size_t npr, double *prob)
+/* One class only in training (or none): 1, and *base the Laplace base
+ * rate every prediction takes; 0 when both classes are there. */
+static int base_rate(size_t ntr, const signed char *y, double *base)
 {
     size_t npos = 0;
     for (size_t i = 0; i < ntr; i++)
         npos += y[i] == 1;
-    if (npos != 0 && npos != ntr)
+    *base = ((double)npos + 1) / ((double)ntr + 2);
+    return npos == 0 || npos == ntr;
+}
+
+/* One class only in training: every prediction is the base rate. */
+static int one_class(size_t ntr, const signed char *y, size_t npr, double *prob)
+{
+    double base;
+    if (!base_rate(ntr, y, &base))
         return 0;
     for (size_t i = 0; i < npr; i++)
-        prob[i] = ((double)npos + 1) / ((double)ntr + 2);
+        prob[i] = base;
     return 1;
 }
 
@@ -242,14 +251,9 @@ static qk_status fit(size_t ntr, size_t nf, const double *ftr, const signed char
     struct feature_node **rows;
     double *yy;
     qk_status st;
-    size_t npos = 0;
     *mdl = NULL;
-    for (size_t i = 0; i < ntr; i++)
-        npos += y[i] == 1;
-    if (npos == 0 || npos == ntr) {
-        *base = ((double)npos + 1) / ((double)ntr + 2);
+    if (base_rate(ntr, y, base))
         return QK_OK;
-    }
     *nodes = malloc(ntr * (nf + 2) * sizeof **nodes);
     rows = malloc(ntr * sizeof *rows);
     yy = malloc(ntr * sizeof *yy);
