@@ -8,9 +8,10 @@
  * measures), and kept, they all stay resident at once: 184 MB against
  * trec_eval's 144 on one such topic. A stage's arrays of such a topic are
  * released as soon as its stage is done instead, so that such a
- * topic holds about one stage's arrays at a time; the next one as deep
- * pays its page faults again (a few per cent of its time). Topics below
- * the bound keep their arrays as before. */
+ * topic holds about one stage's arrays at a time (100 MB), in the same
+ * time; the next one as deep pays its page faults again (three topics of
+ * 600,000 documents: 1.37x the time, 174 -> 125 MB; bench/RESULTS.md,
+ * 2026-12-01). Topics below the bound keep their arrays as before. */
 #ifndef QK_CORE_SHED_H
 #define QK_CORE_SHED_H
 

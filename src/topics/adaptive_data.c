@@ -3,7 +3,7 @@
  * pool_depth of every run) first, each run's list of them in rank order
  * with the min-max normalised scores of its pooled ones (the classifier's
  * features come from these lists, qk_adapt_features; a table of runs x
- * pooled documents took 16 bytes a cell, 707 MB for 96 runs that share few
+ * pooled documents took 16 bytes a cell, about 650 MB for 96 runs that share few
  * documents), and the labels once judgments are known. */
 #include "topics/adaptive_internal.h"
 
