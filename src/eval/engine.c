@@ -3,13 +3,9 @@
 // NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for getloadavg
 #define _DEFAULT_SOURCE
 #include <math.h>
-#ifdef __GLIBC__
-#include <malloc.h> /* malloc_trim */
-#endif
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/shed.h"
 #include "engine.h"
 #include "io/run_view.h"
 #include "pipeline.h"
@@ -23,91 +19,6 @@ void qk_eval_opts_init(qk_eval_opts *o)
     memset(o, 0, sizeof *o);
     o->rel_level = 1;
     o->max_ret = 2147483647L;
-}
-
-void qk_scratch_free(qk_scratch *sc)
-{
-    free(sc->ranked);
-    free(sc->doc_ids);
-    free(sc->set);
-    free(sc->slots);
-    free(sc->jdocs);
-    free(sc->bits);
-    free(sc->docnos);
-    for (size_t i = 0; i < sc->nbufs; i++) {
-        free(sc->bufs[i].v);
-        free(sc->bufs[i].rc);
-        free(sc->bufs[i].levels);
-        free(sc->bufs[i].grades);
-        free(sc->bufs[i].lv);
-        free(sc->bufs[i].rel);
-        free(sc->bufs[i].judged);
-    }
-    free(sc->bufs);
-    free(sc->merges);
-    qk_topic_cache_free(&sc->cache);
-}
-
-/* The ranking and the lookup's tables of a very deep topic, spent once
- * the judgments are looked up (core/shed.h). */
-static void shed_lookup(qk_scratch *sc)
-{
-    if (!qk_shed_deep(sc->ranked_cap) && !qk_shed_deep(sc->jdocs_cap))
-        return;
-    qk_shed((void **)&sc->ranked, &sc->ranked_cap);
-    qk_shed((void **)&sc->set, &sc->set_cap);
-    qk_shed((void **)&sc->slots, &sc->slots_cap);
-    qk_shed((void **)&sc->jdocs, &sc->jdocs_cap);
-    qk_shed((void **)&sc->bits, &sc->bits_cap);
-}
-
-/* The rest of a very deep topic's arrays, once it is scored. */
-static void shed_topic(qk_scratch *sc)
-{
-    shed_lookup(sc);
-    if (!qk_shed_deep(sc->doc_ids_cap) && !qk_shed_deep(sc->docnos_cap) &&
-        !(sc->nbufs && qk_shed_deep(sc->bufs[0].v_cap)))
-        return;
-    qk_shed((void **)&sc->doc_ids, &sc->doc_ids_cap);
-    qk_shed((void **)&sc->docnos, &sc->docnos_cap);
-    for (size_t i = 0; i < sc->nbufs; i++) {
-        qk_merge_buf *b = &sc->bufs[i];
-        qk_shed((void **)&b->v, &b->v_cap);
-        qk_shed((void **)&b->rc, &b->rc_cap);
-        qk_shed((void **)&b->grades, &b->grades_cap);
-        qk_shed((void **)&b->levels, &b->levels_cap);
-        qk_shed((void **)&b->lv, &b->lv_cap);
-        qk_shed((void **)&b->rel, &b->rel_cap);
-        qk_shed((void **)&b->judged, &b->judged_cap);
-    }
-#ifdef __GLIBC__
-    /* Some of the arrays came from the heap rather than from mappings of
-     * their own (glibc moves its mapping threshold up to the size of a
-     * mapped block freed): their pages are handed back too, or a deep
-     * topic after a shallow one finds them still resident (three topics of
-     * 600,000 documents: 160 MB without, 128 with). */
-    malloc_trim(0);
-#endif
-}
-
-static qk_status ensure_bufs(qk_scratch *sc, size_t n)
-{
-    if (n <= sc->nbufs)
-        return QK_OK;
-    {
-        qk_merge_buf *b = realloc(sc->bufs, n * sizeof *b);
-        qk_merge *m;
-        if (!b)
-            return QK_ENOMEM;
-        sc->bufs = b;
-        m = realloc(sc->merges, n * sizeof *m);
-        if (!m)
-            return QK_ENOMEM;
-        sc->merges = m;
-        memset(sc->bufs + sc->nbufs, 0, (n - sc->nbufs) * sizeof *b);
-        sc->nbufs = n;
-    }
-    return QK_OK;
 }
 
 static int prefs_format(qk_rel_format f) { return f == QK_REL_PREFS || f == QK_REL_QRELS_PREFS; }
@@ -137,10 +48,10 @@ static qk_status merge_groups(qk_scratch *sc, const qk_qrels *q, size_t t, const
     qk_status st = qk_lookup_docs(sc, q, t, err);
     if (st != QK_OK)
         return st;
-    shed_lookup(sc);
+    qk_scratch_shed_lookup(sc);
     for (size_t i = 0; i < nj; i++)
         ngroups += i == 0 || j[i].jg != j[i - 1].jg;
-    if (ensure_bufs(sc, ngroups ? ngroups : 1) != QK_OK)
+    if (qk_scratch_bufs(sc, ngroups ? ngroups : 1) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if (qk_qrels_format(q) == QK_REL_QRELS) {
         tp->m = &sc->merges[0];
@@ -211,7 +122,7 @@ static qk_status eval_topic(qk_eval_result *r, qk_scratch *sc, size_t t, const q
     }
     qk_prefs_topic_free(pt);
     qk_topic_cache_clear(&sc->cache);
-    shed_topic(sc);
+    qk_scratch_shed_topic(sc);
     if (st == QK_OK)
         r->evaluated[t] = 1;
     return st;
@@ -498,22 +409,11 @@ static qk_status one_topic(void *vc, const qk_run_topic *rt, qk_error *err)
     return st != QK_OK ? st : score_at(c, t, c->sc, err);
 }
 
-/* Below this many lines per topic the hand-over of each topic to the other
- * thread (two lock/wake round trips) costs more than the parsing it moves:
- * on 80,000 topics of 10 lines two threads were 1.8-2.1x slower than one. */
-#define QK_PIPE_MIN_LINES 64
-
-/* The automatic choice (threads 0): a second thread only when there is a
- * core free for it (load average below the number of cores less the one
- * this thread uses) and the first topic is long enough to repay the
- * hand-overs. An explicit threads >= 2 always uses the pipeline. */
-static int auto_threads(size_t first_topic_lines)
+static int auto_threads(size_t first_topic_lines, size_t run_bytes)
 {
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    double load[1];
-    if (ncpu < 2 || first_topic_lines < QK_PIPE_MIN_LINES)
-        return 0;
-    return getloadavg(load, 1) != 1 || load[0] <= (double)ncpu - 1.0;
+    double load;
+    return qk_eval_pipe_pays(sysconf(_SC_NPROCESSORS_ONLN), getloadavg(&load, 1) == 1 ? &load : NULL,
+                             first_topic_lines, run_bytes);
 }
 
 /* Stream the run (parsing on a second thread when that pays); fall back to
@@ -531,7 +431,7 @@ static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2,
             return rc < 0 ? (qk_status)rc : QK_OK;
         if ((st = one_topic(&c, &rt, err)) != QK_OK)
             return st;
-        pipe = auto_threads(rt.n);
+        pipe = auto_threads(rt.n, qk_run_size_hint(s));
     }
     if (pipe) {
         qk_scratch slots[QK_PIPE_SLOTS];

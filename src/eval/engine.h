@@ -48,6 +48,13 @@ typedef struct qk_scratch {
 
 /* Frees the buffers of a scratch space (not sc itself). */
 void qk_scratch_free(qk_scratch *sc);
+/* Room for the merges of n judgment groups (scratch.c). */
+qk_status qk_scratch_bufs(qk_scratch *sc, size_t n);
+/* A very deep topic's arrays released (core/shed.h): the ranking and the
+ * lookup's tables once the judgments are looked up; the rest once the
+ * topic is scored. Nothing for other topics. */
+void qk_scratch_shed_lookup(qk_scratch *sc);
+void qk_scratch_shed_topic(qk_scratch *sc);
 
 /* Rank (score desc, docno desc — or asc for prefs), dedup, truncate to -M.
  * lens: strlen of each of rt's docnos when the caller knows them (the run

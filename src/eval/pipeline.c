@@ -1,8 +1,11 @@
 /* Two-thread evaluation: one thread parses and ranks the run's topics while
  * the calling thread looks up judgments and scores the topics already read. Topics are handed over through
  * a small ring of slots, in file order, so results are the same as with one
- * thread. On the 5,000-topic benchmark parsing and scoring cost about the
- * same, so the overlap nearly halves the run phase. */
+ * thread. Whether the overlap pays depends on the run and the machine
+ * (qk_eval_pipe_pays, at the end, for --threads 0): on a 2-CPU AMD EPYC VM
+ * two threads took 1.06x one thread's wall time even on bench input A
+ * (5,000 topics, 195 MB; bench/RESULTS.md, 2026-12-01), and more on
+ * smaller runs. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,4 +220,32 @@ qk_status qk_run_pipeline(qk_run_stream *s, qk_topic_keep_fn keep, qk_topic_fn p
     }
     *split = p.split;
     return st;
+}
+
+/* Below this many lines per topic the hand-over of each topic to the other
+ * thread (two lock/wake round trips) costs more than the parsing it moves:
+ * on 80,000 topics of 10 lines two threads were 1.8-2.1x slower than one. */
+#define QK_PIPE_MIN_LINES 64
+
+/* Below this many bytes of run file the second thread does not repay
+ * what it costs once (the thread, and the pages of its topic slots'
+ * scratch, fresh) whatever the topics' lengths: runs of 1,000 lines a
+ * topic, paired on a 2-CPU VM, two threads against one took 1.39x the
+ * wall time on 65 KB (trec_eval's test run), 1.3x on 7.4 MB (200 topics),
+ * about the same on 22 MB (600 topics), 0.85x on 58 MB (1,500 topics)
+ * (bench/RESULTS.md, 2026-12-01). */
+#define QK_PIPE_MIN_BYTES ((size_t)32 << 20)
+
+/* The automatic choice (threads 0): a second thread only when there is a
+ * core free for it (load average below the number of cores less the one
+ * this thread uses), the run is large enough to repay starting it (its
+ * size known and at least QK_PIPE_MIN_BYTES; standard input from a pipe,
+ * of unknown size, is not held back) and the first topic long enough to
+ * repay the hand-overs. An explicit threads >= 2 always uses the
+ * pipeline. */
+int qk_eval_pipe_pays(long ncpu, const double *load, size_t first_topic_lines, size_t run_bytes)
+{
+    if (ncpu < 2 || first_topic_lines < QK_PIPE_MIN_LINES || (run_bytes && run_bytes < QK_PIPE_MIN_BYTES))
+        return 0;
+    return !load || *load <= (double)ncpu - 1.0;
 }

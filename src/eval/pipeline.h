@@ -21,4 +21,10 @@ typedef qk_status (*qk_topic_fn)(void *ctx, const qk_run_topic *rt, void *state,
 qk_status qk_run_pipeline(qk_run_stream *s, qk_topic_keep_fn keep, qk_topic_fn prep, qk_topic_fn fn,
                           void *ctx, void *const states[QK_PIPE_SLOTS], int *split, qk_error *err);
 
+/* The automatic thread choice of a run's stream (--threads 0): 1 when a
+ * second thread parsing the run should pay, given the online CPUs, the
+ * one-minute load average (NULL: unknown), the first topic's lines and
+ * the run file's size (0: unknown); the thresholds are in pipeline.c. */
+int qk_eval_pipe_pays(long ncpu, const double *load, size_t first_topic_lines, size_t run_bytes);
+
 #endif

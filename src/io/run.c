@@ -418,6 +418,10 @@ int qk_run_next(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *e
 
 const char *qk_run_id(const qk_run_stream *s) { return s->runid; }
 const uint32_t *qk_run_doc_lengths(const qk_run_stream *s) { return s->view_lens; }
+size_t qk_run_size_hint(const qk_run_stream *s)
+{
+    return qk_lines_size_hint(s->lines);
+}
 
 void qk_run_shed(qk_run_stream *s)
 {

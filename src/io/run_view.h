@@ -14,6 +14,10 @@
  * so each one's length is the distance to the next one's offset. */
 const uint32_t *qk_run_doc_lengths(const qk_run_stream *s);
 
+/* The run file's size in bytes, a hint (qk_lines_size_hint): 0 when not
+ * known (standard input from a pipe). */
+size_t qk_run_size_hint(const qk_run_stream *s);
+
 /* Streaming: the last topic's per-entry arrays (the view's docno
  * pointers, scores and lines, and the docno lengths; not the docnos
  * themselves, which stay until the next qk_run_next) released when they
