@@ -3,8 +3,8 @@
  * a small ring of slots, in file order, so results are the same as with one
  * thread. Whether the overlap pays depends on the run and the machine
  * (qk_eval_pipe_pays, at the end, for --threads 0): on a 2-CPU AMD EPYC VM
- * two threads took 1.06x one thread's wall time even on bench input A
- * (5,000 topics, 195 MB; bench/RESULTS.md, 2026-12-01), and more on
+ * two threads took 1.06-1.19x one thread's wall time even on bench input
+ * A (5,000 topics, 195 MB; bench/RESULTS.md, 2026-12-01), and more on
  * smaller runs. */
 #include <pthread.h>
 #include <stdlib.h>
@@ -227,14 +227,16 @@ qk_status qk_run_pipeline(qk_run_stream *s, qk_topic_keep_fn keep, qk_topic_fn p
  * on 80,000 topics of 10 lines two threads were 1.8-2.1x slower than one. */
 #define QK_PIPE_MIN_LINES 64
 
-/* Below this many bytes of run file the second thread does not repay
- * what it costs once (the thread, and the pages of its topic slots'
- * scratch, fresh) whatever the topics' lengths: runs of 1,000 lines a
- * topic, paired on a 2-CPU VM, two threads against one took 1.39x the
- * wall time on 65 KB (trec_eval's test run), 1.3x on 7.4 MB (200 topics),
- * about the same on 22 MB (600 topics), 0.85x on 58 MB (1,500 topics)
- * (bench/RESULTS.md, 2026-12-01). */
-#define QK_PIPE_MIN_BYTES ((size_t)32 << 20)
+/* Below this many bytes of run file the second thread is not used: on
+ * runs of 1,000 lines a topic, paired on a 2-CPU AMD EPYC VM (2026-12-01,
+ * bench/RESULTS.md), two threads took 1.21x one thread's wall time on
+ * trec_eval's 65 KB test run, 1.44x on 7.4 MB, 1.19x on 22 MB, 1.13x on
+ * 39 MB, 1.16x on 58 MB, 1.12x on bench input A (195 MB) and 1.01x on
+ * 313 MB: with today's parser the reader thread's copy of each topic
+ * costs about what the overlap saves, and waking the other thread costs
+ * a context switch a topic (spinning before sleeping took those away but
+ * not the wall time, at 1.7x the CPU). Larger runs were not measured. */
+#define QK_PIPE_MIN_BYTES ((size_t)512 << 20)
 
 /* The automatic choice (threads 0): a second thread only when there is a
  * core free for it (load average below the number of cores less the one
