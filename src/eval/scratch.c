@@ -10,35 +10,9 @@
 #include "core/shed.h"
 #include "engine.h"
 
-void qk_scratch_free(qk_scratch *sc)
+/* The ranking's and the judgment lookup's arrays, released. */
+static void release_lookup(qk_scratch *sc)
 {
-    free(sc->ranked);
-    free(sc->doc_ids);
-    free(sc->set);
-    free(sc->slots);
-    free(sc->jdocs);
-    free(sc->bits);
-    free(sc->docnos);
-    for (size_t i = 0; i < sc->nbufs; i++) {
-        free(sc->bufs[i].v);
-        free(sc->bufs[i].rc);
-        free(sc->bufs[i].levels);
-        free(sc->bufs[i].grades);
-        free(sc->bufs[i].lv);
-        free(sc->bufs[i].rel);
-        free(sc->bufs[i].judged);
-    }
-    free(sc->bufs);
-    free(sc->merges);
-    qk_topic_cache_free(&sc->cache);
-}
-
-/* The ranking and the lookup's tables of a very deep topic, spent once
- * the judgments are looked up (core/shed.h). */
-void qk_scratch_shed_lookup(qk_scratch *sc)
-{
-    if (!qk_shed_deep(sc->ranked_cap) && !qk_shed_deep(sc->jdocs_cap))
-        return;
     qk_shed((void **)&sc->ranked, &sc->ranked_cap);
     qk_shed((void **)&sc->set, &sc->set_cap);
     qk_shed((void **)&sc->slots, &sc->slots_cap);
@@ -46,13 +20,10 @@ void qk_scratch_shed_lookup(qk_scratch *sc)
     qk_shed((void **)&sc->bits, &sc->bits_cap);
 }
 
-/* The rest of a very deep topic's arrays, once it is scored. */
-void qk_scratch_shed_topic(qk_scratch *sc)
+/* The other per-topic arrays (the docno ids, the prefs' docnos, every
+ * judgment group's merge arrays), released; the buffer table stays. */
+static void release_rest(qk_scratch *sc)
 {
-    qk_scratch_shed_lookup(sc);
-    if (!qk_shed_deep(sc->doc_ids_cap) && !qk_shed_deep(sc->docnos_cap) &&
-        !(sc->nbufs && qk_shed_deep(sc->bufs[0].v_cap)))
-        return;
     qk_shed((void **)&sc->doc_ids, &sc->doc_ids_cap);
     qk_shed((void **)&sc->docnos, &sc->docnos_cap);
     for (size_t i = 0; i < sc->nbufs; i++) {
@@ -65,6 +36,33 @@ void qk_scratch_shed_topic(qk_scratch *sc)
         qk_shed((void **)&b->rel, &b->rel_cap);
         qk_shed((void **)&b->judged, &b->judged_cap);
     }
+}
+
+void qk_scratch_free(qk_scratch *sc)
+{
+    release_lookup(sc);
+    release_rest(sc);
+    free(sc->bufs);
+    free(sc->merges);
+    qk_topic_cache_free(&sc->cache);
+}
+
+/* The ranking and the lookup's tables of a very deep topic, spent once
+ * the judgments are looked up (core/shed.h). */
+void qk_scratch_shed_lookup(qk_scratch *sc)
+{
+    if (qk_shed_deep(sc->ranked_cap) || qk_shed_deep(sc->jdocs_cap))
+        release_lookup(sc);
+}
+
+/* The rest of a very deep topic's arrays, once it is scored. */
+void qk_scratch_shed_topic(qk_scratch *sc)
+{
+    qk_scratch_shed_lookup(sc);
+    if (!qk_shed_deep(sc->doc_ids_cap) && !qk_shed_deep(sc->docnos_cap) &&
+        !(sc->nbufs && qk_shed_deep(sc->bufs[0].v_cap)))
+        return;
+    release_rest(sc);
 #ifdef __GLIBC__
     /* Some of the arrays came from the heap rather than from mappings of
      * their own (glibc moves its mapping threshold up to the size of a

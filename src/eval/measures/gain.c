@@ -269,15 +269,22 @@ typedef struct gain_ctx {
     size_t ig_cap, dcg_cap, idcg_cap, gains_cap, scaled_cap, nz_cap;
 } gain_ctx;
 
+/* The per-rank and per-level arrays, released (the gain table kept): by
+ * ctx_free, and after a very deep topic (qk_topic_cache_clear). */
+static void ctx_arrays_free(gain_ctx *c)
+{
+    qk_shed((void **)&c->ig, &c->ig_cap);
+    qk_shed((void **)&c->dcg, &c->dcg_cap);
+    qk_shed((void **)&c->idcg, &c->idcg_cap);
+    qk_shed((void **)&c->gains, &c->gains_cap);
+    qk_shed((void **)&c->scaled, &c->scaled_cap);
+    qk_shed((void **)&c->nz, &c->nz_cap);
+}
+
 static void ctx_free(gain_ctx *c)
 {
     qk_gains_free(&c->g);
-    free(c->ig);
-    free(c->dcg);
-    free(c->idcg);
-    free(c->gains);
-    free(c->scaled);
-    free(c->nz);
+    ctx_arrays_free(c);
 }
 
 static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx *c, qk_error *err)
@@ -407,14 +414,8 @@ static void ctx_release(gain_use *u)
 void qk_topic_cache_clear(qk_topic_cache *tc)
 {
     gain_ctx *c = tc->gain;
-    if (c && qk_shed_deep(c->dcg_cap)) { /* a very deep topic's arrays released (core/shed.h) */
-        qk_shed((void **)&c->dcg, &c->dcg_cap);
-        qk_shed((void **)&c->gains, &c->gains_cap);
-        qk_shed((void **)&c->nz, &c->nz_cap);
-        qk_shed((void **)&c->ig, &c->ig_cap);
-        qk_shed((void **)&c->idcg, &c->idcg_cap);
-        qk_shed((void **)&c->scaled, &c->scaled_cap);
-    }
+    if (c && qk_shed_deep(c->dcg_cap)) /* a very deep topic's arrays released (core/shed.h) */
+        ctx_arrays_free(c);
     if (qk_shed_deep(tc->ip_cap))
         qk_shed((void **)&tc->ip, &tc->ip_cap);
     if (qk_shed_deep(tc->pows_cap)) {
