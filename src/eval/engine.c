@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/thread.h"
 #include "engine.h"
 #include "io/run_view.h"
 #include "pipeline.h"
@@ -229,108 +230,6 @@ static qk_status stream_upto(qk_eval_result *r, qk_scratch *sc, size_t t, const 
     return QK_OK;
 }
 
-static qk_status summarise(qk_eval_result *r, const qk_eval_opts *o)
-{
-    size_t Q = r->nq, E = r->streaming ? r->nwritten : r->ntopics;
-    double D = (double)(o->complete ? Q : E);
-    if (!(r->summary = calloc(r->nvalues ? r->nvalues : 1, sizeof *r->summary)))
-        return QK_ENOMEM;
-    for (size_t i = 0; i < r->nvalues; i++) {
-        // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): result_new sets value_inst[i] for every value
-        const qk_measure_info *in = &r->value_inst[i]->def->info;
-        double s = 0.0;
-        if (r->streaming)
-            s = r->sums[i];
-        else
-            for (size_t k = 0; k < E; k++)
-                s += row_of(r, r->order[k])[i];
-        switch (in->summary) {
-        case QK_SUMMARY_MEAN: r->summary[i] = s / D; break;
-        case QK_SUMMARY_SUM:
-            r->summary[i] = o->complete && strcmp(in->name, "num_rel") == 0 ? (double)qk_qrels_count_positive(r->q) : s;
-            break;
-        case QK_SUMMARY_GEO:
-            if (o->complete)
-                s += (double)(Q - E) * log(0.00001);
-            r->summary[i] = exp(s / D);
-            break;
-        case QK_SUMMARY_NUMQ: r->summary[i] = D; break;
-        default: r->summary[i] = 0.0; break;
-        }
-    }
-    return QK_OK;
-}
-
-static qk_status result_new(const qk_qrels *q, const qk_measures *m, int streaming, int zmode, FILE *stream_to,
-                            qk_eval_result **out)
-{
-    qk_eval_result *r = calloc(1, sizeof *r);
-    size_t nq = qk_qrels_num_topics(q);
-    *out = r;
-    if (!r)
-        return QK_ENOMEM;
-    r->q = q;
-    r->m = m;
-    r->nq = nq;
-    r->nvalues = m->nvalues;
-    r->streaming = streaming == 1;
-    r->drain = streaming == 2;
-    r->zmode = zmode;
-    r->out = stream_to;
-    r->nrows = r->streaming ? 1 : 0;
-    r->rows_cap = 1;
-    r->vals = calloc(m->nvalues + 1, sizeof *r->vals);
-    r->rowmap = r->streaming ? NULL : calloc(nq + 1, sizeof *r->rowmap);
-    r->sums = calloc(m->nvalues + 1, sizeof *r->sums);
-    r->str_slot = calloc(m->nvalues + 1, sizeof *r->str_slot);
-    if (!r->str_slot)
-        return QK_ENOMEM;
-    for (size_t i = 0; i < m->nvalues; i++)
-        r->str_slot[i] = -1;
-    for (size_t i = 0; i < m->ninst; i++)
-        if (m->inst[i].def->info.summary == QK_SUMMARY_NONE)
-            r->str_slot[m->inst[i].first_value] = (long)r->nstr++;
-    r->strs = calloc(r->nstr + 1, sizeof *r->strs);
-    r->evaluated = calloc(nq + 1, 1);
-    r->order = calloc(nq + 1, sizeof *r->order);
-    r->missing = calloc(nq + 1, sizeof *r->missing);
-    r->value_inst = calloc(m->nvalues + 1, sizeof *r->value_inst);
-    if (!r->vals || !r->sums || !r->strs || !r->evaluated || !r->order || !r->missing || !r->value_inst ||
-        (!r->streaming && !r->rowmap) || nq >= UINT32_MAX)
-        return QK_ENOMEM;
-    for (size_t i = 0; i < m->ninst; i++)
-        for (size_t k = 0; k < m->inst[i].nvalues; k++)
-            r->value_inst[m->inst[i].first_value + k] = &m->inst[i];
-    return qk_out_plan_init(r);
-}
-
-qk_status qk_result_row_take(qk_eval_result *r, size_t t)
-{
-    size_t k = r->nrows;
-    if (r->streaming || r->rowmap[t])
-        return QK_OK;
-    if (k == r->rows_cap) {
-        /* the rows every topic will take (-c) at once, else twice as many */
-        size_t want = r->rows_hint > k ? r->rows_hint : 2 * k + 16;
-        double *v =
-            want <= SIZE_MAX / 8 / (r->nvalues + 1) ? realloc(r->vals, want * r->nvalues * sizeof *v) : NULL;
-        char **sv = NULL;
-        if (v)
-            r->vals = v;
-        if (v && r->nstr && (sv = realloc(r->strs, want * r->nstr * sizeof *sv)) != NULL)
-            r->strs = sv;
-        if (!v || (r->nstr && !sv))
-            return QK_ENOMEM;
-        r->rows_cap = want;
-    }
-    memset(r->vals + k * r->nvalues, 0, r->nvalues * sizeof *r->vals);
-    if (r->nstr && r->strs)
-        memset(r->strs + k * r->nstr, 0, r->nstr * sizeof *r->strs);
-    r->rowmap[t] = (uint32_t)k + 1;
-    r->nrows = k + 1;
-    return QK_OK;
-}
-
 static void reset_topics(qk_eval_result *r)
 {
     memset(r->evaluated, 0, r->nq);
@@ -409,6 +308,112 @@ static qk_status one_topic(void *vc, const qk_run_topic *rt, qk_error *err)
     return st != QK_OK ? st : score_at(c, t, c->sc, err);
 }
 
+/* Topic parts scored side by side (qk_run_split): part 0 by the caller
+ * into its result, each other part on a thread of its own into a result
+ * of its own, whose rows are then moved into the caller's. */
+typedef struct part {
+    run_ctx c;
+    qk_scratch sc;
+    qk_status st;
+    qk_error err;
+    int again; /* a qid had two blocks in the part */
+    int started;
+    pthread_t th;
+} part;
+
+static qk_status read_part(run_ctx *c, int *again, qk_error *err)
+{
+    qk_run_topic rt;
+    int seen, rc;
+    qk_status st;
+    while ((rc = qk_run_next(c->s, &rt, &seen, err)) == 1) {
+        if (seen) {
+            *again = 1;
+            return QK_OK;
+        }
+        if ((st = one_topic(c, &rt, err)) != QK_OK)
+            return st;
+    }
+    return rc < 0 ? (qk_status)rc : QK_OK;
+}
+
+static void *part_main(void *vp)
+{
+    part *p = vp;
+    p->st = read_part(&p->c, &p->again, &p->err);
+    return NULL;
+}
+
+/* The rows of pr's topics moved into r: 0 when a topic was scored in
+ * both (its lines in two parts) or there was no memory for a row. */
+static int adopt_rows(qk_eval_result *r, qk_eval_result *pr)
+{
+    for (size_t t = 0; t < r->nq; t++) {
+        char **to, **from;
+        if (!pr->evaluated[t])
+            continue;
+        if (r->evaluated[t] || qk_result_row_take(r, t) != QK_OK)
+            return 0;
+        memcpy(row_of(r, t), row_of(pr, t), r->nvalues * sizeof *r->vals);
+        to = r->strs + row_index(r, t) * r->nstr;
+        from = pr->strs + row_index(pr, t) * pr->nstr;
+        for (size_t i = 0; i < r->nstr; i++) {
+            free(to[i]);
+            to[i] = from[i];
+            from[i] = NULL;
+        }
+        r->evaluated[t] = 1;
+    }
+    return 1;
+}
+
+/* The rest of c's stream in up to n parts side by side. *state: 0 when
+ * the file could not be cut (nothing read: the caller reads on), 1 when
+ * every topic is scored, 2 when the parts cannot stand for the file (a
+ * qid in two parts or twice in one, or an error: the caller reads the
+ * file again from its start on one thread, for the result and the
+ * messages, with their line numbers, that one thread gives). */
+static qk_status read_parts(run_ctx *c, size_t n, int *state, qk_error *err)
+{
+    qk_run_stream *ps[QK_RUN_MAX_PARTS];
+    part *pa;
+    size_t made;
+    qk_status st = qk_run_split(c->s, n, ps, &made, err);
+    int ok = 1;
+    *state = 0;
+    if (st != QK_OK || made == 0)
+        return st;
+    if (!(pa = calloc(made, sizeof *pa))) {
+        qk_run_parts_end(c->s, ps, made, err);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    for (size_t k = 0; k < made && ok; k++) {
+        part *p = &pa[k];
+        p->c = (run_ctx){NULL, &p->sc, c->path, c->o, NULL, ps[k]};
+        ok = qk_result_new(c->r->q, c->r->m, 0, c->r->zmode, NULL, &p->c.r) == QK_OK;
+        p->started = ok && qk_thread_create(&p->th, part_main, p) == 0;
+    }
+    if (ok) {
+        int again = 0;
+        qk_status st0 = read_part(c, &again, err);
+        ok = st0 == QK_OK && !again;
+    }
+    for (size_t k = 0; k < made; k++) {
+        part *p = &pa[k];
+        if (p->started)
+            pthread_join(p->th, NULL);
+        else if (ok && p->c.r) /* no thread for it: read here */
+            part_main(p);
+        ok = ok && p->c.r && p->st == QK_OK && !p->again && adopt_rows(c->r, p->c.r);
+        qk_eval_result_free(p->c.r);
+        qk_scratch_free(&p->sc);
+    }
+    free(pa);
+    st = qk_run_parts_end(c->s, ps, made, err);
+    *state = ok ? 1 : 2;
+    return ok ? st : QK_OK;
+}
+
 static int auto_threads(size_t first_topic_lines, size_t run_bytes)
 {
     double load;
@@ -416,14 +421,24 @@ static int auto_threads(size_t first_topic_lines, size_t run_bytes)
                              first_topic_lines, run_bytes);
 }
 
-/* Stream the run (parsing on a second thread when that pays); fall back to
- * grouped reading when a topic's lines are split. */
+/* How many topic parts to score side by side (qk_eval_parts_pay). */
+static size_t parts_wanted(const qk_eval_opts *o, size_t run_bytes)
+{
+    double load;
+    return qk_eval_parts_pay(sysconf(_SC_NPROCESSORS_ONLN), getloadavg(&load, 1) == 1 ? &load : NULL,
+                             o->threads, run_bytes);
+}
+
+/* Stream the run: in topic parts side by side, or parsing on a second
+ * thread, when that pays; fall back to grouped reading when a topic's
+ * lines are split. */
 static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2, qk_run_stream *s,
                              const qk_eval_opts *o, qk_error *err)
 {
     run_ctx c = {r, sc, qk_run_path(s), o, sc2, s};
     qk_run_topic rt;
     int seen, rc, split = 0, pipe = o->threads > 1;
+    size_t nparts = r->streaming ? 1 : parts_wanted(o, qk_run_size_hint(s));
     qk_status st;
     if (o->threads == 0) {
         /* Score the first topic here, then decide from its length. */
@@ -432,6 +447,17 @@ static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2,
         if ((st = one_topic(&c, &rt, err)) != QK_OK)
             return st;
         pipe = auto_threads(rt.n, qk_run_size_hint(s));
+    }
+    if (nparts > 1) {
+        int state;
+        if ((st = read_parts(&c, nparts, &state, err)) != QK_OK || state == 1)
+            return st;
+        if (state == 2) { /* from the start, on this thread */
+            reset_topics(r);
+            if ((st = qk_run_restart(s, QK_RUN_STREAM, err)) != QK_OK)
+                return st;
+            pipe = 0;
+        }
     }
     if (pipe) {
         qk_scratch slots[QK_PIPE_SLOTS];
@@ -528,7 +554,7 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
     if ((st = check_formats(m, qk_qrels_format(q), err)) != QK_OK ||
         (streaming != 1 && (st = qk_qrels_window(q, QK_QRELS_ALL, err)) != QK_OK))
         return st;
-    if ((st = result_new(q, m, streaming, opts->zscores != NULL, stream_to, &r)) != QK_OK) {
+    if ((st = qk_result_new(q, m, streaming, opts->zscores != NULL, stream_to, &r)) != QK_OK) {
         qk_error_set(err, st, "out of memory");
         goto out;
     }
@@ -549,7 +575,7 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
             st = qk_error_set(err, QK_EINPUT, "'%s': no topic has both run lines and judgments", source);
             goto out;
         }
-        if ((st = summarise(r, opts)) != QK_OK)
+        if ((st = qk_result_summarise(r, opts)) != QK_OK)
             qk_error_set(err, st, "out of memory");
         goto out;
     }
@@ -568,7 +594,7 @@ static qk_status eval_source(const qk_qrels *q, const run_source *src, const qk_
         st = qk_error_set(err, QK_EINPUT, "'%s': no topic has both run lines and judgments", source);
         goto out;
     }
-    if ((st = summarise(r, opts)) != QK_OK)
+    if ((st = qk_result_summarise(r, opts)) != QK_OK)
         qk_error_set(err, st, "out of memory");
 out:
     qk_scratch_free(&sc);
@@ -576,52 +602,6 @@ out:
     if (st != QK_OK) {
         qk_eval_result_free(r);
         return st;
-    }
-    *out = r;
-    return QK_OK;
-}
-
-qk_status qk_eval_result_assemble(const qk_qrels *q, const qk_measures *m, const qk_eval_opts *opts,
-                                  const char *runid, const unsigned char *state, const double *vals,
-                                  char *const *strs, qk_eval_result **out, qk_error *err)
-{
-    qk_eval_result *r = NULL;
-    qk_status st;
-    *out = NULL;
-    if (!m->finalized)
-        return qk_error_set(err, QK_EUSAGE, "measures not finalized (call qk_measures_finalize)");
-    if (result_new(q, m, 0, opts->zscores != NULL, NULL, &r) != QK_OK || !(r->runid = strdup(runid))) {
-        qk_eval_result_free(r);
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
-    for (size_t t = 0; t < r->nq; t++) {
-        if (state[t] == QK_TOPIC_MISSING)
-            r->missing[r->nmissing++] = (uint32_t)t;
-        if (state[t] != QK_TOPIC_EVALUATED)
-            continue;
-        r->evaluated[t] = 1;
-        r->order[r->ntopics++] = (uint32_t)t;
-        if (qk_result_row_take(r, t) != QK_OK) {
-            qk_eval_result_free(r);
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
-        }
-        memcpy(row_of(r, t), vals + t * r->nvalues, r->nvalues * sizeof *vals);
-        for (size_t i = 0; i < r->nvalues; i++) {
-            char **slot = str_at(r, t, i);
-            const char *v = strs ? strs[t * r->nvalues + i] : NULL;
-            if (slot && v && !(*slot = strdup(v))) {
-                qk_eval_result_free(r);
-                return qk_error_set(err, QK_ENOMEM, "out of memory");
-            }
-        }
-    }
-    if (r->ntopics == 0) {
-        qk_eval_result_free(r);
-        return qk_error_set(err, QK_EINPUT, "'%s': no topic has both run lines and judgments", runid);
-    }
-    if ((st = summarise(r, opts)) != QK_OK) {
-        qk_eval_result_free(r);
-        return qk_error_set(err, st, "out of memory");
     }
     *out = r;
     return QK_OK;
@@ -689,53 +669,3 @@ qk_status qk_eval_run(const qk_qrels *q, const qk_run *run, const qk_measures *m
     run_source src = {NULL, run};
     return eval_source(q, &src, m, opts, 0, NULL, out, err);
 }
-
-void qk_eval_result_free(qk_eval_result *r)
-{
-    if (!r)
-        return;
-    if (r->strs)
-        for (size_t i = 0; i < r->nrows * r->nstr; i++)
-            free(r->strs[i]);
-    free(r->strs);
-    free(r->str_slot);
-    free(r->vals);
-    free(r->rowmap);
-    free(r->sums);
-    free(r->evaluated);
-    free(r->order);
-    free(r->missing);
-    free(r->summary);
-    free(r->value_inst);
-    free(r->runid);
-    qk_out_plan_free(&r->plan);
-    free(r);
-}
-
-const char *qk_result_runid(const qk_eval_result *r) { return r->runid; }
-size_t qk_result_num_values(const qk_eval_result *r) { return r->nvalues; }
-const char *qk_result_value_name(const qk_eval_result *r, size_t i) { return r->m->value_names[i]; }
-const qk_measure_info *qk_result_value_measure(const qk_eval_result *r, size_t i) { return &r->value_inst[i]->def->info; }
-
-size_t qk_result_find_value(const qk_eval_result *r, const char *name)
-{
-    for (size_t i = 0; i < r->nvalues; i++)
-        if (strcmp(r->m->value_names[i], name) == 0)
-            return i;
-    return (size_t)-1;
-}
-
-size_t qk_result_num_topics(const qk_eval_result *r) { return r->ntopics; }
-const char *qk_result_topic(const qk_eval_result *r, size_t t) { return qk_qrels_topic(r->q, r->order[t]); }
-double qk_result_topic_value(const qk_eval_result *r, size_t t, size_t i) { return row_of(r, r->order[t])[i]; }
-const char *qk_result_topic_string(const qk_eval_result *r, size_t t, size_t i)
-{
-    char **slot = str_at(r, r->order[t], i);
-    const char *s = slot ? *slot : NULL;
-    return s ? s : (r->value_inst[i]->def->info.summary == QK_SUMMARY_NONE ? "" : NULL);
-}
-double qk_result_summary(const qk_eval_result *r, size_t i) { return r->summary[i]; }
-size_t qk_result_num_missing(const qk_eval_result *r) { return r->nmissing; }
-const char *qk_result_missing(const qk_eval_result *r, size_t k) { return qk_qrels_topic(r->q, r->missing[k]); }
-int qk_result_zmode(const qk_eval_result *r) { return r->zmode; }
-

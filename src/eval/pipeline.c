@@ -251,3 +251,26 @@ int qk_eval_pipe_pays(long ncpu, const double *load, size_t first_topic_lines, s
         return 0;
     return !load || *load <= (double)ncpu - 1.0;
 }
+
+/* Below this many bytes of run file a part does not repay its thread and
+ * the result and scratch space of its own: QK_PART_MIN_BYTES when the
+ * library chooses (--threads 0), QK_PART_MIN_ASKED when parts were asked
+ * for. Two parts against one thread on a 2-CPU AMD EPYC VM (2026-12-01,
+ * bench/RESULTS.md; runs of 1,000 lines a topic, each with its topics'
+ * qrels, medians of 21-31 paired rounds): 1.08x the wall time at 0.8
+ * MB, 1.04x at 2 MB, 0.92x at 3.9 MB, 0.91x at 11.7 MB, 0.85x at 19.5
+ * MB, 0.72x at 39 MB and 0.70-0.74x on bench input A (195 MB). */
+#define QK_PART_MIN_BYTES ((size_t)2 << 20)
+#define QK_PART_MIN_ASKED ((size_t)256 << 10)
+
+size_t qk_eval_parts_pay(long ncpu, const double *load, int threads, size_t run_bytes)
+{
+    size_t n = 1, most = run_bytes / (threads >= 2 ? QK_PART_MIN_ASKED : QK_PART_MIN_BYTES);
+    if (threads >= 2)
+        n = (size_t)threads;
+    else if (threads == 0 && ncpu >= 2) /* one part per core the load leaves free */
+        n = !load ? (size_t)ncpu : *load < (double)ncpu - 1.0 ? (size_t)ncpu - (size_t)*load : 1;
+    if (n > most)
+        n = most;
+    return n > 1 ? n : 1;
+}

@@ -27,4 +27,13 @@ qk_status qk_run_pipeline(qk_run_stream *s, qk_topic_keep_fn keep, qk_topic_fn p
  * the run file's size (0: unknown); the thresholds are in pipeline.c. */
 int qk_eval_pipe_pays(long ncpu, const double *load, size_t first_topic_lines, size_t run_bytes);
 
+/* The topic parts of one run to score side by side (eval/engine.c,
+ * io/run_view.h qk_run_split), given the online CPUs, the one-minute load
+ * average (NULL: unknown), the --threads option and the run file's size
+ * (0: unknown, or not a file that can be cut): 1 for none. threads >= 2
+ * asks for that many parts, 0 for one per core the load leaves free;
+ * each part holds at least QK_PART_MIN_ASKED or QK_PART_MIN_BYTES bytes
+ * of the file (pipeline.c). */
+size_t qk_eval_parts_pay(long ncpu, const double *load, int threads, size_t run_bytes);
+
 #endif

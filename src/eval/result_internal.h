@@ -83,9 +83,17 @@ static inline char **str_at(const qk_eval_result *r, size_t t, size_t i)
     return r->str_slot[i] < 0 ? NULL : &r->strs[row_index(r, t) * r->nstr + (size_t)r->str_slot[i]];
 }
 
-/* Give qrels topic t a row (zeroed) unless it has one (engine.c); QK_ENOMEM. */
+/* result.c. A new result of q's topics and m's values (streaming: 1 for
+ * a streamed result, 2 for drain mode, 0 for rows; zmode: values are
+ * z-scores; stream_to: where a streamed result writes), *out set even on
+ * failure (to be freed); QK_ENOMEM. */
+qk_status qk_result_new(const qk_qrels *q, const qk_measures *m, int streaming, int zmode, FILE *stream_to,
+                        qk_eval_result **out);
+/* Give qrels topic t a row (zeroed) unless it has one; QK_ENOMEM. */
 qk_status qk_result_row_take(qk_eval_result *r, size_t t);
-
+/* The summary from the rows (or the streamed sums), trec_eval's rules
+ * (-c from o->complete); QK_ENOMEM. */
+qk_status qk_result_summarise(qk_eval_result *r, const qk_eval_opts *o);
 
 /* engine_out.c. Builds r->plan from r->m and r->zmode; QK_ENOMEM. */
 qk_status qk_out_plan_init(qk_eval_result *r);

@@ -36,6 +36,25 @@ void qk_lines_skip(qk_lines *l, size_t bytes, long lines);
  * pipes and other inputs of unknown size. */
 size_t qk_lines_size_hint(const qk_lines *l);
 
+/* Parts of one mapped file read side by side (the evaluation's topic
+ * parts, eval/engine.c). qk_lines_block_start: the offset of the first
+ * line at or after byte near whose first field differs from the content
+ * line before it (blank lines and lines whose first field starts with '#'
+ * are not content lines), a place where the file can be cut between two
+ * blocks of lines; 0 when there is none before the end of the data l
+ * reads, when l is not a mapped file, or near is not past the line being
+ * read. The scan reads the mapping, not l's window, and stops after 64 MiB.
+ * qk_lines_split: l then ends before at (a value qk_lines_block_start gave)
+ * and *tail reads from at to where l ended, over l's mapping (l must
+ * outlive it), its lines numbered from 1 again: a line number of the
+ * tail is its place in the part. qk_lines_rewind on l undoes the split:
+ * l reads the whole file again. */
+size_t qk_lines_block_start(const qk_lines *l, size_t near);
+/* A mapped file's reading position (the next line's first byte) and, in
+ * *lim, where its data ends; 0 and 0 for any other source. */
+size_t qk_lines_offset(const qk_lines *l, size_t *lim);
+qk_status qk_lines_split(qk_lines *l, size_t at, qk_lines **tail, qk_error *err);
+
 /* 1 when path names a regular file (after symbolic links): a reader may
  * open it again; 0 for "-", pipes, devices, directories, missing paths. */
 int qk_path_is_regular(const char *path);

@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #define CHUNK (1u << 18)
+#define SPLIT_DROP ((size_t)1 << 22)
 #define SLACK 64u
 
 struct qk_lines {
@@ -30,6 +31,15 @@ struct qk_lines {
      * window, not of the file. NULL otherwise. */
     char *map;
     size_t map_len, dropped;
+    /* mapped mode: the bytes read end at lim (map_len, or where
+     * qk_lines_split cut the file: the next part's first byte); borrowed:
+     * the mapping is another source's (a part of it), not unmapped here */
+    size_t lim;
+    int borrowed;
+    /* mapped mode: the pages behind are dropped this many bytes at a time
+     * (CHUNK; more once split: every drop of a process with threads on
+     * other cores interrupts them to flush their TLBs) */
+    size_t drop_every;
     /* mapped mode: [0, clean) is known free of NUL bytes (lines handed to
      * qk_lines_skip, or scanned when a line reached past it); the mapping
      * is not scanned ahead of its reader, who may check lines itself. */
@@ -117,7 +127,8 @@ static qk_status open_gz(qk_lines *l, qk_error *err)
                 close(fd);
                 (void)posix_madvise(m, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
                 l->map = l->buf = m;
-                l->map_len = (size_t)st.st_size;
+                l->map_len = l->lim = (size_t)st.st_size;
+                l->drop_every = CHUNK;
                 return QK_OK;
             }
             /* A pipe (a shell's <(...)) cannot be looked at before it is
@@ -167,13 +178,13 @@ static qk_status open_gz(qk_lines *l, qk_error *err)
  * readable, and masked like the slack of the buffered modes. */
 static void fill_mapped(qk_lines *l)
 {
-    size_t n = l->map_len - l->end < CHUNK ? l->map_len - l->end : CHUNK;
+    size_t n = l->lim - l->end < CHUNK ? l->lim - l->end : CHUNK;
     size_t page = (size_t)sysconf(_SC_PAGESIZE), done = l->start / page * page;
     l->mblk = SIZE_MAX;
     if (n == 0)
         l->eof = 1;
     l->end += n;
-    if (done >= l->dropped + CHUNK) {
+    if (done >= l->dropped + l->drop_every) {
         (void)madvise(l->map + l->dropped, done - l->dropped, MADV_DONTNEED);
         l->dropped = done;
     }
@@ -475,6 +486,12 @@ size_t qk_lines_size_hint(const qk_lines *l)
     return l->gz_hint;
 }
 
+size_t qk_lines_offset(const qk_lines *l, size_t *lim)
+{
+    *lim = l->map ? l->lim : 0;
+    return l->map ? l->start : 0;
+}
+
 long qk_lines_lineno(const qk_lines *l)
 {
     return l->lineno;
@@ -489,6 +506,7 @@ qk_status qk_lines_rewind(qk_lines *l, qk_error *err)
     l->lineno = 0;
     l->mblk = SIZE_MAX;
     l->dropped = 0;
+    l->lim = l->map_len; /* the whole file again, a split undone */
     if (l->memory) {
         l->start = 0;
         return QK_OK;
@@ -510,10 +528,93 @@ void qk_lines_close(qk_lines *l)
         gzclose(l->gz);
     if (l->fd >= 0)
         close(l->fd);
-    if (l->map)
-        munmap(l->map, l->map_len);
-    else
+    if (l->map) {
+        if (!l->borrowed)
+            munmap(l->map, l->map_len);
+    } else {
         free(l->buf);
+    }
     free(l->path);
     free(l);
+}
+
+/* C-locale isspace, as the field scanner (io/scan.h). */
+static int space_byte(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* The first field of the line at p (before end): [*a, *b) offsets from p;
+ * *b == *a for a blank line. Returns the offset of the next line's start
+ * (end's when the line is the last). */
+static size_t first_field(const char *p, size_t n, size_t *a, size_t *b)
+{
+    const char *nl = memchr(p, '\n', n);
+    size_t len = nl ? (size_t)(nl - p) : n, i = 0;
+    while (i < len && space_byte(p[i]))
+        i++;
+    *a = i;
+    while (i < len && !space_byte(p[i]))
+        i++;
+    *b = i;
+    return nl ? len + 1 : n;
+}
+
+size_t qk_lines_block_start(const qk_lines *l, size_t near)
+{
+    const char *m = l->map;
+    size_t lim = l->lim, at, prev_a = 0, prev_b = 0, prev_at = 0;
+    int have = 0;
+    if (!m || l->has_nul || near <= l->start || near >= lim)
+        return 0;
+    /* the line holding byte near - 1 ends the part before (a line of its
+     * own when near starts one) */
+    at = near - 1;
+    while (at > l->start && m[at - 1] != '\n')
+        at--;
+    for (size_t guard = 0; at < lim && guard < ((size_t)1 << 26);) {
+        size_t a, b, next = at + first_field(m + at, lim - at, &a, &b);
+        guard += next - at;
+        if (b > a && m[at + a] != '#') { /* a content line */
+            if (have && at >= near &&
+                (b - a != prev_b - prev_a || memcmp(m + at + a, m + prev_at + prev_a, b - a) != 0))
+                return at;
+            have = 1;
+            prev_at = at;
+            prev_a = a;
+            prev_b = b;
+        }
+        at = next;
+    }
+    return 0;
+}
+
+qk_status qk_lines_split(qk_lines *l, size_t at, qk_lines **tail, qk_error *err)
+{
+    qk_lines *t;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    *tail = NULL;
+    if (!l->map || at <= l->start || at >= l->lim)
+        return qk_error_set(err, QK_EINTERNAL, "a line source split where it cannot be");
+    if (!(t = calloc(1, sizeof *t)) || !(t->path = strdup(l->path))) {
+        free(t);
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    t->fd = -1;
+    t->map = t->buf = l->map;
+    t->map_len = l->map_len;
+    t->lim = l->lim;
+    t->borrowed = 1;
+    t->start = t->end = t->clean = at;
+    t->dropped = at / page * page;
+    t->mblk = SIZE_MAX;
+    t->drop_every = l->drop_every = SPLIT_DROP;
+    l->lim = at;
+    if (l->end > at) {
+        l->end = at;
+        l->eof = 0;
+        l->mblk = SIZE_MAX;
+    }
+    *tail = t;
+    return QK_OK;
 }

@@ -2,6 +2,7 @@
  * shape are parsed in place, many at a time (run_fast.c); the others, and
  * every error, one at a time here. */
 #include "core/shed.h"
+#include "io/io_lines.h"
 #include "io/run_internal.h"
 #include "io/run_view.h"
 #include "io/scan.h"
@@ -500,6 +501,52 @@ qk_status qk_run_scan_topics(qk_run_stream *s, int (*visit)(void *ctx, const cha
     if (go && r < 0)
         return (qk_status)r;
     return qk_run_restart(s, s->mode, err);
+}
+
+qk_status qk_run_split(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t *made, qk_error *err)
+{
+    size_t cut[QK_RUN_MAX_PARTS], m = 0, lim, from = qk_lines_offset(s->lines, &lim);
+    *made = 0;
+    if (s->mode != QK_RUN_STREAM || s->loaded || n < 2 || lim <= from)
+        return QK_OK;
+    if (n > QK_RUN_MAX_PARTS)
+        n = QK_RUN_MAX_PARTS;
+    for (size_t i = 1; i < n; i++) {
+        size_t c = qk_lines_block_start(s->lines, from + (lim - from) / n * i);
+        if (c && (m == 0 || c > cut[m - 1]))
+            cut[m++] = c;
+    }
+    /* from the last cut back, each part ending where the next one starts */
+    for (size_t i = m; i-- > 0;) {
+        qk_run_stream *p = calloc(1, sizeof *p);
+        qk_status st = QK_ENOMEM;
+        parts[i] = p;
+        if (!p || !(p->seen = qk_strpool_new()) || set_str(&p->runid, &p->runid_cap, "", 0) != QK_OK ||
+            (st = qk_lines_split(s->lines, cut[i], &p->lines, err)) != QK_OK) {
+            for (size_t k = i; k < m; k++)
+                qk_run_close(parts[k]);
+            return st == QK_ENOMEM ? qk_error_set(err, QK_ENOMEM, "out of memory") : st;
+        }
+        p->mode = QK_RUN_STREAM;
+        p->isa = s->isa;
+    }
+    *made = m;
+    return QK_OK;
+}
+
+qk_status qk_run_parts_end(qk_run_stream *s, qk_run_stream **parts, size_t made, qk_error *err)
+{
+    qk_status st = QK_OK;
+    if (made > 0) {
+        const qk_run_stream *last = parts[made - 1];
+        if (set_str(&s->runid, &s->runid_cap, last->runid, last->runid_len) != QK_OK)
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        else
+            s->runid_len = last->runid_len;
+    }
+    for (size_t k = 0; k < made; k++)
+        qk_run_close(parts[k]);
+    return st;
 }
 
 void qk_run_close(qk_run_stream *s)

@@ -25,4 +25,22 @@ size_t qk_run_size_hint(const qk_run_stream *s);
  * what it needs: the view is gone then. Nothing in grouped mode. */
 void qk_run_shed(qk_run_stream *s);
 
+/* Topic parts read side by side (eval/engine.c). qk_run_split: a stream
+ * in QK_RUN_STREAM mode over a mapped file, not yet at its end, is cut
+ * into up to n parts (at most QK_RUN_MAX_PARTS) at places where the qid
+ * changes, near equal in bytes: s keeps reading the first part, from
+ * where it is, and parts[0..*made) are new streams over the others, in
+ * file order, each to be read to its end on a thread of its own and
+ * closed by qk_run_parts_end. *made is 0 when s cannot be cut (not a
+ * mapped file, gzip or standard input from a pipe; another mode; no qid
+ * change past the place being read). A part's line numbers count from its
+ * own first line, and its *seen_before only its own blocks: a caller
+ * must check that no qid has blocks in two parts, and read the file again
+ * for the right line numbers of an error. qk_run_restart(s) undoes the
+ * split. qk_run_parts_end: s's run id becomes the last part's (the file's
+ * last line's, trec_eval's rule) and the parts are closed. */
+#define QK_RUN_MAX_PARTS 64
+qk_status qk_run_split(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t *made, qk_error *err);
+qk_status qk_run_parts_end(qk_run_stream *s, qk_run_stream **parts, size_t made, qk_error *err);
+
 #endif
