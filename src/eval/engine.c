@@ -1,6 +1,6 @@
 /* Evaluation of one run against relevance information: topic loop, -c
  * stand-in topics, z-scores and the summary (trec_eval spec §3, §6). */
-// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for getloadavg
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for sysconf
 #define _DEFAULT_SOURCE
 #include <math.h>
 #include <stdlib.h>
@@ -416,17 +416,19 @@ static qk_status read_parts(run_ctx *c, size_t n, int *state, qk_error *err)
 
 static int auto_threads(size_t first_topic_lines, size_t run_bytes)
 {
-    double load;
-    return qk_eval_pipe_pays(sysconf(_SC_NPROCESSORS_ONLN), getloadavg(&load, 1) == 1 ? &load : NULL,
+    double busy;
+    return qk_eval_pipe_pays(sysconf(_SC_NPROCESSORS_ONLN), qk_cpus_busy(&busy) ? &busy : NULL,
                              first_topic_lines, run_bytes);
 }
 
 /* How many topic parts to score side by side (qk_eval_parts_pay). */
 static size_t parts_wanted(const qk_eval_opts *o, size_t run_bytes)
 {
-    double load;
-    return qk_eval_parts_pay(sysconf(_SC_NPROCESSORS_ONLN), getloadavg(&load, 1) == 1 ? &load : NULL,
-                             o->threads, run_bytes);
+    double busy;
+    if (o->threads == 1)
+        return 1;
+    return qk_eval_parts_pay(sysconf(_SC_NPROCESSORS_ONLN), qk_cpus_busy(&busy) ? &busy : NULL, o->threads,
+                             run_bytes);
 }
 
 /* Stream the run: in topic parts side by side, or parsing on a second

@@ -1,12 +1,17 @@
-/* Two-thread evaluation: one thread parses and ranks the run's topics while
- * the calling thread looks up judgments and scores the topics already read. Topics are handed over through
- * a small ring of slots, in file order, so results are the same as with one
- * thread. Whether the overlap pays depends on the run and the machine
- * (qk_eval_pipe_pays, at the end, for --threads 0): on a 2-CPU AMD EPYC VM
- * two threads took 1.06-1.19x one thread's wall time even on bench input
- * A (5,000 topics, 195 MB; bench/RESULTS.md, 2026-12-01), and more on
- * smaller runs. */
+/* Two-thread evaluation of a run that cannot be cut into topic parts (a
+ * pipe, gzip): one thread parses and ranks the run's topics while the
+ * calling thread looks up judgments and scores the topics already read.
+ * Topics are handed over through a small ring of slots, in file order, so
+ * results are the same as with one thread. Whether the overlap pays depends
+ * on the run and the machine (qk_eval_pipe_pays, for --threads 0): on a
+ * 2-CPU AMD EPYC VM two threads took 1.06-1.19x one thread's wall time
+ * even on bench input A (5,000 topics, 195 MB; bench/RESULTS.md,
+ * 2026-12-01), and more on smaller runs. At the end, the choice of topic
+ * parts (qk_eval_parts_pay) and how busy the CPUs are. */
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for getloadavg
+#define _DEFAULT_SOURCE
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,12 +244,12 @@ qk_status qk_run_pipeline(qk_run_stream *s, qk_topic_keep_fn keep, qk_topic_fn p
 #define QK_PIPE_MIN_BYTES ((size_t)512 << 20)
 
 /* The automatic choice (threads 0): a second thread only when there is a
- * core free for it (load average below the number of cores less the one
- * this thread uses), the run is large enough to repay starting it (its
- * size known and at least QK_PIPE_MIN_BYTES; standard input from a pipe,
- * of unknown size, is not held back) and the first topic long enough to
- * repay the hand-overs. An explicit threads >= 2 always uses the
- * pipeline. */
+ * core free for it (the other tasks fewer than the cores less the one this
+ * thread uses), the run is large enough to repay starting it (its size
+ * known and at least QK_PIPE_MIN_BYTES; standard input from a pipe, of
+ * unknown size, is not held back) and the first topic long enough to
+ * repay the hand-overs. An explicit threads >= 2 uses the pipeline when
+ * the run is not cut into topic parts. */
 int qk_eval_pipe_pays(long ncpu, const double *load, size_t first_topic_lines, size_t run_bytes)
 {
     if (ncpu < 2 || first_topic_lines < QK_PIPE_MIN_LINES || (run_bytes && run_bytes < QK_PIPE_MIN_BYTES))
@@ -263,12 +268,37 @@ int qk_eval_pipe_pays(long ncpu, const double *load, size_t first_topic_lines, s
 #define QK_PART_MIN_BYTES ((size_t)2 << 20)
 #define QK_PART_MIN_ASKED ((size_t)256 << 10)
 
+int qk_cpus_busy(double *busy)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    char buf[128];
+    size_t n = 0;
+    if (f) { /* "0.52 0.48 0.41 3/245 12345": 3 tasks runnable now, this one too */
+        n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+    }
+    buf[n] = '\0';
+    {
+        const char *p = buf;
+        char *end;
+        long running;
+        for (int field = 0; field < 3 && *p; field++) /* past the three averages */
+            p += strcspn(p, " ") + strspn(p + strcspn(p, " "), " ");
+        running = strtol(p, &end, 10);
+        if (end != p && *end == '/' && running >= 1) {
+            *busy = (double)(running - 1);
+            return 1;
+        }
+    }
+    return getloadavg(busy, 1) == 1;
+}
+
 size_t qk_eval_parts_pay(long ncpu, const double *load, int threads, size_t run_bytes)
 {
     size_t n = 1, most = run_bytes / (threads >= 2 ? QK_PART_MIN_ASKED : QK_PART_MIN_BYTES);
     if (threads >= 2)
         n = (size_t)threads;
-    else if (threads == 0 && ncpu >= 2) /* one part per core the load leaves free */
+    else if (threads == 0 && ncpu >= 2) /* one part per core the others leave free */
         n = !load ? (size_t)ncpu : *load < (double)ncpu - 1.0 ? (size_t)ncpu - (size_t)*load : 1;
     if (n > most)
         n = most;

@@ -21,19 +21,27 @@ typedef qk_status (*qk_topic_fn)(void *ctx, const qk_run_topic *rt, void *state,
 qk_status qk_run_pipeline(qk_run_stream *s, qk_topic_keep_fn keep, qk_topic_fn prep, qk_topic_fn fn,
                           void *ctx, void *const states[QK_PIPE_SLOTS], int *split, qk_error *err);
 
-/* The automatic thread choice of a run's stream (--threads 0): 1 when a
- * second thread parsing the run should pay, given the online CPUs, the
- * one-minute load average (NULL: unknown), the first topic's lines and
- * the run file's size (0: unknown); the thresholds are in pipeline.c. */
+/* The automatic thread choice of a run's stream (--threads 0) when it is
+ * not cut into topic parts: 1 when a second thread parsing the run should
+ * pay, given the online CPUs, how busy they are (load: the tasks running
+ * besides this one, qk_cpus_busy; NULL: unknown), the first topic's lines
+ * and the run file's size (0: unknown); the thresholds are in pipeline.c. */
 int qk_eval_pipe_pays(long ncpu, const double *load, size_t first_topic_lines, size_t run_bytes);
 
 /* The topic parts of one run to score side by side (eval/engine.c,
- * io/run_view.h qk_run_split), given the online CPUs, the one-minute load
- * average (NULL: unknown), the --threads option and the run file's size
- * (0: unknown, or not a file that can be cut): 1 for none. threads >= 2
- * asks for that many parts, 0 for one per core the load leaves free;
- * each part holds at least QK_PART_MIN_ASKED or QK_PART_MIN_BYTES bytes
- * of the file (pipeline.c). */
+ * io/run_view.h qk_run_split), given the online CPUs, how busy they are
+ * (load: the tasks running besides this one, qk_cpus_busy; NULL: unknown),
+ * the --threads option and the run file's size (0: unknown, or not a file
+ * that can be cut): 1 for none. threads >= 2 asks for that many parts, 0
+ * for one per core the other tasks leave free; each part holds at least
+ * QK_PART_MIN_ASKED or QK_PART_MIN_BYTES bytes of the file (pipeline.c). */
 size_t qk_eval_parts_pay(long ncpu, const double *load, int threads, size_t run_bytes);
+
+/* How many other tasks use the CPUs now: the tasks runnable at this
+ * instant less this one (Linux's /proc/loadavg), else the one-minute load
+ * average. A one-minute average lags: a command run right after another
+ * that kept a core busy (a benchmark's, a build's) would find it taken. 0
+ * when neither is known. */
+int qk_cpus_busy(double *busy);
 
 #endif

@@ -449,8 +449,8 @@ static void test_drain_and_groups(void **state)
     same_as_one_thread(&f, QK_REL_QRELS_JG, "all_trec", &o);
 }
 
-/* How many parts: one per core the load leaves free, or as asked, and
- * never parts smaller than measured to pay. */
+/* How many parts: one per core the other tasks leave free, or as asked,
+ * and never parts smaller than measured to pay; how busy the CPUs are. */
 static void test_parts_choice(void **state)
 {
     const double idle = 0.3, half = 1.5, busy = 2.2;
@@ -473,6 +473,11 @@ static void test_parts_choice(void **state)
     COUNT(qk_eval_parts_pay(2, &idle, 2, (size_t)512 * 1024 - 1), 1);
     COUNT(qk_eval_parts_pay(2, &idle, 2, (size_t)512 * 1024), 2);
     COUNT(qk_eval_parts_pay(2, &idle, 2, 0), 1);
+    {
+        double busy_now = -1;
+        assert_int_equal(qk_cpus_busy(&busy_now), 1); /* Linux: /proc/loadavg */
+        assert_true(busy_now >= 0);
+    }
 }
 
 int main(void)
