@@ -417,18 +417,20 @@ static qk_status read_parts(run_ctx *c, size_t n, int *state, qk_error *err)
 static int auto_threads(size_t first_topic_lines, size_t run_bytes)
 {
     double busy;
-    return qk_eval_pipe_pays(sysconf(_SC_NPROCESSORS_ONLN), qk_cpus_busy(&busy) ? &busy : NULL,
-                             first_topic_lines, run_bytes);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (!qk_eval_pipe_pays(ncpu, NULL, first_topic_lines, run_bytes))
+        return 0;
+    return qk_eval_pipe_pays(ncpu, qk_cpus_busy(&busy) ? &busy : NULL, first_topic_lines, run_bytes);
 }
 
 /* How many topic parts to score side by side (qk_eval_parts_pay). */
 static size_t parts_wanted(const qk_eval_opts *o, size_t run_bytes)
 {
     double busy;
-    if (o->threads == 1)
-        return 1;
-    return qk_eval_parts_pay(sysconf(_SC_NPROCESSORS_ONLN), qk_cpus_busy(&busy) ? &busy : NULL, o->threads,
-                             run_bytes);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (o->threads == 1 || qk_eval_parts_pay(ncpu, NULL, o->threads, run_bytes) == 1)
+        return 1; /* no need to ask how busy the CPUs are */
+    return qk_eval_parts_pay(ncpu, qk_cpus_busy(&busy) ? &busy : NULL, o->threads, run_bytes);
 }
 
 /* Stream the run: in topic parts side by side, or parsing on a second

@@ -37,11 +37,11 @@ int qk_eval_pipe_pays(long ncpu, const double *load, size_t first_topic_lines, s
  * QK_PART_MIN_ASKED or QK_PART_MIN_BYTES bytes of the file (pipeline.c). */
 size_t qk_eval_parts_pay(long ncpu, const double *load, int threads, size_t run_bytes);
 
-/* How many other tasks use the CPUs now: the tasks runnable at this
- * instant less this one (Linux's /proc/loadavg), else the one-minute load
- * average. A one-minute average lags: a command run right after another
- * that kept a core busy (a benchmark's, a build's) would find it taken. 0
- * when neither is known. */
+/* How many other tasks use the CPUs now: the fewest tasks runnable at a
+ * few looks within half a millisecond, less this one (Linux's
+ * /proc/loadavg), else the one-minute load average. A one-minute average
+ * lags: a command run right after another that kept a core busy (a
+ * benchmark's, a build's) would find it taken. 0 when neither is known. */
 int qk_cpus_busy(double *busy);
 
 #endif
