@@ -78,7 +78,7 @@ const char qk_help_eval[] =
     "  --threads N       1: one thread; N >= 2: a run file is cut where the topic\n"
     "                    changes into up to N parts of 256 KB or more, each scored\n"
     "                    on a thread of its own (a pipe or gzip run is parsed on a\n"
-    "                    second thread instead); 0 (default): one part of 2 MB or\n"
+    "                    second thread instead); 0 (default): one part of 4 MB or\n"
     "                    more per core other tasks leave free. Several runs\n"
     "                    are evaluated in parallel, N at a time (0: one per core).\n"
     "                    Results are identical either way.\n"

@@ -263,10 +263,11 @@ int qk_eval_pipe_pays(long ncpu, const double *load, size_t first_topic_lines, s
  * library chooses (--threads 0), QK_PART_MIN_ASKED when parts were asked
  * for. Two parts against one thread on a 2-CPU AMD EPYC VM (2026-12-01,
  * bench/RESULTS.md; runs of 1,000 lines a topic, each with its topics'
- * qrels, medians of 21-31 paired rounds): 1.08x the wall time at 0.8
- * MB, 1.04x at 2 MB, 0.92x at 3.9 MB, 0.91x at 11.7 MB, 0.85x at 19.5
- * MB, 0.72x at 39 MB and 0.70-0.74x on bench input A (195 MB). */
-#define QK_PART_MIN_BYTES ((size_t)2 << 20)
+ * qrels, medians of 21 paired rounds): 1.13x the wall time at 0.8 MB,
+ * 0.97x at 2 MB, 1.02x at 3.9 MB, 0.96x at 7.8 MB, 0.90x at 11.7 MB,
+ * 0.86x at 19.5 MB, 0.72x at 39 MB and 0.62x on bench input A (195 MB),
+ * at about 1.02-1.14x the CPU time. */
+#define QK_PART_MIN_BYTES ((size_t)4 << 20)
 #define QK_PART_MIN_ASKED ((size_t)256 << 10)
 
 int qk_cpus_busy(double *busy)

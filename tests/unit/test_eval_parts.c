@@ -464,10 +464,10 @@ static void test_parts_choice(void **state)
     COUNT(qk_eval_parts_pay(1, &idle, 0, 195 * MB), 1);
     COUNT(qk_eval_parts_pay(2, &idle, 1, 195 * MB), 1); /* --threads 1 */
     COUNT(qk_eval_parts_pay(2, &idle, 0, 0), 1);        /* size unknown: a pipe */
-    /* measured: 2 MB slower in two parts, 3.9 MB faster */
-    COUNT(qk_eval_parts_pay(2, &idle, 0, 4 * MB - 1), 1);
-    COUNT(qk_eval_parts_pay(2, &idle, 0, 4 * MB), 2);
-    COUNT(qk_eval_parts_pay(8, &idle, 0, 9 * MB), 4);
+    /* measured: no faster in two parts up to 3.9 MB, faster from 7.8 MB */
+    COUNT(qk_eval_parts_pay(2, &idle, 0, 8 * MB - 1), 1);
+    COUNT(qk_eval_parts_pay(2, &idle, 0, 8 * MB), 2);
+    COUNT(qk_eval_parts_pay(8, &idle, 0, 17 * MB), 4);
     /* asked for: parts of 256 KB at least, whatever the load */
     COUNT(qk_eval_parts_pay(2, &busy, 4, 195 * MB), 4);
     COUNT(qk_eval_parts_pay(2, &idle, 2, (size_t)512 * 1024 - 1), 1);
