@@ -423,14 +423,15 @@ static int auto_threads(size_t first_topic_lines, size_t run_bytes)
     return qk_eval_pipe_pays(ncpu, qk_cpus_busy(&busy) ? &busy : NULL, first_topic_lines, run_bytes);
 }
 
-/* How many topic parts to score side by side (qk_eval_parts_pay). */
-static size_t parts_wanted(const qk_eval_opts *o, size_t run_bytes)
+/* How many topic parts to score side by side (qk_eval_parts_pay; first:
+ * the first topic's lines, 0 when not read). */
+static size_t parts_wanted(const qk_eval_opts *o, size_t run_bytes, size_t first)
 {
     double busy;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    if (o->threads == 1 || qk_eval_parts_pay(ncpu, NULL, o->threads, run_bytes) == 1)
+    if (o->threads == 1 || qk_eval_parts_pay(ncpu, NULL, o->threads, run_bytes, first) == 1)
         return 1; /* no need to ask how busy the CPUs are */
-    return qk_eval_parts_pay(ncpu, qk_cpus_busy(&busy) ? &busy : NULL, o->threads, run_bytes);
+    return qk_eval_parts_pay(ncpu, qk_cpus_busy(&busy) ? &busy : NULL, o->threads, run_bytes, first);
 }
 
 /* Stream the run: in topic parts side by side, or parsing on a second
@@ -442,7 +443,7 @@ static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2,
     run_ctx c = {r, sc, qk_run_path(s), o, sc2, s};
     qk_run_topic rt;
     int seen, rc, split = 0, pipe = o->threads > 1;
-    size_t nparts = r->streaming ? 1 : parts_wanted(o, qk_run_size_hint(s));
+    size_t nparts = 1;
     qk_status st;
     if (o->threads == 0) {
         /* Score the first topic here, then decide from its length. */
@@ -452,6 +453,8 @@ static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2,
             return st;
         pipe = auto_threads(rt.n, qk_run_size_hint(s));
     }
+    if (!r->streaming)
+        nparts = parts_wanted(o, qk_run_size_hint(s), o->threads == 0 ? rt.n : 0);
     if (nparts > 1) {
         int state;
         if ((st = read_parts(&c, nparts, &state, err)) != QK_OK || state == 1)

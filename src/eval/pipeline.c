@@ -268,6 +268,10 @@ int qk_eval_pipe_pays(long ncpu, const double *load, size_t first_topic_lines, s
  * 0.86x at 19.5 MB, 0.72x at 39 MB and 0.62x on bench input A (195 MB),
  * at about 1.02-1.14x the CPU time. */
 #define QK_PART_MIN_BYTES ((size_t)4 << 20)
+/* Very deep topics (core/shed.h) are scored in one part when the library
+ * chooses: each part holds the arrays of the topic it scores, so parts of
+ * such topics would hold several at once (three topics of 600,000
+ * documents: 197 MB in two parts, 128 in one, trec_eval's 189). */
 #define QK_PART_MIN_ASKED ((size_t)256 << 10)
 
 int qk_cpus_busy(double *busy)
@@ -295,11 +299,13 @@ int qk_cpus_busy(double *busy)
     return getloadavg(busy, 1) == 1;
 }
 
-size_t qk_eval_parts_pay(long ncpu, const double *load, int threads, size_t run_bytes)
+size_t qk_eval_parts_pay(long ncpu, const double *load, int threads, size_t run_bytes, size_t first_topic)
 {
     size_t n = 1, most = run_bytes / (threads >= 2 ? QK_PART_MIN_ASKED : QK_PART_MIN_BYTES);
     if (threads >= 2)
         n = (size_t)threads;
+    else if (qk_shed_deep(2 * first_topic))
+        n = 1;                          /* each part would hold a very deep topic's arrays at once */
     else if (threads == 0 && ncpu >= 2) /* one part per core the others leave free */
         n = !load ? (size_t)ncpu : *load < (double)ncpu - 1.0 ? (size_t)ncpu - (size_t)*load : 1;
     if (n > most)

@@ -31,11 +31,13 @@ int qk_eval_pipe_pays(long ncpu, const double *load, size_t first_topic_lines, s
 /* The topic parts of one run to score side by side (eval/engine.c,
  * io/run_view.h qk_run_split), given the online CPUs, how busy they are
  * (load: the tasks running besides this one, qk_cpus_busy; NULL: unknown),
- * the --threads option and the run file's size (0: unknown, or not a file
- * that can be cut): 1 for none. threads >= 2 asks for that many parts, 0
- * for one per core the other tasks leave free; each part holds at least
- * QK_PART_MIN_ASKED or QK_PART_MIN_BYTES bytes of the file (pipeline.c). */
-size_t qk_eval_parts_pay(long ncpu, const double *load, int threads, size_t run_bytes);
+ * the --threads option, the run file's size (0: unknown, or not a file
+ * that can be cut) and the run's first topic's lines (0: not read): 1 for
+ * none. threads >= 2 asks for that many parts, 0 for one per core the
+ * other tasks leave free, but none when the first topic is very deep
+ * (core/shed.h); each part holds at least QK_PART_MIN_ASKED or
+ * QK_PART_MIN_BYTES bytes of the file (pipeline.c). */
+size_t qk_eval_parts_pay(long ncpu, const double *load, int threads, size_t run_bytes, size_t first_topic);
 
 /* How many other tasks use the CPUs now: the fewest tasks runnable at a
  * few looks within half a millisecond, less this one (Linux's

@@ -14,6 +14,7 @@
 
 #include "eval_fixture.h"
 
+#include "core/shed.h"
 #include "eval/pipeline.h"
 #include "io/io_lines.h"
 #include "io/run_view.h"
@@ -456,23 +457,28 @@ static void test_parts_choice(void **state)
     const double idle = 0.3, half = 1.5, busy = 2.2;
     const size_t MB = (size_t)1 << 20;
     (void)state;
-    COUNT(qk_eval_parts_pay(2, &idle, 0, 195 * MB), 2);
-    COUNT(qk_eval_parts_pay(2, NULL, 0, 195 * MB), 2);
-    COUNT(qk_eval_parts_pay(2, &half, 0, 195 * MB), 1);
-    COUNT(qk_eval_parts_pay(8, &half, 0, 195 * MB), 7);
-    COUNT(qk_eval_parts_pay(8, &busy, 0, 195 * MB), 6);
-    COUNT(qk_eval_parts_pay(1, &idle, 0, 195 * MB), 1);
-    COUNT(qk_eval_parts_pay(2, &idle, 1, 195 * MB), 1); /* --threads 1 */
-    COUNT(qk_eval_parts_pay(2, &idle, 0, 0), 1);        /* size unknown: a pipe */
+    COUNT(qk_eval_parts_pay(2, &idle, 0, 195 * MB, 1000), 2);
+    COUNT(qk_eval_parts_pay(2, NULL, 0, 195 * MB, 1000), 2);
+    COUNT(qk_eval_parts_pay(2, &half, 0, 195 * MB, 1000), 1);
+    COUNT(qk_eval_parts_pay(8, &half, 0, 195 * MB, 1000), 7);
+    COUNT(qk_eval_parts_pay(8, &busy, 0, 195 * MB, 1000), 6);
+    COUNT(qk_eval_parts_pay(1, &idle, 0, 195 * MB, 1000), 1);
+    COUNT(qk_eval_parts_pay(2, &idle, 1, 195 * MB, 1000), 1); /* --threads 1 */
+    COUNT(qk_eval_parts_pay(2, &idle, 0, 0, 1000), 1);        /* size unknown: a pipe */
     /* measured: no faster in two parts up to 3.9 MB, faster from 7.8 MB */
-    COUNT(qk_eval_parts_pay(2, &idle, 0, 8 * MB - 1), 1);
-    COUNT(qk_eval_parts_pay(2, &idle, 0, 8 * MB), 2);
-    COUNT(qk_eval_parts_pay(8, &idle, 0, 17 * MB), 4);
+    COUNT(qk_eval_parts_pay(2, &idle, 0, 8 * MB - 1, 1000), 1);
+    COUNT(qk_eval_parts_pay(2, &idle, 0, 8 * MB, 1000), 2);
+    COUNT(qk_eval_parts_pay(8, &idle, 0, 17 * MB, 1000), 4);
     /* asked for: parts of 256 KB at least, whatever the load */
-    COUNT(qk_eval_parts_pay(2, &busy, 4, 195 * MB), 4);
-    COUNT(qk_eval_parts_pay(2, &idle, 2, (size_t)512 * 1024 - 1), 1);
-    COUNT(qk_eval_parts_pay(2, &idle, 2, (size_t)512 * 1024), 2);
-    COUNT(qk_eval_parts_pay(2, &idle, 2, 0), 1);
+    COUNT(qk_eval_parts_pay(2, &busy, 4, 195 * MB, 1000), 4);
+    COUNT(qk_eval_parts_pay(2, &idle, 2, (size_t)512 * 1024 - 1, 1000), 1);
+    COUNT(qk_eval_parts_pay(2, &idle, 2, (size_t)512 * 1024, 1000), 2);
+    COUNT(qk_eval_parts_pay(2, &idle, 2, 0, 1000), 1);
+    /* a very deep first topic: one part unless parts are asked for */
+    COUNT(qk_eval_parts_pay(2, &idle, 0, 195 * MB, 0), 2); /* not read */
+    COUNT(qk_eval_parts_pay(2, &idle, 0, 195 * MB, QK_SHED_ENTRIES / 2 - 1), 2);
+    COUNT(qk_eval_parts_pay(2, &idle, 0, 195 * MB, QK_SHED_ENTRIES / 2), 1);
+    COUNT(qk_eval_parts_pay(2, &idle, 2, 195 * MB, QK_SHED_ENTRIES), 2);
     {
         double busy_now = -1;
         assert_int_equal(qk_cpus_busy(&busy_now), 1); /* Linux: /proc/loadavg */
