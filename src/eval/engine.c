@@ -464,6 +464,8 @@ static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2,
             if ((st = qk_run_restart(s, QK_RUN_STREAM, err)) != QK_OK)
                 return st;
             pipe = 0;
+        } else if (qk_run_inflate_async(s)) { /* gzip: inflated beside */
+            pipe = 0;
         }
     }
     if (pipe) {

@@ -5,6 +5,7 @@
  * anything else through, so compression is transparent. */
 // NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for madvise
 #define _DEFAULT_SOURCE
+#include "io/inflate.h"
 #include "io/scan.h"
 #include "qrelkit/io.h"
 
@@ -40,6 +41,10 @@ struct qk_lines {
      * (CHUNK; more once split: every drop of a process with threads on
      * other cores interrupts them to flush their TLBs) */
     size_t drop_every;
+    /* gzip or a pipe read through zlib: with async, inflated on a thread
+     * of its own (inf, started at the next read: io/inflate.h) */
+    int async;
+    qk_inflater *inf;
     /* mapped mode: [0, clean) is known free of NUL bytes (lines handed to
      * qk_lines_skip, or scanned when a line reached past it); the mapping
      * is not scanned ahead of its reader, who may check lines itself. */
@@ -232,12 +237,18 @@ static qk_status fill(qk_lines *l, qk_error *err)
         if (r < 0)
             return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot read: %s", strerror(errno));
         n = (int)r;
+    } else if (l->async && (l->inf || (l->inf = qk_inflater_start(l->gz, CHUNK)) != NULL)) {
+        char msg[256];
+        if ((n = qk_inflater_read(l->inf, l->buf + l->end, msg, sizeof msg)) < 0)
+            return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot read: %s", msg);
     } else if ((n = gzread(l->gz, l->buf + l->end, CHUNK)) < 0) {
         int zerr;
         const char *msg = gzerror(l->gz, &zerr);
         return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot read: %s",
                            zerr == Z_ERRNO ? strerror(errno) : msg);
     }
+    if (n == 0 && l->gz && !l->inf && qk_gz_cut_short(l->gz))
+        return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot read: %s", QK_GZ_CUT_SHORT);
     if (n == 0)
         l->eof = 1;
     /* One scan per chunk instead of one call per line: text files have no NUL. */
@@ -256,6 +267,8 @@ static qk_status slurp(qk_lines *l, qk_error *err)
     while (!l->eof)
         if ((st = fill(l, err)) != QK_OK)
             return st;
+    qk_inflater_stop(l->inf);
+    l->inf = NULL;
     if (l->gz)
         gzclose(l->gz);
     l->gz = NULL;
@@ -486,6 +499,14 @@ size_t qk_lines_size_hint(const qk_lines *l)
     return l->gz_hint;
 }
 
+int qk_lines_inflate_async(qk_lines *l)
+{
+    if (!l->gz || l->memory)
+        return 0;
+    l->async = 1;
+    return 1;
+}
+
 size_t qk_lines_offset(const qk_lines *l, size_t *lim)
 {
     *lim = l->map ? l->lim : 0;
@@ -513,6 +534,8 @@ qk_status qk_lines_rewind(qk_lines *l, qk_error *err)
     }
     if (strcmp(l->path, "-") == 0 && !l->map && !l->stdin_file)
         return qk_error_set(err, QK_EUSAGE, "standard input cannot be read twice");
+    qk_inflater_stop(l->inf); /* started again at the next read */
+    l->inf = NULL;
     if (!l->map && (l->fd >= 0 ? lseek(l->fd, 0, SEEK_SET) != 0 : gzrewind(l->gz) != 0))
         return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot rewind");
     l->start = l->end = 0;
@@ -524,6 +547,7 @@ void qk_lines_close(qk_lines *l)
 {
     if (!l)
         return;
+    qk_inflater_stop(l->inf);
     if (l->gz)
         gzclose(l->gz);
     if (l->fd >= 0)

@@ -40,6 +40,11 @@ void qk_run_shed(qk_run_stream *s);
  * split. qk_run_parts_end: s's run id becomes the last part's (the file's
  * last line's, trec_eval's rule) and the parts are closed. */
 #define QK_RUN_MAX_PARTS 64
+
+/* A run read through zlib (gzip; standard input from a pipe) inflated on
+ * a thread of its own from here on (io_lines.h qk_lines_inflate_async):
+ * 1, or 0 when s reads a file that is mapped or in memory. */
+int qk_run_inflate_async(qk_run_stream *s);
 qk_status qk_run_split(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t *made, qk_error *err);
 qk_status qk_run_parts_end(qk_run_stream *s, qk_run_stream **parts, size_t made, qk_error *err);
 

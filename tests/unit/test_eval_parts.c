@@ -450,6 +450,33 @@ static void test_drain_and_groups(void **state)
     same_as_one_thread(&f, QK_REL_QRELS_JG, "all_trec", &o);
 }
 
+/* A gzip run cannot be cut: inflated on a thread beside the scoring, the
+ * same result as one thread, a bad score's line too. */
+static void test_gzip_run(void **state)
+{
+    run_file f[2] = {make_run(400, 60, 2, 0, 0), make_run(400, 60, 0, 0, 30000)};
+    qk_eval_opts o;
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        char gz[256];
+        FILE *in = fopen(f[k].run, "r");
+        gzFile z;
+        char buf[4096];
+        size_t n;
+        snprintf(gz, sizeof gz, "%s.gz", f[k].run);
+        assert_non_null(in);
+        assert_non_null(z = gzopen(gz, "wb1"));
+        while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+            assert_int_equal(gzwrite(z, buf, (unsigned)n), (int)n);
+        assert_int_equal(fclose(in), 0);
+        assert_int_equal(gzclose(z), Z_OK);
+        f[k].run = gz;
+        qk_eval_opts_init(&o);
+        same_as_one_thread(&f[k], QK_REL_QRELS, k ? "map" : "all_trec", &o);
+        unlink(gz);
+    }
+}
+
 /* How many parts: one per core the other tasks leave free, or as asked,
  * and never parts smaller than measured to pay; how busy the CPUs are. */
 static void test_parts_choice(void **state)
@@ -491,7 +518,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lines_cut),        cmocka_unit_test(test_run_parts),
         cmocka_unit_test(test_same_values),      cmocka_unit_test(test_fallbacks),
-        cmocka_unit_test(test_drain_and_groups), cmocka_unit_test(test_parts_choice),
+        cmocka_unit_test(test_drain_and_groups), cmocka_unit_test(test_gzip_run),
+        cmocka_unit_test(test_parts_choice),
     };
     return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }
