@@ -415,6 +415,64 @@ static void test_fallbacks(void **state)
     }
 }
 
+/* A random run (seed): blocks of 1-1,200 lines of topics mostly in order
+ * (ids past T0399 never judged; with a seed divisible by 4 an id now and
+ * then coming back in a later block), now and then
+ * a comment, a blank line, a CRLF ending, leading blanks or a repeated
+ * docno; about 1.5 MB. */
+static run_file random_run(unsigned seed, const char *qrels)
+{
+    char *rb = NULL;
+    size_t rl = 0;
+    FILE *rf = open_memstream(&rb, &rl);
+    uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
+    size_t bytes = 0;
+    run_file out;
+#define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+    assert_non_null(rf);
+    size_t topic = seed;
+    while (bytes < ((size_t)3 << 19)) {
+        size_t n = 1 + NEXT() % 1200, at = (size_t)NEXT() % 5;
+        /* mostly the next topics; with seeds 4k, now and then any topic */
+        topic = seed % 4 == 0 && NEXT() % 16 == 0 ? (size_t)(NEXT() % 480) : (topic + 1 + NEXT() % 3) % 480;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = NEXT();
+            int len;
+            if (r % 997 == 0)
+                bytes += (size_t)fprintf(rf, "# a comment\n");
+            if (r % 1499 == 0)
+                bytes += (size_t)fprintf(rf, "\n");
+            len = fprintf(rf, "%sT%04zu Q0 D%zu %zu %.3f tag%s", r % 13 == 0 ? "  " : "", topic,
+                          r % 4001 == 0 ? 0 : i * 5 + at, i + 1, (double)(r % 1000) / 7.0,
+                          r % 11 == 0 ? "\r\n" : "\n");
+            bytes += (size_t)len;
+        }
+    }
+#undef NEXT
+    assert_int_equal(fclose(rf), 0);
+    out.qrels = qrels;
+    out.run = fx_file(rb);
+    free(rb);
+    return out;
+}
+
+/* Random runs: 2-7 parts give one thread's result or error, whatever the
+ * blocks and the cuts. */
+static void test_random_runs(void **state)
+{
+    run_file q = make_run(400, 60, 0, 0, 0); /* its qrels: topics T0000-T0399 */
+    qk_eval_opts o;
+    (void)state;
+    for (unsigned seed = 1; seed <= 12; seed++) {
+        run_file f = random_run(seed, q.qrels);
+        qk_eval_opts_init(&o);
+        o.dedup = seed % 3 ? QK_DEDUP_FIRST : QK_DEDUP_ERROR;
+        o.complete = (int)(seed % 2);
+        same_as_one_thread(&f, QK_REL_QRELS,
+                           seed % 4 ? "map P.10 ndcg_cut.20 relstring runid num_ret" : "all_trec", &o);
+    }
+}
+
 /* Out of qrels order (the trec output's drain mode) and qrels_jg. */
 static void test_drain_and_groups(void **state)
 {
@@ -516,10 +574,10 @@ static void test_parts_choice(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_lines_cut),        cmocka_unit_test(test_run_parts),
-        cmocka_unit_test(test_same_values),      cmocka_unit_test(test_fallbacks),
-        cmocka_unit_test(test_drain_and_groups), cmocka_unit_test(test_gzip_run),
-        cmocka_unit_test(test_parts_choice),
+        cmocka_unit_test(test_lines_cut),   cmocka_unit_test(test_run_parts),
+        cmocka_unit_test(test_same_values), cmocka_unit_test(test_fallbacks),
+        cmocka_unit_test(test_random_runs), cmocka_unit_test(test_drain_and_groups),
+        cmocka_unit_test(test_gzip_run),    cmocka_unit_test(test_parts_choice),
     };
     return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }
