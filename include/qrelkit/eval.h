@@ -111,10 +111,13 @@ typedef struct qk_eval_opts {
                              qk_eval_stream_trec */
     size_t topic_first, topic_end;
     const qk_zscores *zscores; /* -Z: convert every value to a z-score (NULL = off) */
-    int threads;          /* 1: one thread; 2+: parse the run on a second thread;
-                             0 (default): two only when a core is idle and
-                             the first topic has >= 64 lines (cost model).
-                             Results are identical either way. */
+    int threads;               /* qk_eval_stream: 1: one thread; 2+: a run file
+                                  cut into up to that many topic parts scored
+                                  side by side (a gzip run inflated on a second
+                                  thread, a pipe parsed on one); 0 (default):
+                                  a part of 4 MB or more per core other tasks
+                                  leave free (cost model). Results are
+                                  identical either way. */
 } qk_eval_opts;
 QK_API void qk_eval_opts_init(qk_eval_opts *o);
 
