@@ -3,6 +3,7 @@
 // NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for sysconf
 #define _DEFAULT_SOURCE
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,9 +231,13 @@ static qk_status stream_upto(qk_eval_result *r, qk_scratch *sc, size_t t, const 
     return QK_OK;
 }
 
+/* Every topic unscored again (a run read again from its start): the rows
+ * are kept for the topics to take again, zeroed as new ones are. */
 static void reset_topics(qk_eval_result *r)
 {
     memset(r->evaluated, 0, r->nq);
+    if (!r->streaming && r->nrows)
+        memset(r->vals, 0, r->nrows * r->nvalues * sizeof *r->vals);
     for (size_t i = 0; i < r->nrows * r->nstr; i++) {
         free(r->strs[i]);
         r->strs[i] = NULL;
@@ -246,6 +251,7 @@ typedef struct run_ctx {
     const qk_eval_opts *o;
     qk_scratch *standin_sc; /* streaming -c stand-ins, apart from the topic being scored */
     qk_run_stream *s;       /* the stream one_topic's topics come from, NULL for a run in memory */
+    atomic_int *abandon;    /* topic parts: set when the parts will be dropped (read_parts) */
 } run_ctx;
 
 /* Is the run's qid a qrels topic the options ask for? *t receives it. */
@@ -324,16 +330,22 @@ typedef struct part {
 static qk_status read_part(run_ctx *c, int *again, qk_error *err)
 {
     qk_run_topic rt;
-    int seen, rc;
+    int seen, rc = 0;
     qk_status st;
-    while ((rc = qk_run_next(c->s, &rt, &seen, err)) == 1) {
+    while (!atomic_load_explicit(c->abandon, memory_order_relaxed) &&
+           (rc = qk_run_next(c->s, &rt, &seen, err)) == 1) {
         if (seen) {
             *again = 1;
+            atomic_store(c->abandon, 1);
             return QK_OK;
         }
-        if ((st = one_topic(c, &rt, err)) != QK_OK)
+        if ((st = one_topic(c, &rt, err)) != QK_OK) {
+            atomic_store(c->abandon, 1);
             return st;
+        }
     }
+    if (rc < 0)
+        atomic_store(c->abandon, 1);
     return rc < 0 ? (qk_status)rc : QK_OK;
 }
 
@@ -377,19 +389,25 @@ static qk_status read_parts(run_ctx *c, size_t n, int *state, qk_error *err)
 {
     qk_run_stream *ps[QK_RUN_MAX_PARTS];
     part *pa;
-    size_t made;
-    qk_status st = qk_run_split(c->s, n, ps, &made, err);
+    size_t made = 0;
+    atomic_int abandon = 0;
+    qk_error lost = {0};
     int ok = 1;
+    qk_status st = qk_run_split(c->s, n, ps, &made, &lost);
     *state = 0;
-    if (st != QK_OK || made == 0)
-        return st;
-    if (!(pa = calloc(made, sizeof *pa))) {
-        qk_run_parts_end(c->s, ps, made, err);
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    if (st != QK_OK || made == 0) {
+        *state = st != QK_OK ? 2 : 0; /* no memory to cut: one thread, from the start */
+        return QK_OK;
     }
+    if (!(pa = calloc(made, sizeof *pa))) {
+        qk_run_parts_end(c->s, ps, made, &lost);
+        *state = 2;
+        return QK_OK;
+    }
+    c->abandon = &abandon;
     for (size_t k = 0; k < made && ok; k++) {
         part *p = &pa[k];
-        p->c = (run_ctx){NULL, &p->sc, c->path, c->o, NULL, ps[k]};
+        p->c = (run_ctx){NULL, &p->sc, c->path, c->o, NULL, ps[k], &abandon};
         ok = qk_result_new(c->r->q, c->r->m, 0, c->r->zmode, NULL, &p->c.r) == QK_OK;
         p->started = ok && qk_thread_create(&p->th, part_main, p) == 0;
     }
@@ -397,6 +415,8 @@ static qk_status read_parts(run_ctx *c, size_t n, int *state, qk_error *err)
         int again = 0;
         qk_status st0 = read_part(c, &again, err);
         ok = st0 == QK_OK && !again;
+    } else {
+        atomic_store(&abandon, 1);
     }
     for (size_t k = 0; k < made; k++) {
         part *p = &pa[k];
@@ -409,6 +429,7 @@ static qk_status read_parts(run_ctx *c, size_t n, int *state, qk_error *err)
         qk_scratch_free(&p->sc);
     }
     free(pa);
+    c->abandon = NULL;
     st = qk_run_parts_end(c->s, ps, made, err);
     *state = ok ? 1 : 2;
     return ok ? st : QK_OK;
@@ -417,7 +438,7 @@ static qk_status read_parts(run_ctx *c, size_t n, int *state, qk_error *err)
 static int auto_threads(size_t first_topic_lines, size_t run_bytes)
 {
     double busy;
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    long ncpu = qk_cpus_online();
     if (!qk_eval_pipe_pays(ncpu, NULL, first_topic_lines, run_bytes))
         return 0;
     return qk_eval_pipe_pays(ncpu, qk_cpus_busy(&busy) ? &busy : NULL, first_topic_lines, run_bytes);
@@ -428,7 +449,7 @@ static int auto_threads(size_t first_topic_lines, size_t run_bytes)
 static size_t parts_wanted(const qk_eval_opts *o, size_t run_bytes, size_t first)
 {
     double busy;
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    long ncpu = qk_cpus_online();
     if (o->threads == 1 || qk_eval_parts_pay(ncpu, NULL, o->threads, run_bytes, first) == 1)
         return 1; /* no need to ask how busy the CPUs are */
     return qk_eval_parts_pay(ncpu, qk_cpus_busy(&busy) ? &busy : NULL, o->threads, run_bytes, first);
@@ -440,7 +461,7 @@ static size_t parts_wanted(const qk_eval_opts *o, size_t run_bytes, size_t first
 static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2, qk_run_stream *s,
                              const qk_eval_opts *o, qk_error *err)
 {
-    run_ctx c = {r, sc, qk_run_path(s), o, sc2, s};
+    run_ctx c = {r, sc, qk_run_path(s), o, sc2, s, NULL};
     qk_run_topic rt;
     int seen, rc, split = 0, pipe = o->threads > 1;
     size_t nparts = 1;
@@ -451,10 +472,11 @@ static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2,
             return rc < 0 ? (qk_status)rc : QK_OK;
         if ((st = one_topic(&c, &rt, err)) != QK_OK)
             return st;
-        pipe = auto_threads(rt.n, qk_run_size_hint(s));
     }
     if (!r->streaming)
         nparts = parts_wanted(o, qk_run_size_hint(s), o->threads == 0 ? rt.n : 0);
+    if (o->threads == 0 && nparts <= 1)
+        pipe = auto_threads(rt.n, qk_run_size_hint(s));
     if (nparts > 1) {
         int state;
         if ((st = read_parts(&c, nparts, &state, err)) != QK_OK || state == 1)
@@ -505,7 +527,7 @@ typedef struct run_source {
 static qk_status read_source(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2, const run_source *src,
                              const qk_eval_opts *o, qk_error *err)
 {
-    run_ctx c = {r, sc, src->run ? qk_run_source(src->run) : NULL, o, sc2, NULL};
+    run_ctx c = {r, sc, src->run ? qk_run_source(src->run) : NULL, o, sc2, NULL, NULL};
     qk_status st;
     if (src->s)
         return read_stream(r, sc, sc2, src->s, o, err);

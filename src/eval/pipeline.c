@@ -8,12 +8,15 @@
  * even on bench input A (5,000 topics, 195 MB; bench/RESULTS.md,
  * 2026-12-01), and more on smaller runs. At the end, the choice of topic
  * parts (qk_eval_parts_pay) and how busy the CPUs are. */
-// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for getloadavg
-#define _DEFAULT_SOURCE
+/* getloadavg, sched_getaffinity */
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/shed.h"
 #include "core/thread.h"
@@ -268,11 +271,16 @@ int qk_eval_pipe_pays(long ncpu, const double *load, size_t first_topic_lines, s
  * 0.86x at 19.5 MB, 0.72x at 39 MB and 0.62x on bench input A (195 MB),
  * at about 1.02-1.14x the CPU time. */
 #define QK_PART_MIN_BYTES ((size_t)4 << 20)
-/* Very deep topics (core/shed.h) are scored in one part when the library
- * chooses: each part holds the arrays of the topic it scores, so parts of
- * such topics would hold several at once (three topics of 600,000
- * documents: 197 MB in two parts, 128 in one, trec_eval's 189). */
 #define QK_PART_MIN_ASKED ((size_t)256 << 10)
+
+long qk_cpus_online(void)
+{
+    cpu_set_t set;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0 && CPU_COUNT(&set) < n)
+        n = CPU_COUNT(&set); /* taskset, a container's cpuset */
+    return n;
+}
 
 int qk_cpus_busy(double *busy)
 {
@@ -305,7 +313,12 @@ size_t qk_eval_parts_pay(long ncpu, const double *load, int threads, size_t run_
     if (threads >= 2)
         n = (size_t)threads;
     else if (qk_shed_deep(2 * first_topic))
-        n = 1;                          /* each part would hold a very deep topic's arrays at once */
+        /* Very deep topics (core/shed.h) are scored in one part when the
+         * library chooses: each part holds the arrays of the topic it
+         * scores, so parts of such topics would hold several at once (three
+         * topics of 600,000 documents: 197 MB in two parts, 128 in one,
+         * trec_eval's 189). */
+        n = 1;
     else if (threads == 0 && ncpu >= 2) /* one part per core the others leave free */
         n = !load ? (size_t)ncpu : *load < (double)ncpu - 1.0 ? (size_t)ncpu - (size_t)*load : 1;
     if (n > most)

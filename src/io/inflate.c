@@ -25,7 +25,8 @@ struct qk_inflater {
     int n[NSLOT];       /* bytes in the slot, 0 at the end, -1 on an error */
     size_t head, count; /* the reader's next slot; slots filled */
     int stop;
-    char msg[256]; /* the error's description */
+    char msg[256]; /* the error's description: zlib's, or */
+    int sys_errno; /* the system's error number when not 0 */
 };
 
 int qk_gz_cut_short(gzFile gz)
@@ -52,10 +53,11 @@ static void *inflate_main(void *vi)
         pthread_mutex_unlock(&inf->mu);
         errno = 0;
         n = gzread(inf->gz, inf->data[k], (unsigned)inf->chunk);
-        if (n < 0) {
+        if (n < 0) { /* a system error is described by the reader (strerror) */
             int zerr;
             const char *m = gzerror(inf->gz, &zerr);
-            snprintf(inf->msg, sizeof inf->msg, "%s", zerr == Z_ERRNO ? strerror(errno) : m);
+            inf->sys_errno = zerr == Z_ERRNO ? errno : 0;
+            snprintf(inf->msg, sizeof inf->msg, "%s", m);
             n = -1;
         } else if (n == 0 && qk_gz_cut_short(inf->gz)) {
             snprintf(inf->msg, sizeof inf->msg, "%s", QK_GZ_CUT_SHORT);
@@ -107,7 +109,7 @@ int qk_inflater_read(qk_inflater *inf, char *dst, char *msg, size_t msgcap)
     n = inf->n[k];
     pthread_mutex_unlock(&inf->mu);
     if (n < 0) { /* the slot stays: a read again gives the error again */
-        snprintf(msg, msgcap, "%s", inf->msg);
+        snprintf(msg, msgcap, "%s", inf->sys_errno ? strerror(inf->sys_errno) : inf->msg);
         return -1;
     }
     if (n == 0)

@@ -50,16 +50,17 @@ size_t qk_lines_size_hint(const qk_lines *l);
  * tail is its place in the part. qk_lines_rewind on l undoes the split:
  * l reads the whole file again. */
 size_t qk_lines_block_start(const qk_lines *l, size_t near);
+qk_status qk_lines_split(qk_lines *l, size_t at, qk_lines **tail, qk_error *err);
+
+/* A mapped file's reading position (the next line's first byte) and, in
+ * *lim, where its data ends; 0 and 0 for any other source. */
+size_t qk_lines_offset(const qk_lines *l, size_t *lim);
+
 /* Input read through zlib (gzip, or standard input from a pipe) is
  * inflated (or read) on a thread of its own from the next read on, a few
  * chunks ahead (io/inflate.h); 0 for a mapped, buffered or in-memory
  * source, which stays as it is. */
 int qk_lines_inflate_async(qk_lines *l);
-
-/* A mapped file's reading position (the next line's first byte) and, in
- * *lim, where its data ends; 0 and 0 for any other source. */
-size_t qk_lines_offset(const qk_lines *l, size_t *lim);
-qk_status qk_lines_split(qk_lines *l, size_t at, qk_lines **tail, qk_error *err);
 
 /* 1 when path names a regular file (after symbolic links): a reader may
  * open it again; 0 for "-", pipes, devices, directories, missing paths. */

@@ -237,7 +237,8 @@ static qk_status fill(qk_lines *l, qk_error *err)
         if (r < 0)
             return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot read: %s", strerror(errno));
         n = (int)r;
-    } else if (l->async && (l->inf || (l->inf = qk_inflater_start(l->gz, CHUNK)) != NULL)) {
+    } else if (l->async && (l->inf || (l->inf = qk_inflater_start(l->gz, CHUNK)) != NULL ||
+                            (l->async = 0))) { /* no thread to be had: inflated here from now on */
         char msg[256];
         if ((n = qk_inflater_read(l->inf, l->buf + l->end, msg, sizeof msg)) < 0)
             return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot read: %s", msg);
@@ -528,6 +529,7 @@ qk_status qk_lines_rewind(qk_lines *l, qk_error *err)
     l->mblk = SIZE_MAX;
     l->dropped = 0;
     l->lim = l->map_len; /* the whole file again, a split undone */
+    l->drop_every = CHUNK;
     if (l->memory) {
         l->start = 0;
         return QK_OK;

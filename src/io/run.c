@@ -513,7 +513,9 @@ qk_status qk_run_split(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t
         n = QK_RUN_MAX_PARTS;
     for (size_t i = 1; i < n; i++) {
         size_t c = qk_lines_block_start(s->lines, from + (lim - from) / n * i);
-        if (c && (m == 0 || c > cut[m - 1]))
+        if (!c) /* one topic to the end (or past the scan's reach): no later cut either */
+            break;
+        if (m == 0 || c > cut[m - 1])
             cut[m++] = c;
     }
     /* from the last cut back, each part ending where the next one starts */

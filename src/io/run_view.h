@@ -35,8 +35,10 @@ void qk_run_shed(qk_run_stream *s);
  * mapped file, gzip or standard input from a pipe; another mode; no qid
  * change past the place being read). A part's line numbers count from its
  * own first line, and its *seen_before only its own blocks: a caller
- * must check that no qid has blocks in two parts, and read the file again
- * for the right line numbers of an error. qk_run_restart(s) undoes the
+ * must check that no qid it scores has blocks in two parts (a qid it
+ * skips may: one thread would read the file again grouped by topic, and
+ * skip it all the same), and read the file again for the right line
+ * numbers of an error. qk_run_restart(s) undoes the
  * split. qk_run_parts_end: s's run id becomes the last part's (the file's
  * last line's, trec_eval's rule) and the parts are closed. */
 #define QK_RUN_MAX_PARTS 64

@@ -4,6 +4,10 @@
  * every value, string, summary, missing topic and run id of one thread, bit
  * for bit, and one thread's errors with their line numbers; a topic whose
  * lines fall in two parts is scored as one thread scores it. */
+/* sched_getaffinity */
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro
+#define _GNU_SOURCE
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -566,8 +570,21 @@ static void test_parts_choice(void **state)
     COUNT(qk_eval_parts_pay(2, &idle, 2, 195 * MB, QK_SHED_ENTRIES), 2);
     {
         double busy_now = -1;
+        cpu_set_t all, one;
         assert_int_equal(qk_cpus_busy(&busy_now), 1); /* Linux: /proc/loadavg */
         assert_true(busy_now >= 0);
+        /* the CPUs this process may use, not the machine's */
+        assert_int_equal(sched_getaffinity(0, sizeof all, &all), 0);
+        assert_true(qk_cpus_online() >= 1 && qk_cpus_online() == CPU_COUNT(&all));
+        CPU_ZERO(&one);
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &all)) {
+                CPU_SET(c, &one);
+                break;
+            }
+        assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+        assert_int_equal(qk_cpus_online(), 1);
+        assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
     }
 }
 
