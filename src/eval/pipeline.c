@@ -277,8 +277,11 @@ long qk_cpus_online(void)
 {
     cpu_set_t set;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
+    long quota = qk_cpu_quota();
     if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0 && CPU_COUNT(&set) < n)
         n = CPU_COUNT(&set); /* taskset, a container's cpuset */
+    if (quota > 0 && quota < n)
+        n = quota; /* a container's CPU quota (docker --cpus) */
     return n;
 }
 

@@ -46,9 +46,9 @@ size_t qk_eval_parts_pay(long ncpu, const double *load, int threads, size_t run_
  * benchmark's, a build's) would find it taken. 0 when neither is known. */
 int qk_cpus_busy(double *busy);
 
-/* The CPUs this process may run on: the online ones, fewer when its
- * affinity mask (taskset, a container's cpuset) allows fewer. A CPU quota
- * (cgroup cpu.max) is not looked at. */
+/* The CPUs this process may use: the online ones, fewer when its
+ * affinity mask (taskset, a container's cpuset) or its control groups'
+ * CPU quota (io/sysload.h qk_cpu_quota: docker --cpus) allow fewer. */
 long qk_cpus_online(void);
 
 #endif

@@ -22,6 +22,7 @@
 #include "eval/pipeline.h"
 #include "io/io_lines.h"
 #include "io/run_view.h"
+#include "io/sysload.h"
 
 /* The first field of the line at p: [a, b) offsets (b == a: blank). */
 static void field_of(const char *p, size_t *a, size_t *b)
@@ -586,6 +587,17 @@ static void test_parts_choice(void **state)
         assert_int_equal(qk_cpus_online(), 1);
         assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
     }
+    /* a control group's CPU quota, in whole CPUs rounded up */
+    COUNT(qk_cpu_quota_parse("max 100000\n", NULL), 0);
+    COUNT(qk_cpu_quota_parse("150000 100000\n", NULL), 2);
+    COUNT(qk_cpu_quota_parse("100000 100000\n", NULL), 1);
+    COUNT(qk_cpu_quota_parse("50000 100000\n", NULL), 1);
+    COUNT(qk_cpu_quota_parse("800000 100000", NULL), 8);
+    COUNT(qk_cpu_quota_parse("-1\n", "100000\n"), 0); /* cgroup v1: no quota */
+    COUNT(qk_cpu_quota_parse("250000\n", "100000\n"), 3);
+    COUNT(qk_cpu_quota_parse("", NULL), 0);
+    COUNT(qk_cpu_quota_parse("100000 0", NULL), 0);
+    assert_true(qk_cpu_quota() >= 0);
 }
 
 int main(void)
