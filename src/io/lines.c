@@ -564,25 +564,14 @@ void qk_lines_close(qk_lines *l)
     free(l);
 }
 
-/* C-locale isspace, as the field scanner (io/scan.h). */
-static int space_byte(char c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-/* The first field of the line at p (before end): [*a, *b) offsets from p;
- * *b == *a for a blank line. Returns the offset of the next line's start
- * (end's when the line is the last). */
+/* The first field of the line at p (n bytes to the end of the data):
+ * qk_first_field's [*a, *b). Returns the offset of the next line's start
+ * (n when the line is the last). */
 static size_t first_field(const char *p, size_t n, size_t *a, size_t *b)
 {
     const char *nl = memchr(p, '\n', n);
-    size_t len = nl ? (size_t)(nl - p) : n, i = 0;
-    while (i < len && space_byte(p[i]))
-        i++;
-    *a = i;
-    while (i < len && !space_byte(p[i]))
-        i++;
-    *b = i;
+    size_t len = nl ? (size_t)(nl - p) : n;
+    qk_first_field(p, len, a, b);
     return nl ? len + 1 : n;
 }
 

@@ -6,6 +6,7 @@
 #include "core/bytes.h"
 #include "io/io_lines.h"
 #include "io/qrels_internal.h"
+#include "io/scan.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -20,17 +21,14 @@
  * becomes. Blank lines and comments start none. */
 static inline int new_block(const char *s, size_t len, char *prev, size_t *prev_len, size_t cap)
 {
-    size_t a = 0, b, pl = *prev_len;
+    size_t a, b, pl = *prev_len;
     /* most lines: the previous line's id, then a blank (prev never starts
      * with a blank or '#', so its bytes are the first field) */
     if (pl != SIZE_MAX && len > pl && (s[pl] == ' ' || s[pl] == '\t') && qk_same_bytes(prev, s, pl))
         return 0;
-    while (a < len && (s[a] == ' ' || (s[a] >= '\t' && s[a] <= '\r')))
-        a++;
+    qk_first_field(s, len, &a, &b);
     if (a == len || s[a] == '#')
         return 0;
-    for (b = a; b < len && !(s[b] == ' ' || (s[b] >= '\t' && s[b] <= '\r'));)
-        b++;
     if (b - a == pl && memcmp(prev, s + a, pl) == 0)
         return 0;
     /* A longer id than prev holds counts every line as a new block: more

@@ -459,12 +459,6 @@ qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err)
     return QK_OK;
 }
 
-/* C-locale isspace, as the field scanner (io/scan.h). */
-static int is_space(char c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
 qk_status qk_run_scan_topics(qk_run_stream *s, int (*visit)(void *ctx, const char *qid, size_t len),
                              void *ctx, qk_error *err)
 {
@@ -479,14 +473,10 @@ qk_status qk_run_scan_topics(qk_run_stream *s, int (*visit)(void *ctx, const cha
     /* The previous qid is copied only when it changes: a block's lines
      * share it, and the line buffer may move between lines. */
     while (go && (r = qk_lines_next(s->lines, &line, &len, err)) == 1) {
-        size_t a = 0, b;
-        while (a < len && is_space(line[a]))
-            a++;
+        size_t a, b;
+        qk_first_field(line, len, &a, &b);
         if (a == len || line[a] == '#')
             continue;
-        b = a;
-        while (b < len && !is_space(line[b]))
-            b++;
         if (prev && b - a == prev_len && memcmp(line + a, prev, prev_len) == 0)
             continue;
         if (set_str(&keep, &keep_cap, line + a, b - a) != QK_OK) {

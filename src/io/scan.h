@@ -36,6 +36,26 @@ static inline void qk_scan16(const char *p, uint32_t *ws, uint32_t *nl)
 }
 #endif
 
+/* One byte of whitespace, as qk_scan16 classifies it. */
+static inline int qk_scan_space(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* The first field of the line [s, s + len) (its newline not included):
+ * bytes [*a, *b), both len for a blank line. The line has content (is
+ * neither blank nor a comment) when *a < len and s[*a] != '#'. */
+static inline void qk_first_field(const char *s, size_t len, size_t *a, size_t *b)
+{
+    size_t i = 0;
+    while (i < len && qk_scan_space(s[i]))
+        i++;
+    *a = i;
+    while (i < len && !qk_scan_space(s[i]))
+        i++;
+    *b = i;
+}
+
 #define QK_SCAN_MAX_FIELDS 15
 
 /* qk_lines_next_fields, qk_lines_window and qk_lines_skip: io/io_lines.h */
