@@ -82,17 +82,26 @@ static qk_status set_padded(char **dst, size_t *cap, const char *s, size_t len)
     return QK_OK;
 }
 
-qk_status qk_run_open(const char *path, int mode, qk_run_stream **out, qk_error *err)
+/* A stream in mode with no line source yet; NULL when out of memory. */
+static qk_run_stream *stream_new(int mode)
 {
     qk_run_stream *s = calloc(1, sizeof *s);
-    qk_status st;
-    *out = NULL;
     if (!s || !(s->seen = qk_strpool_new()) || set_str(&s->runid, &s->runid_cap, "", 0) != QK_OK) {
         qk_run_close(s);
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
+        return NULL;
     }
     s->mode = mode;
     s->isa = qk_run_fast_best_isa();
+    return s;
+}
+
+qk_status qk_run_open(const char *path, int mode, qk_run_stream **out, qk_error *err)
+{
+    qk_run_stream *s = stream_new(mode);
+    qk_status st;
+    *out = NULL;
+    if (!s)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
     if ((st = qk_lines_open_rewindable(path, &s->lines, err)) != QK_OK) {
         qk_run_close(s);
         return st;
@@ -510,17 +519,15 @@ qk_status qk_run_split(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t
     }
     /* from the last cut back, each part ending where the next one starts */
     for (size_t i = m; i-- > 0;) {
-        qk_run_stream *p = calloc(1, sizeof *p);
-        qk_status st = QK_ENOMEM;
+        qk_run_stream *p = stream_new(QK_RUN_STREAM);
+        qk_status st = p ? qk_lines_split(s->lines, cut[i], &p->lines, err)
+                         : qk_error_set(err, QK_ENOMEM, "out of memory");
         parts[i] = p;
-        if (!p || !(p->seen = qk_strpool_new()) || set_str(&p->runid, &p->runid_cap, "", 0) != QK_OK ||
-            (st = qk_lines_split(s->lines, cut[i], &p->lines, err)) != QK_OK) {
+        if (st != QK_OK) {
             for (size_t k = i; k < m; k++)
                 qk_run_close(parts[k]);
-            return st == QK_ENOMEM ? qk_error_set(err, QK_ENOMEM, "out of memory") : st;
+            return st;
         }
-        p->mode = QK_RUN_STREAM;
-        p->isa = s->isa;
     }
     *made = m;
     return QK_OK;
