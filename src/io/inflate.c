@@ -25,15 +25,28 @@ struct qk_inflater {
     int n[NSLOT];       /* bytes in the slot, 0 at the end, -1 on an error */
     size_t head, count; /* the reader's next slot; slots filled */
     int stop;
-    char msg[256]; /* the error's description: zlib's, or */
-    int sys_errno; /* the system's error number when not 0 */
+    qk_gz_fail why; /* the error's, once a slot holds -1 */
 };
 
-int qk_gz_cut_short(gzFile gz)
+int qk_gz_chunk(gzFile gz, char *dst, unsigned len, qk_gz_fail *why)
 {
-    int zerr = Z_OK;
-    (void)gzerror(gz, &zerr);
-    return zerr == Z_BUF_ERROR;
+    int n, zerr = Z_OK;
+    const char *m;
+    errno = 0;
+    if ((n = gzread(gz, dst, len)) > 0)
+        return n;
+    m = gzerror(gz, &zerr);
+    if (n == 0 && zerr != Z_BUF_ERROR)
+        return 0; /* the end */
+    why->sys_errno = n < 0 && zerr == Z_ERRNO ? errno : 0;
+    snprintf(why->msg, sizeof why->msg, "%s",
+             n == 0 ? "unexpected end of the gzip data (the file is cut short)" : m);
+    return -1;
+}
+
+const char *qk_gz_fail_text(const qk_gz_fail *why)
+{
+    return why->sys_errno ? strerror(why->sys_errno) : why->msg;
 }
 
 static void *inflate_main(void *vi)
@@ -51,18 +64,7 @@ static void *inflate_main(void *vi)
         }
         k = (inf->head + inf->count) % NSLOT;
         pthread_mutex_unlock(&inf->mu);
-        errno = 0;
-        n = gzread(inf->gz, inf->data[k], (unsigned)inf->chunk);
-        if (n < 0) { /* a system error is described by the reader (strerror) */
-            int zerr;
-            const char *m = gzerror(inf->gz, &zerr);
-            inf->sys_errno = zerr == Z_ERRNO ? errno : 0;
-            snprintf(inf->msg, sizeof inf->msg, "%s", m);
-            n = -1;
-        } else if (n == 0 && qk_gz_cut_short(inf->gz)) {
-            snprintf(inf->msg, sizeof inf->msg, "%s", QK_GZ_CUT_SHORT);
-            n = -1;
-        }
+        n = qk_gz_chunk(inf->gz, inf->data[k], (unsigned)inf->chunk, &inf->why);
         pthread_mutex_lock(&inf->mu);
         inf->n[k] = n;
         inf->count++;
@@ -98,7 +100,7 @@ qk_inflater *qk_inflater_start(gzFile gz, size_t chunk)
     return NULL;
 }
 
-int qk_inflater_read(qk_inflater *inf, char *dst, char *msg, size_t msgcap)
+int qk_inflater_read(qk_inflater *inf, char *dst, qk_gz_fail *why)
 {
     size_t k;
     int n;
@@ -109,7 +111,7 @@ int qk_inflater_read(qk_inflater *inf, char *dst, char *msg, size_t msgcap)
     n = inf->n[k];
     pthread_mutex_unlock(&inf->mu);
     if (n < 0) { /* the slot stays: a read again gives the error again */
-        snprintf(msg, msgcap, "%s", inf->sys_errno ? strerror(inf->sys_errno) : inf->msg);
+        *why = inf->why;
         return -1;
     }
     if (n == 0)

@@ -9,22 +9,34 @@
 
 typedef struct qk_inflater qk_inflater;
 
-/* What a gzip file cut short reads as: zlib ends such a stream without an
- * error from gzread and leaves Z_BUF_ERROR in gzerror. */
-#define QK_GZ_CUT_SHORT "unexpected end of the gzip data (the file is cut short)"
+/* Why a gzip read failed: the system's error number (when not 0), else
+ * the description in msg. */
+typedef struct qk_gz_fail {
+    int sys_errno;
+    char msg[256];
+} qk_gz_fail;
 
-/* 1 when gz has ended inside a gzip member (after a gzread of 0). */
-int qk_gz_cut_short(gzFile gz);
+/* gzread of up to len bytes of gz into dst: the bytes, 0 at the end, -1
+ * on an error, *why saying which. A stream that stops inside a gzip member
+ * is an error too ("unexpected end of the gzip data (the file is cut
+ * short)"): zlib ends it as if it were complete, leaving only Z_BUF_ERROR
+ * in gzerror. The one read of gzip data of lines.c and of the inflater's
+ * thread. */
+int qk_gz_chunk(gzFile gz, char *dst, unsigned len, qk_gz_fail *why);
+
+/* The description of why, as the message's tail after "cannot read: "
+ * (strerror for a system error: call it on the thread that reports). */
+const char *qk_gz_fail_text(const qk_gz_fail *why);
 
 /* Start inflating gz (gzread from where it stands) into chunks of chunk
  * bytes; NULL when no thread or memory could be had (the caller then reads
  * gz itself). gz belongs to the inflater until qk_inflater_stop. */
 qk_inflater *qk_inflater_start(gzFile gz, size_t chunk);
 
-/* The next chunk's bytes into dst (room for the chunk size): as gzread,
- * the bytes, 0 at the end, -1 on an error, described in msg (msgcap
- * bytes). */
-int qk_inflater_read(qk_inflater *inf, char *dst, char *msg, size_t msgcap);
+/* The next chunk's bytes into dst (room for the chunk size): as
+ * qk_gz_chunk, the bytes, 0 at the end, -1 on an error, *why saying
+ * which. */
+int qk_inflater_read(qk_inflater *inf, char *dst, qk_gz_fail *why);
 
 /* Stop the thread and free the inflater (NULL: nothing); gz is the
  * caller's again, at some place past the bytes read (rewind it to read

@@ -237,19 +237,15 @@ static qk_status fill(qk_lines *l, qk_error *err)
         if (r < 0)
             return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot read: %s", strerror(errno));
         n = (int)r;
-    } else if (l->async && (l->inf || (l->inf = qk_inflater_start(l->gz, CHUNK)) != NULL ||
-                            (l->async = 0))) { /* no thread to be had: inflated here from now on */
-        char msg[256];
-        if ((n = qk_inflater_read(l->inf, l->buf + l->end, msg, sizeof msg)) < 0)
-            return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot read: %s", msg);
-    } else if ((n = gzread(l->gz, l->buf + l->end, CHUNK)) < 0) {
-        int zerr;
-        const char *msg = gzerror(l->gz, &zerr);
-        return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot read: %s",
-                           zerr == Z_ERRNO ? strerror(errno) : msg);
+    } else {
+        qk_gz_fail why;
+        if (l->async && !l->inf && !(l->inf = qk_inflater_start(l->gz, CHUNK)))
+            l->async = 0; /* no thread to be had: inflated here from now on */
+        n = l->inf ? qk_inflater_read(l->inf, l->buf + l->end, &why)
+                   : qk_gz_chunk(l->gz, l->buf + l->end, CHUNK, &why);
+        if (n < 0)
+            return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot read: %s", qk_gz_fail_text(&why));
     }
-    if (n == 0 && l->gz && !l->inf && qk_gz_cut_short(l->gz))
-        return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot read: %s", QK_GZ_CUT_SHORT);
     if (n == 0)
         l->eof = 1;
     /* One scan per chunk instead of one call per line: text files have no NUL. */
