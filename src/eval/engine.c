@@ -435,11 +435,15 @@ static qk_status read_parts(run_ctx *c, size_t n, int *state, qk_error *err)
     return ok ? st : QK_OK;
 }
 
+/* The choices below ask first with as many CPUs as could help and no
+ * load: the CPUs this process may use (control group files) and how busy
+ * they are (up to half a millisecond of looks) are read only for a run
+ * that could use them. */
 static int auto_threads(size_t first_topic_lines, size_t run_bytes)
 {
     double busy;
-    long ncpu = qk_cpus_online();
-    if (!qk_eval_pipe_pays(ncpu, NULL, first_topic_lines, run_bytes))
+    long ncpu;
+    if (!qk_eval_pipe_pays(2, NULL, first_topic_lines, run_bytes) || (ncpu = qk_cpus_online()) < 2)
         return 0;
     return qk_eval_pipe_pays(ncpu, qk_cpus_busy(&busy) ? &busy : NULL, first_topic_lines, run_bytes);
 }
@@ -449,10 +453,11 @@ static int auto_threads(size_t first_topic_lines, size_t run_bytes)
 static size_t parts_wanted(const qk_eval_opts *o, size_t run_bytes, size_t first)
 {
     double busy;
-    long ncpu = qk_cpus_online();
-    if (o->threads == 1 || qk_eval_parts_pay(ncpu, NULL, o->threads, run_bytes, first) == 1)
-        return 1; /* no need to ask how busy the CPUs are */
-    return qk_eval_parts_pay(ncpu, qk_cpus_busy(&busy) ? &busy : NULL, o->threads, run_bytes, first);
+    if (o->threads == 1 || qk_eval_parts_pay(QK_RUN_MAX_PARTS, NULL, o->threads, run_bytes, first) == 1)
+        return 1;
+    if (o->threads >= 2) /* as many as asked: the CPUs and their load do not count */
+        return qk_eval_parts_pay(1, NULL, o->threads, run_bytes, first);
+    return qk_eval_parts_pay(qk_cpus_online(), qk_cpus_busy(&busy) ? &busy : NULL, 0, run_bytes, first);
 }
 
 /* Stream the run: in topic parts side by side, or parsing on a second
