@@ -2,6 +2,7 @@
  * hash table of ids (linear probing, power-of-two size, load <= 1/2, or
  * <= 3/4 in a large table sized by qk_strpool_reserve: see room_for). */
 #include "core/bytes.h"
+#include "core/prefault.h"
 #include "core/strpool_add.h"
 #include "qrelkit/core.h"
 
@@ -138,6 +139,10 @@ static qk_status rehash_to(qk_strpool *p, size_t n)
     uint64_t *slots = calloc(n, sizeof *slots);
     if (!slots)
         return QK_ENOMEM;
+    /* a large table's pages mapped in one call: the inserts would fault
+     * them in one at a time, in random order (core/prefault.h) */
+    if (n * sizeof *slots >= ((size_t)1 << 20))
+        qk_prefault(slots, 0, n * sizeof *slots);
     for (size_t k = 0; k < p->nslots; k++) {
         uint64_t v = p->slots[k];
         size_t i;
@@ -252,6 +257,84 @@ static qk_status catch_up(qk_strpool *p)
 }
 
 qk_status qk_strpool_index(qk_strpool *p) { return catch_up(p); }
+
+/* The appended ids [from, n) with each string equal to one before it
+ * dropped: dup[id - from] holds the id it repeats (UINT32_MAX for a
+ * string kept). The kept strings move down over the dropped ones in the
+ * arena and offs; moved[id - from] = id's new id, a dropped one's that of
+ * the string it repeats; every slot of a moved id is renumbered. */
+static void drop_repeats(qk_strpool *p, size_t from, size_t n, uint32_t *moved)
+{
+    size_t next = from, alen = from < n ? (size_t)p->offs[from] : p->arena_len;
+    for (size_t id = from; id < n; id++) {
+        uint32_t d = moved[id - from];
+        size_t start = (size_t)p->offs[id], len = len_of(p, (uint32_t)id) + 1;
+        if (d != UINT32_MAX) {
+            moved[id - from] = d >= from ? moved[d - from] : d;
+            continue;
+        }
+        memmove(p->arena + alen, p->arena + start, len);
+        p->offs[next] = alen;
+        alen += len;
+        moved[id - from] = (uint32_t)next++;
+    }
+    p->arena_len = alen;
+    p->count = next;
+    for (size_t k = 0; k < p->nslots; k++) {
+        uint64_t v = p->slots[k];
+        if (v && (uint32_t)v - 1 >= from)
+            p->slots[k] = tag_of(v) | ((uint64_t)moved[(uint32_t)v - 1 - from] + 1);
+    }
+}
+
+qk_status qk_strpool_index_unique(qk_strpool *p, size_t *from, uint32_t **moved)
+{
+    enum { AHEAD = 32 };
+    uint64_t ring[AHEAD]; /* the hash of id in ring[id % AHEAD] */
+    size_t n = p->nslots, lo = p->indexed, count = p->count;
+    uint32_t *dup = NULL;
+    *from = lo;
+    *moved = NULL;
+    if (lo == count)
+        return QK_OK;
+    while (room_for(p, n) < count) {
+        if (n > SIZE_MAX / 4 / sizeof *p->slots)
+            return QK_ENOMEM;
+        n *= 2;
+    }
+    if (n > p->nslots && rehash_to(p, n) != QK_OK)
+        return QK_ENOMEM;
+    for (size_t id = lo; id < count && id < lo + AHEAD; id++)
+        ring[id % AHEAD] = hash_id(p, id);
+    for (size_t id = lo; id < count; id++) {
+        uint64_t h = ring[id % AHEAD];
+        uint32_t was;
+        if (id + AHEAD < count) {
+            uint64_t g = hash_id(p, id + AHEAD);
+            __builtin_prefetch(&p->slots[home(g, p->nslots - 1)], 1);
+            ring[id % AHEAD] = g;
+        }
+        if (!find_hashed(p, p->arena + p->offs[id], len_of(p, (uint32_t)id), h, &was)) {
+            put_slot(p, h, (uint32_t)id);
+            continue;
+        }
+        /* a repeat: the first one allocates the answer, all kept so far */
+        if (!dup) {
+            if (!(dup = malloc((count - lo) * sizeof *dup))) {
+                p->indexed = id; /* the rest stay appended, as they were */
+                return QK_ENOMEM;
+            }
+            for (size_t k = 0; k < count - lo; k++)
+                dup[k] = UINT32_MAX;
+        }
+        dup[id - lo] = was;
+    }
+    if (dup)
+        drop_repeats(p, lo, count, dup);
+    p->indexed = p->count;
+    *moved = dup;
+    return QK_OK;
+}
 
 /* Append s, known not to be in p, whose hash is h. */
 static qk_status add_hashed(qk_strpool *p, const char *s, size_t len, uint64_t h, uint32_t *id)

@@ -25,6 +25,17 @@ qk_status qk_strpool_append(qk_strpool *p, const char *s, size_t len, uint32_t *
  * leaves them where they were (still found, one by one). */
 qk_status qk_strpool_index(qk_strpool *p);
 
+/* As qk_strpool_index, for strings appended without knowing them new
+ * (a reader that would otherwise look up each one in a table too large
+ * for the cache): ids from *from on are the appended ones. A string equal
+ * to one before it is dropped, and the strings after it move down, as if
+ * each had been added by qk_strpool_intern in turn. *moved is NULL when
+ * none was dropped; else an array the caller frees, that maps each id
+ * appended (id - *from) to its id now, a dropped one's to that of the
+ * string it repeats. QK_ENOMEM leaves the ids not yet taken appended, as
+ * they were; the table then holds no repeat. */
+qk_status qk_strpool_index_unique(qk_strpool *p, size_t *from, uint32_t **moved);
+
 /* Start loading the hash slot where s[0..len) is looked up or added: a
  * reader that knows its next strings early hides the cache misses of a
  * large pool. Changes nothing. */

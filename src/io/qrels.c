@@ -451,8 +451,10 @@ static void shrink_to_fit(qk_qrels *q)
 
 qk_status qk_qrels_organise(qk_qrels *q, const char *path, qk_dedup dedup, qk_error *err)
 {
+    qk_status st = qk_qrels_index_topics(q); /* first: it may merge topics */
     size_t nt = qk_strpool_count(q->topics);
-    qk_status st;
+    if (st != QK_OK)
+        return qk_error_set(err, st, "out of memory");
     shrink_to_fit(q);
     if (!q->in_order || q->nblk != nt)
         return organise_any(q, nt, path, dedup, err);
@@ -543,6 +545,7 @@ qk_status qk_qrels_read_offs(const char *path, qk_rel_format fmt, qk_dedup dedup
         goto out;
     }
     q->off_max = off_max;
+    q->defer_topics = 1; /* the read below looks up no topic but its blocks' */
     /* sized from the uncompressed size for gzip (io_lines.h) */
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK ||
         (st = qk_qrels_read_lines(q, lines, path, 0, NULL, qk_lines_size_hint(lines), isa, err)) != QK_OK)

@@ -27,7 +27,10 @@ qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql)
 {
     size_t known = qk_strpool_count(q->topics);
     uint32_t id;
-    if (qk_strpool_intern(q->topics, qid, ql, &id) != QK_OK)
+    /* Deferred, a topic seen before takes a second id here, which
+     * organising merges into the first (and then clears in_order). */
+    if ((q->defer_topics && known >= QK_QRELS_DEFER ? qk_strpool_append(q->topics, qid, ql, &id)
+                                                    : qk_strpool_intern(q->topics, qid, ql, &id)) != QK_OK)
         return QK_ENOMEM;
     if (q->nblk == q->blk_cap) {
         /* qk_grow picks the same capacity for equal (cap, need): the two
@@ -48,6 +51,26 @@ qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql)
     q->blk_start[q->nblk++] = (uint32_t)q->nrecs;
     q->cur_qid = qk_strpool_str(q->topics, id);
     q->cur_qlen = ql;
+    return QK_OK;
+}
+
+/* The topics a deferred read appended (defer_topics) into the pool's
+ * table, each repeat merged into its topic's first id: its blocks then
+ * take that id, and the blocks are no longer one a topic (in_order 0). */
+qk_status qk_qrels_index_topics(qk_qrels *q)
+{
+    size_t from;
+    uint32_t *moved;
+    if (qk_strpool_index_unique(q->topics, &from, &moved) != QK_OK)
+        return QK_ENOMEM;
+    q->defer_topics = 0;
+    if (!moved)
+        return QK_OK;
+    for (size_t k = 0; k < q->nblk; k++)
+        if (q->blk_topic[k] >= from)
+            q->blk_topic[k] = moved[q->blk_topic[k] - from];
+    q->in_order = 0;
+    free(moved);
     return QK_OK;
 }
 
@@ -490,8 +513,8 @@ __attribute__((target("avx2,bmi,bmi2"), noinline)) static int hot_avx2_jg(hot *h
 static void prefetch_next_topic(const qk_qrels *q, const char *s, const char *end)
 {
     const char *t;
-    if (qk_strpool_count(q->topics) < 4096)
-        return; /* a small table stays in the cache */
+    if (qk_strpool_count(q->topics) < QK_QRELS_DEFER || q->defer_topics)
+        return; /* a small table stays in the cache; a deferred one is not looked in */
     if (s < end && *s == '\r')
         s++;
     if (s >= end || *s != '\n')

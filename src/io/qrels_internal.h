@@ -78,6 +78,12 @@ struct qk_qrels {
     size_t cur_qlen, prev_dlen;
     int in_order, topics_sorted;
     int presized; /* qk_qrels_presize was called (once, by the reader) */
+    /* 1: past QK_QRELS_DEFER topics, a new block's topic is appended to
+     * the pool without a lookup (qk_strpool_append), and organising
+     * takes them into its table in one pass, repeats merged
+     * (qk_qrels_organise). Set by a whole-file read, whose only topic
+     * lookups are the new blocks'. */
+    int defer_topics;
     /* The in-place reader's same-layout loop (qrels_fast.c try_fixed):
      * the record count from which it is tried next and its wait, kept
      * from one batch to the next. */
@@ -202,7 +208,15 @@ qk_status qk_qrels_read_offs(const char *path, qk_rel_format fmt, qk_dedup dedup
 
 /* Start a block of records of topic qid (ql bytes) at record q->nrecs
  * (qrels_fast.c). */
+/* A pool of this many topics or more no longer fits the cache: a reader
+ * that defers its lookups (defer_topics) appends from then on. */
+#define QK_QRELS_DEFER 4096
+
 qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql);
+/* The topics new blocks appended (defer_topics) taken into the topic
+ * pool's table, each repeat merged into its first id (qrels_fast.c);
+ * organising calls it first. QK_ENOMEM when the table could not grow. */
+qk_status qk_qrels_index_topics(qk_qrels *q);
 
 /* Move the docno offsets to 8 bytes each, for an arena past off_max
  * (qrels_fast.c). */

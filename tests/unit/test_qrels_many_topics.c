@@ -3,7 +3,9 @@
  * must hold its distinct docnos in strcmp order with the first line's
  * grade and line, and the topics must come in strcmp order, all computed
  * here from the lines alone (qrels_order_fixture.h). Over 4,096 topics,
- * so the reader looks the next line's topic up ahead (qrels_fast.c); topic
+ * so the reader appends the later ones without a lookup and organising
+ * merges a topic's later lines into its first id (qrels_fast.c
+ * qk_qrels_index_topics: with a line apart, below, it must); topic
  * ids of digits and of 9-14 bytes sharing their first 8 (the pool's sort
  * then compares past its keys, core/strpool_sort.c); blocks of 1-5
  * records (sorted by insertion: qrels_digits.c, core/sort.c) and now and

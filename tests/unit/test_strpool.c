@@ -213,6 +213,73 @@ static void test_append_index(void **state)
  * its slots: 600,000 ids in 2^20 slots (at most 1/2 would take 2^21), no
  * rehash while they are added, each then found; a pool that only grows
  * keeps the load at most 1/2; a small reserve keeps 1/2 too. */
+/* Appended strings that repeat one another or an indexed one: after
+ * qk_strpool_index_unique the pool is what interning each string in turn
+ * would have made (ids, strings, lookups), and moved maps every appended
+ * id to its id now. Random strings of 1-24 bytes (some with a NUL inside)
+ * from a small alphabet, so that repeats are frequent, in a table that
+ * grows; and a pool whose appended strings are all new (moved NULL). */
+static void test_index_unique(void **state)
+{
+    (void)state;
+    srand(11);
+    for (int round = 0; round < 40; round++) {
+        qk_strpool *p = qk_strpool_new(), *ref = qk_strpool_new();
+        size_t nfirst = (size_t)(rand() % 50), nmore = (size_t)(rand() % 3000), from, base = 0;
+        uint32_t *moved = NULL, *want = malloc((nmore + 1) * sizeof *want), id, x;
+        char buf[32];
+        int repeats = round % 4 != 3;
+        assert_non_null(p);
+        assert_non_null(ref);
+        assert_non_null(want);
+        for (size_t i = 0; i < nfirst + nmore; i++) {
+            size_t len = 1 + (size_t)(rand() % 24);
+            for (size_t k = 0; k < len; k++)
+                buf[k] = repeats ? "ab\0c"[rand() % (len < 6 ? 4 : 2)] : (char)('a' + rand() % 26);
+            if (!repeats) /* all new: a counter in the first bytes */
+                len = (size_t)snprintf(buf, sizeof buf, "%zu-%.*s", i, (int)(len % 8), "xxxxxxxx");
+            assert_int_equal(qk_strpool_intern(ref, buf, len, &id), QK_OK);
+            if (i < nfirst) {
+                assert_int_equal(qk_strpool_intern(p, buf, len, &x), QK_OK);
+            } else {
+                if (i == nfirst)
+                    base = qk_strpool_count(p);
+                assert_int_equal(qk_strpool_append(p, buf, len, &x), QK_OK);
+                assert_int_equal(x, base + i - nfirst); /* the next id, repeat or not */
+                want[i - nfirst] = id;
+            }
+        }
+        assert_int_equal(qk_strpool_index_unique(p, &from, &moved), QK_OK);
+        if (nmore)
+            assert_int_equal(from, base);
+        assert_int_equal(qk_strpool_count(p), qk_strpool_count(ref));
+        for (size_t i = 0; i < qk_strpool_count(ref); i++) {
+            size_t len = qk_strpool_len(ref, (uint32_t)i);
+            assert_int_equal(qk_strpool_len(p, (uint32_t)i), len);
+            assert_memory_equal(qk_strpool_str(p, (uint32_t)i), qk_strpool_str(ref, (uint32_t)i), len + 1);
+            assert_true(qk_strpool_find(p, qk_strpool_str(ref, (uint32_t)i), len, &x));
+            assert_int_equal(x, i);
+        }
+        if (!repeats || qk_strpool_count(ref) == from + nmore) {
+            assert_null(moved);
+        } else {
+            assert_non_null(moved);
+            for (size_t k = 0; k < nmore; k++)
+                assert_int_equal(moved[k], want[k]);
+        }
+        free(moved);
+        /* the table takes more strings as usual; nothing left to index */
+        assert_int_equal(qk_strpool_intern(p, "zzz-new", 7, &x), QK_OK);
+        assert_int_equal(x, qk_strpool_count(ref));
+        assert_int_equal(qk_strpool_index_unique(p, &from, &moved), QK_OK);
+        assert_null(moved);
+        assert_int_equal(from, qk_strpool_count(p));
+        free(want);
+        qk_strpool_free(p);
+        qk_strpool_free(ref);
+    }
+}
+
 static void test_reserve_dense(void **state)
 {
     enum { N = 600000 };
@@ -308,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_lengths),
         cmocka_unit_test(test_add_new_reserve),
         cmocka_unit_test(test_append_index),
+        cmocka_unit_test(test_index_unique),
         cmocka_unit_test(test_reserve_dense),
         cmocka_unit_test(test_sorted_digits),
     };
