@@ -173,6 +173,7 @@ void qk_eval_result_free(qk_eval_result *r)
     free(r->missing);
     free(r->summary);
     free(r->value_inst);
+    free(r->standin);
     free(r->runid);
     qk_out_plan_free(&r->plan);
     free(r);

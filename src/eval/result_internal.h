@@ -63,6 +63,9 @@ struct qk_eval_result {
     size_t nwritten;
     double *sums; /* per value, added in qrels order as summarise does */
     qk_out_plan plan; /* how each value's lines are written (engine_out.c) */
+    /* -c: what a stand-in's scoring resets in value i (engine.c
+     * eval_standin: 1 the value, 2 the string), found by name once */
+    unsigned char *standin;
 };
 
 /* The row of qrels topic t (the shared row when streaming); t has one. */
