@@ -3,7 +3,8 @@
 # replaced by streaming the trec lines when the run's topics come in qrels
 # order. The bytes must be those of the table path, which an out-of-order
 # copy of the same run takes: same output whatever the run's topic order
-# (trec_eval prints topics in qrels order), with -q, without, and with -c.
+# (trec_eval prints topics in qrels order), with -q, without, and with -c;
+# and the summary alone in the other formats (below).
 set -u
 qk=$1
 dir=$(mktemp -d)
@@ -39,5 +40,38 @@ for opts in "-q -m all_trec" "-m all_trec" "-q -c -m all_trec"; do
             fail=1
         fi
     done
+done
+# eval --format tsv / json / --precision without -q write the summary
+# alone and stream too: their summary must be the table path's, which -q
+# takes (tsv and --precision: the "all" lines, and no other but tsv's
+# header; json: the "summary" object and the skipped topics).
+for c in "" "-c"; do
+    for f in "--format tsv" "--precision 6"; do
+        # shellcheck disable=SC2086
+        "$qk" eval $f $c -m all_trec "$dir/qrels" "$dir/reversed.run" >"$dir/a" 2>/dev/null || { echo "FAIL: eval $f $c: exit $?"; fail=1; }
+        # shellcheck disable=SC2086
+        "$qk" eval $f $c -q -m all_trec "$dir/qrels" "$dir/reversed.run" 2>/dev/null | grep $'\tall\t' >"$dir/b"
+        if ! grep $'\tall\t' "$dir/a" | cmp -s - "$dir/b" || [ "$(grep -vc $'^run\tmeasure\t' "$dir/a")" != "$(grep -c $'\tall\t' "$dir/a")" ] ||
+            [ ! -s "$dir/b" ]; then
+            echo "FAIL: qrelkit eval $f $c: the summary differs from -q's"
+            fail=1
+        fi
+    done
+    for q in "" "-q"; do
+        # shellcheck disable=SC2086
+        "$qk" eval --format json $q $c -m all_trec "$dir/qrels" "$dir/reversed.run" >"$dir/j$q" 2>/dev/null ||
+            { echo "FAIL: eval --format json $q $c: exit $?"; fail=1; }
+    done
+    if ! python3 - "$dir/j" "$dir/j-q" <<'PY'
+import json, sys
+a, b = (json.load(open(p))["runs"][0] for p in sys.argv[1:3])
+ok = a["summary"] == b["summary"] and a["skipped_topics"] == b["skipped_topics"] and "topics" not in a
+ok = ok and len(a["summary"]) > 50 and a["summary"]["num_q"] == len(b["topics"])
+sys.exit(0 if ok else 1)
+PY
+    then
+        echo "FAIL: qrelkit eval --format json $c: the summary differs from -q's"
+        fail=1
+    fi
 done
 exit $fail
