@@ -118,6 +118,14 @@ typedef struct qk_eval_opts {
                                   a part of 4 MB or more per core other tasks
                                   leave free (cost model). Results are
                                   identical either way. */
+    int summary_only;          /* qk_eval_streams: 1: the caller reads each
+                                  result's summary, run id and missing topics
+                                  only, not its per-topic values: a run whose
+                                  per-topic table would hold 2^20 values or
+                                  more is summed topic by topic instead (as
+                                  qk_eval_stream_trec with f NULL), the same
+                                  summary in the memory of one topic.
+                                  0 (default): every value kept. */
 } qk_eval_opts;
 QK_API void qk_eval_opts_init(qk_eval_opts *o);
 

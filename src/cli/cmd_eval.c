@@ -426,6 +426,7 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
     /* tsv, json or --precision without -q write the summary alone: the
      * same stream serves them, without a per-topic line */
     summary_only = !c.matrix && !trec_out && !c.per_topic;
+    c.o.summary_only = !c.matrix && !c.per_topic; /* several runs: each summed as it goes */
     stream_topics = qk_measures_num_values(ms);
     stream_topics = (((size_t)1 << 20) + stream_topics - 1) / (stream_topics ? stream_topics : 1);
     if ((!c.shard_on && argc - first == 2 && (trec_out || summary_only)

@@ -17,6 +17,10 @@ typedef struct many {
     qk_run_stream *const *s;
     const qk_measures *m;
     qk_eval_opts o; /* one thread per run */
+    /* o.summary_only and a per-topic table of 2^20 values or more (the
+     * threshold of a streamed trec output): each run summed topic by
+     * topic, so that n runs at once do not hold n tables */
+    int sum_only;
     qk_eval_result **out;
     qk_status *st;
     qk_error *errs;
@@ -32,7 +36,9 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&w->mu);
         if (i >= w->n)
             return NULL;
-        w->st[i] = qk_eval_stream(w->q, w->s[i], w->m, &w->o, &w->out[i], &w->errs[i]);
+        w->st[i] = w->sum_only
+                       ? qk_eval_stream_trec(w->q, w->s[i], w->m, &w->o, NULL, &w->out[i], &w->errs[i])
+                       : qk_eval_stream(w->q, w->s[i], w->m, &w->o, &w->out[i], &w->errs[i]);
     }
 }
 
@@ -65,6 +71,8 @@ qk_status qk_eval_streams(const qk_qrels *q, qk_run_stream *const *s, size_t n, 
     w.m = m;
     w.o = *opts;
     w.o.threads = n == 1 ? opts->threads : 1;
+    w.sum_only = opts->summary_only && !opts->topic_range &&
+                 qk_qrels_num_topics(q) * qk_measures_num_values(m) >= ((size_t)1 << 20);
     w.out = out;
     w.st = calloc(n, sizeof *w.st);
     w.errs = calloc(n, sizeof *w.errs);

@@ -74,4 +74,24 @@ PY
         fail=1
     fi
 done
+# Several runs without -q (each summed as it goes when the table is
+# large, qk_eval_opts.summary_only): the summaries of -q's tables.
+"$qk" eval -c -m all_trec "$dir/qrels" "$dir/sorted.run" "$dir/reversed.run" >"$dir/a" 2>/dev/null
+"$qk" eval -c -q -m all_trec "$dir/qrels" "$dir/sorted.run" "$dir/reversed.run" 2>/dev/null | grep $'\tall\t' >"$dir/b"
+if ! cmp -s "$dir/a" "$dir/b" || [ "$(wc -l <"$dir/a")" -lt 150 ]; then
+    echo "FAIL: qrelkit eval -c, two runs: the summaries differ from -q's"
+    fail=1
+fi
+# A run given as a pipe (a shell's <(...)): the order check reads it whole
+# first and the stream then reads it from memory; it used to stop with
+# "cannot rewind". Same bytes as the file, streamed (-q) and summary-only.
+for args in "trec_eval -q -m all_trec" "eval --format tsv -c -m all_trec"; do
+    # shellcheck disable=SC2086
+    "$qk" $args "$dir/qrels" "$dir/sorted.run" >"$dir/a" 2>/dev/null
+    # shellcheck disable=SC2086
+    if ! "$qk" $args "$dir/qrels" <(cat "$dir/sorted.run") >"$dir/b" 2>"$dir/err" || ! cmp -s "$dir/a" "$dir/b"; then
+        echo "FAIL: qrelkit $args on a pipe: $(head -c 200 "$dir/err")"
+        fail=1
+    fi
+done
 exit $fail
