@@ -53,6 +53,7 @@ struct qk_lines {
     size_t cap, start, end;
     size_t gz_hint; /* gzip files: gzip_size_hint at open; else 0 */
     int stdin_file; /* "-" read from a regular file, not mapped (seekable: rewinds) */
+    int pipe;       /* a named path that is a pipe or socket (a shell's <(...)): read once */
     int eof;
     int memory;  /* buf holds the whole input: rewind resets start */
     int has_nul; /* a NUL byte was read: lines are checked one by one from now */
@@ -144,6 +145,7 @@ static qk_status open_gz(qk_lines *l, qk_error *err)
                     return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot open: out of memory");
                 }
                 gzbuffer(l->gz, CHUNK);
+                l->pipe = 1;
                 return QK_OK;
             }
             l->fd = fd;
@@ -532,6 +534,15 @@ qk_status qk_lines_rewind(qk_lines *l, qk_error *err)
     }
     if (strcmp(l->path, "-") == 0 && !l->map && !l->stdin_file)
         return qk_error_set(err, QK_EUSAGE, "standard input cannot be read twice");
+    /* A pipe not read from yet (a reader that looks over the input before
+     * reading it) is read whole now, and then from memory; one read from
+     * already cannot go back. */
+    if (l->pipe && l->gz && l->end == 0 && !l->eof && gztell(l->gz) == 0) {
+        qk_status st = slurp(l, err);
+        l->lineno = 0;
+        l->start = 0;
+        return st;
+    }
     qk_inflater_stop(l->inf); /* started again at the next read */
     l->inf = NULL;
     if (!l->map && (l->fd >= 0 ? lseek(l->fd, 0, SEEK_SET) != 0 : gzrewind(l->gz) != 0))
