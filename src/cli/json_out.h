@@ -1,0 +1,38 @@
+/* JSON written as it goes, in the bytes jansson's json_dumpf gives the
+ * same document with JSON_INDENT(2) and JSON_REAL_PRECISION(prec) (object
+ * members in the order written): for outputs too large to build as a tree
+ * first (eval --format json -q over hundreds of thousands of topics held
+ * a gigabyte of jansson nodes). As with jansson, a member whose key or
+ * string value is not valid UTF-8, or whose real is not finite, is left
+ * out. tests/unit/test_json_out.c compares the bytes with jansson's. */
+#ifndef QK_CLI_JSON_OUT_H
+#define QK_CLI_JSON_OUT_H
+
+#include <stdio.h>
+
+enum { QK_JOUT_DEPTH = 16 };
+
+typedef struct qk_jout {
+    FILE *f;
+    int prec;  /* significant digits of reals (jansson's 0 means 17) */
+    int depth; /* containers open */
+    /* used[d]: container d has a member; skip[d]: container d was left out
+     * (its key was not valid), and so is everything written into it */
+    unsigned char used[QK_JOUT_DEPTH], skip[QK_JOUT_DEPTH];
+} qk_jout;
+
+void qk_jout_init(qk_jout *w, FILE *f, int prec);
+/* Open an object ('{') or array ('['), as a member named key of the
+ * enclosing object, or (key NULL) an element of the enclosing array or the
+ * document itself. Deeper than QK_JOUT_DEPTH is not supported. */
+void qk_jout_open(qk_jout *w, const char *key, char kind);
+void qk_jout_close(qk_jout *w, char kind);
+void qk_jout_string(qk_jout *w, const char *key, const char *s);
+void qk_jout_real(qk_jout *w, const char *key, double v);
+void qk_jout_int(qk_jout *w, const char *key, long long v);
+void qk_jout_null(qk_jout *w, const char *key);
+/* 1 when s is UTF-8 that jansson takes as a string (no overlong forms,
+ * surrogates or code points past U+10FFFF). */
+int qk_jout_utf8(const char *s);
+
+#endif
