@@ -1,5 +1,6 @@
 /* What `qrelkit eval` prints and how it evaluates several runs: shared by
  * the whole command (cmd_eval.c) and its shards (eval_shard.c). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -9,10 +10,25 @@
 
 static void print_num(FILE *f, const qk_measure_info *in, double v, int prec, int zmode)
 {
+    char b[QK_FMT_BUFSIZE];
     if (in->is_long && !zmode)
         fprintf(f, "%ld", (long)v);
-    else
+    else if (prec == 4 && isfinite(v)) { /* the default: printf's bytes, several times faster */
+        size_t n = qk_fmt_fixed4(b, v);
+        fwrite(b, 1, n, f);
+    } else
         fprintf(f, "%.*f", prec, v);
+}
+
+/* run, name and topic of a TSV line and their tabs */
+static void put_keys(FILE *f, const char *run, const char *name, const char *topic)
+{
+    fputs(run, f);
+    fputc('\t', f);
+    fputs(name, f);
+    fputc('\t', f);
+    fputs(topic, f);
+    fputc('\t', f);
 }
 
 void qk_eval_write_tsv(FILE *f, qk_eval_result *const *res, size_t nres, const qk_eval_cli *c, int header)
@@ -30,9 +46,9 @@ void qk_eval_write_tsv(FILE *f, qk_eval_result *const *res, size_t nres, const q
                     const char *s = qk_result_topic_string(e, t, i);
                     if (!in->per_topic)
                         continue;
-                    fprintf(f, "%s\t%s\t%s\t", run, qk_result_value_name(e, i), qk_result_topic(e, t));
+                    put_keys(f, run, qk_result_value_name(e, i), qk_result_topic(e, t));
                     if (s)
-                        fprintf(f, "%s", s);
+                        fputs(s, f);
                     else
                         print_num(f, in, qk_result_topic_value(e, t, i), c->precision, z);
                     fputc('\n', f);
@@ -42,7 +58,7 @@ void qk_eval_write_tsv(FILE *f, qk_eval_result *const *res, size_t nres, const q
                 const qk_measure_info *in = qk_result_value_measure(e, i);
                 if (in->summary == QK_SUMMARY_NONE || in->summary == QK_SUMMARY_RUNID)
                     continue;
-                fprintf(f, "%s\t%s\tall\t", run, qk_result_value_name(e, i));
+                put_keys(f, run, qk_result_value_name(e, i), "all");
                 print_num(f, in, qk_result_summary(e, i), c->precision, z);
                 fputc('\n', f);
             }
