@@ -143,7 +143,7 @@ static void add_value(json_t *into, qk_jout *w, const char *key, int depth)
         for (size_t i = 0; i < n; i++) {
             char k[64];
             /* distinct keys: jansson would replace a repeated one */
-            snprintf(k, 8, "k%zu", i);
+            snprintf(k, sizeof k, "k%zu", i);
             if (below(3) == 0) {
                 size_t l = strlen(k);
                 random_text(k + l, sizeof k - l);
