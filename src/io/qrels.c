@@ -420,42 +420,13 @@ static qk_status organise_any(qk_qrels *q, size_t nt, const char *path, qk_dedup
     return st;
 }
 
-/* realloc *p (cap elements of size el) down to n, when that frees a page
- * or more; a failure leaves it as it was. */
-static void shrink(void **p, size_t *cap, size_t n, size_t el)
-{
-    void *s;
-    n = n ? n : 1;
-    if (*p && *cap > n && (*cap - n) * el >= 4096 && (s = realloc(*p, n * el))) {
-        *p = s;
-        *cap = n;
-    }
-}
-
-/* The arrays sized from the file size (qk_qrels_presize: its estimate and
- * 1/16 more, every page mapped) cut to what the records use before
- * organising adds its own: 1.7 MB of 16 MB on a qrels of 502,000 topics,
- * freed at the peak, and for good where the records stay. */
-static void shrink_to_fit(qk_qrels *q)
-{
-    size_t c;
-    shrink((void **)&q->recs, &q->rec_cap, q->nrecs, sizeof *q->recs);
-    c = q->doc_cap;
-    if (q->doc_off64)
-        shrink((void **)&q->doc_off64, &c, q->ndocs, sizeof *q->doc_off64);
-    else
-        shrink((void **)&q->doc_off, &c, q->ndocs, sizeof *q->doc_off);
-    q->doc_cap = c;
-    shrink((void **)&q->arena, &q->arena_cap, q->arena_len, 1);
-}
-
 qk_status qk_qrels_organise(qk_qrels *q, const char *path, qk_dedup dedup, qk_error *err)
 {
     qk_status st = qk_qrels_index_topics(q); /* first: it may merge topics */
     size_t nt = qk_strpool_count(q->topics);
     if (st != QK_OK)
         return qk_error_set(err, st, "out of memory");
-    shrink_to_fit(q);
+    qk_qrels_shrink_to_fit(q);
     if (!q->in_order || q->nblk != nt)
         return organise_any(q, nt, path, dedup, err);
     st = organise_in_order(q, nt);
@@ -546,6 +517,7 @@ qk_status qk_qrels_read_offs(const char *path, qk_rel_format fmt, qk_dedup dedup
     }
     q->off_max = off_max;
     q->defer_topics = 1; /* the read below looks up no topic but its blocks' */
+    q->defer_check = 4 * QK_QRELS_DEFER;
     /* sized from the uncompressed size for gzip (io_lines.h) */
     if ((st = qk_lines_open(path, &lines, err)) != QK_OK ||
         (st = qk_qrels_read_lines(q, lines, path, 0, NULL, qk_lines_size_hint(lines), isa, err)) != QK_OK)

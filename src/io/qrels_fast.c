@@ -23,6 +23,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The topics a deferred read appended (defer_topics) taken into the
+ * pool's table, each repeat merged into its topic's first id: its blocks
+ * then take that id, and the blocks are no longer one a topic (in_order
+ * 0). *repeats: 1 when there was one. */
+static qk_status merge_appended(qk_qrels *q, int *repeats)
+{
+    size_t from;
+    uint32_t *moved;
+    *repeats = 0;
+    if (qk_strpool_index_unique(q->topics, &from, &moved) != QK_OK)
+        return QK_ENOMEM;
+    if (!moved)
+        return QK_OK;
+    for (size_t k = 0; k < q->nblk; k++)
+        if (q->blk_topic[k] >= from)
+            q->blk_topic[k] = moved[q->blk_topic[k] - from];
+    q->in_order = 0;
+    *repeats = 1;
+    free(moved);
+    return QK_OK;
+}
+
 qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql)
 {
     size_t known = qk_strpool_count(q->topics);
@@ -51,26 +73,27 @@ qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql)
     q->blk_start[q->nblk++] = (uint32_t)q->nrecs;
     q->cur_qid = qk_strpool_str(q->topics, id);
     q->cur_qlen = ql;
+    /* Now and then (every 4 times as many topics) the appended ones are
+     * merged: a file that lists its topics in many blocks each (a
+     * shuffled qrels) stops deferring at the first check, before each of
+     * its blocks costs a pool entry. The pool's strings may have moved. */
+    if (q->defer_topics && qk_strpool_count(q->topics) >= q->defer_check) {
+        int repeats;
+        if (merge_appended(q, &repeats) != QK_OK)
+            return QK_ENOMEM;
+        q->defer_topics = !repeats;
+        q->defer_check *= 4;
+        q->cur_qid = qk_strpool_str(q->topics, q->blk_topic[q->nblk - 1]);
+    }
     return QK_OK;
 }
 
-/* The topics a deferred read appended (defer_topics) into the pool's
- * table, each repeat merged into its topic's first id: its blocks then
- * take that id, and the blocks are no longer one a topic (in_order 0). */
 qk_status qk_qrels_index_topics(qk_qrels *q)
 {
-    size_t from;
-    uint32_t *moved;
-    if (qk_strpool_index_unique(q->topics, &from, &moved) != QK_OK)
+    int repeats;
+    if (merge_appended(q, &repeats) != QK_OK)
         return QK_ENOMEM;
     q->defer_topics = 0;
-    if (!moved)
-        return QK_OK;
-    for (size_t k = 0; k < q->nblk; k++)
-        if (q->blk_topic[k] >= from)
-            q->blk_topic[k] = moved[q->blk_topic[k] - from];
-    q->in_order = 0;
-    free(moved);
     return QK_OK;
 }
 

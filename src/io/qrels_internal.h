@@ -82,8 +82,10 @@ struct qk_qrels {
      * the pool without a lookup (qk_strpool_append), and organising
      * takes them into its table in one pass, repeats merged
      * (qk_qrels_organise). Set by a whole-file read, whose only topic
-     * lookups are the new blocks'. */
+     * lookups are the new blocks'. Checked for repeats (and stopped on
+     * one) when the pool reaches defer_check topics, then 4 times as many. */
     int defer_topics;
+    size_t defer_check;
     /* The in-place reader's same-layout loop (qrels_fast.c try_fixed):
      * the record count from which it is tried next and its wait, kept
      * from one batch to the next. */
@@ -190,6 +192,10 @@ qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t
  * when each block so far was a new topic; cur_qid is looked up again, as
  * the pool's strings may move (qrels_size.c). */
 void qk_qrels_presize(qk_qrels *q, size_t size, size_t bytes);
+/* The arrays the reader sized from the file size cut to the records
+ * (realloc, where that frees a page or more; qrels_size.c), before
+ * organising adds its own. */
+void qk_qrels_shrink_to_fit(qk_qrels *q);
 
 /* qk_qrels_read with a given parser for the lines of the common shape: a
  * classifier of run_internal.h (QK_FAST_BASE, QK_FAST_AVX2 where the CPU
@@ -210,7 +216,7 @@ qk_status qk_qrels_read_offs(const char *path, qk_rel_format fmt, qk_dedup dedup
  * (qrels_fast.c). */
 /* A pool of this many topics or more no longer fits the cache: a reader
  * that defers its lookups (defer_topics) appends from then on. */
-#define QK_QRELS_DEFER 4096
+#define QK_QRELS_DEFER ((size_t)4096)
 
 qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql);
 /* The topics new blocks appended (defer_topics) taken into the topic

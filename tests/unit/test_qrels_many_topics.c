@@ -30,7 +30,7 @@
 #include "qrels_order_fixture.h"
 #include "tmpfile_util.h"
 
-enum { NTOPICS = 6000 };
+enum { NTOPICS = 6000, MANY = 40000 };
 
 /* Topic t's id: digits (as MS MARCO's), or "query-000..." (shared first 8
  * bytes), or "q" and digits. Distinct for distinct t. */
@@ -65,10 +65,13 @@ static void make_doc(qk_rng *r, char *out, size_t cap, int kind, const line_rec 
                  (unsigned long long)qk_rng_below(r, 100000));
 }
 
-static void check_round(int kind, int style, int splits, uint64_t seed)
+/* splits: 1, a topic's line now and then at the end of the file; 2, in
+ * the next topic's block's place after it (so repeats come all through
+ * the file, before and after the reader first merges its topics). */
+static void check_round(int kind, int style, int splits, uint64_t seed, size_t ntopics)
 {
     qk_rng r;
-    size_t cap = (size_t)NTOPICS * 80, n = 0, len = 0, *order = malloc(NTOPICS * sizeof *order);
+    size_t cap = ntopics * 80, n = 0, len = 0, *order = malloc(ntopics * sizeof *order);
     line_rec *rec = malloc(cap * sizeof *rec), *split = malloc(cap * sizeof *split);
     char *text, *path;
     size_t tcap, nsplit = 0;
@@ -76,15 +79,16 @@ static void check_round(int kind, int style, int splits, uint64_t seed)
     assert_non_null(split);
     assert_non_null(order);
     qk_rng_seed(&r, seed);
-    for (size_t t = 0; t < NTOPICS; t++)
+    for (size_t t = 0; t < ntopics; t++)
         order[t] = t;
-    for (size_t t = NTOPICS; t > 1; t--) { /* the topics in a random order */
+    for (size_t t = ntopics; t > 1; t--) { /* the topics in a random order */
         size_t j = qk_rng_below(&r, t), x = order[t - 1];
         order[t - 1] = order[j];
         order[j] = x;
     }
-    for (size_t k = 0; k < NTOPICS; k++) {
+    for (size_t k = 0; k < ntopics; k++) {
         size_t m = qk_rng_below(&r, 40) ? 1 + qk_rng_below(&r, 5) : 40 + qk_rng_below(&r, 31), b = n;
+        size_t carry = splits == 2 ? nsplit : 0; /* the last topic's lines set apart */
         for (size_t i = 0; i < m; i++) {
             line_rec *e = &rec[n];
             topic_id(e->qid, sizeof e->qid, order[k], style);
@@ -94,6 +98,12 @@ static void check_round(int kind, int style, int splits, uint64_t seed)
                 split[nsplit++] = *e;
             else
                 n++;
+        }
+        if (carry) { /* after this topic's block: the last topic in a second block */
+            memcpy(rec + n, split, carry * sizeof *split);
+            n += carry;
+            memmove(split, split + carry, (nsplit - carry) * sizeof *split);
+            nsplit -= carry;
         }
     }
     memcpy(rec + n, split, nsplit * sizeof *split);
@@ -118,7 +128,7 @@ static void check_round(int kind, int style, int splits, uint64_t seed)
             continue;
         }
         assert_int_equal(st, QK_OK);
-        assert_int_equal(qk_qrels_num_topics(q), NTOPICS);
+        assert_int_equal(qk_qrels_num_topics(q), ntopics);
         assert_int_equal(qk_qrels_count_positive(q), pos);
         check_read(q, rec, n);
         qk_qrels_free(q);
@@ -133,24 +143,35 @@ static void check_round(int kind, int style, int splits, uint64_t seed)
 static void test_many_topics_digit_docnos(void **state)
 {
     (void)state;
-    check_round(0, 0, 0, 1);
-    check_round(0, 1, 0, 2);
-    check_round(0, 1, 1, 3);
+    check_round(0, 0, 0, 1, NTOPICS);
+    check_round(0, 1, 0, 2, NTOPICS);
+    check_round(0, 1, 1, 3, NTOPICS);
 }
 
 static void test_many_topics_shared_prefix_docnos(void **state)
 {
     (void)state;
-    check_round(1, 0, 0, 4);
-    check_round(1, 1, 0, 5);
-    check_round(1, 0, 1, 6);
+    check_round(1, 0, 0, 4, NTOPICS);
+    check_round(1, 1, 0, 5, NTOPICS);
+    check_round(1, 0, 1, 6, NTOPICS);
 }
 
 static void test_many_topics_other_docnos(void **state)
 {
     (void)state;
-    check_round(2, 1, 0, 7);
-    check_round(2, 1, 1, 8);
+    check_round(2, 1, 0, 7, NTOPICS);
+    check_round(2, 1, 1, 8, NTOPICS);
+}
+
+/* 40,000 topics with lines set apart all through the file: the reader
+ * merges its appended topics at 16,384, finds repeats there and stops
+ * deferring; and without repeats, merges at 16,384 and 65,536 (never
+ * reached) and at the end. */
+static void test_many_topics_merged_while_reading(void **state)
+{
+    (void)state;
+    check_round(0, 0, 2, 9, MANY);
+    check_round(0, 1, 0, 10, MANY);
 }
 
 int main(void)
@@ -159,6 +180,7 @@ int main(void)
         cmocka_unit_test(test_many_topics_digit_docnos),
         cmocka_unit_test(test_many_topics_shared_prefix_docnos),
         cmocka_unit_test(test_many_topics_other_docnos),
+        cmocka_unit_test(test_many_topics_merged_while_reading),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
