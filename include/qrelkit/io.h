@@ -29,9 +29,8 @@ QK_API int qk_lines_next(qk_lines *l, const char **line, size_t *len, qk_error *
 QK_API long qk_lines_lineno(const qk_lines *l); /* physical line number of the last line returned */
 QK_API const char *qk_lines_path(const qk_lines *l);
 /* Start again from the first byte. Standard input is buffered whole on the
- * first rewind request's behalf (see qk_lines_open_rewindable), and so is a
- * path that names a pipe (a shell's <(...), a FIFO) when it is rewound
- * before anything was read from it; read from, a pipe cannot rewind. */
+ * first rewind request's behalf (see qk_lines_open_rewindable); a path that
+ * names a pipe (a shell's <(...), a FIFO) cannot rewind (QK_EIO). */
 QK_API qk_status qk_lines_rewind(qk_lines *l, qk_error *err);
 /* Like qk_lines_open, but stdin is read into memory first so that rewind works. */
 QK_API qk_status qk_lines_open_rewindable(const char *path, qk_lines **out, qk_error *err);

@@ -697,7 +697,12 @@ qk_status qk_eval_stream_trec(const qk_qrels *q, qk_run_stream *s, const qk_meas
     *out = NULL;
     if (opts->topic_range)
         return qk_error_set(err, QK_EUSAGE, "a topic range does not combine with streamed trec output");
-    if ((st = qk_run_scan_topics(s, check_block, &c, err)) != QK_OK)
+    /* A pipe cannot be looked over first (it is read once): its topics
+     * are scored into rows, as a run out of qrels order is, and written in
+     * qrels order at the end. */
+    if (qk_run_pipe(s))
+        c.ok = 0;
+    else if ((st = qk_run_scan_topics(s, check_block, &c, err)) != QK_OK)
         return st;
     /* Each qid has one block: the reader need not remember them. */
     if (c.ok)

@@ -52,6 +52,10 @@ size_t qk_lines_size_hint(const qk_lines *l);
 size_t qk_lines_block_start(const qk_lines *l, size_t near);
 qk_status qk_lines_split(qk_lines *l, size_t at, qk_lines **tail, qk_error *err);
 
+/* 1 for a pipe named by a path (a shell's <(...), a FIFO), read as it
+ * comes: it cannot rewind (qk_lines_rewind fails). */
+int qk_lines_pipe(const qk_lines *l);
+
 /* A mapped file's reading position (the next line's first byte) and, in
  * *lim, where its data ends; 0 and 0 for any other source. */
 size_t qk_lines_offset(const qk_lines *l, size_t *lim);

@@ -506,6 +506,11 @@ int qk_lines_inflate_async(qk_lines *l)
     return 1;
 }
 
+int qk_lines_pipe(const qk_lines *l)
+{
+    return l->pipe && !l->memory;
+}
+
 size_t qk_lines_offset(const qk_lines *l, size_t *lim)
 {
     *lim = l->map ? l->lim : 0;
@@ -534,17 +539,12 @@ qk_status qk_lines_rewind(qk_lines *l, qk_error *err)
     }
     if (strcmp(l->path, "-") == 0 && !l->map && !l->stdin_file)
         return qk_error_set(err, QK_EUSAGE, "standard input cannot be read twice");
-    /* A pipe not read from yet (a reader that looks over the input before
-     * reading it) is read whole now, and then from memory; one read from
-     * already cannot go back. */
-    if (l->pipe && l->gz && l->end == 0 && !l->eof && gztell(l->gz) == 0) {
-        qk_status st = slurp(l, err);
-        l->lineno = 0;
-        l->start = 0;
-        return st;
-    }
     qk_inflater_stop(l->inf); /* started again at the next read */
     l->inf = NULL;
+    if (l->pipe && !l->memory)
+        return qk_error_at(err, QK_EIO, l->path, 0, 0,
+                           "a pipe cannot be read twice (needed when a run's topics come in several "
+                           "blocks); give it as a file or on standard input");
     if (!l->map && (l->fd >= 0 ? lseek(l->fd, 0, SEEK_SET) != 0 : gzrewind(l->gz) != 0))
         return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot rewind");
     l->start = l->end = 0;

@@ -533,6 +533,11 @@ qk_status qk_run_split(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t
     return QK_OK;
 }
 
+int qk_run_pipe(const qk_run_stream *s)
+{
+    return qk_lines_pipe(s->lines);
+}
+
 int qk_run_inflate_async(qk_run_stream *s)
 {
     return qk_lines_inflate_async(s->lines);

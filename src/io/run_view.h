@@ -47,6 +47,9 @@ void qk_run_shed(qk_run_stream *s);
  * a thread of its own from here on (io_lines.h qk_lines_inflate_async):
  * 1, or 0 when s reads a file that is mapped or in memory. */
 int qk_run_inflate_async(qk_run_stream *s);
+/* 1 when s reads a pipe named by a path as it comes (io_lines.h
+ * qk_lines_pipe): it cannot be looked over before it is read. */
+int qk_run_pipe(const qk_run_stream *s);
 qk_status qk_run_split(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t *made, qk_error *err);
 qk_status qk_run_parts_end(qk_run_stream *s, qk_run_stream **parts, size_t made, qk_error *err);
 

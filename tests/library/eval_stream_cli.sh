@@ -82,9 +82,9 @@ if ! cmp -s "$dir/a" "$dir/b" || [ "$(wc -l <"$dir/a")" -lt 150 ]; then
     echo "FAIL: qrelkit eval -c, two runs: the summaries differ from -q's"
     fail=1
 fi
-# A run given as a pipe (a shell's <(...)): the order check reads it whole
-# first and the stream then reads it from memory; it used to stop with
-# "cannot rewind". Same bytes as the file, streamed (-q) and summary-only.
+# A run given as a pipe (a shell's <(...)) cannot be looked over first:
+# it is scored into rows as a run out of order is (it used to stop with
+# "cannot rewind"). Same bytes as the file, with -q and summary-only.
 for args in "trec_eval -q -m all_trec" "eval --format tsv -c -m all_trec"; do
     # shellcheck disable=SC2086
     "$qk" $args "$dir/qrels" "$dir/sorted.run" >"$dir/a" 2>/dev/null
