@@ -583,6 +583,13 @@ static qk_status drain(qk_eval_result *r, qk_scratch *sc, const qk_eval_opts *o,
         }
     }
     r->streaming = 1; /* the summary from the sums; rows no longer read */
+    /* ... so they go now: several runs' results are held together */
+    r->rows_drained = r->nrows;
+    free(r->strs);
+    free(r->vals);
+    r->strs = NULL;
+    r->vals = NULL;
+    r->nrows = r->rows_cap = 0;
     return QK_OK;
 }
 

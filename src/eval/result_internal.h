@@ -54,6 +54,7 @@ struct qk_eval_result {
      * topics and a run of 20,000 holds 20,000 rows, not 500,000.
      * rowmap[t]: qrels topic t's row + 1, 0 before it has one. */
     size_t nrows, rows_cap, rows_hint; /* rows_hint: rows to take at once (-c: nq), or 0 */
+    size_t rows_drained;               /* drain mode: the rows it held, freed once summed (engine.c drain) */
     uint32_t *rowmap;
     /* Streaming: each topic's per-topic lines are written to out (when not
      * NULL) as soon as it is scored, in qrels order, and only the sums for

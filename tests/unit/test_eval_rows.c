@@ -7,7 +7,7 @@
  *   they come, and with -c the stand-ins all share one more, written in
  *   qrels order as they are scored (a qrels of 500,000 topics would
  *   otherwise hold a row of every measure for each), with the bytes of
- *   the per-topic table. */
+ *   the per-topic table; the rows are freed once summed. */
 /* cmocka.h needs these first; keep clang-format from sorting them. */
 // clang-format off
 #include <setjmp.h>
@@ -137,7 +137,9 @@ static void test_stream_trec_rows(void **state)
         assert_non_null(fg);
         assert_non_null(fw);
         s = row_result(qf, rf, "all_trec", c, 1, fg);
-        assert_int_equal(s.r->nrows, 3 + (size_t)c);
+        assert_int_equal(s.r->rows_drained, 3 + (size_t)c);
+        assert_int_equal(s.r->nrows, 0); /* and freed once summed */
+        assert_null(s.r->vals);
         assert_int_equal(s.r->nwritten, c ? NT : 3);
         assert_int_equal(qk_result_num_topics(s.r), 0); /* streamed: no per-topic table kept */
         assert_int_equal(qk_result_write_trec(s.r, fg, 0, 1, &err), QK_OK);
