@@ -539,12 +539,12 @@ qk_status qk_lines_rewind(qk_lines *l, qk_error *err)
     }
     if (strcmp(l->path, "-") == 0 && !l->map && !l->stdin_file)
         return qk_error_set(err, QK_EUSAGE, "standard input cannot be read twice");
-    qk_inflater_stop(l->inf); /* started again at the next read */
-    l->inf = NULL;
     if (l->pipe && !l->memory)
         return qk_error_at(err, QK_EIO, l->path, 0, 0,
                            "a pipe cannot be read twice (needed when a run's topics come in several "
                            "blocks); give it as a file or on standard input");
+    qk_inflater_stop(l->inf); /* started again at the next read */
+    l->inf = NULL;
     if (!l->map && (l->fd >= 0 ? lseek(l->fd, 0, SEEK_SET) != 0 : gzrewind(l->gz) != 0))
         return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot rewind");
     l->start = l->end = 0;
