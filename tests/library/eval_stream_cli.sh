@@ -94,4 +94,14 @@ for args in "trec_eval -q -m all_trec" "eval --format tsv -c -m all_trec"; do
         fail=1
     fi
 done
+# A piped run whose topics come in several blocks cannot be read (grouping
+# it would read it twice): a message that says so and what to do.
+{ head -n 4 "$dir/sorted.run"; tail -n 4 "$dir/sorted.run"; head -n 1 "$dir/sorted.run" | sed "s/ D1 / D9 /"; } >"$dir/split.run"
+"$qk" trec_eval -m map "$dir/qrels" <(cat "$dir/split.run") >/dev/null 2>"$dir/err"
+rc=$?
+if [ "$rc" -eq 0 ] || ! grep -q "a pipe cannot be read twice" "$dir/err"; then
+    echo "FAIL: a piped run in several blocks: exit $rc, $(head -c 200 "$dir/err")"
+    fail=1
+fi
+"$qk" trec_eval -m map "$dir/qrels" "$dir/split.run" >/dev/null 2>&1 || { echo "FAIL: the same run as a file"; fail=1; }
 exit $fail
