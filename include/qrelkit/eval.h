@@ -121,13 +121,18 @@ typedef struct qk_eval_opts {
     int summary_only;          /* qk_eval_streams: 1: the caller reads each
                                   result's summary, run id and missing topics
                                   only, not its per-topic values: a run whose
-                                  per-topic table would hold 2^20 values or
-                                  more is summed topic by topic instead (as
+                                  per-topic table would hold
+                                  QK_EVAL_STREAM_VALUES values or more is
+                                  summed topic by topic instead (as
                                   qk_eval_stream_trec with f NULL), the same
                                   summary in the memory of one topic.
                                   0 (default): every value kept. */
 } qk_eval_opts;
 QK_API void qk_eval_opts_init(qk_eval_opts *o);
+/* A per-topic table of this many values (qrels topics x values) or more
+ * is summed topic by topic where the caller allows it (summary_only;
+ * qrelkit eval and trec_eval stream their output from there): 8 MB. */
+#define QK_EVAL_STREAM_VALUES ((size_t)1 << 20)
 
 typedef struct qk_eval_result qk_eval_result;
 /* Evaluate one ranked run against the relevance information. Topics in the

@@ -381,7 +381,7 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
     qk_eval_result **res = NULL;
     qk_error err;
     const char *cmd = trec_mode ? "trec_eval" : "eval";
-    int first = 0, rc, nres = 0, trec_out, summary_only;
+    int first = 0, rc, nres = 0, trec_out;
     size_t matrix_value = 0, stream_topics;
     static char outbuf[1 << 16];
     memset(&c, 0, sizeof c);
@@ -423,13 +423,13 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
      * run's topic order re-reads the run's first column, ~1 % of the time;
      * more for gzip), and the qrels are read a window of topics at a time. */
     trec_out = !c.matrix && (!c.format || strcmp(c.format, "trec") == 0) && !c.precision_set;
-    /* tsv, json or --precision without -q write the summary alone: the
-     * same stream serves them, without a per-topic line */
-    summary_only = !c.matrix && !trec_out && !c.per_topic;
-    c.o.summary_only = !c.matrix && !c.per_topic; /* several runs: each summed as it goes */
+    /* Without -q any format writes the summary alone: the same stream
+     * serves it, without a per-topic line (several runs: each summed as
+     * it goes, qk_eval_streams). */
+    c.o.summary_only = !c.matrix && !c.per_topic;
     stream_topics = qk_measures_num_values(ms);
-    stream_topics = (((size_t)1 << 20) + stream_topics - 1) / (stream_topics ? stream_topics : 1);
-    if ((!c.shard_on && argc - first == 2 && (trec_out || summary_only)
+    stream_topics = (QK_EVAL_STREAM_VALUES + stream_topics - 1) / (stream_topics ? stream_topics : 1);
+    if ((!c.shard_on && argc - first == 2 && (trec_out || c.o.summary_only)
              ? qk_qrels_read_windowed(argv[first], c.relfmt, c.o.dedup, stream_topics, &q, &err)
              : qk_qrels_read(argv[first], c.relfmt, c.o.dedup, &q, &err)) != QK_OK ||
         (c.zfile && qk_zscores_read(c.zfile, &z, &err) != QK_OK)) {
@@ -450,8 +450,8 @@ int qk_eval_main(int argc, char **argv, int trec_mode, const char *help)
     }
     if (argc - first == 2) {
         qk_run_stream *rs = NULL;
-        int stream = (trec_out || summary_only) &&
-                     qk_qrels_num_topics(q) * qk_measures_num_values(ms) >= ((size_t)1 << 20);
+        int stream = (trec_out || c.o.summary_only) &&
+                     qk_qrels_num_topics(q) * qk_measures_num_values(ms) >= QK_EVAL_STREAM_VALUES;
         qk_status st;
         if (topic_merge) {
             if ((rc = qk_eval_assemble_topics(topic_merge, q, ms, &c.o, &res[0])) != 0)

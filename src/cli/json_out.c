@@ -103,10 +103,7 @@ static int begin(qk_jout *w, const char *key)
 
 void qk_jout_open(qk_jout *w, const char *key, char kind)
 {
-    int d = w->depth;
-    int out = (d > 0 && w->skip[d - 1]) || (key && !qk_jout_utf8(key));
-    if (!out)
-        (void)begin(w, key);
+    int d = w->depth, out = !begin(w, key); /* a container left out, or its key */
     if (d >= QK_JOUT_DEPTH)
         return;
     w->used[d] = 0;

@@ -17,8 +17,8 @@ typedef struct many {
     qk_run_stream *const *s;
     const qk_measures *m;
     qk_eval_opts o; /* one thread per run */
-    /* o.summary_only and a per-topic table of 2^20 values or more (the
-     * threshold of a streamed trec output): each run summed topic by
+    /* o.summary_only and a per-topic table of QK_EVAL_STREAM_VALUES
+     * values or more: each run summed topic by
      * topic, so that n runs at once do not hold n tables */
     int sum_only;
     qk_eval_result **out;
@@ -72,7 +72,7 @@ qk_status qk_eval_streams(const qk_qrels *q, qk_run_stream *const *s, size_t n, 
     w.o = *opts;
     w.o.threads = n == 1 ? opts->threads : 1;
     w.sum_only = opts->summary_only && !opts->topic_range &&
-                 qk_qrels_num_topics(q) * qk_measures_num_values(m) >= ((size_t)1 << 20);
+                 qk_qrels_num_topics(q) * qk_measures_num_values(m) >= QK_EVAL_STREAM_VALUES;
     w.out = out;
     w.st = calloc(n, sizeof *w.st);
     w.errs = calloc(n, sizeof *w.errs);

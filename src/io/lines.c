@@ -508,7 +508,7 @@ int qk_lines_inflate_async(qk_lines *l)
 
 int qk_lines_pipe(const qk_lines *l)
 {
-    return l->pipe && !l->memory;
+    return l->pipe;
 }
 
 size_t qk_lines_offset(const qk_lines *l, size_t *lim)
@@ -539,7 +539,7 @@ qk_status qk_lines_rewind(qk_lines *l, qk_error *err)
     }
     if (strcmp(l->path, "-") == 0 && !l->map && !l->stdin_file)
         return qk_error_set(err, QK_EUSAGE, "standard input cannot be read twice");
-    if (l->pipe && !l->memory)
+    if (l->pipe)
         return qk_error_at(err, QK_EIO, l->path, 0, 0,
                            "a pipe cannot be read twice (needed when a run's topics come in several "
                            "blocks); give it as a file or on standard input");

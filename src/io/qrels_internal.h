@@ -212,12 +212,12 @@ qk_status qk_qrels_read_isa(const char *path, qk_rel_format fmt, qk_dedup dedup,
 qk_status qk_qrels_read_offs(const char *path, qk_rel_format fmt, qk_dedup dedup, int isa, size_t off_max,
                              qk_qrels **out, qk_error *err);
 
-/* Start a block of records of topic qid (ql bytes) at record q->nrecs
- * (qrels_fast.c). */
 /* A pool of this many topics or more no longer fits the cache: a reader
  * that defers its lookups (defer_topics) appends from then on. */
 #define QK_QRELS_DEFER ((size_t)4096)
 
+/* Start a block of records of topic qid (ql bytes) at record q->nrecs
+ * (qrels_fast.c). */
 qk_status qk_qrels_new_block(qk_qrels *q, const char *qid, size_t ql);
 /* The topics new blocks appended (defer_topics) taken into the topic
  * pool's table, each repeat merged into its first id (qrels_fast.c);
