@@ -156,6 +156,12 @@ static inline double qk_ksum_value(const qk_ksum *k) { return k->sum + k->comp; 
 #define QK_FMT_BUFSIZE 330
 QK_API size_t qk_fmt_fixed4(char *buf, double v);
 
+/* Write v as printf("%.*g", prec, v) would (same bytes), NUL-terminated;
+ * returns the length; buf needs QK_FMT_BUFSIZE bytes. Exact without printf
+ * for 1-17 digits of magnitudes from about 10^(prec-23) to 2^53 (every
+ * measure value, probability and count); other values go through printf. */
+QK_API size_t qk_fmt_g(char *buf, double v, int prec);
+
 /* The project's string hash (FNV-1a with a final mix): every hash table
  * over strings uses it, so low bits are usable as a table index. */
 QK_API uint64_t qk_hash_bytes(const char *s, size_t len);

@@ -244,8 +244,12 @@ static qk_status write_features(const char *path, const qk_crowd_labels *L, cons
     fputc('\n', f);
     for (size_t t = 0; t < qk_crowd_num_tasks(L); t++) {
         fputs(qk_crowd_task_name(L, t), f);
-        for (size_t d = 0; d < dim; d++)
-            fprintf(f, "\t%.*g", prec, x[t * dim + d]);
+        for (size_t d = 0; d < dim; d++) {
+            char b[QK_FMT_BUFSIZE];
+            size_t n = qk_fmt_g(b, x[t * dim + d], prec); /* printf's %.*g bytes */
+            fputc('\t', f);
+            fwrite(b, 1, n, f);
+        }
         fputc('\n', f);
     }
     if (to_stdout)

@@ -5,11 +5,41 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "qrelkit/core.h"
+
 void qk_jout_init(qk_jout *w, FILE *f, int prec)
 {
     memset(w, 0, sizeof *w);
     w->f = f;
     w->prec = prec > 0 ? prec : 17;
+}
+
+void qk_jout_flush(qk_jout *w)
+{
+    if (w->len)
+        fwrite(w->buf, 1, w->len, w->f);
+    w->len = 0;
+}
+
+/* n bytes into the buffer, which goes to the file when full */
+static void put(qk_jout *w, const char *s, size_t n)
+{
+    if (w->len + n > sizeof w->buf) {
+        qk_jout_flush(w);
+        if (n > sizeof w->buf) {
+            fwrite(s, 1, n, w->f);
+            return;
+        }
+    }
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+}
+
+static void put_c(qk_jout *w, char c)
+{
+    if (w->len == sizeof w->buf)
+        qk_jout_flush(w);
+    w->buf[w->len++] = c;
 }
 
 int qk_jout_utf8(const char *s)
@@ -42,17 +72,17 @@ int qk_jout_utf8(const char *s)
     return 1;
 }
 
-static void put_string(FILE *f, const char *s)
+static void put_string(qk_jout *w, const char *s)
 {
     const char *run = s;
-    fputc('"', f);
+    put_c(w, '"');
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         const char *esc;
         char u[8];
         if (c >= 0x20 && c != '"' && c != '\\')
             continue;
-        fwrite(run, 1, (size_t)(s - run), f);
+        put(w, run, (size_t)(s - run));
         switch (c) {
         case '"': esc = "\\\""; break;
         case '\\': esc = "\\\\"; break;
@@ -66,20 +96,20 @@ static void put_string(FILE *f, const char *s)
             esc = u;
             break;
         }
-        fputs(esc, f);
+        put(w, esc, strlen(esc));
         run = s + 1;
     }
-    fwrite(run, 1, (size_t)(s - run), f);
-    fputc('"', f);
+    put(w, run, (size_t)(s - run));
+    put_c(w, '"');
 }
 
 /* A comma (after a member) and a new line indented to depth d, in one
  * write: a member of a per-topic table is a line of its own. */
-static void indent(FILE *f, int comma, int d)
+static void indent(qk_jout *w, int comma, int d)
 {
     static const char line[] = ",\n                                                                ";
     size_t n = 2 * (size_t)d < sizeof line - 3 ? 2 * (size_t)d : sizeof line - 3;
-    fwrite(line + !comma, 1, n + 1 + (size_t)comma, f);
+    put(w, line + !comma, n + 1 + (size_t)comma);
 }
 
 /* The separator and indent before a member or element of the innermost
@@ -91,12 +121,12 @@ static int begin(qk_jout *w, const char *key)
     if ((d > 0 && w->skip[d - 1]) || (key && !qk_jout_utf8(key)))
         return 0;
     if (d > 0) {
-        indent(w->f, w->used[d - 1], d);
+        indent(w, w->used[d - 1], d);
         w->used[d - 1] = 1;
     }
     if (key) {
-        put_string(w->f, key);
-        fputs(": ", w->f);
+        put_string(w, key);
+        put(w, ": ", 2);
     }
     return 1;
 }
@@ -110,7 +140,7 @@ void qk_jout_open(qk_jout *w, const char *key, char kind)
     w->skip[d] = (unsigned char)out;
     w->depth = d + 1;
     if (!out)
-        fputc(kind, w->f);
+        put_c(w, kind);
 }
 
 void qk_jout_close(qk_jout *w, char kind)
@@ -122,30 +152,29 @@ void qk_jout_close(qk_jout *w, char kind)
     if (w->skip[d])
         return;
     if (w->used[d])
-        indent(w->f, 0, d);
-    fputc(kind == '{' || kind == '}' ? '}' : ']', w->f);
+        indent(w, 0, d);
+    put_c(w, kind == '{' || kind == '}' ? '}' : ']');
+    if (d == 0) /* the document is whole */
+        qk_jout_flush(w);
 }
 
 void qk_jout_string(qk_jout *w, const char *key, const char *s)
 {
     if (qk_jout_utf8(s) && begin(w, key))
-        put_string(w->f, s);
+        put_string(w, s);
 }
 
 /* jansson's form of a real: %.{prec}g, ".0" added when that reads as an
  * integer, the exponent without a '+' or leading zeros. */
 void qk_jout_real(qk_jout *w, const char *key, double v)
 {
-    char b[64], *e;
-    int n;
+    char b[QK_FMT_BUFSIZE + 3], *e;
+    size_t n;
     if (!isfinite(v) || !begin(w, key))
         return;
-    n = snprintf(b, sizeof b - 3, "%.*g", w->prec, v);
-    if (n < 0 || (size_t)n >= sizeof b - 3)
-        return;
-    if (!strchr(b, '.') && !strchr(b, 'e'))
-        memcpy(b + n, ".0", 3);
-    if ((e = strchr(b, 'e')) != NULL) {
+    n = qk_fmt_g(b, v, w->prec); /* printf's %.*g bytes */
+    e = memchr(b, 'e', n);
+    if (e) {
         char *from = e + 1, *to = e + 1;
         if (*from == '+')
             from++;
@@ -153,19 +182,25 @@ void qk_jout_real(qk_jout *w, const char *key, double v)
             from++, to++;
         while (*from == '0' && from[1])
             from++;
-        memmove(to, from, strlen(from) + 1);
+        memmove(to, from, (size_t)(b + n - from));
+        n -= (size_t)(from - to);
+    } else if (!memchr(b, '.', n)) {
+        memcpy(b + n, ".0", 2);
+        n += 2;
     }
-    fputs(b, w->f);
+    put(w, b, n);
 }
 
 void qk_jout_int(qk_jout *w, const char *key, long long v)
 {
-    if (begin(w, key))
-        fprintf(w->f, "%lld", v);
+    char b[24];
+    int n;
+    if (begin(w, key) && (n = snprintf(b, sizeof b, "%lld", v)) > 0)
+        put(w, b, (size_t)n);
 }
 
 void qk_jout_null(qk_jout *w, const char *key)
 {
     if (begin(w, key))
-        fputs("null", w->f);
+        put(w, "null", 4);
 }

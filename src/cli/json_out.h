@@ -4,7 +4,10 @@
  * first (eval --format json -q over hundreds of thousands of topics held
  * a gigabyte of jansson nodes). As with jansson, a member whose key or
  * string value is not valid UTF-8, or whose real is not finite, is left
- * out. tests/unit/test_json_out.c compares the bytes with jansson's. */
+ * out. Bytes are gathered in a buffer of the writer's and go to the file
+ * a buffer at a time (stdio's locking call per piece was half the time of
+ * writing a large document). tests/unit/test_json_out.c compares the
+ * bytes with jansson's. */
 #ifndef QK_CLI_JSON_OUT_H
 #define QK_CLI_JSON_OUT_H
 
@@ -14,6 +17,8 @@ enum { QK_JOUT_DEPTH = 16 };
 
 typedef struct qk_jout {
     FILE *f;
+    size_t len; /* bytes in buf, not yet written to f */
+    char buf[1 << 16];
     int prec;  /* significant digits of reals (jansson's 0 means 17) */
     int depth; /* containers open */
     /* used[d]: container d has a member; skip[d]: container d was left out
@@ -22,6 +27,10 @@ typedef struct qk_jout {
 } qk_jout;
 
 void qk_jout_init(qk_jout *w, FILE *f, int prec);
+/* The bytes buffered so far to the file: done when the document's outer
+ * container closes; needed before writing to the file any other way
+ * while the document is open. */
+void qk_jout_flush(qk_jout *w);
 /* Open an object ('{') or array ('['), as a member named key of the
  * enclosing object, or (key NULL) an element of the enclosing array or the
  * document itself. Deeper than QK_JOUT_DEPTH is not supported. */

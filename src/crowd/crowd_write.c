@@ -27,6 +27,18 @@ static qk_status close_out(out_file *o, qk_status st, qk_error *err)
     return st;
 }
 
+/* sep, then v as printf("%.*g", prec, v) writes it (qk_fmt_g: the same
+ * bytes, without printf's float formatting, most of a large posterior
+ * table's writing time) */
+static void put_g(FILE *f, char sep, double v, int prec)
+{
+    char b[QK_FMT_BUFSIZE + 1];
+    size_t n;
+    b[0] = sep;
+    n = qk_fmt_g(b + 1, v, prec);
+    fwrite(b, 1, n + 1, f);
+}
+
 /* "topic docno" (two-column tasks) or "topic_docno" when the part before the
  * first '_' is all digits (the TREC crowdsourcing ids); else the task is both
  * the topic and the document. */
@@ -161,7 +173,7 @@ qk_status qk_crowd_write_probs(const qk_crowd_labels *L, const qk_crowd_result *
         fprintf(o.f, "%s\t%s\t%u", qk_crowd_task_name(L, t), qk_crowd_class_name(L, r->label[t]),
                 r->n_labels[t]);
         for (size_t c = 0; c < k; c++)
-            fprintf(o.f, "\t%.*g", precision, r->post[t * k + c]);
+            put_g(o.f, '\t', r->post[t * k + c], precision);
         fputc('\n', o.f);
     }
     return close_out(&o, QK_OK, err);
@@ -184,14 +196,16 @@ qk_status qk_crowd_write_workers(const qk_crowd_labels *L, const qk_crowd_result
             fprintf(o.f, "\te_%s_%s", qk_crowd_class_name(L, c), qk_crowd_class_name(L, y));
     fputc('\n', o.f);
     for (size_t w = 0; w < r->n_workers; w++) {
-        fprintf(o.f, "%s\t%u\t%.*g\t", qk_crowd_worker_name(L, w), r->worker_n[w], precision, r->skill[w]);
+        fprintf(o.f, "%s\t%u", qk_crowd_worker_name(L, w), r->worker_n[w]);
+        put_g(o.f, '\t', r->skill[w], precision);
         if (r->ability)
-            fprintf(o.f, "%.*g", precision, r->ability[w]);
+            put_g(o.f, '\t', r->ability[w], precision);
         else
-            fputs("NA", o.f);
-        fprintf(o.f, "\t%.*g\t%d", precision, r->spam_score[w], r->spammer[w]);
+            fputs("\tNA", o.f);
+        put_g(o.f, '\t', r->spam_score[w], precision);
+        fprintf(o.f, "\t%d", r->spammer[w]);
         for (size_t i = 0; i < k * k; i++)
-            fprintf(o.f, "\t%.*g", precision, r->confusion[w * k * k + i]);
+            put_g(o.f, '\t', r->confusion[w * k * k + i], precision);
         fputc('\n', o.f);
     }
     return close_out(&o, QK_OK, err);

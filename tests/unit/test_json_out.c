@@ -202,6 +202,47 @@ static void test_like_jansson_15(void **state)
     check_documents(15);
 }
 
+/* A document of megabytes, as eval -q writes over many topics: the
+ * writer's buffer fills and goes to the file many times, members falling
+ * across its end, and a string longer than the buffer goes past it. */
+static void test_large_document(void **state)
+{
+    char *mine = NULL, *theirs, *big = malloc(200001);
+    size_t len = 0;
+    FILE *f = open_memstream(&mine, &len);
+    json_t *root = json_object(), *topics = json_object();
+    qk_jout w;
+    (void)state;
+    rng_state = 3;
+    assert_non_null(f);
+    assert_non_null(big);
+    for (size_t i = 0; i < 200000; i++)
+        big[i] = i < 5000 && i % 997 == 0 ? '"' : (char)('a' + i % 26); /* then a run of 195,000 bytes */
+    big[200000] = '\0';
+    qk_jout_init(&w, f, 17);
+    qk_jout_open(&w, NULL, '{');
+    qk_jout_string(&w, "long", big);
+    json_object_set_new(root, "long", json_string(big));
+    qk_jout_open(&w, "topics", '{');
+    for (size_t t = 0; t < 30000; t++) {
+        char k[16];
+        snprintf(k, sizeof k, "t%zu", t);
+        add_value(topics, &w, k, 0);
+    }
+    qk_jout_close(&w, '{');
+    json_object_set_new(root, "topics", topics);
+    qk_jout_close(&w, '{');
+    fclose(f);
+    theirs = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    assert_non_null(theirs);
+    assert_true(len > (size_t)1 << 20);
+    assert_true(strcmp(mine, theirs) == 0); /* megabytes: no message of both */
+    free(theirs);
+    free(mine);
+    free(big);
+    json_decref(root);
+}
+
 /* The UTF-8 check against jansson's json_string on every 1-4 byte
  * sequence of interesting bytes. */
 static void test_utf8_like_jansson(void **state)
@@ -236,6 +277,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_like_jansson_17),
         cmocka_unit_test(test_like_jansson_15),
+        cmocka_unit_test(test_large_document),
         cmocka_unit_test(test_utf8_like_jansson),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
