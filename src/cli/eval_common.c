@@ -4,37 +4,55 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "buf_out.h"
 #include "cli_util.h"
 #include "eval_cli.h"
 #include "json_out.h"
 
-static void print_num(FILE *f, const qk_measure_info *in, double v, int prec, int zmode)
+static void print_num(qk_bout *o, const qk_measure_info *in, double v, int prec, int zmode)
 {
     char b[QK_FMT_BUFSIZE];
-    if (in->is_long && !zmode)
-        fprintf(f, "%ld", (long)v);
-    else if (prec == 4 && isfinite(v)) { /* the default: printf's bytes, several times faster */
-        size_t n = qk_fmt_fixed4(b, v);
-        fwrite(b, 1, n, f);
-    } else
-        fprintf(f, "%.*f", prec, v);
+    int n;
+    if (in->is_long && !zmode) { /* printf's %ld */
+        long x = (long)v;
+        unsigned long u = x < 0 ? 0UL - (unsigned long)x : (unsigned long)x;
+        char *e = b + 24, *p = e;
+        do
+            *--p = (char)('0' + u % 10);
+        while ((u /= 10) != 0);
+        if (x < 0)
+            *--p = '-';
+        qk_bout_put(o, p, (size_t)(e - p));
+        return;
+    } else if (prec == 4 && isfinite(v)) /* the default: printf's bytes, several times faster */
+        n = (int)qk_fmt_fixed4(b, v);
+    else
+        n = snprintf(b, sizeof b, "%.*f", prec, v);
+    if (n > 0 && (size_t)n < sizeof b)
+        qk_bout_put(o, b, (size_t)n);
+    else if (n > 0) { /* a large precision of a large value: printf's own */
+        qk_bout_flush(o);
+        fprintf(o->f, "%.*f", prec, v);
+    }
 }
 
 /* run, name and topic of a TSV line and their tabs */
-static void put_keys(FILE *f, const char *run, const char *name, const char *topic)
+static void put_keys(qk_bout *o, const char *run, const char *name, const char *topic)
 {
-    fputs(run, f);
-    fputc('\t', f);
-    fputs(name, f);
-    fputc('\t', f);
-    fputs(topic, f);
-    fputc('\t', f);
+    qk_bout_str(o, run);
+    qk_bout_c(o, '\t');
+    qk_bout_str(o, name);
+    qk_bout_c(o, '\t');
+    qk_bout_str(o, topic);
+    qk_bout_c(o, '\t');
 }
 
 void qk_eval_write_tsv(FILE *f, qk_eval_result *const *res, size_t nres, const qk_eval_cli *c, int header)
 {
+    qk_bout o;
+    qk_bout_init(&o, f);
     if (header)
-        fputs(QK_EVAL_TSV_HEADER, f);
+        qk_bout_str(&o, QK_EVAL_TSV_HEADER);
     for (size_t r = 0; r < nres; r++) {
         const qk_eval_result *e = res[r];
         int z = qk_result_zmode(e);
@@ -46,23 +64,24 @@ void qk_eval_write_tsv(FILE *f, qk_eval_result *const *res, size_t nres, const q
                     const char *s = qk_result_topic_string(e, t, i);
                     if (!in->per_topic)
                         continue;
-                    put_keys(f, run, qk_result_value_name(e, i), qk_result_topic(e, t));
+                    put_keys(&o, run, qk_result_value_name(e, i), qk_result_topic(e, t));
                     if (s)
-                        fputs(s, f);
+                        qk_bout_str(&o, s);
                     else
-                        print_num(f, in, qk_result_topic_value(e, t, i), c->precision, z);
-                    fputc('\n', f);
+                        print_num(&o, in, qk_result_topic_value(e, t, i), c->precision, z);
+                    qk_bout_c(&o, '\n');
                 }
         if (c->summary)
             for (size_t i = 0; i < qk_result_num_values(e); i++) {
                 const qk_measure_info *in = qk_result_value_measure(e, i);
                 if (in->summary == QK_SUMMARY_NONE || in->summary == QK_SUMMARY_RUNID)
                     continue;
-                put_keys(f, run, qk_result_value_name(e, i), "all");
-                print_num(f, in, qk_result_summary(e, i), c->precision, z);
-                fputc('\n', f);
+                put_keys(&o, run, qk_result_value_name(e, i), "all");
+                print_num(&o, in, qk_result_summary(e, i), c->precision, z);
+                qk_bout_c(&o, '\n');
             }
     }
+    qk_bout_flush(&o);
 }
 
 /* --precision in JSON: round to that many decimals (jansson counts significant digits). */

@@ -9,37 +9,26 @@
 
 void qk_jout_init(qk_jout *w, FILE *f, int prec)
 {
-    memset(w, 0, sizeof *w);
-    w->f = f;
+    memset(w->used, 0, sizeof w->used);
+    memset(w->skip, 0, sizeof w->skip);
+    w->depth = 0;
+    qk_bout_init(&w->out, f);
     w->prec = prec > 0 ? prec : 17;
 }
 
 void qk_jout_flush(qk_jout *w)
 {
-    if (w->len)
-        fwrite(w->buf, 1, w->len, w->f);
-    w->len = 0;
+    qk_bout_flush(&w->out);
 }
 
-/* n bytes into the buffer, which goes to the file when full */
 static void put(qk_jout *w, const char *s, size_t n)
 {
-    if (w->len + n > sizeof w->buf) {
-        qk_jout_flush(w);
-        if (n > sizeof w->buf) {
-            fwrite(s, 1, n, w->f);
-            return;
-        }
-    }
-    memcpy(w->buf + w->len, s, n);
-    w->len += n;
+    qk_bout_put(&w->out, s, n);
 }
 
 static void put_c(qk_jout *w, char c)
 {
-    if (w->len == sizeof w->buf)
-        qk_jout_flush(w);
-    w->buf[w->len++] = c;
+    qk_bout_c(&w->out, c);
 }
 
 int qk_jout_utf8(const char *s)

@@ -4,21 +4,20 @@
  * first (eval --format json -q over hundreds of thousands of topics held
  * a gigabyte of jansson nodes). As with jansson, a member whose key or
  * string value is not valid UTF-8, or whose real is not finite, is left
- * out. Bytes are gathered in a buffer of the writer's and go to the file
- * a buffer at a time (stdio's locking call per piece was half the time of
- * writing a large document). tests/unit/test_json_out.c compares the
- * bytes with jansson's. */
+ * out. Bytes are gathered in a buffer (buf_out.h) and go to the file a
+ * buffer at a time. tests/unit/test_json_out.c compares the bytes with
+ * jansson's. */
 #ifndef QK_CLI_JSON_OUT_H
 #define QK_CLI_JSON_OUT_H
 
 #include <stdio.h>
 
+#include "buf_out.h"
+
 enum { QK_JOUT_DEPTH = 16 };
 
 typedef struct qk_jout {
-    FILE *f;
-    size_t len; /* bytes in buf, not yet written to f */
-    char buf[1 << 16];
+    qk_bout out; /* the file and the bytes not yet written to it */
     int prec;  /* significant digits of reals (jansson's 0 means 17) */
     int depth; /* containers open */
     /* used[d]: container d has a member; skip[d]: container d was left out
