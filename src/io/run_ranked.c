@@ -1,5 +1,6 @@
 /* The ranked run in memory (see io.h): topics in order of first appearance,
  * entries in trec_eval's order. Each topic owns one block of memory. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,17 +42,22 @@ qk_status qk_run_new(const char *runid, qk_run **out, qk_error *err)
     return QK_OK;
 }
 
+static void free_topic(rtopic *tp)
+{
+    if (tp->uniq != tp->docnos)
+        free(tp->uniq);
+    free(tp->block);
+    free(tp->docnos);
+    free(tp->scores);
+    free(tp->lines);
+}
+
 void qk_run_free(qk_run *r)
 {
     if (!r)
         return;
-    for (size_t t = 0; t < r->nt; t++) {
-        free(r->t[t].block);
-        free(r->t[t].docnos);
-        free(r->t[t].scores);
-        free(r->t[t].lines);
-        free(r->t[t].uniq);
-    }
+    for (size_t t = 0; t < r->nt; t++)
+        free_topic(&r->t[t]);
     free(r->t);
     qk_strpool_free(r->qids);
     free(r->name);
@@ -75,43 +81,50 @@ static int entry_cmp(const void *a, const void *b, void *vc)
     return c->lines[i] < c->lines[j] ? -1 : c->lines[i] > c->lines[j];
 }
 
-typedef struct named {
-    const char *docno;
-    size_t rank;
-} named;
-
-static int named_cmp(const void *a, const void *b, void *ctx)
-{
-    const named *x = a, *y = b;
-    int c = strcmp(x->docno, y->docno);
-    (void)ctx;
-    return c ? c : (x->rank < y->rank ? -1 : x->rank > y->rank);
-}
-
-/* The ranked docnos with every repeat after the first dropped. */
+/* The ranked docnos with every repeat after the first dropped: each
+ * docno looked up in a hash set of those kept (a sort of the names cost
+ * n log n string comparisons, most of reading a run). A topic without
+ * repeats (nearly all) keeps no copy: uniq is docnos. */
 static qk_status make_unique(rtopic *tp, size_t n)
 {
-    named *by = malloc((n ? n : 1) * sizeof *by);
-    unsigned char *drop = calloc(n ? n : 1, 1);
-    qk_status st = QK_ENOMEM;
-    if (!by || !drop || !(tp->uniq = malloc((n ? n : 1) * sizeof *tp->uniq)))
-        goto out;
-    for (size_t i = 0; i < n; i++)
-        by[i] = (named){tp->docnos[i], i};
-    if (qk_sort_r(by, n, sizeof *by, named_cmp, NULL) != QK_OK)
-        goto out;
-    for (size_t i = 1; i < n; i++) /* equal names sort by rank */
-        if (strcmp(by[i].docno, by[i - 1].docno) == 0)
-            drop[by[i].rank] = 1;
+    size_t nslots = 16, mask;
+    uint32_t *slot;
+    const char **u = NULL;
+    if (n >= UINT32_MAX)
+        return QK_ENOMEM;
+    while (nslots < 2 * n)
+        nslots *= 2;
+    mask = nslots - 1;
+    if (!(slot = calloc(nslots, sizeof *slot)))
+        return QK_ENOMEM;
     tp->nuniq = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!drop[i])
-            tp->uniq[tp->nuniq++] = tp->docnos[i];
-    st = QK_OK;
-out:
-    free(by);
-    free(drop);
-    return st;
+    for (size_t i = 0; i < n; i++) {
+        const char *d = tp->docnos[i];
+        size_t len = strlen(d), h = (size_t)qk_hash_bytes(d, len) & mask;
+        int seen = 0;
+        for (; slot[h]; h = (h + 1) & mask)
+            if (strcmp(tp->docnos[slot[h] - 1], d) == 0) {
+                seen = 1;
+                break;
+            }
+        if (seen) {
+            if (!u) { /* the first repeat: the docnos before it, kept */
+                if (!(u = malloc(n * sizeof *u))) {
+                    free(slot);
+                    return QK_ENOMEM;
+                }
+                memcpy(u, tp->docnos, i * sizeof *u);
+            }
+            continue;
+        }
+        slot[h] = (uint32_t)i + 1;
+        if (u)
+            u[tp->nuniq] = d;
+        tp->nuniq++;
+    }
+    free(slot);
+    tp->uniq = u ? u : tp->docnos;
+    return QK_OK;
 }
 
 qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *const *docnos,
@@ -173,11 +186,7 @@ qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *con
     r->nt++;
     return QK_OK;
 nomem: /* the topic is not counted: drop what it holds */
-    free(tp->block);
-    free(tp->docnos);
-    free(tp->scores);
-    free(tp->lines);
-    free(tp->uniq);
+    free_topic(tp);
     free(idx);
     free(src_lines);
     return qk_error_set(err, QK_ENOMEM, "out of memory");

@@ -386,6 +386,54 @@ static void test_scan_topics(void **state)
     drop(p);
 }
 
+/* qk_run_unique against the rule written out: a docno kept at its first
+ * (best) rank only. Random topics of 0-600 entries drawn from a small set
+ * of names, so repeats are frequent in some and absent in others (where
+ * the list is the ranked docnos themselves); scores with ties, so that
+ * ranking reorders them first. */
+static void test_unique(void **state)
+{
+    qk_rng g;
+    qk_run *r = NULL;
+    char names[400][16];
+    const char *docs[600];
+    double sc[600];
+    (void)state;
+    qk_rng_seed(&g, 21);
+    for (int i = 0; i < 400; i++)
+        snprintf(names[i], sizeof names[i], "d%d", i * 7919 % 1000);
+    assert_int_equal(qk_run_new("u", &r, NULL), QK_OK);
+    for (int t = 0; t < 300; t++) {
+        char qid[16];
+        size_t n = (size_t)qk_rng_below(&g, 601), pool = 1 + (size_t)qk_rng_below(&g, t % 3 ? 400 : 4000), nu;
+        const qk_run_topic *rt;
+        const char *const *u;
+        size_t k = 0;
+        if (pool > 400) /* no repeats: distinct names */
+            n = n < 400 ? n : 400;
+        for (size_t i = 0; i < n; i++) {
+            docs[i] = names[pool > 400 ? i : (size_t)qk_rng_below(&g, pool)];
+            sc[i] = (double)qk_rng_below(&g, 20);
+        }
+        snprintf(qid, sizeof qid, "q%d", t);
+        assert_int_equal(qk_run_add_topic(r, qid, n, docs, sc, NULL, NULL), QK_OK);
+        rt = qk_run_topic_at(r, (size_t)t);
+        u = qk_run_unique(r, (size_t)t, &nu);
+        for (size_t i = 0; i < rt->n; i++) {
+            size_t j = 0;
+            while (j < i && strcmp(rt->docnos[j], rt->docnos[i]) != 0)
+                j++;
+            if (j < i)
+                continue; /* a repeat: dropped */
+            assert_true(k < nu);
+            assert_string_equal(u[k], rt->docnos[i]);
+            k++;
+        }
+        assert_int_equal(k, nu);
+    }
+    qk_run_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -393,7 +441,7 @@ int main(void)
         cmocka_unit_test(test_skipped_lines), cmocka_unit_test(test_empty),
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_errors_nul),
         cmocka_unit_test(test_large),         cmocka_unit_test(test_scan_topics),
-        cmocka_unit_test(test_doc_lengths),
+        cmocka_unit_test(test_doc_lengths),   cmocka_unit_test(test_unique),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
