@@ -8,6 +8,7 @@
 #include "estimate/mtc_internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,15 +58,15 @@ static double prob_of(const qk_conf_opts *o, const char *topic, const char *doc)
     return o->prior;
 }
 
-static int str_cmp(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
+/* a distinct name of a topic's universe and its id (name_ids) */
+typedef struct named_id {
+    const char *s;
+    uint32_t id;
+} named_id;
 
-static long find_doc(const char **u, size_t n, const char *doc)
+static int named_cmp(const void *a, const void *b)
 {
-    const char **hit = bsearch(&doc, u, n, sizeof *u, str_cmp);
-    return hit ? (long)(hit - u) : -1;
+    return strcmp(((const named_id *)a)->s, ((const named_id *)b)->s);
 }
 
 typedef struct topic_ctx {
@@ -74,14 +75,46 @@ typedef struct topic_ctx {
     est_utopic d;
 } topic_ctx;
 
-/* Universe = judged documents + top-depth of every run; p from the model
- * (RTC probabilities are filled in later, over all topics at once). */
+/* The distinct names among n (their ids in id[], in order of first
+ * appearance, names[] of *un of them), by a hash set of the names: one
+ * pass where a search of a sorted list took a dozen strcmp calls a name. */
+static qk_status name_ids(const char *const *in, size_t n, uint32_t *id, const char **names, size_t *un)
+{
+    size_t nslots = 16, mask;
+    uint32_t *slot;
+    *un = 0;
+    while (nslots < 2 * n)
+        nslots *= 2;
+    if (n >= UINT32_MAX || !(slot = calloc(nslots, sizeof *slot)))
+        return QK_ENOMEM;
+    mask = nslots - 1;
+    for (size_t i = 0; i < n; i++) {
+        size_t h = (size_t)qk_hash_bytes(in[i], strlen(in[i])) & mask;
+        while (slot[h] && strcmp(names[slot[h] - 1], in[i]) != 0)
+            h = (h + 1) & mask;
+        if (!slot[h]) {
+            names[*un] = in[i];
+            slot[h] = (uint32_t)++ * un;
+        }
+        id[i] = slot[h] - 1;
+    }
+    free(slot);
+    return QK_OK;
+}
+
+/* Universe = judged documents + top-depth of every run, in strcmp order;
+ * p from the model (RTC probabilities are filled in later, over all
+ * topics at once). */
 static qk_status build_topic(const qk_qrels *q, size_t qt, est_run *runs, const size_t *rt, size_t nruns,
                              const qk_conf_opts *o, topic_ctx *c)
 {
-    size_t nj, cap = 0, n = 0, un = 0;
+    size_t nj, cap = 0, n = 0, un = 0, at;
     const qk_judgment *j = qk_qrels_judgments(q, qt, &nj);
     size_t depth = (size_t)o->depth;
+    const char **in = NULL;
+    uint32_t *id = NULL, *pos = NULL;
+    named_id *named = NULL;
+    qk_status st = QK_ENOMEM;
     c->qid = qk_qrels_topic(q, qt);
     for (size_t k = 0; k < nruns; k++)
         if (rt[k] != (size_t)-1)
@@ -90,30 +123,46 @@ static qk_status build_topic(const qk_qrels *q, size_t qt, est_run *runs, const 
     c->u = malloc((cap ? cap : 1) * sizeof *c->u);
     c->d.p = malloc((cap ? cap : 1) * sizeof *c->d.p);
     c->d.x = malloc((cap ? cap : 1) * sizeof *c->d.x);
-    c->d.rank = calloc((cap ? cap : 1) * nruns, sizeof *c->d.rank);
-    if (!c->u || !c->d.p || !c->d.x || !c->d.rank)
-        return QK_ENOMEM;
+    in = malloc((cap ? cap : 1) * sizeof *in);
+    id = malloc((cap ? cap : 1) * sizeof *id);
+    if (!c->u || !c->d.p || !c->d.x || !in || !id)
+        goto out;
     for (size_t i = 0; i < nj; i++)
-        c->u[n++] = qk_qrels_docno(q, j[i].doc);
+        in[n++] = qk_qrels_docno(q, j[i].doc);
     for (size_t k = 0; k < nruns; k++)
         for (size_t r = 0; rt[k] != (size_t)-1 && r < runs[k].t[rt[k]].n && r < depth; r++)
-            c->u[n++] = runs[k].t[rt[k]].docnos[r];
-    qsort(c->u, n, sizeof *c->u, str_cmp);
-    for (size_t i = 0; i < n; i++)
-        if (un == 0 || strcmp(c->u[un - 1], c->u[i]) != 0)
-            c->u[un++] = c->u[i];
+            in[n++] = runs[k].t[rt[k]].docnos[r];
+    /* the distinct names into c->u, sorted; pos[id] their place */
+    if (name_ids(in, n, id, c->u, &un) != QK_OK || !(pos = malloc((un ? un : 1) * sizeof *pos)) ||
+        !(named = malloc((un ? un : 1) * sizeof *named)))
+        goto out;
+    for (size_t i = 0; i < un; i++)
+        named[i] = (named_id){c->u[i], (uint32_t)i};
+    qsort(named, un, sizeof *named, named_cmp); /* distinct names: one order */
+    for (size_t i = 0; i < un; i++) {
+        c->u[i] = named[i].s;
+        pos[named[i].id] = (uint32_t)i;
+    }
     c->d.n = un;
+    if (!(c->d.rank = calloc((un ? un : 1) * nruns, sizeof *c->d.rank)))
+        goto out;
     memset(c->d.x, -1, un);
     for (size_t i = 0; i < nj; i++)
         if (j[i].rel >= 0) /* trec_eval's convention: a negative grade is pooled, unjudged */
-            c->d.x[find_doc(c->u, un, qk_qrels_docno(q, j[i].doc))] =
-                (signed char)(j[i].rel >= (double)o->rel_level);
+            c->d.x[pos[id[i]]] = (signed char)(j[i].rel >= (double)o->rel_level);
     for (size_t i = 0; i < un; i++)
         c->d.p[i] = c->d.x[i] >= 0 ? c->d.x[i] : prob_of(o, c->qid, c->u[i]);
+    at = nj;
     for (size_t k = 0; k < nruns; k++)
         for (size_t r = 0; rt[k] != (size_t)-1 && r < runs[k].t[rt[k]].n && r < depth; r++)
-            c->d.rank[k * un + (size_t)find_doc(c->u, un, runs[k].t[rt[k]].docnos[r])] = (long)r + 1;
-    return QK_OK;
+            c->d.rank[k * un + pos[id[at++]]] = (long)r + 1;
+    st = QK_OK;
+out:
+    free(in);
+    free(id);
+    free(pos);
+    free(named);
+    return st;
 }
 
 static void free_topic(topic_ctx *c)
