@@ -4,6 +4,7 @@
  * AP per run and of dAP per pair, then EMAP, E/Var of dMAP and
  * P(dMAP < 0) = Phi(-E/sqrt(V)). */
 #include "core/lazylib.h"
+#include "core/names.h"
 #include "est_internal.h"
 #include "estimate/mtc_internal.h"
 
@@ -58,49 +59,11 @@ static double prob_of(const qk_conf_opts *o, const char *topic, const char *doc)
     return o->prior;
 }
 
-/* a distinct name of a topic's universe and its id (name_ids) */
-typedef struct named_id {
-    const char *s;
-    uint32_t id;
-} named_id;
-
-static int named_cmp(const void *a, const void *b)
-{
-    return strcmp(((const named_id *)a)->s, ((const named_id *)b)->s);
-}
-
 typedef struct topic_ctx {
     const char *qid;
     const char **u; /* universe, sorted */
     est_utopic d;
 } topic_ctx;
-
-/* The distinct names among n (their ids in id[], in order of first
- * appearance, names[] of *un of them), by a hash set of the names: one
- * pass where a search of a sorted list took a dozen strcmp calls a name. */
-static qk_status name_ids(const char *const *in, size_t n, uint32_t *id, const char **names, size_t *un)
-{
-    size_t nslots = 16, mask;
-    uint32_t *slot;
-    *un = 0;
-    while (nslots < 2 * n)
-        nslots *= 2;
-    if (n >= UINT32_MAX || !(slot = calloc(nslots, sizeof *slot)))
-        return QK_ENOMEM;
-    mask = nslots - 1;
-    for (size_t i = 0; i < n; i++) {
-        size_t h = (size_t)qk_hash_bytes(in[i], strlen(in[i])) & mask;
-        while (slot[h] && strcmp(names[slot[h] - 1], in[i]) != 0)
-            h = (h + 1) & mask;
-        if (!slot[h]) {
-            names[*un] = in[i];
-            slot[h] = (uint32_t)++ * un;
-        }
-        id[i] = slot[h] - 1;
-    }
-    free(slot);
-    return QK_OK;
-}
 
 /* Universe = judged documents + top-depth of every run, in strcmp order;
  * p from the model (RTC probabilities are filled in later, over all
@@ -112,8 +75,7 @@ static qk_status build_topic(const qk_qrels *q, size_t qt, est_run *runs, const 
     const qk_judgment *j = qk_qrels_judgments(q, qt, &nj);
     size_t depth = (size_t)o->depth;
     const char **in = NULL;
-    uint32_t *id = NULL, *pos = NULL;
-    named_id *named = NULL;
+    uint32_t *id = NULL;
     qk_status st = QK_ENOMEM;
     c->qid = qk_qrels_topic(q, qt);
     for (size_t k = 0; k < nruns; k++)
@@ -132,36 +94,26 @@ static qk_status build_topic(const qk_qrels *q, size_t qt, est_run *runs, const 
     for (size_t k = 0; k < nruns; k++)
         for (size_t r = 0; rt[k] != (size_t)-1 && r < runs[k].t[rt[k]].n && r < depth; r++)
             in[n++] = runs[k].t[rt[k]].docnos[r];
-    /* the distinct names into c->u, sorted; pos[id] their place */
-    if (name_ids(in, n, id, c->u, &un) != QK_OK || !(pos = malloc((un ? un : 1) * sizeof *pos)) ||
-        !(named = malloc((un ? un : 1) * sizeof *named)))
+    /* the distinct names into c->u, sorted; id[i] the place of in[i] */
+    if (qk_names_index(in, n, c->u, id, &un) != QK_OK)
         goto out;
-    for (size_t i = 0; i < un; i++)
-        named[i] = (named_id){c->u[i], (uint32_t)i};
-    qsort(named, un, sizeof *named, named_cmp); /* distinct names: one order */
-    for (size_t i = 0; i < un; i++) {
-        c->u[i] = named[i].s;
-        pos[named[i].id] = (uint32_t)i;
-    }
     c->d.n = un;
     if (!(c->d.rank = calloc((un ? un : 1) * nruns, sizeof *c->d.rank)))
         goto out;
     memset(c->d.x, -1, un);
     for (size_t i = 0; i < nj; i++)
         if (j[i].rel >= 0) /* trec_eval's convention: a negative grade is pooled, unjudged */
-            c->d.x[pos[id[i]]] = (signed char)(j[i].rel >= (double)o->rel_level);
+            c->d.x[id[i]] = (signed char)(j[i].rel >= (double)o->rel_level);
     for (size_t i = 0; i < un; i++)
         c->d.p[i] = c->d.x[i] >= 0 ? c->d.x[i] : prob_of(o, c->qid, c->u[i]);
     at = nj;
     for (size_t k = 0; k < nruns; k++)
         for (size_t r = 0; rt[k] != (size_t)-1 && r < runs[k].t[rt[k]].n && r < depth; r++)
-            c->d.rank[k * un + pos[id[at++]]] = (long)r + 1;
+            c->d.rank[k * un + id[at++]] = (long)r + 1;
     st = QK_OK;
 out:
     free(in);
     free(id);
-    free(pos);
-    free(named);
     return st;
 }
 

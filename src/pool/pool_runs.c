@@ -3,6 +3,8 @@
  * and the judgments of pool documents. */
 #include "pool_internal.h"
 
+#include "core/names.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,18 +61,6 @@ void qk_pool_runs_free(qk_pool_runs *p)
     free(p);
 }
 
-typedef struct dpos {
-    const char *s;
-    size_t i;
-} dpos;
-
-static int dpos_cmp(const void *a, const void *b)
-{
-    const dpos *x = a, *y = b;
-    int c = strcmp(x->s, y->s);
-    return c ? c : (x->i < y->i ? -1 : x->i > y->i);
-}
-
 qk_status qk_pool_runs_add(qk_pool_runs *p, size_t r, const char *qid, const char *const *docnos, size_t n,
                            qk_error *err)
 {
@@ -88,33 +78,22 @@ qk_status qk_pool_runs_add(qk_pool_runs *p, size_t r, const char *qid, const cha
     }
     p->nent++;
     /* Cut at the pool depth counting distinct documents: a repeated docno
-     * keeps its first rank and does not use up a rank. Duplicates are found
-     * by sorting (docno, position) pairs: O(n log n) for a list of n. */
+     * keeps its first rank and does not use up a rank (core/names.h: a
+     * hash set of the names kept, up to depth of them). */
     {
-        dpos *k = malloc((n ? n : 1) * sizeof *k);
-        unsigned char *dup = calloc(n ? n : 1, 1);
-        if (!k || !dup) {
-            free(k);
-            free(dup);
+        size_t *keep = malloc((n ? n : 1) * sizeof *keep), k;
+        if (!keep || (k = qk_names_first(docnos, n, (size_t)p->depth, keep)) == (size_t)-1) {
+            free(keep);
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         }
-        for (size_t i = 0; i < n; i++)
-            k[i] = (dpos){docnos[i], i};
-        qsort(k, n, sizeof *k, dpos_cmp);
-        for (size_t i = 1; i < n; i++)
-            if (strcmp(k[i].s, k[i - 1].s) == 0)
-                dup[k[i].i] = 1; /* the earlier position sorts first */
-        free(k);
-        for (size_t i = 0; i < n && (long)e->n < p->depth; i++) {
-            if (dup[i])
-                continue;
-            if (!(e->docnos[e->n] = strdup(docnos[i]))) {
-                free(dup);
+        for (size_t i = 0; i < k; i++) {
+            if (!(e->docnos[e->n] = strdup(docnos[keep[i]]))) {
+                free(keep);
                 return qk_error_set(err, QK_ENOMEM, "out of memory");
             }
             e->n++;
         }
-        free(dup);
+        free(keep);
     }
     return QK_OK;
 }
@@ -131,58 +110,53 @@ static int str_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Build topic tp from entries e[0..n) (all of one qid). */
+/* Build topic tp from entries e[0..n) (all of one qid): its documents in
+ * strcmp order, and each run's list as their places. */
 static qk_status build_topic(qk_pool_runs *p, pool_topic *tp, pool_entry *e, size_t n)
 {
-    size_t total = 0, nd = 0;
-    char **all;
+    size_t total = 0, nd = 0, at = 0;
+    const char **all, **names;
+    uint32_t *place;
     for (size_t i = 0; i < n; i++)
         total += e[i].n;
     tp->qid = e[0].qid;
     tp->lists = calloc(p->nruns, sizeof *tp->lists);
     tp->len = calloc(p->nruns, sizeof *tp->len);
     all = malloc((total ? total : 1) * sizeof *all);
-    if (!tp->lists || !tp->len || !all) {
-        free(all);
-        return QK_ENOMEM;
-    }
+    names = malloc((total ? total : 1) * sizeof *names);
+    place = malloc((total ? total : 1) * sizeof *place);
+    if (!tp->lists || !tp->len || !all || !names || !place)
+        goto nomem;
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < e[i].n; k++)
             all[nd++] = e[i].docnos[k];
-    if (nd > 1)
-        qsort(all, nd, sizeof *all, str_cmp);
-    total = nd;
-    nd = 0;
-    for (size_t i = 0; i < total; i++)
-        if (nd == 0 || strcmp(all[nd - 1], all[i]) != 0)
-            all[nd++] = all[i];
-    tp->docnos = calloc(nd ? nd : 1, sizeof *tp->docnos);
-    if (!tp->docnos) {
-        free(all);
-        return QK_ENOMEM;
-    }
-    for (size_t d = 0; d < nd; d++)
-        if (!(tp->docnos[d] = strdup(all[d]))) {
-            free(all);
-            return QK_ENOMEM;
-        }
-    tp->pub.ndocs = nd;
-    free(all);
+    if (qk_names_index(all, nd, names, place, &nd) != QK_OK ||
+        !(tp->docnos = calloc(nd ? nd : 1, sizeof *tp->docnos)))
+        goto nomem;
+    for (size_t d = 0; d < nd; d++, tp->pub.ndocs = d) /* counted as made: freed with the pool */
+        if (!(tp->docnos[d] = strdup(names[d])))
+            goto nomem;
     for (size_t i = 0; i < n; i++) {
         size_t r = e[i].run;
         if (!(tp->lists[r] = malloc((e[i].n ? e[i].n : 1) * sizeof **tp->lists)))
-            return QK_ENOMEM;
-        for (size_t k = 0; k < e[i].n; k++) {
-            char **hit = bsearch(&e[i].docnos[k], tp->docnos, nd, sizeof *tp->docnos, str_cmp);
-            tp->lists[r][k] = (uint32_t)(hit - tp->docnos);
-        }
+            goto nomem;
+        for (size_t k = 0; k < e[i].n; k++)
+            tp->lists[r][k] = place[at++];
         tp->len[r] = e[i].n;
     }
+    free(all);
+    free(names);
+    free(place);
     tp->pub.qid = tp->qid;
     tp->pub.docnos = (const char *const *)tp->docnos;
     tp->pub.lists = (const uint32_t *const *)tp->lists;
     tp->pub.len = tp->len;
     return QK_OK;
+nomem:
+    free(all);
+    free(names);
+    free(place);
+    return QK_ENOMEM;
 }
 
 qk_status qk_pool_runs_finish(qk_pool_runs *p, qk_error *err)
