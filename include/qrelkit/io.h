@@ -180,6 +180,12 @@ typedef struct qk_run qk_run;
 /* Read a whole run file (any line order; a topic's lines need not be
  * contiguous). Name: the file's run id (6th field of the last line). */
 QK_API qk_status qk_run_read(const char *path, qk_run **out, qk_error *err);
+/* The same, each topic's ranking cut just after its depth-th distinct
+ * docno (0: nothing cut): the top-depth documents of every topic, with any
+ * repeats among them, in a fraction of the memory of the whole run, for
+ * readers that look no deeper (pools, confidence). qk_run_topic_at's n and
+ * qk_run_unique then count the entries kept. */
+QK_API qk_status qk_run_read_top(const char *path, size_t depth, qk_run **out, qk_error *err);
 /* An empty run named runid, to be filled with qk_run_add_topic. */
 QK_API qk_status qk_run_new(const char *runid, qk_run **out, qk_error *err);
 /* Copy one topic's n entries (any order) and rank them. lines may be NULL

@@ -423,6 +423,12 @@ int qk_cli_flush_stdout(const char *cmd)
 
 qk_status qk_cli_read_runs(const char *const *paths, size_t n, int naming, qk_run ***out, qk_error *err)
 {
+    return qk_cli_read_runs_top(paths, n, naming, 0, out, err);
+}
+
+qk_status qk_cli_read_runs_top(const char *const *paths, size_t n, int naming, size_t depth, qk_run ***out,
+                               qk_error *err)
+{
     qk_run **runs = calloc(n ? n : 1, sizeof *runs);
     int dup = 0;
     qk_status st = QK_OK;
@@ -430,7 +436,7 @@ qk_status qk_cli_read_runs(const char *const *paths, size_t n, int naming, qk_ru
     if (!runs)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     for (size_t r = 0; r < n && st == QK_OK; r++)
-        st = qk_run_read(paths[r], &runs[r], err);
+        st = qk_run_read_top(paths[r], depth, &runs[r], err);
     for (size_t r = 0; st == QK_OK && r < n && !dup; r++)
         for (size_t k = r + 1; k < n && !dup; k++)
             dup = strcmp(qk_run_name(runs[r]), qk_run_name(runs[k])) == 0;

@@ -155,6 +155,10 @@ int qk_cli_write_file(const char *cmd, const char *path, qk_cli_write_fn fn, voi
  * the path as given, 0 by the file name without a trailing ".run". */
 enum { QK_CLI_NAME_BASE = 0, QK_CLI_NAME_PATH = 1 };
 qk_status qk_cli_read_runs(const char *const *paths, size_t n, int naming, qk_run ***out, qk_error *err);
+/* The same with each topic cut after its depth-th distinct docno
+ * (qk_run_read_top; 0: whole): for commands that look no deeper. */
+qk_status qk_cli_read_runs_top(const char *const *paths, size_t n, int naming, size_t depth, qk_run ***out,
+                               qk_error *err);
 void qk_cli_free_runs(qk_run **runs, size_t n);
 /* Temporary files the program would leave behind if killed. main installs
  * handlers for SIGINT, SIGTERM and SIGHUP (qk_cli_signals_install) that

@@ -609,7 +609,8 @@ int qk_cmd_confidence(int argc, char **argv)
     o.want_probs = probs_out != NULL;
     if (qk_qrels_read(argv[optind], QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err) != QK_OK ||
         (probs_path && qk_doc_probs_read(probs_path, &probs, &err) != QK_OK) ||
-        qk_cli_read_runs((const char *const *)(argv + optind + 1), nruns, QK_CLI_NAME_PATH, &runs, &err) != QK_OK) {
+        qk_cli_read_runs_top((const char *const *)(argv + optind + 1), nruns, QK_CLI_NAME_PATH,
+                             (size_t)o.depth, &runs, &err) != QK_OK) {
         rc = qk_cli_fail("confidence", &err);
         goto out;
     }

@@ -469,8 +469,10 @@ static int run_zobel(args *a)
     qk_pool_zobel *z = NULL;
     struct stat sb;
     int rc = 0;
-    if (qk_cli_read_runs(a->runs, a->nruns, QK_CLI_NAME_BASE, &a->ranked, &err) != QK_OK ||
-        qk_pool_runs_from((const qk_run *const *)a->ranked, a->nruns, a->zobel[a->nzobel - 1], &p, &err) != QK_OK ||
+    if (qk_cli_read_runs_top(a->runs, a->nruns, QK_CLI_NAME_BASE, (size_t)a->zobel[a->nzobel - 1], &a->ranked,
+                             &err) != QK_OK ||
+        qk_pool_runs_from((const qk_run *const *)a->ranked, a->nruns, a->zobel[a->nzobel - 1], &p, &err) !=
+            QK_OK ||
         (!(stat(a->judged, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) &&
          qk_qrels_read(a->judged, QK_REL_QRELS, QK_DEDUP_FIRST, &q, &err) != QK_OK) ||
         qk_pool_zobel_count(p, q, a->rel_level, a->zobel, a->nzobel, &z, &err) != QK_OK)
@@ -515,7 +517,8 @@ int qk_cmd_pool(int argc, char **argv)
         rc = run_zobel(&a);
         goto out;
     }
-    if (qk_cli_read_runs(a.runs, a.nruns, QK_CLI_NAME_BASE, &a.ranked, &err) != QK_OK ||
+    /* the runs' top --depth documents are all any method looks at */
+    if (qk_cli_read_runs_top(a.runs, a.nruns, QK_CLI_NAME_BASE, (size_t)a.depth, &a.ranked, &err) != QK_OK ||
         qk_pool_runs_from((const qk_run *const *)a.ranked, a.nruns, a.depth, &p, &err) != QK_OK ||
         qk_pool_judged_new(p, &j, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/names.h"
 #include "qrelkit/io.h"
 
 typedef struct rtopic {
@@ -127,8 +128,36 @@ static qk_status make_unique(rtopic *tp, size_t n)
     return QK_OK;
 }
 
-qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *const *docnos,
-                           const double *scores, const long *lines, qk_error *err)
+/* The entries of the ranking idx[0..n) up to and with the depth-th
+ * distinct docno (n when there are fewer): how many to keep. (size_t)-1
+ * when out of memory. */
+static size_t top_entries(const char *const *docnos, const size_t *idx, size_t n, size_t depth)
+{
+    const char **ranked;
+    size_t *keep, k, m = n;
+    if (depth == 0 || depth >= n)
+        return n;
+    ranked = malloc(n * sizeof *ranked);
+    keep = malloc(depth * sizeof *keep);
+    if (!ranked || !keep) {
+        free(ranked);
+        free(keep);
+        return (size_t)-1;
+    }
+    for (size_t i = 0; i < n; i++)
+        ranked[i] = docnos[idx[i]];
+    k = qk_names_first(ranked, n, depth, keep);
+    if (k == (size_t)-1)
+        m = (size_t)-1;
+    else if (k == depth)
+        m = keep[depth - 1] + 1;
+    free(ranked);
+    free(keep);
+    return m;
+}
+
+static qk_status add_topic(qk_run *r, const char *qid, size_t n, const char *const *docnos,
+                           const double *scores, const long *lines, size_t depth, qk_error *err)
 {
     size_t ql = strlen(qid), chars = ql + 1, off;
     size_t *idx = NULL;
@@ -138,22 +167,16 @@ qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *con
     order_ctx c;
     if (qk_strpool_find(r->qids, qid, ql, &id))
         return qk_error_set(err, QK_EUSAGE, "run '%s': topic '%s' added twice", r->name, qid);
-    for (size_t i = 0; i < n; i++)
-        chars += strlen(docnos[i]) + 1;
     if (qk_grow((void **)&r->t, &r->cap, r->nt + 1, sizeof *r->t) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     tp = &r->t[r->nt];
     memset(tp, 0, sizeof *tp);
-    tp->block = malloc(chars);
-    tp->docnos = malloc((n ? n : 1) * sizeof *tp->docnos);
-    tp->scores = malloc((n ? n : 1) * sizeof *tp->scores);
-    tp->lines = malloc((n ? n : 1) * sizeof *tp->lines);
     idx = malloc((n ? n : 1) * sizeof *idx);
     if (!lines && (src_lines = malloc((n ? n : 1) * sizeof *src_lines)))
         for (size_t i = 0; i < n; i++)
             src_lines[i] = (long)i + 1;
     c = (order_ctx){docnos, scores, lines ? lines : src_lines};
-    if (!tp->block || !tp->docnos || !tp->scores || !tp->lines || !idx || !c.lines)
+    if (!idx || !c.lines)
         goto nomem;
     for (size_t i = 0; i < n; i++)
         idx[i] = i;
@@ -165,6 +188,17 @@ qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *con
         if (i < n && qk_sort_r(idx, n, sizeof *idx, entry_cmp, &c) != QK_OK)
             goto nomem;
     }
+    /* a cut ranking: the entries and strings of its top only */
+    if (depth && (n = top_entries(docnos, idx, n, depth)) == (size_t)-1)
+        goto nomem;
+    for (size_t k = 0; k < n; k++)
+        chars += strlen(docnos[idx[k]]) + 1;
+    tp->block = malloc(chars);
+    tp->docnos = malloc((n ? n : 1) * sizeof *tp->docnos);
+    tp->scores = malloc((n ? n : 1) * sizeof *tp->scores);
+    tp->lines = malloc((n ? n : 1) * sizeof *tp->lines);
+    if (!tp->block || !tp->docnos || !tp->scores || !tp->lines)
+        goto nomem;
     memcpy(tp->block, qid, ql + 1);
     off = ql + 1;
     for (size_t k = 0; k < n; k++) {
@@ -192,7 +226,18 @@ nomem: /* the topic is not counted: drop what it holds */
     return qk_error_set(err, QK_ENOMEM, "out of memory");
 }
 
+qk_status qk_run_add_topic(qk_run *r, const char *qid, size_t n, const char *const *docnos,
+                           const double *scores, const long *lines, qk_error *err)
+{
+    return add_topic(r, qid, n, docnos, scores, lines, 0, err);
+}
+
 qk_status qk_run_read(const char *path, qk_run **out, qk_error *err)
+{
+    return qk_run_read_top(path, 0, out, err);
+}
+
+qk_status qk_run_read_top(const char *path, size_t depth, qk_run **out, qk_error *err)
 {
     qk_run_stream *s = NULL;
     qk_run *r = NULL;
@@ -205,7 +250,7 @@ qk_status qk_run_read(const char *path, qk_run **out, qk_error *err)
     if ((st = qk_run_new("", &r, err)) != QK_OK)
         goto out;
     while ((rc = qk_run_next(s, &rt, &seen, err)) == 1)
-        if ((st = qk_run_add_topic(r, rt.qid, rt.n, rt.docnos, rt.scores, rt.lines, err)) != QK_OK)
+        if ((st = add_topic(r, rt.qid, rt.n, rt.docnos, rt.scores, rt.lines, depth, err)) != QK_OK)
             goto out;
     if (rc < 0) {
         st = (qk_status)rc;

@@ -434,6 +434,59 @@ static void test_unique(void **state)
     qk_run_free(r);
 }
 
+/* qk_run_read_top against qk_run_read cut by the rule written out: each
+ * topic's ranking up to and with its depth-th distinct docno, nothing
+ * after. A random run of 40 topics, lines shuffled across topics, scores
+ * with ties and docnos repeated, read at depths 1-40 and 0 (whole). */
+static void test_read_top(void **state)
+{
+    qk_rng g;
+    size_t cap = 1 << 20, len = 0;
+    char *text = malloc(cap), *p;
+    qk_run *all = NULL;
+    qk_error err;
+    (void)state;
+    assert_non_null(text);
+    qk_rng_seed(&g, 5);
+    for (int i = 0; i < 6000; i++)
+        len += (size_t)snprintf(
+            text + len, cap - len, "t%llu Q0 d%llu 1 %llu r\n", (unsigned long long)qk_rng_below(&g, 40),
+            (unsigned long long)qk_rng_below(&g, 90), (unsigned long long)qk_rng_below(&g, 30));
+    p = write_tmp(text);
+    assert_int_equal(qk_run_read(p, &all, &err), QK_OK);
+    for (size_t depth = 0; depth <= 40; depth++) {
+        qk_run *top = NULL;
+        assert_int_equal(qk_run_read_top(p, depth, &top, &err), QK_OK);
+        assert_int_equal(qk_run_num_topics(top), qk_run_num_topics(all));
+        for (size_t t = 0; t < qk_run_num_topics(all); t++) {
+            const qk_run_topic *a = qk_run_topic_at(all, t), *b = qk_run_topic_at(top, t);
+            size_t m = a->n, distinct = 0, nu;
+            for (size_t i = 0; depth && i < a->n; i++) {
+                size_t j = 0;
+                while (j < i && strcmp(a->docnos[j], a->docnos[i]) != 0)
+                    j++;
+                if (j == i && ++distinct == depth) {
+                    m = i + 1;
+                    break;
+                }
+            }
+            assert_string_equal(a->qid, b->qid);
+            assert_int_equal(b->n, m);
+            for (size_t i = 0; i < m; i++) {
+                assert_string_equal(a->docnos[i], b->docnos[i]);
+                assert_true(a->scores[i] == b->scores[i]);
+                assert_int_equal(a->lines[i], b->lines[i]);
+            }
+            (void)qk_run_unique(top, t, &nu);
+            assert_int_equal(nu, depth && m < a->n ? depth : qk_run_unique(all, t, &distinct) ? distinct : 0);
+        }
+        qk_run_free(top);
+    }
+    qk_run_free(all);
+    drop(p);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -442,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_errors_nul),
         cmocka_unit_test(test_large),         cmocka_unit_test(test_scan_topics),
         cmocka_unit_test(test_doc_lengths),   cmocka_unit_test(test_unique),
+        cmocka_unit_test(test_read_top),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
