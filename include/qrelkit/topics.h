@@ -75,6 +75,15 @@ QK_API qk_status qk_topics_matrix_from_scores(const qk_scores *s, qk_topic_matri
  * (trec_eval's rule); a run without a topic scores 0 there (trec_eval -c). */
 QK_API qk_status qk_topics_matrix_from_eval(const qk_qrels *q, const qk_run *const *runs, size_t nruns,
                                             const char *measure, qk_topic_matrix **out, qk_error *err);
+/* The measure set of one measure for the two below: *ms (the caller frees
+ * it) and the index *vi of its value. */
+QK_API qk_status qk_topics_measure(const char *measure, qk_measures **ms, size_t *vi, qk_error *err);
+/* The same matrix from results already evaluated (value vi of each, every
+ * result over the same topics: qrels topics, opts.complete), e.g. by
+ * qk_eval_stream one run file at a time, in the memory of one run instead
+ * of all; names[r] names row r. */
+QK_API qk_status qk_topics_matrix_from_results(qk_eval_result *const *res, const char *const *names,
+                                               size_t nruns, size_t vi, qk_topic_matrix **out, qk_error *err);
 /* Scores from incomplete judgments (000b §1.6, src/topics/topic_estimate.c):
  * each cell is an estimator's expected AP and var its variance, so topics
  * that are only partly judged enter the selection with their uncertainty

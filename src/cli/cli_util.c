@@ -421,6 +421,15 @@ int qk_cli_flush_stdout(const char *cmd)
     return 0;
 }
 
+void qk_cli_run_label(const char *path, int naming, char *name, size_t size)
+{
+    const char *base = strrchr(path, '/');
+    char *dot;
+    snprintf(name, size, "%s", naming == QK_CLI_NAME_PATH ? path : base ? base + 1 : path);
+    if (naming == QK_CLI_NAME_BASE && (dot = strrchr(name, '.')) && dot != name && strcmp(dot, ".run") == 0)
+        *dot = 0;
+}
+
 qk_status qk_cli_read_runs(const char *const *paths, size_t n, int naming, qk_run ***out, qk_error *err)
 {
     return qk_cli_read_runs_top(paths, n, naming, 0, out, err);
@@ -442,11 +451,7 @@ qk_status qk_cli_read_runs_top(const char *const *paths, size_t n, int naming, s
             dup = strcmp(qk_run_name(runs[r]), qk_run_name(runs[k])) == 0;
     for (size_t r = 0; st == QK_OK && dup && r < n; r++) {
         char name[4096];
-        const char *base = strrchr(paths[r], '/');
-        char *dot;
-        snprintf(name, sizeof name, "%s", naming == QK_CLI_NAME_PATH ? paths[r] : base ? base + 1 : paths[r]);
-        if (naming == QK_CLI_NAME_BASE && (dot = strrchr(name, '.')) && dot != name && strcmp(dot, ".run") == 0)
-            *dot = 0;
+        qk_cli_run_label(paths[r], naming, name, sizeof name);
         st = qk_run_set_name(runs[r], name, err);
     }
     if (st != QK_OK) {

@@ -154,6 +154,10 @@ int qk_cli_write_file(const char *cmd, const char *path, qk_cli_write_fn fn, voi
  * file, so every run is then named after its file: by_path 1 names it by
  * the path as given, 0 by the file name without a trailing ".run". */
 enum { QK_CLI_NAME_BASE = 0, QK_CLI_NAME_PATH = 1 };
+/* What a run is called when run ids repeat among the runs read: its path
+ * (QK_CLI_NAME_PATH) or its file name without ".run" (QK_CLI_NAME_BASE),
+ * into name (size bytes). */
+void qk_cli_run_label(const char *path, int naming, char *name, size_t size);
 qk_status qk_cli_read_runs(const char *const *paths, size_t n, int naming, qk_run ***out, qk_error *err);
 /* The same with each topic cut after its depth-th distinct docno
  * (qk_run_read_top; 0: whole): for commands that look no deeper. */

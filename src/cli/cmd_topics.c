@@ -158,6 +158,68 @@ static const struct option select_opts[] = {{"help", no_argument, NULL, 'h'},
 
 #define CMD "topics"
 
+/* The runs x topics matrix of run files evaluated one at a time, as eval
+ * streams them (qk_topics_matrix_from_results): one run in memory, not
+ * all of them (19 runs of a million lines took a gigabyte as ranked runs).
+ * Rows are named by run id, or all by file name when run ids repeat, as
+ * qk_cli_read_runs names them. */
+static qk_status matrix_of_files(const qk_qrels *q, const char *const *paths, size_t n, const char *measure,
+                                 qk_topic_matrix **out, qk_error *err)
+{
+    qk_measures *ms = NULL;
+    qk_eval_result **res = calloc(n ? n : 1, sizeof *res);
+    const char **names = calloc(n ? n : 1, sizeof *names);
+    char(*label)[4096] = NULL;
+    qk_eval_opts eo;
+    size_t vi, done = 0;
+    int dup = 0;
+    qk_status st;
+    *out = NULL;
+    qk_eval_opts_init(&eo);
+    eo.complete = 1;
+    if (!res || !names) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (n < 2) {
+        st = qk_error_set(err, QK_EINPUT, "topic selection needs at least two runs (got %zu)", n);
+        goto out;
+    }
+    if ((st = qk_topics_measure(measure, &ms, &vi, err)) != QK_OK)
+        goto out;
+    for (; done < n; done++) {
+        qk_run_stream *s = NULL;
+        if ((st = qk_run_open(paths[done], QK_RUN_STREAM, &s, err)) == QK_OK)
+            st = qk_eval_stream(q, s, ms, &eo, &res[done], err);
+        qk_run_close(s);
+        if (st != QK_OK)
+            goto out;
+        names[done] = qk_result_runid(res[done]);
+    }
+    for (size_t r = 0; r < n && !dup; r++)
+        for (size_t k = r + 1; k < n && !dup; k++)
+            dup = strcmp(names[r], names[k]) == 0;
+    if (dup) {
+        if (!(label = malloc(n * sizeof *label))) {
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto out;
+        }
+        for (size_t r = 0; r < n; r++) {
+            qk_cli_run_label(paths[r], QK_CLI_NAME_BASE, label[r], sizeof label[r]);
+            names[r] = label[r];
+        }
+    }
+    st = qk_topics_matrix_from_results(res, names, n, vi, out, err);
+out:
+    for (size_t r = 0; res && r < done; r++)
+        qk_eval_result_free(res[r]);
+    free(res);
+    free(names);
+    free(label);
+    qk_measures_free(ms);
+    return st;
+}
+
 qk_status qk_topics_cli_input(const char *matrix, const char *measure, char **ops, int nops,
                               qk_topic_matrix **out, qk_error *err)
 {
@@ -177,13 +239,8 @@ qk_status qk_topics_cli_input(const char *matrix, const char *measure, char **op
     }
     {
         qk_qrels *q = NULL;
-        qk_run **runs = NULL;
-        if ((st = qk_qrels_read(ops[0], QK_REL_QRELS, QK_DEDUP_ERROR, &q, err)) == QK_OK &&
-            (st = qk_cli_read_runs((const char *const *)ops + 1, (size_t)nops - 1, QK_CLI_NAME_BASE, &runs,
-                                   err)) == QK_OK)
-            st = qk_topics_matrix_from_eval(q, (const qk_run *const *)runs, (size_t)nops - 1, measure, out,
-                                            err);
-        qk_cli_free_runs(runs, runs ? (size_t)nops - 1 : 0);
+        if ((st = qk_qrels_read(ops[0], QK_REL_QRELS, QK_DEDUP_ERROR, &q, err)) == QK_OK)
+            st = matrix_of_files(q, (const char *const *)ops + 1, (size_t)nops - 1, measure, out, err);
         qk_qrels_free(q);
         return st;
     }

@@ -116,43 +116,22 @@ qk_status qk_topics_matrix_from_scores(const qk_scores *s, qk_topic_matrix **out
                                 (const char *const *)s->topics, s->v, NULL, out, err);
 }
 
-qk_status qk_topics_matrix_from_eval(const qk_qrels *q, const qk_run *const *runs, size_t nruns,
-                                     const char *measure, qk_topic_matrix **out, qk_error *err)
+qk_status qk_topics_matrix_from_results(qk_eval_result *const *res, const char *const *names, size_t nruns,
+                                        size_t vi, qk_topic_matrix **out, qk_error *err)
 {
-    qk_measures *ms = NULL;
-    qk_eval_result **res = NULL;
-    qk_eval_opts eo;
-    const char **names = NULL, **tids = NULL;
+    const char **tids = NULL;
     double *x = NULL;
-    size_t vi, nt = 0;
+    size_t nt;
     qk_status st;
     *out = NULL;
-    qk_eval_opts_init(&eo);
-    eo.complete = 1;
     if (nruns < 2)
         return qk_error_set(err, QK_EINPUT, "topic selection needs at least two runs (got %zu)", nruns);
-    if (!(res = calloc(nruns, sizeof *res)) || !(names = calloc(nruns, sizeof *names))) {
-        st = qk_error_set(err, QK_ENOMEM, "out of memory");
-        goto out;
-    }
-    if ((st = qk_measures_new(&ms)) != QK_OK || (st = qk_measures_add(ms, measure, err)) != QK_OK ||
-        (st = qk_measures_finalize(ms, err)) != QK_OK ||
-        (st = qk_measures_value_index(ms, measure, &vi, err)) != QK_OK)
-        goto out;
-    for (size_t r = 0; r < nruns; r++) {
-        if ((st = qk_eval_run(q, runs[r], ms, &eo, &res[r], err)) != QK_OK)
-            goto out;
-        names[r] = qk_run_name(runs[r]);
-        if (r > 0 && qk_result_num_topics(res[r]) != qk_result_num_topics(res[0])) {
-            st = qk_error_set(err, QK_EINTERNAL, "runs were evaluated on different topic sets");
-            goto out;
-        }
-    }
     nt = qk_result_num_topics(res[0]);
-    if (nt == 0) {
-        st = qk_error_set(err, QK_EINPUT, "the qrels have no topic to evaluate");
-        goto out;
-    }
+    for (size_t r = 1; r < nruns; r++)
+        if (qk_result_num_topics(res[r]) != nt)
+            return qk_error_set(err, QK_EINTERNAL, "runs were evaluated on different topic sets");
+    if (nt == 0)
+        return qk_error_set(err, QK_EINPUT, "the qrels have no topic to evaluate");
     if (!(tids = calloc(nt, sizeof *tids)) || !(x = malloc(nruns * nt * sizeof *x))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
@@ -164,13 +143,55 @@ qk_status qk_topics_matrix_from_eval(const qk_qrels *q, const qk_run *const *run
             x[r * nt + t] = qk_result_topic_value(res[r], t, vi);
     st = qk_topics_matrix_new(nruns, nt, names, tids, x, NULL, out, err);
 out:
+    free(tids);
+    free(x);
+    return st;
+}
+
+qk_status qk_topics_matrix_from_eval(const qk_qrels *q, const qk_run *const *runs, size_t nruns,
+                                     const char *measure, qk_topic_matrix **out, qk_error *err)
+{
+    qk_measures *ms = NULL;
+    qk_eval_result **res = NULL;
+    qk_eval_opts eo;
+    const char **names = NULL;
+    size_t vi;
+    qk_status st;
+    *out = NULL;
+    qk_eval_opts_init(&eo);
+    eo.complete = 1;
+    if (nruns < 2)
+        return qk_error_set(err, QK_EINPUT, "topic selection needs at least two runs (got %zu)", nruns);
+    if (!(res = calloc(nruns, sizeof *res)) || !(names = calloc(nruns, sizeof *names))) {
+        st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((st = qk_topics_measure(measure, &ms, &vi, err)) != QK_OK)
+        goto out;
+    for (size_t r = 0; r < nruns; r++) {
+        if ((st = qk_eval_run(q, runs[r], ms, &eo, &res[r], err)) != QK_OK)
+            goto out;
+        names[r] = qk_run_name(runs[r]);
+    }
+    st = qk_topics_matrix_from_results(res, names, nruns, vi, out, err);
+out:
     for (size_t r = 0; res && r < nruns; r++)
         qk_eval_result_free(res[r]);
     free(res);
     free(names);
-    free(tids);
-    free(x);
     qk_measures_free(ms);
+    return st;
+}
+
+qk_status qk_topics_measure(const char *measure, qk_measures **ms, size_t *vi, qk_error *err)
+{
+    qk_status st;
+    if ((st = qk_measures_new(ms)) != QK_OK || (st = qk_measures_add(*ms, measure, err)) != QK_OK ||
+        (st = qk_measures_finalize(*ms, err)) != QK_OK ||
+        (st = qk_measures_value_index(*ms, measure, vi, err)) != QK_OK) {
+        qk_measures_free(*ms);
+        *ms = NULL;
+    }
     return st;
 }
 
