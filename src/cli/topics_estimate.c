@@ -22,7 +22,11 @@ qk_status qk_topics_cli_input_est(int kind, const qk_conf_opts *co, char **ops, 
     size_t nruns = (size_t)nops - 1;
     qk_status st;
     *out = NULL;
-    if ((st = qk_cli_read_runs((const char *const *)ops + 1, nruns, QK_CLI_NAME_BASE, &runs, err)) != QK_OK)
+    /* mtc, rtc, ip look no deeper than --depth (qk_conf_eval); statAP's
+     * estimate walks the whole ranking */
+    if ((st = qk_cli_read_runs_top((const char *const *)ops + 1, nruns, QK_CLI_NAME_BASE,
+                                   kind == QK_TOPICS_EST_STATAP || co->depth <= 0 ? 0 : (size_t)co->depth,
+                                   &runs, err)) != QK_OK)
         return st;
     if (kind == QK_TOPICS_EST_STATAP) {
         qk_prels *p = NULL;
