@@ -293,7 +293,8 @@ int qk_cmd_budget(int argc, char **argv)
     }
     if (rc)
         goto out;
-    if (qk_cli_read_runs(a.runs, a.nruns, QK_CLI_NAME_BASE, &ranked, &err) != QK_OK ||
+    /* the pool looks at the runs' top --depth only */
+    if (qk_cli_read_runs_top(a.runs, a.nruns, QK_CLI_NAME_BASE, (size_t)a.depth, &ranked, &err) != QK_OK ||
         qk_pool_runs_from((const qk_run *const *)ranked, a.nruns, a.depth, &p, &err) != QK_OK ||
         qk_pool_judged_new(p, &j, &err) != QK_OK) {
         rc = qk_cli_fail(CMD, &err);
