@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/pow10.h"
 #include "qrelkit/core.h"
 
 static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
@@ -91,31 +92,10 @@ size_t qk_fmt_fixed4(char *buf, double v)
 
 /* ---- printf("%.*g", prec, v) ------------------------------------------- */
 
-static const uint64_t pow10_u64[20] = {1ULL,
-                                       10ULL,
-                                       100ULL,
-                                       1000ULL,
-                                       10000ULL,
-                                       100000ULL,
-                                       1000000ULL,
-                                       10000000ULL,
-                                       100000000ULL,
-                                       1000000000ULL,
-                                       10000000000ULL,
-                                       100000000000ULL,
-                                       1000000000000ULL,
-                                       10000000000000ULL,
-                                       100000000000000ULL,
-                                       1000000000000000ULL,
-                                       10000000000000000ULL,
-                                       100000000000000000ULL,
-                                       1000000000000000000ULL,
-                                       10000000000000000000ULL};
-
 /* 10^p, p <= 38, in 128 bits (p <= 22 here) */
 static unsigned __int128 pow10_u128(int p)
 {
-    unsigned __int128 r = pow10_u64[p > 19 ? 19 : p];
+    unsigned __int128 r = qk_pow10_u64[p > 19 ? 19 : p];
     for (int i = 19; i < p; i++)
         r *= 10;
     return r;
@@ -140,7 +120,7 @@ static int scaled(uint64_t m, int e, int p, uint64_t *q, int *half)
         num = m;
         if (-e > 52)
             return 0;
-        den = ((unsigned __int128)1 << -e) * pow10_u64[-p];
+        den = ((unsigned __int128)1 << -e) * qk_pow10_u64[-p];
         quo = num / den;
         rem = num - quo * den;
     }
@@ -201,7 +181,7 @@ size_t qk_fmt_g(char *buf, double v, int prec)
         int b = e + 63 - __builtin_clzll(m);
         k = (b * 78913) >> 18; /* floor(b log10 2) for |b| < 1650 */
     }
-    lo = pow10_u64[prec - 1], hi = pow10_u64[prec];
+    lo = qk_pow10_u64[prec - 1], hi = qk_pow10_u64[prec];
     for (int tries = 0;; tries++) {
         p = prec - 1 - k;
         /* p > 22: below about 10^(prec-23), where m * 10^p could pass

@@ -9,6 +9,7 @@
  * SSE2 (every x86-64) and for AVX2 (chosen at run time), and as plain C
  * elsewhere. */
 #include "core/cpu.h"
+#include "core/pow10.h"
 #include "io/decimal.h"
 #include "io/run_internal.h"
 #include "io/scan.h"
@@ -41,23 +42,6 @@ static const uint64_t qk_fast_low[9] = {0,
                                         0x00FFFFFFFFFFFFFFULL,
                                         0xFFFFFFFFFFFFFFFFULL};
 
-static const uint64_t qk_fast_pow10[17] = {1ULL,
-                                           10ULL,
-                                           100ULL,
-                                           1000ULL,
-                                           10000ULL,
-                                           100000ULL,
-                                           1000000ULL,
-                                           10000000ULL,
-                                           100000000ULL,
-                                           1000000000ULL,
-                                           10000000000ULL,
-                                           100000000000ULL,
-                                           1000000000000ULL,
-                                           10000000000000ULL,
-                                           100000000000000ULL,
-                                           1000000000000000ULL,
-                                           10000000000000000ULL};
 static const double qk_fast_pow10d[17] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7, 1e8,
                                           1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
 

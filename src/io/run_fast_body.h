@@ -100,7 +100,7 @@ QK_FAST_ATTR static inline int QK_FAST_N(digits)(const char *p, unsigned s4, uns
         memcpy(&z, p + s5 - 8, 8);
         y = (y & qk_fast_high[b - 8]) | (0x3030303030303030ULL & ~qk_fast_high[b - 8]);
         // cppcheck-suppress arrayIndexOutOfBoundsCond ; the caller's b is at most 16
-        m = qk_fast_8digits(x) * qk_fast_pow10[b] + QK_FAST_MANTISSA(y, z);
+        m = qk_fast_8digits(x) * qk_pow10_u64[b] + QK_FAST_MANTISSA(y, z);
     } else { /* I F * 10^(8 - b): the fraction padded with '0' to 8 digits */
         memcpy(&z, p + dot + 1, 8);
         z = (z & qk_fast_low[b]) | (0x3030303030303030ULL & ~qk_fast_low[b]);

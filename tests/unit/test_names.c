@@ -1,11 +1,13 @@
 /* core/names.c against the rules written out: qk_names_index gives the
  * distinct names in strcmp order and each listing's place among them;
  * qk_names_first the first listing of each name in order, up to max. */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cmocka.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
