@@ -89,14 +89,14 @@ static int json_decimals = -1;
 
 /* A value as JSON: an integer, null for NaN, else a real (rounded to
  * --precision decimals first when given). */
-static void put_num(qk_jout *w, const char *key, const qk_measure_info *in, double v, int zmode)
+static void put_num(qk_jout *w, const qk_jout_key *key, const qk_measure_info *in, double v, int zmode)
 {
     if (in->is_long && !zmode) {
-        qk_jout_int(w, key, (long long)v);
+        qk_jout_int_k(w, key, (long long)v);
         return;
     }
     if (v != v) {
-        qk_jout_null(w, key);
+        qk_jout_null_k(w, key);
         return;
     }
     if (json_decimals >= 0) {
@@ -104,7 +104,30 @@ static void put_num(qk_jout *w, const char *key, const qk_measure_info *in, doub
         snprintf(buf, sizeof buf, "%.*f", json_decimals, v);
         v = strtod(buf, NULL);
     }
-    qk_jout_real(w, key, v);
+    qk_jout_real_k(w, key, v);
+}
+
+/* The value names of e as rendered keys (written once per topic each);
+ * NULL when out of memory. */
+static qk_jout_key *value_keys(const qk_eval_result *e)
+{
+    size_t n = qk_result_num_values(e);
+    qk_jout_key *k = calloc(n ? n : 1, sizeof *k);
+    for (size_t i = 0; k && i < n; i++)
+        if (!qk_jout_key_init(&k[i], qk_result_value_name(e, i))) {
+            for (size_t j = 0; j < i; j++)
+                qk_jout_key_free(&k[j]);
+            free(k);
+            k = NULL;
+        }
+    return k;
+}
+
+static void free_keys(qk_jout_key *k, size_t n)
+{
+    for (size_t i = 0; k && i < n; i++)
+        qk_jout_key_free(&k[i]);
+    free(k);
 }
 
 /* Written as it goes (json_out.h), the bytes jansson gave for the same
@@ -120,6 +143,12 @@ int qk_eval_write_json(FILE *f, qk_eval_result *const *res, char *const *paths, 
     for (size_t r = 0; r < nres; r++) {
         const qk_eval_result *e = res[r];
         int z = qk_result_zmode(e);
+        qk_jout_key *keys = value_keys(e);
+        if (!keys) {
+            qk_jout_flush(&w);
+            fprintf(stderr, "qrelkit eval: out of memory\n");
+            return qk_status_exit_code(QK_ENOMEM);
+        }
         qk_jout_open(&w, NULL, '{');
         qk_jout_string(&w, "run", qk_result_runid(e));
         qk_jout_string(&w, "file", paths[r]);
@@ -128,7 +157,7 @@ int qk_eval_write_json(FILE *f, qk_eval_result *const *res, char *const *paths, 
             for (size_t i = 0; i < qk_result_num_values(e); i++) {
                 const qk_measure_info *in = qk_result_value_measure(e, i);
                 if (in->summary != QK_SUMMARY_NONE && in->summary != QK_SUMMARY_RUNID)
-                    put_num(&w, qk_result_value_name(e, i), in, qk_result_summary(e, i), z);
+                    put_num(&w, &keys[i], in, qk_result_summary(e, i), z);
             }
             qk_jout_close(&w, '{');
         }
@@ -142,9 +171,9 @@ int qk_eval_write_json(FILE *f, qk_eval_result *const *res, char *const *paths, 
                     if (!in->per_topic)
                         continue;
                     if (s)
-                        qk_jout_string(&w, qk_result_value_name(e, i), s);
+                        qk_jout_string_k(&w, &keys[i], s);
                     else
-                        put_num(&w, qk_result_value_name(e, i), in, qk_result_topic_value(e, t, i), z);
+                        put_num(&w, &keys[i], in, qk_result_topic_value(e, t, i), z);
                 }
                 qk_jout_close(&w, '{');
             }
@@ -155,6 +184,7 @@ int qk_eval_write_json(FILE *f, qk_eval_result *const *res, char *const *paths, 
             qk_jout_string(&w, NULL, qk_result_missing(e, k));
         qk_jout_close(&w, '[');
         qk_jout_close(&w, '{');
+        free_keys(keys, qk_result_num_values(e));
     }
     qk_jout_close(&w, '[');
     qk_jout_close(&w, '{');

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "qrelkit/core.h"
@@ -120,6 +121,54 @@ static int begin(qk_jout *w, const char *key)
     return 1;
 }
 
+/* begin with a key rendered once (qk_jout_key) */
+static int begin_k(qk_jout *w, const qk_jout_key *k)
+{
+    int d = w->depth;
+    if ((d > 0 && w->skip[d - 1]) || !k->ok)
+        return 0;
+    if (d > 0) {
+        indent(w, w->used[d - 1], d);
+        w->used[d - 1] = 1;
+    }
+    put(w, k->text, k->len);
+    return 1;
+}
+
+int qk_jout_key_init(qk_jout_key *k, const char *name)
+{
+    qk_jout *t;
+    FILE *f;
+    k->text = NULL;
+    k->len = 0;
+    if (!(k->ok = qk_jout_utf8(name)))
+        return 1; /* left out wherever it is used */
+    if (!(t = malloc(sizeof *t)))
+        return 0;
+    if (!(f = open_memstream(&k->text, &k->len))) {
+        free(t);
+        return 0;
+    }
+    qk_jout_init(t, f, 17);
+    put_string(t, name);
+    put(t, ": ", 2);
+    qk_jout_flush(t);
+    free(t);
+    if (fclose(f) != 0 || !k->text) {
+        free(k->text);
+        k->text = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+void qk_jout_key_free(qk_jout_key *k)
+{
+    free(k->text);
+    k->text = NULL;
+    k->len = 0;
+}
+
 void qk_jout_open(qk_jout *w, const char *key, char kind)
 {
     int d = w->depth, out = !begin(w, key); /* a container left out, or its key */
@@ -155,14 +204,16 @@ void qk_jout_string(qk_jout *w, const char *key, const char *s)
 
 /* jansson's form of a real: %.{prec}g, ".0" added when that reads as an
  * integer, the exponent without a '+' or leading zeros. */
-void qk_jout_real(qk_jout *w, const char *key, double v)
+static void put_real(qk_jout *w, double v)
 {
-    char b[QK_FMT_BUFSIZE + 3], *e;
-    size_t n;
-    if (!isfinite(v) || !begin(w, key))
-        return;
-    n = qk_fmt_g(b, v, w->prec); /* printf's %.*g bytes */
-    e = memchr(b, 'e', n);
+    char b[QK_FMT_BUFSIZE + 3], *e = NULL;
+    size_t n = qk_fmt_g(b, v, w->prec); /* printf's %.*g bytes */
+    int dot = 0;
+    for (size_t i = 0; i < n && !e; i++) { /* one pass for both */
+        dot |= b[i] == '.';
+        if (b[i] == 'e')
+            e = b + i;
+    }
     if (e) {
         char *from = e + 1, *to = e + 1;
         if (*from == '+')
@@ -173,23 +224,59 @@ void qk_jout_real(qk_jout *w, const char *key, double v)
             from++;
         memmove(to, from, (size_t)(b + n - from));
         n -= (size_t)(from - to);
-    } else if (!memchr(b, '.', n)) {
+    } else if (!dot) {
         memcpy(b + n, ".0", 2);
         n += 2;
     }
     put(w, b, n);
 }
 
-void qk_jout_int(qk_jout *w, const char *key, long long v)
+void qk_jout_real(qk_jout *w, const char *key, double v)
+{
+    if (isfinite(v) && begin(w, key))
+        put_real(w, v);
+}
+
+void qk_jout_real_k(qk_jout *w, const qk_jout_key *k, double v)
+{
+    if (isfinite(v) && begin_k(w, k))
+        put_real(w, v);
+}
+
+static void put_int(qk_jout *w, long long v)
 {
     char b[24];
-    int n;
-    if (begin(w, key) && (n = snprintf(b, sizeof b, "%lld", v)) > 0)
+    int n = snprintf(b, sizeof b, "%lld", v);
+    if (n > 0)
         put(w, b, (size_t)n);
+}
+
+void qk_jout_int(qk_jout *w, const char *key, long long v)
+{
+    if (begin(w, key))
+        put_int(w, v);
+}
+
+void qk_jout_int_k(qk_jout *w, const qk_jout_key *k, long long v)
+{
+    if (begin_k(w, k))
+        put_int(w, v);
 }
 
 void qk_jout_null(qk_jout *w, const char *key)
 {
     if (begin(w, key))
         put(w, "null", 4);
+}
+
+void qk_jout_null_k(qk_jout *w, const qk_jout_key *k)
+{
+    if (begin_k(w, k))
+        put(w, "null", 4);
+}
+
+void qk_jout_string_k(qk_jout *w, const qk_jout_key *k, const char *s)
+{
+    if (qk_jout_utf8(s) && begin_k(w, k))
+        put_string(w, s);
 }

@@ -39,6 +39,22 @@ void qk_jout_string(qk_jout *w, const char *key, const char *s);
 void qk_jout_real(qk_jout *w, const char *key, double v);
 void qk_jout_int(qk_jout *w, const char *key, long long v);
 void qk_jout_null(qk_jout *w, const char *key);
+/* A member name written many times (the measure names of every topic),
+ * rendered once: its JSON string and ": ", or (ok 0) a name that is not
+ * UTF-8, whose members are left out as with the calls above. 0 when out
+ * of memory; qk_jout_key_free releases it. */
+typedef struct qk_jout_key {
+    char *text;
+    size_t len;
+    int ok;
+} qk_jout_key;
+int qk_jout_key_init(qk_jout_key *k, const char *name);
+void qk_jout_key_free(qk_jout_key *k);
+/* The calls above with a rendered key: the same bytes. */
+void qk_jout_string_k(qk_jout *w, const qk_jout_key *k, const char *s);
+void qk_jout_real_k(qk_jout *w, const qk_jout_key *k, double v);
+void qk_jout_int_k(qk_jout *w, const qk_jout_key *k, long long v);
+void qk_jout_null_k(qk_jout *w, const qk_jout_key *k);
 /* 1 when s is UTF-8 that jansson takes as a string (no overlong forms,
  * surrogates or code points past U+10FFFF). */
 int qk_jout_utf8(const char *s);
