@@ -107,6 +107,13 @@ static void put_num(qk_jout *w, const qk_jout_key *key, const qk_measure_info *i
     qk_jout_real_k(w, key, v);
 }
 
+static void free_keys(qk_jout_key *k, size_t n)
+{
+    for (size_t i = 0; k && i < n; i++)
+        qk_jout_key_free(&k[i]);
+    free(k);
+}
+
 /* The value names of e as rendered keys (written once per topic each);
  * NULL when out of memory. */
 static qk_jout_key *value_keys(const qk_eval_result *e)
@@ -115,19 +122,10 @@ static qk_jout_key *value_keys(const qk_eval_result *e)
     qk_jout_key *k = calloc(n ? n : 1, sizeof *k);
     for (size_t i = 0; k && i < n; i++)
         if (!qk_jout_key_init(&k[i], qk_result_value_name(e, i))) {
-            for (size_t j = 0; j < i; j++)
-                qk_jout_key_free(&k[j]);
-            free(k);
+            free_keys(k, i);
             k = NULL;
         }
     return k;
-}
-
-static void free_keys(qk_jout_key *k, size_t n)
-{
-    for (size_t i = 0; k && i < n; i++)
-        qk_jout_key_free(&k[i]);
-    free(k);
 }
 
 /* Written as it goes (json_out.h), the bytes jansson gave for the same

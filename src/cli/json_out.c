@@ -103,17 +103,25 @@ static void indent(qk_jout *w, int comma, int d)
 }
 
 /* The separator and indent before a member or element of the innermost
- * container, then its key: 0 when it is to be left out (a container left
- * out, or a key that is not UTF-8). */
-static int begin(qk_jout *w, const char *key)
+ * container: 0 when it is to be left out (a container left out, or key_ok
+ * 0 for a key that is not UTF-8). */
+static int separate(qk_jout *w, int key_ok)
 {
     int d = w->depth;
-    if ((d > 0 && w->skip[d - 1]) || (key && !qk_jout_utf8(key)))
+    if ((d > 0 && w->skip[d - 1]) || !key_ok)
         return 0;
     if (d > 0) {
         indent(w, w->used[d - 1], d);
         w->used[d - 1] = 1;
     }
+    return 1;
+}
+
+/* separate, then the key (none for an array element) */
+static int begin(qk_jout *w, const char *key)
+{
+    if (!separate(w, !key || qk_jout_utf8(key)))
+        return 0;
     if (key) {
         put_string(w, key);
         put(w, ": ", 2);
@@ -124,13 +132,8 @@ static int begin(qk_jout *w, const char *key)
 /* begin with a key rendered once (qk_jout_key) */
 static int begin_k(qk_jout *w, const qk_jout_key *k)
 {
-    int d = w->depth;
-    if ((d > 0 && w->skip[d - 1]) || !k->ok)
+    if (!separate(w, k->ok))
         return 0;
-    if (d > 0) {
-        indent(w, w->used[d - 1], d);
-        w->used[d - 1] = 1;
-    }
     put(w, k->text, k->len);
     return 1;
 }
