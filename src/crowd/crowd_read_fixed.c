@@ -77,16 +77,21 @@ typedef struct fixed_layout {
     uint32_t cls[256];
 } fixed_layout;
 
-/* The layout of the line at p (32 bytes readable) under L's workers and
+/* The layout of the line at p (64 bytes readable) under L's workers and
  * classes, or 0 when it has none that the loop takes. */
 static int layout_of(const qk_crowd_labels *L, const char *p, fixed_layout *f)
 {
     unsigned char *lo = f->lo, *hi = f->hi;
+    /* the first three field ends among the 64 bytes; the top bit stands
+     * for the bytes past them, and a line without three ends before it
+     * has no layout (ctz of 0 is undefined) */
     uint64_t m = qk_blocks_ends64(p, 0) | (uint64_t)1 << 63, wm;
     unsigned e1 = (unsigned)__builtin_ctzll(m), e2, e3, c0, c1;
-    m &= m - 1;
+    if (!(m &= m - 1))
+        return 0;
     e2 = (unsigned)__builtin_ctzll(m);
-    m &= m - 1;
+    if (!(m &= m - 1))
+        return 0;
     e3 = (unsigned)__builtin_ctzll(m);
     if (e1 < 1 || e1 > QK_KEYMAP_MAX_LEN || e2 < e1 + 2 || e2 > e1 + 9 || e3 != e2 + 2 || p[e1] != p[e2] ||
         (p[e1] != '\t' && p[e1] != ' '))
