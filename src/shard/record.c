@@ -5,6 +5,7 @@
  * A number is written in decimal when it is an integer below 2^53 in
  * magnitude (counts, indices: readable), else as a C99 hexadecimal float
  * (%a: exact); nan and inf as strtod reads them. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,7 +150,10 @@ int qk_shard_counts_parse(const char **s, const char *tag, size_t *v, size_t n)
         char *e;
         if (*p != ' ' || p[1] < '0' || p[1] > '9')
             return -1;
+        errno = 0;
         v[i] = strtoul(p + 1, &e, 10);
+        if (errno == ERANGE)
+            return -1; /* a count past SIZE_MAX is not the count written */
         p = e;
     }
     if (*p != '\n')

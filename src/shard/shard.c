@@ -352,8 +352,12 @@ static qk_status parse_line(cursor *c, qk_shard_part *p, const char *ls, size_t 
         *done = 1;
         return QK_OK;
     }
+    /* command and kind are strings to the accessors, the merge and the
+     * writer: a NUL byte would cut them short there */
     if (starts(ls, ln, "kind"))
-        return bytes_set(&p->kind, ls + 5, ln - 5) ? QK_ENOMEM : QK_OK;
+        return memchr(ls + 5, 0, ln - 5)             ? bad(c, "bad kind line")
+               : bytes_set(&p->kind, ls + 5, ln - 5) ? QK_ENOMEM
+                                                     : QK_OK;
     if (starts(ls, ln, "shard")) {
         char buf[48];
         qk_shard_spec s;
@@ -385,7 +389,9 @@ static qk_status parse_line(cursor *c, qk_shard_part *p, const char *ls, size_t 
     if (last_word(ls, ln, &lp) != 0 || parse_size(ls + lp, ln - lp, &len) != 0 || take_bytes(c, len, &b) != 0)
         return bad(c, "unknown or cut-off line");
     if (starts(ls, ln, "command") && lp == 8)
-        return bytes_set(&p->command, b, len) ? QK_ENOMEM : QK_OK;
+        return memchr(b, 0, len)                ? bad(c, "bad command line")
+               : bytes_set(&p->command, b, len) ? QK_ENOMEM
+                                                : QK_OK;
     if (starts(ls, ln, "arg") && lp == 4)
         return add_arg(p, b, len);
     for (int k = 0; k < 3; k++)
@@ -445,6 +451,12 @@ qk_status qk_shard_part_parse(const char *data, size_t len, const char *name, qk
         if (p->nheld != end - first)
             st = qk_error_set(err, QK_EINPUT, "'%s' holds %zu of the %zu items of shard %zu/%zu", name,
                               p->nheld, end - first, p->spec.index, p->spec.count);
+        /* items were checked against the shard and count seen so far: a
+         * later shard or items line may move the range away from them
+         * (they increase, so the first one settles it) */
+        else if (p->nheld && p->items[0].index != first)
+            st = qk_error_set(err, QK_EINPUT, "'%s': item %zu is outside shard %zu/%zu (items %zu to %zu)",
+                              name, p->items[0].index, p->spec.index, p->spec.count, first, end - 1);
     }
     if (st != QK_OK) {
         qk_shard_part_free(p);

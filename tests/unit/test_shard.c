@@ -190,6 +190,23 @@ static void test_parse_rejects(void **state)
         const char *t4 = "qrelkit-part 1\ncommand 40\ndemo\nend\n";
         assert_int_equal(qk_shard_part_parse(t4, strlen(t4), "w", &q, &err), QK_EINPUT);
     }
+    /* a shard line after the items moves the range away from them */
+    {
+        const char *t7 = "qrelkit-part 1\ncommand 4\ndemo\nshard 1/2\nitems 4\n"
+                         "item 2 1\na\nitem 3 1\nb\nshard 0/2\nend\n";
+        assert_int_equal(qk_shard_part_parse(t7, strlen(t7), "t", &q, &err), QK_EINPUT);
+        assert_string_equal(err.message, "'t': item 2 is outside shard 0/2 (items 0 to 1)");
+    }
+    /* a NUL byte in the command or the kind: their strings would be cut
+     * short (the merge wrote a part without its command) */
+    {
+        static const char t5[] = "qrelkit-part 1\ncommand 4\nde\0o\nend\n";
+        static const char t6[] = "qrelkit-part 1\ncommand 4\ndemo\nkind con\0cat\nend\n";
+        assert_int_equal(qk_shard_part_parse(t5, sizeof t5 - 1, "v", &q, &err), QK_EINPUT);
+        assert_non_null(strstr(err.message, "bad command line"));
+        assert_int_equal(qk_shard_part_parse(t6, sizeof t6 - 1, "u", &q, &err), QK_EINPUT);
+        assert_non_null(strstr(err.message, "bad kind line"));
+    }
 }
 
 /* Merge parts given in any order: the concatenation of items 0..N-1. */

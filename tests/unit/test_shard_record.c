@@ -112,8 +112,13 @@ static void test_prologue_lines(void **state)
     assert_true(s == out);
     free(out);
     {
-        const char *bad[] = {"cost-sim 1 2", "cost-sim 1  2\n", "cost-sim 1 -2\n", "cost-sim 1 2x\n",
-                             "cost-statap 1 2\n", "cost-sim 1\n"};
+        const char *bad[] = {"cost-sim 1 2",
+                             "cost-sim 1  2\n",
+                             "cost-sim 1 -2\n",
+                             "cost-sim 1 2x\n",
+                             "cost-statap 1 2\n",
+                             "cost-sim 1\n",
+                             "cost-sim 1 18446744073709551616\n"}; /* 2^64: past size_t */
         for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
             s = bad[i];
             assert_int_equal(qk_shard_counts_parse(&s, "cost-sim", back, 2), -1);
