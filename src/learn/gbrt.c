@@ -505,6 +505,7 @@ static int word_size(const char *w, size_t len, size_t max, size_t *out)
 typedef struct model_reader {
     qk_gbrt *m;
     size_t ntrees, t, k; /* tree t, node k of it next (k == nnodes: a tree line next) */
+    size_t tcap, ncap;   /* room in m->tree and in tree t's nodes */
     int stage;           /* 0 header, 1 sizes, 2 trees, 3 done (blank lines only) */
 } model_reader;
 
@@ -527,8 +528,6 @@ static int reader_line(model_reader *r, const char *line, size_t n)
             r->ntrees == 0 || !word_is(w[4], len[4], "shrinkage") ||
             qk_parse_double(w[5], len[5], &m->shrinkage) || !(m->shrinkage > 0))
             return -1;
-        if (!(m->tree = calloc(r->ntrees, sizeof *m->tree)))
-            return -2;
         r->stage = 2;
         return 0;
     case 2:
@@ -537,8 +536,12 @@ static int reader_line(model_reader *r, const char *line, size_t n)
             if (nw != 2 || !word_is(w[0], len[0], "tree") || word_size(w[1], len[1], 100000000, &nn) ||
                 nn == 0)
                 return -1;
-            if (!(m->tree[r->t].node = calloc(nn, sizeof *m->tree[r->t].node)))
+            /* trees and nodes get room as their lines come, not as the
+             * counts declare: a short text may declare billions */
+            if (qk_grow((void **)&m->tree, &r->tcap, r->t + 1, sizeof *m->tree) != QK_OK)
                 return -2;
+            m->tree[r->t].node = NULL;
+            r->ncap = 0;
             m->ntrees = r->t + 1;
             m->tree[r->t].nnodes = nn;
             r->k = 0;
@@ -546,9 +549,12 @@ static int reader_line(model_reader *r, const char *line, size_t n)
         } else {
             size_t nn = m->tree[r->t].nnodes, f;
             gbrt_node *nd;
-            if (!m->tree[r->t].node || r->k >= nn)
+            if (r->k >= nn)
                 return -1; /* not reached: a tree line came first */
+            if (qk_grow((void **)&m->tree[r->t].node, &r->ncap, r->k + 1, sizeof *nd) != QK_OK)
+                return -2;
             nd = &m->tree[r->t].node[r->k];
+            memset(nd, 0, sizeof *nd);
             if (nw == 5 && word_is(w[0], len[0], "split")) {
                 /* children come after their parent, so every walk ends */
                 if (word_size(w[1], len[1], m->d - 1, &f) || qk_parse_double(w[2], len[2], &nd->threshold) ||
