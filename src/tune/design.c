@@ -158,6 +158,10 @@ static double grid_value(const qk_tune_param *p, size_t steps, size_t k)
     if (p->type == QK_PARAM_CAT || (p->type == QK_PARAM_INT && n == (size_t)(p->hi - p->lo + 1)))
         return p->lo + (double)k;
     double v = n > 1 ? p->lo + (p->hi - p->lo) * (double)k / (double)(n - 1) : p->lo;
+    /* (hi - lo) k overflows for a range near the largest double: scale
+     * the step first there (elsewhere the values stay as they were) */
+    if (!isfinite(v))
+        v = p->lo + (p->hi - p->lo) * ((double)k / (double)(n - 1));
     return p->type == QK_PARAM_INT ? floor(v + 0.5) : v;
 }
 

@@ -8,6 +8,39 @@
 
 #include "qrelkit/tune.h"
 
+/* The error text as a JSON string. jansson takes only UTF-8, and a message
+ * cut to the buffer's size may end inside a character (or name a file in
+ * another encoding): then its other bytes stand as '?', so that the error
+ * is never dropped from the line. */
+static json_t *error_string(const char *text)
+{
+    json_t *j = json_string(text);
+    char *c;
+    if (j || !(c = strdup(text)))
+        return j;
+    for (char *q = c; *q; q++)
+        if ((unsigned char)*q >= 0x80)
+            *q = '?';
+    j = json_string(c);
+    free(c);
+    return j;
+}
+
+/* A string copied into a buffer too small for it may end inside a UTF-8
+ * character: cut before that character. */
+static void trim_partial_utf8(char *s)
+{
+    size_t n = strlen(s), k = n;
+    while (k > 0 && n - k < 3 && ((unsigned char)s[k - 1] & 0xC0) == 0x80)
+        k--;
+    if (k > 0 && ((unsigned char)s[k - 1] & 0xC0) == 0xC0) {
+        unsigned char c = (unsigned char)s[k - 1];
+        size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        if (n - (k - 1) < need)
+            s[k - 1] = 0;
+    }
+}
+
 qk_status qk_tune_log_write(FILE *f, const qk_tune_space *s, const qk_tune_obs *obs, qk_error *err)
 {
     json_t *o = json_object(), *x = json_object();
@@ -31,7 +64,7 @@ qk_status qk_tune_log_write(FILE *f, const qk_tune_space *s, const qk_tune_obs *
     json_object_set_new(o, "y", obs->ok ? json_real(obs->y) : json_null());
     json_object_set_new(o, "seconds", json_real(round(obs->seconds * 1e6) / 1e6));
     if (!obs->ok)
-        json_object_set_new(o, "error", json_string(obs->error));
+        json_object_set_new(o, "error", error_string(obs->error));
     /* 17 significant digits: a replay reads back the very doubles used. */
     line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     json_decref(o);
@@ -103,7 +136,9 @@ static qk_status parse_line(const char *line, size_t len, const char *name, long
     v = json_object_get(o, "seconds");
     ob->seconds = json_is_number(v) ? json_number_value(v) : 0;
     v = json_object_get(o, "error");
-    snprintf(ob->error, sizeof ob->error, "%s", json_is_string(v) ? json_string_value(v) : "");
+    if (snprintf(ob->error, sizeof ob->error, "%s", json_is_string(v) ? json_string_value(v) : "") >=
+        (int)sizeof ob->error)
+        trim_partial_utf8(ob->error);
 out:
     json_decref(o);
     return st;

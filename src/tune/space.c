@@ -96,6 +96,14 @@ static qk_status parse_param(qk_tune_space *s, size_t d, json_t *o, const char *
         if (!(p->lo < p->hi))
             return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s': min %g is not below max %g", name,
                                 p->name, p->lo, p->hi);
+        /* decoding computes lo + (hi - lo) u, and the log holds integers as
+         * JSON integers: both need a range that doubles hold exactly enough */
+        if (!isfinite(p->hi - p->lo))
+            return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s': the range %g to %g is too wide", name,
+                                p->name, p->lo, p->hi);
+        if (p->type == QK_PARAM_INT && (fabs(p->lo) > 9007199254740992.0 || fabs(p->hi) > 9007199254740992.0))
+            return qk_error_set(err, QK_EINPUT, "'%s': parameter '%s': integer bounds must lie within +-2^53",
+                                name, p->name);
         p->def = p->type == QK_PARAM_REAL ? 0.5 * (p->lo + p->hi) : floor(0.5 * (p->lo + p->hi));
         if ((st = parse_number(o, "default", name, p->name, &p->def, 0, err)) != QK_OK)
             return st;

@@ -198,6 +198,15 @@ static void test_grid(void **state)
     qk_tune_grid_point(s, 5, 5, x); /* b */
     assert_true(x[0] == 1);
     qk_tune_space_free(s);
+    /* a range near the largest double: (hi - lo) k overflowed to inf */
+    s = space("{\"params\": [{\"name\": \"k\", \"type\": \"real\", \"min\": -1e308, \"max\": 0}]}");
+    assert_int_equal(qk_tune_grid_size(s, 3, &n, NULL), QK_OK);
+    assert_int_equal(n, 3);
+    qk_tune_grid_point(s, 3, 1, x);
+    assert_true(x[0] == -5e307);
+    qk_tune_grid_point(s, 3, 2, x);
+    assert_true(x[0] == 0);
+    qk_tune_space_free(s);
 }
 
 /* A block of the grid or random baseline (--shard) is what the whole run
@@ -318,13 +327,54 @@ static void test_bad_spaces(void **state)
               "'s.json': parameter 'k1': 'model' has no value qld");
     bad_space("{\"params\": [{\"name\": \"k1\", \"type\": \"float\", \"min\": 0, \"max\": 1}]}",
               "'s.json': parameter 'k1': type 'float' is not real, integer or categorical");
+    /* lo + (hi - lo) u would overflow; integers past 2^53 are not exact */
+    bad_space("{\"params\": [{\"name\": \"k1\", \"type\": \"real\", \"min\": -1e308, \"max\": 1e308}]}",
+              "'s.json': parameter 'k1': the range -1e+308 to 1e+308 is too wide");
+    bad_space("{\"params\": [{\"name\": \"n\", \"type\": \"integer\", \"min\": 0, \"max\": 1e30}]}",
+              "'s.json': parameter 'n': integer bounds must lie within +-2^53");
+}
+
+/* An error longer than the observation's buffer, cut inside a two-byte
+ * character (1022 'a', U+00E9, 'b'): the reader keeps the 1022 whole
+ * bytes, and the writer still writes the error, so it reads back. */
+static void test_log_long_error(void **state)
+{
+    qk_tune_space *s = space("{\"params\": [{\"name\": \"k\", \"type\": \"real\", \"min\": 0, \"max\": 1}]}");
+    char line[1200], a[1023];
+    qk_tune_obs *obs = NULL, *back = NULL;
+    size_t n = 0, n2 = 0;
+    FILE *log = tmpfile();
+    (void)state;
+    memset(a, 'a', 1022);
+    a[1022] = 0;
+    snprintf(line, sizeof line,
+             "{\"i\":0,\"phase\":\"bo\",\"x\":{\"k\":0.5},\"y\":null,\"seconds\":1,\"error\":\"%s\xc3\xa9"
+             "b\"}\n",
+             a);
+    fputs(line, log);
+    rewind(log);
+    assert_int_equal(qk_tune_log_read(log, "log", s, &obs, &n, NULL), QK_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(obs[0].error, a);
+    fclose(log);
+    log = tmpfile();
+    assert_int_equal(qk_tune_log_write(log, s, &obs[0], NULL), QK_OK);
+    rewind(log);
+    assert_int_equal(qk_tune_log_read(log, "log", s, &back, &n2, NULL), QK_OK);
+    assert_int_equal(n2, 1);
+    assert_string_equal(back[0].error, a);
+    fclose(log);
+    qk_tune_log_free(obs, n);
+    qk_tune_log_free(back, n2);
+    qk_tune_space_free(s);
 }
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_resume), cmocka_unit_test(test_bo_improves),
-                                       cmocka_unit_test(test_failures_logged), cmocka_unit_test(test_grid),
-                                       cmocka_unit_test(test_bad_spaces), cmocka_unit_test(test_run_range),
-                                       cmocka_unit_test(test_latent)};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_resume),          cmocka_unit_test(test_bo_improves),
+        cmocka_unit_test(test_failures_logged), cmocka_unit_test(test_grid),
+        cmocka_unit_test(test_bad_spaces),      cmocka_unit_test(test_run_range),
+        cmocka_unit_test(test_latent),          cmocka_unit_test(test_log_long_error)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
