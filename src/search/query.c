@@ -79,9 +79,16 @@ static qk_status expand(qk_searcher *s, const qk_search_opts *o, qk_wterm **out,
             continue;
         for (size_t j = 0; j < np; j++) {
             uint32_t t = pr[2 * j];
-            if (s->fbw[t] == 0)
+            double add = wd[i] / wsum * pr[2 * j + 1] / len;
+            /* a term is listed once, when its weight leaves 0: a share that
+             * underflows to 0 (or a damaged index's count of 0) would
+             * otherwise list it again, past the list's num_terms entries */
+            if (s->fbw[t] == 0) {
+                if (!(add > 0))
+                    continue;
                 s->fbt[s->nfbt++] = t;
-            s->fbw[t] += wd[i] / wsum * pr[2 * j + 1] / len;
+            }
+            s->fbw[t] += add;
         }
     }
     free(wd);
