@@ -558,7 +558,8 @@ qk_status qk_index_builder_add(qk_index_builder *b, const char *docno, size_t do
         uint32_t t = b->touched[i];
         if (i + PL_AHEAD < b->ntouched) {
             const qk_plist *ahead = &b->pl[b->touched[i + PL_AHEAD]];
-            __builtin_prefetch(ahead->buf + ahead->len, 1);
+            if (ahead->buf) /* a list's first posting allocates it */
+                __builtin_prefetch(ahead->buf + ahead->len, 1);
         }
         if (add_posting(b, t, (uint32_t)b->ndocs, b->cur_tf[t]) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
