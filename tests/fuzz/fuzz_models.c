@@ -19,15 +19,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { MAX_PREDICT_D = 256, NROWS = 6 };
 
-/* Same double (bit for bit), or both NaN. */
-static int same_value(double a, double b)
-{
-    uint64_t x, y;
-    memcpy(&x, &a, sizeof x);
-    memcpy(&y, &b, sizeof y);
-    return (isnan(a) && isnan(b)) || x == y;
-}
-
 /* A few fixed rows of d features: zeros, ones, minus ones, a ramp, huge
  * values and NaN (which takes every right branch). */
 static void fill_row(double *row, size_t d, int r)
@@ -51,7 +42,7 @@ static void same_predictions(const qk_gbrt *a, const qk_gbrt *b)
         abort();
     for (int r = 0; r < NROWS; r++) {
         fill_row(row, d, r);
-        if (!same_value(qk_gbrt_predict(a, row), qk_gbrt_predict(b, row)))
+        if (!qk_fuzz_same_double(qk_gbrt_predict(a, row), qk_gbrt_predict(b, row)))
             abort();
     }
     free(row);

@@ -20,15 +20,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { MAX_NUMBERS = 8, MAX_PARTS = 3 };
 
-/* Same double (bit for bit), or both NaN. */
-static int same_value(double a, double b)
-{
-    uint64_t x, y;
-    memcpy(&x, &a, sizeof x);
-    memcpy(&y, &b, sizeof y);
-    return (isnan(a) && isnan(b)) || x == y;
-}
-
 /* Shard s of nitems: a block inside [0, nitems) that starts where shard
  * s.index - 1 ends and ends where s.index + 1 starts, floor or ceiling of
  * nitems / count long. */
@@ -109,7 +100,7 @@ static void fuzz_record(const char *text, size_t len, size_t k)
     if (qk_shard_record_parse(out, olen, w, k, NULL) != 0)
         abort(); /* the writer's record must read */
     for (size_t i = 0; i < k; i++)
-        if (!same_value(v[i], w[i]))
+        if (!qk_fuzz_same_double(v[i], w[i]))
             abort();
     if (qk_shard_record_format(w, k, &out2, &olen2, &err) != QK_OK || olen2 != olen || strcmp(out, out2) != 0)
         abort();
@@ -133,7 +124,7 @@ static void fuzz_budget_record(const char *text, size_t len, size_t nrows)
     if (qk_budget_sim_record_parse(out, strlen(out), nrows, 5, w, &err) != QK_OK)
         abort(); /* the writer's record must read */
     for (size_t i = 0; i < nrows * 4; i++)
-        if (!same_value(v[i], w[i]))
+        if (!qk_fuzz_same_double(v[i], w[i]))
             abort();
     if (qk_budget_sim_record_write(w, nrows, &out2, &err) != QK_OK || strcmp(out, out2) != 0)
         abort();

@@ -13,15 +13,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { GRID_STEPS = 3, GRID_MAX = 300 };
 
-/* Same double (bit for bit), or both NaN. */
-static int same_value(double a, double b)
-{
-    uint64_t x, y;
-    memcpy(&x, &a, sizeof x);
-    memcpy(&y, &b, sizeof y);
-    return (isnan(a) && isnan(b)) || x == y;
-}
-
 /* x is a value parameter p may decode to (a few ulps of slack for
  * lo + (hi - lo) u). */
 static int in_range(const qk_tune_param *p, double x)
@@ -196,14 +187,14 @@ static void rewrite(const qk_tune_space *s, const qk_tune_obs *obs, size_t n)
     for (size_t i = 0; i < n; i++) {
         const qk_tune_obs *a = &obs[i], *b = &back[i];
         double secs = round(a->seconds * 1e6) / 1e6;
-        if (b->index != a->index || b->phase != a->phase || b->ok != a->ok || !same_value(a->y, b->y))
+        if (b->index != a->index || b->phase != a->phase || b->ok != a->ok || !qk_fuzz_same_double(a->y, b->y))
             abort();
-        if (isfinite(secs) && !same_value(secs, b->seconds))
+        if (isfinite(secs) && !qk_fuzz_same_double(secs, b->seconds))
             abort();
         if (!a->ok && strcmp(a->error, b->error) != 0)
             abort();
         for (size_t d = 0; d < dim; d++)
-            if (!same_value(a->x[d], b->x[d]))
+            if (!qk_fuzz_same_double(a->x[d], b->x[d]))
                 abort();
     }
     qk_tune_log_free(back, n2);

@@ -5,6 +5,7 @@
 #ifndef QK_FUZZ_UTIL_H
 #define QK_FUZZ_UTIL_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,16 @@ static inline void qk_fuzz_split(const uint8_t *data, size_t n, size_t *n1, cons
     *n1 = n;
     *p2 = data + n;
     *n2 = 0;
+}
+
+/* The same double, bit for bit, or both NaN: what a value written and
+ * read back must be. */
+static inline int qk_fuzz_same_double(double a, double b)
+{
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return (isnan(a) && isnan(b)) || x == y;
 }
 
 #endif
