@@ -87,18 +87,50 @@ out:
     return st;
 }
 
+/* A power of two at least half the largest |x| of column d over the rows
+ * that `use` marks (all when NULL): dividing by it is exact for normal values
+ * and keeps sums of n such values within 2n. 1 when the column is all 0. */
+static double column_scale(const double *x, size_t n, size_t dim, size_t d, const unsigned char *use)
+{
+    double m = 0;
+    int e;
+    for (size_t i = 0; i < n; i++)
+        if ((!use || use[i]) && fabs(x[i * dim + d]) > m)
+            m = fabs(x[i * dim + d]);
+    if (m == 0)
+        return 1;
+    (void)frexp(m, &e);
+    return ldexp(1.0, e - 1); /* m < 2^e; 2^1024 itself would be inf */
+}
+
+/* Mean and sample sd of column d divided by `scale`. */
+static void column_moments(const double *x, size_t n, size_t dim, size_t d, double scale, double *mean,
+                           double *sd)
+{
+    double s = 0, s2 = 0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i * dim + d] / scale;
+    s /= (double)(n ? n : 1);
+    for (size_t i = 0; i < n; i++)
+        s2 += (x[i * dim + d] / scale - s) * (x[i * dim + d] / scale - s);
+    *mean = s;
+    *sd = n > 1 ? sqrt(s2 / (double)(n - 1)) : 0;
+}
+
+/* Columns whose sums overflow (features near 1e308) are z-scored from the
+ * values divided by a power of two; the z-scores do not depend on the scale,
+ * and every other column keeps the bit-exact unscaled arithmetic. */
 void qk_crowd_zscore(double *x, size_t n, size_t dim, size_t from)
 {
     for (size_t d = from; d < dim; d++) {
-        double s = 0, s2 = 0, sd;
+        double s, sd, c = 1;
+        column_moments(x, n, dim, d, 1, &s, &sd);
+        if (!isfinite(s) || !isfinite(sd)) {
+            c = column_scale(x, n, dim, d, NULL);
+            column_moments(x, n, dim, d, c, &s, &sd);
+        }
         for (size_t i = 0; i < n; i++)
-            s += x[i * dim + d];
-        s /= (double)(n ? n : 1);
-        for (size_t i = 0; i < n; i++)
-            s2 += (x[i * dim + d] - s) * (x[i * dim + d] - s);
-        sd = n > 1 ? sqrt(s2 / (double)(n - 1)) : 0;
-        for (size_t i = 0; i < n; i++)
-            x[i * dim + d] = sd > 0 ? (x[i * dim + d] - s) / sd : 0;
+            x[i * dim + d] = sd > 0 ? (x[i * dim + d] / c - s) / sd : 0;
     }
 }
 
@@ -204,13 +236,20 @@ qk_status qk_crowd_features_for_tasks(const qk_crowd_features *f, const qk_crowd
     }
     /* Tasks without a row sit at the column mean (0 after z-scoring). */
     for (size_t d = 0; d < f->dim; d++) {
-        double s = 0, n = 0;
+        double s = 0, n = 0, c = 1;
         for (size_t t = 0; t < nt; t++)
             if (have[t])
                 s += x[t * f->dim + d], n++;
+        if (!isfinite(s)) { /* values near 1e308: the mean of the scaled values */
+            c = column_scale(x, nt, f->dim, d, have);
+            s = 0;
+            for (size_t t = 0; t < nt; t++)
+                if (have[t])
+                    s += x[t * f->dim + d] / c;
+        }
         for (size_t t = 0; t < nt; t++)
             if (!have[t])
-                x[t * f->dim + d] = n > 0 ? s / n : 0;
+                x[t * f->dim + d] = n > 0 ? s / n * c : 0;
     }
     for (size_t t = 0; t < nt; t++)
         *missing += !have[t];

@@ -61,6 +61,38 @@ static void test_file_and_zscore(void **state)
     free(p);
 }
 
+/* Features near the largest double: the column mean a task without a row
+ * gets and the z-scores stay finite, equal to those of the same column
+ * divided by 1e300 (sums of such values would be inf). */
+static void test_huge_values(void **state)
+{
+    static const char text[] = "topic docno f1 f2\n1 a 1.5e308 -1e308\n1 c 1.7e308 1e308\n";
+    char *p = qk_test_write_tmp(text, sizeof text - 1);
+    qk_crowd_labels *L = labels();
+    qk_crowd_features f;
+    double *x = NULL, small[6];
+    size_t missing, b;
+    (void)state;
+    assert_int_equal(read_features(p, &f, NULL), QK_OK);
+    assert_int_equal(qk_crowd_features_for_tasks(&f, L, &x, &missing, NULL), QK_OK);
+    assert_int_equal(missing, 1);
+    assert_true(qk_crowd_find_task(L, "1 b", &b));
+    assert_true(fabs(x[2 * b] / 1.6e308 - 1) < 1e-12);
+    assert_true(x[2 * b + 1] == 0);
+    for (size_t i = 0; i < 6; i++)
+        small[i] = x[i] / 1e300;
+    qk_crowd_zscore(x, 3, 2, 0);
+    qk_crowd_zscore(small, 3, 2, 0);
+    for (size_t i = 0; i < 6; i++)
+        assert_true(isfinite(x[i]) && fabs(x[i] - small[i]) < 1e-9);
+    assert_true(fabs(x[2 * b]) < 1e-12);
+    free(x);
+    qk_crowd_features_free(&f);
+    qk_crowd_labels_free(L);
+    unlink(p);
+    free(p);
+}
+
 /* A short row is an error naming the line. */
 static void test_bad_file(void **state)
 {
@@ -100,7 +132,8 @@ static void test_rank_features(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_file_and_zscore), cmocka_unit_test(test_bad_file),
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_file_and_zscore),
+                                       cmocka_unit_test(test_bad_file), cmocka_unit_test(test_huge_values),
                                        cmocka_unit_test(test_rank_features)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
