@@ -72,8 +72,12 @@ int qk_shard_record_parse(const char *s, size_t len, double *v, size_t n, const 
             return -1;
         memcpy(buf, s, k);
         buf[k] = 0;
+        /* strtod would skip leading blanks and stop at a NUL byte: neither is
+         * in a number this file's writer makes */
+        if (strchr("\t\v\f\r", buf[0]))
+            return -1;
         v[i] = strtod(buf, &e);
-        if (*e)
+        if (e != buf + k)
             return -1;
         s += k;
     }

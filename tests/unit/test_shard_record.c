@@ -56,6 +56,12 @@ static void test_parse_rejects(void **state)
     /* the length bounds the record, not a NUL */
     assert_int_equal(qk_shard_record_parse("12 34", 2, v, 1, NULL), 0);
     assert_true(v[0] == 12.0);
+    /* a NUL inside a number, or blanks strtod would skip, are not numbers */
+    assert_int_equal(qk_shard_record_parse("1\0009 2", 5, v, 2, NULL), -1);
+    assert_int_equal(qk_shard_record_parse("1 2\0007", 5, v, 2, NULL), -1);
+    assert_int_equal(qk_shard_record_parse("\t1 2", 4, v, 2, NULL), -1);
+    assert_int_equal(qk_shard_record_parse("1 \r2", 4, v, 2, NULL), -1);
+    assert_int_equal(qk_shard_record_parse("\0001 2", 4, v, 2, NULL), -1);
 }
 
 static void test_part_records_and_argv(void **state)
