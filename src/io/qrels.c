@@ -445,6 +445,8 @@ qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t
     long lineno;
     qk_status st;
     unsigned wait = 0, backoff = 0;
+    if (limit && !held) /* the line that ends a window has nowhere to go */
+        return qk_error_set(err, QK_EINTERNAL, "qrels window without a held line");
     if (isa == QK_QRELS_BEST)
         isa = qk_run_fast_best_isa();
     for (;;) {

@@ -181,9 +181,9 @@ qk_qrels *qk_qrels_blank(qk_rel_format fmt);
 /* Read judgment lines from l into q (new, empty) up to the end of the
  * file, or, when limit > 0, up to the first line of a new topic once q
  * holds limit records or more: that line is kept in *held and read first
- * by the next call. size_hint > 0: the file's size in bytes, to size the
- * arrays once from the first lines' average length. isa: see
- * qk_qrels_read_isa. */
+ * by the next call (held may be NULL only when limit is 0). size_hint
+ * > 0: the file's size in bytes, to size the arrays once from the first
+ * lines' average length. isa: see qk_qrels_read_isa. */
 qk_status qk_qrels_read_lines(qk_qrels *q, qk_lines *l, const char *path, size_t limit, held_line *held,
                               size_t size_hint, int isa, qk_error *err);
 

@@ -189,7 +189,7 @@ static qk_status add_topic(qk_run *r, const char *qid, size_t n, const char *con
             goto nomem;
     }
     /* a cut ranking: the entries and strings of its top only */
-    if (depth && (n = top_entries(docnos, idx, n, depth)) == (size_t)-1)
+    if (depth && depth < n && (n = top_entries(docnos, idx, n, depth)) == (size_t)-1)
         goto nomem;
     for (size_t k = 0; k < n; k++)
         chars += strlen(docnos[idx[k]]) + 1;
