@@ -1,6 +1,7 @@
 /* The tune log: one JSON object per line and evaluation, appended as the
  * tune goes, so an interrupted tune resumes and a finished one replays
  * (tune.h). The caller opens the file; this only formats and parses. */
+#include <float.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -85,6 +86,27 @@ void qk_tune_log_free(qk_tune_obs *obs, size_t n)
     free(obs);
 }
 
+/* A logged value the space could have given: an integer parameter's value
+ * is a whole number in lo..hi; a real one may lie a few ulps past either
+ * end, as decoding computes lo + (hi - lo) u and the grid scales its step. */
+static int in_range(const qk_tune_param *p, double x)
+{
+    double tol = 4 * DBL_EPSILON * (fabs(p->lo) + fabs(p->hi));
+    if (p->type == QK_PARAM_INT)
+        return x == floor(x) && x >= p->lo && x <= p->hi;
+    return x >= p->lo - tol && x <= p->hi + tol;
+}
+
+/* x in 15 significant digits when they read back as x, else 17 (0.1, not
+ * 0.10000000000000001, in messages). */
+static const char *short_num(char buf[32], double x)
+{
+    snprintf(buf, 32, "%.15g", x);
+    if (strtod(buf, NULL) != x)
+        snprintf(buf, 32, "%.17g", x);
+    return buf;
+}
+
 static qk_status parse_line(const char *line, size_t len, const char *name, long lineno,
                             const qk_tune_space *s, size_t expect, qk_tune_obs *ob, qk_error *err)
 {
@@ -129,6 +151,15 @@ static qk_status parse_line(const char *line, size_t len, const char *name, long
             goto out;
         }
         ob->x[d] = p->type == QK_PARAM_CAT ? (double)c : json_number_value(j);
+        if (p->type != QK_PARAM_CAT && !in_range(p, ob->x[d])) {
+            char xs[32], lo[32], hi[32];
+            st = qk_error_at(
+                err, QK_EINPUT, name, lineno, 0,
+                "parameter '%s' is %s, outside the space's %s range %s..%s (a log of another space?)",
+                p->name, short_num(xs, ob->x[d]), p->type == QK_PARAM_INT ? "integer" : "real",
+                short_num(lo, p->lo), short_num(hi, p->hi));
+            goto out;
+        }
     }
     v = json_object_get(o, "y");
     ob->ok = json_is_number(v);

@@ -369,12 +369,50 @@ static void test_log_long_error(void **state)
     qk_tune_space_free(s);
 }
 
+/* Logged values outside the space (a log replayed against a narrowed
+ * space) are refused with the parameter named; a real value an ulp past
+ * max, as decoding can give, is read. */
+static void test_log_range(void **state)
+{
+    qk_tune_space *s = space("{\"params\": [{\"name\": \"k\", \"type\": \"real\", \"min\": 0, \"max\": 1},"
+                             "{\"name\": \"n\", \"type\": \"integer\", \"min\": 1, \"max\": 9}]}");
+    static const char *const bad[] = {"\"k\":1.5,\"n\":3", "\"k\":-0.25,\"n\":3", "\"k\":0.5,\"n\":10",
+                                      "\"k\":0.5,\"n\":2.5", "\"k\":0.5,\"n\":0"};
+    char line[256];
+    qk_tune_obs *obs = NULL;
+    size_t n = 0;
+    qk_error err;
+    FILE *log;
+    (void)state;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        log = tmpfile();
+        fprintf(log, "{\"i\":0,\"phase\":\"bo\",\"x\":{%s},\"y\":0.5,\"seconds\":1}\n", bad[i]);
+        rewind(log);
+        assert_int_equal(qk_tune_log_read(log, "log", s, &obs, &n, &err), QK_EINPUT);
+        assert_non_null(strstr(err.message, "outside the space's"));
+        fclose(log);
+    }
+    log = tmpfile();
+    snprintf(line, sizeof line,
+             "{\"i\":0,\"phase\":\"bo\",\"x\":{\"k\":%.17g,\"n\":9},\"y\":0.5,\"seconds\":1}\n",
+             nextafter(1.0, 2.0));
+    fputs(line, log);
+    rewind(log);
+    assert_int_equal(qk_tune_log_read(log, "log", s, &obs, &n, NULL), QK_OK);
+    assert_int_equal(n, 1);
+    assert_true(obs[0].x[0] == nextafter(1.0, 2.0) && obs[0].x[1] == 9);
+    fclose(log);
+    qk_tune_log_free(obs, n);
+    qk_tune_space_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resume),          cmocka_unit_test(test_bo_improves),
         cmocka_unit_test(test_failures_logged), cmocka_unit_test(test_grid),
         cmocka_unit_test(test_bad_spaces),      cmocka_unit_test(test_run_range),
-        cmocka_unit_test(test_latent),          cmocka_unit_test(test_log_long_error)};
+        cmocka_unit_test(test_latent),          cmocka_unit_test(test_log_long_error),
+        cmocka_unit_test(test_log_range)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
