@@ -32,6 +32,29 @@ void qk_prefault(void *p, size_t from, size_t to)
 #endif
 }
 
+void *qk_malloc_filled(size_t n, size_t size)
+{
+    size_t bytes = n * size;
+    void *p;
+    if (size && bytes / size != n)
+        return NULL;
+    if ((p = malloc(bytes ? bytes : 1)))
+        qk_prefault(p, 0, bytes);
+    return p;
+}
+
+void *qk_calloc_filled(size_t n, size_t size)
+{
+    /* calloc clears what it takes from the heap and leaves fresh pages
+     * (already zero) to fault; those are mapped here, zero */
+    void *p;
+    if (size && n * size / size != n)
+        return NULL;
+    if ((p = calloc(n ? n : 1, size ? size : 1)))
+        qk_prefault(p, 0, n * size);
+    return p;
+}
+
 /* Both reallocs: realloc, and from threshold bytes on the new bytes past
  * used prefaulted. */
 static void *realloc_prefault(void *old, size_t used, size_t bytes, size_t threshold)

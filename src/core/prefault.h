@@ -29,4 +29,11 @@ void *qk_realloc_prefault(void *old, size_t used, size_t bytes);
 /* qk_realloc_prefault from bytes >= min (at least 1 MiB) on. */
 void *qk_realloc_prefault_from(void *old, size_t used, size_t bytes, size_t min);
 
+/* malloc and calloc of n elements of size bytes (at least one byte; NULL
+ * when n * size overflows or memory runs out) for an array that is about
+ * to be written whole, its whole pages mapped at once (qk_prefault): a
+ * temporary of a sort or a gather, filled front to back or at random. */
+void *qk_malloc_filled(size_t n, size_t size);
+void *qk_calloc_filled(size_t n, size_t size);
+
 #endif

@@ -8,6 +8,7 @@
  * those bytes go, and only strings that share all 8 are compared further.
  * The sort keeps no global state, so two threads may sort two pools. */
 #include "core/bytes.h"
+#include "core/prefault.h"
 #include "core/radix.h"
 #include "core/strpool_add.h"
 
@@ -59,7 +60,8 @@ static int sorted_digits(const qk_strpool *pool, size_t n, uint32_t *out)
      * (most of which the first string tells) */
     if (n <= 64 || qk_digits_key(qk_strpool_str(pool, 0), 0) == UINT64_MAX)
         return 0;
-    if (!(count = calloc(3, sizeof *count)) || !(a = malloc(n * sizeof *a)) || !(b = malloc(n * sizeof *b)))
+    if (!(count = calloc(3, sizeof *count)) || !(a = qk_malloc_filled(n, sizeof *a)) ||
+        !(b = qk_malloc_filled(n, sizeof *b)))
         goto out;
     ok = 1;
     for (size_t i = 0; i < n && ok; i++) {
@@ -101,8 +103,8 @@ qk_status qk_strpool_sorted(const qk_strpool *pool, uint32_t *out)
     case -1: st = QK_ENOMEM; goto out;
     default: break;
     }
-    v = malloc(n * sizeof *v);
-    tmp = malloc(n * sizeof *tmp);
+    v = qk_malloc_filled(n, sizeof *v);
+    tmp = qk_malloc_filled(n, sizeof *tmp);
     if (!v || !tmp) {
         st = QK_ENOMEM;
         goto out;

@@ -6,6 +6,7 @@
  * global hash over millions of docnos cost more (cache misses, memory) than
  * everything else in reading a large qrels file. */
 #include "core/bytes.h"
+#include "core/prefault.h"
 #include "core/radix.h"
 #include "io/qrels_internal.h"
 #include "io/run_internal.h"
@@ -143,9 +144,9 @@ static qk_status offs_new(size_t n, int wide, uint32_t **off, uint64_t **off64)
     *off = NULL;
     *off64 = NULL;
     if (wide)
-        *off64 = malloc((n ? n : 1) * sizeof **off64);
+        *off64 = qk_malloc_filled(n, sizeof **off64);
     else
-        *off = malloc((n ? n : 1) * sizeof **off);
+        *off = qk_malloc_filled(n, sizeof **off);
     return *off || *off64 ? QK_OK : QK_ENOMEM;
 }
 
@@ -175,7 +176,7 @@ static qk_status number_docs(qk_qrels *q, size_t nt, const char *path, qk_dedup 
     } else if (offs_new(q->nrecs, wide, &off, &off64) != QK_OK) {
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
-    if (!(q->doc_first = calloc(nt + 1, sizeof *q->doc_first))) {
+    if (!(q->doc_first = qk_calloc_filled(nt + 1, sizeof *q->doc_first))) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
         goto out;
     }
@@ -284,12 +285,12 @@ static qk_status organise_in_order(qk_qrels *q, size_t nt)
     uint32_t *group_order = NULL;
     qk_status st = QK_ENOMEM;
     /* record i has docno id i: a topic's first docno id is its first record */
-    if ((q->offs = malloc((nt + 1) * sizeof *q->offs)) && (q->doc_first = q->offs) &&
+    if ((q->offs = qk_malloc_filled(nt + 1, sizeof *q->offs)) && (q->doc_first = q->offs) &&
         qk_qrels_rank_pool(q->groups, &group_order, &q->group_rank) == QK_OK) {
         if (!q->topics_sorted)
             st = qk_qrels_rank_pool(q->topics, &q->topic_order, &q->topic_rank);
-        else if ((q->topic_order = malloc((nt ? nt : 1) * sizeof *q->topic_order)) &&
-                 (q->topic_rank = malloc((nt ? nt : 1) * sizeof *q->topic_rank))) {
+        else if ((q->topic_order = qk_malloc_filled(nt, sizeof *q->topic_order)) &&
+                 (q->topic_rank = qk_malloc_filled(nt, sizeof *q->topic_rank))) {
             for (size_t t = 0; t < nt; t++)
                 q->topic_order[t] = q->topic_rank[t] = (uint32_t)t;
             st = QK_OK;
@@ -314,7 +315,7 @@ static qk_status organise_full(qk_qrels *q, size_t nt, const char *path, qk_dedu
     uint32_t *group_order = NULL, *rec_topic = NULL;
     qk_status st = QK_OK;
     int by_topic = 1;
-    if (!(q->offs = calloc(nt + 1, sizeof *q->offs)) ||
+    if (!(q->offs = qk_calloc_filled(nt + 1, sizeof *q->offs)) ||
         qk_qrels_rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
         qk_qrels_rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK) {
         st = qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -322,7 +323,7 @@ static qk_status organise_full(qk_qrels *q, size_t nt, const char *path, qk_dedu
     }
     if (q->nblk == nt)
         by_topic = qk_qrels_bucket_blocks(q, nt);
-    if (by_topic && (rec_topic = malloc((q->nrecs ? q->nrecs : 1) * sizeof *rec_topic)))
+    if (by_topic && (rec_topic = qk_malloc_filled(q->nrecs, sizeof *rec_topic)))
         for (size_t k = 0; k < q->nblk; k++) {
             size_t end = k + 1 < q->nblk ? q->blk_start[k + 1] : q->nrecs;
             for (size_t i = q->blk_start[k]; i < end; i++)
@@ -382,8 +383,8 @@ static qk_status narrow_records(qk_qrels *q)
     size_t n = q->nrecs;
     char *p = (char *)q->full;
     qk_judgment *small;
-    if (!(q->lines = malloc((n ? n : 1) * sizeof *q->lines)) ||
-        (q->fmt == QK_REL_PREFS && !(q->jsgs = malloc((n ? n : 1) * sizeof *q->jsgs))))
+    if (!(q->lines = qk_malloc_filled(n, sizeof *q->lines)) ||
+        (q->fmt == QK_REL_PREFS && !(q->jsgs = qk_malloc_filled(n, sizeof *q->jsgs))))
         return QK_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         qrels_full x;

@@ -265,10 +265,10 @@ qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedu
         big = e - q->blk_start[k] > big ? e - q->blk_start[k] : big;
     }
     sb.want = big;
-    g.lines = malloc(one * sizeof *g.lines);
+    g.lines = qk_malloc_filled(one, sizeof *g.lines);
     g.bline = calloc(big, sizeof *g.bline);
-    g.blk = calloc(nt ? nt : 1, sizeof *g.blk); /* a permutation once filled */
-    g.offs = malloc((nt + 1) * sizeof *g.offs);
+    g.blk = qk_calloc_filled(nt, sizeof *g.blk); /* a permutation once filled */
+    g.offs = qk_malloc_filled(nt + 1, sizeof *g.offs);
     if (!g.lines || !g.bline || !g.blk || !g.offs ||
         qk_qrels_rank_pool(q->topics, &q->topic_order, &q->topic_rank) != QK_OK ||
         qk_qrels_rank_pool(q->groups, &group_order, &q->group_rank) != QK_OK) {
@@ -304,9 +304,9 @@ qk_status qk_qrels_sort_blocks(qk_qrels *q, size_t nt, const char *path, qk_dedu
     } else {
         g.recs = qk_realloc_prefault_from(NULL, 0, one * sizeof *g.recs, QK_QRELS_PREFAULT);
         if (q->doc_off64)
-            g.off64 = malloc(one * sizeof *g.off64);
+            g.off64 = qk_malloc_filled(one, sizeof *g.off64);
         else
-            g.off = malloc(one * sizeof *g.off);
+            g.off = qk_malloc_filled(one, sizeof *g.off);
         if (!g.recs || (!g.off && !g.off64)) {
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
             goto out;

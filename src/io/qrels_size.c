@@ -37,6 +37,19 @@ void qk_qrels_presize(qk_qrels *q, size_t size, size_t bytes)
         q->arena = p;
         q->arena_cap = a;
     }
+    /* the blocks' arrays for as many blocks again as so far (a file of
+     * many small topics starts hundreds of thousands), in step as
+     * qk_qrels_new_block grows them */
+    {
+        size_t nb = (size_t)((double)q->nblk * scale) + 16, c1 = q->blk_cap, c2 = q->blk_cap;
+        if (nb > q->blk_cap && nb < UINT32_MAX &&
+            qk_grow((void **)&q->blk_topic, &c1, nb, sizeof *q->blk_topic) == QK_OK &&
+            qk_grow((void **)&q->blk_start, &c2, nb, sizeof *q->blk_start) == QK_OK) {
+            q->blk_cap = c1;
+            qk_prefault(q->blk_topic, q->nblk * sizeof *q->blk_topic, nb * sizeof *q->blk_topic);
+            qk_prefault(q->blk_start, q->nblk * sizeof *q->blk_start, nb * sizeof *q->blk_start);
+        }
+    }
     /* the topic pool too, when every block so far was a topic of its own
      * (topics listed once each, as most files do): no rehash on the way.
      * Its strings may move: cur_qid is looked up again. */

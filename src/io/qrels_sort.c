@@ -27,7 +27,7 @@
 /* In-place bucket permutation (American flag sort): no second record array. */
 qk_status qk_qrels_bucket_by_topic(qk_qrels *q, uint32_t *rec_topic, size_t nt)
 {
-    uint32_t *next = malloc((nt ? nt : 1) * sizeof *next);
+    uint32_t *next = qk_malloc_filled(nt, sizeof *next);
     if (!next)
         return QK_ENOMEM;
     for (size_t i = 0; i < q->nrecs; i++)
@@ -73,7 +73,7 @@ int qk_qrels_bucket_blocks(qk_qrels *q, size_t nt)
         q->offs[t + 1] += q->offs[t];
     if (!moved)
         return 0;
-    if (!(out = malloc((q->nrecs ? q->nrecs : 1) * sizeof *out))) {
+    if (!(out = qk_malloc_filled(q->nrecs, sizeof *out))) {
         memset(q->offs, 0, (nt + 1) * sizeof *q->offs);
         return 1;
     }
@@ -257,8 +257,8 @@ void qk_qrels_sort_buf_free(qrels_sort_buf *buf)
 qk_status qk_qrels_rank_pool(const qk_strpool *p, uint32_t **order, uint32_t **rank)
 {
     size_t n = qk_strpool_count(p);
-    *order = malloc((n ? n : 1) * sizeof **order);
-    *rank = malloc((n ? n : 1) * sizeof **rank);
+    *order = qk_malloc_filled(n, sizeof **order);
+    *rank = qk_malloc_filled(n, sizeof **rank);
     if (!*order || !*rank || qk_strpool_sorted(p, *order) != QK_OK)
         return QK_ENOMEM;
     for (size_t i = 0; i < n; i++)

@@ -1,7 +1,9 @@
 /* Prefaulted arrays (src/core/prefault.c): qk_prefault maps exactly the
  * whole pages inside its range (not ranges under 64 KiB); the reallocs
  * keep the first used bytes, and from their thresholds on leave the bytes
- * past used mapped; below a threshold they are a plain realloc. */
+ * past used mapped; below a threshold they are a plain realloc. The
+ * filled mallocs map their whole pages, calloc's zero, and refuse sizes
+ * that overflow. */
 /* feature-test macro for mincore and MADV_POPULATE_WRITE */
 // NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
 #define _DEFAULT_SOURCE
@@ -167,6 +169,37 @@ static void test_realloc_prefault_keeps_its_threshold(void **state)
     free(q);
 }
 
+static void test_filled_arrays_are_mapped_whole(void **state)
+{
+    int check = can_populate();
+    uint64_t *a = qk_malloc_filled(BIG / 8, sizeof *a);
+    uint32_t *z = qk_calloc_filled(BIG / 4 + 3, sizeof *z);
+    (void)state;
+    assert_non_null(a);
+    assert_non_null(z);
+    if (check) {
+        assert_int_equal(resident(a, 0, BIG), whole_pages(a, 0, BIG));
+        assert_int_equal(resident(z, 0, BIG + 12), whole_pages(z, 0, BIG + 12));
+    }
+    for (size_t i = 0; i < BIG / 4 + 3; i++)
+        if (z[i] != 0)
+            fail_msg("calloc'd entry %zu is %u", i, (unsigned)z[i]);
+    fill((unsigned char *)a, BIG, 5);
+    assert_true(same((unsigned char *)a, BIG, 5));
+    free(a);
+    free(z);
+    /* nothing asked for: still a pointer to free; sizes that overflow: NULL */
+    a = qk_malloc_filled(0, 8);
+    z = qk_calloc_filled(7, 0);
+    assert_non_null(a);
+    assert_non_null(z);
+    free(a);
+    free(z);
+    assert_null(qk_malloc_filled(SIZE_MAX / 8 + 2, 8));
+    assert_null(qk_calloc_filled(SIZE_MAX / 4 + 2, 4));
+    assert_null(qk_malloc_filled(3, SIZE_MAX / 2));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -174,6 +207,7 @@ int main(void)
         cmocka_unit_test(test_small_sizes_are_realloc),
         cmocka_unit_test(test_large_blocks_prefaulted_past_used),
         cmocka_unit_test(test_realloc_prefault_keeps_its_threshold),
+        cmocka_unit_test(test_filled_arrays_are_mapped_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
