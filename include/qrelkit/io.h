@@ -28,11 +28,14 @@ QK_API qk_status qk_lines_open(const char *path, qk_lines **out, qk_error *err);
 QK_API int qk_lines_next(qk_lines *l, const char **line, size_t *len, qk_error *err);
 QK_API long qk_lines_lineno(const qk_lines *l); /* physical line number of the last line returned */
 QK_API const char *qk_lines_path(const qk_lines *l);
-/* Start again from the first byte. Standard input is buffered whole on the
- * first rewind request's behalf (see qk_lines_open_rewindable); a path that
- * names a pipe (a shell's <(...), a FIFO) cannot rewind (QK_EIO). */
+/* Start again from the first byte. A pipe (standard input that is not a
+ * file, a path such as a shell's <(...) or a FIFO) rewinds only when opened
+ * by qk_lines_open_rewindable, else QK_EUSAGE (standard input) or QK_EIO. */
 QK_API qk_status qk_lines_rewind(qk_lines *l, qk_error *err);
-/* Like qk_lines_open, but stdin is read into memory first so that rewind works. */
+/* Like qk_lines_open, but a pipe (on standard input or named) is copied,
+ * as it is read, to an unlinked file in $TMPDIR (else /tmp), which a
+ * rewind then reads; where no such file can be made or written (QK_EIO at
+ * the rewind, naming the directory) the pipe is still read once. */
 QK_API qk_status qk_lines_open_rewindable(const char *path, qk_lines **out, qk_error *err);
 /* A line source over len bytes of data in memory (copied: the caller's
  * buffer may go at once); name stands for the path in messages. Rewind works. */

@@ -52,8 +52,10 @@ size_t qk_lines_size_hint(const qk_lines *l);
 size_t qk_lines_block_start(const qk_lines *l, size_t near);
 qk_status qk_lines_split(qk_lines *l, size_t at, qk_lines **tail, qk_error *err);
 
-/* 1 for a pipe named by a path (a shell's <(...), a FIFO), read as it
- * comes: it cannot rewind (qk_lines_rewind fails). */
+/* 1 for a pipe (standard input that is not a file opened rewindable, a
+ * path such as a shell's <(...) or a FIFO), read as it comes: it cannot be
+ * looked over first, and rewinds (opened rewindable) by reading its copy
+ * (qk_lines_open_rewindable); 0 once it has rewound. */
 int qk_lines_pipe(const qk_lines *l);
 
 /* A mapped file's reading position (the next line's first byte) and, in

@@ -2,7 +2,10 @@
  * magic is mapped into memory (no copy into a buffer; read(2) in large
  * chunks when mapping fails or the file is not regular); gzip files and
  * standard input ("-") go through zlib, whose gzread gunzips gzip and passes
- * anything else through, so compression is transparent. */
+ * anything else through, so compression is transparent. A pipe (named,
+ * or standard input) opened to be read again (qk_lines_open_rewindable: a
+ * run) is copied to an unlinked temporary file as it is read, and a rewind
+ * maps that copy. */
 // NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for madvise
 #define _DEFAULT_SOURCE
 #include "io/inflate.h"
@@ -11,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -53,7 +57,13 @@ struct qk_lines {
     size_t cap, start, end;
     size_t gz_hint; /* gzip files: gzip_size_hint at open; else 0 */
     int stdin_file; /* "-" read from a regular file, not mapped (seekable: rewinds) */
-    int pipe;       /* a named path that is a pipe or socket (a shell's <(...)): read once */
+    /* a named path that is a pipe or socket (a shell's <(...)), or standard
+     * input that is not a file opened rewindable: read as it comes */
+    int pipe;
+    /* a rewindable pipe (spooled): the unlinked temporary file its bytes
+     * are copied to as they are read (-1: none), or why there is none (an
+     * errno) */
+    int spooled, spool, spool_errno;
     int eof;
     int memory;  /* buf holds the whole input: rewind resets start */
     int has_nul; /* a NUL byte was read: lines are checked one by one from now */
@@ -180,6 +190,105 @@ static qk_status open_gz(qk_lines *l, qk_error *err)
     return QK_OK;
 }
 
+/* A rewindable pipe's copy: an unlinked file in $TMPDIR (else /tmp). Its
+ * pages are the page cache's, not the process's, and a run read once
+ * never looks at them again. Without one (no such directory, no room) the
+ * pipe is read as before, and only a rewind fails, saying why. */
+static const char *spool_dir(void)
+{
+    const char *dir = getenv("TMPDIR");
+    return dir && *dir ? dir : "/tmp";
+}
+
+static void spool_open(qk_lines *l)
+{
+    const char *dir = spool_dir();
+    char *name;
+    size_t n;
+    int fd = -1;
+    n = strlen(dir) + sizeof "/qrelkit-pipe-XXXXXX";
+    if (!(name = malloc(n))) {
+        l->spool_errno = ENOMEM;
+        return;
+    }
+    snprintf(name, n, "%s/qrelkit-pipe-XXXXXX", dir);
+    if ((fd = mkstemp(name)) >= 0) {
+        (void)unlink(name);
+        (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+    } else {
+        l->spool_errno = errno ? errno : EIO;
+    }
+    free(name);
+    l->spool = fd;
+}
+
+/* Bytes read from a pipe, appended to its copy; a copy that cannot take
+ * them all (a full disk) is given up. */
+static void spool_write(qk_lines *l, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(l->spool, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            l->spool_errno = w < 0 ? errno : ENOSPC;
+            close(l->spool);
+            l->spool = -1;
+            return;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static qk_status fill(qk_lines *l, qk_error *err);
+
+/* A rewind of a pipe: the rest of it read into its copy, and from now on
+ * the copy is read instead, mapped as a file is. */
+static qk_status spool_take(qk_lines *l, qk_error *err)
+{
+    struct stat st;
+    void *m;
+    while (!l->eof && l->spool >= 0) {
+        qk_status s;
+        l->start = l->end; /* what is buffered is in the copy */
+        if ((s = fill(l, err)) != QK_OK)
+            return s;
+    }
+    if (l->spool < 0)
+        return qk_error_at(
+            err, QK_EIO, l->path, 0, 0,
+            "a pipe is read twice when a run's topics come in several blocks, and its copy "
+            "could not be kept in %s: %s; give it as a file, or set TMPDIR to a directory with room for it",
+            spool_dir(), strerror(l->spool_errno ? l->spool_errno : EIO));
+    if (fstat(l->spool, &st) != 0 || (uintmax_t)st.st_size > SIZE_MAX - SLACK)
+        return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot read its copy again: %s", strerror(errno));
+    qk_inflater_stop(l->inf);
+    l->inf = NULL;
+    gzclose(l->gz);
+    l->gz = NULL;
+    l->pipe = 0;
+    l->mblk = SIZE_MAX;
+    if (st.st_size == 0) { /* an empty pipe: an empty input in memory */
+        l->start = l->end = 0;
+        memset(l->buf, 0, SLACK); /* fill left room for SLACK bytes */
+        l->eof = l->memory = 1;
+    } else {
+        m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, l->spool, 0);
+        if (m == MAP_FAILED)
+            return qk_error_at(err, QK_EIO, l->path, 0, 0, "cannot map its copy: %s", strerror(errno));
+        (void)posix_madvise(m, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
+        free(l->buf);
+        l->map = l->buf = m;
+        l->map_len = l->lim = (size_t)st.st_size;
+        l->cap = l->clean = l->dropped = 0;
+        l->drop_every = CHUNK;
+    }
+    close(l->spool);
+    l->spool = -1;
+    return QK_OK;
+}
+
 /* Mapped mode: the window [0, end) of the mapping grows by one chunk. The
  * bytes past end are the file's next bytes or, on the last page, zeros:
  * readable, and masked like the slack of the buffered modes. */
@@ -254,24 +363,11 @@ static qk_status fill(qk_lines *l, qk_error *err)
     // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): n > 0 bytes were read into buf
     if (n > 0 && !l->has_nul && memchr(l->buf + l->end, '\0', (size_t)n))
         l->has_nul = 1;
+    if (n > 0 && l->spool >= 0)
+        spool_write(l, l->buf + l->end, (size_t)n);
     l->end += (size_t)n;
     // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): qk_grow above made room for SLACK more bytes
     memset(l->buf + l->end, 0, SLACK);
-    return QK_OK;
-}
-
-static qk_status slurp(qk_lines *l, qk_error *err)
-{
-    qk_status st;
-    while (!l->eof)
-        if ((st = fill(l, err)) != QK_OK)
-            return st;
-    qk_inflater_stop(l->inf);
-    l->inf = NULL;
-    if (l->gz)
-        gzclose(l->gz);
-    l->gz = NULL;
-    l->memory = 1;
     return QK_OK;
 }
 
@@ -285,11 +381,20 @@ static qk_status open_common(const char *path, int rewindable, qk_lines **out, q
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     l->mblk = SIZE_MAX;
+    l->spool = -1;
     errno = 0;
-    if ((st = open_gz(l, err)) != QK_OK || (rewindable && strcmp(path, "-") == 0 && !l->map &&
-                                            !l->stdin_file && (st = slurp(l, err)) != QK_OK)) {
+    if ((st = open_gz(l, err)) != QK_OK) {
         qk_lines_close(l);
         return st;
+    }
+    /* standard input that is not a file at its start (a pipe, a
+     * terminal) is read as a named pipe is: copied as it goes when it may
+     * have to be read again */
+    if (rewindable && strcmp(path, "-") == 0 && !l->map && !l->stdin_file)
+        l->pipe = 1;
+    if (rewindable && l->pipe) {
+        l->spooled = 1;
+        spool_open(l);
     }
     *out = l;
     return QK_OK;
@@ -316,7 +421,7 @@ qk_status qk_lines_open_memory(const char *name, const char *data, size_t len, q
         free(l);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
-    l->fd = -1;
+    l->fd = l->spool = -1;
     l->mblk = SIZE_MAX;
     if (len)
         memcpy(l->buf, data, len);
@@ -537,12 +642,19 @@ qk_status qk_lines_rewind(qk_lines *l, qk_error *err)
         l->start = 0;
         return QK_OK;
     }
+    if (l->pipe && l->spooled) {
+        qk_status st = spool_take(l, err);
+        if (st != QK_OK)
+            return st;
+        if (l->memory) {
+            l->start = 0;
+            return QK_OK;
+        }
+    }
     if (strcmp(l->path, "-") == 0 && !l->map && !l->stdin_file)
         return qk_error_set(err, QK_EUSAGE, "standard input cannot be read twice");
     if (l->pipe)
-        return qk_error_at(err, QK_EIO, l->path, 0, 0,
-                           "a pipe cannot be read twice (needed when a run's topics come in several "
-                           "blocks); give it as a file or on standard input");
+        return qk_error_at(err, QK_EIO, l->path, 0, 0, "a pipe cannot be read twice");
     qk_inflater_stop(l->inf); /* started again at the next read */
     l->inf = NULL;
     if (!l->map && (l->fd >= 0 ? lseek(l->fd, 0, SEEK_SET) != 0 : gzrewind(l->gz) != 0))
@@ -561,6 +673,8 @@ void qk_lines_close(qk_lines *l)
         gzclose(l->gz);
     if (l->fd >= 0)
         close(l->fd);
+    if (l->spool >= 0)
+        close(l->spool);
     if (l->map) {
         if (!l->borrowed)
             munmap(l->map, l->map_len);
@@ -622,7 +736,7 @@ qk_status qk_lines_split(qk_lines *l, size_t at, qk_lines **tail, qk_error *err)
         free(t);
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
-    t->fd = -1;
+    t->fd = t->spool = -1;
     t->map = t->buf = l->map;
     t->map_len = l->map_len;
     t->lim = l->lim;
