@@ -12,14 +12,15 @@
 # one), the anchor of the ratios. With BASE=path/to/an/older/qrelkit, that
 # binary takes its turn too (before and after a change, in the same run); a
 # way it refuses prints "refused".
+# TREC_EVAL=... the reference binary (default ../shared/bench/trec_eval).
 # Usage: bash bench/pipe.sh [path/to/qrelkit]
 set -euo pipefail
 qk=$(realpath "${1:-build/default/qrelkit}")
 base=${BASE:+$(realpath "$BASE")}
 reps=${REPS:-3}
 cd "$(dirname "$0")"
-te=$(realpath ../../shared/bench/trec_eval 2>/dev/null || true)
-[ -x "$te" ] || { echo "bench/pipe.sh: no ../shared/bench/trec_eval" >&2; exit 2; }
+te=$(realpath "${TREC_EVAL:-../../shared/bench/trec_eval}" 2>/dev/null || true)
+[ -x "$te" ] || { echo "bench/pipe.sh: no trec_eval at ${TREC_EVAL:-../../shared/bench/trec_eval} (set TREC_EVAL)" >&2; exit 2; }
 bash gen "$qk" >/dev/null 2>&1
 qrels=work/A/qrels.txt run=work/A/runs/run01.run split=work/A/split-blocks.run
 if [ ! -s "$split" ]; then # every topic's first half of lines, then every topic's second half
