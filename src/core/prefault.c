@@ -55,6 +55,15 @@ void *qk_calloc_filled(size_t n, size_t size)
     return p;
 }
 
+qk_status qk_grow_filled(void **ptr, size_t *cap, size_t need, size_t elsize)
+{
+    size_t old = *cap;
+    qk_status st = qk_grow(ptr, cap, need, elsize);
+    if (st == QK_OK && need > old)
+        qk_prefault(*ptr, old * elsize, need * elsize);
+    return st;
+}
+
 /* Both reallocs: realloc, and from threshold bytes on the new bytes past
  * used prefaulted. */
 static void *realloc_prefault(void *old, size_t used, size_t bytes, size_t threshold)

@@ -16,6 +16,8 @@
 
 #include <stddef.h>
 
+#include "qrelkit/core.h"
+
 /* Map the whole 4 KiB pages of bytes [from, to) of the array at p now,
  * writable (their contents unchanged). Only a hint: nothing changes where
  * the system cannot, and ranges under 64 KiB are left alone. */
@@ -35,5 +37,13 @@ void *qk_realloc_prefault_from(void *old, size_t used, size_t bytes, size_t min)
  * temporary of a sort or a gather, filled front to back or at random. */
 void *qk_malloc_filled(size_t n, size_t size);
 void *qk_calloc_filled(size_t n, size_t size);
+
+/* qk_grow (qrelkit/core.h) for an array whose first need elements are
+ * about to be written: those past the old capacity have their pages
+ * mapped at once, the rest of the doubling is left to fault if it is ever
+ * used. For the arrays of a very deep topic, sized to its documents or
+ * judgments and released after their stage (core/shed.h); not for a
+ * bound the array may not reach (its pages would count as used). */
+qk_status qk_grow_filled(void **ptr, size_t *cap, size_t need, size_t elsize);
 
 #endif

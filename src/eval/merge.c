@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/bytes.h"
+#include "core/prefault.h"
 #include "core/radix.h"
 #include "core/shed.h"
 #include "engine.h"
@@ -358,7 +359,7 @@ qk_status qk_rank_topic(qk_scratch *sc, const qk_run_topic *rt, const uint32_t *
     int strict = 0; /* the scores are strictly descending: ranked already */
     sc->dup_pending = 0;
     sc->run_path = run_path;
-    if (qk_grow((void **)&sc->ranked, &sc->ranked_cap, n + 1, sizeof *sc->ranked) != QK_OK)
+    if (qk_grow_filled((void **)&sc->ranked, &sc->ranked_cap, n + 1, sizeof *sc->ranked) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     if (lens && rt->lines) {
         const double *sco = rt->scores;
@@ -478,8 +479,8 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
     long *rel, *jd;
     /* Plain qrels hold one record per docno, the one the lookup found. */
     int direct = qk_qrels_format(q) == QK_REL_QRELS;
-    if (qk_grow((void **)&b->v, &b->v_cap, n + 1, sizeof *b->v) != QK_OK ||
-        qk_grow((void **)&b->rc, &b->rc_cap, n + 1, sizeof *b->rc) != QK_OK ||
+    if (qk_grow_filled((void **)&b->v, &b->v_cap, n + 1, sizeof *b->v) != QK_OK ||
+        qk_grow_filled((void **)&b->rc, &b->rc_cap, n + 1, sizeof *b->rc) != QK_OK ||
         qk_grow((void **)&b->rel, &b->rel_cap, n + 1, sizeof *b->rel) != QK_OK ||
         qk_grow((void **)&b->judged, &b->judged_cap, n + 1, sizeof *b->judged) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
@@ -493,7 +494,7 @@ qk_status qk_merge_topic(qk_scratch *sc, const qk_qrels *q, size_t topic, uint32
          * judgment index + 1 (0: not judged, -1), so that no branch
          * depends on whether a document is judged (about a fifth of bench
          * input A's ranked documents are, in no order a predictor follows). */
-        if (qk_grow((void **)&b->lv, &b->lv_cap, nj + 1, sizeof *b->lv) != QK_OK)
+        if (qk_grow_filled((void **)&b->lv, &b->lv_cap, nj + 1, sizeof *b->lv) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         b->lv[0] = -1;
         for (size_t i = 0; i < nj; i++)
@@ -728,8 +729,9 @@ qk_status qk_lookup_docs(qk_scratch *sc, const qk_qrels *q, size_t topic, qk_err
         sbits = dup ? filter_bits(n) : 0;
     }
     if (qk_grow((void **)&sc->bits, &sc->bits_cap, (jbits + sbits) / 64 + 1, sizeof *sc->bits) != QK_OK ||
-        qk_grow((void **)&sc->slots, &sc->slots_cap, nslots + 2 * nj + 1, sizeof *sc->slots) != QK_OK ||
-        qk_grow((void **)&sc->jdocs, &sc->jdocs_cap, nj + 1, sizeof *sc->jdocs) != QK_OK ||
+        qk_grow_filled((void **)&sc->slots, &sc->slots_cap, nslots + 2 * nj + 1, sizeof *sc->slots) !=
+            QK_OK ||
+        qk_grow_filled((void **)&sc->jdocs, &sc->jdocs_cap, nj + 1, sizeof *sc->jdocs) != QK_OK ||
         qk_grow((void **)&sc->doc_ids, &sc->doc_ids_cap, ids, sizeof *sc->doc_ids) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     slot = sc->slots;

@@ -1,6 +1,7 @@
 /* TREC run reader, streamed topic by topic (see io.h). Lines of the common
  * shape are parsed in place, many at a time (run_fast.c); the others, and
  * every error, one at a time here. */
+#include "core/prefault.h"
 #include "core/shed.h"
 #include "io/io_lines.h"
 #include "io/run_internal.h"
@@ -242,7 +243,7 @@ static qk_status arena_lengths(qk_run_stream *s, size_t n)
 {
     const size_t *off = s->doc_off;
     uint32_t *len;
-    if (qk_grow((void **)&s->lens, &s->lens_cap, n + 1, sizeof *s->lens) != QK_OK)
+    if (qk_grow_filled((void **)&s->lens, &s->lens_cap, n + 1, sizeof *s->lens) != QK_OK)
         return QK_ENOMEM;
     len = s->lens;
     for (size_t i = 0; i + 1 < n; i++)
@@ -257,7 +258,7 @@ static qk_status arena_lengths(qk_run_stream *s, size_t n)
 static qk_status make_view(qk_run_stream *s, size_t first, size_t n, qk_run_topic *t, qk_error *err)
 {
     const size_t *off = s->doc_off + first;
-    if (qk_grow((void **)&s->docptrs, &s->view_cap, n, sizeof *s->docptrs) != QK_OK ||
+    if (qk_grow_filled((void **)&s->docptrs, &s->view_cap, n, sizeof *s->docptrs) != QK_OK ||
         (!s->loaded && arena_lengths(s, n) != QK_OK))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     {

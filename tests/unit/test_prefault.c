@@ -3,7 +3,8 @@
  * keep the first used bytes, and from their thresholds on leave the bytes
  * past used mapped; below a threshold they are a plain realloc. The
  * filled mallocs map their whole pages, calloc's zero, and refuse sizes
- * that overflow. */
+ * that overflow; qk_grow_filled maps the room asked for and not the rest of
+ * its doubling. */
 /* feature-test macro for mincore and MADV_POPULATE_WRITE */
 // NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
 #define _DEFAULT_SOURCE
@@ -200,6 +201,42 @@ static void test_filled_arrays_are_mapped_whole(void **state)
     assert_null(qk_malloc_filled(3, SIZE_MAX / 2));
 }
 
+static void test_grow_filled_maps_what_is_asked_for(void **state)
+{
+    int check = can_populate();
+    unsigned char *p = NULL;
+    size_t cap = 0, big = 3 * MIB + 5;
+    (void)state;
+    /* from nothing: the bytes asked for mapped, not the rest of the doubling */
+    assert_int_equal(qk_grow_filled((void **)&p, &cap, big, 1), QK_OK);
+    assert_non_null(p);
+    assert_true(cap >= big);
+    if (check) {
+        assert_int_equal(resident(p, 0, big), whole_pages(p, 0, big));
+        assert_true(cap >= big + 64 * page_size()); /* the doubling left room to leave alone */
+        assert_int_equal(resident(p, big + page_size(), cap), 0);
+    }
+    fill(p, big, 11);
+    /* room enough: nothing moves */
+    {
+        unsigned char *q = p;
+        size_t c = cap;
+        assert_int_equal(qk_grow_filled((void **)&p, &cap, big / 2, 1), QK_OK);
+        assert_ptr_equal(p, q);
+        assert_int_equal(cap, c);
+    }
+    /* more: the kept bytes as they were, the new ones asked for mapped */
+    assert_int_equal(qk_grow_filled((void **)&p, &cap, 2 * cap + 100, 1), QK_OK);
+    assert_true(same(p, big, 11));
+    free(p);
+    /* an element count whose bytes overflow: refused, the array as it was */
+    p = NULL;
+    cap = 0;
+    assert_int_equal(qk_grow_filled((void **)&p, &cap, SIZE_MAX / 4, 8), QK_ENOMEM);
+    assert_null(p);
+    assert_int_equal(cap, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_large_blocks_prefaulted_past_used),
         cmocka_unit_test(test_realloc_prefault_keeps_its_threshold),
         cmocka_unit_test(test_filled_arrays_are_mapped_whole),
+        cmocka_unit_test(test_grow_filled_maps_what_is_asked_for),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

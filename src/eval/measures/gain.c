@@ -8,6 +8,7 @@
 
 #include <threads.h>
 
+#include "core/prefault.h"
 #include "core/shed.h"
 #include "gain.h"
 #include "measures.h"
@@ -296,9 +297,9 @@ static qk_status ctx_init(const qk_topic *t, const qk_measure_inst *mi, gain_ctx
     if ((st = qk_gains_build(t, mi, &c->g, err)) != QK_OK)
         return st;
     if (ideal(&c->g, &c->ig, &c->ig_cap, &c->K) != QK_OK ||
-        qk_grow((void **)&c->dcg, &c->dcg_cap, n1, sizeof *c->dcg) != QK_OK ||
+        qk_grow_filled((void **)&c->dcg, &c->dcg_cap, n1, sizeof *c->dcg) != QK_OK ||
         qk_grow((void **)&c->idcg, &c->idcg_cap, (size_t)c->K + 1, sizeof *c->idcg) != QK_OK ||
-        qk_grow((void **)&c->gains, &c->gains_cap, n1, sizeof *c->gains) != QK_OK ||
+        qk_grow_filled((void **)&c->gains, &c->gains_cap, n1, sizeof *c->gains) != QK_OK ||
         qk_grow((void **)&c->nz, &c->nz_cap, n1, sizeof *c->nz) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     /* The ranks with a gain other than 0 listed on the way, without a
@@ -450,7 +451,7 @@ const double *qk_topic_powers(qk_topic_cache *tc, double p, long n)
         tc->pows_p = p;
     }
     if (need > tc->npows) {
-        if (qk_grow((void **)&tc->pows, &tc->pows_cap, need, sizeof *tc->pows) != QK_OK)
+        if (qk_grow_filled((void **)&tc->pows, &tc->pows_cap, need, sizeof *tc->pows) != QK_OK)
             return NULL;
         if (tc->npows == 0)
             tc->pows[tc->npows++] = 1.0;
