@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/prefault.h"
 #include "result_internal.h"
 
 qk_status qk_result_summarise(qk_eval_result *r, const qk_eval_opts *o)
@@ -100,6 +101,13 @@ qk_status qk_result_row_take(qk_eval_result *r, size_t t)
             r->strs = sv;
         if (!v || (r->nstr && !sv))
             return QK_ENOMEM;
+        /* every topic will take its row (-c): the rows' pages mapped at
+         * once, not one fault each as the rows are cleared in turn */
+        if (want == r->rows_hint) {
+            qk_prefault(r->vals, k * r->nvalues * sizeof *v, want * r->nvalues * sizeof *v);
+            if (r->nstr)
+                qk_prefault(r->strs, k * r->nstr * sizeof *sv, want * r->nstr * sizeof *sv);
+        }
         r->rows_cap = want;
     }
     memset(r->vals + k * r->nvalues, 0, r->nvalues * sizeof *r->vals);
