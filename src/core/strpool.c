@@ -186,15 +186,10 @@ qk_status qk_strpool_reserve(qk_strpool *p, size_t n, size_t bytes)
         slots *= 2;
     }
     if ((slots > p->nslots && rehash_to(p, slots) != QK_OK) ||
-        qk_grow((void **)&p->offs, &p->offs_cap, n, sizeof *p->offs) != QK_OK ||
-        qk_grow((void **)&p->arena, &p->arena_cap, bytes, 1) != QK_OK)
+        /* the room asked for is about to be filled: its pages mapped at once */
+        qk_grow_filled((void **)&p->offs, &p->offs_cap, n, sizeof *p->offs) != QK_OK ||
+        qk_grow_filled((void **)&p->arena, &p->arena_cap, bytes, 1) != QK_OK)
         return QK_ENOMEM;
-    /* the room asked for is about to be filled (not the rest of what the
-     * doubling took): its pages mapped at once */
-    if (n > p->count)
-        qk_prefault(p->offs, p->count * sizeof *p->offs, n * sizeof *p->offs);
-    if (bytes > p->arena_len)
-        qk_prefault(p->arena, p->arena_len, bytes);
     return QK_OK;
 }
 

@@ -244,7 +244,8 @@ static void spool_write(qk_lines *l, const char *p, size_t n)
 static qk_status fill(qk_lines *l, qk_error *err);
 
 /* A rewind of a pipe: the rest of it read into its copy, and from now on
- * the copy is read instead, mapped as a file is. */
+ * the copy is read instead, mapped as a file is (the rewind then starts
+ * it over as it does a mapped file or an input in memory). */
 static qk_status spool_take(qk_lines *l, qk_error *err)
 {
     struct stat st;
@@ -268,9 +269,8 @@ static qk_status spool_take(qk_lines *l, qk_error *err)
     gzclose(l->gz);
     l->gz = NULL;
     l->pipe = 0;
-    l->mblk = SIZE_MAX;
     if (st.st_size == 0) { /* an empty pipe: an empty input in memory */
-        l->start = l->end = 0;
+        l->end = 0;
         memset(l->buf, 0, SLACK); /* fill left room for SLACK bytes */
         l->eof = l->memory = 1;
     } else {
@@ -280,9 +280,8 @@ static qk_status spool_take(qk_lines *l, qk_error *err)
         (void)posix_madvise(m, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
         free(l->buf);
         l->map = l->buf = m;
-        l->map_len = l->lim = (size_t)st.st_size;
-        l->cap = l->clean = l->dropped = 0;
-        l->drop_every = CHUNK;
+        l->map_len = (size_t)st.st_size;
+        l->cap = l->clean = 0;
     }
     close(l->spool);
     l->spool = -1;
@@ -633,6 +632,11 @@ const char *qk_lines_path(const qk_lines *l)
 
 qk_status qk_lines_rewind(qk_lines *l, qk_error *err)
 {
+    if (l->pipe && l->spooled) { /* from now on its copy, in memory or mapped */
+        qk_status st = spool_take(l, err);
+        if (st != QK_OK)
+            return st;
+    }
     l->lineno = 0;
     l->mblk = SIZE_MAX;
     l->dropped = 0;
@@ -641,15 +645,6 @@ qk_status qk_lines_rewind(qk_lines *l, qk_error *err)
     if (l->memory) {
         l->start = 0;
         return QK_OK;
-    }
-    if (l->pipe && l->spooled) {
-        qk_status st = spool_take(l, err);
-        if (st != QK_OK)
-            return st;
-        if (l->memory) {
-            l->start = 0;
-            return QK_OK;
-        }
     }
     if (strcmp(l->path, "-") == 0 && !l->map && !l->stdin_file)
         return qk_error_set(err, QK_EUSAGE, "standard input cannot be read twice");

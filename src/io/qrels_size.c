@@ -43,12 +43,9 @@ void qk_qrels_presize(qk_qrels *q, size_t size, size_t bytes)
     {
         size_t nb = (size_t)((double)q->nblk * scale) + 16, c1 = q->blk_cap, c2 = q->blk_cap;
         if (nb > q->blk_cap && nb < UINT32_MAX &&
-            qk_grow((void **)&q->blk_topic, &c1, nb, sizeof *q->blk_topic) == QK_OK &&
-            qk_grow((void **)&q->blk_start, &c2, nb, sizeof *q->blk_start) == QK_OK) {
+            qk_grow_filled((void **)&q->blk_topic, &c1, nb, sizeof *q->blk_topic) == QK_OK &&
+            qk_grow_filled((void **)&q->blk_start, &c2, nb, sizeof *q->blk_start) == QK_OK)
             q->blk_cap = c1;
-            qk_prefault(q->blk_topic, q->nblk * sizeof *q->blk_topic, nb * sizeof *q->blk_topic);
-            qk_prefault(q->blk_start, q->nblk * sizeof *q->blk_start, nb * sizeof *q->blk_start);
-        }
     }
     /* the topic pool too, when every block so far was a topic of its own
      * (topics listed once each, as most files do): no rehash on the way.
