@@ -264,6 +264,7 @@ typedef struct run_ctx {
     qk_scratch *standin_sc; /* streaming -c stand-ins, apart from the topic being scored */
     qk_run_stream *s;       /* the stream one_topic's topics come from, NULL for a run in memory */
     atomic_int *abandon;    /* topic parts: set when the parts will be dropped (read_parts) */
+    atomic_uchar *claimed;  /* topic parts: the qrels topics a part has begun */
 } run_ctx;
 
 /* Is the run's qid a qrels topic the options ask for? *t receives it. */
@@ -346,7 +347,11 @@ static qk_status read_part(run_ctx *c, int *again, qk_error *err)
     qk_status st;
     while (!atomic_load_explicit(c->abandon, memory_order_relaxed) &&
            (rc = qk_run_next(c->s, &rt, &seen, err)) == 1) {
-        if (seen) {
+        size_t t;
+        /* a qid twice in this part, or begun by another (a topic in two
+         * blocks: found as soon as the second is reached) */
+        if (seen || (qk_qrels_find_topic(c->r->q, rt.qid, strlen(rt.qid), &t) &&
+                     atomic_exchange_explicit(&c->claimed[t], 1, memory_order_relaxed))) {
             *again = 1;
             atomic_store(c->abandon, 1);
             return QK_OK;
@@ -368,15 +373,17 @@ static void *part_main(void *vp)
     return NULL;
 }
 
-/* The rows of pr's topics moved into r: 0 when a topic was scored in
- * both (its lines in two parts) or there was no memory for a row. */
+/* The rows of pr's topics moved into r: 1, or -1 when a topic was scored
+ * in both (its lines in two parts), 0 when there was no memory for a row. */
 static int adopt_rows(qk_eval_result *r, qk_eval_result *pr)
 {
     for (size_t t = 0; t < r->nq; t++) {
         char **to, **from;
         if (!pr->evaluated[t])
             continue;
-        if (r->evaluated[t] || qk_result_row_take(r, t) != QK_OK)
+        if (r->evaluated[t])
+            return -1;
+        if (qk_result_row_take(r, t) != QK_OK)
             return 0;
         memcpy(row_of(r, t), row_of(pr, t), r->nvalues * sizeof *r->vals);
         to = r->strs + row_index(r, t) * r->nstr;
@@ -394,9 +401,10 @@ static int adopt_rows(qk_eval_result *r, qk_eval_result *pr)
 /* The rest of c's stream in up to n parts side by side. *state: 0 when
  * the file could not be cut (nothing read: the caller reads on), 1 when
  * every topic is scored, 2 when the parts cannot stand for the file (a
- * qid in two parts or twice in one, or an error: the caller reads the
- * file again from its start on one thread, for the result and the
- * messages, with their line numbers, that one thread gives). */
+ * qid in two parts, or an error: the caller reads the file again from its
+ * start on one thread, for the result and the messages, with their line
+ * numbers, that one thread gives), 3 when a part met a qid twice (the
+ * caller reads the file again grouped by topic). */
 static qk_status read_parts(run_ctx *c, size_t n, int *state, qk_error *err)
 {
     qk_run_stream *ps[QK_RUN_MAX_PARTS];
@@ -404,27 +412,30 @@ static qk_status read_parts(run_ctx *c, size_t n, int *state, qk_error *err)
     size_t made = 0;
     atomic_int abandon = 0;
     qk_error lost = {0};
-    int ok = 1;
+    int ok = 1, again = 0;
     qk_status st = qk_run_split(c->s, n, ps, &made, &lost);
     *state = 0;
     if (st != QK_OK || made == 0) {
         *state = st != QK_OK ? 2 : 0; /* no memory to cut: one thread, from the start */
         return QK_OK;
     }
-    if (!(pa = calloc(made, sizeof *pa))) {
+    if (!(pa = calloc(made, sizeof *pa)) || !(c->claimed = calloc(c->r->nq + 1, sizeof *c->claimed))) {
+        free(pa);
         qk_run_parts_end(c->s, ps, made, &lost);
         *state = 2;
         return QK_OK;
     }
+    for (size_t t = 0; t < c->r->nq; t++) /* the topic scored before the cut */
+        if (c->r->evaluated[t])
+            atomic_init(&c->claimed[t], 1);
     c->abandon = &abandon;
     for (size_t k = 0; k < made && ok; k++) {
         part *p = &pa[k];
-        p->c = (run_ctx){NULL, &p->sc, c->path, c->o, NULL, ps[k], &abandon};
+        p->c = (run_ctx){NULL, &p->sc, c->path, c->o, NULL, ps[k], &abandon, c->claimed};
         ok = qk_result_new(c->r->q, c->r->m, 0, c->r->zmode, NULL, &p->c.r) == QK_OK;
         p->started = ok && qk_thread_create(&p->th, part_main, p) == 0;
     }
     if (ok) {
-        int again = 0;
         qk_status st0 = read_part(c, &again, err);
         ok = st0 == QK_OK && !again;
     } else {
@@ -436,15 +447,33 @@ static qk_status read_parts(run_ctx *c, size_t n, int *state, qk_error *err)
             pthread_join(p->th, NULL);
         else if (ok && p->c.r) /* no thread for it: read here */
             part_main(p);
-        ok = ok && p->c.r && p->st == QK_OK && !p->again && adopt_rows(c->r, p->c.r);
+        if (ok && p->c.r && p->st == QK_OK && !p->again) {
+            int a = adopt_rows(c->r, p->c.r);
+            ok = a == 1;
+            again = again || a < 0;
+        } else {
+            again = again || (p->st == QK_OK && p->again);
+            ok = 0;
+        }
         qk_eval_result_free(p->c.r);
         qk_scratch_free(&p->sc);
     }
     free(pa);
+    free(c->claimed);
+    c->claimed = NULL;
     c->abandon = NULL;
     st = qk_run_parts_end(c->s, ps, made, err);
-    *state = ok ? 1 : 2;
+    *state = ok ? 1 : again ? 3 : 2;
     return ok ? st : QK_OK;
+}
+
+/* An error scoring a topic of a run read grouped by blocks, which hands
+ * out topics before later lines are parsed: a line in error anywhere in
+ * the file comes first, as when the file was read whole first. */
+static qk_status topic_error(const run_ctx *c, qk_status st, qk_error *err)
+{
+    qk_status le = st == QK_ENOMEM ? QK_OK : qk_run_line_error(c->s, err);
+    return le != QK_OK ? le : st;
 }
 
 /* The choices below ask first with as many CPUs as could help and no
@@ -478,33 +507,43 @@ static size_t parts_wanted(const qk_eval_opts *o, size_t run_bytes, size_t first
 static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2, qk_run_stream *s,
                              const qk_eval_opts *o, qk_error *err)
 {
-    run_ctx c = {r, sc, qk_run_path(s), o, sc2, s, NULL};
+    run_ctx c = {r, sc, qk_run_path(s), o, sc2, s, NULL, NULL};
     qk_run_topic rt;
+    const int choose = o->threads == 0; /* the library chooses the threads */
     int seen, rc, split = 0, pipe = o->threads > 1;
-    size_t nparts = 1;
+    size_t nparts = 1, first = 0;
     qk_status st;
-    if (o->threads == 0) {
+    if (choose) {
         /* Score the first topic here, then decide from its length. */
         if ((rc = qk_run_next(s, &rt, &seen, err)) <= 0)
             return rc < 0 ? (qk_status)rc : QK_OK;
         if ((st = one_topic(&c, &rt, err)) != QK_OK)
-            return st;
+            return topic_error(&c, st, err);
+        first = rt.n;
     }
     if (!r->streaming)
-        nparts = parts_wanted(o, qk_run_size_hint(s), o->threads == 0 ? rt.n : 0);
-    if (o->threads == 0 && nparts <= 1)
-        pipe = auto_threads(rt.n, qk_run_size_hint(s));
+        nparts = parts_wanted(o, qk_run_size_hint(s), first);
+    if (choose && nparts <= 1)
+        pipe = auto_threads(first, qk_run_size_hint(s));
     if (nparts > 1) {
         int state;
         if ((st = read_parts(&c, nparts, &state, err)) != QK_OK || state == 1)
             return st;
-        if (state == 2) { /* from the start, on this thread */
+        if (state == 3) { /* a qid in two blocks: grouped by topic from the start, in parts again */
+            reset_topics(r);
+            if ((st = qk_run_restart(s, QK_RUN_GROUP_ALL, err)) != QK_OK ||
+                (st = read_parts(&c, nparts, &state, err)) != QK_OK || state == 1)
+                return st;
+        }
+        if (state >= 2) { /* from the start, on this thread */
             reset_topics(r);
             if ((st = qk_run_restart(s, QK_RUN_STREAM, err)) != QK_OK)
                 return st;
             pipe = 0;
         } else if (qk_run_inflate_async(s)) { /* gzip: inflated beside */
             pipe = 0;
+        } else if (choose) { /* not cut (a run read grouped): parsed beside when that pays */
+            pipe = auto_threads(first, qk_run_size_hint(s));
         }
     }
     if (pipe) {
@@ -517,7 +556,7 @@ static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2,
         for (int k = 0; k < QK_PIPE_SLOTS; k++)
             qk_scratch_free(&slots[k]);
         if (st != QK_OK || !split)
-            return st;
+            return st != QK_OK ? topic_error(&c, st, err) : QK_OK;
         reset_topics(r);
         if ((st = qk_run_restart(s, QK_RUN_GROUP_ALL, err)) != QK_OK)
             return st;
@@ -530,7 +569,7 @@ static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2,
             continue;
         }
         if ((st = one_topic(&c, &rt, err)) != QK_OK)
-            return st;
+            return topic_error(&c, st, err);
     }
     return rc < 0 ? (qk_status)rc : QK_OK;
 }
@@ -544,7 +583,7 @@ typedef struct run_source {
 static qk_status read_source(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2, const run_source *src,
                              const qk_eval_opts *o, qk_error *err)
 {
-    run_ctx c = {r, sc, src->run ? qk_run_source(src->run) : NULL, o, sc2, NULL, NULL};
+    run_ctx c = {r, sc, src->run ? qk_run_source(src->run) : NULL, o, sc2, NULL, NULL, NULL};
     qk_status st;
     if (src->s)
         return read_stream(r, sc, sc2, src->s, o, err);
@@ -679,6 +718,11 @@ typedef struct order_check {
     const char *only_topic;
     size_t next;
     int ok;
+    /* the judged topics whose block was seen in order; split: the first
+     * block out of order is such a topic's second, so the run will be
+     * read grouped by topic */
+    unsigned char *seen;
+    int split;
 } order_check;
 
 static int check_block(void *vc, const char *qid, size_t len)
@@ -689,8 +733,10 @@ static int check_block(void *vc, const char *qid, size_t len)
         return 1;
     if (t < c->next) {
         c->ok = 0;
+        c->split = c->seen[t];
         return 0;
     }
+    c->seen[t] = 1;
     c->next = t + 1;
     return 1;
 }
@@ -699,7 +745,7 @@ qk_status qk_eval_stream_trec(const qk_qrels *q, qk_run_stream *s, const qk_meas
                               const qk_eval_opts *opts, FILE *f, qk_eval_result **out, qk_error *err)
 {
     run_source src = {s, NULL};
-    order_check c = {q, opts->only_topic, 0, 1};
+    order_check c = {q, opts->only_topic, 0, 1, NULL, 0};
     qk_status st;
     *out = NULL;
     if (opts->topic_range)
@@ -707,9 +753,19 @@ qk_status qk_eval_stream_trec(const qk_qrels *q, qk_run_stream *s, const qk_meas
     /* A pipe cannot be looked over first (it is read once): its topics
      * are scored into rows, as a run out of qrels order is, and written in
      * qrels order at the end. */
-    if (qk_run_pipe(s))
+    if (qk_run_pipe(s)) {
         c.ok = 0;
-    else if ((st = qk_run_scan_topics(s, check_block, &c, err)) != QK_OK)
+    } else {
+        if (!(c.seen = calloc(qk_qrels_num_topics(q) + 1, 1)))
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        st = qk_run_scan_topics(s, check_block, &c, err);
+        free(c.seen);
+        if (st != QK_OK)
+            return st;
+    }
+    /* A topic in two blocks: read grouped from the start, not streamed up
+     * to its second block first. */
+    if (c.split && (st = qk_run_restart(s, QK_RUN_GROUP_ALL, err)) != QK_OK)
         return st;
     /* Each qid has one block: the reader need not remember them. */
     if (c.ok)

@@ -52,6 +52,25 @@ size_t qk_lines_size_hint(const qk_lines *l);
 size_t qk_lines_block_start(const qk_lines *l, size_t near);
 qk_status qk_lines_split(qk_lines *l, size_t at, qk_lines **tail, qk_error *err);
 
+/* Reading a file by blocks in the order a caller chooses (a run's topics
+ * in several blocks, io/run_blocks.c). qk_lines_data: the bytes of a whole
+ * mapped file (not split) or of an input in memory, [0, *len), with
+ * readable bytes past the end as qk_lines_window has; NULL (and *len 0
+ * for a source of another kind) when l reads another source or has met a
+ * NUL byte. qk_lines_seek: the next line read starts at byte at (a line
+ * start), numbered lineno + 1; vouched: the caller has checked the data
+ * holds no NUL byte. A mapped file's pages are not dropped behind the
+ * reader any more (until qk_lines_rewind): qk_lines_drop releases the
+ * whole pages inside [from, to) from the process's memory (the page
+ * cache keeps them; a later read maps them again). */
+const char *qk_lines_data(const qk_lines *l, size_t *len);
+void qk_lines_seek(qk_lines *l, size_t at, long lineno, int vouched);
+void qk_lines_drop(qk_lines *l, size_t from, size_t to);
+/* Another reader of l's data (qk_lines_data, which must be there), for a
+ * thread of its own: it reads from the start, and seeks as l does; l
+ * must outlive it. */
+qk_status qk_lines_share(const qk_lines *l, qk_lines **out, qk_error *err);
+
 /* 1 for a pipe (standard input that is not a file opened rewindable, a
  * path such as a shell's <(...) or a FIFO), read as it comes: it cannot be
  * looked over first, and rewinds (opened rewindable) by reading its copy

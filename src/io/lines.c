@@ -9,6 +9,7 @@
 // NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for madvise
 #define _DEFAULT_SOURCE
 #include "io/inflate.h"
+#include "io/lines_internal.h"
 #include "io/scan.h"
 #include "qrelkit/io.h"
 
@@ -21,58 +22,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
-
-#define CHUNK (1u << 18)
-#define SPLIT_DROP ((size_t)1 << 22)
-#define SLACK 64u
-
-struct qk_lines {
-    gzFile gz; /* NULL once everything is in buf (memory mode) or in raw mode */
-    int fd;    /* raw mode: a plain file read with read(2); else -1 */
-    /* mapped mode: buf is the whole file mapped read-only (map_len bytes,
-     * page-aligned); end grows by CHUNK per fill, and the pages before the
-     * line being read are dropped from the process's memory as it goes
-     * (they stay in the page cache), so resident memory stays that of a
-     * window, not of the file. NULL otherwise. */
-    char *map;
-    size_t map_len, dropped;
-    /* mapped mode: the bytes read end at lim (map_len, or where
-     * qk_lines_split cut the file: the next part's first byte); borrowed:
-     * the mapping is another source's (a part of it), not unmapped here */
-    size_t lim;
-    int borrowed;
-    /* mapped mode: the pages behind are dropped this many bytes at a time
-     * (CHUNK; more once split: every drop of a process with threads on
-     * other cores interrupts them to flush their TLBs) */
-    size_t drop_every;
-    /* gzip or a pipe read through zlib: with async, inflated on a thread
-     * of its own (inf, started at the next read: io/inflate.h) */
-    int async;
-    qk_inflater *inf;
-    /* mapped mode: [0, clean) is known free of NUL bytes (lines handed to
-     * qk_lines_skip, or scanned when a line reached past it); the mapping
-     * is not scanned ahead of its reader, who may check lines itself. */
-    size_t clean;
-    char *buf;
-    size_t cap, start, end;
-    size_t gz_hint; /* gzip files: gzip_size_hint at open; else 0 */
-    int stdin_file; /* "-" read from a regular file, not mapped (seekable: rewinds) */
-    /* a named path that is a pipe or socket (a shell's <(...)), or standard
-     * input that is not a file opened rewindable: read as it comes */
-    int pipe;
-    /* a rewindable pipe (spooled): the unlinked temporary file its bytes
-     * are copied to as they are read (-1: none), or why there is none (an
-     * errno) */
-    int spooled, spool, spool_errno;
-    int eof;
-    int memory;  /* buf holds the whole input: rewind resets start */
-    int has_nul; /* a NUL byte was read: lines are checked one by one from now */
-    long lineno;
-    char *path;
-    /* qk_lines_next_fields: masks of the block at buf + mblk (SIZE_MAX: none) */
-    size_t mblk;
-    uint64_t mws, mnl;
-};
 
 /* Deflate stores at most about 1032 bytes per byte it writes (zlib's
  * technical notes): no gzip member holds more. */
@@ -673,79 +622,9 @@ void qk_lines_close(qk_lines *l)
     if (l->map) {
         if (!l->borrowed)
             munmap(l->map, l->map_len);
-    } else {
+    } else if (!l->borrowed) {
         free(l->buf);
     }
     free(l->path);
     free(l);
-}
-
-/* The first field of the line at p (n bytes to the end of the data):
- * qk_first_field's [*a, *b). Returns the offset of the next line's start
- * (n when the line is the last). */
-static size_t first_field(const char *p, size_t n, size_t *a, size_t *b)
-{
-    const char *nl = memchr(p, '\n', n);
-    size_t len = nl ? (size_t)(nl - p) : n;
-    qk_first_field(p, len, a, b);
-    return nl ? len + 1 : n;
-}
-
-size_t qk_lines_block_start(const qk_lines *l, size_t near)
-{
-    const char *m = l->map;
-    size_t lim = l->lim, at, prev_a = 0, prev_b = 0, prev_at = 0;
-    int have = 0;
-    if (!m || l->has_nul || near <= l->start || near >= lim)
-        return 0;
-    /* the line holding byte near - 1 ends the part before (a line of its
-     * own when near starts one) */
-    at = near - 1;
-    while (at > l->start && m[at - 1] != '\n')
-        at--;
-    for (size_t guard = 0; at < lim && guard < ((size_t)1 << 26);) {
-        size_t a, b, next = at + first_field(m + at, lim - at, &a, &b);
-        guard += next - at;
-        if (b > a && m[at + a] != '#') { /* a content line */
-            if (have && at >= near &&
-                (b - a != prev_b - prev_a || memcmp(m + at + a, m + prev_at + prev_a, b - a) != 0))
-                return at;
-            have = 1;
-            prev_at = at;
-            prev_a = a;
-            prev_b = b;
-        }
-        at = next;
-    }
-    return 0;
-}
-
-qk_status qk_lines_split(qk_lines *l, size_t at, qk_lines **tail, qk_error *err)
-{
-    qk_lines *t;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    *tail = NULL;
-    if (!l->map || at <= l->start || at >= l->lim)
-        return qk_error_set(err, QK_EINTERNAL, "a line source split where it cannot be");
-    if (!(t = calloc(1, sizeof *t)) || !(t->path = strdup(l->path))) {
-        free(t);
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
-    t->fd = t->spool = -1;
-    t->map = t->buf = l->map;
-    t->map_len = l->map_len;
-    t->lim = l->lim;
-    t->borrowed = 1;
-    t->start = t->end = t->clean = at;
-    t->dropped = at / page * page;
-    t->mblk = SIZE_MAX;
-    t->drop_every = l->drop_every = SPLIT_DROP;
-    l->lim = at;
-    if (l->end > at) {
-        l->end = at;
-        l->eof = 0;
-        l->mblk = SIZE_MAX;
-    }
-    *tail = t;
-    return QK_OK;
 }

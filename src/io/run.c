@@ -4,6 +4,7 @@
 #include "core/prefault.h"
 #include "core/shed.h"
 #include "io/io_lines.h"
+#include "io/run_blocks.h"
 #include "io/run_internal.h"
 #include "io/run_view.h"
 #include "io/scan.h"
@@ -51,6 +52,14 @@ struct qk_run_stream {
     size_t *goffs;     /* topic k's entries: [goffs[k], goffs[k+1]) after bucketing */
     size_t gnext;
     int loaded;
+    /* grouped mode over a mapped file or input in memory: its blocks, each
+     * topic's parsed when it is asked for (run_blocks.h), and the run id of
+     * its last content line */
+    int by_blocks, topics_borrowed;
+    qk_run_blocks blocks;
+    size_t gend; /* by blocks: the topics read are [gnext, gend) */
+    char *last_runid;
+    size_t last_runid_cap;
     /* the view handed out, and its docnos' lengths (qk_run_doc_lengths):
      * in the view's order (streaming) or of every entry, bucketed like
      * them (grouped) */
@@ -146,14 +155,24 @@ static int read_entry(qk_run_stream *s, const char **qid, size_t *qlen, const ch
     return r;
 }
 
+/* Grouped mode reading the whole file into memory (every entry with its
+ * topic), not by blocks. */
+static int loads_whole(const qk_run_stream *s)
+{
+    return s->mode == QK_RUN_GROUP_ALL && !s->by_blocks;
+}
+
 /* Room for n more entries and arena bytes more docno bytes. */
 static qk_status reserve(qk_run_stream *s, size_t n, size_t arena, qk_error *err)
 {
     size_t want = s->nents + n;
-    if ((want > s->off_cap && qk_grow((void **)&s->doc_off, &s->off_cap, want, sizeof *s->doc_off) != QK_OK) ||
-        (want > s->score_cap && qk_grow((void **)&s->scores, &s->score_cap, want, sizeof *s->scores) != QK_OK) ||
-        (want > s->line_cap && qk_grow((void **)&s->linenos, &s->line_cap, want, sizeof *s->linenos) != QK_OK) ||
-        (s->mode == QK_RUN_GROUP_ALL && want > s->topic_cap &&
+    if ((want > s->off_cap &&
+         qk_grow((void **)&s->doc_off, &s->off_cap, want, sizeof *s->doc_off) != QK_OK) ||
+        (want > s->score_cap &&
+         qk_grow((void **)&s->scores, &s->score_cap, want, sizeof *s->scores) != QK_OK) ||
+        (want > s->line_cap &&
+         qk_grow((void **)&s->linenos, &s->line_cap, want, sizeof *s->linenos) != QK_OK) ||
+        (loads_whole(s) && want > s->topic_cap &&
          qk_grow((void **)&s->topic_of, &s->topic_cap, want, sizeof *s->topic_of) != QK_OK) ||
         (s->arena_len + arena > s->arena_cap &&
          qk_grow((void **)&s->arena, &s->arena_cap, s->arena_len + arena, 1) != QK_OK))
@@ -169,7 +188,7 @@ static qk_status push(qk_run_stream *s, const char *doc, size_t dlen, const entr
     s->doc_off[s->nents] = s->arena_len;
     s->scores[s->nents] = e->score;
     s->linenos[s->nents] = e->line;
-    if (s->mode == QK_RUN_GROUP_ALL)
+    if (loads_whole(s))
         s->topic_of[s->nents] = e->topic;
     memcpy(s->arena + s->arena_len, doc, dlen);
     s->arena[s->arena_len + dlen] = '\0';
@@ -207,7 +226,7 @@ static qk_status fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint
         f.doc_off = s->doc_off + s->nents;
         f.scores = s->scores + s->nents;
         f.lines = s->linenos + s->nents;
-        f.topics = s->mode == QK_RUN_GROUP_ALL ? s->topic_of + s->nents : NULL;
+        f.topics = loads_whole(s) ? s->topic_of + s->nents : NULL;
         f.max = BATCH;
         f.arena = s->arena;
         f.arena_len = s->arena_len;
@@ -401,12 +420,117 @@ static qk_status load_all(qk_run_stream *s, qk_error *err)
     return QK_OK;
 }
 
+/* Grouped mode by blocks: 1 when the source can be read so (its blocks
+ * found, the run id taken from its last content line), 0 when it cannot
+ * (gzip, a NUL byte), QK_ENOMEM. */
+static int find_blocks(qk_run_stream *s, qk_error *err)
+{
+    int r;
+    if (!(s->topics = qk_strpool_new()) || (r = qk_run_blocks_scan(s->lines, s->topics, &s->blocks)) < 0) {
+        qk_strpool_free(s->topics);
+        s->topics = NULL;
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    if (r == 0) {
+        qk_strpool_free(s->topics);
+        s->topics = NULL;
+        return 0;
+    }
+    s->by_blocks = 1;
+    s->gend = qk_strpool_count(s->topics);
+    if (s->blocks.have_last) { /* a line in error is reported when its block is read */
+        const char *qid, *doc;
+        size_t qlen, dlen;
+        entry e;
+        qk_error ignored;
+        qk_lines_seek(s->lines, s->blocks.last_at, s->blocks.last_line, 1);
+        if (read_entry(s, &qid, &qlen, &doc, &dlen, &e, &ignored) == QK_ENOMEM)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+    }
+    if (set_str(&s->last_runid, &s->last_runid_cap, s->runid, s->runid_len) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    return 1;
+}
+
+/* The first line in error of a file read by blocks, found by reading
+ * every line from the start in file order (as reading the lines as they
+ * come finds it): its status, QK_OK when there is none. */
+static qk_status line_error(qk_run_stream *s, qk_error *err)
+{
+    const char *qid, *doc;
+    size_t qlen, dlen;
+    entry e;
+    int v;
+    qk_status st = qk_lines_rewind(s->lines, err);
+    if (st != QK_OK)
+        return st;
+    while ((v = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1)
+        ;
+    return v < 0 ? (qk_status)v : QK_OK;
+}
+
+qk_status qk_run_line_error(qk_run_stream *s, qk_error *err)
+{
+    return s->by_blocks ? line_error(s, err) : QK_OK;
+}
+
+/* An error met reading by blocks, which go in topic order: the first one
+ * in file order (r when none is found). */
+static int first_error(qk_run_stream *s, int r, qk_error *err)
+{
+    qk_status st = r == QK_ENOMEM ? QK_OK : line_error(s, err);
+    return st != QK_OK ? st : r;
+}
+
+/* The next topic by blocks: each of its blocks parsed, in file order. */
+static int next_by_blocks(qk_run_stream *s, qk_run_topic *t, qk_error *err)
+{
+    qk_run_blocks *b = &s->blocks;
+    size_t k = s->gnext, qlen;
+    qk_status st;
+    if (k >= s->gend)
+        return 0;
+    s->gnext++;
+    s->nents = s->arena_len = 0;
+    qlen = qk_strpool_len(s->topics, (uint32_t)k);
+    if (set_padded(&s->cur_qid, &s->cur_qid_cap, qk_strpool_str(s->topics, (uint32_t)k), qlen) != QK_OK)
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t i = b->goff[k]; i < b->goff[k + 1]; i++) {
+        const char *qid, *doc;
+        size_t ql, dlen;
+        entry e;
+        int r;
+        qk_lines_seek(s->lines, b->at[i], b->line[i], 1);
+        /* the block's lines, up to the first line of another qid */
+        while ((r = read_entry(s, &qid, &ql, &doc, &dlen, &e, err)) == 1 && ql == qlen &&
+               memcmp(qid, s->cur_qid, qlen) == 0)
+            if ((st = push(s, doc, dlen, &e, err)) != QK_OK ||
+                (st = fast_lines(s, s->cur_qid, qlen, 0, err)) != QK_OK)
+                return first_error(s, st, err);
+        if (r < 0)
+            return first_error(s, r, err);
+        qk_run_blocks_read(s->lines, b, i);
+    }
+    t->qid = s->cur_qid;
+    if ((st = make_view(s, 0, s->nents, t, err)) != QK_OK)
+        return st;
+    return 1;
+}
+
 static int next_grouped(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *err)
 {
     qk_status st;
     size_t k;
-    if (!s->loaded && (st = load_all(s, err)) != QK_OK)
-        return st;
+    int r;
+    *seen_before = 0;
+    if (!s->loaded && !s->by_blocks) {
+        if ((r = find_blocks(s, err)) < 0)
+            return r;
+        if (r == 0 && (st = load_all(s, err)) != QK_OK)
+            return st;
+    }
+    if (s->by_blocks)
+        return next_by_blocks(s, t, err);
     k = s->gnext;
     if (k >= qk_strpool_count(s->topics))
         return 0;
@@ -427,7 +551,10 @@ int qk_run_next(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *e
     return r;
 }
 
-const char *qk_run_id(const qk_run_stream *s) { return s->runid; }
+const char *qk_run_id(const qk_run_stream *s)
+{
+    return s->by_blocks ? s->last_runid : s->runid;
+}
 const uint32_t *qk_run_doc_lengths(const qk_run_stream *s) { return s->view_lens; }
 size_t qk_run_size_hint(const qk_run_stream *s)
 {
@@ -436,8 +563,8 @@ size_t qk_run_size_hint(const qk_run_stream *s)
 
 void qk_run_shed(qk_run_stream *s)
 {
-    if (s->mode == QK_RUN_GROUP_ALL || s->loaded || !qk_shed_deep(s->off_cap))
-        return; /* grouped: the arrays hold every topic's entries */
+    if (loads_whole(s) || s->loaded || !qk_shed_deep(s->off_cap))
+        return; /* grouped, read whole: the arrays hold every topic's entries */
     qk_shed((void **)&s->doc_off, &s->off_cap);
     qk_shed((void **)&s->scores, &s->score_cap);
     qk_shed((void **)&s->linenos, &s->line_cap);
@@ -459,7 +586,10 @@ qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err)
     s->done = 0;
     s->loaded = 0;
     s->gnext = 0;
-    qk_strpool_free(s->topics);
+    s->by_blocks = 0;
+    qk_run_blocks_free(&s->blocks);
+    if (!s->topics_borrowed)
+        qk_strpool_free(s->topics);
     s->topics = NULL;
     free(s->goffs);
     s->goffs = NULL;
@@ -503,14 +633,54 @@ qk_status qk_run_scan_topics(qk_run_stream *s, int (*visit)(void *ctx, const cha
     return qk_run_restart(s, s->mode, err);
 }
 
+/* qk_run_split of a run read by blocks: the topics not yet read cut
+ * into parts near equal in bytes, each read by a stream of its own over
+ * the same data, blocks and qids. */
+static qk_status split_blocks(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t *made, qk_error *err)
+{
+    size_t cut[QK_RUN_MAX_PARTS], m = 0, total = 0, acc = 0;
+    for (size_t k = s->gnext; k < s->gend; k++)
+        total += qk_run_blocks_bytes(&s->blocks, k);
+    for (size_t k = s->gnext; k + 1 < s->gend && m + 1 < n; k++)
+        if ((acc += qk_run_blocks_bytes(&s->blocks, k)) >= total / n * (m + 1))
+            cut[m++] = k + 1;
+    for (size_t i = 0; i < m; i++) {
+        qk_run_stream *p = stream_new(QK_RUN_GROUP_ALL);
+        qk_status st =
+            p ? qk_lines_share(s->lines, &p->lines, err) : qk_error_set(err, QK_ENOMEM, "out of memory");
+        if (st == QK_OK &&
+            set_str(&p->last_runid, &p->last_runid_cap, s->last_runid, strlen(s->last_runid)) != QK_OK)
+            st = qk_error_set(err, QK_ENOMEM, "out of memory");
+        parts[i] = p;
+        if (st != QK_OK) {
+            for (size_t k = 0; k <= i; k++)
+                qk_run_close(parts[k]);
+            return st;
+        }
+        p->by_blocks = p->topics_borrowed = 1;
+        qk_run_blocks_share(&s->blocks, &p->blocks);
+        p->topics = s->topics;
+        p->gnext = cut[i];
+        p->gend = i + 1 < m ? cut[i + 1] : s->gend;
+    }
+    if (m > 0)
+        s->gend = cut[0];
+    *made = m;
+    return QK_OK;
+}
+
 qk_status qk_run_split(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t *made, qk_error *err)
 {
     size_t cut[QK_RUN_MAX_PARTS], m = 0, lim, from = qk_lines_offset(s->lines, &lim);
     *made = 0;
-    if (s->mode != QK_RUN_STREAM || s->loaded || n < 2 || lim <= from)
-        return QK_OK;
     if (n > QK_RUN_MAX_PARTS)
         n = QK_RUN_MAX_PARTS;
+    if (s->mode == QK_RUN_GROUP_ALL && !s->loaded && n >= 2) {
+        int r = s->by_blocks ? 1 : find_blocks(s, err);
+        return r < 0 ? (qk_status)r : r == 0 ? QK_OK : split_blocks(s, n, parts, made, err);
+    }
+    if (s->mode != QK_RUN_STREAM || s->loaded || n < 2 || lim <= from)
+        return QK_OK;
     for (size_t i = 1; i < n; i++) {
         size_t c = qk_lines_block_start(s->lines, from + (lim - from) / n * i);
         if (!c) /* one topic to the end (or past the scan's reach): no later cut either */
@@ -571,12 +741,15 @@ void qk_run_close(qk_run_stream *s)
     free(s->pending_doc);
     free(s->cur_qid);
     qk_strpool_free(s->seen);
-    qk_strpool_free(s->topics);
+    if (!s->topics_borrowed)
+        qk_strpool_free(s->topics);
     free(s->goffs);
     free(s->docptrs);
     free(s->lens);
     free(s->scores);
     free(s->linenos);
     free(s->runid);
+    free(s->last_runid);
+    qk_run_blocks_free(&s->blocks);
     free(s);
 }

@@ -50,6 +50,13 @@ int qk_run_inflate_async(qk_run_stream *s);
 /* 1 when s reads a pipe named by a path as it comes (io_lines.h
  * qk_lines_pipe): it cannot be looked over before it is read. */
 int qk_run_pipe(const qk_run_stream *s);
+/* A grouped stream read by blocks (io/run_blocks.h) hands out a topic
+ * as soon as its lines are read, before later lines are parsed: when the
+ * caller fails on a topic, the first line in error anywhere in the file
+ * (its status, the message in err) comes first, as when a file is read
+ * whole before any topic; QK_OK when no line is in error or s reads
+ * otherwise. The stream is then spent. */
+qk_status qk_run_line_error(qk_run_stream *s, qk_error *err);
 qk_status qk_run_split(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t *made, qk_error *err);
 qk_status qk_run_parts_end(qk_run_stream *s, qk_run_stream **parts, size_t made, qk_error *err);
 

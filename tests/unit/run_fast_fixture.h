@@ -129,7 +129,9 @@ static void check_stream(const char *path, const ref_run *r)
 }
 
 /* The grouped reader: topics in order of first appearance, lines in file
- * order within each; any error first. */
+ * order within each. On an error, the first by line number; a file read
+ * by blocks (io/run_blocks.h) may hand out topics before it, each whole,
+ * with its lines past the error's as well. */
 static void check_grouped(const char *path, const ref_run *r)
 {
     qk_run_stream *s;
@@ -142,7 +144,6 @@ static void check_grouped(const char *path, const ref_run *r)
     assert_int_equal(qk_run_open(path, QK_RUN_GROUP_ALL, &s, &err), QK_OK);
     while ((rc = qk_run_next(s, &t, &sb, &err)) == 1) {
         size_t k = 0;
-        assert_false(r->failed);
         while (i < r->n && done[i])
             i++;
         assert_true(i < r->n);
@@ -152,6 +153,8 @@ static void check_grouped(const char *path, const ref_run *r)
                 same_entry(&t, k++, &r->e[j]);
                 done[j] = 1;
             }
+        while (r->failed && k < t.n)
+            assert_true(t.lines[k++] > r->err.line);
         assert_int_equal(k, t.n);
     }
     if (r->failed) {

@@ -1,0 +1,184 @@
+/* A run's blocks of lines, found by a pass over the first field of each
+ * line, and its regions released as the blocks are read (run_blocks.h). */
+#include "io/run_blocks.h"
+
+#include "core/prefault.h"
+#include "io/io_lines.h"
+#include "io/scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Pages are released a region at a time: few calls, and a region holds
+ * the lines of many small blocks. */
+#define REGION ((size_t)1 << 20)
+
+/* Blocks of fewer lines than this on average (lines shuffled, sorted by
+ * a docno that topics share) are better read whole: an index of such
+ * blocks costs about as much memory as the entries, and every region of
+ * the file stays mapped until near the end. Checked at each region from
+ * FEW_FROM content lines on. */
+#define FEW_LINES 8
+#define FEW_FROM 65536
+
+void qk_run_blocks_free(qk_run_blocks *b)
+{
+    if (b->borrowed) {
+        memset(b, 0, sizeof *b);
+        return;
+    }
+    free(b->at);
+    free(b->end);
+    free(b->line);
+    free(b->goff);
+    free(b->left);
+    memset(b, 0, sizeof *b);
+}
+
+/* The blocks' arrays in file order (at, line and topic, n of them) put
+ * topic by topic, stable; end worked out on the way; regions counted. */
+static qk_status arrange(qk_run_blocks *b, uint32_t *topic, size_t nt)
+{
+    size_t n = b->n, *at = NULL, *end = NULL, *pos = NULL;
+    long *line = NULL;
+    qk_status st = QK_ENOMEM;
+    b->nregions = (b->len + REGION - 1) / REGION;
+    if (!(b->goff = calloc(nt + 1, sizeof *b->goff)) || !(pos = malloc((nt + 1) * sizeof *pos)) ||
+        !(b->left = calloc(b->nregions ? b->nregions : 1, sizeof *b->left)) ||
+        !(at = qk_malloc_filled(n ? n : 1, sizeof *at)) ||
+        !(end = qk_malloc_filled(n ? n : 1, sizeof *end)) ||
+        !(line = qk_malloc_filled(n ? n : 1, sizeof *line)))
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        b->goff[topic[i] + 1]++;
+    for (size_t k = 0; k < nt; k++)
+        b->goff[k + 1] += b->goff[k];
+    memcpy(pos, b->goff, (nt + 1) * sizeof *pos);
+    for (size_t i = 0; i < n; i++) {
+        size_t j = pos[topic[i]]++, e = i + 1 < n ? b->at[i + 1] : b->len;
+        at[j] = b->at[i];
+        end[j] = e;
+        line[j] = b->line[i];
+        for (size_t r = b->at[i] / REGION; r <= (e - 1) / REGION; r++)
+            atomic_fetch_add_explicit(&b->left[r], 1, memory_order_relaxed);
+    }
+    free(b->at);
+    free(b->line);
+    b->at = at;
+    b->end = end;
+    b->line = line;
+    at = end = NULL;
+    line = NULL;
+    st = QK_OK;
+out:
+    free(pos);
+    free(at);
+    free(end);
+    free(line);
+    return st;
+}
+
+/* Room for one more block in the file-order arrays. */
+static qk_status add_block(qk_run_blocks *b, uint32_t **topic, size_t *cap, size_t at, long line, uint32_t t)
+{
+    if (b->n == *cap) {
+        size_t c = *cap, c1 = *cap, c2 = *cap, want = *cap ? b->n + 1 : 1024;
+        if (qk_grow((void **)&b->at, &c, want, sizeof *b->at) != QK_OK ||
+            qk_grow((void **)&b->line, &c1, want, sizeof *b->line) != QK_OK ||
+            qk_grow((void **)topic, &c2, want, sizeof **topic) != QK_OK)
+            return QK_ENOMEM;
+        *cap = c < c1 ? (c < c2 ? c : c2) : (c1 < c2 ? c1 : c2);
+    }
+    b->at[b->n] = at;
+    b->line[b->n] = line;
+    (*topic)[b->n] = t;
+    b->n++;
+    return QK_OK;
+}
+
+int qk_run_blocks_scan(qk_lines *l, qk_strpool *topics, qk_run_blocks *b)
+{
+    size_t len, at = 0, checked = 0, plen = 0, cap = 0, nlines = 0;
+    const char *m = qk_lines_data(l, &len), *prev = NULL;
+    uint32_t *topic = NULL;
+    long lineno = 0;
+    int r = 0;
+    memset(b, 0, sizeof *b);
+    if (!m)
+        return 0;
+    b->len = len;
+    while (at < len) {
+        const char *p = m + at, *nl;
+        size_t a = 0, e = plen, n;
+        if (at >= checked) { /* the next region checked for NUL bytes; the ones behind released */
+            size_t to = len - checked < REGION ? len : checked + REGION;
+            if (memchr(m + checked, '\0', to - checked) || (nlines >= FEW_FROM && b->n > nlines / FEW_LINES))
+                goto out;
+            if (checked >= REGION)
+                qk_lines_drop(l, checked - REGION, checked);
+            checked = to;
+        }
+        /* most lines start with the qid of the line before */
+        if (prev && len - at > plen && memcmp(p, prev, plen) == 0 && qk_scan_space(p[plen])) {
+            nl = memchr(p + plen, '\n', len - at - plen);
+            n = nl ? (size_t)(nl - p) : len - at;
+        } else {
+            nl = memchr(p, '\n', len - at);
+            n = nl ? (size_t)(nl - p) : len - at;
+            qk_first_field(p, n, &a, &e);
+            if (a == n || p[a] == '#') { /* not a content line */
+                lineno++;
+                at += nl ? n + 1 : n;
+                continue;
+            }
+            if (!prev || e - a != plen || memcmp(p + a, prev, plen) != 0) {
+                uint32_t t;
+                if (qk_strpool_intern(topics, p + a, e - a, &t) != QK_OK ||
+                    add_block(b, &topic, &cap, at, lineno, t) != QK_OK) {
+                    r = QK_ENOMEM;
+                    goto out;
+                }
+                prev = p + a;
+                plen = e - a;
+            }
+        }
+        nlines++;
+        b->have_last = 1;
+        b->last_at = at;
+        b->last_line = lineno;
+        lineno++;
+        at += nl ? n + 1 : n;
+    }
+    if (arrange(b, topic, qk_strpool_count(topics)) != QK_OK) {
+        r = QK_ENOMEM;
+        goto out;
+    }
+    free(topic);
+    return 1;
+out:
+    free(topic);
+    qk_run_blocks_free(b);
+    return r;
+}
+
+void qk_run_blocks_read(qk_lines *l, qk_run_blocks *b, size_t i)
+{
+    size_t last = (b->end[i] - 1) / REGION;
+    for (size_t r = b->at[i] / REGION; r <= last; r++)
+        if (atomic_fetch_sub_explicit(&b->left[r], 1, memory_order_relaxed) == 1)
+            qk_lines_drop(l, r * REGION, (r + 1) * REGION);
+}
+
+void qk_run_blocks_share(const qk_run_blocks *b, qk_run_blocks *to)
+{
+    *to = *b;
+    to->borrowed = 1;
+}
+
+size_t qk_run_blocks_bytes(const qk_run_blocks *b, size_t k)
+{
+    size_t n = 0;
+    for (size_t i = b->goff[k]; i < b->goff[k + 1]; i++)
+        n += b->end[i] - b->at[i];
+    return n;
+}

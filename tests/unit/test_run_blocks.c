@@ -1,0 +1,322 @@
+/* A run whose topics come in several blocks, read grouped by blocks
+ * (src/io/run_blocks.c, run.c next_by_blocks): the same topics, entries,
+ * line numbers and run id as reading the file whole (a gzip copy of it,
+ * which is read so); parts of it read side by side cover every topic once;
+ * with several lines in error, the first in the file is the one reported,
+ * before an error a caller meets scoring a topic; runs of tiny blocks and
+ * files with a NUL byte are read whole, as before. And the line source's
+ * seeks, shares and drops under it (src/io/lines_parts.c). */
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for
+// open_memstream
+#define _DEFAULT_SOURCE
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "io/io_lines.h"
+#include "io/run_view.h"
+#include "qrelkit/eval.h"
+#include "qrelkit/io.h"
+#include "tmpfile_util.h"
+
+typedef struct text {
+    char *p;
+    size_t n;
+} text;
+
+static char *write_gz(const text *t)
+{
+    char *path = qk_test_tmp_path();
+    gzFile g = gzopen(path, "wb1");
+    assert_non_null(g);
+    assert_int_equal(gzwrite(g, t->p, (unsigned)t->n), (int)t->n);
+    assert_int_equal(gzclose(g), Z_OK);
+    return path;
+}
+
+/* A run of nt topics, each cut into nshards blocks (the shards put one
+ * after another), per lines a topic, with comments, blank lines, CRLF
+ * endings and leading blanks now and then; the last line is the first
+ * topic's, with a run tag of its own. shuffle: the lines in a scrambled
+ * order instead (blocks of about one line). */
+static text make_run(size_t nt, size_t per, size_t nshards, int shuffle)
+{
+    text t = {NULL, 0};
+    FILE *f = open_memstream(&t.p, &t.n);
+    size_t total = nt * per;
+    assert_non_null(f);
+    for (size_t i = 0; i < total; i++) {
+        size_t j = shuffle ? (i * 7919 + 13) % total : i;
+        size_t shard = j / (total / nshards), k = j % (total / nshards);
+        size_t topic = k / (per / nshards), pos = shard * (per / nshards) + k % (per / nshards);
+        if (i % 997 == 5)
+            fputs("# a comment\n", f);
+        if (i % 1499 == 7)
+            fputs("\n", f);
+        fprintf(f, "%sT%05zu Q0 D%zu-%zu %zu %.4f %s%s", i % 13 == 0 ? "  " : "", topic, topic, pos, pos + 1,
+                (double)((i * 31) % 1000) / 7.0, i + 1 == total ? "lasttag" : "tag",
+                i % 11 == 0 ? "\r\n" : "\n");
+    }
+    fprintf(f, "T00000 Q0 Dlast 1 0.5 final\n");
+    assert_int_equal(fclose(f), 0);
+    return t;
+}
+
+/* Both readings in grouped mode give the same topics, entries and id. */
+static void same_grouped(const char *a, const char *b)
+{
+    qk_run_stream *s, *u;
+    qk_run_topic x, y;
+    qk_error err;
+    int sa, sb, ra, rb;
+    size_t topics = 0;
+    assert_int_equal(qk_run_open(a, QK_RUN_GROUP_ALL, &s, &err), QK_OK);
+    assert_int_equal(qk_run_open(b, QK_RUN_GROUP_ALL, &u, &err), QK_OK);
+    while ((ra = qk_run_next(s, &x, &sa, &err)) == 1) {
+        rb = qk_run_next(u, &y, &sb, &err);
+        assert_int_equal(rb, 1);
+        assert_string_equal(x.qid, y.qid);
+        assert_int_equal(x.n, y.n);
+        assert_int_equal(sa, 0);
+        for (size_t i = 0; i < x.n; i++) {
+            assert_string_equal(x.docnos[i], y.docnos[i]);
+            assert_memory_equal(&x.scores[i], &y.scores[i], sizeof x.scores[i]);
+            assert_int_equal(x.lines[i], y.lines[i]);
+        }
+        assert_int_equal(qk_run_doc_lengths(s)[x.n - 1], strlen(x.docnos[x.n - 1]));
+        topics++;
+    }
+    assert_int_equal(ra, 0);
+    assert_int_equal(qk_run_next(u, &y, &sb, &err), 0);
+    assert_string_equal(qk_run_id(s), qk_run_id(u));
+    assert_string_equal(qk_run_id(s), "final");
+    assert_true(topics > 0);
+    qk_run_close(s);
+    qk_run_close(u);
+}
+
+/* Shards of 3 MB in all (several 1 MiB regions of the mapping), then a
+ * shuffled run of 120,000 lines (read whole): each as its gzip copy. */
+static void test_same_as_whole(void **state)
+{
+    text runs[2];
+    (void)state;
+    runs[0] = make_run(400, 180, 3, 0);
+    runs[1] = make_run(600, 200, 2, 1);
+    for (int k = 0; k < 2; k++) {
+        char *plain = qk_test_write_tmp(runs[k].p, runs[k].n), *gz = write_gz(&runs[k]);
+        same_grouped(plain, gz);
+        unlink(plain);
+        unlink(gz);
+        free(plain);
+        free(gz);
+        free(runs[k].p);
+    }
+}
+
+/* Topics after the first one cut into parts by bytes: the parent and the
+ * parts, read in turn, give the topics of one reading, in its order. */
+static void test_parts(void **state)
+{
+    text t = make_run(300, 120, 4, 0);
+    char *path = qk_test_write_tmp(t.p, t.n), *gz = write_gz(&t);
+    qk_run_stream *s, *u, *parts[QK_RUN_MAX_PARTS];
+    qk_run_topic x, y;
+    qk_error err;
+    size_t made = 0;
+    int seen;
+    (void)state;
+    assert_int_equal(qk_run_open(path, QK_RUN_GROUP_ALL, &s, &err), QK_OK);
+    assert_int_equal(qk_run_open(gz, QK_RUN_GROUP_ALL, &u, &err), QK_OK);
+    assert_int_equal(qk_run_next(s, &x, &seen, &err), 1);
+    assert_int_equal(qk_run_next(u, &y, &seen, &err), 1);
+    assert_int_equal(qk_run_split(s, 3, parts, &made, &err), QK_OK);
+    assert_int_equal(made, 2);
+    for (size_t k = 0; k <= made; k++) {
+        qk_run_stream *r = k == 0 ? s : parts[k - 1];
+        size_t n = 0;
+        while (qk_run_next(r, &x, &seen, &err) == 1) {
+            assert_int_equal(qk_run_next(u, &y, &seen, &err), 1);
+            assert_string_equal(x.qid, y.qid);
+            assert_int_equal(x.n, y.n);
+            for (size_t i = 0; i < x.n; i++) {
+                assert_string_equal(x.docnos[i], y.docnos[i]);
+                assert_int_equal(x.lines[i], y.lines[i]);
+            }
+            n++;
+        }
+        assert_true(n > 50); /* near equal in bytes */
+    }
+    assert_int_equal(qk_run_next(u, &y, &seen, &err), 0);
+    assert_int_equal(qk_run_parts_end(s, parts, made, &err), QK_OK);
+    assert_string_equal(qk_run_id(s), "final");
+    /* a gzip run cannot be cut */
+    assert_int_equal(qk_run_restart(u, QK_RUN_GROUP_ALL, &err), QK_OK);
+    assert_int_equal(qk_run_split(u, 3, parts, &made, &err), QK_OK);
+    assert_int_equal(made, 0);
+    qk_run_close(s);
+    qk_run_close(u);
+    unlink(path);
+    unlink(gz);
+    free(path);
+    free(gz);
+    free(t.p);
+}
+
+/* Lines in error in two topics, the later topic's first in the file: the
+ * first one by line number is reported, as from the gzip copy. */
+static void test_first_error(void **state)
+{
+    static const char run[] = "A Q0 d1 1 1.0 t\n"
+                              "A Q0 d2 2 0.9 t\n"
+                              "B Q0 d1 1 1.0 t\n"
+                              "B Q0 d2 2 zero t\n"
+                              "A Q0 d3 3 0.8 t\n"
+                              "A Q0 d4 4 0.7\n"
+                              "C Q0 d1 1 1.0 t\n";
+    text t = {(char *)run, sizeof run - 1};
+    char *path = qk_test_write_tmp(run, sizeof run - 1), *gz = write_gz(&t);
+    const char *paths[2] = {path, gz};
+    qk_error errs[2];
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        qk_run_stream *s;
+        qk_run_topic x;
+        int seen, r;
+        assert_int_equal(qk_run_open(paths[k], QK_RUN_GROUP_ALL, &s, &errs[k]), QK_OK);
+        while ((r = qk_run_next(s, &x, &seen, &errs[k])) == 1)
+            ;
+        assert_int_equal(r, QK_EINPUT);
+        assert_int_equal(errs[k].line, 4);
+        qk_run_close(s);
+    }
+    assert_string_equal(strstr(errs[0].message, "score"), strstr(errs[1].message, "score"));
+    unlink(path);
+    unlink(gz);
+    free(path);
+    free(gz);
+}
+
+/* Read grouped (A comes back), scoring fails on the first topic (a docno
+ * twice, refused) while a later line has a bad score: the line's error
+ * comes first, as when the run is read whole; one thread or two. */
+static void test_line_error_first(void **state)
+{
+    static const char qrels[] = "A 0 d1 1\nA 0 d2 0\nB 0 d1 1\n";
+    static const char run[] = "A Q0 d1 1 1.0 t\n"
+                              "A Q0 d2 2 0.9 t\n"
+                              "B Q0 d1 1 1.0 t\n"
+                              "A Q0 d1 3 0.8 t\n"
+                              "C Q0 d1 1 1.0 t\n"
+                              "B Q0 d2 2 x t\n";
+    char *qp = qk_test_write_tmp(qrels, sizeof qrels - 1), *rp = qk_test_write_tmp(run, sizeof run - 1);
+    qk_qrels *q;
+    qk_measures *m;
+    qk_error err;
+    (void)state;
+    assert_int_equal(qk_qrels_read(qp, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_OK);
+    assert_int_equal(qk_measures_new(&m), QK_OK);
+    assert_int_equal(qk_measures_add(m, "map", &err), QK_OK);
+    assert_int_equal(qk_measures_finalize(m, &err), QK_OK);
+    for (int threads = 1; threads <= 2; threads++) {
+        qk_run_stream *s;
+        qk_eval_result *r = NULL;
+        qk_eval_opts o;
+        qk_eval_opts_init(&o);
+        o.threads = threads;
+        o.dedup = QK_DEDUP_ERROR;
+        assert_int_equal(qk_run_open(rp, QK_RUN_STREAM, &s, &err), QK_OK);
+        assert_int_equal(qk_eval_stream(q, s, m, &o, &r, &err), QK_EINPUT);
+        assert_int_equal(err.line, 6);
+        assert_non_null(strstr(err.message, "score 'x'"));
+        qk_run_close(s);
+    }
+    qk_measures_free(m);
+    qk_qrels_free(q);
+    unlink(qp);
+    unlink(rp);
+    free(qp);
+    free(rp);
+}
+
+/* A NUL byte: the run is read whole, which names its line. */
+static void test_nul_byte(void **state)
+{
+    static const char run[] = "A Q0 d1 1 1.0 t\nB Q0 d1 1 1.0 t\nA Q0 d\0 2 0.5 t\n";
+    char *path = qk_test_write_tmp(run, sizeof run - 1);
+    qk_run_stream *s;
+    qk_run_topic x;
+    qk_error err;
+    int seen;
+    (void)state;
+    assert_int_equal(qk_run_open(path, QK_RUN_GROUP_ALL, &s, &err), QK_OK);
+    assert_int_equal(qk_run_next(s, &x, &seen, &err), QK_EINPUT);
+    assert_int_equal(err.line, 3);
+    qk_run_close(s);
+    unlink(path);
+    free(path);
+}
+
+/* The line source: seeks number lines from where the caller says, a share
+ * reads the same bytes, dropped pages read back, gzip has no data. */
+static void test_lines_seek_share(void **state)
+{
+    static const char data[] = "one\ntwo\nthree\nfour\n";
+    text t = {(char *)data, sizeof data - 1};
+    char *path = qk_test_write_tmp(data, sizeof data - 1), *gz = write_gz(&t);
+    qk_lines *l, *sh, *g;
+    qk_error err;
+    const char *line;
+    size_t len, n;
+    (void)state;
+    assert_int_equal(qk_lines_open_rewindable(path, &l, &err), QK_OK);
+    assert_non_null(qk_lines_data(l, &n));
+    assert_int_equal(n, sizeof data - 1);
+    qk_lines_seek(l, 8, 2, 1);
+    assert_int_equal(qk_lines_next(l, &line, &len, &err), 1);
+    assert_int_equal(len, 5);
+    assert_memory_equal(line, "three", 5);
+    assert_int_equal(qk_lines_lineno(l), 3);
+    assert_int_equal(qk_lines_share(l, &sh, &err), QK_OK);
+    qk_lines_drop(l, 0, n);
+    assert_int_equal(qk_lines_next(sh, &line, &len, &err), 1);
+    assert_memory_equal(line, "one", 3);
+    qk_lines_seek(sh, 14, 3, 1);
+    assert_int_equal(qk_lines_next(sh, &line, &len, &err), 1);
+    assert_memory_equal(line, "four", 4);
+    assert_int_equal(qk_lines_lineno(sh), 4);
+    assert_int_equal(qk_lines_next(sh, &line, &len, &err), 0);
+    qk_lines_close(sh);
+    assert_int_equal(qk_lines_rewind(l, &err), QK_OK);
+    assert_int_equal(qk_lines_next(l, &line, &len, &err), 1);
+    assert_memory_equal(line, "one", 3);
+    qk_lines_close(l);
+    assert_int_equal(qk_lines_open_rewindable(gz, &g, &err), QK_OK);
+    assert_null(qk_lines_data(g, &n));
+    assert_int_equal(qk_lines_share(g, &sh, &err), QK_EINTERNAL);
+    qk_lines_close(g);
+    unlink(path);
+    unlink(gz);
+    free(path);
+    free(gz);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_as_whole), cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_first_error),   cmocka_unit_test(test_line_error_first),
+        cmocka_unit_test(test_nul_byte),      cmocka_unit_test(test_lines_seek_share),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
