@@ -4,7 +4,9 @@
 # a shell's <(cat run); standard input from a pipe, `-`; and a named pipe of
 # the same lines with each topic's block cut in two halves that come one
 # after the other, which is read twice: from the copy qrelkit keeps in
-# $TMPDIR; and that cut run as a file, file-split).
+# $TMPDIR; that cut run as a file, file-split, which qrelkit reads topic by
+# topic by blocks; and the same lines shuffled, every line a block of its
+# own, as a file, file-shuffled, which it reads whole).
 # For each way qrelkit and ../shared/bench/trec_eval alternate, REPS (default
 # 3) times each; medians of wall time, CPU time (user + system) and peak RSS
 # (GNU time), and the ratios. trec_eval reads no pipe ("Cannot read results
@@ -23,11 +25,16 @@ te=$(realpath "${TREC_EVAL:-../../shared/bench/trec_eval}" 2>/dev/null || true)
 [ -x "$te" ] || { echo "bench/pipe.sh: no trec_eval at ${TREC_EVAL:-../../shared/bench/trec_eval} (set TREC_EVAL)" >&2; exit 2; }
 bash gen "$qk" >/dev/null 2>&1
 qrels=work/A/qrels.txt run=work/A/runs/run01.run split=work/A/split-blocks.run
+shuffled=work/A/shuffled.run
 if [ ! -s "$split" ]; then # every topic's first half of lines, then every topic's second half
     awk '{ n[$1]++; line[$1, n[$1]] = $0; if (!($1 in seen)) { seen[$1] = 1; order[++t] = $1 } }
          END { for (h = 0; h < 2; h++) for (i = 1; i <= t; i++) { q = order[i]; m = int(n[q] / 2)
                for (k = h ? m + 1 : 1; k <= (h ? n[q] : m); k++) print line[q, k] } }' "$run" >"$split.tmp"
     mv "$split.tmp" "$split"
+fi
+if [ ! -s "$shuffled" ]; then # the same order on every machine: a fixed random source
+    shuf --random-source=<(yes) "$run" >"$shuffled.tmp"
+    mv "$shuffled.tmp" "$shuffled"
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -46,6 +53,7 @@ one() {
     stdin) cat "$run" | /usr/bin/time -o "$tmp/t" -f "%e %U %S %M" "$@" "$qrels" "$in" >"$tmp/out" 2>/dev/null || rc=$? ;;
     split) /usr/bin/time -o "$tmp/t" -f "%e %U %S %M" "$@" "$qrels" <(cat "$split") >"$tmp/out" 2>/dev/null || rc=$? ;;
     file-split) /usr/bin/time -o "$tmp/t" -f "%e %U %S %M" "$@" "$qrels" "$split" >"$tmp/out" 2>/dev/null || rc=$? ;;
+    file-shuffled) /usr/bin/time -o "$tmp/t" -f "%e %U %S %M" "$@" "$qrels" "$shuffled" >"$tmp/out" 2>/dev/null || rc=$? ;;
     esac
     if [ "$rc" -ne 0 ]; then
         echo refused
@@ -59,7 +67,7 @@ med() { sort -g | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "-
 echo "| run given as | program | wall (s) | CPU (s) | peak MB | trec_eval wall / this | this MB / trec_eval MB |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-for way in file named stdin file-split split; do
+for way in file named stdin file-split split file-shuffled; do
     : >"$tmp/raw"
     for ((i = 0; i < reps; i++)); do
         echo "qrelkit $(one "$way" - "$qk" trec_eval -q -m all_trec)" >>"$tmp/raw"
@@ -67,6 +75,8 @@ for way in file named stdin file-split split; do
         # trec_eval reads files only: the same lines as a file
         if [ "$way" = split ] || [ "$way" = file-split ]; then
             echo "trec_eval $(one file-split - "$te" -q -m all_trec)" >>"$tmp/raw"
+        elif [ "$way" = file-shuffled ]; then
+            echo "trec_eval $(one file-shuffled - "$te" -q -m all_trec)" >>"$tmp/raw"
         else
             echo "trec_eval $(one file - "$te" -q -m all_trec)" >>"$tmp/raw"
         fi

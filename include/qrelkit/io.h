@@ -132,8 +132,12 @@ QK_API qk_status qk_qrels_write(const qk_qrels *q, FILE *f, qk_error *err);
 /* ---- Runs (streamed) -----------------------------------------------------
  * A run is read topic by topic. In the default streaming mode a topic is the
  * maximal block of consecutive lines with the same qid, so memory stays
- * proportional to one topic. QK_RUN_GROUP_ALL loads the whole file and
- * returns each topic once, in order of first appearance. qk_run_next also
+ * proportional to one topic. QK_RUN_GROUP_ALL returns each topic once, in
+ * order of first appearance: a mapped file whose topics come in blocks of
+ * 8 lines or more on average is looked over first for where each block
+ * starts, and each topic's blocks parsed when it is asked for (on an
+ * error, the first line in error in the file is reported, possibly after
+ * some topics were returned); any other input is loaded whole first. qk_run_next also
  * reports (through *seen_before) a qid that already had an earlier block, so
  * callers can fall back to grouped mode. Lines: qid iter docno rank score
  * runid [extra columns ignored]; blank lines and lines whose first

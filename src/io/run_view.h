@@ -33,7 +33,10 @@ void qk_run_shed(qk_run_stream *s);
  * file order, each to be read to its end on a thread of its own and
  * closed by qk_run_parts_end. *made is 0 when s cannot be cut (not a
  * mapped file, gzip or standard input from a pipe; another mode; no qid
- * change past the place being read). A part's line numbers count from its
+ * change past the place being read). A stream in QK_RUN_GROUP_ALL mode
+ * read by blocks (io/run_blocks.h) is cut between topics instead: s and
+ * the parts each read a run of the topics not yet read, in their order,
+ * near equal in bytes, with the file's line numbers (nothing to check). A part's line numbers count from its
  * own first line, and its *seen_before only its own blocks: a caller
  * must check that no qid it scores has blocks in two parts (a qid it
  * skips may: one thread would read the file again grouped by topic, and
