@@ -1,11 +1,12 @@
 /* TREC run reader, streamed topic by topic (see io.h). Lines of the common
  * shape are parsed in place, many at a time (run_fast.c); the others, and
- * every error, one at a time here. */
+ * every error, one at a time here. Grouped mode reads through
+ * run_grouped.c, with the state and helpers of run_stream.h. */
 #include "core/prefault.h"
 #include "core/shed.h"
 #include "io/io_lines.h"
-#include "io/run_blocks.h"
 #include "io/run_internal.h"
+#include "io/run_stream.h"
 #include "io/run_view.h"
 #include "io/scan.h"
 #include "qrelkit/io.h"
@@ -13,67 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One line as the general reader parses it. */
-typedef struct entry {
-    double score;
-    long line;
-    uint32_t topic; /* grouped mode only */
-} entry;
-
-struct qk_run_stream {
-    qk_lines *lines;
-    int mode;
-    /* docnos of the current block (streaming) or of the whole file, each
-     * NUL-terminated right after the one before (push, qk_run_fast): a
-     * docno's length is the distance to the next offset, less one */
-    char *arena;
-    size_t arena_len, arena_cap;
-    /* the entries, one array per field: the view hands out scores and
-     * linenos in place */
-    size_t *doc_off; /* offset of each docno in the arena */
-    double *scores;
-    long *linenos;
-    uint32_t *topic_of; /* grouped mode only */
-    size_t nents, off_cap, score_cap, line_cap, topic_cap;
-    /* streaming: the first line of the next block, already parsed */
-    int have_pending;
-    entry pending;
-    char *pending_qid;
-    char *pending_doc;
-    size_t pending_cap, pending_doc_cap;
-    char *cur_qid; /* zero padded: 32 bytes readable (qk_run_fast) */
-    size_t cur_qid_cap;
-    int isa;               /* qk_run_fast_best_isa */
-    unsigned fast_wait;    /* lines to read one at a time before trying qk_run_fast again */
-    unsigned fast_backoff; /* the next wait after a line of another shape */
-    qk_strpool *seen; /* qids of blocks already returned */
-    /* grouped mode */
-    qk_strpool *topics;
-    size_t *goffs;     /* topic k's entries: [goffs[k], goffs[k+1]) after bucketing */
-    size_t gnext;
-    int loaded;
-    /* grouped mode over a mapped file or input in memory: its blocks, each
-     * topic's parsed when it is asked for (run_blocks.h), and the run id of
-     * its last content line */
-    int by_blocks, topics_borrowed;
-    qk_run_blocks blocks;
-    size_t gend; /* by blocks: the topics read are [gnext, gend) */
-    char *last_runid;
-    size_t last_runid_cap;
-    /* the view handed out, and its docnos' lengths (qk_run_doc_lengths):
-     * in the view's order (streaming) or of every entry, bucketed like
-     * them (grouped) */
-    const char **docptrs;
-    size_t view_cap;
-    uint32_t *lens;
-    size_t lens_cap;
-    const uint32_t *view_lens;
-    char *runid;
-    size_t runid_cap, runid_len;
-    int done;
-};
-
-static qk_status set_str(char **dst, size_t *cap, const char *s, size_t len)
+qk_status qk_rs_set_str(char **dst, size_t *cap, const char *s, size_t len)
 {
     if (qk_grow((void **)dst, cap, len + 1, 1) != QK_OK)
         return QK_ENOMEM;
@@ -82,8 +23,8 @@ static qk_status set_str(char **dst, size_t *cap, const char *s, size_t len)
     return QK_OK;
 }
 
-/* set_str with zeros up to 32 bytes past the string (qk_run_fast). */
-static qk_status set_padded(char **dst, size_t *cap, const char *s, size_t len)
+/* qk_rs_set_str with zeros up to 32 bytes past the string (qk_run_fast). */
+qk_status qk_rs_set_padded(char **dst, size_t *cap, const char *s, size_t len)
 {
     if (qk_grow((void **)dst, cap, len + 33, 1) != QK_OK)
         return QK_ENOMEM;
@@ -93,10 +34,10 @@ static qk_status set_padded(char **dst, size_t *cap, const char *s, size_t len)
 }
 
 /* A stream in mode with no line source yet; NULL when out of memory. */
-static qk_run_stream *stream_new(int mode)
+qk_run_stream *qk_rs_new(int mode)
 {
     qk_run_stream *s = calloc(1, sizeof *s);
-    if (!s || !(s->seen = qk_strpool_new()) || set_str(&s->runid, &s->runid_cap, "", 0) != QK_OK) {
+    if (!s || !(s->seen = qk_strpool_new()) || qk_rs_set_str(&s->runid, &s->runid_cap, "", 0) != QK_OK) {
         qk_run_close(s);
         return NULL;
     }
@@ -107,7 +48,7 @@ static qk_run_stream *stream_new(int mode)
 
 qk_status qk_run_open(const char *path, int mode, qk_run_stream **out, qk_error *err)
 {
-    qk_run_stream *s = stream_new(mode);
+    qk_run_stream *s = qk_rs_new(mode);
     qk_status st;
     *out = NULL;
     if (!s)
@@ -122,8 +63,8 @@ qk_status qk_run_open(const char *path, int mode, qk_run_stream **out, qk_error 
 
 /* Parse the next content line. 1 on a line, 0 at end, <0 on error.
  * qid/doc point into the line buffer (valid until the next read). */
-static int read_entry(qk_run_stream *s, const char **qid, size_t *qlen, const char **doc, size_t *dlen,
-                      entry *e, qk_error *err)
+int qk_rs_read_entry(qk_run_stream *s, const char **qid, size_t *qlen, const char **doc, size_t *dlen,
+                     qk_rs_entry *e, qk_error *err)
 {
     const char *line;
     size_t len;
@@ -142,7 +83,7 @@ static int read_entry(qk_run_stream *s, const char **qid, size_t *qlen, const ch
                                "score '%.*s' is not a finite number", (int)(fl[4] > 64 ? 64 : fl[4]), f[4]);
         /* The run id is the last line's: copy it only when it changes. */
         if (fl[5] != s->runid_len || memcmp(s->runid, f[5], fl[5]) != 0) {
-            if (set_str(&s->runid, &s->runid_cap, f[5], fl[5]) != QK_OK)
+            if (qk_rs_set_str(&s->runid, &s->runid_cap, f[5], fl[5]) != QK_OK)
                 return qk_error_set(err, QK_ENOMEM, "out of memory");
             s->runid_len = fl[5];
         }
@@ -155,13 +96,6 @@ static int read_entry(qk_run_stream *s, const char **qid, size_t *qlen, const ch
     return r;
 }
 
-/* Grouped mode reading the whole file into memory (every entry with its
- * topic), not by blocks. */
-static int loads_whole(const qk_run_stream *s)
-{
-    return s->mode == QK_RUN_GROUP_ALL && !s->by_blocks;
-}
-
 /* Room for n more entries and arena bytes more docno bytes. */
 static qk_status reserve(qk_run_stream *s, size_t n, size_t arena, qk_error *err)
 {
@@ -172,7 +106,7 @@ static qk_status reserve(qk_run_stream *s, size_t n, size_t arena, qk_error *err
          qk_grow((void **)&s->scores, &s->score_cap, want, sizeof *s->scores) != QK_OK) ||
         (want > s->line_cap &&
          qk_grow((void **)&s->linenos, &s->line_cap, want, sizeof *s->linenos) != QK_OK) ||
-        (loads_whole(s) && want > s->topic_cap &&
+        (qk_rs_loads_whole(s) && want > s->topic_cap &&
          qk_grow((void **)&s->topic_of, &s->topic_cap, want, sizeof *s->topic_of) != QK_OK) ||
         (s->arena_len + arena > s->arena_cap &&
          qk_grow((void **)&s->arena, &s->arena_cap, s->arena_len + arena, 1) != QK_OK))
@@ -180,7 +114,7 @@ static qk_status reserve(qk_run_stream *s, size_t n, size_t arena, qk_error *err
     return QK_OK;
 }
 
-static qk_status push(qk_run_stream *s, const char *doc, size_t dlen, const entry *e, qk_error *err)
+qk_status qk_rs_push(qk_run_stream *s, const char *doc, size_t dlen, const qk_rs_entry *e, qk_error *err)
 {
     qk_status st = reserve(s, 1, dlen + 1, err);
     if (st != QK_OK)
@@ -188,7 +122,7 @@ static qk_status push(qk_run_stream *s, const char *doc, size_t dlen, const entr
     s->doc_off[s->nents] = s->arena_len;
     s->scores[s->nents] = e->score;
     s->linenos[s->nents] = e->line;
-    if (loads_whole(s))
+    if (qk_rs_loads_whole(s))
         s->topic_of[s->nents] = e->topic;
     memcpy(s->arena + s->arena_len, doc, dlen);
     s->arena[s->arena_len + dlen] = '\0';
@@ -199,7 +133,7 @@ static qk_status push(qk_run_stream *s, const char *doc, size_t dlen, const entr
 
 /* The lines after the current one that continue the block of qid (stored
  * padded), parsed in place as long as they have the common shape. */
-static qk_status fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint32_t topic, qk_error *err)
+qk_status qk_rs_fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint32_t topic, qk_error *err)
 {
     enum { BATCH = 512 };
     qk_run_fast f;
@@ -226,7 +160,7 @@ static qk_status fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint
         f.doc_off = s->doc_off + s->nents;
         f.scores = s->scores + s->nents;
         f.lines = s->linenos + s->nents;
-        f.topics = loads_whole(s) ? s->topic_of + s->nents : NULL;
+        f.topics = qk_rs_loads_whole(s) ? s->topic_of + s->nents : NULL;
         f.max = BATCH;
         f.arena = s->arena;
         f.arena_len = s->arena_len;
@@ -249,7 +183,7 @@ static qk_status fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint
     }
     /* The run id is the last line's: copy it only when it changes. */
     if (f.tag && (f.tlen != s->runid_len || memcmp(s->runid, f.tag, f.tlen) != 0)) {
-        if (set_str(&s->runid, &s->runid_cap, f.tag, f.tlen) != QK_OK)
+        if (qk_rs_set_str(&s->runid, &s->runid_cap, f.tag, f.tlen) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         s->runid_len = f.tlen;
     }
@@ -258,7 +192,7 @@ static qk_status fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint
 
 /* The docno lengths of entries [0, n) in arena order (the last one's
  * docno ends the arena) into s->lens. */
-static qk_status arena_lengths(qk_run_stream *s, size_t n)
+qk_status qk_rs_arena_lengths(qk_run_stream *s, size_t n)
 {
     const size_t *off = s->doc_off;
     uint32_t *len;
@@ -274,11 +208,11 @@ static qk_status arena_lengths(qk_run_stream *s, size_t n)
 
 /* The view of entries [first, first + n); streaming (the block's entries
  * are the arena's) also works out their docnos' lengths. */
-static qk_status make_view(qk_run_stream *s, size_t first, size_t n, qk_run_topic *t, qk_error *err)
+qk_status qk_rs_make_view(qk_run_stream *s, size_t first, size_t n, qk_run_topic *t, qk_error *err)
 {
     const size_t *off = s->doc_off + first;
     if (qk_grow_filled((void **)&s->docptrs, &s->view_cap, n, sizeof *s->docptrs) != QK_OK ||
-        (!s->loaded && arena_lengths(s, n) != QK_OK))
+        (!s->loaded && qk_rs_arena_lengths(s, n) != QK_OK))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     {
         const char **doc = s->docptrs;
@@ -298,7 +232,7 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
 {
     const char *qid, *doc;
     size_t qlen, dlen;
-    entry e;
+    qk_rs_entry e;
     int r;
     uint32_t id;
     qk_status st;
@@ -306,11 +240,11 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
     s->nents = 0;
     s->arena_len = 0;
     if (!s->have_pending) {
-        r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err);
+        r = qk_rs_read_entry(s, &qid, &qlen, &doc, &dlen, &e, err);
         if (r <= 0)
             return r;
         // NOLINTNEXTLINE(clang-analyzer-core.CallAndMessage): r == 1 sets qid
-        if (set_str(&s->pending_qid, &s->pending_cap, qid, qlen) != QK_OK)
+        if (qk_rs_set_str(&s->pending_qid, &s->pending_cap, qid, qlen) != QK_OK)
             return qk_error_set(err, QK_ENOMEM, "out of memory");
     } else {
         doc = s->pending_doc;
@@ -318,21 +252,23 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
         e = s->pending;
     }
     cur_len = strlen(s->pending_qid);
-    if (set_padded(&s->cur_qid, &s->cur_qid_cap, s->pending_qid, cur_len) != QK_OK)
+    if (qk_rs_set_padded(&s->cur_qid, &s->cur_qid_cap, s->pending_qid, cur_len) != QK_OK)
         return qk_error_set(err, QK_ENOMEM, "out of memory");
     s->have_pending = 0;
-    if ((st = push(s, doc, dlen, &e, err)) != QK_OK || (st = fast_lines(s, s->cur_qid, cur_len, 0, err)) != QK_OK)
+    if ((st = qk_rs_push(s, doc, dlen, &e, err)) != QK_OK ||
+        (st = qk_rs_fast_lines(s, s->cur_qid, cur_len, 0, err)) != QK_OK)
         return st;
-    while ((r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
+    while ((r = qk_rs_read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
         if (qlen != cur_len || memcmp(qid, s->cur_qid, qlen) != 0) {
-            if (set_str(&s->pending_qid, &s->pending_cap, qid, qlen) != QK_OK ||
-                set_str(&s->pending_doc, &s->pending_doc_cap, doc, dlen) != QK_OK)
+            if (qk_rs_set_str(&s->pending_qid, &s->pending_cap, qid, qlen) != QK_OK ||
+                qk_rs_set_str(&s->pending_doc, &s->pending_doc_cap, doc, dlen) != QK_OK)
                 return qk_error_set(err, QK_ENOMEM, "out of memory");
             s->pending = e;
             s->have_pending = 1;
             break;
         }
-        if ((st = push(s, doc, dlen, &e, err)) != QK_OK || (st = fast_lines(s, s->cur_qid, cur_len, 0, err)) != QK_OK)
+        if ((st = qk_rs_push(s, doc, dlen, &e, err)) != QK_OK ||
+            (st = qk_rs_fast_lines(s, s->cur_qid, cur_len, 0, err)) != QK_OK)
             return st;
     }
     if (r < 0)
@@ -344,207 +280,14 @@ static int next_streaming(qk_run_stream *s, qk_run_topic *t, int *seen_before, q
             return qk_error_set(err, QK_ENOMEM, "out of memory");
     }
     t->qid = s->cur_qid;
-    if ((st = make_view(s, 0, s->nents, t, err)) != QK_OK)
-        return st;
-    return 1;
-}
-
-/* arr[0..n) (elements of elsize bytes: 4 or 8) bucketed by topic_of,
- * stable, into a new array that replaces it: the entries of topic k at
- * goffs[k] on (pos: scratch of nt places). One array at a time, each old
- * one freed as soon as it is copied, so that memory holds one copy of
- * one field more than the entries, not of all four. */
-static qk_status bucket_array(void **arr, size_t elsize, const qk_run_stream *s, size_t *pos, size_t nt)
-{
-    size_t n = s->nents;
-    char *dst = malloc((n ? n : 1) * elsize);
-    const char *src = *arr;
-    if (!dst)
-        return QK_ENOMEM;
-    memcpy(pos, s->goffs, nt * sizeof *pos);
-    if (elsize == 8)
-        for (size_t i = 0; i < n; i++)
-            ((uint64_t *)(void *)dst)[pos[s->topic_of[i]]++] = ((const uint64_t *)(const void *)src)[i];
-    else
-        for (size_t i = 0; i < n; i++)
-            ((uint32_t *)(void *)dst)[pos[s->topic_of[i]]++] = ((const uint32_t *)(const void *)src)[i];
-    free(*arr);
-    *arr = dst;
-    return QK_OK;
-}
-
-/* Grouped mode: read everything, then bucket entries by topic (stable). */
-static qk_status load_all(qk_run_stream *s, qk_error *err)
-{
-    const char *qid, *doc;
-    size_t qlen, dlen, nt;
-    entry e;
-    int r;
-    size_t *pos;
-    _Static_assert(sizeof *s->doc_off == 8 && sizeof *s->scores == 8 && sizeof *s->linenos == 8 &&
-                       sizeof *s->lens == 4,
-                   "bucket_array copies 4- and 8-byte fields");
-    if (!(s->topics = qk_strpool_new()))
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    while ((r = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
-        qk_status st;
-        if (qk_strpool_intern(s->topics, qid, qlen, &e.topic) != QK_OK ||
-            set_padded(&s->cur_qid, &s->cur_qid_cap, qid, qlen) != QK_OK)
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
-        if ((st = push(s, doc, dlen, &e, err)) != QK_OK || (st = fast_lines(s, s->cur_qid, qlen, e.topic, err)) != QK_OK)
-            return st;
-    }
-    if (r < 0)
-        return (qk_status)r;
-    nt = qk_strpool_count(s->topics);
-    s->goffs = calloc(nt + 1, sizeof *s->goffs);
-    pos = malloc((nt ? nt : 1) * sizeof *pos);
-    if (!s->goffs || !pos || arena_lengths(s, s->nents) != QK_OK) {
-        free(pos);
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
-    for (size_t i = 0; i < s->nents; i++)
-        s->goffs[s->topic_of[i] + 1]++;
-    for (size_t k = 0; k < nt; k++)
-        s->goffs[k + 1] += s->goffs[k];
-    if (bucket_array((void **)&s->doc_off, sizeof *s->doc_off, s, pos, nt) != QK_OK ||
-        bucket_array((void **)&s->scores, sizeof *s->scores, s, pos, nt) != QK_OK ||
-        bucket_array((void **)&s->linenos, sizeof *s->linenos, s, pos, nt) != QK_OK ||
-        bucket_array((void **)&s->lens, sizeof *s->lens, s, pos, nt) != QK_OK) {
-        free(pos);
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
-    free(pos);
-    s->off_cap = s->score_cap = s->line_cap = s->lens_cap = s->nents;
-    s->loaded = 1;
-    return QK_OK;
-}
-
-/* Grouped mode by blocks: 1 when the source can be read so (its blocks
- * found, the run id taken from its last content line), 0 when it cannot
- * (gzip, a NUL byte), QK_ENOMEM. */
-static int find_blocks(qk_run_stream *s, qk_error *err)
-{
-    int r;
-    if (!(s->topics = qk_strpool_new()) || (r = qk_run_blocks_scan(s->lines, s->topics, &s->blocks)) < 0) {
-        qk_strpool_free(s->topics);
-        s->topics = NULL;
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
-    if (r == 0) {
-        qk_strpool_free(s->topics);
-        s->topics = NULL;
-        return 0;
-    }
-    s->by_blocks = 1;
-    s->gend = qk_strpool_count(s->topics);
-    if (s->blocks.have_last) { /* a line in error is reported when its block is read */
-        const char *qid, *doc;
-        size_t qlen, dlen;
-        entry e;
-        qk_error ignored;
-        qk_lines_seek(s->lines, s->blocks.last_at, s->blocks.last_line, 1);
-        if (read_entry(s, &qid, &qlen, &doc, &dlen, &e, &ignored) == QK_ENOMEM)
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
-    if (set_str(&s->last_runid, &s->last_runid_cap, s->runid, s->runid_len) != QK_OK)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    return 1;
-}
-
-/* The first line in error of a file read by blocks, found by reading
- * every line from the start in file order (as reading the lines as they
- * come finds it): its status, QK_OK when there is none. */
-static qk_status line_error(qk_run_stream *s, qk_error *err)
-{
-    const char *qid, *doc;
-    size_t qlen, dlen;
-    entry e;
-    int v;
-    qk_status st = qk_lines_rewind(s->lines, err);
-    if (st != QK_OK)
-        return st;
-    while ((v = read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1)
-        ;
-    return v < 0 ? (qk_status)v : QK_OK;
-}
-
-qk_status qk_run_line_error(qk_run_stream *s, qk_error *err)
-{
-    return s->by_blocks ? line_error(s, err) : QK_OK;
-}
-
-/* An error met reading by blocks, which go in topic order: the first one
- * in file order (r when none is found). */
-static int first_error(qk_run_stream *s, int r, qk_error *err)
-{
-    qk_status st = r == QK_ENOMEM ? QK_OK : line_error(s, err);
-    return st != QK_OK ? st : r;
-}
-
-/* The next topic by blocks: each of its blocks parsed, in file order. */
-static int next_by_blocks(qk_run_stream *s, qk_run_topic *t, qk_error *err)
-{
-    qk_run_blocks *b = &s->blocks;
-    size_t k = s->gnext, qlen;
-    qk_status st;
-    if (k >= s->gend)
-        return 0;
-    s->gnext++;
-    s->nents = s->arena_len = 0;
-    qlen = qk_strpool_len(s->topics, (uint32_t)k);
-    if (set_padded(&s->cur_qid, &s->cur_qid_cap, qk_strpool_str(s->topics, (uint32_t)k), qlen) != QK_OK)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
-    for (size_t i = b->goff[k]; i < b->goff[k + 1]; i++) {
-        const char *qid, *doc;
-        size_t ql, dlen;
-        entry e;
-        int r;
-        qk_lines_seek(s->lines, b->at[i], b->line[i], 1);
-        /* the block's lines, up to the first line of another qid */
-        while ((r = read_entry(s, &qid, &ql, &doc, &dlen, &e, err)) == 1 && ql == qlen &&
-               memcmp(qid, s->cur_qid, qlen) == 0)
-            if ((st = push(s, doc, dlen, &e, err)) != QK_OK ||
-                (st = fast_lines(s, s->cur_qid, qlen, 0, err)) != QK_OK)
-                return first_error(s, st, err);
-        if (r < 0)
-            return first_error(s, r, err);
-        qk_run_blocks_read(s->lines, b, i);
-    }
-    t->qid = s->cur_qid;
-    if ((st = make_view(s, 0, s->nents, t, err)) != QK_OK)
-        return st;
-    return 1;
-}
-
-static int next_grouped(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *err)
-{
-    qk_status st;
-    size_t k;
-    int r;
-    *seen_before = 0;
-    if (!s->loaded && !s->by_blocks) {
-        if ((r = find_blocks(s, err)) < 0)
-            return r;
-        if (r == 0 && (st = load_all(s, err)) != QK_OK)
-            return st;
-    }
-    if (s->by_blocks)
-        return next_by_blocks(s, t, err);
-    k = s->gnext;
-    if (k >= qk_strpool_count(s->topics))
-        return 0;
-    s->gnext++;
-    *seen_before = 0;
-    t->qid = qk_strpool_str(s->topics, (uint32_t)k);
-    if ((st = make_view(s, s->goffs[k], s->goffs[k + 1] - s->goffs[k], t, err)) != QK_OK)
+    if ((st = qk_rs_make_view(s, 0, s->nents, t, err)) != QK_OK)
         return st;
     return 1;
 }
 
 int qk_run_next(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *err)
 {
-    int r = s->mode == QK_RUN_GROUP_ALL ? next_grouped(s, t, seen_before, err)
+    int r = s->mode == QK_RUN_GROUP_ALL ? qk_rs_next_grouped(s, t, seen_before, err)
                                         : next_streaming(s, t, seen_before, err);
     if (r == 0)
         s->done = 1;
@@ -563,7 +306,7 @@ size_t qk_run_size_hint(const qk_run_stream *s)
 
 void qk_run_shed(qk_run_stream *s)
 {
-    if (loads_whole(s) || s->loaded || !qk_shed_deep(s->off_cap))
+    if (qk_rs_loads_whole(s) || s->loaded || !qk_shed_deep(s->off_cap))
         return; /* grouped, read whole: the arrays hold every topic's entries */
     qk_shed((void **)&s->doc_off, &s->off_cap);
     qk_shed((void **)&s->scores, &s->score_cap);
@@ -619,7 +362,7 @@ qk_status qk_run_scan_topics(qk_run_stream *s, int (*visit)(void *ctx, const cha
             continue;
         if (prev && b - a == prev_len && memcmp(line + a, prev, prev_len) == 0)
             continue;
-        if (set_str(&keep, &keep_cap, line + a, b - a) != QK_OK) {
+        if (qk_rs_set_str(&keep, &keep_cap, line + a, b - a) != QK_OK) {
             free(keep);
             return qk_error_set(err, QK_ENOMEM, "out of memory");
         }
@@ -633,42 +376,6 @@ qk_status qk_run_scan_topics(qk_run_stream *s, int (*visit)(void *ctx, const cha
     return qk_run_restart(s, s->mode, err);
 }
 
-/* qk_run_split of a run read by blocks: the topics not yet read cut
- * into parts near equal in bytes, each read by a stream of its own over
- * the same data, blocks and qids. */
-static qk_status split_blocks(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t *made, qk_error *err)
-{
-    size_t cut[QK_RUN_MAX_PARTS], m = 0, total = 0, acc = 0;
-    for (size_t k = s->gnext; k < s->gend; k++)
-        total += qk_run_blocks_bytes(&s->blocks, k);
-    for (size_t k = s->gnext; k + 1 < s->gend && m + 1 < n; k++)
-        if ((acc += qk_run_blocks_bytes(&s->blocks, k)) >= total / n * (m + 1))
-            cut[m++] = k + 1;
-    for (size_t i = 0; i < m; i++) {
-        qk_run_stream *p = stream_new(QK_RUN_GROUP_ALL);
-        qk_status st =
-            p ? qk_lines_share(s->lines, &p->lines, err) : qk_error_set(err, QK_ENOMEM, "out of memory");
-        if (st == QK_OK &&
-            set_str(&p->last_runid, &p->last_runid_cap, s->last_runid, strlen(s->last_runid)) != QK_OK)
-            st = qk_error_set(err, QK_ENOMEM, "out of memory");
-        parts[i] = p;
-        if (st != QK_OK) {
-            for (size_t k = 0; k <= i; k++)
-                qk_run_close(parts[k]);
-            return st;
-        }
-        p->by_blocks = p->topics_borrowed = 1;
-        qk_run_blocks_share(&s->blocks, &p->blocks);
-        p->topics = s->topics;
-        p->gnext = cut[i];
-        p->gend = i + 1 < m ? cut[i + 1] : s->gend;
-    }
-    if (m > 0)
-        s->gend = cut[0];
-    *made = m;
-    return QK_OK;
-}
-
 qk_status qk_run_split(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t *made, qk_error *err)
 {
     size_t cut[QK_RUN_MAX_PARTS], m = 0, lim, from = qk_lines_offset(s->lines, &lim);
@@ -676,8 +383,8 @@ qk_status qk_run_split(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t
     if (n > QK_RUN_MAX_PARTS)
         n = QK_RUN_MAX_PARTS;
     if (s->mode == QK_RUN_GROUP_ALL && !s->loaded && n >= 2) {
-        int r = s->by_blocks ? 1 : find_blocks(s, err);
-        return r < 0 ? (qk_status)r : r == 0 ? QK_OK : split_blocks(s, n, parts, made, err);
+        int r = s->by_blocks ? 1 : qk_rs_find_blocks(s, err);
+        return r < 0 ? (qk_status)r : r == 0 ? QK_OK : qk_rs_split_blocks(s, n, parts, made, err);
     }
     if (s->mode != QK_RUN_STREAM || s->loaded || n < 2 || lim <= from)
         return QK_OK;
@@ -690,7 +397,7 @@ qk_status qk_run_split(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t
     }
     /* from the last cut back, each part ending where the next one starts */
     for (size_t i = m; i-- > 0;) {
-        qk_run_stream *p = stream_new(QK_RUN_STREAM);
+        qk_run_stream *p = qk_rs_new(QK_RUN_STREAM);
         qk_status st = p ? qk_lines_split(s->lines, cut[i], &p->lines, err)
                          : qk_error_set(err, QK_ENOMEM, "out of memory");
         parts[i] = p;
@@ -719,7 +426,7 @@ qk_status qk_run_parts_end(qk_run_stream *s, qk_run_stream **parts, size_t made,
     qk_status st = QK_OK;
     if (made > 0) {
         const qk_run_stream *last = parts[made - 1];
-        if (set_str(&s->runid, &s->runid_cap, last->runid, last->runid_len) != QK_OK)
+        if (qk_rs_set_str(&s->runid, &s->runid_cap, last->runid, last->runid_len) != QK_OK)
             st = qk_error_set(err, QK_ENOMEM, "out of memory");
         else
             s->runid_len = last->runid_len;
