@@ -96,10 +96,11 @@ int qk_rs_read_entry(qk_run_stream *s, const char **qid, size_t *qlen, const cha
     return r;
 }
 
-/* Room for n more entries and arena bytes more docno bytes. */
+/* Room for n more entries and arena bytes more docno bytes (placed: the
+ * entries' arrays are made at their size, only the arena grows). */
 static qk_status reserve(qk_run_stream *s, size_t n, size_t arena, qk_error *err)
 {
-    size_t want = s->nents + n;
+    size_t want = s->place ? 0 : s->nents + n;
     if ((want > s->off_cap &&
          qk_grow((void **)&s->doc_off, &s->off_cap, want, sizeof *s->doc_off) != QK_OK) ||
         (want > s->score_cap &&
@@ -114,21 +115,41 @@ static qk_status reserve(qk_run_stream *s, size_t n, size_t arena, qk_error *err
     return QK_OK;
 }
 
+qk_status qk_rs_changed(const qk_run_stream *s, qk_error *err)
+{
+    return qk_error_at(err, QK_EIO, qk_lines_path(s->lines), 0, 0, "the file changed while it was read");
+}
+
 qk_status qk_rs_push(qk_run_stream *s, const char *doc, size_t dlen, const qk_rs_entry *e, qk_error *err)
 {
     qk_status st = reserve(s, 1, dlen + 1, err);
+    size_t i = s->nents;
     if (st != QK_OK)
         return st;
-    s->doc_off[s->nents] = s->arena_len;
-    s->scores[s->nents] = e->score;
-    s->linenos[s->nents] = e->line;
-    if (qk_rs_loads_whole(s))
-        s->topic_of[s->nents] = e->topic;
+    if (s->place) {
+        if (s->place[e->topic] >= s->goffs[e->topic + 1])
+            return qk_rs_changed(s, err);
+        i = s->place[e->topic]++;
+        s->lens[i] = (uint32_t)dlen;
+    } else if (qk_rs_loads_whole(s)) {
+        s->topic_of[i] = e->topic;
+    }
+    s->doc_off[i] = s->arena_len;
+    s->scores[i] = e->score;
+    s->linenos[i] = e->line;
     memcpy(s->arena + s->arena_len, doc, dlen);
     s->arena[s->arena_len + dlen] = '\0';
     s->arena_len += dlen + 1;
     s->nents++;
     return QK_OK;
+}
+
+/* Placed: the docno lengths of the n entries from i on, the last of
+ * which ends the arena at end. */
+static void placed_lengths(qk_run_stream *s, size_t i, size_t n, size_t end)
+{
+    for (size_t k = i; k < i + n; k++)
+        s->lens[k] = (uint32_t)((k + 1 < i + n ? s->doc_off[k + 1] : end) - s->doc_off[k] - 1);
 }
 
 /* The lines after the current one that continue the block of qid (stored
@@ -154,18 +175,26 @@ qk_status qk_rs_fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint3
         qk_lines_window(s->lines, &p, &end);
         if (!p || end - p < QK_RUN_FAST_TAIL)
             break;
+        /* placed: the entries go to the topic's place, up to its count */
+        size_t at = s->place ? s->place[topic] : s->nents, room = s->place ? s->goffs[topic + 1] - at : BATCH;
         qk_status st = reserve(s, BATCH, (size_t)BATCH * QK_FAST_ARENA, err);
         if (st != QK_OK)
             return st;
-        f.doc_off = s->doc_off + s->nents;
-        f.scores = s->scores + s->nents;
-        f.lines = s->linenos + s->nents;
-        f.topics = qk_rs_loads_whole(s) ? s->topic_of + s->nents : NULL;
-        f.max = BATCH;
+        if (room == 0)
+            break;
+        f.doc_off = s->doc_off + at;
+        f.scores = s->scores + at;
+        f.lines = s->linenos + at;
+        f.topics = qk_rs_loads_whole(s) && !s->place ? s->topic_of + at : NULL;
+        f.max = room < BATCH ? room : BATCH;
         f.arena = s->arena;
         f.arena_len = s->arena_len;
         used = qk_run_fast_lines_isa(s->isa, &f, p, end, &n);
         qk_lines_skip(s->lines, used, (long)n);
+        if (s->place) {
+            placed_lengths(s, at, n, f.arena_len);
+            s->place[topic] += n;
+        }
         s->nents += n;
         total += n;
         s->arena_len = f.arena_len;
@@ -329,7 +358,9 @@ qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err)
     s->done = 0;
     s->loaded = 0;
     s->gnext = 0;
-    s->by_blocks = 0;
+    s->by_blocks = s->counted = 0;
+    free(s->place);
+    s->place = NULL;
     qk_run_blocks_free(&s->blocks);
     if (!s->topics_borrowed)
         qk_strpool_free(s->topics);
@@ -383,8 +414,8 @@ qk_status qk_run_split(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t
     if (n > QK_RUN_MAX_PARTS)
         n = QK_RUN_MAX_PARTS;
     if (s->mode == QK_RUN_GROUP_ALL && !s->loaded && n >= 2) {
-        int r = s->by_blocks ? 1 : qk_rs_find_blocks(s, err);
-        return r < 0 ? (qk_status)r : r == 0 ? QK_OK : qk_rs_split_blocks(s, n, parts, made, err);
+        int r = s->by_blocks ? 1 : s->counted ? 2 : qk_rs_find_blocks(s, err);
+        return r < 0 ? (qk_status)r : r == 1 ? qk_rs_split_blocks(s, n, parts, made, err) : QK_OK;
     }
     if (s->mode != QK_RUN_STREAM || s->loaded || n < 2 || lim <= from)
         return QK_OK;
@@ -457,6 +488,7 @@ void qk_run_close(qk_run_stream *s)
     free(s->linenos);
     free(s->runid);
     free(s->last_runid);
+    free(s->place);
     qk_run_blocks_free(&s->blocks);
     free(s);
 }

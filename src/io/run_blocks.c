@@ -14,10 +14,11 @@
 #define REGION ((size_t)1 << 20)
 
 /* Blocks of fewer lines than this on average (lines shuffled, sorted by
- * a docno that topics share) are better read whole: an index of such
- * blocks costs about as much memory as the entries, and every region of
- * the file stays mapped until near the end. Checked at each region from
- * FEW_FROM content lines on. */
+ * a docno that topics share) are better read whole, in file order: an
+ * index of such blocks costs about as much memory as the entries, and
+ * every region of the file stays mapped until near the end. Checked at
+ * each region from FEW_FROM content lines on; the scan then only counts
+ * each topic's lines, for a reading that puts each entry in its place. */
 #define FEW_LINES 8
 #define FEW_FROM 65536
 
@@ -32,6 +33,7 @@ void qk_run_blocks_free(qk_run_blocks *b)
     free(b->line);
     free(b->goff);
     free(b->left);
+    free(b->count);
     memset(b, 0, sizeof *b);
 }
 
@@ -96,13 +98,27 @@ static qk_status add_block(qk_run_blocks *b, uint32_t **topic, size_t *cap, size
     return QK_OK;
 }
 
+/* The topic of a new block: t, interned; its block noted unless the scan
+ * only counts lines (few). */
+static qk_status new_block(qk_run_blocks *b, qk_strpool *topics, const char *qid, size_t len, int few,
+                           uint32_t **topic, size_t *cap, size_t at, long lineno, uint32_t *t)
+{
+    size_t c = b->count_cap;
+    if (qk_strpool_intern(topics, qid, len, t) != QK_OK ||
+        (*t >= c && qk_grow((void **)&b->count, &b->count_cap, (size_t)*t + 1, sizeof *b->count) != QK_OK))
+        return QK_ENOMEM;
+    if (*t >= c)
+        memset(b->count + c, 0, (b->count_cap - c) * sizeof *b->count);
+    return few ? QK_OK : add_block(b, topic, cap, at, lineno, *t);
+}
+
 int qk_run_blocks_scan(qk_lines *l, qk_strpool *topics, qk_run_blocks *b)
 {
     size_t len, at = 0, checked = 0, plen = 0, cap = 0, nlines = 0;
     const char *m = qk_lines_data(l, &len), *prev = NULL;
-    uint32_t *topic = NULL;
+    uint32_t *topic = NULL, cur = 0;
     long lineno = 0;
-    int r = 0;
+    int r = 0, few = 0;
     memset(b, 0, sizeof *b);
     if (!m)
         return 0;
@@ -112,8 +128,15 @@ int qk_run_blocks_scan(qk_lines *l, qk_strpool *topics, qk_run_blocks *b)
         size_t a = 0, e = plen, n;
         if (at >= checked) { /* the next region checked for NUL bytes; the ones behind released */
             size_t to = len - checked < REGION ? len : checked + REGION;
-            if (memchr(m + checked, '\0', to - checked) || (nlines >= FEW_FROM && b->n > nlines / FEW_LINES))
+            if (memchr(m + checked, '\0', to - checked))
                 goto out;
+            if (!few && nlines >= FEW_FROM && b->n > nlines / FEW_LINES) { /* from now on only counted */
+                few = 1;
+                free(b->at);
+                free(b->line);
+                b->at = NULL;
+                b->line = NULL;
+            }
             if (checked >= REGION)
                 qk_lines_drop(l, checked - REGION, checked);
             checked = to;
@@ -132,9 +155,7 @@ int qk_run_blocks_scan(qk_lines *l, qk_strpool *topics, qk_run_blocks *b)
                 continue;
             }
             if (!prev || e - a != plen || memcmp(p + a, prev, plen) != 0) {
-                uint32_t t;
-                if (qk_strpool_intern(topics, p + a, e - a, &t) != QK_OK ||
-                    add_block(b, &topic, &cap, at, lineno, t) != QK_OK) {
+                if (new_block(b, topics, p + a, e - a, few, &topic, &cap, at, lineno, &cur) != QK_OK) {
                     r = QK_ENOMEM;
                     goto out;
                 }
@@ -142,12 +163,19 @@ int qk_run_blocks_scan(qk_lines *l, qk_strpool *topics, qk_run_blocks *b)
                 plen = e - a;
             }
         }
+        b->count[cur]++;
         nlines++;
         b->have_last = 1;
         b->last_at = at;
         b->last_line = lineno;
         lineno++;
         at += nl ? n + 1 : n;
+    }
+    b->lines = nlines;
+    if (few) {
+        free(topic);
+        b->n = 0;
+        return 2;
     }
     if (arrange(b, topic, qk_strpool_count(topics)) != QK_OK) {
         r = QK_ENOMEM;

@@ -29,6 +29,8 @@ typedef struct qk_run_blocks {
      * of the run read on threads of their own count down together) */
     atomic_uint *left;
     size_t nregions, len;
+    /* content lines: of each topic (count_cap >= topics), in all */
+    size_t *count, count_cap, lines;
     /* the last content line (its sixth field is the run id), if any */
     int have_last;
     size_t last_at;
@@ -38,11 +40,13 @@ typedef struct qk_run_blocks {
 
 /* The blocks of l's data (qk_lines_data), read from its start: 1 with *b
  * filled and the topics' qids interned into topics (empty on entry) in
- * order of first appearance; 0 when l reads another kind of source, the
- * data hold a NUL byte, or its blocks are too small to pay (under 8 lines
- * on average, run_blocks.c FEW_LINES) (*b empty: the caller reads the
- * lines as they come, which also reports the NUL byte at its line);
- * QK_ENOMEM. */
+ * order of first appearance; 2 when the blocks are too small to pay
+ * (under 8 lines on average, run_blocks.c FEW_LINES): only the topics
+ * and the counts of their lines (count, lines) are filled, for a reader
+ * that reads the lines in file order and puts each entry in its topic's
+ * place; 0 when l reads another kind of source or the data hold a NUL
+ * byte (*b empty: the caller reads the lines as they come, which also
+ * reports the NUL byte at its line); QK_ENOMEM. */
 int qk_run_blocks_scan(qk_lines *l, qk_strpool *topics, qk_run_blocks *b);
 
 /* Block i (an index into at/end/line) has been read: the regions no

@@ -83,9 +83,61 @@ static qk_status load_all(qk_run_stream *s, qk_error *err)
     return QK_OK;
 }
 
+/* An array of n entries of size bytes in place of *p, about to be filled. */
+static int fresh(void **p, size_t *cap, size_t n, size_t size)
+{
+    free(*p);
+    *cap = n;
+    return (*p = qk_malloc_filled(n ? n : 1, size)) != NULL;
+}
+
+/* Grouped mode over a file of tiny blocks whose topics' lines are counted
+ * (s->counted): every entry parsed in file order straight into its
+ * topic's place, the arrays made once at their size; no copy by topic. */
+static qk_status load_placed(qk_run_stream *s, qk_error *err)
+{
+    const char *qid, *doc;
+    size_t qlen, dlen, nt = qk_strpool_count(s->topics), total = s->blocks.lines;
+    qk_rs_entry e;
+    int r;
+    free(s->goffs);
+    if (!(s->goffs = calloc(nt + 1, sizeof *s->goffs)) ||
+        !(s->place = malloc((nt ? nt : 1) * sizeof *s->place)) ||
+        !fresh((void **)&s->doc_off, &s->off_cap, total, sizeof *s->doc_off) ||
+        !fresh((void **)&s->scores, &s->score_cap, total, sizeof *s->scores) ||
+        !fresh((void **)&s->linenos, &s->line_cap, total, sizeof *s->linenos) ||
+        !fresh((void **)&s->lens, &s->lens_cap, total, sizeof *s->lens))
+        return qk_error_set(err, QK_ENOMEM, "out of memory");
+    for (size_t k = 0; k < nt; k++)
+        s->goffs[k + 1] = s->goffs[k] + s->blocks.count[k];
+    memcpy(s->place, s->goffs, nt * sizeof *s->place);
+    s->nents = s->arena_len = 0;
+    while ((r = qk_rs_read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
+        qk_status st;
+        if (!qk_strpool_find(s->topics, qid, qlen, &e.topic))
+            return qk_rs_changed(s, err);
+        if (qk_rs_set_padded(&s->cur_qid, &s->cur_qid_cap, qid, qlen) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        if ((st = qk_rs_push(s, doc, dlen, &e, err)) != QK_OK ||
+            (st = qk_rs_fast_lines(s, s->cur_qid, qlen, e.topic, err)) != QK_OK)
+            return st;
+    }
+    if (r < 0)
+        return (qk_status)r;
+    if (s->nents != total)
+        return qk_rs_changed(s, err);
+    free(s->place);
+    s->place = NULL;
+    qk_run_blocks_free(&s->blocks);
+    s->counted = 0;
+    s->loaded = 1;
+    return QK_OK;
+}
+
 /* Grouped mode by blocks: 1 when the source can be read so (its blocks
- * found, the run id taken from its last content line), 0 when it cannot
- * (gzip, a NUL byte), QK_ENOMEM. */
+ * found, the run id taken from its last content line), 2 when its blocks
+ * are too small (s->counted: its topics' lines counted, for load_placed),
+ * 0 when it cannot (gzip, a NUL byte), QK_ENOMEM. */
 int qk_rs_find_blocks(qk_run_stream *s, qk_error *err)
 {
     int r;
@@ -98,6 +150,10 @@ int qk_rs_find_blocks(qk_run_stream *s, qk_error *err)
         qk_strpool_free(s->topics);
         s->topics = NULL;
         return 0;
+    }
+    if (r == 2) {
+        s->counted = 1;
+        return 2;
     }
     s->by_blocks = 1;
     s->gend = qk_strpool_count(s->topics);
@@ -187,9 +243,9 @@ int qk_rs_next_grouped(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_e
     int r;
     *seen_before = 0;
     if (!s->loaded && !s->by_blocks) {
-        if ((r = qk_rs_find_blocks(s, err)) < 0)
+        if (!s->counted && (r = qk_rs_find_blocks(s, err)) < 0)
             return r;
-        if (r == 0 && (st = load_all(s, err)) != QK_OK)
+        if ((st = s->counted ? load_placed(s, err) : !s->by_blocks ? load_all(s, err) : QK_OK) != QK_OK)
             return st;
     }
     if (s->by_blocks)

@@ -50,6 +50,11 @@ struct qk_run_stream {
     size_t *goffs; /* topic k's entries: [goffs[k], goffs[k+1]) after bucketing */
     size_t gnext;
     int loaded;
+    /* grouped mode over a file of tiny blocks: each topic's lines counted
+     * first (counted; run_blocks.h, 2), then each entry read in file order
+     * into its topic's place, place[k] the next one of topic k */
+    int counted;
+    size_t *place;
     /* grouped mode over a mapped file or input in memory: its blocks, each
      * topic's parsed when it is asked for (run_blocks.h), and the run id of
      * its last content line */
@@ -91,6 +96,8 @@ int qk_rs_read_entry(qk_run_stream *s, const char **qid, size_t *qlen, const cha
  * loading placed); the lines after it that continue qid's block parsed in
  * place as long as they have the common shape. */
 qk_status qk_rs_push(qk_run_stream *s, const char *doc, size_t dlen, const qk_rs_entry *e, qk_error *err);
+/* QK_EIO: the lines are not those counted before (the file changed). */
+qk_status qk_rs_changed(const qk_run_stream *s, qk_error *err);
 qk_status qk_rs_fast_lines(qk_run_stream *s, const char *qid, size_t qlen, uint32_t topic, qk_error *err);
 /* The docno lengths of entries [0, n) in arena order into s->lens. */
 qk_status qk_rs_arena_lengths(qk_run_stream *s, size_t n);

@@ -3,8 +3,9 @@
  * line numbers and run id as reading the file whole (a gzip copy of it,
  * which is read so); parts of it read side by side cover every topic once;
  * with several lines in error, the first in the file is the one reported,
- * before an error a caller meets scoring a topic; runs of tiny blocks and
- * files with a NUL byte are read whole, as before. And the line source's
+ * before an error a caller meets scoring a topic; runs of tiny blocks are
+ * read whole, each entry put in its place (their lines counted first), and
+ * files with a NUL byte read whole as before. And the line source's
  * seeks, shares and drops under it (src/io/lines_parts.c). */
 // NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): feature-test macro for
 // open_memstream
@@ -249,6 +250,47 @@ static void test_line_error_first(void **state)
     free(rp);
 }
 
+/* A shuffled run (tiny blocks: each topic's lines counted, then every
+ * entry read into its place) with a bad score two thirds in: the error
+ * and its line, as from the gzip copy; no topic before it. */
+static void test_tiny_blocks_error(void **state)
+{
+    text t = make_run(600, 200, 2, 1), bad;
+    size_t cut = t.n / 3 * 2, lineno = 1;
+    char *path, *gz;
+    qk_error errs[2];
+    (void)state;
+    while (t.p[cut - 1] != '\n')
+        cut--;
+    for (size_t i = 0; i < cut; i++)
+        lineno += t.p[i] == '\n';
+    bad.n = t.n + 64;
+    bad.p = malloc(bad.n);
+    assert_non_null(bad.p);
+    memcpy(bad.p, t.p, cut);
+    bad.n = cut + (size_t)sprintf(bad.p + cut, "T00007 Q0 Dbad 1 1.5x tag\n");
+    memcpy(bad.p + bad.n, t.p + cut, t.n - cut);
+    bad.n += t.n - cut;
+    path = qk_test_write_tmp(bad.p, bad.n);
+    gz = write_gz(&bad);
+    for (int k = 0; k < 2; k++) {
+        qk_run_stream *s;
+        qk_run_topic x;
+        int seen;
+        assert_int_equal(qk_run_open(k ? gz : path, QK_RUN_GROUP_ALL, &s, &errs[k]), QK_OK);
+        assert_int_equal(qk_run_next(s, &x, &seen, &errs[k]), QK_EINPUT);
+        assert_int_equal(errs[k].line, (long)lineno);
+        qk_run_close(s);
+    }
+    assert_string_equal(strstr(errs[0].message, "score"), strstr(errs[1].message, "score"));
+    unlink(path);
+    unlink(gz);
+    free(path);
+    free(gz);
+    free(bad.p);
+    free(t.p);
+}
+
 /* A NUL byte: the run is read whole, which names its line. */
 static void test_nul_byte(void **state)
 {
@@ -314,9 +356,10 @@ static void test_lines_seek_share(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_same_as_whole), cmocka_unit_test(test_parts),
-        cmocka_unit_test(test_first_error),   cmocka_unit_test(test_line_error_first),
-        cmocka_unit_test(test_nul_byte),      cmocka_unit_test(test_lines_seek_share),
+        cmocka_unit_test(test_same_as_whole),     cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_first_error),       cmocka_unit_test(test_line_error_first),
+        cmocka_unit_test(test_nul_byte),          cmocka_unit_test(test_lines_seek_share),
+        cmocka_unit_test(test_tiny_blocks_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
