@@ -35,30 +35,41 @@ static qk_status bucket_array(void **arr, size_t elsize, const qk_run_stream *s,
     return QK_OK;
 }
 
+/* Every line read in file order and added, its topic interned (or, when
+ * its topics' lines were counted, looked up). */
+static qk_status read_all(qk_run_stream *s, qk_error *err)
+{
+    const char *qid, *doc;
+    size_t qlen, dlen;
+    qk_rs_entry e;
+    int r;
+    while ((r = qk_rs_read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
+        qk_status st;
+        if (s->place ? !qk_strpool_find(s->topics, qid, qlen, &e.topic)
+                     : qk_strpool_intern(s->topics, qid, qlen, &e.topic) != QK_OK)
+            return s->place ? qk_rs_changed(s, err) : qk_error_set(err, QK_ENOMEM, "out of memory");
+        if (qk_rs_set_padded(&s->cur_qid, &s->cur_qid_cap, qid, qlen) != QK_OK)
+            return qk_error_set(err, QK_ENOMEM, "out of memory");
+        if ((st = qk_rs_push(s, doc, dlen, &e, err)) != QK_OK ||
+            (st = qk_rs_fast_lines(s, s->cur_qid, qlen, e.topic, err)) != QK_OK)
+            return st;
+    }
+    return r < 0 ? (qk_status)r : QK_OK;
+}
+
 /* Grouped mode: read everything, then bucket entries by topic (stable). */
 static qk_status load_all(qk_run_stream *s, qk_error *err)
 {
-    const char *qid, *doc;
-    size_t qlen, dlen, nt;
-    qk_rs_entry e;
-    int r;
+    size_t nt;
+    qk_status st;
     size_t *pos;
     _Static_assert(sizeof *s->doc_off == 8 && sizeof *s->scores == 8 && sizeof *s->linenos == 8 &&
                        sizeof *s->lens == 4,
                    "bucket_array copies 4- and 8-byte fields");
     if (!(s->topics = qk_strpool_new()))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    while ((r = qk_rs_read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
-        qk_status st;
-        if (qk_strpool_intern(s->topics, qid, qlen, &e.topic) != QK_OK ||
-            qk_rs_set_padded(&s->cur_qid, &s->cur_qid_cap, qid, qlen) != QK_OK)
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
-        if ((st = qk_rs_push(s, doc, dlen, &e, err)) != QK_OK ||
-            (st = qk_rs_fast_lines(s, s->cur_qid, qlen, e.topic, err)) != QK_OK)
-            return st;
-    }
-    if (r < 0)
-        return (qk_status)r;
+    if ((st = read_all(s, err)) != QK_OK)
+        return st;
     nt = qk_strpool_count(s->topics);
     s->goffs = calloc(nt + 1, sizeof *s->goffs);
     pos = malloc((nt ? nt : 1) * sizeof *pos);
@@ -96,10 +107,8 @@ static int fresh(void **p, size_t *cap, size_t n, size_t size)
  * topic's place, the arrays made once at their size; no copy by topic. */
 static qk_status load_placed(qk_run_stream *s, qk_error *err)
 {
-    const char *qid, *doc;
-    size_t qlen, dlen, nt = qk_strpool_count(s->topics), total = s->blocks.lines;
-    qk_rs_entry e;
-    int r;
+    size_t nt = qk_strpool_count(s->topics), total = s->blocks.lines;
+    qk_status st;
     free(s->goffs);
     if (!(s->goffs = calloc(nt + 1, sizeof *s->goffs)) ||
         !(s->place = malloc((nt ? nt : 1) * sizeof *s->place)) ||
@@ -112,18 +121,8 @@ static qk_status load_placed(qk_run_stream *s, qk_error *err)
         s->goffs[k + 1] = s->goffs[k] + s->blocks.count[k];
     memcpy(s->place, s->goffs, nt * sizeof *s->place);
     s->nents = s->arena_len = 0;
-    while ((r = qk_rs_read_entry(s, &qid, &qlen, &doc, &dlen, &e, err)) == 1) {
-        qk_status st;
-        if (!qk_strpool_find(s->topics, qid, qlen, &e.topic))
-            return qk_rs_changed(s, err);
-        if (qk_rs_set_padded(&s->cur_qid, &s->cur_qid_cap, qid, qlen) != QK_OK)
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
-        if ((st = qk_rs_push(s, doc, dlen, &e, err)) != QK_OK ||
-            (st = qk_rs_fast_lines(s, s->cur_qid, qlen, e.topic, err)) != QK_OK)
-            return st;
-    }
-    if (r < 0)
-        return (qk_status)r;
+    if ((st = read_all(s, err)) != QK_OK)
+        return st;
     if (s->nents != total)
         return qk_rs_changed(s, err);
     free(s->place);
