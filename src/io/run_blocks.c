@@ -98,6 +98,64 @@ static qk_status add_block(qk_run_blocks *b, uint32_t **topic, size_t *cap, size
     return QK_OK;
 }
 
+/* Newlines found 64 bytes at a time (io/scan.h): the bits of the block
+ * at base, a multiple of 64 bytes from the data's start. */
+typedef struct nl_finder {
+    const char *m;
+    size_t len, base;
+    uint64_t bits;
+} nl_finder;
+
+static inline uint64_t nl_bits(const char *p)
+{
+    uint64_t bits = 0;
+    for (size_t k = 0; k < 4; k++) {
+        uint32_t ws, nl;
+        qk_scan16(p + 16 * k, &ws, &nl);
+        bits |= (uint64_t)nl << (16 * k);
+    }
+    return bits;
+}
+
+/* The offset of the first newline at or after at, len when none. */
+static inline size_t next_nl(nl_finder *f, size_t at)
+{
+    for (size_t b = at & ~(size_t)63;; b += 64, at = b) {
+        uint64_t bits;
+        if (b + 64 > f->len) { /* the last bytes: none to read past them */
+            const char *nl = memchr(f->m + at, '\n', f->len - at);
+            return nl ? (size_t)(nl - f->m) : f->len;
+        }
+        if (b != f->base) {
+            f->base = b;
+            f->bits = nl_bits(f->m + b);
+        }
+        bits = f->bits & (~(uint64_t)0 << (at - b));
+        if (bits)
+            return b + (size_t)__builtin_ctzll(bits);
+    }
+}
+
+/* p[0..n) == q[0..n), with 16 bytes readable at both when n <= 16. */
+static inline int same_start(const char *p, const char *q, size_t n, int room16)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (room16 && n <= 16) {
+        uint64_t a[2], c[2], d0, d1;
+        memcpy(a, p, 16);
+        memcpy(c, q, 16);
+        d0 = a[0] ^ c[0];
+        d1 = a[1] ^ c[1];
+        if (n <= 8)
+            return (n == 8 ? d0 : d0 & ((1ULL << (8 * n)) - 1)) == 0;
+        return d0 == 0 && (n == 16 ? d1 : d1 & ((1ULL << (8 * (n - 8))) - 1)) == 0;
+    }
+#else
+    (void)room16;
+#endif
+    return memcmp(p, q, n) == 0;
+}
+
 /* The topic of a new block: t, interned; its block noted unless the scan
  * only counts lines (few). */
 static qk_status new_block(qk_run_blocks *b, qk_strpool *topics, const char *qid, size_t len, int few,
@@ -119,13 +177,14 @@ int qk_run_blocks_scan(qk_lines *l, qk_strpool *topics, qk_run_blocks *b)
     uint32_t *topic = NULL, cur = 0;
     long lineno = 0;
     int r = 0, few = 0;
+    nl_finder f = {m, len, SIZE_MAX, 0};
     memset(b, 0, sizeof *b);
     if (!m)
         return 0;
     b->len = len;
     while (at < len) {
-        const char *p = m + at, *nl;
-        size_t a = 0, e = plen, n;
+        const char *p = m + at;
+        size_t a = 0, e = plen, nl;
         if (at >= checked) { /* the next region checked for NUL bytes; the ones behind released */
             size_t to = len - checked < REGION ? len : checked + REGION;
             if (memchr(m + checked, '\0', to - checked))
@@ -142,16 +201,16 @@ int qk_run_blocks_scan(qk_lines *l, qk_strpool *topics, qk_run_blocks *b)
             checked = to;
         }
         /* most lines start with the qid of the line before */
-        if (prev && len - at > plen && memcmp(p, prev, plen) == 0 && qk_scan_space(p[plen])) {
-            nl = memchr(p + plen, '\n', len - at - plen);
-            n = nl ? (size_t)(nl - p) : len - at;
+        if (prev && len - at > plen && same_start(p, prev, plen, len - at >= 16) && qk_scan_space(p[plen])) {
+            nl = next_nl(&f, at + plen);
         } else {
-            nl = memchr(p, '\n', len - at);
-            n = nl ? (size_t)(nl - p) : len - at;
+            size_t n;
+            nl = next_nl(&f, at);
+            n = nl - at;
             qk_first_field(p, n, &a, &e);
             if (a == n || p[a] == '#') { /* not a content line */
                 lineno++;
-                at += nl ? n + 1 : n;
+                at = nl < len ? nl + 1 : len;
                 continue;
             }
             if (!prev || e - a != plen || memcmp(p + a, prev, plen) != 0) {
@@ -169,7 +228,7 @@ int qk_run_blocks_scan(qk_lines *l, qk_strpool *topics, qk_run_blocks *b)
         b->last_at = at;
         b->last_line = lineno;
         lineno++;
-        at += nl ? n + 1 : n;
+        at = nl < len ? nl + 1 : len;
     }
     b->lines = nlines;
     if (few) {
