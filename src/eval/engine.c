@@ -335,7 +335,7 @@ typedef struct part {
     qk_scratch sc;
     qk_status st;
     qk_error err;
-    int again; /* a qid had two blocks in the part */
+    int again; /* a qid had two blocks in the part, or one another part had begun */
     int started;
     pthread_t th;
 } part;
@@ -400,11 +400,11 @@ static int adopt_rows(qk_eval_result *r, qk_eval_result *pr)
 
 /* The rest of c's stream in up to n parts side by side. *state: 0 when
  * the file could not be cut (nothing read: the caller reads on), 1 when
- * every topic is scored, 2 when the parts cannot stand for the file (a
- * qid in two parts, or an error: the caller reads the file again from its
- * start on one thread, for the result and the messages, with their line
- * numbers, that one thread gives), 3 when a part met a qid twice (the
- * caller reads the file again grouped by topic). */
+ * every topic is scored, 2 when the parts cannot stand for the file (an
+ * error, or no memory: the caller reads the file again from its start on
+ * one thread, for the result and the messages, with their line numbers,
+ * that one thread gives), 3 when a qid turned up twice, in one part or
+ * two (the caller reads the file again grouped by topic). */
 static qk_status read_parts(run_ctx *c, size_t n, int *state, qk_error *err)
 {
     qk_run_stream *ps[QK_RUN_MAX_PARTS];
@@ -510,6 +510,7 @@ static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2,
     run_ctx c = {r, sc, qk_run_path(s), o, sc2, s, NULL, NULL};
     qk_run_topic rt;
     const int choose = o->threads == 0; /* the library chooses the threads */
+    const int mode = qk_run_grouped(s) ? QK_RUN_GROUP_ALL : QK_RUN_STREAM;
     int seen, rc, split = 0, pipe = o->threads > 1;
     size_t nparts = 1, first = 0;
     qk_status st;
@@ -535,9 +536,9 @@ static qk_status read_stream(qk_eval_result *r, qk_scratch *sc, qk_scratch *sc2,
                 (st = read_parts(&c, nparts, &state, err)) != QK_OK || state == 1)
                 return st;
         }
-        if (state >= 2) { /* from the start, on this thread */
+        if (state >= 2) { /* from the start, on this thread, as one thread would have read it */
             reset_topics(r);
-            if ((st = qk_run_restart(s, QK_RUN_STREAM, err)) != QK_OK)
+            if ((st = qk_run_restart(s, mode, err)) != QK_OK)
                 return st;
             pipe = 0;
         } else if (qk_run_inflate_async(s)) { /* gzip: inflated beside */

@@ -54,8 +54,9 @@ qk_status qk_lines_split(qk_lines *l, size_t at, qk_lines **tail, qk_error *err)
 
 /* Reading a file by blocks in the order a caller chooses (a run's topics
  * in several blocks, io/run_blocks.c). qk_lines_data: the bytes of a whole
- * mapped file (not split) or of an input in memory, [0, *len), with
- * readable bytes past the end as qk_lines_window has; NULL (and *len 0
+ * mapped file (not split) or of an input in memory, [0, *len) (a mapped
+ * file's size may be a multiple of the page size: no byte past the end
+ * can be read then); NULL (and *len 0
  * for a source of another kind) when l reads another source or has met a
  * NUL byte. qk_lines_seek: the next line read starts at byte at (a line
  * start), numbered lineno + 1; vouched: the caller has checked the data

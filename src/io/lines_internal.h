@@ -38,8 +38,11 @@ struct qk_lines {
     int async;
     qk_inflater *inf;
     /* mapped mode: [0, clean) is known free of NUL bytes (lines handed to
-     * qk_lines_skip, or scanned when a line reached past it); the mapping
-     * is not scanned ahead of its reader, who may check lines itself. */
+     * qk_lines_skip, or scanned when a line reached past it, or the whole
+     * file when a caller that checked it vouched so in qk_lines_seek; it
+     * stays known across rewinds, the mapping being of a fixed size); the
+     * mapping is not scanned ahead of its reader, who may check lines
+     * itself. */
     size_t clean;
     char *buf;
     size_t cap, start, end;

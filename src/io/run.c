@@ -345,6 +345,10 @@ void qk_run_shed(qk_run_stream *s)
     s->view_lens = NULL;
 }
 const char *qk_run_path(const qk_run_stream *s) { return qk_lines_path(s->lines); }
+int qk_run_grouped(const qk_run_stream *s)
+{
+    return s->mode == QK_RUN_GROUP_ALL;
+}
 
 qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err)
 {
@@ -358,7 +362,7 @@ qk_status qk_run_restart(qk_run_stream *s, int mode, qk_error *err)
     s->done = 0;
     s->loaded = 0;
     s->gnext = 0;
-    s->by_blocks = s->counted = 0;
+    s->by_blocks = s->counted = s->topics_borrowed = 0;
     free(s->place);
     s->place = NULL;
     qk_run_blocks_free(&s->blocks);

@@ -230,6 +230,9 @@ int qk_run_blocks_scan(qk_lines *l, qk_strpool *topics, qk_run_blocks *b)
         lineno++;
         at = nl < len ? nl + 1 : len;
     }
+    /* a last line that began before the last region checked ends past it */
+    if (checked < len && memchr(m + checked, '\0', len - checked))
+        goto out;
     b->lines = nlines;
     if (few) {
         free(topic);

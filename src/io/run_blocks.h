@@ -4,7 +4,8 @@
  * first pass over a mapped file or an input in memory reads only each
  * line's first field and notes where each block of consecutive content
  * lines with one qid starts; the reader then parses a topic's blocks, in
- * file order, when the topic is asked for. Memory: three words a block,
+ * file order, when the topic is asked for. Memory: three words a block
+ * (five and a half while the blocks are found and put in topic order),
  * one topic's entries, and the file's pages being read (each 1 MiB region
  * of the mapping is released once no unread block overlaps it). */
 #ifndef QK_IO_RUN_BLOCKS_H

@@ -1,7 +1,8 @@
 /* Grouped reading of a run (see run_stream.h): each topic once, in order
  * of first appearance. A mapped file is read by blocks (run_blocks.h),
- * each topic's parsed when it is asked for; any other input, and a file
- * of tiny blocks, is loaded whole and bucketed by topic. */
+ * each topic's parsed when it is asked for; a file of tiny blocks is read
+ * whole, each entry put in its topic's place (load_placed); any other
+ * input is read whole and then bucketed by topic (load_all). */
 #include "core/prefault.h"
 #include "io/io_lines.h"
 #include "io/run_stream.h"
@@ -154,8 +155,6 @@ int qk_rs_find_blocks(qk_run_stream *s, qk_error *err)
         s->counted = 1;
         return 2;
     }
-    s->by_blocks = 1;
-    s->gend = qk_strpool_count(s->topics);
     if (s->blocks.have_last) { /* a line in error is reported when its block is read */
         const char *qid, *doc;
         size_t qlen, dlen;
@@ -163,11 +162,18 @@ int qk_rs_find_blocks(qk_run_stream *s, qk_error *err)
         qk_error ignored;
         qk_lines_seek(s->lines, s->blocks.last_at, s->blocks.last_line, 1);
         if (qk_rs_read_entry(s, &qid, &qlen, &doc, &dlen, &e, &ignored) == QK_ENOMEM)
-            return qk_error_set(err, QK_ENOMEM, "out of memory");
+            goto nomem;
     }
     if (qk_rs_set_str(&s->last_runid, &s->last_runid_cap, s->runid, s->runid_len) != QK_OK)
-        return qk_error_set(err, QK_ENOMEM, "out of memory");
+        goto nomem;
+    s->by_blocks = 1; /* only now: qk_run_id and the parts need the run id */
+    s->gend = qk_strpool_count(s->topics);
     return 1;
+nomem:
+    qk_run_blocks_free(&s->blocks);
+    qk_strpool_free(s->topics);
+    s->topics = NULL;
+    return qk_error_set(err, QK_ENOMEM, "out of memory");
 }
 
 /* The first line in error of a file read by blocks, found by reading

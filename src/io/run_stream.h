@@ -105,8 +105,9 @@ qk_status qk_rs_arena_lengths(qk_run_stream *s, size_t n);
 qk_status qk_rs_make_view(qk_run_stream *s, size_t first, size_t n, qk_run_topic *t, qk_error *err);
 
 /* run_grouped.c: the next topic in grouped mode; the blocks of the file
- * found (1), or not to be had (0), or QK_ENOMEM; the topics not yet read
- * cut into parts (qk_run_split of a stream read by blocks). */
+ * found (1), its topics' lines only counted (2: tiny blocks, s->counted),
+ * neither to be had (0), or QK_ENOMEM; the topics not yet read cut into
+ * parts (qk_run_split of a stream read by blocks). */
 int qk_rs_next_grouped(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *err);
 int qk_rs_find_blocks(qk_run_stream *s, qk_error *err);
 qk_status qk_rs_split_blocks(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t *made, qk_error *err);

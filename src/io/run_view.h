@@ -60,6 +60,8 @@ int qk_run_pipe(const qk_run_stream *s);
  * whole before any topic; QK_OK when no line is in error or s reads
  * otherwise. The stream is then spent. */
 qk_status qk_run_line_error(qk_run_stream *s, qk_error *err);
+/* 1 when s reads in QK_RUN_GROUP_ALL mode. */
+int qk_run_grouped(const qk_run_stream *s);
 qk_status qk_run_split(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t *made, qk_error *err);
 qk_status qk_run_parts_end(qk_run_stream *s, qk_run_stream **parts, size_t made, qk_error *err);
 

@@ -214,6 +214,35 @@ static void test_first_error(void **state)
     free(gz);
 }
 
+/* Evaluating run rp (opened in mode) against qrels qp with map, docnos
+ * twice refused, on 1 to max_threads threads: each time error line with
+ * what in its message. */
+static void eval_error(const char *qp, const char *rp, int mode, int max_threads, long line, const char *what)
+{
+    qk_qrels *q;
+    qk_measures *m;
+    qk_error err;
+    assert_int_equal(qk_qrels_read(qp, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_OK);
+    assert_int_equal(qk_measures_new(&m), QK_OK);
+    assert_int_equal(qk_measures_add(m, "map", &err), QK_OK);
+    assert_int_equal(qk_measures_finalize(m, &err), QK_OK);
+    for (int threads = 1; threads <= max_threads; threads++) {
+        qk_run_stream *s;
+        qk_eval_result *r = NULL;
+        qk_eval_opts o;
+        qk_eval_opts_init(&o);
+        o.threads = threads;
+        o.dedup = QK_DEDUP_ERROR;
+        assert_int_equal(qk_run_open(rp, mode, &s, &err), QK_OK);
+        assert_int_equal(qk_eval_stream(q, s, m, &o, &r, &err), QK_EINPUT);
+        assert_int_equal(err.line, line);
+        assert_non_null(strstr(err.message, what));
+        qk_run_close(s);
+    }
+    qk_measures_free(m);
+    qk_qrels_free(q);
+}
+
 /* Read grouped (A comes back), scoring fails on the first topic (a docno
  * twice, refused) while a later line has a bad score: the line's error
  * comes first, as when the run is read whole; one thread or two. */
@@ -227,29 +256,8 @@ static void test_line_error_first(void **state)
                               "C Q0 d1 1 1.0 t\n"
                               "B Q0 d2 2 x t\n";
     char *qp = qk_test_write_tmp(qrels, sizeof qrels - 1), *rp = qk_test_write_tmp(run, sizeof run - 1);
-    qk_qrels *q;
-    qk_measures *m;
-    qk_error err;
     (void)state;
-    assert_int_equal(qk_qrels_read(qp, QK_REL_QRELS, QK_DEDUP_ERROR, &q, &err), QK_OK);
-    assert_int_equal(qk_measures_new(&m), QK_OK);
-    assert_int_equal(qk_measures_add(m, "map", &err), QK_OK);
-    assert_int_equal(qk_measures_finalize(m, &err), QK_OK);
-    for (int threads = 1; threads <= 2; threads++) {
-        qk_run_stream *s;
-        qk_eval_result *r = NULL;
-        qk_eval_opts o;
-        qk_eval_opts_init(&o);
-        o.threads = threads;
-        o.dedup = QK_DEDUP_ERROR;
-        assert_int_equal(qk_run_open(rp, QK_RUN_STREAM, &s, &err), QK_OK);
-        assert_int_equal(qk_eval_stream(q, s, m, &o, &r, &err), QK_EINPUT);
-        assert_int_equal(err.line, 6);
-        assert_non_null(strstr(err.message, "score 'x'"));
-        qk_run_close(s);
-    }
-    qk_measures_free(m);
-    qk_qrels_free(q);
+    eval_error(qp, rp, QK_RUN_STREAM, 2, 6, "score 'x'");
     unlink(qp);
     unlink(rp);
     free(qp);
@@ -295,6 +303,61 @@ static void test_tiny_blocks_error(void **state)
     free(gz);
     free(bad.p);
     free(t.p);
+}
+
+/* A NUL byte in the last line, past the last 1 MiB the scan checked when
+ * that line began: still found, and named at its line. */
+static void test_nul_at_end(void **state)
+{
+    const size_t mib = (size_t)1 << 20;
+    char *data = malloc(mib + 4096), *path;
+    size_t n = 0, lines = 0;
+    qk_error err;
+    (void)state;
+    assert_non_null(data);
+    while (n + 200 < mib - 10) { /* blocks of 10 lines, two topics taking turns */
+        n += (size_t)sprintf(data + n, "T%zu Q0 d%zu 1 1.0 t\n", lines / 10 % 2, lines);
+        lines++;
+    }
+    data[n] = '#'; /* a comment up to 10 bytes before the 1 MiB mark */
+    memset(data + n + 1, 'x', mib - 10 - n - 2);
+    data[mib - 11] = '\n';
+    n = mib - 10;
+    lines++;
+    memcpy(data + n, "T0 Q0 d0123456789abcdef\0z 1 1.0 t\n", 34); /* not the literal's own NUL */
+    n += 34;
+    lines++;
+    path = qk_test_write_tmp(data, n);
+    assert_int_equal(grouped_error(path, &err), QK_EINPUT);
+    assert_int_equal(err.line, (long)lines);
+    assert_non_null(strstr(err.message, "NUL"));
+    unlink(path);
+    free(path);
+    free(data);
+}
+
+/* A run opened grouped, cut into parts, one of which fails: read again on
+ * one thread grouped, as it came, so the error is one thread's (the first
+ * line in error, before a later topic's scoring error). */
+static void test_parts_error_grouped(void **state)
+{
+    static const char qrels[] = "Z 0 d1 1\nA 0 d1 1\nB 0 d1 1\nC 0 d1 1\n";
+    char *qp = qk_test_write_tmp(qrels, sizeof qrels - 1), *rp, *run;
+    size_t n = 0;
+    (void)state;
+    run = malloc((size_t)1 << 20);
+    assert_non_null(run);
+    for (int i = 0; i < 30000; i++) /* 750 KB of Z: parts are cut */
+        n += (size_t)sprintf(run + n, "Z Q0 z%d %d 1.0 t\n", i, i + 1);
+    n += (size_t)sprintf(
+        run + n, "A Q0 d1 1 1.0 t\nB Q0 d1 1 1.0 t\nB Q0 d1 2 0.5 t\nC Q0 d1 1 1.0 t\nA Q0 d2 2 0.5\n");
+    rp = qk_test_write_tmp(run, n);
+    eval_error(qp, rp, QK_RUN_GROUP_ALL, 3, 30005, "expected 6 fields");
+    unlink(qp);
+    unlink(rp);
+    free(qp);
+    free(rp);
+    free(run);
 }
 
 /* A NUL byte: the run is read whole, which names its line. */
@@ -362,10 +425,15 @@ static void test_lines_seek_share(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_same_as_whole),     cmocka_unit_test(test_parts),
-        cmocka_unit_test(test_first_error),       cmocka_unit_test(test_line_error_first),
-        cmocka_unit_test(test_nul_byte),          cmocka_unit_test(test_lines_seek_share),
+        cmocka_unit_test(test_same_as_whole),
+        cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_first_error),
+        cmocka_unit_test(test_line_error_first),
+        cmocka_unit_test(test_nul_byte),
+        cmocka_unit_test(test_lines_seek_share),
         cmocka_unit_test(test_tiny_blocks_error),
+        cmocka_unit_test(test_nul_at_end),
+        cmocka_unit_test(test_parts_error_grouped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
