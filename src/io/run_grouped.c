@@ -265,39 +265,3 @@ int qk_rs_next_grouped(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_e
         return st;
     return 1;
 }
-
-/* qk_run_split of a run read by blocks: the topics not yet read cut
- * into parts near equal in bytes, each read by a stream of its own over
- * the same data, blocks and qids. */
-qk_status qk_rs_split_blocks(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t *made, qk_error *err)
-{
-    size_t cut[QK_RUN_MAX_PARTS], m = 0, total = 0, acc = 0;
-    for (size_t k = s->gnext; k < s->gend; k++)
-        total += qk_run_blocks_bytes(&s->blocks, k);
-    for (size_t k = s->gnext; k + 1 < s->gend && m + 1 < n; k++)
-        if ((acc += qk_run_blocks_bytes(&s->blocks, k)) >= total / n * (m + 1))
-            cut[m++] = k + 1;
-    for (size_t i = 0; i < m; i++) {
-        qk_run_stream *p = qk_rs_new(QK_RUN_GROUP_ALL);
-        qk_status st =
-            p ? qk_lines_share(s->lines, &p->lines, err) : qk_error_set(err, QK_ENOMEM, "out of memory");
-        if (st == QK_OK &&
-            qk_rs_set_str(&p->last_runid, &p->last_runid_cap, s->last_runid, strlen(s->last_runid)) != QK_OK)
-            st = qk_error_set(err, QK_ENOMEM, "out of memory");
-        parts[i] = p;
-        if (st != QK_OK) {
-            for (size_t k = 0; k <= i; k++)
-                qk_run_close(parts[k]);
-            return st;
-        }
-        p->by_blocks = p->topics_borrowed = 1;
-        qk_run_blocks_share(&s->blocks, &p->blocks);
-        p->topics = s->topics;
-        p->gnext = cut[i];
-        p->gend = i + 1 < m ? cut[i + 1] : s->gend;
-    }
-    if (m > 0)
-        s->gend = cut[0];
-    *made = m;
-    return QK_OK;
-}

@@ -1,7 +1,7 @@
 /* The run stream's state and the helpers its two readers share (internal
- * to src/io): run.c reads topic by topic as the lines come (streaming)
- * and holds what every mode needs; run_grouped.c reads grouped by topic,
- * by blocks or whole. */
+ * to src/io): run.c reads topic by topic as the lines come (streaming),
+ * opens, restarts, cuts and closes; run_grouped.c reads grouped by topic,
+ * by blocks or whole; both add entries through run_entries.c. */
 #ifndef QK_IO_RUN_STREAM_H
 #define QK_IO_RUN_STREAM_H
 
@@ -106,10 +106,8 @@ qk_status qk_rs_make_view(qk_run_stream *s, size_t first, size_t n, qk_run_topic
 
 /* run_grouped.c: the next topic in grouped mode; the blocks of the file
  * found (1), its topics' lines only counted (2: tiny blocks, s->counted),
- * neither to be had (0), or QK_ENOMEM; the topics not yet read cut into
- * parts (qk_run_split of a stream read by blocks). */
+ * neither to be had (0), or QK_ENOMEM. */
 int qk_rs_next_grouped(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_error *err);
 int qk_rs_find_blocks(qk_run_stream *s, qk_error *err);
-qk_status qk_rs_split_blocks(qk_run_stream *s, size_t n, qk_run_stream **parts, size_t *made, qk_error *err);
 
 #endif
