@@ -34,6 +34,26 @@ void qk_lines_seek(qk_lines *l, size_t at, long lineno, int vouched)
     }
 }
 
+/* A new source reading l's data (mapped or in memory), which it borrows:
+ * nothing of it is unmapped or freed at close. NULL when out of memory. */
+static qk_lines *borrow(const qk_lines *l)
+{
+    qk_lines *t = calloc(1, sizeof *t);
+    if (!t || !(t->path = strdup(l->path))) {
+        free(t);
+        return NULL;
+    }
+    t->fd = t->spool = -1;
+    t->map = l->map;
+    t->buf = l->buf;
+    t->map_len = l->map_len;
+    t->lim = l->lim;
+    t->memory = l->memory;
+    t->borrowed = 1;
+    t->mblk = SIZE_MAX;
+    return t;
+}
+
 qk_status qk_lines_share(const qk_lines *l, qk_lines **out, qk_error *err)
 {
     qk_lines *t;
@@ -41,19 +61,10 @@ qk_status qk_lines_share(const qk_lines *l, qk_lines **out, qk_error *err)
     *out = NULL;
     if (!qk_lines_data(l, &len))
         return qk_error_set(err, QK_EINTERNAL, "a line source shared that cannot be");
-    if (!(t = calloc(1, sizeof *t)) || !(t->path = strdup(l->path))) {
-        free(t);
+    if (!(t = borrow(l)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
-    t->fd = t->spool = -1;
-    t->map = l->map;
-    t->buf = l->buf;
-    t->map_len = t->lim = l->map_len;
-    t->memory = l->memory;
     t->end = t->clean = l->memory ? l->end : 0;
     t->eof = l->memory;
-    t->borrowed = 1;
-    t->mblk = SIZE_MAX;
     t->drop_every = l->drop_every;
     *out = t;
     return QK_OK;
@@ -115,18 +126,10 @@ qk_status qk_lines_split(qk_lines *l, size_t at, qk_lines **tail, qk_error *err)
     *tail = NULL;
     if (!l->map || at <= l->start || at >= l->lim)
         return qk_error_set(err, QK_EINTERNAL, "a line source split where it cannot be");
-    if (!(t = calloc(1, sizeof *t)) || !(t->path = strdup(l->path))) {
-        free(t);
+    if (!(t = borrow(l)))
         return qk_error_set(err, QK_ENOMEM, "out of memory");
-    }
-    t->fd = t->spool = -1;
-    t->map = t->buf = l->map;
-    t->map_len = l->map_len;
-    t->lim = l->lim;
-    t->borrowed = 1;
     t->start = t->end = t->clean = at;
     t->dropped = at / page * page;
-    t->mblk = SIZE_MAX;
     t->drop_every = l->drop_every = SPLIT_DROP;
     l->lim = at;
     if (l->end > at) {

@@ -80,16 +80,18 @@ out:
     return st;
 }
 
-/* Room for one more block in the file-order arrays. */
+/* One more block in the file-order arrays, which grow together (*cap is
+ * each one's capacity; on a failure the scan gives them all up). */
 static qk_status add_block(qk_run_blocks *b, uint32_t **topic, size_t *cap, size_t at, long line, uint32_t t)
 {
     if (b->n == *cap) {
-        size_t c = *cap, c1 = *cap, c2 = *cap, want = *cap ? b->n + 1 : 1024;
-        if (qk_grow((void **)&b->at, &c, want, sizeof *b->at) != QK_OK ||
-            qk_grow((void **)&b->line, &c1, want, sizeof *b->line) != QK_OK ||
-            qk_grow((void **)topic, &c2, want, sizeof **topic) != QK_OK)
+        size_t old = *cap, c = old, want = old ? b->n + 1 : 1024;
+        if (qk_grow((void **)&b->at, cap, want, sizeof *b->at) != QK_OK ||
+            qk_grow((void **)&b->line, &c, want, sizeof *b->line) != QK_OK)
             return QK_ENOMEM;
-        *cap = c < c1 ? (c < c2 ? c : c2) : (c1 < c2 ? c1 : c2);
+        c = old;
+        if (qk_grow((void **)topic, &c, want, sizeof **topic) != QK_OK)
+            return QK_ENOMEM;
     }
     b->at[b->n] = at;
     b->line[b->n] = line;

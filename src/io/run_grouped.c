@@ -259,7 +259,6 @@ int qk_rs_next_grouped(qk_run_stream *s, qk_run_topic *t, int *seen_before, qk_e
     if (k >= qk_strpool_count(s->topics))
         return 0;
     s->gnext++;
-    *seen_before = 0;
     t->qid = qk_strpool_str(s->topics, (uint32_t)k);
     if ((st = qk_rs_make_view(s, s->goffs[k], s->goffs[k + 1] - s->goffs[k], t, err)) != QK_OK)
         return st;
